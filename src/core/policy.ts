@@ -1,0 +1,215 @@
+/**
+ * Every threshold the engine uses, with the defaults of the `precise` preset. The shape is plain
+ * data; validation with readable errors lives in the outer layer (`src/config`).
+ */
+import type { ActionKind } from './types.js';
+
+export type PresetName = 'precise' | 'strict' | 'off';
+export type Enforcement = 'enforce' | 'advisory';
+
+export interface DetectorThresholds {
+  /**
+   * The paper's corroboration: failures of the same call, against unchanged state, before it is
+   * banned. A deterministic signature (missing file, failed edit) needs `deterministicThreshold`.
+   */
+  identicalFailure: { enabled: boolean; threshold: number; deterministicThreshold: number };
+  identicalResult: { enabled: boolean; warnAt: number; blockAt: number };
+  nonAdvancing: { enabled: boolean; blockAfter: number };
+  errorStreak: { enabled: boolean; warnAt: number; blockAt: number };
+  cycle: { enabled: boolean; minPeriod: number; maxPeriod: number; repetitions: number };
+  poll: { enabled: boolean; warnAt: number; blockAt: number };
+  creationRate: { enabled: boolean; max: number; windowSeconds: number };
+  toolHealth: { enabled: boolean; openAfter: number; cooldownSeconds: number; maxCooldownSeconds: number };
+  convergence: {
+    enabled: boolean;
+    direction: 'minimize' | 'maximize';
+    plateauWindow: number;
+    tolerance: number;
+    /** Consecutive blocked proposals after which the run is exhausted. */
+    exhaustAfterBlocks: number;
+  };
+}
+
+export interface LearningPolicy {
+  /**
+   * Which failures widen from the call to its target: `missing` widens only "does not exist"
+   * and "already exists"; `all` also bans the failing action on the target for any signature.
+   */
+  targetScope: 'missing' | 'all';
+  /** Same action class + signature over this many distinct targets seeds a strategy ban. */
+  strategyMinTargets: number;
+  /** What a strategy ban does: `warn` keeps legitimate calls running, `block` is the paper's. */
+  strategyEffect: 'warn' | 'block' | 'off';
+  radius: { enabled: boolean; curve: number[]; shrinkAfter: number; relaxAfter: number };
+  ttlSeconds: { call: number; target: number; strategy: number; parameter: number };
+  /** An expired ban that fails again on probation comes back for this many times longer. */
+  probationFactor: number;
+  /** Caps that keep memory bounded; the oldest constraints are evicted first. */
+  maxConstraints: number;
+}
+
+export interface BudgetPolicy {
+  maxSteps?: number;
+  tokenBudget?: number;
+  costLimit?: number;
+  timeoutMs?: number;
+  reserveTokens: number;
+  reserveCostFraction: number;
+}
+
+/** Overrides for one tool, matched by exact name or glob (`mcp__github__*`). */
+export interface ToolPolicy {
+  /** Exempt from every loop detector and from learned bans. */
+  exempt?: boolean;
+  /** Overrides the action kind the adapter would infer. */
+  kind?: ActionKind;
+  alternatives?: string[];
+  detectors?: DeepPartial<DetectorThresholds>;
+}
+
+export interface Policy {
+  preset: PresetName;
+  enforcement: Enforcement;
+  learning: LearningPolicy;
+  detectors: DetectorThresholds;
+  budget: BudgetPolicy;
+  tools: Record<string, ToolPolicy>;
+  /** Alternatives to suggest when a tool is blocked or its circuit is open. */
+  alternatives: Record<string, string[]>;
+  /** Where learned constraints hold; constraints from another context are not applied. */
+  context: Record<string, string>;
+}
+
+export type DeepPartial<T> = {
+  [K in keyof T]?: T[K] extends (infer U)[] ? U[] : T[K] extends object ? DeepPartial<T[K]> : T[K];
+};
+
+export type PolicyInput = DeepPartial<Omit<Policy, 'tools'>> & { tools?: Record<string, ToolPolicy> };
+
+const DAY = 24 * 60 * 60;
+
+function preciseDefaults(): Policy {
+  return {
+    preset: 'precise',
+    enforcement: 'enforce',
+    learning: {
+      targetScope: 'missing',
+      strategyMinTargets: 3,
+      strategyEffect: 'warn',
+      radius: { enabled: true, curve: [5, 3, 2, 1], shrinkAfter: 2, relaxAfter: 1 },
+      ttlSeconds: { call: 7 * DAY, target: 7 * DAY, strategy: DAY, parameter: 7 * DAY },
+      probationFactor: 2,
+      maxConstraints: 100_000,
+    },
+    detectors: {
+      identicalFailure: { enabled: true, threshold: 2, deterministicThreshold: 1 },
+      identicalResult: { enabled: true, warnAt: 3, blockAt: 4 },
+      nonAdvancing: { enabled: true, blockAfter: 3 },
+      errorStreak: { enabled: true, warnAt: 3, blockAt: 5 },
+      cycle: { enabled: true, minPeriod: 2, maxPeriod: 5, repetitions: 3 },
+      poll: { enabled: true, warnAt: 5, blockAt: 20 },
+      creationRate: { enabled: true, max: 3, windowSeconds: 60 },
+      toolHealth: { enabled: true, openAfter: 5, cooldownSeconds: 120, maxCooldownSeconds: 1800 },
+      convergence: {
+        enabled: true,
+        direction: 'minimize',
+        plateauWindow: 10,
+        tolerance: 0,
+        exhaustAfterBlocks: 8,
+      },
+    },
+    budget: { reserveTokens: 512, reserveCostFraction: 0.1 },
+    tools: {},
+    alternatives: {},
+    context: {},
+  };
+}
+
+/** The built-in presets. `strict` trades some legitimate work for the paper's recall. */
+export function presetPolicy(name: PresetName): Policy {
+  const policy = preciseDefaults();
+  policy.preset = name;
+  if (name === 'strict') {
+    policy.detectors.identicalFailure.threshold = 1;
+    policy.learning.targetScope = 'all';
+    policy.learning.strategyMinTargets = 2;
+    policy.learning.strategyEffect = 'block';
+    policy.learning.radius.shrinkAfter = 1;
+  }
+  if (name === 'off') {
+    policy.learning.strategyEffect = 'off';
+    policy.learning.radius.enabled = false;
+    for (const detector of Object.values(policy.detectors)) detector.enabled = false;
+  }
+  return policy;
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** Overlays `patch` on `base` recursively; arrays and scalars replace. Returns a new object. */
+export function deepMerge<T>(base: T, patch: unknown): T {
+  if (!isPlainObject(base) || !isPlainObject(patch)) return (patch === undefined ? base : patch) as T;
+  const out: Record<string, unknown> = { ...base };
+  for (const [key, value] of Object.entries(patch)) {
+    if (value === undefined) continue;
+    out[key] = isPlainObject(out[key]) && isPlainObject(value) ? deepMerge(out[key], value) : value;
+  }
+  return out as T;
+}
+
+/** A full policy from a preset name and user overrides. Does not validate: see `src/config`. */
+export function resolvePolicy(input: PolicyInput = {}): Policy {
+  const base = presetPolicy((input.preset as PresetName | undefined) ?? 'precise');
+  return deepMerge(base, input);
+}
+
+/** `*` matches any run of characters, `?` one character; everything else is literal. */
+export function globToRegExp(glob: string): RegExp {
+  const escaped = glob.replace(/[.+^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '.*').replace(/\?/g, '.');
+  return new RegExp(`^${escaped}$`);
+}
+
+/**
+ * Looks up per-tool overrides: an exact name wins over globs; among globs the longest pattern
+ * wins, so `mcp__github__create_*` beats `mcp__github__*`.
+ */
+export class ToolPolicyIndex {
+  private readonly exact = new Map<string, ToolPolicy>();
+  private readonly globs: { pattern: RegExp; length: number; policy: ToolPolicy }[] = [];
+  private readonly cache = new Map<string, ResolvedToolPolicy>();
+
+  constructor(private readonly policy: Policy) {
+    for (const [name, toolPolicy] of Object.entries(policy.tools)) {
+      if (/[*?]/.test(name)) {
+        this.globs.push({ pattern: globToRegExp(name), length: name.length, policy: toolPolicy });
+      } else {
+        this.exact.set(name, toolPolicy);
+      }
+    }
+    this.globs.sort((a, b) => b.length - a.length);
+  }
+
+  resolve(tool: string): ResolvedToolPolicy {
+    const cached = this.cache.get(tool);
+    if (cached) return cached;
+    const own = this.exact.get(tool) ?? this.globs.find((glob) => glob.pattern.test(tool))?.policy;
+    const resolved: ResolvedToolPolicy = {
+      exempt: own?.exempt ?? false,
+      kind: own?.kind,
+      alternatives: own?.alternatives ?? this.policy.alternatives[tool] ?? [],
+      detectors: own?.detectors ? deepMerge(this.policy.detectors, own.detectors) : this.policy.detectors,
+    };
+    if (this.cache.size > 10_000) this.cache.clear();
+    this.cache.set(tool, resolved);
+    return resolved;
+  }
+}
+
+export interface ResolvedToolPolicy {
+  readonly exempt: boolean;
+  readonly kind: ActionKind | undefined;
+  readonly alternatives: readonly string[];
+  readonly detectors: DetectorThresholds;
+}

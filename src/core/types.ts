@@ -1,0 +1,332 @@
+/**
+ * The vocabulary of the engine. Everything here is plain data so that it can be journaled,
+ * snapshotted and sent across processes unchanged.
+ */
+
+export type VerdictKind = 'allow' | 'warn' | 'block' | 'halt';
+
+/** Who is at fault for a failure. Only `agent_failure` may ever narrow the agent. */
+export type Blame = 'agent_failure' | 'harness_fault' | 'unknown';
+
+/**
+ * What a call does to the world, independent of the domain. The engine's invalidation rules are
+ * written against these kinds, never against tool names.
+ */
+export type ActionKind =
+  | 'read' // observes a target (read_file, get_issue)
+  | 'search' // observes many targets by pattern (grep, search_files, web_search)
+  | 'mutate' // changes an existing target (edit_file, write_file over an existing file)
+  | 'create' // brings a new target into existence (create_file, git branch, worktree add)
+  | 'delete' // removes a target
+  | 'exec' // runs something whose effects are unknown (bash, run_command)
+  | 'api' // talks to a remote service
+  | 'poll' // asks for the status of something that changes on its own
+  | 'other';
+
+/** MCP tool annotations, plus narrowing's own hint for tools whose names say nothing. */
+export interface ToolAnnotations {
+  readonly title?: string;
+  readonly readOnlyHint?: boolean;
+  readonly destructiveHint?: boolean;
+  readonly idempotentHint?: boolean;
+  readonly openWorldHint?: boolean;
+  readonly narrowing?: { readonly kind?: ActionKind };
+}
+
+/** A tool call the agent wants to make, before it runs. */
+export interface Proposal {
+  readonly tool: string;
+  readonly args: Readonly<Record<string, unknown>>;
+  readonly annotations?: ToolAnnotations;
+  /** JSON Schema of the tool's input, when known: helps find which arguments name targets. */
+  readonly inputSchema?: unknown;
+  /** Calls issued together in one model step share a step id; they count once per distinct call. */
+  readonly step?: string | number;
+  readonly callId?: string;
+}
+
+/** What came back from executing a proposal. */
+export interface Outcome {
+  readonly proposal: Proposal;
+  /** False when the call failed (MCP `isError`, a thrown error, a non-zero exit). */
+  readonly success: boolean;
+  /** The text the tool returned (MCP text content joined), or the error message. */
+  readonly content?: string;
+  /** An error message that did not come from the tool itself (thrown exception, transport error). */
+  readonly error?: string;
+  /** Structured facts, used before any text matching. */
+  readonly status?: number;
+  readonly errorCode?: string;
+  readonly exceptionName?: string;
+  /** MCP result `_meta`. */
+  readonly meta?: Readonly<Record<string, unknown>>;
+  /** Seconds the caller was asked to wait (HTTP Retry-After), when the harness said so. */
+  readonly retryAfterSeconds?: number;
+  /** A progress score for convergence tracking (ML: validation loss or accuracy). */
+  readonly score?: number;
+  readonly durationMs?: number;
+  readonly tokens?: number;
+  readonly costUsd?: number;
+}
+
+/** The adapter's reading of a proposal. */
+export interface CallFacts {
+  readonly actionClass: string;
+  readonly kind: ActionKind;
+  /** Normalised resources the call acts on (paths, URLs, ids, the command line for exec). */
+  readonly targets: readonly string[];
+  /** Numeric or categorical parameters a parameter ban can speak about (ML hyperparameters). */
+  readonly parameters?: Readonly<Record<string, number | string | boolean>>;
+  /** Text a mutation writes into its target, when known: decides which "not found" bans it can lift. */
+  readonly writtenText?: string;
+}
+
+/**
+ * How a failure generalises beyond the exact call:
+ * - `target-missing`: the target does not exist, so reads, mutations and deletes of it fail;
+ * - `target-exists`: the target already exists, so creating it fails;
+ * - `content-missing`: a piece of text (`needle`) is not in the target;
+ * - `call`: nothing beyond this exact call against unchanged state.
+ */
+export type FailureMeaning = 'target-missing' | 'target-exists' | 'content-missing' | 'call';
+
+/** The adapter's reading of a failed outcome. */
+export interface FailureFacts {
+  readonly signature: string;
+  readonly blame: Blame;
+  /** Same call against unchanged state fails the same way: one failure corroborates itself. */
+  readonly deterministic: boolean;
+  readonly meaning: FailureMeaning;
+  readonly needle?: string;
+  /** Monotone parameters and the direction in which failure grows (OOM: larger is worse). */
+  readonly monotone?: readonly { readonly parameter: string; readonly direction: 'up' | 'down' }[];
+  readonly retryAfterSeconds?: number;
+}
+
+/**
+ * A domain adapter translates domain signals into the engine's language. The core never
+ * inspects tool names or error texts itself.
+ */
+export interface DomainAdapter {
+  readonly name: string;
+  /** Every failure signature this adapter can produce, in priority order. */
+  readonly signatures: readonly string[];
+  /** Every action class this adapter can produce. */
+  readonly actionClasses: readonly string[];
+  describeCall(proposal: Proposal): CallFacts;
+  /** `undefined` when the outcome is not a failure. */
+  describeFailure(outcome: Outcome, call: CallFacts): FailureFacts | undefined;
+  /** A successful result that carries nothing new (empty listing, "no results"). */
+  isNonAdvancing?(outcome: Outcome, call: CallFacts): boolean;
+}
+
+export type ConstraintType = 'banned_strategy' | 'radius_limit' | 'parameter_ban';
+export type ConstraintScope = 'call' | 'target' | 'strategy' | 'parameter';
+
+/** Why a constraint exists: the calls and errors that taught it. */
+export interface Evidence {
+  readonly failures: number;
+  readonly firstAt: number;
+  readonly lastAt: number;
+  readonly lastError: string;
+  /** Short descriptions of the calls that failed, newest last (bounded). */
+  readonly calls: readonly string[];
+  /** What was masked in the arguments before comparing (timestamp, uuid, …). */
+  readonly masked?: readonly string[];
+}
+
+export interface ParameterRegion {
+  /** Exact values (a categorical or a single point). */
+  readonly equals?: Readonly<Record<string, number | string | boolean>>;
+  /** Inclusive lower bounds: the region where every listed parameter is at least this large. */
+  readonly atLeast?: Readonly<Record<string, number>>;
+  /** Inclusive upper bounds. */
+  readonly atMost?: Readonly<Record<string, number>>;
+}
+
+/** A learned, enforceable fact about what will fail. */
+export interface Constraint {
+  readonly id: string;
+  readonly type: ConstraintType;
+  readonly scope: ConstraintScope;
+  readonly signature: string;
+  readonly actionClass: string;
+  readonly tool?: string;
+  /** Call scope: the masked call key. */
+  readonly callKey?: string;
+  /** Target scope (and call scope, for invalidation). */
+  readonly target?: string;
+  /** Target scope: the kinds of action on the target that are ruled out. */
+  readonly blocksKinds?: readonly ActionKind[];
+  /** content-missing: the text that was not found; lifted only by a mutation that may add it. */
+  readonly needle?: string;
+  /** Call constraints on exec depend on the whole workspace. */
+  readonly dependsOnWorkspace?: boolean;
+  readonly region?: ParameterRegion;
+  /** radius_limit: the largest number of targets one call may touch. */
+  readonly radius?: number;
+  readonly evidence: Evidence;
+  readonly createdAt: number;
+  readonly expiresAt: number;
+  /** How many times this ban was re-imposed after a failed probation retry. */
+  readonly strikes: number;
+  /** Expired and allowed one retry; a repeat failure re-bans it for longer. */
+  readonly probation: boolean;
+  readonly persistent: boolean;
+  /** Where the constraint holds (repository, host, GPU, model). Shared only where it matches. */
+  readonly context?: Readonly<Record<string, string>>;
+}
+
+/** One reason a proposal is not simply allowed. */
+export interface Violation {
+  readonly rule: string;
+  readonly severity: Exclude<VerdictKind, 'allow'>;
+  /** One or two sentences for the model. */
+  readonly reason: string;
+  /** What to do instead. */
+  readonly suggestion: string;
+  readonly evidence: ViolationEvidence;
+  readonly constraint?: Constraint;
+}
+
+export interface ViolationEvidence {
+  /** How many earlier calls support this verdict. */
+  readonly count: number;
+  readonly lastError?: string;
+  /** Short descriptions of the earlier calls. */
+  readonly calls?: readonly string[];
+  readonly masked?: readonly string[];
+  readonly [key: string]: unknown;
+}
+
+export type ConvergenceState = 'progressing' | 'plateau' | 'exhausted';
+
+export interface ConvergenceReport {
+  readonly state: ConvergenceState;
+  readonly bestScore?: number;
+  readonly lastImprovementStep?: number;
+  readonly steps: number;
+  readonly reason: string;
+}
+
+export interface CheckResult {
+  readonly allowed: boolean;
+  readonly verdict: VerdictKind;
+  readonly violations: readonly Violation[];
+  /** The deciding violation, first in `violations`, absent when allowed without a note. */
+  readonly rule?: string;
+  readonly reason?: string;
+  readonly suggestion?: string;
+  /** True when enforcement is advisory and this verdict was softened from block or halt. */
+  readonly softened?: boolean;
+  readonly activeConstraints: number;
+  readonly radiusLimit: number;
+  /** Share of the distinct calls proposed so far that are currently ruled out (0..1). */
+  readonly searchSpaceReduction: number;
+}
+
+export interface ClassifiedOutcome {
+  readonly success: boolean;
+  readonly tool: string;
+  readonly actionClass: string;
+  readonly kind: ActionKind;
+  readonly targets: readonly string[];
+  readonly signature?: string;
+  readonly blame: Blame | 'none';
+  readonly nonAdvancing: boolean;
+  /** Digest of the masked result content. */
+  readonly resultDigest: string;
+}
+
+export interface RecordResult {
+  readonly outcome: ClassifiedOutcome;
+  readonly newConstraints: readonly Constraint[];
+  readonly liftedConstraints: readonly Constraint[];
+  readonly activeConstraints: number;
+  readonly radiusLimit: number;
+  readonly convergence: ConvergenceReport;
+  readonly receiptHash?: string;
+}
+
+/** Time comes in through this so that replay is deterministic. Milliseconds. */
+export interface Clock {
+  now(): number;
+}
+
+/** Events the engine emits for the journal and the receipt chain. */
+export type JournalEvent =
+  | { readonly type: 'session'; readonly sessionId: string; readonly at: number }
+  | { readonly type: 'run'; readonly reason: 'user' | 'compact' | 'reset'; readonly at: number }
+  | {
+      readonly type: 'proposal';
+      readonly at: number;
+      readonly tool: string;
+      readonly callKey: string;
+      readonly args: unknown;
+      readonly verdict: VerdictKind;
+      readonly rule?: string;
+      readonly reason?: string;
+    }
+  | {
+      readonly type: 'outcome';
+      readonly at: number;
+      readonly tool: string;
+      readonly callKey: string;
+      readonly success: boolean;
+      readonly signature?: string;
+      readonly blame: Blame | 'none';
+      readonly resultDigest: string;
+      readonly error?: string;
+    }
+  | { readonly type: 'constraint_added'; readonly at: number; readonly constraint: Constraint }
+  | { readonly type: 'constraint_lifted'; readonly at: number; readonly constraint: Constraint; readonly why: string };
+
+/** Where the engine sends journal events. Implemented outside the core (file journal, receipts). */
+export interface AuditSink {
+  /** Records an event; returns the receipt hash when receipts are on. Must not block on I/O. */
+  record(event: JournalEvent): string | undefined;
+  verify?(): ReceiptVerification;
+}
+
+export interface ReceiptVerification {
+  readonly ok: boolean;
+  readonly count: number;
+  /** Sequence number of the first receipt that does not verify. */
+  readonly brokenAt?: number;
+  readonly problem?: string;
+}
+
+/** A lifted constraint, remembered for a while so that merging with an older copy cannot revive it. */
+export interface LiftedMark {
+  readonly id: string;
+  readonly at: number;
+}
+
+/**
+ * What outlives a process: learned constraints (scope `persistent`). Constraint ids are derived
+ * from what a constraint says, so two processes that learn the same thing agree on its id.
+ */
+export interface PersistedState {
+  readonly version: 1;
+  readonly savedAt: number;
+  readonly constraints: readonly Constraint[];
+  readonly lifted: readonly LiftedMark[];
+}
+
+/** A full snapshot: the persistent part plus the session's run state (detector counters, budget). */
+export interface EngineSnapshot extends PersistedState {
+  readonly sessionId: string;
+  readonly session: unknown;
+}
+
+/**
+ * Where persistent state lives. `save` schedules a write and returns at once: the hot path never
+ * waits on disk or network. Implementations merge with what other processes wrote.
+ */
+export interface StateStore {
+  load(): PersistedState | undefined;
+  save(state: PersistedState): void;
+  /** Writes what is pending; resolves to the merged state now on the store, if it changed. */
+  flush(): Promise<PersistedState | undefined>;
+  close(): Promise<void>;
+}
