@@ -133,7 +133,6 @@ export function presetPolicy(name: PresetName): Policy {
     policy.detectors.identicalFailure.threshold = 1;
     policy.learning.targetScope = 'all';
     policy.learning.strategyMinTargets = 2;
-    policy.learning.strategyEffect = 'block';
     policy.learning.radius.shrinkAfter = 1;
   }
   if (name === 'off') {

@@ -100,6 +100,11 @@ export interface FailureFacts {
   readonly needle?: string;
   /** Monotone parameters and the direction in which failure grows (OOM: larger is worse). */
   readonly monotone?: readonly { readonly parameter: string; readonly direction: 'up' | 'down' }[];
+  /**
+   * The failure depends on the monotone parameters alone (memory does not depend on the learning
+   * rate), so the ban need not pin the other parameters to their failing values.
+   */
+  readonly monotoneOnly?: boolean;
   readonly retryAfterSeconds?: number;
 }
 
@@ -281,11 +286,17 @@ export type JournalEvent =
   | { readonly type: 'constraint_added'; readonly at: number; readonly constraint: Constraint }
   | { readonly type: 'constraint_lifted'; readonly at: number; readonly constraint: Constraint; readonly why: string };
 
-/** Where the engine sends journal events. Implemented outside the core (file journal, receipts). */
+/**
+ * Where the engine sends journal events. Implemented outside the core (file journal, receipts).
+ * `record` must be cheap and must not block on I/O: it returns the event's sequence number, and
+ * the receipt hash is computed in batches, or on demand by `receiptHash`.
+ */
 export interface AuditSink {
-  /** Records an event; returns the receipt hash when receipts are on. Must not block on I/O. */
-  record(event: JournalEvent): string | undefined;
+  record(event: JournalEvent): number | undefined;
+  receiptHash?(sequence: number): string | undefined;
   verify?(): ReceiptVerification;
+  flush?(): Promise<void>;
+  close?(): Promise<void>;
 }
 
 export interface ReceiptVerification {

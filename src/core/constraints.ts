@@ -1,0 +1,282 @@
+/**
+ * The learned-constraint store. Every lookup the hot path makes is a map access keyed by call,
+ * target or action class, so checking costs the same with 10 or 100,000 constraints.
+ */
+import { hashString } from './identity.js';
+import type { ActionKind, Constraint, LiftedMark, ParameterRegion, PersistedState } from './types.js';
+
+export type Mutable<T> = { -readonly [K in keyof T]: T[K] };
+
+/** A constraint plus what the engine needs to decide whether it is in force yet. */
+export interface Entry {
+  constraint: Mutable<Constraint>;
+  /** Failures needed before it is enforced (corroboration). Met: `evidence.failures >= required`. */
+  required: number;
+  /** Targets whose change lifts this entry (call scope). */
+  dependsOn: readonly string[];
+}
+
+export function isActive(entry: Entry): boolean {
+  return entry.constraint.evidence.failures >= entry.required;
+}
+
+export function constraintId(parts: readonly (string | number | undefined)[]): string {
+  return `c_${hashString(parts.map((part) => part ?? '').join('\u0001'))}`;
+}
+
+function strategyKey(actionClass: string, signature: string): string {
+  return `${actionClass}\u0001${signature}`;
+}
+
+export interface Lookup {
+  readonly call?: Entry;
+  readonly targets: readonly Entry[];
+  readonly strategies: readonly Entry[];
+  readonly parameters: readonly Entry[];
+}
+
+const LIFTED_MEMORY = 10_000;
+
+export class ConstraintIndex {
+  /** Insertion order is recency order: the first entry is the one evicted when full. */
+  private readonly all = new Map<string, Entry>();
+  private readonly byCall = new Map<string, Entry>();
+  private readonly byTarget = new Map<string, Entry[]>();
+  private readonly dependents = new Map<string, Set<Entry>>();
+  private readonly workspace = new Set<Entry>();
+  private readonly byStrategy = new Map<string, Entry>();
+  private readonly strategiesByClass = new Map<string, Set<Entry>>();
+  private readonly parameterBans = new Map<string, Entry[]>();
+  /** Target bans that say "does not exist": commands with unknown effects may cure them. */
+  private readonly missing = new Set<Entry>();
+  private readonly lifted = new Map<string, number>();
+  private activeCount = 0;
+
+  constructor(private readonly capacity: number) {}
+
+  get size(): number {
+    return this.all.size;
+  }
+
+  get active(): number {
+    return this.activeCount;
+  }
+
+  get(id: string): Entry | undefined {
+    return this.all.get(id);
+  }
+
+  callEntry(callKey: string): Entry | undefined {
+    return this.byCall.get(callKey);
+  }
+
+  strategyEntry(actionClass: string, signature: string): Entry | undefined {
+    return this.byStrategy.get(strategyKey(actionClass, signature));
+  }
+
+  lookup(callKey: string, actionClass: string, targets: readonly string[]): Lookup {
+    const targetEntries: Entry[] = [];
+    for (const target of targets) {
+      const found = this.byTarget.get(target);
+      if (found) targetEntries.push(...found);
+    }
+    const strategies = this.strategiesByClass.get(actionClass);
+    return {
+      call: this.byCall.get(callKey),
+      targets: targetEntries,
+      strategies: strategies ? [...strategies] : [],
+      parameters: this.parameterBans.get(actionClass) ?? this.parameterBans.get('*') ?? [],
+    };
+  }
+
+  /** Adds a new entry or replaces the one with the same id. Returns entries evicted to make room. */
+  put(entry: Entry, options: { workspace?: boolean } = {}): Entry[] {
+    const id = entry.constraint.id;
+    const previous = this.all.get(id);
+    if (previous) this.unindex(previous);
+    this.all.set(id, entry);
+    this.index(entry, options.workspace ?? entry.constraint.dependsOnWorkspace === true);
+    this.lifted.delete(id);
+    const evicted: Entry[] = [];
+    while (this.all.size > this.capacity) {
+      const oldest = this.all.values().next().value as Entry;
+      this.remove(oldest);
+      evicted.push(oldest);
+    }
+    return evicted;
+  }
+
+  /** Moves an entry to the recent end after it changed, and keeps the active count right. */
+  touch(entry: Entry, wasActive: boolean): void {
+    const id = entry.constraint.id;
+    this.all.delete(id);
+    this.all.set(id, entry);
+    const nowActive = isActive(entry);
+    if (wasActive !== nowActive) this.activeCount += nowActive ? 1 : -1;
+  }
+
+  remove(entry: Entry, liftedAt?: number): void {
+    const id = entry.constraint.id;
+    if (this.all.get(id) !== entry) return;
+    this.all.delete(id);
+    this.unindex(entry);
+    if (liftedAt !== undefined && entry.constraint.persistent) {
+      this.lifted.delete(id);
+      this.lifted.set(id, liftedAt);
+      if (this.lifted.size > LIFTED_MEMORY) this.lifted.delete(this.lifted.keys().next().value as string);
+    }
+  }
+
+  /** Call-scope entries that a change of `target` may invalidate. */
+  dependentsOf(target: string): readonly Entry[] {
+    const found = this.dependents.get(target);
+    return found ? [...found] : [];
+  }
+
+  targetEntries(target: string): readonly Entry[] {
+    return this.byTarget.get(target) ?? [];
+  }
+
+  workspaceEntries(): readonly Entry[] {
+    return [...this.workspace];
+  }
+
+  missingTargetEntries(): readonly Entry[] {
+    return [...this.missing];
+  }
+
+  entries(): IterableIterator<Entry> {
+    return this.all.values();
+  }
+
+  clearPending(): void {
+    for (const entry of [...this.all.values()]) {
+      if (!isActive(entry) || !entry.constraint.persistent) this.remove(entry);
+    }
+  }
+
+  exportState(now: number): PersistedState {
+    const constraints: Constraint[] = [];
+    for (const entry of this.all.values()) {
+      if (isActive(entry) && entry.constraint.persistent) constraints.push({ ...entry.constraint });
+    }
+    const lifted: LiftedMark[] = [...this.lifted.entries()].map(([id, at]) => ({ id, at }));
+    return { version: 1, savedAt: now, constraints, lifted };
+  }
+
+  private index(entry: Entry, workspace: boolean): void {
+    const constraint = entry.constraint;
+    if (isActive(entry)) this.activeCount++;
+    switch (constraint.scope) {
+      case 'call':
+        if (constraint.callKey) this.byCall.set(constraint.callKey, entry);
+        break;
+      case 'target':
+        if (constraint.target) pushTo(this.byTarget, constraint.target, entry);
+        if (constraint.blocksKinds?.includes('read')) this.missing.add(entry);
+        break;
+      case 'strategy': {
+        this.byStrategy.set(strategyKey(constraint.actionClass, constraint.signature), entry);
+        let set = this.strategiesByClass.get(constraint.actionClass);
+        if (!set) this.strategiesByClass.set(constraint.actionClass, (set = new Set()));
+        set.add(entry);
+        break;
+      }
+      case 'parameter':
+        pushTo(this.parameterBans, constraint.actionClass, entry);
+        break;
+    }
+    for (const target of entry.dependsOn) {
+      let set = this.dependents.get(target);
+      if (!set) this.dependents.set(target, (set = new Set()));
+      set.add(entry);
+    }
+    if (workspace) this.workspace.add(entry);
+  }
+
+  private unindex(entry: Entry): void {
+    const constraint = entry.constraint;
+    if (isActive(entry)) this.activeCount--;
+    switch (constraint.scope) {
+      case 'call':
+        if (constraint.callKey && this.byCall.get(constraint.callKey) === entry) this.byCall.delete(constraint.callKey);
+        break;
+      case 'target':
+        if (constraint.target) pullFrom(this.byTarget, constraint.target, entry);
+        this.missing.delete(entry);
+        break;
+      case 'strategy': {
+        const key = strategyKey(constraint.actionClass, constraint.signature);
+        if (this.byStrategy.get(key) === entry) this.byStrategy.delete(key);
+        const set = this.strategiesByClass.get(constraint.actionClass);
+        set?.delete(entry);
+        if (set?.size === 0) this.strategiesByClass.delete(constraint.actionClass);
+        break;
+      }
+      case 'parameter':
+        pullFrom(this.parameterBans, constraint.actionClass, entry);
+        break;
+    }
+    for (const target of entry.dependsOn) {
+      const set = this.dependents.get(target);
+      set?.delete(entry);
+      if (set?.size === 0) this.dependents.delete(target);
+    }
+    this.workspace.delete(entry);
+  }
+}
+
+function pushTo(map: Map<string, Entry[]>, key: string, entry: Entry): void {
+  const list = map.get(key);
+  if (list) list.push(entry);
+  else map.set(key, [entry]);
+}
+
+function pullFrom(map: Map<string, Entry[]>, key: string, entry: Entry): void {
+  const list = map.get(key);
+  if (!list) return;
+  const index = list.indexOf(entry);
+  if (index >= 0) list.splice(index, 1);
+  if (list.length === 0) map.delete(key);
+}
+
+/** Whether a target-scope constraint rules out this kind of action on its target. */
+export function blocksKind(constraint: Constraint, kind: ActionKind): boolean {
+  return constraint.blocksKinds?.includes(kind) ?? false;
+}
+
+/** True when every bound of the region holds for these parameters. */
+export function regionContains(
+  region: ParameterRegion,
+  parameters: Readonly<Record<string, number | string | boolean>> | undefined,
+): boolean {
+  if (!parameters) return false;
+  for (const [name, value] of Object.entries(region.equals ?? {})) {
+    if (parameters[name] !== value) return false;
+  }
+  for (const [name, bound] of Object.entries(region.atLeast ?? {})) {
+    const value = parameters[name];
+    if (typeof value !== 'number' || value < bound) return false;
+  }
+  for (const [name, bound] of Object.entries(region.atMost ?? {})) {
+    const value = parameters[name];
+    if (typeof value !== 'number' || value > bound) return false;
+  }
+  return true;
+}
+
+/** `a` contains every point of `b`: used to keep only the widest of nested parameter bans. */
+export function regionCovers(a: ParameterRegion, b: ParameterRegion): boolean {
+  for (const [name, value] of Object.entries(a.equals ?? {})) {
+    if (b.equals?.[name] !== value) return false;
+  }
+  for (const [name, bound] of Object.entries(a.atLeast ?? {})) {
+    const other = b.atLeast?.[name] ?? (typeof b.equals?.[name] === 'number' ? (b.equals[name] as number) : undefined);
+    if (other === undefined || other < bound) return false;
+  }
+  for (const [name, bound] of Object.entries(a.atMost ?? {})) {
+    const other = b.atMost?.[name] ?? (typeof b.equals?.[name] === 'number' ? (b.equals[name] as number) : undefined);
+    if (other === undefined || other > bound) return false;
+  }
+  return true;
+}

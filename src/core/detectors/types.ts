@@ -1,0 +1,57 @@
+import type { CallIdentity } from '../identity.js';
+import type { ResolvedToolPolicy } from '../policy.js';
+import type { CallFacts, FailureFacts, VerdictKind, Violation } from '../types.js';
+
+/** Everything a detector may know about a proposed call. Built once per call by the loop. */
+export interface CallContext {
+  readonly tool: string;
+  readonly args: Readonly<Record<string, unknown>>;
+  readonly identity: CallIdentity;
+  readonly facts: CallFacts;
+  readonly toolPolicy: ResolvedToolPolicy;
+  /** Calls issued together in one model step share a step id. */
+  readonly step?: string | number;
+  /** Milliseconds, from the injected clock. */
+  readonly now: number;
+  /** `read_file {path: "a.ts"}`: for reasons and evidence. */
+  readonly description: string;
+}
+
+/** What the loop learned from executing a call, as detectors need it. */
+export interface ObservedOutcome {
+  readonly success: boolean;
+  /** Present when the call failed. */
+  readonly failure?: FailureFacts;
+  /** Digest of the masked result, whole content. */
+  readonly resultDigest: string;
+  /** The tool flagged the result as making no progress (MCP `_meta`). */
+  readonly nonAdvancing: boolean;
+  /** The error or result text, truncated, for evidence. */
+  readonly text: string;
+  readonly score?: number;
+  /**
+   * A success that changed the world (a mutation, creation or deletion that was not a repeat of
+   * the target's last change, or a command with unknown effects).
+   */
+  readonly changedWorld: boolean;
+}
+
+/**
+ * A run-scoped loop detector. `check` runs before a call and must be O(1); `observe` runs after a
+ * call that executed. Detectors never see harness faults as loop evidence: the loop passes them
+ * only to detectors that declare `observesHarnessFaults`.
+ */
+export interface Detector {
+  readonly name: string;
+  readonly observesHarnessFaults?: boolean;
+  check(call: CallContext): Violation | undefined;
+  observe(call: CallContext, outcome: ObservedOutcome): void;
+  /** Called with the final verdict of every check, executed or not. */
+  afterCheck?(call: CallContext, verdict: VerdictKind): void;
+  /** A new run (a user message) or a new session: streaks start over. */
+  reset(reason: 'user' | 'session'): void;
+  /** The context was compacted: the agent has forgotten what it read. */
+  compacted?(): void;
+  snapshot(): unknown;
+  restore(state: unknown): void;
+}

@@ -1,0 +1,145 @@
+/**
+ * The sentences a model reads when a learned constraint stops it. They say what failed, how often,
+ * why it will fail again, and what to do instead.
+ */
+import type { Entry } from './constraints.js';
+import type { CallContext } from './detectors/types.js';
+import { truncate } from './identity.js';
+import type { Constraint, ParameterRegion, Violation } from './types.js';
+
+function times(count: number): string {
+  return count === 1 ? 'once' : count === 2 ? 'twice' : `${count} times`;
+}
+
+function lastError(constraint: Constraint): string {
+  return truncate(constraint.evidence.lastError.replace(/\s+/g, ' ').trim(), 160);
+}
+
+function maskedNote(constraint: Constraint): string {
+  const masked = constraint.evidence.masked;
+  return masked && masked.length > 0 ? ` (ignoring ${masked.join(', ')} values, which change between attempts)` : '';
+}
+
+function evidenceOf(constraint: Constraint) {
+  return {
+    count: constraint.evidence.failures,
+    lastError: constraint.evidence.lastError,
+    calls: constraint.evidence.calls,
+    masked: constraint.evidence.masked,
+    constraintId: constraint.id,
+    expiresAt: constraint.expiresAt,
+  };
+}
+
+export function callViolation(entry: Entry, call: CallContext): Violation {
+  const constraint = entry.constraint;
+  const depends = constraint.dependsOnWorkspace
+    ? 'no file has changed since'
+    : constraint.needle !== undefined
+      ? `${constraint.target ?? 'the file'} has not changed since`
+      : 'nothing it depends on has changed since';
+  const suggestion =
+    constraint.needle !== undefined
+      ? `Read ${constraint.target ?? 'the file'} again to see its current content, then edit with text that is actually there.`
+      : constraint.dependsOnWorkspace
+        ? 'Change something first (fix the code or the command), or try a different approach; rerunning it unchanged gives the same failure.'
+        : 'Try a different call: check the arguments against the error, or take another approach.';
+  return {
+    rule: 'identical-failure',
+    severity: 'block',
+    reason: `${call.description} failed ${times(constraint.evidence.failures)} with ${constraint.signature}${maskedNote(constraint)} and ${depends}. Last error: ${lastError(constraint)}`,
+    suggestion,
+    evidence: evidenceOf(constraint),
+    constraint: { ...constraint },
+  };
+}
+
+export function targetViolation(entry: Entry, call: CallContext): Violation {
+  const constraint = entry.constraint;
+  const target = constraint.target ?? 'the target';
+  if (constraint.blocksKinds?.includes('create') && constraint.blocksKinds.length === 1) {
+    return {
+      rule: 'existing-target',
+      severity: 'block',
+      reason: `${target} already exists: creating it failed ${times(constraint.evidence.failures)} with ${constraint.signature}. Last error: ${lastError(constraint)}`,
+      suggestion: `Use ${target} as it is, edit it, or create it under a different name.`,
+      evidence: evidenceOf(constraint),
+      constraint: { ...constraint },
+    };
+  }
+  if (constraint.signature === 'file_not_found' || constraint.blocksKinds?.includes('read')) {
+    const missing = constraint.signature === 'file_not_found' || constraint.blocksKinds?.includes('delete');
+    if (missing) {
+      return {
+        rule: 'missing-target',
+        severity: 'block',
+        reason: `${target} does not exist: ${constraint.evidence.calls.length > 1 ? 'earlier calls on it' : 'an earlier call on it'} failed with ${constraint.signature} and nothing has created it since, so ${call.tool} on it would fail the same way. Last error: ${lastError(constraint)}`,
+        suggestion: `List the directory or search for the right path, or create ${target} first if it should exist.`,
+        evidence: evidenceOf(constraint),
+        constraint: { ...constraint },
+      };
+    }
+  }
+  return {
+    rule: 'target-ban',
+    severity: 'block',
+    reason: `${constraint.actionClass} on ${target} failed ${times(constraint.evidence.failures)} with ${constraint.signature} and ${target} has not changed since. Last error: ${lastError(constraint)}`,
+    suggestion: `Inspect ${target} before acting on it again, or work on something else.`,
+    evidence: evidenceOf(constraint),
+    constraint: { ...constraint },
+  };
+}
+
+export function strategyViolation(entry: Entry, severity: 'warn' | 'block'): Violation {
+  const constraint = entry.constraint;
+  const targets = constraint.evidence.calls.slice(-3).join(', ');
+  return {
+    rule: 'banned-strategy',
+    severity,
+    reason: `${constraint.actionClass} has failed with ${constraint.signature} on ${constraint.evidence.failures} different targets (${targets}). Last error: ${lastError(constraint)}`,
+    suggestion: 'The approach itself looks wrong, not just one target: step back and check your assumptions before trying more of the same.',
+    evidence: evidenceOf(constraint),
+    constraint: { ...constraint },
+  };
+}
+
+export function describeRegion(region: ParameterRegion): string {
+  const parts: string[] = [];
+  for (const [name, bound] of Object.entries(region.atLeast ?? {})) parts.push(`${name} >= ${bound}`);
+  for (const [name, bound] of Object.entries(region.atMost ?? {})) parts.push(`${name} <= ${bound}`);
+  for (const [name, value] of Object.entries(region.equals ?? {})) parts.push(`${name} = ${String(value)}`);
+  return parts.join(', ');
+}
+
+export function parameterViolation(entry: Entry): Violation {
+  const constraint = entry.constraint;
+  const region = constraint.region ?? {};
+  return {
+    rule: 'parameter-ban',
+    severity: 'block',
+    reason: `Configurations with ${describeRegion(region)} fail with ${constraint.signature}: ${times(constraint.evidence.failures)} already (${constraint.evidence.calls.slice(-2).join('; ')}). Last error: ${lastError(constraint)}`,
+    suggestion: `Stay below the failing values (${describeRegion({ atLeast: region.atLeast, atMost: region.atMost })}); reduce one of them.`,
+    evidence: evidenceOf(constraint),
+    constraint: { ...constraint },
+  };
+}
+
+export function radiusViolation(radius: number, call: CallContext, failures: number): Violation {
+  return {
+    rule: 'radius-limit',
+    severity: 'block',
+    reason: `${call.tool} would act on ${call.facts.targets.length} targets at once, but recent calls over several targets failed ${times(failures)}; the limit is now ${radius}.`,
+    suggestion: `Split the work into calls of at most ${radius} target${radius === 1 ? '' : 's'}; the limit relaxes as they succeed.`,
+    evidence: { count: failures, radius },
+  };
+}
+
+export function haltViolation(reason: string): Violation {
+  return {
+    rule: 'halted',
+    severity: 'halt',
+    reason: `The run was halted: ${reason}`,
+    suggestion: 'Stop calling tools and report to the user what was done and what is blocking progress.',
+    evidence: { count: 0 },
+  };
+}

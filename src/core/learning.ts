@@ -1,0 +1,323 @@
+/**
+ * What a failure teaches. Each rule seeds the narrowest constraint the evidence supports:
+ * the exact call first, its target when the error is about the target, the action class only
+ * across several targets, a parameter region only along monotone parameters.
+ */
+import { type ConstraintIndex, constraintId, type Entry, isActive, type Mutable, regionCovers } from './constraints.js';
+import type { CallContext } from './detectors/types.js';
+import { truncate } from './identity.js';
+import type { Policy } from './policy.js';
+import type { ActionKind, Constraint, Evidence, FailureFacts, ParameterRegion } from './types.js';
+
+const EVIDENCE_CALLS = 5;
+const SECOND = 1000;
+
+export interface LearnResult {
+  /** Entries that came into force with this failure (new bans or re-bans after probation). */
+  readonly enforced: Entry[];
+  readonly evicted: Entry[];
+}
+
+/** Kinds of action that fail on a target that does not exist. Creating it is what cures it. */
+const MISSING_BLOCKS: readonly ActionKind[] = ['read', 'mutate', 'delete', 'search', 'poll'];
+const EXISTS_BLOCKS: readonly ActionKind[] = ['create'];
+
+export class Learner {
+  constructor(
+    private readonly index: ConstraintIndex,
+    private readonly policy: Policy,
+  ) {}
+
+  learn(call: CallContext, failure: FailureFacts, errorText: string): LearnResult {
+    const enforced: Entry[] = [];
+    const evicted: Entry[] = [];
+    const context = Object.keys(this.policy.context).length > 0 ? this.policy.context : undefined;
+    const record = (entry: Entry | undefined, became: boolean, out: Entry[]) => {
+      if (entry && became) enforced.push(entry);
+      evicted.push(...out);
+    };
+
+    const [callEntry, callBecame, callEvicted] = this.learnCall(call, failure, errorText, context);
+    record(callEntry, callBecame, callEvicted);
+
+    for (const target of this.widenableTargets(call, failure, errorText)) {
+      const [entry, became, out] = this.learnTarget(call, failure, errorText, target, context);
+      record(entry, became, out);
+    }
+    if (this.policy.learning.strategyEffect !== 'off') {
+      const [entry, became, out] = this.learnStrategy(call, failure, errorText, context);
+      record(entry, became, out);
+    }
+    if (failure.monotone && failure.monotone.length > 0 && call.facts.parameters) {
+      const [entry, became, out] = this.learnParameters(call, failure, errorText, context);
+      record(entry, became, out);
+    }
+    return { enforced, evicted };
+  }
+
+  private learnCall(
+    call: CallContext,
+    failure: FailureFacts,
+    errorText: string,
+    context: Record<string, string> | undefined,
+  ): [Entry, boolean, Entry[]] {
+    const thresholds = call.toolPolicy.detectors.identicalFailure;
+    const required = failure.deterministic ? thresholds.deterministicThreshold : thresholds.threshold;
+    const existing = this.index.callEntry(call.identity.callKey);
+    const kind = call.facts.kind;
+    const workspace = kind === 'exec' || kind === 'search';
+    if (existing && existing.constraint.signature === failure.signature) {
+      return this.strengthen(existing, call, errorText, 'call');
+    }
+    if (existing) this.index.remove(existing);
+    const entry: Entry = {
+      required: thresholds.enabled ? required : Number.POSITIVE_INFINITY,
+      dependsOn: workspace || kind === 'api' ? [] : call.facts.targets,
+      constraint: {
+        id: constraintId(['call', call.identity.callKey, failure.signature, contextKey(context)]),
+        type: 'banned_strategy',
+        scope: 'call',
+        signature: failure.signature,
+        actionClass: call.facts.actionClass,
+        tool: call.tool,
+        callKey: call.identity.callKey,
+        target: call.facts.targets[0],
+        needle: failure.meaning === 'content-missing' ? failure.needle : undefined,
+        dependsOnWorkspace: workspace,
+        evidence: firstEvidence(call, errorText),
+        createdAt: call.now,
+        expiresAt: call.now + this.policy.learning.ttlSeconds.call * SECOND,
+        strikes: 0,
+        probation: false,
+        // Workspace-wide facts (a failing test run) go stale when files change outside our view.
+        persistent: !workspace,
+        context,
+      },
+    };
+    const evicted = this.index.put(entry, { workspace });
+    return [entry, isActive(entry), evicted];
+  }
+
+  /** Target widening: the failure is about the target itself, not about this call. */
+  private widenableTargets(call: CallContext, failure: FailureFacts, errorText: string): string[] {
+    const { targets, kind } = call.facts;
+    if (targets.length === 0 || kind === 'exec') return [];
+    if (failure.meaning === 'target-missing' || failure.meaning === 'target-exists') {
+      // With several targets, only the ones the error names are known to be at fault.
+      return targets.length === 1 ? [...targets] : targets.filter((target) => mentions(errorText, target));
+    }
+    if (this.policy.learning.targetScope === 'all' && targets.length === 1) return [...targets];
+    return [];
+  }
+
+  private learnTarget(
+    call: CallContext,
+    failure: FailureFacts,
+    errorText: string,
+    target: string,
+    context: Record<string, string> | undefined,
+  ): [Entry, boolean, Entry[]] {
+    const meaning = failure.meaning;
+    const blocksKinds =
+      meaning === 'target-missing' ? MISSING_BLOCKS : meaning === 'target-exists' ? EXISTS_BLOCKS : [call.facts.kind];
+    const id = constraintId(['target', target, meaning, failure.signature, blocksKinds.join(','), contextKey(context)]);
+    const existing = this.index.get(id);
+    if (existing) return this.strengthen(existing, call, errorText, 'target');
+    // For existence, an error that names the target is evidence enough; otherwise wait for a second
+    // failure. Any other widening happens only under `targetScope: 'all'`, which asks for it at once.
+    const aboutExistence = meaning === 'target-missing' || meaning === 'target-exists';
+    const required = !aboutExistence || mentions(errorText, target) ? 1 : 2;
+    const entry: Entry = {
+      required,
+      dependsOn: [],
+      constraint: {
+        id,
+        type: 'banned_strategy',
+        scope: 'target',
+        signature: failure.signature,
+        actionClass: call.facts.actionClass,
+        tool: call.tool,
+        target,
+        blocksKinds,
+        needle: meaning === 'content-missing' ? failure.needle : undefined,
+        evidence: firstEvidence(call, errorText),
+        createdAt: call.now,
+        expiresAt: call.now + this.policy.learning.ttlSeconds.target * SECOND,
+        strikes: 0,
+        probation: false,
+        persistent: true,
+        context,
+      },
+    };
+    return [entry, isActive(entry), this.index.put(entry)];
+  }
+
+  private learnStrategy(
+    call: CallContext,
+    failure: FailureFacts,
+    errorText: string,
+    context: Record<string, string> | undefined,
+  ): [Entry | undefined, boolean, Entry[]] {
+    const target = call.facts.targets[0] ?? call.identity.callKey;
+    const existing = this.index.strategyEntry(call.facts.actionClass, failure.signature);
+    if (existing) {
+      const targets = new Set(existing.constraint.evidence.calls);
+      const description = `${target}`;
+      if (targets.has(description) && isActive(existing)) return [existing, false, []];
+      const wasActive = isActive(existing);
+      const evidence = existing.constraint.evidence;
+      const distinct = targets.has(description) ? evidence.failures : evidence.failures + 1;
+      existing.constraint.evidence = {
+        ...evidence,
+        failures: distinct,
+        lastAt: call.now,
+        lastError: truncate(errorText, 300),
+        calls: pushBounded(evidence.calls.filter((seen) => seen !== description), description, 16),
+      };
+      existing.constraint.expiresAt = call.now + this.policy.learning.ttlSeconds.strategy * SECOND;
+      this.index.touch(existing, wasActive);
+      return [existing, !wasActive && isActive(existing), []];
+    }
+    const entry: Entry = {
+      required: this.policy.learning.strategyMinTargets,
+      dependsOn: [],
+      constraint: {
+        id: constraintId(['strategy', call.facts.actionClass, failure.signature, contextKey(context)]),
+        type: 'banned_strategy',
+        scope: 'strategy',
+        signature: failure.signature,
+        actionClass: call.facts.actionClass,
+        evidence: { ...firstEvidence(call, errorText), calls: [target] },
+        createdAt: call.now,
+        expiresAt: call.now + this.policy.learning.ttlSeconds.strategy * SECOND,
+        strikes: 0,
+        probation: false,
+        persistent: false,
+        context,
+      },
+    };
+    return [entry, isActive(entry), this.index.put(entry)];
+  }
+
+  /**
+   * Along monotone parameters, everything at least as large as a failing point fails too
+   * (memory grows with depth, width and batch size), so the ban is the cone above the point.
+   */
+  private learnParameters(
+    call: CallContext,
+    failure: FailureFacts,
+    errorText: string,
+    context: Record<string, string> | undefined,
+  ): [Entry | undefined, boolean, Entry[]] {
+    const parameters = call.facts.parameters ?? {};
+    const atLeast: Record<string, number> = {};
+    const atMost: Record<string, number> = {};
+    const monotoneNames = new Set<string>();
+    for (const { parameter, direction } of failure.monotone ?? []) {
+      const value = parameters[parameter];
+      if (typeof value !== 'number') continue;
+      monotoneNames.add(parameter);
+      if (direction === 'up') atLeast[parameter] = value;
+      else atMost[parameter] = value;
+    }
+    if (monotoneNames.size === 0) return [undefined, false, []];
+    const equals: Record<string, number | string | boolean> = {};
+    if (!failure.monotoneOnly) {
+      for (const [name, value] of Object.entries(parameters)) if (!monotoneNames.has(name)) equals[name] = value;
+    }
+    const region: ParameterRegion = { atLeast, atMost, equals };
+    const existing = this.index.lookup('', call.facts.actionClass, []).parameters;
+    for (const entry of existing) {
+      if (entry.constraint.signature === failure.signature && entry.constraint.region && regionCovers(entry.constraint.region, region)) {
+        return this.strengthen(entry, call, errorText, 'parameter');
+      }
+    }
+    const id = constraintId(['parameter', call.facts.actionClass, failure.signature, JSON.stringify(region), contextKey(context)]);
+    const thresholds = call.toolPolicy.detectors.identicalFailure;
+    const entry: Entry = {
+      required: failure.deterministic ? thresholds.deterministicThreshold : thresholds.threshold,
+      dependsOn: [],
+      constraint: {
+        id,
+        type: 'parameter_ban',
+        scope: 'parameter',
+        signature: failure.signature,
+        actionClass: call.facts.actionClass,
+        region,
+        evidence: firstEvidence(call, errorText),
+        createdAt: call.now,
+        expiresAt: call.now + this.policy.learning.ttlSeconds.parameter * SECOND,
+        strikes: 0,
+        probation: false,
+        persistent: true,
+        context,
+      },
+    };
+    const evicted = this.index.put(entry);
+    // A wider cone makes the narrower ones it contains redundant.
+    for (const other of existing) {
+      if (other.constraint.signature === failure.signature && other.constraint.region && regionCovers(region, other.constraint.region)) {
+        this.index.remove(other);
+      }
+    }
+    return [entry, isActive(entry), evicted];
+  }
+
+  /** One more failure for an existing entry; a failure on probation re-bans for longer. */
+  private strengthen(
+    entry: Entry,
+    call: CallContext,
+    errorText: string,
+    ttlKind: 'call' | 'target' | 'parameter',
+  ): [Entry, boolean, Entry[]] {
+    const wasActive = isActive(entry);
+    const constraint = entry.constraint;
+    const evidence = constraint.evidence;
+    constraint.evidence = {
+      ...evidence,
+      failures: evidence.failures + 1,
+      lastAt: call.now,
+      lastError: truncate(errorText, 300),
+      calls: pushBounded(evidence.calls, call.description, EVIDENCE_CALLS),
+    };
+    let rebanned = false;
+    if (constraint.probation) {
+      constraint.probation = false;
+      constraint.strikes += 1;
+      rebanned = true;
+    }
+    const ttl = this.policy.learning.ttlSeconds[ttlKind] * SECOND;
+    constraint.expiresAt = call.now + ttl * this.policy.learning.probationFactor ** constraint.strikes;
+    this.index.touch(entry, wasActive);
+    return [entry, (!wasActive && isActive(entry)) || rebanned, []];
+  }
+}
+
+function firstEvidence(call: CallContext, errorText: string): Mutable<Evidence> {
+  return {
+    failures: 1,
+    firstAt: call.now,
+    lastAt: call.now,
+    lastError: truncate(errorText, 300),
+    calls: [call.description],
+    masked: call.identity.masked.length > 0 ? [...call.identity.masked] : undefined,
+  };
+}
+
+function pushBounded(list: readonly string[], item: string, limit: number): string[] {
+  const next = [...list, item];
+  return next.length > limit ? next.slice(next.length - limit) : next;
+}
+
+function contextKey(context: Record<string, string> | undefined): string {
+  return context ? JSON.stringify(Object.entries(context).sort()) : '';
+}
+
+/** Does the error text name this target (its path, or its file name)? */
+export function mentions(text: string, target: string): boolean {
+  if (text.includes(target)) return true;
+  const name = target.slice(target.lastIndexOf('/') + 1);
+  return name.length >= 3 && text.includes(name);
+}
+
+export type { Constraint };

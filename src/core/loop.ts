@@ -1,0 +1,612 @@
+/**
+ * `NarrowingLoop`: checkProposal → (the caller executes) → recordOutcome → isDone.
+ * It composes the learned-constraint store, the world model that lifts stale bans, the run-scoped
+ * loop detectors and the budget, and reports everything to an optional audit sink and store.
+ */
+import { Budget } from './budget.js';
+import { blocksKind, ConstraintIndex, type Entry, isActive, regionContains } from './constraints.js';
+import { createDefaultDetectors } from './detectors/index.js';
+import type { CallContext, Detector, ObservedOutcome } from './detectors/types.js';
+import {
+  callViolation,
+  haltViolation,
+  parameterViolation,
+  radiusViolation,
+  strategyViolation,
+  targetViolation,
+} from './explain.js';
+import { describeCall, digestResult, identifyCall, truncate } from './identity.js';
+import { Learner, mentions } from './learning.js';
+import { type Policy, type PolicyInput, resolvePolicy, ToolPolicyIndex } from './policy.js';
+import { RadiusLimit } from './radius.js';
+import { normalizeTarget } from './targets.js';
+import type {
+  AuditSink,
+  CheckResult,
+  Clock,
+  Constraint,
+  ConvergenceReport,
+  DomainAdapter,
+  EngineSnapshot,
+  FailureFacts,
+  JournalEvent,
+  Outcome,
+  PersistedState,
+  Proposal,
+  ReceiptVerification,
+  RecordResult,
+  StateStore,
+  VerdictKind,
+  Violation,
+} from './types.js';
+import { type Effect, isGeneratedPath, mayIntroduce, WorldTracker } from './world.js';
+
+export interface NarrowingLoopOptions {
+  readonly adapter: DomainAdapter;
+  readonly policy?: PolicyInput | Policy;
+  readonly clock?: Clock;
+  readonly audit?: AuditSink;
+  readonly store?: StateStore;
+  readonly sessionId?: string;
+  /** Replaces the default loop detectors (for custom domains). */
+  readonly detectors?: readonly Detector[];
+}
+
+const SEVERITY: Record<VerdictKind, number> = { allow: 0, warn: 1, block: 2, halt: 3 };
+const SYSTEM_CLOCK: Clock = { now: () => Date.now() };
+const CONTEXT_CACHE = 64;
+const SEEN_CALLS = 10_000;
+
+function newSessionId(): string {
+  const random = globalThis.crypto?.randomUUID?.();
+  return random ?? `s-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 10)}`;
+}
+
+function bySeverity(a: Violation, b: Violation): number {
+  return SEVERITY[b.severity] - SEVERITY[a.severity];
+}
+
+export class NarrowingLoop {
+  readonly adapter: DomainAdapter;
+  readonly policy: Policy;
+  private readonly clock: Clock;
+  private readonly audit: AuditSink | undefined;
+  private readonly store: StateStore | undefined;
+  private readonly toolPolicies: ToolPolicyIndex;
+  private readonly index: ConstraintIndex;
+  private readonly learner: Learner;
+  private readonly world = new WorldTracker();
+  private readonly detectors: readonly Detector[];
+  private readonly budget: Budget;
+  private readonly radius: RadiusLimit;
+  private sessionIdValue: string;
+  private halted: string | undefined;
+  private stopped: string | undefined;
+  private readonly contexts = new Map<Proposal, CallContext>();
+  private currentStep: string | number | undefined;
+  private readonly stepCalls = new Set<string>();
+  private readonly seen = new Map<string, boolean>();
+  private blockedDistinct = 0;
+  private saveScheduled = false;
+
+  constructor(options: NarrowingLoopOptions) {
+    this.adapter = options.adapter;
+    this.policy = resolvePolicy(options.policy as PolicyInput | undefined);
+    this.clock = options.clock ?? SYSTEM_CLOCK;
+    this.audit = options.audit;
+    this.store = options.store;
+    this.toolPolicies = new ToolPolicyIndex(this.policy);
+    this.index = new ConstraintIndex(this.policy.learning.maxConstraints);
+    this.learner = new Learner(this.index, this.policy);
+    this.detectors = options.detectors ?? createDefaultDetectors();
+    this.budget = new Budget(this.policy.budget);
+    this.radius = new RadiusLimit(this.policy.learning.radius);
+    this.sessionIdValue = options.sessionId ?? newSessionId();
+    const stored = this.store?.load();
+    if (stored) this.restore(stored, { scope: 'persistent' });
+    this.budget.start(this.clock.now());
+    this.journal({ type: 'session', sessionId: this.sessionIdValue, at: this.clock.now() });
+  }
+
+  get sessionId(): string {
+    return this.sessionIdValue;
+  }
+
+  checkProposal(proposal: Proposal): CheckResult {
+    const call = this.contextFor(proposal);
+    const violations: Violation[] = [];
+    if (this.stopped) violations.push(haltViolation(this.stopped));
+    else if (this.halted) violations.push(haltViolation(this.halted));
+    else {
+      if (!call.toolPolicy.exempt) {
+        this.collectConstraintViolations(call, violations);
+        for (const detector of this.detectors) {
+          const violation = detector.check(call);
+          if (violation) violations.push(violation);
+        }
+      }
+      const budgetViolation = this.budget.check(call.now);
+      if (budgetViolation) violations.push(budgetViolation);
+    }
+    violations.sort(bySeverity);
+    let verdict: VerdictKind = violations[0]?.severity ?? 'allow';
+    let softened = false;
+    if (this.policy.enforcement === 'advisory' && (verdict === 'block' || verdict === 'halt')) {
+      verdict = 'warn';
+      softened = true;
+    }
+    if (verdict === 'halt' && !this.halted && !this.stopped) this.halted = violations[0]?.reason;
+    if (verdict !== 'block' && verdict !== 'halt') this.budget.countStep();
+    for (const detector of this.detectors) detector.afterCheck?.(call, verdict);
+    this.noteSeen(call.identity.callKey, verdict === 'block' || verdict === 'halt');
+    const decisive = violations[0];
+    this.journal({
+      type: 'proposal',
+      at: call.now,
+      tool: call.tool,
+      callKey: call.identity.callKey,
+      args: proposal.args,
+      verdict,
+      rule: decisive?.rule,
+      reason: decisive?.reason,
+    });
+    return {
+      allowed: verdict === 'allow' || verdict === 'warn',
+      verdict,
+      violations,
+      rule: decisive?.rule,
+      reason: decisive?.reason,
+      suggestion: decisive?.suggestion,
+      softened: softened || undefined,
+      activeConstraints: this.activeCount(),
+      radiusLimit: this.radius.limit,
+      searchSpaceReduction: this.seen.size === 0 ? 0 : this.blockedDistinct / this.seen.size,
+    };
+  }
+
+  recordOutcome(outcome: Outcome): RecordResult {
+    const call = this.contextFor(outcome.proposal);
+    this.contexts.delete(outcome.proposal);
+    const text = outcome.content ?? outcome.error ?? '';
+    const failure = this.adapter.describeFailure(outcome, call.facts);
+    const failed = failure !== undefined || !outcome.success;
+    const facts: FailureFacts | undefined =
+      failure ?? (failed ? { signature: 'unknown_error', blame: 'unknown', deterministic: false, meaning: 'call' } : undefined);
+    const resultDigest = digestResult(text);
+    const nonAdvancing = this.adapter.isNonAdvancing?.(outcome, call.facts) ?? false;
+    const duplicateInStep = this.isDuplicateInStep(call);
+    const added: Entry[] = [];
+    const lifted: { entry: Entry; why: string }[] = [];
+    let changedWorld = false;
+
+    if (!duplicateInStep && !call.toolPolicy.exempt) {
+      if (!facts) {
+        changedWorld = this.learnFromSuccess(call, resultDigest, lifted);
+      } else if (facts.blame === 'agent_failure') {
+        const learned = this.learner.learn(call, facts, text);
+        added.push(...learned.enforced);
+        for (const evicted of learned.evicted) lifted.push({ entry: evicted, why: 'evicted to stay within capacity' });
+        if (call.facts.targets.length > 1) this.radius.recordFailure();
+      }
+      const observed: ObservedOutcome = {
+        success: !facts,
+        failure: facts,
+        resultDigest,
+        nonAdvancing,
+        text: truncate(text, 300),
+        score: outcome.score,
+        changedWorld,
+      };
+      const harness = facts?.blame === 'harness_fault';
+      for (const detector of this.detectors) {
+        if (!harness || detector.observesHarnessFaults) detector.observe(call, observed);
+      }
+    }
+    this.budget.addUsage({ tokens: outcome.tokens, costUsd: outcome.costUsd });
+
+    const sequence = this.journal({
+      type: 'outcome',
+      at: call.now,
+      tool: call.tool,
+      callKey: call.identity.callKey,
+      success: !facts,
+      signature: facts?.signature,
+      blame: facts?.blame ?? 'none',
+      resultDigest,
+      error: facts ? truncate(text, 500) : undefined,
+    });
+    let lastSequence = sequence;
+    for (const entry of added) {
+      lastSequence = this.journal({ type: 'constraint_added', at: call.now, constraint: { ...entry.constraint } }) ?? lastSequence;
+    }
+    for (const { entry, why } of lifted) {
+      lastSequence =
+        this.journal({ type: 'constraint_lifted', at: call.now, constraint: { ...entry.constraint }, why }) ?? lastSequence;
+    }
+    if (added.length > 0 || lifted.length > 0) this.scheduleSave();
+
+    const result: RecordResult = {
+      outcome: {
+        success: !facts,
+        tool: call.tool,
+        actionClass: call.facts.actionClass,
+        kind: call.facts.kind,
+        targets: call.facts.targets,
+        signature: facts?.signature,
+        blame: facts?.blame ?? 'none',
+        nonAdvancing,
+        resultDigest,
+      },
+      newConstraints: added.map((entry) => ({ ...entry.constraint })),
+      liftedConstraints: lifted.map(({ entry }) => ({ ...entry.constraint })),
+      activeConstraints: this.activeCount(),
+      radiusLimit: this.radius.limit,
+      convergence: this.getConvergence(),
+    };
+    const audit = this.audit;
+    if (audit?.receiptHash && lastSequence !== undefined) {
+      const at = lastSequence;
+      // Hashing is batched off the hot path; asking for the hash forces it.
+      Object.defineProperty(result, 'receiptHash', { enumerable: true, get: () => audit.receiptHash?.(at) });
+    }
+    return result;
+  }
+
+  isDone(): boolean {
+    return this.stopped !== undefined || this.getConvergence().state === 'exhausted';
+  }
+
+  stop(reason = 'stopped by the caller'): void {
+    this.stopped = reason;
+  }
+
+  getConvergence(): ConvergenceReport {
+    for (const detector of this.detectors) {
+      const report = (detector as { report?: () => ConvergenceReport }).report;
+      if (typeof report === 'function') return report.call(detector);
+    }
+    return { state: 'progressing', steps: this.budget.steps, reason: 'no convergence tracking' };
+  }
+
+  getActiveConstraints(): Constraint[] {
+    const out: Constraint[] = [];
+    for (const entry of this.index.entries()) if (isActive(entry)) out.push({ ...entry.constraint });
+    const radius = this.radius.asConstraint(this.clock.now());
+    if (radius) out.push(radius);
+    return out;
+  }
+
+  snapshot(): EngineSnapshot {
+    const now = this.clock.now();
+    const persisted = this.index.exportState(now);
+    const sessionEntries: unknown[] = [];
+    for (const entry of this.index.entries()) {
+      if (!(isActive(entry) && entry.constraint.persistent)) {
+        sessionEntries.push({ constraint: entry.constraint, required: entry.required, dependsOn: entry.dependsOn });
+      }
+    }
+    const detectors: Record<string, unknown> = {};
+    for (const detector of this.detectors) detectors[detector.name] = detector.snapshot();
+    return {
+      ...persisted,
+      sessionId: this.sessionIdValue,
+      session: {
+        entries: sessionEntries,
+        detectors,
+        world: this.world.snapshot(),
+        radius: this.radius.snapshot(),
+        budget: this.budget.snapshot(),
+        halted: this.halted,
+      },
+    };
+  }
+
+  /**
+   * Loads learned constraints. With `scope: 'all'` (the default for a full snapshot) the session's
+   * run state comes back too, so a resumed session keeps its counters; `persistent` takes only
+   * what a new process inherits.
+   */
+  restore(state: EngineSnapshot | PersistedState, options: { scope?: 'all' | 'persistent' } = {}): void {
+    const liftedAt = new Map((state.lifted ?? []).map((mark) => [mark.id, mark.at]));
+    for (const constraint of state.constraints ?? []) {
+      if (!this.contextMatches(constraint)) continue;
+      const lifted = liftedAt.get(constraint.id);
+      if (lifted !== undefined && lifted >= constraint.evidence.lastAt) continue;
+      const current = this.index.get(constraint.id);
+      if (current && current.constraint.evidence.lastAt >= constraint.evidence.lastAt) continue;
+      this.index.put({
+        constraint: { ...constraint, evidence: { ...constraint.evidence } },
+        required: 1,
+        dependsOn: constraint.scope === 'call' && constraint.target && !constraint.dependsOnWorkspace ? [constraint.target] : [],
+      });
+    }
+    for (const [id, at] of liftedAt) {
+      const current = this.index.get(id);
+      if (current && current.constraint.evidence.lastAt <= at) this.index.remove(current, at);
+    }
+    const snapshot = state as Partial<EngineSnapshot>;
+    if ((options.scope ?? 'all') === 'all' && snapshot.session && typeof snapshot.session === 'object') {
+      const session = snapshot.session as {
+        entries?: { constraint: Constraint; required: number; dependsOn: string[] }[];
+        detectors?: Record<string, unknown>;
+        world?: unknown;
+        radius?: unknown;
+        budget?: unknown;
+        halted?: string;
+      };
+      for (const item of Array.isArray(session.entries) ? session.entries : []) {
+        if (!item?.constraint?.id || !this.contextMatches(item.constraint)) continue;
+        this.index.put({
+          constraint: { ...item.constraint, evidence: { ...item.constraint.evidence } },
+          required: typeof item.required === 'number' ? item.required : 1,
+          dependsOn: Array.isArray(item.dependsOn) ? item.dependsOn : [],
+        });
+      }
+      for (const detector of this.detectors) {
+        if (session.detectors && detector.name in session.detectors) detector.restore(session.detectors[detector.name]);
+      }
+      this.world.restore(session.world);
+      this.radius.restore(session.radius);
+      this.budget.restore(session.budget);
+      this.halted = typeof session.halted === 'string' ? session.halted : undefined;
+      if (typeof snapshot.sessionId === 'string') this.sessionIdValue = snapshot.sessionId;
+    }
+  }
+
+  /** A new session or process: run-scoped state resets; persistent constraints carry over. */
+  resetSession(sessionId?: string): void {
+    this.sessionIdValue = sessionId ?? newSessionId();
+    this.index.clearPending();
+    for (const detector of this.detectors) detector.reset('session');
+    this.world.restore({});
+    this.radius.reset();
+    this.budget.reset(this.clock.now());
+    this.halted = undefined;
+    this.stopped = undefined;
+    this.contexts.clear();
+    this.stepCalls.clear();
+    this.currentStep = undefined;
+    this.journal({ type: 'session', sessionId: this.sessionIdValue, at: this.clock.now() });
+  }
+
+  /** A new user message starts a new run; a compaction means the agent forgot what it saw. */
+  newRun(reason: 'user' | 'compact'): void {
+    if (reason === 'user') {
+      for (const detector of this.detectors) detector.reset('user');
+      this.halted = undefined;
+      this.budget.reset(this.clock.now());
+    } else {
+      for (const detector of this.detectors) detector.compacted?.();
+    }
+    this.journal({ type: 'run', reason, at: this.clock.now() });
+  }
+
+  verifyReceipts(): ReceiptVerification {
+    return this.audit?.verify?.() ?? { ok: true, count: 0, problem: 'receipts are not enabled' };
+  }
+
+  /** The persistent part, as a store would save it. */
+  exportState(): PersistedState {
+    return this.index.exportState(this.clock.now());
+  }
+
+  /** Writes what is pending to the store and the audit sink, adopting what other processes learned. */
+  async flush(): Promise<void> {
+    if (this.store) {
+      this.store.save(this.exportState());
+      const merged = await this.store.flush();
+      if (merged) this.restore(merged, { scope: 'persistent' });
+    }
+    await this.audit?.flush?.();
+  }
+
+  async close(): Promise<void> {
+    await this.flush();
+    await this.store?.close();
+    await this.audit?.close?.();
+  }
+
+  private contextFor(proposal: Proposal): CallContext {
+    const cached = this.contexts.get(proposal);
+    if (cached) {
+      return cached.now === this.clock.now() ? cached : { ...cached, now: this.clock.now() };
+    }
+    const args = (proposal.args ?? {}) as Record<string, unknown>;
+    const toolPolicy = this.toolPolicies.resolve(proposal.tool);
+    const described = this.adapter.describeCall(proposal);
+    const facts = toolPolicy.kind ? { ...described, kind: toolPolicy.kind } : described;
+    const call: CallContext = {
+      tool: proposal.tool,
+      args,
+      identity: identifyCall(proposal.tool, args),
+      facts,
+      toolPolicy,
+      step: proposal.step,
+      now: this.clock.now(),
+      description: describeCall(proposal.tool, args),
+    };
+    this.contexts.set(proposal, call);
+    if (this.contexts.size > CONTEXT_CACHE) this.contexts.delete(this.contexts.keys().next().value as Proposal);
+    return call;
+  }
+
+  private collectConstraintViolations(call: CallContext, violations: Violation[]): void {
+    const found = this.index.lookup(call.identity.callKey, call.facts.actionClass, call.facts.targets);
+    if (found.call && this.inForce(found.call, call.now)) violations.push(callViolation(found.call, call));
+    for (const entry of found.targets) {
+      if (blocksKind(entry.constraint, call.facts.kind) && this.inForce(entry, call.now)) {
+        violations.push(targetViolation(entry, call));
+        break;
+      }
+    }
+    const strategyEffect = this.policy.learning.strategyEffect;
+    if (strategyEffect !== 'off') {
+      for (const entry of found.strategies) {
+        if (this.inForce(entry, call.now)) {
+          violations.push(strategyViolation(entry, strategyEffect));
+          break;
+        }
+      }
+    }
+    for (const entry of found.parameters) {
+      if (entry.constraint.region && regionContains(entry.constraint.region, call.facts.parameters) && this.inForce(entry, call.now)) {
+        violations.push(parameterViolation(entry));
+        break;
+      }
+    }
+    const limit = this.radius.limit;
+    if (Number.isFinite(limit) && call.facts.targets.length > limit) {
+      violations.push(radiusViolation(limit, call, this.radius.failures));
+    }
+  }
+
+  /** Active and not expired. An expired ban goes on probation: one retry is let through. */
+  private inForce(entry: Entry, now: number): boolean {
+    if (!isActive(entry)) return false;
+    if (entry.constraint.probation) return false;
+    if (entry.constraint.expiresAt > now) return true;
+    entry.constraint.probation = true;
+    return false;
+  }
+
+  /** A success lifts the bans it proves wrong and the ones that depended on what it changed. */
+  private learnFromSuccess(call: CallContext, resultDigest: string, lifted: { entry: Entry; why: string }[]): boolean {
+    const lift = (entry: Entry, why: string) => {
+      this.index.remove(entry, call.now);
+      if (isActive(entry)) lifted.push({ entry, why });
+    };
+    const own = this.index.callEntry(call.identity.callKey);
+    if (own) lift(own, `${call.description} succeeded`);
+    for (const target of call.facts.targets) {
+      for (const entry of this.index.targetEntries(target)) {
+        if (blocksKind(entry.constraint, call.facts.kind)) lift(entry, `${call.description} succeeded on ${target}`);
+      }
+    }
+    for (const entry of this.index.lookup('', call.facts.actionClass, []).strategies) {
+      lift(entry, `${call.facts.actionClass} succeeded again (${call.description})`);
+    }
+    this.radius.recordSuccess();
+    const effect = this.world.effectOf(call.facts, call.identity.callKey, resultDigest);
+    if (effect.kind === 'none') return false;
+    this.invalidate(effect, call, lift);
+    return true;
+  }
+
+  private invalidate(effect: Effect, call: CallContext, lift: (entry: Entry, why: string) => void): void {
+    const because = `${call.description} changed the workspace`;
+    if (effect.kind === 'unknown') {
+      const command = effect.command ?? '';
+      for (const entry of this.index.workspaceEntries()) lift(entry, because);
+      for (const target of this.mentionedTargets(command)) {
+        for (const entry of this.index.targetEntries(target)) lift(entry, `${call.description} may have changed ${target}`);
+        for (const entry of this.index.dependentsOf(target)) lift(entry, `${call.description} may have changed ${target}`);
+      }
+      for (const entry of this.generatedTargetEntries()) lift(entry, `${call.description} may have generated ${entry.constraint.target}`);
+      return;
+    }
+    for (const target of effect.changedTargets) {
+      const why = `${call.description} changed ${target}`;
+      for (const entry of this.index.targetEntries(target)) {
+        const constraint = entry.constraint;
+        const createsIt = effect.kind !== 'delete' && !constraint.blocksKinds?.includes('create');
+        const removesIt = effect.kind === 'delete' && constraint.blocksKinds?.includes('create') === true;
+        const contentOnly = constraint.needle !== undefined && effect.kind === 'mutate';
+        if (contentOnly ? mayIntroduce(effect.writtenText, constraint.needle as string) : createsIt || removesIt) {
+          lift(entry, why);
+        }
+      }
+      for (const entry of this.index.dependentsOf(target)) {
+        const needle = entry.constraint.needle;
+        if (needle !== undefined && effect.kind === 'mutate' && !mayIntroduce(effect.writtenText, needle)) continue;
+        lift(entry, why);
+      }
+    }
+    for (const entry of this.index.workspaceEntries()) {
+      // A new file cannot cure a failure that was not about a missing file.
+      if (effect.kind === 'create') {
+        const relevant =
+          entry.constraint.signature === 'file_not_found' ||
+          effect.changedTargets.some((target) => mentions(entry.constraint.evidence.lastError, target));
+        if (!relevant) continue;
+      }
+      lift(entry, because);
+    }
+  }
+
+  private mentionedTargets(command: string): string[] {
+    const out: string[] = [];
+    for (const token of command.split(/[\s'"=;|&<>()]+/)) {
+      if (token.length < 2 || token.startsWith('-')) continue;
+      const target = normalizeTarget(token);
+      if (this.index.targetEntries(target).length > 0 || this.index.dependentsOf(target).length > 0) out.push(target);
+    }
+    return out;
+  }
+
+  private generatedTargetEntries(): Entry[] {
+    const out: Entry[] = [];
+    for (const entry of this.index.missingTargetEntries()) {
+      if (entry.constraint.target && isGeneratedPath(entry.constraint.target)) out.push(entry);
+    }
+    return out;
+  }
+
+  private isDuplicateInStep(call: CallContext): boolean {
+    if (call.step === undefined) {
+      this.currentStep = undefined;
+      this.stepCalls.clear();
+      return false;
+    }
+    if (call.step !== this.currentStep) {
+      this.currentStep = call.step;
+      this.stepCalls.clear();
+    }
+    if (this.stepCalls.has(call.identity.callKey)) return true;
+    this.stepCalls.add(call.identity.callKey);
+    return false;
+  }
+
+  private noteSeen(callKey: string, blocked: boolean): void {
+    const previous = this.seen.get(callKey);
+    if (previous !== undefined) {
+      this.seen.delete(callKey);
+      if (previous) this.blockedDistinct--;
+    }
+    this.seen.set(callKey, blocked);
+    if (blocked) this.blockedDistinct++;
+    if (this.seen.size > SEEN_CALLS) {
+      const [oldest, wasBlocked] = this.seen.entries().next().value as [string, boolean];
+      this.seen.delete(oldest);
+      if (wasBlocked) this.blockedDistinct--;
+    }
+  }
+
+  private activeCount(): number {
+    return this.index.active + (Number.isFinite(this.radius.limit) ? 1 : 0);
+  }
+
+  private contextMatches(constraint: Constraint): boolean {
+    const theirs = constraint.context;
+    if (!theirs) return true;
+    for (const [key, value] of Object.entries(this.policy.context)) {
+      if (key in theirs && theirs[key] !== value) return false;
+    }
+    return true;
+  }
+
+  private scheduleSave(): void {
+    const store = this.store;
+    if (!store || this.saveScheduled) return;
+    this.saveScheduled = true;
+    // Exporting walks every constraint, so it runs once after a burst of changes, not per change.
+    setTimeout(() => {
+      this.saveScheduled = false;
+      store.save(this.exportState());
+    }, 0);
+  }
+
+  private journal(event: JournalEvent): number | undefined {
+    return this.audit?.record(event);
+  }
+}
+

@@ -1,0 +1,165 @@
+/**
+ * What a successful call changed. Invalidation rests on this: a ban holds only while the state it
+ * was learned against is unchanged, so the model of change must err towards "changed".
+ */
+import type { CallFacts } from './types.js';
+
+export interface Effect {
+  /** Targets whose content or existence changed. */
+  readonly changedTargets: readonly string[];
+  readonly kind: 'none' | 'mutate' | 'create' | 'delete' | 'unknown';
+  /** Text written into the targets, when known. */
+  readonly writtenText?: string;
+  /** For commands with unknown effects: the command line, to see which paths it names. */
+  readonly command?: string;
+}
+
+const NO_EFFECT: Effect = { changedTargets: [], kind: 'none' };
+const MEMORY = 20_000;
+
+/**
+ * Commands that only look. Test runners count as looking: they do not change the sources a
+ * failed call depended on, and treating them as changes would let every test run reopen every ban.
+ */
+const READ_ONLY_COMMANDS = new Set([
+  'ls', 'll', 'cat', 'bat', 'head', 'tail', 'less', 'more', 'grep', 'egrep', 'rg', 'ag', 'ack', 'find', 'fd',
+  'tree', 'wc', 'stat', 'file', 'du', 'df', 'pwd', 'echo', 'printf', 'which', 'whereis', 'type', 'env',
+  'printenv', 'date', 'whoami', 'id', 'uname', 'hostname', 'ps', 'diff', 'cmp', 'jq', 'yq', 'realpath',
+  'dirname', 'basename', 'true', 'sleep', 'nl', 'od', 'xxd', 'hexdump', 'md5sum', 'sha256sum', 'uptime',
+  'pytest', 'jest', 'vitest', 'mocha', 'rspec', 'phpunit', 'tox', 'nproc', 'free', 'lsof', 'netstat',
+]);
+const READ_ONLY_SUBCOMMANDS: Readonly<Record<string, ReadonlySet<string>>> = {
+  git: new Set(['status', 'log', 'diff', 'show', 'rev-parse', 'ls-files', 'blame', 'grep', 'describe', 'shortlog']),
+  npm: new Set(['test', 't', 'ls', 'list', 'view', 'outdated', 'why', 'explain']),
+  yarn: new Set(['test', 'why', 'list']),
+  pnpm: new Set(['test', 'list', 'ls', 'why']),
+  bun: new Set(['test']),
+  cargo: new Set(['test', 'check', 'clippy', 'tree', 'metadata']),
+  go: new Set(['test', 'vet', 'list', 'version', 'env']),
+  node: new Set(['--version', '-v', '-e', '-p']),
+  python: new Set(['--version', '-V']),
+  python3: new Set(['--version', '-V']),
+  dotnet: new Set(['test', '--version', '--info']),
+  docker: new Set(['ps', 'images', 'logs', 'inspect']),
+  kubectl: new Set(['get', 'describe', 'logs']),
+};
+/** Output locations that build steps create: a "not found" there may be cured by any command. */
+const GENERATED_PATH = /(^|\/)(dist|build|out|target|coverage|\.next|\.nuxt|node_modules|__pycache__|\.venv|venv|lib|bin|obj|gen|generated|\.cache|\.turbo)(\/|$)/;
+
+export function isReadOnlyCommand(command: string): boolean {
+  const segments = command.split(/&&|\|\||[;|\n]/);
+  for (const segment of segments) {
+    const words = segment
+      .trim()
+      .split(/\s+/)
+      .filter((word) => word.length > 0 && !/^[A-Za-z_][A-Za-z0-9_]*=/.test(word));
+    if (words.length === 0) continue;
+    const [first, second] = words;
+    const program = (first as string).replace(/^.*\//, '');
+    if (/[>]/.test(segment) && !/[0-9]?>&[0-9]/.test(segment)) return false;
+    if (program === 'cd' || READ_ONLY_COMMANDS.has(program)) {
+      if ((program === 'find' && /\s-(delete|exec)\b/.test(segment)) || (program === 'sed' && /\s-i/.test(segment)))
+        return false;
+      continue;
+    }
+    const subcommands = READ_ONLY_SUBCOMMANDS[program];
+    if (subcommands && second !== undefined && subcommands.has(second)) continue;
+    if (subcommands && second === 'run' && words[2] !== undefined && /^(test|lint|check|typecheck)/.test(words[2])) {
+      continue;
+    }
+    return false;
+  }
+  return true;
+}
+
+export function isGeneratedPath(target: string): boolean {
+  return GENERATED_PATH.test(target);
+}
+
+/** Does `command` name `target` (the path or its file name as a whole word)? */
+export function commandMentions(command: string, target: string): boolean {
+  if (command.includes(target)) return true;
+  const name = target.slice(target.lastIndexOf('/') + 1);
+  if (name.length < 3) return false;
+  const at = command.indexOf(name);
+  if (at < 0) return false;
+  const before = at === 0 ? ' ' : command[at - 1];
+  const after = command[at + name.length] ?? ' ';
+  return /[\s/'"=:]/.test(before as string) && /[\s'";|&)]/.test(after);
+}
+
+/** Remembers the last change of each target so that repeating it can be recognised as a no-op. */
+export class WorldTracker {
+  private readonly lastChange = new Map<string, string>();
+  private readonly lastCommand = new Map<string, { digest: string; generation: number }>();
+  private generation = 0;
+
+  effectOf(facts: CallFacts, callKey: string, resultDigest: string): Effect {
+    switch (facts.kind) {
+      case 'mutate':
+      case 'create':
+      case 'delete': {
+        const changed = facts.targets.filter((target) => this.lastChange.get(target) !== callKey);
+        if (changed.length === 0) return NO_EFFECT;
+        for (const target of changed) this.remember(this.lastChange, target, callKey);
+        this.generation++;
+        return { changedTargets: changed, kind: facts.kind, writtenText: facts.writtenText };
+      }
+      case 'exec': {
+        const command = facts.targets[0] ?? '';
+        if (isReadOnlyCommand(command)) return NO_EFFECT;
+        const previous = this.lastCommand.get(callKey);
+        // The same command, with the same output, and nothing else changed since: it changed nothing.
+        if (previous && previous.digest === resultDigest && previous.generation === this.generation) return NO_EFFECT;
+        this.generation++;
+        this.remember(this.lastCommand, callKey, { digest: resultDigest, generation: this.generation });
+        return { changedTargets: [], kind: 'unknown', command };
+      }
+      default:
+        return NO_EFFECT;
+    }
+  }
+
+  private remember<V>(map: Map<string, V>, key: string, value: V): void {
+    map.delete(key);
+    map.set(key, value);
+    if (map.size > MEMORY) map.delete(map.keys().next().value as string);
+  }
+
+  snapshot(): unknown {
+    return { lastChange: [...this.lastChange], lastCommand: [...this.lastCommand], generation: this.generation };
+  }
+
+  restore(state: unknown): void {
+    const value = state as {
+      lastChange?: [string, string][];
+      lastCommand?: [string, { digest: string; generation: number }][];
+      generation?: number;
+    };
+    if (!value || typeof value !== 'object') return;
+    this.lastChange.clear();
+    this.lastCommand.clear();
+    for (const [key, change] of Array.isArray(value.lastChange) ? value.lastChange : []) {
+      if (typeof key === 'string' && typeof change === 'string') this.lastChange.set(key, change);
+    }
+    for (const [key, command] of Array.isArray(value.lastCommand) ? value.lastCommand : []) {
+      if (typeof key === 'string' && command && typeof command.digest === 'string') this.lastCommand.set(key, command);
+    }
+    this.generation = typeof value.generation === 'number' ? value.generation : 0;
+  }
+}
+
+/**
+ * Could writing `written` have put `needle` into the file? Err towards yes: only text that shares
+ * no substantial run with the needle is taken as unable to create it.
+ */
+export function mayIntroduce(written: string | undefined, needle: string): boolean {
+  if (written === undefined) return true;
+  if (written.includes(needle) || needle.includes(written)) return true;
+  const run = Math.min(8, needle.length, written.length);
+  if (run <= 0) return true;
+  for (let start = 0; start + run <= needle.length; start++) {
+    if (written.includes(needle.slice(start, start + run))) return true;
+  }
+  return false;
+}
