@@ -3,7 +3,11 @@
  * the vanilla rows reproduce the published figures call for call. Guarded modes put a real
  * NarrowingLoop between the simulated agent and the mock codebase.
  */
-import { createToolCallAdapter, toolCallToOutcome, toolCallToProposal } from '../src/adapters/tool-call/index.js';
+import {
+  createToolCallAdapter,
+  toolCallToOutcome,
+  toolCallToProposal,
+} from '../src/adapters/tool-call/index.js';
 import { NarrowingLoop } from '../src/core/loop.js';
 import type { PresetName } from '../src/core/policy.js';
 import type { Clock } from '../src/core/types.js';
@@ -47,7 +51,12 @@ export const DEFAULT_CONFIG: LongHorizonConfig = {
 };
 
 /** The published vanilla figures: the check that this simulation is the paper's. */
-export const PUBLISHED_VANILLA: readonly { seed: number; window: number; calls: number; repeatedFailures: number }[] = [
+export const PUBLISHED_VANILLA: readonly {
+  seed: number;
+  window: number;
+  calls: number;
+  repeatedFailures: number;
+}[] = [
   { seed: 42, window: 10, calls: 200, repeatedFailures: 90 },
   { seed: 42, window: 20, calls: 200, repeatedFailures: 82 },
   { seed: 42, window: 50, calls: 200, repeatedFailures: 71 },
@@ -95,7 +104,14 @@ const CODEBASE: Readonly<Record<string, readonly string[]>> = {
 const TOOLS = ['read_file', 'edit_file', 'bash', 'search_files', 'create_file'] as const;
 const FILES = [...Object.keys(CODEBASE), 'nonexistent.js', 'missing.ts', 'ghost.py'];
 const SEARCHES = ['express', 'handler', 'NONEXISTENT_PATTERN', 'bogus_search', 'app.post', '3000', 'black'];
-const COMMANDS = ['npm test', 'npm run build', 'bad_command --flag', 'node syntax_error.js', 'ls -la', 'cat server.js'];
+const COMMANDS = [
+  'npm test',
+  'npm run build',
+  'bad_command --flag',
+  'node syntax_error.js',
+  'ls -la',
+  'cat server.js',
+];
 
 type Tool = (typeof TOOLS)[number];
 type Args = Record<string, string>;
@@ -119,7 +135,8 @@ export function execute(tool: Tool, args: Args): Execution {
     case 'edit_file': {
       if (!patterns) return fail(`ENOENT: no such file or directory '${args.file}'`, 'file_not_found');
       const needle = args.old_string ?? '';
-      const found = needle !== '' && patterns.some((pattern) => pattern.includes(needle) || needle.includes(pattern));
+      const found =
+        needle !== '' && patterns.some((pattern) => pattern.includes(needle) || needle.includes(pattern));
       return found
         ? { ok: true, text: `Edited ${args.file}` }
         : fail(`search string not found in file: "${needle}"`, 'edit_failed');
@@ -135,7 +152,9 @@ export function execute(tool: Tool, args: Args): Execution {
     case 'search_files':
       return { ok: true, text: 'server.js:12: // TODO: handle errors' };
     case 'create_file':
-      return patterns ? fail('409 conflict: file already exists', 'conflict') : { ok: true, text: `Created ${args.file}` };
+      return patterns
+        ? fail('409 conflict: file already exists', 'conflict')
+        : { ok: true, text: `Created ${args.file}` };
   }
 }
 
@@ -152,7 +171,9 @@ function callKey(tool: string, args: Args): string {
 /** The simulated agent's next proposal, drawing from `rng` exactly as the specification orders. */
 function propose(rng: () => number, memory: readonly Memory[], window: number): { tool: Tool; args: Args } {
   const recent = memory.slice(Math.max(0, memory.length - window));
-  const visibleFailures = new Set(recent.filter((entry) => !entry.ok).map((entry) => callKey(entry.tool, entry.args)));
+  const visibleFailures = new Set(
+    recent.filter((entry) => !entry.ok).map((entry) => callKey(entry.tool, entry.args)),
+  );
   const forgotten = memory.slice(0, Math.max(0, memory.length - window)).filter((entry) => !entry.ok);
   if (forgotten.length > 0 && rng() < 0.3) {
     const replay = forgotten[Math.floor(rng() * forgotten.length)] as Memory;
@@ -189,7 +210,11 @@ export function runLongHorizon(
   const guard =
     mode === 'vanilla'
       ? undefined
-      : new NarrowingLoop({ adapter: createToolCallAdapter(), policy: { preset: mode as PresetName }, clock });
+      : new NarrowingLoop({
+          adapter: createToolCallAdapter(),
+          policy: { preset: mode as PresetName },
+          clock,
+        });
   const memory: Memory[] = [];
   const failureKeys = new Set<string>();
   let repeatedFailures = 0;
@@ -224,7 +249,9 @@ export function runLongHorizon(
       const outcome = toolCallToOutcome(
         tool,
         args,
-        result.ok ? { content: [{ type: 'text', text: result.text }] } : { content: [{ type: 'text', text: result.text }], isError: true },
+        result.ok
+          ? { content: [{ type: 'text', text: result.text }] }
+          : { content: [{ type: 'text', text: result.text }], isError: true },
       );
       constraintsSeeded += guard.recordOutcome({ ...outcome, proposal }).newConstraints.length;
     }

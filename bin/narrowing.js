@@ -3,7 +3,9 @@ import('../dist/cli/main.js')
   .then((cli) => cli.main(process.argv.slice(2)))
   .catch((error) => {
     if (error && error.code === 'ERR_MODULE_NOT_FOUND' && String(error.message).includes('dist')) {
-      console.error('narrowing: the package is not built. Run `npm run build` (or `npm ci`, which builds it).');
+      console.error(
+        'narrowing: the package is not built. Run `npm run build` (or `npm ci`, which builds it).',
+      );
     } else {
       console.error(error);
     }

@@ -177,20 +177,14 @@ export class ConstraintIndex {
         break;
       case 'strategy': {
         this.byStrategy.set(strategyKey(constraint.actionClass, constraint.signature), entry);
-        let set = this.strategiesByClass.get(constraint.actionClass);
-        if (!set) this.strategiesByClass.set(constraint.actionClass, (set = new Set()));
-        set.add(entry);
+        addTo(this.strategiesByClass, constraint.actionClass, entry);
         break;
       }
       case 'parameter':
         pushTo(this.parameterBans, constraint.actionClass, entry);
         break;
     }
-    for (const target of entry.dependsOn) {
-      let set = this.dependents.get(target);
-      if (!set) this.dependents.set(target, (set = new Set()));
-      set.add(entry);
-    }
+    for (const target of entry.dependsOn) addTo(this.dependents, target, entry);
     if (workspace) this.workspace.add(entry);
   }
 
@@ -199,7 +193,8 @@ export class ConstraintIndex {
     if (isActive(entry)) this.activeCount--;
     switch (constraint.scope) {
       case 'call':
-        if (constraint.callKey && this.byCall.get(constraint.callKey) === entry) this.byCall.delete(constraint.callKey);
+        if (constraint.callKey && this.byCall.get(constraint.callKey) === entry)
+          this.byCall.delete(constraint.callKey);
         break;
       case 'target':
         if (constraint.target) pullFrom(this.byTarget, constraint.target, entry);
@@ -224,6 +219,12 @@ export class ConstraintIndex {
     }
     this.workspace.delete(entry);
   }
+}
+
+function addTo(map: Map<string, Set<Entry>>, key: string, entry: Entry): void {
+  const set = map.get(key);
+  if (set) set.add(entry);
+  else map.set(key, new Set([entry]));
 }
 
 function pushTo(map: Map<string, Entry[]>, key: string, entry: Entry): void {
@@ -271,11 +272,13 @@ export function regionCovers(a: ParameterRegion, b: ParameterRegion): boolean {
     if (b.equals?.[name] !== value) return false;
   }
   for (const [name, bound] of Object.entries(a.atLeast ?? {})) {
-    const other = b.atLeast?.[name] ?? (typeof b.equals?.[name] === 'number' ? (b.equals[name] as number) : undefined);
+    const other =
+      b.atLeast?.[name] ?? (typeof b.equals?.[name] === 'number' ? (b.equals[name] as number) : undefined);
     if (other === undefined || other < bound) return false;
   }
   for (const [name, bound] of Object.entries(a.atMost ?? {})) {
-    const other = b.atMost?.[name] ?? (typeof b.equals?.[name] === 'number' ? (b.equals[name] as number) : undefined);
+    const other =
+      b.atMost?.[name] ?? (typeof b.equals?.[name] === 'number' ? (b.equals[name] as number) : undefined);
     if (other === undefined || other > bound) return false;
   }
   return true;

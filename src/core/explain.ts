@@ -17,7 +17,9 @@ function lastError(constraint: Constraint): string {
 
 function maskedNote(constraint: Constraint): string {
   const masked = constraint.evidence.masked;
-  return masked && masked.length > 0 ? ` (ignoring ${masked.join(', ')} values, which change between attempts)` : '';
+  return masked && masked.length > 0
+    ? ` (ignoring ${masked.join(', ')} values, which change between attempts)`
+    : '';
 }
 
 function evidenceOf(constraint: Constraint) {
@@ -97,7 +99,8 @@ export function strategyViolation(entry: Entry, severity: 'warn' | 'block'): Vio
     rule: 'banned-strategy',
     severity,
     reason: `${constraint.actionClass} has failed with ${constraint.signature} on ${constraint.evidence.failures} different targets (${targets}). Last error: ${lastError(constraint)}`,
-    suggestion: 'The approach itself looks wrong, not just one target: step back and check your assumptions before trying more of the same.',
+    suggestion:
+      'The approach itself looks wrong, not just one target: step back and check your assumptions before trying more of the same.',
     evidence: evidenceOf(constraint),
     constraint: { ...constraint },
   };

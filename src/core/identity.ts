@@ -104,7 +104,8 @@ export function canonicalJson(value: unknown, options: CanonicalOptions = {}): s
         parts.push(JSON.stringify(key), ':');
         write(entry, depth + 1);
       }
-      if (keys.length > shown.length) parts.push(`${first ? '' : ','}"[+keys]":${keys.length - shown.length}`);
+      if (keys.length > shown.length)
+        parts.push(`${first ? '' : ','}"[+keys]":${keys.length - shown.length}`);
       parts.push('}');
     }
     seen.delete(object);
@@ -203,7 +204,10 @@ function maskWith(rules: readonly MaskRule[], text: string, found?: Set<MaskKind
 }
 
 export function maskVolatile(text: string, scope: 'argument' | 'shape' | 'result' = 'argument'): string {
-  return maskWith(scope === 'argument' ? ARGUMENT_RULES : scope === 'shape' ? SHAPE_RULES : RESULT_RULES, text);
+  return maskWith(
+    scope === 'argument' ? ARGUMENT_RULES : scope === 'shape' ? SHAPE_RULES : RESULT_RULES,
+    text,
+  );
 }
 
 export interface CallIdentity {

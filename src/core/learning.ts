@@ -3,7 +3,14 @@
  * the exact call first, its target when the error is about the target, the action class only
  * across several targets, a parameter region only along monotone parameters.
  */
-import { type ConstraintIndex, constraintId, type Entry, isActive, type Mutable, regionCovers } from './constraints.js';
+import {
+  type ConstraintIndex,
+  constraintId,
+  type Entry,
+  isActive,
+  type Mutable,
+  regionCovers,
+} from './constraints.js';
 import type { CallContext } from './detectors/types.js';
 import { truncate } from './identity.js';
 import type { Policy } from './policy.js';
@@ -82,8 +89,10 @@ export class Learner {
         tool: call.tool,
         callKey: call.identity.callKey,
         target: call.facts.targets[0],
+        meaning: failure.meaning,
         needle: failure.meaning === 'content-missing' ? failure.needle : undefined,
         dependsOnWorkspace: workspace,
+        dependsOnFiles: workspace && failure.dependsOnFiles?.length ? [...failure.dependsOnFiles] : undefined,
         evidence: firstEvidence(call, errorText),
         createdAt: call.now,
         expiresAt: call.now + this.policy.learning.ttlSeconds.call * SECOND,
@@ -119,8 +128,19 @@ export class Learner {
   ): [Entry, boolean, Entry[]] {
     const meaning = failure.meaning;
     const blocksKinds =
-      meaning === 'target-missing' ? MISSING_BLOCKS : meaning === 'target-exists' ? EXISTS_BLOCKS : [call.facts.kind];
-    const id = constraintId(['target', target, meaning, failure.signature, blocksKinds.join(','), contextKey(context)]);
+      meaning === 'target-missing'
+        ? MISSING_BLOCKS
+        : meaning === 'target-exists'
+          ? EXISTS_BLOCKS
+          : [call.facts.kind];
+    const id = constraintId([
+      'target',
+      target,
+      meaning,
+      failure.signature,
+      blocksKinds.join(','),
+      contextKey(context),
+    ]);
     const existing = this.index.get(id);
     if (existing) return this.strengthen(existing, call, errorText, 'target');
     // For existence, an error that names the target is evidence enough; otherwise wait for a second
@@ -139,6 +159,7 @@ export class Learner {
         tool: call.tool,
         target,
         blocksKinds,
+        meaning,
         needle: meaning === 'content-missing' ? failure.needle : undefined,
         evidence: firstEvidence(call, errorText),
         createdAt: call.now,
@@ -172,7 +193,11 @@ export class Learner {
         failures: distinct,
         lastAt: call.now,
         lastError: truncate(errorText, 300),
-        calls: pushBounded(evidence.calls.filter((seen) => seen !== description), description, 16),
+        calls: pushBounded(
+          evidence.calls.filter((seen) => seen !== description),
+          description,
+          16,
+        ),
       };
       existing.constraint.expiresAt = call.now + this.policy.learning.ttlSeconds.strategy * SECOND;
       this.index.touch(existing, wasActive);
@@ -223,16 +248,27 @@ export class Learner {
     if (monotoneNames.size === 0) return [undefined, false, []];
     const equals: Record<string, number | string | boolean> = {};
     if (!failure.monotoneOnly) {
-      for (const [name, value] of Object.entries(parameters)) if (!monotoneNames.has(name)) equals[name] = value;
+      for (const [name, value] of Object.entries(parameters))
+        if (!monotoneNames.has(name)) equals[name] = value;
     }
     const region: ParameterRegion = { atLeast, atMost, equals };
     const existing = this.index.lookup('', call.facts.actionClass, []).parameters;
     for (const entry of existing) {
-      if (entry.constraint.signature === failure.signature && entry.constraint.region && regionCovers(entry.constraint.region, region)) {
+      if (
+        entry.constraint.signature === failure.signature &&
+        entry.constraint.region &&
+        regionCovers(entry.constraint.region, region)
+      ) {
         return this.strengthen(entry, call, errorText, 'parameter');
       }
     }
-    const id = constraintId(['parameter', call.facts.actionClass, failure.signature, JSON.stringify(region), contextKey(context)]);
+    const id = constraintId([
+      'parameter',
+      call.facts.actionClass,
+      failure.signature,
+      JSON.stringify(region),
+      contextKey(context),
+    ]);
     const thresholds = call.toolPolicy.detectors.identicalFailure;
     const entry: Entry = {
       required: failure.deterministic ? thresholds.deterministicThreshold : thresholds.threshold,
@@ -256,7 +292,11 @@ export class Learner {
     const evicted = this.index.put(entry);
     // A wider cone makes the narrower ones it contains redundant.
     for (const other of existing) {
-      if (other.constraint.signature === failure.signature && other.constraint.region && regionCovers(region, other.constraint.region)) {
+      if (
+        other.constraint.signature === failure.signature &&
+        other.constraint.region &&
+        regionCovers(region, other.constraint.region)
+      ) {
         this.index.remove(other);
       }
     }

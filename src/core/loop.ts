@@ -39,7 +39,15 @@ import type {
   VerdictKind,
   Violation,
 } from './types.js';
-import { type Effect, isGeneratedPath, mayIntroduce, WorldTracker } from './world.js';
+import {
+  commandMentions,
+  type Effect,
+  isGeneratedPath,
+  isProjectConfiguration,
+  mayIntroduce,
+  samePath,
+  WorldTracker,
+} from './world.js';
 
 export interface NarrowingLoopOptions {
   readonly adapter: DomainAdapter;
@@ -58,7 +66,7 @@ const CONTEXT_CACHE = 64;
 const SEEN_CALLS = 10_000;
 
 function newSessionId(): string {
-  const random = globalThis.crypto?.randomUUID?.();
+  const random = (globalThis as { crypto?: { randomUUID?: () => string } }).crypto?.randomUUID?.();
   return random ?? `s-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 10)}`;
 }
 
@@ -87,7 +95,6 @@ export class NarrowingLoop {
   private readonly stepCalls = new Set<string>();
   private readonly seen = new Map<string, boolean>();
   private blockedDistinct = 0;
-  private saveScheduled = false;
 
   constructor(options: NarrowingLoopOptions) {
     this.adapter = options.adapter;
@@ -171,7 +178,10 @@ export class NarrowingLoop {
     const failure = this.adapter.describeFailure(outcome, call.facts);
     const failed = failure !== undefined || !outcome.success;
     const facts: FailureFacts | undefined =
-      failure ?? (failed ? { signature: 'unknown_error', blame: 'unknown', deterministic: false, meaning: 'call' } : undefined);
+      failure ??
+      (failed
+        ? { signature: 'unknown_error', blame: 'unknown', deterministic: false, meaning: 'call' }
+        : undefined);
     const resultDigest = digestResult(text);
     const nonAdvancing = this.adapter.isNonAdvancing?.(outcome, call.facts) ?? false;
     const duplicateInStep = this.isDuplicateInStep(call);
@@ -185,7 +195,8 @@ export class NarrowingLoop {
       } else if (facts.blame === 'agent_failure') {
         const learned = this.learner.learn(call, facts, text);
         added.push(...learned.enforced);
-        for (const evicted of learned.evicted) lifted.push({ entry: evicted, why: 'evicted to stay within capacity' });
+        for (const evicted of learned.evicted)
+          lifted.push({ entry: evicted, why: 'evicted to stay within capacity' });
         if (call.facts.targets.length > 1) this.radius.recordFailure();
       }
       const observed: ObservedOutcome = {
@@ -217,11 +228,14 @@ export class NarrowingLoop {
     });
     let lastSequence = sequence;
     for (const entry of added) {
-      lastSequence = this.journal({ type: 'constraint_added', at: call.now, constraint: { ...entry.constraint } }) ?? lastSequence;
+      lastSequence =
+        this.journal({ type: 'constraint_added', at: call.now, constraint: { ...entry.constraint } }) ??
+        lastSequence;
     }
     for (const { entry, why } of lifted) {
       lastSequence =
-        this.journal({ type: 'constraint_lifted', at: call.now, constraint: { ...entry.constraint }, why }) ?? lastSequence;
+        this.journal({ type: 'constraint_lifted', at: call.now, constraint: { ...entry.constraint }, why }) ??
+        lastSequence;
     }
     if (added.length > 0 || lifted.length > 0) this.scheduleSave();
 
@@ -253,7 +267,11 @@ export class NarrowingLoop {
   }
 
   isDone(): boolean {
-    return this.stopped !== undefined || this.getConvergence().state === 'exhausted';
+    return (
+      this.stopped !== undefined ||
+      this.budget.exceeded(this.clock.now()) !== undefined ||
+      this.getConvergence().state === 'exhausted'
+    );
   }
 
   stop(reason = 'stopped by the caller'): void {
@@ -282,7 +300,11 @@ export class NarrowingLoop {
     const sessionEntries: unknown[] = [];
     for (const entry of this.index.entries()) {
       if (!(isActive(entry) && entry.constraint.persistent)) {
-        sessionEntries.push({ constraint: entry.constraint, required: entry.required, dependsOn: entry.dependsOn });
+        sessionEntries.push({
+          constraint: entry.constraint,
+          required: entry.required,
+          dependsOn: entry.dependsOn,
+        });
       }
     }
     const detectors: Record<string, unknown> = {};
@@ -317,7 +339,10 @@ export class NarrowingLoop {
       this.index.put({
         constraint: { ...constraint, evidence: { ...constraint.evidence } },
         required: 1,
-        dependsOn: constraint.scope === 'call' && constraint.target && !constraint.dependsOnWorkspace ? [constraint.target] : [],
+        dependsOn:
+          constraint.scope === 'call' && constraint.target && !constraint.dependsOnWorkspace
+            ? [constraint.target]
+            : [],
       });
     }
     for (const [id, at] of liftedAt) {
@@ -343,7 +368,8 @@ export class NarrowingLoop {
         });
       }
       for (const detector of this.detectors) {
-        if (session.detectors && detector.name in session.detectors) detector.restore(session.detectors[detector.name]);
+        if (session.detectors && detector.name in session.detectors)
+          detector.restore(session.detectors[detector.name]);
       }
       this.world.restore(session.world);
       this.radius.restore(session.radius);
@@ -360,7 +386,7 @@ export class NarrowingLoop {
     for (const detector of this.detectors) detector.reset('session');
     this.world.restore({});
     this.radius.reset();
-    this.budget.reset(this.clock.now());
+    this.budget.reset(this.clock.now(), 'session');
     this.halted = undefined;
     this.stopped = undefined;
     this.contexts.clear();
@@ -426,7 +452,8 @@ export class NarrowingLoop {
       description: describeCall(proposal.tool, args),
     };
     this.contexts.set(proposal, call);
-    if (this.contexts.size > CONTEXT_CACHE) this.contexts.delete(this.contexts.keys().next().value as Proposal);
+    if (this.contexts.size > CONTEXT_CACHE)
+      this.contexts.delete(this.contexts.keys().next().value as Proposal);
     return call;
   }
 
@@ -449,7 +476,11 @@ export class NarrowingLoop {
       }
     }
     for (const entry of found.parameters) {
-      if (entry.constraint.region && regionContains(entry.constraint.region, call.facts.parameters) && this.inForce(entry, call.now)) {
+      if (
+        entry.constraint.region &&
+        regionContains(entry.constraint.region, call.facts.parameters) &&
+        this.inForce(entry, call.now)
+      ) {
         violations.push(parameterViolation(entry));
         break;
       }
@@ -469,17 +500,34 @@ export class NarrowingLoop {
     return false;
   }
 
-  /** A success lifts the bans it proves wrong and the ones that depended on what it changed. */
-  private learnFromSuccess(call: CallContext, resultDigest: string, lifted: { entry: Entry; why: string }[]): boolean {
+  /**
+   * A success lifts the bans it proves wrong, and relieves the ones that depended on what it
+   * changed: those go on probation (one retry), since a change may or may not have cured them.
+   */
+  private learnFromSuccess(
+    call: CallContext,
+    resultDigest: string,
+    lifted: { entry: Entry; why: string }[],
+  ): boolean {
     const lift = (entry: Entry, why: string) => {
       this.index.remove(entry, call.now);
       if (isActive(entry)) lifted.push({ entry, why });
+    };
+    const relieve = (entry: Entry, why: string) => {
+      if (!isActive(entry)) {
+        // Corroboration counts failures against unchanged state; the state changed.
+        this.index.remove(entry);
+      } else if (!entry.constraint.probation) {
+        entry.constraint.probation = true;
+        lifted.push({ entry, why: `${why}; one retry is allowed` });
+      }
     };
     const own = this.index.callEntry(call.identity.callKey);
     if (own) lift(own, `${call.description} succeeded`);
     for (const target of call.facts.targets) {
       for (const entry of this.index.targetEntries(target)) {
-        if (blocksKind(entry.constraint, call.facts.kind)) lift(entry, `${call.description} succeeded on ${target}`);
+        if (blocksKind(entry.constraint, call.facts.kind))
+          lift(entry, `${call.description} succeeded on ${target}`);
       }
     }
     for (const entry of this.index.lookup('', call.facts.actionClass, []).strategies) {
@@ -488,40 +536,52 @@ export class NarrowingLoop {
     this.radius.recordSuccess();
     const effect = this.world.effectOf(call.facts, call.identity.callKey, resultDigest);
     if (effect.kind === 'none') return false;
-    this.invalidate(effect, call, lift);
+    this.invalidate(effect, call, relieve);
     return true;
   }
 
-  private invalidate(effect: Effect, call: CallContext, lift: (entry: Entry, why: string) => void): void {
+  private invalidate(effect: Effect, call: CallContext, relieve: (entry: Entry, why: string) => void): void {
     const because = `${call.description} changed the workspace`;
+    const workspaceWide = this.policy.learning.invalidation === 'workspace';
     if (effect.kind === 'unknown') {
       const command = effect.command ?? '';
-      for (const entry of this.index.workspaceEntries()) lift(entry, because);
-      for (const target of this.mentionedTargets(command)) {
-        for (const entry of this.index.targetEntries(target)) lift(entry, `${call.description} may have changed ${target}`);
-        for (const entry of this.index.dependentsOf(target)) lift(entry, `${call.description} may have changed ${target}`);
+      if (workspaceWide) {
+        for (const entry of this.index.workspaceEntries()) {
+          const files = entry.constraint.dependsOnFiles;
+          // A command changes files only where it writes: what it names, and build outputs.
+          if (files && !files.some((file) => isGeneratedPath(file) || commandMentions(command, file)))
+            continue;
+          relieve(entry, because);
+        }
       }
-      for (const entry of this.generatedTargetEntries()) lift(entry, `${call.description} may have generated ${entry.constraint.target}`);
+      for (const target of this.mentionedTargets(command)) {
+        const why = `${call.description} may have changed ${target}`;
+        for (const entry of this.index.targetEntries(target)) relieve(entry, why);
+        for (const entry of this.index.dependentsOf(target)) relieve(entry, why);
+      }
+      for (const entry of this.generatedTargetEntries()) {
+        relieve(entry, `${call.description} may have generated ${entry.constraint.target}`);
+      }
       return;
     }
     for (const target of effect.changedTargets) {
       const why = `${call.description} changed ${target}`;
-      for (const entry of this.index.targetEntries(target)) {
-        const constraint = entry.constraint;
-        const createsIt = effect.kind !== 'delete' && !constraint.blocksKinds?.includes('create');
-        const removesIt = effect.kind === 'delete' && constraint.blocksKinds?.includes('create') === true;
-        const contentOnly = constraint.needle !== undefined && effect.kind === 'mutate';
-        if (contentOnly ? mayIntroduce(effect.writtenText, constraint.needle as string) : createsIt || removesIt) {
-          lift(entry, why);
-        }
-      }
-      for (const entry of this.index.dependentsOf(target)) {
-        const needle = entry.constraint.needle;
-        if (needle !== undefined && effect.kind === 'mutate' && !mayIntroduce(effect.writtenText, needle)) continue;
-        lift(entry, why);
-      }
+      for (const entry of this.index.targetEntries(target))
+        if (changeRelieves(entry.constraint, effect)) relieve(entry, why);
+      for (const entry of this.index.dependentsOf(target))
+        if (changeRelieves(entry.constraint, effect)) relieve(entry, why);
     }
+    if (!workspaceWide) return;
+    const touchesConfiguration = effect.changedTargets.some(isProjectConfiguration);
     for (const entry of this.index.workspaceEntries()) {
+      const files = entry.constraint.dependsOnFiles;
+      if (
+        files &&
+        !touchesConfiguration &&
+        !effect.changedTargets.some((target) => files.some((file) => samePath(file, target)))
+      ) {
+        continue;
+      }
       // A new file cannot cure a failure that was not about a missing file.
       if (effect.kind === 'create') {
         const relevant =
@@ -529,7 +589,7 @@ export class NarrowingLoop {
           effect.changedTargets.some((target) => mentions(entry.constraint.evidence.lastError, target));
         if (!relevant) continue;
       }
-      lift(entry, because);
+      relieve(entry, because);
     }
   }
 
@@ -538,7 +598,8 @@ export class NarrowingLoop {
     for (const token of command.split(/[\s'"=;|&<>()]+/)) {
       if (token.length < 2 || token.startsWith('-')) continue;
       const target = normalizeTarget(token);
-      if (this.index.targetEntries(target).length > 0 || this.index.dependentsOf(target).length > 0) out.push(target);
+      if (this.index.targetEntries(target).length > 0 || this.index.dependentsOf(target).length > 0)
+        out.push(target);
     }
     return out;
   }
@@ -595,14 +656,8 @@ export class NarrowingLoop {
   }
 
   private scheduleSave(): void {
-    const store = this.store;
-    if (!store || this.saveScheduled) return;
-    this.saveScheduled = true;
-    // Exporting walks every constraint, so it runs once after a burst of changes, not per change.
-    setTimeout(() => {
-      this.saveScheduled = false;
-      store.save(this.exportState());
-    }, 0);
+    // Exporting walks every constraint; the store calls this only when it writes.
+    this.store?.save(() => this.exportState());
   }
 
   private journal(event: JournalEvent): number | undefined {
@@ -610,3 +665,23 @@ export class NarrowingLoop {
   }
 }
 
+/** Which changes of a target can cure a ban on it, by what the failure meant. */
+function changeRelieves(constraint: Constraint, effect: Effect): boolean {
+  const meaning =
+    constraint.meaning ??
+    (constraint.blocksKinds?.length === 1 && constraint.blocksKinds[0] === 'create'
+      ? 'target-exists'
+      : constraint.blocksKinds?.includes('read')
+        ? 'target-missing'
+        : 'call');
+  switch (meaning) {
+    case 'target-exists':
+      return effect.kind === 'delete';
+    case 'target-missing':
+      return effect.kind === 'create' || effect.kind === 'mutate';
+    case 'content-missing':
+      return effect.kind !== 'mutate' || mayIntroduce(effect.writtenText, constraint.needle ?? '');
+    default:
+      return true;
+  }
+}

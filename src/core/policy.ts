@@ -13,9 +13,14 @@ export interface DetectorThresholds {
    * banned. A deterministic signature (missing file, failed edit) needs `deterministicThreshold`.
    */
   identicalFailure: { enabled: boolean; threshold: number; deterministicThreshold: number };
-  identicalResult: { enabled: boolean; warnAt: number; blockAt: number };
+  /** Repeats count only when each comes within `withinCalls` executed calls of the previous one. */
+  identicalResult: { enabled: boolean; warnAt: number; blockAt: number; withinCalls: number };
   nonAdvancing: { enabled: boolean; blockAfter: number };
-  errorStreak: { enabled: boolean; warnAt: number; blockAt: number };
+  /**
+   * Varied calls failing the same way. Blocking the next guess is a prediction, not a certainty,
+   * so the precise preset only warns (`effect: 'warn'`).
+   */
+  errorStreak: { enabled: boolean; warnAt: number; blockAt: number; effect: 'warn' | 'block' };
   cycle: { enabled: boolean; minPeriod: number; maxPeriod: number; repetitions: number };
   poll: { enabled: boolean; warnAt: number; blockAt: number };
   creationRate: { enabled: boolean; max: number; windowSeconds: number };
@@ -36,6 +41,12 @@ export interface LearningPolicy {
    * and "already exists"; `all` also bans the failing action on the target for any signature.
    */
   targetScope: 'missing' | 'all';
+  /**
+   * What a change relieves. `workspace`: any file change relieves bans on commands and searches,
+   * which may read every file (after an edit, the failing test may pass). `target`: only a change
+   * of a ban's own target relieves it; commands stay banned until their TTL runs out.
+   */
+  invalidation: 'workspace' | 'target';
   /** Same action class + signature over this many distinct targets seeds a strategy ban. */
   strategyMinTargets: number;
   /** What a strategy ban does: `warn` keeps legitimate calls running, `block` is the paper's. */
@@ -94,6 +105,7 @@ function preciseDefaults(): Policy {
     enforcement: 'enforce',
     learning: {
       targetScope: 'missing',
+      invalidation: 'workspace',
       strategyMinTargets: 3,
       strategyEffect: 'warn',
       radius: { enabled: true, curve: [5, 3, 2, 1], shrinkAfter: 2, relaxAfter: 1 },
@@ -103,9 +115,9 @@ function preciseDefaults(): Policy {
     },
     detectors: {
       identicalFailure: { enabled: true, threshold: 2, deterministicThreshold: 1 },
-      identicalResult: { enabled: true, warnAt: 3, blockAt: 4 },
+      identicalResult: { enabled: true, warnAt: 3, blockAt: 5, withinCalls: 1 },
       nonAdvancing: { enabled: true, blockAfter: 3 },
-      errorStreak: { enabled: true, warnAt: 3, blockAt: 5 },
+      errorStreak: { enabled: true, warnAt: 3, blockAt: 5, effect: 'warn' },
       cycle: { enabled: true, minPeriod: 2, maxPeriod: 5, repetitions: 3 },
       poll: { enabled: true, warnAt: 5, blockAt: 20 },
       creationRate: { enabled: true, max: 3, windowSeconds: 60 },
@@ -115,7 +127,7 @@ function preciseDefaults(): Policy {
         direction: 'minimize',
         plateauWindow: 10,
         tolerance: 0,
-        exhaustAfterBlocks: 8,
+        exhaustAfterBlocks: 15,
       },
     },
     budget: { reserveTokens: 512, reserveCostFraction: 0.1 },
@@ -132,6 +144,7 @@ export function presetPolicy(name: PresetName): Policy {
   if (name === 'strict') {
     policy.detectors.identicalFailure.threshold = 1;
     policy.learning.targetScope = 'all';
+    policy.learning.invalidation = 'target';
     policy.learning.strategyMinTargets = 2;
     policy.learning.radius.shrinkAfter = 1;
   }
@@ -166,7 +179,10 @@ export function resolvePolicy(input: PolicyInput = {}): Policy {
 
 /** `*` matches any run of characters, `?` one character; everything else is literal. */
 export function globToRegExp(glob: string): RegExp {
-  const escaped = glob.replace(/[.+^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '.*').replace(/\?/g, '.');
+  const escaped = glob
+    .replace(/[.+^${}()|[\]\\]/g, '\\$&')
+    .replace(/\*/g, '.*')
+    .replace(/\?/g, '.');
   return new RegExp(`^${escaped}$`);
 }
 

@@ -84,10 +84,13 @@ export class RadiusLimit {
 
   restore(state: unknown): void {
     this.reset();
-    const value = state as Partial<Record<'position' | 'failuresSinceChange' | 'successesSinceChange' | 'totalFailures', number>>;
+    const value = state as Partial<
+      Record<'position' | 'failuresSinceChange' | 'successesSinceChange' | 'totalFailures', number>
+    >;
     if (!value || typeof value !== 'object') return;
     const max = this.policy.curve.length - 1;
-    if (typeof value.position === 'number') this.position = Math.max(-1, Math.min(max, Math.trunc(value.position)));
+    if (typeof value.position === 'number')
+      this.position = Math.max(-1, Math.min(max, Math.trunc(value.position)));
     this.failuresSinceChange = Number(value.failuresSinceChange) || 0;
     this.successesSinceChange = Number(value.successesSinceChange) || 0;
     this.totalFailures = Number(value.totalFailures) || 0;

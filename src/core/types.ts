@@ -106,6 +106,11 @@ export interface FailureFacts {
    */
   readonly monotoneOnly?: boolean;
   readonly retryAfterSeconds?: number;
+  /**
+   * For a command: the files the failure is about (a syntax error names its file). Only a change of
+   * these, or of project configuration, can cure it; without this, it depends on every file.
+   */
+  readonly dependsOnFiles?: readonly string[];
 }
 
 /**
@@ -163,10 +168,14 @@ export interface Constraint {
   readonly target?: string;
   /** Target scope: the kinds of action on the target that are ruled out. */
   readonly blocksKinds?: readonly ActionKind[];
+  /** How the failure generalised: decides which changes of the target can lift the ban. */
+  readonly meaning?: FailureMeaning;
   /** content-missing: the text that was not found; lifted only by a mutation that may add it. */
   readonly needle?: string;
-  /** Call constraints on exec depend on the whole workspace. */
+  /** Call constraints on exec depend on the whole workspace... */
   readonly dependsOnWorkspace?: boolean;
+  /** ...unless the failure was about particular files. */
+  readonly dependsOnFiles?: readonly string[];
   readonly region?: ParameterRegion;
   /** radius_limit: the largest number of targets one call may touch. */
   readonly radius?: number;
@@ -284,7 +293,12 @@ export type JournalEvent =
       readonly error?: string;
     }
   | { readonly type: 'constraint_added'; readonly at: number; readonly constraint: Constraint }
-  | { readonly type: 'constraint_lifted'; readonly at: number; readonly constraint: Constraint; readonly why: string };
+  | {
+      readonly type: 'constraint_lifted';
+      readonly at: number;
+      readonly constraint: Constraint;
+      readonly why: string;
+    };
 
 /**
  * Where the engine sends journal events. Implemented outside the core (file journal, receipts).
@@ -336,7 +350,11 @@ export interface EngineSnapshot extends PersistedState {
  */
 export interface StateStore {
   load(): PersistedState | undefined;
-  save(state: PersistedState): void;
+  /**
+   * A function is called only when the write happens, so exporting a large state costs nothing on
+   * the hot path, however often the engine says something changed.
+   */
+  save(state: PersistedState | (() => PersistedState)): void;
   /** Writes what is pending; resolves to the merged state now on the store, if it changed. */
   flush(): Promise<PersistedState | undefined>;
   close(): Promise<void>;

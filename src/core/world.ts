@@ -22,14 +22,82 @@ const MEMORY = 20_000;
  * failed call depended on, and treating them as changes would let every test run reopen every ban.
  */
 const READ_ONLY_COMMANDS = new Set([
-  'ls', 'll', 'cat', 'bat', 'head', 'tail', 'less', 'more', 'grep', 'egrep', 'rg', 'ag', 'ack', 'find', 'fd',
-  'tree', 'wc', 'stat', 'file', 'du', 'df', 'pwd', 'echo', 'printf', 'which', 'whereis', 'type', 'env',
-  'printenv', 'date', 'whoami', 'id', 'uname', 'hostname', 'ps', 'diff', 'cmp', 'jq', 'yq', 'realpath',
-  'dirname', 'basename', 'true', 'sleep', 'nl', 'od', 'xxd', 'hexdump', 'md5sum', 'sha256sum', 'uptime',
-  'pytest', 'jest', 'vitest', 'mocha', 'rspec', 'phpunit', 'tox', 'nproc', 'free', 'lsof', 'netstat',
+  'ls',
+  'll',
+  'cat',
+  'bat',
+  'head',
+  'tail',
+  'less',
+  'more',
+  'grep',
+  'egrep',
+  'rg',
+  'ag',
+  'ack',
+  'find',
+  'fd',
+  'tree',
+  'wc',
+  'stat',
+  'file',
+  'du',
+  'df',
+  'pwd',
+  'echo',
+  'printf',
+  'which',
+  'whereis',
+  'type',
+  'env',
+  'printenv',
+  'date',
+  'whoami',
+  'id',
+  'uname',
+  'hostname',
+  'ps',
+  'diff',
+  'cmp',
+  'jq',
+  'yq',
+  'realpath',
+  'dirname',
+  'basename',
+  'true',
+  'sleep',
+  'nl',
+  'od',
+  'xxd',
+  'hexdump',
+  'md5sum',
+  'sha256sum',
+  'uptime',
+  'pytest',
+  'jest',
+  'vitest',
+  'mocha',
+  'rspec',
+  'phpunit',
+  'tox',
+  'nproc',
+  'free',
+  'lsof',
+  'netstat',
 ]);
 const READ_ONLY_SUBCOMMANDS: Readonly<Record<string, ReadonlySet<string>>> = {
-  git: new Set(['status', 'log', 'diff', 'show', 'rev-parse', 'ls-files', 'blame', 'grep', 'describe', 'shortlog']),
+  git: new Set([
+    'status',
+    'log',
+    'diff',
+    'show',
+    'rev-parse',
+    'ls-files',
+    'blame',
+    'grep',
+    'describe',
+    'shortlog',
+  ]),
   npm: new Set(['test', 't', 'ls', 'list', 'view', 'outdated', 'why', 'explain']),
   yarn: new Set(['test', 'why', 'list']),
   pnpm: new Set(['test', 'list', 'ls', 'why']),
@@ -44,7 +112,8 @@ const READ_ONLY_SUBCOMMANDS: Readonly<Record<string, ReadonlySet<string>>> = {
   kubectl: new Set(['get', 'describe', 'logs']),
 };
 /** Output locations that build steps create: a "not found" there may be cured by any command. */
-const GENERATED_PATH = /(^|\/)(dist|build|out|target|coverage|\.next|\.nuxt|node_modules|__pycache__|\.venv|venv|lib|bin|obj|gen|generated|\.cache|\.turbo)(\/|$)/;
+const GENERATED_PATH =
+  /(^|\/)(dist|build|out|target|coverage|\.next|\.nuxt|node_modules|__pycache__|\.venv|venv|lib|bin|obj|gen|generated|\.cache|\.turbo)(\/|$)/;
 
 export function isReadOnlyCommand(command: string): boolean {
   const segments = command.split(/&&|\|\||[;|\n]/);
@@ -58,18 +127,41 @@ export function isReadOnlyCommand(command: string): boolean {
     const program = (first as string).replace(/^.*\//, '');
     if (/[>]/.test(segment) && !/[0-9]?>&[0-9]/.test(segment)) return false;
     if (program === 'cd' || READ_ONLY_COMMANDS.has(program)) {
-      if ((program === 'find' && /\s-(delete|exec)\b/.test(segment)) || (program === 'sed' && /\s-i/.test(segment)))
+      if (
+        (program === 'find' && /\s-(delete|exec)\b/.test(segment)) ||
+        (program === 'sed' && /\s-i/.test(segment))
+      )
         return false;
       continue;
     }
     const subcommands = READ_ONLY_SUBCOMMANDS[program];
     if (subcommands && second !== undefined && subcommands.has(second)) continue;
-    if (subcommands && second === 'run' && words[2] !== undefined && /^(test|lint|check|typecheck)/.test(words[2])) {
+    if (
+      subcommands &&
+      second === 'run' &&
+      words[2] !== undefined &&
+      /^(test|lint|check|typecheck)/.test(words[2])
+    ) {
       continue;
     }
     return false;
   }
   return true;
+}
+
+/** Files that change how every command in the project behaves: manifests, compiler and tool config. */
+const PROJECT_CONFIGURATION =
+  /(^|\/)(package\.json|tsconfig[^/]*\.json|jsconfig\.json|\.babelrc[^/]*|[^/]*\.config\.[cm]?[jt]s|[^/]*rc\.(json|js|cjs|yaml|yml)|pyproject\.toml|setup\.(cfg|py)|requirements[^/]*\.txt|Cargo\.toml|go\.mod|Makefile|CMakeLists\.txt|pom\.xml|build\.gradle[^/]*|\.env[^/]*)$/;
+
+export function isProjectConfiguration(target: string): boolean {
+  return PROJECT_CONFIGURATION.test(target);
+}
+
+/** Two spellings of one file: equal, or one is the other with a leading directory. */
+export function samePath(a: string, b: string): boolean {
+  if (a === b) return true;
+  const [longer, shorter] = a.length > b.length ? [a, b] : [b, a];
+  return longer.endsWith(shorter) && longer[longer.length - shorter.length - 1] === '/';
 }
 
 export function isGeneratedPath(target: string): boolean {
@@ -110,7 +202,8 @@ export class WorldTracker {
         if (isReadOnlyCommand(command)) return NO_EFFECT;
         const previous = this.lastCommand.get(callKey);
         // The same command, with the same output, and nothing else changed since: it changed nothing.
-        if (previous && previous.digest === resultDigest && previous.generation === this.generation) return NO_EFFECT;
+        if (previous && previous.digest === resultDigest && previous.generation === this.generation)
+          return NO_EFFECT;
         this.generation++;
         this.remember(this.lastCommand, callKey, { digest: resultDigest, generation: this.generation });
         return { changedTargets: [], kind: 'unknown', command };
@@ -127,7 +220,11 @@ export class WorldTracker {
   }
 
   snapshot(): unknown {
-    return { lastChange: [...this.lastChange], lastCommand: [...this.lastCommand], generation: this.generation };
+    return {
+      lastChange: [...this.lastChange],
+      lastCommand: [...this.lastCommand],
+      generation: this.generation,
+    };
   }
 
   restore(state: unknown): void {
@@ -143,7 +240,8 @@ export class WorldTracker {
       if (typeof key === 'string' && typeof change === 'string') this.lastChange.set(key, change);
     }
     for (const [key, command] of Array.isArray(value.lastCommand) ? value.lastCommand : []) {
-      if (typeof key === 'string' && command && typeof command.digest === 'string') this.lastCommand.set(key, command);
+      if (typeof key === 'string' && command && typeof command.digest === 'string')
+        this.lastCommand.set(key, command);
     }
     this.generation = typeof value.generation === 'number' ? value.generation : 0;
   }

@@ -1,0 +1,198 @@
+/**
+ * What the MCP proxy costs: the latency of a cheap tools/call (server-everything's `echo`) made
+ * directly and through `narrowing mcp`, interleaved in one run so that both see the same machine,
+ * and the throughput of 8 concurrent callers each way. The proxy runs as its own process, with
+ * the real guard and a fresh state directory, exactly as a client would start it.
+ */
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Client } from '@modelcontextprotocol/client';
+import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+
+export interface ProxyBenchOptions {
+  /** Sequential calls per side for the latency figures. */
+  readonly calls?: number;
+  /** Calls per side for the throughput figures, spread over `concurrency` callers. */
+  readonly concurrentCalls?: number;
+  readonly concurrency?: number;
+  /** Calls per side before measuring (JIT, caches, the proxy's tool list). */
+  readonly warmup?: number;
+  /** How to start the proxy: the command and its leading arguments, before `mcp`. */
+  readonly proxyCommand?: readonly string[];
+}
+
+export interface LatencyStats {
+  readonly count: number;
+  readonly medianMs: number;
+  readonly p99Ms: number;
+  readonly meanMs: number;
+}
+
+export interface ProxyBenchResult {
+  readonly tool: string;
+  readonly latency: {
+    readonly direct: LatencyStats;
+    readonly proxied: LatencyStats;
+    /** Proxied minus direct. */
+    readonly addedMedianMs: number;
+    readonly addedP99Ms: number;
+  };
+  readonly throughput: {
+    readonly concurrency: number;
+    readonly calls: number;
+    /** Calls per second. */
+    readonly direct: number;
+    readonly proxied: number;
+  };
+  readonly totalCalls: number;
+  readonly durationMs: number;
+  readonly node: string;
+  readonly platform: string;
+}
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const EVERYTHING = join(ROOT, 'node_modules/@modelcontextprotocol/server-everything/dist/index.js');
+
+export async function runProxyBench(options: ProxyBenchOptions = {}): Promise<ProxyBenchResult> {
+  const calls = options.calls ?? 1_000;
+  const concurrency = options.concurrency ?? 8;
+  const concurrentCalls = options.concurrentCalls ?? 1_000;
+  const warmup = options.warmup ?? 50;
+  const stateDir = mkdtempSync(join(tmpdir(), 'narrowing-bench-proxy-'));
+  const started = performance.now();
+  const direct = await connect(process.execPath, [EVERYTHING]);
+  const [command, ...prefix] = options.proxyCommand ?? defaultProxyCommand();
+  const proxied = await connect(command!, [
+    ...prefix,
+    'mcp',
+    '--state-dir',
+    stateDir,
+    '--',
+    process.execPath,
+    EVERYTHING,
+  ]);
+  try {
+    let sequence = 0;
+    // A different message each time: identical calls with identical results are what the guard
+    // exists to stop, and this measures the cost of the calls it lets through.
+    const echo = async (client: Client) => {
+      sequence += 1;
+      const result = await client.callTool({ name: 'echo', arguments: { message: `bench ${sequence}` } });
+      if (result.isError) throw new Error(`echo failed: ${JSON.stringify(result.content)}`);
+    };
+    for (let index = 0; index < warmup; index += 1) {
+      await echo(direct);
+      await echo(proxied);
+    }
+
+    const directTimes: number[] = [];
+    const proxiedTimes: number[] = [];
+    const timed = async (client: Client, into: number[]) => {
+      const begin = performance.now();
+      await echo(client);
+      into.push(performance.now() - begin);
+    };
+    for (let index = 0; index < calls; index += 1) {
+      // Alternate who goes first, so that neither side always runs on a warmer loop.
+      if (index % 2 === 0) {
+        await timed(direct, directTimes);
+        await timed(proxied, proxiedTimes);
+      } else {
+        await timed(proxied, proxiedTimes);
+        await timed(direct, directTimes);
+      }
+    }
+
+    const half = Math.ceil(concurrentCalls / 2);
+    let directElapsed = 0;
+    let proxiedElapsed = 0;
+    for (let round = 0; round < 2; round += 1) {
+      directElapsed += await burst(() => echo(direct), half, concurrency);
+      proxiedElapsed += await burst(() => echo(proxied), half, concurrency);
+    }
+
+    const directStats = stats(directTimes);
+    const proxiedStats = stats(proxiedTimes);
+    return {
+      tool: 'echo',
+      latency: {
+        direct: directStats,
+        proxied: proxiedStats,
+        addedMedianMs: proxiedStats.medianMs - directStats.medianMs,
+        addedP99Ms: proxiedStats.p99Ms - directStats.p99Ms,
+      },
+      throughput: {
+        concurrency,
+        calls: half * 2,
+        direct: (half * 2) / (directElapsed / 1000),
+        proxied: (half * 2) / (proxiedElapsed / 1000),
+      },
+      totalCalls: 2 * (warmup + calls + half * 2),
+      durationMs: performance.now() - started,
+      node: process.version,
+      platform: `${process.platform}-${process.arch}`,
+    };
+  } finally {
+    await Promise.all([direct.close(), proxied.close()]);
+    rmSync(stateDir, { recursive: true, force: true });
+  }
+}
+
+/** The built command when there is one and this module runs built; otherwise the sources. */
+function defaultProxyCommand(): string[] {
+  const fromSource = import.meta.url.endsWith('.ts');
+  const bin = join(ROOT, 'bin/narrowing.js');
+  if (!fromSource && existsSync(join(ROOT, 'dist/cli/main.js'))) return [process.execPath, bin];
+  const main = new URL('../src/cli/main.ts', import.meta.url).href;
+  const script = `const { main } = await import(${JSON.stringify(main)}); await main(process.argv.slice(1));`;
+  return [process.execPath, '--import', 'tsx', '--input-type=module', '--eval', script];
+}
+
+async function connect(command: string, args: string[]): Promise<Client> {
+  const client = new Client({ name: 'narrowing-bench', version: '1.0.0' });
+  await client.connect(new StdioClientTransport({ command, args, cwd: ROOT, stderr: 'ignore' }));
+  return client;
+}
+
+/** `total` calls spread over `workers` callers that each wait for their previous answer; elapsed ms. */
+async function burst(call: () => Promise<void>, total: number, workers: number): Promise<number> {
+  let remaining = total;
+  const begin = performance.now();
+  await Promise.all(
+    Array.from({ length: workers }, async () => {
+      while (remaining > 0) {
+        remaining -= 1;
+        await call();
+      }
+    }),
+  );
+  return performance.now() - begin;
+}
+
+function stats(samples: readonly number[]): LatencyStats {
+  const sorted = [...samples].sort((a, b) => a - b);
+  const at = (fraction: number) =>
+    sorted[Math.min(sorted.length - 1, Math.ceil(fraction * sorted.length) - 1)] ?? 0;
+  const mean = sorted.reduce((sum, value) => sum + value, 0) / Math.max(1, sorted.length);
+  return { count: sorted.length, medianMs: at(0.5), p99Ms: at(0.99), meanMs: mean };
+}
+
+const ms = (value: number) => `${value.toFixed(3)} ms`;
+
+export function formatProxyBench(result: ProxyBenchResult): string {
+  const { latency, throughput } = result;
+  const row = (label: string, stats: LatencyStats) =>
+    `  ${label.padEnd(9)} median ${ms(stats.medianMs).padStart(10)}   p99 ${ms(stats.p99Ms).padStart(10)}`;
+  return [
+    `MCP proxy overhead: tools/call ${result.tool} on server-everything, ${latency.direct.count} calls each way, interleaved`,
+    row('direct', latency.direct),
+    row('proxied', latency.proxied),
+    `  added     median ${ms(latency.addedMedianMs).padStart(10)}   p99 ${ms(latency.addedP99Ms).padStart(10)}`,
+    `Throughput with ${throughput.concurrency} concurrent callers, ${throughput.calls} calls each way:`,
+    `  direct  ${Math.round(throughput.direct)} calls/s`,
+    `  proxied ${Math.round(throughput.proxied)} calls/s`,
+    `${result.totalCalls} calls in ${(result.durationMs / 1000).toFixed(1)} s (node ${result.node}, ${result.platform})`,
+  ].join('\n');
+}

@@ -1,0 +1,247 @@
+/**
+ * The tool-call domain adapter: reads any agent tool call (MCP tools, the built-in tools of coding
+ * agents, framework tools) and its outcome in the engine's terms.
+ */
+import { extractTargets } from '../../core/targets.js';
+import type {
+  ActionKind,
+  Blame,
+  CallFacts,
+  DomainAdapter,
+  FailureFacts,
+  FailureMeaning,
+  Outcome,
+  Proposal,
+} from '../../core/types.js';
+import {
+  actionClassOf,
+  isRecord,
+  kindOfCall,
+  readToolName,
+  TOOL_CALL_ACTION_CLASSES,
+} from './action-classes.js';
+import {
+  commandLine,
+  filesNamedIn,
+  needleOf,
+  patchBody,
+  patchTargets,
+  writesWholeFile,
+  writtenText,
+} from './call-arguments.js';
+import { isEmptyAnswer } from './empty-result.js';
+import { SignatureMatcher } from './matcher.js';
+import {
+  EMPTY,
+  parseRetryAfter,
+  ruleForErrorCode,
+  ruleForException,
+  ruleForStatus,
+  type SignatureRule,
+  TEXT_RULES,
+  TOOL_CALL_SIGNATURES,
+  UNRECOGNISED,
+  UNRECOGNISED_COMMAND,
+  VALIDATION,
+} from './signatures.js';
+
+/** A failure pattern of your own tools, tried before the built-in ones. */
+export interface ExtraPattern {
+  readonly pattern: RegExp;
+  /** One of the built-in signatures, or a new name (then listed after them). */
+  readonly signature: string;
+  /** Defaults to the built-in signature's blame, or `unknown` for a new name. */
+  readonly blame?: Blame;
+  /** Defaults to the built-in signature's, or `false` for a new name. */
+  readonly deterministic?: boolean;
+}
+
+export interface ToolCallAdapterOptions {
+  readonly patterns?: readonly ExtraPattern[];
+  /** Kinds for tools whose names say nothing, by exact tool name (`{ frobnicate: 'mutate' }`). */
+  readonly toolKinds?: Readonly<Record<string, ActionKind>>;
+}
+
+export interface ToolCallAdapter extends DomainAdapter {
+  isNonAdvancing(outcome: Outcome, call?: CallFacts): boolean;
+}
+
+/** MCP `_meta` keys a server sets on a result that carries nothing new. */
+const NON_ADVANCING_KEYS = ['dev.narrowing/non-advancing', 'ai.nimblebrain/non-advancing'] as const;
+
+const MAX_TEXT_SCANNED = 8192;
+
+export function createToolCallAdapter(options: ToolCallAdapterOptions = {}): ToolCallAdapter {
+  const extraRules = (options.patterns ?? []).map(toRule);
+  const matcher = new SignatureMatcher([...extraRules, ...TEXT_RULES]);
+  const signatures: string[] = [...TOOL_CALL_SIGNATURES];
+  for (const extra of extraRules) if (!signatures.includes(extra.signature)) signatures.push(extra.signature);
+  const configuredKinds = new Map(Object.entries(options.toolKinds ?? {}));
+
+  function describeCall(proposal: Proposal): CallFacts {
+    const reading = readToolName(proposal.tool);
+    const kind = kindOfCall(proposal, reading, configuredKinds);
+    const args = isRecord(proposal.args) ? proposal.args : {};
+    const facts = {
+      actionClass: actionClassOf(kind, reading),
+      kind,
+      targets: targetsOf(proposal, args, kind, reading.noun),
+    };
+    if (kind !== 'mutate' && kind !== 'create') return facts;
+    const written = writtenText(args);
+    return written === undefined ? facts : { ...facts, writtenText: written };
+  }
+
+  function targetsOf(
+    proposal: Proposal,
+    args: Readonly<Record<string, unknown>>,
+    kind: ActionKind,
+    noun: string,
+  ): string[] {
+    if (kind === 'exec') {
+      const command = commandLine(args);
+      if (command !== undefined) return [command];
+    }
+    const patch = patchBody(args);
+    if (patch !== undefined) return patchTargets(patch);
+    return extractTargets(args, proposal.inputSchema, { noun, creating: kind === 'create' });
+  }
+
+  function describeFailure(outcome: Outcome, call: CallFacts): FailureFacts | undefined {
+    if (outcome.success) return emptyResult(outcome, call);
+    const text = failureText(outcome);
+    const rule =
+      structuredRule(outcome) ??
+      matcher.match(text, call.kind === 'exec' ? edgeLines(text) : text) ??
+      fallbackRule(outcome, call.kind);
+    const args = isRecord(outcome.proposal?.args) ? outcome.proposal.args : {};
+    const needle = rule.signature === 'edit_failed' ? needleOf(args, text) : undefined;
+    const meaning = meaningOf(rule, call, args, needle);
+    const retryAfterSeconds =
+      rule.blame === 'harness_fault' ? (outcome.retryAfterSeconds ?? parseRetryAfter(text)) : undefined;
+    const facts: FailureFacts = {
+      signature: rule.signature,
+      blame: rule.blame,
+      deterministic: rule.deterministic,
+      meaning,
+    };
+    if (meaning === 'content-missing') return { ...facts, needle };
+    if (retryAfterSeconds !== undefined) return { ...facts, retryAfterSeconds };
+    // A syntax error is cured by editing the file it names, not by any other change to the workspace.
+    const dependsOnFiles =
+      call.kind === 'exec' && rule.signature === 'syntax_error' ? filesNamedIn(text) : undefined;
+    return dependsOnFiles === undefined ? facts : { ...facts, dependsOnFiles };
+  }
+
+  return {
+    name: 'tool-call',
+    signatures,
+    actionClasses: TOOL_CALL_ACTION_CLASSES,
+    describeCall,
+    describeFailure,
+    isNonAdvancing,
+  };
+}
+
+function toRule(extra: ExtraPattern): SignatureRule {
+  const builtIn = TEXT_RULES.find((rule) => rule.signature === extra.signature && !rule.onlyThisCall);
+  return {
+    signature: extra.signature,
+    blame: extra.blame ?? builtIn?.blame ?? 'unknown',
+    deterministic: extra.deterministic ?? builtIn?.deterministic ?? false,
+    harnessSide: false,
+    // A shared global or sticky regex would carry `lastIndex` from one call into the next.
+    pattern: new RegExp(extra.pattern.source, extra.pattern.flags.replace(/[gy]/g, '')),
+  };
+}
+
+/** Only the explicit flag: the engine's own detectors decide what an unchanged result means. */
+function isNonAdvancing(outcome: Outcome): boolean {
+  const meta = outcome.meta;
+  if (meta === undefined || meta === null) return false;
+  return NON_ADVANCING_KEYS.some((key) => meta[key] === true);
+}
+
+function emptyResult(outcome: Outcome, call: CallFacts): FailureFacts | undefined {
+  if (!answersAQuestion(call, outcome.proposal)) return undefined;
+  if (!isEmptyAnswer(outcome.content)) return undefined;
+  return {
+    signature: EMPTY.signature,
+    blame: EMPTY.blame,
+    deterministic: EMPTY.deterministic,
+    meaning: 'call',
+  };
+}
+
+/**
+ * Reads, searches and remote reads ask for something, so an empty answer means nothing was found.
+ * An empty reply to a command (`mkdir`), an edit, or a remote write (`post_message`) is normal.
+ */
+function answersAQuestion(call: CallFacts, proposal: Proposal | undefined): boolean {
+  if (call.kind === 'read' || call.kind === 'search') return true;
+  if (call.kind !== 'api') return false;
+  return proposal === undefined || !readToolName(proposal.tool).writes;
+}
+
+function failureText(outcome: Outcome): string {
+  const error = typeof outcome.error === 'string' ? outcome.error : '';
+  const content = typeof outcome.content === 'string' ? outcome.content : '';
+  const text = error && content ? `${error}\n${content}` : error || content;
+  if (text.length <= MAX_TEXT_SCANNED) return text;
+  // Error messages sit at the start (the exception) or at the end (the exit status, the summary).
+  const half = MAX_TEXT_SCANNED / 2;
+  return `${text.slice(0, half)}\n${text.slice(-half)}`;
+}
+
+function structuredRule(outcome: Outcome): SignatureRule | undefined {
+  if (typeof outcome.status === 'number') {
+    const byStatus = ruleForStatus(outcome.status);
+    if (byStatus) return byStatus;
+  }
+  if (typeof outcome.errorCode === 'string' && outcome.errorCode !== '') {
+    const byCode = ruleForErrorCode(outcome.errorCode);
+    if (byCode) return byCode;
+  }
+  if (typeof outcome.exceptionName === 'string' && outcome.exceptionName !== '') {
+    return ruleForException(outcome.exceptionName);
+  }
+  return undefined;
+}
+
+/** The first and last non-empty lines: where shells and harnesses write their own verdicts. */
+function edgeLines(text: string): string {
+  const trimmed = text.trim();
+  const firstBreak = trimmed.indexOf('\n');
+  if (firstBreak < 0) return trimmed;
+  return `${trimmed.slice(0, firstBreak)}\n${trimmed.slice(trimmed.lastIndexOf('\n') + 1)}`;
+}
+
+function fallbackRule(outcome: Outcome, kind: ActionKind): SignatureRule {
+  // JSON-RPC "invalid params" whose text named no missing tool: the arguments were wrong.
+  if (outcome.errorCode === '-32602') return VALIDATION;
+  return kind === 'exec' ? UNRECOGNISED_COMMAND : UNRECOGNISED;
+}
+
+/**
+ * How far a failure generalises. Only a call with one target can say something about that target:
+ * with several (`move_file`, `read_multiple_files`) the error does not say which one it meant.
+ */
+function meaningOf(
+  rule: SignatureRule,
+  call: CallFacts,
+  args: Readonly<Record<string, unknown>>,
+  needle: string | undefined,
+): FailureMeaning {
+  if (rule.onlyThisCall || call.targets.length !== 1) return 'call';
+  switch (rule.signature) {
+    case 'file_not_found':
+      if (call.kind === 'read' || call.kind === 'delete') return 'target-missing';
+      return call.kind === 'mutate' && !writesWholeFile(args) ? 'target-missing' : 'call';
+    case 'conflict':
+      return call.kind === 'create' ? 'target-exists' : 'call';
+    case 'edit_failed':
+      return needle === undefined ? 'call' : 'content-missing';
+    default:
+      return 'call';
+  }
+}

@@ -1,0 +1,155 @@
+/**
+ * What particular argument shapes carry: the command line of a shell call, the files a patch touches,
+ * the text an edit writes and the text it searched for.
+ */
+import { normalizeTarget } from '../../core/targets.js';
+import { isRecord } from './action-classes.js';
+
+const MAX_COMMAND_LENGTH = 1024;
+const MAX_NEEDLE_LENGTH = 2000;
+const MAX_PATCH_FILES = 16;
+
+/** The command of a shell call, whitespace collapsed: `npm  test` and `npm test` are one target. */
+export function commandLine(args: Readonly<Record<string, unknown>>): string | undefined {
+  const raw = args.command ?? args.cmd ?? args.commandLine ?? args.script;
+  let text: string | undefined;
+  if (typeof raw === 'string') text = raw;
+  else if (Array.isArray(raw)) text = raw.filter((part) => typeof part === 'string').join(' ');
+  if (text === undefined) return undefined;
+  const collapsed = text.replace(/\s+/g, ' ').trim();
+  return collapsed === '' ? undefined : collapsed.slice(0, MAX_COMMAND_LENGTH);
+}
+
+const PATCH_KEYS = ['input', 'patch', 'command', 'content', 'diff'] as const;
+const PATCH_FILE_LINE = /^\*\*\* (?:Add File|Update File|Delete File|Move to): (.+)$/gm;
+
+/** The body of a Codex-style patch (`*** Begin Patch`), when one of the arguments is one. */
+export function patchBody(args: Readonly<Record<string, unknown>>): string | undefined {
+  for (const key of PATCH_KEYS) {
+    const value = args[key];
+    const text = typeof value === 'string' ? value : Array.isArray(value) ? value.find(isPatch) : undefined;
+    if (typeof text === 'string' && isPatch(text)) return text;
+  }
+  return undefined;
+}
+
+function isPatch(value: unknown): value is string {
+  return typeof value === 'string' && value.includes('*** Begin Patch');
+}
+
+export function patchTargets(patch: string): string[] {
+  const targets = new Set<string>();
+  for (const match of patch.matchAll(PATCH_FILE_LINE)) {
+    const path = match[1]?.trim();
+    if (path) targets.add(normalizeTarget(path));
+    if (targets.size >= MAX_PATCH_FILES) break;
+  }
+  return [...targets];
+}
+
+/** Lines a patch adds, without their `+`. */
+function addedLines(patch: string): string {
+  const out: string[] = [];
+  for (const line of patch.split('\n')) {
+    if (line.startsWith('+') && !line.startsWith('+++')) out.push(line.slice(1));
+  }
+  return out.join('\n');
+}
+
+const WRITTEN_KEYS = [
+  'new_string',
+  'newString',
+  'new_str',
+  'newText',
+  'new_text',
+  'content',
+  'contents',
+  'file_text',
+  'replacement',
+] as const;
+const NEW_TEXT_KEYS = ['newText', 'new_string', 'new_text', 'newString'] as const;
+const OLD_TEXT_KEYS = ['oldText', 'old_string', 'old_text', 'oldString', 'old_str'] as const;
+const WHOLE_FILE_KEYS = ['content', 'contents', 'file_text'] as const;
+
+function firstString(record: Readonly<Record<string, unknown>>, keys: readonly string[]): string | undefined {
+  for (const key of keys) {
+    const value = record[key];
+    if (typeof value === 'string') return value;
+  }
+  return undefined;
+}
+
+/** Everything a mutation writes: it decides which "text not found" bans the write may lift. */
+export function writtenText(args: Readonly<Record<string, unknown>>): string | undefined {
+  const parts: string[] = [];
+  for (const key of WRITTEN_KEYS) {
+    const value = args[key];
+    if (typeof value === 'string') parts.push(value);
+  }
+  if (Array.isArray(args.edits)) {
+    for (const edit of args.edits.slice(0, 64)) {
+      if (!isRecord(edit)) continue;
+      const text = firstString(edit, NEW_TEXT_KEYS);
+      if (text !== undefined) parts.push(text);
+    }
+  }
+  const patch = patchBody(args);
+  if (patch !== undefined) parts.push(addedLines(patch));
+  if (parts.length === 0) return undefined;
+  return parts.length === 1 ? parts[0] : parts.join('\n');
+}
+
+const EDIT_ECHO = /could not find exact match for edit:\n([\s\S]+)$/i;
+
+/**
+ * The text an edit looked for. With several edits, the one the error quotes (the filesystem server
+ * quotes it); otherwise the first.
+ */
+export function needleOf(args: Readonly<Record<string, unknown>>, message: string): string | undefined {
+  const direct = firstString(args, [...OLD_TEXT_KEYS, 'search', 'find']);
+  if (direct !== undefined) return usable(direct);
+  if (!Array.isArray(args.edits)) return undefined;
+  const olds: string[] = [];
+  for (const edit of args.edits.slice(0, 64)) {
+    if (!isRecord(edit)) continue;
+    const text = firstString(edit, OLD_TEXT_KEYS);
+    if (text !== undefined) olds.push(text);
+  }
+  const quoted = EDIT_ECHO.exec(message)?.[1]?.trim();
+  const named = quoted === undefined ? undefined : olds.find((old) => old.trim() === quoted);
+  return usable(named ?? olds[0]);
+}
+
+function usable(needle: string | undefined): string | undefined {
+  if (needle === undefined || needle.trim() === '') return undefined;
+  return needle.slice(0, MAX_NEEDLE_LENGTH);
+}
+
+/** A call that writes a whole file: when it fails with "not found", the parent is what is missing. */
+export function writesWholeFile(args: Readonly<Record<string, unknown>>): boolean {
+  return firstString(args, WHOLE_FILE_KEYS) !== undefined;
+}
+
+const MAX_NAMED_FILES = 16;
+/** `File "x.py", line 3` (Python), `src/a.ts(3,5)` (tsc), `/w/a.js:3` and `a.ts:3:5` (Node, esbuild, gcc). */
+const FILE_LOCATIONS = [
+  /\bFile "([^"\n]+)", line \d+/g,
+  /((?:[A-Za-z]:)?[\w./\\-]*[\w-]\.[A-Za-z]\w{0,7})\(\d+,\d+\)/g,
+  /(?:^|[\s(])((?:[A-Za-z]:)?[\w./\\-]*[\w-]\.[A-Za-z]\w{0,7}):\d+\b/gm,
+];
+
+/**
+ * The files a compiler or interpreter points at in its output. More is harmless (any of them changing
+ * lifts the ban); none means the failure is taken to depend on the whole workspace.
+ */
+export function filesNamedIn(output: string): string[] | undefined {
+  const files = new Set<string>();
+  for (const pattern of FILE_LOCATIONS) {
+    for (const match of output.matchAll(pattern)) {
+      const file = match[1];
+      if (file) files.add(normalizeTarget(file));
+      if (files.size >= MAX_NAMED_FILES) return [...files];
+    }
+  }
+  return files.size === 0 ? undefined : [...files];
+}

@@ -1,0 +1,53 @@
+/**
+ * A successful read, search or query that found nothing. Only whole answers count: a file that
+ * merely mentions "no results" somewhere is not empty.
+ */
+
+const LONGEST_EMPTY_ANSWER = 300;
+
+const EMPTY_LITERALS = new Set(['null', '[]', '{}', '""', "''", 'none', 'undefined']);
+
+const NOTHING_FOUND = [
+  /^(?:[^\n:]{0,60}:\s*)?(?:no|0|zero)\s+(?:results?|matches?|files?|items?|entries|records|rows|hits|documents|issues|repositories)(?:\s+(?:were\s+)?found)?\b[^\n]{0,160}$/i,
+  /^found 0\b[^\n]{0,160}$/i,
+  /^(?:the )?(?:directory|folder)\b[^\n]{0,200}\bis empty\.?$/i,
+  /^(?:empty|\(empty\)|\(no output\)|\(no content\)|no content|nothing found)\.?$/i,
+];
+
+/** True when the text is nothing, an empty JSON value, or a one-line "nothing found" answer. */
+export function isEmptyAnswer(content: string | undefined): boolean {
+  if (content === undefined) return true;
+  const text = content.trim();
+  if (text === '') return true;
+  if (text.length > LONGEST_EMPTY_ANSWER) return false;
+  if (EMPTY_LITERALS.has(text.toLowerCase())) return true;
+  for (const pattern of NOTHING_FOUND) if (pattern.test(text)) return true;
+  const first = text[0];
+  return (first === '{' || first === '[') && isEmptyJson(text);
+}
+
+/**
+ * `{"items": [], "total_count": 0}` is empty; `{"exists": false}` is an answer. An object is empty only
+ * when it holds at least one empty collection and nothing but empty values beside it.
+ */
+function isEmptyJson(text: string): boolean {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return false;
+  }
+  if (Array.isArray(value)) return value.length === 0;
+  if (typeof value !== 'object' || value === null) return false;
+  let emptyCollection = false;
+  for (const field of Object.values(value)) {
+    if (isEmptyCollection(field)) emptyCollection = true;
+    else if (!(field === null || field === '' || field === 0 || field === false)) return false;
+  }
+  return emptyCollection || Object.keys(value).length === 0;
+}
+
+function isEmptyCollection(value: unknown): boolean {
+  if (Array.isArray(value)) return value.length === 0;
+  return typeof value === 'object' && value !== null && Object.keys(value).length === 0;
+}

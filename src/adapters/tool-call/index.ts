@@ -1,0 +1,8 @@
+export type { ToolCallActionClass } from './action-classes.js';
+export { TOOL_CALL_ACTION_CLASSES } from './action-classes.js';
+export type { ExtraPattern, ToolCallAdapter, ToolCallAdapterOptions } from './adapter.js';
+export { createToolCallAdapter } from './adapter.js';
+export type { ToolCallExtras, ToolOutcomeExtras } from './convert.js';
+export { toolCallToOutcome, toolCallToProposal } from './convert.js';
+export type { ToolCallSignature } from './signatures.js';
+export { TOOL_CALL_SIGNATURES } from './signatures.js';

@@ -1,0 +1,114 @@
+/**
+ * One journal line: the event as stored (digested or redacted), its place in the journal, and,
+ * with receipts on, its link in the hash chain. The line is the canonical JSON of the receipt
+ * with the hash appended, so the bytes on disk are exactly the bytes that were hashed.
+ */
+import { createHash } from 'node:crypto';
+import { canonicalJson } from '../core/identity.js';
+import type { JournalEvent } from '../core/types.js';
+import { type JsonValue, redact } from './redact.js';
+
+/** The `prev` of the first receipt. */
+export const GENESIS_HASH = '0'.repeat(64);
+
+/**
+ * What the journal keeps of arguments and results. `digest` (the default) keeps a hash and a size
+ * of each argument object; `redacted` keeps the arguments with secrets removed.
+ */
+export type ContentPolicy = 'digest' | 'redacted';
+
+export interface ArgsDigest {
+  readonly sha256: string;
+  readonly bytes: number;
+}
+
+export interface ReceiptFields {
+  /** 1-based, continuous across reopenings of the same journal. */
+  readonly seq: number;
+  readonly sessionId?: string;
+  /** Hash of the previous receipt (64 zeros for the first). Absent with receipts off. */
+  readonly prev?: string;
+  /** `sha256(prev + canonicalJson(this entry without hash))`. Absent with receipts off. */
+  readonly hash?: string;
+}
+
+/** A journal line as read back. With the `digest` policy, `args` holds an `ArgsDigest`. */
+export type JournalEntry = JournalEvent & ReceiptFields;
+
+const MAX_STORED_STRING = 8_192;
+
+export function sha256Hex(text: string): string {
+  return createHash('sha256').update(text).digest('hex');
+}
+
+/** The event as it may be written down: plain JSON, no secrets, bounded in size. */
+export function storedFields(event: JournalEvent, content: ContentPolicy): Record<string, JsonValue> {
+  const fields: [string, JsonValue][] = [];
+  for (const [key, value] of Object.entries(event)) {
+    if (value === undefined) continue;
+    if (key === 'args') fields.push([key, content === 'digest' ? digestArgs(value) : storedArgs(value)]);
+    else fields.push([key, redact(value, { maxString: MAX_STORED_STRING })]);
+  }
+  return Object.fromEntries(fields);
+}
+
+function storedArgs(args: unknown): JsonValue {
+  return redact(args, { maxString: MAX_STORED_STRING });
+}
+
+/**
+ * Digests the redacted form: a hash of the raw arguments would let anyone who can read the
+ * journal confirm a guessed password.
+ */
+function digestArgs(args: unknown): JsonValue {
+  const canonical = canonicalJson(redact(args));
+  return { sha256: sha256Hex(canonical), bytes: Buffer.byteLength(canonical) };
+}
+
+export interface SealedLine {
+  readonly seq: number;
+  /** The line with its newline. */
+  readonly text: string;
+  readonly hash?: string;
+}
+
+export type UnsealedEntry = Record<string, JsonValue> & { readonly seq: number; readonly prev?: string };
+
+/** Turns an entry into its line; an entry with `prev` is chained, and its hash returned. */
+export function sealLine(entry: UnsealedEntry): SealedLine {
+  const { seq, prev } = entry;
+  const canonical = canonicalJson(entry);
+  if (prev === undefined) return { seq, text: `${canonical}\n` };
+  const hash = sha256Hex(prev + canonical);
+  return { seq, text: `${withHash(canonical, hash)}\n`, hash };
+}
+
+function withHash(canonical: string, hash: string): string {
+  return `${canonical.slice(0, -1)},"hash":"${hash}"}`;
+}
+
+/**
+ * Whether a line is exactly what its writer hashed: the hash matches the canonical form of every
+ * other field, and the line is that canonical form byte for byte (nothing added that the
+ * canonical form would drop).
+ */
+export function receiptHolds(line: string, entry: object): boolean {
+  const { hash, ...rest } = entry as Readonly<Record<string, unknown>>;
+  if (typeof hash !== 'string' || typeof rest.prev !== 'string') return false;
+  const canonical = canonicalJson(rest);
+  return sha256Hex(rest.prev + canonical) === hash && line === withHash(canonical, hash);
+}
+
+/** A parsed line that has the shape of an entry, or `undefined`. */
+export function parseEntry(line: string): JournalEntry | undefined {
+  let value: unknown;
+  try {
+    value = JSON.parse(line);
+  } catch {
+    return undefined;
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return undefined;
+  const seq = (value as { seq?: unknown }).seq;
+  if (typeof seq !== 'number' || !Number.isSafeInteger(seq) || seq < 1) return undefined;
+  return value as JournalEntry;
+}

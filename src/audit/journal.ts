@@ -1,0 +1,389 @@
+/**
+ * The journal: every event the engine emits, one JSON line each, append-only, optionally chained
+ * into receipts. `record` only queues the event and hands out its sequence number; turning events
+ * into lines, hashing and writing happen in batches off the caller's path.
+ */
+import { closeSync, fsyncSync, mkdirSync, openSync, writeFileSync } from 'node:fs';
+import { type FileHandle, mkdir, open } from 'node:fs/promises';
+import { dirname } from 'node:path';
+import type { AuditSink, JournalEvent } from '../core/types.js';
+import { writeFileAtomic, writeFileAtomicSync } from '../stores/atomic-file.js';
+import { onProcessExit } from '../stores/exit-hook.js';
+import {
+  type ContentPolicy,
+  GENESIS_HASH,
+  type SealedLine,
+  sealLine,
+  storedFields,
+  type UnsealedEntry,
+} from './entry.js';
+import { headText, journalHeadPath, readHead } from './head.js';
+import { repairTail, type TailRepair } from './tail.js';
+import { type JournalVerification, verifyJournal } from './verify.js';
+import { claimWriter } from './writer.js';
+
+export type JournalProblem =
+  /** A last line cut off mid-write (a crash); its bytes were kept in `movedTo`. */
+  | { readonly kind: 'torn-line'; readonly path: string; readonly movedTo: string; readonly bytes: number }
+  /** Complete lines at the end that are not entries; numbering continues after the last good one. */
+  | { readonly kind: 'unreadable-entries'; readonly path: string; readonly lines: number }
+  /** The head records more receipts than the journal holds; numbering continues after the head's count. */
+  | {
+      readonly kind: 'truncated';
+      readonly path: string;
+      readonly headCount: number;
+      readonly lastSeq: number;
+    }
+  /** Lines could not be written; they stay queued and are tried again. */
+  | { readonly kind: 'write-failed'; readonly path: string; readonly reason: string };
+
+export interface JournalOptions {
+  readonly path: string;
+  /** Chain entries into verifiable receipts. Default true. */
+  readonly receipts?: boolean;
+  readonly content?: ContentPolicy;
+  readonly flushIntervalMs?: number;
+  /** Events queued before a write is started without waiting for the interval. */
+  readonly maxBatch?: number;
+  /** Stamped on entries until a `session` event names another. */
+  readonly sessionId?: string;
+  /** Defaults to `journal.head.json` next to a `journal.jsonl`. */
+  readonly headPath?: string;
+  /** Defaults to a process warning. */
+  readonly onProblem?: (problem: JournalProblem) => void;
+}
+
+export interface Journal extends AuditSink {
+  readonly path: string;
+  readonly headPath: string;
+  /** Queues the event; returns its sequence number. Never waits on disk. */
+  record(event: JournalEvent): number;
+  /** Hashes the queue up to `sequence` if needed. Undefined with receipts off or for old receipts. */
+  receiptHash(sequence: number): string | undefined;
+  /** Verifies what has reached the disk; `flush()` first to include everything recorded. */
+  verify(): JournalVerification;
+  flush(): Promise<void>;
+  close(): Promise<void>;
+}
+
+/**
+ * Opens (or creates) a journal for writing. Throws `JournalInUseError` when another live process
+ * is writing the same file.
+ */
+export function createJournal(options: JournalOptions): Journal {
+  return new FileJournal(options);
+}
+
+/** How many recent receipt hashes `receiptHash` can still answer for. */
+const RECENT_HASHES = 4_096;
+const DEFAULT_FLUSH_INTERVAL_MS = 50;
+const DEFAULT_MAX_BATCH = 512;
+
+class FileJournal implements Journal {
+  readonly path: string;
+  readonly headPath: string;
+  private readonly receipts: boolean;
+  private readonly content: ContentPolicy;
+  private readonly flushIntervalMs: number;
+  private readonly maxBatch: number;
+  private readonly report: (problem: JournalProblem) => void;
+
+  private queued: JournalEvent[] = [];
+  private lastRecorded: number;
+  private lastSealed: number;
+  private prevHash: string;
+  private sessionId: string | undefined;
+  private readonly recentHashes: (string | undefined)[] = new Array(RECENT_HASHES);
+  /** Receipts before this one were written by an earlier writer; their hashes are not at hand. */
+  private readonly firstKnown: number;
+
+  private sealed: SealedLine[] = [];
+  private inFlight: SealedLine[] = [];
+  private written: { seq: number; hash: string | undefined };
+  private handle: FileHandle | undefined;
+  private queue: Promise<unknown> = Promise.resolve();
+  private timer: NodeJS.Timeout | undefined;
+  private immediate: NodeJS.Immediate | undefined;
+  private needsRepair = false;
+  private failing = false;
+  private closing: Promise<void> | undefined;
+  private readonly releaseWriter: () => void;
+  private readonly stopExitHook: () => void;
+
+  constructor(options: JournalOptions) {
+    this.path = options.path;
+    this.headPath = options.headPath ?? journalHeadPath(options.path);
+    this.receipts = options.receipts ?? true;
+    this.content = options.content ?? 'digest';
+    this.flushIntervalMs = options.flushIntervalMs ?? DEFAULT_FLUSH_INTERVAL_MS;
+    this.maxBatch = Math.max(1, options.maxBatch ?? DEFAULT_MAX_BATCH);
+    this.report = options.onProblem ?? warn;
+    this.sessionId = options.sessionId;
+
+    this.releaseWriter = claimWriter(this.path);
+    let end: { seq: number; hash: string | undefined };
+    try {
+      end = this.openEnd();
+    } catch (error) {
+      this.releaseWriter();
+      throw new Error(`The journal ${this.path} cannot be opened: ${(error as Error).message}`);
+    }
+    this.lastRecorded = end.seq;
+    this.lastSealed = end.seq;
+    this.firstKnown = end.seq;
+    this.prevHash = end.hash ?? GENESIS_HASH;
+    this.recentHashes[end.seq % RECENT_HASHES] = end.hash;
+    this.written = end;
+    this.stopExitHook = onProcessExit(() => this.flushAtExit());
+  }
+
+  record(event: JournalEvent): number {
+    if (this.closing !== undefined) {
+      throw new Error(`The journal ${this.path} is closed; events recorded now would be lost.`);
+    }
+    this.queued.push(event);
+    this.lastRecorded += 1;
+    if (this.queued.length >= this.maxBatch) {
+      if (this.immediate === undefined) {
+        this.immediate = setImmediate(this.onTimer);
+        this.immediate.unref();
+      }
+    } else if (this.timer === undefined) {
+      this.timer = setTimeout(this.onTimer, this.flushIntervalMs);
+      this.timer.unref();
+    }
+    return this.lastRecorded;
+  }
+
+  receiptHash(sequence: number): string | undefined {
+    if (!this.receipts || sequence < this.firstKnown || sequence > this.lastRecorded) return undefined;
+    this.sealUpTo(sequence);
+    if (this.lastSealed - sequence >= RECENT_HASHES) return undefined;
+    return this.recentHashes[sequence % RECENT_HASHES];
+  }
+
+  verify(): JournalVerification {
+    return verifyJournal(this.path, { headPath: this.headPath, live: true });
+  }
+
+  async flush(): Promise<void> {
+    this.cancelTimers();
+    this.sealUpTo(this.lastRecorded);
+    await this.enqueueWrite();
+  }
+
+  close(): Promise<void> {
+    this.closing ??= this.shutDown();
+    return this.closing;
+  }
+
+  private async shutDown(): Promise<void> {
+    try {
+      await this.flush();
+    } finally {
+      await this.handle?.close().catch(() => undefined);
+      this.handle = undefined;
+    }
+    // Only once everything is on disk: otherwise the exit handler still has work to do.
+    this.stopExitHook();
+    this.releaseWriter();
+  }
+
+  /** Where numbering and the chain continue, after repairing what a crash may have left. */
+  private openEnd(): { seq: number; hash: string | undefined } {
+    const { tail, repairs } = repairTail(this.path);
+    for (const repair of repairs) this.report(this.problemFrom(repair));
+    const head = readHead(this.headPath);
+    if (head.state === 'ok' && head.head.count > tail.lastSeq) {
+      // Continuing after the head's count keeps the gap visible to `verify`, instead of papering it over.
+      this.report({ kind: 'truncated', path: this.path, headCount: head.head.count, lastSeq: tail.lastSeq });
+      return { seq: head.head.count, hash: head.head.lastHash ?? tail.lastHash };
+    }
+    return { seq: tail.lastSeq, hash: tail.lastHash };
+  }
+
+  private readonly onTimer = (): void => {
+    this.cancelTimers();
+    this.sealUpTo(this.lastRecorded);
+    this.enqueueWrite().catch(() => undefined);
+  };
+
+  private cancelTimers(): void {
+    if (this.timer !== undefined) clearTimeout(this.timer);
+    if (this.immediate !== undefined) clearImmediate(this.immediate);
+    this.timer = undefined;
+    this.immediate = undefined;
+  }
+
+  private sealUpTo(sequence: number): void {
+    const count = sequence - this.lastSealed;
+    if (count <= 0) return;
+    const events = count >= this.queued.length ? this.queued : this.queued.slice(0, count);
+    this.queued = count >= this.queued.length ? [] : this.queued.slice(count);
+    for (const event of events) {
+      const seq = this.lastSealed + 1;
+      const line = sealLine(this.entryFor(event, seq));
+      this.sealed.push(line);
+      this.lastSealed = seq;
+      if (line.hash !== undefined) {
+        this.prevHash = line.hash;
+        this.recentHashes[seq % RECENT_HASHES] = line.hash;
+      }
+    }
+  }
+
+  private entryFor(event: JournalEvent, seq: number): UnsealedEntry {
+    let fields: ReturnType<typeof storedFields>;
+    try {
+      if (event.type === 'session') this.sessionId = event.sessionId;
+      fields = storedFields(event, this.content);
+    } catch (error) {
+      // A hostile object (a proxy that throws) must not cost the journal its other entries.
+      fields = { type: 'unrecordable', at: Date.now(), error: (error as Error)?.message ?? String(error) };
+    }
+    return {
+      ...fields,
+      seq,
+      ...(this.sessionId === undefined ? {} : { sessionId: this.sessionId }),
+      ...(this.receipts ? { prev: this.prevHash } : {}),
+    };
+  }
+
+  private enqueueWrite(): Promise<void> {
+    const run = this.queue.then(() => this.writeSealed());
+    this.queue = run.catch(() => undefined);
+    return run;
+  }
+
+  private async writeSealed(): Promise<void> {
+    if (this.sealed.length === 0) return;
+    let batch = this.sealed;
+    this.sealed = [];
+    this.inFlight = batch;
+    try {
+      if (this.needsRepair) batch = this.afterRepair(batch);
+      if (batch.length > 0) {
+        if (this.handle === undefined) {
+          await mkdir(dirname(this.path), { recursive: true });
+          this.handle = await open(this.path, 'a');
+        }
+        await this.handle.appendFile(batch.map((line) => line.text).join(''));
+        await this.handle.datasync();
+      }
+    } catch (error) {
+      this.sealed = [...batch, ...this.sealed];
+      this.needsRepair = true;
+      await this.handle?.close().catch(() => undefined);
+      this.handle = undefined;
+      this.reportWriteFailure(error);
+      throw error;
+    } finally {
+      this.inFlight = [];
+    }
+    this.failing = false;
+    const last = batch.at(-1);
+    if (last === undefined) return;
+    this.written = { seq: last.seq, hash: last.hash };
+    try {
+      await writeFileAtomic(this.headPath, headText(this.headNow()));
+    } catch (error) {
+      this.reportWriteFailure(error);
+    }
+  }
+
+  /** After a failed write, part of the batch may be on disk already, maybe with a torn last line. */
+  private afterRepair(batch: SealedLine[]): SealedLine[] {
+    const { tail, repairs } = repairTail(this.path);
+    for (const repair of repairs) this.report(this.problemFrom(repair));
+    this.needsRepair = false;
+    return batch.filter((line) => line.seq > tail.lastSeq);
+  }
+
+  private headNow(): { count: number; lastHash?: string } {
+    return this.written.hash === undefined
+      ? { count: this.written.seq }
+      : { count: this.written.seq, lastHash: this.written.hash };
+  }
+
+  /** The process is ending: seal what is queued and write it, and the head, with sync I/O. */
+  private flushAtExit(): void {
+    this.cancelTimers();
+    this.sealUpTo(this.lastRecorded);
+    const lines = [...this.inFlight, ...this.sealed];
+    try {
+      if (lines.length > 0) {
+        mkdirSync(dirname(this.path), { recursive: true });
+        // A write in flight when the process ended may have landed in part, or not at all.
+        const missing = this.afterRepair(lines);
+        if (missing.length > 0) appendSync(this.path, missing.map((line) => line.text).join(''));
+        const last = lines.at(-1)!;
+        this.written = { seq: last.seq, hash: last.hash };
+        this.sealed = [];
+        this.inFlight = [];
+        writeFileAtomicSync(this.headPath, headText(this.headNow()));
+      }
+    } catch (error) {
+      this.reportWriteFailure(error);
+    } finally {
+      this.releaseWriter();
+    }
+  }
+
+  private reportWriteFailure(error: unknown): void {
+    // Once per run of failures: a full disk would otherwise warn every 50 ms.
+    if (this.failing) return;
+    this.failing = true;
+    this.report({
+      kind: 'write-failed',
+      path: this.path,
+      reason: (error as Error)?.message ?? String(error),
+    });
+  }
+
+  private problemFrom(repair: TailRepair): JournalProblem {
+    return repair.kind === 'torn-line'
+      ? { kind: 'torn-line', path: this.path, movedTo: repair.movedTo, bytes: repair.bytes }
+      : { kind: 'unreadable-entries', path: this.path, lines: repair.lines };
+  }
+}
+
+function appendSync(path: string, text: string): void {
+  const fd = openSync(path, 'a');
+  try {
+    writeFileSync(fd, text);
+    fsyncSync(fd);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+function warn(problem: JournalProblem): void {
+  process.emitWarning(describeJournalProblem(problem), 'NarrowingWarning');
+}
+
+export function describeJournalProblem(problem: JournalProblem): string {
+  switch (problem.kind) {
+    case 'torn-line':
+      return (
+        `The journal ${problem.path} ended in a line cut off mid-write (${problem.bytes} bytes), ` +
+        `as a crash leaves it. The line was moved to ${problem.movedTo} and the journal continues after it.`
+      );
+    case 'unreadable-entries':
+      return (
+        `The last ${problem.lines} line(s) of the journal ${problem.path} are not journal entries; ` +
+        'they were left in place and numbering continues after the last good entry. ' +
+        'Run verify to see what happened.'
+      );
+    case 'truncated':
+      return (
+        `The journal ${problem.path} ends at entry ${problem.lastSeq}, ` +
+        `but its head records ${problem.headCount}: entries were removed from the end. ` +
+        'Numbering continues after the head, so the gap stays on record.'
+      );
+    case 'write-failed':
+      return (
+        `Writing the journal ${problem.path} failed: ${problem.reason}. ` +
+        'Entries stay queued and are tried again.'
+      );
+  }
+}

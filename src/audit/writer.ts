@@ -1,0 +1,62 @@
+/**
+ * A journal has one writer at a time: two processes appending to one hash chain would each link
+ * to a receipt the other has already followed, and the chain would break for good. The writer's
+ * pid is kept next to the journal; a file left by a process that died is taken over.
+ */
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { withFileLockSync } from '../stores/lock.js';
+
+export class JournalInUseError extends Error {
+  constructor(
+    readonly path: string,
+    readonly ownerPid: number,
+  ) {
+    const who =
+      ownerPid === process.pid ? 'this process already has it open' : `process ${ownerPid} is writing it`;
+    super(
+      `The journal ${path} cannot be opened for writing: ${who}. A journal takes one writer at a time; ` +
+        'close the other writer first, or give this one its own journal path.',
+    );
+    this.name = 'JournalInUseError';
+  }
+}
+
+export function writerFilePath(journalPath: string): string {
+  return `${journalPath}.writer`;
+}
+
+/** Claims the journal for this process; throws `JournalInUseError` when a live process has it. */
+export function claimWriter(journalPath: string): () => void {
+  const path = writerFilePath(journalPath);
+  mkdirSync(dirname(path), { recursive: true });
+  // Check-and-take under a lock, so two processes taking over from a dead writer cannot both win.
+  withFileLockSync(path, () => {
+    const owner = ownerOf(path);
+    if (owner !== undefined && isAlive(owner)) throw new JournalInUseError(journalPath, owner);
+    writeFileSync(path, `${JSON.stringify({ pid: process.pid })}\n`);
+  });
+  return () => {
+    if (ownerOf(path) === process.pid) rmSync(path, { force: true });
+  };
+}
+
+function ownerOf(path: string): number | undefined {
+  try {
+    const { pid } = JSON.parse(readFileSync(path, 'utf8')) as { pid?: unknown };
+    return typeof pid === 'number' && Number.isSafeInteger(pid) && pid > 0 ? pid : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function isAlive(pid: number): boolean {
+  if (pid === process.pid) return true;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    // EPERM: it exists and belongs to someone else.
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}

@@ -1,0 +1,213 @@
+/**
+ * The policy file's schema. Every field is optional (the preset fills in the rest) and every
+ * object is strict, so a misspelt key is an error instead of a silently ignored setting. Each
+ * leaf's error message is the expectation itself ("a positive integer"); `errors.ts` turns it
+ * into a full sentence with the field path and the offending value.
+ */
+import { z } from 'zod';
+import type { Policy } from '../core/policy.js';
+
+const ACTION_KINDS = [
+  'read',
+  'search',
+  'mutate',
+  'create',
+  'delete',
+  'exec',
+  'api',
+  'poll',
+  'other',
+] as const;
+
+function oneOf<const T extends readonly [string, ...string[]]>(values: T) {
+  return z.enum(values, { error: `one of ${values.map((value) => JSON.stringify(value)).join(', ')}` });
+}
+
+const flag = () => z.boolean({ error: 'true or false' });
+const positiveInteger = () => z.int({ error: 'a positive integer' }).min(1, { error: 'a positive integer' });
+const countFrom = (minimum: number) =>
+  z
+    .int({ error: `an integer of at least ${minimum}` })
+    .min(minimum, { error: `an integer of at least ${minimum}` });
+const nonNegativeInteger = () => countFrom(0);
+const positiveNumber = () =>
+  z.number({ error: 'a positive number' }).positive({ error: 'a positive number' });
+const nonNegativeNumber = () =>
+  z.number({ error: 'a number of at least 0' }).min(0, { error: 'a number of at least 0' });
+const fraction = () =>
+  z
+    .number({ error: 'a number from 0 to 1' })
+    .min(0, { error: 'a number from 0 to 1' })
+    .max(1, { error: 'a number from 0 to 1' });
+const toolNames = () =>
+  z.array(z.string({ error: 'a tool name' }).min(1, { error: 'a tool name' }), {
+    error: 'a list of tool names',
+  });
+
+/** A strict object whose fields are all optional. */
+function section<Shape extends Record<string, z.ZodType>>(shape: Shape, description?: string) {
+  const partial = Object.fromEntries(Object.entries(shape).map(([key, value]) => [key, value.optional()]));
+  const object = z.strictObject(partial as { [K in keyof Shape]: z.ZodOptional<Shape[K]> }, {
+    error: 'a mapping of fields',
+  });
+  return description ? object.meta({ description }) : object;
+}
+
+const detectorsSchema = section(
+  {
+    identicalFailure: section(
+      { enabled: flag(), threshold: positiveInteger(), deterministicThreshold: positiveInteger() },
+      'The same call failing the same way against unchanged state.',
+    ),
+    identicalResult: section(
+      {
+        enabled: flag(),
+        warnAt: positiveInteger(),
+        blockAt: positiveInteger(),
+        withinCalls: positiveInteger(),
+      },
+      'The same call returning the same result again (polls excepted). Repeats count only when each ' +
+        'comes within `withinCalls` executed calls of the previous one.',
+    ),
+    nonAdvancing: section(
+      { enabled: flag(), blockAfter: positiveInteger() },
+      'Consecutive results that carry nothing new, from one tool, whatever its inputs.',
+    ),
+    errorStreak: section(
+      {
+        enabled: flag(),
+        warnAt: positiveInteger(),
+        blockAt: positiveInteger(),
+        effect: oneOf(['warn', 'block']),
+      },
+      'One tool failing with the same agent-blamed error while its arguments vary.',
+    ),
+    cycle: section(
+      { enabled: flag(), minPeriod: countFrom(2), maxPeriod: countFrom(2), repetitions: countFrom(2) },
+      'A short sequence of calls and results repeating itself.',
+    ),
+    poll: section(
+      { enabled: flag(), warnAt: positiveInteger(), blockAt: positiveInteger() },
+      'Status checks whose result never changes.',
+    ),
+    creationRate: section(
+      { enabled: flag(), max: positiveInteger(), windowSeconds: positiveNumber() },
+      'Creations of the same shape (branch, worktree, file) within a time window.',
+    ),
+    toolHealth: section(
+      {
+        enabled: flag(),
+        openAfter: positiveInteger(),
+        cooldownSeconds: positiveNumber(),
+        maxCooldownSeconds: positiveNumber(),
+      },
+      'Circuit breaker on consecutive infrastructure faults of one tool.',
+    ),
+    convergence: section(
+      {
+        enabled: flag(),
+        direction: oneOf(['minimize', 'maximize']),
+        plateauWindow: positiveInteger(),
+        tolerance: nonNegativeNumber(),
+        exhaustAfterBlocks: positiveInteger(),
+      },
+      'Progress of the run as a whole: plateau warns, exhaustion halts.',
+    ),
+  },
+  'Loop detectors and their thresholds.',
+);
+
+const learningSchema = section(
+  {
+    targetScope: oneOf(['missing', 'all']),
+    invalidation: oneOf(['workspace', 'target']).meta({
+      description:
+        "workspace: any file change relieves bans on commands and searches; target: only a change of the ban's own target.",
+    }),
+    strategyMinTargets: positiveInteger(),
+    strategyEffect: oneOf(['warn', 'block', 'off']),
+    radius: section({
+      enabled: flag(),
+      curve: z.array(positiveInteger(), { error: 'a list of positive integers' }).min(1, {
+        error: 'a non-empty list of positive integers',
+      }),
+      shrinkAfter: positiveInteger(),
+      relaxAfter: positiveInteger(),
+    }),
+    ttlSeconds: section({
+      call: positiveNumber(),
+      target: positiveNumber(),
+      strategy: positiveNumber(),
+      parameter: positiveNumber(),
+    }),
+    probationFactor: z
+      .number({ error: 'a number of at least 1' })
+      .min(1, { error: 'a number of at least 1' }),
+    maxConstraints: positiveInteger(),
+  },
+  'How failures turn into learned constraints.',
+);
+
+const budgetSchema = section(
+  {
+    maxSteps: positiveInteger(),
+    tokenBudget: positiveInteger(),
+    costLimit: positiveNumber(),
+    timeoutMs: positiveInteger(),
+    reserveTokens: nonNegativeInteger(),
+    reserveCostFraction: fraction(),
+  },
+  'Limits on steps, tokens, cost and wall time.',
+);
+
+const toolPolicySchema = section({
+  exempt: flag().meta({ description: 'Exempt from every loop detector and from learned bans.' }),
+  kind: oneOf(ACTION_KINDS).meta({ description: 'The action kind, when the tool name says nothing.' }),
+  alternatives: toolNames(),
+  detectors: detectorsSchema,
+});
+
+const toolName = z.string().min(1, { error: 'a non-empty tool name or glob' });
+
+export const policyInputSchema = section({
+  $schema: z.string({ error: 'a URL or path of the JSON Schema' }),
+  preset: oneOf(['precise', 'strict', 'off']).meta({
+    description: 'Starting point: precise (default), strict (more recall, some false blocks) or off.',
+  }),
+  enforcement: oneOf(['enforce', 'advisory']).meta({
+    description: 'advisory turns every block into a warning.',
+  }),
+  learning: learningSchema,
+  detectors: detectorsSchema,
+  budget: budgetSchema,
+  tools: z
+    .record(toolName, toolPolicySchema, { error: 'a mapping from tool names or globs to settings' })
+    .meta({
+      description: 'Per-tool overrides, by exact name or glob (`mcp__github__*`); an exact name wins.',
+    }),
+  alternatives: z.record(toolName, toolNames(), {
+    error: 'a mapping from tool names to lists of tool names',
+  }),
+  context: z.record(z.string(), z.string({ error: 'a string' }), {
+    error: 'a mapping from names to strings',
+  }),
+});
+
+export type PolicyFileInput = z.infer<typeof policyInputSchema>;
+
+/**
+ * Compile-time guard that the schema and the engine's `Policy` name the same fields, so a field
+ * added to one cannot be forgotten in the other. A mismatch fails type checking with its name.
+ */
+type Uncovered<Shape, Other> = Shape extends readonly unknown[]
+  ? never
+  : Shape extends object
+    ? {
+        [K in keyof Shape]-?: K extends keyof NonNullable<Other>
+          ? Uncovered<NonNullable<Shape[K]>, NonNullable<Other>[K]>
+          : K;
+      }[keyof Shape]
+    : never;
+type AllCovered<Missing> = [Missing] extends [never] ? true : { missing: Missing };
+export const schemaCoversPolicy: AllCovered<Uncovered<Policy, PolicyFileInput>> = true;
+export const policyCoversSchema: AllCovered<Uncovered<Omit<PolicyFileInput, '$schema'>, Policy>> = true;

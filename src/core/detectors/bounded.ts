@@ -1,0 +1,87 @@
+/**
+ * Fixed-capacity containers. Detector state lives for a whole run, possibly millions of calls, so
+ * every collection a detector keeps must forget its oldest entries instead of growing.
+ */
+
+/** A map that forgets its least recently written entries beyond `capacity`. */
+export class LruMap<V> {
+  private readonly map = new Map<string, V>();
+
+  constructor(private readonly capacity: number) {}
+
+  get size(): number {
+    return this.map.size;
+  }
+
+  /** Reads without making the entry more recent: `check` must not change what is remembered. */
+  peek(key: string): V | undefined {
+    return this.map.get(key);
+  }
+
+  set(key: string, value: V): void {
+    // Deleting first moves the key to the end of the insertion order, which is the recency order.
+    this.map.delete(key);
+    this.map.set(key, value);
+    if (this.map.size > this.capacity) {
+      const oldest = this.map.keys().next();
+      if (!oldest.done) this.map.delete(oldest.value);
+    }
+  }
+
+  delete(key: string): void {
+    this.map.delete(key);
+  }
+
+  clear(): void {
+    this.map.clear();
+  }
+
+  values(): IterableIterator<V> {
+    return this.map.values();
+  }
+
+  /** Oldest first, so that restoring in this order rebuilds the same recency. */
+  entries(): [string, V][] {
+    return [...this.map.entries()];
+  }
+}
+
+/** The last `capacity` items pushed, addressable from the newest end. */
+export class Ring<T> {
+  private readonly items: (T | undefined)[];
+  private next = 0;
+  private count = 0;
+
+  constructor(readonly capacity: number) {
+    this.items = new Array<T | undefined>(capacity);
+  }
+
+  get length(): number {
+    return this.count;
+  }
+
+  push(item: T): void {
+    this.items[this.next] = item;
+    this.next = (this.next + 1) % this.capacity;
+    if (this.count < this.capacity) this.count++;
+  }
+
+  /** `fromEnd(0)` is the newest item; undefined beyond what is held. */
+  fromEnd(offset: number): T | undefined {
+    if (offset < 0 || offset >= this.count) return undefined;
+    return this.items[(this.next - 1 - offset + this.capacity * 2) % this.capacity];
+  }
+
+  clear(): void {
+    this.items.fill(undefined);
+    this.next = 0;
+    this.count = 0;
+  }
+
+  /** Oldest first. */
+  toArray(): T[] {
+    const out: T[] = [];
+    for (let offset = this.count - 1; offset >= 0; offset--) out.push(this.fromEnd(offset) as T);
+    return out;
+  }
+}

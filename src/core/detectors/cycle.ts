@@ -1,0 +1,120 @@
+/**
+ * A short sequence of calls repeating with identical results: A → B → A → B → A… Each call on
+ * its own may look fine (different calls, nothing failing), but the sequence goes nowhere. A
+ * productive read → edit → test cycle never matches, because its results keep changing.
+ */
+import type { Violation } from '../types.js';
+import { isHarnessFault, isWatched, kindOf } from './applicability.js';
+import { Ring } from './bounded.js';
+import { isRecord, readSnapshot, readString } from './restore.js';
+import type { CallContext, Detector, ObservedOutcome } from './types.js';
+import { times, withAlternatives } from './wording.js';
+
+const NAME = 'cycle';
+/** Room for a period of up to 16 seen 4 times; larger settings are clamped to what is held. */
+const CAPACITY = 64;
+const VERSION = 1;
+
+interface Token {
+  readonly callKey: string;
+  /** The call and its result together: both must repeat for the sequence to repeat. */
+  readonly token: string;
+  readonly description: string;
+}
+
+export function createCycleDetector(): Detector {
+  const history = new Ring<Token>(CAPACITY);
+
+  /** True when the newest `span` tokens repeat with period `period`. */
+  function repeats(period: number, span: number): boolean {
+    for (let offset = 0; offset + period < span; offset++) {
+      if (history.fromEnd(offset)?.token !== history.fromEnd(offset + period)?.token) return false;
+    }
+    return true;
+  }
+
+  function pattern(period: number): Token[] {
+    const out: Token[] = [];
+    for (let offset = period - 1; offset >= 0; offset--) out.push(history.fromEnd(offset) as Token);
+    return out;
+  }
+
+  return {
+    name: NAME,
+
+    check(call: CallContext): Violation | undefined {
+      const limits = call.toolPolicy.detectors.cycle;
+      if (!isWatched(call, limits) || kindOf(call) === 'poll') return undefined;
+      const seen = Math.max(1, limits.repetitions - 1);
+      for (let period = Math.max(2, limits.minPeriod); period <= limits.maxPeriod; period++) {
+        const span = seen * period;
+        if (span > history.length) break;
+        // The proposal must be the call that would begin the sequence once more.
+        if (history.fromEnd(period - 1)?.callKey !== call.identity.callKey) continue;
+        if (!repeats(period, span)) continue;
+        const steps = pattern(period);
+        if (new Set(steps.map((step) => step.callKey)).size < 2) continue;
+        return describe(call, steps, seen);
+      }
+      return undefined;
+    },
+
+    observe(call: CallContext, outcome: ObservedOutcome): void {
+      if (isHarnessFault(outcome)) return;
+      // Exempt tools and polls are invisible: they neither form nor interrupt a cycle.
+      if (!isWatched(call, call.toolPolicy.detectors.cycle) || kindOf(call) === 'poll') return;
+      history.push({
+        callKey: call.identity.callKey,
+        token: `${call.identity.callKey} ${outcome.success ? 'ok' : 'error'} ${outcome.resultDigest}`,
+        description: call.description,
+      });
+    },
+
+    reset(): void {
+      history.clear();
+    },
+
+    compacted(): void {
+      // Going over the same ground again is legitimate once the agent has forgotten it.
+      history.clear();
+    },
+
+    snapshot(): unknown {
+      return { version: VERSION, history: history.toArray() };
+    },
+
+    restore(state: unknown): void {
+      history.clear();
+      const snapshot = readSnapshot(state, VERSION);
+      const items = Array.isArray(snapshot?.history) ? snapshot.history.slice(-CAPACITY) : [];
+      for (const item of items) {
+        const token = readToken(item);
+        if (token) history.push(token);
+      }
+    },
+  };
+}
+
+function describe(call: CallContext, steps: readonly Token[], seen: number): Violation {
+  const sequence = steps.map((step) => step.description).join(' → ');
+  return {
+    rule: NAME,
+    severity: 'block',
+    reason:
+      `The same ${steps.length}-call sequence has run ${times(seen)} in a row with identical results ` +
+      `(${sequence}); starting it again will not change anything.`,
+    suggestion: withAlternatives(
+      'Use what these calls already returned, or change something before going through them again.',
+      call.toolPolicy.alternatives,
+    ),
+    evidence: { count: seen, calls: steps.map((step) => step.description), period: steps.length },
+  };
+}
+
+function readToken(raw: unknown): Token | undefined {
+  if (!isRecord(raw)) return undefined;
+  const callKey = readString(raw.callKey);
+  const token = readString(raw.token);
+  if (callKey === undefined || token === undefined) return undefined;
+  return { callKey, token, description: readString(raw.description) ?? callKey };
+}

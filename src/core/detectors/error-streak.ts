@@ -1,0 +1,157 @@
+/**
+ * One tool failing the same way again and again while the agent varies its arguments: guessing
+ * paths, ids or flags instead of finding out. Identical retries are the identical-failure rule's
+ * business; this counts the distinct calls in a streak. A success of the tool ends the streak,
+ * and so does any change to the world, which may be what the next guess was waiting for.
+ */
+import type { Violation } from '../types.js';
+import { isHarnessFault, isWatched } from './applicability.js';
+import { LruMap } from './bounded.js';
+import { readCount, readEntries, readNumber, readSnapshot, readString, readStrings } from './restore.js';
+import type { CallContext, Detector, ObservedOutcome } from './types.js';
+import { excerpt, withAlternatives } from './wording.js';
+
+const NAME = 'error-streak';
+const MAX_TOOLS = 1_000;
+/** Enough recent keys to tell a new guess from a retry; older keys are forgotten. */
+const MAX_KEYS_PER_STREAK = 32;
+const MAX_EVIDENCE_CALLS = 5;
+const VERSION = 1;
+
+/** Failing to find things that are absent is exploration, not a loop: such streaks only warn. */
+const WARN_ONLY_SIGNATURES: ReadonlySet<string> = new Set(['empty_result']);
+
+interface Streak {
+  signature: string;
+  /** Distinct calls that failed with `signature`, in a row for this tool. */
+  distinct: number;
+  keys: string[];
+  calls: string[];
+  lastError: string;
+  world: number;
+}
+
+export function createErrorStreakDetector(): Detector {
+  const tools = new LruMap<Streak>(MAX_TOOLS);
+  let world = 0;
+
+  function current(tool: string): Streak | undefined {
+    const streak = tools.peek(tool);
+    return streak && streak.world === world ? streak : undefined;
+  }
+
+  return {
+    name: NAME,
+
+    check(call: CallContext): Violation | undefined {
+      const limits = call.toolPolicy.detectors.errorStreak;
+      if (!isWatched(call, limits)) return undefined;
+      const streak = current(call.tool);
+      if (!streak) return undefined;
+      const proposal = streak.distinct + 1;
+      if (
+        proposal >= limits.blockAt &&
+        limits.effect === 'block' &&
+        !WARN_ONLY_SIGNATURES.has(streak.signature)
+      ) {
+        return describe(call, streak, 'block');
+      }
+      if (proposal >= limits.warnAt) return describe(call, streak, 'warn');
+      return undefined;
+    },
+
+    observe(call: CallContext, outcome: ObservedOutcome): void {
+      if (isHarnessFault(outcome)) return;
+      // Streaks from before a change are left to go stale rather than cleared, to stay O(1).
+      if (outcome.changedWorld) world++;
+      if (!isWatched(call, call.toolPolicy.detectors.errorStreak)) return;
+      if (outcome.success) {
+        tools.delete(call.tool);
+        return;
+      }
+      const failure = outcome.failure;
+      // Unknown blame is not evidence against the agent, and not progress either.
+      if (failure?.blame !== 'agent_failure') return;
+      const key = call.identity.callKey;
+      const streak = current(call.tool);
+      if (!streak || streak.signature !== failure.signature) {
+        tools.set(call.tool, {
+          signature: failure.signature,
+          distinct: 1,
+          keys: [key],
+          calls: [call.description],
+          lastError: excerpt(outcome.text),
+          world,
+        });
+        return;
+      }
+      streak.lastError = excerpt(outcome.text);
+      if (!streak.keys.includes(key)) {
+        streak.distinct++;
+        streak.keys = [...streak.keys, key].slice(-MAX_KEYS_PER_STREAK);
+        streak.calls = [...streak.calls, call.description].slice(-MAX_EVIDENCE_CALLS);
+      }
+      tools.set(call.tool, streak);
+    },
+
+    reset(): void {
+      tools.clear();
+    },
+
+    snapshot(): unknown {
+      const live = tools.entries().filter(([, streak]) => streak.world === world);
+      return { version: VERSION, world, tools: live };
+    },
+
+    restore(state: unknown): void {
+      tools.clear();
+      const snapshot = readSnapshot(state, VERSION);
+      world = readCount(snapshot?.world) ?? 0;
+      for (const [tool, streak] of readEntries(snapshot?.tools, MAX_TOOLS, readStreak)) {
+        if (streak.world === world) tools.set(tool, streak);
+      }
+    },
+  };
+}
+
+function describe(call: CallContext, streak: Streak, severity: 'warn' | 'block'): Violation {
+  const seen =
+    `${call.tool} has failed ${streak.distinct} times in a row with ${streak.signature}, ` +
+    `each time with different arguments (last error: ${streak.lastError})`;
+  const reason =
+    severity === 'block'
+      ? `${seen}, so further guesses are blocked until something changes.`
+      : `${seen}; another guess is unlikely to go differently.`;
+  const suggestion = WARN_ONLY_SIGNATURES.has(streak.signature)
+    ? 'If what you are looking for may not exist, say so instead of trying more variations.'
+    : 'Find the right value first (list, search or read what is there), or take another approach.';
+  return {
+    rule: NAME,
+    severity,
+    reason,
+    suggestion: withAlternatives(suggestion, call.toolPolicy.alternatives),
+    evidence: {
+      count: streak.distinct,
+      calls: streak.calls,
+      lastError: streak.lastError,
+      signature: streak.signature,
+    },
+  };
+}
+
+function readStreak(raw: Record<string, unknown>): Streak | undefined {
+  const signature = readString(raw.signature);
+  const distinct = readCount(raw.distinct);
+  const world = readNumber(raw.world);
+  if (signature === undefined || distinct === undefined || distinct < 1 || world === undefined) {
+    return undefined;
+  }
+  return {
+    signature,
+    distinct,
+    keys: readStrings(raw.keys, MAX_KEYS_PER_STREAK),
+    calls: readStrings(raw.calls, MAX_EVIDENCE_CALLS),
+    lastError: readString(raw.lastError) ?? '',
+    world,
+  };
+}

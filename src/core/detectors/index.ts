@@ -1,0 +1,35 @@
+/** The run-scoped loop detectors, one per file. */
+import { createConvergenceDetector } from './convergence.js';
+import { createCreationRateDetector } from './creation-rate.js';
+import { createCycleDetector } from './cycle.js';
+import { createErrorStreakDetector } from './error-streak.js';
+import { createIdenticalResultDetector } from './identical-result.js';
+import { createNonAdvancingDetector } from './non-advancing.js';
+import { createPollDetector } from './poll.js';
+import { createToolHealthDetector } from './tool-health.js';
+import type { Detector } from './types.js';
+
+export type { ConvergenceDetector } from './convergence.js';
+export { createConvergenceDetector, isConvergenceDetector } from './convergence.js';
+export { createCreationRateDetector } from './creation-rate.js';
+export { createCycleDetector } from './cycle.js';
+export { createErrorStreakDetector } from './error-streak.js';
+export { createIdenticalResultDetector } from './identical-result.js';
+export { createNonAdvancingDetector } from './non-advancing.js';
+export { createPollDetector } from './poll.js';
+export { createToolHealthDetector } from './tool-health.js';
+export type { CallContext, Detector, ObservedOutcome } from './types.js';
+
+/** A fresh set of every detector; find the convergence one with `isConvergenceDetector`. */
+export function createDefaultDetectors(): Detector[] {
+  return [
+    createIdenticalResultDetector(),
+    createNonAdvancingDetector(),
+    createErrorStreakDetector(),
+    createCycleDetector(),
+    createPollDetector(),
+    createCreationRateDetector(),
+    createToolHealthDetector(),
+    createConvergenceDetector(),
+  ];
+}

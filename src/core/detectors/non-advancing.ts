@@ -1,0 +1,100 @@
+/**
+ * A tool that keeps saying "nothing here" while the agent varies its input: searching for a
+ * capability that does not exist. Inputs and texts differ every time, so only the tool's own
+ * flag (or the adapter's empty-result rule) reveals the loop. Once tripped, the tool stays off
+ * for the rest of the run: the next query would not find it either.
+ */
+import type { Violation } from '../types.js';
+import { isHarnessFault, isWatched } from './applicability.js';
+import { LruMap } from './bounded.js';
+import { readCount, readEntries, readSnapshot, readStrings } from './restore.js';
+import type { CallContext, Detector, ObservedOutcome } from './types.js';
+import { excerpt, times, withAlternatives } from './wording.js';
+
+const NAME = 'non-advancing';
+const MAX_TOOLS = 1_000;
+const MAX_EVIDENCE_CALLS = 5;
+const VERSION = 1;
+
+interface Streak {
+  count: number;
+  tripped: boolean;
+  calls: string[];
+  text: string;
+}
+
+export function createNonAdvancingDetector(): Detector {
+  const tools = new LruMap<Streak>(MAX_TOOLS);
+
+  return {
+    name: NAME,
+
+    check(call: CallContext): Violation | undefined {
+      const limits = call.toolPolicy.detectors.nonAdvancing;
+      if (!isWatched(call, limits)) return undefined;
+      const streak = tools.peek(call.tool);
+      if (!streak || !(streak.tripped || streak.count >= limits.blockAfter)) return undefined;
+      return describe(call, streak);
+    },
+
+    observe(call: CallContext, outcome: ObservedOutcome): void {
+      const limits = call.toolPolicy.detectors.nonAdvancing;
+      if (!isWatched(call, limits) || isHarnessFault(outcome)) return;
+      const streak = tools.peek(call.tool);
+      if (outcome.nonAdvancing) {
+        const next = streak ?? { count: 0, tripped: false, calls: [], text: '' };
+        next.count++;
+        next.calls = [...next.calls, call.description].slice(-MAX_EVIDENCE_CALLS);
+        next.text = excerpt(outcome.text);
+        if (next.count >= limits.blockAfter) next.tripped = true;
+        tools.set(call.tool, next);
+      } else if (outcome.success && streak && !streak.tripped) {
+        // Real progress before the trip; an agent failure is neither progress nor its absence.
+        tools.delete(call.tool);
+      }
+    },
+
+    reset(): void {
+      tools.clear();
+    },
+
+    snapshot(): unknown {
+      return { version: VERSION, tools: tools.entries() };
+    },
+
+    restore(state: unknown): void {
+      tools.clear();
+      const snapshot = readSnapshot(state, VERSION);
+      for (const [tool, streak] of readEntries(snapshot?.tools, MAX_TOOLS, readStreak)) {
+        tools.set(tool, streak);
+      }
+    },
+  };
+}
+
+function describe(call: CallContext, streak: Streak): Violation {
+  const last = streak.calls[streak.calls.length - 1] ?? call.description;
+  return {
+    rule: NAME,
+    severity: 'block',
+    reason:
+      `${call.tool} made no progress ${times(streak.count)} in a row, whatever the input (last: ${last}), ` +
+      'so it is switched off for the rest of this run: what you are looking for is not there.',
+    suggestion: withAlternatives(
+      'Stop searching and tell the user which capability or information is missing.',
+      call.toolPolicy.alternatives,
+    ),
+    evidence: { count: streak.count, calls: streak.calls, lastResult: streak.text },
+  };
+}
+
+function readStreak(raw: Record<string, unknown>): Streak | undefined {
+  const count = readCount(raw.count);
+  if (count === undefined || count < 1) return undefined;
+  return {
+    count,
+    tripped: raw.tripped === true,
+    calls: readStrings(raw.calls, MAX_EVIDENCE_CALLS),
+    text: typeof raw.text === 'string' ? raw.text : '',
+  };
+}

@@ -1,0 +1,328 @@
+/**
+ * The resources a call acts on, found in its arguments and normalised so that two spellings of
+ * one resource compare equal. Pure: needs nothing beyond the global `URL`.
+ */
+
+/** What the adapter knows about the call, which argument names alone cannot say. */
+export interface TargetHints {
+  /** The tool's noun (`issue` for `get_issue`): what a bare `id` or `number` refers to. */
+  readonly noun?: string;
+  /** The call creates something: a branch name is then the resource, not a qualifier. */
+  readonly creating?: boolean;
+}
+
+const MAX_TARGETS = 16;
+const MAX_KEYS = 64;
+const MAX_ARRAY_ITEMS = 16;
+const MAX_TARGET_LENGTH = 1024;
+
+type Role = 'path' | 'owner' | 'repo' | 'scope' | 'branch' | 'id';
+
+/** Argument names, lower-cased without `_` or `-`, so `file_path`, `filePath` and `filepath` agree. */
+const ROLE_BY_KEY = new Map<string, Role>([
+  ...[
+    'path',
+    'paths',
+    'file',
+    'files',
+    'filepath',
+    'filepaths',
+    'filename',
+    'filenames',
+    'absolutepath',
+    'relativepath',
+    'notebookpath',
+    'targetfile',
+    'source',
+    'sources',
+    'sourcepath',
+    'destination',
+    'destinationpath',
+    'destpath',
+    'src',
+    'dst',
+    'dest',
+    'oldpath',
+    'newpath',
+    'dir',
+    'dirpath',
+    'directory',
+    'directorypath',
+    'folder',
+    'folderpath',
+    'uri',
+    'uris',
+    'url',
+    'urls',
+    'href',
+  ].map((key) => [key, 'path'] as const),
+  ['owner', 'owner'],
+  ...['repo', 'repository', 'repopath', 'repositorypath', 'repourl'].map((key) => [key, 'repo'] as const),
+  ...['project', 'bucket', 'database'].map((key) => [key, 'scope'] as const),
+  ...['branch', 'branchname', 'newbranch', 'ref'].map((key) => [key, 'branch'] as const),
+  ...['id', 'number', 'issuenumber', 'pullnumber', 'prnumber'].map((key) => [key, 'id'] as const),
+]);
+
+/** `*_id` arguments that name the conversation or the transport, not a resource. */
+const NOT_RESOURCE_IDS = new Set([
+  'sessionid',
+  'requestid',
+  'traceid',
+  'spanid',
+  'callid',
+  'toolcallid',
+  'tooluseid',
+  'correlationid',
+  'clientid',
+  'turnid',
+]);
+
+const ID_SUFFIX = /(?:_id|Id|ID|_number|Number)$/;
+const SCHEME_URL = /^[a-z][a-z0-9+.-]*:\/\//i;
+const WINDOWS_DRIVE = /^[A-Za-z]:(?=\/)/;
+const PATHLIKE_DESCRIPTION =
+  /^(?:the |an? )?(?:absolute |relative |full )?(?:path|file ?path|file ?name|url|uri|directory|folder)\b|\b(?:path|url|uri) (?:to|of) (?:the |a )?(?:file|directory|folder|resource|page|repository)\b/i;
+const PATHLIKE_FORMATS = new Set(['uri', 'uri-reference', 'iri', 'iri-reference', 'url']);
+
+function squash(key: string): string {
+  return key.replace(/[_-]/g, '').toLowerCase();
+}
+
+function roleOf(key: string, schemaPaths: ReadonlySet<string> | undefined): Role | undefined {
+  const squashed = squash(key);
+  const role = ROLE_BY_KEY.get(squashed);
+  if (role) return role;
+  if (schemaPaths?.has(key)) return 'path';
+  if (ID_SUFFIX.test(key) && !NOT_RESOURCE_IDS.has(squashed)) return 'id';
+  return undefined;
+}
+
+const schemaCache = new WeakMap<object, ReadonlySet<string>>();
+
+/** Properties the schema itself marks as paths or URLs (by format or by description). */
+function pathPropertiesOf(schema: unknown): ReadonlySet<string> | undefined {
+  if (typeof schema !== 'object' || schema === null) return undefined;
+  const cached = schemaCache.get(schema);
+  if (cached) return cached;
+  const found = new Set<string>();
+  const properties = (schema as { properties?: unknown }).properties;
+  if (typeof properties === 'object' && properties !== null) {
+    for (const [name, property] of Object.entries(properties).slice(0, MAX_KEYS)) {
+      if (typeof property !== 'object' || property === null) continue;
+      const { format, description } = property as { format?: unknown; description?: unknown };
+      const byFormat = typeof format === 'string' && PATHLIKE_FORMATS.has(format);
+      const byDescription = typeof description === 'string' && PATHLIKE_DESCRIPTION.test(description);
+      if (byFormat || byDescription) found.add(name);
+    }
+  }
+  schemaCache.set(schema, found);
+  return found;
+}
+
+function cleanString(value: unknown): string | undefined {
+  if (typeof value !== 'string') return undefined;
+  const trimmed = value.trim();
+  return trimmed === '' ? undefined : trimmed.slice(0, MAX_TARGET_LENGTH);
+}
+
+/** Strings, arrays of strings, and arrays of objects that carry a `path` (GitHub's `push_files`). */
+function stringsOf(value: unknown): string[] {
+  const single = cleanString(value);
+  if (single !== undefined) return [single];
+  if (!Array.isArray(value)) return [];
+  const out: string[] = [];
+  for (const item of value.slice(0, MAX_ARRAY_ITEMS)) {
+    const text =
+      cleanString(item) ??
+      (typeof item === 'object' && item !== null
+        ? cleanString((item as Record<string, unknown>).path ?? (item as Record<string, unknown>).file_path)
+        : undefined);
+    if (text !== undefined) out.push(text);
+  }
+  return out;
+}
+
+function idValue(value: unknown): string | undefined {
+  if (typeof value === 'number' && Number.isFinite(value)) return String(value);
+  return cleanString(value);
+}
+
+function idNoun(key: string, hints: TargetHints): string {
+  const own = key
+    .replace(ID_SUFFIX, '')
+    .replace(/[_-]+$/, '')
+    .toLowerCase();
+  if (own !== '' && own !== 'id' && own !== 'number') return own;
+  return hints.noun || 'id';
+}
+
+interface Primary {
+  readonly value: string;
+  /** A path joins onto a path qualifier; anything else hangs off it after a colon. */
+  readonly isPath: boolean;
+}
+
+function isFilesystemPath(value: string): boolean {
+  return !SCHEME_URL.test(value) && (value.startsWith('/') || WINDOWS_DRIVE.test(value) || value === '.');
+}
+
+/**
+ * The normalised resources a call acts on, from its argument names and its input schema. A repository,
+ * project or branch qualifies the paths and ids beside it rather than standing alone, so that "file not
+ * found" in one repository says nothing about the whole repository. At most 16 targets.
+ */
+export function extractTargets(
+  args: Readonly<Record<string, unknown>> | undefined,
+  inputSchema?: unknown,
+  hints: TargetHints = {},
+): string[] {
+  if (typeof args !== 'object' || args === null) return [];
+  const schemaPaths = pathPropertiesOf(inputSchema);
+  const primaries: Primary[] = [];
+  let owner: string | undefined;
+  let repo: string | undefined;
+  let branch: string | undefined;
+  const scopes: string[] = [];
+
+  let seen = 0;
+  for (const key in args) {
+    if (!Object.hasOwn(args, key)) continue;
+    if (++seen > MAX_KEYS) break;
+    const role = roleOf(key, schemaPaths);
+    if (role === undefined) continue;
+    const value = args[key];
+    switch (role) {
+      case 'path':
+        for (const text of stringsOf(value)) primaries.push({ value: normalizeTarget(text), isPath: true });
+        break;
+      case 'owner':
+        owner = cleanString(value);
+        break;
+      case 'repo': {
+        const text = cleanString(value);
+        if (text !== undefined) repo = normalizeTarget(text);
+        break;
+      }
+      case 'scope': {
+        const text = idValue(value);
+        if (text !== undefined) scopes.push(text);
+        break;
+      }
+      case 'branch': {
+        const text = cleanString(value);
+        if (text === undefined) break;
+        if (hints.creating) primaries.push({ value: `branch/${text}`, isPath: false });
+        else branch = text;
+        break;
+      }
+      case 'id': {
+        const text = idValue(value);
+        if (text !== undefined) primaries.push({ value: `${idNoun(key, hints)}/${text}`, isPath: false });
+        break;
+      }
+    }
+  }
+
+  const qualifier = qualifierOf(owner, repo, scopes, branch);
+  const targets = new Set<string>();
+  if (primaries.length === 0) {
+    if (qualifier !== undefined) targets.add(qualifier);
+    return [...targets];
+  }
+  for (const primary of primaries) {
+    if (targets.size >= MAX_TARGETS) break;
+    targets.add(qualify(qualifier, primary).slice(0, MAX_TARGET_LENGTH));
+  }
+  return [...targets];
+}
+
+function qualifierOf(
+  owner: string | undefined,
+  repo: string | undefined,
+  scopes: readonly string[],
+  branch: string | undefined,
+): string | undefined {
+  const repoPart =
+    owner !== undefined && repo !== undefined && !repo.includes('/') ? `${owner}/${repo}` : repo;
+  const parts = repoPart === undefined ? [...scopes] : [repoPart, ...scopes];
+  if (parts.length === 0) return undefined;
+  const base = parts.join(':');
+  return branch === undefined ? base : `${base}@${branch}`;
+}
+
+function qualify(qualifier: string | undefined, primary: Primary): string {
+  if (qualifier === undefined) return primary.value;
+  if (primary.isPath && isFilesystemPath(qualifier)) {
+    return isFilesystemPath(primary.value) && primary.value !== '.'
+      ? primary.value
+      : normalizePath(`${qualifier}/${primary.value}`);
+  }
+  return `${qualifier}:${primary.value}`;
+}
+
+/**
+ * A POSIX-style path: backslashes become `/`, `.` and `..` are resolved, `//` collapses, the trailing
+ * `/` goes. Absolute paths stay absolute (`..` stops at the root); case is kept. Never throws.
+ */
+export function normalizePath(path: string): string {
+  if (path === '') return '';
+  let rest = path.includes('\\') ? path.replaceAll('\\', '/') : path;
+  let root = '';
+  if (WINDOWS_DRIVE.test(rest)) {
+    root = `${rest.slice(0, 2)}/`;
+    rest = rest.slice(2);
+  } else if (rest.startsWith('/')) {
+    root = '/';
+  }
+  const segments: string[] = [];
+  for (const segment of rest.split('/')) {
+    if (segment === '' || segment === '.') continue;
+    if (segment === '..') {
+      const last = segments[segments.length - 1];
+      if (last !== undefined && last !== '..') segments.pop();
+      else if (root === '') segments.push('..');
+      continue;
+    }
+    segments.push(segment);
+  }
+  const body = segments.join('/');
+  if (root !== '') return root + body;
+  return body === '' ? '.' : body;
+}
+
+/**
+ * A URL with its scheme and host lower-cased, the default port and the fragment dropped, and the path
+ * and query kept. A string that does not parse as a URL comes back unchanged. Never throws.
+ */
+export function normalizeUrl(url: string): string {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return url;
+  }
+  parsed.hash = '';
+  const host = parsed.host;
+  if (host !== host.toLowerCase()) {
+    // Non-special schemes (`git+ssh:`, `s3:`) keep the host's case; resources do not.
+    try {
+      parsed.host = host.toLowerCase();
+    } catch {
+      // Some hosts cannot be reassigned; the parsed form is still a stable identity.
+    }
+  }
+  return parsed.href;
+}
+
+/** Picks the normaliser for a target: URLs by scheme (`file://` becomes a path), paths otherwise. */
+export function normalizeTarget(value: string): string {
+  if (!SCHEME_URL.test(value)) return normalizePath(value);
+  if (/^file:\/\//i.test(value)) {
+    try {
+      return normalizePath(decodeURIComponent(new URL(value).pathname));
+    } catch {
+      return normalizeUrl(value);
+    }
+  }
+  return normalizeUrl(value);
+}

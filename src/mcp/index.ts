@@ -1,0 +1,18 @@
+export { DEFAULT_HTTP_HOST, type ListenAddress, parseListenAddress } from './address.js';
+export type { Guard } from './guard.js';
+export { createGuard, type FileGuard, type GuardOptions, resolveGuardPolicy } from './guard-factory.js';
+export { checkHttpExposure, type HttpProxyOptions, runHttpProxy } from './http.js';
+export {
+  createProxyServer,
+  mirroredCapabilities,
+  type ProxyServerOptions,
+  type UpstreamLink,
+} from './proxy.js';
+export {
+  DEFAULT_CALL_TIMEOUT_MS,
+  type ProxyOptions,
+  runStdioProxy,
+  type StdioProxyOptions,
+} from './stdio.js';
+export { DEFAULT_RESTART_POLICY, type RestartPolicy, type UpstreamTarget } from './upstream.js';
+export { VERDICT_META_KEY, type VerdictMeta } from './verdict.js';

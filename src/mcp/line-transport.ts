@@ -1,0 +1,121 @@
+import type { Readable, Writable } from 'node:stream';
+import {
+  deserializeMessage,
+  type JSONRPCMessage,
+  serializeMessage,
+  type Transport,
+} from '@modelcontextprotocol/server';
+
+/** A larger line is not a message anyone meant to send; the connection is closed rather than buffering on. */
+const MAX_LINE_BYTES = 64 * 1024 * 1024;
+const SHOWN_CHARS = 120;
+
+/** A problem on the wire, described from the proxy's side: the message names the peer already. */
+export class WireError extends Error {
+  override readonly name = 'WireError';
+}
+
+/**
+ * Newline-delimited JSON-RPC over a pair of streams: the stdio binding, on either side of the
+ * proxy. Unlike the SDK's stdio transports, which skip a line that is not JSON without a word,
+ * it reports every malformed line through `onerror` (and goes on), so that a server that prints
+ * its logs to stdout, or a confused client, shows up on stderr instead of as a silent hang.
+ */
+export class JsonLineTransport implements Transport {
+  onclose?: () => void;
+  onerror?: (error: Error) => void;
+  onmessage?: (message: JSONRPCMessage) => void;
+  private pending: Buffer[] = [];
+  private pendingBytes = 0;
+  private closed = false;
+
+  constructor(
+    private readonly input: Readable,
+    private readonly output: Writable,
+    /** Who is on the other end, for the messages: "the client", "the MCP server". */
+    private readonly peer: string,
+  ) {}
+
+  async start(): Promise<void> {
+    this.input.on('data', this.onData);
+    this.input.on('error', this.onStreamError);
+    this.input.on('end', this.onEnd);
+    this.input.on('close', this.onEnd);
+    this.output.on('error', this.onOutputError);
+  }
+
+  send(message: JSONRPCMessage): Promise<void> {
+    if (this.closed) return Promise.reject(new Error(`the connection to ${this.peer} is closed`));
+    return new Promise((resolve, reject) => {
+      const flushed = this.output.write(serializeMessage(message), (error) => {
+        if (error) reject(error);
+      });
+      if (flushed) resolve();
+      else this.output.once('drain', resolve);
+    });
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    this.input.off('data', this.onData);
+    this.input.off('end', this.onEnd);
+    this.input.off('close', this.onEnd);
+    // A stream still flowing would keep the process alive after everything else has stopped.
+    if (this.input.listenerCount('data') === 0) this.input.pause();
+    this.pending = [];
+    this.onclose?.();
+  }
+
+  private readonly onData = (chunk: Buffer) => {
+    let start = 0;
+    for (let newline = chunk.indexOf(10); newline !== -1; newline = chunk.indexOf(10, start)) {
+      const piece = chunk.subarray(start, newline);
+      const line = this.pending.length === 0 ? piece : Buffer.concat([...this.pending, piece]);
+      this.pending = [];
+      this.pendingBytes = 0;
+      start = newline + 1;
+      this.deliver(line.toString('utf8').replace(/\r$/, ''));
+      if (this.closed) return;
+    }
+    if (start < chunk.length) {
+      this.pending.push(chunk.subarray(start));
+      this.pendingBytes += chunk.length - start;
+      if (this.pendingBytes > MAX_LINE_BYTES) {
+        this.onerror?.(
+          new WireError(`${this.peer} sent a line longer than ${MAX_LINE_BYTES} bytes; closing`),
+        );
+        void this.close();
+      }
+    }
+  };
+
+  private deliver(line: string): void {
+    if (line.trim() === '') return;
+    let message: JSONRPCMessage;
+    try {
+      message = deserializeMessage(line);
+    } catch (error) {
+      const why = error instanceof SyntaxError ? 'is not JSON' : 'is not a JSON-RPC message';
+      const shown = line.length > SHOWN_CHARS ? `${line.slice(0, SHOWN_CHARS)}…` : line;
+      this.onerror?.(new WireError(`${this.peer} sent a line that ${why} (ignored): ${shown}`));
+      return;
+    }
+    this.onmessage?.(message);
+  }
+
+  private readonly onEnd = () => {
+    void this.close();
+  };
+
+  private readonly onStreamError = (error: Error) => {
+    this.onerror?.(error);
+  };
+
+  private readonly onOutputError = (error: NodeJS.ErrnoException) => {
+    if (this.closed) return;
+    // EPIPE: the other end has gone, which `end` or `close` on the input reports on its own.
+    if (error.code !== 'EPIPE') this.onerror?.(error);
+    void this.close();
+  };
+}

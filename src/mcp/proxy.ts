@@ -1,0 +1,256 @@
+import {
+  type CallToolRequest,
+  type CallToolResult,
+  type Client,
+  ProtocolError,
+  type RequestOptions,
+  SdkError,
+  SdkErrorCode,
+  type ServerCapabilities,
+} from '@modelcontextprotocol/client';
+import { type JSONRPCRequest, Server, type ServerContext } from '@modelcontextprotocol/server';
+import { z } from 'zod';
+import type { CheckResult, Outcome, Proposal } from '../core/types.js';
+import type { Guard } from './guard.js';
+import type { InflightCalls } from './inflight.js';
+import { describeError, type Log } from './log.js';
+import { outcomeFromError, outcomeFromResult } from './outcome.js';
+import type { ToolCatalog } from './tool-catalog.js';
+import type { UpstreamIdentity } from './upstream.js';
+import { refusedResult, warnedResult } from './verdict.js';
+
+/** The part of the supervised upstream the request handlers use. */
+export interface UpstreamLink {
+  client(): Promise<Client>;
+  /** Called after a call timed out, to tell a slow tool from a hung server. */
+  suspectHang?(timeoutMs: number): Promise<void>;
+}
+
+export interface ProxyServerOptions {
+  readonly upstream: UpstreamLink;
+  readonly identity: UpstreamIdentity;
+  readonly guard: Guard;
+  readonly catalog: ToolCatalog;
+  readonly calls: InflightCalls;
+  /** How long a tool call may run without progress before it is answered with an error. */
+  readonly callTimeoutMs: number;
+  readonly log: Log;
+}
+
+/**
+ * The capabilities the proxy serves: the upstream's, minus what it does not forward (tasks
+ * would let a tool call bypass the guard; extensions and experimental features are unknown).
+ */
+export function mirroredCapabilities(upstream: ServerCapabilities): ServerCapabilities {
+  const { tools, resources, prompts, logging, completions } = upstream;
+  return {
+    ...(tools && { tools }),
+    ...(resources && { resources }),
+    ...(prompts && { prompts }),
+    ...(logging && { logging }),
+    ...(completions && { completions }),
+  };
+}
+
+const anyResult = z.looseObject({});
+
+/** Requests answered by the upstream exactly as it answers them. */
+type PassThroughMethod =
+  | 'ping'
+  | 'resources/list'
+  | 'resources/templates/list'
+  | 'resources/read'
+  | 'resources/subscribe'
+  | 'resources/unsubscribe'
+  | 'prompts/list'
+  | 'prompts/get'
+  | 'completion/complete'
+  | 'logging/setLevel';
+
+/**
+ * A downstream MCP server whose every request is answered by the upstream, except that each
+ * `tools/call` is first put to the guard and its outcome reported back to it.
+ */
+export function createProxyServer(options: ProxyServerOptions): Server {
+  const { identity, upstream, log } = options;
+  const capabilities = mirroredCapabilities(identity.capabilities);
+  const server = new Server(identity.serverInfo, {
+    capabilities,
+    ...(identity.instructions !== undefined && { instructions: identity.instructions }),
+  });
+  const relay = (ctx: ServerContext, timeout?: number) => relayOptions(ctx, log, timeout);
+
+  const forward = (methods: readonly PassThroughMethod[]) => {
+    for (const method of methods) {
+      server.setRequestHandler(method, async (request, ctx) =>
+        (await upstream.client()).request({ method, params: request.params }, relay(ctx)),
+      );
+    }
+  };
+
+  forward(['ping']);
+  if (capabilities.tools) {
+    server.setRequestHandler('tools/list', async (request, ctx) => {
+      const client = await upstream.client();
+      const result = await client.request({ method: 'tools/list', params: request.params }, relay(ctx));
+      options.catalog.remember(result.tools, { lastPage: result.nextCursor === undefined });
+      return result;
+    });
+    const callTool = toolCallHandler(options);
+    server.setRequestHandler('tools/call', (request, ctx) => options.calls.track(callTool(request, ctx)));
+  }
+  if (capabilities.resources) forward(['resources/list', 'resources/templates/list', 'resources/read']);
+  if (capabilities.resources?.subscribe) forward(['resources/subscribe', 'resources/unsubscribe']);
+  if (capabilities.prompts) forward(['prompts/list', 'prompts/get']);
+  if (capabilities.completions) forward(['completion/complete']);
+  if (capabilities.logging) forward(['logging/setLevel']);
+  // Methods outside the specification (a server's own extensions) pass through untouched.
+  server.fallbackRequestHandler = async (request: JSONRPCRequest, ctx: ServerContext) =>
+    (await upstream.client()).request(
+      { method: request.method, ...(request.params && { params: request.params }) },
+      anyResult,
+      relay(ctx),
+    );
+  server.setNotificationHandler('notifications/roots/list_changed', async () => {
+    try {
+      await (await upstream.client()).sendRootsListChanged();
+    } catch {
+      // An upstream connected without the roots capability has no use for the news.
+    }
+  });
+  return server;
+}
+
+/**
+ * Forwarding options for one request: the client's cancellation reaches the upstream through
+ * the abort signal, and the upstream's progress reaches the client under the client's own token.
+ */
+function relayOptions(ctx: ServerContext, log: Log, timeout?: number): RequestOptions {
+  const token = ctx.mcpReq._meta?.progressToken;
+  return {
+    signal: ctx.mcpReq.signal,
+    ...(timeout !== undefined && { timeout }),
+    ...(token !== undefined && {
+      resetTimeoutOnProgress: true,
+      onprogress: (progress) => {
+        ctx.mcpReq
+          .notify({ method: 'notifications/progress', params: { ...progress, progressToken: token } })
+          .catch((error) => log(`could not forward progress: ${describeError(error)}`));
+      },
+    }),
+  };
+}
+
+function toolCallHandler(options: ProxyServerOptions) {
+  const { guard, upstream, catalog, log, callTimeoutMs } = options;
+  const catalogFiller = new CatalogFiller(options);
+
+  const check = (proposal: Proposal): CheckResult | undefined => {
+    try {
+      return guard.checkProposal(proposal);
+    } catch (error) {
+      // A fault in the engine must not take the user's tools away: the call goes through.
+      log(`the guard failed to check a call to ${proposal.tool}, letting it run: ${describeError(error)}`);
+      return undefined;
+    }
+  };
+  const record = (outcome: Outcome): void => {
+    try {
+      guard.recordOutcome(outcome);
+    } catch (error) {
+      log(`the guard failed to record a call to ${outcome.proposal.tool}: ${describeError(error)}`);
+    }
+  };
+
+  return async (request: CallToolRequest, ctx: ServerContext): Promise<CallToolResult> => {
+    const { name } = request.params;
+    if (!catalog.describe(name)) await catalogFiller.fill();
+    const proposal: Proposal = {
+      tool: name,
+      args: request.params.arguments ?? {},
+      ...catalog.describe(name),
+      callId: String(ctx.mcpReq.id),
+    };
+    const verdict = check(proposal);
+    if (verdict && !verdict.allowed) return refusedResult(verdict);
+
+    const started = performance.now();
+    try {
+      const client = await upstream.client();
+      const result = await client.request(
+        { method: 'tools/call', params: request.params },
+        relayOptions(ctx, log, callTimeoutMs),
+      );
+      record(outcomeFromResult(proposal, result, performance.now() - started));
+      return verdict?.verdict === 'warn' ? warnedResult(result, verdict) : result;
+    } catch (error) {
+      // A call the client cancelled taught nothing, and the client expects no answer.
+      if (ctx.mcpReq.signal.aborted) throw error;
+      record(outcomeFromError(proposal, error, performance.now() - started));
+      // The server's own JSON-RPC errors (unknown tool, invalid params) reach the client unchanged.
+      if (error instanceof ProtocolError) throw error;
+      if (error instanceof SdkError && error.code === SdkErrorCode.RequestTimeout) {
+        void upstream.suspectHang?.(Math.min(10_000, callTimeoutMs));
+      }
+      return faultResult(name, error);
+    }
+  };
+}
+
+/** The answer to a call that the upstream could not give: the model learns it was not its fault. */
+function faultResult(tool: string, error: unknown): CallToolResult {
+  return {
+    content: [{ type: 'text', text: `The MCP server could not complete ${tool}: ${faultText(error)}` }],
+    isError: true,
+  };
+}
+
+function faultText(error: unknown): string {
+  if (error instanceof SdkError) {
+    if (error.code === SdkErrorCode.RequestTimeout)
+      return 'it did not answer in time. This is not a problem with the call.';
+    if (error.code === SdkErrorCode.ConnectionClosed || error.code === SdkErrorCode.NotConnected) {
+      return 'the server exited while the call was running. This is not a problem with the call.';
+    }
+  }
+  return `${describeError(error)}.`;
+}
+
+/**
+ * A client that calls a tool without listing first still gets proposals with annotations: the
+ * list is fetched once, shared by concurrent calls, and fetched again only after a change.
+ */
+class CatalogFiller {
+  private filling: Promise<void> | undefined;
+
+  constructor(private readonly options: ProxyServerOptions) {}
+
+  async fill(): Promise<void> {
+    if (this.options.catalog.isComplete) return;
+    this.filling ??= this.fetchAll().finally(() => {
+      this.filling = undefined;
+    });
+    await this.filling;
+  }
+
+  private async fetchAll(): Promise<void> {
+    const { catalog, upstream, log } = this.options;
+    try {
+      const client = await upstream.client();
+      let cursor: string | undefined;
+      for (let page = 0; page < 64; page += 1) {
+        const result = await client.request(
+          { method: 'tools/list', params: cursor === undefined ? {} : { cursor } },
+          { timeout: 10_000 },
+        );
+        cursor = result.nextCursor;
+        catalog.remember(result.tools, { lastPage: cursor === undefined });
+        if (cursor === undefined) return;
+      }
+    } catch (error) {
+      log(`could not list the tools of the MCP server: ${describeError(error)}`);
+      // Proposals go without annotations rather than every call paying for another failed listing.
+      catalog.remember([], { lastPage: true });
+    }
+  }
+}

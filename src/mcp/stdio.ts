@@ -1,0 +1,174 @@
+import type { Readable, Writable } from 'node:stream';
+import type {
+  Implementation,
+  InitializeRequestParams,
+  JSONRPCMessage,
+  Transport,
+} from '@modelcontextprotocol/server';
+import { isInitializeRequest } from '@modelcontextprotocol/server';
+import { serveStdio } from '@modelcontextprotocol/server/stdio';
+import { bridgeUpstream, forwardableClientCapabilities, ServerPeer } from './bridge.js';
+import type { Guard } from './guard.js';
+import { InflightCalls } from './inflight.js';
+import { Lifecycle } from './lifecycle.js';
+import { JsonLineTransport } from './line-transport.js';
+import { describeError, describeFrom, type Log, stderrLog } from './log.js';
+import { createProxyServer } from './proxy.js';
+import { ToolCatalog } from './tool-catalog.js';
+import { type RestartPolicy, Upstream, type UpstreamIdentity, type UpstreamTarget } from './upstream.js';
+
+export interface ProxyOptions {
+  readonly target: UpstreamTarget;
+  readonly guard: Guard;
+  /** Restart a crashed upstream; without it, the proxy ends when the upstream does. */
+  readonly restart?: RestartPolicy;
+  /** A tool call without an answer or progress for this long is answered with an error. */
+  readonly callTimeoutMs?: number;
+  /** Who the proxy says it is to the upstream when the client did not say who it is. */
+  readonly proxyInfo?: Implementation;
+  readonly log?: Log;
+  /** End cleanly on SIGINT and SIGTERM (off when embedded in a process that owns its signals). */
+  readonly handleSignals?: boolean;
+  /** Ends the proxy, the way a signal does, when aborted. */
+  readonly signal?: AbortSignal;
+}
+
+export interface StdioProxyOptions extends ProxyOptions {
+  readonly input?: Readable;
+  readonly output?: Writable;
+}
+
+export const DEFAULT_CALL_TIMEOUT_MS = 10 * 60_000;
+export const DEFAULT_PROXY_INFO: Implementation = { name: 'narrowing', version: '0.0.0' };
+
+/**
+ * Serves the proxy on this process's stdin and stdout until the client goes away, a signal
+ * arrives, or the upstream is gone for good. Resolves with the exit code.
+ *
+ * The upstream is connected when the client opens the conversation rather than before: the
+ * client's `initialize` says which server→client requests (roots, sampling, elicitation) it
+ * can answer, and the proxy declares exactly those upstream, so the server behaves as it would
+ * with the client connected directly. The client's first message waits for that connection.
+ */
+export async function runStdioProxy(options: StdioProxyOptions): Promise<number> {
+  const log = options.log ?? stderrLog;
+  const lifecycle = new Lifecycle(log, { signals: options.handleSignals ?? true, stop: options.signal });
+  const catalog = new ToolCatalog();
+  const calls = new InflightCalls();
+  const peer = new ServerPeer(log);
+  const logOnce = onceLogger(log);
+  let opening: InitializeRequestParams | undefined;
+  let upstream: Upstream | undefined;
+  let identity: Promise<UpstreamIdentity> | undefined;
+
+  const connect = (): Promise<UpstreamIdentity> => {
+    identity ??= (async () => {
+      const declared = forwardableClientCapabilities(opening?.capabilities);
+      const link = new Upstream({
+        target: options.target,
+        clientInfo: opening?.clientInfo ?? options.proxyInfo ?? DEFAULT_PROXY_INFO,
+        clientCapabilities: declared,
+        prepare: (client) => bridgeUpstream(client, declared, peer, catalog),
+        ...(options.restart && { restart: options.restart }),
+        log,
+      });
+      upstream = link;
+      link.onDown = (error) => lifecycle.end(1, `${error.message}; stopping`);
+      link.onRestarted = () => {
+        catalog.clear();
+        if (link.started.capabilities.tools?.listChanged) {
+          peer.notify({ method: 'notifications/tools/list_changed' });
+        }
+      };
+      try {
+        return await link.start();
+      } catch (error) {
+        lifecycle.end(1, describeError(error));
+        throw error;
+      }
+    })();
+    return identity;
+  };
+
+  const wire = new WatchedTransport(
+    new JsonLineTransport(options.input ?? process.stdin, options.output ?? process.stdout, 'the client'),
+    (message) => {
+      if (isInitializeRequest(message)) opening ??= message.params;
+    },
+    () => lifecycle.end(0),
+  );
+  const handle = serveStdio(
+    async ({ era }) => {
+      const started = await connect();
+      const server = createProxyServer({
+        upstream: upstream as Upstream,
+        identity: started,
+        guard: options.guard,
+        catalog,
+        calls,
+        callTimeoutMs: options.callTimeoutMs ?? DEFAULT_CALL_TIMEOUT_MS,
+        log,
+      });
+      server.onerror = logOnce;
+      // The 2026 era has no handshake to wait for; the 2025 era ends its handshake with `initialized`.
+      if (era === 'modern') peer.attach(server);
+      else server.oninitialized = () => peer.attach(server);
+      return server;
+    },
+    { transport: wire, onerror: logOnce },
+  );
+
+  lifecycle.add('answering the calls still running', () => calls.settled(5_000));
+  lifecycle.add('closing the client connection', () => handle.close());
+  lifecycle.add('stopping the MCP server', () => upstream?.close());
+  lifecycle.add('saving what was learned', () => options.guard.close());
+  return lifecycle.done;
+}
+
+/**
+ * A transport that lets the proxy see each message before the SDK does (to read the client's
+ * capabilities from `initialize`) and learn when the client has gone.
+ */
+class WatchedTransport implements Transport {
+  onclose?: () => void;
+  onerror?: (error: Error) => void;
+  onmessage?: Transport['onmessage'];
+
+  constructor(
+    private readonly inner: Transport,
+    observe: (message: JSONRPCMessage) => void,
+    closed: () => void,
+  ) {
+    inner.onmessage = (message, extra) => {
+      observe(message);
+      this.onmessage?.(message, extra);
+    };
+    inner.onerror = (error) => this.onerror?.(error);
+    inner.onclose = () => {
+      this.onclose?.();
+      closed();
+    };
+  }
+
+  start(): Promise<void> {
+    return this.inner.start();
+  }
+
+  send(...args: Parameters<Transport['send']>): Promise<void> {
+    return this.inner.send(...args);
+  }
+
+  close(): Promise<void> {
+    return this.inner.close();
+  }
+}
+
+/** The SDK reports a malformed message both to the entry and to the server: say it once. */
+function onceLogger(log: Log): (error: Error) => void {
+  const seen = new WeakSet<Error>();
+  return (error) => {
+    if (seen.has(error)) return;
+    seen.add(error);
+    log(describeFrom('the client', error));
+  };
+}

@@ -1,0 +1,79 @@
+import type { VerdictKind } from '../core/types.js';
+import type { ReplayStep, ReplaySummary } from './replay.js';
+
+/** One `--json` line per call: `rule` and `reason` only when the verdict is not `allow`. */
+export function stepJson(step: ReplayStep): string {
+  const { step: number, tool, verdict, rule, reason } = step;
+  return JSON.stringify({
+    step: number,
+    tool,
+    verdict,
+    ...(verdict !== 'allow' && rule !== undefined ? { rule } : {}),
+    ...(verdict !== 'allow' && reason !== undefined ? { reason } : {}),
+  });
+}
+
+export function summaryJson(summary: ReplaySummary): string {
+  const { calls, allow, warn, block, halt } = summary;
+  return JSON.stringify({ summary: { calls, allow, warn, block, halt } });
+}
+
+export interface TableStyle {
+  /** Colours a verdict (identity when colour is off). */
+  readonly verdict: (verdict: VerdictKind, text: string) => string;
+  readonly dim: (text: string) => string;
+  /** Terminal width; reasons are cut to fit. Unlimited when absent (output to a file or a pipe). */
+  readonly width?: number;
+}
+
+export const PLAIN_STYLE: TableStyle = { verdict: (_verdict, text) => text, dim: (text) => text };
+
+function truncate(text: string, room: number): string {
+  if (room <= 0) return '';
+  if (text.length <= room) return text;
+  return room === 1 ? '…' : `${text.slice(0, room - 1)}…`;
+}
+
+/** The steps as an aligned table: STEP TOOL VERDICT RULE REASON. */
+export function stepTable(steps: readonly ReplayStep[], style: TableStyle = PLAIN_STYLE): string[] {
+  const header = { step: 'STEP', tool: 'TOOL', verdict: 'VERDICT', rule: 'RULE', reason: 'REASON' };
+  const rows = steps.map((step) => ({
+    step: String(step.step),
+    tool: step.tool.replace(/\s+/g, ' '),
+    verdict: step.verdict,
+    rule: step.rule ?? '',
+    reason: (step.reason ?? '').replace(/\s+/g, ' ').trim(),
+  }));
+  const width = (key: 'step' | 'tool' | 'verdict' | 'rule') =>
+    Math.max(header[key].length, ...rows.map((row) => row[key].length));
+  const widths = {
+    step: width('step'),
+    tool: Math.min(width('tool'), 40),
+    verdict: width('verdict'),
+    rule: width('rule'),
+  };
+  const lead = widths.step + widths.tool + widths.verdict + widths.rule + 8;
+  const line = (row: typeof header, colour: (text: string) => string) => {
+    const reasonRoom = style.width === undefined ? Number.POSITIVE_INFINITY : style.width - lead;
+    const cells = [
+      row.step.padStart(widths.step),
+      truncate(row.tool, widths.tool).padEnd(widths.tool),
+      colour(row.verdict.padEnd(widths.verdict)),
+      row.rule.padEnd(widths.rule),
+      truncate(row.reason, reasonRoom),
+    ];
+    return cells.join('  ').trimEnd();
+  };
+  return [
+    style.dim(line(header, (text) => text)),
+    ...rows.map((row) => line(row, (text) => style.verdict(row.verdict as VerdictKind, text))),
+  ];
+}
+
+export function summaryLine(summary: ReplaySummary, style: TableStyle = PLAIN_STYLE): string {
+  const parts = (['allow', 'warn', 'block', 'halt'] as const).map((verdict) =>
+    summary[verdict] > 0 ? style.verdict(verdict, `${summary[verdict]} ${verdict}`) : `0 ${verdict}`,
+  );
+  const calls = `${summary.calls} ${summary.calls === 1 ? 'call' : 'calls'}`;
+  return `${calls}: ${parts.join(', ')}`;
+}

@@ -1,0 +1,197 @@
+/**
+ * Feeds a recorded trace through the guard and says, call by call, what the guard would have done.
+ * Deterministic: the clock comes from the trace, so the same trace and policy always give the same
+ * verdicts.
+ */
+import { createToolCallAdapter } from '../adapters/tool-call/index.js';
+import { NarrowingLoop } from '../core/loop.js';
+import type { Policy } from '../core/policy.js';
+import type { CheckResult, DomainAdapter, Outcome, Proposal, VerdictKind } from '../core/types.js';
+import { traceResultToOutcome } from '../trace/outcome.js';
+import type { CallEvent, ToolInfo, TraceEvent } from '../trace/types.js';
+import { TraceClock } from './clock.js';
+
+/** The part of `NarrowingLoop` a replay drives. */
+export interface ReplayGuard {
+  checkProposal(proposal: Proposal): CheckResult;
+  recordOutcome(outcome: Outcome): unknown;
+  resetSession(sessionId?: string): void;
+  newRun(reason: 'user' | 'compact'): void;
+}
+
+export interface ReplayStep {
+  /** Counts `call` events from 1 across the whole trace. */
+  readonly step: number;
+  readonly tool: string;
+  readonly verdict: VerdictKind;
+  /** The rule that decided, when the verdict is not `allow`. */
+  readonly rule?: string;
+  /** The sentence the model would have been shown. */
+  readonly reason?: string;
+  readonly suggestion?: string;
+}
+
+export interface ReplaySummary {
+  readonly calls: number;
+  readonly allow: number;
+  readonly warn: number;
+  readonly block: number;
+  readonly halt: number;
+}
+
+export interface ReplayOptions {
+  /** A resolved policy (see `parsePolicy`); the `precise` preset when absent. */
+  readonly policy?: Policy;
+  /** The tool-call adapter when absent. */
+  readonly adapter?: DomainAdapter;
+}
+
+interface PendingCall {
+  readonly step: number;
+  readonly event: CallEvent;
+  readonly proposal: Proposal;
+}
+
+/**
+ * Replays events one at a time. Calls that share a `turn` were issued together in one model step,
+ * so all of them are checked before any of their results is recorded, as a parallel dispatch does.
+ */
+export class TraceReplayer {
+  private readonly tools = new Map<string, ToolInfo>();
+  private readonly counts = { calls: 0, allow: 0, warn: 0, block: 0, halt: 0 };
+  private turn: PendingCall[] = [];
+  private halted: { step: number; rule?: string; reason?: string } | undefined;
+  private sessions = 0;
+
+  constructor(
+    private readonly guard: ReplayGuard,
+    private readonly clock: TraceClock,
+  ) {}
+
+  /** The steps this event completes: none, one, or a whole turn once it ends. */
+  feed(event: TraceEvent): ReplayStep[] {
+    if (event.type === 'call') {
+      const turnEnds =
+        this.turn.length > 0 && (event.turn === undefined || event.turn !== this.turn[0]?.event.turn);
+      const steps = turnEnds ? this.flush() : [];
+      this.turn.push(this.pending(event));
+      if (event.turn === undefined) steps.push(...this.flush());
+      return steps;
+    }
+    const steps = this.flush();
+    switch (event.type) {
+      case 'meta':
+        for (const tool of event.tools ?? []) this.tools.set(tool.name, tool);
+        break;
+      case 'session':
+        this.halted = undefined;
+        this.sessions++;
+        // The guard would invent a random id; a numbered one keeps replays identical.
+        this.guard.resetSession(event.id ?? `session-${this.sessions}`);
+        break;
+      case 'user':
+        this.halted = undefined;
+        this.guard.newRun('user');
+        break;
+      case 'compact':
+        this.guard.newRun('compact');
+        break;
+    }
+    return steps;
+  }
+
+  /** Steps still waiting for their turn to end. Call once after the last event. */
+  finish(): ReplayStep[] {
+    return this.flush();
+  }
+
+  get summary(): ReplaySummary {
+    return { ...this.counts };
+  }
+
+  private pending(event: CallEvent): PendingCall {
+    const tool = this.tools.get(event.tool);
+    const proposal: Proposal = {
+      tool: event.tool,
+      args: event.args,
+      ...(tool?.annotations ? { annotations: tool.annotations } : {}),
+      ...(tool?.inputSchema !== undefined ? { inputSchema: tool.inputSchema } : {}),
+      ...(event.turn !== undefined ? { step: event.turn } : {}),
+      ...(event.id !== undefined ? { callId: event.id } : {}),
+    };
+    this.counts.calls++;
+    return { step: this.counts.calls, event, proposal };
+  }
+
+  private flush(): ReplayStep[] {
+    const calls = this.turn;
+    if (calls.length === 0) return [];
+    this.turn = [];
+    const steps: ReplayStep[] = [];
+    const executed: PendingCall[] = [];
+    for (const call of calls) {
+      this.clock.advance(call.event.t);
+      const step = this.check(call);
+      steps.push(step);
+      this.counts[step.verdict]++;
+      if (step.verdict === 'allow' || step.verdict === 'warn') executed.push(call);
+    }
+    for (const call of executed) {
+      // A call recorded without a result never ran; there is nothing to learn from it.
+      if (call.event.result) this.guard.recordOutcome(traceResultToOutcome(call.proposal, call.event.result));
+    }
+    return steps;
+  }
+
+  private check(call: PendingCall): ReplayStep {
+    const base = { step: call.step, tool: call.event.tool };
+    if (this.halted) {
+      const { step, rule, reason } = this.halted;
+      return {
+        ...base,
+        verdict: 'halt',
+        ...(rule ? { rule } : {}),
+        reason: reason
+          ? `The run was halted at step ${step}: ${reason}`
+          : `The run was halted at step ${step}.`,
+      };
+    }
+    const result = this.guard.checkProposal(call.proposal);
+    if (result.verdict === 'halt')
+      this.halted = { step: call.step, rule: result.rule, reason: result.reason };
+    return {
+      ...base,
+      verdict: result.verdict,
+      ...(result.verdict !== 'allow' && result.rule ? { rule: result.rule } : {}),
+      ...(result.verdict !== 'allow' && result.reason ? { reason: result.reason } : {}),
+      ...(result.verdict !== 'allow' && result.suggestion ? { suggestion: result.suggestion } : {}),
+    };
+  }
+}
+
+/** A replayer driving a fresh guard whose clock is the trace's. */
+export function createReplayer(options: ReplayOptions = {}): TraceReplayer {
+  const clock = new TraceClock();
+  const guard = new NarrowingLoop({
+    adapter: options.adapter ?? createToolCallAdapter(),
+    ...(options.policy ? { policy: options.policy } : {}),
+    clock,
+    // A fixed id keeps replay output identical from one run to the next.
+    sessionId: 'replay',
+  });
+  return new TraceReplayer(guard, clock);
+}
+
+export interface ReplayReport {
+  readonly steps: readonly ReplayStep[];
+  readonly summary: ReplaySummary;
+}
+
+/** Replays a whole trace held in memory. */
+export function replayTrace(events: Iterable<TraceEvent>, options: ReplayOptions = {}): ReplayReport {
+  const replayer = createReplayer(options);
+  const steps: ReplayStep[] = [];
+  for (const event of events) steps.push(...replayer.feed(event));
+  steps.push(...replayer.finish());
+  return { steps, summary: replayer.summary };
+}

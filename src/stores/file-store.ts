@@ -1,0 +1,275 @@
+/**
+ * The default store: one JSON file shared by every process that learns in the same place.
+ * Writes are debounced and happen off the caller's path; each one takes a cross-process lock,
+ * re-reads the file and merges, so concurrent writers add up instead of overwriting each other.
+ */
+import { mkdirSync, readFileSync } from 'node:fs';
+import { mkdir, readFile } from 'node:fs/promises';
+import { dirname } from 'node:path';
+import type { PersistedState, StateStore } from '../core/types.js';
+import { moveAside, writeFileAtomic, writeFileAtomicSync } from './atomic-file.js';
+import { onProcessExit } from './exit-hook.js';
+import { withFileLock, withFileLockSync } from './lock.js';
+import { EMPTY_STATE, mergePersistedStates, pruneLiftedMarks } from './merge.js';
+import { parseStateText, stateToText } from './schema.js';
+
+export type StoreProblem =
+  /** The file could not be used as state; it was kept under `movedTo` and the store starts empty. */
+  | { readonly kind: 'quarantined'; readonly path: string; readonly movedTo: string; readonly reason: string }
+  /** The file exists but could not be read (permissions, a directory in its place); it is left alone. */
+  | { readonly kind: 'unreadable'; readonly path: string; readonly reason: string }
+  /** A write did not happen; the state is kept in memory and tried again. */
+  | { readonly kind: 'write-failed'; readonly path: string; readonly reason: string };
+
+export interface FileStoreOptions {
+  readonly path: string;
+  /** Defaults to a process warning, so that no problem goes unseen. */
+  readonly onProblem?: (problem: StoreProblem) => void;
+  /** How long `save` waits for further changes before writing. */
+  readonly debounceMs?: number;
+  /** Wall-clock milliseconds; decides when lifted marks are old enough to forget. */
+  readonly now?: () => number;
+}
+
+export interface FileStore extends StateStore {
+  readonly path: string;
+}
+
+type StoredRead = PersistedState | undefined | 'corrupt' | 'unreadable';
+
+const DEFAULT_DEBOUNCE_MS = 75;
+const RETRY_MS = 1_000;
+const MAX_BACKLOG = 16;
+
+export function createFileStore(options: FileStoreOptions): FileStore {
+  return new FileStateStore(options);
+}
+
+class FileStateStore implements FileStore {
+  readonly path: string;
+  private readonly report: (problem: StoreProblem) => void;
+  private readonly debounceMs: number;
+  private readonly now: () => number;
+  private pending: PersistedState[] = [];
+  /** The latest state given as a function: exported only when it is written. */
+  private source: (() => PersistedState) | undefined;
+  /** What the write in progress carries, so the exit handler can finish it if the process dies first. */
+  private writing: PersistedState | undefined;
+  private lastWritten: PersistedState | undefined;
+  private timer: NodeJS.Timeout | undefined;
+  private queue: Promise<unknown> = Promise.resolve();
+  private closed = false;
+  private readonly stopExitHook: () => void;
+
+  constructor(options: FileStoreOptions) {
+    this.path = options.path;
+    this.report = options.onProblem ?? warn;
+    this.debounceMs = options.debounceMs ?? DEFAULT_DEBOUNCE_MS;
+    this.now = options.now ?? Date.now;
+    this.stopExitHook = onProcessExit(() => this.writeAtExit());
+  }
+
+  load(): PersistedState | undefined {
+    let stored = this.readSync();
+    if (stored === 'corrupt') {
+      // Only the holder of the lock may move the file aside: another process may be replacing it.
+      stored = withFileLockSync(this.path, () => this.readSync({ quarantine: true })).value;
+    }
+    this.drainSource();
+    const unsaved = this.writing === undefined ? this.pending : [this.writing, ...this.pending];
+    const parts = typeof stored === 'object' ? [stored, ...unsaved] : unsaved;
+    if (parts.length === 0) return undefined;
+    return parts.length === 1 ? parts[0] : parts.reduce(mergePersistedStates, EMPTY_STATE);
+  }
+
+  save(state: PersistedState | (() => PersistedState)): void {
+    if (this.closed) throw new Error(`The state store for ${this.path} is closed; open a new one to save.`);
+    if (typeof state === 'function') {
+      this.source = state;
+      this.schedule(this.debounceMs);
+      return;
+    }
+    this.pending.push(state);
+    if (this.pending.length >= MAX_BACKLOG) this.pending = [this.pendingState()!];
+    this.schedule(this.debounceMs);
+  }
+
+  async flush(): Promise<PersistedState | undefined> {
+    this.cancelTimer();
+    this.drainSource();
+    const hadWork = this.pending.length > 0 || this.writing !== undefined;
+    const merged = await this.enqueueWrite();
+    return merged ?? (hadWork ? this.lastWritten : undefined);
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    this.cancelTimer();
+    // If this fails the exit hook stays, and tries once more before the process ends.
+    await this.enqueueWrite();
+    this.stopExitHook();
+  }
+
+  private schedule(delay: number): void {
+    if (this.timer !== undefined) return;
+    this.timer = setTimeout(() => {
+      this.timer = undefined;
+      this.enqueueWrite().catch(() => undefined);
+    }, delay);
+    this.timer.unref();
+  }
+
+  private cancelTimer(): void {
+    if (this.timer === undefined) return;
+    clearTimeout(this.timer);
+    this.timer = undefined;
+  }
+
+  private enqueueWrite(): Promise<PersistedState | undefined> {
+    const run = this.queue.then(() => this.writeNow());
+    this.queue = run.catch(() => undefined);
+    return run;
+  }
+
+  private async writeNow(): Promise<PersistedState | undefined> {
+    this.drainSource();
+    const state = this.pendingState();
+    if (state === undefined) return undefined;
+    this.pending = [];
+    this.writing = state;
+    try {
+      await mkdir(dirname(this.path), { recursive: true });
+      const merged = await withFileLock(
+        this.path,
+        async () => {
+          const stored = await this.readAsync();
+          const merged = this.combine(stored, state);
+          if (stored === undefined || stateToText(stored) !== stateToText(merged)) {
+            await writeFileAtomic(this.path, stateToText(merged));
+          }
+          return merged;
+        },
+        (error) =>
+          this.report({
+            kind: 'write-failed',
+            path: this.path,
+            reason: `its lock was lost: ${error.message}`,
+          }),
+      );
+      this.lastWritten = merged;
+      return merged;
+    } catch (error) {
+      this.pending.unshift(state);
+      this.report({ kind: 'write-failed', path: this.path, reason: (error as Error).message });
+      if (!this.closed) this.schedule(RETRY_MS);
+      throw error;
+    } finally {
+      this.writing = undefined;
+    }
+  }
+
+  /** The last chance to save: sync I/O only, under the lock when it can be had. */
+  private writeAtExit(): void {
+    this.drainSource();
+    const parts = this.writing === undefined ? this.pending : [this.writing, ...this.pending];
+    if (parts.length === 0) return;
+    const state = parts.reduce(mergePersistedStates, EMPTY_STATE);
+    try {
+      mkdirSync(dirname(this.path), { recursive: true });
+      withFileLockSync(this.path, () => {
+        const stored = this.readSync({ quarantine: true });
+        // Already reported; a file that cannot be read is never overwritten.
+        if (typeof stored !== 'object' && stored !== undefined) return;
+        writeFileAtomicSync(this.path, stateToText(this.combine(stored, state)));
+      });
+      this.pending = [];
+    } catch (error) {
+      this.report({ kind: 'write-failed', path: this.path, reason: (error as Error).message });
+    }
+  }
+
+  private combine(stored: PersistedState | undefined, state: PersistedState): PersistedState {
+    return pruneLiftedMarks(mergePersistedStates(stored ?? EMPTY_STATE, state), this.now());
+  }
+
+  private drainSource(): void {
+    const source = this.source;
+    if (source === undefined) return;
+    this.source = undefined;
+    this.pending.push(source());
+  }
+
+  private pendingState(): PersistedState | undefined {
+    if (this.pending.length === 0) return undefined;
+    if (this.pending.length === 1) return this.pending[0];
+    return this.pending.reduce(mergePersistedStates, EMPTY_STATE);
+  }
+
+  /**
+   * Reads the file: `undefined` when there is none (or it was just moved aside), `'corrupt'` when it
+   * must be moved aside first (only done under the lock), `'unreadable'` when it cannot be read.
+   */
+  private readSync({ quarantine = false } = {}): StoredRead {
+    let text: string;
+    try {
+      text = readFileSync(this.path, 'utf8');
+    } catch (error) {
+      return this.readFailed(error);
+    }
+    return this.accept(text, quarantine);
+  }
+
+  /** Under the lock only. Throws when the file exists but cannot be read, so it is not overwritten. */
+  private async readAsync(): Promise<PersistedState | undefined> {
+    let text: string;
+    try {
+      text = await readFile(this.path, 'utf8');
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+      throw new Error(
+        `${this.path} exists but cannot be read (${(error as Error).message}); it was left as it is`,
+      );
+    }
+    const stored = this.accept(text, true);
+    return stored === 'corrupt' ? undefined : stored;
+  }
+
+  private readFailed(error: unknown): undefined | 'unreadable' {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') return undefined;
+    this.report({
+      kind: 'unreadable',
+      path: this.path,
+      reason: `${(error as Error).message}. Fix its permissions or move it away; it will not be overwritten.`,
+    });
+    return 'unreadable';
+  }
+
+  private accept(text: string, quarantine: boolean): PersistedState | undefined | 'corrupt' {
+    const parsed = parseStateText(text);
+    if (parsed.ok) return parsed.state;
+    if (!quarantine) return 'corrupt';
+    const movedTo = moveAside(this.path, 'corrupt');
+    this.report({ kind: 'quarantined', path: this.path, movedTo, reason: parsed.reason });
+    return undefined;
+  }
+}
+
+function warn(problem: StoreProblem): void {
+  process.emitWarning(describeStoreProblem(problem), 'NarrowingWarning');
+}
+
+export function describeStoreProblem(problem: StoreProblem): string {
+  switch (problem.kind) {
+    case 'quarantined':
+      return (
+        `The state file ${problem.path} could not be used because ${problem.reason}. It was moved to ` +
+        `${problem.movedTo} and learning continues from an empty state; restore it by hand if it matters.`
+      );
+    case 'unreadable':
+      return `The state file ${problem.path} cannot be read: ${problem.reason}`;
+    case 'write-failed':
+      return `Saving the state file ${problem.path} failed: ${problem.reason}. It will be tried again.`;
+  }
+}

@@ -1,0 +1,101 @@
+/**
+ * The on-disk form of persisted state, checked on every read: a file written by another version,
+ * edited by hand or cut short must be recognised, never half-trusted.
+ */
+import { z } from 'zod';
+import type { PersistedState } from '../core/types.js';
+
+export const STATE_VERSION = 1;
+
+// JSON has no Infinity, and a ban that never expires may well use it.
+const INFINITE = 'Infinity';
+const time = z.union([z.number(), z.literal(INFINITE).transform(() => Number.POSITIVE_INFINITY)]);
+
+const actionKind = z.enum(['read', 'search', 'mutate', 'create', 'delete', 'exec', 'api', 'poll', 'other']);
+const scalar = z.union([z.number(), z.string(), z.boolean()]);
+
+const evidence = z.looseObject({
+  failures: z.number(),
+  firstAt: z.number(),
+  lastAt: z.number(),
+  lastError: z.string(),
+  calls: z.array(z.string()),
+  masked: z.array(z.string()).optional(),
+});
+
+const region = z.looseObject({
+  equals: z.record(z.string(), scalar).optional(),
+  atLeast: z.record(z.string(), z.number()).optional(),
+  atMost: z.record(z.string(), z.number()).optional(),
+});
+
+// Loose objects: fields added by a later minor release survive a round trip through this one.
+const constraint = z.looseObject({
+  id: z.string().min(1),
+  type: z.enum(['banned_strategy', 'radius_limit', 'parameter_ban']),
+  scope: z.enum(['call', 'target', 'strategy', 'parameter']),
+  signature: z.string(),
+  actionClass: z.string(),
+  tool: z.string().optional(),
+  callKey: z.string().optional(),
+  target: z.string().optional(),
+  blocksKinds: z.array(actionKind).optional(),
+  needle: z.string().optional(),
+  dependsOnWorkspace: z.boolean().optional(),
+  region: region.optional(),
+  radius: z.number().optional(),
+  evidence,
+  createdAt: z.number(),
+  expiresAt: time,
+  strikes: z.number(),
+  probation: z.boolean(),
+  persistent: z.boolean(),
+  context: z.record(z.string(), z.string()).optional(),
+});
+
+const liftedMark = z.object({ id: z.string().min(1), at: z.number() });
+
+const persistedState = z.object({
+  version: z.literal(STATE_VERSION),
+  savedAt: z.number(),
+  constraints: z.array(constraint),
+  lifted: z.array(liftedMark),
+});
+
+export type ParsedState = { ok: true; state: PersistedState } | { ok: false; reason: string };
+
+/** Reads the text of a state file. Never throws: a bad file is described, not trusted. */
+export function parseStateText(text: string): ParsedState {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch (error) {
+    const cut = text.trim().length === 0 ? 'the file is empty' : (error as Error).message;
+    return { ok: false, reason: `it is not valid JSON (${cut})` };
+  }
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
+    return { ok: false, reason: 'it is not a JSON object' };
+  }
+  const version = (raw as { version?: unknown }).version;
+  if (version !== STATE_VERSION) {
+    const named = version === undefined ? 'no version' : `version ${JSON.stringify(version)}`;
+    return {
+      ok: false,
+      reason: `it has ${named}, and this build of narrowing reads state version ${STATE_VERSION} only`,
+    };
+  }
+  const parsed = persistedState.safeParse(raw);
+  if (!parsed.success) {
+    return { ok: false, reason: `it does not match the state schema:\n${z.prettifyError(parsed.error)}` };
+  }
+  return { ok: true, state: parsed.data as PersistedState };
+}
+
+export function stateToText(state: PersistedState): string {
+  const text = JSON.stringify(
+    state,
+    (_key, value: unknown) => (value === Number.POSITIVE_INFINITY ? INFINITE : value),
+    2,
+  );
+  return `${text}\n`;
+}

@@ -1,0 +1,3 @@
+export { claudeTranscriptToTrace } from './claude.js';
+export { journalToTrace } from './journal.js';
+export type { ConversionResult } from './types.js';

@@ -1,0 +1,16 @@
+export { TraceError } from './errors.js';
+export { traceResultToOutcome } from './outcome.js';
+export { parseTrace, TraceLineParser } from './parse.js';
+export { readTraceFile } from './read.js';
+export type {
+  CallEvent,
+  CompactEvent,
+  McpContent,
+  MetaEvent,
+  SessionEvent,
+  ToolInfo,
+  TraceEvent,
+  TraceResult,
+  UserEvent,
+} from './types.js';
+export { formatTrace, formatTraceEvent } from './write.js';

@@ -1,0 +1,116 @@
+import { describe, expect, it } from 'vitest';
+import { toolCallToProposal } from '../../../src/adapters/tool-call/convert.js';
+import { adapter } from './helpers.js';
+
+function factsOf(tool: string, args: unknown, inputSchema?: unknown) {
+  return adapter.describeCall(
+    toolCallToProposal(tool, args, inputSchema === undefined ? {} : { inputSchema }),
+  );
+}
+
+describe('targets', () => {
+  it('normalises the path of a read', () => {
+    expect(factsOf('Read', { file_path: './src/../src/index.ts' }).targets).toEqual(['src/index.ts']);
+  });
+
+  it('takes the collapsed command line as the target of a shell call', () => {
+    expect(
+      factsOf('Bash', { command: '  npm   test\n -- --run ', description: 'run tests' }).targets,
+    ).toEqual(['npm test -- --run']);
+  });
+
+  it('joins a command given as a list', () => {
+    expect(factsOf('shell', { command: ['bash', '-lc', 'ls  -la'] }).targets).toEqual(['bash -lc ls -la']);
+  });
+
+  it('does not take the working directory of a shell call for its target', () => {
+    expect(factsOf('run_shell_command', { command: 'make', directory: 'pkg' }).targets).toEqual(['make']);
+  });
+
+  it('takes the files a Codex patch touches', () => {
+    const patch = [
+      '*** Begin Patch',
+      '*** Update File: src/app.py',
+      '@@ def main():',
+      '-    print("hi")',
+      '+    print("hello")',
+      '*** Add File: ./docs/new.md',
+      '+# New',
+      '*** End Patch',
+    ].join('\n');
+    expect(factsOf('apply_patch', { input: patch }).targets).toEqual(['src/app.py', 'docs/new.md']);
+  });
+
+  it('pairs a resource id with the tool noun', () => {
+    expect(factsOf('get_issue', { owner: 'o', repo: 'r', issue_number: 7 }).targets).toEqual(['o/r:issue/7']);
+    expect(factsOf('get_page', { id: 'p1' }).targets).toEqual(['page/p1']);
+  });
+
+  it('names the branch a branch-creating tool creates', () => {
+    expect(factsOf('git_create_branch', { repo_path: '/w/repo', branch_name: 'feat' }).targets).toEqual([
+      '/w/repo:branch/feat',
+    ]);
+  });
+
+  it('keeps the branch of a read as a qualifier', () => {
+    expect(factsOf('git_checkout', { repo_path: '/w/repo', branch_name: 'feat' }).targets).toEqual([
+      '/w/repo@feat',
+    ]);
+  });
+
+  it('uses the input schema to find target arguments', () => {
+    const schema = { properties: { notebook: { type: 'string', description: 'The path of the notebook' } } };
+    expect(factsOf('open_notebook', { notebook: 'a.ipynb' }, schema).targets).toEqual(['a.ipynb']);
+  });
+
+  it('takes targets from JSON-string arguments', () => {
+    expect(factsOf('read_file', '{"path":"./a.txt"}').targets).toEqual(['a.txt']);
+  });
+});
+
+describe('written text', () => {
+  it('is the new string of an edit', () => {
+    const facts = factsOf('Edit', { file_path: 'a.ts', old_string: 'x', new_string: 'y' });
+    expect(facts.writtenText).toBe('y');
+  });
+
+  it('is the content of a write', () => {
+    expect(factsOf('write_file', { path: 'a.ts', content: 'hello' }).writtenText).toBe('hello');
+  });
+
+  it('joins the new texts of several edits', () => {
+    const args = {
+      path: 'a.ts',
+      edits: [
+        { oldText: 'a', newText: 'b' },
+        { oldText: 'c', newText: 'd' },
+      ],
+    };
+    expect(factsOf('edit_file', args).writtenText).toBe('b\nd');
+  });
+
+  it('is the added lines of a patch', () => {
+    const patch = '*** Begin Patch\n*** Update File: a.py\n-old\n+new line\n*** End Patch';
+    expect(factsOf('apply_patch', { input: patch }).writtenText).toBe('new line');
+  });
+
+  it('is absent for calls that do not write', () => {
+    expect(factsOf('Read', { file_path: 'a.ts', content: 'ignored' }).writtenText).toBeUndefined();
+  });
+});
+
+describe('hostile input', () => {
+  it('survives arguments that are not objects', () => {
+    expect(factsOf('read_file', 42).kind).toBe('read');
+    expect(factsOf('read_file', null).targets).toEqual([]);
+  });
+
+  it('survives a huge tool name', () => {
+    expect(factsOf('read_'.repeat(10_000), {}).kind).toBe('read');
+  });
+
+  it('survives arguments named like prototype keys', () => {
+    const args = JSON.parse('{"__proto__": {"path": "x"}, "constructor": "y", "path": "z"}');
+    expect(factsOf('read_file', args).targets).toEqual(['z']);
+  });
+});

@@ -1,0 +1,93 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { toolCallToOutcome, toolCallToProposal } from '../../../src/adapters/tool-call/convert.js';
+import type { Outcome, Proposal } from '../../../src/core/types.js';
+import { adapter } from './helpers.js';
+
+const toolNames = fc.oneof(
+  fc.string(),
+  fc.constantFrom('Read', 'Bash', 'edit_file', 'mcp__x__get_job_status', 'web_fetch', 'mcp_a_b_c', 'a.b/c'),
+);
+const args = fc.oneof(fc.dictionary(fc.string(), fc.jsonValue()), fc.jsonValue());
+const texts = fc.oneof(
+  fc.string(),
+  fc.jsonValue().map((value) => JSON.stringify(value) ?? ''),
+);
+
+describe('the tool-call adapter never throws', () => {
+  it('describes any call', () => {
+    fc.assert(
+      fc.property(toolNames, args, fc.jsonValue(), (tool, input, schema) => {
+        const facts = adapter.describeCall(toolCallToProposal(tool, input, { inputSchema: schema }));
+        expect(adapter.actionClasses).toContain(facts.actionClass);
+        expect(facts.targets.length).toBeLessThanOrEqual(16);
+      }),
+    );
+  });
+
+  it('describes any outcome', () => {
+    fc.assert(
+      fc.property(toolNames, args, texts, fc.boolean(), (tool, input, text, isError) => {
+        const outcome = toolCallToOutcome(tool, input, {
+          content: [{ type: 'text', text }],
+          isError,
+        });
+        const facts = adapter.describeFailure(outcome, adapter.describeCall(outcome.proposal));
+        if (isError) expect(adapter.signatures).toContain(facts?.signature);
+        adapter.isNonAdvancing(outcome);
+      }),
+    );
+  });
+
+  it('converts any result value', () => {
+    fc.assert(
+      fc.property(fc.anything(), (result) => {
+        const outcome = toolCallToOutcome('read_file', { path: 'a' }, result);
+        expect(typeof outcome.success).toBe('boolean');
+        adapter.describeFailure(outcome, adapter.describeCall(outcome.proposal));
+      }),
+    );
+  });
+
+  it('describes outcomes whose fields have the wrong types', () => {
+    fc.assert(
+      fc.property(
+        fc.record({
+          content: fc.anything(),
+          error: fc.anything(),
+          status: fc.anything(),
+          errorCode: fc.anything(),
+          exceptionName: fc.anything(),
+          meta: fc.anything(),
+        }),
+        (fields) => {
+          const outcome = {
+            proposal: { tool: 'fetch', args: {} },
+            success: false,
+            ...fields,
+          } as unknown as Outcome;
+          const facts = adapter.describeFailure(outcome, adapter.describeCall(outcome.proposal));
+          expect(adapter.signatures).toContain(facts?.signature);
+          adapter.isNonAdvancing(outcome);
+        },
+      ),
+    );
+  });
+
+  it('describes proposals whose fields have the wrong types', () => {
+    fc.assert(
+      fc.property(fc.anything(), fc.anything(), fc.anything(), (tool, input, annotations) => {
+        const proposal = { tool, args: input, annotations } as unknown as Proposal;
+        const call = adapter.describeCall(proposal);
+        expect(adapter.actionClasses).toContain(call.actionClass);
+        adapter.describeFailure({ proposal, success: false, error: 'ENOENT' }, call);
+      }),
+    );
+  });
+
+  it('reads long hostile texts', () => {
+    const text = `${'a'.repeat(50_000)} HTTP 429 ${'('.repeat(10_000)}${' '.repeat(20_000)}x`;
+    const outcome = toolCallToOutcome('fetch', { url: 'https://x.dev' }, { error: text });
+    expect(adapter.describeFailure(outcome, adapter.describeCall(outcome.proposal))?.signature).toBeDefined();
+  });
+});

@@ -1,0 +1,519 @@
+import { describe, expect, it } from 'vitest';
+import { createToolCallAdapter } from '../../../src/adapters/tool-call/adapter.js';
+import { toolCallToOutcome } from '../../../src/adapters/tool-call/convert.js';
+import { parseRetryAfter, TOOL_CALL_SIGNATURES } from '../../../src/adapters/tool-call/signatures.js';
+import { adapter, failureOf } from './helpers.js';
+
+const READ = { path: 'config/prod.yaml' };
+const FETCH = { url: 'https://api.example.com/v1/items' };
+const BASH = { command: 'npm test' };
+
+function signatureOf(tool: string, args: Record<string, unknown>, text: string): string | undefined {
+  return failureOf(tool, args, text)?.signature;
+}
+
+describe('the signature list', () => {
+  it('has the paper twelve, in priority order', () => {
+    expect(adapter.signatures).toEqual([
+      'tool_timeout',
+      'tool_not_found',
+      'permission_denied',
+      'rate_limited',
+      'file_not_found',
+      'syntax_error',
+      'edit_failed',
+      'command_failed',
+      'validation_error',
+      'conflict',
+      'empty_result',
+      'api_error',
+    ]);
+    expect(TOOL_CALL_SIGNATURES).toHaveLength(12);
+  });
+});
+
+describe('tool_timeout', () => {
+  it('recognises a request that timed out, as a harness fault', () => {
+    expect(failureOf('fetch', FETCH, 'Request timed out after 30s')).toMatchObject({
+      signature: 'tool_timeout',
+      blame: 'harness_fault',
+      deterministic: false,
+    });
+  });
+
+  it('recognises the MCP SDK request timeout and ETIMEDOUT', () => {
+    expect(signatureOf('fetch', FETCH, 'MCP error -32001: Request timed out')).toBe('tool_timeout');
+    expect(signatureOf('fetch', FETCH, 'connect ETIMEDOUT 10.0.0.7:443')).toBe('tool_timeout');
+  });
+
+  it('recognises a gateway timeout status', () => {
+    expect(signatureOf('fetch', FETCH, 'Request failed with status code 504')).toBe('tool_timeout');
+  });
+
+  it('does not take a test timeout inside command output for a harness timeout', () => {
+    const output =
+      'RUN v4\n FAIL src/slow.test.ts > waits\nError: Test timed out in 5000ms.\n Tests  1 failed\nexit code 1';
+    expect(failureOf('Bash', BASH, output)).toMatchObject({
+      signature: 'command_failed',
+      blame: 'agent_failure',
+    });
+  });
+
+  it('believes a timeout the harness reports on the first line of command output', () => {
+    expect(failureOf('Bash', BASH, 'Command timed out after 2m 0.0s\npartial output')?.signature).toBe(
+      'tool_timeout',
+    );
+  });
+});
+
+describe('tool_not_found', () => {
+  it('recognises the MCP unknown-tool error as a harness fault', () => {
+    expect(failureOf('nope', {}, 'MCP error -32602: Tool nope not found')).toMatchObject({
+      signature: 'tool_not_found',
+      blame: 'harness_fault',
+    });
+  });
+
+  it('recognises Claude Code and generic wording', () => {
+    expect(signatureOf('Foo', {}, 'Error: No such tool available: Foo')).toBe('tool_not_found');
+    expect(signatureOf('foo', {}, 'Unknown tool: foo')).toBe('tool_not_found');
+  });
+
+  it('does not take a missing shell command for a missing tool', () => {
+    expect(signatureOf('Bash', { command: 'foo' }, 'bash: foo: command not found')).toBe('command_failed');
+  });
+});
+
+describe('permission_denied', () => {
+  it('recognises EACCES as a harness fault', () => {
+    expect(failureOf('read_file', READ, "EACCES: permission denied, open '/etc/shadow'")).toMatchObject({
+      signature: 'permission_denied',
+      blame: 'harness_fault',
+    });
+  });
+
+  it('recognises 403 only in an HTTP context', () => {
+    expect(signatureOf('fetch', FETCH, 'HTTP 403 Forbidden')).toBe('permission_denied');
+    expect(signatureOf('fetch', FETCH, 'Request failed with status code 403')).toBe('permission_denied');
+  });
+
+  it('does not take "line 403" for a forbidden response', () => {
+    expect(failureOf('read_file', READ, 'YAML error at line 403')?.signature).not.toBe('permission_denied');
+  });
+
+  it('blames the agent for a path outside the sandbox, which no retry fixes', () => {
+    const text = 'Access denied - path outside allowed directories: /etc/passwd not in /tmp/ws';
+    expect(failureOf('read_text_file', { path: '/etc/passwd' }, text)).toMatchObject({
+      signature: 'permission_denied',
+      blame: 'agent_failure',
+      deterministic: true,
+      meaning: 'call',
+    });
+  });
+});
+
+describe('rate_limited', () => {
+  it('recognises HTTP 429 and reads Retry-After', () => {
+    expect(failureOf('fetch', FETCH, 'HTTP 429 Too Many Requests (retry-after: 2)')).toMatchObject({
+      signature: 'rate_limited',
+      blame: 'harness_fault',
+      retryAfterSeconds: 2,
+    });
+  });
+
+  it('recognises provider wording', () => {
+    expect(signatureOf('fetch', FETCH, 'Rate limit reached for gpt-4o. Please try again in 20s.')).toBe(
+      'rate_limited',
+    );
+    expect(signatureOf('fetch', FETCH, '{"error":{"code":429,"status":"RESOURCE_EXHAUSTED"}}')).toBe(
+      'rate_limited',
+    );
+  });
+
+  it('prefers the Retry-After the harness measured', () => {
+    const outcome = toolCallToOutcome('fetch', FETCH, new Error('Too Many Requests'), {
+      retryAfterSeconds: 7,
+    });
+    expect(adapter.describeFailure(outcome, adapter.describeCall(outcome.proposal))?.retryAfterSeconds).toBe(
+      7,
+    );
+  });
+
+  it('does not take a bare 429 for a rate limit', () => {
+    expect(signatureOf('fetch', FETCH, 'processed 429 items before failing')).not.toBe('rate_limited');
+  });
+});
+
+describe('file_not_found', () => {
+  it('recognises the Node ENOENT message and bans reads of the missing target', () => {
+    const text = "ENOENT: no such file or directory, open 'config/prod.yaml'";
+    expect(failureOf('read_file', READ, text)).toMatchObject({
+      signature: 'file_not_found',
+      blame: 'agent_failure',
+      deterministic: true,
+      meaning: 'target-missing',
+    });
+  });
+
+  it('recognises the MCP filesystem server wording', () => {
+    const text = "Error: ENOENT: no such file or directory, open '/tmp/x'";
+    expect(signatureOf('read_text_file', { path: '/tmp/x' }, text)).toBe('file_not_found');
+  });
+
+  it('recognises the Python and coreutils wordings', () => {
+    const python = "FileNotFoundError: [Errno 2] No such file or directory: 'x.py'";
+    expect(signatureOf('Bash', { command: 'python x.py' }, python)).toBe('file_not_found');
+    expect(signatureOf('Bash', { command: 'cat foo.txt' }, 'cat: foo.txt: No such file or directory')).toBe(
+      'file_not_found',
+    );
+  });
+
+  it('recognises Claude Code and Gemini CLI wordings', () => {
+    expect(signatureOf('Read', { file_path: '/w/a.ts' }, 'File does not exist.')).toBe('file_not_found');
+    expect(signatureOf('read_file', { absolute_path: '/w/a.ts' }, 'File not found: /w/a.ts')).toBe(
+      'file_not_found',
+    );
+  });
+
+  it('keeps a missing file inside a command to that command', () => {
+    expect(
+      failureOf('Bash', { command: 'cat foo.txt' }, 'cat: foo.txt: No such file or directory')?.meaning,
+    ).toBe('call');
+  });
+
+  it('does not generalise a whole-file write that failed on a missing parent', () => {
+    const text = "ENOENT: no such file or directory, open '/w/sub/deep/x.txt'";
+    expect(failureOf('write_file', { path: '/w/sub/deep/x.txt', content: 'x' }, text)?.meaning).toBe('call');
+  });
+
+  it('treats an edit of a missing file as target-missing', () => {
+    const args = { file_path: '/w/a.ts', old_string: 'a', new_string: 'b' };
+    expect(failureOf('Edit', args, 'File does not exist.')?.meaning).toBe('target-missing');
+  });
+
+  it('reads a 404 status of a read as a missing target', () => {
+    expect(
+      failureOf('get_file_contents', { owner: 'o', repo: 'r', path: 'x.md' }, 'x', { status: 404 }),
+    ).toMatchObject({ signature: 'file_not_found', meaning: 'target-missing' });
+  });
+});
+
+describe('syntax_error', () => {
+  it('recognises a SyntaxError as deterministic', () => {
+    expect(failureOf('Bash', { command: 'node x.js' }, 'SyntaxError: Unexpected token')).toMatchObject({
+      signature: 'syntax_error',
+      blame: 'agent_failure',
+      deterministic: true,
+    });
+  });
+
+  it('recognises Python and JSON parse errors', () => {
+    expect(signatureOf('Bash', { command: 'python x.py' }, 'IndentationError: unexpected indent')).toBe(
+      'syntax_error',
+    );
+    expect(signatureOf('api', { body: '{' }, 'Unexpected end of JSON input')).toBe('syntax_error');
+  });
+});
+
+describe('files a syntax error depends on', () => {
+  it('names the file Python points at', () => {
+    const output =
+      '  File "/w/app/models.py", line 12\n    def f(:\n          ^\nSyntaxError: invalid syntax';
+    expect(failureOf('Bash', { command: 'python -m app' }, output)?.dependsOnFiles).toEqual([
+      '/w/app/models.py',
+    ]);
+  });
+
+  it('names the files tsc and Node point at', () => {
+    const tsc =
+      "src/a.ts(3,5): error TS1005: ';' expected.\nsrc/b.ts:7:1 - error TS1128: Declaration expected.";
+    expect(failureOf('Bash', { command: 'npx tsc' }, tsc)?.dependsOnFiles).toEqual(['src/a.ts', 'src/b.ts']);
+    const node = '/w/src/index.js:3\n  foo(\n     ^\n\nSyntaxError: Unexpected end of input';
+    expect(failureOf('Bash', { command: 'node src/index.js' }, node)?.dependsOnFiles).toEqual([
+      '/w/src/index.js',
+    ]);
+  });
+
+  it('names nothing when the output names no file, so the whole workspace counts', () => {
+    const bash = "bash: -c: line 1: syntax error near unexpected token `)'";
+    expect(failureOf('Bash', { command: 'echo )' }, bash)).toMatchObject({ signature: 'syntax_error' });
+    expect(failureOf('Bash', { command: 'echo )' }, bash)?.dependsOnFiles).toBeUndefined();
+  });
+
+  it('names nothing for other failures of commands', () => {
+    expect(failureOf('Bash', BASH, 'FAIL src/a.test.ts:3\nexit code 1')?.dependsOnFiles).toBeUndefined();
+  });
+});
+
+describe('edit_failed', () => {
+  const edit = { file_path: '/w/app/models.py', old_string: 'class User:', new_string: 'class Account:' };
+
+  it('recognises the Claude Code Edit message and names the missing text', () => {
+    expect(failureOf('Edit', edit, 'String to replace not found in file.')).toMatchObject({
+      signature: 'edit_failed',
+      blame: 'agent_failure',
+      deterministic: true,
+      meaning: 'content-missing',
+      needle: 'class User:',
+    });
+  });
+
+  it('recognises the other editors wordings', () => {
+    expect(signatureOf('Edit', edit, 'Error: old_string not found in app/models.py')).toBe('edit_failed');
+    expect(signatureOf('edit', edit, 'search string not found in file: "x"')).toBe('edit_failed');
+    const gemini = 'Failed to edit, 0 occurrences found for old_string in /w/app/models.py. No edits made.';
+    expect(signatureOf('replace', edit, gemini)).toBe('edit_failed');
+    const anthropic = 'No replacement was performed, old_str `x` did not appear verbatim in /w/a.py.';
+    expect(
+      signatureOf('str_replace_based_edit_tool', { command: 'str_replace', path: '/w/a.py' }, anthropic),
+    ).toBe('edit_failed');
+  });
+
+  it('takes the needle the filesystem server quotes from several edits', () => {
+    const args = {
+      path: '/w/a.txt',
+      edits: [
+        { oldText: 'first', newText: '1' },
+        { oldText: 'second', newText: '2' },
+      ],
+    };
+    expect(failureOf('edit_file', args, 'Could not find exact match for edit:\nsecond')).toMatchObject({
+      signature: 'edit_failed',
+      meaning: 'content-missing',
+      needle: 'second',
+    });
+  });
+
+  it('does not call ambiguous text missing', () => {
+    const text = 'Found 3 matches of the string to replace, but replace_all is false.';
+    expect(failureOf('Edit', edit, text)).toMatchObject({ signature: 'edit_failed', meaning: 'call' });
+  });
+
+  it('stays at the call when the edit has no search text', () => {
+    expect(
+      failureOf(
+        'apply_patch',
+        { input: 'x' },
+        'apply_patch verification failed: Failed to find expected lines',
+      ),
+    ).toMatchObject({ signature: 'edit_failed', meaning: 'call' });
+  });
+});
+
+describe('command_failed', () => {
+  it('recognises npm lifecycle failures as non-deterministic agent failures', () => {
+    expect(failureOf('Bash', BASH, 'npm ERR! code ELIFECYCLE\nnpm ERR! errno 1')).toMatchObject({
+      signature: 'command_failed',
+      blame: 'agent_failure',
+      deterministic: false,
+    });
+  });
+
+  it('recognises a failing test run', () => {
+    const output =
+      ' FAIL  src/sum.test.ts > sum > adds\nAssertionError: expected 3 to be 4\n Test Files  1 failed\nexit code 1';
+    expect(signatureOf('Bash', BASH, output)).toBe('command_failed');
+  });
+
+  it('does not read exit code 0 as a failed command', () => {
+    expect(signatureOf('read_file', READ, 'done, exit code 0')).toBe('api_error');
+  });
+
+  it('calls any failed shell command a failed command when nothing else is recognised', () => {
+    expect(signatureOf('run_shell_command', { command: 'make' }, 'something odd happened')).toBe(
+      'command_failed',
+    );
+  });
+});
+
+describe('validation_error', () => {
+  it('recognises MCP input validation as the agent failure', () => {
+    const text =
+      'MCP error -32602: Input validation error: Invalid arguments for tool get-sum: expected number';
+    expect(failureOf('get-sum', { a: 'x', b: 2 }, text)).toMatchObject({
+      signature: 'validation_error',
+      blame: 'agent_failure',
+      deterministic: true,
+    });
+  });
+
+  it('recognises HTTP 400 only in an HTTP context', () => {
+    expect(signatureOf('fetch', FETCH, '400 Bad Request')).toBe('validation_error');
+    expect(signatureOf('fetch', FETCH, 'Prompt is 4000 tokens long')).not.toBe('validation_error');
+  });
+
+  it('does not treat an edit before reading as deterministic', () => {
+    const text = 'File has not been read yet. Read it first before writing to it.';
+    expect(failureOf('Edit', { file_path: '/w/a.ts', old_string: 'a', new_string: 'b' }, text)).toMatchObject(
+      {
+        signature: 'validation_error',
+        deterministic: false,
+        meaning: 'call',
+      },
+    );
+  });
+
+  it('reads JSON-RPC invalid params as bad arguments when the text says nothing more', () => {
+    const error = Object.assign(new Error('MCP error -32602: bad'), { code: -32602, name: 'McpError' });
+    const outcome = toolCallToOutcome('get-sum', {}, error);
+    expect(adapter.describeFailure(outcome, adapter.describeCall(outcome.proposal))?.signature).toBe(
+      'validation_error',
+    );
+  });
+});
+
+describe('conflict', () => {
+  const branch = { repo_path: '/w/repo', branch_name: 'x' };
+
+  it('recognises an existing branch as target-exists on a create', () => {
+    expect(failureOf('git_create_branch', branch, "fatal: A branch named 'x' already exists.")).toMatchObject(
+      {
+        signature: 'conflict',
+        blame: 'agent_failure',
+        deterministic: true,
+        meaning: 'target-exists',
+      },
+    );
+  });
+
+  it('recognises 409 conflict wording', () => {
+    expect(
+      signatureOf('create_file', { path: 'a.md', content: 'x' }, '409 conflict: file already exists'),
+    ).toBe('conflict');
+    expect(signatureOf('fetch', FETCH, 'Request failed (409)')).toBe('conflict');
+  });
+
+  it('keeps a conflict of a non-create call to that call', () => {
+    const text = 'Destination already exists: /w/b.txt';
+    expect(failureOf('move_file', { source: '/w/a.txt', destination: '/w/b.txt' }, text)?.meaning).toBe(
+      'call',
+    );
+  });
+});
+
+describe('api_error', () => {
+  it('blames the harness for 5xx responses and network failures', () => {
+    for (const text of ['503 Service Unavailable', 'socket hang up', 'ECONNREFUSED 127.0.0.1:5432']) {
+      expect(failureOf('query', { sql: 'select 1' }, text)).toMatchObject({
+        signature: 'api_error',
+        blame: 'harness_fault',
+      });
+    }
+  });
+
+  it('recognises status code contexts', () => {
+    expect(failureOf('fetch', FETCH, 'Request failed with status code: 500')?.blame).toBe('harness_fault');
+    expect(failureOf('fetch', FETCH, 'HTTP/1.1 502 Bad Gateway')?.blame).toBe('harness_fault');
+  });
+
+  it('does not take "processed 500 rows" for a server error', () => {
+    expect(failureOf('query', { sql: 'x' }, 'processed 500 rows, then stopped')).toMatchObject({
+      signature: 'api_error',
+      blame: 'unknown',
+    });
+  });
+
+  it('blames nobody for an internal error of the tool', () => {
+    expect(failureOf('get-sum', {}, 'MCP error -32603: Internal error')).toMatchObject({
+      signature: 'api_error',
+      blame: 'unknown',
+    });
+  });
+
+  it('blames nobody for a failure it cannot read', () => {
+    expect(failureOf('read_file', READ, 'boom')).toMatchObject({ signature: 'api_error', blame: 'unknown' });
+  });
+
+  it('does not believe network words deep inside command output', () => {
+    const output =
+      'Running 12 tests\n  mock server: connection refused (expected)\n  1 failed, 11 passed\ndone';
+    expect(failureOf('Bash', BASH, output)).toMatchObject({
+      signature: 'command_failed',
+      blame: 'agent_failure',
+    });
+  });
+});
+
+describe('structured data first', () => {
+  it('reads the HTTP status before the text', () => {
+    expect(failureOf('fetch', FETCH, 'the server said no', { status: 429 })?.signature).toBe('rate_limited');
+    expect(failureOf('fetch', FETCH, 'not found', { status: 500 })?.signature).toBe('api_error');
+  });
+
+  it('reads the error code of a thrown Node error', () => {
+    const error = Object.assign(new Error('connect failed'), { code: 'ECONNRESET' });
+    const outcome = toolCallToOutcome('fetch', FETCH, error);
+    expect(adapter.describeFailure(outcome, adapter.describeCall(outcome.proposal))).toMatchObject({
+      signature: 'api_error',
+      blame: 'harness_fault',
+    });
+  });
+
+  it('reads the socket error hidden in the cause of fetch failed', () => {
+    const error = new TypeError('fetch failed', {
+      cause: Object.assign(new Error('x'), { code: 'ECONNREFUSED' }),
+    });
+    const outcome = toolCallToOutcome('fetch', FETCH, error);
+    expect(outcome.errorCode).toBe('ECONNREFUSED');
+    expect(adapter.describeFailure(outcome, adapter.describeCall(outcome.proposal))?.blame).toBe(
+      'harness_fault',
+    );
+  });
+
+  it('reads the exception name', () => {
+    const error = new Error('The operation was aborted due to timeout');
+    error.name = 'TimeoutError';
+    const outcome = toolCallToOutcome('fetch', FETCH, error);
+    expect(adapter.describeFailure(outcome, adapter.describeCall(outcome.proposal))?.signature).toBe(
+      'tool_timeout',
+    );
+  });
+});
+
+describe('extra patterns', () => {
+  const custom = createToolCallAdapter({
+    patterns: [{ pattern: /\bE_NOFILE\b/g, signature: 'file_not_found' }],
+  });
+  const outcome = toolCallToOutcome(
+    'read_doc',
+    { path: 'a.md' },
+    { error: 'E_NOFILE a.md (timed out after retry)' },
+  );
+
+  it('are tried before the built-in ones and keep the built-in blame', () => {
+    const facts = custom.describeFailure(outcome, custom.describeCall(outcome.proposal));
+    expect(facts).toMatchObject({ signature: 'file_not_found', blame: 'agent_failure', deterministic: true });
+  });
+
+  it('match on every call even when written with the global flag', () => {
+    const call = custom.describeCall(outcome.proposal);
+    const signatures = [1, 2, 3].map(() => custom.describeFailure(outcome, call)?.signature);
+    expect(signatures).toEqual(['file_not_found', 'file_not_found', 'file_not_found']);
+  });
+
+  it('may name a new signature, which is listed after the built-in ones', () => {
+    const custom = createToolCallAdapter({
+      patterns: [{ pattern: /quota of builds used/i, signature: 'build_quota', blame: 'harness_fault' }],
+    });
+    expect(custom.signatures.at(-1)).toBe('build_quota');
+    const outcome = toolCallToOutcome('trigger_build', {}, { error: 'Monthly quota of builds used up' });
+    expect(custom.describeFailure(outcome, custom.describeCall(outcome.proposal))).toMatchObject({
+      signature: 'build_quota',
+      blame: 'harness_fault',
+      deterministic: false,
+    });
+  });
+});
+
+describe('parseRetryAfter', () => {
+  it('reads seconds, milliseconds and minutes', () => {
+    expect(parseRetryAfter('Retry-After: 3')).toBe(3);
+    expect(parseRetryAfter('retry after 500ms')).toBe(0.5);
+    expect(parseRetryAfter('Please try again in 2 minutes')).toBe(120);
+    expect(parseRetryAfter('"retryDelay": "17s"')).toBe(17);
+  });
+
+  it('finds nothing where nothing is said', () => {
+    expect(parseRetryAfter('Too Many Requests')).toBeUndefined();
+  });
+});

@@ -1,0 +1,164 @@
+import { execFile } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { afterAll, describe, expect, it } from 'vitest';
+import type { CommandIO } from '../../../src/cli/commands/io.js';
+import { runReplay } from '../../../src/cli/commands/replay.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'narrowing-replay-cli-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const repoRoot = fileURLToPath(new URL('../../..', import.meta.url));
+
+function file(name: string, text: string): string {
+  const path = join(dir, name);
+  writeFileSync(path, text);
+  return path;
+}
+
+function fakeIO(options: { tty?: boolean; columns?: number; env?: Record<string, string> } = {}) {
+  const out: string[] = [];
+  const err: string[] = [];
+  const io: CommandIO = {
+    stdout: {
+      write: (text: string) => out.push(text),
+      isTTY: options.tty ?? false,
+      columns: options.columns,
+    },
+    stderr: { write: (text: string) => err.push(text) },
+    env: options.env ?? {},
+  };
+  return { io, stdout: () => out.join(''), stderr: () => err.join('') };
+}
+
+const emptyRead = (t: number) =>
+  JSON.stringify({
+    type: 'call',
+    tool: 'read_file',
+    args: { path: 'data.json' },
+    result: { content: '' },
+    t,
+  });
+const loop = file(
+  'loop.jsonl',
+  [
+    JSON.stringify({ type: 'meta', name: 'empty-read', description: 'The same empty read, four times.' }),
+    emptyRead(0),
+    emptyRead(2),
+    emptyRead(4),
+    emptyRead(6),
+  ].join('\n'),
+);
+
+describe('narrowing replay', () => {
+  it('prints one JSON object per call and a summary with --json', async () => {
+    const { io, stdout } = fakeIO();
+    expect(await runReplay(loop, { json: true }, io)).toBe(0);
+    const lines = stdout()
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line));
+    expect(lines).toHaveLength(5);
+    expect(lines[0]).toEqual({ step: 1, tool: 'read_file', verdict: 'allow' });
+    expect(lines[2]).toMatchObject({
+      step: 3,
+      verdict: 'block',
+      rule: expect.any(String),
+      reason: expect.any(String),
+    });
+    expect(lines[4]).toEqual({ summary: { calls: 4, allow: 2, warn: 0, block: 2, halt: 0 } });
+  });
+
+  it('prints a table and a summary line without --json', async () => {
+    const { io, stdout } = fakeIO();
+    expect(await runReplay(loop, {}, io)).toBe(0);
+    const lines = stdout().trimEnd().split('\n');
+    expect(lines[0]).toContain('empty-read — The same empty read, four times.');
+    expect(lines[1]).toMatch(/^STEP\s+TOOL\s+VERDICT\s+RULE\s+REASON$/);
+    expect(lines.at(-1)).toBe('4 calls: 2 allow, 0 warn, 2 block, 0 halt');
+  });
+
+  it('uses no colour when stdout is not a terminal', async () => {
+    const { io, stdout } = fakeIO();
+    await runReplay(loop, {}, io);
+    expect(stdout()).not.toContain('\u001b[');
+  });
+
+  it('colours verdicts on a terminal', async () => {
+    const { io, stdout } = fakeIO({ tty: true, columns: 100 });
+    await runReplay(loop, {}, io);
+    expect(stdout()).toContain('\u001b[31m');
+  });
+
+  it('honours NO_COLOR on a terminal', async () => {
+    const { io, stdout } = fakeIO({ tty: true, columns: 100, env: { NO_COLOR: '1' } });
+    await runReplay(loop, {}, io);
+    expect(stdout()).not.toContain('\u001b[');
+  });
+
+  it('fits rows to the terminal width', async () => {
+    const { io, stdout } = fakeIO({ tty: true, columns: 72, env: { NO_COLOR: '1' } });
+    await runReplay(loop, {}, io);
+    const rows = stdout().split('\n').slice(1, -2);
+    expect(rows.every((row) => row.length <= 72)).toBe(true);
+  });
+
+  it('exits 2 naming the file and line of a bad line, and prints no steps', async () => {
+    const path = file('bad.jsonl', `${emptyRead(0)}\n// fine\n{"type":"call","tool":"read_file"}\n`);
+    const { io, stdout, stderr } = fakeIO();
+    expect(await runReplay(path, { json: true }, io)).toBe(2);
+    expect(stderr()).toMatch(new RegExp(`^${path.replace(/[.\\]/g, '\\$&')}:3: `));
+    expect(stdout()).toBe('');
+  });
+
+  it('exits 2 when the trace does not exist', async () => {
+    const { io, stderr } = fakeIO();
+    expect(await runReplay(join(dir, 'missing.jsonl'), {}, io)).toBe(2);
+    expect(stderr()).toContain('missing.jsonl: cannot read the trace (no such file)');
+  });
+
+  it('exits 2 with the policy problem when the policy is invalid', async () => {
+    const policy = file('policy.yaml', 'detectors:\n  identicalFailure:\n    threshold: -1\n');
+    const { io, stderr } = fakeIO();
+    expect(await runReplay(loop, { policy }, io)).toBe(2);
+    expect(stderr()).toBe(
+      `${policy}: detectors.identicalFailure.threshold must be a positive integer (got -1)\n`,
+    );
+  });
+
+  it('applies a policy file', async () => {
+    const policy = file('advisory.yaml', 'enforcement: advisory\n');
+    const { io, stdout } = fakeIO();
+    await runReplay(loop, { policy, json: true }, io);
+    expect(stdout()).toContain('"summary":{"calls":4,"allow":2,"warn":2,"block":0,"halt":0}');
+  });
+
+  it('lets --preset win over the policy file', async () => {
+    const policy = file('strict.yaml', 'preset: strict\n');
+    const { io, stdout } = fakeIO();
+    await runReplay(loop, { policy, preset: 'off', json: true }, io);
+    expect(stdout()).toContain('"block":0');
+  });
+
+  it('runs from the command line', async () => {
+    const { stdout } = await promisify(execFile)(
+      process.execPath,
+      [
+        '--import',
+        'tsx',
+        '--input-type=module',
+        '-e',
+        "import { main } from './src/cli/main.ts'; await main(process.argv.slice(1));",
+        'replay',
+        loop,
+        '--json',
+      ],
+      { cwd: repoRoot },
+    );
+    expect(stdout.trim().split('\n').at(-1)).toBe(
+      '{"summary":{"calls":4,"allow":2,"warn":0,"block":2,"halt":0}}',
+    );
+  });
+});

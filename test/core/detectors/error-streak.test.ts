@@ -1,0 +1,216 @@
+import { describe, expect, it } from 'vitest';
+import { createErrorStreakDetector } from '../../../src/core/detectors/error-streak.js';
+import { callOf, failed, GARBAGE, policies, propose, roundTrip, succeeded, verdicts } from './support.js';
+
+const PATHS = [
+  'config/prod.yaml',
+  'config/production.yaml',
+  'conf/prod.yml',
+  'settings/prod.yaml',
+  'prod.yaml',
+];
+
+function read(path: string, policy = policies()) {
+  return callOf('read_file', { path }, { policy });
+}
+
+function missing(path: string) {
+  return failed('not_found', 'agent_failure', `ENOENT: no such file or directory, open '${path}'`);
+}
+
+function guesses(paths: readonly string[], policy = policies()) {
+  return paths.map((path) => [read(path, policy), missing(path)] as const);
+}
+
+/** A policy that lets the streak block rather than only warn. */
+const BLOCKING = policies({ detectors: { errorStreak: { effect: 'block' } } });
+
+describe('error-streak', () => {
+  it('warns on the third guess and only warns on the fifth by default', () => {
+    const detector = createErrorStreakDetector();
+    expect(verdicts(detector, guesses(PATHS))).toEqual(['allow', 'allow', 'warn', 'warn', 'warn']);
+  });
+
+  it('only warns on the fifth guess under the strict preset as well', () => {
+    const detector = createErrorStreakDetector();
+    const strict = policies({ preset: 'strict' });
+    expect(verdicts(detector, guesses(PATHS, strict))).toEqual(['allow', 'allow', 'warn', 'warn', 'warn']);
+  });
+
+  it('blocks the fifth guess when the policy sets the effect to block', () => {
+    const detector = createErrorStreakDetector();
+    expect(verdicts(detector, guesses(PATHS, BLOCKING))).toEqual(['allow', 'allow', 'warn', 'warn', 'block']);
+  });
+
+  it('says which tool, which error and how many different calls failed', () => {
+    const detector = createErrorStreakDetector();
+    verdicts(detector, guesses(PATHS.slice(0, 4)));
+    const violation = detector.check(read('prod.yaml'));
+    expect(violation?.rule).toBe('error-streak');
+    expect(violation?.reason).toContain('read_file has failed 4 times in a row with not_found');
+    expect(violation?.evidence).toMatchObject({ count: 4, signature: 'not_found' });
+    expect(violation?.evidence.lastError).toBe(
+      "ENOENT: no such file or directory, open 'settings/prod.yaml'",
+    );
+  });
+
+  it('does not count an identical retry as a new guess', () => {
+    const detector = createErrorStreakDetector();
+    const [first, second] = guesses(PATHS.slice(0, 2));
+    expect(verdicts(detector, [first!, first!, first!, second!])).toEqual([
+      'allow',
+      'allow',
+      'allow',
+      'allow',
+    ]);
+    expect(detector.check(read('conf/prod.yml'))?.severity).toBe('warn');
+  });
+
+  it('starts over when the tool succeeds', () => {
+    const detector = createErrorStreakDetector();
+    verdicts(detector, guesses(PATHS.slice(0, 3)));
+    expect(propose(detector, read('config/default.yaml'), succeeded('port: 8080'))?.severity).toBe('warn');
+    expect(verdicts(detector, guesses(PATHS.slice(0, 3)))).toEqual(['allow', 'allow', 'warn']);
+  });
+
+  it('starts over when any call changes the world', () => {
+    const detector = createErrorStreakDetector();
+    verdicts(detector, guesses(PATHS.slice(0, 4)));
+    const write = callOf('write_file', { path: 'config/prod.yaml', content: 'port: 80' }, { kind: 'create' });
+    propose(detector, write, succeeded('wrote config/prod.yaml', { changedWorld: true }));
+    expect(detector.check(read('prod.yaml'))).toBeUndefined();
+  });
+
+  it('starts over when the error changes', () => {
+    const detector = createErrorStreakDetector();
+    verdicts(detector, guesses(PATHS.slice(0, 3)));
+    const denied = failed(
+      'permission_denied',
+      'agent_failure',
+      "EACCES: permission denied, open '/etc/shadow'",
+    );
+    expect(propose(detector, read('/etc/shadow'), denied)?.severity).toBe('warn');
+    expect(detector.check(read('prod.yaml'))).toBeUndefined();
+  });
+
+  it('only warns when the failures are empty results, since looking for absent things is exploration', () => {
+    const detector = createErrorStreakDetector();
+    const grep = (pattern: string) =>
+      callOf('grep', { pattern, path: 'src' }, { kind: 'search', policy: BLOCKING });
+    const steps = ['sendMail', 'send_mail', 'mailer', 'smtp', 'nodemailer', 'emailClient', 'transport'].map(
+      (pattern) => [grep(pattern), failed('empty_result', 'agent_failure', 'No matches found')] as const,
+    );
+    expect(verdicts(detector, steps)).toEqual(['allow', 'allow', 'warn', 'warn', 'warn', 'warn', 'warn']);
+  });
+
+  it('is not fooled by other tools running in between', () => {
+    const detector = createErrorStreakDetector();
+    const list = callOf('list_directory', { path: 'config' }, { kind: 'read' });
+    expect(
+      verdicts(detector, [
+        [read(PATHS[0]!), missing(PATHS[0]!)],
+        [list, succeeded('default.yaml\nstaging.yaml')],
+        [read(PATHS[1]!), missing(PATHS[1]!)],
+        [read(PATHS[2]!), missing(PATHS[2]!)],
+      ]),
+    ).toEqual(['allow', 'allow', 'allow', 'warn']);
+  });
+
+  it('neither counts nor resets on a harness fault in the middle of a streak', () => {
+    const detector = createErrorStreakDetector();
+    const steps = guesses(PATHS, BLOCKING);
+    const timeout = [
+      read('conf/prod.yml', BLOCKING),
+      failed('timeout', 'harness_fault', 'read timed out after 30s'),
+    ] as const;
+    expect(verdicts(detector, [steps[0]!, steps[1]!, timeout, steps[2]!, steps[3]!, steps[4]!])).toEqual([
+      'allow',
+      'allow',
+      'warn',
+      'warn',
+      'warn',
+      'block',
+    ]);
+  });
+
+  it('ignores failures of unknown blame', () => {
+    const detector = createErrorStreakDetector();
+    const odd = [read('conf/prod.yml'), failed('unknown_error', 'unknown', 'something went wrong')] as const;
+    const steps = guesses(PATHS);
+    expect(verdicts(detector, [steps[0]!, steps[1]!, odd, odd, steps[3]!])).toEqual([
+      'allow',
+      'allow',
+      'warn',
+      'warn',
+      'warn',
+    ]);
+    expect(detector.check(read('prod.yaml'))?.severity).toBe('warn');
+  });
+
+  it('applies thresholds overridden for the tool by exact name', () => {
+    const detector = createErrorStreakDetector();
+    const policy = policies({
+      tools: { read_file: { detectors: { errorStreak: { warnAt: 4, blockAt: 6, effect: 'block' } } } },
+    });
+    const steps = guesses([...PATHS, 'prod.yml'], policy);
+    expect(verdicts(detector, steps)).toEqual(['allow', 'allow', 'allow', 'warn', 'warn', 'block']);
+  });
+
+  it('applies thresholds overridden for the tool by glob', () => {
+    const detector = createErrorStreakDetector();
+    const policy = policies({
+      tools: { 'read_*': { detectors: { errorStreak: { warnAt: 2, blockAt: 3, effect: 'block' } } } },
+    });
+    expect(verdicts(detector, guesses(PATHS.slice(0, 3), policy))).toEqual(['allow', 'warn', 'block']);
+  });
+
+  it('never fires for an exempt tool', () => {
+    const detector = createErrorStreakDetector();
+    const policy = policies({ tools: { read_file: { exempt: true } } });
+    expect(verdicts(detector, guesses(PATHS, policy))).toEqual(['allow', 'allow', 'allow', 'allow', 'allow']);
+  });
+
+  it('keeps its streaks through a snapshot and restore', () => {
+    const first = createErrorStreakDetector();
+    verdicts(first, guesses(PATHS.slice(0, 4), BLOCKING));
+    const second = createErrorStreakDetector();
+    roundTrip(first, second);
+    expect(second.check(read('prod.yaml', BLOCKING))?.severity).toBe('block');
+  });
+
+  it('does not bring back a streak that a change to the world ended, through a snapshot', () => {
+    const first = createErrorStreakDetector();
+    verdicts(first, guesses(PATHS.slice(0, 4)));
+    const touch = callOf('bash', { command: 'touch config/prod.yaml' }, { kind: 'exec' });
+    propose(first, touch, succeeded('', { changedWorld: true }));
+    const second = createErrorStreakDetector();
+    roundTrip(first, second);
+    expect(second.check(read('prod.yaml'))).toBeUndefined();
+  });
+
+  it('ignores a snapshot it cannot read and starts empty', () => {
+    for (const garbage of GARBAGE) {
+      const detector = createErrorStreakDetector();
+      verdicts(detector, guesses(PATHS.slice(0, 4)));
+      detector.restore(garbage);
+      expect(detector.check(read('prod.yaml'))).toBeUndefined();
+    }
+  });
+
+  it('remembers at most a thousand tools however many it sees', () => {
+    const detector = createErrorStreakDetector();
+    for (let index = 0; index < 100_000; index++) {
+      detector.observe(callOf(`tool_${index}`, { id: index }), missing(`file-${index}`));
+    }
+    const snapshot = detector.snapshot() as { tools: unknown[] };
+    expect(snapshot.tools.length).toBeLessThanOrEqual(1_000);
+  });
+
+  it('remembers a bounded number of calls for one long streak', () => {
+    const detector = createErrorStreakDetector();
+    for (let index = 0; index < 10_000; index++) detector.observe(read(`guess-${index}.yaml`), missing('x'));
+    const snapshot = detector.snapshot() as { tools: [string, { keys: unknown[]; calls: unknown[] }][] };
+    expect(snapshot.tools[0]?.[1].keys.length).toBeLessThanOrEqual(32);
+    expect(snapshot.tools[0]?.[1].calls.length).toBeLessThanOrEqual(5);
+  });
+});

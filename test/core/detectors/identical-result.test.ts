@@ -1,0 +1,291 @@
+import { describe, expect, it } from 'vitest';
+import { createIdenticalResultDetector } from '../../../src/core/detectors/identical-result.js';
+import {
+  blockedElsewhere,
+  callOf,
+  failed,
+  GARBAGE,
+  policies,
+  repeat,
+  roundTrip,
+  succeeded,
+  verdicts,
+} from './support.js';
+
+const readData = callOf('read_file', { path: 'data.json' });
+const sameContent = succeeded('{"users": []}');
+
+function grep(pattern: string) {
+  return [callOf('grep', { pattern, path: 'src' }, { kind: 'search' }), succeeded('src/db.ts:12')] as const;
+}
+
+describe('identical-result', () => {
+  it('warns on the third identical call in a row before it runs and blocks the fifth', () => {
+    const detector = createIdenticalResultDetector();
+    expect(verdicts(detector, repeat(5, [readData, sameContent]))).toEqual([
+      'allow',
+      'allow',
+      'warn',
+      'warn',
+      'block',
+    ]);
+  });
+
+  it('keeps blocking the call once it is blocked, since a blocked call does not run', () => {
+    const detector = createIdenticalResultDetector();
+    expect(verdicts(detector, repeat(8, [readData, sameContent])).slice(4)).toEqual([
+      'block',
+      'block',
+      'block',
+      'block',
+    ]);
+  });
+
+  it('forgets the repetition once a different call comes in between', () => {
+    const detector = createIdenticalResultDetector();
+    expect(
+      verdicts(detector, [
+        [readData, sameContent],
+        [readData, sameContent],
+        [readData, sameContent],
+        grep('connectDatabase'),
+        [readData, sameContent],
+      ]),
+    ).toEqual(['allow', 'allow', 'warn', 'allow', 'allow']);
+  });
+
+  it('forgets the repetition once another call is proposed in between, even if it is blocked', () => {
+    const detector = createIdenticalResultDetector();
+    verdicts(detector, repeat(3, [readData, sameContent]));
+    blockedElsewhere(detector, callOf('read_file', { path: 'data.jsn' }));
+    expect(detector.check(readData)).toBeUndefined();
+  });
+
+  it('keeps the streak across calls in between when the tool allows them with withinCalls', () => {
+    const detector = createIdenticalResultDetector();
+    const policy = policies({ tools: { read_file: { detectors: { identicalResult: { withinCalls: 3 } } } } });
+    const call = callOf('read_file', { path: 'data.json' }, { policy });
+    expect(
+      verdicts(detector, [
+        [call, sameContent],
+        grep('connectDatabase'),
+        [call, sameContent],
+        grep('createPool'),
+        [call, sameContent],
+        grep('poolSize'),
+        [call, sameContent],
+        grep('maxConnections'),
+        [call, sameContent],
+      ]),
+    ).toEqual(['allow', 'allow', 'allow', 'allow', 'warn', 'allow', 'warn', 'allow', 'block']);
+  });
+
+  it('forgets the repetition once more calls than withinCalls allows come in between', () => {
+    const detector = createIdenticalResultDetector();
+    const policy = policies({ tools: { read_file: { detectors: { identicalResult: { withinCalls: 3 } } } } });
+    const call = callOf('read_file', { path: 'data.json' }, { policy });
+    expect(
+      verdicts(detector, [
+        [call, sameContent],
+        [call, sameContent],
+        grep('connectDatabase'),
+        grep('createPool'),
+        grep('poolSize'),
+        [call, sameContent],
+      ]),
+    ).toEqual(['allow', 'allow', 'allow', 'allow', 'allow', 'allow']);
+  });
+
+  it('says what was repeated, how often, and what came back', () => {
+    const detector = createIdenticalResultDetector();
+    verdicts(detector, repeat(3, [readData, sameContent]));
+    const violation = detector.check(readData);
+    expect(violation?.rule).toBe('identical-result');
+    expect(violation?.reason).toContain('read_file {path: "data.json"}');
+    expect(violation?.reason).toContain('3 times');
+    expect(violation?.evidence).toMatchObject({ count: 3, calls: ['read_file {path: "data.json"}'] });
+    expect(violation?.evidence.lastResult).toBe('{"users": []}');
+  });
+
+  it('suggests the alternatives configured for the tool', () => {
+    const detector = createIdenticalResultDetector();
+    const policy = policies({ tools: { read_file: { alternatives: ['grep', 'list_directory'] } } });
+    const call = callOf('read_file', { path: 'data.json' }, { policy });
+    verdicts(detector, repeat(3, [call, sameContent]));
+    expect(detector.check(call)?.suggestion).toContain('grep, list_directory');
+  });
+
+  it('treats calls that differ only in a timestamp as the same call', () => {
+    const detector = createIdenticalResultDetector();
+    const at = (time: string) => callOf('get_logs', { service: 'api', since: time });
+    const result = succeeded('no log lines');
+    expect(
+      verdicts(detector, [
+        [at('2026-03-02T10:15:00Z'), result],
+        [at('2026-03-02T10:15:07Z'), result],
+        [at('2026-03-02T10:15:14Z'), result],
+      ]),
+    ).toEqual(['allow', 'allow', 'warn']);
+  });
+
+  it('restarts the count when the call returns something different', () => {
+    const detector = createIdenticalResultDetector();
+    expect(
+      verdicts(detector, [
+        [readData, sameContent],
+        [readData, sameContent],
+        [readData, succeeded('{"users": ["ada"]}')],
+        [readData, succeeded('{"users": ["ada"]}')],
+        [readData, succeeded('{"users": ["ada"]}')],
+      ]),
+    ).toEqual(['allow', 'allow', 'warn', 'allow', 'warn']);
+  });
+
+  it('restarts the count after the call fails, since a failure is a different result', () => {
+    const detector = createIdenticalResultDetector();
+    const denied = failed(
+      'not_found',
+      'agent_failure',
+      "ENOENT: no such file or directory, open 'data.json'",
+    );
+    expect(
+      verdicts(detector, [
+        [readData, sameContent],
+        [readData, sameContent],
+        [readData, denied],
+        [readData, sameContent],
+      ]),
+    ).toEqual(['allow', 'allow', 'warn', 'allow']);
+  });
+
+  it('treats the next call as a new question once another call changed the world', () => {
+    const detector = createIdenticalResultDetector();
+    const edit = callOf(
+      'edit_file',
+      { path: 'src/app.ts', old_string: 'a', new_string: 'b' },
+      { kind: 'mutate' },
+    );
+    expect(
+      verdicts(detector, [
+        [readData, sameContent],
+        [readData, sameContent],
+        [edit, succeeded('edited src/app.ts', { changedWorld: true })],
+        [readData, sameContent],
+        [readData, sameContent],
+      ]),
+    ).toEqual(['allow', 'allow', 'allow', 'allow', 'allow']);
+  });
+
+  it('still counts a command whose only change to the world is its own', () => {
+    const detector = createIdenticalResultDetector();
+    const pull = callOf('bash', { command: 'git pull' }, { kind: 'exec' });
+    const upToDate = succeeded('Already up to date.', { changedWorld: true });
+    expect(verdicts(detector, repeat(5, [pull, upToDate]))).toEqual([
+      'allow',
+      'allow',
+      'warn',
+      'warn',
+      'block',
+    ]);
+  });
+
+  it('leaves poll tools to the poll detector', () => {
+    const detector = createIdenticalResultDetector();
+    const status = callOf('build_status', { build_id: 'b-1842' }, { kind: 'poll' });
+    expect(verdicts(detector, repeat(6, [status, succeeded('{"state": "running"}')]))).not.toContain('warn');
+  });
+
+  it('starts over after a context compaction, since re-reading is then legitimate', () => {
+    const detector = createIdenticalResultDetector();
+    verdicts(detector, repeat(3, [readData, sameContent]));
+    detector.compacted?.();
+    expect(verdicts(detector, repeat(3, [readData, sameContent]))).toEqual(['allow', 'allow', 'warn']);
+  });
+
+  it('starts over on a new user message', () => {
+    const detector = createIdenticalResultDetector();
+    verdicts(detector, repeat(3, [readData, sameContent]));
+    detector.reset('user');
+    expect(detector.check(readData)).toBeUndefined();
+  });
+
+  it('applies thresholds overridden for the tool by exact name', () => {
+    const detector = createIdenticalResultDetector();
+    const policy = policies({
+      tools: { read_file: { detectors: { identicalResult: { warnAt: 5, blockAt: 6 } } } },
+    });
+    const call = callOf('read_file', { path: 'data.json' }, { policy });
+    expect(verdicts(detector, repeat(6, [call, sameContent]))).toEqual([
+      'allow',
+      'allow',
+      'allow',
+      'allow',
+      'warn',
+      'block',
+    ]);
+  });
+
+  it('applies thresholds overridden for the tool by glob', () => {
+    const detector = createIdenticalResultDetector();
+    const policy = policies({
+      tools: { 'mcp__fs__*': { detectors: { identicalResult: { warnAt: 2, blockAt: 3 } } } },
+    });
+    const call = callOf('mcp__fs__read_text_file', { path: 'data.json' }, { policy });
+    expect(verdicts(detector, repeat(3, [call, sameContent]))).toEqual(['allow', 'warn', 'block']);
+  });
+
+  it('never fires for an exempt tool', () => {
+    const detector = createIdenticalResultDetector();
+    const policy = policies({ tools: { read_file: { exempt: true } } });
+    const call = callOf('read_file', { path: 'data.json' }, { policy });
+    expect(verdicts(detector, repeat(8, [call, sameContent]))).not.toContain('warn');
+  });
+
+  it('never fires when disabled', () => {
+    const detector = createIdenticalResultDetector();
+    const policy = policies({ detectors: { identicalResult: { enabled: false } } });
+    const call = callOf('read_file', { path: 'data.json' }, { policy });
+    expect(verdicts(detector, repeat(8, [call, sameContent]))).not.toContain('warn');
+  });
+
+  it('neither counts nor resets on a harness fault in the middle of a repetition', () => {
+    const detector = createIdenticalResultDetector();
+    const timeout = failed('timeout', 'harness_fault', 'Request timed out after 30s');
+    expect(
+      verdicts(detector, [
+        [readData, sameContent],
+        [readData, sameContent],
+        [readData, timeout],
+        [readData, sameContent],
+        [readData, sameContent],
+        [readData, sameContent],
+      ]),
+    ).toEqual(['allow', 'allow', 'warn', 'warn', 'warn', 'block']);
+  });
+
+  it('keeps its counts through a snapshot and restore', () => {
+    const first = createIdenticalResultDetector();
+    verdicts(first, repeat(4, [readData, sameContent]));
+    const second = createIdenticalResultDetector();
+    roundTrip(first, second);
+    expect(second.check(readData)?.severity).toBe('block');
+  });
+
+  it('ignores a snapshot it cannot read and starts empty', () => {
+    for (const garbage of GARBAGE) {
+      const detector = createIdenticalResultDetector();
+      verdicts(detector, repeat(3, [readData, sameContent]));
+      detector.restore(garbage);
+      expect(detector.check(readData)).toBeUndefined();
+    }
+  });
+
+  it('remembers at most a thousand calls however many it sees', () => {
+    const detector = createIdenticalResultDetector();
+    for (let index = 0; index < 100_000; index++) {
+      detector.observe(callOf('read_file', { path: `src/file-${index}.ts` }), succeeded(`content ${index}`));
+    }
+    const snapshot = detector.snapshot() as { calls: unknown[] };
+    expect(snapshot.calls.length).toBeLessThanOrEqual(1_000);
+  });
+});

@@ -1,0 +1,177 @@
+import { describe, expect, it } from 'vitest';
+import { createNonAdvancingDetector } from '../../../src/core/detectors/non-advancing.js';
+import {
+  callOf,
+  failed,
+  GARBAGE,
+  noProgress,
+  policies,
+  propose,
+  roundTrip,
+  succeeded,
+  verdicts,
+} from './support.js';
+
+const QUERIES = [
+  'send email',
+  'email sender',
+  'smtp',
+  'mail notification',
+  'notify by mail',
+  'outbound message',
+];
+
+function search(query: string, policy = policies()) {
+  return callOf('tools_search', { query }, { kind: 'search', policy });
+}
+
+function noMatch(query: string) {
+  return noProgress(`No tools matched "${query}"`);
+}
+
+describe('non-advancing', () => {
+  it('blocks the fourth search for a missing capability, whatever the queries', () => {
+    const detector = createNonAdvancingDetector();
+    const steps = QUERIES.map((query) => [search(query), noMatch(query)] as const);
+    expect(verdicts(detector, steps)).toEqual(['allow', 'allow', 'allow', 'block', 'block', 'block']);
+  });
+
+  it('tells the model to stop searching and report what is missing', () => {
+    const detector = createNonAdvancingDetector();
+    for (const query of QUERIES.slice(0, 3)) propose(detector, search(query), noMatch(query));
+    const violation = detector.check(search('outbound message'));
+    expect(violation?.rule).toBe('non-advancing');
+    expect(violation?.reason).toContain('tools_search made no progress 3 times in a row');
+    expect(violation?.suggestion).toMatch(/stop searching and tell the user/i);
+    expect(violation?.evidence.count).toBe(3);
+    expect(violation?.evidence.calls).toEqual([
+      'tools_search {query: "send email"}',
+      'tools_search {query: "email sender"}',
+      'tools_search {query: "smtp"}',
+    ]);
+  });
+
+  it('clears the streak when the tool makes progress before the trip', () => {
+    const detector = createNonAdvancingDetector();
+    expect(
+      verdicts(detector, [
+        [search('send email'), noMatch('send email')],
+        [search('smtp'), noMatch('smtp')],
+        [search('mail'), succeeded('Found 1 tool: gmail_send')],
+        [search('calendar'), noMatch('calendar')],
+        [search('meeting'), noMatch('meeting')],
+        [search('invite'), noMatch('invite')],
+        [search('agenda'), noMatch('agenda')],
+      ]),
+    ).toEqual(['allow', 'allow', 'allow', 'allow', 'allow', 'allow', 'block']);
+  });
+
+  it('keeps the tool switched off for the run once tripped, even after progress elsewhere', () => {
+    const detector = createNonAdvancingDetector();
+    for (const query of QUERIES.slice(0, 3)) propose(detector, search(query), noMatch(query));
+    // A progressing result of the tool that slipped through (advisory mode) does not lift the trip.
+    detector.observe(search('gmail'), succeeded('Found 1 tool: gmail_send'));
+    expect(detector.check(search('gmail'))?.severity).toBe('block');
+  });
+
+  it('switches the tool back on with a new user message', () => {
+    const detector = createNonAdvancingDetector();
+    for (const query of QUERIES.slice(0, 3)) propose(detector, search(query), noMatch(query));
+    detector.reset('user');
+    expect(detector.check(search('smtp'))).toBeUndefined();
+  });
+
+  it('counts each tool separately', () => {
+    const detector = createNonAdvancingDetector();
+    for (const query of QUERIES.slice(0, 3)) propose(detector, search(query), noMatch(query));
+    expect(detector.check(callOf('web_search', { query: 'smtp relay' }, { kind: 'search' }))).toBeUndefined();
+  });
+
+  it('neither counts nor resets on a harness fault in the middle of a streak', () => {
+    const detector = createNonAdvancingDetector();
+    const timeout = failed('timeout', 'harness_fault', 'Request timed out after 30s');
+    expect(
+      verdicts(detector, [
+        [search('send email'), noMatch('send email')],
+        [search('email sender'), noMatch('email sender')],
+        [search('smtp'), timeout],
+        [search('smtp'), noMatch('smtp')],
+        [search('mail'), noMatch('mail')],
+      ]),
+    ).toEqual(['allow', 'allow', 'allow', 'allow', 'block']);
+  });
+
+  it('neither counts nor clears on an agent failure, which is not progress', () => {
+    const detector = createNonAdvancingDetector();
+    const invalid = failed('invalid_argument', 'agent_failure', 'Invalid arguments: query must not be empty');
+    expect(
+      verdicts(detector, [
+        [search('send email'), noMatch('send email')],
+        [search('email sender'), noMatch('email sender')],
+        [search(''), invalid],
+        [search('smtp'), noMatch('smtp')],
+        [search('mail'), noMatch('mail')],
+      ]),
+    ).toEqual(['allow', 'allow', 'allow', 'allow', 'block']);
+  });
+
+  it('applies a threshold overridden for the tool by exact name', () => {
+    const detector = createNonAdvancingDetector();
+    const policy = policies({ tools: { tools_search: { detectors: { nonAdvancing: { blockAfter: 5 } } } } });
+    const steps = QUERIES.map((query) => [search(query, policy), noMatch(query)] as const);
+    expect(verdicts(detector, steps)).toEqual(['allow', 'allow', 'allow', 'allow', 'allow', 'block']);
+  });
+
+  it('applies a threshold overridden for the tool by glob', () => {
+    const detector = createNonAdvancingDetector();
+    const policy = policies({ tools: { 'tools_*': { detectors: { nonAdvancing: { blockAfter: 1 } } } } });
+    const steps = QUERIES.slice(0, 2).map((query) => [search(query, policy), noMatch(query)] as const);
+    expect(verdicts(detector, steps)).toEqual(['allow', 'block']);
+  });
+
+  it('never fires for an exempt tool', () => {
+    const detector = createNonAdvancingDetector();
+    const policy = policies({ tools: { tools_search: { exempt: true } } });
+    const steps = QUERIES.map((query) => [search(query, policy), noMatch(query)] as const);
+    expect(verdicts(detector, steps)).not.toContain('block');
+  });
+
+  it('keeps a tripped tool switched off through a snapshot and restore', () => {
+    const first = createNonAdvancingDetector();
+    for (const query of QUERIES.slice(0, 3)) propose(first, search(query), noMatch(query));
+    const second = createNonAdvancingDetector();
+    roundTrip(first, second);
+    expect(second.check(search('notify by mail'))?.severity).toBe('block');
+  });
+
+  it('keeps an untripped streak through a snapshot and restore', () => {
+    const first = createNonAdvancingDetector();
+    for (const query of QUERIES.slice(0, 2)) propose(first, search(query), noMatch(query));
+    const second = createNonAdvancingDetector();
+    roundTrip(first, second);
+    expect(
+      verdicts(second, [
+        [search('smtp'), noMatch('smtp')],
+        [search('mail'), noMatch('mail')],
+      ]),
+    ).toEqual(['allow', 'block']);
+  });
+
+  it('ignores a snapshot it cannot read and starts empty', () => {
+    for (const garbage of GARBAGE) {
+      const detector = createNonAdvancingDetector();
+      for (const query of QUERIES.slice(0, 3)) propose(detector, search(query), noMatch(query));
+      detector.restore(garbage);
+      expect(detector.check(search('smtp'))).toBeUndefined();
+    }
+  });
+
+  it('remembers at most a thousand tools however many it sees', () => {
+    const detector = createNonAdvancingDetector();
+    for (let index = 0; index < 100_000; index++) {
+      detector.observe(callOf(`search_${index}`, { query: 'x' }, { kind: 'search' }), noMatch('x'));
+    }
+    const snapshot = detector.snapshot() as { tools: unknown[] };
+    expect(snapshot.tools.length).toBeLessThanOrEqual(1_000);
+  });
+});

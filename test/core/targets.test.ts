@@ -1,0 +1,218 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { extractTargets, normalizePath, normalizeTarget, normalizeUrl } from '../../src/core/targets.js';
+
+describe('normalizePath', () => {
+  it('resolves dot and dot-dot segments', () => {
+    expect(normalizePath('./a/../b.js')).toBe('b.js');
+  });
+
+  it('collapses repeated slashes and strips the trailing slash', () => {
+    expect(normalizePath('src//lib///x/')).toBe('src/lib/x');
+  });
+
+  it('turns backslashes into slashes', () => {
+    expect(normalizePath('src\\lib\\x.ts')).toBe('src/lib/x.ts');
+  });
+
+  it('keeps absolute paths absolute and stops dot-dot at the root', () => {
+    expect(normalizePath('/a/../../etc/passwd')).toBe('/etc/passwd');
+  });
+
+  it('keeps leading dot-dot segments of relative paths', () => {
+    expect(normalizePath('../../x/./y')).toBe('../../x/y');
+  });
+
+  it('keeps Windows drive roots', () => {
+    expect(normalizePath('C:\\Users\\me\\..\\x.txt')).toBe('C:/Users/x.txt');
+  });
+
+  it('keeps case', () => {
+    expect(normalizePath('Src/README.md')).toBe('Src/README.md');
+  });
+
+  it('reduces a path that resolves to nothing to a dot', () => {
+    expect(normalizePath('a/..')).toBe('.');
+  });
+
+  it('keeps the root alone', () => {
+    expect(normalizePath('//')).toBe('/');
+  });
+});
+
+describe('normalizeUrl', () => {
+  it('lower-cases scheme and host and keeps the path case', () => {
+    expect(normalizeUrl('HTTPS://Example.COM/Docs/Page')).toBe('https://example.com/Docs/Page');
+  });
+
+  it('drops the default port and the fragment but keeps the query', () => {
+    expect(normalizeUrl('https://example.com:443/a?b=1#top')).toBe('https://example.com/a?b=1');
+  });
+
+  it('keeps a non-default port', () => {
+    expect(normalizeUrl('http://localhost:8080/x')).toBe('http://localhost:8080/x');
+  });
+
+  it('lower-cases the host of a non-special scheme', () => {
+    expect(normalizeUrl('s3://My-Bucket/Key.txt')).toBe('s3://my-bucket/Key.txt');
+  });
+
+  it('returns a string that does not parse unchanged', () => {
+    expect(normalizeUrl('not a url')).toBe('not a url');
+  });
+});
+
+describe('normalizeTarget', () => {
+  it('normalises URLs as URLs', () => {
+    expect(normalizeTarget('HTTP://API.github.com/repos/x#frag')).toBe('http://api.github.com/repos/x');
+  });
+
+  it('turns file URLs into paths', () => {
+    expect(normalizeTarget('file:///tmp/a/../b%20c.txt')).toBe('/tmp/b c.txt');
+  });
+
+  it('normalises anything else as a path', () => {
+    expect(normalizeTarget('./src/../src/index.ts')).toBe('src/index.ts');
+  });
+});
+
+describe('normalisation properties', () => {
+  const pathish = fc
+    .array(fc.constantFrom('a', 'B', '.', '..', '', 'x y', 'C:', '\\', '/', '~', 'é'), { maxLength: 12 })
+    .map((parts) => parts.join('/'));
+
+  it('normalizePath is idempotent on path-like strings', () => {
+    fc.assert(fc.property(pathish, (path) => normalizePath(normalizePath(path)) === normalizePath(path)));
+  });
+
+  it('normalizePath is idempotent and never throws on any string', () => {
+    fc.assert(
+      fc.property(fc.string({ unit: 'binary' }), (text) => {
+        const once = normalizePath(text);
+        return normalizePath(once) === once;
+      }),
+    );
+  });
+
+  it('a/./b equals a/b for any segments', () => {
+    const segment = fc.stringMatching(/^[A-Za-z0-9_-]{1,8}$/);
+    fc.assert(
+      fc.property(segment, segment, (a, b) => normalizePath(`${a}/./${b}`) === normalizePath(`${a}/${b}`)),
+    );
+  });
+
+  it('a/x/../b equals a/b for any segments', () => {
+    const segment = fc.stringMatching(/^[A-Za-z0-9_-]{1,8}$/).filter((s) => s !== '..');
+    fc.assert(
+      fc.property(segment, segment, segment, (a, x, b) => normalizePath(`${a}/${x}/../${b}`) === `${a}/${b}`),
+    );
+  });
+
+  it('normalizeUrl is idempotent on web URLs', () => {
+    fc.assert(
+      fc.property(fc.webUrl({ withFragments: true, withQueryParameters: true }), (url) => {
+        const once = normalizeUrl(url);
+        return normalizeUrl(once) === once && !once.includes('#');
+      }),
+    );
+  });
+
+  it('normalizeTarget never throws and is idempotent on any string', () => {
+    fc.assert(
+      fc.property(fc.oneof(fc.string(), fc.webUrl(), pathish), (text) => {
+        const once = normalizeTarget(text);
+        return normalizeTarget(once) === once;
+      }),
+    );
+  });
+});
+
+describe('extractTargets', () => {
+  it('finds paths under any spelling of the argument name', () => {
+    expect(extractTargets({ file_path: './src/a.ts' })).toEqual(['src/a.ts']);
+    expect(extractTargets({ filePath: 'src/b.ts' })).toEqual(['src/b.ts']);
+    expect(extractTargets({ notebook_path: '/nb/x.ipynb' })).toEqual(['/nb/x.ipynb']);
+  });
+
+  it('takes every path of a list and both ends of a move', () => {
+    expect(extractTargets({ paths: ['a.txt', './b.txt'] })).toEqual(['a.txt', 'b.txt']);
+    expect(extractTargets({ source: '/w/a.txt', destination: '/w/b.txt' })).toEqual(['/w/a.txt', '/w/b.txt']);
+  });
+
+  it('normalises URLs', () => {
+    expect(extractTargets({ url: 'HTTPS://Example.com/Page#x', prompt: 'summarise' })).toEqual([
+      'https://example.com/Page',
+    ]);
+  });
+
+  it('qualifies a path with its repository and branch', () => {
+    const args = { owner: 'octo', repo: 'hello', path: 'src/x.ts', branch: 'main' };
+    expect(extractTargets(args)).toEqual(['octo/hello@main:src/x.ts']);
+  });
+
+  it('joins a relative path onto a repository path', () => {
+    expect(extractTargets({ repo_path: '/work/repo', files: ['src/a.ts'] })).toEqual(['/work/repo/src/a.ts']);
+  });
+
+  it('takes the repository alone when nothing narrower is named', () => {
+    expect(extractTargets({ repo_path: '/work/repo/' })).toEqual(['/work/repo']);
+  });
+
+  it('names a created branch as the target', () => {
+    const args = { repo_path: '/work/repo', branch_name: 'feature-x' };
+    expect(extractTargets(args, undefined, { creating: true })).toEqual(['/work/repo:branch/feature-x']);
+  });
+
+  it('pairs a bare number with the tool noun', () => {
+    const args = { owner: 'octo', repo: 'hello', issue_number: 42 };
+    expect(extractTargets(args)).toEqual(['octo/hello:issue/42']);
+    expect(extractTargets({ id: 'abc' }, undefined, { noun: 'page' })).toEqual(['page/abc']);
+  });
+
+  it('ignores ids that name the conversation rather than a resource', () => {
+    expect(extractTargets({ session_id: 's-1', tool_use_id: 't-1' })).toEqual([]);
+  });
+
+  it('finds paths in objects of a list, as in pushing several files', () => {
+    const args = { owner: 'o', repo: 'r', branch: 'dev', files: [{ path: 'a.md', content: 'x' }] };
+    expect(extractTargets(args)).toEqual(['o/r@dev:a.md']);
+  });
+
+  it('reads target arguments from the input schema', () => {
+    const schema = {
+      type: 'object',
+      properties: {
+        notebook: { type: 'string', description: 'Path to the notebook file' },
+        endpoint: { type: 'string', format: 'uri' },
+        pattern: { type: 'string', description: 'Glob pattern of files to exclude' },
+      },
+    };
+    const targets = extractTargets(
+      { notebook: './nb/a.ipynb', endpoint: 'https://x.dev/a', pattern: '*.md' },
+      schema,
+    );
+    expect(targets).toEqual(['nb/a.ipynb', 'https://x.dev/a']);
+  });
+
+  it('ignores values that are not strings or lists of strings', () => {
+    expect(extractTargets({ path: 42, file: { nested: 'x' }, url: null })).toEqual([]);
+  });
+
+  it('returns at most sixteen targets', () => {
+    const paths = Array.from({ length: 40 }, (_, i) => `f${i}.txt`);
+    expect(extractTargets({ paths, files: paths.map((p) => `other/${p}`) }).length).toBeLessThanOrEqual(16);
+  });
+
+  it('returns nothing for arguments that are not an object', () => {
+    expect(extractTargets(undefined)).toEqual([]);
+  });
+
+  it('never throws on arbitrary JSON arguments', () => {
+    fc.assert(
+      fc.property(fc.dictionary(fc.string(), fc.jsonValue()), fc.jsonValue(), (args, schema) => {
+        const targets = extractTargets(args, schema);
+        return Array.isArray(targets) && targets.length <= 16;
+      }),
+    );
+  });
+});

@@ -1,0 +1,232 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import type { CheckResult, Outcome, Proposal, VerdictKind } from '../../src/core/types.js';
+import { REPLAY_EPOCH_MS, TraceClock, UNTIMED_STEP_MS } from '../../src/replay/clock.js';
+import { stepJson } from '../../src/replay/format.js';
+import { type ReplayGuard, replayTrace, TraceReplayer } from '../../src/replay/replay.js';
+import { parseTrace, type TraceEvent } from '../../src/trace/index.js';
+
+/** A guard that answers from a script and writes down what the replayer asked of it. */
+class ScriptedGuard implements ReplayGuard {
+  readonly log: string[] = [];
+  readonly checkedAt: number[] = [];
+  readonly proposals: Proposal[] = [];
+
+  constructor(
+    private readonly verdicts: Record<string, VerdictKind>,
+    private readonly clock?: TraceClock,
+  ) {}
+
+  checkProposal(proposal: Proposal): CheckResult {
+    this.proposals.push(proposal);
+    if (this.clock) this.checkedAt.push(this.clock.now());
+    const key = String(proposal.args.path ?? proposal.tool);
+    const verdict = this.verdicts[key] ?? 'allow';
+    this.log.push(`check ${key} → ${verdict}`);
+    const decided = verdict === 'allow' ? {} : { rule: 'scripted', reason: `${key} is ${verdict}ed` };
+    return {
+      allowed: verdict === 'allow' || verdict === 'warn',
+      verdict,
+      violations: [],
+      ...decided,
+      activeConstraints: 0,
+      radiusLimit: Number.POSITIVE_INFINITY,
+      searchSpaceReduction: 0,
+    };
+  }
+
+  recordOutcome(outcome: Outcome): void {
+    this.log.push(
+      `record ${String(outcome.proposal.args.path ?? outcome.proposal.tool)} ${outcome.success ? 'ok' : 'failed'}`,
+    );
+  }
+
+  resetSession(sessionId?: string): void {
+    this.log.push(`session ${sessionId}`);
+  }
+
+  newRun(reason: 'user' | 'compact'): void {
+    this.log.push(`run ${reason}`);
+  }
+}
+
+const read = (path: string, extra: Record<string, unknown> = {}): TraceEvent =>
+  ({
+    type: 'call',
+    tool: 'read_file',
+    args: { path },
+    result: { content: `contents of ${path}` },
+    ...extra,
+  }) as TraceEvent;
+
+function replayWith(guard: ScriptedGuard, events: TraceEvent[], clock = new TraceClock()) {
+  const replayer = new TraceReplayer(guard, clock);
+  const steps = events.flatMap((event) => replayer.feed(event));
+  steps.push(...replayer.finish());
+  return { steps, summary: replayer.summary };
+}
+
+describe('TraceReplayer', () => {
+  it('records the outcome of an allowed call', () => {
+    const guard = new ScriptedGuard({});
+    replayWith(guard, [read('a.ts')]);
+    expect(guard.log).toEqual(['check a.ts → allow', 'record a.ts ok']);
+  });
+
+  it('records the outcome of a warned call', () => {
+    const guard = new ScriptedGuard({ 'a.ts': 'warn' });
+    replayWith(guard, [read('a.ts')]);
+    expect(guard.log).toEqual(['check a.ts → warn', 'record a.ts ok']);
+  });
+
+  it('ignores the recorded result of a blocked call', () => {
+    const guard = new ScriptedGuard({ 'a.ts': 'block' });
+    const { steps } = replayWith(guard, [read('a.ts')]);
+    expect(guard.log).toEqual(['check a.ts → block']);
+    expect(steps).toEqual([
+      { step: 1, tool: 'read_file', verdict: 'block', rule: 'scripted', reason: 'a.ts is blocked' },
+    ]);
+  });
+
+  it('records nothing for a call that has no recorded result', () => {
+    const guard = new ScriptedGuard({});
+    replayWith(guard, [{ type: 'call', tool: 'rm', args: { path: 'dist' } }]);
+    expect(guard.log).toEqual(['check dist → allow']);
+  });
+
+  it('halts every later call of the run without asking the guard', () => {
+    const guard = new ScriptedGuard({ 'b.ts': 'halt' });
+    const { steps } = replayWith(guard, [
+      read('a.ts'),
+      read('b.ts'),
+      read('c.ts'),
+      { type: 'compact' },
+      read('d.ts'),
+    ]);
+    expect(steps.map((step) => step.verdict)).toEqual(['allow', 'halt', 'halt', 'halt']);
+    expect(steps[2]).toMatchObject({
+      rule: 'scripted',
+      reason: 'The run was halted at step 2: b.ts is halted',
+    });
+    expect(guard.log.filter((entry) => entry.startsWith('check'))).toEqual([
+      'check a.ts → allow',
+      'check b.ts → halt',
+    ]);
+  });
+
+  it('ends a halt at a new user message', () => {
+    const guard = new ScriptedGuard({ 'b.ts': 'halt' });
+    const { steps } = replayWith(guard, [
+      read('b.ts'),
+      read('c.ts'),
+      { type: 'user', text: 'try again' },
+      read('c.ts'),
+    ]);
+    expect(steps.map((step) => step.verdict)).toEqual(['halt', 'halt', 'allow']);
+  });
+
+  it('ends a halt at a new session', () => {
+    const guard = new ScriptedGuard({ 'b.ts': 'halt' });
+    const { steps } = replayWith(guard, [read('b.ts'), { type: 'session', id: 's2' }, read('c.ts')]);
+    expect(steps.map((step) => step.verdict)).toEqual(['halt', 'allow']);
+  });
+
+  it('passes session, user and compact events to the guard', () => {
+    const guard = new ScriptedGuard({});
+    replayWith(guard, [{ type: 'session', id: 'agent-7' }, { type: 'user' }, { type: 'compact' }]);
+    expect(guard.log).toEqual(['session agent-7', 'run user', 'run compact']);
+  });
+
+  it('numbers sessions that have no id instead of letting the guard invent one', () => {
+    const guard = new ScriptedGuard({});
+    replayWith(guard, [{ type: 'session' }, { type: 'session' }]);
+    expect(guard.log).toEqual(['session session-1', 'session session-2']);
+  });
+
+  it('counts steps across sessions and summarises the verdicts', () => {
+    const guard = new ScriptedGuard({ 'b.ts': 'block', 'c.ts': 'warn' });
+    const { steps, summary } = replayWith(guard, [
+      read('a.ts'),
+      { type: 'session' },
+      read('b.ts'),
+      read('c.ts'),
+    ]);
+    expect(steps.map((step) => step.step)).toEqual([1, 2, 3]);
+    expect(summary).toEqual({ calls: 3, allow: 1, warn: 1, block: 1, halt: 0 });
+  });
+
+  it('checks every call of a turn before recording any of their results', () => {
+    const guard = new ScriptedGuard({});
+    replayWith(guard, [read('a.ts', { turn: 'm1' }), read('b.ts', { turn: 'm1' }), read('c.ts')]);
+    expect(guard.log).toEqual([
+      'check a.ts → allow',
+      'check b.ts → allow',
+      'record a.ts ok',
+      'record b.ts ok',
+      'check c.ts → allow',
+      'record c.ts ok',
+    ]);
+  });
+
+  it('gives the guard the annotations, schema, turn and id of a call', () => {
+    const guard = new ScriptedGuard({});
+    const schema = { type: 'object', properties: { path: { type: 'string' } } };
+    replayWith(guard, [
+      {
+        type: 'meta',
+        tools: [{ name: 'read_file', annotations: { readOnlyHint: true }, inputSchema: schema }],
+      },
+      read('a.ts', { turn: '4', id: 'call_9' }),
+    ]);
+    expect(guard.proposals[0]).toEqual({
+      tool: 'read_file',
+      args: { path: 'a.ts' },
+      annotations: { readOnlyHint: true },
+      inputSchema: schema,
+      step: '4',
+      callId: 'call_9',
+    });
+  });
+});
+
+describe('trace time', () => {
+  it('follows t, in seconds since the start', () => {
+    const clock = new TraceClock();
+    const guard = new ScriptedGuard({}, clock);
+    replayWith(guard, [read('a.ts', { t: 0 }), read('b.ts', { t: 2.5 }), read('c.ts', { t: 60 })], clock);
+    expect(guard.checkedAt.map((at) => at - REPLAY_EPOCH_MS)).toEqual([0, 2500, 60_000]);
+  });
+
+  it('moves a fixed step for calls without t', () => {
+    const clock = new TraceClock();
+    const guard = new ScriptedGuard({}, clock);
+    replayWith(guard, [read('a.ts'), read('b.ts', { t: 10 }), read('c.ts')], clock);
+    expect(guard.checkedAt.map((at) => at - REPLAY_EPOCH_MS)).toEqual([0, 10_000, 10_000 + UNTIMED_STEP_MS]);
+  });
+
+  it('never runs backwards', () => {
+    const clock = new TraceClock();
+    const guard = new ScriptedGuard({}, clock);
+    replayWith(guard, [read('a.ts', { t: 30 }), read('b.ts', { t: 12 })], clock);
+    expect(guard.checkedAt.map((at) => at - REPLAY_EPOCH_MS)).toEqual([30_000, 30_000]);
+  });
+});
+
+describe('replayTrace with the engine', () => {
+  const fixture = new URL('../fixtures/traces/loop-kilo-code-reread-same-file.jsonl', import.meta.url);
+
+  it('gives byte-identical output on every run', () => {
+    const render = () => {
+      const events = parseTrace(readFileSync(fixture, 'utf8'));
+      return replayTrace(events).steps.map(stepJson).join('\n');
+    };
+    expect(render()).toBe(render());
+  });
+
+  it('blocks nothing under the off preset', async () => {
+    const { parsePolicy } = await import('../../src/config/index.js');
+    const events = parseTrace(readFileSync(fixture, 'utf8'));
+    const { summary } = replayTrace(events, { policy: parsePolicy({ preset: 'off' }) });
+    expect(summary).toMatchObject({ calls: 40, block: 0, halt: 0 });
+  });
+});
