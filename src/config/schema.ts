@@ -67,7 +67,7 @@ const detectorsSchema = section(
         withinCalls: positiveInteger(),
       },
       'The same call returning the same result again (polls excepted). Repeats count only when each ' +
-        'comes within `withinCalls` executed calls of the previous one.',
+        'comes within `withinCalls` proposals of the previous one.',
     ),
     nonAdvancing: section(
       { enabled: flag(), blockAfter: positiveInteger() },
@@ -119,6 +119,7 @@ const detectorsSchema = section(
 
 const learningSchema = section(
   {
+    enabled: flag(),
     targetScope: oneOf(['missing', 'all']),
     invalidation: oneOf(['workspace', 'target']).meta({
       description:

@@ -3,6 +3,7 @@
  * target or action class, so checking costs the same with 10 or 100,000 constraints.
  */
 import { hashString } from './identity.js';
+import { isGeneratedPath } from './world.js';
 import type { ActionKind, Constraint, LiftedMark, ParameterRegion, PersistedState } from './types.js';
 
 export type Mutable<T> = { -readonly [K in keyof T]: T[K] };
@@ -47,8 +48,8 @@ export class ConstraintIndex {
   private readonly byStrategy = new Map<string, Entry>();
   private readonly strategiesByClass = new Map<string, Set<Entry>>();
   private readonly parameterBans = new Map<string, Entry[]>();
-  /** Target bans that say "does not exist": commands with unknown effects may cure them. */
-  private readonly missing = new Set<Entry>();
+  /** Bans on build outputs (`dist/…`): any command with unknown effects may have regenerated them. */
+  private readonly generated = new Set<Entry>();
   private readonly lifted = new Map<string, number>();
   private activeCount = 0;
 
@@ -74,7 +75,7 @@ export class ConstraintIndex {
     return this.byStrategy.get(strategyKey(actionClass, signature));
   }
 
-  lookup(callKey: string, actionClass: string, targets: readonly string[]): Lookup {
+  lookup(callKey: string, actionClass: string, targets: readonly string[], tool = ''): Lookup {
     const targetEntries: Entry[] = [];
     for (const target of targets) {
       const found = this.byTarget.get(target);
@@ -85,7 +86,7 @@ export class ConstraintIndex {
       call: this.byCall.get(callKey),
       targets: targetEntries,
       strategies: strategies ? [...strategies] : [],
-      parameters: this.parameterBans.get(actionClass) ?? this.parameterBans.get('*') ?? [],
+      parameters: this.parameterBans.get(tool) ?? [],
     };
   }
 
@@ -141,8 +142,8 @@ export class ConstraintIndex {
     return [...this.workspace];
   }
 
-  missingTargetEntries(): readonly Entry[] {
-    return [...this.missing];
+  generatedEntries(): readonly Entry[] {
+    return [...this.generated];
   }
 
   entries(): IterableIterator<Entry> {
@@ -173,7 +174,6 @@ export class ConstraintIndex {
         break;
       case 'target':
         if (constraint.target) pushTo(this.byTarget, constraint.target, entry);
-        if (constraint.blocksKinds?.includes('read')) this.missing.add(entry);
         break;
       case 'strategy': {
         this.byStrategy.set(strategyKey(constraint.actionClass, constraint.signature), entry);
@@ -181,11 +181,13 @@ export class ConstraintIndex {
         break;
       }
       case 'parameter':
-        pushTo(this.parameterBans, constraint.actionClass, entry);
+        // A region of parameters holds for every trial of the tool, whatever changed since the last.
+        pushTo(this.parameterBans, constraint.tool ?? '', entry);
         break;
     }
     for (const target of entry.dependsOn) addTo(this.dependents, target, entry);
     if (workspace) this.workspace.add(entry);
+    else if (constraint.target && isGeneratedPath(constraint.target)) this.generated.add(entry);
   }
 
   private unindex(entry: Entry): void {
@@ -198,7 +200,6 @@ export class ConstraintIndex {
         break;
       case 'target':
         if (constraint.target) pullFrom(this.byTarget, constraint.target, entry);
-        this.missing.delete(entry);
         break;
       case 'strategy': {
         const key = strategyKey(constraint.actionClass, constraint.signature);
@@ -209,7 +210,7 @@ export class ConstraintIndex {
         break;
       }
       case 'parameter':
-        pullFrom(this.parameterBans, constraint.actionClass, entry);
+        pullFrom(this.parameterBans, constraint.tool ?? '', entry);
         break;
     }
     for (const target of entry.dependsOn) {
@@ -218,6 +219,7 @@ export class ConstraintIndex {
       if (set?.size === 0) this.dependents.delete(target);
     }
     this.workspace.delete(entry);
+    this.generated.delete(entry);
   }
 }
 

@@ -252,7 +252,7 @@ export class Learner {
         if (!monotoneNames.has(name)) equals[name] = value;
     }
     const region: ParameterRegion = { atLeast, atMost, equals };
-    const existing = this.index.lookup('', call.facts.actionClass, []).parameters;
+    const existing = this.index.lookup('', call.facts.actionClass, [], call.tool).parameters;
     for (const entry of existing) {
       if (
         entry.constraint.signature === failure.signature &&
@@ -279,6 +279,7 @@ export class Learner {
         scope: 'parameter',
         signature: failure.signature,
         actionClass: call.facts.actionClass,
+        tool: call.tool,
         region,
         evidence: firstEvidence(call, errorText),
         createdAt: call.now,

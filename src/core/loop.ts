@@ -192,7 +192,7 @@ export class NarrowingLoop {
     if (!duplicateInStep && !call.toolPolicy.exempt) {
       if (!facts) {
         changedWorld = this.learnFromSuccess(call, resultDigest, lifted);
-      } else if (facts.blame === 'agent_failure') {
+      } else if (facts.blame === 'agent_failure' && this.policy.learning.enabled) {
         const learned = this.learner.learn(call, facts, text);
         added.push(...learned.enforced);
         for (const evicted of learned.evicted)
@@ -458,9 +458,10 @@ export class NarrowingLoop {
   }
 
   private collectConstraintViolations(call: CallContext, violations: Violation[]): void {
-    const found = this.index.lookup(call.identity.callKey, call.facts.actionClass, call.facts.targets);
+    const found = this.index.lookup(call.identity.callKey, call.facts.actionClass, call.facts.targets, call.tool);
     if (found.call && this.inForce(found.call, call.now)) violations.push(callViolation(found.call, call));
     for (const entry of found.targets) {
+      if (call.facts.replacesTarget && entry.constraint.meaning === 'target-missing') continue;
       if (blocksKind(entry.constraint, call.facts.kind) && this.inForce(entry, call.now)) {
         violations.push(targetViolation(entry, call));
         break;
@@ -559,7 +560,7 @@ export class NarrowingLoop {
         for (const entry of this.index.targetEntries(target)) relieve(entry, why);
         for (const entry of this.index.dependentsOf(target)) relieve(entry, why);
       }
-      for (const entry of this.generatedTargetEntries()) {
+      for (const entry of this.index.generatedEntries()) {
         relieve(entry, `${call.description} may have generated ${entry.constraint.target}`);
       }
       return;
@@ -600,14 +601,6 @@ export class NarrowingLoop {
       const target = normalizeTarget(token);
       if (this.index.targetEntries(target).length > 0 || this.index.dependentsOf(target).length > 0)
         out.push(target);
-    }
-    return out;
-  }
-
-  private generatedTargetEntries(): Entry[] {
-    const out: Entry[] = [];
-    for (const entry of this.index.missingTargetEntries()) {
-      if (entry.constraint.target && isGeneratedPath(entry.constraint.target)) out.push(entry);
     }
     return out;
   }

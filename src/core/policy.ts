@@ -13,7 +13,10 @@ export interface DetectorThresholds {
    * banned. A deterministic signature (missing file, failed edit) needs `deterministicThreshold`.
    */
   identicalFailure: { enabled: boolean; threshold: number; deterministicThreshold: number };
-  /** Repeats count only when each comes within `withinCalls` executed calls of the previous one. */
+  /**
+   * Repeats count only when each comes within `withinCalls` proposals of the previous one: back to
+   * back is a loop; coming back to a file after doing something else is not.
+   */
   identicalResult: { enabled: boolean; warnAt: number; blockAt: number; withinCalls: number };
   nonAdvancing: { enabled: boolean; blockAfter: number };
   /**
@@ -36,6 +39,8 @@ export interface DetectorThresholds {
 }
 
 export interface LearningPolicy {
+  /** Learn constraints from agent failures at all (the `off` preset turns this off). */
+  enabled: boolean;
   /**
    * Which failures widen from the call to its target: `missing` widens only "does not exist"
    * and "already exists"; `all` also bans the failing action on the target for any signature.
@@ -104,6 +109,7 @@ function preciseDefaults(): Policy {
     preset: 'precise',
     enforcement: 'enforce',
     learning: {
+      enabled: true,
       targetScope: 'missing',
       invalidation: 'workspace',
       strategyMinTargets: 3,
@@ -149,6 +155,7 @@ export function presetPolicy(name: PresetName): Policy {
     policy.learning.radius.shrinkAfter = 1;
   }
   if (name === 'off') {
+    policy.learning.enabled = false;
     policy.learning.strategyEffect = 'off';
     policy.learning.radius.enabled = false;
     for (const detector of Object.values(policy.detectors)) detector.enabled = false;

@@ -79,6 +79,11 @@ export interface CallFacts {
   readonly parameters?: Readonly<Record<string, number | string | boolean>>;
   /** Text a mutation writes into its target, when known: decides which "not found" bans it can lift. */
   readonly writtenText?: string;
+  /**
+   * The call writes its target whole (write_file, not edit_file): it works whether or not the target
+   * exists, so "does not exist" never rules it out.
+   */
+  readonly replacesTarget?: boolean;
 }
 
 /**

@@ -59,10 +59,10 @@ export async function runStdioProxy(options: StdioProxyOptions): Promise<number>
   const logOnce = onceLogger(log);
   let opening: InitializeRequestParams | undefined;
   let upstream: Upstream | undefined;
-  let identity: Promise<UpstreamIdentity> | undefined;
+  let connection: Promise<{ link: Upstream; identity: UpstreamIdentity }> | undefined;
 
-  const connect = (): Promise<UpstreamIdentity> => {
-    identity ??= (async () => {
+  const connect = () => {
+    connection ??= (async () => {
       const declared = forwardableClientCapabilities(opening?.capabilities);
       const link = new Upstream({
         target: options.target,
@@ -81,13 +81,13 @@ export async function runStdioProxy(options: StdioProxyOptions): Promise<number>
         }
       };
       try {
-        return await link.start();
+        return { link, identity: await link.start() };
       } catch (error) {
         lifecycle.end(1, describeError(error));
         throw error;
       }
     })();
-    return identity;
+    return connection;
   };
 
   const wire = new WatchedTransport(
@@ -99,10 +99,10 @@ export async function runStdioProxy(options: StdioProxyOptions): Promise<number>
   );
   const handle = serveStdio(
     async ({ era }) => {
-      const started = await connect();
+      const { link, identity } = await connect();
       const server = createProxyServer({
-        upstream: upstream as Upstream,
-        identity: started,
+        upstream: link,
+        identity,
         guard: options.guard,
         catalog,
         calls,

@@ -85,8 +85,8 @@ describe('an upstream that crashes', () => {
     expect(textOf(echoed)).toBe('still here');
     const starts = probeLog(log).filter((entry) => entry.event === 'start');
     expect(new Set(starts.map((entry) => entry.pid)).size).toBe(2);
-    expect(proxy.stderr()).toContain('is back (restart 1 of 5)');
     expect(await proxy.close()).toBe(0);
+    expect(proxy.stderr()).toContain('is back (restart 1 of 5)');
   });
 
   it('does not hold a crash against the call that was running', async () => {
@@ -142,10 +142,10 @@ describe('malformed messages', () => {
       arguments: { text: 'after garbage' },
     })) as CallToolResult;
     expect(textOf(echoed)).toBe('after garbage');
+    expect(await proxy.close()).toBe(0);
     expect(proxy.stderr()).toContain(
       'narrowing: the MCP server sent a line that is not JSON (ignored): this line is not JSON-RPC',
     );
-    expect(await proxy.close()).toBe(0);
   });
 
   it('reports a line of garbage from the client on stderr and goes on', async () => {
@@ -159,13 +159,9 @@ describe('malformed messages', () => {
       arguments: { text: 'after garbage' },
     })) as CallToolResult;
     expect(textOf(echoed)).toBe('after garbage');
-    expect(proxy.stderr()).toContain(
-      'narrowing: the client sent a line that is not JSON (ignored): {"jsonrpc"',
-    );
-    expect(proxy.stderr()).toContain(
-      'narrowing: the client sent a line that is not a JSON-RPC message (ignored)',
-    );
     expect(await proxy.close()).toBe(0);
+    expect(proxy.stderr()).toContain('narrowing: the client sent a line that is not JSON (ignored): {"jsonrpc"');
+    expect(proxy.stderr()).toContain('narrowing: the client sent a line that is not a JSON-RPC message (ignored)');
   });
 });
 

@@ -96,6 +96,32 @@ describe('the stdio proxy in front of server-everything', () => {
     await expect(proxy.client.ping()).resolves.toEqual({});
   });
 
+  it('forwards the server’s log messages to the client', async () => {
+    const messages: unknown[] = [];
+    proxy.client.setNotificationHandler('notifications/message', (notification) => {
+      messages.push(notification.params.data);
+    });
+    await proxy.client.setLoggingLevel('debug');
+    await proxy.client.callTool({ name: 'toggle-simulated-logging', arguments: {} });
+    await expect.poll(() => messages.length).toBeGreaterThan(0);
+    expect(String(messages[0])).toMatch(/message/i);
+    await proxy.client.callTool({ name: 'toggle-simulated-logging', arguments: {} });
+  });
+
+  it('forwards subscriptions and the server’s resource updates', async () => {
+    const updated: string[] = [];
+    proxy.client.setNotificationHandler('notifications/resources/updated', (notification) => {
+      updated.push(notification.params.uri);
+    });
+    const { resources } = await proxy.client.listResources();
+    const uri = resources[0]!.uri;
+    await proxy.client.subscribeResource({ uri });
+    await proxy.client.callTool({ name: 'toggle-subscriber-updates', arguments: {} });
+    await expect.poll(() => updated).toContain(uri);
+    await proxy.client.callTool({ name: 'toggle-subscriber-updates', arguments: {} });
+    await proxy.client.unsubscribeResource({ uri });
+  });
+
   it('forwards the server’s progress notifications under the client’s own token', async () => {
     const progress: Progress[] = [];
     const result = await proxy.client.callTool(
@@ -165,31 +191,37 @@ describe('requests the server sends to the client', () => {
     expect(textOf(result)).toContain('name a colour');
   });
 
-  it('answers the server’s roots request with the client’s roots', async () => {
+  it('answers the server’s roots requests with the client’s roots, and passes on their changes', async () => {
     const state = tempDir();
     const work = tempDir();
-    const inner = join(work.path, 'project');
-    mkdirSync(inner);
-    writeFileSync(join(inner, 'README.md'), '# project\n');
+    const [first, second] = [join(work.path, 'first'), join(work.path, 'second')];
+    for (const dir of [first, second]) {
+      mkdirSync(dir);
+      writeFileSync(join(dir, 'README.md'), '# project\n');
+    }
+    let root = first;
     const proxy = await startInProcess(
       {
         target: nodeServer(FILESYSTEM_SERVER, work.path),
-        guard: createGuard({ stateDir: state.path, log: quiet }),
+        // The test polls one tool until its answer changes: identical answers must not be refused.
+        guard: createGuard({ stateDir: state.path, preset: 'off', log: quiet }),
       },
       {
         capabilities: { roots: { listChanged: true } },
         setup: (client) =>
           client.setRequestHandler('roots/list', async () => ({
-            roots: [{ uri: `file://${inner}`, name: 'project' }],
+            roots: [{ uri: `file://${root}`, name: 'project' }],
           })),
       },
     );
     cleanups.push(() => proxy.close(), state.remove, work.remove);
-    await expect
-      .poll(async () =>
-        textOf(await proxy.client.callTool({ name: 'list_allowed_directories', arguments: {} })),
-      )
-      .toContain(inner);
+    const allowed = async () =>
+      textOf(await proxy.client.callTool({ name: 'list_allowed_directories', arguments: {} }));
+    await expect.poll(allowed).toContain(first);
+
+    root = second;
+    await proxy.client.sendRootsListChanged();
+    await expect.poll(allowed).toContain(second);
   });
 });
 

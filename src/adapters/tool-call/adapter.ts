@@ -29,6 +29,7 @@ import {
   writesWholeFile,
   writtenText,
 } from './call-arguments.js';
+import { withoutEchoes } from './echoes.js';
 import { isEmptyAnswer } from './empty-result.js';
 import { SignatureMatcher } from './matcher.js';
 import {
@@ -110,11 +111,12 @@ export function createToolCallAdapter(options: ToolCallAdapterOptions = {}): Too
   function describeFailure(outcome: Outcome, call: CallFacts): FailureFacts | undefined {
     if (outcome.success) return emptyResult(outcome, call);
     const text = failureText(outcome);
+    const args = isRecord(outcome.proposal?.args) ? outcome.proposal.args : {};
+    const verdict = withoutEchoes(text, args);
     const rule =
       structuredRule(outcome) ??
-      matcher.match(text, call.kind === 'exec' ? edgeLines(text) : text) ??
+      matcher.match(verdict, call.kind === 'exec' ? edgeLines(verdict) : verdict) ??
       fallbackRule(outcome, call.kind);
-    const args = isRecord(outcome.proposal?.args) ? outcome.proposal.args : {};
     const needle = rule.signature === 'edit_failed' ? needleOf(args, text) : undefined;
     const meaning = meaningOf(rule, call, args, needle);
     const retryAfterSeconds =

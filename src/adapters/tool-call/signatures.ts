@@ -147,20 +147,6 @@ export const TOOL_MISSING = rule(
   },
 );
 
-/** A path outside the sandbox is refused every time, whatever the harness does: the agent chose it. */
-export const SANDBOX_DENIED = rule(
-  'permission_denied',
-  { ...AGENT, onlyThisCall: true },
-  {
-    patterns: [
-      '\\boutside (?:of )?(?:the )?(?:allowed|permitted) (?:directories|directory|paths|roots|workspace)\\b',
-      '\\bnot (?:in|within) (?:the )?(?:allowed|permitted) (?:directories|paths|roots)\\b',
-      '\\bWindows-style path received\\b',
-    ],
-    hints: ['outside', 'not in', 'not within', 'windows-style'],
-  },
-);
-
 export const PERMISSION = rule(
   'permission_denied',
   { ...HARNESS, deterministic: true },
@@ -307,6 +293,9 @@ export const EDIT = rule('edit_failed', AGENT, {
     '\\b0 occurrences found\\b',
     '\\bfailed to find expected lines\\b',
     '\\bpatch (?:does not apply|failed)\\b',
+    '\\bunable to apply diff\\b',
+    '\\bno sufficiently similar match\\b',
+    '\\bsearch block\\b[^\\n]{0,100}?\\bdoes not match\\b',
   ],
   hints: [
     'string to replace',
@@ -321,6 +310,9 @@ export const EDIT = rule('edit_failed', AGENT, {
     'no exact match',
     '0 occurrences',
     'patch',
+    'apply diff',
+    'sufficiently similar',
+    'search block',
   ],
 });
 
@@ -376,6 +368,9 @@ export const VALIDATION = rule('validation_error', AGENT, {
     '\\bis a directory\\b',
     '\\b400 Bad Request\\b',
     '\\b422 Unprocessable\\b',
+    '\\bbad request\\b',
+    '\\b(?:is|are|was|were) (?:invalid|not valid)\\b',
+    '\\bmust be (?:an? )?(?:valid|string|number|integer|boolean|array|object|one of)\\b',
     'MCP error -32602\\b',
   ],
   hints: [
@@ -391,6 +386,9 @@ export const VALIDATION = rule('validation_error', AGENT, {
     'is a directory',
     '400 bad request',
     '422 unprocessable',
+    'bad request',
+    'not valid',
+    'must be',
     '-32602',
   ],
   statuses: [400, 422],
@@ -495,7 +493,6 @@ export const API_OTHER = rule(
 export const TEXT_RULES: readonly SignatureRule[] = [
   TIMEOUT,
   TOOL_MISSING,
-  SANDBOX_DENIED,
   PERMISSION,
   RATE_LIMIT,
   PARENT_MISSING,

@@ -116,7 +116,8 @@ export function startCli(
   child.stderr?.setEncoding('utf8').on('data', (chunk: string) => {
     stderr += chunk;
   });
-  const exit = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  // 'close', not 'exit': by then everything the process wrote to stderr has been read.
+  const exit = new Promise<number | null>((resolve) => child.once('close', (code) => resolve(code)));
   return { process: child, stderr: () => stderr, exit };
 }
 

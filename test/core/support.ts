@@ -1,0 +1,54 @@
+import { createToolCallAdapter, toolCallToOutcome, toolCallToProposal } from '../../src/adapters/tool-call/index.js';
+import { NarrowingLoop, type NarrowingLoopOptions } from '../../src/core/loop.js';
+import type { CheckResult, Clock, RecordResult } from '../../src/core/types.js';
+
+/** A clock the test moves by hand, in seconds. */
+export class ManualClock implements Clock {
+  private ms = Date.UTC(2026, 2, 2, 10, 0, 0);
+  now(): number {
+    return this.ms;
+  }
+  advance(seconds: number): void {
+    this.ms += seconds * 1000;
+  }
+}
+
+export type ToolResult = string | { error: string } | { text: string; isError?: boolean; meta?: Record<string, unknown> };
+
+/** A guarded agent: proposes a call, and runs it (with the given result) only when allowed. */
+export class Agent {
+  readonly clock = new ManualClock();
+  readonly loop: NarrowingLoop;
+
+  constructor(options: Partial<NarrowingLoopOptions> = {}) {
+    this.loop = new NarrowingLoop({ adapter: createToolCallAdapter(), clock: this.clock, ...options });
+  }
+
+  check(tool: string, args: Record<string, unknown>): CheckResult {
+    return this.loop.checkProposal(toolCallToProposal(tool, args));
+  }
+
+  /** Checks, and when allowed records `result` as what the tool returned. */
+  call(tool: string, args: Record<string, unknown>, result: ToolResult): { check: CheckResult; record?: RecordResult } {
+    this.clock.advance(5);
+    const proposal = toolCallToProposal(tool, args);
+    const check = this.loop.checkProposal(proposal);
+    if (!check.allowed) return { check };
+    const outcome = toolCallToOutcome(tool, args, toMcpResult(result));
+    const record = this.loop.recordOutcome({ ...outcome, proposal });
+    return { check, record };
+  }
+
+  /** The verdicts of a sequence of identical calls that all return `result`. */
+  repeat(times: number, tool: string, args: Record<string, unknown>, result: ToolResult): string[] {
+    return Array.from({ length: times }, () => this.call(tool, args, result).check.verdict);
+  }
+}
+
+function toMcpResult(result: ToolResult): unknown {
+  if (typeof result === 'string') return { content: [{ type: 'text', text: result }] };
+  if ('error' in result) return new Error(result.error);
+  return { content: [{ type: 'text', text: result.text }], isError: result.isError, _meta: result.meta };
+}
+
+export const ENOENT = (path: string) => ({ text: `ENOENT: no such file or directory, open '${path}'`, isError: true });
