@@ -3,7 +3,7 @@ import { existsSync } from 'node:fs';
 import { Client } from '@modelcontextprotocol/client';
 import { afterEach, describe, expect, it } from 'vitest';
 import { spawnProxy, startCli, tempDir, textOf } from './support/harness.js';
-import { BIN, BUILT_CLI, CLI_ENTRY, EVERYTHING_SERVER, REPO_ROOT } from './support/paths.js';
+import { BIN, BUILT_CLI, CLI_ENTRY, EVERYTHING_SERVER, PROBE_SERVER, REPO_ROOT } from './support/paths.js';
 import { StreamTransport } from './support/stream-transport.js';
 
 const cleanups: (() => unknown)[] = [];
@@ -77,6 +77,30 @@ describe('narrowing mcp on the command line', () => {
     expect(await cli.exit).toBe(1);
     expect(cli.stderr()).toContain('could not start the MCP server `/nonexistent/mcp-server --stdio`');
     expect(cli.stderr()).toContain('ENOENT');
+  });
+});
+
+describe('the stdio channel', () => {
+  it('carries nothing but JSON-RPC, while the server logs and fails and the guard blocks', async () => {
+    const state = tempDir();
+    cleanups.push(state.remove);
+    const cli = startCli(['--state-dir', state.path, '--', process.execPath, PROBE_SERVER]);
+    let stdout = '';
+    cli.process.stdout!.setEncoding('utf8').on('data', (chunk: string) => {
+      stdout += chunk;
+    });
+    const client = new Client({ name: 'cli-test', version: '1.0.0' });
+    await client.connect(new StreamTransport(cli.process.stdout!, cli.process.stdin!));
+    await client.callTool({ name: 'garble', arguments: {} });
+    for (let attempt = 0; attempt < 3; attempt += 1)
+      await client.callTool({ name: 'read_note', arguments: { name: 'x' } });
+    await client.close();
+    expect(await cli.exit).toBe(0);
+
+    const lines = stdout.split('\n').filter(Boolean);
+    expect(lines.length).toBeGreaterThan(4);
+    for (const line of lines) expect(JSON.parse(line)).toMatchObject({ jsonrpc: '2.0' });
+    expect(cli.stderr()).toContain('not JSON');
   });
 });
 

@@ -56,6 +56,34 @@ function addedLines(patch: string): string {
   return out.join('\n');
 }
 
+/** Aider/Roo (`<<<<<<< SEARCH … ======= … >>>>>>> REPLACE`) and Cline (`------- SEARCH … +++++++ REPLACE`). */
+const SEARCH_REPLACE =
+  /(?:<{7}|-{7}) SEARCH\r?\n([\s\S]*?)\r?\n={7}\r?\n([\s\S]*?)\r?\n?(?:>{7}|\+{7}) REPLACE/g;
+/** Roo's line hints at the top of a search block. */
+const SEARCH_HINT_LINES = /^(?::(?:start|end)_line:\s*\d+\s*\r?\n|-{7}\s*\r?\n)+/;
+const DIFF_KEYS = ['diff', 'patch', 'input', 'content'] as const;
+const MAX_BLOCKS = 32;
+
+interface SearchReplace {
+  readonly search: string;
+  readonly replace: string;
+}
+
+/** The search/replace blocks of a diff argument, in order. */
+function searchReplaceBlocks(args: Readonly<Record<string, unknown>>): SearchReplace[] {
+  for (const key of DIFF_KEYS) {
+    const value = args[key];
+    if (typeof value !== 'string' || !value.includes(' SEARCH')) continue;
+    const blocks: SearchReplace[] = [];
+    for (const match of value.matchAll(SEARCH_REPLACE)) {
+      blocks.push({ search: (match[1] ?? '').replace(SEARCH_HINT_LINES, ''), replace: match[2] ?? '' });
+      if (blocks.length >= MAX_BLOCKS) break;
+    }
+    if (blocks.length > 0) return blocks;
+  }
+  return [];
+}
+
 const WRITTEN_KEYS = [
   'new_string',
   'newString',
@@ -95,6 +123,7 @@ export function writtenText(args: Readonly<Record<string, unknown>>): string | u
   }
   const patch = patchBody(args);
   if (patch !== undefined) parts.push(addedLines(patch));
+  for (const block of searchReplaceBlocks(args)) parts.push(block.replace);
   if (parts.length === 0) return undefined;
   return parts.length === 1 ? parts[0] : parts.join('\n');
 }
@@ -108,7 +137,7 @@ const EDIT_ECHO = /could not find exact match for edit:\n([\s\S]+)$/i;
 export function needleOf(args: Readonly<Record<string, unknown>>, message: string): string | undefined {
   const direct = firstString(args, [...OLD_TEXT_KEYS, 'search', 'find']);
   if (direct !== undefined) return usable(direct);
-  if (!Array.isArray(args.edits)) return undefined;
+  if (!Array.isArray(args.edits)) return usable(searchReplaceBlocks(args)[0]?.search);
   const olds: string[] = [];
   for (const edit of args.edits.slice(0, 64)) {
     if (!isRecord(edit)) continue;

@@ -94,6 +94,11 @@ describe('written text', () => {
     expect(factsOf('apply_patch', { input: patch }).writtenText).toBe('new line');
   });
 
+  it('is the replace blocks of a search/replace diff', () => {
+    const diff = '------- SEARCH\nold line\n=======\nnew line\n+++++++ REPLACE';
+    expect(factsOf('replace_in_file', { path: 'a.ts', diff }).writtenText).toBe('new line');
+  });
+
   it('is absent for calls that do not write', () => {
     expect(factsOf('Read', { file_path: 'a.ts', content: 'ignored' }).writtenText).toBeUndefined();
   });

@@ -92,15 +92,11 @@ describe('the MCP filesystem server', () => {
     });
   });
 
-  it('reads a path outside the sandbox as the agent failure', async () => {
+  it('reads a path outside the sandbox as the harness configuration', async () => {
     const { failure } = await callAndDescribe(client, annotations, 'read_text_file', {
       path: '/etc/hostname',
     });
-    expect(failure).toMatchObject({
-      signature: 'permission_denied',
-      blame: 'agent_failure',
-      meaning: 'call',
-    });
+    expect(failure).toMatchObject({ signature: 'permission_denied', blame: 'harness_fault' });
   });
 
   it('reads a failed edit as content-missing with the text it looked for', async () => {

@@ -101,13 +101,11 @@ describe('permission_denied', () => {
     expect(failureOf('read_file', READ, 'YAML error at line 403')?.signature).not.toBe('permission_denied');
   });
 
-  it('blames the agent for a path outside the sandbox, which no retry fixes', () => {
+  it('reads a path outside the server sandbox as the harness configuration', () => {
     const text = 'Access denied - path outside allowed directories: /etc/passwd not in /tmp/ws';
     expect(failureOf('read_text_file', { path: '/etc/passwd' }, text)).toMatchObject({
       signature: 'permission_denied',
-      blame: 'agent_failure',
-      deterministic: true,
-      meaning: 'call',
+      blame: 'harness_fault',
     });
   });
 });
@@ -245,6 +243,22 @@ describe('files a syntax error depends on', () => {
   });
 });
 
+describe('quoted arguments', () => {
+  it('do not count as the verdict: an old_string mentioning 401 and unauthorized is still a failed edit', () => {
+    const oldString = "  if (!user) {\n    return res.status(401).json({ error: 'unauthorized' });\n  }";
+    const args = { file_path: '/w/src/auth.ts', old_string: oldString, new_string: 'x' };
+    const text =
+      "<tool_use_error>String to replace not found in file.\nString:   if (!user) { return res.status(401).json({ error: 'unauthorized' }); }</tool_use_error>";
+    expect(failureOf('Edit', args, text)).toMatchObject({ signature: 'edit_failed', blame: 'agent_failure' });
+  });
+
+  it('do not hide the verdict when the argument is short', () => {
+    expect(signatureOf('read_file', { path: 'a.md' }, "ENOENT: no such file or directory, open 'a.md'")).toBe(
+      'file_not_found',
+    );
+  });
+});
+
 describe('edit_failed', () => {
   const edit = { file_path: '/w/app/models.py', old_string: 'class User:', new_string: 'class Account:' };
 
@@ -281,6 +295,18 @@ describe('edit_failed', () => {
       signature: 'edit_failed',
       meaning: 'content-missing',
       needle: 'second',
+    });
+  });
+
+  it('reads a Roo diff that does not match, with the search block as the missing text', () => {
+    const diff =
+      '<<<<<<< SEARCH\n:start_line:14\n-------\n  const [cart] = useState([]);\n=======\n  const [cart] = useState<Item[]>([]);\n>>>>>>> REPLACE';
+    const text =
+      'Unable to apply diff to file: /w/src/App.tsx\n\n<error_details>\nNo sufficiently similar match found at line: 14';
+    expect(failureOf('apply_diff', { path: 'src/App.tsx', diff }, text)).toMatchObject({
+      signature: 'edit_failed',
+      meaning: 'content-missing',
+      needle: '  const [cart] = useState([]);',
     });
   });
 
@@ -331,6 +357,16 @@ describe('validation_error', () => {
     const text =
       'MCP error -32602: Input validation error: Invalid arguments for tool get-sum: expected number';
     expect(failureOf('get-sum', { a: 'x', b: 2 }, text)).toMatchObject({
+      signature: 'validation_error',
+      blame: 'agent_failure',
+      deterministic: true,
+    });
+  });
+
+  it('recognises a bad request whose body says a value is invalid', () => {
+    const text =
+      'Bad request - please check your parameters\n{"status":"error","message":"Property values were not valid"}';
+    expect(failureOf('Create_HubSpot_Contact', { email: 'jane.doe@' }, text)).toMatchObject({
       signature: 'validation_error',
       blame: 'agent_failure',
       deterministic: true,
