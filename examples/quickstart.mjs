@@ -7,7 +7,10 @@ const loop = new NarrowingLoop({ statePath: '.narrowing/state.json' });
 // A stand-in for your agent's tool runner, returning MCP-style results.
 async function runTool(name, args) {
   if (args.path === 'config/prod.yaml') {
-    return { content: [{ type: 'text', text: "ENOENT: no such file or directory, open 'config/prod.yaml'" }], isError: true };
+    return {
+      content: [{ type: 'text', text: "ENOENT: no such file or directory, open 'config/prod.yaml'" }],
+      isError: true,
+    };
   }
   return { content: [{ type: 'text', text: 'port: 8080' }] };
 }

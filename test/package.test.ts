@@ -11,16 +11,26 @@ describe('the published package', () => {
   afterAll(() => rmSync(work, { recursive: true, force: true }));
 
   it('installs from `npm pack` into an empty project where the main entry, both adapters and the CLI work', () => {
-    execFileSync('npm', ['pack', '--silent', '--pack-destination', work], { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] });
+    execFileSync('npm', ['pack', '--silent', '--pack-destination', work], {
+      cwd: root,
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
     const tarball = readdirSync(work).find((name) => name.endsWith('.tgz'));
     expect(tarball).toBeDefined();
     const project = join(work, 'project');
     execFileSync('mkdir', ['-p', project]);
-    writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'user-project', private: true, type: 'module' }));
-    execFileSync('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', join(work, tarball as string)], {
-      cwd: project,
-      stdio: ['ignore', 'ignore', 'inherit'],
-    });
+    writeFileSync(
+      join(project, 'package.json'),
+      JSON.stringify({ name: 'user-project', private: true, type: 'module' }),
+    );
+    execFileSync(
+      'npm',
+      ['install', '--no-audit', '--no-fund', '--prefer-offline', join(work, tarball as string)],
+      {
+        cwd: project,
+        stdio: ['ignore', 'ignore', 'inherit'],
+      },
+    );
     writeFileSync(
       join(project, 'check.mjs'),
       [
@@ -32,8 +42,12 @@ describe('the published package', () => {
         "console.log(tools.checkProposal(toolCallToProposal('read_file', { path: 'a.ts' })).verdict, typeof ml.isDone());",
       ].join('\n'),
     );
-    expect(execFileSync('node', ['check.mjs'], { cwd: project, encoding: 'utf8' }).trim()).toBe('allow boolean');
-    const help = execFileSync(join(project, 'node_modules', '.bin', 'narrowing'), ['--help'], { encoding: 'utf8' });
+    expect(execFileSync('node', ['check.mjs'], { cwd: project, encoding: 'utf8' }).trim()).toBe(
+      'allow boolean',
+    );
+    const help = execFileSync(join(project, 'node_modules', '.bin', 'narrowing'), ['--help'], {
+      encoding: 'utf8',
+    });
     expect(help).toContain('replay');
   }, 240_000);
 });

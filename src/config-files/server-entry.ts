@@ -30,10 +30,14 @@ export function readConfigDocument(text: string, client: McpClient, label: strin
   try {
     parsed = parseJsonc(text);
   } catch (error) {
-    throw new ConfigFileError(`${label} is not valid JSON: ${(error as Error).message}. Fix it, then try again.`);
+    throw new ConfigFileError(
+      `${label} is not valid JSON: ${(error as Error).message}. Fix it, then try again.`,
+    );
   }
   if (parsed.root.kind !== 'object') {
-    throw new ConfigFileError(`${label} does not hold a JSON object, so it is not a ${client.name} MCP config.`);
+    throw new ConfigFileError(
+      `${label} does not hold a JSON object, so it is not a ${client.name} MCP config.`,
+    );
   }
   const member = memberOf(parsed.root, client.serversKey);
   if (member === undefined) return { parsed, servers: undefined };
@@ -139,7 +143,9 @@ export function rewriteCommand(
   const argsNode = reading.argsNode;
   const first = argsNode?.items[0];
   if (argsNode !== undefined && first !== undefined) {
-    const separator = startsLine(text, first.start) ? `,${style.eol}${indentationAt(text, first.start)}` : ', ';
+    const separator = startsLine(text, first.start)
+      ? `,${style.eol}${indentationAt(text, first.start)}`
+      : ', ';
     edits.push({
       start: first.start,
       end: first.start,
@@ -147,7 +153,11 @@ export function rewriteCommand(
     });
   } else if (argsNode !== undefined) {
     const indent = indentationAt(text, argsNode.start);
-    edits.push({ start: argsNode.start, end: argsNode.end, text: renderArray(prefix, indent, multilineEntry, style) });
+    edits.push({
+      start: argsNode.start,
+      end: argsNode.end,
+      text: renderArray(prefix, indent, multilineEntry, style),
+    });
   } else {
     const indent = indentationAt(text, reading.commandMember.keySpan.start);
     const gap = multilineEntry ? `${style.eol}${indent}` : ' ';
@@ -174,7 +184,11 @@ export function restoreCommand(
   const keep = upstream.args.length;
   const firstKept = argsNode.items[argsNode.items.length - keep];
   const edits: Edit[] = [
-    { start: reading.commandNode.start, end: reading.commandNode.end, text: JSON.stringify(upstream.command) },
+    {
+      start: reading.commandNode.start,
+      end: reading.commandNode.end,
+      text: JSON.stringify(upstream.command),
+    },
     firstKept === undefined || keep === 0
       ? { start: argsNode.start, end: argsNode.end, text: '[]' }
       : { start: argsNode.items[0]!.start, end: firstKept.start, text: '' },
@@ -184,7 +198,8 @@ export function restoreCommand(
 
 function renderArray(items: readonly string[], indent: string, multiline: boolean, style: TextStyle): string {
   if (items.length === 0) return '[]';
-  if (!multiline || !style.multilineArrays) return `[${items.map((item) => JSON.stringify(item)).join(', ')}]`;
+  if (!multiline || !style.multilineArrays)
+    return `[${items.map((item) => JSON.stringify(item)).join(', ')}]`;
   const inner = indent + style.indentUnit;
   const lines = items.map((item) => inner + JSON.stringify(item));
   return `[${style.eol}${lines.join(`,${style.eol}`)}${style.eol}${indent}]`;

@@ -4,7 +4,7 @@
  * wrapped text tells whether someone edited it since.
  */
 import { createHash } from 'node:crypto';
-import { mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmdirSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { z } from 'zod';
 import { writeFileAtomicSync } from '../stores/atomic-file.js';
@@ -28,7 +28,8 @@ export type WrapRecord = z.infer<typeof recordSchema>;
 /** `<state dir>/wrapped/<client>-<server>.json`; odd characters in a server name are replaced. */
 export function recordPath(stateDir: string, client: ClientId, server: string): string {
   const safe = server.replace(/[^A-Za-z0-9._-]/g, '_');
-  const name = safe === server ? server : `${safe}-${createHash('sha256').update(server).digest('hex').slice(0, 8)}`;
+  const name =
+    safe === server ? server : `${safe}-${createHash('sha256').update(server).digest('hex').slice(0, 8)}`;
   return join(stateDir, WRAPPED_DIR, `${client}-${name}.json`);
 }
 
@@ -64,4 +65,9 @@ export function writeRecord(path: string, record: WrapRecord): void {
 
 export function removeRecord(path: string): void {
   rmSync(path, { force: true });
+  try {
+    rmdirSync(dirname(path));
+  } catch {
+    // Other servers are still wrapped: the directory stays.
+  }
 }

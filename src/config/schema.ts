@@ -103,6 +103,10 @@ const detectorsSchema = section(
       },
       'Circuit breaker on consecutive infrastructure faults of one tool.',
     ),
+    absentText: section(
+      { enabled: flag() },
+      'An edit whose text is not in the file as it was last read in full, with nothing changed since.',
+    ),
     convergence: section(
       {
         enabled: flag(),

@@ -3,8 +3,8 @@
  * target or action class, so checking costs the same with 10 or 100,000 constraints.
  */
 import { hashString } from './identity.js';
-import { isGeneratedPath } from './world.js';
 import type { ActionKind, Constraint, LiftedMark, ParameterRegion, PersistedState } from './types.js';
+import { isGeneratedPath } from './world.js';
 
 export type Mutable<T> = { -readonly [K in keyof T]: T[K] };
 

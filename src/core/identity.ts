@@ -136,35 +136,81 @@ interface MaskRule {
   readonly kind: MaskKind;
   readonly pattern: RegExp;
   readonly replacement: string;
+  /** A necessary condition for a match, read from one pass over the text: skips hopeless regex scans. */
+  readonly mayMatch?: (features: TextFeatures) => boolean;
+}
+
+/**
+ * Longest runs of digits and hex characters, and the longest ones directly before a `-`. Replacing a
+ * masked value only ever shortens runs, so features of the original text bound every later rule.
+ */
+interface TextFeatures {
+  readonly text: string;
+  readonly digitRun: number;
+  readonly hexRun: number;
+  readonly digitsBeforeDash: number;
+  readonly hexBeforeDash: number;
+}
+
+function featuresOf(text: string): TextFeatures {
+  let digits = 0;
+  let hex = 0;
+  let digitRun = 0;
+  let hexRun = 0;
+  let digitsBeforeDash = 0;
+  let hexBeforeDash = 0;
+  for (let index = 0; index < text.length; index++) {
+    const code = text.charCodeAt(index);
+    if (code === 45) {
+      if (digits > digitsBeforeDash) digitsBeforeDash = digits;
+      if (hex > hexBeforeDash) hexBeforeDash = hex;
+    }
+    const digit = code >= 48 && code <= 57;
+    digits = digit ? digits + 1 : 0;
+    hex = digit || (code >= 97 && code <= 102) || (code >= 65 && code <= 70) ? hex + 1 : 0;
+    if (digits > digitRun) digitRun = digits;
+    if (hex > hexRun) hexRun = hex;
+  }
+  return { text, digitRun, hexRun, digitsBeforeDash, hexBeforeDash };
 }
 
 const TIMESTAMP: MaskRule = {
   kind: 'timestamp',
   pattern: /\b\d{4}-\d{2}-\d{2}[T_ ]\d{2}[:-]\d{2}(?:[:-]\d{2}(?:[.,]\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?/g,
   replacement: '<time>',
+  mayMatch: (features) => features.digitsBeforeDash >= 4,
 };
 const COMPACT_TIMESTAMP: MaskRule = {
   kind: 'timestamp',
   pattern: /\b20\d{2}[01]\d[0-3]\d[T_-]?[0-2]\d[0-5]\d[0-5]\d\b/g,
   replacement: '<time>',
+  mayMatch: (features) => features.digitRun >= 8,
 };
 const UUID: MaskRule = {
   kind: 'uuid',
   pattern: /\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b/gi,
   replacement: '<uuid>',
+  mayMatch: (features) => features.hexBeforeDash >= 8,
 };
-const EPOCH: MaskRule = { kind: 'epoch', pattern: /\b1[6-9]\d{8}(?:\d{3})?\b/g, replacement: '<epoch>' };
+const EPOCH: MaskRule = {
+  kind: 'epoch',
+  pattern: /\b1[6-9]\d{8}(?:\d{3})?\b/g,
+  replacement: '<epoch>',
+  mayMatch: (features) => features.digitRun >= 10,
+};
 /** Only the random part of a temporary path: `/tmp/output.txt` stays what it is. */
 const TEMP_PATH: MaskRule = {
   kind: 'temp-path',
   pattern:
     /(\/(?:private\/)?(?:tmp|var\/tmp|var\/folders\/[^/\s]+\/[^/\s]+\/T)\/)([A-Za-z_.-]*(?=[A-Za-z_.-]*\d)[A-Za-z0-9_.-]{6,})/g,
   replacement: '$1<tmp>',
+  mayMatch: ({ text }) => text.includes('/tmp/') || text.includes('/var/folders/'),
 };
 const HEX_ID: MaskRule = {
   kind: 'hex-id',
   pattern: /\b(?=[0-9a-f]*\d)(?=[0-9a-f]*[a-f])[0-9a-f]{16,}\b/gi,
   replacement: '<hex>',
+  mayMatch: (features) => features.hexRun >= 16,
 };
 const DURATION: MaskRule = {
   kind: 'duration',
@@ -192,8 +238,10 @@ function hasDigit(text: string): boolean {
 function maskWith(rules: readonly MaskRule[], text: string, found?: Set<MaskKind>): string {
   // Every rule needs a digit; most strings have none, and this keeps the hot path cheap.
   if (!hasDigit(text) || text.length > 1_000_000) return text;
+  const features = featuresOf(text);
   let out = text;
   for (const rule of rules) {
+    if (rule.mayMatch && !rule.mayMatch(features)) continue;
     rule.pattern.lastIndex = 0;
     if (!rule.pattern.test(out)) continue;
     rule.pattern.lastIndex = 0;

@@ -205,6 +205,7 @@ export class NarrowingLoop {
         resultDigest,
         nonAdvancing,
         text: truncate(text, 300),
+        content: text,
         score: outcome.score,
         changedWorld,
       };
@@ -458,7 +459,12 @@ export class NarrowingLoop {
   }
 
   private collectConstraintViolations(call: CallContext, violations: Violation[]): void {
-    const found = this.index.lookup(call.identity.callKey, call.facts.actionClass, call.facts.targets, call.tool);
+    const found = this.index.lookup(
+      call.identity.callKey,
+      call.facts.actionClass,
+      call.facts.targets,
+      call.tool,
+    );
     if (found.call && this.inForce(found.call, call.now)) violations.push(callViolation(found.call, call));
     for (const entry of found.targets) {
       if (call.facts.replacesTarget && entry.constraint.meaning === 'target-missing') continue;

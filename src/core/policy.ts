@@ -28,6 +28,8 @@ export interface DetectorThresholds {
   poll: { enabled: boolean; warnAt: number; blockAt: number };
   creationRate: { enabled: boolean; max: number; windowSeconds: number };
   toolHealth: { enabled: boolean; openAfter: number; cooldownSeconds: number; maxCooldownSeconds: number };
+  /** An edit whose text is not in the file as last read in full, with nothing changed since. */
+  absentText: { enabled: boolean };
   convergence: {
     enabled: boolean;
     direction: 'minimize' | 'maximize';
@@ -128,6 +130,7 @@ function preciseDefaults(): Policy {
       poll: { enabled: true, warnAt: 5, blockAt: 20 },
       creationRate: { enabled: true, max: 3, windowSeconds: 60 },
       toolHealth: { enabled: true, openAfter: 5, cooldownSeconds: 120, maxCooldownSeconds: 1800 },
+      absentText: { enabled: true },
       convergence: {
         enabled: true,
         direction: 'minimize',

@@ -84,6 +84,10 @@ export interface CallFacts {
    * exists, so "does not exist" never rules it out.
    */
   readonly replacesTarget?: boolean;
+  /** A read of its one target in full (no offset, limit or line range): its result is the content. */
+  readonly readsWholeTarget?: boolean;
+  /** For an edit: the texts it must find, verbatim, in its target (old_string, each oldText). */
+  readonly searchTexts?: readonly string[];
 }
 
 /**

@@ -1,10 +1,21 @@
 import { describe, expect, it } from 'vitest';
-import { createMlTrainingAdapter, mlTrialToOutcome, mlTrialToProposal } from '../../src/adapters/ml-training/index.js';
-import { createToolCallAdapter, toolCallToOutcome, toolCallToProposal } from '../../src/adapters/tool-call/index.js';
+import {
+  createMlTrainingAdapter,
+  mlTrialToOutcome,
+  mlTrialToProposal,
+} from '../../src/adapters/ml-training/index.js';
+import {
+  createToolCallAdapter,
+  toolCallToOutcome,
+  toolCallToProposal,
+} from '../../src/adapters/tool-call/index.js';
 import { NarrowingLoop } from '../../src/core/loop.js';
 import { Agent, ENOENT } from './support.js';
 
-const TEST_FAILURE = { text: 'FAIL src/sum.test.ts\n  expected 4, got 5\nnpm ERR! Test failed. exit code 1', isError: true };
+const TEST_FAILURE = {
+  text: 'FAIL src/sum.test.ts\n  expected 4, got 5\nnpm ERR! Test failed. exit code 1',
+  isError: true,
+};
 const OLD_STRING_MISSING = { text: 'Error: old_string not found in src/app.ts', isError: true };
 
 describe('identical failures', () => {
@@ -18,7 +29,11 @@ describe('identical failures', () => {
 
   it('blocks a failing command on the third identical run, not the second, since a test may be flaky', () => {
     const agent = new Agent();
-    expect(agent.repeat(3, 'bash', { command: 'npm test' }, TEST_FAILURE)).toEqual(['allow', 'allow', 'block']);
+    expect(agent.repeat(3, 'bash', { command: 'npm test' }, TEST_FAILURE)).toEqual([
+      'allow',
+      'allow',
+      'block',
+    ]);
   });
 
   it('tells the model which call failed, how often, with what error, and what to do instead', () => {
@@ -54,25 +69,38 @@ describe('precision', () => {
 
   it('does not ban edits of another file after an edit of one file failed', () => {
     const agent = new Agent();
-    agent.repeat(2, 'edit_file', { path: 'src/app.ts', old_string: 'foo()', new_string: 'bar()' }, OLD_STRING_MISSING);
-    expect(agent.check('edit_file', { path: 'src/lib.ts', old_string: 'foo()', new_string: 'bar()' }).verdict).toBe(
-      'allow',
+    agent.repeat(
+      2,
+      'edit_file',
+      { path: 'src/app.ts', old_string: 'foo()', new_string: 'bar()' },
+      OLD_STRING_MISSING,
     );
+    expect(
+      agent.check('edit_file', { path: 'src/lib.ts', old_string: 'foo()', new_string: 'bar()' }).verdict,
+    ).toBe('allow');
   });
 
   it('does not ban a different edit of the same file', () => {
     const agent = new Agent();
-    agent.call('edit_file', { path: 'src/app.ts', old_string: 'foo()', new_string: 'bar()' }, OLD_STRING_MISSING);
-    expect(agent.check('edit_file', { path: 'src/app.ts', old_string: 'baz()', new_string: 'bar()' }).verdict).toBe(
-      'allow',
+    agent.call(
+      'edit_file',
+      { path: 'src/app.ts', old_string: 'foo()', new_string: 'bar()' },
+      OLD_STRING_MISSING,
     );
+    expect(
+      agent.check('edit_file', { path: 'src/app.ts', old_string: 'baz()', new_string: 'bar()' }).verdict,
+    ).toBe('allow');
   });
 
   it('allows the same failing npm test again after an edit of src/a.ts', () => {
     const agent = new Agent();
     agent.repeat(2, 'bash', { command: 'npm test' }, TEST_FAILURE);
     expect(agent.check('bash', { command: 'npm test' }).verdict).toBe('block');
-    agent.call('edit_file', { path: 'src/a.ts', old_string: 'a + b + 1', new_string: 'a + b' }, 'Edited src/a.ts');
+    agent.call(
+      'edit_file',
+      { path: 'src/a.ts', old_string: 'a + b + 1', new_string: 'a + b' },
+      'Edited src/a.ts',
+    );
     expect(agent.check('bash', { command: 'npm test' }).verdict).toBe('allow');
   });
 
@@ -96,7 +124,11 @@ describe('precision', () => {
     const agent = new Agent();
     const failing = { path: 'src/app.ts', old_string: 'function save() {', new_string: 'function store() {' };
     agent.call('edit_file', failing, OLD_STRING_MISSING);
-    agent.call('edit_file', { path: 'src/app.ts', old_string: 'let x = 1', new_string: 'let x = 2' }, 'Edited src/app.ts');
+    agent.call(
+      'edit_file',
+      { path: 'src/app.ts', old_string: 'let x = 1', new_string: 'let x = 2' },
+      'Edited src/app.ts',
+    );
     expect(agent.check('edit_file', failing).verdict).toBe('block');
   });
 
@@ -128,7 +160,9 @@ describe('precision', () => {
   it('still blocks an edit of a file that does not exist', () => {
     const agent = new Agent();
     agent.call('read_file', { path: 'notes.md' }, ENOENT('notes.md'));
-    expect(agent.check('edit_file', { path: 'notes.md', old_string: 'a', new_string: 'b' }).verdict).toBe('block');
+    expect(agent.check('edit_file', { path: 'notes.md', old_string: 'a', new_string: 'b' }).verdict).toBe(
+      'block',
+    );
   });
 
   it('lets a build cure a missing build output, but not a read-only command', () => {
@@ -153,10 +187,14 @@ describe('blame', () => {
     const agent = new Agent();
     let seeded = 0;
     for (let i = 0; i < 10; i++) {
-      const { record } = agent.call('http_get', { url: 'https://api.example.com/v1/items' }, {
-        text: 'Request timed out after 30s',
-        isError: true,
-      });
+      const { record } = agent.call(
+        'http_get',
+        { url: 'https://api.example.com/v1/items' },
+        {
+          text: 'Request timed out after 30s',
+          isError: true,
+        },
+      );
       seeded += record?.newConstraints.length ?? 0;
     }
     expect(seeded).toBe(0);
@@ -166,9 +204,17 @@ describe('blame', () => {
   it('never blocks a call that keeps hitting rate limits and server errors', () => {
     const agent = new Agent();
     const verdicts = [];
-    for (const text of ['HTTP 429 Too Many Requests', '503 Service Unavailable', 'ECONNRESET', 'socket hang up']) {
+    for (const text of [
+      'HTTP 429 Too Many Requests',
+      '503 Service Unavailable',
+      'ECONNRESET',
+      'socket hang up',
+    ]) {
       for (let i = 0; i < 3; i++) {
-        verdicts.push(agent.call('http_get', { url: 'https://api.example.com/v1/items' }, { text, isError: true }).check.verdict);
+        verdicts.push(
+          agent.call('http_get', { url: 'https://api.example.com/v1/items' }, { text, isError: true }).check
+            .verdict,
+        );
       }
     }
     expect(verdicts).not.toContain('block');
@@ -178,25 +224,45 @@ describe('blame', () => {
 describe('presets and enforcement', () => {
   it('bans further edits of a file after one failed edit under the strict preset', () => {
     const agent = new Agent({ policy: { preset: 'strict' } });
-    agent.call('edit_file', { path: 'src/app.ts', old_string: 'foo()', new_string: 'bar()' }, OLD_STRING_MISSING);
-    expect(agent.check('edit_file', { path: 'src/app.ts', old_string: 'baz()', new_string: 'x' }).verdict).toBe('block');
+    agent.call(
+      'edit_file',
+      { path: 'src/app.ts', old_string: 'foo()', new_string: 'bar()' },
+      OLD_STRING_MISSING,
+    );
+    expect(
+      agent.check('edit_file', { path: 'src/app.ts', old_string: 'baz()', new_string: 'x' }).verdict,
+    ).toBe('block');
   });
 
   it('turns a block into a warning in advisory mode, and says it was softened', () => {
     const agent = new Agent({ policy: { enforcement: 'advisory' } });
     agent.call('read_file', { path: 'a.ts' }, ENOENT('a.ts'));
     const check = agent.check('read_file', { path: 'a.ts' });
-    expect(check).toMatchObject({ verdict: 'warn', allowed: true, softened: true, rule: 'identical-failure' });
+    expect(check).toMatchObject({
+      verdict: 'warn',
+      allowed: true,
+      softened: true,
+      rule: 'identical-failure',
+    });
   });
 
   it('never stops a tool the policy exempts', () => {
     const agent = new Agent({ policy: { tools: { 'read_*': { exempt: true } } } });
-    expect(agent.repeat(4, 'read_file', { path: 'a.ts' }, ENOENT('a.ts'))).toEqual(['allow', 'allow', 'allow', 'allow']);
+    expect(agent.repeat(4, 'read_file', { path: 'a.ts' }, ENOENT('a.ts'))).toEqual([
+      'allow',
+      'allow',
+      'allow',
+      'allow',
+    ]);
   });
 
   it('learns nothing under the off preset', () => {
     const agent = new Agent({ policy: { preset: 'off' } });
-    expect(agent.repeat(3, 'read_file', { path: 'a.ts' }, ENOENT('a.ts'))).toEqual(['allow', 'allow', 'allow']);
+    expect(agent.repeat(3, 'read_file', { path: 'a.ts' }, ENOENT('a.ts'))).toEqual([
+      'allow',
+      'allow',
+      'allow',
+    ]);
   });
 });
 
@@ -234,7 +300,13 @@ describe('parameter bans', () => {
     const oom = { depth: 8, aspect_ratio: 64, matrix_lr: 0.04, batch_size: 32 };
     const proposal = mlTrialToProposal(oom);
     loop.checkProposal(proposal);
-    loop.recordOutcome({ ...mlTrialToOutcome(oom, { ok: false, error: 'torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB' }), proposal });
+    loop.recordOutcome({
+      ...mlTrialToOutcome(oom, {
+        ok: false,
+        error: 'torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB',
+      }),
+      proposal,
+    });
     const deeper = loop.checkProposal(mlTrialToProposal({ ...oom, depth: 10, matrix_lr: 0.02 }));
     expect(deeper).toMatchObject({ verdict: 'block', rule: 'parameter-ban' });
     expect(deeper.reason).toContain('depth >= 8');
@@ -283,7 +355,14 @@ describe('runs and steps', () => {
     for (let i = 0; i < 3; i++) {
       const proposal = { ...toolCallToProposal('bash', { command: 'npm test' }), step: 'turn-1' };
       loop.checkProposal(proposal);
-      loop.recordOutcome({ ...toolCallToOutcome('bash', { command: 'npm test' }, { content: [{ type: 'text', text: TEST_FAILURE.text }], isError: true }), proposal });
+      loop.recordOutcome({
+        ...toolCallToOutcome(
+          'bash',
+          { command: 'npm test' },
+          { content: [{ type: 'text', text: TEST_FAILURE.text }], isError: true },
+        ),
+        proposal,
+      });
     }
     expect(loop.checkProposal(toolCallToProposal('bash', { command: 'npm test' })).verdict).toBe('allow');
   });
@@ -307,7 +386,8 @@ describe('runs and steps', () => {
 describe('capacity and hostile input', () => {
   it('evicts the oldest constraints beyond its capacity', () => {
     const agent = new Agent({ policy: { learning: { maxConstraints: 10 } } });
-    for (let i = 0; i < 30; i++) agent.call('read_file', { path: `missing-${i}.ts` }, ENOENT(`missing-${i}.ts`));
+    for (let i = 0; i < 30; i++)
+      agent.call('read_file', { path: `missing-${i}.ts` }, ENOENT(`missing-${i}.ts`));
     expect(agent.loop.getActiveConstraints().length).toBeLessThanOrEqual(10);
     expect(agent.check('read_file', { path: 'missing-29.ts' }).verdict).toBe('block');
     expect(agent.check('read_file', { path: 'missing-0.ts' }).allowed).toBe(true);
@@ -325,7 +405,13 @@ describe('capacity and hostile input', () => {
       deep = next;
     }
     const odd = JSON.parse('{"__proto__": {"polluted": true}, "constructor": 1}') as Record<string, unknown>;
-    for (const args of [cyclic, root, { content: 'x'.repeat(10_000_000) }, odd, { n: 10n, f: () => 1, d: new Date(0), x: Number.NaN, u: undefined }]) {
+    for (const args of [
+      cyclic,
+      root,
+      { content: 'x'.repeat(10_000_000) },
+      odd,
+      { n: 10n, f: () => 1, d: new Date(0), x: Number.NaN, u: undefined },
+    ]) {
       expect(() => agent.call('write_file', args, 'ok')).not.toThrow();
     }
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();

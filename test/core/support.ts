@@ -1,4 +1,8 @@
-import { createToolCallAdapter, toolCallToOutcome, toolCallToProposal } from '../../src/adapters/tool-call/index.js';
+import {
+  createToolCallAdapter,
+  toolCallToOutcome,
+  toolCallToProposal,
+} from '../../src/adapters/tool-call/index.js';
 import { NarrowingLoop, type NarrowingLoopOptions } from '../../src/core/loop.js';
 import type { CheckResult, Clock, RecordResult } from '../../src/core/types.js';
 
@@ -13,7 +17,10 @@ export class ManualClock implements Clock {
   }
 }
 
-export type ToolResult = string | { error: string } | { text: string; isError?: boolean; meta?: Record<string, unknown> };
+export type ToolResult =
+  | string
+  | { error: string }
+  | { text: string; isError?: boolean; meta?: Record<string, unknown> };
 
 /** A guarded agent: proposes a call, and runs it (with the given result) only when allowed. */
 export class Agent {
@@ -29,7 +36,11 @@ export class Agent {
   }
 
   /** Checks, and when allowed records `result` as what the tool returned. */
-  call(tool: string, args: Record<string, unknown>, result: ToolResult): { check: CheckResult; record?: RecordResult } {
+  call(
+    tool: string,
+    args: Record<string, unknown>,
+    result: ToolResult,
+  ): { check: CheckResult; record?: RecordResult } {
     this.clock.advance(5);
     const proposal = toolCallToProposal(tool, args);
     const check = this.loop.checkProposal(proposal);
@@ -51,4 +62,7 @@ function toMcpResult(result: ToolResult): unknown {
   return { content: [{ type: 'text', text: result.text }], isError: result.isError, _meta: result.meta };
 }
 
-export const ENOENT = (path: string) => ({ text: `ENOENT: no such file or directory, open '${path}'`, isError: true });
+export const ENOENT = (path: string) => ({
+  text: `ENOENT: no such file or directory, open '${path}'`,
+  isError: true,
+});

@@ -151,16 +151,18 @@ describe('extractTargets', () => {
   });
 
   it('joins a relative path onto a repository path', () => {
-    expect(extractTargets({ repo_path: '/work/repo', files: ['src/a.ts'] })).toEqual(['/work/repo/src/a.ts']);
+    expect(extractTargets({ repo_path: '/home/dev/repo', files: ['src/a.ts'] })).toEqual([
+      '/home/dev/repo/src/a.ts',
+    ]);
   });
 
   it('takes the repository alone when nothing narrower is named', () => {
-    expect(extractTargets({ repo_path: '/work/repo/' })).toEqual(['/work/repo']);
+    expect(extractTargets({ repo_path: '/home/dev/repo/' })).toEqual(['/home/dev/repo']);
   });
 
   it('names a created branch as the target', () => {
-    const args = { repo_path: '/work/repo', branch_name: 'feature-x' };
-    expect(extractTargets(args, undefined, { creating: true })).toEqual(['/work/repo:branch/feature-x']);
+    const args = { repo_path: '/home/dev/repo', branch_name: 'feature-x' };
+    expect(extractTargets(args, undefined, { creating: true })).toEqual(['/home/dev/repo:branch/feature-x']);
   });
 
   it('pairs a bare number with the tool noun', () => {

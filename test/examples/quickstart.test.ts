@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync, mkdirSync, copyFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -19,7 +19,8 @@ function userProject(): string {
 describe('the README quickstart', () => {
   let dir: string;
   beforeAll(() => {
-    if (!existsSync(join(root, 'dist', 'index.js'))) execFileSync('npm', ['run', 'build'], { cwd: root, stdio: 'ignore' });
+    if (!existsSync(join(root, 'dist', 'index.js')))
+      execFileSync('npm', ['run', 'build'], { cwd: root, stdio: 'ignore' });
     dir = userProject();
   });
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -34,7 +35,9 @@ describe('the README quickstart', () => {
     expect(readFileSync(join(root, 'README.md'), 'utf8')).toContain(`\`\`\`\n${output}\`\`\``);
     expect(output.split('\n').slice(0, 3)).toEqual([
       'ran read_file config/prod.yaml',
-      expect.stringMatching(/^blocked read_file config\/prod\.yaml: read_file \{path: "config\/prod\.yaml"\} failed once/),
+      expect.stringMatching(
+        /^blocked read_file config\/prod\.yaml: read_file \{path: "config\/prod\.yaml"\} failed once/,
+      ),
       'ran read_file config/default.yaml',
     ]);
   });

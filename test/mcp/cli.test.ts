@@ -54,6 +54,12 @@ describe('narrowing mcp on the command line', () => {
     expect(stderr).toContain('refusing to serve on 0.0.0.0 without a token');
   });
 
+  it('exits 2 and lists the presets when given one it does not know', () => {
+    const { status, stderr } = runCli(['--preset', 'lax', '--', process.execPath, EVERYTHING_SERVER]);
+    expect(status).toBe(2);
+    expect(stderr).toContain('--preset must be one of precise, strict, off (got "lax")');
+  });
+
   it('exits 2 and names the file when the policy file does not exist', () => {
     const { status, stderr } = runCli([
       '--policy',
@@ -86,8 +92,8 @@ describe('the stdio channel', () => {
     cleanups.push(state.remove);
     const cli = startCli(['--state-dir', state.path, '--', process.execPath, PROBE_SERVER]);
     let stdout = '';
-    cli.process.stdout!.setEncoding('utf8').on('data', (chunk: string) => {
-      stdout += chunk;
+    cli.process.stdout!.on('data', (chunk: Buffer) => {
+      stdout += chunk.toString('utf8');
     });
     const client = new Client({ name: 'cli-test', version: '1.0.0' });
     await client.connect(new StreamTransport(cli.process.stdout!, cli.process.stdin!));

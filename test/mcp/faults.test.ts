@@ -160,8 +160,12 @@ describe('malformed messages', () => {
     })) as CallToolResult;
     expect(textOf(echoed)).toBe('after garbage');
     expect(await proxy.close()).toBe(0);
-    expect(proxy.stderr()).toContain('narrowing: the client sent a line that is not JSON (ignored): {"jsonrpc"');
-    expect(proxy.stderr()).toContain('narrowing: the client sent a line that is not a JSON-RPC message (ignored)');
+    expect(proxy.stderr()).toContain(
+      'narrowing: the client sent a line that is not JSON (ignored): {"jsonrpc"',
+    );
+    expect(proxy.stderr()).toContain(
+      'narrowing: the client sent a line that is not a JSON-RPC message (ignored)',
+    );
   });
 });
 

@@ -191,6 +191,39 @@ describe('requests the server sends to the client', () => {
     expect(textOf(result)).toContain('name a colour');
   });
 
+  it('forwards an elicitation request to a client that can ask its user', async () => {
+    const state = tempDir();
+    const proxy = await startInProcess(
+      { target: nodeServer(EVERYTHING_SERVER), guard: createGuard({ stateDir: state.path, log: quiet }) },
+      {
+        capabilities: { elicitation: { form: {} } },
+        setup: (client) =>
+          client.setRequestHandler('elicitation/create', async () => ({
+            action: 'accept',
+            content: { name: 'Ada Lovelace', check: true },
+          })),
+      },
+    );
+    cleanups.push(() => proxy.close(), state.remove);
+    await expect
+      .poll(async () => (await proxy.client.listTools()).tools.map((tool) => tool.name))
+      .toContain('trigger-elicitation-request');
+    const result = await proxy.client.callTool({ name: 'trigger-elicitation-request', arguments: {} });
+    expect(textOf(result)).toContain('- Name: Ada Lovelace');
+  });
+
+  it('does not declare sampling to the server for a client that cannot sample', async () => {
+    const state = tempDir();
+    const proxy = await startInProcess({
+      target: nodeServer(EVERYTHING_SERVER),
+      guard: createGuard({ stateDir: state.path, log: quiet }),
+    });
+    cleanups.push(() => proxy.close(), state.remove);
+    // The proxy declares to the server only what the client declared, so the server does not even offer it.
+    const { tools } = await proxy.client.listTools();
+    expect(tools.map((tool) => tool.name)).not.toContain('trigger-sampling-request');
+  });
+
   it('answers the server’s roots requests with the client’s roots, and passes on their changes', async () => {
     const state = tempDir();
     const work = tempDir();

@@ -22,10 +22,13 @@ import {
 } from './action-classes.js';
 import {
   commandLine,
+  exactSearchTexts,
   filesNamedIn,
   needleOf,
   patchBody,
   patchTargets,
+  readsPartially,
+  sourceFilesRunBy,
   writesWholeFile,
   writtenText,
 } from './call-arguments.js';
@@ -88,9 +91,17 @@ export function createToolCallAdapter(options: ToolCallAdapterOptions = {}): Too
       kind,
       targets: targetsOf(proposal, args, kind, reading.noun),
     };
+    if (kind === 'read') {
+      return facts.targets.length === 1 && !readsPartially(args)
+        ? { ...facts, readsWholeTarget: true }
+        : facts;
+    }
     if (kind !== 'mutate' && kind !== 'create') return facts;
     const written = writtenText(args);
-    return written === undefined ? facts : { ...facts, writtenText: written };
+    const withText = written === undefined ? facts : { ...facts, writtenText: written };
+    if (writesWholeFile(args)) return { ...withText, replacesTarget: true };
+    const searchTexts = kind === 'mutate' ? exactSearchTexts(args) : undefined;
+    return searchTexts === undefined ? withText : { ...withText, searchTexts };
   }
 
   function targetsOf(
@@ -131,7 +142,9 @@ export function createToolCallAdapter(options: ToolCallAdapterOptions = {}): Too
     if (retryAfterSeconds !== undefined) return { ...facts, retryAfterSeconds };
     // A syntax error is cured by editing the file it names, not by any other change to the workspace.
     const dependsOnFiles =
-      call.kind === 'exec' && rule.signature === 'syntax_error' ? filesNamedIn(text) : undefined;
+      call.kind === 'exec' && rule.signature === 'syntax_error'
+        ? (filesNamedIn(text) ?? sourceFilesRunBy(call.targets[0]))
+        : undefined;
     return dependsOnFiles === undefined ? facts : { ...facts, dependsOnFiles };
   }
 

@@ -154,9 +154,26 @@ function usable(needle: string | undefined): string | undefined {
   return needle.slice(0, MAX_NEEDLE_LENGTH);
 }
 
-/** A call that writes a whole file: when it fails with "not found", the parent is what is missing. */
+const FILE_KEYS = [
+  'path',
+  'file_path',
+  'filePath',
+  'file',
+  'filename',
+  'absolute_path',
+  'target_file',
+] as const;
+
+/**
+ * A call that writes a whole file (`write_file`, Claude Code's `Write`): it creates the file when it
+ * is missing, and when it fails with "not found", the parent directory is what is missing.
+ */
 export function writesWholeFile(args: Readonly<Record<string, unknown>>): boolean {
-  return firstString(args, WHOLE_FILE_KEYS) !== undefined;
+  return (
+    firstString(args, WHOLE_FILE_KEYS) !== undefined &&
+    firstString(args, FILE_KEYS) !== undefined &&
+    firstString(args, OLD_TEXT_KEYS) === undefined
+  );
 }
 
 const MAX_NAMED_FILES = 16;
@@ -181,4 +198,66 @@ export function filesNamedIn(output: string): string[] | undefined {
     }
   }
   return files.size === 0 ? undefined : [...files];
+}
+
+const SOURCE_FILE = /^[^-][^\s]*\.(?:m?[jt]sx?|c[jt]s|py|rb|sh|php|pl|lua|go|rs|java|kt|swift)$/;
+
+/**
+ * The source files a command runs (`node scripts/build.js`, `python3 tools/gen.py`): when a syntax
+ * error's output names no file, it is in one of these.
+ */
+export function sourceFilesRunBy(command: string | undefined): string[] | undefined {
+  if (!command) return undefined;
+  const files = command
+    .split(/[\s;&|()]+/)
+    .map((word) => word.replace(/^['"]|['"]$/g, ''))
+    .filter((word) => SOURCE_FILE.test(word))
+    .slice(0, MAX_NAMED_FILES)
+    .map(normalizeTarget);
+  return files.length === 0 ? undefined : files;
+}
+
+/** Arguments that make a read partial: its result is then not the whole file. */
+const RANGE_KEYS = [
+  'offset',
+  'limit',
+  'start',
+  'end',
+  'start_line',
+  'end_line',
+  'startLine',
+  'endLine',
+  'line',
+  'lines',
+  'head',
+  'tail',
+  'range',
+  'view_range',
+  'from',
+  'to',
+  'max_lines',
+  'maxLines',
+  'length',
+  'position',
+];
+
+export function readsPartially(args: Readonly<Record<string, unknown>>): boolean {
+  return RANGE_KEYS.some((key) => args[key] !== undefined && args[key] !== null);
+}
+
+/**
+ * The texts an edit must find verbatim. Search/replace blocks (Roo, Cline) are left out: some tools
+ * match them loosely, so their absence from the file does not prove the edit will fail.
+ */
+export function exactSearchTexts(args: Readonly<Record<string, unknown>>): string[] | undefined {
+  const direct = firstString(args, OLD_TEXT_KEYS);
+  if (direct !== undefined) return direct.trim() === '' ? undefined : [direct];
+  if (!Array.isArray(args.edits)) return undefined;
+  const texts: string[] = [];
+  for (const edit of args.edits.slice(0, 64)) {
+    const text = isRecord(edit) ? firstString(edit, OLD_TEXT_KEYS) : undefined;
+    if (text === undefined || text.trim() === '') return undefined;
+    texts.push(text);
+  }
+  return texts.length === 0 ? undefined : texts;
 }

@@ -56,11 +56,11 @@ export interface SignatureRule {
 /** `HTTP 429`, `status: 429`, `"statusCode": 429`, `error code 429`, `Request failed (429)`. */
 function status(codes: readonly number[]): string {
   const alternatives = codes.join('|');
-  const lead =
+  const prefix =
     `\\bHTTP(?:\\/\\d(?:\\.\\d)?)?(?: error)?\\s*[:=]?\\s*|\\bstatus(?:[ _-]?code)?["']?\\s*[:=]?\\s*` +
     `|\\bresponse code\\s*[:=]?\\s*|\\berror(?: code)?\\s*[:=]?\\s*`;
   const parenthesised = `\\b(?:error|failed|request|response|status|conflict|forbidden|unavailable|denied)\\W{0,3}\\(`;
-  return `(?:${lead})(?:${alternatives})\\b|${parenthesised}(?:${alternatives})\\)`;
+  return `(?:${prefix})(?:${alternatives})\\b|${parenthesised}(?:${alternatives})\\)`;
 }
 
 function range(from: number, to: number): number[] {

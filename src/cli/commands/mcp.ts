@@ -40,8 +40,9 @@ Examples:
   $ NARROWING_TOKEN=s3cret narrowing mcp --http 0.0.0.0:8808 -- node server.js
 
 Over stdio, stdout carries the protocol only; messages go to stderr.
-Exit status: 0 when the client disconnects or a signal stops the proxy, 1 when the server
-cannot be started or exits (after the restarts allowed by --restart), 2 for bad options.`;
+Exit status: 0 when the client disconnects or a signal stops the proxy; 1 when the server
+cannot be started or exits (after the restarts --restart allows); 2 when an option or the
+policy file cannot be used.`;
 
 export function register(program: Command): void {
   program
@@ -50,19 +51,8 @@ export function register(program: Command): void {
     .argument('[command...]', 'the MCP server to run, after --')
     .option('--state-dir <dir>', 'where learned constraints and the journal live (default: ./.narrowing)')
     .option('--policy <file>', 'policy file, YAML or JSON')
-    .addOption(
-      new Option('--preset <name>', 'preset to start from (wins over the policy file)').choices([
-        'precise',
-        'strict',
-        'off',
-      ]),
-    )
-    .addOption(
-      new Option('--enforcement <mode>', 'enforce blocks, or only warn (advisory)').choices([
-        'enforce',
-        'advisory',
-      ]),
-    )
+    .option('--preset <name>', 'preset to start from: precise, strict or off (wins over the policy file)')
+    .option('--enforcement <mode>', 'enforce (block) or advisory (only warn); wins over the policy file')
     .option('--no-receipts', 'journal without the hash-chained receipts')
     .option('--restart', 'restart the server with back-off when it crashes (up to 5 attempts)')
     .option('--http <host:port>', 'serve over Streamable HTTP at http://HOST:PORT/mcp instead of stdio')
@@ -128,12 +118,21 @@ export async function runMcpCommand(command: readonly string[], options: McpComm
   return mcp.runHttpProxy({ ...common, ...settings.listen, ...(options.token && { token: options.token }) });
 }
 
+const PRESETS: readonly string[] = ['precise', 'strict', 'off'];
+const ENFORCEMENTS: readonly string[] = ['enforce', 'advisory'];
+
 function readSettings(
   command: readonly string[],
   options: McpCommandOptions,
   io: CommandIO,
   mcp: typeof import('../../mcp/index.js'),
 ) {
+  if (options.preset !== undefined && !PRESETS.includes(options.preset)) {
+    throw new UsageError(`--preset must be one of ${PRESETS.join(', ')} (got "${options.preset}")`);
+  }
+  if (options.enforcement !== undefined && !ENFORCEMENTS.includes(options.enforcement)) {
+    throw new UsageError(`--enforcement must be enforce or advisory (got "${options.enforcement}")`);
+  }
   const target = readTarget(command, options, io);
   const seconds = Number(options.callTimeout ?? '600');
   if (!Number.isFinite(seconds) || seconds <= 0) {

@@ -53,7 +53,9 @@ export function createCycleDetector(): Detector {
         if (history.fromEnd(period - 1)?.callKey !== call.identity.callKey) continue;
         if (!repeats(period, span)) continue;
         const steps = pattern(period);
-        if (new Set(steps.map((step) => step.callKey)).size < 2) continue;
+        // A loop goes round distinct calls (A → B → A → B); a period that repeats a call inside
+        // itself (A → B → A) is as likely to be varied work that happened to line up.
+        if (new Set(steps.map((step) => step.callKey)).size !== period) continue;
         return describe(call, steps, seen);
       }
       return undefined;

@@ -1,4 +1,5 @@
 /** The run-scoped loop detectors, one per file. */
+import { createAbsentTextDetector } from './absent-text.js';
 import { createConvergenceDetector } from './convergence.js';
 import { createCreationRateDetector } from './creation-rate.js';
 import { createCycleDetector } from './cycle.js';
@@ -9,6 +10,7 @@ import { createPollDetector } from './poll.js';
 import { createToolHealthDetector } from './tool-health.js';
 import type { Detector } from './types.js';
 
+export { createAbsentTextDetector } from './absent-text.js';
 export type { ConvergenceDetector } from './convergence.js';
 export { createConvergenceDetector, isConvergenceDetector } from './convergence.js';
 export { createCreationRateDetector } from './creation-rate.js';
@@ -31,5 +33,6 @@ export function createDefaultDetectors(): Detector[] {
     createCreationRateDetector(),
     createToolHealthDetector(),
     createConvergenceDetector(),
+    createAbsentTextDetector(),
   ];
 }

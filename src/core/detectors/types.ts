@@ -28,6 +28,8 @@ export interface ObservedOutcome {
   readonly nonAdvancing: boolean;
   /** The error or result text, truncated, for evidence. */
   readonly text: string;
+  /** The whole result text (a file's content, for a read). */
+  readonly content: string;
   readonly score?: number;
   /**
    * A success that changed the world (a mutation, creation or deletion that was not a repeat of

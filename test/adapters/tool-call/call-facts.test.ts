@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { toolCallToProposal } from '../../../src/adapters/tool-call/convert.js';
+import { createToolCallAdapter } from '../../../src/adapters/tool-call/adapter.js';
+import { toolCallToOutcome, toolCallToProposal } from '../../../src/adapters/tool-call/convert.js';
 import { adapter } from './helpers.js';
 
 function factsOf(tool: string, args: unknown, inputSchema?: unknown) {
@@ -104,6 +105,22 @@ describe('written text', () => {
   });
 });
 
+describe('whole-file writes', () => {
+  it('replace their target, so a missing file does not stop them', () => {
+    expect(factsOf('write_file', { path: 'notes.md', content: '# Notes' }).replacesTarget).toBe(true);
+    expect(factsOf('Write', { file_path: '/w/a.ts', content: 'x' }).replacesTarget).toBe(true);
+  });
+
+  it('do not include edits, which need the file to exist', () => {
+    const edit = { file_path: '/w/a.ts', old_string: 'a', new_string: 'b' };
+    expect(factsOf('Edit', edit).replacesTarget).toBeUndefined();
+  });
+
+  it('do not include content sent anywhere but a file', () => {
+    expect(factsOf('update_comment', { comment_id: 5, content: 'x' }).replacesTarget).toBeUndefined();
+  });
+});
+
 describe('hostile input', () => {
   it('survives arguments that are not objects', () => {
     expect(factsOf('read_file', 42).kind).toBe('read');
@@ -117,5 +134,33 @@ describe('hostile input', () => {
   it('survives arguments named like prototype keys', () => {
     const args = JSON.parse('{"__proto__": {"path": "x"}, "constructor": "y", "path": "z"}');
     expect(factsOf('read_file', args).targets).toEqual(['z']);
+  });
+});
+
+describe('what a syntax error depends on', () => {
+  const adapter = createToolCallAdapter();
+  const failure = (command: string, text: string) => {
+    const proposal = toolCallToProposal('bash', { command });
+    const outcome = toolCallToOutcome(
+      'bash',
+      { command },
+      { content: [{ type: 'text', text }], isError: true },
+    );
+    return adapter.describeFailure(outcome, adapter.describeCall(proposal));
+  };
+
+  it('is the file the output names', () => {
+    const text = "/srv/app/src/util.js:3\n  return }\n         ^\n\nSyntaxError: Unexpected token '}'";
+    expect(failure('node src/app.js', text)?.dependsOnFiles).toEqual(['/srv/app/src/util.js']);
+  });
+
+  it('is the script the command runs when the output names none', () => {
+    expect(
+      failure('node scripts/migrate.js --dry-run', 'SyntaxError: Unexpected token')?.dependsOnFiles,
+    ).toEqual(['scripts/migrate.js']);
+  });
+
+  it('is everything when neither names a file', () => {
+    expect(failure('npm run build', 'SyntaxError: Unexpected token')?.dependsOnFiles).toBeUndefined();
   });
 });

@@ -47,6 +47,7 @@ export function succeeded(content: string, extras: OutcomeExtras = {}): Observed
     resultDigest: digestResult(content),
     nonAdvancing: extras.nonAdvancing ?? false,
     text: truncate(content, 300),
+    content,
     changedWorld: extras.changedWorld ?? false,
     ...(extras.score !== undefined ? { score: extras.score } : {}),
   };
@@ -75,6 +76,7 @@ export function failed(
     resultDigest: digestResult(content),
     nonAdvancing: false,
     text: truncate(content, 300),
+    content,
     changedWorld: false,
     ...(extras.score !== undefined ? { score: extras.score } : {}),
   };

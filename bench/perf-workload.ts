@@ -1,0 +1,170 @@
+/**
+ * Tool calls for the performance benchmark, shaped like a coding agent's: file reads, test and build
+ * commands, small edits, and edits that carry whole functions (1–4 KB) in `old_string`/`new_string`.
+ * Every call is distinct (an index runs through paths and names), as in a real run, so that no loop
+ * detector fires and what is measured is the cost of the calls the guard lets through.
+ */
+import { toolCallToOutcome, toolCallToProposal } from '../src/adapters/tool-call/index.js';
+import type { Outcome, Proposal } from '../src/core/types.js';
+
+export type Workload = 'typical' | 'edit-4kb';
+export const WORKLOADS: readonly Workload[] = ['typical', 'edit-4kb'];
+
+export interface PreparedCall {
+  readonly proposal: Proposal;
+  readonly outcome: Outcome;
+}
+
+function success(tool: string, args: Record<string, unknown>, text: string): PreparedCall {
+  const proposal = toolCallToProposal(tool, args);
+  return {
+    proposal,
+    outcome: { ...toolCallToOutcome(tool, args, { content: [{ type: 'text', text }] }), proposal },
+  };
+}
+
+function failure(tool: string, args: Record<string, unknown>, text: string): PreparedCall {
+  const proposal = toolCallToProposal(tool, args);
+  const outcome = toolCallToOutcome(tool, args, { content: [{ type: 'text', text }], isError: true });
+  return { proposal, outcome: { ...outcome, proposal } };
+}
+
+const SOURCE_LINES = [
+  "import { describe, expect, it } from 'vitest';",
+  "import { parseOrder } from '../src/orders/parse.js';",
+  '',
+  "describe('parseOrder', () => {",
+  "  it('reads the total', () => {",
+  '    expect(parseOrder(\'{"total": 12.5}\').total).toBe(12.5);',
+  '  });',
+  '});',
+];
+
+/** Names from an index, as short as real ones: `module-5yc1s`, not `module-10000300`. */
+function name(index: number): string {
+  return index.toString(36);
+}
+
+/** About 400 bytes of a source file, different for every index. */
+function fileText(index: number): string {
+  return `// module ${name(index)}\n${SOURCE_LINES.join('\n')}\n`;
+}
+
+/** A function of roughly `bytes` bytes, different for every index. */
+function functionText(index: number, bytes: number): string {
+  const lines = [`export function handle${name(index)}(request: Request, context: Context): Response {`];
+  let size = lines[0]?.length ?? 0;
+  for (let line = 0; size < bytes; line++) {
+    const text = `  const value${line} = context.lookup('key-${line}') ?? defaults[${line % 17}];`;
+    lines.push(text);
+    size += text.length + 1;
+  }
+  lines.push('  return new Response(JSON.stringify({ ok: true }));', '}');
+  return lines.join('\n');
+}
+
+const READ_ONLY_COMMANDS = [
+  (index: number) => `npm test -- test/orders/module-${name(index)}.test.ts`,
+  (index: number) => `git diff --stat src/orders/module-${name(index)}.ts`,
+  (index: number) => `ls -la src/orders/module-${name(index)}`,
+];
+const CHANGING_COMMANDS = [
+  (index: number) => `npx tsc --noEmit -p packages/orders-${name(index)}`,
+  (index: number) => `npm run build --workspace=packages/orders-${name(index)}`,
+];
+
+function pickCommand(commands: readonly ((index: number) => string)[], index: number): string {
+  return (commands[index % commands.length] as (index: number) => string)(index);
+}
+
+export type CallKind = 'read' | 'edit' | 'read-only command' | 'command with unknown effects';
+export const CALL_KINDS: readonly CallKind[] = [
+  'read',
+  'edit',
+  'read-only command',
+  'command with unknown effects',
+];
+
+/** Which kind of call `typicalCall(index)` makes. */
+export function typicalKind(index: number): CallKind {
+  const slot = index % 8;
+  if (slot === 2 || slot === 5) return 'edit';
+  if (slot === 3) return 'read-only command';
+  if (slot === 6) return 'command with unknown effects';
+  return 'read';
+}
+
+/**
+ * The typical mix, under 200 bytes of arguments each: half reads, a quarter small edits, a quarter
+ * commands (one in eight calls runs a command whose effects are unknown, such as a build).
+ */
+export function typicalCall(index: number): PreparedCall {
+  const slot = index % 8;
+  const module = `src/orders/module-${name(index)}.ts`;
+  switch (slot) {
+    case 0:
+    case 1:
+    case 4:
+    case 7:
+      return success('read_file', { path: module }, fileText(index));
+    case 2:
+    case 5:
+      return success(
+        'edit_file',
+        {
+          path: module,
+          old_string: `const limit = ${index % 97};`,
+          new_string: `const limit = ${(index % 97) + 1};`,
+        },
+        `Successfully edited ${module}`,
+      );
+    case 3:
+      return success(
+        'bash',
+        { command: pickCommand(READ_ONLY_COMMANDS, index) },
+        ' ✓ test/orders/parse.test.ts (4 tests) 12ms\n Test Files  1 passed (1)',
+      );
+    default:
+      return success('bash', { command: pickCommand(CHANGING_COMMANDS, index) }, '');
+  }
+}
+
+/** An edit replacing a whole function: `old_string` and `new_string` of 1 to 4 KB. */
+export function largeEditCall(index: number): PreparedCall {
+  const bytes = 1024 * (1 + (index % 4));
+  const path = `src/handlers/handler-${name(index)}.ts`;
+  return success(
+    'edit_file',
+    { path, old_string: functionText(index, bytes), new_string: functionText(index + 1, bytes) },
+    `Successfully edited ${path}`,
+  );
+}
+
+export function workloadCall(workload: Workload, index: number): PreparedCall {
+  return workload === 'typical' ? typicalCall(index) : largeEditCall(index);
+}
+
+/**
+ * A failure that teaches the guard something new each time: a file that does not exist (a call and a
+ * target constraint), an edit whose text is not in the file, and now and then a script with a syntax
+ * error (a command constraint, which lasts for the session).
+ */
+export function failingCall(index: number): PreparedCall {
+  if (index % 100 === 99) {
+    return failure(
+      'bash',
+      { command: `node scripts/job-${name(index)}.js` },
+      `/srv/app/scripts/job-${name(index)}.js:3\n\nSyntaxError: Unexpected end of input`,
+    );
+  }
+  if (index % 2 === 0) {
+    const path = `docs/notes-${name(index)}.md`;
+    return failure('read_file', { path }, `ENOENT: no such file or directory, open '${path}'`);
+  }
+  const path = `src/legacy/module-${name(index)}.ts`;
+  return failure(
+    'edit_file',
+    { path, old_string: `const retries = ${index % 89};`, new_string: 'const retries = 3;' },
+    `Error: Could not find exact match for edit:\nconst retries = ${index % 89};`,
+  );
+}

@@ -1,0 +1,392 @@
+/**
+ * Runs the benchmarks and writes what they measured: `docs/results.md`, the chart
+ * `docs/long-horizon.svg`, and the part of README.md between `<!-- results:start -->` and
+ * `<!-- results:end -->` when those markers exist. Every number comes from a run; none is typed.
+ */
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpus } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { PUBLISHED_GUARD } from './long-horizon.js';
+import {
+  fidelityLine,
+  type LongHorizonResult,
+  longHorizonSections,
+  longHorizonTitle,
+  runLongHorizonBench,
+} from './long-horizon-report.js';
+import { longHorizonSvg } from './long-horizon-svg.js';
+import { type MlSearchReport, runMlSearch } from './ml-search.js';
+import { mlSearchConfig, mlSearchSections } from './ml-search-command.js';
+import { type PerfOptions, type PerfReport, runPerfBench } from './perf.js';
+import { environmentLine, perfSections } from './perf-command.js';
+import { type ProxyBenchOptions, type ProxyBenchResult, runProxyBench } from './proxy.js';
+import { runSessionsBench, type SessionsReport } from './sessions.js';
+import { sessionsSections } from './sessions-command.js';
+import { markdownTable, renderMarkdown, type Section } from './table.js';
+
+export type Benchmark = 'long-horizon' | 'sessions' | 'ml-search' | 'perf' | 'proxy';
+export const BENCHMARKS: readonly Benchmark[] = ['long-horizon', 'sessions', 'ml-search', 'perf', 'proxy'];
+
+export interface ResultsOptions {
+  /** The repository root: `docs/` and `README.md` are there. */
+  readonly root: string;
+  readonly only?: readonly Benchmark[];
+  /** Smaller runs of perf and proxy: to check the pipeline, not to publish. */
+  readonly quick?: boolean;
+  readonly onProgress?: (message: string) => void;
+}
+
+export interface ResultsOutcome {
+  readonly resultsPath: string;
+  readonly chartPath?: string;
+  readonly readmeUpdated: boolean;
+  /** Benchmarks that failed to run or whose expectations failed, with why. */
+  readonly problems: readonly string[];
+}
+
+const START = '<!-- results:start -->';
+const END = '<!-- results:end -->';
+
+const MODERATE_PERF: PerfOptions = { ops: 5_000, runs: 5, journalEntries: 50_000, replayCalls: 10_000 };
+const QUICK_PERF: PerfOptions = {
+  constraints: [10, 1_000],
+  ops: 500,
+  runs: 1,
+  calls: 20_000,
+  journalEntries: 2_000,
+  replayCalls: 500,
+};
+const MODERATE_PROXY: ProxyBenchOptions = { calls: 500, concurrentCalls: 500 };
+const QUICK_PROXY: ProxyBenchOptions = { calls: 20, concurrentCalls: 20, concurrency: 4, warmup: 2 };
+
+interface Collected {
+  longHorizon?: LongHorizonResult;
+  sessions?: SessionsReport;
+  mlSearch?: MlSearchReport;
+  perf?: PerfReport;
+  proxy?: ProxyBenchResult;
+}
+
+export async function generateResults(options: ResultsOptions): Promise<ResultsOutcome> {
+  const only = new Set(options.only ?? BENCHMARKS);
+  const progress = options.onProgress ?? (() => undefined);
+  const problems: string[] = [];
+  const collected: Collected = {};
+  const attempt = async (name: Benchmark, run: () => Promise<void>) => {
+    if (!only.has(name)) return;
+    progress(`running ${name}`);
+    try {
+      await run();
+    } catch (error) {
+      problems.push(`${name}: ${(error as Error).message}`);
+    }
+  };
+
+  await attempt('long-horizon', async () => {
+    collected.longHorizon = runLongHorizonBench();
+    if (!collected.longHorizon.fidelity.ok)
+      problems.push(`long-horizon: ${fidelityLine(collected.longHorizon.fidelity)}`);
+  });
+  await attempt('sessions', async () => {
+    collected.sessions = await runSessionsBench();
+    for (const check of collected.sessions.checks) {
+      if (!check.pass) problems.push(`sessions: ${check.title} failed: ${check.summary}`);
+    }
+  });
+  await attempt('ml-search', async () => {
+    collected.mlSearch = runMlSearch(mlSearchConfig());
+  });
+  await attempt('perf', async () => {
+    collected.perf = await runPerfBench({
+      ...(options.quick ? QUICK_PERF : MODERATE_PERF),
+      onProgress: progress,
+    });
+  });
+  await attempt('proxy', async () => {
+    collected.proxy = await runProxyBench(options.quick ? QUICK_PROXY : MODERATE_PROXY);
+  });
+
+  const docs = join(options.root, 'docs');
+  mkdirSync(docs, { recursive: true });
+  let chartPath: string | undefined;
+  if (collected.longHorizon) {
+    chartPath = join(docs, 'long-horizon.svg');
+    writeFileSync(chartPath, longHorizonSvg(collected.longHorizon));
+  }
+  const resultsPath = join(docs, 'results.md');
+  writeFileSync(resultsPath, resultsPage(collected, problems));
+
+  const readmePath = join(options.root, 'README.md');
+  let readmeUpdated = false;
+  if (existsSync(readmePath)) {
+    const readme = readFileSync(readmePath, 'utf8');
+    const updated = replaceResultsSection(readme, readmeSummary(collected));
+    if (updated !== undefined && updated !== readme) {
+      writeFileSync(readmePath, updated);
+      readmeUpdated = true;
+    }
+  }
+  return { resultsPath, ...(chartPath ? { chartPath } : {}), readmeUpdated, problems };
+}
+
+/** The text with the part between the markers replaced; undefined when the markers are missing. */
+export function replaceResultsSection(text: string, section: string): string | undefined {
+  const start = text.indexOf(START);
+  const end = text.indexOf(END, start + START.length);
+  if (start < 0 || end < 0) return undefined;
+  return `${text.slice(0, start + START.length)}\n${section.trim()}\n${text.slice(end)}`;
+}
+
+const CAVEATS = {
+  longHorizon:
+    "It does not show real agents: the agent is a simulation whose forgetting (a 30% chance to replay a failure that left its memory window) is the paper's model, not a measurement.",
+  sessions:
+    'It does not show how often real agents restart or repeat failures across sessions; it shows only that what was learned is kept, and that outages teach nothing.',
+  mlSearch:
+    "It does not show real training: the memory wall, the score surface and the proposers are models calibrated on the paper's v6 run, not a GPU or an LLM.",
+  perf: 'It does not show end-to-end latency: tool execution, the model and the transport cost far more, and timings vary with the machine and its load.',
+  proxy:
+    "It does not show slow or remote servers: `echo` on a local stdio server isolates the proxy's own cost, which a real tool call would dwarf.",
+};
+
+function environment(): string {
+  const cpu = cpus()[0]?.model.trim() ?? 'unknown CPU';
+  return `Node ${process.version} on ${process.platform}-${process.arch}, ${cpu} × ${cpus().length}`;
+}
+
+function resultsPage(collected: Collected, problems: readonly string[]): string {
+  const out: string[] = [
+    '# Results',
+    '',
+    `Generated by \`npm run results\` (${environment()}, ${new Date().toISOString().slice(0, 10)}). Every number on`,
+    "this page comes from a run of the benchmarks in `bench/`; the paper's figures are quoted from it",
+    'for comparison. Reproduce any table with the `narrowing bench` command named in its section.',
+  ];
+  if (problems.length > 0) {
+    out.push('', '**Problems in this run:**', '', ...problems.map((problem) => `- ${problem}`));
+  }
+  const { longHorizon, sessions, mlSearch, perf, proxy } = collected;
+  if (longHorizon) {
+    out.push(
+      '',
+      '## Long-horizon tool calls (`narrowing bench long-horizon`)',
+      '',
+      `${longHorizonTitle(longHorizon.config)}.`,
+      '',
+      fidelityLine(longHorizon.fidelity),
+      '',
+      '![Repeated failures against horizon, and false blocks per run](long-horizon.svg)',
+      '',
+      renderMarkdown(longHorizonSections(longHorizon)),
+      '',
+      CAVEATS.longHorizon,
+    );
+  }
+  if (sessions) {
+    out.push(
+      '',
+      '## Sessions and blame (`narrowing bench sessions`)',
+      '',
+      renderMarkdown(sessionsSections(sessions)),
+      '',
+      CAVEATS.sessions,
+    );
+  }
+  if (mlSearch) {
+    out.push(
+      '',
+      '## Hyperparameter search, simulated (`narrowing bench ml-search`)',
+      '',
+      renderMarkdown(mlSearchSections(mlSearch)),
+      '',
+      CAVEATS.mlSearch,
+    );
+  }
+  if (perf) {
+    out.push(
+      '',
+      '## What the guard costs (`narrowing bench perf`)',
+      '',
+      `${environmentLine(perf)}`,
+      '',
+      renderMarkdown(perfSections(perf)),
+      '',
+      CAVEATS.perf,
+    );
+  }
+  if (proxy) {
+    out.push(
+      '',
+      '## MCP proxy overhead (`narrowing bench proxy`)',
+      '',
+      renderMarkdown(proxySections(proxy)),
+      '',
+      CAVEATS.proxy,
+    );
+  }
+  return `${out.join('\n')}\n`;
+}
+
+const ms = (value: number) => `${value.toFixed(3)} ms`;
+
+function proxySections(result: ProxyBenchResult): Section[] {
+  const { latency, throughput } = result;
+  return [
+    {
+      title: `tools/call \`${result.tool}\` on server-everything, ${latency.direct.count} calls each way, interleaved`,
+      columns: [
+        { title: '' },
+        { title: 'median', align: 'right' },
+        { title: 'p99', align: 'right' },
+        { title: `calls/s, ${throughput.concurrency} callers`, align: 'right' },
+      ],
+      rows: [
+        ['direct', ms(latency.direct.medianMs), ms(latency.direct.p99Ms), Math.round(throughput.direct)],
+        [
+          'through narrowing',
+          ms(latency.proxied.medianMs),
+          ms(latency.proxied.p99Ms),
+          Math.round(throughput.proxied),
+        ],
+        ['added', ms(latency.addedMedianMs), ms(latency.addedP99Ms), '—'],
+      ],
+    },
+  ];
+}
+
+/** The short version for the README: the headline of each benchmark, and a link to the rest. */
+function readmeSummary(collected: Collected): string {
+  const out: string[] = [];
+  const { longHorizon, sessions, mlSearch, perf, proxy } = collected;
+  if (longHorizon) {
+    out.push(
+      "**Long-horizon tool calls** (seed 42, 200 calls; the paper's simulated agent, whose memory window",
+      `forgets failures). ${fidelityLine(longHorizon.fidelity)}`,
+      '',
+      ...longHorizonReadmeTable(longHorizon),
+      '',
+      CAVEATS.longHorizon,
+      '',
+      '![Repeated failures against horizon, and false blocks per run](docs/long-horizon.svg)',
+    );
+  }
+  if (sessions) {
+    const passed = sessions.checks.filter((check) => check.pass).length;
+    out.push(
+      '',
+      `**Sessions and blame**: ${passed} of ${sessions.checks.length} checks pass.`,
+      '',
+      ...markdownTable(
+        [{ title: 'check' }, { title: 'result' }],
+        sessions.checks.map((check) => [check.title, `${check.pass ? 'PASS' : 'FAIL'}: ${check.summary}`]),
+      ),
+      '',
+      CAVEATS.sessions,
+    );
+  }
+  if (mlSearch) {
+    out.push(
+      '',
+      "**Hyperparameter search** (the paper's v6 GPU run, simulated: OOMs over 5 seeds × 25 trials)",
+      '',
+    );
+    out.push(...mlSearchReadmeTable(mlSearch), '', CAVEATS.mlSearch);
+  }
+  if (perf) {
+    const passed = perf.targets.filter((target) => target.pass).length;
+    out.push(
+      '',
+      `**What the guard costs** (${passed} of ${perf.targets.length} targets met; ${environmentLine(perf)})`,
+      '',
+      ...markdownTable(
+        [{ title: 'target' }, { title: 'measured', align: 'right' }, { title: '' }],
+        perf.targets.map((target) => [target.description, target.value, target.pass ? 'PASS' : 'FAIL']),
+      ),
+      '',
+      CAVEATS.perf,
+    );
+  }
+  if (proxy) {
+    out.push(
+      '',
+      `**MCP proxy**: ${ms(proxy.latency.addedMedianMs)} added at the median, ${ms(proxy.latency.addedP99Ms)} at p99, per \`tools/call\` (${proxy.latency.direct.count} calls each way against server-everything). ${CAVEATS.proxy}`,
+    );
+  }
+  out.push('', 'Every table, per seed and window, with the methods: [docs/results.md](docs/results.md).');
+  return out.join('\n');
+}
+
+function longHorizonReadmeTable(result: LongHorizonResult): string[] {
+  const { rows, config } = result;
+  const at = (window: number, mode: 'vanilla' | 'precise' | 'strict') =>
+    rows.find((row) => row.seed === 42 && row.window === window && row.calls === 200 && row.mode === mode);
+  const cells = (
+    row:
+      | { repeatedFailures: number; blocked: number; falseBlocks: number; successfulCalls: number }
+      | undefined,
+  ) => (row ? `${row.repeatedFailures} / ${row.blocked} / ${row.falseBlocks} / ${row.successfulCalls}` : '—');
+  const guard = (window: number) => cells(PUBLISHED_GUARD.find((published) => published.window === window));
+  return markdownTable(
+    [
+      { title: 'window' },
+      { title: 'vanilla' },
+      { title: "paper's guard (published)" },
+      { title: 'narrowing, precise' },
+      { title: 'narrowing, strict' },
+    ],
+    config.windows.map((window) => [
+      String(window),
+      cells(at(window, 'vanilla')),
+      guard(window),
+      cells(at(window, 'precise')),
+      cells(at(window, 'strict')),
+    ]),
+  ).concat([
+    '',
+    'Each cell: repeated failures / blocked / false blocks (blocked calls that would have succeeded) / successful calls.',
+  ]);
+}
+
+function mlSearchReadmeTable(report: MlSearchReport): string[] {
+  const proposers = [...new Set(report.rows.map((row) => row.proposer))];
+  const modes = [...new Set(report.rows.map((row) => row.mode))];
+  return markdownTable(
+    [
+      { title: 'proposer' },
+      ...modes.map((mode) => ({ title: `${mode}: OOMs (blocked)`, align: 'right' as const })),
+    ],
+    proposers.map((proposer) => [
+      proposer,
+      ...modes.map((mode) => {
+        const row = report.rows.find((entry) => entry.proposer === proposer && entry.mode === mode);
+        return row ? `${row.ooms} (${row.blockedProposals})` : '—';
+      }),
+    ]),
+  );
+}
+
+/** `npx tsx scripts/results.ts [--quick] [--only long-horizon,ml-search]` */
+export async function main(argv: readonly string[]): Promise<number> {
+  const quick = argv.includes('--quick');
+  const onlyIndex = argv.indexOf('--only');
+  const only =
+    onlyIndex >= 0 ? (argv[onlyIndex + 1] ?? '').split(',').filter((name) => name !== '') : undefined;
+  const unknown = only?.filter((name) => !BENCHMARKS.includes(name as Benchmark)) ?? [];
+  if (unknown.length > 0) {
+    process.stderr.write(`--only takes some of ${BENCHMARKS.join(', ')} (got "${unknown.join(',')}")\n`);
+    return 2;
+  }
+  const root = fileURLToPath(new URL('..', import.meta.url));
+  const outcome = await generateResults({
+    root,
+    quick,
+    ...(only ? { only: only as Benchmark[] } : {}),
+    onProgress: (message) => process.stderr.write(`… ${message}\n`),
+  });
+  process.stderr.write(
+    `wrote ${outcome.resultsPath}${outcome.chartPath ? ` and ${outcome.chartPath}` : ''}; README ${outcome.readmeUpdated ? 'updated' : 'unchanged (no results markers, or nothing new)'}\n`,
+  );
+  for (const problem of outcome.problems) process.stderr.write(`problem: ${problem}\n`);
+  return outcome.problems.length > 0 ? 1 : 0;
+}

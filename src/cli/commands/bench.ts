@@ -1,0 +1,268 @@
+import type { Command } from 'commander';
+import { type CommandIO, processIO } from './io.js';
+
+export interface LongHorizonCommandOptions {
+  readonly seeds?: readonly number[];
+  readonly windows?: readonly number[];
+  readonly calls?: number;
+  readonly json?: boolean;
+  readonly plot?: string;
+}
+
+export interface SessionsCommandOptions {
+  readonly json?: boolean;
+  /** Which build of the engine the child process runs: the sources, or `dist` when built. */
+  readonly engine?: 'source' | 'dist';
+}
+
+export interface MlSearchCommandOptions {
+  readonly seeds?: readonly number[];
+  readonly trials?: number;
+  readonly window?: number;
+  readonly batchSize?: number;
+  readonly json?: boolean;
+}
+
+export interface PerfCommandOptions {
+  readonly constraints?: readonly number[];
+  readonly ops?: number;
+  readonly runs?: number;
+  readonly calls?: number;
+  readonly journalEntries?: number;
+  readonly replayCalls?: number;
+  readonly json?: boolean;
+}
+
+export interface ProxyCommandOptions {
+  readonly calls?: number;
+  readonly concurrentCalls?: number;
+  readonly concurrency?: number;
+  readonly warmup?: number;
+  readonly json?: boolean;
+}
+
+/**
+ * What the benchmark sources (`bench/`, outside the published package) implement. Each returns the
+ * exit code: 0, or 1 when a result contradicts what the benchmark expects.
+ */
+export interface BenchCommands {
+  longHorizon(options: LongHorizonCommandOptions, io: CommandIO): Promise<number>;
+  sessions(options: SessionsCommandOptions, io: CommandIO): Promise<number>;
+  mlSearch(options: MlSearchCommandOptions, io: CommandIO): Promise<number>;
+  perf(options: PerfCommandOptions, io: CommandIO): Promise<number>;
+  proxy(options: ProxyCommandOptions, io: CommandIO): Promise<number>;
+}
+
+/** A bad option value; the message says what the option takes. */
+export class BenchOptionError extends Error {}
+
+export function parseIntegerList(option: string, text: string): number[] {
+  const parts = text.split(',').map((part) => part.trim());
+  if (parts.some((part) => !/^-?\d+$/.test(part))) {
+    throw new BenchOptionError(`${option} takes comma-separated integers (got "${text}")`);
+  }
+  return parts.map(Number);
+}
+
+export function parsePositiveIntegerList(option: string, text: string): number[] {
+  const values = parseIntegerList(option, text);
+  if (values.some((value) => value < 1)) {
+    throw new BenchOptionError(`${option} takes comma-separated positive integers (got "${text}")`);
+  }
+  return values;
+}
+
+export function parsePositiveInteger(option: string, text: string): number {
+  const value = /^\d+$/.test(text.trim()) ? Number(text) : Number.NaN;
+  if (!Number.isSafeInteger(value) || value < 1) {
+    throw new BenchOptionError(`${option} takes a positive integer (got "${text}")`);
+  }
+  return value;
+}
+
+type Raw = Readonly<Record<string, string | boolean | undefined>>;
+
+function optional<T>(raw: Raw, key: string, parse: (text: string) => T): T | undefined {
+  const value = raw[key];
+  return typeof value === 'string' ? parse(value) : undefined;
+}
+
+const integers = (option: string) => (text: string) => parseIntegerList(option, text);
+const positives = (option: string) => (text: string) => parsePositiveIntegerList(option, text);
+const positive = (option: string) => (text: string) => parsePositiveInteger(option, text);
+
+export function parseLongHorizonOptions(raw: Raw): LongHorizonCommandOptions {
+  return {
+    seeds: optional(raw, 'seeds', integers('--seeds')),
+    windows: optional(raw, 'windows', positives('--windows')),
+    calls: optional(raw, 'calls', positive('--calls')),
+    plot: typeof raw.plot === 'string' ? raw.plot : undefined,
+    json: raw.json === true,
+  };
+}
+
+export function parseMlSearchOptions(raw: Raw): MlSearchCommandOptions {
+  return {
+    seeds: optional(raw, 'seeds', integers('--seeds')),
+    trials: optional(raw, 'trials', positive('--trials')),
+    window: optional(raw, 'window', positive('--window')),
+    batchSize: optional(raw, 'batchSize', positive('--batch-size')),
+    json: raw.json === true,
+  };
+}
+
+export function parsePerfOptions(raw: Raw): PerfCommandOptions {
+  return {
+    constraints: optional(raw, 'constraints', positives('--constraints')),
+    ops: optional(raw, 'ops', positive('--ops')),
+    runs: optional(raw, 'runs', positive('--runs')),
+    calls: optional(raw, 'calls', positive('--calls')),
+    journalEntries: optional(raw, 'journalEntries', positive('--journal-entries')),
+    replayCalls: optional(raw, 'replayCalls', positive('--replay-calls')),
+    json: raw.json === true,
+  };
+}
+
+export function parseProxyOptions(raw: Raw): ProxyCommandOptions {
+  return {
+    calls: optional(raw, 'calls', positive('--calls')),
+    concurrentCalls: optional(raw, 'concurrentCalls', positive('--concurrent-calls')),
+    concurrency: optional(raw, 'concurrency', positive('--concurrency')),
+    warmup: optional(raw, 'warmup', positive('--warmup')),
+    json: raw.json === true,
+  };
+}
+
+const BENCH_HELP = `
+The benchmarks run from a source checkout of narrowing (they are not part of the
+published package). Every subcommand prints a table, or JSON alone with --json;
+progress goes to standard error.
+
+Examples:
+  $ narrowing bench long-horizon --plot long-horizon.svg
+  $ narrowing bench ml-search --seeds 1,2,3 --json | jq '.rows[] | {proposer, mode, ooms}'
+  $ narrowing bench perf --calls 100000
+
+Exit status: 0 when every expectation holds, 1 when a result contradicts one
+(a published figure not reproduced, a session that rediscovers a failure), 2 for a
+bad option or when the benchmarks cannot be found.`;
+
+type Subcommand = keyof BenchCommands;
+type OptionsOf<K extends Subcommand> = Parameters<BenchCommands[K]>[0];
+
+export function register(program: Command): void {
+  const bench = program
+    .command('bench')
+    .description('reproduce the paper and measure narrowing: long-horizon, sessions, ml-search, perf, proxy')
+    .addHelpText('after', BENCH_HELP);
+  const action =
+    <K extends Subcommand>(name: K, parse: (raw: Raw) => OptionsOf<K>) =>
+    async (raw: Raw) => {
+      process.exitCode = await runBenchCommand(name, () => parse(raw), processIO());
+    };
+
+  bench
+    .command('long-horizon')
+    .description("the paper's long-horizon tool-call simulation, with false blocks and useful work")
+    .option('--seeds <list>', 'comma-separated seeds (default 42,1,2,3,4,5)')
+    .option('--windows <list>', 'memory windows of the simulated agent (default 10,20,50)')
+    .option('--calls <n>', 'tool calls per run (default 200)')
+    .option('--plot <file>', 'also write an SVG chart to this file')
+    .option('--json', 'machine-readable output only')
+    .action(action('longHorizon', parseLongHorizonOptions));
+
+  bench
+    .command('sessions')
+    .description('learned failures across sessions and processes, and blame (harness faults never narrow)')
+    .option('--json', 'machine-readable output only')
+    .action(action('sessions', (raw): SessionsCommandOptions => ({ json: raw.json === true })));
+
+  bench
+    .command('ml-search')
+    .description("the paper's GPU hyperparameter search (v6 protocol) as a deterministic simulation")
+    .option('--seeds <list>', 'comma-separated seeds, one agent session each (default 1,2,3,4,5)')
+    .option('--trials <n>', 'trials per seed (default 25)')
+    .option('--window <n>', 'trials the forgetful proposer can see (default 3)')
+    .option('--batch-size <n>', 'batch size of every trial; the paper used 16 in v5, 32 in v6 (default 32)')
+    .option('--json', 'machine-readable output only')
+    .action(action('mlSearch', parseMlSearchOptions));
+
+  bench
+    .command('perf')
+    .description('what the guard costs: time per call, memory over a million calls, journal, replay')
+    .option('--constraints <list>', 'active learned constraints to measure with (default 10,1000,100000)')
+    .option('--ops <n>', 'calls timed per run (default 20000)')
+    .option('--runs <n>', 'runs per figure; the median is reported (default 5)')
+    .option('--calls <n>', 'calls in the memory run (default 1000000)')
+    .option('--journal-entries <n>', 'events written through the journal (default 100000)')
+    .option('--replay-calls <n>', 'calls in the replayed trace (default 20000)')
+    .option('--json', 'machine-readable output only')
+    .action(action('perf', parsePerfOptions));
+
+  bench
+    .command('proxy')
+    .description('what the MCP proxy adds per call, measured against server-everything')
+    .option('--calls <n>', 'sequential calls each way (default 1000)')
+    .option('--concurrent-calls <n>', 'calls each way for the throughput figures (default 1000)')
+    .option('--concurrency <n>', 'concurrent callers for the throughput figures (default 8)')
+    .option('--warmup <n>', 'calls each way before measuring (default 50)')
+    .option('--json', 'machine-readable output only')
+    .action(action('proxy', parseProxyOptions));
+}
+
+/**
+ * Parses the options, loads the benchmarks and runs one. A bad option or a missing checkout is
+ * reported in one line with exit status 2, before anything runs.
+ */
+export async function runBenchCommand<K extends Subcommand>(
+  name: K,
+  parse: () => OptionsOf<K>,
+  io: CommandIO,
+): Promise<number> {
+  try {
+    const options = parse();
+    const bench = await loadBenchmarks();
+    // TypeScript cannot correlate `bench[name]` with `OptionsOf<K>`; the signature above does.
+    const command = bench[name] as (options: OptionsOf<K>, io: CommandIO) => Promise<number>;
+    return await command.call(bench, options, io);
+  } catch (error) {
+    if (error instanceof BenchOptionError || error instanceof BenchUnavailableError) {
+      io.stderr.write(`${error.message}\n`);
+      return 2;
+    }
+    throw error;
+  }
+}
+
+class BenchUnavailableError extends Error {}
+
+/**
+ * The benchmarks are TypeScript sources next to `src/`. Run from the sources, they import directly;
+ * run from a build, they go through tsx, a development dependency of every checkout.
+ */
+async function loadBenchmarks(): Promise<BenchCommands> {
+  const { existsSync } = await import('node:fs');
+  const entry = new URL('../../../bench/commands.ts', import.meta.url);
+  if (!existsSync(entry)) {
+    throw new BenchUnavailableError(
+      'narrowing bench runs from a source checkout: the benchmarks are not part of the published package. ' +
+        'Clone the repository, run `npm ci`, then `npx tsx src/cli/main.ts bench ...`.',
+    );
+  }
+  if (import.meta.url.endsWith('.ts')) {
+    const module = (await import(/* @vite-ignore */ entry.href)) as { commands: BenchCommands };
+    return module.commands;
+  }
+  try {
+    const { tsImport } = await import('tsx/esm/api');
+    const module = (await tsImport(entry.href, import.meta.url)) as { commands: BenchCommands };
+    return module.commands;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ERR_MODULE_NOT_FOUND') {
+      throw new BenchUnavailableError(
+        'narrowing bench needs the development dependencies (tsx) to load the benchmark sources: run `npm ci`.',
+      );
+    }
+    throw error;
+  }
+}

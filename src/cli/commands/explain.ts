@@ -1,0 +1,107 @@
+import type { Command } from 'commander';
+import type { ReportContext } from './inspect.js';
+import { type CommandIO, processIO } from './io.js';
+
+export interface ExplainCommandOptions {
+  readonly stateDir?: string;
+  readonly journal?: string;
+  readonly session?: string;
+  readonly json?: boolean;
+  readonly secondsPerCall?: string;
+  readonly costPerCall?: string;
+}
+
+const HELP = `
+Tells one session from the journal in plain English: the calls the agent made (by tool,
+with successes and failures), what was blocked and why (by rule, with an example reason),
+which constraints were learned and lifted, and what the blocks saved.
+
+Only blocked calls that would have repeated a known failure count as saved. Each is taken
+to cost one tool run plus one model turn: by default 10 seconds and $0.003 (a short tool
+call and a small turn); set your own figures with --seconds-per-call and --cost-per-call.
+
+Examples:
+  $ narrowing explain
+  $ narrowing explain --session 5ae9fd34
+  $ narrowing explain --seconds-per-call 30 --cost-per-call 0.02
+  $ narrowing explain --journal ci/journal.jsonl --json
+
+Exit status: 0 when the session was explained, 2 when the journal cannot be read or the
+session is not in it.`;
+
+export function register(program: Command): void {
+  program
+    .command('explain')
+    .description('explain a session from the journal in plain English')
+    .option('--state-dir <dir>', 'state directory whose journal to read (default: ./.narrowing)')
+    .option('--journal <file>', 'a journal file')
+    .option('--session <id>', 'the session (an id or the start of one); default: the latest')
+    .option('--seconds-per-call <seconds>', 'time one avoided call is taken to cost', '10')
+    .option('--cost-per-call <dollars>', 'money one avoided call is taken to cost', '0.003')
+    .option('--json', 'print one JSON object')
+    .addHelpText('after', HELP)
+    .action(async (options: ExplainCommandOptions) => {
+      process.exitCode = await runExplain(options, processIO(), { cwd: process.cwd() });
+    });
+}
+
+/** Runs `narrowing explain`; returns the exit code. */
+export async function runExplain(
+  options: ExplainCommandOptions,
+  io: CommandIO,
+  context: Pick<ReportContext, 'cwd'> & { readonly timeZone?: string },
+): Promise<number> {
+  const report = await import('../../report/index.js');
+  const { readJournal } = await import('../../audit/index.js');
+  const fail = (message: string) => {
+    io.stderr.write(`narrowing explain: ${message}\n`);
+    return 2;
+  };
+  const secondsPerCall = Number(options.secondsPerCall ?? report.DEFAULT_SAVINGS.secondsPerCall);
+  const costPerCall = Number(options.costPerCall ?? report.DEFAULT_SAVINGS.costPerCall);
+  if (!Number.isFinite(secondsPerCall) || secondsPerCall < 0) {
+    return fail(`--seconds-per-call takes a number of seconds, 0 or more (got "${options.secondsPerCall}")`);
+  }
+  if (!Number.isFinite(costPerCall) || costPerCall < 0) {
+    return fail(`--cost-per-call takes an amount in dollars, 0 or more (got "${options.costPerCall}")`);
+  }
+  let location: import('../../report/index.js').JournalLocation;
+  try {
+    location = report.locateJournal(options, context.cwd);
+  } catch (error) {
+    return fail((error as Error).message);
+  }
+  const label = report.displayPath(location.journal, context.cwd);
+  let badLines = 0;
+  let index: Awaited<ReturnType<typeof report.indexSessions>>;
+  try {
+    index = await report.indexSessions(readJournal(location.journal, { onBadLine: () => badLines++ }));
+  } catch (error) {
+    return fail(
+      `${(error as Error).message}${options.journal ? '' : ' Run an agent through `narrowing mcp` first.'}`,
+    );
+  }
+  const choice = report.chooseSession(index, options.session);
+  if (!choice.ok) return fail(`${label}: ${choice.problem}`);
+  const story = choice.session.story();
+  const assumption = { secondsPerCall, costPerCall };
+  if (options.json) {
+    io.stdout.write(`${JSON.stringify(report.explanationJson(story, assumption), null, 2)}\n`);
+    return 0;
+  }
+  const timeZone = context.timeZone;
+  io.stdout.write(
+    report.formatExplanation(story, {
+      journalLabel: label,
+      assumption,
+      ...(timeZone !== undefined && { timeZone }),
+    }),
+  );
+  if (badLines > 0) {
+    io.stderr.write(
+      `narrowing explain: ${badLines} damaged journal line${badLines === 1 ? ' was' : 's were'} skipped; ` +
+        'run `narrowing verify` to see what happened to it.\n',
+    );
+  }
+  return 0;
+}

@@ -1,0 +1,12 @@
+export type { ClientId, McpClient } from './clients.js';
+export { CLIENT_IDS, isClientId, MCP_CLIENTS } from './clients.js';
+export { ConfigFileError } from './errors.js';
+export type { JsonNode, ParsedJsonc } from './jsonc.js';
+export { JsoncSyntaxError, nodeValue, parseJsonc } from './jsonc.js';
+export type { Launcher, LauncherChoice, StdioCommand, WrappedReading } from './launcher.js';
+export { chooseLauncher, readWrapped, wrapCommand } from './launcher.js';
+export { unifiedDiff } from './unified-diff.js';
+export type { PlannedChange, PlanStatus, UnwrapRequest, WrapRequest, WrapTarget } from './wrap.js';
+export { applyChange, changeDiff, commandLine, planUnwrap, planWrap } from './wrap.js';
+export type { WrapRecord } from './wrap-record.js';
+export { recordPath } from './wrap-record.js';

@@ -1,0 +1,121 @@
+/**
+ * An edit whose text is not in the file as the agent last read it, while nothing has changed the
+ * file since: the edit tool will answer "not found". This is certain rather than predicted, so it
+ * blocks — but only on evidence that cannot mislead. The check is line by line on collapsed
+ * whitespace, so line-number prefixes, re-indentation and CRLF in a read result never make it fire
+ * on text that is really there; partial, truncated or wrapped reads are not trusted at all; and a
+ * command with unknown effects (a formatter, `sed -i`) makes it forget every file.
+ */
+import type { Violation } from '../types.js';
+import { isHarnessFault, isWatched, kindOf } from './applicability.js';
+import { LruMap } from './bounded.js';
+import type { CallContext, Detector, ObservedOutcome } from './types.js';
+import { excerpt } from './wording.js';
+
+const NAME = 'absent-text';
+const MAX_FILES = 64;
+const MAX_FILE_CHARS = 256 * 1024;
+/** Lines shorter than this say too little to be sure of ("}", ");"). */
+const MIN_LINE = 3;
+const TRUNCATED = /truncat|lines? omitted|more lines|\[\.\.\.|\.\.\. \(\d|…\s*$/i;
+
+interface Seen {
+  /** The content with every run of whitespace collapsed to one space. */
+  readonly text: string;
+  /** The proposal count when it was read, to say how long ago. */
+  readonly at: number;
+}
+
+function collapse(text: string): string {
+  return text.replace(/\s+/g, ' ').trim();
+}
+
+/** Only a result that is plainly the whole file, as text, is worth remembering. */
+function trustworthy(content: string): boolean {
+  if (content.length === 0 || content.length > MAX_FILE_CHARS) return false;
+  if (TRUNCATED.test(content.slice(-400)) || TRUNCATED.test(content.slice(0, 400))) return false;
+  // A result wrapped in JSON escapes its quotes and newlines: the file's lines would not appear.
+  const wrapped = /^\s*[[{]/.test(content) && !content.includes('\n') && content.includes('\\n');
+  return !wrapped && !content.includes('\u0000');
+}
+
+export function createAbsentTextDetector(): Detector {
+  const files = new LruMap<Seen>(MAX_FILES);
+  let proposals = 0;
+
+  function remember(target: string, content: string): void {
+    if (trustworthy(content)) files.set(target, { text: collapse(content), at: proposals });
+    else files.delete(target);
+  }
+
+  return {
+    name: NAME,
+
+    check(call: CallContext): Violation | undefined {
+      const { facts } = call;
+      if (!isWatched(call, call.toolPolicy.detectors.absentText) || kindOf(call) !== 'mutate')
+        return undefined;
+      if (!facts.searchTexts || facts.targets.length !== 1) return undefined;
+      const target = facts.targets[0] as string;
+      const seen = files.peek(target);
+      if (!seen) return undefined;
+      for (const text of facts.searchTexts) {
+        for (const line of text.split('\n')) {
+          const wanted = collapse(line);
+          if (wanted.length >= MIN_LINE && !seen.text.includes(wanted))
+            return describe(call, target, wanted, proposals - seen.at);
+        }
+      }
+      return undefined;
+    },
+
+    afterCheck(): void {
+      proposals++;
+    },
+
+    observe(call: CallContext, outcome: ObservedOutcome): void {
+      if (isHarnessFault(outcome) || !outcome.success) return;
+      const { facts } = call;
+      if (facts.kind === 'read' && facts.readsWholeTarget && facts.targets.length === 1) {
+        remember(facts.targets[0] as string, outcome.content);
+        return;
+      }
+      if (!outcome.changedWorld) return;
+      if (facts.kind === 'exec' || facts.targets.length === 0) {
+        files.clear();
+        return;
+      }
+      for (const target of facts.targets) files.delete(target);
+      // A whole-file write leaves exactly what it wrote.
+      if (facts.replacesTarget && facts.writtenText !== undefined && facts.targets.length === 1) {
+        remember(facts.targets[0] as string, facts.writtenText);
+      }
+    },
+
+    reset(): void {
+      // Between user messages, files may be edited by hand outside the agent's view.
+      files.clear();
+    },
+
+    snapshot(): unknown {
+      return { version: 1 };
+    },
+
+    restore(): void {
+      files.clear();
+    },
+  };
+}
+
+function describe(call: CallContext, target: string, line: string, ago: number): Violation {
+  const when = ago <= 1 ? 'just now' : `${ago} calls ago`;
+  return {
+    rule: NAME,
+    severity: 'block',
+    reason:
+      `${call.description} would fail: "${excerpt(line)}" is not in ${target} as it was read ${when}, ` +
+      `and nothing has changed ${target} since.`,
+    suggestion: `Read ${target} again and copy the exact text you want to replace from it.`,
+    evidence: { count: 1, calls: [call.description], missingLine: excerpt(line), target },
+  };
+}

@@ -1,0 +1,15 @@
+export { describeConstraintEffect } from './constraint-words.js';
+export type { ExplainFormat, Savings, SavingsAssumption } from './explain.js';
+export { DEFAULT_SAVINGS, estimateSavings, explanationJson, formatExplanation } from './explain.js';
+export type { ConstraintView, InspectFormat, InspectInput, Inspection } from './inspect.js';
+export { buildInspection, formatInspection, inspectionJson } from './inspect.js';
+export type { BlockNote, RecentBlocks } from './journal-scan.js';
+export { recentBlocks } from './journal-scan.js';
+export type { JournalLocation, LocationOptions } from './locations.js';
+export { displayPath, locateJournal, resolveStateDir } from './locations.js';
+export { blocksKnownFailure, ruleMeaning } from './rules.js';
+export type { FullStory, SessionChoice } from './session.js';
+export { chooseSession, indexSessions, SessionAccumulator } from './session.js';
+export { dateTime, relativeTime, shortDuration } from './time.js';
+export type { VerifyReport } from './verification.js';
+export { formatVerifyReport, verifyExitCode, verifyJson, verifyLocation } from './verification.js';

@@ -1,0 +1,49 @@
+/** Reading what reports need from a journal in one streaming pass, skipping damaged lines. */
+import { type JournalEntry, readJournal } from '../audit/index.js';
+import type { VerdictKind } from '../core/types.js';
+
+export interface BlockNote {
+  readonly seq: number;
+  readonly at: number;
+  readonly tool: string;
+  readonly verdict: Extract<VerdictKind, 'block' | 'halt'>;
+  readonly rule?: string;
+  readonly reason?: string;
+  readonly sessionId?: string;
+}
+
+export interface RecentBlocks {
+  /** Oldest first. */
+  readonly blocks: readonly BlockNote[];
+  /** Blocks in the whole journal. */
+  readonly total: number;
+  /** Lines that were not journal entries (run `narrowing verify` to see why). */
+  readonly badLines: number;
+}
+
+export function isBlock(entry: JournalEntry): entry is Extract<JournalEntry, { type: 'proposal' }> {
+  return entry.type === 'proposal' && (entry.verdict === 'block' || entry.verdict === 'halt');
+}
+
+/** The last `limit` blocked or halted proposals. */
+export async function recentBlocks(path: string, limit: number): Promise<RecentBlocks> {
+  const blocks: BlockNote[] = [];
+  let total = 0;
+  let badLines = 0;
+  const entries = readJournal(path, { onBadLine: () => badLines++ });
+  for await (const entry of entries) {
+    if (!isBlock(entry)) continue;
+    total++;
+    blocks.push({
+      seq: entry.seq,
+      at: entry.at,
+      tool: entry.tool,
+      verdict: entry.verdict as BlockNote['verdict'],
+      ...(entry.rule !== undefined && { rule: entry.rule }),
+      ...(entry.reason !== undefined && { reason: entry.reason }),
+      ...(entry.sessionId !== undefined && { sessionId: entry.sessionId }),
+    });
+    if (blocks.length > limit) blocks.shift();
+  }
+  return { blocks, total, badLines };
+}

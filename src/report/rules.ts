@@ -1,0 +1,43 @@
+/** What each verdict rule stands for, in a few words, for reports written for people. */
+
+const RULE_MEANINGS: Readonly<Record<string, string>> = {
+  'identical-failure': 'a call that already failed, repeated unchanged',
+  'missing-target': 'acting on something that does not exist',
+  'existing-target': 'creating something that already exists',
+  'target-ban': 'acting again on a target where the same action failed',
+  'banned-strategy': 'an approach that failed on several different targets',
+  'parameter-ban': 'parameter values known to fail',
+  'radius-limit': 'one call acting on too many targets at once',
+  'identical-result': 'a call that keeps returning the same result',
+  'non-advancing': 'a tool that keeps returning nothing new',
+  'error-streak': 'the same error again and again with varying arguments',
+  cycle: 'a sequence of calls going round in a cycle',
+  poll: 'polling something that is not changing',
+  'creation-rate': 'creating many things of one shape in a burst',
+  'tool-health': 'a tool whose service keeps failing (it is paused to recover)',
+  convergence: 'no progress for too long',
+  budget_exceeded: 'the session used up its budget',
+  budget_reserve: 'the session reached its budget reserve',
+  halted: 'the run was halted earlier',
+};
+
+/**
+ * Rules that fire only on evidence of an earlier failure of the same call, target, approach or
+ * parameters: a call they block would have repeated a known failure.
+ */
+const KNOWN_FAILURE_RULES: ReadonlySet<string> = new Set([
+  'identical-failure',
+  'missing-target',
+  'existing-target',
+  'target-ban',
+  'banned-strategy',
+  'parameter-ban',
+]);
+
+export function ruleMeaning(rule: string): string | undefined {
+  return RULE_MEANINGS[rule];
+}
+
+export function blocksKnownFailure(rule: string | undefined): boolean {
+  return rule !== undefined && KNOWN_FAILURE_RULES.has(rule);
+}

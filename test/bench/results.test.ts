@@ -1,0 +1,82 @@
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { generateResults, replaceResultsSection } from '../../bench/results.js';
+import { svgProblems } from './support.js';
+
+const dirs: string[] = [];
+afterAll(() => {
+  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+});
+
+function repository(readme?: string): string {
+  const dir = mkdtempSync(join(tmpdir(), 'narrowing-bench-results-'));
+  dirs.push(dir);
+  if (readme !== undefined) writeFileSync(join(dir, 'README.md'), readme);
+  return dir;
+}
+
+const README = [
+  '# project',
+  '',
+  '## Results',
+  '',
+  '<!-- results:start -->',
+  'old figures',
+  '<!-- results:end -->',
+  '',
+  '## Next',
+  '',
+].join('\n');
+
+describe('the README results section', () => {
+  it('replaces only what lies between the markers', () => {
+    expect(replaceResultsSection(README, 'new figures')).toBe(
+      [
+        '# project',
+        '',
+        '## Results',
+        '',
+        '<!-- results:start -->',
+        'new figures',
+        '<!-- results:end -->',
+        '',
+        '## Next',
+        '',
+      ].join('\n'),
+    );
+  });
+
+  it('leaves a README without markers alone', () => {
+    expect(replaceResultsSection('# project\n\nno markers here\n', 'new figures')).toBeUndefined();
+  });
+});
+
+describe('generating the results', () => {
+  it('writes the results page, the chart and the README section from the runs', async () => {
+    const root = repository(README);
+    const outcome = await generateResults({ root, only: ['long-horizon', 'ml-search'] });
+    expect(outcome.problems).toEqual([]);
+    expect(outcome.readmeUpdated).toBe(true);
+    const page = readFileSync(join(root, 'docs/results.md'), 'utf8');
+    expect(page).toContain('## Long-horizon tool calls (`narrowing bench long-horizon`)');
+    expect(page).toMatch(/\| 42 \| paper's guard \| 3 \| 143 \| 43 \| 49 \|/);
+    expect(page).toContain('## Hyperparameter search, simulated (`narrowing bench ml-search`)');
+    expect(page).toContain('It does not show real agents');
+    expect(svgProblems(readFileSync(join(root, 'docs/long-horizon.svg'), 'utf8'))).toEqual([]);
+    const readme = readFileSync(join(root, 'README.md'), 'utf8');
+    expect(readme).not.toContain('old figures');
+    expect(readme).toContain('Fidelity check: all 13 published vanilla figures reproduced exactly');
+    expect(readme).toContain('[docs/results.md](docs/results.md)');
+    expect(readme.endsWith('<!-- results:end -->\n\n## Next\n')).toBe(true);
+  });
+
+  it('creates no README where there is none', async () => {
+    const root = repository();
+    const outcome = await generateResults({ root, only: ['ml-search'] });
+    expect(outcome.readmeUpdated).toBe(false);
+    expect(existsSync(join(root, 'README.md'))).toBe(false);
+    expect(existsSync(join(root, 'docs/results.md'))).toBe(true);
+  });
+});

@@ -1,0 +1,106 @@
+import { Command } from 'commander';
+import { describe, expect, it } from 'vitest';
+import {
+  parseIntegerList,
+  parseLongHorizonOptions,
+  parseMlSearchOptions,
+  parsePerfOptions,
+  parsePositiveInteger,
+  parseProxyOptions,
+  register,
+  runBenchCommand,
+} from '../../../src/cli/commands/bench.js';
+import { captureIO } from '../../bench/support.js';
+
+describe('bench options', () => {
+  it('reads comma-separated integers, spaces allowed', () => {
+    expect(parseIntegerList('--seeds', '42, 1,2')).toEqual([42, 1, 2]);
+  });
+
+  it('says what --seeds takes when a seed is not an integer', () => {
+    expect(() => parseIntegerList('--seeds', '1,x')).toThrow(
+      '--seeds takes comma-separated integers (got "1,x")',
+    );
+  });
+
+  it('refuses a count that is not a positive integer', () => {
+    expect(() => parsePositiveInteger('--calls', '0')).toThrow('--calls takes a positive integer (got "0")');
+    expect(() => parsePositiveInteger('--calls', '2e5')).toThrow(
+      '--calls takes a positive integer (got "2e5")',
+    );
+  });
+
+  it('leaves unset options to the benchmark defaults', () => {
+    expect(parseLongHorizonOptions({})).toEqual({
+      seeds: undefined,
+      windows: undefined,
+      calls: undefined,
+      plot: undefined,
+      json: false,
+    });
+    expect(parseMlSearchOptions({ batchSize: '16', trials: '15' })).toMatchObject({
+      batchSize: 16,
+      trials: 15,
+    });
+    expect(parsePerfOptions({ constraints: '10,100', calls: '5000' })).toMatchObject({
+      constraints: [10, 100],
+      calls: 5000,
+    });
+    expect(parseProxyOptions({ concurrentCalls: '16' })).toMatchObject({ concurrentCalls: 16 });
+  });
+
+  it('refuses a window of zero', () => {
+    expect(() => parseLongHorizonOptions({ windows: '10,0' })).toThrow(
+      '--windows takes comma-separated positive integers (got "10,0")',
+    );
+  });
+});
+
+describe('narrowing bench', () => {
+  it('registers long-horizon, sessions, ml-search, perf and proxy', () => {
+    const program = new Command('narrowing');
+    register(program);
+    const bench = program.commands.find((command) => command.name() === 'bench');
+    expect(bench?.commands.map((command) => command.name())).toEqual([
+      'long-horizon',
+      'sessions',
+      'ml-search',
+      'perf',
+      'proxy',
+    ]);
+    const longHorizon = bench?.commands.find((command) => command.name() === 'long-horizon');
+    expect(longHorizon?.options.map((option) => option.long)).toEqual([
+      '--seeds',
+      '--windows',
+      '--calls',
+      '--plot',
+      '--json',
+    ]);
+  });
+
+  it('reports a bad option in one line with status 2, before running anything', async () => {
+    const { io, stdout, stderr } = captureIO();
+    const code = await runBenchCommand('longHorizon', () => parseLongHorizonOptions({ seeds: '1,x' }), io);
+    expect(code).toBe(2);
+    expect(stderr()).toBe('--seeds takes comma-separated integers (got "1,x")\n');
+    expect(stdout()).toBe('');
+  });
+
+  it('loads the benchmarks from the sources and prints JSON only on standard output', async () => {
+    const { io, stdout } = captureIO();
+    const parse = () => parseMlSearchOptions({ seeds: '1', trials: '5', json: true });
+    expect(await runBenchCommand('mlSearch', parse, io)).toBe(0);
+    expect(JSON.parse(stdout()).rows).toHaveLength(9);
+  });
+
+  it('measures the MCP proxy with the sizes it is given', async () => {
+    const { io, stdout, stderr } = captureIO();
+    const parse = () =>
+      parseProxyOptions({ calls: '4', concurrentCalls: '4', concurrency: '2', warmup: '1', json: true });
+    expect(await runBenchCommand('proxy', parse, io)).toBe(0);
+    const result = JSON.parse(stdout());
+    expect(result.latency.direct.count).toBe(4);
+    expect(result.throughput).toMatchObject({ concurrency: 2, calls: 4 });
+    expect(stderr()).toContain('server-everything');
+  });
+});

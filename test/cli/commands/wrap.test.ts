@@ -1,0 +1,123 @@
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { runUnwrap } from '../../../src/cli/commands/unwrap.js';
+import { runWrap } from '../../../src/cli/commands/wrap.js';
+import { CLAUDE_MCP_JSON, CURSOR_MCP_JSON } from '../../config-files/sample-configs.js';
+import { captureIO } from './cli-io.js';
+
+const dirs: string[] = [];
+afterEach(() => {
+  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
+function project(files: Record<string, string>): string {
+  const dir = mkdtempSync(join(tmpdir(), 'narrowing-wrap-cli-'));
+  dirs.push(dir);
+  for (const [path, text] of Object.entries(files)) {
+    mkdirSync(dirname(join(dir, path)), { recursive: true });
+    writeFileSync(join(dir, path), text);
+  }
+  return dir;
+}
+
+describe('narrowing wrap and unwrap', () => {
+  it('prints a diff and changes nothing with --dry-run', async () => {
+    const cwd = project({ '.mcp.json': CLAUDE_MCP_JSON });
+    const { io, stdout } = captureIO();
+    expect(await runWrap('github', { cwd, dryRun: true, launcher: 'npx' }, io)).toBe(0);
+    expect(stdout()).toContain('--- a/.mcp.json\n+++ b/.mcp.json\n@@ -5,8 +5,8 @@');
+    expect(stdout()).toContain('\n-      "command": "docker",\n');
+    expect(stdout()).toContain('\n+      "command": "npx",\n');
+    expect(stdout()).toContain('Dry run: no file was changed.');
+    expect(readFileSync(join(cwd, '.mcp.json'), 'utf8')).toBe(CLAUDE_MCP_JSON);
+    expect(existsSync(join(cwd, '.narrowing'))).toBe(false);
+  });
+
+  it('wraps, says where the original is and what to do next, and unwraps byte for byte', async () => {
+    const cwd = project({ '.mcp.json': CLAUDE_MCP_JSON, '.cursor/mcp.json': CURSOR_MCP_JSON });
+    const wrapped = captureIO();
+    expect(await runWrap('memory', { cwd, launcher: 'npx' }, wrapped.io)).toBe(0);
+    expect(wrapped.stdout()).toBe(
+      '"memory" in .cursor/mcp.json now runs through narrowing: ' +
+        'npx -y narrowing mcp -- npx -y @modelcontextprotocol/server-memory\n' +
+        '  The original is saved in .narrowing/wrapped/cursor-memory.json; `narrowing unwrap memory` puts it back.\n' +
+        '  Next: Cursor reloads the file by itself; refresh the server under Settings › MCP if it does not.\n',
+    );
+    const unwrapped = captureIO();
+    expect(await runUnwrap('memory', { cwd }, unwrapped.io)).toBe(0);
+    expect(unwrapped.stdout()).toContain('"memory" in .cursor/mcp.json is restored as it was.');
+    expect(readFileSync(join(cwd, '.cursor/mcp.json'), 'utf8')).toBe(CURSOR_MCP_JSON);
+  });
+
+  it('passes its narrowing options on, with paths relative to the project', async () => {
+    const cwd = project({ '.mcp.json': CLAUDE_MCP_JSON, 'config/narrowing.yaml': 'preset: strict\n' });
+    const { io } = captureIO();
+    const options = {
+      cwd,
+      launcher: 'npx' as const,
+      stateDir: join(cwd, 'var/narrowing'),
+      policy: 'config/narrowing.yaml',
+    };
+    expect(await runWrap('sqlite', options, io)).toBe(0);
+    const entry = JSON.parse(readFileSync(join(cwd, '.mcp.json'), 'utf8')).mcpServers.sqlite;
+    expect(entry.args).toEqual([
+      '-y',
+      'narrowing',
+      'mcp',
+      '--state-dir',
+      'var/narrowing',
+      '--policy',
+      'config/narrowing.yaml',
+      '--',
+      'uvx',
+    ]);
+    expect(existsSync(join(cwd, 'var/narrowing/wrapped/claude-sqlite.json'))).toBe(true);
+  });
+
+  it('refuses a policy that does not load, before touching the config', async () => {
+    const cwd = project({ '.mcp.json': CLAUDE_MCP_JSON, 'narrowing.yaml': 'preset: lenient\n' });
+    const { io, stderr } = captureIO();
+    expect(await runWrap('sqlite', { cwd, policy: 'narrowing.yaml' }, io)).toBe(2);
+    expect(stderr()).toContain('preset');
+    expect(readFileSync(join(cwd, '.mcp.json'), 'utf8')).toBe(CLAUDE_MCP_JSON);
+  });
+
+  it('exits with 1 and explains when the server is a URL', async () => {
+    const cwd = project({ '.mcp.json': CLAUDE_MCP_JSON });
+    const { io, stderr } = captureIO();
+    expect(await runWrap('sentry', { cwd }, io)).toBe(1);
+    expect(stderr()).toContain(
+      'narrowing mcp --http 127.0.0.1:8808 --upstream-url https://mcp.sentry.dev/mcp',
+    );
+  });
+
+  it('exits with 2 when the server is in no config', async () => {
+    const cwd = project({ '.mcp.json': CLAUDE_MCP_JSON });
+    const { io, stderr } = captureIO();
+    expect(await runWrap('puppeteer', { cwd }, io)).toBe(2);
+    expect(stderr()).toBe(
+      'narrowing wrap: No server named "puppeteer" in .mcp.json (servers: filesystem, github, sqlite, sentry).\n',
+    );
+  });
+
+  it('exits with 1 when the wrapped entry was edited, and restores it with --force', async () => {
+    const cwd = project({ '.mcp.json': CLAUDE_MCP_JSON });
+    await runWrap('filesystem', { cwd, launcher: 'npx' }, captureIO().io);
+    const path = join(cwd, '.mcp.json');
+    writeFileSync(path, readFileSync(path, 'utf8').replace('"./docs"', '"./docs", "./tests"'));
+    const refused = captureIO();
+    expect(await runUnwrap('filesystem', { cwd }, refused.io)).toBe(1);
+    expect(refused.stderr()).toContain('was edited after it was wrapped');
+    expect(await runUnwrap('filesystem', { cwd, force: true }, captureIO().io)).toBe(0);
+    expect(readFileSync(path, 'utf8')).toBe(CLAUDE_MCP_JSON);
+  });
+
+  it('colours the diff on a terminal', async () => {
+    const cwd = project({ '.mcp.json': CLAUDE_MCP_JSON });
+    const { io, stdout } = captureIO({ tty: true });
+    await runWrap('github', { cwd, dryRun: true, launcher: 'npx' }, io);
+    expect(stdout()).toContain('\u001b[32m+      "command": "npx",');
+  });
+});
