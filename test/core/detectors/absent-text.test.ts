@@ -1,0 +1,87 @@
+import { describe, expect, it } from 'vitest';
+import { Agent } from '../support.js';
+
+const SOURCE = ['import express from "express";', '', 'export function save(user) {', '  return db.insert(user);', '}', ''].join('\n');
+const edit = (old_string: string) => ({ path: 'src/app.js', old_string, new_string: 'replacement' });
+
+function afterReading(content: string, readArgs: Record<string, unknown> = { path: 'src/app.js' }): Agent {
+  const agent = new Agent();
+  agent.call('read_file', readArgs, content);
+  return agent;
+}
+
+describe('absent-text', () => {
+  it('blocks an edit whose text is not in the file as it was just read', () => {
+    const check = afterReading(SOURCE).check('edit_file', edit('function store(user) {'));
+    expect(check).toMatchObject({ verdict: 'block', rule: 'absent-text' });
+    expect(check.reason).toContain('"function store(user) {" is not in src/app.js');
+    expect(check.suggestion).toContain('Read src/app.js again');
+  });
+
+  it('allows an edit whose text is in the file', () => {
+    expect(afterReading(SOURCE).check('edit_file', edit('export function save(user) {\n  return db.insert(user);')).verdict).toBe(
+      'allow',
+    );
+  });
+
+  it('finds the text through line numbers and re-indentation in the read result', () => {
+    const numbered = SOURCE.split('\n')
+      .map((line, index) => `${String(index + 1).padStart(6)}\t${line}`)
+      .join('\n');
+    const agent = afterReading(numbered);
+    expect(agent.check('edit_file', edit('export function save(user) {\n    return db.insert(user);')).verdict).toBe('allow');
+  });
+
+  it('does not trust a read of part of the file', () => {
+    const agent = afterReading(SOURCE, { path: 'src/app.js', offset: 1, limit: 2 });
+    expect(agent.check('edit_file', edit('function store(user) {')).verdict).toBe('allow');
+  });
+
+  it('does not trust a read result that says it was truncated', () => {
+    const agent = afterReading(`${SOURCE}\n[... 1200 more lines truncated]`);
+    expect(agent.check('edit_file', edit('function store(user) {')).verdict).toBe('allow');
+  });
+
+  it('does not trust a result that wraps the file in JSON', () => {
+    const agent = afterReading(JSON.stringify({ path: 'src/app.js', content: SOURCE }));
+    expect(agent.check('edit_file', edit('function store(user) {')).verdict).toBe('allow');
+  });
+
+  it('forgets a file once it has been edited', () => {
+    const agent = afterReading(SOURCE);
+    agent.call('edit_file', edit('import express from "express";'), 'Edited src/app.js');
+    expect(agent.check('edit_file', edit('function store(user) {')).verdict).toBe('allow');
+  });
+
+  it('forgets every file after a command that may have changed them, but not after a read-only one', () => {
+    const agent = afterReading(SOURCE);
+    agent.call('bash', { command: 'git status' }, 'nothing to commit, working tree clean');
+    expect(agent.check('edit_file', edit('function store(user) {')).verdict).toBe('block');
+    agent.call('bash', { command: 'npx prettier --write src' }, 'src/app.js 12ms');
+    expect(agent.check('edit_file', edit('function store(user) {')).verdict).toBe('allow');
+  });
+
+  it('knows what a whole-file write left in the file', () => {
+    const agent = new Agent();
+    agent.call('write_file', { path: 'src/app.js', content: SOURCE }, 'Successfully wrote to src/app.js');
+    expect(agent.check('edit_file', edit('function store(user) {')).verdict).toBe('block');
+  });
+
+  it('leaves search/replace blocks alone, since some tools match them loosely', () => {
+    const agent = afterReading(SOURCE);
+    const diff = '<<<<<<< SEARCH\nfunction store(user) {\n=======\nfunction keep(user) {\n>>>>>>> REPLACE';
+    expect(agent.check('apply_diff', { path: 'src/app.js', diff }).verdict).toBe('allow');
+  });
+
+  it('forgets what it read when the user speaks, since files may have been edited by hand', () => {
+    const agent = afterReading(SOURCE);
+    agent.loop.newRun('user');
+    expect(agent.check('edit_file', edit('function store(user) {')).verdict).toBe('allow');
+  });
+
+  it('can be turned off by policy', () => {
+    const agent = new Agent({ policy: { detectors: { absentText: { enabled: false } } } });
+    agent.call('read_file', { path: 'src/app.js' }, SOURCE);
+    expect(agent.check('edit_file', edit('function store(user) {')).verdict).toBe('allow');
+  });
+});
