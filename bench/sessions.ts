@@ -156,17 +156,18 @@ interface ChildReport {
   readonly endedAt: number;
 }
 
-function engineUrl(kind: 'source' | 'dist'): string {
+/** The built engine when asked for and built; the sources otherwise. */
+function engineModule(kind: 'source' | 'dist'): { kind: 'source' | 'dist'; url: string } {
   const built = new URL('../dist/narrowing.js', import.meta.url);
-  if (kind === 'dist' && existsSync(built)) return built.href;
-  return new URL('../src/narrowing.ts', import.meta.url).href;
+  if (kind === 'dist' && existsSync(built)) return { kind, url: built.href };
+  return { kind: 'source', url: new URL('../src/narrowing.ts', import.meta.url).href };
 }
 
-async function runChild(kind: 'source' | 'dist', statePath: string): Promise<ChildReport> {
+async function runChild(engineUrl: string, statePath: string): Promise<ChildReport> {
   const script = join(ROOT, 'bench', 'sessions-child.ts');
   const { stdout } = await promisify(execFile)(
     process.execPath,
-    ['--import', 'tsx', script, engineUrl(kind), statePath],
+    ['--import', 'tsx', script, engineUrl, statePath],
     { cwd: ROOT, timeout: 60_000, env: { ...process.env, NODE_OPTIONS: '' } },
   );
   const line = stdout.trim().split('\n').pop() ?? '';
@@ -183,7 +184,8 @@ export async function fileStoreInNewProcess(kind: 'source' | 'dist' = 'source'):
   const dir = mkdtempSync(join(tmpdir(), 'narrowing-bench-sessions-'));
   try {
     const statePath = join(dir, 'state.json');
-    const child = await runChild(kind, statePath);
+    const engine = engineModule(kind);
+    const child = await runChild(engine.url, statePath);
     const clock = new ManualClock(child.endedAt + HOUR);
     const problems: string[] = [];
     const second = new NarrowingLoop({
@@ -201,6 +203,7 @@ export async function fileStoreInNewProcess(kind: 'source' | 'dist' = 'source'):
     const commands = child.failed.map(isCommand);
     const retry = { calls: child.failed, known: child.known, guarded, vanilla };
     const figures = {
+      childEngine: engine.kind,
       sessionOneCalls: child.calls,
       constraintsSeeded: child.learned,
       persisted: child.persisted,
@@ -222,7 +225,7 @@ export async function fileStoreInNewProcess(kind: 'source' | 'dist' = 'source'):
         figures.storeProblems === 0,
       figures,
       summary: [
-        `The child process learned ${figures.learned} of ${figures.distinctFailures} failing calls and saved ${figures.persisted} constraints; the new process loads ${figures.loaded}.`,
+        `The child process (${engine.kind === 'dist' ? 'built engine' : 'engine sources'}) learned ${figures.learned} of ${figures.distinctFailures} failing calls and saved ${figures.persisted} constraints; the new process loads ${figures.loaded}.`,
         `Proposed again: ${figures.rediscovered} learned file or edit failures fail again (vanilla: ${figures.rediscoveredVanilla}),`,
         `${figures.commandsRerun} commands run again (session-scoped by design), ${figures.falseBlocks} false blocks.`,
       ].join(' '),

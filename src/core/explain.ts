@@ -15,11 +15,11 @@ function lastError(constraint: Constraint): string {
   return truncate(constraint.evidence.lastError.replace(/\s+/g, ' ').trim(), 160);
 }
 
-function maskedNote(constraint: Constraint): string {
+/** Said only when masking is what made this call match: its own text differs from the failures'. */
+function maskedNote(constraint: Constraint, description: string): string {
   const masked = constraint.evidence.masked;
-  return masked && masked.length > 0
-    ? ` (ignoring ${masked.join(', ')} values, which change between attempts)`
-    : '';
+  if (!masked || masked.length === 0 || constraint.evidence.calls.includes(description)) return '';
+  return ` (ignoring ${masked.join(', ')} values, which change between attempts)`;
 }
 
 function evidenceOf(constraint: Constraint) {
@@ -49,7 +49,7 @@ export function callViolation(entry: Entry, call: CallContext): Violation {
   return {
     rule: 'identical-failure',
     severity: 'block',
-    reason: `${call.description} failed ${times(constraint.evidence.failures)} with ${constraint.signature}${maskedNote(constraint)} and ${depends}. Last error: ${lastError(constraint)}`,
+    reason: `${call.description} failed ${times(constraint.evidence.failures)} with ${constraint.signature}${maskedNote(constraint, call.description)} and ${depends}. Last error: ${lastError(constraint)}`,
     suggestion,
     evidence: evidenceOf(constraint),
     constraint: { ...constraint },

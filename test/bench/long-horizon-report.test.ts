@@ -84,6 +84,19 @@ describe('narrowing bench long-horizon', () => {
     expect(curve.map((row) => row.calls).sort((a, b) => a - b)).toEqual([50, 100, 150, 200]);
   });
 
+  it('has vanilla rows equal to all eleven published figures in the default run', () => {
+    for (const published of PUBLISHED_VANILLA) {
+      const row = full.rows.find(
+        (entry) =>
+          entry.mode === 'vanilla' &&
+          entry.seed === published.seed &&
+          entry.window === published.window &&
+          entry.calls === published.calls,
+      );
+      expect(row?.repeatedFailures, JSON.stringify(published)).toBe(published.repeatedFailures);
+    }
+  });
+
   it("shows the paper's published guard beside seed 42 and an aggregate for each window", () => {
     const text = formatLongHorizon(runLongHorizonBench({ seeds: [42], windows: [10], calls: 200 }));
     expect(text).toMatch(/42 {2}paper's guard +3 +143 +43 +49/);

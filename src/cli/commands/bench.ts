@@ -101,6 +101,11 @@ export function parseLongHorizonOptions(raw: Raw): LongHorizonCommandOptions {
   };
 }
 
+/** A built command tests the built engine in its child process; run from the sources, the sources. */
+export function parseSessionsOptions(raw: Raw): SessionsCommandOptions {
+  return { json: raw.json === true, engine: import.meta.url.endsWith('.ts') ? 'source' : 'dist' };
+}
+
 export function parseMlSearchOptions(raw: Raw): MlSearchCommandOptions {
   return {
     seeds: optional(raw, 'seeds', integers('--seeds')),
@@ -175,7 +180,7 @@ export function register(program: Command): void {
     .command('sessions')
     .description('learned failures across sessions and processes, and blame (harness faults never narrow)')
     .option('--json', 'machine-readable output only')
-    .action(action('sessions', (raw): SessionsCommandOptions => ({ json: raw.json === true })));
+    .action(action('sessions', parseSessionsOptions));
 
   bench
     .command('ml-search')

@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import { register as registerBench } from './bench.js';
+import { register as registerDemo } from './demo.js';
 import { register as registerExplain } from './explain.js';
 import { register as registerInspect } from './inspect.js';
 import { register as registerMcp } from './mcp.js';
@@ -24,4 +25,5 @@ export const commandModules: RegisterCommand[] = [
   registerInspect,
   registerVerify,
   registerExplain,
+  registerDemo,
 ];

@@ -7,6 +7,7 @@ import {
   parsePerfOptions,
   parsePositiveInteger,
   parseProxyOptions,
+  parseSessionsOptions,
   register,
   runBenchCommand,
 } from '../../../src/cli/commands/bench.js';
@@ -47,6 +48,10 @@ describe('bench options', () => {
       calls: 5000,
     });
     expect(parseProxyOptions({ concurrentCalls: '16' })).toMatchObject({ concurrentCalls: 16 });
+  });
+
+  it('runs the child session on the engine sources when the command runs from them', () => {
+    expect(parseSessionsOptions({ json: true })).toEqual({ json: true, engine: 'source' });
   });
 
   it('refuses a window of zero', () => {
