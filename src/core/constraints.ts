@@ -17,6 +17,8 @@ export interface Entry {
   dependsOn: readonly string[];
 }
 
+const NONE: readonly Entry[] = Object.freeze([]);
+
 export function isActive(entry: Entry): boolean {
   return entry.constraint.evidence.failures >= entry.required;
 }
@@ -27,13 +29,6 @@ export function constraintId(parts: readonly (string | number | undefined)[]): s
 
 function strategyKey(actionClass: string, signature: string): string {
   return `${actionClass}\u0001${signature}`;
-}
-
-export interface Lookup {
-  readonly call?: Entry;
-  readonly targets: readonly Entry[];
-  readonly strategies: readonly Entry[];
-  readonly parameters: readonly Entry[];
 }
 
 const LIFTED_MEMORY = 10_000;
@@ -73,21 +68,6 @@ export class ConstraintIndex {
 
   strategyEntry(actionClass: string, signature: string): Entry | undefined {
     return this.byStrategy.get(strategyKey(actionClass, signature));
-  }
-
-  lookup(callKey: string, actionClass: string, targets: readonly string[], tool = ''): Lookup {
-    const targetEntries: Entry[] = [];
-    for (const target of targets) {
-      const found = this.byTarget.get(target);
-      if (found) targetEntries.push(...found);
-    }
-    const strategies = this.strategiesByClass.get(actionClass);
-    return {
-      call: this.byCall.get(callKey),
-      targets: targetEntries,
-      strategies: strategies ? [...strategies] : [],
-      parameters: this.parameterBans.get(tool) ?? [],
-    };
   }
 
   /** Adds a new entry or replaces the one with the same id. Returns entries evicted to make room. */
@@ -135,7 +115,15 @@ export class ConstraintIndex {
   }
 
   targetEntries(target: string): readonly Entry[] {
-    return this.byTarget.get(target) ?? [];
+    return this.byTarget.get(target) ?? NONE;
+  }
+
+  strategiesFor(actionClass: string): Iterable<Entry> {
+    return this.strategiesByClass.get(actionClass) ?? NONE;
+  }
+
+  parameterBansFor(tool: string): readonly Entry[] {
+    return this.parameterBans.get(tool) ?? NONE;
   }
 
   workspaceEntries(): readonly Entry[] {

@@ -252,7 +252,7 @@ export class Learner {
         if (!monotoneNames.has(name)) equals[name] = value;
     }
     const region: ParameterRegion = { atLeast, atMost, equals };
-    const existing = this.index.lookup('', call.facts.actionClass, [], call.tool).parameters;
+    const existing = [...this.index.parameterBansFor(call.tool)];
     for (const entry of existing) {
       if (
         entry.constraint.signature === failure.signature &&

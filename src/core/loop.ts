@@ -135,7 +135,7 @@ export class NarrowingLoop {
       const budgetViolation = this.budget.check(call.now);
       if (budgetViolation) violations.push(budgetViolation);
     }
-    violations.sort(bySeverity);
+    if (violations.length > 1) violations.sort(bySeverity);
     let verdict: VerdictKind = violations[0]?.severity ?? 'allow';
     let softened = false;
     if (this.policy.enforcement === 'advisory' && (verdict === 'block' || verdict === 'halt')) {
@@ -147,7 +147,7 @@ export class NarrowingLoop {
     for (const detector of this.detectors) detector.afterCheck?.(call, verdict);
     this.noteSeen(call.identity.callKey, verdict === 'block' || verdict === 'halt');
     const decisive = violations[0];
-    this.journal({
+    this.audit?.record({
       type: 'proposal',
       at: call.now,
       tool: call.tool,
@@ -214,30 +214,10 @@ export class NarrowingLoop {
         if (!harness || detector.observesHarnessFaults) detector.observe(call, observed);
       }
     }
-    this.budget.addUsage({ tokens: outcome.tokens, costUsd: outcome.costUsd });
-
-    const sequence = this.journal({
-      type: 'outcome',
-      at: call.now,
-      tool: call.tool,
-      callKey: call.identity.callKey,
-      success: !facts,
-      signature: facts?.signature,
-      blame: facts?.blame ?? 'none',
-      resultDigest,
-      error: facts ? truncate(text, 500) : undefined,
-    });
-    let lastSequence = sequence;
-    for (const entry of added) {
-      lastSequence =
-        this.journal({ type: 'constraint_added', at: call.now, constraint: { ...entry.constraint } }) ??
-        lastSequence;
-    }
-    for (const { entry, why } of lifted) {
-      lastSequence =
-        this.journal({ type: 'constraint_lifted', at: call.now, constraint: { ...entry.constraint }, why }) ??
-        lastSequence;
-    }
+    if (outcome.tokens !== undefined || outcome.costUsd !== undefined) this.budget.addUsage(outcome);
+    const lastSequence = this.audit
+      ? this.journalOutcome(this.audit, call, facts, resultDigest, text, added, lifted)
+      : undefined;
     if (added.length > 0 || lifted.length > 0) this.scheduleSave();
 
     const result: RecordResult = {
@@ -459,30 +439,27 @@ export class NarrowingLoop {
   }
 
   private collectConstraintViolations(call: CallContext, violations: Violation[]): void {
-    const found = this.index.lookup(
-      call.identity.callKey,
-      call.facts.actionClass,
-      call.facts.targets,
-      call.tool,
-    );
-    if (found.call && this.inForce(found.call, call.now)) violations.push(callViolation(found.call, call));
-    for (const entry of found.targets) {
-      if (call.facts.replacesTarget && entry.constraint.meaning === 'target-missing') continue;
-      if (blocksKind(entry.constraint, call.facts.kind) && this.inForce(entry, call.now)) {
-        violations.push(targetViolation(entry, call));
-        break;
+    const own = this.index.callEntry(call.identity.callKey);
+    if (own && this.inForce(own, call.now)) violations.push(callViolation(own, call));
+    targets: for (const target of call.facts.targets) {
+      for (const entry of this.index.targetEntries(target)) {
+        if (call.facts.replacesTarget && entry.constraint.meaning === 'target-missing') continue;
+        if (blocksKind(entry.constraint, call.facts.kind) && this.inForce(entry, call.now)) {
+          violations.push(targetViolation(entry, call));
+          break targets;
+        }
       }
     }
     const strategyEffect = this.policy.learning.strategyEffect;
     if (strategyEffect !== 'off') {
-      for (const entry of found.strategies) {
+      for (const entry of this.index.strategiesFor(call.facts.actionClass)) {
         if (this.inForce(entry, call.now)) {
           violations.push(strategyViolation(entry, strategyEffect));
           break;
         }
       }
     }
-    for (const entry of found.parameters) {
+    for (const entry of this.index.parameterBansFor(call.tool)) {
       if (
         entry.constraint.region &&
         regionContains(entry.constraint.region, call.facts.parameters) &&
@@ -537,7 +514,7 @@ export class NarrowingLoop {
           lift(entry, `${call.description} succeeded on ${target}`);
       }
     }
-    for (const entry of this.index.lookup('', call.facts.actionClass, []).strategies) {
+    for (const entry of [...this.index.strategiesFor(call.facts.actionClass)]) {
       lift(entry, `${call.facts.actionClass} succeeded again (${call.description})`);
     }
     this.radius.recordSuccess();
@@ -661,6 +638,39 @@ export class NarrowingLoop {
 
   private journal(event: JournalEvent): number | undefined {
     return this.audit?.record(event);
+  }
+
+  /** The outcome and the constraint changes it caused; returns the last sequence number. */
+  private journalOutcome(
+    audit: AuditSink,
+    call: CallContext,
+    facts: FailureFacts | undefined,
+    resultDigest: string,
+    text: string,
+    added: readonly Entry[],
+    lifted: readonly { entry: Entry; why: string }[],
+  ): number | undefined {
+    let last = audit.record({
+      type: 'outcome',
+      at: call.now,
+      tool: call.tool,
+      callKey: call.identity.callKey,
+      success: !facts,
+      signature: facts?.signature,
+      blame: facts?.blame ?? 'none',
+      resultDigest,
+      error: facts ? truncate(text, 500) : undefined,
+    });
+    for (const entry of added) {
+      last =
+        audit.record({ type: 'constraint_added', at: call.now, constraint: { ...entry.constraint } }) ?? last;
+    }
+    for (const { entry, why } of lifted) {
+      last =
+        audit.record({ type: 'constraint_lifted', at: call.now, constraint: { ...entry.constraint }, why }) ??
+        last;
+    }
+    return last;
   }
 }
 
