@@ -297,10 +297,10 @@ function readmeSummary(collected: Collected): string {
     const passed = perf.targets.filter((target) => target.pass).length;
     out.push(
       '',
-      `**What the guard costs** (${passed} of ${perf.targets.length} targets met; ${environmentLine(perf)})`,
+      `**What the guard costs**: ${passed} of ${perf.targets.length} targets met. ${environmentLine(perf)}`,
       '',
       ...markdownTable(
-        [{ title: 'target' }, { title: 'measured', align: 'right' }, { title: '' }],
+        [{ title: 'target' }, { title: 'measured', align: 'right' }, { title: 'result' }],
         perf.targets.map((target) => [target.description, target.value, target.pass ? 'PASS' : 'FAIL']),
       ),
       '',

@@ -169,6 +169,10 @@ function missing(path: string): ToolResult {
  */
 export const SESSION_ONE: readonly ScriptedCall[] = [
   { tool: 'read_file', args: { path: 'src/config/production.ts' } },
+  {
+    tool: 'edit_file',
+    args: { path: 'src/config/development.ts', old_string: 'port: 8080', new_string: 'port: 8081' },
+  },
   { tool: 'list_directory', args: { path: 'src/config' } },
   { tool: 'read_file', args: { path: 'src/config/default.ts' } },
   {

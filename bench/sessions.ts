@@ -55,7 +55,7 @@ const HOUR = 60 * 60 * 1000;
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const adapter = createToolCallAdapter();
 
-function engine(clock: ManualClock, sessionId: string): EngineLoop {
+function newGuard(clock: ManualClock, sessionId: string): EngineLoop {
   return new EngineLoop({ adapter: createToolCallAdapter(), clock, sessionId });
 }
 
@@ -110,14 +110,14 @@ function retryFigures(retry: Retry, carried: (index: number) => boolean) {
 export function snapshotRestore(): SessionCheck {
   const clock = new ManualClock(START);
   const workspace = new MockWorkspace();
-  const first = engine(clock, 'session-1');
+  const first = newGuard(clock, 'session-1');
   const steps = runCalls(SESSION_ONE, workspace, first, clock);
   // Through JSON, as a snapshot travels to disk and back.
   const saved = JSON.parse(JSON.stringify(first.snapshot()));
   const calls = failedCalls(steps);
   const known = blockedNow(first, calls);
   clock.advance(HOUR);
-  const second = engine(clock, 'session-2');
+  const second = newGuard(clock, 'session-2');
   second.restore(saved);
   const guarded = runCalls(calls, new MockWorkspace(workspace.snapshot()), second, clock);
   const vanilla = runCalls(calls, new MockWorkspace(workspace.snapshot()), undefined, clock);
@@ -238,7 +238,7 @@ export async function fileStoreInNewProcess(kind: 'source' | 'dist' = 'source'):
 /** (c) Ten timeouts of one call: the service is down, so nothing is learned about the agent. */
 export function consecutiveTimeouts(): SessionCheck {
   const clock = new ManualClock(START);
-  const loop = engine(clock, 'timeouts');
+  const loop = newGuard(clock, 'timeouts');
   const steps = runCalls(TIMEOUTS, new MockWorkspace(), loop, clock);
   const next = TIMEOUTS[0] as ScriptedCall;
   const eleventh = loop.checkProposal(toolCallToProposal(next.tool, next.args));
@@ -268,7 +268,7 @@ export function consecutiveTimeouts(): SessionCheck {
 /** (d) Agent mistakes between timeouts, 429s, 503s and dropped connections. */
 export function mixedBlame(): SessionCheck {
   const clock = new ManualClock(START);
-  const loop = engine(clock, 'mixed');
+  const loop = newGuard(clock, 'mixed');
   const steps = runCalls(MIXED_WORKLOAD, new MockWorkspace(), loop, clock);
   const blames: Blame[] = ['agent_failure', 'harness_fault', 'unknown'];
   const failures = (blame: Blame) => count(steps, (step) => step.ok === false && step.blame === blame);

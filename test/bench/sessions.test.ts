@@ -21,6 +21,7 @@ describe('the scripted workspace', () => {
     const failing = failedCalls(steps).map((call) => call.args.path ?? call.args.command);
     expect(failing).toEqual([
       'src/config/production.ts',
+      'src/config/development.ts',
       'src/config/default.ts',
       'npx tsc --noEmit',
       'npm run migrate',
