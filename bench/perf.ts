@@ -122,8 +122,17 @@ class SteppingClock {
   }
 }
 
+/** Room for the largest constraint count measured: the default capacity is smaller. */
+const CAPACITY = 250_000;
+
 function newLoop(clock: SteppingClock, audit?: AuditSink): NarrowingLoop {
-  return new NarrowingLoop({ adapter: createToolCallAdapter(), clock, sessionId: 'perf', audit });
+  return new NarrowingLoop({
+    adapter: createToolCallAdapter(),
+    clock,
+    sessionId: 'perf',
+    audit,
+    policy: { learning: { maxConstraints: CAPACITY } },
+  });
 }
 
 function median(values: readonly number[]): number {

@@ -6,18 +6,7 @@
  */
 import { z } from 'zod';
 import type { Policy } from '../core/policy.js';
-
-const ACTION_KINDS = [
-  'read',
-  'search',
-  'mutate',
-  'create',
-  'delete',
-  'exec',
-  'api',
-  'poll',
-  'other',
-] as const;
+import { ACTION_KINDS } from '../core/types.js';
 
 function oneOf<const T extends readonly [string, ...string[]]>(values: T) {
   return z.enum(values, { error: `one of ${values.map((value) => JSON.stringify(value)).join(', ')}` });

@@ -4,7 +4,7 @@
  */
 import { hashString } from './identity.js';
 import type { ActionKind, Constraint, LiftedMark, ParameterRegion, PersistedState } from './types.js';
-import { isGeneratedPath } from './world.js';
+import { isGeneratedPath, samePath } from './world.js';
 
 export type Mutable<T> = { -readonly [K in keyof T]: T[K] };
 
@@ -38,8 +38,18 @@ export class ConstraintIndex {
   private readonly all = new Map<string, Entry>();
   private readonly byCall = new Map<string, Entry>();
   private readonly byTarget = new Map<string, Entry[]>();
-  private readonly dependents = new Map<string, Set<Entry>>();
+  /** Call bans by the targets whose change may cure them; a lone ban is stored without a set. */
+  private readonly dependents = new Map<string, Entry | Set<Entry>>();
   private readonly workspace = new Set<Entry>();
+  /**
+   * Bans on commands and searches not yet relieved by a change: a change relieves each at most once
+   * per ban, so reliefs cost O(1) amortised however many bans there are.
+   */
+  private readonly armedWorkspace = new Set<Entry>();
+  /** The same for bans about particular files, found by file name. */
+  private readonly armedByFile = new Map<string, Set<Entry>>();
+  private readonly armedFileScoped = new Set<Entry>();
+  private readonly armedGenerated = new Set<Entry>();
   private readonly byStrategy = new Map<string, Entry>();
   private readonly strategiesByClass = new Map<string, Set<Entry>>();
   private readonly parameterBans = new Map<string, Entry[]>();
@@ -92,6 +102,7 @@ export class ConstraintIndex {
     const id = entry.constraint.id;
     this.all.delete(id);
     this.all.set(id, entry);
+    this.arm(entry);
     const nowActive = isActive(entry);
     if (wasActive !== nowActive) this.activeCount += nowActive ? 1 : -1;
   }
@@ -111,7 +122,8 @@ export class ConstraintIndex {
   /** Call-scope entries that a change of `target` may invalidate. */
   dependentsOf(target: string): readonly Entry[] {
     const found = this.dependents.get(target);
-    return found ? [...found] : [];
+    if (found === undefined) return NONE;
+    return found instanceof Set ? [...found] : [found];
   }
 
   targetEntries(target: string): readonly Entry[] {
@@ -126,8 +138,59 @@ export class ConstraintIndex {
     return this.parameterBans.get(tool) ?? NONE;
   }
 
-  workspaceEntries(): readonly Entry[] {
-    return [...this.workspace];
+  /** Armed bans that depend on every file. */
+  armedWorkspaceEntries(): Entry[] {
+    return [...this.armedWorkspace];
+  }
+
+  /** Armed bans about the file at `path` (or another spelling of it). */
+  armedForFile(path: string): Entry[] {
+    const found = this.armedByFile.get(fileName(path));
+    if (!found) return [];
+    return [...found].filter((entry) =>
+      entry.constraint.dependsOnFiles?.some((file) => samePath(file, path)),
+    );
+  }
+
+  /**
+   * Armed bans about files a command may have written: files it names (by file name, among its
+   * words) and build outputs, which any command with unknown effects may regenerate.
+   */
+  armedForCommand(words: readonly string[]): Entry[] {
+    const found = new Set<Entry>(this.armedGenerated);
+    for (const word of words) {
+      for (const entry of this.armedByFile.get(fileName(word)) ?? []) found.add(entry);
+    }
+    return [...found];
+  }
+
+  /** Every armed ban about particular files: a configuration change may cure any of them. */
+  armedFileScopedEntries(): Entry[] {
+    return [...this.armedFileScoped];
+  }
+
+  /** A relieved ban waits for its retry; it is armed again if the retry fails. */
+  disarm(entry: Entry): void {
+    this.armedWorkspace.delete(entry);
+    this.armedGenerated.delete(entry);
+    if (!this.armedFileScoped.delete(entry)) return;
+    for (const file of entry.constraint.dependsOnFiles ?? []) {
+      const set = this.armedByFile.get(fileName(file));
+      set?.delete(entry);
+      if (set?.size === 0) this.armedByFile.delete(fileName(file));
+    }
+  }
+
+  private arm(entry: Entry): void {
+    if (!this.workspace.has(entry) || entry.constraint.probation) return;
+    const files = entry.constraint.dependsOnFiles;
+    if (!files || files.length === 0) {
+      this.armedWorkspace.add(entry);
+      return;
+    }
+    this.armedFileScoped.add(entry);
+    for (const file of files) addTo(this.armedByFile, fileName(file), entry);
+    if (files.some(isGeneratedPath)) this.armedGenerated.add(entry);
   }
 
   generatedEntries(): readonly Entry[] {
@@ -173,9 +236,16 @@ export class ConstraintIndex {
         pushTo(this.parameterBans, constraint.tool ?? '', entry);
         break;
     }
-    for (const target of entry.dependsOn) addTo(this.dependents, target, entry);
-    if (workspace) this.workspace.add(entry);
-    else if (constraint.target && isGeneratedPath(constraint.target)) this.generated.add(entry);
+    for (const target of entry.dependsOn) {
+      const found = this.dependents.get(target);
+      if (found === undefined) this.dependents.set(target, entry);
+      else if (found instanceof Set) found.add(entry);
+      else if (found !== entry) this.dependents.set(target, new Set([found, entry]));
+    }
+    if (workspace) {
+      this.workspace.add(entry);
+      this.arm(entry);
+    } else if (constraint.target && isGeneratedPath(constraint.target)) this.generated.add(entry);
   }
 
   private unindex(entry: Entry): void {
@@ -202,13 +272,21 @@ export class ConstraintIndex {
         break;
     }
     for (const target of entry.dependsOn) {
-      const set = this.dependents.get(target);
-      set?.delete(entry);
-      if (set?.size === 0) this.dependents.delete(target);
+      const found = this.dependents.get(target);
+      if (found === entry) this.dependents.delete(target);
+      else if (found instanceof Set) {
+        found.delete(entry);
+        if (found.size === 0) this.dependents.delete(target);
+      }
     }
+    this.disarm(entry);
     this.workspace.delete(entry);
     this.generated.delete(entry);
   }
+}
+
+function fileName(path: string): string {
+  return path.slice(path.lastIndexOf('/') + 1);
 }
 
 function addTo(map: Map<string, Set<Entry>>, key: string, entry: Entry): void {

@@ -58,6 +58,10 @@ export function callViolation(entry: Entry, call: CallContext): Violation {
 
 export function targetViolation(entry: Entry, call: CallContext): Violation {
   const constraint = entry.constraint;
+  // The very call that failed, proposed again: say so in the words of an identical failure.
+  if (constraint.meaning === 'target-missing' && constraint.evidence.calls.includes(call.description)) {
+    return callViolation(entry, call);
+  }
   const target = constraint.target ?? 'the target';
   if (constraint.blocksKinds?.includes('create') && constraint.blocksKinds.length === 1) {
     return {

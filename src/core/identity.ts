@@ -15,6 +15,14 @@ export interface CanonicalOptions {
   readonly mapString?: (value: string) => string;
 }
 
+/** A string as canonical JSON writes it: quoted, or replaced by its length and hash when too long. */
+function stringForm(text: string, limit: number | undefined): string {
+  if (limit !== undefined && text.length > limit) {
+    return JSON.stringify(`${text.slice(0, 32)}…[${text.length} chars #${hashString(text)}]`);
+  }
+  return JSON.stringify(text);
+}
+
 /**
  * Deterministic JSON: object keys sorted, `-0` as `0`, non-JSON values given stable stand-ins
  * (`NaN`, BigInt, Dates, functions), cycles and excessive depth cut with markers.
@@ -26,13 +34,7 @@ export function canonicalJson(value: unknown, options: CanonicalOptions = {}): s
   return parts.join('');
 
   function writeString(text: string): void {
-    const mapped = options.mapString ? options.mapString(text) : text;
-    const limit = options.maxString;
-    if (limit !== undefined && mapped.length > limit) {
-      parts.push(JSON.stringify(`${mapped.slice(0, 32)}…[${mapped.length} chars #${hashString(mapped)}]`));
-    } else {
-      parts.push(JSON.stringify(mapped));
-    }
+    parts.push(stringForm(options.mapString ? options.mapString(text) : text, options.maxString));
   }
 
   function write(item: unknown, depth: number): void {
@@ -281,16 +283,87 @@ export interface CallIdentity {
 
 const KEY_STRING_LIMIT = 512;
 
+/** Texts longer than this are identified exactly: masking them costs more than it could match. */
+const MASKED_TEXT_LIMIT = 1024;
+const NOTHING_MASKED: readonly MaskKind[] = Object.freeze([]);
+/** Reused for every call: identifying is synchronous, so one call never sees another's findings. */
+const found = new Set<MaskKind>();
+/**
+ * Agents pass the same paths and commands again and again; remembering how a short string masks
+ * saves the scan. Bounded: it starts over when full.
+ */
+const maskedArguments = new Map<string, { readonly text: string; readonly kinds: readonly MaskKind[] }>();
+const MASK_CACHE_SIZE = 4096;
+const MASK_CACHE_TEXT = 256;
+
+function maskArgument(text: string): string {
+  if (text.length > MASKED_TEXT_LIMIT) return text;
+  if (text.length > MASK_CACHE_TEXT) return maskWith(ARGUMENT_RULES, text, found);
+  const cached = maskedArguments.get(text);
+  if (cached) {
+    for (const kind of cached.kinds) found.add(kind);
+    return cached.text;
+  }
+  const own = new Set<MaskKind>();
+  const masked = maskWith(ARGUMENT_RULES, text, own);
+  for (const kind of own) found.add(kind);
+  if (maskedArguments.size >= MASK_CACHE_SIZE) maskedArguments.clear();
+  maskedArguments.set(text, { text: masked, kinds: own.size === 0 ? NOTHING_MASKED : [...own] });
+  return masked;
+}
+const ARGUMENT_FORM: CanonicalOptions = { maxString: KEY_STRING_LIMIT, mapString: maskArgument };
+
 export function identifyCall(tool: string, args: unknown): CallIdentity {
-  const found = new Set<MaskKind>();
-  const argumentForm = canonicalJson(args, {
-    maxString: KEY_STRING_LIMIT,
-    mapString: (text) => maskWith(ARGUMENT_RULES, text, found),
-  });
+  found.clear();
+  const argumentForm = flatArgumentForm(args) ?? canonicalJson(args, ARGUMENT_FORM);
   const callKey = `${tool}#${hashString(argumentForm)}`;
   const shapeForm = maskWith(HEX_ONLY, argumentForm);
-  const shapeKey = `${tool}~${hashString(shapeForm)}`;
-  return { callKey, shapeKey, masked: [...found] };
+  const shapeKey =
+    shapeForm === argumentForm
+      ? `${tool}~${callKey.slice(tool.length + 1)}`
+      : `${tool}~${hashString(shapeForm)}`;
+  return { callKey, shapeKey, masked: found.size === 0 ? NOTHING_MASKED : [...found] };
+}
+
+/**
+ * The canonical form of a flat object of scalars — most tool arguments — written directly, exactly
+ * as `canonicalJson` would write it. Anything else gives `undefined` and takes the general path.
+ */
+function flatArgumentForm(args: unknown): string | undefined {
+  if (args === null || typeof args !== 'object' || Array.isArray(args)) return undefined;
+  const prototype = Object.getPrototypeOf(args);
+  if (prototype !== Object.prototype && prototype !== null) return undefined;
+  const keys = Object.keys(args);
+  if (keys.length > 32) return undefined;
+  keys.sort();
+  let out = '{';
+  let first = true;
+  for (const key of keys) {
+    const value = (args as Record<string, unknown>)[key];
+    let part: string;
+    switch (typeof value) {
+      case 'string':
+        part = stringForm(maskArgument(value), KEY_STRING_LIMIT);
+        break;
+      case 'number':
+        if (!Number.isFinite(value)) return undefined;
+        part = JSON.stringify(value === 0 ? 0 : value);
+        break;
+      case 'boolean':
+        part = value ? 'true' : 'false';
+        break;
+      case 'undefined':
+      case 'function':
+      case 'symbol':
+        continue;
+      default:
+        if (value !== null) return undefined;
+        part = 'null';
+    }
+    out += `${first ? '' : ','}${JSON.stringify(key)}:${part}`;
+    first = false;
+  }
+  return `${out}}`;
 }
 
 const HEX_ONLY: readonly MaskRule[] = [HEX_ID];

@@ -44,10 +44,23 @@ export class Learner {
       evicted.push(...out);
     };
 
-    const [callEntry, callBecame, callEvicted] = this.learnCall(call, failure, errorText, context);
-    record(callEntry, callBecame, callEvicted);
+    const widenable = call.toolPolicy.detectors.identicalFailure.enabled
+      ? this.widenableTargets(call, failure, errorText)
+      : [];
+    // "src/a.ts does not exist", in force at once, already rules out this very call: one constraint
+    // says it, not two.
+    const coveredByTarget =
+      widenable.length === 1 &&
+      call.facts.targets.length === 1 &&
+      failure.meaning === 'target-missing' &&
+      mentions(errorText, widenable[0] as string) &&
+      this.index.callEntry(call.identity.callKey) === undefined;
+    if (!coveredByTarget) {
+      const [callEntry, callBecame, callEvicted] = this.learnCall(call, failure, errorText, context);
+      record(callEntry, callBecame, callEvicted);
+    }
 
-    for (const target of this.widenableTargets(call, failure, errorText)) {
+    for (const target of widenable) {
       const [entry, became, out] = this.learnTarget(call, failure, errorText, target, context);
       record(entry, became, out);
     }
@@ -80,7 +93,7 @@ export class Learner {
     const entry: Entry = {
       required: thresholds.enabled ? required : Number.POSITIVE_INFINITY,
       dependsOn: workspace || kind === 'api' ? [] : call.facts.targets,
-      constraint: {
+      constraint: withoutUndefined({
         id: constraintId(['call', call.identity.callKey, failure.signature, contextKey(context)]),
         type: 'banned_strategy',
         scope: 'call',
@@ -101,7 +114,7 @@ export class Learner {
         // Workspace-wide facts (a failing test run) go stale when files change outside our view.
         persistent: !workspace,
         context,
-      },
+      }),
     };
     const evicted = this.index.put(entry, { workspace });
     return [entry, isActive(entry), evicted];
@@ -150,7 +163,7 @@ export class Learner {
     const entry: Entry = {
       required,
       dependsOn: [],
-      constraint: {
+      constraint: withoutUndefined({
         id,
         type: 'banned_strategy',
         scope: 'target',
@@ -168,7 +181,7 @@ export class Learner {
         probation: false,
         persistent: true,
         context,
-      },
+      }),
     };
     return [entry, isActive(entry), this.index.put(entry)];
   }
@@ -206,7 +219,7 @@ export class Learner {
     const entry: Entry = {
       required: this.policy.learning.strategyMinTargets,
       dependsOn: [],
-      constraint: {
+      constraint: withoutUndefined({
         id: constraintId(['strategy', call.facts.actionClass, failure.signature, contextKey(context)]),
         type: 'banned_strategy',
         scope: 'strategy',
@@ -219,7 +232,7 @@ export class Learner {
         probation: false,
         persistent: false,
         context,
-      },
+      }),
     };
     return [entry, isActive(entry), this.index.put(entry)];
   }
@@ -273,7 +286,7 @@ export class Learner {
     const entry: Entry = {
       required: failure.deterministic ? thresholds.deterministicThreshold : thresholds.threshold,
       dependsOn: [],
-      constraint: {
+      constraint: withoutUndefined({
         id,
         type: 'parameter_ban',
         scope: 'parameter',
@@ -288,7 +301,7 @@ export class Learner {
         probation: false,
         persistent: true,
         context,
-      },
+      }),
     };
     const evicted = this.index.put(entry);
     // A wider cone makes the narrower ones it contains redundant.
@@ -335,14 +348,14 @@ export class Learner {
 }
 
 function firstEvidence(call: CallContext, errorText: string): Mutable<Evidence> {
-  return {
+  return withoutUndefined({
     failures: 1,
     firstAt: call.now,
     lastAt: call.now,
     lastError: truncate(errorText, 300),
     calls: [call.description],
     masked: call.identity.masked.length > 0 ? [...call.identity.masked] : undefined,
-  };
+  });
 }
 
 function pushBounded(list: readonly string[], item: string, limit: number): string[] {
@@ -362,3 +375,13 @@ export function mentions(text: string, target: string): boolean {
 }
 
 export type { Constraint };
+
+/**
+ * The same object without its undefined fields. A constraint is kept for days, possibly by the
+ * hundred thousand: fields it does not use should not take room.
+ */
+function withoutUndefined<T extends object>(value: T): T {
+  const out: Record<string, unknown> = {};
+  for (const [key, field] of Object.entries(value)) if (field !== undefined) out[key] = field;
+  return out as T;
+}

@@ -15,13 +15,20 @@ import {
   strategyViolation,
   targetViolation,
 } from './explain.js';
-import { describeCall, digestResult, identifyCall, truncate } from './identity.js';
+import { type CallIdentity, describeCall, digestResult, identifyCall, truncate } from './identity.js';
 import { Learner, mentions } from './learning.js';
-import { type Policy, type PolicyInput, resolvePolicy, ToolPolicyIndex } from './policy.js';
+import {
+  type Policy,
+  type PolicyInput,
+  type ResolvedToolPolicy,
+  resolvePolicy,
+  ToolPolicyIndex,
+} from './policy.js';
 import { RadiusLimit } from './radius.js';
 import { normalizeTarget } from './targets.js';
 import type {
   AuditSink,
+  CallFacts,
   CheckResult,
   Clock,
   Constraint,
@@ -45,7 +52,6 @@ import {
   isGeneratedPath,
   isProjectConfiguration,
   mayIntroduce,
-  samePath,
   WorldTracker,
 } from './world.js';
 
@@ -64,6 +70,9 @@ const SEVERITY: Record<VerdictKind, number> = { allow: 0, warn: 1, block: 2, hal
 const SYSTEM_CLOCK: Clock = { now: () => Date.now() };
 const CONTEXT_CACHE = 64;
 const SEEN_CALLS = 10_000;
+const NO_CONSTRAINTS: readonly Constraint[] = Object.freeze([]);
+/** How many recent failing commands a file creation looks through for ones it may cure. */
+const CREATION_SCAN = 512;
 
 function newSessionId(): string {
   const random = (globalThis as { crypto?: { randomUUID?: () => string } }).crypto?.randomUUID?.();
@@ -90,7 +99,7 @@ export class NarrowingLoop {
   private sessionIdValue: string;
   private halted: string | undefined;
   private stopped: string | undefined;
-  private readonly contexts = new Map<Proposal, CallContext>();
+  private readonly contexts = new Map<Proposal, Call>();
   private currentStep: string | number | undefined;
   private readonly stepCalls = new Set<string>();
   private readonly seen = new Map<string, boolean>();
@@ -232,8 +241,9 @@ export class NarrowingLoop {
         nonAdvancing,
         resultDigest,
       },
-      newConstraints: added.map((entry) => ({ ...entry.constraint })),
-      liftedConstraints: lifted.map(({ entry }) => ({ ...entry.constraint })),
+      newConstraints: added.length === 0 ? NO_CONSTRAINTS : added.map((entry) => ({ ...entry.constraint })),
+      liftedConstraints:
+        lifted.length === 0 ? NO_CONSTRAINTS : lifted.map(({ entry }) => ({ ...entry.constraint })),
       activeConstraints: this.activeCount(),
       radiusLimit: this.radius.limit,
       convergence: this.getConvergence(),
@@ -414,24 +424,22 @@ export class NarrowingLoop {
   }
 
   private contextFor(proposal: Proposal): CallContext {
+    const now = this.clock.now();
     const cached = this.contexts.get(proposal);
-    if (cached) {
-      return cached.now === this.clock.now() ? cached : { ...cached, now: this.clock.now() };
-    }
+    if (cached) return cached.now === now ? cached : cached.at(now);
     const args = (proposal.args ?? {}) as Record<string, unknown>;
     const toolPolicy = this.toolPolicies.resolve(proposal.tool);
     const described = this.adapter.describeCall(proposal);
     const facts = toolPolicy.kind ? { ...described, kind: toolPolicy.kind } : described;
-    const call: CallContext = {
-      tool: proposal.tool,
+    const call = new Call(
+      proposal.tool,
       args,
-      identity: identifyCall(proposal.tool, args),
+      identifyCall(proposal.tool, args),
       facts,
       toolPolicy,
-      step: proposal.step,
-      now: this.clock.now(),
-      description: describeCall(proposal.tool, args),
-    };
+      proposal.step,
+      now,
+    );
     this.contexts.set(proposal, call);
     if (this.contexts.size > CONTEXT_CACHE)
       this.contexts.delete(this.contexts.keys().next().value as Proposal);
@@ -497,13 +505,14 @@ export class NarrowingLoop {
       this.index.remove(entry, call.now);
       if (isActive(entry)) lifted.push({ entry, why });
     };
-    const relieve = (entry: Entry, why: string) => {
+    const relieve = (entry: Entry, why: () => string) => {
       if (!isActive(entry)) {
         // Corroboration counts failures against unchanged state; the state changed.
         this.index.remove(entry);
       } else if (!entry.constraint.probation) {
         entry.constraint.probation = true;
-        lifted.push({ entry, why: `${why}; one retry is allowed` });
+        this.index.disarm(entry);
+        lifted.push({ entry, why: `${why()}; one retry is allowed` });
       }
     };
     const own = this.index.callEntry(call.identity.callKey);
@@ -524,63 +533,69 @@ export class NarrowingLoop {
     return true;
   }
 
-  private invalidate(effect: Effect, call: CallContext, relieve: (entry: Entry, why: string) => void): void {
-    const because = `${call.description} changed the workspace`;
+  private invalidate(
+    effect: Effect,
+    call: CallContext,
+    relieve: (entry: Entry, why: () => string) => void,
+  ): void {
+    // Reasons are written only for bans actually relieved.
+    const because = () => `${call.description} changed the workspace`;
     const workspaceWide = this.policy.learning.invalidation === 'workspace';
     if (effect.kind === 'unknown') {
       const command = effect.command ?? '';
       if (workspaceWide) {
-        for (const entry of this.index.workspaceEntries()) {
-          const files = entry.constraint.dependsOnFiles;
-          // A command changes files only where it writes: what it names, and build outputs.
-          if (files && !files.some((file) => isGeneratedPath(file) || commandMentions(command, file)))
-            continue;
-          relieve(entry, because);
+        for (const entry of this.index.armedWorkspaceEntries()) relieve(entry, because);
+        // A command changes files only where it writes: what it names, and build outputs.
+        for (const entry of this.index.armedForCommand(commandWords(command))) {
+          const files = entry.constraint.dependsOnFiles ?? [];
+          if (files.some((file) => isGeneratedPath(file) || commandMentions(command, file)))
+            relieve(entry, because);
         }
       }
       for (const target of this.mentionedTargets(command)) {
-        const why = `${call.description} may have changed ${target}`;
+        const why = () => `${call.description} may have changed ${target}`;
         for (const entry of this.index.targetEntries(target)) relieve(entry, why);
         for (const entry of this.index.dependentsOf(target)) relieve(entry, why);
       }
       for (const entry of this.index.generatedEntries()) {
-        relieve(entry, `${call.description} may have generated ${entry.constraint.target}`);
+        relieve(entry, () => `${call.description} may have generated ${entry.constraint.target}`);
       }
       return;
     }
     for (const target of effect.changedTargets) {
-      const why = `${call.description} changed ${target}`;
+      const why = () => `${call.description} changed ${target}`;
       for (const entry of this.index.targetEntries(target))
         if (changeRelieves(entry.constraint, effect)) relieve(entry, why);
       for (const entry of this.index.dependentsOf(target))
         if (changeRelieves(entry.constraint, effect)) relieve(entry, why);
     }
     if (!workspaceWide) return;
-    const touchesConfiguration = effect.changedTargets.some(isProjectConfiguration);
-    for (const entry of this.index.workspaceEntries()) {
-      const files = entry.constraint.dependsOnFiles;
-      if (
-        files &&
-        !touchesConfiguration &&
-        !effect.changedTargets.some((target) => files.some((file) => samePath(file, target)))
-      ) {
-        continue;
+    if (effect.changedTargets.some(isProjectConfiguration)) {
+      for (const entry of this.index.armedFileScopedEntries()) relieve(entry, because);
+    } else {
+      for (const target of effect.changedTargets) {
+        for (const entry of this.index.armedForFile(target))
+          relieve(entry, () => `${call.description} changed ${target}`);
       }
-      // A new file cannot cure a failure that was not about a missing file.
-      if (effect.kind === 'create') {
-        const relevant =
-          entry.constraint.signature === 'file_not_found' ||
-          effect.changedTargets.some((target) => mentions(entry.constraint.evidence.lastError, target));
-        if (!relevant) continue;
-      }
-      relieve(entry, because);
+    }
+    const armed = this.index.armedWorkspaceEntries();
+    if (effect.kind !== 'create') {
+      for (const entry of armed) relieve(entry, because);
+      return;
+    }
+    // A new file cannot cure a failure that was not about a missing file. Looking through the
+    // error texts is bounded: a session rarely has more failing commands than this.
+    for (const entry of armed.slice(-CREATION_SCAN)) {
+      const relevant =
+        entry.constraint.signature === 'file_not_found' ||
+        effect.changedTargets.some((target) => mentions(entry.constraint.evidence.lastError, target));
+      if (relevant) relieve(entry, because);
     }
   }
 
   private mentionedTargets(command: string): string[] {
     const out: string[] = [];
-    for (const token of command.split(/[\s'"=;|&<>()]+/)) {
-      if (token.length < 2 || token.startsWith('-')) continue;
+    for (const token of commandWords(command)) {
       const target = normalizeTarget(token);
       if (this.index.targetEntries(target).length > 0 || this.index.dependentsOf(target).length > 0)
         out.push(target);
@@ -692,5 +707,40 @@ function changeRelieves(constraint: Constraint, effect: Effect): boolean {
       return effect.kind !== 'mutate' || mayIntroduce(effect.writtenText, constraint.needle ?? '');
     default:
       return true;
+  }
+}
+
+/** The words of a command line that may name files. */
+function commandWords(command: string): string[] {
+  return command.split(/[\s'"=;|&<>()]+/).filter((word) => word.length >= 2 && !word.startsWith('-'));
+}
+
+/**
+ * A proposed call as the parts of the engine see it. Its readable description is only needed when
+ * something is said about the call, which most calls never need, so it is written on first use.
+ */
+class Call implements CallContext {
+  private text: string | undefined;
+
+  constructor(
+    readonly tool: string,
+    readonly args: Readonly<Record<string, unknown>>,
+    readonly identity: CallIdentity,
+    readonly facts: CallFacts,
+    readonly toolPolicy: ResolvedToolPolicy,
+    readonly step: string | number | undefined,
+    readonly now: number,
+  ) {}
+
+  get description(): string {
+    this.text ??= describeCall(this.tool, this.args);
+    return this.text;
+  }
+
+  /** The same call, seen at another time (its outcome arrives later than its check). */
+  at(now: number): Call {
+    const moved = new Call(this.tool, this.args, this.identity, this.facts, this.toolPolicy, this.step, now);
+    moved.text = this.text;
+    return moved;
   }
 }

@@ -119,7 +119,9 @@ function preciseDefaults(): Policy {
       radius: { enabled: true, curve: [5, 3, 2, 1], shrinkAfter: 2, relaxAfter: 1 },
       ttlSeconds: { call: 7 * DAY, target: 7 * DAY, strategy: DAY, parameter: 7 * DAY },
       probationFactor: 2,
-      maxConstraints: 100_000,
+      // About 1 KB each: 40,000 keep the heap bounded by ~40 MB, and a project rarely learns that
+      // many distinct failures within the week a constraint lives.
+      maxConstraints: 40_000,
     },
     detectors: {
       identicalFailure: { enabled: true, threshold: 2, deterministicThreshold: 1 },

@@ -264,8 +264,13 @@ function qualify(qualifier: string | undefined, primary: Primary): string {
  * A POSIX-style path: backslashes become `/`, `.` and `..` are resolved, `//` collapses, the trailing
  * `/` goes. Absolute paths stay absolute (`..` stops at the root); case is kept. Never throws.
  */
+/** Anything normalisation would change: backslashes, `//`, `.` or `..` segments, a trailing `/`. */
+const NEEDS_NORMALISING = /\\|\/\/|(?:^|\/)\.\.?(?:\/|$)|.\/$/;
+
 export function normalizePath(path: string): string {
   if (path === '') return '';
+  // Most paths are already normal; the fast path skips splitting and joining them.
+  if (!NEEDS_NORMALISING.test(path) && !WINDOWS_DRIVE.test(path)) return path;
   let rest = path.includes('\\') ? path.replaceAll('\\', '/') : path;
   let root = '';
   if (WINDOWS_DRIVE.test(rest)) {

@@ -12,16 +12,19 @@ export type Blame = 'agent_failure' | 'harness_fault' | 'unknown';
  * What a call does to the world, independent of the domain. The engine's invalidation rules are
  * written against these kinds, never against tool names.
  */
-export type ActionKind =
-  | 'read' // observes a target (read_file, get_issue)
-  | 'search' // observes many targets by pattern (grep, search_files, web_search)
-  | 'mutate' // changes an existing target (edit_file, write_file over an existing file)
-  | 'create' // brings a new target into existence (create_file, git branch, worktree add)
-  | 'delete' // removes a target
-  | 'exec' // runs something whose effects are unknown (bash, run_command)
-  | 'api' // talks to a remote service
-  | 'poll' // asks for the status of something that changes on its own
-  | 'other';
+export const ACTION_KINDS = [
+  'read', // observes a target (read_file, get_issue)
+  'search', // observes many targets by pattern (grep, search_files, web_search)
+  'mutate', // changes an existing target (edit_file, write_file over an existing file)
+  'create', // brings a new target into existence (create_file, git branch, worktree add)
+  'delete', // removes a target
+  'exec', // runs something whose effects are unknown (bash, run_command)
+  'api', // talks to a remote service
+  'poll', // asks for the status of something that changes on its own
+  'other',
+] as const;
+
+export type ActionKind = (typeof ACTION_KINDS)[number];
 
 /** MCP tool annotations, plus narrowing's own hint for tools whose names say nothing. */
 export interface ToolAnnotations {

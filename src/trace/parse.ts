@@ -1,4 +1,4 @@
-import type { ActionKind, ToolAnnotations } from '../core/types.js';
+import { ACTION_KINDS, type ActionKind, type ToolAnnotations } from '../core/types.js';
 import { TraceError } from './errors.js';
 import {
   type CallEvent,
@@ -10,17 +10,6 @@ import {
   type TraceResult,
 } from './types.js';
 
-const ACTION_KINDS: readonly ActionKind[] = [
-  'read',
-  'search',
-  'mutate',
-  'create',
-  'delete',
-  'exec',
-  'api',
-  'poll',
-  'other',
-];
 const HINTS = ['readOnlyHint', 'destructiveHint', 'idempotentHint', 'openWorldHint'] as const;
 
 /** A field with the wrong shape; the line parser adds the line number. */

@@ -273,7 +273,8 @@ describe('time', () => {
     agent.clock.advance(120);
     const retry = agent.call('read_file', { path: 'a.ts' }, ENOENT('a.ts'));
     expect(retry.check.verdict).toBe('allow');
-    const ban = agent.loop.getActiveConstraints().find((constraint) => constraint.scope === 'call');
+    // One constraint says it: a.ts does not exist (it covers the identical call too).
+    const ban = agent.loop.getActiveConstraints().find((constraint) => constraint.target === 'a.ts');
     expect(ban?.strikes).toBe(1);
     expect((ban?.expiresAt ?? 0) - agent.clock.now()).toBe(120_000);
     expect(agent.check('read_file', { path: 'a.ts' }).verdict).toBe('block');

@@ -12,7 +12,8 @@ describe('the demonstration npm start runs', () => {
 
   beforeAll(async () => {
     // The demo starts the proxy from the built command, as a user's MCP client would.
-    if (!existsSync(join(root, 'dist', 'cli', 'main.js'))) execFileSync('npm', ['run', 'build'], { cwd: root, stdio: 'ignore' });
+    if (!existsSync(join(root, 'dist', 'cli', 'main.js')))
+      execFileSync('npm', ['run', 'build'], { cwd: root, stdio: 'ignore' });
     code = await runDemo({ write: (text) => (output += text) });
   }, 60_000);
 

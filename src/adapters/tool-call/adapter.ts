@@ -75,6 +75,8 @@ const NON_ADVANCING_KEYS = ['dev.narrowing/non-advancing', 'ai.nimblebrain/non-a
 
 const MAX_TEXT_SCANNED = 8192;
 
+type Mutable<T> = { -readonly [K in keyof T]: T[K] };
+
 export function createToolCallAdapter(options: ToolCallAdapterOptions = {}): ToolCallAdapter {
   const extraRules = (options.patterns ?? []).map(toRule);
   const matcher = new SignatureMatcher([...extraRules, ...TEXT_RULES]);
@@ -86,22 +88,25 @@ export function createToolCallAdapter(options: ToolCallAdapterOptions = {}): Too
     const reading = readToolName(proposal.tool);
     const kind = kindOfCall(proposal, reading, configuredKinds);
     const args = isRecord(proposal.args) ? proposal.args : {};
-    const facts = {
+    const facts: Mutable<CallFacts> = {
       actionClass: actionClassOf(kind, reading),
       kind,
       targets: targetsOf(proposal, args, kind, reading.noun),
     };
     if (kind === 'read') {
-      return facts.targets.length === 1 && !readsPartially(args)
-        ? { ...facts, readsWholeTarget: true }
-        : facts;
+      if (facts.targets.length === 1 && !readsPartially(args)) facts.readsWholeTarget = true;
+      return facts;
     }
     if (kind !== 'mutate' && kind !== 'create') return facts;
     const written = writtenText(args);
-    const withText = written === undefined ? facts : { ...facts, writtenText: written };
-    if (writesWholeFile(args)) return { ...withText, replacesTarget: true };
+    if (written !== undefined) facts.writtenText = written;
+    if (writesWholeFile(args)) {
+      facts.replacesTarget = true;
+      return facts;
+    }
     const searchTexts = kind === 'mutate' ? exactSearchTexts(args) : undefined;
-    return searchTexts === undefined ? withText : { ...withText, searchTexts };
+    if (searchTexts !== undefined) facts.searchTexts = searchTexts;
+    return facts;
   }
 
   function targetsOf(

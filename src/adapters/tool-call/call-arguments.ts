@@ -241,8 +241,14 @@ const RANGE_KEYS = [
   'position',
 ];
 
+const RANGE_KEY_SET: ReadonlySet<string> = new Set(RANGE_KEYS);
+
 export function readsPartially(args: Readonly<Record<string, unknown>>): boolean {
-  return RANGE_KEYS.some((key) => args[key] !== undefined && args[key] !== null);
+  // Arguments are few and range keys many: walk the arguments.
+  for (const key in args) {
+    if (RANGE_KEY_SET.has(key) && args[key] !== undefined && args[key] !== null) return true;
+  }
+  return false;
 }
 
 /**

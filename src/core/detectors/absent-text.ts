@@ -20,8 +20,12 @@ const MIN_LINE = 3;
 const TRUNCATED = /truncat|lines? omitted|more lines|\[\.\.\.|\.\.\. \(\d|…\s*$/i;
 
 interface Seen {
-  /** The content with every run of whitespace collapsed to one space. */
-  readonly text: string;
+  /** The content as read; collapsed only when an edit of the file is checked, which is rarer. */
+  raw: string;
+  /** The content with every run of whitespace collapsed to one space, once computed. */
+  collapsed?: string;
+  /** Whether the read is plainly the whole file, once judged (at the first check, not every read). */
+  trusted?: boolean;
   /** The proposal count when it was read, to say how long ago. */
   readonly at: number;
 }
@@ -44,7 +48,8 @@ export function createAbsentTextDetector(): Detector {
   let proposals = 0;
 
   function remember(target: string, content: string): void {
-    if (trustworthy(content)) files.set(target, { text: collapse(content), at: proposals });
+    if (content.length > 0 && content.length <= MAX_FILE_CHARS)
+      files.set(target, { raw: content, at: proposals });
     else files.delete(target);
   }
 
@@ -59,10 +64,14 @@ export function createAbsentTextDetector(): Detector {
       const target = facts.targets[0] as string;
       const seen = files.peek(target);
       if (!seen) return undefined;
+      seen.trusted ??= trustworthy(seen.raw);
+      if (!seen.trusted) return undefined;
+      seen.collapsed ??= collapse(seen.raw);
+      const content = seen.collapsed;
       for (const text of facts.searchTexts) {
         for (const line of text.split('\n')) {
           const wanted = collapse(line);
-          if (wanted.length >= MIN_LINE && !seen.text.includes(wanted))
+          if (wanted.length >= MIN_LINE && !content.includes(wanted))
             return describe(call, target, wanted, proposals - seen.at);
         }
       }

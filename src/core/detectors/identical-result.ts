@@ -66,7 +66,7 @@ export function createIdenticalResultDetector(): Detector {
         } else if (entry && entry.digest === outcome.resultDigest) {
           entry.count++;
           entry.at = proposed;
-          entry.text = excerpt(outcome.text);
+          entry.text = outcome.text;
           calls.set(key, entry);
         } else {
           calls.set(key, {
@@ -75,7 +75,7 @@ export function createIdenticalResultDetector(): Detector {
             world,
             at: proposed,
             description: call.description,
-            text: excerpt(outcome.text),
+            text: outcome.text,
           });
         }
       }
@@ -143,7 +143,7 @@ function describe(call: CallContext, entry: Repeats, severity: 'warn' | 'block')
     evidence: {
       count: entry.count,
       calls: [entry.description],
-      lastResult: entry.text,
+      lastResult: excerpt(entry.text),
       ...(call.identity.masked.length > 0 ? { masked: call.identity.masked } : {}),
     },
   };

@@ -1,7 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { Agent } from '../support.js';
 
-const SOURCE = ['import express from "express";', '', 'export function save(user) {', '  return db.insert(user);', '}', ''].join('\n');
+const SOURCE = [
+  'import express from "express";',
+  '',
+  'export function save(user) {',
+  '  return db.insert(user);',
+  '}',
+  '',
+].join('\n');
 const edit = (old_string: string) => ({ path: 'src/app.js', old_string, new_string: 'replacement' });
 
 function afterReading(content: string, readArgs: Record<string, unknown> = { path: 'src/app.js' }): Agent {
@@ -19,9 +26,10 @@ describe('absent-text', () => {
   });
 
   it('allows an edit whose text is in the file', () => {
-    expect(afterReading(SOURCE).check('edit_file', edit('export function save(user) {\n  return db.insert(user);')).verdict).toBe(
-      'allow',
-    );
+    expect(
+      afterReading(SOURCE).check('edit_file', edit('export function save(user) {\n  return db.insert(user);'))
+        .verdict,
+    ).toBe('allow');
   });
 
   it('finds the text through line numbers and re-indentation in the read result', () => {
@@ -29,7 +37,9 @@ describe('absent-text', () => {
       .map((line, index) => `${String(index + 1).padStart(6)}\t${line}`)
       .join('\n');
     const agent = afterReading(numbered);
-    expect(agent.check('edit_file', edit('export function save(user) {\n    return db.insert(user);')).verdict).toBe('allow');
+    expect(
+      agent.check('edit_file', edit('export function save(user) {\n    return db.insert(user);')).verdict,
+    ).toBe('allow');
   });
 
   it('does not trust a read of part of the file', () => {

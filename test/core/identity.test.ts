@@ -1,0 +1,171 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import {
+  canonicalJson,
+  describeCall,
+  digestResult,
+  hashString,
+  identifyCall,
+  maskVolatile,
+} from '../../src/core/identity.js';
+
+/** Reorders an object's keys, recursively: canonical forms must not see the difference. */
+function shuffled(value: unknown, seed: number): unknown {
+  if (Array.isArray(value)) return value.map((item) => shuffled(item, seed));
+  if (value === null || typeof value !== 'object') return value;
+  const entries = Object.entries(value as Record<string, unknown>);
+  entries.sort((a, b) => (hashString(a[0] + seed) < hashString(b[0] + seed) ? -1 : 1));
+  const out: Record<string, unknown> = {};
+  for (const [key, item] of entries) {
+    Object.defineProperty(out, key, {
+      value: shuffled(item, seed),
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    });
+  }
+  return out;
+}
+
+describe('canonical JSON', () => {
+  it('never depends on the order of keys', () => {
+    fc.assert(
+      fc.property(fc.jsonValue(), fc.integer(), (value, seed) => {
+        expect(canonicalJson(shuffled(value, seed))).toBe(canonicalJson(value));
+      }),
+    );
+  });
+
+  it('is valid JSON that parses back to the same value for plain JSON input', () => {
+    fc.assert(
+      fc.property(fc.jsonValue({ maxDepth: 4 }), (value) => {
+        expect(JSON.parse(canonicalJson(value))).toEqual(JSON.parse(JSON.stringify(value)));
+      }),
+    );
+  });
+
+  it('writes stable stand-ins for values JSON cannot hold', () => {
+    const cyclic: Record<string, unknown> = { name: 'a' };
+    cyclic.self = cyclic;
+    expect(canonicalJson(cyclic)).toBe('{"name":"a","self":"[circular]"}');
+    expect(canonicalJson({ n: Number.NaN, i: Number.POSITIVE_INFINITY, z: -0 })).toBe(
+      '{"i":"[Infinity]","n":"[NaN]","z":0}',
+    );
+    expect(canonicalJson({ b: 12n, d: new Date(0), f: () => 1, u: undefined })).toBe(
+      '{"b":"[bigint 12]","d":"1970-01-01T00:00:00.000Z"}',
+    );
+    expect(canonicalJson([undefined, () => 1])).toBe('[null,"[function]"]');
+  });
+
+  it('treats __proto__ and constructor as ordinary keys, without touching any prototype', () => {
+    const hostile = JSON.parse('{"__proto__": {"polluted": true}, "constructor": {"prototype": 1}}');
+    expect(canonicalJson(hostile)).toBe('{"__proto__":{"polluted":true},"constructor":{"prototype":1}}');
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+  });
+
+  it('cuts nesting 10,000 deep instead of overflowing the stack', () => {
+    const root: Record<string, unknown> = {};
+    let node = root;
+    for (let depth = 0; depth < 10_000; depth++) {
+      const next: Record<string, unknown> = {};
+      node.child = next;
+      node = next;
+    }
+    expect(canonicalJson(root)).toContain('"[too deep]"');
+  });
+
+  it('identifies a 10 MB string by its length and hash', () => {
+    const huge = 'x'.repeat(10_000_000);
+    const { callKey } = identifyCall('write_file', { path: 'big.txt', content: huge });
+    expect(callKey).not.toBe(identifyCall('write_file', { path: 'big.txt', content: `${huge}y` }).callKey);
+  });
+});
+
+describe('call identity', () => {
+  it('gives the same key whatever the order of arguments', () => {
+    expect(identifyCall('edit_file', { path: 'a.ts', old_string: 'x', new_string: 'y' }).callKey).toBe(
+      identifyCall('edit_file', { new_string: 'y', old_string: 'x', path: 'a.ts' }).callKey,
+    );
+  });
+
+  it('masks timestamps, UUIDs and epochs, and says what it masked', () => {
+    const a = identifyCall('git_create_branch', {
+      name: 'agent/task-2026-03-02T10-15-00',
+      run: 'c56a4180-65aa-42ec-a945-5fd21dec0538',
+    });
+    const b = identifyCall('git_create_branch', {
+      name: 'agent/task-2026-03-02T10-15-07',
+      run: '0f8fad5b-d9cb-469f-a165-70867728950e',
+    });
+    expect(a.callKey).toBe(b.callKey);
+    expect([...a.masked].sort()).toEqual(['timestamp', 'uuid']);
+  });
+
+  it('masks the random part of a temporary path but not a temporary file the agent named', () => {
+    expect(maskVolatile('/tmp/tmpa8f3k2x/out.txt')).toBe('/tmp/<tmp>/out.txt');
+    expect(maskVolatile('/tmp/output.txt')).toBe('/tmp/output.txt');
+  });
+
+  it('keeps two commits apart in the call key, but gives them one shape', () => {
+    const first = identifyCall('git_show', { ref: '3f2a9c1e4b5d6a7f8e9d0c1b2a3f4e5d6c7b8a90' });
+    const second = identifyCall('git_show', { ref: '9b1c2d3e4f5a6b7c8d9e0f1a2b3c4d5e6f7a8b9c' });
+    expect(first.callKey).not.toBe(second.callKey);
+    expect(first.shapeKey).toBe(second.shapeKey);
+  });
+
+  it('identifies long texts exactly, without masking inside them', () => {
+    const long = (stamp: string) => `${'x'.repeat(2000)} ${stamp}`;
+    expect(identifyCall('write_file', { content: long('2026-03-02T10:15:00Z') }).callKey).not.toBe(
+      identifyCall('write_file', { content: long('2026-03-02T10:15:07Z') }).callKey,
+    );
+  });
+
+  it('gives flat and nested arguments the keys of the canonical form, whichever path computes them', () => {
+    const scalar = fc.oneof(
+      fc.string({ maxLength: 700 }),
+      fc.constantFrom('2026-03-02T10:15:00Z', '/tmp/tmpa8f3k2x/x', 'c56a4180-65aa-42ec-a945-5fd21dec0538'),
+      fc.double(),
+      fc.boolean(),
+      fc.constant(null),
+      fc.constant(undefined),
+    );
+    fc.assert(
+      fc.property(
+        fc.dictionary(fc.string({ maxLength: 8 }), scalar),
+        fc.string({ maxLength: 12 }),
+        (args, tool) => {
+          const general = canonicalJson(args, {
+            maxString: 512,
+            mapString: (text) => (text.length > 1024 ? text : maskVolatile(text)),
+          });
+          expect(identifyCall(tool, args).callKey).toBe(`${tool}#${hashString(general)}`);
+          // A nested copy takes the general path and must agree.
+          expect(identifyCall(tool, { wrapped: args }).callKey).toBe(
+            `${tool}#${hashString(canonicalJson({ wrapped: args }, { maxString: 512, mapString: (text) => (text.length > 1024 ? text : maskVolatile(text)) }))}`,
+          );
+        },
+      ),
+    );
+  });
+});
+
+describe('result digests and descriptions', () => {
+  it('digests whole results, ignoring durations and process ids that change between runs', () => {
+    expect(digestResult('Done in 1.23s (pid 4120)')).toBe(digestResult('Done in 2.5s (pid 993)'));
+    expect(digestResult(`${'a'.repeat(600)}b`)).not.toBe(digestResult(`${'a'.repeat(600)}c`));
+  });
+
+  it('describes a call in a short line a model can read', () => {
+    expect(describeCall('read_file', { path: 'src/app.ts' })).toBe('read_file {path: "src/app.ts"}');
+    expect(describeCall('bash', { command: 'x'.repeat(500) }).length).toBeLessThanOrEqual(120);
+  });
+
+  it('never throws on any value', () => {
+    fc.assert(
+      fc.property(fc.anything(), (value) => {
+        expect(() => identifyCall('tool', value)).not.toThrow();
+        expect(() => describeCall('tool', value)).not.toThrow();
+      }),
+    );
+  });
+});
