@@ -57,6 +57,13 @@ const QUICK_PERF: PerfOptions = {
   journalEntries: 2_000,
   replayCalls: 500,
 };
+const PROXY_MEDIAN_TARGET_MS = 0.5;
+const PROXY_THROUGHPUT_TARGET = 0.8;
+
+function percent(ratio: number): string {
+  return `${Math.round(ratio * 100)}%`;
+}
+
 const MODERATE_PROXY: ProxyBenchOptions = { calls: 500, concurrentCalls: 500 };
 const QUICK_PROXY: ProxyBenchOptions = { calls: 20, concurrentCalls: 20, concurrency: 4, warmup: 2 };
 
@@ -310,7 +317,7 @@ function readmeSummary(collected: Collected): string {
   if (proxy) {
     out.push(
       '',
-      `**MCP proxy**: ${ms(proxy.latency.addedMedianMs)} added at the median, ${ms(proxy.latency.addedP99Ms)} at p99, per \`tools/call\` (${proxy.latency.direct.count} calls each way against server-everything). ${CAVEATS.proxy}`,
+      `**MCP proxy**: ${ms(proxy.latency.addedMedianMs)} added at the median (target: under 0.5 ms, ${proxy.latency.addedMedianMs < PROXY_MEDIAN_TARGET_MS ? 'PASS' : 'FAIL'}), ${ms(proxy.latency.addedP99Ms)} at p99, per \`tools/call\` (${proxy.latency.direct.count} calls each way against server-everything); with ${proxy.throughput.concurrency} concurrent callers ${Math.round(proxy.throughput.proxied)} calls/s through narrowing against ${Math.round(proxy.throughput.direct)} direct, ${percent(proxy.throughput.proxied / proxy.throughput.direct)} (target: at least 80%, ${proxy.throughput.proxied / proxy.throughput.direct >= PROXY_THROUGHPUT_TARGET ? 'PASS' : 'FAIL'}). ${CAVEATS.proxy}`,
     );
   }
   out.push('', 'Every table, per seed and window, with the methods: [docs/results.md](docs/results.md).');

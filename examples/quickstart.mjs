@@ -6,7 +6,7 @@ const loop = new NarrowingLoop({ statePath: '.narrowing/state.json' });
 
 // A stand-in for your agent's tool runner, returning MCP-style results.
 async function runTool(name, args) {
-  if (args.path === 'config/prod.yaml') {
+  if (name === 'read_file' && args.path === 'config/prod.yaml') {
     return {
       content: [{ type: 'text', text: "ENOENT: no such file or directory, open 'config/prod.yaml'" }],
       isError: true,

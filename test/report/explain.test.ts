@@ -49,7 +49,7 @@ describe('explain', () => {
   it('counts calls by tool with successes, failures and blocks', () => {
     const text = formatExplanation(story(), format);
     expect(text).toContain(
-      '11 tool calls proposed: 7 ran (3 succeeded, 4 failed) and 4 were blocked before running.',
+      '12 tool calls proposed: 8 ran (3 succeeded, 5 failed) and 4 were blocked before running.',
     );
     expect(text).toContain('  read_file    6 proposed · 2 succeeded · 2 failed · 2 blocked');
     expect(text).toContain('  fetch        1 proposed · 1 failed');
@@ -57,7 +57,7 @@ describe('explain', () => {
 
   it('keeps infrastructure faults apart from the agent’s failures', () => {
     const text = formatExplanation(story(), format);
-    expect(text).toContain('Failures caused by the call itself: file_not_found ×2, edit_failed ×1.');
+    expect(text).toContain('Failures caused by the call itself: file_not_found ×3, edit_failed ×1.');
     expect(text).toContain('Failures of the infrastructure (never held against the agent): rate_limited ×1.');
   });
 
@@ -80,8 +80,9 @@ describe('explain', () => {
       '+ learned: blocks reading, editing, deleting, searching or polling src/config.ts: it does not exist',
     );
     const lifted = text.split('\n').filter((line) => line.startsWith('  - lifted:'));
+    // The ban on docs/api.md went on probation when the file was created and was cleared when the read
+    // succeeded: two receipts, one line.
     expect(lifted).toEqual([
-      '  - lifted:  blocks repeating read_file {path: "docs/api.md"} unchanged until docs/api.md is created — read_file {path: "docs/api.md"} succeeded',
       '  - lifted:  blocks reading, editing, deleting, searching or polling docs/api.md: it does not exist — read_file {path: "docs/api.md"} succeeded on docs/api.md',
     ]);
   });
@@ -105,7 +106,7 @@ describe('explain', () => {
   });
 
   it('dates the session in the time zone asked for', () => {
-    expect(formatExplanation(story(), format)).toContain('2026-03-04 10:00 to 10:00 (22 s)');
+    expect(formatExplanation(story(), format)).toContain('2026-03-04 10:00 to 10:00 (24 s)');
   });
 
   it('gives machine output', () => {
@@ -115,10 +116,10 @@ describe('explain', () => {
       savings: { repeatsPrevented: number; costUsd: number };
     };
     expect(json.calls).toEqual({
-      proposed: 11,
-      ran: 7,
+      proposed: 12,
+      ran: 8,
       succeeded: 3,
-      failed: 4,
+      failed: 5,
       warned: 0,
       blocked: 4,
       halted: 0,

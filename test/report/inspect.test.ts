@@ -33,11 +33,12 @@ describe('inspect', () => {
   it('says what each learned constraint blocks, in words', () => {
     const inspection = buildInspection({ state, recent, now: sample.end + 60_000 });
     expect(inspection.constraints.map((view) => view.blocks)).toEqual([
+      'blocks repeating Read {file_path: "/home/dev/shop/src/routes/orders.ts"} unchanged until ' +
+        '/home/dev/shop/src/routes/orders.ts is created',
       expect.stringMatching(
         /^blocks repeating edit_file \{path: "src\/server\.ts", .* unchanged until src\/server\.ts changes$/,
       ),
       'blocks reading, editing, deleting, searching or polling src/config.ts: it does not exist',
-      'blocks repeating read_file {path: "src/config.ts"} unchanged until src/config.ts is created',
     ]);
   });
 
@@ -97,7 +98,7 @@ describe('inspect', () => {
       totalBlocks: number;
       blocks: { rule: string; at: string }[];
     };
-    expect(json.constraints[1]).toMatchObject({
+    expect(json.constraints[2]).toMatchObject({
       scope: 'target',
       status: 'active',
       expiresAt: expect.stringMatching(/^2026-03-11T/),

@@ -1,7 +1,8 @@
 /**
  * A real state directory, written by the engine itself: an agent using the MCP filesystem server
  * and fetch, reading a file that does not exist, repeating an edit that cannot apply, meeting a
- * rate limit, and creating a missing file before reading it.
+ * rate limit, creating a missing file before reading it, and guessing a path with Claude Code's
+ * Read, whose error does not name the file.
  */
 import { join } from 'node:path';
 import { NarrowingLoop } from '../../src/narrowing.js';
@@ -12,6 +13,7 @@ export const DAY = 24 * 60 * 60 * SECOND;
 
 const ENOENT_CONFIG = "ENOENT: no such file or directory, open '/home/dev/shop/src/config.ts'";
 const ENOENT_API = "ENOENT: no such file or directory, open '/home/dev/shop/docs/api.md'";
+const READ_MISSING = '<tool_use_error>File does not exist.</tool_use_error>';
 const PORT_EDIT = {
   path: 'src/server.ts',
   edits: [{ oldText: 'const port = 3000;', newText: 'const port = Number(process.env.PORT);' }],
@@ -71,6 +73,8 @@ export async function writeSampleStateDir(dir: string): Promise<SampleStateDir> 
       ENOENT_CONFIG,
     ],
     ['read_file', { path: 'src/config.ts' }, false, ENOENT_CONFIG],
+    // Without the file named, only the exact call is known to fail: a ban on the call, not the path.
+    ['Read', { file_path: '/home/dev/shop/src/routes/orders.ts' }, false, READ_MISSING],
   ]);
   return { dir, sessions, end: now };
 }
