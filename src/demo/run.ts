@@ -9,7 +9,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
-import pc from 'picocolors';
+import picocolors from 'picocolors';
 import { verifyJournal } from '../audit/index.js';
 import { VERDICT_META_KEY, type VerdictMeta } from '../mcp/verdict.js';
 import { parseStateText, stateLayout } from '../stores/index.js';
@@ -18,7 +18,11 @@ import { type DemoStep, FIRST_SESSION, SECOND_SESSION } from './script.js';
 
 const BIN = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..', 'bin', 'narrowing.js');
 
+type Colours = ReturnType<typeof picocolors.createColors>;
+
 export interface DemoOptions {
+  /** Colour the output: by default only on a terminal, and never when NO_COLOR is set. */
+  readonly colour?: boolean;
   /** Keep the temporary project and its `.narrowing/` folder for inspection. */
   readonly keep?: boolean;
   readonly write?: (text: string) => void;
@@ -103,6 +107,7 @@ async function blockHolds(
 }
 
 async function runSession(
+  pc: Colours,
   client: Client,
   direct: Client,
   steps: readonly DemoStep[],
@@ -148,6 +153,9 @@ async function runSession(
 
 export async function runDemo(options: DemoOptions = {}): Promise<number> {
   const write = options.write ?? ((text: string) => process.stdout.write(text));
+  const pc = picocolors.createColors(
+    options.colour ?? (options.write === undefined && process.stdout.isTTY === true && !process.env.NO_COLOR),
+  );
   const project = createDemoProject();
   const stateDir = join(project, '.narrowing');
   const layout = stateLayout(stateDir);
@@ -161,7 +169,7 @@ export async function runDemo(options: DemoOptions = {}): Promise<number> {
     write(`${pc.bold('Session 1')} ${pc.dim('narrowing mcp -- mcp-server-filesystem')}\n`);
     const direct = await connect(project);
     const first = await connect(project, stateDir);
-    await runSession(first, direct, FIRST_SESSION, project, 1, tally, write);
+    await runSession(pc, first, direct, FIRST_SESSION, project, 1, tally, write);
     await first.close();
 
     const learned = countConstraints(layout.state);
@@ -169,7 +177,7 @@ export async function runDemo(options: DemoOptions = {}): Promise<number> {
       `\n${pc.bold('Session 2')} ${pc.dim(`the proxy restarted; ${learned} learned constraints loaded from ${layout.state}`)}\n`,
     );
     const second = await connect(project, stateDir);
-    await runSession(second, direct, SECOND_SESSION, project, FIRST_SESSION.length + 1, tally, write);
+    await runSession(pc, second, direct, SECOND_SESSION, project, FIRST_SESSION.length + 1, tally, write);
     await second.close();
     await direct.close();
 
