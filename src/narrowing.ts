@@ -10,6 +10,7 @@ import { NarrowingLoop as EngineLoop, type NarrowingLoopOptions } from './core/l
 import type { Policy, PolicyInput } from './core/policy.js';
 import type { DomainAdapter } from './core/types.js';
 import { createFileStore, describeStoreProblem } from './stores/index.js';
+import { createFileProbe } from './world/file-probe.js';
 
 export interface NarrowingOptions extends Omit<NarrowingLoopOptions, 'adapter' | 'policy'> {
   /** The domain adapter; the tool-call adapter when omitted. */
@@ -57,6 +58,8 @@ export class NarrowingLoop extends EngineLoop {
         : undefined);
     super({
       ...options,
+      // Without a probe a ban on a file's existence outlives the file being created by hand.
+      probe: options.probe ?? createFileProbe(),
       adapter: options.adapter ?? createToolCallAdapter(),
       policy: resolvePolicyOption(options.policy),
       store,

@@ -45,6 +45,7 @@ import type {
   StateStore,
   VerdictKind,
   Violation,
+  WorldProbe,
 } from './types.js';
 import {
   commandMentions,
@@ -64,6 +65,8 @@ export interface NarrowingLoopOptions {
   readonly sessionId?: string;
   /** Replaces the default loop detectors (for custom domains). */
   readonly detectors?: readonly Detector[];
+  /** Checks a ban on a target's existence against the world before it blocks. */
+  readonly probe?: WorldProbe;
 }
 
 const SEVERITY: Record<VerdictKind, number> = { allow: 0, warn: 1, block: 2, halt: 3 };
@@ -88,6 +91,7 @@ export class NarrowingLoop {
   readonly policy: Policy;
   private readonly clock: Clock;
   private readonly audit: AuditSink | undefined;
+  private readonly probe: WorldProbe | undefined;
   private readonly store: StateStore | undefined;
   private readonly toolPolicies: ToolPolicyIndex;
   private readonly index: ConstraintIndex;
@@ -111,6 +115,7 @@ export class NarrowingLoop {
     this.clock = options.clock ?? SYSTEM_CLOCK;
     this.audit = options.audit;
     this.store = options.store;
+    this.probe = options.probe;
     this.toolPolicies = new ToolPolicyIndex(this.policy);
     this.index = new ConstraintIndex(this.policy.learning.maxConstraints);
     this.learner = new Learner(this.index, this.policy);
@@ -448,11 +453,14 @@ export class NarrowingLoop {
 
   private collectConstraintViolations(call: CallContext, violations: Violation[]): void {
     const own = this.index.callEntry(call.identity.callKey);
-    if (own && this.inForce(own, call.now)) violations.push(callViolation(own, call));
+    if (own && this.inForce(own, call.now) && !this.contradictedByWorld(own, call)) {
+      violations.push(callViolation(own, call));
+    }
     targets: for (const target of call.facts.targets) {
       for (const entry of this.index.targetEntries(target)) {
         if (call.facts.replacesTarget && entry.constraint.meaning === 'target-missing') continue;
         if (blocksKind(entry.constraint, call.facts.kind) && this.inForce(entry, call.now)) {
+          if (this.contradictedByWorld(entry, call)) continue;
           violations.push(targetViolation(entry, call));
           break targets;
         }
@@ -481,6 +489,26 @@ export class NarrowingLoop {
     if (Number.isFinite(limit) && call.facts.targets.length > limit) {
       violations.push(radiusViolation(limit, call, this.radius.failures));
     }
+  }
+
+  /**
+   * Asks the probe whether the world still agrees with a ban on a target's existence; when it
+   * does not (the file was created, or deleted, outside the agent's view), the ban is lifted.
+   */
+  private contradictedByWorld(entry: Entry, call: CallContext): boolean {
+    const { meaning, target } = entry.constraint;
+    if (!this.probe || !target || (meaning !== 'target-missing' && meaning !== 'target-exists')) return false;
+    const exists = this.probe.exists(target);
+    if (exists === undefined || exists === (meaning === 'target-exists')) return false;
+    this.index.remove(entry, call.now);
+    this.audit?.record({
+      type: 'constraint_lifted',
+      at: call.now,
+      constraint: { ...entry.constraint },
+      why: `${target} ${exists ? 'exists now' : 'no longer exists'}: it changed outside the agent's view`,
+    });
+    this.scheduleSave();
+    return true;
   }
 
   /** Active and not expired. An expired ban goes on probation: one retry is let through. */

@@ -371,3 +371,12 @@ export interface StateStore {
   flush(): Promise<PersistedState | undefined>;
   close(): Promise<void>;
 }
+
+/**
+ * A look at the world the engine cannot take itself (the core has no I/O). Asked only when a ban on
+ * a target's existence is about to block, so that a file created or deleted outside the agent's
+ * view (by the user, by another tool) does not keep a stale ban alive. `undefined`: cannot tell.
+ */
+export interface WorldProbe {
+  exists(target: string): boolean | undefined;
+}

@@ -4,6 +4,7 @@ import { loadPolicyFile, parsePolicy } from '../config/index.js';
 import { NarrowingLoop } from '../core/loop.js';
 import type { Enforcement, Policy, PresetName } from '../core/policy.js';
 import { createFileStore, describeStoreProblem, stateLayout } from '../stores/index.js';
+import { createFileProbe } from '../world/file-probe.js';
 import type { Guard } from './guard.js';
 import type { Log } from './log.js';
 
@@ -50,6 +51,9 @@ export function createGuard(options: GuardOptions): FileGuard {
     policy,
     store,
     audit: journal,
+    // The server usually shares this machine's files; where it does not, a wrong "exists" only costs
+    // one retry, never a block.
+    probe: createFileProbe(),
     ...(options.sessionId !== undefined && { sessionId: options.sessionId }),
   });
   return {

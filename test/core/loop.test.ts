@@ -418,3 +418,23 @@ describe('capacity and hostile input', () => {
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
   });
 });
+
+describe('the world probe', () => {
+  const created = new Set<string>();
+  const probe = { exists: (target: string) => (target.startsWith('http') ? undefined : created.has(target)) };
+
+  it('lifts a "does not exist" ban once the file exists, created outside the agent\'s view', () => {
+    const agent = new Agent({ probe });
+    agent.call('read_file', { path: 'notes/todo.md' }, ENOENT('notes/todo.md'));
+    expect(agent.check('read_file', { path: 'notes/todo.md' }).verdict).toBe('block');
+    created.add('notes/todo.md');
+    expect(agent.check('read_file', { path: 'notes/todo.md' }).verdict).toBe('allow');
+    expect(agent.loop.getActiveConstraints()).toEqual([]);
+  });
+
+  it('keeps the ban while the file is still missing, and asks nothing when the probe cannot tell', () => {
+    const agent = new Agent({ probe });
+    agent.call('read_file', { path: 'notes/missing.md' }, ENOENT('notes/missing.md'));
+    expect(agent.check('read_file', { path: 'notes/missing.md' }).verdict).toBe('block');
+  });
+});

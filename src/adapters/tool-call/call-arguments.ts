@@ -242,11 +242,15 @@ const RANGE_KEYS = [
 ];
 
 const RANGE_KEY_SET: ReadonlySet<string> = new Set(RANGE_KEYS);
+/** Range-like names of tools not listed above (`start_line_one_indexed`, `max_bytes`, `page`). */
+const RANGE_LIKE = /offset|limit|start|end(?!coding)|head|tail|range|line|page|chunk|position|max|length/i;
 
 export function readsPartially(args: Readonly<Record<string, unknown>>): boolean {
   // Arguments are few and range keys many: walk the arguments.
   for (const key in args) {
-    if (RANGE_KEY_SET.has(key) && args[key] !== undefined && args[key] !== null) return true;
+    const value = args[key];
+    if (value === undefined || value === null || value === false) continue;
+    if (RANGE_KEY_SET.has(key) || RANGE_LIKE.test(key)) return true;
   }
   return false;
 }

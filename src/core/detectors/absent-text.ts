@@ -17,7 +17,13 @@ const MAX_FILES = 64;
 const MAX_FILE_CHARS = 256 * 1024;
 /** Lines shorter than this say too little to be sure of ("}", ");"). */
 const MIN_LINE = 3;
-const TRUNCATED = /truncat|lines? omitted|more lines|\[\.\.\.|\.\.\. \(\d|…\s*$/i;
+const TRUNCATED =
+  /truncat|clipped|lines? omitted|more lines|too (?:large|long)|\[\.\.\.|\.\.\. \(\d|…\s*$|\blines? \d+\s*(?:-|–|to)\s*\d+ of \d+|\bshowing (?:the )?(?:first )?\d+/i;
+/**
+ * Read tools of coding agents return at most 2,000 lines unless asked for more, sometimes without a
+ * word: a longer answer may not be the whole file.
+ */
+const MAX_LINES = 1_000;
 
 interface Seen {
   /** The content as read; collapsed only when an edit of the file is checked, which is rarer. */
@@ -37,6 +43,10 @@ function collapse(text: string): string {
 /** Only a result that is plainly the whole file, as text, is worth remembering. */
 function trustworthy(content: string): boolean {
   if (content.length === 0 || content.length > MAX_FILE_CHARS) return false;
+  let lines = 1;
+  for (let at = content.indexOf('\n'); at >= 0 && lines <= MAX_LINES; at = content.indexOf('\n', at + 1))
+    lines++;
+  if (lines > MAX_LINES) return false;
   if (TRUNCATED.test(content.slice(-400)) || TRUNCATED.test(content.slice(0, 400))) return false;
   // A result wrapped in JSON escapes its quotes and newlines: the file's lines would not appear.
   const wrapped = /^\s*[[{]/.test(content) && !content.includes('\n') && content.includes('\\n');

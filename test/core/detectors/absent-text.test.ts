@@ -95,3 +95,26 @@ describe('absent-text', () => {
     expect(agent.check('edit_file', edit('function store(user) {')).verdict).toBe('allow');
   });
 });
+
+describe('absent-text trusts only whole-file reads', () => {
+  it('does not trust a read with a range argument of any name', () => {
+    const agent = afterReading(SOURCE, {
+      target_file: 'src/app.js',
+      start_line_one_indexed: 1,
+      end_line_one_indexed_inclusive: 3,
+    });
+    expect(agent.check('edit_file', edit('function store(user) {')).verdict).toBe('allow');
+  });
+
+  it('does not trust a read of more lines than read tools return by default', () => {
+    const long = `${Array.from({ length: 1200 }, (_, line) => `const value${line} = ${line};`).join('\n')}\n${SOURCE}`;
+    expect(afterReading(long).check('edit_file', edit('function store(user) {')).verdict).toBe('allow');
+  });
+
+  it('does not trust a result that says it was clipped', () => {
+    const agent = afterReading(
+      `${SOURCE}\n<response clipped><NOTE>To save on context only part of this file has been shown to you.</NOTE>`,
+    );
+    expect(agent.check('edit_file', edit('function store(user) {')).verdict).toBe('allow');
+  });
+});
