@@ -5,7 +5,7 @@
  */
 import { Budget } from './budget.js';
 import { blocksKind, ConstraintIndex, type Entry, isActive, regionContains } from './constraints.js';
-import { createDefaultDetectors } from './detectors/index.js';
+import { createDefaultDetectors, isConvergenceDetector } from './detectors/index.js';
 import type { CallContext, Detector, ObservedOutcome } from './detectors/types.js';
 import {
   callViolation,
@@ -209,6 +209,7 @@ export class NarrowingLoop {
       } else if (facts.blame === 'agent_failure' && this.policy.learning.enabled) {
         const learned = this.learner.learn(call, facts, text);
         added.push(...learned.enforced);
+        if (learned.enforced.some((entry) => entry.constraint.scope === 'strategy')) this.noteIfExhausted();
         for (const evicted of learned.evicted)
           lifted.push({ entry: evicted, why: 'evicted to stay within capacity' });
         if (call.facts.targets.length > 1) this.radius.recordFailure();
@@ -509,6 +510,22 @@ export class NarrowingLoop {
     });
     this.scheduleSave();
     return true;
+  }
+
+  /**
+   * The paper's exhaustion: every strategy the domain knows is banned, so nothing viable is left to
+   * propose. Only where strategy bans block; where they only warn, nothing is ruled out by them.
+   */
+  private noteIfExhausted(): void {
+    const classes = this.adapter.actionClasses;
+    if (this.policy.learning.strategyEffect !== 'block' || classes.length === 0) return;
+    for (const actionClass of classes) {
+      let banned = false;
+      for (const entry of this.index.strategiesFor(actionClass)) banned ||= isActive(entry);
+      if (!banned) return;
+    }
+    const convergence = this.detectors.find(isConvergenceDetector);
+    convergence?.markExhausted(`every strategy (${classes.join(', ')}) has failed and is banned`);
   }
 
   /** Active and not expired. An expired ban goes on probation: one retry is let through. */

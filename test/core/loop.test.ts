@@ -438,3 +438,46 @@ describe('the world probe', () => {
     expect(agent.check('read_file', { path: 'notes/missing.md' }).verdict).toBe('block');
   });
 });
+
+describe('exhaustion', () => {
+  it('is done, and halts, once every strategy the domain knows has failed and is banned', () => {
+    const adapter = {
+      name: 'deploy',
+      signatures: ['rejected'],
+      actionClasses: ['blue_green', 'canary'],
+      describeCall: (proposal: { tool: string; args: Record<string, unknown> }) => ({
+        actionClass: String(proposal.args.strategy),
+        kind: 'api' as const,
+        targets: [String(proposal.args.service)],
+      }),
+      describeFailure: (outcome: { success: boolean }) =>
+        outcome.success
+          ? undefined
+          : {
+              signature: 'rejected',
+              blame: 'agent_failure' as const,
+              deterministic: true,
+              meaning: 'call' as const,
+            },
+    };
+    const loop = new NarrowingLoop({
+      adapter,
+      policy: { learning: { strategyEffect: 'block', strategyMinTargets: 2 } },
+    });
+    const deploy = (strategy: string, service: string) => {
+      const proposal = { tool: 'deploy', args: { strategy, service } };
+      loop.checkProposal(proposal);
+      loop.recordOutcome({ proposal, success: false, error: 'deployment rejected by policy' });
+    };
+    deploy('blue_green', 'api');
+    deploy('blue_green', 'web');
+    deploy('canary', 'api');
+    expect(loop.isDone()).toBe(false);
+    deploy('canary', 'web');
+    expect(loop.isDone()).toBe(true);
+    expect(loop.getConvergence().state).toBe('exhausted');
+    expect(loop.checkProposal({ tool: 'deploy', args: { strategy: 'canary', service: 'db' } }).verdict).toBe(
+      'halt',
+    );
+  });
+});
