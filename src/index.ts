@@ -10,6 +10,7 @@ export { loadPolicyFile, PolicyError, parsePolicy, policyJsonSchema } from './co
 export { createDefaultDetectors } from './core/detectors/index.js';
 export type { CallContext, Detector, ObservedOutcome } from './core/detectors/types.js';
 export { canonicalJson, identifyCall } from './core/identity.js';
+export { extractTargets, normalizePath, normalizeTarget, normalizeUrl } from './core/targets.js';
 export type { NarrowingLoopOptions } from './core/loop.js';
 export {
   type DetectorThresholds,
