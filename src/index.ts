@@ -10,7 +10,6 @@ export { loadPolicyFile, PolicyError, parsePolicy, policyJsonSchema } from './co
 export { createDefaultDetectors } from './core/detectors/index.js';
 export type { CallContext, Detector, ObservedOutcome } from './core/detectors/types.js';
 export { canonicalJson, identifyCall } from './core/identity.js';
-export { extractTargets, normalizePath, normalizeTarget, normalizeUrl } from './core/targets.js';
 export type { NarrowingLoopOptions } from './core/loop.js';
 export {
   type DetectorThresholds,
@@ -23,6 +22,7 @@ export {
   resolvePolicy,
   type ToolPolicy,
 } from './core/policy.js';
+export { extractTargets, normalizePath, normalizeTarget, normalizeUrl } from './core/targets.js';
 export type * from './core/types.js';
 export { NarrowingLoop, type NarrowingOptions } from './narrowing.js';
 export { replayTrace } from './replay/index.js';
