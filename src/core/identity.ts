@@ -283,6 +283,20 @@ export interface CallIdentity {
 
 const KEY_STRING_LIMIT = 512;
 
+/** A hex id is 16 or more hex digits in a row; most argument forms have no such run at all. */
+function hasLongHexRun(text: string): boolean {
+  let run = 0;
+  for (let index = 0; index < text.length; index++) {
+    const code = text.charCodeAt(index) | 0x20;
+    if ((code >= 48 && code <= 57) || (code >= 97 && code <= 102)) {
+      if (++run >= 16) return true;
+    } else {
+      run = 0;
+    }
+  }
+  return false;
+}
+
 /** Texts longer than this are identified exactly: masking them costs more than it could match. */
 const MASKED_TEXT_LIMIT = 1024;
 const NOTHING_MASKED: readonly MaskKind[] = Object.freeze([]);
@@ -317,7 +331,7 @@ export function identifyCall(tool: string, args: unknown): CallIdentity {
   found.clear();
   const argumentForm = flatArgumentForm(args) ?? canonicalJson(args, ARGUMENT_FORM);
   const callKey = `${tool}#${hashString(argumentForm)}`;
-  const shapeForm = maskWith(HEX_ONLY, argumentForm);
+  const shapeForm = hasLongHexRun(argumentForm) ? maskWith(HEX_ONLY, argumentForm) : argumentForm;
   const shapeKey =
     shapeForm === argumentForm
       ? `${tool}~${callKey.slice(tool.length + 1)}`
