@@ -42,14 +42,36 @@ export function sha256Hex(text: string): string {
 }
 
 /** The event as it may be written down: plain JSON, no secrets, bounded in size. */
+/**
+ * Fields the engine fills with its own values (kinds, times, tool names, keys, digests): no secret
+ * can be in them, so they are stored as they are, without a walk through the redactor.
+ */
+const ENGINE_FIELDS: ReadonlySet<string> = new Set([
+  'type',
+  'at',
+  'tool',
+  'callKey',
+  'verdict',
+  'rule',
+  'success',
+  'signature',
+  'blame',
+  'resultDigest',
+  'sessionId',
+]);
+
+/** The event as it may be written down: plain JSON, no secrets, bounded in size. */
 export function storedFields(event: JournalEvent, content: ContentPolicy): Record<string, JsonValue> {
-  const fields: [string, JsonValue][] = [];
-  for (const [key, value] of Object.entries(event)) {
+  const fields: Record<string, JsonValue> = {};
+  for (const key in event) {
+    const value = (event as Record<string, unknown>)[key];
     if (value === undefined) continue;
-    if (key === 'args') fields.push([key, content === 'digest' ? digestArgs(value) : storedArgs(value)]);
-    else fields.push([key, redact(value, { maxString: MAX_STORED_STRING })]);
+    if (key === 'args') fields[key] = content === 'digest' ? digestArgs(value) : storedArgs(value);
+    else if (ENGINE_FIELDS.has(key) && (typeof value !== 'string' || value.length <= MAX_STORED_STRING)) {
+      fields[key] = value as JsonValue;
+    } else fields[key] = redact(value, { maxString: MAX_STORED_STRING });
   }
-  return Object.fromEntries(fields);
+  return fields;
 }
 
 function storedArgs(args: unknown): JsonValue {
