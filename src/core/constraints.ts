@@ -3,10 +3,15 @@
  * target or action class, so checking costs the same with 10 or 100,000 constraints.
  */
 import { hashString } from './identity.js';
-import type { ActionKind, Constraint, LiftedMark, ParameterRegion, PersistedState } from './types.js';
+import type {
+  ActionKind,
+  Constraint,
+  LiftedMark,
+  Mutable,
+  ParameterRegion,
+  PersistedState,
+} from './types.js';
 import { isGeneratedPath, samePath } from './world.js';
-
-export type Mutable<T> = { -readonly [K in keyof T]: T[K] };
 
 /** A constraint plus what the engine needs to decide whether it is in force yet. */
 export interface Entry {
@@ -128,6 +133,10 @@ export class ConstraintIndex {
 
   targetEntries(target: string): readonly Entry[] {
     return this.byTarget.get(target) ?? NONE;
+  }
+
+  hasStrategies(actionClass: string): boolean {
+    return this.strategiesByClass.has(actionClass);
   }
 
   strategiesFor(actionClass: string): Iterable<Entry> {

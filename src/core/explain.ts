@@ -4,12 +4,9 @@
  */
 import type { Entry } from './constraints.js';
 import type { CallContext } from './detectors/types.js';
+import { times } from './detectors/wording.js';
 import { truncate } from './identity.js';
 import type { Constraint, ParameterRegion, Violation } from './types.js';
-
-function times(count: number): string {
-  return count === 1 ? 'once' : count === 2 ? 'twice' : `${count} times`;
-}
 
 function lastError(constraint: Constraint): string {
   return truncate(constraint.evidence.lastError.replace(/\s+/g, ' ').trim(), 160);

@@ -3,18 +3,11 @@
  * the exact call first, its target when the error is about the target, the action class only
  * across several targets, a parameter region only along monotone parameters.
  */
-import {
-  type ConstraintIndex,
-  constraintId,
-  type Entry,
-  isActive,
-  type Mutable,
-  regionCovers,
-} from './constraints.js';
+import { type ConstraintIndex, constraintId, type Entry, isActive, regionCovers } from './constraints.js';
 import type { CallContext } from './detectors/types.js';
 import { truncate } from './identity.js';
 import type { Policy } from './policy.js';
-import type { ActionKind, Constraint, Evidence, FailureFacts, ParameterRegion } from './types.js';
+import type { ActionKind, Constraint, Evidence, FailureFacts, Mutable, ParameterRegion } from './types.js';
 
 const EVIDENCE_CALLS = 5;
 const SECOND = 1000;

@@ -568,7 +568,11 @@ export class NarrowingLoop {
           lift(entry, `${call.description} succeeded on ${target}`);
       }
     }
-    for (const entry of [...this.index.strategiesFor(call.facts.actionClass)]) {
+    // Lifting changes the set, so go over a copy, made only when there is something to lift.
+    const strategies = this.index.hasStrategies(call.facts.actionClass)
+      ? [...this.index.strategiesFor(call.facts.actionClass)]
+      : [];
+    for (const entry of strategies) {
       lift(entry, `${call.facts.actionClass} succeeded again (${call.description})`);
     }
     this.radius.recordSuccess();

@@ -3,6 +3,9 @@
  * snapshotted and sent across processes unchanged.
  */
 
+/** The writable form of one of the readonly shapes below, for code that builds one up. */
+export type Mutable<T> = { -readonly [K in keyof T]: T[K] };
+
 export type VerdictKind = 'allow' | 'warn' | 'block' | 'halt';
 
 /** Who is at fault for a failure. Only `agent_failure` may ever narrow the agent. */

@@ -10,6 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import picocolors from 'picocolors';
+import { toolCallToOutcome } from '../adapters/tool-call/index.js';
 import { verifyJournal } from '../audit/index.js';
 import { VERDICT_META_KEY, type VerdictMeta } from '../mcp/verdict.js';
 import { parseStateText, stateLayout } from '../stores/index.js';
@@ -64,12 +65,9 @@ async function connect(project: string, stateDir?: string): Promise<Client> {
   return client;
 }
 
-function textOf(result: { content?: unknown }): string {
-  const items = Array.isArray(result.content) ? (result.content as { type?: string; text?: string }[]) : [];
-  return items
-    .filter((item) => item.type === 'text')
-    .map((item) => item.text ?? '')
-    .join('\n');
+/** What the tool said, read the way the guard reads it. */
+function textOf(step: DemoStep, result: unknown): string {
+  return toolCallToOutcome(step.tool, step.args, result).content ?? '';
 }
 
 function oneLine(text: string, limit: number): string {
@@ -100,7 +98,9 @@ async function blockHolds(
       content?: unknown;
       isError?: boolean;
     };
-    return LOOP_RULES.has(rule) ? !result.isError && textOf(result) === previous : result.isError === true;
+    return LOOP_RULES.has(rule)
+      ? !result.isError && textOf(step, result) === previous
+      : result.isError === true;
   } catch {
     return !LOOP_RULES.has(rule);
   }
@@ -138,13 +138,13 @@ async function runSession(
     }
     tally.ran++;
     // A warned result carries narrowing's note; the server's own answer is what a loop repeats.
-    if (!verdict) lastResult.set(shown, textOf(result));
+    if (!verdict) lastResult.set(shown, textOf(step, result));
     const label = verdict?.verdict === 'warn' ? pc.yellow('warn ') : pc.green('allow');
     if (verdict?.verdict === 'warn') tally.warned++;
     write(`${number}  ${label}  ${shown.padEnd(34)} ${pc.dim(step.intent)}\n`);
     if (result.isError) {
       tally.failed++;
-      write(`       ${pc.dim(`failed: ${oneLine(textOf(result), 120)}`)}\n`);
+      write(`       ${pc.dim(`failed: ${oneLine(textOf(step, result), 120)}`)}\n`);
     }
     if (verdict?.verdict === 'warn')
       write(`       ${pc.yellow(`${verdict.rule}:`)} ${oneLine(verdict.reason ?? '', 150)}\n`);

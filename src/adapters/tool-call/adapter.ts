@@ -10,6 +10,7 @@ import type {
   DomainAdapter,
   FailureFacts,
   FailureMeaning,
+  Mutable,
   Outcome,
   Proposal,
 } from '../../core/types.js';
@@ -74,8 +75,6 @@ export interface ToolCallAdapter extends DomainAdapter {
 const NON_ADVANCING_KEYS = ['dev.narrowing/non-advancing', 'ai.nimblebrain/non-advancing'] as const;
 
 const MAX_TEXT_SCANNED = 8192;
-
-type Mutable<T> = { -readonly [K in keyof T]: T[K] };
 
 export function createToolCallAdapter(options: ToolCallAdapterOptions = {}): ToolCallAdapter {
   const extraRules = (options.patterns ?? []).map(toRule);

@@ -2,7 +2,7 @@
  * From whatever a tool-calling loop has in hand (a name, arguments, an MCP result, a thrown error)
  * to the engine's `Proposal` and `Outcome`.
  */
-import type { Outcome, Proposal, ToolAnnotations } from '../../core/types.js';
+import type { Mutable, Outcome, Proposal, ToolAnnotations } from '../../core/types.js';
 import { isRecord } from './action-classes.js';
 import { parseRetryAfter } from './signatures.js';
 
@@ -55,7 +55,7 @@ export function toolCallToProposal(toolName: string, args: unknown, extras: Tool
   return proposal;
 }
 
-type MutableOutcome = { -readonly [K in keyof Outcome]: Outcome[K] };
+type MutableOutcome = Mutable<Outcome>;
 
 /**
  * `result` may be an MCP `CallToolResult`, a plain string (success), an `Error` (failure), or

@@ -3,12 +3,12 @@
  * transcript has one line per message block: assistant lines carry `tool_use` blocks, user lines
  * carry `tool_result` blocks (or the user's own words), and the two pair up by tool-use id.
  */
-import type { ToolAnnotations } from '../../core/types.js';
+import type { Mutable, ToolAnnotations } from '../../core/types.js';
 import type { CallEvent, McpContent, ToolInfo, TraceEvent, TraceResult } from '../types.js';
 import type { ConversionResult } from './types.js';
 
 type Entry = Record<string, unknown>;
-type MutableCall = { -readonly [K in keyof CallEvent]: CallEvent[K] };
+type MutableCall = Mutable<CallEvent>;
 
 /** What the built-in tools do, where the name alone says little or nothing. */
 const BUILT_IN_TOOLS: Readonly<Record<string, ToolAnnotations>> = {
