@@ -1,10 +1,6 @@
 import type { Readable, Writable } from 'node:stream';
-import {
-  deserializeMessage,
-  type JSONRPCMessage,
-  serializeMessage,
-  type Transport,
-} from '@modelcontextprotocol/server';
+import { type JSONRPCMessage, serializeMessage, type Transport } from '@modelcontextprotocol/server';
+import { parseMessageLine } from './json-rpc-line.js';
 
 /** A larger line is not a message anyone meant to send; the connection is closed rather than buffering on. */
 const MAX_LINE_BYTES = 64 * 1024 * 1024;
@@ -28,6 +24,7 @@ export class JsonLineTransport implements Transport {
   private pending: Buffer[] = [];
   private pendingBytes = 0;
   private closed = false;
+  private batch: OutgoingBatch | undefined;
 
   constructor(
     private readonly input: Readable,
@@ -44,15 +41,18 @@ export class JsonLineTransport implements Transport {
     this.output.on('error', this.onOutputError);
   }
 
+  /**
+   * Queues the message; every message sent in the same tick goes out in one write (under load, many
+   * answers are ready at once, and each write to a pipe costs a system call and a wake-up of the
+   * reader). Resolves once the write is handed to the stream, or once the stream drains.
+   */
   send(message: JSONRPCMessage): Promise<void> {
     if (this.closed) return Promise.reject(new Error(`the connection to ${this.peer} is closed`));
-    return new Promise((resolve, reject) => {
-      const flushed = this.output.write(serializeMessage(message), (error) => {
-        if (error) reject(error);
-      });
-      if (flushed) resolve();
-      else this.output.once('drain', resolve);
-    });
+    if (!this.batch) {
+      this.batch = new OutgoingBatch();
+      process.nextTick(this.flush);
+    }
+    return this.batch.add(serializeMessage(message));
   }
 
   async close(): Promise<void> {
@@ -66,6 +66,12 @@ export class JsonLineTransport implements Transport {
     this.pending = [];
     this.onclose?.();
   }
+
+  private readonly flush = () => {
+    const batch = this.batch;
+    this.batch = undefined;
+    batch?.writeTo(this.output);
+  };
 
   private readonly onData = (chunk: Buffer) => {
     let start = 0;
@@ -94,7 +100,7 @@ export class JsonLineTransport implements Transport {
     if (line.trim() === '') return;
     let message: JSONRPCMessage;
     try {
-      message = deserializeMessage(line);
+      message = parseMessageLine(line);
     } catch (error) {
       const why = error instanceof SyntaxError ? 'is not JSON' : 'is not a JSON-RPC message';
       const shown = line.length > SHOWN_CHARS ? `${line.slice(0, SHOWN_CHARS)}…` : line;
@@ -118,4 +124,26 @@ export class JsonLineTransport implements Transport {
     if (error.code !== 'EPIPE') this.onerror?.(error);
     void this.close();
   };
+}
+
+/** The lines sent during one tick, and the one promise their senders wait on. */
+class OutgoingBatch {
+  private readonly lines: string[] = [];
+  private settle!: (error?: Error) => void;
+  private readonly written = new Promise<void>((resolve, reject) => {
+    this.settle = (error) => (error ? reject(error) : resolve());
+  });
+
+  add(line: string): Promise<void> {
+    this.lines.push(line);
+    return this.written;
+  }
+
+  writeTo(output: Writable): void {
+    const flushed = output.write(this.lines.join(''), (error) => {
+      if (error) this.settle(error);
+    });
+    if (flushed) this.settle();
+    else output.once('drain', () => this.settle());
+  }
 }

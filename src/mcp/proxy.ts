@@ -4,20 +4,17 @@ import {
   type Client,
   ProtocolError,
   type RequestOptions,
-  SdkError,
-  SdkErrorCode,
   type ServerCapabilities,
 } from '@modelcontextprotocol/client';
 import { type JSONRPCRequest, Server, type ServerContext } from '@modelcontextprotocol/server';
 import { z } from 'zod';
-import type { CheckResult, Outcome, Proposal } from '../core/types.js';
 import type { Guard } from './guard.js';
 import type { InflightCalls } from './inflight.js';
 import { describeError, type Log } from './log.js';
-import { outcomeFromError, outcomeFromResult } from './outcome.js';
+import { faultResult, ToolCallSteps } from './tool-call-steps.js';
 import type { ToolCatalog } from './tool-catalog.js';
 import type { UpstreamIdentity } from './upstream.js';
-import { refusedResult, warnedResult } from './verdict.js';
+import { refusedResult } from './verdict.js';
 
 /** The part of the supervised upstream the request handlers use. */
 export interface UpstreamLink {
@@ -142,36 +139,13 @@ function relayOptions(ctx: ServerContext, log: Log, timeout?: number): RequestOp
 }
 
 function toolCallHandler(options: ProxyServerOptions) {
-  const { guard, upstream, catalog, log, callTimeoutMs } = options;
-  const catalogFiller = new CatalogFiller(options);
-
-  const check = (proposal: Proposal): CheckResult | undefined => {
-    try {
-      return guard.checkProposal(proposal);
-    } catch (error) {
-      // A fault in the engine must not take the user's tools away: the call goes through.
-      log(`the guard failed to check a call to ${proposal.tool}, letting it run: ${describeError(error)}`);
-      return undefined;
-    }
-  };
-  const record = (outcome: Outcome): void => {
-    try {
-      guard.recordOutcome(outcome);
-    } catch (error) {
-      log(`the guard failed to record a call to ${outcome.proposal.tool}: ${describeError(error)}`);
-    }
-  };
+  const { upstream, log, callTimeoutMs } = options;
+  const steps = new ToolCallSteps(options);
 
   return async (request: CallToolRequest, ctx: ServerContext): Promise<CallToolResult> => {
     const { name } = request.params;
-    if (!catalog.describe(name)) await catalogFiller.fill();
-    const proposal: Proposal = {
-      tool: name,
-      args: request.params.arguments ?? {},
-      ...catalog.describe(name),
-      callId: String(ctx.mcpReq.id),
-    };
-    const verdict = check(proposal);
+    const proposal = await steps.propose(name, request.params.arguments, ctx.mcpReq.id);
+    const verdict = steps.check(proposal);
     if (verdict && !verdict.allowed) return refusedResult(verdict);
 
     const started = performance.now();
@@ -181,76 +155,14 @@ function toolCallHandler(options: ProxyServerOptions) {
         { method: 'tools/call', params: request.params },
         relayOptions(ctx, log, callTimeoutMs),
       );
-      record(outcomeFromResult(proposal, result, performance.now() - started));
-      return verdict?.verdict === 'warn' ? warnedResult(result, verdict) : result;
+      return steps.answered(proposal, verdict, result, started);
     } catch (error) {
       // A call the client cancelled taught nothing, and the client expects no answer.
       if (ctx.mcpReq.signal.aborted) throw error;
-      record(outcomeFromError(proposal, error, performance.now() - started));
+      steps.failed(proposal, error, started);
       // The server's own JSON-RPC errors (unknown tool, invalid params) reach the client unchanged.
       if (error instanceof ProtocolError) throw error;
-      if (error instanceof SdkError && error.code === SdkErrorCode.RequestTimeout) {
-        void upstream.suspectHang?.(Math.min(10_000, callTimeoutMs));
-      }
       return faultResult(name, error);
     }
   };
-}
-
-/** The answer to a call that the upstream could not give: the model learns it was not its fault. */
-function faultResult(tool: string, error: unknown): CallToolResult {
-  return {
-    content: [{ type: 'text', text: `The MCP server could not complete ${tool}: ${faultText(error)}` }],
-    isError: true,
-  };
-}
-
-function faultText(error: unknown): string {
-  if (error instanceof SdkError) {
-    if (error.code === SdkErrorCode.RequestTimeout)
-      return 'it did not answer in time. This is not a problem with the call.';
-    if (error.code === SdkErrorCode.ConnectionClosed || error.code === SdkErrorCode.NotConnected) {
-      return 'the server exited while the call was running. This is not a problem with the call.';
-    }
-  }
-  return `${describeError(error)}.`;
-}
-
-/**
- * A client that calls a tool without listing first still gets proposals with annotations: the
- * list is fetched once, shared by concurrent calls, and fetched again only after a change.
- */
-class CatalogFiller {
-  private filling: Promise<void> | undefined;
-
-  constructor(private readonly options: ProxyServerOptions) {}
-
-  async fill(): Promise<void> {
-    if (this.options.catalog.isComplete) return;
-    this.filling ??= this.fetchAll().finally(() => {
-      this.filling = undefined;
-    });
-    await this.filling;
-  }
-
-  private async fetchAll(): Promise<void> {
-    const { catalog, upstream, log } = this.options;
-    try {
-      const client = await upstream.client();
-      let cursor: string | undefined;
-      for (let page = 0; page < 64; page += 1) {
-        const result = await client.request(
-          { method: 'tools/list', params: cursor === undefined ? {} : { cursor } },
-          { timeout: 10_000 },
-        );
-        cursor = result.nextCursor;
-        catalog.remember(result.tools, { lastPage: cursor === undefined });
-        if (cursor === undefined) return;
-      }
-    } catch (error) {
-      log(`could not list the tools of the MCP server: ${describeError(error)}`);
-      // Proposals go without annotations rather than every call paying for another failed listing.
-      catalog.remember([], { lastPage: true });
-    }
-  }
 }

@@ -8,6 +8,7 @@ import type {
 import { isInitializeRequest } from '@modelcontextprotocol/server';
 import { serveStdio } from '@modelcontextprotocol/server/stdio';
 import { bridgeUpstream, forwardableClientCapabilities, ServerPeer } from './bridge.js';
+import { FastToolCalls } from './fast-call.js';
 import type { Guard } from './guard.js';
 import { InflightCalls } from './inflight.js';
 import { Lifecycle } from './lifecycle.js';
@@ -60,6 +61,8 @@ export async function runStdioProxy(options: StdioProxyOptions): Promise<number>
   let opening: InitializeRequestParams | undefined;
   let upstream: Upstream | undefined;
   let connection: Promise<{ link: Upstream; identity: UpstreamIdentity }> | undefined;
+  let fastCalls: FastToolCalls | undefined;
+  const callTimeoutMs = options.callTimeoutMs ?? DEFAULT_CALL_TIMEOUT_MS;
 
   const connect = () => {
     connection ??= (async () => {
@@ -93,9 +96,16 @@ export async function runStdioProxy(options: StdioProxyOptions): Promise<number>
   const wire = new WatchedTransport(
     new JsonLineTransport(options.input ?? process.stdin, options.output ?? process.stdout, 'the client'),
     (message) => {
-      if (isInitializeRequest(message)) opening ??= message.params;
+      // The method first: the full check parses every message against the schema.
+      if ('method' in message && message.method === 'initialize' && isInitializeRequest(message)) {
+        opening ??= message.params;
+      }
+      return fastCalls?.take(message) ?? false;
     },
-    () => lifecycle.end(0),
+    () => {
+      fastCalls?.clientGone();
+      lifecycle.end(0);
+    },
   );
   const handle = serveStdio(
     async ({ era }) => {
@@ -106,13 +116,32 @@ export async function runStdioProxy(options: StdioProxyOptions): Promise<number>
         guard: options.guard,
         catalog,
         calls,
-        callTimeoutMs: options.callTimeoutMs ?? DEFAULT_CALL_TIMEOUT_MS,
+        callTimeoutMs,
         log,
       });
       server.onerror = logOnce;
       // The 2026 era has no handshake to wait for; the 2025 era ends its handshake with `initialized`.
-      if (era === 'modern') peer.attach(server);
-      else server.oninitialized = () => peer.attach(server);
+      if (era === 'modern') {
+        peer.attach(server);
+        return server;
+      }
+      // The SDK passes a 2025-era session's tool calls and results on unchanged, whatever its
+      // version, so the fast path can serve them; a 2026-era session keeps the SDK path.
+      fastCalls = identity.capabilities.tools
+        ? new FastToolCalls({
+            upstream: link,
+            guard: options.guard,
+            catalog,
+            calls,
+            callTimeoutMs,
+            send: (message) => wire.send(message),
+            log,
+          })
+        : undefined;
+      server.oninitialized = () => {
+        peer.attach(server);
+        fastCalls?.enable();
+      };
       return server;
     },
     { transport: wire, onerror: logOnce },
@@ -127,7 +156,8 @@ export async function runStdioProxy(options: StdioProxyOptions): Promise<number>
 
 /**
  * A transport that lets the proxy see each message before the SDK does (to read the client's
- * capabilities from `initialize`) and learn when the client has gone.
+ * capabilities from `initialize`, and to take tool calls onto the fast path) and learn when the
+ * client has gone.
  */
 class WatchedTransport implements Transport {
   onclose?: () => void;
@@ -136,12 +166,12 @@ class WatchedTransport implements Transport {
 
   constructor(
     private readonly inner: Transport,
-    observe: (message: JSONRPCMessage) => void,
+    /** True when it took the message: the SDK does not see it. */
+    take: (message: JSONRPCMessage) => boolean,
     closed: () => void,
   ) {
     inner.onmessage = (message, extra) => {
-      observe(message);
-      this.onmessage?.(message, extra);
+      if (!take(message)) this.onmessage?.(message, extra);
     };
     inner.onerror = (error) => this.onerror?.(error);
     inner.onclose = () => {

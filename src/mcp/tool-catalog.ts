@@ -16,7 +16,9 @@ const MAX_TOOLS = 10_000;
  */
 export class ToolCatalog {
   private readonly tools = new Map<string, ToolDescription>();
+  /** A full listing has been seen since the last change: an unknown name is really unknown. */
   private complete = false;
+  private filling: Promise<void> | undefined;
 
   remember(tools: readonly Tool[], { lastPage }: { lastPage: boolean }): void {
     for (const tool of tools) {
@@ -33,9 +35,16 @@ export class ToolCatalog {
     return this.tools.get(name);
   }
 
-  /** True when a full listing has been seen since the last change: an unknown name is really unknown. */
-  get isComplete(): boolean {
-    return this.complete;
+  /**
+   * Runs `list` (which remembers what it fetches) unless a full listing is known. Calls that arrive
+   * while it runs wait for the same listing rather than starting their own.
+   */
+  async fill(list: () => Promise<void>): Promise<void> {
+    if (this.complete) return;
+    this.filling ??= list().finally(() => {
+      this.filling = undefined;
+    });
+    await this.filling;
   }
 
   clear(): void {

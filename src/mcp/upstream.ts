@@ -1,5 +1,5 @@
 import {
-  Client,
+  type Client,
   type ClientCapabilities,
   type Implementation,
   type ServerCapabilities,
@@ -8,6 +8,7 @@ import {
 } from '@modelcontextprotocol/client';
 import { ChildProcessTransport } from './child-transport.js';
 import { describeError, describeFrom, type Log } from './log.js';
+import { UpstreamClient } from './upstream-client.js';
 
 /** The MCP server behind the proxy: a command to spawn, or a Streamable HTTP endpoint. */
 export type UpstreamTarget =
@@ -64,8 +65,8 @@ export class UpstreamDownError extends Error {
 
 type State =
   | { readonly kind: 'idle' }
-  | { readonly kind: 'up'; readonly client: Client; readonly since: number }
-  | { readonly kind: 'restarting'; readonly ready: Promise<Client> }
+  | { readonly kind: 'up'; readonly client: UpstreamClient; readonly since: number }
+  | { readonly kind: 'restarting'; readonly ready: Promise<UpstreamClient> }
   | { readonly kind: 'down'; readonly error: UpstreamDownError }
   | { readonly kind: 'closed' };
 
@@ -82,13 +83,13 @@ export class Upstream {
   /** Called once when the upstream is down for good: no restart policy, or attempts exhausted. */
   onDown: ((error: UpstreamDownError) => void) | undefined;
   /** Called after a successful restart, with the new client. */
-  onRestarted: ((client: Client) => void) | undefined;
+  onRestarted: ((client: UpstreamClient) => void) | undefined;
 
   constructor(private readonly options: UpstreamOptions) {}
 
   /** Connects for the first time. A failure here is final: the message says what to fix. */
   async start(): Promise<UpstreamIdentity> {
-    let client: Client;
+    let client: UpstreamClient;
     try {
       client = await this.open();
     } catch (error) {
@@ -111,7 +112,7 @@ export class Upstream {
   }
 
   /** The live client; waits while a restart is under way; throws once the upstream is down. */
-  async client(): Promise<Client> {
+  async client(): Promise<UpstreamClient> {
     const state = this.state;
     if (state.kind === 'up') return state.client;
     if (state.kind === 'restarting') return state.ready;
@@ -141,9 +142,9 @@ export class Upstream {
     if (state.kind === 'up') await state.client.close().catch(() => undefined);
   }
 
-  private async open(): Promise<Client> {
+  private async open(): Promise<UpstreamClient> {
     const { clientInfo, clientCapabilities, log, prepare } = this.options;
-    const client = new Client(clientInfo, { capabilities: clientCapabilities });
+    const client = new UpstreamClient(clientInfo, { capabilities: clientCapabilities });
     prepare(client);
     client.onerror = (error) => log(describeFrom('the MCP server', error));
     let exited = false;
@@ -169,7 +170,7 @@ export class Upstream {
     return child;
   }
 
-  private lost(client: Client): void {
+  private lost(client: UpstreamClient): void {
     const state = this.state;
     if (state.kind !== 'up' || state.client !== client) return;
     const how = this.child?.exit ?? 'exited';
@@ -187,7 +188,7 @@ export class Upstream {
     this.state = { kind: 'restarting', ready };
   }
 
-  private async restartLoop(policy: RestartPolicy): Promise<Client> {
+  private async restartLoop(policy: RestartPolicy): Promise<UpstreamClient> {
     let lastError: unknown;
     while (this.attempts < policy.maxAttempts) {
       const delay = Math.min(policy.initialDelayMs * 2 ** this.attempts, policy.maxDelayMs);

@@ -122,7 +122,9 @@ export function startCli(
 }
 
 /** The JSON lines a probe server appended to its log. */
-export function probeLog(path: string): { pid: number; event: string; tool?: string; args?: unknown }[] {
+export function probeLog(
+  path: string,
+): { pid: number; event: string; tool?: string; args?: unknown; requestId?: string | number }[] {
   try {
     return readFileSync(path, 'utf8')
       .split('\n')

@@ -1,0 +1,124 @@
+import { type CallToolResult, type RequestId, SdkError, SdkErrorCode } from '@modelcontextprotocol/client';
+import type { CheckResult, Outcome, Proposal } from '../core/types.js';
+import type { Guard } from './guard.js';
+import { describeError, type Log } from './log.js';
+import { outcomeFromError, outcomeFromResult } from './outcome.js';
+import type { UpstreamLink } from './proxy.js';
+import type { ToolCatalog } from './tool-catalog.js';
+import { warnedResult } from './verdict.js';
+
+export interface ToolCallStepsOptions {
+  readonly guard: Guard;
+  readonly catalog: ToolCatalog;
+  readonly upstream: UpstreamLink;
+  /** How long a call may run without progress; after a timeout, a ping gets as long (10 s at most). */
+  readonly callTimeoutMs: number;
+  readonly log: Log;
+}
+
+const MAX_LISTING_PAGES = 64;
+
+/**
+ * The steps every guarded tool call takes, whichever way it travels through the proxy: the proposal
+ * (with the tool's annotations), the verdict, and what the outcome teaches. A fault in the guard
+ * never takes a call away from the user: it is logged and the call goes through.
+ */
+export class ToolCallSteps {
+  constructor(private readonly options: ToolCallStepsOptions) {}
+
+  /** The proposal for a call; a tool the catalog does not know yet has the tool list fetched first. */
+  async propose(
+    name: string,
+    args: Record<string, unknown> | undefined,
+    callId: RequestId,
+  ): Promise<Proposal> {
+    const { catalog } = this.options;
+    if (!catalog.describe(name)) await catalog.fill(() => this.listTools());
+    return { tool: name, args: args ?? {}, ...catalog.describe(name), callId: String(callId) };
+  }
+
+  /** The guard's verdict, or undefined when the guard failed (and the call goes through). */
+  check(proposal: Proposal): CheckResult | undefined {
+    try {
+      return this.options.guard.checkProposal(proposal);
+    } catch (error) {
+      this.options.log(
+        `the guard failed to check a call to ${proposal.tool}, letting it run: ${describeError(error)}`,
+      );
+      return undefined;
+    }
+  }
+
+  /** Records a result; returns what the client receives (with the warning of a warned call). */
+  answered(
+    proposal: Proposal,
+    verdict: CheckResult | undefined,
+    result: CallToolResult,
+    startedAt: number,
+  ): CallToolResult {
+    this.record(outcomeFromResult(proposal, result, performance.now() - startedAt));
+    return verdict?.verdict === 'warn' ? warnedResult(result, verdict) : result;
+  }
+
+  /**
+   * Records a call that came back without a result. The client then receives the server's own
+   * JSON-RPC error unchanged (unknown tool, invalid params), or `faultResult` for anything else.
+   */
+  failed(proposal: Proposal, error: unknown, startedAt: number): void {
+    this.record(outcomeFromError(proposal, error, performance.now() - startedAt));
+    if (error instanceof SdkError && error.code === SdkErrorCode.RequestTimeout) {
+      void this.options.upstream.suspectHang?.(Math.min(10_000, this.options.callTimeoutMs));
+    }
+  }
+
+  private record(outcome: Outcome): void {
+    try {
+      this.options.guard.recordOutcome(outcome);
+    } catch (error) {
+      this.options.log(
+        `the guard failed to record a call to ${outcome.proposal.tool}: ${describeError(error)}`,
+      );
+    }
+  }
+
+  /** Every page of the tool list, so that a client that calls without listing still gets annotations. */
+  private async listTools(): Promise<void> {
+    const { catalog, upstream, log } = this.options;
+    try {
+      const client = await upstream.client();
+      let cursor: string | undefined;
+      for (let page = 0; page < MAX_LISTING_PAGES; page += 1) {
+        const result = await client.request(
+          { method: 'tools/list', params: cursor === undefined ? {} : { cursor } },
+          { timeout: 10_000 },
+        );
+        cursor = result.nextCursor;
+        catalog.remember(result.tools, { lastPage: cursor === undefined });
+        if (cursor === undefined) return;
+      }
+    } catch (error) {
+      log(`could not list the tools of the MCP server: ${describeError(error)}`);
+      // Proposals go without annotations rather than every call paying for another failed listing.
+      catalog.remember([], { lastPage: true });
+    }
+  }
+}
+
+/** The answer to a call that the upstream could not give: the model learns it was not its fault. */
+export function faultResult(tool: string, error: unknown): CallToolResult {
+  return {
+    content: [{ type: 'text', text: `The MCP server could not complete ${tool}: ${faultText(error)}` }],
+    isError: true,
+  };
+}
+
+function faultText(error: unknown): string {
+  if (error instanceof SdkError) {
+    if (error.code === SdkErrorCode.RequestTimeout)
+      return 'it did not answer in time. This is not a problem with the call.';
+    if (error.code === SdkErrorCode.ConnectionClosed || error.code === SdkErrorCode.NotConnected) {
+      return 'the server exited while the call was running. This is not a problem with the call.';
+    }
+  }
+  return `${describeError(error)}.`;
+}

@@ -1,0 +1,147 @@
+import {
+  type CallToolRequestParams,
+  type CallToolResult,
+  Client,
+  type JSONRPCErrorResponse,
+  type JSONRPCNotification,
+  type JSONRPCResponse,
+  type MessageExtraInfo,
+  type Progress,
+  ProtocolError,
+  SdkError,
+  SdkErrorCode,
+} from '@modelcontextprotocol/client';
+
+/** How a relayed call ended: the server's result, checked as the SDK client checks it, or why there is none. */
+export type RelayOutcome =
+  | { readonly result: CallToolResult }
+  | {
+      /** What the SDK client's `request()` would have rejected with. */
+      readonly error: Error;
+      /** When the server answered with a JSON-RPC error: that error, as an SDK server passes it on. */
+      readonly passOn?: JSONRPCErrorResponse['error'];
+    };
+
+export interface RelayListener {
+  /** Called once: the answer, a send failure, or the connection closing. Not called after `cancel`. */
+  settled(outcome: RelayOutcome): void;
+  /** Set when the caller wants progress: the server's updates, without its token. */
+  readonly progressed?: (progress: Progress) => void;
+}
+
+export interface RelayedCall {
+  /** Tells the server the call is abandoned (`notifications/cancelled`); the listener hears nothing more. */
+  cancel(reason: string): void;
+}
+
+/** Ids of the proxy's own requests: strings, where the SDK client numbers its requests, so they never meet. */
+const RELAY_ID_PREFIX = 'narrowing-';
+
+/**
+ * The SDK client for the upstream server, with a second way to call a tool: `relayToolCall` sends the
+ * request as it is, and the answer comes back through the client's own response, progress and close
+ * seams (which the SDK documents for subclasses). The answer is checked with this connection's wire
+ * codec, the very check the SDK client applies, so a relayed result is what `request()` would have
+ * returned. It spares the client's per-request machinery for the one request that is hot.
+ */
+export class UpstreamClient extends Client {
+  private readonly relays = new Map<string, RelayListener>();
+  private nextRelay = 0;
+
+  relayToolCall(params: CallToolRequestParams, listener: RelayListener): RelayedCall {
+    const id = `${RELAY_ID_PREFIX}${this.nextRelay++}`;
+    const transport = this.transport;
+    if (!transport) {
+      queueMicrotask(() => listener.settled({ error: new Error('Not connected') }));
+      return { cancel: () => undefined };
+    }
+    this.relays.set(id, listener);
+    // As the SDK client does: the server reports progress under the request's id.
+    const sent = listener.progressed ? { ...params, _meta: { ...params._meta, progressToken: id } } : params;
+    transport.send({ jsonrpc: '2.0', id, method: 'tools/call', params: sent }).catch((error: unknown) => {
+      if (this.relays.delete(id)) listener.settled({ error: asError(error) });
+    });
+    return {
+      cancel: (reason) => {
+        if (!this.relays.delete(id)) return;
+        transport
+          .send({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: id, reason } })
+          .catch((error: unknown) => this.onerror?.(new Error(`Failed to send cancellation: ${error}`)));
+      },
+    };
+  }
+
+  protected override _onresponse(response: JSONRPCResponse | JSONRPCErrorResponse): void {
+    const listener = typeof response.id === 'string' ? this.relays.get(response.id) : undefined;
+    if (!listener) {
+      super._onresponse(response);
+      return;
+    }
+    this.relays.delete(response.id as string);
+    listener.settled(this.outcomeOf(response));
+  }
+
+  protected override _onnotification(notification: JSONRPCNotification, extra?: MessageExtraInfo): void {
+    const token =
+      notification.method === 'notifications/progress' ? notification.params?.progressToken : undefined;
+    const progressed = typeof token === 'string' ? this.relays.get(token)?.progressed : undefined;
+    if (!progressed) {
+      super._onnotification(notification, extra);
+      return;
+    }
+    const checked = this._wireCodec().validateNotification('notifications/progress', notification);
+    if (!checked.ok) {
+      const why = checked.reason === 'invalid' ? checked.message : 'not in this protocol era';
+      this.onerror?.(new Error(`Uncaught error in notification handler: Error: ${why}`));
+      return;
+    }
+    const { progressToken: _token, ...progress } = checked.value.params;
+    progressed(progress);
+  }
+
+  protected override _onclose(): void {
+    const listeners = [...this.relays.values()];
+    this.relays.clear();
+    const error = new SdkError(SdkErrorCode.ConnectionClosed, 'Connection closed');
+    // Settling only schedules the callers' continuations: they run after the SDK's own teardown below.
+    for (const listener of listeners) listener.settled({ error });
+    super._onclose();
+  }
+
+  /** What the SDK client's `request()` resolves or rejects with for this answer. */
+  private outcomeOf(response: JSONRPCResponse | JSONRPCErrorResponse): RelayOutcome {
+    if ('error' in response) {
+      const { code, message, data } = response.error;
+      const error = ProtocolError.fromError(code, message, data);
+      return { error, passOn: this.wireError(error) };
+    }
+    const codec = this._wireCodec();
+    const decoded = codec.decodeResult('tools/call', response.result);
+    if (decoded.kind === 'invalid') return { error: decoded.error };
+    if (decoded.kind === 'input_required') {
+      return {
+        error: new SdkError(SdkErrorCode.InvalidResult, 'Invalid result for tools/call: input_required'),
+      };
+    }
+    const checked = codec.validateResult('tools/call', decoded.result);
+    if (checked.ok) return { result: checked.value };
+    const why = checked.reason === 'invalid' ? checked.message : 'not-in-era: tools/call';
+    return { error: new SdkError(SdkErrorCode.InvalidResult, `Invalid result for tools/call: ${why}`) };
+  }
+
+  /**
+   * The JSON-RPC error an SDK server of this connection's era answers with when a handler throws
+   * `error`: the codec maps a few codes on their way to the wire.
+   */
+  private wireError(error: ProtocolError): JSONRPCErrorResponse['error'] {
+    return {
+      code: this._wireCodec().encodeErrorCode(error.code),
+      message: error.message,
+      ...(error.data !== undefined && { data: error.data }),
+    };
+  }
+}
+
+function asError(value: unknown): Error {
+  return value instanceof Error ? value : new Error(String(value));
+}
