@@ -7,6 +7,7 @@ import { duration, renderText, type Section, thousands } from './table.js';
 
 export async function perfCommand(options: PerfCommandOptions, io: CommandIO): Promise<number> {
   const report = await runPerfBench({
+    ...(options.engine ? { engine: options.engine } : {}),
     ...(options.constraints ? { constraints: options.constraints } : {}),
     ...(options.ops !== undefined ? { ops: options.ops } : {}),
     ...(options.runs !== undefined ? { runs: options.runs } : {}),
@@ -22,7 +23,11 @@ export async function perfCommand(options: PerfCommandOptions, io: CommandIO): P
 
 export function environmentLine(report: PerfReport): string {
   const env = report.environment;
-  return `Node ${env.node}, ${env.platform}, ${env.cpu} × ${env.cpus}, load average ${env.loadAverage} at the start (timings are only as quiet as the machine).`;
+  const engine =
+    env.engine === 'dist'
+      ? 'the built package'
+      : `the TypeScript sources through tsx${env.engineNote ? ` (${env.engineNote})` : ''}`;
+  return `Timing ${engine}; Node ${env.node}, ${env.platform}, ${env.cpu} × ${env.cpus}, load average ${env.loadAverage} at the start (timings are only as quiet as the machine).`;
 }
 
 export function perfSections(report: PerfReport): Section[] {

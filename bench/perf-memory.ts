@@ -5,8 +5,8 @@
  */
 import { execFile } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { createToolCallAdapter } from '../src/adapters/tool-call/index.js';
-import { NarrowingLoop } from '../src/core/loop.js';
+import type { EngineKind } from './engine.js';
+import type { PerfEngine } from './perf-engine.js';
 import { failingCall, typicalCall } from './perf-workload.js';
 
 export interface MemoryFigure {
@@ -30,14 +30,15 @@ const gc = (globalThis as { gc?: () => void }).gc;
 
 /** A million calls, one in ten failing in a new way; heap sampled after a warm-up. */
 export function memoryRun(
+  engine: Pick<PerfEngine, 'NarrowingLoop' | 'createToolCallAdapter'>,
   calls: number,
   budgetMs: number,
   progress: (message: string) => void,
 ): MemoryFigure {
   gc?.();
   let now = Date.UTC(2026, 0, 5, 9);
-  const loop = new NarrowingLoop({
-    adapter: createToolCallAdapter(),
+  const loop = new engine.NarrowingLoop({
+    adapter: engine.createToolCallAdapter(),
     clock: { now: () => now },
     sessionId: 'perf',
   });
@@ -90,6 +91,7 @@ const ROOT = fileURLToPath(new URL('..', import.meta.url));
 
 /** Runs `memoryRun` in a child process with `--expose-gc`; its progress lines come through `progress`. */
 export function memoryRunInChild(
+  engine: EngineKind,
   calls: number,
   budgetMs: number,
   progress: (message: string) => void,
@@ -98,7 +100,7 @@ export function memoryRunInChild(
   return new Promise((resolve, reject) => {
     const child = execFile(
       process.execPath,
-      ['--expose-gc', '--import', 'tsx', script, String(calls), String(budgetMs)],
+      ['--expose-gc', '--import', 'tsx', script, String(calls), String(budgetMs), engine],
       {
         cwd: ROOT,
         maxBuffer: 1024 * 1024,

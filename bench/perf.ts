@@ -8,12 +8,11 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
-import { createToolCallAdapter } from '../src/adapters/tool-call/index.js';
-import { createJournal } from '../src/audit/index.js';
-import { NarrowingLoop } from '../src/core/loop.js';
+import type { NarrowingLoop } from '../src/core/loop.js';
 import type { AuditSink, EngineSnapshot, JournalEvent } from '../src/core/types.js';
-import { replayTrace } from '../src/replay/index.js';
 import type { TraceEvent } from '../src/trace/index.js';
+import type { EngineKind } from './engine.js';
+import { loadPerfEngine, type PerfEngine } from './perf-engine.js';
 import { type MemoryFigure, memoryRunInChild } from './perf-memory.js';
 import {
   CALL_KINDS,
@@ -30,6 +29,8 @@ import {
 export type { MemoryFigure } from './perf-memory.js';
 
 export interface PerfOptions {
+  /** Which engine to time: the build (the default, when it is current) or the sources. */
+  readonly engine?: EngineKind;
   readonly constraints?: readonly number[];
   /** Calls timed per run of each hot-path figure. */
   readonly ops?: number;
@@ -89,8 +90,12 @@ export interface TargetResult {
 }
 
 export interface PerfReport {
-  readonly config: Required<Omit<PerfOptions, 'onProgress'>>;
+  readonly config: Required<Omit<PerfOptions, 'onProgress' | 'engine'>>;
   readonly environment: {
+    /** The engine timed: the build users install, or the sources through the development loader. */
+    readonly engine: EngineKind;
+    /** Why the sources were timed when the build was asked for. */
+    readonly engineNote?: string;
     readonly node: string;
     readonly platform: string;
     readonly cpu: string;
@@ -125,9 +130,9 @@ class SteppingClock {
 /** Room for the largest constraint count measured: the default capacity is smaller. */
 const CAPACITY = 250_000;
 
-function newLoop(clock: SteppingClock, audit?: AuditSink): NarrowingLoop {
-  return new NarrowingLoop({
-    adapter: createToolCallAdapter(),
+function newLoop(engine: PerfEngine, clock: SteppingClock, audit?: AuditSink): NarrowingLoop {
+  return new engine.NarrowingLoop({
+    adapter: engine.createToolCallAdapter(),
     clock,
     sessionId: 'perf',
     audit,
@@ -145,9 +150,9 @@ function median(values: readonly number[]): number {
 }
 
 /** A guard that has learned `count` constraints from distinct failures, as a snapshot to restore. */
-export function seededState(count: number): EngineSnapshot {
+export function seededState(engine: PerfEngine, count: number): EngineSnapshot {
   const clock = new SteppingClock();
-  const loop = newLoop(clock);
+  const loop = newLoop(engine, clock);
   let active = 0;
   for (let index = 0; active < count; index++) {
     clock.tick();
@@ -192,6 +197,7 @@ function timeCalls(
 }
 
 function hotPath(
+  engine: PerfEngine,
   count: number,
   workload: Workload,
   state: EngineSnapshot,
@@ -203,7 +209,7 @@ function hotPath(
   const pairs: number[] = [];
   for (let run = 0; run < runs; run++) {
     const clock = new SteppingClock();
-    const loop = newLoop(clock);
+    const loop = newLoop(engine, clock);
     loop.restore(state);
     gc?.();
     const base = 10_000_000 * (run + 1);
@@ -220,12 +226,12 @@ function hotPath(
     recordNs: median(records),
     pairNs: median(pairs),
   };
-  return workload === 'typical' ? { ...figure, byKind: timeByKind(state, ops) } : figure;
+  return workload === 'typical' ? { ...figure, byKind: timeByKind(engine, state, ops) } : figure;
 }
 
-function timeByKind(state: EngineSnapshot, ops: number): Record<CallKind, number> {
+function timeByKind(engine: PerfEngine, state: EngineSnapshot, ops: number): Record<CallKind, number> {
   const clock = new SteppingClock();
-  const loop = newLoop(clock);
+  const loop = newLoop(engine, clock);
   loop.restore(state);
   const samples = new Map<CallKind, number[]>(CALL_KINDS.map((kind) => [kind, []]));
   const base = 90_000_000;
@@ -261,10 +267,10 @@ function journalEvents(index: number): JournalEvent[] {
   ];
 }
 
-async function journalThroughput(entries: number): Promise<number> {
+async function journalThroughput(engine: PerfEngine, entries: number): Promise<number> {
   const dir = mkdtempSync(join(tmpdir(), 'narrowing-bench-journal-'));
   try {
-    const journal = createJournal({ path: join(dir, 'journal.jsonl'), receipts: true });
+    const journal = engine.createJournal({ path: join(dir, 'journal.jsonl'), receipts: true });
     const events = Array.from({ length: 64 }, (_, index) => journalEvents(index)).flat();
     const started = performance.now();
     for (let index = 0; index < entries; index++) {
@@ -282,7 +288,11 @@ async function journalThroughput(entries: number): Promise<number> {
 }
 
 /** A call with and without a journal attached, interleaved run by run so that both see the same machine. */
-async function auditOverhead(ops: number, runs: number): Promise<{ withoutNs: number; withNs: number }> {
+async function auditOverhead(
+  engine: PerfEngine,
+  ops: number,
+  runs: number,
+): Promise<{ withoutNs: number; withNs: number }> {
   const dir = mkdtempSync(join(tmpdir(), 'narrowing-bench-audit-'));
   const without: number[] = [];
   const withJournal: number[] = [];
@@ -290,10 +300,10 @@ async function auditOverhead(ops: number, runs: number): Promise<{ withoutNs: nu
     for (let run = 0; run < runs; run++) {
       for (const attach of [false, true]) {
         const journal = attach
-          ? createJournal({ path: join(dir, `journal-${run}.jsonl`), receipts: true })
+          ? engine.createJournal({ path: join(dir, `journal-${run}.jsonl`), receipts: true })
           : undefined;
         const clock = new SteppingClock();
-        const loop = newLoop(clock, journal);
+        const loop = newLoop(engine, clock, journal);
         const base = 20_000_000 * (run + 1);
         timeCalls(loop, clock, typicalCall, base, WARMUP_OPS);
         let total = 0;
@@ -314,7 +324,7 @@ async function auditOverhead(ops: number, runs: number): Promise<{ withoutNs: nu
   }
 }
 
-function replayThroughput(calls: number): ReplayFigure {
+function replayThroughput(engine: PerfEngine, calls: number): ReplayFigure {
   const events: TraceEvent[] = [
     { type: 'meta', name: 'perf' },
     { type: 'session', id: 'perf' },
@@ -331,7 +341,7 @@ function replayThroughput(calls: number): ReplayFigure {
     });
   }
   const started = performance.now();
-  replayTrace(events);
+  engine.replayTrace(events);
   return { calls, callsPerSecond: calls / ((performance.now() - started) / 1000) };
 }
 
@@ -395,7 +405,11 @@ export async function runPerfBench(options: PerfOptions = {}): Promise<PerfRepor
     memoryBudgetMs: options.memoryBudgetMs ?? DEFAULT_PERF.memoryBudgetMs,
   };
   const progress = options.onProgress ?? (() => undefined);
+  const engine = await loadPerfEngine(options.engine ?? 'dist');
+  if (engine.note) progress(engine.note);
   const environment = {
+    engine: engine.kind,
+    ...(engine.note !== undefined && { engineNote: engine.note }),
     node: process.version,
     platform: `${process.platform}-${process.arch}`,
     cpu: cpus()[0]?.model.trim() ?? 'unknown',
@@ -405,16 +419,16 @@ export async function runPerfBench(options: PerfOptions = {}): Promise<PerfRepor
   };
 
   progress('warming up');
-  const warm = seededState(Math.min(10, config.constraints[0] ?? 10));
-  for (const workload of WORKLOADS) hotPath(0, workload, warm, Math.min(2_000, config.ops), 1);
+  const warm = seededState(engine, Math.min(10, config.constraints[0] ?? 10));
+  for (const workload of WORKLOADS) hotPath(engine, 0, workload, warm, Math.min(2_000, config.ops), 1);
 
   const hotPathFigures: HotPathFigure[] = [];
   for (const count of config.constraints) {
     progress(`learning ${count.toLocaleString('en-US')} constraints`);
-    const state = seededState(count);
+    const state = seededState(engine, count);
     for (const workload of WORKLOADS) {
       progress(`timing ${workload} calls with ${count.toLocaleString('en-US')} constraints`);
-      hotPathFigures.push(hotPath(count, workload, state, config.ops, config.runs));
+      hotPathFigures.push(hotPath(engine, count, workload, state, config.ops, config.runs));
     }
   }
   const pairAt = (count: number | undefined, workload: Workload) =>
@@ -430,12 +444,12 @@ export async function runPerfBench(options: PerfOptions = {}): Promise<PerfRepor
   ) as Record<Workload, number>;
 
   progress(`memory run: ${config.calls.toLocaleString('en-US')} calls, one in ten failing`);
-  const memory = await memoryRunInChild(config.calls, config.memoryBudgetMs, progress);
+  const memory = await memoryRunInChild(engine.kind, config.calls, config.memoryBudgetMs, progress);
 
   progress('journal throughput');
-  const entriesPerSecond = await journalThroughput(config.journalEntries);
+  const entriesPerSecond = await journalThroughput(engine, config.journalEntries);
   progress('journal on the hot path');
-  const overhead = await auditOverhead(config.ops, config.runs);
+  const overhead = await auditOverhead(engine, config.ops, config.runs);
   const journal: JournalFigure = {
     entries: config.journalEntries,
     entriesPerSecond,
@@ -445,7 +459,7 @@ export async function runPerfBench(options: PerfOptions = {}): Promise<PerfRepor
   };
 
   progress('replay throughput');
-  const replay = replayThroughput(config.replayCalls);
+  const replay = replayThroughput(engine, config.replayCalls);
 
   const partial = { config, environment, hotPath: hotPathFigures, scaling, memory, journal, replay };
   return { ...partial, targets: judge(partial) };

@@ -4,12 +4,13 @@
  * and the throughput of 8 concurrent callers each way. The proxy runs as its own process, with
  * the real guard and a fresh state directory, exactly as a client would start it.
  */
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import { chooseEngine, type EngineKind } from './engine.js';
 
 export interface ProxyBenchOptions {
   /** Sequential calls per side for the latency figures. */
@@ -21,6 +22,8 @@ export interface ProxyBenchOptions {
   readonly warmup?: number;
   /** How to start the proxy: the command and its leading arguments, before `mcp`. */
   readonly proxyCommand?: readonly string[];
+  /** Run the proxy from the build (the default, when it is current) or from the sources. */
+  readonly engine?: EngineKind;
 }
 
 export interface LatencyStats {
@@ -50,6 +53,9 @@ export interface ProxyBenchResult {
   readonly durationMs: number;
   readonly node: string;
   readonly platform: string;
+  /** What ran the proxy: the built command, the sources through tsx (with the reason), or the caller's. */
+  readonly engine: EngineKind | 'custom';
+  readonly engineNote?: string;
 }
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -63,7 +69,8 @@ export async function runProxyBench(options: ProxyBenchOptions = {}): Promise<Pr
   const stateDir = mkdtempSync(join(tmpdir(), 'narrowing-bench-proxy-'));
   const started = performance.now();
   const direct = await connect(process.execPath, [EVERYTHING]);
-  const [command, ...prefix] = options.proxyCommand ?? defaultProxyCommand();
+  const engine = chooseEngine(options.engine ?? 'dist');
+  const [command, ...prefix] = options.proxyCommand ?? defaultProxyCommand(engine.kind);
   const proxied = await connect(command!, [
     ...prefix,
     'mcp',
@@ -133,6 +140,8 @@ export async function runProxyBench(options: ProxyBenchOptions = {}): Promise<Pr
       durationMs: performance.now() - started,
       node: process.version,
       platform: `${process.platform}-${process.arch}`,
+      engine: options.proxyCommand ? 'custom' : engine.kind,
+      ...(engine.note !== undefined && !options.proxyCommand && { engineNote: engine.note }),
     };
   } finally {
     await Promise.all([direct.close(), proxied.close()]);
@@ -140,11 +149,9 @@ export async function runProxyBench(options: ProxyBenchOptions = {}): Promise<Pr
   }
 }
 
-/** The built command when there is one and this module runs built; otherwise the sources. */
-function defaultProxyCommand(): string[] {
-  const fromSource = import.meta.url.endsWith('.ts');
-  const bin = join(ROOT, 'bin/narrowing.js');
-  if (!fromSource && existsSync(join(ROOT, 'dist/cli/main.js'))) return [process.execPath, bin];
+/** The built command when the build is current, as users run it; otherwise the sources. */
+function defaultProxyCommand(engine: EngineKind): string[] {
+  if (engine === 'dist') return [process.execPath, join(ROOT, 'bin/narrowing.js')];
   const main = new URL('../src/cli/main.ts', import.meta.url).href;
   const script = `const { main } = await import(${JSON.stringify(main)}); await main(process.argv.slice(1));`;
   return [process.execPath, '--import', 'tsx', '--input-type=module', '--eval', script];
@@ -193,6 +200,12 @@ export function formatProxyBench(result: ProxyBenchResult): string {
     `Throughput with ${throughput.concurrency} concurrent callers, ${throughput.calls} calls each way:`,
     `  direct  ${Math.round(throughput.direct)} calls/s`,
     `  proxied ${Math.round(throughput.proxied)} calls/s`,
-    `${result.totalCalls} calls in ${(result.durationMs / 1000).toFixed(1)} s (node ${result.node}, ${result.platform})`,
+    `${result.totalCalls} calls in ${(result.durationMs / 1000).toFixed(1)} s (node ${result.node}, ${result.platform}; proxy ${proxyOrigin(result)})`,
   ].join('\n');
+}
+
+function proxyOrigin(result: ProxyBenchResult): string {
+  if (result.engine === 'dist') return 'built';
+  if (result.engine === 'custom') return 'started by the given command';
+  return `from the sources${result.engineNote ? ` (${result.engineNote})` : ''}`;
 }

@@ -5,7 +5,7 @@
  * narrow the agent.
  */
 import { execFile } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -14,6 +14,7 @@ import { createToolCallAdapter, toolCallToProposal } from '../src/adapters/tool-
 import { NarrowingLoop as EngineLoop } from '../src/core/loop.js';
 import type { Blame } from '../src/core/types.js';
 import { NarrowingLoop } from '../src/narrowing.js';
+import { chooseEngine, type EngineKind, engineModuleUrl } from './engine.js';
 import {
   blockedNow,
   failedCalls,
@@ -46,7 +47,7 @@ export interface SessionsReport {
 
 export interface SessionsOptions {
   /** The engine the child process runs: the TypeScript sources, or the build in `dist/`. */
-  readonly engine?: 'source' | 'dist';
+  readonly engine?: EngineKind;
   readonly onProgress?: (message: string) => void;
 }
 
@@ -156,11 +157,10 @@ interface ChildReport {
   readonly endedAt: number;
 }
 
-/** The built engine when asked for and built; the sources otherwise. */
-function engineModule(kind: 'source' | 'dist'): { kind: 'source' | 'dist'; url: string } {
-  const built = new URL('../dist/narrowing.js', import.meta.url);
-  if (kind === 'dist' && existsSync(built)) return { kind, url: built.href };
-  return { kind: 'source', url: new URL('../src/narrowing.ts', import.meta.url).href };
+/** The built engine when asked for and current; the sources otherwise. */
+function engineModule(requested: EngineKind): { kind: EngineKind; url: string } {
+  const { kind } = chooseEngine(requested);
+  return { kind, url: engineModuleUrl(kind, 'narrowing') };
 }
 
 async function runChild(engineUrl: string, statePath: string): Promise<ChildReport> {
@@ -180,7 +180,7 @@ async function runChild(engineUrl: string, statePath: string): Promise<ChildRepo
  * depends on every file of the workspace, which may change between processes without the guard
  * seeing it, so their bans live for the session only.
  */
-export async function fileStoreInNewProcess(kind: 'source' | 'dist' = 'source'): Promise<SessionCheck> {
+export async function fileStoreInNewProcess(kind: EngineKind = 'source'): Promise<SessionCheck> {
   const dir = mkdtempSync(join(tmpdir(), 'narrowing-bench-sessions-'));
   try {
     const statePath = join(dir, 'state.json');

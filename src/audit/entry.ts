@@ -3,7 +3,7 @@
  * with receipts on, its link in the hash chain. The line is the canonical JSON of the receipt
  * with the hash appended, so the bytes on disk are exactly the bytes that were hashed.
  */
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import { canonicalJson } from '../core/identity.js';
 import type { JournalEvent } from '../core/types.js';
 import { type JsonValue, redact } from './redact.js';
@@ -38,10 +38,10 @@ export type JournalEntry = JournalEvent & ReceiptFields;
 const MAX_STORED_STRING = 8_192;
 
 export function sha256Hex(text: string): string {
-  return createHash('sha256').update(text).digest('hex');
+  // The one-shot form: a Hash object per receipt costs more than the hashing itself.
+  return hash('sha256', text, 'hex');
 }
 
-/** The event as it may be written down: plain JSON, no secrets, bounded in size. */
 /**
  * Fields the engine fills with its own values (kinds, times, tool names, keys, digests): no secret
  * can be in them, so they are stored as they are, without a walk through the redactor.

@@ -6,7 +6,7 @@
 import { closeSync, fsyncSync, mkdirSync, openSync, writeFileSync } from 'node:fs';
 import { type FileHandle, mkdir, open } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import type { AuditSink, JournalEvent } from '../core/types.js';
+import type { AuditSink, JournalEvent, Mutable } from '../core/types.js';
 import { writeFileAtomic, writeFileAtomicSync } from '../stores/atomic-file.js';
 import { onProcessExit } from '../stores/exit-hook.js';
 import {
@@ -241,12 +241,12 @@ class FileJournal implements Journal {
       // A hostile object (a proxy that throws) must not cost the journal its other entries.
       fields = { type: 'unrecordable', at: Date.now(), error: (error as Error)?.message ?? String(error) };
     }
-    return {
-      ...fields,
-      seq,
-      ...(this.sessionId === undefined ? {} : { sessionId: this.sessionId }),
-      ...(this.receipts ? { prev: this.prevHash } : {}),
-    };
+    // The fields are this entry's own copy: completed in place rather than copied once more.
+    const entry = fields as Mutable<UnsealedEntry>;
+    entry.seq = seq;
+    if (this.sessionId !== undefined) entry.sessionId = this.sessionId;
+    if (this.receipts) entry.prev = this.prevHash;
+    return entry;
   }
 
   private enqueueWrite(): Promise<void> {

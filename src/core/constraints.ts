@@ -3,6 +3,7 @@
  * target or action class, so checking costs the same with 10 or 100,000 constraints.
  */
 import { hashString } from './identity.js';
+import { RecencyMap } from './recency-map.js';
 import type {
   ActionKind,
   Constraint,
@@ -40,7 +41,7 @@ const LIFTED_MEMORY = 10_000;
 
 export class ConstraintIndex {
   /** Insertion order is recency order: the first entry is the one evicted when full. */
-  private readonly all = new Map<string, Entry>();
+  private readonly all = new RecencyMap<string, Entry>();
   private readonly byCall = new Map<string, Entry>();
   private readonly byTarget = new Map<string, Entry[]>();
   /** Call bans by the targets whose change may cure them; a lone ban is stored without a set. */
@@ -60,7 +61,7 @@ export class ConstraintIndex {
   private readonly parameterBans = new Map<string, Entry[]>();
   /** Bans on build outputs (`dist/…`): any command with unknown effects may have regenerated them. */
   private readonly generated = new Set<Entry>();
-  private readonly lifted = new Map<string, number>();
+  private readonly lifted = new RecencyMap<string, number>();
   private activeCount = 0;
 
   constructor(private readonly capacity: number) {}
@@ -95,8 +96,8 @@ export class ConstraintIndex {
     this.lifted.delete(id);
     const evicted: Entry[] = [];
     while (this.all.size > this.capacity) {
-      const oldest = this.all.values().next().value as Entry;
-      this.remove(oldest);
+      const oldest = this.all.shift() as Entry;
+      this.unindex(oldest);
       evicted.push(oldest);
     }
     return evicted;
@@ -105,7 +106,6 @@ export class ConstraintIndex {
   /** Moves an entry to the recent end after it changed, and keeps the active count right. */
   touch(entry: Entry, wasActive: boolean): void {
     const id = entry.constraint.id;
-    this.all.delete(id);
     this.all.set(id, entry);
     this.arm(entry);
     const nowActive = isActive(entry);
@@ -118,9 +118,8 @@ export class ConstraintIndex {
     this.all.delete(id);
     this.unindex(entry);
     if (liftedAt !== undefined && entry.constraint.persistent) {
-      this.lifted.delete(id);
       this.lifted.set(id, liftedAt);
-      if (this.lifted.size > LIFTED_MEMORY) this.lifted.delete(this.lifted.keys().next().value as string);
+      if (this.lifted.size > LIFTED_MEMORY) this.lifted.shift();
     }
   }
 
@@ -148,14 +147,15 @@ export class ConstraintIndex {
   }
 
   /** Armed bans that depend on every file. */
-  armedWorkspaceEntries(): Entry[] {
-    return [...this.armedWorkspace];
+  armedWorkspaceEntries(): readonly Entry[] {
+    return this.armedWorkspace.size === 0 ? NONE : [...this.armedWorkspace];
   }
 
   /** Armed bans about the file at `path` (or another spelling of it). */
-  armedForFile(path: string): Entry[] {
+  armedForFile(path: string): readonly Entry[] {
+    if (this.armedByFile.size === 0) return NONE;
     const found = this.armedByFile.get(fileName(path));
-    if (!found) return [];
+    if (!found) return NONE;
     return [...found].filter((entry) =>
       entry.constraint.dependsOnFiles?.some((file) => samePath(file, path)),
     );
@@ -165,7 +165,8 @@ export class ConstraintIndex {
    * Armed bans about files a command may have written: files it names (by file name, among its
    * words) and build outputs, which any command with unknown effects may regenerate.
    */
-  armedForCommand(words: readonly string[]): Entry[] {
+  armedForCommand(words: readonly string[]): readonly Entry[] {
+    if (this.armedByFile.size === 0 && this.armedGenerated.size === 0) return NONE;
     const found = new Set<Entry>(this.armedGenerated);
     for (const word of words) {
       for (const entry of this.armedByFile.get(fileName(word)) ?? []) found.add(entry);
@@ -174,8 +175,8 @@ export class ConstraintIndex {
   }
 
   /** Every armed ban about particular files: a configuration change may cure any of them. */
-  armedFileScopedEntries(): Entry[] {
-    return [...this.armedFileScoped];
+  armedFileScopedEntries(): readonly Entry[] {
+    return this.armedFileScoped.size === 0 ? NONE : [...this.armedFileScoped];
   }
 
   /** A relieved ban waits for its retry; it is armed again if the retry fails. */
@@ -203,7 +204,7 @@ export class ConstraintIndex {
   }
 
   generatedEntries(): readonly Entry[] {
-    return [...this.generated];
+    return this.generated.size === 0 ? NONE : [...this.generated];
   }
 
   entries(): IterableIterator<Entry> {

@@ -94,7 +94,7 @@ export function canonicalJson(value: unknown, options: CanonicalOptions = {}): s
     } else if (object instanceof Set) {
       write([...object.values()], depth);
     } else {
-      const keys = Object.keys(object).sort();
+      const keys = sortKeys(Object.keys(object));
       const shown = keys.length > MAX_KEYS ? keys.slice(0, MAX_KEYS) : keys;
       parts.push('{');
       let first = true;
@@ -103,7 +103,7 @@ export function canonicalJson(value: unknown, options: CanonicalOptions = {}): s
         if (entry === undefined || typeof entry === 'function' || typeof entry === 'symbol') continue;
         if (!first) parts.push(',');
         first = false;
-        parts.push(JSON.stringify(key), ':');
+        parts.push(quotedKey(key));
         write(entry, depth + 1);
       }
       if (keys.length > shown.length)
@@ -114,33 +114,115 @@ export function canonicalJson(value: unknown, options: CanonicalOptions = {}): s
   }
 }
 
+/** Keys as canonical JSON writes them, `"key":`. The same few keys come back in every record. */
+const quotedKeys = new Map<string, string>();
+const MAX_QUOTED_KEYS = 4096;
+
+function quotedKey(key: string): string {
+  let quoted = quotedKeys.get(key);
+  if (quoted === undefined) {
+    quoted = `${JSON.stringify(key)}:`;
+    if (key.length <= 64) {
+      if (quotedKeys.size >= MAX_QUOTED_KEYS) quotedKeys.clear();
+      quotedKeys.set(key, quoted);
+    }
+  }
+  return quoted;
+}
+
 /**
  * A 64-bit non-cryptographic hash (two independent 32-bit lanes), as 16 hex characters. Used for
  * call keys and result digests, where speed matters and nobody is attacking the hash; receipts use
  * SHA-256 in the audit layer.
  */
 export function hashString(text: string): string {
-  let h1 = 0xdeadbeef ^ text.length;
-  let h2 = 0x41c6ce57 ^ text.length;
-  for (let index = 0; index < text.length; index++) {
-    const code = text.charCodeAt(index);
-    h1 = Math.imul(h1 ^ code, 2654435761);
-    h2 = Math.imul(h2 ^ code, 1597334677);
-  }
-  h1 = Math.imul(h1 ^ (h1 >>> 16), 2246822507) ^ Math.imul(h2 ^ (h2 >>> 13), 3266489909);
-  h2 = Math.imul(h2 ^ (h2 >>> 16), 2246822507) ^ Math.imul(h1 ^ (h1 >>> 13), 3266489909);
-  return hex32(h1) + hex32(h2);
+  return wholeTextHash.reset().add(text).finish();
 }
 
-/** Two hex digits per byte, looked up: a third of the time of `toString(16).padStart(8, '0')`. */
-const HEX_BYTES = Array.from({ length: 256 }, (_, byte) => byte.toString(16).padStart(2, '0'));
+const LANE1_SEED = 0xdeadbeef;
+const FINGERPRINT_MASK = 0x3fffffff;
+const LANE2_SEED = 0x41c6ce57;
 
-function hex32(value: number): string {
-  return (
-    (HEX_BYTES[value >>> 24] as string) +
-    (HEX_BYTES[(value >>> 16) & 255] as string) +
-    (HEX_BYTES[(value >>> 8) & 255] as string) +
-    (HEX_BYTES[value & 255] as string)
+/**
+ * `hashString` over a text given in pieces: `new TextHash().add(a).add(b).finish()` equals
+ * `hashString(a + b)`, without the concatenation ever being built.
+ */
+class TextHash {
+  private lane1 = LANE1_SEED;
+  private lane2 = LANE2_SEED;
+  private length = 0;
+
+  reset(): this {
+    this.lane1 = LANE1_SEED;
+    this.lane2 = LANE2_SEED;
+    this.length = 0;
+    return this;
+  }
+
+  add(text: string): this {
+    let h1 = this.lane1;
+    let h2 = this.lane2;
+    for (let index = 0; index < text.length; index++) {
+      const code = text.charCodeAt(index);
+      h1 = Math.imul(h1 ^ code, 2654435761);
+      h2 = Math.imul(h2 ^ code, 1597334677);
+    }
+    this.lane1 = h1;
+    this.lane2 = h2;
+    this.length += text.length;
+    return this;
+  }
+
+  /** One character, by its code. */
+  addCode(code: number): this {
+    this.lane1 = Math.imul(this.lane1 ^ code, 2654435761);
+    this.lane2 = Math.imul(this.lane2 ^ code, 1597334677);
+    this.length += 1;
+    return this;
+  }
+
+  finish(): string {
+    let h1 = this.lane1 ^ this.length;
+    let h2 = this.lane2 ^ this.length;
+    h1 = Math.imul(h1 ^ (h1 >>> 16), 2246822507) ^ Math.imul(h2 ^ (h2 >>> 13), 3266489909);
+    h2 = Math.imul(h2 ^ (h2 >>> 16), 2246822507) ^ Math.imul(h1 ^ (h1 >>> 13), 3266489909);
+    this.fingerprint = h2 & FINGERPRINT_MASK;
+    return hex64(h1, h2);
+  }
+
+  /** The low 30 bits of the last hash finished: a small integer, which costs a map nothing to keep. */
+  fingerprint = 0;
+}
+
+/** `hashString` never calls itself, so one hasher serves every call. */
+const wholeTextHash = new TextHash();
+
+/** The character codes of the hex digits, looked up by value. */
+const HEX_DIGIT = Array.from('0123456789abcdef', (digit) => digit.charCodeAt(0));
+
+/** Two 32-bit lanes as 16 hex digits, in one string built once: no intermediate pieces. */
+function digit(value: number, shift: number): number {
+  return HEX_DIGIT[(value >>> shift) & 15] as number;
+}
+
+function hex64(high: number, low: number): string {
+  return String.fromCharCode(
+    digit(high, 28),
+    digit(high, 24),
+    digit(high, 20),
+    digit(high, 16),
+    digit(high, 12),
+    digit(high, 8),
+    digit(high, 4),
+    digit(high, 0),
+    digit(low, 28),
+    digit(low, 24),
+    digit(low, 20),
+    digit(low, 16),
+    digit(low, 12),
+    digit(low, 8),
+    digit(low, 4),
+    digit(low, 0),
   );
 }
 
@@ -150,67 +232,45 @@ interface MaskRule {
   readonly kind: MaskKind;
   readonly pattern: RegExp;
   readonly replacement: string;
-  /** A necessary condition for a match, read from one pass over the text: skips hopeless regex scans. */
-  readonly mayMatch?: (features: TextFeatures) => boolean;
+  /** The rule's bit in what `candidateRules` returns. */
+  readonly bit: number;
 }
 
-/**
- * Longest runs of digits and hex characters, and the longest ones directly before a `-`. Replacing a
- * masked value only ever shortens runs, so features of the original text bound every later rule.
- */
-interface TextFeatures {
-  readonly text: string;
-  readonly digitRun: number;
-  readonly hexRun: number;
-  readonly digitsBeforeDash: number;
-  readonly hexBeforeDash: number;
-}
-
-function featuresOf(text: string): TextFeatures {
-  let digits = 0;
-  let hex = 0;
-  let digitRun = 0;
-  let hexRun = 0;
-  let digitsBeforeDash = 0;
-  let hexBeforeDash = 0;
-  for (let index = 0; index < text.length; index++) {
-    const code = text.charCodeAt(index);
-    if (code === 45) {
-      if (digits > digitsBeforeDash) digitsBeforeDash = digits;
-      if (hex > hexBeforeDash) hexBeforeDash = hex;
-    }
-    const digit = code >= 48 && code <= 57;
-    digits = digit ? digits + 1 : 0;
-    hex = digit || (code >= 97 && code <= 102) || (code >= 65 && code <= 70) ? hex + 1 : 0;
-    if (digits > digitRun) digitRun = digits;
-    if (hex > hexRun) hexRun = hex;
-  }
-  return { text, digitRun, hexRun, digitsBeforeDash, hexBeforeDash };
-}
+const TIMESTAMP_BIT = 1;
+const COMPACT_TIMESTAMP_BIT = 2;
+const UUID_BIT = 4;
+const EPOCH_BIT = 8;
+const TEMP_PATH_BIT = 16;
+const HEX_ID_BIT = 32;
+const DURATION_BIT = 64;
+const PID_BIT = 128;
+/** Not a rule: the text has a character JSON escapes (or a surrogate, which it may). */
+const ESCAPE_BIT = 256;
+const RULE_BITS = ESCAPE_BIT - 1;
 
 const TIMESTAMP: MaskRule = {
   kind: 'timestamp',
   pattern: /\b\d{4}-\d{2}-\d{2}[T_ ]\d{2}[:-]\d{2}(?:[:-]\d{2}(?:[.,]\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?/g,
   replacement: '<time>',
-  mayMatch: (features) => features.digitsBeforeDash >= 4,
+  bit: TIMESTAMP_BIT,
 };
 const COMPACT_TIMESTAMP: MaskRule = {
   kind: 'timestamp',
   pattern: /\b20\d{2}[01]\d[0-3]\d[T_-]?[0-2]\d[0-5]\d[0-5]\d\b/g,
   replacement: '<time>',
-  mayMatch: (features) => features.digitRun >= 8,
+  bit: COMPACT_TIMESTAMP_BIT,
 };
 const UUID: MaskRule = {
   kind: 'uuid',
   pattern: /\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b/gi,
   replacement: '<uuid>',
-  mayMatch: (features) => features.hexBeforeDash >= 8,
+  bit: UUID_BIT,
 };
 const EPOCH: MaskRule = {
   kind: 'epoch',
   pattern: /\b1[6-9]\d{8}(?:\d{3})?\b/g,
   replacement: '<epoch>',
-  mayMatch: (features) => features.digitRun >= 10,
+  bit: EPOCH_BIT,
 };
 /** Only the random part of a temporary path: `/tmp/output.txt` stays what it is. */
 const TEMP_PATH: MaskRule = {
@@ -218,20 +278,21 @@ const TEMP_PATH: MaskRule = {
   pattern:
     /(\/(?:private\/)?(?:tmp|var\/tmp|var\/folders\/[^/\s]+\/[^/\s]+\/T)\/)([A-Za-z_.-]*(?=[A-Za-z_.-]*\d)[A-Za-z0-9_.-]{6,})/g,
   replacement: '$1<tmp>',
-  mayMatch: ({ text }) => text.includes('/tmp/') || text.includes('/var/folders/'),
+  bit: TEMP_PATH_BIT,
 };
 const HEX_ID: MaskRule = {
   kind: 'hex-id',
   pattern: /\b(?=[0-9a-f]*\d)(?=[0-9a-f]*[a-f])[0-9a-f]{16,}\b/gi,
   replacement: '<hex>',
-  mayMatch: (features) => features.hexRun >= 16,
+  bit: HEX_ID_BIT,
 };
 const DURATION: MaskRule = {
   kind: 'duration',
   pattern: /\b\d+(?:\.\d+)?\s?(?:ms|µs|us|ns|s|sec|secs|seconds|m|min|mins|minutes|h|hrs|hours)\b/g,
   replacement: '<duration>',
+  bit: DURATION_BIT,
 };
-const PID: MaskRule = { kind: 'pid', pattern: /\b(pid[:= ]\s*)\d+/gi, replacement: '$1<pid>' };
+const PID: MaskRule = { kind: 'pid', pattern: /\b(pid[:= ]\s*)\d+/gi, replacement: '$1<pid>', bit: PID_BIT };
 
 /**
  * Which values count as volatile depends on what is compared. Arguments keep hex ids and
@@ -240,22 +301,97 @@ const PID: MaskRule = { kind: 'pid', pattern: /\b(pid[:= ]\s*)\d+/gi, replacemen
 const ARGUMENT_RULES: readonly MaskRule[] = [TIMESTAMP, COMPACT_TIMESTAMP, UUID, EPOCH, TEMP_PATH];
 const SHAPE_RULES: readonly MaskRule[] = [...ARGUMENT_RULES, HEX_ID];
 const RESULT_RULES: readonly MaskRule[] = [...SHAPE_RULES, DURATION, PID];
+const HEX_ONLY: readonly MaskRule[] = [HEX_ID];
 
-function hasDigit(text: string): boolean {
+/** What each ASCII character can start or continue, for `candidateRules`: anything else is 0. */
+const DIGIT = 1;
+const HEX_LETTER = 2;
+/** `-`, `/` and `p`, where a rule may need a closer look, and what JSON escapes. */
+const MARK = 3;
+const CHARACTER_CLASS = new Uint8Array(128);
+for (let code = 0; code < 32; code++) CHARACTER_CLASS[code] = MARK;
+for (let code = 48; code <= 57; code++) CHARACTER_CLASS[code] = DIGIT;
+for (const letter of 'abcdefABCDEF') CHARACTER_CLASS[letter.charCodeAt(0)] = HEX_LETTER;
+for (const mark of '-/pP"\\') CHARACTER_CLASS[mark.charCodeAt(0)] = MARK;
+
+/**
+ * The first letters of the duration units (m, µ, u, n, s, h). A duration's last digit is followed
+ * by one of them, or by a space and then one of them.
+ */
+const AFTER_NUMBER = new Uint8Array(256);
+for (const start of 'mµunsh') AFTER_NUMBER[start.charCodeAt(0)] = 1;
+
+/** A superset of what `\s` matches, which is all a necessary condition needs. */
+function mayBeSpace(code: number): boolean {
+  return code <= 32 || code === 160 || code >= 0x1680;
+}
+
+/**
+ * The rules that might match `text`, as bits, from one pass over it: a necessary condition for
+ * each rule, so that most texts are never scanned by a regular expression at all. Every condition
+ * is implied by a match of its rule; replacing a masked value only shortens runs, so conditions
+ * read on the original text hold for every later rule.
+ */
+function candidateRules(text: string): number {
+  let digits = 0;
+  let hex = 0;
+  let bits = 0;
+  let sawDigit = false;
   for (let index = 0; index < text.length; index++) {
     const code = text.charCodeAt(index);
-    if (code >= 48 && code <= 57) return true;
+    const kind = code < 128 ? CHARACTER_CLASS[code] : code >= 0xd800 && code <= 0xdfff ? MARK : 0;
+    if (kind === 0) {
+      digits = 0;
+      hex = 0;
+    } else if (kind === HEX_LETTER) {
+      digits = 0;
+      if (++hex === 16) bits |= HEX_ID_BIT;
+    } else if (kind === DIGIT) {
+      sawDigit = true;
+      if (++hex === 16) bits |= HEX_ID_BIT;
+      if (++digits === 8) bits |= COMPACT_TIMESTAMP_BIT;
+      else if (digits === 10) bits |= EPOCH_BIT;
+      const next = text.charCodeAt(index + 1);
+      if (AFTER_NUMBER[next & 255] === 1 && next < 256) bits |= DURATION_BIT;
+      else if (mayBeSpace(next) && AFTER_NUMBER[text.charCodeAt(index + 2) & 255] === 1) bits |= DURATION_BIT;
+    } else {
+      if (code === 45) {
+        if (digits >= 4) bits |= TIMESTAMP_BIT;
+        if (hex >= 8) bits |= UUID_BIT;
+      } else if (code === 47) {
+        if (text.startsWith('tmp/', index + 1) || text.startsWith('var/folders/', index + 1)) {
+          bits |= TEMP_PATH_BIT;
+        }
+      } else if ((code | 32) === 112) {
+        if ((text.charCodeAt(index + 1) | 32) === 105 && (text.charCodeAt(index + 2) | 32) === 100) {
+          bits |= PID_BIT;
+        }
+      } else {
+        bits |= ESCAPE_BIT;
+      }
+      digits = 0;
+      hex = 0;
+    }
   }
-  return false;
+  // Every rule needs a digit except a UUID's, which can be all letters.
+  return sawDigit ? bits : bits & (ESCAPE_BIT | UUID_BIT);
 }
 
 function maskWith(rules: readonly MaskRule[], text: string, found?: Set<MaskKind>): string {
-  // Every rule needs a digit; most strings have none, and this keeps the hot path cheap.
-  if (!hasDigit(text) || text.length > 1_000_000) return text;
-  const features = featuresOf(text);
+  if (text.length > 1_000_000) return text;
+  return applyRules(rules, text, candidateRules(text), found);
+}
+
+function applyRules(
+  rules: readonly MaskRule[],
+  text: string,
+  candidates: number,
+  found?: Set<MaskKind>,
+): string {
+  if ((candidates & RULE_BITS) === 0) return text;
   let out = text;
   for (const rule of rules) {
-    if (rule.mayMatch && !rule.mayMatch(features)) continue;
+    if ((candidates & rule.bit) === 0) continue;
     rule.pattern.lastIndex = 0;
     if (!rule.pattern.test(out)) continue;
     rule.pattern.lastIndex = 0;
@@ -265,11 +401,22 @@ function maskWith(rules: readonly MaskRule[], text: string, found?: Set<MaskKind
   return out;
 }
 
-export function maskVolatile(text: string, scope: 'argument' | 'shape' | 'result' = 'argument'): string {
-  return maskWith(
-    scope === 'argument' ? ARGUMENT_RULES : scope === 'shape' ? SHAPE_RULES : RESULT_RULES,
-    text,
-  );
+export type MaskScope = 'argument' | 'shape' | 'result';
+
+function rulesFor(scope: MaskScope): readonly MaskRule[] {
+  return scope === 'argument' ? ARGUMENT_RULES : scope === 'shape' ? SHAPE_RULES : RESULT_RULES;
+}
+
+export function maskVolatile(text: string, scope: MaskScope = 'argument'): string {
+  return maskWith(rulesFor(scope), text);
+}
+
+/**
+ * `maskVolatile` trying every rule's expression, without the scan that skips most of them: what
+ * the scan must always agree with.
+ */
+export function maskVolatileExhaustively(text: string, scope: MaskScope = 'argument'): string {
+  return applyRules(rulesFor(scope), text, RULE_BITS);
 }
 
 export interface CallIdentity {
@@ -279,6 +426,11 @@ export interface CallIdentity {
   readonly shapeKey: string;
   /** What was masked, so an explanation can say so. */
   readonly masked: readonly MaskKind[];
+  /**
+   * 30 bits of the call key's hash: enough to count distinct calls in a window of thousands
+   * without keeping their keys alive.
+   */
+  readonly fingerprint: number;
 }
 
 const KEY_STRING_LIMIT = 512;
@@ -302,85 +454,142 @@ const MASKED_TEXT_LIMIT = 1024;
 const NOTHING_MASKED: readonly MaskKind[] = Object.freeze([]);
 /** Reused for every call: identifying is synchronous, so one call never sees another's findings. */
 const found = new Set<MaskKind>();
-/**
- * Agents pass the same paths and commands again and again; remembering how a short string masks
- * saves the scan. Bounded: it starts over when full.
- */
-const maskedArguments = new Map<string, { readonly text: string; readonly kinds: readonly MaskKind[] }>();
-const MASK_CACHE_SIZE = 4096;
-const MASK_CACHE_TEXT = 256;
 
 function maskArgument(text: string): string {
-  if (text.length > MASKED_TEXT_LIMIT) return text;
-  if (text.length > MASK_CACHE_TEXT) return maskWith(ARGUMENT_RULES, text, found);
-  const cached = maskedArguments.get(text);
-  if (cached) {
-    for (const kind of cached.kinds) found.add(kind);
-    return cached.text;
-  }
-  const own = new Set<MaskKind>();
-  const masked = maskWith(ARGUMENT_RULES, text, own);
-  for (const kind of own) found.add(kind);
-  if (maskedArguments.size >= MASK_CACHE_SIZE) maskedArguments.clear();
-  maskedArguments.set(text, { text: masked, kinds: own.size === 0 ? NOTHING_MASKED : [...own] });
-  return masked;
+  return text.length > MASKED_TEXT_LIMIT ? text : maskWith(ARGUMENT_RULES, text, found);
 }
 const ARGUMENT_FORM: CanonicalOptions = { maxString: KEY_STRING_LIMIT, mapString: maskArgument };
 
+/** Identifying is synchronous and never re-entered, so one hasher serves every call. */
+const argumentsHash = new TextHash();
+
 export function identifyCall(tool: string, args: unknown): CallIdentity {
   found.clear();
-  const argumentForm = flatArgumentForm(args) ?? canonicalJson(args, ARGUMENT_FORM);
-  const callKey = `${tool}#${hashString(argumentForm)}`;
-  const shapeForm = hasLongHexRun(argumentForm) ? maskWith(HEX_ONLY, argumentForm) : argumentForm;
-  const shapeKey =
-    shapeForm === argumentForm
-      ? `${tool}~${callKey.slice(tool.length + 1)}`
-      : `${tool}~${hashString(shapeForm)}`;
-  return { callKey, shapeKey, masked: found.size === 0 ? NOTHING_MASKED : [...found] };
+  const hash = argumentsHash.reset();
+  const keys = flatKeys(args);
+  if (keys) hashFlatArguments(args as Record<string, unknown>, keys, hash);
+  else hash.add(canonicalJson(args, ARGUMENT_FORM));
+  const argumentHash = hash.finish();
+  return new Identity(
+    tool,
+    args,
+    argumentHash,
+    hash.fingerprint,
+    found.size === 0 ? NOTHING_MASKED : [...found],
+  );
+}
+
+/** The shape key is read only for creations, so it is worked out on first use. */
+class Identity implements CallIdentity {
+  readonly callKey: string;
+  private shape: string | undefined;
+
+  constructor(
+    private readonly tool: string,
+    private readonly args: unknown,
+    argumentHash: string,
+    readonly fingerprint: number,
+    readonly masked: readonly MaskKind[],
+  ) {
+    this.callKey = `${tool}#${argumentHash}`;
+  }
+
+  get shapeKey(): string {
+    if (this.shape === undefined) {
+      const { tool } = this;
+      const argumentForm = canonicalJson(this.args, ARGUMENT_FORM);
+      const shapeForm = hasLongHexRun(argumentForm) ? maskWith(HEX_ONLY, argumentForm) : argumentForm;
+      this.shape =
+        shapeForm === argumentForm
+          ? `${tool}~${this.callKey.slice(tool.length + 1)}`
+          : `${tool}~${hashString(shapeForm)}`;
+    }
+    return this.shape;
+  }
 }
 
 /**
- * The canonical form of a flat object of scalars — most tool arguments — written directly, exactly
- * as `canonicalJson` would write it. Anything else gives `undefined` and takes the general path.
+ * The sorted keys of a flat object of scalars — most tool arguments — whose canonical form
+ * `hashFlatArguments` can hash directly; undefined for anything else, which takes the general path.
  */
-function flatArgumentForm(args: unknown): string | undefined {
+function flatKeys(args: unknown): string[] | undefined {
   if (args === null || typeof args !== 'object' || Array.isArray(args)) return undefined;
   const prototype = Object.getPrototypeOf(args);
   if (prototype !== Object.prototype && prototype !== null) return undefined;
   const keys = Object.keys(args);
   if (keys.length > 32) return undefined;
-  keys.sort();
-  let out = '{';
-  let first = true;
   for (const key of keys) {
     const value = (args as Record<string, unknown>)[key];
-    let part: string;
-    switch (typeof value) {
-      case 'string':
-        part = stringForm(maskArgument(value), KEY_STRING_LIMIT);
-        break;
-      case 'number':
-        if (!Number.isFinite(value)) return undefined;
-        part = JSON.stringify(value === 0 ? 0 : value);
-        break;
-      case 'boolean':
-        part = value ? 'true' : 'false';
-        break;
-      case 'undefined':
-      case 'function':
-      case 'symbol':
-        continue;
-      default:
-        if (value !== null) return undefined;
-        part = 'null';
-    }
-    out += `${first ? '' : ','}${JSON.stringify(key)}:${part}`;
-    first = false;
+    const type = typeof value;
+    if (type === 'bigint' || (type === 'object' && value !== null)) return undefined;
+    if (type === 'number' && !Number.isFinite(value)) return undefined;
   }
-  return `${out}}`;
+  return sortKeys(keys);
 }
 
-const HEX_ONLY: readonly MaskRule[] = [HEX_ID];
+/**
+ * The order of `Array.prototype.sort()` for strings. Objects mostly have a handful of keys, which
+ * insertion sorts in place; the built-in sort copies the array first.
+ */
+function sortKeys(keys: string[]): string[] {
+  if (keys.length > 16) return keys.sort();
+  for (let index = 1; index < keys.length; index++) {
+    const key = keys[index] as string;
+    let at = index - 1;
+    while (at >= 0 && (keys[at] as string) > key) {
+      keys[at + 1] = keys[at] as string;
+      at--;
+    }
+    keys[at + 1] = key;
+  }
+  return keys;
+}
+
+/** Hashes the canonical form of flat arguments, exactly as `canonicalJson` writes it, unwritten. */
+function hashFlatArguments(args: Readonly<Record<string, unknown>>, keys: readonly string[], hash: TextHash) {
+  hash.addCode(OPEN_BRACE);
+  let first = true;
+  for (const key of keys) {
+    const value = args[key];
+    const type = typeof value;
+    if (type === 'undefined' || type === 'function' || type === 'symbol') continue;
+    if (!first) hash.addCode(COMMA);
+    first = false;
+    addJsonString(hash, key, candidateRules(key));
+    hash.addCode(COLON);
+    if (type === 'string') addArgumentString(hash, value as string);
+    else if (type === 'number') hash.add(JSON.stringify(value === 0 ? 0 : value));
+    else if (type === 'boolean') hash.add(value ? 'true' : 'false');
+    else hash.add('null');
+  }
+  hash.addCode(CLOSE_BRACE);
+}
+
+const OPEN_BRACE = 123;
+const CLOSE_BRACE = 125;
+const COMMA = 44;
+const COLON = 58;
+const QUOTE = 34;
+
+/** A string argument as the canonical form writes it: masked, and cut down when long. */
+function addArgumentString(hash: TextHash, text: string): void {
+  if (text.length > KEY_STRING_LIMIT) {
+    hash.add(stringForm(maskArgument(text), KEY_STRING_LIMIT));
+    return;
+  }
+  const candidates = candidateRules(text);
+  // Masking only ever replaces characters JSON leaves alone with ones it leaves alone too.
+  addJsonString(hash, applyRules(ARGUMENT_RULES, text, candidates, found), candidates);
+}
+
+/** `JSON.stringify(text)`, hashed; written out only when the scan saw something to escape. */
+function addJsonString(hash: TextHash, text: string, candidates: number): void {
+  if ((candidates & ESCAPE_BIT) !== 0) {
+    hash.add(JSON.stringify(text));
+    return;
+  }
+  hash.addCode(QUOTE).add(text).addCode(QUOTE);
+}
 
 /** Digest of a whole result after masking what changes between identical runs. */
 export function digestResult(content: string | undefined): string {

@@ -5,7 +5,11 @@
  */
 import { Budget } from './budget.js';
 import { blocksKind, ConstraintIndex, type Entry, isActive, regionContains } from './constraints.js';
-import { createDefaultDetectors, isConvergenceDetector } from './detectors/index.js';
+import {
+  type ConvergenceDetector,
+  createDefaultDetectors,
+  isConvergenceDetector,
+} from './detectors/index.js';
 import type { CallContext, Detector, ObservedOutcome } from './detectors/types.js';
 import {
   callViolation,
@@ -25,6 +29,7 @@ import {
   ToolPolicyIndex,
 } from './policy.js';
 import { RadiusLimit } from './radius.js';
+import { RecencyMap } from './recency-map.js';
 import { normalizeTarget } from './targets.js';
 import type {
   AuditSink,
@@ -69,6 +74,12 @@ export interface NarrowingLoopOptions {
   readonly probe?: WorldProbe;
 }
 
+/** A ban lifted or relieved by an outcome, and why. */
+interface Lifted {
+  readonly entry: Entry;
+  readonly why: string;
+}
+
 const SEVERITY: Record<VerdictKind, number> = { allow: 0, warn: 1, block: 2, halt: 3 };
 const SYSTEM_CLOCK: Clock = { now: () => Date.now() };
 const CONTEXT_CACHE = 64;
@@ -98,6 +109,9 @@ export class NarrowingLoop {
   private readonly learner: Learner;
   private readonly world = new WorldTracker();
   private readonly detectors: readonly Detector[];
+  private readonly convergence: ConvergenceDetector | undefined;
+  /** The detectors that want every verdict: most do not, and asking each costs on every call. */
+  private readonly afterCheckers: readonly Detector[];
   private readonly budget: Budget;
   private readonly radius: RadiusLimit;
   private sessionIdValue: string;
@@ -106,7 +120,8 @@ export class NarrowingLoop {
   private readonly contexts = new Map<Proposal, Call>();
   private currentStep: string | number | undefined;
   private readonly stepCalls = new Set<string>();
-  private readonly seen = new Map<string, boolean>();
+  /** The last distinct calls proposed, by fingerprint, and whether each was ruled out. */
+  private readonly seen = new RecencyMap<number, boolean>();
   private blockedDistinct = 0;
 
   constructor(options: NarrowingLoopOptions) {
@@ -120,6 +135,8 @@ export class NarrowingLoop {
     this.index = new ConstraintIndex(this.policy.learning.maxConstraints);
     this.learner = new Learner(this.index, this.policy);
     this.detectors = options.detectors ?? createDefaultDetectors();
+    this.convergence = this.detectors.find(isConvergenceDetector);
+    this.afterCheckers = this.detectors.filter((detector) => detector.afterCheck !== undefined);
     this.budget = new Budget(this.policy.budget);
     this.radius = new RadiusLimit(this.policy.learning.radius);
     this.sessionIdValue = options.sessionId ?? newSessionId();
@@ -158,8 +175,8 @@ export class NarrowingLoop {
     }
     if (verdict === 'halt' && !this.halted && !this.stopped) this.halted = violations[0]?.reason;
     if (verdict !== 'block' && verdict !== 'halt') this.budget.countStep();
-    for (const detector of this.detectors) detector.afterCheck?.(call, verdict);
-    this.noteSeen(call.identity.callKey, verdict === 'block' || verdict === 'halt');
+    for (const detector of this.afterCheckers) detector.afterCheck?.(call, verdict);
+    this.noteSeen(call.identity.fingerprint, verdict === 'block' || verdict === 'halt');
     const decisive = violations[0];
     this.audit?.record({
       type: 'proposal',
@@ -200,7 +217,7 @@ export class NarrowingLoop {
     const nonAdvancing = this.adapter.isNonAdvancing?.(outcome, call.facts) ?? false;
     const duplicateInStep = this.isDuplicateInStep(call);
     const added: Entry[] = [];
-    const lifted: { entry: Entry; why: string }[] = [];
+    const lifted: Lifted[] = [];
     let changedWorld = false;
 
     if (!duplicateInStep && !call.toolPolicy.exempt) {
@@ -235,8 +252,8 @@ export class NarrowingLoop {
       : undefined;
     if (added.length > 0 || lifted.length > 0) this.scheduleSave();
 
-    const result: RecordResult = {
-      outcome: {
+    return new Recorded(
+      {
         success: !facts,
         tool: call.tool,
         actionClass: call.facts.actionClass,
@@ -247,20 +264,15 @@ export class NarrowingLoop {
         nonAdvancing,
         resultDigest,
       },
-      newConstraints: added.length === 0 ? NO_CONSTRAINTS : added.map((entry) => ({ ...entry.constraint })),
-      liftedConstraints:
-        lifted.length === 0 ? NO_CONSTRAINTS : lifted.map(({ entry }) => ({ ...entry.constraint })),
-      activeConstraints: this.activeCount(),
-      radiusLimit: this.radius.limit,
-      convergence: this.getConvergence(),
-    };
-    const audit = this.audit;
-    if (audit?.receiptHash && lastSequence !== undefined) {
-      const at = lastSequence;
-      // Hashing is batched off the hot path; asking for the hash forces it.
-      Object.defineProperty(result, 'receiptHash', { enumerable: true, get: () => audit.receiptHash?.(at) });
-    }
-    return result;
+      added.length === 0 ? NO_CONSTRAINTS : added.map((entry) => ({ ...entry.constraint })),
+      lifted.length === 0 ? NO_CONSTRAINTS : lifted.map(({ entry }) => ({ ...entry.constraint })),
+      this.activeCount(),
+      this.radius.limit,
+      this.getConvergence(),
+      this.audit?.receiptHash && lastSequence !== undefined
+        ? { audit: this.audit, sequence: lastSequence }
+        : undefined,
+    );
   }
 
   isDone(): boolean {
@@ -276,11 +288,13 @@ export class NarrowingLoop {
   }
 
   getConvergence(): ConvergenceReport {
-    for (const detector of this.detectors) {
-      const report = (detector as { report?: () => ConvergenceReport }).report;
-      if (typeof report === 'function') return report.call(detector);
-    }
-    return { state: 'progressing', steps: this.budget.steps, reason: 'no convergence tracking' };
+    return (
+      this.convergence?.report() ?? {
+        state: 'progressing',
+        steps: this.budget.steps,
+        reason: 'no convergence tracking',
+      }
+    );
   }
 
   getActiveConstraints(): Constraint[] {
@@ -468,7 +482,7 @@ export class NarrowingLoop {
       }
     }
     const strategyEffect = this.policy.learning.strategyEffect;
-    if (strategyEffect !== 'off') {
+    if (strategyEffect !== 'off' && this.index.hasStrategies(call.facts.actionClass)) {
       for (const entry of this.index.strategiesFor(call.facts.actionClass)) {
         if (this.inForce(entry, call.now)) {
           violations.push(strategyViolation(entry, strategyEffect));
@@ -524,8 +538,7 @@ export class NarrowingLoop {
       for (const entry of this.index.strategiesFor(actionClass)) banned ||= isActive(entry);
       if (!banned) return;
     }
-    const convergence = this.detectors.find(isConvergenceDetector);
-    convergence?.markExhausted(`every strategy (${classes.join(', ')}) has failed and is banned`);
+    this.convergence?.markExhausted(`every strategy (${classes.join(', ')}) has failed and is banned`);
   }
 
   /** Active and not expired. An expired ban goes on probation: one retry is let through. */
@@ -541,95 +554,95 @@ export class NarrowingLoop {
    * A success lifts the bans it proves wrong, and relieves the ones that depended on what it
    * changed: those go on probation (one retry), since a change may or may not have cured them.
    */
-  private learnFromSuccess(
-    call: CallContext,
-    resultDigest: string,
-    lifted: { entry: Entry; why: string }[],
-  ): boolean {
-    const lift = (entry: Entry, why: string) => {
-      this.index.remove(entry, call.now);
-      if (isActive(entry)) lifted.push({ entry, why });
-    };
-    const relieve = (entry: Entry, why: () => string) => {
-      if (!isActive(entry)) {
-        // Corroboration counts failures against unchanged state; the state changed.
-        this.index.remove(entry);
-      } else if (!entry.constraint.probation) {
-        entry.constraint.probation = true;
-        this.index.disarm(entry);
-        lifted.push({ entry, why: `${why()}; one retry is allowed` });
-      }
-    };
+  private learnFromSuccess(call: CallContext, resultDigest: string, lifted: Lifted[]): boolean {
     const own = this.index.callEntry(call.identity.callKey);
-    if (own) lift(own, `${call.description} succeeded`);
+    if (own) this.lift(own, `${call.description} succeeded`, call.now, lifted);
     for (const target of call.facts.targets) {
       for (const entry of this.index.targetEntries(target)) {
         if (blocksKind(entry.constraint, call.facts.kind))
-          lift(entry, `${call.description} succeeded on ${target}`);
+          this.lift(entry, `${call.description} succeeded on ${target}`, call.now, lifted);
       }
     }
-    // Lifting changes the set, so go over a copy, made only when there is something to lift.
-    const strategies = this.index.hasStrategies(call.facts.actionClass)
-      ? [...this.index.strategiesFor(call.facts.actionClass)]
-      : [];
-    for (const entry of strategies) {
-      lift(entry, `${call.facts.actionClass} succeeded again (${call.description})`);
+    if (this.index.hasStrategies(call.facts.actionClass)) {
+      // Lifting changes the set, so go over a copy.
+      for (const entry of [...this.index.strategiesFor(call.facts.actionClass)]) {
+        this.lift(entry, `${call.facts.actionClass} succeeded again (${call.description})`, call.now, lifted);
+      }
     }
     this.radius.recordSuccess();
     const effect = this.world.effectOf(call.facts, call.identity.callKey, resultDigest);
     if (effect.kind === 'none') return false;
-    this.invalidate(effect, call, relieve);
+    this.invalidate(effect, call, lifted);
     return true;
   }
 
-  private invalidate(
-    effect: Effect,
-    call: CallContext,
-    relieve: (entry: Entry, why: () => string) => void,
-  ): void {
+  /** A success proved the ban wrong. */
+  private lift(entry: Entry, why: string, now: number, lifted: Lifted[]): void {
+    this.index.remove(entry, now);
+    if (isActive(entry)) lifted.push({ entry, why });
+  }
+
+  /** What the ban depended on changed, which may or may not have cured it: one retry is allowed. */
+  private relieve(entry: Entry, why: () => string, lifted: Lifted[]): void {
+    if (!isActive(entry)) {
+      // Corroboration counts failures against unchanged state; the state changed.
+      this.index.remove(entry);
+    } else if (!entry.constraint.probation) {
+      entry.constraint.probation = true;
+      this.index.disarm(entry);
+      lifted.push({ entry, why: `${why()}; one retry is allowed` });
+    }
+  }
+
+  private invalidate(effect: Effect, call: CallContext, lifted: Lifted[]): void {
     // Reasons are written only for bans actually relieved.
     const because = () => `${call.description} changed the workspace`;
     const workspaceWide = this.policy.learning.invalidation === 'workspace';
     if (effect.kind === 'unknown') {
       const command = effect.command ?? '';
+      const words = commandWords(command);
       if (workspaceWide) {
-        for (const entry of this.index.armedWorkspaceEntries()) relieve(entry, because);
+        for (const entry of this.index.armedWorkspaceEntries()) this.relieve(entry, because, lifted);
         // A command changes files only where it writes: what it names, and build outputs.
-        for (const entry of this.index.armedForCommand(commandWords(command))) {
+        for (const entry of this.index.armedForCommand(words)) {
           const files = entry.constraint.dependsOnFiles ?? [];
           if (files.some((file) => isGeneratedPath(file) || commandMentions(command, file)))
-            relieve(entry, because);
+            this.relieve(entry, because, lifted);
         }
       }
-      for (const target of this.mentionedTargets(command)) {
+      for (const target of this.mentionedTargets(words)) {
         const why = () => `${call.description} may have changed ${target}`;
-        for (const entry of this.index.targetEntries(target)) relieve(entry, why);
-        for (const entry of this.index.dependentsOf(target)) relieve(entry, why);
+        for (const entry of this.index.targetEntries(target)) this.relieve(entry, why, lifted);
+        for (const entry of this.index.dependentsOf(target)) this.relieve(entry, why, lifted);
       }
       for (const entry of this.index.generatedEntries()) {
-        relieve(entry, () => `${call.description} may have generated ${entry.constraint.target}`);
+        this.relieve(
+          entry,
+          () => `${call.description} may have generated ${entry.constraint.target}`,
+          lifted,
+        );
       }
       return;
     }
     for (const target of effect.changedTargets) {
       const why = () => `${call.description} changed ${target}`;
       for (const entry of this.index.targetEntries(target))
-        if (changeRelieves(entry.constraint, effect)) relieve(entry, why);
+        if (changeRelieves(entry.constraint, effect)) this.relieve(entry, why, lifted);
       for (const entry of this.index.dependentsOf(target))
-        if (changeRelieves(entry.constraint, effect)) relieve(entry, why);
+        if (changeRelieves(entry.constraint, effect)) this.relieve(entry, why, lifted);
     }
     if (!workspaceWide) return;
     if (effect.changedTargets.some(isProjectConfiguration)) {
-      for (const entry of this.index.armedFileScopedEntries()) relieve(entry, because);
+      for (const entry of this.index.armedFileScopedEntries()) this.relieve(entry, because, lifted);
     } else {
       for (const target of effect.changedTargets) {
         for (const entry of this.index.armedForFile(target))
-          relieve(entry, () => `${call.description} changed ${target}`);
+          this.relieve(entry, () => `${call.description} changed ${target}`, lifted);
       }
     }
     const armed = this.index.armedWorkspaceEntries();
     if (effect.kind !== 'create') {
-      for (const entry of armed) relieve(entry, because);
+      for (const entry of armed) this.relieve(entry, because, lifted);
       return;
     }
     // A new file cannot cure a failure that was not about a missing file. Looking through the
@@ -638,13 +651,13 @@ export class NarrowingLoop {
       const relevant =
         entry.constraint.signature === 'file_not_found' ||
         effect.changedTargets.some((target) => mentions(entry.constraint.evidence.lastError, target));
-      if (relevant) relieve(entry, because);
+      if (relevant) this.relieve(entry, because, lifted);
     }
   }
 
-  private mentionedTargets(command: string): string[] {
+  private mentionedTargets(words: readonly string[]): string[] {
     const out: string[] = [];
-    for (const token of commandWords(command)) {
+    for (const token of words) {
       const target = normalizeTarget(token);
       if (this.index.targetEntries(target).length > 0 || this.index.dependentsOf(target).length > 0)
         out.push(target);
@@ -655,7 +668,8 @@ export class NarrowingLoop {
   private isDuplicateInStep(call: CallContext): boolean {
     if (call.step === undefined) {
       this.currentStep = undefined;
-      this.stepCalls.clear();
+      // Clearing gives a set a new table even when empty, and most calls come without steps.
+      if (this.stepCalls.size > 0) this.stepCalls.clear();
       return false;
     }
     if (call.step !== this.currentStep) {
@@ -667,19 +681,11 @@ export class NarrowingLoop {
     return false;
   }
 
-  private noteSeen(callKey: string, blocked: boolean): void {
-    const previous = this.seen.get(callKey);
-    if (previous !== undefined) {
-      this.seen.delete(callKey);
-      if (previous) this.blockedDistinct--;
-    }
-    this.seen.set(callKey, blocked);
+  private noteSeen(fingerprint: number, blocked: boolean): void {
+    if (this.seen.get(fingerprint)) this.blockedDistinct--;
+    this.seen.set(fingerprint, blocked);
     if (blocked) this.blockedDistinct++;
-    if (this.seen.size > SEEN_CALLS) {
-      const [oldest, wasBlocked] = this.seen.entries().next().value as [string, boolean];
-      this.seen.delete(oldest);
-      if (wasBlocked) this.blockedDistinct--;
-    }
+    if (this.seen.size > SEEN_CALLS && this.seen.shift()) this.blockedDistinct--;
   }
 
   private activeCount(): number {
@@ -712,7 +718,7 @@ export class NarrowingLoop {
     resultDigest: string,
     text: string,
     added: readonly Entry[],
-    lifted: readonly { entry: Entry; why: string }[],
+    lifted: readonly Lifted[],
   ): number | undefined {
     let last = audit.record({
       type: 'outcome',
@@ -762,6 +768,36 @@ function changeRelieves(constraint: Constraint, effect: Effect): boolean {
 /** The words of a command line that may name files. */
 function commandWords(command: string): string[] {
   return command.split(/[\s'"=;|&<>()]+/).filter((word) => word.length >= 2 && !word.startsWith('-'));
+}
+
+/**
+ * What `recordOutcome` returns. The receipt hash is worked out in batches off the hot path, so it
+ * is read through the journal when asked for (which forces it), and written into JSON then too.
+ */
+class Recorded implements RecordResult {
+  readonly #receipt: { readonly audit: AuditSink; readonly sequence: number } | undefined;
+
+  constructor(
+    readonly outcome: RecordResult['outcome'],
+    readonly newConstraints: readonly Constraint[],
+    readonly liftedConstraints: readonly Constraint[],
+    readonly activeConstraints: number,
+    readonly radiusLimit: number,
+    readonly convergence: ConvergenceReport,
+    receipt: { readonly audit: AuditSink; readonly sequence: number } | undefined,
+  ) {
+    this.#receipt = receipt;
+  }
+
+  get receiptHash(): string | undefined {
+    const receipt = this.#receipt;
+    return receipt?.audit.receiptHash?.(receipt.sequence);
+  }
+
+  toJSON(): RecordResult {
+    const receiptHash = this.receiptHash;
+    return { ...this, ...(receiptHash !== undefined && { receiptHash }) };
+  }
 }
 
 /**

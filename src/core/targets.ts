@@ -88,13 +88,35 @@ function squash(key: string): string {
   return key.replace(/[_-]/g, '').toLowerCase();
 }
 
-function roleOf(key: string, schemaPaths: ReadonlySet<string> | undefined): Role | undefined {
+/** What an argument's name alone says about it. */
+interface KeyReading {
+  readonly role: Role | undefined;
+  /** Named like an id (`issue_id`), unless it names the conversation or the transport. */
+  readonly idLike: boolean;
+}
+
+/** Tools reuse a handful of argument names; reading each once keeps regexes off the hot path. */
+const keyReadings = new Map<string, KeyReading>();
+const MAX_KEY_READINGS = 1024;
+
+function readKey(key: string): KeyReading {
+  const cached = keyReadings.get(key);
+  if (cached) return cached;
   const squashed = squash(key);
-  const role = ROLE_BY_KEY.get(squashed);
-  if (role) return role;
+  const reading = {
+    role: ROLE_BY_KEY.get(squashed),
+    idLike: ID_SUFFIX.test(key) && !NOT_RESOURCE_IDS.has(squashed),
+  };
+  if (keyReadings.size >= MAX_KEY_READINGS) keyReadings.clear();
+  keyReadings.set(key, reading);
+  return reading;
+}
+
+function roleOf(key: string, schemaPaths: ReadonlySet<string> | undefined): Role | undefined {
+  const reading = readKey(key);
+  if (reading.role) return reading.role;
   if (schemaPaths?.has(key)) return 'path';
-  if (ID_SUFFIX.test(key) && !NOT_RESOURCE_IDS.has(squashed)) return 'id';
-  return undefined;
+  return reading.idLike ? 'id' : undefined;
 }
 
 const schemaCache = new WeakMap<object, ReadonlySet<string>>();
@@ -182,7 +204,7 @@ export function extractTargets(
   let owner: string | undefined;
   let repo: string | undefined;
   let branch: string | undefined;
-  const scopes: string[] = [];
+  let scopes: string[] | undefined;
 
   let seen = 0;
   for (const key in args) {
@@ -192,9 +214,14 @@ export function extractTargets(
     if (role === undefined) continue;
     const value = args[key];
     switch (role) {
-      case 'path':
-        for (const text of stringsOf(value)) primaries.push({ value: normalizeTarget(text), isPath: true });
+      case 'path': {
+        // One path is the usual value: no list made for it.
+        const single = cleanString(value);
+        if (single !== undefined) primaries.push({ value: normalizeTarget(single), isPath: true });
+        else
+          for (const text of stringsOf(value)) primaries.push({ value: normalizeTarget(text), isPath: true });
         break;
+      }
       case 'owner':
         owner = cleanString(value);
         break;
@@ -205,7 +232,7 @@ export function extractTargets(
       }
       case 'scope': {
         const text = idValue(value);
-        if (text !== undefined) scopes.push(text);
+        if (text !== undefined) scopes = scopes === undefined ? [text] : [...scopes, text];
         break;
       }
       case 'branch': {
@@ -223,12 +250,12 @@ export function extractTargets(
     }
   }
 
-  const qualifier = qualifierOf(owner, repo, scopes, branch);
+  const qualifier = qualifierOf(owner, repo, scopes ?? [], branch);
+  if (primaries.length === 0) return qualifier === undefined ? [] : [qualifier];
+  // One resource is the usual call: no set needed to keep it unique.
+  if (primaries.length === 1)
+    return [qualify(qualifier, primaries[0] as Primary).slice(0, MAX_TARGET_LENGTH)];
   const targets = new Set<string>();
-  if (primaries.length === 0) {
-    if (qualifier !== undefined) targets.add(qualifier);
-    return [...targets];
-  }
   for (const primary of primaries) {
     if (targets.size >= MAX_TARGETS) break;
     targets.add(qualify(qualifier, primary).slice(0, MAX_TARGET_LENGTH));
@@ -260,13 +287,13 @@ function qualify(qualifier: string | undefined, primary: Primary): string {
   return `${qualifier}:${primary.value}`;
 }
 
+/** Anything normalisation would change: backslashes, `//`, `.` or `..` segments, a trailing `/`. */
+const NEEDS_NORMALISING = /\\|\/\/|(?:^|\/)\.\.?(?:\/|$)|.\/$/;
+
 /**
  * A POSIX-style path: backslashes become `/`, `.` and `..` are resolved, `//` collapses, the trailing
  * `/` goes. Absolute paths stay absolute (`..` stops at the root); case is kept. Never throws.
  */
-/** Anything normalisation would change: backslashes, `//`, `.` or `..` segments, a trailing `/`. */
-const NEEDS_NORMALISING = /\\|\/\/|(?:^|\/)\.\.?(?:\/|$)|.\/$/;
-
 export function normalizePath(path: string): string {
   if (path === '') return '';
   // Most paths are already normal; the fast path skips splitting and joining them.

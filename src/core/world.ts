@@ -2,6 +2,7 @@
  * What a successful call changed. Invalidation rests on this: a ban holds only while the state it
  * was learned against is unchanged, so the model of change must err towards "changed".
  */
+import { RecencyMap } from './recency-map.js';
 import type { CallFacts } from './types.js';
 
 export interface Effect {
@@ -15,7 +16,11 @@ export interface Effect {
 }
 
 const NO_EFFECT: Effect = { changedTargets: [], kind: 'none' };
-const MEMORY = 20_000;
+/**
+ * Targets and commands whose last change is remembered. A repeat is recognised as a no-op only
+ * against recent changes; a session that changes more files than this is rare.
+ */
+const MEMORY = 5_000;
 
 /**
  * Commands that only look. Test runners count as looking: they do not change the sources a
@@ -182,8 +187,8 @@ export function commandMentions(command: string, target: string): boolean {
 
 /** Remembers the last change of each target so that repeating it can be recognised as a no-op. */
 export class WorldTracker {
-  private readonly lastChange = new Map<string, string>();
-  private readonly lastCommand = new Map<string, { digest: string; generation: number }>();
+  private readonly lastChange = new RecencyMap<string, string>();
+  private readonly lastCommand = new RecencyMap<string, { digest: string; generation: number }>();
   private generation = 0;
 
   effectOf(facts: CallFacts, callKey: string, resultDigest: string): Effect {
@@ -213,10 +218,9 @@ export class WorldTracker {
     }
   }
 
-  private remember<V>(map: Map<string, V>, key: string, value: V): void {
-    map.delete(key);
+  private remember<V>(map: RecencyMap<string, V>, key: string, value: V): void {
     map.set(key, value);
-    if (map.size > MEMORY) map.delete(map.keys().next().value as string);
+    if (map.size > MEMORY) map.shift();
   }
 
   snapshot(): unknown {

@@ -29,7 +29,7 @@ export async function writeFileAtomic(path: string, data: string): Promise<void>
     await rm(temporary, { force: true });
     throw error;
   }
-  syncDirectory(dirname(path));
+  await syncDirectoryAsync(dirname(path));
 }
 
 export function writeFileAtomicSync(path: string, data: string): void {
@@ -48,6 +48,20 @@ export function writeFileAtomicSync(path: string, data: string): void {
     throw error;
   }
   syncDirectory(dirname(path));
+}
+
+/** `syncDirectory` off the main thread: an fsync can take milliseconds. */
+async function syncDirectoryAsync(dir: string): Promise<void> {
+  try {
+    const handle = await open(dir, 'r');
+    try {
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
+  } catch {
+    // Best effort only, as below.
+  }
 }
 
 /** Makes the rename itself durable. Not every platform can open a directory; that is not an error. */

@@ -3,6 +3,11 @@ import { appendFileSync, existsSync, readFileSync, writeFileSync } from 'node:fs
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
+  createToolCallAdapter,
+  toolCallToOutcome,
+  toolCallToProposal,
+} from '../../src/adapters/tool-call/index.js';
+import {
   createJournal,
   GENESIS_HASH,
   type Journal,
@@ -13,6 +18,7 @@ import {
   verifyJournal,
 } from '../../src/audit/index.js';
 import { canonicalJson } from '../../src/core/identity.js';
+import { NarrowingLoop } from '../../src/core/loop.js';
 import type { JournalEvent } from '../../src/core/types.js';
 import { runScript } from '../stores/run-node.js';
 import { temporaryDir } from '../stores/sample-state.js';
@@ -306,5 +312,39 @@ describe('journal after a crash', () => {
     await reopened.close();
     expect(verifyJournal(path)).toEqual({ ok: true, count: 11, entries: 11 });
     expect(readJournalSync(path).map((entry) => entry.seq)).toHaveLength(11);
+  });
+});
+
+describe('the receipt of an outcome', () => {
+  it('is the hash of the outcome’s journal line, read on demand and written into JSON', async () => {
+    const sink = journal({ flushIntervalMs: 60_000 });
+    const loop = new NarrowingLoop({ adapter: createToolCallAdapter(), audit: sink, sessionId: 'receipts' });
+    const proposal = toolCallToProposal('read_file', { path: 'docs/missing.md' });
+    loop.checkProposal(proposal);
+    const recorded = loop.recordOutcome({
+      ...toolCallToOutcome('read_file', proposal.args, {
+        content: [{ type: 'text', text: "ENOENT: no such file or directory, open 'docs/missing.md'" }],
+        isError: true,
+      }),
+      proposal,
+    });
+    const hash = recorded.receiptHash;
+    expect(hash).toMatch(/^[0-9a-f]{64}$/);
+    expect(JSON.parse(JSON.stringify(recorded)).receiptHash).toBe(hash);
+    await sink.flush();
+    const last = lines().at(-1) as { hash: string; type: string };
+    expect(last.hash).toBe(hash);
+  });
+
+  it('is absent without a journal', () => {
+    const loop = new NarrowingLoop({ adapter: createToolCallAdapter(), sessionId: 'no-receipts' });
+    const proposal = toolCallToProposal('read_file', { path: 'README.md' });
+    loop.checkProposal(proposal);
+    const recorded = loop.recordOutcome({
+      ...toolCallToOutcome('read_file', proposal.args, { content: [{ type: 'text', text: '# narrowing' }] }),
+      proposal,
+    });
+    expect(recorded.receiptHash).toBeUndefined();
+    expect(JSON.parse(JSON.stringify(recorded))).not.toHaveProperty('receiptHash');
   });
 });

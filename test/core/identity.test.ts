@@ -7,6 +7,7 @@ import {
   hashString,
   identifyCall,
   maskVolatile,
+  maskVolatileExhaustively,
 } from '../../src/core/identity.js';
 
 /** Reorders an object's keys, recursively: canonical forms must not see the difference. */
@@ -121,8 +122,16 @@ describe('call identity', () => {
   });
 
   it('gives flat and nested arguments the keys of the canonical form, whichever path computes them', () => {
-    const scalar = fc.oneof(
+    // Control characters, quotes, backslashes and lone surrogates are what JSON escapes.
+    const awkward = fc.constantFrom('a', '7', '"', '\\', '\n', '\u0001', '\ud800', '\udc00', 'é', '-');
+    const text = fc.oneof(
       fc.string({ maxLength: 700 }),
+      fc.string({ unit: 'binary-ascii', maxLength: 40 }),
+      fc.string({ unit: 'binary', maxLength: 40 }),
+      fc.string({ unit: awkward, maxLength: 30 }),
+    );
+    const scalar = fc.oneof(
+      text,
       fc.constantFrom('2026-03-02T10:15:00Z', '/tmp/tmpa8f3k2x/x', 'c56a4180-65aa-42ec-a945-5fd21dec0538'),
       fc.double(),
       fc.boolean(),
@@ -131,7 +140,10 @@ describe('call identity', () => {
     );
     fc.assert(
       fc.property(
-        fc.dictionary(fc.string({ maxLength: 8 }), scalar),
+        fc.dictionary(
+          fc.oneof(fc.string({ maxLength: 8 }), fc.string({ unit: awkward, maxLength: 4 })),
+          scalar,
+        ),
         fc.string({ maxLength: 12 }),
         (args, tool) => {
           const general = canonicalJson(args, {
@@ -145,6 +157,47 @@ describe('call identity', () => {
           );
         },
       ),
+    );
+  });
+});
+
+describe('the scan that skips masking rules', () => {
+  // Fragments that each rule matches, and fragments that come close without matching.
+  const fragment = fc.oneof(
+    fc.constantFrom(
+      '2026-03-02T10:15:00Z',
+      '2026-03-02 10:15',
+      '20260302T101500',
+      'c56a4180-65aa-42ec-a945-5fd21dec0538',
+      'deadbeef-abcd-abcd-abcd-abcdefabcdef',
+      '1767225600',
+      '1767225600123',
+      '/tmp/tmpa8f3k2x/out.txt',
+      '/private/var/folders/zz/x1/T/abc123def',
+      '3f2a9c1e4b5d6a7f8e9d0c1b',
+      '12ms',
+      '1.5 s',
+      '3\u00a0min',
+      '4\tsec',
+      '12.5}',
+      'pid: 4120',
+      'PID=77',
+      'module-5yc1s.ts',
+    ),
+    fc.string({
+      unit: fc.constantFrom('0', '9', 'a', 'f', 'g', '-', '/', '.', ' ', 'p', 'i', 'd', 's', 'm', 'µ'),
+      maxLength: 24,
+    }),
+    fc.string({ maxLength: 12 }),
+  );
+  const text = fc.array(fragment, { maxLength: 8 }).map((parts) => parts.join(''));
+
+  it('masks exactly what trying every rule would mask', () => {
+    fc.assert(
+      fc.property(text, fc.constantFrom('argument', 'shape', 'result'), (value, scope) => {
+        expect(maskVolatile(value, scope)).toBe(maskVolatileExhaustively(value, scope));
+      }),
+      { numRuns: 2_000 },
     );
   });
 });

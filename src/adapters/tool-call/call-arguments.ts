@@ -9,6 +9,9 @@ const MAX_COMMAND_LENGTH = 1024;
 const MAX_NEEDLE_LENGTH = 2000;
 const MAX_PATCH_FILES = 16;
 
+/** Whitespace that collapsing would change: anything but a lone plain space. */
+const UNCOLLAPSED_SPACE = /[^\S ]| {2}/;
+
 /** The command of a shell call, whitespace collapsed: `npm  test` and `npm test` are one target. */
 export function commandLine(args: Readonly<Record<string, unknown>>): string | undefined {
   const raw = args.command ?? args.cmd ?? args.commandLine ?? args.script;
@@ -16,7 +19,7 @@ export function commandLine(args: Readonly<Record<string, unknown>>): string | u
   if (typeof raw === 'string') text = raw;
   else if (Array.isArray(raw)) text = raw.filter((part) => typeof part === 'string').join(' ');
   if (text === undefined) return undefined;
-  const collapsed = text.replace(/\s+/g, ' ').trim();
+  const collapsed = (UNCOLLAPSED_SPACE.test(text) ? text.replace(/\s+/g, ' ') : text).trim();
   return collapsed === '' ? undefined : collapsed.slice(0, MAX_COMMAND_LENGTH);
 }
 

@@ -6,24 +6,38 @@
 const LONGEST_EMPTY_ANSWER = 300;
 
 const EMPTY_LITERALS = new Set(['null', '[]', '{}', '""', "''", 'none', 'undefined']);
+const LONGEST_EMPTY_LITERAL = 9;
 
-const NOTHING_FOUND = [
+const NOTHING_FOUND_ANSWERS = [
   /^(?:[^\n:]{0,60}:\s*)?(?:no|0|zero)\s+(?:results?|matches?|files?|items?|entries|records|rows|hits|documents|issues|repositories)(?:\s+(?:were\s+)?found)?\b[^\n]{0,160}$/i,
   /^found 0\b[^\n]{0,160}$/i,
   /^(?:the )?(?:directory|folder)\b[^\n]{0,200}\bis empty\.?$/i,
   /^(?:empty|\(empty\)|\(no output\)|\(no content\)|no content|nothing found)\.?$/i,
 ];
+/** One expression for all of them: most answers are not empty, and one scan rejects them. */
+const NOTHING_FOUND = new RegExp(
+  NOTHING_FOUND_ANSWERS.map((pattern) => `(?:${pattern.source})`).join('|'),
+  'i',
+);
 
 /** True when the text is nothing, an empty JSON value, or a one-line "nothing found" answer. */
 export function isEmptyAnswer(content: string | undefined): boolean {
   if (content === undefined) return true;
+  // A long answer with no space at either end is long once trimmed too; most answers are such.
+  if (content.length > LONGEST_EMPTY_ANSWER && isVisibleAscii(content.charCodeAt(0))) {
+    if (isVisibleAscii(content.charCodeAt(content.length - 1))) return false;
+  }
   const text = content.trim();
   if (text === '') return true;
   if (text.length > LONGEST_EMPTY_ANSWER) return false;
-  if (EMPTY_LITERALS.has(text.toLowerCase())) return true;
-  for (const pattern of NOTHING_FOUND) if (pattern.test(text)) return true;
+  if (text.length <= LONGEST_EMPTY_LITERAL && EMPTY_LITERALS.has(text.toLowerCase())) return true;
+  if (NOTHING_FOUND.test(text)) return true;
   const first = text[0];
   return (first === '{' || first === '[') && isEmptyJson(text);
+}
+
+function isVisibleAscii(code: number): boolean {
+  return code > 32 && code < 127;
 }
 
 /**

@@ -24,6 +24,8 @@ export interface MlSearchCommandOptions {
 }
 
 export interface PerfCommandOptions {
+  /** Time the build (when it is current) or the TypeScript sources. */
+  readonly engine?: 'source' | 'dist';
   readonly constraints?: readonly number[];
   readonly ops?: number;
   readonly runs?: number;
@@ -117,7 +119,12 @@ export function parseMlSearchOptions(raw: Raw): MlSearchCommandOptions {
 }
 
 export function parsePerfOptions(raw: Raw): PerfCommandOptions {
+  const engine = raw.engine;
+  if (engine !== undefined && engine !== 'source' && engine !== 'dist') {
+    throw new BenchOptionError(`--engine takes source or dist (got "${String(engine)}")`);
+  }
   return {
+    ...(engine !== undefined && { engine }),
     constraints: optional(raw, 'constraints', positives('--constraints')),
     ops: optional(raw, 'ops', positive('--ops')),
     runs: optional(raw, 'runs', positive('--runs')),
@@ -201,6 +208,10 @@ export function register(program: Command): void {
     .option('--calls <n>', 'calls in the memory run, stopped after 60 s (default 1000000)')
     .option('--journal-entries <n>', 'events written through the journal (default 100000)')
     .option('--replay-calls <n>', 'calls in the replayed trace (default 20000)')
+    .option(
+      '--engine <kind>',
+      'dist: the build users install, when it is newer than the sources; source: the TypeScript sources (default dist)',
+    )
     .option('--json', 'machine-readable output only')
     .action(action('perf', parsePerfOptions));
 

@@ -2,10 +2,11 @@
  * Fixed-capacity containers. Detector state lives for a whole run, possibly millions of calls, so
  * every collection a detector keeps must forget its oldest entries instead of growing.
  */
+import { RecencyMap } from '../recency-map.js';
 
 /** A map that forgets its least recently written entries beyond `capacity`. */
 export class LruMap<V> {
-  private readonly map = new Map<string, V>();
+  private readonly map = new RecencyMap<string, V>();
 
   constructor(private readonly capacity: number) {}
 
@@ -19,13 +20,8 @@ export class LruMap<V> {
   }
 
   set(key: string, value: V): void {
-    // Deleting first moves the key to the end of the insertion order, which is the recency order.
-    this.map.delete(key);
     this.map.set(key, value);
-    if (this.map.size > this.capacity) {
-      const oldest = this.map.keys().next();
-      if (!oldest.done) this.map.delete(oldest.value);
-    }
+    if (this.map.size > this.capacity) this.map.shift();
   }
 
   delete(key: string): void {

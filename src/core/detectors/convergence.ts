@@ -48,7 +48,31 @@ export function createConvergenceDetector(): ConvergenceDetector {
     return progress.best === undefined ? 0 : progress.trials - progress.sinceTrial;
   }
 
+  // Every outcome asks for a report and few change it: the last one is kept while nothing it says
+  // has changed.
+  let last:
+    | { readonly report: ConvergenceReport; readonly from: Progress; readonly window: number }
+    | undefined;
+
   function report(): ConvergenceReport {
+    const from = last?.from;
+    if (
+      from !== undefined &&
+      last?.window === plateauWindow &&
+      from.trials === progress.trials &&
+      from.best === progress.best &&
+      from.bestTrial === progress.bestTrial &&
+      from.sinceTrial === progress.sinceTrial &&
+      from.exhausted === progress.exhausted
+    ) {
+      return last.report;
+    }
+    const fresh = Object.freeze(describeProgress());
+    last = { report: fresh, from: { ...progress }, window: plateauWindow };
+    return fresh;
+  }
+
+  function describeProgress(): ConvergenceReport {
     const { best, bestTrial, trials, exhausted } = progress;
     const facts = {
       steps: trials,

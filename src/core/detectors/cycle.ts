@@ -15,11 +15,23 @@ const NAME = 'cycle';
 const CAPACITY = 64;
 const VERSION = 1;
 
+/** The call and its result together: both must repeat for the sequence to repeat. */
 interface Token {
   readonly callKey: string;
-  /** The call and its result together: both must repeat for the sequence to repeat. */
-  readonly token: string;
-  readonly description: string;
+  readonly success: boolean;
+  readonly resultDigest: string;
+  /** The call itself, whose description is written only if a cycle is ever reported. */
+  readonly call: { readonly description: string };
+}
+
+function sameToken(a: Token | undefined, b: Token | undefined): boolean {
+  return (
+    a !== undefined &&
+    b !== undefined &&
+    a.callKey === b.callKey &&
+    a.success === b.success &&
+    a.resultDigest === b.resultDigest
+  );
 }
 
 export function createCycleDetector(): Detector {
@@ -28,7 +40,7 @@ export function createCycleDetector(): Detector {
   /** True when the newest `span` tokens repeat with period `period`. */
   function repeats(period: number, span: number): boolean {
     for (let offset = 0; offset + period < span; offset++) {
-      if (history.fromEnd(offset)?.token !== history.fromEnd(offset + period)?.token) return false;
+      if (!sameToken(history.fromEnd(offset), history.fromEnd(offset + period))) return false;
     }
     return true;
   }
@@ -67,8 +79,9 @@ export function createCycleDetector(): Detector {
       if (!isWatched(call, call.toolPolicy.detectors.cycle) || kindOf(call) === 'poll') return;
       history.push({
         callKey: call.identity.callKey,
-        token: `${call.identity.callKey} ${outcome.success ? 'ok' : 'error'} ${outcome.resultDigest}`,
-        description: call.description,
+        success: outcome.success,
+        resultDigest: outcome.resultDigest,
+        call,
       });
     },
 
@@ -82,7 +95,15 @@ export function createCycleDetector(): Detector {
     },
 
     snapshot(): unknown {
-      return { version: VERSION, history: history.toArray() };
+      const tokens = history.toArray();
+      return {
+        version: VERSION,
+        history: tokens.map(({ callKey, success, resultDigest, call }) => ({
+          callKey,
+          token: `${callKey} ${success ? 'ok' : 'error'} ${resultDigest}`,
+          description: call.description,
+        })),
+      };
     },
 
     restore(state: unknown): void {
@@ -98,7 +119,8 @@ export function createCycleDetector(): Detector {
 }
 
 function describe(call: CallContext, steps: readonly Token[], seen: number): Violation {
-  const sequence = steps.map((step) => step.description).join(' → ');
+  const descriptions = steps.map((step) => step.call.description);
+  const sequence = descriptions.join(' → ');
   return {
     rule: NAME,
     severity: 'block',
@@ -109,7 +131,7 @@ function describe(call: CallContext, steps: readonly Token[], seen: number): Vio
       'Use what these calls already returned, or change something before going through them again.',
       call.toolPolicy.alternatives,
     ),
-    evidence: { count: seen, calls: steps.map((step) => step.description), period: steps.length },
+    evidence: { count: seen, calls: descriptions, period: steps.length },
   };
 }
 
@@ -117,6 +139,15 @@ function readToken(raw: unknown): Token | undefined {
   if (!isRecord(raw)) return undefined;
   const callKey = readString(raw.callKey);
   const token = readString(raw.token);
-  if (callKey === undefined || token === undefined) return undefined;
-  return { callKey, token, description: readString(raw.description) ?? callKey };
+  if (callKey === undefined || token === undefined || !token.startsWith(`${callKey} `)) return undefined;
+  // The stored form is `<call key> ok|error <result digest>`.
+  const [status, resultDigest, ...rest] = token.slice(callKey.length + 1).split(' ');
+  if ((status !== 'ok' && status !== 'error') || resultDigest === undefined || rest.length > 0)
+    return undefined;
+  return {
+    callKey,
+    success: status === 'ok',
+    resultDigest,
+    call: { description: readString(raw.description) ?? callKey },
+  };
 }

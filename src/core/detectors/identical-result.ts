@@ -22,7 +22,6 @@ interface Repeats {
   world: number;
   /** Sequence number of the executed call that last returned `digest`. */
   at: number;
-  description: string;
   text: string;
 }
 
@@ -66,7 +65,7 @@ export function createIdenticalResultDetector(): Detector {
         } else if (entry && entry.digest === outcome.resultDigest) {
           entry.count++;
           entry.at = proposed;
-          entry.text = outcome.text;
+          entry.text = excerpt(outcome.text);
           calls.set(key, entry);
         } else {
           calls.set(key, {
@@ -74,8 +73,9 @@ export function createIdenticalResultDetector(): Detector {
             count: 1,
             world,
             at: proposed,
-            description: call.description,
-            text: outcome.text,
+            // Most results are never repeated: their text is kept only where one repeat already
+            // warrants a note, instead of holding on to a thousand results.
+            text: limits.warnAt <= 2 ? excerpt(outcome.text) : '',
           });
         }
       }
@@ -142,8 +142,9 @@ function describe(call: CallContext, entry: Repeats, severity: 'warn' | 'block')
     suggestion,
     evidence: {
       count: entry.count,
-      calls: [entry.description],
-      lastResult: excerpt(entry.text),
+      // The same call key: the call being checked reads as the ones that returned this result.
+      calls: [call.description],
+      lastResult: entry.text,
       ...(call.identity.masked.length > 0 ? { masked: call.identity.masked } : {}),
     },
   };
@@ -159,7 +160,6 @@ function readRepeats(raw: Record<string, unknown>): Repeats | undefined {
     count,
     world,
     at: readNumber(raw.at) ?? 0,
-    description: readString(raw.description) ?? '',
     text: readString(raw.text) ?? '',
   };
 }

@@ -91,3 +91,18 @@ describe('the tool-call adapter never throws', () => {
     expect(adapter.describeFailure(outcome, adapter.describeCall(outcome.proposal))?.signature).toBeDefined();
   });
 });
+
+describe('the command of a shell call', () => {
+  it('is the command with every run of whitespace collapsed to one space, and trimmed', () => {
+    const spacing = fc.constantFrom(' ', '  ', '\t', '\n', '\r\n', '\u00a0', ' \u2003 ');
+    const word = fc.constantFrom('npm', 'test', '--', "'a b'", 'src/app.ts', '|', 'grep', '-n', 'x');
+    const command = fc.array(fc.oneof(word, spacing), { maxLength: 12 }).map((parts) => parts.join(''));
+    fc.assert(
+      fc.property(command, (text) => {
+        const expected = text.replace(/\s+/g, ' ').trim();
+        const facts = adapter.describeCall(toolCallToProposal('bash', { command: text }));
+        expect(facts.targets).toEqual(expected === '' ? [] : [expected]);
+      }),
+    );
+  });
+});

@@ -185,7 +185,17 @@ describe('cycle', () => {
     verdicts(first, [readConfig, readReadme, readConfig, readReadme]);
     const second = createCycleDetector();
     roundTrip(first, second);
-    expect(second.check(readConfig[0])?.severity).toBe('block');
+    const violation = second.check(readConfig[0]);
+    expect(violation?.severity).toBe('block');
+    expect(violation?.reason).toContain('read_file {path: "config.yaml"} → read_file {path: "README.md"}');
+  });
+
+  it('tells results apart after a snapshot and restore', () => {
+    const first = createCycleDetector();
+    verdicts(first, [readConfig, readReadme, readConfig, reading('README.md', '# Service, edited')]);
+    const second = createCycleDetector();
+    roundTrip(first, second);
+    expect(second.check(readConfig[0])).toBeUndefined();
   });
 
   it('ignores a snapshot it cannot read and starts empty', () => {

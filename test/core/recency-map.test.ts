@@ -1,0 +1,77 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { RecencyMap } from '../../src/core/recency-map.js';
+
+describe('RecencyMap', () => {
+  it('gives up its entries least recently set first, counting a key set again as new', () => {
+    const map = new RecencyMap<string, number>();
+    map.set('a', 1).set('b', 2).set('c', 3).set('a', 4);
+    expect([map.shift(), map.shift(), map.shift(), map.shift()]).toEqual([2, 3, 4, undefined]);
+  });
+
+  it('lists its entries least recently set first', () => {
+    const map = new RecencyMap<string, number>();
+    map.set('a', 1).set('b', 2).set('c', 3).set('a', 4);
+    map.delete('b');
+    expect([...map]).toEqual([
+      ['c', 3],
+      ['a', 4],
+    ]);
+    expect([...map.values()]).toEqual([3, 4]);
+  });
+
+  it('keeps going after it was emptied and filled again', () => {
+    const map = new RecencyMap<string, number>();
+    map.set('a', 1);
+    expect(map.shift()).toBe(1);
+    expect(map.shift()).toBeUndefined();
+    map.set('b', 2);
+    map.clear();
+    map.set('c', 3);
+    expect(map.size).toBe(1);
+    expect(map.shift()).toBe(3);
+  });
+
+  it('behaves as a list in order of setting under any mix of sets, deletions and shifts', () => {
+    const operation = fc.oneof(
+      fc.record({ kind: fc.constant('set' as const), key: fc.integer({ min: 0, max: 20 }) }),
+      fc.record({ kind: fc.constant('delete' as const), key: fc.integer({ min: 0, max: 20 }) }),
+      fc.record({ kind: fc.constant('shift' as const) }),
+      fc.record({ kind: fc.constant('clear' as const) }),
+    );
+    fc.assert(
+      fc.property(fc.array(operation, { maxLength: 400 }), (operations) => {
+        const map = new RecencyMap<number, number>();
+        let model: [number, number][] = [];
+        operations.forEach((operation, step) => {
+          if (operation.kind === 'set') {
+            map.set(operation.key, step);
+            model = [...model.filter(([key]) => key !== operation.key), [operation.key, step]];
+          } else if (operation.kind === 'delete') {
+            expect(map.delete(operation.key)).toBe(model.some(([key]) => key === operation.key));
+            model = model.filter(([key]) => key !== operation.key);
+          } else if (operation.kind === 'shift') {
+            expect(map.shift()).toBe(model.shift()?.[1]);
+          } else {
+            map.clear();
+            model = [];
+          }
+          expect([...map]).toEqual(model);
+          expect(map.size).toBe(model.length);
+        });
+      }),
+    );
+  });
+
+  it('holds no more than a few places per live entry, however long it is used', () => {
+    const map = new RecencyMap<number, number>();
+    for (let step = 0; step < 200_000; step++) {
+      map.set(step % 1_000, step);
+      if (step % 3 === 0) map.set(step, step);
+      while (map.size > 500) map.shift();
+    }
+    const { queue } = map as unknown as { queue: unknown[] };
+    expect(map.size).toBe(500);
+    expect(queue.length).toBeLessThanOrEqual(4 * 1_024 + 2 * 500 + 32);
+  });
+});
