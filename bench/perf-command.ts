@@ -33,7 +33,7 @@ export function environmentLine(report: PerfReport): string {
 export function perfSections(report: PerfReport): Section[] {
   const { config, memory, journal, replay } = report;
   const hotPath: Section = {
-    title: `Per call, median of ${config.runs} run${config.runs === 1 ? '' : 's'} of ${thousands(config.ops)} calls after a warm-up`,
+    title: `Per call: one guard per row, loaded with its constraints and warmed up, then the median of ${config.runs} back-to-back run${config.runs === 1 ? '' : 's'} of ${thousands(config.ops)} calls`,
     columns: [
       { title: 'constraints', align: 'right' },
       { title: 'workload' },

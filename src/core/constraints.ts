@@ -63,6 +63,7 @@ export class ConstraintIndex {
   private readonly generated = new Set<Entry>();
   private readonly lifted = new RecencyMap<string, number>();
   private activeCount = 0;
+  private membership = 0;
 
   constructor(private readonly capacity: number) {}
 
@@ -226,8 +227,14 @@ export class ConstraintIndex {
     return { version: 1, savedAt: now, constraints, lifted };
   }
 
+  /** Changes whenever an entry joins or leaves the index: lookups made at the same value still hold. */
+  get version(): number {
+    return this.membership;
+  }
+
   private index(entry: Entry, workspace: boolean): void {
     const constraint = entry.constraint;
+    this.membership++;
     if (isActive(entry)) this.activeCount++;
     switch (constraint.scope) {
       case 'call':
@@ -260,6 +267,7 @@ export class ConstraintIndex {
 
   private unindex(entry: Entry): void {
     const constraint = entry.constraint;
+    this.membership++;
     if (isActive(entry)) this.activeCount--;
     switch (constraint.scope) {
       case 'call':

@@ -11,6 +11,7 @@ import {
   isConvergenceDetector,
 } from './detectors/index.js';
 import type { CallContext, Detector, ObservedOutcome } from './detectors/types.js';
+import { DistinctWindow } from './distinct-window.js';
 import {
   callViolation,
   haltViolation,
@@ -29,7 +30,6 @@ import {
   ToolPolicyIndex,
 } from './policy.js';
 import { RadiusLimit } from './radius.js';
-import { RecencyMap } from './recency-map.js';
 import { normalizeTarget } from './targets.js';
 import type {
   AuditSink,
@@ -72,6 +72,13 @@ export interface NarrowingLoopOptions {
   readonly detectors?: readonly Detector[];
   /** Checks a ban on a target's existence against the world before it blocks. */
   readonly probe?: WorldProbe;
+}
+
+/** The entries the index held for a call and its targets, at one version of the index. */
+interface ConstraintsOn {
+  readonly version: number;
+  readonly own: Entry | undefined;
+  readonly targets: readonly (readonly Entry[])[];
 }
 
 /** A ban lifted or relieved by an outcome, and why. */
@@ -120,9 +127,8 @@ export class NarrowingLoop {
   private readonly contexts = new Map<Proposal, Call>();
   private currentStep: string | number | undefined;
   private readonly stepCalls = new Set<string>();
-  /** The last distinct calls proposed, by fingerprint, and whether each was ruled out. */
-  private readonly seen = new RecencyMap<number, boolean>();
-  private blockedDistinct = 0;
+  /** The distinct calls of the last while, and whether each was ruled out when last proposed. */
+  private readonly seen = new DistinctWindow(SEEN_CALLS);
 
   constructor(options: NarrowingLoopOptions) {
     this.adapter = options.adapter;
@@ -176,7 +182,7 @@ export class NarrowingLoop {
     if (verdict === 'halt' && !this.halted && !this.stopped) this.halted = violations[0]?.reason;
     if (verdict !== 'block' && verdict !== 'halt') this.budget.countStep();
     for (const detector of this.afterCheckers) detector.afterCheck?.(call, verdict);
-    this.noteSeen(call.identity.fingerprint, verdict === 'block' || verdict === 'halt');
+    this.seen.note(call.identity.fingerprint, verdict === 'block' || verdict === 'halt');
     const decisive = violations[0];
     this.audit?.record({
       type: 'proposal',
@@ -198,7 +204,7 @@ export class NarrowingLoop {
       softened: softened || undefined,
       activeConstraints: this.activeCount(),
       radiusLimit: this.radius.limit,
-      searchSpaceReduction: this.seen.size === 0 ? 0 : this.blockedDistinct / this.seen.size,
+      searchSpaceReduction: this.seen.size === 0 ? 0 : this.seen.blocked / this.seen.size,
     };
   }
 
@@ -443,7 +449,7 @@ export class NarrowingLoop {
     await this.audit?.close?.();
   }
 
-  private contextFor(proposal: Proposal): CallContext {
+  private contextFor(proposal: Proposal): Call {
     const now = this.clock.now();
     const cached = this.contexts.get(proposal);
     if (cached) return cached.now === now ? cached : cached.at(now);
@@ -466,13 +472,29 @@ export class NarrowingLoop {
     return call;
   }
 
-  private collectConstraintViolations(call: CallContext, violations: Violation[]): void {
-    const own = this.index.callEntry(call.identity.callKey);
+  /**
+   * The bans on a call and on each of its targets. Its outcome asks again, usually with nothing
+   * changed in between, and in a large index every lookup is a cache miss.
+   */
+  private constraintsOn(call: Call): ConstraintsOn {
+    const known = call.constraintsOn;
+    if (known !== undefined && known.version === this.index.version) return known;
+    const found: ConstraintsOn = {
+      version: this.index.version,
+      own: this.index.callEntry(call.identity.callKey),
+      targets: call.facts.targets.map((target) => this.index.targetEntries(target)),
+    };
+    call.constraintsOn = found;
+    return found;
+  }
+
+  private collectConstraintViolations(call: Call, violations: Violation[]): void {
+    const { own, targets: onTargets } = this.constraintsOn(call);
     if (own && this.inForce(own, call.now) && !this.contradictedByWorld(own, call)) {
       violations.push(callViolation(own, call));
     }
-    targets: for (const target of call.facts.targets) {
-      for (const entry of this.index.targetEntries(target)) {
+    targets: for (const entries of onTargets) {
+      for (const entry of entries) {
         if (call.facts.replacesTarget && entry.constraint.meaning === 'target-missing') continue;
         if (blocksKind(entry.constraint, call.facts.kind) && this.inForce(entry, call.now)) {
           if (this.contradictedByWorld(entry, call)) continue;
@@ -554,15 +576,17 @@ export class NarrowingLoop {
    * A success lifts the bans it proves wrong, and relieves the ones that depended on what it
    * changed: those go on probation (one retry), since a change may or may not have cured them.
    */
-  private learnFromSuccess(call: CallContext, resultDigest: string, lifted: Lifted[]): boolean {
-    const own = this.index.callEntry(call.identity.callKey);
+  private learnFromSuccess(call: Call, resultDigest: string, lifted: Lifted[]): boolean {
+    const { own, targets: onTargets } = this.constraintsOn(call);
     if (own) this.lift(own, `${call.description} succeeded`, call.now, lifted);
-    for (const target of call.facts.targets) {
-      for (const entry of this.index.targetEntries(target)) {
+    onTargets.forEach((entries, index) => {
+      const target = call.facts.targets[index] as string;
+      // Lifting takes entries out of the list being read.
+      for (const entry of copyOf(entries)) {
         if (blocksKind(entry.constraint, call.facts.kind))
           this.lift(entry, `${call.description} succeeded on ${target}`, call.now, lifted);
       }
-    }
+    });
     if (this.index.hasStrategies(call.facts.actionClass)) {
       // Lifting changes the set, so go over a copy.
       for (const entry of [...this.index.strategiesFor(call.facts.actionClass)]) {
@@ -612,7 +636,7 @@ export class NarrowingLoop {
       }
       for (const target of this.mentionedTargets(words)) {
         const why = () => `${call.description} may have changed ${target}`;
-        for (const entry of this.index.targetEntries(target)) this.relieve(entry, why, lifted);
+        for (const entry of copyOf(this.index.targetEntries(target))) this.relieve(entry, why, lifted);
         for (const entry of this.index.dependentsOf(target)) this.relieve(entry, why, lifted);
       }
       for (const entry of this.index.generatedEntries()) {
@@ -626,7 +650,8 @@ export class NarrowingLoop {
     }
     for (const target of effect.changedTargets) {
       const why = () => `${call.description} changed ${target}`;
-      for (const entry of this.index.targetEntries(target))
+      // Relieving can take entries out of the list being read: go over a copy.
+      for (const entry of copyOf(this.index.targetEntries(target)))
         if (changeRelieves(entry.constraint, effect)) this.relieve(entry, why, lifted);
       for (const entry of this.index.dependentsOf(target))
         if (changeRelieves(entry.constraint, effect)) this.relieve(entry, why, lifted);
@@ -679,13 +704,6 @@ export class NarrowingLoop {
     if (this.stepCalls.has(call.identity.callKey)) return true;
     this.stepCalls.add(call.identity.callKey);
     return false;
-  }
-
-  private noteSeen(fingerprint: number, blocked: boolean): void {
-    if (this.seen.get(fingerprint)) this.blockedDistinct--;
-    this.seen.set(fingerprint, blocked);
-    if (blocked) this.blockedDistinct++;
-    if (this.seen.size > SEEN_CALLS && this.seen.shift()) this.blockedDistinct--;
   }
 
   private activeCount(): number {
@@ -742,6 +760,11 @@ export class NarrowingLoop {
     }
     return last;
   }
+}
+
+/** A list to go over while its entries may be removed from the original; empty ones are not copied. */
+function copyOf<T>(list: readonly T[]): readonly T[] {
+  return list.length === 0 ? list : [...list];
 }
 
 /** Which changes of a target can cure a ban on it, by what the failure meant. */
@@ -806,6 +829,8 @@ class Recorded implements RecordResult {
  */
 class Call implements CallContext {
   private text: string | undefined;
+  /** What the loop found in the index for this call, and when. */
+  constraintsOn: ConstraintsOn | undefined;
 
   constructor(
     readonly tool: string,
@@ -826,6 +851,7 @@ class Call implements CallContext {
   at(now: number): Call {
     const moved = new Call(this.tool, this.args, this.identity, this.facts, this.toolPolicy, this.step, now);
     moved.text = this.text;
+    moved.constraintsOn = this.constraintsOn;
     return moved;
   }
 }

@@ -2,121 +2,78 @@
  * A map that knows in which order its keys were last set, and gives up the least recently set entry
  * in constant time.
  *
- * A plain Map cannot do this cheaply for long: V8 leaves a hole in the table for each deleted entry
- * until the table is rebuilt, and a new iterator steps over every hole before the first live entry,
- * so reading the oldest key after many evictions takes thousands of steps. A long-lived iterator
- * would skip them, but it keeps every table the map has outgrown alive until it moves. Here the order
- * is a queue of keys beside the map; a key set again leaves a stale place in the queue, skipped
- * when reached and dropped when the queue is compacted.
+ * A plain Map keeps insertion order, but V8 leaves a hole in its table for each deleted entry until
+ * the table is rebuilt, and a new iterator steps over every hole before the first live entry: reading
+ * the oldest key after many evictions takes thousands of steps. So one iterator is kept from one
+ * eviction to the next, and steps over each hole once. Such an iterator also keeps alive every table
+ * the map has outgrown since it last moved, so one that has stood still while the map kept changing
+ * is let go, and the next eviction starts a new one.
  */
-interface Slot<V> {
-  value: V;
-  /** Which place in the queue is this key's current one. */
-  stamp: number;
-}
-
 export class RecencyMap<K, V> implements Iterable<[K, V]> {
-  private readonly slots = new Map<K, Slot<V>>();
-  private queue: K[] = [];
-  private stamps: number[] = [];
-  private head = 0;
-  private nextStamp = 0;
+  private readonly map = new Map<K, V>();
+  private cursor: Iterator<K> | undefined;
+  private changesSinceShift = 0;
 
   get size(): number {
-    return this.slots.size;
+    return this.map.size;
   }
 
   get(key: K): V | undefined {
-    return this.slots.get(key)?.value;
+    return this.map.get(key);
   }
 
   has(key: K): boolean {
-    return this.slots.has(key);
+    return this.map.has(key);
   }
 
   /** Sets `key` as the most recent entry, wherever it was before. */
   set(key: K, value: V): this {
-    const stamp = this.nextStamp++;
-    const slot = this.slots.get(key);
-    if (slot === undefined) {
-      this.slots.set(key, { value, stamp });
-    } else {
-      slot.value = value;
-      slot.stamp = stamp;
-    }
-    this.queue.push(key);
-    this.stamps.push(stamp);
-    this.compactIfSparse();
+    this.map.delete(key);
+    this.map.set(key, value);
+    this.changed();
     return this;
   }
 
   delete(key: K): boolean {
-    // Its place in the queue goes stale and is skipped.
-    return this.slots.delete(key);
+    if (!this.map.delete(key)) return false;
+    this.changed();
+    return true;
   }
 
   /** Removes the least recently set entry and returns its value; undefined when empty. */
   shift(): V | undefined {
-    while (this.head < this.queue.length) {
-      const key = this.queue[this.head] as K;
-      const stamp = this.stamps[this.head] as number;
-      this.head++;
-      const slot = this.slots.get(key);
-      if (slot !== undefined && slot.stamp === stamp) {
-        this.slots.delete(key);
-        this.compactIfSparse();
-        return slot.value;
-      }
+    this.changesSinceShift = 0;
+    let next = this.cursor?.next();
+    if (next === undefined || next.done) {
+      // A finished iterator stays finished, even once entries are added again.
+      this.cursor = this.map.keys();
+      next = this.cursor.next();
+      if (next.done) return undefined;
     }
-    return undefined;
+    const value = this.map.get(next.value);
+    this.map.delete(next.value);
+    return value;
   }
 
   clear(): void {
-    this.slots.clear();
-    this.queue = [];
-    this.stamps = [];
-    this.head = 0;
+    this.map.clear();
+    this.cursor = undefined;
   }
 
   /** Least recently set first. */
-  *entries(): IterableIterator<[K, V]> {
-    const { queue, stamps, slots } = this;
-    for (let at = this.head, end = queue.length; at < end; at++) {
-      const key = queue[at] as K;
-      const slot = slots.get(key);
-      if (slot !== undefined && slot.stamp === stamps[at]) yield [key, slot.value];
-    }
+  entries(): IterableIterator<[K, V]> {
+    return this.map.entries();
   }
 
-  *values(): IterableIterator<V> {
-    for (const [, value] of this.entries()) yield value;
+  values(): IterableIterator<V> {
+    return this.map.values();
   }
 
   [Symbol.iterator](): IterableIterator<[K, V]> {
-    return this.entries();
+    return this.map.entries();
   }
 
-  /**
-   * Keeps the queue within a small multiple of the live entries, and drops the places already
-   * passed, so that neither stale places nor a long history cost memory.
-   */
-  private compactIfSparse(): void {
-    const queued = this.queue.length - this.head;
-    const mostlyStale = queued > this.slots.size + (this.slots.size >> 1) + 32;
-    const mostlyPassed = this.head >= 1024 && this.head * 4 >= this.queue.length;
-    if (!mostlyStale && !mostlyPassed) return;
-    const queue: K[] = [];
-    const stamps: number[] = [];
-    for (let at = this.head; at < this.queue.length; at++) {
-      const key = this.queue[at] as K;
-      const stamp = this.stamps[at] as number;
-      if (this.slots.get(key)?.stamp === stamp) {
-        queue.push(key);
-        stamps.push(stamp);
-      }
-    }
-    this.queue = queue;
-    this.stamps = stamps;
-    this.head = 0;
+  private changed(): void {
+    if (this.cursor !== undefined && ++this.changesSinceShift > this.map.size + 1024) this.cursor = undefined;
   }
 }
