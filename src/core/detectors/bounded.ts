@@ -28,6 +28,11 @@ export class LruMap<V> {
     this.map.delete(key);
   }
 
+  /** Forgets the least recently written entries beyond `size`. */
+  trim(size: number): void {
+    while (this.map.size > size) this.map.shift();
+  }
+
   clear(): void {
     this.map.clear();
   }

@@ -12,6 +12,11 @@ import { excerpt, times, withAlternatives } from './wording.js';
 
 const NAME = 'identical-result';
 const MAX_CALLS = 1_000;
+/**
+ * Calls remembered beyond the widest window in use: outcomes arrive after a whole batch of
+ * proposals when an agent dispatches calls in parallel.
+ */
+const BATCH_ROOM = 64;
 const VERSION = 1;
 
 interface Repeats {
@@ -33,6 +38,11 @@ export function createIdenticalResultDetector(): Detector {
    * is an agent coming back, not a loop.
    */
   let proposed = 0;
+  /**
+   * The widest `withinCalls` seen. A call further back than every window can never count as a
+   * repeat again, and keeping a thousand of them only gives the collector work.
+   */
+  let widestWindow = 1;
 
   function current(callKey: string, withinCalls: number, next: number): Repeats | undefined {
     const entry = calls.peek(callKey);
@@ -59,6 +69,7 @@ export function createIdenticalResultDetector(): Detector {
       const key = call.identity.callKey;
       const limits = call.toolPolicy.detectors.identicalResult;
       if (isWatched(call, limits) && kindOf(call) !== 'poll') {
+        if (limits.withinCalls > widestWindow) widestWindow = limits.withinCalls;
         const entry = current(key, limits.withinCalls, proposed);
         if (!outcome.success) {
           calls.delete(key);
@@ -77,6 +88,7 @@ export function createIdenticalResultDetector(): Detector {
             // warrants a note, instead of holding on to a thousand results.
             text: limits.warnAt <= 2 ? excerpt(outcome.text) : '',
           });
+          calls.trim(Math.min(MAX_CALLS, BATCH_ROOM + 4 * widestWindow));
         }
       }
       if (outcome.changedWorld) {

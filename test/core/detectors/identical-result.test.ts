@@ -80,6 +80,21 @@ describe('identical-result', () => {
     ).toEqual(['allow', 'allow', 'allow', 'allow', 'warn', 'allow', 'warn', 'allow', 'block']);
   });
 
+  it('remembers a call across as many distinct calls in between as a wide window allows', () => {
+    const detector = createIdenticalResultDetector();
+    const policy = policies({
+      tools: { read_file: { detectors: { identicalResult: { withinCalls: 200 } } } },
+    });
+    const call = callOf('read_file', { path: 'data.json' }, { policy });
+    const steps: Parameters<typeof verdicts>[1] = [];
+    for (let round = 0; round < 3; round++) {
+      steps.push([call, sameContent]);
+      for (let search = 0; search < 150; search++) steps.push(grep(`symbol${round}_${search}`));
+    }
+    steps.push([call, sameContent]);
+    expect(verdicts(detector, steps).at(-1)).toBe('warn');
+  });
+
   it('forgets the repetition once more calls than withinCalls allows come in between', () => {
     const detector = createIdenticalResultDetector();
     const policy = policies({ tools: { read_file: { detectors: { identicalResult: { withinCalls: 3 } } } } });
