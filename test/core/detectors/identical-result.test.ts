@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createIdenticalResultDetector } from '../../../src/core/detectors/identical-result.js';
+import type { CallContext, ObservedOutcome } from '../../../src/core/detectors/types.js';
 import {
   blockedElsewhere,
   callOf,
@@ -86,7 +87,7 @@ describe('identical-result', () => {
       tools: { read_file: { detectors: { identicalResult: { withinCalls: 200 } } } },
     });
     const call = callOf('read_file', { path: 'data.json' }, { policy });
-    const steps: Parameters<typeof verdicts>[1] = [];
+    const steps: (readonly [CallContext, ObservedOutcome])[] = [];
     for (let round = 0; round < 3; round++) {
       steps.push([call, sameContent]);
       for (let search = 0; search < 150; search++) steps.push(grep(`symbol${round}_${search}`));
