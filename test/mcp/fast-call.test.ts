@@ -5,7 +5,15 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { VerdictKind } from '../../src/core/types.js';
 import { runStdioProxy } from '../../src/mcp/stdio.js';
 import { VERDICT_META_KEY, type VerdictMeta } from '../../src/mcp/verdict.js';
-import { nodeServer, probeLog, startInProcess, tempDir, textOf } from './support/harness.js';
+import {
+  connectModernClient,
+  nodeServer,
+  probeLog,
+  startInProcess,
+  startOnPipes,
+  tempDir,
+  textOf,
+} from './support/harness.js';
 import { EVERYTHING_SERVER, PROBE_SERVER } from './support/paths.js';
 import { type RawMessage, startRawProxy } from './support/raw-client.js';
 import { ScriptedGuard } from './support/scripted-guard.js';
@@ -74,24 +82,11 @@ describe('tool calls on the fast path', () => {
 
   it('are left to the SDK in a 2026-era session', async () => {
     const server = probe();
-    const toProxy = new PassThrough();
-    const fromProxy = new PassThrough();
-    const done = runStdioProxy({
-      target: server.target,
-      guard: new ScriptedGuard(),
-      input: toProxy,
-      output: fromProxy,
-      handleSignals: false,
-      log: () => undefined,
-    });
-    const client = new Client(
-      { name: 'modern-host', version: '1.0.0' },
-      { versionNegotiation: { mode: 'auto' } },
-    );
-    await client.connect(new StreamTransport(fromProxy, toProxy));
+    const proxy = startOnPipes({ target: server.target, guard: new ScriptedGuard() });
+    const client = await connectModernClient(proxy);
     cleanups.push(async () => {
       await client.close();
-      await done;
+      await proxy.done;
     });
 
     expect(client.getNegotiatedProtocolVersion()).toBe('2026-07-28');

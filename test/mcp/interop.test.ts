@@ -1,15 +1,11 @@
 import { join } from 'node:path';
-import { PassThrough } from 'node:stream';
-import { Client } from '@modelcontextprotocol/client';
 import { Client as V1Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport as V1StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { afterEach, describe, expect, it } from 'vitest';
-import { runStdioProxy } from '../../src/mcp/stdio.js';
 import { VERDICT_META_KEY } from '../../src/mcp/verdict.js';
-import { nodeServer, tempDir, textOf } from './support/harness.js';
+import { connectModernClient, nodeServer, startOnPipes, tempDir, textOf } from './support/harness.js';
 import { CLI_ENTRY, EVERYTHING_SERVER, MEMORY_SERVER, REPO_ROOT } from './support/paths.js';
 import { ScriptedGuard } from './support/scripted-guard.js';
-import { StreamTransport } from './support/stream-transport.js';
 
 const cleanups: (() => unknown)[] = [];
 afterEach(async () => {
@@ -81,22 +77,10 @@ describe('a v1 client through the proxy', () => {
 
 describe('a client of the 2026-07-28 revision through the proxy', () => {
   it('negotiates the new revision and calls tools, with progress, in front of a 2025-era server', async () => {
-    const toProxy = new PassThrough();
-    const fromProxy = new PassThrough();
     const guard = new ScriptedGuard();
-    const done = runStdioProxy({
-      target: nodeServer(EVERYTHING_SERVER),
-      guard,
-      input: toProxy,
-      output: fromProxy,
-      handleSignals: false,
-      log: () => undefined,
-    });
-    const client = new Client(
-      { name: 'modern-host', version: '1.0.0' },
-      { versionNegotiation: { mode: 'auto' } },
-    );
-    await client.connect(new StreamTransport(fromProxy, toProxy));
+    const proxy = startOnPipes({ target: nodeServer(EVERYTHING_SERVER), guard });
+    const { done } = proxy;
+    const client = await connectModernClient(proxy);
     try {
       expect(client.getNegotiatedProtocolVersion()).toBe('2026-07-28');
       const progress: number[] = [];

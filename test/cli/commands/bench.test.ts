@@ -54,6 +54,12 @@ describe('bench options', () => {
     expect(parseSessionsOptions({ json: true })).toEqual({ json: true, engine: 'source' });
   });
 
+  it('times the engine it is asked for, and says what --engine takes otherwise', () => {
+    expect(parsePerfOptions({ engine: 'source' })).toMatchObject({ engine: 'source' });
+    expect(parsePerfOptions({})).not.toHaveProperty('engine');
+    expect(() => parsePerfOptions({ engine: 'fast' })).toThrow('--engine takes source or dist (got "fast")');
+  });
+
   it('refuses a window of zero', () => {
     expect(() => parseLongHorizonOptions({ windows: '10,0' })).toThrow(
       '--windows takes comma-separated positive integers (got "10,0")',

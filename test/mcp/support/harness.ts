@@ -27,11 +27,18 @@ export interface InProcessProxy {
   close(): Promise<number>;
 }
 
-/** The stdio proxy in this process, on a pipe, with a real upstream process behind it. */
-export async function startInProcess(
-  options: Omit<StdioProxyOptions, 'input' | 'output'>,
-  client: { capabilities?: ClientCapabilities; setup?: (client: Client) => void } = {},
-): Promise<InProcessProxy> {
+export interface PipedProxy {
+  /** What the client writes. */
+  readonly toProxy: PassThrough;
+  /** What the client reads. */
+  readonly fromProxy: PassThrough;
+  readonly logs: string[];
+  /** Resolves with the proxy's exit code. */
+  readonly done: Promise<number>;
+}
+
+/** The stdio proxy in this process, reading and writing a pair of pipes, its log kept. */
+export function startOnPipes(options: Omit<StdioProxyOptions, 'input' | 'output'>): PipedProxy {
   const toProxy = new PassThrough();
   const fromProxy = new PassThrough();
   const logs: string[] = [];
@@ -42,6 +49,25 @@ export async function startInProcess(
     input: toProxy,
     output: fromProxy,
   });
+  return { toProxy, fromProxy, logs, done };
+}
+
+/** A client that negotiates the 2026 protocol era, connected to a proxy on pipes. */
+export async function connectModernClient(proxy: PipedProxy): Promise<Client> {
+  const client = new Client(
+    { name: 'modern-host', version: '1.0.0' },
+    { versionNegotiation: { mode: 'auto' } },
+  );
+  await client.connect(new StreamTransport(proxy.fromProxy, proxy.toProxy));
+  return client;
+}
+
+/** The stdio proxy in this process, on a pipe, with a real upstream process behind it. */
+export async function startInProcess(
+  options: Omit<StdioProxyOptions, 'input' | 'output'>,
+  client: { capabilities?: ClientCapabilities; setup?: (client: Client) => void } = {},
+): Promise<InProcessProxy> {
+  const { toProxy, fromProxy, logs, done } = startOnPipes(options);
   const mcp = new Client(
     { name: 'proxy-test', version: '1.0.0' },
     { capabilities: client.capabilities ?? {} },

@@ -1,5 +1,6 @@
-import { PassThrough } from 'node:stream';
-import { runStdioProxy, type StdioProxyOptions } from '../../../src/mcp/stdio.js';
+import type { PassThrough } from 'node:stream';
+import type { StdioProxyOptions } from '../../../src/mcp/stdio.js';
+import { startOnPipes } from './harness.js';
 
 export type RawMessage = Record<string, unknown> & {
   readonly id?: string | number;
@@ -91,16 +92,7 @@ export interface RawProxy {
 
 /** The stdio proxy in this process, driven by a raw client that has completed the handshake. */
 export async function startRawProxy(options: Omit<StdioProxyOptions, 'input' | 'output'>): Promise<RawProxy> {
-  const toProxy = new PassThrough();
-  const fromProxy = new PassThrough();
-  const logs: string[] = [];
-  const done = runStdioProxy({
-    log: (message) => logs.push(message),
-    handleSignals: false,
-    ...options,
-    input: toProxy,
-    output: fromProxy,
-  });
+  const { toProxy, fromProxy, logs, done } = startOnPipes(options);
   const client = new RawClient(toProxy, fromProxy);
   await client.initialize();
   // The fast path opens once the proxy has seen `initialized`; a round trip makes sure it has.
