@@ -140,8 +140,8 @@ export function hashString(text: string): string {
 }
 
 const LANE1_SEED = 0xdeadbeef;
-const FINGERPRINT_MASK = 0x3fffffff;
 const LANE2_SEED = 0x41c6ce57;
+const FINGERPRINT_MASK = 0x3fffffff;
 
 /**
  * `hashString` over a text given in pieces: `new TextHash().add(a).add(b).finish()` equals
@@ -151,6 +151,8 @@ class TextHash {
   private lane1 = LANE1_SEED;
   private lane2 = LANE2_SEED;
   private length = 0;
+  /** The low 30 bits of the last hash finished: a small integer, which costs a map nothing to keep. */
+  fingerprint = 0;
 
   reset(): this {
     this.lane1 = LANE1_SEED;
@@ -189,9 +191,6 @@ class TextHash {
     this.fingerprint = h2 & FINGERPRINT_MASK;
     return hex64(h1, h2);
   }
-
-  /** The low 30 bits of the last hash finished: a small integer, which costs a map nothing to keep. */
-  fingerprint = 0;
 }
 
 /** `hashString` never calls itself, so one hasher serves every call. */
@@ -200,11 +199,11 @@ const wholeTextHash = new TextHash();
 /** The character codes of the hex digits, looked up by value. */
 const HEX_DIGIT = Array.from('0123456789abcdef', (digit) => digit.charCodeAt(0));
 
-/** Two 32-bit lanes as 16 hex digits, in one string built once: no intermediate pieces. */
 function digit(value: number, shift: number): number {
   return HEX_DIGIT[(value >>> shift) & 15] as number;
 }
 
+/** Two 32-bit lanes as 16 hex digits, in one string built once: no intermediate pieces. */
 function hex64(high: number, low: number): string {
   return String.fromCharCode(
     digit(high, 28),
@@ -435,20 +434,6 @@ export interface CallIdentity {
 
 const KEY_STRING_LIMIT = 512;
 
-/** A hex id is 16 or more hex digits in a row; most argument forms have no such run at all. */
-function hasLongHexRun(text: string): boolean {
-  let run = 0;
-  for (let index = 0; index < text.length; index++) {
-    const code = text.charCodeAt(index) | 0x20;
-    if ((code >= 48 && code <= 57) || (code >= 97 && code <= 102)) {
-      if (++run >= 16) return true;
-    } else {
-      run = 0;
-    }
-  }
-  return false;
-}
-
 /** Texts longer than this are identified exactly: masking them costs more than it could match. */
 const MASKED_TEXT_LIMIT = 1024;
 const NOTHING_MASKED: readonly MaskKind[] = Object.freeze([]);
@@ -498,7 +483,7 @@ class Identity implements CallIdentity {
     if (this.shape === undefined) {
       const { tool } = this;
       const argumentForm = canonicalJson(this.args, ARGUMENT_FORM);
-      const shapeForm = hasLongHexRun(argumentForm) ? maskWith(HEX_ONLY, argumentForm) : argumentForm;
+      const shapeForm = maskWith(HEX_ONLY, argumentForm);
       this.shape =
         shapeForm === argumentForm
           ? `${tool}~${this.callKey.slice(tool.length + 1)}`

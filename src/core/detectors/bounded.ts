@@ -21,7 +21,7 @@ export class LruMap<V> {
 
   set(key: string, value: V): void {
     this.map.set(key, value);
-    if (this.map.size > this.capacity) this.map.shift();
+    this.trim(this.capacity);
   }
 
   delete(key: string): void {
