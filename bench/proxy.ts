@@ -3,6 +3,10 @@
  * directly and through `narrowing mcp`, interleaved in one run so that both see the same machine,
  * and the throughput of 8 concurrent callers each way. The proxy runs as its own process, with
  * the real guard and a fresh state directory, exactly as a client would start it.
+ *
+ * A third path goes through a process that only copies bytes (`byte-relay.mjs`): the cost of one
+ * more process between client and server, which no stdio proxy can go below. Where client, proxy
+ * and server share few cores, that floor is far from free, and it is the yardstick for the rest.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -38,6 +42,8 @@ export interface ProxyBenchResult {
   readonly latency: {
     readonly direct: LatencyStats;
     readonly proxied: LatencyStats;
+    /** Through the process that only copies bytes. */
+    readonly relay: LatencyStats;
     /** Proxied minus direct. */
     readonly addedMedianMs: number;
     readonly addedP99Ms: number;
@@ -48,6 +54,7 @@ export interface ProxyBenchResult {
     /** Calls per second. */
     readonly direct: number;
     readonly proxied: number;
+    readonly relay: number;
   };
   readonly totalCalls: number;
   readonly durationMs: number;
@@ -60,11 +67,12 @@ export interface ProxyBenchResult {
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const EVERYTHING = join(ROOT, 'node_modules/@modelcontextprotocol/server-everything/dist/index.js');
+const BYTE_RELAY = fileURLToPath(new URL('./byte-relay.mjs', import.meta.url));
 
 export async function runProxyBench(options: ProxyBenchOptions = {}): Promise<ProxyBenchResult> {
   const calls = options.calls ?? 1_000;
   const concurrency = options.concurrency ?? 8;
-  const concurrentCalls = options.concurrentCalls ?? 1_000;
+  const concurrentCalls = options.concurrentCalls ?? 2_000;
   const warmup = options.warmup ?? 50;
   const stateDir = mkdtempSync(join(tmpdir(), 'narrowing-bench-proxy-'));
   const started = performance.now();
@@ -80,6 +88,7 @@ export async function runProxyBench(options: ProxyBenchOptions = {}): Promise<Pr
     process.execPath,
     EVERYTHING,
   ]);
+  const relayed = await connect(process.execPath, [BYTE_RELAY, process.execPath, EVERYTHING]);
   try {
     let sequence = 0;
     // A different message each time: identical calls with identical results are what the guard
@@ -89,54 +98,49 @@ export async function runProxyBench(options: ProxyBenchOptions = {}): Promise<Pr
       const result = await client.callTool({ name: 'echo', arguments: { message: `bench ${sequence}` } });
       if (result.isError) throw new Error(`echo failed: ${JSON.stringify(result.content)}`);
     };
+    const sides = [direct, proxied, relayed].map((client) => ({ client, times: [] as number[], elapsed: 0 }));
     for (let index = 0; index < warmup; index += 1) {
-      await echo(direct);
-      await echo(proxied);
+      for (const side of sides) await echo(side.client);
     }
 
-    const directTimes: number[] = [];
-    const proxiedTimes: number[] = [];
-    const timed = async (client: Client, into: number[]) => {
-      const begin = performance.now();
-      await echo(client);
-      into.push(performance.now() - begin);
-    };
     for (let index = 0; index < calls; index += 1) {
-      // Alternate who goes first, so that neither side always runs on a warmer loop.
-      if (index % 2 === 0) {
-        await timed(direct, directTimes);
-        await timed(proxied, proxiedTimes);
-      } else {
-        await timed(proxied, proxiedTimes);
-        await timed(direct, directTimes);
+      // Rotate who goes first, so that no side always runs on a warmer loop.
+      for (let turn = 0; turn < sides.length; turn += 1) {
+        const side = sides[(index + turn) % sides.length]!;
+        const begin = performance.now();
+        await echo(side.client);
+        side.times.push(performance.now() - begin);
       }
     }
 
     const half = Math.ceil(concurrentCalls / 2);
-    let directElapsed = 0;
-    let proxiedElapsed = 0;
     for (let round = 0; round < 2; round += 1) {
-      directElapsed += await burst(() => echo(direct), half, concurrency);
-      proxiedElapsed += await burst(() => echo(proxied), half, concurrency);
+      for (const side of sides) side.elapsed += await burst(() => echo(side.client), half, concurrency);
     }
 
-    const directStats = stats(directTimes);
-    const proxiedStats = stats(proxiedTimes);
+    const [directStats, proxiedStats, relayStats] = sides.map((side) => stats(side.times)) as [
+      LatencyStats,
+      LatencyStats,
+      LatencyStats,
+    ];
+    const perSecond = (elapsedMs: number) => (half * 2) / (elapsedMs / 1000);
     return {
       tool: 'echo',
       latency: {
         direct: directStats,
         proxied: proxiedStats,
+        relay: relayStats,
         addedMedianMs: proxiedStats.medianMs - directStats.medianMs,
         addedP99Ms: proxiedStats.p99Ms - directStats.p99Ms,
       },
       throughput: {
         concurrency,
         calls: half * 2,
-        direct: (half * 2) / (directElapsed / 1000),
-        proxied: (half * 2) / (proxiedElapsed / 1000),
+        direct: perSecond(sides[0]!.elapsed),
+        proxied: perSecond(sides[1]!.elapsed),
+        relay: perSecond(sides[2]!.elapsed),
       },
-      totalCalls: 2 * (warmup + calls + half * 2),
+      totalCalls: sides.length * (warmup + calls + half * 2),
       durationMs: performance.now() - started,
       node: process.version,
       platform: `${process.platform}-${process.arch}`,
@@ -144,7 +148,7 @@ export async function runProxyBench(options: ProxyBenchOptions = {}): Promise<Pr
       ...(engine.note !== undefined && !options.proxyCommand && { engineNote: engine.note }),
     };
   } finally {
-    await Promise.all([direct.close(), proxied.close()]);
+    await Promise.all([direct.close(), proxied.close(), relayed.close()]);
     rmSync(stateDir, { recursive: true, force: true });
   }
 }
@@ -197,11 +201,18 @@ export function formatProxyBench(result: ProxyBenchResult): string {
     row('direct', latency.direct),
     row('proxied', latency.proxied),
     `  added     median ${ms(latency.addedMedianMs).padStart(10)}   p99 ${ms(latency.addedP99Ms).padStart(10)}`,
+    row('relay', latency.relay),
     `Throughput with ${throughput.concurrency} concurrent callers, ${throughput.calls} calls each way:`,
     `  direct  ${Math.round(throughput.direct)} calls/s`,
-    `  proxied ${Math.round(throughput.proxied)} calls/s`,
+    `  proxied ${Math.round(throughput.proxied)} calls/s (${percentOfDirect(throughput.proxied, throughput)})`,
+    `  relay   ${Math.round(throughput.relay)} calls/s (${percentOfDirect(throughput.relay, throughput)})`,
+    '(relay: a process that only copies bytes between client and server, the floor of any stdio proxy)',
     `${result.totalCalls} calls in ${(result.durationMs / 1000).toFixed(1)} s (node ${result.node}, ${result.platform}; proxy ${proxyOrigin(result)})`,
   ].join('\n');
+}
+
+function percentOfDirect(callsPerSecond: number, throughput: ProxyBenchResult['throughput']): string {
+  return `${Math.round((100 * callsPerSecond) / throughput.direct)}% of direct`;
 }
 
 function proxyOrigin(result: ProxyBenchResult): string {

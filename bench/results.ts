@@ -64,7 +64,7 @@ function percent(ratio: number): string {
   return `${Math.round(ratio * 100)}%`;
 }
 
-const MODERATE_PROXY: ProxyBenchOptions = { calls: 500, concurrentCalls: 500 };
+const MODERATE_PROXY: ProxyBenchOptions = { calls: 500, concurrentCalls: 2_000 };
 const QUICK_PROXY: ProxyBenchOptions = { calls: 20, concurrentCalls: 20, concurrency: 4, warmup: 2 };
 
 interface Collected {
@@ -154,7 +154,7 @@ const CAVEATS = {
     "It does not show real training: the memory wall, the score surface and the proposers are models calibrated on the paper's v6 run, not a GPU or an LLM.",
   perf: 'It does not show end-to-end latency: tool execution, the model and the transport cost far more, and timings vary with the machine and its load.',
   proxy:
-    "It does not show slow or remote servers: `echo` on a local stdio server isolates the proxy's own cost, which a real tool call would dwarf.",
+    'It does not show slow or remote servers, beside which this cost vanishes, nor a machine with a core to spare for the proxy: in this run client, proxy and server share the same cores, so the time the proxy spends is taken from the other two.',
 };
 
 function environment(): string {
@@ -257,6 +257,12 @@ function proxySections(result: ProxyBenchResult): Section[] {
           Math.round(throughput.proxied),
         ],
         ['added', ms(latency.addedMedianMs), ms(latency.addedP99Ms), '—'],
+        [
+          'through a process that only copies bytes',
+          ms(latency.relay.medianMs),
+          ms(latency.relay.p99Ms),
+          Math.round(throughput.relay),
+        ],
       ],
     },
   ];
@@ -317,7 +323,7 @@ function readmeSummary(collected: Collected): string {
   if (proxy) {
     out.push(
       '',
-      `**MCP proxy**: ${ms(proxy.latency.addedMedianMs)} added at the median (target: under 0.5 ms, ${proxy.latency.addedMedianMs < PROXY_MEDIAN_TARGET_MS ? 'PASS' : 'FAIL'}), ${ms(proxy.latency.addedP99Ms)} at p99, per \`tools/call\` (${proxy.latency.direct.count} calls each way against server-everything); with ${proxy.throughput.concurrency} concurrent callers ${Math.round(proxy.throughput.proxied)} calls/s through narrowing against ${Math.round(proxy.throughput.direct)} direct, ${percent(proxy.throughput.proxied / proxy.throughput.direct)} (target: at least 80%, ${proxy.throughput.proxied / proxy.throughput.direct >= PROXY_THROUGHPUT_TARGET ? 'PASS' : 'FAIL'}). ${CAVEATS.proxy}`,
+      `**MCP proxy**: ${ms(proxy.latency.addedMedianMs)} added at the median (target: under 0.5 ms, ${proxy.latency.addedMedianMs < PROXY_MEDIAN_TARGET_MS ? 'PASS' : 'FAIL'}), ${ms(proxy.latency.addedP99Ms)} at p99, per \`tools/call\` (${proxy.latency.direct.count} calls each way against server-everything); with ${proxy.throughput.concurrency} concurrent callers ${Math.round(proxy.throughput.proxied)} calls/s through narrowing against ${Math.round(proxy.throughput.direct)} direct, ${percent(proxy.throughput.proxied / proxy.throughput.direct)} (target: at least 80%, ${proxy.throughput.proxied / proxy.throughput.direct >= PROXY_THROUGHPUT_TARGET ? 'PASS' : 'FAIL'}); a process that only copies bytes between the two keeps ${percent(proxy.throughput.relay / proxy.throughput.direct)}, the floor for any stdio proxy on this machine. ${CAVEATS.proxy}`,
     );
   }
   out.push('', 'Every table, per seed and window, with the methods: [docs/results.md](docs/results.md).');

@@ -219,7 +219,7 @@ export function register(program: Command): void {
     .command('proxy')
     .description('what the MCP proxy adds per call, measured against server-everything')
     .option('--calls <n>', 'sequential calls each way (default 1000)')
-    .option('--concurrent-calls <n>', 'calls each way for the throughput figures (default 1000)')
+    .option('--concurrent-calls <n>', 'calls on each path for the throughput figures (default 2000)')
     .option('--concurrency <n>', 'concurrent callers for the throughput figures (default 8)')
     .option('--warmup <n>', 'calls each way before measuring (default 50)')
     .option('--json', 'machine-readable output only')
