@@ -113,9 +113,20 @@ export async function runProxyBench(options: ProxyBenchOptions = {}): Promise<Pr
       }
     }
 
-    const half = Math.ceil(concurrentCalls / 2);
-    for (let round = 0; round < 2; round += 1) {
-      for (const side of sides) side.elapsed += await burst(() => echo(side.client), half, concurrency);
+    // Each path gets one untimed burst first: concurrency runs code that sequential calls did not,
+    // and whoever went first would pay for compiling it. Then every path takes the lead in turn.
+    const rounds = sides.length;
+    // The timed calls split as evenly as they go, adding up to exactly `concurrentCalls` per path.
+    const shares = Array.from({ length: rounds }, (_, round) =>
+      Math.floor((concurrentCalls + round) / rounds),
+    );
+    const untimed = shares.at(-1)!;
+    for (const side of sides) await burst(() => echo(side.client), untimed, concurrency);
+    for (let round = 0; round < rounds; round += 1) {
+      for (let turn = 0; turn < sides.length; turn += 1) {
+        const side = sides[(round + turn) % sides.length]!;
+        side.elapsed += await burst(() => echo(side.client), shares[round]!, concurrency);
+      }
     }
 
     const [directStats, proxiedStats, relayStats] = sides.map((side) => stats(side.times)) as [
@@ -123,7 +134,7 @@ export async function runProxyBench(options: ProxyBenchOptions = {}): Promise<Pr
       LatencyStats,
       LatencyStats,
     ];
-    const perSecond = (elapsedMs: number) => (half * 2) / (elapsedMs / 1000);
+    const perSecond = (elapsedMs: number) => concurrentCalls / (elapsedMs / 1000);
     return {
       tool: 'echo',
       latency: {
@@ -135,12 +146,12 @@ export async function runProxyBench(options: ProxyBenchOptions = {}): Promise<Pr
       },
       throughput: {
         concurrency,
-        calls: half * 2,
+        calls: concurrentCalls,
         direct: perSecond(sides[0]!.elapsed),
         proxied: perSecond(sides[1]!.elapsed),
         relay: perSecond(sides[2]!.elapsed),
       },
-      totalCalls: sides.length * (warmup + calls + half * 2),
+      totalCalls: sides.length * (warmup + calls + untimed + concurrentCalls),
       durationMs: performance.now() - started,
       node: process.version,
       platform: `${process.platform}-${process.arch}`,
