@@ -10,7 +10,9 @@ export async function proxyCommand(options: ProxyCommandOptions, io: CommandIO):
     ...(options.concurrency !== undefined ? { concurrency: options.concurrency } : {}),
     ...(options.warmup !== undefined ? { warmup: options.warmup } : {}),
   };
-  io.stderr.write('starting server-everything, directly and behind `narrowing mcp`…\n');
+  io.stderr.write(
+    'starting server-everything three times: directly, behind `narrowing mcp`, and behind a byte relay…\n',
+  );
   const result = await runProxyBench(benchOptions);
   io.stdout.write(options.json ? `${JSON.stringify(result, null, 2)}\n` : `${formatProxyBench(result)}\n`);
   return 0;
