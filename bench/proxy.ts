@@ -98,60 +98,57 @@ export async function runProxyBench(options: ProxyBenchOptions = {}): Promise<Pr
       const result = await client.callTool({ name: 'echo', arguments: { message: `bench ${sequence}` } });
       if (result.isError) throw new Error(`echo failed: ${JSON.stringify(result.content)}`);
     };
-    const sides = [direct, proxied, relayed].map((client) => ({ client, times: [] as number[], elapsed: 0 }));
+    const paths = { direct: timedPath(direct), proxied: timedPath(proxied), relay: timedPath(relayed) };
+    const all = Object.values(paths);
+    // Each pass lets another path go first, so that none always runs on a warmer loop.
+    const inTurn = (lead: number) => all.map((_, turn) => all[(lead + turn) % all.length]!);
     for (let index = 0; index < warmup; index += 1) {
-      for (const side of sides) await echo(side.client);
+      for (const path of all) await echo(path.client);
     }
 
     for (let index = 0; index < calls; index += 1) {
-      // Rotate who goes first, so that no side always runs on a warmer loop.
-      for (let turn = 0; turn < sides.length; turn += 1) {
-        const side = sides[(index + turn) % sides.length]!;
+      for (const path of inTurn(index)) {
         const begin = performance.now();
-        await echo(side.client);
-        side.times.push(performance.now() - begin);
+        await echo(path.client);
+        path.times.push(performance.now() - begin);
       }
     }
 
     // Each path gets one untimed burst first: concurrency runs code that sequential calls did not,
-    // and whoever went first would pay for compiling it. Then every path takes the lead in turn.
-    const rounds = sides.length;
+    // and whoever went first would pay for compiling it.
+    const rounds = all.length;
     // The timed calls split as evenly as they go, adding up to exactly `concurrentCalls` per path.
     const shares = Array.from({ length: rounds }, (_, round) =>
       Math.floor((concurrentCalls + round) / rounds),
     );
     const untimed = shares.at(-1)!;
-    for (const side of sides) await burst(() => echo(side.client), untimed, concurrency);
+    for (const path of all) await burst(() => echo(path.client), untimed, concurrency);
     for (let round = 0; round < rounds; round += 1) {
-      for (let turn = 0; turn < sides.length; turn += 1) {
-        const side = sides[(round + turn) % sides.length]!;
-        side.elapsed += await burst(() => echo(side.client), shares[round]!, concurrency);
+      for (const path of inTurn(round)) {
+        path.elapsed += await burst(() => echo(path.client), shares[round]!, concurrency);
       }
     }
 
-    const [directStats, proxiedStats, relayStats] = sides.map((side) => stats(side.times)) as [
-      LatencyStats,
-      LatencyStats,
-      LatencyStats,
-    ];
-    const perSecond = (elapsedMs: number) => concurrentCalls / (elapsedMs / 1000);
+    const directStats = stats(paths.direct.times);
+    const proxiedStats = stats(paths.proxied.times);
+    const perSecond = (path: TimedPath) => concurrentCalls / (path.elapsed / 1000);
     return {
       tool: 'echo',
       latency: {
         direct: directStats,
         proxied: proxiedStats,
-        relay: relayStats,
+        relay: stats(paths.relay.times),
         addedMedianMs: proxiedStats.medianMs - directStats.medianMs,
         addedP99Ms: proxiedStats.p99Ms - directStats.p99Ms,
       },
       throughput: {
         concurrency,
         calls: concurrentCalls,
-        direct: perSecond(sides[0]!.elapsed),
-        proxied: perSecond(sides[1]!.elapsed),
-        relay: perSecond(sides[2]!.elapsed),
+        direct: perSecond(paths.direct),
+        proxied: perSecond(paths.proxied),
+        relay: perSecond(paths.relay),
       },
-      totalCalls: sides.length * (warmup + calls + untimed + concurrentCalls),
+      totalCalls: all.length * (warmup + calls + untimed + concurrentCalls),
       durationMs: performance.now() - started,
       node: process.version,
       platform: `${process.platform}-${process.arch}`,
@@ -170,6 +167,19 @@ function defaultProxyCommand(engine: EngineKind): string[] {
   const main = new URL('../src/cli/main.ts', import.meta.url).href;
   const script = `const { main } = await import(${JSON.stringify(main)}); await main(process.argv.slice(1));`;
   return [process.execPath, '--import', 'tsx', '--input-type=module', '--eval', script];
+}
+
+/** One way to the server, with what was measured on it. */
+interface TimedPath {
+  readonly client: Client;
+  /** Latency of each sequential call, ms. */
+  readonly times: number[];
+  /** Time the concurrent bursts took, ms. */
+  elapsed: number;
+}
+
+function timedPath(client: Client): TimedPath {
+  return { client, times: [], elapsed: 0 };
 }
 
 async function connect(command: string, args: string[]): Promise<Client> {

@@ -176,63 +176,72 @@ function resultsPage(collected: Collected, problems: readonly string[]): string 
   const { longHorizon, sessions, mlSearch, perf, proxy } = collected;
   if (longHorizon) {
     out.push(
-      '',
-      '## Long-horizon tool calls (`narrowing bench long-horizon`)',
-      '',
-      `${longHorizonTitle(longHorizon.config)}.`,
-      '',
-      fidelityLine(longHorizon.fidelity),
-      '',
-      '![Repeated failures against horizon, and false blocks per run](long-horizon.svg)',
-      '',
-      renderMarkdown(longHorizonSections(longHorizon)),
-      '',
-      CAVEATS.longHorizon,
+      ...pageSection(
+        'Long-horizon tool calls (`narrowing bench long-horizon`)',
+        [
+          `${longHorizonTitle(longHorizon.config)}.`,
+          fidelityLine(longHorizon.fidelity),
+          '![Repeated failures against horizon, and false blocks per run](long-horizon.svg)',
+        ],
+        longHorizonSections(longHorizon),
+        CAVEATS.longHorizon,
+      ),
     );
   }
   if (sessions) {
     out.push(
-      '',
-      '## Sessions and blame (`narrowing bench sessions`)',
-      '',
-      renderMarkdown(sessionsSections(sessions)),
-      '',
-      CAVEATS.sessions,
+      ...pageSection(
+        'Sessions and blame (`narrowing bench sessions`)',
+        [],
+        sessionsSections(sessions),
+        CAVEATS.sessions,
+      ),
     );
   }
   if (mlSearch) {
     out.push(
-      '',
-      '## Hyperparameter search, simulated (`narrowing bench ml-search`)',
-      '',
-      renderMarkdown(mlSearchSections(mlSearch)),
-      '',
-      CAVEATS.mlSearch,
+      ...pageSection(
+        'Hyperparameter search, simulated (`narrowing bench ml-search`)',
+        [],
+        mlSearchSections(mlSearch),
+        CAVEATS.mlSearch,
+      ),
     );
   }
   if (perf) {
     out.push(
-      '',
-      '## What the guard costs (`narrowing bench perf`)',
-      '',
-      `${environmentLine(perf)}`,
-      '',
-      renderMarkdown(perfSections(perf)),
-      '',
-      CAVEATS.perf,
+      ...pageSection(
+        'What the guard costs (`narrowing bench perf`)',
+        [environmentLine(perf)],
+        perfSections(perf),
+        CAVEATS.perf,
+      ),
     );
   }
   if (proxy) {
     out.push(
-      '',
-      '## MCP proxy overhead (`narrowing bench proxy`)',
-      '',
-      renderMarkdown(proxySections(proxy)),
-      '',
-      CAVEATS.proxy,
+      ...pageSection('MCP proxy overhead (`narrowing bench proxy`)', [], proxySections(proxy), CAVEATS.proxy),
     );
   }
   return `${out.join('\n')}\n`;
+}
+
+/** One benchmark's part of the page: its heading, opening paragraphs, tables and what it does not show. */
+function pageSection(
+  heading: string,
+  paragraphs: readonly string[],
+  tables: readonly Section[],
+  caveat: string,
+): string[] {
+  return [
+    '',
+    `## ${heading}`,
+    '',
+    ...paragraphs.flatMap((text) => [text, '']),
+    renderMarkdown(tables),
+    '',
+    caveat,
+  ];
 }
 
 const ms = (value: number) => `${value.toFixed(3)} ms`;
