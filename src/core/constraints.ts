@@ -3,6 +3,7 @@
  * target or action class, so checking costs the same with 10 or 100,000 constraints.
  */
 import { hashString } from './identity.js';
+import { PrefilteredMap } from './prefiltered-map.js';
 import { RecencyMap } from './recency-map.js';
 import type {
   ActionKind,
@@ -42,10 +43,10 @@ const LIFTED_MEMORY = 10_000;
 export class ConstraintIndex {
   /** Insertion order is recency order: the first entry is the one evicted when full. */
   private readonly all = new RecencyMap<string, Entry>();
-  private readonly byCall = new Map<string, Entry>();
-  private readonly byTarget = new Map<string, Entry[]>();
+  private readonly byCall = new PrefilteredMap<Entry>();
+  private readonly byTarget = new PrefilteredMap<Entry[]>();
   /** Call bans by the targets whose change may cure them; a lone ban is stored without a set. */
-  private readonly dependents = new Map<string, Entry | Set<Entry>>();
+  private readonly dependents = new PrefilteredMap<Entry | Set<Entry>>();
   private readonly workspace = new Set<Entry>();
   /**
    * Bans on commands and searches not yet relieved by a change: a change relieves each at most once
@@ -307,19 +308,21 @@ function fileName(path: string): string {
   return path.slice(path.lastIndexOf('/') + 1);
 }
 
+type EntryLists = Map<string, Entry[]> | PrefilteredMap<Entry[]>;
+
 function addTo(map: Map<string, Set<Entry>>, key: string, entry: Entry): void {
   const set = map.get(key);
   if (set) set.add(entry);
   else map.set(key, new Set([entry]));
 }
 
-function pushTo(map: Map<string, Entry[]>, key: string, entry: Entry): void {
+function pushTo(map: EntryLists, key: string, entry: Entry): void {
   const list = map.get(key);
   if (list) list.push(entry);
   else map.set(key, [entry]);
 }
 
-function pullFrom(map: Map<string, Entry[]>, key: string, entry: Entry): void {
+function pullFrom(map: EntryLists, key: string, entry: Entry): void {
   const list = map.get(key);
   if (!list) return;
   const index = list.indexOf(entry);

@@ -139,8 +139,18 @@ export function hashString(text: string): string {
   return wholeTextHash.reset().add(text).finish();
 }
 
+/**
+ * `hashString` as its two 32-bit lanes, with no string built. The object is shared: read both lanes
+ * before hashing anything else.
+ */
+export function hashLanes(text: string): { readonly high: number; readonly low: number } {
+  return wholeTextHash.reset().add(text).mix();
+}
+
 const LANE1_SEED = 0xdeadbeef;
 const LANE2_SEED = 0x41c6ce57;
+const LANE1_MULTIPLIER = 2654435761;
+const LANE2_MULTIPLIER = 1597334677;
 const FINGERPRINT_MASK = 0x3fffffff;
 
 /**
@@ -153,6 +163,9 @@ class TextHash {
   private length = 0;
   /** The low 30 bits of the last hash finished: a small integer, which costs a map nothing to keep. */
   fingerprint = 0;
+  /** The finished hash's lanes, `hashString`'s first and last eight hex digits. */
+  high = 0;
+  low = 0;
 
   reset(): this {
     this.lane1 = LANE1_SEED;
@@ -166,8 +179,8 @@ class TextHash {
     let h2 = this.lane2;
     for (let index = 0; index < text.length; index++) {
       const code = text.charCodeAt(index);
-      h1 = Math.imul(h1 ^ code, 2654435761);
-      h2 = Math.imul(h2 ^ code, 1597334677);
+      h1 = Math.imul(h1 ^ code, LANE1_MULTIPLIER);
+      h2 = Math.imul(h2 ^ code, LANE2_MULTIPLIER);
     }
     this.lane1 = h1;
     this.lane2 = h2;
@@ -175,21 +188,36 @@ class TextHash {
     return this;
   }
 
+  /** Starts again from lanes a scan computed over `length` characters, as if they had been added. */
+  resume(lane1: number, lane2: number, length: number): this {
+    this.lane1 = lane1;
+    this.lane2 = lane2;
+    this.length = length;
+    return this;
+  }
+
   /** One character, by its code. */
   addCode(code: number): this {
-    this.lane1 = Math.imul(this.lane1 ^ code, 2654435761);
-    this.lane2 = Math.imul(this.lane2 ^ code, 1597334677);
+    this.lane1 = Math.imul(this.lane1 ^ code, LANE1_MULTIPLIER);
+    this.lane2 = Math.imul(this.lane2 ^ code, LANE2_MULTIPLIER);
     this.length += 1;
     return this;
   }
 
-  finish(): string {
+  mix(): this {
     let h1 = this.lane1 ^ this.length;
     let h2 = this.lane2 ^ this.length;
     h1 = Math.imul(h1 ^ (h1 >>> 16), 2246822507) ^ Math.imul(h2 ^ (h2 >>> 13), 3266489909);
     h2 = Math.imul(h2 ^ (h2 >>> 16), 2246822507) ^ Math.imul(h1 ^ (h1 >>> 13), 3266489909);
+    this.high = h1;
+    this.low = h2;
     this.fingerprint = h2 & FINGERPRINT_MASK;
-    return hex64(h1, h2);
+    return this;
+  }
+
+  finish(): string {
+    this.mix();
+    return hex64(this.high, this.low);
   }
 }
 
@@ -331,13 +359,19 @@ function mayBeSpace(code: number): boolean {
  * is implied by a match of its rule; replacing a masked value only shortens runs, so conditions
  * read on the original text hold for every later rule.
  */
-function candidateRules(text: string): number {
+function candidateRules(text: string, hashInto?: TextHash): number {
   let digits = 0;
   let hex = 0;
   let bits = 0;
   let sawDigit = false;
+  // The text's hash, as `hashString` would compute it, in the same pass: a result is usually hashed
+  // just as it was scanned.
+  let lane1 = LANE1_SEED;
+  let lane2 = LANE2_SEED;
   for (let index = 0; index < text.length; index++) {
     const code = text.charCodeAt(index);
+    lane1 = Math.imul(lane1 ^ code, LANE1_MULTIPLIER);
+    lane2 = Math.imul(lane2 ^ code, LANE2_MULTIPLIER);
     const kind = code < 128 ? CHARACTER_CLASS[code] : code >= 0xd800 && code <= 0xdfff ? MARK : 0;
     if (kind === 0) {
       digits = 0;
@@ -372,12 +406,16 @@ function candidateRules(text: string): number {
       hex = 0;
     }
   }
+  hashInto?.resume(lane1, lane2, text.length);
   // Every rule needs a digit except a UUID's, which can be all letters.
   return sawDigit ? bits : bits & (ESCAPE_BIT | UUID_BIT);
 }
 
+/** Longer texts are left as they are: masking them would cost more than it could match. */
+const MASK_SCAN_LIMIT = 1_000_000;
+
 function maskWith(rules: readonly MaskRule[], text: string, found?: Set<MaskKind>): string {
-  if (text.length > 1_000_000) return text;
+  if (text.length > MASK_SCAN_LIMIT) return text;
   return applyRules(rules, text, candidateRules(text), found);
 }
 
@@ -437,8 +475,12 @@ const KEY_STRING_LIMIT = 512;
 /** Texts longer than this are identified exactly: masking them costs more than it could match. */
 const MASKED_TEXT_LIMIT = 1024;
 const NOTHING_MASKED: readonly MaskKind[] = Object.freeze([]);
-/** Reused for every call: identifying is synchronous, so one call never sees another's findings. */
-const found = new Set<MaskKind>();
+/**
+ * Shared by every call: identifying is synchronous, so one call never sees another's findings. It is
+ * replaced rather than cleared, and only when used: clearing gives a set a new table each time, and
+ * the chain of tables a long-lived set leaves that way outlives young-generation collections.
+ */
+let found = new Set<MaskKind>();
 
 function maskArgument(text: string): string {
   return text.length > MASKED_TEXT_LIMIT ? text : maskWith(ARGUMENT_RULES, text, found);
@@ -449,7 +491,7 @@ const ARGUMENT_FORM: CanonicalOptions = { maxString: KEY_STRING_LIMIT, mapString
 const argumentsHash = new TextHash();
 
 export function identifyCall(tool: string, args: unknown): CallIdentity {
-  found.clear();
+  if (found.size > 0) found = new Set<MaskKind>();
   const hash = argumentsHash.reset();
   const keys = flatKeys(args);
   if (keys) hashFlatArguments(args as Record<string, unknown>, keys, hash);
@@ -579,7 +621,10 @@ function addJsonString(hash: TextHash, text: string, candidates: number): void {
 /** Digest of a whole result after masking what changes between identical runs. */
 export function digestResult(content: string | undefined): string {
   if (content === undefined || content.length === 0) return 'empty';
-  return hashString(maskWith(RESULT_RULES, content));
+  if (content.length > MASK_SCAN_LIMIT) return hashString(content);
+  const candidates = candidateRules(content, wholeTextHash);
+  if ((candidates & RULE_BITS) === 0) return wholeTextHash.finish();
+  return hashString(applyRules(RESULT_RULES, content, candidates));
 }
 
 /** A short, readable form of a call for evidence and reasons: `read_file {path: "a.ts"}`. */

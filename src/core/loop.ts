@@ -21,6 +21,7 @@ import {
   targetViolation,
 } from './explain.js';
 import { type CallIdentity, describeCall, digestResult, identifyCall, truncate } from './identity.js';
+import { IdentityCache } from './identity-cache.js';
 import { Learner, mentions } from './learning.js';
 import {
   type Policy,
@@ -124,9 +125,9 @@ export class NarrowingLoop {
   private sessionIdValue: string;
   private halted: string | undefined;
   private stopped: string | undefined;
-  private readonly contexts = new Map<Proposal, Call>();
+  private readonly contexts = new IdentityCache<Proposal, Call>(CONTEXT_CACHE);
   private currentStep: string | number | undefined;
-  private readonly stepCalls = new Set<string>();
+  private stepCalls = new Set<string>();
   /** The distinct calls of the last while, and whether each was ruled out when last proposed. */
   private readonly seen = new DistinctWindow(SEEN_CALLS);
 
@@ -467,8 +468,6 @@ export class NarrowingLoop {
       now,
     );
     this.contexts.set(proposal, call);
-    if (this.contexts.size > CONTEXT_CACHE)
-      this.contexts.delete(this.contexts.keys().next().value as Proposal);
     return call;
   }
 
@@ -693,13 +692,14 @@ export class NarrowingLoop {
   private isDuplicateInStep(call: CallContext): boolean {
     if (call.step === undefined) {
       this.currentStep = undefined;
-      // Clearing gives a set a new table even when empty, and most calls come without steps.
-      if (this.stepCalls.size > 0) this.stepCalls.clear();
+      // A new set rather than a cleared one: a set cleared call after call leaves a chain of
+      // tables behind, which keeps young objects alive through collections.
+      if (this.stepCalls.size > 0) this.stepCalls = new Set();
       return false;
     }
     if (call.step !== this.currentStep) {
       this.currentStep = call.step;
-      this.stepCalls.clear();
+      if (this.stepCalls.size > 0) this.stepCalls = new Set();
     }
     if (this.stepCalls.has(call.identity.callKey)) return true;
     this.stepCalls.add(call.identity.callKey);

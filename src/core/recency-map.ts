@@ -8,11 +8,18 @@
  * eviction to the next, and steps over each hole once. Such an iterator also keeps alive every table
  * the map has outgrown since it last moved, so one that has stood still while the map kept changing
  * is let go, and the next eviction starts a new one.
+ *
+ * Once as many entries have been removed as are left, the entries move to a new Map. When V8 rebuilds
+ * a table itself, the old table keeps a link to the new one, and in a map that keeps changing those
+ * links chain every table it ever had: once one of them reaches the old generation, the chain keeps
+ * what each held alive through young-generation collections, and every call's objects are promoted.
+ * A map that is replaced this often never keeps a table long enough to start a chain.
  */
 export class RecencyMap<K, V> implements Iterable<[K, V]> {
-  private readonly map = new Map<K, V>();
+  private map = new Map<K, V>();
   private cursor: Iterator<K> | undefined;
   private changesSinceShift = 0;
+  private removals = 0;
 
   get size(): number {
     return this.map.size;
@@ -28,7 +35,7 @@ export class RecencyMap<K, V> implements Iterable<[K, V]> {
 
   /** Sets `key` as the most recent entry, wherever it was before. */
   set(key: K, value: V): this {
-    this.map.delete(key);
+    if (this.map.delete(key)) this.removed();
     this.map.set(key, value);
     this.changed();
     return this;
@@ -36,6 +43,7 @@ export class RecencyMap<K, V> implements Iterable<[K, V]> {
 
   delete(key: K): boolean {
     if (!this.map.delete(key)) return false;
+    this.removed();
     this.changed();
     return true;
   }
@@ -52,12 +60,15 @@ export class RecencyMap<K, V> implements Iterable<[K, V]> {
     }
     const value = this.map.get(next.value);
     this.map.delete(next.value);
+    this.removed();
     return value;
   }
 
+  /** Starts a new map rather than emptying this one, which would link the old table to the new. */
   clear(): void {
-    this.map.clear();
+    if (this.map.size > 0 || this.removals > 0) this.map = new Map<K, V>();
     this.cursor = undefined;
+    this.removals = 0;
   }
 
   /** Least recently set first. */
@@ -76,4 +87,14 @@ export class RecencyMap<K, V> implements Iterable<[K, V]> {
   private changed(): void {
     if (this.cursor !== undefined && ++this.changesSinceShift > this.map.size + 1024) this.cursor = undefined;
   }
+
+  private removed(): void {
+    if (++this.removals <= this.map.size + MIN_REMOVALS_BEFORE_MOVING) return;
+    this.map = new Map(this.map);
+    this.cursor = undefined;
+    this.removals = 0;
+  }
 }
+
+/** Small maps are moved no more often than this many removals. */
+const MIN_REMOVALS_BEFORE_MOVING = 64;

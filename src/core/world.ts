@@ -2,7 +2,7 @@
  * What a successful call changed. Invalidation rests on this: a ban holds only while the state it
  * was learned against is unchanged, so the model of change must err towards "changed".
  */
-import { RecencyMap } from './recency-map.js';
+import { HashMemory } from './hash-memory.js';
 import type { CallFacts } from './types.js';
 
 export interface Effect {
@@ -187,8 +187,10 @@ export function commandMentions(command: string, target: string): boolean {
 
 /** Remembers the last change of each target so that repeating it can be recognised as a no-op. */
 export class WorldTracker {
-  private readonly lastChange = new RecencyMap<string, string>();
-  private readonly lastCommand = new RecencyMap<string, { digest: string; generation: number }>();
+  /** Each target's last change, by the call that made it. */
+  private readonly lastChange = new HashMemory(MEMORY);
+  /** Each command's last run that changed something: its output, and the world as it left it. */
+  private readonly lastCommand = new HashMemory(MEMORY);
   private generation = 0;
 
   effectOf(facts: CallFacts, callKey: string, resultDigest: string): Effect {
@@ -196,21 +198,19 @@ export class WorldTracker {
       case 'mutate':
       case 'create':
       case 'delete': {
-        const changed = facts.targets.filter((target) => this.lastChange.get(target) !== callKey);
+        const changed = facts.targets.filter((target) => !this.lastChange.holds(target, callKey));
         if (changed.length === 0) return NO_EFFECT;
-        for (const target of changed) this.remember(this.lastChange, target, callKey);
+        for (const target of changed) this.lastChange.set(target, callKey);
         this.generation++;
         return { changedTargets: changed, kind: facts.kind, writtenText: facts.writtenText };
       }
       case 'exec': {
         const command = facts.targets[0] ?? '';
         if (isReadOnlyCommand(command)) return NO_EFFECT;
-        const previous = this.lastCommand.get(callKey);
         // The same command, with the same output, and nothing else changed since: it changed nothing.
-        if (previous && previous.digest === resultDigest && previous.generation === this.generation)
-          return NO_EFFECT;
+        if (this.lastCommand.holds(callKey, commandRun(resultDigest, this.generation))) return NO_EFFECT;
         this.generation++;
-        this.remember(this.lastCommand, callKey, { digest: resultDigest, generation: this.generation });
+        this.lastCommand.set(callKey, commandRun(resultDigest, this.generation));
         return { changedTargets: [], kind: 'unknown', command };
       }
       default:
@@ -218,21 +218,19 @@ export class WorldTracker {
     }
   }
 
-  private remember<V>(map: RecencyMap<string, V>, key: string, value: V): void {
-    map.set(key, value);
-    if (map.size > MEMORY) map.shift();
-  }
-
   snapshot(): unknown {
     return {
-      lastChange: [...this.lastChange],
-      lastCommand: [...this.lastCommand],
+      version: 2,
+      changes: this.lastChange.entries(),
+      commands: this.lastCommand.entries(),
       generation: this.generation,
     };
   }
 
   restore(state: unknown): void {
     const value = state as {
+      changes?: unknown;
+      commands?: unknown;
       lastChange?: [string, string][];
       lastCommand?: [string, { digest: string; generation: number }][];
       generation?: number;
@@ -240,15 +238,22 @@ export class WorldTracker {
     if (!value || typeof value !== 'object') return;
     this.lastChange.clear();
     this.lastCommand.clear();
+    this.lastChange.restore(value.changes);
+    this.lastCommand.restore(value.commands);
+    // Saved before memories were kept as hashes: the texts themselves.
     for (const [key, change] of Array.isArray(value.lastChange) ? value.lastChange : []) {
       if (typeof key === 'string' && typeof change === 'string') this.lastChange.set(key, change);
     }
     for (const [key, command] of Array.isArray(value.lastCommand) ? value.lastCommand : []) {
       if (typeof key === 'string' && command && typeof command.digest === 'string')
-        this.lastCommand.set(key, command);
+        this.lastCommand.set(key, commandRun(command.digest, command.generation));
     }
     this.generation = typeof value.generation === 'number' ? value.generation : 0;
   }
+}
+
+function commandRun(resultDigest: string, generation: number): string {
+  return `${resultDigest}\u0001${generation}`;
 }
 
 /**

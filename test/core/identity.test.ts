@@ -4,6 +4,7 @@ import {
   canonicalJson,
   describeCall,
   digestResult,
+  hashLanes,
   hashString,
   identifyCall,
   maskVolatile,
@@ -206,6 +207,35 @@ describe('result digests and descriptions', () => {
   it('digests whole results, ignoring durations and process ids that change between runs', () => {
     expect(digestResult('Done in 1.23s (pid 4120)')).toBe(digestResult('Done in 2.5s (pid 993)'));
     expect(digestResult(`${'a'.repeat(600)}b`)).not.toBe(digestResult(`${'a'.repeat(600)}c`));
+  });
+
+  it('digests a result as the hash of its masked form, whether or not anything needed masking', () => {
+    const volatile = fc.constantFrom(
+      '12ms',
+      ' 3 s',
+      '2026-11-21T10:00:00Z',
+      'pid=41',
+      'deadbeefcafe12345678',
+      '/tmp/abc123xyz',
+    );
+    const text = fc.array(fc.oneof(fc.string(), volatile), { maxLength: 8 }).map((parts) => parts.join(' '));
+    fc.assert(
+      fc.property(text, (content) => {
+        const expected = content === '' ? 'empty' : hashString(maskVolatile(content, 'result'));
+        expect(digestResult(content)).toBe(expected);
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  it('gives the lanes of the hash that hashString writes in hex', () => {
+    fc.assert(
+      fc.property(fc.string(), (text) => {
+        const { high, low } = hashLanes(text);
+        const hex = (lane: number) => (lane >>> 0).toString(16).padStart(8, '0');
+        expect(hex(high) + hex(low)).toBe(hashString(text));
+      }),
+    );
   });
 
   it('describes a call in a short line a model can read', () => {

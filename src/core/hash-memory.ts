@@ -1,0 +1,87 @@
+import { hashLanes } from './identity.js';
+import { RingTable } from './ring-table.js';
+
+/** A key's and its value's hashes, each as two 32-bit lanes: how a `HashMemory` is saved. */
+export type HashedEntry = readonly [keyHigh: number, keyLow: number, valueHigh: number, valueLow: number];
+
+/**
+ * What each of the last `capacity` keys set was last set to, kept as 64-bit hashes of key and value.
+ * It answers one question, whether a key still has a given value, in constant time and in memory
+ * allocated once; two different values pass for the same one with odds of one in 2^64. A key not set
+ * again in twice `capacity` sets is forgotten too, since each set takes the next slot of a ring.
+ */
+export class HashMemory {
+  private readonly keys: RingTable;
+  private readonly valueHighs: Int32Array;
+  private readonly valueLows: Int32Array;
+
+  constructor(readonly capacity: number) {
+    this.keys = new RingTable(capacity * 2);
+    this.valueHighs = new Int32Array(capacity * 2);
+    this.valueLows = new Int32Array(capacity * 2);
+  }
+
+  get size(): number {
+    return this.keys.size;
+  }
+
+  /** Whether `key` was last set to `value`. */
+  holds(key: string, value: string): boolean {
+    const hashed = hashLanes(key);
+    const position = this.keys.find(hashed.high, hashed.low);
+    if (position < 0) return false;
+    const expected = hashLanes(value);
+    return this.valueHighs[position] === expected.high && this.valueLows[position] === expected.low;
+  }
+
+  /** Sets `key` to `value` as the most recent key, forgetting the oldest when full. */
+  set(key: string, value: string): void {
+    const hashed = hashLanes(key);
+    // The hasher is shared: take the key's lanes before hashing the value.
+    const keyHigh = hashed.high;
+    const keyLow = hashed.low;
+    const valued = hashLanes(value);
+    this.put(keyHigh, keyLow, valued.high, valued.low);
+  }
+
+  clear(): void {
+    this.keys.clear();
+  }
+
+  /** Oldest first, so that restoring them in order rebuilds the same memory. */
+  entries(): HashedEntry[] {
+    const entries: HashedEntry[] = [];
+    for (const position of this.keys.positions()) {
+      entries.push([
+        this.keys.high(position),
+        this.keys.low(position),
+        this.valueHighs[position] as number,
+        this.valueLows[position] as number,
+      ]);
+    }
+    return entries;
+  }
+
+  /** Adds saved entries, skipping any that is not four 32-bit integers. */
+  restore(entries: unknown): void {
+    if (!Array.isArray(entries)) return;
+    for (const entry of entries) {
+      if (!Array.isArray(entry) || entry.length !== 4 || !entry.every(isInt32)) continue;
+      const [keyHigh, keyLow, valueHigh, valueLow] = entry as number[];
+      this.put(keyHigh as number, keyLow as number, valueHigh as number, valueLow as number);
+    }
+  }
+
+  private put(keyHigh: number, keyLow: number, valueHigh: number, valueLow: number): void {
+    const previous = this.keys.find(keyHigh, keyLow);
+    if (previous >= 0) this.keys.remove(previous);
+    else if (this.keys.size === this.capacity) this.keys.remove(this.keys.oldest());
+    const position = this.keys.add(keyHigh, keyLow);
+    this.valueHighs[position] = valueHigh;
+    this.valueLows[position] = valueLow;
+  }
+}
+
+function isInt32(value: unknown): value is number {
+  return typeof value === 'number' && (value | 0) === value;
+}

@@ -1,0 +1,83 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { RingTable } from '../../src/core/ring-table.js';
+
+describe('RingTable', () => {
+  it('finds each key it holds by both lanes, and no key with only one lane in common', () => {
+    const table = new RingTable(4);
+    const first = table.add(1, 2);
+    const second = table.add(3, 2);
+    expect([table.find(1, 2), table.find(3, 2), table.find(1, 3)]).toEqual([first, second, -1]);
+  });
+
+  it('drops the oldest key when a key is added to a full table', () => {
+    const table = new RingTable(2);
+    table.add(0, 1);
+    table.add(0, 2);
+    table.add(0, 3);
+    expect([table.find(0, 1), table.size, table.high(table.oldest()), table.low(table.oldest())]).toEqual([
+      -1, 2, 0, 2,
+    ]);
+  });
+
+  it('refuses a capacity that is not a positive integer', () => {
+    expect(() => new RingTable(0)).toThrow(/positive integer/);
+  });
+
+  it('agrees with a list kept in order of addition, for any sequence of adds and removals', () => {
+    // Few distinct keys, sharing lanes, and small tables make collisions and wrap-around common.
+    const key = fc.record({ high: fc.integer({ min: 0, max: 3 }), low: fc.integer({ min: 0, max: 7 }) });
+    const step = fc.oneof(
+      key.map((lanes) => ({ op: 'add' as const, ...lanes })),
+      key.map((lanes) => ({ op: 'remove' as const, ...lanes })),
+      fc.constant({ op: 'removeOldest' as const, high: 0, low: 0 }),
+    );
+    fc.assert(
+      fc.property(fc.integer({ min: 1, max: 9 }), fc.array(step, { maxLength: 300 }), (capacity, steps) => {
+        const table = new RingTable(capacity);
+        let model: string[] = [];
+        const name = (high: number, low: number) => `${high}:${low}`;
+        for (const { op, high, low } of steps) {
+          const position = table.find(high, low);
+          if (op === 'add') {
+            if (position >= 0) continue;
+            // A full ring gives up its oldest key; one with gaps may not need to.
+            if (table.isLive(table.nextPosition)) {
+              const dropped = name(table.high(table.nextPosition), table.low(table.nextPosition));
+              expect(dropped).toBe(model[0]);
+              model = model.slice(1);
+            }
+            table.add(high, low);
+            model.push(name(high, low));
+          } else if (op === 'remove') {
+            if (position < 0) continue;
+            table.remove(position);
+            model = model.filter((held) => held !== name(high, low));
+          } else {
+            const oldest = table.oldest();
+            expect(oldest < 0 ? undefined : name(table.high(oldest), table.low(oldest))).toBe(model[0]);
+            if (oldest >= 0) {
+              table.remove(oldest);
+              model = model.slice(1);
+            }
+          }
+          expect(table.size).toBe(model.length);
+          expect([...table.positions()].map((at) => name(table.high(at), table.low(at)))).toEqual(model);
+          for (let h = 0; h <= 3; h++) {
+            for (let l = 0; l <= 7; l++) expect(table.find(h, l) >= 0).toBe(model.includes(name(h, l)));
+          }
+        }
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('holds nothing once cleared, and fills again from the start', () => {
+    const table = new RingTable(3);
+    table.add(1, 1);
+    table.add(2, 2);
+    table.clear();
+    table.add(3, 3);
+    expect([table.size, table.find(1, 1), table.oldest()]).toEqual([1, -1, table.find(3, 3)]);
+  });
+});

@@ -1,0 +1,52 @@
+import { describe, expect, it } from 'vitest';
+import type { CallFacts } from '../../src/core/types.js';
+import { WorldTracker } from '../../src/core/world.js';
+
+const edit: CallFacts = { actionClass: 'edit', kind: 'mutate', targets: ['src/app.ts'] };
+const build: CallFacts = { actionClass: 'exec', kind: 'exec', targets: ['npm run build'] };
+
+describe('WorldTracker', () => {
+  it('takes the same edit made twice in a row as changing nothing the second time', () => {
+    const world = new WorldTracker();
+    expect(world.effectOf(edit, 'edit_file#1', 'ok').kind).toBe('mutate');
+    expect(world.effectOf(edit, 'edit_file#1', 'ok').kind).toBe('none');
+    expect(world.effectOf(edit, 'edit_file#2', 'ok').kind).toBe('mutate');
+  });
+
+  it('takes a command rerun with the same output and nothing changed since as changing nothing', () => {
+    const world = new WorldTracker();
+    expect(world.effectOf(build, 'bash#b', 'out').kind).toBe('unknown');
+    expect(world.effectOf(build, 'bash#b', 'out').kind).toBe('none');
+    expect(world.effectOf(build, 'bash#b', 'other output').kind).toBe('unknown');
+    world.effectOf(edit, 'edit_file#1', 'ok');
+    expect(world.effectOf(build, 'bash#b', 'other output').kind).toBe('unknown');
+  });
+
+  it('remembers the last changes across a snapshot', () => {
+    const world = new WorldTracker();
+    world.effectOf(edit, 'edit_file#1', 'ok');
+    world.effectOf(build, 'bash#b', 'out');
+    const restored = new WorldTracker();
+    restored.restore(JSON.parse(JSON.stringify(world.snapshot())));
+    expect(restored.effectOf(build, 'bash#b', 'out').kind).toBe('none');
+    expect(restored.effectOf(edit, 'edit_file#1', 'ok').kind).toBe('none');
+  });
+
+  it('reads a snapshot that kept targets and commands as texts', () => {
+    const restored = new WorldTracker();
+    restored.restore({
+      lastChange: [['src/app.ts', 'edit_file#1']],
+      lastCommand: [['bash#b', { digest: 'out', generation: 3 }]],
+      generation: 3,
+    });
+    expect(restored.effectOf(build, 'bash#b', 'out').kind).toBe('none');
+    expect(restored.effectOf(edit, 'edit_file#1', 'ok').kind).toBe('none');
+  });
+
+  it('keeps what it knows when given something that is not a snapshot', () => {
+    const world = new WorldTracker();
+    world.effectOf(edit, 'edit_file#1', 'ok');
+    world.restore(undefined);
+    expect(world.effectOf(edit, 'edit_file#1', 'ok').kind).toBe('none');
+  });
+});
