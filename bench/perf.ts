@@ -112,7 +112,12 @@ export interface PerfReport {
   readonly targets: readonly TargetResult[];
 }
 
-const WARMUP_OPS = 300;
+/**
+ * Calls each row makes before it is timed. A row starts from a full collection with its constraints
+ * just loaded, and the young generation takes a few thousand calls to grow back to its working size:
+ * what a long session runs at.
+ */
+const WARMUP_OPS = 5_000;
 /** Calls of each workload before anything is timed. */
 const WARMUP_CALLS = 20_000;
 const CHUNK = 32;
