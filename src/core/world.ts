@@ -90,47 +90,52 @@ const READ_ONLY_COMMANDS = new Set([
   'lsof',
   'netstat',
 ]);
-const READ_ONLY_SUBCOMMANDS: Readonly<Record<string, ReadonlySet<string>>> = {
-  git: new Set([
-    'status',
-    'log',
-    'diff',
-    'show',
-    'rev-parse',
-    'ls-files',
-    'blame',
-    'grep',
-    'describe',
-    'shortlog',
-  ]),
-  npm: new Set(['test', 't', 'ls', 'list', 'view', 'outdated', 'why', 'explain']),
-  yarn: new Set(['test', 'why', 'list']),
-  pnpm: new Set(['test', 'list', 'ls', 'why']),
-  bun: new Set(['test']),
-  cargo: new Set(['test', 'check', 'clippy', 'tree', 'metadata']),
-  go: new Set(['test', 'vet', 'list', 'version', 'env']),
-  node: new Set(['--version', '-v', '-e', '-p']),
-  python: new Set(['--version', '-V']),
-  python3: new Set(['--version', '-V']),
-  dotnet: new Set(['test', '--version', '--info']),
-  docker: new Set(['ps', 'images', 'logs', 'inspect']),
-  kubectl: new Set(['get', 'describe', 'logs']),
-};
+/** A Map, not an object: a program named `constructor` must not find Object's own properties. */
+const READ_ONLY_SUBCOMMANDS: ReadonlyMap<string, ReadonlySet<string>> = new Map([
+  [
+    'git',
+    new Set([
+      'status',
+      'log',
+      'diff',
+      'show',
+      'rev-parse',
+      'ls-files',
+      'blame',
+      'grep',
+      'describe',
+      'shortlog',
+    ]),
+  ],
+  ['npm', new Set(['test', 't', 'ls', 'list', 'view', 'outdated', 'why', 'explain'])],
+  ['yarn', new Set(['test', 'why', 'list'])],
+  ['pnpm', new Set(['test', 'list', 'ls', 'why'])],
+  ['bun', new Set(['test'])],
+  ['cargo', new Set(['test', 'check', 'clippy', 'tree', 'metadata'])],
+  ['go', new Set(['test', 'vet', 'list', 'version', 'env'])],
+  ['node', new Set(['--version', '-v', '-e', '-p'])],
+  ['python', new Set(['--version', '-V'])],
+  ['python3', new Set(['--version', '-V'])],
+  ['dotnet', new Set(['test', '--version', '--info'])],
+  ['docker', new Set(['ps', 'images', 'logs', 'inspect'])],
+  ['kubectl', new Set(['get', 'describe', 'logs'])],
+]);
 /** Output locations that build steps create: a "not found" there may be cured by any command. */
 const GENERATED_PATH =
   /(^|\/)(dist|build|out|target|coverage|\.next|\.nuxt|node_modules|__pycache__|\.venv|venv|lib|bin|obj|gen|generated|\.cache|\.turbo)(\/|$)/;
 
+/** What separates the commands of a command line: `&&`, `||`, `;`, `|` and new lines. */
+const COMMAND_SEPARATOR = /&&|\|\||[;|\n]/;
+
 export function isReadOnlyCommand(command: string): boolean {
-  const segments = command.split(/&&|\|\||[;|\n]/);
+  // Most command lines are one command: no split, and no array of words, on the hot path.
+  const segments = COMMAND_SEPARATOR.test(command) ? command.split(COMMAND_SEPARATOR) : [command];
   for (const segment of segments) {
-    const words = segment
-      .trim()
-      .split(/\s+/)
-      .filter((word) => word.length > 0 && !/^[A-Za-z_][A-Za-z0-9_]*=/.test(word));
-    if (words.length === 0) continue;
-    const [first, second] = words;
-    const program = (first as string).replace(/^.*\//, '');
-    if (/[>]/.test(segment) && !/[0-9]?>&[0-9]/.test(segment)) return false;
+    const words = leadingWords(segment);
+    const [first, second, third] = words;
+    if (first === undefined) continue;
+    const program = first.slice(first.lastIndexOf('/') + 1);
+    if (segment.includes('>') && !/[0-9]?>&[0-9]/.test(segment)) return false;
     if (program === 'cd' || READ_ONLY_COMMANDS.has(program)) {
       if (
         (program === 'find' && /\s-(delete|exec)\b/.test(segment)) ||
@@ -139,19 +144,63 @@ export function isReadOnlyCommand(command: string): boolean {
         return false;
       continue;
     }
-    const subcommands = READ_ONLY_SUBCOMMANDS[program];
+    const subcommands = READ_ONLY_SUBCOMMANDS.get(program);
     if (subcommands && second !== undefined && subcommands.has(second)) continue;
     if (
       subcommands &&
       second === 'run' &&
-      words[2] !== undefined &&
-      /^(test|lint|check|typecheck)/.test(words[2])
+      third !== undefined &&
+      /^(test|lint|check|typecheck)/.test(third)
     ) {
       continue;
     }
     return false;
   }
   return true;
+}
+
+/** The first three words of a command, leaving out `NAME=value` assignments wherever they are. */
+function leadingWords(segment: string): string[] {
+  const words: string[] = [];
+  const end = segment.length;
+  let index = 0;
+  while (words.length < 3) {
+    while (index < end && isSpace(segment.charCodeAt(index))) index++;
+    if (index === end) break;
+    const start = index;
+    while (index < end && !isSpace(segment.charCodeAt(index))) index++;
+    const word = segment.slice(start, index);
+    if (!isAssignment(word)) words.push(word);
+  }
+  return words;
+}
+
+/** What `\s` matches in a regular expression. */
+function isSpace(code: number): boolean {
+  if (code <= 32) return code === 32 || (code >= 9 && code <= 13);
+  if (code < 0xa0) return false;
+  return (
+    code === 0xa0 ||
+    code === 0x1680 ||
+    (code >= 0x2000 && code <= 0x200a) ||
+    code === 0x2028 ||
+    code === 0x2029 ||
+    code === 0x202f ||
+    code === 0x205f ||
+    code === 0x3000 ||
+    code === 0xfeff
+  );
+}
+
+/** `NAME=…`, a variable set for the command that follows. */
+function isAssignment(word: string): boolean {
+  for (let index = 0; index < word.length; index++) {
+    const code = word.charCodeAt(index);
+    if (code === 61) return index > 0;
+    const letter = (code | 32) >= 97 && (code | 32) <= 122;
+    if (!letter && code !== 95 && !(index > 0 && code >= 48 && code <= 57)) return false;
+  }
+  return false;
 }
 
 /** Files that change how every command in the project behaves: manifests, compiler and tool config. */
