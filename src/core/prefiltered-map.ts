@@ -1,25 +1,27 @@
 /** Below this many keys a miss in the Map itself is cheap, and no filter is kept. */
 const FILTER_FROM = 4096;
 /**
- * Bits per key the filter is sized for, twice the keys there are when it is built: with two probes,
- * between one absent key in seventy and one in twenty gets past it.
+ * Bits per key the filter is sized for, twice the keys there are when it is built: with three bits
+ * a key, between one absent key in a hundred and one in twenty-five gets past it.
  */
 const BITS_PER_KEY = 8;
 const NO_BITS = new Int32Array(0);
 
 /**
  * A Map keyed by strings that, once large, turns away most lookups of absent keys with a bit filter
- * (a Bloom filter with two probes) before the Map is touched.
+ * before the Map is touched.
  *
  * On the hot path nearly every lookup misses, since most calls have no ban; and in a Map of tens of
- * thousands of keys a miss walks a bucket chain through memory that is no longer in cache. The filter
- * is a few hundred kilobytes that stay in cache. Deleted keys keep their bits until the filter is
- * rebuilt, which only lets a few more lookups through to the Map.
+ * thousands of keys a miss walks a bucket chain through memory that is no longer in cache, several
+ * cache misses in a row. The filter costs one: a key's three bits are in one 32-bit word (a blocked
+ * Bloom filter). Deleted keys keep their bits until the filter is rebuilt, which only lets a few more
+ * lookups through to the Map.
  */
 export class PrefilteredMap<V> {
   private readonly map = new Map<string, V>();
   private bits = NO_BITS;
-  private mask = 0;
+  /** Shifts a 32-bit hash down to a word's index. */
+  private shift = 32;
   /** Keys the filter was sized for: it is rebuilt larger when the map outgrows it. */
   private sizedFor = 0;
   /** Keys deleted since the filter was built, whose bits are still set. */
@@ -54,20 +56,14 @@ export class PrefilteredMap<V> {
 
   private mayHold(key: string): boolean {
     const hash = keyHash(key);
-    const first = hash & this.mask;
-    const second = Math.imul(hash, SECOND_PROBE) & this.mask;
-    return (
-      ((this.bits[first >>> 5] as number) & (1 << (first & 31))) !== 0 &&
-      ((this.bits[second >>> 5] as number) & (1 << (second & 31))) !== 0
-    );
+    const bits = keyBits(hash);
+    return ((this.bits[wordOf(hash, this.shift)] as number) & bits) === bits;
   }
 
   private mark(key: string): void {
     const hash = keyHash(key);
-    const first = hash & this.mask;
-    const second = Math.imul(hash, SECOND_PROBE) & this.mask;
-    this.bits[first >>> 5] = (this.bits[first >>> 5] as number) | (1 << (first & 31));
-    this.bits[second >>> 5] = (this.bits[second >>> 5] as number) | (1 << (second & 31));
+    const word = wordOf(hash, this.shift);
+    this.bits[word] = (this.bits[word] as number) | keyBits(hash);
   }
 
   /** Sized for twice the keys there are now, so that it is rebuilt only each time the map doubles. */
@@ -79,15 +75,26 @@ export class PrefilteredMap<V> {
       return;
     }
     this.sizedFor = this.map.size * 2;
-    let bitCount = 32;
-    while (bitCount < this.sizedFor * BITS_PER_KEY) bitCount *= 2;
-    this.bits = new Int32Array(bitCount >>> 5);
-    this.mask = bitCount - 1;
+    let words = 1;
+    this.shift = 32;
+    while (words * 32 < this.sizedFor * BITS_PER_KEY) {
+      words *= 2;
+      this.shift--;
+    }
+    this.bits = new Int32Array(words);
     for (const key of this.map.keys()) this.mark(key);
   }
 }
 
-const SECOND_PROBE = 0x9e3779b1;
+/** The word a key's bits are in, from the high bits of the hash mixed again. */
+function wordOf(hash: number, shift: number): number {
+  return shift === 32 ? 0 : Math.imul(hash, 0x9e3779b1) >>> shift;
+}
+
+/** A key's three bits in its word, from three 5-bit pieces of the low half of its hash. */
+function keyBits(hash: number): number {
+  return (1 << (hash & 31)) | (1 << ((hash >>> 5) & 31)) | (1 << ((hash >>> 10) & 31));
+}
 
 /** The last key hashed: a target is looked up in several maps in a row. */
 let lastKey = '';
