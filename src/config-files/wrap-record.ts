@@ -63,11 +63,16 @@ export function writeRecord(path: string, record: WrapRecord): void {
   writeFileAtomicSync(path, `${JSON.stringify(record, null, 2)}\n`);
 }
 
+/** Removes the record, and the folders that held it once they are empty, as before the first wrap. */
 export function removeRecord(path: string): void {
   rmSync(path, { force: true });
-  try {
-    rmdirSync(dirname(path));
-  } catch {
-    // Other servers are still wrapped: the directory stays.
+  const wrappedDir = dirname(path);
+  for (const dir of [wrappedDir, dirname(wrappedDir)]) {
+    try {
+      rmdirSync(dir);
+    } catch {
+      // Other servers are still wrapped, or narrowing keeps state there: the folder stays.
+      return;
+    }
   }
 }

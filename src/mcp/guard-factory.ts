@@ -3,7 +3,7 @@ import { createJournal, describeJournalProblem, type Journal, JournalInUseError 
 import { loadPolicyFile, parsePolicy } from '../config/index.js';
 import { NarrowingLoop } from '../core/loop.js';
 import type { Enforcement, Policy, PresetName } from '../core/policy.js';
-import { createFileStore, describeStoreProblem, stateLayout } from '../stores/index.js';
+import { createFileStore, describeStoreProblem, journalSlotPath, stateLayout } from '../stores/index.js';
 import { createFileProbe } from '../world/file-probe.js';
 import type { Guard } from './guard.js';
 import type { Log } from './log.js';
@@ -83,7 +83,7 @@ function openJournal(path: string, options: GuardOptions): Journal {
       options.log(describeJournalProblem(problem)),
   };
   for (let slot = 1; slot <= JOURNAL_SLOTS; slot += 1) {
-    const candidate = slot === 1 ? path : path.replace(/\.jsonl$/, `.${slot}.jsonl`);
+    const candidate = journalSlotPath(path, slot);
     try {
       const journal = createJournal({ path: candidate, ...settings });
       if (slot > 1) options.log(`${path} is in use by another process; journaling to ${candidate}`);

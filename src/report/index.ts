@@ -6,7 +6,7 @@ export { buildInspection, formatInspection, inspectionJson } from './inspect.js'
 export type { BlockNote, RecentBlocks } from './journal-scan.js';
 export { recentBlocks } from './journal-scan.js';
 export type { JournalLocation, LocationOptions } from './locations.js';
-export { displayPath, locateJournal, resolveStateDir } from './locations.js';
+export { displayPath, locateJournal, otherJournalsNote, resolveStateDir } from './locations.js';
 export { blocksKnownFailure, ruleMeaning } from './rules.js';
 export type { FullStory, SessionChoice } from './session.js';
 export { chooseSession, indexSessions, SessionAccumulator } from './session.js';

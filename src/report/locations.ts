@@ -1,7 +1,7 @@
 /** Which files a report reads: a state directory's, or a journal named on its own. */
 import { isAbsolute, relative, resolve } from 'node:path';
 import { journalHeadPath } from '../audit/index.js';
-import { defaultStateDir, stateLayout } from '../stores/index.js';
+import { defaultStateDir, otherJournalSlots, stateLayout } from '../stores/index.js';
 
 export interface JournalLocation {
   readonly journal: string;
@@ -34,4 +34,19 @@ export function resolveStateDir(stateDir: string | undefined, cwd: string): stri
 export function displayPath(path: string, cwd: string): string {
   const inside = relative(cwd, path);
   return inside.length > 0 && !inside.startsWith('..') && !isAbsolute(inside) ? inside : path;
+}
+
+/**
+ * A line saying which other journals sit beside one read from a state directory: proxies sharing
+ * the directory each journal to a slot of their own, which a report of the first does not include.
+ */
+export function otherJournalsNote(journal: string, cwd: string): string | undefined {
+  const others = otherJournalSlots(journal).map((path) => displayPath(path, cwd));
+  if (others.length === 0) return undefined;
+  const listed =
+    others.length <= 3 ? others.join(', ') : `${others.slice(0, 3).join(', ')} and ${others.length - 3} more`;
+  return (
+    `Other proxies sharing this state directory wrote ${others.length === 1 ? 'a journal' : 'journals'} of their own: ` +
+    `${listed}. Read one with --journal ${others[0]}.\n`
+  );
 }

@@ -5,6 +5,8 @@ export {
   defaultStateDir,
   JOURNAL_FILE,
   JOURNAL_HEAD_FILE,
+  journalSlotPath,
+  otherJournalSlots,
   STATE_DIR_NAME,
   STATE_FILE,
   stateLayout,

@@ -270,6 +270,20 @@ describe('wrap and unwrap', () => {
     expect(() => statSync(saved)).toThrow();
   });
 
+  it('leaves no empty state folder behind once the last server is unwrapped', () => {
+    const dir = project({ '.mcp.json': CLAUDE_MCP_JSON });
+    wrap(dir, 'github');
+    unwrap(dir, 'github');
+    expect(() => statSync(join(dir, '.narrowing'))).toThrow();
+  });
+
+  it('keeps the state folder when narrowing has learned something there', () => {
+    const dir = project({ '.mcp.json': CLAUDE_MCP_JSON, '.narrowing/state.json': '{}' });
+    wrap(dir, 'github');
+    unwrap(dir, 'github');
+    expect(statSync(join(dir, '.narrowing', 'state.json')).isFile()).toBe(true);
+  });
+
   it('wraps the server in every client config that defines it', () => {
     const dir = project({
       '.mcp.json': CLAUDE_MCP_JSON,

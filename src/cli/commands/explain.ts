@@ -103,5 +103,7 @@ export async function runExplain(
         'run `narrowing verify` to see what happened to it.\n',
     );
   }
+  if (options.journal === undefined)
+    io.stderr.write(report.otherJournalsNote(location.journal, context.cwd) ?? '');
   return 0;
 }

@@ -92,6 +92,9 @@ export async function runInspect(
   }
   const inspection = report.buildInspection({ state, recent, now: context.now, all: options.all ?? false });
   if (options.json) io.stdout.write(`${JSON.stringify(report.inspectionJson(inspection), null, 2)}\n`);
-  else io.stdout.write(report.formatInspection(inspection, { stateDirLabel: label }));
+  else {
+    io.stdout.write(report.formatInspection(inspection, { stateDirLabel: label }));
+    io.stderr.write(report.otherJournalsNote(layout.journal, context.cwd) ?? '');
+  }
   return 0;
 }

@@ -54,6 +54,8 @@ export async function runVerify(
   else {
     const text = report.formatVerifyReport(result, label, context.timeZone);
     (report.verifyExitCode(result) === 0 ? io.stdout : io.stderr).write(text);
+    if (options.journal === undefined)
+      io.stderr.write(report.otherJournalsNote(location.journal, context.cwd) ?? '');
   }
   return report.verifyExitCode(result);
 }

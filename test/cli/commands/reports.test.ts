@@ -138,3 +138,37 @@ describe('narrowing explain', () => {
     expect(stderr()).toContain('Run an agent through `narrowing mcp` first.');
   });
 });
+
+describe('a state directory that several proxies share', () => {
+  const shared = join(cwd, 'shared');
+  beforeAll(() => {
+    cpSync(sample.dir, shared, { recursive: true });
+    for (const slot of [2, 10]) {
+      cpSync(join(shared, 'journal.jsonl'), join(shared, `journal.${slot}.jsonl`));
+      cpSync(join(shared, 'journal.head.json'), join(shared, `journal.${slot}.head.json`));
+    }
+  });
+
+  it('names the other proxies’ journals after inspect, verify and explain', async () => {
+    const note =
+      'Other proxies sharing this state directory wrote journals of their own: shared/journal.2.jsonl, ' +
+      'shared/journal.10.jsonl. Read one with --journal shared/journal.2.jsonl.\n';
+    for (const run of [
+      (io: ReturnType<typeof captureIO>['io']) =>
+        runInspect({ stateDir: 'shared' }, io, { cwd, now: sample.end }),
+      (io: ReturnType<typeof captureIO>['io']) => runVerify({ stateDir: 'shared' }, io, { cwd }),
+      (io: ReturnType<typeof captureIO>['io']) => runExplain({ stateDir: 'shared' }, io, { cwd }),
+    ]) {
+      const { io, stderr } = captureIO();
+      expect(await run(io)).toBe(0);
+      expect(stderr()).toBe(note);
+    }
+  });
+
+  it('verifies another proxy’s journal named with --journal, and says nothing of the others', async () => {
+    const { io, stdout, stderr } = captureIO();
+    expect(await runVerify({ journal: 'shared/journal.2.jsonl' }, io, { cwd })).toBe(0);
+    expect(stdout()).toBe('OK: 32 receipts verified in shared/journal.2.jsonl.\n');
+    expect(stderr()).toBe('');
+  });
+});
