@@ -15,18 +15,27 @@ export interface PreparedCall {
   readonly outcome: Outcome;
 }
 
+/**
+ * A call and its result as they reach the guard: decoded from JSON, as tool calls and results are
+ * when they come over MCP or from a model's response. Strings built here from template pieces would
+ * otherwise reach the guard in pieces, and the guard would be timed joining them.
+ */
+function prepared(tool: string, args: Record<string, unknown>, text: string, isError: boolean): PreparedCall {
+  const decoded = JSON.parse(JSON.stringify({ args, content: [{ type: 'text', text }] }));
+  const proposal = toolCallToProposal(tool, decoded.args);
+  const outcome = toolCallToOutcome(tool, decoded.args, {
+    content: decoded.content,
+    ...(isError && { isError }),
+  });
+  return { proposal, outcome: { ...outcome, proposal } };
+}
+
 function success(tool: string, args: Record<string, unknown>, text: string): PreparedCall {
-  const proposal = toolCallToProposal(tool, args);
-  return {
-    proposal,
-    outcome: { ...toolCallToOutcome(tool, args, { content: [{ type: 'text', text }] }), proposal },
-  };
+  return prepared(tool, args, text, false);
 }
 
 function failure(tool: string, args: Record<string, unknown>, text: string): PreparedCall {
-  const proposal = toolCallToProposal(tool, args);
-  const outcome = toolCallToOutcome(tool, args, { content: [{ type: 'text', text }], isError: true });
-  return { proposal, outcome: { ...outcome, proposal } };
+  return prepared(tool, args, text, true);
 }
 
 const SOURCE_LINES = [

@@ -90,7 +90,12 @@ export class RecencyMap<K, V> implements Iterable<[K, V]> {
 
   private removed(): void {
     if (++this.removals <= this.map.size + MIN_REMOVALS_BEFORE_MOVING) return;
-    this.map = new Map(this.map);
+    const moved = new Map<K, V>();
+    // forEach, not the Map constructor: that one would allocate an iterator result per entry.
+    this.map.forEach((value, key) => {
+      moved.set(key, value);
+    });
+    this.map = moved;
     this.cursor = undefined;
     this.removals = 0;
   }

@@ -247,7 +247,10 @@ export class WorldTracker {
       case 'mutate':
       case 'create':
       case 'delete': {
-        const changed = facts.targets.filter((target) => !this.lastChange.holds(target, callKey));
+        // Usually every target changed: the list is then the call's own, not a copy.
+        const changed = facts.targets.some((target) => this.lastChange.holds(target, callKey))
+          ? facts.targets.filter((target) => !this.lastChange.holds(target, callKey))
+          : facts.targets;
         if (changed.length === 0) return NO_EFFECT;
         for (const target of changed) this.lastChange.set(target, callKey);
         this.generation++;
