@@ -35,7 +35,8 @@ const KNOWN_FAILURE_RULES: ReadonlySet<string> = new Set([
 ]);
 
 export function ruleMeaning(rule: string): string | undefined {
-  return RULE_MEANINGS[rule];
+  // Own names only: a journal naming the rule `constructor` must not get Object's.
+  return Object.hasOwn(RULE_MEANINGS, rule) ? RULE_MEANINGS[rule] : undefined;
 }
 
 export function blocksKnownFailure(rule: string | undefined): boolean {

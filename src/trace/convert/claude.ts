@@ -172,9 +172,9 @@ export function claudeTranscriptToTrace(lines: Iterable<string>, name = 'claude-
     };
   });
   const tools: ToolInfo[] = [...usedTools]
-    .filter((tool) => BUILT_IN_TOOLS[tool] !== undefined)
+    .filter((tool) => Object.hasOwn(BUILT_IN_TOOLS, tool))
     .sort()
-    .map((tool) => ({ name: tool, annotations: BUILT_IN_TOOLS[tool] }));
+    .map((tool) => ({ name: tool, annotations: BUILT_IN_TOOLS[tool] as ToolAnnotations }));
   const meta: TraceEvent = {
     type: 'meta',
     name,

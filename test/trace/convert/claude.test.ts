@@ -84,4 +84,19 @@ describe('claudeTranscriptToTrace', () => {
   it('writes a trace that parses back unchanged', () => {
     expect(parseTrace(events.map((event) => JSON.stringify(event)).join('\n'))).toEqual(events);
   });
+
+  it('annotates no tool for a name that every object has, such as constructor', () => {
+    const line = JSON.stringify({
+      type: 'assistant',
+      timestamp: '2026-03-02T10:15:04.548Z',
+      message: {
+        id: 'msg_1',
+        role: 'assistant',
+        content: [{ type: 'tool_use', id: 'toolu_1', name: 'constructor', input: {} }],
+      },
+    });
+    const [meta, call] = claudeTranscriptToTrace([line], 'hostile').events;
+    expect(call).toMatchObject({ type: 'call', tool: 'constructor' });
+    expect(meta?.type === 'meta' && (meta.tools ?? [])).toEqual([]);
+  });
 });
