@@ -2,7 +2,7 @@
 const FILTER_FROM = 4096;
 /**
  * Bits per key the filter is sized for, twice the keys there are when it is built: with three bits
- * a key, between one absent key in a hundred and one in twenty-five gets past it.
+ * a key, between one absent key in two hundred and one in twenty-five gets past it.
  */
 const BITS_PER_KEY = 8;
 const NO_BITS = new Int32Array(0);
