@@ -17,6 +17,7 @@ import { describeError, describeFrom, type Log, stderrLog } from './log.js';
 import { createProxyServer } from './proxy.js';
 import { ToolCatalog } from './tool-catalog.js';
 import { type RestartPolicy, Upstream, type UpstreamIdentity, type UpstreamTarget } from './upstream.js';
+import { canRelay } from './upstream-client.js';
 
 export interface ProxyOptions {
   readonly target: UpstreamTarget;
@@ -127,17 +128,18 @@ export async function runStdioProxy(options: StdioProxyOptions): Promise<number>
       }
       // The SDK passes a 2025-era session's tool calls and results on unchanged, whatever its
       // version, so the fast path can serve them; a 2026-era session keeps the SDK path.
-      fastCalls = identity.capabilities.tools
-        ? new FastToolCalls({
-            upstream: link,
-            guard: options.guard,
-            catalog,
-            calls,
-            callTimeoutMs,
-            send: (message) => wire.send(message),
-            log,
-          })
-        : undefined;
+      fastCalls =
+        identity.capabilities.tools && canRelay()
+          ? new FastToolCalls({
+              upstream: link,
+              guard: options.guard,
+              catalog,
+              calls,
+              callTimeoutMs,
+              send: (message) => wire.send(message),
+              log,
+            })
+          : undefined;
       server.oninitialized = () => {
         peer.attach(server);
         fastCalls?.enable();

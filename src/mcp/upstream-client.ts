@@ -34,6 +34,17 @@ export interface RelayedCall {
   cancel(reason: string): void;
 }
 
+/** The SDK client's methods a relayed call depends on: its answers, progress and close arrive there. */
+const RELAY_SEAMS = ['_onresponse', '_onnotification', '_onclose', '_wireCodec'] as const;
+
+/**
+ * Whether a client class still has every seam the relay overrides or calls. A version of the SDK
+ * without one would never deliver a relayed answer, so the proxy then leaves every call to the SDK.
+ */
+export function canRelay(prototype: object = Client.prototype): boolean {
+  return RELAY_SEAMS.every((name) => typeof (prototype as Record<string, unknown>)[name] === 'function');
+}
+
 /** Ids of the proxy's own requests: strings, where the SDK client numbers its requests, so they never meet. */
 const RELAY_ID_PREFIX = 'narrowing-';
 
