@@ -76,6 +76,10 @@ export class RecencyMap<K, V> implements Iterable<[K, V]> {
     return this.map.entries();
   }
 
+  keys(): IterableIterator<K> {
+    return this.map.keys();
+  }
+
   values(): IterableIterator<V> {
     return this.map.values();
   }

@@ -9,6 +9,7 @@ import {
   SdkError,
   SdkErrorCode,
 } from '@modelcontextprotocol/client';
+import { RecencyMap } from '../core/recency-map.js';
 import type { InflightCalls } from './inflight.js';
 import { describeError } from './log.js';
 import type { UpstreamLink } from './proxy.js';
@@ -58,7 +59,8 @@ const CONNECTION_CLOSED = String(new SdkError(SdkErrorCode.ConnectionClosed, 'Co
  */
 export class FastToolCalls {
   private enabled = false;
-  private readonly open = new Map<RequestId, OpenCall>();
+  /** Calls come and go all the time: a RecencyMap keeps its table young, where a Map's would age. */
+  private readonly open = new RecencyMap<RequestId, OpenCall>();
   private readonly steps: ToolCallSteps;
 
   constructor(private readonly options: FastToolCallsOptions) {

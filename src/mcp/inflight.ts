@@ -1,12 +1,15 @@
+import { RecencyMap } from '../core/recency-map.js';
+
 /**
  * The tool calls still running. On the way out the proxy waits for them to be answered (with
  * an error result, when the upstream died) before it closes the channel to the client.
  */
 export class InflightCalls {
-  private readonly pending = new Set<Promise<unknown>>();
+  /** As a set; a RecencyMap because calls come and go all the time (see `FastToolCalls.open`). */
+  private readonly pending = new RecencyMap<Promise<unknown>, true>();
 
   track<T>(call: Promise<T>): Promise<T> {
-    this.pending.add(call);
+    this.pending.set(call, true);
     const forget = () => this.pending.delete(call);
     call.then(forget, forget);
     return call;
@@ -23,7 +26,7 @@ export class InflightCalls {
     const deadline = new Promise<void>((resolve) => {
       timer = setTimeout(resolve, timeoutMs);
     });
-    await Promise.race([Promise.allSettled([...this.pending]), deadline]);
+    await Promise.race([Promise.allSettled([...this.pending.keys()]), deadline]);
     clearTimeout(timer);
   }
 }

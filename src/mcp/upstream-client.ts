@@ -11,6 +11,7 @@ import {
   SdkError,
   SdkErrorCode,
 } from '@modelcontextprotocol/client';
+import { RecencyMap } from '../core/recency-map.js';
 
 /** How a relayed call ended: the server's result, checked as the SDK client checks it, or why there is none. */
 export type RelayOutcome =
@@ -56,7 +57,8 @@ const RELAY_ID_PREFIX = 'narrowing-';
  * returned. It spares the client's per-request machinery for the one request that is hot.
  */
 export class UpstreamClient extends Client {
-  private readonly relays = new Map<string, RelayListener>();
+  /** One entry a call, removed on its answer: see `FastToolCalls.open` for why not a Map. */
+  private readonly relays = new RecencyMap<string, RelayListener>();
   private nextRelay = 0;
 
   relayToolCall(params: CallToolRequestParams, listener: RelayListener): RelayedCall {
