@@ -1,15 +1,12 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { Client } from '@modelcontextprotocol/client';
-import { afterEach, describe, expect, it } from 'vitest';
-import { spawnProxy, startCli, tempDir, textOf } from './support/harness.js';
+import { describe, expect, it } from 'vitest';
+import { cleanupsAfterEach, spawnProxy, startCli, tempDir, textOf } from './support/harness.js';
 import { BIN, BUILT_CLI, CLI_ENTRY, EVERYTHING_SERVER, PROBE_SERVER, REPO_ROOT } from './support/paths.js';
 import { StreamTransport } from './support/stream-transport.js';
 
-const cleanups: (() => unknown)[] = [];
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-});
+const cleanups = cleanupsAfterEach();
 
 function runCli(args: string[]) {
   const { NARROWING_TOKEN: _token, ...env } = process.env;

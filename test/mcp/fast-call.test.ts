@@ -1,11 +1,12 @@
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { type CallToolResult, Client, type Progress, ProtocolError } from '@modelcontextprotocol/client';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { VerdictKind } from '../../src/core/types.js';
 import { runStdioProxy } from '../../src/mcp/stdio.js';
 import { VERDICT_META_KEY, type VerdictMeta } from '../../src/mcp/verdict.js';
 import {
+  cleanupsAfterEach,
   connectModernClient,
   nodeServer,
   probeLog,
@@ -19,10 +20,7 @@ import { type RawMessage, startRawProxy } from './support/raw-client.js';
 import { ScriptedGuard } from './support/scripted-guard.js';
 import { StreamTransport } from './support/stream-transport.js';
 
-const cleanups: (() => unknown)[] = [];
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-});
+const cleanups = cleanupsAfterEach();
 
 /** The probe server, logging each call it receives (with the request id) to a file of its own. */
 function probe() {

@@ -1,9 +1,10 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { CallToolResult } from '@modelcontextprotocol/client';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { VERDICT_META_KEY } from '../../src/mcp/verdict.js';
 import {
+  cleanupsAfterEach,
   probeLog,
   type SpawnedProxy,
   spawnProxy,
@@ -14,10 +15,7 @@ import {
 import { PROBE_SERVER } from './support/paths.js';
 import { ScriptedGuard } from './support/scripted-guard.js';
 
-const cleanups: (() => unknown)[] = [];
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-});
+const cleanups = cleanupsAfterEach();
 
 function setup() {
   const dir = tempDir();

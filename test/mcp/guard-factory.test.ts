@@ -1,13 +1,10 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createGuard, resolveGuardPolicy } from '../../src/mcp/guard-factory.js';
-import { tempDir } from './support/harness.js';
+import { cleanupsAfterEach, tempDir } from './support/harness.js';
 
-const cleanups: (() => unknown)[] = [];
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-});
+const cleanups = cleanupsAfterEach();
 
 function stateDir(): string {
   const dir = tempDir();

@@ -1,16 +1,20 @@
 import { join } from 'node:path';
 import { Client as V1Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport as V1StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { VERDICT_META_KEY } from '../../src/mcp/verdict.js';
-import { connectModernClient, nodeServer, startOnPipes, tempDir, textOf } from './support/harness.js';
+import {
+  cleanupsAfterEach,
+  connectModernClient,
+  nodeServer,
+  startOnPipes,
+  tempDir,
+  textOf,
+} from './support/harness.js';
 import { CLI_ENTRY, EVERYTHING_SERVER, MEMORY_SERVER, REPO_ROOT } from './support/paths.js';
 import { ScriptedGuard } from './support/scripted-guard.js';
 
-const cleanups: (() => unknown)[] = [];
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-});
+const cleanups = cleanupsAfterEach();
 
 /** A client built on the v1 SDK, as most hosts still are, talking to `narrowing mcp` over stdio. */
 async function v1Client(proxyArgs: string[], env: Record<string, string> = {}): Promise<V1Client> {

@@ -1,20 +1,25 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { CallToolResult } from '@modelcontextprotocol/client';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createGuard } from '../../src/mcp/guard-factory.js';
 import { VERDICT_META_KEY, type VerdictMeta } from '../../src/mcp/verdict.js';
-import { nodeServer, probeLog, spawnProxy, startInProcess, tempDir, textOf } from './support/harness.js';
+import {
+  cleanupsAfterEach,
+  nodeServer,
+  probeLog,
+  spawnProxy,
+  startInProcess,
+  tempDir,
+  textOf,
+} from './support/harness.js';
 import { FILESYSTEM_SERVER, PROBE_SERVER } from './support/paths.js';
 import { ScriptedGuard } from './support/scripted-guard.js';
 
 const quiet = () => undefined;
 const verdictOf = (result: CallToolResult) => result._meta?.[VERDICT_META_KEY] as VerdictMeta | undefined;
 
-const cleanups: (() => unknown)[] = [];
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-});
+const cleanups = cleanupsAfterEach();
 
 function workspace() {
   const dir = tempDir();

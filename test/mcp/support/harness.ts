@@ -4,9 +4,22 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { Client, type ClientCapabilities } from '@modelcontextprotocol/client';
+import { afterEach } from 'vitest';
 import { runStdioProxy, type StdioProxyOptions } from '../../../src/mcp/stdio.js';
 import { CLI_ENTRY, REPO_ROOT } from './paths.js';
 import { StreamTransport } from './stream-transport.js';
+
+/**
+ * What a test pushes here is undone after it, newest first: a proxy closes before the folder it
+ * writes into is removed.
+ */
+export function cleanupsAfterEach(): (() => unknown)[] {
+  const cleanups: (() => unknown)[] = [];
+  afterEach(async () => {
+    for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+  });
+  return cleanups;
+}
 
 export function tempDir(prefix = 'narrowing-mcp-'): { path: string; remove(): void } {
   const path = mkdtempSync(join(tmpdir(), prefix));
