@@ -52,15 +52,16 @@ const INITIAL_FILES: Readonly<Record<string, string>> = {
   ),
   'src/server.ts': [
     "import express from 'express';",
-    "import { config } from './config/default.js';",
+    "import { config } from './policy-file/default.js';",
     '',
     'const app = express();',
     "app.get('/health', (_req, res) => res.json({ ok: true }));",
     'app.listen(port);',
     '',
   ].join('\n'),
-  'src/config/default.ts': "export const config = { port: 3000, database: 'postgres://localhost/orders' };\n",
-  'src/config/development.ts':
+  'src/policy-file/default.ts':
+    "export const config = { port: 3000, database: 'postgres://localhost/orders' };\n",
+  'src/policy-file/development.ts':
     "export const config = { port: 3001, database: 'postgres://localhost/orders_dev' };\n",
   'scripts/seed.js': 'const rows = [\n  { id: 1, total: 12.5 },\n',
 };
@@ -168,17 +169,17 @@ function missing(path: string): ToolResult {
  * failing calls come after the fix, so that what it learns about them is still true at the end.
  */
 export const SESSION_ONE: readonly ScriptedCall[] = [
-  { tool: 'read_file', args: { path: 'src/config/production.ts' } },
+  { tool: 'read_file', args: { path: 'src/policy-file/production.ts' } },
   {
     tool: 'edit_file',
-    args: { path: 'src/config/development.ts', old_string: 'port: 8080', new_string: 'port: 8081' },
+    args: { path: 'src/policy-file/development.ts', old_string: 'port: 8080', new_string: 'port: 8081' },
   },
   { tool: 'list_directory', args: { path: 'src/config' } },
-  { tool: 'read_file', args: { path: 'src/config/default.ts' } },
+  { tool: 'read_file', args: { path: 'src/policy-file/default.ts' } },
   {
     tool: 'edit_file',
     args: {
-      path: 'src/config/default.ts',
+      path: 'src/policy-file/default.ts',
       old_string: 'port: 8080',
       new_string: 'port: Number(process.env.PORT)',
     },
@@ -199,7 +200,7 @@ export const SESSION_ONE: readonly ScriptedCall[] = [
   { tool: 'bash', args: { command: 'npm test' } },
 ];
 
-const ENOENT_CONFIG = { tool: 'read_file', args: { path: 'src/config/production.ts' } } as const;
+const ENOENT_CONFIG = { tool: 'read_file', args: { path: 'src/policy-file/production.ts' } } as const;
 
 /**
  * Agent mistakes and infrastructure faults, interleaved the way they arrive in a real run. Each fault
@@ -223,7 +224,7 @@ export const MIXED_WORKLOAD: readonly ScriptedCall[] = [
   },
   {
     tool: 'edit_file',
-    args: { path: 'src/config/default.ts', old_string: 'port: 8080', new_string: 'port: 80' },
+    args: { path: 'src/policy-file/default.ts', old_string: 'port: 8080', new_string: 'port: 80' },
   },
   {
     tool: 'search_code',

@@ -6,7 +6,6 @@
  */
 
 export { createJournal, readJournal, verifyJournal } from './audit/index.js';
-export { loadPolicyFile, PolicyError, parsePolicy, policyJsonSchema } from './config/index.js';
 export { createDefaultDetectors } from './core/detectors/index.js';
 export type { CallContext, Detector, ObservedOutcome } from './core/detectors/types.js';
 export { canonicalJson, identifyCall } from './core/identity.js';
@@ -25,6 +24,8 @@ export {
 export { extractTargets, normalizePath, normalizeTarget, normalizeUrl } from './core/targets.js';
 export type * from './core/types.js';
 export { NarrowingLoop, type NarrowingOptions } from './narrowing.js';
+export { defaultStateDir, findProjectRoot } from './node/index.js';
+export { loadPolicyFile, PolicyError, parsePolicy, policyJsonSchema } from './policy-file/index.js';
 export { replayTrace } from './replay/index.js';
-export { createFileStore, createMemoryStore, defaultStateDir, mergePersistedStates } from './stores/index.js';
+export { createFileStore, createMemoryStore, mergePersistedStates } from './stores/index.js';
 export { parseTrace, readTraceFile, TraceError } from './trace/index.js';

@@ -5,12 +5,12 @@
  */
 import { createToolCallAdapter } from './adapters/tool-call/index.js';
 import { createJournal, describeJournalProblem } from './audit/index.js';
-import { loadPolicyFile, parsePolicy } from './config/index.js';
 import { NarrowingLoop as EngineLoop, type NarrowingLoopOptions } from './core/loop.js';
 import type { Policy, PolicyInput } from './core/policy.js';
 import type { DomainAdapter } from './core/types.js';
+import { createFileProbe } from './node/file-probe.js';
+import { loadPolicyFile, parsePolicy } from './policy-file/index.js';
 import { createFileStore, describeStoreProblem } from './stores/index.js';
-import { createFileProbe } from './world/file-probe.js';
 
 export interface NarrowingOptions extends Omit<NarrowingLoopOptions, 'adapter' | 'policy'> {
   /** The domain adapter; the tool-call adapter when omitted. */

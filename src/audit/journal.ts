@@ -7,8 +7,8 @@ import { closeSync, fsyncSync, mkdirSync, openSync, writeFileSync } from 'node:f
 import { type FileHandle, mkdir, open } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import type { AuditSink, JournalEvent, Mutable } from '../core/types.js';
-import { writeFileAtomic, writeFileAtomicSync } from '../stores/atomic-file.js';
-import { onProcessExit } from '../stores/exit-hook.js';
+import { writeFileAtomic, writeFileAtomicSync } from '../node/atomic-file.js';
+import { onProcessExit } from '../node/exit-hook.js';
 import {
   type ContentPolicy,
   GENESIS_HASH,

@@ -4,7 +4,7 @@
  * crash leaves: a last line cut off mid-write.
  */
 import { closeSync, fstatSync, openSync, readSync, truncateSync, writeFileSync } from 'node:fs';
-import { asideName } from '../stores/atomic-file.js';
+import { asideName } from '../node/atomic-file.js';
 import { type JournalEntry, parseEntry } from './entry.js';
 
 export interface JournalTail {

@@ -5,7 +5,7 @@
  */
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { withFileLockSync } from '../stores/lock.js';
+import { withFileLockSync } from '../node/lock.js';
 
 export class JournalInUseError extends Error {
   constructor(

@@ -13,7 +13,8 @@ import picocolors from 'picocolors';
 import { toolCallToOutcome } from '../adapters/tool-call/index.js';
 import { verifyJournal } from '../audit/index.js';
 import { VERDICT_META_KEY, type VerdictMeta } from '../mcp/verdict.js';
-import { parseStateText, stateLayout } from '../stores/index.js';
+import { stateLayout } from '../node/index.js';
+import { parseStateText } from '../stores/index.js';
 import { createDemoProject } from './project.js';
 import { type DemoStep, FIRST_SESSION, SECOND_SESSION } from './script.js';
 

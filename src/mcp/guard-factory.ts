@@ -1,10 +1,11 @@
 import { createToolCallAdapter } from '../adapters/tool-call/index.js';
 import { createJournal, describeJournalProblem, type Journal, JournalInUseError } from '../audit/index.js';
-import { loadPolicyFile, parsePolicy } from '../config/index.js';
 import { NarrowingLoop } from '../core/loop.js';
 import type { Enforcement, Policy, PresetName } from '../core/policy.js';
-import { createFileStore, describeStoreProblem, journalSlotPath, stateLayout } from '../stores/index.js';
-import { createFileProbe } from '../world/file-probe.js';
+import { createFileProbe } from '../node/file-probe.js';
+import { journalSlotPath, stateLayout } from '../node/index.js';
+import { loadPolicyFile, parsePolicy } from '../policy-file/index.js';
+import { createFileStore, describeStoreProblem } from '../stores/index.js';
 import type { Guard } from './guard.js';
 import type { Log } from './log.js';
 

@@ -1,7 +1,7 @@
 /** Which files a report reads: a state directory's, or a journal named on its own. */
 import { isAbsolute, relative, resolve } from 'node:path';
 import { journalHeadPath } from '../audit/index.js';
-import { defaultStateDir, otherJournalSlots, stateLayout } from '../stores/index.js';
+import { defaultStateDir, otherJournalSlots, stateLayout } from '../node/index.js';
 
 export interface JournalLocation {
   readonly journal: string;

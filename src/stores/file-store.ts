@@ -7,9 +7,9 @@ import { mkdirSync, readFileSync } from 'node:fs';
 import { mkdir, readFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import type { PersistedState, StateStore } from '../core/types.js';
-import { moveAside, writeFileAtomic, writeFileAtomicSync } from './atomic-file.js';
-import { onProcessExit } from './exit-hook.js';
-import { withFileLock, withFileLockSync } from './lock.js';
+import { moveAside, writeFileAtomic, writeFileAtomicSync } from '../node/atomic-file.js';
+import { onProcessExit } from '../node/exit-hook.js';
+import { withFileLock, withFileLockSync } from '../node/lock.js';
 import { EMPTY_STATE, mergePersistedStates, pruneLiftedMarks } from './merge.js';
 import { parseStateText, stateToText } from './schema.js';
 

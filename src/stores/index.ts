@@ -1,16 +1,5 @@
 export type { FileStore, FileStoreOptions, StoreProblem } from './file-store.js';
 export { createFileStore, describeStoreProblem } from './file-store.js';
-export type { StateLayout } from './layout.js';
-export {
-  defaultStateDir,
-  JOURNAL_FILE,
-  JOURNAL_HEAD_FILE,
-  journalSlotPath,
-  otherJournalSlots,
-  STATE_DIR_NAME,
-  STATE_FILE,
-  stateLayout,
-} from './layout.js';
 export { createMemoryStore } from './memory-store.js';
 export type { LiftedRetention } from './merge.js';
 export { EMPTY_STATE, mergePersistedStates, pruneLiftedMarks } from './merge.js';

@@ -20,9 +20,9 @@ describe('the scripted workspace', () => {
     const steps = runCalls(SESSION_ONE, new MockWorkspace(), undefined, new ManualClock(0));
     const failing = failedCalls(steps).map((call) => call.args.path ?? call.args.command);
     expect(failing).toEqual([
-      'src/config/production.ts',
-      'src/config/development.ts',
-      'src/config/default.ts',
+      'src/policy-file/production.ts',
+      'src/policy-file/development.ts',
+      'src/policy-file/default.ts',
       'npx tsc --noEmit',
       'npm run migrate',
       'docs/DEPLOY.md',

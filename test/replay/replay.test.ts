@@ -224,7 +224,7 @@ describe('replayTrace with the engine', () => {
   });
 
   it('blocks nothing under the off preset', async () => {
-    const { parsePolicy } = await import('../../src/config/index.js');
+    const { parsePolicy } = await import('../../src/policy-file/index.js');
     const events = parseTrace(readFileSync(fixture, 'utf8'));
     const { summary } = replayTrace(events, { policy: parsePolicy({ preset: 'off' }) });
     expect(summary).toMatchObject({ calls: 40, block: 0, halt: 0 });

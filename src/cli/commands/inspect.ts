@@ -47,7 +47,8 @@ export async function runInspect(
   context: ReportContext,
 ): Promise<number> {
   const { existsSync, readFileSync } = await import('node:fs');
-  const { parseStateText, stateLayout } = await import('../../stores/index.js');
+  const { parseStateText } = await import('../../stores/index.js');
+  const { stateLayout } = await import('../../node/index.js');
   const report = await import('../../report/index.js');
   const limit = options.all ? Number.POSITIVE_INFINITY : Number(options.recent ?? '10');
   if (limit !== Number.POSITIVE_INFINITY && !(Number.isInteger(limit) && limit >= 0)) {

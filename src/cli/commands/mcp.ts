@@ -84,7 +84,7 @@ class UsageError extends Error {}
 export async function runMcpCommand(command: readonly string[], options: McpCommandOptions, io: CommandIO) {
   const log = (message: string) => io.stderr.write(`narrowing: ${message}\n`);
   const mcp = await import('../../mcp/index.js');
-  const { defaultStateDir } = await import('../../stores/index.js');
+  const { defaultStateDir } = await import('../../node/index.js');
   let settings: ReturnType<typeof readSettings>;
   try {
     settings = readSettings(command, options, io, mcp);

@@ -43,13 +43,13 @@ export function register(program: Command): void {
     .command('schema')
     .description('print the JSON Schema of policy files, for editors')
     .action(async () => {
-      const { policyJsonSchema } = await import('../../config/index.js');
+      const { policyJsonSchema } = await import('../../policy-file/index.js');
       process.stdout.write(`${JSON.stringify(policyJsonSchema(), null, 2)}\n`);
     });
 }
 
 export async function showPolicy(options: ShowOptions, io: CommandIO): Promise<number> {
-  const { loadPolicyFile, parsePolicy, PolicyError } = await import('../../config/index.js');
+  const { loadPolicyFile, parsePolicy, PolicyError } = await import('../../policy-file/index.js');
   try {
     const preset = options.preset ? { preset: options.preset } : {};
     const resolved = options.policy ? loadPolicyFile(options.policy, preset) : parsePolicy(preset);
@@ -70,7 +70,7 @@ export async function showPolicy(options: ShowOptions, io: CommandIO): Promise<n
 }
 
 export async function checkPolicy(file: string, io: CommandIO): Promise<number> {
-  const { loadPolicyFile, PolicyError } = await import('../../config/index.js');
+  const { loadPolicyFile, PolicyError } = await import('../../policy-file/index.js');
   try {
     const resolved = loadPolicyFile(file);
     io.stdout.write(`${file}: valid (preset ${resolved.preset}, enforcement ${resolved.enforcement})\n`);

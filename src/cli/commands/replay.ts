@@ -48,7 +48,7 @@ export async function runReplay(
   options: ReplayCommandOptions,
   io: CommandIO,
 ): Promise<number> {
-  const { PolicyError, loadPolicyFile, parsePolicy } = await import('../../config/index.js');
+  const { PolicyError, loadPolicyFile, parsePolicy } = await import('../../policy-file/index.js');
   const { TraceError, readTraceFile } = await import('../../trace/index.js');
   const { createReplayer } = await import('../../replay/replay.js');
   const format = await import('../../replay/format.js');

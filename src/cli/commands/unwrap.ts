@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import type { ClientId } from '../../config-files/index.js';
+import type { ClientId } from '../../install/index.js';
 import { type CommandIO, processIO } from './io.js';
 import { clientOption, report } from './wrap.js';
 
@@ -49,11 +49,11 @@ export async function runUnwrap(
   io: CommandIO,
 ): Promise<number> {
   const { resolve } = await import('node:path');
-  const files = await import('../../config-files/index.js');
-  const { summarise } = await import('../../config-files/summary.js');
+  const files = await import('../../install/index.js');
+  const { summarise } = await import('../../install/summary.js');
   const { resolveStateDir } = await import('../../report/index.js');
   const projectDir = resolve(options.cwd ?? process.cwd());
-  let changes: import('../../config-files/index.js').PlannedChange[];
+  let changes: import('../../install/index.js').PlannedChange[];
   try {
     changes = files.planUnwrap({
       projectDir,

@@ -1,6 +1,6 @@
 import { type Command, Option } from 'commander';
-import type { ClientId, LauncherChoice } from '../../config-files/index.js';
 import type { PresetName } from '../../core/policy.js';
+import type { ClientId, LauncherChoice } from '../../install/index.js';
 import { type CommandIO, processIO, wantsColour } from './io.js';
 
 export interface WrapCommandOptions {
@@ -75,11 +75,11 @@ export function clientOption(): Option {
 /** Runs `narrowing wrap`; returns the exit code. */
 export async function runWrap(server: string, options: WrapCommandOptions, io: CommandIO): Promise<number> {
   const { resolve } = await import('node:path');
-  const files = await import('../../config-files/index.js');
-  const { summarise } = await import('../../config-files/summary.js');
+  const files = await import('../../install/index.js');
+  const { summarise } = await import('../../install/summary.js');
   const { resolveStateDir } = await import('../../report/index.js');
   const projectDir = resolve(options.cwd ?? process.cwd());
-  let changes: import('../../config-files/index.js').PlannedChange[];
+  let changes: import('../../install/index.js').PlannedChange[];
   try {
     const narrowingOptions = await mcpOptions(options, projectDir);
     changes = files.planWrap({
@@ -114,7 +114,7 @@ async function mcpOptions(options: WrapCommandOptions, projectDir: string): Prom
   if (options.stateDir !== undefined) args.push('--state-dir', fromProject(options.stateDir));
   if (options.preset !== undefined) args.push('--preset', options.preset);
   if (options.policy !== undefined) {
-    const { loadPolicyFile } = await import('../../config/index.js');
+    const { loadPolicyFile } = await import('../../policy-file/index.js');
     // A policy that does not load would stop the server from starting: better to say so now.
     loadPolicyFile(resolve(projectDir, options.policy));
     args.push('--policy', fromProject(options.policy));
@@ -123,12 +123,12 @@ async function mcpOptions(options: WrapCommandOptions, projectDir: string): Prom
 }
 
 export async function report(
-  changes: readonly import('../../config-files/index.js').PlannedChange[],
+  changes: readonly import('../../install/index.js').PlannedChange[],
   settings: { action: 'wrap' | 'unwrap'; server: string; projectDir: string; dryRun: boolean },
   io: CommandIO,
-  summarise: typeof import('../../config-files/summary.js').summarise,
+  summarise: typeof import('../../install/summary.js').summarise,
 ): Promise<number> {
-  const { applyChange } = await import('../../config-files/index.js');
+  const { applyChange } = await import('../../install/index.js');
   if (!settings.dryRun) {
     for (const change of changes) {
       try {

@@ -4,7 +4,7 @@ import { dirname, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { runUnwrap } from '../../../src/cli/commands/unwrap.js';
 import { runWrap } from '../../../src/cli/commands/wrap.js';
-import { CLAUDE_MCP_JSON, CURSOR_MCP_JSON } from '../../config-files/sample-configs.js';
+import { CLAUDE_MCP_JSON, CURSOR_MCP_JSON } from '../../install/sample-configs.js';
 import { captureIO } from './cli-io.js';
 
 const dirs: string[] = [];

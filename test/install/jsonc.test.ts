@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { JsoncSyntaxError, nodeValue, parseJsonc } from '../../src/config-files/index.js';
+import { JsoncSyntaxError, nodeValue, parseJsonc } from '../../src/install/index.js';
 
 describe('parseJsonc', () => {
   it('reads any JSON document as JSON.parse does', () => {

@@ -2,8 +2,8 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { loadPolicyFile, PolicyError, parsePolicy, policyJsonSchema } from '../../src/config/index.js';
 import { presetPolicy, ToolPolicyIndex } from '../../src/core/policy.js';
+import { loadPolicyFile, PolicyError, parsePolicy, policyJsonSchema } from '../../src/policy-file/index.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'narrowing-policy-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

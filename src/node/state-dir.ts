@@ -1,5 +1,5 @@
-import { readdirSync } from 'node:fs';
-import { basename, dirname, join } from 'node:path';
+import { readdirSync, statSync } from 'node:fs';
+import { basename, dirname, join, resolve } from 'node:path';
 
 /** Where narrowing keeps its files in a project unless told otherwise. */
 export const STATE_DIR_NAME = '.narrowing';
@@ -7,8 +7,49 @@ export const STATE_FILE = 'state.json';
 export const JOURNAL_FILE = 'journal.jsonl';
 export const JOURNAL_HEAD_FILE = 'journal.head.json';
 
+/** How far up from a working directory the project root is looked for. */
+const MAX_ROOT_DEPTH = 64;
+
+function isDirectory(path: string): boolean {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+function hasEntry(path: string): boolean {
+  try {
+    statSync(path);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The project a working directory belongs to: the nearest folder above it (itself included) that
+ * already holds a state directory, else the root of its git checkout (`.git` as a folder, or as the
+ * file a worktree or submodule has), else the directory itself. A server started in `./src`, or a
+ * hook run from a subfolder, then shares the project's state instead of starting its own.
+ */
+export function findProjectRoot(cwd: string): string {
+  const start = resolve(cwd);
+  let gitRoot: string | undefined;
+  let dir = start;
+  for (let depth = 0; depth < MAX_ROOT_DEPTH; depth += 1) {
+    if (isDirectory(join(dir, STATE_DIR_NAME))) return dir;
+    if (gitRoot === undefined && hasEntry(join(dir, '.git'))) gitRoot = dir;
+    const parent = dirname(dir);
+    if (parent === dir) break;
+    dir = parent;
+  }
+  return gitRoot ?? start;
+}
+
+/** The state directory of the project `cwd` belongs to (see `findProjectRoot`). */
 export function defaultStateDir(cwd: string): string {
-  return join(cwd, STATE_DIR_NAME);
+  return join(findProjectRoot(cwd), STATE_DIR_NAME);
 }
 
 export interface StateLayout {

@@ -1,5 +1,5 @@
 /** Project MCP configs as people write them: several servers, other keys, each client's quirks. */
-import type { ClientId } from '../../src/config-files/index.js';
+import type { ClientId } from '../../src/install/index.js';
 
 /** Claude Code, two-space indentation, inline argument lists. */
 export const CLAUDE_MCP_JSON = `{

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, describe, it } from 'vitest';
-import { loadPolicyFile, PolicyError, parsePolicy } from '../../src/config/index.js';
+import { loadPolicyFile, PolicyError, parsePolicy } from '../../src/policy-file/index.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'narrowing-policy-prop-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { unifiedDiff } from '../../src/config-files/index.js';
+import { unifiedDiff } from '../../src/install/index.js';
 
 const labels = { oldLabel: 'a/.mcp.json', newLabel: 'b/.mcp.json' };
 

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { createFileProbe } from '../../src/world/file-probe.js';
+import { createFileProbe } from '../../src/node/file-probe.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'narrowing-probe-'));
 writeFileSync(join(dir, 'present.txt'), 'here');

@@ -12,7 +12,7 @@ import {
   planUnwrap,
   planWrap,
   recordPath,
-} from '../../src/config-files/index.js';
+} from '../../src/install/index.js';
 import { CLAUDE_MCP_JSON, GEMINI_SETTINGS_JSON, SAMPLE_CONFIGS, VSCODE_MCP_JSON } from './sample-configs.js';
 
 const dirs: string[] = [];

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { jsonErrorPosition } from '../../src/config/json-position.js';
+import { jsonErrorPosition } from '../../src/policy-file/json-position.js';
 
 function parses(text: string): boolean {
   try {

@@ -7,7 +7,7 @@ import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync, rmdirSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { z } from 'zod';
-import { writeFileAtomicSync } from '../stores/atomic-file.js';
+import { writeFileAtomicSync } from '../node/atomic-file.js';
 import { CLIENT_IDS, type ClientId } from './clients.js';
 import { ConfigFileError } from './errors.js';
 

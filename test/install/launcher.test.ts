@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { chooseLauncher, MCP_CLIENTS, readWrapped, wrapCommand } from '../../src/config-files/index.js';
+import { chooseLauncher, MCP_CLIENTS, readWrapped, wrapCommand } from '../../src/install/index.js';
 
 const context = { installedLocally: true, entryHasCwd: false, platform: 'linux' as const };
 

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { journalHeadPath } from '../../src/audit/index.js';
-import { defaultStateDir, stateLayout } from '../../src/stores/index.js';
+import { defaultStateDir, stateLayout } from '../../src/node/index.js';
 
 describe('state layout', () => {
   it('keeps state in .narrowing inside the project', () => {
