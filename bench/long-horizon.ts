@@ -1,14 +1,14 @@
 /**
  * The long-horizon tool-call benchmark, implemented to the letter of its specification so that
  * the vanilla rows reproduce the published figures call for call. Guarded modes put a real
- * NarrowingLoop between the simulated agent and the mock codebase.
+ * NarrowingEngine between the simulated agent and the mock codebase.
  */
 import {
   createToolCallAdapter,
   toolCallToOutcome,
   toolCallToProposal,
 } from '../src/adapters/tool-call/index.js';
-import { NarrowingLoop } from '../src/core/loop.js';
+import { NarrowingEngine } from '../src/core/loop.js';
 import type { PresetName } from '../src/core/policy.js';
 import type { Clock } from '../src/core/types.js';
 
@@ -210,7 +210,7 @@ export function runLongHorizon(
   const guard =
     mode === 'vanilla'
       ? undefined
-      : new NarrowingLoop({
+      : new NarrowingEngine({
           adapter: createToolCallAdapter(),
           policy: { preset: mode as PresetName },
           clock,

@@ -13,7 +13,7 @@ import {
   mlTrialToOutcome,
   mlTrialToProposal,
 } from '../src/adapters/ml-training/index.js';
-import { NarrowingLoop } from '../src/core/loop.js';
+import { NarrowingEngine } from '../src/core/loop.js';
 import type { Clock, PersistedState } from '../src/core/types.js';
 import { mulberry32 } from './long-horizon.js';
 import {
@@ -81,8 +81,8 @@ export function runMlSearch(config: MlSearchConfig = DEFAULT_ML_CONFIG): MlSearc
   return { config, rows };
 }
 
-function newGuard(config: MlSearchConfig, clock: Clock, seed: number): NarrowingLoop {
-  return new NarrowingLoop({
+function newGuard(config: MlSearchConfig, clock: Clock, seed: number): NarrowingEngine {
+  return new NarrowingEngine({
     adapter: createMlTrainingAdapter({ baseline: { ...BASELINE, batch_size: config.batchSize } }),
     clock,
     sessionId: `seed-${seed}`,

@@ -1,7 +1,7 @@
 /** The parts of the engine the performance benchmark times, from the build or from the sources. */
 import type { createToolCallAdapter } from '../src/adapters/tool-call/index.js';
 import type { createJournal } from '../src/audit/index.js';
-import type { NarrowingLoop } from '../src/core/loop.js';
+import type { NarrowingEngine } from '../src/core/loop.js';
 import type { replayTrace } from '../src/replay/index.js';
 import { chooseEngine, type EngineKind, engineModuleUrl } from './engine.js';
 
@@ -9,7 +9,7 @@ export interface PerfEngine {
   readonly kind: EngineKind;
   /** Why the sources are timed when the build was asked for. */
   readonly note?: string;
-  readonly NarrowingLoop: typeof NarrowingLoop;
+  readonly NarrowingEngine: typeof NarrowingEngine;
   readonly createToolCallAdapter: typeof createToolCallAdapter;
   readonly createJournal: typeof createJournal;
   readonly replayTrace: typeof replayTrace;
@@ -27,7 +27,7 @@ export async function loadPerfEngine(requested: EngineKind): Promise<PerfEngine>
   return {
     kind,
     ...(note !== undefined && { note }),
-    NarrowingLoop: loop.NarrowingLoop,
+    NarrowingEngine: loop.NarrowingEngine,
     createToolCallAdapter: adapter.createToolCallAdapter,
     createJournal: audit.createJournal,
     replayTrace: replay.replayTrace,

@@ -30,14 +30,14 @@ const gc = (globalThis as { gc?: () => void }).gc;
 
 /** A million calls, one in ten failing in a new way; heap sampled after a warm-up. */
 export function memoryRun(
-  engine: Pick<PerfEngine, 'NarrowingLoop' | 'createToolCallAdapter'>,
+  engine: Pick<PerfEngine, 'NarrowingEngine' | 'createToolCallAdapter'>,
   calls: number,
   budgetMs: number,
   progress: (message: string) => void,
 ): MemoryFigure {
   gc?.();
   let now = Date.UTC(2026, 0, 5, 9);
-  const loop = new engine.NarrowingLoop({
+  const loop = new engine.NarrowingEngine({
     adapter: engine.createToolCallAdapter(),
     clock: { now: () => now },
     sessionId: 'perf',

@@ -8,7 +8,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
-import type { NarrowingLoop } from '../src/core/loop.js';
+import type { NarrowingEngine } from '../src/core/loop.js';
 import type { AuditSink, EngineSnapshot, JournalEvent } from '../src/core/types.js';
 import type { TraceEvent } from '../src/trace/index.js';
 import type { EngineKind } from './engine.js';
@@ -142,8 +142,8 @@ class SteppingClock {
 /** Room for the largest constraint count measured: the default capacity is smaller. */
 const CAPACITY = 250_000;
 
-function newLoop(engine: PerfEngine, clock: SteppingClock, audit?: AuditSink): NarrowingLoop {
-  return new engine.NarrowingLoop({
+function newLoop(engine: PerfEngine, clock: SteppingClock, audit?: AuditSink): NarrowingEngine {
+  return new engine.NarrowingEngine({
     adapter: engine.createToolCallAdapter(),
     clock,
     sessionId: 'perf',
@@ -185,7 +185,7 @@ interface Timing {
  * parallel dispatch does. Timing chunks instead of calls keeps the clock's own cost out of the figures.
  */
 function timeCalls(
-  loop: NarrowingLoop,
+  loop: NarrowingEngine,
   clock: SteppingClock,
   make: (index: number) => PreparedCall,
   from: number,

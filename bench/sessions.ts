@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { createToolCallAdapter, toolCallToProposal } from '../src/adapters/tool-call/index.js';
-import { NarrowingLoop as EngineLoop } from '../src/core/loop.js';
+import { NarrowingEngine } from '../src/core/loop.js';
 import type { Blame } from '../src/core/types.js';
 import { NarrowingLoop } from '../src/narrowing.js';
 import { chooseEngine, type EngineKind, engineModuleUrl } from './engine.js';
@@ -56,8 +56,8 @@ const HOUR = 60 * 60 * 1000;
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const adapter = createToolCallAdapter();
 
-function newGuard(clock: ManualClock, sessionId: string): EngineLoop {
-  return new EngineLoop({ adapter: createToolCallAdapter(), clock, sessionId });
+function newGuard(clock: ManualClock, sessionId: string): NarrowingEngine {
+  return new NarrowingEngine({ adapter: createToolCallAdapter(), clock, sessionId });
 }
 
 function count(steps: readonly StepReport[], test: (step: StepReport) => boolean): number {

@@ -2,30 +2,47 @@
  * narrowing: stops AI agents from repeating what already failed.
  *
  * Three calls in your own loop: `checkProposal` before a tool runs, `recordOutcome` after it,
- * `isDone` to know when the search space is exhausted.
+ * `isDone` to know when the search space is exhausted. The engine, stores, the journal, traces and
+ * replay, and the programmatic MCP proxy have subpaths of their own.
  */
 
-export { createJournal, readJournal, verifyJournal } from './audit/index.js';
-export { createDefaultDetectors } from './core/detectors/index.js';
-export type { CallContext, Detector, ObservedOutcome } from './core/detectors/types.js';
-export { canonicalJson, identifyCall } from './core/identity.js';
-export type { NarrowingLoopOptions } from './core/loop.js';
 export {
-  type DetectorThresholds,
-  type Enforcement,
-  type LearningPolicy,
-  type Policy,
-  type PolicyInput,
-  type PresetName,
-  presetPolicy,
-  resolvePolicy,
-  type ToolPolicy,
-} from './core/policy.js';
-export { extractTargets, normalizePath, normalizeTarget, normalizeUrl } from './core/targets.js';
-export type * from './core/types.js';
+  type ToolCallExtras,
+  type ToolOutcomeExtras,
+  toolCallToOutcome,
+  toolCallToProposal,
+} from './adapters/tool-call/index.js';
+export { isNarrowingError, NarrowingError, type NarrowingErrorCode } from './core/errors.js';
+export type { Enforcement, Policy, PolicyInput, PresetName, ToolPolicy } from './core/policy.js';
+export type {
+  ActionKind,
+  Blame,
+  CheckResult,
+  ClassifiedOutcome,
+  Constraint,
+  ConvergenceReport,
+  DomainAdapter,
+  EngineSnapshot,
+  Outcome,
+  PersistedState,
+  Proposal,
+  RecordResult,
+  StateStore,
+  VerdictKind,
+  Violation,
+} from './core/types.js';
+export {
+  type GuardedCallOptions,
+  type GuardedCallResult,
+  type GuardSession,
+  guardedCall,
+  type OpenGuardOptions,
+  type OutcomeOf,
+  openGuard,
+  openGuardSync,
+  type StoreOption,
+  VERDICT_META_KEY,
+  verdictText,
+} from './guard/index.js';
 export { NarrowingLoop, type NarrowingOptions } from './narrowing.js';
-export { defaultStateDir, findProjectRoot } from './node/index.js';
-export { loadPolicyFile, PolicyError, parsePolicy, policyJsonSchema } from './policy-file/index.js';
-export { replayTrace } from './replay/index.js';
-export { createFileStore, createMemoryStore, mergePersistedStates } from './stores/index.js';
-export { parseTrace, readTraceFile, TraceError } from './trace/index.js';
+export { loadPolicyFile, PolicyError, parsePolicy } from './policy-file/index.js';

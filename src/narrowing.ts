@@ -1,69 +1,145 @@
 /**
- * The Node face of the engine: the same `NarrowingLoop`, plus what a process needs around it —
- * a validated policy (object or file), a state file that persists learned constraints across
- * restarts, and a journal with a receipt chain.
+ * `NarrowingLoop`: the three calls for people who own their agent loop — `checkProposal` before a
+ * tool runs, `recordOutcome` after it, `isDone` to know when nothing is left to try — on a guard
+ * opened through `openGuard`, so that it behaves as the MCP proxy and the hooks do.
  */
-import { createToolCallAdapter } from './adapters/tool-call/index.js';
-import { createJournal, describeJournalProblem } from './audit/index.js';
-import { NarrowingLoop as EngineLoop, type NarrowingLoopOptions } from './core/loop.js';
+import type { Detector } from './core/detectors/types.js';
+import type { NarrowingEngine } from './core/loop.js';
 import type { Policy, PolicyInput } from './core/policy.js';
-import type { DomainAdapter } from './core/types.js';
-import { createFileProbe } from './node/file-probe.js';
-import { loadPolicyFile, parsePolicy } from './policy-file/index.js';
-import { createFileStore, describeStoreProblem } from './stores/index.js';
+import type {
+  CheckResult,
+  Clock,
+  Constraint,
+  ConvergenceReport,
+  DomainAdapter,
+  EngineSnapshot,
+  Outcome,
+  PersistedState,
+  Proposal,
+  ReceiptVerification,
+  RecordResult,
+  StateStore,
+  WorldProbe,
+} from './core/types.js';
+import { openGuardSync } from './guard/open.js';
+import type { GuardSession, RunReason } from './guard/session.js';
 
-export interface NarrowingOptions extends Omit<NarrowingLoopOptions, 'adapter' | 'policy'> {
+export interface NarrowingOptions {
   /** The domain adapter; the tool-call adapter when omitted. */
   readonly adapter?: DomainAdapter;
   /** A policy object (validated) or the path of a JSON or YAML policy file. */
   readonly policy?: PolicyInput | Policy | string;
-  /** A JSON file where learned constraints persist; a new process inherits them. */
+  /** A JSON file where learned constraints persist; a new process inherits them. In memory when absent. */
   readonly statePath?: string;
+  /** A store of your own instead of `statePath`. */
+  readonly store?: StateStore;
   /** An append-only JSONL journal of every proposal, verdict, outcome and constraint change. */
   readonly journalPath?: string;
   /** Hash-chain the journal so that tampering is detectable (default: on). */
   readonly receipts?: boolean;
+  /** The folder relative paths in calls are resolved against. Default: the current directory. */
+  readonly workspaceRoot?: string;
+  /** How existence bans are checked against the world. Default: the file system. */
+  readonly probe?: WorldProbe;
+  readonly clock?: Clock;
+  readonly sessionId?: string;
+  /** Replaces the default loop detectors (for custom domains). */
+  readonly detectors?: readonly Detector[];
   /** Where problems with the state file or the journal are reported (default: stderr). */
   readonly onProblem?: (message: string) => void;
 }
 
-function reportToStderr(message: string): void {
-  process.stderr.write(`narrowing: ${message}\n`);
-}
+export class NarrowingLoop {
+  /** The guard session underneath, as every other face of narrowing holds it. */
+  readonly session: GuardSession;
+  private readonly engine: NarrowingEngine;
 
-function resolvePolicyOption(policy: NarrowingOptions['policy']): Policy | undefined {
-  if (policy === undefined) return undefined;
-  return typeof policy === 'string' ? loadPolicyFile(policy) : parsePolicy(policy);
-}
-
-export class NarrowingLoop extends EngineLoop {
   constructor(options: NarrowingOptions = {}) {
-    const onProblem = options.onProblem ?? reportToStderr;
-    const store =
-      options.store ??
-      (options.statePath
-        ? createFileStore({
-            path: options.statePath,
-            onProblem: (problem) => onProblem(describeStoreProblem(problem)),
-          })
-        : undefined);
-    const audit =
-      options.audit ??
-      (options.journalPath
-        ? createJournal({
-            path: options.journalPath,
-            receipts: options.receipts ?? true,
-            onProblem: (problem) => onProblem(describeJournalProblem(problem)),
-          })
-        : undefined);
-    super({
-      ...options,
-      // Without a probe a ban on a file's existence outlives the file being created by hand.
-      probe: options.probe ?? createFileProbe(),
-      adapter: options.adapter ?? createToolCallAdapter(),
-      policy: resolvePolicyOption(options.policy),
-      store,
-      audit,
+    this.session = openGuardSync({
+      store: options.store ?? (options.statePath === undefined ? 'memory' : 'file'),
+      journal: options.journalPath ?? false,
+      ...(options.statePath !== undefined && { statePath: options.statePath }),
+      ...(options.adapter && { adapter: options.adapter }),
+      ...(options.policy !== undefined && { policy: options.policy }),
+      ...(options.receipts !== undefined && { receipts: options.receipts }),
+      ...(options.workspaceRoot !== undefined && { workspaceRoot: options.workspaceRoot }),
+      ...(options.probe && { probe: options.probe }),
+      ...(options.clock && { clock: options.clock }),
+      ...(options.sessionId !== undefined && { sessionId: options.sessionId }),
+      ...(options.detectors && { detectors: options.detectors }),
+      ...(options.onProblem && { onProblem: options.onProblem }),
     });
+    this.engine = this.session.engine;
+  }
+
+  get policy(): Policy {
+    return this.session.policy;
+  }
+
+  get adapter(): DomainAdapter {
+    return this.engine.adapter;
+  }
+
+  get sessionId(): string {
+    return this.session.sessionId;
+  }
+
+  /** 1. Before the call: allow, warn, block or halt, and why. */
+  checkProposal(proposal: Proposal): CheckResult {
+    return this.session.check(proposal);
+  }
+
+  /** 2. After the call: what it teaches. */
+  recordOutcome(outcome: Outcome): RecordResult {
+    return this.session.record(outcome);
+  }
+
+  /** 3. Nothing is left to try. */
+  isDone(): boolean {
+    return this.session.isDone();
+  }
+
+  stop(reason?: string): void {
+    this.engine.stop(reason);
+  }
+
+  getConvergence(): ConvergenceReport {
+    return this.engine.getConvergence();
+  }
+
+  getActiveConstraints(): Constraint[] {
+    return this.engine.getActiveConstraints();
+  }
+
+  snapshot(): EngineSnapshot {
+    return this.engine.snapshot();
+  }
+
+  restore(state: EngineSnapshot | PersistedState, options?: { scope?: 'all' | 'persistent' }): void {
+    this.engine.restore(state, options);
+  }
+
+  exportState(): PersistedState {
+    return this.engine.exportState();
+  }
+
+  resetSession(sessionId?: string): void {
+    this.session.resetSession(sessionId);
+  }
+
+  newRun(reason: RunReason): void {
+    this.session.newRun(reason);
+  }
+
+  verifyReceipts(): ReceiptVerification {
+    return this.engine.verifyReceipts();
+  }
+
+  flush(): Promise<void> {
+    return this.session.flush();
+  }
+
+  close(): Promise<void> {
+    return this.session.close();
   }
 }

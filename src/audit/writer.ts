@@ -3,11 +3,15 @@
  * to a receipt the other has already followed, and the chain would break for good. The writer's
  * pid is kept next to the journal; a file left by a process that died is taken over.
  */
+
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
+import { NarrowingError } from '../core/errors.js';
 import { withFileLockSync } from '../node/lock.js';
 
-export class JournalInUseError extends Error {
+export class JournalInUseError extends NarrowingError {
+  override readonly name = 'JournalInUseError';
+
   constructor(
     readonly path: string,
     readonly ownerPid: number,
@@ -15,10 +19,10 @@ export class JournalInUseError extends Error {
     const who =
       ownerPid === process.pid ? 'this process already has it open' : `process ${ownerPid} is writing it`;
     super(
+      'JOURNAL_IN_USE',
       `The journal ${path} cannot be opened for writing: ${who}. A journal takes one writer at a time; ` +
         'close the other writer first, or give this one its own journal path.',
     );
-    this.name = 'JournalInUseError';
   }
 }
 

@@ -1,5 +1,5 @@
 /**
- * `NarrowingLoop`: checkProposal → (the caller executes) → recordOutcome → isDone.
+ * `NarrowingEngine`: checkProposal → (the caller executes) → recordOutcome → isDone.
  * It composes the learned-constraint store, the world model that lifts stale bans, the run-scoped
  * loop detectors and the budget, and reports everything to an optional audit sink and store.
  */
@@ -62,7 +62,7 @@ import {
   WorldTracker,
 } from './world.js';
 
-export interface NarrowingLoopOptions {
+export interface NarrowingEngineOptions {
   readonly adapter: DomainAdapter;
   readonly policy?: PolicyInput | Policy;
   readonly clock?: Clock;
@@ -105,7 +105,7 @@ function bySeverity(a: Violation, b: Violation): number {
   return SEVERITY[b.severity] - SEVERITY[a.severity];
 }
 
-export class NarrowingLoop {
+export class NarrowingEngine {
   readonly adapter: DomainAdapter;
   readonly policy: Policy;
   private readonly clock: Clock;
@@ -131,7 +131,7 @@ export class NarrowingLoop {
   /** The distinct calls of the last while, and whether each was ruled out when last proposed. */
   private readonly seen = new DistinctWindow(SEEN_CALLS);
 
-  constructor(options: NarrowingLoopOptions) {
+  constructor(options: NarrowingEngineOptions) {
     this.adapter = options.adapter;
     this.policy = resolvePolicy(options.policy as PolicyInput | undefined);
     this.clock = options.clock ?? SYSTEM_CLOCK;

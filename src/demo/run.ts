@@ -12,7 +12,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import picocolors from 'picocolors';
 import { toolCallToOutcome } from '../adapters/tool-call/index.js';
 import { verifyJournal } from '../audit/index.js';
-import { VERDICT_META_KEY, type VerdictMeta } from '../mcp/verdict.js';
+import { VERDICT_META_KEY, type VerdictMeta } from '../guard/verdict.js';
 import { stateLayout } from '../node/index.js';
 import { parseStateText } from '../stores/index.js';
 import { createDemoProject } from './project.js';

@@ -1,7 +1,9 @@
 /** A problem with a client's config file or the command line, worded for the person at the terminal. */
-export class ConfigFileError extends Error {
+import { NarrowingError } from '../core/errors.js';
+export class ConfigFileError extends NarrowingError {
+  override readonly name = 'ConfigFileError';
+
   constructor(message: string) {
-    super(message);
-    this.name = 'ConfigFileError';
+    super('CONFIG_INVALID', message);
   }
 }

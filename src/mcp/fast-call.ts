@@ -15,7 +15,7 @@ import { describeError } from './log.js';
 import type { UpstreamLink } from './proxy.js';
 import { faultResult, ToolCallSteps, type ToolCallStepsOptions } from './tool-call-steps.js';
 import type { RelayOutcome, UpstreamClient } from './upstream-client.js';
-import { refusedResult } from './verdict.js';
+import { refusedResult } from './verdict-result.js';
 
 /** The upstream, with the client that can relay calls. */
 export interface RelayingUpstream extends UpstreamLink {

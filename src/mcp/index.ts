@@ -1,6 +1,5 @@
+export { VERDICT_META_KEY, type VerdictMeta } from '../guard/verdict.js';
 export { DEFAULT_HTTP_HOST, type ListenAddress, parseListenAddress } from './address.js';
-export type { Guard } from './guard.js';
-export { createGuard, type FileGuard, type GuardOptions, resolveGuardPolicy } from './guard-factory.js';
 export { checkHttpExposure, type HttpProxyOptions, runHttpProxy } from './http.js';
 export {
   createProxyServer,
@@ -15,4 +14,3 @@ export {
   type StdioProxyOptions,
 } from './stdio.js';
 export { DEFAULT_RESTART_POLICY, type RestartPolicy, type UpstreamTarget } from './upstream.js';
-export { VERDICT_META_KEY, type VerdictMeta } from './verdict.js';

@@ -8,13 +8,13 @@ import {
 } from '@modelcontextprotocol/client';
 import { type JSONRPCRequest, Server, type ServerContext } from '@modelcontextprotocol/server';
 import { z } from 'zod';
-import type { Guard } from './guard.js';
+import type { CallGuard } from '../guard/session.js';
 import type { InflightCalls } from './inflight.js';
 import { describeError, type Log } from './log.js';
 import { faultResult, ToolCallSteps } from './tool-call-steps.js';
 import type { ToolCatalog } from './tool-catalog.js';
 import type { UpstreamIdentity } from './upstream.js';
-import { refusedResult } from './verdict.js';
+import { refusedResult } from './verdict-result.js';
 
 /** The part of the supervised upstream the request handlers use. */
 export interface UpstreamLink {
@@ -26,7 +26,7 @@ export interface UpstreamLink {
 export interface ProxyServerOptions {
   readonly upstream: UpstreamLink;
   readonly identity: UpstreamIdentity;
-  readonly guard: Guard;
+  readonly guard: CallGuard;
   readonly catalog: ToolCatalog;
   readonly calls: InflightCalls;
   /** How long a tool call may run without progress before it is answered with an error. */

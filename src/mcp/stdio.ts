@@ -7,9 +7,9 @@ import type {
 } from '@modelcontextprotocol/server';
 import { isInitializeRequest } from '@modelcontextprotocol/server';
 import { serveStdio } from '@modelcontextprotocol/server/stdio';
+import type { CallGuard } from '../guard/session.js';
 import { bridgeUpstream, forwardableClientCapabilities, ServerPeer } from './bridge.js';
 import { FastToolCalls } from './fast-call.js';
-import type { Guard } from './guard.js';
 import { InflightCalls } from './inflight.js';
 import { Lifecycle } from './lifecycle.js';
 import { JsonLineTransport } from './line-transport.js';
@@ -21,7 +21,7 @@ import { canRelay } from './upstream-client.js';
 
 export interface ProxyOptions {
   readonly target: UpstreamTarget;
-  readonly guard: Guard;
+  readonly guard: CallGuard;
   /** Restart a crashed upstream; without it, the proxy ends when the upstream does. */
   readonly restart?: RestartPolicy;
   /** A tool call without an answer or progress for this long is answered with an error. */

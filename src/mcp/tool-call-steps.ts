@@ -1,14 +1,15 @@
 import { type CallToolResult, type RequestId, SdkError, SdkErrorCode } from '@modelcontextprotocol/client';
 import type { CheckResult, Outcome, Proposal } from '../core/types.js';
-import type { Guard } from './guard.js';
+import { checkSafely, type GuardFaultOptions, recordSafely } from '../guard/guarded-call.js';
+import type { CallGuard } from '../guard/session.js';
 import { describeError, type Log } from './log.js';
 import { outcomeFromError, outcomeFromResult } from './outcome.js';
 import type { UpstreamLink } from './proxy.js';
 import type { ToolCatalog } from './tool-catalog.js';
-import { warnedResult } from './verdict.js';
+import { warnedResult } from './verdict-result.js';
 
 export interface ToolCallStepsOptions {
-  readonly guard: Guard;
+  readonly guard: CallGuard;
   readonly catalog: ToolCatalog;
   readonly upstream: UpstreamLink;
   /** How long a call may run without progress; after a timeout, a ping gets as long (10 s at most). */
@@ -24,7 +25,11 @@ const MAX_LISTING_PAGES = 64;
  * never takes a call away from the user: it is logged and the call goes through.
  */
 export class ToolCallSteps {
-  constructor(private readonly options: ToolCallStepsOptions) {}
+  private readonly faults: GuardFaultOptions;
+
+  constructor(private readonly options: ToolCallStepsOptions) {
+    this.faults = { reportFault: (fault) => options.log(fault.message) };
+  }
 
   /** The proposal for a call; a tool the catalog does not know yet has the tool list fetched first. */
   async propose(
@@ -39,14 +44,8 @@ export class ToolCallSteps {
 
   /** The guard's verdict, or undefined when the guard failed (and the call goes through). */
   check(proposal: Proposal): CheckResult | undefined {
-    try {
-      return this.options.guard.checkProposal(proposal);
-    } catch (error) {
-      this.options.log(
-        `the guard failed to check a call to ${proposal.tool}, letting it run: ${describeError(error)}`,
-      );
-      return undefined;
-    }
+    const verdict = checkSafely(this.options.guard, proposal, this.faults);
+    return verdict.ok ? verdict.check : undefined;
   }
 
   /** Records a result; returns what the client receives (with the warning of a warned call). */
@@ -72,13 +71,7 @@ export class ToolCallSteps {
   }
 
   private record(outcome: Outcome): void {
-    try {
-      this.options.guard.recordOutcome(outcome);
-    } catch (error) {
-      this.options.log(
-        `the guard failed to record a call to ${outcome.proposal.tool}: ${describeError(error)}`,
-      );
-    }
+    recordSafely(this.options.guard, outcome, this.faults);
   }
 
   /** Every page of the tool list, so that a client that calls without listing still gets annotations. */

@@ -1,14 +1,18 @@
 import type { z } from 'zod';
+import { NarrowingError } from '../core/errors.js';
 
 /** A policy that cannot be used. `problems` holds one sentence per problem, without the source. */
-export class PolicyError extends Error {
+export class PolicyError extends NarrowingError {
   override readonly name = 'PolicyError';
 
   constructor(
     readonly problems: readonly string[],
     readonly source?: string,
   ) {
-    super(problems.map((problem) => (source ? `${source}: ${problem}` : problem)).join('\n'));
+    super(
+      'POLICY_INVALID',
+      problems.map((problem) => (source ? `${source}: ${problem}` : problem)).join('\n'),
+    );
   }
 }
 

@@ -3,20 +3,18 @@
  * Deterministic: the clock comes from the trace, so the same trace and policy always give the same
  * verdicts.
  */
-import { createToolCallAdapter } from '../adapters/tool-call/index.js';
-import { NarrowingLoop } from '../core/loop.js';
 import type { Policy } from '../core/policy.js';
-import type { CheckResult, DomainAdapter, Outcome, Proposal, VerdictKind } from '../core/types.js';
+import type { DomainAdapter, Outcome, Proposal, VerdictKind } from '../core/types.js';
+import { openGuardSync } from '../guard/open.js';
+import type { GuardSession } from '../guard/session.js';
 import { traceResultToOutcome } from '../trace/outcome.js';
 import type { CallEvent, ToolInfo, TraceEvent } from '../trace/types.js';
 import { TraceClock } from './clock.js';
 
-/** The part of `NarrowingLoop` a replay drives. */
-export interface ReplayGuard {
-  checkProposal(proposal: Proposal): CheckResult;
-  recordOutcome(outcome: Outcome): unknown;
-  resetSession(sessionId?: string): void;
-  newRun(reason: 'user' | 'compact'): void;
+/** The part of a guard session a replay drives. */
+export interface ReplayGuard extends Pick<GuardSession, 'check' | 'resetSession' | 'newRun'> {
+  /** What the guard learns is not the replay's business: it only says what was allowed. */
+  record(outcome: Outcome): unknown;
 }
 
 export interface ReplayStep {
@@ -138,7 +136,7 @@ export class TraceReplayer {
     }
     for (const call of executed) {
       // A call recorded without a result never ran; there is nothing to learn from it.
-      if (call.event.result) this.guard.recordOutcome(traceResultToOutcome(call.proposal, call.event.result));
+      if (call.event.result) this.guard.record(traceResultToOutcome(call.proposal, call.event.result));
     }
     return steps;
   }
@@ -156,7 +154,7 @@ export class TraceReplayer {
           : `The run was halted at step ${step}.`,
       };
     }
-    const result = this.guard.checkProposal(call.proposal);
+    const result = this.guard.check(call.proposal);
     if (result.verdict === 'halt')
       this.halted = { step: call.step, rule: result.rule, reason: result.reason };
     return {
@@ -169,12 +167,18 @@ export class TraceReplayer {
   }
 }
 
-/** A replayer driving a fresh guard whose clock is the trace's. */
+/**
+ * A replayer driving a fresh guard whose clock is the trace's. It keeps everything in memory and
+ * does not look at the file system, so the same trace always gives the same verdicts.
+ */
 export function createReplayer(options: ReplayOptions = {}): TraceReplayer {
   const clock = new TraceClock();
-  const guard = new NarrowingLoop({
-    adapter: options.adapter ?? createToolCallAdapter(),
-    ...(options.policy ? { policy: options.policy } : {}),
+  const guard = openGuardSync({
+    store: 'memory',
+    journal: false,
+    probe: false,
+    ...(options.adapter && { adapter: options.adapter }),
+    ...(options.policy && { policy: options.policy }),
     clock,
     // A fixed id keeps replay output identical from one run to the next.
     sessionId: 'replay',

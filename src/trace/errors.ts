@@ -1,5 +1,6 @@
 /** A trace line that cannot be read. The message starts with `file:line:` (or `line N:`). */
-export class TraceError extends Error {
+import { NarrowingError } from '../core/errors.js';
+export class TraceError extends NarrowingError {
   override readonly name = 'TraceError';
 
   constructor(
@@ -7,6 +8,6 @@ export class TraceError extends Error {
     readonly line: number,
     readonly source?: string,
   ) {
-    super(source ? `${source}:${line}: ${detail}` : `line ${line}: ${detail}`);
+    super('TRACE_INVALID', source ? `${source}:${line}: ${detail}` : `line ${line}: ${detail}`);
   }
 }

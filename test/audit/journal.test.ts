@@ -18,7 +18,7 @@ import {
   verifyJournal,
 } from '../../src/audit/index.js';
 import { canonicalJson } from '../../src/core/identity.js';
-import { NarrowingLoop } from '../../src/core/loop.js';
+import { NarrowingEngine } from '../../src/core/loop.js';
 import type { JournalEvent } from '../../src/core/types.js';
 import { runScript } from '../stores/run-node.js';
 import { temporaryDir } from '../stores/sample-state.js';
@@ -318,7 +318,11 @@ describe('journal after a crash', () => {
 describe('the receipt of an outcome', () => {
   it('is the hash of the outcome’s journal line, read on demand and written into JSON', async () => {
     const sink = journal({ flushIntervalMs: 60_000 });
-    const loop = new NarrowingLoop({ adapter: createToolCallAdapter(), audit: sink, sessionId: 'receipts' });
+    const loop = new NarrowingEngine({
+      adapter: createToolCallAdapter(),
+      audit: sink,
+      sessionId: 'receipts',
+    });
     const proposal = toolCallToProposal('read_file', { path: 'docs/missing.md' });
     loop.checkProposal(proposal);
     const recorded = loop.recordOutcome({
@@ -337,7 +341,7 @@ describe('the receipt of an outcome', () => {
   });
 
   it('is absent without a journal', () => {
-    const loop = new NarrowingLoop({ adapter: createToolCallAdapter(), sessionId: 'no-receipts' });
+    const loop = new NarrowingEngine({ adapter: createToolCallAdapter(), sessionId: 'no-receipts' });
     const proposal = toolCallToProposal('read_file', { path: 'README.md' });
     loop.checkProposal(proposal);
     const recorded = loop.recordOutcome({

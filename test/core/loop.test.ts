@@ -9,7 +9,7 @@ import {
   toolCallToOutcome,
   toolCallToProposal,
 } from '../../src/adapters/tool-call/index.js';
-import { NarrowingLoop } from '../../src/core/loop.js';
+import { NarrowingEngine } from '../../src/core/loop.js';
 import { Agent, ENOENT } from './support.js';
 
 const TEST_FAILURE = {
@@ -297,7 +297,7 @@ describe('radius', () => {
 
 describe('parameter bans', () => {
   it('bans the region above an out-of-memory configuration, not the other parameters', () => {
-    const loop = new NarrowingLoop({ adapter: createMlTrainingAdapter() });
+    const loop = new NarrowingEngine({ adapter: createMlTrainingAdapter() });
     const oom = { depth: 8, aspect_ratio: 64, matrix_lr: 0.04, batch_size: 32 };
     const proposal = mlTrialToProposal(oom);
     loop.checkProposal(proposal);
@@ -352,7 +352,7 @@ describe('sessions', () => {
 
 describe('runs and steps', () => {
   it('counts identical calls made in parallel in one step once', () => {
-    const loop = new NarrowingLoop({ adapter: createToolCallAdapter() });
+    const loop = new NarrowingEngine({ adapter: createToolCallAdapter() });
     for (let i = 0; i < 3; i++) {
       const proposal = { ...toolCallToProposal('bash', { command: 'npm test' }), step: 'turn-1' };
       loop.checkProposal(proposal);
@@ -460,7 +460,7 @@ describe('exhaustion', () => {
               meaning: 'call' as const,
             },
     };
-    const loop = new NarrowingLoop({
+    const loop = new NarrowingEngine({
       adapter,
       policy: { learning: { strategyEffect: 'block', strategyMinTargets: 2 } },
     });

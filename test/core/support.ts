@@ -3,7 +3,7 @@ import {
   toolCallToOutcome,
   toolCallToProposal,
 } from '../../src/adapters/tool-call/index.js';
-import { NarrowingLoop, type NarrowingLoopOptions } from '../../src/core/loop.js';
+import { NarrowingEngine, type NarrowingEngineOptions } from '../../src/core/loop.js';
 import type { CheckResult, Clock, RecordResult } from '../../src/core/types.js';
 
 /** A clock the test moves by hand, in seconds. */
@@ -25,10 +25,10 @@ export type ToolResult =
 /** A guarded agent: proposes a call, and runs it (with the given result) only when allowed. */
 export class Agent {
   readonly clock = new ManualClock();
-  readonly loop: NarrowingLoop;
+  readonly loop: NarrowingEngine;
 
-  constructor(options: Partial<NarrowingLoopOptions> = {}) {
-    this.loop = new NarrowingLoop({ adapter: createToolCallAdapter(), clock: this.clock, ...options });
+  constructor(options: Partial<NarrowingEngineOptions> = {}) {
+    this.loop = new NarrowingEngine({ adapter: createToolCallAdapter(), clock: this.clock, ...options });
   }
 
   check(tool: string, args: Record<string, unknown>): CheckResult {

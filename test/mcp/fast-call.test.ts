@@ -3,8 +3,8 @@ import { PassThrough } from 'node:stream';
 import { type CallToolResult, Client, type Progress, ProtocolError } from '@modelcontextprotocol/client';
 import { describe, expect, it } from 'vitest';
 import type { VerdictKind } from '../../src/core/types.js';
+import { VERDICT_META_KEY, type VerdictMeta } from '../../src/guard/verdict.js';
 import { runStdioProxy } from '../../src/mcp/stdio.js';
-import { VERDICT_META_KEY, type VerdictMeta } from '../../src/mcp/verdict.js';
 import {
   cleanupsAfterEach,
   connectModernClient,

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { CallToolResult } from '@modelcontextprotocol/client';
 import { describe, expect, it } from 'vitest';
-import { VERDICT_META_KEY } from '../../src/mcp/verdict.js';
+import { VERDICT_META_KEY } from '../../src/guard/verdict.js';
 import {
   cleanupsAfterEach,
   probeLog,

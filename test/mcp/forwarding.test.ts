@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { Client, type Progress } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { createGuard } from '../../src/mcp/guard-factory.js';
+import { openGuardSync } from '../../src/guard/open.js';
 import {
   type InProcessProxy,
   nodeServer,
@@ -34,7 +34,7 @@ describe('the stdio proxy in front of server-everything', () => {
   beforeAll(async () => {
     proxy = await startInProcess({
       target: nodeServer(EVERYTHING_SERVER),
-      guard: createGuard({ stateDir: state.path, log: quiet }),
+      guard: openGuardSync({ stateDir: state.path, onProblem: quiet }),
     });
     plain = await direct(EVERYTHING_SERVER);
   });
@@ -165,7 +165,10 @@ describe('requests the server sends to the client', () => {
   it('forwards a sampling request to a client that can sample', async () => {
     const state = tempDir();
     const proxy = await startInProcess(
-      { target: nodeServer(EVERYTHING_SERVER), guard: createGuard({ stateDir: state.path, log: quiet }) },
+      {
+        target: nodeServer(EVERYTHING_SERVER),
+        guard: openGuardSync({ stateDir: state.path, onProblem: quiet }),
+      },
       {
         capabilities: { sampling: {} },
         setup: (client) =>
@@ -194,7 +197,10 @@ describe('requests the server sends to the client', () => {
   it('forwards an elicitation request to a client that can ask its user', async () => {
     const state = tempDir();
     const proxy = await startInProcess(
-      { target: nodeServer(EVERYTHING_SERVER), guard: createGuard({ stateDir: state.path, log: quiet }) },
+      {
+        target: nodeServer(EVERYTHING_SERVER),
+        guard: openGuardSync({ stateDir: state.path, onProblem: quiet }),
+      },
       {
         capabilities: { elicitation: { form: {} } },
         setup: (client) =>
@@ -216,7 +222,7 @@ describe('requests the server sends to the client', () => {
     const state = tempDir();
     const proxy = await startInProcess({
       target: nodeServer(EVERYTHING_SERVER),
-      guard: createGuard({ stateDir: state.path, log: quiet }),
+      guard: openGuardSync({ stateDir: state.path, onProblem: quiet }),
     });
     cleanups.push(() => proxy.close(), state.remove);
     // The proxy declares to the server only what the client declared, so the server does not even offer it.
@@ -237,7 +243,7 @@ describe('requests the server sends to the client', () => {
       {
         target: nodeServer(FILESYSTEM_SERVER, work.path),
         // The test polls one tool until its answer changes: identical answers must not be refused.
-        guard: createGuard({ stateDir: state.path, preset: 'off', log: quiet }),
+        guard: openGuardSync({ stateDir: state.path, preset: 'off', onProblem: quiet }),
       },
       {
         capabilities: { roots: { listChanged: true } },
@@ -264,7 +270,7 @@ describe('cancellation', () => {
     const log = join(state.path, 'probe.jsonl');
     const proxy = await startInProcess({
       target: { kind: 'command', command: process.execPath, args: [PROBE_SERVER], env: { PROBE_LOG: log } },
-      guard: createGuard({ stateDir: state.path, log: quiet }),
+      guard: openGuardSync({ stateDir: state.path, onProblem: quiet }),
     });
     try {
       const controller = new AbortController();

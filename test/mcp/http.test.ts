@@ -4,9 +4,9 @@ import { type CallToolResult, Client, StreamableHTTPClientTransport } from '@mod
 import { Client as V1Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport as V1StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createGuard } from '../../src/mcp/guard-factory.js';
+import { openGuardSync } from '../../src/guard/open.js';
+import { VERDICT_META_KEY } from '../../src/guard/verdict.js';
 import { runHttpProxy } from '../../src/mcp/http.js';
-import { VERDICT_META_KEY } from '../../src/mcp/verdict.js';
 import { startInProcess, tempDir, textOf } from './support/harness.js';
 import { EVERYTHING_SERVER, PROBE_SERVER } from './support/paths.js';
 
@@ -29,9 +29,9 @@ async function serveHttp(
   const stopper = new AbortController();
   const done = runHttpProxy({
     target: { kind: 'command', command: process.execPath, args: [script] },
-    guard: createGuard({
+    guard: openGuardSync({
       stateDir: options.stateDir,
-      log: quiet,
+      onProblem: quiet,
       ...(options.preset && { preset: options.preset }),
     }),
     host: '127.0.0.1',
@@ -156,7 +156,7 @@ describe('the proxy over Streamable HTTP', () => {
       await expect(
         runHttpProxy({
           target: { kind: 'command', command: process.execPath, args: [EVERYTHING_SERVER] },
-          guard: createGuard({ stateDir: state.path, log: quiet }),
+          guard: openGuardSync({ stateDir: state.path, onProblem: quiet }),
           host: '0.0.0.0',
           port: 0,
           log: quiet,
@@ -177,7 +177,7 @@ describe('the proxy over Streamable HTTP', () => {
       for (const session of [1, 2]) {
         const proxy = await startInProcess({
           target: { kind: 'url', url: upstream.url },
-          guard: createGuard({ stateDir: join(state.path, 'proxy'), log: quiet }),
+          guard: openGuardSync({ stateDir: join(state.path, 'proxy'), onProblem: quiet }),
         });
         try {
           const result = (await proxy.client.callTool(call)) as CallToolResult;

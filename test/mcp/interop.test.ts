@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import { Client as V1Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport as V1StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { describe, expect, it } from 'vitest';
-import { VERDICT_META_KEY } from '../../src/mcp/verdict.js';
+import { VERDICT_META_KEY } from '../../src/guard/verdict.js';
 import {
   cleanupsAfterEach,
   connectModernClient,

@@ -2,8 +2,8 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { CallToolResult } from '@modelcontextprotocol/client';
 import { describe, expect, it } from 'vitest';
-import { createGuard } from '../../src/mcp/guard-factory.js';
-import { VERDICT_META_KEY, type VerdictMeta } from '../../src/mcp/verdict.js';
+import { openGuardSync } from '../../src/guard/open.js';
+import { VERDICT_META_KEY, type VerdictMeta } from '../../src/guard/verdict.js';
 import {
   cleanupsAfterEach,
   nodeServer,
@@ -49,7 +49,7 @@ describe('narrowing through the proxy, with server-filesystem', () => {
     const { work, state } = workspace();
     const proxy = await startInProcess({
       target: nodeServer(FILESYSTEM_SERVER, work),
-      guard: createGuard({ stateDir: state, log: quiet }),
+      guard: openGuardSync({ stateDir: state, onProblem: quiet }),
     });
     cleanups.push(() => proxy.close());
     const call = { name: 'read_text_file', arguments: { path: join(work, 'missing.txt') } };
@@ -77,7 +77,7 @@ describe('narrowing through the proxy, with server-filesystem', () => {
     writeFileSync(file, 'draft 0\n');
     const proxy = await startInProcess({
       target: nodeServer(FILESYSTEM_SERVER, work),
-      guard: createGuard({ stateDir: state, log: quiet }),
+      guard: openGuardSync({ stateDir: state, onProblem: quiet }),
     });
     cleanups.push(() => proxy.close());
 
@@ -122,7 +122,10 @@ describe('narrowing through the proxy, with a server that reports its own state'
   it('does not call the server for a blocked call', async () => {
     const { state } = workspace();
     const { log, target } = probe(state);
-    const proxy = await startInProcess({ target, guard: createGuard({ stateDir: state, log: quiet }) });
+    const proxy = await startInProcess({
+      target,
+      guard: openGuardSync({ stateDir: state, onProblem: quiet }),
+    });
     cleanups.push(() => proxy.close());
 
     const results: CallToolResult[] = [];
@@ -142,7 +145,7 @@ describe('narrowing through the proxy, with a server that reports its own state'
     const { log, target } = probe(state);
     const proxy = await startInProcess({
       target,
-      guard: createGuard({ stateDir: state, enforcement: 'advisory', log: quiet }),
+      guard: openGuardSync({ stateDir: state, enforcement: 'advisory', onProblem: quiet }),
     });
     cleanups.push(() => proxy.close());
 
@@ -162,7 +165,7 @@ describe('narrowing through the proxy, with a server that reports its own state'
     const { state } = workspace();
     const proxy = await startInProcess({
       target: probe(state).target,
-      guard: createGuard({ stateDir: state, log: quiet }),
+      guard: openGuardSync({ stateDir: state, onProblem: quiet }),
     });
     cleanups.push(() => proxy.close());
 
@@ -203,7 +206,10 @@ describe('narrowing through the proxy, with a server that reports its own state'
   it('stops a tool whose results keep saying nothing new, whatever the query', async () => {
     const { state } = workspace();
     const { log, target } = probe(state);
-    const proxy = await startInProcess({ target, guard: createGuard({ stateDir: state, log: quiet }) });
+    const proxy = await startInProcess({
+      target,
+      guard: openGuardSync({ stateDir: state, onProblem: quiet }),
+    });
     cleanups.push(() => proxy.close());
 
     const verdicts: (string | undefined)[] = [];

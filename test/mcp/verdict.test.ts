@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { refusedResult, VERDICT_META_KEY, warnedResult } from '../../src/mcp/verdict.js';
+import { VERDICT_META_KEY } from '../../src/guard/verdict.js';
+import { refusedResult, warnedResult } from '../../src/mcp/verdict-result.js';
 import { verdict } from './support/scripted-guard.js';
 
 const REASON =

@@ -17,7 +17,7 @@ class ScriptedGuard implements ReplayGuard {
     private readonly clock?: TraceClock,
   ) {}
 
-  checkProposal(proposal: Proposal): CheckResult {
+  check(proposal: Proposal): CheckResult {
     this.proposals.push(proposal);
     if (this.clock) this.checkedAt.push(this.clock.now());
     const key = String(proposal.args.path ?? proposal.tool);
@@ -35,7 +35,7 @@ class ScriptedGuard implements ReplayGuard {
     };
   }
 
-  recordOutcome(outcome: Outcome): void {
+  record(outcome: Outcome): void {
     this.log.push(
       `record ${String(outcome.proposal.args.path ?? outcome.proposal.tool)} ${outcome.success ? 'ok' : 'failed'}`,
     );

@@ -84,7 +84,7 @@ class UsageError extends Error {}
 export async function runMcpCommand(command: readonly string[], options: McpCommandOptions, io: CommandIO) {
   const log = (message: string) => io.stderr.write(`narrowing: ${message}\n`);
   const mcp = await import('../../mcp/index.js');
-  const { defaultStateDir } = await import('../../node/index.js');
+  const { openGuard } = await import('../../guard/index.js');
   let settings: ReturnType<typeof readSettings>;
   try {
     settings = readSettings(command, options, io, mcp);
@@ -92,15 +92,15 @@ export async function runMcpCommand(command: readonly string[], options: McpComm
     log((error as Error).message);
     return 2;
   }
-  let guard: Awaited<ReturnType<typeof mcp.createGuard>>;
+  let guard: Awaited<ReturnType<typeof openGuard>>;
   try {
-    guard = mcp.createGuard({
-      stateDir: options.stateDir ?? defaultStateDir(process.cwd()),
-      ...(options.policy !== undefined && { policyFile: options.policy }),
+    guard = await openGuard({
+      ...(options.stateDir !== undefined && { stateDir: options.stateDir }),
+      ...(options.policy !== undefined && { policy: options.policy }),
       ...(options.preset !== undefined && { preset: options.preset }),
       ...(options.enforcement !== undefined && { enforcement: options.enforcement }),
       receipts: options.receipts ?? true,
-      log,
+      onProblem: log,
     });
   } catch (error) {
     log((error as Error).message);

@@ -6,7 +6,7 @@ import type {
   RecordResult,
   VerdictKind,
 } from '../../../src/core/types.js';
-import type { Guard } from '../../../src/mcp/guard.js';
+import type { CallGuard } from '../../../src/guard/session.js';
 
 const PROGRESSING: ConvergenceReport = { state: 'progressing', steps: 0, reason: 'scripted' };
 
@@ -42,19 +42,19 @@ export function verdict(
 }
 
 /** A guard that answers from a script and remembers everything it was shown. */
-export class ScriptedGuard implements Guard {
+export class ScriptedGuard implements CallGuard {
   readonly proposals: Proposal[] = [];
   readonly outcomes: Outcome[] = [];
   closed = false;
 
   constructor(private readonly decide: (proposal: Proposal) => VerdictKind = () => 'allow') {}
 
-  checkProposal(proposal: Proposal): CheckResult {
+  check(proposal: Proposal): CheckResult {
     this.proposals.push(proposal);
     return verdict(this.decide(proposal));
   }
 
-  recordOutcome(outcome: Outcome): RecordResult {
+  record(outcome: Outcome): RecordResult {
     this.outcomes.push(outcome);
     return {
       outcome: {

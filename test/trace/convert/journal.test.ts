@@ -5,7 +5,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { createToolCallAdapter } from '../../../src/adapters/tool-call/index.js';
 import type { ContentPolicy } from '../../../src/audit/entry.js';
 import { createJournal } from '../../../src/audit/index.js';
-import { NarrowingLoop } from '../../../src/core/loop.js';
+import { NarrowingEngine } from '../../../src/core/loop.js';
 import { replayTrace } from '../../../src/replay/replay.js';
 import { journalToTrace } from '../../../src/trace/convert/index.js';
 import { parseTrace, type TraceEvent, traceResultToOutcome } from '../../../src/trace/index.js';
@@ -31,7 +31,7 @@ async function recordJournal(name: string, content: ContentPolicy, events: Trace
   const path = join(dir, `${name}.jsonl`);
   const journal = createJournal({ path, content, flushIntervalMs: 1 });
   let now = Date.UTC(2026, 2, 1);
-  const loop = new NarrowingLoop({
+  const loop = new NarrowingEngine({
     adapter: createToolCallAdapter(),
     audit: journal,
     clock: { now: () => now },

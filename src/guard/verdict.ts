@@ -1,5 +1,9 @@
-import type { CallToolResult } from '@modelcontextprotocol/server';
 import type { CheckResult, Violation } from '../core/types.js';
+
+/**
+ * The words the model reads about a verdict, and the machine-readable form that travels beside a
+ * result (MCP `_meta`, a hook's extra context, a framework's tool output).
+ */
 
 /** The `_meta` key under which every verdict other than a plain allow travels to the client. */
 export const VERDICT_META_KEY = 'dev.narrowing/verdict';
@@ -59,22 +63,4 @@ export function verdictText(check: CheckResult): string {
   const reason = check.reason ?? 'It repeats calls that already failed.';
   const suggestion = check.suggestion ? `\n${check.suggestion}` : '';
   return `[${label}${rule}] ${reason}${suggestion}`;
-}
-
-/** The result returned instead of running a blocked or halted call: an error the model can act on. */
-export function refusedResult(check: CheckResult): CallToolResult {
-  return {
-    content: [{ type: 'text', text: verdictText(check) }],
-    isError: true,
-    _meta: { [VERDICT_META_KEY]: verdictMeta(check) },
-  };
-}
-
-/** The upstream result of a warned call, with the warning appended and the upstream `_meta` kept. */
-export function warnedResult(result: CallToolResult, check: CheckResult): CallToolResult {
-  return {
-    ...result,
-    content: [...(result.content ?? []), { type: 'text', text: verdictText(check) }],
-    _meta: { ...result._meta, [VERDICT_META_KEY]: verdictMeta(check) },
-  };
 }

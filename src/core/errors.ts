@@ -1,0 +1,50 @@
+/**
+ * One base for every error narrowing throws on purpose. Each carries a stable `code` that callers
+ * branch on, and a brand that survives two copies of the package in one process (a hook and a
+ * framework adapter may each bundle their own), where `instanceof` does not.
+ */
+
+const BRAND = Symbol.for('narrowing-guard.error');
+
+/**
+ * The codes, by what the caller should do:
+ * - `POLICY_INVALID`: refuse to start; the message names every bad field.
+ * - `STATE_UNREADABLE`, `STATE_UNSAFE`: the state directory cannot be used as it is; the message says why.
+ * - `STORE_UNAVAILABLE`: the store cannot be opened (a missing driver, an unreachable server).
+ * - `JOURNAL_IN_USE`: another process writes this journal; use another slot or state directory.
+ * - `TRACE_INVALID`: a trace file is malformed; the message names the line.
+ * - `CONFIG_INVALID`: a client configuration file cannot be read or changed safely.
+ * - `GUARD_FAULT`: the guard itself broke while checking or recording; fail open unless told otherwise.
+ * - `USAGE`: a call or a command was given arguments it cannot take.
+ */
+export type NarrowingErrorCode =
+  | 'POLICY_INVALID'
+  | 'STATE_UNREADABLE'
+  | 'STATE_UNSAFE'
+  | 'STORE_UNAVAILABLE'
+  | 'JOURNAL_IN_USE'
+  | 'TRACE_INVALID'
+  | 'CONFIG_INVALID'
+  | 'GUARD_FAULT'
+  | 'USAGE';
+
+export class NarrowingError extends Error {
+  override readonly name: string = 'NarrowingError';
+  readonly code: NarrowingErrorCode;
+
+  constructor(code: NarrowingErrorCode, message: string, options?: { readonly cause?: unknown }) {
+    super(message, options);
+    this.code = code;
+    Object.defineProperty(this, BRAND, { value: true });
+  }
+}
+
+/** True for an error of any copy of narrowing, with its `code` to branch on. */
+export function isNarrowingError(value: unknown): value is NarrowingError {
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    (value as Record<symbol, unknown>)[BRAND] === true &&
+    typeof (value as { code?: unknown }).code === 'string'
+  );
+}

@@ -1,0 +1,144 @@
+/**
+ * check → run → record, with one policy for everything that can go wrong around a tool call:
+ * - the guard itself fails (a bug, a hostile input): the call runs (fail open) unless the caller
+ *   asked to fail closed, and the fault is reported;
+ * - the call is refused: it does not run, and the refusal carries the words the model reads;
+ * - the call is cancelled: a result that arrives is still learned from; a call abandoned before any
+ *   result teaches nothing;
+ * - the call is warned: it runs, and the warning travels with its result as data.
+ */
+import { NarrowingError } from '../core/errors.js';
+import type { CheckResult, Outcome, Proposal, RecordResult } from '../core/types.js';
+import type { GuardSession } from './session.js';
+import { verdictText } from './verdict.js';
+
+export type FaultPolicy = 'open' | 'closed';
+
+export interface GuardFaultOptions {
+  /** `open` (default): a guard fault lets the call run. `closed`: it refuses the call. */
+  readonly onFault?: FaultPolicy;
+  /** Told about every guard fault. Default: nothing (the fault is also in the returned result). */
+  readonly reportFault?: (fault: NarrowingError) => void;
+}
+
+/** The verdict for a proposal, or a fault when the guard could not give one. */
+export type SafeCheck =
+  | { readonly ok: true; readonly check: CheckResult }
+  | { readonly ok: false; readonly fault: NarrowingError };
+
+/** Checks a proposal; a throwing guard becomes a `GUARD_FAULT` instead of an exception. */
+export function checkSafely(
+  session: Pick<GuardSession, 'check'>,
+  proposal: Proposal,
+  options: GuardFaultOptions = {},
+): SafeCheck {
+  try {
+    return { ok: true, check: session.check(proposal) };
+  } catch (error) {
+    const then = options.onFault === 'closed' ? 'refusing it' : 'letting it run';
+    const fault = guardFault(`to check a call to ${proposal.tool}, ${then}`, error);
+    options.reportFault?.(fault);
+    return { ok: false, fault };
+  }
+}
+
+/** Records an outcome; a throwing guard is reported and returns undefined. Never throws. */
+export function recordSafely(
+  session: Pick<GuardSession, 'record'>,
+  outcome: Outcome,
+  options: GuardFaultOptions = {},
+): RecordResult | undefined {
+  try {
+    return session.record(outcome);
+  } catch (error) {
+    options.reportFault?.(guardFault(`to record a call to ${outcome.proposal.tool}`, error));
+    return undefined;
+  }
+}
+
+/** What became of a guarded call. */
+export type GuardedCallResult<R> =
+  /** Refused by the guard (or by a guard fault under `onFault: 'closed'`): it did not run. */
+  | {
+      readonly status: 'refused';
+      readonly check: CheckResult | undefined;
+      /** What the model should read instead of a result. */
+      readonly message: string;
+      readonly fault?: NarrowingError;
+    }
+  /** It ran and returned. */
+  | {
+      readonly status: 'ran';
+      readonly value: R;
+      readonly check: CheckResult | undefined;
+      readonly record: RecordResult | undefined;
+      /** The warning to show beside the result, when the verdict was `warn`. */
+      readonly warning?: string;
+      readonly fault?: NarrowingError;
+    }
+  /** It ran and threw: the error is learned from and handed back, never swallowed. */
+  | {
+      readonly status: 'threw';
+      readonly error: unknown;
+      readonly check: CheckResult | undefined;
+      readonly record: RecordResult | undefined;
+      readonly warning?: string;
+      readonly fault?: NarrowingError;
+    }
+  /** Abandoned through the signal before a result arrived: nothing to learn. */
+  | { readonly status: 'cancelled'; readonly check: CheckResult | undefined; readonly reason: unknown };
+
+/** How a call's return value or thrown error becomes an outcome the guard learns from. */
+export interface OutcomeOf<R> {
+  result(proposal: Proposal, value: R, durationMs: number): Outcome;
+  error(proposal: Proposal, error: unknown, durationMs: number): Outcome;
+}
+
+export interface GuardedCallOptions extends GuardFaultOptions {
+  /** A call abandoned through this signal before its result arrived is not learned from. */
+  readonly signal?: AbortSignal;
+  /** Milliseconds, for durations. Default `performance.now()`. */
+  readonly now?: () => number;
+}
+
+/** Checks `proposal`, runs it when allowed, and records what came of it. */
+export async function guardedCall<R>(
+  session: GuardSession,
+  proposal: Proposal,
+  run: () => Promise<R> | R,
+  toOutcome: OutcomeOf<R>,
+  options: GuardedCallOptions = {},
+): Promise<GuardedCallResult<R>> {
+  const verdict = checkSafely(session, proposal, options);
+  if (!verdict.ok && options.onFault === 'closed') {
+    return {
+      status: 'refused',
+      check: undefined,
+      fault: verdict.fault,
+      message: `narrowing could not check this call and is set to refuse calls it cannot check: ${verdict.fault.message}`,
+    };
+  }
+  const check = verdict.ok ? verdict.check : undefined;
+  const fault = verdict.ok ? undefined : { fault: verdict.fault };
+  if (check && (check.verdict === 'block' || check.verdict === 'halt')) {
+    return { status: 'refused', check, message: verdictText(check) };
+  }
+  const warning = check?.verdict === 'warn' ? { warning: verdictText(check) } : undefined;
+  const now = options.now ?? (() => performance.now());
+  const startedAt = now();
+  if (options.signal?.aborted) return { status: 'cancelled', check, reason: options.signal.reason };
+  try {
+    const value = await run();
+    const record = recordSafely(session, toOutcome.result(proposal, value, now() - startedAt), options);
+    return { status: 'ran', value, check, record, ...warning, ...fault };
+  } catch (error) {
+    if (options.signal?.aborted) return { status: 'cancelled', check, reason: options.signal.reason };
+    const record = recordSafely(session, toOutcome.error(proposal, error, now() - startedAt), options);
+    return { status: 'threw', error, check, record, ...warning, ...fault };
+  }
+}
+
+function guardFault(what: string, error: unknown): NarrowingError {
+  const why = error instanceof Error ? error.message : String(error);
+  return new NarrowingError('GUARD_FAULT', `the guard failed ${what}: ${why}`, { cause: error });
+}

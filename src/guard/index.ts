@@ -1,0 +1,30 @@
+/**
+ * The seam every face of narrowing stands on: open a guard, check and record around each call,
+ * word the verdict for the model.
+ */
+export {
+  checkSafely,
+  type FaultPolicy,
+  type GuardedCallOptions,
+  type GuardedCallResult,
+  type GuardFaultOptions,
+  guardedCall,
+  type OutcomeOf,
+  recordSafely,
+  type SafeCheck,
+} from './guarded-call.js';
+export {
+  type OpenGuardOptions,
+  openGuard,
+  openGuardSync,
+  resolveGuardPolicy,
+  type StoreOption,
+} from './open.js';
+export { type CallGuard, createGuardSession, type GuardSession, type RunReason } from './session.js';
+export {
+  VERDICT_META_KEY,
+  type VerdictMeta,
+  type ViolationMeta,
+  verdictMeta,
+  verdictText,
+} from './verdict.js';

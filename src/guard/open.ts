@@ -1,0 +1,180 @@
+/**
+ * `openGuard()`: the one place where a guard is put together. A policy (object or file) with the
+ * caller's overrides, the project's state directory, a store, a journal, the world probe with the
+ * folder it resolves relative paths against, the clock and the session id: every face opens its
+ * guard here, so each of them behaves the same way for the same options.
+ */
+import { dirname } from 'node:path';
+import { createToolCallAdapter } from '../adapters/tool-call/index.js';
+import { createJournal, describeJournalProblem, type Journal, JournalInUseError } from '../audit/index.js';
+import type { Detector } from '../core/detectors/types.js';
+import { NarrowingError } from '../core/errors.js';
+import { NarrowingEngine } from '../core/loop.js';
+import type { Enforcement, Policy, PolicyInput, PresetName } from '../core/policy.js';
+import type { Clock, DomainAdapter, StateStore, WorldProbe } from '../core/types.js';
+import { createFileProbe, defaultStateDir, journalSlotPath, stateLayout } from '../node/index.js';
+import { loadPolicyFile, parsePolicy } from '../policy-file/index.js';
+import { createFileStore, createMemoryStore, describeStoreProblem } from '../stores/index.js';
+import { createGuardSession, type GuardSession } from './session.js';
+
+/** Where learned constraints are kept: in this process only, in the project's state file, or a store of your own. */
+export type StoreOption = 'memory' | 'file' | StateStore;
+
+export interface OpenGuardOptions {
+  /** A policy object, or the path of a JSON or YAML policy file. The `precise` preset when absent. */
+  readonly policy?: Policy | PolicyInput | string;
+  /** Replaces the policy's preset (the rest of the policy is kept). */
+  readonly preset?: PresetName;
+  /** Replaces the policy's enforcement. */
+  readonly enforcement?: Enforcement;
+  /** The domain adapter; the tool-call adapter when absent. */
+  readonly adapter?: DomainAdapter;
+  /** Replaces the default loop detectors (for custom domains). */
+  readonly detectors?: readonly Detector[];
+  /**
+   * The folder the agent works in: relative paths in its calls are resolved against it when the
+   * world is probed, and the state directory is found from it. Default: the current directory.
+   */
+  readonly workspaceRoot?: string;
+  /** Holds the state file and the journal. Default: `.narrowing` at the root of the workspace's project. */
+  readonly stateDir?: string;
+  /** Default `file`. */
+  readonly store?: StoreOption;
+  /** The state file of the `file` store, when it is not `state.json` in the state directory. */
+  readonly statePath?: string;
+  /**
+   * `true`: a journal in the state directory (one per process: a second process on the same
+   * directory writes `journal.2.jsonl`, and so on); a path: that journal; `false`: none.
+   * Default: `true` with the `file` store, `false` otherwise.
+   */
+  readonly journal?: boolean | string;
+  /** Chain journal entries into verifiable receipts. Default true. */
+  readonly receipts?: boolean;
+  /** How existence bans are checked against the world; `false` for none. Default: the file system. */
+  readonly probe?: WorldProbe | false;
+  readonly clock?: Clock;
+  readonly sessionId?: string;
+  /** Where problems with the state file or the journal are reported. Default: stderr. */
+  readonly onProblem?: (message: string) => void;
+}
+
+/**
+ * Another process on the same project (a proxy per MCP server, hook processes) shares the learned
+ * state, which merges, but not the journal, whose hash chain takes one writer.
+ */
+const JOURNAL_SLOTS = 16;
+
+/** Opens a guard. Asynchronous because some stores connect before they can answer. */
+export async function openGuard(options: OpenGuardOptions = {}): Promise<GuardSession> {
+  return openGuardSync(options);
+}
+
+/** Opens a guard whose store opens without waiting (`memory`, `file`, or an instance). */
+export function openGuardSync(options: OpenGuardOptions = {}): GuardSession {
+  const report = options.onProblem ?? reportToStderr;
+  const policy = resolveGuardPolicy(options);
+  const workspaceRoot = options.workspaceRoot ?? process.cwd();
+  const storeChoice = options.store ?? 'file';
+  const stateDir = resolveStateDir(options, storeChoice, workspaceRoot);
+  const store = openStore(storeChoice, options, stateDir, report);
+  const journal = openJournal(options, storeChoice, stateDir, report);
+  const probe = options.probe === false ? undefined : (options.probe ?? createFileProbe(workspaceRoot));
+  const engine = new NarrowingEngine({
+    adapter: options.adapter ?? createToolCallAdapter(),
+    policy,
+    ...(store && { store }),
+    ...(journal && { audit: journal }),
+    ...(probe && { probe }),
+    ...(options.clock && { clock: options.clock }),
+    ...(options.sessionId !== undefined && { sessionId: options.sessionId }),
+    ...(options.detectors && { detectors: options.detectors }),
+  });
+  return createGuardSession({
+    engine,
+    stateDir: store || journal ? stateDir : undefined,
+    journalPath: journal?.path,
+    workspaceRoot,
+  });
+}
+
+/** The policy (validated, with readable errors), then the caller's preset and enforcement. */
+export function resolveGuardPolicy(
+  options: Pick<OpenGuardOptions, 'policy' | 'preset' | 'enforcement'> = {},
+): Policy {
+  const overrides = options.preset ? { preset: options.preset } : {};
+  const policy =
+    typeof options.policy === 'string'
+      ? loadPolicyFile(options.policy, overrides)
+      : parsePolicy(options.policy ?? {}, undefined, overrides);
+  return options.enforcement ? { ...policy, enforcement: options.enforcement } : policy;
+}
+
+/** The state directory, found only when something will be kept there. */
+function resolveStateDir(
+  options: OpenGuardOptions,
+  store: StoreOption,
+  workspaceRoot: string,
+): string | undefined {
+  if (options.stateDir !== undefined) return options.stateDir;
+  if (options.statePath !== undefined) return dirname(options.statePath);
+  if (store === 'file' || options.journal === true) return defaultStateDir(workspaceRoot);
+  return undefined;
+}
+
+function openStore(
+  choice: StoreOption,
+  options: OpenGuardOptions,
+  stateDir: string | undefined,
+  report: (message: string) => void,
+): StateStore | undefined {
+  if (typeof choice === 'object') return choice;
+  if (choice === 'memory') return createMemoryStore();
+  if (choice === 'file') {
+    const path = options.statePath ?? (stateDir === undefined ? undefined : stateLayout(stateDir).state);
+    if (path === undefined) throw usage('the file store needs a stateDir or a statePath');
+    return createFileStore({ path, onProblem: (problem) => report(describeStoreProblem(problem)) });
+  }
+  throw usage(`unknown store "${String(choice)}": use "memory", "file" or a store instance`);
+}
+
+function openJournal(
+  options: OpenGuardOptions,
+  store: StoreOption,
+  stateDir: string | undefined,
+  report: (message: string) => void,
+): Journal | undefined {
+  const wanted = options.journal ?? store === 'file';
+  if (wanted === false) return undefined;
+  const settings = {
+    receipts: options.receipts ?? true,
+    ...(options.sessionId !== undefined && { sessionId: options.sessionId }),
+    onProblem: (problem: Parameters<typeof describeJournalProblem>[0]) =>
+      report(describeJournalProblem(problem)),
+  };
+  if (typeof wanted === 'string') return createJournal({ path: wanted, ...settings });
+  if (stateDir === undefined) throw usage('a journal in the state directory needs a stateDir');
+  const path = stateLayout(stateDir).journal;
+  for (let slot = 1; slot <= JOURNAL_SLOTS; slot += 1) {
+    const candidate = journalSlotPath(path, slot);
+    try {
+      const journal = createJournal({ path: candidate, ...settings });
+      if (slot > 1) report(`${path} is in use by another process; journaling to ${candidate}`);
+      return journal;
+    } catch (error) {
+      if (!(error instanceof JournalInUseError)) throw error;
+    }
+  }
+  throw new NarrowingError(
+    'JOURNAL_IN_USE',
+    `every journal slot in ${stateDir} is in use (${JOURNAL_SLOTS} processes): ` +
+      'stop some of them, or give this one its own state directory',
+  );
+}
+
+function usage(message: string): NarrowingError {
+  return new NarrowingError('USAGE', `openGuard: ${message}`);
+}
+
+function reportToStderr(message: string): void {
+  process.stderr.write(`narrowing: ${message}\n`);
+}

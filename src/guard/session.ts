@@ -1,0 +1,77 @@
+/**
+ * `GuardSession`: what every face (the MCP proxy, agent hooks, framework adapters, the agent loop,
+ * replay, the Node `NarrowingLoop`) holds. One engine with its store, journal and probe attached,
+ * and the handful of calls a face makes around a tool call.
+ */
+import type { NarrowingEngine } from '../core/loop.js';
+import type { Policy } from '../core/policy.js';
+import type { CheckResult, Outcome, Proposal, RecordResult } from '../core/types.js';
+
+export type RunReason = 'user' | 'compact';
+
+export interface GuardSession {
+  /** The engine, for what a face rarely needs: snapshots, constraints, convergence, receipts. */
+  readonly engine: NarrowingEngine;
+  readonly policy: Policy;
+  readonly sessionId: string;
+  /** The folder holding the state file and the journal; undefined when state lives in memory only. */
+  readonly stateDir: string | undefined;
+  /** The journal being written, when there is one. */
+  readonly journalPath: string | undefined;
+  /** Relative paths in calls are resolved against this folder when the world is probed. */
+  readonly workspaceRoot: string | undefined;
+  /** Before a call: allow, warn, block or halt, and why. */
+  check(proposal: Proposal): CheckResult;
+  /** After a call: what it teaches. */
+  record(outcome: Outcome): RecordResult;
+  /** A new user message (`user`) or a compaction of the context (`compact`): run-scoped streaks restart. */
+  newRun(reason: RunReason): void;
+  /** A new process of the same agent: session-scoped state goes, learned constraints stay. */
+  resetSession(sessionId?: string): void;
+  /** Nothing is left to try: every recent proposal was refused, or the run was halted or stopped. */
+  isDone(): boolean;
+  /** Writes what is pending (state and journal) without closing. */
+  flush(): Promise<void>;
+  /** Writes what is pending and releases the journal and the store. Idempotent. */
+  close(): Promise<void>;
+}
+
+interface SessionParts {
+  readonly engine: NarrowingEngine;
+  readonly stateDir: string | undefined;
+  readonly journalPath: string | undefined;
+  readonly workspaceRoot: string | undefined;
+  /** Closes what the session opened beside the engine (a store connection, say). */
+  readonly release?: () => Promise<void>;
+}
+
+export function createGuardSession(parts: SessionParts): GuardSession {
+  const { engine } = parts;
+  let closing: Promise<void> | undefined;
+  return {
+    engine,
+    policy: engine.policy,
+    get sessionId() {
+      return engine.sessionId;
+    },
+    stateDir: parts.stateDir,
+    journalPath: parts.journalPath,
+    workspaceRoot: parts.workspaceRoot,
+    check: (proposal) => engine.checkProposal(proposal),
+    record: (outcome) => engine.recordOutcome(outcome),
+    newRun: (reason) => engine.newRun(reason),
+    resetSession: (sessionId) => engine.resetSession(sessionId),
+    isDone: () => engine.isDone(),
+    flush: () => engine.flush(),
+    close() {
+      closing ??= (async () => {
+        await engine.close();
+        await parts.release?.();
+      })();
+      return closing;
+    },
+  };
+}
+
+/** The part of a session a transport needs around each call: a face may be handed no more. */
+export type CallGuard = Pick<GuardSession, 'check' | 'record' | 'close'>;
