@@ -41,6 +41,7 @@ export {
   openGuard,
   openGuardSync,
   type StoreOption,
+  toolCallOutcomes,
   VERDICT_META_KEY,
   verdictText,
 } from './guard/index.js';

@@ -7,6 +7,7 @@
  *   result teaches nothing;
  * - the call is warned: it runs, and the warning travels with its result as data.
  */
+import { toolCallToOutcome } from '../adapters/tool-call/index.js';
 import { NarrowingError } from '../core/errors.js';
 import type { CheckResult, Outcome, Proposal, RecordResult } from '../core/types.js';
 import type { GuardSession } from './session.js';
@@ -94,6 +95,23 @@ export interface OutcomeOf<R> {
   error(proposal: Proposal, error: unknown, durationMs: number): Outcome;
 }
 
+/**
+ * Outcomes of tool calls whatever they return: an MCP `CallToolResult`, a string, a value, or an
+ * `{ error }`; a thrown error is a failure with its message.
+ */
+export const toolCallOutcomes: OutcomeOf<unknown> = {
+  result: (proposal, value, durationMs) => ({
+    ...toolCallToOutcome(proposal.tool, proposal.args, value, { durationMs }),
+    proposal,
+  }),
+  error: (proposal, error, durationMs) => ({
+    ...toolCallToOutcome(proposal.tool, proposal.args, error instanceof Error ? error : { error }, {
+      durationMs,
+    }),
+    proposal,
+  }),
+};
+
 export interface GuardedCallOptions extends GuardFaultOptions {
   /** A call abandoned through this signal before its result arrived is not learned from. */
   readonly signal?: AbortSignal;
@@ -106,7 +124,7 @@ export async function guardedCall<R>(
   session: GuardSession,
   proposal: Proposal,
   run: () => Promise<R> | R,
-  toOutcome: OutcomeOf<R>,
+  toOutcome: OutcomeOf<R> = toolCallOutcomes,
   options: GuardedCallOptions = {},
 ): Promise<GuardedCallResult<R>> {
   const verdict = checkSafely(session, proposal, options);

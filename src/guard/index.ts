@@ -12,6 +12,7 @@ export {
   type OutcomeOf,
   recordSafely,
   type SafeCheck,
+  toolCallOutcomes,
 } from './guarded-call.js';
 export {
   type OpenGuardOptions,

@@ -12,9 +12,9 @@ import {
 import { RecencyMap } from '../core/recency-map.js';
 import type { InflightCalls } from './inflight.js';
 import { describeError } from './log.js';
-import type { UpstreamLink } from './proxy.js';
 import { faultResult, ToolCallSteps, type ToolCallStepsOptions } from './tool-call-steps.js';
 import type { RelayOutcome, UpstreamClient } from './upstream-client.js';
+import type { UpstreamLink } from './upstream-link.js';
 import { refusedResult } from './verdict-result.js';
 
 /** The upstream, with the client that can relay calls. */

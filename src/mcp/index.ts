@@ -5,7 +5,6 @@ export {
   createProxyServer,
   mirroredCapabilities,
   type ProxyServerOptions,
-  type UpstreamLink,
 } from './proxy.js';
 export {
   DEFAULT_CALL_TIMEOUT_MS,
@@ -14,3 +13,4 @@ export {
   type StdioProxyOptions,
 } from './stdio.js';
 export { DEFAULT_RESTART_POLICY, type RestartPolicy, type UpstreamTarget } from './upstream.js';
+export type { UpstreamLink } from './upstream-link.js';

@@ -14,14 +14,8 @@ import { describeError, type Log } from './log.js';
 import { faultResult, ToolCallSteps } from './tool-call-steps.js';
 import type { ToolCatalog } from './tool-catalog.js';
 import type { UpstreamIdentity } from './upstream.js';
+import type { UpstreamLink } from './upstream-link.js';
 import { refusedResult } from './verdict-result.js';
-
-/** The part of the supervised upstream the request handlers use. */
-export interface UpstreamLink {
-  client(): Promise<Client>;
-  /** Called after a call timed out, to tell a slow tool from a hung server. */
-  suspectHang?(timeoutMs: number): Promise<void>;
-}
 
 export interface ProxyServerOptions {
   readonly upstream: UpstreamLink;

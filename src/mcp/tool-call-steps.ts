@@ -4,8 +4,8 @@ import { checkSafely, type GuardFaultOptions, recordSafely } from '../guard/guar
 import type { CallGuard } from '../guard/session.js';
 import { describeError, type Log } from './log.js';
 import { outcomeFromError, outcomeFromResult } from './outcome.js';
-import type { UpstreamLink } from './proxy.js';
 import type { ToolCatalog } from './tool-catalog.js';
+import type { UpstreamLink } from './upstream-link.js';
 import { warnedResult } from './verdict-result.js';
 
 export interface ToolCallStepsOptions {
