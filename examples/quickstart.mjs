@@ -1,5 +1,5 @@
-import { NarrowingLoop } from 'narrowing';
-import { toolCallToOutcome, toolCallToProposal } from 'narrowing/adapters/tool-call';
+import { NarrowingLoop } from 'narrowing-guard';
+import { toolCallToOutcome, toolCallToProposal } from 'narrowing-guard/adapters/tool-call';
 
 // Learned constraints persist here: run this twice and the second run blocks at once.
 const loop = new NarrowingLoop({ statePath: '.narrowing/state.json' });

@@ -12,7 +12,7 @@ export async function main(argv: readonly string[]): Promise<void> {
       throw error;
     });
   }
-  const program = new Command('narrowing')
+  const program = new Command('narrowing-guard')
     .description('Stops AI agents from repeating what already failed.')
     .version(packageVersion(), '-v, --version')
     .showHelpAfterError('(run with --help for usage)')

@@ -8,7 +8,7 @@
  * Gemini CLI start servers in the project directory, so the relative path works — unless the server
  * sets its own `cwd`. Everywhere else (no local install, a server with its own `cwd`, Windows,
  * where `.bin` holds `.cmd` shims a client cannot start without a shell) it is
- * `npx -y narrowing`, which also prefers a locally installed copy when there is one.
+ * `npx -y narrowing-guard`, which also prefers a locally installed copy when there is one.
  */
 import { basename } from 'node:path';
 import type { McpClient } from './clients.js';
@@ -22,7 +22,7 @@ export interface Launcher {
   readonly args: readonly string[];
 }
 
-export const NPX_LAUNCHER: Launcher = { command: 'npx', args: ['-y', 'narrowing'] };
+export const NPX_LAUNCHER: Launcher = { command: 'npx', args: ['-y', 'narrowing-guard'] };
 
 const LOCAL_BIN = 'node_modules/.bin/narrowing';
 
@@ -81,8 +81,8 @@ export type WrappedReading =
   | { readonly wrapped: true; readonly upstream?: StdioCommand };
 
 /**
- * Whether a command line starts narrowing's proxy: some word of it names narrowing (`narrowing`,
- * `narrowing@0.3.1`, `node_modules/.bin/narrowing`, `bin/narrowing.js`) and the next is `mcp`.
+ * Whether a command line starts narrowing's proxy: some word of it names narrowing (`narrowing-guard`, `narrowing`,
+ * `narrowing-guard@0.3.1`, `node_modules/.bin/narrowing`, `bin/narrowing.js`) and the next is `mcp`.
  */
 export function readWrapped(command: StdioCommand): WrappedReading {
   const words = [command.command, ...command.args];
@@ -99,5 +99,5 @@ function namesNarrowing(word: string): boolean {
   const name = basename(word.replace(/\\/g, '/'))
     .replace(/@[^@/]*$/, '')
     .replace(/\.(?:js|mjs|cmd|exe)$/i, '');
-  return name === 'narrowing';
+  return name === 'narrowing' || name === 'narrowing-guard';
 }

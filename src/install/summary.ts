@@ -44,7 +44,9 @@ export function summarise(changes: readonly PlannedChange[], options: SummaryOpt
     if (change.status !== 'change' || options.dryRun) continue;
     if (options.action === 'wrap') {
       const saved = shortPath(options.projectDir, change.recordPath);
-      out.push(`  The original is saved in ${saved}; \`narrowing unwrap ${options.server}\` puts it back.`);
+      out.push(
+        `  The original is saved in ${saved}; \`narrowing-guard unwrap ${options.server}\` puts it back.`,
+      );
     }
     out.push(`  Next: ${change.client.reloadHint}.`);
   }

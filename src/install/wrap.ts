@@ -43,7 +43,7 @@ export interface WrapTarget {
 }
 
 export interface WrapRequest extends WrapTarget {
-  /** Options for `narrowing mcp`, placed before `--`. */
+  /** Options for `narrowing-guard mcp`, placed before `--`. */
   readonly narrowingOptions?: readonly string[];
   readonly launcher?: LauncherChoice;
   /** Defaults to whether `node_modules/.bin/narrowing` exists in the project. */
@@ -86,7 +86,8 @@ type LoadedConfig = ConfigFile & { readonly document: ConfigDocument; readonly p
 
 export function planWrap(request: WrapRequest): PlannedChange[] {
   const installedLocally =
-    request.installedLocally ?? existsSync(join(request.projectDir, 'node_modules', '.bin', 'narrowing'));
+    request.installedLocally ??
+    existsSync(join(request.projectDir, 'node_modules', '.bin', 'narrowing-guard'));
   return selectConfigs(request, 'wrap').map((config) => {
     const record = recordPath(request.stateDir, config.client.id, request.server);
     const base = { client: config.client, path: config.path, label: config.label, recordPath: record };
@@ -106,7 +107,7 @@ export function planWrap(request: WrapRequest): PlannedChange[] {
         status: 'unchanged',
         message:
           `${name} already runs through narrowing; nothing to do. ` +
-          `To change its narrowing options, run \`narrowing unwrap ${request.server}\` and wrap it again.`,
+          `To change its narrowing options, run \`narrowing-guard unwrap ${request.server}\` and wrap it again.`,
       };
     }
     const launcher = chooseLauncher(request.launcher ?? 'auto', {
@@ -198,7 +199,7 @@ export function planUnwrap(request: UnwrapRequest): PlannedChange[] {
       message:
         `${name} was edited after it was wrapped, so restoring the saved original would undo these edits:\n` +
         `${indent(edits)}` +
-        `Run \`narrowing unwrap ${request.server} --client ${config.client.id} --force\` to restore the ` +
+        `Run \`narrowing-guard unwrap ${request.server} --client ${config.client.id} --force\` to restore the ` +
         'original anyway, or edit the entry by hand.',
     };
   });
@@ -330,7 +331,7 @@ function remoteMessage(name: string, url: string | undefined): string {
   const upstream = url ?? '<server URL>';
   return (
     `${name} is a remote (HTTP) server: narrowing can only wrap servers it starts itself. ` +
-    `Run the proxy in front of it instead — \`narrowing mcp --http 127.0.0.1:8808 --upstream-url ${upstream}\` — ` +
+    `Run the proxy in front of it instead — \`narrowing-guard mcp --http 127.0.0.1:8808 --upstream-url ${upstream}\` — ` +
     'and point the client at http://127.0.0.1:8808/mcp.'
   );
 }

@@ -142,7 +142,7 @@ function formatBlocks(recent: RecentBlocks | undefined, now: number): string[] {
   const damaged =
     recent.badLines > 0
       ? [
-          `(${recent.badLines} damaged journal line${recent.badLines === 1 ? '' : 's'} skipped: run narrowing verify)`,
+          `(${recent.badLines} damaged journal line${recent.badLines === 1 ? '' : 's'} skipped: run narrowing-guard verify)`,
         ]
       : [];
   if (recent.total === 0) return ['Nothing has been blocked yet.', ...damaged];

@@ -17,7 +17,7 @@ export interface RecentBlocks {
   readonly blocks: readonly BlockNote[];
   /** Blocks in the whole journal. */
   readonly total: number;
-  /** Lines that were not journal entries (run `narrowing verify` to see why). */
+  /** Lines that were not journal entries (run `narrowing-guard verify` to see why). */
   readonly badLines: number;
 }
 

@@ -26,7 +26,7 @@ export function verifyLocation(location: JournalLocation): VerifyReport {
   if (!existsSync(location.journal) && !existsSync(location.head)) {
     return {
       readable: false,
-      problem: 'the file does not exist; check the path, or run an agent through `narrowing mcp` first',
+      problem: 'the file does not exist; check the path, or run an agent through `narrowing-guard mcp` first',
     };
   }
   let result: JournalVerification;

@@ -11,7 +11,7 @@ const example = join(root, 'examples', 'quickstart.mjs');
 function userProject(): string {
   const dir = mkdtempSync(join(tmpdir(), 'narrowing-quickstart-'));
   mkdirSync(join(dir, 'node_modules'));
-  symlinkSync(root, join(dir, 'node_modules', 'narrowing'), 'dir');
+  symlinkSync(root, join(dir, 'node_modules', 'narrowing-guard'), 'dir');
   copyFileSync(example, join(dir, 'quickstart.mjs'));
   return dir;
 }

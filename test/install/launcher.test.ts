@@ -10,7 +10,7 @@ describe('chooseLauncher', () => {
       client: MCP_CLIENTS.claude,
       installedLocally: false,
     });
-    expect(launcher).toEqual({ command: 'npx', args: ['-y', 'narrowing'] });
+    expect(launcher).toEqual({ command: 'npx', args: ['-y', 'narrowing-guard'] });
   });
 
   it('uses the relative bin path for clients that start servers in the project', () => {
@@ -44,7 +44,7 @@ describe('chooseLauncher', () => {
 
 describe('readWrapped', () => {
   it('finds the upstream command of a wrapped server', () => {
-    const wrapped = wrapCommand({ command: 'npx', args: ['-y', 'narrowing'] }, ['--preset', 'strict'], {
+    const wrapped = wrapCommand({ command: 'npx', args: ['-y', 'narrowing-guard'] }, ['--preset', 'strict'], {
       command: 'uvx',
       args: ['mcp-server-git', '--repository', '.'],
     });

@@ -84,7 +84,7 @@ describe('wrap and unwrap', () => {
       expect(after.command).toBe('npx');
       expect(after.args).toEqual([
         '-y',
-        'narrowing',
+        'narrowing-guard',
         'mcp',
         '--',
         before.command,
@@ -201,7 +201,7 @@ describe('wrap and unwrap', () => {
     const after = read(dir, '.vscode/mcp.json');
     expect(after).toContain('// Secrets are prompted for once and kept by VS Code.');
     expect(after).toContain(
-      '"args": ["-y", "narrowing", "mcp", "--", "npx", "@playwright/mcp@latest", "--headless"] /* no browser window */',
+      '"args": ["-y", "narrowing-guard", "mcp", "--", "npx", "@playwright/mcp@latest", "--headless"] /* no browser window */',
     );
     expect(after).toContain(`"PERPLEXITY_API_KEY": "\${input:perplexity-key}",\n      },\n    },`);
   });
@@ -218,7 +218,9 @@ describe('wrap and unwrap', () => {
     wrap(dir, 'sqlite');
     const after = read(dir, '.mcp.json');
     expect(after.replace(/\r\n/g, '')).not.toContain('\n');
-    expect(after).toContain('"command": "npx",\r\n      "args": ["-y", "narrowing", "mcp", "--", "uvx"]');
+    expect(after).toContain(
+      '"command": "npx",\r\n      "args": ["-y", "narrowing-guard", "mcp", "--", "uvx"]',
+    );
     unwrap(dir, 'sqlite');
     expect(read(dir, '.mcp.json')).toBe(crlf);
   });
@@ -244,7 +246,7 @@ describe('wrap and unwrap', () => {
             "command": "npx",
             "args": [
                 "-y",
-                "narrowing",
+                "narrowing-guard",
                 "mcp",
                 "--",
                 "mcp-server-everything"
@@ -302,7 +304,7 @@ describe('wrap and unwrap', () => {
     });
     expect(serverEntry(read(dir, '.mcp.json'), 'mcpServers', 'sqlite').args).toEqual([
       '-y',
-      'narrowing',
+      'narrowing-guard',
       'mcp',
       '--preset',
       'strict',

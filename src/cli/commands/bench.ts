@@ -151,9 +151,9 @@ published package). Every subcommand prints a table, or JSON alone with --json;
 progress goes to standard error.
 
 Examples:
-  $ narrowing bench long-horizon --plot long-horizon.svg
-  $ narrowing bench ml-search --seeds 1,2,3 --json | jq '.rows[] | {proposer, mode, ooms}'
-  $ narrowing bench perf --calls 100000
+  $ narrowing-guard bench long-horizon --plot long-horizon.svg
+  $ narrowing-guard bench ml-search --seeds 1,2,3 --json | jq '.rows[] | {proposer, mode, ooms}'
+  $ narrowing-guard bench perf --calls 100000
 
 Exit status: 0 when every expectation holds, 1 when a result contradicts one
 (a published figure not reproduced, a session that rediscovers a failure), 2 for a

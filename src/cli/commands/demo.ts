@@ -2,13 +2,13 @@ import type { Command } from 'commander';
 
 const HELP = `
 Runs a scripted agent (no model needed) on a small project in a temporary folder, through
-\`narrowing mcp\` in front of the real MCP filesystem server. It shows each call with its
+\`narrowing-guard mcp\` in front of the real MCP filesystem server. It shows each call with its
 verdict, restarts the proxy to show a learned constraint surviving, verifies the receipts,
 and sums up. This is what \`npm start\` runs.
 
 Example:
-  $ narrowing demo
-  $ narrowing demo --keep     # keep the project and its .narrowing/ folder to inspect`;
+  $ narrowing-guard demo
+  $ narrowing-guard demo --keep     # keep the project and its .narrowing/ folder to inspect`;
 
 export function register(program: Command): void {
   program

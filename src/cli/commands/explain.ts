@@ -21,10 +21,10 @@ to cost one tool run plus one model turn: by default 10 seconds and $0.003 (a sh
 call and a small turn); set your own figures with --seconds-per-call and --cost-per-call.
 
 Examples:
-  $ narrowing explain
-  $ narrowing explain --session 5ae9fd34
-  $ narrowing explain --seconds-per-call 30 --cost-per-call 0.02
-  $ narrowing explain --journal ci/journal.jsonl --json
+  $ narrowing-guard explain
+  $ narrowing-guard explain --session 5ae9fd34
+  $ narrowing-guard explain --seconds-per-call 30 --cost-per-call 0.02
+  $ narrowing-guard explain --journal ci/journal.jsonl --json
 
 Exit status: 0 when the session was explained, 2 when the journal cannot be read or the
 session is not in it.`;
@@ -45,7 +45,7 @@ export function register(program: Command): void {
     });
 }
 
-/** Runs `narrowing explain`; returns the exit code. */
+/** Runs `narrowing-guard explain`; returns the exit code. */
 export async function runExplain(
   options: ExplainCommandOptions,
   io: CommandIO,
@@ -54,7 +54,7 @@ export async function runExplain(
   const report = await import('../../report/index.js');
   const { readJournal } = await import('../../audit/index.js');
   const fail = (message: string) => {
-    io.stderr.write(`narrowing explain: ${message}\n`);
+    io.stderr.write(`narrowing-guard explain: ${message}\n`);
     return 2;
   };
   const secondsPerCall = Number(options.secondsPerCall ?? report.DEFAULT_SAVINGS.secondsPerCall);
@@ -78,7 +78,7 @@ export async function runExplain(
     index = await report.indexSessions(readJournal(location.journal, { onBadLine: () => badLines++ }));
   } catch (error) {
     return fail(
-      `${(error as Error).message}${options.journal ? '' : ' Run an agent through `narrowing mcp` first.'}`,
+      `${(error as Error).message}${options.journal ? '' : ' Run an agent through `narrowing-guard mcp` first.'}`,
     );
   }
   const choice = report.chooseSession(index, options.session);
@@ -99,8 +99,8 @@ export async function runExplain(
   );
   if (badLines > 0) {
     io.stderr.write(
-      `narrowing explain: ${badLines} damaged journal line${badLines === 1 ? ' was' : 's were'} skipped; ` +
-        'run `narrowing verify` to see what happened to it.\n',
+      `narrowing-guard explain: ${badLines} damaged journal line${badLines === 1 ? ' was' : 's were'} skipped; ` +
+        'run `narrowing-guard verify` to see what happened to it.\n',
     );
   }
   if (options.journal === undefined)

@@ -20,9 +20,9 @@ it blocks, the failures behind it and when it expires (an expired ban goes on pr
 retry is let through). Then the most recent blocks from the journal: tool, rule, reason.
 
 Examples:
-  $ narrowing inspect
-  $ narrowing inspect --state-dir ~/agents/web/.narrowing --all
-  $ narrowing inspect --json | jq '.constraints[] | {blocks, expiresAt}'
+  $ narrowing-guard inspect
+  $ narrowing-guard inspect --state-dir ~/agents/web/.narrowing --all
+  $ narrowing-guard inspect --json | jq '.constraints[] | {blocks, expiresAt}'
 
 Exit status: 0 when the state could be read (even if empty), 2 when it could not.`;
 
@@ -40,7 +40,7 @@ export function register(program: Command): void {
     });
 }
 
-/** Runs `narrowing inspect`; returns the exit code. */
+/** Runs `narrowing-guard inspect`; returns the exit code. */
 export async function runInspect(
   options: InspectCommandOptions,
   io: CommandIO,
@@ -52,7 +52,7 @@ export async function runInspect(
   const report = await import('../../report/index.js');
   const limit = options.all ? Number.POSITIVE_INFINITY : Number(options.recent ?? '10');
   if (limit !== Number.POSITIVE_INFINITY && !(Number.isInteger(limit) && limit >= 0)) {
-    io.stderr.write(`narrowing inspect: --recent takes a whole number (got "${options.recent}")\n`);
+    io.stderr.write(`narrowing-guard inspect: --recent takes a whole number (got "${options.recent}")\n`);
     return 2;
   }
   const layout = stateLayout(report.resolveStateDir(options.stateDir, context.cwd));
@@ -66,8 +66,8 @@ export async function runInspect(
       );
     } else {
       io.stdout.write(
-        `No learned constraints yet in ${label} — run an agent through \`narrowing mcp\` first ` +
-          '(`narrowing wrap <server>` sets that up for a project).\n',
+        `No learned constraints yet in ${label} — run an agent through \`narrowing-guard mcp\` first ` +
+          '(`narrowing-guard wrap <server>` sets that up for a project).\n',
       );
     }
     return 0;
@@ -79,7 +79,7 @@ export async function runInspect(
       const parsed = parseStateText(readFileSync(layout.state, 'utf8'));
       if (!parsed.ok) {
         io.stderr.write(
-          `narrowing inspect: ${layout.state} cannot be read: ${parsed.reason}. ` +
+          `narrowing-guard inspect: ${layout.state} cannot be read: ${parsed.reason}. ` +
             'narrowing moves a damaged state file aside (and reports it) the next time it starts.\n',
         );
         return 2;
@@ -88,7 +88,7 @@ export async function runInspect(
     }
     if (hasJournal) recent = await report.recentBlocks(layout.journal, limit);
   } catch (error) {
-    io.stderr.write(`narrowing inspect: ${(error as Error).message}\n`);
+    io.stderr.write(`narrowing-guard inspect: ${(error as Error).message}\n`);
     return 2;
   }
   const inspection = report.buildInspection({ state, recent, now: context.now, all: options.all ?? false });

@@ -27,17 +27,17 @@ Put the server's own command after \`--\`. In .mcp.json (Claude Code, Cursor and
   {
     "mcpServers": {
       "filesystem": {
-        "command": "narrowing",
+        "command": "narrowing-guard",
         "args": ["mcp", "--", "npx", "-y", "@modelcontextprotocol/server-filesystem", "."]
       }
     }
   }
 
 Examples:
-  $ narrowing mcp -- node server.js --root .
-  $ narrowing mcp --preset strict --restart -- npx -y @modelcontextprotocol/server-memory
-  $ narrowing mcp --upstream-url http://127.0.0.1:3001/mcp
-  $ NARROWING_TOKEN=s3cret narrowing mcp --http 0.0.0.0:8808 -- node server.js
+  $ narrowing-guard mcp -- node server.js --root .
+  $ narrowing-guard mcp --preset strict --restart -- npx -y @modelcontextprotocol/server-memory
+  $ narrowing-guard mcp --upstream-url http://127.0.0.1:3001/mcp
+  $ NARROWING_TOKEN=s3cret narrowing-guard mcp --http 0.0.0.0:8808 -- node server.js
 
 Over stdio, stdout carries the protocol only; messages go to stderr.
 Exit status: 0 when the client disconnects or a signal stops the proxy; 1 when the server
@@ -80,7 +80,7 @@ export function register(program: Command): void {
 
 class UsageError extends Error {}
 
-/** Runs `narrowing mcp` until the proxy stops; returns the exit code. */
+/** Runs `narrowing-guard mcp` until the proxy stops; returns the exit code. */
 export async function runMcpCommand(command: readonly string[], options: McpCommandOptions, io: CommandIO) {
   const log = (message: string) => io.stderr.write(`narrowing: ${message}\n`);
   const mcp = await import('../../mcp/index.js');
@@ -170,7 +170,7 @@ function readTarget(
   const [program, ...args] = command;
   if (program === undefined) {
     throw new UsageError(
-      'no MCP server to run: put its command after --, as in `narrowing mcp -- node server.js` ' +
+      'no MCP server to run: put its command after --, as in `narrowing-guard mcp -- node server.js` ' +
         '(or use --upstream-url)',
     );
   }

@@ -6,11 +6,11 @@ const HELP = `
 A policy is one YAML or JSON file: a preset plus the fields you change (see examples/policy.yaml).
 
 Examples:
-  $ narrowing policy show                      # the effective defaults (preset precise)
-  $ narrowing policy show --preset strict --json
-  $ narrowing policy show --policy narrowing.yaml
-  $ narrowing policy check narrowing.yaml      # exit 1 with every problem named
-  $ narrowing policy schema > narrowing.schema.json`;
+  $ narrowing-guard policy show                      # the effective defaults (preset precise)
+  $ narrowing-guard policy show --preset strict --json
+  $ narrowing-guard policy show --policy narrowing.yaml
+  $ narrowing-guard policy check narrowing.yaml      # exit 1 with every problem named
+  $ narrowing-guard policy schema > narrowing.schema.json`;
 
 interface ShowOptions {
   readonly policy?: string;

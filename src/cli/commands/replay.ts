@@ -12,12 +12,12 @@ const EXAMPLE = `
 Feeds a recorded agent run through the guard and shows, call by call, what it would have
 done: allow, warn (the call runs with a note for the model), block (refused) or halt (the
 run is over). The trace's timestamps drive every time-based rule, so the output is the
-same on every run. Convert logs with \`narrowing trace from-claude\` or \`from-journal\`.
+same on every run. Convert logs with \`narrowing-guard trace from-claude\` or \`from-journal\`.
 
 Examples:
-  $ narrowing replay session.jsonl
-  $ narrowing replay session.jsonl --preset strict
-  $ narrowing replay session.jsonl --policy narrowing.yaml --json | jq 'select(.verdict=="block")'
+  $ narrowing-guard replay session.jsonl
+  $ narrowing-guard replay session.jsonl --preset strict
+  $ narrowing-guard replay session.jsonl --policy narrowing.yaml --json | jq 'select(.verdict=="block")'
 
 Exit status: 0 when the trace was read (whatever the verdicts), 2 when the trace or the
 policy could not be read.`;
@@ -42,7 +42,7 @@ export function register(program: Command): void {
     });
 }
 
-/** Runs `narrowing replay`; returns the exit code. */
+/** Runs `narrowing-guard replay`; returns the exit code. */
 export async function runReplay(
   tracePath: string,
   options: ReplayCommandOptions,

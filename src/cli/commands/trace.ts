@@ -15,8 +15,8 @@ but rules that read arguments (targets, volatile parts) cannot see them. Results
 known by digest only; failures keep their error text.
 
 Example:
-  $ narrowing trace from-journal .narrowing/journal.jsonl -o last-week.jsonl
-  $ narrowing replay last-week.jsonl --preset strict`;
+  $ narrowing-guard trace from-journal .narrowing/journal.jsonl -o last-week.jsonl
+  $ narrowing-guard replay last-week.jsonl --preset strict`;
 
 const CLAUDE_HELP = `
 Claude Code keeps one transcript per session under ~/.claude/projects/<project>/.
@@ -24,8 +24,8 @@ Tool calls pair with their results by tool-use id; user messages become "user"
 events, compactions "compact" events, and parallel calls share a "turn".
 
 Example:
-  $ narrowing trace from-claude ~/.claude/projects/-home-me-web/3f1c….jsonl -o session.jsonl
-  $ narrowing replay session.jsonl`;
+  $ narrowing-guard trace from-claude ~/.claude/projects/-home-me-web/3f1c….jsonl -o session.jsonl
+  $ narrowing-guard replay session.jsonl`;
 
 export function register(program: Command): void {
   const trace = program.command('trace').description('convert agent logs into replayable traces');

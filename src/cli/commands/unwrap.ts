@@ -12,16 +12,16 @@ export interface UnwrapCommandOptions {
 }
 
 const HELP = `
-Puts back the server entry that \`narrowing wrap\` replaced, byte for byte, from the copy
+Puts back the server entry that \`narrowing-guard wrap\` replaced, byte for byte, from the copy
 saved in <state-dir>/wrapped/. If the wrapped entry was edited since, unwrap refuses and
 shows the edits (restoring would undo them); --force restores the original anyway.
 Without a saved copy (a config wrapped on another machine), the entry is rebuilt from the
 wrapped command line: the server command after "--" becomes the command again.
 
 Examples:
-  $ narrowing unwrap filesystem --dry-run
-  $ narrowing unwrap filesystem
-  $ narrowing unwrap github --client vscode --force
+  $ narrowing-guard unwrap filesystem --dry-run
+  $ narrowing-guard unwrap filesystem
+  $ narrowing-guard unwrap github --client vscode --force
 
 Exit status: 0 when every file was restored (or was not wrapped), 1 when a file was
 refused, 2 for bad options or unreadable files.`;
@@ -29,7 +29,7 @@ refused, 2 for bad options or unreadable files.`;
 export function register(program: Command): void {
   program
     .command('unwrap')
-    .description('undo `narrowing wrap`: restore the original MCP server entry')
+    .description('undo `narrowing-guard wrap`: restore the original MCP server entry')
     .argument('<server>', 'the server name, as in the config file')
     .addOption(clientOption())
     .option('--cwd <dir>', 'the project directory (default: the current directory)')
@@ -42,7 +42,7 @@ export function register(program: Command): void {
     });
 }
 
-/** Runs `narrowing unwrap`; returns the exit code. */
+/** Runs `narrowing-guard unwrap`; returns the exit code. */
 export async function runUnwrap(
   server: string,
   options: UnwrapCommandOptions,
@@ -63,7 +63,7 @@ export async function runUnwrap(
       force: options.force ?? false,
     });
   } catch (error) {
-    io.stderr.write(`narrowing unwrap: ${(error as Error).message}\n`);
+    io.stderr.write(`narrowing-guard unwrap: ${(error as Error).message}\n`);
     return 2;
   }
   return report(

@@ -14,9 +14,9 @@ one before it and carry the next number, and the head file must agree with the l
 (so that receipts cut off the end are noticed too). The first broken receipt is named.
 
 Examples:
-  $ narrowing verify
-  $ narrowing verify --journal /var/log/agents/journal.jsonl
-  $ narrowing verify --json
+  $ narrowing-guard verify
+  $ narrowing-guard verify --journal /var/log/agents/journal.jsonl
+  $ narrowing-guard verify --json
 
 Exit status: 0 when every receipt verifies, 1 when one does not (or the journal has no
 receipts), 2 when the journal cannot be read.`;
@@ -34,7 +34,7 @@ export function register(program: Command): void {
     });
 }
 
-/** Runs `narrowing verify`; returns the exit code. */
+/** Runs `narrowing-guard verify`; returns the exit code. */
 export async function runVerify(
   options: VerifyCommandOptions,
   io: CommandIO,
@@ -45,7 +45,7 @@ export async function runVerify(
   try {
     location = report.locateJournal(options, context.cwd);
   } catch (error) {
-    io.stderr.write(`narrowing verify: ${(error as Error).message}\n`);
+    io.stderr.write(`narrowing-guard verify: ${(error as Error).message}\n`);
     return 2;
   }
   const result = report.verifyLocation(location);

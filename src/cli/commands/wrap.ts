@@ -15,9 +15,9 @@ export interface WrapCommandOptions {
 
 const HELP = `
 Rewrites the server's entry in the project's MCP config so that the client starts it
-through \`narrowing mcp\`. Only the entry's "command" and the start of its "args" change;
+through \`narrowing-guard mcp\`. Only the entry's "command" and the start of its "args" change;
 comments, other servers and other settings keep their exact bytes. The original entry is
-saved in <state-dir>/wrapped/, and \`narrowing unwrap <server>\` puts it back byte for byte.
+saved in <state-dir>/wrapped/, and \`narrowing-guard unwrap <server>\` puts it back byte for byte.
 
 Config files, in the project directory (--cwd):
   claude  .mcp.json               cursor  .cursor/mcp.json
@@ -26,13 +26,13 @@ With --client all (the default), every one of them that defines the server is wr
 
 How narrowing is started (--launcher auto): the project's own node_modules/.bin/narrowing
 when it is installed there (as \${workspaceFolder}/node_modules/.bin/narrowing for Cursor and
-VS Code), otherwise \`npx -y narrowing\`. Use --launcher npx or local to choose.
+VS Code), otherwise \`npx -y narrowing-guard\`. Use --launcher npx or local to choose.
 
 Examples:
-  $ narrowing wrap filesystem --dry-run
-  $ narrowing wrap filesystem
-  $ narrowing wrap github --client vscode --preset strict
-  $ narrowing wrap memory --cwd ~/code/web --policy narrowing.yaml
+  $ narrowing-guard wrap filesystem --dry-run
+  $ narrowing-guard wrap filesystem
+  $ narrowing-guard wrap github --client vscode --preset strict
+  $ narrowing-guard wrap memory --cwd ~/code/web --policy narrowing.yaml
 
 Only servers that run a command can be wrapped. For a remote (URL) server, run the proxy
 in front of it: narrowing mcp --http 127.0.0.1:8808 --upstream-url <url>.
@@ -72,7 +72,7 @@ export function clientOption(): Option {
     .default('all');
 }
 
-/** Runs `narrowing wrap`; returns the exit code. */
+/** Runs `narrowing-guard wrap`; returns the exit code. */
 export async function runWrap(server: string, options: WrapCommandOptions, io: CommandIO): Promise<number> {
   const { resolve } = await import('node:path');
   const files = await import('../../install/index.js');
@@ -91,7 +91,7 @@ export async function runWrap(server: string, options: WrapCommandOptions, io: C
       launcher: options.launcher ?? 'auto',
     });
   } catch (error) {
-    io.stderr.write(`narrowing wrap: ${(error as Error).message}\n`);
+    io.stderr.write(`narrowing-guard wrap: ${(error as Error).message}\n`);
     return 2;
   }
   return report(
@@ -102,7 +102,7 @@ export async function runWrap(server: string, options: WrapCommandOptions, io: C
   );
 }
 
-/** The options `narrowing mcp` gets; paths are made relative to the project, where the client runs it. */
+/** The options `narrowing-guard mcp` gets; paths are made relative to the project, where the client runs it. */
 async function mcpOptions(options: WrapCommandOptions, projectDir: string): Promise<string[]> {
   const { isAbsolute, relative, resolve } = await import('node:path');
   const fromProject = (path: string) => {

@@ -19,11 +19,11 @@ function help(name: string): string {
 
 describe('help', () => {
   for (const [name, example] of [
-    ['wrap', '$ narrowing wrap filesystem --dry-run'],
-    ['unwrap', '$ narrowing unwrap filesystem'],
-    ['inspect', '$ narrowing inspect'],
-    ['verify', '$ narrowing verify'],
-    ['explain', '$ narrowing explain --session'],
+    ['wrap', '$ narrowing-guard wrap filesystem --dry-run'],
+    ['unwrap', '$ narrowing-guard unwrap filesystem'],
+    ['inspect', '$ narrowing-guard inspect'],
+    ['verify', '$ narrowing-guard verify'],
+    ['explain', '$ narrowing-guard explain --session'],
   ] as const) {
     it(`shows an example for ${name}`, () => {
       const text = help(name);

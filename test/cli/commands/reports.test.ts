@@ -28,8 +28,8 @@ describe('narrowing inspect', () => {
     const { io, stdout } = captureIO();
     expect(await runInspect({ stateDir: 'elsewhere' }, io, { cwd, now: sample.end })).toBe(0);
     expect(stdout()).toBe(
-      'No learned constraints yet in elsewhere/ — run an agent through `narrowing mcp` first ' +
-        '(`narrowing wrap <server>` sets that up for a project).\n',
+      'No learned constraints yet in elsewhere/ — run an agent through `narrowing-guard mcp` first ' +
+        '(`narrowing-guard wrap <server>` sets that up for a project).\n',
     );
   });
 
@@ -85,7 +85,7 @@ describe('narrowing verify', () => {
   it('refuses both a state directory and a journal', async () => {
     const { io, stderr } = captureIO();
     expect(await runVerify({ stateDir: '.narrowing', journal: 'j.jsonl' }, io, { cwd })).toBe(2);
-    expect(stderr()).toBe('narrowing verify: give either --state-dir or --journal, not both\n');
+    expect(stderr()).toBe('narrowing-guard verify: give either --state-dir or --journal, not both\n');
   });
 
   it('prints JSON with --json', async () => {
@@ -135,7 +135,7 @@ describe('narrowing explain', () => {
     const { io, stderr } = captureIO();
     expect(await runExplain({ stateDir: 'missing' }, io, { cwd })).toBe(2);
     expect(stderr()).toContain('There is no journal at');
-    expect(stderr()).toContain('Run an agent through `narrowing mcp` first.');
+    expect(stderr()).toContain('Run an agent through `narrowing-guard mcp` first.');
   });
 });
 

@@ -41,8 +41,8 @@ describe('narrowing wrap and unwrap', () => {
     expect(await runWrap('memory', { cwd, launcher: 'npx' }, wrapped.io)).toBe(0);
     expect(wrapped.stdout()).toBe(
       '"memory" in .cursor/mcp.json now runs through narrowing: ' +
-        'npx -y narrowing mcp -- npx -y @modelcontextprotocol/server-memory\n' +
-        '  The original is saved in .narrowing/wrapped/cursor-memory.json; `narrowing unwrap memory` puts it back.\n' +
+        'npx -y narrowing-guard mcp -- npx -y @modelcontextprotocol/server-memory\n' +
+        '  The original is saved in .narrowing/wrapped/cursor-memory.json; `narrowing-guard unwrap memory` puts it back.\n' +
         '  Next: Cursor reloads the file by itself; refresh the server under Settings › MCP if it does not.\n',
     );
     const unwrapped = captureIO();
@@ -64,7 +64,7 @@ describe('narrowing wrap and unwrap', () => {
     const entry = JSON.parse(readFileSync(join(cwd, '.mcp.json'), 'utf8')).mcpServers.sqlite;
     expect(entry.args).toEqual([
       '-y',
-      'narrowing',
+      'narrowing-guard',
       'mcp',
       '--state-dir',
       'var/narrowing',
@@ -89,7 +89,7 @@ describe('narrowing wrap and unwrap', () => {
     const { io, stderr } = captureIO();
     expect(await runWrap('sentry', { cwd }, io)).toBe(1);
     expect(stderr()).toContain(
-      'narrowing mcp --http 127.0.0.1:8808 --upstream-url https://mcp.sentry.dev/mcp',
+      'narrowing-guard mcp --http 127.0.0.1:8808 --upstream-url https://mcp.sentry.dev/mcp',
     );
   });
 
@@ -98,7 +98,7 @@ describe('narrowing wrap and unwrap', () => {
     const { io, stderr } = captureIO();
     expect(await runWrap('puppeteer', { cwd }, io)).toBe(2);
     expect(stderr()).toBe(
-      'narrowing wrap: No server named "puppeteer" in .mcp.json (servers: filesystem, github, sqlite, sentry).\n',
+      'narrowing-guard wrap: No server named "puppeteer" in .mcp.json (servers: filesystem, github, sqlite, sentry).\n',
     );
   });
 
