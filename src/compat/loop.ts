@@ -36,6 +36,7 @@ export class NarrowingLoop {
   private sinceImprovement = 0;
   /** Share (0..1) of the distinct proposals seen that were ruled out at the last check. */
   private reduction = 0;
+  private closing: Promise<void> | undefined;
 
   constructor(config: NarrowingLoopConfig) {
     this.adapter = config.adapter;
@@ -201,9 +202,10 @@ export class NarrowingLoop {
     return this.engine.flush();
   }
 
-  /** Flushes and releases the journal and the state file. */
+  /** Flushes and releases the journal and the state file. Closing again waits for the first close. */
   close(): Promise<void> {
-    return this.engine.close();
+    this.closing ??= this.engine.close();
+    return this.closing;
   }
 
   private noteScore(score: number): void {
