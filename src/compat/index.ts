@@ -3,7 +3,7 @@
  * import: `from '@sovereign-labs/narrowing'` (and its adapter subpaths) → `from 'narrowing/compat'`.
  */
 
-export { bridgeAdapter, UNCLASSIFIED, UNRECOGNISED } from './bridge.js';
+export { bridgeAdapter } from './bridge.js';
 export { CompatError, type CompatErrorCode } from './errors.js';
 export { classifyBlame, extractSignature } from './functions.js';
 export { NarrowingLoop } from './loop.js';

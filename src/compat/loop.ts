@@ -3,7 +3,12 @@
  * package's engine: switching is a change of the import line. Where the two decide differently,
  * docs/compat.md says how and why, and which option restores the original behaviour.
  */
-import type { CheckResult, Outcome as EngineOutcome, Mutable } from '../core/types.js';
+import type {
+  CheckResult,
+  Constraint as EngineConstraint,
+  Outcome as EngineOutcome,
+  Mutable,
+} from '../core/types.js';
 import { NarrowingLoop as NodeLoop } from '../narrowing.js';
 import { bindingOf, type EngineBinding } from './binding.js';
 import { nodeOptionsOf } from './options.js';
@@ -87,12 +92,13 @@ export class NarrowingLoop {
     if (classified.blame !== 'none') paper.failureKind = classified.blame;
     if (raw.metadata !== undefined) paper.metadata = raw.metadata;
     if (raw.error !== undefined) paper.error = raw.error;
+    const active = this.engine.getActiveConstraints();
     const result: NarrowingResult = {
       outcome: paper,
       newConstraints: recorded.newConstraints.map(toPaperConstraint),
-      activeConstraints: this.getActiveConstraints(),
+      activeConstraints: active.map(toPaperConstraint),
       radiusLimit: recorded.radiusLimit,
-      convergence: this.getConvergence(),
+      convergence: this.convergenceWith(active),
       liftedConstraints: recorded.liftedConstraints.map(toPaperConstraint),
     };
     const receiptHash = recorded.receiptHash;
@@ -110,20 +116,7 @@ export class NarrowingLoop {
   }
 
   getConvergence(): ConvergenceState {
-    const report = this.engine.getConvergence();
-    const active = this.engine.getActiveConstraints();
-    return {
-      status: report.state,
-      totalAttempts: this.attempt,
-      bestScore: this.bestScore,
-      bestAttempt: this.bestAttempt,
-      noImprovementStreak: this.sinceImprovement,
-      searchSpaceRemaining: 1 - this.reduction,
-      activeConstraintCount: active.length,
-      bannedStrategyCount: active.filter(
-        (constraint) => constraint.scope === 'strategy' && constraint.type === 'banned_strategy',
-      ).length,
-    };
+    return this.convergenceWith(this.engine.getActiveConstraints());
   }
 
   getActiveConstraints(): Constraint[] {
@@ -206,6 +199,23 @@ export class NarrowingLoop {
   close(): Promise<void> {
     this.closing ??= this.engine.close();
     return this.closing;
+  }
+
+  private convergenceWith(active: readonly EngineConstraint[]): ConvergenceState {
+    let bannedStrategies = 0;
+    for (const constraint of active) {
+      if (constraint.scope === 'strategy' && constraint.type === 'banned_strategy') bannedStrategies++;
+    }
+    return {
+      status: this.engine.getConvergence().state,
+      totalAttempts: this.attempt,
+      bestScore: this.bestScore,
+      bestAttempt: this.bestAttempt,
+      noImprovementStreak: this.sinceImprovement,
+      searchSpaceRemaining: 1 - this.reduction,
+      activeConstraintCount: active.length,
+      bannedStrategyCount: bannedStrategies,
+    };
   }
 
   private noteScore(score: number): void {
