@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import {
   createToolCallAdapter,
   NarrowingLoop,
@@ -206,6 +206,33 @@ describe('NarrowingLoop of narrowing/compat', () => {
       durationMs: 30,
     });
     expect(loop.getRadiusLimit()).toBe(5);
+  });
+
+  it('takes the radius curve from radiusCurve, skipping its Infinity', () => {
+    const loop = newLoop({ preset: 'strict', radiusCurve: [Number.POSITIVE_INFINITY, 3, 1] });
+    loop.recordOutcome({
+      score: null,
+      status: 'failure',
+      error: 'SyntaxError: Unexpected token } in src/a.ts',
+      parameters: { tool: 'apply_patch', paths: ['src/a.ts', 'src/b.ts', 'src/c.ts', 'src/d.ts'] },
+      targets: ['src/a.ts', 'src/b.ts', 'src/c.ts', 'src/d.ts'],
+      durationMs: 30,
+    });
+    expect(loop.getRadiusLimit()).toBe(3);
+  });
+
+  it('lets a ban expire after constraintTtlMs, and then allows one retry', () => {
+    vi.useFakeTimers({ now: Date.parse('2026-03-12T10:00:00Z'), toFake: ['Date'] });
+    try {
+      const loop = newLoop({ constraintTtlMs: 60_000 });
+      readMissing(loop);
+      const proposal = () => toolCallToProposal('read_file', { path: 'config/prod.yaml' });
+      expect(loop.checkProposal(proposal()).allowed).toBe(false);
+      vi.advanceTimersByTime(61_000);
+      expect(loop.checkProposal(proposal()).allowed).toBe(true);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('stops when asked: isDone turns true and every proposal is halted', () => {
