@@ -25,7 +25,7 @@ const ALLOWED: Readonly<Record<string, readonly string[]>> = {
   report: ['core', 'node', 'audit'],
   mcp: ['core', 'adapters', 'guard'],
   demo: ['core', 'adapters', 'node', 'stores', 'audit', 'guard'],
-  compat: ['core', 'adapters', 'node', 'stores', 'audit', 'guard', 'policy-file'],
+  compat: ['core', 'adapters', 'node', 'stores', 'audit', 'guard', 'policy-file', '.'],
   hooks: ['core', 'adapters', 'node', 'stores', 'audit', 'guard', 'policy-file', 'trace'],
   integrations: ['core', 'adapters', 'guard'],
   agent: ['core', 'adapters', 'guard', 'mcp'],

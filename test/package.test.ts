@@ -48,6 +48,12 @@ describe('the published package', () => {
       'narrowing-guard/trace': ['parseTrace', 'readTraceFile'],
       'narrowing-guard/replay': ['replayTrace'],
       'narrowing-guard/mcp': ['runStdioProxy'],
+      'narrowing-guard/compat': [
+        'NarrowingLoop',
+        'createMLTrainingAdapter',
+        'computeParameterDeltas',
+        'importPaperState',
+      ],
     };
     writeFileSync(
       join(project, 'check.mjs'),

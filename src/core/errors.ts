@@ -10,6 +10,8 @@ const BRAND = Symbol.for('narrowing-guard.error');
  * The codes, by what the caller should do:
  * - `POLICY_INVALID`: refuse to start; the message names every bad field.
  * - `STATE_UNREADABLE`, `STATE_UNSAFE`: the state directory cannot be used as it is; the message says why.
+ * - `STATE_TOO_LARGE`, `STATE_NOT_JSON`, `STATE_INVALID`: a state file to import cannot be read as one.
+ * - `ADAPTER_INVALID`: a domain adapter lacks what the engine needs from it.
  * - `STORE_UNAVAILABLE`: the store cannot be opened (a missing driver, an unreachable server).
  * - `JOURNAL_IN_USE`: another process writes this journal; use another slot or state directory.
  * - `TRACE_INVALID`: a trace file is malformed; the message names the line.
@@ -21,6 +23,10 @@ export type NarrowingErrorCode =
   | 'POLICY_INVALID'
   | 'STATE_UNREADABLE'
   | 'STATE_UNSAFE'
+  | 'STATE_TOO_LARGE'
+  | 'STATE_NOT_JSON'
+  | 'STATE_INVALID'
+  | 'ADAPTER_INVALID'
   | 'STORE_UNAVAILABLE'
   | 'JOURNAL_IN_USE'
   | 'TRACE_INVALID'
