@@ -61,7 +61,7 @@ describe('the published package', () => {
         `const subpaths = ${JSON.stringify(subpaths)};`,
         'for (const [path, names] of Object.entries(subpaths)) {',
         '  const module = await import(path);',
-        '  for (const name of names) if (module[name] === undefined) throw new Error(path + ' lacks ' + name);',
+        '  for (const name of names) if (module[name] === undefined) throw new Error(path + " lacks " + name);',
         '}',
         "const { NarrowingLoop } = await import('narrowing-guard');",
         "const { createMlTrainingAdapter } = await import('narrowing-guard/adapters/ml-training');",
