@@ -1,7 +1,6 @@
 import {
   type CallToolRequest,
   type CallToolResult,
-  type Client,
   ProtocolError,
   type RequestOptions,
   type ServerCapabilities,
