@@ -6,7 +6,7 @@ import { describeError } from './log.js';
 import { UpstreamDownError } from './upstream.js';
 
 /** A result the upstream returned: `isError`, the text content, and `_meta` (with its non-advancing flag). */
-export function outcomeFromResult(proposal: Proposal, result: CallToolResult, durationMs: number): Outcome {
+export function callToolResultToOutcome(proposal: Proposal, result: CallToolResult, durationMs: number): Outcome {
   return { ...toolCallToOutcome(proposal.tool, proposal.args, result, { durationMs }), proposal };
 }
 
@@ -16,7 +16,7 @@ export function outcomeFromResult(proposal: Proposal, result: CallToolResult, du
  * broken server; transport faults (exit, hang) carry exception names that mark them as faults
  * of the harness, which never narrow the agent.
  */
-export function outcomeFromError(proposal: Proposal, error: unknown, durationMs: number): Outcome {
+export function callErrorToOutcome(proposal: Proposal, error: unknown, durationMs: number): Outcome {
   const base = { proposal, success: false, error: describeError(error), durationMs };
   if (error instanceof ProtocolError) {
     return { ...base, errorCode: String(error.code), exceptionName: 'ProtocolError' };

@@ -3,7 +3,7 @@ import type { CheckResult, Outcome, Proposal } from '../core/types.js';
 import { checkSafely, type GuardFaultOptions, recordSafely } from '../guard/guarded-call.js';
 import type { CallGuard } from '../guard/session.js';
 import { describeError, type Log } from './log.js';
-import { outcomeFromError, outcomeFromResult } from './outcome.js';
+import { callErrorToOutcome, callToolResultToOutcome } from './outcome.js';
 import type { ToolCatalog } from './tool-catalog.js';
 import type { UpstreamLink } from './upstream-link.js';
 import { warnedResult } from './verdict-result.js';
@@ -55,7 +55,7 @@ export class ToolCallSteps {
     result: CallToolResult,
     startedAt: number,
   ): CallToolResult {
-    this.record(outcomeFromResult(proposal, result, performance.now() - startedAt));
+    this.record(callToolResultToOutcome(proposal, result, performance.now() - startedAt));
     return verdict?.verdict === 'warn' ? warnedResult(result, verdict) : result;
   }
 
@@ -64,7 +64,7 @@ export class ToolCallSteps {
    * JSON-RPC error unchanged (unknown tool, invalid params), or `faultResult` for anything else.
    */
   failed(proposal: Proposal, error: unknown, startedAt: number): void {
-    this.record(outcomeFromError(proposal, error, performance.now() - startedAt));
+    this.record(callErrorToOutcome(proposal, error, performance.now() - startedAt));
     if (error instanceof SdkError && error.code === SdkErrorCode.RequestTimeout) {
       void this.options.upstream.suspectHang?.(Math.min(10_000, this.options.callTimeoutMs));
     }
