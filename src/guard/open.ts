@@ -56,6 +56,12 @@ export interface OpenGuardOptions {
   readonly sessionId?: string;
   /** Where problems with the state file or the journal are reported. Default: stderr. */
   readonly onProblem?: (message: string) => void;
+  /**
+   * When the state directory cannot be used (read-only, a full disk, a file in its place):
+   * `memory` (default) goes on with state in memory and no journal, and says so through
+   * `onProblem`, so that the agent's tools stay available; `throw` refuses to open.
+   */
+  readonly whenStateUnavailable?: 'memory' | 'throw';
 }
 
 /**
@@ -76,13 +82,12 @@ export function openGuardSync(options: OpenGuardOptions = {}): GuardSession {
   const workspaceRoot = options.workspaceRoot ?? process.cwd();
   const storeChoice = options.store ?? 'file';
   const stateDir = resolveStateDir(options, storeChoice, workspaceRoot);
-  const store = openStore(storeChoice, options, stateDir, report);
-  const journal = openJournal(options, storeChoice, stateDir, report);
+  const { store, journal, keptIn } = openPersistence(options, storeChoice, stateDir, report);
   const probe = options.probe === false ? undefined : (options.probe ?? createFileProbe(workspaceRoot));
   const engine = new NarrowingEngine({
     adapter: options.adapter ?? createToolCallAdapter(),
     policy,
-    ...(store && { store }),
+    store,
     ...(journal && { audit: journal }),
     ...(probe && { probe }),
     ...(options.clock && { clock: options.clock }),
@@ -91,10 +96,41 @@ export function openGuardSync(options: OpenGuardOptions = {}): GuardSession {
   });
   return createGuardSession({
     engine,
-    stateDir: store || journal ? stateDir : undefined,
+    stateDir: keptIn,
     journalPath: journal?.path,
     workspaceRoot,
   });
+}
+
+/** The store and the journal; with memory only, loudly, when the state directory cannot be used. */
+function openPersistence(
+  options: OpenGuardOptions,
+  storeChoice: StoreOption,
+  stateDir: string | undefined,
+  report: (message: string) => void,
+): {
+  readonly store: StateStore;
+  readonly journal: Journal | undefined;
+  readonly keptIn: string | undefined;
+} {
+  let store: StateStore | undefined;
+  try {
+    store = openStore(storeChoice, options, stateDir, report);
+    const journal = openJournal(options, storeChoice, stateDir, report);
+    const onDisk = storeChoice === 'file' || journal !== undefined;
+    return { store, journal, keptIn: onDisk ? stateDir : undefined };
+  } catch (error) {
+    if (options.whenStateUnavailable === 'throw') throw error;
+    if (error instanceof NarrowingError && error.code === 'USAGE') throw error;
+    void store?.close();
+    const why = error instanceof Error ? error.message : String(error);
+    report(
+      `cannot keep state in ${stateDir ?? options.statePath ?? 'the state directory'} (${why}). ` +
+        'Running with state in memory only and no journal: the tools stay available, but what is ' +
+        'learned now is lost when this process exits. Fix the directory, or point --state-dir elsewhere.',
+    );
+    return { store: createMemoryStore(), journal: undefined, keptIn: undefined };
+  }
 }
 
 /** The policy (validated, with readable errors), then the caller's preset and enforcement. */
@@ -126,7 +162,7 @@ function openStore(
   options: OpenGuardOptions,
   stateDir: string | undefined,
   report: (message: string) => void,
-): StateStore | undefined {
+): StateStore {
   if (typeof choice === 'object') return choice;
   if (choice === 'memory') return createMemoryStore();
   if (choice === 'file') {

@@ -134,6 +134,39 @@ describe('openGuard', () => {
     expect(isNarrowingError(thrown) && thrown.code).toBe('USAGE');
   });
 
+  it('goes on in memory, and says why, when the state directory cannot be created', async () => {
+    const blocker = join(freshDir(), 'not-a-folder');
+    writeFileSync(blocker, 'a file where the project expects a folder\n');
+    const problems: string[] = [];
+    const guard = openGuardSync({
+      stateDir: join(blocker, '.narrowing'),
+      probe: false,
+      onProblem: (message) => problems.push(message),
+    });
+    try {
+      guard.check(missingRead);
+      guard.record(missingOutcome);
+      expect(guard.check(missingRead).verdict).toBe('block');
+      expect(guard.stateDir).toBeUndefined();
+      expect(guard.journalPath).toBeUndefined();
+      expect(problems).toEqual([expect.stringMatching(/ENOTDIR[\s\S]*state in memory only/)]);
+    } finally {
+      await guard.close();
+    }
+  });
+
+  it('refuses to open when told to, if the state directory cannot be used', () => {
+    const blocker = join(freshDir(), 'not-a-folder');
+    writeFileSync(blocker, '');
+    expect(() =>
+      openGuardSync({
+        stateDir: join(blocker, '.narrowing'),
+        whenStateUnavailable: 'throw',
+        onProblem: quiet,
+      }),
+    ).toThrow(/ENOTDIR/);
+  });
+
   it('closes once however often it is asked', async () => {
     const guard = openGuardSync({ store: 'memory' });
     await Promise.all([guard.close(), guard.close()]);
