@@ -11,8 +11,10 @@ export {
   guardedCall,
   type OutcomeOf,
   recordSafely,
+  refusalText,
   type SafeCheck,
 } from './guarded-call.js';
+export { type GuardHandle, type GuardSource, guardHandle, isGuardSession } from './handle.js';
 export {
   type OpenGuardOptions,
   openGuard,
