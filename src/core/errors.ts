@@ -18,6 +18,7 @@ const BRAND = Symbol.for('narrowing-guard.error');
  * - `CONFIG_INVALID`: a client configuration file cannot be read or changed safely.
  * - `GUARD_FAULT`: the guard itself broke while checking or recording; fail open unless told otherwise.
  * - `USAGE`: a call or a command was given arguments it cannot take.
+ * - `CALL_REFUSED`: the guard refused a tool call; the message is what the model should read.
  */
 export type NarrowingErrorCode =
   | 'POLICY_INVALID'
@@ -32,7 +33,8 @@ export type NarrowingErrorCode =
   | 'TRACE_INVALID'
   | 'CONFIG_INVALID'
   | 'GUARD_FAULT'
-  | 'USAGE';
+  | 'USAGE'
+  | 'CALL_REFUSED';
 
 export class NarrowingError extends Error {
   override readonly name: string = 'NarrowingError';

@@ -43,6 +43,23 @@ export function checkSafely(
   }
 }
 
+/**
+ * What the model reads instead of a result when a checked call must not run: a block or a halt, or
+ * a guard fault under `onFault: 'closed'`. Undefined when the call may run.
+ */
+export function refusalText(
+  verdict: SafeCheck,
+  options: Pick<GuardFaultOptions, 'onFault'> = {},
+): string | undefined {
+  if (!verdict.ok) {
+    return options.onFault === 'closed'
+      ? `narrowing could not check this call and is set to refuse calls it cannot check: ${verdict.fault.message}`
+      : undefined;
+  }
+  const { check } = verdict;
+  return check.verdict === 'block' || check.verdict === 'halt' ? verdictText(check) : undefined;
+}
+
 /** Records an outcome; a throwing guard is reported and returns undefined. Never throws. */
 export function recordSafely(
   session: Pick<GuardSession, 'record'>,
@@ -128,19 +145,10 @@ export async function guardedCall<R>(
   options: GuardedCallOptions = {},
 ): Promise<GuardedCallResult<R>> {
   const verdict = checkSafely(session, proposal, options);
-  if (!verdict.ok && options.onFault === 'closed') {
-    return {
-      status: 'refused',
-      check: undefined,
-      fault: verdict.fault,
-      message: `narrowing could not check this call and is set to refuse calls it cannot check: ${verdict.fault.message}`,
-    };
-  }
   const check = verdict.ok ? verdict.check : undefined;
   const fault = verdict.ok ? undefined : { fault: verdict.fault };
-  if (check && (check.verdict === 'block' || check.verdict === 'halt')) {
-    return { status: 'refused', check, message: verdictText(check) };
-  }
+  const refusal = refusalText(verdict, options);
+  if (refusal !== undefined) return { status: 'refused', check, message: refusal, ...fault };
   const warning = check?.verdict === 'warn' ? { warning: verdictText(check) } : undefined;
   const now = options.now ?? (() => performance.now());
   const startedAt = now();

@@ -11,9 +11,11 @@ export {
   guardedCall,
   type OutcomeOf,
   recordSafely,
+  refusalText,
   type SafeCheck,
   toolCallOutcomes,
 } from './guarded-call.js';
+export { type GuardHandle, type GuardSource, guardHandle, isGuardSession } from './handle.js';
 export {
   type OpenGuardOptions,
   openGuard,

@@ -1,0 +1,146 @@
+/**
+ * narrowing for the OpenAI Agents SDK (`@openai/agents`): a tool input guardrail checks each call
+ * and rejects a refused one with the reason as the tool's output; an `errorFunction` hands the real
+ * error to the guard (by default the SDK replaces it with a generic sentence) and to the model; the
+ * runner's `agent_tool_end` event records each call that returned. A halt ends the run: the
+ * guardrail trips, and the run throws.
+ *
+ * The SDK is never imported: the shapes below are the parts of its types this module reads.
+ */
+import { toolCallToOutcome, toolCallToProposal } from '../../adapters/tool-call/index.js';
+import type { CheckResult } from '../../core/types.js';
+import {
+  checkSafely,
+  type GuardFaultOptions,
+  type GuardSession,
+  type GuardSource,
+  guardHandle,
+  recordSafely,
+  refusalText,
+  verdictMeta,
+} from '../../guard/index.js';
+import { asFailure } from '../tool-call-outcomes.js';
+
+/** A function call as the SDK hands it to guardrails, error functions and lifecycle events. */
+export interface AgentsToolCall {
+  readonly type?: string;
+  readonly callId?: string;
+  readonly name?: string;
+  readonly arguments?: string;
+}
+
+/** What a tool guardrail returns (`ToolGuardrailFunctionOutput`). */
+export interface AgentsGuardrailOutput {
+  outputInfo?: unknown;
+  behavior: { type: 'allow' } | { type: 'rejectContent'; message: string } | { type: 'throwException' };
+}
+
+/** A tool input guardrail (`ToolInputGuardrailDefinition`). */
+export interface AgentsToolInputGuardrail {
+  readonly type: 'tool_input';
+  readonly name: string;
+  run(data: { readonly toolCall: AgentsToolCall }): Promise<AgentsGuardrailOutput>;
+}
+
+export interface AgentsGuardOptions extends GuardFaultOptions {}
+
+export interface AgentsGuard {
+  /**
+   * Spread into each `tool({ … })`: the input guardrail and the error function. A tool built
+   * without them is not guarded.
+   */
+  readonly toolOptions: {
+    readonly inputGuardrails: AgentsToolInputGuardrail[];
+    readonly errorFunction: (
+      context: unknown,
+      error: unknown,
+      details?: { toolCall?: AgentsToolCall },
+    ) => string;
+  };
+  /** For `runner.on('agent_tool_end', …)`: records each guarded call that returned. */
+  readonly onToolEnd: (
+    context: unknown,
+    agent: unknown,
+    tool: unknown,
+    result: string,
+    details: { readonly toolCall: AgentsToolCall | { readonly type: string } },
+  ) => void;
+  /** The guard session (opened on first use when options were given). */
+  session(): GuardSession;
+  /** Writes what was learned and closes the session, when this guard opened it. */
+  close(): Promise<void>;
+}
+
+/** The guardrail's name, as it appears in the run's guardrail results. */
+export const NARROWING_GUARDRAIL = 'narrowing';
+
+/**
+ * Guards the tools of an OpenAI Agents SDK agent. `source` is an open session, or the options to
+ * open one on first use.
+ */
+export function narrowingForAgents(source: GuardSource = {}, options: AgentsGuardOptions = {}): AgentsGuard {
+  const handle = guardHandle(source);
+  /** Calls whose `agent_tool_end` must not be recorded: rejected by the guardrail, or already recorded as failures. */
+  const settled = new Set<string>();
+
+  const inputGuardrail: AgentsToolInputGuardrail = {
+    type: 'tool_input',
+    name: NARROWING_GUARDRAIL,
+    async run({ toolCall }) {
+      const verdict = checkSafely(handle.session(), proposalOf(toolCall), options);
+      const refusal = refusalText(verdict, options);
+      if (refusal === undefined) return { behavior: { type: 'allow' } };
+      if (toolCall.callId !== undefined) settled.add(toolCall.callId);
+      const info = verdict.ok ? infoOf(verdict.check, refusal) : { reason: refusal };
+      return verdict.ok && verdict.check.verdict === 'halt'
+        ? { outputInfo: info, behavior: { type: 'throwException' } }
+        : { outputInfo: info, behavior: { type: 'rejectContent', message: refusal } };
+    },
+  };
+
+  const errorFunction = (
+    _context: unknown,
+    error: unknown,
+    details?: { toolCall?: AgentsToolCall },
+  ): string => {
+    const toolCall = details?.toolCall;
+    if (toolCall?.name !== undefined) {
+      if (toolCall.callId !== undefined) settled.add(toolCall.callId);
+      recordSafely(handle.session(), outcomeOf(toolCall, asFailure(error)), options);
+    }
+    return error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+  };
+
+  const onToolEnd: AgentsGuard['onToolEnd'] = (_context, _agent, _tool, result, { toolCall }) => {
+    if (!isFunctionCall(toolCall)) return;
+    if (toolCall.callId !== undefined && settled.delete(toolCall.callId)) return;
+    recordSafely(handle.session(), outcomeOf(toolCall, result), options);
+  };
+
+  return {
+    toolOptions: { inputGuardrails: [inputGuardrail], errorFunction },
+    onToolEnd,
+    session: () => handle.session(),
+    close: () => handle.close(),
+  };
+}
+
+function isFunctionCall(toolCall: AgentsToolCall | { readonly type: string }): toolCall is AgentsToolCall {
+  return toolCall.type === 'function_call' && typeof (toolCall as AgentsToolCall).name === 'string';
+}
+
+function proposalOf(toolCall: AgentsToolCall) {
+  return toolCallToProposal(toolCall.name ?? 'unknown', toolCall.arguments, {
+    ...(toolCall.callId !== undefined && { callId: toolCall.callId }),
+  });
+}
+
+function outcomeOf(toolCall: AgentsToolCall, result: unknown) {
+  return toolCallToOutcome(toolCall.name ?? 'unknown', toolCall.arguments, result, {
+    ...(toolCall.callId !== undefined && { callId: toolCall.callId }),
+  });
+}
+
+function infoOf(check: CheckResult, reason: string) {
+  return { reason, verdict: verdictMeta(check) };
+}

@@ -1,0 +1,165 @@
+import { Agent, Runner, ToolCallError, ToolInputGuardrailTripwireTriggered, tool } from '@openai/agents';
+import { afterEach, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { openGuardSync } from '../../../src/guard/index.js';
+import { narrowingForAgents } from '../../../src/integrations/openai-agents/index.js';
+import { codingWorkspace, FIXED_SUM, quiet, type Workspace } from '../support/workspace.js';
+import { ScriptedModel, type ScriptStep, toolOutputsIn } from './scripted-model.js';
+
+const workspaces: Workspace[] = [];
+afterEach(() => {
+  for (const workspace of workspaces.splice(0)) workspace.remove();
+});
+
+function workspace(): Workspace {
+  const created = codingWorkspace();
+  workspaces.push(created);
+  return created;
+}
+
+async function runAgent(ws: Workspace, script: readonly ScriptStep[], policy?: object) {
+  const guard = narrowingForAgents({
+    workspaceRoot: ws.dir,
+    stateDir: ws.stateDir,
+    onProblem: quiet,
+    policy,
+  });
+  const model = new ScriptedModel(script);
+  const tools = [
+    tool({
+      name: 'read_file',
+      description: 'Read a file of the project',
+      parameters: z.object({ path: z.string() }),
+      execute: async ({ path }) => ws.readFile(path),
+      ...guard.toolOptions,
+    }),
+    tool({
+      name: 'edit_file',
+      description: 'Replace the content of a file',
+      parameters: z.object({ path: z.string(), content: z.string() }),
+      execute: async ({ path, content }) => ws.editFile(path, content),
+      ...guard.toolOptions,
+    }),
+    tool({
+      name: 'run_tests',
+      description: 'Run the test suite',
+      parameters: z.object({}),
+      execute: async () => ws.runTests(),
+      ...guard.toolOptions,
+    }),
+    tool({
+      name: 'fetch_url',
+      description: 'Fetch a URL',
+      parameters: z.object({ url: z.string() }),
+      execute: async ({ url }): Promise<string> => ws.fetchUrl(url),
+      ...guard.toolOptions,
+    }),
+  ];
+  const agent = new Agent({ name: 'coder', instructions: 'Fix the failing test.', model, tools });
+  const runner = new Runner({ tracingDisabled: true });
+  runner.on('agent_tool_end', guard.onToolEnd);
+  try {
+    const result = await runner.run(agent, 'Fix the failing test.', { maxTurns: 12 });
+    return { result, model };
+  } finally {
+    await guard.close();
+  }
+}
+
+const readMissing = ['read_file', { path: 'config/prod.yaml' }] as const;
+
+describe('narrowing for the OpenAI Agents SDK', () => {
+  it('rejects the second read of a missing file and the model reads why', async () => {
+    const ws = workspace();
+    const { model } = await runAgent(ws, [
+      { calls: [readMissing] },
+      { calls: [readMissing] },
+      { text: 'Gone.' },
+    ]);
+
+    expect(ws.runs.read_file).toBe(1);
+    const [first, second] = toolOutputsIn(model.inputs[2]);
+    expect(first?.text).toMatch(/^Error: ENOENT: no such file or directory, open '.*config\/prod\.yaml'/);
+    expect(second?.text).toMatch(/^\[narrowing blocked this call \(identical-failure\)\] read_file/);
+  });
+
+  it('lets an edit → test → edit → test cycle run untouched', async () => {
+    const ws = workspace();
+    const { result, model } = await runAgent(ws, [
+      { calls: [['edit_file', { path: 'src/sum.js', content: 'export const sum = (a, b) => a * b;\n' }]] },
+      { calls: [['run_tests', {}]] },
+      { calls: [['edit_file', { path: 'src/sum.js', content: FIXED_SUM }]] },
+      { calls: [['run_tests', {}]] },
+      { text: 'Fixed.' },
+    ]);
+
+    expect(ws.runs).toEqual({ edit_file: 2, run_tests: 2 });
+    expect(toolOutputsIn(model.inputs[4]).some(({ text }) => text.includes('narrowing'))).toBe(false);
+    expect(result.finalOutput).toBe('Fixed.');
+  });
+
+  it('learns nothing from a timeout: the same fetch runs again', async () => {
+    const ws = workspace();
+    const fetchDocs = ['fetch_url', { url: 'https://registry.example.com/pkg' }] as const;
+    await runAgent(ws, [
+      { calls: [fetchDocs] },
+      { calls: [fetchDocs] },
+      { calls: [fetchDocs] },
+      { text: 'Down.' },
+    ]);
+
+    expect(ws.runs.fetch_url).toBe(3);
+  });
+
+  it('rejects in the next run, from the state file, what an earlier run learned', async () => {
+    const ws = workspace();
+    await runAgent(ws, [{ calls: [readMissing] }, { text: 'Missing.' }]);
+    const { model } = await runAgent(ws, [{ calls: [readMissing] }, { text: 'Still missing.' }]);
+
+    expect(ws.runs.read_file).toBe(1);
+    expect(toolOutputsIn(model.inputs[1]).at(-1)?.text).toMatch(/^\[narrowing blocked this call/);
+  });
+
+  it('records a failed call once and a rejected call not at all', async () => {
+    const ws = workspace();
+    const session = openGuardSync({ workspaceRoot: ws.dir, store: 'memory', probe: false });
+    const recorded: string[] = [];
+    const record = session.record;
+    const guard = narrowingForAgents({
+      ...session,
+      record: (outcome) => {
+        recorded.push(`${outcome.proposal.tool} ${outcome.success ? 'ok' : outcome.error}`);
+        return record(outcome);
+      },
+    });
+    const model = new ScriptedModel([{ calls: [readMissing] }, { calls: [readMissing] }, { text: 'Gone.' }]);
+    const readFile = tool({
+      name: 'read_file',
+      description: 'Read a file',
+      parameters: z.object({ path: z.string() }),
+      execute: async ({ path }) => ws.readFile(path),
+      ...guard.toolOptions,
+    });
+    const runner = new Runner({ tracingDisabled: true });
+    runner.on('agent_tool_end', guard.onToolEnd);
+    await runner.run(new Agent({ name: 'coder', model, tools: [readFile] }), 'Read the config.');
+    await session.close();
+
+    expect(recorded).toEqual([expect.stringMatching(/^read_file ENOENT: no such file or directory/)]);
+  });
+
+  it('ends the run when narrowing halts', async () => {
+    const ws = workspace();
+    const stubborn = Array.from({ length: 10 }, () => ({ calls: [readMissing] }));
+    const failure = await runAgent(ws, stubborn, {
+      detectors: { convergence: { exhaustAfterBlocks: 2 } },
+    }).then(
+      () => undefined,
+      (error: unknown) => error,
+    );
+
+    const tripped = failure instanceof ToolCallError ? failure.error : failure;
+    expect(tripped).toBeInstanceOf(ToolInputGuardrailTripwireTriggered);
+    expect(ws.runs.read_file).toBe(1);
+  });
+});
