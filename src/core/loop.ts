@@ -293,6 +293,24 @@ export class NarrowingEngine {
   stop(reason = 'stopped by the caller'): void {
     this.stopped = reason;
   }
+  /**
+   * Lifts the learned constraints `matches` selects, as a person who knows better would: they are
+   * journaled as lifted with `why`, and a stale copy elsewhere cannot revive them. Returns them.
+   */
+  forget(matches: (constraint: Constraint) => boolean, why: string): Constraint[] {
+    const now = this.clock.now();
+    const forgotten: Constraint[] = [];
+    for (const entry of [...this.index.entries()]) {
+      if (!matches(entry.constraint)) continue;
+      const constraint = { ...entry.constraint };
+      this.index.remove(entry, now);
+      forgotten.push(constraint);
+      this.audit?.record({ type: 'constraint_lifted', at: now, constraint, why });
+    }
+    if (forgotten.length > 0) this.scheduleSave();
+    return forgotten;
+  }
+
 
   getConvergence(): ConvergenceReport {
     return (

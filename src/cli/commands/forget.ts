@@ -1,0 +1,84 @@
+import type { Command } from 'commander';
+import { type CommandIO, processIO } from './io.js';
+
+export interface ForgetCommandOptions {
+  readonly stateDir?: string;
+  readonly dryRun?: boolean;
+  readonly json?: boolean;
+}
+
+const HELP = `
+Lifts learned constraints that are wrong: the file exists now, the command works now, or the ban
+was never right. Name a constraint by its id (or the first characters of it, as inspect shows
+them) or by its target. What is forgotten is written to the journal, and another process's stale
+copy of the state cannot bring it back.
+
+Examples:
+  $ narrowing-guard inspect                     # find the id or the target
+  $ narrowing-guard forget 3f9c2a71d0
+  $ narrowing-guard forget src/config.ts --dry-run
+
+Exit status: 0 when something was forgotten (or would be, with --dry-run), 1 when nothing matched,
+2 when the state could not be opened.`;
+
+export function register(program: Command): void {
+  program
+    .command('forget')
+    .description('lift learned constraints by id or target')
+    .argument('<selector...>', 'constraint ids (or their first 6+ characters) or targets')
+    .option('--state-dir <dir>', 'state directory (default: .narrowing at the project root)')
+    .option('--dry-run', 'show what would be forgotten, change nothing')
+    .option('--json', 'print one JSON object')
+    .addHelpText('after', HELP)
+    .action(async (selectors: string[], options: ForgetCommandOptions) => {
+      process.exitCode = await runForget(selectors, options, processIO(), process.cwd());
+    });
+}
+
+/** Runs `narrowing-guard forget`; returns the exit code. */
+export async function runForget(
+  selectors: readonly string[],
+  options: ForgetCommandOptions,
+  io: CommandIO,
+  cwd: string,
+): Promise<number> {
+  const { openGuardSync } = await import('../../guard/index.js');
+  const report = await import('../../report/index.js');
+  const stateDir = report.resolveStateDir(options.stateDir, cwd);
+  let guard: ReturnType<typeof openGuardSync>;
+  try {
+    guard = openGuardSync({
+      stateDir,
+      workspaceRoot: cwd,
+      probe: false,
+      journal: !options.dryRun,
+      whenStateUnavailable: 'throw',
+      onProblem: (message) => io.stderr.write(`narrowing-guard forget: ${message}\n`),
+    });
+  } catch (error) {
+    io.stderr.write(`narrowing-guard forget: ${(error as Error).message}\n`);
+    return 2;
+  }
+  const matches = report.constraintSelector(selectors);
+  const chosen = options.dryRun
+    ? guard.engine.getActiveConstraints().filter(matches)
+    : guard.engine.forget(matches, `forgotten by hand (narrowing-guard forget ${selectors.join(' ')})`);
+  await guard.close();
+  const label = report.displayPath(stateDir, cwd);
+  if (options.json) {
+    io.stdout.write(
+      `${JSON.stringify({ stateDir: label, dryRun: options.dryRun === true, forgotten: chosen.map(({ id, target }) => ({ id, target })) })}\n`,
+    );
+  } else if (chosen.length === 0) {
+    io.stderr.write(
+      `Nothing in ${label} matches ${selectors.join(', ')}. Run narrowing-guard inspect to see ids and targets.\n`,
+    );
+  } else {
+    const verb = options.dryRun ? 'Would forget' : 'Forgot';
+    io.stdout.write(`${verb} ${chosen.length} constraint${chosen.length === 1 ? '' : 's'} in ${label}:\n`);
+    for (const constraint of chosen) {
+      io.stdout.write(`  ${constraint.id.slice(0, 10)}  ${report.describeConstraintEffect(constraint)}\n`);
+    }
+  }
+  return chosen.length === 0 ? 1 : 0;
+}
