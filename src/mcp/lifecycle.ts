@@ -3,6 +3,18 @@ import { describeError, type Log } from './log.js';
 type Step = () => Promise<unknown> | unknown;
 
 /**
+ * The signals that end the proxy cleanly. SIGHUP is what a closed terminal or a client that
+ * tears down its process group sends: without a handler Node exits at once and what was learned
+ * since the last save is lost.
+ */
+const ENDING_SIGNALS: readonly NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
+const EXIT_CODES: Readonly<Partial<Record<NodeJS.Signals, number>>> = {
+  SIGINT: 130,
+  SIGTERM: 143,
+  SIGHUP: 129,
+};
+
+/**
  * The one way out of a running proxy. Whatever ends it (the client closing stdin, a signal,
  * the upstream dying), the same steps run once, in order: answer the calls still running,
  * close both connections, and close the guard so that what it learned is written down.
@@ -17,7 +29,7 @@ export class Lifecycle {
   private readonly onSignal = (signal: NodeJS.Signals) => {
     if (this.exitCode !== undefined) {
       // A second signal while cleaning up means the user wants out now.
-      process.exit(signal === 'SIGINT' ? 130 : 143);
+      process.exit(EXIT_CODES[signal] ?? 143);
     }
     this.end(0);
   };
@@ -26,10 +38,7 @@ export class Lifecycle {
     private readonly log: Log,
     { signals, stop }: { signals: boolean; stop?: AbortSignal | undefined },
   ) {
-    if (signals) {
-      process.on('SIGINT', this.onSignal);
-      process.on('SIGTERM', this.onSignal);
-    }
+    if (signals) for (const signal of ENDING_SIGNALS) process.on(signal, this.onSignal);
     if (stop?.aborted) this.end(0);
     else stop?.addEventListener('abort', () => this.end(0), { once: true });
   }
@@ -60,8 +69,7 @@ export class Lifecycle {
         this.log(`while stopping (${step.name}): ${describeError(error)}`);
       }
     }
-    process.off('SIGINT', this.onSignal);
-    process.off('SIGTERM', this.onSignal);
+    for (const signal of ENDING_SIGNALS) process.off(signal, this.onSignal);
     this.resolveDone(code);
   }
 }

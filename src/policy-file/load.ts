@@ -35,6 +35,15 @@ function crossFieldProblems(policy: Policy): string[] {
   const problems: string[] = [];
   const check = (detectors: Policy['detectors'], prefix: string) => {
     const { cycle, toolHealth } = detectors;
+    for (const name of ['identicalResult', 'errorStreak', 'poll'] as const) {
+      const { warnAt, blockAt } = detectors[name];
+      if (warnAt > blockAt) {
+        problems.push(
+          `${prefix}${name}.warnAt (${warnAt}) must not be greater than ${prefix}${name}.blockAt (${blockAt}): ` +
+            'a call would be blocked before any warning',
+        );
+      }
+    }
     if (cycle.minPeriod > cycle.maxPeriod) {
       problems.push(
         `${prefix}cycle.minPeriod (${cycle.minPeriod}) must not be greater than ` +

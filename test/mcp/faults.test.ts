@@ -219,6 +219,16 @@ describe('every way out closes the guard', () => {
     const saved = JSON.parse(readFileSync(join(state, 'state.json'), 'utf8')) as { constraints: unknown[] };
     expect(saved.constraints.length).toBeGreaterThan(0);
   });
+
+  it('writes the journal and the learned state of a proxy whose terminal hung up (SIGHUP)', async () => {
+    const { env, state } = setup();
+    const proxy = await proxyFor([], env, state);
+    await proxy.client.callTool({ name: 'read_note', arguments: { name: 'todo' } });
+    proxy.child.kill('SIGHUP');
+    expect(await proxy.exit).toBe(0);
+    const saved = JSON.parse(readFileSync(join(state, 'state.json'), 'utf8')) as { constraints: unknown[] };
+    expect(saved.constraints.length).toBeGreaterThan(0);
+  });
 });
 
 describe('a guard that fails', () => {

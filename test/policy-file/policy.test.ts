@@ -121,6 +121,17 @@ describe('parsePolicy error messages', () => {
     ]);
   });
 
+  it('rejects a warning threshold above the blocking one, for the detectors and per tool', () => {
+    expect(problemsOf({ detectors: { identicalResult: { warnAt: 6 } } })).toEqual([
+      'detectors.identicalResult.warnAt (6) must not be greater than detectors.identicalResult.blockAt (5): ' +
+        'a call would be blocked before any warning',
+    ]);
+    expect(problemsOf({ tools: { get_job_status: { detectors: { poll: { warnAt: 30 } } } } })).toEqual([
+      'tools.get_job_status.detectors.poll.warnAt (30) must not be greater than ' +
+        'tools.get_job_status.detectors.poll.blockAt (20): a call would be blocked before any warning',
+    ]);
+  });
+
   it('reports every problem, one per line', () => {
     const problems = problemsOf({ preset: 'loose', enforcement: 'soft' });
     expect(problems).toEqual([
