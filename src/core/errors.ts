@@ -17,6 +17,7 @@ const BRAND = Symbol.for('narrowing-guard.error');
  * - `TRACE_INVALID`: a trace file is malformed; the message names the line.
  * - `CONFIG_INVALID`: a client configuration file cannot be read or changed safely.
  * - `GUARD_FAULT`: the guard itself broke while checking or recording; fail open unless told otherwise.
+ * - `DEPENDENCY_MISSING`: an optional package this needs is not installed; the message names it.
  * - `USAGE`: a call or a command was given arguments it cannot take.
  * - `CALL_REFUSED`: the guard refused a tool call; the message is what the model should read.
  */
@@ -33,6 +34,7 @@ export type NarrowingErrorCode =
   | 'TRACE_INVALID'
   | 'CONFIG_INVALID'
   | 'GUARD_FAULT'
+  | 'DEPENDENCY_MISSING'
   | 'USAGE'
   | 'CALL_REFUSED';
 

@@ -5,6 +5,7 @@
  */
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { NarrowingError } from '../core/errors.js';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/client';
@@ -46,7 +47,8 @@ function filesystemServer(): string {
   try {
     return require.resolve('@modelcontextprotocol/server-filesystem/dist/index.js');
   } catch {
-    throw new Error(
+    throw new NarrowingError(
+      'DEPENDENCY_MISSING',
       'The demo runs the MCP filesystem server, which is not installed here. ' +
         'Install it with `npm install --no-save @modelcontextprotocol/server-filesystem` and run the demo again.',
     );

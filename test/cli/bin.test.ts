@@ -1,0 +1,50 @@
+import { spawnSync } from 'node:child_process';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+const root = resolve(import.meta.dirname, '..', '..');
+
+/** The real bin script in front of a command entry that fails the way `main` can. */
+function binFailingWith(dir: string, body: string): string {
+  mkdirSync(join(dir, 'bin'), { recursive: true });
+  mkdirSync(join(dir, 'dist', 'cli'), { recursive: true });
+  copyFileSync(join(root, 'bin', 'narrowing.js'), join(dir, 'bin', 'narrowing.js'));
+  const errors = pathToFileURL(join(root, 'dist', 'core', 'errors.js')).href;
+  writeFileSync(
+    join(dir, 'dist', 'cli', 'main.js'),
+    `import { NarrowingError } from ${JSON.stringify(errors)};\nexport async function main() {\n${body}\n}\n`,
+  );
+  return join(dir, 'bin', 'narrowing.js');
+}
+
+describe('the narrowing-guard command', () => {
+  let dir: string;
+  beforeAll(() => {
+    if (!existsSync(join(root, 'dist', 'core', 'errors.js')))
+      spawnSync('npm', ['run', 'build'], { cwd: root, stdio: 'ignore' });
+    dir = mkdtempSync(join(tmpdir(), 'narrowing-bin-'));
+  });
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('prints what to do, without a stack trace, for an error it raised on purpose', () => {
+    const bin = binFailingWith(
+      join(dir, 'on-purpose'),
+      "throw new NarrowingError('DEPENDENCY_MISSING', 'The demo runs the MCP filesystem server, which is not installed here.');",
+    );
+    const run = spawnSync(process.execPath, [bin, 'demo'], { encoding: 'utf8' });
+    expect(run.status).toBe(1);
+    expect(run.stderr).toBe(
+      'narrowing-guard: The demo runs the MCP filesystem server, which is not installed here.\n',
+    );
+  });
+
+  it('still shows the stack of an error nobody expected', () => {
+    const bin = binFailingWith(join(dir, 'unexpected'), "throw new TypeError('x is not a function');");
+    const run = spawnSync(process.execPath, [bin, 'demo'], { encoding: 'utf8' });
+    expect(run.status).toBe(1);
+    expect(run.stderr).toMatch(/TypeError: x is not a function\n\s+at /);
+  });
+});
