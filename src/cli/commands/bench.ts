@@ -184,7 +184,9 @@ type OptionsOf<K extends Subcommand> = Parameters<BenchCommands[K]>[0];
 export function register(program: Command): void {
   const bench = program
     .command('bench')
-    .description('reproduce the paper and measure narrowing: long-horizon, sessions, ml-search, perf, proxy')
+    .description(
+      'reproduce the paper and measure narrowing: long-horizon, sessions, ml-search, perf, proxy, fleet',
+    )
     .addHelpText('after', BENCH_HELP);
   const action =
     <K extends Subcommand>(name: K, parse: (raw: Raw) => OptionsOf<K>) =>
