@@ -25,4 +25,8 @@ export const commands: BenchCommands = {
     const { proxyCommand } = await import('./proxy-command.js');
     return proxyCommand(options, io);
   },
+  async fleet(options, io) {
+    const { fleetCommand } = await import('./fleet-command.js');
+    return fleetCommand(options, io);
+  },
 };

@@ -6,7 +6,14 @@ import type { Entry } from './constraints.js';
 import type { CallContext } from './detectors/types.js';
 import { times } from './detectors/wording.js';
 import { truncate } from './identity.js';
+import { describeContext } from './scope.js';
 import type { Constraint, ParameterRegion, Violation } from './types.js';
+
+/** Where a constraint learned in a context holds: ` (learned for repository x)`. */
+function learnedIn(constraint: Constraint): string {
+  const where = describeContext(constraint.context);
+  return where === '' ? '' : ` (learned for ${where})`;
+}
 
 function lastError(constraint: Constraint): string {
   return truncate(constraint.evidence.lastError.replace(/\s+/g, ' ').trim(), 160);
@@ -46,7 +53,7 @@ export function callViolation(entry: Entry, call: CallContext): Violation {
   return {
     rule: 'identical-failure',
     severity: 'block',
-    reason: `${call.description} failed ${times(constraint.evidence.failures)} with ${constraint.signature}${maskedNote(constraint, call.description)} and ${depends}. Last error: ${lastError(constraint)}`,
+    reason: `${call.description} failed ${times(constraint.evidence.failures)} with ${constraint.signature}${maskedNote(constraint, call.description)} and ${depends}${learnedIn(constraint)}. Last error: ${lastError(constraint)}`,
     suggestion,
     evidence: evidenceOf(constraint),
     constraint: { ...constraint },
@@ -64,7 +71,7 @@ export function targetViolation(entry: Entry, call: CallContext): Violation {
     return {
       rule: 'existing-target',
       severity: 'block',
-      reason: `${target} already exists: creating it failed ${times(constraint.evidence.failures)} with ${constraint.signature}. Last error: ${lastError(constraint)}`,
+      reason: `${target} already exists: creating it failed ${times(constraint.evidence.failures)} with ${constraint.signature}${learnedIn(constraint)}. Last error: ${lastError(constraint)}`,
       suggestion: `Use ${target} as it is, edit it, or create it under a different name.`,
       evidence: evidenceOf(constraint),
       constraint: { ...constraint },
@@ -76,7 +83,7 @@ export function targetViolation(entry: Entry, call: CallContext): Violation {
       return {
         rule: 'missing-target',
         severity: 'block',
-        reason: `${target} does not exist: ${constraint.evidence.calls.length > 1 ? 'earlier calls on it' : 'an earlier call on it'} failed with ${constraint.signature} and nothing has created it since, so ${call.tool} on it would fail the same way. Last error: ${lastError(constraint)}`,
+        reason: `${target} does not exist: ${constraint.evidence.calls.length > 1 ? 'earlier calls on it' : 'an earlier call on it'} failed with ${constraint.signature} and nothing has created it since, so ${call.tool} on it would fail the same way${learnedIn(constraint)}. Last error: ${lastError(constraint)}`,
         suggestion: `List the directory or search for the right path, or create ${target} first if it should exist.`,
         evidence: evidenceOf(constraint),
         constraint: { ...constraint },
@@ -86,7 +93,7 @@ export function targetViolation(entry: Entry, call: CallContext): Violation {
   return {
     rule: 'target-ban',
     severity: 'block',
-    reason: `${constraint.actionClass} on ${target} failed ${times(constraint.evidence.failures)} with ${constraint.signature} and ${target} has not changed since. Last error: ${lastError(constraint)}`,
+    reason: `${constraint.actionClass} on ${target} failed ${times(constraint.evidence.failures)} with ${constraint.signature} and ${target} has not changed since${learnedIn(constraint)}. Last error: ${lastError(constraint)}`,
     suggestion: `Inspect ${target} before acting on it again, or work on something else.`,
     evidence: evidenceOf(constraint),
     constraint: { ...constraint },
@@ -99,7 +106,7 @@ export function strategyViolation(entry: Entry, severity: 'warn' | 'block'): Vio
   return {
     rule: 'banned-strategy',
     severity,
-    reason: `${constraint.actionClass} has failed with ${constraint.signature} on ${constraint.evidence.failures} different targets (${targets}). Last error: ${lastError(constraint)}`,
+    reason: `${constraint.actionClass} has failed with ${constraint.signature} on ${constraint.evidence.failures} different targets (${targets})${learnedIn(constraint)}. Last error: ${lastError(constraint)}`,
     suggestion:
       'The approach itself looks wrong, not just one target: step back and check your assumptions before trying more of the same.',
     evidence: evidenceOf(constraint),
@@ -121,7 +128,7 @@ export function parameterViolation(entry: Entry): Violation {
   return {
     rule: 'parameter-ban',
     severity: 'block',
-    reason: `Configurations with ${describeRegion(region)} fail with ${constraint.signature}: ${times(constraint.evidence.failures)} already (${constraint.evidence.calls.slice(-2).join('; ')}). Last error: ${lastError(constraint)}`,
+    reason: `Configurations with ${describeRegion(region)} fail with ${constraint.signature}: ${times(constraint.evidence.failures)} already (${constraint.evidence.calls.slice(-2).join('; ')})${learnedIn(constraint)}. Last error: ${lastError(constraint)}`,
     suggestion: `Stay below the failing values (${describeRegion({ atLeast: region.atLeast, atMost: region.atMost })}); reduce one of them.`,
     evidence: evidenceOf(constraint),
     constraint: { ...constraint },

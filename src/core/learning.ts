@@ -7,7 +7,16 @@ import { type ConstraintIndex, constraintId, type Entry, isActive, regionCovers 
 import type { CallContext } from './detectors/types.js';
 import { truncate } from './identity.js';
 import type { Policy } from './policy.js';
-import type { ActionKind, Constraint, Evidence, FailureFacts, Mutable, ParameterRegion } from './types.js';
+import { scopedContext } from './scope.js';
+import type {
+  ActionKind,
+  Constraint,
+  ConstraintScope,
+  Evidence,
+  FailureFacts,
+  Mutable,
+  ParameterRegion,
+} from './types.js';
 
 const EVIDENCE_CALLS = 5;
 const SECOND = 1000;
@@ -31,7 +40,9 @@ export class Learner {
   learn(call: CallContext, failure: FailureFacts, errorText: string): LearnResult {
     const enforced: Entry[] = [];
     const evicted: Entry[] = [];
-    const context = Object.keys(this.policy.context).length > 0 ? this.policy.context : undefined;
+    const { context: where, sharing } = this.policy;
+    const contextOf = (kind: ConstraintScope, targets?: readonly string[]) =>
+      scopedContext(kind, where, sharing, targets);
     const record = (entry: Entry | undefined, became: boolean, out: Entry[]) => {
       if (entry && became) enforced.push(entry);
       evicted.push(...out);
@@ -49,20 +60,31 @@ export class Learner {
       mentions(errorText, widenable[0] as string) &&
       this.index.callEntry(call.identity.callKey) === undefined;
     if (!coveredByTarget) {
-      const [callEntry, callBecame, callEvicted] = this.learnCall(call, failure, errorText, context);
+      const [callEntry, callBecame, callEvicted] = this.learnCall(
+        call,
+        failure,
+        errorText,
+        contextOf('call', call.facts.targets),
+      );
       record(callEntry, callBecame, callEvicted);
     }
 
     for (const target of widenable) {
-      const [entry, became, out] = this.learnTarget(call, failure, errorText, target, context);
+      const [entry, became, out] = this.learnTarget(
+        call,
+        failure,
+        errorText,
+        target,
+        contextOf('target', [target]),
+      );
       record(entry, became, out);
     }
     if (this.policy.learning.strategyEffect !== 'off') {
-      const [entry, became, out] = this.learnStrategy(call, failure, errorText, context);
+      const [entry, became, out] = this.learnStrategy(call, failure, errorText, contextOf('strategy'));
       record(entry, became, out);
     }
     if (failure.monotone && failure.monotone.length > 0 && call.facts.parameters) {
-      const [entry, became, out] = this.learnParameters(call, failure, errorText, context);
+      const [entry, became, out] = this.learnParameters(call, failure, errorText, contextOf('parameter'));
       record(entry, became, out);
     }
     return { enforced, evicted };

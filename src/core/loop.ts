@@ -31,6 +31,7 @@ import {
   ToolPolicyIndex,
 } from './policy.js';
 import { RadiusLimit } from './radius.js';
+import { contextMatches } from './scope.js';
 import { normalizeTarget } from './targets.js';
 import type {
   AuditSink,
@@ -729,12 +730,7 @@ export class NarrowingEngine {
   }
 
   private contextMatches(constraint: Constraint): boolean {
-    const theirs = constraint.context;
-    if (!theirs) return true;
-    for (const [key, value] of Object.entries(this.policy.context)) {
-      if (key in theirs && theirs[key] !== value) return false;
-    }
-    return true;
+    return contextMatches(constraint.context, this.policy.context);
   }
 
   private scheduleSave(): void {

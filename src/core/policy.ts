@@ -2,6 +2,7 @@
  * Every threshold the engine uses, with the defaults of the `precise` preset. The shape is plain
  * data; validation with readable errors lives in the outer layer (`src/config`).
  */
+import { DEFAULT_SHARING, type SharingPolicy } from './scope.js';
 import type { ActionKind } from './types.js';
 
 export type PresetName = 'precise' | 'strict' | 'off';
@@ -96,6 +97,10 @@ export interface Policy {
   alternatives: Record<string, string[]>;
   /** Where learned constraints hold; constraints from another context are not applied. */
   context: Record<string, string>;
+  /** Which of the context's dimensions each kind of constraint keeps (see `scope.ts`). */
+  sharing: SharingPolicy;
+  /** Where learned state is kept: `file`, `sqlite`, `memory` or a `redis://` URL. Default `file`. */
+  store?: string;
 }
 
 export type DeepPartial<T> = {
@@ -145,6 +150,13 @@ function preciseDefaults(): Policy {
     tools: {},
     alternatives: {},
     context: {},
+    sharing: {
+      call: [...DEFAULT_SHARING.call],
+      target: [...DEFAULT_SHARING.target],
+      strategy: [...DEFAULT_SHARING.strategy],
+      parameter: [...DEFAULT_SHARING.parameter],
+      absolutePaths: [...DEFAULT_SHARING.absolutePaths],
+    },
   };
 }
 

@@ -373,6 +373,11 @@ export interface StateStore {
   /** Writes what is pending; resolves to the merged state now on the store, if it changed. */
   flush(): Promise<PersistedState | undefined>;
   close(): Promise<void>;
+  /**
+   * Stores shared with other processes or machines call `listener` with what the others learned or
+   * lifted, as it arrives (a partial state: only what changed). Returns what stops listening.
+   */
+  subscribe?(listener: (changes: PersistedState) => void): () => void;
 }
 
 /**

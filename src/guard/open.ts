@@ -4,7 +4,7 @@
  * folder it resolves relative paths against, the clock and the session id: every face opens its
  * guard here, so each of them behaves the same way for the same options.
  */
-import { dirname } from 'node:path';
+import { dirname, join } from 'node:path';
 import { createToolCallAdapter } from '../adapters/tool-call/index.js';
 import { createJournal, describeJournalProblem, type Journal, JournalInUseError } from '../audit/index.js';
 import type { Detector } from '../core/detectors/types.js';
@@ -13,12 +13,28 @@ import { NarrowingEngine } from '../core/loop.js';
 import type { Enforcement, Policy, PolicyInput, PresetName } from '../core/policy.js';
 import type { Clock, DomainAdapter, StateStore, WorldProbe } from '../core/types.js';
 import { createFileProbe, defaultStateDir, journalSlotPath, stateLayout } from '../node/index.js';
+import { detectProjectContext } from '../node/project-context.js';
 import { loadPolicyFile, parsePolicy } from '../policy-file/index.js';
 import { createFileStore, createMemoryStore, describeStoreProblem } from '../stores/index.js';
+import { isRedisUrl, redactRedisUrl } from '../stores/redis-url.js';
 import { createGuardSession, type GuardSession } from './session.js';
 
-/** Where learned constraints are kept: in this process only, in the project's state file, or a store of your own. */
-export type StoreOption = 'memory' | 'file' | StateStore;
+/**
+ * Where learned constraints are kept: in this process only, in the project's state file, in a
+ * SQLite database shared by the machine's processes, on a Redis server shared by a fleet, or a
+ * store of your own.
+ */
+export type StoreOption =
+  | 'memory'
+  | 'file'
+  | 'sqlite'
+  | `redis://${string}`
+  | `rediss://${string}`
+  | URL
+  | StateStore;
+
+/** The SQLite database in a state directory. */
+export const SQLITE_FILE = 'state.db';
 
 export interface OpenGuardOptions {
   /** A policy object, or the path of a JSON or YAML policy file. The `precise` preset when absent. */
@@ -38,10 +54,16 @@ export interface OpenGuardOptions {
   readonly workspaceRoot?: string;
   /** Holds the state file and the journal. Default: `.narrowing` at the root of the workspace's project. */
   readonly stateDir?: string;
-  /** Default `file`. */
+  /** Default: the policy's `store`, else `file`. `sqlite` and Redis need `openGuard` (they connect). */
   readonly store?: StoreOption;
-  /** The state file of the `file` store, when it is not `state.json` in the state directory. */
+  /** The state file of the `file` store (or the database of `sqlite`), when not in the state directory. */
   readonly statePath?: string;
+  /**
+   * Where what is learned holds, added under the policy's own `context`: `auto` fills `repository`
+   * (the git remote, or the checkout's folder) and `host`. Default: `auto` with a shared store
+   * (`sqlite`, Redis), none otherwise.
+   */
+  readonly context?: Readonly<Record<string, string>> | 'auto' | false;
   /**
    * `true`: a journal in the state directory (one per process: a second process on the same
    * directory writes `journal.2.jsonl`, and so on); a path: that journal; `false`: none.
@@ -57,9 +79,10 @@ export interface OpenGuardOptions {
   /** Where problems with the state file or the journal are reported. Default: stderr. */
   readonly onProblem?: (message: string) => void;
   /**
-   * When the state directory cannot be used (read-only, a full disk, a file in its place):
-   * `memory` (default) goes on with state in memory and no journal, and says so through
-   * `onProblem`, so that the agent's tools stay available; `throw` refuses to open.
+   * When the state cannot be kept where it should (a read-only or full disk, a file in the state
+   * directory's place, an unreachable store): `memory` (default) goes on with state in memory and
+   * no journal, and says so through `onProblem`, so that the agent's tools stay available;
+   * `throw` refuses to open.
    */
   readonly whenStateUnavailable?: 'memory' | 'throw';
 }
@@ -72,6 +95,22 @@ const JOURNAL_SLOTS = 16;
 
 /** Opens a guard. Asynchronous because some stores connect before they can answer. */
 export async function openGuard(options: OpenGuardOptions = {}): Promise<GuardSession> {
+  const report = options.onProblem ?? reportToStderr;
+  const policy = resolveGuardPolicy(options);
+  const choice = storeChoice(options, policy);
+  const workspaceRoot = options.workspaceRoot ?? process.cwd();
+  const stateDir = resolveStateDir(options, choice, workspaceRoot);
+  if (choice === 'sqlite' || isRedisChoice(choice)) {
+    let store: StateStore;
+    try {
+      store = await openSharedStore(choice, options, stateDir, report);
+    } catch (error) {
+      if (!keepsGoingInMemory(options, error)) throw error;
+      reportInMemory(report, describeStore(choice, stateDir), error);
+      return compose(options, policy, 'memory', createMemoryStore(), workspaceRoot, undefined, report);
+    }
+    return compose(options, policy, choice, store, workspaceRoot, stateDir, report);
+  }
   return openGuardSync(options);
 }
 
@@ -79,58 +118,119 @@ export async function openGuard(options: OpenGuardOptions = {}): Promise<GuardSe
 export function openGuardSync(options: OpenGuardOptions = {}): GuardSession {
   const report = options.onProblem ?? reportToStderr;
   const policy = resolveGuardPolicy(options);
+  const choice = storeChoice(options, policy);
+  if (choice === 'sqlite' || isRedisChoice(choice)) {
+    throw usage('the sqlite and redis stores connect before they answer: open them with `await openGuard()`');
+  }
   const workspaceRoot = options.workspaceRoot ?? process.cwd();
-  const storeChoice = options.store ?? 'file';
-  const stateDir = resolveStateDir(options, storeChoice, workspaceRoot);
-  const { store, journal, keptIn } = openPersistence(options, storeChoice, stateDir, report);
+  const stateDir = resolveStateDir(options, choice, workspaceRoot);
+  let store: StateStore | undefined;
+  try {
+    store = openStore(choice, options, stateDir, report);
+    return compose(options, policy, choice, store, workspaceRoot, stateDir, report);
+  } catch (error) {
+    if (!keepsGoingInMemory(options, error)) throw error;
+    void store?.close();
+    reportInMemory(report, describeStore(choice, stateDir ?? options.statePath), error);
+    return compose(options, policy, 'memory', createMemoryStore(), workspaceRoot, undefined, report);
+  }
+}
+
+async function openSharedStore(
+  choice: 'sqlite' | `redis://${string}` | `rediss://${string}` | URL,
+  options: OpenGuardOptions,
+  stateDir: string | undefined,
+  report: (message: string) => void,
+): Promise<StateStore> {
+  if (choice === 'sqlite') {
+    const { openSqliteStore } = await import('../stores/sqlite-store.js');
+    const path = options.statePath ?? join(requireStateDir(stateDir, 'sqlite'), SQLITE_FILE);
+    return openSqliteStore({ path, onProblem: (problem) => report(describeStoreProblem(problem)) });
+  }
+  const { openRedisStore } = await import('../stores/redis-store.js');
+  return openRedisStore({ url: choice, onProblem: report });
+}
+
+/** Whether a failure to open the store or the journal leaves the guard running in memory. */
+function keepsGoingInMemory(options: OpenGuardOptions, error: unknown): boolean {
+  if (options.whenStateUnavailable === 'throw') return false;
+  // A mistake in the call itself is the caller's to fix, not the disk's.
+  return !(error instanceof NarrowingError && error.code === 'USAGE');
+}
+
+function describeStore(choice: StoreOption, where: string | undefined): string {
+  if (isRedisChoice(choice)) return redactRedisUrl(String(choice));
+  return where ?? 'the state directory';
+}
+
+function reportInMemory(report: (message: string) => void, where: string, error: unknown): void {
+  const why = error instanceof Error ? error.message : String(error);
+  report(
+    `cannot keep state in ${where} (${why}). Running with state in memory only and no journal: the ` +
+      'tools stay available, but what is learned now is lost when this process exits. Fix the ' +
+      'directory or the store, or point --state-dir elsewhere.',
+  );
+}
+
+function compose(
+  options: OpenGuardOptions,
+  basePolicy: Policy,
+  choice: StoreOption,
+  store: StateStore | undefined,
+  workspaceRoot: string,
+  stateDir: string | undefined,
+  report: (message: string) => void,
+): GuardSession {
+  const policy = withContext(basePolicy, options, choice, workspaceRoot);
+  const journal = openJournal(options, choice, stateDir, report);
   const probe = options.probe === false ? undefined : (options.probe ?? createFileProbe(workspaceRoot));
   const engine = new NarrowingEngine({
     adapter: options.adapter ?? createToolCallAdapter(),
     policy,
-    store,
+    ...(store && { store }),
     ...(journal && { audit: journal }),
     ...(probe && { probe }),
     ...(options.clock && { clock: options.clock }),
     ...(options.sessionId !== undefined && { sessionId: options.sessionId }),
     ...(options.detectors && { detectors: options.detectors }),
   });
+  // What other processes or agents learn reaches this engine as it arrives.
+  const stopListening = store?.subscribe?.((changes) => engine.restore(changes, { scope: 'persistent' }));
   return createGuardSession({
     engine,
-    stateDir: keptIn,
+    stateDir: (store && choice !== 'memory' && !isRedisChoice(choice)) || journal ? stateDir : undefined,
     journalPath: journal?.path,
     workspaceRoot,
+    ...(stopListening && { release: async () => stopListening() }),
   });
 }
 
-/** The store and the journal; with memory only, loudly, when the state directory cannot be used. */
-function openPersistence(
+function storeChoice(options: OpenGuardOptions, policy: Policy): StoreOption {
+  return options.store ?? (policy.store as StoreOption | undefined) ?? 'file';
+}
+
+function isRedisChoice(choice: StoreOption): choice is `redis://${string}` | URL {
+  if (choice instanceof URL) return true;
+  return typeof choice === 'string' && isRedisUrl(choice);
+}
+
+/** The policy with the caller's context (or the detected one) under its own. */
+function withContext(
+  policy: Policy,
   options: OpenGuardOptions,
-  storeChoice: StoreOption,
-  stateDir: string | undefined,
-  report: (message: string) => void,
-): {
-  readonly store: StateStore;
-  readonly journal: Journal | undefined;
-  readonly keptIn: string | undefined;
-} {
-  let store: StateStore | undefined;
-  try {
-    store = openStore(storeChoice, options, stateDir, report);
-    const journal = openJournal(options, storeChoice, stateDir, report);
-    const onDisk = storeChoice === 'file' || journal !== undefined;
-    return { store, journal, keptIn: onDisk ? stateDir : undefined };
-  } catch (error) {
-    if (options.whenStateUnavailable === 'throw') throw error;
-    if (error instanceof NarrowingError && error.code === 'USAGE') throw error;
-    void store?.close();
-    const why = error instanceof Error ? error.message : String(error);
-    report(
-      `cannot keep state in ${stateDir ?? options.statePath ?? 'the state directory'} (${why}). ` +
-        'Running with state in memory only and no journal: the tools stay available, but what is ' +
-        'learned now is lost when this process exits. Fix the directory, or point --state-dir elsewhere.',
-    );
-    return { store: createMemoryStore(), journal: undefined, keptIn: undefined };
-  }
+  choice: StoreOption,
+  workspaceRoot: string,
+): Policy {
+  const shared = choice === 'sqlite' || isRedisChoice(choice);
+  const wanted = options.context ?? (shared ? 'auto' : false);
+  if (wanted === false) return policy;
+  const extra = wanted === 'auto' ? detectProjectContext(workspaceRoot) : wanted;
+  return { ...policy, context: { ...extra, ...policy.context } };
+}
+
+function requireStateDir(stateDir: string | undefined, store: string): string {
+  if (stateDir === undefined) throw usage(`the ${store} store needs a stateDir or a statePath`);
+  return stateDir;
 }
 
 /** The policy (validated, with readable errors), then the caller's preset and enforcement. */
@@ -153,7 +253,8 @@ function resolveStateDir(
 ): string | undefined {
   if (options.stateDir !== undefined) return options.stateDir;
   if (options.statePath !== undefined) return dirname(options.statePath);
-  if (store === 'file' || options.journal === true) return defaultStateDir(workspaceRoot);
+  if (store === 'file' || store === 'sqlite' || options.journal === true)
+    return defaultStateDir(workspaceRoot);
   return undefined;
 }
 
@@ -162,15 +263,17 @@ function openStore(
   options: OpenGuardOptions,
   stateDir: string | undefined,
   report: (message: string) => void,
-): StateStore {
-  if (typeof choice === 'object') return choice;
+): StateStore | undefined {
+  if (typeof choice === 'object' && !(choice instanceof URL)) return choice;
   if (choice === 'memory') return createMemoryStore();
   if (choice === 'file') {
     const path = options.statePath ?? (stateDir === undefined ? undefined : stateLayout(stateDir).state);
     if (path === undefined) throw usage('the file store needs a stateDir or a statePath');
     return createFileStore({ path, onProblem: (problem) => report(describeStoreProblem(problem)) });
   }
-  throw usage(`unknown store "${String(choice)}": use "memory", "file" or a store instance`);
+  throw usage(
+    `unknown store "${redactRedisUrl(String(choice))}": use "memory", "file", "sqlite", a redis:// URL or a store instance`,
+  );
 }
 
 function openJournal(
@@ -179,7 +282,7 @@ function openJournal(
   stateDir: string | undefined,
   report: (message: string) => void,
 ): Journal | undefined {
-  const wanted = options.journal ?? store === 'file';
+  const wanted = options.journal ?? (store === 'file' || store === 'sqlite');
   if (wanted === false) return undefined;
   const settings = {
     receipts: options.receipts ?? true,

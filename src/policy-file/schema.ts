@@ -161,6 +161,19 @@ const toolPolicySchema = section({
   detectors: detectorsSchema,
 });
 
+const dimensions = () => z.array(z.string().min(1), { error: 'a list of context names' });
+
+const sharingSchema = section(
+  {
+    call: dimensions(),
+    target: dimensions(),
+    strategy: dimensions(),
+    parameter: dimensions(),
+    absolutePaths: dimensions(),
+  },
+  'Which context dimensions each kind of constraint keeps; a dimension named nowhere applies to all.',
+);
+
 const toolName = z.string().min(1, { error: 'a non-empty tool name or glob' });
 
 export const policyInputSchema = section({
@@ -185,6 +198,11 @@ export const policyInputSchema = section({
   context: z.record(z.string(), z.string({ error: 'a string' }), {
     error: 'a mapping from names to strings',
   }),
+  sharing: sharingSchema,
+  store: z
+    .string({ error: 'file, sqlite, memory or a redis:// URL' })
+    .regex(/^(file|sqlite|memory|rediss?:\/\/.+)$/, { error: 'file, sqlite, memory or a redis:// URL' })
+    .meta({ description: 'Where learned state is kept: file (default), sqlite, memory or a redis:// URL.' }),
 });
 
 export type PolicyFileInput = z.infer<typeof policyInputSchema>;

@@ -2,6 +2,8 @@
  * `inspect`: what narrowing has learned in a state directory and what it blocked lately, for a
  * person deciding whether to trust it (or to clear a constraint that is wrong).
  */
+
+import { describeContext } from '../core/scope.js';
 import type { Constraint, PersistedState } from '../core/types.js';
 import { describeConstraintEffect } from './constraint-words.js';
 import type { BlockNote, RecentBlocks } from './journal-scan.js';
@@ -27,6 +29,8 @@ export interface ConstraintView {
   /** Milliseconds since the epoch; `null` for a constraint that never expires. */
   readonly expiresAt: number | null;
   readonly strikes: number;
+  /** Where the constraint holds (repository, host, GPU, model…); absent when everywhere. */
+  readonly context?: Readonly<Record<string, string>>;
 }
 
 export interface Inspection {
@@ -81,6 +85,7 @@ function viewOf(constraint: Constraint, now: number): ConstraintView {
     lastFailureAt: constraint.evidence.lastAt,
     expiresAt: Number.isFinite(constraint.expiresAt) ? constraint.expiresAt : null,
     strikes: constraint.strikes,
+    ...(constraint.context !== undefined && { context: constraint.context }),
   };
 }
 
@@ -109,6 +114,7 @@ export function formatInspection(inspection: Inspection, format: InspectFormat):
   inspection.constraints.forEach((view, index) => {
     lines.push('', `${index + 1}. ${capitalise(view.blocks)}`);
     lines.push(`   scope: ${view.scope} · ${view.signature} · id ${view.id}`);
+    if (view.context !== undefined) lines.push(`   holds for: ${describeContext(view.context)}`);
     const calls = view.calls.length > 0 ? ` (${view.calls.slice(-2).join('; ')})` : '';
     lines.push(
       `   evidence: ${failures(view.failures)}${calls}, last ${relativeTime(view.lastFailureAt, now)}`,

@@ -60,7 +60,7 @@ export function pruneLiftedMarks(
 }
 
 /** A total order on copies of one constraint: fresher evidence first, then the later creation. */
-function newer(x: Constraint, y: Constraint): Constraint {
+export function newer(x: Constraint, y: Constraint): Constraint {
   if (x === y) return x;
   if (x.evidence.lastAt !== y.evidence.lastAt) return x.evidence.lastAt > y.evidence.lastAt ? x : y;
   if (x.createdAt !== y.createdAt) return x.createdAt > y.createdAt ? x : y;

@@ -3,7 +3,7 @@
  * edited by hand or cut short must be recognised, never half-trusted.
  */
 import { z } from 'zod';
-import type { PersistedState } from '../core/types.js';
+import type { Constraint, PersistedState } from '../core/types.js';
 
 export const STATE_VERSION = 1;
 
@@ -98,4 +98,23 @@ export function stateToText(state: PersistedState): string {
     2,
   );
   return `${text}\n`;
+}
+
+/** One constraint as a row or a message carries it (a ban that never expires included). */
+export function constraintToText(value: Constraint): string {
+  return JSON.stringify(value, (_key, item: unknown) =>
+    item === Number.POSITIVE_INFINITY ? INFINITE : item,
+  );
+}
+
+/** A constraint read back from a row or a message; `undefined` when it is not one. */
+export function parseConstraintText(text: string): Constraint | undefined {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+  const parsed = constraint.safeParse(raw);
+  return parsed.success ? (parsed.data as Constraint) : undefined;
 }

@@ -334,11 +334,11 @@ describe('sessions', () => {
   });
 
   it('does not apply constraints learned in another context', () => {
-    const onGpuA = new Agent({ policy: { context: { gpu: 'L4' } } });
-    onGpuA.call('read_file', { path: 'a.ts' }, ENOENT('a.ts'));
-    const onGpuB = new Agent({ policy: { context: { gpu: 'A100' } } });
-    onGpuB.loop.restore(onGpuA.loop.snapshot(), { scope: 'persistent' });
-    expect(onGpuB.check('read_file', { path: 'a.ts' }).verdict).toBe('allow');
+    const inRepoA = new Agent({ policy: { context: { repository: 'github.com/acme/a' } } });
+    inRepoA.call('read_file', { path: 'a.ts' }, ENOENT('a.ts'));
+    const inRepoB = new Agent({ policy: { context: { repository: 'github.com/acme/b' } } });
+    inRepoB.loop.restore(inRepoA.loop.snapshot(), { scope: 'persistent' });
+    expect(inRepoB.check('read_file', { path: 'a.ts' }).verdict).toBe('allow');
   });
 
   it('resumes a session with its run counters from a full snapshot', () => {

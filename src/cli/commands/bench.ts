@@ -35,6 +35,14 @@ export interface PerfCommandOptions {
   readonly json?: boolean;
 }
 
+export interface FleetCommandOptions {
+  readonly agents?: number;
+  readonly rounds?: number;
+  readonly calls?: number;
+  readonly redis?: string;
+  readonly json?: boolean;
+}
+
 export interface ProxyCommandOptions {
   readonly calls?: number;
   readonly concurrentCalls?: number;
@@ -53,6 +61,7 @@ export interface BenchCommands {
   mlSearch(options: MlSearchCommandOptions, io: CommandIO): Promise<number>;
   perf(options: PerfCommandOptions, io: CommandIO): Promise<number>;
   proxy(options: ProxyCommandOptions, io: CommandIO): Promise<number>;
+  fleet(options: FleetCommandOptions, io: CommandIO): Promise<number>;
 }
 
 /** A bad option value; the message says what the option takes. */
@@ -106,6 +115,16 @@ export function parseLongHorizonOptions(raw: Raw): LongHorizonCommandOptions {
 /** A built command tests the built engine in its child process; run from the sources, the sources. */
 export function parseSessionsOptions(raw: Raw): SessionsCommandOptions {
   return { json: raw.json === true, engine: import.meta.url.endsWith('.ts') ? 'source' : 'dist' };
+}
+
+export function parseFleetOptions(raw: Raw): FleetCommandOptions {
+  return {
+    agents: optional(raw, 'agents', positive('--agents')),
+    rounds: optional(raw, 'rounds', positive('--rounds')),
+    calls: optional(raw, 'calls', positive('--calls')),
+    redis: typeof raw.redis === 'string' ? raw.redis : undefined,
+    json: raw.json === true,
+  };
 }
 
 export function parseMlSearchOptions(raw: Raw): MlSearchCommandOptions {
@@ -165,7 +184,9 @@ type OptionsOf<K extends Subcommand> = Parameters<BenchCommands[K]>[0];
 export function register(program: Command): void {
   const bench = program
     .command('bench')
-    .description('reproduce the paper and measure narrowing: long-horizon, sessions, ml-search, perf, proxy')
+    .description(
+      'reproduce the paper and measure narrowing: long-horizon, sessions, ml-search, perf, proxy, fleet',
+    )
     .addHelpText('after', BENCH_HELP);
   const action =
     <K extends Subcommand>(name: K, parse: (raw: Raw) => OptionsOf<K>) =>
@@ -224,6 +245,16 @@ export function register(program: Command): void {
     .option('--warmup <n>', 'calls each way before measuring (default 50)')
     .option('--json', 'machine-readable output only')
     .action(action('proxy', parseProxyOptions));
+
+  bench
+    .command('fleet')
+    .description('agents sharing one store: propagation latency (p50, p99) and per-call cost, per store')
+    .option('--agents <n>', 'agents on each shared store (default 8)')
+    .option('--rounds <n>', 'constraints learned, one agent after another (default 25)')
+    .option('--calls <n>', 'calls timed for the per-call cost (default 5000)')
+    .option('--redis <url>', 'a Redis server (default: a local redis-server on a free port, when installed)')
+    .option('--json', 'machine-readable output only')
+    .action(action('fleet', parseFleetOptions));
 }
 
 /**

@@ -1,8 +1,10 @@
 import type { Command } from 'commander';
 import { type CommandIO, processIO } from './io.js';
+import { parseStoreOption, readSharedState, STORE_OPTION_HELP } from './store-option.js';
 
 export interface InspectCommandOptions {
   readonly stateDir?: string;
+  readonly store?: string;
   readonly json?: boolean;
   readonly all?: boolean;
   readonly recent?: string;
@@ -31,6 +33,7 @@ export function register(program: Command): void {
     .command('inspect')
     .description('show learned constraints and recent blocks')
     .option('--state-dir <dir>', 'state directory (default: ./.narrowing)')
+    .option('--store <store>', STORE_OPTION_HELP)
     .option('--all', 'include expired constraints and every block in the journal')
     .option('--recent <count>', 'how many recent blocks to show', '10')
     .option('--json', 'print one JSON object')
@@ -57,7 +60,16 @@ export async function runInspect(
   }
   const layout = stateLayout(report.resolveStateDir(options.stateDir, context.cwd));
   const label = `${report.displayPath(layout.dir, context.cwd)}/`;
-  const hasState = existsSync(layout.state);
+  const shared = options.store !== undefined && options.store !== 'file' && options.store !== 'memory';
+  if (shared) {
+    try {
+      parseStoreOption(options.store as string);
+    } catch (error) {
+      io.stderr.write(`narrowing inspect: ${(error as Error).message}\n`);
+      return 2;
+    }
+  }
+  const hasState = shared || existsSync(layout.state);
   const hasJournal = existsSync(layout.journal);
   if (!hasState && !hasJournal) {
     if (options.json) {
@@ -75,7 +87,9 @@ export async function runInspect(
   let state: import('../../core/types.js').PersistedState | undefined;
   let recent: import('../../report/index.js').RecentBlocks | undefined;
   try {
-    if (hasState) {
+    if (shared) {
+      state = await readSharedState(options.store as string, layout.dir);
+    } else if (hasState) {
       const parsed = parseStateText(readFileSync(layout.state, 'utf8'));
       if (!parsed.ok) {
         io.stderr.write(
