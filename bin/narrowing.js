@@ -6,7 +6,11 @@ import('../dist/cli/main.js')
       console.error(
         'narrowing: the package is not built. Run `npm run build` (or `npm ci`, which builds it).',
       );
-    } else if (error && typeof error.code === 'string' && error[Symbol.for('narrowing-guard.error')] === true) {
+    } else if (
+      error &&
+      typeof error.code === 'string' &&
+      error[Symbol.for('narrowing-guard.error')] === true
+    ) {
       // An error narrowing raised on purpose says what to do; its stack would only hide that.
       console.error(`narrowing-guard: ${error.message}`);
     } else {

@@ -312,7 +312,6 @@ export class NarrowingEngine {
     return forgotten;
   }
 
-
   getConvergence(): ConvergenceReport {
     return (
       this.convergence?.report() ?? {

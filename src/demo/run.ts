@@ -5,7 +5,6 @@
  */
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { NarrowingError } from '../core/errors.js';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/client';
@@ -13,6 +12,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import picocolors from 'picocolors';
 import { toolCallToOutcome } from '../adapters/tool-call/index.js';
 import { verifyJournal } from '../audit/index.js';
+import { NarrowingError } from '../core/errors.js';
 import { VERDICT_META_KEY, type VerdictMeta } from '../guard/verdict.js';
 import { stateLayout } from '../node/index.js';
 import { parseStateText } from '../stores/index.js';
