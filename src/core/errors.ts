@@ -15,6 +15,7 @@ const BRAND = Symbol.for('narrowing-guard.error');
  * - `TRACE_INVALID`: a trace file is malformed; the message names the line.
  * - `CONFIG_INVALID`: a client configuration file cannot be read or changed safely.
  * - `GUARD_FAULT`: the guard itself broke while checking or recording; fail open unless told otherwise.
+ * - `PROVIDER_ERROR`: a model provider failed in a way retrying will not fix, or retries ran out.
  * - `USAGE`: a call or a command was given arguments it cannot take.
  */
 export type NarrowingErrorCode =
@@ -26,6 +27,7 @@ export type NarrowingErrorCode =
   | 'TRACE_INVALID'
   | 'CONFIG_INVALID'
   | 'GUARD_FAULT'
+  | 'PROVIDER_ERROR'
   | 'USAGE';
 
 export class NarrowingError extends Error {
