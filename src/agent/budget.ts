@@ -63,7 +63,7 @@ export class RunBudget {
     return {
       state: STATE_OF_RULE[violation.rule] ?? 'budget_exceeded',
       rule: violation.rule,
-      reason: text(violation),
+      reason: violation.reason,
     };
   }
 
