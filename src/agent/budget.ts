@@ -67,6 +67,12 @@ export class RunBudget {
     };
   }
 
+  /** Tokens or cost spent to their limit: the tool calls of the response that spent them do not run. */
+  overspent(now: number): BudgetStop | undefined {
+    const stop = this.exceeded(now);
+    return stop?.state === 'budget_exceeded' ? stop : undefined;
+  }
+
   /** The reserves newly entered since the last call: each is reported once per run. */
   warnings(now: number): BudgetWarning[] {
     const out: BudgetWarning[] = [];

@@ -285,7 +285,7 @@ class GuardedAgent implements Agent {
 
     if (response.toolCalls.length > 0) {
       this.answer = '';
-      const spent = this.budget.exceeded(this.now());
+      const spent = this.budget.overspent(this.now());
       if (spent) {
         this.closeDanglingCalls(`not run: ${spent.reason}`);
         return { state: spent.state, reason: spent.reason };
