@@ -63,7 +63,8 @@ export async function startScriptedServer(script: readonly Reply[]): Promise<Scr
     const reply = queue.shift();
     if (!reply) return sendError(response, 500, 'the test script has no more replies');
     if ('status' in reply) {
-      const headers = reply.retryAfter === undefined ? {} : { 'retry-after': reply.retryAfter };
+      const headers: Record<string, string> =
+        reply.retryAfter === undefined ? {} : { 'retry-after': reply.retryAfter };
       return sendError(response, reply.status, reply.message ?? `scripted ${reply.status}`, headers);
     }
     const id = `chatcmpl-${calls}`;
