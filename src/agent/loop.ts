@@ -12,7 +12,7 @@ import type {
 } from '@ai-sdk/provider';
 import { toolCallToOutcome, toolCallToProposal } from '../adapters/tool-call/convert.js';
 import { BUDGET_RULES } from '../core/budget.js';
-import { isNarrowingError } from '../core/errors.js';
+import { isNarrowingError, NarrowingError } from '../core/errors.js';
 import { ToolPolicyIndex } from '../core/policy.js';
 import type { Outcome } from '../core/types.js';
 import { guardedCall } from '../guard/guarded-call.js';
@@ -159,6 +159,7 @@ class GuardedAgent implements Agent {
   private reason = 'created';
   private answer = '';
   private closed = false;
+  private busy = false;
 
   constructor(
     private readonly options: AgentOptions,
@@ -189,6 +190,7 @@ class GuardedAgent implements Agent {
   }
 
   async run(task: string, options: RunOptions = {}): Promise<AgentResult> {
+    this.assertNotBusy();
     this.closeDanglingCalls('the run was given a new message before this call returned');
     this.session.newRun('user');
     this.budget.newRun(this.now());
@@ -201,6 +203,13 @@ class GuardedAgent implements Agent {
   }
 
   async resume(options: RunOptions = {}): Promise<AgentResult> {
+    this.assertNotBusy();
+    if (this.entries.length === 0) {
+      throw new NarrowingError(
+        'USAGE',
+        `there is no run to resume in session ${this.session.sessionId}: give a task`,
+      );
+    }
     this.closeDanglingCalls('the run stopped before this call returned; call it again if you still need it');
     if (this.machine.state !== 'running') this.machine.transition('running', 'resumed');
     return this.loop(options.signal);
@@ -243,6 +252,7 @@ class GuardedAgent implements Agent {
   // ---- the loop -------------------------------------------------------------------------------
 
   private async loop(outer: AbortSignal | undefined): Promise<AgentResult> {
+    this.busy = true;
     const control = new AbortController();
     const onAbort = () => control.abort(outer?.reason);
     outer?.addEventListener('abort', onAbort, { once: true });
@@ -254,6 +264,7 @@ class GuardedAgent implements Agent {
     } finally {
       clearTimeout(deadline);
       outer?.removeEventListener('abort', onAbort);
+      this.busy = false;
     }
   }
 
@@ -590,6 +601,10 @@ class GuardedAgent implements Agent {
       },
     });
     if (this.machine.state === 'waiting_for_tool') this.machine.transition('running', why);
+  }
+
+  private assertNotBusy(): void {
+    if (this.busy) throw new NarrowingError('USAGE', 'the agent is already running: wait for its result');
   }
 
   private maxRecoveries(): number {

@@ -208,3 +208,21 @@ describe('errors', () => {
     expect(log.ofType('tool-call').map((event) => event.verdict)).toEqual(['allow', 'halt']);
   });
 });
+
+describe('misuse', () => {
+  it('refuses to resume a session that has no run, with a USAGE error', async () => {
+    const server = await scriptedServer([]);
+    const agent = await createAgent({ model: modelOn(server), guard: { store: 'memory' } });
+    const error = await agent.resume().catch((caught: unknown) => caught);
+    expect(isNarrowingError(error) && error.code).toBe('USAGE');
+  });
+
+  it('refuses a second run while the first is going, leaving the first undisturbed', async () => {
+    const server = await scriptedServer([{ text: 'first' }]);
+    const agent = await createAgent({ model: modelOn(server), guard: { store: 'memory' } });
+    const first = agent.run('One.');
+    const second = await agent.run('Two.').catch((caught: unknown) => caught);
+    expect(isNarrowingError(second) && second.code).toBe('USAGE');
+    expect(await first).toMatchObject({ state: 'completed', text: 'first' });
+  });
+});
