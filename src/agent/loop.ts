@@ -61,7 +61,11 @@ export interface AgentOptions {
    * Asked for the next user message when the model ends its turn; the run waits for input
    * meanwhile. Undefined (or no function) completes the run.
    */
-  readonly input?: (run: { readonly text: string }) => Promise<string | undefined> | string | undefined;
+  readonly input?: (run: {
+    readonly text: string;
+    /** Aborted when the run is cancelled or runs out of time. */
+    readonly signal: AbortSignal;
+  }) => Promise<string | undefined> | string | undefined;
   readonly onEvent?: (event: AgentEvent) => void;
   /**
    * Where the run state is kept between steps, to resume from. Default: in the guard's state
@@ -139,6 +143,16 @@ interface Ending {
   readonly state: TerminalState;
   readonly reason: string;
   readonly error?: unknown;
+}
+
+/** What came of one tool call, for the model and for the loop. */
+interface ToolStep {
+  readonly part: LanguageModelV3ToolResultPart;
+  readonly status: ToolResultStatus;
+  /** The guard switched the tool off for the run. */
+  readonly disabled?: boolean;
+  readonly halt?: Ending;
+  readonly cancelled?: boolean;
 }
 
 /** Why a call was aborted from inside the loop: the run's time ran out. */
@@ -259,7 +273,15 @@ class GuardedAgent implements Agent {
     const deadline = this.startDeadline(control);
     try {
       let ending: Ending | undefined;
-      while (!ending) ending = await this.step(control.signal, outer);
+      while (!ending) {
+        try {
+          ending = await this.step(control.signal, outer);
+        } catch (error) {
+          // Not one of the ways a run ends (a state file that cannot be written, a throwing
+          // callback): the run still ends, in `error`, with it.
+          ending = { state: 'error', reason: errorText(error), error };
+        }
+      }
       return this.end(ending);
     } finally {
       clearTimeout(deadline);
@@ -314,17 +336,13 @@ class GuardedAgent implements Agent {
     return this.endTurn(signal, outer);
   }
 
-  /** Cancelled, out of time, out of steps or budget, or nothing left to try: checked before each request. */
+  /** Cancelled, out of time, out of steps or budget: checked before each request. */
   private preflight(outer: AbortSignal | undefined): Ending | undefined {
     if (outer?.aborted) return { state: 'cancelled', reason: cancelReason(outer) };
     const limit = this.budget.exceeded(this.now());
     if (limit) return { state: limit.state, reason: limit.reason };
-    if (this.session.isDone()) {
-      return {
-        state: 'error',
-        reason: `narrowing ended the run: ${this.session.engine.getConvergence().reason}`,
-      };
-    }
+    // The guard's own ending (stopped, halted, every approach ruled out, its budget) comes as the
+    // halt of the next tool call, which carries the reason and the rule.
     return undefined;
   }
 
@@ -361,7 +379,7 @@ class GuardedAgent implements Agent {
     this.save();
     let next: string | undefined;
     try {
-      next = await ask({ text: this.answer });
+      next = await ask({ text: this.answer, signal });
     } catch (error) {
       return (
         this.abortedEnding(signal, outer) ?? {
@@ -395,11 +413,9 @@ class GuardedAgent implements Agent {
     const disabled: string[] = [];
     let ending: Ending | undefined;
     for (const call of calls) {
-      if (ending) {
-        results.push(toolResult(call, 'error-text', `[not run: ${ending.reason}]`));
-        continue;
-      }
-      const done = await this.runTool(call, step, signal);
+      const done: ToolStep = ending
+        ? { part: toolResult(call, 'error-text', `[not run: ${ending.reason}]`), status: 'not-run' }
+        : await this.runTool(call, step, signal);
       results.push(done.part);
       this.emit({
         type: 'tool-result',
@@ -424,17 +440,7 @@ class GuardedAgent implements Agent {
     return undefined;
   }
 
-  private async runTool(
-    call: ModelToolCall,
-    step: number,
-    signal: AbortSignal,
-  ): Promise<{
-    part: LanguageModelV3ToolResultPart;
-    status: ToolResultStatus;
-    disabled?: boolean;
-    halt?: Ending;
-    cancelled?: boolean;
-  }> {
+  private async runTool(call: ModelToolCall, step: number, signal: AbortSignal): Promise<ToolStep> {
     const args = parseArguments(call.input);
     const tool = this.tools.get(call.toolName);
     if (args === undefined) {

@@ -40,8 +40,9 @@ const ENDINGS: readonly TerminalState[] = [
 export const TRANSITIONS: Readonly<Record<AgentState, readonly AgentState[]>> = {
   idle: ['running'],
   running: ['waiting_for_tool', 'waiting_for_input', ...ENDINGS],
-  waiting_for_tool: ['running', 'cancelled', 'timed_out', 'error'],
-  waiting_for_input: ['running', 'completed', 'cancelled'],
+  // A tool call can end the run every way but one: only the model completes it.
+  waiting_for_tool: ['running', 'cancelled', 'timed_out', 'max_steps', 'budget_exceeded', 'error'],
+  waiting_for_input: ['running', 'completed', 'cancelled', 'timed_out', 'error'],
   completed: ['running'],
   cancelled: ['running'],
   timed_out: ['running'],

@@ -117,3 +117,36 @@ describe('budgets', () => {
     expect(log.states().at(-1)).toBe('waiting_for_tool>timed_out');
   });
 });
+
+describe('limits reached away from the model', () => {
+  it('times out while it waits for input', async () => {
+    const server = await scriptedServer([{ text: 'Anything else?' }]);
+    const log = eventLog();
+    const agent = await createAgent({
+      model: modelOn(server),
+      guard: { store: 'memory' },
+      budget: { timeoutMs: 300 },
+      input: ({ signal }) =>
+        new Promise((_resolve, reject) => signal.addEventListener('abort', () => reject(signal.reason))),
+      onEvent: log.onEvent,
+    });
+    const result = await agent.run('Hello.');
+    expect(result.state).toBe('timed_out');
+    expect(log.states().at(-1)).toBe('waiting_for_input>timed_out');
+  });
+
+  it('stops at the step limit of the guard policy while tools run', async () => {
+    const server = await scriptedServer(lookups(3));
+    const log = eventLog();
+    const agent = await createAgent({
+      model: modelOn(server),
+      tools: [lookup],
+      guard: { store: 'memory', policy: { budget: { maxSteps: 1 } } },
+      budget: { maxSteps: 10 },
+      onEvent: log.onEvent,
+    });
+    const result = await agent.run('Look up words.');
+    expect(result).toMatchObject({ state: 'max_steps', reason: 'This run has used all 1 of its steps.' });
+    expect(log.states().at(-1)).toBe('waiting_for_tool>max_steps');
+  });
+});
