@@ -530,7 +530,7 @@ class GuardedAgent implements Agent {
     }
   }
 
-  // ---- helpers --------------------------------------------------------------------------------
+  // ---- endings, the deadline and the prompt ------------------------------------------------------
 
   private end(ending: Ending): AgentResult {
     this.reason = ending.reason;
