@@ -1,4 +1,4 @@
-import { openGuard } from 'narrowing';
+import { openGuard } from 'narrowing-guard';
 
 // Two agents of one repository (on two machines, in practice) share what they learn through Redis.
 const redis = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';

@@ -28,7 +28,7 @@ const ALLOWED: Readonly<Record<string, readonly string[]>> = {
   compat: ['core', 'adapters', 'node', 'stores', 'audit', 'guard', 'policy-file', '.'],
   hooks: ['core', 'adapters', 'node', 'stores', 'audit', 'guard', 'policy-file', 'trace'],
   integrations: ['core', 'adapters', 'guard'],
-  agent: ['core', 'adapters', 'guard', 'mcp'],
+  agent: ['core', 'adapters', 'node', 'guard', 'mcp'],
   cli: [
     'core',
     'adapters',

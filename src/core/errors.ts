@@ -18,6 +18,7 @@ const BRAND = Symbol.for('narrowing-guard.error');
  * - `CONFIG_INVALID`: a client configuration file cannot be read or changed safely.
  * - `GUARD_FAULT`: the guard itself broke while checking or recording; fail open unless told otherwise.
  * - `DEPENDENCY_MISSING`: an optional package this needs is not installed; the message names it.
+ * - `PROVIDER_ERROR`: a model provider failed in a way retrying will not fix, or retries ran out.
  * - `USAGE`: a call or a command was given arguments it cannot take.
  * - `CALL_REFUSED`: the guard refused a tool call; the message is what the model should read.
  */
@@ -35,6 +36,7 @@ export type NarrowingErrorCode =
   | 'CONFIG_INVALID'
   | 'GUARD_FAULT'
   | 'DEPENDENCY_MISSING'
+  | 'PROVIDER_ERROR'
   | 'USAGE'
   | 'CALL_REFUSED';
 

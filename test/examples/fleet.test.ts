@@ -16,7 +16,7 @@ describe.skipIf(!redisInstalled)('the README fleet example', () => {
       execFileSync('npm', ['run', 'build'], { cwd: root, stdio: 'ignore' });
     dir = mkdtempSync(join(tmpdir(), 'narrowing-fleet-'));
     mkdirSync(join(dir, 'node_modules'));
-    symlinkSync(root, join(dir, 'node_modules', 'narrowing'), 'dir');
+    symlinkSync(root, join(dir, 'node_modules', 'narrowing-guard'), 'dir');
     copyFileSync(example, join(dir, 'fleet.mjs'));
     server = await startRedis();
   }, 120_000);

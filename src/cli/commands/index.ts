@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { register as registerAgent } from './agent.js';
 import { register as registerBench } from './bench.js';
 import { register as registerDemo } from './demo.js';
 import { register as registerExplain } from './explain.js';
@@ -28,4 +29,5 @@ export const commandModules: RegisterCommand[] = [
   registerVerify,
   registerExplain,
   registerDemo,
+  registerAgent,
 ];

@@ -65,7 +65,7 @@ export async function runInspect(
     try {
       parseStoreOption(options.store as string);
     } catch (error) {
-      io.stderr.write(`narrowing inspect: ${(error as Error).message}\n`);
+      io.stderr.write(`narrowing-guard inspect: ${(error as Error).message}\n`);
       return 2;
     }
   }

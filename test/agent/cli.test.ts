@@ -1,0 +1,72 @@
+import { mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { runAgentCommand } from '../../src/cli/commands/agent.js';
+import { captureIO } from '../cli/commands/cli-io.js';
+import { scriptedServer } from './support/agent.js';
+
+const filesystemServer = createRequire(import.meta.url).resolve(
+  '@modelcontextprotocol/server-filesystem/dist/index.js',
+);
+
+describe('narrowing agent', () => {
+  const dirs: string[] = [];
+  afterEach(() => {
+    for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+  });
+
+  function project(): string {
+    const dir = realpathSync(mkdtempSync(join(tmpdir(), 'narrowing-agent-cli-')));
+    dirs.push(dir);
+    writeFileSync(join(dir, 'README.md'), '# Demo\nA tiny project.\n');
+    return dir;
+  }
+
+  it('completes a task with MCP tools, streaming the answer and reporting each verdict', async () => {
+    const dir = project();
+    const server = await scriptedServer([
+      { toolCalls: [{ name: 'read_text_file', args: { path: join(dir, 'README.md') } }] },
+      { text: 'It is a tiny project.' },
+    ]);
+    const capture = captureIO({ env: { TEST_KEY: 'secret' } });
+    const code = await runAgentCommand(
+      'Summarise README.md',
+      {
+        model: 'scripted',
+        baseUrl: server.baseURL,
+        apiKeyEnv: 'TEST_KEY',
+        mcp: [`"${process.execPath}" "${filesystemServer}" "${dir}"`],
+        stream: true,
+        stateDir: join(dir, '.narrowing'),
+        maxSteps: 10,
+      },
+      capture.io,
+    );
+    expect(code).toBe(0);
+    expect(capture.stdout()).toBe('It is a tiny project.\n');
+    expect(capture.stderr()).toMatch(/^allow read_text_file \{"path":".*README\.md"\}\n/);
+    expect(capture.stderr()).toMatch(/completed: the model ended its turn \(2 steps, 30 tokens\)\n$/);
+  });
+
+  it('exits with 1 and says why when the run does not complete', async () => {
+    const dir = project();
+    const server = await scriptedServer([{ status: 400, message: 'unknown model' }]);
+    const capture = captureIO();
+    const code = await runAgentCommand(
+      'Anything',
+      {
+        model: 'nope',
+        baseUrl: server.baseURL,
+        apiKeyEnv: 'TEST_KEY',
+        mcp: [],
+        stream: false,
+        stateDir: join(dir, '.narrowing'),
+      },
+      capture.io,
+    );
+    expect(code).toBe(1);
+    expect(capture.stderr()).toMatch(/^error: the model request failed: unknown model/m);
+  });
+});
