@@ -93,18 +93,18 @@ export function narrowingForLangChain(
       if (signal?.aborted || isBubbleUp(error) || isMiddlewareError(error)) throw error;
       const failure = toolCallOutcomes.error(proposal, error, performance.now() - startedAt);
       recordSafely(handle.session(), failure, options);
-      return new ToolMessage({
+      result = new ToolMessage({
         content: errorText(error),
         tool_call_id: toolCall.id ?? '',
         name: toolCall.name,
         status: 'error',
       });
+      return check?.verdict === 'warn' ? withWarning(result, check) : result;
     }
     const value = ToolMessage.isInstance(result) ? toolMessageResult(result) : undefined;
     const outcome = toolCallOutcomes.result(proposal, value, performance.now() - startedAt);
     recordSafely(handle.session(), outcome, options);
-    if (check?.verdict === 'warn' && ToolMessage.isInstance(result)) withWarning(result, check);
-    return result;
+    return check?.verdict === 'warn' && ToolMessage.isInstance(result) ? withWarning(result, check) : result;
   }
 
   async function beforeModel(state: { readonly messages: readonly StateMessage[] }) {
@@ -132,13 +132,14 @@ export function narrowingForLangChain(
 }
 
 /** Appends the warning of a `warn` verdict to what the tool answered: the model reads both. */
-function withWarning(message: ToolMessage, check: CheckResult): void {
+function withWarning(message: ToolMessage, check: CheckResult): ToolMessage {
   const warning = verdictText(check);
   message.content =
     typeof message.content === 'string'
       ? `${message.content}\n${warning}`
       : [...message.content, { type: 'text', text: warning }];
   message.metadata = { ...message.metadata, [VERDICT_META_KEY]: verdictMeta(check) };
+  return message;
 }
 
 function errorText(error: unknown): string {

@@ -166,6 +166,24 @@ describe('narrowing for LangChain', () => {
     expect(recorded).toEqual([expect.stringMatching(/^read_file ENOENT: no such file or directory/)]);
   });
 
+  it('lets a repeated read run when enforcement is advisory, and the model reads the warning beside the error', async () => {
+    const ws = workspace();
+    const { model } = await runAgent(
+      ws,
+      [{ calls: [readMissing] }, { calls: [readMissing] }, { text: 'Gone.' }],
+      {
+        policy: { enforcement: 'advisory' },
+      },
+    );
+
+    expect(ws.runs.read_file).toBe(2);
+    const [answer, warning] = (toolMessagesIn(model, 2)[1]?.text ?? '').split('\n');
+    expect(answer).toMatch(/^Error: ENOENT: no such file or directory/);
+    expect(warning).toMatch(
+      /^\[narrowing would have blocked this call; it runs because enforcement is advisory/,
+    );
+  });
+
   it('ends the run when narrowing halts, with the reason as the last message', async () => {
     const ws = workspace();
     const stubborn = [
