@@ -7,7 +7,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 const root = resolve(import.meta.dirname, '..', '..');
 
 /** Each framework's example, the page that shows it, and the packages a user's project installs for it. */
-const EXAMPLES = [{ name: 'ai-sdk', packages: ['ai', 'zod'] }] as const;
+const EXAMPLES = [
+  { name: 'ai-sdk', packages: ['ai', 'zod'] },
+  { name: 'openai-agents', packages: ['@openai/agents', 'zod'] },
+  { name: 'langchain', packages: ['langchain', 'zod'] },
+] as const;
 
 /** A project that depends on this package and on the framework, as a user's would. */
 function userProject(example: string, packages: readonly string[]): string {

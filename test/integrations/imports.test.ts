@@ -15,13 +15,18 @@ function sources(dir: string): string[] {
   );
 }
 
-/** Every `import … from '…'` of a file, with whether it imports types only. */
+/**
+ * Every static `import … from '…'`, `import '…'` and `export … from '…'` of a file, with whether it
+ * is for types only. A dynamic `import('…')` runs only when called, and is not one of them.
+ */
 function importsOf(file: string): { from: string; typeOnly: boolean }[] {
   const text = readFileSync(file, 'utf8');
-  return [...text.matchAll(/^import\s+(type\s+)?[^;]*?from\s+'([^']+)';/gms)].map((match) => ({
-    from: match[2] as string,
-    typeOnly: match[1] !== undefined,
-  }));
+  return [...text.matchAll(/^(?:import|export)\s+(type\s+)?(?:[^;]*?from\s+)?'([^']+)';/gms)].map(
+    (match) => ({
+      from: match[2] as string,
+      typeOnly: match[1] !== undefined,
+    }),
+  );
 }
 
 describe('the framework adapters', () => {

@@ -1,0 +1,162 @@
+/**
+ * narrowing for LangChain (`langchain` v1 `createAgent`): one middleware. Its `wrapToolCall` checks
+ * each call before it runs and answers a refused one with an error `ToolMessage` carrying the reason;
+ * it records what each call that ran teaches, and turns a tool's thrown error into an error
+ * `ToolMessage` with the real error text instead of letting it end `invoke`. Its `beforeModel` ends
+ * the run after a tool step that narrowing halted, or once nothing is left to try.
+ *
+ * LangChain is imported as types only: the middleware is the object `createMiddleware` builds, and
+ * `@langchain/core/messages` is loaded on the first call (see `messages.ts`).
+ */
+import type { ToolMessage } from '@langchain/core/messages';
+import type { AgentMiddleware, ToolCallRequest } from 'langchain';
+import { toolCallToProposal } from '../../adapters/tool-call/index.js';
+import type { CheckResult } from '../../core/types.js';
+import {
+  checkSafely,
+  type GuardFaultOptions,
+  type GuardSession,
+  type GuardSource,
+  guardHandle,
+  recordSafely,
+  refusalText,
+  VERDICT_META_KEY,
+  verdictMeta,
+  verdictText,
+} from '../../guard/index.js';
+import { toolCallOutcomes } from '../tool-call-outcomes.js';
+import {
+  langchainMessages,
+  lastToolStep,
+  type StateMessage,
+  toolMessageResult,
+  verdictOf,
+} from './messages.js';
+
+/** The middleware's name, as it appears in the agent's graph. */
+export const NARROWING_MIDDLEWARE = 'narrowing';
+
+/** The brand `createMiddleware` puts on every middleware it builds. */
+const MIDDLEWARE_BRAND = Symbol.for('AgentMiddleware');
+
+export interface LangChainGuardOptions extends GuardFaultOptions {}
+
+export interface LangChainGuard {
+  /** For `createAgent({ middleware: [guard.middleware] })`. */
+  readonly middleware: AgentMiddleware;
+  /** The guard session (opened on first use when options were given). */
+  session(): GuardSession;
+  /** Writes what was learned and closes the session, when this guard opened it. */
+  close(): Promise<void>;
+}
+
+type ToolCallResult = Awaited<ReturnType<NonNullable<AgentMiddleware['wrapToolCall']>>>;
+type ToolCallHandler = (request: ToolCallRequest) => ToolCallResult | Promise<ToolCallResult>;
+
+/**
+ * Guards the tools of a LangChain agent. `source` is an open session, or the options to open one on
+ * first use (`{}`: the `precise` preset, state in the project's `.narrowing/`).
+ */
+export function narrowingForLangChain(
+  source: GuardSource = {},
+  options: LangChainGuardOptions = {},
+): LangChainGuard {
+  const handle = guardHandle(source);
+
+  async function wrapToolCall(request: ToolCallRequest, handler: ToolCallHandler): Promise<ToolCallResult> {
+    const { toolCall } = request;
+    const proposal = toolCallToProposal(toolCall.name, toolCall.args, {
+      ...(toolCall.id !== undefined && { callId: toolCall.id }),
+      step: request.state.messages.length,
+    });
+    const verdict = checkSafely(handle.session(), proposal, options);
+    const check = verdict.ok ? verdict.check : undefined;
+    const refusal = refusalText(verdict, options);
+    const { ToolMessage } = await langchainMessages();
+    if (refusal !== undefined) {
+      return new ToolMessage({
+        content: refusal,
+        tool_call_id: toolCall.id ?? '',
+        name: toolCall.name,
+        status: 'error',
+        ...(check !== undefined && { metadata: { [VERDICT_META_KEY]: verdictMeta(check) } }),
+      });
+    }
+    const signal = request.runtime.signal;
+    const startedAt = performance.now();
+    let result: ToolCallResult;
+    try {
+      result = await handler(request);
+    } catch (error) {
+      // An interrupt (a human in the loop), a command to a parent graph, another middleware's own
+      // failure or an abandoned run is not the tool's answer: it goes on as LangChain meant it to.
+      if (signal?.aborted || isBubbleUp(error) || isMiddlewareError(error)) throw error;
+      const failure = toolCallOutcomes.error(proposal, error, performance.now() - startedAt);
+      recordSafely(handle.session(), failure, options);
+      result = new ToolMessage({
+        content: errorText(error),
+        tool_call_id: toolCall.id ?? '',
+        name: toolCall.name,
+        status: 'error',
+      });
+      return check?.verdict === 'warn' ? withWarning(result, check) : result;
+    }
+    const value = ToolMessage.isInstance(result) ? toolMessageResult(result) : undefined;
+    const outcome = toolCallOutcomes.result(proposal, value, performance.now() - startedAt);
+    recordSafely(handle.session(), outcome, options);
+    return check?.verdict === 'warn' && ToolMessage.isInstance(result) ? withWarning(result, check) : result;
+  }
+
+  async function beforeModel(state: { readonly messages: readonly StateMessage[] }) {
+    const step = lastToolStep(state.messages);
+    if (step.length === 0) return undefined;
+    const halt = step.map(verdictOf).find((meta) => meta?.verdict === 'halt');
+    const session = handle.session();
+    if (halt === undefined && !session.isDone()) return undefined;
+    const reason = halt?.reason ?? session.engine.getConvergence().reason ?? 'nothing is left to try.';
+    const { AIMessage } = await langchainMessages();
+    return {
+      jumpTo: 'end' as const,
+      messages: [new AIMessage({ content: `[narrowing ended this run] ${reason}` })],
+    };
+  }
+
+  const middleware = {
+    [MIDDLEWARE_BRAND]: true,
+    name: NARROWING_MIDDLEWARE,
+    wrapToolCall,
+    beforeModel: { canJumpTo: ['end'], hook: beforeModel },
+  } as AgentMiddleware;
+
+  return { middleware, session: () => handle.session(), close: () => handle.close() };
+}
+
+/** Appends the warning of a `warn` verdict to what the tool answered: the model reads both. */
+function withWarning(message: ToolMessage, check: CheckResult): ToolMessage {
+  const warning = verdictText(check);
+  message.content =
+    typeof message.content === 'string'
+      ? `${message.content}\n${warning}`
+      : [...message.content, { type: 'text', text: warning }];
+  message.metadata = { ...message.metadata, [VERDICT_META_KEY]: verdictMeta(check) };
+  return message;
+}
+
+function errorText(error: unknown): string {
+  return error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+}
+
+/** LangGraph's interrupts and parent commands travel as errors marked `is_bubble_up`. */
+function isBubbleUp(error: unknown): boolean {
+  return (
+    typeof error === 'object' && error !== null && (error as { is_bubble_up?: unknown }).is_bubble_up === true
+  );
+}
+
+function isMiddlewareError(error: unknown): boolean {
+  return (
+    typeof error === 'object' &&
+    error !== null &&
+    (error as Record<string, unknown>)['~brand'] === 'MiddlewareError'
+  );
+}

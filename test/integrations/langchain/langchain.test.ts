@@ -1,0 +1,225 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { createAgent, tool, toolCallLimitMiddleware } from 'langchain';
+import { afterEach, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { openGuardSync } from '../../../src/guard/index.js';
+import { narrowingForLangChain } from '../../../src/integrations/langchain/index.js';
+import { codingWorkspace, FIXED_SUM, quiet, type Workspace } from '../support/workspace.js';
+import { type ScriptStep, scriptedModel, toolMessagesIn } from './scripted-model.js';
+
+const workspaces: Workspace[] = [];
+afterEach(() => {
+  for (const workspace of workspaces.splice(0)) workspace.remove();
+});
+
+function workspace(): Workspace {
+  const created = codingWorkspace();
+  workspaces.push(created);
+  return created;
+}
+
+function toolsOf(ws: Workspace) {
+  return [
+    tool(({ path }) => ws.readFile(path), {
+      name: 'read_file',
+      description: 'Read a file of the project',
+      schema: z.object({ path: z.string() }),
+    }),
+    tool(({ path, content }) => ws.editFile(path, content), {
+      name: 'edit_file',
+      description: 'Replace the content of a file',
+      schema: z.object({ path: z.string(), content: z.string() }),
+    }),
+    tool(() => ws.runTests(), {
+      name: 'run_tests',
+      description: 'Run the test suite',
+      schema: z.object({}),
+    }),
+    tool(({ url }): string => ws.fetchUrl(url), {
+      name: 'fetch_url',
+      description: 'Fetch a URL',
+      schema: z.object({ url: z.string() }),
+    }),
+  ];
+}
+
+async function runAgent(
+  ws: Workspace,
+  script: readonly ScriptStep[],
+  { policy, beside = [] }: { policy?: object; beside?: ReturnType<typeof toolCallLimitMiddleware>[] } = {},
+) {
+  const guard = narrowingForLangChain({
+    workspaceRoot: ws.dir,
+    stateDir: ws.stateDir,
+    onProblem: quiet,
+    policy,
+  });
+  const model = scriptedModel(script);
+  const agent = createAgent({ model, tools: toolsOf(ws), middleware: [guard.middleware, ...beside] });
+  try {
+    const result = await agent.invoke(
+      { messages: [{ role: 'user', content: 'Fix the failing test.' }] },
+      { recursionLimit: 40 },
+    );
+    return { result, model };
+  } finally {
+    await guard.close();
+  }
+}
+
+const readMissing = ['read_file', { path: 'config/prod.yaml' }] as const;
+
+describe('narrowing for LangChain', () => {
+  it('refuses the second read of a missing file and the model reads why', async () => {
+    const ws = workspace();
+    const { model } = await runAgent(ws, [
+      { calls: [readMissing] },
+      { calls: [readMissing] },
+      { text: 'Gone.' },
+    ]);
+
+    expect(ws.runs.read_file).toBe(1);
+    expect(toolMessagesIn(model, 1)).toEqual([
+      {
+        name: 'read_file',
+        text: expect.stringMatching(/^Error: ENOENT: no such file or directory, open '.*config\/prod\.yaml'/),
+        status: 'error',
+      },
+    ]);
+    expect(toolMessagesIn(model, 2)[1]).toEqual({
+      name: 'read_file',
+      text: expect.stringMatching(/^\[narrowing blocked this call \(identical-failure\)\] read_file/),
+      status: 'error',
+    });
+  });
+
+  it('lets an edit → test → edit → test cycle run untouched', async () => {
+    const ws = workspace();
+    const { result, model } = await runAgent(ws, [
+      { calls: [['edit_file', { path: 'src/sum.js', content: 'export const sum = (a, b) => a * b;\n' }]] },
+      { calls: [['run_tests', {}]] },
+      { calls: [['edit_file', { path: 'src/sum.js', content: FIXED_SUM }]] },
+      { calls: [['run_tests', {}]] },
+      { text: 'Fixed.' },
+    ]);
+
+    expect(ws.runs).toEqual({ edit_file: 2, run_tests: 2 });
+    expect(toolMessagesIn(model, 4).some(({ text }) => text.includes('narrowing'))).toBe(false);
+    expect(result.messages.at(-1)?.text).toBe('Fixed.');
+  });
+
+  it('learns nothing from a timeout: the same fetch runs again', async () => {
+    const ws = workspace();
+    const fetchDocs = ['fetch_url', { url: 'https://registry.example.com/pkg' }] as const;
+    await runAgent(ws, [
+      { calls: [fetchDocs] },
+      { calls: [fetchDocs] },
+      { calls: [fetchDocs] },
+      { text: 'Down.' },
+    ]);
+
+    expect(ws.runs.fetch_url).toBe(3);
+  });
+
+  it('refuses in the next run, from the state file, what an earlier run learned', async () => {
+    const ws = workspace();
+    await runAgent(ws, [{ calls: [readMissing] }, { text: 'Missing.' }]);
+    expect(existsSync(join(ws.stateDir, 'state.json'))).toBe(true);
+    const { model } = await runAgent(ws, [{ calls: [readMissing] }, { text: 'Still missing.' }]);
+
+    expect(ws.runs.read_file).toBe(1);
+    expect(toolMessagesIn(model, 1).at(-1)?.text).toMatch(/^\[narrowing blocked this call/);
+  });
+
+  it('turns a thrown tool error into an error tool message, and invoke goes on', async () => {
+    const ws = workspace();
+    const { result, model } = await runAgent(ws, [{ calls: [['run_tests', {}]] }, { text: 'It fails.' }]);
+
+    expect(toolMessagesIn(model, 1)).toEqual([
+      {
+        name: 'run_tests',
+        text: 'Error: FAIL test/sum.test.js > sum adds two numbers: expected 3, received -1\nTests: 1 failed, 1 total',
+        status: 'error',
+      },
+    ]);
+    expect(result.messages.at(-1)?.text).toBe('It fails.');
+  });
+
+  it('records a failed call once and a refused call not at all', async () => {
+    const ws = workspace();
+    const session = openGuardSync({ workspaceRoot: ws.dir, store: 'memory', probe: false });
+    const recorded: string[] = [];
+    const record = session.record;
+    const guard = narrowingForLangChain({
+      ...session,
+      record: (outcome) => {
+        recorded.push(`${outcome.proposal.tool} ${outcome.success ? 'ok' : outcome.error}`);
+        return record(outcome);
+      },
+    });
+    const model = scriptedModel([{ calls: [readMissing] }, { calls: [readMissing] }, { text: 'Gone.' }]);
+    const agent = createAgent({ model, tools: toolsOf(ws), middleware: [guard.middleware] });
+    await agent.invoke({ messages: [{ role: 'user', content: 'Read the config.' }] });
+    await session.close();
+
+    expect(recorded).toEqual([expect.stringMatching(/^read_file ENOENT: no such file or directory/)]);
+  });
+
+  it('lets a repeated read run when enforcement is advisory, and the model reads the warning beside the error', async () => {
+    const ws = workspace();
+    const { model } = await runAgent(
+      ws,
+      [{ calls: [readMissing] }, { calls: [readMissing] }, { text: 'Gone.' }],
+      {
+        policy: { enforcement: 'advisory' },
+      },
+    );
+
+    expect(ws.runs.read_file).toBe(2);
+    const [answer, warning] = (toolMessagesIn(model, 2)[1]?.text ?? '').split('\n');
+    expect(answer).toMatch(/^Error: ENOENT: no such file or directory/);
+    expect(warning).toMatch(
+      /^\[narrowing would have blocked this call; it runs because enforcement is advisory/,
+    );
+  });
+
+  it('ends the run when narrowing halts, with the reason as the last message', async () => {
+    const ws = workspace();
+    const stubborn = [
+      { calls: [readMissing] },
+      ...Array.from({ length: 10 }, () => ({ calls: [readMissing, readMissing, readMissing] })),
+    ];
+    const { result, model } = await runAgent(ws, stubborn, {
+      policy: { detectors: { convergence: { exhaustAfterBlocks: 2 } } },
+    });
+
+    expect(ws.runs.read_file).toBe(1);
+    expect(model.callCount).toBe(2);
+    expect(result.messages.at(-2)?.text).toMatch(/^\[narrowing halted this call/);
+    expect(result.messages.at(-1)?.text).toMatch(/^\[narrowing ended this run\] /);
+  });
+
+  it('works beside toolCallLimitMiddleware: the limit answers the calls it stops, narrowing the rest', async () => {
+    const ws = workspace();
+    const { model } = await runAgent(
+      ws,
+      [
+        { calls: [['run_tests', {}]] },
+        { calls: [['run_tests', {}], readMissing] },
+        { calls: [readMissing] },
+        { text: 'Stuck.' },
+      ],
+      { beside: [toolCallLimitMiddleware({ toolName: 'run_tests', runLimit: 1 })] },
+    );
+
+    expect(ws.runs).toEqual({ run_tests: 1, read_file: 1 });
+    const read = toolMessagesIn(model, 3).map(({ text }) => text.split('\n')[0]);
+    expect(read).toEqual([
+      expect.stringMatching(/^Error: FAIL test\/sum\.test\.js/),
+      "Tool call limit exceeded. Do not call 'run_tests' again.",
+      expect.stringMatching(/^Error: ENOENT/),
+      expect.stringMatching(/^\[narrowing blocked this call \(identical-failure\)\] read_file/),
+    ]);
+  });
+});
