@@ -2,8 +2,9 @@
  * The head file records how many receipts the journal had after the last write, and the hash of
  * the last one. Without it, cutting receipts off the end of the journal would leave a valid chain.
  */
-import { readFileSync } from 'node:fs';
+
 import { basename, dirname, join } from 'node:path';
+import { readTextNoFollowSync } from '../node/safe-fs.js';
 
 export interface JournalHead {
   readonly count: number;
@@ -25,7 +26,7 @@ export type HeadRead =
 export function readHead(path: string): HeadRead {
   let text: string;
   try {
-    text = readFileSync(path, 'utf8');
+    text = readTextNoFollowSync(path);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { state: 'missing' };
     return { state: 'unreadable', reason: (error as Error).message };

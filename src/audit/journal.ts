@@ -3,12 +3,20 @@
  * into receipts. `record` only queues the event and hands out its sequence number; turning events
  * into lines, hashing and writing happen in batches off the caller's path.
  */
-import { closeSync, fsyncSync, mkdirSync, openSync, writeFileSync } from 'node:fs';
-import { type FileHandle, mkdir, open } from 'node:fs/promises';
+import { closeSync, fsyncSync, writeFileSync } from 'node:fs';
+import type { FileHandle } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import type { AuditSink, JournalEvent, Mutable } from '../core/types.js';
 import { writeFileAtomic, writeFileAtomicSync } from '../node/atomic-file.js';
 import { onProcessExit } from '../node/exit-hook.js';
+import {
+  APPEND_FLAGS,
+  openNoFollow,
+  openNoFollowSync,
+  refuseLink,
+  UnsafeStateFileError,
+} from '../node/safe-fs.js';
+import { prepareStateDir } from '../node/state-dir.js';
 import {
   type ContentPolicy,
   GENESIS_HASH,
@@ -123,9 +131,12 @@ class FileJournal implements Journal {
     this.releaseWriter = claimWriter(this.path);
     let end: { seq: number; hash: string | undefined };
     try {
+      refuseLink(this.path);
+      refuseLink(this.headPath);
       end = this.openEnd();
     } catch (error) {
       this.releaseWriter();
+      if (error instanceof UnsafeStateFileError) throw error;
       throw new Error(`The journal ${this.path} cannot be opened: ${(error as Error).message}`);
     }
     this.lastRecorded = end.seq;
@@ -264,8 +275,8 @@ class FileJournal implements Journal {
       if (this.needsRepair) batch = this.afterRepair(batch);
       if (batch.length > 0) {
         if (this.handle === undefined) {
-          await mkdir(dirname(this.path), { recursive: true });
-          this.handle = await open(this.path, 'a');
+          prepareStateDir(dirname(this.path));
+          this.handle = await openNoFollow(this.path, APPEND_FLAGS);
         }
         await this.handle.appendFile(batch.map((line) => line.text).join(''));
         await this.handle.datasync();
@@ -312,7 +323,7 @@ class FileJournal implements Journal {
     const lines = [...this.inFlight, ...this.sealed];
     try {
       if (lines.length > 0) {
-        mkdirSync(dirname(this.path), { recursive: true });
+        prepareStateDir(dirname(this.path));
         // A write in flight when the process ended may have landed in part, or not at all.
         const missing = this.afterRepair(lines);
         if (missing.length > 0) appendSync(this.path, missing.map((line) => line.text).join(''));
@@ -348,7 +359,7 @@ class FileJournal implements Journal {
 }
 
 function appendSync(path: string, text: string): void {
-  const fd = openSync(path, 'a');
+  const fd = openNoFollowSync(path, APPEND_FLAGS);
   try {
     writeFileSync(fd, text);
     fsyncSync(fd);

@@ -2,8 +2,10 @@
  * A cross-process lock on a file, so that a read-merge-write by one process never interleaves with
  * another's. A holder that died leaves a stale lock, which is taken over after `STALE_MS`.
  */
+import { lstatSync } from 'node:fs';
 import { resolve } from 'node:path';
 import lockfile from 'proper-lockfile';
+import { UnsafeStateFileError } from './safe-fs.js';
 
 const STALE_MS = 10_000;
 const RETRIES = { retries: 40, factor: 1.5, minTimeout: 10, maxTimeout: 300, randomize: true };
@@ -18,6 +20,7 @@ export async function withFileLock<T>(
   onCompromised: (error: Error) => void,
 ): Promise<T> {
   const key = resolve(file);
+  refuseLinkedLock(file);
   const release = await lockfile.lock(file, {
     realpath: false,
     stale: STALE_MS,
@@ -46,6 +49,7 @@ export interface SyncLockResult<T> {
 export function withFileLockSync<T>(file: string, work: () => T): SyncLockResult<T> {
   // An async write of this process holds the lock and will never finish: the lock is ours.
   if (held.has(resolve(file))) return { value: work(), locked: true };
+  refuseLinkedLock(file);
   const deadline = Date.now() + EXIT_WAIT_MS;
   let pause = 5;
   for (;;) {
@@ -76,4 +80,16 @@ const sleeper = new Int32Array(new SharedArrayBuffer(4));
 
 function sleepSync(ms: number): void {
   Atomics.wait(sleeper, 0, 0, ms);
+}
+
+/** The lock is a directory next to the file; a link in its place would have it touch another. */
+function refuseLinkedLock(file: string): void {
+  const path = `${file}.lock`;
+  let isLink = false;
+  try {
+    isLink = lstatSync(path).isSymbolicLink();
+  } catch {
+    return;
+  }
+  if (isLink) throw new UnsafeStateFileError(path, 'a symbolic link');
 }

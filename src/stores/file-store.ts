@@ -3,13 +3,18 @@
  * Writes are debounced and happen off the caller's path; each one takes a cross-process lock,
  * re-reads the file and merges, so concurrent writers add up instead of overwriting each other.
  */
-import { mkdirSync, readFileSync } from 'node:fs';
-import { mkdir, readFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import type { PersistedState, StateStore } from '../core/types.js';
-import { moveAside, writeFileAtomic, writeFileAtomicSync } from '../node/atomic-file.js';
+import {
+  moveAside,
+  removeAbandonedTemporaries,
+  writeFileAtomic,
+  writeFileAtomicSync,
+} from '../node/atomic-file.js';
 import { onProcessExit } from '../node/exit-hook.js';
 import { withFileLock, withFileLockSync } from '../node/lock.js';
+import { readTextNoFollow, readTextNoFollowSync, UnsafeStateFileError } from '../node/safe-fs.js';
+import { prepareStateDir } from '../node/state-dir.js';
 import { EMPTY_STATE, mergePersistedStates, pruneLiftedMarks } from './merge.js';
 import { parseStateText, stateToText } from './schema.js';
 
@@ -70,6 +75,7 @@ class FileStateStore implements FileStore {
   }
 
   load(): PersistedState | undefined {
+    removeAbandonedTemporaries(this.path);
     let stored = this.readSync();
     if (stored === 'corrupt') {
       // Only the holder of the lock may move the file aside: another process may be replacing it.
@@ -139,7 +145,7 @@ class FileStateStore implements FileStore {
     this.pending = [];
     this.writing = state;
     try {
-      await mkdir(dirname(this.path), { recursive: true });
+      prepareStateDir(dirname(this.path));
       const merged = await withFileLock(
         this.path,
         async () => {
@@ -176,7 +182,7 @@ class FileStateStore implements FileStore {
     if (parts.length === 0) return;
     const state = parts.reduce(mergePersistedStates, EMPTY_STATE);
     try {
-      mkdirSync(dirname(this.path), { recursive: true });
+      prepareStateDir(dirname(this.path));
       withFileLockSync(this.path, () => {
         const stored = this.readSync({ quarantine: true });
         // Already reported; a file that cannot be read is never overwritten.
@@ -213,7 +219,7 @@ class FileStateStore implements FileStore {
   private readSync({ quarantine = false } = {}): StoredRead {
     let text: string;
     try {
-      text = readFileSync(this.path, 'utf8');
+      text = readTextNoFollowSync(this.path);
     } catch (error) {
       return this.readFailed(error);
     }
@@ -224,9 +230,10 @@ class FileStateStore implements FileStore {
   private async readAsync(): Promise<PersistedState | undefined> {
     let text: string;
     try {
-      text = await readFile(this.path, 'utf8');
+      text = await readTextNoFollow(this.path);
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+      if (error instanceof UnsafeStateFileError && error.found === 'a symbolic link') throw error;
       throw new Error(
         `${this.path} exists but cannot be read (${(error as Error).message}); it was left as it is`,
       );
@@ -238,6 +245,10 @@ class FileStateStore implements FileStore {
   private readFailed(error: unknown): undefined | 'unreadable' {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'ENOENT') return undefined;
+    if (error instanceof UnsafeStateFileError) {
+      this.report({ kind: 'unreadable', path: this.path, reason: error.message });
+      return 'unreadable';
+    }
     this.report({
       kind: 'unreadable',
       path: this.path,
