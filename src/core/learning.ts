@@ -5,8 +5,8 @@
  */
 import { type ConstraintIndex, constraintId, type Entry, isActive, regionCovers } from './constraints.js';
 import type { CallContext } from './detectors/types.js';
-import { truncate } from './identity.js';
 import type { Policy } from './policy.js';
+import { keptText, ownCopy, redactText } from './secrets.js';
 import type { ActionKind, Constraint, Evidence, FailureFacts, Mutable, ParameterRegion } from './types.js';
 
 const EVIDENCE_CALLS = 5;
@@ -189,7 +189,7 @@ export class Learner {
     const existing = this.index.strategyEntry(call.facts.actionClass, failure.signature);
     if (existing) {
       const targets = new Set(existing.constraint.evidence.calls);
-      const description = `${target}`;
+      const description = ownCopy(redactText(target));
       if (targets.has(description) && isActive(existing)) return [existing, false, []];
       const wasActive = isActive(existing);
       const evidence = existing.constraint.evidence;
@@ -198,7 +198,7 @@ export class Learner {
         ...evidence,
         failures: distinct,
         lastAt: call.now,
-        lastError: truncate(errorText, 300),
+        lastError: keptText(errorText, 300),
         calls: pushBounded(
           evidence.calls.filter((seen) => seen !== description),
           description,
@@ -324,7 +324,7 @@ export class Learner {
       ...evidence,
       failures: evidence.failures + 1,
       lastAt: call.now,
-      lastError: truncate(errorText, 300),
+      lastError: keptText(errorText, 300),
       calls: pushBounded(evidence.calls, call.description, EVIDENCE_CALLS),
     };
     let rebanned = false;
@@ -345,7 +345,7 @@ function firstEvidence(call: CallContext, errorText: string): Mutable<Evidence> 
     failures: 1,
     firstAt: call.now,
     lastAt: call.now,
-    lastError: truncate(errorText, 300),
+    lastError: keptText(errorText, 300),
     calls: [call.description],
     masked: call.identity.masked.length > 0 ? [...call.identity.masked] : undefined,
   });

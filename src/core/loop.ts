@@ -31,6 +31,7 @@ import {
   ToolPolicyIndex,
 } from './policy.js';
 import { RadiusLimit } from './radius.js';
+import { keptText, ownCopy, redactConstraint, redactText } from './secrets.js';
 import { normalizeTarget } from './targets.js';
 import type {
   AuditSink,
@@ -99,6 +100,31 @@ const CREATION_SCAN = 512;
 function newSessionId(): string {
   const random = (globalThis as { crypto?: { randomUUID?: () => string } }).crypto?.randomUUID?.();
   return random ?? `s-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 10)}`;
+}
+
+/**
+ * Reasons repeat what tools printed (a last error, a command line) to the model, the journal and
+ * the terminal: secrets are taken out of them here, whichever detector or rule wrote them.
+ */
+function redactViolations(violations: Violation[]): void {
+  for (let index = 0; index < violations.length; index++) {
+    const violation = violations[index] as Violation;
+    const reason = redactText(violation.reason);
+    const suggestion = redactText(violation.suggestion);
+    const lastError = violation.evidence.lastError;
+    const cleanError = lastError === undefined ? undefined : redactText(lastError);
+    if (reason !== violation.reason || suggestion !== violation.suggestion || cleanError !== lastError) {
+      const evidence =
+        cleanError === lastError ? violation.evidence : { ...violation.evidence, lastError: cleanError };
+      violations[index] = { ...violation, reason, suggestion, evidence };
+    }
+    const constraint = violations[index]?.constraint;
+    if (constraint !== undefined) {
+      const clean = redactConstraint(constraint);
+      if (clean !== constraint)
+        violations[index] = { ...(violations[index] as Violation), constraint: clean };
+    }
+  }
 }
 
 function bySeverity(a: Violation, b: Violation): number {
@@ -174,6 +200,7 @@ export class NarrowingLoop {
       if (budgetViolation) violations.push(budgetViolation);
     }
     if (violations.length > 1) violations.sort(bySeverity);
+    if (violations.length > 0) redactViolations(violations);
     let verdict: VerdictKind = violations[0]?.severity ?? 'allow';
     let softened = false;
     if (this.policy.enforcement === 'advisory' && (verdict === 'block' || verdict === 'halt')) {
@@ -243,7 +270,7 @@ export class NarrowingLoop {
         failure: facts,
         resultDigest,
         nonAdvancing,
-        text: truncate(text, 300),
+        text: keptText(text, 300),
         content: text,
         score: outcome.score,
         changedWorld,
@@ -747,7 +774,7 @@ export class NarrowingLoop {
       signature: facts?.signature,
       blame: facts?.blame ?? 'none',
       resultDigest,
-      error: facts ? truncate(text, 500) : undefined,
+      error: facts ? keptText(text, 500) : undefined,
     });
     for (const entry of added) {
       last =
@@ -843,7 +870,8 @@ class Call implements CallContext {
   ) {}
 
   get description(): string {
-    this.text ??= describeCall(this.tool, this.args);
+    // Said in reasons and kept as evidence: never with the secrets a command line may carry.
+    this.text ??= ownCopy(redactText(describeCall(this.tool, this.args)));
     return this.text;
   }
 

@@ -3,6 +3,7 @@
  * edited by hand or cut short must be recognised, never half-trusted.
  */
 import { z } from 'zod';
+import { redactConstraint } from '../core/secrets.js';
 import type { PersistedState } from '../core/types.js';
 
 export const STATE_VERSION = 1;
@@ -88,12 +89,13 @@ export function parseStateText(text: string): ParsedState {
   if (!parsed.success) {
     return { ok: false, reason: `it does not match the state schema:\n${z.prettifyError(parsed.error)}` };
   }
-  return { ok: true, state: parsed.data as PersistedState };
+  const state = parsed.data as PersistedState;
+  return { ok: true, state: { ...state, constraints: state.constraints.map(redactConstraint) } };
 }
 
 export function stateToText(state: PersistedState): string {
   const text = JSON.stringify(
-    state,
+    { ...state, constraints: state.constraints.map(redactConstraint) },
     (_key, value: unknown) => (value === Number.POSITIVE_INFINITY ? INFINITE : value),
     2,
   );
