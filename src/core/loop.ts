@@ -20,7 +20,7 @@ import {
   strategyViolation,
   targetViolation,
 } from './explain.js';
-import { type CallIdentity, describeCall, digestResult, identifyCall, truncate } from './identity.js';
+import { type CallIdentity, describeCall, digestResult, identifyCall } from './identity.js';
 import { IdentityCache } from './identity-cache.js';
 import { Learner, mentions } from './learning.js';
 import {

@@ -95,7 +95,10 @@ describe('secrets in learned state', () => {
         "Error: ENOENT: no such file or directory, open 'config/app.yaml' " +
         '(loaded from DATABASE_URL=postgres://app:S3cr3tPa55w0rd@db.internal:5432/app)';
       loop.recordOutcome({
-        ...toolCallToOutcome('read_file', proposal.args, { content: [{ type: 'text', text }], isError: true }),
+        ...toolCallToOutcome('read_file', proposal.args, {
+          content: [{ type: 'text', text }],
+          isError: true,
+        }),
         proposal,
       });
     }
