@@ -9,6 +9,13 @@ import { readTextNoFollowSync } from '../node/safe-fs.js';
 export interface JournalHead {
   readonly count: number;
   readonly lastHash?: string;
+  /** With a journal key: HMAC of the count and last hash, so the head cannot be rewritten without it. */
+  readonly mac?: string;
+}
+
+/** The text a keyed head's `mac` is computed over. */
+export function headMacText(head: Pick<JournalHead, 'count' | 'lastHash'>): string {
+  return `narrowing-journal-head:${head.count}:${head.lastHash ?? ''}`;
 }
 
 /** `journal.jsonl` → `journal.head.json`, next to it. */
@@ -32,15 +39,21 @@ export function readHead(path: string): HeadRead {
     return { state: 'unreadable', reason: (error as Error).message };
   }
   try {
-    const value = JSON.parse(text) as { count?: unknown; lastHash?: unknown };
-    const { count, lastHash } = value;
+    const value = JSON.parse(text) as { count?: unknown; lastHash?: unknown; mac?: unknown };
+    const { count, lastHash, mac } = value;
     if (typeof count !== 'number' || !Number.isSafeInteger(count) || count < 0) {
       return { state: 'unreadable', reason: 'it has no valid count' };
     }
     if (lastHash !== undefined && typeof lastHash !== 'string') {
       return { state: 'unreadable', reason: 'its lastHash is not a string' };
     }
-    return { state: 'ok', head: lastHash === undefined ? { count } : { count, lastHash } };
+    if (mac !== undefined && typeof mac !== 'string') {
+      return { state: 'unreadable', reason: 'its mac is not a string' };
+    }
+    return {
+      state: 'ok',
+      head: { count, ...(lastHash !== undefined && { lastHash }), ...(mac !== undefined && { mac }) },
+    };
   } catch (error) {
     return { state: 'unreadable', reason: `it is not valid JSON (${(error as Error).message})` };
   }

@@ -20,12 +20,14 @@ import { prepareStateDir } from '../node/state-dir.js';
 import {
   type ContentPolicy,
   GENESIS_HASH,
+  hmacSha256Hex,
   type SealedLine,
   sealLine,
   storedFields,
   type UnsealedEntry,
 } from './entry.js';
-import { headText, journalHeadPath, readHead } from './head.js';
+import { headMacText, headText, journalHeadPath, readHead } from './head.js';
+import { resolveJournalKey } from './key.js';
 import { repairTail, type TailRepair } from './tail.js';
 import { type JournalVerification, verifyJournal } from './verify.js';
 import { claimWriter } from './writer.js';
@@ -59,6 +61,11 @@ export interface JournalOptions {
   readonly headPath?: string;
   /** Defaults to a process warning. */
   readonly onProblem?: (problem: JournalProblem) => void;
+  /**
+   * Chains receipts with HMAC-SHA256 under this key (see `resolveJournalKey`), so that a rewrite
+   * without the key fails `verify`. Defaults to the user's key, if there is one; `false` for none.
+   */
+  readonly key?: string | false;
 }
 
 export interface Journal extends AuditSink {
@@ -91,6 +98,7 @@ class FileJournal implements Journal {
   readonly path: string;
   readonly headPath: string;
   private readonly receipts: boolean;
+  private readonly key: string | undefined;
   private readonly content: ContentPolicy;
   private readonly flushIntervalMs: number;
   private readonly maxBatch: number;
@@ -122,6 +130,7 @@ class FileJournal implements Journal {
     this.path = options.path;
     this.headPath = options.headPath ?? journalHeadPath(options.path);
     this.receipts = options.receipts ?? true;
+    this.key = options.key === false ? undefined : (options.key ?? resolveJournalKey());
     this.content = options.content ?? 'digest';
     this.flushIntervalMs = options.flushIntervalMs ?? DEFAULT_FLUSH_INTERVAL_MS;
     this.maxBatch = Math.max(1, options.maxBatch ?? DEFAULT_MAX_BATCH);
@@ -174,7 +183,7 @@ class FileJournal implements Journal {
   }
 
   verify(): JournalVerification {
-    return verifyJournal(this.path, { headPath: this.headPath, live: true });
+    return verifyJournal(this.path, { headPath: this.headPath, live: true, key: this.key ?? false });
   }
 
   async flush(): Promise<void> {
@@ -233,7 +242,7 @@ class FileJournal implements Journal {
     this.queued = count >= this.queued.length ? [] : this.queued.slice(count);
     for (const event of events) {
       const seq = this.lastSealed + 1;
-      const line = sealLine(this.entryFor(event, seq));
+      const line = sealLine(this.entryFor(event, seq), this.key);
       this.sealed.push(line);
       this.lastSealed = seq;
       if (line.hash !== undefined) {
@@ -310,10 +319,12 @@ class FileJournal implements Journal {
     return batch.filter((line) => line.seq > tail.lastSeq);
   }
 
-  private headNow(): { count: number; lastHash?: string } {
-    return this.written.hash === undefined
-      ? { count: this.written.seq }
-      : { count: this.written.seq, lastHash: this.written.hash };
+  private headNow(): { count: number; lastHash?: string; mac?: string } {
+    const head =
+      this.written.hash === undefined
+        ? { count: this.written.seq }
+        : { count: this.written.seq, lastHash: this.written.hash };
+    return this.key === undefined ? head : { ...head, mac: hmacSha256Hex(this.key, headMacText(head)) };
   }
 
   /** The process is ending: seal what is queued and write it, and the head, with sync I/O. */
