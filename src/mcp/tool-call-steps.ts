@@ -5,7 +5,7 @@ import { describeError, type Log } from './log.js';
 import { outcomeFromError, outcomeFromResult } from './outcome.js';
 import type { UpstreamLink } from './proxy.js';
 import type { ToolCatalog } from './tool-catalog.js';
-import { warnedResult } from './verdict.js';
+import { VERDICT_META_KEY, warnedResult } from './verdict.js';
 
 export interface ToolCallStepsOptions {
   readonly guard: Guard;
@@ -57,7 +57,8 @@ export class ToolCallSteps {
     startedAt: number,
   ): CallToolResult {
     this.record(outcomeFromResult(proposal, result, performance.now() - startedAt));
-    return verdict?.verdict === 'warn' ? warnedResult(result, verdict) : result;
+    const relayed = withoutClaimedVerdict(result);
+    return verdict?.verdict === 'warn' ? warnedResult(relayed, verdict) : relayed;
   }
 
   /**
@@ -102,6 +103,19 @@ export class ToolCallSteps {
       catalog.remember([], { lastPage: true });
     }
   }
+}
+
+/**
+ * The result without a verdict the server put in it itself: only narrowing gives verdicts, and a
+ * client that trusts `_meta["dev.narrowing/verdict"]` must not be told "allowed" by the server.
+ */
+function withoutClaimedVerdict(result: CallToolResult): CallToolResult {
+  const meta = result._meta;
+  if (meta === undefined || !Object.hasOwn(meta, VERDICT_META_KEY)) return result;
+  const { [VERDICT_META_KEY]: _claimed, ...kept } = meta;
+  if (Object.keys(kept).length > 0) return { ...result, _meta: kept };
+  const { _meta: _dropped, ...rest } = result;
+  return rest as CallToolResult;
 }
 
 /** The answer to a call that the upstream could not give: the model learns it was not its fault. */
