@@ -20,7 +20,7 @@ import {
   strategyViolation,
   targetViolation,
 } from './explain.js';
-import { type CallIdentity, describeCall, digestResult, identifyCall } from './identity.js';
+import { type CallIdentity, describeCall, digestResult, identifyArguments } from './identity.js';
 import { IdentityCache } from './identity-cache.js';
 import { Learner, mentions } from './learning.js';
 import {
@@ -217,7 +217,7 @@ export class NarrowingLoop {
       at: call.now,
       tool: call.tool,
       callKey: call.identity.callKey,
-      args: proposal.args,
+      args: call.args,
       verdict,
       rule: decisive?.rule,
       reason: decisive?.reason,
@@ -240,7 +240,12 @@ export class NarrowingLoop {
     const call = this.contextFor(outcome.proposal);
     this.contexts.delete(outcome.proposal);
     const text = outcome.content ?? outcome.error ?? '';
-    const failure = this.adapter.describeFailure(outcome, call.facts);
+    // The adapter reads the arguments too: bounded ones when the caller's were hostile or huge.
+    const seen =
+      call.args === outcome.proposal.args
+        ? outcome
+        : { ...outcome, proposal: { ...outcome.proposal, args: call.args } };
+    const failure = this.adapter.describeFailure(seen, call.facts);
     const failed = failure !== undefined || !outcome.success;
     const facts: FailureFacts | undefined =
       failure ??
@@ -248,7 +253,7 @@ export class NarrowingLoop {
         ? { signature: 'unknown_error', blame: 'unknown', deterministic: false, meaning: 'call' }
         : undefined);
     const resultDigest = digestResult(text);
-    const nonAdvancing = this.adapter.isNonAdvancing?.(outcome, call.facts) ?? false;
+    const nonAdvancing = this.adapter.isNonAdvancing?.(seen, call.facts) ?? false;
     const duplicateInStep = this.isDuplicateInStep(call);
     const added: Entry[] = [];
     const lifted: Lifted[] = [];
@@ -481,19 +486,16 @@ export class NarrowingLoop {
     const now = this.clock.now();
     const cached = this.contexts.get(proposal);
     if (cached) return cached.now === now ? cached : cached.at(now);
-    const args = (proposal.args ?? {}) as Record<string, unknown>;
-    const toolPolicy = this.toolPolicies.resolve(proposal.tool);
-    const described = this.adapter.describeCall(proposal);
-    const facts = toolPolicy.kind ? { ...described, kind: toolPolicy.kind } : described;
-    const call = new Call(
+    // Hostile or huge arguments (a getter that throws, 200,000 keys) are bounded once, here: every
+    // later step works on the bounded copy.
+    const { identity, args } = identifyArguments(
       proposal.tool,
-      args,
-      identifyCall(proposal.tool, args),
-      facts,
-      toolPolicy,
-      proposal.step,
-      now,
+      (proposal.args ?? {}) as Record<string, unknown>,
     );
+    const toolPolicy = this.toolPolicies.resolve(proposal.tool);
+    const described = this.adapter.describeCall(args === proposal.args ? proposal : { ...proposal, args });
+    const facts = toolPolicy.kind ? { ...described, kind: toolPolicy.kind } : described;
+    const call = new Call(proposal.tool, args, identity, facts, toolPolicy, proposal.step, now);
     this.contexts.set(proposal, call);
     return call;
   }
