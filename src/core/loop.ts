@@ -20,7 +20,7 @@ import {
   strategyViolation,
   targetViolation,
 } from './explain.js';
-import { type CallIdentity, describeCall, digestResult, identifyArguments } from './identity.js';
+import { type CallIdentity, describeCall, digestResult, identifyArguments, truncate } from './identity.js';
 import { IdentityCache } from './identity-cache.js';
 import { Learner, mentions } from './learning.js';
 import {
@@ -275,7 +275,8 @@ export class NarrowingLoop {
         failure: facts,
         resultDigest,
         nonAdvancing,
-        text: keptText(text, 300),
+        // Failures are kept (evidence, reasons): redacted and copied. Successes only pass through.
+        text: facts ? keptText(text, 300) : truncate(text, 300),
         content: text,
         score: outcome.score,
         changedWorld,
