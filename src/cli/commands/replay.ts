@@ -89,8 +89,10 @@ export async function runReplay(
   }
 
   const steps = [];
-  for await (const event of readTraceFile(tracePath)) steps.push(...replayer.feed(event));
-  steps.push(...replayer.finish());
+  for await (const event of readTraceFile(tracePath)) {
+    for (const step of replayer.feed(event)) steps.push(step);
+  }
+  for (const step of replayer.finish()) steps.push(step);
   const style = await tableStyle(io);
   const title = meta?.name ? `${meta.name}${meta.description ? ` — ${meta.description}` : ''}` : tracePath;
   const lines = [
