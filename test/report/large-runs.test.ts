@@ -31,7 +31,7 @@ describe('reports of very long runs', () => {
       );
     }
     writeFileSync(path, `${lines.join('\n')}\n`);
-    const choice = chooseSession(await indexSessions(readJournal(path)));
+    const choice = chooseSession(await indexSessions(readJournal(path)), undefined);
     if (!choice.ok) throw new Error(choice.problem);
     const text = formatExplanation(choice.session.story(), {
       journalLabel: 'journal.jsonl',

@@ -62,7 +62,9 @@ export async function runReplay(
       : parsePolicy({}, undefined, loadOptions);
     // Read the whole trace once before replaying, so that a bad line is reported with nothing
     // half-printed before it.
-    for await (const event of readTraceFile(tracePath)) if (event.type === 'meta') meta = event;
+    const onWarning = (warning: Error) => io.stderr.write(`warning: ${warning.message}\n`);
+    for await (const event of readTraceFile(tracePath, { onWarning }))
+      if (event.type === 'meta') meta = event;
   } catch (error) {
     if (error instanceof PolicyError || error instanceof TraceError) {
       io.stderr.write(`${error.message}\n`);
