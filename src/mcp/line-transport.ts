@@ -130,7 +130,8 @@ export class JsonLineTransport implements Transport {
         const record = value as Record<string, unknown>;
         // A malformed response is the other side's problem to notice: it gets no answer.
         if ('result' in record || 'error' in record) return;
-        if (typeof record.id === 'string' || Number.isSafeInteger(record.id)) id = record.id as string | number;
+        if (typeof record.id === 'string' || Number.isSafeInteger(record.id))
+          id = record.id as string | number;
       }
     }
     const error = notJson
