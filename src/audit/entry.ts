@@ -3,7 +3,7 @@
  * with receipts on, its link in the hash chain. The line is the canonical JSON of the receipt
  * with the hash appended, so the bytes on disk are exactly the bytes that were hashed.
  */
-import { hash } from 'node:crypto';
+import { createHmac, hash } from 'node:crypto';
 import { canonicalJson } from '../core/identity.js';
 import type { JournalEvent } from '../core/types.js';
 import { type JsonValue, redact } from './redact.js';
@@ -28,8 +28,13 @@ export interface ReceiptFields {
   readonly sessionId?: string;
   /** Hash of the previous receipt (64 zeros for the first). Absent with receipts off. */
   readonly prev?: string;
-  /** `sha256(prev + canonicalJson(this entry without hash))`. Absent with receipts off. */
+  /**
+   * `sha256(prev + canonicalJson(this entry without hash))`, or with a journal key
+   * `hmacSha256(key, …)` of the same. Absent with receipts off.
+   */
   readonly hash?: string;
+  /** Present (true) on receipts chained with the journal key. */
+  readonly keyed?: true;
 }
 
 /** A journal line as read back. With the `digest` policy, `args` holds an `ArgsDigest`. */
@@ -96,12 +101,24 @@ export interface SealedLine {
 
 export type UnsealedEntry = Record<string, JsonValue> & { readonly seq: number; readonly prev?: string };
 
-/** Turns an entry into its line; an entry with `prev` is chained, and its hash returned. */
-export function sealLine(entry: UnsealedEntry): SealedLine {
+export function hmacSha256Hex(key: string, text: string): string {
+  return createHmac('sha256', key).update(text).digest('hex');
+}
+
+function receiptHash(prev: string, canonical: string, key: string | undefined): string {
+  return key === undefined ? sha256Hex(prev + canonical) : hmacSha256Hex(key, prev + canonical);
+}
+
+/**
+ * Turns an entry into its line; an entry with `prev` is chained, and its hash returned. With a
+ * `key`, the entry is marked `keyed` and its hash is an HMAC.
+ */
+export function sealLine(entry: UnsealedEntry, key?: string): SealedLine {
   const { seq, prev } = entry;
+  if (prev !== undefined && key !== undefined) (entry as Record<string, JsonValue>).keyed = true;
   const canonical = canonicalJson(entry);
   if (prev === undefined) return { seq, text: `${canonical}\n` };
-  const hash = sha256Hex(prev + canonical);
+  const hash = receiptHash(prev, canonical, key);
   return { seq, text: `${withHash(canonical, hash)}\n`, hash };
 }
 
@@ -114,11 +131,13 @@ function withHash(canonical: string, hash: string): string {
  * other field, and the line is that canonical form byte for byte (nothing added that the
  * canonical form would drop).
  */
-export function receiptHolds(line: string, entry: object): boolean {
+export function receiptHolds(line: string, entry: object, key?: string): boolean {
   const { hash, ...rest } = entry as Readonly<Record<string, unknown>>;
   if (typeof hash !== 'string' || typeof rest.prev !== 'string') return false;
+  if (rest.keyed !== undefined && (rest.keyed !== true || key === undefined)) return false;
   const canonical = canonicalJson(rest);
-  return sha256Hex(rest.prev + canonical) === hash && line === withHash(canonical, hash);
+  const expected = receiptHash(rest.prev, canonical, rest.keyed === true ? key : undefined);
+  return expected === hash && line === withHash(canonical, hash);
 }
 
 /** A parsed line that has the shape of an entry, or `undefined`. */

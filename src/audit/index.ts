@@ -4,6 +4,13 @@ export type { JournalHead } from './head.js';
 export { journalHeadPath } from './head.js';
 export type { Journal, JournalOptions, JournalProblem } from './journal.js';
 export { createJournal, describeJournalProblem } from './journal.js';
+export {
+  createJournalKey,
+  JOURNAL_KEY_VARIABLE,
+  JournalKeyError,
+  journalKeyPath,
+  resolveJournalKey,
+} from './key.js';
 export type { ReadJournalOptions } from './read.js';
 export { readJournal, readJournalSync } from './read.js';
 export type { JsonValue, RedactOptions } from './redact.js';

@@ -3,21 +3,31 @@
  * into receipts. `record` only queues the event and hands out its sequence number; turning events
  * into lines, hashing and writing happen in batches off the caller's path.
  */
-import { closeSync, fsyncSync, mkdirSync, openSync, writeFileSync } from 'node:fs';
-import { type FileHandle, mkdir, open } from 'node:fs/promises';
+import { closeSync, fsyncSync, writeFileSync } from 'node:fs';
+import type { FileHandle } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import type { AuditSink, JournalEvent, Mutable } from '../core/types.js';
 import { writeFileAtomic, writeFileAtomicSync } from '../node/atomic-file.js';
 import { onProcessExit } from '../node/exit-hook.js';
 import {
+  APPEND_FLAGS,
+  openNoFollow,
+  openNoFollowSync,
+  refuseLink,
+  UnsafeStateFileError,
+} from '../node/safe-fs.js';
+import { prepareStateDir } from '../node/state-dir.js';
+import {
   type ContentPolicy,
   GENESIS_HASH,
+  hmacSha256Hex,
   type SealedLine,
   sealLine,
   storedFields,
   type UnsealedEntry,
 } from './entry.js';
-import { headText, journalHeadPath, readHead } from './head.js';
+import { headMacText, headText, journalHeadPath, readHead } from './head.js';
+import { resolveJournalKey } from './key.js';
 import { repairTail, type TailRepair } from './tail.js';
 import { type JournalVerification, verifyJournal } from './verify.js';
 import { claimWriter } from './writer.js';
@@ -51,6 +61,11 @@ export interface JournalOptions {
   readonly headPath?: string;
   /** Defaults to a process warning. */
   readonly onProblem?: (problem: JournalProblem) => void;
+  /**
+   * Chains receipts with HMAC-SHA256 under this key (see `resolveJournalKey`), so that a rewrite
+   * without the key fails `verify`. Defaults to the user's key, if there is one; `false` for none.
+   */
+  readonly key?: string | false;
 }
 
 export interface Journal extends AuditSink {
@@ -83,6 +98,7 @@ class FileJournal implements Journal {
   readonly path: string;
   readonly headPath: string;
   private readonly receipts: boolean;
+  private readonly key: string | undefined;
   private readonly content: ContentPolicy;
   private readonly flushIntervalMs: number;
   private readonly maxBatch: number;
@@ -114,6 +130,7 @@ class FileJournal implements Journal {
     this.path = options.path;
     this.headPath = options.headPath ?? journalHeadPath(options.path);
     this.receipts = options.receipts ?? true;
+    this.key = options.key === false ? undefined : (options.key ?? resolveJournalKey());
     this.content = options.content ?? 'digest';
     this.flushIntervalMs = options.flushIntervalMs ?? DEFAULT_FLUSH_INTERVAL_MS;
     this.maxBatch = Math.max(1, options.maxBatch ?? DEFAULT_MAX_BATCH);
@@ -123,9 +140,12 @@ class FileJournal implements Journal {
     this.releaseWriter = claimWriter(this.path);
     let end: { seq: number; hash: string | undefined };
     try {
+      refuseLink(this.path);
+      refuseLink(this.headPath);
       end = this.openEnd();
     } catch (error) {
       this.releaseWriter();
+      if (error instanceof UnsafeStateFileError) throw error;
       throw new Error(`The journal ${this.path} cannot be opened: ${(error as Error).message}`);
     }
     this.lastRecorded = end.seq;
@@ -163,7 +183,7 @@ class FileJournal implements Journal {
   }
 
   verify(): JournalVerification {
-    return verifyJournal(this.path, { headPath: this.headPath, live: true });
+    return verifyJournal(this.path, { headPath: this.headPath, live: true, key: this.key ?? false });
   }
 
   async flush(): Promise<void> {
@@ -222,7 +242,7 @@ class FileJournal implements Journal {
     this.queued = count >= this.queued.length ? [] : this.queued.slice(count);
     for (const event of events) {
       const seq = this.lastSealed + 1;
-      const line = sealLine(this.entryFor(event, seq));
+      const line = sealLine(this.entryFor(event, seq), this.key);
       this.sealed.push(line);
       this.lastSealed = seq;
       if (line.hash !== undefined) {
@@ -264,8 +284,8 @@ class FileJournal implements Journal {
       if (this.needsRepair) batch = this.afterRepair(batch);
       if (batch.length > 0) {
         if (this.handle === undefined) {
-          await mkdir(dirname(this.path), { recursive: true });
-          this.handle = await open(this.path, 'a');
+          prepareStateDir(dirname(this.path));
+          this.handle = await openNoFollow(this.path, APPEND_FLAGS);
         }
         await this.handle.appendFile(batch.map((line) => line.text).join(''));
         await this.handle.datasync();
@@ -299,10 +319,12 @@ class FileJournal implements Journal {
     return batch.filter((line) => line.seq > tail.lastSeq);
   }
 
-  private headNow(): { count: number; lastHash?: string } {
-    return this.written.hash === undefined
-      ? { count: this.written.seq }
-      : { count: this.written.seq, lastHash: this.written.hash };
+  private headNow(): { count: number; lastHash?: string; mac?: string } {
+    const head =
+      this.written.hash === undefined
+        ? { count: this.written.seq }
+        : { count: this.written.seq, lastHash: this.written.hash };
+    return this.key === undefined ? head : { ...head, mac: hmacSha256Hex(this.key, headMacText(head)) };
   }
 
   /** The process is ending: seal what is queued and write it, and the head, with sync I/O. */
@@ -312,7 +334,7 @@ class FileJournal implements Journal {
     const lines = [...this.inFlight, ...this.sealed];
     try {
       if (lines.length > 0) {
-        mkdirSync(dirname(this.path), { recursive: true });
+        prepareStateDir(dirname(this.path));
         // A write in flight when the process ended may have landed in part, or not at all.
         const missing = this.afterRepair(lines);
         if (missing.length > 0) appendSync(this.path, missing.map((line) => line.text).join(''));
@@ -348,7 +370,7 @@ class FileJournal implements Journal {
 }
 
 function appendSync(path: string, text: string): void {
-  const fd = openSync(path, 'a');
+  const fd = openNoFollowSync(path, APPEND_FLAGS);
   try {
     writeFileSync(fd, text);
     fsyncSync(fd);

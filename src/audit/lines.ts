@@ -2,7 +2,8 @@
  * Reading a journal line by line without holding it in memory. A line is "terminated" when its
  * newline made it to disk; an unterminated last line is what a crash mid-write leaves behind.
  */
-import { closeSync, createReadStream, openSync, readSync } from 'node:fs';
+import { closeSync, readSync } from 'node:fs';
+import { openNoFollow, openNoFollowSync, READ_FLAGS } from '../node/safe-fs.js';
 
 export interface JournalLine {
   readonly text: string;
@@ -44,7 +45,7 @@ class LineSplitter {
 
 /** Throws ENOENT like `readFileSync` when the file does not exist. */
 export function* readLinesSync(path: string): Generator<JournalLine> {
-  const fd = openSync(path, 'r');
+  const fd = openNoFollowSync(path, READ_FLAGS);
   try {
     const buffer = Buffer.allocUnsafe(CHUNK);
     const splitter = new LineSplitter();
@@ -62,7 +63,8 @@ export function* readLinesSync(path: string): Generator<JournalLine> {
 
 export async function* readLines(path: string): AsyncGenerator<JournalLine> {
   const splitter = new LineSplitter();
-  for await (const chunk of createReadStream(path, { highWaterMark: CHUNK })) {
+  const handle = await openNoFollow(path, READ_FLAGS);
+  for await (const chunk of handle.createReadStream({ highWaterMark: CHUNK })) {
     yield* splitter.split(chunk as Buffer);
   }
   const last = splitter.end();

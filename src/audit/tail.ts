@@ -3,8 +3,16 @@
  * costs the size of its last lines, not of the whole file. Also repairs the one kind of damage a
  * crash leaves: a last line cut off mid-write.
  */
-import { closeSync, fstatSync, openSync, readSync, truncateSync, writeFileSync } from 'node:fs';
+import { closeSync, fstatSync, readSync } from 'node:fs';
 import { asideName } from '../node/atomic-file.js';
+import {
+  APPEND_FLAGS,
+  CREATE_NEW_FLAGS,
+  openNoFollowSync,
+  READ_FLAGS,
+  truncateNoFollowSync,
+  writeTextNoFollowSync,
+} from '../node/safe-fs.js';
 import { type JournalEntry, parseEntry } from './entry.js';
 
 export interface JournalTail {
@@ -31,7 +39,7 @@ const CHUNK = 64 * 1024;
 function scanTail(path: string): TailScan {
   let fd: number;
   try {
-    fd = openSync(path, 'r');
+    fd = openNoFollowSync(path, READ_FLAGS);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { lastSeq: 0, unreadable: 0 };
     throw error;
@@ -116,12 +124,12 @@ export function repairTail(path: string): { tail: JournalTail; repairs: TailRepa
   if (scan.torn !== undefined) {
     const entry = parseEntry(scan.torn.bytes.toString('utf8'));
     if (entry !== undefined && entry.seq === scan.lastSeq + 1 && scan.unreadable === 0) {
-      writeFileSync(path, '\n', { flag: 'a' });
+      writeTextNoFollowSync(path, '\n', APPEND_FLAGS);
       tail = { ...last(entry), unreadable: 0 };
     } else {
       const movedTo = asideName(path, 'torn');
-      writeFileSync(movedTo, scan.torn.bytes);
-      truncateSync(path, scan.torn.offset);
+      writeTextNoFollowSync(movedTo, scan.torn.bytes, CREATE_NEW_FLAGS);
+      truncateNoFollowSync(path, scan.torn.offset);
       repairs.push({ kind: 'torn-line', movedTo, bytes: scan.torn.bytes.length });
     }
   }

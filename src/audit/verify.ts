@@ -4,8 +4,9 @@
  * receipt that fails is named, with what is wrong in plain words.
  */
 import type { ReceiptVerification } from '../core/types.js';
-import { GENESIS_HASH, type JournalEntry, parseEntry, receiptHolds } from './entry.js';
-import { type JournalHead, journalHeadPath, readHead } from './head.js';
+import { GENESIS_HASH, hmacSha256Hex, type JournalEntry, parseEntry, receiptHolds } from './entry.js';
+import { headMacText, type JournalHead, journalHeadPath, readHead } from './head.js';
+import { JOURNAL_KEY_VARIABLE, journalKeyPath, resolveJournalKey } from './key.js';
 import { type JournalLine, readLinesSync } from './lines.js';
 
 export interface JournalVerification extends ReceiptVerification {
@@ -18,7 +19,11 @@ export interface VerifyOptions {
   readonly headPath?: string;
   /** The journal is open for writing: its last line may still be on its way to disk. */
   readonly live?: boolean;
+  /** The journal key keyed receipts are checked with; defaults to the user's key. `false`: none. */
+  readonly key?: string | false;
 }
+
+const KEY_HINT = `set ${JOURNAL_KEY_VARIABLE} or put the key in ${journalKeyPath()}`;
 
 interface Broken {
   readonly brokenAt: number;
@@ -27,6 +32,7 @@ interface Broken {
 
 export function verifyJournal(path: string, options: VerifyOptions = {}): JournalVerification {
   const headRead = readHead(options.headPath ?? journalHeadPath(path));
+  const key = options.key === false ? undefined : (options.key ?? resolveJournalKey());
   const lines = readLinesSync(path);
   let current: IteratorResult<JournalLine>;
   try {
@@ -40,7 +46,7 @@ export function verifyJournal(path: string, options: VerifyOptions = {}): Journa
     return { ok: false, count: 0, entries: 0, problem: `there is no journal at ${path}` };
   }
 
-  const chain = new ChainCheck(headRead.state === 'ok' ? headRead.head.count : 0);
+  const chain = new ChainCheck(headRead.state === 'ok' ? headRead.head.count : 0, key);
   let entries = 0;
   let failure: Broken | undefined;
   while (!current.done) {
@@ -54,6 +60,16 @@ export function verifyJournal(path: string, options: VerifyOptions = {}): Journa
     failure = chain.check(line, () => (following.done ? undefined : parseEntry(following.value.text)));
   }
   if (failure !== undefined) return broken(chain.count, entries, failure);
+  if (entries === 0 && headRead.state === 'missing') {
+    return {
+      ok: false,
+      count: 0,
+      entries,
+      problem:
+        'the journal is empty and has no head file: narrowing never leaves a journal empty, so it was ' +
+        'emptied and its head deleted',
+    };
+  }
   if (!chain.receipted && entries > 0) {
     return {
       ok: false,
@@ -62,13 +78,14 @@ export function verifyJournal(path: string, options: VerifyOptions = {}): Journa
       problem: 'no receipts: the journal was written with receipts off, so there is nothing to verify',
     };
   }
-  return headAgrees(chain, headRead, entries);
+  return headAgrees(chain, headRead, entries, key);
 }
 
 function headAgrees(
   chain: ChainCheck,
   headRead: ReturnType<typeof readHead>,
   entries: number,
+  key: string | undefined,
 ): JournalVerification {
   const count = chain.count;
   if (headRead.state === 'missing') {
@@ -94,6 +111,37 @@ function headAgrees(
         `${missing} missing from the end`,
     });
   }
+  if (chain.receipted && head.count > 0 && head.lastHash === undefined) {
+    return {
+      ok: false,
+      count,
+      entries,
+      problem:
+        'the head file does not record the hash of the last receipt, so it cannot tell a cut journal ' +
+        'from a whole one: it was edited',
+    };
+  }
+  if (key !== undefined && chain.keyed && head.mac !== hmacSha256Hex(key, headMacText(head))) {
+    return {
+      ok: false,
+      count,
+      entries,
+      problem:
+        head.mac === undefined
+          ? 'the head file has no MAC though the journal is keyed: it was rewritten without the key'
+          : 'the head file was not written with this journal key: it was rewritten, or the key changed',
+    };
+  }
+  if (key !== undefined && !chain.keyed && chain.receipted) {
+    return {
+      ok: false,
+      count,
+      entries,
+      problem:
+        'a journal key is configured but no receipt is keyed: the journal was rewritten without the ' +
+        'key, or written before the key existed (writing to it once continues it keyed)',
+    };
+  }
   if (head.lastHash !== undefined && head.count > 0 && chain.headHash !== head.lastHash) {
     return broken(count, entries, {
       brokenAt: head.count,
@@ -110,11 +158,16 @@ class ChainCheck {
   count = 0;
   lastSeq = 0;
   receipted = false;
+  /** A receipt chained with the journal key was seen: every later one must be too. */
+  keyed = false;
   private expectedPrev = GENESIS_HASH;
   /** The hash of the receipt the head file names, once seen. */
   headHash: string | undefined;
 
-  constructor(private readonly headCount: number) {}
+  constructor(
+    private readonly headCount: number,
+    private readonly key: string | undefined,
+  ) {}
 
   check(line: JournalLine, peek: () => JournalEntry | undefined): Broken | undefined {
     const expected = this.lastSeq + 1;
@@ -137,11 +190,28 @@ class ChainCheck {
       return undefined;
     }
     this.receipted = true;
-    if (!receiptHolds(line.text, entry)) {
+    if (entry.keyed === true && this.key === undefined) {
+      return {
+        brokenAt: expected,
+        problem: `receipt ${expected} is keyed, and no journal key is at hand to check it: ${KEY_HINT}`,
+      };
+    }
+    if (this.keyed && entry.keyed !== true) {
+      return {
+        brokenAt: expected,
+        problem:
+          `receipt ${expected} is not keyed though the receipts before it are: ` +
+          'it was written without the journal key',
+      };
+    }
+    if (!receiptHolds(line.text, entry, this.key)) {
       const claims = entry.seq === expected ? '' : ` (line ${line.number} claims to be receipt ${entry.seq})`;
       return {
         brokenAt: expected,
-        problem: `receipt ${expected} was modified: its content does not match its hash${claims}`,
+        problem:
+          entry.keyed === true
+            ? `receipt ${expected} does not match its HMAC${claims}: it was modified, or written with another key`
+            : `receipt ${expected} was modified: its content does not match its hash${claims}`,
       };
     }
     if (entry.seq !== expected || entry.prev !== this.expectedPrev)
@@ -184,6 +254,7 @@ class ChainCheck {
   private remember(entry: JournalEntry): void {
     this.count += 1;
     this.lastSeq = entry.seq;
+    if (entry.keyed === true) this.keyed = true;
     this.expectedPrev = entry.hash as string;
     if (entry.seq === this.headCount) this.headHash = entry.hash;
   }

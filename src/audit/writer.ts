@@ -4,10 +4,12 @@
  * pid is kept next to the journal; a file left by a process that died is taken over.
  */
 
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { rmSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { NarrowingError } from '../core/errors.js';
 import { withFileLockSync } from '../node/lock.js';
+import { readTextNoFollowSync, refuseLink, writeTextNoFollowSync } from '../node/safe-fs.js';
+import { prepareStateDir } from '../node/state-dir.js';
 
 export class JournalInUseError extends NarrowingError {
   override readonly name = 'JournalInUseError';
@@ -33,12 +35,13 @@ export function writerFilePath(journalPath: string): string {
 /** Claims the journal for this process; throws `JournalInUseError` when a live process has it. */
 export function claimWriter(journalPath: string): () => void {
   const path = writerFilePath(journalPath);
-  mkdirSync(dirname(path), { recursive: true });
+  prepareStateDir(dirname(path));
+  refuseLink(path);
   // Check-and-take under a lock, so two processes taking over from a dead writer cannot both win.
   withFileLockSync(path, () => {
     const owner = ownerOf(path);
     if (owner !== undefined && isAlive(owner)) throw new JournalInUseError(journalPath, owner);
-    writeFileSync(path, `${JSON.stringify({ pid: process.pid })}\n`);
+    writeTextNoFollowSync(path, `${JSON.stringify({ pid: process.pid })}\n`);
   });
   return () => {
     if (ownerOf(path) === process.pid) rmSync(path, { force: true });
@@ -47,7 +50,7 @@ export function claimWriter(journalPath: string): () => void {
 
 function ownerOf(path: string): number | undefined {
   try {
-    const { pid } = JSON.parse(readFileSync(path, 'utf8')) as { pid?: unknown };
+    const { pid } = JSON.parse(readTextNoFollowSync(path)) as { pid?: unknown };
     return typeof pid === 'number' && Number.isSafeInteger(pid) && pid > 0 ? pid : undefined;
   } catch {
     return undefined;

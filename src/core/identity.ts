@@ -4,9 +4,20 @@
  * memory, because arguments come straight from a model.
  */
 
+import { normalizeArguments } from './normal-form.js';
+
 const MAX_DEPTH = 64;
 const MAX_KEYS = 1_000;
 const MAX_ITEMS = 10_000;
+
+/** What a value that cannot be read (a getter or a proxy that throws) is written as. */
+export const UNREADABLE = '[unreadable]';
+
+/**
+ * Set by `canonicalJson` when it cut something (keys, items, depth) or could not read a value:
+ * the arguments are then hostile or huge, and the engine works on a bounded copy of them.
+ */
+let cut = false;
 
 export interface CanonicalOptions {
   /** Strings longer than this are replaced by their length and hash, keeping keys small. */
@@ -67,6 +78,7 @@ export function canonicalJson(value: unknown, options: CanonicalOptions = {}): s
     }
     const object = item as object;
     if (depth >= MAX_DEPTH) {
+      cut = true;
       parts.push('"[too deep]"');
       return;
     }
@@ -79,6 +91,19 @@ export function canonicalJson(value: unknown, options: CanonicalOptions = {}): s
       return;
     }
     seen.add(object);
+    const mark = parts.length;
+    try {
+      writeObject(object, depth);
+    } catch {
+      // A getter or a proxy trap that throws: the value becomes a marker, the rest is kept.
+      cut = true;
+      parts.length = mark;
+      parts.push(`"${UNREADABLE}"`);
+    }
+    seen.delete(object);
+  }
+
+  function writeObject(object: object, depth: number): void {
     if (Array.isArray(object) || ArrayBuffer.isView(object)) {
       const list = object as ArrayLike<unknown>;
       const length = Math.min(list.length, MAX_ITEMS);
@@ -87,15 +112,20 @@ export function canonicalJson(value: unknown, options: CanonicalOptions = {}): s
         if (index > 0) parts.push(',');
         write(list[index], depth + 1);
       }
-      if (list.length > length) parts.push(`,"[+${list.length - length} items]"`);
+      if (list.length > length) {
+        cut = true;
+        parts.push(`,"[+${list.length - length} items]"`);
+      }
       parts.push(']');
     } else if (object instanceof Map) {
       write(Object.fromEntries([...object.entries()].map(([k, v]) => [String(k), v])), depth);
     } else if (object instanceof Set) {
       write([...object.values()], depth);
     } else {
-      const keys = sortKeys(Object.keys(object));
-      const shown = keys.length > MAX_KEYS ? keys.slice(0, MAX_KEYS) : keys;
+      // Beyond the bound, the first keys in insertion order are kept: sorting 200,000 keys to keep
+      // 1,000 of them would cost more than the call.
+      const keys = Object.keys(object);
+      const shown = sortKeys(keys.length > MAX_KEYS ? keys.slice(0, MAX_KEYS) : keys);
       parts.push('{');
       let first = true;
       for (const key of shown) {
@@ -106,11 +136,76 @@ export function canonicalJson(value: unknown, options: CanonicalOptions = {}): s
         parts.push(quotedKey(key));
         write(entry, depth + 1);
       }
-      if (keys.length > shown.length)
+      if (keys.length > shown.length) {
+        cut = true;
         parts.push(`${first ? '' : ','}"[+keys]":${keys.length - shown.length}`);
+      }
       parts.push('}');
     }
-    seen.delete(object);
+  }
+}
+
+/**
+ * A plain copy of arguments within the bounds `canonicalJson` keeps: at most 1,000 keys per object
+ * (the rest counted under `[+keys]`), 10,000 items per list, 64 levels; a value that cannot be read
+ * becomes `[unreadable]`, a cycle `[circular]`. What the engine looks at when the arguments are
+ * hostile or huge, so that no later step (targets, descriptions, the journal) pays for them again.
+ */
+export function boundedArguments(
+  args: unknown,
+  topKeys?: readonly string[],
+): Readonly<Record<string, unknown>> {
+  const seen = new Set<object>();
+  let given = topKeys;
+  const copy = copyValue(args, 0);
+  return typeof copy === 'object' && copy !== null && !Array.isArray(copy)
+    ? (copy as Record<string, unknown>)
+    : { value: copy };
+
+  function copyValue(value: unknown, depth: number): unknown {
+    if (typeof value !== 'object' || value === null) return value;
+    if (depth >= MAX_DEPTH) return '[too deep]';
+    if (seen.has(value)) return '[circular]';
+    if (value instanceof Date) return value;
+    seen.add(value);
+    try {
+      if (Array.isArray(value) || ArrayBuffer.isView(value)) {
+        const list = value as ArrayLike<unknown>;
+        const length = Math.min(list.length, MAX_ITEMS);
+        const out: unknown[] = new Array(length);
+        for (let index = 0; index < length; index++) out[index] = readCopied(list, index, depth);
+        if (list.length > length) out.push(`[+${list.length - length} items]`);
+        return out;
+      }
+      const keys = given ?? Object.keys(value);
+      given = undefined;
+      const out: Record<string, unknown> = {};
+      const shown = Math.min(keys.length, MAX_KEYS);
+      for (let index = 0; index < shown; index++) {
+        const key = keys[index] as string;
+        // defineProperty keeps a `__proto__` key as data.
+        Object.defineProperty(out, key, {
+          value: readCopied(value as Record<string, unknown>, key, depth),
+          enumerable: true,
+          writable: true,
+          configurable: true,
+        });
+      }
+      if (keys.length > shown) out['[+keys]'] = keys.length - shown;
+      return out;
+    } catch {
+      return UNREADABLE;
+    } finally {
+      seen.delete(value);
+    }
+  }
+
+  function readCopied(container: object, key: string | number, depth: number): unknown {
+    try {
+      return copyValue((container as Record<string | number, unknown>)[key], depth + 1);
+    } catch {
+      return UNREADABLE;
+    }
   }
 }
 
@@ -490,6 +585,45 @@ const ARGUMENT_FORM: CanonicalOptions = { maxString: KEY_STRING_LIMIT, mapString
 /** Identifying is synchronous and never re-entered, so one hasher serves every call. */
 const argumentsHash = new TextHash();
 
+export interface IdentifiedCall {
+  readonly identity: CallIdentity;
+  /**
+   * The arguments the engine works on: the caller's own, or, when they were hostile or huge, a
+   * bounded copy (see `boundedArguments`), whose bounds the identity then shows.
+   */
+  readonly args: Readonly<Record<string, unknown>>;
+}
+
+/**
+ * `identifyCall` that never throws and tells when the arguments had to be bounded. The command and
+ * path arguments are identified in normal form (see `normalizeArguments`): spacing and `./` do not
+ * make a new call.
+ */
+export function identifyArguments(tool: string, args: Readonly<Record<string, unknown>>): IdentifiedCall {
+  let keys: string[] | undefined;
+  try {
+    keys = Object.keys(args);
+  } catch {
+    keys = undefined;
+  }
+  if (keys === undefined || keys.length > MAX_KEYS) {
+    // Huge (or unreadable) at the top: bounded at once, its keys enumerated this once only.
+    const bounded = boundedArguments(args, keys);
+    return { identity: identifyCall(tool, normalizeArguments(bounded)), args: bounded };
+  }
+  cut = false;
+  let normal = args;
+  try {
+    normal = normalizeArguments(args);
+  } catch {
+    // A getter that throws: identified as it is, where it becomes a marker.
+  }
+  const identity = identifyCall(tool, normal);
+  if (!cut) return { identity, args };
+  const bounded = boundedArguments(args);
+  return { identity: identifyCall(tool, normalizeArguments(bounded)), args: bounded };
+}
+
 export function identifyCall(tool: string, args: unknown): CallIdentity {
   if (found.size > 0) found = new Set<MaskKind>();
   const hash = argumentsHash.reset();
@@ -541,15 +675,21 @@ class Identity implements CallIdentity {
  */
 function flatKeys(args: unknown): string[] | undefined {
   if (args === null || typeof args !== 'object' || Array.isArray(args)) return undefined;
-  const prototype = Object.getPrototypeOf(args);
-  if (prototype !== Object.prototype && prototype !== null) return undefined;
-  const keys = Object.keys(args);
-  if (keys.length > 32) return undefined;
-  for (const key of keys) {
-    const value = (args as Record<string, unknown>)[key];
-    const type = typeof value;
-    if (type === 'bigint' || (type === 'object' && value !== null)) return undefined;
-    if (type === 'number' && !Number.isFinite(value)) return undefined;
+  let keys: string[];
+  try {
+    const prototype = Object.getPrototypeOf(args);
+    if (prototype !== Object.prototype && prototype !== null) return undefined;
+    keys = Object.keys(args);
+    if (keys.length > 32) return undefined;
+    for (const key of keys) {
+      const value = (args as Record<string, unknown>)[key];
+      const type = typeof value;
+      if (type === 'bigint' || (type === 'object' && value !== null)) return undefined;
+      if (type === 'number' && !Number.isFinite(value)) return undefined;
+    }
+  } catch {
+    // A throwing getter or proxy: the canonical form writes it as a marker.
+    return undefined;
   }
   return sortKeys(keys);
 }

@@ -5,9 +5,9 @@
  */
 import { type ConstraintIndex, constraintId, type Entry, isActive, regionCovers } from './constraints.js';
 import type { CallContext } from './detectors/types.js';
-import { truncate } from './identity.js';
 import type { Policy } from './policy.js';
 import { scopedContext } from './scope.js';
+import { keptText, ownCopy, redactText } from './secrets.js';
 import type {
   ActionKind,
   Constraint,
@@ -211,7 +211,7 @@ export class Learner {
     const existing = this.index.strategyEntry(call.facts.actionClass, failure.signature);
     if (existing) {
       const targets = new Set(existing.constraint.evidence.calls);
-      const description = `${target}`;
+      const description = ownCopy(redactText(target));
       if (targets.has(description) && isActive(existing)) return [existing, false, []];
       const wasActive = isActive(existing);
       const evidence = existing.constraint.evidence;
@@ -220,7 +220,7 @@ export class Learner {
         ...evidence,
         failures: distinct,
         lastAt: call.now,
-        lastError: truncate(errorText, 300),
+        lastError: keptText(errorText, 300),
         calls: pushBounded(
           evidence.calls.filter((seen) => seen !== description),
           description,
@@ -346,7 +346,7 @@ export class Learner {
       ...evidence,
       failures: evidence.failures + 1,
       lastAt: call.now,
-      lastError: truncate(errorText, 300),
+      lastError: keptText(errorText, 300),
       calls: pushBounded(evidence.calls, call.description, EVIDENCE_CALLS),
     };
     let rebanned = false;
@@ -367,7 +367,7 @@ function firstEvidence(call: CallContext, errorText: string): Mutable<Evidence> 
     failures: 1,
     firstAt: call.now,
     lastAt: call.now,
-    lastError: truncate(errorText, 300),
+    lastError: keptText(errorText, 300),
     calls: [call.description],
     masked: call.identity.masked.length > 0 ? [...call.identity.masked] : undefined,
   });

@@ -20,7 +20,7 @@ import {
   strategyViolation,
   targetViolation,
 } from './explain.js';
-import { type CallIdentity, describeCall, digestResult, identifyCall, truncate } from './identity.js';
+import { type CallIdentity, describeCall, digestResult, identifyArguments, truncate } from './identity.js';
 import { IdentityCache } from './identity-cache.js';
 import { Learner, mentions } from './learning.js';
 import {
@@ -32,6 +32,7 @@ import {
 } from './policy.js';
 import { RadiusLimit } from './radius.js';
 import { contextMatches } from './scope.js';
+import { keptText, ownCopy, redactConstraint, redactText } from './secrets.js';
 import { normalizeTarget } from './targets.js';
 import type {
   AuditSink,
@@ -100,6 +101,31 @@ const CREATION_SCAN = 512;
 function newSessionId(): string {
   const random = (globalThis as { crypto?: { randomUUID?: () => string } }).crypto?.randomUUID?.();
   return random ?? `s-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 10)}`;
+}
+
+/**
+ * Reasons repeat what tools printed (a last error, a command line) to the model, the journal and
+ * the terminal: secrets are taken out of them here, whichever detector or rule wrote them.
+ */
+function redactViolations(violations: Violation[]): void {
+  for (let index = 0; index < violations.length; index++) {
+    const violation = violations[index] as Violation;
+    const reason = redactText(violation.reason);
+    const suggestion = redactText(violation.suggestion);
+    const lastError = violation.evidence.lastError;
+    const cleanError = lastError === undefined ? undefined : redactText(lastError);
+    if (reason !== violation.reason || suggestion !== violation.suggestion || cleanError !== lastError) {
+      const evidence =
+        cleanError === lastError ? violation.evidence : { ...violation.evidence, lastError: cleanError };
+      violations[index] = { ...violation, reason, suggestion, evidence };
+    }
+    const constraint = violations[index]?.constraint;
+    if (constraint !== undefined) {
+      const clean = redactConstraint(constraint);
+      if (clean !== constraint)
+        violations[index] = { ...(violations[index] as Violation), constraint: clean };
+    }
+  }
 }
 
 function bySeverity(a: Violation, b: Violation): number {
@@ -175,6 +201,7 @@ export class NarrowingEngine {
       if (budgetViolation) violations.push(budgetViolation);
     }
     if (violations.length > 1) violations.sort(bySeverity);
+    if (violations.length > 0) redactViolations(violations);
     let verdict: VerdictKind = violations[0]?.severity ?? 'allow';
     let softened = false;
     if (this.policy.enforcement === 'advisory' && (verdict === 'block' || verdict === 'halt')) {
@@ -191,7 +218,7 @@ export class NarrowingEngine {
       at: call.now,
       tool: call.tool,
       callKey: call.identity.callKey,
-      args: proposal.args,
+      args: call.args,
       verdict,
       rule: decisive?.rule,
       reason: decisive?.reason,
@@ -214,7 +241,12 @@ export class NarrowingEngine {
     const call = this.contextFor(outcome.proposal);
     this.contexts.delete(outcome.proposal);
     const text = outcome.content ?? outcome.error ?? '';
-    const failure = this.adapter.describeFailure(outcome, call.facts);
+    // The adapter reads the arguments too: bounded ones when the caller's were hostile or huge.
+    const seen =
+      call.args === outcome.proposal.args
+        ? outcome
+        : { ...outcome, proposal: { ...outcome.proposal, args: call.args } };
+    const failure = this.adapter.describeFailure(seen, call.facts);
     const failed = failure !== undefined || !outcome.success;
     const facts: FailureFacts | undefined =
       failure ??
@@ -222,7 +254,7 @@ export class NarrowingEngine {
         ? { signature: 'unknown_error', blame: 'unknown', deterministic: false, meaning: 'call' }
         : undefined);
     const resultDigest = digestResult(text);
-    const nonAdvancing = this.adapter.isNonAdvancing?.(outcome, call.facts) ?? false;
+    const nonAdvancing = this.adapter.isNonAdvancing?.(seen, call.facts) ?? false;
     const duplicateInStep = this.isDuplicateInStep(call);
     const added: Entry[] = [];
     const lifted: Lifted[] = [];
@@ -244,7 +276,8 @@ export class NarrowingEngine {
         failure: facts,
         resultDigest,
         nonAdvancing,
-        text: truncate(text, 300),
+        // Failures are kept (evidence, reasons): redacted and copied. Successes only pass through.
+        text: facts ? keptText(text, 300) : truncate(text, 300),
         content: text,
         score: outcome.score,
         changedWorld,
@@ -472,19 +505,16 @@ export class NarrowingEngine {
     const now = this.clock.now();
     const cached = this.contexts.get(proposal);
     if (cached) return cached.now === now ? cached : cached.at(now);
-    const args = (proposal.args ?? {}) as Record<string, unknown>;
-    const toolPolicy = this.toolPolicies.resolve(proposal.tool);
-    const described = this.adapter.describeCall(proposal);
-    const facts = toolPolicy.kind ? { ...described, kind: toolPolicy.kind } : described;
-    const call = new Call(
+    // Hostile or huge arguments (a getter that throws, 200,000 keys) are bounded once, here: every
+    // later step works on the bounded copy.
+    const { identity, args } = identifyArguments(
       proposal.tool,
-      args,
-      identifyCall(proposal.tool, args),
-      facts,
-      toolPolicy,
-      proposal.step,
-      now,
+      (proposal.args ?? {}) as Record<string, unknown>,
     );
+    const toolPolicy = this.toolPolicies.resolve(proposal.tool);
+    const described = this.adapter.describeCall(args === proposal.args ? proposal : { ...proposal, args });
+    const facts = toolPolicy.kind ? { ...described, kind: toolPolicy.kind } : described;
+    const call = new Call(proposal.tool, args, identity, facts, toolPolicy, proposal.step, now);
     this.contexts.set(proposal, call);
     return call;
   }
@@ -760,7 +790,7 @@ export class NarrowingEngine {
       signature: facts?.signature,
       blame: facts?.blame ?? 'none',
       resultDigest,
-      error: facts ? truncate(text, 500) : undefined,
+      error: facts ? keptText(text, 500) : undefined,
     });
     for (const entry of added) {
       last =
@@ -856,7 +886,8 @@ class Call implements CallContext {
   ) {}
 
   get description(): string {
-    this.text ??= describeCall(this.tool, this.args);
+    // Said in reasons and kept as evidence: never with the secrets a command line may carry.
+    this.text ??= ownCopy(redactText(describeCall(this.tool, this.args)));
     return this.text;
   }
 

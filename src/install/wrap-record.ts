@@ -4,12 +4,20 @@
  * wrapped text tells whether someone edited it since.
  */
 import { createHash } from 'node:crypto';
-import { mkdirSync, readFileSync, rmdirSync, rmSync } from 'node:fs';
+import { mkdirSync, rmdirSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { isDeepStrictEqual } from 'node:util';
 import { z } from 'zod';
 import { writeFileAtomicSync } from '../node/atomic-file.js';
+import { readTextNoFollowSync } from '../node/safe-fs.js';
 import { CLIENT_IDS, type ClientId } from './clients.js';
 import { ConfigFileError } from './errors.js';
+import { type JsonNode, nodeValue, parseJsonc } from './jsonc.js';
+import { readWrapped } from './launcher.js';
+import { readEntry } from './server-entry.js';
+
+/** A server definition is a few hundred bytes; a record much larger than this was not written by wrap. */
+export const MAX_RECORD_BYTES = 256 * 1024;
 
 export const WRAPPED_DIR = 'wrapped';
 
@@ -37,10 +45,16 @@ export function recordPath(stateDir: string, client: ClientId, server: string): 
 export function readRecord(path: string): WrapRecord | undefined {
   let text: string;
   try {
-    text = readFileSync(path, 'utf8');
+    text = readTextNoFollowSync(path);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
     throw new ConfigFileError(`${path} cannot be read: ${(error as Error).message}`);
+  }
+  if (text.length > MAX_RECORD_BYTES) {
+    throw new ConfigFileError(
+      `${path} is ${text.length} bytes, far more than a saved server definition; it was not written by ` +
+        'narrowing wrap. Delete it to unwrap from the wrapped command line instead.',
+    );
   }
   let value: unknown;
   try {
@@ -56,6 +70,64 @@ export function readRecord(path: string): WrapRecord | undefined {
     );
   }
   return parsed.data;
+}
+
+export interface RecordExpectation {
+  readonly client: ClientId;
+  readonly server: string;
+  readonly configFile: string;
+  /** The server's entry in the config file now, which runs narrowing. */
+  readonly current: JsonNode;
+  /** The entry was edited after wrapping (and is restored only with `--force`). */
+  readonly edited: boolean;
+}
+
+/**
+ * Why a record cannot be the one wrap wrote for this entry, or `undefined` when it can: it names
+ * the same client, server and config file, and its original entry runs exactly the command the
+ * wrapped entry runs after `--` with nothing else changed. A record planted in a repository's
+ * `.narrowing/wrapped/` therefore cannot put another command (or environment) in the user's config.
+ */
+export function recordMismatch(record: WrapRecord, expected: RecordExpectation): string | undefined {
+  if (record.client !== expected.client) return `it was written for the client ${record.client}`;
+  if (record.server !== expected.server) return `it was written for the server "${record.server}"`;
+  if (record.configFile !== expected.configFile) return `it was written for ${record.configFile}`;
+  const parsed = safeParse(record.originalEntry);
+  const original = parsed === undefined ? undefined : readEntry(parsed);
+  if (original?.kind !== 'stdio') return 'its original entry is not a server definition with a command';
+  // After hand edits (restored only with --force) the record can only be checked against itself.
+  const against = expected.edited ? safeParse(record.wrappedEntry) : expected.current;
+  const current = against === undefined ? undefined : readEntry(against);
+  const wrapped = current?.kind === 'stdio' ? readWrapped(current.command) : undefined;
+  const upstream = wrapped?.wrapped ? wrapped.upstream : undefined;
+  if (upstream === undefined) return 'its wrapped entry names no server command after "--"';
+  if (
+    original.command.command !== upstream.command ||
+    !isDeepStrictEqual(original.command.args, upstream.args)
+  ) {
+    return (
+      `its original entry runs ${JSON.stringify([original.command.command, ...original.command.args])}, ` +
+      `but the wrapped entry runs ${JSON.stringify([upstream.command, ...upstream.args])}`
+    );
+  }
+  if (!expected.edited && !isDeepStrictEqual(withoutCommand(parsed), withoutCommand(expected.current))) {
+    return 'its original entry differs from the wrapped entry in more than the command';
+  }
+  return undefined;
+}
+
+function safeParse(text: string): JsonNode | undefined {
+  try {
+    return parseJsonc(text).root;
+  } catch {
+    return undefined;
+  }
+}
+
+function withoutCommand(node: JsonNode | undefined): unknown {
+  if (node === undefined) return undefined;
+  const { command: _command, args: _args, ...rest } = nodeValue(node) as Record<string, unknown>;
+  return rest;
 }
 
 export function writeRecord(path: string, record: WrapRecord): void {

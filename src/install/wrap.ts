@@ -30,7 +30,14 @@ import {
 } from './server-entry.js';
 import { detectStyle } from './text-style.js';
 import { unifiedDiff } from './unified-diff.js';
-import { readRecord, recordPath, removeRecord, type WrapRecord, writeRecord } from './wrap-record.js';
+import {
+  readRecord,
+  recordMismatch,
+  recordPath,
+  removeRecord,
+  type WrapRecord,
+  writeRecord,
+} from './wrap-record.js';
 
 export interface WrapTarget {
   /** The project whose config files are edited. */
@@ -172,6 +179,22 @@ export function planUnwrap(request: UnwrapRequest): PlannedChange[] {
     if (saved === undefined) return restoreWithoutRecord({ ...same, name, reading, dir: request.stateDir });
     const entry = reading.entry;
     const current = config.text.slice(entry.start, entry.end);
+    const mismatch = recordMismatch(saved, {
+      client: config.client.id,
+      server: request.server,
+      configFile: config.client.configFile,
+      current: member.value,
+      edited: current !== saved.wrappedEntry && !sameValue(current, saved.wrappedEntry),
+    });
+    if (mismatch !== undefined) {
+      return {
+        ...same,
+        status: 'refused',
+        message:
+          `${record} does not belong to ${name}: ${mismatch}. It was edited or copied from elsewhere, so ` +
+          'nothing was restored from it. Delete it to unwrap from the wrapped command line instead.',
+      };
+    }
     const after = replaceSpan(config.text, entry, saved.originalEntry);
     const restored = { ...base, before: config.text, after, status: 'change' as const, record: null };
     if (current === saved.wrappedEntry) return { ...restored, message: `${name} is restored as it was.` };

@@ -31,6 +31,11 @@ export class JsonLineTransport implements Transport {
     private readonly output: Writable,
     /** Who is on the other end, for the messages: "the client", "the MCP server". */
     private readonly peer: string,
+    /**
+     * Answer a line that is not a valid request with the JSON-RPC error for it (-32700 when it is
+     * not JSON, -32600 when it is not a request), as a server must; on the side facing a client.
+     */
+    private readonly answerInvalid = false,
   ) {}
 
   async start(): Promise<void> {
@@ -105,9 +110,34 @@ export class JsonLineTransport implements Transport {
       const why = error instanceof SyntaxError ? 'is not JSON' : 'is not a JSON-RPC message';
       const shown = line.length > SHOWN_CHARS ? `${line.slice(0, SHOWN_CHARS)}…` : line;
       this.onerror?.(new WireError(`${this.peer} sent a line that ${why} (ignored): ${shown}`));
+      if (this.answerInvalid) this.answerInvalidLine(line, error instanceof SyntaxError);
       return;
     }
     this.onmessage?.(message);
+  }
+
+  /** JSON-RPC 2.0 §5.1: a parse error, or an invalid request, is answered; with `id: null` when none is readable. */
+  private answerInvalidLine(line: string, notJson: boolean): void {
+    let id: string | number | null = null;
+    if (!notJson) {
+      let value: unknown;
+      try {
+        value = JSON.parse(line);
+      } catch {
+        value = undefined;
+      }
+      if (typeof value === 'object' && value !== null && !Array.isArray(value)) {
+        const record = value as Record<string, unknown>;
+        // A malformed response is the other side's problem to notice: it gets no answer.
+        if ('result' in record || 'error' in record) return;
+        if (typeof record.id === 'string' || Number.isSafeInteger(record.id))
+          id = record.id as string | number;
+      }
+    }
+    const error = notJson
+      ? { code: -32700, message: 'Parse error: the line is not JSON' }
+      : { code: -32600, message: 'Invalid Request: the line is not a JSON-RPC 2.0 request' };
+    this.send({ jsonrpc: '2.0', id, error } as unknown as JSONRPCMessage).catch(() => undefined);
   }
 
   private readonly onEnd = () => {

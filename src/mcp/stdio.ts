@@ -95,7 +95,12 @@ export async function runStdioProxy(options: StdioProxyOptions): Promise<number>
   };
 
   const wire = new WatchedTransport(
-    new JsonLineTransport(options.input ?? process.stdin, options.output ?? process.stdout, 'the client'),
+    new JsonLineTransport(
+      options.input ?? process.stdin,
+      options.output ?? process.stdout,
+      'the client',
+      true,
+    ),
     (message) => {
       // The method first: the full check parses every message against the schema.
       if ('method' in message && message.method === 'initialize' && isInitializeRequest(message)) {

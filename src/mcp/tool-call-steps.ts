@@ -2,6 +2,7 @@ import { type CallToolResult, type RequestId, SdkError, SdkErrorCode } from '@mo
 import type { CheckResult, Outcome, Proposal } from '../core/types.js';
 import { checkSafely, type GuardFaultOptions, recordSafely } from '../guard/guarded-call.js';
 import type { CallGuard } from '../guard/session.js';
+import { VERDICT_META_KEY } from '../guard/verdict.js';
 import { describeError, type Log } from './log.js';
 import { callErrorToOutcome, callToolResultToOutcome } from './outcome.js';
 import type { ToolCatalog } from './tool-catalog.js';
@@ -56,7 +57,8 @@ export class ToolCallSteps {
     startedAt: number,
   ): CallToolResult {
     this.record(callToolResultToOutcome(proposal, result, performance.now() - startedAt));
-    return verdict?.verdict === 'warn' ? warnedResult(result, verdict) : result;
+    const relayed = withoutClaimedVerdict(result);
+    return verdict?.verdict === 'warn' ? warnedResult(relayed, verdict) : relayed;
   }
 
   /**
@@ -95,6 +97,19 @@ export class ToolCallSteps {
       catalog.remember([], { lastPage: true });
     }
   }
+}
+
+/**
+ * The result without a verdict the server put in it itself: only narrowing gives verdicts, and a
+ * client that trusts `_meta["dev.narrowing/verdict"]` must not be told "allowed" by the server.
+ */
+function withoutClaimedVerdict(result: CallToolResult): CallToolResult {
+  const meta = result._meta;
+  if (meta === undefined || !Object.hasOwn(meta, VERDICT_META_KEY)) return result;
+  const { [VERDICT_META_KEY]: _claimed, ...kept } = meta;
+  if (Object.keys(kept).length > 0) return { ...result, _meta: kept };
+  const { _meta: _dropped, ...rest } = result;
+  return rest as CallToolResult;
 }
 
 /** The answer to a call that the upstream could not give: the model learns it was not its fault. */

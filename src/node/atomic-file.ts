@@ -1,10 +1,22 @@
 /**
  * Whole-file writes that leave either the old file or the new one, never a mix: the data goes to
  * a temporary file in the same directory, reaches the disk, and replaces the target by rename.
+ * The temporary file is created exclusively and never through a link, and the result is private
+ * to the user (0600); a target that is a link is refused (`UnsafeStateFileError`).
  */
-import { closeSync, existsSync, fsyncSync, openSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  closeSync,
+  fsyncSync,
+  lstatSync,
+  openSync,
+  readdirSync,
+  renameSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { mkdir, open, rename, rm } from 'node:fs/promises';
-import { dirname } from 'node:path';
+import { basename, dirname, join } from 'node:path';
+import { CREATE_NEW_FLAGS, openNoFollow, openNoFollowSync, refuseLink } from './safe-fs.js';
 
 let temporaries = 0;
 
@@ -13,11 +25,47 @@ function temporaryPath(path: string): string {
   return `${path}.${process.pid}.${temporaries}.tmp`;
 }
 
+/** A writer killed between creating its temporary file and the rename has surely stopped by then. */
+const ABANDONED_AFTER_MS = 60_000;
+const TEMPORARY_SUFFIX = /^\.[0-9]+\.[0-9]+\.tmp$/;
+
+/**
+ * Removes the temporary files of writers of `path` that were killed mid-write: those older than a
+ * minute, and any that is a link (never one of ours). Returns how many were removed.
+ */
+export function removeAbandonedTemporaries(path: string, now: number = Date.now()): number {
+  const dir = dirname(path);
+  const stem = basename(path);
+  let names: string[];
+  try {
+    names = readdirSync(dir);
+  } catch {
+    return 0;
+  }
+  let removed = 0;
+  for (const name of names) {
+    if (!name.startsWith(stem) || !TEMPORARY_SUFFIX.test(name.slice(stem.length))) continue;
+    const candidate = join(dir, name);
+    try {
+      const stats = lstatSync(candidate);
+      const age = now - stats.mtimeMs;
+      // A time in the future is no sign of life either: a clock set back, or a planted file.
+      if (!stats.isSymbolicLink() && age >= 0 && age < ABANDONED_AFTER_MS) continue;
+      rmSync(candidate, { force: true });
+      removed += 1;
+    } catch {
+      // Gone already, or not ours to remove.
+    }
+  }
+  return removed;
+}
+
 export async function writeFileAtomic(path: string, data: string): Promise<void> {
   await mkdir(dirname(path), { recursive: true });
+  refuseLink(path);
   const temporary = temporaryPath(path);
   try {
-    const handle = await open(temporary, 'w');
+    const handle = await openNoFollow(temporary, CREATE_NEW_FLAGS);
     try {
       await handle.writeFile(data);
       await handle.sync();
@@ -33,9 +81,10 @@ export async function writeFileAtomic(path: string, data: string): Promise<void>
 }
 
 export function writeFileAtomicSync(path: string, data: string): void {
+  refuseLink(path);
   const temporary = temporaryPath(path);
   try {
-    const fd = openSync(temporary, 'w');
+    const fd = openNoFollowSync(temporary, CREATE_NEW_FLAGS);
     try {
       writeFileSync(fd, data);
       fsyncSync(fd);
@@ -85,11 +134,21 @@ function syncDirectory(dir: string): void {
 export function asideName(path: string, label: string, at: Date = new Date()): string {
   const base = `${path}.${label}-${at.toISOString().replace(/:/g, '-')}`;
   let candidate = base;
-  for (let attempt = 1; existsSync(candidate); attempt++) candidate = `${base}-${attempt}`;
+  for (let attempt = 1; exists(candidate); attempt++) candidate = `${base}-${attempt}`;
   return candidate;
 }
 
-/** Moves a file aside and returns its new name. */
+/** Whether anything, a dangling link included, has this name. */
+function exists(path: string): boolean {
+  try {
+    lstatSync(path);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Moves a file aside and returns its new name. A link is moved as a link, never followed. */
 export function moveAside(path: string, label: string): string {
   const target = asideName(path, label);
   renameSync(path, target);

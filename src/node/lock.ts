@@ -1,13 +1,23 @@
 /**
  * A cross-process lock on a file, so that a read-merge-write by one process never interleaves with
- * another's. A holder that died leaves a stale lock, which is taken over after `STALE_MS`.
+ * another's. The lock is a directory (`<file>.lock`, by proper-lockfile) whose time the holder
+ * keeps fresh, with the holder's pid next to it (`<file>.lock.owner`). A lock is taken over at once
+ * when its holder on this machine is dead or its time lies in the future (a clock set back, or a
+ * planted directory), and otherwise once it has not been refreshed for `STALE_MS`.
  */
+import { lstatSync, rmdirSync, rmSync } from 'node:fs';
+import { hostname } from 'node:os';
 import { resolve } from 'node:path';
 import lockfile from 'proper-lockfile';
+import { readTextNoFollowSync, UnsafeStateFileError, writeTextNoFollowSync } from './safe-fs.js';
 
 const STALE_MS = 10_000;
-const RETRIES = { retries: 40, factor: 1.5, minTimeout: 10, maxTimeout: 300, randomize: true };
+/** One round of attempts; between rounds an abandoned lock is looked for. */
+const ROUND = { retries: 5, factor: 1.5, minTimeout: 10, maxTimeout: 100, randomize: true };
+const WAIT_MS = STALE_MS + 1_000;
 const EXIT_WAIT_MS = STALE_MS + 1_000;
+/** Lock times this far ahead of the clock are not a live holder's. */
+const FUTURE_SLACK_MS = 2_000;
 
 /** Files whose lock this process holds right now, possibly inside an unfinished async write. */
 const held = new Set<string>();
@@ -18,17 +28,29 @@ export async function withFileLock<T>(
   onCompromised: (error: Error) => void,
 ): Promise<T> {
   const key = resolve(file);
-  const release = await lockfile.lock(file, {
-    realpath: false,
-    stale: STALE_MS,
-    retries: RETRIES,
-    onCompromised,
-  });
+  const deadline = Date.now() + WAIT_MS;
+  let release: () => Promise<void>;
+  for (;;) {
+    clearAbandonedLock(file);
+    try {
+      release = await lockfile.lock(file, {
+        realpath: false,
+        stale: STALE_MS,
+        retries: ROUND,
+        onCompromised,
+      });
+      break;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ELOCKED' || Date.now() >= deadline) throw error;
+    }
+  }
   held.add(key);
+  writeOwner(file);
   try {
     return await work();
   } finally {
     held.delete(key);
+    removeOwner(file);
     await release().catch(() => undefined);
   }
 }
@@ -40,7 +62,7 @@ export interface SyncLockResult<T> {
 }
 
 /**
- * For the exit handler, where nothing async runs any more. Waits long enough for a dead holder's
+ * For the exit handler, where nothing async runs any more. Waits long enough for a live holder's
  * lock to go stale; after that, doing the work unlocked beats losing what it saves.
  */
 export function withFileLockSync<T>(file: string, work: () => T): SyncLockResult<T> {
@@ -49,6 +71,7 @@ export function withFileLockSync<T>(file: string, work: () => T): SyncLockResult
   const deadline = Date.now() + EXIT_WAIT_MS;
   let pause = 5;
   for (;;) {
+    clearAbandonedLock(file);
     let release: (() => void) | undefined;
     try {
       release = lockfile.lockSync(file, { realpath: false, stale: STALE_MS, onCompromised: () => undefined });
@@ -60,9 +83,11 @@ export function withFileLockSync<T>(file: string, work: () => T): SyncLockResult
       pause = Math.min(pause * 2, 200);
       continue;
     }
+    writeOwner(file);
     try {
       return { value: work(), locked: true };
     } finally {
+      removeOwner(file);
       try {
         release();
       } catch {
@@ -70,6 +95,74 @@ export function withFileLockSync<T>(file: string, work: () => T): SyncLockResult
       }
     }
   }
+}
+
+function ownerPath(file: string): string {
+  return `${file}.lock.owner`;
+}
+
+/** Best effort: without it, a dead holder's lock is still taken over once stale. */
+function writeOwner(file: string): void {
+  try {
+    writeTextNoFollowSync(ownerPath(file), `${JSON.stringify({ pid: process.pid, host: hostname() })}\n`);
+  } catch {
+    // A link or a read-only directory: the lock still works, only slower to recover.
+  }
+}
+
+function removeOwner(file: string): void {
+  rmSync(ownerPath(file), { force: true });
+}
+
+/** The pid of the holder when it runs on this machine, else undefined. */
+function ownerPid(file: string): number | undefined {
+  try {
+    const { pid, host } = JSON.parse(readTextNoFollowSync(ownerPath(file))) as {
+      pid?: unknown;
+      host?: unknown;
+    };
+    if (host !== hostname() || typeof pid !== 'number' || !Number.isSafeInteger(pid) || pid <= 0)
+      return undefined;
+    return pid;
+  } catch {
+    return undefined;
+  }
+}
+
+function isAlive(pid: number): boolean {
+  if (pid === process.pid) return true;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    // EPERM: it exists and belongs to someone else.
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/**
+ * Removes a lock that no live process holds: its holder on this machine is dead, or its time lies
+ * in the future, which a live holder's never does. Refuses a lock that is a link.
+ */
+export function clearAbandonedLock(file: string, now: number = Date.now()): boolean {
+  const lock = `${file}.lock`;
+  let stats: ReturnType<typeof lstatSync>;
+  try {
+    stats = lstatSync(lock);
+  } catch {
+    return false;
+  }
+  if (stats.isSymbolicLink()) throw new UnsafeStateFileError(lock, 'a symbolic link');
+  const future = stats.mtimeMs > now + FUTURE_SLACK_MS;
+  const pid = future ? undefined : ownerPid(file);
+  if (!future && (pid === undefined || isAlive(pid))) return false;
+  try {
+    rmdirSync(lock);
+  } catch {
+    return false;
+  }
+  removeOwner(file);
+  return true;
 }
 
 const sleeper = new Int32Array(new SharedArrayBuffer(4));

@@ -1,5 +1,6 @@
-import { readdirSync, statSync } from 'node:fs';
+import { closeSync, lstatSync, mkdirSync, readdirSync, statSync, writeSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
+import { CREATE_NEW_FLAGS, openNoFollowSync, PRIVATE_DIR_MODE } from './safe-fs.js';
 
 /** Where narrowing keeps its files in a project unless told otherwise. */
 export const STATE_DIR_NAME = '.narrowing';
@@ -47,9 +48,66 @@ export function findProjectRoot(cwd: string): string {
   return gitRoot ?? start;
 }
 
-/** The state directory of the project `cwd` belongs to (see `findProjectRoot`). */
+/**
+ * A state directory found in a project is a symbolic link. Only a directory given explicitly
+ * (`--state-dir`, `stateDir`) may be one: a link that came with a cloned repository could point
+ * anywhere the user can write.
+ */
+export class UnsafeStateDirError extends Error {
+  readonly code = 'NARROWING_UNSAFE_STATE_DIR';
+
+  constructor(readonly path: string) {
+    super(
+      `${path} is a symbolic link, and narrowing does not follow a state directory it found by itself ` +
+        '(one committed to a repository could point anywhere). Remove the link, or pass the directory ' +
+        'explicitly with --state-dir if you made it and trust it.',
+    );
+    this.name = 'UnsafeStateDirError';
+  }
+}
+
+/**
+ * The state directory of the project `cwd` belongs to (see `findProjectRoot`). Throws
+ * `UnsafeStateDirError` when it is a symbolic link.
+ */
 export function defaultStateDir(cwd: string): string {
-  return join(findProjectRoot(cwd), STATE_DIR_NAME);
+  const dir = join(findProjectRoot(cwd), STATE_DIR_NAME);
+  let isLink = false;
+  try {
+    isLink = lstatSync(dir).isSymbolicLink();
+  } catch {
+    // Not there yet: it will be created as a plain directory.
+  }
+  if (isLink) throw new UnsafeStateDirError(dir);
+  return dir;
+}
+
+/** Keeps a state directory out of version control: it holds what tools printed. */
+const GITIGNORE = '# Created by narrowing: learned state and journals stay on this machine.\n*\n';
+const prepared = new Set<string>();
+
+/**
+ * Creates a state directory (private to the user) if needed. A directory narrowing creates, or any
+ * named `.narrowing`, gets a `.gitignore` that ignores everything in it; one already there is never
+ * replaced (nor written through, if it is a link). Cheap after the first call for a directory.
+ */
+export function prepareStateDir(dir: string): void {
+  const key = resolve(dir);
+  const created = mkdirSync(dir, { recursive: true, mode: PRIVATE_DIR_MODE }) !== undefined;
+  if (prepared.has(key) && !created) return;
+  if (created || basename(key) === STATE_DIR_NAME) {
+    try {
+      const fd = openNoFollowSync(join(dir, '.gitignore'), CREATE_NEW_FLAGS, 0o644);
+      try {
+        writeSync(fd, GITIGNORE);
+      } finally {
+        closeSync(fd);
+      }
+    } catch {
+      // There is one already (kept as it is), or the directory is read-only: nothing to add.
+    }
+  }
+  prepared.add(key);
 }
 
 export interface StateLayout {

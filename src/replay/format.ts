@@ -44,8 +44,12 @@ export function stepTable(steps: readonly ReplayStep[], style: TableStyle = PLAI
     rule: step.rule ?? '',
     reason: (step.reason ?? '').replace(/\s+/g, ' ').trim(),
   }));
-  const width = (key: 'step' | 'tool' | 'verdict' | 'rule') =>
-    Math.max(header[key].length, ...rows.map((row) => row[key].length));
+  // A loop, not Math.max(...rows): 110,000 arguments overflow the stack.
+  const width = (key: 'step' | 'tool' | 'verdict' | 'rule') => {
+    let widest = header[key].length;
+    for (const row of rows) if (row[key].length > widest) widest = row[key].length;
+    return widest;
+  };
   const widths = {
     step: width('step'),
     tool: Math.min(width('tool'), 40),

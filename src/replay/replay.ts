@@ -73,7 +73,7 @@ export class TraceReplayer {
         this.turn.length > 0 && (event.turn === undefined || event.turn !== this.turn[0]?.event.turn);
       const steps = turnEnds ? this.flush() : [];
       this.turn.push(this.pending(event));
-      if (event.turn === undefined) steps.push(...this.flush());
+      if (event.turn === undefined) appendAll(steps, this.flush());
       return steps;
     }
     const steps = this.flush();
@@ -195,7 +195,15 @@ export interface ReplayReport {
 export function replayTrace(events: Iterable<TraceEvent>, options: ReplayOptions = {}): ReplayReport {
   const replayer = createReplayer(options);
   const steps: ReplayStep[] = [];
-  for (const event of events) steps.push(...replayer.feed(event));
-  steps.push(...replayer.finish());
+  for (const event of events) appendAll(steps, replayer.feed(event));
+  appendAll(steps, replayer.finish());
   return { steps, summary: replayer.summary };
+}
+
+/**
+ * `target.push(...items)` without spreading: a turn of 150,000 parallel calls would pass 150,000
+ * arguments, past what the stack holds.
+ */
+export function appendAll<T>(target: T[], items: readonly T[]): void {
+  for (const item of items) target.push(item);
 }

@@ -84,7 +84,8 @@ function activity(story: FullStory): string[] {
     `  ${calls(story.proposals)} proposed${runs}: ${ran} ran (${outcomes}${warned})` +
       (stopped > 0 ? ` and ${stopped} ${stopped === 1 ? 'was' : 'were'} blocked before running.` : '.'),
   ];
-  const width = Math.max(...story.tools.map((tool) => tool.tool.length));
+  let width = 0;
+  for (const tool of story.tools) width = Math.max(width, tool.tool.length);
   for (const tool of story.tools) lines.push(`  ${tool.tool.padEnd(width)}  ${toolLine(tool)}`);
   const agent = story.failures.filter((kind) => kind.blame === 'agent_failure');
   const harness = story.failures.filter((kind) => kind.blame === 'harness_fault');

@@ -4,6 +4,7 @@
  */
 
 import { describeContext } from '../core/scope.js';
+import { redactText } from '../core/secrets.js';
 import type { Constraint, PersistedState } from '../core/types.js';
 import { describeConstraintEffect } from './constraint-words.js';
 import type { BlockNote, RecentBlocks } from './journal-scan.js';
@@ -79,8 +80,8 @@ function viewOf(constraint: Constraint, now: number): ConstraintView {
     ...(constraint.tool !== undefined && { tool: constraint.tool }),
     ...(constraint.target !== undefined && { target: constraint.target }),
     failures: constraint.evidence.failures,
-    lastError: constraint.evidence.lastError,
-    calls: constraint.evidence.calls,
+    lastError: redactText(constraint.evidence.lastError),
+    calls: constraint.evidence.calls.map(redactText),
     learnedAt: constraint.createdAt,
     lastFailureAt: constraint.evidence.lastAt,
     expiresAt: Number.isFinite(constraint.expiresAt) ? constraint.expiresAt : null,

@@ -3,15 +3,27 @@
  * Writes are debounced and happen off the caller's path; each one takes a cross-process lock,
  * re-reads the file and merges, so concurrent writers add up instead of overwriting each other.
  */
-import { mkdirSync, readFileSync } from 'node:fs';
-import { mkdir, readFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import type { PersistedState, StateStore } from '../core/types.js';
-import { moveAside, writeFileAtomic, writeFileAtomicSync } from '../node/atomic-file.js';
+import {
+  asideName,
+  moveAside,
+  removeAbandonedTemporaries,
+  writeFileAtomic,
+  writeFileAtomicSync,
+} from '../node/atomic-file.js';
 import { onProcessExit } from '../node/exit-hook.js';
 import { withFileLock, withFileLockSync } from '../node/lock.js';
-import { EMPTY_STATE, mergePersistedStates, pruneLiftedMarks } from './merge.js';
-import { parseStateText, stateToText } from './schema.js';
+import {
+  CREATE_NEW_FLAGS,
+  readTextNoFollow,
+  readTextNoFollowSync,
+  UnsafeStateFileError,
+  writeTextNoFollowSync,
+} from '../node/safe-fs.js';
+import { prepareStateDir } from '../node/state-dir.js';
+import { boundConstraints, EMPTY_STATE, mergePersistedStates, pruneLiftedMarks } from './merge.js';
+import { parseStateText, type RejectedEntry, stateToText } from './schema.js';
 
 export type StoreProblem =
   /** The file could not be used as state; it was kept under `movedTo` and the store starts empty. */
@@ -19,7 +31,17 @@ export type StoreProblem =
   /** The file exists but could not be read (permissions, a directory in its place); it is left alone. */
   | { readonly kind: 'unreadable'; readonly path: string; readonly reason: string }
   /** A write did not happen; the state is kept in memory and tried again. */
-  | { readonly kind: 'write-failed'; readonly path: string; readonly reason: string };
+  | { readonly kind: 'write-failed'; readonly path: string; readonly reason: string }
+  /** Some entries did not match the schema: they were kept in `movedTo`, the rest is loaded. */
+  | {
+      readonly kind: 'entries-set-aside';
+      readonly path: string;
+      readonly movedTo: string;
+      readonly count: number;
+      readonly reason: string;
+    }
+  /** A later version of narrowing wrote the file: it is left untouched and this process learns in memory only. */
+  | { readonly kind: 'newer-version'; readonly path: string; readonly reason: string };
 
 export interface FileStoreOptions {
   readonly path: string;
@@ -29,17 +51,26 @@ export interface FileStoreOptions {
   readonly debounceMs?: number;
   /** Wall-clock milliseconds; decides when lifted marks are old enough to forget. */
   readonly now?: () => number;
+  /** The file keeps at most this many constraints, the most recently failed ones (the engine's default). */
+  readonly maxConstraints?: number;
 }
 
 export interface FileStore extends StateStore {
   readonly path: string;
 }
 
-type StoredRead = PersistedState | undefined | 'corrupt' | 'unreadable';
+type StoredRead = PersistedState | undefined | 'corrupt' | 'unreadable' | 'newer';
+
+/** What was read under the lock, and whether it must be written back (entries were set aside). */
+interface LockedRead {
+  readonly state: PersistedState | undefined;
+  readonly rewrite: boolean;
+}
 
 const DEFAULT_DEBOUNCE_MS = 75;
 const RETRY_MS = 1_000;
 const MAX_BACKLOG = 16;
+const DEFAULT_MAX_CONSTRAINTS = 40_000;
 
 export function createFileStore(options: FileStoreOptions): FileStore {
   return new FileStateStore(options);
@@ -50,6 +81,9 @@ class FileStateStore implements FileStore {
   private readonly report: (problem: StoreProblem) => void;
   private readonly debounceMs: number;
   private readonly now: () => number;
+  private readonly maxConstraints: number;
+  /** Why the file must not be written (a later version wrote it); state then lives in memory only. */
+  private frozen: string | undefined;
   private pending: PersistedState[] = [];
   /** The latest state given as a function: exported only when it is written. */
   private source: (() => PersistedState) | undefined;
@@ -66,14 +100,24 @@ class FileStateStore implements FileStore {
     this.report = options.onProblem ?? warn;
     this.debounceMs = options.debounceMs ?? DEFAULT_DEBOUNCE_MS;
     this.now = options.now ?? Date.now;
+    this.maxConstraints = options.maxConstraints ?? DEFAULT_MAX_CONSTRAINTS;
     this.stopExitHook = onProcessExit(() => this.writeAtExit());
   }
 
   load(): PersistedState | undefined {
+    removeAbandonedTemporaries(this.path);
     let stored = this.readSync();
     if (stored === 'corrupt') {
-      // Only the holder of the lock may move the file aside: another process may be replacing it.
-      stored = withFileLockSync(this.path, () => this.readSync({ quarantine: true })).value;
+      // Only the holder of the lock may move the file (or entries) aside: another process may be
+      // replacing it. Entries set aside are then written out of the file at once.
+      stored = withFileLockSync(this.path, () => {
+        const setAsideBefore = this.setAside;
+        const read = this.readSync({ quarantine: true });
+        if (this.setAside !== setAsideBefore && typeof read === 'object') {
+          writeFileAtomicSync(this.path, stateToText(read));
+        }
+        return read;
+      }).value;
     }
     this.drainSource();
     const unsaved = this.writing === undefined ? this.pending : [this.writing, ...this.pending];
@@ -135,18 +179,20 @@ class FileStateStore implements FileStore {
   private async writeNow(): Promise<PersistedState | undefined> {
     this.drainSource();
     const state = this.pendingState();
-    if (state === undefined) return undefined;
+    if (state === undefined || this.frozen !== undefined) return undefined;
     this.pending = [];
     this.writing = state;
     try {
-      await mkdir(dirname(this.path), { recursive: true });
+      prepareStateDir(dirname(this.path));
       const merged = await withFileLock(
         this.path,
         async () => {
           const stored = await this.readAsync();
-          const merged = this.combine(stored, state);
-          if (stored === undefined || stateToText(stored) !== stateToText(merged)) {
-            await writeFileAtomic(this.path, stateToText(merged));
+          if (stored === 'newer') return undefined;
+          const merged = this.combine(stored.state, state);
+          const text = stateToText(merged);
+          if (stored.rewrite || stored.state === undefined || stateToText(stored.state) !== text) {
+            await writeFileAtomic(this.path, text);
           }
           return merged;
         },
@@ -157,6 +203,11 @@ class FileStateStore implements FileStore {
             reason: `its lock was lost: ${error.message}`,
           }),
       );
+      if (merged === undefined) {
+        // A later version owns the file: what was learned stays in memory, and is not lost yet.
+        this.pending.unshift(state);
+        return undefined;
+      }
       this.lastWritten = merged;
       return merged;
     } catch (error) {
@@ -171,12 +222,13 @@ class FileStateStore implements FileStore {
 
   /** The last chance to save: sync I/O only, under the lock when it can be had. */
   private writeAtExit(): void {
+    if (this.frozen !== undefined) return;
     this.drainSource();
     const parts = this.writing === undefined ? this.pending : [this.writing, ...this.pending];
     if (parts.length === 0) return;
     const state = parts.reduce(mergePersistedStates, EMPTY_STATE);
     try {
-      mkdirSync(dirname(this.path), { recursive: true });
+      prepareStateDir(dirname(this.path));
       withFileLockSync(this.path, () => {
         const stored = this.readSync({ quarantine: true });
         // Already reported; a file that cannot be read is never overwritten.
@@ -190,7 +242,8 @@ class FileStateStore implements FileStore {
   }
 
   private combine(stored: PersistedState | undefined, state: PersistedState): PersistedState {
-    return pruneLiftedMarks(mergePersistedStates(stored ?? EMPTY_STATE, state), this.now());
+    const merged = pruneLiftedMarks(mergePersistedStates(stored ?? EMPTY_STATE, state), this.now());
+    return boundConstraints(merged, this.maxConstraints);
   }
 
   private drainSource(): void {
@@ -213,7 +266,7 @@ class FileStateStore implements FileStore {
   private readSync({ quarantine = false } = {}): StoredRead {
     let text: string;
     try {
-      text = readFileSync(this.path, 'utf8');
+      text = readTextNoFollowSync(this.path);
     } catch (error) {
       return this.readFailed(error);
     }
@@ -221,23 +274,33 @@ class FileStateStore implements FileStore {
   }
 
   /** Under the lock only. Throws when the file exists but cannot be read, so it is not overwritten. */
-  private async readAsync(): Promise<PersistedState | undefined> {
+  private async readAsync(): Promise<LockedRead | 'newer'> {
     let text: string;
     try {
-      text = await readFile(this.path, 'utf8');
+      text = await readTextNoFollow(this.path);
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { state: undefined, rewrite: false };
+      if (error instanceof UnsafeStateFileError && error.found === 'a symbolic link') throw error;
       throw new Error(
         `${this.path} exists but cannot be read (${(error as Error).message}); it was left as it is`,
       );
     }
+    const setAsideBefore = this.setAside;
     const stored = this.accept(text, true);
-    return stored === 'corrupt' ? undefined : stored;
+    if (stored === 'newer') return 'newer';
+    return {
+      state: stored === 'corrupt' ? undefined : stored,
+      rewrite: this.setAside !== setAsideBefore,
+    };
   }
 
   private readFailed(error: unknown): undefined | 'unreadable' {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'ENOENT') return undefined;
+    if (error instanceof UnsafeStateFileError) {
+      this.report({ kind: 'unreadable', path: this.path, reason: error.message });
+      return 'unreadable';
+    }
     this.report({
       kind: 'unreadable',
       path: this.path,
@@ -246,13 +309,44 @@ class FileStateStore implements FileStore {
     return 'unreadable';
   }
 
-  private accept(text: string, quarantine: boolean): PersistedState | undefined | 'corrupt' {
+  /** How many times entries were set aside: a read that sets some aside must be followed by a write. */
+  private setAside = 0;
+
+  private accept(text: string, quarantine: boolean): PersistedState | undefined | 'corrupt' | 'newer' {
     const parsed = parseStateText(text);
-    if (parsed.ok) return parsed.state;
+    if (parsed.ok) {
+      if (parsed.rejected.length > 0) {
+        if (!quarantine) return 'corrupt';
+        this.setEntriesAside(parsed.rejected);
+      }
+      return parsed.state;
+    }
+    if (parsed.newer) {
+      if (this.frozen === undefined) {
+        this.frozen = parsed.reason;
+        this.report({ kind: 'newer-version', path: this.path, reason: parsed.reason });
+      }
+      return 'newer';
+    }
     if (!quarantine) return 'corrupt';
     const movedTo = moveAside(this.path, 'corrupt');
     this.report({ kind: 'quarantined', path: this.path, movedTo, reason: parsed.reason });
     return undefined;
+  }
+
+  /** Keeps entries that do not match the schema next to the file, before it is written without them. */
+  private setEntriesAside(rejected: readonly RejectedEntry[]): void {
+    const movedTo = asideName(this.path, 'rejected');
+    writeTextNoFollowSync(movedTo, `${JSON.stringify(rejected, null, 2)}\n`, CREATE_NEW_FLAGS);
+    this.setAside += 1;
+    const reasons = rejected.map((entry) => `${entry.list}[${entry.index}]: ${entry.reason}`).join('\n');
+    this.report({
+      kind: 'entries-set-aside',
+      path: this.path,
+      movedTo,
+      count: rejected.length,
+      reason: reasons,
+    });
   }
 }
 
@@ -271,5 +365,16 @@ export function describeStoreProblem(problem: StoreProblem): string {
       return `The state file ${problem.path} cannot be read: ${problem.reason}`;
     case 'write-failed':
       return `Saving the state file ${problem.path} failed: ${problem.reason}. It will be tried again.`;
+    case 'entries-set-aside':
+      return (
+        `${problem.count} entr${problem.count === 1 ? 'y' : 'ies'} of the state file ${problem.path} did not ` +
+        `match the state schema and were moved to ${problem.movedTo}; everything else was kept.\n${problem.reason}`
+      );
+    case 'newer-version':
+      return (
+        `The state file ${problem.path} was written by a later version of narrowing (${problem.reason}). ` +
+        'It is left untouched: this process learns in memory only and saves nothing. Upgrade narrowing ' +
+        'to share what was learned.'
+      );
   }
 }

@@ -71,3 +71,16 @@ export function newer(x: Constraint, y: Constraint): Constraint {
 function byId(x: { readonly id: string }, y: { readonly id: string }): number {
   return x.id < y.id ? -1 : x.id > y.id ? 1 : 0;
 }
+
+/**
+ * At most `max` constraints, the ones that failed most recently (as the engine keeps the most recent
+ * in memory): without a bound the file would keep every constraint any process ever wrote.
+ */
+export function boundConstraints(state: PersistedState, max: number): PersistedState {
+  if (state.constraints.length <= max) return state;
+  const kept = [...state.constraints]
+    .sort((x, y) => y.evidence.lastAt - x.evidence.lastAt || byId(x, y))
+    .slice(0, Math.max(0, max))
+    .sort(byId);
+  return { ...state, constraints: kept };
+}

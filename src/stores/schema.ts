@@ -3,7 +3,8 @@
  * edited by hand or cut short must be recognised, never half-trusted.
  */
 import { z } from 'zod';
-import type { Constraint, PersistedState } from '../core/types.js';
+import { redactConstraint } from '../core/secrets.js';
+import type { Constraint, LiftedMark, PersistedState } from '../core/types.js';
 
 export const STATE_VERSION = 1;
 
@@ -55,14 +56,35 @@ const constraint = z.looseObject({
 
 const liftedMark = z.object({ id: z.string().min(1), at: z.number() });
 
-const persistedState = z.object({
+/** The frame of the file; constraints and marks are checked one by one, so one bad entry costs only itself. */
+const persistedFrame = z.object({
   version: z.literal(STATE_VERSION),
   savedAt: z.number(),
-  constraints: z.array(constraint),
-  lifted: z.array(liftedMark),
+  constraints: z.array(z.unknown()),
+  lifted: z.array(z.unknown()),
 });
 
-export type ParsedState = { ok: true; state: PersistedState } | { ok: false; reason: string };
+/** An entry of a state file that does not match the schema: kept aside, never loaded. */
+export interface RejectedEntry {
+  readonly list: 'constraints' | 'lifted';
+  readonly index: number;
+  readonly value: unknown;
+  readonly reason: string;
+}
+
+export type ParsedState =
+  | {
+      ok: true;
+      state: PersistedState;
+      /** Entries that do not match the schema, left out of `state`. */
+      rejected: readonly RejectedEntry[];
+    }
+  | {
+      ok: false;
+      reason: string;
+      /** Written by a later version of narrowing: must be left as it is, never moved or overwritten. */
+      newer?: true;
+    };
 
 /** Reads the text of a state file. Never throws: a bad file is described, not trusted. */
 export function parseStateText(text: string): ParsedState {
@@ -79,21 +101,45 @@ export function parseStateText(text: string): ParsedState {
   const version = (raw as { version?: unknown }).version;
   if (version !== STATE_VERSION) {
     const named = version === undefined ? 'no version' : `version ${JSON.stringify(version)}`;
-    return {
-      ok: false,
-      reason: `it has ${named}, and this build of narrowing reads state version ${STATE_VERSION} only`,
-    };
+    const reason = `it has ${named}, and this build of narrowing reads state version ${STATE_VERSION} only`;
+    return typeof version === 'number' && version > STATE_VERSION
+      ? { ok: false, reason, newer: true }
+      : { ok: false, reason };
   }
-  const parsed = persistedState.safeParse(raw);
-  if (!parsed.success) {
-    return { ok: false, reason: `it does not match the state schema:\n${z.prettifyError(parsed.error)}` };
+  const frame = persistedFrame.safeParse(raw);
+  if (!frame.success) {
+    return { ok: false, reason: `it does not match the state schema:\n${z.prettifyError(frame.error)}` };
   }
-  return { ok: true, state: parsed.data as PersistedState };
+  const rejected: RejectedEntry[] = [];
+  const constraints = entriesOf(frame.data.constraints, constraint, 'constraints', rejected) as Constraint[];
+  const lifted = entriesOf(frame.data.lifted, liftedMark, 'lifted', rejected) as LiftedMark[];
+  const state: PersistedState = {
+    version: STATE_VERSION,
+    savedAt: frame.data.savedAt,
+    constraints: constraints.map(redactConstraint),
+    lifted,
+  };
+  return { ok: true, state, rejected };
+}
+
+function entriesOf(
+  values: readonly unknown[],
+  schema: z.ZodType,
+  list: RejectedEntry['list'],
+  rejected: RejectedEntry[],
+): unknown[] {
+  const kept: unknown[] = [];
+  values.forEach((value, index) => {
+    const parsed = schema.safeParse(value);
+    if (parsed.success) kept.push(parsed.data);
+    else rejected.push({ list, index, value, reason: z.prettifyError(parsed.error) });
+  });
+  return kept;
 }
 
 export function stateToText(state: PersistedState): string {
   const text = JSON.stringify(
-    state,
+    { ...state, constraints: state.constraints.map(redactConstraint) },
     (_key, value: unknown) => (value === Number.POSITIVE_INFINITY ? INFINITE : value),
     2,
   );

@@ -1,6 +1,6 @@
 export { TraceError } from './errors.js';
 export { traceResultToOutcome } from './outcome.js';
-export { parseTrace, TraceLineParser } from './parse.js';
+export { parseTrace, TraceLineParser, type TraceReadOptions } from './parse.js';
 export { readTraceFile } from './read.js';
 export type {
   CallEvent,

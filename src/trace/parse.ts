@@ -207,11 +207,23 @@ function readEvent(object: Json): TraceEvent {
  * Reads a trace one line at a time, so that a file of any size can be streamed. Blank lines and
  * `//` comments are skipped; anything else that is wrong is a `TraceError` naming the line.
  */
+export interface TraceReadOptions {
+  /**
+   * Told about lines that are read but look wrong, such as a `t` earlier than the one before
+   * (replay keeps the later time). Each warning names its line.
+   */
+  readonly onWarning?: (warning: TraceError) => void;
+}
+
 export class TraceLineParser {
   private lineNumber = 0;
   private seenEvent = false;
+  private lastT = Number.NEGATIVE_INFINITY;
 
-  constructor(private readonly source?: string) {}
+  constructor(
+    private readonly source?: string,
+    private readonly options: TraceReadOptions = {},
+  ) {}
 
   /** The event on the next line, or `undefined` for a blank or comment line. */
   next(rawLine: string): TraceEvent | undefined {
@@ -249,13 +261,27 @@ export class TraceLineParser {
       throw new TraceError('a meta event must come before every other event', this.lineNumber, this.source);
     }
     this.seenEvent = true;
+    if (event.type === 'call' && event.t !== undefined) {
+      if (event.t < this.lastT) {
+        this.options.onWarning?.(
+          new TraceError(
+            `t goes backwards (${event.t} after ${this.lastT}): the call is replayed at ${this.lastT}, ` +
+              'as time never runs backwards',
+            this.lineNumber,
+            this.source,
+          ),
+        );
+      } else {
+        this.lastT = event.t;
+      }
+    }
     return event;
   }
 }
 
 /** Parses a whole trace held in memory. Throws `TraceError` for the first line that is wrong. */
-export function parseTrace(text: string, source?: string): TraceEvent[] {
-  const parser = new TraceLineParser(source);
+export function parseTrace(text: string, source?: string, options: TraceReadOptions = {}): TraceEvent[] {
+  const parser = new TraceLineParser(source, options);
   const events: TraceEvent[] = [];
   for (const line of text.split('\n')) {
     const event = parser.next(line);

@@ -62,7 +62,9 @@ export async function runReplay(
       : parsePolicy({}, undefined, loadOptions);
     // Read the whole trace once before replaying, so that a bad line is reported with nothing
     // half-printed before it.
-    for await (const event of readTraceFile(tracePath)) if (event.type === 'meta') meta = event;
+    const onWarning = (warning: Error) => io.stderr.write(`warning: ${warning.message}\n`);
+    for await (const event of readTraceFile(tracePath, { onWarning }))
+      if (event.type === 'meta') meta = event;
   } catch (error) {
     if (error instanceof PolicyError || error instanceof TraceError) {
       io.stderr.write(`${error.message}\n`);
@@ -89,8 +91,10 @@ export async function runReplay(
   }
 
   const steps = [];
-  for await (const event of readTraceFile(tracePath)) steps.push(...replayer.feed(event));
-  steps.push(...replayer.finish());
+  for await (const event of readTraceFile(tracePath)) {
+    for (const step of replayer.feed(event)) steps.push(step);
+  }
+  for (const step of replayer.finish()) steps.push(step);
   const style = await tableStyle(io);
   const title = meta?.name ? `${meta.name}${meta.description ? ` — ${meta.description}` : ''}` : tracePath;
   const lines = [

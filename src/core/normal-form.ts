@@ -1,0 +1,78 @@
+/**
+ * Two spellings of one call should be one call: `ls  -la` and `ls -la`, `./src/a.ts` and
+ * `src/a.ts`. The arguments the usual tools name `command` or `path` are brought to a normal form
+ * before the call is identified, so that identical-call detection cannot be dodged by spacing.
+ * Cheap: a few property reads per call, and a copy only when something changes.
+ */
+import { normalizePath } from './targets.js';
+
+/** Arguments holding a shell command line. */
+const COMMAND_KEYS = ['command', 'cmd'] as const;
+/** Arguments holding one file path. */
+const PATH_KEYS = ['path', 'file_path', 'filePath'] as const;
+
+/** Spacing a shell ignores: a run of blanks, or blanks at either end. */
+const LOOSE_SPACING = /[ \t][ \t]|\t|^\s|\s$/;
+
+/**
+ * A command line with runs of spaces and tabs outside quotes made one space, and the ends trimmed.
+ * Quoted text (`'…'`, `"…"`) and escaped characters (`\ `) are kept as they are; newlines, which
+ * separate commands, are kept too.
+ */
+export function normalizeCommand(command: string): string {
+  if (!LOOSE_SPACING.test(command)) return command;
+  let out = '';
+  let quote = '';
+  let pendingSpace = false;
+  for (let index = 0; index < command.length; index++) {
+    const char = command[index] as string;
+    if (quote === '') {
+      if (char === ' ' || char === '\t') {
+        pendingSpace = true;
+        continue;
+      }
+      if (pendingSpace && out !== '' && char !== '\n' && !out.endsWith('\n')) out += ' ';
+      pendingSpace = false;
+      if (char === '\\' && index + 1 < command.length) {
+        out += char + (command[index + 1] as string);
+        index++;
+        continue;
+      }
+      if (char === '"' || char === "'") quote = char;
+    } else if (char === quote) {
+      quote = '';
+    } else if (char === '\\' && quote === '"' && index + 1 < command.length) {
+      out += char + (command[index + 1] as string);
+      index++;
+      continue;
+    }
+    out += char;
+  }
+  return quote === '' ? out.trim() : out;
+}
+
+/** The arguments with their command and path in normal form; the same object when nothing changes. */
+export function normalizeArguments(
+  args: Readonly<Record<string, unknown>>,
+): Readonly<Record<string, unknown>> {
+  let out: Record<string, unknown> | undefined;
+  for (const key of COMMAND_KEYS) {
+    const value = args[key];
+    if (typeof value !== 'string') continue;
+    const normal = normalizeCommand(value);
+    if (normal !== value) {
+      out ??= { ...args };
+      out[key] = normal;
+    }
+  }
+  for (const key of PATH_KEYS) {
+    const value = args[key];
+    if (typeof value !== 'string' || value === '') continue;
+    const normal = normalizePath(value);
+    if (normal !== value) {
+      out ??= { ...args };
+      out[key] = normal;
+    }
+  }
+  return out ?? args;
+}

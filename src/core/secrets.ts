@@ -1,0 +1,211 @@
+/**
+ * What looks like a credential in a text: bearer tokens, provider keys (GitHub, OpenAI, Anthropic,
+ * AWS, Google, Slack, Stripe, Hugging Face, npm), JWTs, private keys, passwords in URLs, in
+ * command lines and in `key: value` or `"key": "value"` pairs.
+ *
+ * Pure and dependency-free, so that the engine itself redacts what it keeps (block reasons,
+ * evidence) as well as the journal and the store: no secret reaches a reason, the state file or
+ * the journal, whichever layer writes it. Linear time: every repeat is bounded.
+ */
+
+import type { Constraint } from './types.js';
+
+export const REDACTED = '[REDACTED]';
+
+const SECRET_WORDS = [
+  'token',
+  'passw(?:or)?d',
+  'passphrase',
+  'secret',
+  'authori[sz]ation',
+  'api[-_]?key',
+  'access[-_]?key',
+  'private[-_]?key',
+  'credential',
+  'cookie',
+  'session',
+];
+export const SECRET_KEY = new RegExp(SECRET_WORDS.join('|'), 'i');
+
+/** Query parameters that carry credentials: `?access_token=…`, `&sig=…`. */
+const SECRET_PARAMS = [
+  'access_token',
+  'id_token',
+  'refresh_token',
+  'token',
+  'api[-_]?key',
+  'key',
+  'password',
+  'passwd',
+  'secret',
+  'client_secret',
+  'signature',
+  'sig',
+];
+/** Names of environment variables that carry credentials: `GITHUB_TOKEN=…`. */
+const SECRET_VARIABLE_WORDS = [
+  'token',
+  'passw(?:or)?d',
+  'secret',
+  'api[-_]?key',
+  'access[-_]?key',
+  'private[-_]?key',
+];
+
+/** `max_tokens: 4096` is a count, not a credential. Only numbers under such keys are kept. */
+export const TOKEN_COUNT_KEY = /tokens|tokenizer|token[-_]?(?:count|limit|budget|usage)/i;
+
+export function isSecretKey(key: string): boolean {
+  return SECRET_KEY.test(key);
+}
+
+interface SecretPattern {
+  readonly pattern: RegExp;
+  readonly replacement: string;
+}
+
+const SECRET_PATTERNS: readonly SecretPattern[] = [
+  {
+    pattern: /-----BEGIN[A-Z0-9 ]*PRIVATE KEY-----[\s\S]*?(?:-----END[A-Z0-9 ]*PRIVATE KEY-----|$)/g,
+    replacement: REDACTED,
+  },
+  // A header written out as text: `Authorization: Basic dXNlcjpwYXNz`.
+  {
+    pattern: /\b((?:proxy-)?authorization["']?\s*[:=]\s*["']?)[^\s"',;]+(?:[ \t]+[^\s"',;]+)?/gi,
+    replacement: `$1${REDACTED}`,
+  },
+  // Real bearer tokens carry digits; the lookahead spares prose such as "Bearer authentication".
+  { pattern: /\bBearer\s+(?=[\w.~+/=-]*\d)[\w.~+/=-]{8,}/gi, replacement: REDACTED },
+  { pattern: /\bsk-[\w-]{16,}/g, replacement: REDACTED },
+  // Stripe secret and restricted keys (live and test), Hugging Face and npm tokens.
+  { pattern: /\b(?:sk|rk)_(?:live|test)_[A-Za-z0-9]{16,}/g, replacement: REDACTED },
+  { pattern: /\bhf_[A-Za-z0-9]{30,}/g, replacement: REDACTED },
+  { pattern: /\bnpm_[A-Za-z0-9]{36,}/g, replacement: REDACTED },
+  { pattern: /\bgh[pousr]_[A-Za-z0-9]{20,}/g, replacement: REDACTED },
+  { pattern: /\bgithub_pat_\w{20,}/g, replacement: REDACTED },
+  { pattern: /\bglpat-[\w-]{20,}/g, replacement: REDACTED },
+  { pattern: /\bxox[abposr]-[A-Za-z0-9-]{10,}/g, replacement: REDACTED },
+  { pattern: /\b(?:AKIA|ASIA)[0-9A-Z]{16}\b/g, replacement: REDACTED },
+  { pattern: /\bAIza[\w-]{35}/g, replacement: REDACTED },
+  { pattern: /\beyJ[\w-]{8,}\.[\w-]{8,}\.[\w-]{8,}/g, replacement: REDACTED },
+  // The password in `https://user:password@host/`. Bounded repeats keep hostile input linear.
+  {
+    pattern: /(\b[a-z][a-z0-9+.-]{0,30}:\/\/[^\s/:@]{0,256}:)[^\s/@]{1,512}@/gi,
+    replacement: `$1${REDACTED}@`,
+  },
+  {
+    pattern: new RegExp(`([?&#;](?:${SECRET_PARAMS.join('|')})=)[^&#\\s"']+`, 'gi'),
+    replacement: `$1${REDACTED}`,
+  },
+  // Environment-style assignments in command lines and error texts: `GITHUB_TOKEN=…`.
+  {
+    pattern: new RegExp(
+      `\\b(\\w{0,64}(?:${SECRET_VARIABLE_WORDS.join('|')})\\w{0,64}=)(["']?)[^\\s"'&;]+`,
+      'gi',
+    ),
+    replacement: `$1$2${REDACTED}`,
+  },
+  // The same with spaces or a colon, as config files, YAML, JSON inside a text and logs write it:
+  // `password: hunter2`, `"password": "a b"`, `aws_secret_access_key = wJalr…`. A number under a
+  // `token` word is a count (`max_tokens: 4096`), not a credential.
+  {
+    pattern: new RegExp(
+      `\\b(\\w{0,64}(?:${SECRET_VARIABLE_WORDS.join('|')})\\w{0,64}["']?[ \\t]*[:=][ \\t]*)` +
+        `(?!\\d+(?:[\\s,;}\\]]|$)|\\[REDACTED\\])(?:"[^"\\n]{0,512}"|'[^'\\n]{0,512}'|[^\\s"',;}\\]]+)`,
+      'gi',
+    ),
+    replacement: `$1${REDACTED}`,
+  },
+  // `mysql -u root -pS3cret db`: the password glued to `-p`.
+  {
+    pattern:
+      /(\b(?:mysql|mysqldump|mysqladmin|mariadb)\b[^\n|;&]{0,512}?\s-p)(?:"[^"\n]{0,512}"|'[^'\n]{0,512}'|[^\s"']+)/gi,
+    replacement: `$1${REDACTED}`,
+  },
+  // Slack incoming webhooks: the URL itself is the credential.
+  {
+    pattern: /(\bhttps:\/\/hooks\.slack\.com\/(?:services|workflows|triggers)\/)[\w/-]{8,}/gi,
+    replacement: `$1${REDACTED}`,
+  },
+];
+
+/**
+ * Something every pattern above needs. One scan with this spares most strings (paths, ids, error
+ * messages) the full set.
+ */
+const MAYBE_SECRET =
+  /[=@]|-----BEGIN|authori[sz]ation|bearer|sk-|gh[pousr]_|github_pat_|glpat-|xox|AKIA|ASIA|AIza|eyJ|[sr]k_|hf_|npm_|passw|secret|token|api[-_]?key|access[-_]?key|private[-_]?key|mysql|mariadb|hooks\.slack/i;
+
+/** Replaces what looks like a credential inside a text, keeping the rest readable. */
+export function redactText(text: string): string {
+  if (text.length < 8 || !MAYBE_SECRET.test(text)) return text;
+  let out = text;
+  for (const { pattern, replacement } of SECRET_PATTERNS) {
+    pattern.lastIndex = 0;
+    out = out.replace(pattern, replacement);
+  }
+  return out;
+}
+
+/**
+ * A string that shares no memory with `text`. V8 represents `slice`/`substring` results (and
+ * concatenations) as views of their parent, so a 300-character excerpt kept in evidence would keep
+ * a 20 KB tool output alive for as long as the constraint lives. A JSON round trip builds a new
+ * flat string and costs a few hundred nanoseconds at this size.
+ */
+export function ownCopy(text: string): string {
+  return text.length === 0 ? '' : (JSON.parse(JSON.stringify(text)) as string);
+}
+
+/** How much more than the kept length is redacted first, so a secret across the cut is still seen. */
+const REDACTION_WINDOW = 4;
+
+/**
+ * What the engine keeps of a tool's output or error: at most `limit` characters, redacted, and its
+ * own copy (see `ownCopy`). Cheap: a bounded window of the text is looked at, never all of it.
+ */
+export function keptText(text: string, limit: number): string {
+  const window = text.length > limit * REDACTION_WINDOW ? text.slice(0, limit * REDACTION_WINDOW) : text;
+  const clean = redactText(window);
+  return ownCopy(clean.length <= limit ? clean : `${clean.slice(0, Math.max(0, limit - 1))}…`);
+}
+
+/**
+ * A constraint as it may be kept on disk, shown or handed to a caller: its evidence (the last error, the calls that
+ * failed), its target and its context without credentials. Files written before redaction existed
+ * are cleaned as they are read, and again when written back.
+ */
+export function redactConstraint(constraint: Constraint): Constraint {
+  const { evidence } = constraint;
+  const lastError = redactText(evidence.lastError);
+  let calls = evidence.calls;
+  for (let index = 0; index < calls.length; index++) {
+    const clean = redactText(calls[index] as string);
+    if (clean !== calls[index]) {
+      if (calls === evidence.calls) calls = [...calls];
+      (calls as string[])[index] = clean;
+    }
+  }
+  const target = constraint.target === undefined ? undefined : redactText(constraint.target);
+  let context = constraint.context;
+  if (context !== undefined) {
+    const entries = Object.entries(context);
+    if (entries.some(([, value]) => redactText(value) !== value)) {
+      context = Object.fromEntries(entries.map(([key, value]) => [key, redactText(value)]));
+    }
+  }
+  if (
+    lastError === evidence.lastError &&
+    calls === evidence.calls &&
+    target === constraint.target &&
+    context === constraint.context
+  ) {
+    return constraint;
+  }
+  return {
+    ...constraint,
+    evidence: { ...evidence, lastError, calls },
+    ...(target !== undefined && { target }),
+    ...(context !== undefined && { context }),
+  };
+}

@@ -1,0 +1,52 @@
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
+import { describe, expect, it } from 'vitest';
+import {
+  createToolCallAdapter,
+  toolCallToOutcome,
+  toolCallToProposal,
+} from '../../src/adapters/tool-call/index.js';
+import { NarrowingEngine } from '../../src/core/loop.js';
+import { keptText, REDACTED } from '../../src/core/secrets.js';
+
+function collectGarbage(): () => void {
+  setFlagsFromString('--expose-gc');
+  return runInNewContext('gc') as () => void;
+}
+
+describe('what the engine keeps of tool output', () => {
+  it('keeps a bounded, redacted excerpt of a long error', () => {
+    const output = `fatal: could not read Username for 'https://ghp_R4nd0mT0k3nV4lu3F0rT3st1ngXyZ12@github.com'\n${'x'.repeat(50_000)}`;
+    const kept = keptText(output, 300);
+    expect(kept.length).toBeLessThanOrEqual(300);
+    expect(kept).toContain(REDACTED);
+    expect(kept).not.toContain('ghp_');
+  });
+
+  it('does not keep 20 KB error outputs alive through the excerpts it learned from them', () => {
+    const gc = collectGarbage();
+    const loop = new NarrowingEngine({ adapter: createToolCallAdapter() });
+    gc();
+    const before = process.memoryUsage().heapUsed;
+    const calls = 3_000;
+    for (let index = 0; index < calls; index++) {
+      const path = `src/generated/module-${index}.ts`;
+      const proposal = toolCallToProposal('read_file', { path });
+      loop.checkProposal(proposal);
+      const stack = `    at Object.openSync (node:fs:573:18) #${index}\n`.repeat(400);
+      const text = `ENOENT: no such file or directory, open '/srv/api/${path}'\n${stack}`;
+      loop.recordOutcome({
+        ...toolCallToOutcome('read_file', proposal.args, {
+          content: [{ type: 'text', text }],
+          isError: true,
+        }),
+        proposal,
+      });
+    }
+    gc();
+    const retained = process.memoryUsage().heapUsed - before;
+    expect(loop.exportState().constraints.length).toBe(calls);
+    // 3,000 outputs of 20 KB are 60 MB; the excerpts and constraints themselves take a few.
+    expect(retained).toBeLessThan(25_000_000);
+  });
+});

@@ -1,0 +1,81 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { REDACTED, redactText } from '../../src/core/secrets.js';
+
+describe('redactText', () => {
+  const secrets: [string, string, string][] = [
+    [
+      'a Stripe live secret key',
+      'stripe.api_key set from sk_live_51HqLyjWDarjtT1zdp7dcXYZab',
+      'sk_live_51Hq',
+    ],
+    ['a Stripe restricted key', 'charge failed for rk_live_51HqLyjWDarjtT1zdp7dcXYZab', 'rk_live_51Hq'],
+    ['a Hugging Face token', 'HF login with hf_AbCdEfGhIjKlMnOpQrStUvWxYz0123456789', 'hf_AbCd'],
+    ['an npm token', '//registry.npmjs.org/:_authToken npm_1a2B3c4D5e6F7g8H9i0J1k2L3m4N5o6P7q8R', 'npm_1a2B'],
+    [
+      'a Slack webhook URL',
+      'POST https://hooks.slack.com/services/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 failed',
+      'xYzAbC123',
+    ],
+    ['a password written as `password: x`', 'config error at line 4: password: hunter2!', 'hunter2'],
+    [
+      'a JSON password inside a text',
+      'request body {"user": "deploy", "password": "correct horse battery"} rejected',
+      'correct horse',
+    ],
+    [
+      'a MySQL password glued to -p',
+      'mysql -h db.internal -u root -pS3cr3tPa55 orders < dump.sql',
+      'S3cr3tPa55',
+    ],
+    [
+      'an AWS secret key with spaces around =',
+      'aws_secret_access_key = wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY',
+      'wJalrXUtnFEMI',
+    ],
+  ];
+  for (const [what, text, secret] of secrets) {
+    it(`removes ${what} and keeps the text around it`, () => {
+      const clean = redactText(text);
+      expect(clean).not.toContain(secret);
+      expect(clean).toContain(REDACTED);
+    });
+  }
+
+  it('keeps the message around a JSON password', () => {
+    expect(redactText('body {"user": "deploy", "password": "hunter2"} rejected')).toBe(
+      `body {"user": "deploy", "password": ${REDACTED}} rejected`,
+    );
+  });
+
+  it('keeps token counts, which are not credentials', () => {
+    expect(redactText('max_tokens: 4096, temperature: 0.2')).toBe('max_tokens: 4096, temperature: 0.2');
+  });
+
+  it('redacts an environment assignment once, not twice', () => {
+    expect(redactText('GITHUB_TOKEN=ghx12345678 npm publish')).toBe(`GITHUB_TOKEN=${REDACTED} npm publish`);
+  });
+
+  it('leaves ordinary commands and errors alone', () => {
+    for (const text of [
+      'mkdir -p build/out && cp -r dist build/out',
+      "ENOENT: no such file or directory, open '/srv/api/config/app.yaml'",
+      'SyntaxError: Unexpected token } in JSON at position 42',
+    ]) {
+      expect(redactText(text)).toBe(text);
+    }
+  });
+
+  it('is idempotent and stays linear on long hostile texts', () => {
+    fc.assert(
+      fc.property(fc.string({ maxLength: 300 }), (text) => {
+        const once = redactText(text);
+        expect(redactText(once)).toBe(once);
+      }),
+    );
+    const hostile = `password: ${'a'.repeat(200_000)} ${'mysql '.repeat(20_000)}${'token= '.repeat(20_000)}`;
+    const started = performance.now();
+    redactText(hostile);
+    expect(performance.now() - started).toBeLessThan(1_000);
+  });
+});
