@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import { register as registerBench } from './bench.js';
 import { register as registerDemo } from './demo.js';
 import { register as registerExplain } from './explain.js';
+import { register as registerHook } from './hook.js';
 import { register as registerInspect } from './inspect.js';
 import { register as registerMcp } from './mcp.js';
 import { register as registerPolicy } from './policy.js';
@@ -25,5 +26,6 @@ export const commandModules: RegisterCommand[] = [
   registerInspect,
   registerVerify,
   registerExplain,
+  registerHook,
   registerDemo,
 ];
