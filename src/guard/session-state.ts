@@ -6,7 +6,17 @@
  * take turns and none loses another's update. Learned constraints are not here; the store shares them.
  */
 import { createHash } from 'node:crypto';
-import { closeSync, constants, fstatSync, lstatSync, mkdirSync, openSync, readdirSync, readSync, rmSync } from 'node:fs';
+import {
+  closeSync,
+  constants,
+  fstatSync,
+  lstatSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  readSync,
+  rmSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import { NarrowingError } from '../core/errors.js';
 import type { EngineSnapshot } from '../core/types.js';
@@ -146,13 +156,16 @@ function readSessionFile(path: string, onProblem?: (message: string) => void): S
     fd = openSync(path, constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0));
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    if (code !== 'ENOENT') onProblem?.(`the session file ${path} cannot be read (${code}); the session starts over`);
+    if (code !== 'ENOENT')
+      onProblem?.(`the session file ${path} cannot be read (${code}); the session starts over`);
     return undefined;
   }
   try {
     const size = fstatSync(fd).size;
     if (size > MAX_SESSION_BYTES) {
-      onProblem?.(`the session file ${path} is larger than ${MAX_SESSION_BYTES} bytes; the session starts over`);
+      onProblem?.(
+        `the session file ${path} is larger than ${MAX_SESSION_BYTES} bytes; the session starts over`,
+      );
       return undefined;
     }
     const buffer = Buffer.alloc(size);

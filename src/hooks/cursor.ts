@@ -29,7 +29,11 @@ export const cursorHooks: HookProtocol = {
   reply(event: HookEvent, verdict: HookVerdict): HookReply {
     if (BEFORE_EVENTS.has(event.name)) {
       if (verdict.type === 'deny') {
-        return json({ permission: 'deny', agent_message: verdict.text, user_message: userMessage(verdict.text) });
+        return json({
+          permission: 'deny',
+          agent_message: verdict.text,
+          user_message: userMessage(verdict.text),
+        });
       }
       // `beforeReadFile` takes a permission only.
       if (verdict.type === 'warn' && event.name !== 'beforeReadFile') {
@@ -50,7 +54,11 @@ function cursorAction(name: string, payload: Payload): HookAction {
     case 'preToolUse':
       return { type: 'before-call', call: toolCall(payload) };
     case 'postToolUse':
-      return { type: 'after-call', call: toolCall(payload), result: responseResult(payload.tool_output ?? payload.tool_response) };
+      return {
+        type: 'after-call',
+        call: toolCall(payload),
+        result: responseResult(payload.tool_output ?? payload.tool_response),
+      };
     case 'postToolUseFailure':
       // Refused by the user, not failed: nothing for the agent to learn.
       if (payload.failure_type === 'permission_denied') return { type: 'ignored' };
@@ -66,7 +74,11 @@ function cursorAction(name: string, payload: Payload): HookAction {
     case 'beforeReadFile':
       return { type: 'before-call', call: { tool: 'Read', input: fileInput(payload) } };
     case 'afterFileEdit':
-      return { type: 'after-call', call: { tool: 'Edit', input: fileInput(payload) }, result: { ok: true, content: '' } };
+      return {
+        type: 'after-call',
+        call: { tool: 'Edit', input: fileInput(payload) },
+        result: { ok: true, content: '' },
+      };
     case 'beforeSubmitPrompt':
       return { type: 'prompt' };
     case 'sessionStart':

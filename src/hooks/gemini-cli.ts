@@ -53,7 +53,10 @@ function geminiAction(name: string, payload: Payload): HookAction {
       return { type: 'prompt' };
     case 'SessionStart': {
       const source = stringField(payload, 'source', 32);
-      return { type: 'session-start', source: source === 'resume' || source === 'clear' ? source : 'startup' };
+      return {
+        type: 'session-start',
+        source: source === 'resume' || source === 'clear' ? source : 'startup',
+      };
     }
     case 'PreCompress':
       return { type: 'compact' };
@@ -68,7 +71,8 @@ function geminiAction(name: string, payload: Payload): HookAction {
 
 function toolCall(payload: Payload) {
   const name = stringField(payload, 'tool_name', 256);
-  if (!name) throw new NarrowingError('USAGE', 'the gemini-cli hook payload of a tool event has no tool_name');
+  if (!name)
+    throw new NarrowingError('USAGE', 'the gemini-cli hook payload of a tool event has no tool_name');
   return { tool: toolName(name, payload.mcp_context), input: toolInput(payload.tool_input) };
 }
 

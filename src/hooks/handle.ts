@@ -34,7 +34,8 @@ const SESSION_RETENTION_MS = 14 * 24 * 60 * 60 * 1000;
 
 export async function handleHookEvent(event: HookEvent, options: HookOptions = {}): Promise<HookVerdict> {
   if (event.action.type === 'ignored') return NONE;
-  const report = options.onProblem ?? ((message: string) => process.stderr.write(`narrowing-guard: ${message}\n`));
+  const report =
+    options.onProblem ?? ((message: string) => process.stderr.write(`narrowing-guard: ${message}\n`));
   const guard = await openGuard({
     ...(options.policy !== undefined && { policy: options.policy }),
     ...(options.preset !== undefined && { preset: options.preset }),
@@ -65,17 +66,24 @@ function apply(
   switch (action.type) {
     case 'before-call': {
       const proposal = toolCallToProposal(action.call.tool, action.call.input, extras(event, action.call));
-      const verdict = checkSafely(guard, proposal, { onFault: options.failClosed ? 'closed' : 'open', reportFault });
+      const verdict = checkSafely(guard, proposal, {
+        onFault: options.failClosed ? 'closed' : 'open',
+        reportFault,
+      });
       if (!verdict.ok) {
         return options.failClosed
-          ? { type: 'deny', text: `narrowing-guard could not check this call and is set to refuse calls it cannot check: ${verdict.fault.message}` }
+          ? {
+              type: 'deny',
+              text: `narrowing-guard could not check this call and is set to refuse calls it cannot check: ${verdict.fault.message}`,
+            }
           : NONE;
       }
       const { check } = verdict;
       if (check.verdict === 'block' || check.verdict === 'halt') {
         return { type: 'deny', text: verdictText(check), meta: verdictMeta(check) };
       }
-      if (check.verdict === 'warn') return { type: 'warn', text: verdictText(check), meta: verdictMeta(check) };
+      if (check.verdict === 'warn')
+        return { type: 'warn', text: verdictText(check), meta: verdictMeta(check) };
       return NONE;
     }
     case 'after-call': {
@@ -85,7 +93,9 @@ function apply(
       const outcome = toolCallToOutcome(
         call.tool,
         call.input,
-        result.ok ? result.content : { error: result.error, ...(result.content !== undefined && { content: result.content }) },
+        result.ok
+          ? result.content
+          : { error: result.error, ...(result.content !== undefined && { content: result.content }) },
         extras(event, call),
       );
       recordSafely(guard, outcome, { reportFault });

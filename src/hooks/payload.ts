@@ -61,7 +61,8 @@ export function toolInput(value: unknown): Readonly<Record<string, unknown>> {
 }
 
 function bounded(value: unknown, depth: number): unknown {
-  if (typeof value === 'string') return value.length > MAX_STRING_CHARS ? value.slice(0, MAX_STRING_CHARS) : value;
+  if (typeof value === 'string')
+    return value.length > MAX_STRING_CHARS ? value.slice(0, MAX_STRING_CHARS) : value;
   if (typeof value !== 'object' || value === null) return value;
   if (depth >= MAX_DEPTH) return '[nested too deep]';
   if (Array.isArray(value)) return value.slice(0, MAX_KEYS).map((item) => bounded(item, depth + 1));

@@ -24,7 +24,11 @@ export interface HookStreams {
 const DEFAULT_DEADLINE_MS = 5_000;
 
 /** Handles one hook event; returns the exit code. Never throws. */
-export async function runHook(agent: HostAgent, streams: HookStreams, options: RunHookOptions = {}): Promise<number> {
+export async function runHook(
+  agent: HostAgent,
+  streams: HookStreams,
+  options: RunHookOptions = {},
+): Promise<number> {
   const protocol = HOOK_PROTOCOLS[agent];
   const say = (message: string) => streams.stderr.write(`narrowing-guard: ${message}\n`);
   let event: HookEvent | undefined;
@@ -37,7 +41,10 @@ export async function runHook(agent: HostAgent, streams: HookStreams, options: R
   const fault = (why: string): number => {
     if (options.failClosed && event?.action.type === 'before-call') {
       say(`${why}; refusing the call (--fail-closed)`);
-      return answer({ type: 'deny', text: `narrowing-guard could not check this call (${why}) and is set to refuse calls it cannot check.` });
+      return answer({
+        type: 'deny',
+        text: `narrowing-guard could not check this call (${why}) and is set to refuse calls it cannot check.`,
+      });
     }
     say(`${why}; the call proceeds unchecked`);
     return 0;
@@ -65,10 +72,12 @@ async function readBounded(stdin: AsyncIterable<Uint8Array | string>): Promise<s
   for await (const chunk of stdin) {
     const buffer = typeof chunk === 'string' ? Buffer.from(chunk) : Buffer.from(chunk);
     size += buffer.length;
-    if (size > MAX_PAYLOAD_BYTES) throw new Error(`the payload on stdin is larger than ${MAX_PAYLOAD_BYTES} bytes`);
+    if (size > MAX_PAYLOAD_BYTES)
+      throw new Error(`the payload on stdin is larger than ${MAX_PAYLOAD_BYTES} bytes`);
     chunks.push(buffer);
   }
   const text = Buffer.concat(chunks).toString('utf8');
-  if (text.trim() === '') throw new Error('no payload on stdin: hooks are run by the agent, with the event as JSON on stdin');
+  if (text.trim() === '')
+    throw new Error('no payload on stdin: hooks are run by the agent, with the event as JSON on stdin');
   return text;
 }

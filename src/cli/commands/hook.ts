@@ -19,7 +19,10 @@ export function register(program: Command): void {
     .argument('<agent>', 'claude-code, gemini-cli, codex or cursor')
     .option('--policy <file>', 'policy file (JSON or YAML)')
     .option('--preset <name>', 'precise, strict or advisory')
-    .option('--state-dir <dir>', 'state directory (default: .narrowing at the root of the project in the payload)')
+    .option(
+      '--state-dir <dir>',
+      'state directory (default: .narrowing at the root of the project in the payload)',
+    )
     .option('--fail-closed', 'refuse calls the guard could not check (default: let them run)')
     .option('--deadline-ms <n>', 'answer without the guard after this long (default 5000)')
     .addHelpText('after', HELP)

@@ -11,7 +11,6 @@ import type { ConversionResult } from './types.js';
 type Entry = Record<string, unknown>;
 type MutableCall = Mutable<CallEvent>;
 
-
 function isObject(value: unknown): value is Entry {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
@@ -156,12 +155,10 @@ export function claudeTranscriptToTrace(lines: Iterable<string>, name = 'claude-
       ...(turn !== undefined && (toolsPerMessage.get(turn) ?? 0) > 1 ? { turn } : {}),
     };
   });
-  const tools: ToolInfo[] = [...usedTools]
-    .sort()
-    .flatMap((tool) => {
-      const annotations: ToolAnnotations | undefined = hostToolAnnotations('claude-code', tool);
-      return annotations ? [{ name: tool, annotations }] : [];
-    });
+  const tools: ToolInfo[] = [...usedTools].sort().flatMap((tool) => {
+    const annotations: ToolAnnotations | undefined = hostToolAnnotations('claude-code', tool);
+    return annotations ? [{ name: tool, annotations }] : [];
+  });
   const meta: TraceEvent = {
     type: 'meta',
     name,
