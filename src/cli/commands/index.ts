@@ -4,6 +4,7 @@ import { register as registerDemo } from './demo.js';
 import { register as registerExplain } from './explain.js';
 import { register as registerHook } from './hook.js';
 import { register as registerInspect } from './inspect.js';
+import { register as registerInstall } from './install.js';
 import { register as registerMcp } from './mcp.js';
 import { register as registerPolicy } from './policy.js';
 import { register as registerReplay } from './replay.js';
@@ -27,5 +28,6 @@ export const commandModules: RegisterCommand[] = [
   registerVerify,
   registerExplain,
   registerHook,
+  registerInstall,
   registerDemo,
 ];
