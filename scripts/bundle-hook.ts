@@ -1,5 +1,7 @@
-// Bundles the hook into one file: a hook process starts on every tool call, and one file holding
-// only what the hook needs loads faster than a tree of modules.
+// Bundles the hook: a hook process starts on every tool call, and one file holding only what the
+// hook needs loads faster than a tree of modules. What only the helper (or a hook without it) needs,
+// the guard itself, goes into chunks loaded on demand.
+import { basename, dirname, extname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 
@@ -8,7 +10,10 @@ const root = fileURLToPath(new URL('..', import.meta.url));
 export async function bundleHook(outfile = `${root}dist/hooks/hook.js`): Promise<string> {
   await build({
     entryPoints: [`${root}src/hooks/bin.ts`],
-    outfile,
+    outdir: dirname(outfile),
+    entryNames: basename(outfile, extname(outfile)),
+    chunkNames: 'hook-[name]-[hash]',
+    splitting: true,
     bundle: true,
     platform: 'node',
     format: 'esm',

@@ -3,9 +3,11 @@
  * a halt) kept on disk between processes, one small file per session id in the state directory.
  * Faces whose every event is a new process (agent hooks) open a guard, restore the session's run
  * state, handle one event and save it back, all under the session's lock: processes of one session
- * take turns and none loses another's update. Learned constraints are not here; the store shares them.
+ * take turns and none loses another's update. A long-lived process may serve several sessions with
+ * one guard, one event at a time: each event swaps in its session's run state. Learned constraints
+ * are not here; the store (and, within one process, the one guard) shares them.
  */
-import { createHash } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import {
   closeSync,
   constants,
@@ -37,14 +39,21 @@ interface SessionFile {
   readonly version: number;
   readonly sessionId: string;
   readonly savedAt: number;
+  /** Tells whether the file is still the one this process wrote last. */
+  readonly writer?: string;
   readonly session: unknown;
   readonly seen?: readonly string[];
 }
 
 export interface SessionStateOptions {
+  /** The session whose turn it is; default: the guard's own. */
+  readonly sessionId?: string;
   /** Problems that do not stop the work (an unreadable session file); default: ignored. */
   readonly onProblem?: (message: string) => void;
 }
+
+/** What each guard wrote last, so that a guard serving one session after another knows when its run state is current. */
+const lastWritten = new WeakMap<GuardSession, { readonly path: string; readonly writer: string }>();
 
 /** What `withSessionState` hands to the work. */
 export interface SessionStateContext {
@@ -78,14 +87,20 @@ export async function withSessionState<T>(
   if (stateDir === undefined) {
     throw new NarrowingError('USAGE', 'withSessionState needs a guard with a state directory (store "file")');
   }
-  const path = sessionStatePath(stateDir, guard.sessionId);
+  const sessionId = options.sessionId ?? guard.sessionId;
+  const path = sessionStatePath(stateDir, sessionId);
   ensureSessionsDir(join(stateDir, SESSIONS_DIR));
   return withFileLock(
     path,
     async () => {
       const saved = readSessionFile(path, options.onProblem);
-      const sessionId = guard.sessionId;
-      if (saved) guard.engine.restore(asSnapshot(saved), { scope: 'all' });
+      const mine = lastWritten.get(guard);
+      const current = mine !== undefined && mine.path === path && saved?.writer === mine.writer;
+      if (!current) {
+        // The guard holds another session's run state, or this session's moved on in another process.
+        if (sessionId !== guard.sessionId || mine !== undefined) guard.resetSession(sessionId);
+        if (saved) guard.engine.restore(asSnapshot(saved), { scope: 'all' });
+      }
       const seen = Array.isArray(saved?.seen) ? saved.seen.filter((key) => typeof key === 'string') : [];
       const result = await work({
         resumed: saved !== undefined,
@@ -98,15 +113,17 @@ export async function withSessionState<T>(
           return true;
         },
       });
-      const snapshot = guard.engine.snapshot();
+      const writer = randomUUID();
       const file: SessionFile = {
         version: VERSION,
         sessionId,
         savedAt: Date.now(),
-        session: snapshot.session,
+        writer,
+        session: guard.engine.sessionSnapshot(),
         ...(seen.length > 0 && { seen }),
       };
       await writeFileAtomic(path, `${JSON.stringify(file)}\n`);
+      lastWritten.set(guard, { path, writer });
       return result;
     },
     (error) => options.onProblem?.(`the lock of ${path} was lost: ${error.message}`),

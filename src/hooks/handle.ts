@@ -32,6 +32,7 @@ const NONE: HookVerdict = { type: 'none' };
 /** Session files of sessions not seen for this long are removed when a new session starts. */
 const SESSION_RETENTION_MS = 14 * 24 * 60 * 60 * 1000;
 
+/** Handles one event in this process: opens the guard, takes the session's turn, closes. */
 export async function handleHookEvent(event: HookEvent, options: HookOptions = {}): Promise<HookVerdict> {
   if (event.action.type === 'ignored') return NONE;
   const report =
@@ -46,15 +47,20 @@ export async function handleHookEvent(event: HookEvent, options: HookOptions = {
     onProblem: report,
   });
   try {
-    return await withSessionState(guard, (session) => apply(guard, event, session, options, report), {
-      onProblem: report,
-    });
+    return await withSessionState(
+      guard,
+      (session) => applyHookEvent(guard, event, session, options, report),
+      {
+        onProblem: report,
+      },
+    );
   } finally {
     await guard.close();
   }
 }
 
-function apply(
+/** The event's effect on a guard whose session's turn it is (see `withSessionState`). */
+export function applyHookEvent(
   guard: GuardSession,
   event: HookEvent,
   session: SessionStateContext,

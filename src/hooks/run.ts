@@ -5,14 +5,23 @@
  * the reason goes to stderr and the call runs, unless `failClosed` asks for the opposite.
  */
 import type { HostAgent } from '../adapters/tool-call/host-tools.js';
+import { defaultStateDir } from '../node/state-dir.js';
+import { askDaemon, daemonSocketPath, NoDaemonError, startDaemon } from './daemon-client.js';
 import type { HookEvent, HookReply, HookVerdict } from './event.js';
-import { type HookOptions, handleHookEvent } from './handle.js';
+import type { HookOptions } from './handle.js';
 import { MAX_PAYLOAD_BYTES } from './payload.js';
 import { HOOK_PROTOCOLS } from './protocols.js';
 
 export interface RunHookOptions extends HookOptions {
   /** After this many milliseconds the hook answers without the guard (fail open or closed). Default 5000. */
   readonly deadlineMs?: number;
+  /**
+   * Ask the project's hook helper, starting it when it is not running (default true; never on
+   * Windows). False: every hook process handles its event itself.
+   */
+  readonly daemon?: boolean;
+  /** How long the helper waits for events before it exits. Default 10 minutes. */
+  readonly daemonIdleMs?: number;
 }
 
 export interface HookStreams {
@@ -56,7 +65,7 @@ export async function runHook(
     const late = new Promise<'late'>((resolve) => {
       timer = setTimeout(() => resolve('late'), deadline);
     });
-    const verdict = await Promise.race([handleHookEvent(event, { ...options, onProblem: say }), late]);
+    const verdict = await Promise.race([verdictFor(event, { ...options, onProblem: say }), late]);
     if (verdict === 'late') return fault(`the guard took longer than ${deadline} ms`);
     return answer(verdict);
   } catch (error) {
@@ -64,6 +73,32 @@ export async function runHook(
   } finally {
     if (timer !== undefined) clearTimeout(timer);
   }
+}
+
+/** The helper's verdict when it runs; otherwise this process's own, with the helper started for next time. */
+async function verdictFor(event: HookEvent, options: RunHookOptions): Promise<HookVerdict> {
+  if (event.action.type === 'ignored') return { type: 'none' };
+  if (options.daemon !== false && process.platform !== 'win32') {
+    const identity = {
+      stateDir: options.stateDir ?? defaultStateDir(event.workspace ?? process.cwd()),
+      ...(options.policy !== undefined && { policy: options.policy }),
+      ...(options.preset !== undefined && { preset: options.preset }),
+    };
+    let socket: string | undefined;
+    try {
+      socket = daemonSocketPath(identity);
+      return await askDaemon(
+        socket,
+        { event, ...(options.failClosed && { failClosed: true }) },
+        options.deadlineMs ?? DEFAULT_DEADLINE_MS,
+      );
+    } catch (error) {
+      if (!(error instanceof NoDaemonError)) throw error;
+      if (socket !== undefined) startDaemon(socket, identity, options.daemonIdleMs);
+    }
+  }
+  const { handleHookEvent } = await import('./handle.js');
+  return handleHookEvent(event, options);
 }
 
 async function readBounded(stdin: AsyncIterable<Uint8Array | string>): Promise<string> {
