@@ -3,13 +3,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildHook, runHookProcess, tempProject } from './support.js';
 
 let hook: Awaited<ReturnType<typeof buildHook>>;
-const projects: (() => void)[] = [];
+const projects: (() => Promise<void>)[] = [];
 beforeAll(async () => {
   hook = await buildHook();
 });
-afterAll(() => {
+afterAll(async () => {
+  await Promise.all(projects.map((remove) => remove()));
   hook.remove();
-  for (const remove of projects) remove();
 });
 
 function project(): string {

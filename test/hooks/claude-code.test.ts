@@ -4,13 +4,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildHook, type HookRun, runHookProcess, tempProject } from './support.js';
 
 let hook: Awaited<ReturnType<typeof buildHook>>;
-const projects: (() => void)[] = [];
+const projects: (() => Promise<void>)[] = [];
 beforeAll(async () => {
   hook = await buildHook();
 });
-afterAll(() => {
+afterAll(async () => {
+  await Promise.all(projects.map((remove) => remove()));
   hook.remove();
-  for (const remove of projects) remove();
 });
 
 /** A project and the payloads Claude Code sends for it, in Claude Code's exact shape. */
@@ -184,6 +184,37 @@ describe('narrowing-guard hook claude-code', () => {
 
     expect(denied(await session.pre('Read', { file_path: readme }))).toContain('6 times');
     for (const path of missing) expect(denied(await session.pre('Read', { file_path: path }))).toBeDefined();
+  });
+
+  it('loses no update without the helper either, each process handling its event itself', async () => {
+    const session = claudeSession();
+    const readme = join(session.dir, 'README.md');
+    const response = readResponse(readme, 'export const limit = 10;\n');
+    await Promise.all(
+      Array.from({ length: 5 }, (_, i) =>
+        session.send(
+          {
+            ...session.base(),
+            hook_event_name: 'PostToolUse',
+            tool_name: 'Read',
+            tool_input: { file_path: readme },
+            tool_use_id: `toolu_solo${i}`,
+            tool_response: response,
+          },
+          ['--no-daemon'],
+        ),
+      ),
+    );
+    const run = await session.send(
+      {
+        ...session.base(),
+        hook_event_name: 'PreToolUse',
+        tool_name: 'Read',
+        tool_input: { file_path: readme },
+      },
+      ['--no-daemon'],
+    );
+    expect(denied(run)).toContain('5 times');
   });
 
   it('fails open when the guard breaks, and says why on stderr', async () => {

@@ -3,6 +3,7 @@ import { mkdirSync, mkdtempSync, realpathSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { bundleHook } from '../../scripts/bundle-hook.js';
+import { stopDaemons } from '../../src/hooks/daemon-client.js';
 
 /** The hook bundled as it ships, built once per test file. */
 export async function buildHook(): Promise<{ readonly path: string; readonly remove: () => void }> {
@@ -11,12 +12,24 @@ export async function buildHook(): Promise<{ readonly path: string; readonly rem
   return { path, remove: () => rmSync(dir, { recursive: true, force: true }) };
 }
 
-/** An empty project with its own state directory, so no folder above it is taken for its root. */
-export function tempProject(): { readonly dir: string; readonly remove: () => void } {
+/**
+ * An empty project with its own state directory, so no folder above it is taken for its root.
+ * `remove` stops the hook helpers serving it first, so none writes there after it is gone.
+ */
+export function tempProject(): { readonly dir: string; readonly remove: () => Promise<void> } {
   const dir = realpathSync(mkdtempSync(join(tmpdir(), 'narrowing-hook-project-')));
   mkdirSync(join(dir, '.narrowing'));
-  return { dir, remove: () => rmSync(dir, { recursive: true, force: true }) };
+  return {
+    dir,
+    remove: async () => {
+      await stopDaemons(join(dir, '.narrowing'));
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
 }
+
+/** Helpers started by a test stop soon after its last event even if nothing stops them. */
+const HELPER_IDLE = ['--idle-ms', '5000'];
 
 export interface HookRun {
   readonly code: number | null;
@@ -33,7 +46,10 @@ export function runHookProcess(
   payload: unknown,
   { cwd }: { cwd?: string } = {},
 ): Promise<HookRun> {
-  const child = spawn(process.execPath, [hook, ...args], { cwd, stdio: ['pipe', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [hook, ...args, ...HELPER_IDLE], {
+    cwd,
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (chunk) => {

@@ -11,11 +11,12 @@ const project = tempProject();
 beforeAll(async () => {
   hook = await buildHook();
 });
-afterAll(() => {
+afterAll(async () => {
+  await project.remove();
   hook.remove();
-  project.remove();
 });
 
+// biome-ignore lint/suspicious/noExplicitAny: transcript lines are free-form JSON, read by their shape
 type Entry = Record<string, any>;
 
 /** A tool call of the transcript as Claude Code's hooks report it: before, and after unless denied. */
