@@ -216,6 +216,16 @@ export function register(program: Command): void {
     .action(action('perf', parsePerfOptions));
 
   bench
+    .command('proxy')
+    .description('what the MCP proxy adds per call, measured against server-everything')
+    .option('--calls <n>', 'sequential calls each way (default 1000)')
+    .option('--concurrent-calls <n>', 'calls on each path for the throughput figures (default 2000)')
+    .option('--concurrency <n>', 'concurrent callers for the throughput figures (default 8)')
+    .option('--warmup <n>', 'calls each way before measuring (default 50)')
+    .option('--json', 'machine-readable output only')
+    .action(action('proxy', parseProxyOptions));
+
+  bench
     .command('hooks')
     .description(
       'what a hook process costs at start-up, against bare `node -e 0` starts (runs from the package)',
@@ -238,16 +248,6 @@ export function register(program: Command): void {
         processIO(),
       );
     });
-
-  bench
-    .command('proxy')
-    .description('what the MCP proxy adds per call, measured against server-everything')
-    .option('--calls <n>', 'sequential calls each way (default 1000)')
-    .option('--concurrent-calls <n>', 'calls on each path for the throughput figures (default 2000)')
-    .option('--concurrency <n>', 'concurrent callers for the throughput figures (default 8)')
-    .option('--warmup <n>', 'calls each way before measuring (default 50)')
-    .option('--json', 'machine-readable output only')
-    .action(action('proxy', parseProxyOptions));
 }
 
 /**

@@ -68,7 +68,7 @@ describe('bench options', () => {
 });
 
 describe('narrowing bench', () => {
-  it('registers long-horizon, sessions, ml-search, perf and proxy', () => {
+  it('registers long-horizon, sessions, ml-search, perf, proxy and hooks', () => {
     const program = new Command('narrowing');
     register(program);
     const bench = program.commands.find((command) => command.name() === 'bench');
@@ -78,6 +78,7 @@ describe('narrowing bench', () => {
       'ml-search',
       'perf',
       'proxy',
+      'hooks',
     ]);
     const longHorizon = bench?.commands.find((command) => command.name() === 'long-horizon');
     expect(longHorizon?.options.map((option) => option.long)).toEqual([
