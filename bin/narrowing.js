@@ -1,20 +1,22 @@
 #!/usr/bin/env node
-import('../dist/cli/main.js')
-  .then((cli) => cli.main(process.argv.slice(2)))
-  .catch((error) => {
-    if (error && error.code === 'ERR_MODULE_NOT_FOUND' && String(error.message).includes('dist')) {
-      console.error(
-        'narrowing: the package is not built. Run `npm run build` (or `npm ci`, which builds it).',
-      );
-    } else if (
-      error &&
-      typeof error.code === 'string' &&
-      error[Symbol.for('narrowing-guard.error')] === true
-    ) {
-      // An error narrowing raised on purpose says what to do; its stack would only hide that.
-      console.error(`narrowing-guard: ${error.message}`);
-    } else {
-      console.error(error);
-    }
-    process.exitCode = 1;
-  });
+// `hook` runs on every tool call an agent makes: it goes straight to the bundled hook, which reads
+// its own arguments, and skips the full command line and its imports.
+if (process.argv[2] === 'hook') {
+  import('../dist/hooks/hook.js').catch(failed);
+} else {
+  import('../dist/cli/main.js').then((cli) => cli.main(process.argv.slice(2))).catch(failed);
+}
+
+function failed(error) {
+  if (error && error.code === 'ERR_MODULE_NOT_FOUND' && String(error.message).includes('dist')) {
+    console.error(
+      'narrowing-guard: the package is not built. Run `npm run build` (or `npm ci`, which builds it).',
+    );
+  } else if (error && typeof error.code === 'string' && error[Symbol.for('narrowing-guard.error')] === true) {
+    // An error narrowing raised on purpose says what to do; its stack would only hide that.
+    console.error(`narrowing-guard: ${error.message}`);
+  } else {
+    console.error(error);
+  }
+  process.exitCode = 1;
+}

@@ -19,7 +19,7 @@ const ALLOWED: Readonly<Record<string, readonly string[]>> = {
   stores: ['core', 'node'],
   audit: ['core', 'node'],
   trace: ['core', 'adapters'],
-  install: ['core', 'node'],
+  install: ['core', 'adapters', 'node'],
   guard: ['core', 'adapters', 'node', 'policy-file', 'stores', 'audit'],
   replay: ['core', 'guard', 'trace'],
   report: ['core', 'node', 'audit'],

@@ -364,8 +364,15 @@ export class NarrowingEngine {
   }
 
   snapshot(): EngineSnapshot {
-    const now = this.clock.now();
-    const persisted = this.index.exportState(now);
+    const persisted = this.index.exportState(this.clock.now());
+    return { ...persisted, sessionId: this.sessionIdValue, session: this.sessionSnapshot() };
+  }
+
+  /**
+   * The session's run state alone (what `snapshot().session` holds), without exporting the learned
+   * constraints: for saving a session's turn when thousands of constraints are held.
+   */
+  sessionSnapshot(): unknown {
     const sessionEntries: unknown[] = [];
     for (const entry of this.index.entries()) {
       if (!(isActive(entry) && entry.constraint.persistent)) {
@@ -379,16 +386,12 @@ export class NarrowingEngine {
     const detectors: Record<string, unknown> = {};
     for (const detector of this.detectors) detectors[detector.name] = detector.snapshot();
     return {
-      ...persisted,
-      sessionId: this.sessionIdValue,
-      session: {
-        entries: sessionEntries,
-        detectors,
-        world: this.world.snapshot(),
-        radius: this.radius.snapshot(),
-        budget: this.budget.snapshot(),
-        halted: this.halted,
-      },
+      entries: sessionEntries,
+      detectors,
+      world: this.world.snapshot(),
+      radius: this.radius.snapshot(),
+      budget: this.budget.snapshot(),
+      halted: this.halted,
     };
   }
 

@@ -255,6 +255,30 @@ export function register(program: Command): void {
     .option('--redis <url>', 'a Redis server (default: a local redis-server on a free port, when installed)')
     .option('--json', 'machine-readable output only')
     .action(action('fleet', parseFleetOptions));
+
+  bench
+    .command('hooks')
+    .description(
+      'what a hook process costs at start-up, against bare `node -e 0` starts (runs from the package)',
+    )
+    .option('--runs <n>', 'timed hook calls per scenario (default 21)')
+    .option('--constraints <n>', 'learned constraints in the large scenario (default 40000)')
+    .option('--hook <file>', 'the bundled hook to time (default: the one in this build)')
+    .option('--json', 'machine-readable output only')
+    .action(async (raw: { runs?: string; constraints?: string; hook?: string; json?: boolean }) => {
+      const { benchHooks } = await import('../../hooks/bench.js');
+      process.exitCode = await benchHooks(
+        {
+          ...(raw.runs !== undefined && { runs: Math.max(1, Number.parseInt(raw.runs, 10) || 21) }),
+          ...(raw.constraints !== undefined && {
+            constraints: Math.max(0, Number.parseInt(raw.constraints, 10) || 0),
+          }),
+          ...(raw.hook !== undefined && { hook: raw.hook }),
+          ...(raw.json && { json: true }),
+        },
+        processIO(),
+      );
+    });
 }
 
 /**

@@ -4,7 +4,9 @@ import { register as registerBench } from './bench.js';
 import { register as registerDemo } from './demo.js';
 import { register as registerExplain } from './explain.js';
 import { register as registerForget } from './forget.js';
+import { register as registerHook } from './hook.js';
 import { register as registerInspect } from './inspect.js';
+import { register as registerInstall } from './install.js';
 import { register as registerMcp } from './mcp.js';
 import { register as registerPolicy } from './policy.js';
 import { register as registerReplay } from './replay.js';
@@ -28,6 +30,8 @@ export const commandModules: RegisterCommand[] = [
   registerForget,
   registerVerify,
   registerExplain,
+  registerHook,
+  registerInstall,
   registerDemo,
   registerAgent,
 ];

@@ -3,29 +3,13 @@
  * transcript has one line per message block: assistant lines carry `tool_use` blocks, user lines
  * carry `tool_result` blocks (or the user's own words), and the two pair up by tool-use id.
  */
+import { hostToolAnnotations } from '../../adapters/tool-call/host-tools.js';
 import type { Mutable, ToolAnnotations } from '../../core/types.js';
 import type { CallEvent, McpContent, ToolInfo, TraceEvent, TraceResult } from '../types.js';
 import type { ConversionResult } from './types.js';
 
 type Entry = Record<string, unknown>;
 type MutableCall = Mutable<CallEvent>;
-
-/** What the built-in tools do, where the name alone says little or nothing. */
-const BUILT_IN_TOOLS: Readonly<Record<string, ToolAnnotations>> = {
-  Read: { readOnlyHint: true, narrowing: { kind: 'read' } },
-  LS: { readOnlyHint: true, narrowing: { kind: 'read' } },
-  Glob: { readOnlyHint: true, narrowing: { kind: 'search' } },
-  Grep: { readOnlyHint: true, narrowing: { kind: 'search' } },
-  WebSearch: { readOnlyHint: true, openWorldHint: true, narrowing: { kind: 'search' } },
-  WebFetch: { readOnlyHint: true, openWorldHint: true, narrowing: { kind: 'read' } },
-  BashOutput: { readOnlyHint: true, narrowing: { kind: 'poll' } },
-  Edit: { destructiveHint: false, narrowing: { kind: 'mutate' } },
-  MultiEdit: { destructiveHint: false, narrowing: { kind: 'mutate' } },
-  NotebookEdit: { destructiveHint: false, narrowing: { kind: 'mutate' } },
-  Bash: { narrowing: { kind: 'exec' } },
-  Task: { narrowing: { kind: 'exec' } },
-  TodoWrite: { narrowing: { kind: 'other' } },
-};
 
 function isObject(value: unknown): value is Entry {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -171,10 +155,10 @@ export function claudeTranscriptToTrace(lines: Iterable<string>, name = 'claude-
       ...(turn !== undefined && (toolsPerMessage.get(turn) ?? 0) > 1 ? { turn } : {}),
     };
   });
-  const tools: ToolInfo[] = [...usedTools]
-    .filter((tool) => Object.hasOwn(BUILT_IN_TOOLS, tool))
-    .sort()
-    .map((tool) => ({ name: tool, annotations: BUILT_IN_TOOLS[tool] as ToolAnnotations }));
+  const tools: ToolInfo[] = [...usedTools].sort().flatMap((tool) => {
+    const annotations: ToolAnnotations | undefined = hostToolAnnotations('claude-code', tool);
+    return annotations ? [{ name: tool, annotations }] : [];
+  });
   const meta: TraceEvent = {
     type: 'meta',
     name,

@@ -68,7 +68,7 @@ describe('bench options', () => {
 });
 
 describe('narrowing bench', () => {
-  it('registers long-horizon, sessions, ml-search, perf, proxy and fleet', () => {
+  it('registers long-horizon, sessions, ml-search, perf, proxy, fleet and hooks', () => {
     const program = new Command('narrowing');
     register(program);
     const bench = program.commands.find((command) => command.name() === 'bench');
@@ -79,6 +79,7 @@ describe('narrowing bench', () => {
       'perf',
       'proxy',
       'fleet',
+      'hooks',
     ]);
     const longHorizon = bench?.commands.find((command) => command.name() === 'long-horizon');
     expect(longHorizon?.options.map((option) => option.long)).toEqual([

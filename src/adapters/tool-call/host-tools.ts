@@ -1,0 +1,114 @@
+/**
+ * The built-in tools of the coding agents (Claude Code, Gemini CLI, Codex, Cursor): what each one
+ * does, where its name alone says little or nothing. Hooks and trace converters share this table, so
+ * a call is understood the same way live and in replay. Targets need no entry: the adapter finds
+ * them in the arguments (`file_path`, `path`, `absolute_path`, `command`, a patch's file lines).
+ */
+import type { ActionKind, ToolAnnotations } from '../../core/types.js';
+
+/** The agents whose built-in tools narrowing knows. */
+export const HOST_AGENTS = ['claude-code', 'gemini-cli', 'codex', 'cursor'] as const;
+export type HostAgent = (typeof HOST_AGENTS)[number];
+
+const read: ToolAnnotations = { readOnlyHint: true, narrowing: { kind: 'read' } };
+const search: ToolAnnotations = { readOnlyHint: true, narrowing: { kind: 'search' } };
+const webSearch: ToolAnnotations = { readOnlyHint: true, openWorldHint: true, narrowing: { kind: 'search' } };
+const webRead: ToolAnnotations = { readOnlyHint: true, openWorldHint: true, narrowing: { kind: 'read' } };
+const poll: ToolAnnotations = { readOnlyHint: true, narrowing: { kind: 'poll' } };
+const edit: ToolAnnotations = { destructiveHint: false, narrowing: { kind: 'mutate' } };
+const write: ToolAnnotations = { destructiveHint: false, narrowing: { kind: 'create' } };
+const remove: ToolAnnotations = { destructiveHint: true, narrowing: { kind: 'delete' } };
+const exec: ToolAnnotations = { narrowing: { kind: 'exec' } };
+const other: ToolAnnotations = { narrowing: { kind: 'other' } };
+
+const CLAUDE_CODE: Readonly<Record<string, ToolAnnotations>> = {
+  Read: read,
+  LS: read,
+  Glob: search,
+  Grep: search,
+  WebSearch: webSearch,
+  WebFetch: webRead,
+  BashOutput: poll,
+  Edit: edit,
+  MultiEdit: edit,
+  NotebookEdit: edit,
+  Write: write,
+  Bash: exec,
+  KillShell: other,
+  Task: exec,
+  TodoWrite: other,
+  ExitPlanMode: other,
+};
+
+const GEMINI_CLI: Readonly<Record<string, ToolAnnotations>> = {
+  read_file: read,
+  read_many_files: read,
+  list_directory: read,
+  glob: search,
+  search_file_content: search,
+  grep_search: search,
+  google_web_search: webSearch,
+  web_fetch: webRead,
+  replace: edit,
+  write_file: write,
+  run_shell_command: exec,
+  save_memory: other,
+  write_todos: other,
+};
+
+const CODEX: Readonly<Record<string, ToolAnnotations>> = {
+  Bash: exec,
+  shell: exec,
+  shell_command: exec,
+  exec_command: exec,
+  local_shell: exec,
+  apply_patch: edit,
+  view_image: read,
+  web_search: webSearch,
+  update_plan: other,
+};
+
+const CURSOR: Readonly<Record<string, ToolAnnotations>> = {
+  Shell: exec,
+  Read: read,
+  Write: write,
+  Edit: edit,
+  StrReplace: edit,
+  MultiEdit: edit,
+  Delete: remove,
+  Grep: search,
+  Glob: search,
+  LS: read,
+  SemanticSearch: search,
+  WebSearch: webSearch,
+  WebFetch: webRead,
+  Task: exec,
+  TodoWrite: other,
+};
+
+const TABLES: Readonly<Record<HostAgent, Readonly<Record<string, ToolAnnotations>>>> = {
+  'claude-code': CLAUDE_CODE,
+  'gemini-cli': GEMINI_CLI,
+  codex: CODEX,
+  cursor: CURSOR,
+};
+
+/** The annotations of one of `agent`'s built-in tools; undefined for MCP tools and unknown names. */
+export function hostToolAnnotations(agent: HostAgent, toolName: string): ToolAnnotations | undefined {
+  const table = TABLES[agent];
+  return Object.hasOwn(table, toolName) ? table[toolName] : undefined;
+}
+
+/** The action kind of one of `agent`'s built-in tools. */
+export function hostToolKind(agent: HostAgent, toolName: string): ActionKind | undefined {
+  return hostToolAnnotations(agent, toolName)?.narrowing?.kind;
+}
+
+/** The built-in tool names of `agent`, sorted. */
+export function hostToolNames(agent: HostAgent): string[] {
+  return Object.keys(TABLES[agent]).sort();
+}
+
+export function isHostAgent(value: string): value is HostAgent {
+  return (HOST_AGENTS as readonly string[]).includes(value);
+}

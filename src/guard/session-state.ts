@@ -1,0 +1,229 @@
+/**
+ * A session's run state (detector streaks, the session's own bans, the world it has seen, budget,
+ * a halt) kept on disk between processes, one small file per session id in the state directory.
+ * Faces whose every event is a new process (agent hooks) open a guard, restore the session's run
+ * state, handle one event and save it back, all under the session's lock: processes of one session
+ * take turns and none loses another's update. A long-lived process may serve several sessions with
+ * one guard, one event at a time: each event swaps in its session's run state. Learned constraints
+ * are not here; the store (and, within one process, the one guard) shares them.
+ */
+import { createHash, randomUUID } from 'node:crypto';
+import {
+  closeSync,
+  constants,
+  fstatSync,
+  lstatSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  readSync,
+  rmSync,
+} from 'node:fs';
+import { join } from 'node:path';
+import { NarrowingError } from '../core/errors.js';
+import type { EngineSnapshot } from '../core/types.js';
+import { writeFileAtomic } from '../node/atomic-file.js';
+import { withFileLock } from '../node/lock.js';
+import type { GuardSession } from './session.js';
+
+/** The folder of session files inside a state directory. */
+export const SESSIONS_DIR = 'sessions';
+const VERSION = 1;
+/** A session file larger than this is not read: run state is bounded far below it. */
+const MAX_SESSION_BYTES = 8 * 1024 * 1024;
+/** How many event keys a session remembers for `firstTime`. */
+const MAX_SEEN_KEYS = 256;
+const MAX_KEY_CHARS = 512;
+
+interface SessionFile {
+  readonly version: number;
+  readonly sessionId: string;
+  readonly savedAt: number;
+  /** Tells whether the file is still the one this process wrote last. */
+  readonly writer?: string;
+  readonly session: unknown;
+  readonly seen?: readonly string[];
+}
+
+export interface SessionStateOptions {
+  /** The session whose turn it is; default: the guard's own. */
+  readonly sessionId?: string;
+  /** Problems that do not stop the work (an unreadable session file); default: ignored. */
+  readonly onProblem?: (message: string) => void;
+}
+
+/** What each guard wrote last, so that a guard serving one session after another knows when its run state is current. */
+const lastWritten = new WeakMap<GuardSession, { readonly path: string; readonly writer: string }>();
+
+/** What `withSessionState` hands to the work. */
+export interface SessionStateContext {
+  /** True when run state saved by an earlier process of this session was restored. */
+  readonly resumed: boolean;
+  /** Drops the restored run state: the session starts over (learned constraints stay). */
+  readonly restart: () => void;
+  /**
+   * True the first time this session hands over `key` (the last 256 keys are remembered): an event
+   * the agent reports twice, through two hooks, is handled once.
+   */
+  readonly firstTime: (key: string) => boolean;
+}
+
+/** The file that holds the run state of `sessionId` (its name is a digest: ids are not trusted as paths). */
+export function sessionStatePath(stateDir: string, sessionId: string): string {
+  const digest = createHash('sha256').update(sessionId).digest('hex').slice(0, 32);
+  return join(stateDir, SESSIONS_DIR, `${digest}.json`);
+}
+
+/**
+ * Runs `work` on `guard` holding the lock of the guard's session: the run state the last process of
+ * this session saved is restored first, and the state after `work` is saved before the lock goes.
+ */
+export async function withSessionState<T>(
+  guard: GuardSession,
+  work: (context: SessionStateContext) => Promise<T> | T,
+  options: SessionStateOptions = {},
+): Promise<T> {
+  const stateDir = guard.stateDir;
+  if (stateDir === undefined) {
+    throw new NarrowingError('USAGE', 'withSessionState needs a guard with a state directory (store "file")');
+  }
+  const sessionId = options.sessionId ?? guard.sessionId;
+  const path = sessionStatePath(stateDir, sessionId);
+  ensureSessionsDir(join(stateDir, SESSIONS_DIR));
+  return withFileLock(
+    path,
+    async () => {
+      const saved = readSessionFile(path, options.onProblem);
+      const mine = lastWritten.get(guard);
+      const current = mine !== undefined && mine.path === path && saved?.writer === mine.writer;
+      if (!current) {
+        // The guard holds another session's run state, or this session's moved on in another process.
+        if (sessionId !== guard.sessionId || mine !== undefined) guard.resetSession(sessionId);
+        if (saved) guard.engine.restore(asSnapshot(saved), { scope: 'all' });
+      }
+      const seen = Array.isArray(saved?.seen) ? saved.seen.filter((key) => typeof key === 'string') : [];
+      const result = await work({
+        resumed: saved !== undefined,
+        restart: () => guard.resetSession(sessionId),
+        firstTime: (key) => {
+          const bounded = key.slice(0, MAX_KEY_CHARS);
+          if (seen.includes(bounded)) return false;
+          seen.push(bounded);
+          if (seen.length > MAX_SEEN_KEYS) seen.splice(0, seen.length - MAX_SEEN_KEYS);
+          return true;
+        },
+      });
+      const writer = randomUUID();
+      const file: SessionFile = {
+        version: VERSION,
+        sessionId,
+        savedAt: Date.now(),
+        writer,
+        session: guard.engine.sessionSnapshot(),
+        ...(seen.length > 0 && { seen }),
+      };
+      await writeFileAtomic(path, `${JSON.stringify(file)}\n`);
+      lastWritten.set(guard, { path, writer });
+      return result;
+    },
+    (error) => options.onProblem?.(`the lock of ${path} was lost: ${error.message}`),
+  );
+}
+
+/** Removes session files not written for `maxAgeMs`; returns how many went. Never throws. */
+export function pruneSessionStates(stateDir: string, maxAgeMs: number, now = Date.now()): number {
+  const dir = join(stateDir, SESSIONS_DIR);
+  let removed = 0;
+  let names: string[];
+  try {
+    names = readdirSync(dir);
+  } catch {
+    return 0;
+  }
+  for (const name of names) {
+    if (!/^[0-9a-f]{32}\.json$/.test(name)) continue;
+    const file = join(dir, name);
+    try {
+      const stat = lstatSync(file);
+      if (stat.isFile() && now - stat.mtimeMs > maxAgeMs) {
+        rmSync(file);
+        removed += 1;
+      }
+    } catch {
+      // Gone already, or written by another process right now.
+    }
+  }
+  return removed;
+}
+
+function ensureSessionsDir(dir: string): void {
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  const stat = lstatSync(dir);
+  if (stat.isSymbolicLink() || !stat.isDirectory()) {
+    throw new NarrowingError(
+      'STATE_UNSAFE',
+      `${dir} is not a plain directory (a symbolic link or a file is in its place); remove it and narrowing will create it again`,
+    );
+  }
+}
+
+function readSessionFile(path: string, onProblem?: (message: string) => void): SessionFile | undefined {
+  let fd: number;
+  try {
+    fd = openSync(path, constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0));
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code !== 'ENOENT')
+      onProblem?.(`the session file ${path} cannot be read (${code}); the session starts over`);
+    return undefined;
+  }
+  try {
+    const size = fstatSync(fd).size;
+    if (size > MAX_SESSION_BYTES) {
+      onProblem?.(
+        `the session file ${path} is larger than ${MAX_SESSION_BYTES} bytes; the session starts over`,
+      );
+      return undefined;
+    }
+    const buffer = Buffer.alloc(size);
+    let read = 0;
+    while (read < size) {
+      const got = readSync(fd, buffer, read, size - read, read);
+      if (got === 0) break;
+      read += got;
+    }
+    const parsed: unknown = JSON.parse(buffer.subarray(0, read).toString('utf8'));
+    if (!isSessionFile(parsed)) {
+      onProblem?.(`the session file ${path} is not one this version writes; the session starts over`);
+      return undefined;
+    }
+    return parsed;
+  } catch (error) {
+    onProblem?.(`the session file ${path} is damaged (${(error as Error).message}); the session starts over`);
+    return undefined;
+  } finally {
+    closeSync(fd);
+  }
+}
+
+function isSessionFile(value: unknown): value is SessionFile {
+  if (typeof value !== 'object' || value === null) return false;
+  const file = value as Partial<SessionFile>;
+  return (
+    file.version === VERSION &&
+    typeof file.sessionId === 'string' &&
+    typeof file.session === 'object' &&
+    file.session !== null
+  );
+}
+
+function asSnapshot(file: SessionFile): EngineSnapshot {
+  return {
+    version: 1,
+    savedAt: file.savedAt,
+    constraints: [],
+    lifted: [],
+    sessionId: file.sessionId,
+    session: file.session,
+  };
+}

@@ -1,0 +1,93 @@
+/**
+ * Claude Code's hooks: `PreToolUse` can deny a call (`permissionDecision: "deny"` with the reason
+ * Claude reads) or add context; `PostToolUse` and `PostToolUseFailure` report what a call did;
+ * `UserPromptSubmit`, `SessionStart`, `PreCompact`/`PostCompact` and `Stop` mark runs and sessions.
+ */
+import { NarrowingError } from '../core/errors.js';
+import type { HookAction, HookEvent, HookProtocol, HookReply, HookVerdict } from './event.js';
+import { type Payload, payloadObject, sessionIdField, stringField, toolInput } from './payload.js';
+import { errorResult, responseResult } from './results.js';
+
+const AGENT = 'claude-code';
+
+export const claudeCodeHooks: HookProtocol = {
+  agent: AGENT,
+  parse(value) {
+    const payload = payloadObject(value, AGENT);
+    const name = stringField(payload, 'hook_event_name', 64) ?? '';
+    const session = sessionIdField(payload, ['session_id'], AGENT);
+    // A subagent's calls are its own: they keep their own streaks under the same learned constraints.
+    const agentId = stringField(payload, 'agent_id', 128);
+    return {
+      agent: AGENT,
+      name,
+      sessionId: agentId ? `${session}/${agentId}` : session,
+      workspace: stringField(payload, 'cwd', 4096),
+      action: claudeCodeAction(name, payload),
+    };
+  },
+  reply: replyAsClaudeCode,
+};
+
+function claudeCodeAction(name: string, payload: Payload): HookAction {
+  switch (name) {
+    case 'PreToolUse':
+      return { type: 'before-call', call: toolCall(payload) };
+    case 'PostToolUse':
+      return { type: 'after-call', call: toolCall(payload), result: responseResult(payload.tool_response) };
+    case 'PostToolUseFailure':
+      // Interrupted by the user: the call did not finish, so it teaches nothing.
+      if (payload.is_interrupt === true) return { type: 'ignored' };
+      return { type: 'after-call', call: toolCall(payload), result: errorResult(payload.error) };
+    case 'UserPromptSubmit':
+      return { type: 'prompt' };
+    case 'SessionStart':
+      return sessionStart(stringField(payload, 'source', 32));
+    case 'PreCompact':
+    case 'PostCompact':
+      return { type: 'compact' };
+    case 'Stop':
+      return { type: 'stop' };
+    case '':
+      throw new NarrowingError('USAGE', 'the claude-code hook payload has no hook_event_name');
+    default:
+      return { type: 'ignored' };
+  }
+}
+
+/** Claude Code's `SessionStart` sources (Codex uses the same ones). */
+export function sessionStart(source: string | undefined): HookAction {
+  if (source === 'compact') return { type: 'compact' };
+  if (source === 'resume') return { type: 'session-start', source: 'resume' };
+  if (source === 'clear') return { type: 'session-start', source: 'clear' };
+  return { type: 'session-start', source: 'startup' };
+}
+
+function toolCall(payload: Payload) {
+  const tool = stringField(payload, 'tool_name', 256);
+  if (!tool) throw new NarrowingError('USAGE', 'the hook payload of a tool event has no tool_name');
+  const id = stringField(payload, 'tool_use_id', 256);
+  return { tool, input: toolInput(payload.tool_input), ...(id && { id }) };
+}
+
+export { toolCall as claudeStyleToolCall };
+
+/** Claude Code's answer; Codex reads the same fields and rejects the same things narrowing never sends. */
+export function replyAsClaudeCode(event: HookEvent, verdict: HookVerdict): HookReply {
+  if (verdict.type === 'none') return { stdout: '', exitCode: 0 };
+  if (event.action.type === 'before-call') {
+    const output =
+      verdict.type === 'deny'
+        ? { permissionDecision: 'deny', permissionDecisionReason: verdict.text }
+        : { additionalContext: verdict.text };
+    return json({ hookSpecificOutput: { hookEventName: event.name, ...output } });
+  }
+  if (event.action.type === 'after-call' || event.action.type === 'prompt' || event.name === 'SessionStart') {
+    return json({ hookSpecificOutput: { hookEventName: event.name, additionalContext: verdict.text } });
+  }
+  return { stdout: '', exitCode: 0 };
+}
+
+function json(value: unknown): HookReply {
+  return { stdout: `${JSON.stringify(value)}\n`, exitCode: 0 };
+}

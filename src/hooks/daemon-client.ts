@@ -1,0 +1,151 @@
+/**
+ * The hook's helper: a process per project that keeps the guard open between hook events, so a hook
+ * process only parses its payload, asks, and answers. It starts itself on the first event, and goes
+ * away after a while without events. Without it (it cannot start, Windows, `--no-daemon`) each hook
+ * process handles its event itself, the same way, only slower.
+ */
+import { spawn } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { existsSync, lstatSync, mkdirSync, readdirSync, statSync } from 'node:fs';
+import { connect } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { HookEvent, HookVerdict } from './event.js';
+
+/** Longest socket path that binds everywhere (Linux allows 107 bytes, macOS 103). */
+const MAX_SOCKET_PATH = 100;
+const MAX_RESPONSE_BYTES = 1024 * 1024;
+
+export interface DaemonIdentity {
+  readonly stateDir: string;
+  readonly policy?: string;
+  readonly preset?: string;
+}
+
+export interface DaemonRequest {
+  readonly event: HookEvent;
+  readonly failClosed?: boolean;
+}
+
+/** The helper's socket for this state directory, policy and build: a new build or policy gets a helper of its own. */
+export function daemonSocketPath(identity: DaemonIdentity, build = buildStamp()): string {
+  const key = createHash('sha256')
+    .update(JSON.stringify([identity.stateDir, identity.policy ?? '', identity.preset ?? '', build]))
+    .digest('hex')
+    .slice(0, 16);
+  const inState = join(identity.stateDir, `hookd-${key}.sock`);
+  if (Buffer.byteLength(inState) <= MAX_SOCKET_PATH) return inState;
+  const uid = typeof process.getuid === 'function' ? process.getuid() : 0;
+  const dir = join(tmpdir(), `narrowing-guard-${uid}`);
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  const stat = lstatSync(dir);
+  if (!stat.isDirectory() || stat.isSymbolicLink() || stat.uid !== uid || (stat.mode & 0o077) !== 0) {
+    throw new Error(`${dir} is not a private directory of this user; the hook helper will not use it`);
+  }
+  return join(dir, `hookd-${key}.sock`);
+}
+
+function buildStamp(): string {
+  const entry = process.argv[1] ?? '';
+  try {
+    return `${entry}@${statSync(entry).mtimeMs}`;
+  } catch {
+    return entry;
+  }
+}
+
+/** The helper is not there (never started, exited, or its socket is stale). */
+export class NoDaemonError extends Error {}
+
+/** Asks the helper for the verdict on one event. */
+export function askDaemon(
+  socketPath: string,
+  request: DaemonRequest,
+  timeoutMs: number,
+): Promise<HookVerdict> {
+  return new Promise((resolve, reject) => {
+    const socket = connect(socketPath);
+    let text = '';
+    const timer = setTimeout(() => {
+      socket.destroy();
+      reject(new Error(`the hook helper did not answer within ${timeoutMs} ms`));
+    }, timeoutMs);
+    const done = (settle: () => void) => {
+      clearTimeout(timer);
+      socket.destroy();
+      settle();
+    };
+    socket.setEncoding('utf8');
+    socket.on('connect', () => socket.write(`${JSON.stringify(request)}\n`));
+    socket.on('data', (chunk: string) => {
+      text += chunk;
+      if (text.length > MAX_RESPONSE_BYTES)
+        done(() => reject(new Error('the hook helper answered too much')));
+      const end = text.indexOf('\n');
+      if (end === -1) return;
+      done(() => {
+        try {
+          const answer = JSON.parse(text.slice(0, end)) as { verdict?: HookVerdict; error?: string };
+          if (answer.verdict) resolve(answer.verdict);
+          else reject(new Error(answer.error ?? 'the hook helper gave no verdict'));
+        } catch (error) {
+          reject(error);
+        }
+      });
+    });
+    socket.on('error', (error: NodeJS.ErrnoException) => {
+      const absent = ['ENOENT', 'ECONNREFUSED', 'ENOTDIR', 'ENOTSOCK', 'EACCES'].includes(error.code ?? '');
+      done(() => reject(absent ? new NoDaemonError(error.message) : error));
+    });
+    socket.on('close', () => done(() => reject(new Error('the hook helper closed the connection'))));
+  });
+}
+
+/** Starts the helper in the background; it outlives this process and stops by itself when idle. */
+export function startDaemon(socketPath: string, identity: DaemonIdentity, idleMs: number | undefined): void {
+  const entry = process.argv[1];
+  if (entry === undefined) return;
+  const args = [
+    entry,
+    'hook',
+    'serve',
+    '--socket',
+    socketPath,
+    '--state-dir',
+    identity.stateDir,
+    ...(identity.policy !== undefined ? ['--policy', identity.policy] : []),
+    ...(identity.preset !== undefined ? ['--preset', identity.preset] : []),
+    ...(idleMs !== undefined ? ['--idle-ms', String(idleMs)] : []),
+  ];
+  const child = spawn(process.execPath, args, { detached: true, stdio: 'ignore' });
+  child.on('error', () => undefined);
+  child.unref();
+}
+
+/**
+ * Stops the helpers serving `stateDir` (every policy and build), and waits until each has written
+ * what it holds and gone. For tests and benchmarks, and before deleting a state directory.
+ */
+export async function stopDaemons(stateDir: string, timeoutMs = 10_000): Promise<void> {
+  let names: string[];
+  try {
+    names = readdirSync(stateDir).filter((name) => /^hookd-[0-9a-f]{16}\.sock$/.test(name));
+  } catch {
+    return;
+  }
+  const deadline = Date.now() + timeoutMs;
+  await Promise.all(
+    names.map(async (name) => {
+      const path = join(stateDir, name);
+      await new Promise<void>((resolve) => {
+        const socket = connect(path);
+        socket.resume();
+        socket.on('connect', () => socket.end('{"stop":true}\n'));
+        socket.on('error', () => resolve());
+        socket.on('close', () => resolve());
+      });
+      while (existsSync(path) && Date.now() < deadline)
+        await new Promise((resolve) => setTimeout(resolve, 50));
+    }),
+  );
+}

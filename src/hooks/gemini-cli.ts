@@ -1,0 +1,101 @@
+/**
+ * Gemini CLI's hooks: `BeforeTool` denies with `{"decision": "deny", "reason": …}` (the reason
+ * reaches the model as the tool's error), `AfterTool` reports `tool_response.llmContent` and
+ * `.error`, `BeforeAgent` starts a run, `SessionStart` a session, `PreCompress` a compaction.
+ * MCP tools are `mcp_<server>_<tool>` (`mcp__<server>__<tool>` before): both become narrowing's
+ * `mcp__<server>__<tool>` where the payload names the server.
+ */
+import { NarrowingError } from '../core/errors.js';
+import type { HookAction, HookEvent, HookProtocol, HookReply, HookToolResult, HookVerdict } from './event.js';
+import {
+  isRecord,
+  mcpToolName,
+  type Payload,
+  payloadObject,
+  resultText,
+  sessionIdField,
+  stringField,
+  toolInput,
+} from './payload.js';
+import { errorResult } from './results.js';
+
+const AGENT = 'gemini-cli';
+
+export const geminiCliHooks: HookProtocol = {
+  agent: AGENT,
+  parse(value) {
+    const payload = payloadObject(value, AGENT);
+    const name = stringField(payload, 'hook_event_name', 64) ?? '';
+    return {
+      agent: AGENT,
+      name,
+      sessionId: sessionIdField(payload, ['session_id'], AGENT),
+      workspace: stringField(payload, 'cwd', 4096),
+      action: geminiAction(name, payload),
+    };
+  },
+  reply(event: HookEvent, verdict: HookVerdict): HookReply {
+    if (verdict.type === 'none') return { stdout: '', exitCode: 0 };
+    if (verdict.type === 'deny' && event.action.type === 'before-call') {
+      return json({ decision: 'deny', reason: verdict.text });
+    }
+    return json({ hookSpecificOutput: { hookEventName: event.name, additionalContext: verdict.text } });
+  },
+};
+
+function geminiAction(name: string, payload: Payload): HookAction {
+  switch (name) {
+    case 'BeforeTool':
+      return { type: 'before-call', call: toolCall(payload) };
+    case 'AfterTool':
+      return { type: 'after-call', call: toolCall(payload), result: afterToolResult(payload.tool_response) };
+    case 'BeforeAgent':
+      return { type: 'prompt' };
+    case 'SessionStart': {
+      const source = stringField(payload, 'source', 32);
+      return {
+        type: 'session-start',
+        source: source === 'resume' || source === 'clear' ? source : 'startup',
+      };
+    }
+    case 'PreCompress':
+      return { type: 'compact' };
+    case 'AfterAgent':
+      return { type: 'stop' };
+    case '':
+      throw new NarrowingError('USAGE', 'the gemini-cli hook payload has no hook_event_name');
+    default:
+      return { type: 'ignored' };
+  }
+}
+
+function toolCall(payload: Payload) {
+  const name = stringField(payload, 'tool_name', 256);
+  if (!name)
+    throw new NarrowingError('USAGE', 'the gemini-cli hook payload of a tool event has no tool_name');
+  return { tool: toolName(name, payload.mcp_context), input: toolInput(payload.tool_input) };
+}
+
+/** One name for an MCP tool whichever way this version of Gemini CLI spells it. */
+function toolName(name: string, context: unknown): string {
+  if (name.startsWith('mcp__')) return name;
+  if (isRecord(context)) {
+    const server = typeof context.server_name === 'string' ? context.server_name.slice(0, 128) : undefined;
+    const tool = typeof context.tool_name === 'string' ? context.tool_name.slice(0, 128) : undefined;
+    if (server && tool) return mcpToolName(server, tool);
+  }
+  return name;
+}
+
+function afterToolResult(response: unknown): HookToolResult {
+  if (!isRecord(response)) return { ok: true, content: resultText(response) };
+  const content = resultText(response.llmContent ?? response.returnDisplay);
+  const error = response.error;
+  if (error === undefined || error === null || error === '') return { ok: true, content };
+  const failed = errorResult(isRecord(error) && typeof error.message === 'string' ? error.message : error);
+  return { ...failed, content } as HookToolResult;
+}
+
+function json(value: unknown): HookReply {
+  return { stdout: `${JSON.stringify(value)}\n`, exitCode: 0 };
+}

@@ -1,0 +1,131 @@
+/**
+ * One hook event through the guard: open the guard of the project the payload names, take the
+ * session's turn (its run state restored from the last hook process of the same session), check or
+ * record, save, close.
+ */
+import { hostToolAnnotations } from '../adapters/tool-call/host-tools.js';
+import { toolCallToOutcome, toolCallToProposal } from '../adapters/tool-call/index.js';
+import type { NarrowingError } from '../core/errors.js';
+import type { PresetName } from '../core/policy.js';
+import type { Clock } from '../core/types.js';
+import { checkSafely, recordSafely } from '../guard/guarded-call.js';
+import { openGuard } from '../guard/open.js';
+import type { GuardSession } from '../guard/session.js';
+import { pruneSessionStates, type SessionStateContext, withSessionState } from '../guard/session-state.js';
+import { verdictMeta, verdictText } from '../guard/verdict.js';
+import type { HookEvent, HookToolCall, HookVerdict } from './event.js';
+
+export interface HookOptions {
+  /** A policy file (JSON or YAML); the `precise` preset when absent. */
+  readonly policy?: string;
+  readonly preset?: PresetName;
+  /** The state directory; default `.narrowing` at the root of the payload's project. */
+  readonly stateDir?: string;
+  /** Refuse a call the guard could not check (default: let it run). */
+  readonly failClosed?: boolean;
+  /** Where problems that do not stop the hook are reported. Default: stderr. */
+  readonly onProblem?: (message: string) => void;
+  readonly clock?: Clock;
+}
+
+const NONE: HookVerdict = { type: 'none' };
+/** Session files of sessions not seen for this long are removed when a new session starts. */
+const SESSION_RETENTION_MS = 14 * 24 * 60 * 60 * 1000;
+
+/** Handles one event in this process: opens the guard, takes the session's turn, closes. */
+export async function handleHookEvent(event: HookEvent, options: HookOptions = {}): Promise<HookVerdict> {
+  if (event.action.type === 'ignored') return NONE;
+  const report =
+    options.onProblem ?? ((message: string) => process.stderr.write(`narrowing-guard: ${message}\n`));
+  const guard = await openGuard({
+    ...(options.policy !== undefined && { policy: options.policy }),
+    ...(options.preset !== undefined && { preset: options.preset }),
+    ...(options.stateDir !== undefined && { stateDir: options.stateDir }),
+    ...(options.clock !== undefined && { clock: options.clock }),
+    workspaceRoot: event.workspace ?? process.cwd(),
+    sessionId: event.sessionId,
+    onProblem: report,
+  });
+  try {
+    return await withSessionState(
+      guard,
+      (session) => applyHookEvent(guard, event, session, options, report),
+      {
+        onProblem: report,
+      },
+    );
+  } finally {
+    await guard.close();
+  }
+}
+
+/** The event's effect on a guard whose session's turn it is (see `withSessionState`). */
+export function applyHookEvent(
+  guard: GuardSession,
+  event: HookEvent,
+  session: SessionStateContext,
+  options: HookOptions,
+  report: (message: string) => void,
+): HookVerdict {
+  const { action } = event;
+  const reportFault = (fault: NarrowingError) => report(fault.message);
+  switch (action.type) {
+    case 'before-call': {
+      const proposal = toolCallToProposal(action.call.tool, action.call.input, extras(event, action.call));
+      const verdict = checkSafely(guard, proposal, {
+        onFault: options.failClosed ? 'closed' : 'open',
+        reportFault,
+      });
+      if (!verdict.ok) {
+        return options.failClosed
+          ? {
+              type: 'deny',
+              text: `narrowing-guard could not check this call and is set to refuse calls it cannot check: ${verdict.fault.message}`,
+            }
+          : NONE;
+      }
+      const { check } = verdict;
+      if (check.verdict === 'block' || check.verdict === 'halt') {
+        return { type: 'deny', text: verdictText(check), meta: verdictMeta(check) };
+      }
+      if (check.verdict === 'warn')
+        return { type: 'warn', text: verdictText(check), meta: verdictMeta(check) };
+      return NONE;
+    }
+    case 'after-call': {
+      // Reported twice (Cursor's `postToolUse` and `postToolUseFailure`): learned once.
+      if (action.call.id !== undefined && !session.firstTime(`after:${action.call.id}`)) return NONE;
+      const { call, result } = action;
+      const outcome = toolCallToOutcome(
+        call.tool,
+        call.input,
+        result.ok
+          ? result.content
+          : { error: result.error, ...(result.content !== undefined && { content: result.content }) },
+        extras(event, call),
+      );
+      recordSafely(guard, outcome, { reportFault });
+      return NONE;
+    }
+    case 'prompt':
+      guard.newRun('user');
+      return NONE;
+    case 'compact':
+      guard.newRun('compact');
+      return NONE;
+    case 'session-start':
+      if (action.source !== 'resume') {
+        if (session.resumed) session.restart();
+        if (guard.stateDir) pruneSessionStates(guard.stateDir, SESSION_RETENTION_MS);
+      }
+      return NONE;
+    case 'stop':
+    case 'ignored':
+      return NONE;
+  }
+}
+
+function extras(event: HookEvent, call: HookToolCall) {
+  const annotations = hostToolAnnotations(event.agent, call.tool);
+  return { ...(annotations && { annotations }), ...(call.id !== undefined && { callId: call.id }) };
+}

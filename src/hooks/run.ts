@@ -1,0 +1,118 @@
+/**
+ * `narrowing-guard hook <agent>`: one process per hook event. Reads the payload from stdin, answers
+ * on stdout in the agent's protocol, exits 0. Whatever goes wrong (a bad payload, a broken state
+ * directory, a hook slower than its deadline), the agent is never blocked by the guard's own fault:
+ * the reason goes to stderr and the call runs, unless `failClosed` asks for the opposite.
+ */
+import type { HostAgent } from '../adapters/tool-call/host-tools.js';
+import { defaultStateDir } from '../node/state-dir.js';
+import { askDaemon, daemonSocketPath, NoDaemonError, startDaemon } from './daemon-client.js';
+import type { HookEvent, HookReply, HookVerdict } from './event.js';
+import type { HookOptions } from './handle.js';
+import { MAX_PAYLOAD_BYTES } from './payload.js';
+import { HOOK_PROTOCOLS } from './protocols.js';
+
+export interface RunHookOptions extends HookOptions {
+  /** After this many milliseconds the hook answers without the guard (fail open or closed). Default 5000. */
+  readonly deadlineMs?: number;
+  /**
+   * Ask the project's hook helper, starting it when it is not running (default true; never on
+   * Windows). False: every hook process handles its event itself.
+   */
+  readonly daemon?: boolean;
+  /** How long the helper waits for events before it exits. Default 10 minutes. */
+  readonly daemonIdleMs?: number;
+}
+
+export interface HookStreams {
+  readonly stdin: AsyncIterable<Uint8Array | string>;
+  readonly stdout: { write(text: string): unknown };
+  readonly stderr: { write(text: string): unknown };
+}
+
+const DEFAULT_DEADLINE_MS = 5_000;
+
+/** Handles one hook event; returns the exit code. Never throws. */
+export async function runHook(
+  agent: HostAgent,
+  streams: HookStreams,
+  options: RunHookOptions = {},
+): Promise<number> {
+  const protocol = HOOK_PROTOCOLS[agent];
+  const say = (message: string) => streams.stderr.write(`narrowing-guard: ${message}\n`);
+  let event: HookEvent | undefined;
+  const answer = (verdict: HookVerdict): number => {
+    const reply: HookReply = event ? protocol.reply(event, verdict) : { stdout: '', exitCode: 0 };
+    if (reply.stdout !== '') streams.stdout.write(reply.stdout);
+    if (reply.stderr) streams.stderr.write(reply.stderr);
+    return reply.exitCode;
+  };
+  const fault = (why: string): number => {
+    if (options.failClosed && event?.action.type === 'before-call') {
+      say(`${why}; refusing the call (--fail-closed)`);
+      return answer({
+        type: 'deny',
+        text: `narrowing-guard could not check this call (${why}) and is set to refuse calls it cannot check.`,
+      });
+    }
+    say(`${why}; the call proceeds unchecked`);
+    return 0;
+  };
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    event = protocol.parse(JSON.parse(await readBounded(streams.stdin)));
+    const deadline = options.deadlineMs ?? DEFAULT_DEADLINE_MS;
+    const late = new Promise<'late'>((resolve) => {
+      timer = setTimeout(() => resolve('late'), deadline);
+    });
+    const verdict = await Promise.race([verdictFor(event, { ...options, onProblem: say }), late]);
+    if (verdict === 'late') return fault(`the guard took longer than ${deadline} ms`);
+    return answer(verdict);
+  } catch (error) {
+    return fault(`the hook failed: ${error instanceof Error ? error.message : String(error)}`);
+  } finally {
+    if (timer !== undefined) clearTimeout(timer);
+  }
+}
+
+/** The helper's verdict when it runs; otherwise this process's own, with the helper started for next time. */
+async function verdictFor(event: HookEvent, options: RunHookOptions): Promise<HookVerdict> {
+  if (event.action.type === 'ignored') return { type: 'none' };
+  if (options.daemon !== false && process.platform !== 'win32') {
+    const identity = {
+      stateDir: options.stateDir ?? defaultStateDir(event.workspace ?? process.cwd()),
+      ...(options.policy !== undefined && { policy: options.policy }),
+      ...(options.preset !== undefined && { preset: options.preset }),
+    };
+    let socket: string | undefined;
+    try {
+      socket = daemonSocketPath(identity);
+      return await askDaemon(
+        socket,
+        { event, ...(options.failClosed && { failClosed: true }) },
+        options.deadlineMs ?? DEFAULT_DEADLINE_MS,
+      );
+    } catch (error) {
+      if (!(error instanceof NoDaemonError)) throw error;
+      if (socket !== undefined) startDaemon(socket, identity, options.daemonIdleMs);
+    }
+  }
+  const { handleHookEvent } = await import('./handle.js');
+  return handleHookEvent(event, options);
+}
+
+async function readBounded(stdin: AsyncIterable<Uint8Array | string>): Promise<string> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of stdin) {
+    const buffer = typeof chunk === 'string' ? Buffer.from(chunk) : Buffer.from(chunk);
+    size += buffer.length;
+    if (size > MAX_PAYLOAD_BYTES)
+      throw new Error(`the payload on stdin is larger than ${MAX_PAYLOAD_BYTES} bytes`);
+    chunks.push(buffer);
+  }
+  const text = Buffer.concat(chunks).toString('utf8');
+  if (text.trim() === '')
+    throw new Error('no payload on stdin: hooks are run by the agent, with the event as JSON on stdin');
+  return text;
+}

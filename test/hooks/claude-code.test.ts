@@ -1,0 +1,252 @@
+import { rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildHook, type HookRun, runHookProcess, tempProject } from './support.js';
+
+let hook: Awaited<ReturnType<typeof buildHook>>;
+const projects: (() => Promise<void>)[] = [];
+beforeAll(async () => {
+  hook = await buildHook();
+});
+afterAll(async () => {
+  await Promise.all(projects.map((remove) => remove()));
+  hook.remove();
+});
+
+/** A project and the payloads Claude Code sends for it, in Claude Code's exact shape. */
+function claudeSession(sessionId = 'b3f1c2d4-0e5a-4c1b-9d7e-2f6a8b9c0d1e') {
+  const project = tempProject();
+  projects.push(project.remove);
+  const dir = project.dir;
+  const base = (session = sessionId) => ({
+    session_id: session,
+    transcript_path: join(dir, '.claude', 'projects', `${session}.jsonl`),
+    cwd: dir,
+    permission_mode: 'default',
+  });
+  let ids = 0;
+  const nextId = () => `toolu_01${String(++ids).padStart(6, '0')}`;
+  const send = (payload: unknown, args: readonly string[] = []) =>
+    runHookProcess(hook.path, ['claude-code', ...args], payload);
+  return {
+    dir,
+    base,
+    send,
+    pre: (tool: string, input: object, id = nextId(), session?: string) =>
+      send({
+        ...base(session),
+        hook_event_name: 'PreToolUse',
+        tool_name: tool,
+        tool_input: input,
+        tool_use_id: id,
+      }),
+    post: (tool: string, input: object, response: unknown, id = nextId(), session?: string) =>
+      send({
+        ...base(session),
+        hook_event_name: 'PostToolUse',
+        tool_name: tool,
+        tool_input: input,
+        tool_use_id: id,
+        tool_response: response,
+      }),
+    failure: (tool: string, input: object, error: string, id = nextId()) =>
+      send({
+        ...base(),
+        hook_event_name: 'PostToolUseFailure',
+        tool_name: tool,
+        tool_input: input,
+        tool_use_id: id,
+        error,
+      }),
+    event: (name: string, fields: object = {}, session?: string) =>
+      send({ ...base(session), hook_event_name: name, ...fields }),
+  };
+}
+
+function denied(run: HookRun): string | undefined {
+  const output = run.json?.hookSpecificOutput as Record<string, unknown> | undefined;
+  return output?.permissionDecision === 'deny' ? String(output.permissionDecisionReason) : undefined;
+}
+
+const readResponse = (path: string, content: string) => ({
+  type: 'text',
+  file: { filePath: path, content, numLines: 1, startLine: 1, totalLines: 1 },
+});
+
+/** Reads an existing file `times` times, each call reported before and after, as Claude Code does. */
+async function readRepeatedly(session: ReturnType<typeof claudeSession>, path: string, times: number) {
+  for (let i = 0; i < times; i += 1) {
+    await session.pre('Read', { file_path: path });
+    await session.post('Read', { file_path: path }, readResponse(path, 'export const limit = 10;\n'));
+  }
+}
+
+describe('narrowing-guard hook claude-code', () => {
+  it('denies reading a missing file again, with the reason in permissionDecisionReason', async () => {
+    const session = claudeSession();
+    const input = { file_path: join(session.dir, 'src/config.ts') };
+    const first = await session.pre('Read', input);
+    expect(first).toMatchObject({ code: 0, stdout: '' });
+    await session.failure('Read', input, `File does not exist. Current working directory: ${session.dir}`);
+
+    const again = await session.pre('Read', input);
+    expect(again.code).toBe(0);
+    expect(again.json).toMatchObject({
+      hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'deny' },
+    });
+    expect(denied(again)).toContain('identical-failure');
+    expect(denied(again)).toContain('config.ts');
+  });
+
+  it('never denies an edit → test → edit cycle', async () => {
+    const session = claudeSession();
+    const file = join(session.dir, 'src/sum.ts');
+    writeFileSync(join(session.dir, 'package.json'), '{"scripts":{"test":"vitest run"}}\n');
+    const verdicts: HookRun[] = [];
+    for (let round = 1; round <= 4; round += 1) {
+      const edit = {
+        file_path: file,
+        old_string: `return a + b + ${round - 1};`,
+        new_string: `return a + b + ${round};`,
+      };
+      verdicts.push(await session.pre('Edit', edit));
+      await session.post('Edit', edit, {
+        filePath: file,
+        oldString: edit.old_string,
+        newString: edit.new_string,
+      });
+      const test = { command: 'npm test', description: 'Run the tests' };
+      verdicts.push(await session.pre('Bash', test));
+      await session.failure(
+        'Bash',
+        test,
+        `Exit code 1\n FAIL  test/sum.test.ts > adds two numbers\nAssertionError: expected ${3 + round} to be 3`,
+      );
+    }
+    expect(verdicts.map(denied)).toEqual(verdicts.map(() => undefined));
+  });
+
+  it('starts a new run on a new prompt: streaks restart, learned bans stay', async () => {
+    const session = claudeSession();
+    const config = join(session.dir, 'src/config.ts');
+    await session.pre('Read', { file_path: config });
+    await session.failure('Read', { file_path: config }, 'File does not exist.');
+    const readme = join(session.dir, 'README.md');
+    await readRepeatedly(session, readme, 4);
+    expect(denied(await session.pre('Read', { file_path: readme }))).toContain('identical-result');
+
+    await session.event('UserPromptSubmit', { prompt: 'Now add a test for the limit.' });
+    expect(denied(await session.pre('Read', { file_path: readme }))).toBeUndefined();
+    expect(denied(await session.pre('Read', { file_path: config }))).toContain('identical-failure');
+  });
+
+  it('lets the agent read again what a compaction made it forget, and keeps bans on missing files', async () => {
+    const session = claudeSession();
+    const config = join(session.dir, 'src/config.ts');
+    await session.pre('Read', { file_path: config });
+    await session.failure('Read', { file_path: config }, 'File does not exist.');
+    const readme = join(session.dir, 'README.md');
+    await readRepeatedly(session, readme, 4);
+    expect(denied(await session.pre('Read', { file_path: readme }))).toContain('identical-result');
+
+    await session.event('PreCompact', { trigger: 'auto', custom_instructions: '' });
+    await session.event('SessionStart', { source: 'compact' });
+    expect(denied(await session.pre('Read', { file_path: readme }))).toBeUndefined();
+    expect(denied(await session.pre('Read', { file_path: config }))).toContain('identical-failure');
+  });
+
+  it('continues a resumed session where it stopped, and starts a new session afresh', async () => {
+    const session = claudeSession('8a1e2b3c-resumed');
+    const readme = join(session.dir, 'README.md');
+    await readRepeatedly(session, readme, 4);
+
+    await session.event('SessionStart', { source: 'resume' });
+    expect(denied(await session.pre('Read', { file_path: readme }))).toContain('identical-result');
+    await session.event('SessionStart', { source: 'startup' }, '9f0d-new-session');
+    expect(
+      denied(await session.pre('Read', { file_path: readme }, undefined, '9f0d-new-session')),
+    ).toBeUndefined();
+  });
+
+  it('loses no update when hook processes of one session run at once', async () => {
+    const session = claudeSession();
+    const readme = join(session.dir, 'README.md');
+    const response = readResponse(readme, 'export const limit = 10;\n');
+    await Promise.all(
+      Array.from({ length: 6 }, (_, i) =>
+        session.post('Read', { file_path: readme }, response, `toolu_par${i}`),
+      ),
+    );
+    const missing = Array.from({ length: 3 }, (_, i) => join(session.dir, `src/missing-${i}.ts`));
+    await Promise.all(
+      missing.map((path) => session.failure('Read', { file_path: path }, 'File does not exist.')),
+    );
+
+    expect(denied(await session.pre('Read', { file_path: readme }))).toContain('6 times');
+    for (const path of missing) expect(denied(await session.pre('Read', { file_path: path }))).toBeDefined();
+  });
+
+  it('loses no update without the helper either, each process handling its event itself', async () => {
+    const session = claudeSession();
+    const readme = join(session.dir, 'README.md');
+    const response = readResponse(readme, 'export const limit = 10;\n');
+    await Promise.all(
+      Array.from({ length: 5 }, (_, i) =>
+        session.send(
+          {
+            ...session.base(),
+            hook_event_name: 'PostToolUse',
+            tool_name: 'Read',
+            tool_input: { file_path: readme },
+            tool_use_id: `toolu_solo${i}`,
+            tool_response: response,
+          },
+          ['--no-daemon'],
+        ),
+      ),
+    );
+    const run = await session.send(
+      {
+        ...session.base(),
+        hook_event_name: 'PreToolUse',
+        tool_name: 'Read',
+        tool_input: { file_path: readme },
+      },
+      ['--no-daemon'],
+    );
+    expect(denied(run)).toContain('5 times');
+  });
+
+  it('fails open when the guard breaks, and says why on stderr', async () => {
+    const session = claudeSession();
+    rmSync(join(session.dir, '.narrowing'), { recursive: true });
+    writeFileSync(join(session.dir, '.narrowing'), 'not a directory\n');
+    const run = await session.pre('Bash', { command: 'npm test' });
+    expect(run).toMatchObject({ code: 0, stdout: '' });
+    expect(run.stderr).toMatch(/narrowing-guard: .*the call proceeds unchecked/);
+  });
+
+  it('refuses the call a broken guard could not check when run with --fail-closed', async () => {
+    const session = claudeSession();
+    rmSync(join(session.dir, '.narrowing'), { recursive: true });
+    writeFileSync(join(session.dir, '.narrowing'), 'not a directory\n');
+    const run = await session.send(
+      {
+        ...session.base(),
+        hook_event_name: 'PreToolUse',
+        tool_name: 'Bash',
+        tool_input: { command: 'ls' },
+        tool_use_id: 'toolu_x',
+      },
+      ['--fail-closed'],
+    );
+    expect(run.code).toBe(0);
+    expect(denied(run)).toContain('could not check this call');
+  });
+
+  it('fails open on a payload that is not JSON', async () => {
+    const run = await runHookProcess(hook.path, ['claude-code'], '{"session_id": ');
+    expect(run).toMatchObject({ code: 0, stdout: '' });
+    expect(run.stderr).toContain('the call proceeds unchecked');
+  });
+});

@@ -1,0 +1,69 @@
+import { spawn } from 'node:child_process';
+import { mkdirSync, mkdtempSync, realpathSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { bundleHook } from '../../scripts/bundle-hook.js';
+import { stopDaemons } from '../../src/hooks/daemon-client.js';
+
+/** The hook bundled as it ships, built once per test file. */
+export async function buildHook(): Promise<{ readonly path: string; readonly remove: () => void }> {
+  const dir = mkdtempSync(join(tmpdir(), 'narrowing-hook-bundle-'));
+  const path = await bundleHook(join(dir, 'hook.js'));
+  return { path, remove: () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+/**
+ * An empty project with its own state directory, so no folder above it is taken for its root.
+ * `remove` stops the hook helpers serving it first, so none writes there after it is gone.
+ */
+export function tempProject(): { readonly dir: string; readonly remove: () => Promise<void> } {
+  const dir = realpathSync(mkdtempSync(join(tmpdir(), 'narrowing-hook-project-')));
+  mkdirSync(join(dir, '.narrowing'));
+  return {
+    dir,
+    remove: async () => {
+      await stopDaemons(join(dir, '.narrowing'));
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Helpers started by a test stop soon after its last event even if nothing stops them. */
+const HELPER_IDLE = ['--idle-ms', '5000'];
+
+export interface HookRun {
+  readonly code: number | null;
+  readonly stdout: string;
+  readonly stderr: string;
+  /** stdout as JSON, or undefined when it was empty. */
+  readonly json: Record<string, unknown> | undefined;
+}
+
+/** Runs the hook as an agent does: a process of its own, the event on stdin. Killed after 20 s. */
+export function runHookProcess(
+  hook: string,
+  args: readonly string[],
+  payload: unknown,
+  { cwd }: { cwd?: string } = {},
+): Promise<HookRun> {
+  const child = spawn(process.execPath, [hook, ...args, ...HELPER_IDLE], {
+    cwd,
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (chunk) => {
+    stdout += chunk;
+  });
+  child.stderr.on('data', (chunk) => {
+    stderr += chunk;
+  });
+  const timer = setTimeout(() => child.kill('SIGKILL'), 20_000);
+  child.stdin.end(typeof payload === 'string' ? payload : JSON.stringify(payload));
+  return new Promise((resolve) => {
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      resolve({ code, stdout, stderr, json: stdout.trim() === '' ? undefined : JSON.parse(stdout) });
+    });
+  });
+}

@@ -1,0 +1,130 @@
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  realpathSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { runInstall } from '../../src/cli/commands/install.js';
+import { captureIO } from '../cli/commands/cli-io.js';
+
+const dirs: string[] = [];
+afterAll(() => {
+  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+});
+
+function project(): string {
+  const dir = realpathSync(mkdtempSync(join(tmpdir(), 'narrowing-install-')));
+  mkdirSync(join(dir, '.git'));
+  dirs.push(dir);
+  return dir;
+}
+
+const SETTINGS = {
+  'claude-code': [
+    '.claude/settings.json',
+    '{\r\n\t"permissions": {\r\n\t\t"allow": ["Bash(npm test)"]\r\n\t}\r\n}\r\n',
+  ],
+  'gemini-cli': ['.gemini/settings.json', '{\n    "theme": "GitHub",\n    "hooks": {}\n}'],
+  codex: [
+    '.codex/hooks.json',
+    '{\n  "hooks": {\n    "Stop": [{ "hooks": [{ "type": "command", "command": "./notify.sh" }] }]\n  }\n}\n',
+  ],
+  cursor: ['.cursor/hooks.json', '{\n  "version": 1,\n  "hooks": {}\n}\n'],
+} as const;
+
+describe('narrowing-guard install and uninstall', () => {
+  for (const [agent, [file, original]] of Object.entries(SETTINGS)) {
+    it(`adds the ${agent} hooks to ${file} and uninstall restores it byte for byte`, async () => {
+      const dir = project();
+      mkdirSync(join(dir, file, '..'), { recursive: true });
+      writeFileSync(join(dir, file), original);
+      const install = captureIO();
+      expect(await runInstall('install', agent, { cwd: dir }, install.io)).toBe(0);
+      expect(install.stdout()).toContain(`+++ b/${file}`);
+      const installed = readFileSync(join(dir, file), 'utf8');
+      expect(installed).toContain(`npx -y narrowing-guard hook ${agent}`);
+      expect(JSON.parse(installed)).toBeTypeOf('object');
+
+      const again = captureIO();
+      expect(await runInstall('install', agent, { cwd: dir }, again.io)).toBe(0);
+      expect(again.stdout()).toContain('nothing to do');
+
+      expect(await runInstall('uninstall', agent, { cwd: dir }, captureIO().io)).toBe(0);
+      expect(readFileSync(join(dir, file), 'utf8')).toBe(original);
+    });
+  }
+
+  it('keeps the hooks already in the file beside its own', async () => {
+    const dir = project();
+    mkdirSync(join(dir, '.codex'));
+    writeFileSync(join(dir, '.codex/hooks.json'), SETTINGS.codex[1]);
+    await runInstall('install', 'codex', { cwd: dir }, captureIO().io);
+    const hooks = JSON.parse(readFileSync(join(dir, '.codex/hooks.json'), 'utf8')).hooks;
+    expect(hooks.Stop[0].hooks[0].command).toBe('./notify.sh');
+    expect(hooks.PreToolUse[0].hooks[0]).toEqual({
+      type: 'command',
+      command: 'npx -y narrowing-guard hook codex',
+      timeout: 10,
+    });
+    expect(Object.keys(JSON.parse(readFileSync(join(dir, '.codex/hooks.json'), 'utf8')))).toEqual(['hooks']);
+  });
+
+  it('creates a missing settings file and uninstall removes it again', async () => {
+    const dir = project();
+    await runInstall('install', 'cursor', { cwd: dir }, captureIO().io);
+    const hooks = JSON.parse(readFileSync(join(dir, '.cursor/hooks.json'), 'utf8'));
+    expect(hooks.version).toBe(1);
+    expect(hooks.hooks.preToolUse).toEqual([{ command: 'npx -y narrowing-guard hook cursor' }]);
+    await runInstall('uninstall', 'cursor', { cwd: dir }, captureIO().io);
+    expect(existsSync(join(dir, '.cursor/hooks.json'))).toBe(false);
+  });
+
+  it('writes nothing on --dry-run and shows the diff', async () => {
+    const dir = project();
+    const run = captureIO();
+    expect(await runInstall('install', 'claude-code', { cwd: dir, dryRun: true }, run.io)).toBe(0);
+    expect(run.stdout()).toContain('"PreToolUse"');
+    expect(existsSync(join(dir, '.claude/settings.json'))).toBe(false);
+  });
+
+  it('uses the project’s own install, through the directory the agent names, when there is one', async () => {
+    const dir = project();
+    mkdirSync(join(dir, 'node_modules/.bin'), { recursive: true });
+    writeFileSync(join(dir, 'node_modules/.bin/narrowing-guard'), '');
+    await runInstall('install', 'claude-code', { cwd: dir }, captureIO().io);
+    const settings = JSON.parse(readFileSync(join(dir, '.claude/settings.json'), 'utf8'));
+    expect(settings.hooks.PreToolUse[0].hooks[0].command).toBe(
+      '"$CLAUDE_PROJECT_DIR"/node_modules/.bin/narrowing-guard hook claude-code',
+    );
+  });
+
+  it('writes the user settings with --scope user', async () => {
+    const dir = project();
+    const home = project();
+    await runInstall('install', 'gemini-cli', { cwd: dir, scope: 'user', home }, captureIO().io);
+    expect(readFileSync(join(home, '.gemini/settings.json'), 'utf8')).toContain(
+      'narrowing-guard hook gemini-cli',
+    );
+    expect(existsSync(join(dir, '.gemini'))).toBe(false);
+  });
+
+  it('refuses to undo edits made after install, unless forced', async () => {
+    const dir = project();
+    const [file, original] = SETTINGS['claude-code'];
+    mkdirSync(join(dir, '.claude'));
+    writeFileSync(join(dir, file), original);
+    await runInstall('install', 'claude-code', { cwd: dir }, captureIO().io);
+    writeFileSync(join(dir, file), readFileSync(join(dir, file), 'utf8').replace('npm test', 'npm run lint'));
+    const refused = captureIO();
+    expect(await runInstall('uninstall', 'claude-code', { cwd: dir }, refused.io)).toBe(1);
+    expect(refused.stderr()).toContain('npm run lint');
+    expect(await runInstall('uninstall', 'claude-code', { cwd: dir, force: true }, captureIO().io)).toBe(0);
+    expect(readFileSync(join(dir, file), 'utf8')).toBe(original);
+  });
+});
