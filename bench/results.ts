@@ -20,7 +20,7 @@ import { type MlSearchReport, runMlSearch } from './ml-search.js';
 import { mlSearchConfig, mlSearchSections } from './ml-search-command.js';
 import { type PerfOptions, type PerfReport, runPerfBench } from './perf.js';
 import { environmentLine, methodLines, perfSections } from './perf-command.js';
-import { type ProxyBenchOptions, type ProxyBenchResult, runProxyBench } from './proxy.js';
+import { type ProxyBenchOptions, type ProxyBenchResult, proxyTargets, runProxyBench } from './proxy.js';
 import { runSessionsBench, type SessionsReport } from './sessions.js';
 import { sessionsSections } from './sessions-command.js';
 import { markdownTable, renderMarkdown, type Section } from './table.js';
@@ -249,6 +249,15 @@ const ms = (value: number) => `${value.toFixed(3)} ms`;
 
 function proxySections(result: ProxyBenchResult): Section[] {
   const { latency, throughput } = result;
+  const targets: Section = {
+    title: 'Targets',
+    columns: [{ title: 'result' }, { title: 'target' }, { title: 'measured', align: 'right' }],
+    rows: proxyTargets(result).map((target) => [
+      target.pass ? 'PASS' : 'FAIL',
+      target.description,
+      target.value,
+    ]),
+  };
   return [
     {
       title: `tools/call \`${result.tool}\` on server-everything, ${latency.direct.count} calls each way, interleaved`,
@@ -275,6 +284,7 @@ function proxySections(result: ProxyBenchResult): Section[] {
         ],
       ],
     },
+    targets,
   ];
 }
 
@@ -333,6 +343,15 @@ function readmeSummary(collected: Collected): string {
   }
   if (proxy) {
     out.push(
+      '',
+      ...markdownTable(
+        [{ title: 'target' }, { title: 'measured', align: 'right' }, { title: 'result' }],
+        proxyTargets(proxy).map((target) => [
+          target.description,
+          target.value,
+          target.pass ? 'PASS' : 'FAIL',
+        ]),
+      ),
       '',
       `**MCP proxy**: ${ms(proxy.latency.addedMedianMs)} added at the median (target: under 0.5 ms, ${proxy.latency.addedMedianMs < PROXY_MEDIAN_TARGET_MS ? 'PASS' : 'FAIL'}), ${ms(proxy.latency.addedP99Ms)} at p99, per \`tools/call\` (${proxy.latency.direct.count} calls each way against server-everything); with ${proxy.throughput.concurrency} concurrent callers ${Math.round(proxy.throughput.proxied)} calls/s through narrowing against ${Math.round(proxy.throughput.direct)} direct, ${percent(proxy.throughput.proxied / proxy.throughput.direct)} (target: at least 80%, ${proxy.throughput.proxied / proxy.throughput.direct >= PROXY_THROUGHPUT_TARGET ? 'PASS' : 'FAIL'}); a process that only copies bytes between the two keeps ${percent(proxy.throughput.relay / proxy.throughput.direct)}, the floor for any stdio proxy on this machine. ${CAVEATS.proxy}`,
     );
