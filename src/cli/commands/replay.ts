@@ -1,5 +1,6 @@
 import { type Command, Option } from 'commander';
 import type { PresetName } from '../../core/policy.js';
+import type { TraceEvent } from '../../trace/index.js';
 import { type CommandIO, processIO, wantsColour } from './io.js';
 
 export interface ReplayCommandOptions {
@@ -56,13 +57,17 @@ export async function runReplay(
 
   let policy: ReturnType<typeof parsePolicy>;
   let meta: { name?: string; description?: string } | undefined;
+  const events: TraceEvent[] = [];
   try {
     policy = options.policy
       ? loadPolicyFile(options.policy, loadOptions)
       : parsePolicy({}, undefined, loadOptions);
-    // Read the whole trace once before replaying, so that a bad line is reported with nothing
+    // Read the whole trace, once, before replaying, so that a bad line is reported with nothing
     // half-printed before it.
-    for await (const event of readTraceFile(tracePath)) if (event.type === 'meta') meta = event;
+    for await (const event of readTraceFile(tracePath)) {
+      if (event.type === 'meta') meta = event;
+      events.push(event);
+    }
   } catch (error) {
     if (error instanceof PolicyError || error instanceof TraceError) {
       io.stderr.write(`${error.message}\n`);
@@ -80,7 +85,7 @@ export async function runReplay(
 
   const replayer = createReplayer({ policy });
   if (options.json) {
-    for await (const event of readTraceFile(tracePath)) {
+    for (const event of events) {
       for (const step of replayer.feed(event)) io.stdout.write(`${format.stepJson(step)}\n`);
     }
     for (const step of replayer.finish()) io.stdout.write(`${format.stepJson(step)}\n`);
@@ -89,7 +94,7 @@ export async function runReplay(
   }
 
   const steps = [];
-  for await (const event of readTraceFile(tracePath)) steps.push(...replayer.feed(event));
+  for (const event of events) steps.push(...replayer.feed(event));
   steps.push(...replayer.finish());
   const style = await tableStyle(io);
   const title = meta?.name ? `${meta.name}${meta.description ? ` — ${meta.description}` : ''}` : tracePath;
