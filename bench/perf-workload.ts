@@ -194,12 +194,14 @@ export function failingCall(index: number): PreparedCall {
 /** About 20 KB of a failing test run, as a test runner prints it. */
 function failingTestOutput(index: number): string {
   const lines = [` RUN  v3.2.4 /srv/app`, ''];
-  for (let test = 0; lines.join('\n').length < 19_000; test++) {
-    lines.push(
+  for (let test = 0, size = 0; size < 19_000; test++) {
+    const group = [
       ` ✓ test/orders/module-${name(index + test)}.test.ts > parseOrder > reads the total ${test} 3ms`,
       ` × test/orders/module-${name(index + test)}.test.ts > parseOrder > rejects a negative total ${test} 5ms`,
       `   → expected -${test}.5 to be greater than or equal to 0`,
-    );
+    ];
+    lines.push(...group);
+    size += group.join('\n').length + 1;
   }
   lines.push(
     '',
@@ -240,7 +242,7 @@ export function realisticFailure(index: number): RawCall {
         true,
       );
     default:
-      return index % 20 === 19
+      return Math.floor(index / 40) % 2 === 1
         ? raw(
             'bash',
             { command: `curl -s https://api.example.com/orders/${name(index)}` },
