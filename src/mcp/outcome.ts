@@ -6,7 +6,11 @@ import { describeError } from './log.js';
 import { UpstreamDownError } from './upstream.js';
 
 /** A result the upstream returned: `isError`, the text content, and `_meta` (with its non-advancing flag). */
-export function callToolResultToOutcome(proposal: Proposal, result: CallToolResult, durationMs: number): Outcome {
+export function callToolResultToOutcome(
+  proposal: Proposal,
+  result: CallToolResult,
+  durationMs: number,
+): Outcome {
   return { ...toolCallToOutcome(proposal.tool, proposal.args, result, { durationMs }), proposal };
 }
 
