@@ -1,8 +1,7 @@
-/** `narrowing bench perf`: figures, then every target with PASS or FAIL. */
+/** `narrowing bench perf`: figures, then every target with its measured ratio and PASS or FAIL. */
 import type { PerfCommandOptions } from '../src/cli/commands/bench.js';
 import type { CommandIO } from '../src/cli/commands/io.js';
-import { type PerfReport, runPerfBench } from './perf.js';
-import { CALL_KINDS } from './perf-workload.js';
+import { type CallStats, type PerfReport, runPerfBench } from './perf.js';
 import { duration, renderText, type Section, thousands } from './table.js';
 
 export async function perfCommand(options: PerfCommandOptions, io: CommandIO): Promise<number> {
@@ -14,6 +13,7 @@ export async function perfCommand(options: PerfCommandOptions, io: CommandIO): P
     ...(options.calls !== undefined ? { calls: options.calls } : {}),
     ...(options.journalEntries !== undefined ? { journalEntries: options.journalEntries } : {}),
     ...(options.replayCalls !== undefined ? { replayCalls: options.replayCalls } : {}),
+    ...(options.processes !== undefined ? { processes: options.processes } : {}),
     onProgress: (message) => io.stderr.write(`… ${message}\n`),
   });
   io.stdout.write(options.json ? `${JSON.stringify(report, null, 2)}\n` : `${formatPerf(report)}\n`);
@@ -27,60 +27,80 @@ export function environmentLine(report: PerfReport): string {
     env.engine === 'dist'
       ? 'the built package'
       : `the TypeScript sources through tsx${env.engineNote ? ` (${env.engineNote})` : ''}`;
-  return `Timing ${engine}; Node ${env.node}, ${env.platform}, ${env.cpu} × ${env.cpus}, load average ${env.loadAverage} at the start (timings are only as quiet as the machine).`;
+  return `Timing ${engine}; Node ${env.node}, ${env.platform}, ${env.cpu} × ${env.cpus}, load average ${env.loadAverage} at the start.`;
+}
+
+/** How the figures were taken, for the results page and the README. */
+export function methodLines(report: PerfReport): string[] {
+  const { config } = report;
+  return [
+    `Every call is made as the README's loop makes it: \`toolCallToProposal\` and \`checkProposal\`, then \`toolCallToOutcome\` and \`recordOutcome\` on a fresh outcome, timed together call by call. One call in ten fails (a missing file, an edit whose text is not there, a type error, a timeout, and one failure in four a test run with 20 KB of output). The guard, a recursion sentinel (canonical JSON, SHA-256, a ring of 10 calls) and the paper's guard held in memory (action-class and target bans) get the same calls, ${thousands(config.ops)} at a time, taking turns for ${config.runs} blocks each after a warm-up: the ratios compare figures taken on the same machine at the same moments.`,
+    `Cold start: ${config.processes} fresh processes, one after another, each importing the build and timing its first 1,000 calls one by one, then its steady state after a warm-up. Journal: the whole process's CPU time (user and system, the writer's threads too) per call with and without a journal with receipts, closed before the clock stops so that deferred hashing and writes count. Replay: \`narrowing replay FILE --json\` run in this process on a trace file, reading and printing included.`,
+  ];
+}
+
+function statsCells(stats: CallStats): string[] {
+  return [duration(stats.meanNs), duration(stats.p50Ns), duration(stats.p99Ns)];
 }
 
 export function perfSections(report: PerfReport): Section[] {
-  const { config, memory, journal, replay } = report;
-  const hotPath: Section = {
-    title: `Per call: one guard per row, loaded with its constraints and warmed up, then the median of ${config.runs} back-to-back run${config.runs === 1 ? '' : 's'} of ${thousands(config.ops)} calls`,
+  const { memory, journal, replay, coldStart } = report;
+  const comparison: Section = {
+    title:
+      'Per call (check + record, conversion included), beside the yardsticks: mean CPU time / p50 / p99 wall-clock latency',
     columns: [
       { title: 'constraints', align: 'right' },
       { title: 'workload' },
-      { title: 'check', align: 'right' },
-      { title: 'record', align: 'right' },
-      { title: 'check + record', align: 'right' },
+      { title: 'narrowing', align: 'right' },
+      { title: 'succeeding / failing', align: 'right' },
+      { title: 'recursion sentinel', align: 'right' },
+      { title: "paper's guard", align: 'right' },
+      { title: 'vs sentinel', align: 'right' },
+      { title: 'vs paper', align: 'right' },
     ],
-    rows: report.hotPath.map((figure) => [
+    rows: report.comparisons.map((figure) => [
       thousands(figure.constraints),
       figure.workload === 'typical' ? 'typical (<200 B args)' : 'edit, 1-4 KB strings',
-      duration(figure.checkNs),
-      duration(figure.recordNs),
-      duration(figure.pairNs),
+      statsCells(figure.narrowing).join(' / '),
+      `${duration(figure.byOutcome.succeeding.meanNs)} / ${duration(figure.byOutcome.failing.meanNs)}`,
+      statsCells(figure.sentinel).join(' / '),
+      statsCells(figure.paper).join(' / '),
+      `${(figure.narrowing.meanNs / figure.sentinel.meanNs).toFixed(2)}×`,
+      `${(figure.narrowing.meanNs / figure.paper.meanNs).toFixed(2)}×`,
     ]),
     notes: [
-      `Typical: reads, small edits and commands (one in eight a build whose effects are unknown); every call distinct. ${Math.max(...config.constraints).toLocaleString('en-US')} vs ${Math.min(...config.constraints).toLocaleString('en-US')} constraints: typical ${report.scaling.typical.toFixed(2)}×, 4 KB edits ${report.scaling['edit-4kb'].toFixed(2)}×.`,
+      "Means are CPU time over whole blocks of calls; p50 and p99 are single calls on the wall clock, so they include the clock's own cost (some tens of nanoseconds) and, on a busy machine, time the process waited for a core. Succeeding and failing: the guard's mean over blocks of each. The sentinel only decides before a call and never learns from a failure; the paper's guard bans whole action classes after two failures alike, so it checks less once it has banned them.",
     ],
   };
-  const typical = report.hotPath.filter((figure) => figure.byKind !== undefined);
-  const byKind: Section = {
-    title: 'Typical calls by kind: median check + record of one call',
-    columns: [
-      { title: 'constraints', align: 'right' },
-      ...CALL_KINDS.map((kind) => ({ title: kind, align: 'right' as const })),
+  const cold: Section = {
+    title: `Cold start: medians over ${coldStart.processes} fresh processes`,
+    columns: [{ title: 'measure' }, { title: 'result', align: 'right' }],
+    rows: [
+      ['importing the engine and the tool-call adapter', `${coldStart.importMs.toFixed(1)} ms`],
+      ['constructing the guard', `${coldStart.openMs.toFixed(2)} ms`],
+      ['first call', duration(coldStart.firstNs)],
+      ['calls 2-10, mean', duration(coldStart.calls2To10Ns)],
+      ['calls 11-100, mean', duration(coldStart.calls11To100Ns)],
+      ['calls 101-1,000, mean', duration(coldStart.calls101To1000Ns)],
+      ['steady state, same process, mean', duration(coldStart.steadyNs)],
     ],
-    rows: typical.map((figure) => [
-      thousands(figure.constraints),
-      ...CALL_KINDS.map((kind) => duration(figure.byKind?.[kind] ?? 0)),
-    ]),
   };
   const other: Section = {
     title: 'Memory, journal and replay',
     columns: [{ title: 'measure' }, { title: 'result' }],
     rows: [
       [
-        `heap over ${thousands(memory.calls)} calls, 10% failing in new ways`,
+        `heap over ${thousands(memory.calls)} calls, 10% failing in new ways, some with 20 KB outputs`,
         `peak +${memory.peakGrowthMb.toFixed(1)} MB, end +${memory.finalGrowthMb.toFixed(1)} MB over the heap after a warm-up (${memory.baselineMb.toFixed(1)} MB${memory.gcExposed ? ', sampled after full GCs' : ', sampled without forced GC'}); ${thousands(memory.activeConstraints)} active constraints; ${memory.seconds.toFixed(1)} s${memory.stoppedEarly ? `; stopped at the time limit, ${thousands(memory.callsRequested)} asked` : ''}`,
       ],
       [
-        `journal with receipts, ${thousands(journal.entries)} events`,
-        `${thousands(journal.entriesPerSecond)} entries/s, hashed and written, flush included`,
+        `journal with receipts, CPU per call, ${thousands(journal.calls)} calls × ${journal.runs} runs`,
+        `${duration(journal.withoutNs)} without, ${duration(journal.withNs)} with: +${duration(journal.addedNs)} per call`,
       ],
       [
-        'journal on the hot path (typical calls)',
-        `${duration(journal.withoutNs)} without, ${duration(journal.withNs)} with: ${journal.addedNs >= 0 ? '+' : ''}${duration(journal.addedNs)} per call`,
+        `replay of a ${thousands(replay.calls)}-call trace file`,
+        `${thousands(replay.callsPerSecond)} calls/s`,
       ],
-      [`replay of a ${thousands(replay.calls)}-call trace`, `${thousands(replay.callsPerSecond)} calls/s`],
     ],
   };
   const targets: Section = {
@@ -88,9 +108,14 @@ export function perfSections(report: PerfReport): Section[] {
     columns: [{ title: 'result' }, { title: 'target' }, { title: 'measured', align: 'right' }],
     rows: report.targets.map((target) => [target.pass ? 'PASS' : 'FAIL', target.description, target.value]),
   };
-  return [hotPath, byKind, other, targets];
+  return [comparison, cold, other, targets];
 }
 
 export function formatPerf(report: PerfReport): string {
-  return [`Guard cost. ${environmentLine(report)}`, '', renderText(perfSections(report))].join('\n');
+  return [
+    `Guard cost. ${environmentLine(report)}`,
+    '',
+    ...methodLines(report).flatMap((line) => [line, '']),
+    renderText(perfSections(report)),
+  ].join('\n');
 }

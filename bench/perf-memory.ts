@@ -7,7 +7,7 @@ import { execFile } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import type { EngineKind } from './engine.js';
 import type { PerfEngine } from './perf-engine.js';
-import { failingCall, typicalCall } from './perf-workload.js';
+import { workloadRawCall } from './perf-workload.js';
 
 export interface MemoryFigure {
   readonly callsRequested: number;
@@ -28,9 +28,15 @@ export interface MemoryFigure {
 const MB = 1024 * 1024;
 const gc = (globalThis as { gc?: () => void }).gc;
 
-/** A million calls, one in ten failing in a new way; heap sampled after a warm-up. */
+/**
+ * A million calls as users make them, one in ten failing in a new way (one failure in four with
+ * 20 KB of output); heap sampled after a warm-up.
+ */
 export function memoryRun(
-  engine: Pick<PerfEngine, 'NarrowingEngine' | 'createToolCallAdapter'>,
+  engine: Pick<
+    PerfEngine,
+    'NarrowingEngine' | 'createToolCallAdapter' | 'toolCallToProposal' | 'toolCallToOutcome'
+  >,
   calls: number,
   budgetMs: number,
   progress: (message: string) => void,
@@ -53,9 +59,9 @@ export function memoryRun(
   let stoppedEarly = false;
   for (let index = 0; index < calls; index++) {
     now += 2_000;
-    const call = index % 10 === 9 ? failingCall(index) : typicalCall(index);
-    loop.checkProposal(call.proposal);
-    loop.recordOutcome(call.outcome);
+    const call = workloadRawCall('typical', index);
+    loop.checkProposal(engine.toolCallToProposal(call.tool, call.args));
+    loop.recordOutcome(engine.toolCallToOutcome(call.tool, call.args, call.result));
     made = index + 1;
     if (made % sampleEvery !== 0) continue;
     gc?.();

@@ -15,18 +15,31 @@ export interface PreparedCall {
   readonly outcome: Outcome;
 }
 
+/** A tool call and its MCP result as an agent loop has them in hand, before any conversion. */
+export interface RawCall {
+  readonly tool: string;
+  readonly args: Record<string, unknown>;
+  readonly result: { readonly content: readonly { type: 'text'; text: string }[]; readonly isError?: true };
+  readonly failing: boolean;
+}
+
 /**
  * A call and its result as they reach the guard: decoded from JSON, as tool calls and results are
  * when they come over MCP or from a model's response. Strings built here from template pieces would
  * otherwise reach the guard in pieces, and the guard would be timed joining them.
  */
+function raw(tool: string, args: Record<string, unknown>, text: string, isError: boolean): RawCall {
+  const decoded = JSON.parse(
+    JSON.stringify({ args, result: { content: [{ type: 'text', text }], ...(isError && { isError }) } }),
+  );
+  return { tool, args: decoded.args, result: decoded.result, failing: isError };
+}
+
+/** The call converted ahead of time, for seeding a guard with what it learns. */
 function prepared(tool: string, args: Record<string, unknown>, text: string, isError: boolean): PreparedCall {
-  const decoded = JSON.parse(JSON.stringify({ args, content: [{ type: 'text', text }] }));
-  const proposal = toolCallToProposal(tool, decoded.args);
-  const outcome = toolCallToOutcome(tool, decoded.args, {
-    content: decoded.content,
-    ...(isError && { isError }),
-  });
+  const call = raw(tool, args, text, isError);
+  const proposal = toolCallToProposal(tool, call.args);
+  const outcome = toolCallToOutcome(tool, call.args, call.result);
   return { proposal, outcome: { ...outcome, proposal } };
 }
 
@@ -176,4 +189,95 @@ export function failingCall(index: number): PreparedCall {
     { path, old_string: `const retries = ${index % 89};`, new_string: 'const retries = 3;' },
     `Error: Could not find exact match for edit:\nconst retries = ${index % 89};`,
   );
+}
+
+/** About 20 KB of a failing test run, as a test runner prints it. */
+function failingTestOutput(index: number): string {
+  const lines = [` RUN  v3.2.4 /srv/app`, ''];
+  for (let test = 0, size = 0; size < 19_000; test++) {
+    const group = [
+      ` ✓ test/orders/module-${name(index + test)}.test.ts > parseOrder > reads the total ${test} 3ms`,
+      ` × test/orders/module-${name(index + test)}.test.ts > parseOrder > rejects a negative total ${test} 5ms`,
+      `   → expected -${test}.5 to be greater than or equal to 0`,
+    ];
+    lines.push(...group);
+    size += group.join('\n').length + 1;
+  }
+  lines.push(
+    '',
+    ` Test Files  ${name(index)} failed | 12 passed (13)`,
+    '      Tests  41 failed | 230 passed (271)',
+    'Process exited with exit code 1',
+  );
+  return lines.join('\n');
+}
+
+/**
+ * A failure as agents meet them, each distinct: a file that does not exist, an edit whose text is not
+ * in the file, a type error, a test run that fails with about 20 KB of output (one failure in four), a
+ * timeout now and then.
+ */
+export function realisticFailure(index: number): RawCall {
+  const module = `src/orders/module-${name(index)}.ts`;
+  switch (Math.floor(index / 10) % 4) {
+    case 0:
+      return raw(
+        'read_file',
+        { path: module },
+        `ENOENT: no such file or directory, open '/srv/app/${module}'`,
+        true,
+      );
+    case 1:
+      return raw(
+        'edit_file',
+        { path: module, old_string: `const retries = ${index % 89};`, new_string: 'const retries = 3;' },
+        `Error: Could not find exact match for edit:\nconst retries = ${index % 89};`,
+        true,
+      );
+    case 2:
+      return raw(
+        'bash',
+        { command: `npm test -- test/orders/module-${name(index)}.test.ts` },
+        failingTestOutput(index),
+        true,
+      );
+    default:
+      return Math.floor(index / 40) % 2 === 1
+        ? raw(
+            'bash',
+            { command: `curl -s https://api.example.com/orders/${name(index)}` },
+            'Error: request timed out after 30000 ms (ETIMEDOUT)',
+            true,
+          )
+        : raw(
+            'bash',
+            { command: `npx tsc --noEmit -p packages/orders-${name(index)}` },
+            `${module}(12,5): error TS2322: Type 'string' is not assignable to type 'number'.\nProcess exited with exit code 2`,
+            true,
+          );
+  }
+}
+
+function rawOf(call: PreparedCall): RawCall {
+  const outcome = call.outcome;
+  return raw(call.proposal.tool, { ...call.proposal.args }, outcome.content ?? '', outcome.success === false);
+}
+
+/** The call users time: one in ten fails, as in real agent runs; the rest are the workload's. */
+export function workloadRawCall(workload: Workload, index: number): RawCall {
+  if (index % 10 === 9) {
+    if (workload === 'typical') return realisticFailure(index);
+    const path = `src/handlers/handler-${name(index)}.ts`;
+    return raw(
+      'edit_file',
+      {
+        path,
+        old_string: functionText(index, 1024 * (1 + (index % 4))),
+        new_string: functionText(index + 1, 1024),
+      },
+      `Error: Could not find exact match for edit in ${path}`,
+      true,
+    );
+  }
+  return rawOf(workloadCall(workload, index));
 }

@@ -8,7 +8,7 @@
  * more process between client and server, which no stdio proxy can go below. Where client, proxy
  * and server share few cores, that floor is far from free, and it is the yardstick for the rest.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -56,6 +56,15 @@ export interface ProxyBenchResult {
     readonly proxied: number;
     readonly relay: number;
   };
+  /**
+   * CPU time per call of the process in the middle (user and system, from `/proc/<pid>/stat`), over
+   * every call after the warm-up: narrowing's proxy and the byte relay. Absent where `/proc` is not.
+   */
+  readonly cpu?: {
+    readonly calls: number;
+    readonly proxyUs: number;
+    readonly relayUs: number;
+  };
   readonly totalCalls: number;
   readonly durationMs: number;
   readonly node: string;
@@ -76,10 +85,10 @@ export async function runProxyBench(options: ProxyBenchOptions = {}): Promise<Pr
   const warmup = options.warmup ?? 50;
   const stateDir = mkdtempSync(join(tmpdir(), 'narrowing-bench-proxy-'));
   const started = performance.now();
-  const direct = await connect(process.execPath, [EVERYTHING]);
+  const direct = await connect(process.execPath, [EVERYTHING]).then(({ client }) => client);
   const engine = chooseEngine(options.engine ?? 'dist');
   const [command, ...prefix] = options.proxyCommand ?? defaultProxyCommand(engine.kind);
-  const proxied = await connect(command!, [
+  const { client: proxied, pid: proxyPid } = await connect(command!, [
     ...prefix,
     'mcp',
     '--state-dir',
@@ -88,7 +97,11 @@ export async function runProxyBench(options: ProxyBenchOptions = {}): Promise<Pr
     process.execPath,
     EVERYTHING,
   ]);
-  const relayed = await connect(process.execPath, [BYTE_RELAY, process.execPath, EVERYTHING]);
+  const { client: relayed, pid: relayPid } = await connect(process.execPath, [
+    BYTE_RELAY,
+    process.execPath,
+    EVERYTHING,
+  ]);
   try {
     let sequence = 0;
     // A different message each time: identical calls with identical results are what the guard
@@ -105,6 +118,7 @@ export async function runProxyBench(options: ProxyBenchOptions = {}): Promise<Pr
     for (let index = 0; index < warmup; index += 1) {
       for (const path of all) await echo(path.client);
     }
+    const cpuBefore = { proxy: cpuTicks(proxyPid), relay: cpuTicks(relayPid) };
 
     for (let index = 0; index < calls; index += 1) {
       for (const path of inTurn(index)) {
@@ -129,6 +143,12 @@ export async function runProxyBench(options: ProxyBenchOptions = {}): Promise<Pr
       }
     }
 
+    const cpuAfter = { proxy: cpuTicks(proxyPid), relay: cpuTicks(relayPid) };
+    const measuredCalls = calls + untimed + concurrentCalls;
+    const perCallUs = (before: number | undefined, after: number | undefined) =>
+      before === undefined || after === undefined ? undefined : ((after - before) * TICK_US) / measuredCalls;
+    const proxyUs = perCallUs(cpuBefore.proxy, cpuAfter.proxy);
+    const relayUs = perCallUs(cpuBefore.relay, cpuAfter.relay);
     const directStats = stats(paths.direct.times);
     const proxiedStats = stats(paths.proxied.times);
     const perSecond = (path: TimedPath) => concurrentCalls / (path.elapsed / 1000);
@@ -148,6 +168,8 @@ export async function runProxyBench(options: ProxyBenchOptions = {}): Promise<Pr
         proxied: perSecond(paths.proxied),
         relay: perSecond(paths.relay),
       },
+      ...(proxyUs !== undefined &&
+        relayUs !== undefined && { cpu: { calls: measuredCalls, proxyUs, relayUs } }),
       totalCalls: all.length * (warmup + calls + untimed + concurrentCalls),
       durationMs: performance.now() - started,
       node: process.version,
@@ -182,10 +204,27 @@ function timedPath(client: Client): TimedPath {
   return { client, times: [], elapsed: 0 };
 }
 
-async function connect(command: string, args: string[]): Promise<Client> {
+async function connect(command: string, args: string[]): Promise<{ client: Client; pid: number | null }> {
   const client = new Client({ name: 'narrowing-bench', version: '1.0.0' });
-  await client.connect(new StdioClientTransport({ command, args, cwd: ROOT, stderr: 'ignore' }));
-  return client;
+  const transport = new StdioClientTransport({ command, args, cwd: ROOT, stderr: 'ignore' });
+  await client.connect(transport);
+  return { client, pid: transport.pid };
+}
+
+/** Linux counts CPU time in clock ticks of 10 ms (USER_HZ is 100 on every architecture Node runs on). */
+const TICK_US = 10_000;
+
+/** User plus system time of a process so far, in clock ticks; undefined without `/proc`. */
+function cpuTicks(pid: number | null): number | undefined {
+  if (pid === null) return undefined;
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // The command name, in parentheses, may hold spaces: fields are counted after it.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return Number(fields[11]) + Number(fields[12]);
+  } catch {
+    return undefined;
+  }
 }
 
 /** `total` calls spread over `workers` callers that each wait for their previous answer; elapsed ms. */
@@ -213,6 +252,31 @@ function stats(samples: readonly number[]): LatencyStats {
 
 const ms = (value: number) => `${value.toFixed(3)} ms`;
 
+/** The proxy's CPU time per call at most this many times the byte relay's. */
+export const PROXY_CPU_LIMIT = 2;
+
+export interface ProxyTarget {
+  readonly id: string;
+  readonly description: string;
+  readonly pass: boolean;
+  readonly value: string;
+}
+
+export function proxyTargets(result: ProxyBenchResult): ProxyTarget[] {
+  const cpu = result.cpu;
+  const ratio = cpu ? cpu.proxyUs / cpu.relayUs : Number.NaN;
+  return [
+    {
+      id: 'proxy-cpu',
+      description: `MCP proxy: CPU per call at most ${PROXY_CPU_LIMIT}× a byte relay's, from /proc in the same run`,
+      pass: cpu !== undefined && ratio <= PROXY_CPU_LIMIT,
+      value: cpu
+        ? `${ratio.toFixed(2)}× (${cpu.proxyUs.toFixed(0)} µs vs ${cpu.relayUs.toFixed(0)} µs)`
+        : 'not measured (no /proc)',
+    },
+  ];
+}
+
 export function formatProxyBench(result: ProxyBenchResult): string {
   const { latency, throughput } = result;
   const row = (label: string, stats: LatencyStats) =>
@@ -228,6 +292,11 @@ export function formatProxyBench(result: ProxyBenchResult): string {
     `  proxied ${Math.round(throughput.proxied)} calls/s (${percentOfDirect(throughput.proxied, throughput)})`,
     `  relay   ${Math.round(throughput.relay)} calls/s (${percentOfDirect(throughput.relay, throughput)})`,
     '(relay: a process that only copies bytes between client and server, the floor of any stdio proxy)',
+    ...(result.cpu
+      ? [
+          `CPU per call of the process in the middle, from /proc over ${result.cpu.calls} calls each: proxy ${result.cpu.proxyUs.toFixed(0)} µs, relay ${result.cpu.relayUs.toFixed(0)} µs (${(result.cpu.proxyUs / result.cpu.relayUs).toFixed(2)}×)`,
+        ]
+      : []),
     `${result.totalCalls} calls in ${(result.durationMs / 1000).toFixed(1)} s (node ${result.node}, ${result.platform}; proxy ${proxyOrigin(result)})`,
   ].join('\n');
 }

@@ -19,8 +19,8 @@ import { longHorizonSvg } from './long-horizon-svg.js';
 import { type MlSearchReport, runMlSearch } from './ml-search.js';
 import { mlSearchConfig, mlSearchSections } from './ml-search-command.js';
 import { type PerfOptions, type PerfReport, runPerfBench } from './perf.js';
-import { environmentLine, perfSections } from './perf-command.js';
-import { type ProxyBenchOptions, type ProxyBenchResult, runProxyBench } from './proxy.js';
+import { environmentLine, methodLines, perfSections } from './perf-command.js';
+import { type ProxyBenchOptions, type ProxyBenchResult, proxyTargets, runProxyBench } from './proxy.js';
 import { runSessionsBench, type SessionsReport } from './sessions.js';
 import { sessionsSections } from './sessions-command.js';
 import { markdownTable, renderMarkdown, type Section } from './table.js';
@@ -48,14 +48,15 @@ export interface ResultsOutcome {
 const START = '<!-- results:start -->';
 const END = '<!-- results:end -->';
 
-const MODERATE_PERF: PerfOptions = { ops: 5_000, runs: 5, journalEntries: 50_000, replayCalls: 10_000 };
+const MODERATE_PERF: PerfOptions = {};
 const QUICK_PERF: PerfOptions = {
   constraints: [10, 1_000],
-  ops: 500,
-  runs: 1,
+  ops: 200,
+  runs: 4,
   calls: 20_000,
-  journalEntries: 2_000,
-  replayCalls: 500,
+  journalEntries: 1_000,
+  replayCalls: 2_000,
+  processes: 2,
 };
 const PROXY_MEDIAN_TARGET_MS = 0.5;
 const PROXY_THROUGHPUT_TARGET = 0.8;
@@ -152,7 +153,7 @@ const CAVEATS = {
     'It does not show how often real agents restart or repeat failures across sessions; it shows only that what was learned is kept, and that outages teach nothing.',
   mlSearch:
     "It does not show real training: the memory wall, the score surface and the proposers are models calibrated on the paper's v6 run, not a GPU or an LLM.",
-  perf: 'It does not show end-to-end latency: tool execution, the model and the transport cost far more, and timings vary with the machine and its load.',
+  perf: 'It does not show end-to-end latency: tool execution, the model and the transport cost far more. The yardsticks are written from their published descriptions, not the original code, and the sentinel does much less than the guard (no learning, no blame, nothing after the call). Ratios hold on a busy machine better than absolute figures, but they are not immune to it: a core taken away mid-block lands on whichever guard runs then.',
   proxy:
     'It does not show slow or remote servers, beside which this cost vanishes, nor a machine with a core to spare for the proxy: in this run client, proxy and server share the same cores, so the time the proxy spends is taken from the other two.',
 };
@@ -212,7 +213,7 @@ function resultsPage(collected: Collected, problems: readonly string[]): string 
     out.push(
       ...pageSection(
         'What the guard costs (`narrowing bench perf`)',
-        [environmentLine(perf)],
+        [environmentLine(perf), ...methodLines(perf)],
         perfSections(perf),
         CAVEATS.perf,
       ),
@@ -248,6 +249,15 @@ const ms = (value: number) => `${value.toFixed(3)} ms`;
 
 function proxySections(result: ProxyBenchResult): Section[] {
   const { latency, throughput } = result;
+  const targets: Section = {
+    title: 'Targets',
+    columns: [{ title: 'result' }, { title: 'target' }, { title: 'measured', align: 'right' }],
+    rows: proxyTargets(result).map((target) => [
+      target.pass ? 'PASS' : 'FAIL',
+      target.description,
+      target.value,
+    ]),
+  };
   return [
     {
       title: `tools/call \`${result.tool}\` on server-everything, ${latency.direct.count} calls each way, interleaved`,
@@ -274,6 +284,7 @@ function proxySections(result: ProxyBenchResult): Section[] {
         ],
       ],
     },
+    targets,
   ];
 }
 
@@ -321,6 +332,7 @@ function readmeSummary(collected: Collected): string {
       '',
       `**What the guard costs**: ${passed} of ${perf.targets.length} targets met. ${environmentLine(perf)}`,
       '',
+      ...methodLines(perf).flatMap((line) => [line, '']),
       ...markdownTable(
         [{ title: 'target' }, { title: 'measured', align: 'right' }, { title: 'result' }],
         perf.targets.map((target) => [target.description, target.value, target.pass ? 'PASS' : 'FAIL']),
@@ -331,6 +343,15 @@ function readmeSummary(collected: Collected): string {
   }
   if (proxy) {
     out.push(
+      '',
+      ...markdownTable(
+        [{ title: 'target' }, { title: 'measured', align: 'right' }, { title: 'result' }],
+        proxyTargets(proxy).map((target) => [
+          target.description,
+          target.value,
+          target.pass ? 'PASS' : 'FAIL',
+        ]),
+      ),
       '',
       `**MCP proxy**: ${ms(proxy.latency.addedMedianMs)} added at the median (target: under 0.5 ms, ${proxy.latency.addedMedianMs < PROXY_MEDIAN_TARGET_MS ? 'PASS' : 'FAIL'}), ${ms(proxy.latency.addedP99Ms)} at p99, per \`tools/call\` (${proxy.latency.direct.count} calls each way against server-everything); with ${proxy.throughput.concurrency} concurrent callers ${Math.round(proxy.throughput.proxied)} calls/s through narrowing against ${Math.round(proxy.throughput.direct)} direct, ${percent(proxy.throughput.proxied / proxy.throughput.direct)} (target: at least 80%, ${proxy.throughput.proxied / proxy.throughput.direct >= PROXY_THROUGHPUT_TARGET ? 'PASS' : 'FAIL'}); a process that only copies bytes between the two keeps ${percent(proxy.throughput.relay / proxy.throughput.direct)}, the floor for any stdio proxy on this machine. ${CAVEATS.proxy}`,
     );

@@ -53,6 +53,12 @@ export interface JournalOptions {
   readonly receipts?: boolean;
   readonly content?: ContentPolicy;
   readonly flushIntervalMs?: number;
+  /**
+   * The durability window: writes reach the operating system every `flushIntervalMs`, but the
+   * journal is synced to disk and its head file rewritten at most once per this many milliseconds
+   * (group commit), and always on `flush()`, `close()` and at exit. Default 1000.
+   */
+  readonly syncIntervalMs?: number;
   /** Events queued before a write is started without waiting for the interval. */
   readonly maxBatch?: number;
   /** Stamped on entries until a `session` event names another. */
@@ -92,6 +98,7 @@ export function createJournal(options: JournalOptions): Journal {
 /** How many recent receipt hashes `receiptHash` can still answer for. */
 const RECENT_HASHES = 4_096;
 const DEFAULT_FLUSH_INTERVAL_MS = 50;
+const DEFAULT_SYNC_INTERVAL_MS = 1_000;
 const DEFAULT_MAX_BATCH = 512;
 
 class FileJournal implements Journal {
@@ -101,6 +108,7 @@ class FileJournal implements Journal {
   private readonly key: string | undefined;
   private readonly content: ContentPolicy;
   private readonly flushIntervalMs: number;
+  private readonly syncIntervalMs: number;
   private readonly maxBatch: number;
   private readonly report: (problem: JournalProblem) => void;
 
@@ -120,6 +128,10 @@ class FileJournal implements Journal {
   private queue: Promise<unknown> = Promise.resolve();
   private timer: NodeJS.Timeout | undefined;
   private immediate: NodeJS.Immediate | undefined;
+  /** Written entries not yet synced to disk nor recorded in the head file. */
+  private unsynced = false;
+  private lastSyncAt = Number.NEGATIVE_INFINITY;
+  private syncTimer: NodeJS.Timeout | undefined;
   private needsRepair = false;
   private failing = false;
   private closing: Promise<void> | undefined;
@@ -133,6 +145,7 @@ class FileJournal implements Journal {
     this.key = options.key === false ? undefined : (options.key ?? resolveJournalKey());
     this.content = options.content ?? 'digest';
     this.flushIntervalMs = options.flushIntervalMs ?? DEFAULT_FLUSH_INTERVAL_MS;
+    this.syncIntervalMs = Math.max(0, options.syncIntervalMs ?? DEFAULT_SYNC_INTERVAL_MS);
     this.maxBatch = Math.max(1, options.maxBatch ?? DEFAULT_MAX_BATCH);
     this.report = options.onProblem ?? warn;
     this.sessionId = options.sessionId;
@@ -189,7 +202,7 @@ class FileJournal implements Journal {
   async flush(): Promise<void> {
     this.cancelTimers();
     this.sealUpTo(this.lastRecorded);
-    await this.enqueueWrite();
+    await this.enqueueWrite(true);
   }
 
   close(): Promise<void> {
@@ -231,8 +244,10 @@ class FileJournal implements Journal {
   private cancelTimers(): void {
     if (this.timer !== undefined) clearTimeout(this.timer);
     if (this.immediate !== undefined) clearImmediate(this.immediate);
+    if (this.syncTimer !== undefined) clearTimeout(this.syncTimer);
     this.timer = undefined;
     this.immediate = undefined;
+    this.syncTimer = undefined;
   }
 
   private sealUpTo(sequence: number): void {
@@ -269,13 +284,45 @@ class FileJournal implements Journal {
     return entry;
   }
 
-  private enqueueWrite(): Promise<void> {
-    const run = this.queue.then(() => this.writeSealed());
+  /** `durable`: sync to disk and rewrite the head now, whatever the durability window. */
+  private enqueueWrite(durable = false): Promise<void> {
+    const run = this.queue.then(() => this.writeSealed(durable));
     this.queue = run.catch(() => undefined);
     return run;
   }
 
-  private async writeSealed(): Promise<void> {
+  private async writeSealed(durable: boolean): Promise<void> {
+    await this.appendSealed();
+    if (!this.unsynced) return;
+    const due = this.lastSyncAt + this.syncIntervalMs - Date.now();
+    if (durable || due <= 0) await this.sync();
+    else if (this.syncTimer === undefined) {
+      // Like the write timer, it does not hold the process open: at exit the journal syncs anyway.
+      this.syncTimer = setTimeout(this.onSyncTimer, due);
+      this.syncTimer.unref();
+    }
+  }
+
+  private readonly onSyncTimer = (): void => {
+    this.syncTimer = undefined;
+    this.enqueueWrite(true).catch(() => undefined);
+  };
+
+  /** Group commit: one sync and one head rewrite for every write since the last. */
+  private async sync(): Promise<void> {
+    if (this.syncTimer !== undefined) clearTimeout(this.syncTimer);
+    this.syncTimer = undefined;
+    this.lastSyncAt = Date.now();
+    try {
+      await this.handle?.datasync();
+      this.unsynced = false;
+      await writeFileAtomic(this.headPath, headText(this.headNow()));
+    } catch (error) {
+      this.reportWriteFailure(error);
+    }
+  }
+
+  private async appendSealed(): Promise<void> {
     if (this.sealed.length === 0) return;
     let batch = this.sealed;
     this.sealed = [];
@@ -288,7 +335,6 @@ class FileJournal implements Journal {
           this.handle = await openNoFollow(this.path, APPEND_FLAGS);
         }
         await this.handle.appendFile(batch.map((line) => line.text).join(''));
-        await this.handle.datasync();
       }
     } catch (error) {
       this.sealed = [...batch, ...this.sealed];
@@ -304,11 +350,7 @@ class FileJournal implements Journal {
     const last = batch.at(-1);
     if (last === undefined) return;
     this.written = { seq: last.seq, hash: last.hash };
-    try {
-      await writeFileAtomic(this.headPath, headText(this.headNow()));
-    } catch (error) {
-      this.reportWriteFailure(error);
-    }
+    this.unsynced = true;
   }
 
   /** After a failed write, part of the batch may be on disk already, maybe with a torn last line. */
@@ -342,7 +384,12 @@ class FileJournal implements Journal {
         this.written = { seq: last.seq, hash: last.hash };
         this.sealed = [];
         this.inFlight = [];
+        this.unsynced = true;
+      }
+      if (this.unsynced) {
+        if (this.handle !== undefined) fsyncSync(this.handle.fd);
         writeFileAtomicSync(this.headPath, headText(this.headNow()));
+        this.unsynced = false;
       }
     } catch (error) {
       this.reportWriteFailure(error);

@@ -25,6 +25,10 @@ export class IdentityCache<K extends object, V> {
     return slot < 0 ? undefined : this.values[slot];
   }
 
+  has(key: K): boolean {
+    return this.slotOf(key) >= 0;
+  }
+
   set(key: K, value: V): void {
     let slot = this.slotOf(key);
     if (slot < 0) {
@@ -34,6 +38,19 @@ export class IdentityCache<K extends object, V> {
       this.keys[slot] = key;
     }
     this.values[slot] = value;
+  }
+
+  /** The newest key held that satisfies `test`, if any. */
+  findKey(test: (key: K) => boolean): K | undefined {
+    let passed = 0;
+    for (let slot = this.next - 1; passed < this.held; slot--) {
+      if (slot < 0) slot = this.capacity - 1;
+      const held = this.keys[slot];
+      if (held === undefined) continue;
+      if (test(held)) return held;
+      passed++;
+    }
+    return undefined;
   }
 
   delete(key: K): void {

@@ -31,6 +31,7 @@ import {
   ToolPolicyIndex,
 } from './policy.js';
 import { RadiusLimit } from './radius.js';
+import { sameProposal } from './same-proposal.js';
 import { contextMatches } from './scope.js';
 import { keptText, ownCopy, redactConstraint, redactText } from './secrets.js';
 import { normalizeTarget } from './targets.js';
@@ -238,8 +239,12 @@ export class NarrowingEngine {
   }
 
   recordOutcome(outcome: Outcome): RecordResult {
-    const call = this.contextFor(outcome.proposal);
-    this.contexts.delete(outcome.proposal);
+    // An outcome usually carries a proposal converted afresh from the call that was checked.
+    const checked = this.contexts.has(outcome.proposal)
+      ? outcome.proposal
+      : (this.contexts.findKey((held) => sameProposal(held, outcome.proposal)) ?? outcome.proposal);
+    const call = this.contextFor(checked);
+    this.contexts.delete(checked);
     const text = outcome.content ?? outcome.error ?? '';
     // The adapter reads the arguments too: bounded ones when the caller's were hostile or huge.
     const seen =

@@ -115,6 +115,21 @@ describe('journal', () => {
     });
   });
 
+  it('rewrites the head once per durability window, not after every write, and on flush', async () => {
+    const sink = journal({ flushIntervalMs: 1, syncIntervalMs: 60_000 });
+    const [first, ...rest] = readMissingFile();
+    sink.record(first!);
+    await sink.flush();
+    const head = () => JSON.parse(readFileSync(join(dir, 'journal.head.json'), 'utf8')).count;
+    expect(head()).toBe(1);
+    for (const event of rest) sink.record(event);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(lines()).toHaveLength(5);
+    expect(head()).toBe(1);
+    await sink.flush();
+    expect(head()).toBe(5);
+  });
+
   it('gives the receipt hash of an event not yet written, and the same hash is written later', async () => {
     const sink = journal({ flushIntervalMs: 60_000 });
     const seqs = readMissingFile().map((event) => sink.record(event));

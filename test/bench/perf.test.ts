@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { paperGuard, recursionSentinel } from '../../bench/perf-baselines.js';
 import { perfCommand } from '../../bench/perf-command.js';
-import { largeEditCall, typicalCall } from '../../bench/perf-workload.js';
+import { largeEditCall, realisticFailure, typicalCall, workloadRawCall } from '../../bench/perf-workload.js';
 import { captureIO } from './support.js';
 
 describe('the performance workload', () => {
@@ -12,48 +13,79 @@ describe('the performance workload', () => {
       expect(size).toBeLessThan(2 * 5 * 1024);
     }
   });
+
+  it('fails one call in ten, and one failure in four with about 20 KB of output', () => {
+    const failing = Array.from({ length: 400 }, (_, index) => workloadRawCall('typical', index)).filter(
+      (call) => call.failing,
+    );
+    expect(failing).toHaveLength(40);
+    const large = failing.filter((call) => (call.result.content[0]?.text.length ?? 0) > 19_000);
+    expect(large).toHaveLength(10);
+  });
+});
+
+describe('the yardsticks', () => {
+  it('the recursion sentinel refuses a call already made three times within its last ten', () => {
+    const sentinel = recursionSentinel();
+    const call = workloadRawCall('typical', 1_000_000);
+    expect([1, 2, 3, 4].map(() => sentinel.check(call))).toEqual([true, true, true, false]);
+  });
+
+  it("the paper's guard bans an action class after two agent failures with the same signature", () => {
+    const guard = paperGuard();
+    const missing = (index: number) => realisticFailure(index * 40);
+    expect(guard.check(missing(1))).toBe(true);
+    guard.record(missing(1));
+    guard.record(missing(2));
+    expect(guard.check(missing(3))).toBe(false);
+  });
 });
 
 describe('narrowing bench perf', () => {
-  it('runs with tiny sizes and prints every figure as JSON', async () => {
+  it('runs with tiny sizes and prints every figure and target as JSON', async () => {
     const { io, stdout, stderr } = captureIO();
     const code = await perfCommand(
       {
         json: true,
         constraints: [10, 40],
         ops: 64,
-        runs: 1,
+        runs: 2,
         calls: 4_000,
-        journalEntries: 300,
+        journalEntries: 200,
         replayCalls: 100,
+        processes: 1,
       },
       io,
     );
     expect(code).toBe(0);
     const report = JSON.parse(stdout());
-    expect(report.config).toMatchObject({ constraints: [10, 40], ops: 64, runs: 1, calls: 4_000 });
-    expect(report.hotPath).toHaveLength(4);
-    expect(report.hotPath[0]).toMatchObject({ constraints: 10, workload: 'typical' });
-    expect(Object.keys(report.hotPath[0].byKind).sort()).toEqual(
-      ['command with unknown effects', 'edit', 'read', 'read-only command'].sort(),
-    );
-    for (const figure of report.hotPath) expect(figure.pairNs).toBeCloseTo(figure.checkNs + figure.recordNs);
-    expect(Object.keys(report.scaling).sort()).toEqual(['edit-4kb', 'typical']);
+    expect(report.config).toMatchObject({ constraints: [10, 40], ops: 64, runs: 2, calls: 4_000 });
+    expect(report.comparisons).toHaveLength(4);
+    expect(report.comparisons[0]).toMatchObject({ constraints: 10, workload: 'typical' });
+    for (const figure of report.comparisons) {
+      for (const stats of [figure.narrowing, figure.sentinel, figure.paper]) {
+        expect(stats.calls).toBe(128);
+        expect(stats.p99Ns).toBeGreaterThanOrEqual(stats.p50Ns);
+      }
+      expect(figure.byOutcome.failing.calls).toBeGreaterThan(0);
+    }
+    expect(report.coldStart.processes).toBe(1);
+    expect(report.coldStart.steadyNs).toBeGreaterThan(0);
     expect(report.memory).toMatchObject({ callsRequested: 4_000, calls: 4_000, gcExposed: true });
     expect(report.memory.activeConstraints).toBeGreaterThan(0);
-    expect(report.journal.entries).toBe(300);
-    expect(report.journal.entriesPerSecond).toBeGreaterThan(0);
+    expect(report.journal).toMatchObject({ calls: 200 });
     expect(report.replay).toMatchObject({ calls: 100 });
     expect(report.targets.map((target: { id: string }) => target.id)).toEqual([
       'pair-typical-10',
       'pair-edit-4kb-10',
       'pair-typical-40',
       'pair-edit-4kb-40',
-      'scaling-typical',
-      'scaling-edit-4kb',
+      'failing-vs-succeeding',
+      'cold-start',
+      'journal',
       'heap',
-      'audit',
+      'replay',
     ]);
     expect(stderr()).toContain('memory run');
-  });
+  }, 120_000);
 });

@@ -52,3 +52,18 @@ describe('IdentityCache', () => {
     expect(cache.get(key)).toBeUndefined();
   });
 });
+
+describe('IdentityCache.findKey', () => {
+  it('finds the newest key that passes the test, and nothing once it is deleted', () => {
+    const cache = new IdentityCache<{ name: string }, number>(4);
+    const first = { name: 'a' };
+    const second = { name: 'a' };
+    cache.set(first, 1);
+    cache.set(second, 2);
+    cache.set({ name: 'b' }, 3);
+    expect(cache.findKey((key) => key.name === 'a')).toBe(second);
+    cache.delete(second);
+    expect(cache.findKey((key) => key.name === 'a')).toBe(first);
+    expect(cache.findKey((key) => key.name === 'c')).toBeUndefined();
+  });
+});

@@ -32,6 +32,7 @@ export interface PerfCommandOptions {
   readonly calls?: number;
   readonly journalEntries?: number;
   readonly replayCalls?: number;
+  readonly processes?: number;
   readonly json?: boolean;
 }
 
@@ -150,6 +151,7 @@ export function parsePerfOptions(raw: Raw): PerfCommandOptions {
     calls: optional(raw, 'calls', positive('--calls')),
     journalEntries: optional(raw, 'journalEntries', positive('--journal-entries')),
     replayCalls: optional(raw, 'replayCalls', positive('--replay-calls')),
+    processes: optional(raw, 'processes', positive('--processes')),
     json: raw.json === true,
   };
 }
@@ -222,13 +224,16 @@ export function register(program: Command): void {
 
   bench
     .command('perf')
-    .description('what the guard costs: time per call, memory over a million calls, journal, replay')
+    .description(
+      "what the guard costs beside a recursion sentinel and the paper's guard: per call, cold start, memory, journal, replay",
+    )
     .option('--constraints <list>', 'active learned constraints to measure with (default 10,1000,100000)')
-    .option('--ops <n>', 'calls timed per run (default 10000)')
-    .option('--runs <n>', 'runs per figure; the median is reported (default 5)')
-    .option('--calls <n>', 'calls in the memory run, stopped after 60 s (default 1000000)')
-    .option('--journal-entries <n>', 'events written through the journal (default 100000)')
-    .option('--replay-calls <n>', 'calls in the replayed trace (default 20000)')
+    .option('--ops <n>', 'calls in each interleaved block (default 500)')
+    .option('--runs <n>', 'blocks timed per guard and row (default 20)')
+    .option('--calls <n>', 'calls in the memory run (default 1000000)')
+    .option('--journal-entries <n>', 'calls per run of the journal CPU figure (default 5000)')
+    .option('--replay-calls <n>', 'calls in the replayed trace (default 10000)')
+    .option('--processes <n>', 'fresh processes for the cold-start figures (default 5)')
     .option(
       '--engine <kind>',
       'dist: the build users install, when it is newer than the sources; source: the TypeScript sources (default dist)',

@@ -1,5 +1,6 @@
 import { type Command, Option } from 'commander';
 import type { PresetName } from '../../core/policy.js';
+import type { TraceEvent } from '../../trace/index.js';
 import { type CommandIO, processIO, wantsColour } from './io.js';
 
 export interface ReplayCommandOptions {
@@ -56,15 +57,18 @@ export async function runReplay(
 
   let policy: ReturnType<typeof parsePolicy>;
   let meta: { name?: string; description?: string } | undefined;
+  const events: TraceEvent[] = [];
   try {
     policy = options.policy
       ? loadPolicyFile(options.policy, loadOptions)
       : parsePolicy({}, undefined, loadOptions);
-    // Read the whole trace once before replaying, so that a bad line is reported with nothing
+    // Read the whole trace, once, before replaying, so that a bad line is reported with nothing
     // half-printed before it.
     const onWarning = (warning: Error) => io.stderr.write(`warning: ${warning.message}\n`);
-    for await (const event of readTraceFile(tracePath, { onWarning }))
+    for await (const event of readTraceFile(tracePath, { onWarning })) {
       if (event.type === 'meta') meta = event;
+      events.push(event);
+    }
   } catch (error) {
     if (error instanceof PolicyError || error instanceof TraceError) {
       io.stderr.write(`${error.message}\n`);
@@ -82,7 +86,7 @@ export async function runReplay(
 
   const replayer = createReplayer({ policy });
   if (options.json) {
-    for await (const event of readTraceFile(tracePath)) {
+    for (const event of events) {
       for (const step of replayer.feed(event)) io.stdout.write(`${format.stepJson(step)}\n`);
     }
     for (const step of replayer.finish()) io.stdout.write(`${format.stepJson(step)}\n`);
@@ -91,9 +95,8 @@ export async function runReplay(
   }
 
   const steps = [];
-  for await (const event of readTraceFile(tracePath)) {
-    for (const step of replayer.feed(event)) steps.push(step);
-  }
+  // One step at a time, never spread: a trace can hold more steps than a call takes arguments.
+  for (const event of events) for (const step of replayer.feed(event)) steps.push(step);
   for (const step of replayer.finish()) steps.push(step);
   const style = await tableStyle(io);
   const title = meta?.name ? `${meta.name}${meta.description ? ` — ${meta.description}` : ''}` : tracePath;

@@ -1,0 +1,53 @@
+/**
+ * One fresh process of the cold-start measurement. Usage: node perf-cold-child.mjs <engine base URL>
+ * <module extension> <calls file> <cold calls> <steady calls>. The calls are read before the engine is
+ * imported; the engine's import, the guard's construction and every one of the first calls are timed
+ * apart, then, after a warm-up, the mean of the steady state. Prints one JSON line.
+ */
+import { readFileSync } from 'node:fs';
+
+const [base, extension, file, coldText, steadyText] = process.argv.slice(2);
+const calls = JSON.parse(readFileSync(file, 'utf8'));
+const cold = Number(coldText);
+const steady = Number(steadyText);
+
+const importStarted = performance.now();
+const { NarrowingEngine } = await import(`${base}core/loop${extension}`);
+const adapter = await import(`${base}adapters/tool-call/index${extension}`);
+const importMs = performance.now() - importStarted;
+
+let now = Date.UTC(2026, 0, 5, 9);
+const openStarted = performance.now();
+const engine = new NarrowingEngine({
+  adapter: adapter.createToolCallAdapter(),
+  clock: { now: () => now },
+  sessionId: 'cold',
+});
+const openMs = performance.now() - openStarted;
+
+function call(index) {
+  const { tool, args, result } = calls[index];
+  now += 2_000;
+  engine.checkProposal(adapter.toolCallToProposal(tool, args));
+  engine.recordOutcome(adapter.toolCallToOutcome(tool, args, result));
+}
+
+/** Mean CPU nanoseconds per call of calls `from` to `to` (excluded): a busy machine's pauses do not count. */
+function cpuPerCall(from, to) {
+  const started = process.cpuUsage();
+  for (let index = from; index < to; index++) call(index);
+  const used = process.cpuUsage(started);
+  return ((used.user + used.system) * 1000) / (to - from);
+}
+
+const segments = [
+  ['first', 0, 1],
+  ['calls2To10', 1, 10],
+  ['calls11To100', 10, 100],
+  ['calls101To1000', 100, cold],
+];
+const figure = { importMs, openMs };
+for (const [name, from, to] of segments) figure[name] = cpuPerCall(from, to);
+cpuPerCall(cold, calls.length - steady);
+figure.steady = cpuPerCall(calls.length - steady, calls.length);
+process.stdout.write(`${JSON.stringify(figure)}\n`);
