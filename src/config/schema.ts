@@ -45,7 +45,12 @@ function section<Shape extends Record<string, z.ZodType>>(shape: Shape, descript
 const detectorsSchema = section(
   {
     identicalFailure: section(
-      { enabled: flag(), threshold: positiveInteger(), deterministicThreshold: positiveInteger() },
+      {
+        enabled: flag(),
+        threshold: positiveInteger(),
+        deterministicThreshold: positiveInteger(),
+        unknownThreshold: positiveInteger(),
+      },
       'The same call failing the same way against unchanged state.',
     ),
     identicalResult: section(

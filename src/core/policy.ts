@@ -11,8 +11,17 @@ export interface DetectorThresholds {
   /**
    * The paper's corroboration: failures of the same call, against unchanged state, before it is
    * banned. A deterministic signature (missing file, failed edit) needs `deterministicThreshold`.
+   * A failure the adapter cannot blame (an error text it does not know) needs `unknownThreshold`
+   * failures with the same error text, of this call or of another call of the same tool on the same
+   * targets, and bans only the exact calls that failed, for the session. One that the adapter reads
+   * as deterministic (its error quotes the call's own arguments) needs `deterministicThreshold`.
    */
-  identicalFailure: { enabled: boolean; threshold: number; deterministicThreshold: number };
+  identicalFailure: {
+    enabled: boolean;
+    threshold: number;
+    deterministicThreshold: number;
+    unknownThreshold: number;
+  };
   /**
    * Repeats count only when each comes within `withinCalls` proposals of the previous one: back to
    * back is a loop; coming back to a file after doing something else is not.
@@ -124,7 +133,7 @@ function preciseDefaults(): Policy {
       maxConstraints: 40_000,
     },
     detectors: {
-      identicalFailure: { enabled: true, threshold: 2, deterministicThreshold: 1 },
+      identicalFailure: { enabled: true, threshold: 2, deterministicThreshold: 1, unknownThreshold: 2 },
       identicalResult: { enabled: true, warnAt: 3, blockAt: 5, withinCalls: 1 },
       nonAdvancing: { enabled: true, blockAfter: 3 },
       errorStreak: { enabled: true, warnAt: 3, blockAt: 5, effect: 'warn' },
@@ -154,6 +163,7 @@ export function presetPolicy(name: PresetName): Policy {
   policy.preset = name;
   if (name === 'strict') {
     policy.detectors.identicalFailure.threshold = 1;
+    policy.detectors.identicalFailure.unknownThreshold = 1;
     policy.learning.targetScope = 'all';
     policy.learning.invalidation = 'target';
     policy.learning.strategyMinTargets = 2;

@@ -94,6 +94,17 @@ export interface CallFacts {
   readonly readsWholeTarget?: boolean;
   /** For an edit: the texts it must find, verbatim, in its target (old_string, each oldText). */
   readonly searchTexts?: readonly string[];
+  /**
+   * The part of the call that decides whether it fails, when that is less than all its arguments:
+   * an edit fails or not by the text it searches for, whatever it would put in its place. Calls
+   * with the same `failureKey` share a learned ban on the call.
+   */
+  readonly failureKey?: string;
+  /**
+   * The call acts on state its arguments do not name (an editor's "open file", a shell's working
+   * directory): two such calls are the same call only while nothing else has run in between.
+   */
+  readonly actsOnHiddenState?: boolean;
 }
 
 /**

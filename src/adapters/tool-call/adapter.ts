@@ -33,7 +33,7 @@ import {
   writesWholeFile,
   writtenText,
 } from './call-arguments.js';
-import { withoutEchoes } from './echoes.js';
+import { quotesArguments, withoutEchoes } from './echoes.js';
 import { isEmptyAnswer } from './empty-result.js';
 import { SignatureMatcher } from './matcher.js';
 import {
@@ -97,6 +97,8 @@ export function createToolCallAdapter(options: ToolCallAdapterOptions = {}): Too
       return facts;
     }
     if (kind !== 'mutate' && kind !== 'create') return facts;
+    // An edit that names no file (SWE-agent's `edit 12:14`) acts on the file the editor has open.
+    if (facts.targets.length === 0) facts.actsOnHiddenState = true;
     const written = writtenText(args);
     if (written !== undefined) facts.writtenText = written;
     if (writesWholeFile(args)) {
@@ -104,7 +106,11 @@ export function createToolCallAdapter(options: ToolCallAdapterOptions = {}): Too
       return facts;
     }
     const searchTexts = kind === 'mutate' ? exactSearchTexts(args) : undefined;
-    if (searchTexts !== undefined) facts.searchTexts = searchTexts;
+    if (searchTexts !== undefined) {
+      facts.searchTexts = searchTexts;
+      if (facts.targets.length === 1)
+        facts.failureKey = editFailureKey(proposal.tool, facts.targets, searchTexts);
+    }
     return facts;
   }
 
@@ -139,7 +145,7 @@ export function createToolCallAdapter(options: ToolCallAdapterOptions = {}): Too
     const facts: FailureFacts = {
       signature: rule.signature,
       blame: rule.blame,
-      deterministic: rule.deterministic,
+      deterministic: rule.deterministic || (rule.blame === 'unknown' && quotesArguments(text, args)),
       meaning,
     };
     if (meaning === 'content-missing') return { ...facts, needle };
@@ -160,6 +166,14 @@ export function createToolCallAdapter(options: ToolCallAdapterOptions = {}): Too
     describeFailure,
     isNonAdvancing,
   };
+}
+
+/**
+ * Whether a search-and-replace edit fails depends on its file and the text it looks for, not on the
+ * text it would write: "not found" and "multiple occurrences" say so whatever the replacement.
+ */
+function editFailureKey(tool: string, targets: readonly string[], searchTexts: readonly string[]): string {
+  return JSON.stringify([tool, 'edit', ...targets, ...searchTexts]);
 }
 
 function toRule(extra: ExtraPattern): SignatureRule {

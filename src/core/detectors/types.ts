@@ -7,6 +7,11 @@ export interface CallContext {
   readonly tool: string;
   readonly args: Readonly<Record<string, unknown>>;
   readonly identity: CallIdentity;
+  /**
+   * The key a learned ban on this exact call is filed under: the identity's call key, or the
+   * adapter's `failureKey` where fewer arguments decide whether the call fails.
+   */
+  readonly banKey: string;
   readonly facts: CallFacts;
   readonly toolPolicy: ResolvedToolPolicy;
   /** Calls issued together in one model step share a step id. */
