@@ -105,6 +105,11 @@ export interface CallFacts {
    * directory): two such calls are the same call only while nothing else has run in between.
    */
   readonly actsOnHiddenState?: boolean;
+  /**
+   * A command that writes only outputs (a test run, a type check, a build): the files it reads are
+   * as they were after it ran, whatever else its run may have changed.
+   */
+  readonly leavesSourcesAlone?: boolean;
 }
 
 /**

@@ -33,6 +33,7 @@ import {
   writesWholeFile,
   writtenText,
 } from './call-arguments.js';
+import { leavesSourcesAlone } from './command-effects.js';
 import { quotesArguments, withoutEchoes } from './echoes.js';
 import { isEmptyAnswer } from './empty-result.js';
 import { SignatureMatcher } from './matcher.js';
@@ -92,6 +93,11 @@ export function createToolCallAdapter(options: ToolCallAdapterOptions = {}): Too
       kind,
       targets: targetsOf(proposal, args, kind, reading.noun),
     };
+    if (kind === 'exec') {
+      const command = facts.targets[0];
+      if (command !== undefined && leavesSourcesAlone(command)) facts.leavesSourcesAlone = true;
+      return facts;
+    }
     if (kind === 'read') {
       if (facts.targets.length === 1 && !readsPartially(args)) facts.readsWholeTarget = true;
       return facts;
