@@ -64,8 +64,9 @@ const detectorsSchema = section(
         'comes within `withinCalls` proposals of the previous one.',
     ),
     nonAdvancing: section(
-      { enabled: flag(), blockAfter: positiveInteger() },
-      'Consecutive results that carry nothing new, from one tool, whatever its inputs.',
+      { enabled: flag(), blockAfter: positiveInteger(), emptyBlockAfter: positiveInteger() },
+      'Consecutive results that carry nothing new, from one tool, whatever its inputs: `blockAfter` ' +
+        'results the tool flagged, or `emptyBlockAfter` empty answers.',
     ),
     errorStreak: section(
       {

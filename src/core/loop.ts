@@ -224,6 +224,7 @@ export class NarrowingLoop {
         : undefined);
     const resultDigest = digestResult(text);
     const nonAdvancing = this.adapter.isNonAdvancing?.(outcome, call.facts) ?? false;
+    const empty = !nonAdvancing && (this.adapter.answersNothing?.(outcome, call.facts) ?? false);
     const duplicateInStep = this.isDuplicateInStep(call);
     const added: Entry[] = [];
     const lifted: Lifted[] = [];
@@ -251,6 +252,7 @@ export class NarrowingLoop {
         failure: facts,
         resultDigest,
         nonAdvancing,
+        empty,
         text: truncate(text, 300),
         content: text,
         score: outcome.score,

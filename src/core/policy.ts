@@ -27,7 +27,11 @@ export interface DetectorThresholds {
    * back is a loop; coming back to a file after doing something else is not.
    */
   identicalResult: { enabled: boolean; warnAt: number; blockAt: number; withinCalls: number };
-  nonAdvancing: { enabled: boolean; blockAfter: number };
+  /**
+   * A tool whose results carry nothing new, whatever the input: `blockAfter` results the tool itself
+   * flagged, or `emptyBlockAfter` empty answers in a row (a few absent symbols are normal).
+   */
+  nonAdvancing: { enabled: boolean; blockAfter: number; emptyBlockAfter: number };
   /**
    * Varied calls failing the same way. Blocking the next guess is a prediction, not a certainty,
    * so the precise preset only warns (`effect: 'warn'`).
@@ -135,7 +139,7 @@ function preciseDefaults(): Policy {
     detectors: {
       identicalFailure: { enabled: true, threshold: 2, deterministicThreshold: 1, unknownThreshold: 2 },
       identicalResult: { enabled: true, warnAt: 3, blockAt: 5, withinCalls: 1 },
-      nonAdvancing: { enabled: true, blockAfter: 3 },
+      nonAdvancing: { enabled: true, blockAfter: 3, emptyBlockAfter: 5 },
       errorStreak: { enabled: true, warnAt: 3, blockAt: 5, effect: 'warn' },
       cycle: { enabled: true, minPeriod: 2, maxPeriod: 5, repetitions: 3 },
       poll: { enabled: true, warnAt: 5, blockAt: 20 },

@@ -157,8 +157,10 @@ export interface DomainAdapter {
   describeCall(proposal: Proposal): CallFacts;
   /** `undefined` when the outcome is not a failure. */
   describeFailure(outcome: Outcome, call: CallFacts): FailureFacts | undefined;
-  /** A successful result that carries nothing new (empty listing, "no results"). */
+  /** The tool flagged the result as carrying nothing new (MCP `_meta`). */
   isNonAdvancing?(outcome: Outcome, call: CallFacts): boolean;
+  /** A search or query that found nothing (`[]`, "No matches found"): nothing new either. */
+  answersNothing?(outcome: Outcome, call: CallFacts): boolean;
 }
 
 export type ConstraintType = 'banned_strategy' | 'radius_limit' | 'parameter_ban';

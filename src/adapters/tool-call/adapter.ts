@@ -70,6 +70,7 @@ export interface ToolCallAdapterOptions {
 
 export interface ToolCallAdapter extends DomainAdapter {
   isNonAdvancing(outcome: Outcome, call?: CallFacts): boolean;
+  answersNothing(outcome: Outcome, call: CallFacts): boolean;
 }
 
 /** MCP `_meta` keys a server sets on a result that carries nothing new. */
@@ -171,6 +172,7 @@ export function createToolCallAdapter(options: ToolCallAdapterOptions = {}): Too
     describeCall,
     describeFailure,
     isNonAdvancing,
+    answersNothing,
   };
 }
 
@@ -199,6 +201,14 @@ function isNonAdvancing(outcome: Outcome): boolean {
   const meta = outcome.meta;
   if (meta === undefined || meta === null) return false;
   return NON_ADVANCING_KEYS.some((key) => meta[key] === true);
+}
+
+/**
+ * A search or a query that found nothing ("No files found", `[]`). An empty file is an answer, not
+ * a miss, so reads do not count.
+ */
+function answersNothing(outcome: Outcome, call: CallFacts): boolean {
+  return outcome.success && call.kind !== 'read' && emptyResult(outcome, call) !== undefined;
 }
 
 function emptyResult(outcome: Outcome, call: CallFacts): FailureFacts | undefined {

@@ -31,6 +31,8 @@ export interface ObservedOutcome {
   readonly resultDigest: string;
   /** The tool flagged the result as making no progress (MCP `_meta`). */
   readonly nonAdvancing: boolean;
+  /** A search or query that found nothing: no progress either, though not the tool's own word. */
+  readonly empty?: boolean;
   /** The error or result text, truncated, for evidence. */
   readonly text: string;
   /** The whole result text (a file's content, for a read). */
