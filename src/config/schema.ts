@@ -59,9 +59,13 @@ const detectorsSchema = section(
         warnAt: positiveInteger(),
         blockAt: positiveInteger(),
         withinCalls: positiveInteger(),
+        revisitBlockAt: nonNegativeInteger(),
+        rerunStreak: nonNegativeInteger(),
       },
       'The same call returning the same result again (polls excepted). Repeats count only when each ' +
-        'comes within `withinCalls` proposals of the previous one.',
+        'comes within `withinCalls` proposals of the previous one; a read or search run again later, ' +
+        'with nothing changed, is blocked at its `revisitBlockAt`th occurrence, and after `rerunStreak` ' +
+        're-runs in a row of earlier queries that came back the same, the next re-run is blocked.',
     ),
     nonAdvancing: section(
       { enabled: flag(), blockAfter: positiveInteger(), emptyBlockAfter: positiveInteger() },

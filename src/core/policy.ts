@@ -26,7 +26,22 @@ export interface DetectorThresholds {
    * Repeats count only when each comes within `withinCalls` proposals of the previous one: back to
    * back is a loop; coming back to a file after doing something else is not.
    */
-  identicalResult: { enabled: boolean; warnAt: number; blockAt: number; withinCalls: number };
+  identicalResult: {
+    enabled: boolean;
+    warnAt: number;
+    blockAt: number;
+    withinCalls: number;
+    /**
+     * A read or search run again after other calls, with nothing changed since, that returned the
+     * same answer every time: blocked at this occurrence (0 turns it off).
+     */
+    revisitBlockAt: number;
+    /**
+     * Re-runs of earlier reads and searches, one after another, each returning what it returned
+     * before: after this many in a row, the next re-run of an earlier query is blocked (0: off).
+     */
+    rerunStreak: number;
+  };
   /**
    * A tool whose results carry nothing new, whatever the input: `blockAfter` results the tool itself
    * flagged, or `emptyBlockAfter` empty answers in a row (a few absent symbols are normal).
@@ -138,7 +153,16 @@ function preciseDefaults(): Policy {
     },
     detectors: {
       identicalFailure: { enabled: true, threshold: 2, deterministicThreshold: 1, unknownThreshold: 2 },
-      identicalResult: { enabled: true, warnAt: 3, blockAt: 5, withinCalls: 1 },
+      identicalResult: {
+        enabled: true,
+        warnAt: 3,
+        blockAt: 5,
+        withinCalls: 1,
+        // Off: re-reading an unchanged file after other work is often how an agent refreshes its
+        // context, and blocking it stops a call that would succeed. Opt in with 3 or 4.
+        revisitBlockAt: 0,
+        rerunStreak: 2,
+      },
       nonAdvancing: { enabled: true, blockAfter: 3, emptyBlockAfter: 5 },
       errorStreak: { enabled: true, warnAt: 3, blockAt: 5, effect: 'warn' },
       cycle: { enabled: true, minPeriod: 2, maxPeriod: 5, repetitions: 3 },
