@@ -3,6 +3,7 @@
  * Deterministic: the clock comes from the trace, so the same trace and policy always give the same
  * verdicts.
  */
+
 import { createToolCallAdapter } from '../adapters/tool-call/index.js';
 import { NarrowingLoop } from '../core/loop.js';
 import type { Policy } from '../core/policy.js';
@@ -10,6 +11,7 @@ import type { CheckResult, DomainAdapter, Outcome, Proposal, VerdictKind } from 
 import { traceResultToOutcome } from '../trace/outcome.js';
 import type { CallEvent, ToolInfo, TraceEvent } from '../trace/types.js';
 import { TraceClock } from './clock.js';
+import { returnedExcerpt } from './returned.js';
 
 /** The part of `NarrowingLoop` a replay drives. */
 export interface ReplayGuard {
@@ -29,6 +31,8 @@ export interface ReplayStep {
   /** The sentence the model would have been shown. */
   readonly reason?: string;
   readonly suggestion?: string;
+  /** What the call returned in the recording, on one short line (`error: …` when it failed). */
+  readonly returned?: string;
 }
 
 export interface ReplaySummary {
@@ -144,7 +148,8 @@ export class TraceReplayer {
   }
 
   private check(call: PendingCall): ReplayStep {
-    const base = { step: call.step, tool: call.event.tool };
+    const returned = returnedExcerpt(call.event.result);
+    const base = { step: call.step, tool: call.event.tool, ...(returned !== undefined && { returned }) };
     if (this.halted) {
       const { step, rule, reason } = this.halted;
       return {

@@ -1,11 +1,14 @@
 import { type Command, Option } from 'commander';
 import type { PresetName } from '../../core/policy.js';
+import type { ReplayStep } from '../../replay/replay.js';
+import type { TraceEvent } from '../../trace/types.js';
 import { type CommandIO, processIO, wantsColour } from './io.js';
 
 export interface ReplayCommandOptions {
   readonly policy?: string;
   readonly preset?: PresetName;
   readonly json?: boolean;
+  readonly judge?: boolean;
 }
 
 const EXAMPLE = `
@@ -18,6 +21,7 @@ Examples:
   $ narrowing replay session.jsonl
   $ narrowing replay session.jsonl --preset strict
   $ narrowing replay session.jsonl --policy narrowing.yaml --json | jq 'select(.verdict=="block")'
+  $ narrowing replay session.jsonl --judge
 
 Exit status: 0 when the trace was read (whatever the verdicts), 2 when the trace or the
 policy could not be read.`;
@@ -36,6 +40,10 @@ export function register(program: Command): void {
       ]),
     )
     .option('--json', 'one JSON object per call, then a summary object')
+    .option(
+      '--judge',
+      'say how many blocks stopped a call that then repeated a failure or result with nothing changed, and how many stopped new work',
+    )
     .addHelpText('after', EXAMPLE)
     .action(async (trace: string, options: ReplayCommandOptions) => {
       process.exitCode = await runReplay(trace, options, processIO());
@@ -51,6 +59,7 @@ export async function runReplay(
   const { PolicyError, loadPolicyFile, parsePolicy } = await import('../../config/index.js');
   const { TraceError, readTraceFile } = await import('../../trace/index.js');
   const { createReplayer } = await import('../../replay/replay.js');
+  const { judgeBlocks, wastedSteps } = await import('../../replay/judge.js');
   const format = await import('../../replay/format.js');
   const loadOptions = options.preset ? { preset: options.preset } : {};
 
@@ -79,24 +88,35 @@ export async function runReplay(
   }
 
   const replayer = createReplayer({ policy });
-  if (options.json) {
-    for await (const event of readTraceFile(tracePath)) {
-      for (const step of replayer.feed(event)) io.stdout.write(`${format.stepJson(step)}\n`);
+  const events: TraceEvent[] = [];
+  const steps: ReplayStep[] = [];
+  for await (const event of readTraceFile(tracePath)) {
+    if (options.judge) events.push(event);
+    for (const step of replayer.feed(event)) {
+      if (options.json) io.stdout.write(`${format.stepJson(step)}\n`);
+      else steps.push(step);
+      if (options.judge && options.json) steps.push(step);
     }
-    for (const step of replayer.finish()) io.stdout.write(`${format.stepJson(step)}\n`);
+  }
+  for (const step of replayer.finish()) {
+    if (options.json) io.stdout.write(`${format.stepJson(step)}\n`);
+    else steps.push(step);
+    if (options.judge && options.json) steps.push(step);
+  }
+  const judgement = options.judge ? judgeBlocks(steps, wastedSteps(events)) : undefined;
+  if (options.json) {
     io.stdout.write(`${format.summaryJson(replayer.summary)}\n`);
+    if (judgement) io.stdout.write(`${format.judgementJson(judgement)}\n`);
     return 0;
   }
 
-  const steps = [];
-  for await (const event of readTraceFile(tracePath)) steps.push(...replayer.feed(event));
-  steps.push(...replayer.finish());
   const style = await tableStyle(io);
   const title = meta?.name ? `${meta.name}${meta.description ? ` — ${meta.description}` : ''}` : tracePath;
   const lines = [
     style.dim(`${title} (policy: ${policy.preset}${options.policy ? `, ${options.policy}` : ''})`),
     ...format.stepTable(steps, style),
     format.summaryLine(replayer.summary, style),
+    ...(judgement ? [format.judgementLine(judgement)] : []),
   ];
   io.stdout.write(`${lines.join('\n')}\n`);
   return 0;

@@ -98,7 +98,8 @@ export function createIdenticalResultDetector(): Detector {
     if (!entry) return undefined;
     if (limits.revisitBlockAt > 0 && entry.seen + 1 >= limits.revisitBlockAt)
       return describeRevisit(call, entry, proposed + 1 - entry.at);
-    const sweeping = reruns >= limits.rerunStreak && call.tool === rerunTool && call.identity.callKey !== rerunKey;
+    const sweeping =
+      reruns >= limits.rerunStreak && call.tool === rerunTool && call.identity.callKey !== rerunKey;
     if (limits.rerunStreak > 0 && sweeping) return describeRerun(call, entry, reruns);
     return undefined;
   }
