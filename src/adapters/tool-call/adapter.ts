@@ -181,7 +181,7 @@ export function createToolCallAdapter(options: ToolCallAdapterOptions = {}): Too
  * text it would write: "not found" and "multiple occurrences" say so whatever the replacement.
  */
 function editFailureKey(tool: string, targets: readonly string[], searchTexts: readonly string[]): string {
-  return JSON.stringify([tool, 'edit', ...targets, ...searchTexts]);
+  return `${tool}\u0000edit\u0000${targets.join('\u0000')}\u0000${searchTexts.join('\u0000')}`;
 }
 
 function toRule(extra: ExtraPattern): SignatureRule {
