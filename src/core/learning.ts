@@ -31,7 +31,13 @@ export interface LearnResult {
 const MISSING_BLOCKS: readonly ActionKind[] = ['read', 'mutate', 'delete', 'search', 'poll'];
 const EXISTS_BLOCKS: readonly ActionKind[] = ['create'];
 
+/** Tools and targets whose last unblamed failure is remembered, to corroborate the next. */
+const RECENT_UNKNOWN = 256;
+
 export class Learner {
+  /** The last unblamed failure per tool and targets: its error digest and the call's ban key. */
+  private readonly lastUnknown = new Map<string, { digest: string; banKey: string }>();
+
   constructor(
     private readonly index: ConstraintIndex,
     private readonly policy: Policy,
@@ -58,7 +64,7 @@ export class Learner {
       call.facts.targets.length === 1 &&
       failure.meaning === 'target-missing' &&
       mentions(errorText, widenable[0] as string) &&
-      this.index.callEntry(call.identity.callKey) === undefined;
+      this.index.callEntry(call.banKey) === undefined;
     if (!coveredByTarget) {
       const [callEntry, callBecame, callEvicted] = this.learnCall(
         call,
@@ -90,15 +96,47 @@ export class Learner {
     return { enforced, evicted };
   }
 
+  /**
+   * A failure nobody can blame yet (the adapter does not know the error) teaches only that this very
+   * call, repeated against unchanged state, fails again: it never widens, and is forgotten with the
+   * session, since the environment may be what failed.
+   */
+  learnRepeat(call: CallContext, failure: FailureFacts, errorText: string, errorDigest: string): LearnResult {
+    const context = Object.keys(this.policy.context).length > 0 ? this.policy.context : undefined;
+    const [entry, became, evicted] = this.learnCall(call, failure, errorText, context, false);
+    const enforced = became ? [entry] : [];
+    // Another call of the tool on the same targets failed with this very error, and nothing has
+    // changed since: the error is about the targets' state, not a passing glitch of one call.
+    const scope = `${call.tool}\u0000${call.facts.targets.join('\u0000')}`;
+    const earlier = this.lastUnknown.get(scope);
+    if (earlier && earlier.digest === errorDigest && earlier.banKey !== call.banKey && !isActive(entry)) {
+      const [, corroborated] = this.strengthen(entry, call, errorText, 'call');
+      if (corroborated) enforced.push(entry);
+    }
+    if (this.lastUnknown.size >= RECENT_UNKNOWN) this.lastUnknown.clear();
+    this.lastUnknown.set(scope, { digest: errorDigest, banKey: call.banKey });
+    return { enforced, evicted };
+  }
+
+  /** Something changed: earlier failures no longer say anything about the next call. */
+  forgetRecentFailures(): void {
+    if (this.lastUnknown.size > 0) this.lastUnknown.clear();
+  }
+
   private learnCall(
     call: CallContext,
     failure: FailureFacts,
     errorText: string,
     context: Record<string, string> | undefined,
+    persistent = true,
   ): [Entry, boolean, Entry[]] {
     const thresholds = call.toolPolicy.detectors.identicalFailure;
-    const required = failure.deterministic ? thresholds.deterministicThreshold : thresholds.threshold;
-    const existing = this.index.callEntry(call.identity.callKey);
+    const required = failure.deterministic
+      ? thresholds.deterministicThreshold
+      : failure.blame === 'unknown'
+        ? thresholds.unknownThreshold
+        : thresholds.threshold;
+    const existing = this.index.callEntry(call.banKey);
     const kind = call.facts.kind;
     const workspace = kind === 'exec' || kind === 'search';
     if (existing && existing.constraint.signature === failure.signature) {
@@ -109,13 +147,13 @@ export class Learner {
       required: thresholds.enabled ? required : Number.POSITIVE_INFINITY,
       dependsOn: workspace || kind === 'api' ? [] : call.facts.targets,
       constraint: withoutUndefined({
-        id: constraintId(['call', call.identity.callKey, failure.signature, contextKey(context)]),
+        id: constraintId(['call', call.banKey, failure.signature, contextKey(context)]),
         type: 'banned_strategy',
         scope: 'call',
         signature: failure.signature,
         actionClass: call.facts.actionClass,
         tool: call.tool,
-        callKey: call.identity.callKey,
+        callKey: call.banKey,
         target: call.facts.targets[0],
         meaning: failure.meaning,
         needle: failure.meaning === 'content-missing' ? failure.needle : undefined,
@@ -127,7 +165,7 @@ export class Learner {
         strikes: 0,
         probation: false,
         // Workspace-wide facts (a failing test run) go stale when files change outside our view.
-        persistent: !workspace,
+        persistent: persistent && !workspace,
         context,
       }),
     };
@@ -298,6 +336,19 @@ export class Learner {
       contextKey(context),
     ]);
     const thresholds = call.toolPolicy.detectors.identicalFailure;
+    // The narrower cones this one contains are failures inside it: they corroborate it, so the
+    // order the failures came in (0.1 then 0.11, or 0.11 then 0.1) does not change what is learned.
+    const contained = existing.filter(
+      (other) =>
+        other.constraint.signature === failure.signature &&
+        other.constraint.region !== undefined &&
+        regionCovers(region, other.constraint.region),
+    );
+    const evidence = firstEvidence(call, errorText);
+    for (const other of contained) {
+      evidence.failures += other.constraint.evidence.failures;
+      evidence.firstAt = Math.min(evidence.firstAt, other.constraint.evidence.firstAt);
+    }
     const entry: Entry = {
       required: failure.deterministic ? thresholds.deterministicThreshold : thresholds.threshold,
       dependsOn: [],
@@ -309,7 +360,7 @@ export class Learner {
         actionClass: call.facts.actionClass,
         tool: call.tool,
         region,
-        evidence: firstEvidence(call, errorText),
+        evidence,
         createdAt: call.now,
         expiresAt: call.now + this.policy.learning.ttlSeconds.parameter * SECOND,
         strikes: 0,
@@ -320,15 +371,7 @@ export class Learner {
     };
     const evicted = this.index.put(entry);
     // A wider cone makes the narrower ones it contains redundant.
-    for (const other of existing) {
-      if (
-        other.constraint.signature === failure.signature &&
-        other.constraint.region &&
-        regionCovers(region, other.constraint.region)
-      ) {
-        this.index.remove(other);
-      }
-    }
+    for (const other of contained) this.index.remove(other);
     return [entry, isActive(entry), evicted];
   }
 

@@ -156,6 +156,8 @@ export class NarrowingEngine {
   private readonly contexts = new IdentityCache<Proposal, Call>(CONTEXT_CACHE);
   private currentStep: string | number | undefined;
   private stepCalls = new Set<string>();
+  /** Learned bans on calls that act on hidden state (an editor's open file). */
+  private hiddenStateBans: Entry[] = [];
   /** The distinct calls of the last while, and whether each was ruled out when last proposed. */
   private readonly seen = new DistinctWindow(SEEN_CALLS);
 
@@ -260,6 +262,7 @@ export class NarrowingEngine {
         : undefined);
     const resultDigest = digestResult(text);
     const nonAdvancing = this.adapter.isNonAdvancing?.(seen, call.facts) ?? false;
+    const empty = !nonAdvancing && (this.adapter.answersNothing?.(seen, call.facts) ?? false);
     const duplicateInStep = this.isDuplicateInStep(call);
     const added: Entry[] = [];
     const lifted: Lifted[] = [];
@@ -275,12 +278,19 @@ export class NarrowingEngine {
         for (const evicted of learned.evicted)
           lifted.push({ entry: evicted, why: 'evicted to stay within capacity' });
         if (call.facts.targets.length > 1) this.radius.recordFailure();
+      } else if (facts.blame === 'unknown' && this.policy.learning.enabled) {
+        const learned = this.learner.learnRepeat(call, facts, text, resultDigest);
+        added.push(...learned.enforced);
+        for (const evicted of learned.evicted)
+          lifted.push({ entry: evicted, why: 'evicted to stay within capacity' });
       }
+      if (facts && call.facts.actsOnHiddenState) this.noteHiddenStateBan(call);
       const observed: ObservedOutcome = {
         success: !facts,
         failure: facts,
         resultDigest,
         nonAdvancing,
+        empty,
         // Failures are kept (evidence, reasons): redacted and copied. Successes only pass through.
         text: facts ? keptText(text, 300) : truncate(text, 300),
         content: text,
@@ -460,6 +470,9 @@ export class NarrowingEngine {
   resetSession(sessionId?: string): void {
     this.sessionIdValue = sessionId ?? newSessionId();
     this.index.clearPending();
+    // A new process opens no file: what a hidden-state call acted on is gone.
+    for (const entry of this.hiddenStateBans) this.index.remove(entry, this.clock.now());
+    this.hiddenStateBans = [];
     for (const detector of this.detectors) detector.reset('session');
     this.world.restore({});
     this.radius.reset();
@@ -536,7 +549,7 @@ export class NarrowingEngine {
     if (known !== undefined && known.version === this.index.version) return known;
     const found: ConstraintsOn = {
       version: this.index.version,
-      own: this.index.callEntry(call.identity.callKey),
+      own: this.index.callEntry(call.banKey),
       targets: call.facts.targets.map((target) => this.index.targetEntries(target)),
     };
     call.constraintsOn = found;
@@ -632,6 +645,7 @@ export class NarrowingEngine {
    * changed: those go on probation (one retry), since a change may or may not have cured them.
    */
   private learnFromSuccess(call: Call, resultDigest: string, lifted: Lifted[]): boolean {
+    if (this.hiddenStateBans.length > 0) this.forgetHiddenStateBans(call, lifted);
     const { own, targets: onTargets } = this.constraintsOn(call);
     if (own) this.lift(own, `${call.description} succeeded`, call.now, lifted);
     onTargets.forEach((entries, index) => {
@@ -651,8 +665,34 @@ export class NarrowingEngine {
     this.radius.recordSuccess();
     const effect = this.world.effectOf(call.facts, call.identity.callKey, resultDigest);
     if (effect.kind === 'none') return false;
+    this.learner.forgetRecentFailures();
     this.invalidate(effect, call, lifted);
     return true;
+  }
+
+  /** A ban on a call that acts on state its arguments do not name holds until anything else runs. */
+  private noteHiddenStateBan(call: Call): void {
+    const entry = this.index.callEntry(call.banKey);
+    if (entry && !this.hiddenStateBans.includes(entry)) this.hiddenStateBans.push(entry);
+  }
+
+  /**
+   * Another call ran: it may have changed what the banned calls act on (opened another file), so
+   * the same arguments may now mean another call.
+   */
+  private forgetHiddenStateBans(call: Call, lifted: Lifted[]): void {
+    const kept: Entry[] = [];
+    for (const entry of this.hiddenStateBans) {
+      if (entry.constraint.callKey === call.banKey) kept.push(entry);
+      else
+        this.lift(
+          entry,
+          `${call.description} ran since, and may have changed what ${entry.constraint.tool} acts on`,
+          call.now,
+          lifted,
+        );
+    }
+    this.hiddenStateBans = kept;
   }
 
   /** A success proved the ban wrong. */
@@ -880,6 +920,7 @@ class Recorded implements RecordResult {
  */
 class Call implements CallContext {
   private text: string | undefined;
+  readonly banKey: string;
   /** What the loop found in the index for this call, and when. */
   constraintsOn: ConstraintsOn | undefined;
 
@@ -891,7 +932,9 @@ class Call implements CallContext {
     readonly toolPolicy: ResolvedToolPolicy,
     readonly step: string | number | undefined,
     readonly now: number,
-  ) {}
+  ) {
+    this.banKey = facts.failureKey ?? identity.callKey;
+  }
 
   get description(): string {
     // Said in reasons and kept as evidence: never with the secrets a command line may carry.

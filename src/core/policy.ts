@@ -12,14 +12,42 @@ export interface DetectorThresholds {
   /**
    * The paper's corroboration: failures of the same call, against unchanged state, before it is
    * banned. A deterministic signature (missing file, failed edit) needs `deterministicThreshold`.
+   * A failure the adapter cannot blame (an error text it does not know) needs `unknownThreshold`
+   * failures with the same error text, of this call or of another call of the same tool on the same
+   * targets, and bans only the exact calls that failed, for the session. One that the adapter reads
+   * as deterministic (its error quotes the call's own arguments) needs `deterministicThreshold`.
    */
-  identicalFailure: { enabled: boolean; threshold: number; deterministicThreshold: number };
+  identicalFailure: {
+    enabled: boolean;
+    threshold: number;
+    deterministicThreshold: number;
+    unknownThreshold: number;
+  };
   /**
    * Repeats count only when each comes within `withinCalls` proposals of the previous one: back to
    * back is a loop; coming back to a file after doing something else is not.
    */
-  identicalResult: { enabled: boolean; warnAt: number; blockAt: number; withinCalls: number };
-  nonAdvancing: { enabled: boolean; blockAfter: number };
+  identicalResult: {
+    enabled: boolean;
+    warnAt: number;
+    blockAt: number;
+    withinCalls: number;
+    /**
+     * A read or search run again after other calls, with nothing changed since, that returned the
+     * same answer every time: blocked at this occurrence (0 turns it off).
+     */
+    revisitBlockAt: number;
+    /**
+     * Re-runs of earlier reads and searches, one after another, each returning what it returned
+     * before: after this many in a row, the next re-run of an earlier query is blocked (0: off).
+     */
+    rerunStreak: number;
+  };
+  /**
+   * A tool whose results carry nothing new, whatever the input: `blockAfter` results the tool itself
+   * flagged, or `emptyBlockAfter` empty answers in a row (a few absent symbols are normal).
+   */
+  nonAdvancing: { enabled: boolean; blockAfter: number; emptyBlockAfter: number };
   /**
    * Varied calls failing the same way. Blocking the next guess is a prediction, not a certainty,
    * so the precise preset only warns (`effect: 'warn'`).
@@ -129,9 +157,18 @@ function preciseDefaults(): Policy {
       maxConstraints: 40_000,
     },
     detectors: {
-      identicalFailure: { enabled: true, threshold: 2, deterministicThreshold: 1 },
-      identicalResult: { enabled: true, warnAt: 3, blockAt: 5, withinCalls: 1 },
-      nonAdvancing: { enabled: true, blockAfter: 3 },
+      identicalFailure: { enabled: true, threshold: 2, deterministicThreshold: 1, unknownThreshold: 2 },
+      identicalResult: {
+        enabled: true,
+        warnAt: 3,
+        blockAt: 5,
+        withinCalls: 1,
+        // Off: re-reading an unchanged file after other work is often how an agent refreshes its
+        // context, and blocking it stops a call that would succeed. Opt in with 3 or 4.
+        revisitBlockAt: 0,
+        rerunStreak: 2,
+      },
+      nonAdvancing: { enabled: true, blockAfter: 3, emptyBlockAfter: 5 },
       errorStreak: { enabled: true, warnAt: 3, blockAt: 5, effect: 'warn' },
       cycle: { enabled: true, minPeriod: 2, maxPeriod: 5, repetitions: 3 },
       poll: { enabled: true, warnAt: 5, blockAt: 20 },
@@ -166,6 +203,7 @@ export function presetPolicy(name: PresetName): Policy {
   policy.preset = name;
   if (name === 'strict') {
     policy.detectors.identicalFailure.threshold = 1;
+    policy.detectors.identicalFailure.unknownThreshold = 1;
     policy.learning.targetScope = 'all';
     policy.learning.invalidation = 'target';
     policy.learning.strategyMinTargets = 2;

@@ -94,6 +94,22 @@ export interface CallFacts {
   readonly readsWholeTarget?: boolean;
   /** For an edit: the texts it must find, verbatim, in its target (old_string, each oldText). */
   readonly searchTexts?: readonly string[];
+  /**
+   * The part of the call that decides whether it fails, when that is less than all its arguments:
+   * an edit fails or not by the text it searches for, whatever it would put in its place. Calls
+   * with the same `failureKey` share a learned ban on the call.
+   */
+  readonly failureKey?: string;
+  /**
+   * The call acts on state its arguments do not name (an editor's "open file", a shell's working
+   * directory): two such calls are the same call only while nothing else has run in between.
+   */
+  readonly actsOnHiddenState?: boolean;
+  /**
+   * A command that writes only outputs (a test run, a type check, a build): the files it reads are
+   * as they were after it ran, whatever else its run may have changed.
+   */
+  readonly leavesSourcesAlone?: boolean;
 }
 
 /**
@@ -141,8 +157,10 @@ export interface DomainAdapter {
   describeCall(proposal: Proposal): CallFacts;
   /** `undefined` when the outcome is not a failure. */
   describeFailure(outcome: Outcome, call: CallFacts): FailureFacts | undefined;
-  /** A successful result that carries nothing new (empty listing, "no results"). */
+  /** The tool flagged the result as carrying nothing new (MCP `_meta`). */
   isNonAdvancing?(outcome: Outcome, call: CallFacts): boolean;
+  /** A search or query that found nothing (`[]`, "No matches found"): nothing new either. */
+  answersNothing?(outcome: Outcome, call: CallFacts): boolean;
 }
 
 export type ConstraintType = 'banned_strategy' | 'radius_limit' | 'parameter_ban';

@@ -45,7 +45,12 @@ function section<Shape extends Record<string, z.ZodType>>(shape: Shape, descript
 const detectorsSchema = section(
   {
     identicalFailure: section(
-      { enabled: flag(), threshold: positiveInteger(), deterministicThreshold: positiveInteger() },
+      {
+        enabled: flag(),
+        threshold: positiveInteger(),
+        deterministicThreshold: positiveInteger(),
+        unknownThreshold: positiveInteger(),
+      },
       'The same call failing the same way against unchanged state.',
     ),
     identicalResult: section(
@@ -54,13 +59,18 @@ const detectorsSchema = section(
         warnAt: positiveInteger(),
         blockAt: positiveInteger(),
         withinCalls: positiveInteger(),
+        revisitBlockAt: nonNegativeInteger(),
+        rerunStreak: nonNegativeInteger(),
       },
       'The same call returning the same result again (polls excepted). Repeats count only when each ' +
-        'comes within `withinCalls` proposals of the previous one.',
+        'comes within `withinCalls` proposals of the previous one; a read or search run again later, ' +
+        'with nothing changed, is blocked at its `revisitBlockAt`th occurrence, and after `rerunStreak` ' +
+        're-runs in a row of earlier queries that came back the same, the next re-run is blocked.',
     ),
     nonAdvancing: section(
-      { enabled: flag(), blockAfter: positiveInteger() },
-      'Consecutive results that carry nothing new, from one tool, whatever its inputs.',
+      { enabled: flag(), blockAfter: positiveInteger(), emptyBlockAfter: positiveInteger() },
+      'Consecutive results that carry nothing new, from one tool, whatever its inputs: `blockAfter` ' +
+        'results the tool flagged, or `emptyBlockAfter` empty answers.',
     ),
     errorStreak: section(
       {

@@ -1,16 +1,37 @@
 import type { VerdictKind } from '../core/types.js';
+import type { Judgement } from './judge.js';
 import type { ReplayStep, ReplaySummary } from './replay.js';
 
-/** One `--json` line per call: `rule` and `reason` only when the verdict is not `allow`. */
+/**
+ * One `--json` line per call: `rule` and `reason` only when the verdict is not `allow`; `returned`,
+ * what the call returned in the recording, when it was recorded.
+ */
 export function stepJson(step: ReplayStep): string {
-  const { step: number, tool, verdict, rule, reason } = step;
+  const { step: number, tool, verdict, rule, reason, returned } = step;
   return JSON.stringify({
     step: number,
     tool,
     verdict,
     ...(verdict !== 'allow' && rule !== undefined ? { rule } : {}),
     ...(verdict !== 'allow' && reason !== undefined ? { reason } : {}),
+    ...(returned !== undefined ? { returned } : {}),
   });
+}
+
+export function judgementJson(judgement: Judgement): string {
+  const { blocks, justified, falseSteps } = judgement;
+  return JSON.stringify({ judge: { blocks, justified, false: judgement.false, falseSteps } });
+}
+
+/** `judge: 5 blocks, 4 justified …, 1 false (step 12)`. */
+export function judgementLine(judgement: Judgement): string {
+  const { blocks, justified, falseSteps } = judgement;
+  const where =
+    falseSteps.length === 0 ? '' : ` (step${falseSteps.length === 1 ? '' : 's'} ${falseSteps.join(', ')})`;
+  return (
+    `judge: ${blocks} ${blocks === 1 ? 'block' : 'blocks'}, ${justified} justified (the call would have ` +
+    `repeated a failure or a result with nothing changed), ${judgement.false} false (it would have done new work)${where}`
+  );
 }
 
 export function summaryJson(summary: ReplaySummary): string {
@@ -26,6 +47,9 @@ export interface TableStyle {
   readonly width?: number;
 }
 
+/** Room for what a call returned: enough to recognise it, little enough to leave room for the reason. */
+const RETURNED_WIDTH = 32;
+
 export const PLAIN_STYLE: TableStyle = { verdict: (_verdict, text) => text, dim: (text) => text };
 
 function truncate(text: string, room: number): string {
@@ -34,34 +58,46 @@ function truncate(text: string, room: number): string {
   return room === 1 ? '…' : `${text.slice(0, room - 1)}…`;
 }
 
-/** The steps as an aligned table: STEP TOOL VERDICT RULE REASON. */
+/** The steps as an aligned table: STEP TOOL RETURNED VERDICT RULE REASON. */
 export function stepTable(steps: readonly ReplayStep[], style: TableStyle = PLAIN_STYLE): string[] {
-  const header = { step: 'STEP', tool: 'TOOL', verdict: 'VERDICT', rule: 'RULE', reason: 'REASON' };
+  const header = {
+    step: 'STEP',
+    tool: 'TOOL',
+    returned: 'RETURNED',
+    verdict: 'VERDICT',
+    rule: 'RULE',
+    reason: 'REASON',
+  };
   const rows = steps.map((step) => ({
     step: String(step.step),
     tool: step.tool.replace(/\s+/g, ' '),
+    returned: step.returned ?? '',
     verdict: step.verdict,
     rule: step.rule ?? '',
     reason: (step.reason ?? '').replace(/\s+/g, ' ').trim(),
   }));
   // A loop, not Math.max(...rows): 110,000 arguments overflow the stack.
-  const width = (key: 'step' | 'tool' | 'verdict' | 'rule') => {
+  const width = (key: 'step' | 'tool' | 'returned' | 'verdict' | 'rule') => {
     let widest = header[key].length;
     for (const row of rows) if (row[key].length > widest) widest = row[key].length;
     return widest;
   };
+  // Steps replayed without their recorded results have nothing to show in that column.
+  const showReturned = rows.some((row) => row.returned !== '');
   const widths = {
     step: width('step'),
     tool: Math.min(width('tool'), 40),
+    returned: showReturned ? Math.min(width('returned'), RETURNED_WIDTH) : -2,
     verdict: width('verdict'),
     rule: width('rule'),
   };
-  const lead = widths.step + widths.tool + widths.verdict + widths.rule + 8;
+  const lead = widths.step + widths.tool + widths.returned + widths.verdict + widths.rule + 10;
   const line = (row: typeof header, colour: (text: string) => string) => {
     const reasonRoom = style.width === undefined ? Number.POSITIVE_INFINITY : style.width - lead;
     const cells = [
       row.step.padStart(widths.step),
       truncate(row.tool, widths.tool).padEnd(widths.tool),
+      ...(showReturned ? [truncate(row.returned, widths.returned).padEnd(widths.returned)] : []),
       colour(row.verdict.padEnd(widths.verdict)),
       row.rule.padEnd(widths.rule),
       truncate(row.reason, reasonRoom),

@@ -10,6 +10,7 @@ import type { GuardSession } from '../guard/session.js';
 import { traceResultToOutcome } from '../trace/outcome.js';
 import type { CallEvent, ToolInfo, TraceEvent } from '../trace/types.js';
 import { TraceClock } from './clock.js';
+import { returnedExcerpt } from './returned.js';
 
 /** The part of a guard session a replay drives. */
 export interface ReplayGuard extends Pick<GuardSession, 'check' | 'resetSession' | 'newRun'> {
@@ -27,6 +28,8 @@ export interface ReplayStep {
   /** The sentence the model would have been shown. */
   readonly reason?: string;
   readonly suggestion?: string;
+  /** What the call returned in the recording, on one short line (`error: …` when it failed). */
+  readonly returned?: string;
 }
 
 export interface ReplaySummary {
@@ -142,7 +145,8 @@ export class TraceReplayer {
   }
 
   private check(call: PendingCall): ReplayStep {
-    const base = { step: call.step, tool: call.event.tool };
+    const returned = returnedExcerpt(call.event.result);
+    const base = { step: call.step, tool: call.event.tool, ...(returned !== undefined && { returned }) };
     if (this.halted) {
       const { step, rule, reason } = this.halted;
       return {

@@ -84,7 +84,14 @@ describe('TraceReplayer', () => {
     const { steps } = replayWith(guard, [read('a.ts')]);
     expect(guard.log).toEqual(['check a.ts → block']);
     expect(steps).toEqual([
-      { step: 1, tool: 'read_file', verdict: 'block', rule: 'scripted', reason: 'a.ts is blocked' },
+      {
+        step: 1,
+        tool: 'read_file',
+        verdict: 'block',
+        rule: 'scripted',
+        reason: 'a.ts is blocked',
+        returned: 'contents of a.ts',
+      },
     ]);
   });
 

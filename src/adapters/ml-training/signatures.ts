@@ -159,6 +159,12 @@ const CUDA_MACHINE = rule(
     '\\bno CUDA-capable device\\b',
     '\\bbusy or unavailable\\b',
     '\\bNCCL error\\b',
+    // The collective library's own errors, communicator aborts and watchdog timeouts: the
+    // interconnect or a peer rank failed, not this trial's configuration.
+    '\\bnccl[A-Z]\\w*Error\\b',
+    '\\bNCCL communicator\\b',
+    '\\bWorkNCCL\\b',
+    '\\bProcessGroupNCCL\\b',
     '\\bECC error\\b',
   ),
 );

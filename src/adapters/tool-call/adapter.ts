@@ -33,7 +33,8 @@ import {
   writesWholeFile,
   writtenText,
 } from './call-arguments.js';
-import { withoutEchoes } from './echoes.js';
+import { leavesSourcesAlone } from './command-effects.js';
+import { quotesArguments, withoutEchoes } from './echoes.js';
 import { isEmptyAnswer } from './empty-result.js';
 import { SignatureMatcher } from './matcher.js';
 import {
@@ -69,6 +70,7 @@ export interface ToolCallAdapterOptions {
 
 export interface ToolCallAdapter extends DomainAdapter {
   isNonAdvancing(outcome: Outcome, call?: CallFacts): boolean;
+  answersNothing(outcome: Outcome, call: CallFacts): boolean;
 }
 
 /** MCP `_meta` keys a server sets on a result that carries nothing new. */
@@ -92,11 +94,18 @@ export function createToolCallAdapter(options: ToolCallAdapterOptions = {}): Too
       kind,
       targets: targetsOf(proposal, args, kind, reading.noun),
     };
+    if (kind === 'exec') {
+      const command = facts.targets[0];
+      if (command !== undefined && leavesSourcesAlone(command)) facts.leavesSourcesAlone = true;
+      return facts;
+    }
     if (kind === 'read') {
       if (facts.targets.length === 1 && !readsPartially(args)) facts.readsWholeTarget = true;
       return facts;
     }
     if (kind !== 'mutate' && kind !== 'create') return facts;
+    // An edit that names no file (SWE-agent's `edit 12:14`) acts on the file the editor has open.
+    if (facts.targets.length === 0) facts.actsOnHiddenState = true;
     const written = writtenText(args);
     if (written !== undefined) facts.writtenText = written;
     if (writesWholeFile(args)) {
@@ -104,7 +113,11 @@ export function createToolCallAdapter(options: ToolCallAdapterOptions = {}): Too
       return facts;
     }
     const searchTexts = kind === 'mutate' ? exactSearchTexts(args) : undefined;
-    if (searchTexts !== undefined) facts.searchTexts = searchTexts;
+    if (searchTexts !== undefined) {
+      facts.searchTexts = searchTexts;
+      if (facts.targets.length === 1)
+        facts.failureKey = editFailureKey(proposal.tool, facts.targets, searchTexts);
+    }
     return facts;
   }
 
@@ -139,7 +152,7 @@ export function createToolCallAdapter(options: ToolCallAdapterOptions = {}): Too
     const facts: FailureFacts = {
       signature: rule.signature,
       blame: rule.blame,
-      deterministic: rule.deterministic,
+      deterministic: rule.deterministic || (rule.blame === 'unknown' && quotesArguments(text, args)),
       meaning,
     };
     if (meaning === 'content-missing') return { ...facts, needle };
@@ -159,7 +172,16 @@ export function createToolCallAdapter(options: ToolCallAdapterOptions = {}): Too
     describeCall,
     describeFailure,
     isNonAdvancing,
+    answersNothing,
   };
+}
+
+/**
+ * Whether a search-and-replace edit fails depends on its file and the text it looks for, not on the
+ * text it would write: "not found" and "multiple occurrences" say so whatever the replacement.
+ */
+function editFailureKey(tool: string, targets: readonly string[], searchTexts: readonly string[]): string {
+  return `${tool}\u0000edit\u0000${targets.join('\u0000')}\u0000${searchTexts.join('\u0000')}`;
 }
 
 function toRule(extra: ExtraPattern): SignatureRule {
@@ -179,6 +201,14 @@ function isNonAdvancing(outcome: Outcome): boolean {
   const meta = outcome.meta;
   if (meta === undefined || meta === null) return false;
   return NON_ADVANCING_KEYS.some((key) => meta[key] === true);
+}
+
+/**
+ * A search or a query that found nothing ("No files found", `[]`). An empty file is an answer, not
+ * a miss, so reads do not count.
+ */
+function answersNothing(outcome: Outcome, call: CallFacts): boolean {
+  return outcome.success && call.kind !== 'read' && emptyResult(outcome, call) !== undefined;
 }
 
 function emptyResult(outcome: Outcome, call: CallFacts): FailureFacts | undefined {

@@ -1,24 +1,27 @@
 import { type Command, Option } from 'commander';
 import type { PresetName } from '../../core/policy.js';
-import type { TraceEvent } from '../../trace/index.js';
+import type { ReplayStep } from '../../replay/replay.js';
+import type { TraceEvent } from '../../trace/types.js';
 import { type CommandIO, processIO, wantsColour } from './io.js';
 
 export interface ReplayCommandOptions {
   readonly policy?: string;
   readonly preset?: PresetName;
   readonly json?: boolean;
+  readonly judge?: boolean;
 }
 
 const EXAMPLE = `
 Feeds a recorded agent run through the guard and shows, call by call, what it would have
 done: allow, warn (the call runs with a note for the model), block (refused) or halt (the
 run is over). The trace's timestamps drive every time-based rule, so the output is the
-same on every run. Convert logs with \`narrowing-guard trace from-claude\` or \`from-journal\`.
+same on every run. Convert logs with \`narrowing trace from-claude\` or \`from-journal\`.
 
 Examples:
   $ narrowing-guard replay session.jsonl
   $ narrowing-guard replay session.jsonl --preset strict
   $ narrowing-guard replay session.jsonl --policy narrowing.yaml --json | jq 'select(.verdict=="block")'
+  $ narrowing-guard replay session.jsonl --judge
 
 Exit status: 0 when the trace was read (whatever the verdicts), 2 when the trace or the
 policy could not be read.`;
@@ -37,13 +40,17 @@ export function register(program: Command): void {
       ]),
     )
     .option('--json', 'one JSON object per call, then a summary object')
+    .option(
+      '--judge',
+      'say how many blocks stopped a call that then repeated a failure or result with nothing changed, and how many stopped new work',
+    )
     .addHelpText('after', EXAMPLE)
     .action(async (trace: string, options: ReplayCommandOptions) => {
       process.exitCode = await runReplay(trace, options, processIO());
     });
 }
 
-/** Runs `narrowing-guard replay`; returns the exit code. */
+/** Runs `narrowing replay`; returns the exit code. */
 export async function runReplay(
   tracePath: string,
   options: ReplayCommandOptions,
@@ -52,6 +59,7 @@ export async function runReplay(
   const { PolicyError, loadPolicyFile, parsePolicy } = await import('../../policy-file/index.js');
   const { TraceError, readTraceFile } = await import('../../trace/index.js');
   const { createReplayer } = await import('../../replay/replay.js');
+  const { judgeBlocks, wastedSteps } = await import('../../replay/judge.js');
   const format = await import('../../replay/format.js');
   const loadOptions = options.preset ? { preset: options.preset } : {};
 
@@ -85,25 +93,30 @@ export async function runReplay(
   }
 
   const replayer = createReplayer({ policy });
+  // Steps are written as they come with --json; the table and the judgement need them all.
+  const keep = !options.json || options.judge === true;
+  const steps: ReplayStep[] = [];
+  const take = (step: ReplayStep) => {
+    if (options.json) io.stdout.write(`${format.stepJson(step)}\n`);
+    // One step at a time, never spread: a trace can hold more steps than a call takes arguments.
+    if (keep) steps.push(step);
+  };
+  for (const event of events) for (const step of replayer.feed(event)) take(step);
+  for (const step of replayer.finish()) take(step);
+  const judgement = options.judge ? judgeBlocks(steps, wastedSteps(events)) : undefined;
   if (options.json) {
-    for (const event of events) {
-      for (const step of replayer.feed(event)) io.stdout.write(`${format.stepJson(step)}\n`);
-    }
-    for (const step of replayer.finish()) io.stdout.write(`${format.stepJson(step)}\n`);
     io.stdout.write(`${format.summaryJson(replayer.summary)}\n`);
+    if (judgement) io.stdout.write(`${format.judgementJson(judgement)}\n`);
     return 0;
   }
 
-  const steps = [];
-  // One step at a time, never spread: a trace can hold more steps than a call takes arguments.
-  for (const event of events) for (const step of replayer.feed(event)) steps.push(step);
-  for (const step of replayer.finish()) steps.push(step);
   const style = await tableStyle(io);
   const title = meta?.name ? `${meta.name}${meta.description ? ` — ${meta.description}` : ''}` : tracePath;
   const lines = [
     style.dim(`${title} (policy: ${policy.preset}${options.policy ? `, ${options.policy}` : ''})`),
     ...format.stepTable(steps, style),
     format.summaryLine(replayer.summary, style),
+    ...(judgement ? [format.judgementLine(judgement)] : []),
   ];
   io.stdout.write(`${lines.join('\n')}\n`);
   return 0;

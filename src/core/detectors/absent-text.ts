@@ -4,7 +4,8 @@
  * blocks — but only on evidence that cannot mislead. The check is line by line on collapsed
  * whitespace, so line-number prefixes, re-indentation and CRLF in a read result never make it fire
  * on text that is really there; partial, truncated or wrapped reads are not trusted at all; and a
- * command with unknown effects (a formatter, `sed -i`) makes it forget every file.
+ * command with unknown effects (a formatter, `sed -i`) makes it forget every file. A test run or a
+ * build, which writes only outputs, forgets nothing.
  */
 import type { Violation } from '../types.js';
 import { isHarnessFault, isWatched, kindOf } from './applicability.js';
@@ -19,6 +20,12 @@ const MAX_FILE_CHARS = 256 * 1024;
 const MIN_LINE = 3;
 const TRUNCATED =
   /truncat|clipped|lines? omitted|more lines|too (?:large|long)|\[\.\.\.|\.\.\. \(\d|…\s*$|\blines? \d+\s*(?:-|–|to)\s*\d+ of \d+|\bshowing (?:the )?(?:first )?\d+/i;
+/**
+ * A line an output limit put in place of what it cut out, anywhere in the result: `[... 1234
+ * characters truncated ...]`, `[... omitted 40 of 900 lines ...]`, `<truncated 12 lines>`.
+ */
+const CUT_MARKER =
+  /^[ \t[(<{*#/-]*(?:\.\.\.|…)?[^\n]{0,40}\b(?:truncated|omitted|clipped|elided)\b[^\n]{0,80}$/im;
 /**
  * Read tools of coding agents return at most 2,000 lines unless asked for more, sometimes without a
  * word: a longer answer may not be the whole file.
@@ -48,6 +55,8 @@ function trustworthy(content: string): boolean {
     lines++;
   if (lines > MAX_LINES) return false;
   if (TRUNCATED.test(content.slice(-400)) || TRUNCATED.test(content.slice(0, 400))) return false;
+  // An output limit that kept the head and the tail cut out the middle.
+  if (CUT_MARKER.test(content)) return false;
   // A result wrapped in JSON escapes its quotes and newlines: the file's lines would not appear.
   const wrapped = /^\s*[[{]/.test(content) && !content.includes('\n') && content.includes('\\n');
   return !wrapped && !content.includes('\u0000');
@@ -99,7 +108,7 @@ export function createAbsentTextDetector(): Detector {
         remember(facts.targets[0] as string, outcome.content);
         return;
       }
-      if (!outcome.changedWorld) return;
+      if (!outcome.changedWorld || facts.leavesSourcesAlone) return;
       if (facts.kind === 'exec' || facts.targets.length === 0) {
         files.clear();
         return;

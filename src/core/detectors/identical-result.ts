@@ -1,17 +1,27 @@
 /**
  * The same call returning the same result again while nothing changed: the agent is re-asking a
- * question it already has the answer to. Polls are left to the poll detector, and failures to the
- * identical-failure rule, which knows about blame.
+ * question it already has the answer to. Back to back, that is a loop at once; a read or search
+ * coming back later, with nothing changed since, is one too once it has returned the same answer
+ * every time (`revisit`), or once the agent is re-running one earlier query after another and each
+ * came back as before (a sweep over what it already knows). Polls are left to the poll detector, and
+ * failures to the identical-failure rule, which knows about blame.
  */
-import type { Violation } from '../types.js';
+import type { ActionKind, Violation } from '../types.js';
 import { isHarnessFault, isWatched, kindOf } from './applicability.js';
 import { LruMap } from './bounded.js';
 import { readCount, readEntries, readNumber, readSnapshot, readString } from './restore.js';
 import type { CallContext, Detector, ObservedOutcome } from './types.js';
 import { excerpt, times, withAlternatives } from './wording.js';
 
+type IdenticalResultLimits = CallContext['toolPolicy']['detectors']['identicalResult'];
+
 const NAME = 'identical-result';
+const REVISIT = 'revisit';
 const MAX_CALLS = 1_000;
+/** Earlier answers kept for re-runs that come back later: a session's worth of distinct queries. */
+const REVISIT_ROOM = 256;
+/** What a re-run can be judged on: asking again cannot change what these return. */
+const QUERY_KINDS: ReadonlySet<ActionKind> = new Set(['read', 'search']);
 /**
  * Calls remembered beyond the widest window in use: outcomes arrive after a whole batch of
  * proposals when an agent dispatches calls in parallel.
@@ -23,16 +33,29 @@ interface Repeats {
   digest: string;
   /** How many times in a row this call returned `digest`. */
   count: number;
-  /** The world version when it last did: any change since makes the next call a new question. */
+  /**
+   * The world version when it last did: a change since of what it depends on (its targets, or
+   * anything for a call that names none) makes the next call a new question.
+   */
   world: number;
+  /** The count of targeted changes when it last returned `digest`. */
+  since: number;
+  /** What it depends on: its targets; none means anything. */
+  targets: readonly string[];
   /** Sequence number of the executed call that last returned `digest`. */
   at: number;
   text: string;
+  /** How many times it returned `digest` since the world last changed, back to back or not. */
+  seen: number;
 }
 
 export function createIdenticalResultDetector(): Detector {
   const calls = new LruMap<Repeats>(MAX_CALLS);
+  /** Changes that may touch anything: commands, and changes that name no target. */
   let world = 0;
+  /** Changes of named targets, counted, and the count at each target's last change. */
+  let changes = 0;
+  const changedAt = new LruMap<number>(MAX_CALLS);
   /**
    * Proposals so far, executed or not: a repeat after the agent tried something else in between
    * is an agent coming back, not a loop.
@@ -43,10 +66,42 @@ export function createIdenticalResultDetector(): Detector {
    * repeat again, and keeping a thousand of them only gives the collector work.
    */
   let widestWindow = 1;
+  /** Re-runs of earlier queries in a row, each returning what it returned before. */
+  let reruns = 0;
+  /** The tool of those re-runs, and the last query re-run: a sweep goes over one tool's queries. */
+  let rerunTool = '';
+  let rerunKey = '';
 
   function current(callKey: string, withinCalls: number, next: number): Repeats | undefined {
     const entry = calls.peek(callKey);
-    return entry && entry.world === world && next - entry.at <= withinCalls ? entry : undefined;
+    return entry && unchanged(entry) && next - entry.at <= withinCalls ? entry : undefined;
+  }
+
+  /** A query the agent already has the answer to: it ran earlier and nothing has changed since. */
+  function answered(call: CallContext): Repeats | undefined {
+    if (!QUERY_KINDS.has(kindOf(call))) return undefined;
+    const entry = calls.peek(call.identity.callKey);
+    return entry && unchanged(entry) ? entry : undefined;
+  }
+
+  /** Nothing the call depends on has changed since it last returned its result. */
+  function unchanged(entry: Repeats): boolean {
+    if (entry.world !== world) return false;
+    if (entry.since === changes) return true;
+    if (entry.targets.length === 0) return false;
+    for (const target of entry.targets) if ((changedAt.peek(target) ?? -1) > entry.since) return false;
+    return true;
+  }
+
+  function checkRevisit(call: CallContext, limits: IdenticalResultLimits): Violation | undefined {
+    const entry = answered(call);
+    if (!entry) return undefined;
+    if (limits.revisitBlockAt > 0 && entry.seen + 1 >= limits.revisitBlockAt)
+      return describeRevisit(call, entry, proposed + 1 - entry.at);
+    const sweeping =
+      reruns >= limits.rerunStreak && call.tool === rerunTool && call.identity.callKey !== rerunKey;
+    if (limits.rerunStreak > 0 && sweeping) return describeRerun(call, entry, reruns);
+    return undefined;
   }
 
   return {
@@ -56,7 +111,7 @@ export function createIdenticalResultDetector(): Detector {
       const limits = call.toolPolicy.detectors.identicalResult;
       if (!isWatched(call, limits) || kindOf(call) === 'poll') return undefined;
       const entry = current(call.identity.callKey, limits.withinCalls, proposed + 1);
-      if (!entry) return undefined;
+      if (!entry) return checkRevisit(call, limits);
       // The proposal being checked would be the next identical call.
       const proposal = entry.count + 1;
       if (proposal >= limits.blockAt) return describe(call, entry, 'block');
@@ -70,32 +125,61 @@ export function createIdenticalResultDetector(): Detector {
       const limits = call.toolPolicy.detectors.identicalResult;
       if (isWatched(call, limits) && kindOf(call) !== 'poll') {
         if (limits.withinCalls > widestWindow) widestWindow = limits.withinCalls;
-        const entry = current(key, limits.withinCalls, proposed);
-        if (!outcome.success) {
+        const entry = calls.peek(key);
+        const same = entry !== undefined && unchanged(entry);
+        // A search that found nothing answered too: asking again finds nothing again.
+        if (!outcome.success && !outcome.empty) {
           calls.delete(key);
-        } else if (entry && entry.digest === outcome.resultDigest) {
-          entry.count++;
+          reruns = 0;
+        } else if (same && entry.digest === outcome.resultDigest) {
+          // Back to back, the streak goes on; after other calls, it starts again.
+          entry.count = proposed - entry.at <= limits.withinCalls ? entry.count + 1 : 1;
+          entry.seen++;
+          entry.since = changes;
           entry.at = proposed;
           entry.text = excerpt(outcome.text);
           calls.set(key, entry);
+          const sweep = QUERY_KINDS.has(kindOf(call)) && call.tool === rerunTool && key !== rerunKey;
+          reruns = sweep ? reruns + 1 : QUERY_KINDS.has(kindOf(call)) ? 1 : 0;
+          rerunTool = call.tool;
+          rerunKey = key;
         } else {
           calls.set(key, {
             digest: outcome.resultDigest,
             count: 1,
+            seen: 1,
             world,
+            since: changes,
+            targets: call.facts.targets,
             at: proposed,
             // Most results are never repeated: their text is kept only where one repeat already
             // warrants a note, instead of holding on to a thousand results.
             text: limits.warnAt <= 2 ? excerpt(outcome.text) : '',
           });
-          calls.trim(Math.min(MAX_CALLS, BATCH_ROOM + 4 * widestWindow));
+          calls.trim(Math.min(MAX_CALLS, Math.max(REVISIT_ROOM, BATCH_ROOM + 4 * widestWindow)));
+          reruns = 0;
         }
+      } else {
+        reruns = 0;
       }
       if (outcome.changedWorld) {
         // A call's own effect does not make its next identical run a new question.
         const own = calls.peek(key);
-        world++;
-        if (own && own.world === world - 1) own.world = world;
+        const before = own !== undefined && unchanged(own);
+        const { targets } = call.facts;
+        // Forgetting which targets changed would make stale answers look current: past the limit,
+        // it counts as a change of everything.
+        if (kindOf(call) === 'exec' || targets.length === 0 || changedAt.size >= MAX_CALLS) {
+          world++;
+          changedAt.clear();
+        } else {
+          changes++;
+          for (const target of targets) stampWithAncestors(changedAt, target, changes);
+        }
+        if (own && before) {
+          own.world = world;
+          own.since = changes;
+        }
       }
     },
 
@@ -109,18 +193,32 @@ export function createIdenticalResultDetector(): Detector {
       if (entry) entry.at = proposed;
     },
 
-    reset(): void {
-      calls.clear();
+    reset(reason): void {
+      reruns = 0;
+      if (reason === 'session') {
+        calls.clear();
+        changedAt.clear();
+        return;
+      }
+      // A user message changes nothing the agent can read, but the user may have changed something
+      // by hand: each earlier answer must come back the same once more before it counts as known.
+      for (const [, entry] of calls.entries()) {
+        entry.count = 0;
+        entry.seen = Math.min(entry.seen, 1);
+        entry.at = Number.NEGATIVE_INFINITY;
+      }
     },
 
     compacted(): void {
       // The agent no longer has what it read; reading it again is legitimate.
       calls.clear();
+      changedAt.clear();
+      reruns = 0;
     },
 
     snapshot(): unknown {
-      const live = calls.entries().filter(([, entry]) => entry.world === world);
-      return { version: VERSION, world, proposed, calls: live };
+      const live = calls.entries().filter(([, entry]) => unchanged(entry));
+      return { version: VERSION, world, proposed, reruns, calls: live };
     },
 
     restore(state: unknown): void {
@@ -128,8 +226,10 @@ export function createIdenticalResultDetector(): Detector {
       const snapshot = readSnapshot(state, VERSION);
       world = readCount(snapshot?.world) ?? 0;
       proposed = readCount(snapshot?.proposed) ?? 0;
+      reruns = readCount(snapshot?.reruns) ?? 0;
+      changedAt.clear();
       for (const [key, entry] of readEntries(snapshot?.calls, MAX_CALLS, readRepeats)) {
-        if (entry.world === world) calls.set(key, entry);
+        if (entry.world === world) calls.set(key, { ...entry, since: changes });
       }
     },
   };
@@ -162,6 +262,51 @@ function describe(call: CallContext, entry: Repeats, severity: 'warn' | 'block')
   };
 }
 
+/**
+ * A change of `src/a/b.ts` is a change of what `src/a`, `src` and `.` hold too: an answer about a
+ * directory (a search under it, a listing) depends on every file in it.
+ */
+function stampWithAncestors(changedAt: LruMap<number>, target: string, change: number): void {
+  changedAt.set(target, change);
+  changedAt.set('.', change);
+  for (let end = target.lastIndexOf('/'); end > 0; end = target.lastIndexOf('/', end - 1)) {
+    changedAt.set(target.slice(0, end), change);
+  }
+  if (target.startsWith('/')) changedAt.set('/', change);
+}
+
+function describeRevisit(call: CallContext, entry: Repeats, ago: number): Violation {
+  const when = Number.isFinite(ago) ? `, last ${ago} calls ago` : '';
+  return {
+    rule: REVISIT,
+    severity: 'block',
+    reason:
+      `${call.description} has returned the same result ${times(entry.seen)}${when}, and nothing it ` +
+      'depends on has changed since, so it is blocked: you already have its answer.',
+    suggestion: withAlternatives(
+      'Use the answer you already have; ask again only after changing what it depends on.',
+      call.toolPolicy.alternatives,
+    ),
+    evidence: { count: entry.seen, calls: [call.description], lastResult: entry.text },
+  };
+}
+
+function describeRerun(call: CallContext, entry: Repeats, reruns: number): Violation {
+  return {
+    rule: REVISIT,
+    severity: 'block',
+    reason:
+      `${call.description} ran before and nothing it depends on has changed since; the last ${reruns} ` +
+      're-runs of earlier queries all returned what they returned before, so this one is blocked: ' +
+      'its earlier answer still holds.',
+    suggestion: withAlternatives(
+      'Use the answers you already have instead of running the same queries again.',
+      call.toolPolicy.alternatives,
+    ),
+    evidence: { count: reruns, calls: [call.description], lastResult: entry.text },
+  };
+}
+
 function readRepeats(raw: Record<string, unknown>): Repeats | undefined {
   const digest = readString(raw.digest);
   const count = readCount(raw.count);
@@ -171,7 +316,10 @@ function readRepeats(raw: Record<string, unknown>): Repeats | undefined {
     digest,
     count,
     world,
+    since: 0,
+    targets: Array.isArray(raw.targets) ? raw.targets.filter((target) => typeof target === 'string') : [],
     at: readNumber(raw.at) ?? 0,
     text: readString(raw.text) ?? '',
+    seen: readCount(raw.seen) ?? count,
   };
 }

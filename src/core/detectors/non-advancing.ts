@@ -1,8 +1,9 @@
 /**
  * A tool that keeps saying "nothing here" while the agent varies its input: searching for a
  * capability that does not exist. Inputs and texts differ every time, so only the tool's own
- * flag (or the adapter's empty-result rule) reveals the loop. Once tripped, the tool stays off
- * for the rest of the run: the next query would not find it either.
+ * flag, or the adapter's reading of an empty answer ("No matches found", `[]`), reveals the loop.
+ * Once tripped, the tool stays off until the run ends or something changes the world: the next
+ * query against the same world would not find it either.
  */
 import type { Violation } from '../types.js';
 import { isHarnessFault, isWatched } from './applicability.js';
@@ -18,6 +19,8 @@ const VERSION = 1;
 
 interface Streak {
   count: number;
+  /** Some of the results were only empty, not flagged by the tool: the longer threshold applies. */
+  inferred?: boolean;
   tripped: boolean;
   calls: string[];
   text: string;
@@ -33,20 +36,23 @@ export function createNonAdvancingDetector(): Detector {
       const limits = call.toolPolicy.detectors.nonAdvancing;
       if (!isWatched(call, limits)) return undefined;
       const streak = tools.peek(call.tool);
-      if (!streak || !(streak.tripped || streak.count >= limits.blockAfter)) return undefined;
+      if (!streak || !(streak.tripped || streak.count >= thresholdOf(streak, limits))) return undefined;
       return describe(call, streak);
     },
 
     observe(call: CallContext, outcome: ObservedOutcome): void {
+      // A change of the world is progress, and what was not there may be there now.
+      if (outcome.changedWorld && tools.size > 0) tools.clear();
       const limits = call.toolPolicy.detectors.nonAdvancing;
       if (!isWatched(call, limits) || isHarnessFault(outcome)) return;
       const streak = tools.peek(call.tool);
-      if (outcome.nonAdvancing) {
+      if (outcome.nonAdvancing || outcome.empty) {
         const next = streak ?? { count: 0, tripped: false, calls: [], text: '' };
         next.count++;
+        if (!outcome.nonAdvancing) next.inferred = true;
         next.calls = [...next.calls, call.description].slice(-MAX_EVIDENCE_CALLS);
         next.text = excerpt(outcome.text);
-        if (next.count >= limits.blockAfter) next.tripped = true;
+        if (next.count >= thresholdOf(next, limits)) next.tripped = true;
         tools.set(call.tool, next);
       } else if (outcome.success && streak && !streak.tripped) {
         // Real progress before the trip; an agent failure is neither progress nor its absence.
@@ -72,6 +78,10 @@ export function createNonAdvancingDetector(): Detector {
   };
 }
 
+function thresholdOf(streak: Streak, limits: { blockAfter: number; emptyBlockAfter: number }): number {
+  return streak.inferred ? limits.emptyBlockAfter : limits.blockAfter;
+}
+
 function describe(call: CallContext, streak: Streak): Violation {
   const last = streak.calls[streak.calls.length - 1] ?? call.description;
   return {
@@ -93,6 +103,7 @@ function readStreak(raw: Record<string, unknown>): Streak | undefined {
   if (count === undefined || count < 1) return undefined;
   return {
     count,
+    ...(raw.inferred === true && { inferred: true }),
     tripped: raw.tripped === true,
     calls: readStrings(raw.calls, MAX_EVIDENCE_CALLS),
     text: typeof raw.text === 'string' ? raw.text : '',

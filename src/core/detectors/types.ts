@@ -7,6 +7,11 @@ export interface CallContext {
   readonly tool: string;
   readonly args: Readonly<Record<string, unknown>>;
   readonly identity: CallIdentity;
+  /**
+   * The key a learned ban on this exact call is filed under: the identity's call key, or the
+   * adapter's `failureKey` where fewer arguments decide whether the call fails.
+   */
+  readonly banKey: string;
   readonly facts: CallFacts;
   readonly toolPolicy: ResolvedToolPolicy;
   /** Calls issued together in one model step share a step id. */
@@ -26,6 +31,8 @@ export interface ObservedOutcome {
   readonly resultDigest: string;
   /** The tool flagged the result as making no progress (MCP `_meta`). */
   readonly nonAdvancing: boolean;
+  /** A search or query that found nothing: no progress either, though not the tool's own word. */
+  readonly empty?: boolean;
   /** The error or result text, truncated, for evidence. */
   readonly text: string;
   /** The whole result text (a file's content, for a read). */

@@ -233,3 +233,14 @@ describe('robustness', () => {
     );
   });
 });
+
+describe('collective communication (NCCL)', () => {
+  it.each([
+    'RuntimeError: NCCL communicator was aborted on rank 1. Original reason for failure was: [Rank 1] Watchdog caught collective operation timeout: WorkNCCL(SeqNum=1, OpType=ALLREDUCE, Timeout(ms)=600000) ran for 600057 milliseconds before timing out.',
+    '[E ProcessGroupNCCL.cpp:475] [Rank 0] Watchdog caught collective operation timeout',
+    'ncclSystemError: System call (e.g. socket, malloc) or external library call failed or device error.',
+    'torch.distributed.DistBackendError: NCCL error in: ../torch/csrc/distributed/c10d/ProcessGroupNCCL.cpp:1275, unhandled cuda error, NCCL version 2.14.3',
+  ])('blames the interconnect, never the trial, for %s', (error) => {
+    expect(failureOf(error)).toMatchObject({ blame: 'harness_fault' });
+  });
+});

@@ -164,3 +164,24 @@ describe('what a syntax error depends on', () => {
     expect(failure('npm run build', 'SyntaxError: Unexpected token')?.dependsOnFiles).toBeUndefined();
   });
 });
+
+describe('what decides whether a call fails', () => {
+  it('keys a search-and-replace edit by its file and old text, not by its replacement', () => {
+    const edit = (newStr: string) =>
+      factsOf('str_replace_editor', {
+        command: 'str_replace',
+        path: 'src/match.c',
+        old_str: 'return x;',
+        new_str: newStr,
+      });
+    expect(edit('return y;').failureKey).toBeDefined();
+    expect(edit('return y;').failureKey).toBe(edit('return z;').failureKey);
+  });
+
+  it('says an edit that names no file acts on state its arguments do not show', () => {
+    expect(factsOf('edit', { lines: '2:2', replacement: 'x = 1\n' }).actsOnHiddenState).toBe(true);
+    expect(
+      factsOf('edit_file', { path: 'a.py', old_string: 'x', new_string: 'y' }).actsOnHiddenState,
+    ).toBeUndefined();
+  });
+});

@@ -553,3 +553,23 @@ describe('parseRetryAfter', () => {
     expect(parseRetryAfter('Too Many Requests')).toBeUndefined();
   });
 });
+
+describe('errors nobody has a rule for', () => {
+  it('reads one that quotes the call’s own arguments as deterministic', () => {
+    const failure = failureOf(
+      'update_reservation_flights',
+      { reservation_id: 'XEWRD9', flights: [{ flight_number: 'HAT030', date: '2024-05-13' }] },
+      'Error: flight HAT030 not available on date 2024-05-13',
+    );
+    expect(failure).toMatchObject({ blame: 'unknown', deterministic: true });
+  });
+
+  it('reads one that names nothing of the call as possibly passing', () => {
+    const failure = failureOf(
+      'Read',
+      { file_path: '/repo/lib/app.ex' },
+      '<tool_use_error>Sibling tool call errored</tool_use_error>',
+    );
+    expect(failure).toMatchObject({ deterministic: false });
+  });
+});

@@ -61,7 +61,7 @@ describe('narrowing replay', () => {
       .split('\n')
       .map((line) => JSON.parse(line));
     expect(lines).toHaveLength(5);
-    expect(lines[0]).toEqual({ step: 1, tool: 'read_file', verdict: 'allow' });
+    expect(lines[0]).toEqual({ step: 1, tool: 'read_file', verdict: 'allow', returned: '(empty)' });
     expect(lines[2]).toMatchObject({
       step: 3,
       verdict: 'block',
@@ -76,8 +76,15 @@ describe('narrowing replay', () => {
     expect(await runReplay(loop, {}, io)).toBe(0);
     const lines = stdout().trimEnd().split('\n');
     expect(lines[0]).toContain('empty-read — The same empty read, four times.');
-    expect(lines[1]).toMatch(/^STEP\s+TOOL\s+VERDICT\s+RULE\s+REASON$/);
+    expect(lines[1]).toMatch(/^STEP\s+TOOL\s+RETURNED\s+VERDICT\s+RULE\s+REASON$/);
     expect(lines.at(-1)).toBe('4 calls: 2 allow, 0 warn, 2 block, 0 halt');
+  });
+
+  it('says with --judge how many blocks stopped a repeat and how many stopped new work', async () => {
+    const { io, stdout } = fakeIO();
+    expect(await runReplay(loop, { json: true, judge: true }, io)).toBe(0);
+    const last = JSON.parse(stdout().trim().split('\n').at(-1) ?? '{}');
+    expect(last).toEqual({ judge: { blocks: 2, justified: 2, false: 0, falseSteps: [] } });
   });
 
   it('uses no colour when stdout is not a terminal', async () => {

@@ -71,6 +71,40 @@ describe('absent-text', () => {
     expect(agent.check('edit_file', edit('function store(user) {')).verdict).toBe('allow');
   });
 
+  it('keeps what it read across a test run or a build, which write only outputs', () => {
+    const agent = afterReading(SOURCE);
+    agent.call(
+      'edit_file',
+      { path: 'src/other.js', old_string: 'a', new_string: 'b' },
+      'Edited src/other.js',
+    );
+    agent.call('bash', { command: 'npm test' }, 'Tests: 12 passed, 12 total');
+    agent.call('bash', { command: 'npx tsc --noEmit' }, '');
+    expect(agent.check('edit_file', edit('function store(user) {')).verdict).toBe('block');
+  });
+
+  it('forgets what it read after a test run that updates snapshots', () => {
+    const agent = afterReading(SOURCE);
+    agent.call(
+      'edit_file',
+      { path: 'src/other.js', old_string: 'a', new_string: 'b' },
+      'Edited src/other.js',
+    );
+    agent.call('bash', { command: 'npx jest -u' }, 'Snapshots: 2 updated, 2 total');
+    expect(agent.check('edit_file', edit('function store(user) {')).verdict).toBe('allow');
+  });
+
+  it('does not trust a read whose middle an output limit cut out', () => {
+    const lines = Array.from({ length: 80 }, (_, line) => `const value${line} = ${line};`);
+    const cut = [
+      ...lines.slice(0, 40),
+      '[... 48213 characters truncated ...]',
+      ...lines.slice(40),
+      SOURCE,
+    ].join('\n');
+    expect(afterReading(cut).check('edit_file', edit('function store(user) {')).verdict).toBe('allow');
+  });
+
   it('knows what a whole-file write left in the file', () => {
     const agent = new Agent();
     agent.call('write_file', { path: 'src/app.js', content: SOURCE }, 'Successfully wrote to src/app.js');

@@ -14,6 +14,9 @@ import {
 } from './support.js';
 
 const readData = callOf('read_file', { path: 'data.json' });
+/** The back-to-back rule alone, without the rules for queries that come back later. */
+const backToBackOnly = policies({ detectors: { identicalResult: { revisitBlockAt: 0, rerunStreak: 0 } } });
+const readDataBackToBack = callOf('read_file', { path: 'data.json' }, { policy: backToBackOnly });
 const sameContent = succeeded('{"users": []}');
 
 function grep(pattern: string) {
@@ -42,24 +45,24 @@ describe('identical-result', () => {
     ]);
   });
 
-  it('forgets the repetition once a different call comes in between', () => {
+  it('forgets the back-to-back streak once a different call comes in between', () => {
     const detector = createIdenticalResultDetector();
     expect(
       verdicts(detector, [
-        [readData, sameContent],
-        [readData, sameContent],
-        [readData, sameContent],
+        [readDataBackToBack, sameContent],
+        [readDataBackToBack, sameContent],
+        [readDataBackToBack, sameContent],
         grep('connectDatabase'),
-        [readData, sameContent],
+        [readDataBackToBack, sameContent],
       ]),
     ).toEqual(['allow', 'allow', 'warn', 'allow', 'allow']);
   });
 
-  it('forgets the repetition once another call is proposed in between, even if it is blocked', () => {
+  it('forgets the back-to-back streak once another call is proposed in between, even if it is blocked', () => {
     const detector = createIdenticalResultDetector();
-    verdicts(detector, repeat(3, [readData, sameContent]));
+    verdicts(detector, repeat(3, [readDataBackToBack, sameContent]));
     blockedElsewhere(detector, callOf('read_file', { path: 'data.jsn' }));
-    expect(detector.check(readData)).toBeUndefined();
+    expect(detector.check(readDataBackToBack)).toBeUndefined();
   });
 
   it('keeps the streak across calls in between when the tool allows them with withinCalls', () => {
@@ -96,9 +99,11 @@ describe('identical-result', () => {
     expect(verdicts(detector, steps).at(-1)).toBe('warn');
   });
 
-  it('forgets the repetition once more calls than withinCalls allows come in between', () => {
+  it('forgets the back-to-back streak once more calls than withinCalls allows come in between', () => {
     const detector = createIdenticalResultDetector();
-    const policy = policies({ tools: { read_file: { detectors: { identicalResult: { withinCalls: 3 } } } } });
+    const policy = policies({
+      tools: { read_file: { detectors: { identicalResult: { withinCalls: 3, revisitBlockAt: 0 } } } },
+    });
     const call = callOf('read_file', { path: 'data.json' }, { policy });
     expect(
       verdicts(detector, [
@@ -303,5 +308,112 @@ describe('identical-result', () => {
     }
     const snapshot = detector.snapshot() as { calls: unknown[] };
     expect(snapshot.calls.length).toBeLessThanOrEqual(1_000);
+  });
+});
+
+describe('queries that come back later', () => {
+  const revisits = policies({ detectors: { identicalResult: { revisitBlockAt: 3 } } });
+  const readConfig = callOf('read_file', { path: 'src/config.ts' }, { policy: revisits });
+  const configContent = succeeded('export const port = 3000;');
+  const readOther = (path: string) =>
+    [callOf('read_file', { path }, { policy: revisits }), succeeded(`// ${path}`)] as const;
+
+  it('leaves a file read again after other calls alone by default', () => {
+    const detector = createIdenticalResultDetector();
+    const plain = callOf('read_file', { path: 'src/config.ts' });
+    const steps = [[plain, configContent], grep('port'), [plain, configContent], grep('host')] as const;
+    verdicts(detector, [...steps]);
+    expect(detector.check(plain)).toBeUndefined();
+  });
+
+  it('blocks the third read of a file, after other calls, that returned the same content each time, when asked to', () => {
+    const detector = createIdenticalResultDetector();
+    expect(
+      verdicts(detector, [
+        [readConfig, configContent],
+        readOther('src/a.ts'),
+        [readConfig, configContent],
+        readOther('src/b.ts'),
+        [readConfig, configContent],
+      ]),
+    ).toEqual(['allow', 'allow', 'allow', 'allow', 'block']);
+    expect(detector.check(readConfig)?.rule).toBe('revisit');
+  });
+
+  it('lets the read run again once the file it reads has changed', () => {
+    const detector = createIdenticalResultDetector();
+    const edit = callOf(
+      'edit_file',
+      { path: 'src/config.ts' },
+      { kind: 'mutate', targets: ['src/config.ts'] },
+    );
+    const config = callOf(
+      'read_file',
+      { path: 'src/config.ts' },
+      { targets: ['src/config.ts'], policy: revisits },
+    );
+    verdicts(detector, [
+      [config, configContent],
+      readOther('src/a.ts'),
+      [config, configContent],
+      [edit, succeeded('Edited src/config.ts', { changedWorld: true })],
+    ]);
+    expect(detector.check(config)).toBeUndefined();
+  });
+
+  it('keeps an answer about one file through a change of another', () => {
+    const detector = createIdenticalResultDetector();
+    const edit = callOf('edit_file', { path: 'src/b.ts' }, { kind: 'mutate', targets: ['src/b.ts'] });
+    const config = callOf(
+      'read_file',
+      { path: 'src/config.ts' },
+      { targets: ['src/config.ts'], policy: revisits },
+    );
+    verdicts(detector, [
+      [config, configContent],
+      [edit, succeeded('Edited src/b.ts', { changedWorld: true })],
+      [config, configContent],
+      readOther('src/a.ts'),
+    ]);
+    expect(detector.check(config)?.rule).toBe('revisit');
+  });
+
+  it('blocks the next re-run once two earlier queries of one tool in a row came back as before', () => {
+    const detector = createIdenticalResultDetector();
+    const search = (route: string) =>
+      [
+        callOf('search_direct_flight', { route }, { kind: 'search' }),
+        succeeded(`[{"flight": "${route}"}]`),
+      ] as const;
+    expect(
+      verdicts(detector, [
+        search('MSP-EWR'),
+        search('JFK-ATL'),
+        search('ORD-PHL'),
+        search('MSP-EWR'),
+        search('JFK-ATL'),
+        search('ORD-PHL'),
+      ]),
+    ).toEqual(['allow', 'allow', 'allow', 'allow', 'allow', 'block']);
+  });
+
+  it('forgets what it read when the context is compacted', () => {
+    const detector = createIdenticalResultDetector();
+    verdicts(detector, [[readConfig, configContent], readOther('src/a.ts'), [readConfig, configContent]]);
+    detector.compacted?.();
+    expect(detector.check(readConfig)).toBeUndefined();
+  });
+});
+
+describe('re-runs of earlier queries', () => {
+  it('does not count re-runs of different tools as one sweep', () => {
+    const detector = createIdenticalResultDetector();
+    const read = (path: string) => [callOf('read_file', { path }), succeeded(`// ${path}`)] as const;
+    const search = [
+      callOf('search_files', { pattern: 'TODO' }, { kind: 'search' }),
+      succeeded('a.ts:1'),
+    ] as const;
+    const steps = [read('a.ts'), search, read('b.ts'), read('a.ts'), search, read('b.ts')] as const;
+    expect(verdicts(detector, [...steps])).not.toContain('block');
   });
 });

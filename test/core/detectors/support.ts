@@ -24,10 +24,12 @@ export interface CallOptions {
 
 export function callOf(tool: string, args: Record<string, unknown>, options: CallOptions = {}): CallContext {
   const kind = options.kind ?? 'read';
+  const identity = identifyCall(tool, args);
   return {
     tool,
     args,
-    identity: identifyCall(tool, args),
+    identity,
+    banKey: identity.callKey,
     facts: { actionClass: kind, kind, targets: options.targets ?? [] },
     toolPolicy: (options.policy ?? DEFAULTS).resolve(tool),
     now: options.now ?? 0,

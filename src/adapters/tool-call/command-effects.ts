@@ -1,0 +1,50 @@
+/**
+ * What a shell command may write. Test runners, type checkers and builds read the sources and write
+ * reports, caches and build outputs; they never rewrite the files they read, so a file the agent
+ * read in full before the run is still what it read after it. Anything else (a formatter, `sed -i`,
+ * a script, `make`) may rewrite any file.
+ */
+
+/** `program subcommand` pairs, and programs whose every run only checks or builds. */
+const CHECKS: ReadonlyMap<string, ReadonlySet<string> | true> = new Map<string, ReadonlySet<string> | true>([
+  ['npm', new Set(['test', 't', 'run-script test', 'run test', 'run build', 'run typecheck', 'run check'])],
+  ['pnpm', new Set(['test', 'run test', 'run build', 'build', 'run typecheck'])],
+  ['yarn', new Set(['test', 'run test', 'build', 'run build', 'typecheck'])],
+  ['bun', new Set(['test', 'run test', 'run build'])],
+  ['cargo', new Set(['test', 'build', 'check', 'bench'])],
+  ['go', new Set(['test', 'build', 'vet'])],
+  ['dotnet', new Set(['test', 'build'])],
+  ['mvn', new Set(['test', 'compile', 'package', 'verify'])],
+  ['gradle', new Set(['test', 'build', 'check'])],
+  ['./gradlew', new Set(['test', 'build', 'check'])],
+  ['mix', new Set(['test', 'compile'])],
+  ['pytest', true],
+  ['tsc', true],
+  ['vitest', true],
+  ['jest', true],
+  ['mocha', true],
+  ['rspec', true],
+  ['tox', true],
+  ['ctest', true],
+]);
+
+/** Flags that turn a check into a rewrite: `--fix`, `--write`, snapshot updates. */
+const REWRITING_FLAG =
+  /(?:^|\s)(?:--fix\b|--write\b|-w\b|-u\b|--update(?:Snapshot)?\b|--update-snapshots?\b)/;
+/** Several commands in one line: each would have to be judged. */
+const SEVERAL = /[;&|<>`$]/;
+
+/** Whether `command` is a test run or build that leaves every source file as it was. */
+export function leavesSourcesAlone(command: string): boolean {
+  if (SEVERAL.test(command) || REWRITING_FLAG.test(command)) return false;
+  const words = command.trim().split(/\s+/);
+  const first = words[0] === 'npx' || words[0] === 'uvx' ? words[1] : words[0];
+  const rest = words[0] === 'npx' || words[0] === 'uvx' ? words.slice(2) : words.slice(1);
+  if (first === undefined) return false;
+  if ((first === 'python' || first === 'python3') && rest[0] === '-m')
+    return CHECKS.get(rest[1] ?? '') === true;
+  const known = CHECKS.get(first);
+  if (known === undefined) return false;
+  if (known === true) return true;
+  return known.has(rest.slice(0, 2).join(' ')) || known.has(rest[0] ?? '');
+}

@@ -1,0 +1,169 @@
+import { describe, expect, it } from 'vitest';
+import {
+  createMlTrainingAdapter,
+  mlTrialToOutcome,
+  mlTrialToProposal,
+} from '../../src/adapters/ml-training/index.js';
+import { NarrowingLoop } from '../../src/core/loop.js';
+import { Agent } from './support.js';
+
+const NOT_VERBATIM = (oldStr: string) => ({
+  text: `ERROR:\nNo replacement was performed, old_str \`${oldStr}\` did not appear verbatim in /workspace/src/match.c.`,
+  isError: true,
+});
+const MULTIPLE = {
+  text: 'ERROR:\nNo replacement was performed. Multiple occurrences of old_str `return pattern_type;` in lines [317, 449]. Please ensure it is unique.',
+  isError: true,
+};
+const SYNTAX_ERROR = {
+  text: 'Your proposed edit has introduced new syntax error(s). Please read this error message carefully and then retry editing the file.\n\nERRORS:\n- E999 IndentationError: unexpected indent',
+  isError: true,
+};
+
+describe('edits that fail by the text they look for', () => {
+  it('blocks an edit whose old text already failed on the file, whatever it would write instead', () => {
+    const agent = new Agent();
+    const edit = (newStr: string) => ({
+      command: 'str_replace',
+      path: '/workspace/src/match.c',
+      old_str: 'case TK_MATCH_CAPTURE:\n   316\t    case TK_MATCH_DONTCARE:',
+      new_str: newStr,
+    });
+    agent.call(
+      'str_replace_editor',
+      edit('case TK_MATCH_CAPTURE: /* iso */'),
+      NOT_VERBATIM('case TK_MATCH_CAPTURE:'),
+    );
+    const retry = agent.check('str_replace_editor', edit('case TK_MATCH_CAPTURE: // consume'));
+    expect(retry).toMatchObject({ verdict: 'block', rule: 'identical-failure' });
+  });
+
+  it('blocks an edit whose old text occurs several times, whatever it would write instead', () => {
+    const agent = new Agent();
+    const edit = (newStr: string) => ({
+      command: 'str_replace',
+      path: '/workspace/src/match.c',
+      old_str: 'return pattern_type;',
+      new_str: newStr,
+    });
+    agent.call(
+      'str_replace_editor',
+      edit('pattern_type = alias(pattern_type); return pattern_type;'),
+      MULTIPLE,
+    );
+    expect(agent.check('str_replace_editor', edit('return consume(pattern_type);')).verdict).toBe('block');
+  });
+
+  it('allows the same old text again once the file has changed', () => {
+    const agent = new Agent();
+    const edit = {
+      command: 'str_replace',
+      path: '/workspace/src/match.c',
+      old_str: 'return pattern_type;',
+      new_str: 'x',
+    };
+    agent.call('str_replace_editor', edit, MULTIPLE);
+    agent.call(
+      'str_replace_editor',
+      { command: 'insert', path: '/workspace/src/match.c', insert_line: 317, new_str: '// aliasing' },
+      'The file /workspace/src/match.c has been edited.',
+    );
+    expect(agent.check('str_replace_editor', { ...edit, new_str: 'y' }).verdict).toBe('allow');
+  });
+});
+
+describe('calls that act on hidden state', () => {
+  it('blocks an edit of the open file repeated back to back after it failed', () => {
+    const agent = new Agent();
+    const edit = { lines: '287:295', replacement: "    required = ['Rows', 'Columns']\n" };
+    agent.call('edit', edit, SYNTAX_ERROR);
+    expect(agent.check('edit', edit).verdict).toBe('block');
+  });
+
+  it('allows the same edit arguments once another file has been opened, since they now edit that file', () => {
+    const agent = new Agent();
+    const edit = { lines: '2:2', replacement: '    cipher = binascii.unhexlify(f.read())\n' };
+    agent.call('edit', edit, SYNTAX_ERROR);
+    agent.call(
+      'open',
+      { path: 'decrypt.py' },
+      "[File: /ctf/decrypt.py (6 lines total)]\n1:with open('msg.enc', 'rb') as f:",
+    );
+    expect(agent.check('edit', edit).verdict).toBe('allow');
+  });
+});
+
+describe('failures nobody can blame yet', () => {
+  const SIBLING = { text: '<tool_use_error>Sibling tool call errored</tool_use_error>', isError: true };
+
+  it('lets the same call retry once after an error it cannot read, and blocks the third attempt', () => {
+    const agent = new Agent();
+    expect(agent.repeat(3, 'Read', { file_path: '/repo/lib/app.ex' }, SIBLING)).toEqual([
+      'allow',
+      'allow',
+      'block',
+    ]);
+  });
+
+  it('blocks the second attempt at once when the error quotes what the call asked for', () => {
+    const agent = new Agent();
+    const change = {
+      reservation_id: 'XEWRD9',
+      cabin: 'economy',
+      flights: [{ flight_number: 'HAT030', date: '2024-05-13' }],
+      payment_id: 'gift_card_4643416',
+    };
+    const unavailable = { text: 'Error: flight HAT030 not available on date 2024-05-13', isError: true };
+    expect(agent.repeat(2, 'update_reservation_flights', change, unavailable)).toEqual(['allow', 'block']);
+  });
+
+  it('keeps the ban across a new user message: a reply does not make the flight available', () => {
+    const agent = new Agent();
+    const change = { reservation_id: 'XEWRD9', flights: [{ flight_number: 'HAT030', date: '2024-05-13' }] };
+    const unavailable = { text: 'Error: flight HAT030 not available on date 2024-05-13', isError: true };
+    agent.call('update_reservation_flights', change, unavailable);
+    agent.loop.newRun('user');
+    agent.call('search_direct_flight', { origin: 'ATL', destination: 'LAS', date: '2024-05-21' }, '[]');
+    expect(agent.check('update_reservation_flights', change).verdict).toBe('block');
+  });
+
+  it('bans a call after its first failure when another call on the same target just failed with the same error', () => {
+    const agent = new Agent();
+    const booking = (bags: number) => ({
+      user_id: 'mohamed_silva_9265',
+      origin: 'JFK',
+      destination: 'SFO',
+      payment_methods: [{ payment_id: 'certificate_3765853', amount: 500 }],
+      total_baggages: bags,
+    });
+    const mismatch = {
+      text: 'Error: payment amount does not add up, total price is 1203, but paid 833',
+      isError: true,
+    };
+    agent.call('book_reservation', booking(6), mismatch);
+    agent.call('book_reservation', booking(2), mismatch);
+    expect(agent.check('book_reservation', booking(2)).verdict).toBe('block');
+  });
+});
+
+describe('parameter ranges', () => {
+  const divergence = { ok: false, error: 'FloatingPointError: Loss became infinite or NaN at iteration 120' };
+
+  function learnedAfter(first: number, second: number): NarrowingLoop {
+    const loop = new NarrowingLoop({ adapter: createMlTrainingAdapter() });
+    for (const lr of [first, second]) {
+      const proposal = mlTrialToProposal({ lr, batch_size: 64 });
+      loop.checkProposal(proposal);
+      loop.recordOutcome({ ...mlTrialToOutcome({ lr, batch_size: 64 }, divergence), proposal });
+    }
+    return loop;
+  }
+
+  it('learns the same range whichever of two diverging learning rates failed first', () => {
+    for (const loop of [learnedAfter(0.1, 0.11), learnedAfter(0.11, 0.1)]) {
+      const check = loop.checkProposal(mlTrialToProposal({ lr: 0.105, batch_size: 64 }));
+      expect(check).toMatchObject({ verdict: 'block', rule: 'parameter-ban' });
+      expect(check.reason).toContain('lr >= 0.1');
+    }
+  });
+});

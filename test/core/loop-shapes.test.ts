@@ -1,0 +1,46 @@
+import { describe, expect, it } from 'vitest';
+import { Agent } from './support.js';
+
+const SYMBOLS = ['parseConfig', 'loadSettings', 'readEnvFile', 'configFromEnv', 'envLoader', 'settingsOf'];
+const noMatches = (pattern: string) => `No matches found for pattern "\\b${pattern}\\b" in path ".".`;
+
+describe('searches that find nothing', () => {
+  it('blocks the sixth search in a row that found nothing, and says to report what is missing', () => {
+    const agent = new Agent();
+    const verdicts = SYMBOLS.map(
+      (name) => agent.call('search_file_content', { pattern: `\\b${name}\\b` }, noMatches(name)).check,
+    );
+    expect(verdicts.map((check) => check.allowed)).toEqual([true, true, true, true, true, false]);
+    expect(verdicts[5]).toMatchObject({ rule: 'non-advancing' });
+    expect(verdicts[5]?.suggestion).toContain('missing');
+  });
+
+  it('counts empty JSON lists from an API the same way', () => {
+    const agent = new Agent();
+    const dates = ['2024-05-10', '2024-05-11', '2024-05-12', '2024-05-13', '2024-05-14', '2024-05-15'];
+    const verdicts = dates.map(
+      (date) =>
+        agent.call('search_direct_flight', { origin: 'ORD', destination: 'PHL', date }, '[]').check.verdict,
+    );
+    expect(verdicts.at(-1)).toBe('block');
+  });
+
+  it('starts counting again once something changed the world', () => {
+    const agent = new Agent();
+    for (const name of SYMBOLS.slice(0, 5))
+      agent.call('search_file_content', { pattern: name }, noMatches(name));
+    agent.call(
+      'write_file',
+      { path: 'src/config.ts', content: 'export function envLoader() {}\n' },
+      'Wrote src/config.ts',
+    );
+    expect(agent.check('search_file_content', { pattern: 'envLoader' }).allowed).toBe(true);
+  });
+
+  it('does not count empty files as searches that found nothing', () => {
+    const agent = new Agent();
+    const inits = ['a', 'b', 'c', 'd', 'e', 'f'].map((dir) => `pkg/${dir}/__init__.py`);
+    const verdicts = inits.map((path) => agent.call('read_file', { path }, '').check.verdict);
+    expect(verdicts).not.toContain('block');
+  });
+});
