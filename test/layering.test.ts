@@ -21,7 +21,7 @@ const ALLOWED: Readonly<Record<string, readonly string[]>> = {
   trace: ['core', 'adapters'],
   install: ['core', 'adapters', 'node'],
   guard: ['core', 'adapters', 'node', 'policy-file', 'stores', 'audit'],
-  replay: ['core', 'guard', 'trace'],
+  replay: ['core', 'adapters', 'guard', 'trace'],
   report: ['core', 'node', 'audit'],
   mcp: ['core', 'adapters', 'guard'],
   demo: ['core', 'adapters', 'node', 'stores', 'audit', 'guard'],

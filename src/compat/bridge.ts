@@ -5,7 +5,7 @@
  * What that interface cannot say, the bridge does not guess: no failure is deterministic (every
  * signature needs the corroboration threshold), and a failure means only "this call fails".
  */
-import { normalizeTarget } from '../core/targets.js';
+import { normalizeTarget } from '../adapters/tool-call/targets.js';
 import type {
   ActionKind,
   CallFacts,

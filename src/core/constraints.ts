@@ -13,7 +13,7 @@ import type {
   ParameterRegion,
   PersistedState,
 } from './types.js';
-import { isGeneratedPath, samePath } from './world.js';
+import { samePath } from './world.js';
 
 /** A constraint plus what the engine needs to decide whether it is in force yet. */
 export interface Entry {
@@ -70,7 +70,11 @@ export class ConstraintIndex {
   private activeCount = 0;
   private membership = 0;
 
-  constructor(private readonly capacity: number) {}
+  constructor(
+    private readonly capacity: number,
+    /** Build outputs (the adapter's knowledge): any command with unknown effects may regenerate them. */
+    private readonly isGenerated: (target: string) => boolean = () => false,
+  ) {}
 
   get size(): number {
     return this.all.size;
@@ -206,7 +210,7 @@ export class ConstraintIndex {
     }
     this.armedFileScoped.add(entry);
     for (const file of files) addTo(this.armedByFile, fileName(file), entry);
-    if (files.some(isGeneratedPath)) this.armedGenerated.add(entry);
+    if (files.some(this.isGenerated)) this.armedGenerated.add(entry);
   }
 
   generatedEntries(): readonly Entry[] {
@@ -267,7 +271,7 @@ export class ConstraintIndex {
     if (workspace) {
       this.workspace.add(entry);
       this.arm(entry);
-    } else if (constraint.target && isGeneratedPath(constraint.target)) this.generated.add(entry);
+    } else if (constraint.target && this.isGenerated(constraint.target)) this.generated.add(entry);
   }
 
   private unindex(entry: Entry): void {

@@ -77,8 +77,8 @@ export function targetViolation(entry: Entry, call: CallContext): Violation {
       constraint: { ...constraint },
     };
   }
-  if (constraint.signature === 'file_not_found' || constraint.blocksKinds?.includes('read')) {
-    const missing = constraint.signature === 'file_not_found' || constraint.blocksKinds?.includes('delete');
+  if (constraint.meaning === 'target-missing' || constraint.blocksKinds?.includes('read')) {
+    const missing = constraint.meaning === 'target-missing' || constraint.blocksKinds?.includes('delete');
     if (missing) {
       return {
         rule: 'missing-target',

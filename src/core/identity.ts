@@ -4,8 +4,6 @@
  * memory, because arguments come straight from a model.
  */
 
-import { normalizeArguments } from './normal-form.js';
-
 const MAX_DEPTH = 64;
 const MAX_KEYS = 1_000;
 const MAX_ITEMS = 10_000;
@@ -594,12 +592,20 @@ export interface IdentifiedCall {
   readonly args: Readonly<Record<string, unknown>>;
 }
 
+type ArgumentNormalizer = (args: Readonly<Record<string, unknown>>) => Readonly<Record<string, unknown>>;
+
+const AS_THEY_ARE: ArgumentNormalizer = (args) => args;
+
 /**
- * `identifyCall` that never throws and tells when the arguments had to be bounded. The command and
- * path arguments are identified in normal form (see `normalizeArguments`): spacing and `./` do not
- * make a new call.
+ * `identifyCall` that never throws and tells when the arguments had to be bounded. The arguments
+ * are identified in the adapter's normal form (`normalizeArguments`), so that two spellings of one
+ * call are one call.
  */
-export function identifyArguments(tool: string, args: Readonly<Record<string, unknown>>): IdentifiedCall {
+export function identifyArguments(
+  tool: string,
+  args: Readonly<Record<string, unknown>>,
+  normalizeArguments: ArgumentNormalizer = AS_THEY_ARE,
+): IdentifiedCall {
   let keys: string[] | undefined;
   try {
     keys = Object.keys(args);

@@ -34,7 +34,6 @@ import { RadiusLimit } from './radius.js';
 import { sameProposal } from './same-proposal.js';
 import { contextMatches } from './scope.js';
 import { keptText, ownCopy, redactConstraint, redactText } from './secrets.js';
-import { normalizeTarget } from './targets.js';
 import type {
   AuditSink,
   CallFacts,
@@ -54,16 +53,10 @@ import type {
   StateStore,
   VerdictKind,
   Violation,
+  WorkspaceKnowledge,
   WorldProbe,
 } from './types.js';
-import {
-  commandMentions,
-  type Effect,
-  isGeneratedPath,
-  isProjectConfiguration,
-  mayIntroduce,
-  WorldTracker,
-} from './world.js';
+import { type Effect, mayIntroduce, WorldTracker } from './world.js';
 
 export interface NarrowingEngineOptions {
   readonly adapter: DomainAdapter;
@@ -90,6 +83,15 @@ interface Lifted {
   readonly entry: Entry;
   readonly why: string;
 }
+
+/** An adapter that says nothing about its workspace: no build outputs, no configuration files. */
+const NO_WORKSPACE_KNOWLEDGE: WorkspaceKnowledge = {
+  isGenerated: () => false,
+  isConfiguration: () => false,
+  mentions: (command, target) => command.includes(target),
+  isAboutMissingFile: () => false,
+  targetsIn: (command) => command.split(/\s+/).filter((word) => word !== ''),
+};
 
 const SEVERITY: Record<VerdictKind, number> = { allow: 0, warn: 1, block: 2, halt: 3 };
 const SYSTEM_CLOCK: Clock = { now: () => Date.now() };
@@ -144,6 +146,10 @@ export class NarrowingEngine {
   private readonly index: ConstraintIndex;
   private readonly learner: Learner;
   private readonly world = new WorldTracker();
+  private readonly workspace: WorkspaceKnowledge;
+  private readonly normalizeArguments:
+    | ((args: Readonly<Record<string, unknown>>) => Readonly<Record<string, unknown>>)
+    | undefined;
   private readonly detectors: readonly Detector[];
   private readonly convergence: ConvergenceDetector | undefined;
   /** The detectors that want every verdict: most do not, and asking each costs on every call. */
@@ -169,7 +175,11 @@ export class NarrowingEngine {
     this.store = options.store;
     this.probe = options.probe;
     this.toolPolicies = new ToolPolicyIndex(this.policy);
-    this.index = new ConstraintIndex(this.policy.learning.maxConstraints);
+    this.workspace = this.adapter.workspace ?? NO_WORKSPACE_KNOWLEDGE;
+    this.normalizeArguments = this.adapter.normalizeArguments?.bind(this.adapter);
+    this.index = new ConstraintIndex(this.policy.learning.maxConstraints, (target) =>
+      this.workspace.isGenerated(target),
+    );
     this.learner = new Learner(this.index, this.policy);
     this.detectors = options.detectors ?? createDefaultDetectors();
     this.convergence = this.detectors.find(isConvergenceDetector);
@@ -531,6 +541,7 @@ export class NarrowingEngine {
     const { identity, args } = identifyArguments(
       proposal.tool,
       (proposal.args ?? {}) as Record<string, unknown>,
+      this.normalizeArguments,
     );
     const toolPolicy = this.toolPolicies.resolve(proposal.tool);
     const described = this.adapter.describeCall(args === proposal.args ? proposal : { ...proposal, args });
@@ -719,13 +730,15 @@ export class NarrowingEngine {
     const workspaceWide = this.policy.learning.invalidation === 'workspace';
     if (effect.kind === 'unknown') {
       const command = effect.command ?? '';
-      const words = commandWords(command);
+      const words = this.workspace.targetsIn(command);
       if (workspaceWide) {
         for (const entry of this.index.armedWorkspaceEntries()) this.relieve(entry, because, lifted);
         // A command changes files only where it writes: what it names, and build outputs.
         for (const entry of this.index.armedForCommand(words)) {
           const files = entry.constraint.dependsOnFiles ?? [];
-          if (files.some((file) => isGeneratedPath(file) || commandMentions(command, file)))
+          if (
+            files.some((file) => this.workspace.isGenerated(file) || this.workspace.mentions(command, file))
+          )
             this.relieve(entry, because, lifted);
         }
       }
@@ -752,7 +765,7 @@ export class NarrowingEngine {
         if (changeRelieves(entry.constraint, effect)) this.relieve(entry, why, lifted);
     }
     if (!workspaceWide) return;
-    if (effect.changedTargets.some(isProjectConfiguration)) {
+    if (effect.changedTargets.some((target) => this.workspace.isConfiguration(target))) {
       for (const entry of this.index.armedFileScopedEntries()) this.relieve(entry, because, lifted);
     } else {
       for (const target of effect.changedTargets) {
@@ -769,16 +782,15 @@ export class NarrowingEngine {
     // error texts is bounded: a session rarely has more failing commands than this.
     for (const entry of armed.slice(-CREATION_SCAN)) {
       const relevant =
-        entry.constraint.signature === 'file_not_found' ||
+        this.workspace.isAboutMissingFile(entry.constraint.signature) ||
         effect.changedTargets.some((target) => mentions(entry.constraint.evidence.lastError, target));
       if (relevant) this.relieve(entry, because, lifted);
     }
   }
 
-  private mentionedTargets(words: readonly string[]): string[] {
+  private mentionedTargets(targets: readonly string[]): string[] {
     const out: string[] = [];
-    for (const token of words) {
-      const target = normalizeTarget(token);
+    for (const target of targets) {
       if (this.index.targetEntries(target).length > 0 || this.index.dependentsOf(target).length > 0)
         out.push(target);
     }
@@ -880,10 +892,6 @@ function changeRelieves(constraint: Constraint, effect: Effect): boolean {
 }
 
 /** The words of a command line that may name files. */
-function commandWords(command: string): string[] {
-  return command.split(/[\s'"=;|&<>()]+/).filter((word) => word.length >= 2 && !word.startsWith('-'));
-}
-
 /**
  * What `recordOutcome` returns. The receipt hash is worked out in batches off the hot path, so it
  * is read through the journal when asked for (which forces it), and written into JSON then too.

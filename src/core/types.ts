@@ -94,6 +94,8 @@ export interface CallFacts {
   readonly readsWholeTarget?: boolean;
   /** For an edit: the texts it must find, verbatim, in its target (old_string, each oldText). */
   readonly searchTexts?: readonly string[];
+  /** A command that only looks (`ls`, `git status`, a test run): running it changes nothing. */
+  readonly changesNothing?: boolean;
   /**
    * The part of the call that decides whether it fails, when that is less than all its arguments:
    * an edit fails or not by the text it searches for, whatever it would put in its place. Calls
@@ -145,6 +147,24 @@ export interface FailureFacts {
 }
 
 /**
+ * What an adapter knows about the workspace a domain's calls act on, which the engine needs to tell
+ * which bans a change may cure. Without it, no path is generated or configuration, and a command
+ * names what its text contains.
+ */
+export interface WorkspaceKnowledge {
+  /** A target that build steps regenerate: any command with unknown effects may cure a ban on it. */
+  isGenerated(target: string): boolean;
+  /** A target that changes how every command behaves (a manifest, compiler configuration). */
+  isConfiguration(target: string): boolean;
+  /** Whether a command line names a target. */
+  mentions(command: string, target: string): boolean;
+  /** Whether a failure signature says a file was missing: creating a file may cure it. */
+  isAboutMissingFile(signature: string): boolean;
+  /** The targets a command line may name, normalised as the adapter normalises targets. */
+  targetsIn(command: string): readonly string[];
+}
+
+/**
  * A domain adapter translates domain signals into the engine's language. The core never
  * inspects tool names or error texts itself.
  */
@@ -154,6 +174,13 @@ export interface DomainAdapter {
   readonly signatures: readonly string[];
   /** Every action class this adapter can produce. */
   readonly actionClasses: readonly string[];
+  /** What the adapter knows about the workspace its calls change. */
+  readonly workspace?: WorkspaceKnowledge;
+  /**
+   * The arguments as the call is identified: two spellings of one call (spacing in a command, `./`
+   * before a path) brought to one. The same object when nothing changes.
+   */
+  normalizeArguments?(args: Readonly<Record<string, unknown>>): Readonly<Record<string, unknown>>;
   describeCall(proposal: Proposal): CallFacts;
   /** `undefined` when the outcome is not a failure. */
   describeFailure(outcome: Outcome, call: CallFacts): FailureFacts | undefined;

@@ -1,9 +1,9 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { createToolCallAdapter, toolCallToProposal } from '../../src/adapters/tool-call/index.js';
+import { normalizeArguments, normalizeCommand } from '../../src/adapters/tool-call/normal-form.js';
 import { identifyArguments, identifyCall, UNREADABLE } from '../../src/core/identity.js';
 import { NarrowingEngine } from '../../src/core/loop.js';
-import { normalizeCommand } from '../../src/core/normal-form.js';
 
 function engine() {
   return new NarrowingEngine({ adapter: createToolCallAdapter() });
@@ -78,7 +78,8 @@ describe('huge arguments', () => {
 });
 
 describe('spelling of commands and paths', () => {
-  const key = (tool: string, args: Record<string, unknown>) => identifyArguments(tool, args).identity.callKey;
+  const key = (tool: string, args: Record<string, unknown>) =>
+    identifyArguments(tool, args, normalizeArguments).identity.callKey;
 
   it('identifies a command the same whatever the spacing between its words', () => {
     const word = fc.stringMatching(/^[a-z0-9./=-]{1,8}$/);

@@ -4,7 +4,7 @@ import {
   mlTrialToOutcome,
   mlTrialToProposal,
 } from '../../src/adapters/ml-training/index.js';
-import { NarrowingLoop } from '../../src/core/loop.js';
+import { NarrowingEngine } from '../../src/core/loop.js';
 import { Agent } from './support.js';
 
 const NOT_VERBATIM = (oldStr: string) => ({
@@ -149,8 +149,8 @@ describe('failures nobody can blame yet', () => {
 describe('parameter ranges', () => {
   const divergence = { ok: false, error: 'FloatingPointError: Loss became infinite or NaN at iteration 120' };
 
-  function learnedAfter(first: number, second: number): NarrowingLoop {
-    const loop = new NarrowingLoop({ adapter: createMlTrainingAdapter() });
+  function learnedAfter(first: number, second: number): NarrowingEngine {
+    const loop = new NarrowingEngine({ adapter: createMlTrainingAdapter() });
     for (const lr of [first, second]) {
       const proposal = mlTrialToProposal({ lr, batch_size: 64 });
       loop.checkProposal(proposal);

@@ -2,7 +2,7 @@
  * The tool-call domain adapter: reads any agent tool call (MCP tools, the built-in tools of coding
  * agents, framework tools) and its outcome in the engine's terms.
  */
-import { extractTargets } from '../../core/targets.js';
+
 import type {
   ActionKind,
   Blame,
@@ -37,6 +37,7 @@ import { leavesSourcesAlone } from './command-effects.js';
 import { quotesArguments, withoutEchoes } from './echoes.js';
 import { isEmptyAnswer } from './empty-result.js';
 import { SignatureMatcher } from './matcher.js';
+import { normalizeArguments } from './normal-form.js';
 import {
   EMPTY,
   parseRetryAfter,
@@ -50,6 +51,8 @@ import {
   UNRECOGNISED_COMMAND,
   VALIDATION,
 } from './signatures.js';
+import { extractTargets } from './targets.js';
+import { isReadOnlyCommand, toolCallWorkspace } from './workspace.js';
 
 /** A failure pattern of your own tools, tried before the built-in ones. */
 export interface ExtraPattern {
@@ -96,6 +99,7 @@ export function createToolCallAdapter(options: ToolCallAdapterOptions = {}): Too
     };
     if (kind === 'exec') {
       const command = facts.targets[0];
+      if (command !== undefined && isReadOnlyCommand(command)) facts.changesNothing = true;
       if (command !== undefined && leavesSourcesAlone(command)) facts.leavesSourcesAlone = true;
       return facts;
     }
@@ -169,6 +173,8 @@ export function createToolCallAdapter(options: ToolCallAdapterOptions = {}): Too
     name: 'tool-call',
     signatures,
     actionClasses: TOOL_CALL_ACTION_CLASSES,
+    workspace: toolCallWorkspace,
+    normalizeArguments,
     describeCall,
     describeFailure,
     isNonAdvancing,

@@ -2,8 +2,9 @@
  * What particular argument shapes carry: the command line of a shell call, the files a patch touches,
  * the text an edit writes and the text it searched for.
  */
-import { normalizeTarget } from '../../core/targets.js';
+
 import { isRecord } from './action-classes.js';
+import { normalizeTarget } from './targets.js';
 
 const MAX_COMMAND_LENGTH = 1024;
 const MAX_NEEDLE_LENGTH = 2000;

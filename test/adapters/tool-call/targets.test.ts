@@ -1,6 +1,11 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { extractTargets, normalizePath, normalizeTarget, normalizeUrl } from '../../src/core/targets.js';
+import {
+  extractTargets,
+  normalizePath,
+  normalizeTarget,
+  normalizeUrl,
+} from '../../../src/adapters/tool-call/targets.js';
 
 describe('normalizePath', () => {
   it('resolves dot and dot-dot segments', () => {

@@ -1,0 +1,229 @@
+/**
+ * What the tool-call adapter knows about a developer's workspace that the engine must not: which
+ * shell commands only look, which paths builds regenerate, which files configure every command, and
+ * how a command line names the files it may touch. The engine asks through `WorkspaceKnowledge`.
+ */
+import type { WorkspaceKnowledge } from '../../core/types.js';
+import { normalizeTarget } from './targets.js';
+
+/**
+ * Commands that only look. Test runners count as looking: they do not change the sources a
+ * failed call depended on, and treating them as changes would let every test run reopen every ban.
+ */
+const READ_ONLY_COMMANDS = new Set([
+  'ls',
+  'll',
+  'cat',
+  'bat',
+  'head',
+  'tail',
+  'less',
+  'more',
+  'grep',
+  'egrep',
+  'rg',
+  'ag',
+  'ack',
+  'find',
+  'fd',
+  'tree',
+  'wc',
+  'stat',
+  'file',
+  'du',
+  'df',
+  'pwd',
+  'echo',
+  'printf',
+  'which',
+  'whereis',
+  'type',
+  'env',
+  'printenv',
+  'date',
+  'whoami',
+  'id',
+  'uname',
+  'hostname',
+  'ps',
+  'diff',
+  'cmp',
+  'jq',
+  'yq',
+  'realpath',
+  'dirname',
+  'basename',
+  'true',
+  'sleep',
+  'nl',
+  'od',
+  'xxd',
+  'hexdump',
+  'md5sum',
+  'sha256sum',
+  'uptime',
+  'pytest',
+  'jest',
+  'vitest',
+  'mocha',
+  'rspec',
+  'phpunit',
+  'tox',
+  'nproc',
+  'free',
+  'lsof',
+  'netstat',
+]);
+/** A Map, not an object: a program named `constructor` must not find Object's own properties. */
+const READ_ONLY_SUBCOMMANDS: ReadonlyMap<string, ReadonlySet<string>> = new Map([
+  [
+    'git',
+    new Set([
+      'status',
+      'log',
+      'diff',
+      'show',
+      'rev-parse',
+      'ls-files',
+      'blame',
+      'grep',
+      'describe',
+      'shortlog',
+    ]),
+  ],
+  ['npm', new Set(['test', 't', 'ls', 'list', 'view', 'outdated', 'why', 'explain'])],
+  ['yarn', new Set(['test', 'why', 'list'])],
+  ['pnpm', new Set(['test', 'list', 'ls', 'why'])],
+  ['bun', new Set(['test'])],
+  ['cargo', new Set(['test', 'check', 'clippy', 'tree', 'metadata'])],
+  ['go', new Set(['test', 'vet', 'list', 'version', 'env'])],
+  ['node', new Set(['--version', '-v', '-e', '-p'])],
+  ['python', new Set(['--version', '-V'])],
+  ['python3', new Set(['--version', '-V'])],
+  ['dotnet', new Set(['test', '--version', '--info'])],
+  ['docker', new Set(['ps', 'images', 'logs', 'inspect'])],
+  ['kubectl', new Set(['get', 'describe', 'logs'])],
+]);
+/** Output locations that build steps create: a "not found" there may be cured by any command. */
+const GENERATED_PATH =
+  /(^|\/)(dist|build|out|target|coverage|\.next|\.nuxt|node_modules|__pycache__|\.venv|venv|lib|bin|obj|gen|generated|\.cache|\.turbo)(\/|$)/;
+
+/** What separates the commands of a command line: `&&`, `||`, `;`, `|` and new lines. */
+const COMMAND_SEPARATOR = /&&|\|\||[;|\n]/;
+
+export function isReadOnlyCommand(command: string): boolean {
+  // Most command lines are one command: no split, and no array of words, on the hot path.
+  const segments = COMMAND_SEPARATOR.test(command) ? command.split(COMMAND_SEPARATOR) : [command];
+  for (const segment of segments) {
+    const words = leadingWords(segment);
+    const [first, second, third] = words;
+    if (first === undefined) continue;
+    const program = first.slice(first.lastIndexOf('/') + 1);
+    if (segment.includes('>') && !/[0-9]?>&[0-9]/.test(segment)) return false;
+    if (program === 'cd' || READ_ONLY_COMMANDS.has(program)) {
+      if (
+        (program === 'find' && /\s-(delete|exec)\b/.test(segment)) ||
+        (program === 'sed' && /\s-i/.test(segment))
+      )
+        return false;
+      continue;
+    }
+    const subcommands = READ_ONLY_SUBCOMMANDS.get(program);
+    if (subcommands && second !== undefined && subcommands.has(second)) continue;
+    if (
+      subcommands &&
+      second === 'run' &&
+      third !== undefined &&
+      /^(test|lint|check|typecheck)/.test(third)
+    ) {
+      continue;
+    }
+    return false;
+  }
+  return true;
+}
+
+/** The first three words of a command, leaving out `NAME=value` assignments wherever they are. */
+function leadingWords(segment: string): string[] {
+  const words: string[] = [];
+  const end = segment.length;
+  let index = 0;
+  while (words.length < 3) {
+    while (index < end && isSpace(segment.charCodeAt(index))) index++;
+    if (index === end) break;
+    const start = index;
+    while (index < end && !isSpace(segment.charCodeAt(index))) index++;
+    const word = segment.slice(start, index);
+    if (!isAssignment(word)) words.push(word);
+  }
+  return words;
+}
+
+/** What `\s` matches in a regular expression. */
+function isSpace(code: number): boolean {
+  if (code <= 32) return code === 32 || (code >= 9 && code <= 13);
+  if (code < 0xa0) return false;
+  return (
+    code === 0xa0 ||
+    code === 0x1680 ||
+    (code >= 0x2000 && code <= 0x200a) ||
+    code === 0x2028 ||
+    code === 0x2029 ||
+    code === 0x202f ||
+    code === 0x205f ||
+    code === 0x3000 ||
+    code === 0xfeff
+  );
+}
+
+/** `NAME=…`, a variable set for the command that follows. */
+function isAssignment(word: string): boolean {
+  for (let index = 0; index < word.length; index++) {
+    const code = word.charCodeAt(index);
+    if (code === 61) return index > 0;
+    const letter = (code | 32) >= 97 && (code | 32) <= 122;
+    if (!letter && code !== 95 && !(index > 0 && code >= 48 && code <= 57)) return false;
+  }
+  return false;
+}
+
+/** Files that change how every command in the project behaves: manifests, compiler and tool config. */
+const PROJECT_CONFIGURATION =
+  /(^|\/)(package\.json|tsconfig[^/]*\.json|jsconfig\.json|\.babelrc[^/]*|[^/]*\.config\.[cm]?[jt]s|[^/]*rc\.(json|js|cjs|yaml|yml)|pyproject\.toml|setup\.(cfg|py)|requirements[^/]*\.txt|Cargo\.toml|go\.mod|Makefile|CMakeLists\.txt|pom\.xml|build\.gradle[^/]*|\.env[^/]*)$/;
+
+export function isProjectConfiguration(target: string): boolean {
+  return PROJECT_CONFIGURATION.test(target);
+}
+
+export function isGeneratedPath(target: string): boolean {
+  return GENERATED_PATH.test(target);
+}
+
+/** Does `command` name `target` (the path or its file name as a whole word)? */
+export function commandMentions(command: string, target: string): boolean {
+  if (command.includes(target)) return true;
+  const name = target.slice(target.lastIndexOf('/') + 1);
+  if (name.length < 3) return false;
+  const at = command.indexOf(name);
+  if (at < 0) return false;
+  const before = at === 0 ? ' ' : command[at - 1];
+  const after = command[at + name.length] ?? ' ';
+  return /[\s/'"=:]/.test(before as string) && /[\s'";|&)]/.test(after);
+}
+
+/** The words of a command line that could name a file, as targets. */
+export function commandTargets(command: string): string[] {
+  const out: string[] = [];
+  for (const word of command.split(/[\s'"=;|&<>()]+/)) {
+    if (word.length >= 2 && !word.startsWith('-')) out.push(normalizeTarget(word));
+  }
+  return out;
+}
+
+export const toolCallWorkspace: WorkspaceKnowledge = {
+  isGenerated: isGeneratedPath,
+  isConfiguration: isProjectConfiguration,
+  mentions: commandMentions,
+  isAboutMissingFile: (signature) => signature === 'file_not_found',
+  targetsIn: commandTargets,
+};
