@@ -4,7 +4,7 @@
  * with the hash appended, so the bytes on disk are exactly the bytes that were hashed.
  */
 import { createHmac, hash } from 'node:crypto';
-import { canonicalJson } from '../core/identity.js';
+import { canonicalJson } from '../core/identity/index.js';
 import type { JournalEvent } from '../core/types.js';
 import { type JsonValue, redact } from './redact.js';
 

@@ -12,7 +12,7 @@ import {
 } from '../adapters/tool-call/index.js';
 import { SignatureMatcher } from '../adapters/tool-call/matcher.js';
 import { TEXT_RULES } from '../adapters/tool-call/signatures.js';
-import { identifyCall } from '../core/identity.js';
+import { identifyCall } from '../core/identity/index.js';
 import { bind, honouringActionClass } from './binding.js';
 import { argumentsOf, type PaperView, rememberView, toolNamed } from './proposals.js';
 import type { DomainAdapter, RawOutcome } from './types.js';

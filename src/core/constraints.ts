@@ -2,7 +2,7 @@
  * The learned-constraint store. Every lookup the hot path makes is a map access keyed by call,
  * target or action class, so checking costs the same with 10 or 100,000 constraints.
  */
-import { hashString } from './identity.js';
+import { hashString } from './identity/index.js';
 import { PrefilteredMap } from './prefiltered-map.js';
 import { RecencyMap } from './recency-map.js';
 import type {

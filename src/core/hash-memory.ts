@@ -1,4 +1,4 @@
-import { hashLanes } from './identity.js';
+import { hashLanes } from './identity/index.js';
 import { RingTable } from './ring-table.js';
 
 /** A key's and its value's hashes, each as two 32-bit lanes: how a `HashMemory` is saved. */

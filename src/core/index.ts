@@ -10,7 +10,7 @@ export {
   hashString,
   identifyCall,
   maskVolatile,
-} from './identity.js';
+} from './identity/index.js';
 export { NarrowingEngine, type NarrowingEngineOptions } from './loop.js';
 export {
   type BudgetPolicy,

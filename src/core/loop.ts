@@ -20,7 +20,13 @@ import {
   strategyViolation,
   targetViolation,
 } from './explain.js';
-import { type CallIdentity, describeCall, digestResult, identifyArguments, truncate } from './identity.js';
+import {
+  type CallIdentity,
+  describeCall,
+  digestResult,
+  identifyArguments,
+  truncate,
+} from './identity/index.js';
 import { IdentityCache } from './identity-cache.js';
 import { Learner, mentions } from './learning.js';
 import {

@@ -7,7 +7,7 @@
  * justified; a block of any other call stopped new work.
  */
 import { createToolCallAdapter } from '../adapters/tool-call/index.js';
-import { digestResult, identifyCall } from '../core/identity.js';
+import { digestResult, identifyCall } from '../core/identity/index.js';
 import type { DomainAdapter, Proposal } from '../core/types.js';
 import { WorldTracker } from '../core/world.js';
 import { traceResultToOutcome } from '../trace/outcome.js';

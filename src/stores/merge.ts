@@ -3,7 +3,7 @@
  * The merge is a join: commutative, associative and idempotent, so the order in which processes
  * write never changes the result, and a stale copy can never bring back a lifted constraint.
  */
-import { canonicalJson } from '../core/identity.js';
+import { canonicalJson } from '../core/identity/index.js';
 import type { Constraint, LiftedMark, PersistedState } from '../core/types.js';
 
 export const EMPTY_STATE: PersistedState = { version: 1, savedAt: 0, constraints: [], lifted: [] };

@@ -17,7 +17,7 @@ import {
   readJournalSync,
   verifyJournal,
 } from '../../src/audit/index.js';
-import { canonicalJson } from '../../src/core/identity.js';
+import { canonicalJson } from '../../src/core/identity/index.js';
 import { NarrowingEngine } from '../../src/core/loop.js';
 import type { JournalEvent } from '../../src/core/types.js';
 import { runScript } from '../stores/run-node.js';

@@ -9,7 +9,7 @@ import {
   resolveJournalKey,
   verifyJournal,
 } from '../../src/audit/index.js';
-import { canonicalJson } from '../../src/core/identity.js';
+import { canonicalJson } from '../../src/core/identity/index.js';
 import { temporaryDir } from '../stores/sample-state.js';
 import { events } from './sample-events.js';
 

@@ -3,7 +3,7 @@ import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createJournal, verifyJournal } from '../../src/audit/index.js';
-import { canonicalJson } from '../../src/core/identity.js';
+import { canonicalJson } from '../../src/core/identity/index.js';
 import { temporaryDir } from '../stores/sample-state.js';
 import { events } from './sample-events.js';
 

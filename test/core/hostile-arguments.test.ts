@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { createToolCallAdapter, toolCallToProposal } from '../../src/adapters/tool-call/index.js';
 import { normalizeArguments, normalizeCommand } from '../../src/adapters/tool-call/normal-form.js';
-import { identifyArguments, identifyCall, UNREADABLE } from '../../src/core/identity.js';
+import { identifyArguments, identifyCall, UNREADABLE } from '../../src/core/identity/index.js';
 import { NarrowingEngine } from '../../src/core/loop.js';
 
 function engine() {

@@ -9,7 +9,7 @@ import {
   identifyCall,
   maskVolatile,
   maskVolatileExhaustively,
-} from '../../src/core/identity.js';
+} from '../../src/core/identity/index.js';
 
 /** Reorders an object's keys, recursively: canonical forms must not see the difference. */
 function shuffled(value: unknown, seed: number): unknown {

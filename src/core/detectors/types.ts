@@ -1,4 +1,4 @@
-import type { CallIdentity } from '../identity.js';
+import type { CallIdentity } from '../identity/index.js';
 import type { ResolvedToolPolicy } from '../policy.js';
 import type { CallFacts, FailureFacts, VerdictKind, Violation } from '../types.js';
 

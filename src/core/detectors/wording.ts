@@ -1,5 +1,5 @@
 /** Small pieces of the sentences detectors write for the model. */
-import { truncate } from '../identity.js';
+import { truncate } from '../identity/index.js';
 
 const EXCERPT_LIMIT = 200;
 

@@ -9,7 +9,7 @@
  * - a failure keeps the error text the journal stored; an empty answer (which the guard journals as
  *   an `empty_result` failure) becomes the successful, empty result it was.
  */
-import { digestResult } from '../../core/identity.js';
+import { digestResult } from '../../core/identity/index.js';
 import type { CallEvent, TraceEvent, TraceResult } from '../types.js';
 import type { ConversionResult } from './types.js';
 

@@ -4,7 +4,7 @@
  * behave exactly as in production.
  */
 import type { CallContext, Detector, ObservedOutcome } from '../../../src/core/detectors/types.js';
-import { describeCall, digestResult, identifyCall, truncate } from '../../../src/core/identity.js';
+import { describeCall, digestResult, identifyCall, truncate } from '../../../src/core/identity/index.js';
 import { type PolicyInput, resolvePolicy, ToolPolicyIndex } from '../../../src/core/policy.js';
 import type { ActionKind, Blame, VerdictKind, Violation } from '../../../src/core/types.js';
 

@@ -1,350 +1,25 @@
 /**
- * Identity of calls and results: canonical JSON, volatile-value masking and hashing. Everything
- * here must take hostile input (cycles, huge strings, deep nesting, odd types) in bounded time and
- * memory, because arguments come straight from a model.
+ * The identity of calls and results: volatile values (timestamps, UUIDs, epochs, temp paths, hex
+ * ids, durations, pids) masked, then hashed, so that two runs of the same call compare equal.
  */
-
-const MAX_DEPTH = 64;
-const MAX_KEYS = 1_000;
-const MAX_ITEMS = 10_000;
-
-/** What a value that cannot be read (a getter or a proxy that throws) is written as. */
-export const UNREADABLE = '[unreadable]';
-
-/**
- * Set by `canonicalJson` when it cut something (keys, items, depth) or could not read a value:
- * the arguments are then hostile or huge, and the engine works on a bounded copy of them.
- */
-let cut = false;
-
-export interface CanonicalOptions {
-  /** Strings longer than this are replaced by their length and hash, keeping keys small. */
-  readonly maxString?: number;
-  /** Applied to every string before it is written. */
-  readonly mapString?: (value: string) => string;
-}
-
-/** A string as canonical JSON writes it: quoted, or replaced by its length and hash when too long. */
-function stringForm(text: string, limit: number | undefined): string {
-  if (limit !== undefined && text.length > limit) {
-    return JSON.stringify(`${text.slice(0, 32)}…[${text.length} chars #${hashString(text)}]`);
-  }
-  return JSON.stringify(text);
-}
-
-/**
- * Deterministic JSON: object keys sorted, `-0` as `0`, non-JSON values given stable stand-ins
- * (`NaN`, BigInt, Dates, functions), cycles and excessive depth cut with markers.
- */
-export function canonicalJson(value: unknown, options: CanonicalOptions = {}): string {
-  const parts: string[] = [];
-  const seen = new Set<object>();
-  write(value, 0);
-  return parts.join('');
-
-  function writeString(text: string): void {
-    parts.push(stringForm(options.mapString ? options.mapString(text) : text, options.maxString));
-  }
-
-  function write(item: unknown, depth: number): void {
-    switch (typeof item) {
-      case 'string':
-        writeString(item);
-        return;
-      case 'number':
-        parts.push(Number.isFinite(item) ? JSON.stringify(item === 0 ? 0 : item) : `"[${String(item)}]"`);
-        return;
-      case 'boolean':
-        parts.push(item ? 'true' : 'false');
-        return;
-      case 'bigint':
-        parts.push(`"[bigint ${item.toString()}]"`);
-        return;
-      case 'undefined':
-        parts.push('null');
-        return;
-      case 'function':
-        parts.push('"[function]"');
-        return;
-      case 'symbol':
-        parts.push('"[symbol]"');
-        return;
-    }
-    if (item === null) {
-      parts.push('null');
-      return;
-    }
-    const object = item as object;
-    if (depth >= MAX_DEPTH) {
-      cut = true;
-      parts.push('"[too deep]"');
-      return;
-    }
-    if (seen.has(object)) {
-      parts.push('"[circular]"');
-      return;
-    }
-    if (object instanceof Date) {
-      parts.push(JSON.stringify(Number.isNaN(object.getTime()) ? '[invalid date]' : object.toISOString()));
-      return;
-    }
-    seen.add(object);
-    const mark = parts.length;
-    try {
-      writeObject(object, depth);
-    } catch {
-      // A getter or a proxy trap that throws: the value becomes a marker, the rest is kept.
-      cut = true;
-      parts.length = mark;
-      parts.push(`"${UNREADABLE}"`);
-    }
-    seen.delete(object);
-  }
-
-  function writeObject(object: object, depth: number): void {
-    if (Array.isArray(object) || ArrayBuffer.isView(object)) {
-      const list = object as ArrayLike<unknown>;
-      const length = Math.min(list.length, MAX_ITEMS);
-      parts.push('[');
-      for (let index = 0; index < length; index++) {
-        if (index > 0) parts.push(',');
-        write(list[index], depth + 1);
-      }
-      if (list.length > length) {
-        cut = true;
-        parts.push(`,"[+${list.length - length} items]"`);
-      }
-      parts.push(']');
-    } else if (object instanceof Map) {
-      write(Object.fromEntries([...object.entries()].map(([k, v]) => [String(k), v])), depth);
-    } else if (object instanceof Set) {
-      write([...object.values()], depth);
-    } else {
-      // Beyond the bound, the first keys in insertion order are kept: sorting 200,000 keys to keep
-      // 1,000 of them would cost more than the call.
-      const keys = Object.keys(object);
-      const shown = sortKeys(keys.length > MAX_KEYS ? keys.slice(0, MAX_KEYS) : keys);
-      parts.push('{');
-      let first = true;
-      for (const key of shown) {
-        const entry = (object as Record<string, unknown>)[key];
-        if (entry === undefined || typeof entry === 'function' || typeof entry === 'symbol') continue;
-        if (!first) parts.push(',');
-        first = false;
-        parts.push(quotedKey(key));
-        write(entry, depth + 1);
-      }
-      if (keys.length > shown.length) {
-        cut = true;
-        parts.push(`${first ? '' : ','}"[+keys]":${keys.length - shown.length}`);
-      }
-      parts.push('}');
-    }
-  }
-}
-
-/**
- * A plain copy of arguments within the bounds `canonicalJson` keeps: at most 1,000 keys per object
- * (the rest counted under `[+keys]`), 10,000 items per list, 64 levels; a value that cannot be read
- * becomes `[unreadable]`, a cycle `[circular]`. What the engine looks at when the arguments are
- * hostile or huge, so that no later step (targets, descriptions, the journal) pays for them again.
- */
-export function boundedArguments(
-  args: unknown,
-  topKeys?: readonly string[],
-): Readonly<Record<string, unknown>> {
-  const seen = new Set<object>();
-  let given = topKeys;
-  const copy = copyValue(args, 0);
-  return typeof copy === 'object' && copy !== null && !Array.isArray(copy)
-    ? (copy as Record<string, unknown>)
-    : { value: copy };
-
-  function copyValue(value: unknown, depth: number): unknown {
-    if (typeof value !== 'object' || value === null) return value;
-    if (depth >= MAX_DEPTH) return '[too deep]';
-    if (seen.has(value)) return '[circular]';
-    if (value instanceof Date) return value;
-    seen.add(value);
-    try {
-      if (Array.isArray(value) || ArrayBuffer.isView(value)) {
-        const list = value as ArrayLike<unknown>;
-        const length = Math.min(list.length, MAX_ITEMS);
-        const out: unknown[] = new Array(length);
-        for (let index = 0; index < length; index++) out[index] = readCopied(list, index, depth);
-        if (list.length > length) out.push(`[+${list.length - length} items]`);
-        return out;
-      }
-      const keys = given ?? Object.keys(value);
-      given = undefined;
-      const out: Record<string, unknown> = {};
-      const shown = Math.min(keys.length, MAX_KEYS);
-      for (let index = 0; index < shown; index++) {
-        const key = keys[index] as string;
-        // defineProperty keeps a `__proto__` key as data.
-        Object.defineProperty(out, key, {
-          value: readCopied(value as Record<string, unknown>, key, depth),
-          enumerable: true,
-          writable: true,
-          configurable: true,
-        });
-      }
-      if (keys.length > shown) out['[+keys]'] = keys.length - shown;
-      return out;
-    } catch {
-      return UNREADABLE;
-    } finally {
-      seen.delete(value);
-    }
-  }
-
-  function readCopied(container: object, key: string | number, depth: number): unknown {
-    try {
-      return copyValue((container as Record<string | number, unknown>)[key], depth + 1);
-    } catch {
-      return UNREADABLE;
-    }
-  }
-}
-
-/** Keys as canonical JSON writes them, `"key":`. The same few keys come back in every record. */
-const quotedKeys = new Map<string, string>();
-const MAX_QUOTED_KEYS = 4096;
-
-function quotedKey(key: string): string {
-  let quoted = quotedKeys.get(key);
-  if (quoted === undefined) {
-    quoted = `${JSON.stringify(key)}:`;
-    if (key.length <= 64) {
-      if (quotedKeys.size >= MAX_QUOTED_KEYS) quotedKeys.clear();
-      quotedKeys.set(key, quoted);
-    }
-  }
-  return quoted;
-}
-
-/**
- * A 64-bit non-cryptographic hash (two independent 32-bit lanes), as 16 hex characters. Used for
- * call keys and result digests, where speed matters and nobody is attacking the hash; receipts use
- * SHA-256 in the audit layer.
- */
-export function hashString(text: string): string {
-  return wholeTextHash.reset().add(text).finish();
-}
-
-/**
- * `hashString` as its two 32-bit lanes, with no string built. The object is shared: read both lanes
- * before hashing anything else.
- */
-export function hashLanes(text: string): { readonly high: number; readonly low: number } {
-  return wholeTextHash.reset().add(text).mix();
-}
-
-const LANE1_SEED = 0xdeadbeef;
-const LANE2_SEED = 0x41c6ce57;
-const LANE1_MULTIPLIER = 2654435761;
-const LANE2_MULTIPLIER = 1597334677;
-const FINGERPRINT_MASK = 0x3fffffff;
-
-/**
- * `hashString` over a text given in pieces: `new TextHash().add(a).add(b).finish()` equals
- * `hashString(a + b)`, without the concatenation ever being built.
- */
-class TextHash {
-  private lane1 = LANE1_SEED;
-  private lane2 = LANE2_SEED;
-  private length = 0;
-  /** The low 30 bits of the last hash finished: a small integer, which costs a map nothing to keep. */
-  fingerprint = 0;
-  /** The finished hash's lanes, `hashString`'s first and last eight hex digits. */
-  high = 0;
-  low = 0;
-
-  reset(): this {
-    this.lane1 = LANE1_SEED;
-    this.lane2 = LANE2_SEED;
-    this.length = 0;
-    return this;
-  }
-
-  add(text: string): this {
-    let h1 = this.lane1;
-    let h2 = this.lane2;
-    for (let index = 0; index < text.length; index++) {
-      const code = text.charCodeAt(index);
-      h1 = Math.imul(h1 ^ code, LANE1_MULTIPLIER);
-      h2 = Math.imul(h2 ^ code, LANE2_MULTIPLIER);
-    }
-    this.lane1 = h1;
-    this.lane2 = h2;
-    this.length += text.length;
-    return this;
-  }
-
-  /** Starts again from lanes a scan computed over `length` characters, as if they had been added. */
-  resume(lane1: number, lane2: number, length: number): this {
-    this.lane1 = lane1;
-    this.lane2 = lane2;
-    this.length = length;
-    return this;
-  }
-
-  /** One character, by its code. */
-  addCode(code: number): this {
-    this.lane1 = Math.imul(this.lane1 ^ code, LANE1_MULTIPLIER);
-    this.lane2 = Math.imul(this.lane2 ^ code, LANE2_MULTIPLIER);
-    this.length += 1;
-    return this;
-  }
-
-  mix(): this {
-    let h1 = this.lane1 ^ this.length;
-    let h2 = this.lane2 ^ this.length;
-    h1 = Math.imul(h1 ^ (h1 >>> 16), 2246822507) ^ Math.imul(h2 ^ (h2 >>> 13), 3266489909);
-    h2 = Math.imul(h2 ^ (h2 >>> 16), 2246822507) ^ Math.imul(h1 ^ (h1 >>> 13), 3266489909);
-    this.high = h1;
-    this.low = h2;
-    this.fingerprint = h2 & FINGERPRINT_MASK;
-    return this;
-  }
-
-  finish(): string {
-    this.mix();
-    return hex64(this.high, this.low);
-  }
-}
-
-/** `hashString` never calls itself, so one hasher serves every call. */
-const wholeTextHash = new TextHash();
-
-/** The character codes of the hex digits, looked up by value. */
-const HEX_DIGIT = Array.from('0123456789abcdef', (digit) => digit.charCodeAt(0));
-
-function digit(value: number, shift: number): number {
-  return HEX_DIGIT[(value >>> shift) & 15] as number;
-}
-
-/** Two 32-bit lanes as 16 hex digits, in one string built once: no intermediate pieces. */
-function hex64(high: number, low: number): string {
-  return String.fromCharCode(
-    digit(high, 28),
-    digit(high, 24),
-    digit(high, 20),
-    digit(high, 16),
-    digit(high, 12),
-    digit(high, 8),
-    digit(high, 4),
-    digit(high, 0),
-    digit(low, 28),
-    digit(low, 24),
-    digit(low, 20),
-    digit(low, 16),
-    digit(low, 12),
-    digit(low, 8),
-    digit(low, 4),
-    digit(low, 0),
-  );
-}
+import {
+  boundedArguments,
+  type CanonicalOptions,
+  canonicalJson,
+  MAX_KEYS,
+  sortKeys,
+  stringForm,
+  wasCut,
+  watchForCuts,
+} from './canonical-json.js';
+import {
+  hashString,
+  LANE1_MULTIPLIER,
+  LANE1_SEED,
+  LANE2_MULTIPLIER,
+  LANE2_SEED,
+  TextHash,
+} from './hashing.js';
 
 export type MaskKind = 'timestamp' | 'uuid' | 'epoch' | 'temp-path' | 'hex-id' | 'duration' | 'pid';
 
@@ -617,7 +292,7 @@ export function identifyArguments(
     const bounded = boundedArguments(args, keys);
     return { identity: identifyCall(tool, normalizeArguments(bounded)), args: bounded };
   }
-  cut = false;
+  watchForCuts();
   let normal = args;
   try {
     normal = normalizeArguments(args);
@@ -625,7 +300,7 @@ export function identifyArguments(
     // A getter that throws: identified as it is, where it becomes a marker.
   }
   const identity = identifyCall(tool, normal);
-  if (!cut) return { identity, args };
+  if (!wasCut()) return { identity, args };
   const bounded = boundedArguments(args);
   return { identity: identifyCall(tool, normalizeArguments(bounded)), args: bounded };
 }
@@ -700,24 +375,6 @@ function flatKeys(args: unknown): string[] | undefined {
   return sortKeys(keys);
 }
 
-/**
- * The order of `Array.prototype.sort()` for strings. Objects mostly have a handful of keys, which
- * insertion sorts in place; the built-in sort copies the array first.
- */
-function sortKeys(keys: string[]): string[] {
-  if (keys.length > 16) return keys.sort();
-  for (let index = 1; index < keys.length; index++) {
-    const key = keys[index] as string;
-    let at = index - 1;
-    while (at >= 0 && (keys[at] as string) > key) {
-      keys[at + 1] = keys[at] as string;
-      at--;
-    }
-    keys[at + 1] = key;
-  }
-  return keys;
-}
-
 /** Hashes the canonical form of flat arguments, exactly as `canonicalJson` writes it, unwritten. */
 function hashFlatArguments(args: Readonly<Record<string, unknown>>, keys: readonly string[], hash: TextHash) {
   hash.addCode(OPEN_BRACE);
@@ -764,36 +421,14 @@ function addJsonString(hash: TextHash, text: string, candidates: number): void {
   hash.addCode(QUOTE).add(text).addCode(QUOTE);
 }
 
+/** Hashes a whole result while it is scanned for volatile values. */
+const resultHash = new TextHash();
+
 /** Digest of a whole result after masking what changes between identical runs. */
 export function digestResult(content: string | undefined): string {
   if (content === undefined || content.length === 0) return 'empty';
   if (content.length > MASK_SCAN_LIMIT) return hashString(content);
-  const candidates = candidateRules(content, wholeTextHash);
-  if ((candidates & RULE_BITS) === 0) return wholeTextHash.finish();
+  const candidates = candidateRules(content, resultHash);
+  if ((candidates & RULE_BITS) === 0) return resultHash.finish();
   return hashString(applyRules(RESULT_RULES, content, candidates));
-}
-
-/** A short, readable form of a call for evidence and reasons: `read_file {path: "a.ts"}`. */
-export function describeCall(tool: string, args: unknown, limit = 120): string {
-  let body: string;
-  if (args && typeof args === 'object' && !Array.isArray(args)) {
-    const entries = Object.entries(args as Record<string, unknown>).slice(0, 4);
-    body = entries
-      .map(([key, value]) => {
-        const shown = typeof value === 'string' ? JSON.stringify(truncate(value, 60)) : shortJson(value);
-        return `${key}: ${shown}`;
-      })
-      .join(', ');
-  } else {
-    body = shortJson(args);
-  }
-  return truncate(`${tool} {${body}}`, limit);
-}
-
-function shortJson(value: unknown): string {
-  return truncate(canonicalJson(value, { maxString: 60 }), 60);
-}
-
-export function truncate(text: string, limit: number): string {
-  return text.length <= limit ? text : `${text.slice(0, Math.max(0, limit - 1))}…`;
 }

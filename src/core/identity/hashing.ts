@@ -1,0 +1,124 @@
+/** Fast non-cryptographic hashing of texts, for call keys and result digests. */
+
+/**
+ * A 64-bit non-cryptographic hash (two independent 32-bit lanes), as 16 hex characters. Used for
+ * call keys and result digests, where speed matters and nobody is attacking the hash; receipts use
+ * SHA-256 in the audit layer.
+ */
+export function hashString(text: string): string {
+  return wholeTextHash.reset().add(text).finish();
+}
+
+/**
+ * `hashString` as its two 32-bit lanes, with no string built. The object is shared: read both lanes
+ * before hashing anything else.
+ */
+export function hashLanes(text: string): { readonly high: number; readonly low: number } {
+  return wholeTextHash.reset().add(text).mix();
+}
+
+export const LANE1_SEED = 0xdeadbeef;
+export const LANE2_SEED = 0x41c6ce57;
+export const LANE1_MULTIPLIER = 2654435761;
+export const LANE2_MULTIPLIER = 1597334677;
+const FINGERPRINT_MASK = 0x3fffffff;
+
+/**
+ * `hashString` over a text given in pieces: `new TextHash().add(a).add(b).finish()` equals
+ * `hashString(a + b)`, without the concatenation ever being built.
+ */
+export class TextHash {
+  private lane1 = LANE1_SEED;
+  private lane2 = LANE2_SEED;
+  private length = 0;
+  /** The low 30 bits of the last hash finished: a small integer, which costs a map nothing to keep. */
+  fingerprint = 0;
+  /** The finished hash's lanes, `hashString`'s first and last eight hex digits. */
+  high = 0;
+  low = 0;
+
+  reset(): this {
+    this.lane1 = LANE1_SEED;
+    this.lane2 = LANE2_SEED;
+    this.length = 0;
+    return this;
+  }
+
+  add(text: string): this {
+    let h1 = this.lane1;
+    let h2 = this.lane2;
+    for (let index = 0; index < text.length; index++) {
+      const code = text.charCodeAt(index);
+      h1 = Math.imul(h1 ^ code, LANE1_MULTIPLIER);
+      h2 = Math.imul(h2 ^ code, LANE2_MULTIPLIER);
+    }
+    this.lane1 = h1;
+    this.lane2 = h2;
+    this.length += text.length;
+    return this;
+  }
+
+  /** Starts again from lanes a scan computed over `length` characters, as if they had been added. */
+  resume(lane1: number, lane2: number, length: number): this {
+    this.lane1 = lane1;
+    this.lane2 = lane2;
+    this.length = length;
+    return this;
+  }
+
+  /** One character, by its code. */
+  addCode(code: number): this {
+    this.lane1 = Math.imul(this.lane1 ^ code, LANE1_MULTIPLIER);
+    this.lane2 = Math.imul(this.lane2 ^ code, LANE2_MULTIPLIER);
+    this.length += 1;
+    return this;
+  }
+
+  mix(): this {
+    let h1 = this.lane1 ^ this.length;
+    let h2 = this.lane2 ^ this.length;
+    h1 = Math.imul(h1 ^ (h1 >>> 16), 2246822507) ^ Math.imul(h2 ^ (h2 >>> 13), 3266489909);
+    h2 = Math.imul(h2 ^ (h2 >>> 16), 2246822507) ^ Math.imul(h1 ^ (h1 >>> 13), 3266489909);
+    this.high = h1;
+    this.low = h2;
+    this.fingerprint = h2 & FINGERPRINT_MASK;
+    return this;
+  }
+
+  finish(): string {
+    this.mix();
+    return hex64(this.high, this.low);
+  }
+}
+
+/** `hashString` never calls itself, so one hasher serves every call. */
+const wholeTextHash = new TextHash();
+
+/** The character codes of the hex digits, looked up by value. */
+const HEX_DIGIT = Array.from('0123456789abcdef', (digit) => digit.charCodeAt(0));
+
+function digit(value: number, shift: number): number {
+  return HEX_DIGIT[(value >>> shift) & 15] as number;
+}
+
+/** Two 32-bit lanes as 16 hex digits, in one string built once: no intermediate pieces. */
+function hex64(high: number, low: number): string {
+  return String.fromCharCode(
+    digit(high, 28),
+    digit(high, 24),
+    digit(high, 20),
+    digit(high, 16),
+    digit(high, 12),
+    digit(high, 8),
+    digit(high, 4),
+    digit(high, 0),
+    digit(low, 28),
+    digit(low, 24),
+    digit(low, 20),
+    digit(low, 16),
+    digit(low, 12),
+    digit(low, 8),
+    digit(low, 4),
+    digit(low, 0),
+  );
+}

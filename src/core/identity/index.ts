@@ -1,0 +1,19 @@
+/**
+ * Identity of calls and results: canonical JSON, hashing, volatile-value masking and call identity,
+ * and the short description of a call. Everything here takes hostile input in bounded time.
+ */
+
+export {
+  type CallIdentity,
+  digestResult,
+  type IdentifiedCall,
+  identifyArguments,
+  identifyCall,
+  type MaskKind,
+  type MaskScope,
+  maskVolatile,
+  maskVolatileExhaustively,
+} from './call-identity.js';
+export { boundedArguments, type CanonicalOptions, canonicalJson, UNREADABLE } from './canonical-json.js';
+export { describeCall, truncate } from './describe.js';
+export { hashLanes, hashString } from './hashing.js';
