@@ -4,6 +4,7 @@
  * loop detectors and the budget, and reports everything to an optional audit sink and store.
  */
 import { Budget } from './budget.js';
+import { Call, type ConstraintsOn } from './call-context.js';
 import { blocksKind, ConstraintIndex, type Entry, isActive, regionContains } from './constraints.js';
 import {
   type ConvergenceDetector,
@@ -20,29 +21,18 @@ import {
   strategyViolation,
   targetViolation,
 } from './explain.js';
-import {
-  type CallIdentity,
-  describeCall,
-  digestResult,
-  identifyArguments,
-  truncate,
-} from './identity/index.js';
+import { digestResult, identifyArguments, truncate } from './identity/index.js';
 import { IdentityCache } from './identity-cache.js';
-import { Learner, mentions } from './learning.js';
-import {
-  type Policy,
-  type PolicyInput,
-  type ResolvedToolPolicy,
-  resolvePolicy,
-  ToolPolicyIndex,
-} from './policy.js';
+import { copyOf, invalidateAfter, NO_WORKSPACE_KNOWLEDGE } from './invalidation.js';
+import { Learner } from './learning.js';
+import { type Policy, type PolicyInput, resolvePolicy, ToolPolicyIndex } from './policy.js';
 import { RadiusLimit } from './radius.js';
 import { sameProposal } from './same-proposal.js';
 import { contextMatches } from './scope.js';
-import { keptText, ownCopy, redactConstraint, redactText } from './secrets.js';
+import { keptText, redactConstraint, redactText } from './secrets.js';
+import { readSessionSnapshot, type SessionEntry, type SessionSnapshot } from './session-snapshot.js';
 import type {
   AuditSink,
-  CallFacts,
   CheckResult,
   Clock,
   Constraint,
@@ -62,7 +52,7 @@ import type {
   WorkspaceKnowledge,
   WorldProbe,
 } from './types.js';
-import { type Effect, mayIntroduce, WorldTracker } from './world.js';
+import { type Effect, WorldTracker } from './world.js';
 
 export interface NarrowingEngineOptions {
   readonly adapter: DomainAdapter;
@@ -77,27 +67,11 @@ export interface NarrowingEngineOptions {
   readonly probe?: WorldProbe;
 }
 
-/** The entries the index held for a call and its targets, at one version of the index. */
-interface ConstraintsOn {
-  readonly version: number;
-  readonly own: Entry | undefined;
-  readonly targets: readonly (readonly Entry[])[];
-}
-
 /** A ban lifted or relieved by an outcome, and why. */
 interface Lifted {
   readonly entry: Entry;
   readonly why: string;
 }
-
-/** An adapter that says nothing about its workspace: no build outputs, no configuration files. */
-const NO_WORKSPACE_KNOWLEDGE: WorkspaceKnowledge = {
-  isGenerated: () => false,
-  isConfiguration: () => false,
-  mentions: (command, target) => command.includes(target),
-  isAboutMissingFile: () => false,
-  targetsIn: (command) => command.split(/\s+/).filter((word) => word !== ''),
-};
 
 const SEVERITY: Record<VerdictKind, number> = { allow: 0, warn: 1, block: 2, halt: 3 };
 const SYSTEM_CLOCK: Clock = { now: () => Date.now() };
@@ -105,7 +79,6 @@ const CONTEXT_CACHE = 64;
 const SEEN_CALLS = 10_000;
 const NO_CONSTRAINTS: readonly Constraint[] = Object.freeze([]);
 /** How many recent failing commands a file creation looks through for ones it may cure. */
-const CREATION_SCAN = 512;
 
 function newSessionId(): string {
   const random = (globalThis as { crypto?: { randomUUID?: () => string } }).crypto?.randomUUID?.();
@@ -403,8 +376,8 @@ export class NarrowingEngine {
    * The session's run state alone (what `snapshot().session` holds), without exporting the learned
    * constraints: for saving a session's turn when thousands of constraints are held.
    */
-  sessionSnapshot(): unknown {
-    const sessionEntries: unknown[] = [];
+  sessionSnapshot(): SessionSnapshot {
+    const sessionEntries: SessionEntry[] = [];
     for (const entry of this.index.entries()) {
       if (!(isActive(entry) && entry.constraint.persistent)) {
         sessionEntries.push({
@@ -452,34 +425,25 @@ export class NarrowingEngine {
       const current = this.index.get(id);
       if (current && current.constraint.evidence.lastAt <= at) this.index.remove(current, at);
     }
-    const snapshot = state as Partial<EngineSnapshot>;
-    if ((options.scope ?? 'all') === 'all' && snapshot.session && typeof snapshot.session === 'object') {
-      const session = snapshot.session as {
-        entries?: { constraint: Constraint; required: number; dependsOn: string[] }[];
-        detectors?: Record<string, unknown>;
-        world?: unknown;
-        radius?: unknown;
-        budget?: unknown;
-        halted?: string;
-      };
-      for (const item of Array.isArray(session.entries) ? session.entries : []) {
-        if (!item?.constraint?.id || !this.contextMatches(item.constraint)) continue;
-        this.index.put({
-          constraint: { ...item.constraint, evidence: { ...item.constraint.evidence } },
-          required: typeof item.required === 'number' ? item.required : 1,
-          dependsOn: Array.isArray(item.dependsOn) ? item.dependsOn : [],
-        });
-      }
-      for (const detector of this.detectors) {
-        if (session.detectors && detector.name in session.detectors)
-          detector.restore(session.detectors[detector.name]);
-      }
-      this.world.restore(session.world);
-      this.radius.restore(session.radius);
-      this.budget.restore(session.budget);
-      this.halted = typeof session.halted === 'string' ? session.halted : undefined;
-      if (typeof snapshot.sessionId === 'string') this.sessionIdValue = snapshot.sessionId;
+    if ((options.scope ?? 'all') !== 'all' || !('session' in state)) return;
+    const session = readSessionSnapshot(state.session);
+    if (!session) return;
+    for (const item of session.entries) {
+      if (!this.contextMatches(item.constraint)) continue;
+      this.index.put({
+        constraint: { ...item.constraint, evidence: { ...item.constraint.evidence } },
+        required: item.required,
+        dependsOn: [...item.dependsOn],
+      });
     }
+    for (const detector of this.detectors) {
+      if (detector.name in session.detectors) detector.restore(session.detectors[detector.name]);
+    }
+    this.world.restore(session.world);
+    this.radius.restore(session.radius);
+    this.budget.restore(session.budget);
+    this.halted = session.halted;
+    if (typeof state.sessionId === 'string') this.sessionIdValue = state.sessionId;
   }
 
   /** A new session or process: run-scoped state resets; persistent constraints carry over. */
@@ -731,76 +695,12 @@ export class NarrowingEngine {
   }
 
   private invalidate(effect: Effect, call: CallContext, lifted: Lifted[]): void {
-    // Reasons are written only for bans actually relieved.
-    const because = () => `${call.description} changed the workspace`;
-    const workspaceWide = this.policy.learning.invalidation === 'workspace';
-    if (effect.kind === 'unknown') {
-      const command = effect.command ?? '';
-      const words = this.workspace.targetsIn(command);
-      if (workspaceWide) {
-        for (const entry of this.index.armedWorkspaceEntries()) this.relieve(entry, because, lifted);
-        // A command changes files only where it writes: what it names, and build outputs.
-        for (const entry of this.index.armedForCommand(words)) {
-          const files = entry.constraint.dependsOnFiles ?? [];
-          if (
-            files.some((file) => this.workspace.isGenerated(file) || this.workspace.mentions(command, file))
-          )
-            this.relieve(entry, because, lifted);
-        }
-      }
-      for (const target of this.mentionedTargets(words)) {
-        const why = () => `${call.description} may have changed ${target}`;
-        for (const entry of copyOf(this.index.targetEntries(target))) this.relieve(entry, why, lifted);
-        for (const entry of this.index.dependentsOf(target)) this.relieve(entry, why, lifted);
-      }
-      for (const entry of this.index.generatedEntries()) {
-        this.relieve(
-          entry,
-          () => `${call.description} may have generated ${entry.constraint.target}`,
-          lifted,
-        );
-      }
-      return;
-    }
-    for (const target of effect.changedTargets) {
-      const why = () => `${call.description} changed ${target}`;
-      // Relieving can take entries out of the list being read: go over a copy.
-      for (const entry of copyOf(this.index.targetEntries(target)))
-        if (changeRelieves(entry.constraint, effect)) this.relieve(entry, why, lifted);
-      for (const entry of this.index.dependentsOf(target))
-        if (changeRelieves(entry.constraint, effect)) this.relieve(entry, why, lifted);
-    }
-    if (!workspaceWide) return;
-    if (effect.changedTargets.some((target) => this.workspace.isConfiguration(target))) {
-      for (const entry of this.index.armedFileScopedEntries()) this.relieve(entry, because, lifted);
-    } else {
-      for (const target of effect.changedTargets) {
-        for (const entry of this.index.armedForFile(target))
-          this.relieve(entry, () => `${call.description} changed ${target}`, lifted);
-      }
-    }
-    const armed = this.index.armedWorkspaceEntries();
-    if (effect.kind !== 'create') {
-      for (const entry of armed) this.relieve(entry, because, lifted);
-      return;
-    }
-    // A new file cannot cure a failure that was not about a missing file. Looking through the
-    // error texts is bounded: a session rarely has more failing commands than this.
-    for (const entry of armed.slice(-CREATION_SCAN)) {
-      const relevant =
-        this.workspace.isAboutMissingFile(entry.constraint.signature) ||
-        effect.changedTargets.some((target) => mentions(entry.constraint.evidence.lastError, target));
-      if (relevant) this.relieve(entry, because, lifted);
-    }
-  }
-
-  private mentionedTargets(targets: readonly string[]): string[] {
-    const out: string[] = [];
-    for (const target of targets) {
-      if (this.index.targetEntries(target).length > 0 || this.index.dependentsOf(target).length > 0)
-        out.push(target);
-    }
-    return out;
+    invalidateAfter(effect, call, {
+      index: this.index,
+      workspace: this.workspace,
+      workspaceWide: this.policy.learning.invalidation === 'workspace',
+      relieve: (entry, why) => this.relieve(entry, why, lifted),
+    });
   }
 
   private isDuplicateInStep(call: CallContext): boolean {
@@ -872,32 +772,7 @@ export class NarrowingEngine {
 }
 
 /** A list to go over while its entries may be removed from the original; empty ones are not copied. */
-function copyOf<T>(list: readonly T[]): readonly T[] {
-  return list.length === 0 ? list : [...list];
-}
 
-/** Which changes of a target can cure a ban on it, by what the failure meant. */
-function changeRelieves(constraint: Constraint, effect: Effect): boolean {
-  const meaning =
-    constraint.meaning ??
-    (constraint.blocksKinds?.length === 1 && constraint.blocksKinds[0] === 'create'
-      ? 'target-exists'
-      : constraint.blocksKinds?.includes('read')
-        ? 'target-missing'
-        : 'call');
-  switch (meaning) {
-    case 'target-exists':
-      return effect.kind === 'delete';
-    case 'target-missing':
-      return effect.kind === 'create' || effect.kind === 'mutate';
-    case 'content-missing':
-      return effect.kind !== 'mutate' || mayIntroduce(effect.writtenText, constraint.needle ?? '');
-    default:
-      return true;
-  }
-}
-
-/** The words of a command line that may name files. */
 /**
  * What `recordOutcome` returns. The receipt hash is worked out in batches off the hot path, so it
  * is read through the journal when asked for (which forces it), and written into JSON then too.
@@ -925,42 +800,5 @@ class Recorded implements RecordResult {
   toJSON(): RecordResult {
     const receiptHash = this.receiptHash;
     return { ...this, ...(receiptHash !== undefined && { receiptHash }) };
-  }
-}
-
-/**
- * A proposed call as the parts of the engine see it. Its readable description is only needed when
- * something is said about the call, which most calls never need, so it is written on first use.
- */
-class Call implements CallContext {
-  private text: string | undefined;
-  readonly banKey: string;
-  /** What the loop found in the index for this call, and when. */
-  constraintsOn: ConstraintsOn | undefined;
-
-  constructor(
-    readonly tool: string,
-    readonly args: Readonly<Record<string, unknown>>,
-    readonly identity: CallIdentity,
-    readonly facts: CallFacts,
-    readonly toolPolicy: ResolvedToolPolicy,
-    readonly step: string | number | undefined,
-    readonly now: number,
-  ) {
-    this.banKey = facts.failureKey ?? identity.callKey;
-  }
-
-  get description(): string {
-    // Said in reasons and kept as evidence: never with the secrets a command line may carry.
-    this.text ??= ownCopy(redactText(describeCall(this.tool, this.args)));
-    return this.text;
-  }
-
-  /** The same call, seen at another time (its outcome arrives later than its check). */
-  at(now: number): Call {
-    const moved = new Call(this.tool, this.args, this.identity, this.facts, this.toolPolicy, this.step, now);
-    moved.text = this.text;
-    moved.constraintsOn = this.constraintsOn;
-    return moved;
   }
 }

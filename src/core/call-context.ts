@@ -1,0 +1,54 @@
+/**
+ * A call as the engine holds it between its check and its outcome: what the adapter said of it, its
+ * identity, the tool's policy, and what the constraint index held for it.
+ */
+import type { Entry } from './constraints.js';
+import type { CallContext } from './detectors/types.js';
+import { type CallIdentity, describeCall } from './identity/index.js';
+import type { ResolvedToolPolicy } from './policy.js';
+import { ownCopy, redactText } from './secrets.js';
+import type { CallFacts } from './types.js';
+
+/** The entries the index held for a call and its targets, at one version of the index. */
+export interface ConstraintsOn {
+  readonly version: number;
+  readonly own: Entry | undefined;
+  readonly targets: readonly (readonly Entry[])[];
+}
+
+/**
+ * A proposed call as the parts of the engine see it. Its readable description is only needed when
+ * something is said about the call, which most calls never need, so it is written on first use.
+ */
+export class Call implements CallContext {
+  private text: string | undefined;
+  readonly banKey: string;
+  /** What the loop found in the index for this call, and when. */
+  constraintsOn: ConstraintsOn | undefined;
+
+  constructor(
+    readonly tool: string,
+    readonly args: Readonly<Record<string, unknown>>,
+    readonly identity: CallIdentity,
+    readonly facts: CallFacts,
+    readonly toolPolicy: ResolvedToolPolicy,
+    readonly step: string | number | undefined,
+    readonly now: number,
+  ) {
+    this.banKey = facts.failureKey ?? identity.callKey;
+  }
+
+  get description(): string {
+    // Said in reasons and kept as evidence: never with the secrets a command line may carry.
+    this.text ??= ownCopy(redactText(describeCall(this.tool, this.args)));
+    return this.text;
+  }
+
+  /** The same call, seen at another time (its outcome arrives later than its check). */
+  at(now: number): Call {
+    const moved = new Call(this.tool, this.args, this.identity, this.facts, this.toolPolicy, this.step, now);
+    moved.text = this.text;
+    moved.constraintsOn = this.constraintsOn;
+    return moved;
+  }
+}

@@ -1,0 +1,131 @@
+/**
+ * Success invalidation: a ban holds only while the state it was learned against is unchanged. What
+ * a successful change may have cured, by what the change was and what each ban depends on.
+ */
+import type { ConstraintIndex, Entry } from './constraints.js';
+import type { CallContext } from './detectors/types.js';
+import { mentions } from './learning.js';
+import type { Constraint, WorkspaceKnowledge } from './types.js';
+import { type Effect, mayIntroduce } from './world.js';
+
+/** How far back a file creation looks for failing commands it may cure: bounded, and rarely reached. */
+const CREATION_SCAN = 512;
+
+/** An adapter that says nothing about its workspace: no build outputs, no configuration files. */
+export const NO_WORKSPACE_KNOWLEDGE: WorkspaceKnowledge = {
+  isGenerated: () => false,
+  isConfiguration: () => false,
+  mentions: (command, target) => command.includes(target),
+  isAboutMissingFile: () => false,
+  targetsIn: (command) => command.split(/\s+/).filter((word) => word !== ''),
+};
+
+export interface InvalidationContext {
+  readonly index: ConstraintIndex;
+  readonly workspace: WorkspaceKnowledge;
+  /** Bans on commands depend on every file (the `workspace` invalidation policy). */
+  readonly workspaceWide: boolean;
+  /** Puts a ban on probation; `why` is worded only for bans actually relieved. */
+  readonly relieve: (entry: Entry, why: () => string) => void;
+}
+
+/**
+ * Relieves the bans a successful change may have cured: the change's own targets and what depends
+ * on them; for a command with unknown effects, what it names and build outputs; and, where bans
+ * depend on the whole workspace, those too.
+ */
+export function invalidateAfter(effect: Effect, call: CallContext, context: InvalidationContext): void {
+  // Reasons are written only for bans actually relieved.
+  const because = () => `${call.description} changed the workspace`;
+  const workspaceWide = context.workspaceWide;
+  if (effect.kind === 'unknown') {
+    const command = effect.command ?? '';
+    const words = context.workspace.targetsIn(command);
+    if (workspaceWide) {
+      for (const entry of context.index.armedWorkspaceEntries()) context.relieve(entry, because);
+      // A command changes files only where it writes: what it names, and build outputs.
+      for (const entry of context.index.armedForCommand(words)) {
+        const files = entry.constraint.dependsOnFiles ?? [];
+        if (
+          files.some(
+            (file) => context.workspace.isGenerated(file) || context.workspace.mentions(command, file),
+          )
+        )
+          context.relieve(entry, because);
+      }
+    }
+    for (const target of mentionedTargets(words, context.index)) {
+      const why = () => `${call.description} may have changed ${target}`;
+      for (const entry of copyOf(context.index.targetEntries(target))) context.relieve(entry, why);
+      for (const entry of context.index.dependentsOf(target)) context.relieve(entry, why);
+    }
+    for (const entry of context.index.generatedEntries()) {
+      context.relieve(entry, () => `${call.description} may have generated ${entry.constraint.target}`);
+    }
+    return;
+  }
+  for (const target of effect.changedTargets) {
+    const why = () => `${call.description} changed ${target}`;
+    // Relieving can take entries out of the list being read: go over a copy.
+    for (const entry of copyOf(context.index.targetEntries(target)))
+      if (changeRelieves(entry.constraint, effect)) context.relieve(entry, why);
+    for (const entry of context.index.dependentsOf(target))
+      if (changeRelieves(entry.constraint, effect)) context.relieve(entry, why);
+  }
+  if (!context.workspaceWide) return;
+  if (effect.changedTargets.some((target) => context.workspace.isConfiguration(target))) {
+    for (const entry of context.index.armedFileScopedEntries()) context.relieve(entry, because);
+  } else {
+    for (const target of effect.changedTargets) {
+      for (const entry of context.index.armedForFile(target))
+        context.relieve(entry, () => `${call.description} changed ${target}`);
+    }
+  }
+  const armed = context.index.armedWorkspaceEntries();
+  if (effect.kind !== 'create') {
+    for (const entry of armed) context.relieve(entry, because);
+    return;
+  }
+  // A new file cannot cure a failure that was not about a missing file. Looking through the
+  // error texts is bounded: a session rarely has more failing commands than this.
+  for (const entry of armed.slice(-CREATION_SCAN)) {
+    const relevant =
+      context.workspace.isAboutMissingFile(entry.constraint.signature) ||
+      effect.changedTargets.some((target) => mentions(entry.constraint.evidence.lastError, target));
+    if (relevant) context.relieve(entry, because);
+  }
+}
+
+/** The targets a command names that some ban is about. */
+function mentionedTargets(targets: readonly string[], index: ConstraintIndex): string[] {
+  const out: string[] = [];
+  for (const target of targets) {
+    if (index.targetEntries(target).length > 0 || index.dependentsOf(target).length > 0) out.push(target);
+  }
+  return out;
+}
+
+export function copyOf<T>(list: readonly T[]): readonly T[] {
+  return list.length === 0 ? list : [...list];
+}
+
+/** Which changes of a target can cure a ban on it, by what the failure meant. */
+function changeRelieves(constraint: Constraint, effect: Effect): boolean {
+  const meaning =
+    constraint.meaning ??
+    (constraint.blocksKinds?.length === 1 && constraint.blocksKinds[0] === 'create'
+      ? 'target-exists'
+      : constraint.blocksKinds?.includes('read')
+        ? 'target-missing'
+        : 'call');
+  switch (meaning) {
+    case 'target-exists':
+      return effect.kind === 'delete';
+    case 'target-missing':
+      return effect.kind === 'create' || effect.kind === 'mutate';
+    case 'content-missing':
+      return effect.kind !== 'mutate' || mayIntroduce(effect.writtenText, constraint.needle ?? '');
+    default:
+      return true;
+  }
+}
