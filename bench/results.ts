@@ -7,6 +7,8 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { runFleetBench } from './fleet.js';
+import { formatFleet } from './fleet-command.js';
 import { PUBLISHED_GUARD } from './long-horizon.js';
 import {
   fidelityLine,
@@ -25,8 +27,16 @@ import { runSessionsBench, type SessionsReport } from './sessions.js';
 import { sessionsSections } from './sessions-command.js';
 import { markdownTable, renderMarkdown, type Section } from './table.js';
 
-export type Benchmark = 'long-horizon' | 'sessions' | 'ml-search' | 'perf' | 'proxy';
-export const BENCHMARKS: readonly Benchmark[] = ['long-horizon', 'sessions', 'ml-search', 'perf', 'proxy'];
+export type Benchmark = 'long-horizon' | 'sessions' | 'ml-search' | 'perf' | 'proxy' | 'fleet' | 'hooks';
+export const BENCHMARKS: readonly Benchmark[] = [
+  'long-horizon',
+  'sessions',
+  'ml-search',
+  'perf',
+  'proxy',
+  'fleet',
+  'hooks',
+];
 
 export interface ResultsOptions {
   /** The repository root: `docs/` and `README.md` are there. */
@@ -74,6 +84,10 @@ interface Collected {
   mlSearch?: MlSearchReport;
   perf?: PerfReport;
   proxy?: ProxyBenchResult;
+  /** What `narrowing-guard bench fleet` prints. */
+  fleet?: string;
+  /** What `narrowing-guard bench hooks` prints. */
+  hooks?: string;
 }
 
 export async function generateResults(options: ResultsOptions): Promise<ResultsOutcome> {
@@ -114,6 +128,22 @@ export async function generateResults(options: ResultsOptions): Promise<ResultsO
   await attempt('proxy', async () => {
     collected.proxy = await runProxyBench(options.quick ? QUICK_PROXY : MODERATE_PROXY);
   });
+  await attempt('fleet', async () => {
+    const report = await runFleetBench(options.quick ? { rounds: 5, calls: 500 } : {});
+    collected.fleet = formatFleet(report);
+    if (!report.ok) problems.push('fleet: not every store propagated every constraint');
+  });
+  await attempt('hooks', async () => {
+    const { benchHooks } = await import('../src/hooks/bench.js');
+    let text = '';
+    const sink = { write: (chunk: string) => void (text += chunk) };
+    const code = await benchHooks(options.quick ? { runs: 5, constraints: 4_000 } : {}, {
+      stdout: sink,
+      stderr: sink,
+    });
+    collected.hooks = text.trimEnd();
+    if (code !== 0) problems.push('hooks: a start-up target was not met');
+  });
 
   const docs = join(options.root, 'docs');
   mkdirSync(docs, { recursive: true });
@@ -147,6 +177,10 @@ export function replaceResultsSection(text: string, section: string): string | u
 }
 
 const CAVEATS = {
+  fleet:
+    'It does not show agents on separate machines: the agents run in one process on this machine, each with its own connections, and Redis is a local server.',
+  hooks:
+    'It does not show the first call of a session, which starts the background helper and costs about 3× a bare start; the figures are medians after it is running.',
   longHorizon:
     "It does not show real agents: the agent is a simulation whose forgetting (a 30% chance to replay a failure that left its memory window) is the paper's model, not a measurement.",
   sessions:
@@ -224,6 +258,7 @@ function resultsPage(collected: Collected, problems: readonly string[]): string 
       ...pageSection('MCP proxy overhead (`narrowing bench proxy`)', [], proxySections(proxy), CAVEATS.proxy),
     );
   }
+  out.push(...printedSections(collected));
   return `${out.join('\n')}\n`;
 }
 
@@ -243,6 +278,36 @@ function pageSection(
     '',
     caveat,
   ];
+}
+
+/** The benchmarks whose own printout is the figure: shown as printed, with what they do not show. */
+function printedSections(collected: Collected): string[] {
+  const out: string[] = [];
+  if (collected.fleet) {
+    out.push(
+      '',
+      '**A fleet sharing one store** (`narrowing-guard bench fleet`)',
+      '',
+      '```',
+      collected.fleet,
+      '```',
+      '',
+      CAVEATS.fleet,
+    );
+  }
+  if (collected.hooks) {
+    out.push(
+      '',
+      '**Agent hooks at start-up** (`narrowing-guard bench hooks`)',
+      '',
+      '```',
+      collected.hooks,
+      '```',
+      '',
+      CAVEATS.hooks,
+    );
+  }
+  return out;
 }
 
 const ms = (value: number) => `${value.toFixed(3)} ms`;
@@ -356,6 +421,7 @@ function readmeSummary(collected: Collected): string {
       `**MCP proxy**: ${ms(proxy.latency.addedMedianMs)} added at the median (target: under 0.5 ms, ${proxy.latency.addedMedianMs < PROXY_MEDIAN_TARGET_MS ? 'PASS' : 'FAIL'}), ${ms(proxy.latency.addedP99Ms)} at p99, per \`tools/call\` (${proxy.latency.direct.count} calls each way against server-everything); with ${proxy.throughput.concurrency} concurrent callers ${Math.round(proxy.throughput.proxied)} calls/s through narrowing against ${Math.round(proxy.throughput.direct)} direct, ${percent(proxy.throughput.proxied / proxy.throughput.direct)} (target: at least 80%, ${proxy.throughput.proxied / proxy.throughput.direct >= PROXY_THROUGHPUT_TARGET ? 'PASS' : 'FAIL'}); a process that only copies bytes between the two keeps ${percent(proxy.throughput.relay / proxy.throughput.direct)}, the floor for any stdio proxy on this machine. ${CAVEATS.proxy}`,
     );
   }
+  out.push(...printedSections(collected));
   out.push('', 'Every table, per seed and window, with the methods: [docs/results.md](docs/results.md).');
   return out.join('\n');
 }
