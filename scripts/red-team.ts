@@ -10,8 +10,8 @@ import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createToolCallAdapter, toolCallToOutcome, toolCallToProposal } from '../src/adapters/tool-call/index.js';
 import { createJournal, journalHeadPath, verifyJournal } from '../src/audit/index.js';
-import { canonicalJson } from '../src/core/identity.js';
-import { NarrowingLoop as EngineLoop } from '../src/core/loop.js';
+import { canonicalJson } from '../src/core/identity/index.js';
+import { NarrowingEngine as EngineLoop } from '../src/core/loop.js';
 import { applyChange, planUnwrap, planWrap, recordPath } from '../src/install/index.js';
 import { NarrowingLoop } from '../src/narrowing.js';
 import { defaultStateDir } from '../src/node/index.js';
@@ -58,7 +58,7 @@ function refused(run: () => unknown): string | undefined {
   }
 }
 
-function failClone(loop: EngineLoop): void {
+function failClone(loop: Pick<EngineLoop, 'checkProposal' | 'recordOutcome'>): void {
   const command = `git clone https://x-access-token:${TOKEN}@github.com/acme/missing.git`;
   const proposal = toolCallToProposal('bash', { command });
   loop.checkProposal(proposal);

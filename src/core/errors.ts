@@ -9,7 +9,9 @@ const BRAND = Symbol.for('narrowing-guard.error');
 /**
  * The codes, by what the caller should do:
  * - `POLICY_INVALID`: refuse to start; the message names every bad field.
- * - `STATE_UNREADABLE`, `STATE_UNSAFE`: the state directory cannot be used as it is; the message says why.
+ * - `STATE_UNREADABLE`: the state cannot be read; the message says why.
+ * - `UNSAFE_STATE_FILE`, `UNSAFE_STATE_DIR`: a file or the folder of the state is a link narrowing
+ *   will not follow; nothing was written through it.
  * - `STATE_TOO_LARGE`, `STATE_NOT_JSON`, `STATE_INVALID`: a state file to import cannot be read as one.
  * - `ADAPTER_INVALID`: a domain adapter lacks what the engine needs from it.
  * - `STORE_UNAVAILABLE`: the store cannot be opened (a missing driver, an unreachable server).
@@ -25,7 +27,8 @@ const BRAND = Symbol.for('narrowing-guard.error');
 export type NarrowingErrorCode =
   | 'POLICY_INVALID'
   | 'STATE_UNREADABLE'
-  | 'STATE_UNSAFE'
+  | 'UNSAFE_STATE_FILE'
+  | 'UNSAFE_STATE_DIR'
   | 'STATE_TOO_LARGE'
   | 'STATE_NOT_JSON'
   | 'STATE_INVALID'

@@ -161,7 +161,7 @@ function ensureSessionsDir(dir: string): void {
   const stat = lstatSync(dir);
   if (stat.isSymbolicLink() || !stat.isDirectory()) {
     throw new NarrowingError(
-      'STATE_UNSAFE',
+      'UNSAFE_STATE_FILE',
       `${dir} is not a plain directory (a symbolic link or a file is in its place); remove it and narrowing will create it again`,
     );
   }

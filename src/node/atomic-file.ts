@@ -49,8 +49,9 @@ export function removeAbandonedTemporaries(path: string, now: number = Date.now(
     try {
       const stats = lstatSync(candidate);
       const age = now - stats.mtimeMs;
-      // A time in the future is no sign of life either: a clock set back, or a planted file.
-      if (!stats.isSymbolicLink() && age >= 0 && age < ABANDONED_AFTER_MS) continue;
+      // A file just written can be stamped a moment ahead of this clock; one stamped far in the
+      // future is no sign of life either: a clock set back, or a planted file.
+      if (!stats.isSymbolicLink() && age > -ABANDONED_AFTER_MS && age < ABANDONED_AFTER_MS) continue;
       rmSync(candidate, { force: true });
       removed += 1;
     } catch {

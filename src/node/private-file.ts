@@ -27,7 +27,7 @@ function refuseSymlink(path: string): boolean {
   try {
     if (lstatSync(path).isSymbolicLink()) {
       throw new NarrowingError(
-        'STATE_UNSAFE',
+        'UNSAFE_STATE_FILE',
         `${path} is a symbolic link; narrowing does not follow links in its state directory. ` +
           'Replace it with a real folder or file.',
       );

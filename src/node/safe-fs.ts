@@ -16,6 +16,7 @@ import {
   writeFileSync,
 } from 'node:fs';
 import { type FileHandle, open } from 'node:fs/promises';
+import { NarrowingError } from '../core/errors.js';
 
 /** Files narrowing creates are for this user only: they may hold what tools printed. */
 export const PRIVATE_FILE_MODE = 0o600;
@@ -33,19 +34,19 @@ export const CREATE_NEW_FLAGS = constants.O_WRONLY | constants.O_CREAT | constan
  * A file narrowing keeps its state in is a symbolic link (or not a regular file). Nothing was
  * written through it.
  */
-export class UnsafeStateFileError extends Error {
-  readonly code = 'NARROWING_UNSAFE_STATE_FILE';
+export class UnsafeStateFileError extends NarrowingError {
+  override readonly name = 'UnsafeStateFileError';
 
   constructor(
     readonly path: string,
     readonly found: string,
   ) {
     super(
+      'UNSAFE_STATE_FILE',
       `${path} is ${found}, so narrowing refuses to use it: writing through it could overwrite a file ` +
         'outside the state directory (a state directory committed to a repository can carry such links). ' +
         'Delete it (or the whole state directory, if you did not create it) and run again.',
     );
-    this.name = 'UnsafeStateFileError';
   }
 }
 

@@ -1,5 +1,6 @@
 import { closeSync, lstatSync, mkdirSync, readdirSync, statSync, writeSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
+import { NarrowingError } from '../core/errors.js';
 import { CREATE_NEW_FLAGS, openNoFollowSync, PRIVATE_DIR_MODE } from './safe-fs.js';
 
 /** Where narrowing keeps its files in a project unless told otherwise. */
@@ -53,16 +54,16 @@ export function findProjectRoot(cwd: string): string {
  * (`--state-dir`, `stateDir`) may be one: a link that came with a cloned repository could point
  * anywhere the user can write.
  */
-export class UnsafeStateDirError extends Error {
-  readonly code = 'NARROWING_UNSAFE_STATE_DIR';
+export class UnsafeStateDirError extends NarrowingError {
+  override readonly name = 'UnsafeStateDirError';
 
   constructor(readonly path: string) {
     super(
+      'UNSAFE_STATE_DIR',
       `${path} is a symbolic link, and narrowing does not follow a state directory it found by itself ` +
         '(one committed to a repository could point anywhere). Remove the link, or pass the directory ' +
         'explicitly with --state-dir if you made it and trust it.',
     );
-    this.name = 'UnsafeStateDirError';
   }
 }
 

@@ -52,7 +52,7 @@ function openJournal(): Journal {
 describe.runIf(posix)('links planted in a state directory', () => {
   it('refuses a journal writer file that links elsewhere, and leaves the target as it was', () => {
     symlinkSync(victim, join(stateDir, 'journal.jsonl.writer'));
-    expect(() => openJournal()).toThrow(expect.objectContaining({ code: 'NARROWING_UNSAFE_STATE_FILE' }));
+    expect(() => openJournal()).toThrow(expect.objectContaining({ code: 'UNSAFE_STATE_FILE' }));
     expect(readFileSync(victim, 'utf8')).toBe(VICTIM_TEXT);
   });
 
@@ -65,13 +65,13 @@ describe.runIf(posix)('links planted in a state directory', () => {
   it('does not truncate the target of a linked journal whose last line looks torn', () => {
     writeFileSync(victim, `${VICTIM_TEXT}alias ll='ls -l`);
     symlinkSync(victim, join(stateDir, 'journal.jsonl'));
-    expect(() => openJournal()).toThrow(expect.objectContaining({ code: 'NARROWING_UNSAFE_STATE_FILE' }));
+    expect(() => openJournal()).toThrow(expect.objectContaining({ code: 'UNSAFE_STATE_FILE' }));
     expect(readFileSync(victim, 'utf8')).toBe(`${VICTIM_TEXT}alias ll='ls -l`);
   });
 
   it('refuses a head file that links elsewhere', () => {
     symlinkSync(victim, join(stateDir, 'journal.head.json'));
-    expect(() => openJournal()).toThrow(expect.objectContaining({ code: 'NARROWING_UNSAFE_STATE_FILE' }));
+    expect(() => openJournal()).toThrow(expect.objectContaining({ code: 'UNSAFE_STATE_FILE' }));
     expect(readFileSync(victim, 'utf8')).toBe(VICTIM_TEXT);
   });
 
@@ -111,7 +111,7 @@ describe.runIf(posix)('links planted in a state directory', () => {
         async () => 1,
         () => undefined,
       ),
-    ).rejects.toThrow(expect.objectContaining({ code: 'NARROWING_UNSAFE_STATE_FILE' }));
+    ).rejects.toThrow(expect.objectContaining({ code: 'UNSAFE_STATE_FILE' }));
   });
 
   it('refuses a state directory found in a project when it is a link', () => {
@@ -119,7 +119,7 @@ describe.runIf(posix)('links planted in a state directory', () => {
     mkdirSync(join(project, '.git'), { recursive: true });
     symlinkSync(join(root, 'home'), join(project, '.narrowing'));
     expect(() => defaultStateDir(project)).toThrow(
-      expect.objectContaining({ code: 'NARROWING_UNSAFE_STATE_DIR' }),
+      expect.objectContaining({ code: 'UNSAFE_STATE_DIR' }),
     );
   });
 

@@ -80,7 +80,7 @@ describe('sqlite store', () => {
     writeFileSync(join(dir, 'elsewhere.db'), '');
     symlinkSync(join(dir, 'elsewhere.db'), path);
     const error = await openSqliteStore({ path }).catch((caught: unknown) => caught);
-    expect(isNarrowingError(error) && error.code).toBe('STATE_UNSAFE');
+    expect(isNarrowingError(error) && error.code).toBe('UNSAFE_STATE_FILE');
   });
 
   it('tells a subscriber what another process learned', async () => {
