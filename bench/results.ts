@@ -135,13 +135,13 @@ export async function generateResults(options: ResultsOptions): Promise<ResultsO
   });
   await attempt('hooks', async () => {
     const { benchHooks } = await import('../src/hooks/bench.js');
-    let text = '';
-    const sink = { write: (chunk: string) => void (text += chunk) };
+    const chunks: string[] = [];
+    const sink = { write: (chunk: string) => chunks.push(chunk) };
     const code = await benchHooks(options.quick ? { runs: 5, constraints: 4_000 } : {}, {
       stdout: sink,
       stderr: sink,
     });
-    collected.hooks = text.trimEnd();
+    collected.hooks = chunks.join('').trimEnd();
     if (code !== 0) problems.push('hooks: a start-up target was not met');
   });
 

@@ -118,9 +118,7 @@ describe.runIf(posix)('links planted in a state directory', () => {
     const project = join(root, 'cloned');
     mkdirSync(join(project, '.git'), { recursive: true });
     symlinkSync(join(root, 'home'), join(project, '.narrowing'));
-    expect(() => defaultStateDir(project)).toThrow(
-      expect.objectContaining({ code: 'UNSAFE_STATE_DIR' }),
-    );
+    expect(() => defaultStateDir(project)).toThrow(expect.objectContaining({ code: 'UNSAFE_STATE_DIR' }));
   });
 
   it('accepts a linked state directory given explicitly', async () => {
