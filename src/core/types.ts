@@ -64,6 +64,13 @@ export interface Outcome {
   readonly status?: number;
   readonly errorCode?: string;
   readonly exceptionName?: string;
+  /**
+   * Exit status of a command (shell tools). Read as evidence where it is some: 124 (`timeout(1)`
+   * stopped it), 137/143/130 (killed by SIGKILL, SIGTERM, SIGINT: stopped from outside) are the
+   * harness's whatever the output says; 126 (not executable) and 127 (command not found) count when
+   * the output says nothing more specific. A non-zero status makes an outcome a failure.
+   */
+  readonly exitCode?: number;
   /** MCP result `_meta`. */
   readonly meta?: Readonly<Record<string, unknown>>;
   /** Seconds the caller was asked to wait (HTTP Retry-After), when the harness said so. */

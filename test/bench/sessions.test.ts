@@ -72,8 +72,9 @@ describe('narrowing bench sessions', () => {
     expect(check.figures.unknownConstraints).toBe(0);
     expect(check.figures.agent_failureConstraints).toBeGreaterThan(0);
     expect(check.figures.outageCallsBlocked).toBe(0);
-    // The guard still works between the outages: the repeated read of a missing file is refused.
-    expect(check.figures.blocked).toBe(1);
+    // The guard still works between the outages: the repeated read of a missing file and the
+    // repeated run of an npm script that does not exist are refused.
+    expect(check.figures.blocked).toBe(2);
   });
 
   it('prints PASS for every check', async () => {

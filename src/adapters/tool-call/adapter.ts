@@ -41,12 +41,15 @@ import { normalizeArguments } from './normal-form.js';
 import {
   EMPTY,
   parseRetryAfter,
+  RULE_OF_SIGNATURE,
   ruleForErrorCode,
   ruleForException,
+  ruleForExitCode,
   ruleForStatus,
   type SignatureRule,
   TEXT_RULES,
   TOOL_CALL_SIGNATURES,
+  type ToolCallSignature,
   UNRECOGNISED,
   UNRECOGNISED_COMMAND,
   VALIDATION,
@@ -145,9 +148,12 @@ export function createToolCallAdapter(options: ToolCallAdapterOptions = {}): Too
     const text = failureText(outcome);
     const args = isRecord(outcome.proposal?.args) ? outcome.proposal.args : {};
     const verdict = withoutEchoes(text, args);
+    const exit = typeof outcome.exitCode === 'number' ? ruleForExitCode(outcome.exitCode) : undefined;
     const rule =
-      structuredRule(outcome) ??
-      matcher.match(verdict, call.kind === 'exec' ? edgeLines(verdict) : verdict) ??
+      structuredRule(outcome, verdict, matcher) ??
+      (exit?.beforeText ? exit.rule : undefined) ??
+      matcher.match(verdict) ??
+      exit?.rule ??
       fallbackRule(outcome, call.kind);
     const needle = rule.signature === 'edit_failed' ? needleOf(args, text) : undefined;
     const meaning = meaningOf(rule, call, args, needle);
@@ -191,12 +197,13 @@ function editFailureKey(tool: string, targets: readonly string[], searchTexts: r
 }
 
 function toRule(extra: ExtraPattern): SignatureRule {
-  const builtIn = TEXT_RULES.find((rule) => rule.signature === extra.signature && !rule.onlyThisCall);
+  const builtIn: SignatureRule | undefined = Object.hasOwn(RULE_OF_SIGNATURE, extra.signature)
+    ? RULE_OF_SIGNATURE[extra.signature as ToolCallSignature]
+    : undefined;
   return {
     signature: extra.signature,
     blame: extra.blame ?? builtIn?.blame ?? 'unknown',
     deterministic: extra.deterministic ?? builtIn?.deterministic ?? false,
-    harnessSide: false,
     // A shared global or sticky regex would carry `lastIndex` from one call into the next.
     pattern: new RegExp(extra.pattern.source, extra.pattern.flags.replace(/[gy]/g, '')),
   };
@@ -248,7 +255,23 @@ function failureText(outcome: Outcome): string {
   return `${text.slice(0, half)}\n${text.slice(-half)}`;
 }
 
-function structuredRule(outcome: Outcome): SignatureRule | undefined {
+/**
+ * The HTTP status, error code or exception name, when the caller has one. A generic "bad request"
+ * (400, `BadRequestError`) gives way to a text that shows the environment failing: providers send
+ * spent credit and their own bookkeeping errors as 400s.
+ */
+function structuredRule(
+  outcome: Outcome,
+  text: string,
+  matcher: SignatureMatcher,
+): SignatureRule | undefined {
+  const structured = structuredSignal(outcome);
+  if (structured !== VALIDATION) return structured;
+  const fromText = matcher.match(text);
+  return fromText?.blame === 'harness_fault' ? fromText : structured;
+}
+
+function structuredSignal(outcome: Outcome): SignatureRule | undefined {
   if (typeof outcome.status === 'number') {
     const byStatus = ruleForStatus(outcome.status);
     if (byStatus) return byStatus;
@@ -261,14 +284,6 @@ function structuredRule(outcome: Outcome): SignatureRule | undefined {
     return ruleForException(outcome.exceptionName);
   }
   return undefined;
-}
-
-/** The first and last non-empty lines: where shells and harnesses write their own verdicts. */
-function edgeLines(text: string): string {
-  const trimmed = text.trim();
-  const firstBreak = trimmed.indexOf('\n');
-  if (firstBreak < 0) return trimmed;
-  return `${trimmed.slice(0, firstBreak)}\n${trimmed.slice(trimmed.lastIndexOf('\n') + 1)}`;
 }
 
 function fallbackRule(outcome: Outcome, kind: ActionKind): SignatureRule {

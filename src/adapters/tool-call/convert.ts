@@ -20,6 +20,8 @@ export interface ToolOutcomeExtras extends ToolCallExtras {
   readonly score?: number;
   /** HTTP status of the transport, when the caller knows it. */
   readonly status?: number;
+  /** Exit status of a command; a non-zero one makes the outcome a failure. */
+  readonly exitCode?: number;
   readonly retryAfterSeconds?: number;
 }
 
@@ -58,8 +60,10 @@ export function toolCallToProposal(toolName: string, args: unknown, extras: Tool
 type MutableOutcome = Mutable<Outcome>;
 
 /**
- * `result` may be an MCP `CallToolResult`, a plain string (success), an `Error` (failure), or
- * `{ error }` (failure). Anything else is a successful result, kept as JSON.
+ * `result` may be an MCP `CallToolResult`, a plain string (success), an `Error` (failure),
+ * `{ error }` or `{ success: false }` (failure), or a command's result (`{ exitCode | exit_code |
+ * returncode, stdout?, stderr?, output? }`, a failure when the status is not 0). Anything else is a
+ * successful result, kept as JSON.
  */
 export function toolCallToOutcome(
   toolName: string,
@@ -70,6 +74,8 @@ export function toolCallToOutcome(
   const outcome: MutableOutcome = { proposal: toolCallToProposal(toolName, args, extras), success: true };
   readResult(outcome, result);
   if (extras.status !== undefined) outcome.status = extras.status;
+  if (extras.exitCode !== undefined) outcome.exitCode = extras.exitCode;
+  if (outcome.exitCode !== undefined && outcome.exitCode !== 0) outcome.success = false;
   if (extras.retryAfterSeconds !== undefined) outcome.retryAfterSeconds = extras.retryAfterSeconds;
   if (extras.durationMs !== undefined) outcome.durationMs = extras.durationMs;
   if (extras.tokens !== undefined) outcome.tokens = extras.tokens;
@@ -96,11 +102,48 @@ function readResult(outcome: MutableOutcome, result: unknown): void {
     outcome.success = false;
     outcome.error = errorMessage(result.error);
     if (typeof result.content === 'string') outcome.content = result.content;
+    readExitCode(outcome, result);
+  } else if (isRecord(result) && (exitCodeOf(result) !== undefined || isCommandOutput(result))) {
+    outcome.content = commandOutput(result);
+    readExitCode(outcome, result);
+    if (result.success === false || result.isError === true) outcome.success = false;
+  } else if (isRecord(result) && (result.success === false || result.isError === true)) {
+    // A failure that says nothing about why: still a failure, with nobody to blame.
+    outcome.success = false;
+    if (typeof result.content === 'string') outcome.content = result.content;
+    else if (typeof result.message === 'string') outcome.content = result.message;
   } else if (isRecord(result) && typeof result.content === 'string') {
     outcome.content = result.content;
   } else {
     outcome.content = safeJson(result);
   }
+}
+
+const EXIT_CODE_KEYS = ['exitCode', 'exit_code', 'returncode'] as const;
+
+function exitCodeOf(record: Readonly<Record<string, unknown>>): number | undefined {
+  for (const key of EXIT_CODE_KEYS) {
+    const value = record[key];
+    if (typeof value === 'number' && Number.isInteger(value)) return value;
+  }
+  return undefined;
+}
+
+function readExitCode(outcome: MutableOutcome, record: Readonly<Record<string, unknown>>): void {
+  const code = exitCodeOf(record);
+  if (code !== undefined) outcome.exitCode = code;
+}
+
+function isCommandOutput(record: Readonly<Record<string, unknown>>): boolean {
+  return typeof record.stdout === 'string' || typeof record.stderr === 'string';
+}
+
+/** What a command printed, as a terminal shows it: its output, then its errors. */
+function commandOutput(record: Readonly<Record<string, unknown>>): string {
+  const parts = [record.output ?? record.content, record.stdout, record.stderr].filter(
+    (part): part is string => typeof part === 'string' && part !== '',
+  );
+  return parts.join('\n');
 }
 
 function readError(outcome: MutableOutcome, error: Error): void {
@@ -118,8 +161,14 @@ function readError(outcome: MutableOutcome, error: Error): void {
   const cause = isRecord(details.cause) ? details.cause : undefined;
   const code = details.code ?? cause?.code;
   if (typeof code === 'string' || typeof code === 'number') outcome.errorCode = String(code);
-  const status = details.status ?? details.statusCode;
-  if (typeof status === 'number' && Number.isInteger(status)) outcome.status = status;
+  const child = childProcessExit(error);
+  if (child !== undefined) {
+    // `execSync` and friends: `status` is the exit status, not an HTTP status.
+    outcome.exitCode = child;
+  } else {
+    const status = details.status ?? details.statusCode;
+    if (typeof status === 'number' && Number.isInteger(status)) outcome.status = status;
+  }
   const headers = details.headers;
   if (isRecord(headers)) {
     const retryAfter = headers['retry-after'] ?? headers['Retry-After'];
@@ -128,6 +177,22 @@ function readError(outcome: MutableOutcome, error: Error): void {
       if (seconds !== undefined) outcome.retryAfterSeconds = seconds;
     }
   }
+}
+
+const SIGNAL_NUMBERS: Readonly<Record<string, number>> = { SIGINT: 2, SIGKILL: 9, SIGTERM: 15 };
+
+/**
+ * The exit status of a failed child process (`execSync`, `spawnSync`, execa): the error carries the
+ * process's `signal` or `pid`, or an `exitCode`. A signal counts as the shell reports it, 128 + n.
+ */
+function childProcessExit(error: Error): number | undefined {
+  const details = error as Error & { exitCode?: unknown; status?: unknown; signal?: unknown; pid?: unknown };
+  if (typeof details.exitCode === 'number' && Number.isInteger(details.exitCode)) return details.exitCode;
+  if (!('signal' in details) && !('pid' in details)) return undefined;
+  if (typeof details.signal === 'string' && SIGNAL_NUMBERS[details.signal] !== undefined) {
+    return 128 + (SIGNAL_NUMBERS[details.signal] as number);
+  }
+  return typeof details.status === 'number' && Number.isInteger(details.status) ? details.status : undefined;
 }
 
 function readCallToolResult(outcome: MutableOutcome, result: Readonly<Record<string, unknown>>): void {
@@ -146,6 +211,8 @@ function readCallToolResult(outcome: MutableOutcome, result: Readonly<Record<str
   if (result.isError === true) {
     outcome.success = false;
   }
+  // MCP shell servers report the exit status in structured content.
+  if (isRecord(result.structuredContent)) readExitCode(outcome, result.structuredContent);
   if (isRecord(result._meta)) outcome.meta = result._meta;
 }
 

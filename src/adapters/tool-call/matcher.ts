@@ -1,7 +1,14 @@
 /**
- * Finds the first rule, in priority order, whose pattern matches a failure text. Running every rule's
- * regex over a long text is slow, so one scan first finds which hint fragments occur, and only the rules
- * with a hint present are run.
+ * Finds the rule that reads a failure text, by tier (a caller's own patterns, verdicts about the
+ * agent's work, the environment's failures, the agent's failures, bare failures) and in priority
+ * order within a tier. Running every rule's regex over a long text is slow, so one scan first finds
+ * which hint fragments occur, and only the rules with a hint present are run — and of a rule, only
+ * the alternatives whose own literal text holds a hint that occurred (see `partsOf`).
+ *
+ * An environmental word counts only where the tool says it, not where it quotes the agent: a harness
+ * match on a line whose agent verdict comes first ("No such file or directory: 'rate_limit.py'"),
+ * inside quotes that an agent verdict on the line is about ("pathspec 'fix/ETIMEDOUT' did not
+ * match"), or inside a path ("logs/ETIMEDOUT.txt") is passed over.
  */
 import type { SignatureRule } from './signatures.js';
 
@@ -21,61 +28,338 @@ function scanFor(hints: readonly string[]): RegExp {
   return new RegExp(`(?=(${groups.join('|')}))`, 'g');
 }
 
+/** Quote characters that delimit a quoted argument in error messages. */
+const QUOTES = new Set(["'", '"', '`', '‘', '’', '“', '”', '«', '»', '„']);
+/** The marker line under a source line: `      ^^^^`, `   ~~~^`. */
+const CARET_LINE = /^\s*[\^~]+[\^~\s-]*$/;
+/** A property of an error object that holds the caller's input. */
+const INPUT_PROPERTY =
+  /^\s*(?:input|path|dest|url|href|value|argument|arg|filename|file|target|pattern|query)\s*[:=]\s*["'`]$/;
+/** Where a JSON field or a list item ends. */
+const CLAUSE_ENDS = new Set([',', ';', '{', '}', '[', ']']);
+/** A file name right after the match: `ETIMEDOUT.log`, `rate_limit.py`. */
+const EXTENSION_AFTER = /^\.[a-z][a-z0-9]{0,4}\b/;
+/** How many matches of one harness rule are looked at before giving up on it. */
+const MAX_MATCHES = 8;
+const QUANTIFIERS = new Set(['?', '*', '+', '{']);
+/** Escapes that stand for one literal character. */
+const LITERAL_ESCAPES = /^[^a-zA-Z0-9]$/;
+
+/** The top-level alternatives of a regex source: `a|b(c|d)` is `a` and `b(c|d)`. */
+function alternativesOf(source: string): string[] {
+  const out: string[] = [];
+  let depth = 0;
+  let inClass = false;
+  let start = 0;
+  for (let i = 0; i < source.length; i++) {
+    const char = source[i];
+    if (char === '\\') {
+      i++;
+    } else if (inClass) {
+      if (char === ']') inClass = false;
+    } else if (char === '[') {
+      inClass = true;
+    } else if (char === '(') {
+      depth++;
+    } else if (char === ')') {
+      depth--;
+    } else if (char === '|' && depth === 0) {
+      out.push(source.slice(start, i));
+      start = i + 1;
+    }
+  }
+  out.push(source.slice(start));
+  return out;
+}
+
+/**
+ * What every match of one alternative certainly contains: its literal runs (characters outside
+ * groups and classes, not under a quantifier, lower-cased as the hint scan sees the text), and its
+ * plain groups, of which it contains one branch.
+ */
+type Atom = { readonly run: string } | { readonly oneOf: readonly (readonly string[])[] };
+
+function atomsOf(alternative: string, nested = false): Atom[] {
+  const atoms: Atom[] = [];
+  let run = '';
+  const flush = (): void => {
+    if (run !== '') atoms.push({ run: run.toLowerCase() });
+    run = '';
+  };
+  for (let i = 0; i < alternative.length; i++) {
+    const char = alternative[i] as string;
+    if (char === '[' || char === '(') {
+      flush();
+      const start = i;
+      let depth = 0;
+      let inClass = false;
+      for (; i < alternative.length; i++) {
+        const inner = alternative[i];
+        if (inner === '\\') i++;
+        else if (inClass) inClass = inner !== ']';
+        else if (inner === '[') inClass = true;
+        else if (inner === '(') depth++;
+        else if (inner === ')' && --depth === 0) break;
+        if (char === '[' && !inClass && depth === 0) break;
+      }
+      if (char === '(' && !nested && !QUANTIFIERS.has(alternative[i + 1] ?? '')) {
+        const body = alternative.slice(start + 1, i);
+        if (!/^\?(?:[=!]|<[=!])/.test(body)) {
+          const inner = body.replace(/^\?(?::|<[^>]*>)/, '');
+          const branches = alternativesOf(inner).map((branch) =>
+            atomsOf(branch, true).flatMap((atom) => ('run' in atom ? [atom.run] : [])),
+          );
+          atoms.push({ oneOf: branches });
+        }
+      }
+      continue;
+    }
+    let literal: string | undefined;
+    if (char === '\\') {
+      const next = alternative[i + 1] ?? '';
+      i++;
+      if (LITERAL_ESCAPES.test(next)) literal = next;
+    } else if (!'.^$|)]}?*+{'.includes(char)) {
+      literal = char;
+    }
+    // A quantified character is not certain: it ends the run without joining it.
+    if (literal === undefined || QUANTIFIERS.has(alternative[i + 1] ?? '')) {
+      flush();
+      continue;
+    }
+    run += literal;
+  }
+  flush();
+  return atoms;
+}
+
+/**
+ * The most selective set of hints of which every match of the alternative holds one: the longest
+ * hint in one of its literal runs, or one hint per branch of a plain group. Empty when there is none.
+ */
+function hintsOf(alternative: string, hints: readonly string[]): string[] {
+  const longestIn = (runs: readonly string[]): string | undefined =>
+    hints.filter((hint) => runs.some((run) => run.includes(hint))).sort((a, b) => b.length - a.length)[0];
+  let best: string[] = [];
+  const better = (set: string[]): boolean =>
+    best.length === 0 ||
+    set.length < best.length ||
+    (set.length === best.length &&
+      Math.min(...set.map((h) => h.length)) > Math.min(...best.map((h) => h.length)));
+  for (const atom of atomsOf(alternative)) {
+    const set =
+      'run' in atom
+        ? [longestIn([atom.run])].filter((hint): hint is string => hint !== undefined)
+        : atom.oneOf.map((branch) => longestIn(branch));
+    if (set.length > 0 && set.every((hint) => hint !== undefined) && better(set as string[])) {
+      best = [...new Set(set as string[])];
+    }
+  }
+  return best;
+}
+
+/** The rules, and the parts of them, whose hints occur in a text. */
+interface Admitted {
+  readonly rules: readonly boolean[];
+  readonly parts: Uint8Array;
+}
+
+/** One alternative of a rule's pattern, run only when one of its hints occurs. */
+interface Part {
+  readonly pattern: RegExp;
+  /** Global copy, for harness rules: to look past matches that are quotes. */
+  readonly every: RegExp | undefined;
+  /** Every match holds one of these; empty when none could be told: then any hint of the rule admits it. */
+  readonly hints: readonly string[];
+}
+
+/** A rule's alternatives, each with the hints that admit it. */
+function partsOf(rule: SignatureRule): Part[] {
+  const flags = rule.pattern.flags.replace(/[gy]/g, '');
+  const hints = rule.hints ?? [];
+  return alternativesOf(rule.pattern.source).map((alternative) => ({
+    pattern: new RegExp(alternative, flags),
+    every: rule.tier === 'harness' ? new RegExp(alternative, `${flags}g`) : undefined,
+    hints: hintsOf(alternative, hints),
+  }));
+}
+
 export class SignatureMatcher {
   private readonly scan: RegExp | undefined;
   /** For each hint, the rules it admits, including those of its prefixes (found at the same place). */
-  private readonly admits = new Map<string, readonly number[]>();
+  private readonly admitsRules = new Map<string, readonly number[]>();
+  /** For each hint, the parts (by their number across all rules) it admits, likewise. */
+  private readonly admitsParts = new Map<string, readonly number[]>();
   private readonly unhinted: readonly number[];
+  private readonly rules: readonly SignatureRule[];
+  /** Each rule's parts, numbered from `firstPart[rule]`. */
+  private readonly parts: readonly Part[];
+  private readonly firstPart: readonly number[];
+  /** The rule each part belongs to. */
+  private readonly ruleOfPart: readonly number[];
 
-  constructor(private readonly rules: readonly SignatureRule[]) {
+  constructor(rules: readonly SignatureRule[]) {
+    // Stable: a caller's own patterns (no tier) first, then the built-in tiers in their order.
+    const rank = (rule: SignatureRule): number =>
+      rule.tier === undefined ? 0 : ['verdict', 'harness', 'agent', 'weak'].indexOf(rule.tier) + 1;
+    this.rules = rules
+      .map((rule, index) => ({ rule, index }))
+      .sort((a, b) => rank(a.rule) - rank(b.rule) || a.index - b.index)
+      .map(({ rule }) => rule);
+    const parts: Part[] = [];
+    const firstPart: number[] = [];
+    const ruleOfPart: number[] = [];
     const ownRules = new Map<string, number[]>();
+    const ownParts = new Map<string, number[]>();
     const unhinted: number[] = [];
-    rules.forEach((rule, index) => {
+    this.rules.forEach((rule, index) => {
+      firstPart.push(parts.length);
+      // A caller's own pattern runs whole: it may use flags or syntax the split does not know.
+      const ruleParts: Part[] =
+        rule.tier === undefined ? [{ pattern: rule.pattern, every: undefined, hints: [] }] : partsOf(rule);
+      ruleParts.forEach((part) => {
+        for (const hint of part.hints) ownParts.set(hint, [...(ownParts.get(hint) ?? []), parts.length]);
+        parts.push(part);
+        ruleOfPart.push(index);
+      });
       if (rule.hints === undefined || rule.hints.length === 0) unhinted.push(index);
-      for (const hint of rule.hints ?? []) ownRules.set(hint, [...(ownRules.get(hint) ?? []), index]);
+      // A rule whose every part has its own hints is admitted through them; the rule's other hints
+      // need not be looked for.
+      if (ruleParts.some((part) => part.hints.length === 0)) {
+        for (const hint of rule.hints ?? []) ownRules.set(hint, [...(ownRules.get(hint) ?? []), index]);
+      }
     });
-    const hints = [...ownRules.keys()];
+    firstPart.push(parts.length);
+    const hints = [...new Set([...ownRules.keys(), ...ownParts.keys()])];
     for (const hint of hints) {
-      const admitted = hints
-        .filter((other) => hint.startsWith(other))
-        .flatMap((other) => ownRules.get(other) ?? []);
-      this.admits.set(hint, [...new Set(admitted)]);
+      const prefixes = hints.filter((other) => hint.startsWith(other));
+      this.admitsRules.set(hint, [...new Set(prefixes.flatMap((other) => ownRules.get(other) ?? []))]);
+      this.admitsParts.set(hint, [...new Set(prefixes.flatMap((other) => ownParts.get(other) ?? []))]);
     }
+    this.parts = parts;
+    this.firstPart = firstPart;
+    this.ruleOfPart = ruleOfPart;
     this.unhinted = unhinted;
     this.scan = hints.length > 0 ? scanFor(hints) : undefined;
   }
 
-  /**
-   * `harnessText` is what harness-side rules read (for commands: the edge lines of the output); it must
-   * be part of `text`, so that a hint absent from `text` is absent from it too.
-   */
-  match(text: string, harnessText: string = text): SignatureRule | undefined {
+  match(text: string): SignatureRule | undefined {
     if (text === '') return undefined;
     const candidate = new Array<boolean>(this.rules.length).fill(false);
+    const partFound = new Uint8Array(this.parts.length);
     for (const index of this.unhinted) candidate[index] = true;
     const lower = text.toLowerCase();
-    const lowerHarness = harnessText === text ? lower : harnessText.toLowerCase();
     const scan = this.scan;
     if (scan) {
+      const seen = new Set<string>();
       scan.lastIndex = 0;
       for (let found = scan.exec(lower); found !== null; found = scan.exec(lower)) {
-        for (const index of this.admits.get(found[1] ?? '') ?? []) candidate[index] = true;
         scan.lastIndex = found.index + 1;
+        const hint = found[1] ?? '';
+        // A hint found again admits nothing new.
+        if (seen.has(hint)) continue;
+        seen.add(hint);
+        for (const index of this.admitsRules.get(hint) ?? []) candidate[index] = true;
+        for (const index of this.admitsParts.get(hint) ?? []) {
+          partFound[index] = 1;
+          candidate[this.ruleOfPart[index] as number] = true;
+        }
       }
     }
     for (let index = 0; index < this.rules.length; index++) {
       if (!candidate[index]) continue;
       const rule = this.rules[index] as SignatureRule;
-      const subject = rule.folded
-        ? rule.harnessSide
-          ? lowerHarness
-          : lower
-        : rule.harnessSide
-          ? harnessText
-          : text;
-      if (rule.pattern.test(subject) && (rule.context === undefined || rule.context.test(subject)))
+      const subject = rule.folded ? lower : text;
+      if (
+        this.ruleMatches(index, subject, { rules: candidate, parts: partFound }) &&
+        (rule.context === undefined || rule.context.test(subject))
+      )
         return rule;
     }
     return undefined;
+  }
+
+  /** Whether an admitted part of the rule matches (for harness rules: not only as a quote). */
+  private ruleMatches(index: number, subject: string, admitted: Admitted): boolean {
+    const end = this.firstPart[index + 1] as number;
+    for (let number = this.firstPart[index] as number; number < end; number++) {
+      const part = this.parts[number] as Part;
+      if (part.hints.length > 0 && admitted.parts[number] !== 1) continue;
+      const matched = part.every
+        ? this.saysItself(part.every, subject, admitted)
+        : part.pattern.test(subject);
+      if (matched) return true;
+    }
+    return false;
+  }
+
+  /** Some match of a harness rule that is the tool's own words, not a quote of the agent's input. */
+  private saysItself(pattern: RegExp, subject: string, admitted: Admitted): boolean {
+    pattern.lastIndex = 0;
+    for (let seen = 0; seen < MAX_MATCHES; seen++) {
+      const found = pattern.exec(subject);
+      if (found === null) return false;
+      const start = found.index;
+      const end = start + found[0].length;
+      if (!this.isQuote(subject, start, end, admitted)) return true;
+      // Look again just after this start: a later, overlapping match may be the tool's own words.
+      pattern.lastIndex = start + 1;
+    }
+    return false;
+  }
+
+  private isQuote(subject: string, start: number, end: number, admitted: Admitted): boolean {
+    const word = !/\s/.test(subject.slice(start, end));
+    if (word && (subject[start - 1] === '/' || EXTENSION_AFTER.test(subject.slice(end, end + 6))))
+      return true;
+    const lineStart = subject.lastIndexOf('\n', start - 1) + 1;
+    let lineEnd = subject.indexOf('\n', end);
+    if (lineEnd < 0) lineEnd = subject.length;
+    const line = subject.slice(lineStart, lineEnd);
+    // A source line that a compiler or interpreter shows above its caret marker.
+    const nextEnd = subject.indexOf('\n', lineEnd + 1);
+    if (
+      lineEnd < subject.length &&
+      CARET_LINE.test(subject.slice(lineEnd + 1, nextEnd < 0 ? subject.length : nextEnd))
+    )
+      return true;
+    const from = start - lineStart;
+    const to = end - lineStart;
+    // The clause before the match: "not found, but can be installed" does not quote the agent.
+    let clauseStart = from;
+    while (clauseStart > 0 && !CLAUSE_ENDS.has(line[clauseStart - 1] as string)) clauseStart--;
+    if (this.agentVerdictIn(line.slice(clauseStart, from), admitted, false)) return true;
+    let open = from - 1;
+    while (open >= 0 && !QUOTES.has(line[open] as string)) open--;
+    let close = to;
+    while (close < line.length && !QUOTES.has(line[close] as string)) close++;
+    if (open < 0 || close >= line.length) return false;
+    // The input a runtime echoes in its error object: `input: 'fetch failed'`.
+    if (INPUT_PROPERTY.test(line.slice(0, open + 1))) return true;
+    // The clause around the quote: a JSON field or a list item ends at the next separator.
+    let quoteClauseStart = open;
+    while (quoteClauseStart > 0 && !CLAUSE_ENDS.has(line[quoteClauseStart - 1] as string)) quoteClauseStart--;
+    let clauseEnd = close;
+    while (clauseEnd < line.length && !CLAUSE_ENDS.has(line[clauseEnd] as string)) clauseEnd++;
+    const clause = `${line.slice(quoteClauseStart, open + 1)}${' '.repeat(close - open - 1)}${line.slice(close, clauseEnd)}`;
+    return this.agentVerdictIn(clause, admitted, true);
+  }
+
+  /** An agent rule whose message quotes the agent's input matches this piece of a line. */
+  private agentVerdictIn(piece: string, admitted: Admitted, aroundQuote: boolean): boolean {
+    if (piece.trim() === '') return false;
+    for (let index = 0; index < this.rules.length; index++) {
+      const rule = this.rules[index] as SignatureRule;
+      if (!admitted.rules[index] || !rule.folded) continue;
+      if (rule.quotes !== true && !(aroundQuote && rule.spanQuotes === true)) continue;
+      // Only the parts admitted on the whole text can match a piece of it.
+      const end = this.firstPart[index + 1] as number;
+      for (let number = this.firstPart[index] as number; number < end; number++) {
+        const part = this.parts[number] as Part;
+        if (part.hints.length > 0 && admitted.parts[number] !== 1) continue;
+        if (part.pattern.test(piece)) return true;
+      }
+    }
+    return false;
   }
 }

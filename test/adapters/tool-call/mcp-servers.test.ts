@@ -92,11 +92,15 @@ describe('the MCP filesystem server', () => {
     });
   });
 
-  it('reads a path outside the sandbox as the harness configuration', async () => {
+  it('reads a path outside the sandbox as the agent’s choice of path', async () => {
     const { failure } = await callAndDescribe(client, annotations, 'read_text_file', {
       path: '/etc/hostname',
     });
-    expect(failure).toMatchObject({ signature: 'permission_denied', blame: 'harness_fault' });
+    expect(failure).toMatchObject({
+      signature: 'permission_denied',
+      blame: 'agent_failure',
+      meaning: 'call',
+    });
   });
 
   it('reads a failed edit as content-missing with the text it looked for', async () => {
@@ -157,9 +161,13 @@ describe('the MCP everything server', () => {
     await client?.close();
   });
 
-  it('reads an unknown tool as a harness fault', async () => {
+  it('reads an unknown tool as the call’s fault: in this session it fails every time', async () => {
     const { failure } = await callAndDescribe(client, annotations, 'nope', {});
-    expect(failure).toMatchObject({ signature: 'tool_not_found', blame: 'harness_fault' });
+    expect(failure).toMatchObject({
+      signature: 'tool_not_found',
+      blame: 'agent_failure',
+      deterministic: true,
+    });
   });
 
   it('reads arguments of the wrong type as a validation error', async () => {

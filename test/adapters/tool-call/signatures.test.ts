@@ -67,10 +67,11 @@ describe('tool_timeout', () => {
 });
 
 describe('tool_not_found', () => {
-  it('recognises the MCP unknown-tool error as a harness fault', () => {
+  it('blames the call for an unknown tool: in that session the identical call fails every time', () => {
     expect(failureOf('nope', {}, 'MCP error -32602: Tool nope not found')).toMatchObject({
       signature: 'tool_not_found',
-      blame: 'harness_fault',
+      blame: 'agent_failure',
+      deterministic: true,
     });
   });
 
@@ -101,11 +102,11 @@ describe('permission_denied', () => {
     expect(failureOf('read_file', READ, 'YAML error at line 403')?.signature).not.toBe('permission_denied');
   });
 
-  it('reads a path outside the server sandbox as the harness configuration', () => {
+  it('reads a path outside the server sandbox as the agent’s choice of path', () => {
     const text = 'Access denied - path outside allowed directories: /etc/passwd not in /tmp/ws';
     expect(failureOf('read_text_file', { path: '/etc/passwd' }, text)).toMatchObject({
       signature: 'permission_denied',
-      blame: 'harness_fault',
+      blame: 'agent_failure',
     });
   });
 });
@@ -327,10 +328,10 @@ describe('edit_failed', () => {
 });
 
 describe('command_failed', () => {
-  it('recognises npm lifecycle failures as non-deterministic agent failures', () => {
+  it('blames nobody for an npm lifecycle failure that says no more', () => {
     expect(failureOf('Bash', BASH, 'npm ERR! code ELIFECYCLE\nnpm ERR! errno 1')).toMatchObject({
       signature: 'command_failed',
-      blame: 'agent_failure',
+      blame: 'unknown',
       deterministic: false,
     });
   });
@@ -345,10 +346,11 @@ describe('command_failed', () => {
     expect(signatureOf('read_file', READ, 'done, exit code 0')).toBe('api_error');
   });
 
-  it('calls any failed shell command a failed command when nothing else is recognised', () => {
-    expect(signatureOf('run_shell_command', { command: 'make' }, 'something odd happened')).toBe(
-      'command_failed',
-    );
+  it('calls any failed shell command a failed command, with nobody to blame, when nothing else is recognised', () => {
+    expect(failureOf('run_shell_command', { command: 'make' }, 'something odd happened')).toMatchObject({
+      signature: 'command_failed',
+      blame: 'unknown',
+    });
   });
 });
 

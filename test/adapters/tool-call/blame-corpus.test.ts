@@ -1,0 +1,155 @@
+/**
+ * The project's own blame corpus: real error texts of real tools (run on a machine like the one the
+ * guard runs on, see blame-corpus/gather.py and mcp-gather.mjs) and of public issue threads
+ * (blame-corpus/public.jsonl), each labelled by the calibration corpus's labelling rules. The guard
+ * must be right on at least 95% and must never blame the agent for an environment failure.
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { createToolCallAdapter } from '../../../src/adapters/tool-call/adapter.js';
+import { toolCallToOutcome } from '../../../src/adapters/tool-call/convert.js';
+import { SignatureMatcher } from '../../../src/adapters/tool-call/matcher.js';
+import { TEXT_RULES } from '../../../src/adapters/tool-call/signatures.js';
+import type { Blame } from '../../../src/core/types.js';
+
+type Label = Blame | 'ambiguous';
+
+interface Entry {
+  readonly text: string;
+  readonly tool: string;
+  readonly args?: Record<string, unknown>;
+  readonly exitCode?: number;
+  readonly blame: Label;
+  readonly deterministic: boolean;
+  readonly category: string;
+  readonly source: string;
+}
+
+const DIR = join(import.meta.dirname, 'blame-corpus');
+
+function load(file: string): Entry[] {
+  return readFileSync(join(DIR, file), 'utf8')
+    .split('\n')
+    .filter((line) => line.trim() !== '')
+    .map((line) => JSON.parse(line) as Entry);
+}
+
+const CORPUS = [...load('local.jsonl'), ...load('public.jsonl')];
+const adapter = createToolCallAdapter();
+
+/**
+ * What the guard makes of the entry. `asScored`: as the calibration scorer asks (the text as an
+ * error, no arguments, no exit status); otherwise as a harness sees the call (its arguments, and the
+ * exit status where the tool reported one).
+ */
+function blameOf(entry: Entry, asScored: boolean): Blame {
+  const { tool } = entry;
+  const outcome = asScored
+    ? toolCallToOutcome(tool, {}, { success: false, error: entry.text })
+    : toolCallToOutcome(
+        tool,
+        entry.args ?? {},
+        { success: false, error: entry.text },
+        entry.exitCode === undefined ? {} : { exitCode: entry.exitCode },
+      );
+  return adapter.describeFailure(outcome, adapter.describeCall(outcome.proposal))?.blame ?? 'unknown';
+}
+
+interface Figures {
+  readonly scored: number;
+  readonly correct: number;
+  readonly poison: readonly Entry[];
+  readonly missed: readonly Entry[];
+  readonly wrong: readonly { entry: Entry; product: Blame }[];
+}
+
+function measure(asScored: boolean): Figures {
+  const scored = CORPUS.filter((entry) => entry.blame !== 'ambiguous');
+  const wrong: { entry: Entry; product: Blame }[] = [];
+  for (const entry of scored) {
+    const product = blameOf(entry, asScored);
+    if (product !== entry.blame) wrong.push({ entry, product });
+  }
+  return {
+    scored: scored.length,
+    correct: scored.length - wrong.length,
+    poison: wrong
+      .filter((w) => w.entry.blame === 'harness_fault' && w.product === 'agent_failure')
+      .map((w) => w.entry),
+    missed: wrong
+      .filter((w) => w.entry.blame === 'agent_failure' && w.product !== 'agent_failure')
+      .map((w) => w.entry),
+    wrong,
+  };
+}
+
+function report(title: string, figures: Figures): void {
+  const percent = ((100 * figures.correct) / figures.scored).toFixed(1);
+  const lines = [
+    `${title}: ${figures.correct}/${figures.scored} correct (${percent}%), ${figures.poison.length} poison, ${figures.missed.length} missed`,
+    ...figures.wrong.map(
+      ({ entry, product }) =>
+        `  [${entry.category}] label=${entry.blame} product=${product}  ${entry.text.replace(/\s+/g, ' ').slice(0, 100)}`,
+    ),
+  ];
+  console.log(lines.join('\n'));
+}
+
+describe('the blame corpus', () => {
+  it('holds at least 500 real error texts, each with its source, tool and labels', () => {
+    expect(CORPUS.length).toBeGreaterThanOrEqual(500);
+    for (const entry of CORPUS) {
+      // A silent failure is kept only with the exit status it ended with.
+      expect(entry.text !== '' || entry.exitCode !== undefined, entry.source).toBe(true);
+      expect(entry.source, entry.text).toMatch(/^(?:local:|https:\/\/)/);
+      expect(entry.tool, entry.source).toMatch(/^[\w.-]+$/);
+      expect(['agent_failure', 'harness_fault', 'unknown', 'ambiguous']).toContain(entry.blame);
+      expect(typeof entry.deterministic).toBe('boolean');
+      expect(entry.category).toMatch(/^[a-z0-9-]+$/);
+    }
+  });
+
+  it('is read right at least 95% of the time, with no poison, as a harness sees the calls', () => {
+    const figures = measure(false);
+    report('blame corpus (arguments and exit status)', figures);
+    expect(figures.poison).toEqual([]);
+    expect(figures.correct / figures.scored).toBeGreaterThanOrEqual(0.95);
+  });
+
+  it('is read right at least 95% of the time, with no poison, from the text alone', () => {
+    const figures = measure(true);
+    report('blame corpus (text only, as the calibration scorer asks)', figures);
+    expect(figures.poison).toEqual([]);
+    expect(figures.correct / figures.scored).toBeGreaterThanOrEqual(0.95);
+  });
+
+  it('reads every text the same with and without the hint prefilter', () => {
+    const fast = new SignatureMatcher(TEXT_RULES);
+    const unfiltered = new SignatureMatcher(TEXT_RULES.map((rule) => ({ ...rule, hints: undefined })));
+    for (const entry of CORPUS) {
+      expect({ text: entry.text, rule: fast.match(entry.text)?.pattern.source }).toEqual({
+        text: entry.text,
+        rule: unfiltered.match(entry.text)?.pattern.source,
+      });
+    }
+  });
+
+  it('never skips a rule whose pattern matches: every match contains one of its hints', () => {
+    for (const entry of CORPUS) {
+      const lower = entry.text.toLowerCase();
+      for (const rule of TEXT_RULES) {
+        const subject = rule.folded ? lower : entry.text;
+        if (!rule.pattern.test(subject)) continue;
+        const hinted = (rule.hints ?? []).some((hint) => lower.includes(hint));
+        expect({
+          rule: rule.pattern.source.slice(0, 60),
+          text: entry.text.slice(0, 80),
+          hinted,
+        }).toMatchObject({
+          hinted: true,
+        });
+      }
+    }
+  });
+});

@@ -1,0 +1,335 @@
+/**
+ * Blame of the error families the guard must get right: one behaviour per test. Texts are real
+ * (from blame-corpus/, where each has its source).
+ */
+import { describe, expect, it } from 'vitest';
+import { toolCallToOutcome } from '../../../src/adapters/tool-call/convert.js';
+import { NarrowingLoop } from '../../../src/index.js';
+import { adapter, failureOf } from './helpers.js';
+
+const BASH = { command: 'npm test' };
+
+function blameOf(tool: string, text: string): string | undefined {
+  return failureOf(tool, {}, text)?.blame;
+}
+
+function exitBlame(exitCode: number, text = '', args: Record<string, unknown> = { command: 'x' }) {
+  const outcome = toolCallToOutcome('Bash', args, { stdout: '', stderr: text, exitCode });
+  return adapter.describeFailure(outcome, adapter.describeCall(outcome.proposal));
+}
+
+describe('network failures are the harness’s', () => {
+  it('blames the network when a host name does not resolve', () => {
+    expect(blameOf('Bash', 'curl: (6) Could not resolve host: api.github.com')).toBe('harness_fault');
+    expect(blameOf('fetch', 'Error: getaddrinfo ENOTFOUND api.openai.com')).toBe('harness_fault');
+    expect(blameOf('fetch', 'getaddrinfo EAI_AGAIN registry.npmjs.org')).toBe('harness_fault');
+    expect(blameOf('query', 'java.net.UnknownHostException: tools.wmflabs.org')).toBe('harness_fault');
+    expect(blameOf('Bash', 'ssh: Could not resolve hostname db: Name or service not known')).toBe(
+      'harness_fault',
+    );
+  });
+
+  it('blames the network when a connection is refused, reset or closed', () => {
+    expect(blameOf('Bash', 'ssh: connect to host 127.0.0.1 port 2222: Connection refused')).toBe(
+      'harness_fault',
+    );
+    expect(blameOf('Bash', 'curl: (56) Recv failure: Connection reset by peer')).toBe('harness_fault');
+    expect(blameOf('Bash', 'curl: (52) Empty reply from server')).toBe('harness_fault');
+    expect(
+      blameOf('Bash', 'http.client.RemoteDisconnected: Remote end closed connection without response'),
+    ).toBe('harness_fault');
+  });
+
+  it('blames the environment for TLS and certificate failures', () => {
+    expect(blameOf('Bash', 'curl: (60) SSL certificate problem: self-signed certificate')).toBe(
+      'harness_fault',
+    );
+    expect(
+      blameOf(
+        'Bash',
+        "fatal: unable to access 'https://git.example.com/r.git/': server certificate verification failed. CAfile: none",
+      ),
+    ).toBe('harness_fault');
+  });
+
+  it('reads a browser fetch failure as the network’s', () => {
+    expect(blameOf('browser_evaluate', 'TypeError: Failed to fetch')).toBe('harness_fault');
+    expect(blameOf('browser_evaluate', 'TypeError: NetworkError when attempting to fetch resource.')).toBe(
+      'harness_fault',
+    );
+  });
+
+  it('finds harness evidence in the middle of a command’s output', () => {
+    const output = [
+      'npm error code ECONNRESET',
+      'npm error syscall read',
+      'npm error errno ECONNRESET',
+      'npm error network Invalid response body while trying to fetch https://registry.npmjs.org/react',
+      'npm error A complete log of this run can be found in: /root/.npm/_logs/debug-0.log',
+    ].join('\n');
+    expect(failureOf('Bash', { command: 'npm install' }, output)?.blame).toBe('harness_fault');
+  });
+
+  it('does not let a generic command failure outrank a full disk', () => {
+    const output =
+      'npm ERR! code ENOSPC\nnpm ERR! syscall write\nnpm ERR! nospc ENOSPC: no space left on device, write';
+    expect(failureOf('Bash', { command: 'npm install' }, output)?.blame).toBe('harness_fault');
+  });
+
+  it('does not let make’s failure line outrank a 5xx', () => {
+    const output = 'curl: (22) The requested URL returned error: 503\nmake: *** [Makefile:3: fetch] Error 22';
+    expect(failureOf('Bash', { command: 'make fetch' }, output)?.blame).toBe('harness_fault');
+  });
+});
+
+describe('the environment’s other failures', () => {
+  it('blames lock contention on the harness, as a passing condition', () => {
+    const text =
+      "fatal: Unable to create '/w/.git/index.lock': File exists.\n\nAnother git process seems to be running in this repository";
+    expect(failureOf('Bash', { command: 'git add a.txt' }, text)).toMatchObject({
+      blame: 'harness_fault',
+      deterministic: false,
+    });
+    expect(blameOf('Bash', 'Error: in prepare, database is locked (5)')).toBe('harness_fault');
+  });
+
+  it('blames a full disk on the harness', () => {
+    expect(blameOf('Bash', "dd: error writing '/tmp/full/big.bin': No space left on device")).toBe(
+      'harness_fault',
+    );
+  });
+
+  it('blames a daemon or database that is not running on the harness', () => {
+    expect(
+      blameOf(
+        'Bash',
+        'Cannot connect to the Docker daemon at unix:///var/run/docker.sock. Is the docker daemon running?',
+      ),
+    ).toBe('harness_fault');
+    const psql =
+      'psql: error: connection to server on socket "/var/run/postgresql/.s.PGSQL.5432" failed: No such file or directory\n\tIs the server running locally and accepting connections on that socket?';
+    expect(blameOf('Bash', psql)).toBe('harness_fault');
+  });
+
+  it('blames missing or expired credentials on the harness', () => {
+    expect(
+      blameOf(
+        'Bash',
+        'Unable to locate credentials. You can configure credentials by running "aws configure".',
+      ),
+    ).toBe('harness_fault');
+    expect(
+      blameOf(
+        'Bash',
+        'npm error code ENEEDAUTH\nnpm error need auth This command requires you to be logged in.',
+      ),
+    ).toBe('harness_fault');
+  });
+
+  it('blames spent quota and billing on the harness, as a lasting condition', () => {
+    const text =
+      "Error code: 400 - {'type': 'error', 'error': {'type': 'invalid_request_error', 'message': 'Your credit balance is too low to access the Anthropic API.'}}";
+    expect(failureOf('chat', {}, text)).toMatchObject({ blame: 'harness_fault', deterministic: true });
+    expect(
+      blameOf(
+        'chat',
+        'Error: insufficient_quota: You exceeded your current quota, please check your plan and billing details.',
+      ),
+    ).toBe('harness_fault');
+  });
+
+  it('reads the common system errors in the user’s locale', () => {
+    expect(
+      blameOf('Bash', 'Verbindungsaufbau zu 127.0.0.1:9 … fehlgeschlagen: Verbindungsaufbau abgelehnt.'),
+    ).toBe('harness_fault');
+    expect(
+      blameOf('Bash', "dd: erreur d'écriture dans 'big.bin': Aucun espace disponible sur le périphérique"),
+    ).toBe('harness_fault');
+    expect(blameOf('Bash', "touch: no se puede efectuar `touch' sobre 'x': Permiso denegado")).toBe(
+      'harness_fault',
+    );
+    expect(blameOf('Bash', 'cat: nothere.txt: 没有那个文件或目录')).toBe('agent_failure');
+    expect(blameOf('Bash', 'bash: 行 1: gti: コマンドが見つかりません')).toBe('agent_failure');
+    expect(
+      blameOf('Bash', 'fatal: no es un repositorio git (ni ninguno de los directorios superiores): .git'),
+    ).toBe('agent_failure');
+  });
+});
+
+describe('the agent’s failures the guard learns from', () => {
+  it('blames the agent for a path outside the sandbox, and advises no waiting', () => {
+    const text = 'Access denied - path outside allowed directories: /etc/passwd not in /home/dev/w';
+    expect(failureOf('read_text_file', { path: '/etc/passwd' }, text)).toMatchObject({
+      blame: 'agent_failure',
+      signature: 'permission_denied',
+      meaning: 'call',
+    });
+    const loop = new NarrowingLoop({});
+    const proposal = { tool: 'read_text_file', args: { path: '/etc/passwd' } };
+    for (let i = 0; i < 6; i++) {
+      loop.checkProposal(proposal);
+      loop.recordOutcome(
+        toolCallToOutcome('read_text_file', proposal.args, {
+          content: [{ type: 'text', text }],
+          isError: true,
+        }),
+      );
+    }
+    const decision = loop.checkProposal(proposal);
+    expect(`${decision.reason ?? ''} ${decision.suggestion ?? ''}`).not.toMatch(/wait/i);
+  });
+
+  it('blames the agent for unknown ids of remote services', () => {
+    expect(
+      blameOf(
+        'create_checkout',
+        '{"error":{"code":"resource_missing","message":"No such price: \'price_1H\'","type":"invalid_request_error"}}',
+      ),
+    ).toBe('agent_failure');
+    expect(blameOf('slack_post_message', '{"ok":false,"error":"channel_not_found"}')).toBe('agent_failure');
+    expect(
+      blameOf(
+        'Bash',
+        'An error occurred (NoSuchBucket) when calling the PutObject operation: The specified bucket does not exist',
+      ),
+    ).toBe('agent_failure');
+    expect(
+      blameOf(
+        'get_issue',
+        "GraphQL: Could not resolve to a Repository with the name 'owner/repo'. (repository)",
+      ),
+    ).toBe('agent_failure');
+  });
+
+  it('blames the agent for SQL that names a column or table that is not there', () => {
+    expect(blameOf('query', 'ERROR:  42703: column "nickname" does not exist')).toBe('agent_failure');
+    expect(blameOf('query', 'ERROR:  relation "accounts" does not exist')).toBe('agent_failure');
+    expect(blameOf('query', 'sqlite3.OperationalError: no such table: orders')).toBe('agent_failure');
+  });
+
+  it('blames the agent for an npm script that does not exist', () => {
+    expect(
+      failureOf('Bash', { command: 'npm run deploy' }, 'npm error Missing script: "deploy"')?.blame,
+    ).toBe('agent_failure');
+  });
+
+  it('judges an error about the agent’s input by its kind, not by the words it quotes', () => {
+    expect(
+      blameOf('Bash', "error: pathspec 'fix/ETIMEDOUT-retry' did not match any file(s) known to git"),
+    ).toBe('agent_failure');
+    expect(blameOf('Bash', "FileNotFoundError: [Errno 2] No such file or directory: 'rate_limit.py'")).toBe(
+      'agent_failure',
+    );
+    expect(
+      blameOf('Bash', "ValueError: invalid literal for int() with base 10: '503 Service Unavailable'"),
+    ).toBe('agent_failure');
+    expect(
+      blameOf(
+        'Bash',
+        'Traceback (most recent call last):\n  File "<string>", line 1, in <module>\nKeyError: \'ECONNREFUSED\'',
+      ),
+    ).toBe('agent_failure');
+  });
+
+  it('blames the agent for a failing test run whatever its test names say', () => {
+    const output =
+      ' FAIL  net.test.js > maps ECONNREFUSED to a retry\nAssertionError: expected { code: "ECONNREFUSED" } to deeply equal { retry: true }\n Test Files  1 failed (1)\n      Tests  1 failed (1)';
+    expect(failureOf('Bash', BASH, output)?.blame).toBe('agent_failure');
+  });
+
+  it('blames the agent for a host name that is visibly a broken URL', () => {
+    expect(blameOf('fetch', 'Error: getaddrinfo ENOTFOUND https https:443')).toBe('agent_failure');
+  });
+});
+
+describe('failures that blame nobody', () => {
+  it('blames nobody for a shell command that failed without saying why', () => {
+    expect(failureOf('run_shell_command', { command: 'make' }, 'something odd happened')).toMatchObject({
+      signature: 'command_failed',
+      blame: 'unknown',
+    });
+    expect(failureOf('Bash', { command: 'make' }, 'make: *** [Makefile:4: all] Error 4')?.blame).toBe(
+      'unknown',
+    );
+  });
+
+  it('records a failure without any text as a failure with unknown blame', () => {
+    const outcome = toolCallToOutcome('deploy', { env: 'prod' }, { success: false });
+    expect(outcome.success).toBe(false);
+    const loop = new NarrowingLoop({});
+    loop.checkProposal(outcome.proposal);
+    expect(loop.recordOutcome(outcome).outcome).toMatchObject({ success: false, blame: 'unknown' });
+  });
+});
+
+describe('the exit status', () => {
+  it('is read from a command result in any common spelling, and makes it a failure', () => {
+    expect(toolCallToOutcome('Bash', {}, { stdout: 'x', exitCode: 2 })).toMatchObject({
+      success: false,
+      exitCode: 2,
+    });
+    expect(toolCallToOutcome('shell', {}, { output: 'x', exit_code: 1 })).toMatchObject({
+      success: false,
+      exitCode: 1,
+    });
+    expect(toolCallToOutcome('run', {}, { stdout: 'ok', stderr: '', returncode: 0 })).toMatchObject({
+      success: true,
+      content: 'ok',
+    });
+    expect(toolCallToOutcome('Bash', {}, 'partial output', { exitCode: 3 })).toMatchObject({
+      success: false,
+      exitCode: 3,
+    });
+  });
+
+  it('is read from a failed child process, signals counted as the shell counts them', () => {
+    const killed = Object.assign(new Error('Command failed: sleep 5'), {
+      status: null,
+      signal: 'SIGKILL',
+      pid: 7,
+    });
+    expect(toolCallToOutcome('Bash', {}, killed)).toMatchObject({ exitCode: 137 });
+    expect(toolCallToOutcome('Bash', {}, killed).status).toBeUndefined();
+    const failed = Object.assign(new Error('Command failed: false'), { status: 1, signal: null, pid: 8 });
+    expect(toolCallToOutcome('Bash', {}, failed)).toMatchObject({ exitCode: 1 });
+  });
+
+  it('blames the harness for a command timeout(1) stopped, whatever it printed', () => {
+    expect(exitBlame(124)).toMatchObject({ signature: 'tool_timeout', blame: 'harness_fault' });
+    expect(exitBlame(124, 'FAIL src/a.test.ts\n Tests  1 failed')?.blame).toBe('harness_fault');
+  });
+
+  it('blames the harness for a command killed by a signal', () => {
+    expect(exitBlame(137)?.blame).toBe('harness_fault');
+    expect(exitBlame(143, 'Terminated')?.blame).toBe('harness_fault');
+  });
+
+  it('reads 127 as a command that is not there when the output says nothing more', () => {
+    expect(exitBlame(127)?.blame).toBe('agent_failure');
+  });
+
+  it('reads 126 as a permission problem when the output says nothing more', () => {
+    expect(exitBlame(126)?.blame).toBe('harness_fault');
+  });
+
+  it('lets the output decide over 126 and 127 when it is more specific', () => {
+    expect(exitBlame(126, 'bash: line 1: ./src: Is a directory')?.blame).toBe('agent_failure');
+    expect(
+      exitBlame(127, "Command 'docker' not found, but can be installed with:\nsudo apt install docker.io")
+        ?.blame,
+    ).toBe('harness_fault');
+  });
+
+  it('says nothing on its own for other statuses', () => {
+    expect(exitBlame(1)?.blame).toBe('unknown');
+    expect(exitBlame(2, 'cat: a.txt: No such file or directory')?.blame).toBe('agent_failure');
+  });
+});
+
+describe('structured signals', () => {
+  it('let a bad-request status give way to a text that shows the environment failing', () => {
+    const text = 'Your credit balance is too low to access the Anthropic API.';
+    expect(failureOf('chat', {}, text, { status: 400 })?.blame).toBe('harness_fault');
+    expect(failureOf('chat', {}, 'messages: field required', { status: 400 })?.blame).toBe('agent_failure');
+  });
+});
