@@ -144,9 +144,7 @@ export function execute(tool: Tool, args: Args): Execution {
     case 'bash': {
       const command = args.command ?? '';
       if (command.includes('nonexistent') || command.includes('bad_command')) {
-        // What a shell prints for a command that does not exist. A bare "exit code 1" would carry
-        // no evidence of whose fault the failure is, and the guard rightly learns nothing from it.
-        return fail(`bash: ${command.split(' ')[0]}: command not found`, 'command_failed');
+        return fail('command failed: exit code 1', 'command_failed');
       }
       if (command.includes('syntax_error')) return fail('SyntaxError: Unexpected token', 'syntax_error');
       return { ok: true, text: `$ ${command}\ndone` };

@@ -720,7 +720,7 @@ printf 'import json\\ndef handler():\\n    return json.loads(open("missing-fixtu
             f.write(src)
     sh(f'cd {W}/javabin && javac *.java')
     sh(f'cd {W} && zip -q bundle-real.zip build.js Makefile a.txt && head -c 300000 /dev/urandom > big.bin && zip -q bundle-real.zip big.bin && rm big.bin')
-    sh(f'cd {W} && pip download -q six --no-deps -d wheels --no-index --find-links /root/.cache/pip 2>/dev/null || true')
+    sh(f'cd {W} && pip download -q six --no-deps -d wheels --no-index --find-links {os.path.expanduser("~/.cache/pip")} 2>/dev/null || true')
     sh(f'cd {W}/tf-lock && terraform init -input=false >/dev/null 2>&1 || true')
     # vitest and typescript come from narrowing's own node_modules.
     os.symlink(NODE_MODULES, f'{JS}/node_modules')
@@ -755,7 +755,7 @@ def clean(text):
 def run_case(c, index):
     env = dict(os.environ)
     env.pop('LANG', None)
-    env.update({'LC_ALL': 'C.UTF-8', 'HOME': '/root' if c['user'] is None else '/tmp',
+    env.update({'LC_ALL': 'C.UTF-8', 'HOME': os.path.expanduser('~') if c['user'] is None else '/tmp',
                 'GIT_TERMINAL_PROMPT': '0', 'TF_CLI_CONFIG_FILE': f'{ROOT}/terraformrc', 'TF_IN_AUTOMATION': '1', 'NO_COLOR': '1', 'PAGER': 'cat', 'AWS_EC2_METADATA_DISABLED': 'true',
                 'PIP_DISABLE_PIP_VERSION_CHECK': '1', 'npm_config_update_notifier': 'false', 'PYTHONDONTWRITEBYTECODE': '1'})
     if c['lang']:
