@@ -7,7 +7,7 @@
 import { rmSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { NarrowingError } from '../core/errors.js';
-import { withFileLockSync } from '../node/lock.js';
+import { isAlive, withFileLockSync } from '../node/lock.js';
 import { readTextNoFollowSync, refuseLink, writeTextNoFollowSync } from '../node/safe-fs.js';
 import { prepareStateDir } from '../node/state-dir.js';
 
@@ -54,16 +54,5 @@ function ownerOf(path: string): number | undefined {
     return typeof pid === 'number' && Number.isSafeInteger(pid) && pid > 0 ? pid : undefined;
   } catch {
     return undefined;
-  }
-}
-
-function isAlive(pid: number): boolean {
-  if (pid === process.pid) return true;
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    // EPERM: it exists and belongs to someone else.
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
   }
 }

@@ -129,7 +129,8 @@ function ownerPid(file: string): number | undefined {
   }
 }
 
-function isAlive(pid: number): boolean {
+/** Whether a process of this machine is still running (`EPERM`: it is, and belongs to someone else). */
+export function isAlive(pid: number): boolean {
   if (pid === process.pid) return true;
   try {
     process.kill(pid, 0);
