@@ -34,6 +34,8 @@ export function policyOf(config: NarrowingLoopConfig): PolicyInput {
     detectors.identicalFailure = {
       threshold,
       deterministicThreshold: Math.min(threshold, ownDeterministic ?? 1),
+      // The paper's corroboration holds for failures nobody can blame as well.
+      unknownThreshold: threshold,
     };
   }
   if (config.radiusCurve !== undefined) {
