@@ -40,7 +40,7 @@ function checked(key: string, from: string): string {
   if (trimmed.length < MIN_KEY_LENGTH) {
     throw new JournalKeyError(
       `the journal key in ${from} has ${trimmed.length} characters; use at least ${MIN_KEY_LENGTH} ` +
-        '(`narrowing verify --create-key` writes a random one).',
+        '(`narrowing-guard verify --create-key` writes a random one).',
     );
   }
   return trimmed;

@@ -203,7 +203,7 @@ export async function runDemo(options: DemoOptions = {}): Promise<number> {
         : `${pc.red(`${tally.wronglyBlocked} blocks did not hold`)} when the calls were run straight against the server.\n`,
     );
     write(
-      `${pc.dim('Look closer: narrowing inspect / explain / verify --state-dir <dir>; run again with --keep to keep it.')}\n`,
+      `${pc.dim('Look closer: narrowing-guard inspect / explain / verify --state-dir <dir>; run again with --keep to keep it.')}\n`,
     );
     return receipts.ok && tally.wronglyBlocked === 0 ? 0 : 1;
   } finally {

@@ -62,7 +62,9 @@ export async function runAgentCommand(
 ): Promise<number> {
   const { connectMcpServer, createAgent } = await import('../../agent/index.js');
   const { createOpenAICompatible } = await import('@ai-sdk/openai-compatible').catch(() => {
-    throw new Error('narrowing agent needs @ai-sdk/openai-compatible: npm install @ai-sdk/openai-compatible');
+    throw new Error(
+      'narrowing-guard agent needs @ai-sdk/openai-compatible: npm install @ai-sdk/openai-compatible',
+    );
   });
   const apiKey = io.env[options.apiKeyEnv];
   const provider = createOpenAICompatible({

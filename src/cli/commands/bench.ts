@@ -321,7 +321,7 @@ async function loadBenchmarks(): Promise<BenchCommands> {
   const entry = new URL('../../../bench/commands.ts', import.meta.url);
   if (!existsSync(entry)) {
     throw new BenchUnavailableError(
-      'narrowing bench runs from a source checkout: the benchmarks are not part of the published package. ' +
+      'narrowing-guard bench runs from a source checkout: the benchmarks are not part of the published package. ' +
         'Clone the repository, run `npm ci`, then `npx tsx src/cli/main.ts bench ...`.',
     );
   }
@@ -336,7 +336,7 @@ async function loadBenchmarks(): Promise<BenchCommands> {
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ERR_MODULE_NOT_FOUND') {
       throw new BenchUnavailableError(
-        'narrowing bench needs the development dependencies (tsx) to load the benchmark sources: run `npm ci`.',
+        'narrowing-guard bench needs the development dependencies (tsx) to load the benchmark sources: run `npm ci`.',
       );
     }
     throw error;

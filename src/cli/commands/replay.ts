@@ -15,7 +15,7 @@ const EXAMPLE = `
 Feeds a recorded agent run through the guard and shows, call by call, what it would have
 done: allow, warn (the call runs with a note for the model), block (refused) or halt (the
 run is over). The trace's timestamps drive every time-based rule, so the output is the
-same on every run. Convert logs with \`narrowing trace from-claude\` or \`from-journal\`.
+same on every run. Convert logs with \`narrowing-guard trace from-claude\` or \`from-journal\`.
 
 Examples:
   $ narrowing-guard replay session.jsonl
