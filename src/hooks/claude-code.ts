@@ -3,39 +3,55 @@
  * Claude reads) or add context; `PostToolUse` and `PostToolUseFailure` report what a call did;
  * `UserPromptSubmit`, `SessionStart`, `PreCompact`/`PostCompact` and `Stop` mark runs and sessions.
  */
+import type { HostAgent } from '../adapters/tool-call/host-tools.js';
 import { NarrowingError } from '../core/errors.js';
 import type { HookAction, HookEvent, HookProtocol, HookReply, HookVerdict } from './event.js';
 import { type Payload, payloadObject, sessionIdField, stringField, toolInput } from './payload.js';
 import { errorResult, responseResult } from './results.js';
 
-const AGENT = 'claude-code';
+/**
+ * A protocol in Claude Code's shape, for Claude Code itself and for the agents that copied it.
+ * `failureEvent`: the agent reports a failed call with its own `PostToolUseFailure` event.
+ */
+export function claudeStyleHooks(
+  agent: HostAgent,
+  options: { readonly failureEvent: boolean },
+): HookProtocol {
+  return {
+    agent,
+    parse(value) {
+      const payload = payloadObject(value, agent);
+      const name = stringField(payload, 'hook_event_name', 64) ?? '';
+      const session = sessionIdField(payload, ['session_id'], agent);
+      // A subagent's calls are its own: they keep their own streaks under the same learned constraints.
+      const agentId = stringField(payload, 'agent_id', 128);
+      return {
+        agent,
+        name,
+        sessionId: agentId ? `${session}/${agentId}` : session,
+        workspace: stringField(payload, 'cwd', 4096),
+        action: claudeStyleAction(name, payload, agent, options.failureEvent),
+      };
+    },
+    reply: replyAsClaudeCode,
+  };
+}
 
-export const claudeCodeHooks: HookProtocol = {
-  agent: AGENT,
-  parse(value) {
-    const payload = payloadObject(value, AGENT);
-    const name = stringField(payload, 'hook_event_name', 64) ?? '';
-    const session = sessionIdField(payload, ['session_id'], AGENT);
-    // A subagent's calls are its own: they keep their own streaks under the same learned constraints.
-    const agentId = stringField(payload, 'agent_id', 128);
-    return {
-      agent: AGENT,
-      name,
-      sessionId: agentId ? `${session}/${agentId}` : session,
-      workspace: stringField(payload, 'cwd', 4096),
-      action: claudeCodeAction(name, payload),
-    };
-  },
-  reply: replyAsClaudeCode,
-};
+export const claudeCodeHooks: HookProtocol = claudeStyleHooks('claude-code', { failureEvent: true });
 
-function claudeCodeAction(name: string, payload: Payload): HookAction {
+function claudeStyleAction(
+  name: string,
+  payload: Payload,
+  agent: HostAgent,
+  failureEvent: boolean,
+): HookAction {
   switch (name) {
     case 'PreToolUse':
       return { type: 'before-call', call: toolCall(payload) };
     case 'PostToolUse':
       return { type: 'after-call', call: toolCall(payload), result: responseResult(payload.tool_response) };
     case 'PostToolUseFailure':
+      if (!failureEvent) return { type: 'ignored' };
       // Interrupted by the user: the call did not finish, so it teaches nothing.
       if (payload.is_interrupt === true) return { type: 'ignored' };
       return { type: 'after-call', call: toolCall(payload), result: errorResult(payload.error) };
@@ -49,14 +65,14 @@ function claudeCodeAction(name: string, payload: Payload): HookAction {
     case 'Stop':
       return { type: 'stop' };
     case '':
-      throw new NarrowingError('USAGE', 'the claude-code hook payload has no hook_event_name');
+      throw new NarrowingError('USAGE', `the ${agent} hook payload has no hook_event_name`);
     default:
       return { type: 'ignored' };
   }
 }
 
 /** Claude Code's `SessionStart` sources (Codex uses the same ones). */
-export function sessionStart(source: string | undefined): HookAction {
+function sessionStart(source: string | undefined): HookAction {
   if (source === 'compact') return { type: 'compact' };
   if (source === 'resume') return { type: 'session-start', source: 'resume' };
   if (source === 'clear') return { type: 'session-start', source: 'clear' };
@@ -69,8 +85,6 @@ function toolCall(payload: Payload) {
   const id = stringField(payload, 'tool_use_id', 256);
   return { tool, input: toolInput(payload.tool_input), ...(id && { id }) };
 }
-
-export { toolCall as claudeStyleToolCall };
 
 /** Claude Code's answer; Codex reads the same fields and rejects the same things narrowing never sends. */
 export function replyAsClaudeCode(event: HookEvent, verdict: HookVerdict): HookReply {
