@@ -111,7 +111,7 @@ export async function openGuard(options: OpenGuardOptions = {}): Promise<GuardSe
     }
     return compose(options, policy, choice, store, workspaceRoot, stateDir, report);
   }
-  return openGuardSync(options);
+  return openLocal(options, policy, choice, workspaceRoot, stateDir, report);
 }
 
 /** Opens a guard whose store opens without waiting (`memory`, `file`, or an instance). */
@@ -124,6 +124,18 @@ export function openGuardSync(options: OpenGuardOptions = {}): GuardSession {
   }
   const workspaceRoot = options.workspaceRoot ?? process.cwd();
   const stateDir = resolveStateDir(options, choice, workspaceRoot);
+  return openLocal(options, policy, choice, workspaceRoot, stateDir, report);
+}
+
+/** A guard on a store that opens without waiting, the policy and the state directory already found. */
+function openLocal(
+  options: OpenGuardOptions,
+  policy: Policy,
+  choice: StoreOption,
+  workspaceRoot: string,
+  stateDir: string | undefined,
+  report: (message: string) => void,
+): GuardSession {
   let store: StateStore | undefined;
   try {
     store = openStore(choice, options, stateDir, report);
