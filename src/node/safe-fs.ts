@@ -11,11 +11,13 @@ import {
   fstatSync,
   ftruncateSync,
   lstatSync,
+  mkdirSync,
   openSync,
   readFileSync,
   writeFileSync,
 } from 'node:fs';
 import { type FileHandle, open } from 'node:fs/promises';
+import { dirname } from 'node:path';
 import { NarrowingError } from '../core/errors.js';
 
 /** Files narrowing creates are for this user only: they may hold what tools printed. */
@@ -144,5 +146,19 @@ export function truncateNoFollowSync(path: string, length: number): void {
     ftruncateSync(fd, length);
   } finally {
     closeSync(fd);
+  }
+}
+
+/** Creates `path` empty (mode 0600) unless it is there; refuses a link in its place or as its folder. */
+export function ensurePrivateFile(path: string): void {
+  const folder = dirname(path);
+  mkdirSync(folder, { recursive: true, mode: PRIVATE_DIR_MODE });
+  if (lstatSync(folder).isSymbolicLink()) throw new UnsafeStateFileError(folder, 'a symbolic link');
+  try {
+    closeSync(openNoFollowSync(path, CREATE_NEW_FLAGS));
+  } catch (error) {
+    // There already, perhaps made by another process in the meantime: fine if it is a plain file.
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    refuseLink(path);
   }
 }

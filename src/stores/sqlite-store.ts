@@ -10,7 +10,7 @@
 import type BetterSqlite3 from 'better-sqlite3';
 import type { PersistedState, StateStore } from '../core/types.js';
 import { onProcessExit } from '../node/exit-hook.js';
-import { ensurePrivateFile } from '../node/private-file.js';
+import { ensurePrivateFile } from '../node/safe-fs.js';
 import type { StoreProblem } from './file-store.js';
 import { combineChanges, LocalCopy } from './local-copy.js';
 import { importOptionalPeer } from './optional-peer.js';
