@@ -368,6 +368,9 @@ class GuardedAgent implements Agent {
     const { inputTokens, outputTokens } = response.usage;
     const costUsd = this.options.cost?.(response.usage) ?? 0;
     this.budget.spend({ tokens: inputTokens + outputTokens, costUsd });
+    // The guard's policy budget is the session's: the model's spend counts there too, so a limit the
+    // policy sets halts the next tool call even when this agent was given a budget of its own.
+    this.session.engine.addUsage({ tokens: inputTokens + outputTokens, costUsd });
     this.emit({ type: 'usage', inputTokens, outputTokens, costUsd, totals: this.budget.usage(this.now()) });
   }
 
@@ -381,10 +384,12 @@ class GuardedAgent implements Agent {
     try {
       next = await ask({ text: this.answer, signal });
     } catch (error) {
+      // Returning undefined is how input says there is no more; a throw is input that broke.
       return (
         this.abortedEnding(signal, outer) ?? {
-          state: 'completed',
-          reason: `no further input: ${errorText(error)}`,
+          state: 'error',
+          reason: `the next message could not be read: ${errorText(error)}`,
+          error,
         }
       );
     }

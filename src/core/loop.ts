@@ -465,6 +465,14 @@ export class NarrowingEngine {
     this.journal({ type: 'session', sessionId: this.sessionIdValue, at: this.clock.now() });
   }
 
+  /**
+   * Tokens and cost spent outside a tool call (a model's response, say): counted against the
+   * policy's budget like those an outcome reports, so the next proposal halts once it is spent.
+   */
+  addUsage(usage: { readonly tokens?: number; readonly costUsd?: number }): void {
+    this.budget.addUsage(usage);
+  }
+
   /** A new user message starts a new run; a compaction means the agent forgot what it saw. */
   newRun(reason: 'user' | 'compact'): void {
     if (reason === 'user') {
