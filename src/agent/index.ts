@@ -31,6 +31,7 @@ export {
   type RunOptions,
 } from './loop.js';
 export { connectMcpServer, type McpServer, type McpServerCommand, mcpTools, parseCommand } from './mcp.js';
+export { ACCEPTED_MODEL_VERSIONS, type AgentModel, asLanguageModelV3 } from './model.js';
 export {
   type AgentRunState,
   loadRunState,

@@ -21,6 +21,7 @@ import type { GuardSession } from '../guard/session.js';
 import { type AgentBudget, RunBudget } from './budget.js';
 import { type ContextOptions, type ConversationEntry, fitContext, type InternalReason } from './context.js';
 import type { AgentEvent, RunTotals, ToolResultStatus } from './events.js';
+import { type AgentModel, asLanguageModelV3 } from './model.js';
 import {
   type AgentRunState,
   loadRunState,
@@ -39,8 +40,12 @@ import { type AgentState, StateMachine, type TerminalState } from './states.js';
 import { type AgentTool, modelTools } from './tools.js';
 
 export interface AgentOptions {
-  /** Any AI SDK language model (`LanguageModelV3`): OpenAI-compatible servers, OpenAI, Anthropic… */
-  readonly model: LanguageModelV3;
+  /**
+   * Any AI SDK language model of the AI SDK 6 line (`LanguageModelV3`) or the AI SDK 5 line
+   * (`LanguageModelV2`): OpenAI-compatible servers, OpenAI, Anthropic… Other versions are refused
+   * with `MODEL_UNSUPPORTED`.
+   */
+  readonly model: AgentModel;
   readonly tools?: readonly AgentTool[];
   /** An open guard session (kept open by the agent), or the options to open one (closed with the agent). */
   readonly guard?: GuardSession | OpenGuardOptions;
@@ -125,10 +130,11 @@ const STATE_OF_HALT: Record<string, TerminalState> = {
 
 /** Opens the guard (unless given one), loads a saved run, and returns the agent. */
 export async function createAgent(options: AgentOptions): Promise<Agent> {
+  const model = asLanguageModelV3(options.model);
   const ownsGuard = !isGuardSession(options.guard);
   const session = isGuardSession(options.guard) ? options.guard : await openGuard(options.guard ?? {});
   try {
-    return new GuardedAgent(options, session, ownsGuard);
+    return new GuardedAgent({ ...options, model }, session, ownsGuard);
   } catch (error) {
     if (ownsGuard) await session.close();
     throw error;
@@ -176,7 +182,7 @@ class GuardedAgent implements Agent {
   private busy = false;
 
   constructor(
-    private readonly options: AgentOptions,
+    private readonly options: AgentOptions & { readonly model: LanguageModelV3 },
     session: GuardSession,
     private readonly ownsGuard: boolean,
   ) {

@@ -1,5 +1,6 @@
 /**
- * One model request through the AI SDK's provider interface (`LanguageModelV3`), streaming or not,
+ * One model request through the AI SDK's provider interface (`LanguageModelV3`, or a
+ * `LanguageModelV2` adapted by `asLanguageModelV3`), streaming or not,
  * with retries: exponential back-off with jitter on what may pass (429, honouring Retry-After;
  * 408 and 5xx; a dropped connection; a stream that breaks off), a `PROVIDER_ERROR` on anything else
  * or when the retries run out. Every stream ends with exactly one `stream-end` event, also when it
@@ -13,6 +14,7 @@ import type {
   LanguageModelV3Usage,
 } from '@ai-sdk/provider';
 import { NarrowingError } from '../core/errors.js';
+import { type AgentModel, asLanguageModelV3 } from './model.js';
 
 export type FinishReason = 'stop' | 'length' | 'tool-calls' | 'content-filter' | 'error' | 'other';
 
@@ -89,12 +91,16 @@ export interface ProviderFailure {
   readonly message: string;
 }
 
-/** Sends `call` to `model`, retrying what may pass; throws `PROVIDER_ERROR`, or the abort reason. */
+/**
+ * Sends `call` to `model`, retrying what may pass; throws `PROVIDER_ERROR`, or the abort reason, or
+ * `MODEL_UNSUPPORTED` for a model of a version other than `v3` and `v2`.
+ */
 export async function requestModel(
-  model: LanguageModelV3,
+  agentModel: AgentModel,
   call: LanguageModelV3CallOptions,
   options: ProviderRunnerOptions = {},
 ): Promise<ModelResponse> {
+  const model = asLanguageModelV3(agentModel);
   const retry = { ...DEFAULT_RETRY, ...options.retry };
   const sleep = options.sleep ?? sleepFor;
   const random = options.random ?? Math.random;

@@ -21,6 +21,8 @@ const BRAND = Symbol.for('narrowing-guard.error');
  * - `GUARD_FAULT`: the guard itself broke while checking or recording; fail open unless told otherwise.
  * - `DEPENDENCY_MISSING`: an optional package this needs is not installed; the message names it.
  * - `PROVIDER_ERROR`: a model provider failed in a way retrying will not fix, or retries ran out.
+ * - `MODEL_UNSUPPORTED`: a model implements a provider interface version this does not accept; the
+ *   message names the versions that are.
  * - `USAGE`: a call or a command was given arguments it cannot take.
  * - `CALL_REFUSED`: the guard refused a tool call; the message is what the model should read.
  */
@@ -40,6 +42,7 @@ export type NarrowingErrorCode =
   | 'GUARD_FAULT'
   | 'DEPENDENCY_MISSING'
   | 'PROVIDER_ERROR'
+  | 'MODEL_UNSUPPORTED'
   | 'USAGE'
   | 'CALL_REFUSED';
 

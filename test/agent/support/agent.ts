@@ -1,5 +1,7 @@
-/** What the agent tests share: a model on the scripted server, and a run that records its events. */
+/** What the agent tests share: a model on the scripted server (AI SDK 6 or 5), and a run that records its events. */
 import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
+import type { LanguageModelV2 } from '@ai-sdk/provider';
+import { createOpenAICompatible as createOpenAICompatibleV1 } from 'openai-compatible-v1';
 import { afterEach } from 'vitest';
 import type { AgentEvent } from '../../../src/agent/index.js';
 import { type Reply, type ScriptedServer, startScriptedServer } from './openai-server.js';
@@ -20,6 +22,15 @@ export function modelOn(server: ScriptedServer) {
   return createOpenAICompatible({ name: 'scripted', baseURL: server.baseURL, includeUsage: true }).chatModel(
     'scripted',
   );
+}
+
+/** The same server through a provider package of the AI SDK 5 line: a `LanguageModelV2`. */
+export function v2ModelOn(server: ScriptedServer): LanguageModelV2 {
+  return createOpenAICompatibleV1({
+    name: 'scripted',
+    baseURL: server.baseURL,
+    includeUsage: true,
+  }).chatModel('scripted');
 }
 
 /** Collects events; `states()` is the path the run took. */

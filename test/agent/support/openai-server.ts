@@ -16,7 +16,8 @@ export type Reply =
   | {
       readonly text?: string;
       readonly toolCalls?: readonly ScriptedToolCall[];
-      readonly finish?: 'stop' | 'length' | 'tool_calls';
+      /** `eos_token` is one of the finish reasons some servers send beyond OpenAI's. */
+      readonly finish?: 'stop' | 'length' | 'tool_calls' | 'eos_token';
       readonly usage?: { readonly input: number; readonly output: number };
     }
   | { readonly status: number; readonly retryAfter?: string; readonly message?: string }
