@@ -64,7 +64,7 @@ export interface AgentOptions {
   readonly retry?: Partial<RetryOptions>;
   /**
    * Asked for the next user message when the model ends its turn; the run waits for input
-   * meanwhile. Undefined (or no function) completes the run.
+   * meanwhile. Undefined (or no function) completes the run; a throw ends it in `error`.
    */
   readonly input?: (run: {
     readonly text: string;
