@@ -376,6 +376,18 @@ describe('runs and steps', () => {
     expect(agent.check('read_file', { path: 'a.ts' })).toMatchObject({ verdict: 'halt', allowed: false });
   });
 
+  it('halts the next call once spend reported outside any call reaches the budget', () => {
+    const agent = new Agent({ policy: { budget: { tokenBudget: 1_000, reserveTokens: 100 } } });
+    agent.loop.addUsage({ tokens: 600 });
+    expect(agent.check('read_file', { path: 'a.ts' }).verdict).toBe('allow');
+    agent.loop.addUsage({ tokens: 400 });
+    expect(agent.check('read_file', { path: 'a.ts' })).toMatchObject({
+      verdict: 'halt',
+      rule: 'budget_exceeded',
+      reason: 'This session has used 1000 tokens, reaching its budget of 1000.',
+    });
+  });
+
   it('reports the share of distinct calls it has ruled out', () => {
     const agent = new Agent();
     agent.call('read_file', { path: 'a.ts' }, ENOENT('a.ts'));
