@@ -3,12 +3,14 @@
  * Planning reads the files and works out the new text without writing anything, so that a dry
  * run shows exactly what applying would do.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
+import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
-import { CLIENT_IDS, type ClientId, MCP_CLIENTS, type McpClient } from './clients.js';
+import { CLIENT_IDS, type ClientId, type ConfigScope, MCP_CLIENTS, type McpClient } from './clients.js';
+import { type ConfigLocation, configLocation, keyPathLabel } from './config-locations.js';
 import { ConfigFileError } from './errors.js';
-import { nodeValue, parseJsonc } from './jsonc.js';
+import { type JsonNode, nodeValue, parseJsonc } from './jsonc.js';
 import {
   chooseLauncher,
   type LauncherChoice,
@@ -16,7 +18,8 @@ import {
   type StdioCommand,
   wrapCommand,
 } from './launcher.js';
-import { replaceFileContents } from './replace-file.js';
+import { readConfigBytes, replaceFileContents } from './replace-file.js';
+import { restoreWrappedFields } from './restore-fields.js';
 import {
   type ConfigDocument,
   type EntryReading,
@@ -47,6 +50,14 @@ export interface WrapTarget {
   readonly client: ClientId | 'all';
   /** Where the originals are kept (`<stateDir>/wrapped/`). */
   readonly stateDir: string;
+  /**
+   * Which of the client's configs: `auto` (the default) takes, for wrap, the one the client uses
+   * (Claude Code: local, then project, then user), and for unwrap every one that is wrapped.
+   */
+  readonly scope?: ConfigScope | 'auto';
+  /** Where the user's own configs are; defaults to the home directory (`HOME`). */
+  readonly homeDir?: string;
+  readonly platform?: NodeJS.Platform;
 }
 
 export interface WrapRequest extends WrapTarget {
@@ -55,12 +66,14 @@ export interface WrapRequest extends WrapTarget {
   readonly launcher?: LauncherChoice;
   /** Defaults to whether `node_modules/.bin/narrowing` exists in the project. */
   readonly installedLocally?: boolean;
-  readonly platform?: NodeJS.Platform;
   readonly now?: Date;
 }
 
 export interface UnwrapRequest extends WrapTarget {
-  /** Restore the saved original even when the wrapped entry was edited since. */
+  /**
+   * Restore the saved original even when the wrapped command line was edited since. Without it,
+   * edits elsewhere in the entry are kept and only the command line is put back.
+   */
   readonly force?: boolean;
 }
 
@@ -69,8 +82,13 @@ export type PlanStatus = 'change' | 'unchanged' | 'refused';
 export interface PlannedChange {
   readonly client: McpClient;
   readonly path: string;
-  /** The config file relative to the project, for messages. */
+  /** The config file relative to the project (or `~/…`), for messages. */
   readonly label: string;
+  readonly scope: ConfigScope;
+  /** The keys to the map of servers, such as `mcpServers` or `projects["/home/me/web"].mcpServers`. */
+  readonly serversAt: string;
+  /** Outside the project: written only if unchanged since read, and never through a link. */
+  readonly inHome: boolean;
   readonly status: PlanStatus;
   readonly message: string;
   readonly before: string;
@@ -81,6 +99,7 @@ export interface PlannedChange {
 }
 
 interface ConfigFile {
+  readonly location: ConfigLocation;
   readonly client: McpClient;
   readonly path: string;
   readonly label: string;
@@ -96,13 +115,14 @@ export function planWrap(request: WrapRequest): PlannedChange[] {
     request.installedLocally ??
     existsSync(join(request.projectDir, 'node_modules', '.bin', 'narrowing-guard'));
   return selectConfigs(request, 'wrap').map((config) => {
-    const record = recordPath(request.stateDir, config.client.id, request.server);
-    const base = { client: config.client, path: config.path, label: config.label, recordPath: record };
+    const { scope } = config.location;
+    const record = recordPath(request.stateDir, config.client.id, request.server, scope);
+    const base = changeBase(config, record);
     const same = { ...base, before: config.text, after: config.text };
     if (hasProblem(config)) return { ...same, status: 'refused' as const, message: config.problem };
     const member = findServer(config.document, request.server)!;
     const reading = readEntry(member.value);
-    const name = `"${request.server}" in ${config.label}`;
+    const name = serverName(request.server, base);
     if (reading.kind === 'remote')
       return { ...same, status: 'refused', message: remoteMessage(name, reading.url) };
     if (reading.kind === 'invalid') {
@@ -119,7 +139,8 @@ export function planWrap(request: WrapRequest): PlannedChange[] {
     }
     const launcher = chooseLauncher(request.launcher ?? 'auto', {
       client: config.client,
-      installedLocally,
+      // The user's own config is read in every project: only npx finds narrowing in all of them.
+      installedLocally: scope === 'user' ? false : installedLocally,
       entryHasCwd: reading.hasCwd,
       platform: request.platform ?? process.platform,
     });
@@ -137,7 +158,8 @@ export function planWrap(request: WrapRequest): PlannedChange[] {
         version: 1,
         client: config.client.id,
         server: request.server,
-        configFile: config.client.configFile,
+        configFile: config.label,
+        ...recordScope(base),
         wrappedAt: (request.now ?? new Date()).toISOString(),
         originalEntry: config.text.slice(entry.start, entry.end),
         wrappedEntry: after.slice(entry.start, wrappedEnd),
@@ -148,8 +170,8 @@ export function planWrap(request: WrapRequest): PlannedChange[] {
 
 export function planUnwrap(request: UnwrapRequest): PlannedChange[] {
   return selectConfigs(request, 'unwrap').map((config) => {
-    const record = recordPath(request.stateDir, config.client.id, request.server);
-    const base = { client: config.client, path: config.path, label: config.label, recordPath: record };
+    const record = recordPath(request.stateDir, config.client.id, request.server, config.location.scope);
+    const base = changeBase(config, record);
     const same = { ...base, before: config.text, after: config.text };
     if (hasProblem(config)) return { ...same, status: 'refused' as const, message: config.problem };
     let saved: WrapRecord | undefined;
@@ -158,7 +180,7 @@ export function planUnwrap(request: UnwrapRequest): PlannedChange[] {
     } catch (error) {
       return { ...same, status: 'refused', message: (error as Error).message };
     }
-    const name = `"${request.server}" in ${config.label}`;
+    const name = serverName(request.server, base);
     const member = findServer(config.document, request.server);
     if (member === undefined) {
       return {
@@ -182,7 +204,8 @@ export function planUnwrap(request: UnwrapRequest): PlannedChange[] {
     const mismatch = recordMismatch(saved, {
       client: config.client.id,
       server: request.server,
-      configFile: config.client.configFile,
+      configFile: config.label,
+      ...recordScope(base),
       current: member.value,
       edited: current !== saved.wrappedEntry && !sameValue(current, saved.wrappedEntry),
     });
@@ -210,6 +233,16 @@ export function planUnwrap(request: UnwrapRequest): PlannedChange[] {
         message: `${name} is restored as it was; the edits made to it after wrapping were discarded (--force).`,
       };
     }
+    const kept = restoreWrappedFields(config.text, reading, saved);
+    if (kept !== undefined) {
+      const edited =
+        kept.editedKeys.length > 0 ? ` (${kept.editedKeys.map((key) => `"${key}"`).join(', ')})` : '';
+      return {
+        ...restored,
+        after: kept.text,
+        message: `${name} runs its own command again; the edits made to the entry after wrapping${edited} are kept.`,
+      };
+    }
     // From the start of the entry's line, so that the diff shows the key and true indentation.
     const lead = config.text.slice(config.text.lastIndexOf('\n', entry.start - 1) + 1, entry.start);
     const edits = unifiedDiff(lead + saved.wrappedEntry, lead + current, {
@@ -220,19 +253,30 @@ export function planUnwrap(request: UnwrapRequest): PlannedChange[] {
       ...same,
       status: 'refused',
       message:
-        `${name} was edited after it was wrapped, so restoring the saved original would undo these edits:\n` +
-        `${indent(edits)}` +
+        `${name} was left alone: its command line was edited after it was wrapped, so narrowing cannot tell ` +
+        `which command to put back. The edits:\n${indent(edits)}` +
         `Run \`narrowing-guard unwrap ${request.server} --client ${config.client.id} --force\` to restore the ` +
         'original anyway, or edit the entry by hand.',
     };
   });
 }
 
-/** Writes the record (wrap) before the config, and removes it (unwrap) after, so a crash loses nothing. */
+/**
+ * Writes the record (wrap) before the config, and removes it (unwrap) after, so a crash loses nothing.
+ * The config is written only if it still holds what was planned on: a change made by someone else
+ * in between is never overwritten (`ConfigFileError`, and the record is not kept).
+ */
 export function applyChange(change: PlannedChange): void {
   if (change.status === 'refused') return;
   if (change.record) writeRecord(change.recordPath, change.record);
-  if (change.after !== change.before) replaceFileContents(change.path, change.after);
+  if (change.after !== change.before) {
+    try {
+      replaceFileContents(change.path, change.after, { expected: change.before, followLink: !change.inHome });
+    } catch (error) {
+      if (change.record) removeRecord(change.recordPath);
+      throw error;
+    }
+  }
   if (change.record === null) removeRecord(change.recordPath);
 }
 
@@ -244,10 +288,42 @@ export function changeDiff(change: PlannedChange): string {
   });
 }
 
+type ChangeBase = Pick<
+  PlannedChange,
+  'client' | 'path' | 'label' | 'scope' | 'serversAt' | 'inHome' | 'recordPath'
+>;
+
+function changeBase(config: SelectedConfig, record: string): ChangeBase {
+  const serversPath = hasProblem(config) ? config.location.serversPaths[0]! : config.document.serversPath;
+  return {
+    client: config.client,
+    path: config.path,
+    label: config.label,
+    scope: config.location.scope,
+    serversAt: keyPathLabel(serversPath),
+    inHome: config.location.inHome,
+    recordPath: record,
+  };
+}
+
+/** How messages name the server: with its scope and keys when they are not the project file's. */
+function serverName(server: string, base: ChangeBase): string {
+  if (base.scope === 'project') return `"${server}" in ${base.label}`;
+  return `"${server}" in ${base.label} (${base.scope} scope, ${base.serversAt})`;
+}
+
+function recordScope(base: ChangeBase): { scope?: 'local' | 'user'; serversAt?: string } {
+  if (base.scope === 'project') return {};
+  return { scope: base.scope, serversAt: base.serversAt };
+}
+
 function restoreWithoutRecord(input: {
   client: McpClient;
   path: string;
   label: string;
+  scope: ConfigScope;
+  serversAt: string;
+  inHome: boolean;
   recordPath: string;
   before: string;
   after: string;
@@ -283,42 +359,80 @@ function hasProblem(config: SelectedConfig): config is ConfigFile & { readonly p
 }
 
 /**
- * The configs to act on. A named client's file must exist and define the server; with `all`,
- * every existing file that defines it (or, for unwrap, has a saved original of it).
+ * The configs to act on. A named client and scope must have the file, and it must define the
+ * server. Otherwise, per client: for wrap, the first scope (in the client's order) that defines the
+ * server; for unwrap, every scope where the server runs through narrowing or has a saved original.
  */
 function selectConfigs(target: WrapTarget, action: 'wrap' | 'unwrap'): SelectedConfig[] {
   const clients = target.client === 'all' ? CLIENT_IDS : [target.client];
-  const files = clients.map((id) => MCP_CLIENTS[id]).flatMap((client) => readConfigFile(target, client));
-  if (files.length === 0) {
-    const looked = clients.map((id) => MCP_CLIENTS[id].configFile).join(', ');
+  const scope = target.scope ?? 'auto';
+  const context = {
+    projectDir: target.projectDir,
+    homeDir: target.homeDir ?? homedir(),
+    platform: target.platform ?? process.platform,
+  };
+  const strict = target.client !== 'all' && scope !== 'auto';
+  const looked: ConfigLocation[] = [];
+  const elsewhere: string[] = [];
+  const selected: SelectedConfig[] = [];
+  for (const id of clients) {
+    const client = MCP_CLIENTS[id];
+    const scopes = scope === 'auto' ? client.scopes : [scope];
+    const found: SelectedConfig[] = [];
+    const wrappedHere: SelectedConfig[] = [];
+    for (const each of scopes) {
+      const location = configLocation(client, each, context);
+      if (location === undefined) {
+        if (target.client !== 'all') {
+          throw new ConfigFileError(
+            `${client.name} has no ${each}-scope MCP config; choose another --scope.`,
+          );
+        }
+        continue;
+      }
+      looked.push(location);
+      const file = readConfigFile(location, strict, target.projectDir);
+      if (file === undefined) continue;
+      if (file.problem !== undefined) {
+        found.push({ ...file, problem: file.problem });
+        continue;
+      }
+      let document: ConfigDocument;
+      try {
+        document = readConfigDocument(file.text, client, file.label, location.serversPaths);
+      } catch (error) {
+        if (!(error instanceof ConfigFileError)) throw error;
+        found.push({ ...file, problem: error.message });
+        continue;
+      }
+      const member = findServer(document, target.server);
+      const hasRecord =
+        action === 'unwrap' && existsSync(recordPath(target.stateDir, id, target.server, location.scope));
+      if (member !== undefined || hasRecord) {
+        const loaded = { ...file, document };
+        found.push(loaded);
+        if (hasRecord || (member !== undefined && runsNarrowing(member.value))) wrappedHere.push(loaded);
+        continue;
+      }
+      const names = serverNames(document);
+      const where =
+        location.scope === 'project' ? file.label : `${file.label} ${keyPathLabel(document.serversPath)}`;
+      elsewhere.push(`${where} (${names.length > 0 ? `servers: ${names.join(', ')}` : 'no servers'})`);
+    }
+    if (scope !== 'auto') selected.push(...found);
+    else if (action === 'unwrap' && wrappedHere.length > 0) selected.push(...wrappedHere);
+    else if (found.length > 0) selected.push(found[0]!);
+  }
+  if (selected.length === 0 && elsewhere.length === 0) {
+    const labels = (inHome: boolean) => [
+      ...new Set(looked.filter((location) => location.inHome === inHome).map((location) => location.label)),
+    ];
+    const home = labels(true);
     throw new ConfigFileError(
-      `No MCP config in ${target.projectDir}: looked for ${looked}. ` +
+      `No MCP config in ${target.projectDir}: looked for ${labels(false).join(', ')}` +
+        `${home.length > 0 ? `, and in the home directory for ${home.join(', ')}` : ''}. ` +
         'Run the command in the project directory (or pass --cwd), or add the server to your client first.',
     );
-  }
-  const selected: SelectedConfig[] = [];
-  const elsewhere: string[] = [];
-  for (const file of files) {
-    if (file.problem !== undefined) {
-      selected.push({ ...file, problem: file.problem });
-      continue;
-    }
-    let document: ConfigDocument;
-    try {
-      document = readConfigDocument(file.text, file.client, file.label);
-    } catch (error) {
-      if (!(error instanceof ConfigFileError)) throw error;
-      selected.push({ ...file, problem: error.message });
-      continue;
-    }
-    const hasRecord =
-      action === 'unwrap' && existsSync(recordPath(target.stateDir, file.client.id, target.server));
-    if (findServer(document, target.server) !== undefined || hasRecord) {
-      selected.push({ ...file, document });
-      continue;
-    }
-    const names = serverNames(document);
-    elsewhere.push(`${file.label} (${names.length > 0 ? `servers: ${names.join(', ')}` : 'no servers'})`);
   }
   if (selected.length === 0) {
     throw new ConfigFileError(`No server named "${target.server}" in ${elsewhere.join(', ')}.`);
@@ -326,28 +440,46 @@ function selectConfigs(target: WrapTarget, action: 'wrap' | 'unwrap'): SelectedC
   return selected;
 }
 
-function readConfigFile(target: WrapTarget, client: McpClient): ConfigFile[] {
-  const path = join(target.projectDir, ...client.configFile.split('/'));
+function runsNarrowing(node: JsonNode): boolean {
+  const reading = readEntry(node);
+  return reading.kind === 'stdio' && readWrapped(reading.command).wrapped;
+}
+
+/** The file at a location; `undefined` when it does not exist and need not. */
+function readConfigFile(
+  location: ConfigLocation,
+  mustExist: boolean,
+  projectDir: string,
+): ConfigFile | undefined {
+  const { client, path, label } = location;
+  const file = { location, client, path, label };
   let bytes: Buffer;
   try {
-    bytes = readFileSync(path);
+    bytes = readConfigBytes(path, !location.inHome);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT' && target.client === 'all') return [];
-    if (code === 'ENOENT') {
+    if (code === 'ENOENT' && !mustExist) return undefined;
+    if (code === 'ENOENT' && location.scope === 'project') {
       throw new ConfigFileError(
-        `${client.configFile} does not exist in ${target.projectDir}, so ${client.name} has no project ` +
+        `${label} does not exist in ${projectDir}, so ${client.name} has no project ` +
           'MCP servers here. Add the server there first, or choose another --client.',
       );
     }
-    throw new ConfigFileError(`${client.configFile} cannot be read: ${(error as Error).message}`);
+    if (code === 'ENOENT') {
+      throw new ConfigFileError(
+        `${label} does not exist, so ${client.name} has no ${location.scope}-scope MCP servers. ` +
+          'Add the server there first, or choose another --scope.',
+      );
+    }
+    if (error instanceof ConfigFileError) return { ...file, text: '', problem: error.message };
+    throw new ConfigFileError(`${label} cannot be read: ${(error as Error).message}`);
   }
   const text = bytes.toString('utf8');
   if (!Buffer.from(text, 'utf8').equals(bytes)) {
-    const problem = `${client.configFile} is not UTF-8 text, so it cannot be edited without changing other bytes.`;
-    return [{ client, path, label: client.configFile, text, problem }];
+    const problem = `${label} is not UTF-8 text, so it cannot be edited without changing other bytes.`;
+    return { ...file, text, problem };
   }
-  return [{ client, path, label: client.configFile, text }];
+  return { ...file, text };
 }
 
 function remoteMessage(name: string, url: string | undefined): string {
