@@ -114,7 +114,7 @@ export function planWrap(request: WrapRequest): PlannedChange[] {
   const installedLocally =
     request.installedLocally ??
     existsSync(join(request.projectDir, 'node_modules', '.bin', 'narrowing-guard'));
-  return selectConfigs(request, 'wrap').map((config) => {
+  return planEach(selectConfigs(request, 'wrap'), (config) => {
     const { scope } = config.location;
     const record = recordPath(request.stateDir, config.client.id, request.server, scope);
     const base = changeBase(config, record);
@@ -169,7 +169,7 @@ export function planWrap(request: WrapRequest): PlannedChange[] {
 }
 
 export function planUnwrap(request: UnwrapRequest): PlannedChange[] {
-  return selectConfigs(request, 'unwrap').map((config) => {
+  return planEach(selectConfigs(request, 'unwrap'), (config) => {
     const record = recordPath(request.stateDir, config.client.id, request.server, config.location.scope);
     const base = changeBase(config, record);
     const same = { ...base, before: config.text, after: config.text };
@@ -285,6 +285,32 @@ export function changeDiff(change: PlannedChange): string {
   return unifiedDiff(change.before, change.after, {
     oldLabel: `a/${change.label}`,
     newLabel: `b/${change.label}`,
+  });
+}
+
+/**
+ * Plans each config in turn. Two scopes can live in one file (`~/.claude.json`): the second is
+ * planned on the text the first leaves, so that applying both in order writes both.
+ */
+function planEach(
+  configs: readonly SelectedConfig[],
+  planOne: (config: SelectedConfig) => PlannedChange,
+): PlannedChange[] {
+  const latest = new Map<string, string>();
+  return configs.map((config) => {
+    const text = latest.get(config.path);
+    let current = config;
+    if (text !== undefined && text !== config.text && !hasProblem(config)) {
+      const { location } = config;
+      current = {
+        ...config,
+        text,
+        document: readConfigDocument(text, location.client, location.label, location.serversPaths),
+      };
+    }
+    const change = planOne(current);
+    latest.set(change.path, change.after);
+    return change;
   });
 }
 
