@@ -447,7 +447,11 @@ function selectConfigs(target: WrapTarget, action: 'wrap' | 'unwrap'): SelectedC
     }
     if (scope !== 'auto') selected.push(...found);
     else if (action === 'unwrap' && wrappedHere.length > 0) selected.push(...wrappedHere);
-    else if (found.length > 0) selected.push(found[0]!);
+    else {
+      // A file that cannot be read (a link, not JSON) is reported only when no other defines the server.
+      const usable = found.find((config) => !hasProblem(config));
+      selected.push(...(usable === undefined ? found : [usable]));
+    }
   }
   if (selected.length === 0 && elsewhere.length === 0) {
     const labels = (inHome: boolean) => [

@@ -384,6 +384,18 @@ describe('wrap in the user’s own config files', () => {
     expect(m.read('dotfiles/claude.json')).toBe(CLAUDE_JSON.replaceAll('<project>', m.projectDir));
   });
 
+  it('still wraps the project’s .mcp.json when ~/.claude.json is a link it will not read', () => {
+    const m = machine(
+      { 'dotfiles/claude.json': CLAUDE_JSON },
+      { '.mcp.json': '{ "mcpServers": { "fetch": { "command": "uvx", "args": ["mcp-server-fetch"] } } }\n' },
+    );
+    symlinkSync(join(m.homeDir, 'dotfiles/claude.json'), join(m.homeDir, '.claude.json'));
+    const [change, ...others] = m.plan('fetch', 'claude');
+    expect(others).toEqual([]);
+    expect(change?.status).toBe('change');
+    expect(change?.label).toBe('.mcp.json');
+  });
+
   it('writes nothing to ~/.claude.json when the client rewrote it after it was read', () => {
     const m = machine({ '.claude.json': CLAUDE_JSON });
     const [change] = m.plan('playwright');
