@@ -63,6 +63,8 @@ export interface WrapTarget {
 export interface WrapRequest extends WrapTarget {
   /** Options for `narrowing-guard mcp`, placed before `--`. */
   readonly narrowingOptions?: readonly string[];
+  /** The options for a user-scope server, which runs in every project; defaults to `narrowingOptions`. */
+  readonly userNarrowingOptions?: readonly string[];
   readonly launcher?: LauncherChoice;
   /** Defaults to whether `node_modules/.bin/narrowing` exists in the project. */
   readonly installedLocally?: boolean;
@@ -144,7 +146,9 @@ export function planWrap(request: WrapRequest): PlannedChange[] {
       entryHasCwd: reading.hasCwd,
       platform: request.platform ?? process.platform,
     });
-    const wrapped = wrapCommand(launcher, request.narrowingOptions ?? [], reading.command);
+    const narrowingOptions =
+      (scope === 'user' ? request.userNarrowingOptions : undefined) ?? request.narrowingOptions ?? [];
+    const wrapped = wrapCommand(launcher, narrowingOptions, reading.command);
     const after = rewriteCommand(config.text, reading, wrapped, detectStyle(config.text));
     const entry = reading.entry;
     const wrappedEnd = entry.end + after.length - config.text.length;

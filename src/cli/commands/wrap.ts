@@ -99,8 +99,10 @@ export async function runWrap(server: string, options: WrapCommandOptions, io: C
   const { resolveStateDir } = await import('../../report/index.js');
   const projectDir = resolve(options.cwd ?? process.cwd());
   let narrowingOptions: string[];
+  let userNarrowingOptions: string[];
   try {
-    narrowingOptions = await mcpOptions(options, projectDir);
+    narrowingOptions = await mcpOptions(options, projectDir, 'relative');
+    userNarrowingOptions = await mcpOptions(options, projectDir, 'absolute');
   } catch (error) {
     io.stderr.write(`narrowing-guard wrap: ${(error as Error).message}\n`);
     return 2;
@@ -113,16 +115,25 @@ export async function runWrap(server: string, options: WrapCommandOptions, io: C
       scope: options.scope ?? 'auto',
       stateDir: resolveStateDir(options.stateDir, projectDir),
       narrowingOptions,
+      userNarrowingOptions,
       launcher: options.launcher ?? 'auto',
     });
   return runPlanned(plan, { action: 'wrap', server, projectDir, dryRun: options.dryRun ?? false }, io);
 }
 
-/** The options `narrowing-guard mcp` gets; paths are made relative to the project, where the client runs it. */
-async function mcpOptions(options: WrapCommandOptions, projectDir: string): Promise<string[]> {
+/**
+ * The options `narrowing-guard mcp` gets. Paths are made relative to the project, where the client
+ * runs it, or kept absolute for a user-scope server, which runs in every project.
+ */
+async function mcpOptions(
+  options: WrapCommandOptions,
+  projectDir: string,
+  paths: 'relative' | 'absolute',
+): Promise<string[]> {
   const { isAbsolute, relative, resolve } = await import('node:path');
   const fromProject = (path: string) => {
     const absolute = resolve(projectDir, path);
+    if (paths === 'absolute') return absolute;
     const inside = relative(projectDir, absolute);
     return inside.length > 0 && !inside.startsWith('..') && !isAbsolute(inside) ? inside : absolute;
   };

@@ -193,4 +193,17 @@ describe('narrowing wrap and unwrap', () => {
     );
     expect(user.stdout()).not.toContain('.mcp.json');
   });
+
+  it('passes a user-scope server its policy by absolute path, as it runs in every project', async () => {
+    const cwd = project({ 'config/narrowing.yaml': 'preset: strict\n' });
+    writeFileSync(
+      join(home, '.claude.json'),
+      '{ "mcpServers": { "fetch": { "command": "uvx", "args": ["mcp-server-fetch"] } } }\n',
+    );
+    const { io, stdout } = captureIO();
+    expect(await runWrap('fetch', { cwd, policy: 'config/narrowing.yaml', dryRun: true }, io)).toBe(0);
+    expect(stdout()).toContain(
+      `npx -y narrowing-guard mcp --policy ${join(cwd, 'config/narrowing.yaml')} -- uvx mcp-server-fetch`,
+    );
+  });
 });
