@@ -15,7 +15,8 @@ export interface WrapCommandOptions {
 }
 
 const HELP = `
-Rewrites the server's entry in the project's MCP config so that the client starts it
+Rewrites the server's entry in the client's MCP config (the project's, or your own in the
+home directory) so that the client starts it
 through \`narrowing-guard mcp\`. Only the entry's "command" and the start of its "args" change;
 comments, other servers and other settings keep their exact bytes. The original entry is
 saved in <state-dir>/wrapped/, and \`narrowing-guard unwrap <server>\` puts it back byte for byte.
