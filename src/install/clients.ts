@@ -1,4 +1,12 @@
-/** The MCP clients whose project configuration narrowing can edit, and where each keeps it. */
+/** The MCP clients whose configuration narrowing can edit, and where each keeps it. */
+
+/**
+ * Where a server is defined: `project` in a file of the project, `user` in the user's own file
+ * (every project), `local` in the user's file under the project's path (Claude Code's default).
+ */
+export type ConfigScope = 'local' | 'project' | 'user';
+
+export const CONFIG_SCOPES: readonly ConfigScope[] = ['local', 'project', 'user'];
 
 export type ClientId = 'claude' | 'cursor' | 'vscode' | 'gemini';
 
@@ -9,6 +17,10 @@ export interface McpClient {
   readonly name: string;
   /** Relative to the project directory, with forward slashes. */
   readonly configFile: string;
+  /** The user's own config, relative to the home directory, with forward slashes. */
+  readonly userConfigFile: (platform: NodeJS.Platform) => string;
+  /** The scopes the client reads, the one that wins a name clash first. */
+  readonly scopes: readonly ConfigScope[];
   /** The top-level key that maps server names to their definitions. */
   readonly serversKey: 'mcpServers' | 'servers';
   /** The client expands `${workspaceFolder}` in a server's command. */
@@ -17,11 +29,20 @@ export interface McpClient {
   readonly reloadHint: string;
 }
 
+/** VS Code keeps the user's `mcp.json` in its profile folder, which depends on the platform. */
+function vscodeUserConfig(platform: NodeJS.Platform): string {
+  if (platform === 'darwin') return 'Library/Application Support/Code/User/mcp.json';
+  if (platform === 'win32') return 'AppData/Roaming/Code/User/mcp.json';
+  return '.config/Code/User/mcp.json';
+}
+
 export const MCP_CLIENTS: Readonly<Record<ClientId, McpClient>> = {
   claude: {
     id: 'claude',
     name: 'Claude Code',
     configFile: '.mcp.json',
+    userConfigFile: () => '.claude.json',
+    scopes: ['local', 'project', 'user'],
     serversKey: 'mcpServers',
     expandsWorkspaceFolder: false,
     reloadHint: 'restart Claude Code (or run /mcp) to pick up the change',
@@ -30,6 +51,8 @@ export const MCP_CLIENTS: Readonly<Record<ClientId, McpClient>> = {
     id: 'cursor',
     name: 'Cursor',
     configFile: '.cursor/mcp.json',
+    userConfigFile: () => '.cursor/mcp.json',
+    scopes: ['project', 'user'],
     serversKey: 'mcpServers',
     expandsWorkspaceFolder: true,
     reloadHint: 'Cursor reloads the file by itself; refresh the server under Settings › MCP if it does not',
@@ -38,6 +61,8 @@ export const MCP_CLIENTS: Readonly<Record<ClientId, McpClient>> = {
     id: 'vscode',
     name: 'VS Code',
     configFile: '.vscode/mcp.json',
+    userConfigFile: vscodeUserConfig,
+    scopes: ['project', 'user'],
     serversKey: 'servers',
     expandsWorkspaceFolder: true,
     reloadHint: 'restart the server from the MCP view (or run "MCP: List Servers") to pick up the change',
@@ -46,6 +71,8 @@ export const MCP_CLIENTS: Readonly<Record<ClientId, McpClient>> = {
     id: 'gemini',
     name: 'Gemini CLI',
     configFile: '.gemini/settings.json',
+    userConfigFile: () => '.gemini/settings.json',
+    scopes: ['project', 'user'],
     serversKey: 'mcpServers',
     expandsWorkspaceFolder: false,
     reloadHint: 'restart Gemini CLI to pick up the change',
@@ -54,4 +81,8 @@ export const MCP_CLIENTS: Readonly<Record<ClientId, McpClient>> = {
 
 export function isClientId(value: string): value is ClientId {
   return (CLIENT_IDS as readonly string[]).includes(value);
+}
+
+export function isConfigScope(value: string): value is ConfigScope {
+  return (CONFIG_SCOPES as readonly string[]).includes(value);
 }

@@ -1,5 +1,8 @@
-export type { ClientId, McpClient } from './clients.js';
-export { CLIENT_IDS, isClientId, MCP_CLIENTS } from './clients.js';
+export type { ClientId, ConfigScope, McpClient } from './clients.js';
+export { CLIENT_IDS, CONFIG_SCOPES, isClientId, isConfigScope, MCP_CLIENTS } from './clients.js';
+export type { ConfigLocation, LocationContext } from './config-locations.js';
+export { configLocation, keyPathLabel } from './config-locations.js';
+export { withConfigLocks } from './config-lock.js';
 export { ConfigFileError } from './errors.js';
 export type { JsonNode, ParsedJsonc } from './jsonc.js';
 export { JsoncSyntaxError, nodeValue, parseJsonc } from './jsonc.js';

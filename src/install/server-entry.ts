@@ -4,6 +4,7 @@
  * `args` list only, so the rest of the entry (env, cwd, type, comments) keeps its exact bytes.
  */
 import type { McpClient } from './clients.js';
+import { keyPathLabel } from './config-locations.js';
 import { ConfigFileError } from './errors.js';
 import {
   type ArrayNode,
@@ -22,10 +23,20 @@ export interface ConfigDocument {
   readonly parsed: ParsedJsonc;
   /** The client's map of servers, when the file has one. */
   readonly servers: ObjectNode | undefined;
+  /** The keys leading to the map of servers (the first spelling when the file has none). */
+  readonly serversPath: readonly string[];
 }
 
-/** Reads a client's config; throws `ConfigFileError` when it is not one. */
-export function readConfigDocument(text: string, client: McpClient, label: string): ConfigDocument {
+/**
+ * Reads a client's config; throws `ConfigFileError` when it is not one. The servers are found
+ * under the first of `serversPaths` the file has (by default the client's top-level key).
+ */
+export function readConfigDocument(
+  text: string,
+  client: McpClient,
+  label: string,
+  serversPaths: readonly (readonly string[])[] = [[client.serversKey]],
+): ConfigDocument {
   let parsed: ParsedJsonc;
   try {
     parsed = parseJsonc(text);
@@ -39,12 +50,24 @@ export function readConfigDocument(text: string, client: McpClient, label: strin
       `${label} does not hold a JSON object, so it is not a ${client.name} MCP config.`,
     );
   }
-  const member = memberOf(parsed.root, client.serversKey);
-  if (member === undefined) return { parsed, servers: undefined };
-  if (member.value.kind !== 'object') {
-    throw new ConfigFileError(`"${client.serversKey}" in ${label} is not an object of servers.`);
+  for (const path of serversPaths) {
+    let node: JsonNode = parsed.root;
+    let found = true;
+    for (const [index, key] of path.entries()) {
+      const member: Member | undefined = node.kind === 'object' ? memberOf(node, key) : undefined;
+      if (member === undefined) {
+        found = false;
+        break;
+      }
+      if (member.value.kind !== 'object') {
+        const what = index === path.length - 1 ? 'an object of servers' : 'an object';
+        throw new ConfigFileError(`${keyPathLabel(path.slice(0, index + 1))} in ${label} is not ${what}.`);
+      }
+      node = member.value;
+    }
+    if (found) return { parsed, servers: node as ObjectNode, serversPath: path };
   }
-  return { parsed, servers: member.value };
+  return { parsed, servers: undefined, serversPath: serversPaths[0] ?? [client.serversKey] };
 }
 
 export function serverNames(document: ConfigDocument): string[] {

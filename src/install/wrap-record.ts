@@ -10,7 +10,7 @@ import { isDeepStrictEqual } from 'node:util';
 import { z } from 'zod';
 import { writeFileAtomicSync } from '../node/atomic-file.js';
 import { readTextNoFollowSync } from '../node/safe-fs.js';
-import { CLIENT_IDS, type ClientId } from './clients.js';
+import { CLIENT_IDS, type ClientId, type ConfigScope } from './clients.js';
 import { ConfigFileError } from './errors.js';
 import { type JsonNode, nodeValue, parseJsonc } from './jsonc.js';
 import { readWrapped } from './launcher.js';
@@ -26,6 +26,10 @@ const recordSchema = z.object({
   client: z.enum(CLIENT_IDS as [ClientId, ...ClientId[]]),
   server: z.string(),
   configFile: z.string(),
+  /** Absent for a project's own config file. */
+  scope: z.enum(['local', 'user']).optional(),
+  /** The keys to the map of servers, when not the client's top-level key. */
+  serversAt: z.string().optional(),
   wrappedAt: z.string(),
   originalEntry: z.string(),
   wrappedEntry: z.string(),
@@ -33,12 +37,21 @@ const recordSchema = z.object({
 
 export type WrapRecord = z.infer<typeof recordSchema>;
 
-/** `<state dir>/wrapped/<client>-<server>.json`; odd characters in a server name are replaced. */
-export function recordPath(stateDir: string, client: ClientId, server: string): string {
+/**
+ * `<state dir>/wrapped/<client>-<server>.json` for a project's config, `<client>@<scope>-<server>.json`
+ * for the user's (`@` never appears in the rest); odd characters in a server name are replaced.
+ */
+export function recordPath(
+  stateDir: string,
+  client: ClientId,
+  server: string,
+  scope: ConfigScope = 'project',
+): string {
   const safe = server.replace(/[^A-Za-z0-9._-]/g, '_');
   const name =
     safe === server ? server : `${safe}-${createHash('sha256').update(server).digest('hex').slice(0, 8)}`;
-  return join(stateDir, WRAPPED_DIR, `${client}-${name}.json`);
+  const owner = scope === 'project' ? client : `${client}@${scope}`;
+  return join(stateDir, WRAPPED_DIR, `${owner}-${name}.json`);
 }
 
 /** The record at `path`, `undefined` when there is none; throws `ConfigFileError` when it is damaged. */
@@ -76,6 +89,8 @@ export interface RecordExpectation {
   readonly client: ClientId;
   readonly server: string;
   readonly configFile: string;
+  readonly scope?: 'local' | 'user' | undefined;
+  readonly serversAt?: string | undefined;
   /** The server's entry in the config file now, which runs narrowing. */
   readonly current: JsonNode;
   /** The entry was edited after wrapping (and is restored only with `--force`). */
@@ -92,6 +107,9 @@ export function recordMismatch(record: WrapRecord, expected: RecordExpectation):
   if (record.client !== expected.client) return `it was written for the client ${record.client}`;
   if (record.server !== expected.server) return `it was written for the server "${record.server}"`;
   if (record.configFile !== expected.configFile) return `it was written for ${record.configFile}`;
+  if (record.scope !== expected.scope || record.serversAt !== expected.serversAt) {
+    return `it was written for ${record.serversAt ?? 'the servers'} of ${record.scope ?? 'project'} scope`;
+  }
   const parsed = safeParse(record.originalEntry);
   const original = parsed === undefined ? undefined : readEntry(parsed);
   if (original?.kind !== 'stdio') return 'its original entry is not a server definition with a command';

@@ -3,11 +3,12 @@
  * Planning reads the files and works out the new text without writing anything, so that a dry
  * run shows exactly what applying would do.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
-import { CLIENT_IDS, type ClientId, MCP_CLIENTS, type McpClient } from './clients.js';
-import { ConfigFileError } from './errors.js';
+import type { ConfigScope, McpClient } from './clients.js';
+import { keyPathLabel } from './config-locations.js';
+import { type ConfigTarget, hasProblem, type SelectedConfig, selectConfigs } from './config-selection.js';
 import { nodeValue, parseJsonc } from './jsonc.js';
 import {
   chooseLauncher,
@@ -17,8 +18,8 @@ import {
   wrapCommand,
 } from './launcher.js';
 import { replaceFileContents } from './replace-file.js';
+import { restoreWrappedFields } from './restore-fields.js';
 import {
-  type ConfigDocument,
   type EntryReading,
   findServer,
   readConfigDocument,
@@ -26,7 +27,6 @@ import {
   replaceSpan,
   restoreCommand,
   rewriteCommand,
-  serverNames,
 } from './server-entry.js';
 import { detectStyle } from './text-style.js';
 import { unifiedDiff } from './unified-diff.js';
@@ -39,28 +39,25 @@ import {
   writeRecord,
 } from './wrap-record.js';
 
-export interface WrapTarget {
-  /** The project whose config files are edited. */
-  readonly projectDir: string;
-  readonly server: string;
-  /** One client, or every client that has a project config defining the server. */
-  readonly client: ClientId | 'all';
-  /** Where the originals are kept (`<stateDir>/wrapped/`). */
-  readonly stateDir: string;
-}
+/** Which configs a request acts on. */
+export type WrapTarget = ConfigTarget;
 
 export interface WrapRequest extends WrapTarget {
   /** Options for `narrowing-guard mcp`, placed before `--`. */
   readonly narrowingOptions?: readonly string[];
+  /** The options for a user-scope server, which runs in every project; defaults to `narrowingOptions`. */
+  readonly userNarrowingOptions?: readonly string[];
   readonly launcher?: LauncherChoice;
   /** Defaults to whether `node_modules/.bin/narrowing` exists in the project. */
   readonly installedLocally?: boolean;
-  readonly platform?: NodeJS.Platform;
   readonly now?: Date;
 }
 
 export interface UnwrapRequest extends WrapTarget {
-  /** Restore the saved original even when the wrapped entry was edited since. */
+  /**
+   * Restore the saved original even when the wrapped command line was edited since. Without it,
+   * edits elsewhere in the entry are kept and only the command line is put back.
+   */
   readonly force?: boolean;
 }
 
@@ -69,8 +66,13 @@ export type PlanStatus = 'change' | 'unchanged' | 'refused';
 export interface PlannedChange {
   readonly client: McpClient;
   readonly path: string;
-  /** The config file relative to the project, for messages. */
+  /** The config file relative to the project (or `~/…`), for messages. */
   readonly label: string;
+  readonly scope: ConfigScope;
+  /** The keys to the map of servers, such as `mcpServers` or `projects["/home/me/web"].mcpServers`. */
+  readonly serversAt: string;
+  /** Outside the project: written only if unchanged since read, and never through a link. */
+  readonly inHome: boolean;
   readonly status: PlanStatus;
   readonly message: string;
   readonly before: string;
@@ -80,29 +82,19 @@ export interface PlannedChange {
   readonly record?: WrapRecord | null;
 }
 
-interface ConfigFile {
-  readonly client: McpClient;
-  readonly path: string;
-  readonly label: string;
-  readonly text: string;
-  /** Why the file cannot be edited, when it cannot. */
-  readonly problem?: string;
-}
-
-type LoadedConfig = ConfigFile & { readonly document: ConfigDocument; readonly problem?: undefined };
-
 export function planWrap(request: WrapRequest): PlannedChange[] {
   const installedLocally =
     request.installedLocally ??
     existsSync(join(request.projectDir, 'node_modules', '.bin', 'narrowing-guard'));
-  return selectConfigs(request, 'wrap').map((config) => {
-    const record = recordPath(request.stateDir, config.client.id, request.server);
-    const base = { client: config.client, path: config.path, label: config.label, recordPath: record };
+  return planEach(selectConfigs(request, 'wrap'), (config) => {
+    const { scope } = config.location;
+    const record = recordPath(request.stateDir, config.client.id, request.server, scope);
+    const base = changeBase(config, record);
     const same = { ...base, before: config.text, after: config.text };
     if (hasProblem(config)) return { ...same, status: 'refused' as const, message: config.problem };
     const member = findServer(config.document, request.server)!;
     const reading = readEntry(member.value);
-    const name = `"${request.server}" in ${config.label}`;
+    const name = serverName(request.server, base);
     if (reading.kind === 'remote')
       return { ...same, status: 'refused', message: remoteMessage(name, reading.url) };
     if (reading.kind === 'invalid') {
@@ -119,11 +111,14 @@ export function planWrap(request: WrapRequest): PlannedChange[] {
     }
     const launcher = chooseLauncher(request.launcher ?? 'auto', {
       client: config.client,
-      installedLocally,
+      // The user's own config is read in every project: only npx finds narrowing in all of them.
+      installedLocally: scope === 'user' ? false : installedLocally,
       entryHasCwd: reading.hasCwd,
       platform: request.platform ?? process.platform,
     });
-    const wrapped = wrapCommand(launcher, request.narrowingOptions ?? [], reading.command);
+    const narrowingOptions =
+      (scope === 'user' ? request.userNarrowingOptions : undefined) ?? request.narrowingOptions ?? [];
+    const wrapped = wrapCommand(launcher, narrowingOptions, reading.command);
     const after = rewriteCommand(config.text, reading, wrapped, detectStyle(config.text));
     const entry = reading.entry;
     const wrappedEnd = entry.end + after.length - config.text.length;
@@ -137,7 +132,8 @@ export function planWrap(request: WrapRequest): PlannedChange[] {
         version: 1,
         client: config.client.id,
         server: request.server,
-        configFile: config.client.configFile,
+        configFile: config.label,
+        ...recordScope(base),
         wrappedAt: (request.now ?? new Date()).toISOString(),
         originalEntry: config.text.slice(entry.start, entry.end),
         wrappedEntry: after.slice(entry.start, wrappedEnd),
@@ -147,9 +143,9 @@ export function planWrap(request: WrapRequest): PlannedChange[] {
 }
 
 export function planUnwrap(request: UnwrapRequest): PlannedChange[] {
-  return selectConfigs(request, 'unwrap').map((config) => {
-    const record = recordPath(request.stateDir, config.client.id, request.server);
-    const base = { client: config.client, path: config.path, label: config.label, recordPath: record };
+  return planEach(selectConfigs(request, 'unwrap'), (config) => {
+    const record = recordPath(request.stateDir, config.client.id, request.server, config.location.scope);
+    const base = changeBase(config, record);
     const same = { ...base, before: config.text, after: config.text };
     if (hasProblem(config)) return { ...same, status: 'refused' as const, message: config.problem };
     let saved: WrapRecord | undefined;
@@ -158,7 +154,7 @@ export function planUnwrap(request: UnwrapRequest): PlannedChange[] {
     } catch (error) {
       return { ...same, status: 'refused', message: (error as Error).message };
     }
-    const name = `"${request.server}" in ${config.label}`;
+    const name = serverName(request.server, base);
     const member = findServer(config.document, request.server);
     if (member === undefined) {
       return {
@@ -182,7 +178,8 @@ export function planUnwrap(request: UnwrapRequest): PlannedChange[] {
     const mismatch = recordMismatch(saved, {
       client: config.client.id,
       server: request.server,
-      configFile: config.client.configFile,
+      configFile: config.label,
+      ...recordScope(base),
       current: member.value,
       edited: current !== saved.wrappedEntry && !sameValue(current, saved.wrappedEntry),
     });
@@ -210,6 +207,16 @@ export function planUnwrap(request: UnwrapRequest): PlannedChange[] {
         message: `${name} is restored as it was; the edits made to it after wrapping were discarded (--force).`,
       };
     }
+    const kept = restoreWrappedFields(config.text, reading, saved);
+    if (kept !== undefined) {
+      const edited =
+        kept.editedKeys.length > 0 ? ` (${kept.editedKeys.map((key) => `"${key}"`).join(', ')})` : '';
+      return {
+        ...restored,
+        after: kept.text,
+        message: `${name} runs its own command again; the edits made to the entry after wrapping${edited} are kept.`,
+      };
+    }
     // From the start of the entry's line, so that the diff shows the key and true indentation.
     const lead = config.text.slice(config.text.lastIndexOf('\n', entry.start - 1) + 1, entry.start);
     const edits = unifiedDiff(lead + saved.wrappedEntry, lead + current, {
@@ -220,19 +227,30 @@ export function planUnwrap(request: UnwrapRequest): PlannedChange[] {
       ...same,
       status: 'refused',
       message:
-        `${name} was edited after it was wrapped, so restoring the saved original would undo these edits:\n` +
-        `${indent(edits)}` +
+        `${name} was left alone: its command line was edited after it was wrapped, so narrowing cannot tell ` +
+        `which command to put back. The edits:\n${indent(edits)}` +
         `Run \`narrowing-guard unwrap ${request.server} --client ${config.client.id} --force\` to restore the ` +
         'original anyway, or edit the entry by hand.',
     };
   });
 }
 
-/** Writes the record (wrap) before the config, and removes it (unwrap) after, so a crash loses nothing. */
+/**
+ * Writes the record (wrap) before the config, and removes it (unwrap) after, so a crash loses nothing.
+ * The config is written only if it still holds what was planned on: a change made by someone else
+ * in between is never overwritten (`ConfigFileError`, and the record is not kept).
+ */
 export function applyChange(change: PlannedChange): void {
   if (change.status === 'refused') return;
   if (change.record) writeRecord(change.recordPath, change.record);
-  if (change.after !== change.before) replaceFileContents(change.path, change.after);
+  if (change.after !== change.before) {
+    try {
+      replaceFileContents(change.path, change.after, { expected: change.before, followLink: !change.inHome });
+    } catch (error) {
+      if (change.record) removeRecord(change.recordPath);
+      throw error;
+    }
+  }
   if (change.record === null) removeRecord(change.recordPath);
 }
 
@@ -244,10 +262,68 @@ export function changeDiff(change: PlannedChange): string {
   });
 }
 
+/**
+ * Plans each config in turn. Two scopes can live in one file (`~/.claude.json`): the second is
+ * planned on the text the first leaves, so that applying both in order writes both.
+ */
+function planEach(
+  configs: readonly SelectedConfig[],
+  planOne: (config: SelectedConfig) => PlannedChange,
+): PlannedChange[] {
+  const latest = new Map<string, string>();
+  return configs.map((config) => {
+    const text = latest.get(config.path);
+    let current = config;
+    if (text !== undefined && text !== config.text && !hasProblem(config)) {
+      const { location } = config;
+      current = {
+        ...config,
+        text,
+        document: readConfigDocument(text, location.client, location.label, location.serversPaths),
+      };
+    }
+    const change = planOne(current);
+    latest.set(change.path, change.after);
+    return change;
+  });
+}
+
+type ChangeBase = Pick<
+  PlannedChange,
+  'client' | 'path' | 'label' | 'scope' | 'serversAt' | 'inHome' | 'recordPath'
+>;
+
+function changeBase(config: SelectedConfig, record: string): ChangeBase {
+  const serversPath = hasProblem(config) ? config.location.serversPaths[0]! : config.document.serversPath;
+  return {
+    client: config.client,
+    path: config.path,
+    label: config.label,
+    scope: config.location.scope,
+    serversAt: keyPathLabel(serversPath),
+    inHome: config.location.inHome,
+    recordPath: record,
+  };
+}
+
+/** How messages name the server: with its scope and keys when they are not the project file's. */
+function serverName(server: string, base: ChangeBase): string {
+  if (base.scope === 'project') return `"${server}" in ${base.label}`;
+  return `"${server}" in ${base.label} (${base.scope} scope, ${base.serversAt})`;
+}
+
+function recordScope(base: ChangeBase): { scope?: 'local' | 'user'; serversAt?: string } {
+  if (base.scope === 'project') return {};
+  return { scope: base.scope, serversAt: base.serversAt };
+}
+
 function restoreWithoutRecord(input: {
   client: McpClient;
   path: string;
   label: string;
+  scope: ConfigScope;
+  serversAt: string;
+  inHome: boolean;
   recordPath: string;
   before: string;
   after: string;
@@ -274,80 +350,6 @@ function restoreWithoutRecord(input: {
       `${name} is restored from its wrapped command line: ${commandLine(upstream)} ` +
       `(no saved original was found in ${join(dir, 'wrapped')}, so the entry's layout may differ from before).`,
   };
-}
-
-type SelectedConfig = LoadedConfig | (ConfigFile & { readonly problem: string });
-
-function hasProblem(config: SelectedConfig): config is ConfigFile & { readonly problem: string } {
-  return config.problem !== undefined;
-}
-
-/**
- * The configs to act on. A named client's file must exist and define the server; with `all`,
- * every existing file that defines it (or, for unwrap, has a saved original of it).
- */
-function selectConfigs(target: WrapTarget, action: 'wrap' | 'unwrap'): SelectedConfig[] {
-  const clients = target.client === 'all' ? CLIENT_IDS : [target.client];
-  const files = clients.map((id) => MCP_CLIENTS[id]).flatMap((client) => readConfigFile(target, client));
-  if (files.length === 0) {
-    const looked = clients.map((id) => MCP_CLIENTS[id].configFile).join(', ');
-    throw new ConfigFileError(
-      `No MCP config in ${target.projectDir}: looked for ${looked}. ` +
-        'Run the command in the project directory (or pass --cwd), or add the server to your client first.',
-    );
-  }
-  const selected: SelectedConfig[] = [];
-  const elsewhere: string[] = [];
-  for (const file of files) {
-    if (file.problem !== undefined) {
-      selected.push({ ...file, problem: file.problem });
-      continue;
-    }
-    let document: ConfigDocument;
-    try {
-      document = readConfigDocument(file.text, file.client, file.label);
-    } catch (error) {
-      if (!(error instanceof ConfigFileError)) throw error;
-      selected.push({ ...file, problem: error.message });
-      continue;
-    }
-    const hasRecord =
-      action === 'unwrap' && existsSync(recordPath(target.stateDir, file.client.id, target.server));
-    if (findServer(document, target.server) !== undefined || hasRecord) {
-      selected.push({ ...file, document });
-      continue;
-    }
-    const names = serverNames(document);
-    elsewhere.push(`${file.label} (${names.length > 0 ? `servers: ${names.join(', ')}` : 'no servers'})`);
-  }
-  if (selected.length === 0) {
-    throw new ConfigFileError(`No server named "${target.server}" in ${elsewhere.join(', ')}.`);
-  }
-  return selected;
-}
-
-function readConfigFile(target: WrapTarget, client: McpClient): ConfigFile[] {
-  const path = join(target.projectDir, ...client.configFile.split('/'));
-  let bytes: Buffer;
-  try {
-    bytes = readFileSync(path);
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT' && target.client === 'all') return [];
-    if (code === 'ENOENT') {
-      throw new ConfigFileError(
-        `${client.configFile} does not exist in ${target.projectDir}, so ${client.name} has no project ` +
-          'MCP servers here. Add the server there first, or choose another --client.',
-      );
-    }
-    throw new ConfigFileError(`${client.configFile} cannot be read: ${(error as Error).message}`);
-  }
-  const text = bytes.toString('utf8');
-  if (!Buffer.from(text, 'utf8').equals(bytes)) {
-    const problem = `${client.configFile} is not UTF-8 text, so it cannot be edited without changing other bytes.`;
-    return [{ client, path, label: client.configFile, text, problem }];
-  }
-  return [{ client, path, label: client.configFile, text }];
 }
 
 function remoteMessage(name: string, url: string | undefined): string {

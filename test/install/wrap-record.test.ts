@@ -19,6 +19,7 @@ function wrappedProject(): { dir: string; record: string; config: () => string }
     server: 'github',
     client: 'claude' as const,
     stateDir: join(dir, '.narrowing'),
+    homeDir: join(dir, 'home'),
   };
   for (const change of planWrap({ ...where, platform: 'linux', installedLocally: false }))
     applyChange(change);
@@ -35,6 +36,7 @@ function unwrap(dir: string, force = false) {
     server: 'github',
     client: 'claude',
     stateDir: join(dir, '.narrowing'),
+    homeDir: join(dir, 'home'),
     force,
   });
   for (const change of changes) applyChange(change);

@@ -1,4 +1,13 @@
-import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -31,7 +40,14 @@ function project(files: Record<string, string>): string {
 }
 
 function target(dir: string, server: string, client: ClientId | 'all' = 'all') {
-  return { projectDir: dir, server, client, stateDir: join(dir, '.narrowing'), platform: 'linux' as const };
+  return {
+    projectDir: dir,
+    server,
+    client,
+    stateDir: join(dir, '.narrowing'),
+    homeDir: join(dir, 'home'),
+    platform: 'linux' as const,
+  };
 }
 
 function wrap(dir: string, server: string, client: ClientId | 'all' = 'all', extra = {}): PlannedChange[] {
@@ -135,15 +151,50 @@ describe('wrap and unwrap', () => {
     expect(read(dir, '.mcp.json')).toBe(CLAUDE_MCP_JSON);
   });
 
-  it('refuses to unwrap an entry edited by hand since, and shows the edit', () => {
+  it('puts back only the command line of an entry edited since, keeping the edit', () => {
     const dir = project({ '.mcp.json': CLAUDE_MCP_JSON });
     wrap(dir, 'github');
     const edited = read(dir, '.mcp.json').replace(`"\${GITHUB_TOKEN}"`, `"\${GH_PAT}"`);
     writeFileSync(join(dir, '.mcp.json'), edited);
     const [change] = unwrap(dir, 'github');
+    expect(change?.status).toBe('change');
+    expect(change?.message).toBe(
+      '"github" in .mcp.json runs its own command again; the edits made to the entry after wrapping ("env") are kept.',
+    );
+    expect(read(dir, '.mcp.json')).toBe(CLAUDE_MCP_JSON.replace(`"\${GITHUB_TOKEN}"`, `"\${GH_PAT}"`));
+    expect(existsSync(recordPath(join(dir, '.narrowing'), 'claude', 'github'))).toBe(false);
+  });
+
+  it('removes the argument list wrap added when the original had none, keeping a new env', () => {
+    const original =
+      '{\n  "mcpServers": {\n    "memory": {\n      "command": "mcp-server-memory"\n    }\n  }\n}\n';
+    const dir = project({ '.mcp.json': original });
+    wrap(dir, 'memory');
+    const edited = read(dir, '.mcp.json').replace(
+      '"mcp-server-memory"]',
+      '"mcp-server-memory"],\n      "env": { "MEMORY_FILE_PATH": "/srv/memory.json" }',
+    );
+    expect(edited).not.toBe(read(dir, '.mcp.json'));
+    writeFileSync(join(dir, '.mcp.json'), edited);
+    const [change] = unwrap(dir, 'memory');
+    expect(change?.status).toBe('change');
+    expect(read(dir, '.mcp.json')).toBe(
+      original.replace(
+        '"mcp-server-memory"\n',
+        '"mcp-server-memory",\n      "env": { "MEMORY_FILE_PATH": "/srv/memory.json" }\n',
+      ),
+    );
+  });
+
+  it('leaves alone, and names, an entry whose command line was edited since', () => {
+    const dir = project({ '.mcp.json': CLAUDE_MCP_JSON });
+    wrap(dir, 'github');
+    const edited = read(dir, '.mcp.json').replace('"mcp",', '"mcp", "--preset", "strict",');
+    writeFileSync(join(dir, '.mcp.json'), edited);
+    const [change] = unwrap(dir, 'github');
     expect(change?.status).toBe('refused');
-    expect(change?.message).toContain('was edited after it was wrapped');
-    expect(change?.message).toContain(`+        "GITHUB_PERSONAL_ACCESS_TOKEN": "\${GH_PAT}"`);
+    expect(change?.message).toContain('"github" in .mcp.json was left alone: its command line was edited');
+    expect(change?.message).toContain('"mcp", "--preset", "strict", "--"');
     expect(change?.message).toContain('--force');
     expect(read(dir, '.mcp.json')).toBe(edited);
   });

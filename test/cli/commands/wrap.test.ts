@@ -1,14 +1,23 @@
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { runUnwrap } from '../../../src/cli/commands/unwrap.js';
 import { runWrap } from '../../../src/cli/commands/wrap.js';
 import { CLAUDE_MCP_JSON, CURSOR_MCP_JSON } from '../../install/sample-configs.js';
 import { captureIO } from './cli-io.js';
 
 const dirs: string[] = [];
+const realHome = process.env.HOME;
+let home: string;
+// The user's own configs are looked up in HOME: each test has an empty one of its own.
+beforeEach(() => {
+  home = mkdtempSync(join(tmpdir(), 'narrowing-wrap-home-'));
+  dirs.push(home);
+  process.env.HOME = home;
+});
 afterEach(() => {
+  process.env.HOME = realHome;
   for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
 });
 
@@ -119,5 +128,82 @@ describe('narrowing wrap and unwrap', () => {
     const { io, stdout } = captureIO({ tty: true });
     await runWrap('github', { cwd, dryRun: true, launcher: 'npx' }, io);
     expect(stdout()).toContain('\u001b[32m+      "command": "npx",');
+  });
+
+  it('finds the server claude mcp add put in ~/.claude.json, and names the file and key in the dry run', async () => {
+    const cwd = project({});
+    const claudeJson = `${JSON.stringify(
+      {
+        numStartups: 7,
+        projects: {
+          [cwd]: {
+            mcpServers: {
+              memory: {
+                type: 'stdio',
+                command: 'npx',
+                args: ['-y', '@modelcontextprotocol/server-memory'],
+                env: {},
+              },
+            },
+          },
+          '/home/dana/notes': {
+            mcpServers: { memory: { type: 'stdio', command: 'mcp-server-memory', args: [] } },
+          },
+        },
+      },
+      null,
+      2,
+    )}\n`;
+    writeFileSync(join(home, '.claude.json'), claudeJson);
+    const dry = captureIO();
+    expect(await runWrap('memory', { cwd, dryRun: true }, dry.io)).toBe(0);
+    expect(dry.stdout()).toContain('--- a/~/.claude.json\n+++ b/~/.claude.json\n');
+    expect(dry.stdout()).toContain(
+      `"memory" in ~/.claude.json (local scope, projects[${JSON.stringify(cwd)}].mcpServers) now runs through narrowing`,
+    );
+    expect(readFileSync(join(home, '.claude.json'), 'utf8')).toBe(claudeJson);
+    expect(await runWrap('memory', { cwd }, captureIO().io)).toBe(0);
+    const after = JSON.parse(readFileSync(join(home, '.claude.json'), 'utf8'));
+    expect(after.projects[cwd].mcpServers.memory.args.slice(0, 4)).toEqual([
+      '-y',
+      'narrowing-guard',
+      'mcp',
+      '--',
+    ]);
+    expect(after.projects['/home/dana/notes']).toEqual(JSON.parse(claudeJson).projects['/home/dana/notes']);
+    expect(existsSync(join(home, '.claude.json.lock'))).toBe(false);
+    expect(await runUnwrap('memory', { cwd }, captureIO().io)).toBe(0);
+    expect(readFileSync(join(home, '.claude.json'), 'utf8')).toBe(claudeJson);
+  });
+
+  it('wraps the user scope rather than the project file, which auto would take, with --scope user', async () => {
+    const cwd = project({ '.mcp.json': CLAUDE_MCP_JSON });
+    writeFileSync(
+      join(home, '.claude.json'),
+      '{ "mcpServers": { "github": { "command": "github-mcp-server", "args": ["stdio"] } } }\n',
+    );
+    const auto = captureIO();
+    expect(await runWrap('github', { cwd, client: 'claude', dryRun: true }, auto.io)).toBe(0);
+    expect(auto.stdout()).toContain('--- a/.mcp.json');
+    const user = captureIO();
+    expect(await runWrap('github', { cwd, scope: 'user', client: 'claude', dryRun: true }, user.io)).toBe(0);
+    expect(user.stdout()).toContain('--- a/~/.claude.json');
+    expect(user.stdout()).toContain(
+      '"github" in ~/.claude.json (user scope, mcpServers) now runs through narrowing',
+    );
+    expect(user.stdout()).not.toContain('.mcp.json');
+  });
+
+  it('passes a user-scope server its policy by absolute path, as it runs in every project', async () => {
+    const cwd = project({ 'config/narrowing.yaml': 'preset: strict\n' });
+    writeFileSync(
+      join(home, '.claude.json'),
+      '{ "mcpServers": { "fetch": { "command": "uvx", "args": ["mcp-server-fetch"] } } }\n',
+    );
+    const { io, stdout } = captureIO();
+    expect(await runWrap('fetch', { cwd, policy: 'config/narrowing.yaml', dryRun: true }, io)).toBe(0);
+    expect(stdout()).toContain(
+      `npx -y narrowing-guard mcp --policy ${join(cwd, 'config/narrowing.yaml')} -- uvx mcp-server-fetch`,
+    );
   });
 });

@@ -1,0 +1,76 @@
+/**
+ * Unwrapping an entry that was edited after wrapping: when its command line is still the one wrap
+ * wrote, only the command and the argument list go back to the saved original's, so the edits made
+ * elsewhere in the entry (an added variable in `env`, a `cwd`, a comment) stay.
+ */
+import { isDeepStrictEqual } from 'node:util';
+import { type JsonNode, nodeValue, parseJsonc } from './jsonc.js';
+import { type EntryReading, readEntry } from './server-entry.js';
+import type { WrapRecord } from './wrap-record.js';
+
+export interface FieldRestore {
+  /** The whole config text with the entry's command line restored. */
+  readonly text: string;
+  /** The entry's keys, other than the command line, whose value differs from the wrapped entry's. */
+  readonly editedKeys: readonly string[];
+}
+
+type StdioReading = Extract<EntryReading, { kind: 'stdio' }>;
+
+/**
+ * The config with the command line of `current` (an entry of `text`) put back from the record, or
+ * `undefined` when the command line itself was edited since wrapping (nothing to tell which
+ * command the user wants then).
+ */
+export function restoreWrappedFields(
+  text: string,
+  current: StdioReading,
+  record: WrapRecord,
+): FieldRestore | undefined {
+  const wrappedNode = parseRoot(record.wrappedEntry);
+  const originalNode = parseRoot(record.originalEntry);
+  const wrapped = wrappedNode && readEntry(wrappedNode);
+  const original = originalNode && readEntry(originalNode);
+  if (wrapped?.kind !== 'stdio' || original?.kind !== 'stdio' || current.argsNode === undefined)
+    return undefined;
+  if (!isDeepStrictEqual(current.command, wrapped.command)) return undefined;
+  const edits: { start: number; end: number; text: string }[] = [
+    {
+      start: current.commandNode.start,
+      end: current.commandNode.end,
+      text: record.originalEntry.slice(original.commandNode.start, original.commandNode.end),
+    },
+  ];
+  const args = current.argsNode;
+  if (original.argsNode !== undefined) {
+    const originalArgs = record.originalEntry.slice(original.argsNode.start, original.argsNode.end);
+    edits.push({ start: args.start, end: args.end, text: originalArgs });
+  } else if (/^\s*,\s*"args"\s*:\s*$/.test(text.slice(current.commandNode.end, args.start))) {
+    // Wrap added the list right after the command: take it out again.
+    edits.push({ start: current.commandNode.end, end: args.end, text: '' });
+  } else {
+    edits.push({ start: args.start, end: args.end, text: '[]' });
+  }
+  let out = text;
+  for (const edit of edits.sort((a, b) => b.start - a.start)) {
+    out = out.slice(0, edit.start) + edit.text + out.slice(edit.end);
+  }
+  return { text: out, editedKeys: editedKeys(wrappedNode!, current.entry) };
+}
+
+function parseRoot(text: string): JsonNode | undefined {
+  try {
+    return parseJsonc(text).root;
+  } catch {
+    return undefined;
+  }
+}
+
+function editedKeys(wrapped: JsonNode, current: JsonNode): string[] {
+  const before = nodeValue(wrapped) as Record<string, unknown>;
+  const after = nodeValue(current) as Record<string, unknown>;
+  const keys = new Set([...Object.keys(before), ...Object.keys(after)]);
+  keys.delete('command');
+  keys.delete('args');
+  return [...keys].filter((key) => !isDeepStrictEqual(before[key], after[key]));
+}

@@ -1,0 +1,95 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { MCP_CLIENTS } from '../../src/install/clients.js';
+import { nodeValue, type ObjectNode } from '../../src/install/jsonc.js';
+import { NPX_LAUNCHER, wrapCommand } from '../../src/install/launcher.js';
+import { restoreWrappedFields } from '../../src/install/restore-fields.js';
+import { findServer, readConfigDocument, readEntry, rewriteCommand } from '../../src/install/server-entry.js';
+import { detectStyle } from '../../src/install/text-style.js';
+import type { WrapRecord } from '../../src/install/wrap-record.js';
+
+const claude = MCP_CLIENTS.claude;
+
+function stdioEntry(text: string) {
+  const member = findServer(readConfigDocument(text, claude, '.mcp.json'), 'server')!;
+  const reading = readEntry(member.value);
+  if (reading.kind !== 'stdio') throw new Error('not a stdio entry');
+  return reading;
+}
+
+/** Replaces the value of `env` in the server's entry, as a person editing the file would. */
+function withEnv(text: string, env: Record<string, string>): string {
+  const entry = stdioEntry(text).entry as ObjectNode;
+  const member = entry.members.find((each) => each.key === 'env')!;
+  return text.slice(0, member.value.start) + JSON.stringify(env) + text.slice(member.value.end);
+}
+
+const word = fc.string({ minLength: 1, maxLength: 12 });
+const entryArbitrary = fc.record({
+  command: word,
+  args: fc.option(fc.array(fc.string({ maxLength: 12 }), { maxLength: 4 }), { nil: undefined }),
+  env: fc.dictionary(word, fc.string({ maxLength: 12 }), { maxKeys: 3 }),
+  indent: fc.constantFrom(0, 2, 4),
+});
+
+describe('unwrapping an entry whose env was edited after wrapping', () => {
+  it('gives the original entry with the edited env, byte for byte', () => {
+    fc.assert(
+      fc.property(
+        entryArbitrary,
+        fc.dictionary(word, fc.string({ maxLength: 12 }), { maxKeys: 3 }),
+        (shape, newEnv) => {
+          const { indent, ...entry } = shape;
+          const definition = entry.args === undefined ? { command: entry.command, env: entry.env } : entry;
+          const original = `${JSON.stringify({ mcpServers: { server: definition } }, null, indent)}\n`;
+          const reading = stdioEntry(original);
+          const wrappedCommand = wrapCommand(NPX_LAUNCHER, [], reading.command);
+          const wrapped = rewriteCommand(original, reading, wrappedCommand, detectStyle(original));
+          const record: WrapRecord = {
+            version: 1,
+            client: 'claude',
+            server: 'server',
+            configFile: '.mcp.json',
+            wrappedAt: new Date(0).toISOString(),
+            originalEntry: original.slice(reading.entry.start, reading.entry.end),
+            wrappedEntry: wrapped.slice(stdioEntry(wrapped).entry.start, stdioEntry(wrapped).entry.end),
+          };
+          const edited = withEnv(wrapped, newEnv);
+          const restored = restoreWrappedFields(edited, stdioEntry(edited), record);
+          expect(restored?.text).toBe(withEnv(original, newEnv));
+          const changed = JSON.stringify(newEnv) !== JSON.stringify(entry.env);
+          expect(restored?.editedKeys).toEqual(changed ? ['env'] : []);
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+
+  it('never throws on a saved record of any text, and restores only from one that parses', () => {
+    const text =
+      '{ "mcpServers": { "server": { "command": "npx", "args": ["-y", "narrowing-guard", "mcp", "--", "uvx", "mcp-server-fetch"] } } }\n';
+    fc.assert(
+      fc.property(
+        fc.string({ maxLength: 200 }),
+        fc.string({ maxLength: 200 }),
+        (originalEntry, wrappedEntry) => {
+          const record: WrapRecord = {
+            version: 1,
+            client: 'claude',
+            server: 'server',
+            configFile: '.mcp.json',
+            wrappedAt: new Date(0).toISOString(),
+            originalEntry,
+            wrappedEntry,
+          };
+          const restored = restoreWrappedFields(text, stdioEntry(text), record);
+          if (restored !== undefined)
+            expect(
+              nodeValue(readConfigDocument(restored.text, claude, '.mcp.json').parsed.root),
+            ).toBeTruthy();
+        },
+      ),
+      { numRuns: 500 },
+    );
+  });
+});
