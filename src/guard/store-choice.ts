@@ -12,13 +12,18 @@ const MAX_STORE_CHARS = 2_048;
 /** The store `value` names; a `USAGE` error that lists the accepted forms when it names none. */
 export function parseStoreChoice(value: string, option = '--store'): StoreOption {
   if (value === 'file' || value === 'sqlite' || value === 'memory') return value;
+  let problem = '';
   if (value.length <= MAX_STORE_CHARS && isRedisUrl(value)) {
     // Malformed URLs are refused here, not at the first connection.
-    parseRedisAddress(value);
-    return value as `redis://${string}`;
+    try {
+      parseRedisAddress(value);
+      return value as `redis://${string}`;
+    } catch (error) {
+      problem = `: ${(error as Error).message}`;
+    }
   }
   const shown = value.length > 80 ? `${redactRedisUrl(value.slice(0, 80))}…` : redactRedisUrl(value);
-  throw new NarrowingError('USAGE', `${option} takes ${STORE_FORMS} (got "${shown}")`);
+  throw new NarrowingError('USAGE', `${option} takes ${STORE_FORMS} (got "${shown}"${problem})`);
 }
 
 /** True for the stores several processes or machines share: `sqlite` and Redis. */
