@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bundleHook } from '../../scripts/bundle-hook.js';
+import { type RedisServer, redisInstalled, startRedis } from '../stores/redis-server.js';
 import { type HookRun, runHookProcess, tempProject } from './support.js';
 
 // Bundled inside the repository, so that the hook finds the optional better-sqlite3 as an install does.
@@ -22,7 +23,7 @@ afterAll(async () => {
 
 const SESSION = '7c2e9a41-5b3d-4f8e-a1c6-0d9b8e7f6a52';
 
-function sqliteSession(extra: readonly string[]) {
+function sqliteSession(extra: readonly string[], store = 'sqlite') {
   const project = tempProject();
   projects.push(project.remove);
   const dir = project.dir;
@@ -34,7 +35,7 @@ function sqliteSession(extra: readonly string[]) {
   };
   const send = (payload: object) =>
     // A deadline far away: six processes at once on a busy machine must not answer without the guard.
-    runHookProcess(hook, ['claude-code', '--store', 'sqlite', '--deadline-ms', '60000', ...extra], {
+    runHookProcess(hook, ['claude-code', '--store', store, '--deadline-ms', '60000', ...extra], {
       ...base,
       ...payload,
     });
@@ -100,5 +101,40 @@ describe.each([
     } finally {
       db.close();
     }
+  });
+});
+
+describe.skipIf(!redisInstalled)('narrowing-guard hook --store redis://', () => {
+  let redis: RedisServer;
+  beforeAll(async () => {
+    redis = await startRedis();
+  });
+  afterAll(async () => {
+    await redis?.stop();
+  });
+
+  it('learns into Redis, keeps run state in session files, and journals in the project', async () => {
+    const session = sqliteSession(['--no-daemon'], redis.url);
+    const missing = join(session.dir, 'src/config.ts');
+    const failure = await session.send({
+      hook_event_name: 'PostToolUseFailure',
+      tool_name: 'Read',
+      tool_input: { file_path: missing },
+      tool_use_id: 'toolu_redismiss',
+      error: 'File does not exist.',
+    });
+    expect(failure.stderr).not.toContain('unchecked');
+    // No state file: the ban comes from Redis.
+    const check = await session.send({
+      hook_event_name: 'PreToolUse',
+      tool_name: 'Read',
+      tool_input: { file_path: missing },
+      tool_use_id: 'toolu_redischeck',
+    });
+    expect(denied(check)).toContain('config.ts');
+    const stateDir = join(session.dir, '.narrowing');
+    expect(existsSync(join(stateDir, 'state.json'))).toBe(false);
+    expect(existsSync(join(stateDir, 'sessions'))).toBe(true);
+    expect(existsSync(join(stateDir, 'journal.jsonl'))).toBe(true);
   });
 });
