@@ -10,6 +10,7 @@ import { runExplain } from '../../../src/cli/commands/explain.js';
 import { runForget } from '../../../src/cli/commands/forget.js';
 import { commandModules } from '../../../src/cli/commands/index.js';
 import { runInstall } from '../../../src/cli/commands/install.js';
+import { runMcpCommand } from '../../../src/cli/commands/mcp.js';
 import { runReplay } from '../../../src/cli/commands/replay.js';
 import { parseStoreOption } from '../../../src/cli/commands/store-option.js';
 import { runWrap } from '../../../src/cli/commands/wrap.js';
@@ -127,6 +128,21 @@ function agentHoldingBan(store: string, dir: string) {
   );
   return { learned, last };
 }
+
+describe('narrowing-guard mcp --store', () => {
+  it('exits 2 before starting the server, saying which stores it takes', async () => {
+    const { io, stderr } = captureIO();
+    const code = await runMcpCommand(
+      [process.execPath, FILESYSTEM_SERVER, '.'],
+      { store: 'redis:/one-slash' },
+      io,
+    );
+    expect(code).toBe(2);
+    expect(stderr()).toContain(
+      '--store takes file, sqlite, memory or a redis:// (rediss://) URL (got "redis:/one-slash")',
+    );
+  });
+});
 
 describe('narrowing-guard forget --store', () => {
   let redis: RedisServer | undefined;
