@@ -18,6 +18,7 @@ import { loadPolicyFile, parsePolicy } from '../policy-file/index.js';
 import { createFileStore, createMemoryStore, describeStoreProblem } from '../stores/index.js';
 import { isRedisUrl, redactRedisUrl } from '../stores/redis-url.js';
 import { createGuardSession, type GuardSession } from './session.js';
+import { hasSessionTable, keepSessionStateIn } from './session-state.js';
 
 /**
  * Where learned constraints are kept: in this process only, in the project's state file, in a
@@ -208,13 +209,16 @@ function compose(
   });
   // What other processes or agents learn reaches this engine as it arrives.
   const stopListening = store?.subscribe?.((changes) => engine.restore(changes, { scope: 'persistent' }));
-  return createGuardSession({
+  const session = createGuardSession({
     engine,
     stateDir: (store && choice !== 'memory' && !isRedisChoice(choice)) || journal ? stateDir : undefined,
     journalPath: journal?.path,
     workspaceRoot,
     ...(stopListening && { release: async () => stopListening() }),
   });
+  // A store with a table of its own (SQLite) keeps the sessions' run state beside what they learned.
+  if (hasSessionTable(store)) keepSessionStateIn(session, store.sessions);
+  return session;
 }
 
 function storeChoice(options: OpenGuardOptions, policy: Policy): StoreOption {

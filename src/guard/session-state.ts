@@ -1,7 +1,8 @@
 /**
  * A session's run state (detector streaks, the session's own bans, the world it has seen, budget,
- * a halt) kept on disk between processes, one small file per session id in the state directory.
- * Faces whose every event is a new process (agent hooks) open a guard, restore the session's run
+ * a halt) kept on disk between processes: one small file per session id in the state directory, or,
+ * when the store is SQLite, one row per session id in the same database, written in one transaction
+ * with the read that came before it. Faces whose every event is a new process (agent hooks) open a guard, restore the session's run
  * state, handle one event and save it back, all under the session's lock: processes of one session
  * take turns and none loses another's update. A long-lived process may serve several sessions with
  * one guard, one event at a time: each event swaps in its session's run state. Learned constraints
@@ -25,6 +26,33 @@ import type { EngineSnapshot } from '../core/types.js';
 import { writeFileAtomic } from '../node/atomic-file.js';
 import { withFileLock } from '../node/lock.js';
 import type { GuardSession } from './session.js';
+
+/** Where a store keeps per-session values in its own database (the SQLite store's `sessions` table). */
+export interface SessionStateTable {
+  get(sessionId: string): unknown;
+  set(sessionId: string, value: unknown): void;
+  prune(maxAgeMs: number): number;
+  transaction<T>(work: () => Promise<T> | T): Promise<T>;
+}
+
+/** The table each guard keeps its sessions' run state in, when its store has one. */
+const tables = new WeakMap<GuardSession, SessionStateTable>();
+
+/** Keeps the run state of `guard`'s sessions in `table` instead of files (`openGuard` does this for SQLite). */
+export function keepSessionStateIn(guard: GuardSession, table: SessionStateTable): void {
+  tables.set(guard, table);
+}
+
+/** True for a store that offers a table of per-session values. */
+export function hasSessionTable(store: unknown): store is { readonly sessions: SessionStateTable } {
+  const sessions = (store as { sessions?: Partial<SessionStateTable> } | undefined)?.sessions;
+  return (
+    typeof sessions?.get === 'function' &&
+    typeof sessions.set === 'function' &&
+    typeof sessions.prune === 'function' &&
+    typeof sessions.transaction === 'function'
+  );
+}
 
 /** The folder of session files inside a state directory. */
 export const SESSIONS_DIR = 'sessions';
@@ -83,51 +111,119 @@ export async function withSessionState<T>(
   work: (context: SessionStateContext) => Promise<T> | T,
   options: SessionStateOptions = {},
 ): Promise<T> {
+  const sessionId = options.sessionId ?? guard.sessionId;
+  const table = tables.get(guard);
+  if (table !== undefined) {
+    return table.transaction(() =>
+      takeTurn(guard, sessionId, `session:${sessionId}`, work, {
+        read: () => readSessionRow(table, sessionId, options.onProblem),
+        write: (file) => table.set(sessionId, file),
+      }),
+    );
+  }
   const stateDir = guard.stateDir;
   if (stateDir === undefined) {
-    throw new NarrowingError('USAGE', 'withSessionState needs a guard with a state directory (store "file")');
+    throw new NarrowingError(
+      'USAGE',
+      'withSessionState needs a guard with a state directory (store "file" or "sqlite", or a journal)',
+    );
   }
-  const sessionId = options.sessionId ?? guard.sessionId;
   const path = sessionStatePath(stateDir, sessionId);
   ensureSessionsDir(join(stateDir, SESSIONS_DIR));
   return withFileLock(
     path,
-    async () => {
-      const saved = readSessionFile(path, options.onProblem);
-      const mine = lastWritten.get(guard);
-      const current = mine !== undefined && mine.path === path && saved?.writer === mine.writer;
-      if (!current) {
-        // The guard holds another session's run state, or this session's moved on in another process.
-        if (sessionId !== guard.sessionId || mine !== undefined) guard.resetSession(sessionId);
-        if (saved) guard.engine.restore(asSnapshot(saved), { scope: 'all' });
-      }
-      const seen = Array.isArray(saved?.seen) ? saved.seen.filter((key) => typeof key === 'string') : [];
-      const result = await work({
-        resumed: saved !== undefined,
-        restart: () => guard.resetSession(sessionId),
-        firstTime: (key) => {
-          const bounded = key.slice(0, MAX_KEY_CHARS);
-          if (seen.includes(bounded)) return false;
-          seen.push(bounded);
-          if (seen.length > MAX_SEEN_KEYS) seen.splice(0, seen.length - MAX_SEEN_KEYS);
-          return true;
-        },
-      });
-      const writer = randomUUID();
-      const file: SessionFile = {
-        version: VERSION,
-        sessionId,
-        savedAt: Date.now(),
-        writer,
-        session: guard.engine.sessionSnapshot(),
-        ...(seen.length > 0 && { seen }),
-      };
-      await writeFileAtomic(path, `${JSON.stringify(file)}\n`);
-      lastWritten.set(guard, { path, writer });
-      return result;
-    },
+    () =>
+      takeTurn(guard, sessionId, path, work, {
+        read: () => readSessionFile(path, options.onProblem),
+        write: (file) => writeFileAtomic(path, `${JSON.stringify(file)}\n`),
+      }),
     (error) => options.onProblem?.(`the lock of ${path} was lost: ${error.message}`),
   );
+}
+
+/** Where one session's run state is read and written, the caller holding its lock. */
+interface SessionSlot {
+  read(): SessionFile | undefined;
+  write(file: SessionFile): Promise<void> | void;
+}
+
+/** Restores the session's run state, runs `work`, saves the state after it. */
+async function takeTurn<T>(
+  guard: GuardSession,
+  sessionId: string,
+  place: string,
+  work: (context: SessionStateContext) => Promise<T> | T,
+  slot: SessionSlot,
+): Promise<T> {
+  const saved = slot.read();
+  const mine = lastWritten.get(guard);
+  const current = mine !== undefined && mine.path === place && saved?.writer === mine.writer;
+  if (!current) {
+    // The guard holds another session's run state, or this session's moved on in another process.
+    if (sessionId !== guard.sessionId || mine !== undefined) guard.resetSession(sessionId);
+    if (saved) guard.engine.restore(asSnapshot(saved), { scope: 'all' });
+  }
+  const seen = Array.isArray(saved?.seen) ? saved.seen.filter((key) => typeof key === 'string') : [];
+  const result = await work({
+    resumed: saved !== undefined,
+    restart: () => guard.resetSession(sessionId),
+    firstTime: (key) => {
+      const bounded = key.slice(0, MAX_KEY_CHARS);
+      if (seen.includes(bounded)) return false;
+      seen.push(bounded);
+      if (seen.length > MAX_SEEN_KEYS) seen.splice(0, seen.length - MAX_SEEN_KEYS);
+      return true;
+    },
+  });
+  const writer = randomUUID();
+  const file: SessionFile = {
+    version: VERSION,
+    sessionId,
+    savedAt: Date.now(),
+    writer,
+    session: guard.engine.sessionSnapshot(),
+    ...(seen.length > 0 && { seen }),
+  };
+  await slot.write(file);
+  lastWritten.set(guard, { path: place, writer });
+  return result;
+}
+
+/** Removes the run state of sessions not saved for `maxAgeMs` (files, or the rows of the guard's table); never throws. */
+export function pruneGuardSessionStates(guard: GuardSession, maxAgeMs: number): number {
+  const table = tables.get(guard);
+  if (table !== undefined) {
+    try {
+      return table.prune(maxAgeMs);
+    } catch {
+      return 0;
+    }
+  }
+  return guard.stateDir === undefined ? 0 : pruneSessionStates(guard.stateDir, maxAgeMs);
+}
+
+function readSessionRow(
+  table: SessionStateTable,
+  sessionId: string,
+  onProblem?: (message: string) => void,
+): SessionFile | undefined {
+  let value: unknown;
+  try {
+    value = table.get(sessionId);
+  } catch (error) {
+    onProblem?.(
+      `the saved run state of this session cannot be read (${(error as Error).message}); the session starts over`,
+    );
+    return undefined;
+  }
+  if (value === undefined) return undefined;
+  if (!isSessionFile(value) || value.sessionId !== sessionId) {
+    onProblem?.(
+      'the saved run state of this session is not one this version writes; the session starts over',
+    );
+    return undefined;
+  }
+  return value;
 }
 
 /** Removes session files not written for `maxAgeMs`; returns how many went. Never throws. */

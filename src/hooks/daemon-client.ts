@@ -20,7 +20,12 @@ export interface DaemonIdentity {
   readonly stateDir: string;
   readonly policy?: string;
   readonly preset?: string;
+  /** The store, as given on the command line (a Redis URL reaches the helper through its environment, never its arguments). */
+  readonly store?: string;
 }
+
+/** The variable that hands the helper its store. */
+export const DAEMON_STORE_VARIABLE = 'NARROWING_HOOK_STORE';
 
 export interface DaemonRequest {
   readonly event: HookEvent;
@@ -30,7 +35,15 @@ export interface DaemonRequest {
 /** The helper's socket for this state directory, policy and build: a new build or policy gets a helper of its own. */
 export function daemonSocketPath(identity: DaemonIdentity, build = buildStamp()): string {
   const key = createHash('sha256')
-    .update(JSON.stringify([identity.stateDir, identity.policy ?? '', identity.preset ?? '', build]))
+    .update(
+      JSON.stringify([
+        identity.stateDir,
+        identity.policy ?? '',
+        identity.preset ?? '',
+        identity.store ?? '',
+        build,
+      ]),
+    )
     .digest('hex')
     .slice(0, 16);
   const inState = join(identity.stateDir, `hookd-${key}.sock`);
@@ -117,7 +130,10 @@ export function startDaemon(socketPath: string, identity: DaemonIdentity, idleMs
     ...(identity.preset !== undefined ? ['--preset', identity.preset] : []),
     ...(idleMs !== undefined ? ['--idle-ms', String(idleMs)] : []),
   ];
-  const child = spawn(process.execPath, args, { detached: true, stdio: 'ignore' });
+  const env = { ...process.env };
+  delete env[DAEMON_STORE_VARIABLE];
+  if (identity.store !== undefined) env[DAEMON_STORE_VARIABLE] = identity.store;
+  const child = spawn(process.execPath, args, { detached: true, stdio: 'ignore', env });
   child.on('error', () => undefined);
   child.unref();
 }

@@ -8,7 +8,7 @@ import { rmSync } from 'node:fs';
 import { connect, createServer, type Server, type Socket } from 'node:net';
 import { dirname } from 'node:path';
 import type { PresetName } from '../core/policy.js';
-import { openGuard } from '../guard/open.js';
+import { openGuard, type StoreOption } from '../guard/open.js';
 import type { GuardSession } from '../guard/session.js';
 import { withSessionState } from '../guard/session-state.js';
 import type { DaemonRequest } from './daemon-client.js';
@@ -21,6 +21,8 @@ export interface DaemonOptions {
   readonly stateDir: string;
   readonly policy?: string;
   readonly preset?: PresetName;
+  /** Default: the policy's `store`, else `file`. */
+  readonly store?: StoreOption;
   /** Default 10 minutes. */
   readonly idleMs?: number;
 }
@@ -44,7 +46,9 @@ export async function serveHooks(options: DaemonOptions): Promise<void> {
     guard ??= await openGuard({
       ...(options.policy !== undefined && { policy: options.policy }),
       ...(options.preset !== undefined && { preset: options.preset }),
+      ...(options.store !== undefined && { store: options.store }),
       stateDir: options.stateDir,
+      journal: true,
       workspaceRoot: request.event.workspace ?? dirname(options.stateDir),
       sessionId: request.event.sessionId,
       onProblem: quiet,

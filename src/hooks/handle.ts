@@ -9,9 +9,14 @@ import type { NarrowingError } from '../core/errors.js';
 import type { PresetName } from '../core/policy.js';
 import type { Clock } from '../core/types.js';
 import { checkSafely, recordSafely } from '../guard/guarded-call.js';
+import type { StoreOption } from '../guard/open.js';
 import { openGuard } from '../guard/open.js';
 import type { GuardSession } from '../guard/session.js';
-import { pruneSessionStates, type SessionStateContext, withSessionState } from '../guard/session-state.js';
+import {
+  pruneGuardSessionStates,
+  type SessionStateContext,
+  withSessionState,
+} from '../guard/session-state.js';
 import { verdictMeta, verdictText } from '../guard/verdict.js';
 import type { HookEvent, HookToolCall, HookVerdict } from './event.js';
 
@@ -21,6 +26,11 @@ export interface HookOptions {
   readonly preset?: PresetName;
   /** The state directory; default `.narrowing` at the root of the payload's project. */
   readonly stateDir?: string;
+  /**
+   * Where learned constraints are kept; default: the policy's `store`, else `file`. With `sqlite`
+   * the sessions' run state is kept in the same database.
+   */
+  readonly store?: StoreOption;
   /** Refuse a call the guard could not check (default: let it run). */
   readonly failClosed?: boolean;
   /** Where problems that do not stop the hook are reported. Default: stderr. */
@@ -41,8 +51,12 @@ export async function handleHookEvent(event: HookEvent, options: HookOptions = {
     ...(options.policy !== undefined && { policy: options.policy }),
     ...(options.preset !== undefined && { preset: options.preset }),
     ...(options.stateDir !== undefined && { stateDir: options.stateDir }),
+    ...(options.store !== undefined && { store: options.store }),
     ...(options.clock !== undefined && { clock: options.clock }),
     workspaceRoot: event.workspace ?? process.cwd(),
+    // Whatever the store, the project's state directory holds the journal (and the run state of a
+    // session, unless the store keeps it).
+    journal: true,
     sessionId: event.sessionId,
     onProblem: report,
   });
@@ -116,7 +130,7 @@ export function applyHookEvent(
     case 'session-start':
       if (action.source !== 'resume') {
         if (session.resumed) session.restart();
-        if (guard.stateDir) pruneSessionStates(guard.stateDir, SESSION_RETENTION_MS);
+        pruneGuardSessionStates(guard, SESSION_RETENTION_MS);
       }
       return NONE;
     case 'stop':

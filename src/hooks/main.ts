@@ -6,9 +6,11 @@ import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { HOST_AGENTS, isHostAgent } from '../adapters/tool-call/host-tools.js';
 import type { PresetName } from '../core/policy.js';
+import { parseStoreChoice } from '../guard/store-choice.js';
+import { DAEMON_STORE_VARIABLE } from './daemon-client.js';
 import { runHook } from './run.js';
 
-export const HOOK_USAGE = `Usage: narrowing-guard hook <agent> [--policy FILE] [--preset NAME] [--state-dir DIR] [--fail-closed] [--deadline-ms N] [--no-daemon] [--idle-ms N]
+export const HOOK_USAGE = `Usage: narrowing-guard hook <agent> [--policy FILE] [--preset NAME] [--state-dir DIR] [--store STORE] [--fail-closed] [--deadline-ms N] [--no-daemon] [--idle-ms N]
 Agents: ${HOST_AGENTS.join(', ')}. Run by the agent on each hook event, with the event as JSON on stdin.`;
 
 /** Runs a hook from its command-line words (after `hook`); returns the exit code. */
@@ -33,7 +35,15 @@ export async function hookMain(argv: readonly string[]): Promise<number> {
   }
   const deadlineMs = positiveNumber(values['deadline-ms']);
   const daemonIdleMs = positiveNumber(values['idle-ms']);
+  let store: ReturnType<typeof parseStoreChoice> | undefined;
+  try {
+    store = values.store === undefined ? undefined : parseStoreChoice(values.store);
+  } catch (error) {
+    process.stderr.write(`narrowing-guard: ${(error as Error).message}\n${HOOK_USAGE}\n`);
+    return 2;
+  }
   return runHook(agent, process, {
+    ...(store !== undefined && { store }),
     ...(values.policy !== undefined && { policy: resolve(values.policy) }),
     ...(values.preset !== undefined && { preset: values.preset as PresetName }),
     ...(values['state-dir'] !== undefined && { stateDir: resolve(values['state-dir']) }),
@@ -54,7 +64,10 @@ async function serve(values: ReturnType<typeof parse>['values']): Promise<number
   }
   const { serveHooks } = await import('./daemon.js');
   const idleMs = positiveNumber(values['idle-ms']);
+  const storeText = process.env[DAEMON_STORE_VARIABLE];
+  const store = storeText === undefined || storeText === '' ? undefined : parseStoreChoice(storeText);
   await serveHooks({
+    ...(store !== undefined && { store }),
     socketPath,
     stateDir,
     ...(values.policy !== undefined && { policy: values.policy }),
@@ -77,6 +90,7 @@ function parse(argv: readonly string[]) {
       policy: { type: 'string' },
       preset: { type: 'string' },
       'state-dir': { type: 'string' },
+      store: { type: 'string' },
       'fail-closed': { type: 'boolean' },
       'deadline-ms': { type: 'string' },
       'no-daemon': { type: 'boolean' },

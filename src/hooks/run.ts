@@ -78,11 +78,14 @@ export async function runHook(
 /** The helper's verdict when it runs; otherwise this process's own, with the helper started for next time. */
 async function verdictFor(event: HookEvent, options: RunHookOptions): Promise<HookVerdict> {
   if (event.action.type === 'ignored') return { type: 'none' };
-  if (options.daemon !== false && process.platform !== 'win32') {
+  // The helper is started from words: a store instance stays in this process.
+  const storeInWords = options.store === undefined || typeof options.store === 'string';
+  if (options.daemon !== false && process.platform !== 'win32' && storeInWords) {
     const identity = {
       stateDir: options.stateDir ?? defaultStateDir(event.workspace ?? process.cwd()),
       ...(options.policy !== undefined && { policy: options.policy }),
       ...(options.preset !== undefined && { preset: options.preset }),
+      ...(typeof options.store === 'string' && { store: options.store }),
     };
     let socket: string | undefined;
     try {

@@ -29,6 +29,8 @@ export interface HookInstallTarget {
 export interface HookInstallRequest extends HookInstallTarget {
   /** The command the agent runs, without the agent name; default: see `hookCommand`. */
   readonly command?: string;
+  /** Options of `narrowing-guard hook` written after the agent name (`--store sqlite`), quoted for a POSIX shell as needed. */
+  readonly hookOptions?: readonly string[];
 }
 
 export interface HookUninstallRequest extends HookInstallTarget {
@@ -175,7 +177,10 @@ export function planHookInstall(request: HookInstallRequest): HookChange {
   };
   const before = readText(path);
   const same = { ...base, before, after: before };
-  const command = request.command ? `${request.command} ${request.agent}` : hookCommand(request);
+  const command = [
+    request.command ? `${request.command} ${request.agent}` : hookCommand(request),
+    ...(request.hookOptions ?? []).map(shellWord),
+  ].join(' ');
   let document: Record<string, unknown>;
   try {
     document = before === undefined ? {} : parseObject(before);
@@ -304,6 +309,11 @@ function parseObject(text: string): Record<string, unknown> {
 
 function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** A word as a POSIX shell reads it back unchanged. */
+function shellWord(word: string): string {
+  return /^[\w./:@%+=,-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`;
 }
 
 function mentionsHook(hooks: unknown, agent: HostAgent): boolean {

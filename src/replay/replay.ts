@@ -4,7 +4,7 @@
  * verdicts.
  */
 import type { Policy } from '../core/policy.js';
-import type { DomainAdapter, Outcome, Proposal, VerdictKind } from '../core/types.js';
+import type { DomainAdapter, Outcome, PersistedState, Proposal, VerdictKind } from '../core/types.js';
 import { openGuardSync } from '../guard/open.js';
 import type { GuardSession } from '../guard/session.js';
 import { traceResultToOutcome } from '../trace/outcome.js';
@@ -45,6 +45,11 @@ export interface ReplayOptions {
   readonly policy?: Policy;
   /** The tool-call adapter when absent. */
   readonly adapter?: DomainAdapter;
+  /**
+   * Constraints learned before the trace (read from a store): the replay starts with them in force,
+   * as an agent using that store would. What the replay learns stays in memory. Default: none.
+   */
+  readonly learned?: PersistedState;
 }
 
 interface PendingCall {
@@ -187,6 +192,7 @@ export function createReplayer(options: ReplayOptions = {}): TraceReplayer {
     // A fixed id keeps replay output identical from one run to the next.
     sessionId: 'replay',
   });
+  if (options.learned) guard.engine.restore(options.learned, { scope: 'persistent' });
   return new TraceReplayer(guard, clock);
 }
 

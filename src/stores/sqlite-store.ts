@@ -38,6 +38,12 @@ export interface SessionTable {
   delete(sessionId: string): boolean;
   /** Forgets sessions not written for `maxAgeMs`; returns how many. */
   prune(maxAgeMs: number): number;
+  /**
+   * Runs `work` holding the database's write lock (one transaction): what it reads is the latest,
+   * and what it sets is committed before any other process reads or writes. Calls in one process
+   * take turns. Keep the work short: the other processes' writes wait for it.
+   */
+  transaction<T>(work: () => Promise<T> | T): Promise<T>;
 }
 
 export interface SqliteStore extends StateStore {
@@ -52,6 +58,8 @@ const DEFAULT_POLL_MS = 100;
 const RETRY_MS = 1_000;
 const LIFTED_MAX_AGE_MS = 30 * 24 * 60 * 60 * 1000;
 const LIFTED_MAX_MARKS = 10_000;
+/** A session value longer than this is not read: run state is bounded far below it. */
+const MAX_SESSION_VALUE_CHARS = 8 * 1024 * 1024;
 
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -320,16 +328,38 @@ function sessionTable(db: Database, now: () => number): SessionTable {
   );
   const remove = db.prepare('DELETE FROM sessions WHERE id = ?');
   const prune = db.prepare('DELETE FROM sessions WHERE updated_at < ?');
+  let turn: Promise<unknown> = Promise.resolve();
   return {
     get(sessionId) {
       const text = get.get(sessionId) as string | undefined;
-      return text === undefined ? undefined : JSON.parse(text);
+      if (text === undefined) return undefined;
+      if (text.length > MAX_SESSION_VALUE_CHARS) {
+        throw new Error(
+          `the value of session ${sessionId.slice(0, 64)} is larger than ${MAX_SESSION_VALUE_CHARS} characters`,
+        );
+      }
+      return JSON.parse(text);
     },
     set(sessionId, value) {
       set.run(sessionId, JSON.stringify(value), now());
     },
     delete: (sessionId) => remove.run(sessionId).changes > 0,
     prune: (maxAgeMs) => prune.run(now() - maxAgeMs).changes,
+    transaction<T>(work: () => Promise<T> | T): Promise<T> {
+      const run = async () => {
+        // IMMEDIATE takes the write lock now (waiting up to the busy timeout), not at the first write.
+        db.exec('BEGIN IMMEDIATE');
+        try {
+          return await work();
+        } finally {
+          // Writes the store made meanwhile on this connection joined the transaction: commit them too.
+          if (db.inTransaction) db.exec('COMMIT');
+        }
+      };
+      const result = turn.then(run, run);
+      turn = result.catch(() => undefined);
+      return result;
+    },
   };
 }
 

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { toolCallToOutcome, toolCallToProposal } from '../../src/adapters/tool-call/index.js';
-import { openGuardSync } from '../../src/guard/open.js';
+import { openGuard, openGuardSync } from '../../src/guard/open.js';
 import { sessionStatePath, withSessionState } from '../../src/guard/session-state.js';
 
 const dirs: string[] = [];
@@ -79,5 +79,50 @@ describe('withSessionState', () => {
     await withSessionState(guard, () => undefined);
     await guard.close();
     expect(readdirSync(join(dir, 'sessions'))).toHaveLength(1);
+  });
+});
+
+describe('withSessionState on the SQLite store', () => {
+  const openSqlite = (dir: string, sessionId: string) =>
+    openGuard({
+      store: 'sqlite',
+      stateDir: dir,
+      sessionId,
+      journal: false,
+      probe: false,
+      workspaceRoot: dir,
+    });
+
+  it('hands a session’s run state from one guard to the next through the database', async () => {
+    const dir = stateDir();
+    for (let i = 0; i < 4; i += 1) {
+      const guard = await openSqlite(dir, 'session-a');
+      await withSessionState(guard, () => readOnce(guard));
+      await guard.close();
+    }
+    const guard = await openSqlite(dir, 'session-a');
+    const verdict = await withSessionState(guard, ({ resumed }) => {
+      expect(resumed).toBe(true);
+      return guard.check(toolCallToProposal('read_file', read)).verdict;
+    });
+    await guard.close();
+    expect(verdict).toBe('block');
+    expect(readdirSync(dir)).not.toContain('sessions');
+  });
+
+  it('starts a session over when its saved row is not run state', async () => {
+    const dir = stateDir();
+    const { openSqliteStore } = await import('../../src/stores/sqlite-store.js');
+    const store = await openSqliteStore({ path: join(dir, 'state.db') });
+    store.sessions.set('session-b', { version: 99, anything: true });
+    await store.close();
+    const problems: string[] = [];
+    const guard = await openSqlite(dir, 'session-b');
+    const resumed = await withSessionState(guard, (context) => context.resumed, {
+      onProblem: (message) => problems.push(message),
+    });
+    await guard.close();
+    expect(resumed).toBe(false);
+    expect(problems).toEqual([expect.stringContaining('the session starts over')]);
   });
 });

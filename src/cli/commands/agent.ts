@@ -1,6 +1,7 @@
 import { type Command, InvalidArgumentError } from 'commander';
 import type { AgentEvent } from '../../agent/index.js';
 import { type CommandIO, processIO } from './io.js';
+import { parseStoreOption, storeOption } from './store-option.js';
 
 const HELP = `
 Runs the guarded agent loop on a task with a model behind an OpenAI-compatible endpoint (Ollama,
@@ -27,6 +28,7 @@ export interface AgentCommandOptions {
   readonly stream: boolean;
   readonly policy?: string;
   readonly stateDir?: string;
+  readonly store?: string;
   readonly session?: string;
   readonly system?: string;
 }
@@ -46,6 +48,7 @@ export function register(program: Command): void {
     .option('--no-stream', 'wait for whole responses instead of streaming')
     .option('--policy <file>', 'a policy file (JSON or YAML)')
     .option('--state-dir <dir>', 'where learned constraints and the run state are kept')
+    .addOption(storeOption())
     .option('--session <id>', 'the session id, to resume a run')
     .option('--system <text>', 'the system prompt')
     .addHelpText('after', HELP)
@@ -54,12 +57,19 @@ export function register(program: Command): void {
     });
 }
 
-/** Runs the agent; 0 when the run completed, 1 otherwise. */
+/** Runs the agent; 0 when the run completed, 1 otherwise, 2 for an option it cannot take. */
 export async function runAgentCommand(
   task: string | undefined,
   options: AgentCommandOptions,
   io: CommandIO = processIO(),
 ): Promise<number> {
+  let store: ReturnType<typeof parseStoreOption> | undefined;
+  try {
+    store = options.store === undefined ? undefined : parseStoreOption(options.store);
+  } catch (error) {
+    io.stderr.write(`narrowing-guard agent: ${(error as Error).message}\n`);
+    return 2;
+  }
   const { connectMcpServer, createAgent } = await import('../../agent/index.js');
   const { createOpenAICompatible } = await import('@ai-sdk/openai-compatible').catch(() => {
     throw new Error(
@@ -82,6 +92,7 @@ export async function runAgentCommand(
       guard: {
         ...(options.policy !== undefined && { policy: options.policy }),
         ...(options.stateDir !== undefined && { stateDir: options.stateDir }),
+        ...(store !== undefined && { store }),
         ...(options.session !== undefined && { sessionId: options.session }),
       },
       stream: options.stream,

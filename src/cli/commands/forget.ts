@@ -1,8 +1,10 @@
 import type { Command } from 'commander';
 import { type CommandIO, processIO } from './io.js';
+import { parseStoreOption, storeOption } from './store-option.js';
 
 export interface ForgetCommandOptions {
   readonly stateDir?: string;
+  readonly store?: string;
   readonly dryRun?: boolean;
   readonly json?: boolean;
 }
@@ -13,10 +15,15 @@ was never right. Name a constraint by its id (or the first characters of it, as 
 them) or by its target. What is forgotten is written to the journal, and another process's stale
 copy of the state cannot bring it back.
 
+With --store sqlite or a redis:// URL the constraint is lifted in that shared store: every process
+using it stops enforcing it (a Redis store tells them at once; SQLite within a fraction of a
+second). The journal entry goes to the state directory either way.
+
 Examples:
   $ narrowing-guard inspect                     # find the id or the target
   $ narrowing-guard forget 3f9c2a71d0
   $ narrowing-guard forget src/config.ts --dry-run
+  $ narrowing-guard forget 3f9c2a71d0 --store redis://redis.internal:6379
 
 Exit status: 0 when something was forgotten (or would be, with --dry-run), 1 when nothing matched,
 2 when the state could not be opened.`;
@@ -27,6 +34,7 @@ export function register(program: Command): void {
     .description('lift learned constraints by id or target')
     .argument('<selector...>', 'constraint ids (or their first 6+ characters) or targets')
     .option('--state-dir <dir>', 'state directory (default: .narrowing at the project root)')
+    .addOption(storeOption())
     .option('--dry-run', 'show what would be forgotten, change nothing')
     .option('--json', 'print one JSON object')
     .addHelpText('after', HELP)
@@ -42,12 +50,13 @@ export async function runForget(
   io: CommandIO,
   cwd: string,
 ): Promise<number> {
-  const { openGuardSync } = await import('../../guard/index.js');
+  const { openGuard } = await import('../../guard/index.js');
   const report = await import('../../report/index.js');
   const stateDir = report.resolveStateDir(options.stateDir, cwd);
-  let guard: ReturnType<typeof openGuardSync>;
+  let guard: Awaited<ReturnType<typeof openGuard>>;
   try {
-    guard = openGuardSync({
+    guard = await openGuard({
+      ...(options.store !== undefined && { store: parseStoreOption(options.store) }),
       stateDir,
       workspaceRoot: cwd,
       probe: false,

@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { storeOption } from './store-option.js';
 
 const HELP = `
 Run by a coding agent (Claude Code, Gemini CLI, Codex, Cursor) before and after each of its tool
@@ -23,6 +24,11 @@ export function register(program: Command): void {
       '--state-dir <dir>',
       'state directory (default: .narrowing at the root of the project in the payload)',
     )
+    .addOption(
+      storeOption(
+        "where learned state is kept: file (default), sqlite (the sessions' run state too) or a redis:// URL",
+      ),
+    )
     .option('--fail-closed', 'refuse calls the guard could not check (default: let them run)')
     .option('--deadline-ms <n>', 'answer without the guard after this long (default 5000)')
     .addHelpText('after', HELP)
@@ -36,6 +42,7 @@ interface HookCommandOptions {
   readonly policy?: string;
   readonly preset?: string;
   readonly stateDir?: string;
+  readonly store?: string;
   readonly failClosed?: boolean;
   readonly deadlineMs?: string;
 }
@@ -46,6 +53,7 @@ function optionWords(options: HookCommandOptions): string[] {
     ...(options.policy !== undefined ? ['--policy', options.policy] : []),
     ...(options.preset !== undefined ? ['--preset', options.preset] : []),
     ...(options.stateDir !== undefined ? ['--state-dir', options.stateDir] : []),
+    ...(options.store !== undefined ? ['--store', options.store] : []),
     ...(options.failClosed ? ['--fail-closed'] : []),
     ...(options.deadlineMs !== undefined ? ['--deadline-ms', options.deadlineMs] : []),
   ];

@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { type CommandIO, processIO } from './io.js';
-import { parseStoreOption, readSharedState, STORE_OPTION_HELP } from './store-option.js';
+import { parseStoreOption, readSharedState, storeOption } from './store-option.js';
 
 export interface InspectCommandOptions {
   readonly stateDir?: string;
@@ -33,7 +33,7 @@ export function register(program: Command): void {
     .command('inspect')
     .description('show learned constraints and recent blocks')
     .option('--state-dir <dir>', 'state directory (default: ./.narrowing)')
-    .option('--store <store>', STORE_OPTION_HELP)
+    .addOption(storeOption())
     .option('--all', 'include expired constraints and every block in the journal')
     .option('--recent <count>', 'how many recent blocks to show', '10')
     .option('--json', 'print one JSON object')

@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import type { HookChange, HookScope } from '../../install/agent-hooks.js';
 import { type CommandIO, processIO } from './io.js';
+import { storeForConfig, storeOption } from './store-option.js';
 
 export interface InstallCommandOptions {
   readonly scope?: HookScope;
@@ -10,6 +11,8 @@ export interface InstallCommandOptions {
   readonly home?: string;
   /** The command the agent runs, before the agent's name (default: the project's install, else npx). */
   readonly command?: string;
+  /** The store the hook uses, written into its command line. */
+  readonly store?: string;
   readonly force?: boolean;
 }
 
@@ -26,7 +29,11 @@ puts them back byte for byte.
 
 Examples:
   $ narrowing-guard install claude-code --dry-run
-  $ narrowing-guard install codex --scope user`;
+  $ narrowing-guard install codex --scope user
+  $ narrowing-guard install claude-code --store sqlite
+
+--store is written into the hook's command line (narrowing-guard hook <agent> --store …). To
+change it later, uninstall and install again.`;
 
 export function register(program: Command): void {
   program
@@ -37,6 +44,7 @@ export function register(program: Command): void {
     .option('--dry-run', 'print the change as a diff and write nothing')
     .option('--cwd <dir>', 'the project directory (default: the current directory)')
     .option('--command <command>', 'the command the agent runs, before the agent name')
+    .addOption(storeOption('store for the hook: file (default), sqlite or a redis:// URL without a password'))
     .addHelpText('after', INSTALL_HELP)
     .action(async (agent: string, options: InstallCommandOptions) => {
       process.exitCode = await runInstall('install', agent, options, processIO());
@@ -81,11 +89,14 @@ export async function runInstall(
   const target = { agent, scope, projectDir, homeDir, stateDir } as const;
   let change: HookChange;
   try {
+    const store =
+      options.store === undefined ? undefined : storeForConfig(options.store, `the ${agent} hook settings`);
     change =
       action === 'install'
         ? hooks.planHookInstall({
             ...target,
             ...(options.command !== undefined && { command: options.command }),
+            ...(store !== undefined && { hookOptions: ['--store', store] }),
           })
         : hooks.planHookUninstall({ ...target, ...(options.force && { force: true }) });
   } catch (error) {

@@ -2,7 +2,7 @@ import { type Command, Option } from 'commander';
 import type { Enforcement, PresetName } from '../../core/policy.js';
 import { packageVersion } from '../version.js';
 import { type CommandIO, processIO } from './io.js';
-import { parseStoreOption, STORE_OPTION_HELP } from './store-option.js';
+import { parseStoreOption, storeOption } from './store-option.js';
 
 export interface McpCommandOptions {
   readonly stateDir?: string;
@@ -52,7 +52,7 @@ export function register(program: Command): void {
     .description('run an MCP server behind narrowing (stdio or Streamable HTTP proxy)')
     .argument('[command...]', 'the MCP server to run, after --')
     .option('--state-dir <dir>', 'where learned constraints and the journal live (default: ./.narrowing)')
-    .option('--store <store>', STORE_OPTION_HELP)
+    .addOption(storeOption())
     .option('--policy <file>', 'policy file, YAML or JSON')
     .option('--preset <name>', 'preset to start from: precise, strict or off (wins over the policy file)')
     .option('--enforcement <mode>', 'enforce (block) or advisory (only warn); wins over the policy file')

@@ -3,25 +3,31 @@ import type { PresetName } from '../../core/policy.js';
 import type { ReplayStep } from '../../replay/replay.js';
 import type { TraceEvent } from '../../trace/types.js';
 import { type CommandIO, processIO, wantsColour } from './io.js';
+import { readStoreState, storeOption } from './store-option.js';
 
 export interface ReplayCommandOptions {
   readonly policy?: string;
   readonly preset?: PresetName;
   readonly json?: boolean;
   readonly judge?: boolean;
+  readonly store?: string;
+  readonly stateDir?: string;
 }
 
 const EXAMPLE = `
 Feeds a recorded agent run through the guard and shows, call by call, what it would have
 done: allow, warn (the call runs with a note for the model), block (refused) or halt (the
 run is over). The trace's timestamps drive every time-based rule, so the output is the
-same on every run. Convert logs with \`narrowing-guard trace from-claude\` or \`from-journal\`.
+same on every run. The guard starts empty and keeps what it learns in memory; with --store
+(file, sqlite or a redis:// URL) it starts from the constraints learned in that store, and
+still writes nothing back. Convert logs with \`narrowing-guard trace from-claude\` or \`from-journal\`.
 
 Examples:
   $ narrowing-guard replay session.jsonl
   $ narrowing-guard replay session.jsonl --preset strict
   $ narrowing-guard replay session.jsonl --policy narrowing.yaml --json | jq 'select(.verdict=="block")'
   $ narrowing-guard replay session.jsonl --judge
+  $ narrowing-guard replay session.jsonl --store sqlite
 
 Exit status: 0 when the trace was read (whatever the verdicts), 2 when the trace or the
 policy could not be read.`;
@@ -39,6 +45,12 @@ export function register(program: Command): void {
         'off',
       ]),
     )
+    .addOption(
+      storeOption(
+        'start from the constraints learned in this store: file, sqlite or a redis:// URL (read only)',
+      ),
+    )
+    .option('--state-dir <dir>', 'the state directory of a file or sqlite store (default: ./.narrowing)')
     .option('--json', 'one JSON object per call, then a summary object')
     .option(
       '--judge',
@@ -64,6 +76,7 @@ export async function runReplay(
   const loadOptions = options.preset ? { preset: options.preset } : {};
 
   let policy: ReturnType<typeof parsePolicy>;
+  let learned: Awaited<ReturnType<typeof readStoreState>>;
   let meta: { name?: string; description?: string } | undefined;
   const events: TraceEvent[] = [];
   try {
@@ -77,8 +90,13 @@ export async function runReplay(
       if (event.type === 'meta') meta = event;
       events.push(event);
     }
+    if (options.store !== undefined) {
+      const { resolveStateDir } = await import('../../report/index.js');
+      learned = await readStoreState(options.store, resolveStateDir(options.stateDir, process.cwd()));
+    }
   } catch (error) {
-    if (error instanceof PolicyError || error instanceof TraceError) {
+    const { isNarrowingError } = await import('../../core/errors.js');
+    if (error instanceof PolicyError || error instanceof TraceError || isNarrowingError(error)) {
       io.stderr.write(`${error.message}\n`);
       return 2;
     }
@@ -92,7 +110,7 @@ export async function runReplay(
     throw error;
   }
 
-  const replayer = createReplayer({ policy });
+  const replayer = createReplayer({ policy, ...(learned && { learned }) });
   // Steps are written as they come with --json; the table and the judgement need them all.
   const keep = !options.json || options.judge === true;
   const steps: ReplayStep[] = [];

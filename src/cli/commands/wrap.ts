@@ -2,6 +2,7 @@ import { type Command, Option } from 'commander';
 import type { PresetName } from '../../core/policy.js';
 import type { ClientId, ConfigScope, LauncherChoice } from '../../install/index.js';
 import { type CommandIO, processIO, wantsColour } from './io.js';
+import { storeForConfig, storeOption } from './store-option.js';
 
 export interface WrapCommandOptions {
   readonly client?: ClientId | 'all';
@@ -11,6 +12,7 @@ export interface WrapCommandOptions {
   readonly stateDir?: string;
   readonly preset?: PresetName;
   readonly policy?: string;
+  readonly store?: string;
   readonly launcher?: LauncherChoice;
 }
 
@@ -47,6 +49,7 @@ Examples:
   $ narrowing-guard wrap github --client vscode --preset strict
   $ narrowing-guard wrap memory --cwd ~/code/web --policy narrowing.yaml
   $ narrowing-guard wrap github --client claude --scope user --dry-run
+  $ narrowing-guard wrap filesystem --store sqlite
 
 Only servers that run a command can be wrapped. For a remote (URL) server, run the proxy
 in front of it: narrowing mcp --http 127.0.0.1:8808 --upstream-url <url>.
@@ -70,6 +73,9 @@ export function register(program: Command): void {
       new Option('--preset <name>', 'preset for narrowing mcp').choices(['precise', 'strict', 'off']),
     )
     .option('--policy <file>', 'policy file for narrowing mcp, YAML or JSON')
+    .addOption(
+      storeOption('store for narrowing mcp: file (default), sqlite or a redis:// URL without a password'),
+    )
     .addOption(
       new Option('--launcher <how>', 'how the client starts narrowing')
         .choices(['auto', 'npx', 'local'])
@@ -140,6 +146,8 @@ async function mcpOptions(
   };
   const args: string[] = [];
   if (options.stateDir !== undefined) args.push('--state-dir', fromProject(options.stateDir));
+  if (options.store !== undefined)
+    args.push('--store', storeForConfig(options.store, "the client's MCP config"));
   if (options.preset !== undefined) args.push('--preset', options.preset);
   if (options.policy !== undefined) {
     const { loadPolicyFile } = await import('../../policy-file/index.js');

@@ -1,0 +1,140 @@
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import Database from 'better-sqlite3';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { bundleHook } from '../../scripts/bundle-hook.js';
+import { type RedisServer, redisInstalled, startRedis } from '../stores/redis-server.js';
+import { type HookRun, runHookProcess, tempProject } from './support.js';
+
+// Bundled inside the repository, so that the hook finds the optional better-sqlite3 as an install does.
+const root = fileURLToPath(new URL('../..', import.meta.url));
+let bundleDir: string;
+let hook: string;
+const projects: (() => Promise<void>)[] = [];
+beforeAll(async () => {
+  bundleDir = mkdtempSync(join(root, '.scratch-hook-'));
+  hook = await bundleHook(join(bundleDir, 'hook.js'));
+});
+afterAll(async () => {
+  await Promise.all(projects.map((remove) => remove()));
+  rmSync(bundleDir, { recursive: true, force: true });
+});
+
+const SESSION = '7c2e9a41-5b3d-4f8e-a1c6-0d9b8e7f6a52';
+
+function sqliteSession(extra: readonly string[], store = 'sqlite') {
+  const project = tempProject();
+  projects.push(project.remove);
+  const dir = project.dir;
+  const base = {
+    session_id: SESSION,
+    transcript_path: join(dir, '.claude', 'projects', `${SESSION}.jsonl`),
+    cwd: dir,
+    permission_mode: 'default',
+  };
+  const send = (payload: object) =>
+    // A deadline far away: six processes at once on a busy machine must not answer without the guard.
+    runHookProcess(hook, ['claude-code', '--store', store, '--deadline-ms', '60000', ...extra], {
+      ...base,
+      ...payload,
+    });
+  return { dir, send };
+}
+
+function denied(run: HookRun): string | undefined {
+  const output = run.json?.hookSpecificOutput as Record<string, unknown> | undefined;
+  return output?.permissionDecision === 'deny' ? String(output.permissionDecisionReason) : undefined;
+}
+
+const readResponse = (path: string) => ({
+  type: 'text',
+  file: { filePath: path, content: 'export const limit = 10;\n', numLines: 1, startLine: 1, totalLines: 1 },
+});
+
+describe.each([
+  ['each hook process handling its event itself', ['--no-daemon']],
+  ['the hook helper answering', []],
+])('narrowing-guard hook --store sqlite, %s', (_, extra) => {
+  it('loses no update of one session when its hook processes run at once', async () => {
+    const session = sqliteSession(extra);
+    const readme = join(session.dir, 'README.md');
+    const runs = await Promise.all(
+      Array.from({ length: 6 }, (_, i) =>
+        session.send({
+          hook_event_name: 'PostToolUse',
+          tool_name: 'Read',
+          tool_input: { file_path: readme },
+          tool_use_id: `toolu_sql${i}`,
+          tool_response: readResponse(readme),
+        }),
+      ),
+    );
+    for (const run of runs) expect(run.stderr).not.toContain('unchecked');
+    const check = await session.send({
+      hook_event_name: 'PreToolUse',
+      tool_name: 'Read',
+      tool_input: { file_path: readme },
+      tool_use_id: 'toolu_sqlcheck',
+    });
+    expect(denied(check)).toContain('6 times');
+  });
+
+  it('keeps the session’s run state in the state database, not in session files', async () => {
+    const session = sqliteSession(extra);
+    const missing = join(session.dir, 'src/config.ts');
+    await session.send({
+      hook_event_name: 'PostToolUseFailure',
+      tool_name: 'Read',
+      tool_input: { file_path: missing },
+      tool_use_id: 'toolu_sqlmiss',
+      error: 'File does not exist.',
+    });
+    const stateDir = join(session.dir, '.narrowing');
+    const { stopDaemons } = await import('../../src/hooks/daemon-client.js');
+    await stopDaemons(stateDir);
+    expect(existsSync(join(stateDir, 'sessions'))).toBe(false);
+    const db = new Database(join(stateDir, 'state.db'), { readonly: true });
+    try {
+      expect(db.prepare('SELECT id FROM sessions').pluck().all()).toEqual([SESSION]);
+      expect(db.prepare('SELECT count(*) FROM constraints').pluck().get()).toBe(1);
+    } finally {
+      db.close();
+    }
+  });
+});
+
+describe.skipIf(!redisInstalled)('narrowing-guard hook --store redis://', () => {
+  let redis: RedisServer;
+  beforeAll(async () => {
+    redis = await startRedis();
+  });
+  afterAll(async () => {
+    await redis?.stop();
+  });
+
+  it('learns into Redis, keeps run state in session files, and journals in the project', async () => {
+    const session = sqliteSession(['--no-daemon'], redis.url);
+    const missing = join(session.dir, 'src/config.ts');
+    const failure = await session.send({
+      hook_event_name: 'PostToolUseFailure',
+      tool_name: 'Read',
+      tool_input: { file_path: missing },
+      tool_use_id: 'toolu_redismiss',
+      error: 'File does not exist.',
+    });
+    expect(failure.stderr).not.toContain('unchecked');
+    // No state file: the ban comes from Redis.
+    const check = await session.send({
+      hook_event_name: 'PreToolUse',
+      tool_name: 'Read',
+      tool_input: { file_path: missing },
+      tool_use_id: 'toolu_redischeck',
+    });
+    expect(denied(check)).toContain('config.ts');
+    const stateDir = join(session.dir, '.narrowing');
+    expect(existsSync(join(stateDir, 'state.json'))).toBe(false);
+    expect(existsSync(join(stateDir, 'sessions'))).toBe(true);
+    expect(existsSync(join(stateDir, 'journal.jsonl'))).toBe(true);
+  });
+});
