@@ -398,6 +398,17 @@ function mergeByTime(main: readonly Timed[], others: readonly (readonly Timed[])
   }
 }
 
+/**
+ * Whether a line is a Claude Code transcript's rather than a trace's: a line type traces do not
+ * have, or a message in Claude Code's envelope (`message`, `uuid`, `sessionId`).
+ */
+export function isClaudeTranscriptLine(line: string): boolean {
+  const entry = parseLine(line);
+  if (!entry || typeof entry.type !== 'string') return false;
+  if (entry.type === 'assistant' || BOOKKEEPING_TYPES.has(entry.type)) return true;
+  return entry.type === 'user' && (isObject(entry.message) || typeof entry.uuid === 'string');
+}
+
 /** Converts a whole transcript held in memory. */
 export function claudeTranscriptToTrace(
   lines: Iterable<string>,

@@ -3,6 +3,7 @@ export {
   type ClaudeConversionResult,
   ClaudeTranscriptConverter,
   claudeTranscriptToTrace,
+  isClaudeTranscriptLine,
   MAX_RESULT_TEXT,
   MAX_TRANSCRIPT_LINE,
 } from './claude.js';
