@@ -54,6 +54,12 @@ function parseLine(line: string): Entry | undefined {
   }
 }
 
+/** A subagent's id as the line gives it, when it is a usable one. */
+function agentIdOf(entry: Entry): string | undefined {
+  const { agentId } = entry;
+  return typeof agentId === 'string' && agentId !== '' && agentId.length <= 128 ? agentId : undefined;
+}
+
 function blocksOf(entry: Entry): unknown[] | string | undefined {
   const message = entry.message;
   if (!isObject(message)) return undefined;
@@ -157,7 +163,7 @@ export class ClaudeTranscriptConverter {
   /** A line of a subagent's own transcript (`agent-<id>.jsonl`). */
   addSubagent(agent: string, line: string): void {
     const entry = this.entry(line);
-    if (entry) this.take(entry, typeof entry.agentId === 'string' ? entry.agentId : agent);
+    if (entry) this.take(entry, agentIdOf(entry) ?? agent);
   }
 
   /** A line too long to read, counted without being held. */
@@ -236,13 +242,7 @@ export class ClaudeTranscriptConverter {
       return;
     }
     // Sidechain lines in the session's own file are a subagent's, as older versions wrote them.
-    const agent =
-      subagent ??
-      (entry.isSidechain === true
-        ? typeof entry.agentId === 'string'
-          ? entry.agentId
-          : 'sidechain'
-        : undefined);
+    const agent = subagent ?? (entry.isSidechain === true ? (agentIdOf(entry) ?? 'sidechain') : undefined);
     const stream = agent === undefined ? this.main : this.streamOf(agent);
     const at = typeof entry.timestamp === 'string' ? Date.parse(entry.timestamp) : Number.NaN;
     const time = Number.isNaN(at) ? undefined : at;
