@@ -1,4 +1,13 @@
-import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, utimesSync } from 'node:fs';
+import {
+  copyFileSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
@@ -137,6 +146,26 @@ describe('narrowing trace from-claude, finding the transcripts', () => {
     expect(stderr()).toContain(
       '7 calls converted (3 by 1 subagent, marked with "agent"); 2 cancelled by the user',
     );
+  });
+
+  it('reads the subagent files older versions kept beside the sessions, matched by session id', async () => {
+    const { project } = claudeHome();
+    const nested = join(project, '7c0e4a52-9b1d-4f3e-8a26-d51c0f9e2b47');
+    rmSync(nested, { recursive: true });
+    copyFileSync(fixture('subagent-session-agent.jsonl'), join(project, 'agent-a4f19c2.jsonl'));
+    // Another session's subagent, beside it in the same folder.
+    writeFileSync(
+      join(project, 'agent-b0000ff.jsonl'),
+      readFileSync(fixture('subagent-session-agent.jsonl'), 'utf8')
+        .replaceAll('7c0e4a52-9b1d-4f3e-8a26-d51c0f9e2b47', '0b7c5a8e-3f21-4d6a-9c1e-52f0d8a7b611')
+        .replaceAll('a4f19c2', 'b0000ff'),
+    );
+    const { io, stdout } = fakeIO();
+    expect(await runClaudeConvert(project, { latest: true }, io)).toBe(0);
+    const agents = parseTrace(stdout()).flatMap((event) =>
+      event.type === 'call' && event.agent ? [event.agent] : [],
+    );
+    expect(agents).toEqual(['a4f19c2', 'a4f19c2', 'a4f19c2']);
   });
 
   it('reads a transcript from standard input for -', async () => {
