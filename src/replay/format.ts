@@ -7,10 +7,11 @@ import type { ReplayStep, ReplaySummary } from './replay.js';
  * what the call returned in the recording, when it was recorded.
  */
 export function stepJson(step: ReplayStep): string {
-  const { step: number, tool, verdict, rule, reason, returned } = step;
+  const { step: number, tool, verdict, rule, reason, returned, agent } = step;
   return JSON.stringify({
     step: number,
     tool,
+    ...(agent !== undefined ? { agent } : {}),
     verdict,
     ...(verdict !== 'allow' && rule !== undefined ? { rule } : {}),
     ...(verdict !== 'allow' && reason !== undefined ? { reason } : {}),
@@ -70,7 +71,8 @@ export function stepTable(steps: readonly ReplayStep[], style: TableStyle = PLAI
   };
   const rows = steps.map((step) => ({
     step: String(step.step),
-    tool: step.tool.replace(/\s+/g, ' '),
+    // A subagent's call shows whose it is: `a4f19c2/Read`.
+    tool: (step.agent !== undefined ? `${step.agent}/${step.tool}` : step.tool).replace(/\s+/g, ' '),
     returned: step.returned ?? '',
     verdict: step.verdict,
     rule: step.rule ?? '',

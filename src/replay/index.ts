@@ -7,5 +7,6 @@ export {
   type ReplayStep,
   type ReplaySummary,
   replayTrace,
+  type SubagentGuards,
   TraceReplayer,
 } from './replay.js';

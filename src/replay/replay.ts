@@ -30,6 +30,8 @@ export interface ReplayStep {
   readonly suggestion?: string;
   /** What the call returned in the recording, on one short line (`error: …` when it failed). */
   readonly returned?: string;
+  /** The subagent that made the call, when it was not the agent itself. */
+  readonly agent?: string;
 }
 
 export interface ReplaySummary {
@@ -52,10 +54,29 @@ export interface ReplayOptions {
   readonly learned?: PersistedState;
 }
 
+/**
+ * The guards of subagents (calls with `agent`): each keeps its own streaks, and what one learns
+ * the others know, as with the live hook, where a subagent is a session of its own on the same store.
+ */
+export interface SubagentGuards {
+  guardFor(agent: string): ReplayGuard;
+  /** Before `to` checks a call: it adopts what `from` learned. */
+  handOver(from: ReplayGuard, to: ReplayGuard): void;
+  /** A new session: the subagents of the last one are gone. */
+  reset(): void;
+}
+
 interface PendingCall {
   readonly step: number;
   readonly event: CallEvent;
   readonly proposal: Proposal;
+  readonly guard: ReplayGuard;
+}
+
+interface Halt {
+  readonly step: number;
+  readonly rule?: string;
+  readonly reason?: string;
 }
 
 /**
@@ -66,13 +87,19 @@ export class TraceReplayer {
   private readonly tools = new Map<string, ToolInfo>();
   private readonly counts = { calls: 0, allow: 0, warn: 0, block: 0, halt: 0 };
   private turn: PendingCall[] = [];
-  private halted: { step: number; rule?: string; reason?: string } | undefined;
+  /** Per guard: a halted subagent does not halt the agent that called it. */
+  private readonly halted = new Map<ReplayGuard, Halt>();
   private sessions = 0;
+  private active: ReplayGuard;
 
+  /** Without `subagents`, a subagent's calls go through the agent's own guard. */
   constructor(
     private readonly guard: ReplayGuard,
     private readonly clock: TraceClock,
-  ) {}
+    private readonly subagents?: SubagentGuards,
+  ) {
+    this.active = guard;
+  }
 
   /** The steps this event completes: none, one, or a whole turn once it ends. */
   feed(event: TraceEvent): ReplayStep[] {
@@ -90,16 +117,20 @@ export class TraceReplayer {
         for (const tool of event.tools ?? []) this.tools.set(tool.name, tool);
         break;
       case 'session':
-        this.halted = undefined;
+        this.halted.clear();
         this.sessions++;
+        this.activate(this.guard);
+        this.subagents?.reset();
         // The guard would invent a random id; a numbered one keeps replays identical.
         this.guard.resetSession(event.id ?? `session-${this.sessions}`);
         break;
       case 'user':
-        this.halted = undefined;
+        this.halted.clear();
+        this.activate(this.guard);
         this.guard.newRun('user');
         break;
       case 'compact':
+        this.activate(this.guard);
         this.guard.newRun('compact');
         break;
     }
@@ -126,7 +157,16 @@ export class TraceReplayer {
       ...(event.id !== undefined ? { callId: event.id } : {}),
     };
     this.counts.calls++;
-    return { step: this.counts.calls, event, proposal };
+    const guard =
+      event.agent !== undefined && this.subagents ? this.subagents.guardFor(event.agent) : this.guard;
+    return { step: this.counts.calls, event, proposal, guard };
+  }
+
+  /** Makes `guard` the one checking calls, with what the one before it learned. */
+  private activate(guard: ReplayGuard): void {
+    if (guard === this.active) return;
+    this.subagents?.handOver(this.active, guard);
+    this.active = guard;
   }
 
   private flush(): ReplayStep[] {
@@ -144,16 +184,25 @@ export class TraceReplayer {
     }
     for (const call of executed) {
       // A call recorded without a result never ran; there is nothing to learn from it.
-      if (call.event.result) this.guard.record(traceResultToOutcome(call.proposal, call.event.result));
+      if (!call.event.result) continue;
+      this.activate(call.guard);
+      call.guard.record(traceResultToOutcome(call.proposal, call.event.result));
     }
     return steps;
   }
 
   private check(call: PendingCall): ReplayStep {
     const returned = returnedExcerpt(call.event.result);
-    const base = { step: call.step, tool: call.event.tool, ...(returned !== undefined && { returned }) };
-    if (this.halted) {
-      const { step, rule, reason } = this.halted;
+    const { agent } = call.event;
+    const base = {
+      step: call.step,
+      tool: call.event.tool,
+      ...(returned !== undefined && { returned }),
+      ...(agent !== undefined && { agent }),
+    };
+    const halted = this.halted.get(call.guard);
+    if (halted) {
+      const { step, rule, reason } = halted;
       return {
         ...base,
         verdict: 'halt',
@@ -163,9 +212,10 @@ export class TraceReplayer {
           : `The run was halted at step ${step}.`,
       };
     }
-    const result = this.guard.check(call.proposal);
+    this.activate(call.guard);
+    const result = call.guard.check(call.proposal);
     if (result.verdict === 'halt')
-      this.halted = { step: call.step, rule: result.rule, reason: result.reason };
+      this.halted.set(call.guard, { step: call.step, rule: result.rule, reason: result.reason });
     return {
       ...base,
       verdict: result.verdict,
@@ -182,18 +232,42 @@ export class TraceReplayer {
  */
 export function createReplayer(options: ReplayOptions = {}): TraceReplayer {
   const clock = new TraceClock();
-  const guard = openGuardSync({
-    store: 'memory',
-    journal: false,
-    probe: false,
-    ...(options.adapter && { adapter: options.adapter }),
-    ...(options.policy && { policy: options.policy }),
-    clock,
-    // A fixed id keeps replay output identical from one run to the next.
-    sessionId: 'replay',
-  });
+  const open = (sessionId: string) =>
+    openGuardSync({
+      store: 'memory',
+      journal: false,
+      probe: false,
+      ...(options.adapter && { adapter: options.adapter }),
+      ...(options.policy && { policy: options.policy }),
+      clock,
+      // A fixed id keeps replay output identical from one run to the next.
+      sessionId,
+    });
+  const guard = open('replay');
   if (options.learned) guard.engine.restore(options.learned, { scope: 'persistent' });
-  return new TraceReplayer(guard, clock);
+  const guards = new Map<ReplayGuard, GuardSession>([[guard, guard]]);
+  const byAgent = new Map<string, GuardSession>();
+  const subagents: SubagentGuards = {
+    guardFor(agent) {
+      let subagent = byAgent.get(agent);
+      if (!subagent) {
+        subagent = open(`replay/${agent}`);
+        byAgent.set(agent, subagent);
+        guards.set(subagent, subagent);
+      }
+      return subagent;
+    },
+    handOver(from, to) {
+      const source = guards.get(from);
+      const target = guards.get(to);
+      if (source && target) target.engine.restore(source.engine.exportState(), { scope: 'persistent' });
+    },
+    reset() {
+      for (const subagent of byAgent.values()) guards.delete(subagent);
+      byAgent.clear();
+    },
+  };
+  return new TraceReplayer(guard, clock, subagents);
 }
 
 export interface ReplayReport {

@@ -164,6 +164,8 @@ function readCall(object: Json): CallEvent {
   if (id !== undefined) call.id = id;
   const turn = optionalId(object, 'turn', '');
   if (turn !== undefined) call.turn = turn;
+  const agent = optionalId(object, 'agent', '');
+  if (agent !== undefined && agent !== '') call.agent = agent;
   return call;
 }
 

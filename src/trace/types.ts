@@ -67,6 +67,11 @@ export interface CallEvent {
   readonly id?: string;
   /** Calls that share a turn were issued together in one model step (an extension of the format). */
   readonly turn?: string;
+  /**
+   * The subagent that made the call, absent for the agent itself (an extension of the format). A
+   * subagent keeps its own streaks and learns into the same constraints, as the live hook does.
+   */
+  readonly agent?: string;
 }
 
 export type TraceEvent = MetaEvent | SessionEvent | UserEvent | CompactEvent | CallEvent;

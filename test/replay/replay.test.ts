@@ -237,3 +237,73 @@ describe('replayTrace with the engine', () => {
     expect(summary).toMatchObject({ calls: 40, block: 0, halt: 0 });
   });
 });
+
+describe('replaying subagents', () => {
+  const tools: TraceEvent = {
+    type: 'meta',
+    tools: [
+      { name: 'Read', annotations: { readOnlyHint: true, narrowing: { kind: 'read' } } },
+      { name: 'Grep', annotations: { readOnlyHint: true, narrowing: { kind: 'search' } } },
+    ],
+  };
+  const noMatches = (t: number, agent?: string): TraceEvent =>
+    ({
+      type: 'call',
+      tool: 'Grep',
+      args: { pattern: 'shippingTax', path: 'src' },
+      result: { content: 'No matches found' },
+      t,
+      ...(agent ? { agent } : {}),
+    }) as TraceEvent;
+  const verdicts = (events: TraceEvent[]) =>
+    replayTrace([tools, { type: 'session', id: 's1' }, ...events]).steps.map(
+      (step) => `${step.agent ?? 'agent'} ${step.verdict}`,
+    );
+
+  it("keeps a subagent's streak apart from the agent's", () => {
+    const calls = [
+      noMatches(1),
+      noMatches(2, 'a4f19c2'),
+      noMatches(3),
+      noMatches(4, 'a4f19c2'),
+      noMatches(5),
+    ];
+    expect(verdicts(calls)).toEqual([
+      'agent allow',
+      'a4f19c2 allow',
+      'agent allow',
+      'a4f19c2 allow',
+      'agent block',
+    ]);
+    const unmarked = calls.map((call) => ({ ...call, agent: undefined }) as TraceEvent);
+    expect(verdicts(unmarked)[2]).toBe('agent block');
+  });
+
+  it('blocks the agent on what its subagent learned', () => {
+    const missing = (t: number, agent?: string): TraceEvent =>
+      ({
+        type: 'call',
+        tool: 'Read',
+        args: { file_path: '/home/dev/shop/src/checkout/shipping.ts' },
+        result: {
+          isError: true,
+          content:
+            '<tool_use_error>File does not exist. Current working directory: /home/dev/shop</tool_use_error>',
+        },
+        t,
+        ...(agent ? { agent } : {}),
+      }) as TraceEvent;
+    expect(verdicts([missing(1, 'a4f19c2'), missing(2)])).toEqual(['a4f19c2 allow', 'agent block']);
+  });
+
+  it("names the subagent in a subagent's step", () => {
+    const [step] = replayTrace([tools, noMatches(1, 'a4f19c2')]).steps;
+    expect(step && JSON.parse(stepJson(step))).toEqual({
+      step: 1,
+      tool: 'Grep',
+      agent: 'a4f19c2',
+      verdict: 'allow',
+      returned: 'No matches found',
+    });
+  });
+});

@@ -167,9 +167,10 @@ export function parseProxyOptions(raw: Raw): ProxyCommandOptions {
 }
 
 const BENCH_HELP = `
-The benchmarks run from a source checkout of narrowing (they are not part of the
-published package). Every subcommand prints a table, or JSON alone with --json;
-progress goes to standard error.
+long-horizon, ml-search and hooks run wherever narrowing is installed; sessions, perf,
+proxy and fleet run from a source checkout of narrowing (they time the sources, start
+child scripts or need development dependencies), and say how to get one. Every
+subcommand prints a table, or JSON alone with --json; progress goes to standard error.
 
 Examples:
   $ narrowing-guard bench long-horizon --plot long-horizon.svg
@@ -286,18 +287,35 @@ export function register(program: Command): void {
     });
 }
 
+/** Where the benchmarks are looked for; tests point it at an installed package's layout. */
+export interface BenchLocation {
+  /** The checkout's `bench/commands.ts`. */
+  readonly checkout: URL;
+  /** The benchmarks bundled into the package, `dist/bench/packaged.js`. */
+  readonly packaged: URL;
+  /** The package's `package.json`, for the repository to clone. */
+  readonly packageJson: URL;
+}
+
+const HERE: BenchLocation = {
+  checkout: new URL('../../../bench/commands.ts', import.meta.url),
+  packaged: new URL('../../bench/packaged.js', import.meta.url),
+  packageJson: new URL('../../../package.json', import.meta.url),
+};
+
 /**
- * Parses the options, loads the benchmarks and runs one. A bad option or a missing checkout is
- * reported in one line with exit status 2, before anything runs.
+ * Parses the options, loads the benchmark and runs it. A bad option or a benchmark that needs a
+ * checkout is reported in one line with exit status 2, before anything runs.
  */
 export async function runBenchCommand<K extends Subcommand>(
   name: K,
   parse: () => OptionsOf<K>,
   io: CommandIO,
+  location: BenchLocation = HERE,
 ): Promise<number> {
   try {
     const options = parse();
-    const bench = await loadBenchmarks();
+    const bench = await loadBenchmarks(name, location);
     // TypeScript cannot correlate `bench[name]` with `OptionsOf<K>`; the signature above does.
     const command = bench[name] as (options: OptionsOf<K>, io: CommandIO) => Promise<number>;
     return await command.call(bench, options, io);
@@ -312,19 +330,62 @@ export async function runBenchCommand<K extends Subcommand>(
 
 class BenchUnavailableError extends Error {}
 
+/** Why a benchmark cannot run from the published package. */
+const NEEDS_CHECKOUT: Readonly<Record<Subcommand, string>> = {
+  longHorizon: 'its bundle is missing from this build',
+  mlSearch: 'its bundle is missing from this build',
+  sessions: 'it starts the engine in child processes from the sources',
+  perf: 'it times the sources and the build against yardsticks kept in the repository',
+  proxy: 'it measures the proxy against server-everything, a development dependency',
+  fleet: 'it shares stores through the SQLite and Redis drivers, development dependencies',
+};
+
+const COMMAND_NAMES: Readonly<Record<Subcommand, string>> = {
+  longHorizon: 'long-horizon',
+  mlSearch: 'ml-search',
+  sessions: 'sessions',
+  perf: 'perf',
+  proxy: 'proxy',
+  fleet: 'fleet',
+};
+
+/** The repository to clone, from the package's own `repository` field. */
+async function repositoryUrl(packageJson: URL): Promise<string> {
+  const fallback = 'https://github.com/narrowing-guard/narrowing-guard.git';
+  try {
+    const { readFileSync } = await import('node:fs');
+    const { repository } = JSON.parse(readFileSync(packageJson, 'utf8')) as {
+      repository?: string | { url?: string };
+    };
+    const url = typeof repository === 'string' ? repository : repository?.url;
+    return url ? url.replace(/^git\+/, '') : fallback;
+  } catch {
+    return fallback;
+  }
+}
+
 /**
- * The benchmarks are TypeScript sources next to `src/`. Run from the sources, they import directly;
- * run from a build, they go through tsx, a development dependency of every checkout.
+ * From a checkout, every benchmark loads from its TypeScript sources: directly when the command
+ * runs from the sources, through tsx (a development dependency) from a build. From the published
+ * package, the bundled ones load from the build; the others say how to run them from a checkout.
  */
-async function loadBenchmarks(): Promise<BenchCommands> {
+async function loadBenchmarks(name: Subcommand, location: BenchLocation): Promise<Partial<BenchCommands>> {
   const { existsSync } = await import('node:fs');
-  const entry = new URL('../../../bench/commands.ts', import.meta.url);
-  if (!existsSync(entry)) {
+  if (!existsSync(location.checkout)) {
+    if (existsSync(location.packaged)) {
+      const module = (await import(/* @vite-ignore */ location.packaged.href)) as {
+        commands: Partial<BenchCommands>;
+      };
+      if (module.commands[name]) return module.commands;
+    }
+    const url = await repositoryUrl(location.packageJson);
+    const command = COMMAND_NAMES[name];
     throw new BenchUnavailableError(
-      'narrowing-guard bench runs from a source checkout: the benchmarks are not part of the published package. ' +
-        'Clone the repository, run `npm ci`, then `npx tsx src/cli/main.ts bench ...`.',
+      `narrowing-guard bench ${command} runs from a source checkout (${NEEDS_CHECKOUT[name]}): ` +
+        `git clone ${url} && cd ${basenameOf(url)} && npm ci && npx tsx src/cli/main.ts bench ${command}`,
     );
   }
+  const entry = location.checkout;
   if (import.meta.url.endsWith('.ts')) {
     const module = (await import(/* @vite-ignore */ entry.href)) as { commands: BenchCommands };
     return module.commands;
@@ -341,4 +402,9 @@ async function loadBenchmarks(): Promise<BenchCommands> {
     }
     throw error;
   }
+}
+
+/** `narrowing-guard` for `https://github.com/narrowing-guard/narrowing-guard.git`. */
+function basenameOf(url: string): string {
+  return (url.split('/').pop() ?? 'narrowing-guard').replace(/\.git$/, '') || 'narrowing-guard';
 }

@@ -85,8 +85,9 @@ export async function runReplay(
       : parsePolicy({}, undefined, loadOptions);
     // Read the whole trace, once, before replaying, so that a bad line is reported with nothing
     // half-printed before it.
+    const converted = await readClaudeTranscript(tracePath, io);
     const onWarning = (warning: Error) => io.stderr.write(`warning: ${warning.message}\n`);
-    for await (const event of readTraceFile(tracePath, { onWarning })) {
+    for await (const event of converted ?? readTraceFile(tracePath, { onWarning })) {
       if (event.type === 'meta') meta = event;
       events.push(event);
     }
@@ -138,6 +139,42 @@ export async function runReplay(
   ];
   io.stdout.write(`${lines.join('\n')}\n`);
   return 0;
+}
+
+/**
+ * A Claude Code transcript given where a trace is expected, converted on the way (and said so);
+ * `undefined` for anything else, which is read as a trace.
+ */
+async function readClaudeTranscript(path: string, io: CommandIO): Promise<TraceEvent[] | undefined> {
+  const { basename } = await import('node:path');
+  const { convertClaudeSessions, transcriptLines } = await import('../../trace/convert/claude-files.js');
+  const { isClaudeTranscriptLine } = await import('../../trace/convert/claude.js');
+  let lines: ReturnType<typeof transcriptLines>;
+  try {
+    lines = transcriptLines(path);
+  } catch (error) {
+    // A link is read as a trace, by the trace reader; transcripts are never read through links.
+    if ((error as NodeJS.ErrnoException).code === 'ELOOP') return undefined;
+    throw error;
+  }
+  let raw = false;
+  for await (const line of lines) {
+    if (typeof line !== 'string') break;
+    const trimmed = line.trim();
+    if (trimmed === '' || trimmed.startsWith('//')) continue;
+    raw = isClaudeTranscriptLine(trimmed);
+    break;
+  }
+  if (!raw) return undefined;
+  const { events, report } = await convertClaudeSessions({ sessions: [path] }, basename(path, '.jsonl'));
+  const left =
+    report.notJson + report.tooLong + Object.values(report.unknownTypes).reduce((a, b) => a + b, 0);
+  io.stderr.write(
+    `${path} is a Claude Code transcript: replaying its ${report.calls} ${report.calls === 1 ? 'call' : 'calls'}` +
+      `${left > 0 ? ` (${left} unreadable ${left === 1 ? 'line' : 'lines'} left out)` : ''}; ` +
+      '`narrowing-guard trace from-claude` saves the conversion\n',
+  );
+  return events;
 }
 
 async function tableStyle(io: CommandIO) {

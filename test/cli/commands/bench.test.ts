@@ -1,5 +1,9 @@
+import { spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Command } from 'commander';
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import {
   parseIntegerList,
   parseLongHorizonOptions,
@@ -115,5 +119,44 @@ describe('narrowing bench', () => {
     expect(result.latency.direct.count).toBe(4);
     expect(result.throughput).toMatchObject({ concurrency: 2, calls: 4 });
     expect(stderr()).toContain('server-everything');
+  });
+});
+
+describe('narrowing bench from the published package', () => {
+  const root = fileURLToPath(new URL('../../..', import.meta.url));
+  const packaged = join(root, 'dist', 'bench', 'packaged.js');
+  /** The package as installed: the build and package.json, without the benchmark sources. */
+  const installed = {
+    checkout: pathToFileURL(join(root, 'no-checkout', 'bench', 'commands.ts')),
+    packaged: pathToFileURL(packaged),
+    packageJson: pathToFileURL(join(root, 'package.json')),
+  };
+  beforeAll(() => {
+    if (!existsSync(packaged)) spawnSync('npm', ['run', 'build'], { cwd: root, stdio: 'ignore' });
+  }, 300_000);
+
+  it('runs ml-search from the bundled build', async () => {
+    const { io, stdout } = captureIO();
+    const parse = () => parseMlSearchOptions({ seeds: '1', trials: '5', json: true });
+    expect(await runBenchCommand('mlSearch', parse, io, installed)).toBe(0);
+    expect(JSON.parse(stdout()).rows).toHaveLength(9);
+  });
+
+  it('runs long-horizon from the bundled build', async () => {
+    const { io, stdout } = captureIO();
+    const parse = () => parseLongHorizonOptions({ seeds: '1', windows: '10', calls: '40', json: true });
+    expect(await runBenchCommand('longHorizon', parse, io, installed)).not.toBe(2);
+    expect(() => JSON.parse(stdout())).not.toThrow();
+  });
+
+  it('says in one line where to clone the repository and what to run there for perf', async () => {
+    const { io, stdout, stderr } = captureIO();
+    expect(await runBenchCommand('perf', () => parsePerfOptions({}), io, installed)).toBe(2);
+    expect(stdout()).toBe('');
+    expect(stderr()).toBe(
+      'narrowing-guard bench perf runs from a source checkout (it times the sources and the build against ' +
+        'yardsticks kept in the repository): git clone https://github.com/narrowing-guard/narrowing-guard.git ' +
+        '&& cd narrowing-guard && npm ci && npx tsx src/cli/main.ts bench perf\n',
+    );
   });
 });

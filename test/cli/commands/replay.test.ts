@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -167,5 +167,40 @@ describe('narrowing replay', () => {
     expect(stdout.trim().split('\n').at(-1)).toBe(
       '{"summary":{"calls":4,"allow":2,"warn":0,"block":2,"halt":0}}',
     );
+  });
+});
+
+describe('narrowing replay of a Claude Code transcript', () => {
+  const transcript = fileURLToPath(new URL('../../fixtures/claude/subagent-session.jsonl', import.meta.url));
+
+  it('converts a transcript that opens with a summary line on the way, and says so', async () => {
+    const { io, stdout, stderr } = fakeIO();
+    expect(await runReplay(transcript, { json: true }, io)).toBe(0);
+    const summary = JSON.parse(stdout().trim().split('\n').at(-1) ?? '{}');
+    expect(summary).toEqual({ summary: { calls: 4, allow: 4, warn: 0, block: 0, halt: 0 } });
+    expect(stderr()).toBe(
+      `${transcript} is a Claude Code transcript: replaying its 4 calls (1 unreadable line left out); ` +
+        '`narrowing-guard trace from-claude` saves the conversion\n',
+    );
+  });
+
+  it('converts a transcript that opens with a file-history snapshot', async () => {
+    const snapshot = JSON.stringify({
+      type: 'file-history-snapshot',
+      messageId: 'fe2d',
+      snapshot: { messageId: 'fe2d', trackedFileBackups: {}, timestamp: '2026-03-05T09:00:00.000Z' },
+      isSnapshotUpdate: false,
+    });
+    const path = file('snapshot-first.jsonl', `${snapshot}\n${readFileSync(transcript, 'utf8')}`);
+    const { io, stderr } = fakeIO();
+    expect(await runReplay(path, { json: true }, io)).toBe(0);
+    expect(stderr()).toContain('is a Claude Code transcript: replaying its 4 calls');
+  });
+
+  it('still names the first bad line of a trace that is not a transcript', async () => {
+    const path = file('bad-trace.jsonl', `${emptyRead(0)}\n{"type":"summary"}\n`);
+    const { io, stderr } = fakeIO();
+    expect(await runReplay(path, {}, io)).toBe(2);
+    expect(stderr()).toContain(`${path}:2: unknown event type "summary"`);
   });
 });
