@@ -7,6 +7,7 @@ import {
   type Transport,
 } from '@modelcontextprotocol/client';
 import { ChildProcessTransport } from './child-transport.js';
+import { CrashLedger } from './crash-ledger.js';
 import { describeError, describeFrom, type Log } from './log.js';
 import { UpstreamClient } from './upstream-client.js';
 
@@ -80,6 +81,8 @@ export class Upstream {
   private identity: UpstreamIdentity | undefined;
   /** The process behind the current connection, when the upstream is a command: it knows how it ended. */
   private child: ChildProcessTransport | undefined;
+  /** Which calls were running each time the server went down on its own. */
+  readonly crashes = new CrashLedger();
   /** Called once when the upstream is down for good: no restart policy, or attempts exhausted. */
   onDown: ((error: UpstreamDownError) => void) | undefined;
   /** Called after a successful restart, with the new client. */
@@ -174,6 +177,7 @@ export class Upstream {
     const state = this.state;
     if (state.kind !== 'up' || state.client !== client) return;
     const how = this.child?.exit ?? 'exited';
+    this.crashes.crashed(how);
     const what = `the MCP server \`${describeTarget(this.options.target)}\` ${how}`;
     const policy = this.options.restart;
     if (policy && Date.now() - state.since >= policy.stableAfterMs) this.attempts = 0;
