@@ -28,6 +28,12 @@ export interface PendingCall {
   abandon(reason: string, options?: { readonly tellServer?: boolean }): void;
 }
 
+/**
+ * How long an abandoned call's answer is still awaited (at most the call timeout): long enough for a
+ * server that does not stop on cancellation to finish, short enough that abandoned calls do not pile up.
+ */
+export const ABANDONED_ANSWER_WAIT_MS = 30_000;
+
 /** Relays one call with the proxy's timeout; the timeout tells the server the call is abandoned. */
 export function relayCall(
   client: UpstreamClient,
@@ -51,7 +57,7 @@ export function relayCall(
         },
       }),
     });
-    timer = setTimeout(() => {
+    const expire = () => {
       if (abandoned) {
         relayed.forget();
         resolve(undefined);
@@ -63,11 +69,14 @@ export function relayCall(
       relayed.cancel(String(error));
       relayed.forget();
       resolve({ error });
-    }, options.timeoutMs);
+    };
+    timer = setTimeout(expire, options.timeoutMs);
     abandon = (reason, { tellServer = true } = {}) => {
       if (abandoned) return;
       abandoned = true;
       if (tellServer) relayed.cancel(reason);
+      clearTimeout(timer);
+      timer = setTimeout(expire, Math.min(options.timeoutMs, ABANDONED_ANSWER_WAIT_MS));
     };
   });
   return { outcome, abandon: (reason, how) => abandon(reason, how) };
