@@ -15,6 +15,7 @@ import { NarrowingEngine as EngineLoop } from '../src/core/loop.js';
 import { applyChange, planUnwrap, planWrap, recordPath } from '../src/install/index.js';
 import { NarrowingLoop } from '../src/narrowing.js';
 import { defaultStateDir } from '../src/node/index.js';
+import { MCP_ATTACKS } from './red-team-mcp.js';
 import { stepTable } from '../src/replay/format.js';
 import type { ReplayStep } from '../src/replay/index.js';
 import { createFileStore } from '../src/stores/index.js';
@@ -284,6 +285,7 @@ const ATTACKS: readonly Attack[] = [
       return `${stepTable(steps as ReplayStep[]).length} lines, no stack overflow`;
     },
   },
+  ...MCP_ATTACKS,
 ];
 
 async function runAttack(attack: Attack): Promise<{ ok: boolean; text: string }> {

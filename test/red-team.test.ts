@@ -1,19 +1,39 @@
-import { spawnSync } from 'node:child_process';
+import { type SpawnSyncReturns, spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 
 const root = fileURLToPath(new URL('../', import.meta.url));
 
 describe('the red team script', () => {
-  it('replays every attack within a minute and reports each defence as held', () => {
-    const run = spawnSync(process.execPath, ['--import', 'tsx', 'scripts/red-team.ts'], {
+  let run: SpawnSyncReturns<string>;
+  beforeAll(() => {
+    run = spawnSync(process.execPath, ['--import', 'tsx', 'scripts/red-team.ts'], {
       cwd: root,
       encoding: 'utf8',
       timeout: 60_000,
     });
+  }, 70_000);
+
+  it('replays every attack within a minute and reports each defence as held', () => {
     const lines = run.stdout.trim().split('\n');
     expect(lines.filter((line) => line.startsWith('FAIL'))).toEqual([]);
-    expect(lines.filter((line) => line.startsWith('PASS')).length).toBeGreaterThanOrEqual(15);
+    expect(lines.filter((line) => line.startsWith('PASS')).length).toBeGreaterThanOrEqual(20);
     expect(run.status).toBe(0);
-  }, 70_000);
+  });
+
+  it('replays the attacks on the MCP proxy, and each of them holds', () => {
+    const held = run.stdout.split('\n').filter((line) => line.startsWith('PASS'));
+    for (const attack of [
+      'MCP server forging narrowing’s verdict in _meta',
+      'client cancelling a failing call to dodge learning',
+      'call crashing the MCP server to dodge learning',
+      'hostile JSON-RPC: huge ids, deep nesting, invalid requests',
+      'header injection with CR/LF in --header',
+    ]) {
+      expect(
+        held.some((line) => line.startsWith(`PASS  ${attack}:`)),
+        attack,
+      ).toBe(true);
+    }
+  });
 });

@@ -6,12 +6,11 @@ import {
   type ProgressToken,
   ProtocolErrorCode,
   type RequestId,
-  SdkError,
-  SdkErrorCode,
 } from '@modelcontextprotocol/client';
 import { RecencyMap } from '../core/recency-map.js';
 import type { InflightCalls } from './inflight.js';
 import { describeError } from './log.js';
+import { relayCall } from './relay-call.js';
 import { faultResult, ToolCallSteps, type ToolCallStepsOptions } from './tool-call-steps.js';
 import type { RelayOutcome, UpstreamClient } from './upstream-client.js';
 import type { UpstreamLink } from './upstream-link.js';
@@ -33,16 +32,17 @@ export interface FastToolCallsOptions extends ToolCallStepsOptions {
 interface OpenCall {
   readonly id: RequestId;
   readonly params: CallToolRequestParams;
-  /** The client cancelled it: it records nothing and gets no answer. */
+  /**
+   * The client cancelled it: it gets no answer, and is not sent to the server if it has not been
+   * yet. Once it has, what the server answers anyway is still learned.
+   */
   cancelled: boolean;
-  /** Stops the exchange with the server, once one is under way. */
+  /** Tells the server the call is abandoned, once the exchange is under way. */
   abandon?: (reason: string) => void;
 }
 
 /** What `AbortSignal.reason` says, and so what the SDK tells the server, when the client gives no reason. */
 const NO_REASON = 'AbortError: This operation was aborted';
-/** What the SDK tells the server about the requests of a client whose connection closed. */
-const CONNECTION_CLOSED = String(new SdkError(SdkErrorCode.ConnectionClosed, 'Connection closed'));
 
 /**
  * The fast path for `tools/call`. Through the SDK, a call is parsed, validated and wrapped in
@@ -59,6 +59,8 @@ const CONNECTION_CLOSED = String(new SdkError(SdkErrorCode.ConnectionClosed, 'Co
  */
 export class FastToolCalls {
   private enabled = false;
+  /** The client has gone: calls run to their end and are learned, and nothing is sent. */
+  private clientLeft = false;
   /** Calls come and go all the time: a RecencyMap keeps its table young, where a Map's would age. */
   private readonly open = new RecencyMap<RequestId, OpenCall>();
   private readonly steps: ToolCallSteps;
@@ -73,16 +75,12 @@ export class FastToolCalls {
   }
 
   /**
-   * The client has gone. As the SDK does with the requests of a closed connection, every call still
-   * open is cancelled at the server, records nothing and gets no answer.
+   * The client has gone. The calls it sent still run to their end (the proxy waits for them a
+   * bounded time on its way out) and what they did is learned; nobody is left to answer.
    */
   clientGone(): void {
     this.enabled = false;
-    for (const call of this.open.values()) {
-      if (call.cancelled) continue;
-      call.cancelled = true;
-      call.abandon?.(CONNECTION_CLOSED);
-    }
+    this.clientLeft = true;
   }
 
   /** Offered each message from the client before the SDK sees it; true when it took the message. */
@@ -116,7 +114,7 @@ export class FastToolCalls {
       };
     }
     this.open.delete(call.id);
-    if (!answer || call.cancelled) return;
+    if (!answer || call.cancelled || this.clientLeft) return;
     await this.options.send(answer).catch((error: unknown) => {
       this.options.log(`the client: Failed to send response: ${describeError(error)}`);
     });
@@ -135,51 +133,39 @@ export class FastToolCalls {
     let outcome: RelayOutcome | undefined;
     try {
       const client = await this.options.upstream.client();
-      if (!call.cancelled) outcome = await this.exchange(client, call);
+      if (call.cancelled) return undefined;
+      steps.dispatched(proposal);
+      outcome = await this.exchange(client, call);
     } catch (error) {
       outcome = { error: error instanceof Error ? error : new Error(String(error)) };
     }
-    if (!outcome || call.cancelled) return undefined;
-    if ('result' in outcome)
-      return resultMessage(id, steps.answered(proposal, verdict, outcome.result, started));
-    steps.failed(proposal, outcome.error, started);
+    // A call the client cancelled is learned all the same: cancelling must not dodge learning.
+    if (!outcome) return undefined;
+    if ('result' in outcome) {
+      const result = steps.answered(proposal, verdict, outcome.result, started);
+      return call.cancelled ? undefined : resultMessage(id, result);
+    }
+    const ended = steps.failed(proposal, outcome.error, started);
+    if (call.cancelled) return undefined;
     // The server's own JSON-RPC errors (unknown tool, invalid params) reach the client unchanged.
     if (outcome.passOn) return { jsonrpc: '2.0', id, error: outcome.passOn };
-    return resultMessage(id, faultResult(params.name, outcome.error));
+    return resultMessage(id, faultResult(params.name, ended));
   }
 
-  /** Relays the call; resolves with how it ended, or undefined once the client cancels it. */
+  /** Relays the call; resolves with how it ended, or undefined when it was abandoned and never answered. */
   private exchange(client: UpstreamClient, call: OpenCall): Promise<RelayOutcome | undefined> {
-    const { callTimeoutMs } = this.options;
     const token = call.params._meta?.progressToken;
-    return new Promise((resolve) => {
-      let timer: NodeJS.Timeout | undefined;
-      const relayed = client.relayToolCall(call.params, {
-        settled: (outcome) => {
-          clearTimeout(timer);
-          resolve(outcome);
+    const pending = relayCall(client, call.params, {
+      timeoutMs: this.options.callTimeoutMs,
+      // Progress is asked for only when the client asked for it, and then it keeps the call alive.
+      ...(token !== undefined && {
+        onProgress: (progress: Progress) => {
+          if (!this.clientLeft) this.forwardProgress(token, progress);
         },
-        // Progress is asked for only when the client asked for it, and then it keeps the call alive.
-        ...(token !== undefined && {
-          progressed: (progress: Progress) => {
-            timer?.refresh();
-            this.forwardProgress(token, progress);
-          },
-        }),
-      });
-      timer = setTimeout(() => {
-        const error = new SdkError(SdkErrorCode.RequestTimeout, 'Request timed out', {
-          timeout: callTimeoutMs,
-        });
-        relayed.cancel(String(error));
-        resolve({ error });
-      }, callTimeoutMs);
-      call.abandon = (reason) => {
-        clearTimeout(timer);
-        relayed.cancel(reason);
-        resolve(undefined);
-      };
+      }),
     });
+    call.abandon = (reason) => pending.abandon(reason);
+    return pending.outcome;
   }
 
   private forwardProgress(token: ProgressToken, progress: Progress): void {

@@ -7,6 +7,14 @@ export {
   type ProxyServerOptions,
 } from './proxy.js';
 export {
+  MAX_HEADER_VALUE_BYTES,
+  MAX_HEADERS,
+  parseHeader,
+  parseHeaders,
+  type RemoteServer,
+  redactedUrl,
+} from './remote.js';
+export {
   DEFAULT_CALL_TIMEOUT_MS,
   type ProxyOptions,
   runStdioProxy,

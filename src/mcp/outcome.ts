@@ -1,7 +1,8 @@
 import { ProtocolError, SdkError, SdkErrorCode } from '@modelcontextprotocol/client';
 import type { CallToolResult } from '@modelcontextprotocol/server';
-import { toolCallToOutcome } from '../adapters/tool-call/index.js';
+import { SERVER_CRASH_EXCEPTION, toolCallToOutcome } from '../adapters/tool-call/index.js';
 import type { Outcome, Proposal } from '../core/types.js';
+import { CallCrashedServerError } from './crash-ledger.js';
 import { describeError } from './log.js';
 import { UpstreamDownError } from './upstream.js';
 
@@ -22,6 +23,7 @@ export function callToolResultToOutcome(
  */
 export function callErrorToOutcome(proposal: Proposal, error: unknown, durationMs: number): Outcome {
   const base = { proposal, success: false, error: describeError(error), durationMs };
+  if (error instanceof CallCrashedServerError) return { ...base, exceptionName: SERVER_CRASH_EXCEPTION };
   if (error instanceof ProtocolError) {
     return { ...base, errorCode: String(error.code), exceptionName: 'ProtocolError' };
   }

@@ -3,6 +3,8 @@ import {
   type CallToolResult,
   ProtocolError,
   type RequestOptions,
+  SdkError,
+  SdkErrorCode,
   type ServerCapabilities,
 } from '@modelcontextprotocol/client';
 import { type JSONRPCRequest, Server, type ServerContext } from '@modelcontextprotocol/server';
@@ -10,9 +12,11 @@ import { z } from 'zod';
 import type { CallGuard } from '../guard/session.js';
 import type { InflightCalls } from './inflight.js';
 import { describeError, type Log } from './log.js';
+import { relayCall } from './relay-call.js';
 import { faultResult, ToolCallSteps } from './tool-call-steps.js';
 import type { ToolCatalog } from './tool-catalog.js';
 import type { UpstreamIdentity } from './upstream.js';
+import { type RelayOutcome, UpstreamClient } from './upstream-client.js';
 import type { UpstreamLink } from './upstream-link.js';
 import { refusedResult } from './verdict-result.js';
 
@@ -142,20 +146,71 @@ function toolCallHandler(options: ProxyServerOptions) {
     if (verdict && !verdict.allowed) return refusedResult(verdict);
 
     const started = performance.now();
+    const { signal } = ctx.mcpReq;
+    let outcome: RelayOutcome | undefined;
     try {
       const client = await upstream.client();
-      const result = await client.request(
-        { method: 'tools/call', params: request.params },
-        relayOptions(ctx, log, callTimeoutMs),
-      );
-      return steps.answered(proposal, verdict, result, started);
+      steps.dispatched(proposal);
+      outcome =
+        client instanceof UpstreamClient
+          ? await relayWatched(client, request.params, ctx, log, callTimeoutMs)
+          : {
+              result: await client.request(
+                { method: 'tools/call', params: request.params },
+                relayOptions(ctx, log, callTimeoutMs),
+              ),
+            };
     } catch (error) {
-      // A call the client cancelled taught nothing, and the client expects no answer.
-      if (ctx.mcpReq.signal.aborted) throw error;
-      steps.failed(proposal, error, started);
-      // The server's own JSON-RPC errors (unknown tool, invalid params) reach the client unchanged.
-      if (error instanceof ProtocolError) throw error;
-      return faultResult(name, error);
+      outcome = { error: error instanceof Error ? error : new Error(String(error)) };
     }
+    // Abandoned and never answered: nothing to learn, and the client expects no answer.
+    if (!outcome) throw signal.reason;
+    // What the call did is learned even when the client cancelled it or went away.
+    if ('result' in outcome) return steps.answered(proposal, verdict, outcome.result, started);
+    const ended = steps.failed(proposal, outcome.error, started);
+    if (signal.aborted) throw ended;
+    // The server's own JSON-RPC errors (unknown tool, invalid params) reach the client unchanged.
+    if (ended instanceof ProtocolError) throw ended;
+    return faultResult(name, ended);
   };
+}
+
+/**
+ * Relays a call, watching the client's abort signal. A cancellation is passed on to the server; a
+ * closed connection is not (the client went away, it did not ask for the work to stop, and an HTTP
+ * client that disconnects has not cancelled). Either way the answer is still awaited and learned.
+ */
+async function relayWatched(
+  client: UpstreamClient,
+  params: CallToolRequest['params'],
+  ctx: ServerContext,
+  log: Log,
+  timeoutMs: number,
+): Promise<RelayOutcome | undefined> {
+  const { signal } = ctx.mcpReq;
+  const token = ctx.mcpReq._meta?.progressToken;
+  const pending = relayCall(client, params, {
+    timeoutMs,
+    ...(token !== undefined && {
+      onProgress: (progress) => {
+        ctx.mcpReq
+          .notify({ method: 'notifications/progress', params: { ...progress, progressToken: token } })
+          .catch((error) => log(`could not forward progress: ${describeError(error)}`));
+      },
+    }),
+  });
+  const onAbort = () => {
+    const reason = signal.reason;
+    const closed = reason instanceof SdkError && reason.code === SdkErrorCode.ConnectionClosed;
+    pending.abandon(reason instanceof Error ? String(reason) : String(reason ?? 'cancelled'), {
+      tellServer: !closed,
+    });
+  };
+  if (signal.aborted) onAbort();
+  else signal.addEventListener('abort', onAbort, { once: true });
+  try {
+    return await pending.outcome;
+  } finally {
+    signal.removeEventListener('abort', onAbort);
+  }
 }

@@ -59,6 +59,8 @@ export async function runStdioProxy(options: StdioProxyOptions): Promise<number>
   const calls = new InflightCalls();
   const peer = new ServerPeer(log);
   const logOnce = onceLogger(log);
+  /** The upstream's failure to start, already said: the SDK reports it again as the client's. */
+  let startFailure: unknown;
   let opening: InitializeRequestParams | undefined;
   let upstream: Upstream | undefined;
   let connection: Promise<{ link: Upstream; identity: UpstreamIdentity }> | undefined;
@@ -87,6 +89,7 @@ export async function runStdioProxy(options: StdioProxyOptions): Promise<number>
       try {
         return { link, identity: await link.start() };
       } catch (error) {
+        startFailure = error;
         lifecycle.end(1, describeError(error));
         throw error;
       }
@@ -151,7 +154,12 @@ export async function runStdioProxy(options: StdioProxyOptions): Promise<number>
       };
       return server;
     },
-    { transport: wire, onerror: logOnce },
+    {
+      transport: wire,
+      onerror: (error) => {
+        if (error !== startFailure && (error as { cause?: unknown }).cause !== startFailure) logOnce(error);
+      },
+    },
   );
 
   lifecycle.add('answering the calls still running', () => calls.settled(5_000));

@@ -3,6 +3,7 @@ import type { CheckResult, Outcome, Proposal } from '../core/types.js';
 import { checkSafely, type GuardFaultOptions, recordSafely } from '../guard/guarded-call.js';
 import type { CallGuard } from '../guard/session.js';
 import { VERDICT_META_KEY } from '../guard/verdict.js';
+import { CallCrashedServerError } from './crash-ledger.js';
 import { describeError, type Log } from './log.js';
 import { callErrorToOutcome, callToolResultToOutcome } from './outcome.js';
 import type { ToolCatalog } from './tool-catalog.js';
@@ -27,6 +28,8 @@ const MAX_LISTING_PAGES = 64;
  */
 export class ToolCallSteps {
   private readonly faults: GuardFaultOptions;
+  /** Ends the crash ledger's watch of each call sent to the server. */
+  private readonly watches = new WeakMap<Proposal, (completed: boolean) => void>();
 
   constructor(private readonly options: ToolCallStepsOptions) {
     this.faults = { reportFault: (fault) => options.log(fault.message) };
@@ -49,6 +52,12 @@ export class ToolCallSteps {
     return verdict.ok ? verdict.check : undefined;
   }
 
+  /** The call is about to reach the server: it is in flight should the server go down. */
+  dispatched(proposal: Proposal): void {
+    const end = this.options.upstream.crashes?.begin(proposal);
+    if (end) this.watches.set(proposal, end);
+  }
+
   /** Records a result; returns what the client receives (with the warning of a warned call). */
   answered(
     proposal: Proposal,
@@ -56,20 +65,32 @@ export class ToolCallSteps {
     result: CallToolResult,
     startedAt: number,
   ): CallToolResult {
+    this.settle(proposal, true);
     this.record(callToolResultToOutcome(proposal, result, performance.now() - startedAt));
     const relayed = withoutClaimedVerdict(result);
     return verdict?.verdict === 'warn' ? warnedResult(relayed, verdict) : relayed;
   }
 
   /**
-   * Records a call that came back without a result. The client then receives the server's own
-   * JSON-RPC error unchanged (unknown tool, invalid params), or `faultResult` for anything else.
+   * Records a call that came back without a result, and returns the error it ended with: the one
+   * given, or, when the server went down with the call in flight for the second time in a row,
+   * a `CallCrashedServerError` that holds the call responsible. The client then receives the
+   * server's own JSON-RPC error unchanged (unknown tool, invalid params), or `faultResult`.
    */
-  failed(proposal: Proposal, error: unknown, startedAt: number): void {
-    this.record(callErrorToOutcome(proposal, error, performance.now() - startedAt));
+  failed(proposal: Proposal, error: unknown, startedAt: number): unknown {
+    this.settle(proposal, false);
+    const crash = isConnectionLoss(error) ? this.options.upstream.crashes?.culprit(proposal) : undefined;
+    const ended = crash ? new CallCrashedServerError(proposal.tool, crash) : error;
+    this.record(callErrorToOutcome(proposal, ended, performance.now() - startedAt));
     if (error instanceof SdkError && error.code === SdkErrorCode.RequestTimeout) {
       void this.options.upstream.suspectHang?.(Math.min(10_000, this.options.callTimeoutMs));
     }
+    return ended;
+  }
+
+  private settle(proposal: Proposal, completed: boolean): void {
+    this.watches.get(proposal)?.(completed);
+    this.watches.delete(proposal);
   }
 
   private record(outcome: Outcome): void {
@@ -118,6 +139,10 @@ export function faultResult(tool: string, error: unknown): CallToolResult {
     content: [{ type: 'text', text: `The MCP server could not complete ${tool}: ${faultText(error)}` }],
     isError: true,
   };
+}
+
+function isConnectionLoss(error: unknown): boolean {
+  return error instanceof SdkError && error.code === SdkErrorCode.ConnectionClosed;
 }
 
 function faultText(error: unknown): string {

@@ -24,15 +24,20 @@ export type RelayOutcome =
     };
 
 export interface RelayListener {
-  /** Called once: the answer, a send failure, or the connection closing. Not called after `cancel`. */
+  /** Called once: the answer, a send failure, or the connection closing. Not called after `forget`. */
   settled(outcome: RelayOutcome): void;
   /** Set when the caller wants progress: the server's updates, without its token. */
   readonly progressed?: (progress: Progress) => void;
 }
 
 export interface RelayedCall {
-  /** Tells the server the call is abandoned (`notifications/cancelled`); the listener hears nothing more. */
+  /**
+   * Tells the server the call is abandoned (`notifications/cancelled`). The listener still hears an
+   * answer the server sends anyway: what the call did is learned even when nobody wants the answer.
+   */
   cancel(reason: string): void;
+  /** Stops listening: the listener hears nothing more. */
+  forget(): void;
 }
 
 /** The SDK client's methods a relayed call depends on: its answers, progress and close arrive there. */
@@ -66,7 +71,7 @@ export class UpstreamClient extends Client {
     const transport = this.transport;
     if (!transport) {
       queueMicrotask(() => listener.settled({ error: new Error('Not connected') }));
-      return { cancel: () => undefined };
+      return { cancel: () => undefined, forget: () => undefined };
     }
     this.relays.set(id, listener);
     // As the SDK client does: the server reports progress under the request's id.
@@ -75,8 +80,11 @@ export class UpstreamClient extends Client {
       if (this.relays.delete(id)) listener.settled({ error: asError(error) });
     });
     return {
+      forget: () => {
+        this.relays.delete(id);
+      },
       cancel: (reason) => {
-        if (!this.relays.delete(id)) return;
+        if (!this.relays.has(id)) return;
         transport
           .send({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: id, reason } })
           .catch((error: unknown) => this.onerror?.(new Error(`Failed to send cancellation: ${error}`)));

@@ -1,16 +1,24 @@
-import {
-  type Client,
-  type ClientCapabilities,
-  type Implementation,
-  type ServerCapabilities,
-  StreamableHTTPClientTransport,
-  type Transport,
+import type {
+  Client,
+  ClientCapabilities,
+  Implementation,
+  ServerCapabilities,
+  Transport,
 } from '@modelcontextprotocol/client';
 import { ChildProcessTransport } from './child-transport.js';
+import { CrashLedger } from './crash-ledger.js';
 import { describeError, describeFrom, type Log } from './log.js';
+import {
+  describeRemoteFailure,
+  type RemoteServer,
+  type RemoteTransportKind,
+  redactedUrl,
+  remoteTransport,
+  suggestsSse,
+} from './remote.js';
 import { UpstreamClient } from './upstream-client.js';
 
-/** The MCP server behind the proxy: a command to spawn, or a Streamable HTTP endpoint. */
+/** The MCP server behind the proxy: a command to spawn, or an HTTP endpoint (Streamable HTTP or SSE). */
 export type UpstreamTarget =
   | {
       readonly kind: 'command';
@@ -19,10 +27,11 @@ export type UpstreamTarget =
       readonly env?: Readonly<Record<string, string>>;
       readonly cwd?: string;
     }
-  | { readonly kind: 'url'; readonly url: URL };
+  | ({ readonly kind: 'url' } & RemoteServer);
 
+/** The target as messages may show it: a URL without its password or query values, never its headers. */
 export function describeTarget(target: UpstreamTarget): string {
-  return target.kind === 'url' ? target.url.href : [target.command, ...target.args].join(' ');
+  return target.kind === 'url' ? redactedUrl(target.url) : [target.command, ...target.args].join(' ');
 }
 
 /** How a crashed upstream is brought back: exponential back-off, a bounded number of attempts. */
@@ -80,6 +89,10 @@ export class Upstream {
   private identity: UpstreamIdentity | undefined;
   /** The process behind the current connection, when the upstream is a command: it knows how it ended. */
   private child: ChildProcessTransport | undefined;
+  /** The HTTP transport the remote server took, once one has: restarts use it again. */
+  private remoteKind: RemoteTransportKind | undefined;
+  /** Which calls were running each time the server went down on its own. */
+  readonly crashes = new CrashLedger();
   /** Called once when the upstream is down for good: no restart policy, or attempts exhausted. */
   onDown: ((error: UpstreamDownError) => void) | undefined;
   /** Called after a successful restart, with the new client. */
@@ -94,7 +107,7 @@ export class Upstream {
       client = await this.open();
     } catch (error) {
       throw new UpstreamDownError(
-        `could not start the MCP server \`${describeTarget(this.options.target)}\`: ${describeError(error)}`,
+        `could not start the MCP server \`${describeTarget(this.options.target)}\`: ${this.describeFailure(error)}`,
       );
     }
     this.identity = {
@@ -142,24 +155,66 @@ export class Upstream {
     if (state.kind === 'up') await state.client.close().catch(() => undefined);
   }
 
+  /**
+   * A new connection. A remote server is tried with Streamable HTTP first; a 4xx answer to that
+   * handshake's POST means a legacy HTTP+SSE server, which is then tried with the SSE transport
+   * (as the SDK documents for backwards compatibility). What worked is kept for restarts.
+   */
   private async open(): Promise<UpstreamClient> {
+    const { target } = this.options;
+    if (target.kind !== 'url') return this.openWith(this.childTransport(target));
+    if (this.remoteKind) return this.openWith(remoteTransport(target, this.remoteKind));
+    try {
+      const client = await this.openWith(remoteTransport(target, 'streamable-http'));
+      this.remoteKind = 'streamable-http';
+      return client;
+    } catch (error) {
+      if (!suggestsSse(error)) throw error;
+      let client: UpstreamClient;
+      try {
+        client = await this.openWith(remoteTransport(target, 'sse'));
+      } catch {
+        // Neither transport: what Streamable HTTP was told says more than SSE's failure.
+        throw error;
+      }
+      this.remoteKind = 'sse';
+      this.options.log(`${describeTarget(target)} speaks the legacy HTTP+SSE transport: connected with it`);
+      return client;
+    }
+  }
+
+  private async openWith(transport: Transport): Promise<UpstreamClient> {
     const { clientInfo, clientCapabilities, log, prepare } = this.options;
     const client = new UpstreamClient(clientInfo, { capabilities: clientCapabilities });
     prepare(client);
-    client.onerror = (error) => log(describeFrom('the MCP server', error));
+    // A failed handshake is reported once, by its rejection below: not also by the transport.
+    let connected = false;
+    client.onerror = (error) => {
+      if (connected)
+        log(
+          describeFrom(
+            'the MCP server',
+            this.options.target.kind === 'url' ? new Error(describeRemoteFailure(error)) : error,
+          ),
+        );
+    };
     let exited = false;
     client.onclose = () => {
       exited = true;
       this.lost(client);
     };
-    await client.connect(this.transport());
+    try {
+      await client.connect(transport);
+      connected = true;
+    } catch (error) {
+      await client.close().catch(() => undefined);
+      throw error;
+    }
     if (exited) throw new Error('it exited right after the handshake');
     return client;
   }
 
-  private transport(): Transport {
-    const { target } = this.options;
-    if (target.kind === 'url') return new StreamableHTTPClientTransport(target.url);
+  private childTransport(target: Extract<UpstreamTarget, { kind: 'command' }>): Transport {
     const child = new ChildProcessTransport({
       command: target.command,
       args: target.args,
@@ -174,6 +229,7 @@ export class Upstream {
     const state = this.state;
     if (state.kind !== 'up' || state.client !== client) return;
     const how = this.child?.exit ?? 'exited';
+    this.crashes.crashed(how);
     const what = `the MCP server \`${describeTarget(this.options.target)}\` ${how}`;
     const policy = this.options.restart;
     if (policy && Date.now() - state.since >= policy.stableAfterMs) this.attempts = 0;
@@ -207,15 +263,22 @@ export class Upstream {
         return client;
       } catch (error) {
         lastError = error;
-        this.options.log(`restart ${this.attempts} of ${policy.maxAttempts} failed: ${describeError(error)}`);
+        this.options.log(
+          `restart ${this.attempts} of ${policy.maxAttempts} failed: ${this.describeFailure(error)}`,
+        );
       }
     }
     const error = new UpstreamDownError(
       `the MCP server \`${describeTarget(this.options.target)}\` could not be restarted` +
-        (lastError === undefined ? '' : `: ${describeError(lastError)}`),
+        (lastError === undefined ? '' : `: ${this.describeFailure(lastError)}`),
     );
     if (!this.isClosed()) this.goDown(error);
     throw error;
+  }
+
+  /** One line on why a connection failed: for a remote server, what to do and never the page it sent. */
+  private describeFailure(error: unknown): string {
+    return this.options.target.kind === 'url' ? describeRemoteFailure(error) : describeError(error);
   }
 
   /** A method, not a field read, so that checks after an `await` are not narrowed away. */

@@ -5,4 +5,4 @@ export { createToolCallAdapter } from './adapter.js';
 export type { ToolCallExtras, ToolOutcomeExtras } from './convert.js';
 export { toolCallToOutcome, toolCallToProposal } from './convert.js';
 export type { ToolCallSignature } from './signatures.js';
-export { TOOL_CALL_SIGNATURES } from './signatures.js';
+export { SERVER_CRASH_EXCEPTION, TOOL_CALL_SIGNATURES } from './signatures.js';

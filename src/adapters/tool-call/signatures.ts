@@ -2329,6 +2329,20 @@ export function ruleForErrorCode(code: string): SignatureRule | undefined {
   return RULE_BY_CODE.get(code) ?? RULE_BY_CODE.get(code.toUpperCase());
 }
 
+/**
+ * A call that brought its server down every time it was made (the MCP proxy names it so after two
+ * crashes in a row with the call in flight): the call, not the environment, is what fails.
+ * Recognised by exception name only: no tool's text can claim it.
+ */
+export const CRASHED_SERVER = rule(
+  'command_failed',
+  { ...AGENT, onlyThisCall: true },
+  { patterns: ['\\bcrashed the mcp server\\b'], hints: ['crashed the mcp server'] },
+);
+
+/** The exception name the MCP proxy gives a call that crashed its server twice in a row. */
+export const SERVER_CRASH_EXCEPTION = 'ServerCrashedByCallError';
+
 const RULE_BY_EXCEPTION = new Map<string, SignatureRule>([
   ...[
     'TimeoutError',
@@ -2371,6 +2385,7 @@ const RULE_BY_EXCEPTION = new Map<string, SignatureRule>([
     'FetchError',
   ].map((name) => [name, SERVICE_DOWN] as const),
   ['TargetClosedError', UNAVAILABLE],
+  [SERVER_CRASH_EXCEPTION, CRASHED_SERVER],
 ]);
 
 export function ruleForException(name: string): SignatureRule | undefined {

@@ -15,6 +15,7 @@ export interface McpCommandOptions {
   readonly http?: string;
   readonly token?: string;
   readonly upstreamUrl?: string;
+  readonly header?: readonly string[];
   readonly callTimeout?: string;
 }
 
@@ -39,6 +40,7 @@ Examples:
   $ narrowing-guard mcp -- node server.js --root .
   $ narrowing-guard mcp --preset strict --restart -- npx -y @modelcontextprotocol/server-memory
   $ narrowing-guard mcp --upstream-url http://127.0.0.1:3001/mcp
+  $ narrowing-guard mcp --upstream-url https://mcp.example.com/sse --header "Authorization: Bearer $API_TOKEN"
   $ NARROWING_TOKEN=s3cret narrowing-guard mcp --http 0.0.0.0:8808 -- node server.js
 
 Over stdio, stdout carries the protocol only; messages go to stderr.
@@ -64,7 +66,15 @@ export function register(program: Command): void {
         'NARROWING_TOKEN',
       ),
     )
-    .option('--upstream-url <url>', 'proxy a Streamable HTTP server instead of running a command')
+    .option(
+      '--upstream-url <url>',
+      'proxy a remote server (Streamable HTTP, or legacy HTTP+SSE) instead of running a command',
+    )
+    .option(
+      '--header <"Name: value">',
+      'send this header to the --upstream-url server (repeatable; values are never logged)',
+      (value: string, previous: string[] = []) => [...previous, value],
+    )
     .option(
       '--call-timeout <seconds>',
       'answer a tool call with an error after this long without progress',
@@ -137,7 +147,7 @@ function readSettings(
   if (options.enforcement !== undefined && !ENFORCEMENTS.includes(options.enforcement)) {
     throw new UsageError(`--enforcement must be enforce or advisory (got "${options.enforcement}")`);
   }
-  const target = readTarget(command, options, io);
+  const target = readTarget(command, options, io, mcp);
   const seconds = Number(options.callTimeout ?? '600');
   if (!Number.isFinite(seconds) || seconds <= 0) {
     throw new UsageError(`--call-timeout takes a number of seconds above 0 (got "${options.callTimeout}")`);
@@ -156,6 +166,7 @@ function readTarget(
   command: readonly string[],
   options: McpCommandOptions,
   io: CommandIO,
+  mcp: typeof import('../../mcp/index.js'),
 ): import('../../mcp/index.js').UpstreamTarget {
   if (options.upstreamUrl !== undefined) {
     if (command.length > 0) {
@@ -169,8 +180,13 @@ function readTarget(
         `--upstream-url "${options.upstreamUrl}" is not a URL (try http://127.0.0.1:3001/mcp)`,
       );
     }
-    return { kind: 'url', url };
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+      throw new UsageError(`--upstream-url must be an http:// or https:// URL (got ${url.protocol})`);
+    }
+    const headers = mcp.parseHeaders(options.header ?? []);
+    return { kind: 'url', url, ...(Object.keys(headers).length > 0 && { headers }) };
   }
+  if (options.header !== undefined) throw new UsageError('--header only applies with --upstream-url');
   const [program, ...args] = command;
   if (program === undefined) {
     throw new UsageError(

@@ -10,3 +10,4 @@ export const EVERYTHING_SERVER = root('node_modules/@modelcontextprotocol/server
 export const FILESYSTEM_SERVER = root('node_modules/@modelcontextprotocol/server-filesystem/dist/index.js');
 export const MEMORY_SERVER = root('node_modules/@modelcontextprotocol/server-memory/dist/index.js');
 export const PROBE_SERVER = root('test/mcp/fixtures/probe-server.mjs');
+export const PLAIN_SERVER = root('test/mcp/fixtures/plain-server.mjs');
