@@ -8,10 +8,26 @@ export function returnedExcerpt(result: TraceResult | undefined): string | undef
   if (result === undefined) return undefined;
   const failed = result.isError === true || result.error !== undefined;
   const text = [result.error, contentText(result.content)].filter((part) => part).join(' ');
-  const line = text.replace(/\s+/g, ' ').trim();
+  const line = oneLine(text);
   const cut = line.length > EXCERPT ? `${line.slice(0, EXCERPT - 1)}…` : line;
   const shown = cut === '' ? '(empty)' : cut;
   return failed ? `error: ${shown}` : shown;
+}
+
+/** Raw characters looked at first; a text whose start is mostly whitespace is looked at further. */
+const FIRST_LOOK = 512;
+
+/**
+ * The text with its whitespace collapsed and trimmed, or, for a long text, enough of its start to cut
+ * the excerpt from: a start of the text collapses to a start of the whole collapsed, so a start longer
+ * than the excerpt by two (the trailing space the whole one might trim) reads the same.
+ */
+function oneLine(text: string): string {
+  for (let size = FIRST_LOOK; size < text.length; size *= 4) {
+    const start = text.slice(0, size).replace(/\s+/g, ' ').trimStart();
+    if (start.length >= EXCERPT + 2) return start;
+  }
+  return text.replace(/\s+/g, ' ').trim();
 }
 
 function contentText(content: TraceResult['content']): string {

@@ -10,23 +10,8 @@
  * inside quotes that an agent verdict on the line is about ("pathspec 'fix/ETIMEDOUT' did not
  * match"), or inside a path ("logs/ETIMEDOUT.txt") is passed over.
  */
+import { type HintScanner, hintScannerFor } from './hint-scan.js';
 import type { SignatureRule } from './signatures.js';
-
-function escapeRegExp(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-}
-
-/** One alternation grouped by first character, longest first, so a hint never hides a longer one. */
-function scanFor(hints: readonly string[]): RegExp {
-  const byFirst = new Map<string, string[]>();
-  for (const hint of [...hints].sort((a, b) => b.length - a.length)) {
-    const first = hint[0] ?? '';
-    byFirst.set(first, [...(byFirst.get(first) ?? []), escapeRegExp(hint.slice(1))]);
-  }
-  const groups = [...byFirst].map(([first, rests]) => `${escapeRegExp(first)}(?:${rests.join('|')})`);
-  // A lookahead matches at every position, so hints that overlap are all seen.
-  return new RegExp(`(?=(${groups.join('|')}))`, 'g');
-}
 
 /** Quote characters that delimit a quoted argument in error messages. */
 const QUOTES = new Set(["'", '"', '`', '‘', '’', '“', '”', '«', '»', '„']);
@@ -185,11 +170,11 @@ function partsOf(rule: SignatureRule): Part[] {
 }
 
 export class SignatureMatcher {
-  private readonly scan: RegExp | undefined;
-  /** For each hint, the rules it admits, including those of its prefixes (found at the same place). */
-  private readonly admitsRules = new Map<string, readonly number[]>();
-  /** For each hint, the parts (by their number across all rules) it admits, likewise. */
-  private readonly admitsParts = new Map<string, readonly number[]>();
+  private readonly scanner: HintScanner | undefined;
+  /** For each hint, by its number in the scanner, the rules it admits. */
+  private readonly admitsRules: readonly (readonly number[])[];
+  /** For each hint, the parts (by their number across all rules) it admits. */
+  private readonly admitsParts: readonly (readonly number[])[];
   private readonly unhinted: readonly number[];
   private readonly rules: readonly SignatureRule[];
   /** Each rule's parts, numbered from `firstPart[rule]`. */
@@ -230,17 +215,15 @@ export class SignatureMatcher {
       }
     });
     firstPart.push(parts.length);
+    // The scanner reports every hint that occurs, so a hint admits its own rules and parts only.
     const hints = [...new Set([...ownRules.keys(), ...ownParts.keys()])];
-    for (const hint of hints) {
-      const prefixes = hints.filter((other) => hint.startsWith(other));
-      this.admitsRules.set(hint, [...new Set(prefixes.flatMap((other) => ownRules.get(other) ?? []))]);
-      this.admitsParts.set(hint, [...new Set(prefixes.flatMap((other) => ownParts.get(other) ?? []))]);
-    }
+    this.admitsRules = hints.map((hint) => ownRules.get(hint) ?? []);
+    this.admitsParts = hints.map((hint) => ownParts.get(hint) ?? []);
     this.parts = parts;
     this.firstPart = firstPart;
     this.ruleOfPart = ruleOfPart;
     this.unhinted = unhinted;
-    this.scan = hints.length > 0 ? scanFor(hints) : undefined;
+    this.scanner = hints.length > 0 ? hintScannerFor(hints) : undefined;
   }
 
   match(text: string): SignatureRule | undefined {
@@ -249,18 +232,12 @@ export class SignatureMatcher {
     const partFound = new Uint8Array(this.parts.length);
     for (const index of this.unhinted) candidate[index] = true;
     const lower = text.toLowerCase();
-    const scan = this.scan;
-    if (scan) {
-      const seen = new Set<string>();
-      scan.lastIndex = 0;
-      for (let found = scan.exec(lower); found !== null; found = scan.exec(lower)) {
-        scan.lastIndex = found.index + 1;
-        const hint = found[1] ?? '';
-        // A hint found again admits nothing new.
-        if (seen.has(hint)) continue;
-        seen.add(hint);
-        for (const index of this.admitsRules.get(hint) ?? []) candidate[index] = true;
-        for (const index of this.admitsParts.get(hint) ?? []) {
+    if (this.scanner) {
+      const found = this.scanner.scan(lower);
+      for (let at = 0; at < found.count; at++) {
+        const hint = found.hints[at] as number;
+        for (const index of this.admitsRules[hint] as readonly number[]) candidate[index] = true;
+        for (const index of this.admitsParts[hint] as readonly number[]) {
           partFound[index] = 1;
           candidate[this.ruleOfPart[index] as number] = true;
         }

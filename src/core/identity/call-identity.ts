@@ -133,13 +133,19 @@ function candidateRules(text: string, hashInto?: TextHash): number {
   let bits = 0;
   let sawDigit = false;
   // The text's hash, as `hashString` would compute it, in the same pass: a result is usually hashed
-  // just as it was scanned.
+  // just as it was scanned. Once some rule may apply, the text will be masked and the masked text
+  // hashed, so the hash of this one is left off.
+  let hashing = hashInto !== undefined;
   let lane1 = LANE1_SEED;
   let lane2 = LANE2_SEED;
   for (let index = 0; index < text.length; index++) {
     const code = text.charCodeAt(index);
-    lane1 = Math.imul(lane1 ^ code, LANE1_MULTIPLIER);
-    lane2 = Math.imul(lane2 ^ code, LANE2_MULTIPLIER);
+    if (hashing) {
+      lane1 = Math.imul(lane1 ^ code, LANE1_MULTIPLIER);
+      lane2 = Math.imul(lane2 ^ code, LANE2_MULTIPLIER);
+      // What the return below keeps: any rule once a digit was seen, a UUID's bit at any time.
+      if ((bits & RULE_BITS) !== 0 && (sawDigit || (bits & UUID_BIT) !== 0)) hashing = false;
+    }
     const kind = code < 128 ? CHARACTER_CLASS[code] : code >= 0xd800 && code <= 0xdfff ? MARK : 0;
     if (kind === 0) {
       digits = 0;
@@ -174,9 +180,10 @@ function candidateRules(text: string, hashInto?: TextHash): number {
       hex = 0;
     }
   }
-  hashInto?.resume(lane1, lane2, text.length);
   // Every rule needs a digit except a UUID's, which can be all letters.
-  return sawDigit ? bits : bits & (ESCAPE_BIT | UUID_BIT);
+  const candidates = sawDigit ? bits : bits & (ESCAPE_BIT | UUID_BIT);
+  if (hashing) hashInto?.resume(lane1, lane2, text.length);
+  return candidates;
 }
 
 /** Longer texts are left as they are: masking them would cost more than it could match. */
@@ -424,7 +431,10 @@ function addJsonString(hash: TextHash, text: string, candidates: number): void {
 /** Hashes a whole result while it is scanned for volatile values. */
 const resultHash = new TextHash();
 
-/** Digest of a whole result after masking what changes between identical runs. */
+/**
+ * Digest of a whole result after masking what changes between identical runs. The scan hashes the
+ * text only while no rule may apply: a text some rule may mask is hashed as it stands after masking.
+ */
 export function digestResult(content: string | undefined): string {
   if (content === undefined || content.length === 0) return 'empty';
   if (content.length > MASK_SCAN_LIMIT) return hashString(content);
