@@ -960,6 +960,21 @@ export const HARNESS_STATE = rule('api_error', HARNESS, {
   hints: ['tool_use', 'tool_result'],
 });
 
+/**
+ * The call was cancelled or aborted from outside (a client's cancellation, an abort signal, the user
+ * stopping it): nothing about the call itself is known to fail.
+ */
+export const CANCELLED = rule('api_error', HARNESS, {
+  patterns: [
+    '\\brequest (?:was |has been )?cancel+ed\\b',
+    '\\b(?:operation|request|call|task|tool call) was (?:aborted|cancel+ed)\\b',
+    '\\bcancel+ed by (?:the )?(?:user|client|caller)\\b',
+    '\\b(?:AbortError|CancelledError|CanceledError|OperationCanceledException|TaskCanceledException)\\b',
+    '\\bMCP error -32800\\b',
+  ],
+  hints: ['cancel', 'abort', '-32800'],
+});
+
 /** Network, DNS, TLS, proxies, 5xx and overload: the wire or the remote service failed. */
 export const SERVICE_DOWN = rule('api_error', HARNESS, {
   patterns: [
@@ -2218,6 +2233,7 @@ export const TEXT_RULES: readonly SignatureRule[] = [
   UNAVAILABLE,
   LOCKED,
   HARNESS_STATE,
+  CANCELLED,
   SERVICE_DOWN,
   TOOL_MISSING,
   PARENT_MISSING,
@@ -2346,7 +2362,6 @@ export const SERVER_CRASH_EXCEPTION = 'ServerCrashedByCallError';
 const RULE_BY_EXCEPTION = new Map<string, SignatureRule>([
   ...[
     'TimeoutError',
-    'AbortError',
     'APITimeoutError',
     'APIConnectionTimeoutError',
     'ReadTimeout',
@@ -2385,6 +2400,9 @@ const RULE_BY_EXCEPTION = new Map<string, SignatureRule>([
     'FetchError',
   ].map((name) => [name, SERVICE_DOWN] as const),
   ['TargetClosedError', UNAVAILABLE],
+  ...['AbortError', 'CancelledError', 'CanceledError', 'OperationCanceledException', 'TaskCanceledException'].map(
+    (name) => [name, CANCELLED] as const,
+  ),
   [SERVER_CRASH_EXCEPTION, CRASHED_SERVER],
 ]);
 
