@@ -16,6 +16,7 @@ import type {
 } from '../../core/types.js';
 import {
   actionClassOf,
+  hasOutsideEffect,
   isRecord,
   kindOfCall,
   readToolName,
@@ -100,6 +101,7 @@ export function createToolCallAdapter(options: ToolCallAdapterOptions = {}): Too
       kind,
       targets: targetsOf(proposal, args, kind, reading.noun),
     };
+    if (hasOutsideEffect(proposal, reading, kind, args)) facts.sideEffect = true;
     if (kind === 'exec') {
       const command = facts.targets[0];
       if (command !== undefined && isReadOnlyCommand(command)) facts.changesNothing = true;
