@@ -59,6 +59,12 @@ export interface DetectorThresholds {
   toolHealth: { enabled: boolean; openAfter: number; cooldownSeconds: number; maxCooldownSeconds: number };
   /** An edit whose text is not in the file as last read in full, with nothing changed since. */
   absentText: { enabled: boolean };
+  /**
+   * A call with an outside effect (booking, message, payment, new record) that already succeeded,
+   * repeated with the same arguments in the same run. Declare a tool `kind: 'poll'`, or turn this
+   * off for it, when doing it twice is meant.
+   */
+  duplicateEffect: { enabled: boolean };
   convergence: {
     enabled: boolean;
     direction: 'minimize' | 'maximize';
@@ -175,6 +181,7 @@ function preciseDefaults(): Policy {
       creationRate: { enabled: true, max: 3, windowSeconds: 60 },
       toolHealth: { enabled: true, openAfter: 5, cooldownSeconds: 120, maxCooldownSeconds: 1800 },
       absentText: { enabled: true },
+      duplicateEffect: { enabled: true },
       convergence: {
         enabled: true,
         direction: 'minimize',

@@ -119,6 +119,11 @@ export interface CallFacts {
    * as they were after it ran, whatever else its run may have changed.
    */
   readonly leavesSourcesAlone?: boolean;
+  /**
+   * Success does something outside that doing it again would do again (a booking, a message, a
+   * payment, a new record): an identical second call is a duplicate, not a retry.
+   */
+  readonly sideEffect?: boolean;
 }
 
 /**

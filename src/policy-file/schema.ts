@@ -106,6 +106,10 @@ const detectorsSchema = section(
       { enabled: flag() },
       'An edit whose text is not in the file as it was last read in full, with nothing changed since.',
     ),
+    duplicateEffect: section(
+      { enabled: flag() },
+      'A booking, message, payment or new record that already succeeded, asked for again with the same arguments.',
+    ),
     convergence: section(
       {
         enabled: flag(),

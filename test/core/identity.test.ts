@@ -184,9 +184,13 @@ describe('the scan that skips masking rules', () => {
       'pid: 4120',
       'PID=77',
       'module-5yc1s.ts',
+      'Wed Nov 25 17:03:58',
+      'Sat, 1 Mar 2025 ',
+      '9:01:02 up 5 min, 1 user, load average: 0.1, 0.2, 0.3',
+      '0m41.923s',
     ),
     fc.string({
-      unit: fc.constantFrom('0', '9', 'a', 'f', 'g', '-', '/', '.', ' ', 'p', 'i', 'd', 's', 'm', 'µ'),
+      unit: fc.constantFrom('0', '9', 'a', 'f', 'g', '-', '/', '.', ':', ' ', 'p', 'i', 'd', 's', 'm', 'µ'),
       maxLength: 24,
     }),
     fc.string({ maxLength: 12 }),
@@ -215,8 +219,45 @@ describe('result digests and descriptions', () => {
     expect(digestResult(`${output}done in 12ms`)).toBe(hashString(`${output}done in <duration>`));
   });
 
+  it('digests the output of date alike whatever time it printed', () => {
+    expect(digestResult('Wed Nov 25 17:03:58 UTC 2026\n')).toBe(
+      digestResult('Thu Nov 26 09:12:07 UTC 2026\n'),
+    );
+    expect(digestResult('Date: Wed, 25 Nov 2026 17:03:58 GMT')).toBe(
+      digestResult('Date: Wed, 25 Nov 2026 17:04:13 GMT'),
+    );
+  });
+
+  it('digests the output of uptime alike however long the machine has been up and whatever its load', () => {
+    expect(digestResult(' 17:04:01 up 3 days,  4:12,  2 users,  load average: 0.52, 0.58, 0.59')).toBe(
+      digestResult(' 17:09:44 up 3 days,  4:18,  2 users,  load average: 1.07, 0.71, 0.63'),
+    );
+    expect(digestResult('17:04  up 3 days,  4:12, 2 users, load averages: 1.52 1.58 1.59')).toBe(
+      digestResult('17:06  up 3 days,  4:14, 2 users, load averages: 2.01 1.66 1.61'),
+    );
+  });
+
+  it('digests the timings time prints alike, and times of day with or without AM/PM', () => {
+    expect(digestResult('real\t0m41.923s\nuser\t0m33.590s\nsys\t0m5.338s')).toBe(
+      digestResult('real\t1m2.004s\nuser\t0m40.100s\nsys\t0m6.020s'),
+    );
+    expect(digestResult('Build finished at 5:04:01 PM')).toBe(digestResult('Build finished at 11:59:30 AM'));
+  });
+
+  it('keeps line and column positions, which follow a colon, apart', () => {
+    expect(digestResult('src/app.ts:12:34:56 error TS2304')).not.toBe(
+      digestResult('src/app.ts:12:40:10 error TS2304'),
+    );
+    expect(digestResult('test.py:10:20: E501 line too long')).not.toBe(
+      digestResult('test.py:11:20: E501 line too long'),
+    );
+  });
+
   it('digests a result as the hash of its masked form, whether or not anything needed masking', () => {
     const volatile = fc.constantFrom(
+      'Wed Nov 25 17:03:58',
+      '0m41.923s',
+      ' 9:01:02 up 5 min, 1 user, load average: 0.1, 0.2, 0.3',
       '12ms',
       ' 3 s',
       '2026-11-21T10:00:00Z',

@@ -44,3 +44,33 @@ describe('searches that find nothing', () => {
     expect(verdicts).not.toContain('block');
   });
 });
+
+describe('commands whose output changes only by the clock', () => {
+  const uptime = (clock: string, up: string, load: string) =>
+    ` ${clock} up 3 days, ${up},  2 users,  load average: ${load}\n`;
+
+  it('blocks uptime run back to back when only its clock, uptime and load changed', () => {
+    const agent = new Agent();
+    const outputs = [
+      uptime('17:04:01', '4:12', '0.52, 0.58, 0.59'),
+      uptime('17:04:06', '4:12', '0.55, 0.58, 0.59'),
+      uptime('17:04:11', '4:12', '0.61, 0.59, 0.59'),
+      uptime('17:04:16', '4:12', '0.48, 0.57, 0.59'),
+      uptime('17:05:21', '4:13', '0.44, 0.56, 0.58'),
+    ];
+    const verdicts = outputs.map((text) => agent.call('Bash', { command: 'uptime' }, text).check.verdict);
+    expect(verdicts.slice(0, 2)).toEqual(['allow', 'allow']);
+    expect(verdicts.at(-1)).toBe('block');
+  });
+
+  it('lets a command whose output really changes run on', () => {
+    const agent = new Agent();
+    const outputs = ['3 files', '4 files', '5 files', '6 files', '7 files'].map(
+      (count, index) => `Wed Nov 25 17:0${index}:00 UTC 2026\n${count} in build/\n`,
+    );
+    const verdicts = outputs.map(
+      (text) => agent.call('Bash', { command: 'date; ls build | wc -l' }, text).check.verdict,
+    );
+    expect(verdicts).not.toContain('block');
+  });
+});

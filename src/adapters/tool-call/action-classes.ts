@@ -53,6 +53,12 @@ const FAMILY_BY_WORD = new Map<string, Family>([
   ...words('exec', 'bash shell exec execute run command commands terminal cmd sh zsh powershell pwsh eval'),
   ...words('search', 'search grep find glob query lookup locate rg'),
   ...words('api', 'http https api url webhook curl wget request post send invoke graphql endpoint'),
+  // Transactions with a service: a booking or a payment is a remote call that changes something.
+  ...words(
+    'api',
+    'book reserve cancel transfer pay purchase buy order refund charge submit schedule invite register ' +
+      'subscribe unsubscribe publish notify email enroll',
+  ),
 ]);
 
 /** Words that turn a read into a remote call (`WebFetch`, `get_url`, `http_get`). */
@@ -106,6 +112,39 @@ const FILE_WORDS = new Set(['file', 'files', 'path', 'dir', 'directory', 'folder
 const JOINERS = new Set(['or', 'and']);
 /** Remote verbs that change something on the other side: an empty reply to them is not "nothing found". */
 const REMOTE_WRITE_WORDS = new Set(['post', 'send', 'invoke', 'publish', 'notify']);
+/**
+ * Verbs whose success does something outside that doing it again would do twice: a second booking,
+ * message or payment, a second issue or comment. Not `invoke` (a function may be run for its answer)
+ * nor edits, which set a state that setting again leaves as it is.
+ */
+const EFFECT_WORDS = new Set([
+  'create',
+  'add',
+  'new',
+  'fork',
+  'post',
+  'send',
+  'publish',
+  'notify',
+  'email',
+  'book',
+  'reserve',
+  'cancel',
+  'transfer',
+  'pay',
+  'purchase',
+  'buy',
+  'order',
+  'refund',
+  'charge',
+  'submit',
+  'schedule',
+  'invite',
+  'register',
+  'subscribe',
+  'unsubscribe',
+  'enroll',
+]);
 
 /** Most consequential first: a name that joins two verbs (`create_or_update`) gets the heavier one. */
 const WEIGHT: Readonly<Record<Family, number>> = {
@@ -128,6 +167,8 @@ export interface NameReading {
   readonly noun: string;
   /** The name carries a verb that changes something (`post_message`, `send_email`). */
   readonly writes: boolean;
+  /** The name's verb does something that doing again does twice (`book_reservation`, `send_email`). */
+  readonly effect: boolean;
 }
 
 function isPoll(list: readonly string[]): boolean {
@@ -152,10 +193,13 @@ function readWords(list: readonly string[]): NameReading | undefined {
   let joined = false;
   let bookkeeping = false;
   let remoteWrite = false;
+  const verbs: string[] = [];
   for (const word of list) {
     const family = FAMILY_BY_WORD.get(word);
-    if (family) families.push(family);
-    else if (!JOINERS.has(word)) nouns.push(word);
+    if (family) {
+      families.push(family);
+      verbs.push(word);
+    } else if (!JOINERS.has(word)) nouns.push(word);
     if (REMOTE_WORDS.has(word)) remote = true;
     if (FILE_WORDS.has(word)) fileWord = true;
     if (JOINERS.has(word)) joined = true;
@@ -167,6 +211,7 @@ function readWords(list: readonly string[]): NameReading | undefined {
     pollClass: fileWord ? 'file_read' : 'api_call',
     noun: nouns.join('_'),
     writes: writes || remoteWrite,
+    effect: false,
   } as const;
   if (bookkeeping) return { ...base, kind: 'other' };
   if (!writes && isPoll(list)) return { ...base, kind: 'poll' };
@@ -177,10 +222,18 @@ function readWords(list: readonly string[]): NameReading | undefined {
   // `search_replace` and `find_and_replace` edit; they only search in order to do so.
   else if (first === 'search' && families.includes('mutate')) family = 'mutate';
   else if (first === 'read' && remote) family = 'api';
-  return { ...base, kind: family };
+  // The verb that decided the kind says whether doing it twice does it twice (`book_reservation`).
+  const effect = EFFECT_WORDS.has(verbs[families.indexOf(family)] ?? '');
+  return effect ? { ...base, kind: family, writes: true, effect } : { ...base, kind: family };
 }
 
-const SILENT_NAME: NameReading = { kind: undefined, pollClass: 'api_call', noun: '', writes: false };
+const SILENT_NAME: NameReading = {
+  kind: undefined,
+  pollClass: 'api_call',
+  noun: '',
+  writes: false,
+  effect: false,
+};
 const MAX_CACHED_NAMES = 2048;
 const readingCache = new Map<string, NameReading>();
 
@@ -302,4 +355,27 @@ export function actionClassOf(kind: ActionKind, reading: NameReading): ToolCallA
 
 export function isRecord(value: unknown): value is Readonly<Record<string, unknown>> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/**
+ * Does a successful call do something outside that repeating it would do again? Its name's verb
+ * says so (`book_reservation`, `send_email`, `create_issue`), it talks to a service or makes a record
+ * rather than a file (a second `write_file` with the same content changes nothing), and no annotation
+ * says it is read-only or idempotent.
+ */
+export function hasOutsideEffect(
+  proposal: Proposal,
+  reading: NameReading,
+  kind: ActionKind,
+  args: Readonly<Record<string, unknown>>,
+): boolean {
+  if (!reading.effect || (kind !== 'api' && kind !== 'create')) return false;
+  const annotations = proposal.annotations;
+  if (annotations?.idempotentHint === true || annotations?.readOnlyHint === true) return false;
+  let seen = 0;
+  for (const key in args) {
+    if (++seen > 64) break;
+    if (PATH_KEYS.has(squash(key))) return false;
+  }
+  return true;
 }

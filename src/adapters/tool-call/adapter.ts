@@ -16,6 +16,7 @@ import type {
 } from '../../core/types.js';
 import {
   actionClassOf,
+  hasOutsideEffect,
   isRecord,
   kindOfCall,
   readToolName,
@@ -33,7 +34,7 @@ import {
   writesWholeFile,
   writtenText,
 } from './call-arguments.js';
-import { leavesSourcesAlone } from './command-effects.js';
+import { configurationNamedBy, leavesSourcesAlone } from './command-effects.js';
 import { quotesArguments, withoutEchoes } from './echoes.js';
 import { isEmptyAnswer } from './empty-result.js';
 import { SignatureMatcher } from './matcher.js';
@@ -100,6 +101,7 @@ export function createToolCallAdapter(options: ToolCallAdapterOptions = {}): Too
       kind,
       targets: targetsOf(proposal, args, kind, reading.noun),
     };
+    if (hasOutsideEffect(proposal, reading, kind, args)) facts.sideEffect = true;
     if (kind === 'exec') {
       const command = facts.targets[0];
       if (command !== undefined && isReadOnlyCommand(command)) facts.changesNothing = true;
@@ -168,10 +170,13 @@ export function createToolCallAdapter(options: ToolCallAdapterOptions = {}): Too
     if (meaning === 'content-missing') return { ...facts, needle };
     if (retryAfterSeconds !== undefined) return { ...facts, retryAfterSeconds };
     // A syntax error is cured by editing the file it names, not by any other change to the workspace.
+    // A missing npm script or Make target is cured by editing the file that lists them.
     const dependsOnFiles =
-      call.kind === 'exec' && rule.signature === 'syntax_error'
-        ? (filesNamedIn(text) ?? sourceFilesRunBy(call.targets[0]))
-        : undefined;
+      call.kind !== 'exec'
+        ? undefined
+        : rule.signature === 'syntax_error'
+          ? (filesNamedIn(text) ?? sourceFilesRunBy(call.targets[0]))
+          : configurationNamedBy(text);
     return dependsOnFiles === undefined ? facts : { ...facts, dependsOnFiles };
   }
 

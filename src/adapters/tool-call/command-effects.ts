@@ -48,3 +48,18 @@ export function leavesSourcesAlone(command: string): boolean {
   if (known === true) return true;
   return known.has(rest.slice(0, 2).join(' ')) || known.has(rest[0] ?? '');
 }
+
+/**
+ * The configuration file a command's failure is about, when the tool says what it looked for there
+ * and did not find: a missing npm script is cured by `package.json`, a missing Make target by the
+ * `Makefile` (not one "needed by" another target, which is a missing source file).
+ */
+const CONFIGURATION_FAILURES: readonly [RegExp, string][] = [
+  [/\bmissing script: ["']?[\w:.@/-]+/i, 'package.json'],
+  [/\bNo rule to make target ['`"][^'`"\n]+['`"](?!, needed by)/, 'Makefile'],
+];
+
+export function configurationNamedBy(failure: string): string[] | undefined {
+  for (const [pattern, file] of CONFIGURATION_FAILURES) if (pattern.test(failure)) return [file];
+  return undefined;
+}

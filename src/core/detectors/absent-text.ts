@@ -41,7 +41,16 @@ interface Seen {
   trusted?: boolean;
   /** The proposal count when it was read, to say how long ago. */
   readonly at: number;
+  /**
+   * Earlier versions of the file, newest first, when `raw` is what exact replacements made of what
+   * was read: text is taken as absent only when it is in none of them, so an edit the tool reported
+   * but did not make (or made differently) can never make this fire.
+   */
+  readonly earlier?: readonly string[];
 }
+
+/** Versions of one file kept besides the newest. */
+const MAX_EARLIER = 3;
 
 function collapse(text: string): string {
   return text.replace(/\s+/g, ' ').trim();
@@ -87,10 +96,15 @@ export function createAbsentTextDetector(): Detector {
       if (!seen.trusted) return undefined;
       seen.collapsed ??= collapse(seen.raw);
       const content = seen.collapsed;
+      const earlier = seen.earlier?.map(collapse) ?? [];
       for (const text of facts.searchTexts) {
         for (const line of text.split('\n')) {
           const wanted = collapse(line);
-          if (wanted.length >= MIN_LINE && !content.includes(wanted))
+          if (
+            wanted.length >= MIN_LINE &&
+            !content.includes(wanted) &&
+            !earlier.some((version) => version.includes(wanted))
+          )
             return describe(call, target, wanted, proposals - seen.at);
         }
       }
@@ -113,7 +127,15 @@ export function createAbsentTextDetector(): Detector {
         files.clear();
         return;
       }
+      const replaced =
+        facts.targets.length === 1
+          ? afterReplacement(files.peek(facts.targets[0] as string), facts)
+          : undefined;
       for (const target of facts.targets) files.delete(target);
+      if (replaced) {
+        files.set(facts.targets[0] as string, replaced);
+        return;
+      }
       // A whole-file write leaves exactly what it wrote.
       if (facts.replacesTarget && facts.writtenText !== undefined && facts.targets.length === 1) {
         remember(facts.targets[0] as string, facts.writtenText);
@@ -132,6 +154,31 @@ export function createAbsentTextDetector(): Detector {
     restore(): void {
       files.clear();
     },
+  };
+}
+
+/**
+ * What an exact replacement (`old_string` → `new_string`) made of a file read in full: the text it
+ * searched for, found verbatim once in what was read, replaced by what it wrote. Anything less
+ * certain (several search texts, text not found verbatim or found twice, a read not trusted) forgets
+ * the file, as before.
+ */
+function afterReplacement(seen: Seen | undefined, facts: CallContext['facts']): Seen | undefined {
+  if (!seen || facts.replacesTarget || facts.writtenText === undefined) return undefined;
+  const searched = facts.searchTexts;
+  if (searched?.length !== 1) return undefined;
+  const old = searched[0] as string;
+  seen.trusted ??= trustworthy(seen.raw);
+  if (!seen.trusted || old.length === 0) return undefined;
+  const at = seen.raw.indexOf(old);
+  if (at < 0 || seen.raw.indexOf(old, at + 1) >= 0) return undefined;
+  const raw = seen.raw.slice(0, at) + facts.writtenText + seen.raw.slice(at + old.length);
+  if (raw.length > MAX_FILE_CHARS) return undefined;
+  return {
+    raw,
+    trusted: true,
+    at: seen.at,
+    earlier: [seen.raw, ...(seen.earlier ?? [])].slice(0, MAX_EARLIER),
   };
 }
 

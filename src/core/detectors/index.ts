@@ -3,6 +3,7 @@ import { createAbsentTextDetector } from './absent-text.js';
 import { createConvergenceDetector } from './convergence.js';
 import { createCreationRateDetector } from './creation-rate.js';
 import { createCycleDetector } from './cycle.js';
+import { createDuplicateEffectDetector } from './duplicate-effect.js';
 import { createErrorStreakDetector } from './error-streak.js';
 import { createIdenticalResultDetector } from './identical-result.js';
 import { createNonAdvancingDetector } from './non-advancing.js';
@@ -15,6 +16,7 @@ export type { ConvergenceDetector } from './convergence.js';
 export { createConvergenceDetector, isConvergenceDetector } from './convergence.js';
 export { createCreationRateDetector } from './creation-rate.js';
 export { createCycleDetector } from './cycle.js';
+export { createDuplicateEffectDetector } from './duplicate-effect.js';
 export { createErrorStreakDetector } from './error-streak.js';
 export { createIdenticalResultDetector } from './identical-result.js';
 export { createNonAdvancingDetector } from './non-advancing.js';
@@ -34,5 +36,6 @@ export function createDefaultDetectors(): Detector[] {
     createToolHealthDetector(),
     createConvergenceDetector(),
     createAbsentTextDetector(),
+    createDuplicateEffectDetector(),
   ];
 }

@@ -21,7 +21,7 @@ import {
   TextHash,
 } from './hashing.js';
 
-export type MaskKind = 'timestamp' | 'uuid' | 'epoch' | 'temp-path' | 'hex-id' | 'duration' | 'pid';
+export type MaskKind = 'timestamp' | 'uuid' | 'epoch' | 'temp-path' | 'hex-id' | 'duration' | 'pid' | 'clock';
 
 interface MaskRule {
   readonly kind: MaskKind;
@@ -39,8 +39,9 @@ const TEMP_PATH_BIT = 16;
 const HEX_ID_BIT = 32;
 const DURATION_BIT = 64;
 const PID_BIT = 128;
+const CLOCK_BIT = 256;
 /** Not a rule: the text has a character JSON escapes (or a surrogate, which it may). */
-const ESCAPE_BIT = 256;
+const ESCAPE_BIT = 512;
 const RULE_BITS = ESCAPE_BIT - 1;
 
 const TIMESTAMP: MaskRule = {
@@ -83,11 +84,41 @@ const HEX_ID: MaskRule = {
 };
 const DURATION: MaskRule = {
   kind: 'duration',
-  pattern: /\b\d+(?:\.\d+)?\s?(?:ms|µs|us|ns|s|sec|secs|seconds|m|min|mins|minutes|h|hrs|hours)\b/g,
+  // Compound forms first (`0m41.923s` from `time`, `1h2m`, `2m30s`), then a number and its unit.
+  pattern:
+    /\b\d+(?:h\d+m(?:\d+(?:\.\d+)?s)?|m\d+(?:\.\d+)?s|h\d+m)\b|\b\d+(?:\.\d+)?\s?(?:ms|µs|us|ns|s|sec|secs|seconds|m|min|mins|minutes|h|hrs|hours)\b/g,
   replacement: '<duration>',
   bit: DURATION_BIT,
 };
 const PID: MaskRule = { kind: 'pid', pattern: /\b(pid[:= ]\s*)\d+/gi, replacement: '$1<pid>', bit: PID_BIT };
+/**
+ * What a clock prints: the time of day with seconds (`17:03:58`, `5:04:01 PM`, never `a.ts:12:34`,
+ * whose numbers follow a colon), the weekday and date beside it (`Wed Nov 25`), how long the machine
+ * has been up and its load (`up 3 days, 4:12`, `load average: 0.52, 0.58, 0.59`). Each needs a digit
+ * followed by a colon in the text, which a clock's output always has.
+ */
+const CLOCK_TIME: MaskRule = {
+  kind: 'clock',
+  pattern: /(?<![\w:.])(?:[01]?\d|2[0-3]):[0-5]\d:[0-5]\d(?:[.,]\d+)?(?:\s?[AaPp]\.?[Mm]\.?)?(?![\w:])/g,
+  replacement: '<clock>',
+  bit: CLOCK_BIT,
+};
+/** A weekday and date printed beside a time of day (`Wed Nov 25 17:03:58`, `Wed, 25 Nov 2026 17:03:58`). */
+const CLOCK_DATE: MaskRule = {
+  kind: 'clock',
+  pattern:
+    /\b(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun)[a-z]*\.?,?\s+(?:\d{1,2}\s+(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)[a-z]*\.?|(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)[a-z]*\.?\s+\d{1,2})(?:,?\s+\d{4})?(?=,?\s+\d{1,2}:\d{2}:\d{2})/g,
+  replacement: '<date>',
+  bit: CLOCK_BIT,
+};
+/** `uptime`'s line: the time, how long the machine has been up, its users and its load. */
+const UPTIME: MaskRule = {
+  kind: 'clock',
+  pattern:
+    /\b\d{1,2}:\d{2}(?::\d{2})?\s{1,4}up\s[^\n]{0,80}?load averages?:\s*\d+(?:[.,]\d+)?,?\s+\d+(?:[.,]\d+)?,?\s+\d+(?:[.,]\d+)?/g,
+  replacement: '<uptime>',
+  bit: CLOCK_BIT,
+};
 
 /**
  * Which values count as volatile depends on what is compared. Arguments keep hex ids and
@@ -95,7 +126,7 @@ const PID: MaskRule = { kind: 'pid', pattern: /\b(pid[:= ]\s*)\d+/gi, replacemen
  */
 const ARGUMENT_RULES: readonly MaskRule[] = [TIMESTAMP, COMPACT_TIMESTAMP, UUID, EPOCH, TEMP_PATH];
 const SHAPE_RULES: readonly MaskRule[] = [...ARGUMENT_RULES, HEX_ID];
-const RESULT_RULES: readonly MaskRule[] = [...SHAPE_RULES, DURATION, PID];
+const RESULT_RULES: readonly MaskRule[] = [...SHAPE_RULES, UPTIME, CLOCK_DATE, CLOCK_TIME, DURATION, PID];
 const HEX_ONLY: readonly MaskRule[] = [HEX_ID];
 
 /** What each ASCII character can start or continue, for `candidateRules`: anything else is 0. */
@@ -107,7 +138,7 @@ const CHARACTER_CLASS = new Uint8Array(128);
 for (let code = 0; code < 32; code++) CHARACTER_CLASS[code] = MARK;
 for (let code = 48; code <= 57; code++) CHARACTER_CLASS[code] = DIGIT;
 for (const letter of 'abcdefABCDEF') CHARACTER_CLASS[letter.charCodeAt(0)] = HEX_LETTER;
-for (const mark of '-/pP"\\') CHARACTER_CLASS[mark.charCodeAt(0)] = MARK;
+for (const mark of '-/:pP"\\') CHARACTER_CLASS[mark.charCodeAt(0)] = MARK;
 
 /**
  * The first letters of the duration units (m, µ, u, n, s, h). A duration's last digit is followed
@@ -162,7 +193,9 @@ function candidateRules(text: string, hashInto?: TextHash): number {
       if (AFTER_NUMBER[next & 255] === 1 && next < 256) bits |= DURATION_BIT;
       else if (mayBeSpace(next) && AFTER_NUMBER[text.charCodeAt(index + 2) & 255] === 1) bits |= DURATION_BIT;
     } else {
-      if (code === 45) {
+      if (code === 58) {
+        if (digits > 0) bits |= CLOCK_BIT;
+      } else if (code === 45) {
         if (digits >= 4) bits |= TIMESTAMP_BIT;
         if (hex >= 8) bits |= UUID_BIT;
       } else if (code === 47) {

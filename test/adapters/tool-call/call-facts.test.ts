@@ -185,3 +185,43 @@ describe('what decides whether a call fails', () => {
     ).toBeUndefined();
   });
 });
+
+describe('outside effects', () => {
+  it('marks bookings, payments, messages and new records as doing something twice when repeated', () => {
+    const calls: [string, Record<string, unknown>][] = [
+      [
+        'book_reservation',
+        { user_id: 'mia_li_3668', origin: 'JFK', destination: 'SEA', flight_type: 'one_way' },
+      ],
+      ['cancel_reservation', { reservation_id: 'ZFA04Y' }],
+      ['transfer_to_human_agents', { summary: 'The user wants a refund for a basic economy ticket.' }],
+      ['send_certificate', { user_id: 'mia_li_3668', amount: 50 }],
+      ['slack_post_message', { channel_id: 'C024BE91L', text: 'Deploy finished' }],
+      ['create_issue', { owner: 'octo', repo: 'hello', title: 'Crash on start' }],
+      ['payInvoice', { invoiceId: 'in_1001', amount: 42.5 }],
+    ];
+    for (const [tool, args] of calls) expect(factsOf(tool, args).sideEffect, tool).toBe(true);
+  });
+
+  it('does not mark reads, searches, edits, files or commands', () => {
+    const calls: [string, Record<string, unknown>][] = [
+      ['get_reservation_details', { reservation_id: 'ZFA04Y' }],
+      ['get_order_status', { order_id: 'A-1001' }],
+      ['search_direct_flight', { origin: 'JFK', destination: 'SEA', date: '2024-05-20' }],
+      ['update_reservation_flights', { reservation_id: 'ZFA04Y', cabin: 'economy' }],
+      ['create_file', { path: 'src/new.ts', content: 'export {};\n' }],
+      ['Bash', { command: 'git commit -m "add booking"' }],
+      ['list_books', { shelf: 'fiction' }],
+    ];
+    for (const [tool, args] of calls) expect(factsOf(tool, args).sideEffect, tool).toBeUndefined();
+  });
+
+  it('trusts an MCP annotation that the tool is idempotent', () => {
+    const proposal = toolCallToProposal(
+      'create_or_get_customer',
+      { email: 'mia@example.com' },
+      { annotations: { idempotentHint: true, readOnlyHint: false } },
+    );
+    expect(adapter.describeCall(proposal).sideEffect).toBeUndefined();
+  });
+});

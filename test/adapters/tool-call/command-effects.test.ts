@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { leavesSourcesAlone } from '../../../src/adapters/tool-call/command-effects.js';
+import { configurationNamedBy, leavesSourcesAlone } from '../../../src/adapters/tool-call/command-effects.js';
 
 describe('leavesSourcesAlone', () => {
   it.each([
@@ -24,5 +24,24 @@ describe('leavesSourcesAlone', () => {
     "sed -i 's/a/b/' src/app.ts",
   ])('says %s may rewrite sources', (command) => {
     expect(leavesSourcesAlone(command)).toBe(false);
+  });
+});
+
+describe('configurationNamedBy', () => {
+  it('names package.json for a missing npm script, as npm 10 and npm 6 word it', () => {
+    expect(
+      configurationNamedBy(
+        'npm error Missing script: "lint"\nnpm error\nnpm error To see a list of scripts, run:',
+      ),
+    ).toEqual(['package.json']);
+    expect(configurationNamedBy('npm ERR! missing script: start')).toEqual(['package.json']);
+    expect(configurationNamedBy('npm ERR! Missing script: "start"')).toEqual(['package.json']);
+  });
+
+  it('names the Makefile for a missing Make target, but not for a missing prerequisite file', () => {
+    expect(configurationNamedBy("make: *** No rule to make target 'deploy'.  Stop.")).toEqual(['Makefile']);
+    expect(
+      configurationNamedBy("make: *** No rule to make target 'src/util.c', needed by 'build/util.o'.  Stop."),
+    ).toBeUndefined();
   });
 });

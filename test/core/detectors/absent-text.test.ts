@@ -57,9 +57,9 @@ describe('absent-text', () => {
     expect(agent.check('edit_file', edit('function store(user) {')).verdict).toBe('allow');
   });
 
-  it('forgets a file once it has been edited', () => {
+  it('forgets a file once an edit changed it in a way it cannot follow (text found more than once)', () => {
     const agent = afterReading(SOURCE);
-    agent.call('edit_file', edit('import express from "express";'), 'Edited src/app.js');
+    agent.call('edit_file', edit('user'), 'Edited src/app.js');
     expect(agent.check('edit_file', edit('function store(user) {')).verdict).toBe('allow');
   });
 
@@ -150,5 +150,34 @@ describe('absent-text trusts only whole-file reads', () => {
       `${SOURCE}\n<response clipped><NOTE>To save on context only part of this file has been shown to you.</NOTE>`,
     );
     expect(agent.check('edit_file', edit('function store(user) {')).verdict).toBe('allow');
+  });
+});
+
+describe('absent-text after exact replacements', () => {
+  function afterRename(): Agent {
+    const agent = afterReading(SOURCE);
+    agent.call(
+      'edit_file',
+      {
+        path: 'src/app.js',
+        old_string: 'export function save(user) {',
+        new_string: 'export function store(user) {',
+      },
+      'The file src/app.js has been updated.',
+    );
+    return agent;
+  }
+
+  it('keeps knowing a file through an edit that replaced text found once, and blocks text in neither version', () => {
+    const check = afterRename().check('edit_file', edit('  return db.upsert(user);'));
+    expect(check).toMatchObject({ verdict: 'block', rule: 'absent-text' });
+  });
+
+  it('allows an edit of the text the replacement wrote', () => {
+    expect(afterRename().check('edit_file', edit('export function store(user) {')).allowed).toBe(true);
+  });
+
+  it('allows an edit of the text as it was before the replacement, in case the tool did not make it', () => {
+    expect(afterRename().check('edit_file', edit('export function save(user) {')).allowed).toBe(true);
   });
 });
