@@ -66,6 +66,42 @@ describe('tool_timeout', () => {
   });
 });
 
+describe('cancelled calls', () => {
+  it.each([
+    'MCP error -32800: Request cancelled',
+    'Request was cancelled.',
+    'AbortError: This operation was aborted',
+    'The operation was canceled.',
+    'asyncio.exceptions.CancelledError',
+  ])('blames the environment for a call cancelled from outside: %s', (text) => {
+    expect(failureOf('read_file', READ, text)).toMatchObject({
+      blame: 'harness_fault',
+      deterministic: false,
+    });
+  });
+
+  it('blames the environment for an aborted call by its exception name alone', () => {
+    const aborted = Object.assign(new Error('The user aborted a request.'), { name: 'AbortError' });
+    const outcome = toolCallToOutcome('web_fetch', FETCH, aborted);
+    expect(outcome.exceptionName).toBe('AbortError');
+    expect(
+      adapter.describeFailure(outcome, adapter.describeCall({ tool: 'web_fetch', args: FETCH })),
+    ).toMatchObject({
+      blame: 'harness_fault',
+    });
+  });
+
+  it('leaves a command that aborted its own work to the other rules', () => {
+    expect(
+      failureOf(
+        'Bash',
+        { command: 'git rebase main' },
+        'error: could not apply 3f2c1e0... fix\nhint: To abort and get back to the state before, run "git rebase --abort".',
+      )?.blame,
+    ).not.toBe('harness_fault');
+  });
+});
+
 describe('tool_not_found', () => {
   it('blames the call for an unknown tool: in that session the identical call fails every time', () => {
     expect(failureOf('nope', {}, 'MCP error -32602: Tool nope not found')).toMatchObject({
