@@ -2400,9 +2400,13 @@ const RULE_BY_EXCEPTION = new Map<string, SignatureRule>([
     'FetchError',
   ].map((name) => [name, SERVICE_DOWN] as const),
   ['TargetClosedError', UNAVAILABLE],
-  ...['AbortError', 'CancelledError', 'CanceledError', 'OperationCanceledException', 'TaskCanceledException'].map(
-    (name) => [name, CANCELLED] as const,
-  ),
+  ...[
+    'AbortError',
+    'CancelledError',
+    'CanceledError',
+    'OperationCanceledException',
+    'TaskCanceledException',
+  ].map((name) => [name, CANCELLED] as const),
   [SERVER_CRASH_EXCEPTION, CRASHED_SERVER],
 ]);
 
