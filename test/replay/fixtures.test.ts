@@ -42,6 +42,12 @@ if (!sharedExists) {
   console.warn(`note: no example traces at ${sharedTraces}; skipping the shared trace replays`);
 }
 
+describe.runIf(process.env.CI === 'true')('on CI', () => {
+  it('finds the example traces beside the repository instead of skipping them', () => {
+    expect(sharedExists, `no example traces at ${sharedTraces}`).toBe(true);
+  });
+});
+
 describe.skipIf(!sharedExists)('example traces beside the repository', () => {
   const files = sharedExists ? traceFiles(sharedTraces) : [];
 
