@@ -39,8 +39,11 @@ function evidenceOf(constraint: Constraint) {
 
 export function callViolation(entry: Entry, call: CallContext): Violation {
   const constraint = entry.constraint;
+  const files = constraint.dependsOnFiles;
   const depends = constraint.dependsOnWorkspace
-    ? 'no file has changed since'
+    ? files && files.length > 0
+      ? `${files.join(', ')} ${files.length === 1 ? 'has' : 'have'} not changed since`
+      : 'no file has changed since'
     : constraint.needle !== undefined
       ? `${constraint.target ?? 'the file'} has not changed since`
       : 'nothing it depends on has changed since';

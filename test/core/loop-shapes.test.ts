@@ -74,3 +74,21 @@ describe('commands whose output changes only by the clock', () => {
     expect(verdicts).not.toContain('block');
   });
 });
+
+describe('failures that name the configuration file they are about', () => {
+  const missingLint = { isError: true, text: 'npm error Missing script: "lint"\nexit code 1' };
+
+  it('says which file must change when an edit of another file does not cure a missing script', () => {
+    const agent = new Agent();
+    agent.call('Bash', { command: 'npm run lint' }, missingLint);
+    agent.call(
+      'Edit',
+      { file_path: 'src/app.ts', old_string: 'let a = 1', new_string: 'const a = 1' },
+      'The file src/app.ts has been updated.',
+    );
+    const { check } = agent.call('Bash', { command: 'npm run lint' }, missingLint);
+    expect(check.verdict).toBe('block');
+    expect(check.reason).toContain('package.json has not changed since');
+    expect(check.reason).not.toContain('no file has changed');
+  });
+});
