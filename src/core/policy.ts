@@ -65,6 +65,11 @@ export interface DetectorThresholds {
    * off for it, when doing it twice is meant.
    */
   duplicateEffect: { enabled: boolean };
+  /**
+   * A command that failed, run again after edits that only brought the files back to a state in
+   * which it already failed (an edit and its undoing, a file written back as it was).
+   */
+  stateCycle: { enabled: boolean };
   convergence: {
     enabled: boolean;
     direction: 'minimize' | 'maximize';
@@ -182,6 +187,7 @@ function preciseDefaults(): Policy {
       toolHealth: { enabled: true, openAfter: 5, cooldownSeconds: 120, maxCooldownSeconds: 1800 },
       absentText: { enabled: true },
       duplicateEffect: { enabled: true },
+      stateCycle: { enabled: true },
       convergence: {
         enabled: true,
         direction: 'minimize',

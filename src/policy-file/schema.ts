@@ -110,6 +110,10 @@ const detectorsSchema = section(
       { enabled: flag() },
       'A booking, message, payment or new record that already succeeded, asked for again with the same arguments.',
     ),
+    stateCycle: section(
+      { enabled: flag() },
+      'A failed command run again after edits that only brought the files back to a state in which it already failed.',
+    ),
     convergence: section(
       {
         enabled: flag(),

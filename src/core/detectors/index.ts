@@ -8,6 +8,7 @@ import { createErrorStreakDetector } from './error-streak.js';
 import { createIdenticalResultDetector } from './identical-result.js';
 import { createNonAdvancingDetector } from './non-advancing.js';
 import { createPollDetector } from './poll.js';
+import { createStateCycleDetector } from './state-cycle.js';
 import { createToolHealthDetector } from './tool-health.js';
 import type { Detector } from './types.js';
 
@@ -21,6 +22,7 @@ export { createErrorStreakDetector } from './error-streak.js';
 export { createIdenticalResultDetector } from './identical-result.js';
 export { createNonAdvancingDetector } from './non-advancing.js';
 export { createPollDetector } from './poll.js';
+export { createStateCycleDetector } from './state-cycle.js';
 export { createToolHealthDetector } from './tool-health.js';
 export type { CallContext, Detector, ObservedOutcome } from './types.js';
 
@@ -37,5 +39,6 @@ export function createDefaultDetectors(): Detector[] {
     createConvergenceDetector(),
     createAbsentTextDetector(),
     createDuplicateEffectDetector(),
+    createStateCycleDetector(),
   ];
 }

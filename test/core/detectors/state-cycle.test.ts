@@ -1,0 +1,125 @@
+import { describe, expect, it } from 'vitest';
+import { Agent } from '../support.js';
+
+const TEST = { command: 'npm test' };
+const failing = (expected: number, received: number) => ({
+  isError: true,
+  text:
+    ` FAIL  test/cart.test.ts > cart > adds up the total\nAssertionError: expected ${received} to be ${expected} // Object.is equality\n` +
+    ' ❯ test/cart.test.ts:14:32\n\n Test Files  1 failed (1)\n      Tests  1 failed | 11 passed (12)\nexit code 1',
+});
+const edit = (from: string, to: string) => ({ file_path: 'src/cart.ts', old_string: from, new_string: to });
+const updated = 'The file src/cart.ts has been updated.';
+
+describe('state-cycle', () => {
+  it('blocks a test run after an edit and its undoing put the file back as it was when the run failed', () => {
+    const agent = new Agent();
+    agent.call('Bash', TEST, failing(30, 27));
+    agent.call('Edit', edit('total += item.price', 'total += item.price * item.qty'), updated);
+    agent.call('Bash', TEST, failing(30, 33));
+    agent.call('Edit', edit('total += item.price * item.qty', 'total += item.price'), updated);
+    const { check } = agent.call('Bash', TEST, failing(30, 27));
+    expect(check.verdict).toBe('block');
+    expect(check.rule).toBe('state-cycle');
+    expect(check.reason).toContain('brought them back to that state');
+  });
+
+  it('blocks the third swing of a flip-flop between two versions of a line', () => {
+    const agent = new Agent();
+    const a = 'const limit = items.length';
+    const b = 'const limit = items.length - 1';
+    agent.call('Edit', edit(a, b), updated);
+    agent.call('Bash', TEST, failing(30, 27));
+    agent.call('Edit', edit(b, a), updated);
+    agent.call('Bash', TEST, failing(30, 33));
+    agent.call('Edit', edit(a, b), updated);
+    expect(agent.call('Bash', TEST, failing(30, 27)).check.rule).toBe('state-cycle');
+  });
+
+  it('never blocks an edit, test, edit, test cycle that keeps moving the file forward', () => {
+    const agent = new Agent();
+    const versions = [
+      'price',
+      'price * qty',
+      'price * item.qty',
+      'item.price * item.qty',
+      'item.price * item.quantity',
+    ];
+    const verdicts: string[] = [agent.call('Bash', TEST, failing(30, 27)).check.verdict];
+    for (let i = 1; i < versions.length; i++) {
+      verdicts.push(
+        agent.call('Edit', edit(`total += ${versions[i - 1]}`, `total += ${versions[i]}`), updated).check
+          .verdict,
+      );
+      verdicts.push(agent.call('Bash', TEST, failing(30, 27 + i)).check.verdict);
+    }
+    expect(verdicts).not.toContain('block');
+  });
+
+  it('blocks a run after a whole file is written back with content it already failed with', () => {
+    const agent = new Agent();
+    const write = (content: string) =>
+      agent.call(
+        'Write',
+        { file_path: 'src/limits.ts', content },
+        'File created successfully at: src/limits.ts',
+      );
+    write('export const MAX = 10;\n');
+    agent.call('Bash', TEST, failing(10, 9));
+    write('export const MAX = 9;\n');
+    agent.call('Bash', TEST, failing(10, 8));
+    write('export const MAX = 10;\n');
+    expect(agent.call('Bash', TEST, failing(10, 9)).check.rule).toBe('state-cycle');
+  });
+
+  it('does not block once a command with unknown effects ran since, since nobody knows what it wrote', () => {
+    const agent = new Agent();
+    agent.call('Bash', TEST, failing(30, 27));
+    agent.call('Edit', edit('total += item.price', 'total += item.price * item.qty'), updated);
+    agent.call('Bash', TEST, failing(30, 33));
+    agent.call(
+      'Bash',
+      { command: 'npm install decimal.js' },
+      'added 1 package, and audited 212 packages in 2s',
+    );
+    agent.call('Edit', edit('total += item.price * item.qty', 'total += item.price'), updated);
+    expect(agent.call('Bash', TEST, failing(30, 27)).check.rule).not.toBe('state-cycle');
+  });
+
+  it('does not block a command that has since succeeded', () => {
+    const agent = new Agent();
+    agent.call('Bash', TEST, failing(30, 27));
+    agent.call('Edit', edit('total += item.price', 'total += item.price * item.qty'), updated);
+    agent.call('Bash', TEST, ' Test Files  1 passed (1)\n      Tests  12 passed (12)');
+    agent.call('Edit', edit('total += item.price * item.qty', 'total += item.price'), updated);
+    expect(agent.call('Bash', TEST, failing(30, 27)).check.verdict).not.toBe('block');
+  });
+
+  it('learns nothing from a run the harness cut short', () => {
+    const agent = new Agent();
+    agent.call('Bash', TEST, { error: 'Command timed out after 2m 0.0s' });
+    agent.call('Edit', edit('total += item.price', 'total += item.price * item.qty'), updated);
+    agent.call('Edit', edit('total += item.price * item.qty', 'total += item.price'), updated);
+    expect(agent.call('Bash', TEST, failing(30, 27)).check.verdict).not.toBe('block');
+  });
+
+  it('can be turned off in the policy', () => {
+    const agent = new Agent({ policy: { detectors: { stateCycle: { enabled: false } } } });
+    agent.call('Bash', TEST, failing(30, 27));
+    agent.call('Edit', edit('total += item.price', 'total += item.price * item.qty'), updated);
+    agent.call('Bash', TEST, failing(30, 33));
+    agent.call('Edit', edit('total += item.price * item.qty', 'total += item.price'), updated);
+    expect(agent.call('Bash', TEST, failing(30, 27)).check.rule).not.toBe('state-cycle');
+  });
+
+  it('carries the states of the files over to a guard restored from a snapshot', () => {
+    const first = new Agent();
+    first.call('Bash', TEST, failing(30, 27));
+    first.call('Edit', edit('total += item.price', 'total += item.price * item.qty'), updated);
+    first.call('Bash', TEST, failing(30, 33));
+    const second = new Agent();
+    second.loop.restore(JSON.parse(JSON.stringify(first.loop.snapshot())));
+    second.call('Edit', edit('total += item.price * item.qty', 'total += item.price'), updated);
+    expect(second.call('Bash', TEST, failing(30, 27)).check.rule).toBe('state-cycle');
+  });
+});
