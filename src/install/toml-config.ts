@@ -196,7 +196,7 @@ interface KeyValue {
   readonly value: Span;
   /** For an array: its elements (nested arrays and tables are not looked into). */
   readonly items: readonly Span[] | undefined;
-  /** The offset just past the pair's line (before its line break). */
+  /** The offset just past the pair's line, with its comment (before its line break). */
   readonly lineEnd: number;
 }
 
@@ -311,7 +311,7 @@ function scanStructure(text: string): Structure {
       const valueStart = scanner.at;
       const items = scanner.value();
       const value = { start: valueStart, end: scanner.at };
-      scanner.skipSpaces();
+      scanner.skipComment();
       pairs.push({ table, keys: keys.names, keySpan: keys.span, value, items, lineEnd: scanner.at });
     }
     scanner.skipComment();

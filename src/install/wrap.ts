@@ -122,8 +122,10 @@ export function planWrap(request: WrapRequest): PlannedChange[] {
       entryHasCwd: reading.hasCwd,
       platform: request.platform ?? process.platform,
     });
+    // Paths relative to the project hold only for a client that starts the server there.
+    const absolutePaths = scope === 'user' || !config.client.startsServersInProject;
     const narrowingOptions =
-      (scope === 'user' ? request.userNarrowingOptions : undefined) ?? request.narrowingOptions ?? [];
+      (absolutePaths ? request.userNarrowingOptions : undefined) ?? request.narrowingOptions ?? [];
     const wrapped = wrapCommand(launcher, narrowingOptions, reading.command);
     let after: string;
     try {
