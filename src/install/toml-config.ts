@@ -105,7 +105,12 @@ export function readTomlEntry(entryText: string): ObjectNode | undefined {
  * `undefined` when it is. Both texts are read by the full parser; the server's command line in
  * `after` must also read the same through the offsets, so a later edit lands where it should.
  */
-export function tomlEditProblem(before: string, after: string, server: string): string | undefined {
+export function tomlEditProblem(
+  before: string,
+  after: string,
+  server: string,
+  restoredEntry?: string,
+): string | undefined {
   let old: Record<string, unknown>;
   let now: Record<string, unknown>;
   try {
@@ -115,7 +120,21 @@ export function tomlEditProblem(before: string, after: string, server: string): 
     return `the edited file would not be valid TOML (${(error as Error).message})`;
   }
   const nowEntry = serverValue(now, server);
-  if (!isDeepStrictEqual(withoutCommandLine(old, server), withoutCommandLine(now, server))) {
+  if (restoredEntry !== undefined) {
+    // The whole entry was put back: it must read as the saved one, and the rest as before.
+    let saved: unknown;
+    try {
+      saved = serverValue(parseTomlValue(restoredEntry), server);
+    } catch {
+      saved = undefined;
+    }
+    if (
+      !isDeepStrictEqual(nowEntry, saved) ||
+      !isDeepStrictEqual(withoutServer(old, server), withoutServer(now, server))
+    ) {
+      return 'the restored file would not hold the saved entry with everything else unchanged';
+    }
+  } else if (!isDeepStrictEqual(withoutCommandLine(old, server), withoutCommandLine(now, server))) {
     return 'the edit would change more than the server\'s "command" and "args"';
   }
   const read = readTomlServers(after);
@@ -168,6 +187,13 @@ function withoutCommandLine(document: Record<string, unknown>, server: string): 
   if (!isRecord(servers) || !isRecord(servers[server])) return document;
   const { command: _command, args: _args, ...rest } = servers[server] as Record<string, unknown>;
   return { ...document, [TOML_SERVERS_KEY]: { ...servers, [server]: rest } };
+}
+
+function withoutServer(document: Record<string, unknown>, server: string): unknown {
+  const servers = document[TOML_SERVERS_KEY];
+  if (!isRecord(servers)) return document;
+  const { [server]: _server, ...rest } = servers;
+  return { ...document, [TOML_SERVERS_KEY]: rest };
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {

@@ -82,6 +82,8 @@ export interface PlannedChange {
   readonly recordPath: string;
   /** A record to write, `null` to delete the record, absent to leave it. */
   readonly record?: WrapRecord | null;
+  /** The saved entry that replaces the whole entry (`unwrap --force`), edits made since included. */
+  readonly restoredEntry?: string;
 }
 
 export function planWrap(request: WrapRequest): PlannedChange[] {
@@ -222,6 +224,7 @@ export function planUnwrap(request: UnwrapRequest): PlannedChange[] {
     if (request.force) {
       return {
         ...restored,
+        restoredEntry: saved.originalEntry,
         message: `${name} is restored as it was; the edits made to it after wrapping were discarded (--force).`,
       };
     }
@@ -315,7 +318,7 @@ function checkedEdit(change: PlannedChange, server: string): PlannedChange {
   if (change.client.format !== 'toml' || change.status !== 'change' || change.after === change.before) {
     return change;
   }
-  const problem = tomlEditProblem(change.before, change.after, server);
+  const problem = tomlEditProblem(change.before, change.after, server, change.restoredEntry);
   if (problem === undefined) return change;
   const { record: _record, ...rest } = change;
   return {

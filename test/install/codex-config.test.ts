@@ -57,6 +57,7 @@ function machine(home: Record<string, string>, project: Record<string, string> =
         now: new Date(0),
       }),
     unplan: (server: string, scope?: ConfigScope | 'auto') => planUnwrap(where(server, scope)),
+    where,
   };
 }
 
@@ -200,5 +201,27 @@ describe("wrap and unwrap in Codex's config.toml", () => {
     expect(change?.message).toContain('is restored from its wrapped command line');
     const parsed = parseToml(m.read(USER_CONFIG)) as { mcp_servers: Record<string, Record<string, unknown>> };
     expect(parsed).toEqual(parseToml(CODEX_CONFIG_TOML));
+  });
+
+  it('with --force, unwrap puts the saved entry back whole, dropping the edits made since', () => {
+    const m = machine({ [USER_CONFIG]: CODEX_CONFIG_TOML });
+    applyAll(m.plan('github'));
+    m.write(USER_CONFIG, m.read(USER_CONFIG).replace('"-y", # answer', '"--yes", # answer'));
+    m.write(USER_CONFIG, m.read(USER_CONFIG).replace('tool_timeout_sec = 60', 'tool_timeout_sec = 120'));
+    expect(m.unplan('github')[0]?.status).toBe('refused');
+    const [change] = applyAll(planUnwrap({ ...m.where('github'), force: true }));
+    expect(change?.status).toBe('change');
+    expect(m.read(USER_CONFIG)).toBe(CODEX_CONFIG_TOML);
+  });
+
+  it('reads a quoted server name and spaced table headers', () => {
+    const text =
+      '[ mcp_servers . "my docs" ] # Context7\ncommand = "npx"\nargs = ["-y", "@upstash/context7-mcp"]\n';
+    const m = machine({ [USER_CONFIG]: text });
+    const [change] = applyAll(m.plan('my docs'));
+    expect(change?.status).toBe('change');
+    expect(m.read(USER_CONFIG)).toContain('args = ["-y", "narrowing-guard", "mcp", "--policy", ');
+    applyAll(m.unplan('my docs'));
+    expect(m.read(USER_CONFIG)).toBe(text);
   });
 });
