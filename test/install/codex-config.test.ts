@@ -11,6 +11,7 @@ import {
   planUnwrap,
   planWrap,
 } from '../../src/install/index.js';
+import { tomlEditProblem } from '../../src/install/toml-config.js';
 import { CODEX_CONFIG_TOML } from './sample-configs.js';
 
 const dirs: string[] = [];
@@ -223,5 +224,20 @@ describe("wrap and unwrap in Codex's config.toml", () => {
     expect(m.read(USER_CONFIG)).toContain('args = ["-y", "narrowing-guard", "mcp", "--policy", ');
     applyAll(m.unplan('my docs'));
     expect(m.read(USER_CONFIG)).toBe(text);
+  });
+
+  it("the check after an edit refuses any change beyond the server's command and args", () => {
+    const before = CODEX_CONFIG_TOML;
+    const wrappedOnly = before.replace(`command = 'npx'`, 'command = "uvx"');
+    expect(tomlEditProblem(before, wrappedOnly, 'github')).toBeUndefined();
+    expect(tomlEditProblem(before, wrappedOnly.replace('repos,issues', 'repos'), 'github')).toBe(
+      'the edit would change more than the server\'s "command" and "args"',
+    );
+    expect(tomlEditProblem(before, wrappedOnly.replace('notifications = true', ''), 'github')).toContain(
+      'would change more than',
+    );
+    expect(tomlEditProblem(before, `${wrappedOnly}[tui]\n`, 'github')).toMatch(
+      /^the edited file would not be valid TOML/,
+    );
   });
 });
