@@ -8,9 +8,9 @@ export type ConfigScope = 'local' | 'project' | 'user';
 
 export const CONFIG_SCOPES: readonly ConfigScope[] = ['local', 'project', 'user'];
 
-export type ClientId = 'claude' | 'cursor' | 'vscode' | 'gemini';
+export type ClientId = 'claude' | 'cursor' | 'vscode' | 'gemini' | 'codex';
 
-export const CLIENT_IDS: readonly ClientId[] = ['claude', 'cursor', 'vscode', 'gemini'];
+export const CLIENT_IDS: readonly ClientId[] = ['claude', 'cursor', 'vscode', 'gemini', 'codex'];
 
 export interface McpClient {
   readonly id: ClientId;
@@ -21,8 +21,12 @@ export interface McpClient {
   readonly userConfigFile: (platform: NodeJS.Platform) => string;
   /** The scopes the client reads, the one that wins a name clash first. */
   readonly scopes: readonly ConfigScope[];
+  /** How the config is written: JSON (with comments) or TOML. */
+  readonly format: 'json' | 'toml';
   /** The top-level key that maps server names to their definitions. */
-  readonly serversKey: 'mcpServers' | 'servers';
+  readonly serversKey: 'mcpServers' | 'servers' | 'mcp_servers';
+  /** The client starts servers in the project directory, so a relative command resolves there. */
+  readonly startsServersInProject: boolean;
   /** The client expands `${workspaceFolder}` in a server's command. */
   readonly expandsWorkspaceFolder: boolean;
   /** What to tell the user so that the client picks up an edited file. */
@@ -43,7 +47,9 @@ export const MCP_CLIENTS: Readonly<Record<ClientId, McpClient>> = {
     configFile: '.mcp.json',
     userConfigFile: () => '.claude.json',
     scopes: ['local', 'project', 'user'],
+    format: 'json',
     serversKey: 'mcpServers',
+    startsServersInProject: true,
     expandsWorkspaceFolder: false,
     reloadHint: 'restart Claude Code (or run /mcp) to pick up the change',
   },
@@ -53,7 +59,9 @@ export const MCP_CLIENTS: Readonly<Record<ClientId, McpClient>> = {
     configFile: '.cursor/mcp.json',
     userConfigFile: () => '.cursor/mcp.json',
     scopes: ['project', 'user'],
+    format: 'json',
     serversKey: 'mcpServers',
+    startsServersInProject: true,
     expandsWorkspaceFolder: true,
     reloadHint: 'Cursor reloads the file by itself; refresh the server under Settings › MCP if it does not',
   },
@@ -63,7 +71,9 @@ export const MCP_CLIENTS: Readonly<Record<ClientId, McpClient>> = {
     configFile: '.vscode/mcp.json',
     userConfigFile: vscodeUserConfig,
     scopes: ['project', 'user'],
+    format: 'json',
     serversKey: 'servers',
+    startsServersInProject: true,
     expandsWorkspaceFolder: true,
     reloadHint: 'restart the server from the MCP view (or run "MCP: List Servers") to pick up the change',
   },
@@ -73,9 +83,24 @@ export const MCP_CLIENTS: Readonly<Record<ClientId, McpClient>> = {
     configFile: '.gemini/settings.json',
     userConfigFile: () => '.gemini/settings.json',
     scopes: ['project', 'user'],
+    format: 'json',
     serversKey: 'mcpServers',
+    startsServersInProject: true,
     expandsWorkspaceFolder: false,
     reloadHint: 'restart Gemini CLI to pick up the change',
+  },
+  codex: {
+    id: 'codex',
+    name: 'Codex',
+    // Codex reads the project's file only in a project the user marked as trusted.
+    configFile: '.codex/config.toml',
+    userConfigFile: () => '.codex/config.toml',
+    scopes: ['project', 'user'],
+    format: 'toml',
+    serversKey: 'mcp_servers',
+    startsServersInProject: false,
+    expandsWorkspaceFolder: false,
+    reloadHint: 'restart Codex (or start a new session) to pick up the change',
   },
 };
 

@@ -6,7 +6,7 @@
  * download, no npx start-up cost, the version the project pinned. Cursor and VS Code get
  * `${workspaceFolder}/node_modules/.bin/narrowing`, which they expand themselves; Claude Code and
  * Gemini CLI start servers in the project directory, so the relative path works — unless the server
- * sets its own `cwd`. Everywhere else (no local install, a server with its own `cwd`, Windows,
+ * sets its own `cwd`. Codex is not documented to start servers there, so it always gets npx. Everywhere else (no local install, a server with its own `cwd`, Windows,
  * where `.bin` holds `.cmd` shims a client cannot start without a shell) it is
  * `npx -y narrowing-guard`, which also prefers a locally installed copy when there is one.
  */
@@ -55,7 +55,8 @@ function localLauncher(context: LauncherContext): Launcher | undefined {
   if (context.client.expandsWorkspaceFolder) {
     return { command: `\${workspaceFolder}/${LOCAL_BIN}`, args: [] };
   }
-  return context.entryHasCwd ? undefined : { command: LOCAL_BIN, args: [] };
+  if (context.entryHasCwd || !context.client.startsServersInProject) return undefined;
+  return { command: LOCAL_BIN, args: [] };
 }
 
 export interface StdioCommand {

@@ -4,8 +4,9 @@
  * elsewhere in the entry (an added variable in `env`, a `cwd`, a comment) stay.
  */
 import { isDeepStrictEqual } from 'node:util';
-import { type JsonNode, nodeValue, parseJsonc } from './jsonc.js';
-import { type EntryReading, readEntry } from './server-entry.js';
+import type { McpClient } from './clients.js';
+import { type JsonNode, nodeValue } from './jsonc.js';
+import { type EntryReading, parseEntryText, readEntry } from './server-entry.js';
 import type { WrapRecord } from './wrap-record.js';
 
 export interface FieldRestore {
@@ -26,9 +27,10 @@ export function restoreWrappedFields(
   text: string,
   current: StdioReading,
   record: WrapRecord,
+  client: McpClient,
 ): FieldRestore | undefined {
-  const wrappedNode = parseRoot(record.wrappedEntry);
-  const originalNode = parseRoot(record.originalEntry);
+  const wrappedNode = parseEntryText(record.wrappedEntry, client);
+  const originalNode = parseEntryText(record.originalEntry, client);
   const wrapped = wrappedNode && readEntry(wrappedNode);
   const original = originalNode && readEntry(originalNode);
   if (wrapped?.kind !== 'stdio' || original?.kind !== 'stdio' || current.argsNode === undefined)
@@ -48,6 +50,13 @@ export function restoreWrappedFields(
   } else if (/^\s*,\s*"args"\s*:\s*$/.test(text.slice(current.commandNode.end, args.start))) {
     // Wrap added the list right after the command: take it out again.
     edits.push({ start: current.commandNode.end, end: args.end, text: '' });
+  } else if (
+    client.format === 'toml' &&
+    addedTomlArgs(text, current.commandNode.end, args.start) !== undefined
+  ) {
+    // Wrap added `args = […]` on the line after the command's: take that line out again.
+    const from = addedTomlArgs(text, current.commandNode.end, args.start)!;
+    edits.push({ start: from, end: args.end, text: '' });
   } else {
     edits.push({ start: args.start, end: args.end, text: '[]' });
   }
@@ -58,12 +67,10 @@ export function restoreWrappedFields(
   return { text: out, editedKeys: editedKeys(wrappedNode!, current.entry) };
 }
 
-function parseRoot(text: string): JsonNode | undefined {
-  try {
-    return parseJsonc(text).root;
-  } catch {
-    return undefined;
-  }
+/** Where the line break before an `args = ` line that directly follows the command's line starts. */
+function addedTomlArgs(text: string, commandEnd: number, argsStart: number): number | undefined {
+  const match = /^[^\r\n]*?(\r?\n[ \t]*args[ \t]*=[ \t]*)$/.exec(text.slice(commandEnd, argsStart));
+  return match === null ? undefined : argsStart - match[1]!.length;
 }
 
 function editedKeys(wrapped: JsonNode, current: JsonNode): string[] {

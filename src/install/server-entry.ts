@@ -18,6 +18,7 @@ import {
 } from './jsonc.js';
 import type { StdioCommand } from './launcher.js';
 import { indentationAt, startsLine, type TextStyle } from './text-style.js';
+import { readTomlEntry, readTomlServers, TomlReadError, tomlString } from './toml-config.js';
 
 export interface ConfigDocument {
   readonly parsed: ParsedJsonc;
@@ -25,6 +26,8 @@ export interface ConfigDocument {
   readonly servers: ObjectNode | undefined;
   /** The keys leading to the map of servers (the first spelling when the file has none). */
   readonly serversPath: readonly string[];
+  /** Servers defined in a form that cannot be edited in place, with what to change by hand. */
+  readonly entryProblems?: ReadonlyMap<string, string>;
 }
 
 /**
@@ -37,6 +40,7 @@ export function readConfigDocument(
   label: string,
   serversPaths: readonly (readonly string[])[] = [[client.serversKey]],
 ): ConfigDocument {
+  if (client.format === 'toml') return readTomlDocument(text, client, label);
   let parsed: ParsedJsonc;
   try {
     parsed = parseJsonc(text);
@@ -68,6 +72,44 @@ export function readConfigDocument(
     if (found) return { parsed, servers: node as ObjectNode, serversPath: path };
   }
   return { parsed, servers: undefined, serversPath: serversPaths[0] ?? [client.serversKey] };
+}
+
+function readTomlDocument(text: string, client: McpClient, label: string): ConfigDocument {
+  try {
+    const { servers, problems } = readTomlServers(text);
+    const root: ObjectNode = { kind: 'object', start: 0, end: text.length, members: [] };
+    return {
+      parsed: { root, hasComments: false },
+      servers: servers && {
+        ...servers,
+        members: [...servers.members, ...[...problems.keys()].map(problemMember)],
+      },
+      serversPath: [client.serversKey],
+      entryProblems: problems,
+    };
+  } catch (error) {
+    if (!(error instanceof TomlReadError)) throw error;
+    throw new ConfigFileError(`${label} is not valid TOML: ${error.message}. Fix it, then try again.`);
+  }
+}
+
+/** A server that cannot be edited is still listed (and found), with an empty definition. */
+function problemMember(key: string): Member {
+  const at = { start: 0, end: 0 };
+  return { key, keySpan: at, value: { kind: 'object', members: [], ...at } };
+}
+
+/**
+ * The entry node of a server definition saved on its own (a record's original or wrapped entry):
+ * a JSON object, or a TOML `[mcp_servers.<name>]` table. `undefined` when it is neither.
+ */
+export function parseEntryText(text: string, client: McpClient): JsonNode | undefined {
+  if (client.format === 'toml') return readTomlEntry(text);
+  try {
+    return parseJsonc(text).root;
+  } catch {
+    return undefined;
+  }
 }
 
 export function serverNames(document: ConfigDocument): string[] {
@@ -153,14 +195,16 @@ export function rewriteCommand(
   reading: Extract<EntryReading, { kind: 'stdio' }>,
   wrapped: StdioCommand,
   style: TextStyle,
+  format: McpClient['format'] = 'json',
 ): string {
+  const quote = format === 'toml' ? tomlString : (value: string) => JSON.stringify(value);
   const original = reading.command.args;
   const prefix = wrapped.args.slice(0, wrapped.args.length - original.length);
   if (wrapped.args.slice(prefix.length).some((arg, index) => arg !== original[index])) {
     throw new Error('the wrapped arguments must end with the original ones');
   }
   const edits: Edit[] = [
-    { start: reading.commandNode.start, end: reading.commandNode.end, text: JSON.stringify(wrapped.command) },
+    { start: reading.commandNode.start, end: reading.commandNode.end, text: quote(wrapped.command) },
   ];
   const multilineEntry = startsLine(text, reading.commandMember.keySpan.start);
   const argsNode = reading.argsNode;
@@ -172,15 +216,21 @@ export function rewriteCommand(
     edits.push({
       start: first.start,
       end: first.start,
-      text: prefix.map((arg) => JSON.stringify(arg) + separator).join(''),
+      text: prefix.map((arg) => quote(arg) + separator).join(''),
     });
   } else if (argsNode !== undefined) {
     const indent = indentationAt(text, argsNode.start);
     edits.push({
       start: argsNode.start,
       end: argsNode.end,
-      text: renderArray(prefix, indent, multilineEntry, style),
+      text: renderArray(prefix, indent, multilineEntry, style, quote),
     });
+  } else if (format === 'toml') {
+    // A key of its own on the line after the command's (after any comment that ends that line).
+    const lineBreak = /\r?\n|$/.exec(text.slice(reading.commandNode.end))!;
+    const at = reading.commandNode.end + lineBreak.index;
+    const indent = indentationAt(text, reading.commandMember.keySpan.start);
+    edits.push({ start: at, end: at, text: `${style.eol}${indent}args = [${prefix.map(quote).join(', ')}]` });
   } else {
     const indent = indentationAt(text, reading.commandMember.keySpan.start);
     const gap = multilineEntry ? `${style.eol}${indent}` : ' ';
@@ -201,6 +251,7 @@ export function restoreCommand(
   text: string,
   reading: Extract<EntryReading, { kind: 'stdio' }>,
   upstream: StdioCommand,
+  format: McpClient['format'] = 'json',
 ): string {
   const argsNode = reading.argsNode;
   if (argsNode === undefined) throw new Error('a wrapped entry has arguments');
@@ -210,7 +261,7 @@ export function restoreCommand(
     {
       start: reading.commandNode.start,
       end: reading.commandNode.end,
-      text: JSON.stringify(upstream.command),
+      text: format === 'toml' ? tomlString(upstream.command) : JSON.stringify(upstream.command),
     },
     firstKept === undefined || keep === 0
       ? { start: argsNode.start, end: argsNode.end, text: '[]' }
@@ -219,12 +270,17 @@ export function restoreCommand(
   return applyEdits(text, edits);
 }
 
-function renderArray(items: readonly string[], indent: string, multiline: boolean, style: TextStyle): string {
+function renderArray(
+  items: readonly string[],
+  indent: string,
+  multiline: boolean,
+  style: TextStyle,
+  quote: (value: string) => string = (value) => JSON.stringify(value),
+): string {
   if (items.length === 0) return '[]';
-  if (!multiline || !style.multilineArrays)
-    return `[${items.map((item) => JSON.stringify(item)).join(', ')}]`;
+  if (!multiline || !style.multilineArrays) return `[${items.map(quote).join(', ')}]`;
   const inner = indent + style.indentUnit;
-  const lines = items.map((item) => inner + JSON.stringify(item));
+  const lines = items.map((item) => inner + quote(item));
   return `[${style.eol}${lines.join(`,${style.eol}`)}${style.eol}${indent}]`;
 }
 

@@ -10,11 +10,11 @@ import { isDeepStrictEqual } from 'node:util';
 import { z } from 'zod';
 import { writeFileAtomicSync } from '../node/atomic-file.js';
 import { readTextNoFollowSync } from '../node/safe-fs.js';
-import { CLIENT_IDS, type ClientId, type ConfigScope } from './clients.js';
+import { CLIENT_IDS, type ClientId, type ConfigScope, MCP_CLIENTS } from './clients.js';
 import { ConfigFileError } from './errors.js';
-import { type JsonNode, nodeValue, parseJsonc } from './jsonc.js';
+import { type JsonNode, nodeValue } from './jsonc.js';
 import { readWrapped } from './launcher.js';
-import { readEntry } from './server-entry.js';
+import { parseEntryText, readEntry } from './server-entry.js';
 
 /** A server definition is a few hundred bytes; a record much larger than this was not written by wrap. */
 export const MAX_RECORD_BYTES = 256 * 1024;
@@ -110,6 +110,7 @@ export function recordMismatch(record: WrapRecord, expected: RecordExpectation):
   if (record.scope !== expected.scope || record.serversAt !== expected.serversAt) {
     return `it was written for ${record.serversAt ?? 'the servers'} of ${record.scope ?? 'project'} scope`;
   }
+  const safeParse = (text: string) => parseEntryText(text, MCP_CLIENTS[expected.client]);
   const parsed = safeParse(record.originalEntry);
   const original = parsed === undefined ? undefined : readEntry(parsed);
   if (original?.kind !== 'stdio') return 'its original entry is not a server definition with a command';
@@ -132,14 +133,6 @@ export function recordMismatch(record: WrapRecord, expected: RecordExpectation):
     return 'its original entry differs from the wrapped entry in more than the command';
   }
   return undefined;
-}
-
-function safeParse(text: string): JsonNode | undefined {
-  try {
-    return parseJsonc(text).root;
-  } catch {
-    return undefined;
-  }
 }
 
 function withoutCommand(node: JsonNode | undefined): unknown {

@@ -9,7 +9,7 @@ import { isDeepStrictEqual } from 'node:util';
 import type { ConfigScope, McpClient } from './clients.js';
 import { keyPathLabel } from './config-locations.js';
 import { type ConfigTarget, hasProblem, type SelectedConfig, selectConfigs } from './config-selection.js';
-import { nodeValue, parseJsonc } from './jsonc.js';
+import { nodeValue } from './jsonc.js';
 import {
   chooseLauncher,
   type LauncherChoice,
@@ -22,6 +22,7 @@ import { restoreWrappedFields } from './restore-fields.js';
 import {
   type EntryReading,
   findServer,
+  parseEntryText,
   readConfigDocument,
   readEntry,
   replaceSpan,
@@ -29,6 +30,7 @@ import {
   rewriteCommand,
 } from './server-entry.js';
 import { detectStyle } from './text-style.js';
+import { TomlReadError, tomlEditProblem } from './toml-config.js';
 import { unifiedDiff } from './unified-diff.js';
 import {
   readRecord,
@@ -80,13 +82,15 @@ export interface PlannedChange {
   readonly recordPath: string;
   /** A record to write, `null` to delete the record, absent to leave it. */
   readonly record?: WrapRecord | null;
+  /** The saved entry that replaces the whole entry (`unwrap --force`), edits made since included. */
+  readonly restoredEntry?: string;
 }
 
 export function planWrap(request: WrapRequest): PlannedChange[] {
   const installedLocally =
     request.installedLocally ??
     existsSync(join(request.projectDir, 'node_modules', '.bin', 'narrowing-guard'));
-  return planEach(selectConfigs(request, 'wrap'), (config) => {
+  return planEach(selectConfigs(request, 'wrap'), request.server, (config) => {
     const { scope } = config.location;
     const record = recordPath(request.stateDir, config.client.id, request.server, scope);
     const base = changeBase(config, record);
@@ -95,6 +99,10 @@ export function planWrap(request: WrapRequest): PlannedChange[] {
     const member = findServer(config.document, request.server)!;
     const reading = readEntry(member.value);
     const name = serverName(request.server, base);
+    const unsupported = config.document.entryProblems?.get(request.server);
+    if (unsupported !== undefined) {
+      return { ...same, status: 'refused', message: `${name} cannot be wrapped: ${unsupported}.` };
+    }
     if (reading.kind === 'remote')
       return { ...same, status: 'refused', message: remoteMessage(name, reading.url) };
     if (reading.kind === 'invalid') {
@@ -116,10 +124,18 @@ export function planWrap(request: WrapRequest): PlannedChange[] {
       entryHasCwd: reading.hasCwd,
       platform: request.platform ?? process.platform,
     });
+    // Paths relative to the project hold only for a client that starts the server there.
+    const absolutePaths = scope === 'user' || !config.client.startsServersInProject;
     const narrowingOptions =
-      (scope === 'user' ? request.userNarrowingOptions : undefined) ?? request.narrowingOptions ?? [];
+      (absolutePaths ? request.userNarrowingOptions : undefined) ?? request.narrowingOptions ?? [];
     const wrapped = wrapCommand(launcher, narrowingOptions, reading.command);
-    const after = rewriteCommand(config.text, reading, wrapped, detectStyle(config.text));
+    let after: string;
+    try {
+      after = rewriteCommand(config.text, reading, wrapped, detectStyle(config.text), config.client.format);
+    } catch (error) {
+      if (!(error instanceof TomlReadError)) throw error;
+      return { ...same, status: 'refused', message: `${name} cannot be wrapped: ${error.message}.` };
+    }
     const entry = reading.entry;
     const wrappedEnd = entry.end + after.length - config.text.length;
     return {
@@ -143,7 +159,7 @@ export function planWrap(request: WrapRequest): PlannedChange[] {
 }
 
 export function planUnwrap(request: UnwrapRequest): PlannedChange[] {
-  return planEach(selectConfigs(request, 'unwrap'), (config) => {
+  return planEach(selectConfigs(request, 'unwrap'), request.server, (config) => {
     const record = recordPath(request.stateDir, config.client.id, request.server, config.location.scope);
     const base = changeBase(config, record);
     const same = { ...base, before: config.text, after: config.text };
@@ -163,6 +179,10 @@ export function planUnwrap(request: UnwrapRequest): PlannedChange[] {
         message: `${name} is no longer defined; nothing to restore. Its saved original stays in ${record}.`,
       };
     }
+    const unsupported = config.document.entryProblems?.get(request.server);
+    if (unsupported !== undefined) {
+      return { ...same, status: 'refused', message: `${name} cannot be unwrapped: ${unsupported}.` };
+    }
     const reading = readEntry(member.value);
     if (reading.kind !== 'stdio' || !readWrapped(reading.command).wrapped) {
       return {
@@ -181,7 +201,7 @@ export function planUnwrap(request: UnwrapRequest): PlannedChange[] {
       configFile: config.label,
       ...recordScope(base),
       current: member.value,
-      edited: current !== saved.wrappedEntry && !sameValue(current, saved.wrappedEntry),
+      edited: current !== saved.wrappedEntry && !sameValue(current, saved.wrappedEntry, config.client),
     });
     if (mismatch !== undefined) {
       return {
@@ -195,7 +215,7 @@ export function planUnwrap(request: UnwrapRequest): PlannedChange[] {
     const after = replaceSpan(config.text, entry, saved.originalEntry);
     const restored = { ...base, before: config.text, after, status: 'change' as const, record: null };
     if (current === saved.wrappedEntry) return { ...restored, message: `${name} is restored as it was.` };
-    if (sameValue(current, saved.wrappedEntry)) {
+    if (sameValue(current, saved.wrappedEntry, config.client)) {
       return {
         ...restored,
         message: `${name} is restored as it was (the wrapped entry had been reformatted, its content was unchanged).`,
@@ -204,10 +224,11 @@ export function planUnwrap(request: UnwrapRequest): PlannedChange[] {
     if (request.force) {
       return {
         ...restored,
+        restoredEntry: saved.originalEntry,
         message: `${name} is restored as it was; the edits made to it after wrapping were discarded (--force).`,
       };
     }
-    const kept = restoreWrappedFields(config.text, reading, saved);
+    const kept = restoreWrappedFields(config.text, reading, saved, config.client);
     if (kept !== undefined) {
       const edited =
         kept.editedKeys.length > 0 ? ` (${kept.editedKeys.map((key) => `"${key}"`).join(', ')})` : '';
@@ -268,6 +289,7 @@ export function changeDiff(change: PlannedChange): string {
  */
 function planEach(
   configs: readonly SelectedConfig[],
+  server: string,
   planOne: (config: SelectedConfig) => PlannedChange,
 ): PlannedChange[] {
   const latest = new Map<string, string>();
@@ -282,10 +304,31 @@ function planEach(
         document: readConfigDocument(text, location.client, location.label, location.serversPaths),
       };
     }
-    const change = planOne(current);
+    const change = checkedEdit(planOne(current), server);
     latest.set(change.path, change.after);
     return change;
   });
+}
+
+/**
+ * A TOML config is edited through offsets found beside the parser: the edited text is parsed again
+ * and the change is refused unless exactly the server's command and arguments differ.
+ */
+function checkedEdit(change: PlannedChange, server: string): PlannedChange {
+  if (change.client.format !== 'toml' || change.status !== 'change' || change.after === change.before) {
+    return change;
+  }
+  const problem = tomlEditProblem(change.before, change.after, server, change.restoredEntry);
+  if (problem === undefined) return change;
+  const { record: _record, ...rest } = change;
+  return {
+    ...rest,
+    after: change.before,
+    status: 'refused',
+    message:
+      `"${server}" in ${change.label} was left alone: ${problem}, so the file was not written. ` +
+      'Edit its command line by hand.',
+  };
 }
 
 type ChangeBase = Pick<
@@ -344,7 +387,7 @@ function restoreWithoutRecord(input: {
   }
   return {
     ...same,
-    after: restoreCommand(same.before, reading, upstream),
+    after: restoreCommand(same.before, reading, upstream, same.client.format),
     status: 'change',
     message:
       `${name} is restored from its wrapped command line: ${commandLine(upstream)} ` +
@@ -361,12 +404,12 @@ function remoteMessage(name: string, url: string | undefined): string {
   );
 }
 
-function sameValue(a: string, b: string): boolean {
-  try {
-    return isDeepStrictEqual(nodeValue(parseJsonc(a).root), nodeValue(parseJsonc(b).root));
-  } catch {
-    return false;
-  }
+function sameValue(a: string, b: string, client: McpClient): boolean {
+  const first = parseEntryText(a, client);
+  const second = parseEntryText(b, client);
+  return (
+    first !== undefined && second !== undefined && isDeepStrictEqual(nodeValue(first), nodeValue(second))
+  );
 }
 
 /** A command line as a shell would need it typed. */

@@ -55,7 +55,7 @@ describe('unwrapping an entry whose env was edited after wrapping', () => {
             wrappedEntry: wrapped.slice(stdioEntry(wrapped).entry.start, stdioEntry(wrapped).entry.end),
           };
           const edited = withEnv(wrapped, newEnv);
-          const restored = restoreWrappedFields(edited, stdioEntry(edited), record);
+          const restored = restoreWrappedFields(edited, stdioEntry(edited), record, claude);
           expect(restored?.text).toBe(withEnv(original, newEnv));
           const changed = JSON.stringify(newEnv) !== JSON.stringify(entry.env);
           expect(restored?.editedKeys).toEqual(changed ? ['env'] : []);
@@ -82,7 +82,7 @@ describe('unwrapping an entry whose env was edited after wrapping', () => {
             originalEntry,
             wrappedEntry,
           };
-          const restored = restoreWrappedFields(text, stdioEntry(text), record);
+          const restored = restoreWrappedFields(text, stdioEntry(text), record, claude);
           if (restored !== undefined)
             expect(
               nodeValue(readConfigDocument(restored.text, claude, '.mcp.json').parsed.root),

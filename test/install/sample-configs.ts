@@ -155,3 +155,36 @@ export const SAMPLE_CONFIGS: readonly SampleConfig[] = [
     remoteServer: { name: 'docs', url: 'http://localhost:3000/mcp' },
   },
 ];
+
+/** As `codex mcp add` and a person editing by hand leave it: comments, other settings, sub-tables. */
+export const CODEX_CONFIG_TOML = `# Codex settings
+model = "gpt-5-codex"
+approval_policy = "on-request" # ask before running commands
+
+[projects."/home/dana/code/web"]
+trust_level = "trusted"
+
+# GitHub, with the token from the environment
+[mcp_servers.github]
+command = 'npx' # launcher
+args = [
+  "-y", # answer yes to the install prompt
+  "@modelcontextprotocol/server-github",
+]
+startup_timeout_sec = 20
+tool_timeout_sec = 60
+
+[mcp_servers.github.env]
+GITHUB_TOOLSETS = "repos,issues"
+
+[mcp_servers.memory]
+command = "npx"
+enabled = true
+
+[mcp_servers.figma]
+url = "https://mcp.figma.com/mcp"
+bearer_token_env_var = "FIGMA_TOKEN"
+
+[tui]
+notifications = true
+`;

@@ -31,13 +31,17 @@ Where servers are found (--scope; the project is --cwd, ~ is the home directory,
   vscode  .vscode/mcp.json  servers   ~/.config/Code/User/mcp.json (macOS: ~/Library/Application
                                       Support/Code/User/mcp.json)
   gemini  .gemini/settings.json       ~/.gemini/settings.json
+  codex   .codex/config.toml          ~/.codex/config.toml
+          [mcp_servers.<name>]        [mcp_servers.<name>]
 With --scope auto (the default), each client's server is wrapped where the client takes it
 from: for Claude Code local first (where \`claude mcp add\` puts it), then project, then user.
 With --client all (the default), every client that defines the server is wrapped. Every
 message, and the --dry-run diff, names the file and the key the server was found under.
 A file in the home directory is never edited through a symbolic link, and is written only if
 it still holds what was read (clients rewrite it themselves); only the server's entry changes.
-A user-scope server is started with npx, as it runs in every project.
+A user-scope server is started with npx, as it runs in every project. In Codex's TOML only
+the table's "command" and "args" values change, and the edited file is parsed again to check
+that nothing else did.
 
 How narrowing is started (--launcher auto): the project's own node_modules/.bin/narrowing
 when it is installed there (as \${workspaceFolder}/node_modules/.bin/narrowing for Cursor and
@@ -89,7 +93,7 @@ export function register(program: Command): void {
 
 export function clientOption(): Option {
   return new Option('--client <name>', 'which client config to edit')
-    .choices(['claude', 'cursor', 'vscode', 'gemini', 'all'])
+    .choices(['claude', 'cursor', 'vscode', 'gemini', 'codex', 'all'])
     .default('all');
 }
 

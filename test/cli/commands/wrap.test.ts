@@ -4,7 +4,7 @@ import { dirname, join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { runUnwrap } from '../../../src/cli/commands/unwrap.js';
 import { runWrap } from '../../../src/cli/commands/wrap.js';
-import { CLAUDE_MCP_JSON, CURSOR_MCP_JSON } from '../../install/sample-configs.js';
+import { CLAUDE_MCP_JSON, CODEX_CONFIG_TOML, CURSOR_MCP_JSON } from '../../install/sample-configs.js';
 import { captureIO } from './cli-io.js';
 
 const dirs: string[] = [];
@@ -205,5 +205,27 @@ describe('narrowing wrap and unwrap', () => {
     expect(stdout()).toContain(
       `npx -y narrowing-guard mcp --policy ${join(cwd, 'config/narrowing.yaml')} -- uvx mcp-server-fetch`,
     );
+  });
+
+  it("wraps a server of Codex's ~/.codex/config.toml with --client codex, and unwraps it byte for byte", async () => {
+    const cwd = project({});
+    const config = join(home, '.codex', 'config.toml');
+    mkdirSync(dirname(config), { recursive: true });
+    writeFileSync(config, CODEX_CONFIG_TOML);
+    const dry = captureIO();
+    expect(await runWrap('github', { cwd, client: 'codex', dryRun: true }, dry.io)).toBe(0);
+    expect(dry.stdout()).toContain('--- a/~/.codex/config.toml\n+++ b/~/.codex/config.toml\n');
+    expect(dry.stdout()).toContain('\n-command = \'npx\' # launcher\n+command = "npx" # launcher\n');
+    expect(readFileSync(config, 'utf8')).toBe(CODEX_CONFIG_TOML);
+    const wrapped = captureIO();
+    expect(await runWrap('github', { cwd, client: 'codex' }, wrapped.io)).toBe(0);
+    expect(wrapped.stdout()).toContain(
+      '"github" in ~/.codex/config.toml (user scope, mcp_servers) now runs through narrowing: ' +
+        'npx -y narrowing-guard mcp -- npx -y @modelcontextprotocol/server-github\n',
+    );
+    expect(wrapped.stdout()).toContain('Next: restart Codex (or start a new session) to pick up the change.');
+    const unwrapped = captureIO();
+    expect(await runUnwrap('github', { cwd, client: 'codex' }, unwrapped.io)).toBe(0);
+    expect(readFileSync(config, 'utf8')).toBe(CODEX_CONFIG_TOML);
   });
 });
