@@ -12,8 +12,9 @@ import {
   SdkErrorCode,
 } from '@modelcontextprotocol/client';
 import { RecencyMap } from '../core/recency-map.js';
+import { checkToolResult } from './tool-result.js';
 
-/** How a relayed call ended: the server's result, checked as the SDK client checks it, or why there is none. */
+/** How a relayed call ended: the server's result, checked for what the proxy reads, or why there is none. */
 export type RelayOutcome =
   | { readonly result: CallToolResult }
   | {
@@ -57,9 +58,9 @@ const RELAY_ID_PREFIX = 'narrowing-';
 /**
  * The SDK client for the upstream server, with a second way to call a tool: `relayToolCall` sends the
  * request as it is, and the answer comes back through the client's own response, progress and close
- * seams (which the SDK documents for subclasses). The answer is checked with this connection's wire
- * codec, the very check the SDK client applies, so a relayed result is what `request()` would have
- * returned. It spares the client's per-request machinery for the one request that is hot.
+ * seams (which the SDK documents for subclasses). The answer is checked by hand (`checkToolResult`)
+ * for what the proxy reads, rather than through the SDK's schemas, and otherwise passed on as the
+ * server sent it. It spares the client's per-request machinery for the one request that is hot.
  */
 export class UpstreamClient extends Client {
   /** One entry a call, removed on its answer: see `FastToolCalls.open` for why not a Map. */
@@ -136,18 +137,27 @@ export class UpstreamClient extends Client {
       const error = ProtocolError.fromError(code, message, data);
       return { error, passOn: this.wireError(error) };
     }
+    // By hand, not through the SDK's schemas: walking them cost more than the rest of the relay.
+    const checked = checkToolResult(response.result);
+    if (checked.ok) return { result: checked.result };
+    return {
+      error: new SdkError(
+        SdkErrorCode.InvalidResult,
+        `Invalid result for tools/call: ${this.whyInvalid(response.result, checked.message)}`,
+      ),
+    };
+  }
+
+  /**
+   * Why a result was refused, in the SDK client's words when its schema refuses it too, so that a
+   * client hears what it would hear through the SDK. Only a refused result ever meets the schema.
+   */
+  private whyInvalid(raw: unknown, own: string): string {
     const codec = this._wireCodec();
-    const decoded = codec.decodeResult('tools/call', response.result);
-    if (decoded.kind === 'invalid') return { error: decoded.error };
-    if (decoded.kind === 'input_required') {
-      return {
-        error: new SdkError(SdkErrorCode.InvalidResult, 'Invalid result for tools/call: input_required'),
-      };
-    }
+    const decoded = codec.decodeResult('tools/call', raw);
+    if (decoded.kind !== 'complete') return own;
     const checked = codec.validateResult('tools/call', decoded.result);
-    if (checked.ok) return { result: checked.value };
-    const why = checked.reason === 'invalid' ? checked.message : 'not-in-era: tools/call';
-    return { error: new SdkError(SdkErrorCode.InvalidResult, `Invalid result for tools/call: ${why}`) };
+    return !checked.ok && checked.reason === 'invalid' ? checked.message : own;
   }
 
   /**
