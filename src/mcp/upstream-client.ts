@@ -2,7 +2,9 @@ import {
   type CallToolRequestParams,
   type CallToolResult,
   Client,
+  type ConnectOptions,
   type JSONRPCErrorResponse,
+  type JSONRPCMessage,
   type JSONRPCNotification,
   type JSONRPCResponse,
   type MessageExtraInfo,
@@ -10,6 +12,7 @@ import {
   ProtocolError,
   SdkError,
   SdkErrorCode,
+  type Transport,
 } from '@modelcontextprotocol/client';
 import { RecencyMap } from '../core/recency-map.js';
 import { checkToolResult } from './tool-result.js';
@@ -93,6 +96,33 @@ export class UpstreamClient extends Client {
     };
   }
 
+  /**
+   * Connects as the SDK client does, with one difference: an answer to a relayed call goes straight
+   * to the relay, without the SDK's schema walk of every message it receives (the line transport
+   * has already read it as a JSON-RPC message). Everything else reaches the SDK as before.
+   */
+  override connect(transport: Transport, options?: ConnectOptions): Promise<void> {
+    this.tapRelayAnswers(transport);
+    return super.connect(transport, options);
+  }
+
+  /** Puts the relay in front of whatever handler the SDK installs on the transport. */
+  private tapRelayAnswers(transport: Transport): void {
+    let handler: Transport['onmessage'];
+    const tapped: NonNullable<Transport['onmessage']> = (message, extra) => {
+      if (isRelayAnswer(message) && this.relays.has(message.id)) this._onresponse(message);
+      else handler?.(message, extra);
+    };
+    Object.defineProperty(transport, 'onmessage', {
+      configurable: true,
+      enumerable: true,
+      get: () => (handler ? tapped : undefined),
+      set: (next: Transport['onmessage']) => {
+        handler = next;
+      },
+    });
+  }
+
   protected override _onresponse(response: JSONRPCResponse | JSONRPCErrorResponse): void {
     const listener = typeof response.id === 'string' ? this.relays.get(response.id) : undefined;
     if (!listener) {
@@ -171,6 +201,13 @@ export class UpstreamClient extends Client {
       ...(error.data !== undefined && { data: error.data }),
     };
   }
+}
+
+/** An answer under one of the proxy's own ids. */
+function isRelayAnswer(
+  message: JSONRPCMessage,
+): message is (JSONRPCResponse | JSONRPCErrorResponse) & { readonly id: string } {
+  return typeof (message as { id?: unknown }).id === 'string' && ('result' in message || 'error' in message);
 }
 
 function asError(value: unknown): Error {
