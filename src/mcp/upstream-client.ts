@@ -2,7 +2,9 @@ import {
   type CallToolRequestParams,
   type CallToolResult,
   Client,
+  type ConnectOptions,
   type JSONRPCErrorResponse,
+  type JSONRPCMessage,
   type JSONRPCNotification,
   type JSONRPCResponse,
   type MessageExtraInfo,
@@ -10,10 +12,12 @@ import {
   ProtocolError,
   SdkError,
   SdkErrorCode,
+  type Transport,
 } from '@modelcontextprotocol/client';
 import { RecencyMap } from '../core/recency-map.js';
+import { checkToolResult } from './tool-result.js';
 
-/** How a relayed call ended: the server's result, checked as the SDK client checks it, or why there is none. */
+/** How a relayed call ended: the server's result, checked for what the proxy reads, or why there is none. */
 export type RelayOutcome =
   | { readonly result: CallToolResult }
   | {
@@ -57,9 +61,9 @@ const RELAY_ID_PREFIX = 'narrowing-';
 /**
  * The SDK client for the upstream server, with a second way to call a tool: `relayToolCall` sends the
  * request as it is, and the answer comes back through the client's own response, progress and close
- * seams (which the SDK documents for subclasses). The answer is checked with this connection's wire
- * codec, the very check the SDK client applies, so a relayed result is what `request()` would have
- * returned. It spares the client's per-request machinery for the one request that is hot.
+ * seams (which the SDK documents for subclasses). The answer is checked by hand (`checkToolResult`)
+ * for what the proxy reads, rather than through the SDK's schemas, and otherwise passed on as the
+ * server sent it. It spares the client's per-request machinery for the one request that is hot.
  */
 export class UpstreamClient extends Client {
   /** One entry a call, removed on its answer: see `FastToolCalls.open` for why not a Map. */
@@ -90,6 +94,33 @@ export class UpstreamClient extends Client {
           .catch((error: unknown) => this.onerror?.(new Error(`Failed to send cancellation: ${error}`)));
       },
     };
+  }
+
+  /**
+   * Connects as the SDK client does, with one difference: an answer to a relayed call goes straight
+   * to the relay, without the SDK's schema walk of every message it receives (the line transport
+   * has already read it as a JSON-RPC message). Everything else reaches the SDK as before.
+   */
+  override connect(transport: Transport, options?: ConnectOptions): Promise<void> {
+    this.tapRelayAnswers(transport);
+    return super.connect(transport, options);
+  }
+
+  /** Puts the relay in front of whatever handler the SDK installs on the transport. */
+  private tapRelayAnswers(transport: Transport): void {
+    let handler: Transport['onmessage'];
+    const tapped: NonNullable<Transport['onmessage']> = (message, extra) => {
+      if (isRelayAnswer(message) && this.relays.has(message.id)) this._onresponse(message);
+      else handler?.(message, extra);
+    };
+    Object.defineProperty(transport, 'onmessage', {
+      configurable: true,
+      enumerable: true,
+      get: () => (handler ? tapped : undefined),
+      set: (next: Transport['onmessage']) => {
+        handler = next;
+      },
+    });
   }
 
   protected override _onresponse(response: JSONRPCResponse | JSONRPCErrorResponse): void {
@@ -136,18 +167,27 @@ export class UpstreamClient extends Client {
       const error = ProtocolError.fromError(code, message, data);
       return { error, passOn: this.wireError(error) };
     }
+    // By hand, not through the SDK's schemas: walking them cost more than the rest of the relay.
+    const checked = checkToolResult(response.result);
+    if (checked.ok) return { result: checked.result };
+    return {
+      error: new SdkError(
+        SdkErrorCode.InvalidResult,
+        `Invalid result for tools/call: ${this.whyInvalid(response.result, checked.message)}`,
+      ),
+    };
+  }
+
+  /**
+   * Why a result was refused, in the SDK client's words when its schema refuses it too, so that a
+   * client hears what it would hear through the SDK. Only a refused result ever meets the schema.
+   */
+  private whyInvalid(raw: unknown, own: string): string {
     const codec = this._wireCodec();
-    const decoded = codec.decodeResult('tools/call', response.result);
-    if (decoded.kind === 'invalid') return { error: decoded.error };
-    if (decoded.kind === 'input_required') {
-      return {
-        error: new SdkError(SdkErrorCode.InvalidResult, 'Invalid result for tools/call: input_required'),
-      };
-    }
+    const decoded = codec.decodeResult('tools/call', raw);
+    if (decoded.kind !== 'complete') return own;
     const checked = codec.validateResult('tools/call', decoded.result);
-    if (checked.ok) return { result: checked.value };
-    const why = checked.reason === 'invalid' ? checked.message : 'not-in-era: tools/call';
-    return { error: new SdkError(SdkErrorCode.InvalidResult, `Invalid result for tools/call: ${why}`) };
+    return !checked.ok && checked.reason === 'invalid' ? checked.message : own;
   }
 
   /**
@@ -161,6 +201,13 @@ export class UpstreamClient extends Client {
       ...(error.data !== undefined && { data: error.data }),
     };
   }
+}
+
+/** An answer under one of the proxy's own ids. */
+function isRelayAnswer(
+  message: JSONRPCMessage,
+): message is (JSONRPCResponse | JSONRPCErrorResponse) & { readonly id: string } {
+  return typeof (message as { id?: unknown }).id === 'string' && ('result' in message || 'error' in message);
 }
 
 function asError(value: unknown): Error {

@@ -1,10 +1,11 @@
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { type CallToolResult, Client, type Progress, ProtocolError } from '@modelcontextprotocol/client';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import type { VerdictKind } from '../../src/core/types.js';
 import { VERDICT_META_KEY, type VerdictMeta } from '../../src/guard/verdict.js';
 import { runStdioProxy } from '../../src/mcp/stdio.js';
+import { UpstreamClient } from '../../src/mcp/upstream-client.js';
 import {
   cleanupsAfterEach,
   connectModernClient,
@@ -169,6 +170,43 @@ describe('tool calls on the fast path', () => {
     // Both paths relay a call under an id of the proxy's own, so that a cancelled call is still learned.
     const ids = server.calls().map((entry) => entry.requestId);
     expect(ids.filter(isRelayId)).toHaveLength(18);
+  });
+
+  it('relay the server’s results without walking the SDK’s result schema', async () => {
+    const validated: string[] = [];
+    // The relay's client reaches the SDK's schemas only through its wire codec: watch what it validates.
+    const wireCodec =
+      Object.getOwnPropertyDescriptor(Client.prototype, '_wireCodec')?.value ??
+      Object.getPrototypeOf(Client.prototype)._wireCodec;
+    const spy = vi
+      .spyOn(UpstreamClient.prototype as unknown as { _wireCodec: () => object }, '_wireCodec')
+      .mockImplementation(function (this: UpstreamClient) {
+        const codec = wireCodec.call(this);
+        return Object.create(codec, {
+          validateResult: {
+            value: (method: string, raw: unknown) => {
+              validated.push(method);
+              return codec.validateResult(method, raw);
+            },
+          },
+        });
+      });
+    cleanups.push(() => spy.mockRestore());
+    const { client } = await rawProxyWith(probe().target);
+
+    const shapes = ['without-content', 'unknown-member', 'result-type'];
+    shapes.forEach((shape, index) => {
+      client.send({ id: index, method: 'tools/call', params: call('odd_result', { shape }) });
+    });
+    client.send({ id: 'echo', method: 'tools/call', params: call('echo', { text: 'plain' }) });
+    const answers = await Promise.all([...shapes.keys(), 'echo'].map((id) => client.answerTo(id)));
+    expect(answers.map((answer) => (answer.result as CallToolResult).isError ?? false)).toEqual([
+      false,
+      false,
+      false,
+      false,
+    ]);
+    expect(validated).not.toContain('tools/call');
   });
 
   it('put the same arguments to the guard and the server as the SDK path, whatever their keys', async () => {
