@@ -8,6 +8,7 @@ import { PassThrough } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { openGuard } from '../src/guard/index.js';
 import { parseHeaders, runStdioProxy, VERDICT_META_KEY } from '../src/mcp/index.js';
+import { RawClient } from '../test/mcp/support/line-client.js';
 
 type Message = Record<string, unknown> & { id?: unknown; method?: unknown; result?: unknown; error?: unknown };
 type AttackResult = string | { failed: string };
@@ -21,60 +22,6 @@ const fixture = (name: string) => fileURLToPath(new URL(`../test/mcp/fixtures/${
 const PROBE_SERVER = fixture('probe-server.mjs');
 const PLAIN_SERVER = fixture('plain-server.mjs');
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-/** A client writing JSON-RPC lines itself, to send what an SDK client never would. */
-class LineClient {
-  readonly received: Message[] = [];
-  private rest = '';
-  private readonly waiters = new Set<() => void>();
-
-  constructor(
-    private readonly input: PassThrough,
-    output: PassThrough,
-  ) {
-    output.setEncoding('utf8').on('data', (chunk: string) => {
-      const lines = (this.rest + chunk).split('\n');
-      this.rest = lines.pop() ?? '';
-      for (const line of lines) if (line.trim()) this.received.push(JSON.parse(line) as Message);
-      for (const waiter of this.waiters) waiter();
-    });
-  }
-
-  write(line: string): void {
-    this.input.write(`${line}\n`);
-  }
-
-  send(message: Message): void {
-    this.write(JSON.stringify({ jsonrpc: '2.0', ...message }));
-  }
-
-  request(id: string | number, method: string, params?: unknown): Promise<Message> {
-    this.send({ id, method, ...(params !== undefined && { params }) });
-    return this.answerTo(id);
-  }
-
-  answerTo(id: unknown, timeoutMs = 5_000): Promise<Message> {
-    return new Promise((resolve, reject) => {
-      const check = () => {
-        const found = this.received.find((message) => message.id === id && message.method === undefined);
-        if (!found) return;
-        this.waiters.delete(check);
-        clearTimeout(timer);
-        resolve(found);
-      };
-      const timer = setTimeout(() => {
-        this.waiters.delete(check);
-        reject(new Error(`no answer to ${String(id).slice(0, 40)} within ${timeoutMs} ms`));
-      }, timeoutMs);
-      this.waiters.add(check);
-      check();
-    });
-  }
-
-  end(): void {
-    this.input.end();
-  }
-}
 
 /** The stdio proxy with a real guard in `dir`, the server `script` behind it, and a client that has said hello. */
 async function proxy(dir: string, script: string, options: { restart?: boolean } = {}) {
@@ -92,7 +39,7 @@ async function proxy(dir: string, script: string, options: { restart?: boolean }
       restart: { maxAttempts: 5, initialDelayMs: 20, maxDelayMs: 100, stableAfterMs: 60_000 },
     }),
   });
-  const client = new LineClient(input, output);
+  const client = new RawClient(input, output);
   await client.request('init', 'initialize', {
     protocolVersion: '2025-11-25',
     capabilities: {},
@@ -182,11 +129,11 @@ export const MCP_ATTACKS: readonly McpAttack[] = [
         client.write('{"jsonrpc":"2.0","id":"numeric-method","method":42}');
         client.write('{"jsonrpc":"2.0","id":{"nested":true},"method":"ping"}');
         const answers = await Promise.all(
-          ['deep', 'old', 'numeric-method'].map((id) => client.answerTo(id).catch(() => undefined)),
+          ['deep', 'old', 'numeric-method'].map((id) => client.answerTo(id, 5_000).catch(() => undefined)),
         );
         const unanswered = ['deep', 'old', 'numeric-method'].filter((_, index) => !answers[index]?.error);
         if (unanswered.length > 0) return { failed: `no error answer to ${unanswered.join(', ')}` };
-        const huge = await client.answerTo(hugeId).catch(() => undefined);
+        const huge = await client.answerTo(hugeId, 5_000).catch(() => undefined);
         const alive = await client.request('after', 'ping').catch(() => undefined);
         if (!alive?.result) return { failed: 'the proxy stopped answering' };
         return `error answers with their ids, the huge id ${huge ? 'answered' : 'dropped'}, still serving`;

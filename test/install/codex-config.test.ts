@@ -1,8 +1,7 @@
-import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { parse as parseToml } from 'smol-toml';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   applyChange,
   type ConfigScope,
@@ -12,28 +11,11 @@ import {
   planWrap,
 } from '../../src/install/index.js';
 import { tomlEditProblem } from '../../src/install/toml-config.js';
+import { tempMachine } from './machine.js';
 import { CODEX_CONFIG_TOML } from './sample-configs.js';
 
-const dirs: string[] = [];
-afterEach(() => {
-  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
-});
-
 function machine(home: Record<string, string>, project: Record<string, string> = {}) {
-  const root = realpathSync(mkdtempSync(join(tmpdir(), 'narrowing-codex-')));
-  dirs.push(root);
-  const homeDir = join(root, 'home');
-  const projectDir = join(root, 'code', 'web');
-  for (const [dir, files] of [
-    [homeDir, home],
-    [projectDir, project],
-  ] as const) {
-    mkdirSync(dir, { recursive: true });
-    for (const [path, text] of Object.entries(files)) {
-      mkdirSync(dirname(join(dir, path)), { recursive: true });
-      writeFileSync(join(dir, path), text);
-    }
-  }
+  const { homeDir, projectDir } = tempMachine(home, project);
   const where = (server: string, scope: ConfigScope | 'auto' = 'auto') => ({
     projectDir,
     homeDir,

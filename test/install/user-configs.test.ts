@@ -1,15 +1,6 @@
-import {
-  mkdirSync,
-  mkdtempSync,
-  readFileSync,
-  realpathSync,
-  rmSync,
-  symlinkSync,
-  writeFileSync,
-} from 'node:fs';
-import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
 import {
   applyChange,
   type ClientId,
@@ -21,28 +12,11 @@ import {
   planWrap,
   recordPath,
 } from '../../src/install/index.js';
-
-const dirs: string[] = [];
-afterEach(() => {
-  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
-});
+import { tempMachine } from './machine.js';
 
 /** A project and a home directory of its own, each with the given files. */
 function machine(home: Record<string, string>, project: Record<string, string> = {}) {
-  const root = realpathSync(mkdtempSync(join(tmpdir(), 'narrowing-user-configs-')));
-  dirs.push(root);
-  const homeDir = join(root, 'home');
-  const projectDir = join(root, 'code', 'web');
-  mkdirSync(homeDir, { recursive: true });
-  mkdirSync(projectDir, { recursive: true });
-  const put = (dir: string, files: Record<string, string>) => {
-    for (const [path, text] of Object.entries(files)) {
-      mkdirSync(dirname(join(dir, path)), { recursive: true });
-      writeFileSync(join(dir, path), text.replaceAll('<project>', projectDir));
-    }
-  };
-  put(homeDir, home);
-  put(projectDir, project);
+  const { homeDir, projectDir } = tempMachine(home, project);
   const where = (server: string, client: ClientId | 'all' = 'all', scope: ConfigScope | 'auto' = 'auto') => ({
     projectDir,
     homeDir,
