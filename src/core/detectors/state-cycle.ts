@@ -12,21 +12,63 @@ import { hashLanes, hashString } from '../identity/index.js';
 import type { Violation } from '../types.js';
 import { isHarnessFault, isWatched, kindOf } from './applicability.js';
 import { LruMap } from './bounded.js';
-import { readCount, readEntries, readNumber, readSnapshot, readString, readStrings } from './restore.js';
+import {
+  isRecord,
+  readCount,
+  readEntries,
+  readNumber,
+  readSnapshot,
+  readString,
+  readStrings,
+} from './restore.js';
 import type { CallContext, Detector, ObservedOutcome } from './types.js';
 import { times, withAlternatives } from './wording.js';
 
 const NAME = 'state-cycle';
 /** Files followed in one run; past this the workspace is taken as new, never as an old state. */
 const MAX_FILES = 1_000;
-/** Edits remembered with the state they lead to, and their undoing. */
-const MAX_TRANSITIONS = 2_000;
+/** Files whose last few edits and writes are remembered, to recognise an undo or a rewrite. */
+const MAX_STEPPED_FILES = 200;
+const STEPS_PER_FILE = 4;
+/** Steps kept in saved state: texts this long at most, as hashes, never the texts themselves. */
+const MAX_SAVED_TEXT = 2_048;
+/** Longer texts are not remembered at all (their step leads to a new state): memory stays bounded. */
+const MAX_REMEMBERED_TEXT = 8_192;
 /** Failing commands remembered, each with the last few states it failed in. */
 const MAX_COMMANDS = 1_000;
 const STATES_PER_COMMAND = 8;
 /** A file the run has not changed: its state is whatever it was, and counts for nothing. */
 const UNCHANGED = '';
 const VERSION = 1;
+
+/**
+ * An edit (`before` replaced by `after`) that led a file from one state to another, or a whole write
+ * (`before` absent) that put `after` in it. Texts are compared as they are; a step read back from
+ * saved state has only their hashes.
+ */
+interface Step {
+  readonly from: string;
+  readonly to: string;
+  readonly before?: Text;
+  readonly after: Text;
+}
+
+interface Text {
+  readonly length: number;
+  readonly text?: string;
+  hash?: string;
+}
+
+/** Whether `text` is the remembered one, hashing only what is remembered as a hash. */
+function sameText(known: Text | undefined, text: string): boolean {
+  if (known === undefined || known.length !== text.length) return false;
+  if (known.text !== undefined) return known.text === text;
+  return known.hash === hashString(text);
+}
+
+function textOf(text: string): Text {
+  return { length: text.length, text };
+}
 
 interface Failed {
   /** Fingerprints of the workspace when the command failed. */
@@ -40,7 +82,7 @@ interface Failed {
 
 export function createStateCycleDetector(): Detector {
   const files = new Map<string, string>();
-  const transitions = new LruMap<string>(MAX_TRANSITIONS);
+  const steps = new LruMap<Step[]>(MAX_STEPPED_FILES);
   const failed = new LruMap<Failed>(MAX_COMMANDS);
   // The workspace fingerprint: two 32-bit lanes XORed over the files the run changed, so that it
   // follows each change in O(1) whatever the order of the changes.
@@ -81,15 +123,37 @@ export function createStateCycleDetector(): Detector {
     return `${epoch}:${high >>> 0}:${low >>> 0}`;
   }
 
-  /** The state an edit leads to from `from`; the swapped edit is remembered as leading back. */
-  function afterEdit(from: string, oldText: string, newText: string): string {
-    const forward = `${hashString(oldText)}>${hashString(newText)}`;
-    const known = transitions.peek(`${from}|${forward}`);
-    if (known !== undefined) return known;
-    const next = `e:${hashString(`${from}|${forward}`)}`;
-    transitions.set(`${from}|${forward}`, next);
-    transitions.set(`${next}|${hashString(newText)}>${hashString(oldText)}`, from);
-    return next;
+  function remember(target: string, step: Step): void {
+    if (step.after.length > MAX_REMEMBERED_TEXT || (step.before?.length ?? 0) > MAX_REMEMBERED_TEXT) return;
+    const list = steps.peek(target) ?? [];
+    list.push(step);
+    if (list.length > STEPS_PER_FILE) list.shift();
+    steps.set(target, list);
+  }
+
+  /**
+   * The state an edit leads to: the one it led to before from the same state, the state before an
+   * edit it undoes (its texts swapped), or a new one. Texts are compared, never hashed, in a run.
+   */
+  function afterEdit(target: string, from: string, before: string, after: string): string {
+    for (const step of steps.peek(target) ?? []) {
+      if (step.before === undefined) continue;
+      if (step.from === from && sameText(step.before, before) && sameText(step.after, after)) return step.to;
+      if (step.to === from && sameText(step.before, after) && sameText(step.after, before)) return step.from;
+    }
+    const to = `e:${++fresh}`;
+    remember(target, { from, to, before: textOf(before), after: textOf(after) });
+    return to;
+  }
+
+  /** The state a whole write leads to: the one an earlier write of the same content led to, or a new one. */
+  function afterWrite(target: string, content: string): string {
+    for (const step of steps.peek(target) ?? []) {
+      if (step.before === undefined && sameText(step.after, content)) return step.to;
+    }
+    const to = `w:${++fresh}`;
+    remember(target, { from: UNCHANGED, to, after: textOf(content) });
+    return to;
   }
 
   function followChange(call: CallContext): void {
@@ -99,14 +163,14 @@ export function createStateCycleDetector(): Detector {
       const before = files.get(target) ?? UNCHANGED;
       if (kind === 'delete') setState(target, 'deleted');
       else if (facts.replacesTarget && facts.writtenText !== undefined)
-        setState(target, `w:${hashString(facts.writtenText)}`);
+        setState(target, afterWrite(target, facts.writtenText));
       else if (
         kind === 'mutate' &&
         facts.targets.length === 1 &&
         facts.searchTexts?.length === 1 &&
         facts.writtenText !== undefined
       )
-        setState(target, afterEdit(before, facts.searchTexts[0] as string, facts.writtenText));
+        setState(target, afterEdit(target, before, facts.searchTexts[0] as string, facts.writtenText));
       else setState(target, `u:${++fresh}`);
     }
   }
@@ -162,7 +226,7 @@ export function createStateCycleDetector(): Detector {
     reset(reason): void {
       if (reason !== 'session') return;
       forgetFiles();
-      transitions.clear();
+      steps.clear();
       failed.clear();
       changes = 0;
     },
@@ -171,7 +235,10 @@ export function createStateCycleDetector(): Detector {
       return {
         version: VERSION,
         files: [...files.entries()],
-        transitions: transitions.entries(),
+        steps: steps
+          .entries()
+          .map(([target, list]) => [target, list.filter(isSavable).map(savedStep)] as const)
+          .filter(([, list]) => list.length > 0),
         // Error texts stay out of saved state; the reason then quotes none.
         failed: failed
           .entries()
@@ -186,13 +253,12 @@ export function createStateCycleDetector(): Detector {
 
     restore(state: unknown): void {
       forgetFiles();
-      transitions.clear();
+      steps.clear();
       failed.clear();
       const snapshot = readSnapshot(state, VERSION);
       if (!snapshot) return;
       for (const [target, value] of readPairs(snapshot.files, MAX_FILES)) files.set(target, value);
-      for (const [key, value] of readPairs(snapshot.transitions, MAX_TRANSITIONS))
-        transitions.set(key, value);
+      for (const [target, list] of readStepLists(snapshot.steps)) steps.set(target, list);
       for (const [key, value] of readEntries(snapshot.failed, MAX_COMMANDS, readFailed))
         failed.set(key, value);
       high = readNumber(snapshot.high) ?? 0;
@@ -244,4 +310,59 @@ function readFailed(raw: Record<string, unknown>): Failed | undefined {
     return undefined;
   if (states.length === 0) return undefined;
   return { states, failures, changesAtLastFailure, signature, lastError: readString(raw.lastError) ?? '' };
+}
+
+function isSavable(step: Step): boolean {
+  return step.after.length <= MAX_SAVED_TEXT && (step.before?.length ?? 0) <= MAX_SAVED_TEXT;
+}
+
+/** Hashed once, when first saved. */
+function savedText(text: Text): { length: number; hash: string } {
+  text.hash ??= hashString(text.text ?? '');
+  return { length: text.length, hash: text.hash };
+}
+
+function savedStep(step: Step) {
+  return {
+    from: step.from,
+    to: step.to,
+    ...(step.before && { before: savedText(step.before) }),
+    after: savedText(step.after),
+  };
+}
+
+function readText(value: unknown): Text | undefined {
+  if (!isRecord(value)) return undefined;
+  const length = readCount(value.length);
+  const hash = readString(value.hash);
+  return length === undefined || hash === undefined ? undefined : { length, hash };
+}
+
+function readStepLists(value: unknown): [string, Step[]][] {
+  const out: [string, Step[]][] = [];
+  for (const [target, raw] of readPairsOf(value, MAX_STEPPED_FILES)) {
+    if (!Array.isArray(raw)) continue;
+    const list: Step[] = [];
+    for (const item of raw.slice(-STEPS_PER_FILE)) {
+      if (!isRecord(item)) continue;
+      const from = readString(item.from);
+      const to = readString(item.to);
+      const after = readText(item.after);
+      const before = item.before === undefined ? undefined : readText(item.before);
+      if (from === undefined || to === undefined || after === undefined) continue;
+      if (item.before !== undefined && before === undefined) continue;
+      list.push(before ? { from, to, before, after } : { from, to, after });
+    }
+    if (list.length > 0) out.push([target, list]);
+  }
+  return out;
+}
+
+function readPairsOf(value: unknown, limit: number): [string, unknown][] {
+  if (!Array.isArray(value)) return [];
+  const out: [string, unknown][] = [];
+  for (const item of value.slice(-limit)) {
+    if (Array.isArray(item) && typeof item[0] === 'string') out.push([item[0], item[1]]);
+  }
+  return out;
 }

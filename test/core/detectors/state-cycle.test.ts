@@ -122,4 +122,14 @@ describe('state-cycle', () => {
     second.call('Edit', edit('total += item.price * item.qty', 'total += item.price'), updated);
     expect(second.call('Bash', TEST, failing(30, 27)).check.rule).toBe('state-cycle');
   });
+
+  it('saves the edits it follows as hashes, never their texts', () => {
+    const agent = new Agent();
+    agent.call('Bash', TEST, failing(30, 27));
+    agent.call('Edit', edit('const token = readToken()', 'const token = "ghp_live_example_value"'), updated);
+    const saved = JSON.stringify(agent.loop.snapshot());
+    expect(saved).toContain('state-cycle');
+    expect(saved).not.toContain('readToken');
+    expect(saved).not.toContain('ghp_live_example_value');
+  });
 });
