@@ -209,6 +209,24 @@ const ATTACKS: readonly Attack[] = [
     },
   },
   {
+    name: 'GitHub token in the env of a wrapped server',
+    run: (dir) => {
+      const project = join(dir, 'wrapped-secret');
+      mkdirSync(project);
+      const config = `{\n  "mcpServers": {\n    "github": {\n      "command": "npx",\n      "args": ["-y", "@modelcontextprotocol/server-github"],\n      "env": { "GITHUB_PERSONAL_ACCESS_TOKEN": "${TOKEN}" }\n    }\n  }\n}\n`;
+      writeFileSync(join(project, '.mcp.json'), config);
+      const where = { projectDir: project, server: 'github', client: 'claude' as const, stateDir: join(project, '.narrowing') };
+      for (const change of planWrap({ ...where, platform: 'linux', installedLocally: false })) applyChange(change);
+      if (readFileSync(recordPath(where.stateDir, 'claude', 'github'), 'utf8').includes(TOKEN)) {
+        return { failed: 'the saved copy of the entry holds the token' };
+      }
+      for (const change of planUnwrap(where)) applyChange(change);
+      return readFileSync(join(project, '.mcp.json'), 'utf8') === config
+        ? 'the saved copy holds no token, and unwrap still restores the entry byte for byte'
+        : { failed: 'unwrap did not restore the entry' };
+    },
+  },
+  {
     name: 'state file of a later version',
     run: async (dir) => {
       const path = join(stateDir(dir), 'state.json');

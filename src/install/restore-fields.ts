@@ -3,11 +3,10 @@
  * wrote, only the command and the argument list go back to the saved original's, so the edits made
  * elsewhere in the entry (an added variable in `env`, a `cwd`, a comment) stay.
  */
-import { isDeepStrictEqual } from 'node:util';
 import type { McpClient } from './clients.js';
+import { type FilledEntry, sameMaskedValue } from './entry-secrets.js';
 import { type JsonNode, nodeValue } from './jsonc.js';
 import { type EntryReading, parseEntryText, readEntry } from './server-entry.js';
-import type { WrapRecord } from './wrap-record.js';
 
 export interface FieldRestore {
   /** The whole config text with the entry's command line restored. */
@@ -18,34 +17,46 @@ export interface FieldRestore {
 
 type StdioReading = Extract<EntryReading, { kind: 'stdio' }>;
 
+/** The saved entries, as the record has them (masked), and the current one masked alike. */
+export interface SavedEntries {
+  /** The original entry, its masked values filled back from the current entry where it has them. */
+  readonly original: FilledEntry;
+  readonly wrapped: string;
+  readonly current: string;
+  readonly client: McpClient;
+}
+
 /**
  * The config with the command line of `current` (an entry of `text`) put back from the record, or
  * `undefined` when the command line itself was edited since wrapping (nothing to tell which
- * command the user wants then).
+ * command the user wants then), or when a secret of the original command line cannot be filled in.
  */
 export function restoreWrappedFields(
   text: string,
   current: StdioReading,
-  record: WrapRecord,
-  client: McpClient,
+  saved: SavedEntries,
 ): FieldRestore | undefined {
-  const wrappedNode = parseEntryText(record.wrappedEntry, client);
-  const originalNode = parseEntryText(record.originalEntry, client);
+  const { client } = saved;
+  const originalEntry = saved.original.text;
+  const wrappedNode = parseEntryText(saved.wrapped, client);
+  const originalNode = parseEntryText(originalEntry, client);
+  const currentNode = parseEntryText(saved.current, client);
   const wrapped = wrappedNode && readEntry(wrappedNode);
   const original = originalNode && readEntry(originalNode);
-  if (wrapped?.kind !== 'stdio' || original?.kind !== 'stdio' || current.argsNode === undefined)
-    return undefined;
-  if (!isDeepStrictEqual(current.command, wrapped.command)) return undefined;
+  const masked = currentNode && readEntry(currentNode);
+  if (wrapped?.kind !== 'stdio' || original?.kind !== 'stdio' || masked?.kind !== 'stdio') return undefined;
+  if (current.argsNode === undefined || !sameMaskedValue(masked.command, wrapped.command)) return undefined;
+  if (saved.original.unfilled.some((path) => /^(?:command|args)\b/.test(path))) return undefined;
   const edits: { start: number; end: number; text: string }[] = [
     {
       start: current.commandNode.start,
       end: current.commandNode.end,
-      text: record.originalEntry.slice(original.commandNode.start, original.commandNode.end),
+      text: originalEntry.slice(original.commandNode.start, original.commandNode.end),
     },
   ];
   const args = current.argsNode;
   if (original.argsNode !== undefined) {
-    const originalArgs = record.originalEntry.slice(original.argsNode.start, original.argsNode.end);
+    const originalArgs = originalEntry.slice(original.argsNode.start, original.argsNode.end);
     edits.push({ start: args.start, end: args.end, text: originalArgs });
   } else if (/^\s*,\s*"args"\s*:\s*$/.test(text.slice(current.commandNode.end, args.start))) {
     // Wrap added the list right after the command: take it out again.
@@ -64,7 +75,7 @@ export function restoreWrappedFields(
   for (const edit of edits.sort((a, b) => b.start - a.start)) {
     out = out.slice(0, edit.start) + edit.text + out.slice(edit.end);
   }
-  return { text: out, editedKeys: editedKeys(wrappedNode!, current.entry) };
+  return { text: out, editedKeys: editedKeys(wrappedNode!, currentNode!) };
 }
 
 /** Where the line break before an `args = ` line that directly follows the command's line starts. */
@@ -79,5 +90,5 @@ function editedKeys(wrapped: JsonNode, current: JsonNode): string[] {
   const keys = new Set([...Object.keys(before), ...Object.keys(after)]);
   keys.delete('command');
   keys.delete('args');
-  return [...keys].filter((key) => !isDeepStrictEqual(before[key], after[key]));
+  return [...keys].filter((key) => !sameMaskedValue(before[key], after[key]));
 }

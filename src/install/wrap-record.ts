@@ -1,16 +1,16 @@
 /**
- * What `wrap` keeps so that `unwrap` can put a server's definition back byte for byte: the exact
- * text of the entry before and after wrapping. Comparing the file's current entry with the
- * wrapped text tells whether someone edited it since.
+ * What `wrap` keeps so that `unwrap` can put a server's definition back byte for byte: the text of
+ * the entry before and after wrapping, with its secrets masked (entry-secrets.ts). Comparing the
+ * file's current entry, masked alike, with the wrapped text tells whether someone edited it since.
  */
 import { createHash } from 'node:crypto';
 import { mkdirSync, rmdirSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { isDeepStrictEqual } from 'node:util';
 import { z } from 'zod';
 import { writeFileAtomicSync } from '../node/atomic-file.js';
 import { readTextNoFollowSync } from '../node/safe-fs.js';
 import { CLIENT_IDS, type ClientId, type ConfigScope, MCP_CLIENTS } from './clients.js';
+import { sameMaskedValue } from './entry-secrets.js';
 import { ConfigFileError } from './errors.js';
 import { type JsonNode, nodeValue } from './jsonc.js';
 import { readWrapped } from './launcher.js';
@@ -91,7 +91,7 @@ export interface RecordExpectation {
   readonly configFile: string;
   readonly scope?: 'local' | 'user' | undefined;
   readonly serversAt?: string | undefined;
-  /** The server's entry in the config file now, which runs narrowing. */
+  /** The server's entry in the config file now, which runs narrowing, with its secrets masked. */
   readonly current: JsonNode;
   /** The entry was edited after wrapping (and is restored only with `--force`). */
   readonly edited: boolean;
@@ -121,15 +121,15 @@ export function recordMismatch(record: WrapRecord, expected: RecordExpectation):
   const upstream = wrapped?.wrapped ? wrapped.upstream : undefined;
   if (upstream === undefined) return 'its wrapped entry names no server command after "--"';
   if (
-    original.command.command !== upstream.command ||
-    !isDeepStrictEqual(original.command.args, upstream.args)
+    !sameMaskedValue(original.command.command, upstream.command) ||
+    !sameMaskedValue(original.command.args, upstream.args)
   ) {
     return (
       `its original entry runs ${JSON.stringify([original.command.command, ...original.command.args])}, ` +
       `but the wrapped entry runs ${JSON.stringify([upstream.command, ...upstream.args])}`
     );
   }
-  if (!expected.edited && !isDeepStrictEqual(withoutCommand(parsed), withoutCommand(expected.current))) {
+  if (!expected.edited && !sameMaskedValue(withoutCommand(parsed), withoutCommand(expected.current))) {
     return 'its original entry differs from the wrapped entry in more than the command';
   }
   return undefined;

@@ -5,11 +5,10 @@
  */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { isDeepStrictEqual } from 'node:util';
 import type { ConfigScope, McpClient } from './clients.js';
 import { keyPathLabel } from './config-locations.js';
 import { type ConfigTarget, hasProblem, type SelectedConfig, selectConfigs } from './config-selection.js';
-import { nodeValue } from './jsonc.js';
+import { entryValue, fillEntry, maskEntry, sameMaskedValue } from './entry-secrets.js';
 import {
   chooseLauncher,
   type LauncherChoice,
@@ -138,12 +137,26 @@ export function planWrap(request: WrapRequest): PlannedChange[] {
     }
     const entry = reading.entry;
     const wrappedEnd = entry.end + after.length - config.text.length;
-    return {
+    const originalEntry = maskEntry(config.text.slice(entry.start, entry.end), config.client);
+    const wrappedEntry = maskEntry(after.slice(entry.start, wrappedEnd), config.client);
+    const change = {
       ...base,
       before: config.text,
       after,
-      status: 'change',
+      status: 'change' as const,
       message: `${name} now runs through narrowing: ${commandLine(wrapped)}`,
+    };
+    if (!originalEntry.complete || !wrappedEntry.complete) {
+      // A secret where no value holds it (a comment): keep no copy; unwrap reads the command line.
+      return {
+        ...change,
+        message:
+          `${change.message} (no copy of the entry was saved, because it holds a secret narrowing cannot ` +
+          'mask; `unwrap` will restore it from the wrapped command line)',
+      };
+    }
+    return {
+      ...change,
       record: {
         version: 1,
         client: config.client.id,
@@ -151,8 +164,8 @@ export function planWrap(request: WrapRequest): PlannedChange[] {
         configFile: config.label,
         ...recordScope(base),
         wrappedAt: (request.now ?? new Date()).toISOString(),
-        originalEntry: config.text.slice(entry.start, entry.end),
-        wrappedEntry: after.slice(entry.start, wrappedEnd),
+        originalEntry: originalEntry.text,
+        wrappedEntry: wrappedEntry.text,
       },
     };
   });
@@ -195,13 +208,16 @@ export function planUnwrap(request: UnwrapRequest): PlannedChange[] {
     if (saved === undefined) return restoreWithoutRecord({ ...same, name, reading, dir: request.stateDir });
     const entry = reading.entry;
     const current = config.text.slice(entry.start, entry.end);
+    // The record holds the entry with its secrets masked: compare masked with masked.
+    const masked = maskEntry(current, config.client).text;
+    const unchanged = masked === saved.wrappedEntry || sameValue(masked, saved.wrappedEntry, config.client);
     const mismatch = recordMismatch(saved, {
       client: config.client.id,
       server: request.server,
       configFile: config.label,
       ...recordScope(base),
-      current: member.value,
-      edited: current !== saved.wrappedEntry && !sameValue(current, saved.wrappedEntry, config.client),
+      current: parseEntryText(masked, config.client) ?? member.value,
+      edited: !unchanged,
     });
     if (mismatch !== undefined) {
       return {
@@ -212,35 +228,59 @@ export function planUnwrap(request: UnwrapRequest): PlannedChange[] {
           'nothing was restored from it. Delete it to unwrap from the wrapped command line instead.',
       };
     }
-    const after = replaceSpan(config.text, entry, saved.originalEntry);
-    const restored = { ...base, before: config.text, after, status: 'change' as const, record: null };
-    if (current === saved.wrappedEntry) return { ...restored, message: `${name} is restored as it was.` };
-    if (sameValue(current, saved.wrappedEntry, config.client)) {
+    // The secrets come back from the entry in the config, the only place that still has them.
+    const original = fillEntry(saved.originalEntry, config.client, {
+      value: entryValue(current, config.client),
+      upstream: upstreamOf(reading.command),
+    });
+    if (unchanged && original.unfilled.length === 0) {
+      const after = replaceSpan(config.text, entry, original.text);
+      const restored = { ...base, before: config.text, after, status: 'change' as const, record: null };
+      if (masked === saved.wrappedEntry) return { ...restored, message: `${name} is restored as it was.` };
       return {
         ...restored,
         message: `${name} is restored as it was (the wrapped entry had been reformatted, its content was unchanged).`,
       };
     }
     if (request.force) {
+      if (original.unfilled.length > 0) {
+        return {
+          ...same,
+          status: 'refused',
+          message:
+            `${name} was left alone: its saved original had secrets at ${original.unfilled.join(', ')}, which ` +
+            'narrowing never keeps a copy of, and the entry no longer holds them there. Edit the entry by hand.',
+        };
+      }
       return {
-        ...restored,
-        restoredEntry: saved.originalEntry,
+        ...same,
+        after: replaceSpan(config.text, entry, original.text),
+        status: 'change',
+        record: null,
+        restoredEntry: original.text,
         message: `${name} is restored as it was; the edits made to it after wrapping were discarded (--force).`,
       };
     }
-    const kept = restoreWrappedFields(config.text, reading, saved, config.client);
+    const kept = restoreWrappedFields(config.text, reading, {
+      original,
+      wrapped: saved.wrappedEntry,
+      current: masked,
+      client: config.client,
+    });
     if (kept !== undefined) {
       const edited =
         kept.editedKeys.length > 0 ? ` (${kept.editedKeys.map((key) => `"${key}"`).join(', ')})` : '';
       return {
-        ...restored,
+        ...same,
         after: kept.text,
+        status: 'change',
+        record: null,
         message: `${name} runs its own command again; the edits made to the entry after wrapping${edited} are kept.`,
       };
     }
     // From the start of the entry's line, so that the diff shows the key and true indentation.
     const lead = config.text.slice(config.text.lastIndexOf('\n', entry.start - 1) + 1, entry.start);
-    const edits = unifiedDiff(lead + saved.wrappedEntry, lead + current, {
+    const edits = unifiedDiff(lead + saved.wrappedEntry, lead + masked, {
       oldLabel: `${config.label} (${request.server}, as wrapped)`,
       newLabel: `${config.label} (${request.server}, now)`,
     });
@@ -404,12 +444,15 @@ function remoteMessage(name: string, url: string | undefined): string {
   );
 }
 
+function upstreamOf(command: StdioCommand): StdioCommand | undefined {
+  const reading = readWrapped(command);
+  return reading.wrapped ? reading.upstream : undefined;
+}
+
+/** Whether two masked entries hold the same values. */
 function sameValue(a: string, b: string, client: McpClient): boolean {
-  const first = parseEntryText(a, client);
-  const second = parseEntryText(b, client);
-  return (
-    first !== undefined && second !== undefined && isDeepStrictEqual(nodeValue(first), nodeValue(second))
-  );
+  const first = entryValue(a, client);
+  return first !== undefined && sameMaskedValue(first, entryValue(b, client));
 }
 
 /** A command line as a shell would need it typed. */

@@ -9,6 +9,7 @@ import {
   type PlannedChange,
   planUnwrap,
   planWrap,
+  recordPath,
 } from '../../src/install/index.js';
 import { tomlEditProblem } from '../../src/install/toml-config.js';
 import { tempMachine } from './machine.js';
@@ -105,6 +106,21 @@ describe("wrap and unwrap in Codex's config.toml", () => {
     ]);
     applyAll(m.unplan('memory'));
     expect(m.read(USER_CONFIG)).toBe(CODEX_CONFIG_TOML);
+  });
+
+  it('saves the entry without the secrets of its env table, and still unwraps byte for byte', () => {
+    const key = 'sk_live_51HqLyjWDarjtT1zdp7dc9a2b';
+    const config = CODEX_CONFIG_TOML.replace('GITHUB_TOOLSETS', `STRIPE_API_KEY = '${key}'\nGITHUB_TOOLSETS`);
+    const m = machine({ [USER_CONFIG]: config });
+    applyAll(m.plan('github'));
+    const record = readFileSync(
+      recordPath(join(m.projectDir, '.narrowing'), 'codex', 'github', 'user'),
+      'utf8',
+    );
+    expect(record).not.toContain(key);
+    expect(record).toContain("STRIPE_API_KEY = '[REDACTED#1]'");
+    applyAll(m.unplan('github'));
+    expect(m.read(USER_CONFIG)).toBe(config);
   });
 
   it('after an edit elsewhere in the entry, unwrap restores only the command line and keeps the edit', () => {

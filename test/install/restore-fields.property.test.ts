@@ -1,12 +1,12 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { MCP_CLIENTS } from '../../src/install/clients.js';
+import { entryValue, fillEntry, maskEntry } from '../../src/install/entry-secrets.js';
 import { nodeValue, type ObjectNode } from '../../src/install/jsonc.js';
-import { NPX_LAUNCHER, wrapCommand } from '../../src/install/launcher.js';
-import { restoreWrappedFields } from '../../src/install/restore-fields.js';
+import { NPX_LAUNCHER, readWrapped, wrapCommand } from '../../src/install/launcher.js';
+import { restoreWrappedFields, type SavedEntries } from '../../src/install/restore-fields.js';
 import { findServer, readConfigDocument, readEntry, rewriteCommand } from '../../src/install/server-entry.js';
 import { detectStyle } from '../../src/install/text-style.js';
-import type { WrapRecord } from '../../src/install/wrap-record.js';
 
 const claude = MCP_CLIENTS.claude;
 
@@ -22,6 +22,27 @@ function withEnv(text: string, env: Record<string, string>): string {
   const entry = stdioEntry(text).entry as ObjectNode;
   const member = entry.members.find((each) => each.key === 'env')!;
   return text.slice(0, member.value.start) + JSON.stringify(env) + text.slice(member.value.end);
+}
+
+function entryText(text: string): string {
+  const { entry } = stdioEntry(text);
+  return text.slice(entry.start, entry.end);
+}
+
+/** What unwrap hands over: the record's masked entries, and the current entry masked alike. */
+function savedEntries(originalEntry: string, wrappedEntry: string, config: string): SavedEntries {
+  const reading = stdioEntry(config);
+  const wrapped = readWrapped(reading.command);
+  const live = {
+    value: entryValue(entryText(config), claude),
+    upstream: wrapped.wrapped ? wrapped.upstream : undefined,
+  };
+  return {
+    original: fillEntry(originalEntry, claude, live),
+    wrapped: wrappedEntry,
+    current: maskEntry(entryText(config), claude).text,
+    client: claude,
+  };
 }
 
 const word = fc.string({ minLength: 1, maxLength: 12 });
@@ -45,17 +66,13 @@ describe('unwrapping an entry whose env was edited after wrapping', () => {
           const reading = stdioEntry(original);
           const wrappedCommand = wrapCommand(NPX_LAUNCHER, [], reading.command);
           const wrapped = rewriteCommand(original, reading, wrappedCommand, detectStyle(original));
-          const record: WrapRecord = {
-            version: 1,
-            client: 'claude',
-            server: 'server',
-            configFile: '.mcp.json',
-            wrappedAt: new Date(0).toISOString(),
-            originalEntry: original.slice(reading.entry.start, reading.entry.end),
-            wrappedEntry: wrapped.slice(stdioEntry(wrapped).entry.start, stdioEntry(wrapped).entry.end),
-          };
           const edited = withEnv(wrapped, newEnv);
-          const restored = restoreWrappedFields(edited, stdioEntry(edited), record, claude);
+          const saved = savedEntries(
+            maskEntry(entryText(original), claude).text,
+            maskEntry(entryText(wrapped), claude).text,
+            edited,
+          );
+          const restored = restoreWrappedFields(edited, stdioEntry(edited), saved);
           expect(restored?.text).toBe(withEnv(original, newEnv));
           const changed = JSON.stringify(newEnv) !== JSON.stringify(entry.env);
           expect(restored?.editedKeys).toEqual(changed ? ['env'] : []);
@@ -73,16 +90,11 @@ describe('unwrapping an entry whose env was edited after wrapping', () => {
         fc.string({ maxLength: 200 }),
         fc.string({ maxLength: 200 }),
         (originalEntry, wrappedEntry) => {
-          const record: WrapRecord = {
-            version: 1,
-            client: 'claude',
-            server: 'server',
-            configFile: '.mcp.json',
-            wrappedAt: new Date(0).toISOString(),
-            originalEntry,
-            wrappedEntry,
-          };
-          const restored = restoreWrappedFields(text, stdioEntry(text), record, claude);
+          const restored = restoreWrappedFields(
+            text,
+            stdioEntry(text),
+            savedEntries(originalEntry, wrappedEntry, text),
+          );
           if (restored !== undefined)
             expect(
               nodeValue(readConfigDocument(restored.text, claude, '.mcp.json').parsed.root),

@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -10,10 +10,15 @@ afterEach(() => {
   for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
 });
 
-function wrappedProject(): { dir: string; record: string; config: () => string } {
+function wrappedProject(config = CLAUDE_MCP_JSON): {
+  dir: string;
+  record: string;
+  config: () => string;
+  messages: string[];
+} {
   const dir = mkdtempSync(join(tmpdir(), 'narrowing-record-'));
   dirs.push(dir);
-  writeFileSync(join(dir, '.mcp.json'), CLAUDE_MCP_JSON);
+  writeFileSync(join(dir, '.mcp.json'), config);
   const where = {
     projectDir: dir,
     server: 'github',
@@ -21,12 +26,13 @@ function wrappedProject(): { dir: string; record: string; config: () => string }
     stateDir: join(dir, '.narrowing'),
     homeDir: join(dir, 'home'),
   };
-  for (const change of planWrap({ ...where, platform: 'linux', installedLocally: false }))
-    applyChange(change);
+  const changes = planWrap({ ...where, platform: 'linux', installedLocally: false });
+  for (const change of changes) applyChange(change);
   return {
     dir,
     record: recordPath(where.stateDir, 'claude', 'github'),
     config: () => readFileSync(join(dir, '.mcp.json'), 'utf8'),
+    messages: changes.map((change) => change.message),
   };
 }
 
@@ -111,5 +117,64 @@ describe('unwrap with a saved record that was tampered with', () => {
     const project = wrappedProject();
     expect(unwrap(project.dir)[0]?.status).toBe('change');
     expect(project.config()).toBe(CLAUDE_MCP_JSON);
+  });
+});
+
+const GITHUB_PAT = 'ghp_4fK9sQ2mX7vB1nL8pR3tY6wZ0aC5dE2gH9jK';
+const REDIS_PASSWORD = 'n0t-in-the-record';
+/** The GitHub server with a real token in env and a password in one of its arguments. */
+const WITH_SECRETS = CLAUDE_MCP_JSON.replace(`"\${GITHUB_TOKEN}"`, `"${GITHUB_PAT}"`).replace(
+  '"ghcr.io/github/github-mcp-server"]',
+  `"ghcr.io/github/github-mcp-server", "--cache", "redis://:${REDIS_PASSWORD}@localhost:6379"]`,
+);
+
+describe('a saved record of an entry that holds secrets', () => {
+  it('keeps no secret of the entry, in either saved text', () => {
+    const project = wrappedProject(WITH_SECRETS);
+    expect(project.config()).toContain(GITHUB_PAT);
+    const record = readFileSync(project.record, 'utf8');
+    expect(record).not.toContain(GITHUB_PAT);
+    expect(record).not.toContain(REDIS_PASSWORD);
+    expect(record).toContain('[REDACTED#');
+  });
+
+  it('still restores the config byte for byte, taking the secrets from the config itself', () => {
+    const project = wrappedProject(WITH_SECRETS);
+    const [change] = unwrap(project.dir);
+    expect(change?.message).toBe('"github" in .mcp.json is restored as it was.');
+    expect(project.config()).toBe(WITH_SECRETS);
+  });
+
+  it('keeps the edit of an argument after wrapping, restoring the masked one from the config', () => {
+    const project = wrappedProject(WITH_SECRETS);
+    writeFileSync(join(project.dir, '.mcp.json'), project.config().replace('"-i"', '"--interactive"'));
+    unwrap(project.dir, true);
+    expect(project.config()).toBe(WITH_SECRETS);
+  });
+
+  it('refuses --force when the entry no longer holds a secret the saved original had', () => {
+    const project = wrappedProject(WITH_SECRETS);
+    const edited = project
+      .config()
+      .replace('"--rm",', '')
+      .replace(`"GITHUB_PERSONAL_ACCESS_TOKEN": "${GITHUB_PAT}"`, '"GH_HOST": "github.example.com"');
+    writeFileSync(join(project.dir, '.mcp.json'), edited);
+    const [change] = unwrap(project.dir, true);
+    expect(change?.status).toBe('refused');
+    expect(change?.message).toMatch(/secrets at env\.GITHUB_PERSONAL_ACCESS_TOKEN, which/);
+    expect(project.config()).toBe(edited);
+  });
+
+  it('saves no copy of an entry with a secret in a comment, and unwraps it from the command line', () => {
+    const commented = WITH_SECRETS.replace(
+      '"env": {',
+      `// old token: ${GITHUB_PAT.replace('4f', '5f')}\n      "env": {`,
+    );
+    const project = wrappedProject(commented);
+    expect(project.messages[0]).toMatch(/no copy of the entry was saved/);
+    expect(existsSync(project.record)).toBe(false);
+    const [change] = unwrap(project.dir);
+    expect(change?.message).toMatch(/restored from its wrapped command line/);
+    expect(project.config()).toBe(commented);
   });
 });
