@@ -37,13 +37,16 @@ export function storeForConfig(value: string, file: string): string {
   return value;
 }
 
-/** The learned state of a shared store, read once; `undefined` when it holds nothing. */
+/**
+ * The learned state of a shared store, read once; `undefined` when it holds nothing. Reading never
+ * creates a SQLite database that is not there yet.
+ */
 export async function readSharedState(store: string, stateDir: string): Promise<PersistedState | undefined> {
+  const database = join(stateDir, 'state.db');
+  if (store === 'sqlite' && !(await exists(database))) return undefined;
   const opened =
     store === 'sqlite'
-      ? await (await import('../../stores/sqlite-store.js')).openSqliteStore({
-          path: join(stateDir, 'state.db'),
-        })
+      ? await (await import('../../stores/sqlite-store.js')).openSqliteStore({ path: database })
       : await (await import('../../stores/redis-store.js')).openRedisStore({ url: store });
   try {
     return opened.load();
@@ -67,4 +70,15 @@ export async function readStoreState(store: string, stateDir: string): Promise<P
     throw new NarrowingError('STATE_UNREADABLE', `${path} cannot be read: ${parsed.reason}`);
   }
   return parsed.state;
+}
+
+async function exists(path: string): Promise<boolean> {
+  const { lstat } = await import('node:fs/promises');
+  try {
+    await lstat(path);
+    return true;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return false;
+    throw error;
+  }
 }

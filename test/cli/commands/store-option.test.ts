@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -207,6 +207,14 @@ describe('narrowing-guard explain --store', () => {
       /In force now in the sqlite store: 1 constraint:\n {2}\S+ {2}blocks .*missing\.txt/,
     );
   }, 60_000);
+
+  it('reads a SQLite store that does not exist yet as empty, without creating it', async () => {
+    const dir = project();
+    const { io, stdout } = captureIO();
+    expect(await runExplain({ store: 'sqlite', json: true }, io, { cwd: dir })).toBe(0);
+    expect(JSON.parse(stdout()).inForce).toMatchObject({ store: 'sqlite', constraints: [] });
+    expect(existsSync(join(dir, '.narrowing', 'state.db'))).toBe(false);
+  });
 
   it('shows the store alone when there is no journal to explain', async () => {
     const dir = project();
