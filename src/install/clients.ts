@@ -19,6 +19,11 @@ export interface McpClient {
   readonly configFile: string;
   /** The user's own config, relative to the home directory, with forward slashes. */
   readonly userConfigFile: (platform: NodeJS.Platform) => string;
+  /**
+   * An environment variable that, when set, names the folder of the user's config in place of the
+   * home directory's (Codex's `CODEX_HOME`); the file keeps its name.
+   */
+  readonly userConfigDirVariable?: string;
   /** The scopes the client reads, the one that wins a name clash first. */
   readonly scopes: readonly ConfigScope[];
   /** How the config is written: JSON (with comments) or TOML. */
@@ -95,6 +100,7 @@ export const MCP_CLIENTS: Readonly<Record<ClientId, McpClient>> = {
     // Codex reads the project's file only in a project the user marked as trusted.
     configFile: '.codex/config.toml',
     userConfigFile: () => '.codex/config.toml',
+    userConfigDirVariable: 'CODEX_HOME',
     scopes: ['project', 'user'],
     format: 'toml',
     serversKey: 'mcp_servers',

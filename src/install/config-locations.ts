@@ -3,13 +3,15 @@
  * project's own file, the user's file, and (Claude Code) the user's file under the project's path.
  */
 import { realpathSync } from 'node:fs';
-import { join } from 'node:path';
+import { basename, isAbsolute, join } from 'node:path';
 import type { ConfigScope, McpClient } from './clients.js';
 
 export interface LocationContext {
   readonly projectDir: string;
   readonly homeDir: string;
   readonly platform: NodeJS.Platform;
+  /** The environment the client runs with, for a variable that moves its user config. */
+  readonly env: Readonly<Record<string, string | undefined>>;
 }
 
 export interface ConfigLocation {
@@ -48,13 +50,19 @@ export function configLocation(
     };
   }
   const file = client.userConfigFile(context.platform);
-  const base = {
-    client,
-    scope,
-    path: join(context.homeDir, ...file.split('/')),
-    label: `~/${file}`,
-    inHome: true,
-  };
+  const variable = client.userConfigDirVariable;
+  const moved = variable === undefined ? undefined : context.env[variable];
+  // Only an absolute folder: a relative one would depend on where the client was started.
+  const base =
+    moved !== undefined && isAbsolute(moved)
+      ? {
+          client,
+          scope,
+          path: join(moved, basename(file)),
+          label: `$${variable}/${basename(file)}`,
+          inHome: true,
+        }
+      : { client, scope, path: join(context.homeDir, ...file.split('/')), label: `~/${file}`, inHome: true };
   if (scope === 'user') return { ...base, serversPaths: [[serversKey]] };
   return {
     ...base,

@@ -37,6 +37,8 @@ export interface ConfigTarget {
   /** Where the user's own configs are; defaults to the home directory (`HOME`). */
   readonly homeDir?: string;
   readonly platform?: NodeJS.Platform;
+  /** The environment that may move a user config (`CODEX_HOME`); defaults to this process's. */
+  readonly env?: Readonly<Record<string, string | undefined>>;
 }
 
 export interface ConfigFile {
@@ -69,6 +71,7 @@ export function selectConfigs(target: ConfigTarget, action: 'wrap' | 'unwrap'): 
     projectDir: target.projectDir,
     homeDir: target.homeDir ?? homedir(),
     platform: target.platform ?? process.platform,
+    env: target.env ?? process.env,
   };
   const strict = target.client !== 'all' && scope !== 'auto';
   const looked: ConfigLocation[] = [];

@@ -15,11 +15,16 @@ import { tomlEditProblem } from '../../src/install/toml-config.js';
 import { tempMachine } from './machine.js';
 import { CODEX_CONFIG_TOML } from './sample-configs.js';
 
-function machine(home: Record<string, string>, project: Record<string, string> = {}) {
+function machine(
+  home: Record<string, string>,
+  project: Record<string, string> = {},
+  env: Record<string, string> = {},
+) {
   const { homeDir, projectDir } = tempMachine(home, project);
   const where = (server: string, scope: ConfigScope | 'auto' = 'auto') => ({
     projectDir,
     homeDir,
+    env: Object.fromEntries(Object.entries(env).map(([name, value]) => [name, join(homeDir, value)])),
     server,
     client: 'codex' as const,
     scope,
@@ -65,6 +70,15 @@ describe("wrap and unwrap in Codex's config.toml", () => {
         `args = [\n  "-y",\n  "narrowing-guard",\n  "mcp",\n  "--policy",\n  "${policy}",\n  "--",\n  "npx",\n`,
       ),
     );
+  });
+
+  it('finds the user config in CODEX_HOME when it is set, and names it so', () => {
+    const m = machine({ 'codex-home/config.toml': CODEX_CONFIG_TOML }, {}, { CODEX_HOME: 'codex-home' });
+    const [change] = applyAll(m.plan('github'));
+    expect(change).toMatchObject({ status: 'change', label: '$CODEX_HOME/config.toml' });
+    expect(m.read('codex-home/config.toml')).toContain('"narrowing-guard",\n  "mcp",');
+    applyAll(m.unplan('github'));
+    expect(m.read('codex-home/config.toml')).toBe(CODEX_CONFIG_TOML);
   });
 
   it('shows the edit as a diff and writes nothing on a dry run', () => {
