@@ -76,7 +76,7 @@ export function maskEntry(text: string, client: McpClient): MaskedEntry {
     const masked = maskedLeaf(leaf, entry.value);
     return masked === leaf.value ? undefined : number(masked);
   });
-  return { text: out, complete: isMasked(out, client) };
+  return { text: out, complete: isMasked(out, client, maskedValue(entry.value, entry.value)) };
 }
 
 /**
@@ -190,9 +190,13 @@ function liveContext(live: LiveEntry): unknown {
   return { ...live.value, command: live.upstream.command, args: live.upstream.args };
 }
 
-function isMasked(text: string, client: McpClient): boolean {
+/**
+ * Whether `text` reads as `expected` (the entry with its values masked, so no key or other value
+ * was caught by a replacement), every value in it is masked, and nothing outside them is a secret.
+ */
+function isMasked(text: string, client: McpClient, expected: unknown): boolean {
   const entry = readEntryLeaves(text, client);
-  if (entry === undefined) return false;
+  if (entry === undefined || !sameMaskedValue(entry.value, expected)) return false;
   for (const leaf of entry.leaves) {
     if (maskedLeaf(leaf, entry.value).replace(MARKER, REDACTED) !== leaf.value.replace(MARKER, REDACTED))
       return false;
@@ -206,6 +210,18 @@ function isMasked(text: string, client: McpClient): boolean {
     () => '0',
   );
   return redactText(outside) === outside;
+}
+
+/** `value` with each string masked as `maskEntry` masks it. */
+function maskedValue(value: unknown, entry: unknown, path: Path = []): unknown {
+  if (typeof value === 'string') return maskedLeaf({ path, value }, entry);
+  if (Array.isArray(value)) return value.map((item, index) => maskedValue(item, entry, [...path, index]));
+  if (value !== null && typeof value === 'object') {
+    return Object.fromEntries(
+      Object.entries(value).map(([key, item]) => [key, maskedValue(item, entry, [...path, key])]),
+    );
+  }
+  return value;
 }
 
 function liveValue(live: LiveEntry, path: Path): unknown {

@@ -70,6 +70,12 @@ describe('masking a saved server entry', () => {
     expect(masked.text).toContain("REGION = 'eu-west-1'");
   });
 
+  it('says it is incomplete when masking a TOML value would also rewrite a key spelled the same', () => {
+    const table =
+      '[mcp_servers.shop]\ncommand = "uvx"\n\n[mcp_servers.shop.env]\n"hunter2" = "1"\nDB_PASSWORD = "hunter2"\n';
+    expect(maskEntry(table, codex).complete).toBe(false);
+  });
+
   it('says it is incomplete when a secret sits in a comment, where no value holds it', () => {
     const commented = ENTRY.replace('"--verbose"', `"--verbose" // old key: ${OPENAI_KEY}`);
     expect(maskEntry(commented, claude).complete).toBe(false);
