@@ -13,6 +13,9 @@ import { type JsonNode, nodeValue, parseJsonc, type Span } from './jsonc.js';
 import type { StdioCommand } from './launcher.js';
 import { parseTomlValue, TOML_SERVERS_KEY, tomlString } from './toml-config.js';
 
+/** A server definition is a few hundred characters; a saved record holds two of them. */
+export const MAX_ENTRY_CHARS = 64 * 1024;
+
 const MARKER = /\[REDACTED(?:#\d+)?\]/g;
 const HAS_MARKER = /\[REDACTED(?:#\d+)?\]/;
 /** `${GITHUB_TOKEN}`, `${env:API_KEY}`, `${input:token}`, `$TOKEN`: a reference that the client expands, not a secret. */
@@ -66,9 +69,12 @@ export function entryValue(text: string, client: McpClient): unknown {
   }
 }
 
-/** `text` (one server entry) with every secret replaced by a numbered marker. */
+/**
+ * `text` (one server entry) with every secret replaced by a numbered marker. An entry longer than
+ * `MAX_ENTRY_CHARS` is not a hand-written server definition: it is never saved, so it is only redacted.
+ */
 export function maskEntry(text: string, client: McpClient): MaskedEntry {
-  const entry = readEntryLeaves(text, client);
+  const entry = text.length > MAX_ENTRY_CHARS ? undefined : readEntryLeaves(text, client);
   if (entry === undefined) return { text: redactText(text), complete: false };
   let next = 1;
   const number = (masked: string) => masked.replace(MARKER, () => `[REDACTED#${next++}]`);

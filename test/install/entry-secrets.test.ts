@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { MCP_CLIENTS } from '../../src/install/clients.js';
-import { entryValue, fillEntry, maskEntry } from '../../src/install/entry-secrets.js';
+import { entryValue, fillEntry, MAX_ENTRY_CHARS, maskEntry } from '../../src/install/entry-secrets.js';
 
 const claude = MCP_CLIENTS.claude;
 const codex = MCP_CLIENTS.codex;
@@ -165,6 +165,15 @@ describe('masking any entry', () => {
       ),
       { numRuns: 300 },
     );
+  });
+
+  it('saves no entry far longer than a server definition', () => {
+    const huge = JSON.stringify({
+      command: 'npx',
+      args: Array.from({ length: 20_000 }, (_, at) => `--flag-${at}`),
+    });
+    expect(huge.length).toBeGreaterThan(MAX_ENTRY_CHARS);
+    expect(maskEntry(huge, claude).complete).toBe(false);
   });
 
   it('never throws on any text', () => {
