@@ -70,6 +70,11 @@ export interface DetectorThresholds {
    * which it already failed (an edit and its undoing, a file written back as it was).
    */
   stateCycle: { enabled: boolean };
+  /**
+   * A read, edit or delete of a file a tool reported creating, once that tool's creations have been
+   * seen not to take (a file it created was missing right after, with nothing in between).
+   */
+  unseenCreation: { enabled: boolean };
   convergence: {
     enabled: boolean;
     direction: 'minimize' | 'maximize';
@@ -188,6 +193,7 @@ function preciseDefaults(): Policy {
       absentText: { enabled: true },
       duplicateEffect: { enabled: true },
       stateCycle: { enabled: true },
+      unseenCreation: { enabled: true },
       convergence: {
         enabled: true,
         direction: 'minimize',

@@ -114,6 +114,10 @@ const detectorsSchema = section(
       { enabled: flag() },
       'A failed command run again after edits that only brought the files back to a state in which it already failed.',
     ),
+    unseenCreation: section(
+      { enabled: flag() },
+      'A read, edit or delete of a file a tool reported creating, once a file that tool created was missing right after.',
+    ),
     convergence: section(
       {
         enabled: flag(),

@@ -11,6 +11,7 @@ import { createPollDetector } from './poll.js';
 import { createStateCycleDetector } from './state-cycle.js';
 import { createToolHealthDetector } from './tool-health.js';
 import type { Detector } from './types.js';
+import { createUnseenCreationDetector } from './unseen-creation.js';
 
 export { createAbsentTextDetector } from './absent-text.js';
 export type { ConvergenceDetector } from './convergence.js';
@@ -25,6 +26,7 @@ export { createPollDetector } from './poll.js';
 export { createStateCycleDetector } from './state-cycle.js';
 export { createToolHealthDetector } from './tool-health.js';
 export type { CallContext, Detector, ObservedOutcome } from './types.js';
+export { createUnseenCreationDetector } from './unseen-creation.js';
 
 /** A fresh set of every detector; find the convergence one with `isConvergenceDetector`. */
 export function createDefaultDetectors(): Detector[] {
@@ -40,5 +42,6 @@ export function createDefaultDetectors(): Detector[] {
     createAbsentTextDetector(),
     createDuplicateEffectDetector(),
     createStateCycleDetector(),
+    createUnseenCreationDetector(),
   ];
 }
