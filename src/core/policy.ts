@@ -75,6 +75,11 @@ export interface DetectorThresholds {
    * seen not to take (a file it created was missing right after, with nothing in between).
    */
   unseenCreation: { enabled: boolean };
+  /**
+   * A search-and-replace edit of a file the agent has not been shown, after two such guesses at it
+   * were not found with nothing changing it in between: read it first.
+   */
+  blindEdit: { enabled: boolean };
   convergence: {
     enabled: boolean;
     direction: 'minimize' | 'maximize';
@@ -194,6 +199,7 @@ function preciseDefaults(): Policy {
       duplicateEffect: { enabled: true },
       stateCycle: { enabled: true },
       unseenCreation: { enabled: true },
+      blindEdit: { enabled: true },
       convergence: {
         enabled: true,
         direction: 'minimize',

@@ -118,6 +118,10 @@ const detectorsSchema = section(
       { enabled: flag() },
       'A read, edit or delete of a file a tool reported creating, once a file that tool created was missing right after.',
     ),
+    blindEdit: section(
+      { enabled: flag() },
+      'A search-and-replace edit of a file the agent has not read, after two such guesses at it were not found.',
+    ),
     convergence: section(
       {
         enabled: flag(),

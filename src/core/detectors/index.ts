@@ -1,5 +1,6 @@
 /** The run-scoped loop detectors, one per file. */
 import { createAbsentTextDetector } from './absent-text.js';
+import { createBlindEditDetector } from './blind-edit.js';
 import { createConvergenceDetector } from './convergence.js';
 import { createCreationRateDetector } from './creation-rate.js';
 import { createCycleDetector } from './cycle.js';
@@ -14,6 +15,7 @@ import type { Detector } from './types.js';
 import { createUnseenCreationDetector } from './unseen-creation.js';
 
 export { createAbsentTextDetector } from './absent-text.js';
+export { createBlindEditDetector } from './blind-edit.js';
 export type { ConvergenceDetector } from './convergence.js';
 export { createConvergenceDetector, isConvergenceDetector } from './convergence.js';
 export { createCreationRateDetector } from './creation-rate.js';
@@ -43,5 +45,6 @@ export function createDefaultDetectors(): Detector[] {
     createDuplicateEffectDetector(),
     createStateCycleDetector(),
     createUnseenCreationDetector(),
+    createBlindEditDetector(),
   ];
 }
