@@ -80,6 +80,11 @@ export interface DetectorThresholds {
    * were not found with nothing changing it in between: read it first.
    */
   blindEdit: { enabled: boolean };
+  /**
+   * A retry that still asks for something the tool said does not exist or is not available, and
+   * only adds list items to the call that failed (one more flight beside the unavailable one).
+   */
+  unavailableValue: { enabled: boolean };
   convergence: {
     enabled: boolean;
     direction: 'minimize' | 'maximize';
@@ -200,6 +205,7 @@ function preciseDefaults(): Policy {
       stateCycle: { enabled: true },
       unseenCreation: { enabled: true },
       blindEdit: { enabled: true },
+      unavailableValue: { enabled: true },
       convergence: {
         enabled: true,
         direction: 'minimize',

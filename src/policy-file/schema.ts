@@ -122,6 +122,10 @@ const detectorsSchema = section(
       { enabled: flag() },
       'A search-and-replace edit of a file the agent has not read, after two such guesses at it were not found.',
     ),
+    unavailableValue: section(
+      { enabled: flag() },
+      'A retry that still asks for something the tool said is not available, only adding list items to the call that failed.',
+    ),
     convergence: section(
       {
         enabled: flag(),

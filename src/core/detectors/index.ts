@@ -12,6 +12,7 @@ import { createPollDetector } from './poll.js';
 import { createStateCycleDetector } from './state-cycle.js';
 import { createToolHealthDetector } from './tool-health.js';
 import type { Detector } from './types.js';
+import { createUnavailableValueDetector } from './unavailable-value.js';
 import { createUnseenCreationDetector } from './unseen-creation.js';
 
 export { createAbsentTextDetector } from './absent-text.js';
@@ -28,6 +29,7 @@ export { createPollDetector } from './poll.js';
 export { createStateCycleDetector } from './state-cycle.js';
 export { createToolHealthDetector } from './tool-health.js';
 export type { CallContext, Detector, ObservedOutcome } from './types.js';
+export { createUnavailableValueDetector, extendsArguments } from './unavailable-value.js';
 export { createUnseenCreationDetector } from './unseen-creation.js';
 
 /** A fresh set of every detector; find the convergence one with `isConvergenceDetector`. */
@@ -46,5 +48,6 @@ export function createDefaultDetectors(): Detector[] {
     createStateCycleDetector(),
     createUnseenCreationDetector(),
     createBlindEditDetector(),
+    createUnavailableValueDetector(),
   ];
 }
