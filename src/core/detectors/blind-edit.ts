@@ -6,6 +6,7 @@
  * successful edit, a change). Edits of files it has seen, and whole-file writes, are never judged.
  */
 import type { Violation } from '../types.js';
+import { samePath } from '../world.js';
 import { isHarnessFault, isWatched, kindOf } from './applicability.js';
 import { LruMap } from './bounded.js';
 import type { CallContext, Detector, ObservedOutcome } from './types.js';
@@ -32,7 +33,15 @@ export function createBlindEditDetector(): Detector {
 
   function show(target: string): void {
     seen.set(target, true);
-    guesses.delete(target);
+    if (guesses.size === 0) return;
+    // The agent may read a file under another spelling than it edits it (`src/a.ts`, `/repo/src/a.ts`).
+    for (const [guessed] of guesses.entries()) if (samePath(guessed, target)) guesses.delete(guessed);
+  }
+
+  function wasShown(target: string): boolean {
+    if (seen.peek(target)) return true;
+    for (const [shown] of seen.entries()) if (samePath(shown, target)) return true;
+    return false;
   }
 
   return {
@@ -59,7 +68,7 @@ export function createBlindEditDetector(): Detector {
           facts.targets.length !== 1 ||
           target === undefined ||
           outcome.failure?.meaning !== 'content-missing' ||
-          seen.peek(target)
+          wasShown(target)
         )
           return;
         const failed = guesses.peek(target) ?? { count: 0, last: '' };

@@ -40,6 +40,19 @@ describe('blind-edit', () => {
     expect(agent.check('Edit', edit(NEXT)).allowed).toBe(true);
   });
 
+  it('allows the edit once the agent has read the file under a relative path', () => {
+    const agent = afterTwoGuesses();
+    agent.call('Read', { file_path: 'src/routes/users.ts' }, 'import { Router } from "express";');
+    expect(agent.check('Edit', edit(NEXT)).allowed).toBe(true);
+  });
+
+  it('never judges guesses at a file read before under a relative path', () => {
+    const agent = new Agent();
+    agent.call('Read', { file_path: 'src/routes/users.ts' }, 'import { Router } from "express";');
+    afterTwoGuesses(agent);
+    expect(agent.check('Edit', edit(NEXT)).allowed).toBe(true);
+  });
+
   it('allows the edit once a command printed the file', () => {
     const agent = afterTwoGuesses();
     agent.call('Bash', { command: `sed -n 1,40p ${FILE}` }, 'import { Router } from "express";');
