@@ -75,6 +75,16 @@ describe('unseen-creation', () => {
     expect(agent.check('read_file', { path: 'src/config/schema.ts' }).verdict).toBe('allow');
   });
 
+  it('keeps what it learned about the tool in a resumed session, but not the files created before', () => {
+    const first = afterUnseenCreation();
+    first.call('create_file', create('src/config/schema.ts'), created('src/config/schema.ts'));
+    const second = new Agent();
+    second.loop.restore(JSON.parse(JSON.stringify(first.loop.snapshot())));
+    expect(second.check('read_file', { path: 'src/config/schema.ts' }).verdict).toBe('allow');
+    second.call('create_file', create('src/config/limits.ts'), created('src/config/limits.ts'));
+    expect(second.check('read_file', { path: 'src/config/limits.ts' }).rule).toBe('unseen-creation');
+  });
+
   it('can be turned off', () => {
     const agent = new Agent({ policy: { detectors: { unseenCreation: { enabled: false } } } });
     agent.call('create_file', create('src/config/defaults.ts'), created('src/config/defaults.ts'));
