@@ -85,6 +85,11 @@ export interface DetectorThresholds {
    * only adds list items to the call that failed (one more flight beside the unavailable one).
    */
   unavailableValue: { enabled: boolean };
+  /**
+   * A search-and-replace edit whose text carries a numbered view's line numbers (`   313\t`), once
+   * such an edit of the same unchanged file was not found.
+   */
+  numberedCopy: { enabled: boolean };
   convergence: {
     enabled: boolean;
     direction: 'minimize' | 'maximize';
@@ -206,6 +211,7 @@ function preciseDefaults(): Policy {
       unseenCreation: { enabled: true },
       blindEdit: { enabled: true },
       unavailableValue: { enabled: true },
+      numberedCopy: { enabled: true },
       convergence: {
         enabled: true,
         direction: 'minimize',

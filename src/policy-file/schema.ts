@@ -126,6 +126,10 @@ const detectorsSchema = section(
       { enabled: flag() },
       'A retry that still asks for something the tool said is not available, only adding list items to the call that failed.',
     ),
+    numberedCopy: section(
+      { enabled: flag() },
+      "An edit whose text carries a numbered view's line numbers, after such an edit of the same unchanged file was not found.",
+    ),
     convergence: section(
       {
         enabled: flag(),

@@ -18,6 +18,7 @@ const RULE_MEANINGS: Readonly<Record<string, string>> = {
   'unseen-creation': 'using a file whose creation the tool reported but that did not appear',
   'blind-edit': 'guessing again at the text of a file never read',
   'unavailable-value': 'asking again for something the tool said is not available',
+  'numbered-copy': "editing with text copied along with a viewer's line numbers",
   convergence: 'no progress for too long',
   budget_exceeded: 'the session used up its budget',
   budget_reserve: 'the session reached its budget reserve',

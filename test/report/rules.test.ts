@@ -10,6 +10,7 @@ describe('ruleMeaning', () => {
     expect(ruleMeaning('unseen-creation')).toMatch(/did not appear/);
     expect(ruleMeaning('blind-edit')).toMatch(/never read/);
     expect(ruleMeaning('unavailable-value')).toMatch(/not available/);
+    expect(ruleMeaning('numbered-copy')).toMatch(/line numbers/);
   });
 
   it('knows no meaning for a rule named after a property of every object', () => {

@@ -8,6 +8,7 @@ import { createDuplicateEffectDetector } from './duplicate-effect.js';
 import { createErrorStreakDetector } from './error-streak.js';
 import { createIdenticalResultDetector } from './identical-result.js';
 import { createNonAdvancingDetector } from './non-advancing.js';
+import { createNumberedCopyDetector } from './numbered-copy.js';
 import { createPollDetector } from './poll.js';
 import { createStateCycleDetector } from './state-cycle.js';
 import { createToolHealthDetector } from './tool-health.js';
@@ -25,6 +26,7 @@ export { createDuplicateEffectDetector } from './duplicate-effect.js';
 export { createErrorStreakDetector } from './error-streak.js';
 export { createIdenticalResultDetector } from './identical-result.js';
 export { createNonAdvancingDetector } from './non-advancing.js';
+export { createNumberedCopyDetector, numberedLine } from './numbered-copy.js';
 export { createPollDetector } from './poll.js';
 export { createStateCycleDetector } from './state-cycle.js';
 export { createToolHealthDetector } from './tool-health.js';
@@ -49,5 +51,6 @@ export function createDefaultDetectors(): Detector[] {
     createUnseenCreationDetector(),
     createBlindEditDetector(),
     createUnavailableValueDetector(),
+    createNumberedCopyDetector(),
   ];
 }
