@@ -64,7 +64,7 @@ describe('unseen-creation', () => {
   it('allows the file again once a command may have made it', () => {
     const agent = afterUnseenCreation();
     agent.call('create_file', create('src/config/schema.ts'), created('src/config/schema.ts'));
-    agent.call('bash', { command: 'cp /tmp/out/schema.ts src/config/schema.ts' }, '');
+    agent.call('bash', { command: 'cp build/generated/schema.ts src/config/schema.ts' }, '');
     expect(agent.check('read_file', { path: 'src/config/schema.ts' }).verdict).toBe('allow');
   });
 
