@@ -6,6 +6,7 @@
 import { type ConstraintIndex, constraintId, type Entry, isActive, regionCovers } from './constraints.js';
 import type { CallContext } from './detectors/types.js';
 import type { Policy } from './policy.js';
+import { ReproducedFailures } from './reproduced.js';
 import { scopedContext } from './scope.js';
 import { keptText, ownCopy, redactText } from './secrets.js';
 import type {
@@ -37,6 +38,8 @@ const RECENT_UNKNOWN = 256;
 export class Learner {
   /** The last unblamed failure per tool and targets: its error digest and the call's ban key. */
   private readonly lastUnknown = new Map<string, { digest: string; banKey: string }>();
+  /** Uncorroborated failures a change set aside, to recognise them when they come back. */
+  private readonly reproduced = new ReproducedFailures();
 
   constructor(
     private readonly index: ConstraintIndex,
@@ -123,6 +126,21 @@ export class Learner {
     if (this.lastUnknown.size > 0) this.lastUnknown.clear();
   }
 
+  /**
+   * A change set aside a call's failure before it was corroborated. If the call fails the same way
+   * after the change, that failure is no passing glitch: it counts as the second sighting.
+   */
+  setAside(entry: Entry): void {
+    const { constraint } = entry;
+    if (constraint.scope !== 'call' || constraint.callKey === undefined) return;
+    this.reproduced.setAside(constraint.callKey, constraint.signature, constraint.evidence.lastError);
+  }
+
+  /** A new session: what failed in the last one says nothing about glitches in this one. */
+  forgetSetAside(): void {
+    this.reproduced.clear();
+  }
+
   private learnCall(
     call: CallContext,
     failure: FailureFacts,
@@ -143,6 +161,8 @@ export class Learner {
       return this.strengthen(existing, call, errorText, 'call');
     }
     if (existing) this.index.remove(existing);
+    const evidence = firstEvidence(call, errorText);
+    if (this.reproduced.reproduces(call.banKey, failure.signature, evidence.lastError)) evidence.failures = 2;
     const entry: Entry = {
       required: thresholds.enabled ? required : Number.POSITIVE_INFINITY,
       dependsOn: workspace || kind === 'api' ? [] : call.facts.targets,
@@ -159,7 +179,7 @@ export class Learner {
         needle: failure.meaning === 'content-missing' ? failure.needle : undefined,
         dependsOnWorkspace: workspace,
         dependsOnFiles: workspace && failure.dependsOnFiles?.length ? [...failure.dependsOnFiles] : undefined,
-        evidence: firstEvidence(call, errorText),
+        evidence,
         createdAt: call.now,
         expiresAt: call.now + this.policy.learning.ttlSeconds.call * SECOND,
         strikes: 0,

@@ -450,6 +450,7 @@ export class NarrowingEngine {
   resetSession(sessionId?: string): void {
     this.sessionIdValue = sessionId ?? newSessionId();
     this.index.clearPending();
+    this.learner.forgetSetAside();
     // A new process opens no file: what a hidden-state call acted on is gone.
     for (const entry of this.hiddenStateBans) this.index.remove(entry, this.clock.now());
     this.hiddenStateBans = [];
@@ -693,8 +694,10 @@ export class NarrowingEngine {
   /** What the ban depended on changed, which may or may not have cured it: one retry is allowed. */
   private relieve(entry: Entry, why: () => string, lifted: Lifted[]): void {
     if (!isActive(entry)) {
-      // Corroboration counts failures against unchanged state; the state changed.
+      // Corroboration counts failures against unchanged state; the state changed. The failure is
+      // set aside: if it comes back unchanged, it was no glitch.
       this.index.remove(entry);
+      this.learner.setAside(entry);
     } else if (!entry.constraint.probation) {
       entry.constraint.probation = true;
       this.index.disarm(entry);

@@ -70,6 +70,26 @@ export interface DetectorThresholds {
    * which it already failed (an edit and its undoing, a file written back as it was).
    */
   stateCycle: { enabled: boolean };
+  /**
+   * A read, edit or delete of a file a tool reported creating, once that tool's creations have been
+   * seen not to take (a file it created was missing right after, with nothing in between).
+   */
+  unseenCreation: { enabled: boolean };
+  /**
+   * A search-and-replace edit of a file the agent has not been shown, after two such guesses at it
+   * were not found with nothing changing it in between: read it first.
+   */
+  blindEdit: { enabled: boolean };
+  /**
+   * A retry that still asks for something the tool said does not exist or is not available, and
+   * only adds list items to the call that failed (one more flight beside the unavailable one).
+   */
+  unavailableValue: { enabled: boolean };
+  /**
+   * A search-and-replace edit whose text carries a numbered view's line numbers (`   313\t`), once
+   * such an edit of the same unchanged file was not found.
+   */
+  numberedCopy: { enabled: boolean };
   convergence: {
     enabled: boolean;
     direction: 'minimize' | 'maximize';
@@ -188,6 +208,10 @@ function preciseDefaults(): Policy {
       absentText: { enabled: true },
       duplicateEffect: { enabled: true },
       stateCycle: { enabled: true },
+      unseenCreation: { enabled: true },
+      blindEdit: { enabled: true },
+      unavailableValue: { enabled: true },
+      numberedCopy: { enabled: true },
       convergence: {
         enabled: true,
         direction: 'minimize',

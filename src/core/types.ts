@@ -156,6 +156,11 @@ export interface FailureFacts {
    * these, or of project configuration, can cure it; without this, it depends on every file.
    */
   readonly dependsOnFiles?: readonly string[];
+  /**
+   * Values of the call's own arguments that the error says do not exist or are not available
+   * ("flight HAT030 not available on date 2024-05-13"): asking for them again fails the same way.
+   */
+  readonly unavailable?: readonly string[];
 }
 
 /**

@@ -114,6 +114,22 @@ const detectorsSchema = section(
       { enabled: flag() },
       'A failed command run again after edits that only brought the files back to a state in which it already failed.',
     ),
+    unseenCreation: section(
+      { enabled: flag() },
+      'A read, edit or delete of a file a tool reported creating, once a file that tool created was missing right after.',
+    ),
+    blindEdit: section(
+      { enabled: flag() },
+      'A search-and-replace edit of a file the agent has not read, after two such guesses at it were not found.',
+    ),
+    unavailableValue: section(
+      { enabled: flag() },
+      'A retry that still asks for something the tool said is not available, only adding list items to the call that failed.',
+    ),
+    numberedCopy: section(
+      { enabled: flag() },
+      "An edit whose text carries a numbered view's line numbers, after such an edit of the same unchanged file was not found.",
+    ),
     convergence: section(
       {
         enabled: flag(),

@@ -146,6 +146,50 @@ describe('failures nobody can blame yet', () => {
   });
 });
 
+describe('failures that come back after a change', () => {
+  const check = { command: 'npm run lint:licenses' };
+  const failing = {
+    text: 'license-checker: 3 packages have no license field: left-pad@1.3.0, tiny-queue@0.2.1, zoo@0.0.1\nexit code 1',
+    isError: true,
+  };
+  const editReadme = () => ({
+    file_path: '/repo/README.md',
+    old_string: '## Usage',
+    new_string: '## Using it',
+  });
+
+  it('blocks the next run with nothing changed once a command failed the same way before and after an edit', () => {
+    const agent = new Agent();
+    agent.call('Bash', check, failing);
+    agent.call('Edit', editReadme(), 'The file /repo/README.md has been updated.');
+    expect(agent.call('Bash', check, failing).check.verdict).toBe('allow');
+    const next = agent.check('Bash', check);
+    expect(next).toMatchObject({ verdict: 'block', rule: 'identical-failure' });
+    expect(next.reason).toContain('failed twice');
+  });
+
+  it('lets the command run twice after the edit when its failure changed', () => {
+    const agent = new Agent();
+    agent.call('Bash', check, { ...failing, text: failing.text.replace('3 packages', '4 packages') });
+    agent.call('Edit', editReadme(), 'The file /repo/README.md has been updated.');
+    agent.call('Bash', check, failing);
+    expect(agent.check('Bash', check).verdict).toBe('allow');
+  });
+
+  it('still lets the command retry once after each later edit', () => {
+    const agent = new Agent();
+    agent.call('Bash', check, failing);
+    agent.call('Edit', editReadme(), 'The file /repo/README.md has been updated.');
+    agent.call('Bash', check, failing);
+    agent.call(
+      'Edit',
+      { ...editReadme(), old_string: '## Using it', new_string: '## Usage' },
+      'The file /repo/README.md has been updated.',
+    );
+    expect(agent.call('Bash', check, failing).check.verdict).toBe('allow');
+  });
+});
+
 describe('parameter ranges', () => {
   const divergence = { ok: false, error: 'FloatingPointError: Loss became infinite or NaN at iteration 120' };
 

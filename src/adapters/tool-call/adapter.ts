@@ -56,6 +56,7 @@ import {
   VALIDATION,
 } from './signatures.js';
 import { extractTargets } from './targets.js';
+import { unavailableValues } from './unavailable.js';
 import { isReadOnlyCommand, toolCallWorkspace } from './workspace.js';
 
 /** A failure pattern of your own tools, tried before the built-in ones. */
@@ -169,6 +170,11 @@ export function createToolCallAdapter(options: ToolCallAdapterOptions = {}): Too
     };
     if (meaning === 'content-missing') return { ...facts, needle };
     if (retryAfterSeconds !== undefined) return { ...facts, retryAfterSeconds };
+    const unavailable =
+      ASKS_FOR_THINGS.has(call.kind) && rule.blame !== 'harness_fault' && meaning === 'call'
+        ? unavailableValues(text, args)
+        : undefined;
+    if (unavailable !== undefined) return { ...facts, unavailable };
     // A syntax error is cured by editing the file it names, not by any other change to the workspace.
     // A missing npm script or Make target is cured by editing the file that lists them.
     const dependsOnFiles =
@@ -192,6 +198,12 @@ export function createToolCallAdapter(options: ToolCallAdapterOptions = {}): Too
     answersNothing,
   };
 }
+
+/**
+ * Calls that act on things they name (a booking's flights, a payment method). A read or a search that
+ * found nothing may find it with other options, so what it did not find is not judged here.
+ */
+const ASKS_FOR_THINGS: ReadonlySet<ActionKind> = new Set(['mutate', 'create', 'delete', 'api']);
 
 /**
  * Whether a search-and-replace edit fails depends on its file and the text it looks for, not on the

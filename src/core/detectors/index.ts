@@ -1,5 +1,6 @@
 /** The run-scoped loop detectors, one per file. */
 import { createAbsentTextDetector } from './absent-text.js';
+import { createBlindEditDetector } from './blind-edit.js';
 import { createConvergenceDetector } from './convergence.js';
 import { createCreationRateDetector } from './creation-rate.js';
 import { createCycleDetector } from './cycle.js';
@@ -7,12 +8,16 @@ import { createDuplicateEffectDetector } from './duplicate-effect.js';
 import { createErrorStreakDetector } from './error-streak.js';
 import { createIdenticalResultDetector } from './identical-result.js';
 import { createNonAdvancingDetector } from './non-advancing.js';
+import { createNumberedCopyDetector } from './numbered-copy.js';
 import { createPollDetector } from './poll.js';
 import { createStateCycleDetector } from './state-cycle.js';
 import { createToolHealthDetector } from './tool-health.js';
 import type { Detector } from './types.js';
+import { createUnavailableValueDetector } from './unavailable-value.js';
+import { createUnseenCreationDetector } from './unseen-creation.js';
 
 export { createAbsentTextDetector } from './absent-text.js';
+export { createBlindEditDetector } from './blind-edit.js';
 export type { ConvergenceDetector } from './convergence.js';
 export { createConvergenceDetector, isConvergenceDetector } from './convergence.js';
 export { createCreationRateDetector } from './creation-rate.js';
@@ -21,10 +26,13 @@ export { createDuplicateEffectDetector } from './duplicate-effect.js';
 export { createErrorStreakDetector } from './error-streak.js';
 export { createIdenticalResultDetector } from './identical-result.js';
 export { createNonAdvancingDetector } from './non-advancing.js';
+export { createNumberedCopyDetector, numberedLine } from './numbered-copy.js';
 export { createPollDetector } from './poll.js';
 export { createStateCycleDetector } from './state-cycle.js';
 export { createToolHealthDetector } from './tool-health.js';
 export type { CallContext, Detector, ObservedOutcome } from './types.js';
+export { createUnavailableValueDetector, extendsArguments } from './unavailable-value.js';
+export { createUnseenCreationDetector } from './unseen-creation.js';
 
 /** A fresh set of every detector; find the convergence one with `isConvergenceDetector`. */
 export function createDefaultDetectors(): Detector[] {
@@ -40,5 +48,9 @@ export function createDefaultDetectors(): Detector[] {
     createAbsentTextDetector(),
     createDuplicateEffectDetector(),
     createStateCycleDetector(),
+    createUnseenCreationDetector(),
+    createBlindEditDetector(),
+    createUnavailableValueDetector(),
+    createNumberedCopyDetector(),
   ];
 }

@@ -1,0 +1,121 @@
+/**
+ * Edits guessed at a file the agent has not looked at. A search-and-replace edit needs the file's
+ * exact text; an agent that has not read the file can only guess it. Once guesses at one unread
+ * file have come back "not found" twice, with nothing changing the file in between, the next guess
+ * is blocked until the agent reads it (or anything shows it the file: a command naming it, a
+ * successful edit, a change). Edits of files it has seen, and whole-file writes, are never judged.
+ */
+import type { Violation } from '../types.js';
+import { samePath } from '../world.js';
+import { isHarnessFault, isWatched, kindOf } from './applicability.js';
+import { LruMap } from './bounded.js';
+import type { CallContext, Detector, ObservedOutcome } from './types.js';
+import { excerpt } from './wording.js';
+
+const NAME = 'blind-edit';
+/** Failed guesses at one unread file after which the next guess is blocked. */
+const GUESSES = 2;
+const MAX_FILES = 256;
+/** Files known to have been shown to the agent; past this, every file counts as seen. */
+const MAX_SEEN = 4_096;
+
+interface Guesses {
+  count: number;
+  /** The text the last failed guess looked for. */
+  last: string;
+}
+
+export function createBlindEditDetector(): Detector {
+  /** Files the agent has been shown in this run, by any call. */
+  const seen = new LruMap<true>(MAX_SEEN);
+  /** Failed guesses at files not shown, by file. */
+  const guesses = new LruMap<Guesses>(MAX_FILES);
+
+  function show(target: string): void {
+    seen.set(target, true);
+    if (guesses.size === 0) return;
+    // The agent may read a file under another spelling than it edits it (`src/a.ts`, `/repo/src/a.ts`).
+    for (const [guessed] of guesses.entries()) if (samePath(guessed, target)) guesses.delete(guessed);
+  }
+
+  function wasShown(target: string): boolean {
+    if (seen.peek(target)) return true;
+    for (const [shown] of seen.entries()) if (samePath(shown, target)) return true;
+    return false;
+  }
+
+  return {
+    name: NAME,
+
+    check(call: CallContext): Violation | undefined {
+      const { facts } = call;
+      if (!isWatched(call, call.toolPolicy.detectors.blindEdit) || kindOf(call) !== 'mutate')
+        return undefined;
+      if (!facts.searchTexts || facts.replacesTarget || facts.targets.length !== 1) return undefined;
+      const target = facts.targets[0] as string;
+      const failed = guesses.peek(target);
+      return failed && failed.count >= GUESSES ? describe(call, target, failed) : undefined;
+    },
+
+    observe(call: CallContext, outcome: ObservedOutcome): void {
+      if (isHarnessFault(outcome)) return;
+      const { facts } = call;
+      const kind = kindOf(call);
+      if (!outcome.success) {
+        const target = facts.targets[0];
+        if (
+          kind !== 'mutate' ||
+          facts.targets.length !== 1 ||
+          target === undefined ||
+          outcome.failure?.meaning !== 'content-missing' ||
+          wasShown(target)
+        )
+          return;
+        const failed = guesses.peek(target) ?? { count: 0, last: '' };
+        failed.count++;
+        failed.last = outcome.failure.needle ?? facts.searchTexts?.[0] ?? '';
+        guesses.set(target, failed);
+        return;
+      }
+      // Any success on a file shows it to the agent: a read, an edit that found its text, a write.
+      for (const target of facts.targets) show(target);
+      if (kind === 'exec') {
+        // A command shows the files it names (`cat a.js`), and may change any file.
+        const command = facts.targets[0] ?? '';
+        for (const [target] of guesses.entries()) if (command.includes(target)) show(target);
+        if (outcome.changedWorld && !facts.leavesSourcesAlone) guesses.clear();
+      }
+    },
+
+    reset(reason): void {
+      guesses.clear();
+      if (reason === 'session') seen.clear();
+    },
+
+    compacted(): void {
+      // The agent no longer has what it was shown.
+      seen.clear();
+    },
+
+    snapshot(): unknown {
+      return { version: 1 };
+    },
+
+    restore(): void {
+      seen.clear();
+      guesses.clear();
+    },
+  };
+}
+
+function describe(call: CallContext, target: string, failed: Guesses): Violation {
+  return {
+    rule: NAME,
+    severity: 'block',
+    reason:
+      `${call.description} guesses at the text of ${target}, which you have not read: ${failed.count} ` +
+      `earlier guesses were not found in it (the last was "${excerpt(failed.last)}"), and nothing has changed it since.`,
+    suggestion: `Read ${target} first and copy the exact text you want to replace from it.`,
+    evidence: { count: failed.count, calls: [call.description], target },
+  };
+}

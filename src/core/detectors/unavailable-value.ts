@@ -1,0 +1,124 @@
+/**
+ * Asking again for what does not exist. A call failed because something it named is missing or not
+ * available (the adapter says which of its values: "flight HAT030 not available on date 2024-05-13").
+ * The agent retries with everything it asked for before, only with more items in a list (one more
+ * flight, one more payment): what was unavailable is still asked for, so the retry fails the same way.
+ * Any retry that drops or changes something is a new attempt and is never judged; so is anything
+ * after a success that may have changed the world.
+ */
+import { canonicalJson } from '../identity/index.js';
+import type { ActionKind, Violation } from '../types.js';
+import { isHarnessFault, isWatched, kindOf } from './applicability.js';
+import { LruMap } from './bounded.js';
+import type { CallContext, Detector, ObservedOutcome } from './types.js';
+import { excerpt } from './wording.js';
+
+const NAME = 'unavailable-value';
+/** Refusals remembered per tool and targets, and tools and targets remembered. */
+const PER_KEY = 8;
+const MAX_KEYS = 64;
+/** Arguments deeper or wider than this are not compared (never judged). */
+const MAX_DEPTH = 6;
+const MAX_ITEMS = 64;
+
+/** Successes that cannot have made anything available. */
+const ASKING: ReadonlySet<ActionKind> = new Set(['read', 'search', 'poll']);
+
+interface Refusal {
+  readonly args: Readonly<Record<string, unknown>>;
+  readonly values: readonly string[];
+  readonly error: string;
+  readonly description: string;
+}
+
+function keyOf(call: CallContext): string {
+  return `${call.tool}\u0000${call.facts.targets.join('\u0000')}`;
+}
+
+function isPlainObject(value: unknown): value is Readonly<Record<string, unknown>> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/**
+ * Whether `next` asks for everything `earlier` asked for and differs only by more items in lists:
+ * the same keys, the same scalars, and every earlier list item still there.
+ */
+export function extendsArguments(next: unknown, earlier: unknown, depth = 0): boolean {
+  if (depth > MAX_DEPTH) return false;
+  if (Array.isArray(earlier)) {
+    if (!Array.isArray(next) || next.length > MAX_ITEMS || earlier.length > next.length) return false;
+    const present = new Set(next.map((item) => canonicalJson(item)));
+    return earlier.every((item) => present.has(canonicalJson(item)));
+  }
+  if (isPlainObject(earlier)) {
+    if (!isPlainObject(next)) return false;
+    const keys = Object.keys(earlier);
+    if (keys.length > MAX_ITEMS || keys.length !== Object.keys(next).length) return false;
+    return keys.every(
+      (key) => Object.hasOwn(next, key) && extendsArguments(next[key], earlier[key], depth + 1),
+    );
+  }
+  return Object.is(next, earlier);
+}
+
+export function createUnavailableValueDetector(): Detector {
+  const refusals = new LruMap<Refusal[]>(MAX_KEYS);
+
+  return {
+    name: NAME,
+
+    check(call: CallContext): Violation | undefined {
+      if (!isWatched(call, call.toolPolicy.detectors.unavailableValue)) return undefined;
+      const earlier = refusals.peek(keyOf(call));
+      if (!earlier) return undefined;
+      for (const refusal of earlier) {
+        // The very same call is the identical-failure rule's to judge.
+        if (canonicalJson(call.args) === canonicalJson(refusal.args)) continue;
+        if (extendsArguments(call.args, refusal.args)) return describe(call, refusal);
+      }
+      return undefined;
+    },
+
+    observe(call: CallContext, outcome: ObservedOutcome): void {
+      if (isHarnessFault(outcome)) return;
+      if (outcome.success) {
+        // A booking, a cancellation, an edit may have made something available again.
+        if (!ASKING.has(kindOf(call))) refusals.clear();
+        return;
+      }
+      const values = outcome.failure?.unavailable;
+      if (!values || values.length === 0) return;
+      const key = keyOf(call);
+      const list = refusals.peek(key) ?? [];
+      list.push({ args: call.args, values, error: excerpt(outcome.text), description: call.description });
+      if (list.length > PER_KEY) list.shift();
+      refusals.set(key, list);
+    },
+
+    reset(reason): void {
+      // A reply from the user does not make a flight available; a new session starts afresh.
+      if (reason === 'session') refusals.clear();
+    },
+
+    snapshot(): unknown {
+      return { version: 1 };
+    },
+
+    restore(): void {
+      refusals.clear();
+    },
+  };
+}
+
+function describe(call: CallContext, refusal: Refusal): Violation {
+  const named = refusal.values.join(' and ');
+  return {
+    rule: NAME,
+    severity: 'block',
+    reason:
+      `${call.description} still asks for ${named}, which ${call.tool} said is not available ` +
+      `("${refusal.error}"), and only adds to what failed; nothing has changed since.`,
+    suggestion: `Leave ${named} out of the request, or choose something else in its place.`,
+    evidence: { count: 1, calls: [refusal.description], lastError: refusal.error },
+  };
+}

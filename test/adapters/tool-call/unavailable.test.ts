@@ -1,0 +1,61 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { unavailableValues } from '../../../src/adapters/tool-call/unavailable.js';
+
+const CHANGE = {
+  reservation_id: 'XEWRD9',
+  cabin: 'economy',
+  flights: [
+    { flight_number: 'HAT030', date: '2024-05-13' },
+    { flight_number: 'HAT223', date: '2024-05-14' },
+  ],
+  payment_id: 'gift_card_4643416',
+};
+
+describe('unavailableValues', () => {
+  it('names the argument values an error says are not available', () => {
+    expect(unavailableValues('Error: flight HAT030 not available on date 2024-05-13', CHANGE)).toEqual([
+      'HAT030',
+      '2024-05-13',
+    ]);
+  });
+
+  it('names a payment method the error says was not found', () => {
+    const booking = {
+      user_id: 'mia_li_3668',
+      payment_methods: [{ payment_id: 'certificate_7504069', amount: 250 }],
+    };
+    expect(unavailableValues('Error: payment method certificate_7504069 not found', booking)).toEqual([
+      'certificate_7504069',
+    ]);
+  });
+
+  it('names nothing when the error is about a quantity rather than existence', () => {
+    expect(unavailableValues('Error: not enough seats on flight HAT223', CHANGE)).toBeUndefined();
+  });
+
+  it('names nothing when the error quotes none of the arguments', () => {
+    expect(unavailableValues('Error: user not found', CHANGE)).toBeUndefined();
+  });
+
+  it('does not take a value that is only part of a longer word', () => {
+    expect(unavailableValues('Error: flight HAT0301 not available', CHANGE)).toBeUndefined();
+  });
+
+  it('reads only the first line, where the verdict is', () => {
+    const text = 'Error: payment amount does not add up\nflight HAT030 not available on date 2024-05-13';
+    expect(unavailableValues(text, CHANGE)).toBeUndefined();
+  });
+
+  it('never throws and names only values of the arguments, whatever the text and arguments', () => {
+    fc.assert(
+      fc.property(fc.string({ maxLength: 400 }), fc.jsonValue({ maxDepth: 5 }), (text, value) => {
+        const args = { value };
+        const named = unavailableValues(text, args) ?? [];
+        const serialised = JSON.stringify(args);
+        for (const name of named) expect(serialised).toContain(name);
+        expect(named.length).toBeLessThanOrEqual(4);
+      }),
+    );
+  });
+});

@@ -1,0 +1,84 @@
+import { describe, expect, it } from 'vitest';
+import { Agent } from '../support.js';
+
+const FILE = '/home/dev/api/src/routes/users.ts';
+const edit = (old_string: string) => ({
+  file_path: FILE,
+  old_string,
+  new_string: `${old_string} // checked`,
+});
+const notFound = (old_string: string) => ({
+  text: `<tool_use_error>String to replace not found in file.\nString: ${old_string}</tool_use_error>`,
+  isError: true,
+});
+const GUESSES = ['router.get("/users", listUsers);', 'export async function listUsers(req, res) {'];
+const NEXT = 'const users = await db.users.findMany();';
+
+/** Two edits guessed at a file the agent never read, both not found. */
+function afterTwoGuesses(agent = new Agent()): Agent {
+  for (const guess of GUESSES) agent.call('Edit', edit(guess), notFound(guess));
+  return agent;
+}
+
+describe('blind-edit', () => {
+  it('blocks a third guess at a file never read after two guesses were not found', () => {
+    const check = afterTwoGuesses().check('Edit', edit(NEXT));
+    expect(check).toMatchObject({ verdict: 'block', rule: 'blind-edit' });
+    expect(check.reason).toContain(`${FILE}, which you have not read: 2 earlier guesses were not found`);
+    expect(check.suggestion).toContain(`Read ${FILE} first`);
+  });
+
+  it('allows the second guess', () => {
+    const agent = new Agent();
+    agent.call('Edit', edit(GUESSES[0] as string), notFound(GUESSES[0] as string));
+    expect(agent.check('Edit', edit(NEXT)).allowed).toBe(true);
+  });
+
+  it('allows the edit once the agent has read the file', () => {
+    const agent = afterTwoGuesses();
+    agent.call('Read', { file_path: FILE, offset: 1, limit: 40 }, '1\timport { Router } from "express";');
+    expect(agent.check('Edit', edit(NEXT)).allowed).toBe(true);
+  });
+
+  it('allows the edit once the agent has read the file under a relative path', () => {
+    const agent = afterTwoGuesses();
+    agent.call('Read', { file_path: 'src/routes/users.ts' }, 'import { Router } from "express";');
+    expect(agent.check('Edit', edit(NEXT)).allowed).toBe(true);
+  });
+
+  it('never judges guesses at a file read before under a relative path', () => {
+    const agent = new Agent();
+    agent.call('Read', { file_path: 'src/routes/users.ts' }, 'import { Router } from "express";');
+    afterTwoGuesses(agent);
+    expect(agent.check('Edit', edit(NEXT)).allowed).toBe(true);
+  });
+
+  it('allows the edit once a command printed the file', () => {
+    const agent = afterTwoGuesses();
+    agent.call('Bash', { command: `sed -n 1,40p ${FILE}` }, 'import { Router } from "express";');
+    expect(agent.check('Edit', edit(NEXT)).allowed).toBe(true);
+  });
+
+  it('never judges edits of a file the agent read before guessing', () => {
+    const agent = new Agent();
+    agent.call('Read', { file_path: FILE, offset: 200, limit: 20 }, '200\t  return res.json(users);');
+    afterTwoGuesses(agent);
+    expect(agent.check('Edit', edit(NEXT)).allowed).toBe(true);
+  });
+
+  it('never judges a write of the whole file', () => {
+    const agent = afterTwoGuesses();
+    expect(agent.check('Write', { file_path: FILE, content: 'export {};\n' }).allowed).toBe(true);
+  });
+
+  it('allows guesses again after a command that may have rewritten the file', () => {
+    const agent = afterTwoGuesses();
+    agent.call('Bash', { command: 'npx prettier --write src' }, 'src/routes/users.ts 41ms');
+    expect(agent.check('Edit', edit(NEXT)).allowed).toBe(true);
+  });
+
+  it('can be turned off', () => {
+    const agent = afterTwoGuesses(new Agent({ policy: { detectors: { blindEdit: { enabled: false } } } }));
+    expect(agent.check('Edit', edit(NEXT)).allowed).toBe(true);
+  });
+});

@@ -1,0 +1,117 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { extendsArguments } from '../../../src/core/detectors/index.js';
+import { Agent } from '../support.js';
+
+const flight = (flight_number: string, date: string) => ({ flight_number, date });
+const change = (...flights: { flight_number: string; date: string }[]) => ({
+  reservation_id: 'XEWRD9',
+  cabin: 'economy',
+  flights,
+  payment_id: 'gift_card_4643416',
+});
+const UNAVAILABLE = { text: 'Error: flight HAT030 not available on date 2024-05-13', isError: true };
+const FIRST = change(flight('HAT030', '2024-05-13'), flight('HAT052', '2024-05-21'));
+
+function afterRefusal(): Agent {
+  const agent = new Agent();
+  agent.call('update_reservation_flights', FIRST, UNAVAILABLE);
+  return agent;
+}
+
+describe('unavailable-value', () => {
+  it('blocks a retry that still asks for the unavailable flight and only adds another', () => {
+    const check = afterRefusal().check(
+      'update_reservation_flights',
+      change(flight('HAT030', '2024-05-13'), flight('HAT052', '2024-05-21'), flight('HAT124', '2024-05-21')),
+    );
+    expect(check).toMatchObject({ verdict: 'block', rule: 'unavailable-value' });
+    expect(check.reason).toContain('still asks for HAT030 and 2024-05-13');
+    expect(check.suggestion).toContain('Leave HAT030 and 2024-05-13 out of the request');
+  });
+
+  it('keeps blocking after a user message, which does not make the flight available', () => {
+    const agent = afterRefusal();
+    agent.loop.newRun('user');
+    agent.call('search_direct_flight', { origin: 'ATL', destination: 'LAS', date: '2024-05-21' }, '[]');
+    const retry = change(
+      flight('HAT030', '2024-05-13'),
+      flight('HAT052', '2024-05-21'),
+      flight('HAT124', '2024-05-21'),
+    );
+    expect(agent.check('update_reservation_flights', retry).rule).toBe('unavailable-value');
+  });
+
+  it('allows a retry that leaves the unavailable flight out', () => {
+    expect(
+      afterRefusal().check('update_reservation_flights', change(flight('HAT052', '2024-05-21'))).verdict,
+    ).toBe('allow');
+  });
+
+  it('allows a retry that changes anything else it asked for, such as the cabin', () => {
+    const retry = {
+      ...FIRST,
+      cabin: 'business',
+      flights: [...FIRST.flights, flight('HAT124', '2024-05-21')],
+    };
+    expect(afterRefusal().check('update_reservation_flights', retry).verdict).toBe('allow');
+  });
+
+  it('allows the retry once another change has gone through', () => {
+    const agent = afterRefusal();
+    agent.call(
+      'cancel_reservation',
+      { reservation_id: 'NM1VX1' },
+      '{"reservation_id": "NM1VX1", "status": "cancelled"}',
+    );
+    const retry = change(
+      flight('HAT030', '2024-05-13'),
+      flight('HAT052', '2024-05-21'),
+      flight('HAT124', '2024-05-21'),
+    );
+    expect(agent.check('update_reservation_flights', retry).verdict).toBe('allow');
+  });
+
+  it('does not judge an error about a quantity, which another request may satisfy', () => {
+    const agent = new Agent();
+    agent.call('update_reservation_flights', FIRST, {
+      text: 'Error: not enough seats on flight HAT030',
+      isError: true,
+    });
+    const retry = change(
+      flight('HAT030', '2024-05-13'),
+      flight('HAT052', '2024-05-21'),
+      flight('HAT124', '2024-05-21'),
+    );
+    expect(agent.check('update_reservation_flights', retry).verdict).toBe('allow');
+  });
+
+  it('can be turned off', () => {
+    const agent = new Agent({ policy: { detectors: { unavailableValue: { enabled: false } } } });
+    agent.call('update_reservation_flights', FIRST, UNAVAILABLE);
+    const retry = change(
+      flight('HAT030', '2024-05-13'),
+      flight('HAT052', '2024-05-21'),
+      flight('HAT124', '2024-05-21'),
+    );
+    expect(agent.check('update_reservation_flights', retry).verdict).toBe('allow');
+  });
+});
+
+describe('extendsArguments', () => {
+  it('holds for the same arguments with more list items, and not when anything else differs', () => {
+    expect(extendsArguments({ a: [1, 2, 3], b: 'x' }, { a: [2, 1], b: 'x' })).toBe(true);
+    expect(extendsArguments({ a: [1, 3], b: 'x' }, { a: [2, 1], b: 'x' })).toBe(false);
+    expect(extendsArguments({ a: [1, 2], b: 'y' }, { a: [1, 2], b: 'x' })).toBe(false);
+    expect(extendsArguments({ a: [1, 2], b: 'x', c: true }, { a: [1, 2], b: 'x' })).toBe(false);
+  });
+
+  it('holds for any value against itself and never throws', () => {
+    fc.assert(
+      fc.property(fc.jsonValue({ maxDepth: 4 }), fc.jsonValue({ maxDepth: 4 }), (a, b) => {
+        expect(extendsArguments(a, a)).toBe(true);
+        expect(typeof extendsArguments(a, b)).toBe('boolean');
+      }),
+    );
+  });
+});
