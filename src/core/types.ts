@@ -158,7 +158,7 @@ export interface FailureFacts {
   readonly dependsOnFiles?: readonly string[];
   /**
    * Values of the call's own arguments that the error says do not exist or are not available
-   * ("flight HAT030 not available on date 2024-05-13"): asking for them again fails the same way.
+   * ("flight HAT217 not available on date 2024-05-18"): asking for them again fails the same way.
    */
   readonly unavailable?: readonly string[];
 }

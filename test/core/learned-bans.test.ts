@@ -110,20 +110,20 @@ describe('failures nobody can blame yet', () => {
     const change = {
       reservation_id: 'XEWRD9',
       cabin: 'economy',
-      flights: [{ flight_number: 'HAT030', date: '2024-05-13' }],
+      flights: [{ flight_number: 'HAT217', date: '2024-05-18' }],
       payment_id: 'gift_card_4643416',
     };
-    const unavailable = { text: 'Error: flight HAT030 not available on date 2024-05-13', isError: true };
+    const unavailable = { text: 'Error: flight HAT217 not available on date 2024-05-18', isError: true };
     expect(agent.repeat(2, 'update_reservation_flights', change, unavailable)).toEqual(['allow', 'block']);
   });
 
   it('keeps the ban across a new user message: a reply does not make the flight available', () => {
     const agent = new Agent();
-    const change = { reservation_id: 'XEWRD9', flights: [{ flight_number: 'HAT030', date: '2024-05-13' }] };
-    const unavailable = { text: 'Error: flight HAT030 not available on date 2024-05-13', isError: true };
+    const change = { reservation_id: 'XEWRD9', flights: [{ flight_number: 'HAT217', date: '2024-05-18' }] };
+    const unavailable = { text: 'Error: flight HAT217 not available on date 2024-05-18', isError: true };
     agent.call('update_reservation_flights', change, unavailable);
     agent.loop.newRun('user');
-    agent.call('search_direct_flight', { origin: 'ATL', destination: 'LAS', date: '2024-05-21' }, '[]');
+    agent.call('search_direct_flight', { origin: 'ATL', destination: 'LAS', date: '2024-05-26' }, '[]');
     expect(agent.check('update_reservation_flights', change).verdict).toBe('block');
   });
 

@@ -1,6 +1,6 @@
 /**
- * Errors that say something the call named does not exist or is not available: "flight HAT030 not
- * available on date 2024-05-13", "payment method certificate_7504069 not found", "order 1182 does
+ * Errors that say something the call named does not exist or is not available: "flight HAT217 not
+ * available on date 2024-05-18", "payment method certificate_3318402 not found", "order 1182 does
  * not exist". The named values are the call's own arguments, quoted whole; asking for them again
  * cannot make them exist.
  */

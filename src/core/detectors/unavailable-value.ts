@@ -1,6 +1,6 @@
 /**
  * Asking again for what does not exist. A call failed because something it named is missing or not
- * available (the adapter says which of its values: "flight HAT030 not available on date 2024-05-13").
+ * available (the adapter says which of its values: "flight HAT217 not available on date 2024-05-18").
  * The agent retries with everything it asked for before, only with more items in a list (one more
  * flight, one more payment): what was unavailable is still asked for, so the retry fails the same way.
  * Any retry that drops or changes something is a new attempt and is never judged; so is anything

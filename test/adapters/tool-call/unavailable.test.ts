@@ -6,7 +6,7 @@ const CHANGE = {
   reservation_id: 'XEWRD9',
   cabin: 'economy',
   flights: [
-    { flight_number: 'HAT030', date: '2024-05-13' },
+    { flight_number: 'HAT217', date: '2024-05-18' },
     { flight_number: 'HAT223', date: '2024-05-14' },
   ],
   payment_id: 'gift_card_4643416',
@@ -14,19 +14,19 @@ const CHANGE = {
 
 describe('unavailableValues', () => {
   it('names the argument values an error says are not available', () => {
-    expect(unavailableValues('Error: flight HAT030 not available on date 2024-05-13', CHANGE)).toEqual([
-      'HAT030',
-      '2024-05-13',
+    expect(unavailableValues('Error: flight HAT217 not available on date 2024-05-18', CHANGE)).toEqual([
+      'HAT217',
+      '2024-05-18',
     ]);
   });
 
   it('names a payment method the error says was not found', () => {
     const booking = {
       user_id: 'mia_li_3668',
-      payment_methods: [{ payment_id: 'certificate_7504069', amount: 250 }],
+      payment_methods: [{ payment_id: 'certificate_3318402', amount: 250 }],
     };
-    expect(unavailableValues('Error: payment method certificate_7504069 not found', booking)).toEqual([
-      'certificate_7504069',
+    expect(unavailableValues('Error: payment method certificate_3318402 not found', booking)).toEqual([
+      'certificate_3318402',
     ]);
   });
 
@@ -39,11 +39,11 @@ describe('unavailableValues', () => {
   });
 
   it('does not take a value that is only part of a longer word', () => {
-    expect(unavailableValues('Error: flight HAT0301 not available', CHANGE)).toBeUndefined();
+    expect(unavailableValues('Error: flight HAT2171 not available', CHANGE)).toBeUndefined();
   });
 
   it('reads only the first line, where the verdict is', () => {
-    const text = 'Error: payment amount does not add up\nflight HAT030 not available on date 2024-05-13';
+    const text = 'Error: payment amount does not add up\nflight HAT217 not available on date 2024-05-18';
     expect(unavailableValues(text, CHANGE)).toBeUndefined();
   });
 

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { numberedLine } from '../../../src/core/detectors/index.js';
 import { Agent } from '../support.js';
 
-const FILE = '/workspace/ponylang__ponyc__0.1/src/libponyc/expr/match.c';
+const FILE = '/workspace/curl__curl__8.5/lib/urlapi.c';
 const replace = (old_str: string) => ({
   command: 'str_replace',
   path: FILE,
@@ -62,7 +62,7 @@ describe('numbered-copy', () => {
 
   it('allows another such edit of a different file', () => {
     const agent = afterNumberedFailure();
-    const other = { ...replace(SECOND), path: '/workspace/ponylang__ponyc__0.1/src/libponyc/expr/call.c' };
+    const other = { ...replace(SECOND), path: '/workspace/curl__curl__8.5/lib/transfer.c' };
     expect(agent.check('str_replace_editor', other).verdict).toBe('allow');
   });
 

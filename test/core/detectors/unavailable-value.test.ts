@@ -10,8 +10,8 @@ const change = (...flights: { flight_number: string; date: string }[]) => ({
   flights,
   payment_id: 'gift_card_4643416',
 });
-const UNAVAILABLE = { text: 'Error: flight HAT030 not available on date 2024-05-13', isError: true };
-const FIRST = change(flight('HAT030', '2024-05-13'), flight('HAT052', '2024-05-21'));
+const UNAVAILABLE = { text: 'Error: flight HAT217 not available on date 2024-05-18', isError: true };
+const FIRST = change(flight('HAT217', '2024-05-18'), flight('HAT088', '2024-05-26'));
 
 function afterRefusal(): Agent {
   const agent = new Agent();
@@ -23,28 +23,28 @@ describe('unavailable-value', () => {
   it('blocks a retry that still asks for the unavailable flight and only adds another', () => {
     const check = afterRefusal().check(
       'update_reservation_flights',
-      change(flight('HAT030', '2024-05-13'), flight('HAT052', '2024-05-21'), flight('HAT124', '2024-05-21')),
+      change(flight('HAT217', '2024-05-18'), flight('HAT088', '2024-05-26'), flight('HAT151', '2024-05-26')),
     );
     expect(check).toMatchObject({ verdict: 'block', rule: 'unavailable-value' });
-    expect(check.reason).toContain('still asks for HAT030 and 2024-05-13');
-    expect(check.suggestion).toContain('Leave HAT030 and 2024-05-13 out of the request');
+    expect(check.reason).toContain('still asks for HAT217 and 2024-05-18');
+    expect(check.suggestion).toContain('Leave HAT217 and 2024-05-18 out of the request');
   });
 
   it('keeps blocking after a user message, which does not make the flight available', () => {
     const agent = afterRefusal();
     agent.loop.newRun('user');
-    agent.call('search_direct_flight', { origin: 'ATL', destination: 'LAS', date: '2024-05-21' }, '[]');
+    agent.call('search_direct_flight', { origin: 'ATL', destination: 'LAS', date: '2024-05-26' }, '[]');
     const retry = change(
-      flight('HAT030', '2024-05-13'),
-      flight('HAT052', '2024-05-21'),
-      flight('HAT124', '2024-05-21'),
+      flight('HAT217', '2024-05-18'),
+      flight('HAT088', '2024-05-26'),
+      flight('HAT151', '2024-05-26'),
     );
     expect(agent.check('update_reservation_flights', retry).rule).toBe('unavailable-value');
   });
 
   it('allows a retry that leaves the unavailable flight out', () => {
     expect(
-      afterRefusal().check('update_reservation_flights', change(flight('HAT052', '2024-05-21'))).verdict,
+      afterRefusal().check('update_reservation_flights', change(flight('HAT088', '2024-05-26'))).verdict,
     ).toBe('allow');
   });
 
@@ -52,7 +52,7 @@ describe('unavailable-value', () => {
     const retry = {
       ...FIRST,
       cabin: 'business',
-      flights: [...FIRST.flights, flight('HAT124', '2024-05-21')],
+      flights: [...FIRST.flights, flight('HAT151', '2024-05-26')],
     };
     expect(afterRefusal().check('update_reservation_flights', retry).verdict).toBe('allow');
   });
@@ -65,9 +65,9 @@ describe('unavailable-value', () => {
       '{"reservation_id": "NM1VX1", "status": "cancelled"}',
     );
     const retry = change(
-      flight('HAT030', '2024-05-13'),
-      flight('HAT052', '2024-05-21'),
-      flight('HAT124', '2024-05-21'),
+      flight('HAT217', '2024-05-18'),
+      flight('HAT088', '2024-05-26'),
+      flight('HAT151', '2024-05-26'),
     );
     expect(agent.check('update_reservation_flights', retry).verdict).toBe('allow');
   });
@@ -75,13 +75,13 @@ describe('unavailable-value', () => {
   it('does not judge an error about a quantity, which another request may satisfy', () => {
     const agent = new Agent();
     agent.call('update_reservation_flights', FIRST, {
-      text: 'Error: not enough seats on flight HAT030',
+      text: 'Error: not enough seats on flight HAT217',
       isError: true,
     });
     const retry = change(
-      flight('HAT030', '2024-05-13'),
-      flight('HAT052', '2024-05-21'),
-      flight('HAT124', '2024-05-21'),
+      flight('HAT217', '2024-05-18'),
+      flight('HAT088', '2024-05-26'),
+      flight('HAT151', '2024-05-26'),
     );
     expect(agent.check('update_reservation_flights', retry).verdict).toBe('allow');
   });
@@ -90,9 +90,9 @@ describe('unavailable-value', () => {
     const agent = new Agent({ policy: { detectors: { unavailableValue: { enabled: false } } } });
     agent.call('update_reservation_flights', FIRST, UNAVAILABLE);
     const retry = change(
-      flight('HAT030', '2024-05-13'),
-      flight('HAT052', '2024-05-21'),
-      flight('HAT124', '2024-05-21'),
+      flight('HAT217', '2024-05-18'),
+      flight('HAT088', '2024-05-26'),
+      flight('HAT151', '2024-05-26'),
     );
     expect(agent.check('update_reservation_flights', retry).verdict).toBe('allow');
   });
