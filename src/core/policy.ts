@@ -70,6 +70,12 @@ export interface DetectorThresholds {
    * which it already failed (an edit and its undoing, a file written back as it was).
    */
   stateCycle: { enabled: boolean };
+  /**
+   * Re-reads across context compactions: a second cycle of compaction, re-reading the same unchanged
+   * files and compacting again with nothing written or learned in between (one re-read after a
+   * compaction is always allowed).
+   */
+  compactionCycle: { enabled: boolean };
   convergence: {
     enabled: boolean;
     direction: 'minimize' | 'maximize';
@@ -188,6 +194,7 @@ function preciseDefaults(): Policy {
       absentText: { enabled: true },
       duplicateEffect: { enabled: true },
       stateCycle: { enabled: true },
+      compactionCycle: { enabled: true },
       convergence: {
         enabled: true,
         direction: 'minimize',

@@ -114,6 +114,10 @@ const detectorsSchema = section(
       { enabled: flag() },
       'A failed command run again after edits that only brought the files back to a state in which it already failed.',
     ),
+    compactionCycle: section(
+      { enabled: flag() },
+      'The same unchanged files re-read after compaction after compaction, with nothing written or learned in between.',
+    ),
     convergence: section(
       {
         enabled: flag(),

@@ -155,6 +155,32 @@ describe('narrowing-guard hook claude-code', () => {
     expect(denied(await session.pre('Read', { file_path: config }))).toContain('identical-failure');
   });
 
+  it('denies re-reading the same files in a second compaction cycle that learned nothing', async () => {
+    const session = claudeSession();
+    const files = [join(session.dir, 'README.md'), join(session.dir, 'src/limits.ts')];
+    const readAll = async () => {
+      const verdicts: (string | undefined)[] = [];
+      for (const path of files) {
+        const pre = await session.pre('Read', { file_path: path });
+        verdicts.push(denied(pre));
+        if (denied(pre) === undefined)
+          await session.post('Read', { file_path: path }, readResponse(path, `// ${path}\n`));
+      }
+      return verdicts;
+    };
+    const compact = async () => {
+      await session.event('PreCompact', { trigger: 'auto', custom_instructions: '' });
+      await session.event('SessionStart', { source: 'compact' });
+    };
+    await readAll();
+    await compact();
+    expect(await readAll()).toEqual([undefined, undefined]);
+    await compact();
+    const [first, second] = await readAll();
+    expect(first).toBeUndefined();
+    expect(second).toContain('compacted again');
+  });
+
   it('continues a resumed session where it stopped, and starts a new session afresh', async () => {
     const session = claudeSession('8a1e2b3c-resumed');
     const readme = join(session.dir, 'README.md');

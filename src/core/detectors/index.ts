@@ -1,5 +1,6 @@
 /** The run-scoped loop detectors, one per file. */
 import { createAbsentTextDetector } from './absent-text.js';
+import { createCompactionCycleDetector } from './compaction-cycle.js';
 import { createConvergenceDetector } from './convergence.js';
 import { createCreationRateDetector } from './creation-rate.js';
 import { createCycleDetector } from './cycle.js';
@@ -13,6 +14,7 @@ import { createToolHealthDetector } from './tool-health.js';
 import type { Detector } from './types.js';
 
 export { createAbsentTextDetector } from './absent-text.js';
+export { createCompactionCycleDetector } from './compaction-cycle.js';
 export type { ConvergenceDetector } from './convergence.js';
 export { createConvergenceDetector, isConvergenceDetector } from './convergence.js';
 export { createCreationRateDetector } from './creation-rate.js';
@@ -40,5 +42,6 @@ export function createDefaultDetectors(): Detector[] {
     createAbsentTextDetector(),
     createDuplicateEffectDetector(),
     createStateCycleDetector(),
+    createCompactionCycleDetector(),
   ];
 }
