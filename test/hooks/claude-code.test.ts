@@ -181,6 +181,27 @@ describe('narrowing-guard hook claude-code', () => {
     expect(second).toContain('compacted again');
   });
 
+  it('denies a missing npm script in the next session until package.json changes', async () => {
+    const session = claudeSession('5c2d9e1f-first');
+    writeFileSync(join(session.dir, 'package.json'), '{ "scripts": { "test": "vitest run" } }\n');
+    const lint = { command: 'npm run lint', description: 'Lint the project' };
+    await session.pre('Bash', lint);
+    await session.failure(
+      'Bash',
+      lint,
+      'Exit code 1\nnpm error Missing script: "lint"\nnpm error\nnpm error To see a list of scripts, run:\nnpm error   npm run',
+    );
+
+    const next = '7e4a0b2c-next';
+    await session.event('SessionStart', { source: 'startup' }, next);
+    expect(denied(await session.pre('Bash', lint, undefined, next))).toContain('package.json');
+    writeFileSync(
+      join(session.dir, 'package.json'),
+      '{ "scripts": { "test": "vitest run", "lint": "biome check ." } }\n',
+    );
+    expect(denied(await session.pre('Bash', lint, undefined, next))).toBeUndefined();
+  });
+
   it('continues a resumed session where it stopped, and starts a new session afresh', async () => {
     const session = claudeSession('8a1e2b3c-resumed');
     const readme = join(session.dir, 'README.md');
