@@ -21,7 +21,7 @@ const NAME = 'compaction-cycle';
 /** What the agent can re-read: asking again cannot change what these return. */
 const QUERY_KINDS: ReadonlySet<ActionKind> = new Set(['read', 'search']);
 /** Results remembered, by call: enough for a long session's distinct calls. */
-const MAX_KNOWN = 512;
+const MAX_KNOWN = 256;
 /** Re-reads remembered per cycle and across a streak of cycles. */
 const MAX_REREADS = 128;
 const VERSION = 1;
