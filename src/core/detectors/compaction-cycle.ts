@@ -162,17 +162,17 @@ function readPairs(value: unknown, limit: number): [string, string][] {
 }
 
 function describe(call: CallContext, stalled: number, severity: 'warn' | 'block'): Violation {
-  const cycles =
+  const after =
     stalled === 1
-      ? 'After the last compaction of your context'
-      : `After each of the last ${stalled} compactions`;
+      ? 'after the last compaction of your context'
+      : `after each of the last ${stalled} compactions of your context`;
   const seen =
-    `${cycles} you re-read ${call.description} and the same unchanged files, they returned what they ` +
-    'had returned before, and nothing was written or learned before the context was compacted again';
+    `You already re-read ${call.description} ${after}, it returned what it had returned before, and ` +
+    'nothing was written or learned before the context was compacted again';
   const reason =
     severity === 'block'
-      ? `${seen}: this re-read starts the same cycle again, so it is blocked.`
-      : `${seen}: this re-read starts the same cycle again.`;
+      ? `${seen}: reading it again would start the same cycle over, so it is blocked.`
+      : `${seen}: reading it again starts the same cycle over.`;
   return {
     rule: NAME,
     severity,
