@@ -1,5 +1,8 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { createCompactionCycleDetector } from '../../../src/core/detectors/compaction-cycle.js';
 import { Agent } from '../support.js';
+import { callOf } from './support.js';
 
 const ROUTES = { file_path: 'src/server/routes.ts' };
 const ROUTES_TEXT =
@@ -179,5 +182,16 @@ describe('compaction-cycle', () => {
     }
     agent.loop.newRun('compact');
     expect(rereadBoth(agent)).not.toContain('block');
+  });
+
+  it('reads back any saved state, however damaged, without throwing, and a damaged one as nothing', () => {
+    fc.assert(
+      fc.property(fc.jsonValue(), (saved) => {
+        const detector = createCompactionCycleDetector();
+        detector.restore(saved);
+        detector.restore({ version: 1, known: saved, stalled: saved, repeated: saved, cycle: saved });
+        expect(detector.check(callOf('Read', ROUTES))).toBeUndefined();
+      }),
+    );
   });
 });
