@@ -1,6 +1,7 @@
 /**
- * Cycles across context compactions: the context is compacted, the agent re-reads the same files,
- * they say what they said before, and the context is compacted again with nothing done in between.
+ * Cycles across context compactions: the context is compacted, the agent re-reads the same files
+ * (or re-runs the same searches, queries and read-only commands), they say what they said before,
+ * and the context is compacted again with nothing done in between.
  * One re-read after a compaction is how an agent gets back what it forgot, and stays allowed; a
  * second cycle that re-reads what the first one re-read, with nothing written and nothing new
  * learned since, is the agent going round: the first of its re-reads is warned, the rest blocked,
@@ -18,8 +19,11 @@ import type { CallContext, Detector, ObservedOutcome } from './types.js';
 import { withAlternatives } from './wording.js';
 
 const NAME = 'compaction-cycle';
-/** What the agent can re-read: asking again cannot change what these return. */
-const QUERY_KINDS: ReadonlySet<ActionKind> = new Set(['read', 'search']);
+/**
+ * What the agent can run again to get back what it forgot: reads, searches, queries, and commands
+ * that changed nothing (`cat`, `grep`, `git status`). Polls are meant to be asked again.
+ */
+const REREAD_KINDS: ReadonlySet<ActionKind> = new Set(['read', 'search', 'api', 'exec']);
 /** Results remembered, by call: enough for a long session's distinct calls. */
 const MAX_KNOWN = 256;
 /** Re-reads remembered per cycle and across a streak of cycles. */
@@ -57,7 +61,7 @@ export function createCompactionCycleDetector(): Detector {
       stalled > 0 &&
       !cycle.progressed &&
       isWatched(call, call.toolPolicy.detectors.compactionCycle) &&
-      QUERY_KINDS.has(kindOf(call)) &&
+      REREAD_KINDS.has(kindOf(call)) &&
       repeated.peek(call.identity.callKey) !== undefined
     );
   }
@@ -92,7 +96,7 @@ export function createCompactionCycleDetector(): Detector {
       known.set(key, outcome.resultDigest);
       if (outcome.changedWorld || !same) {
         cycle.progressed = true;
-      } else if (outcome.success && QUERY_KINDS.has(kindOf(call))) {
+      } else if (outcome.success && REREAD_KINDS.has(kindOf(call))) {
         if (cycle.rereads.size < MAX_REREADS) cycle.rereads.add(key);
         // The warning was read with an answer the agent already had: the next re-read is blocked.
         if (warned) cycle.warned = true;
@@ -167,12 +171,12 @@ function describe(call: CallContext, stalled: number, severity: 'warn' | 'block'
       ? 'after the last compaction of your context'
       : `after each of the last ${stalled} compactions of your context`;
   const seen =
-    `You already re-read ${call.description} ${after}, it returned what it had returned before, and ` +
+    `You already ran ${call.description} again ${after}, it returned what it had returned before, and ` +
     'nothing was written or learned before the context was compacted again';
   const reason =
     severity === 'block'
-      ? `${seen}: reading it again would start the same cycle over, so it is blocked.`
-      : `${seen}: reading it again starts the same cycle over.`;
+      ? `${seen}: running it again would start the same cycle over, so it is blocked.`
+      : `${seen}: running it again starts the same cycle over.`;
   return {
     rule: NAME,
     severity,

@@ -121,6 +121,18 @@ describe('compaction-cycle', () => {
     expect(agent.call('Grep', SEARCH, SEARCH_TEXT).check.rule).toBe('compaction-cycle');
   });
 
+  it('counts a read-only command re-run across compactions like a re-read', () => {
+    const agent = new Agent();
+    const cat = { command: 'cat src/server/routes.ts' };
+    agent.call('Bash', cat, ROUTES_TEXT);
+    for (let cycle = 0; cycle < 2; cycle++) {
+      agent.loop.newRun('compact');
+      agent.call('Bash', cat, ROUTES_TEXT);
+    }
+    agent.loop.newRun('compact');
+    expect(agent.call('Bash', cat, ROUTES_TEXT).check.verdict).toBe('block');
+  });
+
   it('counts one compaction announced several times (before, after, at the restart) once', () => {
     const agent = new Agent();
     firstCycle(agent);
