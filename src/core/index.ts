@@ -43,6 +43,7 @@ export {
   type Evidence,
   type FailureFacts,
   type FailureMeaning,
+  FILE_MISSING,
   type JournalEvent,
   type LiftedMark,
   type Outcome,

@@ -35,6 +35,9 @@ const EXISTS_BLOCKS: readonly ActionKind[] = ['create'];
 /** Tools and targets whose last unblamed failure is remembered, to corroborate the next. */
 const RECENT_UNKNOWN = 256;
 
+/** Digests of `files` as they are now (see `WorldProbe.digest`), or undefined when any is unknown. */
+export type PinFiles = (files: readonly string[]) => Readonly<Record<string, string>> | undefined;
+
 export class Learner {
   /** The last unblamed failure per tool and targets: its error digest and the call's ban key. */
   private readonly lastUnknown = new Map<string, { digest: string; banKey: string }>();
@@ -44,6 +47,8 @@ export class Learner {
   constructor(
     private readonly index: ConstraintIndex,
     private readonly policy: Policy,
+    /** What the files a failure depends on hold now, or undefined when that cannot be told. */
+    private readonly pinFiles: PinFiles = () => undefined,
   ) {}
 
   learn(call: CallContext, failure: FailureFacts, errorText: string): LearnResult {
@@ -157,7 +162,16 @@ export class Learner {
     const existing = this.index.callEntry(call.banKey);
     const kind = call.facts.kind;
     const workspace = kind === 'exec' || kind === 'search';
+    const files = workspace && failure.dependsOnFiles?.length ? [...failure.dependsOnFiles] : undefined;
+    // A failure about particular files holds in a later session while they hold what they held.
+    const digests = files && persistent && failure.dependsOnFilesAtRoot ? this.pinFiles(files) : undefined;
     if (existing && existing.constraint.signature === failure.signature) {
+      if (workspace) {
+        // Pinned to what the files hold at this failure, which the earlier one may not have seen.
+        if (digests) existing.constraint.fileDigests = digests;
+        else delete existing.constraint.fileDigests;
+        existing.constraint.persistent = digests !== undefined;
+      }
       return this.strengthen(existing, call, errorText, 'call');
     }
     if (existing) this.index.remove(existing);
@@ -178,14 +192,16 @@ export class Learner {
         meaning: failure.meaning,
         needle: failure.meaning === 'content-missing' ? failure.needle : undefined,
         dependsOnWorkspace: workspace,
-        dependsOnFiles: workspace && failure.dependsOnFiles?.length ? [...failure.dependsOnFiles] : undefined,
+        dependsOnFiles: files,
+        fileDigests: digests,
         evidence,
         createdAt: call.now,
         expiresAt: call.now + this.policy.learning.ttlSeconds.call * SECOND,
         strikes: 0,
         probation: false,
-        // Workspace-wide facts (a failing test run) go stale when files change outside our view.
-        persistent: persistent && !workspace,
+        // Workspace-wide facts (a failing test run) go stale when files change outside our view,
+        // unless the failure was about files whose content is known, and checked before it blocks.
+        persistent: persistent && (!workspace || digests !== undefined),
         context,
       }),
     };

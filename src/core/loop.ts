@@ -159,7 +159,7 @@ export class NarrowingEngine {
     this.index = new ConstraintIndex(this.policy.learning.maxConstraints, (target) =>
       this.workspace.isGenerated(target),
     );
-    this.learner = new Learner(this.index, this.policy);
+    this.learner = new Learner(this.index, this.policy, (files) => this.pinFiles(files));
     this.detectors = options.detectors ?? createDefaultDetectors();
     this.convergence = this.detectors.find(isConvergenceDetector);
     this.afterCheckers = this.detectors.filter((detector) => detector.afterCheck !== undefined);
@@ -548,7 +548,12 @@ export class NarrowingEngine {
 
   private collectConstraintViolations(call: Call, violations: Violation[]): void {
     const { own, targets: onTargets } = this.constraintsOn(call);
-    if (own && this.inForce(own, call.now) && !this.contradictedByWorld(own, call)) {
+    if (
+      own &&
+      this.inForce(own, call.now) &&
+      !this.contradictedByWorld(own, call) &&
+      !this.dependedOnFilesChanged(own, call)
+    ) {
       violations.push(callViolation(own, call));
     }
     targets: for (const entries of onTargets) {
@@ -601,6 +606,52 @@ export class NarrowingEngine {
       at: call.now,
       constraint: { ...entry.constraint },
       why: `${target} ${exists ? 'exists now' : 'no longer exists'}: it changed outside the agent's view`,
+    });
+    this.scheduleSave();
+    return true;
+  }
+
+  /**
+   * What the configuration files a failure named hold now, so that the ban can outlive the session
+   * and be lifted when any of them changes. Only configuration: a failure about a source file also
+   * depends on the configuration that compiles it, which a digest of the file alone would miss.
+   */
+  private pinFiles(files: readonly string[]): Readonly<Record<string, string>> | undefined {
+    const probe = this.probe;
+    if (probe?.digest === undefined) return undefined;
+    const digests: Record<string, string> = {};
+    for (const file of files) {
+      if (!this.workspace.isConfiguration(file)) return undefined;
+      const digest = probe.digest(file);
+      if (digest === undefined) return undefined;
+      digests[file] = digest;
+    }
+    return digests;
+  }
+
+  /**
+   * Asks the probe whether the files a ban depends on still hold what they held when the call
+   * failed; when one does not (edited in an earlier session, or by hand), the ban is lifted.
+   */
+  private dependedOnFilesChanged(entry: Entry, call: CallContext): boolean {
+    const digests = entry.constraint.fileDigests;
+    if (digests === undefined) return false;
+    // Without a way to look, the ban is not enforced here, and kept for the processes that can.
+    if (this.probe?.digest === undefined) return true;
+    let changed: string | undefined;
+    for (const [file, digest] of Object.entries(digests)) {
+      if (this.probe.digest(file) !== digest) {
+        changed = file;
+        break;
+      }
+    }
+    if (changed === undefined) return false;
+    this.index.remove(entry, call.now);
+    this.audit?.record({
+      type: 'constraint_lifted',
+      at: call.now,
+      constraint: { ...entry.constraint },
+      why: `${changed} has changed since ${entry.constraint.tool ?? 'the call'} failed`,
     });
     this.scheduleSave();
     return true;

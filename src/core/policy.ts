@@ -90,6 +90,12 @@ export interface DetectorThresholds {
    * such an edit of the same unchanged file was not found.
    */
   numberedCopy: { enabled: boolean };
+  /**
+   * Re-reads across context compactions: a second cycle of compaction, re-reading the same unchanged
+   * files and compacting again with nothing written or learned in between (one re-read after a
+   * compaction is always allowed).
+   */
+  compactionCycle: { enabled: boolean };
   convergence: {
     enabled: boolean;
     direction: 'minimize' | 'maximize';
@@ -212,6 +218,7 @@ function preciseDefaults(): Policy {
       blindEdit: { enabled: true },
       unavailableValue: { enabled: true },
       numberedCopy: { enabled: true },
+      compactionCycle: { enabled: true },
       convergence: {
         enabled: true,
         direction: 'minimize',

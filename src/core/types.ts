@@ -161,6 +161,11 @@ export interface FailureFacts {
    * ("flight HAT217 not available on date 2024-05-18"): asking for them again fails the same way.
    */
   readonly unavailable?: readonly string[];
+  /**
+   * The files in `dependsOnFiles` are the ones a probe of the workspace finds under those names (the
+   * command did not run in another directory), so their content can be checked in a later session.
+   */
+  readonly dependsOnFilesAtRoot?: boolean;
 }
 
 /**
@@ -253,6 +258,11 @@ export interface Constraint {
   readonly dependsOnWorkspace?: boolean;
   /** ...unless the failure was about particular files. */
   readonly dependsOnFiles?: readonly string[];
+  /**
+   * What those files held when the call last failed, by the probe's digest: the ban persists across
+   * sessions and is lifted as soon as any of them holds something else.
+   */
+  readonly fileDigests?: Readonly<Record<string, string>>;
   readonly region?: ParameterRegion;
   /** radius_limit: the largest number of targets one call may touch. */
   readonly radius?: number;
@@ -449,4 +459,12 @@ export interface StateStore {
  */
 export interface WorldProbe {
   exists(target: string): boolean | undefined;
+  /**
+   * A digest of what the file at `target` holds (`FILE_MISSING` when there is none), for bans that
+   * depend on a file's content: asked when such a ban is learned and before it blocks.
+   */
+  digest?(target: string): string | undefined;
 }
+
+/** The digest a probe gives a file that does not exist. */
+export const FILE_MISSING = 'missing';

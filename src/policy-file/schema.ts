@@ -130,6 +130,10 @@ const detectorsSchema = section(
       { enabled: flag() },
       "An edit whose text carries a numbered view's line numbers, after such an edit of the same unchanged file was not found.",
     ),
+    compactionCycle: section(
+      { enabled: flag() },
+      'The same unchanged files re-read after compaction after compaction, with nothing written or learned in between.',
+    ),
     convergence: section(
       {
         enabled: flag(),

@@ -43,6 +43,11 @@ const constraint = z.looseObject({
   blocksKinds: z.array(actionKind).optional(),
   needle: z.string().optional(),
   dependsOnWorkspace: z.boolean().optional(),
+  dependsOnFiles: z.array(z.string()).max(64).optional(),
+  fileDigests: z
+    .record(z.string(), z.string().max(128))
+    .refine((digests) => Object.keys(digests).length <= 64, 'at most 64 files')
+    .optional(),
   region: region.optional(),
   radius: z.number().optional(),
   evidence,

@@ -155,6 +155,53 @@ describe('narrowing-guard hook claude-code', () => {
     expect(denied(await session.pre('Read', { file_path: config }))).toContain('identical-failure');
   });
 
+  it('denies re-reading the same files in a second compaction cycle that learned nothing', async () => {
+    const session = claudeSession();
+    const files = [join(session.dir, 'README.md'), join(session.dir, 'src/limits.ts')];
+    const readAll = async () => {
+      const verdicts: (string | undefined)[] = [];
+      for (const path of files) {
+        const pre = await session.pre('Read', { file_path: path });
+        verdicts.push(denied(pre));
+        if (denied(pre) === undefined)
+          await session.post('Read', { file_path: path }, readResponse(path, `// ${path}\n`));
+      }
+      return verdicts;
+    };
+    const compact = async () => {
+      await session.event('PreCompact', { trigger: 'auto', custom_instructions: '' });
+      await session.event('SessionStart', { source: 'compact' });
+    };
+    await readAll();
+    await compact();
+    expect(await readAll()).toEqual([undefined, undefined]);
+    await compact();
+    const [first, second] = await readAll();
+    expect(first).toBeUndefined();
+    expect(second).toContain('compacted again');
+  });
+
+  it('denies a missing npm script in the next session until package.json changes', async () => {
+    const session = claudeSession('5c2d9e1f-first');
+    writeFileSync(join(session.dir, 'package.json'), '{ "scripts": { "test": "vitest run" } }\n');
+    const lint = { command: 'npm run lint', description: 'Lint the project' };
+    await session.pre('Bash', lint);
+    await session.failure(
+      'Bash',
+      lint,
+      'Exit code 1\nnpm error Missing script: "lint"\nnpm error\nnpm error To see a list of scripts, run:\nnpm error   npm run',
+    );
+
+    const next = '7e4a0b2c-next';
+    await session.event('SessionStart', { source: 'startup' }, next);
+    expect(denied(await session.pre('Bash', lint, undefined, next))).toContain('package.json');
+    writeFileSync(
+      join(session.dir, 'package.json'),
+      '{ "scripts": { "test": "vitest run", "lint": "biome check ." } }\n',
+    );
+    expect(denied(await session.pre('Bash', lint, undefined, next))).toBeUndefined();
+  });
+
   it('continues a resumed session where it stopped, and starts a new session afresh', async () => {
     const session = claudeSession('8a1e2b3c-resumed');
     const readme = join(session.dir, 'README.md');

@@ -34,6 +34,7 @@ import {
   writesWholeFile,
   writtenText,
 } from './call-arguments.js';
+import { runsInWorkspaceRoot } from './command-directory.js';
 import { configurationNamedBy, leavesSourcesAlone } from './command-effects.js';
 import { quotesArguments, withoutEchoes } from './echoes.js';
 import { isEmptyAnswer } from './empty-result.js';
@@ -183,7 +184,11 @@ export function createToolCallAdapter(options: ToolCallAdapterOptions = {}): Too
         : rule.signature === 'syntax_error'
           ? (filesNamedIn(text) ?? sourceFilesRunBy(call.targets[0]))
           : configurationNamedBy(text);
-    return dependsOnFiles === undefined ? facts : { ...facts, dependsOnFiles };
+    if (dependsOnFiles === undefined) return facts;
+    // Run at the root, the configuration it names is the workspace's own: a later session can check it.
+    const command = call.targets[0];
+    const atRoot = rule.signature !== 'syntax_error' && command !== undefined && runsInWorkspaceRoot(command);
+    return { ...facts, dependsOnFiles, ...(atRoot && { dependsOnFilesAtRoot: true }) };
   }
 
   return {

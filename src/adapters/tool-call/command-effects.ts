@@ -52,11 +52,12 @@ export function leavesSourcesAlone(command: string): boolean {
 /**
  * The configuration file a command's failure is about, when the tool says what it looked for there
  * and did not find: a missing npm script is cured by `package.json`, a missing Make target by the
- * `Makefile` (not one "needed by" another target, which is a missing source file).
+ * `Makefile` (not one "needed by" another target, which is a missing source file, nor a target that
+ * names a file, `build/app.o`, which a pattern rule may make once its source exists).
  */
 const CONFIGURATION_FAILURES: readonly [RegExp, string][] = [
   [/\bmissing script: ["']?[\w:.@/-]+/i, 'package.json'],
-  [/\bNo rule to make target ['`"][^'`"\n]+['`"](?!, needed by)/, 'Makefile'],
+  [/\bNo rule to make target ['`"][^'`"\n./]+['`"](?!, needed by)/, 'Makefile'],
 ];
 
 export function configurationNamedBy(failure: string): string[] | undefined {

@@ -1,6 +1,7 @@
 /** The run-scoped loop detectors, one per file. */
 import { createAbsentTextDetector } from './absent-text.js';
 import { createBlindEditDetector } from './blind-edit.js';
+import { createCompactionCycleDetector } from './compaction-cycle.js';
 import { createConvergenceDetector } from './convergence.js';
 import { createCreationRateDetector } from './creation-rate.js';
 import { createCycleDetector } from './cycle.js';
@@ -18,6 +19,7 @@ import { createUnseenCreationDetector } from './unseen-creation.js';
 
 export { createAbsentTextDetector } from './absent-text.js';
 export { createBlindEditDetector } from './blind-edit.js';
+export { createCompactionCycleDetector } from './compaction-cycle.js';
 export type { ConvergenceDetector } from './convergence.js';
 export { createConvergenceDetector, isConvergenceDetector } from './convergence.js';
 export { createCreationRateDetector } from './creation-rate.js';
@@ -52,5 +54,6 @@ export function createDefaultDetectors(): Detector[] {
     createBlindEditDetector(),
     createUnavailableValueDetector(),
     createNumberedCopyDetector(),
+    createCompactionCycleDetector(),
   ];
 }

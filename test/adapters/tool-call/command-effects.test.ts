@@ -44,4 +44,9 @@ describe('configurationNamedBy', () => {
       configurationNamedBy("make: *** No rule to make target 'src/util.c', needed by 'build/util.o'.  Stop."),
     ).toBeUndefined();
   });
+
+  it('does not name the Makefile for a missing target that is a file a pattern rule may build', () => {
+    expect(configurationNamedBy("make: *** No rule to make target 'build/app.o'.  Stop.")).toBeUndefined();
+    expect(configurationNamedBy("make: *** No rule to make target 'report.pdf'.  Stop.")).toBeUndefined();
+  });
 });
