@@ -21,6 +21,12 @@ import {
   TextHash,
 } from './hashing.js';
 
+/** Private copies for the scan's loop: an imported binding is loaded from its cell on every character. */
+const SEED_1 = LANE1_SEED;
+const SEED_2 = LANE2_SEED;
+const MULTIPLIER_1 = LANE1_MULTIPLIER;
+const MULTIPLIER_2 = LANE2_MULTIPLIER;
+
 export type MaskKind = 'timestamp' | 'uuid' | 'epoch' | 'temp-path' | 'hex-id' | 'duration' | 'pid' | 'clock';
 
 interface MaskRule {
@@ -167,13 +173,13 @@ function candidateRules(text: string, hashInto?: TextHash): number {
   // just as it was scanned. Once some rule may apply, the text will be masked and the masked text
   // hashed, so the hash of this one is left off.
   let hashing = hashInto !== undefined;
-  let lane1 = LANE1_SEED;
-  let lane2 = LANE2_SEED;
+  let lane1 = SEED_1;
+  let lane2 = SEED_2;
   for (let index = 0; index < text.length; index++) {
     const code = text.charCodeAt(index);
     if (hashing) {
-      lane1 = Math.imul(lane1 ^ code, LANE1_MULTIPLIER);
-      lane2 = Math.imul(lane2 ^ code, LANE2_MULTIPLIER);
+      lane1 = Math.imul(lane1 ^ code, MULTIPLIER_1);
+      lane2 = Math.imul(lane2 ^ code, MULTIPLIER_2);
       // What the return below keeps: any rule once a digit was seen, a UUID's bit at any time.
       if ((bits & RULE_BITS) !== 0 && (sawDigit || (bits & UUID_BIT) !== 0)) hashing = false;
     }
