@@ -57,7 +57,16 @@ export class TextHash {
   add(text: string): this {
     let h1 = this.lane1;
     let h2 = this.lane2;
-    for (let index = 0; index < text.length; index++) {
+    const length = text.length;
+    let index = 0;
+    // Two characters a turn: the same steps in the same order, with half the loop's own work.
+    for (; index + 1 < length; index += 2) {
+      const code = text.charCodeAt(index);
+      const following = text.charCodeAt(index + 1);
+      h1 = Math.imul(Math.imul(h1 ^ code, MULTIPLIER_1) ^ following, MULTIPLIER_1);
+      h2 = Math.imul(Math.imul(h2 ^ code, MULTIPLIER_2) ^ following, MULTIPLIER_2);
+    }
+    if (index < length) {
       const code = text.charCodeAt(index);
       h1 = Math.imul(h1 ^ code, MULTIPLIER_1);
       h2 = Math.imul(h2 ^ code, MULTIPLIER_2);
