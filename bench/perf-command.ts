@@ -35,7 +35,7 @@ export function methodLines(report: PerfReport): string[] {
   const { config } = report;
   return [
     `Every call is made as the README's loop makes it: \`toolCallToProposal\` and \`checkProposal\`, then \`toolCallToOutcome\` and \`recordOutcome\` on a fresh outcome, timed together call by call. One call in ten fails (a missing file, an edit whose text is not there, a type error, a timeout, and one failure in four a test run with 20 KB of output). The guard, a recursion sentinel (canonical JSON, SHA-256, a ring of 10 calls) and the paper's guard held in memory (action-class and target bans) get the same calls, ${thousands(config.ops)} at a time, taking turns for ${config.runs} blocks each after a warm-up: the ratios compare figures taken on the same machine at the same moments.`,
-    `Cold start: ${config.processes} fresh processes, one after another, each importing the build and timing its first 1,000 calls one by one, then its steady state after a warm-up. Journal: the whole process's CPU time (user and system, the writer's threads too) per call with and without a journal with receipts, closed before the clock stops so that deferred hashing and writes count. Replay: \`narrowing replay FILE --json\` run in this process on a trace file, reading and printing included.`,
+    `Cold start: ${config.processes} fresh processes, one after another, each importing the build and timing its first 1,000 calls one by one, then its steady state after a warm-up. Journal: the whole process's CPU time (user and system, the writer's threads too) per call with and without a journal with receipts, closed before the clock stops so that deferred hashing and writes count. Replay: \`narrowing replay FILE --json\` run in this process on a trace file, reading and printing included, in calls per second of the process's CPU time (every thread's) like the other figures, so that a busy machine does not count; calls per second of wall-clock time beside it.`,
   ];
 }
 
@@ -99,7 +99,7 @@ export function perfSections(report: PerfReport): Section[] {
       ],
       [
         `replay of a ${thousands(replay.calls)}-call trace file`,
-        `${thousands(replay.callsPerSecond)} calls/s`,
+        `${thousands(replay.callsPerSecond)} calls per CPU second (${thousands(replay.callsPerWallSecond)} per wall-clock second)`,
       ],
     ],
   };

@@ -71,8 +71,14 @@ export interface ComparisonFigure {
 
 export interface ReplayFigure {
   readonly calls: number;
-  /** `narrowing replay FILE --json` in this process: reading the file, replaying, printing. */
+  /**
+   * `narrowing replay FILE --json` in this process: reading the file, replaying, printing, per second
+   * of the process's CPU time (every thread's), like the other figures, so that time the machine
+   * gave to other processes does not count.
+   */
   readonly callsPerSecond: number;
+  /** The same per second of wall-clock time, which does count it. */
+  readonly callsPerWallSecond: number;
 }
 
 export interface TargetResult {
@@ -204,10 +210,13 @@ async function replayFromFile(engine: PerfEngine, calls: number): Promise<Replay
     };
     const io = { stdout: { write: count, isTTY: false }, stderr: { write: count }, env: {} };
     const started = performance.now();
+    const cpuStarted = process.cpuUsage();
     const code = await engine.runReplay(path, { json: true }, io);
+    const cpu = process.cpuUsage(cpuStarted);
     const seconds = (performance.now() - started) / 1000;
+    const cpuSeconds = (cpu.user + cpu.system) / 1e6;
     if (code !== 0 || written === 0) throw new Error(`replay of the trace failed with exit status ${code}`);
-    return { calls, callsPerSecond: calls / seconds };
+    return { calls, callsPerSecond: calls / cpuSeconds, callsPerWallSecond: calls / seconds };
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
@@ -291,7 +300,7 @@ function judge(report: Omit<PerfReport, 'targets'>): TargetResult[] {
   });
   targets.push({
     id: 'replay',
-    description: `replay of a ${report.replay.calls.toLocaleString('en-US')}-call trace, end to end: at least ${LIMITS.replayCallsPerSecond.toLocaleString('en-US')} calls/s`,
+    description: `replay of a ${report.replay.calls.toLocaleString('en-US')}-call trace, end to end: at least ${LIMITS.replayCallsPerSecond.toLocaleString('en-US')} calls per second of CPU time`,
     pass: report.replay.callsPerSecond >= LIMITS.replayCallsPerSecond,
     value: `${Math.round(report.replay.callsPerSecond).toLocaleString('en-US')} calls/s`,
   });

@@ -165,10 +165,22 @@ const REDACTION_WINDOW = 4;
  * own copy (see `ownCopy`). Cheap: a bounded window of the text is looked at, never all of it.
  */
 export function keptText(text: string, limit: number): string {
+  const last = lastKept;
+  if (last !== undefined && last.limit === limit && last.text === text) return last.kept;
   const window = text.length > limit * REDACTION_WINDOW ? text.slice(0, limit * REDACTION_WINDOW) : text;
   const clean = redactText(window);
-  return ownCopy(clean.length <= limit ? clean : `${clean.slice(0, Math.max(0, limit - 1))}…`);
+  const kept = ownCopy(clean.length <= limit ? clean : `${clean.slice(0, Math.max(0, limit - 1))}…`);
+  lastKept = text.length <= REMEMBERED_TEXT_LIMIT ? { text, limit, kept } : undefined;
+  return kept;
 }
+
+/**
+ * The last excerpt kept, and of what: one failure is kept as evidence by each constraint it teaches
+ * (the call, its target, the strategy) and by the detectors, and redacting the same window for each
+ * of them costs more than the rest of learning. Texts past this length are not held on to for it.
+ */
+const REMEMBERED_TEXT_LIMIT = 1024 * 1024;
+let lastKept: { readonly text: string; readonly limit: number; readonly kept: string } | undefined;
 
 /**
  * A constraint as it may be kept on disk, shown or handed to a caller: its evidence (the last error, the calls that

@@ -1,7 +1,7 @@
 export { TraceError } from './errors.js';
 export { traceResultToOutcome } from './outcome.js';
 export { parseTrace, TraceLineParser, type TraceReadOptions } from './parse.js';
-export { readTraceFile } from './read.js';
+export { readTraceEvents, readTraceFile } from './read.js';
 export type {
   CallEvent,
   CompactEvent,

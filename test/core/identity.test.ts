@@ -291,6 +291,38 @@ describe('result digests and descriptions', () => {
     );
   });
 
+  it('gives the hashes that call keys and digests were stored under, for texts of odd and even length', () => {
+    expect(hashString('')).toBe('1aee8d83488bdcb8');
+    expect(hashString('a')).toBe('4e6551e7145b39fb');
+    expect(hashString('ab')).toBe('09c33ff65eb2d467');
+    expect(hashString('read_file#{"path":"src/app.ts"}')).toBe('f0b2b1e1e8fac7f1');
+    expect(hashString('é✓→ × \u{1F600}')).toBe('e63ac54da123129e');
+    expect(hashString('x'.repeat(1001))).toBe('6c559f718e7b0e0c');
+  });
+
+  it('hashes a text as a character-by-character reference computes it', () => {
+    const reference = (text: string): string => {
+      let h1 = 0xdeadbeef;
+      let h2 = 0x41c6ce57;
+      for (let index = 0; index < text.length; index++) {
+        h1 = Math.imul(h1 ^ text.charCodeAt(index), 2654435761);
+        h2 = Math.imul(h2 ^ text.charCodeAt(index), 1597334677);
+      }
+      h1 ^= text.length;
+      h2 ^= text.length;
+      h1 = Math.imul(h1 ^ (h1 >>> 16), 2246822507) ^ Math.imul(h2 ^ (h2 >>> 13), 3266489909);
+      h2 = Math.imul(h2 ^ (h2 >>> 16), 2246822507) ^ Math.imul(h1 ^ (h1 >>> 13), 3266489909);
+      const hex = (lane: number) => (lane >>> 0).toString(16).padStart(8, '0');
+      return hex(h1) + hex(h2);
+    };
+    fc.assert(
+      fc.property(fc.oneof(fc.string(), fc.string({ unit: 'binary', maxLength: 65 })), (text) => {
+        expect(hashString(text)).toBe(reference(text));
+      }),
+      { numRuns: 1_000 },
+    );
+  });
+
   it('describes a call in a short line a model can read', () => {
     expect(describeCall('read_file', { path: 'src/app.ts' })).toBe('read_file {path: "src/app.ts"}');
     expect(describeCall('bash', { command: 'x'.repeat(500) }).length).toBeLessThanOrEqual(120);

@@ -7,7 +7,7 @@ import {
   toolCallToProposal,
 } from '../../src/adapters/tool-call/index.js';
 import { NarrowingEngine } from '../../src/core/loop.js';
-import { keptText, REDACTED } from '../../src/core/secrets.js';
+import { keptText, REDACTED, redactText } from '../../src/core/secrets.js';
 
 function collectGarbage(): () => void {
   setFlagsFromString('--expose-gc');
@@ -21,6 +21,27 @@ describe('what the engine keeps of tool output', () => {
     expect(kept.length).toBeLessThanOrEqual(300);
     expect(kept).toContain(REDACTED);
     expect(kept).not.toContain('ghp_');
+  });
+
+  it('keeps of each text what it alone gives, whatever was kept just before and at whatever length', () => {
+    const token = 'ghp_R4nd0mT0k3nV4lu3F0rT3st1ngXyZ12';
+    const texts = [
+      `fatal: could not read Username for 'https://${token}@github.com'`,
+      `ENOENT: no such file or directory, open '/srv/app/src/a.ts'\n${'x'.repeat(2_000)}`,
+      `ENOENT: no such file or directory, open '/srv/app/src/b.ts'\n${'x'.repeat(2_000)}`,
+    ];
+    // The excerpt as its definition gives it: the redacted start of the text, cut at the limit.
+    const expected = (text: string, limit: number) => {
+      const clean = redactText(text.slice(0, limit * 4));
+      return clean.length <= limit ? clean : `${clean.slice(0, limit - 1)}…`;
+    };
+    for (const limit of [300, 500, 300, 20]) {
+      for (const text of [...texts, ...[...texts].reverse(), texts[0] as string]) {
+        const kept = keptText(text, limit);
+        expect(kept).toBe(expected(text, limit));
+        expect(kept).not.toContain('ghp_');
+      }
+    }
   });
 
   it('does not keep 20 KB error outputs alive through the excerpts it learned from them', () => {

@@ -3,6 +3,7 @@
  * agents, framework tools) and its outcome in the engine's terms.
  */
 
+import { hashString } from '../../core/identity/index.js';
 import type {
   ActionKind,
   Blame,
@@ -213,9 +214,12 @@ const ASKS_FOR_THINGS: ReadonlySet<ActionKind> = new Set(['mutate', 'create', 'd
 /**
  * Whether a search-and-replace edit fails depends on its file and the text it looks for, not on the
  * text it would write: "not found" and "multiple occurrences" say so whatever the replacement.
+ * The texts are in the key by their hash, as arguments are in a call key: a learned ban keeps its
+ * key in the state file, which must not hold the contents of the agent's files (nor a secret in
+ * them), and a short key is cheap to look up however large the edit.
  */
 function editFailureKey(tool: string, targets: readonly string[], searchTexts: readonly string[]): string {
-  return `${tool}\u0000edit\u0000${targets.join('\u0000')}\u0000${searchTexts.join('\u0000')}`;
+  return `${tool}\u0000edit\u0000${targets.join('\u0000')}\u0000#${hashString(searchTexts.join('\u0000'))}`;
 }
 
 function toRule(extra: ExtraPattern): SignatureRule {

@@ -5,6 +5,9 @@ import type { TraceEvent } from '../../trace/types.js';
 import { type CommandIO, processIO, wantsColour } from './io.js';
 import { readStoreState, storeOption } from './store-option.js';
 
+/** Characters of `--json` output gathered before they are written. */
+const JSON_CHUNK = 64 * 1024;
+
 export interface ReplayCommandOptions {
   readonly policy?: string;
   readonly preset?: PresetName;
@@ -69,7 +72,7 @@ export async function runReplay(
   io: CommandIO,
 ): Promise<number> {
   const { PolicyError, loadPolicyFile, parsePolicy } = await import('../../policy-file/index.js');
-  const { TraceError, readTraceFile } = await import('../../trace/index.js');
+  const { TraceError, readTraceEvents } = await import('../../trace/index.js');
   const { createReplayer } = await import('../../replay/replay.js');
   const { judgeBlocks, wastedSteps } = await import('../../replay/judge.js');
   const format = await import('../../replay/format.js');
@@ -87,7 +90,7 @@ export async function runReplay(
     // half-printed before it.
     const converted = await readClaudeTranscript(tracePath, io);
     const onWarning = (warning: Error) => io.stderr.write(`warning: ${warning.message}\n`);
-    for await (const event of converted ?? readTraceFile(tracePath, { onWarning })) {
+    for (const event of converted ?? (await readTraceEvents(tracePath, { onWarning }))) {
       if (event.type === 'meta') meta = event;
       events.push(event);
     }
@@ -112,11 +115,21 @@ export async function runReplay(
   }
 
   const replayer = createReplayer({ policy, ...(learned && { learned }) });
-  // Steps are written as they come with --json; the table and the judgement need them all.
+  // With --json, steps are written as they come (in chunks); the table and the judgement need them all.
   const keep = !options.json || options.judge === true;
   const steps: ReplayStep[] = [];
+  // With --json, lines go out in chunks of about 64 KB: one write per step would cost a system
+  // call per step, on a pipe or a terminal as much as on a file.
+  let pendingJson = '';
+  const writeJson = (line: string, last = false) => {
+    pendingJson += `${line}\n`;
+    if (last || pendingJson.length >= JSON_CHUNK) {
+      io.stdout.write(pendingJson);
+      pendingJson = '';
+    }
+  };
   const take = (step: ReplayStep) => {
-    if (options.json) io.stdout.write(`${format.stepJson(step)}\n`);
+    if (options.json) writeJson(format.stepJson(step));
     // One step at a time, never spread: a trace can hold more steps than a call takes arguments.
     if (keep) steps.push(step);
   };
@@ -124,7 +137,7 @@ export async function runReplay(
   for (const step of replayer.finish()) take(step);
   const judgement = options.judge ? judgeBlocks(steps, wastedSteps(events)) : undefined;
   if (options.json) {
-    io.stdout.write(`${format.summaryJson(replayer.summary)}\n`);
+    writeJson(format.summaryJson(replayer.summary), true);
     if (judgement) io.stdout.write(`${format.judgementJson(judgement)}\n`);
     return 0;
   }

@@ -21,6 +21,12 @@ import {
   TextHash,
 } from './hashing.js';
 
+/** Private copies for the scan's loop: an imported binding is loaded from its cell on every character. */
+const SEED_1 = LANE1_SEED;
+const SEED_2 = LANE2_SEED;
+const MULTIPLIER_1 = LANE1_MULTIPLIER;
+const MULTIPLIER_2 = LANE2_MULTIPLIER;
+
 export type MaskKind = 'timestamp' | 'uuid' | 'epoch' | 'temp-path' | 'hex-id' | 'duration' | 'pid' | 'clock';
 
 interface MaskRule {
@@ -167,13 +173,14 @@ function candidateRules(text: string, hashInto?: TextHash): number {
   // just as it was scanned. Once some rule may apply, the text will be masked and the masked text
   // hashed, so the hash of this one is left off.
   let hashing = hashInto !== undefined;
-  let lane1 = LANE1_SEED;
-  let lane2 = LANE2_SEED;
-  for (let index = 0; index < text.length; index++) {
+  let lane1 = SEED_1;
+  let lane2 = SEED_2;
+  const length = text.length;
+  for (let index = 0; index < length; index++) {
     const code = text.charCodeAt(index);
     if (hashing) {
-      lane1 = Math.imul(lane1 ^ code, LANE1_MULTIPLIER);
-      lane2 = Math.imul(lane2 ^ code, LANE2_MULTIPLIER);
+      lane1 = Math.imul(lane1 ^ code, MULTIPLIER_1);
+      lane2 = Math.imul(lane2 ^ code, MULTIPLIER_2);
       // What the return below keeps: any rule once a digit was seen, a UUID's bit at any time.
       if ((bits & RULE_BITS) !== 0 && (sawDigit || (bits & UUID_BIT) !== 0)) hashing = false;
     }
@@ -189,9 +196,18 @@ function candidateRules(text: string, hashInto?: TextHash): number {
       if (++hex === 16) bits |= HEX_ID_BIT;
       if (++digits === 8) bits |= COMPACT_TIMESTAMP_BIT;
       else if (digits === 10) bits |= EPOCH_BIT;
-      const next = text.charCodeAt(index + 1);
-      if (AFTER_NUMBER[next & 255] === 1 && next < 256) bits |= DURATION_BIT;
-      else if (mayBeSpace(next) && AFTER_NUMBER[text.charCodeAt(index + 2) & 255] === 1) bits |= DURATION_BIT;
+      // Reads past the end are ruled out before they happen: one makes V8 drop the loop's optimised
+      // code and rebuild it without its fast character reads. A unit needs a character after the digit.
+      if (index + 1 < length) {
+        const next = text.charCodeAt(index + 1);
+        if (AFTER_NUMBER[next & 255] === 1 && next < 256) bits |= DURATION_BIT;
+        else if (
+          index + 2 < length &&
+          mayBeSpace(next) &&
+          AFTER_NUMBER[text.charCodeAt(index + 2) & 255] === 1
+        )
+          bits |= DURATION_BIT;
+      }
     } else {
       if (code === 58) {
         if (digits > 0) bits |= CLOCK_BIT;
@@ -203,7 +219,11 @@ function candidateRules(text: string, hashInto?: TextHash): number {
           bits |= TEMP_PATH_BIT;
         }
       } else if ((code | 32) === 112) {
-        if ((text.charCodeAt(index + 1) | 32) === 105 && (text.charCodeAt(index + 2) | 32) === 100) {
+        if (
+          index + 2 < length &&
+          (text.charCodeAt(index + 1) | 32) === 105 &&
+          (text.charCodeAt(index + 2) | 32) === 100
+        ) {
           bits |= PID_BIT;
         }
       } else {

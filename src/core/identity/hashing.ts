@@ -17,10 +17,20 @@ export function hashLanes(text: string): { readonly high: number; readonly low: 
   return wholeTextHash.reset().add(text).mix();
 }
 
-export const LANE1_SEED = 0xdeadbeef;
-export const LANE2_SEED = 0x41c6ce57;
-export const LANE1_MULTIPLIER = 2654435761;
-export const LANE2_MULTIPLIER = 1597334677;
+/*
+ * The lanes' constants. Loops read them from these module-private bindings: V8 folds a private
+ * `const` into optimised code but loads an exported one from its module cell on every character,
+ * which doubles the cost of hashing. Other modules get the same values through the exports below,
+ * and copy them into private bindings of their own before using them in a loop.
+ */
+const SEED_1 = 0xdeadbeef;
+const SEED_2 = 0x41c6ce57;
+const MULTIPLIER_1 = 2654435761;
+const MULTIPLIER_2 = 1597334677;
+export const LANE1_SEED: number = SEED_1;
+export const LANE2_SEED: number = SEED_2;
+export const LANE1_MULTIPLIER: number = MULTIPLIER_1;
+export const LANE2_MULTIPLIER: number = MULTIPLIER_2;
 const FINGERPRINT_MASK = 0x3fffffff;
 
 /**
@@ -28,8 +38,8 @@ const FINGERPRINT_MASK = 0x3fffffff;
  * `hashString(a + b)`, without the concatenation ever being built.
  */
 export class TextHash {
-  private lane1 = LANE1_SEED;
-  private lane2 = LANE2_SEED;
+  private lane1 = SEED_1;
+  private lane2 = SEED_2;
   private length = 0;
   /** The low 30 bits of the last hash finished: a small integer, which costs a map nothing to keep. */
   fingerprint = 0;
@@ -38,8 +48,8 @@ export class TextHash {
   low = 0;
 
   reset(): this {
-    this.lane1 = LANE1_SEED;
-    this.lane2 = LANE2_SEED;
+    this.lane1 = SEED_1;
+    this.lane2 = SEED_2;
     this.length = 0;
     return this;
   }
@@ -47,10 +57,19 @@ export class TextHash {
   add(text: string): this {
     let h1 = this.lane1;
     let h2 = this.lane2;
-    for (let index = 0; index < text.length; index++) {
+    const length = text.length;
+    let index = 0;
+    // Two characters a turn: the same steps in the same order, with half the loop's own work.
+    for (; index + 1 < length; index += 2) {
       const code = text.charCodeAt(index);
-      h1 = Math.imul(h1 ^ code, LANE1_MULTIPLIER);
-      h2 = Math.imul(h2 ^ code, LANE2_MULTIPLIER);
+      const following = text.charCodeAt(index + 1);
+      h1 = Math.imul(Math.imul(h1 ^ code, MULTIPLIER_1) ^ following, MULTIPLIER_1);
+      h2 = Math.imul(Math.imul(h2 ^ code, MULTIPLIER_2) ^ following, MULTIPLIER_2);
+    }
+    if (index < length) {
+      const code = text.charCodeAt(index);
+      h1 = Math.imul(h1 ^ code, MULTIPLIER_1);
+      h2 = Math.imul(h2 ^ code, MULTIPLIER_2);
     }
     this.lane1 = h1;
     this.lane2 = h2;
@@ -68,8 +87,8 @@ export class TextHash {
 
   /** One character, by its code. */
   addCode(code: number): this {
-    this.lane1 = Math.imul(this.lane1 ^ code, LANE1_MULTIPLIER);
-    this.lane2 = Math.imul(this.lane2 ^ code, LANE2_MULTIPLIER);
+    this.lane1 = Math.imul(this.lane1 ^ code, MULTIPLIER_1);
+    this.lane2 = Math.imul(this.lane2 ^ code, MULTIPLIER_2);
     this.length += 1;
     return this;
   }

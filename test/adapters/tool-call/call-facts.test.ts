@@ -178,6 +178,18 @@ describe('what decides whether a call fails', () => {
     expect(edit('return y;').failureKey).toBe(edit('return z;').failureKey);
   });
 
+  it('keys a failing edit by a hash of the text it looks for, so that a ban written to disk holds no file contents', () => {
+    const secret = 'const apiKey = "sk-live-0123456789abcdefghij";\n'.repeat(40);
+    const edit = (oldString: string, newString: string) =>
+      factsOf('edit_file', { path: 'src/config.ts', old_string: oldString, new_string: newString });
+    const key = edit(secret, 'const apiKey = process.env.API_KEY;').failureKey as string;
+    expect(key).not.toContain('apiKey');
+    expect(key).toContain('src/config.ts');
+    expect(key.length).toBeLessThan(100);
+    expect(edit(secret, 'export {};').failureKey).toBe(key);
+    expect(edit(`${secret} `, 'export {};').failureKey).not.toBe(key);
+  });
+
   it('says an edit that names no file acts on state its arguments do not show', () => {
     expect(factsOf('edit', { lines: '2:2', replacement: 'x = 1\n' }).actsOnHiddenState).toBe(true);
     expect(

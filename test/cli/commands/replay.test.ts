@@ -71,6 +71,34 @@ describe('narrowing replay', () => {
     expect(lines[4]).toEqual({ summary: { calls: 4, allow: 2, warn: 0, block: 2, halt: 0 } });
   });
 
+  it('writes --json output in chunks of many lines, not one write per call', async () => {
+    const reads = Array.from({ length: 3_000 }, (_, index) =>
+      JSON.stringify({
+        type: 'call',
+        tool: 'read_file',
+        args: { path: `src/orders/module-${index}.ts` },
+        result: { content: `export const value${index} = ${index};` },
+        t: index * 2,
+      }),
+    );
+    const path = file('many.jsonl', `${reads.join('\n')}\n`);
+    const writes: string[] = [];
+    const { io } = fakeIO();
+    const counting: CommandIO = {
+      ...io,
+      stdout: { ...io.stdout, write: (text: string) => writes.push(text) },
+    };
+    expect(await runReplay(path, { json: true }, counting)).toBe(0);
+    const lines = writes.join('').trim().split('\n');
+    expect(lines).toHaveLength(3_001);
+    expect(JSON.parse(lines[2_999] as string)).toMatchObject({ step: 3_000, verdict: 'allow' });
+    expect(JSON.parse(lines[3_000] as string)).toEqual({
+      summary: { calls: 3_000, allow: 3_000, warn: 0, block: 0, halt: 0 },
+    });
+    expect(writes.every((text) => text.endsWith('\n'))).toBe(true);
+    expect(writes.length).toBeLessThan(20);
+  });
+
   it('prints a table and a summary line without --json', async () => {
     const { io, stdout } = fakeIO();
     expect(await runReplay(loop, {}, io)).toBe(0);
