@@ -157,20 +157,71 @@ export async function generateResults(options: ResultsOptions): Promise<ResultsO
     chartPath = join(docs, 'long-horizon.svg');
     writeFileSync(chartPath, longHorizonSvg(collected.longHorizon));
   }
+  // The benchmarks not run this time keep the figures of the run that last measured them.
+  const skipped = BENCHMARKS.filter((name) => !only.has(name));
+  const saved = skipped.length > 0 ? readSavedResults(docs) : undefined;
+  const shown: Collected = { ...keptFigures(saved, skipped), ...collected };
+  const shownProblems = [
+    ...(saved?.problems.filter((problem) => skipped.some((name) => problem.startsWith(`${name}:`))) ?? []),
+    ...problems,
+  ];
+  const savedResults: SavedResults = { version: 1, collected: shown, problems: shownProblems };
+  writeFileSync(join(docs, SAVED_RESULTS), `${JSON.stringify(savedResults)}\n`);
   const resultsPath = join(docs, 'results.md');
-  writeFileSync(resultsPath, resultsPage(collected, problems));
+  writeFileSync(resultsPath, resultsPage(shown, shownProblems));
 
   const readmePath = join(options.root, 'README.md');
   let readmeUpdated = false;
   if (existsSync(readmePath)) {
     const readme = readFileSync(readmePath, 'utf8');
-    const updated = replaceResultsSection(readme, readmeSummary(collected));
+    const updated = replaceResultsSection(readme, readmeSummary(shown));
     if (updated !== undefined && updated !== readme) {
       writeFileSync(readmePath, updated);
       readmeUpdated = true;
     }
   }
   return { resultsPath, ...(chartPath ? { chartPath } : {}), readmeUpdated, problems };
+}
+
+/** What the page and the README section are made from, kept so that `--only` can redo one part. */
+const SAVED_RESULTS = 'results.json';
+
+interface SavedResults {
+  readonly version: 1;
+  readonly collected: Collected;
+  readonly problems: readonly string[];
+}
+
+const COLLECTED_KEY: Readonly<Record<Benchmark, keyof Collected>> = {
+  'long-horizon': 'longHorizon',
+  sessions: 'sessions',
+  'ml-search': 'mlSearch',
+  perf: 'perf',
+  proxy: 'proxy',
+  fleet: 'fleet',
+  hooks: 'hooks',
+};
+
+/** The figures saved by the last run, or `undefined` when there are none that this version reads. */
+function readSavedResults(docs: string): SavedResults | undefined {
+  try {
+    const value = JSON.parse(readFileSync(join(docs, SAVED_RESULTS), 'utf8')) as Partial<SavedResults>;
+    if (value.version !== 1 || typeof value.collected !== 'object' || !Array.isArray(value.problems)) {
+      return undefined;
+    }
+    return value as SavedResults;
+  } catch {
+    return undefined;
+  }
+}
+
+function keptFigures(saved: SavedResults | undefined, names: readonly Benchmark[]): Collected {
+  const kept: Record<string, unknown> = {};
+  for (const name of names) {
+    const key = COLLECTED_KEY[name];
+    if (saved?.collected[key] !== undefined) kept[key] = saved.collected[key];
+  }
+  return kept as Collected;
 }
 
 /** The text with the part between the markers replaced; undefined when the markers are missing. */

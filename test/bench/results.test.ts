@@ -72,6 +72,19 @@ describe('generating the results', () => {
     expect(readme.endsWith('<!-- results:end -->\n\n## Next\n')).toBe(true);
   });
 
+  it('keeps the figures of the benchmarks a run with --only leaves out', async () => {
+    const root = repository(README);
+    await generateResults({ root, only: ['ml-search'] });
+    const outcome = await generateResults({ root, only: ['long-horizon'] });
+    expect(outcome.problems).toEqual([]);
+    const page = readFileSync(join(root, 'docs/results.md'), 'utf8');
+    expect(page).toContain('## Long-horizon tool calls (`narrowing bench long-horizon`)');
+    expect(page).toContain('## Hyperparameter search, simulated (`narrowing bench ml-search`)');
+    const readme = readFileSync(join(root, 'README.md'), 'utf8');
+    expect(readme).toContain('Fidelity check: all 13 published vanilla figures reproduced exactly');
+    expect(readme).toContain('**Hyperparameter search**');
+  });
+
   it('creates no README where there is none', async () => {
     const root = repository();
     const outcome = await generateResults({ root, only: ['ml-search'] });
