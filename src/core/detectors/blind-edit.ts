@@ -16,8 +16,10 @@ const NAME = 'blind-edit';
 /** Failed guesses at one unread file after which the next guess is blocked. */
 const GUESSES = 2;
 const MAX_FILES = 256;
-/** Files known to have been shown to the agent; past this, every file counts as seen. */
+/** File names (the last path segment) shown to the agent; past this, the oldest are forgotten. */
 const MAX_SEEN = 4_096;
+/** Spellings kept per file name (`a.ts`, `src/a.ts`, `/repo/src/a.ts`, or files of that name elsewhere). */
+const MAX_SPELLINGS = 8;
 
 interface Guesses {
   count: number;
@@ -26,22 +28,29 @@ interface Guesses {
 }
 
 export function createBlindEditDetector(): Detector {
-  /** Files the agent has been shown in this run, by any call. */
-  const seen = new LruMap<true>(MAX_SEEN);
+  /**
+   * Files the agent has been shown in this run, by any call, under their name: two spellings of one
+   * file (`src/a.ts`, `/repo/src/a.ts`) end with the same name, so only those are compared.
+   */
+  const seen = new LruMap<string[]>(MAX_SEEN);
   /** Failed guesses at files not shown, by file. */
   const guesses = new LruMap<Guesses>(MAX_FILES);
 
   function show(target: string): void {
-    seen.set(target, true);
+    const name = fileName(target);
+    const spellings = seen.peek(name) ?? [];
+    if (!spellings.includes(target)) {
+      spellings.push(target);
+      if (spellings.length > MAX_SPELLINGS) spellings.shift();
+    }
+    seen.set(name, spellings);
     if (guesses.size === 0) return;
     // The agent may read a file under another spelling than it edits it (`src/a.ts`, `/repo/src/a.ts`).
-    for (const [guessed] of guesses.entries()) if (samePath(guessed, target)) guesses.delete(guessed);
+    for (const guessed of [...guesses.keys()]) if (samePath(guessed, target)) guesses.delete(guessed);
   }
 
   function wasShown(target: string): boolean {
-    if (seen.peek(target)) return true;
-    for (const [shown] of seen.entries()) if (samePath(shown, target)) return true;
-    return false;
+    return seen.peek(fileName(target))?.some((shown) => samePath(shown, target)) ?? false;
   }
 
   return {
@@ -82,7 +91,7 @@ export function createBlindEditDetector(): Detector {
       if (kind === 'exec') {
         // A command shows the files it names (`cat a.js`), and may change any file.
         const command = facts.targets[0] ?? '';
-        for (const [target] of guesses.entries()) if (command.includes(target)) show(target);
+        for (const target of [...guesses.keys()]) if (command.includes(target)) show(target);
         if (outcome.changedWorld && !facts.leavesSourcesAlone) guesses.clear();
       }
     },
@@ -106,6 +115,10 @@ export function createBlindEditDetector(): Detector {
       guesses.clear();
     },
   };
+}
+
+function fileName(path: string): string {
+  return path.slice(path.lastIndexOf('/') + 1);
 }
 
 function describe(call: CallContext, target: string, failed: Guesses): Violation {

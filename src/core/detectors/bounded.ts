@@ -41,6 +41,11 @@ export class LruMap<V> {
     return this.map.values();
   }
 
+  /** The keys, without copying them: nothing may be added while they are read. */
+  keys(): IterableIterator<string> {
+    return this.map.keys();
+  }
+
   /** Oldest first, so that restoring in this order rebuilds the same recency. */
   entries(): [string, V][] {
     return [...this.map.entries()];
