@@ -179,6 +179,7 @@ export class Learner {
         needle: failure.meaning === 'content-missing' ? failure.needle : undefined,
         dependsOnWorkspace: workspace,
         dependsOnFiles: workspace && failure.dependsOnFiles?.length ? [...failure.dependsOnFiles] : undefined,
+        dependsOnService: call.facts.service,
         evidence,
         createdAt: call.now,
         expiresAt: call.now + this.policy.learning.ttlSeconds.call * SECOND,

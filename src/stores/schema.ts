@@ -43,6 +43,7 @@ const constraint = z.looseObject({
   blocksKinds: z.array(actionKind).optional(),
   needle: z.string().optional(),
   dependsOnWorkspace: z.boolean().optional(),
+  dependsOnService: z.string().max(256).optional(),
   region: region.optional(),
   radius: z.number().optional(),
   evidence,
