@@ -38,7 +38,8 @@ export function invalidateAfter(effect: Effect, call: CallContext, context: Inva
   // Reasons are written only for bans actually relieved.
   const because = () => `${call.description} changed the workspace`;
   const workspaceWide = context.workspaceWide;
-  if (effect.service !== undefined) relieveServiceBans(effect.service, call, context);
+  // Under `target` invalidation only a change of a ban's own target relieves it.
+  if (effect.service !== undefined && workspaceWide) relieveServiceBans(effect.service, call, context);
   // A side effect through a service changed no file: bans about files and commands still hold.
   if (effect.kind === 'outside') return;
   if (effect.kind === 'unknown') {

@@ -42,6 +42,14 @@ describe('a successful side effect through a service', () => {
     expect(agent.check('book_reservation', booking).verdict).toBe('block');
   });
 
+  it('keeps the booking banned after a cancellation under target invalidation, as strict does', () => {
+    const agent = new Agent({ policy: { preset: 'strict' } });
+    agent.call('book_reservation', booking, soldOut);
+    agent.call('book_reservation', booking, soldOut);
+    agent.call('cancel_reservation', reservation, cancelled);
+    expect(agent.check('book_reservation', booking).verdict).toBe('block');
+  });
+
   it('says which side effect relieved the ban', () => {
     const agent = new Agent();
     bannedBooking(agent);
