@@ -53,10 +53,8 @@ export class WorldTracker {
         for (const target of changed) this.lastChange.set(target, callKey);
         this.generation++;
         const effect: Effect = { changedTargets: changed, kind: facts.kind, writtenText: facts.writtenText };
-        // A new issue or record: the service's other answers (its lists, its counts) may differ too.
-        return facts.sideEffect && facts.service !== undefined
-          ? { ...effect, service: facts.service }
-          : effect;
+        // A changed order, a new issue: the service's other answers (its lists, its seats) may differ too.
+        return facts.service !== undefined ? { ...effect, service: facts.service } : effect;
       }
       case 'exec': {
         const command = facts.targets[0] ?? '';

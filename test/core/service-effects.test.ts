@@ -42,6 +42,22 @@ describe('a successful side effect through a service', () => {
     expect(agent.check('book_reservation', booking).verdict).toBe('block');
   });
 
+  it('allows a booking banned before a successful change of another reservation once after it', () => {
+    const agent = new Agent();
+    bannedBooking(agent);
+    agent.call(
+      'update_reservation_flights',
+      {
+        reservation_id: 'K1NW8N',
+        cabin: 'economy',
+        flights: [{ flight_number: 'HAT045', date: '2024-05-21' }],
+        payment_id: 'gift_card_7219486',
+      },
+      JSON.stringify({ reservation_id: 'K1NW8N', flights: [{ flight_number: 'HAT045' }] }),
+    );
+    expect(agent.check('book_reservation', booking).verdict).toBe('allow');
+  });
+
   it('keeps the booking banned after a cancellation under target invalidation, as strict does', () => {
     const agent = new Agent({ policy: { preset: 'strict' } });
     agent.call('book_reservation', booking, soldOut);
@@ -68,17 +84,27 @@ describe('a successful side effect through a service', () => {
     expect(agent.check('get_reservation_details', reservation).verdict).toBe('allow');
   });
 
-  it('lets a flight search that named no reservation run again after a cancellation', () => {
+  it('keeps a flight search known after a cancellation of a reservation it does not name', () => {
     const agent = new Agent({ policy: { detectors: { identicalResult: { revisitBlockAt: 3 } } } });
     const search = { origin: 'JFK', destination: 'SEA', date: '2024-05-20' };
     const flights = JSON.stringify([{ flight_number: 'HAT136', available_seats: { economy: 0 } }]);
     agent.call('search_direct_flight', search, flights);
     agent.call('get_user_details', { user_id: 'mia_li_3668' }, userDetails);
     agent.call('search_direct_flight', search, flights);
-    agent.call('get_reservation_details', reservation, details);
-    expect(agent.check('search_direct_flight', search).verdict).toBe('block');
     agent.call('cancel_reservation', reservation, cancelled);
-    expect(agent.check('search_direct_flight', search).verdict).toBe('allow');
+    expect(agent.check('search_direct_flight', search).verdict).toBe('block');
+  });
+
+  it('lets a balance read run again after a transfer that names no account it reads', () => {
+    const agent = new Agent({ policy: { detectors: { identicalResult: { revisitBlockAt: 3 } } } });
+    const balance = { account_id: 'acc_1' };
+    agent.call('get_account_balance', balance, '{"account_id": "acc_1", "balance": 1200.5}');
+    agent.call('get_exchange_rate', { from: 'USD', to: 'EUR' }, '{"rate": 0.92}');
+    agent.call('get_account_balance', balance, '{"account_id": "acc_1", "balance": 1200.5}');
+    agent.call('get_exchange_rate', { from: 'USD', to: 'GBP' }, '{"rate": 0.79}');
+    expect(agent.check('get_account_balance', balance).verdict).toBe('block');
+    agent.call('transfer_funds', { amount: 200, memo: 'rent' }, '{"status": "completed"}');
+    expect(agent.check('get_account_balance', balance).verdict).toBe('allow');
   });
 
   it('allows a flight search that found nothing twice once more after a cancellation', () => {

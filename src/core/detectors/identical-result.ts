@@ -172,38 +172,34 @@ export function createIdenticalResultDetector(): Detector {
       } else {
         reruns = 0;
       }
-      if (outcome.changedService && call.facts.service !== undefined) {
-        // A side effect through a service: its other answers may differ now; no file changed.
-        const own = calls.peek(key);
-        const before = own !== undefined && unchanged(own);
-        if (serviceChanges.size >= MAX_CALLS) {
-          world++;
-          serviceChanges.clear();
-        }
-        const count = (serviceChanges.peek(call.facts.service) ?? 0) + 1;
-        serviceChanges.set(call.facts.service, count);
-        if (own && before) {
-          own.world = world;
-          own.serviceAt = count;
-        }
-      }
-      if (outcome.changedWorld) {
+      if (outcome.changedWorld || outcome.changedService) {
         // A call's own effect does not make its next identical run a new question.
         const own = calls.peek(key);
         const before = own !== undefined && unchanged(own);
         const { targets } = call.facts;
-        // Forgetting which targets changed would make stale answers look current: past the limit,
-        // it counts as a change of everything.
-        if (kindOf(call) === 'exec' || targets.length === 0 || changedAt.size >= MAX_CALLS) {
+        const service = outcome.changedWorld ? undefined : call.facts.service;
+        if (service !== undefined && targets.length === 0) {
+          // A side effect through a service that names nothing in it (a message, a transfer) may
+          // have changed any of the service's answers; it changed no file.
+          if (serviceChanges.size >= MAX_CALLS) {
+            world++;
+            serviceChanges.clear();
+          }
+          serviceChanges.set(service, (serviceChanges.peek(service) ?? 0) + 1);
+        } else if (kindOf(call) === 'exec' || targets.length === 0 || changedAt.size >= MAX_CALLS) {
+          // Forgetting which targets changed would make stale answers look current: past the limit,
+          // it counts as a change of everything.
           world++;
           changedAt.clear();
         } else {
+          // A change of named targets (a file, a reservation): what asks about them may differ now.
           changes++;
           for (const target of targets) stampWithAncestors(changedAt, target, changes);
         }
         if (own && before) {
           own.world = world;
           own.since = changes;
+          if (own.service !== undefined) own.serviceAt = serviceChanges.peek(own.service) ?? 0;
         }
       }
     },
