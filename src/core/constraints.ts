@@ -61,6 +61,8 @@ export class ConstraintIndex {
   private readonly armedByFile = new Map<string, Set<Entry>>();
   private readonly armedFileScoped = new Set<Entry>();
   private readonly armedGenerated = new Set<Entry>();
+  /** Bans on calls to an outside service, by service, not yet relieved by a side effect through it. */
+  private readonly armedByService = new Map<string, Set<Entry>>();
   private readonly byStrategy = new Map<string, Entry>();
   private readonly strategiesByClass = new Map<string, Set<Entry>>();
   private readonly parameterBans = new Map<string, Entry[]>();
@@ -189,8 +191,20 @@ export class ConstraintIndex {
     return this.armedFileScoped.size === 0 ? NONE : [...this.armedFileScoped];
   }
 
+  /** Armed bans on calls to `service`: a side effect through it may have cured any of them. */
+  armedForService(service: string): readonly Entry[] {
+    const found = this.armedByService.get(service);
+    return found === undefined ? NONE : [...found];
+  }
+
   /** A relieved ban waits for its retry; it is armed again if the retry fails. */
   disarm(entry: Entry): void {
+    const service = entry.constraint.dependsOnService;
+    if (service !== undefined) {
+      const set = this.armedByService.get(service);
+      set?.delete(entry);
+      if (set?.size === 0) this.armedByService.delete(service);
+    }
     this.armedWorkspace.delete(entry);
     this.armedGenerated.delete(entry);
     if (!this.armedFileScoped.delete(entry)) return;
@@ -202,6 +216,9 @@ export class ConstraintIndex {
   }
 
   private arm(entry: Entry): void {
+    const service = entry.constraint.dependsOnService;
+    if (service !== undefined && !entry.constraint.probation && this.all.get(entry.constraint.id) === entry)
+      addTo(this.armedByService, service, entry);
     if (!this.workspace.has(entry) || entry.constraint.probation) return;
     const files = entry.constraint.dependsOnFiles;
     if (!files || files.length === 0) {
@@ -271,7 +288,10 @@ export class ConstraintIndex {
     if (workspace) {
       this.workspace.add(entry);
       this.arm(entry);
-    } else if (constraint.target && this.isGenerated(constraint.target)) this.generated.add(entry);
+      return;
+    }
+    if (constraint.dependsOnService !== undefined) this.arm(entry);
+    if (constraint.target && this.isGenerated(constraint.target)) this.generated.add(entry);
   }
 
   private unindex(entry: Entry): void {

@@ -38,6 +38,10 @@ export function invalidateAfter(effect: Effect, call: CallContext, context: Inva
   // Reasons are written only for bans actually relieved.
   const because = () => `${call.description} changed the workspace`;
   const workspaceWide = context.workspaceWide;
+  // Under `target` invalidation only a change of a ban's own target relieves it.
+  if (effect.service !== undefined && workspaceWide) relieveServiceBans(effect.service, call, context);
+  // A side effect through a service changed no file: bans about files and commands still hold.
+  if (effect.kind === 'outside') return;
   if (effect.kind === 'unknown') {
     const command = effect.command ?? '';
     const words = context.workspace.targetsIn(command);
@@ -94,6 +98,15 @@ export function invalidateAfter(effect: Effect, call: CallContext, context: Inva
       effect.changedTargets.some((target) => mentions(entry.constraint.evidence.lastError, target));
     if (relevant) context.relieve(entry, because);
   }
+}
+
+/**
+ * Calls to the service a side effect went through: what they failed against (a sold-out flight, an
+ * order's status, a balance) may have changed with it.
+ */
+function relieveServiceBans(service: string, call: CallContext, context: InvalidationContext): void {
+  const why = () => `${call.description} changed the state of the service it went through`;
+  for (const entry of context.index.armedForService(service)) context.relieve(entry, why);
 }
 
 /** The targets a command names that some ban is about. */

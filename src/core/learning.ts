@@ -194,6 +194,7 @@ export class Learner {
         dependsOnWorkspace: workspace,
         dependsOnFiles: files,
         fileDigests: digests,
+        dependsOnService: call.facts.service,
         evidence,
         createdAt: call.now,
         expiresAt: call.now + this.policy.learning.ttlSeconds.call * SECOND,

@@ -255,11 +255,11 @@ export class NarrowingEngine {
     const duplicateInStep = this.isDuplicateInStep(call);
     const added: Entry[] = [];
     const lifted: Lifted[] = [];
-    let changedWorld = false;
+    let effect: Effect | undefined;
 
     if (!duplicateInStep && !call.toolPolicy.exempt) {
       if (!facts) {
-        changedWorld = this.learnFromSuccess(call, resultDigest, lifted);
+        effect = this.learnFromSuccess(call, resultDigest, lifted);
       } else if (facts.blame === 'agent_failure' && this.policy.learning.enabled) {
         const learned = this.learner.learn(call, facts, text);
         added.push(...learned.enforced);
@@ -284,7 +284,8 @@ export class NarrowingEngine {
         text: facts ? keptText(text, 300) : truncate(text, 300),
         content: text,
         score: outcome.score,
-        changedWorld,
+        changedWorld: effect !== undefined && effect.kind !== 'none' && effect.kind !== 'outside',
+        changedService: effect?.service !== undefined,
       };
       const harness = facts?.blame === 'harness_fault';
       for (const detector of this.detectors) {
@@ -685,7 +686,7 @@ export class NarrowingEngine {
    * A success lifts the bans it proves wrong, and relieves the ones that depended on what it
    * changed: those go on probation (one retry), since a change may or may not have cured them.
    */
-  private learnFromSuccess(call: Call, resultDigest: string, lifted: Lifted[]): boolean {
+  private learnFromSuccess(call: Call, resultDigest: string, lifted: Lifted[]): Effect {
     if (this.hiddenStateBans.length > 0) this.forgetHiddenStateBans(call, lifted);
     const { own, targets: onTargets } = this.constraintsOn(call);
     if (own) this.lift(own, `${call.description} succeeded`, call.now, lifted);
@@ -705,10 +706,10 @@ export class NarrowingEngine {
     }
     this.radius.recordSuccess();
     const effect = this.world.effectOf(call.facts, call.identity.callKey, resultDigest);
-    if (effect.kind === 'none') return false;
+    if (effect.kind === 'none') return effect;
     this.learner.forgetRecentFailures();
     this.invalidate(effect, call, lifted);
-    return true;
+    return effect;
   }
 
   /** A ban on a call that acts on state its arguments do not name holds until anything else runs. */

@@ -116,8 +116,9 @@ export interface LearningPolicy {
   targetScope: 'missing' | 'all';
   /**
    * What a change relieves. `workspace`: any file change relieves bans on commands and searches,
-   * which may read every file (after an edit, the failing test may pass). `target`: only a change
-   * of a ban's own target relieves it; commands stay banned until their TTL runs out.
+   * which may read every file (after an edit, the failing test may pass), and a change made through
+   * a service relieves bans on the service's calls (a cancellation may free a seat). `target`: only
+   * a change of a ban's own target relieves it; commands stay banned until their TTL runs out.
    */
   invalidation: 'workspace' | 'target';
   /** Same action class + signature over this many distinct targets seeds a strategy ban. */

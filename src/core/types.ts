@@ -124,6 +124,12 @@ export interface CallFacts {
    * payment, a new record): an identical second call is a duplicate, not a retry.
    */
   readonly sideEffect?: boolean;
+  /**
+   * The outside service whose state the call reads or changes, when it names no file (a booking
+   * system, a GitHub server). Calls with the same value share that state: a side effect through the
+   * service (a cancellation, a sent message) may change what its other calls return.
+   */
+  readonly service?: string;
 }
 
 /**
@@ -263,6 +269,11 @@ export interface Constraint {
    * sessions and is lifted as soon as any of them holds something else.
    */
   readonly fileDigests?: Readonly<Record<string, string>>;
+  /**
+   * Call constraints on a call to an outside service: a side effect through that service (a
+   * cancellation may free a seat) may cure them, whatever else it changed.
+   */
+  readonly dependsOnService?: string;
   readonly region?: ParameterRegion;
   /** radius_limit: the largest number of targets one call may touch. */
   readonly radius?: number;

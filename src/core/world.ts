@@ -8,7 +8,10 @@ import type { CallFacts } from './types.js';
 export interface Effect {
   /** Targets whose content or existence changed. */
   readonly changedTargets: readonly string[];
-  readonly kind: 'none' | 'mutate' | 'create' | 'delete' | 'unknown';
+  /** `outside`: a side effect through a service (a cancellation, a sent message); no file changed. */
+  readonly kind: 'none' | 'mutate' | 'create' | 'delete' | 'unknown' | 'outside';
+  /** The service whose state a side effect changed: what its other calls return may differ now. */
+  readonly service?: string;
   /** Text written into the targets, when known. */
   readonly writtenText?: string;
   /** For commands with unknown effects: the command line, to see which paths it names. */
@@ -49,7 +52,9 @@ export class WorldTracker {
         if (changed.length === 0) return NO_EFFECT;
         for (const target of changed) this.lastChange.set(target, callKey);
         this.generation++;
-        return { changedTargets: changed, kind: facts.kind, writtenText: facts.writtenText };
+        const effect: Effect = { changedTargets: changed, kind: facts.kind, writtenText: facts.writtenText };
+        // A changed order, a new issue: the service's other answers (its lists, its seats) may differ too.
+        return facts.service !== undefined ? { ...effect, service: facts.service } : effect;
       }
       case 'exec': {
         const command = facts.targets[0] ?? '';
@@ -61,7 +66,11 @@ export class WorldTracker {
         return { changedTargets: [], kind: 'unknown', command };
       }
       default:
-        return NO_EFFECT;
+        // A booking, a cancellation, a payment, a message: the service's state changed, no file did.
+        // Reads and searches (`get_*`, `list_*`, `search_*`) change nothing.
+        if (!facts.sideEffect || facts.service === undefined) return NO_EFFECT;
+        this.generation++;
+        return { changedTargets: facts.targets, kind: 'outside', service: facts.service };
     }
   }
 

@@ -19,9 +19,15 @@ const RULE_MEANINGS: Readonly<Record<string, string>> = {
   'blind-edit': 'guessing again at the text of a file never read',
   'unavailable-value': 'asking again for something the tool said is not available',
   'numbered-copy': "editing with text copied along with a viewer's line numbers",
+  'absent-text': 'an edit looking for text that is not in the file as last read',
+  'state-cycle': 'an undo that brings files back to where a command already failed',
+  'duplicate-effect': 'a booking, message or payment that already went through, asked for twice',
+  revisit: 'asking again a question already answered, with nothing changed since',
   convergence: 'no progress for too long',
   budget_exceeded: 'the session used up its budget',
   budget_reserve: 'the session reached its budget reserve',
+  max_steps: 'the run used all the steps it was given',
+  timed_out: 'the run used all the time it was given',
   halted: 'the run was halted earlier',
 };
 

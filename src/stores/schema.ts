@@ -48,6 +48,7 @@ const constraint = z.looseObject({
     .record(z.string(), z.string().max(128))
     .refine((digests) => Object.keys(digests).length <= 64, 'at most 64 files')
     .optional(),
+  dependsOnService: z.string().max(256).optional(),
   region: region.optional(),
   radius: z.number().optional(),
   evidence,

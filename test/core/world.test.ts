@@ -57,3 +57,42 @@ describe('WorldTracker', () => {
     expect(world.effectOf(edit, 'edit_file#1', 'ok').kind).toBe('none');
   });
 });
+
+describe('side effects through a service', () => {
+  const cancel: CallFacts = {
+    actionClass: 'api_call',
+    kind: 'api',
+    targets: ['reservation/ZFA04Y'],
+    sideEffect: true,
+    service: '',
+  };
+
+  it('takes a successful cancellation as a change of its service and of no file', () => {
+    const effect = new WorldTracker().effectOf(cancel, 'cancel_reservation#1', '{"status": "cancelled"}');
+    expect(effect).toMatchObject({ kind: 'outside', service: '', changedTargets: ['reservation/ZFA04Y'] });
+  });
+
+  it('takes a read-only call of the same service as changing nothing', () => {
+    const read: CallFacts = {
+      actionClass: 'file_read',
+      kind: 'read',
+      targets: ['reservation/ZFA04Y'],
+      service: '',
+    };
+    expect(new WorldTracker().effectOf(read, 'get_reservation_details#1', '{}').kind).toBe('none');
+  });
+
+  it('takes a new record made through a service as a change of the service too', () => {
+    const issue: CallFacts = {
+      actionClass: 'file_create',
+      kind: 'create',
+      targets: ['octo/hello'],
+      sideEffect: true,
+      service: 'github',
+    };
+    expect(new WorldTracker().effectOf(issue, 'create_issue#1', '{"number": 7}')).toMatchObject({
+      kind: 'create',
+      service: 'github',
+    });
+  });
+});

@@ -3,7 +3,7 @@
  * configured kinds, MCP annotations, the tool's name, and the shape of its arguments.
  */
 import type { ActionKind, Proposal } from '../../core/types.js';
-import { nameReadings } from './tool-names.js';
+import { nameReadings, serverOf } from './tool-names.js';
 
 /** The paper's seven action classes, plus `other` for tools that act on nothing (todo lists, plans). */
 export const TOOL_CALL_ACTION_CLASSES = [
@@ -169,6 +169,8 @@ export interface NameReading {
   readonly writes: boolean;
   /** The name's verb does something that doing again does twice (`book_reservation`, `send_email`). */
   readonly effect: boolean;
+  /** The server or namespace the name carries (`github` in `mcp__github__create_issue`), or `''`. */
+  readonly server: string;
 }
 
 function isPoll(list: readonly string[]): boolean {
@@ -212,6 +214,7 @@ function readWords(list: readonly string[]): NameReading | undefined {
     noun: nouns.join('_'),
     writes: writes || remoteWrite,
     effect: false,
+    server: '',
   } as const;
   if (bookkeeping) return { ...base, kind: 'other' };
   if (!writes && isPoll(list)) return { ...base, kind: 'poll' };
@@ -233,6 +236,7 @@ const SILENT_NAME: NameReading = {
   noun: '',
   writes: false,
   effect: false,
+  server: '',
 };
 const MAX_CACHED_NAMES = 2048;
 const readingCache = new Map<string, NameReading>();
@@ -250,6 +254,8 @@ export function readToolName(name: string): NameReading {
       break;
     }
   }
+  const server = serverOf(name);
+  if (server !== '') reading = { ...reading, server };
   if (readingCache.size >= MAX_CACHED_NAMES) {
     const oldest = readingCache.keys().next();
     if (!oldest.done) readingCache.delete(oldest.value);
@@ -372,10 +378,31 @@ export function hasOutsideEffect(
   if (!reading.effect || (kind !== 'api' && kind !== 'create')) return false;
   const annotations = proposal.annotations;
   if (annotations?.idempotentHint === true || annotations?.readOnlyHint === true) return false;
+  return !namesAFile(args);
+}
+
+/** Kinds of call that act on no outside service: commands, and the agent's own notes. */
+const SERVICELESS_KINDS: ReadonlySet<ActionKind> = new Set(['exec', 'other']);
+
+/**
+ * The outside service a call reads or changes: the server its name carries, or `''` for the one
+ * service of tools whose names carry none. A call that names a file, a command and a note-keeping
+ * tool talk to none: a sent message or a booking changes no file.
+ */
+export function serviceOf(
+  reading: NameReading,
+  kind: ActionKind,
+  args: Readonly<Record<string, unknown>>,
+): string | undefined {
+  if (SERVICELESS_KINDS.has(kind) || namesAFile(args)) return undefined;
+  return reading.server;
+}
+
+function namesAFile(args: Readonly<Record<string, unknown>>): boolean {
   let seen = 0;
   for (const key in args) {
     if (++seen > 64) break;
-    if (PATH_KEYS.has(squash(key))) return false;
+    if (PATH_KEYS.has(squash(key))) return true;
   }
-  return true;
+  return false;
 }

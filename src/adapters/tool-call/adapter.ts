@@ -21,6 +21,7 @@ import {
   isRecord,
   kindOfCall,
   readToolName,
+  serviceOf,
   TOOL_CALL_ACTION_CLASSES,
 } from './action-classes.js';
 import {
@@ -105,6 +106,8 @@ export function createToolCallAdapter(options: ToolCallAdapterOptions = {}): Too
       targets: targetsOf(proposal, args, kind, reading.noun),
     };
     if (hasOutsideEffect(proposal, reading, kind, args)) facts.sideEffect = true;
+    const service = serviceOf(reading, kind, args);
+    if (service !== undefined) facts.service = service;
     if (kind === 'exec') {
       const command = facts.targets[0];
       if (command !== undefined && isReadOnlyCommand(command)) facts.changesNothing = true;

@@ -37,3 +37,15 @@ export function nameReadings(name: string): string[][] {
   }
   return [words];
 }
+
+/**
+ * The server or namespace part of a tool name (`github` in `mcp__github__create_issue` or
+ * `github.create_issue`), or `''` when the name has none: tools of one server share its state.
+ */
+export function serverOf(name: string): string {
+  const doubled = name.split('__');
+  if (doubled.length >= 3 && doubled[0]?.toLowerCase() === 'mcp')
+    return (doubled[1] ?? '').slice(0, MAX_NAME_LENGTH);
+  const dotted = name.slice(0, MAX_NAME_LENGTH).split(/[./]/);
+  return dotted.length >= 2 ? dotted.slice(0, -1).join('.') : '';
+}

@@ -42,6 +42,10 @@ interface Repeats {
   since: number;
   /** What it depends on: its targets; none means anything. */
   targets: readonly string[];
+  /** The outside service it asks, whose side effects may change its answer; none for files. */
+  service?: string;
+  /** The count of side effects through `service` when it last returned `digest`. */
+  serviceAt: number;
   /** Sequence number of the executed call that last returned `digest`. */
   at: number;
   text: string;
@@ -56,6 +60,8 @@ export function createIdenticalResultDetector(): Detector {
   /** Changes of named targets, counted, and the count at each target's last change. */
   let changes = 0;
   const changedAt = new LruMap<number>(MAX_CALLS);
+  /** Side effects counted per service (a booking system, a GitHub server). */
+  const serviceChanges = new LruMap<number>(MAX_CALLS);
   /**
    * Proposals so far, executed or not: a repeat after the agent tried something else in between
    * is an agent coming back, not a loop.
@@ -87,6 +93,8 @@ export function createIdenticalResultDetector(): Detector {
   /** Nothing the call depends on has changed since it last returned its result. */
   function unchanged(entry: Repeats): boolean {
     if (entry.world !== world) return false;
+    if (entry.service !== undefined && (serviceChanges.peek(entry.service) ?? 0) !== entry.serviceAt)
+      return false;
     if (entry.since === changes) return true;
     if (entry.targets.length === 0) return false;
     for (const target of entry.targets) if ((changedAt.peek(target) ?? -1) > entry.since) return false;
@@ -151,6 +159,8 @@ export function createIdenticalResultDetector(): Detector {
             world,
             since: changes,
             targets: call.facts.targets,
+            ...(call.facts.service !== undefined && { service: call.facts.service }),
+            serviceAt: call.facts.service === undefined ? 0 : (serviceChanges.peek(call.facts.service) ?? 0),
             at: proposed,
             // Most results are never repeated: their text is kept only where one repeat already
             // warrants a note, instead of holding on to a thousand results.
@@ -162,23 +172,34 @@ export function createIdenticalResultDetector(): Detector {
       } else {
         reruns = 0;
       }
-      if (outcome.changedWorld) {
+      if (outcome.changedWorld || outcome.changedService) {
         // A call's own effect does not make its next identical run a new question.
         const own = calls.peek(key);
         const before = own !== undefined && unchanged(own);
         const { targets } = call.facts;
-        // Forgetting which targets changed would make stale answers look current: past the limit,
-        // it counts as a change of everything.
-        if (kindOf(call) === 'exec' || targets.length === 0 || changedAt.size >= MAX_CALLS) {
+        const service = outcome.changedWorld ? undefined : call.facts.service;
+        if (service !== undefined && targets.length === 0) {
+          // A side effect through a service that names nothing in it (a message, a transfer) may
+          // have changed any of the service's answers; it changed no file.
+          if (serviceChanges.size >= MAX_CALLS) {
+            world++;
+            serviceChanges.clear();
+          }
+          serviceChanges.set(service, (serviceChanges.peek(service) ?? 0) + 1);
+        } else if (kindOf(call) === 'exec' || targets.length === 0 || changedAt.size >= MAX_CALLS) {
+          // Forgetting which targets changed would make stale answers look current: past the limit,
+          // it counts as a change of everything.
           world++;
           changedAt.clear();
         } else {
+          // A change of named targets (a file, a reservation): what asks about them may differ now.
           changes++;
           for (const target of targets) stampWithAncestors(changedAt, target, changes);
         }
         if (own && before) {
           own.world = world;
           own.since = changes;
+          if (own.service !== undefined) own.serviceAt = serviceChanges.peek(own.service) ?? 0;
         }
       }
     },
@@ -198,6 +219,7 @@ export function createIdenticalResultDetector(): Detector {
       if (reason === 'session') {
         calls.clear();
         changedAt.clear();
+        serviceChanges.clear();
         return;
       }
       // A user message changes nothing the agent can read, but the user may have changed something
@@ -213,6 +235,7 @@ export function createIdenticalResultDetector(): Detector {
       // The agent no longer has what it read; reading it again is legitimate.
       calls.clear();
       changedAt.clear();
+      serviceChanges.clear();
       reruns = 0;
     },
 
@@ -228,8 +251,9 @@ export function createIdenticalResultDetector(): Detector {
       proposed = readCount(snapshot?.proposed) ?? 0;
       reruns = readCount(snapshot?.reruns) ?? 0;
       changedAt.clear();
+      serviceChanges.clear();
       for (const [key, entry] of readEntries(snapshot?.calls, MAX_CALLS, readRepeats)) {
-        if (entry.world === world) calls.set(key, { ...entry, since: changes });
+        if (entry.world === world) calls.set(key, { ...entry, since: changes, serviceAt: 0 });
       }
     },
   };
@@ -318,6 +342,8 @@ function readRepeats(raw: Record<string, unknown>): Repeats | undefined {
     world,
     since: 0,
     targets: Array.isArray(raw.targets) ? raw.targets.filter((target) => typeof target === 'string') : [],
+    ...(typeof raw.service === 'string' && { service: raw.service }),
+    serviceAt: 0,
     at: readNumber(raw.at) ?? 0,
     text: readString(raw.text) ?? '',
     seen: readCount(raw.seen) ?? count,

@@ -42,7 +42,7 @@ export function createNonAdvancingDetector(): Detector {
 
     observe(call: CallContext, outcome: ObservedOutcome): void {
       // A change of the world is progress, and what was not there may be there now.
-      if (outcome.changedWorld && tools.size > 0) tools.clear();
+      if ((outcome.changedWorld || outcome.changedService) && tools.size > 0) tools.clear();
       const limits = call.toolPolicy.detectors.nonAdvancing;
       if (!isWatched(call, limits) || isHarnessFault(outcome)) return;
       const streak = tools.peek(call.tool);

@@ -43,6 +43,11 @@ export interface ObservedOutcome {
    * the target's last change, or a command with unknown effects).
    */
   readonly changedWorld: boolean;
+  /**
+   * A success with a side effect through the service the call talks to (`call.facts.service`): a
+   * booking, a cancellation, a message. No file changed, but the service's other answers may have.
+   */
+  readonly changedService?: boolean;
 }
 
 /**

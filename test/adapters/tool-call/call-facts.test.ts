@@ -237,3 +237,36 @@ describe('outside effects', () => {
     expect(adapter.describeCall(proposal).sideEffect).toBeUndefined();
   });
 });
+
+describe('the service a call talks to', () => {
+  it('names the MCP server a tool belongs to', () => {
+    expect(
+      factsOf('mcp__github__create_issue', { owner: 'octo', repo: 'hello', title: 'Crash' }).service,
+    ).toBe('github');
+    expect(factsOf('mcp__slack__slack_post_message', { channel_id: 'C024BE91L', text: 'hi' }).service).toBe(
+      'slack',
+    );
+    expect(factsOf('github.list_issues', { owner: 'octo', repo: 'hello' }).service).toBe('github');
+  });
+
+  it('puts the tools of a name without a server in one service', () => {
+    const calls: [string, Record<string, unknown>][] = [
+      ['cancel_reservation', { reservation_id: 'ZFA04Y' }],
+      ['get_reservation_details', { reservation_id: 'ZFA04Y' }],
+      ['search_direct_flight', { origin: 'JFK', destination: 'SEA', date: '2024-05-20' }],
+      ['update_reservation_flights', { reservation_id: 'ZFA04Y', cabin: 'economy' }],
+    ];
+    for (const [tool, args] of calls) expect(factsOf(tool, args).service, tool).toBe('');
+  });
+
+  it('gives calls on files, commands and the agent notes no service', () => {
+    const calls: [string, Record<string, unknown>][] = [
+      ['read_file', { path: 'src/config.ts' }],
+      ['Edit', { file_path: '/repo/README.md', old_string: 'a', new_string: 'b' }],
+      ['mcp__github__get_file_contents', { owner: 'octo', repo: 'hello', path: 'README.md' }],
+      ['Bash', { command: 'curl -X POST https://api.example.com/orders' }],
+      ['think', { thought: 'The flight is full; look for another.' }],
+    ];
+    for (const [tool, args] of calls) expect(factsOf(tool, args).service, tool).toBeUndefined();
+  });
+});

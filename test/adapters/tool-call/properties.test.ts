@@ -21,6 +21,7 @@ describe('the tool-call adapter never throws', () => {
         const facts = adapter.describeCall(toolCallToProposal(tool, input, { inputSchema: schema }));
         expect(adapter.actionClasses).toContain(facts.actionClass);
         expect(facts.targets.length).toBeLessThanOrEqual(16);
+        expect(facts.service === undefined || facts.service.length <= 200).toBe(true);
       }),
     );
   });
@@ -103,6 +104,24 @@ describe('the command of a shell call', () => {
         const facts = adapter.describeCall(toolCallToProposal('bash', { command: text }));
         expect(facts.targets).toEqual(expected === '' ? [] : [expected]);
       }),
+    );
+  });
+});
+
+describe('the service of an MCP tool', () => {
+  it('is the server its name carries, however long the name', () => {
+    const server = fc.stringMatching(/^[a-z][a-z0-9-]{0,40}$/);
+    fc.assert(
+      fc.property(
+        server,
+        fc.string({ unit: fc.constantFrom('a', 'e', 'z'), maxLength: 5_000 }),
+        (name, rest) => {
+          const facts = adapter.describeCall(
+            toolCallToProposal(`mcp__${name}__list_${rest}`, { query: 'open bugs' }),
+          );
+          expect(facts.service).toBe(name);
+        },
+      ),
     );
   });
 });

@@ -1,0 +1,24 @@
+import { describe, expect, it } from 'vitest';
+import { constraintToText, parseConstraintText } from '../../src/stores/schema.js';
+import { missingFile } from './sample-state.js';
+
+const booking = missingFile('user/mia_li_3668', Date.UTC(2026, 2, 2), {
+  id: 'call:book_reservation',
+  scope: 'call',
+  signature: 'unknown_error',
+  actionClass: 'api_call',
+  tool: 'book_reservation',
+  blocksKinds: undefined,
+  dependsOnService: 'airline',
+});
+
+describe('a ban on a call to an outside service, as a row', () => {
+  it('keeps the service it depends on', () => {
+    expect(parseConstraintText(constraintToText(booking))?.dependsOnService).toBe('airline');
+  });
+
+  it('is refused when its service is longer than any server name', () => {
+    const hostile = { ...booking, dependsOnService: 'x'.repeat(10_000) };
+    expect(parseConstraintText(constraintToText(hostile))).toBeUndefined();
+  });
+});
