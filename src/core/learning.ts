@@ -243,12 +243,19 @@ export class Learner {
       blocksKinds.join(','),
       contextKey(context),
     ]);
-    const existing = this.index.get(id);
-    if (existing) return this.strengthen(existing, call, errorText, 'target');
-    // For existence, an error that names the target is evidence enough; otherwise wait for a second
-    // failure. Any other widening happens only under `targetScope: 'all'`, which asks for it at once.
     const aboutExistence = meaning === 'target-missing' || meaning === 'target-exists';
-    const required = !aboutExistence || mentions(errorText, target) ? 1 : 2;
+    const existing = this.index.get(id);
+    if (existing) {
+      // One call failing again says nothing more about the target than it said the first time:
+      // what widens a failure to its target is another call failing there.
+      const again = existing.constraint.evidence.calls.includes(call.description);
+      if (!aboutExistence && again) return [existing, false, []];
+      return this.strengthen(existing, call, errorText, 'target');
+    }
+    // For existence, an error that names the target is evidence enough; otherwise wait for a second
+    // failure. Any other widening (`targetScope: 'all'`) waits for a second, different call to fail
+    // the same way on the target: one empty search or one failed edit is about that call.
+    const required = aboutExistence && mentions(errorText, target) ? 1 : 2;
     const entry: Entry = {
       required,
       dependsOn: [],

@@ -111,13 +111,15 @@ export interface LearningPolicy {
   enabled: boolean;
   /**
    * Which failures widen from the call to its target: `missing` widens only "does not exist"
-   * and "already exists"; `all` also bans the failing action on the target for any signature.
+   * and "already exists"; `all` also bans the failing action on the target for any signature, once
+   * two different calls failed that way on it (one empty search or one failed edit is about itself).
    */
   targetScope: 'missing' | 'all';
   /**
    * What a change relieves. `workspace`: any file change relieves bans on commands and searches,
-   * which may read every file (after an edit, the failing test may pass). `target`: only a change
-   * of a ban's own target relieves it; commands stay banned until their TTL runs out.
+   * which may read every file (after an edit, the failing test may pass). `target`: a change of a
+   * ban's own target relieves it; a failing command is relieved only by an edit of a file it names,
+   * a configuration change, or a command whose effects are unknown (a formatter, an install).
    */
   invalidation: 'workspace' | 'target';
   /** Same action class + signature over this many distinct targets seeds a strategy ban. */
@@ -247,7 +249,6 @@ export function presetPolicy(name: PresetName): Policy {
   policy.preset = name;
   if (name === 'strict') {
     policy.detectors.identicalFailure.threshold = 1;
-    policy.detectors.identicalFailure.unknownThreshold = 1;
     policy.learning.targetScope = 'all';
     policy.learning.invalidation = 'target';
     policy.learning.strategyMinTargets = 2;
