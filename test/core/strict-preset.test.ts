@@ -134,3 +134,22 @@ describe('the strict preset stays blame-aware', () => {
     expect(agent.check('Read', { file_path: 'lib/app/session_live.ex' }).verdict).toBe('allow');
   });
 });
+
+describe('the strict preset lifts a missing dependency once an install ran', () => {
+  it('lets a build run again once npm install succeeded', () => {
+    const agent = strict();
+    const missing = {
+      text: [
+        'Exit code 1',
+        "Error: Cannot find module 'esbuild'",
+        'Require stack:',
+        '- /repo/scripts/build.js',
+      ].join('\n'),
+      isError: true,
+    };
+    agent.call('Bash', { command: 'node scripts/build.js' }, missing);
+    expect(agent.check('Bash', { command: 'node scripts/build.js' }).verdict).toBe('block');
+    agent.call('Bash', { command: 'npm install --save-dev esbuild' }, 'added 2 packages in 3s');
+    expect(agent.check('Bash', { command: 'node scripts/build.js' }).verdict).toBe('allow');
+  });
+});
