@@ -64,6 +64,14 @@ describe('the strict preset widens a failure to its target only when another cal
     expect(check).toMatchObject({ verdict: 'block', rule: 'target-ban' });
   });
 
+  it('counts two searches that differ only past what a description shows as two calls', () => {
+    const agent = strict();
+    const prefix = 'export (async )?function (useCartTotals|useCartSubtotal|useCartDiscounts|useCart';
+    agent.call('Grep', { pattern: `${prefix}Taxes)`, path: 'src/hooks' }, 'No files found');
+    agent.call('Grep', { pattern: `${prefix}Fees)`, path: 'src/hooks' }, 'No files found');
+    expect(agent.check('Grep', { pattern: 'useCart', path: 'src/hooks' }).rule).toBe('target-ban');
+  });
+
   it('does not count the same search failing twice as corroboration of its directory', () => {
     const agent = strict();
     agent.repeat(2, 'Grep', { pattern: 'useCartTotals', path: 'src/hooks' }, 'No files found');
@@ -80,6 +88,26 @@ describe('the strict preset widens a failure to its target only when another cal
     expect(
       agent.check('edit_file', { path: 'src/app.ts', old_string: 'baz()', new_string: 'x' }).verdict,
     ).toBe('allow');
+  });
+  it('does not block a third edit of a file after two edits whose text was not found in it', () => {
+    const agent = strict();
+    const notFound = (text: string) => ({
+      text: `<tool_use_error>String to replace not found in file.\nString: ${text}</tool_use_error>`,
+      isError: true,
+    });
+    const edit = (oldString: string) => ({
+      file_path: 'src/cart.ts',
+      old_string: oldString,
+      new_string: 'return total;',
+    });
+    agent.call(
+      'Read',
+      { file_path: 'src/cart.ts' },
+      '     1\texport function cartTotal(items: Item[]): number {\n     2\t  const sum = items.reduce((a, i) => a + i.price, 0);\n     3\t  return sum;\n     4\t}\n',
+    );
+    agent.call('Edit', edit('return  sum;'), notFound('return  sum;'));
+    agent.call('Edit', edit('return\tsum;'), notFound('return\tsum;'));
+    expect(agent.check('Edit', edit('  return sum;')).verdict).not.toBe('block');
   });
 });
 
