@@ -112,7 +112,8 @@ export interface LearningPolicy {
   /**
    * Which failures widen from the call to its target: `missing` widens only "does not exist"
    * and "already exists"; `all` also bans the failing action on the target for any signature, once
-   * two different calls failed that way on it (one empty search or one failed edit is about itself).
+   * two different calls failed that way on it (one empty search is about itself). An edit whose
+   * text was not found never widens: the next edit is judged by its own text.
    */
   targetScope: 'missing' | 'all';
   /**
