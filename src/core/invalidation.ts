@@ -37,26 +37,24 @@ export interface InvalidationContext {
 export function invalidateAfter(effect: Effect, call: CallContext, context: InvalidationContext): void {
   // Reasons are written only for bans actually relieved.
   const because = () => `${call.description} changed the workspace`;
-  const workspaceWide = context.workspaceWide;
   // Under `target` invalidation only a change of a ban's own target relieves it.
-  if (effect.service !== undefined && workspaceWide) relieveServiceBans(effect.service, call, context);
+  if (effect.service !== undefined && context.workspaceWide)
+    relieveServiceBans(effect.service, call, context);
   // A side effect through a service changed no file: bans about files and commands still hold.
   if (effect.kind === 'outside') return;
   if (effect.kind === 'unknown') {
     const command = effect.command ?? '';
     const words = context.workspace.targetsIn(command);
-    if (workspaceWide) {
-      for (const entry of context.index.armedWorkspaceEntries()) context.relieve(entry, because);
-      // A command changes files only where it writes: what it names, and build outputs.
-      for (const entry of context.index.armedForCommand(words)) {
-        const files = entry.constraint.dependsOnFiles ?? [];
-        if (
-          files.some(
-            (file) => context.workspace.isGenerated(file) || context.workspace.mentions(command, file),
-          )
-        )
-          context.relieve(entry, because);
-      }
+    // A command whose effects are unknown (a formatter, an install, a push that sets an upstream)
+    // may have changed what any failing command depends on, whichever invalidation policy holds.
+    for (const entry of context.index.armedWorkspaceEntries()) context.relieve(entry, because);
+    // A command changes files only where it writes: what it names, and build outputs.
+    for (const entry of context.index.armedForCommand(words)) {
+      const files = entry.constraint.dependsOnFiles ?? [];
+      if (
+        files.some((file) => context.workspace.isGenerated(file) || context.workspace.mentions(command, file))
+      )
+        context.relieve(entry, because);
     }
     for (const target of mentionedTargets(words, context.index)) {
       const why = () => `${call.description} may have changed ${target}`;
@@ -76,14 +74,24 @@ export function invalidateAfter(effect: Effect, call: CallContext, context: Inva
     for (const entry of context.index.dependentsOf(target))
       if (changeRelieves(entry.constraint, effect)) context.relieve(entry, why);
   }
-  if (!context.workspaceWide) return;
-  if (effect.changedTargets.some((target) => context.workspace.isConfiguration(target))) {
+  const configuration = effect.changedTargets.some((target) => context.workspace.isConfiguration(target));
+  if (configuration) {
     for (const entry of context.index.armedFileScopedEntries()) context.relieve(entry, because);
   } else {
     for (const target of effect.changedTargets) {
       for (const entry of context.index.armedForFile(target))
         context.relieve(entry, () => `${call.description} changed ${target}`);
     }
+  }
+  if (!context.workspaceWide) {
+    // Only changes a failing command depends on relieve it: a file it names, or configuration.
+    for (const entry of context.index.armedWorkspaceEntries()) {
+      const command = entry.constraint.target ?? '';
+      const named = effect.changedTargets.find((target) => context.workspace.mentions(command, target));
+      if (configuration || named !== undefined)
+        context.relieve(entry, () => `${call.description} changed ${named ?? 'the configuration'}`);
+    }
+    return;
   }
   const armed = context.index.armedWorkspaceEntries();
   if (effect.kind !== 'create') {

@@ -5,6 +5,7 @@
  */
 import { type ConstraintIndex, constraintId, type Entry, isActive, regionCovers } from './constraints.js';
 import type { CallContext } from './detectors/types.js';
+import { FailingCalls } from './failing-calls.js';
 import type { Policy } from './policy.js';
 import { ReproducedFailures } from './reproduced.js';
 import { scopedContext } from './scope.js';
@@ -43,6 +44,8 @@ export class Learner {
   private readonly lastUnknown = new Map<string, { digest: string; banKey: string }>();
   /** Uncorroborated failures a change set aside, to recognise them when they come back. */
   private readonly reproduced = new ReproducedFailures();
+  /** The distinct calls seen failing on each widened target, which corroborate its ban. */
+  private readonly failingCalls = new FailingCalls();
 
   constructor(
     private readonly index: ConstraintIndex,
@@ -218,6 +221,9 @@ export class Learner {
       // With several targets, only the ones the error names are known to be at fault.
       return targets.length === 1 ? [...targets] : targets.filter((target) => mentions(errorText, target));
     }
+    // An edit whose text was not found says that text is absent, not that the file is out of reach:
+    // another edit is judged by its own text (see the absent-text detector), not by this failure.
+    if (failure.meaning === 'content-missing') return [];
     if (this.policy.learning.targetScope === 'all' && targets.length === 1) return [...targets];
     return [];
   }
@@ -244,12 +250,19 @@ export class Learner {
       blocksKinds.join(','),
       contextKey(context),
     ]);
-    const existing = this.index.get(id);
-    if (existing) return this.strengthen(existing, call, errorText, 'target');
-    // For existence, an error that names the target is evidence enough; otherwise wait for a second
-    // failure. Any other widening happens only under `targetScope: 'all'`, which asks for it at once.
     const aboutExistence = meaning === 'target-missing' || meaning === 'target-exists';
-    const required = !aboutExistence || mentions(errorText, target) ? 1 : 2;
+    const existing = this.index.get(id);
+    if (existing) {
+      // One call failing again says nothing more about the target than it said the first time:
+      // what widens a failure to its target is another call failing there.
+      if (!aboutExistence && !this.failingCalls.add(id, call.banKey)) return [existing, false, []];
+      return this.strengthen(existing, call, errorText, 'target');
+    }
+    if (!aboutExistence) this.failingCalls.start(id, call.banKey);
+    // For existence, an error that names the target is evidence enough; otherwise wait for a second
+    // failure. Any other widening (`targetScope: 'all'`) waits for a second, different call to fail
+    // the same way on the target: one empty search or one failed edit is about that call.
+    const required = aboutExistence && mentions(errorText, target) ? 1 : 2;
     const entry: Entry = {
       required,
       dependsOn: [],

@@ -111,14 +111,17 @@ export interface LearningPolicy {
   enabled: boolean;
   /**
    * Which failures widen from the call to its target: `missing` widens only "does not exist"
-   * and "already exists"; `all` also bans the failing action on the target for any signature.
+   * and "already exists"; `all` also bans the failing action on the target for any signature, once
+   * two different calls failed that way on it (one empty search is about itself). An edit whose
+   * text was not found never widens: the next edit is judged by its own text.
    */
   targetScope: 'missing' | 'all';
   /**
    * What a change relieves. `workspace`: any file change relieves bans on commands and searches,
    * which may read every file (after an edit, the failing test may pass), and a change made through
-   * a service relieves bans on the service's calls (a cancellation may free a seat). `target`: only
-   * a change of a ban's own target relieves it; commands stay banned until their TTL runs out.
+   * a service relieves bans on the service's calls (a cancellation may free a seat). `target`: a
+   * change of a ban's own target relieves it; a failing command is relieved only by an edit of a file
+   * it names, a configuration change, or a command whose effects are unknown (a formatter, an install).
    */
   invalidation: 'workspace' | 'target';
   /** Same action class + signature over this many distinct targets seeds a strategy ban. */
@@ -248,7 +251,6 @@ export function presetPolicy(name: PresetName): Policy {
   policy.preset = name;
   if (name === 'strict') {
     policy.detectors.identicalFailure.threshold = 1;
-    policy.detectors.identicalFailure.unknownThreshold = 1;
     policy.learning.targetScope = 'all';
     policy.learning.invalidation = 'target';
     policy.learning.strategyMinTargets = 2;

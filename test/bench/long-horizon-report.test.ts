@@ -131,7 +131,6 @@ describe('narrowing bench long-horizon', () => {
     const strict = full.rows.filter(
       (row) => row.mode === 'strict' && row.calls === 200 && row.falseBlocks > 0,
     );
-    expect(strict.length).toBeGreaterThan(0);
     expect(bars('#2a9d55')).toHaveLength(strict.length);
     expect(bars('#7f7f7f')).toHaveLength(3);
   });

@@ -222,11 +222,16 @@ describe('blame', () => {
 });
 
 describe('presets and enforcement', () => {
-  it('bans further edits of a file after one failed edit under the strict preset', () => {
+  it('bans further edits of a file after two different failed edits under the strict preset', () => {
     const agent = new Agent({ policy: { preset: 'strict' } });
     agent.call(
       'edit_file',
       { path: 'src/app.ts', old_string: 'foo()', new_string: 'bar()' },
+      OLD_STRING_MISSING,
+    );
+    agent.call(
+      'edit_file',
+      { path: 'src/app.ts', old_string: 'foo ()', new_string: 'bar()' },
       OLD_STRING_MISSING,
     );
     expect(
