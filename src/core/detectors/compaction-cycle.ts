@@ -14,7 +14,7 @@
 import type { ActionKind, VerdictKind, Violation } from '../types.js';
 import { isHarnessFault, isWatched, kindOf } from './applicability.js';
 import { LruMap } from './bounded.js';
-import { isRecord, readCount, readSnapshot, readStrings } from './restore.js';
+import { isRecord, readCount, readPairs, readSnapshot, readStrings } from './restore.js';
 import type { CallContext, Detector, ObservedOutcome } from './types.js';
 import { withAlternatives } from './wording.js';
 
@@ -152,17 +152,6 @@ export function createCompactionCycleDetector(): Detector {
       }
     },
   };
-}
-
-/** `[callKey, digest]` pairs, the newest `limit` of them; anything else is dropped. */
-function readPairs(value: unknown, limit: number): [string, string][] {
-  if (!Array.isArray(value)) return [];
-  const out: [string, string][] = [];
-  for (const item of value.slice(-limit)) {
-    if (Array.isArray(item) && typeof item[0] === 'string' && typeof item[1] === 'string')
-      out.push([item[0], item[1]]);
-  }
-  return out;
 }
 
 function describe(call: CallContext, stalled: number, severity: 'warn' | 'block'): Violation {

@@ -49,3 +49,14 @@ export function readEntries<V>(
   }
   return out;
 }
+
+/** `[key, text]` pairs, the newest `limit` of them; anything else is dropped. */
+export function readPairs(value: unknown, limit: number): [string, string][] {
+  if (!Array.isArray(value)) return [];
+  const out: [string, string][] = [];
+  for (const item of value.slice(-limit)) {
+    if (Array.isArray(item) && typeof item[0] === 'string' && typeof item[1] === 'string')
+      out.push([item[0], item[1]]);
+  }
+  return out;
+}

@@ -17,6 +17,7 @@ import {
   readCount,
   readEntries,
   readNumber,
+  readPairs,
   readSnapshot,
   readString,
   readStrings,
@@ -285,16 +286,6 @@ function describe(call: CallContext, earlier: Failed): Violation {
     ),
     evidence: { count: earlier.failures, calls: [call.description] },
   };
-}
-
-function readPairs(value: unknown, limit: number): [string, string][] {
-  if (!Array.isArray(value)) return [];
-  const out: [string, string][] = [];
-  for (const item of value.slice(-limit)) {
-    if (Array.isArray(item) && typeof item[0] === 'string' && typeof item[1] === 'string')
-      out.push([item[0], item[1]]);
-  }
-  return out;
 }
 
 function countPairs(value: unknown): number {
