@@ -42,6 +42,19 @@ function project(): string {
   return dir;
 }
 
+/** Saves, in the file store of `stateDir`, the ban a failed read of a missing file teaches. */
+async function learnMissingRead(stateDir: string): Promise<void> {
+  const guard = openGuardSync({ stateDir, journal: false, probe: false });
+  const read = { tool: 'read_file', args: { path: 'config/prod.yaml' } };
+  guard.check(read);
+  guard.record({
+    proposal: read,
+    success: false,
+    content: "ENOENT: no such file or directory, open 'config/prod.yaml'",
+  });
+  await guard.close();
+}
+
 /** The store error a value gets, or undefined when it is taken. */
 function refusal(value: string): unknown {
   try {
@@ -226,15 +239,7 @@ describe('narrowing-guard explain --store', () => {
 
   it('shows the store alone when there is no journal to explain', async () => {
     const dir = project();
-    const guard = openGuardSync({ stateDir: join(dir, '.narrowing'), journal: false, probe: false });
-    const read = { tool: 'read_file', args: { path: 'config/prod.yaml' } };
-    guard.check(read);
-    guard.record({
-      proposal: read,
-      success: false,
-      content: "ENOENT: no such file or directory, open 'config/prod.yaml'",
-    });
-    await guard.close();
+    await learnMissingRead(join(dir, '.narrowing'));
     const { io, stdout } = captureIO();
     expect(await runExplain({ store: 'file', json: true }, io, { cwd: dir })).toBe(0);
     expect(JSON.parse(stdout()).inForce).toMatchObject({
@@ -248,15 +253,7 @@ describe('narrowing-guard replay --store', () => {
   it('starts from the constraints learned in the store, and writes nothing back', async () => {
     const dir = project();
     const stateDir = join(dir, '.narrowing');
-    const guard = openGuardSync({ stateDir, journal: false, probe: false });
-    const read = { tool: 'read_file', args: { path: 'config/prod.yaml' } };
-    guard.check(read);
-    guard.record({
-      proposal: read,
-      success: false,
-      content: "ENOENT: no such file or directory, open 'config/prod.yaml'",
-    });
-    await guard.close();
+    await learnMissingRead(stateDir);
     const before = readFileSync(join(stateDir, 'state.json'), 'utf8');
     const trace = join(dir, 'trace.jsonl');
     const now = Date.now();
