@@ -15,11 +15,15 @@ import { excerpt } from './wording.js';
 const NAME = 'blind-edit';
 /** Failed guesses at one unread file after which the next guess is blocked. */
 const GUESSES = 2;
+/** File names with failed guesses kept; past this, the oldest are forgotten. */
 const MAX_FILES = 256;
 /** File names (the last path segment) shown to the agent; past this, the oldest are forgotten. */
 const MAX_SEEN = 4_096;
 /** Spellings kept per file name (`a.ts`, `src/a.ts`, `/repo/src/a.ts`, or files of that name elsewhere). */
 const MAX_SPELLINGS = 8;
+
+/** What ends a file name in a command line. */
+const COMMAND_WORD_BREAK = /[\s'"`;|&<>()=:,/\\]+/;
 
 interface Guesses {
   count: number;
@@ -33,8 +37,15 @@ export function createBlindEditDetector(): Detector {
    * file (`src/a.ts`, `/repo/src/a.ts`) end with the same name, so only those are compared.
    */
   const seen = new LruMap<string[]>(MAX_SEEN);
-  /** Failed guesses at files not shown, by file. */
-  const guesses = new LruMap<Guesses>(MAX_FILES);
+  /**
+   * Failed guesses at files not shown, by file name and then by file: a file shown can only be one
+   * guessed at under the same name, so showing one looks at those alone.
+   */
+  const guesses = new LruMap<Map<string, Guesses>>(MAX_FILES);
+
+  function guessesAt(target: string): Guesses | undefined {
+    return guesses.peek(fileName(target))?.get(target);
+  }
 
   function show(target: string): void {
     const name = fileName(target);
@@ -44,9 +55,28 @@ export function createBlindEditDetector(): Detector {
       if (spellings.length > MAX_SPELLINGS) spellings.shift();
     }
     seen.set(name, spellings);
-    if (guesses.size === 0) return;
+    const guessed = guesses.peek(name);
+    if (guessed === undefined) return;
     // The agent may read a file under another spelling than it edits it (`src/a.ts`, `/repo/src/a.ts`).
-    for (const guessed of [...guesses.keys()]) if (samePath(guessed, target)) guesses.delete(guessed);
+    for (const file of [...guessed.keys()]) if (samePath(file, target)) guessed.delete(file);
+    if (guessed.size === 0) guesses.delete(name);
+  }
+
+  /**
+   * The files guessed at that a command line names: it is cut into words at spaces, quotes, shell
+   * punctuation and path separators, and each word is looked up as a file name, so that a command
+   * costs its own length rather than one search per file guessed at.
+   */
+  function guessedIn(command: string): string[] {
+    const named: string[] = [];
+    if (guesses.size === 0) return named;
+    for (const word of command.split(COMMAND_WORD_BREAK)) {
+      const guessed = word === '' ? undefined : guesses.peek(word);
+      if (guessed === undefined) continue;
+      for (const target of guessed.keys())
+        if (command.includes(target) && !named.includes(target)) named.push(target);
+    }
+    return named;
   }
 
   function wasShown(target: string): boolean {
@@ -62,7 +92,7 @@ export function createBlindEditDetector(): Detector {
         return undefined;
       if (!facts.searchTexts || facts.replacesTarget || facts.targets.length !== 1) return undefined;
       const target = facts.targets[0] as string;
-      const failed = guesses.peek(target);
+      const failed = guessesAt(target);
       return failed && failed.count >= GUESSES ? describe(call, target, failed) : undefined;
     },
 
@@ -80,10 +110,15 @@ export function createBlindEditDetector(): Detector {
           wasShown(target)
         )
           return;
-        const failed = guesses.peek(target) ?? { count: 0, last: '' };
+        const name = fileName(target);
+        const guessed = guesses.peek(name) ?? new Map<string, Guesses>();
+        const failed = guessed.get(target) ?? { count: 0, last: '' };
         failed.count++;
         failed.last = outcome.failure.needle ?? facts.searchTexts?.[0] ?? '';
-        guesses.set(target, failed);
+        guessed.delete(target);
+        guessed.set(target, failed);
+        if (guessed.size > MAX_SPELLINGS) guessed.delete(guessed.keys().next().value as string);
+        guesses.set(name, guessed);
         return;
       }
       // Any success on a file shows it to the agent: a read, an edit that found its text, a write.
@@ -91,7 +126,7 @@ export function createBlindEditDetector(): Detector {
       if (kind === 'exec') {
         // A command shows the files it names (`cat a.js`), and may change any file.
         const command = facts.targets[0] ?? '';
-        for (const target of [...guesses.keys()]) if (command.includes(target)) show(target);
+        for (const target of guessedIn(command)) show(target);
         if (outcome.changedWorld && !facts.leavesSourcesAlone) guesses.clear();
       }
     },

@@ -59,6 +59,27 @@ describe('blind-edit', () => {
     expect(agent.check('Edit', edit(NEXT)).allowed).toBe(true);
   });
 
+  it('allows the edit once a command printed the file under a quoted path', () => {
+    const agent = afterTwoGuesses();
+    agent.call('Bash', { command: `head -n 40 "${FILE}"` }, 'import { Router } from "express";');
+    expect(agent.check('Edit', edit(NEXT)).allowed).toBe(true);
+  });
+
+  it('still blocks once a command printed another file of the same name', () => {
+    const agent = afterTwoGuesses();
+    agent.call('Bash', { command: 'cat /home/dev/web/src/routes/users.ts' }, 'export default {};');
+    expect(agent.check('Edit', edit(NEXT)).verdict).toBe('block');
+  });
+
+  it('still blocks guesses at a file once the agent read another file of the same name', () => {
+    const agent = afterTwoGuesses();
+    const other = '/home/dev/web/src/routes/users.ts';
+    for (const guess of GUESSES) agent.call('Edit', { ...edit(guess), file_path: other }, notFound(guess));
+    agent.call('Read', { file_path: other }, NEXT);
+    expect(agent.check('Edit', edit(NEXT)).verdict).toBe('block');
+    expect(agent.check('Edit', { ...edit(NEXT), file_path: other }).allowed).toBe(true);
+  });
+
   it('never judges edits of a file the agent read before guessing', () => {
     const agent = new Agent();
     agent.call('Read', { file_path: FILE, offset: 200, limit: 20 }, '200\t  return res.json(users);');
