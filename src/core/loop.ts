@@ -32,7 +32,9 @@ import { contextMatches } from './scope.js';
 import { keptText, redactConstraint, redactText } from './secrets.js';
 import { readSessionSnapshot, type SessionEntry, type SessionSnapshot } from './session-snapshot.js';
 import type {
+  ActionKind,
   AuditSink,
+  CallFacts,
   CheckResult,
   Clock,
   Constraint,
@@ -525,7 +527,7 @@ export class NarrowingEngine {
     );
     const toolPolicy = this.toolPolicies.resolve(proposal.tool);
     const described = this.adapter.describeCall(args === proposal.args ? proposal : { ...proposal, args });
-    const facts = toolPolicy.kind ? { ...described, kind: toolPolicy.kind } : described;
+    const facts = uniformFacts(described, toolPolicy.kind);
     const call = new Call(proposal.tool, args, identity, facts, toolPolicy, proposal.step, now);
     this.contexts.set(proposal, call);
     return call;
@@ -864,4 +866,28 @@ class Recorded implements RecordResult {
     const receiptHash = this.receiptHash;
     return { ...this, ...(receiptHash !== undefined && { receiptHash }) };
   }
+}
+
+/**
+ * The adapter's facts in one shape, every field present in the same order: each detector reads them,
+ * and objects of many shapes (an adapter sets only the fields that apply) would make every such read
+ * a slow lookup.
+ */
+function uniformFacts(facts: CallFacts, kind: ActionKind | undefined): CallFacts {
+  return {
+    actionClass: facts.actionClass,
+    kind: kind ?? facts.kind,
+    targets: facts.targets,
+    parameters: facts.parameters,
+    writtenText: facts.writtenText,
+    replacesTarget: facts.replacesTarget,
+    readsWholeTarget: facts.readsWholeTarget,
+    searchTexts: facts.searchTexts,
+    changesNothing: facts.changesNothing,
+    failureKey: facts.failureKey,
+    actsOnHiddenState: facts.actsOnHiddenState,
+    leavesSourcesAlone: facts.leavesSourcesAlone,
+    sideEffect: facts.sideEffect,
+    service: facts.service,
+  };
 }
