@@ -300,6 +300,28 @@ describe('result digests and descriptions', () => {
     expect(hashString('x'.repeat(1001))).toBe('6c559f718e7b0e0c');
   });
 
+  it('gives each long text its own hash when texts hashed one after another are recalled', () => {
+    const longText = fc.string({ minLength: 1024, maxLength: 1400 });
+    fc.assert(
+      fc.property(
+        fc.array(longText, { minLength: 1, maxLength: 7 }),
+        fc.array(fc.nat(), { maxLength: 20 }),
+        (texts, order) => {
+          const expected = texts.map((text) => ({ ...hashLanes(text) }));
+          const hex = (lane: number) => (lane >>> 0).toString(16).padStart(8, '0');
+          for (const pick of [...texts.keys(), ...order]) {
+            const index = pick % texts.length;
+            const { high, low } = expected[index] as { high: number; low: number };
+            // The same text, as another string built from pieces, and the very same string.
+            expect(hashString(texts[index] as string)).toBe(hex(high) + hex(low));
+            expect(hashString(` ${texts[index]}`.slice(1))).toBe(hex(high) + hex(low));
+          }
+        },
+      ),
+      { numRuns: 200 },
+    );
+  });
+
   it('hashes a text as a character-by-character reference computes it', () => {
     const reference = (text: string): string => {
       let h1 = 0xdeadbeef;

@@ -6,8 +6,27 @@
  * SHA-256 in the audit layer.
  */
 export function hashString(text: string): string {
-  return wholeTextHash.reset().add(text).finish();
+  if (text.length < REMEMBERED_LENGTH) return wholeTextHash.reset().add(text).finish();
+  for (let slot = 0; slot < REMEMBERED; slot++) {
+    if (rememberedTexts[slot] === text) return rememberedHashes[slot] as string;
+  }
+  const hash = wholeTextHash.reset().add(text).finish();
+  rememberedTexts[nextRemembered] = text;
+  rememberedHashes[nextRemembered] = hash;
+  nextRemembered = (nextRemembered + 1) % REMEMBERED;
+  return hash;
 }
+
+/*
+ * The last few long texts hashed, and their hashes. One call hashes the same long text more than
+ * once (an edit's search text, for its identity and again for the key its failure is learned
+ * under), and hashing costs a turn per two characters where comparing the same string is at once.
+ */
+const REMEMBERED = 4;
+const REMEMBERED_LENGTH = 1024;
+const rememberedTexts: (string | undefined)[] = new Array<string | undefined>(REMEMBERED).fill(undefined);
+const rememberedHashes: (string | undefined)[] = new Array<string | undefined>(REMEMBERED).fill(undefined);
+let nextRemembered = 0;
 
 /**
  * `hashString` as its two 32-bit lanes, with no string built. The object is shared: read both lanes
