@@ -57,11 +57,16 @@ export function createIdenticalResultDetector(): Detector {
   const calls = new LruMap<Repeats>(MAX_CALLS);
   /** Changes that may touch anything: commands, and changes that name no target. */
   let world = 0;
-  /** Changes of named targets, counted, and the count at each target's last change. */
+  /**
+   * Changes of named targets, counted, and the count at each target's last change. Not a map that
+   * forgets its oldest entries: a forgotten change would make a stale answer look current. Past
+   * `MAX_CALLS` paths, the next change counts as a change of everything, and they are let go;
+   * maps are replaced rather than cleared, which would link the old table to the new.
+   */
   let changes = 0;
-  const changedAt = new LruMap<number>(MAX_CALLS);
+  let changedAt = new Map<string, number>();
   /** Side effects counted per service (a booking system, a GitHub server). */
-  const serviceChanges = new LruMap<number>(MAX_CALLS);
+  let serviceChanges = new Map<string, number>();
   /**
    * Proposals so far, executed or not: a repeat after the agent tried something else in between
    * is an agent coming back, not a loop.
@@ -93,11 +98,11 @@ export function createIdenticalResultDetector(): Detector {
   /** Nothing the call depends on has changed since it last returned its result. */
   function unchanged(entry: Repeats): boolean {
     if (entry.world !== world) return false;
-    if (entry.service !== undefined && (serviceChanges.peek(entry.service) ?? 0) !== entry.serviceAt)
+    if (entry.service !== undefined && (serviceChanges.get(entry.service) ?? 0) !== entry.serviceAt)
       return false;
     if (entry.since === changes) return true;
     if (entry.targets.length === 0) return false;
-    for (const target of entry.targets) if ((changedAt.peek(target) ?? -1) > entry.since) return false;
+    for (const target of entry.targets) if ((changedAt.get(target) ?? -1) > entry.since) return false;
     return true;
   }
 
@@ -160,7 +165,7 @@ export function createIdenticalResultDetector(): Detector {
             since: changes,
             targets: call.facts.targets,
             ...(call.facts.service !== undefined && { service: call.facts.service }),
-            serviceAt: call.facts.service === undefined ? 0 : (serviceChanges.peek(call.facts.service) ?? 0),
+            serviceAt: call.facts.service === undefined ? 0 : (serviceChanges.get(call.facts.service) ?? 0),
             at: proposed,
             // Most results are never repeated: their text is kept only where one repeat already
             // warrants a note, instead of holding on to a thousand results.
@@ -183,14 +188,14 @@ export function createIdenticalResultDetector(): Detector {
           // have changed any of the service's answers; it changed no file.
           if (serviceChanges.size >= MAX_CALLS) {
             world++;
-            serviceChanges.clear();
+            serviceChanges = new Map();
           }
-          serviceChanges.set(service, (serviceChanges.peek(service) ?? 0) + 1);
+          serviceChanges.set(service, (serviceChanges.get(service) ?? 0) + 1);
         } else if (kindOf(call) === 'exec' || targets.length === 0 || changedAt.size >= MAX_CALLS) {
           // Forgetting which targets changed would make stale answers look current: past the limit,
           // it counts as a change of everything.
           world++;
-          changedAt.clear();
+          changedAt = new Map();
         } else {
           // A change of named targets (a file, a reservation): what asks about them may differ now.
           changes++;
@@ -199,7 +204,7 @@ export function createIdenticalResultDetector(): Detector {
         if (own && before) {
           own.world = world;
           own.since = changes;
-          if (own.service !== undefined) own.serviceAt = serviceChanges.peek(own.service) ?? 0;
+          if (own.service !== undefined) own.serviceAt = serviceChanges.get(own.service) ?? 0;
         }
       }
     },
@@ -218,8 +223,8 @@ export function createIdenticalResultDetector(): Detector {
       reruns = 0;
       if (reason === 'session') {
         calls.clear();
-        changedAt.clear();
-        serviceChanges.clear();
+        changedAt = new Map();
+        serviceChanges = new Map();
         return;
       }
       // A user message changes nothing the agent can read, but the user may have changed something
@@ -234,8 +239,8 @@ export function createIdenticalResultDetector(): Detector {
     compacted(): void {
       // The agent no longer has what it read; reading it again is legitimate.
       calls.clear();
-      changedAt.clear();
-      serviceChanges.clear();
+      changedAt = new Map();
+      serviceChanges = new Map();
       reruns = 0;
     },
 
@@ -250,8 +255,8 @@ export function createIdenticalResultDetector(): Detector {
       world = readCount(snapshot?.world) ?? 0;
       proposed = readCount(snapshot?.proposed) ?? 0;
       reruns = readCount(snapshot?.reruns) ?? 0;
-      changedAt.clear();
-      serviceChanges.clear();
+      changedAt = new Map();
+      serviceChanges = new Map();
       for (const [key, entry] of readEntries(snapshot?.calls, MAX_CALLS, readRepeats)) {
         if (entry.world === world) calls.set(key, { ...entry, since: changes, serviceAt: 0 });
       }
@@ -290,7 +295,7 @@ function describe(call: CallContext, entry: Repeats, severity: 'warn' | 'block')
  * A change of `src/a/b.ts` is a change of what `src/a`, `src` and `.` hold too: an answer about a
  * directory (a search under it, a listing) depends on every file in it.
  */
-function stampWithAncestors(changedAt: LruMap<number>, target: string, change: number): void {
+function stampWithAncestors(changedAt: Map<string, number>, target: string, change: number): void {
   changedAt.set(target, change);
   changedAt.set('.', change);
   for (let end = target.lastIndexOf('/'); end > 0; end = target.lastIndexOf('/', end - 1)) {

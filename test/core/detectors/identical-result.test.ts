@@ -361,6 +361,33 @@ describe('queries that come back later', () => {
     expect(detector.check(config)).toBeUndefined();
   });
 
+  it('lets the read run again once its file changed, however many files a later patch changed', () => {
+    const config = callOf(
+      'read_file',
+      { path: 'src/config.ts' },
+      { targets: ['src/config.ts'], policy: revisits },
+    );
+    const editConfig = callOf(
+      'edit_file',
+      { path: 'src/config.ts' },
+      { kind: 'mutate', targets: ['src/config.ts'] },
+    );
+    // Around the number of changed paths the detector keeps track of.
+    for (const files of [990, 999, 1_000, 1_001, 1_500]) {
+      const targets = Array.from({ length: files }, (_, index) => `lib/file-${index}.ts`);
+      const patch = callOf('apply_patch', { files }, { kind: 'mutate', targets });
+      const detector = createIdenticalResultDetector();
+      verdicts(detector, [
+        [config, configContent],
+        readOther('src/a.ts'),
+        [config, configContent],
+        [editConfig, succeeded('Edited src/config.ts', { changedWorld: true })],
+        [patch, succeeded(`Patched ${files} files`, { changedWorld: true })],
+      ]);
+      expect(detector.check(config), `a patch of ${files} files`).toBeUndefined();
+    }
+  });
+
   it('keeps an answer about one file through a change of another', () => {
     const detector = createIdenticalResultDetector();
     const edit = callOf('edit_file', { path: 'src/b.ts' }, { kind: 'mutate', targets: ['src/b.ts'] });
