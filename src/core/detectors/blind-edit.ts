@@ -8,7 +8,7 @@
 import type { Violation } from '../types.js';
 import { samePath } from '../world.js';
 import { isHarnessFault, isWatched, kindOf } from './applicability.js';
-import { LruMap } from './bounded.js';
+import { GenerationalMap, LruMap } from './bounded.js';
 import type { CallContext, Detector, ObservedOutcome } from './types.js';
 import { excerpt } from './wording.js';
 
@@ -17,7 +17,7 @@ const NAME = 'blind-edit';
 const GUESSES = 2;
 /** File names with failed guesses kept; past this, the oldest are forgotten. */
 const MAX_FILES = 256;
-/** File names (the last path segment) shown to the agent; past this, the oldest are forgotten. */
+/** File names (the last path segment) shown to the agent; past this, the oldest half are forgotten. */
 const MAX_SEEN = 4_096;
 /** Spellings kept per file name (`a.ts`, `src/a.ts`, `/repo/src/a.ts`, or files of that name elsewhere). */
 const MAX_SPELLINGS = 8;
@@ -36,7 +36,7 @@ export function createBlindEditDetector(): Detector {
    * Files the agent has been shown in this run, by any call, under their name: two spellings of one
    * file (`src/a.ts`, `/repo/src/a.ts`) end with the same name, so only those are compared.
    */
-  const seen = new LruMap<string[]>(MAX_SEEN);
+  const seen = new GenerationalMap<string[]>(MAX_SEEN);
   /**
    * Failed guesses at files not shown, by file name and then by file: a file shown can only be one
    * guessed at under the same name, so showing one looks at those alone.
@@ -49,7 +49,7 @@ export function createBlindEditDetector(): Detector {
 
   function show(target: string): void {
     const name = fileName(target);
-    const spellings = seen.peek(name) ?? [];
+    const spellings = seen.get(name) ?? [];
     if (!spellings.includes(target)) {
       spellings.push(target);
       if (spellings.length > MAX_SPELLINGS) spellings.shift();
@@ -80,7 +80,7 @@ export function createBlindEditDetector(): Detector {
   }
 
   function wasShown(target: string): boolean {
-    return seen.peek(fileName(target))?.some((shown) => samePath(shown, target)) ?? false;
+    return seen.get(fileName(target))?.some((shown) => samePath(shown, target)) ?? false;
   }
 
   return {

@@ -52,6 +52,41 @@ export class LruMap<V> {
   }
 }
 
+/**
+ * A map that remembers at least the last `capacity / 2` keys written and at most `capacity`, for
+ * records where forgetting a little earlier than a strict LRU would does no harm. Writes go to a
+ * young map; once it holds half the capacity it becomes the old one and the old one is dropped, so
+ * nothing is ever deleted: a strict LRU of thousands of keys spends most of its time evicting.
+ */
+export class GenerationalMap<V> {
+  private young = new Map<string, V>();
+  private old = new Map<string, V>();
+  private readonly half: number;
+
+  constructor(capacity: number) {
+    this.half = Math.max(1, Math.floor(capacity / 2));
+  }
+
+  get(key: string): V | undefined {
+    const value = this.young.get(key);
+    return value !== undefined ? value : this.old.get(key);
+  }
+
+  set(key: string, value: V): void {
+    if (!this.young.has(key) && this.young.size >= this.half) {
+      this.old = this.young;
+      this.young = new Map();
+    }
+    this.young.set(key, value);
+  }
+
+  /** Starts new maps rather than emptying these, which would link the old tables to the new. */
+  clear(): void {
+    if (this.young.size > 0) this.young = new Map();
+    if (this.old.size > 0) this.old = new Map();
+  }
+}
+
 /** The last `capacity` items pushed, addressable from the newest end. */
 export class Ring<T> {
   private readonly items: (T | undefined)[];

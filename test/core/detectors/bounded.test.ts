@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { LruMap } from '../../../src/core/detectors/bounded.js';
+import { GenerationalMap, LruMap } from '../../../src/core/detectors/bounded.js';
 
 describe('LruMap', () => {
   it('forgets the entry written least recently once full, counting a rewrite as new', () => {
@@ -53,5 +53,38 @@ describe('LruMap', () => {
       }),
       { numRuns: 300 },
     );
+  });
+});
+
+describe('GenerationalMap', () => {
+  it('remembers at least the last half of its capacity and never more than all of it, for any writes', () => {
+    const keys = fc.array(fc.constantFrom('a.ts', 'b.ts', 'c.ts', 'd.ts', 'e.ts', 'f.ts', 'g.ts', 'h.ts'), {
+      maxLength: 60,
+    });
+    fc.assert(
+      fc.property(keys, fc.integer({ min: 2, max: 8 }), (writes, capacity) => {
+        const map = new GenerationalMap<number>(capacity);
+        const lastWrite = new Map<string, number>();
+        for (const [index, key] of writes.entries()) {
+          map.set(key, index);
+          lastWrite.set(key, index);
+        }
+        const byRecency = [...lastWrite.entries()].sort((a, b) => b[1] - a[1]);
+        // The most recent half: each reads back as last written.
+        for (const [key, index] of byRecency.slice(0, Math.floor(capacity / 2)))
+          expect(map.get(key)).toBe(index);
+        // Whatever is remembered is the last value written, and no more keys than the capacity.
+        const remembered = byRecency.filter(([key]) => map.get(key) !== undefined);
+        for (const [key, index] of remembered) expect(map.get(key)).toBe(index);
+        expect(remembered.length).toBeLessThanOrEqual(capacity);
+      }),
+    );
+  });
+
+  it('forgets everything when cleared', () => {
+    const map = new GenerationalMap<number>(4);
+    for (const [index, key] of ['a.ts', 'b.ts', 'c.ts'].entries()) map.set(key, index);
+    map.clear();
+    expect(['a.ts', 'b.ts', 'c.ts'].map((key) => map.get(key))).toEqual([undefined, undefined, undefined]);
   });
 });
