@@ -9,9 +9,12 @@ export async function proxyCommand(options: ProxyCommandOptions, io: CommandIO):
     ...(options.concurrentCalls !== undefined ? { concurrentCalls: options.concurrentCalls } : {}),
     ...(options.concurrency !== undefined ? { concurrency: options.concurrency } : {}),
     ...(options.warmup !== undefined ? { warmup: options.warmup } : {}),
+    ...(options.breakdown ? { breakdown: true } : {}),
   };
   io.stderr.write(
-    'starting server-everything three times: directly, behind `narrowing mcp`, and behind a byte relay…\n',
+    options.breakdown
+      ? 'starting server-everything five times: directly, behind `narrowing mcp` (twice), a byte relay and a JSON relay…\n'
+      : 'starting server-everything three times: directly, behind `narrowing mcp`, and behind a byte relay…\n',
   );
   const result = await runProxyBench(benchOptions);
   io.stdout.write(options.json ? `${JSON.stringify(result, null, 2)}\n` : `${formatProxyBench(result)}\n`);

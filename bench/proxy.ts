@@ -7,6 +7,11 @@
  * A third path goes through a process that only copies bytes (`byte-relay.mjs`): the cost of one
  * more process between client and server, which no stdio proxy can go below. Where client, proxy
  * and server share few cores, that floor is far from free, and it is the yardstick for the rest.
+ *
+ * With `breakdown`, two more paths say where the proxy's CPU goes beyond that floor: a process that
+ * reads every message as JSON and writes it back (`json-relay.mjs`: the floor of any proxy that
+ * reads messages), and the proxy with its state in memory (no journal, no state file). Each is
+ * measured from `/proc` in the same run, interleaved with the others.
  */
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -28,6 +33,8 @@ export interface ProxyBenchOptions {
   readonly proxyCommand?: readonly string[];
   /** Run the proxy from the build (the default, when it is current) or from the sources. */
   readonly engine?: EngineKind;
+  /** Also measure a JSON relay and the proxy without a journal, to say where the CPU goes. */
+  readonly breakdown?: boolean;
 }
 
 export interface LatencyStats {
@@ -64,6 +71,10 @@ export interface ProxyBenchResult {
     readonly calls: number;
     readonly proxyUs: number;
     readonly relayUs: number;
+    /** With `breakdown`: the process that reads and rewrites every message as JSON. */
+    readonly jsonRelayUs?: number;
+    /** With `breakdown`: the proxy with its state in memory, so without a journal or a state file. */
+    readonly proxyInMemoryUs?: number;
   };
   readonly totalCalls: number;
   readonly durationMs: number;
@@ -77,6 +88,7 @@ export interface ProxyBenchResult {
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const EVERYTHING = join(ROOT, 'node_modules/@modelcontextprotocol/server-everything/dist/index.js');
 const BYTE_RELAY = fileURLToPath(new URL('./byte-relay.mjs', import.meta.url));
+const JSON_RELAY = fileURLToPath(new URL('./json-relay.mjs', import.meta.url));
 
 export async function runProxyBench(options: ProxyBenchOptions = {}): Promise<ProxyBenchResult> {
   const calls = options.calls ?? 1_000;
@@ -102,6 +114,22 @@ export async function runProxyBench(options: ProxyBenchOptions = {}): Promise<Pr
     process.execPath,
     EVERYTHING,
   ]);
+  const extra = options.breakdown
+    ? {
+        jsonRelay: await connect(process.execPath, [JSON_RELAY, process.execPath, EVERYTHING]),
+        inMemory: await connect(command!, [
+          ...prefix,
+          'mcp',
+          '--state-dir',
+          stateDir,
+          '--store',
+          'memory',
+          '--',
+          process.execPath,
+          EVERYTHING,
+        ]),
+      }
+    : undefined;
   try {
     let sequence = 0;
     // A different message each time: identical calls with identical results are what the guard
@@ -112,13 +140,22 @@ export async function runProxyBench(options: ProxyBenchOptions = {}): Promise<Pr
       if (result.isError) throw new Error(`echo failed: ${JSON.stringify(result.content)}`);
     };
     const paths = { direct: timedPath(direct), proxied: timedPath(proxied), relay: timedPath(relayed) };
-    const all = Object.values(paths);
+    const all = [
+      ...Object.values(paths),
+      ...(extra ? [timedPath(extra.jsonRelay.client), timedPath(extra.inMemory.client)] : []),
+    ];
     // Each pass lets another path go first, so that none always runs on a warmer loop.
     const inTurn = (lead: number) => all.map((_, turn) => all[(lead + turn) % all.length]!);
     for (let index = 0; index < warmup; index += 1) {
       for (const path of all) await echo(path.client);
     }
-    const cpuBefore = { proxy: cpuTicks(proxyPid), relay: cpuTicks(relayPid) };
+    const middle = {
+      proxy: proxyPid,
+      relay: relayPid,
+      jsonRelay: extra?.jsonRelay.pid ?? null,
+      inMemory: extra?.inMemory.pid ?? null,
+    };
+    const cpuBefore = ticksOf(middle);
 
     for (let index = 0; index < calls; index += 1) {
       for (const path of inTurn(index)) {
@@ -143,12 +180,14 @@ export async function runProxyBench(options: ProxyBenchOptions = {}): Promise<Pr
       }
     }
 
-    const cpuAfter = { proxy: cpuTicks(proxyPid), relay: cpuTicks(relayPid) };
+    const cpuAfter = ticksOf(middle);
     const measuredCalls = calls + untimed + concurrentCalls;
     const perCallUs = (before: number | undefined, after: number | undefined) =>
       before === undefined || after === undefined ? undefined : ((after - before) * TICK_US) / measuredCalls;
     const proxyUs = perCallUs(cpuBefore.proxy, cpuAfter.proxy);
     const relayUs = perCallUs(cpuBefore.relay, cpuAfter.relay);
+    const jsonRelayUs = perCallUs(cpuBefore.jsonRelay, cpuAfter.jsonRelay);
+    const proxyInMemoryUs = perCallUs(cpuBefore.inMemory, cpuAfter.inMemory);
     const directStats = stats(paths.direct.times);
     const proxiedStats = stats(paths.proxied.times);
     const perSecond = (path: TimedPath) => concurrentCalls / (path.elapsed / 1000);
@@ -169,7 +208,15 @@ export async function runProxyBench(options: ProxyBenchOptions = {}): Promise<Pr
         relay: perSecond(paths.relay),
       },
       ...(proxyUs !== undefined &&
-        relayUs !== undefined && { cpu: { calls: measuredCalls, proxyUs, relayUs } }),
+        relayUs !== undefined && {
+          cpu: {
+            calls: measuredCalls,
+            proxyUs,
+            relayUs,
+            ...(jsonRelayUs !== undefined && { jsonRelayUs }),
+            ...(proxyInMemoryUs !== undefined && { proxyInMemoryUs }),
+          },
+        }),
       totalCalls: all.length * (warmup + calls + untimed + concurrentCalls),
       durationMs: performance.now() - started,
       node: process.version,
@@ -178,7 +225,13 @@ export async function runProxyBench(options: ProxyBenchOptions = {}): Promise<Pr
       ...(engine.note !== undefined && !options.proxyCommand && { engineNote: engine.note }),
     };
   } finally {
-    await Promise.all([direct.close(), proxied.close(), relayed.close()]);
+    await Promise.all([
+      direct.close(),
+      proxied.close(),
+      relayed.close(),
+      extra?.jsonRelay.client.close(),
+      extra?.inMemory.client.close(),
+    ]);
     rmSync(stateDir, { recursive: true, force: true });
   }
 }
@@ -213,6 +266,12 @@ async function connect(command: string, args: string[]): Promise<{ client: Clien
 
 /** Linux counts CPU time in clock ticks of 10 ms (USER_HZ is 100 on every architecture Node runs on). */
 const TICK_US = 10_000;
+
+function ticksOf<K extends string>(pids: Record<K, number | null>): Record<K, number | undefined> {
+  const ticks = {} as Record<K, number | undefined>;
+  for (const name in pids) ticks[name] = cpuTicks(pids[name]);
+  return ticks;
+}
 
 /** User plus system time of a process so far, in clock ticks; undefined without `/proc`. */
 function cpuTicks(pid: number | null): number | undefined {
@@ -295,10 +354,25 @@ export function formatProxyBench(result: ProxyBenchResult): string {
     ...(result.cpu
       ? [
           `CPU per call of the process in the middle, from /proc over ${result.cpu.calls} calls each: proxy ${result.cpu.proxyUs.toFixed(0)} µs, relay ${result.cpu.relayUs.toFixed(0)} µs (${(result.cpu.proxyUs / result.cpu.relayUs).toFixed(2)}×)`,
+          ...breakdownLines(result.cpu),
         ]
       : []),
     `${result.totalCalls} calls in ${(result.durationMs / 1000).toFixed(1)} s (node ${result.node}, ${result.platform}; proxy ${proxyOrigin(result)})`,
   ].join('\n');
+}
+
+/** Where the proxy's CPU goes beyond the byte relay's, from the extra paths of `breakdown`. */
+function breakdownLines(cpu: NonNullable<ProxyBenchResult['cpu']>): string[] {
+  const { jsonRelayUs, proxyInMemoryUs } = cpu;
+  if (jsonRelayUs === undefined || proxyInMemoryUs === undefined) return [];
+  const us = (value: number) => `${value.toFixed(0).padStart(5)} µs`;
+  return [
+    'Where it goes (CPU per call, each path measured in the same run):',
+    `  ${us(cpu.relayUs)}  byte relay: one more process in the path`,
+    `  ${us(jsonRelayUs - cpu.relayUs)}  reading and writing each message as JSON (JSON relay ${us(jsonRelayUs).trim()})`,
+    `  ${us(proxyInMemoryUs - jsonRelayUs)}  the guard and the proxy's own work (proxy with state in memory ${us(proxyInMemoryUs).trim()})`,
+    `  ${us(cpu.proxyUs - proxyInMemoryUs)}  the journal and the state file`,
+  ];
 }
 
 function percentOfDirect(callsPerSecond: number, throughput: ProxyBenchResult['throughput']): string {

@@ -18,9 +18,13 @@ export interface CrashVerdict {
  * responsible when it was in flight at two crashes in a row and is the only call that was in flight
  * at both: one crash proves nothing (the server may have died of something else), and calls that
  * merely ran beside a crasher are never blamed. A call that completes normally is cleared.
+ *
+ * Identities are worked out only when they are needed (at a crash, and for calls that end while
+ * the last crash is remembered), not for every call the server answers: a call's arguments are
+ * not changed while it runs, so its identity is the same whenever it is taken.
  */
 export class CrashLedger {
-  private readonly running = new Map<symbol, string>();
+  private readonly running = new Set<WatchedCall>();
   /** The calls in flight at the last crash. */
   private lastCrash = new Set<string>();
   /** Calls held responsible, with how the server ended. */
@@ -28,18 +32,19 @@ export class CrashLedger {
 
   /** A call starts; the returned function ends it (`completed` when the server answered it). */
   begin(call: WatchedCall): (completed: boolean) => void {
-    const token = Symbol();
-    const key = keyOf(call);
-    this.running.set(token, key);
+    // Its own entry, even when the same object is watched twice at once.
+    const watched: WatchedCall = { tool: call.tool, args: call.args };
+    this.running.add(watched);
     return (completed) => {
-      this.running.delete(token);
-      if (completed) this.lastCrash.delete(key);
+      this.running.delete(watched);
+      if (completed && this.lastCrash.size > 0) this.lastCrash.delete(keyOf(watched));
     };
   }
 
   /** The server went down on its own (not closed by the proxy) with `exit` as the reason. */
   crashed(exit: string): void {
-    const inFlight = new Set(this.running.values());
+    const inFlight = new Set<string>();
+    for (const call of this.running) inFlight.add(keyOf(call));
     const repeated = [...inFlight].filter((key) => this.lastCrash.has(key));
     const [culprit] = repeated;
     if (repeated.length === 1 && culprit !== undefined) this.culprits.set(culprit, { exit });

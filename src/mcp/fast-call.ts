@@ -124,7 +124,8 @@ export class FastToolCalls {
   private async answer(call: OpenCall): Promise<JSONRPCMessage | undefined> {
     const { steps } = this;
     const { id, params } = call;
-    const proposal = await steps.propose(params.name, params.arguments, id);
+    const proposed = steps.propose(params.name, params.arguments, id);
+    const proposal = proposed instanceof Promise ? await proposed : proposed;
     const verdict = steps.check(proposal);
     if (call.cancelled) return undefined;
     if (verdict && !verdict.allowed) return resultMessage(id, refusedResult(verdict));

@@ -141,7 +141,8 @@ function toolCallHandler(options: ProxyServerOptions) {
 
   return async (request: CallToolRequest, ctx: ServerContext): Promise<CallToolResult> => {
     const { name } = request.params;
-    const proposal = await steps.propose(name, request.params.arguments, ctx.mcpReq.id);
+    const proposed = steps.propose(name, request.params.arguments, ctx.mcpReq.id);
+    const proposal = proposed instanceof Promise ? await proposed : proposed;
     const verdict = steps.check(proposal);
     if (verdict && !verdict.allowed) return refusedResult(verdict);
 

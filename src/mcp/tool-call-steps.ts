@@ -6,7 +6,7 @@ import { VERDICT_META_KEY } from '../guard/verdict.js';
 import { CallCrashedServerError } from './crash-ledger.js';
 import { describeError, type Log } from './log.js';
 import { callErrorToOutcome, callToolResultToOutcome } from './outcome.js';
-import type { ToolCatalog } from './tool-catalog.js';
+import type { ToolCatalog, ToolDescription } from './tool-catalog.js';
 import type { UpstreamLink } from './upstream-link.js';
 import { warnedResult } from './verdict-result.js';
 
@@ -35,15 +35,29 @@ export class ToolCallSteps {
     this.faults = { reportFault: (fault) => options.log(fault.message) };
   }
 
-  /** The proposal for a call; a tool the catalog does not know yet has the tool list fetched first. */
-  async propose(
+  /**
+   * The proposal for a call; a tool the catalog does not know yet has the tool list fetched first.
+   * A proposal, not a promise, when the catalog knows the tool: the usual case skips a turn of the
+   * event loop's microtask queue.
+   */
+  propose(
+    name: string,
+    args: Record<string, unknown> | undefined,
+    callId: RequestId,
+  ): Proposal | Promise<Proposal> {
+    const known = this.options.catalog.describe(name);
+    if (known) return proposalOf(name, args, known, callId);
+    return this.proposeAfterListing(name, args, callId);
+  }
+
+  private async proposeAfterListing(
     name: string,
     args: Record<string, unknown> | undefined,
     callId: RequestId,
   ): Promise<Proposal> {
     const { catalog } = this.options;
-    if (!catalog.describe(name)) await catalog.fill(() => this.listTools());
-    return { tool: name, args: args ?? {}, ...catalog.describe(name), callId: String(callId) };
+    await catalog.fill(() => this.listTools());
+    return proposalOf(name, args, catalog.describe(name), callId);
   }
 
   /** The guard's verdict, or undefined when the guard failed (and the call goes through). */
@@ -118,6 +132,15 @@ export class ToolCallSteps {
       catalog.remember([], { lastPage: true });
     }
   }
+}
+
+function proposalOf(
+  name: string,
+  args: Record<string, unknown> | undefined,
+  known: ToolDescription | undefined,
+  callId: RequestId,
+): Proposal {
+  return { tool: name, args: args ?? {}, ...known, callId: String(callId) };
 }
 
 /**

@@ -18,4 +18,21 @@ describe('the proxy benchmark', () => {
     expect(text).toContain('Throughput with 4 concurrent callers');
     expect(text).toMatch(/relay +\d+ calls\/s \(\d+% of direct\)/);
   });
+
+  it('with a breakdown, also measures a JSON relay and the proxy without a journal, and says where the CPU goes', async () => {
+    const result = await runProxyBench({
+      calls: 10,
+      concurrentCalls: 10,
+      concurrency: 2,
+      warmup: 2,
+      breakdown: true,
+    });
+    // Five paths, each with its warm-up, sequential calls, an untimed burst of 2 and five timed ones.
+    expect(result.totalCalls).toBe(5 * (2 + 10 + 2 + 10));
+    expect(result.cpu?.jsonRelayUs).toBeGreaterThanOrEqual(0);
+    expect(result.cpu?.proxyInMemoryUs).toBeGreaterThanOrEqual(0);
+    const text = formatProxyBench(result);
+    expect(text).toContain('Where it goes');
+    expect(text).toMatch(/µs {2}the journal and the state file/);
+  });
 });

@@ -75,6 +75,29 @@ describe('the crash ledger', () => {
     expect(ledger.culprit(poison)).toBeUndefined();
   });
 
+  it('does not read the arguments of a call the server answers while no crash is remembered', () => {
+    const ledger = new CrashLedger();
+    let reads = 0;
+    const args = {
+      get page() {
+        reads += 1;
+        return 'home';
+      },
+    };
+    ledger.begin({ tool: 'render_page', args })(true);
+    expect(reads).toBe(0);
+  });
+
+  it('still blames a call whose identity was first worked out at the crash', () => {
+    const ledger = new CrashLedger();
+    const end = ledger.begin(poison);
+    ledger.crashed('exited with code 3');
+    end(false);
+    ledger.begin(home)(true);
+    crashWith(ledger, poison);
+    expect(ledger.culprit(poison)).toEqual({ exit: 'exited with code 3' });
+  });
+
   it('knows a call by its identity: the same arguments in another order are the same call', () => {
     const ledger = new CrashLedger();
     crashWith(ledger, { tool: 'render_page', args: { page: 'poison', zoom: 2 } });

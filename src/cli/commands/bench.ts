@@ -49,6 +49,8 @@ export interface ProxyCommandOptions {
   readonly concurrentCalls?: number;
   readonly concurrency?: number;
   readonly warmup?: number;
+  /** Also measure a JSON relay and the proxy without a journal, to say where its CPU goes. */
+  readonly breakdown?: boolean;
   readonly json?: boolean;
 }
 
@@ -162,6 +164,7 @@ export function parseProxyOptions(raw: Raw): ProxyCommandOptions {
     concurrentCalls: optional(raw, 'concurrentCalls', positive('--concurrent-calls')),
     concurrency: optional(raw, 'concurrency', positive('--concurrency')),
     warmup: optional(raw, 'warmup', positive('--warmup')),
+    breakdown: raw.breakdown === true,
     json: raw.json === true,
   };
 }
@@ -249,6 +252,7 @@ export function register(program: Command): void {
     .option('--concurrent-calls <n>', 'calls on each path for the throughput figures (default 2000)')
     .option('--concurrency <n>', 'concurrent callers for the throughput figures (default 8)')
     .option('--warmup <n>', 'calls each way before measuring (default 50)')
+    .option('--breakdown', 'also measure a JSON relay and the proxy without a journal: where the CPU goes')
     .option('--json', 'machine-readable output only')
     .action(action('proxy', parseProxyOptions));
 

@@ -54,6 +54,11 @@ describe('bench options', () => {
     expect(parseProxyOptions({ concurrentCalls: '16' })).toMatchObject({ concurrentCalls: 16 });
   });
 
+  it('asks the proxy benchmark for its breakdown only with --breakdown', () => {
+    expect(parseProxyOptions({ breakdown: true })).toMatchObject({ breakdown: true });
+    expect(parseProxyOptions({})).toMatchObject({ breakdown: false });
+  });
+
   it('runs the child session on the engine sources when the command runs from them', () => {
     expect(parseSessionsOptions({ json: true })).toEqual({ json: true, engine: 'source' });
   });
