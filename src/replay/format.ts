@@ -4,19 +4,19 @@ import type { ReplayStep, ReplaySummary } from './replay.js';
 
 /**
  * One `--json` line per call: `rule` and `reason` only when the verdict is not `allow`; `returned`,
- * what the call returned in the recording, when it was recorded.
+ * what the call returned in the recording, when it was recorded. Written field by field, each value
+ * by `JSON.stringify`, so the line is the one `JSON.stringify` gives for the object with those fields
+ * in that order, without building the object first: a replay writes one line per call.
  */
 export function stepJson(step: ReplayStep): string {
   const { step: number, tool, verdict, rule, reason, returned, agent } = step;
-  return JSON.stringify({
-    step: number,
-    tool,
-    ...(agent !== undefined ? { agent } : {}),
-    verdict,
-    ...(verdict !== 'allow' && rule !== undefined ? { rule } : {}),
-    ...(verdict !== 'allow' && reason !== undefined ? { reason } : {}),
-    ...(returned !== undefined ? { returned } : {}),
-  });
+  let line = `{"step":${JSON.stringify(number)},"tool":${JSON.stringify(tool)}`;
+  if (agent !== undefined) line += `,"agent":${JSON.stringify(agent)}`;
+  line += `,"verdict":${JSON.stringify(verdict)}`;
+  if (verdict !== 'allow' && rule !== undefined) line += `,"rule":${JSON.stringify(rule)}`;
+  if (verdict !== 'allow' && reason !== undefined) line += `,"reason":${JSON.stringify(reason)}`;
+  if (returned !== undefined) line += `,"returned":${JSON.stringify(returned)}`;
+  return `${line}}`;
 }
 
 export function judgementJson(judgement: Judgement): string {

@@ -14,8 +14,11 @@ export function returnedExcerpt(result: TraceResult | undefined): string | undef
   return failed ? `error: ${shown}` : shown;
 }
 
-/** Raw characters looked at first; a text whose start is mostly whitespace is looked at further. */
-const FIRST_LOOK = 512;
+/**
+ * Raw characters looked at first, a little more than the excerpt: most texts give a whole excerpt from
+ * these; a text whose start is mostly whitespace is looked at further, four times as far each time.
+ */
+const FIRST_LOOK = 128;
 
 /**
  * The text with its whitespace collapsed and trimmed, or, for a long text, enough of its start to cut
@@ -34,10 +37,15 @@ function contentText(content: TraceResult['content']): string {
   if (content === undefined) return '';
   if (typeof content === 'string') return content;
   const texts: string[] = [];
+  // The length of the texts joined with spaces, kept as they are added rather than joined each time.
+  let length = -1;
   for (const item of content) {
-    if (item && typeof item === 'object' && typeof (item as { text?: unknown }).text === 'string')
-      texts.push((item as { text: string }).text);
-    if (texts.join(' ').length > EXCERPT) break;
+    if (item && typeof item === 'object' && typeof (item as { text?: unknown }).text === 'string') {
+      const text = (item as { text: string }).text;
+      texts.push(text);
+      length += text.length + 1;
+    }
+    if (length > EXCERPT) break;
   }
   return texts.join(' ');
 }

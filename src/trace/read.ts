@@ -1,3 +1,4 @@
+import { Buffer } from 'node:buffer';
 import { createReadStream } from 'node:fs';
 import { TraceLineParser, type TraceReadOptions } from './parse.js';
 import type { TraceEvent } from './types.js';
@@ -36,29 +37,60 @@ export async function readTraceEvents(path: string, options: TraceReadOptions = 
   return events;
 }
 
+/**
+ * Bytes read at a time. Each read is decoded in one piece, so larger reads cost fewer decodes and
+ * system calls; a line that spans reads is held as bytes until it ends.
+ */
+const READ_BYTES = 1 << 20;
+
 /** The lines each chunk of the file completes, the last line (even when empty) at the end. */
-async function* linesByChunk(path: string): AsyncGenerator<string[], void, undefined> {
-  const stream = createReadStream(path, { encoding: 'utf8', highWaterMark: 1 << 16 });
-  // The pieces of the line being read: only new text is searched for a newline, and a long line
-  // is joined once, so reading stays linear however long a line is.
-  let pieces: string[] = [];
+function linesByChunk(path: string): AsyncGenerator<string[], void, undefined> {
+  return linesOfChunks(createReadStream(path, { highWaterMark: READ_BYTES }));
+}
+
+/**
+ * The UTF-8 lines of a stream of bytes, split on `\n`, as `Buffer.concat(chunks).toString('utf8')
+ * .split('\n')` would give them: the lines each chunk completes, then the last line (even when empty).
+ * Each line is decoded on its own: a newline byte is never part of a multi-byte character, so a line
+ * decodes as it would within the whole file, and a line of ASCII stays a string of one byte a
+ * character (and parses faster) even when a line near it holds other characters. The bytes of a line
+ * that spans chunks wait for its end and are joined once, so reading stays linear however long a line
+ * is. The stream is destroyed at the end.
+ */
+export async function* linesOfChunks(
+  chunks: AsyncIterable<Uint8Array> & { destroy?: () => void },
+): AsyncGenerator<string[], void, undefined> {
+  let pending: Uint8Array[] = [];
   try {
-    for await (const chunk of stream as AsyncIterable<string>) {
-      const lines: string[] = [];
-      let start = 0;
-      let newline = chunk.indexOf('\n');
-      while (newline !== -1) {
-        const piece = chunk.slice(start, newline);
-        lines.push(pieces.length === 0 ? piece : pieces.join('') + piece);
-        pieces = [];
-        start = newline + 1;
-        newline = chunk.indexOf('\n', start);
+    for await (const chunk of chunks) {
+      const bytes = Buffer.isBuffer(chunk)
+        ? chunk
+        : Buffer.from(chunk.buffer, chunk.byteOffset, chunk.length);
+      let newline = bytes.indexOf(NEWLINE);
+      if (newline === -1) {
+        if (bytes.length > 0) pending.push(bytes);
+        continue;
       }
-      if (start < chunk.length) pieces.push(chunk.slice(start));
-      if (lines.length > 0) yield lines;
+      const lines: string[] = [];
+      lines.push(
+        pending.length === 0
+          ? bytes.toString('utf8', 0, newline)
+          : Buffer.concat([...pending, bytes.subarray(0, newline)]).toString('utf8'),
+      );
+      let start = newline + 1;
+      newline = bytes.indexOf(NEWLINE, start);
+      while (newline !== -1) {
+        lines.push(bytes.toString('utf8', start, newline));
+        start = newline + 1;
+        newline = bytes.indexOf(NEWLINE, start);
+      }
+      pending = start < bytes.length ? [bytes.subarray(start)] : [];
+      yield lines;
     }
-    yield [pieces.join('')];
+    yield [Buffer.concat(pending).toString('utf8')];
   } finally {
-    stream.destroy();
+    chunks.destroy?.();
   }
 }
+
+const NEWLINE = 0x0a;

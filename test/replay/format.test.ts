@@ -1,4 +1,6 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import type { VerdictKind } from '../../src/core/types.js';
 import { stepJson, stepTable, summaryJson, summaryLine } from '../../src/replay/format.js';
 import type { ReplayStep } from '../../src/replay/replay.js';
 
@@ -72,6 +74,51 @@ describe('summaryLine', () => {
   it('counts every verdict', () => {
     expect(summaryLine({ calls: 12, allow: 9, warn: 1, block: 2, halt: 0 })).toBe(
       '12 calls: 9 allow, 1 warn, 2 block, 0 halt',
+    );
+  });
+});
+
+describe('stepJson, field by field', () => {
+  /** The line as `JSON.stringify` writes the object with the documented fields in their order. */
+  function objectLine(step: ReplayStep): string {
+    const { step: number, tool, verdict, rule, reason, returned, agent } = step;
+    const stopped = verdict !== 'allow';
+    return JSON.stringify({
+      step: number,
+      tool,
+      ...(agent !== undefined ? { agent } : {}),
+      verdict,
+      ...(stopped && rule !== undefined ? { rule } : {}),
+      ...(stopped && reason !== undefined ? { reason } : {}),
+      ...(returned !== undefined ? { returned } : {}),
+    });
+  }
+
+  it('writes every step as JSON.stringify writes it, whatever its texts hold', () => {
+    const text = fc.oneof(
+      fc.string({ maxLength: 30 }),
+      fc.string({ unit: 'binary', maxLength: 30 }),
+      fc.constantFrom('"quoted"', 'back\\slash', 'line\nbreak', '\u2028', '\ud800', '</script>'),
+    );
+    const step = fc.record(
+      {
+        step: fc.integer({ min: 1, max: 10_000_000 }),
+        tool: text,
+        verdict: fc.constantFrom('allow', 'warn', 'block', 'halt') as fc.Arbitrary<VerdictKind>,
+        rule: text,
+        reason: text,
+        suggestion: text,
+        returned: text,
+        agent: text,
+      },
+      { requiredKeys: ['step', 'tool', 'verdict'] },
+    );
+    fc.assert(
+      fc.property(step, (value) => {
+        expect(stepJson(value)).toBe(objectLine(value));
+        expect(JSON.parse(stepJson(value))).toEqual(JSON.parse(objectLine(value)));
+      }),
+      { numRuns: 1_000 },
     );
   });
 });

@@ -67,6 +67,22 @@ function replayWith(guard: ScriptedGuard, events: TraceEvent[], clock = new Trac
 }
 
 describe('TraceReplayer', () => {
+  it('lists the fields of a step in one order: step, tool, returned, agent, verdict, rule, reason', () => {
+    const guard = new ScriptedGuard({ 'b.ts': 'block', 'c.ts': 'halt' });
+    const { steps } = replayWith(guard, [
+      read('a.ts'),
+      read('b.ts', { agent: 'explorer' }),
+      read('c.ts'),
+      read('d.ts'),
+    ]);
+    expect(steps.map((step) => Object.keys(step).join(' '))).toEqual([
+      'step tool returned verdict',
+      'step tool returned agent verdict rule reason',
+      'step tool returned verdict rule reason',
+      'step tool returned verdict rule reason',
+    ]);
+  });
+
   it('records the outcome of an allowed call', () => {
     const guard = new ScriptedGuard({});
     replayWith(guard, [read('a.ts')]);

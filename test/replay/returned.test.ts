@@ -40,4 +40,18 @@ describe('returnedExcerpt', () => {
       { numRuns: 500 },
     );
   });
+
+  it('reads a list of content items as their texts joined by spaces', () => {
+    const item = fc.oneof(
+      fc.record({ type: fc.constant('text'), text: fc.string({ maxLength: 90 }) }),
+      fc.record({ type: fc.constant('image'), data: fc.string({ maxLength: 10 }) }),
+    );
+    fc.assert(
+      fc.property(fc.array(item, { maxLength: 8 }), (content) => {
+        const texts = content.flatMap((entry) => ('text' in entry ? [entry.text] : []));
+        expect(returnedExcerpt({ content })).toBe(wholeTextExcerpt(texts.join(' '), false));
+      }),
+      { numRuns: 500 },
+    );
+  });
 });

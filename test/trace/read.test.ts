@@ -1,6 +1,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
 import {
   parseTrace,
@@ -9,6 +10,7 @@ import {
   TraceError,
   type TraceEvent,
 } from '../../src/trace/index.js';
+import { linesOfChunks } from '../../src/trace/read.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'narrowing-trace-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -91,5 +93,59 @@ describe('readTraceEvents', () => {
     const path = join(dir, 'tail-events.jsonl');
     writeFileSync(path, '{"type":"user"}\n{"type":"compact"}');
     expect(await readTraceEvents(path)).toEqual([{ type: 'user' }, { type: 'compact' }]);
+  });
+});
+
+describe('linesOfChunks', () => {
+  async function* chunked(bytes: Uint8Array, cuts: readonly number[]): AsyncGenerator<Uint8Array> {
+    let start = 0;
+    for (const cut of [...cuts].sort((a, b) => a - b)) {
+      const end = Math.min(cut, bytes.length);
+      if (end < start) continue;
+      yield bytes.subarray(start, end);
+      start = end;
+    }
+    yield bytes.subarray(start);
+  }
+
+  async function linesOf(chunks: AsyncIterable<Uint8Array>): Promise<string[]> {
+    const lines: string[] = [];
+    for await (const batch of linesOfChunks(chunks)) for (const line of batch) lines.push(line);
+    return lines;
+  }
+
+  it('gives the lines of the whole text decoded at once, wherever the chunks cut it', async () => {
+    // Multi-byte characters, broken sequences and newlines, cut anywhere, even inside a character.
+    const piece = fc.oneof(
+      fc.string({ unit: 'grapheme', maxLength: 8 }).map((text) => [...Buffer.from(text, 'utf8')]),
+      fc.constantFrom(
+        [0x0a],
+        [0x0d, 0x0a],
+        [0xc3],
+        [0xe2, 0x82],
+        [0xf0, 0x9f, 0x98],
+        [0xff],
+        [0xef, 0xbb, 0xbf],
+      ),
+    );
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(piece, { maxLength: 40 }),
+        fc.array(fc.nat({ max: 200 }), { maxLength: 8 }),
+        async (pieces, cuts) => {
+          const bytes = Uint8Array.from(pieces.flat());
+          const whole = Buffer.from(bytes).toString('utf8').split('\n');
+          expect(await linesOf(chunked(bytes, cuts))).toEqual(whole);
+        },
+      ),
+      { numRuns: 500 },
+    );
+  });
+
+  it('reads a line longer than many chunks as one line', async () => {
+    const line = 'é'.repeat(300_000);
+    const bytes = Buffer.from(`${line}\n{"type":"user"}`, 'utf8');
+    const cuts = Array.from({ length: 60 }, (_, index) => index * 10_001);
+    expect(await linesOf(chunked(bytes, cuts))).toEqual([line, '{"type":"user"}']);
   });
 });

@@ -89,9 +89,24 @@ const NON_ADVANCING_KEYS = ['dev.narrowing/non-advancing', 'ai.nimblebrain/non-a
 
 const MAX_TEXT_SCANNED = 8192;
 
+/** The matcher of the built-in rules alone, built by the first adapter that needs it (see `matcherFor`). */
+let builtInMatcher: SignatureMatcher | undefined;
+
+/**
+ * A matcher for the built-in rules after a caller's own: building one splits every rule's pattern
+ * into its alternatives and finds their hints, tens of milliseconds, so the built-in one is built
+ * once per process and shared by every adapter without patterns of its own (a matcher keeps no
+ * state from one text to the next).
+ */
+function matcherFor(extraRules: readonly SignatureRule[]): SignatureMatcher {
+  if (extraRules.length > 0) return new SignatureMatcher([...extraRules, ...TEXT_RULES]);
+  builtInMatcher ??= new SignatureMatcher(TEXT_RULES);
+  return builtInMatcher;
+}
+
 export function createToolCallAdapter(options: ToolCallAdapterOptions = {}): ToolCallAdapter {
   const extraRules = (options.patterns ?? []).map(toRule);
-  const matcher = new SignatureMatcher([...extraRules, ...TEXT_RULES]);
+  const matcher = matcherFor(extraRules);
   const signatures: string[] = [...TOOL_CALL_SIGNATURES];
   for (const extra of extraRules) if (!signatures.includes(extra.signature)) signatures.push(extra.signature);
   const configuredKinds = new Map(Object.entries(options.toolKinds ?? {}));

@@ -1,5 +1,6 @@
 import { type Command, Option } from 'commander';
 import type { PresetName } from '../../core/policy.js';
+import type { Judgement } from '../../replay/judge.js';
 import type { ReplayStep } from '../../replay/replay.js';
 import type { TraceEvent } from '../../trace/types.js';
 import { type CommandIO, processIO, wantsColour } from './io.js';
@@ -74,7 +75,6 @@ export async function runReplay(
   const { PolicyError, loadPolicyFile, parsePolicy } = await import('../../policy-file/index.js');
   const { TraceError, readTraceEvents } = await import('../../trace/index.js');
   const { createReplayer } = await import('../../replay/replay.js');
-  const { judgeBlocks, wastedSteps } = await import('../../replay/judge.js');
   const format = await import('../../replay/format.js');
   const loadOptions = options.preset ? { preset: options.preset } : {};
 
@@ -135,7 +135,11 @@ export async function runReplay(
   };
   for (const event of events) for (const step of replayer.feed(event)) take(step);
   for (const step of replayer.finish()) take(step);
-  const judgement = options.judge ? judgeBlocks(steps, wastedSteps(events)) : undefined;
+  let judgement: Judgement | undefined;
+  if (options.judge) {
+    const { judgeBlocks, wastedSteps } = await import('../../replay/judge.js');
+    judgement = judgeBlocks(steps, wastedSteps(events));
+  }
   if (options.json) {
     writeJson(format.summaryJson(replayer.summary), true);
     if (judgement) io.stdout.write(`${format.judgementJson(judgement)}\n`);

@@ -565,6 +565,21 @@ describe('extra patterns', () => {
     expect(signatures).toEqual(['file_not_found', 'file_not_found', 'file_not_found']);
   });
 
+  it('belong to their own adapter, not to those created before or after it', () => {
+    const signatureBy = (adapter: ReturnType<typeof createToolCallAdapter>) =>
+      adapter.describeFailure(outcome, adapter.describeCall(outcome.proposal))?.signature;
+    const before = createToolCallAdapter();
+    const own = createToolCallAdapter({
+      patterns: [{ pattern: /\bE_NOFILE\b/, signature: 'file_not_found' }],
+    });
+    const after = createToolCallAdapter();
+    expect([signatureBy(before), signatureBy(own), signatureBy(after)]).toEqual([
+      'tool_timeout',
+      'file_not_found',
+      'tool_timeout',
+    ]);
+  });
+
   it('may name a new signature, which is listed after the built-in ones', () => {
     const custom = createToolCallAdapter({
       patterns: [{ pattern: /quota of builds used/i, signature: 'build_quota', blame: 'harness_fault' }],
