@@ -62,40 +62,73 @@ export function isSecretKey(key: string): boolean {
 interface SecretPattern {
   readonly pattern: RegExp;
   readonly replacement: string;
+  /** Hints (see `HINTS`), one of which every match of the pattern contains; all when absent. */
+  readonly needs?: readonly Hint[];
 }
+
+/**
+ * Something every pattern needs, by name: the text a pattern cannot match without. Found in one
+ * scan of the text, they spare a text the patterns it cannot match (an `=` in `const x = 1` calls
+ * for the query-parameter pattern, not for the fifteen others).
+ */
+type Hint =
+  | 'assignment'
+  | 'at'
+  | 'private-key'
+  | 'authorization'
+  | 'bearer'
+  | 'openai'
+  | 'stripe'
+  | 'github'
+  | 'gitlab'
+  | 'slack-token'
+  | 'aws'
+  | 'google'
+  | 'jwt'
+  | 'hugging-face'
+  | 'npm'
+  | 'secret-word'
+  | 'mysql'
+  | 'slack-webhook';
+
+const SECRET_WORD_HINT: readonly Hint[] = ['secret-word'];
 
 const SECRET_PATTERNS: readonly SecretPattern[] = [
   {
     pattern: /-----BEGIN[A-Z0-9 ]*PRIVATE KEY-----[\s\S]*?(?:-----END[A-Z0-9 ]*PRIVATE KEY-----|$)/g,
     replacement: REDACTED,
+    needs: ['private-key'],
   },
   // A header written out as text: `Authorization: Basic dXNlcjpwYXNz`.
   {
     pattern: /\b((?:proxy-)?authorization["']?\s*[:=]\s*["']?)[^\s"',;]+(?:[ \t]+[^\s"',;]+)?/gi,
     replacement: `$1${REDACTED}`,
+    needs: ['authorization'],
   },
   // Real bearer tokens carry digits; the lookahead spares prose such as "Bearer authentication".
-  { pattern: /\bBearer\s+(?=[\w.~+/=-]*\d)[\w.~+/=-]{8,}/gi, replacement: REDACTED },
-  { pattern: /\bsk-[\w-]{16,}/g, replacement: REDACTED },
+  { pattern: /\bBearer\s+(?=[\w.~+/=-]*\d)[\w.~+/=-]{8,}/gi, replacement: REDACTED, needs: ['bearer'] },
+  { pattern: /\bsk-[\w-]{16,}/g, replacement: REDACTED, needs: ['openai'] },
   // Stripe secret and restricted keys (live and test), Hugging Face and npm tokens.
-  { pattern: /\b(?:sk|rk)_(?:live|test)_[A-Za-z0-9]{16,}/g, replacement: REDACTED },
-  { pattern: /\bhf_[A-Za-z0-9]{30,}/g, replacement: REDACTED },
-  { pattern: /\bnpm_[A-Za-z0-9]{36,}/g, replacement: REDACTED },
-  { pattern: /\bgh[pousr]_[A-Za-z0-9]{20,}/g, replacement: REDACTED },
-  { pattern: /\bgithub_pat_\w{20,}/g, replacement: REDACTED },
-  { pattern: /\bglpat-[\w-]{20,}/g, replacement: REDACTED },
-  { pattern: /\bxox[abposr]-[A-Za-z0-9-]{10,}/g, replacement: REDACTED },
-  { pattern: /\b(?:AKIA|ASIA)[0-9A-Z]{16}\b/g, replacement: REDACTED },
-  { pattern: /\bAIza[\w-]{35}/g, replacement: REDACTED },
-  { pattern: /\beyJ[\w-]{8,}\.[\w-]{8,}\.[\w-]{8,}/g, replacement: REDACTED },
+  { pattern: /\b(?:sk|rk)_(?:live|test)_[A-Za-z0-9]{16,}/g, replacement: REDACTED, needs: ['stripe'] },
+  { pattern: /\bhf_[A-Za-z0-9]{30,}/g, replacement: REDACTED, needs: ['hugging-face'] },
+  { pattern: /\bnpm_[A-Za-z0-9]{36,}/g, replacement: REDACTED, needs: ['npm'] },
+  { pattern: /\bgh[pousr]_[A-Za-z0-9]{20,}/g, replacement: REDACTED, needs: ['github'] },
+  { pattern: /\bgithub_pat_\w{20,}/g, replacement: REDACTED, needs: ['github'] },
+  { pattern: /\bglpat-[\w-]{20,}/g, replacement: REDACTED, needs: ['gitlab'] },
+  { pattern: /\bxox[abposr]-[A-Za-z0-9-]{10,}/g, replacement: REDACTED, needs: ['slack-token'] },
+  { pattern: /\b(?:AKIA|ASIA)[0-9A-Z]{16}\b/g, replacement: REDACTED, needs: ['aws'] },
+  { pattern: /\bAIza[\w-]{35}/g, replacement: REDACTED, needs: ['google'] },
+  { pattern: /\beyJ[\w-]{8,}\.[\w-]{8,}\.[\w-]{8,}/g, replacement: REDACTED, needs: ['jwt'] },
   // The password in `https://user:password@host/`. Bounded repeats keep hostile input linear.
   {
     pattern: /(\b[a-z][a-z0-9+.-]{0,30}:\/\/[^\s/:@]{0,256}:)[^\s/@]{1,512}@/gi,
     replacement: `$1${REDACTED}@`,
+    needs: ['at'],
   },
   {
     pattern: new RegExp(`([?&#;](?:${SECRET_PARAMS.join('|')})=)[^&#\\s"']+`, 'gi'),
     replacement: `$1${REDACTED}`,
+    needs: ['assignment'],
   },
   // Environment-style assignments in command lines and error texts: `GITHUB_TOKEN=…`.
   {
@@ -104,6 +137,7 @@ const SECRET_PATTERNS: readonly SecretPattern[] = [
       'gi',
     ),
     replacement: `$1$2${REDACTED}`,
+    needs: SECRET_WORD_HINT,
   },
   // The same with spaces or a colon, as config files, YAML, JSON inside a text and logs write it:
   // `password: hunter2`, `"password": "a b"`, `aws_secret_access_key = wJalr…`. A number under a
@@ -115,30 +149,100 @@ const SECRET_PATTERNS: readonly SecretPattern[] = [
       'gi',
     ),
     replacement: `$1${REDACTED}`,
+    needs: SECRET_WORD_HINT,
   },
   // `mysql -u root -pS3cret db`: the password glued to `-p`.
   {
     pattern:
       /(\b(?:mysql|mysqldump|mysqladmin|mariadb)\b[^\n|;&]{0,512}?\s-p)(?:"[^"\n]{0,512}"|'[^'\n]{0,512}'|[^\s"']+)/gi,
     replacement: `$1${REDACTED}`,
+    needs: ['mysql'],
   },
   // Slack incoming webhooks: the URL itself is the credential.
   {
     pattern: /(\bhttps:\/\/hooks\.slack\.com\/(?:services|workflows|triggers)\/)[\w/-]{8,}/gi,
     replacement: `$1${REDACTED}`,
+    needs: ['slack-webhook'],
   },
 ];
 
 /**
- * Something every pattern above needs. One scan with this spares most strings (paths, ids, error
- * messages) the full set.
+ * The hints, each a piece of text some pattern above needs, in one expression whose groups say which
+ * hint was found. Matching is case-insensitive, so a hint needs no more than any pattern does.
  */
-const MAYBE_SECRET =
-  /[=@]|-----BEGIN|authori[sz]ation|bearer|sk-|gh[pousr]_|github_pat_|glpat-|xox|AKIA|ASIA|AIza|eyJ|[sr]k_|hf_|npm_|passw|secret|token|api[-_]?key|access[-_]?key|private[-_]?key|mysql|mariadb|hooks\.slack/i;
+const HINT_NAMES: readonly Hint[] = [
+  'assignment',
+  'at',
+  'private-key',
+  'authorization',
+  'bearer',
+  'openai',
+  'stripe',
+  'github',
+  'github',
+  'gitlab',
+  'slack-token',
+  'aws',
+  'google',
+  'jwt',
+  'hugging-face',
+  'npm',
+  'secret-word',
+  'mysql',
+  'slack-webhook',
+];
+const HINTS =
+  /(=)|(@)|(-----BEGIN)|(authori[sz]ation)|(bearer)|(sk-)|([sr]k_)|(gh[pousr]_)|(github_pat_)|(glpat-)|(xox)|(AKIA|ASIA)|(AIza)|(eyJ)|(hf_)|(npm_)|(passw|secret|token|api[-_]?key|access[-_]?key|private[-_]?key)|(mysql|mariadb)|(hooks\.slack)/gi;
 
-/** Replaces what looks like a credential inside a text, keeping the rest readable. */
+/** The hints `text` holds, as bits by their place in `HINT_NAMES`; 0 when it holds none. */
+function hintsIn(text: string): number {
+  let found = 0;
+  HINTS.lastIndex = 0;
+  for (let match = HINTS.exec(text); match !== null; match = HINTS.exec(text)) {
+    for (let group = 1; group < match.length; group++) {
+      if (match[group] !== undefined) {
+        found |= HINT_BITS.get(HINT_NAMES[group - 1] as Hint) ?? 0;
+        break;
+      }
+    }
+    // No two hints can start at one place, but one can start inside another: look from the next.
+    HINTS.lastIndex = match.index + 1;
+  }
+  return found;
+}
+
+const HINT_BITS: ReadonlyMap<Hint, number> = new Map(
+  [...new Set(HINT_NAMES)].map((hint, index) => [hint, 1 << index] as const),
+);
+
+/** The bits of the hints a pattern needs, one of which must be in the text for it to match. */
+const PATTERN_NEEDS: readonly number[] = SECRET_PATTERNS.map((secret) =>
+  secret.needs === undefined ? -1 : secret.needs.reduce((bits, hint) => bits | (HINT_BITS.get(hint) ?? 0), 0),
+);
+
+/**
+ * Replaces what looks like a credential inside a text, keeping the rest readable. Only the patterns
+ * whose hints the text holds run: a replacement brings in no hint the text did not hold (`[`, `]`
+ * and the letters of REDACTED make none), so a pattern whose hint is not in the text as given
+ * cannot match after an earlier pattern ran either.
+ */
 export function redactText(text: string): string {
-  if (text.length < 8 || !MAYBE_SECRET.test(text)) return text;
+  if (text.length < 8) return text;
+  const hints = hintsIn(text);
+  if (hints === 0) return text;
+  let out = text;
+  for (let index = 0; index < SECRET_PATTERNS.length; index++) {
+    if (((PATTERN_NEEDS[index] as number) & hints) === 0) continue;
+    const { pattern, replacement } = SECRET_PATTERNS[index] as SecretPattern;
+    pattern.lastIndex = 0;
+    out = out.replace(pattern, replacement);
+  }
+  return out;
+}
+
+/** `redactText` running every pattern, without the hints that skip most of them: what it must equal. */
+export function redactTextExhaustively(text: string): string {
+  if (text.length < 8) return text;
   let out = text;
   for (const { pattern, replacement } of SECRET_PATTERNS) {
     pattern.lastIndex = 0;
