@@ -29,7 +29,7 @@ import { type Policy, type PolicyInput, resolvePolicy, ToolPolicyIndex } from '.
 import { RadiusLimit } from './radius.js';
 import { sameProposal } from './same-proposal.js';
 import { contextMatches } from './scope.js';
-import { keptText, redactConstraint, redactText } from './secrets.js';
+import { keptText, redactConstraint, redactRemembered } from './secrets.js';
 import { readSessionSnapshot, type SessionEntry, type SessionSnapshot } from './session-snapshot.js';
 import type {
   AuditSink,
@@ -92,10 +92,10 @@ function newSessionId(): string {
 function redactViolations(violations: Violation[]): void {
   for (let index = 0; index < violations.length; index++) {
     const violation = violations[index] as Violation;
-    const reason = redactText(violation.reason);
-    const suggestion = redactText(violation.suggestion);
+    const reason = redactRemembered(violation.reason);
+    const suggestion = redactRemembered(violation.suggestion);
     const lastError = violation.evidence.lastError;
-    const cleanError = lastError === undefined ? undefined : redactText(lastError);
+    const cleanError = lastError === undefined ? undefined : redactRemembered(lastError);
     if (reason !== violation.reason || suggestion !== violation.suggestion || cleanError !== lastError) {
       const evidence =
         cleanError === lastError ? violation.evidence : { ...violation.evidence, lastError: cleanError };

@@ -166,58 +166,97 @@ const SECRET_PATTERNS: readonly SecretPattern[] = [
   },
 ];
 
-/**
- * The hints, each a piece of text some pattern above needs, in one expression whose groups say which
- * hint was found. Matching is case-insensitive, so a hint needs no more than any pattern does.
- */
-const HINT_NAMES: readonly Hint[] = [
-  'assignment',
-  'at',
-  'private-key',
-  'authorization',
-  'bearer',
-  'openai',
-  'stripe',
-  'github',
-  'github',
-  'gitlab',
-  'slack-token',
-  'aws',
-  'google',
-  'jwt',
-  'hugging-face',
-  'npm',
-  'secret-word',
-  'mysql',
-  'slack-webhook',
-];
+/** Every hint, in one expression: what every pattern above needs, found without capturing groups. */
 const HINTS =
-  /(=)|(@)|(-----BEGIN)|(authori[sz]ation)|(bearer)|(sk-)|([sr]k_)|(gh[pousr]_)|(github_pat_)|(glpat-)|(xox)|(AKIA|ASIA)|(AIza)|(eyJ)|(hf_)|(npm_)|(passw|secret|token|api[-_]?key|access[-_]?key|private[-_]?key)|(mysql|mariadb)|(hooks\.slack)/gi;
+  /[=@]|-----BEGIN|authori[sz]ation|bearer|sk-|gh[pousr]_|github_pat_|glpat-|xox|AKIA|ASIA|AIza|eyJ|[sr]k_|hf_|npm_|passw|secret|token|api[-_]?key|access[-_]?key|private[-_]?key|mysql|mariadb|hooks\.slack/gi;
 
-/** The hints `text` holds, as bits by their place in `HINT_NAMES`; 0 when it holds none. */
+const HINT_BITS: ReadonlyMap<Hint, number> = new Map(
+  (
+    [
+      'assignment',
+      'at',
+      'private-key',
+      'authorization',
+      'bearer',
+      'openai',
+      'stripe',
+      'github',
+      'gitlab',
+      'slack-token',
+      'aws',
+      'google',
+      'jwt',
+      'hugging-face',
+      'npm',
+      'secret-word',
+      'mysql',
+      'slack-webhook',
+    ] as const
+  ).map((hint, index) => [hint, 1 << index] as const),
+);
+
+function bit(hint: Hint): number {
+  return HINT_BITS.get(hint) as number;
+}
+
+/** Every bit: for a match no hint below names, which never happens, every pattern runs. */
+const ALL_HINTS = -1;
+
+/** Which hint a match of `HINTS` is, told by its first characters (no two hints share them). */
+function hintOf(match: string): number {
+  const first = match.charCodeAt(0);
+  if (first === 61) return bit('assignment');
+  if (first === 64) return bit('at');
+  if (first === 45) return bit('private-key');
+  const second = match.charCodeAt(1) | 32;
+  switch (first | 32) {
+    case 97: // a
+      if (second === 117) return bit('authorization');
+      if (second === 107 || second === 115) return bit('aws');
+      if (second === 105) return bit('google');
+      return bit('secret-word'); // api key, access key
+    case 98:
+      return bit('bearer');
+    case 115: // s
+      if (second === 101) return bit('secret-word');
+      return match.charCodeAt(2) === 45 ? bit('openai') : bit('stripe');
+    case 114:
+      return bit('stripe');
+    case 103: // g
+      return second === 108 ? bit('gitlab') : bit('github');
+    case 120:
+      return bit('slack-token');
+    case 101:
+      return bit('jwt');
+    case 104: // h
+      return second === 102 ? bit('hugging-face') : bit('slack-webhook');
+    case 110:
+      return bit('npm');
+    case 112:
+    case 116:
+      return bit('secret-word'); // password, private key, token
+    case 109:
+      return bit('mysql');
+    default:
+      return ALL_HINTS;
+  }
+}
+
+/** The hints `text` holds, as bits; 0 when it holds none. */
 function hintsIn(text: string): number {
   let found = 0;
   HINTS.lastIndex = 0;
   for (let match = HINTS.exec(text); match !== null; match = HINTS.exec(text)) {
-    for (let group = 1; group < match.length; group++) {
-      if (match[group] !== undefined) {
-        found |= HINT_BITS.get(HINT_NAMES[group - 1] as Hint) ?? 0;
-        break;
-      }
-    }
-    // No two hints can start at one place, but one can start inside another: look from the next.
+    found |= hintOf(match[0]);
+    // No two hints start alike, but one can start inside another (`ASIApi_key`): look from the next.
     HINTS.lastIndex = match.index + 1;
   }
   return found;
 }
 
-const HINT_BITS: ReadonlyMap<Hint, number> = new Map(
-  [...new Set(HINT_NAMES)].map((hint, index) => [hint, 1 << index] as const),
-);
-
 /** The bits of the hints a pattern needs, one of which must be in the text for it to match. */
 const PATTERN_NEEDS: readonly number[] = SECRET_PATTERNS.map((secret) =>
-  secret.needs === undefined ? -1 : secret.needs.reduce((bits, hint) => bits | (HINT_BITS.get(hint) ?? 0), 0),
+  secret.needs === undefined ? ALL_HINTS : secret.needs.reduce((bits, hint) => bits | bit(hint), 0),
 );
 
 /**
@@ -238,6 +277,30 @@ export function redactText(text: string): string {
     out = out.replace(pattern, replacement);
   }
   return out;
+}
+
+/**
+ * Texts redacted lately, and what they became. A learned constraint's evidence (its last error, the
+ * calls that failed, its target) is redacted again each time the constraint is shown (every check it
+ * decides), and remembering it makes that a lookup. Only short texts are kept, and not many: a few
+ * hundred kilobytes at most.
+ */
+const REMEMBERED_REDACTIONS = 256;
+const REMEMBERED_REDACTION_LENGTH = 1024;
+let recentRedactions = new Map<string, string>();
+
+/** `redactText`, remembering its answer for texts shown again and again. */
+export function redactRemembered(text: string): string {
+  if (text.length < 8 || text.length > REMEMBERED_REDACTION_LENGTH) return redactText(text);
+  const known = recentRedactions.get(text);
+  if (known !== undefined) return known;
+  const clean = redactText(text);
+  // Replaced rather than cleared, as a cleared map keeps its grown table.
+  if (recentRedactions.size >= REMEMBERED_REDACTIONS) recentRedactions = new Map();
+  // Kept as copies: a short text may be a view of a long tool output (see `ownCopy`).
+  const key = ownCopy(text);
+  recentRedactions.set(key, clean === text ? key : ownCopy(clean));
+  return clean;
 }
 
 /** `redactText` running every pattern, without the hints that skip most of them: what it must equal. */
@@ -293,21 +356,21 @@ let lastKept: { readonly text: string; readonly limit: number; readonly kept: st
  */
 export function redactConstraint(constraint: Constraint): Constraint {
   const { evidence } = constraint;
-  const lastError = redactText(evidence.lastError);
+  const lastError = redactRemembered(evidence.lastError);
   let calls = evidence.calls;
   for (let index = 0; index < calls.length; index++) {
-    const clean = redactText(calls[index] as string);
+    const clean = redactRemembered(calls[index] as string);
     if (clean !== calls[index]) {
       if (calls === evidence.calls) calls = [...calls];
       (calls as string[])[index] = clean;
     }
   }
-  const target = constraint.target === undefined ? undefined : redactText(constraint.target);
+  const target = constraint.target === undefined ? undefined : redactRemembered(constraint.target);
   let context = constraint.context;
   if (context !== undefined) {
     const entries = Object.entries(context);
-    if (entries.some(([, value]) => redactText(value) !== value)) {
-      context = Object.fromEntries(entries.map(([key, value]) => [key, redactText(value)]));
+    if (entries.some(([, value]) => redactRemembered(value) !== value)) {
+      context = Object.fromEntries(entries.map(([key, value]) => [key, redactRemembered(value)]));
     }
   }
   if (

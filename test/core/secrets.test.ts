@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { REDACTED, redactText, redactTextExhaustively } from '../../src/core/secrets.js';
+import { REDACTED, redactRemembered, redactText, redactTextExhaustively } from '../../src/core/secrets.js';
 
 describe('redactText', () => {
   const secrets: [string, string, string][] = [
@@ -147,5 +147,25 @@ describe('redactText', () => {
     expect(redactText('export ASIApi_key=hunter22 && deploy')).toBe(
       `export ASIApi_key=${REDACTED} && deploy`,
     );
+  });
+});
+
+describe('redactRemembered', () => {
+  it('gives what redactText gives, the first time and every time after', () => {
+    fc.assert(
+      fc.property(fc.array(fc.string({ maxLength: 40 }), { maxLength: 30 }), (pieces) => {
+        const texts = pieces.map((piece, index) => `${piece} password=${piece}${index % 3}`);
+        for (const text of [...texts, ...texts, ...texts.reverse()]) {
+          expect(redactRemembered(text)).toBe(redactText(text));
+        }
+      }),
+      { numRuns: 200 },
+    );
+  });
+
+  it('redacts a long text it does not remember', () => {
+    const text = `${'x'.repeat(5_000)} GITHUB_TOKEN=ghp_abcdefghijklmnopqrstuvwxyz0123`;
+    expect(redactRemembered(text)).toBe(redactText(text));
+    expect(redactRemembered(text)).not.toContain('ghp_abcdef');
   });
 });
