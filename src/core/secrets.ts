@@ -62,7 +62,7 @@ export function isSecretKey(key: string): boolean {
 interface SecretPattern {
   readonly pattern: RegExp;
   readonly replacement: string;
-  /** Hints (see `HINTS`), one of which every match of the pattern contains; all when absent. */
+  /** Hints (see `HINT_TEXTS`), one of which every match of the pattern contains; all when absent. */
   readonly needs?: readonly Hint[];
 }
 
@@ -166,10 +166,6 @@ const SECRET_PATTERNS: readonly SecretPattern[] = [
   },
 ];
 
-/** Every hint, in one expression: what every pattern above needs, found without capturing groups. */
-const HINTS =
-  /[=@]|-----BEGIN|authori[sz]ation|bearer|sk-|gh[pousr]_|github_pat_|glpat-|xox|AKIA|ASIA|AIza|eyJ|[sr]k_|hf_|npm_|passw|secret|token|api[-_]?key|access[-_]?key|private[-_]?key|mysql|mariadb|hooks\.slack/gi;
-
 const HINT_BITS: ReadonlyMap<Hint, number> = new Map(
   (
     [
@@ -199,57 +195,105 @@ function bit(hint: Hint): number {
   return HINT_BITS.get(hint) as number;
 }
 
-/** Every bit: for a match no hint below names, which never happens, every pattern runs. */
+/** Every bit: a pattern that names no hint runs on every text. */
 const ALL_HINTS = -1;
 
-/** Which hint a match of `HINTS` is, told by its first characters (no two hints share them). */
-function hintOf(match: string): number {
-  const first = match.charCodeAt(0);
-  if (first === 61) return bit('assignment');
-  if (first === 64) return bit('at');
-  if (first === 45) return bit('private-key');
-  const second = match.charCodeAt(1) | 32;
-  switch (first | 32) {
-    case 97: // a
-      if (second === 117) return bit('authorization');
-      if (second === 107 || second === 115) return bit('aws');
-      if (second === 105) return bit('google');
-      return bit('secret-word'); // api key, access key
-    case 98:
-      return bit('bearer');
-    case 115: // s
-      if (second === 101) return bit('secret-word');
-      return match.charCodeAt(2) === 45 ? bit('openai') : bit('stripe');
-    case 114:
-      return bit('stripe');
-    case 103: // g
-      return second === 108 ? bit('gitlab') : bit('github');
-    case 120:
-      return bit('slack-token');
-    case 101:
-      return bit('jwt');
-    case 104: // h
-      return second === 102 ? bit('hugging-face') : bit('slack-webhook');
-    case 110:
-      return bit('npm');
-    case 112:
-    case 116:
-      return bit('secret-word'); // password, private key, token
-    case 109:
-      return bit('mysql');
-    default:
-      return ALL_HINTS;
+/**
+ * The hints as the literal texts they are found by, in lower case and compared without regard to
+ * the case of ASCII letters, as a case-insensitive expression compares them. Optional characters
+ * are written out: `api-key`, `api_key`, `apikey`.
+ */
+const HINT_TEXTS: readonly (readonly [string, Hint])[] = [
+  ['=', 'assignment'],
+  ['@', 'at'],
+  ['-----begin', 'private-key'],
+  ['authorization', 'authorization'],
+  ['authorisation', 'authorization'],
+  ['bearer', 'bearer'],
+  ['sk-', 'openai'],
+  ['sk_', 'stripe'],
+  ['rk_', 'stripe'],
+  ...[...'pousr'].map((letter) => [`gh${letter}_`, 'github'] as const),
+  ['github_pat_', 'github'],
+  ['glpat-', 'gitlab'],
+  ['xox', 'slack-token'],
+  ['akia', 'aws'],
+  ['asia', 'aws'],
+  ['aiza', 'google'],
+  ['eyj', 'jwt'],
+  ['hf_', 'hugging-face'],
+  ['npm_', 'npm'],
+  ['passw', 'secret-word'],
+  ['secret', 'secret-word'],
+  ['token', 'secret-word'],
+  ...['api', 'access', 'private'].flatMap((word) =>
+    ['-', '_', ''].map((joint) => [`${word}${joint}key`, 'secret-word'] as const),
+  ),
+  ['mysql', 'mysql'],
+  ['mariadb', 'mysql'],
+  ['hooks.slack', 'slack-webhook'],
+];
+
+/** The cases of an ASCII letter, or the character itself. */
+function casesOf(code: number): number[] {
+  return code >= 97 && code <= 122 ? [code, code - 32] : [code];
+}
+
+/**
+ * The hint texts of two characters or more by their first two, as one number: `first * 128 +
+ * second`, in every case. A text's characters are looked up two at a time, and only the few pairs
+ * that begin a hint are compared further.
+ */
+const HINTS_BY_PAIR = new Map<number, [string, number][]>();
+const PAIR_BEGINS_HINT = new Uint8Array(128 * 128);
+/** The bits of the hints that are one character long (`=`, `@`), by that character. */
+const SINGLE_HINT = new Int32Array(128);
+for (const [text, hint] of HINT_TEXTS) {
+  if (text.length === 1) {
+    SINGLE_HINT[text.charCodeAt(0)] = bit(hint);
+    continue;
+  }
+  for (const first of casesOf(text.charCodeAt(0))) {
+    for (const second of casesOf(text.charCodeAt(1))) {
+      const pair = first * 128 + second;
+      PAIR_BEGINS_HINT[pair] = 1;
+      const list = HINTS_BY_PAIR.get(pair) ?? [];
+      list.push([text, bit(hint)]);
+      HINTS_BY_PAIR.set(pair, list);
+    }
   }
 }
 
-/** The hints `text` holds, as bits; 0 when it holds none. */
+/** Whether `text` holds `hint` (lower case) at `at` after its first two characters, in either case. */
+function holdsAt(text: string, at: number, hint: string): boolean {
+  if (at + hint.length > text.length) return false;
+  for (let index = 2; index < hint.length; index++) {
+    const wanted = hint.charCodeAt(index);
+    const code = text.charCodeAt(at + index);
+    if (code !== wanted && !(wanted >= 97 && wanted <= 122 && code === wanted - 32)) return false;
+  }
+  return true;
+}
+
+/**
+ * The hints `text` holds, as bits; 0 when it holds none. One pass, two characters at a time: the few
+ * pairs that begin a hint are compared further.
+ */
 function hintsIn(text: string): number {
   let found = 0;
-  HINTS.lastIndex = 0;
-  for (let match = HINTS.exec(text); match !== null; match = HINTS.exec(text)) {
-    found |= hintOf(match[0]);
-    // No two hints start alike, but one can start inside another (`ASIApi_key`): look from the next.
-    HINTS.lastIndex = match.index + 1;
+  const last = text.length - 1;
+  let code = last >= 0 ? text.charCodeAt(0) : 0;
+  for (let at = 0; at <= last; at++) {
+    const next = at < last ? text.charCodeAt(at + 1) : 0;
+    if (code < 128) {
+      found |= SINGLE_HINT[code] as number;
+      if (next < 128 && PAIR_BEGINS_HINT[code * 128 + next] === 1) {
+        for (const [hint, bits] of HINTS_BY_PAIR.get(code * 128 + next) as [string, number][]) {
+          if (holdsAt(text, at, hint)) found |= bits;
+        }
+      }
+    }
+    code = next;
   }
   return found;
 }

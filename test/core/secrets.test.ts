@@ -127,6 +127,14 @@ describe('redactText', () => {
     'const retries = 3;',
     '[REDACTED]',
     'max_tokens: 4096',
+    'PASSWORD=',
+    'Api-Key: ',
+    'X-Access_Key=',
+    'Hooks.Slack.com/services/',
+    'HTTPS://HOOKS.SLACK.COM/services/',
+    '-----begin ',
+    'TOKEN',
+    'MySQL -p',
   ];
 
   it('gives what running every pattern gives, whichever patterns it skips', () => {
