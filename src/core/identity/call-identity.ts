@@ -215,7 +215,21 @@ function candidateRules(text: string, hashInto?: TextHash): number {
         if (digits >= 4) bits |= TIMESTAMP_BIT;
         if (hex >= 8) bits |= UUID_BIT;
       } else if (code === 47) {
-        if (text.startsWith('tmp/', index + 1) || text.startsWith('var/folders/', index + 1)) {
+        // `tmp/` read character by character: a call out of the loop for each slash of a path costs
+        // more than the rest of the scan of it.
+        if (
+          index + 4 < length &&
+          text.charCodeAt(index + 1) === 116 &&
+          text.charCodeAt(index + 2) === 109 &&
+          text.charCodeAt(index + 3) === 112 &&
+          text.charCodeAt(index + 4) === 47
+        ) {
+          bits |= TEMP_PATH_BIT;
+        } else if (
+          index + 12 < length &&
+          text.charCodeAt(index + 1) === 118 &&
+          text.startsWith('var/folders/', index + 1)
+        ) {
           bits |= TEMP_PATH_BIT;
         }
       } else if ((code | 32) === 112) {
