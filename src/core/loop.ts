@@ -29,7 +29,7 @@ import { type Policy, type PolicyInput, resolvePolicy, ToolPolicyIndex } from '.
 import { RadiusLimit } from './radius.js';
 import { sameProposal } from './same-proposal.js';
 import { contextMatches } from './scope.js';
-import { keptText, redactConstraint, redactRemembered } from './secrets.js';
+import { keptText, redactConstraint, redactRemembered, redactText } from './secrets.js';
 import { readSessionSnapshot, type SessionEntry, type SessionSnapshot } from './session-snapshot.js';
 import type {
   AuditSink,
@@ -92,7 +92,8 @@ function newSessionId(): string {
 function redactViolations(violations: Violation[]): void {
   for (let index = 0; index < violations.length; index++) {
     const violation = violations[index] as Violation;
-    const reason = redactRemembered(violation.reason);
+    // A reason is written afresh for each check; the rest repeats what a constraint or detector holds.
+    const reason = redactText(violation.reason);
     const suggestion = redactRemembered(violation.suggestion);
     const lastError = violation.evidence.lastError;
     const cleanError = lastError === undefined ? undefined : redactRemembered(lastError);

@@ -8,6 +8,7 @@
  * the journal, whichever layer writes it. Linear time: every repeat is bounded.
  */
 
+import { hashLanes } from './identity/hashing.js';
 import type { Constraint } from './types.js';
 
 export const REDACTED = '[REDACTED]';
@@ -332,6 +333,12 @@ export function redactText(text: string): string {
 const REMEMBERED_REDACTIONS = 256;
 const REMEMBERED_REDACTION_LENGTH = 1024;
 let recentRedactions = new Map<string, string>();
+/**
+ * Hashes of texts redacted once, not yet remembered. A text is remembered on its second sighting:
+ * in a run of failures each check shows a last error it has never shown, and copying every one of
+ * them (see below) would cost more than redacting it.
+ */
+let seenOnce = new Set<number>();
 
 /** `redactText`, remembering its answer for texts shown again and again. */
 export function redactRemembered(text: string): string {
@@ -339,6 +346,12 @@ export function redactRemembered(text: string): string {
   const known = recentRedactions.get(text);
   if (known !== undefined) return known;
   const clean = redactText(text);
+  const hash = hashLanes(text).low;
+  if (!seenOnce.has(hash)) {
+    if (seenOnce.size >= REMEMBERED_REDACTIONS * 4) seenOnce = new Set();
+    seenOnce.add(hash);
+    return clean;
+  }
   // Replaced rather than cleared, as a cleared map keeps its grown table.
   if (recentRedactions.size >= REMEMBERED_REDACTIONS) recentRedactions = new Map();
   // Kept as copies: a short text may be a view of a long tool output (see `ownCopy`).
