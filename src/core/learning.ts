@@ -298,12 +298,12 @@ export class Learner {
     const target = call.facts.targets[0] ?? call.identity.callKey;
     const existing = this.index.strategyEntry(call.facts.actionClass, failure.signature);
     if (existing) {
-      const targets = new Set(existing.constraint.evidence.calls);
       const description = ownCopy(redactText(target));
-      if (targets.has(description) && isActive(existing)) return [existing, false, []];
+      const known = existing.constraint.evidence.calls.includes(description);
+      if (known && isActive(existing)) return [existing, false, []];
       const wasActive = isActive(existing);
       const evidence = existing.constraint.evidence;
-      const distinct = targets.has(description) ? evidence.failures : evidence.failures + 1;
+      const distinct = known ? evidence.failures : evidence.failures + 1;
       existing.constraint.evidence = {
         ...evidence,
         failures: distinct,
@@ -490,6 +490,10 @@ export type { Constraint };
  */
 function withoutUndefined<T extends object>(value: T): T {
   const out: Record<string, unknown> = {};
-  for (const [key, field] of Object.entries(value)) if (field !== undefined) out[key] = field;
+  // A plain object literal: its own keys are all `for…in` sees, in the order `Object.entries` gives.
+  for (const key in value) {
+    const field = (value as Record<string, unknown>)[key];
+    if (field !== undefined) out[key] = field;
+  }
   return out as T;
 }

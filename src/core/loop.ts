@@ -29,7 +29,7 @@ import { type Policy, type PolicyInput, resolvePolicy, ToolPolicyIndex } from '.
 import { RadiusLimit } from './radius.js';
 import { sameProposal } from './same-proposal.js';
 import { contextMatches } from './scope.js';
-import { keptText, redactConstraint, redactText } from './secrets.js';
+import { keptText, redactConstraint, redactRemembered, redactText } from './secrets.js';
 import { readSessionSnapshot, type SessionEntry, type SessionSnapshot } from './session-snapshot.js';
 import type {
   ActionKind,
@@ -94,10 +94,11 @@ function newSessionId(): string {
 function redactViolations(violations: Violation[]): void {
   for (let index = 0; index < violations.length; index++) {
     const violation = violations[index] as Violation;
+    // A reason is written afresh for each check; the rest repeats what a constraint or detector holds.
     const reason = redactText(violation.reason);
-    const suggestion = redactText(violation.suggestion);
+    const suggestion = redactRemembered(violation.suggestion);
     const lastError = violation.evidence.lastError;
-    const cleanError = lastError === undefined ? undefined : redactText(lastError);
+    const cleanError = lastError === undefined ? undefined : redactRemembered(lastError);
     if (reason !== violation.reason || suggestion !== violation.suggestion || cleanError !== lastError) {
       const evidence =
         cleanError === lastError ? violation.evidence : { ...violation.evidence, lastError: cleanError };

@@ -8,6 +8,7 @@
  * the journal, whichever layer writes it. Linear time: every repeat is bounded.
  */
 
+import { hashLanes } from './identity/hashing.js';
 import type { Constraint } from './types.js';
 
 export const REDACTED = '[REDACTED]';
@@ -62,40 +63,73 @@ export function isSecretKey(key: string): boolean {
 interface SecretPattern {
   readonly pattern: RegExp;
   readonly replacement: string;
+  /** Hints (see `HINT_TEXTS`), one of which every match of the pattern contains; all when absent. */
+  readonly needs?: readonly Hint[];
 }
+
+/**
+ * Something every pattern needs, by name: the text a pattern cannot match without. Found in one
+ * scan of the text, they spare a text the patterns it cannot match (an `=` in `const x = 1` calls
+ * for the query-parameter pattern, not for the fifteen others).
+ */
+type Hint =
+  | 'assignment'
+  | 'at'
+  | 'private-key'
+  | 'authorization'
+  | 'bearer'
+  | 'openai'
+  | 'stripe'
+  | 'github'
+  | 'gitlab'
+  | 'slack-token'
+  | 'aws'
+  | 'google'
+  | 'jwt'
+  | 'hugging-face'
+  | 'npm'
+  | 'secret-word'
+  | 'mysql'
+  | 'slack-webhook';
+
+const SECRET_WORD_HINT: readonly Hint[] = ['secret-word'];
 
 const SECRET_PATTERNS: readonly SecretPattern[] = [
   {
     pattern: /-----BEGIN[A-Z0-9 ]*PRIVATE KEY-----[\s\S]*?(?:-----END[A-Z0-9 ]*PRIVATE KEY-----|$)/g,
     replacement: REDACTED,
+    needs: ['private-key'],
   },
   // A header written out as text: `Authorization: Basic dXNlcjpwYXNz`.
   {
     pattern: /\b((?:proxy-)?authorization["']?\s*[:=]\s*["']?)[^\s"',;]+(?:[ \t]+[^\s"',;]+)?/gi,
     replacement: `$1${REDACTED}`,
+    needs: ['authorization'],
   },
   // Real bearer tokens carry digits; the lookahead spares prose such as "Bearer authentication".
-  { pattern: /\bBearer\s+(?=[\w.~+/=-]*\d)[\w.~+/=-]{8,}/gi, replacement: REDACTED },
-  { pattern: /\bsk-[\w-]{16,}/g, replacement: REDACTED },
+  { pattern: /\bBearer\s+(?=[\w.~+/=-]*\d)[\w.~+/=-]{8,}/gi, replacement: REDACTED, needs: ['bearer'] },
+  { pattern: /\bsk-[\w-]{16,}/g, replacement: REDACTED, needs: ['openai'] },
   // Stripe secret and restricted keys (live and test), Hugging Face and npm tokens.
-  { pattern: /\b(?:sk|rk)_(?:live|test)_[A-Za-z0-9]{16,}/g, replacement: REDACTED },
-  { pattern: /\bhf_[A-Za-z0-9]{30,}/g, replacement: REDACTED },
-  { pattern: /\bnpm_[A-Za-z0-9]{36,}/g, replacement: REDACTED },
-  { pattern: /\bgh[pousr]_[A-Za-z0-9]{20,}/g, replacement: REDACTED },
-  { pattern: /\bgithub_pat_\w{20,}/g, replacement: REDACTED },
-  { pattern: /\bglpat-[\w-]{20,}/g, replacement: REDACTED },
-  { pattern: /\bxox[abposr]-[A-Za-z0-9-]{10,}/g, replacement: REDACTED },
-  { pattern: /\b(?:AKIA|ASIA)[0-9A-Z]{16}\b/g, replacement: REDACTED },
-  { pattern: /\bAIza[\w-]{35}/g, replacement: REDACTED },
-  { pattern: /\beyJ[\w-]{8,}\.[\w-]{8,}\.[\w-]{8,}/g, replacement: REDACTED },
+  { pattern: /\b(?:sk|rk)_(?:live|test)_[A-Za-z0-9]{16,}/g, replacement: REDACTED, needs: ['stripe'] },
+  { pattern: /\bhf_[A-Za-z0-9]{30,}/g, replacement: REDACTED, needs: ['hugging-face'] },
+  { pattern: /\bnpm_[A-Za-z0-9]{36,}/g, replacement: REDACTED, needs: ['npm'] },
+  { pattern: /\bgh[pousr]_[A-Za-z0-9]{20,}/g, replacement: REDACTED, needs: ['github'] },
+  { pattern: /\bgithub_pat_\w{20,}/g, replacement: REDACTED, needs: ['github'] },
+  { pattern: /\bglpat-[\w-]{20,}/g, replacement: REDACTED, needs: ['gitlab'] },
+  { pattern: /\bxox[abposr]-[A-Za-z0-9-]{10,}/g, replacement: REDACTED, needs: ['slack-token'] },
+  { pattern: /\b(?:AKIA|ASIA)[0-9A-Z]{16}\b/g, replacement: REDACTED, needs: ['aws'] },
+  { pattern: /\bAIza[\w-]{35}/g, replacement: REDACTED, needs: ['google'] },
+  { pattern: /\beyJ[\w-]{8,}\.[\w-]{8,}\.[\w-]{8,}/g, replacement: REDACTED, needs: ['jwt'] },
   // The password in `https://user:password@host/`. Bounded repeats keep hostile input linear.
   {
     pattern: /(\b[a-z][a-z0-9+.-]{0,30}:\/\/[^\s/:@]{0,256}:)[^\s/@]{1,512}@/gi,
     replacement: `$1${REDACTED}@`,
+    needs: ['at'],
   },
   {
     pattern: new RegExp(`([?&#;](?:${SECRET_PARAMS.join('|')})=)[^&#\\s"']+`, 'gi'),
     replacement: `$1${REDACTED}`,
+    needs: ['assignment'],
   },
   // Environment-style assignments in command lines and error texts: `GITHUB_TOKEN=…`.
   {
@@ -104,6 +138,7 @@ const SECRET_PATTERNS: readonly SecretPattern[] = [
       'gi',
     ),
     replacement: `$1$2${REDACTED}`,
+    needs: SECRET_WORD_HINT,
   },
   // The same with spaces or a colon, as config files, YAML, JSON inside a text and logs write it:
   // `password: hunter2`, `"password": "a b"`, `aws_secret_access_key = wJalr…`. A number under a
@@ -115,30 +150,219 @@ const SECRET_PATTERNS: readonly SecretPattern[] = [
       'gi',
     ),
     replacement: `$1${REDACTED}`,
+    needs: SECRET_WORD_HINT,
   },
   // `mysql -u root -pS3cret db`: the password glued to `-p`.
   {
     pattern:
       /(\b(?:mysql|mysqldump|mysqladmin|mariadb)\b[^\n|;&]{0,512}?\s-p)(?:"[^"\n]{0,512}"|'[^'\n]{0,512}'|[^\s"']+)/gi,
     replacement: `$1${REDACTED}`,
+    needs: ['mysql'],
   },
   // Slack incoming webhooks: the URL itself is the credential.
   {
     pattern: /(\bhttps:\/\/hooks\.slack\.com\/(?:services|workflows|triggers)\/)[\w/-]{8,}/gi,
     replacement: `$1${REDACTED}`,
+    needs: ['slack-webhook'],
   },
 ];
 
-/**
- * Something every pattern above needs. One scan with this spares most strings (paths, ids, error
- * messages) the full set.
- */
-const MAYBE_SECRET =
-  /[=@]|-----BEGIN|authori[sz]ation|bearer|sk-|gh[pousr]_|github_pat_|glpat-|xox|AKIA|ASIA|AIza|eyJ|[sr]k_|hf_|npm_|passw|secret|token|api[-_]?key|access[-_]?key|private[-_]?key|mysql|mariadb|hooks\.slack/i;
+const HINT_BITS: ReadonlyMap<Hint, number> = new Map(
+  (
+    [
+      'assignment',
+      'at',
+      'private-key',
+      'authorization',
+      'bearer',
+      'openai',
+      'stripe',
+      'github',
+      'gitlab',
+      'slack-token',
+      'aws',
+      'google',
+      'jwt',
+      'hugging-face',
+      'npm',
+      'secret-word',
+      'mysql',
+      'slack-webhook',
+    ] as const
+  ).map((hint, index) => [hint, 1 << index] as const),
+);
 
-/** Replaces what looks like a credential inside a text, keeping the rest readable. */
+function bit(hint: Hint): number {
+  return HINT_BITS.get(hint) as number;
+}
+
+/** Every bit: a pattern that names no hint runs on every text. */
+const ALL_HINTS = -1;
+
+/**
+ * The hints as the literal texts they are found by, in lower case and compared without regard to
+ * the case of ASCII letters, as a case-insensitive expression compares them. Optional characters
+ * are written out: `api-key`, `api_key`, `apikey`.
+ */
+const HINT_TEXTS: readonly (readonly [string, Hint])[] = [
+  ['=', 'assignment'],
+  ['@', 'at'],
+  ['-----begin', 'private-key'],
+  ['authorization', 'authorization'],
+  ['authorisation', 'authorization'],
+  ['bearer', 'bearer'],
+  ['sk-', 'openai'],
+  ['sk_', 'stripe'],
+  ['rk_', 'stripe'],
+  ...[...'pousr'].map((letter) => [`gh${letter}_`, 'github'] as const),
+  ['github_pat_', 'github'],
+  ['glpat-', 'gitlab'],
+  ['xox', 'slack-token'],
+  ['akia', 'aws'],
+  ['asia', 'aws'],
+  ['aiza', 'google'],
+  ['eyj', 'jwt'],
+  ['hf_', 'hugging-face'],
+  ['npm_', 'npm'],
+  ['passw', 'secret-word'],
+  ['secret', 'secret-word'],
+  ['token', 'secret-word'],
+  ...['api', 'access', 'private'].flatMap((word) =>
+    ['-', '_', ''].map((joint) => [`${word}${joint}key`, 'secret-word'] as const),
+  ),
+  ['mysql', 'mysql'],
+  ['mariadb', 'mysql'],
+  ['hooks.slack', 'slack-webhook'],
+];
+
+/** The cases of an ASCII letter, or the character itself. */
+function casesOf(code: number): number[] {
+  return code >= 97 && code <= 122 ? [code, code - 32] : [code];
+}
+
+/**
+ * The hint texts of two characters or more by their first two, as one number: `first * 128 +
+ * second`, in every case. A text's characters are looked up two at a time, and only the few pairs
+ * that begin a hint are compared further.
+ */
+const HINTS_BY_PAIR = new Map<number, [string, number][]>();
+const PAIR_BEGINS_HINT = new Uint8Array(128 * 128);
+/** The bits of the hints that are one character long (`=`, `@`), by that character. */
+const SINGLE_HINT = new Int32Array(128);
+for (const [text, hint] of HINT_TEXTS) {
+  if (text.length === 1) {
+    SINGLE_HINT[text.charCodeAt(0)] = bit(hint);
+    continue;
+  }
+  for (const first of casesOf(text.charCodeAt(0))) {
+    for (const second of casesOf(text.charCodeAt(1))) {
+      const pair = first * 128 + second;
+      PAIR_BEGINS_HINT[pair] = 1;
+      const list = HINTS_BY_PAIR.get(pair) ?? [];
+      list.push([text, bit(hint)]);
+      HINTS_BY_PAIR.set(pair, list);
+    }
+  }
+}
+
+/** Whether `text` holds `hint` (lower case) at `at` after its first two characters, in either case. */
+function holdsAt(text: string, at: number, hint: string): boolean {
+  if (at + hint.length > text.length) return false;
+  for (let index = 2; index < hint.length; index++) {
+    const wanted = hint.charCodeAt(index);
+    const code = text.charCodeAt(at + index);
+    if (code !== wanted && !(wanted >= 97 && wanted <= 122 && code === wanted - 32)) return false;
+  }
+  return true;
+}
+
+/**
+ * The hints `text` holds, as bits; 0 when it holds none. One pass, two characters at a time: the few
+ * pairs that begin a hint are compared further.
+ */
+function hintsIn(text: string): number {
+  let found = 0;
+  const last = text.length - 1;
+  let code = last >= 0 ? text.charCodeAt(0) : 0;
+  for (let at = 0; at <= last; at++) {
+    const next = at < last ? text.charCodeAt(at + 1) : 0;
+    if (code < 128) {
+      found |= SINGLE_HINT[code] as number;
+      if (next < 128 && PAIR_BEGINS_HINT[code * 128 + next] === 1) {
+        for (const [hint, bits] of HINTS_BY_PAIR.get(code * 128 + next) as [string, number][]) {
+          if (holdsAt(text, at, hint)) found |= bits;
+        }
+      }
+    }
+    code = next;
+  }
+  return found;
+}
+
+/** The bits of the hints a pattern needs, one of which must be in the text for it to match. */
+const PATTERN_NEEDS: readonly number[] = SECRET_PATTERNS.map((secret) =>
+  secret.needs === undefined ? ALL_HINTS : secret.needs.reduce((bits, hint) => bits | bit(hint), 0),
+);
+
+/**
+ * Replaces what looks like a credential inside a text, keeping the rest readable. Only the patterns
+ * whose hints the text holds run: a replacement brings in no hint the text did not hold (`[`, `]`
+ * and the letters of REDACTED make none), so a pattern whose hint is not in the text as given
+ * cannot match after an earlier pattern ran either.
+ */
 export function redactText(text: string): string {
-  if (text.length < 8 || !MAYBE_SECRET.test(text)) return text;
+  if (text.length < 8) return text;
+  const hints = hintsIn(text);
+  if (hints === 0) return text;
+  let out = text;
+  for (let index = 0; index < SECRET_PATTERNS.length; index++) {
+    if (((PATTERN_NEEDS[index] as number) & hints) === 0) continue;
+    const { pattern, replacement } = SECRET_PATTERNS[index] as SecretPattern;
+    pattern.lastIndex = 0;
+    out = out.replace(pattern, replacement);
+  }
+  return out;
+}
+
+/**
+ * Texts redacted lately, and what they became. A learned constraint's evidence (its last error, the
+ * calls that failed, its target) is redacted again each time the constraint is shown (every check it
+ * decides), and remembering it makes that a lookup. Only short texts are kept, and not many: a few
+ * hundred kilobytes at most.
+ */
+const REMEMBERED_REDACTIONS = 256;
+const REMEMBERED_REDACTION_LENGTH = 1024;
+let recentRedactions = new Map<string, string>();
+/**
+ * Hashes of texts redacted once, not yet remembered. A text is remembered on its second sighting:
+ * in a run of failures each check shows a last error it has never shown, and copying every one of
+ * them (see below) would cost more than redacting it.
+ */
+let seenOnce = new Set<number>();
+
+/** `redactText`, remembering its answer for texts shown again and again. */
+export function redactRemembered(text: string): string {
+  if (text.length < 8 || text.length > REMEMBERED_REDACTION_LENGTH) return redactText(text);
+  const known = recentRedactions.get(text);
+  if (known !== undefined) return known;
+  const clean = redactText(text);
+  const hash = hashLanes(text).low;
+  if (!seenOnce.has(hash)) {
+    if (seenOnce.size >= REMEMBERED_REDACTIONS * 4) seenOnce = new Set();
+    seenOnce.add(hash);
+    return clean;
+  }
+  // Replaced rather than cleared, as a cleared map keeps its grown table.
+  if (recentRedactions.size >= REMEMBERED_REDACTIONS) recentRedactions = new Map();
+  // Kept as copies: a short text may be a view of a long tool output (see `ownCopy`).
+  const key = ownCopy(text);
+  recentRedactions.set(key, clean === text ? key : ownCopy(clean));
+  return clean;
+}
+
+/** `redactText` running every pattern, without the hints that skip most of them: what it must equal. */
+export function redactTextExhaustively(text: string): string {
+  if (text.length < 8) return text;
   let out = text;
   for (const { pattern, replacement } of SECRET_PATTERNS) {
     pattern.lastIndex = 0;
@@ -189,21 +413,21 @@ let lastKept: { readonly text: string; readonly limit: number; readonly kept: st
  */
 export function redactConstraint(constraint: Constraint): Constraint {
   const { evidence } = constraint;
-  const lastError = redactText(evidence.lastError);
+  const lastError = redactRemembered(evidence.lastError);
   let calls = evidence.calls;
   for (let index = 0; index < calls.length; index++) {
-    const clean = redactText(calls[index] as string);
+    const clean = redactRemembered(calls[index] as string);
     if (clean !== calls[index]) {
       if (calls === evidence.calls) calls = [...calls];
       (calls as string[])[index] = clean;
     }
   }
-  const target = constraint.target === undefined ? undefined : redactText(constraint.target);
+  const target = constraint.target === undefined ? undefined : redactRemembered(constraint.target);
   let context = constraint.context;
   if (context !== undefined) {
     const entries = Object.entries(context);
-    if (entries.some(([, value]) => redactText(value) !== value)) {
-      context = Object.fromEntries(entries.map(([key, value]) => [key, redactText(value)]));
+    if (entries.some(([, value]) => redactRemembered(value) !== value)) {
+      context = Object.fromEntries(entries.map(([key, value]) => [key, redactRemembered(value)]));
     }
   }
   if (

@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { TextHash } from '../../src/core/identity/hashing.js';
 import {
   canonicalJson,
   describeCall,
@@ -278,6 +279,17 @@ describe('result digests and descriptions', () => {
         expect(digestResult(content)).toBe(expected);
       }),
       { numRuns: 500 },
+    );
+  });
+
+  it('hashes a range of a text as hashString hashes that range cut out', () => {
+    fc.assert(
+      fc.property(fc.string(), fc.nat(), fc.nat(), (text, a, b) => {
+        const start = a % (text.length + 1);
+        const end = start + (b % (text.length - start + 1));
+        const hash = new TextHash().add('<').addRange(text, start, end).add('>');
+        expect(hash.finish()).toBe(hashString(`<${text.slice(start, end)}>`));
+      }),
     );
   });
 

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { REDACTED, redactText } from '../../src/core/secrets.js';
+import { REDACTED, redactRemembered, redactText, redactTextExhaustively } from '../../src/core/secrets.js';
 
 describe('redactText', () => {
   const secrets: [string, string, string][] = [
@@ -77,5 +77,103 @@ describe('redactText', () => {
     const started = performance.now();
     redactText(hostile);
     expect(performance.now() - started).toBeLessThan(1_000);
+  });
+
+  /** Pieces of credentials, of their keys and of ordinary texts, for texts where patterns meet. */
+  const PIECES = [
+    'password',
+    'Password: ',
+    'GITHUB_TOKEN=',
+    'api_key',
+    'access-key',
+    'private_key',
+    'secret',
+    '=',
+    ': ',
+    '"',
+    "'",
+    ' ',
+    '\n',
+    '@',
+    'https://deploy:',
+    'https://hooks.slack.com/services/',
+    '?token=',
+    '&sig=',
+    ';key=',
+    'sk-',
+    'sk_live_',
+    'rk_test_',
+    'ghp_',
+    'github_pat_',
+    'glpat-',
+    'xoxb-',
+    'AKIA',
+    'ASIAIza',
+    'ASIA',
+    'pi_key=',
+    'AIza',
+    'eyJ',
+    'hf_',
+    'npm_',
+    'Bearer ',
+    'Authorization: Basic ',
+    'proxy-authorization=',
+    '-----BEGIN RSA PRIVATE KEY-----',
+    '-----END RSA PRIVATE KEY-----',
+    'mysql -u root -p',
+    'mariadb ',
+    'abcdefghijklmnop0123456789ABCDEFGHIJ',
+    'k3Y.v4lue-',
+    'const retries = 3;',
+    '[REDACTED]',
+    'max_tokens: 4096',
+    'PASSWORD=',
+    'Api-Key: ',
+    'X-Access_Key=',
+    'Hooks.Slack.com/services/',
+    'HTTPS://HOOKS.SLACK.COM/services/',
+    '-----begin ',
+    'TOKEN',
+    'MySQL -p',
+  ];
+
+  it('gives what running every pattern gives, whichever patterns it skips', () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.oneof(fc.constantFrom(...PIECES), fc.string({ maxLength: 12 })), { maxLength: 24 }),
+        (pieces) => {
+          const text = pieces.join('');
+          expect(redactText(text)).toBe(redactTextExhaustively(text));
+        },
+      ),
+      { numRuns: 3_000 },
+    );
+  });
+
+  it('redacts a key word that begins inside another one', () => {
+    // `ASIA` (an AWS key's start) ends where `api_key` begins.
+    expect(redactText('export ASIApi_key=hunter22 && deploy')).toBe(
+      `export ASIApi_key=${REDACTED} && deploy`,
+    );
+  });
+});
+
+describe('redactRemembered', () => {
+  it('gives what redactText gives, the first time and every time after', () => {
+    fc.assert(
+      fc.property(fc.array(fc.string({ maxLength: 40 }), { maxLength: 30 }), (pieces) => {
+        const texts = pieces.map((piece, index) => `${piece} password=${piece}${index % 3}`);
+        for (const text of [...texts, ...texts, ...texts.reverse()]) {
+          expect(redactRemembered(text)).toBe(redactText(text));
+        }
+      }),
+      { numRuns: 200 },
+    );
+  });
+
+  it('redacts a long text it does not remember', () => {
+    const text = `${'x'.repeat(5_000)} GITHUB_TOKEN=ghp_abcdefghijklmnopqrstuvwxyz0123`;
+    expect(redactRemembered(text)).toBe(redactText(text));
+    expect(redactRemembered(text)).not.toContain('ghp_abcdef');
   });
 });

@@ -32,6 +32,11 @@ export class HintScanner {
   private readonly endsHere: Uint32Array;
   /** The nearest shorter state, down the failure links, at which a hint ends; 0 (the root) for none. */
   private readonly shorterEnd: Uint16Array | Uint32Array;
+  /**
+   * The first state to report hints from on reaching a state: itself when a hint ends there, else
+   * its `shorterEnd`. Most states report none (0), and the scan then reads this one entry only.
+   */
+  private readonly reportFrom: Uint16Array | Uint32Array;
   private readonly seen: Uint8Array;
   private readonly found: Uint32Array;
 
@@ -106,6 +111,11 @@ export class HintScanner {
     }
     this.endsHere = Uint32Array.from(ending);
     this.shorterEnd = shorterEnd;
+    const reportFrom = table(states);
+    for (let state = 0; state < states; state++) {
+      reportFrom[state] = ending[state] !== 0 ? state : (shorterEnd[state] as number);
+    }
+    this.reportFrom = reportFrom;
     this.seen = new Uint8Array(hints.length);
     this.found = new Uint32Array(hints.length);
   }
@@ -125,7 +135,7 @@ export class HintScanner {
    * Scanning is synchronous, so one scanner serves every caller.
    */
   scan(text: string): HintsFound {
-    const { column, width, next, otherNumber, endsHere, shorterEnd, seen, found } = this;
+    const { column, width, next, otherNumber, endsHere, shorterEnd, reportFrom, seen, found } = this;
     let count = 0;
     let state = 0;
     for (let index = 0; index < text.length; index++) {
@@ -136,7 +146,7 @@ export class HintScanner {
         const number = otherNumber.get(code);
         state = number === undefined ? 0 : this.stepOther(state, number);
       }
-      for (let at = endsHere[state] === 0 ? (shorterEnd[state] as number) : state; at !== 0; ) {
+      for (let at = reportFrom[state] as number; at !== 0; ) {
         const hint = (endsHere[at] as number) - 1;
         if (seen[hint] === 0) {
           seen[hint] = 1;

@@ -215,7 +215,21 @@ function candidateRules(text: string, hashInto?: TextHash): number {
         if (digits >= 4) bits |= TIMESTAMP_BIT;
         if (hex >= 8) bits |= UUID_BIT;
       } else if (code === 47) {
-        if (text.startsWith('tmp/', index + 1) || text.startsWith('var/folders/', index + 1)) {
+        // `tmp/` read character by character: a call out of the loop for each slash of a path costs
+        // more than the rest of the scan of it.
+        if (
+          index + 4 < length &&
+          text.charCodeAt(index + 1) === 116 &&
+          text.charCodeAt(index + 2) === 109 &&
+          text.charCodeAt(index + 3) === 112 &&
+          text.charCodeAt(index + 4) === 47
+        ) {
+          bits |= TEMP_PATH_BIT;
+        } else if (
+          index + 12 < length &&
+          text.charCodeAt(index + 1) === 118 &&
+          text.startsWith('var/folders/', index + 1)
+        ) {
           bits |= TEMP_PATH_BIT;
         }
       } else if ((code | 32) === 112) {
@@ -252,10 +266,12 @@ function applyRules(
   text: string,
   candidates: number,
   found?: Set<MaskKind>,
+  end = rules.length,
 ): string {
   if ((candidates & RULE_BITS) === 0) return text;
   let out = text;
-  for (const rule of rules) {
+  for (let index = 0; index < end; index++) {
+    const rule = rules[index] as MaskRule;
     if ((candidates & rule.bit) === 0) continue;
     rule.pattern.lastIndex = 0;
     if (!rule.pattern.test(out)) continue;
@@ -493,5 +509,33 @@ export function digestResult(content: string | undefined): string {
   if (content.length > MASK_SCAN_LIMIT) return hashString(content);
   const candidates = candidateRules(content, resultHash);
   if ((candidates & RULE_BITS) === 0) return resultHash.finish();
-  return hashString(applyRules(RESULT_RULES, content, candidates));
+  return hashMasked(RESULT_RULES, content, candidates);
+}
+
+/**
+ * `hashString(applyRules(rules, text, candidates))` with the last rule that may apply hashed as it
+ * matches: its replacements go into the hash between the pieces of text they leave, and the masked
+ * text (as long as a tool's whole output) is never written out.
+ */
+function hashMasked(rules: readonly MaskRule[], text: string, candidates: number): string {
+  let last = rules.length - 1;
+  while (last >= 0 && (candidates & (rules[last] as MaskRule).bit) === 0) last--;
+  if (last < 0) return hashString(text);
+  const before = applyRules(rules, text, candidates, undefined, last);
+  const { pattern, replacement } = rules[last] as MaskRule;
+  const keepsGroup = replacement.startsWith('$1');
+  const inserted = keepsGroup ? replacement.slice(2) : replacement;
+  const hash = resultHash.reset();
+  let from = 0;
+  pattern.lastIndex = 0;
+  for (let match = pattern.exec(before); match !== null; match = pattern.exec(before)) {
+    hash.addRange(before, from, match.index);
+    if (keepsGroup) hash.add(match[1] ?? '');
+    hash.add(inserted);
+    from = match.index + match[0].length;
+    // As `replace` does, an empty match moves the search on by one character.
+    if (match[0].length === 0) pattern.lastIndex++;
+  }
+  hash.addRange(before, from, before.length);
+  return hash.finish();
 }

@@ -96,6 +96,28 @@ export class TextHash {
     return this;
   }
 
+  /** `add(text.slice(start, end))`, without the slice. */
+  addRange(text: string, start: number, end: number): this {
+    let h1 = this.lane1;
+    let h2 = this.lane2;
+    let index = start;
+    for (; index + 1 < end; index += 2) {
+      const code = text.charCodeAt(index);
+      const following = text.charCodeAt(index + 1);
+      h1 = Math.imul(Math.imul(h1 ^ code, MULTIPLIER_1) ^ following, MULTIPLIER_1);
+      h2 = Math.imul(Math.imul(h2 ^ code, MULTIPLIER_2) ^ following, MULTIPLIER_2);
+    }
+    if (index < end) {
+      const code = text.charCodeAt(index);
+      h1 = Math.imul(h1 ^ code, MULTIPLIER_1);
+      h2 = Math.imul(h2 ^ code, MULTIPLIER_2);
+    }
+    this.lane1 = h1;
+    this.lane2 = h2;
+    this.length += Math.max(0, end - start);
+    return this;
+  }
+
   /** Starts again from lanes a scan computed over `length` characters, as if they had been added. */
   resume(lane1: number, lane2: number, length: number): this {
     this.lane1 = lane1;
