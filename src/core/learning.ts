@@ -328,7 +328,7 @@ export class Learner {
         scope: 'strategy',
         signature: failure.signature,
         actionClass: call.facts.actionClass,
-        evidence: { ...firstEvidence(call, errorText), calls: [target] },
+        evidence: { ...firstEvidence(call, errorText), calls: [ownCopy(redactText(target))] },
         createdAt: call.now,
         expiresAt: call.now + this.policy.learning.ttlSeconds.strategy * SECOND,
         strikes: 0,

@@ -21,7 +21,7 @@ import {
   strategyViolation,
   targetViolation,
 } from './explain.js';
-import { digestResult, identifyArguments, truncate } from './identity/index.js';
+import { digestResult, identifyArguments } from './identity/index.js';
 import { IdentityCache } from './identity-cache.js';
 import { copyOf, invalidateAfter, NO_WORKSPACE_KNOWLEDGE } from './invalidation.js';
 import { Learner } from './learning.js';
@@ -277,14 +277,19 @@ export class NarrowingEngine {
           lifted.push({ entry: evicted, why: 'evicted to stay within capacity' });
       }
       if (facts && call.facts.actsOnHiddenState) this.noteHiddenStateBan(call);
+      // What a detector keeps for evidence is redacted and copied, and written only when one asks:
+      // most results are never kept, and a detector's state may be saved to disk.
+      let kept: string | undefined;
       const observed: ObservedOutcome = {
         success: !facts,
         failure: facts,
         resultDigest,
         nonAdvancing,
         empty,
-        // Failures are kept (evidence, reasons): redacted and copied. Successes only pass through.
-        text: facts ? keptText(text, 300) : truncate(text, 300),
+        get text() {
+          kept ??= keptText(text, 300);
+          return kept;
+        },
         content: text,
         score: outcome.score,
         changedWorld: effect !== undefined && effect.kind !== 'none' && effect.kind !== 'outside',
@@ -385,7 +390,8 @@ export class NarrowingEngine {
     for (const entry of this.index.entries()) {
       if (!(isActive(entry) && entry.constraint.persistent)) {
         sessionEntries.push({
-          constraint: entry.constraint,
+          // Saved with the session, as stores save persistent constraints: never a secret in clear.
+          constraint: redactConstraint(entry.constraint),
           required: entry.required,
           dependsOn: entry.dependsOn,
         });

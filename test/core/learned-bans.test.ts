@@ -211,3 +211,30 @@ describe('parameter ranges', () => {
     }
   });
 });
+
+describe('what a learned ban keeps of the calls it was learned from', () => {
+  it('saves no credential of a failing command line with the session, in the bans learned from it or their first call', () => {
+    const agent = new Agent();
+    const token = 'ghp_R4nd0mT0k3nV4lu3F0rT3st1ngXyZ12';
+    const deploy = (environment: string) => ({
+      command: `deployctl --token ${token} --env ${environment}`,
+    });
+    const notFound = { text: 'bash: line 1: deployctl: command not found', isError: true };
+    agent.call('Bash', deploy('staging'), notFound);
+    agent.call('Bash', deploy('production'), notFound);
+    const kept = JSON.stringify(agent.loop.snapshot());
+    expect(kept).toContain('banned_strategy');
+    expect(kept).not.toContain(token);
+  });
+});
+
+describe('what the detectors keep of results', () => {
+  it('saves no credential a result showed twice in the run state of the session', () => {
+    const agent = new Agent();
+    const key = 'sk-proj-R4nd0mK3yV4lu3F0rT3st1ngAbCdEfGhIjKlMn';
+    const read = { file_path: '/srv/api/.env' };
+    const content = `OPENAI_API_KEY=${key}\nPORT=3000\n`;
+    for (let time = 0; time < 3; time++) agent.call('Read', read, content);
+    expect(JSON.stringify(agent.loop.sessionSnapshot())).not.toContain(key);
+  });
+});

@@ -33,7 +33,10 @@ export interface ObservedOutcome {
   readonly nonAdvancing: boolean;
   /** A search or query that found nothing: no progress either, though not the tool's own word. */
   readonly empty?: boolean;
-  /** The error or result text, truncated, for evidence. */
+  /**
+   * The error or result text for evidence: cut to 300 characters, with credentials redacted, so
+   * that what a detector keeps (and saves with its state) never holds a secret in clear.
+   */
   readonly text: string;
   /** The whole result text (a file's content, for a read). */
   readonly content: string;
