@@ -130,6 +130,18 @@ describe('journal', () => {
     expect(head()).toBe(5);
   });
 
+  it('verifies a journal whose head is still behind it, inside the durability window', async () => {
+    const sink = journal({ flushIntervalMs: 1, syncIntervalMs: 60_000 });
+    const [first, ...rest] = readMissingFile();
+    sink.record(first!);
+    await sink.flush();
+    for (const event of rest) sink.record(event);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(lines()).toHaveLength(5);
+    expect(verifyJournal(path)).toMatchObject({ ok: true, count: 5 });
+    await sink.close();
+  });
+
   it('gives the receipt hash of an event not yet written, and the same hash is written later', async () => {
     const sink = journal({ flushIntervalMs: 60_000 });
     const seqs = readMissingFile().map((event) => sink.record(event));
