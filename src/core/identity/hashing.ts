@@ -74,26 +74,7 @@ export class TextHash {
   }
 
   add(text: string): this {
-    let h1 = this.lane1;
-    let h2 = this.lane2;
-    const length = text.length;
-    let index = 0;
-    // Two characters a turn: the same steps in the same order, with half the loop's own work.
-    for (; index + 1 < length; index += 2) {
-      const code = text.charCodeAt(index);
-      const following = text.charCodeAt(index + 1);
-      h1 = Math.imul(Math.imul(h1 ^ code, MULTIPLIER_1) ^ following, MULTIPLIER_1);
-      h2 = Math.imul(Math.imul(h2 ^ code, MULTIPLIER_2) ^ following, MULTIPLIER_2);
-    }
-    if (index < length) {
-      const code = text.charCodeAt(index);
-      h1 = Math.imul(h1 ^ code, MULTIPLIER_1);
-      h2 = Math.imul(h2 ^ code, MULTIPLIER_2);
-    }
-    this.lane1 = h1;
-    this.lane2 = h2;
-    this.length += text.length;
-    return this;
+    return this.addRange(text, 0, text.length);
   }
 
   /** `add(text.slice(start, end))`, without the slice. */
@@ -101,6 +82,7 @@ export class TextHash {
     let h1 = this.lane1;
     let h2 = this.lane2;
     let index = start;
+    // Two characters a turn: the same steps in the same order, with half the loop's own work.
     for (; index + 1 < end; index += 2) {
       const code = text.charCodeAt(index);
       const following = text.charCodeAt(index + 1);
