@@ -878,10 +878,11 @@ class Recorded implements RecordResult {
 /**
  * The adapter's facts in one shape, every field present in the same order: each detector reads them,
  * and objects of many shapes (an adapter sets only the fields that apply) would make every such read
- * a slow lookup.
+ * a slow lookup. Typed with every field required, so that a field added to `CallFacts` and not here
+ * fails to compile instead of being dropped.
  */
 function uniformFacts(facts: CallFacts, kind: ActionKind | undefined): CallFacts {
-  return {
+  const uniform: { [Field in keyof Required<CallFacts>]: Required<CallFacts>[Field] | undefined } = {
     actionClass: facts.actionClass,
     kind: kind ?? facts.kind,
     targets: facts.targets,
@@ -897,4 +898,5 @@ function uniformFacts(facts: CallFacts, kind: ActionKind | undefined): CallFacts
     sideEffect: facts.sideEffect,
     service: facts.service,
   };
+  return uniform as CallFacts;
 }
