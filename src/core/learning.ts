@@ -296,9 +296,10 @@ export class Learner {
     context: Record<string, string> | undefined,
   ): [Entry | undefined, boolean, Entry[]] {
     const target = call.facts.targets[0] ?? call.identity.callKey;
+    // Kept as evidence, and compared with what is kept: never a credential in clear.
+    const description = ownCopy(redactText(target));
     const existing = this.index.strategyEntry(call.facts.actionClass, failure.signature);
     if (existing) {
-      const description = ownCopy(redactText(target));
       const known = existing.constraint.evidence.calls.includes(description);
       if (known && isActive(existing)) return [existing, false, []];
       const wasActive = isActive(existing);
@@ -328,7 +329,7 @@ export class Learner {
         scope: 'strategy',
         signature: failure.signature,
         actionClass: call.facts.actionClass,
-        evidence: { ...firstEvidence(call, errorText), calls: [ownCopy(redactText(target))] },
+        evidence: { ...firstEvidence(call, errorText), calls: [description] },
         createdAt: call.now,
         expiresAt: call.now + this.policy.learning.ttlSeconds.strategy * SECOND,
         strikes: 0,
