@@ -215,6 +215,11 @@ export interface TraceReadOptions {
    * (replay keeps the later time). Each warning names its line.
    */
   readonly onWarning?: (warning: TraceError) => void;
+  /**
+   * The longest line a trace file may hold, in bytes (default 64 MiB): a longer one is a
+   * `TraceError` naming it, found before more than this much of it is held in memory.
+   */
+  readonly maxLineBytes?: number;
 }
 
 export class TraceLineParser {

@@ -1,5 +1,7 @@
 import { Buffer } from 'node:buffer';
 import { createReadStream } from 'node:fs';
+import { NarrowingError } from '../core/errors.js';
+import { TraceError } from './errors.js';
 import { TraceLineParser, type TraceReadOptions } from './parse.js';
 import type { TraceEvent } from './types.js';
 
@@ -12,7 +14,7 @@ export async function* readTraceFile(
   options: TraceReadOptions = {},
 ): AsyncGenerator<TraceEvent, void, undefined> {
   const parser = new TraceLineParser(path, options);
-  for await (const lines of linesByChunk(path)) {
+  for await (const lines of linesByChunk(path, options)) {
     for (const line of lines) {
       const event = parser.next(line);
       if (event) yield event;
@@ -28,7 +30,7 @@ export async function* readTraceFile(
 export async function readTraceEvents(path: string, options: TraceReadOptions = {}): Promise<TraceEvent[]> {
   const parser = new TraceLineParser(path, options);
   const events: TraceEvent[] = [];
-  for await (const lines of linesByChunk(path)) {
+  for await (const lines of linesByChunk(path, options)) {
     for (const line of lines) {
       const event = parser.next(line);
       if (event) events.push(event);
@@ -43,9 +45,25 @@ export async function readTraceEvents(path: string, options: TraceReadOptions = 
  */
 const READ_BYTES = 1 << 20;
 
+/** The longest trace line read unless the caller says otherwise: a tool result of tens of megabytes. */
+export const MAX_TRACE_LINE_BYTES = 64 * 1024 * 1024;
+
 /** The lines each chunk of the file completes, the last line (even when empty) at the end. */
-function linesByChunk(path: string): AsyncGenerator<string[], void, undefined> {
-  return linesOfChunks(createReadStream(path, { highWaterMark: READ_BYTES }));
+function linesByChunk(path: string, options: TraceReadOptions): AsyncGenerator<string[], void, undefined> {
+  const maxLineBytes = options.maxLineBytes ?? MAX_TRACE_LINE_BYTES;
+  if (!Number.isSafeInteger(maxLineBytes) || maxLineBytes < 1)
+    throw new NarrowingError(
+      'USAGE',
+      `maxLineBytes must be a whole number of bytes above 0 (got ${String(maxLineBytes)})`,
+    );
+  return linesOfChunks(createReadStream(path, { highWaterMark: READ_BYTES }), { maxLineBytes, source: path });
+}
+
+export interface LineBound {
+  /** The longest line read, in bytes, newline excluded. */
+  readonly maxLineBytes: number;
+  /** Named in the error, as the trace's lines are named. */
+  readonly source?: string;
 }
 
 /**
@@ -55,12 +73,27 @@ function linesByChunk(path: string): AsyncGenerator<string[], void, undefined> {
  * decodes as it would within the whole file, and a line of ASCII stays a string of one byte a
  * character (and parses faster) even when a line near it holds other characters. The bytes of a line
  * that spans chunks wait for its end and are joined once, so reading stays linear however long a line
- * is. The stream is destroyed at the end.
+ * is. A line longer than `bound.maxLineBytes` is a `TraceError` naming it, thrown as soon as that
+ * many of its bytes have arrived, so a file with no end of line costs one bound of memory, not the
+ * whole file. The stream is destroyed at the end.
  */
 export async function* linesOfChunks(
   chunks: AsyncIterable<Uint8Array> & { destroy?: () => void },
+  bound: LineBound = { maxLineBytes: MAX_TRACE_LINE_BYTES },
 ): AsyncGenerator<string[], void, undefined> {
+  const { maxLineBytes, source } = bound;
   let pending: Uint8Array[] = [];
+  let pendingBytes = 0;
+  /** Lines given before the current chunk's: the next line's number is one more. */
+  let linesBefore = 0;
+  const tooLong = (line: number, bytes: number): TraceError =>
+    new TraceError(
+      `the line is longer than ${describeBytes(maxLineBytes)} (${bytes.toLocaleString('en-US')} bytes ` +
+        'read of it so far): a trace holds one event a line, so shorten the result this event holds ' +
+        '(keep the start and the end of a long output) or raise maxLineBytes',
+      line,
+      source,
+    );
   try {
     for await (const chunk of chunks) {
       const bytes = Buffer.isBuffer(chunk)
@@ -68,9 +101,13 @@ export async function* linesOfChunks(
         : Buffer.from(chunk.buffer, chunk.byteOffset, chunk.length);
       let newline = bytes.indexOf(NEWLINE);
       if (newline === -1) {
+        if (pendingBytes + bytes.length > maxLineBytes)
+          throw tooLong(linesBefore + 1, pendingBytes + bytes.length);
         if (bytes.length > 0) pending.push(bytes);
+        pendingBytes += bytes.length;
         continue;
       }
+      if (pendingBytes + newline > maxLineBytes) throw tooLong(linesBefore + 1, pendingBytes + newline);
       const lines: string[] = [];
       lines.push(
         pending.length === 0
@@ -80,11 +117,15 @@ export async function* linesOfChunks(
       let start = newline + 1;
       newline = bytes.indexOf(NEWLINE, start);
       while (newline !== -1) {
+        if (newline - start > maxLineBytes) throw tooLong(linesBefore + lines.length + 1, newline - start);
         lines.push(bytes.toString('utf8', start, newline));
         start = newline + 1;
         newline = bytes.indexOf(NEWLINE, start);
       }
-      pending = start < bytes.length ? [bytes.subarray(start)] : [];
+      pendingBytes = bytes.length - start;
+      if (pendingBytes > maxLineBytes) throw tooLong(linesBefore + lines.length + 1, pendingBytes);
+      pending = pendingBytes > 0 ? [bytes.subarray(start)] : [];
+      linesBefore += lines.length;
       yield lines;
     }
     yield [Buffer.concat(pending).toString('utf8')];
@@ -94,3 +135,8 @@ export async function* linesOfChunks(
 }
 
 const NEWLINE = 0x0a;
+
+function describeBytes(bytes: number): string {
+  const mebibytes = bytes / (1024 * 1024);
+  return Number.isInteger(mebibytes) ? `${mebibytes} MiB` : `${bytes.toLocaleString('en-US')} bytes`;
+}

@@ -3,10 +3,22 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
-import { parseTrace, readTraceFile, type TraceError, type TraceEvent } from '../../src/trace/index.js';
+import {
+  parseTrace,
+  readTraceFile,
+  type TraceError,
+  type TraceEvent,
+  type TraceReadOptions,
+} from '../../src/trace/index.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'narrowing-trace-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+async function collectWith(path: string, options: TraceReadOptions): Promise<TraceEvent[]> {
+  const events: TraceEvent[] = [];
+  for await (const event of readTraceFile(path, options)) events.push(event);
+  return events;
+}
 
 async function collect(path: string, onWarning?: (warning: TraceError) => void): Promise<TraceEvent[]> {
   const events: TraceEvent[] = [];
@@ -29,6 +41,28 @@ describe('traces from elsewhere', () => {
     const events = await collect(path);
     expect(performance.now() - started).toBeLessThan(2_500);
     expect(events).toHaveLength(2);
+  });
+
+  it('names the file and the line of a line longer than the bound asked for', async () => {
+    const path = join(dir, 'over-bound.jsonl');
+    const call = {
+      type: 'call',
+      tool: 'bash',
+      args: { command: 'cat big.log' },
+      result: { content: 'x'.repeat(2048) },
+    };
+    writeFileSync(path, `{"type":"meta","name":"over"}\n${JSON.stringify(call)}\n`);
+    await expect(collectWith(path, { maxLineBytes: 1024 })).rejects.toThrow(
+      /over-bound\.jsonl:2: the line is longer than 1,024 bytes/,
+    );
+    await expect(collectWith(path, { maxLineBytes: 4096 })).resolves.toHaveLength(2);
+  });
+
+  it('refuses a line bound that is not a whole number of bytes above 0', async () => {
+    const path = join(dir, 'any.jsonl');
+    writeFileSync(path, '{"type":"user"}\n');
+    for (const maxLineBytes of [0, -1, 1.5, Number.NaN])
+      await expect(collectWith(path, { maxLineBytes })).rejects.toMatchObject({ code: 'USAGE' });
   });
 
   it('warns, naming the line, when t goes backwards', async () => {

@@ -10,7 +10,7 @@ import {
   TraceError,
   type TraceEvent,
 } from '../../src/trace/index.js';
-import { linesOfChunks } from '../../src/trace/read.js';
+import { type LineBound, linesOfChunks } from '../../src/trace/read.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'narrowing-trace-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -108,9 +108,9 @@ describe('linesOfChunks', () => {
     yield bytes.subarray(start);
   }
 
-  async function linesOf(chunks: AsyncIterable<Uint8Array>): Promise<string[]> {
+  async function linesOf(chunks: AsyncIterable<Uint8Array>, bound?: LineBound): Promise<string[]> {
     const lines: string[] = [];
-    for await (const batch of linesOfChunks(chunks)) for (const line of batch) lines.push(line);
+    for await (const batch of linesOfChunks(chunks, bound)) for (const line of batch) lines.push(line);
     return lines;
   }
 
@@ -140,6 +140,41 @@ describe('linesOfChunks', () => {
       ),
       { numRuns: 500 },
     );
+  });
+
+  it('names the first line longer than the bound, or gives every line when none is', async () => {
+    const line = fc.string({ unit: 'grapheme', maxLength: 12 });
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(line, { maxLength: 12 }),
+        fc.integer({ min: 1, max: 24 }),
+        fc.array(fc.nat({ max: 150 }), { maxLength: 6 }),
+        async (lines, maxLineBytes, cuts) => {
+          const bytes = Buffer.from(lines.join('\n'), 'utf8');
+          const whole = bytes.toString('utf8').split('\n');
+          const first = whole.findIndex((text) => Buffer.byteLength(text, 'utf8') > maxLineBytes);
+          const read = linesOf(chunked(bytes, cuts), { maxLineBytes });
+          if (first === -1) await expect(read).resolves.toEqual(whole);
+          else await expect(read).rejects.toMatchObject({ code: 'TRACE_INVALID', line: first + 1 });
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+
+  it('stops at the bound on a line that never ends, instead of reading on', async () => {
+    let pulled = 0;
+    async function* endless(): AsyncGenerator<Uint8Array> {
+      yield Buffer.from('{"type":"meta"}\n{"type":"user"}\n', 'utf8');
+      for (;;) {
+        pulled++;
+        yield Buffer.alloc(1024, 0x78);
+      }
+    }
+    await expect(linesOf(endless(), { maxLineBytes: 64 * 1024, source: 'endless.jsonl' })).rejects.toThrow(
+      /^endless\.jsonl:3: the line is longer than 65,536 bytes/,
+    );
+    expect(pulled).toBe(65);
   });
 
   it('reads a line longer than many chunks as one line', async () => {
