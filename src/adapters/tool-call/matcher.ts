@@ -28,8 +28,8 @@ const EXTENSION_AFTER = /^\.[a-z][a-z0-9]{0,4}\b/;
 const MAX_MATCHES = 8;
 const QUANTIFIERS = new Set(['?', '*', '+', '{']);
 /**
- * Texts from this length on have a rule's admitted parts run as one expression (see `unionOf`); on
- * shorter ones, each part's pass costs less than looking the expression up.
+ * Texts from this length on have a rule's admitted parts run as one expression (see `unionOf`):
+ * what it saves is passes over the text, which only a long text makes worth a lookup.
  */
 const LONG_SUBJECT = 1024;
 /** How many joined expressions are kept: one for each set of parts that long texts admit together. */
