@@ -35,7 +35,7 @@ const LONG_SUBJECT = 1024;
 /** How many joined expressions are kept: one for each set of parts that long texts admit together. */
 const MAX_UNIONS = 256;
 /** A backreference or a named group, whose meaning would change with the groups of other parts. */
-const NUMBERED_REFERENCE = /\\[1-9]|\\k<|\(\?<[A-Za-z]/;
+const GROUP_REFERENCE = /\\[1-9]|\\k<|\(\?<[A-Za-z]/;
 /** Escapes that stand for one literal character. */
 const LITERAL_ESCAPES = /^[^a-zA-Z0-9]$/;
 
@@ -240,7 +240,7 @@ export class SignatureMatcher {
         rule.tier !== undefined &&
         rule.tier !== 'harness' &&
         (firstPart[index + 1] as number) - (firstPart[index] as number) > 1 &&
-        !NUMBERED_REFERENCE.test(rule.pattern.source),
+        !GROUP_REFERENCE.test(rule.pattern.source),
     );
     this.unhinted = unhinted;
     this.scanner = hints.length > 0 ? hintScannerFor(hints) : undefined;
