@@ -27,6 +27,15 @@ const EXTENSION_AFTER = /^\.[a-z][a-z0-9]{0,4}\b/;
 /** How many matches of one harness rule are looked at before giving up on it. */
 const MAX_MATCHES = 8;
 const QUANTIFIERS = new Set(['?', '*', '+', '{']);
+/**
+ * Texts from this length on have a rule's admitted parts run as one expression (see `unionOf`):
+ * what it saves is passes over the text, which only a long text makes worth a lookup.
+ */
+const LONG_SUBJECT = 1024;
+/** How many joined expressions are kept: one for each set of parts that long texts admit together. */
+const MAX_UNIONS = 256;
+/** A backreference or a named group, whose meaning would change with the groups of other parts. */
+const GROUP_REFERENCE = /\\[1-9]|\\k<|\(\?<[A-Za-z]/;
 /** Escapes that stand for one literal character. */
 const LITERAL_ESCAPES = /^[^a-zA-Z0-9]$/;
 
@@ -182,6 +191,10 @@ export class SignatureMatcher {
   private readonly firstPart: readonly number[];
   /** The rule each part belongs to. */
   private readonly ruleOfPart: readonly number[];
+  /** Rules whose admitted parts can be run as one expression (see `unionOf`). */
+  private readonly joinable: readonly boolean[];
+  /** One expression for the parts of a rule admitted together, by rule and parts. */
+  private unions = new Map<string, RegExp>();
 
   constructor(rules: readonly SignatureRule[]) {
     // Stable: a caller's own patterns (no tier) first, then the built-in tiers in their order.
@@ -222,6 +235,13 @@ export class SignatureMatcher {
     this.parts = parts;
     this.firstPart = firstPart;
     this.ruleOfPart = ruleOfPart;
+    this.joinable = this.rules.map(
+      (rule, index) =>
+        rule.tier !== undefined &&
+        rule.tier !== 'harness' &&
+        (firstPart[index + 1] as number) - (firstPart[index] as number) > 1 &&
+        !GROUP_REFERENCE.test(rule.pattern.source),
+    );
     this.unhinted = unhinted;
     this.scanner = hints.length > 0 ? hintScannerFor(hints) : undefined;
   }
@@ -258,6 +278,10 @@ export class SignatureMatcher {
 
   /** Whether an admitted part of the rule matches (for harness rules: not only as a quote). */
   private ruleMatches(index: number, subject: string, admitted: Admitted): boolean {
+    if (subject.length >= LONG_SUBJECT && this.joinable[index]) {
+      const union = this.unionOf(index, admitted);
+      if (union !== undefined) return union.test(subject);
+    }
     const end = this.firstPart[index + 1] as number;
     for (let number = this.firstPart[index] as number; number < end; number++) {
       const part = this.parts[number] as Part;
@@ -268,6 +292,40 @@ export class SignatureMatcher {
       if (matched) return true;
     }
     return false;
+  }
+
+  /**
+   * The rule's admitted parts as one expression, when more than one is admitted: one pass over a
+   * long text finds the earliest match of any of them, where trying them one by one passes over it
+   * once for each part that does not match, and up to its match for the one that does. The parts are
+   * the rule's top-level alternatives, so joined again they match where one of them does.
+   */
+  private unionOf(index: number, admitted: Admitted): RegExp | undefined {
+    const end = this.firstPart[index + 1] as number;
+    let key = `${index}`;
+    let count = 0;
+    for (let number = this.firstPart[index] as number; number < end; number++) {
+      const part = this.parts[number] as Part;
+      if (part.hints.length > 0 && admitted.parts[number] !== 1) continue;
+      key += `,${number}`;
+      count++;
+    }
+    if (count < 2) return undefined;
+    let union = this.unions.get(key);
+    if (union === undefined) {
+      const sources: string[] = [];
+      for (let number = this.firstPart[index] as number; number < end; number++) {
+        const part = this.parts[number] as Part;
+        if (part.hints.length > 0 && admitted.parts[number] !== 1) continue;
+        sources.push(part.pattern.source);
+      }
+      const { flags } = (this.parts[this.firstPart[index] as number] as Part).pattern;
+      union = new RegExp(sources.join('|'), flags);
+      // Replaced rather than cleared when full: a cleared map keeps its grown table.
+      if (this.unions.size >= MAX_UNIONS) this.unions = new Map();
+      this.unions.set(key, union);
+    }
+    return union;
   }
 
   /** Some match of a harness rule that is the tool's own words, not a quote of the agent's input. */

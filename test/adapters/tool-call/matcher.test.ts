@@ -156,6 +156,58 @@ describe('SignatureMatcher', () => {
     );
   });
 
+  it('agrees with running every rule on long outputs, whose admitted parts run as one expression', () => {
+    // Lines a test runner, a compiler or a shell prints, among which the words of every tier occur.
+    const line = fc.oneof(
+      fc.constantFrom(...REAL_TEXTS),
+      fc
+        .array(fc.tuple(fc.constantFrom(...FRAGMENTS), fc.constantFrom(' ', '', ': ', ' - ')), {
+          maxLength: 6,
+        })
+        .map((parts) => parts.map(([word, sep]) => word + sep).join('')),
+      fc.constantFrom(
+        ' ✓ test/orders/module-a.test.ts > parseOrder > reads the total 3ms',
+        ' × test/orders/module-a.test.ts > parseOrder > rejects a negative total 5ms',
+        '   → expected -0.5 to be greater than or equal to 0',
+        '      Tests  41 failed | 230 passed (271)',
+        ' Test Files  3 failed | 12 passed (13)',
+        'FAILED tests/test_orders.py::test_total - AssertionError',
+        'Error: Cannot find module ./orders',
+        'src/orders.ts(3,7): error TS2322: Type string is not assignable to type number.',
+      ),
+    );
+    const output = fc
+      .array(line, { minLength: 1, maxLength: 30 })
+      .map((lines) => lines.join('\n'))
+      .map((text) =>
+        text.length >= 1024
+          ? text
+          : `${'building module\n'.repeat(Math.ceil((1024 - text.length) / 16))}${text}`,
+      );
+    fc.assert(
+      fc.property(output, (text) => {
+        expect(text.length).toBeGreaterThanOrEqual(1024);
+        expect(matcher.match(text)).toBe(naive(TEXT_RULES, text));
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('reads a 20 KB failing test run as a failing command, as running every rule does', () => {
+    const lines = [' RUN  v3.2.4 /srv/app', ''];
+    for (let test = 0; test < 150; test++) {
+      lines.push(
+        ` ✓ test/orders/module-${test}.test.ts > parseOrder > reads the total ${test} 3ms`,
+        ` × test/orders/module-${test}.test.ts > parseOrder > rejects a negative total ${test} 5ms`,
+        `   → expected -${test}.5 to be greater than or equal to 0`,
+      );
+    }
+    lines.push('', ' Test Files  1 failed | 12 passed (13)', '      Tests  41 failed | 230 passed (271)');
+    const output = lines.join('\n');
+    expect(matcher.match(output)?.signature).toBe('command_failed');
+    expect(matcher.match(output)).toBe(naive(TEXT_RULES, output));
+  });
+
   it('always tries rules without hints, on the original text', () => {
     const custom: SignatureRule = {
       signature: 'custom',
