@@ -178,36 +178,41 @@ export class Learner {
       return this.strengthen(existing, call, errorText, 'call');
     }
     if (existing) this.index.remove(existing);
-    const evidence = firstEvidence(call, errorText);
+    const evidence = firstEvidence(call, keptText(errorText, 300));
     if (this.reproduced.reproduces(call.banKey, failure.signature, evidence.lastError)) evidence.failures = 2;
+    // Built field by field, in the order constraints have always had, with no field left undefined:
+    // a constraint is kept for days, possibly by the hundred thousand.
+    const constraint: Partial<Mutable<Constraint>> = {
+      id: constraintId(['call', call.banKey, failure.signature, contextKey(context)]),
+      type: 'banned_strategy',
+      scope: 'call',
+      signature: failure.signature,
+      actionClass: call.facts.actionClass,
+      tool: call.tool,
+      callKey: call.banKey,
+    };
+    const target = call.facts.targets[0];
+    if (target !== undefined) constraint.target = target;
+    if (failure.meaning !== undefined) constraint.meaning = failure.meaning;
+    if (failure.meaning === 'content-missing' && failure.needle !== undefined)
+      constraint.needle = failure.needle;
+    constraint.dependsOnWorkspace = workspace;
+    if (files !== undefined) constraint.dependsOnFiles = files;
+    if (digests !== undefined) constraint.fileDigests = digests;
+    if (call.facts.service !== undefined) constraint.dependsOnService = call.facts.service;
+    constraint.evidence = evidence;
+    constraint.createdAt = call.now;
+    constraint.expiresAt = call.now + this.policy.learning.ttlSeconds.call * SECOND;
+    constraint.strikes = 0;
+    constraint.probation = false;
+    // Workspace-wide facts (a failing test run) go stale when files change outside our view,
+    // unless the failure was about files whose content is known, and checked before it blocks.
+    constraint.persistent = persistent && (!workspace || digests !== undefined);
+    if (context !== undefined) constraint.context = context;
     const entry: Entry = {
       required: thresholds.enabled ? required : Number.POSITIVE_INFINITY,
       dependsOn: workspace || kind === 'api' ? [] : call.facts.targets,
-      constraint: withoutUndefined({
-        id: constraintId(['call', call.banKey, failure.signature, contextKey(context)]),
-        type: 'banned_strategy',
-        scope: 'call',
-        signature: failure.signature,
-        actionClass: call.facts.actionClass,
-        tool: call.tool,
-        callKey: call.banKey,
-        target: call.facts.targets[0],
-        meaning: failure.meaning,
-        needle: failure.meaning === 'content-missing' ? failure.needle : undefined,
-        dependsOnWorkspace: workspace,
-        dependsOnFiles: files,
-        fileDigests: digests,
-        dependsOnService: call.facts.service,
-        evidence,
-        createdAt: call.now,
-        expiresAt: call.now + this.policy.learning.ttlSeconds.call * SECOND,
-        strikes: 0,
-        probation: false,
-        // Workspace-wide facts (a failing test run) go stale when files change outside our view,
-        // unless the failure was about files whose content is known, and checked before it blocks.
-        persistent: persistent && (!workspace || digests !== undefined),
-        context,
-      }),
+      constraint: constraint as Mutable<Constraint>,
     };
     const evicted = this.index.put(entry, { workspace });
     return [entry, isActive(entry), evicted];
@@ -263,29 +268,26 @@ export class Learner {
     // failure. Any other widening (`targetScope: 'all'`) waits for a second, different call to fail
     // the same way on the target: one empty search or one failed edit is about that call.
     const required = aboutExistence && mentions(errorText, target) ? 1 : 2;
-    const entry: Entry = {
-      required,
-      dependsOn: [],
-      constraint: withoutUndefined({
-        id,
-        type: 'banned_strategy',
-        scope: 'target',
-        signature: failure.signature,
-        actionClass: call.facts.actionClass,
-        tool: call.tool,
-        target,
-        blocksKinds,
-        meaning,
-        needle: meaning === 'content-missing' ? failure.needle : undefined,
-        evidence: firstEvidence(call, errorText),
-        createdAt: call.now,
-        expiresAt: call.now + this.policy.learning.ttlSeconds.target * SECOND,
-        strikes: 0,
-        probation: false,
-        persistent: true,
-        context,
-      }),
+    const constraint: Partial<Mutable<Constraint>> = {
+      id,
+      type: 'banned_strategy',
+      scope: 'target',
+      signature: failure.signature,
+      actionClass: call.facts.actionClass,
+      tool: call.tool,
+      target,
+      blocksKinds,
     };
+    if (meaning !== undefined) constraint.meaning = meaning;
+    if (meaning === 'content-missing' && failure.needle !== undefined) constraint.needle = failure.needle;
+    constraint.evidence = firstEvidence(call, keptText(errorText, 300));
+    constraint.createdAt = call.now;
+    constraint.expiresAt = call.now + this.policy.learning.ttlSeconds.target * SECOND;
+    constraint.strikes = 0;
+    constraint.probation = false;
+    constraint.persistent = true;
+    if (context !== undefined) constraint.context = context;
+    const entry: Entry = { required, dependsOn: [], constraint: constraint as Mutable<Constraint> };
     return [entry, isActive(entry), this.index.put(entry)];
   }
 
@@ -320,24 +322,22 @@ export class Learner {
       this.index.touch(existing, wasActive);
       return [existing, !wasActive && isActive(existing), []];
     }
-    const entry: Entry = {
-      required: this.policy.learning.strategyMinTargets,
-      dependsOn: [],
-      constraint: withoutUndefined({
-        id: constraintId(['strategy', call.facts.actionClass, failure.signature, contextKey(context)]),
-        type: 'banned_strategy',
-        scope: 'strategy',
-        signature: failure.signature,
-        actionClass: call.facts.actionClass,
-        evidence: { ...firstEvidence(call, errorText), calls: [description] },
-        createdAt: call.now,
-        expiresAt: call.now + this.policy.learning.ttlSeconds.strategy * SECOND,
-        strikes: 0,
-        probation: false,
-        persistent: false,
-        context,
-      }),
+    const constraint: Mutable<Constraint> = {
+      id: constraintId(['strategy', call.facts.actionClass, failure.signature, contextKey(context)]),
+      type: 'banned_strategy',
+      scope: 'strategy',
+      signature: failure.signature,
+      actionClass: call.facts.actionClass,
+      // Its calls are the targets it failed on, not the calls themselves.
+      evidence: firstEvidence(call, keptText(errorText, 300), description),
+      createdAt: call.now,
+      expiresAt: call.now + this.policy.learning.ttlSeconds.strategy * SECOND,
+      strikes: 0,
+      probation: false,
+      persistent: false,
     };
+    if (context !== undefined) constraint.context = context;
+    const entry: Entry = { required: this.policy.learning.strategyMinTargets, dependsOn: [], constraint };
     return [entry, isActive(entry), this.index.put(entry)];
   }
 
@@ -395,7 +395,7 @@ export class Learner {
         other.constraint.region !== undefined &&
         regionCovers(region, other.constraint.region),
     );
-    const evidence = firstEvidence(call, errorText);
+    const evidence = firstEvidence(call, keptText(errorText, 300));
     for (const other of contained) {
       evidence.failures += other.constraint.evidence.failures;
       evidence.firstAt = Math.min(evidence.firstAt, other.constraint.evidence.firstAt);
@@ -456,15 +456,20 @@ export class Learner {
   }
 }
 
-function firstEvidence(call: CallContext, errorText: string): Mutable<Evidence> {
-  return withoutUndefined({
+/**
+ * The evidence of a constraint's first failure: `lastError` as kept (see `keptText`), and the call's
+ * description unless another account of it is given (a strategy keeps the targets it failed on).
+ */
+function firstEvidence(call: CallContext, lastError: string, described?: string): Mutable<Evidence> {
+  const evidence: Mutable<Evidence> = {
     failures: 1,
     firstAt: call.now,
     lastAt: call.now,
-    lastError: keptText(errorText, 300),
-    calls: [call.description],
-    masked: call.identity.masked.length > 0 ? [...call.identity.masked] : undefined,
-  });
+    lastError,
+    calls: [described ?? call.description],
+  };
+  if (call.identity.masked.length > 0) evidence.masked = [...call.identity.masked];
+  return evidence;
 }
 
 function pushBounded(list: readonly string[], item: string, limit: number): string[] {
