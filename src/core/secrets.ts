@@ -69,8 +69,8 @@ interface SecretPattern {
 
 /**
  * Something every pattern needs, by name: the text a pattern cannot match without. Found in one
- * scan of the text, they spare a text the patterns it cannot match (an `=` in `const x = 1` calls
- * for the query-parameter pattern, not for the fifteen others).
+ * scan of the text, they spare a text the patterns it cannot match (a `token=` calls for the
+ * query-parameter pattern and the `key = value` ones, not for the fifteen others).
  */
 type Hint =
   | 'assignment'
@@ -205,7 +205,11 @@ const ALL_HINTS = -1;
  * are written out: `api-key`, `api_key`, `apikey`.
  */
 const HINT_TEXTS: readonly (readonly [string, Hint])[] = [
-  ['=', 'assignment'],
+  // A credential in a query string ends its parameter's name, and every such name ends in one of
+  // these: code full of `=` (`const retries = 3;`) runs that pattern only where one is.
+  ...['token=', 'key=', 'password=', 'passwd=', 'secret=', 'signature=', 'sig='].map(
+    (text) => [text, 'assignment'] as const,
+  ),
   ['@', 'at'],
   ['-----begin', 'private-key'],
   ['authorization', 'authorization'],
