@@ -8,7 +8,7 @@ import type { CallContext } from './detectors/types.js';
 import { FailingCalls } from './failing-calls.js';
 import type { Policy } from './policy.js';
 import { ReproducedFailures } from './reproduced.js';
-import { scopedContext } from './scope.js';
+import { namesAbsolutePath, scopedContext } from './scope.js';
 import { keptText, ownCopy, redactText } from './secrets.js';
 import type {
   ActionKind,
@@ -47,19 +47,24 @@ export class Learner {
   /** The distinct calls seen failing on each widened target, which corroborate its ban. */
   private readonly failingCalls = new FailingCalls();
 
+  /** Each kind's share of the policy's context (see `scopedContext`). */
+  private readonly contexts = new Map<string, Readonly<Record<string, string>> | undefined>();
+  private readonly hasContext: boolean;
+
   constructor(
     private readonly index: ConstraintIndex,
     private readonly policy: Policy,
     /** What the files a failure depends on hold now, or undefined when that cannot be told. */
     private readonly pinFiles: PinFiles = () => undefined,
-  ) {}
+  ) {
+    this.hasContext = Object.keys(policy.context).length > 0;
+  }
 
   learn(call: CallContext, failure: FailureFacts, errorText: string): LearnResult {
     const enforced: Entry[] = [];
     const evicted: Entry[] = [];
-    const { context: where, sharing } = this.policy;
     const contextOf = (kind: ConstraintScope, targets?: readonly string[]) =>
-      scopedContext(kind, where, sharing, targets);
+      this.scopedContext(kind, targets);
     const record = (entry: Entry | undefined, became: boolean, out: Entry[]) => {
       if (entry && became) enforced.push(entry);
       evicted.push(...out);
@@ -127,6 +132,26 @@ export class Learner {
     if (this.lastUnknown.size >= RECENT_UNKNOWN) this.lastUnknown.clear();
     this.lastUnknown.set(scope, { digest: errorDigest, banKey: call.banKey });
     return { enforced, evicted };
+  }
+
+  /**
+   * The part of the policy's context a constraint of this kind keeps. It depends on the kind and on
+   * whether a target names an absolute path, nothing else, so it is worked out once for each, and
+   * shared (frozen) by the constraints that keep it.
+   */
+  private scopedContext(
+    kind: ConstraintScope,
+    targets?: readonly string[],
+  ): Record<string, string> | undefined {
+    if (!this.hasContext) return undefined;
+    const local =
+      (kind === 'call' || kind === 'target') && targets !== undefined && targets.some(namesAbsolutePath);
+    const key = local ? `${kind} local` : kind;
+    if (this.contexts.has(key)) return this.contexts.get(key);
+    const scoped = scopedContext(kind, this.policy.context, this.policy.sharing, targets);
+    if (scoped !== undefined) Object.freeze(scoped);
+    this.contexts.set(key, scoped);
+    return scoped;
   }
 
   /** Something changed: earlier failures no longer say anything about the next call. */
@@ -477,8 +502,17 @@ function pushBounded(list: readonly string[], item: string, limit: number): stri
   return next.length > limit ? next.slice(next.length - limit) : next;
 }
 
-function contextKey(context: Record<string, string> | undefined): string {
-  return context ? JSON.stringify(Object.entries(context).sort()) : '';
+/** The key of each context object in constraint ids: a learner hands out a few, again and again. */
+const contextKeys = new WeakMap<object, string>();
+
+function contextKey(context: Readonly<Record<string, string>> | undefined): string {
+  if (context === undefined) return '';
+  let key = contextKeys.get(context);
+  if (key === undefined) {
+    key = JSON.stringify(Object.entries(context).sort());
+    contextKeys.set(context, key);
+  }
+  return key;
 }
 
 /** Does the error text name this target (its path, or its file name)? */

@@ -116,3 +116,20 @@ describe('learned constraints as stores and journals write them', () => {
     ]);
   });
 });
+
+describe('the context learned constraints keep', () => {
+  it('is the repository for a relative path and the host too for an absolute one, however many bans come first', () => {
+    const agent = new Agent({ policy: { context: { repository: 'github.com/acme/orders', host: 'ci-4' } } });
+    const missing = (path: string) => ({ error: `ENOENT: no such file or directory, open '${path}'` });
+    const contexts = ['src/a.ts', '/etc/orders/a.conf', 'src/b.ts', '/etc/orders/b.conf'].map((path) => {
+      const { record } = agent.call('read_file', { path }, missing(path));
+      return record?.newConstraints.find((constraint) => constraint.scope === 'target')?.context;
+    });
+    expect(contexts).toEqual([
+      { repository: 'github.com/acme/orders' },
+      { host: 'ci-4', repository: 'github.com/acme/orders' },
+      { repository: 'github.com/acme/orders' },
+      { host: 'ci-4', repository: 'github.com/acme/orders' },
+    ]);
+  });
+});
