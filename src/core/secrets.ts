@@ -416,8 +416,21 @@ let lastKept: { readonly text: string; readonly limit: number; readonly kept: st
  * are cleaned as they are read, and again when written back.
  */
 export function redactConstraint(constraint: Constraint): Constraint {
+  return redactConstraintKnowing(constraint, undefined, undefined);
+}
+
+/**
+ * `redactConstraint`, told what one text became when it was just redacted (the last error a violation
+ * shows beside its constraint), so that it is not redacted twice.
+ */
+export function redactConstraintKnowing(
+  constraint: Constraint,
+  text: string | undefined,
+  clean: string | undefined,
+): Constraint {
   const { evidence } = constraint;
-  const lastError = redactRemembered(evidence.lastError);
+  const lastError =
+    clean !== undefined && text === evidence.lastError ? clean : redactRemembered(evidence.lastError);
   let calls = evidence.calls;
   for (let index = 0; index < calls.length; index++) {
     const clean = redactRemembered(calls[index] as string);

@@ -133,3 +133,28 @@ describe('the context learned constraints keep', () => {
     ]);
   });
 });
+
+describe('a learned ban shown in a verdict', () => {
+  it('shows its last error without the credential the error held, in its evidence and its constraint alike', () => {
+    const agent = new Agent();
+    const path = 'deploy/.env.production';
+    const error = `ENOENT: no such file or directory, open '${path}' (GITHUB_TOKEN=ghp_abcdefghijklmnopqrstuvwxyz0123456789)`;
+    agent.call('read_file', { path }, { error });
+    const verdict = agent.check('read_file', { path });
+    const [violation] = verdict.violations;
+    expect(verdict.verdict).toBe('block');
+    expect(JSON.stringify(verdict)).not.toContain('ghp_');
+    expect(violation?.constraint?.evidence.lastError).toBe(violation?.evidence.lastError);
+    expect(violation?.evidence.lastError).toContain('GITHUB_TOKEN=[REDACTED]');
+  });
+
+  it('shows a last error redacted again as the reason shows it, when redacting it once left more to take out', () => {
+    const agent = new Agent();
+    const path = 'src/orders/client.ts';
+    const error = `ENOENT: no such file or directory, open '${path}' Authorization: Basic dXNlcjpwYXNz c2VjcmV0`;
+    agent.call('read_file', { path }, { error });
+    const [violation] = agent.check('read_file', { path }).violations;
+    expect(violation?.evidence.lastError).toMatch(/Authorization: \[REDACTED\]$/);
+    expect(violation?.constraint?.evidence.lastError).toBe(violation?.evidence.lastError);
+  });
+});
