@@ -317,7 +317,11 @@ const PATTERN_NEEDS: readonly number[] = SECRET_PATTERNS.map((secret) =>
 export function redactText(text: string): string {
   if (text.length < 8) return text;
   const hints = hintsIn(text);
-  if (hints === 0) return text;
+  return hints === 0 ? text : redactHinted(text, hints);
+}
+
+/** `redactText` of a text that holds `hints` (not 0). */
+function redactHinted(text: string, hints: number): string {
   let out = text;
   for (let index = 0; index < SECRET_PATTERNS.length; index++) {
     if (((PATTERN_NEEDS[index] as number) & hints) === 0) continue;
@@ -331,8 +335,8 @@ export function redactText(text: string): string {
 /**
  * Texts redacted lately, and what they became. A learned constraint's evidence (its last error, the
  * calls that failed, its target) is redacted again each time the constraint is shown (every check it
- * decides), and remembering it makes that a lookup. Only short texts are kept, and not many: a few
- * hundred kilobytes at most.
+ * decides), and remembering it makes that a lookup. Only short texts that hold a hint are kept (the
+ * rest need no pattern run, and one scan tells), and not many: a few hundred kilobytes at most.
  */
 const REMEMBERED_REDACTIONS = 256;
 const REMEMBERED_REDACTION_LENGTH = 1024;
@@ -349,7 +353,10 @@ export function redactRemembered(text: string): string {
   if (text.length < 8 || text.length > REMEMBERED_REDACTION_LENGTH) return redactText(text);
   const known = recentRedactions.get(text);
   if (known !== undefined) return known;
-  const clean = redactText(text);
+  // A text without hints is its own redaction, found in one scan: remembering it would cost more.
+  const hints = hintsIn(text);
+  if (hints === 0) return text;
+  const clean = redactHinted(text, hints);
   const hash = hashLanes(text).low;
   if (!seenOnce.has(hash)) {
     if (seenOnce.size >= REMEMBERED_REDACTIONS * 4) seenOnce = new Set();
