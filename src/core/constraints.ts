@@ -109,10 +109,13 @@ export class ConstraintIndex {
     return this.byStrategy.get(strategyKey(actionClass, signature));
   }
 
-  /** Adds a new entry or replaces the one with the same id. Returns entries evicted to make room. */
-  put(entry: Entry, options: { workspace?: boolean } = {}): Entry[] {
+  /**
+   * Adds a new entry or replaces the one with the same id. Returns entries evicted to make room.
+   * `absent`: the caller has just found no entry with this id, and it is not looked up again.
+   */
+  put(entry: Entry, options: { workspace?: boolean; absent?: boolean } = {}): Entry[] {
     const id = entry.constraint.id;
-    const previous = this.all.get(id);
+    const previous = options.absent === true ? undefined : this.all.get(id);
     if (previous) {
       this.unindex(previous);
       this.all.set(id, entry);

@@ -313,7 +313,8 @@ export class Learner {
     constraint.persistent = true;
     if (context !== undefined) constraint.context = context;
     const entry: Entry = { required, dependsOn: [], constraint: constraint as Mutable<Constraint> };
-    return [entry, isActive(entry), this.index.put(entry)];
+    // No entry has this id: it was looked up above.
+    return [entry, isActive(entry), this.index.put(entry, { absent: true })];
   }
 
   private learnStrategy(
