@@ -401,11 +401,20 @@ const REDACTION_WINDOW = 4;
  */
 export function keptText(text: string, limit: number): string {
   const last = lastKept;
-  if (last !== undefined && last.limit === limit && last.text === text) return last.kept;
-  const window = text.length > limit * REDACTION_WINDOW ? text.slice(0, limit * REDACTION_WINDOW) : text;
+  if (last !== undefined && last.text === text) {
+    if (last.limit === limit) return last.kept;
+    // The journal keeps more of an error than evidence does (500 characters, not 300): a text
+    // redacted whole and kept whole is the same excerpt under any length that still holds it.
+    if (last.whole && last.kept.length <= limit && text.length <= limit * REDACTION_WINDOW) return last.kept;
+  }
+  const whole = text.length <= limit * REDACTION_WINDOW;
+  const window = whole ? text : text.slice(0, limit * REDACTION_WINDOW);
   const clean = redactText(window);
   const kept = ownCopy(clean.length <= limit ? clean : `${clean.slice(0, Math.max(0, limit - 1))}…`);
-  lastKept = text.length <= REMEMBERED_TEXT_LIMIT ? { text, limit, kept } : undefined;
+  lastKept =
+    text.length <= REMEMBERED_TEXT_LIMIT
+      ? { text, limit, kept, whole: whole && clean.length <= limit }
+      : undefined;
   return kept;
 }
 
@@ -415,7 +424,15 @@ export function keptText(text: string, limit: number): string {
  * of them costs more than the rest of learning. Texts past this length are not held on to for it.
  */
 const REMEMBERED_TEXT_LIMIT = 1024 * 1024;
-let lastKept: { readonly text: string; readonly limit: number; readonly kept: string } | undefined;
+let lastKept:
+  | {
+      readonly text: string;
+      readonly limit: number;
+      readonly kept: string;
+      /** Whether `kept` is the whole text redacted, neither windowed nor cut. */
+      readonly whole: boolean;
+    }
+  | undefined;
 
 /**
  * A constraint as it may be kept on disk, shown or handed to a caller: its evidence (the last error, the calls that
