@@ -2,7 +2,7 @@
  * The learned-constraint store. Every lookup the hot path makes is a map access keyed by call,
  * target or action class, so checking costs the same with 10 or 100,000 constraints.
  */
-import { hashString } from './identity/index.js';
+import { TextHash } from './identity/hashing.js';
 import { PrefilteredMap } from './prefiltered-map.js';
 import { RecencyMap } from './recency-map.js';
 import type {
@@ -34,8 +34,19 @@ export function isActive(entry: Entry): boolean {
   return entry.constraint.evidence.failures >= entry.required;
 }
 
+/** Hashes an id's parts as `hashString` hashes them joined, without joining them. */
+const idHash = new TextHash();
+const ID_SEPARATOR = 1;
+
+/** `c_` and the hash of the parts joined by U+0001, an absent part standing for an empty one. */
 export function constraintId(parts: readonly (string | number | undefined)[]): string {
-  return `c_${hashString(parts.map((part) => part ?? '').join('\u0001'))}`;
+  idHash.reset();
+  for (let index = 0; index < parts.length; index++) {
+    if (index > 0) idHash.addCode(ID_SEPARATOR);
+    const part = parts[index];
+    if (part !== undefined && part !== null) idHash.add(typeof part === 'string' ? part : String(part));
+  }
+  return `c_${idHash.finish()}`;
 }
 
 function strategyKey(actionClass: string, signature: string): string {
@@ -98,14 +109,21 @@ export class ConstraintIndex {
     return this.byStrategy.get(strategyKey(actionClass, signature));
   }
 
-  /** Adds a new entry or replaces the one with the same id. Returns entries evicted to make room. */
-  put(entry: Entry, options: { workspace?: boolean } = {}): Entry[] {
+  /**
+   * Adds a new entry or replaces the one with the same id. Returns entries evicted to make room.
+   * `absent`: the caller has just found no entry with this id, and it is not looked up again.
+   */
+  put(entry: Entry, options: { workspace?: boolean; absent?: boolean } = {}): Entry[] {
     const id = entry.constraint.id;
-    const previous = this.all.get(id);
-    if (previous) this.unindex(previous);
-    this.all.set(id, entry);
+    const previous = options.absent === true ? undefined : this.all.get(id);
+    if (previous) {
+      this.unindex(previous);
+      this.all.set(id, entry);
+    } else {
+      this.all.append(id, entry);
+    }
     this.index(entry, options.workspace ?? entry.constraint.dependsOnWorkspace === true);
-    this.lifted.delete(id);
+    if (this.lifted.size > 0) this.lifted.delete(id);
     const evicted: Entry[] = [];
     while (this.all.size > this.capacity) {
       const oldest = this.all.shift() as Entry;

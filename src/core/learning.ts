@@ -8,7 +8,7 @@ import type { CallContext } from './detectors/types.js';
 import { FailingCalls } from './failing-calls.js';
 import type { Policy } from './policy.js';
 import { ReproducedFailures } from './reproduced.js';
-import { scopedContext } from './scope.js';
+import { namesAbsolutePath, scopedContext } from './scope.js';
 import { keptText, ownCopy, redactText } from './secrets.js';
 import type {
   ActionKind,
@@ -47,19 +47,24 @@ export class Learner {
   /** The distinct calls seen failing on each widened target, which corroborate its ban. */
   private readonly failingCalls = new FailingCalls();
 
+  /** Each kind's share of the policy's context (see `scopedContext`). */
+  private readonly contexts = new Map<string, Readonly<Record<string, string>> | undefined>();
+  private readonly hasContext: boolean;
+
   constructor(
     private readonly index: ConstraintIndex,
     private readonly policy: Policy,
     /** What the files a failure depends on hold now, or undefined when that cannot be told. */
     private readonly pinFiles: PinFiles = () => undefined,
-  ) {}
+  ) {
+    this.hasContext = Object.keys(policy.context).length > 0;
+  }
 
   learn(call: CallContext, failure: FailureFacts, errorText: string): LearnResult {
     const enforced: Entry[] = [];
     const evicted: Entry[] = [];
-    const { context: where, sharing } = this.policy;
     const contextOf = (kind: ConstraintScope, targets?: readonly string[]) =>
-      scopedContext(kind, where, sharing, targets);
+      this.scopedContext(kind, targets);
     const record = (entry: Entry | undefined, became: boolean, out: Entry[]) => {
       if (entry && became) enforced.push(entry);
       evicted.push(...out);
@@ -129,6 +134,26 @@ export class Learner {
     return { enforced, evicted };
   }
 
+  /**
+   * The part of the policy's context a constraint of this kind keeps. It depends on the kind and on
+   * whether a target names an absolute path, nothing else, so it is worked out once for each, and
+   * shared (frozen) by the constraints that keep it.
+   */
+  private scopedContext(
+    kind: ConstraintScope,
+    targets?: readonly string[],
+  ): Record<string, string> | undefined {
+    if (!this.hasContext) return undefined;
+    const local =
+      (kind === 'call' || kind === 'target') && targets !== undefined && targets.some(namesAbsolutePath);
+    const key = local ? `${kind} local` : kind;
+    if (this.contexts.has(key)) return this.contexts.get(key);
+    const scoped = scopedContext(kind, this.policy.context, this.policy.sharing, targets);
+    if (scoped !== undefined) Object.freeze(scoped);
+    this.contexts.set(key, scoped);
+    return scoped;
+  }
+
   /** Something changed: earlier failures no longer say anything about the next call. */
   forgetRecentFailures(): void {
     if (this.lastUnknown.size > 0) this.lastUnknown.clear();
@@ -178,36 +203,41 @@ export class Learner {
       return this.strengthen(existing, call, errorText, 'call');
     }
     if (existing) this.index.remove(existing);
-    const evidence = firstEvidence(call, errorText);
+    const evidence = firstEvidence(call, keptText(errorText, 300));
     if (this.reproduced.reproduces(call.banKey, failure.signature, evidence.lastError)) evidence.failures = 2;
+    // Built field by field, in the order constraints have always had, with no field left undefined:
+    // a constraint is kept for days, possibly by the hundred thousand.
+    const constraint: Partial<Mutable<Constraint>> = {
+      id: constraintId(['call', call.banKey, failure.signature, contextKey(context)]),
+      type: 'banned_strategy',
+      scope: 'call',
+      signature: failure.signature,
+      actionClass: call.facts.actionClass,
+      tool: call.tool,
+      callKey: call.banKey,
+    };
+    const target = call.facts.targets[0];
+    if (target !== undefined) constraint.target = target;
+    if (failure.meaning !== undefined) constraint.meaning = failure.meaning;
+    if (failure.meaning === 'content-missing' && failure.needle !== undefined)
+      constraint.needle = failure.needle;
+    constraint.dependsOnWorkspace = workspace;
+    if (files !== undefined) constraint.dependsOnFiles = files;
+    if (digests !== undefined) constraint.fileDigests = digests;
+    if (call.facts.service !== undefined) constraint.dependsOnService = call.facts.service;
+    constraint.evidence = evidence;
+    constraint.createdAt = call.now;
+    constraint.expiresAt = call.now + this.policy.learning.ttlSeconds.call * SECOND;
+    constraint.strikes = 0;
+    constraint.probation = false;
+    // Workspace-wide facts (a failing test run) go stale when files change outside our view,
+    // unless the failure was about files whose content is known, and checked before it blocks.
+    constraint.persistent = persistent && (!workspace || digests !== undefined);
+    if (context !== undefined) constraint.context = context;
     const entry: Entry = {
       required: thresholds.enabled ? required : Number.POSITIVE_INFINITY,
       dependsOn: workspace || kind === 'api' ? [] : call.facts.targets,
-      constraint: withoutUndefined({
-        id: constraintId(['call', call.banKey, failure.signature, contextKey(context)]),
-        type: 'banned_strategy',
-        scope: 'call',
-        signature: failure.signature,
-        actionClass: call.facts.actionClass,
-        tool: call.tool,
-        callKey: call.banKey,
-        target: call.facts.targets[0],
-        meaning: failure.meaning,
-        needle: failure.meaning === 'content-missing' ? failure.needle : undefined,
-        dependsOnWorkspace: workspace,
-        dependsOnFiles: files,
-        fileDigests: digests,
-        dependsOnService: call.facts.service,
-        evidence,
-        createdAt: call.now,
-        expiresAt: call.now + this.policy.learning.ttlSeconds.call * SECOND,
-        strikes: 0,
-        probation: false,
-        // Workspace-wide facts (a failing test run) go stale when files change outside our view,
-        // unless the failure was about files whose content is known, and checked before it blocks.
-        persistent: persistent && (!workspace || digests !== undefined),
-        context,
-      }),
+      constraint: constraint as Mutable<Constraint>,
     };
     const evicted = this.index.put(entry, { workspace });
     return [entry, isActive(entry), evicted];
@@ -263,30 +293,28 @@ export class Learner {
     // failure. Any other widening (`targetScope: 'all'`) waits for a second, different call to fail
     // the same way on the target: one empty search or one failed edit is about that call.
     const required = aboutExistence && mentions(errorText, target) ? 1 : 2;
-    const entry: Entry = {
-      required,
-      dependsOn: [],
-      constraint: withoutUndefined({
-        id,
-        type: 'banned_strategy',
-        scope: 'target',
-        signature: failure.signature,
-        actionClass: call.facts.actionClass,
-        tool: call.tool,
-        target,
-        blocksKinds,
-        meaning,
-        needle: meaning === 'content-missing' ? failure.needle : undefined,
-        evidence: firstEvidence(call, errorText),
-        createdAt: call.now,
-        expiresAt: call.now + this.policy.learning.ttlSeconds.target * SECOND,
-        strikes: 0,
-        probation: false,
-        persistent: true,
-        context,
-      }),
+    const constraint: Partial<Mutable<Constraint>> = {
+      id,
+      type: 'banned_strategy',
+      scope: 'target',
+      signature: failure.signature,
+      actionClass: call.facts.actionClass,
+      tool: call.tool,
+      target,
+      blocksKinds,
     };
-    return [entry, isActive(entry), this.index.put(entry)];
+    if (meaning !== undefined) constraint.meaning = meaning;
+    if (meaning === 'content-missing' && failure.needle !== undefined) constraint.needle = failure.needle;
+    constraint.evidence = firstEvidence(call, keptText(errorText, 300));
+    constraint.createdAt = call.now;
+    constraint.expiresAt = call.now + this.policy.learning.ttlSeconds.target * SECOND;
+    constraint.strikes = 0;
+    constraint.probation = false;
+    constraint.persistent = true;
+    if (context !== undefined) constraint.context = context;
+    const entry: Entry = { required, dependsOn: [], constraint: constraint as Mutable<Constraint> };
+    // No entry has this id: it was looked up above.
+    return [entry, isActive(entry), this.index.put(entry, { absent: true })];
   }
 
   private learnStrategy(
@@ -320,24 +348,22 @@ export class Learner {
       this.index.touch(existing, wasActive);
       return [existing, !wasActive && isActive(existing), []];
     }
-    const entry: Entry = {
-      required: this.policy.learning.strategyMinTargets,
-      dependsOn: [],
-      constraint: withoutUndefined({
-        id: constraintId(['strategy', call.facts.actionClass, failure.signature, contextKey(context)]),
-        type: 'banned_strategy',
-        scope: 'strategy',
-        signature: failure.signature,
-        actionClass: call.facts.actionClass,
-        evidence: { ...firstEvidence(call, errorText), calls: [description] },
-        createdAt: call.now,
-        expiresAt: call.now + this.policy.learning.ttlSeconds.strategy * SECOND,
-        strikes: 0,
-        probation: false,
-        persistent: false,
-        context,
-      }),
+    const constraint: Mutable<Constraint> = {
+      id: constraintId(['strategy', call.facts.actionClass, failure.signature, contextKey(context)]),
+      type: 'banned_strategy',
+      scope: 'strategy',
+      signature: failure.signature,
+      actionClass: call.facts.actionClass,
+      // Its calls are the targets it failed on, not the calls themselves.
+      evidence: firstEvidence(call, keptText(errorText, 300), description),
+      createdAt: call.now,
+      expiresAt: call.now + this.policy.learning.ttlSeconds.strategy * SECOND,
+      strikes: 0,
+      probation: false,
+      persistent: false,
     };
+    if (context !== undefined) constraint.context = context;
+    const entry: Entry = { required: this.policy.learning.strategyMinTargets, dependsOn: [], constraint };
     return [entry, isActive(entry), this.index.put(entry)];
   }
 
@@ -395,7 +421,7 @@ export class Learner {
         other.constraint.region !== undefined &&
         regionCovers(region, other.constraint.region),
     );
-    const evidence = firstEvidence(call, errorText);
+    const evidence = firstEvidence(call, keptText(errorText, 300));
     for (const other of contained) {
       evidence.failures += other.constraint.evidence.failures;
       evidence.firstAt = Math.min(evidence.firstAt, other.constraint.evidence.firstAt);
@@ -456,15 +482,20 @@ export class Learner {
   }
 }
 
-function firstEvidence(call: CallContext, errorText: string): Mutable<Evidence> {
-  return withoutUndefined({
+/**
+ * The evidence of a constraint's first failure: `lastError` as kept (see `keptText`), and the call's
+ * description unless another account of it is given (a strategy keeps the targets it failed on).
+ */
+function firstEvidence(call: CallContext, lastError: string, described?: string): Mutable<Evidence> {
+  const evidence: Mutable<Evidence> = {
     failures: 1,
     firstAt: call.now,
     lastAt: call.now,
-    lastError: keptText(errorText, 300),
-    calls: [call.description],
-    masked: call.identity.masked.length > 0 ? [...call.identity.masked] : undefined,
-  });
+    lastError,
+    calls: [described ?? call.description],
+  };
+  if (call.identity.masked.length > 0) evidence.masked = [...call.identity.masked];
+  return evidence;
 }
 
 function pushBounded(list: readonly string[], item: string, limit: number): string[] {
@@ -472,8 +503,17 @@ function pushBounded(list: readonly string[], item: string, limit: number): stri
   return next.length > limit ? next.slice(next.length - limit) : next;
 }
 
-function contextKey(context: Record<string, string> | undefined): string {
-  return context ? JSON.stringify(Object.entries(context).sort()) : '';
+/** The key of each context object in constraint ids: a learner hands out a few, again and again. */
+const contextKeys = new WeakMap<object, string>();
+
+function contextKey(context: Readonly<Record<string, string>> | undefined): string {
+  if (context === undefined) return '';
+  let key = contextKeys.get(context);
+  if (key === undefined) {
+    key = JSON.stringify(Object.entries(context).sort());
+    contextKeys.set(context, key);
+  }
+  return key;
 }
 
 /** Does the error text name this target (its path, or its file name)? */

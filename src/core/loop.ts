@@ -29,7 +29,13 @@ import { type Policy, type PolicyInput, resolvePolicy, ToolPolicyIndex } from '.
 import { RadiusLimit } from './radius.js';
 import { sameProposal } from './same-proposal.js';
 import { contextMatches } from './scope.js';
-import { keptText, redactConstraint, redactRemembered, redactText } from './secrets.js';
+import {
+  keptText,
+  redactConstraint,
+  redactConstraintKnowing,
+  redactRemembered,
+  redactText,
+} from './secrets.js';
 import { readSessionSnapshot, type SessionEntry, type SessionSnapshot } from './session-snapshot.js';
 import type {
   ActionKind,
@@ -106,7 +112,8 @@ function redactViolations(violations: Violation[]): void {
     }
     const constraint = violations[index]?.constraint;
     if (constraint !== undefined) {
-      const clean = redactConstraint(constraint);
+      // Its last error is the one just redacted, as a rule: redacted once, not twice.
+      const clean = redactConstraintKnowing(constraint, lastError, cleanError);
       if (clean !== constraint)
         violations[index] = { ...(violations[index] as Violation), constraint: clean };
     }

@@ -41,6 +41,13 @@ export class RecencyMap<K, V> implements Iterable<[K, V]> {
     return this;
   }
 
+  /** Adds `key`, which the map does not hold, as the most recent entry: `set` without its removal. */
+  append(key: K, value: V): this {
+    this.map.set(key, value);
+    this.changed();
+    return this;
+  }
+
   delete(key: K): boolean {
     if (!this.map.delete(key)) return false;
     this.removed();

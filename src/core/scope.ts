@@ -79,6 +79,7 @@ export function describeContext(context: Context | undefined): string {
 }
 
 /** A path from the root of a file system (`/srv/x`, `~/x`, `C:\x`), alone or inside a command. */
-function namesAbsolutePath(target: string): boolean {
+/** Whether a target names an absolute path, which holds only on the host it was learned on. */
+export function namesAbsolutePath(target: string): boolean {
   return /(^|[\s='"])(\/|~\/|[A-Za-z]:[\\/])/.test(target);
 }

@@ -69,8 +69,8 @@ interface SecretPattern {
 
 /**
  * Something every pattern needs, by name: the text a pattern cannot match without. Found in one
- * scan of the text, they spare a text the patterns it cannot match (an `=` in `const x = 1` calls
- * for the query-parameter pattern, not for the fifteen others).
+ * scan of the text, they spare a text the patterns it cannot match (a `token=` calls for the
+ * query-parameter pattern and the `key = value` ones, not for the fifteen others).
  */
 type Hint =
   | 'assignment'
@@ -205,7 +205,11 @@ const ALL_HINTS = -1;
  * are written out: `api-key`, `api_key`, `apikey`.
  */
 const HINT_TEXTS: readonly (readonly [string, Hint])[] = [
-  ['=', 'assignment'],
+  // A credential in a query string ends its parameter's name, and every such name ends in one of
+  // these: code full of `=` (`const retries = 3;`) runs that pattern only where one is.
+  ...['token=', 'key=', 'password=', 'passwd=', 'secret=', 'signature=', 'sig='].map(
+    (text) => [text, 'assignment'] as const,
+  ),
   ['@', 'at'],
   ['-----begin', 'private-key'],
   ['authorization', 'authorization'],
@@ -313,7 +317,11 @@ const PATTERN_NEEDS: readonly number[] = SECRET_PATTERNS.map((secret) =>
 export function redactText(text: string): string {
   if (text.length < 8) return text;
   const hints = hintsIn(text);
-  if (hints === 0) return text;
+  return hints === 0 ? text : redactHinted(text, hints);
+}
+
+/** `redactText` of a text that holds `hints` (not 0). */
+function redactHinted(text: string, hints: number): string {
   let out = text;
   for (let index = 0; index < SECRET_PATTERNS.length; index++) {
     if (((PATTERN_NEEDS[index] as number) & hints) === 0) continue;
@@ -327,8 +335,8 @@ export function redactText(text: string): string {
 /**
  * Texts redacted lately, and what they became. A learned constraint's evidence (its last error, the
  * calls that failed, its target) is redacted again each time the constraint is shown (every check it
- * decides), and remembering it makes that a lookup. Only short texts are kept, and not many: a few
- * hundred kilobytes at most.
+ * decides), and remembering it makes that a lookup. Only short texts that hold a hint are kept (the
+ * rest need no pattern run, and one scan tells), and not many: a few hundred kilobytes at most.
  */
 const REMEMBERED_REDACTIONS = 256;
 const REMEMBERED_REDACTION_LENGTH = 1024;
@@ -345,7 +353,10 @@ export function redactRemembered(text: string): string {
   if (text.length < 8 || text.length > REMEMBERED_REDACTION_LENGTH) return redactText(text);
   const known = recentRedactions.get(text);
   if (known !== undefined) return known;
-  const clean = redactText(text);
+  // A text without hints is its own redaction, found in one scan: remembering it would cost more.
+  const hints = hintsIn(text);
+  if (hints === 0) return text;
+  const clean = redactHinted(text, hints);
   const hash = hashLanes(text).low;
   if (!seenOnce.has(hash)) {
     if (seenOnce.size >= REMEMBERED_REDACTIONS * 4) seenOnce = new Set();
@@ -390,11 +401,20 @@ const REDACTION_WINDOW = 4;
  */
 export function keptText(text: string, limit: number): string {
   const last = lastKept;
-  if (last !== undefined && last.limit === limit && last.text === text) return last.kept;
-  const window = text.length > limit * REDACTION_WINDOW ? text.slice(0, limit * REDACTION_WINDOW) : text;
+  if (last !== undefined && last.text === text) {
+    if (last.limit === limit) return last.kept;
+    // The journal keeps more of an error than evidence does (500 characters, not 300): a text
+    // redacted whole and kept whole is the same excerpt under any length that still holds it.
+    if (last.whole && last.kept.length <= limit && text.length <= limit * REDACTION_WINDOW) return last.kept;
+  }
+  const whole = text.length <= limit * REDACTION_WINDOW;
+  const window = whole ? text : text.slice(0, limit * REDACTION_WINDOW);
   const clean = redactText(window);
   const kept = ownCopy(clean.length <= limit ? clean : `${clean.slice(0, Math.max(0, limit - 1))}…`);
-  lastKept = text.length <= REMEMBERED_TEXT_LIMIT ? { text, limit, kept } : undefined;
+  lastKept =
+    text.length <= REMEMBERED_TEXT_LIMIT
+      ? { text, limit, kept, whole: whole && clean.length <= limit }
+      : undefined;
   return kept;
 }
 
@@ -404,7 +424,15 @@ export function keptText(text: string, limit: number): string {
  * of them costs more than the rest of learning. Texts past this length are not held on to for it.
  */
 const REMEMBERED_TEXT_LIMIT = 1024 * 1024;
-let lastKept: { readonly text: string; readonly limit: number; readonly kept: string } | undefined;
+let lastKept:
+  | {
+      readonly text: string;
+      readonly limit: number;
+      readonly kept: string;
+      /** Whether `kept` is the whole text redacted, neither windowed nor cut. */
+      readonly whole: boolean;
+    }
+  | undefined;
 
 /**
  * A constraint as it may be kept on disk, shown or handed to a caller: its evidence (the last error, the calls that
@@ -412,8 +440,21 @@ let lastKept: { readonly text: string; readonly limit: number; readonly kept: st
  * are cleaned as they are read, and again when written back.
  */
 export function redactConstraint(constraint: Constraint): Constraint {
+  return redactConstraintKnowing(constraint, undefined, undefined);
+}
+
+/**
+ * `redactConstraint`, told what one text became when it was just redacted (the last error a violation
+ * shows beside its constraint), so that it is not redacted twice.
+ */
+export function redactConstraintKnowing(
+  constraint: Constraint,
+  text: string | undefined,
+  clean: string | undefined,
+): Constraint {
   const { evidence } = constraint;
-  const lastError = redactRemembered(evidence.lastError);
+  const lastError =
+    clean !== undefined && text === evidence.lastError ? clean : redactRemembered(evidence.lastError);
   let calls = evidence.calls;
   for (let index = 0; index < calls.length; index++) {
     const clean = redactRemembered(calls[index] as string);

@@ -1,5 +1,6 @@
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
   createToolCallAdapter,
@@ -42,6 +43,40 @@ describe('what the engine keeps of tool output', () => {
         expect(kept).not.toContain('ghp_');
       }
     }
+  });
+
+  it('keeps what its definition gives for any text kept at one length after another, as learning and the journal keep them', () => {
+    const piece = fc.oneof(
+      fc.constantFrom(
+        'ENOENT: no such file ',
+        'password=hunter2 ',
+        'ghp_R4nd0mT0k3nV4lu3F0rT3st1ngXyZ12 ',
+        '\n',
+      ),
+      fc.string({ maxLength: 40 }),
+      fc.nat({ max: 700 }).map((length) => 'x'.repeat(length)),
+    );
+    const expected = (text: string, limit: number) => {
+      const clean = redactText(text.slice(0, limit * 4));
+      return clean.length <= limit ? clean : `${clean.slice(0, limit - 1)}…`;
+    };
+    fc.assert(
+      fc.property(
+        fc.array(
+          fc.tuple(
+            fc.array(piece, { maxLength: 12 }),
+            fc.array(fc.constantFrom(20, 300, 500, 1200), { minLength: 1, maxLength: 4 }),
+          ),
+        ),
+        (cases) => {
+          for (const [pieces, limits] of cases) {
+            const text = pieces.join('');
+            for (const limit of limits) expect(keptText(text, limit)).toBe(expected(text, limit));
+          }
+        },
+      ),
+      { numRuns: 300 },
+    );
   });
 
   it('does not keep 20 KB error outputs alive through the excerpts it learned from them', () => {

@@ -20,6 +20,19 @@ describe('RecencyMap', () => {
     expect([...map.values()]).toEqual([3, 4]);
   });
 
+  it('appends a key it does not hold as the most recent entry', () => {
+    const map = new RecencyMap<string, number>();
+    map.set('a', 1).append('b', 2).set('c', 3).append('d', 4);
+    map.set('b', 5);
+    expect([...map]).toEqual([
+      ['a', 1],
+      ['c', 3],
+      ['d', 4],
+      ['b', 5],
+    ]);
+    expect(map.shift()).toBe(1);
+  });
+
   it('keeps going after it was emptied and filled again', () => {
     const map = new RecencyMap<string, number>();
     map.set('a', 1);

@@ -135,6 +135,14 @@ describe('redactText', () => {
     '-----begin ',
     'TOKEN',
     'MySQL -p',
+    '#SIGNATURE=',
+    '&Client_Secret=',
+    '?passwd=',
+    '&Refresh_Token=',
+    '?api-key=',
+    '&Sig',
+    '=',
+    ';',
   ];
 
   it('gives what running every pattern gives, whichever patterns it skips', () => {
