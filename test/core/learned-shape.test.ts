@@ -28,27 +28,23 @@ describe('constraint ids', () => {
   });
 });
 
+/** The fields every ban starts with, and those that say how long it lasts, in their written order. */
+const LEADING_FIELDS = ['id', 'type', 'scope', 'signature', 'actionClass'];
+const LIFETIME_FIELDS = ['createdAt', 'expiresAt', 'strikes', 'probation', 'persistent'];
+
 describe('learned constraints as stores and journals write them', () => {
   it('keeps a target ban’s fields in their written order, with none left undefined', () => {
     const agent = new Agent();
     const { record } = agent.call('read_file', { path: 'src/orders/parse.ts' }, ENOENT);
     const [ban] = record?.newConstraints ?? [];
     expect(Object.keys(ban ?? {})).toEqual([
-      'id',
-      'type',
-      'scope',
-      'signature',
-      'actionClass',
+      ...LEADING_FIELDS,
       'tool',
       'target',
       'blocksKinds',
       'meaning',
       'evidence',
-      'createdAt',
-      'expiresAt',
-      'strikes',
-      'probation',
-      'persistent',
+      ...LIFETIME_FIELDS,
     ]);
     expect(Object.keys(ban?.evidence ?? {})).toEqual(['failures', 'firstAt', 'lastAt', 'lastError', 'calls']);
   });
@@ -63,11 +59,7 @@ describe('learned constraints as stores and journals write them', () => {
     const { record } = agent.call('edit_file', edit, NOT_FOUND);
     const ban = record?.newConstraints.find((constraint) => constraint.scope === 'call');
     expect(Object.keys(ban ?? {})).toEqual([
-      'id',
-      'type',
-      'scope',
-      'signature',
-      'actionClass',
+      ...LEADING_FIELDS,
       'tool',
       'callKey',
       'target',
@@ -75,11 +67,7 @@ describe('learned constraints as stores and journals write them', () => {
       'needle',
       'dependsOnWorkspace',
       'evidence',
-      'createdAt',
-      'expiresAt',
-      'strikes',
-      'probation',
-      'persistent',
+      ...LIFETIME_FIELDS,
       'context',
     ]);
     expect(Object.values(ban ?? {})).not.toContain(undefined);
@@ -96,19 +84,7 @@ describe('learned constraints as stores and journals write them', () => {
       );
     }
     const strategy = agent.loop.getActiveConstraints().find((constraint) => constraint.scope === 'strategy');
-    expect(Object.keys(strategy ?? {})).toEqual([
-      'id',
-      'type',
-      'scope',
-      'signature',
-      'actionClass',
-      'evidence',
-      'createdAt',
-      'expiresAt',
-      'strikes',
-      'probation',
-      'persistent',
-    ]);
+    expect(Object.keys(strategy ?? {})).toEqual([...LEADING_FIELDS, 'evidence', ...LIFETIME_FIELDS]);
     expect(strategy?.evidence.calls).toEqual([
       'src/orders/parse.ts',
       'src/orders/total.ts',
