@@ -449,18 +449,20 @@ export function redactConstraint(constraint: Constraint): Constraint {
  */
 export function redactConstraintKnowing(
   constraint: Constraint,
-  text: string | undefined,
-  clean: string | undefined,
+  shownError: string | undefined,
+  shownErrorClean: string | undefined,
 ): Constraint {
   const { evidence } = constraint;
   const lastError =
-    clean !== undefined && text === evidence.lastError ? clean : redactRemembered(evidence.lastError);
+    shownErrorClean !== undefined && shownError === evidence.lastError
+      ? shownErrorClean
+      : redactRemembered(evidence.lastError);
   let calls = evidence.calls;
   for (let index = 0; index < calls.length; index++) {
-    const clean = redactRemembered(calls[index] as string);
-    if (clean !== calls[index]) {
+    const cleanCall = redactRemembered(calls[index] as string);
+    if (cleanCall !== calls[index]) {
       if (calls === evidence.calls) calls = [...calls];
-      (calls as string[])[index] = clean;
+      (calls as string[])[index] = cleanCall;
     }
   }
   const target = constraint.target === undefined ? undefined : redactRemembered(constraint.target);
