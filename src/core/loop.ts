@@ -11,7 +11,7 @@ import {
   createDefaultDetectors,
   isConvergenceDetector,
 } from './detectors/index.js';
-import type { CallContext, Detector, ObservedOutcome } from './detectors/types.js';
+import type { CallContext, Detector } from './detectors/types.js';
 import { DistinctWindow } from './distinct-window.js';
 import {
   callViolation,
@@ -25,6 +25,7 @@ import { digestResult, identifyArguments } from './identity/index.js';
 import { IdentityCache } from './identity-cache.js';
 import { copyOf, invalidateAfter, NO_WORKSPACE_KNOWLEDGE } from './invalidation.js';
 import { Learner } from './learning.js';
+import { Observed } from './observed.js';
 import { type Policy, type PolicyInput, resolvePolicy, ToolPolicyIndex } from './policy.js';
 import { RadiusLimit } from './radius.js';
 import { sameProposal } from './same-proposal.js';
@@ -240,10 +241,7 @@ export class NarrowingEngine {
   }
 
   recordOutcome(outcome: Outcome): RecordResult {
-    // An outcome usually carries a proposal converted afresh from the call that was checked.
-    const checked = this.contexts.has(outcome.proposal)
-      ? outcome.proposal
-      : (this.contexts.findKey((held) => sameProposal(held, outcome.proposal)) ?? outcome.proposal);
+    const checked = this.checkedProposal(outcome.proposal);
     const call = this.contextFor(checked);
     this.contexts.delete(checked);
     const text = outcome.content ?? outcome.error ?? '';
@@ -284,24 +282,16 @@ export class NarrowingEngine {
           lifted.push({ entry: evicted, why: 'evicted to stay within capacity' });
       }
       if (facts && call.facts.actsOnHiddenState) this.noteHiddenStateBan(call);
-      // What a detector keeps for evidence is redacted and copied, and written only when one asks:
-      // most results are never kept, and a detector's state may be saved to disk.
-      let kept: string | undefined;
-      const observed: ObservedOutcome = {
-        success: !facts,
-        failure: facts,
+      const observed = new Observed(
+        facts,
         resultDigest,
         nonAdvancing,
         empty,
-        get text() {
-          kept ??= keptText(text, 300);
-          return kept;
-        },
-        content: text,
-        score: outcome.score,
-        changedWorld: effect !== undefined && effect.kind !== 'none' && effect.kind !== 'outside',
-        changedService: effect?.service !== undefined,
-      };
+        text,
+        outcome.score,
+        effect !== undefined && effect.kind !== 'none' && effect.kind !== 'outside',
+        effect?.service !== undefined,
+      );
       const harness = facts?.blame === 'harness_fault';
       for (const detector of this.detectors) {
         if (!harness || detector.observesHarnessFaults) detector.observe(call, observed);
@@ -528,6 +518,15 @@ export class NarrowingEngine {
     await this.audit?.close?.();
   }
 
+  /**
+   * The proposal checked for this outcome: usually one converted afresh from the same call. Apart
+   * from `recordOutcome`, whose variables would otherwise all be kept for the search's callback.
+   */
+  private checkedProposal(proposal: Proposal): Proposal {
+    if (this.contexts.has(proposal)) return proposal;
+    return this.contexts.findKey((held) => sameProposal(held, proposal)) ?? proposal;
+  }
+
   private contextFor(proposal: Proposal): Call {
     const now = this.clock.now();
     const cached = this.contexts.get(proposal);
@@ -706,14 +705,14 @@ export class NarrowingEngine {
     if (this.hiddenStateBans.length > 0) this.forgetHiddenStateBans(call, lifted);
     const { own, targets: onTargets } = this.constraintsOn(call);
     if (own) this.lift(own, `${call.description} succeeded`, call.now, lifted);
-    onTargets.forEach((entries, index) => {
+    for (let index = 0; index < onTargets.length; index++) {
       const target = call.facts.targets[index] as string;
       // Lifting takes entries out of the list being read.
-      for (const entry of copyOf(entries)) {
+      for (const entry of copyOf(onTargets[index] as readonly Entry[])) {
         if (blocksKind(entry.constraint, call.facts.kind))
           this.lift(entry, `${call.description} succeeded on ${target}`, call.now, lifted);
       }
-    });
+    }
     if (this.index.hasStrategies(call.facts.actionClass)) {
       // Lifting changes the set, so go over a copy.
       for (const entry of [...this.index.strategiesFor(call.facts.actionClass)]) {

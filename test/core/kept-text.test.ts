@@ -7,6 +7,7 @@ import {
   toolCallToOutcome,
   toolCallToProposal,
 } from '../../src/adapters/tool-call/index.js';
+import type { Detector, ObservedOutcome } from '../../src/core/detectors/types.js';
 import { NarrowingEngine } from '../../src/core/loop.js';
 import { keptText, REDACTED, redactText } from '../../src/core/secrets.js';
 
@@ -77,6 +78,39 @@ describe('what the engine keeps of tool output', () => {
       ),
       { numRuns: 300 },
     );
+  });
+
+  it('tells detectors the whole result and a redacted excerpt of it, and whether the call failed', () => {
+    const observed: ObservedOutcome[] = [];
+    const listener: Detector = {
+      name: 'listener',
+      check: () => undefined,
+      observe: (_call, outcome) => {
+        observed.push(outcome);
+      },
+      reset: () => undefined,
+      snapshot: () => ({}),
+      restore: () => undefined,
+    };
+    const engine = new NarrowingEngine({ adapter: createToolCallAdapter(), detectors: [listener] });
+    const token = 'ghp_R4nd0mT0k3nV4lu3F0rT3st1ngXyZ12';
+    const output = `remote: https://${token}@github.com/acme/shop.git\n${'ok '.repeat(400)}`;
+    const call = (command: string, text: string, isError: boolean) => {
+      engine.checkProposal(toolCallToProposal('bash', { command }));
+      engine.recordOutcome(toolCallToOutcome('bash', { command }, { content: [{ type: 'text', text }], isError }));
+    };
+    call('git remote -v', output, false);
+    call('npm run lint', "npm error Missing script: \"lint\"", true);
+    const [succeeded, failed] = observed;
+    expect(succeeded?.success).toBe(true);
+    expect(succeeded?.failure).toBeUndefined();
+    expect(succeeded?.content).toBe(output);
+    expect(succeeded?.text.length).toBeLessThanOrEqual(300);
+    expect(succeeded?.text).toContain(REDACTED);
+    expect(succeeded?.text).not.toContain(token);
+    expect(failed?.success).toBe(false);
+    expect(failed?.failure?.blame).toBe('agent_failure');
+    expect(failed?.text).toBe('npm error Missing script: "lint"');
   });
 
   it('does not keep 20 KB error outputs alive through the excerpts it learned from them', () => {

@@ -1,0 +1,40 @@
+/**
+ * What detectors are told of an executed call. One is made for every outcome, so it is a class:
+ * an object literal with a getter is built property by property on every call, at about fifty
+ * times the cost of constructing an instance.
+ */
+import type { ObservedOutcome } from './detectors/types.js';
+import { keptText } from './secrets.js';
+import type { FailureFacts } from './types.js';
+
+/** How much of a result a detector may keep as evidence. */
+const KEPT_CHARS = 300;
+
+export class Observed implements ObservedOutcome {
+  private kept: string | undefined;
+
+  constructor(
+    readonly failure: FailureFacts | undefined,
+    readonly resultDigest: string,
+    readonly nonAdvancing: boolean,
+    readonly empty: boolean,
+    /** The whole result text. */
+    readonly content: string,
+    readonly score: number | undefined,
+    readonly changedWorld: boolean,
+    readonly changedService: boolean,
+  ) {}
+
+  get success(): boolean {
+    return this.failure === undefined;
+  }
+
+  /**
+   * Redacted and copied on first use: most results are never kept as evidence, and what a
+   * detector keeps may be saved to disk.
+   */
+  get text(): string {
+    this.kept ??= keptText(this.content, KEPT_CHARS);
+    return this.kept;
+  }
+}
