@@ -57,18 +57,29 @@ export class RecencyMap<K, V> implements Iterable<[K, V]> {
 
   /** Removes the least recently set entry and returns its value; undefined when empty. */
   shift(): V | undefined {
-    this.changesSinceShift = 0;
-    let next = this.cursor?.next();
-    if (next === undefined || next.done) {
-      // A finished iterator stays finished, even once entries are added again.
-      this.cursor = this.map.keys();
-      next = this.cursor.next();
-      if (next.done) return undefined;
-    }
-    const value = this.map.get(next.value);
-    this.map.delete(next.value);
+    const oldest = this.oldest();
+    if (oldest.done) return undefined;
+    const value = this.map.get(oldest.value);
+    this.map.delete(oldest.value);
     this.removed();
     return value;
+  }
+
+  /** Removes the least recently set entry without reading its value: `shift` for a map that trims. */
+  dropOldest(): void {
+    const oldest = this.oldest();
+    if (oldest.done) return;
+    this.map.delete(oldest.value);
+    this.removed();
+  }
+
+  private oldest(): IteratorResult<K> {
+    this.changesSinceShift = 0;
+    const next = this.cursor?.next();
+    if (next !== undefined && !next.done) return next;
+    // A finished iterator stays finished, even once entries are added again.
+    this.cursor = this.map.keys();
+    return this.cursor.next();
   }
 
   /** Starts a new map rather than emptying this one, which would link the old table to the new. */

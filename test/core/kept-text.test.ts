@@ -97,10 +97,12 @@ describe('what the engine keeps of tool output', () => {
     const output = `remote: https://${token}@github.com/acme/shop.git\n${'ok '.repeat(400)}`;
     const call = (command: string, text: string, isError: boolean) => {
       engine.checkProposal(toolCallToProposal('bash', { command }));
-      engine.recordOutcome(toolCallToOutcome('bash', { command }, { content: [{ type: 'text', text }], isError }));
+      engine.recordOutcome(
+        toolCallToOutcome('bash', { command }, { content: [{ type: 'text', text }], isError }),
+      );
     };
     call('git remote -v', output, false);
-    call('npm run lint', "npm error Missing script: \"lint\"", true);
+    call('npm run lint', 'npm error Missing script: "lint"', true);
     const [succeeded, failed] = observed;
     expect(succeeded?.success).toBe(true);
     expect(succeeded?.failure).toBeUndefined();

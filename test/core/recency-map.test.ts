@@ -45,11 +45,12 @@ describe('RecencyMap', () => {
     expect(map.shift()).toBe(3);
   });
 
-  it('behaves as a list in order of setting under any mix of sets, deletions and shifts', () => {
+  it('behaves as a list in order of setting under any mix of sets, deletions, shifts and drops', () => {
     const operation = fc.oneof(
       fc.record({ kind: fc.constant('set' as const), key: fc.integer({ min: 0, max: 20 }) }),
       fc.record({ kind: fc.constant('delete' as const), key: fc.integer({ min: 0, max: 20 }) }),
       fc.record({ kind: fc.constant('shift' as const) }),
+      fc.record({ kind: fc.constant('drop' as const) }),
       fc.record({ kind: fc.constant('clear' as const) }),
     );
     fc.assert(
@@ -65,6 +66,9 @@ describe('RecencyMap', () => {
             model = model.filter(([key]) => key !== operation.key);
           } else if (operation.kind === 'shift') {
             expect(map.shift()).toBe(model.shift()?.[1]);
+          } else if (operation.kind === 'drop') {
+            map.dropOldest();
+            model.shift();
           } else {
             map.clear();
             model = [];

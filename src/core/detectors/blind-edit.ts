@@ -49,12 +49,11 @@ export function createBlindEditDetector(): Detector {
 
   function show(target: string): void {
     const name = fileName(target);
-    const spellings = seen.get(name) ?? [];
+    const spellings = seen.upsert(name, noSpellings);
     if (!spellings.includes(target)) {
       spellings.push(target);
       if (spellings.length > MAX_SPELLINGS) spellings.shift();
     }
-    seen.set(name, spellings);
     const guessed = guesses.peek(name);
     if (guessed === undefined) return;
     // The agent may read a file under another spelling than it edits it (`src/a.ts`, `/repo/src/a.ts`).
@@ -150,6 +149,10 @@ export function createBlindEditDetector(): Detector {
       guesses.clear();
     },
   };
+}
+
+function noSpellings(): string[] {
+  return [];
 }
 
 function fileName(path: string): string {

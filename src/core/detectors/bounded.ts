@@ -24,13 +24,19 @@ export class LruMap<V> {
     this.trim(this.capacity);
   }
 
+  /** `set` for a key the map does not hold (a `peek` just found nothing): one lookup fewer. */
+  add(key: string, value: V): void {
+    this.map.append(key, value);
+    this.trim(this.capacity);
+  }
+
   delete(key: string): void {
     this.map.delete(key);
   }
 
   /** Forgets the least recently written entries beyond `size`. */
   trim(size: number): void {
-    while (this.map.size > size) this.map.shift();
+    while (this.map.size > size) this.map.dropOldest();
   }
 
   clear(): void {
@@ -73,7 +79,24 @@ export class GenerationalMap<V> {
   }
 
   set(key: string, value: V): void {
-    if (!this.young.has(key) && this.young.size >= this.half) {
+    if (this.young.has(key)) this.young.set(key, value);
+    else this.addYoung(key, value);
+  }
+
+  /**
+   * The value held for `key`, or `create()`'s, added when none is: for values changed in place,
+   * with one lookup when the key was written lately instead of a read and a write.
+   */
+  upsert(key: string, create: () => V): V {
+    const young = this.young.get(key);
+    if (young !== undefined) return young;
+    const value = this.old.get(key) ?? create();
+    this.addYoung(key, value);
+    return value;
+  }
+
+  private addYoung(key: string, value: V): void {
+    if (this.young.size >= this.half) {
       this.old = this.young;
       this.young = new Map();
     }

@@ -91,9 +91,11 @@ export function createCompactionCycleDetector(): Detector {
     observe(call: CallContext, outcome: ObservedOutcome): void {
       if (isHarnessFault(outcome)) return;
       const key = call.identity.callKey;
-      const same = known.peek(key) === outcome.resultDigest;
+      const before = known.peek(key);
+      const same = before === outcome.resultDigest;
       const warned = repeats(call);
-      known.set(key, outcome.resultDigest);
+      if (before === undefined) known.add(key, outcome.resultDigest);
+      else known.set(key, outcome.resultDigest);
       if (outcome.changedWorld || !same) {
         cycle.progressed = true;
       } else if (outcome.success && REREAD_KINDS.has(kindOf(call))) {

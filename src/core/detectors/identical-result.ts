@@ -157,7 +157,7 @@ export function createIdenticalResultDetector(): Detector {
           rerunTool = call.tool;
           rerunKey = key;
         } else {
-          calls.set(key, {
+          const fresh: Repeats = {
             digest: outcome.resultDigest,
             count: 1,
             seen: 1,
@@ -170,7 +170,9 @@ export function createIdenticalResultDetector(): Detector {
             // Most results are never repeated: their text is kept only where one repeat already
             // warrants a note, instead of holding on to a thousand results.
             text: limits.warnAt <= 2 ? excerpt(outcome.text) : '',
-          });
+          };
+          if (entry === undefined) calls.add(key, fresh);
+          else calls.set(key, fresh);
           calls.trim(Math.min(MAX_CALLS, Math.max(REVISIT_ROOM, BATCH_ROOM + 4 * widestWindow)));
           reruns = 0;
         }

@@ -22,20 +22,23 @@ describe('LruMap', () => {
     expect([...map.values()]).toEqual([2, 3]);
   });
 
-  it('agrees with a list of keys by last write that keeps `capacity`, for any sequence of writes, deletes and trims', () => {
+  it('agrees with a list of keys by last write that keeps `capacity`, for any sequence of writes, adds, deletes and trims', () => {
     const key = fc.constantFrom('a', 'b', 'c', 'd', 'e', 'f');
     const step = fc.oneof(
       fc.record({ op: fc.constant('set' as const), key, value: fc.integer({ min: 0, max: 9 }) }),
       fc.record({ op: fc.constant('delete' as const), key, value: fc.constant(0) }),
       fc.record({ op: fc.constant('trim' as const), key, value: fc.integer({ min: 0, max: 5 }) }),
+      fc.record({ op: fc.constant('add' as const), key, value: fc.integer({ min: 0, max: 9 }) }),
     );
     fc.assert(
       fc.property(fc.integer({ min: 1, max: 4 }), fc.array(step, { maxLength: 200 }), (capacity, steps) => {
         const map = new LruMap<number>(capacity);
         const model = new Map<string, number>();
         for (const { op, key: name, value } of steps) {
-          if (op === 'set') {
-            map.set(name, value);
+          if (op === 'set' || op === 'add') {
+            // `add` is for a key a peek has just not found; for one the map holds, it is a `set`.
+            if (op === 'add' && map.peek(name) === undefined) map.add(name, value);
+            else map.set(name, value);
             model.delete(name);
             if (model.size === capacity) model.delete(model.keys().next().value as string);
             model.set(name, value);
@@ -76,6 +79,34 @@ describe('GenerationalMap', () => {
         // Whatever is remembered is the last value written, and no more keys than the capacity.
         const remembered = byRecency.filter(([key]) => map.get(key) !== undefined);
         for (const [key, index] of remembered) expect(map.get(key)).toBe(index);
+        expect(remembered.length).toBeLessThanOrEqual(capacity);
+      }),
+    );
+  });
+
+  it('keeps the guarantees of a write for a read that adds what it does not find, for any mix of the two', () => {
+    const key = fc.constantFrom('a.ts', 'b.ts', 'c.ts', 'd.ts', 'e.ts', 'f.ts', 'g.ts', 'h.ts');
+    const step = fc.record({ upsert: fc.boolean(), key });
+    fc.assert(
+      fc.property(fc.array(step, { maxLength: 60 }), fc.integer({ min: 2, max: 8 }), (steps, capacity) => {
+        const map = new GenerationalMap<number>(capacity);
+        const lastWrite = new Map<string, { at: number; value: number }>();
+        for (const [index, { upsert, key: name }] of steps.entries()) {
+          let value = index;
+          if (upsert) {
+            const before = map.get(name);
+            value = map.upsert(name, () => index);
+            expect(value).toBe(before ?? index);
+          } else {
+            map.set(name, index);
+          }
+          lastWrite.set(name, { at: index, value });
+        }
+        const byRecency = [...lastWrite.entries()].sort((a, b) => b[1].at - a[1].at);
+        for (const [name, { value }] of byRecency.slice(0, Math.floor(capacity / 2)))
+          expect(map.get(name)).toBe(value);
+        const remembered = byRecency.filter(([name]) => map.get(name) !== undefined);
+        for (const [name, { value }] of remembered) expect(map.get(name)).toBe(value);
         expect(remembered.length).toBeLessThanOrEqual(capacity);
       }),
     );
