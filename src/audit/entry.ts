@@ -6,6 +6,7 @@
 import { createHmac, hash } from 'node:crypto';
 import { canonicalJson } from '../core/identity/index.js';
 import type { JournalEvent } from '../core/types.js';
+import { plainCanonicalJson } from './plain-json.js';
 import { type JsonValue, redact } from './redact.js';
 
 /** The `prev` of the first receipt. */
@@ -88,7 +89,7 @@ function storedArgs(args: unknown): JsonValue {
  * journal confirm a guessed password.
  */
 function digestArgs(args: unknown): JsonValue {
-  const canonical = canonicalJson(redact(args));
+  const canonical = plainCanonicalJson(redact(args));
   return { sha256: sha256Hex(canonical), bytes: Buffer.byteLength(canonical) };
 }
 
@@ -116,7 +117,7 @@ function receiptHash(prev: string, canonical: string, key: string | undefined): 
 export function sealLine(entry: UnsealedEntry, key?: string): SealedLine {
   const { seq, prev } = entry;
   if (prev !== undefined && key !== undefined) (entry as Record<string, JsonValue>).keyed = true;
-  const canonical = canonicalJson(entry);
+  const canonical = plainCanonicalJson(entry);
   if (prev === undefined) return { seq, text: `${canonical}\n` };
   const hash = receiptHash(prev, canonical, key);
   return { seq, text: `${withHash(canonical, hash)}\n`, hash };

@@ -14,6 +14,12 @@ export {
   maskVolatile,
   maskVolatileExhaustively,
 } from './call-identity.js';
-export { boundedArguments, type CanonicalOptions, canonicalJson, UNREADABLE } from './canonical-json.js';
+export {
+  boundedArguments,
+  type CanonicalOptions,
+  canonicalJson,
+  sortKeys,
+  UNREADABLE,
+} from './canonical-json.js';
 export { describeCall, truncate } from './describe.js';
 export { hashLanes, hashString } from './hashing.js';
