@@ -19,6 +19,8 @@ import { refusedResult } from './verdict-result.js';
 /** The upstream, with the client that can relay calls. */
 export interface RelayingUpstream extends UpstreamLink {
   client(): Promise<UpstreamClient>;
+  /** The client when the upstream is up, so that a call need not wait a turn for `client()`. */
+  readonly connected?: UpstreamClient | undefined;
 }
 
 export interface FastToolCallsOptions extends ToolCallStepsOptions {
@@ -115,9 +117,11 @@ export class FastToolCalls {
     }
     this.open.delete(call.id);
     if (!answer || call.cancelled || this.clientLeft) return;
-    await this.options.send(answer).catch((error: unknown) => {
+    try {
+      await this.options.send(answer);
+    } catch (error) {
       this.options.log(`the client: Failed to send response: ${describeError(error)}`);
-    });
+    }
   }
 
   /** The message for the client; undefined when the call was cancelled. */
@@ -133,7 +137,8 @@ export class FastToolCalls {
     const started = performance.now();
     let outcome: RelayOutcome | undefined;
     try {
-      const client = await this.options.upstream.client();
+      const { upstream } = this.options;
+      const client = upstream.connected ?? (await upstream.client());
       if (call.cancelled) return undefined;
       steps.dispatched(proposal);
       outcome = await this.exchange(client, call);

@@ -5,6 +5,15 @@ import { parseMessageLine } from './json-rpc-line.js';
 /** A larger line is not a message anyone meant to send; the connection is closed rather than buffering on. */
 const MAX_LINE_BYTES = 64 * 1024 * 1024;
 const SHOWN_CHARS = 120;
+const CR = 13;
+
+/**
+ * Whether a line starting with this character may be blank: every character `trim` removes is a
+ * space, a control character or above U+007E, so a line starting with `{` (every message) is not.
+ */
+function mayBeBlank(first: number): boolean {
+  return first <= 32 || first > 126;
+}
 
 /** A problem on the wire, described from the proxy's side: the message names the peer already. */
 export class WireError extends Error {
@@ -86,7 +95,9 @@ export class JsonLineTransport implements Transport {
       this.pending = [];
       this.pendingBytes = 0;
       start = newline + 1;
-      this.deliver(line.toString('utf8').replace(/\r$/, ''));
+      // A CR before the newline (CRLF) is dropped: a byte that UTF-8 never uses inside a character.
+      const end = line.length > 0 && line[line.length - 1] === CR ? line.length - 1 : line.length;
+      this.deliver(line.toString('utf8', 0, end));
       if (this.closed) return;
     }
     if (start < chunk.length) {
@@ -102,7 +113,7 @@ export class JsonLineTransport implements Transport {
   };
 
   private deliver(line: string): void {
-    if (line.trim() === '') return;
+    if (line.length === 0 || (mayBeBlank(line.charCodeAt(0)) && line.trim() === '')) return;
     let message: JSONRPCMessage;
     try {
       message = parseMessageLine(line);

@@ -4,6 +4,7 @@ import {
   SdkError,
   SdkErrorCode,
 } from '@modelcontextprotocol/client';
+import { type Deadline, Deadlines } from './deadlines.js';
 import type { RelayOutcome, UpstreamClient } from './upstream-client.js';
 
 export interface RelayCallOptions {
@@ -34,6 +35,9 @@ export interface PendingCall {
  */
 export const ABANDONED_ANSWER_WAIT_MS = 30_000;
 
+/** The timeouts of every relayed call, on one timer. */
+const timeouts = new Deadlines();
+
 /** Relays one call with the proxy's timeout; the timeout tells the server the call is abandoned. */
 export function relayCall(
   client: UpstreamClient,
@@ -43,16 +47,18 @@ export function relayCall(
   let abandoned = false;
   let abandon: PendingCall['abandon'] = () => undefined;
   const outcome = new Promise<RelayOutcome | undefined>((resolve) => {
-    let timer: NodeJS.Timeout | undefined;
+    let timeout: Deadline | undefined;
+    /** How long progress keeps the call alive: the call timeout, then an abandoned call's wait. */
+    let waitMs = options.timeoutMs;
     const { onProgress } = options;
     const relayed = client.relayToolCall(params, {
       settled: (ended) => {
-        clearTimeout(timer);
+        timeout?.clear();
         resolve(ended);
       },
       ...(onProgress && {
         progressed: (progress: Progress) => {
-          timer?.refresh();
+          timeout?.reset(waitMs);
           if (!abandoned) onProgress(progress);
         },
       }),
@@ -70,13 +76,13 @@ export function relayCall(
       relayed.forget();
       resolve({ error });
     };
-    timer = setTimeout(expire, options.timeoutMs);
+    timeout = timeouts.add(options.timeoutMs, expire);
     abandon = (reason, { tellServer = true } = {}) => {
       if (abandoned) return;
       abandoned = true;
       if (tellServer) relayed.cancel(reason);
-      clearTimeout(timer);
-      timer = setTimeout(expire, Math.min(options.timeoutMs, ABANDONED_ANSWER_WAIT_MS));
+      waitMs = Math.min(options.timeoutMs, ABANDONED_ANSWER_WAIT_MS);
+      timeout?.reset(waitMs);
     };
   });
   return { outcome, abandon: (reason, how) => abandon(reason, how) };

@@ -124,6 +124,12 @@ export class Upstream {
     return this.identity;
   }
 
+  /** The live client when the upstream is up: what `client()` resolves with, without waiting a turn. */
+  get connected(): UpstreamClient | undefined {
+    const state = this.state;
+    return state.kind === 'up' ? state.client : undefined;
+  }
+
   /** The live client; waits while a restart is under way; throws once the upstream is down. */
   async client(): Promise<UpstreamClient> {
     const state = this.state;

@@ -67,6 +67,67 @@ describe('JsonLineTransport', () => {
     expect(side.errors).toEqual([]);
   });
 
+  it('skips the lines that are blank once trimmed, Unicode spaces and a byte order mark included', () => {
+    const side = open();
+    side.input.write(`\uFEFF\n\u00A0 \u2028\r\n\t\n${JSON.stringify(ping(8))}\n`);
+    expect(side.messages).toEqual([ping(8)]);
+    expect(side.errors).toEqual([]);
+  });
+
+  it('takes each line for its text without one trailing CR, and skips it when that is blank', () => {
+    // What each line is taken to be: the text before the newline, without one CR at its end, skipped
+    // when nothing is left once trimmed, and otherwise parsed (or reported) as it is.
+    const expected = (line: string) => {
+      const text = line.replace(/\r$/, '');
+      if (text.trim() === '') return [];
+      let value: unknown;
+      try {
+        value = JSON.parse(text);
+      } catch {
+        return [{ error: text }];
+      }
+      // Only the pings below are messages; anything else that parses is reported as not JSON-RPC.
+      return (value as { jsonrpc?: unknown } | null)?.jsonrpc === '2.0'
+        ? [{ message: value }]
+        : [{ error: text }];
+    };
+    const piece = fc.constantFrom(
+      '{',
+      '}',
+      '"',
+      ' ',
+      '\t',
+      '\r',
+      '\u00A0',
+      '\uFEFF',
+      '\u2028',
+      'é',
+      '1',
+      'x',
+    );
+    const line = fc.oneof(
+      fc.array(piece, { maxLength: 8 }).map((pieces) => pieces.join('')),
+      fc.integer({ min: 0, max: 99 }).map((id) => JSON.stringify(ping(id))),
+      fc.integer({ min: 0, max: 99 }).map((id) => ` ${JSON.stringify(ping(id))}\r\r`),
+    );
+    fc.assert(
+      fc.property(fc.array(line, { maxLength: 6 }), fc.integer({ min: 1, max: 7 }), (lines, cut) => {
+        const side = open();
+        const bytes = Buffer.from(lines.map((text) => `${text}\n`).join(''));
+        for (let at = 0; at < bytes.length; at += cut) side.input.write(bytes.subarray(at, at + cut));
+        const seen = [
+          ...side.messages.map((message) => ({ message })),
+          ...side.errors.map((error) => ({ error: error.slice(error.indexOf('(ignored): ') + 11) })),
+        ];
+        const wanted = lines.flatMap(expected);
+        expect(seen).toEqual([
+          ...wanted.filter((entry) => 'message' in entry),
+          ...wanted.filter((entry) => 'error' in entry),
+        ]);
+      }),
+    );
+  });
+
   it('writes each message as one line', async () => {
     const side = open();
     await side.transport.send(ping(3));
