@@ -77,7 +77,7 @@ describe('JsonLineTransport', () => {
   it('takes each line for its text without one trailing CR, and skips it when that is blank', () => {
     // What each line is taken to be: the text before the newline, without one CR at its end, skipped
     // when nothing is left once trimmed, and otherwise parsed (or reported) as it is.
-    const expected = (line: string) => {
+    const expected = (line: string): ({ message: unknown } | { error: string })[] => {
       const text = line.replace(/\r$/, '');
       if (text.trim() === '') return [];
       let value: unknown;
