@@ -27,8 +27,72 @@ function collect(value: unknown, out: string[], depth: number): void {
   }
 }
 
-function escapeRegExp(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+/** Whether a character is one `\s` matches (and `trim` removes): white space or a line end. */
+function isSpace(code: number): boolean {
+  if (code <= 32) return code === 32 || (code >= 9 && code <= 13);
+  if (code < 160) return false;
+  return (
+    code === 160 ||
+    code === 0x1680 ||
+    (code >= 0x2000 && code <= 0x200a) ||
+    code === 0x2028 ||
+    code === 0x2029 ||
+    code === 0x202f ||
+    code === 0x205f ||
+    code === 0x3000 ||
+    code === 0xfeff
+  );
+}
+
+/**
+ * Where a quote of `value` that starts at `at` in `text` ends, or -1 when none starts there. Each run
+ * of white space in the value stands for a run of one or more in the text; the rest is compared as is.
+ */
+function quoteEnd(text: string, at: number, value: string): number {
+  let index = at;
+  let position = 0;
+  while (position < value.length) {
+    const code = value.charCodeAt(position);
+    if (isSpace(code)) {
+      if (index >= text.length || !isSpace(text.charCodeAt(index))) return -1;
+      while (position < value.length && isSpace(value.charCodeAt(position))) position++;
+      while (index < text.length && isSpace(text.charCodeAt(index))) index++;
+    } else {
+      if (index >= text.length || text.charCodeAt(index) !== code) return -1;
+      index++;
+      position++;
+    }
+  }
+  return index;
+}
+
+/** How many words a value holds, counting up to `limit + 1`. */
+function wordsIn(value: string, limit: number): number {
+  let words = 1;
+  for (let position = 0; position < value.length && words <= limit; position++) {
+    if (isSpace(value.charCodeAt(position)) && !isSpace(value.charCodeAt(position - 1))) words++;
+  }
+  return words;
+}
+
+/**
+ * The text with every quote of a value of several words blanked, searched from where the value's
+ * first word occurs: no expression is built for it, and a text that quotes nothing is returned as is.
+ */
+function withoutQuotesOf(text: string, value: string, first: string, from: number): string {
+  let out = '';
+  let kept = 0;
+  for (let at = from; at >= 0; ) {
+    const end = quoteEnd(text, at, value);
+    if (end < 0) {
+      at = text.indexOf(first, at + 1);
+      continue;
+    }
+    out += `${text.slice(kept, at)} `;
+    kept = end;
+    at = text.indexOf(first, end);
+  }
+  return kept === 0 ? text : out + text.slice(kept);
 }
 
 /** The text with every quote of an argument value blanked; whitespace inside a quote may differ. */
@@ -37,14 +101,17 @@ export function withoutEchoes(text: string, args: Readonly<Record<string, unknow
   collect(args, values, 3);
   let out = text;
   for (const value of values) {
-    const words = value.split(/\s+/);
-    const first = words[0] ?? '';
-    if (!out.includes(first)) continue;
-    if (words.length === 1) {
-      out = out.split(value).join(' ');
-    } else if (words.length <= MAX_WORDS) {
-      out = out.replace(new RegExp(words.map(escapeRegExp).join('\\s+'), 'g'), ' ');
+    // Values are trimmed: their first character is a word's.
+    let firstEnd = 1;
+    while (firstEnd < value.length && !isSpace(value.charCodeAt(firstEnd))) firstEnd++;
+    if (firstEnd === value.length) {
+      if (out.includes(value)) out = out.split(value).join(' ');
+      continue;
     }
+    const first = value.slice(0, firstEnd);
+    const at = out.indexOf(first);
+    if (at < 0 || wordsIn(value, MAX_WORDS) > MAX_WORDS) continue;
+    out = withoutQuotesOf(out, value, first, at);
   }
   return out;
 }

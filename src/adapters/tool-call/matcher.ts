@@ -154,7 +154,7 @@ function hintsOf(alternative: string, hints: readonly string[]): string[] {
 
 /** The rules, and the parts of them, whose hints occur in a text. */
 interface Admitted {
-  readonly rules: readonly boolean[];
+  readonly rules: boolean[];
   readonly parts: Uint8Array;
 }
 
@@ -195,6 +195,14 @@ export class SignatureMatcher {
   private readonly joinable: readonly boolean[];
   /** One expression for the parts of a rule admitted together, by rule and parts. */
   private unions = new Map<string, RegExp>();
+  /**
+   * What the text being matched admits, kept from one text to the next: matching is synchronous, and
+   * each text starts by taking back what the last one admitted.
+   */
+  private readonly admitted: Admitted;
+  /** The parts the last text admitted, by number: the first `partsAdmitted` of them. */
+  private readonly admittedParts: Uint32Array;
+  private partsAdmitted = 0;
 
   constructor(rules: readonly SignatureRule[]) {
     // Stable: a caller's own patterns (no tier) first, then the built-in tiers in their order.
@@ -244,12 +252,23 @@ export class SignatureMatcher {
     );
     this.unhinted = unhinted;
     this.scanner = hints.length > 0 ? hintScannerFor(hints) : undefined;
+    this.admitted = {
+      rules: new Array<boolean>(this.rules.length).fill(false),
+      parts: new Uint8Array(parts.length),
+    };
+    this.admittedParts = new Uint32Array(parts.length);
   }
 
   match(text: string): SignatureRule | undefined {
     if (text === '') return undefined;
-    const candidate = new Array<boolean>(this.rules.length).fill(false);
-    const partFound = new Uint8Array(this.parts.length);
+    const admitted = this.admitted;
+    const candidate = admitted.rules;
+    const partFound = admitted.parts;
+    // What the last text admitted is taken back first: building these afresh for each text cost a
+    // short failure a third of its match.
+    candidate.fill(false);
+    for (let at = 0; at < this.partsAdmitted; at++) partFound[this.admittedParts[at] as number] = 0;
+    this.partsAdmitted = 0;
     for (const index of this.unhinted) candidate[index] = true;
     const lower = text.toLowerCase();
     if (this.scanner) {
@@ -258,6 +277,7 @@ export class SignatureMatcher {
         const hint = found.hints[at] as number;
         for (const index of this.admitsRules[hint] as readonly number[]) candidate[index] = true;
         for (const index of this.admitsParts[hint] as readonly number[]) {
+          if (partFound[index] === 0) this.admittedParts[this.partsAdmitted++] = index;
           partFound[index] = 1;
           candidate[this.ruleOfPart[index] as number] = true;
         }
@@ -268,7 +288,7 @@ export class SignatureMatcher {
       const rule = this.rules[index] as SignatureRule;
       const subject = rule.folded ? lower : text;
       if (
-        this.ruleMatches(index, subject, { rules: candidate, parts: partFound }) &&
+        this.ruleMatches(index, subject, admitted) &&
         (rule.context === undefined || rule.context.test(subject))
       )
         return rule;

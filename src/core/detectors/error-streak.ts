@@ -27,8 +27,35 @@ interface Streak {
   distinct: number;
   keys: string[];
   calls: string[];
+  /** The last error as quoted; see `pendingError`. */
   lastError: string;
+  /**
+   * The last error as kept, until it is quoted: most streaks never block, so the excerpt is written
+   * when a reason or a snapshot needs it rather than at every failure.
+   */
+  pendingError: string | undefined;
   world: number;
+}
+
+/** The streak's last error as reasons and snapshots quote it. */
+function lastErrorOf(streak: Streak): string {
+  if (streak.pendingError !== undefined) {
+    streak.lastError = excerpt(streak.pendingError);
+    streak.pendingError = undefined;
+  }
+  return streak.lastError;
+}
+
+/** A streak as saved: its last error quoted, and nothing else it keeps for itself. */
+function savedStreak(streak: Streak): Omit<Streak, 'pendingError'> {
+  return {
+    signature: streak.signature,
+    distinct: streak.distinct,
+    keys: streak.keys,
+    calls: streak.calls,
+    lastError: lastErrorOf(streak),
+    world: streak.world,
+  };
 }
 
 export function createErrorStreakDetector(): Detector {
@@ -80,12 +107,13 @@ export function createErrorStreakDetector(): Detector {
           distinct: 1,
           keys: [key],
           calls: [call.description],
-          lastError: excerpt(outcome.text),
+          lastError: '',
+          pendingError: outcome.text,
           world,
         });
         return;
       }
-      streak.lastError = excerpt(outcome.text);
+      streak.pendingError = outcome.text;
       if (!streak.keys.includes(key)) {
         streak.distinct++;
         streak.keys = [...streak.keys, key].slice(-MAX_KEYS_PER_STREAK);
@@ -99,7 +127,10 @@ export function createErrorStreakDetector(): Detector {
     },
 
     snapshot(): unknown {
-      const live = tools.entries().filter(([, streak]) => streak.world === world);
+      const live = tools
+        .entries()
+        .filter(([, streak]) => streak.world === world)
+        .map(([tool, streak]) => [tool, savedStreak(streak)] as const);
       return { version: VERSION, world, tools: live };
     },
 
@@ -117,7 +148,7 @@ export function createErrorStreakDetector(): Detector {
 function describe(call: CallContext, streak: Streak, severity: 'warn' | 'block'): Violation {
   const seen =
     `${call.tool} has failed ${streak.distinct} times in a row with ${streak.signature}, ` +
-    `each time with different arguments (last error: ${streak.lastError})`;
+    `each time with different arguments (last error: ${lastErrorOf(streak)})`;
   const reason =
     severity === 'block'
       ? `${seen}, so further guesses are blocked until something changes.`
@@ -133,7 +164,7 @@ function describe(call: CallContext, streak: Streak, severity: 'warn' | 'block')
     evidence: {
       count: streak.distinct,
       calls: streak.calls,
-      lastError: streak.lastError,
+      lastError: lastErrorOf(streak),
       signature: streak.signature,
     },
   };
@@ -152,6 +183,7 @@ function readStreak(raw: Record<string, unknown>): Streak | undefined {
     keys: readStrings(raw.keys, MAX_KEYS_PER_STREAK),
     calls: readStrings(raw.calls, MAX_EVIDENCE_CALLS),
     lastError: readString(raw.lastError) ?? '',
+    pendingError: undefined,
     world,
   };
 }

@@ -23,7 +23,33 @@ interface Health {
   openUntil: number;
   /** Milliseconds; the tool asked callers to wait (Retry-After) until this. */
   waitUntil: number;
+  /** The last fault as quoted; see `pendingError`. */
   lastError: string;
+  /**
+   * The last fault as kept, until it is quoted: the excerpt is written when a reason or a snapshot
+   * needs it rather than at every fault.
+   */
+  pendingError: string | undefined;
+}
+
+/** The tool's last fault as reasons and snapshots quote it. */
+function lastErrorOf(health: Health): string {
+  if (health.pendingError !== undefined) {
+    health.lastError = excerpt(health.pendingError);
+    health.pendingError = undefined;
+  }
+  return health.lastError;
+}
+
+/** A tool's health as saved: its last fault quoted, and nothing else it keeps for itself. */
+function savedHealth(health: Health): Omit<Health, 'pendingError'> {
+  return {
+    faults: health.faults,
+    opens: health.opens,
+    openUntil: health.openUntil,
+    waitUntil: health.waitUntil,
+    lastError: lastErrorOf(health),
+  };
 }
 
 export function createToolHealthDetector(): Detector {
@@ -57,9 +83,10 @@ export function createToolHealthDetector(): Detector {
         openUntil: 0,
         waitUntil: 0,
         lastError: '',
+        pendingError: undefined,
       };
       health.faults++;
-      health.lastError = excerpt(outcome.text);
+      health.pendingError = outcome.text;
       const retryAfterMs = Math.max(0, (outcome.failure?.retryAfterSeconds ?? 0) * 1000);
       if (retryAfterMs > 0) health.waitUntil = Math.max(health.waitUntil, call.now + retryAfterMs);
       if (call.now < health.openUntil) {
@@ -82,7 +109,10 @@ export function createToolHealthDetector(): Detector {
     },
 
     snapshot(): unknown {
-      return { version: VERSION, tools: tools.entries() };
+      return {
+        version: VERSION,
+        tools: tools.entries().map(([tool, health]) => [tool, savedHealth(health)] as const),
+      };
     },
 
     restore(state: unknown): void {
@@ -97,11 +127,12 @@ export function createToolHealthDetector(): Detector {
 
 function describe(call: CallContext, health: Health, until: number, why: 'open' | 'asked'): Violation {
   const wait = secondsFrom(until - call.now);
+  const lastError = lastErrorOf(health);
   const reason =
     why === 'open'
       ? `${call.tool} has failed ${health.faults} times in a row for reasons outside your control ` +
-        `(last: ${health.lastError}); give it about ${wait} s before calling it again.`
-      : `${call.tool} asked callers to wait (last: ${health.lastError}); ` +
+        `(last: ${lastError}); give it about ${wait} s before calling it again.`
+      : `${call.tool} asked callers to wait (last: ${lastError}); ` +
         `calling it again within the next ${wait} s will likely fail the same way.`;
   return {
     rule: NAME,
@@ -111,7 +142,7 @@ function describe(call: CallContext, health: Health, until: number, why: 'open' 
       `Work on something that does not need ${call.tool} for now, then try again.`,
       call.toolPolicy.alternatives,
     ),
-    evidence: { count: health.faults, lastError: health.lastError, retryInSeconds: wait },
+    evidence: { count: health.faults, lastError, retryInSeconds: wait },
   };
 }
 
@@ -124,5 +155,6 @@ function readHealth(raw: Record<string, unknown>): Health | undefined {
     openUntil: readNumber(raw.openUntil) ?? 0,
     waitUntil: readNumber(raw.waitUntil) ?? 0,
     lastError: readString(raw.lastError) ?? '',
+    pendingError: undefined,
   };
 }

@@ -178,6 +178,39 @@ describe('error-streak', () => {
     expect(second.check(read('prod.yaml', BLOCKING))?.severity).toBe('block');
   });
 
+  it('saves the last error of a streak on one line, as its reason quotes it', () => {
+    const detector = createErrorStreakDetector();
+    const paths = ['config/prod.yaml', 'config/production.yaml'];
+    for (const path of paths) {
+      detector.observe(
+        read(path),
+        failed('not_found', 'agent_failure', `ENOENT:\n  no such file,\topen '${path}'`),
+      );
+    }
+    const snapshot = detector.snapshot() as { tools: [string, Record<string, unknown>][] };
+    expect(snapshot.tools).toEqual([
+      [
+        'read_file',
+        {
+          signature: 'not_found',
+          distinct: 2,
+          keys: expect.any(Array),
+          calls: expect.any(Array),
+          lastError: "ENOENT: no such file, open 'config/production.yaml'",
+          world: 0,
+        },
+      ],
+    ]);
+    expect(Object.keys(snapshot.tools[0]?.[1] ?? {})).toEqual([
+      'signature',
+      'distinct',
+      'keys',
+      'calls',
+      'lastError',
+      'world',
+    ]);
+  });
+
   it('does not bring back a streak that a change to the world ended, through a snapshot', () => {
     const first = createErrorStreakDetector();
     verdicts(first, guesses(PATHS.slice(0, 4)));

@@ -159,6 +159,22 @@ describe('tool-health', () => {
     expect(second.check(fetchItems(124))).toBeUndefined();
   });
 
+  it('saves the last fault of a tool on one line, as its reason quotes it', () => {
+    const detector = createToolHealthDetector();
+    detector.observe(fetchItems(0), failed('timeout', 'harness_fault', 'Request timed out\n  after   30s'));
+    expect(detector.snapshot()).toEqual({
+      version: 1,
+      tools: [
+        [
+          'http_get',
+          { faults: 1, opens: 0, openUntil: 0, waitUntil: 0, lastError: 'Request timed out after 30s' },
+        ],
+      ],
+    });
+    const [, saved] = (detector.snapshot() as { tools: [string, object][] }).tools[0] ?? [];
+    expect(Object.keys(saved ?? {})).toEqual(['faults', 'opens', 'openUntil', 'waitUntil', 'lastError']);
+  });
+
   it('ignores a snapshot it cannot read and starts empty', () => {
     for (const garbage of GARBAGE) {
       const detector = createToolHealthDetector();
