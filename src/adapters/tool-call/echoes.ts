@@ -5,6 +5,7 @@
  * argument values are blanked out of the text before it is matched.
  */
 import { isRecord } from './action-classes.js';
+import { isWhiteSpace } from './white-space.js';
 
 /** Shorter values are ordinary words ("main", "README.md") that the verdict itself may use. */
 const MIN_ECHO_LENGTH = 12;
@@ -27,23 +28,6 @@ function collect(value: unknown, out: string[], depth: number): void {
   }
 }
 
-/** Whether a character is one `\s` matches (and `trim` removes): white space or a line end. */
-function isSpace(code: number): boolean {
-  if (code <= 32) return code === 32 || (code >= 9 && code <= 13);
-  if (code < 160) return false;
-  return (
-    code === 160 ||
-    code === 0x1680 ||
-    (code >= 0x2000 && code <= 0x200a) ||
-    code === 0x2028 ||
-    code === 0x2029 ||
-    code === 0x202f ||
-    code === 0x205f ||
-    code === 0x3000 ||
-    code === 0xfeff
-  );
-}
-
 /**
  * Where a quote of `value` that starts at `at` in `text` ends, or -1 when none starts there. Each run
  * of white space in the value stands for a run of one or more in the text; the rest is compared as is.
@@ -53,10 +37,10 @@ function quoteEnd(text: string, at: number, value: string): number {
   let position = 0;
   while (position < value.length) {
     const code = value.charCodeAt(position);
-    if (isSpace(code)) {
-      if (index >= text.length || !isSpace(text.charCodeAt(index))) return -1;
-      while (position < value.length && isSpace(value.charCodeAt(position))) position++;
-      while (index < text.length && isSpace(text.charCodeAt(index))) index++;
+    if (isWhiteSpace(code)) {
+      if (index >= text.length || !isWhiteSpace(text.charCodeAt(index))) return -1;
+      while (position < value.length && isWhiteSpace(value.charCodeAt(position))) position++;
+      while (index < text.length && isWhiteSpace(text.charCodeAt(index))) index++;
     } else {
       if (index >= text.length || text.charCodeAt(index) !== code) return -1;
       index++;
@@ -70,7 +54,7 @@ function quoteEnd(text: string, at: number, value: string): number {
 function wordsIn(value: string, limit: number): number {
   let words = 1;
   for (let position = 0; position < value.length && words <= limit; position++) {
-    if (isSpace(value.charCodeAt(position)) && !isSpace(value.charCodeAt(position - 1))) words++;
+    if (isWhiteSpace(value.charCodeAt(position)) && !isWhiteSpace(value.charCodeAt(position - 1))) words++;
   }
   return words;
 }
@@ -103,7 +87,7 @@ export function withoutEchoes(text: string, args: Readonly<Record<string, unknow
   for (const value of values) {
     // Values are trimmed: their first character is a word's.
     let firstEnd = 1;
-    while (firstEnd < value.length && !isSpace(value.charCodeAt(firstEnd))) firstEnd++;
+    while (firstEnd < value.length && !isWhiteSpace(value.charCodeAt(firstEnd))) firstEnd++;
     if (firstEnd === value.length) {
       if (out.includes(value)) out = out.split(value).join(' ');
       continue;

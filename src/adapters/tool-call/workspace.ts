@@ -5,6 +5,7 @@
  */
 import type { WorkspaceKnowledge } from '../../core/types.js';
 import { normalizeTarget } from './targets.js';
+import { isWhiteSpace } from './white-space.js';
 
 /**
  * Commands that only look. Test runners count as looking: they do not change the sources a
@@ -149,31 +150,14 @@ function leadingWords(segment: string): string[] {
   const end = segment.length;
   let index = 0;
   while (words.length < 3) {
-    while (index < end && isSpace(segment.charCodeAt(index))) index++;
+    while (index < end && isWhiteSpace(segment.charCodeAt(index))) index++;
     if (index === end) break;
     const start = index;
-    while (index < end && !isSpace(segment.charCodeAt(index))) index++;
+    while (index < end && !isWhiteSpace(segment.charCodeAt(index))) index++;
     const word = segment.slice(start, index);
     if (!isAssignment(word)) words.push(word);
   }
   return words;
-}
-
-/** What `\s` matches in a regular expression. */
-function isSpace(code: number): boolean {
-  if (code <= 32) return code === 32 || (code >= 9 && code <= 13);
-  if (code < 0xa0) return false;
-  return (
-    code === 0xa0 ||
-    code === 0x1680 ||
-    (code >= 0x2000 && code <= 0x200a) ||
-    code === 0x2028 ||
-    code === 0x2029 ||
-    code === 0x202f ||
-    code === 0x205f ||
-    code === 0x3000 ||
-    code === 0xfeff
-  );
 }
 
 /** `NAME=…`, a variable set for the command that follows. */

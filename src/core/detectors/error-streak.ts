@@ -9,7 +9,7 @@ import { isHarnessFault, isWatched } from './applicability.js';
 import { LruMap } from './bounded.js';
 import { readCount, readEntries, readNumber, readSnapshot, readString, readStrings } from './restore.js';
 import type { CallContext, Detector, ObservedOutcome } from './types.js';
-import { excerpt, withAlternatives } from './wording.js';
+import { type PendingQuote, quotedLastError, withAlternatives, withQuotedError } from './wording.js';
 
 const NAME = 'error-streak';
 const MAX_TOOLS = 1_000;
@@ -21,41 +21,14 @@ const VERSION = 1;
 /** Failing to find things that are absent is exploration, not a loop: such streaks only warn. */
 const WARN_ONLY_SIGNATURES: ReadonlySet<string> = new Set(['empty_result']);
 
-interface Streak {
+/** With its last error quoted only when a reason or a snapshot needs it: most streaks never block. */
+interface Streak extends PendingQuote {
   signature: string;
   /** Distinct calls that failed with `signature`, in a row for this tool. */
   distinct: number;
   keys: string[];
   calls: string[];
-  /** The last error as quoted; see `pendingError`. */
-  lastError: string;
-  /**
-   * The last error as kept, until it is quoted: most streaks never block, so the excerpt is written
-   * when a reason or a snapshot needs it rather than at every failure.
-   */
-  pendingError: string | undefined;
   world: number;
-}
-
-/** The streak's last error as reasons and snapshots quote it. */
-function lastErrorOf(streak: Streak): string {
-  if (streak.pendingError !== undefined) {
-    streak.lastError = excerpt(streak.pendingError);
-    streak.pendingError = undefined;
-  }
-  return streak.lastError;
-}
-
-/** A streak as saved: its last error quoted, and nothing else it keeps for itself. */
-function savedStreak(streak: Streak): Omit<Streak, 'pendingError'> {
-  return {
-    signature: streak.signature,
-    distinct: streak.distinct,
-    keys: streak.keys,
-    calls: streak.calls,
-    lastError: lastErrorOf(streak),
-    world: streak.world,
-  };
 }
 
 export function createErrorStreakDetector(): Detector {
@@ -130,7 +103,7 @@ export function createErrorStreakDetector(): Detector {
       const live = tools
         .entries()
         .filter(([, streak]) => streak.world === world)
-        .map(([tool, streak]) => [tool, savedStreak(streak)] as const);
+        .map(([tool, streak]) => [tool, withQuotedError(streak)] as const);
       return { version: VERSION, world, tools: live };
     },
 
@@ -148,7 +121,7 @@ export function createErrorStreakDetector(): Detector {
 function describe(call: CallContext, streak: Streak, severity: 'warn' | 'block'): Violation {
   const seen =
     `${call.tool} has failed ${streak.distinct} times in a row with ${streak.signature}, ` +
-    `each time with different arguments (last error: ${lastErrorOf(streak)})`;
+    `each time with different arguments (last error: ${quotedLastError(streak)})`;
   const reason =
     severity === 'block'
       ? `${seen}, so further guesses are blocked until something changes.`
@@ -164,7 +137,7 @@ function describe(call: CallContext, streak: Streak, severity: 'warn' | 'block')
     evidence: {
       count: streak.distinct,
       calls: streak.calls,
-      lastError: lastErrorOf(streak),
+      lastError: quotedLastError(streak),
       signature: streak.signature,
     },
   };

@@ -8,13 +8,20 @@ import { isHarnessFault, isWatched } from './applicability.js';
 import { LruMap } from './bounded.js';
 import { readCount, readEntries, readNumber, readSnapshot, readString } from './restore.js';
 import type { CallContext, Detector, ObservedOutcome } from './types.js';
-import { excerpt, secondsFrom, withAlternatives } from './wording.js';
+import {
+  type PendingQuote,
+  quotedLastError,
+  secondsFrom,
+  withAlternatives,
+  withQuotedError,
+} from './wording.js';
 
 const NAME = 'tool-health';
 const MAX_TOOLS = 1_000;
 const VERSION = 1;
 
-interface Health {
+/** With its last fault quoted only when a reason or a snapshot needs it. */
+interface Health extends PendingQuote {
   /** Harness faults in a row. */
   faults: number;
   /** Times the circuit opened since the tool last worked: each re-open doubles the cool-down. */
@@ -23,33 +30,6 @@ interface Health {
   openUntil: number;
   /** Milliseconds; the tool asked callers to wait (Retry-After) until this. */
   waitUntil: number;
-  /** The last fault as quoted; see `pendingError`. */
-  lastError: string;
-  /**
-   * The last fault as kept, until it is quoted: the excerpt is written when a reason or a snapshot
-   * needs it rather than at every fault.
-   */
-  pendingError: string | undefined;
-}
-
-/** The tool's last fault as reasons and snapshots quote it. */
-function lastErrorOf(health: Health): string {
-  if (health.pendingError !== undefined) {
-    health.lastError = excerpt(health.pendingError);
-    health.pendingError = undefined;
-  }
-  return health.lastError;
-}
-
-/** A tool's health as saved: its last fault quoted, and nothing else it keeps for itself. */
-function savedHealth(health: Health): Omit<Health, 'pendingError'> {
-  return {
-    faults: health.faults,
-    opens: health.opens,
-    openUntil: health.openUntil,
-    waitUntil: health.waitUntil,
-    lastError: lastErrorOf(health),
-  };
 }
 
 export function createToolHealthDetector(): Detector {
@@ -111,7 +91,7 @@ export function createToolHealthDetector(): Detector {
     snapshot(): unknown {
       return {
         version: VERSION,
-        tools: tools.entries().map(([tool, health]) => [tool, savedHealth(health)] as const),
+        tools: tools.entries().map(([tool, health]) => [tool, withQuotedError(health)] as const),
       };
     },
 
@@ -127,7 +107,7 @@ export function createToolHealthDetector(): Detector {
 
 function describe(call: CallContext, health: Health, until: number, why: 'open' | 'asked'): Violation {
   const wait = secondsFrom(until - call.now);
-  const lastError = lastErrorOf(health);
+  const lastError = quotedLastError(health);
   const reason =
     why === 'open'
       ? `${call.tool} has failed ${health.faults} times in a row for reasons outside your control ` +
