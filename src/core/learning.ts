@@ -9,7 +9,7 @@ import { FailingCalls } from './failing-calls.js';
 import type { Policy } from './policy.js';
 import { ReproducedFailures } from './reproduced.js';
 import { namesAbsolutePath, scopedContext } from './scope.js';
-import { keptText, ownCopy, redactText } from './secrets.js';
+import { EVIDENCE_CHARS, keptText, ownCopy, redactText } from './secrets.js';
 import type {
   ActionKind,
   Constraint,
@@ -203,7 +203,7 @@ export class Learner {
       return this.strengthen(existing, call, errorText, 'call');
     }
     if (existing) this.index.remove(existing);
-    const evidence = firstEvidence(call, keptText(errorText, 300));
+    const evidence = firstEvidence(call, keptText(errorText, EVIDENCE_CHARS));
     if (this.reproduced.reproduces(call.banKey, failure.signature, evidence.lastError)) evidence.failures = 2;
     // Built field by field, in the order constraints have always had, with no field left undefined:
     // a constraint is kept for days, possibly by the hundred thousand.
@@ -305,7 +305,7 @@ export class Learner {
     };
     if (meaning !== undefined) constraint.meaning = meaning;
     if (meaning === 'content-missing' && failure.needle !== undefined) constraint.needle = failure.needle;
-    constraint.evidence = firstEvidence(call, keptText(errorText, 300));
+    constraint.evidence = firstEvidence(call, keptText(errorText, EVIDENCE_CHARS));
     constraint.createdAt = call.now;
     constraint.expiresAt = call.now + this.policy.learning.ttlSeconds.target * SECOND;
     constraint.strikes = 0;
@@ -337,7 +337,7 @@ export class Learner {
         ...evidence,
         failures: distinct,
         lastAt: call.now,
-        lastError: keptText(errorText, 300),
+        lastError: keptText(errorText, EVIDENCE_CHARS),
         calls: pushBounded(
           evidence.calls.filter((seen) => seen !== description),
           description,
@@ -355,7 +355,7 @@ export class Learner {
       signature: failure.signature,
       actionClass: call.facts.actionClass,
       // Its calls are the targets it failed on, not the calls themselves.
-      evidence: firstEvidence(call, keptText(errorText, 300), description),
+      evidence: firstEvidence(call, keptText(errorText, EVIDENCE_CHARS), description),
       createdAt: call.now,
       expiresAt: call.now + this.policy.learning.ttlSeconds.strategy * SECOND,
       strikes: 0,
@@ -421,7 +421,7 @@ export class Learner {
         other.constraint.region !== undefined &&
         regionCovers(region, other.constraint.region),
     );
-    const evidence = firstEvidence(call, keptText(errorText, 300));
+    const evidence = firstEvidence(call, keptText(errorText, EVIDENCE_CHARS));
     for (const other of contained) {
       evidence.failures += other.constraint.evidence.failures;
       evidence.firstAt = Math.min(evidence.firstAt, other.constraint.evidence.firstAt);
@@ -466,7 +466,7 @@ export class Learner {
       ...evidence,
       failures: evidence.failures + 1,
       lastAt: call.now,
-      lastError: keptText(errorText, 300),
+      lastError: keptText(errorText, EVIDENCE_CHARS),
       calls: pushBounded(evidence.calls, call.description, EVIDENCE_CALLS),
     };
     let rebanned = false;

@@ -4,11 +4,8 @@
  * times the cost of constructing an instance.
  */
 import type { ObservedOutcome } from './detectors/types.js';
-import { keptText } from './secrets.js';
+import { EVIDENCE_CHARS, keptText } from './secrets.js';
 import type { FailureFacts } from './types.js';
-
-/** How much of a result a detector may keep as evidence. */
-const KEPT_CHARS = 300;
 
 export class Observed implements ObservedOutcome {
   private kept: string | undefined;
@@ -34,7 +31,7 @@ export class Observed implements ObservedOutcome {
    * detector keeps may be saved to disk.
    */
   get text(): string {
-    this.kept ??= keptText(this.content, KEPT_CHARS);
+    this.kept ??= keptText(this.content, EVIDENCE_CHARS);
     return this.kept;
   }
 }

@@ -392,6 +392,12 @@ export function ownCopy(text: string): string {
   return text.length === 0 ? '' : (JSON.parse(JSON.stringify(text)) as string);
 }
 
+/**
+ * How much of a failure or a result is kept as evidence, by learning and by detectors alike: one
+ * length, so that the excerpt redacted for one of them is the one the others reuse.
+ */
+export const EVIDENCE_CHARS = 300;
+
 /** How much more than the kept length is redacted first, so a secret across the cut is still seen. */
 const REDACTION_WINDOW = 4;
 
