@@ -41,8 +41,6 @@ function sortedCopy(value: unknown, depth: number): unknown {
       if (value === null) return null;
       if (depth >= MAX_DEPTH) throw new NotPlain();
       if (Array.isArray(value)) return sortedArray(value, depth);
-      if (Object.getPrototypeOf(value) !== Object.prototype && Object.getPrototypeOf(value) !== null)
-        throw new NotPlain();
       return sortedObject(value as Record<string, unknown>, depth);
     default:
       throw new NotPlain();
@@ -62,6 +60,8 @@ function sortedArray(items: readonly unknown[], depth: number): unknown[] {
 }
 
 function sortedObject(object: Record<string, unknown>, depth: number): Record<string, unknown> {
+  const prototype = Object.getPrototypeOf(object);
+  if (prototype !== Object.prototype && prototype !== null) throw new NotPlain();
   const names = Object.keys(object);
   if (names.length > MAX_KEYS) throw new NotPlain();
   const keys = sortKeys(names);
