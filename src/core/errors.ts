@@ -11,7 +11,10 @@ const BRAND = Symbol.for('narrowing-guard.error');
  * - `POLICY_INVALID`: refuse to start; the message names every bad field.
  * - `STATE_UNREADABLE`: the state cannot be read; the message says why.
  * - `UNSAFE_STATE_FILE`, `UNSAFE_STATE_DIR`: a file or the folder of the state is a link narrowing
- *   will not follow; nothing was written through it.
+ *   will not follow, or (`UNSAFE_STATE_DIR`) a found state folder not private to the user; nothing
+ *   was written through it.
+ * - `NO_PROJECT_ROOT`: no project around the working directory (it is `/` or a home directory):
+ *   run from the project, or pass a state directory.
  * - `STATE_TOO_LARGE`, `STATE_NOT_JSON`, `STATE_INVALID`: a state file to import cannot be read as one.
  * - `ADAPTER_INVALID`: a domain adapter lacks what the engine needs from it.
  * - `STORE_UNAVAILABLE`: the store cannot be opened (a missing driver, an unreachable server).
@@ -31,6 +34,7 @@ export type NarrowingErrorCode =
   | 'STATE_UNREADABLE'
   | 'UNSAFE_STATE_FILE'
   | 'UNSAFE_STATE_DIR'
+  | 'NO_PROJECT_ROOT'
   | 'STATE_TOO_LARGE'
   | 'STATE_NOT_JSON'
   | 'STATE_INVALID'

@@ -53,6 +53,11 @@ export interface OpenGuardOptions {
    * world is probed, and the state directory is found from it. Default: the current directory.
    */
   readonly workspaceRoot?: string;
+  /**
+   * The project's folder when the host names it (`CLAUDE_PROJECT_DIR`): the state directory is never
+   * looked for above it, and it is the project when `workspaceRoot` is not inside it.
+   */
+  readonly projectDir?: string;
   /** Holds the state file and the journal. Default: `.narrowing` at the root of the workspace's project. */
   readonly stateDir?: string;
   /** Default: the policy's `store`, else `file`. `sqlite` and Redis need `openGuard` (they connect). */
@@ -270,7 +275,10 @@ function resolveStateDir(
   if (options.stateDir !== undefined) return options.stateDir;
   if (options.statePath !== undefined) return dirname(options.statePath);
   if (store === 'file' || store === 'sqlite' || options.journal === true)
-    return defaultStateDir(workspaceRoot);
+    return defaultStateDir(
+      workspaceRoot,
+      options.projectDir === undefined ? {} : { projectDir: options.projectDir },
+    );
   return undefined;
 }
 

@@ -18,6 +18,7 @@ import {
   withSessionState,
 } from '../guard/session-state.js';
 import { verdictMeta, verdictText } from '../guard/verdict.js';
+import { hostProjectDir } from '../node/state-dir.js';
 import type { HookEvent, HookToolCall, HookVerdict } from './event.js';
 
 export interface HookOptions {
@@ -54,6 +55,7 @@ export async function handleHookEvent(event: HookEvent, options: HookOptions = {
     ...(options.store !== undefined && { store: options.store }),
     ...(options.clock !== undefined && { clock: options.clock }),
     workspaceRoot: event.workspace ?? process.cwd(),
+    ...(hostProjectDir() !== undefined && { projectDir: hostProjectDir() }),
     // Whatever the store, the project's state directory holds the journal (and the run state of a
     // session, unless the store keeps it).
     journal: true,

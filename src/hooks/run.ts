@@ -5,7 +5,7 @@
  * the reason goes to stderr and the call runs, unless `failClosed` asks for the opposite.
  */
 import type { HostAgent } from '../adapters/tool-call/host-tools.js';
-import { defaultStateDir } from '../node/state-dir.js';
+import { defaultStateDir, hostProjectDir } from '../node/state-dir.js';
 import { askDaemon, daemonSocketPath, NoDaemonError, startDaemon } from './daemon-client.js';
 import type { HookEvent, HookReply, HookVerdict } from './event.js';
 import type { HookOptions } from './handle.js';
@@ -82,7 +82,7 @@ async function verdictFor(event: HookEvent, options: RunHookOptions): Promise<Ho
   const storeInWords = options.store === undefined || typeof options.store === 'string';
   if (options.daemon !== false && process.platform !== 'win32' && storeInWords) {
     const identity = {
-      stateDir: options.stateDir ?? defaultStateDir(event.workspace ?? process.cwd()),
+      stateDir: options.stateDir ?? defaultStateDir(event.workspace ?? process.cwd(), projectRoot()),
       ...(options.policy !== undefined && { policy: options.policy }),
       ...(options.preset !== undefined && { preset: options.preset }),
       ...(typeof options.store === 'string' && { store: options.store }),
@@ -102,6 +102,12 @@ async function verdictFor(event: HookEvent, options: RunHookOptions): Promise<Ho
   }
   const { handleHookEvent } = await import('./handle.js');
   return handleHookEvent(event, options);
+}
+
+/** The host's project folder (`CLAUDE_PROJECT_DIR`…), where the state is looked for no higher than. */
+function projectRoot(): { projectDir?: string } {
+  const projectDir = hostProjectDir();
+  return projectDir === undefined ? {} : { projectDir };
 }
 
 async function readBounded(stdin: AsyncIterable<Uint8Array | string>): Promise<string> {

@@ -9,12 +9,17 @@ export { type SyncLockResult, withFileLock, withFileLockSync } from './lock.js';
 export {
   defaultStateDir,
   findProjectRoot,
+  hostProjectDir,
   JOURNAL_FILE,
   JOURNAL_HEAD_FILE,
   journalSlotPath,
+  NoProjectRootError,
   otherJournalSlots,
+  type ProjectRootOptions,
+  refuseUnsafeStateDir,
   STATE_DIR_NAME,
   STATE_FILE,
   type StateLayout,
   stateLayout,
+  UnsafeStateDirError,
 } from './state-dir.js';

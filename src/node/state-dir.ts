@@ -1,5 +1,6 @@
 import { closeSync, lstatSync, mkdirSync, readdirSync, statSync, writeSync } from 'node:fs';
-import { basename, dirname, join, resolve } from 'node:path';
+import { homedir } from 'node:os';
+import { basename, dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import { NarrowingError } from '../core/errors.js';
 import { CREATE_NEW_FLAGS, openNoFollowSync, PRIVATE_DIR_MODE } from './safe-fs.js';
 
@@ -12,6 +13,24 @@ export const JOURNAL_HEAD_FILE = 'journal.head.json';
 /** How far up from a working directory the project root is looked for. */
 const MAX_ROOT_DEPTH = 64;
 
+export interface ProjectRootOptions {
+  /**
+   * The project's folder when the host names it (`CLAUDE_PROJECT_DIR`, `GEMINI_PROJECT_DIR`): the
+   * search never goes above it, and it is the project when the working directory is not inside it
+   * (a payload whose `cwd` is `/` or relative).
+   */
+  readonly projectDir?: string;
+}
+
+/** The project folder an agent host gives its hooks, if any (see `ProjectRootOptions.projectDir`). */
+export function hostProjectDir(env: NodeJS.ProcessEnv = process.env): string | undefined {
+  for (const name of ['CLAUDE_PROJECT_DIR', 'GEMINI_PROJECT_DIR', 'CURSOR_PROJECT_DIR']) {
+    const value = env[name];
+    if (value !== undefined && isAbsolute(value) && usableRoot(resolve(value))) return resolve(value);
+  }
+  return undefined;
+}
+
 function isDirectory(path: string): boolean {
   try {
     return statSync(path).isDirectory();
@@ -20,66 +39,151 @@ function isDirectory(path: string): boolean {
   }
 }
 
-function hasEntry(path: string): boolean {
+/** The current user's id, or undefined where the platform has none (Windows). */
+function currentUid(): number | undefined {
+  return typeof process.getuid === 'function' ? process.getuid() : undefined;
+}
+
+/**
+ * A `.git` that counts as a project's root: present and, as git itself requires, owned by the
+ * current user (a `.git` another user planted in a shared parent folder makes no project).
+ */
+function isOwnGitRoot(dir: string): boolean {
   try {
-    statSync(path);
-    return true;
+    const stats = lstatSync(join(dir, '.git'));
+    const uid = currentUid();
+    return uid === undefined || stats.uid === uid;
   } catch {
     return false;
   }
 }
 
+function homeDirs(): Set<string> {
+  const homes = new Set<string>();
+  try {
+    homes.add(resolve(homedir()));
+  } catch {
+    // No home directory known.
+  }
+  if (process.env.HOME) homes.add(resolve(process.env.HOME));
+  return homes;
+}
+
 /**
- * The project a working directory belongs to: the nearest folder above it (itself included) that
- * already holds a state directory, else the root of its git checkout (`.git` as a folder, or as the
- * file a worktree or submodule has), else the directory itself. A server started in `./src`, or a
- * hook run from a subfolder, then shares the project's state instead of starting its own.
+ * A folder that can hold a project's state: not the file system's root and not a home directory's
+ * root, where every project on the machine (or of the user) without a state of its own would share one.
  */
-export function findProjectRoot(cwd: string): string {
-  const start = resolve(cwd);
-  let gitRoot: string | undefined;
+function usableRoot(dir: string): boolean {
+  return dirname(dir) !== dir && !homeDirs().has(dir);
+}
+
+function isInside(dir: string, parent: string): boolean {
+  const rel = relative(parent, dir);
+  return rel === '' || (!rel.startsWith('..') && !isAbsolute(rel));
+}
+
+/**
+ * The project a working directory belongs to. The search goes up from the directory to the
+ * project's boundary (the root of its git checkout, `.git` as a folder or as the file a worktree or
+ * submodule has, or the host's project folder, whichever comes first) and takes the nearest folder
+ * on the way that already holds a state directory, else the boundary itself. It never looks above
+ * the boundary, so a `.narrowing` in a shared parent folder (`/tmp`, a home directory) never
+ * captures a project. Outside any project, it is the directory itself. A server started in `./src`,
+ * or a hook run from a subfolder, then shares the project's state instead of starting its own.
+ */
+export function findProjectRoot(cwd: string, options: ProjectRootOptions = {}): string {
+  const projectDir = options.projectDir === undefined ? undefined : resolve(options.projectDir);
+  let start = resolve(cwd);
+  if (projectDir !== undefined && !isInside(start, projectDir)) start = projectDir;
+  const path: string[] = [];
+  let boundary: string | undefined;
   let dir = start;
   for (let depth = 0; depth < MAX_ROOT_DEPTH; depth += 1) {
-    if (isDirectory(join(dir, STATE_DIR_NAME))) return dir;
-    if (gitRoot === undefined && hasEntry(join(dir, '.git'))) gitRoot = dir;
+    if (!usableRoot(dir)) break;
+    path.push(dir);
+    if (dir === projectDir || isOwnGitRoot(dir)) {
+      boundary = dir;
+      break;
+    }
     const parent = dirname(dir);
     if (parent === dir) break;
     dir = parent;
   }
-  return gitRoot ?? start;
+  if (boundary === undefined) return start;
+  return path.find((folder) => isDirectory(join(folder, STATE_DIR_NAME))) ?? boundary;
 }
 
 /**
- * A state directory found in a project is a symbolic link. Only a directory given explicitly
- * (`--state-dir`, `stateDir`) may be one: a link that came with a cloned repository could point
- * anywhere the user can write.
+ * A state directory found in a project is a symbolic link, or is not private to the user (another
+ * user owns it, or others may write in it). Only a directory given explicitly (`--state-dir`,
+ * `stateDir`) may be one: a link that came with a cloned repository could point anywhere the user
+ * can write, and a folder others can write lets them read what the agent's tools do and answer for
+ * the guard.
  */
 export class UnsafeStateDirError extends NarrowingError {
   override readonly name = 'UnsafeStateDirError';
 
-  constructor(readonly path: string) {
+  constructor(
+    readonly path: string,
+    readonly found: 'a symbolic link' | 'owned by another user' | 'writable by others' = 'a symbolic link',
+  ) {
     super(
       'UNSAFE_STATE_DIR',
-      `${path} is a symbolic link, and narrowing does not follow a state directory it found by itself ` +
-        '(one committed to a repository could point anywhere). Remove the link, or pass the directory ' +
-        'explicitly with --state-dir if you made it and trust it.',
+      found === 'a symbolic link'
+        ? `${path} is a symbolic link, and narrowing does not follow a state directory it found by itself ` +
+            '(one committed to a repository could point anywhere). Remove the link, or pass the directory ' +
+            'explicitly with --state-dir if you made it and trust it.'
+        : `${path} is ${found}, so narrowing refuses to keep this project's state in it: whoever can ` +
+            "write there could read what the agent does and answer in the guard's place. " +
+            (found === 'owned by another user'
+              ? 'Remove it (or ask its owner to), or pass a state directory of your own with --state-dir.'
+              : `Make it private (chmod 700 ${path}), or pass another one with --state-dir.`),
     );
   }
 }
 
 /**
- * The state directory of the project `cwd` belongs to (see `findProjectRoot`). Throws
- * `UnsafeStateDirError` when it is a symbolic link.
+ * The working directory is the file system's root or a home directory's root, with no project
+ * around it: a state directory there would be shared by every project without one of its own.
  */
-export function defaultStateDir(cwd: string): string {
-  const dir = join(findProjectRoot(cwd), STATE_DIR_NAME);
-  let isLink = false;
-  try {
-    isLink = lstatSync(dir).isSymbolicLink();
-  } catch {
-    // Not there yet: it will be created as a plain directory.
+export class NoProjectRootError extends NarrowingError {
+  override readonly name = 'NoProjectRootError';
+
+  constructor(readonly path: string) {
+    super(
+      'NO_PROJECT_ROOT',
+      `${path} is not inside a project (it is the file system's root or a home directory), and narrowing ` +
+        'does not keep state there, where every project would share it. Run from the project folder, ' +
+        'or pass a state directory with --state-dir.',
+    );
   }
-  if (isLink) throw new UnsafeStateDirError(dir);
+}
+
+/** Throws `UnsafeStateDirError` when a found state directory is a link or not private to the user. */
+export function refuseUnsafeStateDir(dir: string): void {
+  let stats: ReturnType<typeof lstatSync>;
+  try {
+    stats = lstatSync(dir);
+  } catch {
+    return; // Not there yet: it will be created as a plain, private directory.
+  }
+  if (stats.isSymbolicLink()) throw new UnsafeStateDirError(dir);
+  const uid = currentUid();
+  if (uid === undefined) return;
+  if (stats.uid !== uid) throw new UnsafeStateDirError(dir, 'owned by another user');
+  if ((stats.mode & 0o022) !== 0) throw new UnsafeStateDirError(dir, 'writable by others');
+}
+
+/**
+ * The state directory of the project `cwd` belongs to (see `findProjectRoot`). Throws
+ * `UnsafeStateDirError` when it is a symbolic link or not private to the user, and
+ * `NoProjectRootError` when the project would be the file system's root or a home directory.
+ */
+export function defaultStateDir(cwd: string, options: ProjectRootOptions = {}): string {
+  const root = findProjectRoot(cwd, options);
+  if (!usableRoot(root)) throw new NoProjectRootError(root);
+  const dir = join(root, STATE_DIR_NAME);
+  refuseUnsafeStateDir(dir);
   return dir;
 }
 
