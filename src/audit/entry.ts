@@ -5,7 +5,8 @@
  */
 import { createHmac, hash } from 'node:crypto';
 import { canonicalJson } from '../core/identity/index.js';
-import type { JournalEvent } from '../core/types.js';
+import { persistableConstraint } from '../core/secrets.js';
+import type { Constraint, JournalEvent } from '../core/types.js';
 import { plainCanonicalJson } from './plain-json.js';
 import { type JsonValue, redact } from './redact.js';
 
@@ -73,11 +74,18 @@ export function storedFields(event: JournalEvent, content: ContentPolicy): Recor
     const value = (event as Record<string, unknown>)[key];
     if (value === undefined) continue;
     if (key === 'args') fields[key] = content === 'digest' ? digestArgs(value) : storedArgs(value);
-    else if (ENGINE_FIELDS.has(key) && (typeof value !== 'string' || value.length <= MAX_STORED_STRING)) {
+    else if (key === 'constraint' && isConstraint(value)) {
+      // As the stores keep it: an edit's search text as a hash and a redacted excerpt, never in clear.
+      fields[key] = redact(persistableConstraint(value), { maxString: MAX_STORED_STRING });
+    } else if (ENGINE_FIELDS.has(key) && (typeof value !== 'string' || value.length <= MAX_STORED_STRING)) {
       fields[key] = value as JsonValue;
     } else fields[key] = redact(value, { maxString: MAX_STORED_STRING });
   }
   return fields;
+}
+
+function isConstraint(value: unknown): value is Constraint {
+  return typeof value === 'object' && value !== null && 'evidence' in value && 'id' in value;
 }
 
 function storedArgs(args: unknown): JsonValue {

@@ -44,15 +44,14 @@ export function callViolation(entry: Entry, call: CallContext): Violation {
     ? files && files.length > 0
       ? `${files.join(', ')} ${files.length === 1 ? 'has' : 'have'} not changed since`
       : 'no file has changed since'
-    : constraint.needle !== undefined
+    : searchedText(constraint)
       ? `${constraint.target ?? 'the file'} has not changed since`
       : 'nothing it depends on has changed since';
-  const suggestion =
-    constraint.needle !== undefined
-      ? `Read ${constraint.target ?? 'the file'} again to see its current content, then edit with text that is actually there.`
-      : constraint.dependsOnWorkspace
-        ? 'Change something first (fix the code or the command), or try a different approach; rerunning it unchanged gives the same failure.'
-        : 'Try a different call: check the arguments against the error, or take another approach.';
+  const suggestion = searchedText(constraint)
+    ? `Read ${constraint.target ?? 'the file'} again to see its current content, then edit with text that is actually there.`
+    : constraint.dependsOnWorkspace
+      ? 'Change something first (fix the code or the command), or try a different approach; rerunning it unchanged gives the same failure.'
+      : 'Try a different call: check the arguments against the error, or take another approach.';
   return {
     rule: 'identical-failure',
     severity: 'block',
@@ -156,4 +155,9 @@ export function haltViolation(reason: string): Violation {
     suggestion: 'Stop calling tools and report to the user what was done and what is blocking progress.',
     evidence: { count: 0 },
   };
+}
+
+/** A ban on an edit whose text was not found (its text in memory, or only its hash when read back). */
+function searchedText(constraint: Constraint): boolean {
+  return constraint.needle !== undefined || constraint.needleHash !== undefined;
 }

@@ -8,7 +8,7 @@
  * the journal, whichever layer writes it. Linear time: every repeat is bounded.
  */
 
-import { hashLanes } from './identity/hashing.js';
+import { hashLanes, hashString } from './identity/hashing.js';
 import type { Constraint } from './types.js';
 
 export const REDACTED = '[REDACTED]';
@@ -493,4 +493,41 @@ export function redactConstraintKnowing(
     ...(target !== undefined && { target }),
     ...(context !== undefined && { context }),
   };
+}
+
+/** How much of an edit's search text a saved ban keeps, redacted, to say what was not found. */
+export const NEEDLE_EXCERPT_CHARS = 80;
+
+/**
+ * A constraint as it leaves the process (state file, database, Redis, session file, journal): the
+ * `redactConstraint` form, and the text an edit searched for replaced by its hash and a short
+ * redacted excerpt. That text can be anything the agent believed was in a file (a key, a token, a
+ * private key's body), and nothing but the live session needs it whole.
+ */
+export function persistableConstraint(constraint: Constraint): Constraint {
+  const clean = redactConstraint(constraint);
+  if (clean.needle === undefined) return clean;
+  // In the needle's place, so that a saved ban keeps its fields in their written order.
+  const kept: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(clean)) {
+    if (key !== 'needle') kept[key] = value;
+    else {
+      kept.needleHash = hashString(clean.needle);
+      kept.needleExcerpt = needleExcerpt(clean.needle);
+    }
+  }
+  return kept as unknown as Constraint;
+}
+
+/**
+ * A run of letters, digits and the characters of base64 and tokens, long enough to be a key or a
+ * token no pattern knows (a line from the middle of a private key, an opaque password).
+ */
+const OPAQUE_RUN = /[A-Za-z0-9+/=_-]{20,}/g;
+
+/** The first line of an edit's search text, redacted, opaque runs masked, at most `NEEDLE_EXCERPT_CHARS`. */
+function needleExcerpt(needle: string): string {
+  const end = needle.indexOf('\n');
+  const firstLine = end < 0 ? needle : needle.slice(0, end);
+  return keptText(firstLine, NEEDLE_EXCERPT_CHARS).replace(OPAQUE_RUN, REDACTED);
 }

@@ -258,8 +258,17 @@ export interface Constraint {
   readonly blocksKinds?: readonly ActionKind[];
   /** How the failure generalised: decides which changes of the target can lift the ban. */
   readonly meaning?: FailureMeaning;
-  /** content-missing: the text that was not found; lifted only by a mutation that may add it. */
+  /**
+   * content-missing: the text that was not found; lifted only by a mutation that may add it. Held in
+   * memory only, for the session that learned it: it may be a secret the agent tried to edit.
+   */
   readonly needle?: string;
+  /**
+   * content-missing, as kept on disk and shared: a hash of the text not found and a short redacted
+   * excerpt of it. A ban read back without its `needle` is lifted by any change of its target.
+   */
+  readonly needleHash?: string;
+  readonly needleExcerpt?: string;
   /** Call constraints on exec depend on the whole workspace... */
   readonly dependsOnWorkspace?: boolean;
   /** ...unless the failure was about particular files. */

@@ -22,9 +22,11 @@ import {
 } from 'node:fs';
 import { join } from 'node:path';
 import { NarrowingError } from '../core/errors.js';
+import type { SessionSnapshot } from '../core/session-snapshot.js';
 import type { EngineSnapshot } from '../core/types.js';
 import { writeFileAtomic } from '../node/atomic-file.js';
 import { withFileLock } from '../node/lock.js';
+import { toStoredConstraint } from '../stores/state-format.js';
 import type { GuardSession } from './session.js';
 
 /** Where a store keeps per-session values in its own database (the SQLite store's `sessions` table). */
@@ -181,7 +183,7 @@ async function takeTurn<T>(
     sessionId,
     savedAt: Date.now(),
     writer,
-    session: guard.engine.sessionSnapshot(),
+    session: withStoredConstraints(guard.engine.sessionSnapshot()),
     ...(seen.length > 0 && { seen }),
   };
   await slot.write(file);
@@ -321,5 +323,14 @@ function asSnapshot(file: SessionFile): EngineSnapshot {
     lifted: [],
     sessionId: file.sessionId,
     session: file.session,
+  };
+}
+
+/** The session's run state as it is saved: its constraints in the stores' form (see `toStoredConstraint`). */
+function withStoredConstraints(session: SessionSnapshot): SessionSnapshot {
+  if (!session.entries.some((entry) => entry.constraint.needle !== undefined)) return session;
+  return {
+    ...session,
+    entries: session.entries.map((entry) => ({ ...entry, constraint: toStoredConstraint(entry.constraint) })),
   };
 }

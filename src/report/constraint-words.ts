@@ -53,7 +53,8 @@ export function describeConstraintEffect(constraint: Constraint): string {
 
 /** What has to happen before the same call may run again. */
 function callCondition(constraint: Constraint): string {
-  if (constraint.needle !== undefined) return ` until ${constraint.target ?? 'its file'} changes`;
+  if (constraint.needle !== undefined || constraint.needleHash !== undefined)
+    return ` until ${constraint.target ?? 'its file'} changes`;
   if (constraint.dependsOnFiles && constraint.dependsOnFiles.length > 0) {
     return ` until ${listOr([...constraint.dependsOnFiles])} changes`;
   }

@@ -107,6 +107,20 @@ class FileStateStore implements FileStore {
   load(): PersistedState | undefined {
     removeAbandonedTemporaries(this.path);
     let stored = this.readSync();
+    if (typeof stored === 'object' && this.olderVersionRead) {
+      // Written in an older state format: migrated on first open, under the lock.
+      try {
+        stored = withFileLockSync(this.path, () => {
+          const read = this.readSync({ quarantine: true });
+          if (typeof read === 'object' && this.olderVersionRead)
+            writeFileAtomicSync(this.path, stateToText(read));
+          return read;
+        }).value;
+      } catch (error) {
+        // Read, and migrated in memory: the file is written in the new format on the next save.
+        this.report({ kind: 'write-failed', path: this.path, reason: (error as Error).message });
+      }
+    }
     if (stored === 'corrupt') {
       // Only the holder of the lock may move the file (or entries) aside: another process may be
       // replacing it. Entries set aside are then written out of the file at once.
@@ -290,7 +304,7 @@ class FileStateStore implements FileStore {
     if (stored === 'newer') return 'newer';
     return {
       state: stored === 'corrupt' ? undefined : stored,
-      rewrite: this.setAside !== setAsideBefore,
+      rewrite: this.setAside !== setAsideBefore || this.olderVersionRead,
     };
   }
 
@@ -312,8 +326,12 @@ class FileStateStore implements FileStore {
   /** How many times entries were set aside: a read that sets some aside must be followed by a write. */
   private setAside = 0;
 
+  /** Whether the last file read was written in an older state format (see `state-format.ts`). */
+  private olderVersionRead = false;
+
   private accept(text: string, quarantine: boolean): PersistedState | undefined | 'corrupt' | 'newer' {
     const parsed = parseStateText(text);
+    this.olderVersionRead = parsed.ok && parsed.olderVersion !== undefined;
     if (parsed.ok) {
       if (parsed.rejected.length > 0) {
         if (!quarantine) return 'corrupt';

@@ -8,6 +8,12 @@ export { importOptionalPeer } from './optional-peer.js';
 export type { RedisStore, RedisStoreOptions } from './redis-store.js';
 export { openRedisStore } from './redis-store.js';
 export { redactRedisUrl } from './redis-url.js';
-export { parseStateText, STATE_VERSION } from './schema.js';
+export { parseStateText } from './schema.js';
 export type { SessionTable, SqliteStore, SqliteStoreOptions } from './sqlite-store.js';
 export { openSqliteStore } from './sqlite-store.js';
+export {
+  isReadableStateVersion,
+  OLDEST_STATE_VERSION,
+  STATE_VERSION,
+  toStoredConstraint,
+} from './state-format.js';

@@ -14,6 +14,7 @@ import { combineChanges, LocalCopy } from './local-copy.js';
 import { importOptionalPeer } from './optional-peer.js';
 import { parseRedisAddress, type RedisAddress, withoutSecret } from './redis-url.js';
 import { constraintToText, parseConstraintText } from './schema.js';
+import { isOlderStoredText } from './state-format.js';
 
 export interface RedisStoreOptions {
   /** `redis://[user:password@]host[:port][/db][?prefix=name]`. */
@@ -105,6 +106,14 @@ if #published_constraints > 0 or #published_lifted > 0 then
     table.concat(published_constraints, ',') .. '],"lifted":[' .. table.concat(published_lifted, ',') .. ']}')
 end
 return #published_constraints + #published_lifted
+`;
+
+/** Replaces each entry (id, text read, text migrated) whose text is still the one read. */
+const MIGRATE_SCRIPT = `
+for i = 1, #ARGV, 3 do
+  if redis.call('HGET', KEYS[1], ARGV[i]) == ARGV[i + 1] then redis.call('HSET', KEYS[1], ARGV[i], ARGV[i + 2]) end
+end
+return 0
 `;
 
 /** Connects, reads the shared state, and subscribes to changes. Needs the optional peer `redis`. */
@@ -316,6 +325,26 @@ class RedisStateStore implements RedisStore {
       constraints: Object.values(constraints).flatMap((body) => parseConstraintText(body) ?? []),
       lifted: Object.entries(lifted).map(([id, at]) => ({ id, at: Number(at) })),
     });
+    await this.migrateOlder(constraints);
+  }
+
+  /**
+   * Rewrites the entries an older state format wrote (see `state-format.ts`) in this one's, each
+   * only if it is still what was read: builds of both versions may share the server.
+   */
+  private async migrateOlder(constraints: Record<string, string>): Promise<void> {
+    const rewrites: string[] = [];
+    for (const [id, body] of Object.entries(constraints)) {
+      if (!isOlderStoredText(body)) continue;
+      const constraint = parseConstraintText(body);
+      if (constraint !== undefined) rewrites.push(id, body, constraintToText(constraint));
+    }
+    for (let start = 0; start < rewrites.length; start += BATCH * 3) {
+      await this.client.eval(MIGRATE_SCRIPT, {
+        keys: [this.keys.constraints],
+        arguments: rewrites.slice(start, start + BATCH * 3),
+      });
+    }
   }
 
   private received(message: string): void {

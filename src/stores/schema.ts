@@ -3,10 +3,10 @@
  * edited by hand or cut short must be recognised, never half-trusted.
  */
 import { z } from 'zod';
-import { redactConstraint } from '../core/secrets.js';
 import type { Constraint, LiftedMark, PersistedState } from '../core/types.js';
+import { isReadableStateVersion, STATE_VERSION, toStoredConstraint } from './state-format.js';
 
-export const STATE_VERSION = 1;
+export { STATE_VERSION };
 
 // JSON has no Infinity, and a ban that never expires may well use it.
 const INFINITE = 'Infinity';
@@ -42,6 +42,8 @@ const constraint = z.looseObject({
   target: z.string().optional(),
   blocksKinds: z.array(actionKind).optional(),
   needle: z.string().optional(),
+  needleHash: z.string().max(64).optional(),
+  needleExcerpt: z.string().max(1024).optional(),
   dependsOnWorkspace: z.boolean().optional(),
   dependsOnFiles: z.array(z.string()).max(64).optional(),
   fileDigests: z
@@ -64,7 +66,7 @@ const liftedMark = z.object({ id: z.string().min(1), at: z.number() });
 
 /** The frame of the file; constraints and marks are checked one by one, so one bad entry costs only itself. */
 const persistedFrame = z.object({
-  version: z.literal(STATE_VERSION),
+  version: z.number(),
   savedAt: z.number(),
   constraints: z.array(z.unknown()),
   lifted: z.array(z.unknown()),
@@ -84,6 +86,8 @@ export type ParsedState =
       state: PersistedState;
       /** Entries that do not match the schema, left out of `state`. */
       rejected: readonly RejectedEntry[];
+      /** The version the text was written in, when older than this build's: write it back migrated. */
+      olderVersion?: number;
     }
   | {
       ok: false;
@@ -105,9 +109,9 @@ export function parseStateText(text: string): ParsedState {
     return { ok: false, reason: 'it is not a JSON object' };
   }
   const version = (raw as { version?: unknown }).version;
-  if (version !== STATE_VERSION) {
+  if (!isReadableStateVersion(version)) {
     const named = version === undefined ? 'no version' : `version ${JSON.stringify(version)}`;
-    const reason = `it has ${named}, and this build of narrowing reads state version ${STATE_VERSION} only`;
+    const reason = `it has ${named}, and this build of narrowing reads state versions up to ${STATE_VERSION} only`;
     return typeof version === 'number' && version > STATE_VERSION
       ? { ok: false, reason, newer: true }
       : { ok: false, reason };
@@ -120,12 +124,14 @@ export function parseStateText(text: string): ParsedState {
   const constraints = entriesOf(frame.data.constraints, constraint, 'constraints', rejected) as Constraint[];
   const lifted = entriesOf(frame.data.lifted, liftedMark, 'lifted', rejected) as LiftedMark[];
   const state: PersistedState = {
-    version: STATE_VERSION,
+    version: 1,
     savedAt: frame.data.savedAt,
-    constraints: constraints.map(redactConstraint),
+    constraints: constraints.map(toStoredConstraint),
     lifted,
   };
-  return { ok: true, state, rejected };
+  return version < STATE_VERSION
+    ? { ok: true, state, rejected, olderVersion: version }
+    : { ok: true, state, rejected };
 }
 
 function entriesOf(
@@ -145,7 +151,7 @@ function entriesOf(
 
 export function stateToText(state: PersistedState): string {
   const text = JSON.stringify(
-    { ...state, constraints: state.constraints.map(redactConstraint) },
+    { ...state, version: STATE_VERSION, constraints: state.constraints.map(toStoredConstraint) },
     (_key, value: unknown) => (value === Number.POSITIVE_INFINITY ? INFINITE : value),
     2,
   );
@@ -154,7 +160,7 @@ export function stateToText(state: PersistedState): string {
 
 /** One constraint as a row or a message carries it (a ban that never expires included). */
 export function constraintToText(value: Constraint): string {
-  return JSON.stringify(value, (_key, item: unknown) =>
+  return JSON.stringify(toStoredConstraint(value), (_key, item: unknown) =>
     item === Number.POSITIVE_INFINITY ? INFINITE : item,
   );
 }
@@ -168,5 +174,6 @@ export function parseConstraintText(text: string): Constraint | undefined {
     return undefined;
   }
   const parsed = constraint.safeParse(raw);
-  return parsed.success ? (parsed.data as Constraint) : undefined;
+  // A row or a message of an older version (another build in the fleet) is migrated as it is read.
+  return parsed.success ? toStoredConstraint(parsed.data as Constraint) : undefined;
 }

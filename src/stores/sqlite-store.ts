@@ -15,6 +15,7 @@ import type { StoreProblem } from './file-store.js';
 import { combineChanges, LocalCopy } from './local-copy.js';
 import { importOptionalPeer } from './optional-peer.js';
 import { constraintToText, parseConstraintText } from './schema.js';
+import { isOlderStoredText } from './state-format.js';
 
 export interface SqliteStoreOptions {
   /** The database file; created (mode 0600) when missing. */
@@ -84,6 +85,27 @@ WHERE excluded.last_at > constraints.last_at
        AND excluded.body > constraints.body)`;
 
 type Database = BetterSqlite3.Database;
+
+/**
+ * Rewrites the rows an older state format wrote (see `state-format.ts`) in this one's, on opening:
+ * the table's layout is unchanged, so builds of both versions share one database, and rows a build
+ * of the older version writes later are read in the new format and rewritten at the next open.
+ */
+function migrateOlderRows(db: Database): void {
+  const older = db.prepare('SELECT id, body FROM constraints WHERE instr(body, \'"needle":\') > 0').all() as {
+    id: string;
+    body: string;
+  }[];
+  if (older.length === 0) return;
+  const update = db.prepare('UPDATE constraints SET body = ? WHERE id = ? AND body = ?');
+  db.transaction(() => {
+    for (const row of older) {
+      if (!isOlderStoredText(row.body)) continue;
+      const constraint = parseConstraintText(row.body);
+      if (constraint !== undefined) update.run(constraintToText(constraint), row.id, row.body);
+    }
+  }).immediate();
+}
 type Statement = BetterSqlite3.Statement;
 
 /** Opens (and creates) the database. Needs the optional peer `better-sqlite3`. */
@@ -106,6 +128,7 @@ export async function openSqliteStore(options: SqliteStoreOptions): Promise<Sqli
     if (schema !== SCHEMA_VERSION) {
       throw new Error(`${options.path} has schema ${String(schema)}; this build reads ${SCHEMA_VERSION}`);
     }
+    migrateOlderRows(db);
   } catch (error) {
     db.close();
     throw error;

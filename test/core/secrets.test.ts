@@ -1,6 +1,13 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { REDACTED, redactRemembered, redactText, redactTextExhaustively } from '../../src/core/secrets.js';
+import { describeCall } from '../../src/core/identity/index.js';
+import {
+  persistableConstraint,
+  REDACTED,
+  redactRemembered,
+  redactText,
+  redactTextExhaustively,
+} from '../../src/core/secrets.js';
 
 describe('redactText', () => {
   const secrets: [string, string, string][] = [
@@ -183,5 +190,43 @@ describe('redactRemembered', () => {
     const text = `${'x'.repeat(5_000)} GITHUB_TOKEN=ghp_abcdefghijklmnopqrstuvwxyz0123`;
     expect(redactRemembered(text)).toBe(redactText(text));
     expect(redactRemembered(text)).not.toContain('ghp_abcdef');
+  });
+});
+
+describe('a call said in a few words', () => {
+  it('never shows the start of a token it cuts', () => {
+    const token = 'ghp_Zq8Xv2Lm9Tw4Rb7KpL3nQ8sTw1Yc5Hd0Jf6G';
+    const nested = describeCall('edit_file', {
+      path: 'src/config.ts',
+      edits: [{ newText: 'x', oldText: `const token = "${token}";\nexport default token;` }],
+    });
+    const flat = describeCall('write_file', { content: `${'x'.repeat(40)} ${token}` });
+    expect(nested).not.toContain('ghp_Zq8');
+    expect(flat).not.toContain('ghp_Zq8');
+  });
+});
+
+describe('a ban as it leaves the process', () => {
+  it('keeps the text an edit searched for as a hash and a masked excerpt', () => {
+    const keyLine = 'b3BlbnNzaC1rZXktdjEAAAAABG5vbmUAAAAEbm9uZQAAAAAAAAABAAAAMwAAAAtzc2gtZW';
+    const ban = persistableConstraint({
+      id: 'c_1',
+      type: 'banned_strategy',
+      scope: 'call',
+      signature: 'edit_failed',
+      actionClass: 'file_edit',
+      meaning: 'content-missing',
+      needle: `key: ${keyLine}\nrest`,
+      evidence: { failures: 2, firstAt: 1, lastAt: 2, lastError: 'not found', calls: [] },
+      createdAt: 1,
+      expiresAt: 10,
+      strikes: 0,
+      probation: false,
+      persistent: true,
+    });
+    expect(ban).not.toHaveProperty('needle');
+    expect(ban.needleExcerpt).toBe('key: [REDACTED]');
+    expect(ban.needleHash).toMatch(/^[0-9a-f]{16}$/);
+    expect(persistableConstraint(ban)).toEqual(ban);
   });
 });

@@ -3,7 +3,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, utimesSync, writeFile
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createFileStore, type StoreProblem } from '../../src/stores/index.js';
+import { createFileStore, STATE_VERSION, type StoreProblem } from '../../src/stores/index.js';
 import { missingFile, stateOf, temporaryDir } from './sample-state.js';
 
 const NOW = Date.now();
@@ -69,7 +69,7 @@ describe('a state file with one bad constraint', () => {
 });
 
 describe('a state file written by a later version', () => {
-  const newer = `${JSON.stringify({ version: 2, savedAt: at(0), constraints: [], lifted: [], shards: ['a'] })}\n`;
+  const newer = `${JSON.stringify({ version: STATE_VERSION + 1, savedAt: at(0), constraints: [], lifted: [], shards: ['a'] })}\n`;
 
   it('is never moved aside nor overwritten; learning goes on in memory and it says so', async () => {
     writeFileSync(path, newer);

@@ -1,4 +1,5 @@
 /** Calls said in a few words, for evidence and the reasons a model reads. */
+import { redactText } from '../secrets.js';
 import { canonicalJson } from './canonical-json.js';
 
 /** A short, readable form of a call for evidence and reasons: `read_file {path: "a.ts"}`. */
@@ -8,7 +9,9 @@ export function describeCall(tool: string, args: unknown, limit = 120): string {
     const entries = Object.entries(args as Record<string, unknown>).slice(0, 4);
     body = entries
       .map(([key, value]) => {
-        const shown = typeof value === 'string' ? JSON.stringify(truncate(value, 60)) : shortJson(value);
+        // Redacted before it is cut: a secret cut in half is no longer recognised as one.
+        const shown =
+          typeof value === 'string' ? JSON.stringify(truncate(redactText(value), 60)) : shortJson(value);
         return `${key}: ${shown}`;
       })
       .join(', ');
@@ -19,8 +22,11 @@ export function describeCall(tool: string, args: unknown, limit = 120): string {
 }
 
 function shortJson(value: unknown): string {
-  return truncate(canonicalJson(value, { maxString: 60 }), 60);
+  return truncate(redactText(canonicalJson(value, { maxString: REDACTION_WINDOW })), 60);
 }
+
+/** How much of a value is redacted before its first 60 characters are shown. */
+const REDACTION_WINDOW = 240;
 
 export function truncate(text: string, limit: number): string {
   return text.length <= limit ? text : `${text.slice(0, Math.max(0, limit - 1))}…`;

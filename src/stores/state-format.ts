@@ -1,0 +1,43 @@
+/**
+ * The version of the state narrowing keeps outside a process (the state file, SQLite rows, Redis
+ * entries, session files), and the steps that bring an older one up to it. One module, so that
+ * every change of what is persisted joins the same version and the same migration:
+ *
+ * - 1: the first format.
+ * - 2: an edit's search text (`needle`) is never kept in clear: `needleHash` and a short redacted
+ *   `needleExcerpt` take its place.
+ *
+ * A store reads every version from `OLDEST_STATE_VERSION` up to `STATE_VERSION` (a fleet may run
+ * builds of both), rewrites what it finds of an older one when it opens, and writes the latest.
+ * Journals are never rewritten: their lines are receipts, and verify in whichever version wrote them.
+ */
+import { persistableConstraint } from '../core/secrets.js';
+import type { Constraint } from '../core/types.js';
+
+/** The version this build writes. */
+export const STATE_VERSION = 2;
+/** The oldest version this build reads (and migrates). */
+export const OLDEST_STATE_VERSION = 1;
+
+export function isReadableStateVersion(version: unknown): version is number {
+  return (
+    typeof version === 'number' &&
+    Number.isInteger(version) &&
+    version >= OLDEST_STATE_VERSION &&
+    version <= STATE_VERSION
+  );
+}
+
+/**
+ * A constraint as this version keeps it, from one read in any readable version (or held in
+ * memory): version 1's clear `needle` becomes version 2's hash and excerpt, and the evidence is
+ * redacted. Idempotent.
+ */
+export function toStoredConstraint(constraint: Constraint): Constraint {
+  return persistableConstraint(constraint);
+}
+
+/** Whether a stored constraint's text was written in a version older than this one. */
+export function isOlderStoredText(text: string): boolean {
+  return text.includes('"needle":');
+}
