@@ -122,7 +122,8 @@ const SECRET_PATTERNS: readonly SecretPattern[] = [
   { pattern: /\beyJ[\w-]{8,}\.[\w-]{8,}\.[\w-]{8,}/g, replacement: REDACTED, needs: ['jwt'] },
   // The password in `https://user:password@host/`. Bounded repeats keep hostile input linear.
   {
-    pattern: /(\b[a-z][a-z0-9+.-]{0,30}:\/\/[^\s/:@]{0,256}:)[^\s/@]{1,512}@/gi,
+    // `scheme:/user:password@` too: a URL inside a path someone normalised (`//` collapsed).
+    pattern: /(\b[a-z][a-z0-9+.-]{0,30}:\/\/?[^\s/:@]{0,256}:)[^\s/@]{1,512}@/gi,
     replacement: `$1${REDACTED}@`,
     needs: ['at'],
   },

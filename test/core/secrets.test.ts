@@ -230,3 +230,11 @@ describe('a ban as it leaves the process', () => {
     expect(persistableConstraint(ban)).toEqual(ban);
   });
 });
+
+describe('a URL with a password inside a path', () => {
+  it('loses its password once its // has been collapsed', () => {
+    expect(redactText('mirror/https:/deploy:Hunter2Secret99@git.example.com/x')).toBe(
+      'mirror/https:/deploy:[REDACTED]@git.example.com/x',
+    );
+  });
+});

@@ -113,4 +113,29 @@ describe('secrets in learned state', () => {
     expect(saved).toContain('config/app.yaml');
     expect(saved).not.toContain('S3cr3tPa55w0rd');
   });
+
+  it('saves a read of a path holding a URL with a password without the password', async () => {
+    const store = createFileStore({ path, debounceMs: 5 });
+    const loop = new NarrowingLoop({ store, probe: { exists: () => undefined } });
+    const file = 'mirror/https://deploy:Hunter2Secret99@git.example.com/acme/api/README.md';
+    for (let attempt = 0; attempt < 2; attempt++) {
+      const proposal = toolCallToProposal('read_file', { path: file });
+      loop.checkProposal(proposal);
+      loop.recordOutcome({
+        ...toolCallToOutcome('read_file', proposal.args, {
+          content: [{ type: 'text', text: `Error: ENOENT: no such file or directory, open '${file}'` }],
+          isError: true,
+        }),
+        proposal,
+      });
+    }
+    const verdict = loop.checkProposal(toolCallToProposal('read_file', { path: file }));
+    await loop.close();
+    await store.close();
+    expect(verdict.verdict).toBe('block');
+    expect(JSON.stringify(verdict)).not.toContain('Hunter2Secret99');
+    const saved = readFileSync(path, 'utf8');
+    expect(saved).toContain('git.example.com');
+    expect(saved).not.toContain('Hunter2Secret99');
+  });
 });

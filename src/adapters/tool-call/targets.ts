@@ -2,6 +2,7 @@
  * The resources a call acts on, found in its arguments and normalised so that two spellings of
  * one resource compare equal. Pure: needs nothing beyond the global `URL`.
  */
+import { redactText } from '../../core/secrets.js';
 
 /** What the adapter knows about the call, which argument names alone cannot say. */
 export interface TargetHints {
@@ -298,7 +299,10 @@ export function normalizePath(path: string): string {
   if (path === '') return '';
   // Most paths are already normal; the fast path skips splitting and joining them.
   if (!NEEDS_NORMALISING.test(path) && !WINDOWS_DRIVE.test(path)) return path;
-  let rest = path.includes('\\') ? path.replaceAll('\\', '/') : path;
+  // A URL with a password inside a path (`mirror/https://user:pass@host/x`) is redacted while its
+  // `//` still marks it as one: collapsed, the password would no longer be recognised.
+  const clean = path.includes('@') ? redactText(path) : path;
+  let rest = clean.includes('\\') ? clean.replaceAll('\\', '/') : clean;
   let root = '';
   if (WINDOWS_DRIVE.test(rest)) {
     root = `${rest.slice(0, 2)}/`;
