@@ -7,6 +7,7 @@ import type { CallContext } from './detectors/types.js';
 import { times } from './detectors/wording.js';
 import { truncate } from './identity/index.js';
 import { describeContext } from './scope.js';
+import { quotableText } from './secrets.js';
 import type { Constraint, ParameterRegion, Violation } from './types.js';
 
 /** Where a constraint learned in a context holds: ` (learned for repository x)`. */
@@ -16,7 +17,7 @@ function learnedIn(constraint: Constraint): string {
 }
 
 function lastError(constraint: Constraint): string {
-  return truncate(constraint.evidence.lastError.replace(/\s+/g, ' ').trim(), 160);
+  return truncate(quotableText(constraint.evidence.lastError), 160);
 }
 
 /** Said only when masking is what made this call match: its own text differs from the failures'. */

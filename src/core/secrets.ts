@@ -532,3 +532,15 @@ function needleExcerpt(needle: string): string {
   const firstLine = end < 0 ? needle : needle.slice(0, end);
   return keptText(firstLine, NEEDLE_EXCERPT_CHARS).replace(OPAQUE_RUN, REDACTED);
 }
+
+/**
+ * Text a tool or a model wrote (an error, an excerpt), made safe to quote inside what the guard says:
+ * on one line, so that it cannot open a paragraph of its own, and never with the guard's own label
+ * (`[narrowing blocked this call]`), so that it cannot pose as the guard.
+ */
+export function quotableText(text: string): string {
+  return text
+    .replace(/\s+/g, ' ')
+    .replace(/\[(\s*narrowing)/gi, '($1')
+    .trim();
+}

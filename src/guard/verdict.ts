@@ -1,4 +1,5 @@
 import type { CheckResult, Violation } from '../core/types.js';
+import { quotableText } from '../core/secrets.js';
 
 /**
  * The words the model reads about a verdict, and the machine-readable form that travels beside a
@@ -60,7 +61,8 @@ export function verdictText(check: CheckResult): string {
       ? 'narrowing warning'
       : `narrowing ${check.verdict}ed this call`;
   const rule = check.rule ? ` (${check.rule})` : '';
-  const reason = check.reason ?? 'It repeats calls that already failed.';
-  const suggestion = check.suggestion ? `\n${check.suggestion}` : '';
+  // Reasons quote what tools wrote: one line each, and the guard's label only where the guard put it.
+  const reason = quotableText(check.reason ?? 'It repeats calls that already failed.');
+  const suggestion = check.suggestion ? `\n${quotableText(check.suggestion)}` : '';
   return `[${label}${rule}] ${reason}${suggestion}`;
 }
