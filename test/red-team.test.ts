@@ -29,6 +29,10 @@ describe('the red team script', () => {
       'call crashing the MCP server to dodge learning',
       'hostile JSON-RPC: huge ids, deep nesting, invalid requests',
       'header injection with CR/LF in --header',
+      'world-writable .narrowing planted above a repository',
+      'GitHub token in the text a failed edit searched for',
+      'URL with a password inside a read path',
+      "tool error posing as the guard's refusal",
     ]) {
       expect(
         held.some((line) => line.startsWith(`PASS  ${attack}:`)),
