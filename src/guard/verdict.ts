@@ -1,5 +1,5 @@
-import type { CheckResult, Violation } from '../core/types.js';
 import { quotableText } from '../core/secrets.js';
+import type { CheckResult, Violation } from '../core/types.js';
 
 /**
  * The words the model reads about a verdict, and the machine-readable form that travels beside a
