@@ -27,7 +27,9 @@
 import type { Blame } from '../../../core/types.js';
 import { CODE } from './code.js';
 import { DATABASES } from './databases.js';
+import { DOCUMENTS } from './documents.js';
 import { EDITS } from './edits.js';
+import { ENVIRONMENTS } from './environments.js';
 import { FILESYSTEM } from './filesystem.js';
 import { HOST } from './host.js';
 import { HTTP } from './http.js';
@@ -111,6 +113,8 @@ export const FAMILIES: Readonly<Record<string, FamilyTable>> = {
   packageManagers: PACKAGE_MANAGERS,
   databases: DATABASES,
   sandboxes: SANDBOXES,
+  environments: ENVIRONMENTS,
+  documents: DOCUMENTS,
   toolProtocols: TOOL_PROTOCOLS,
   edits: EDITS,
   shells: SHELLS,
@@ -270,6 +274,18 @@ export const RESOURCES = kind('resources', 'api_error', HARNESS_STUCK);
 /** A daemon, database, browser or MCP server that is not running, not installed or crashed. */
 export const UNAVAILABLE = kind('unavailable', 'api_error', HARNESS);
 
+/**
+ * The tool failed inside itself: an exception in its own code, a document it could not convert. The
+ * call may be fine; another tool, or the same one later, may do it.
+ */
+export const TOOL_FAULT = kind('toolFault', 'api_error', HARNESS);
+
+/**
+ * The environment the tools run in is broken (a missing interpreter or shared library, a deleted
+ * working directory, a corrupt virtual environment): every call of the tool fails until it is fixed.
+ */
+export const BROKEN_ENVIRONMENT = kind('brokenEnvironment', 'command_failed', HARNESS_STUCK);
+
 /** Lock contention and busy resources held by someone else: a later retry works. */
 export const LOCKED = kind('locked', 'conflict', HARNESS);
 
@@ -388,6 +404,8 @@ export const TEXT_RULES: readonly SignatureRule[] = [
   PERMISSION,
   RESOURCES,
   UNAVAILABLE,
+  TOOL_FAULT,
+  BROKEN_ENVIRONMENT,
   LOCKED,
   HARNESS_STATE,
   CANCELLED,

@@ -16,6 +16,12 @@ export const SANDBOXES: FamilyTable = {
       '\\bwas blocked\\. for security\\b',
       '\\bblocked by (?:the )?\\.\\w*ignore\\b',
       '\\b(?:directory|path) (?:is )?not allowed\\b',
+      // an import the sandbox refuses: another import, or none, works
+      '\\bimport(?:s|ing)? (?:of |from )?[^\\n]{1,80}? (?:is |are )?not (?:allowed|permitted|authori[sz]ed)\\b',
+      '\\bauthori[sz]ed imports (?:are|is)\\b',
+      '\\b(?:forbidden|disallowed|blocked|unauthori[sz]ed) (?:import|module)s?\\b',
+      '\\bimport (?:of )?\\S+ (?:is )?(?:blocked|forbidden|disallowed)\\b',
+      '\\bmodule \\S+ (?:is )?not (?:in the )?(?:allowed|authori[sz]ed|permitted)\\b',
     ],
     hints: [
       'outside',
@@ -27,6 +33,14 @@ export const SANDBOXES: FamilyTable = {
       'must be',
       'blocked',
       'not allowed',
+      'import',
+      'authorised imports',
+      'authorized imports',
+      'forbidden',
+      'disallowed',
+      'blocked',
+      'unauthori',
+      'module',
     ],
   },
   rateLimit: {

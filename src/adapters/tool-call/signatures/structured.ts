@@ -95,9 +95,26 @@ const RULE_BY_CODE = new Map<string, SignatureRule>([
   ['-32603', API_OTHER],
 ]);
 
+/**
+ * Families of codes, for the codes no row names: a new errno of the connection family, another
+ * resolver failure, another undici socket error or certificate complaint is still the wire's.
+ */
+const CODE_FAMILIES: readonly (readonly [RegExp, SignatureRule])[] = [
+  [/^E(?:CONN|NET|HOST)[A-Z]{3,}$/, SERVICE_DOWN],
+  [/^EAI_[A-Z]+$/, SERVICE_DOWN],
+  [/^UND_ERR_[A-Z_]*TIMEOUT$/, TIMEOUT],
+  [/^UND_ERR_[A-Z_]+$/, SERVICE_DOWN],
+  [/^ERR_(?:TLS|SSL|SOCKET|HTTP2)_[A-Z_]+$/, SERVICE_DOWN],
+  [/^(?:ERR_)?CERT_[A-Z_]+$|_CERT(?:_[A-Z_]+)?$/, SERVICE_DOWN],
+];
+
 /** Node error codes and JSON-RPC codes. `-32602` is left to the text: it means both "bad arguments" and "no such tool". */
 export function ruleForErrorCode(code: string): SignatureRule | undefined {
-  return RULE_BY_CODE.get(code) ?? RULE_BY_CODE.get(code.toUpperCase());
+  const upper = code.toUpperCase();
+  const known = RULE_BY_CODE.get(code) ?? RULE_BY_CODE.get(upper);
+  if (known !== undefined) return known;
+  for (const [family, rule] of CODE_FAMILIES) if (family.test(upper)) return rule;
+  return undefined;
 }
 
 /** The exception name the MCP proxy gives a call that crashed its server twice in a row. */

@@ -21,6 +21,8 @@ export type FailureKind =
   | 'permission'
   | 'resources'
   | 'unavailable'
+  | 'toolFault'
+  | 'brokenEnvironment'
   | 'locked'
   | 'harnessState'
   | 'cancelled'
