@@ -79,6 +79,8 @@ export const CODE: FamilyTable = {
       '^error: could not compile\\b',
       '\\bargument or block definition required\\b',
       "\\bexpected (?:an? )?(?:expression|identifier|declaration|statement|'[^'\\n]{1,4}'|`[^`\\n]{1,4}`)\\b",
+      // a parser naming what it expected and what it found
+      '\\bexpected [^\\n]{1,160}\\bbut (?:found|got|saw|encountered)\\b',
     ],
     hints: [
       'syntax',
@@ -101,6 +103,7 @@ export const CODE: FamilyTable = {
       'compile error',
       'could not compile',
       'block definition',
+      'expected',
       'expected',
     ],
   },

@@ -15,8 +15,10 @@ export const DATABASES: FamilyTable = {
       '\\breadonly database\\b',
       '\\bpassword authentication failed\\b',
       '\\bno password supplied\\b',
+      // redis error replies whose class is the session’s credentials
+      '^(?:\\(error\\) )?(?:NOAUTH|WRONGPASS|NOPERM)\\b',
     ],
-    hints: ['read-only', 'readonly', 'authenticat', 'password'],
+    hints: ['read-only', 'readonly', 'authenticat', 'password', 'noauth', 'wrongpass', 'noperm'],
   },
   unavailable: {
     patterns: [
@@ -25,6 +27,8 @@ export const DATABASES: FamilyTable = {
       '\\bcould not connect to (?:the )?(?:server|database|daemon|docker)\\b',
       "\\bcan't connect to (?:local |the |remote )?(?:mysql )?server\\b",
       '\\b(?:unable|failed) to connect to (?:the )?(?:server|daemon|docker|database|bus|endpoint|mcp server)\\b',
+      // redis error replies whose class is the server’s state
+      '^(?:\\(error\\) )?(?:LOADING|MASTERDOWN|CLUSTERDOWN|TRYAGAIN|MISCONF|NOREPLICAS|READONLY)\\b',
     ],
     hints: [
       'not running',
@@ -37,6 +41,13 @@ export const DATABASES: FamilyTable = {
       'connect to',
       'bus',
       'mcp server',
+      'loading',
+      'masterdown',
+      'clusterdown',
+      'tryagain',
+      'misconf',
+      'noreplicas',
+      'readonly',
     ],
   },
   locked: {
@@ -98,5 +109,12 @@ export const DATABASES: FamilyTable = {
       'out of range',
       'too long for type',
     ],
+  },
+  /** redis error replies whose class is the command’s (unknown command, wrong type, bad argument) */
+  usage: {
+    patterns: [
+      '^(?:\\(error\\) )?(?:OK )?(?:ERR|WRONGTYPE|BUSYKEY|NOSCRIPT|EXECABORT|CROSSSLOT|UNKILLABLE|NOTBUSY) ',
+    ],
+    hints: ['err ', 'wrongtype', 'busykey', 'noscript', 'execabort', 'crossslot', 'unkillable', 'notbusy'],
   },
 };

@@ -73,6 +73,8 @@ export const FILESYSTEM: FamilyTable = {
       "\\b(?:can't|cannot|could not|couldn't|unable to|failed to) open(?:/read)? (?:local |input )?(?:data|file)\\b",
       'stimmt mit keinen',
       'non corrisponde ad alcun file',
+      // a quoted path that could not be opened
+      "\\b(?:cannot|can't|could not|couldn't|unable to|failed to) open [\"'`‘][^\"'`’\\n]{1,200}[\"'`’]",
     ],
     hints: [
       'enoent',
@@ -92,6 +94,7 @@ export const FILESYSTEM: FamilyTable = {
       'open',
       'stimmt mit keinen',
       'non corrisponde ad alcun',
+      'open',
     ],
   },
   usage: {

@@ -131,7 +131,7 @@ function status(codes: readonly number[]): string {
   const alternatives = codes.join('|');
   const prefix =
     `\\bHTTP(?:\\/\\d(?:\\.\\d)?)?(?: error)?\\s*[:=]?\\s*|\\bstatus(?:[ _-]?code)?["']?\\s*[:=]?\\s*` +
-    `|\\bresponse code\\s*[:=]?\\s*|\\berror(?: code)?\\s*[:=]?\\s*|["'](?:code|status_?code|http_?status)["']\\s*:\\s*`;
+    `|\\bresponse code\\s*[:=]?\\s*|\\berror(?: code)?\\s*[:=]?\\s*|\\b\\w+(?:error|exception):\\s*|["'](?:code|status_?code|http_?status)["']\\s*:\\s*`;
   const parenthesised = `\\b(?:error|failed|request|response|status|conflict|forbidden|unavailable|denied)\\W{0,3}\\(`;
   return `(?:${prefix})(?:${alternatives})\\b|${parenthesised}(?:${alternatives})\\)|\\b(?:${alternatives}) (?:client|server) error\\b`;
 }

@@ -87,6 +87,8 @@ export const SERVICES: FamilyTable = {
       '\\bunauthorized_client\\b',
       '\\b(?:not|un)authori[sz]ed\\b',
       '\\bforbidden\\b',
+      // an authentication the request lacked, of any kind
+      '\\brequires? (?:[\\w/-]+ ){0,2}authentication\\b',
     ],
     hints: [
       'permission',
@@ -150,6 +152,7 @@ export const SERVICES: FamilyTable = {
       'unauthorized_client',
       'authori',
       'forbidden',
+      'authentication',
     ],
   },
   idMissing: {
@@ -166,6 +169,8 @@ export const SERVICES: FamilyTable = {
       '\\bnot_in_[a-z]+\\b',
       '\\bis_archived\\b',
       '\\b(?:reference to )?undeclared (?:input )?(?:variable|resource|module|identifier)\\b',
+      // a lookup by id or name that found nothing
+      '\\bno (?:\\w+ ){1,3}(?:found |exists? )?(?:with|for|matching|by) (?:the |that |this )?(?:given )?(?:id|ids|name|key|uuid|slug|identifier|handle|email|number)\\b',
     ],
     hints: [
       'not_found',
@@ -184,6 +189,7 @@ export const SERVICES: FamilyTable = {
       'is_archived',
       'found',
       'undeclared',
+      'no ',
     ],
   },
   validation: {
