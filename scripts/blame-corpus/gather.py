@@ -760,6 +760,30 @@ def validation_cases():
     agent('usage', f'cd {JS} && node node_modules/typescript/bin/tsc --strictest')
     agent('not-found-file', 'pip download -q --no-index --find-links /nonexistent six==99.0 -d /tmp/dl')
 
+    # perl, python sockets, ssh, node, java: other clients of the same failures
+    agent('missing-module', "perl -e 'use Nonexistent::Module;'")
+    agent('syntax', """perl -e 'print "a" .. ;'""")
+    agent('not-found-file', """perl -e 'open(my $f, "<", "missing.txt") or die "open: $!"'""")
+    harness('net-refused', f"{PY} \"import socket; socket.create_connection(('127.0.0.1', {CLOSED}))\"")
+    harness('net-timeout', f"{PY} \"import socket; s = socket.create_connection(('127.0.0.1', {HANG}), timeout=1); s.recv(10)\"")
+    harness('net-refused', f"{PY} \"import smtplib; smtplib.SMTP('127.0.0.1', {CLOSED})\"")
+    agent('syntax', """echo '{"a":}' | python3 -m json.tool""")
+    harness('net-refused', f'ssh -o BatchMode=yes -o StrictHostKeyChecking=no -p {CLOSED} dev@127.0.0.1 true')
+    agent('not-found-file', """node -e "require('fs').readFileSync('missing.json')" """)
+    harness('net-dns', """node -e "require('dns').lookup('nonexistent.invalid', (e) => { if (e) throw e })" """)
+    agent('syntax', """node -e "JSON.parse('{bad')" """)
+    agent('missing-module', """node -e "require('./missing-module')" """)
+    harness('net-refused', f"""node -e "require('net').connect({CLOSED}, '127.0.0.1').on('error', (e) => {{ throw e }})" """)
+    harness('net-refused', f'java -cp javabin Get http://127.0.0.1:{CLOSED}/')
+    agent('http-404', f'java -cp javabin Get {U}/404/v1/items/9')
+    harness('http-5xx', f'java -cp javabin Get {U}/503/v1/items')
+    agent('net-malformed-url', 'java -cp javabin Get htp://example.com/')
+    agent('usage', f'{RC} -a right-password get')
+    agent('sql-constraint', """sqlite3 app.db "insert into users(id, email) values (1, 'z@example.com')" """)
+    harness('net-timeout', f'curl -sS --max-time 1 http://127.0.0.1:{HANG}/v1/items')
+    agent('not-found-file', 'git -C /nonexistent/repo status')
+    agent('not-found-archive', "printf '<html>Not Found</html>' > dl.tgz && tar -xzf dl.tgz")
+
 
 # ---------------------------------------------------------------------------------------------
 # Extra fixtures the cases above refer to
