@@ -94,11 +94,12 @@ describe('calls that act on hidden state', () => {
 });
 
 describe('failures nobody can blame yet', () => {
-  const SIBLING = { text: '<tool_use_error>Sibling tool call errored</tool_use_error>', isError: true };
+  // An error that says nothing about its cause (a cancelled sibling call is the environment's, not this).
+  const UNREADABLE = { text: '<tool_use_error>Error: undefined</tool_use_error>', isError: true };
 
   it('lets the same call retry once after an error it cannot read, and blocks the third attempt', () => {
     const agent = new Agent();
-    expect(agent.repeat(3, 'Read', { file_path: '/repo/lib/app.ex' }, SIBLING)).toEqual([
+    expect(agent.repeat(3, 'Read', { file_path: '/repo/lib/app.ex' }, UNREADABLE)).toEqual([
       'allow',
       'allow',
       'block',

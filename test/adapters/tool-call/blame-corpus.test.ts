@@ -1,10 +1,12 @@
 /**
- * The project's own blame corpus: real error texts of real tools (run on a machine like the one the
- * guard runs on, see blame-corpus/gather.py and mcp-gather.mjs) and of public issue threads
- * (blame-corpus/public.jsonl), each labelled by the calibration corpus's labelling rules. The guard
- * must be right on at least 95% and must never blame the agent for an environment failure.
+ * The project's own blame corpus: real error texts of real tools and of public issue threads, each
+ * labelled by the calibration corpus's labelling rules, split by source into a design half and a
+ * validation half. The texts are other people's and stay out of the repository: build the corpus
+ * with scripts/blame-corpus (gather.py runs the tools, public.py fetches the threads, build.py
+ * splits them) and point NARROWING_BLAME_CORPUS at the folder holding design.jsonl and
+ * validation.jsonl. Without it these tests are skipped.
  */
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createToolCallAdapter } from '../../../src/adapters/tool-call/adapter.js';
@@ -17,7 +19,7 @@ type Label = Blame | 'ambiguous';
 
 interface Entry {
   readonly text: string;
-  readonly tool: string;
+  readonly tool?: string;
   readonly args?: Record<string, unknown>;
   readonly exitCode?: number;
   readonly blame: Label;
@@ -26,16 +28,20 @@ interface Entry {
   readonly source: string;
 }
 
-const DIR = join(import.meta.dirname, 'blame-corpus');
+const DIR = process.env.NARROWING_BLAME_CORPUS ?? '';
+const PRESENT =
+  DIR !== '' && existsSync(join(DIR, 'design.jsonl')) && existsSync(join(DIR, 'validation.jsonl'));
 
 function load(file: string): Entry[] {
+  if (!PRESENT) return [];
   return readFileSync(join(DIR, file), 'utf8')
     .split('\n')
     .filter((line) => line.trim() !== '')
     .map((line) => JSON.parse(line) as Entry);
 }
 
-const CORPUS = [...load('local.jsonl'), ...load('public.jsonl')];
+const HALVES = { design: load('design.jsonl'), validation: load('validation.jsonl') };
+const CORPUS = [...HALVES.design, ...HALVES.validation];
 const adapter = createToolCallAdapter();
 
 /**
@@ -44,7 +50,7 @@ const adapter = createToolCallAdapter();
  * exit status where the tool reported one).
  */
 function blameOf(entry: Entry, asScored: boolean): Blame {
-  const { tool } = entry;
+  const tool = entry.tool ?? 'some_tool';
   const outcome = asScored
     ? toolCallToOutcome(tool, {}, { success: false, error: entry.text })
     : toolCallToOutcome(
@@ -64,8 +70,8 @@ interface Figures {
   readonly wrong: readonly { entry: Entry; product: Blame }[];
 }
 
-function measure(asScored: boolean): Figures {
-  const scored = CORPUS.filter((entry) => entry.blame !== 'ambiguous');
+function measure(entries: readonly Entry[], asScored: boolean): Figures {
+  const scored = entries.filter((entry) => entry.blame !== 'ambiguous');
   const wrong: { entry: Entry; product: Blame }[] = [];
   for (const entry of scored) {
     const product = blameOf(entry, asScored);
@@ -96,33 +102,34 @@ function report(title: string, figures: Figures): void {
   console.log(lines.join('\n'));
 }
 
-describe('the blame corpus', () => {
-  it('holds at least 500 real error texts, each with its source, tool and labels', () => {
+describe.skipIf(!PRESENT)('the blame corpus', () => {
+  it('holds at least 500 real error texts, each with its source and labels', () => {
     expect(CORPUS.length).toBeGreaterThanOrEqual(500);
     for (const entry of CORPUS) {
       // A silent failure is kept only with the exit status it ended with.
       expect(entry.text !== '' || entry.exitCode !== undefined, entry.source).toBe(true);
       expect(entry.source, entry.text).toMatch(/^(?:local:|https:\/\/)/);
-      expect(entry.tool, entry.source).toMatch(/^[\w.-]+$/);
       expect(['agent_failure', 'harness_fault', 'unknown', 'ambiguous']).toContain(entry.blame);
       expect(typeof entry.deterministic).toBe('boolean');
       expect(entry.category).toMatch(/^[a-z0-9-]+$/);
     }
   });
 
-  it('is read right at least 95% of the time, with no poison, as a harness sees the calls', () => {
-    const figures = measure(false);
-    report('blame corpus (arguments and exit status)', figures);
-    expect(figures.poison).toEqual([]);
-    expect(figures.correct / figures.scored).toBeGreaterThanOrEqual(0.95);
-  });
+  for (const half of ['design', 'validation'] as const) {
+    it(`reads the ${half} half right at least 97% of the time, with no poison, as a harness sees the calls`, () => {
+      const figures = measure(HALVES[half], false);
+      report(`${half} half (arguments and exit status)`, figures);
+      expect(figures.poison).toEqual([]);
+      expect(figures.correct / figures.scored).toBeGreaterThanOrEqual(0.97);
+    });
 
-  it('is read right at least 95% of the time, with no poison, from the text alone', () => {
-    const figures = measure(true);
-    report('blame corpus (text only, as the calibration scorer asks)', figures);
-    expect(figures.poison).toEqual([]);
-    expect(figures.correct / figures.scored).toBeGreaterThanOrEqual(0.95);
-  });
+    it(`reads the ${half} half right at least 97% of the time, with no poison, from the text alone`, () => {
+      const figures = measure(HALVES[half], true);
+      report(`${half} half (text only, as the calibration scorer asks)`, figures);
+      expect(figures.poison).toEqual([]);
+      expect(figures.correct / figures.scored).toBeGreaterThanOrEqual(0.97);
+    });
+  }
 
   it('reads every text the same with and without the hint prefilter', () => {
     const fast = new SignatureMatcher(TEXT_RULES);

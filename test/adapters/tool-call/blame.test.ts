@@ -1,6 +1,6 @@
 /**
  * Blame of the error families the guard must get right: one behaviour per test. Texts are real
- * (from blame-corpus/, where each has its source).
+ * (real tools' and public threads' texts, as the blame corpus of scripts/blame-corpus holds them).
  */
 import { describe, expect, it } from 'vitest';
 import { toolCallToOutcome } from '../../../src/adapters/tool-call/convert.js';

@@ -41,7 +41,7 @@ RO = f'{ROOT}/ro'  # a read-only tmpfs
 LOCKED = f'{ROOT}/locked'  # a workspace owned by root that `nobody` may read but not write
 PG_SOCK = f'{ROOT}/pgsock'
 JS = f'{ROOT}/js'  # sees narrowing's node_modules (vitest, typescript); nothing is installed here
-NODE_MODULES = os.path.abspath(os.path.join(HERE, '../../../../node_modules'))
+NODE_MODULES = os.path.abspath(os.path.join(HERE, '../../node_modules'))
 
 SHELL_TOOLS = ['Bash', 'run_shell_command', 'shell', 'execute_command', 'execute_bash', 'run_terminal_cmd']
 LANGS = ['de', 'fr', 'es', 'it', 'pt_BR', 'ru', 'zh_CN', 'ja']
@@ -183,6 +183,11 @@ def start_servers():
         P[f'tls_{name}'] = free_port()
         serve_http(P[f'tls_{name}'], ctx)
     P['other_ca'] = f'{certs}/other.pem'
+    P['redis'] = free_port()
+    P['redis_process'] = subprocess.Popen(['redis-server', '--port', str(P['redis']), '--bind', '127.0.0.1', '--save', '',
+                      '--appendonly', 'no', '--requirepass', 'right-password', '--daemonize', 'no'],
+                     stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    time.sleep(0.5)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -265,6 +270,9 @@ create role reader login; grant connect on database shop to reader;"''')
 
 
 def teardown():
+    if 'redis_process' in P:
+        P['redis_process'].terminate()
+        P['redis_process'].wait(timeout=10)
     subprocess.run(f"runuser -u postgres -- /usr/lib/postgresql/15/bin/pg_ctl -D {ROOT}/pgdata -m immediate stop",
                    shell=True, capture_output=True)
     for path in (FULL, RO):
@@ -666,6 +674,118 @@ def cases():
 
 
 # ---------------------------------------------------------------------------------------------
+# The validation half: other tools and other wordings, written after the rules were, and run only
+# to measure them (`--half validation`). Labels follow RULES.md, as above.
+
+def validation_cases():
+    H = P['http']
+    U = f'http://127.0.0.1:{H}'
+    CLOSED = P['closed']
+    HANG = P['hang']
+    RESET = P['reset']
+    R = P['redis']
+    RC = f'redis-cli -e -p {R} --no-auth-warning'
+    NODE = 'node --input-type=module -e'
+    PY = 'python3 -c'
+
+    # redis on loopback, with a password
+    harness('auth', f'{RC} -a wrong-password ping', det=True)
+    harness('auth', f'{RC} ping', det=True)
+    harness('net-refused', f'redis-cli -e -p {CLOSED} ping')
+    agent('unknown-subcommand', f'{RC} -a right-password FROBNICATE key')
+    agent('wrong-type', f'{RC} -a right-password set greeting hi && {RC} -a right-password lpush greeting x')
+    agent('validation', f'{RC} -a right-password config set maxmemory lots')
+    agent('validation', f'{RC} -a right-password expire greeting soon')
+    agent('validation', f'{RC} -a right-password incr greeting')
+
+    # sqlite
+    agent('sql-constraint', f"""sqlite3 app.db "insert into users(email, name) values ('a@example.com', 'B')" """)
+    agent('not-found-file', 'sqlite3 app.db ".import missing.csv users"')
+    agent('not-found-file', 'sqlite3 /nonexistent/dir/x.db "select 1"')
+    agent('sql-schema', 'sqlite3 app.db "select total from orders"')
+    agent('syntax', 'sqlite3 app.db "selec * from users"')
+
+    # node's fetch
+    harness('net-refused', f"{NODE} \"await fetch('http://127.0.0.1:{CLOSED}/')\"")
+    harness('net-reset', f"{NODE} \"await fetch('http://127.0.0.1:{RESET}/')\"")
+    harness('net-timeout', f"{NODE} \"await fetch('http://127.0.0.1:{HANG}/', {{ signal: AbortSignal.timeout(500) }})\"")
+    harness('net-dns', f"{NODE} \"await fetch('http://nonexistent.invalid/')\"")
+    agent('net-malformed-url', f"{NODE} \"await fetch('api/items')\"")
+    agent('net-malformed-url', f"{NODE} \"new URL('htp//example.com')\"")
+    harness('cancelled', f"{NODE} \"const c = new AbortController(); c.abort(); await fetch('http://127.0.0.1:{H}/', {{ signal: c.signal }})\"")
+
+    # python requests and urllib
+    agent('net-malformed-url', f"{PY} \"import requests; requests.get('127.0.0.1:{H}/items')\"")
+    agent('net-malformed-url', f"{PY} \"import requests; requests.get('example.com/api')\"")
+    harness('net-refused', f"{PY} \"import requests; requests.get('http://127.0.0.1:{CLOSED}/')\"")
+    harness('net-timeout', f"{PY} \"import requests; requests.get('http://127.0.0.1:{HANG}/', timeout=1)\"")
+    harness('http-5xx', f"{PY} \"import requests; requests.get('{U}/503/v1/items').raise_for_status()\"")
+    harness('http-5xx', f"{PY} \"import requests; requests.get('{U}/500/v1/items').raise_for_status()\"")
+    harness('auth', f"{PY} \"import requests; requests.get('{U}/401/v1/me').raise_for_status()\"", det=True)
+    harness('authz', f"{PY} \"import requests; requests.get('{U}/403/v1/admin').raise_for_status()\"", det=True)
+    agent('http-404', f"{PY} \"import requests; requests.get('{U}/404/v1/items/9').raise_for_status()\"")
+    harness('rate-limit', f"{PY} \"import requests; requests.get('{U}/429/v1/items').raise_for_status()\"")
+    agent('net-malformed-url', f"{PY} \"import urllib.request; urllib.request.urlopen('example.com/data.json')\"")
+    agent('not-found-archive', f"{PY} \"import urllib.request, zipfile; urllib.request.urlretrieve('{U}/200/release-9.9.zip', 'rel.zip'); zipfile.ZipFile('rel.zip')\"")
+
+    # curl, wget, tar and unzip: guessed downloads and malformed URLs
+    agent('http-404', f'curl -fsS {U}/404/archive/v9.9.9.tar.gz -o v9.tgz')
+    agent('not-found-archive', f'curl -sL {U}/404/releases/tool-9.9.tar.gz | tar xz')
+    agent('not-found-archive', f'curl -sL -o tool.zip {U}/404/tool-9.9.zip; unzip tool.zip')
+    agent('net-malformed-url', 'curl -sS htp://example.com/file')
+    agent('net-malformed-url', 'curl -sS "http://exa mple.com/"')
+    harness('auth', f'curl -fsS -u bot:wrong {U}/401/api/user', det=True)
+    harness('http-5xx', f'curl -fsS {U}/502/api/items')
+    agent('http-404', f'wget -nv {U}/404/dist/pkg-1.2.3.zip')
+    harness('http-5xx', f'wget -nv --tries=1 {U}/503/dist/pkg.zip')
+
+    # git over http
+    harness('net-refused', f'git clone -q http://127.0.0.1:{CLOSED}/team/app.git')
+    agent('not-found-id', f'git clone -q {U}/404/team/app.git')
+    harness('auth', f'git clone -q {U}/401/team/private.git', det=True)
+    harness('http-5xx', f'git clone -q {U}/503/team/app.git')
+    agent('net-malformed-url', 'git clone -q htp://example.com/team/app.git')
+    agent('not-found-id', 'git ls-remote /nonexistent/team/app.git')
+
+    # a broken environment
+    harness('broken-env', 'rm -rf /tmp/libgone && mkdir -p /tmp/libgone && printf "int f(void){return 1;}" > /tmp/libgone/f.c && '
+            'gcc -shared -fPIC -o /tmp/libgone/libgone.so /tmp/libgone/f.c && printf "int f(void); int main(void){return f();}" > /tmp/libgone/m.c && '
+            'gcc -o /tmp/libgone/m /tmp/libgone/m.c -L/tmp/libgone -lgone && rm /tmp/libgone/libgone.so && /tmp/libgone/m', det=True)
+    harness('broken-env', 'mkdir -p gone && cd gone && rmdir ../gone && bash -c "pwd -P"', det=True)
+    harness('broken-env', 'mkdir -p gone2 && cd gone2 && rmdir ../gone2 && node -e "process.cwd()"', det=True)
+    harness('broken-env', 'rm -rf /tmp/venv-nopip && python3 -m venv --without-pip /tmp/venv-nopip && /tmp/venv-nopip/bin/python -m pip list', det=True)
+
+    # typescript and npm, offline
+    agent('not-found-file', f'cd {JS} && node node_modules/typescript/bin/tsc -p tsconfig.missing.json')
+    agent('usage', f'cd {JS} && node node_modules/typescript/bin/tsc --strictest')
+    agent('not-found-file', 'pip download -q --no-index --find-links /nonexistent six==99.0 -d /tmp/dl')
+
+    # perl, python sockets, ssh, node, java: other clients of the same failures
+    agent('missing-module', "perl -e 'use Nonexistent::Module;'")
+    agent('syntax', """perl -e 'print "a" .. ;'""")
+    agent('not-found-file', """perl -e 'open(my $f, "<", "missing.txt") or die "open: $!"'""")
+    harness('net-refused', f"{PY} \"import socket; socket.create_connection(('127.0.0.1', {CLOSED}))\"")
+    harness('net-timeout', f"{PY} \"import socket; s = socket.create_connection(('127.0.0.1', {HANG}), timeout=1); s.recv(10)\"")
+    harness('net-refused', f"{PY} \"import smtplib; smtplib.SMTP('127.0.0.1', {CLOSED})\"")
+    agent('syntax', """echo '{"a":}' | python3 -m json.tool""")
+    harness('net-refused', f'ssh -o BatchMode=yes -o StrictHostKeyChecking=no -p {CLOSED} dev@127.0.0.1 true')
+    agent('not-found-file', """node -e "require('fs').readFileSync('missing.json')" """)
+    harness('net-dns', """node -e "require('dns').lookup('nonexistent.invalid', (e) => { if (e) throw e })" """)
+    agent('syntax', """node -e "JSON.parse('{bad')" """)
+    agent('missing-module', """node -e "require('./missing-module')" """)
+    harness('net-refused', f"""node -e "require('net').connect({CLOSED}, '127.0.0.1').on('error', (e) => {{ throw e }})" """)
+    harness('net-refused', f'java -cp javabin Get http://127.0.0.1:{CLOSED}/')
+    agent('http-404', f'java -cp javabin Get {U}/404/v1/items/9')
+    harness('http-5xx', f'java -cp javabin Get {U}/503/v1/items')
+    agent('net-malformed-url', 'java -cp javabin Get htp://example.com/')
+    agent('usage', f'{RC} -a right-password get')
+    agent('sql-constraint', """sqlite3 app.db "insert into users(id, email) values (1, 'z@example.com')" """)
+    harness('net-timeout', f'curl -sS --max-time 1 http://127.0.0.1:{HANG}/v1/items')
+    agent('not-found-file', 'git -C /nonexistent/repo status')
+    agent('not-found-archive', "printf '<html>Not Found</html>' > dl.tgz && tar -xzf dl.tgz")
+
+
+# ---------------------------------------------------------------------------------------------
 # Extra fixtures the cases above refer to
 
 def more_fixtures():
@@ -792,7 +912,9 @@ def source_for(c, code):
 
 def main():
     ap = argparse.ArgumentParser()
-    ap.add_argument('--out', default=os.path.join(HERE, 'local.jsonl'))
+    ap.add_argument('--out', required=True, help='the JSONL file to write (keep it outside the repository)')
+    ap.add_argument('--half', choices=('design', 'validation'), default='design',
+                    help='which half of the corpus to gather: the cases the rules were designed on, or the others')
     ap.add_argument('--only')
     args = ap.parse_args()
     records, skipped = [], []
@@ -800,7 +922,10 @@ def main():
         setup_fixtures()
         more_fixtures()
         start_servers()
-        cases()
+        if args.half == 'design':
+            cases()
+        else:
+            validation_cases()
         selected = [c for c in CASES if not args.only or args.only in c['cmd'] or args.only == c['cat']]
         for i, c in enumerate(selected):
             text, code = run_case(c, i)
@@ -812,9 +937,10 @@ def main():
                 continue
             rec = {'text': text, 'tool': tool_for(c, i), 'args': {'command': c['cmd']}, 'blame': c['blame'],
                    'deterministic': c['det'], 'category': c['cat'], 'source': source_for(c, code), 'exitCode': code}
+            rec['half'] = args.half
             records.append(rec)
             print(f"[{len(records)}] {c['cat']} {c['lang'] or ''} exit {code}: {text[:150]!r}", file=sys.stderr)
-        if not args.only:
+        if not args.only and args.half == 'design':
             mcp = subprocess.run(['node', os.path.join(HERE, 'mcp-gather.mjs'), ROOT], capture_output=True, text=True,
                                  timeout=600, cwd=HERE)
             for line in mcp.stdout.splitlines():

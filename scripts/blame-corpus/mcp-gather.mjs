@@ -14,7 +14,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 
 const root = process.argv[2];
-const modules = new URL('../../../../node_modules/@modelcontextprotocol/', import.meta.url).pathname;
+const modules = new URL('../../node_modules/@modelcontextprotocol/', import.meta.url).pathname;
 const records = [];
 
 function server(name, args = [], options = {}) {

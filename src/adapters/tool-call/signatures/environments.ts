@@ -1,0 +1,56 @@
+/**
+ * The environment tools run in: interpreters, shared libraries, virtual environments, the working
+ * directory. The words each failure kind is recognised by; `kinds.ts` says what each means.
+ */
+import type { FamilyTable } from './vocabulary.js';
+
+export const ENVIRONMENTS: FamilyTable = {
+  /** the environment itself is broken: interpreter, shared libraries, working directory */
+  brokenEnvironment: {
+    patterns: [
+      '\\berror while loading shared libraries\\b',
+      '\\bcannot open shared object file\\b',
+      '\\bbad interpreter\\b',
+      "\\bversion `?(?:glibc|glibcxx|cxxabi)_[\\d.]+'? not found\\b",
+      '\\billegal instruction\\b',
+      '\\bexec format error\\b',
+      '\\bcannot execute binary file\\b',
+      '\\bgetcwd: cannot access parent directories\\b',
+      '\\berror retrieving current directory\\b',
+      '\\buv_cwd\\b',
+      '\\bcurrent working directory (?:was |has been )?(?:deleted|removed)\\b',
+      '\\bfatal python error\\b',
+      '\\bno module named [\'"]?(?:encodings|pip|ensurepip|_ctypes|_ssl|_sqlite3|_bz2|_lzma|zlib|venv|distutils)[\'"]?(?![\\w.])',
+      '\\bdyld(?:\\[\\d+\\])?: library not loaded\\b',
+      "^/usr/bin/env: ['‘]?[\\w.+-]+['’]?: no such file or directory\\b",
+      '\\bno python at\\b',
+      '\\b(?:virtualenv|virtual environment|venv)\\b[^\\n]{0,60}\\b(?:is )?(?:broken|corrupt(?:ed)?|not (?:found|activated|created successfully))\\b',
+      '\\binterpreter (?:not found|is missing|was not found)\\b',
+      '\\bcorrupt(?:ed)? (?:installation|install|environment|cache)\\b',
+    ],
+    hints: [
+      'shared libraries',
+      'shared object',
+      'bad interpreter',
+      'glibc',
+      'cxxabi',
+      'illegal instruction',
+      'exec format',
+      'binary file',
+      'getcwd',
+      'current directory',
+      'uv_cwd',
+      'working directory',
+      'fatal python error',
+      'no module named',
+      'library not loaded',
+      '/usr/bin/env',
+      'no python at',
+      'virtualenv',
+      'virtual environment',
+      'venv',
+      'interpreter',
+      'corrupt',
+    ],
+  },
+};

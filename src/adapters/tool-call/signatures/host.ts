@@ -1,0 +1,53 @@
+/**
+ * The host machine: memory, processes, signals, locks held by other processes.
+ * The words each failure kind is recognised by; `kinds.ts` says what each kind means.
+ */
+import type { FamilyTable } from './vocabulary.js';
+
+export const HOST: FamilyTable = {
+  resources: {
+    patterns: [
+      '\\bENOMEM\\b',
+      '\\bcannot allocate memory\\b',
+      '\\bout of memory\\b',
+      '\\boutofmemoryerror\\b',
+      '^(?:\\w+\\.)*MemoryError\\b',
+      '\\bheap limit allocation failed\\b',
+      '\\bfork: (?:retry: )?resource temporarily unavailable\\b',
+      '\\bcannot fork\\b',
+      '\\boom[ -]?kill',
+      '\\bkilled signal terminated program\\b',
+      '\\binternal compiler error: killed\\b',
+    ],
+    hints: [
+      'enomem',
+      'allocate memory',
+      'out of memory',
+      'outofmemory',
+      'memoryerror',
+      'heap limit',
+      'fork',
+      'oom',
+      'killed signal',
+      'compiler error: killed',
+    ],
+  },
+  unavailable: {
+    patterns: [
+      '\\bexited with (?:code null|signal)\\b',
+      '\\bsignal: killed\\b',
+      '\\bkilled by signal\\b',
+      '\\bSIGKILL\\b',
+      '^(?:\\S+: )?(?:line \\d+: )?\\d+ (?:killed|terminated)\\b',
+    ],
+    hints: ['exited with', 'signal', 'sigkill', 'killed', 'terminated'],
+  },
+  locked: {
+    patterns: [
+      '\\block (?:is )?(?:already )?held by\\b',
+      '\\block (?:wait )?timeout\\b',
+      '\\b(?:update|operation|deployment|another operation) (?:is )?(?:already )?in progress\\b',
+    ],
+    hints: ['another', 'lock', 'in progress'],
+  },
+};

@@ -1,0 +1,93 @@
+/**
+ * Package managers and build tools that fetch packages (npm, pip, cargo, apt, terraform).
+ * The words each failure kind is recognised by; `kinds.ts` says what each kind means.
+ */
+import type { FamilyTable } from './vocabulary.js';
+
+export const PACKAGE_MANAGERS: FamilyTable = {
+  permission: {
+    patterns: ['\\bENEEDAUTH\\b', '\\bneed auth\\b', '\\bE(?:401|403)\\b'],
+    hints: ['eneedauth', 'need auth'],
+  },
+  locked: {
+    patterns: [
+      '\\b(?:could not|unable to|failed to) (?:get|acquire|obtain|lock|create) (?:the )?(?:\\w+ )?(?:frontend )?lock\\b',
+      '\\berror acquiring the state lock\\b',
+      '\\bblocking waiting for file lock\\b',
+    ],
+    hints: ['lock'],
+  },
+  wrongDirectory: {
+    patterns: [
+      '\\bcould not find `?[\\w.-]+\\.(?:toml|json|mod|xml|lock|ya?ml|gradle|cfg)`? in\\b',
+      '\\bno configuration files\\b',
+      '\\bno package\\.json\\b',
+    ],
+    hints: ['could not find', 'no configuration files', 'no package.json'],
+  },
+  idMissing: {
+    patterns: [
+      '\\bunknown (?:revision|ref|branch|remote|commit|tag|object|id|entity|resource|model|channel|user|project|bucket|key|table|column|database|relation|package|version|target|variable|field|manifest|blob|image|container)\\b',
+      '\\bmanifest unknown\\b',
+      '\\bno (?:workspaces?|projects?|packages?|dependencies|targets?|tests?|files?|matches) (?:were )?found\\b',
+      '\\bno matching (?:version|distribution|package|manifest)\\b',
+      '\\bcould not find a version that satisfies\\b',
+      '\\bE404\\b',
+      '\\bETARGET\\b',
+      '\\bis not in (?:this|the npm) registry\\b',
+      '\\b(?:package|packages)\\(s\\) not found\\b',
+      '\\bno (?:dependencies|packages|matches|results) found matching\\b',
+      '\\bmissing script\\b',
+    ],
+    hints: [
+      'not found',
+      'unknown',
+      'found',
+      'no matching',
+      'satisfies',
+      'e404',
+      'etarget',
+      'registry',
+      '(s) not found',
+      'found matching',
+      'missing script',
+    ],
+  },
+  syntax: {
+    patterns: ['\\bEJSONPARSE\\b'],
+    hints: ['parse', 'ejsonparse'],
+  },
+  conflict: {
+    patterns: [
+      '\\bERESOLVE\\b',
+      '\\bcould not resolve dependency\\b',
+      '\\bunable to resolve dependency tree\\b',
+      '\\bconflicting peer dependency\\b',
+      '\\bversion solving failed\\b',
+      '\\bcannot satisfy\\b',
+      '\\bResolutionImpossible\\b',
+      '\\bdependency conflict\\b',
+      '\\binconsistent dependency lock file\\b',
+      '\\b(?:backend|plugin|provider|module)s? (?:re)?initiali[sz]ation required\\b',
+      '\\bmodule not installed\\b',
+    ],
+    hints: [
+      'conflict',
+      'eresolve',
+      'resolve dependency',
+      'dependency tree',
+      'peer dependency',
+      'version solving',
+      'cannot satisfy',
+      'resolutionimpossible',
+      'dependency conflict',
+      'inconsistent dependency lock',
+      'initiali',
+      'module not installed',
+    ],
+  },
+  command: {
+    patterns: ['\\bnpm ERR!', '^npm error\\b', '\\bELIFECYCLE\\b'],
+    hints: ['npm err', 'npm error', 'elifecycle'],
+  },
+};

@@ -1,0 +1,67 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { errorShape, MAX_SHAPE_INPUT, sameErrorShape } from '../../../src/adapters/tool-call/error-shape.js';
+
+describe('errorShape', () => {
+  it('gives one shape to a missing file whatever file was named', () => {
+    expect(errorShape("cat: 'notes.md': No such file or directory")).toBe(
+      errorShape("cat: 'draft-2.txt': No such file or directory"),
+    );
+  });
+
+  it('masks quoted text that runs over several lines', () => {
+    const a = 'Error: old_string not found in file:\n"def main():\n    run()"';
+    const b = 'Error: old_string not found in file:\n"class A:\n    pass"';
+    expect(sameErrorShape(a, b)).toBe(true);
+    expect(errorShape(a)).toBe('error: old_string not found in file: <q>');
+  });
+
+  it('masks URLs, addresses, paths and flags', () => {
+    expect(errorShape('connect ECONNREFUSED 127.0.0.1:5432')).toBe('connect econnrefused <url>');
+    expect(errorShape('GET https://api.github.com/repos/a/b/issues/12 failed')).toBe('get <url> failed');
+    expect(errorShape('open /var/lib/app/state.json: permission denied')).toBe(
+      'open <path>: permission denied',
+    );
+    expect(errorShape('error: unknown option --colour=always')).toBe('error: unknown option <flag>');
+  });
+
+  it('masks ids, hex digests and numbers, but keeps status and error codes', () => {
+    expect(errorShape('Issue #1234 not found (id 8f3a9c2e1b)')).toBe('issue #<n> not found (id <id>)');
+    expect(errorShape('Request 550e8400-e29b-41d4-a716-446655440000 took 1234ms')).toBe(
+      'request <id> took <n>',
+    );
+    expect(errorShape('HTTP 404 Not Found')).not.toBe(errorShape('HTTP 500 Internal Server Error'));
+    expect(errorShape('MCP error -32602: Invalid params')).toBe('mcp error -32602: invalid params');
+    expect(errorShape("src/a.ts(3,1): error TS2304: Cannot find name 'x'.")).toContain('ts2304');
+  });
+
+  it('does not take an apostrophe inside a word for a quote', () => {
+    expect(errorShape("don't know how to make 'all'; can't continue")).toBe(
+      "don't know how to make <q>; can't continue",
+    );
+  });
+
+  it('tells different errors apart', () => {
+    expect(sameErrorShape('cat: a.txt: No such file or directory', 'cat: a.txt: Permission denied')).toBe(
+      false,
+    );
+  });
+
+  it('shapes any text, in bounded length, without throwing', () => {
+    fc.assert(
+      fc.property(fc.string({ maxLength: 3000 }), (text) => {
+        const shape = errorShape(text);
+        expect(typeof shape).toBe('string');
+        expect(shape.length).toBeLessThanOrEqual(MAX_SHAPE_INPUT + 1);
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('shapes a long text from its head and tail', () => {
+    const long = `Error: first line\n${'x '.repeat(50_000)}\nfatal: last line`;
+    const shape = errorShape(long);
+    expect(shape.startsWith('error: first line')).toBe(true);
+    expect(shape.endsWith('fatal: last line')).toBe(true);
+  });
+});

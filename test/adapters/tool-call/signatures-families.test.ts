@@ -1,0 +1,153 @@
+/**
+ * The blame catalogue as data: each family's table recognises its own failures, with the blame the
+ * labelling rules give them. One realistic text per family.
+ */
+import { describe, expect, it } from 'vitest';
+import { FAMILIES, TEXT_RULES } from '../../../src/adapters/tool-call/signatures.js';
+import { failureOf } from './helpers.js';
+
+const blameOf = (text: string, tool = 'Bash') => failureOf(tool, { command: 'run' }, text)?.blame;
+
+describe('the family tables', () => {
+  it('hold only patterns that compile, each kind joined into one rule', () => {
+    for (const [family, table] of Object.entries(FAMILIES)) {
+      for (const [kind, words] of Object.entries(table)) {
+        for (const source of words?.patterns ?? []) {
+          expect(() => new RegExp(source, 'm'), `${family}.${kind}: ${source}`).not.toThrow();
+        }
+        if ((words?.patterns.length ?? 0) > 0)
+          expect(words?.hints.length, `${family}.${kind} has hints`).toBeGreaterThan(0);
+      }
+    }
+    expect(new Set(TEXT_RULES).size).toBe(TEXT_RULES.length);
+  });
+});
+
+describe('each family recognises its own failures', () => {
+  it('network: a refused connection is the environment’s', () => {
+    expect(blameOf('curl: (7) Failed to connect to 127.0.0.1 port 5432 after 0 ms: Connection refused')).toBe(
+      'harness_fault',
+    );
+  });
+
+  it('TLS: an untrusted certificate is the environment’s', () => {
+    expect(blameOf('curl: (60) SSL certificate problem: self-signed certificate')).toBe('harness_fault');
+  });
+
+  it('HTTP: a 503 is the environment’s and a 404 the agent’s', () => {
+    expect(
+      blameOf(
+        'requests.exceptions.HTTPError: 503 Server Error: Service Unavailable for url: http://127.0.0.1:8080/v1',
+      ),
+    ).toBe('harness_fault');
+    expect(
+      blameOf(
+        'requests.exceptions.HTTPError: 404 Client Error: Not Found for url: http://127.0.0.1:8080/v1/items/9',
+      ),
+    ).toBe('agent_failure');
+  });
+
+  it('HTTP: a status carried by an exception name counts as a status', () => {
+    expect(blameOf('github3.exceptions.GitHubError: 401 Bad credentials')).toBe('harness_fault');
+  });
+
+  it('services: a spent quota is the environment’s', () => {
+    expect(
+      blameOf('Error: 429 You exceeded your current quota, please check your plan and billing details.'),
+    ).toBe('harness_fault');
+  });
+
+  it('services: a lookup by id that found nothing is the agent’s', () => {
+    expect(blameOf('Error: No deployment found with ID: dpl_8fK2x9', 'get_deployment')).toBe('agent_failure');
+  });
+
+  it('filesystem: a missing file is the agent’s and a full disk the environment’s', () => {
+    expect(blameOf('cat: notes.md: No such file or directory')).toBe('agent_failure');
+    expect(blameOf("cp: error writing '/mnt/full/a.bin': No space left on device")).toBe('harness_fault');
+  });
+
+  it('filesystem: a quoted file that cannot be opened is the agent’s', () => {
+    expect(blameOf('Error: cannot open "missing.csv"', 'sqlite')).toBe('agent_failure');
+  });
+
+  it('host: a process the OOM killer stopped is the environment’s', () => {
+    expect(blameOf('Killed signal terminated program cc1plus')).toBe('harness_fault');
+  });
+
+  it('VCS: an unknown ref is the agent’s and a held index lock the environment’s', () => {
+    expect(blameOf("error: pathspec 'feature/x' did not match any file(s) known to git")).toBe(
+      'agent_failure',
+    );
+    expect(
+      blameOf(
+        "fatal: Unable to create '/w/.git/index.lock': File exists.\n\nAnother git process seems to be running in this repository",
+      ),
+    ).toBe('harness_fault');
+  });
+
+  it('package managers: an unknown package is the agent’s', () => {
+    expect(blameOf('npm error 404 Not Found - GET https://registry.npmjs.org/lefpad - Not found')).toBe(
+      'agent_failure',
+    );
+  });
+
+  it('databases: an unknown column is the agent’s and a locked database the environment’s', () => {
+    expect(blameOf('Parse error: no such column: nme')).toBe('agent_failure');
+    expect(blameOf('Runtime error: database is locked (5)')).toBe('harness_fault');
+  });
+
+  it('databases: redis error replies are read by their class', () => {
+    expect(blameOf('WRONGTYPE Operation against a key holding the wrong kind of value')).toBe(
+      'agent_failure',
+    );
+    expect(blameOf('NOAUTH Authentication required.')).toBe('harness_fault');
+    expect(blameOf('LOADING Redis is loading the dataset in memory')).toBe('harness_fault');
+  });
+
+  it('sandboxes: a path outside the allowed directories is the agent’s', () => {
+    expect(
+      blameOf(
+        'Error: Access denied - path outside allowed directories: /etc/passwd not in /home/dev/w',
+        'read_text_file',
+      ),
+    ).toBe('agent_failure');
+  });
+
+  it('sandboxes: a Docker daemon that is not running is the environment’s', () => {
+    expect(
+      blameOf(
+        'Cannot connect to the Docker daemon at unix:///var/run/docker.sock. Is the docker daemon running?',
+      ),
+    ).toBe('harness_fault');
+  });
+
+  it('tool protocols: an unknown tool is the call’s and a closed connection the environment’s', () => {
+    expect(blameOf('MCP error -32601: Method not found', 'mcp__x__y')).toBe('agent_failure');
+    expect(blameOf('MCP error -32000: Connection closed', 'mcp__x__y')).toBe('harness_fault');
+  });
+
+  it('edits: a replacement whose text is not in the file is the agent’s', () => {
+    expect(blameOf('<tool_use_error>String to replace not found in file.</tool_use_error>', 'Edit')).toBe(
+      'agent_failure',
+    );
+  });
+
+  it('shells: an unknown option is the agent’s, a bare exit status nobody’s', () => {
+    expect(blameOf("ls: unrecognized option '--colour=never'")).toBe('agent_failure');
+    expect(blameOf('Command failed with exit code 1')).toBe('unknown');
+  });
+
+  it('code: a parser naming what it expected and found is the agent’s', () => {
+    expect(blameOf("error: Expected '@', '[', comment, or identifier, but found '*'")).toBe('agent_failure');
+  });
+
+  it('tests: a failing test run is the agent’s whatever its test names say', () => {
+    expect(
+      blameOf(' FAIL  src/retry.test.ts > retries after ECONNRESET\n Tests  1 failed | 4 passed (5)'),
+    ).toBe('agent_failure');
+  });
+
+  it('locales: a refused connection in German is the environment’s', () => {
+    expect(blameOf('curl: (7) Failed to connect: Verbindungsaufbau abgelehnt')).toBe('harness_fault');
+  });
+});
