@@ -11,6 +11,7 @@ import type {
 } from '../core/types.js';
 import { NarrowingLoop as NodeLoop } from '../narrowing.js';
 import { bindingOf, type EngineBinding } from './binding.js';
+import { openSharedJournal } from './journals.js';
 import { nodeOptionsOf } from './options.js';
 import { toPaperConstraint, toPaperViolation } from './shapes.js';
 import { importPaperState } from './state.js';
@@ -27,6 +28,10 @@ import type {
   ScoreDirection,
   Snapshot,
 } from './types.js';
+
+function reportToStderr(message: string): void {
+  process.stderr.write(`narrowing: ${message}\n`);
+}
 
 export class NarrowingLoop {
   /** This package's loop underneath, for what only it offers (`newRun`, `exportState`, …). */
@@ -46,10 +51,23 @@ export class NarrowingLoop {
   constructor(config: NarrowingLoopConfig) {
     this.adapter = config.adapter;
     this.binding = bindingOf(config.adapter);
-    const options = nodeOptionsOf(config);
-    this.engine = new NodeLoop({ ...options, adapter: this.binding.adapter });
+    const { journalPath, ...options } = nodeOptionsOf(config);
+    // Opened here rather than by the engine, so that loops on one path share it (see journals.ts).
+    const journal =
+      journalPath === undefined
+        ? undefined
+        : openSharedJournal(journalPath, {
+            receipts: options.receipts !== false,
+            report: config.onProblem ?? reportToStderr,
+          });
+    try {
+      this.engine = new NodeLoop({ ...options, ...(journal && { journal }), adapter: this.binding.adapter });
+    } catch (error) {
+      void journal?.close();
+      throw error;
+    }
     this.direction = this.engine.policy.detectors.convergence.direction;
-    this.receipts = options.journalPath !== undefined && options.receipts !== false;
+    this.receipts = journal !== undefined && options.receipts !== false;
   }
 
   /** Before execution: is this proposal allowed, and if not, what blocks it. */
@@ -76,6 +94,9 @@ export class NarrowingLoop {
     if (typeof raw.durationMs === 'number') outcome.durationMs = raw.durationMs;
     const recorded = this.engine.recordOutcome(outcome);
     if (typeof raw.score === 'number') this.noteScore(raw.score);
+    // A failure without a score is no improvement, as there; a success without one (a tool call
+    // that worked) is not a setback either, so it leaves the streak as it is.
+    else if (raw.status !== 'success') this.sinceImprovement++;
     const classified = recorded.outcome;
     const paper: Outcome = {
       id: `attempt_${this.attempt}_${timestamp}`,
@@ -141,8 +162,10 @@ export class NarrowingLoop {
   }
 
   /**
-   * Verifies the receipt chain of the journal as it is on disk: `await flush()` first to include
-   * the latest receipts. `null` when there is no journal or receipts are off.
+   * Writes what is recorded to the journal, as that package's synchronous journal has it, then
+   * verifies the receipt chain on disk. While a batch is being written it verifies what is on disk
+   * already: `await flush()` first to be sure of counting every receipt. `null` when there is no
+   * journal or receipts are off.
    */
   verifyReceipts(): { valid: boolean; brokenAt?: number; receiptCount: number } | null {
     if (!this.receipts) return null;

@@ -260,6 +260,7 @@ export const EDIT = rule('edit_failed', VERDICT, {
     '\\bcould not find the string to replace\\b',
     '\\bfailed to (?:apply )?edit\\b',
     '\\bedit(?:ing)? failed\\b',
+    '\\bedit application failed\\b',
     '\\bno (?:exact )?match(?:es)? found for (?:the )?(?:old|search|edit)\\b',
     '\\b0 occurrences found\\b',
     '\\bfailed to find expected lines\\b',
@@ -1289,6 +1290,7 @@ export const TOOL_MISSING = rule('tool_not_found', AGENT, {
     '\\b(?:unknown|unrecognized|unsupported|invalid) tool\\b',
     '\\bno such tool\\b',
     '\\btool\\s*[\'"`]?[\\w.:/-]{0,100}[\'"`]?\\s+(?:was |is )?not (?:found|available|registered)\\b',
+    '\\btool\\s+(?:[\'"`][\\w.:/-]{1,100}[\'"`]|[\\w.:-]{1,100})\\s+does not exist\\b',
     '\\bmethod not found\\b',
     'mcp error -32601\\b',
   ],
@@ -2153,8 +2155,9 @@ export const EMPTY = rule(
       '\\bempty response\\b',
       '\\breturned no results\\b',
       '\\b0 results\\b',
+      '\\bresponse (?:was|is) (?:null|empty)\\b',
     ],
-    hints: ['no results', 'no matches', 'empty response', '0 results'],
+    hints: ['no results', 'no matches', 'empty response', '0 results', 'response was', 'response is'],
   },
 );
 
