@@ -16,7 +16,9 @@ import { nodeOptionsOf } from './options.js';
 import { toPaperConstraint, toPaperViolation } from './shapes.js';
 import { importPaperState } from './state.js';
 import type {
+  BanType,
   Constraint,
+  ConstraintViolation,
   ConvergenceState,
   DomainAdapter,
   NarrowingLoopConfig,
@@ -28,6 +30,22 @@ import type {
   ScoreDirection,
   Snapshot,
 } from './types.js';
+
+/** That package lists strategy bans first, then the radius, then parameters; the added kinds follow. */
+const BAN_ORDER: Readonly<Record<BanType, number>> = {
+  strategy: 0,
+  radius: 1,
+  parameter: 2,
+  call: 3,
+  target: 4,
+  detector: 5,
+};
+
+function inOriginalOrder(violations: ConstraintViolation[]): ConstraintViolation[] {
+  return violations.length < 2
+    ? violations
+    : violations.sort((a, b) => BAN_ORDER[a.banType] - BAN_ORDER[b.banType]);
+}
 
 function reportToStderr(message: string): void {
   process.stderr.write(`narrowing: ${message}\n`);
@@ -261,7 +279,9 @@ export class NarrowingLoop {
     );
     const check: ProposalCheck = {
       allowed: result.allowed,
-      violations: result.allowed ? [] : blocking.map((violation) => toPaperViolation(violation, now)),
+      violations: result.allowed
+        ? []
+        : inOriginalOrder(blocking.map((violation) => toPaperViolation(violation, now))),
       warnings: result.allowed ? result.violations.map((violation) => toPaperViolation(violation, now)) : [],
       activeConstraints: result.activeConstraints,
       radiusLimit: result.radiusLimit,

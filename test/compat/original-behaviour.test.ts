@@ -363,3 +363,76 @@ describe('the existence probe', () => {
     expect(repeatsCreate(false)).toBe(false);
   });
 });
+
+describe("the documented way back to the original's strategy bans", () => {
+  const policy = {
+    learning: { strategyEffect: 'block', strategyMinTargets: 1 },
+    detectors: { identicalFailure: { deterministicThreshold: 2 } },
+  } as const;
+
+  it('is the policy docs/compat.md gives', () => {
+    const doc = readFileSync(join(import.meta.dirname, '..', '..', 'docs', 'compat.md'), 'utf8');
+    expect(doc).toContain(
+      "`policy: { learning: { strategyEffect: 'block', strategyMinTargets: 1 }, detectors: { identicalFailure: { deterministicThreshold: 2 } } }`",
+    );
+  });
+
+  it('bans the class of a failed edit and reports the strategy ban first, before the call ban', () => {
+    const loop = track(
+      new NarrowingLoop({
+        adapter: createToolCallAdapter(),
+        journalPath: false,
+        corroborationThreshold: 2,
+        policy,
+      }),
+    );
+    const failed = {
+      score: null,
+      status: 'failure' as const,
+      error: 'search string not found in file',
+      parameters: { tool: 'edit_file', file: 'server.js', old_string: 'foo' },
+      targets: ['server.js'],
+      durationMs: 30,
+    };
+    const learned = [loop.recordOutcome(failed), loop.recordOutcome(failed)].flatMap((result) =>
+      result.newConstraints.map((constraint) => constraint.type),
+    );
+    expect(learned).toEqual(['banned_strategy', 'banned_call']);
+    const check = loop.checkProposal(
+      toolCallToProposal('edit_file', { file: 'server.js', old_string: 'foo' }),
+    );
+    expect(check.allowed).toBe(false);
+    expect(check.violations.map((violation) => violation.banType).slice(0, 2)).toEqual(['strategy', 'call']);
+  });
+
+  it('bans an ML strategy after two failures of it on one file', () => {
+    const loop = track(
+      new NarrowingLoop({
+        adapter: createMLTrainingAdapter(),
+        journalPath: false,
+        corroborationThreshold: 2,
+        policy,
+      }),
+    );
+    for (const lr of [0.1, 0.05]) {
+      loop.recordOutcome({
+        score: null,
+        status: 'failure',
+        error: DIVERGED,
+        parameters: computeParameterDeltas({ lr: 0.001 }, { lr }),
+        targets: ['train.py'],
+        durationMs: 1000,
+      });
+    }
+    const check = loop.checkProposal({
+      parameters: computeParameterDeltas({ lr: 0.001 }, { lr: 0.02 }),
+      targets: ['train.py'],
+      actionClass: 'lr_increase',
+    });
+    expect(check.allowed).toBe(false);
+    expect(check.violations[0]).toMatchObject({
+      banType: 'strategy',
+      constraint: { actionClass: 'lr_increase' },
+    });
+  });
+});
