@@ -3,6 +3,7 @@
  * tool runs, `recordOutcome` after it, `isDone` to know when nothing is left to try — on a guard
  * opened through `openGuard`, so that it behaves as the MCP proxy and the hooks do.
  */
+import type { Journal } from './audit/journal.js';
 import type { Detector } from './core/detectors/types.js';
 import type { NarrowingEngine } from './core/loop.js';
 import type { Policy, PolicyInput } from './core/policy.js';
@@ -35,12 +36,14 @@ export interface NarrowingOptions {
   readonly store?: StateStore;
   /** An append-only JSONL journal of every proposal, verdict, outcome and constraint change. */
   readonly journalPath?: string;
+  /** A journal already open (shared by several loops of this process), instead of `journalPath`. */
+  readonly journal?: Journal;
   /** Hash-chain the journal so that tampering is detectable (default: on). */
   readonly receipts?: boolean;
   /** The folder relative paths in calls are resolved against. Default: the current directory. */
   readonly workspaceRoot?: string;
-  /** How existence bans are checked against the world. Default: the file system. */
-  readonly probe?: WorldProbe;
+  /** How existence bans are checked against the world; `false` for none. Default: the file system. */
+  readonly probe?: WorldProbe | false;
   readonly clock?: Clock;
   readonly sessionId?: string;
   /** Replaces the default loop detectors (for custom domains). */
@@ -57,13 +60,13 @@ export class NarrowingLoop {
   constructor(options: NarrowingOptions = {}) {
     this.session = openGuardSync({
       store: options.store ?? (options.statePath === undefined ? 'memory' : 'file'),
-      journal: options.journalPath ?? false,
+      journal: options.journal ?? options.journalPath ?? false,
       ...(options.statePath !== undefined && { statePath: options.statePath }),
       ...(options.adapter && { adapter: options.adapter }),
       ...(options.policy !== undefined && { policy: options.policy }),
       ...(options.receipts !== undefined && { receipts: options.receipts }),
       ...(options.workspaceRoot !== undefined && { workspaceRoot: options.workspaceRoot }),
-      ...(options.probe && { probe: options.probe }),
+      ...(options.probe !== undefined && { probe: options.probe }),
       ...(options.clock && { clock: options.clock }),
       ...(options.sessionId !== undefined && { sessionId: options.sessionId }),
       ...(options.detectors && { detectors: options.detectors }),

@@ -3,7 +3,7 @@
  * into receipts. `record` only queues the event and hands out its sequence number; turning events
  * into lines, hashing and writing happen in batches off the caller's path.
  */
-import { closeSync, fsyncSync, writeFileSync } from 'node:fs';
+import { closeSync, existsSync, fsyncSync, writeFileSync } from 'node:fs';
 import type { FileHandle } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import type { AuditSink, JournalEvent, Mutable } from '../core/types.js';
@@ -83,6 +83,22 @@ export interface Journal extends AuditSink {
   receiptHash(sequence: number): string | undefined;
   /** Verifies what has reached the disk; `flush()` first to include everything recorded. */
   verify(): JournalVerification;
+  /**
+   * Writes what is recorded now, synchronously, for a caller that must read the journal back before
+   * it can wait. `false` when that cannot be done safely: a batch is being written (await `flush()`),
+   * or the journal is `detached`.
+   */
+  flushSync(): boolean;
+  /**
+   * The file this journal continued or wrote has been removed (with its folder, say): what it still
+   * holds would start a new file in the middle of a chain.
+   */
+  readonly detached: boolean;
+  /**
+   * Stops writing without writing what is pending, and releases the journal to another writer; for
+   * a detached journal, whose file is gone.
+   */
+  abandon(): void;
   flush(): Promise<void>;
   close(): Promise<void>;
 }
@@ -134,6 +150,8 @@ class FileJournal implements Journal {
   private syncTimer: NodeJS.Timeout | undefined;
   private needsRepair = false;
   private failing = false;
+  /** Given up by `abandon()`: nothing more reaches the disk, not even the head. */
+  private abandoned = false;
   private closing: Promise<void> | undefined;
   private readonly releaseWriter: () => void;
   private readonly stopExitHook: () => void;
@@ -197,6 +215,56 @@ class FileJournal implements Journal {
 
   verify(): JournalVerification {
     return verifyJournal(this.path, { headPath: this.headPath, live: true, key: this.key ?? false });
+  }
+
+  flushSync(): boolean {
+    if (this.closing !== undefined || this.inFlight.length > 0 || this.needsRepair || this.detached)
+      return false;
+    this.sealUpTo(this.lastRecorded);
+    const lines = this.sealed;
+    if (lines.length > 0) {
+      try {
+        prepareStateDir(dirname(this.path));
+        appendSync(this.path, lines.map((line) => line.text).join(''));
+      } catch (error) {
+        // Part of the lines may have landed: the next write looks before it appends.
+        this.needsRepair = true;
+        this.reportWriteFailure(error);
+        return false;
+      }
+      this.sealed = [];
+      const last = lines.at(-1)!;
+      this.written = { seq: last.seq, hash: last.hash };
+    } else if (!this.unsynced) {
+      return true;
+    }
+    try {
+      // The lines are on disk; the head that vouches for them follows.
+      if (this.handle !== undefined) fsyncSync(this.handle.fd);
+      writeFileAtomicSync(this.headPath, headText(this.headNow()));
+      this.unsynced = false;
+    } catch (error) {
+      this.unsynced = true;
+      this.reportWriteFailure(error);
+    }
+    return true;
+  }
+
+  get detached(): boolean {
+    return this.written.seq > 0 && !existsSync(this.path);
+  }
+
+  abandon(): void {
+    if (this.closing !== undefined) return;
+    this.closing = Promise.resolve();
+    this.abandoned = true;
+    this.cancelTimers();
+    this.queued = [];
+    this.sealed = [];
+    void this.handle?.close().catch(() => undefined);
+    this.handle = undefined;
+    this.stopExitHook();
+    this.releaseWriter();
   }
 
   async flush(): Promise<void> {
@@ -312,6 +380,7 @@ class FileJournal implements Journal {
   private async sync(): Promise<void> {
     if (this.syncTimer !== undefined) clearTimeout(this.syncTimer);
     this.syncTimer = undefined;
+    if (this.abandoned) return;
     this.lastSyncAt = Date.now();
     try {
       await this.handle?.datasync();

@@ -3,6 +3,8 @@
  * package creates carry a binding to the engine's own adapter for their domain; any other adapter
  * is bridged (see `bridge.ts`).
  */
+
+import { normalizeTarget } from '../adapters/tool-call/targets.js';
 import type { DomainAdapter as EngineAdapter, Proposal as EngineProposal } from '../core/types.js';
 import { bridgeAdapter, bridgedProposal } from './bridge.js';
 import { type PaperView, paperViewOf } from './proposals.js';
@@ -31,8 +33,9 @@ export function bindingOf(adapter: DomainAdapter): EngineBinding {
 }
 
 /**
- * The engine's adapter, except that a proposal which names its action class keeps it, as that
- * package lets a caller do.
+ * The engine's adapter, except that what the caller says about a proposal counts, as that package
+ * lets it: an action class it names is kept, and the targets it lists are targets of the call too
+ * (the radius limit counts them), beside those the engine finds in the arguments.
  */
 export function honouringActionClass(
   adapter: EngineAdapter,
@@ -44,9 +47,25 @@ export function honouringActionClass(
       const facts = adapter.describeCall(proposal);
       const view = paperViewOf(proposal);
       const actionClass = view.actionClass ?? classify?.(view);
-      return actionClass === undefined || actionClass === facts.actionClass
-        ? facts
-        : { ...facts, actionClass };
+      const targets = withCallerTargets(facts.targets, view.targets);
+      if ((actionClass === undefined || actionClass === facts.actionClass) && targets === facts.targets)
+        return facts;
+      return { ...facts, actionClass: actionClass ?? facts.actionClass, targets };
     },
   };
+}
+
+const MAX_CALLER_TARGETS = 64;
+
+/** The engine's targets, then the caller's that are not among them (compared in canonical form). */
+function withCallerTargets(found: readonly string[], listed: readonly string[]): readonly string[] {
+  let merged: string[] | undefined;
+  for (const target of listed.slice(0, MAX_CALLER_TARGETS)) {
+    if (typeof target !== 'string' || target === '') continue;
+    const canonical = normalizeTarget(target);
+    if (found.includes(canonical) || merged?.includes(canonical)) continue;
+    merged ??= [...found];
+    merged.push(canonical);
+  }
+  return merged ?? found;
 }

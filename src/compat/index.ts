@@ -25,6 +25,7 @@ export {
 export type {
   BanType,
   Constraint,
+  ConstraintType,
   ConstraintViolation,
   ConvergenceState,
   DomainAdapter,

@@ -11,11 +11,14 @@ import type {
 } from '../core/types.js';
 import { NarrowingLoop as NodeLoop } from '../narrowing.js';
 import { bindingOf, type EngineBinding } from './binding.js';
+import { openSharedJournal } from './journals.js';
 import { nodeOptionsOf } from './options.js';
 import { toPaperConstraint, toPaperViolation } from './shapes.js';
 import { importPaperState } from './state.js';
 import type {
+  BanType,
   Constraint,
+  ConstraintViolation,
   ConvergenceState,
   DomainAdapter,
   NarrowingLoopConfig,
@@ -27,6 +30,26 @@ import type {
   ScoreDirection,
   Snapshot,
 } from './types.js';
+
+/** That package lists strategy bans first, then the radius, then parameters; the added kinds follow. */
+const BAN_ORDER: Readonly<Record<BanType, number>> = {
+  strategy: 0,
+  radius: 1,
+  parameter: 2,
+  call: 3,
+  target: 4,
+  detector: 5,
+};
+
+function inOriginalOrder(violations: ConstraintViolation[]): ConstraintViolation[] {
+  return violations.length < 2
+    ? violations
+    : violations.sort((a, b) => BAN_ORDER[a.banType] - BAN_ORDER[b.banType]);
+}
+
+function reportToStderr(message: string): void {
+  process.stderr.write(`narrowing: ${message}\n`);
+}
 
 export class NarrowingLoop {
   /** This package's loop underneath, for what only it offers (`newRun`, `exportState`, …). */
@@ -46,10 +69,23 @@ export class NarrowingLoop {
   constructor(config: NarrowingLoopConfig) {
     this.adapter = config.adapter;
     this.binding = bindingOf(config.adapter);
-    const options = nodeOptionsOf(config);
-    this.engine = new NodeLoop({ ...options, adapter: this.binding.adapter });
+    const { journalPath, ...options } = nodeOptionsOf(config);
+    // Opened here rather than by the engine, so that loops on one path share it (see journals.ts).
+    const journal =
+      journalPath === undefined
+        ? undefined
+        : openSharedJournal(journalPath, {
+            receipts: options.receipts !== false,
+            report: config.onProblem ?? reportToStderr,
+          });
+    try {
+      this.engine = new NodeLoop({ ...options, ...(journal && { journal }), adapter: this.binding.adapter });
+    } catch (error) {
+      void journal?.close();
+      throw error;
+    }
     this.direction = this.engine.policy.detectors.convergence.direction;
-    this.receipts = options.journalPath !== undefined && options.receipts !== false;
+    this.receipts = journal !== undefined && options.receipts !== false;
   }
 
   /** Before execution: is this proposal allowed, and if not, what blocks it. */
@@ -76,6 +112,9 @@ export class NarrowingLoop {
     if (typeof raw.durationMs === 'number') outcome.durationMs = raw.durationMs;
     const recorded = this.engine.recordOutcome(outcome);
     if (typeof raw.score === 'number') this.noteScore(raw.score);
+    // A failure without a score is no improvement, as there; a success without one (a tool call
+    // that worked) is not a setback either, so it leaves the streak as it is.
+    else if (raw.status !== 'success') this.sinceImprovement++;
     const classified = recorded.outcome;
     const paper: Outcome = {
       id: `attempt_${this.attempt}_${timestamp}`,
@@ -141,8 +180,10 @@ export class NarrowingLoop {
   }
 
   /**
-   * Verifies the receipt chain of the journal as it is on disk: `await flush()` first to include
-   * the latest receipts. `null` when there is no journal or receipts are off.
+   * Writes what is recorded to the journal, as that package's synchronous journal has it, then
+   * verifies the receipt chain on disk. While a batch is being written it verifies what is on disk
+   * already: `await flush()` first to be sure of counting every receipt. `null` when there is no
+   * journal or receipts are off.
    */
   verifyReceipts(): { valid: boolean; brokenAt?: number; receiptCount: number } | null {
     if (!this.receipts) return null;
@@ -238,7 +279,9 @@ export class NarrowingLoop {
     );
     const check: ProposalCheck = {
       allowed: result.allowed,
-      violations: result.allowed ? [] : blocking.map((violation) => toPaperViolation(violation, now)),
+      violations: result.allowed
+        ? []
+        : inOriginalOrder(blocking.map((violation) => toPaperViolation(violation, now))),
       warnings: result.allowed ? result.violations.map((violation) => toPaperViolation(violation, now)) : [],
       activeConstraints: result.activeConstraints,
       radiusLimit: result.radiusLimit,

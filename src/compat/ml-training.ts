@@ -11,6 +11,7 @@ import {
 } from '../adapters/ml-training/index.js';
 import { canonicalParameters, DEFAULT_PARAMETER_ALIASES } from '../adapters/ml-training/parameters.js';
 import { ML_TEXT_RULES, mlRuleForText } from '../adapters/ml-training/signatures.js';
+import type { DomainAdapter as EngineAdapter } from '../core/types.js';
 import { bind, honouringActionClass } from './binding.js';
 import { isMarker, type PaperView, rememberView, withoutMarkers } from './proposals.js';
 import type { DomainAdapter } from './types.js';
@@ -18,6 +19,36 @@ import type { DomainAdapter } from './types.js';
 const PREVIOUS = '_prev_';
 const DELTA = '_delta';
 const NOTHING_SKIPPED: ReadonlySet<string> = new Set();
+
+/**
+ * That package's names for the signatures this engine calls otherwise: the failure is the same, the
+ * word differs. A `cuda_error` is `nccl_failure` there only when the collective library failed.
+ */
+const PAPER_NAMES: Readonly<Record<string, string>> = {
+  syntax_error: 'code_syntax_error',
+  trial_timeout: 'timeout',
+  import_error: 'missing_import',
+};
+const NCCL = /\bNCCL|nccl[A-Z]\w*Error\b/;
+
+export function paperMlSignature(signature: string, text: string): string {
+  if (signature === 'cuda_error') return NCCL.test(text) ? 'nccl_failure' : signature;
+  return PAPER_NAMES[signature] ?? signature;
+}
+
+/** The engine's adapter, learning and reporting under that package's signature names. */
+function withPaperSignatures(adapter: EngineAdapter): EngineAdapter {
+  return {
+    ...adapter,
+    describeFailure(outcome, call) {
+      const facts = adapter.describeFailure(outcome, call);
+      if (facts === undefined) return undefined;
+      const text = `${outcome.error ?? ''}\n${outcome.content ?? ''}`;
+      const signature = paperMlSignature(facts.signature, text);
+      return signature === facts.signature ? facts : { ...facts, signature };
+    },
+  };
+}
 
 function engineProposal(view: PaperView) {
   return rememberView(mlTrialToProposal(withoutMarkers(view.parameters)), view);
@@ -50,7 +81,11 @@ export function createMLTrainingAdapter(options: MlTrainingAdapterOptions = {}):
 
   const adapter: DomainAdapter = {
     name: 'ml-training',
-    extractSignature: (error) => mlRuleForText(String(error))?.signature,
+    extractSignature(error) {
+      const text = String(error);
+      const rule = mlRuleForText(text);
+      return rule && paperMlSignature(rule.signature, text);
+    },
     classifyBlame: (error) => mlRuleForText(String(error))?.blame ?? 'unknown',
     classifyAction: (params, targets) =>
       classifyFromMarkers({ parameters: params, targets }) ??
@@ -65,13 +100,13 @@ export function createMLTrainingAdapter(options: MlTrainingAdapterOptions = {}):
     },
     signaturePatterns: ML_TEXT_RULES.map((rule) => ({
       pattern: rule.pattern,
-      signature: rule.signature,
+      signature: rule.signature === 'cuda_error' ? rule.signature : paperMlSignature(rule.signature, ''),
       typicallyHarness: rule.blame === 'harness_fault',
       description: `${rule.signature}: ${rule.blame.replace('_', ' ')}`,
     })),
   };
   return bind(adapter, {
-    adapter: honouringActionClass(engine, classifyFromMarkers),
+    adapter: honouringActionClass(withPaperSignatures(engine), classifyFromMarkers),
     toProposal: engineProposal,
   });
 }

@@ -61,5 +61,7 @@ export function nodeOptionsOf(config: NarrowingLoopConfig): Omit<NarrowingOption
   if (config.statePath !== undefined) options.statePath = config.statePath;
   if (config.store !== undefined) options.store = config.store;
   if (config.onProblem !== undefined) options.onProblem = config.onProblem;
+  if (config.probe !== undefined) options.probe = config.probe;
+  if (config.workspaceRoot !== undefined) options.workspaceRoot = config.workspaceRoot;
   return options;
 }

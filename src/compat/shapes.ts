@@ -1,6 +1,6 @@
 /** This engine's constraints and verdicts in the shapes of `@sovereign-labs/narrowing`. */
 import type { Constraint as EngineConstraint, Violation } from '../core/types.js';
-import type { BanType, Constraint, ConstraintViolation } from './types.js';
+import type { BanType, Constraint, ConstraintType, ConstraintViolation } from './types.js';
 
 function plural(count: number, noun: string): string {
   return `${count} ${noun}${count === 1 ? '' : 's'}`;
@@ -33,11 +33,25 @@ function bannedParameterOf(constraint: EngineConstraint): { name: string; value:
   return undefined;
 }
 
+/** The type that package's readers expect: only a strategy ban is a `banned_strategy`. */
+function paperTypeOf(constraint: EngineConstraint): ConstraintType {
+  switch (constraint.scope) {
+    case 'call':
+      return 'banned_call';
+    case 'target':
+      return 'banned_target';
+    case 'parameter':
+      return 'parameter_ban';
+    default:
+      return constraint.type;
+  }
+}
+
 export function toPaperConstraint(constraint: EngineConstraint): Constraint {
   const failures = constraint.evidence.failures;
   const out: Constraint = {
     id: constraint.id,
-    type: constraint.type,
+    type: paperTypeOf(constraint),
     signature: constraint.signature,
     reason:
       constraint.type === 'radius_limit'
@@ -80,7 +94,7 @@ export function toPaperViolation(violation: Violation, now: number): ConstraintV
     : {
         // A loop detector's verdict is not a stored constraint: this one describes it.
         id: `detector:${violation.rule}`,
-        type: 'banned_strategy',
+        type: 'detector',
         signature: violation.rule,
         reason: violation.reason,
         corroborated: true,

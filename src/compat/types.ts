@@ -3,7 +3,12 @@
  * unchanged. Fields this package adds are marked; none of the original ones is missing.
  */
 import type { PolicyInput, PresetName } from '../core/policy.js';
-import type { Constraint as EngineConstraint, EngineSnapshot, StateStore } from '../core/types.js';
+import type {
+  Constraint as EngineConstraint,
+  EngineSnapshot,
+  StateStore,
+  WorldProbe,
+} from '../core/types.js';
 
 export type ScoreDirection = 'minimize' | 'maximize';
 export type FailureKind = 'harness_fault' | 'agent_failure' | 'unknown';
@@ -49,9 +54,21 @@ export interface Outcome {
   error?: string;
 }
 
+/**
+ * `banned_call` (one exact call), `banned_target` (one action on one target) and `detector` (a loop
+ * detector's verdict, in a violation) are added: only `banned_strategy` bans a whole action class.
+ */
+export type ConstraintType =
+  | 'banned_strategy'
+  | 'radius_limit'
+  | 'parameter_ban'
+  | 'banned_call'
+  | 'banned_target'
+  | 'detector';
+
 export interface Constraint {
   id: string;
-  type: 'banned_strategy' | 'radius_limit' | 'parameter_ban';
+  type: ConstraintType;
   signature: string;
   actionClass?: string;
   reason: string;
@@ -168,6 +185,14 @@ export interface NarrowingConfig {
   store: StateStore;
   /** Added: where problems with the state file or journal are reported (default: stderr). */
   onProblem: (message: string) => void;
+  /**
+   * Added: how bans on a target's existence are checked against the world (default: the file
+   * system under `workspaceRoot`). `false` when the tools act on a remote or virtual workspace
+   * that the local file system does not show.
+   */
+  probe: WorldProbe | false;
+  /** Added: the folder relative paths in calls are resolved against (default: the current directory). */
+  workspaceRoot: string;
 }
 
 export type NarrowingLoopConfig = Partial<NarrowingConfig> & Pick<NarrowingConfig, 'adapter'>;

@@ -73,9 +73,10 @@ export interface OpenGuardOptions {
   /**
    * `true`: a journal in the state directory (one per process: a second process on the same
    * directory writes `journal.2.jsonl`, and so on); a path: that journal; `false`: none.
-   * Default: `true` with the `file` store, `false` otherwise.
+   * Default: `true` with the `file` store, `false` otherwise. A journal already open (one several
+   * guards of this process share) is used as it is.
    */
-  readonly journal?: boolean | string;
+  readonly journal?: boolean | string | Journal;
   /** Chain journal entries into verifiable receipts. Default true. */
   readonly receipts?: boolean;
   /** How existence bans are checked against the world; `false` for none. Default: the file system. */
@@ -308,6 +309,7 @@ function openJournal(
 ): Journal | undefined {
   const wanted = options.journal ?? (store === 'file' || store === 'sqlite');
   if (wanted === false) return undefined;
+  if (typeof wanted === 'object') return wanted;
   const settings = {
     receipts: options.receipts ?? true,
     ...(options.sessionId !== undefined && { sessionId: options.sessionId }),

@@ -40,11 +40,12 @@ describe('createToolCallAdapter of narrowing-guard/compat', () => {
     expect(adapter.classifyAction({ tool: 'run_terminal_cmd', command: 'npm test' }, [])).toBe('shell_exec');
   });
 
-  it('extracts the tool, the target and a fingerprint of the call', () => {
+  it('extracts the tool, the target as spelled, the fingerprint of that package and the call key', () => {
     expect(adapter.extractParameters({ tool: 'read_file', path: './src/../src/a.ts' })).toEqual({
       tool: 'read_file',
-      target: 'src/a.ts',
-      _fingerprint: expect.stringMatching(/^read_file#/),
+      target: './src/../src/a.ts',
+      _fingerprint: 't:read_file|@./src/../src/a.ts',
+      _callKey: expect.stringMatching(/^read_file#/),
     });
   });
 

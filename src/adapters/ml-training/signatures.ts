@@ -1,5 +1,5 @@
 /**
- * Thirteen failure signatures of training trials, read from the exception name first and the log
+ * Fourteen failure signatures of training trials, read from the exception name first and the log
  * text second. Patterns are anchored: "room" and "zoom" are not OOM, a grad norm of 1.5 is not an
  * explosion.
  */
@@ -16,6 +16,7 @@ export const ML_TRAINING_SIGNATURES = [
   'training_divergence',
   'cuda_error',
   'data_loader_error',
+  'syntax_error',
   'import_error',
   'invalid_config',
   'trial_timeout',
@@ -159,6 +160,7 @@ const CUDA_MACHINE = rule(
     '\\bno CUDA-capable device\\b',
     '\\bbusy or unavailable\\b',
     '\\bNCCL error\\b',
+    '\\bNCCL (?:timeout|watchdog)\\b',
     // The collective library's own errors, communicator aborts and watchdog timeouts: the
     // interconnect or a peer rank failed, not this trial's configuration.
     '\\bnccl[A-Z]\\w*Error\\b',
@@ -194,6 +196,14 @@ const DATA = rule(
     '\\binsufficient shared memory\\b',
     '\\bdataset\\b[^\\n]{0,80}\\b(?:not found|missing|corrupt(?:ed)?)\\b',
   ),
+);
+
+/** The training code the agent wrote does not parse: the same code fails the same way. */
+const SYNTAX = rule(
+  'syntax_error',
+  'agent_failure',
+  true,
+  anyOf('\\bSyntaxError\\b', '\\bIndentationError\\b', '\\bTabError\\b'),
 );
 
 const IMPORT = rule(
@@ -264,6 +274,7 @@ export const ML_TEXT_RULES: readonly MlSignatureRule[] = [
   CUDA_MACHINE,
   CUDA,
   DATA,
+  SYNTAX,
   IMPORT,
   CONFIG,
   TIMEOUT,
@@ -274,6 +285,9 @@ const RULE_BY_EXCEPTION = new Map<string, MlSignatureRule>([
   ['OutOfMemoryError', OOM_GPU],
   ['MemoryError', OOM_CPU],
   ['FloatingPointError', DIVERGENCE],
+  ['SyntaxError', SYNTAX],
+  ['IndentationError', SYNTAX],
+  ['TabError', SYNTAX],
   ['ModuleNotFoundError', IMPORT],
   ['ImportError', IMPORT],
   ['TimeoutError', TIMEOUT],

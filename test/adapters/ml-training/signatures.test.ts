@@ -14,11 +14,47 @@ function failureOf(error: string, config: Record<string, unknown> = CONFIG, extr
 }
 
 describe('the ML signature list', () => {
-  it('has thirteen signatures including the four the paper names', () => {
-    expect(ML_TRAINING_SIGNATURES).toHaveLength(13);
+  it('has fourteen signatures including the four the paper names', () => {
+    expect(ML_TRAINING_SIGNATURES).toHaveLength(14);
     expect(ML_TRAINING_SIGNATURES).toEqual(
       expect.arrayContaining(['oom_gpu', 'training_divergence', 'gradient_explosion', 'tensor_shape_error']),
     );
+  });
+});
+
+describe('syntax_error', () => {
+  it('reads a SyntaxError in the training code as a deterministic agent failure', () => {
+    expect(
+      failureOf('  File "train.py", line 42\n    x = (\nSyntaxError: unexpected EOF while parsing'),
+    ).toMatchObject({
+      signature: 'syntax_error',
+      blame: 'agent_failure',
+      deterministic: true,
+    });
+  });
+
+  it('reads IndentationError and TabError the same way, by text or by exception name', () => {
+    expect(failureOf('IndentationError: unexpected indent')?.signature).toBe('syntax_error');
+    expect(failureOf('TabError: inconsistent use of tabs and spaces in indentation')?.signature).toBe(
+      'syntax_error',
+    );
+    expect(failureOf('line 3', CONFIG, { exceptionName: 'builtins.IndentationError' })?.signature).toBe(
+      'syntax_error',
+    );
+  });
+
+  it('does not take the word syntax alone for a syntax error', () => {
+    expect(failureOf('invalid syntax highlighting theme in notebook')?.signature).not.toBe('syntax_error');
+  });
+});
+
+describe('NCCL', () => {
+  it('blames the interconnect for a bare NCCL timeout, not the trial', () => {
+    expect(failureOf('NCCL timeout on rank 0')).toMatchObject({
+      signature: 'cuda_error',
+      blame: 'harness_fault',
+    });
+    expect(failureOf('[Rank 3] NCCL watchdog thread terminated with exception')?.blame).toBe('harness_fault');
   });
 });
 

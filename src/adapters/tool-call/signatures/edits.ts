@@ -24,6 +24,7 @@ export const EDITS: FamilyTable = {
       '\\bcould not find the string to replace\\b',
       '\\bfailed to (?:apply )?edit\\b',
       '\\bedit(?:ing)? failed\\b',
+      '\\bedit application failed\\b',
       '\\bno (?:exact )?match(?:es)? found for (?:the )?(?:old|search|edit)\\b',
       '\\b0 occurrences found\\b',
       '\\bfailed to find expected lines\\b',

@@ -224,7 +224,8 @@ export const SERVICES: FamilyTable = {
       '\\bempty response\\b',
       '\\breturned no results\\b',
       '\\b0 results\\b',
+      '\\bresponse (?:was|is) (?:null|empty)\\b',
     ],
-    hints: ['no results', 'no matches', 'empty response', '0 results'],
+    hints: ['no results', 'no matches', 'empty response', '0 results', 'response was', 'response is'],
   },
 };

@@ -102,6 +102,7 @@ export const TOOL_PROTOCOLS: FamilyTable = {
       '\\b(?:unknown|unrecognized|unsupported|invalid) tool\\b',
       '\\bno such tool\\b',
       '\\btool\\s*[\'"`]?[\\w.:/-]{0,100}[\'"`]?\\s+(?:was |is )?not (?:found|available|registered)\\b',
+      '\\btool\\s+(?:[\'"`][\\w.:/-]{1,100}[\'"`]|[\\w.:-]{1,100})\\s+does not exist\\b',
       '\\bmethod not found\\b',
       'mcp error -32601\\b',
     ],
