@@ -24,6 +24,9 @@ import { listFiles, readFile, resolveCommit } from './git.js';
 import { labelRun, type RunLabels } from './label.js';
 
 export type Half = 'design' | 'validation';
+/** What the validation half needs to measure the guard's judgement with some confidence. */
+export const VALIDATION_LOOPS = 30;
+export const VALIDATION_CALLS = 20_000;
 export const HALVES: readonly Half[] = ['design', 'validation'];
 
 export interface ManifestSource {
@@ -65,7 +68,11 @@ function convertFile(source: ManifestSource, path: string, content: string): Con
     case 'openhands':
       return convertOpenHandsOutput(content, from, `${source.id}-${basename(dirname(path))}`);
     case 'claude': {
-      const session = path.includes('/subagents/') ? `${basename(dirname(dirname(path))).slice(0, 8)}-${stem}` : stem;
+      const session = path.includes('/subagents/')
+        ? `${basename(dirname(dirname(path))).slice(0, 8)}-${stem}`
+        : stem === 'transcript'
+          ? basename(dirname(path))
+          : stem;
       return [convertClaudeTranscript(content, from, `${source.id}-${session}`)];
     }
   }
@@ -163,6 +170,16 @@ export function statusMarkdown(records: readonly LabelRecord[], missing: readonl
     lines.push(`| ${half} | **all** | | ${rows.length} | ${sum((record) => record.calls)} | ${sum((record) => record.justified.length)} | ${sum((record) => record.loops.length)} |`);
   }
   if (missing.length > 0) lines.push('', `Left out (no repository given): ${missing.map((source) => source.id).join(', ')}.`);
+  const validation = records.filter((record) => record.half === 'validation');
+  const loops = validation.reduce((total, record) => total + record.loops.length, 0);
+  const calls = validation.reduce((total, record) => total + record.calls, 0);
+  const enough = loops >= VALIDATION_LOOPS && calls >= VALIDATION_CALLS;
+  lines.push(
+    '',
+    enough
+      ? `The validation half reaches the ${VALIDATION_LOOPS} labelled loops and ${VALIDATION_CALLS} calls it needs.`
+      : `The validation half does NOT yet reach the ${VALIDATION_LOOPS} labelled loops and ${VALIDATION_CALLS} calls it needs (it has ${loops} loops and ${calls} calls): add sources to the manifest.`,
+  );
   lines.push(
     '',
     'Each half holds `traces/*.jsonl` (trace format) and `labels.jsonl` (one line per run: `trace`, `source`,',
@@ -170,7 +187,7 @@ export function statusMarkdown(records: readonly LabelRecord[], missing: readonl
     '',
     'Score a built checkout on both halves:',
     '',
-    '    npm run results -- --only corpus --corpus DIR     # or: npx tsx bench/corpus-command.ts DIR [--preset P]',
+    '    npm run results -- --corpus DIR [--preset P]    # builds the guard first',
     '',
   );
   return lines.join('\n');
