@@ -21,6 +21,13 @@ import {
 const KINDS: Readonly<Record<string, string>> = { execute_bash: 'exec', str_replace_editor: 'mutate', think: 'other' };
 const NOT_TOOLS = new Set(['system', 'message', 'recall', 'finish', 'agent_state_changed', 'condensation']);
 
+/** The tools of older runs, which name the action instead of the model's tool call. */
+const LEGACY_TOOLS: Readonly<Record<string, { tool: string; arg: string }>> = {
+  run: { tool: 'execute_bash', arg: 'command' },
+  run_ipython: { tool: 'execute_ipython_cell', arg: 'code' },
+  browse: { tool: 'browser', arg: 'url' },
+};
+
 function modelCall(event: JsonObject): { tool: string; args: Record<string, unknown> } | undefined {
   const meta = isObject(event.tool_call_metadata) ? event.tool_call_metadata : undefined;
   if (!meta) return undefined;
@@ -62,8 +69,25 @@ export function convertOpenHandsOutput(jsonl: string, source: RunSource, prefix:
     const events: TraceEvent[] = [];
     const byId = new Map<string, number>();
     let start: number | undefined;
+    let waiting: number | undefined;
     for (const event of run.history) {
       if (!isObject(event)) continue;
+      // Older runs list bare actions and observations, each observation answering the action before it.
+      if (event.source === undefined && !isObject(event.tool_call_metadata)) {
+        const legacy = LEGACY_TOOLS[text(event.action)];
+        if (legacy) {
+          waiting = events.length;
+          events.push({ type: 'call', tool: legacy.tool, args: { [legacy.arg]: text(event[legacy.arg]) } });
+        } else if (typeof event.observation === 'string' && waiting !== undefined) {
+          const call = events[waiting];
+          if (call?.type === 'call') {
+            const exit = Number(text(event.exit_code) || '0');
+            events[waiting] = { ...call, result: result(text(event.content), event.observation === 'error' || exit !== 0) };
+          }
+          waiting = undefined;
+        }
+        continue;
+      }
       const at = seconds(event.timestamp);
       start ??= at;
       if (event.source === 'agent' && typeof event.action === 'string' && !NOT_TOOLS.has(event.action)) {
@@ -81,8 +105,10 @@ export function convertOpenHandsOutput(jsonl: string, source: RunSource, prefix:
       }
     }
     const calls = events.filter((event): event is CallEvent => event.type === 'call');
-    const name = safeName(`${prefix}-${text(run.instance_id)}`);
-    runs.push({ name, events: [metaEvent(name, `OpenHands run ${text(run.instance_id)}`, source, toolList(calls, KINDS)), ...events] });
+    const issue = isObject(run.issue) ? `issue-${text(run.issue.number)}` : `run-${runs.length + 1}`;
+    const id = text(run.instance_id) || issue;
+    const name = safeName(`${prefix}-${id}`);
+    runs.push({ name, events: [metaEvent(name, `OpenHands run ${id}`, source, toolList(calls, KINDS)), ...events] });
   }
   return runs;
 }

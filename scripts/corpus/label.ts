@@ -141,6 +141,7 @@ export function errorShape(error: string): string {
   return maskQuoted(error)
     .replace(/\b[a-z][a-z0-9+.-]*:\/\/\S+/gi, 'U')
     .replace(/\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b/gi, 'I')
+    .replace(/\b[\w.-]+(\/[\w.-]+)+\/?/g, 'P')
     .replace(/(~|\.{1,2})?(\/[^\s:,;'")\]]+)+\/?/g, 'P')
     .replace(/\b[\w.-]+\.[A-Za-z]{1,5}\b/g, 'P')
     .replace(/\b(0x)?[0-9a-f]{7,}\b/gi, 'H')
@@ -406,7 +407,7 @@ function judge(stream: Stream, seen: Seen): WastedCall | undefined {
       : maskVolatile(earlierOutput) === maskVolatile(output);
     if (!same) continue;
     if (paced(call) || pacedBetween(stream, earlier, seen)) break;
-    if (isFailure && readTargetBetween(stream, earlier, seen)) break;
+    if (isFailure && toldToRead(earlierOutput) && readTargetBetween(stream, earlier, seen)) break;
     const how = isFailure ? `failing the same way (${excerpt(errorSignature(output))})` : 'with the same result';
     return { step, rule: 1, like: earlier.step, reason: `repeats step ${earlier.step} (${call.tool}, same arguments) ${how}; nothing changed in between` };
   }
@@ -418,7 +419,7 @@ function judge(stream: Stream, seen: Seen): WastedCall | undefined {
     const earlier = [...(stream.failuresOnTarget.get(`${call.tool}\u0000${target}`) ?? [])]
       .reverse()
       .find((previous) => !sameTurn(previous, seen) && errorSignature(outputText(previous.call.result)) === signature);
-    if (earlier) {
+    if (earlier && !(toldToRead(outputText(earlier.call.result)) && readTargetBetween(stream, earlier, seen))) {
       return {
         step,
         rule: 2,
@@ -500,6 +501,11 @@ function between(stream: Stream, earlier: Seen, later: Seen): Seen[] {
 
 function pacedBetween(stream: Stream, earlier: Seen, later: Seen): boolean {
   return paced(earlier.call) || between(stream, earlier, later).some((item) => paced(item.call) || /^(sleep|wait)$/i.test(item.call.tool));
+}
+
+/** An error that tells the agent to read the target before trying again. */
+function toldToRead(error: string): boolean {
+  return /has not been read|read it first|read the file|modified since (it was )?(last )?read|view the file|open the file/i.test(error);
 }
 
 function readTargetBetween(stream: Stream, earlier: Seen, later: Seen): boolean {
