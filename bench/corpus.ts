@@ -172,6 +172,8 @@ export interface CorpusOptions {
 }
 
 interface BuiltGuard {
+  /** The preset the policy resolved to. */
+  readonly preset: string;
   replay(events: unknown[]): ScoredStep[];
   parse(text: string, name: string): unknown[];
 }
@@ -189,6 +191,7 @@ async function loadBuiltGuard(root: string, preset: string | undefined): Promise
   const traceModule = (await import(dist('trace/index.js'))) as typeof import('../src/trace/index.js');
   const policy = policyModule.parsePolicy({}, undefined, preset ? { preset: preset as PresetName } : {});
   return {
+    preset: policy.preset,
     replay(events) {
       const report = replayModule.replayTrace(events as Parameters<typeof replayModule.replayTrace>[0], {
         policy,
@@ -224,7 +227,7 @@ export async function scoreCorpus(corpus: string, options: CorpusOptions): Promi
     }
     halves[half] = halfScore(half, runs);
   }
-  return { preset: options.preset ?? 'default', halves };
+  return { preset: guard.preset, halves };
 }
 
 function percent(part: number, whole: number): string {
