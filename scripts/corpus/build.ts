@@ -15,6 +15,7 @@ import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { formatTraceEvent } from '../../src/trace/write.js';
 import { convertClaudeTranscript } from './convert-claude.js';
+import { convertHyperAgentRecords } from './convert-hyperagent.js';
 import { convertMiniSweAgent } from './convert-mini.js';
 import { convertOpenHandsOutput } from './convert-openhands.js';
 import { convertSweAgentTraj } from './convert-swe-agent.js';
@@ -36,7 +37,7 @@ export interface ManifestSource {
   readonly commit: string;
   readonly licence: string;
   readonly agent: string;
-  readonly format: 'tau-bench' | 'swe-agent' | 'mini-swe-agent' | 'openhands' | 'claude';
+  readonly format: 'tau-bench' | 'swe-agent' | 'mini-swe-agent' | 'openhands' | 'claude' | 'hyperagent';
   /** A regular expression the paths of the source's files match. */
   readonly include: string;
 }
@@ -55,8 +56,12 @@ export function readManifest(path = MANIFEST_PATH): ManifestSource[] {
   return manifest.sources;
 }
 
+function pinOf(source: ManifestSource): string {
+  return `${source.repo}@${source.commit.slice(0, 12)}`;
+}
+
 function convertFile(source: ManifestSource, path: string, content: string): ConvertedRun[] {
-  const from: RunSource = { pin: `${source.repo}@${source.commit.slice(0, 12)}`, path, licence: source.licence, agent: source.agent };
+  const from: RunSource = { pin: pinOf(source), path, licence: source.licence, agent: source.agent };
   const stem = basename(path).replace(/\.(traj\.json|traj|jsonl|json)$/, '');
   switch (source.format) {
     case 'tau-bench':
@@ -67,6 +72,8 @@ function convertFile(source: ManifestSource, path: string, content: string): Con
       return [convertMiniSweAgent(content, from, `${source.id}-${stem}`, `${source.agent} run ${stem}`)];
     case 'openhands':
       return convertOpenHandsOutput(content, from, `${source.id}-${basename(dirname(path))}`);
+    case 'hyperagent':
+      throw new Error('HyperAgent records are converted per source, not per file');
     case 'claude': {
       const session = path.includes('/subagents/')
         ? `${basename(dirname(dirname(path))).slice(0, 8)}-${stem}`
@@ -83,8 +90,20 @@ export function convertSource(source: ManifestSource, gitDir: string): Converted
   const include = new RegExp(source.include);
   const runs: ConvertedRun[] = [];
   const names = new Set<string>();
-  for (const path of listFiles(gitDir, source.commit).filter((file) => include.test(file)).sort()) {
-    for (const run of convertFile(source, path, readFile(gitDir, source.commit, path))) {
+  const paths = listFiles(gitDir, source.commit).filter((file) => include.test(file)).sort();
+  // A HyperAgent record repeats the earlier steps of its chain, so its runs come from all records at once.
+  const converted =
+    source.format === 'hyperagent'
+      ? [
+          convertHyperAgentRecords(
+            paths.map((path) => ({ path, content: readFile(gitDir, source.commit, path) })),
+            { pin: pinOf(source), licence: source.licence, agent: source.agent },
+            source.id,
+          ),
+        ]
+      : paths.map((path) => convertFile(source, path, readFile(gitDir, source.commit, path)));
+  for (const fileRuns of converted) {
+    for (const run of fileRuns) {
       if (!run.events.some((event) => event.type === 'call')) continue;
       let name = run.name;
       for (let copy = 2; names.has(name); copy++) name = `${run.name}-${copy}`;
