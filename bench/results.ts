@@ -7,6 +7,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { flagValue, runCorpusCommand } from './corpus-command.js';
 import { runFleetBench } from './fleet.js';
 import { formatFleet } from './fleet-command.js';
 import { PUBLISHED_GUARD } from './long-horizon.js';
@@ -535,14 +536,24 @@ function mlSearchReadmeTable(report: MlSearchReport): string[] {
 export async function main(argv: readonly string[]): Promise<number> {
   const quick = argv.includes('--quick');
   const onlyIndex = argv.indexOf('--only');
-  const only =
+  const named =
     onlyIndex >= 0 ? (argv[onlyIndex + 1] ?? '').split(',').filter((name) => name !== '') : undefined;
+  // The corpus of real runs is measured on its own (`--corpus DIR`), apart from the benchmarks.
+  const corpus = flagValue(argv, '--corpus');
+  const only = named?.filter((name) => name !== 'corpus');
   const unknown = only?.filter((name) => !BENCHMARKS.includes(name as Benchmark)) ?? [];
   if (unknown.length > 0) {
-    process.stderr.write(`--only takes some of ${BENCHMARKS.join(', ')} (got "${unknown.join(',')}")\n`);
+    process.stderr.write(
+      `--only takes some of ${BENCHMARKS.join(', ')}, corpus (got "${unknown.join(',')}")\n`,
+    );
     return 2;
   }
   const root = fileURLToPath(new URL('..', import.meta.url));
+  const io = { stdout: process.stdout, stderr: process.stderr };
+  const preset = flagValue(argv, '--preset');
+  const corpusAlone =
+    (corpus !== undefined && named === undefined) || (named !== undefined && only?.length === 0);
+  if (corpusAlone) return runCorpusCommand(corpus, { root, ...(preset && { preset }) }, io);
   const outcome = await generateResults({
     root,
     quick,
@@ -553,5 +564,6 @@ export async function main(argv: readonly string[]): Promise<number> {
     `wrote ${outcome.resultsPath}${outcome.chartPath ? ` and ${outcome.chartPath}` : ''}; README ${outcome.readmeUpdated ? 'updated' : 'unchanged (no results markers, or nothing new)'}\n`,
   );
   for (const problem of outcome.problems) process.stderr.write(`problem: ${problem}\n`);
+  await runCorpusCommand(corpus, { root, ...(preset && { preset }) }, io);
   return outcome.problems.length > 0 ? 1 : 0;
 }

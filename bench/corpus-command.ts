@@ -1,0 +1,65 @@
+/**
+ * Prints the corpus figures of both halves: `npm run results -- --corpus DIR [--preset P]`, or
+ * directly `npx tsx bench/corpus-command.ts DIR [--preset P]` after `npm run build`.
+ */
+import { fileURLToPath } from 'node:url';
+import {
+  CORPUS_HALVES,
+  type CorpusHalf,
+  formatCorpusScore,
+  hasHalf,
+  notMeasured,
+  scoreCorpus,
+} from './corpus.js';
+
+export interface CorpusCommandIO {
+  readonly stdout: { write(text: string): unknown };
+  readonly stderr: { write(text: string): unknown; isTTY?: boolean };
+}
+
+/** A progress line on long work: rewritten in place on a terminal, every 100 runs otherwise. */
+function progressLine(io: CorpusCommandIO): (done: number, total: number, half: CorpusHalf) => void {
+  return (done, total, half) => {
+    if (io.stderr.isTTY) {
+      io.stderr.write(`\r… replaying ${half}: ${done}/${total} runs${done === total ? '\n' : ''}`);
+    } else if (done === total || done % 100 === 0) {
+      io.stderr.write(`… replaying ${half}: ${done}/${total} runs\n`);
+    }
+  };
+}
+
+export async function runCorpusCommand(
+  corpus: string | undefined,
+  options: { readonly root: string; readonly preset?: string },
+  io: CorpusCommandIO,
+): Promise<number> {
+  if (corpus === undefined || !CORPUS_HALVES.some((half) => hasHalf(corpus, half))) {
+    io.stdout.write(`${notMeasured(corpus)}\n`);
+    return 0;
+  }
+  const score = await scoreCorpus(corpus, {
+    root: options.root,
+    ...(options.preset && { preset: options.preset }),
+    onProgress: progressLine(io),
+  });
+  io.stdout.write(`${formatCorpusScore(score)}\n`);
+  return 0;
+}
+
+/** The value after `flag` in `argv`, when there is one. */
+export function flagValue(argv: readonly string[], flag: string): string | undefined {
+  const index = argv.indexOf(flag);
+  return index >= 0 ? argv[index + 1] : undefined;
+}
+
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
+  const argv = process.argv.slice(2);
+  const corpus = argv.find((arg, index) => !arg.startsWith('--') && argv[index - 1] !== '--preset');
+  const preset = flagValue(argv, '--preset');
+  const root = fileURLToPath(new URL('..', import.meta.url));
+  process.exitCode = await runCorpusCommand(
+    corpus,
+    { root, ...(preset && { preset }) },
+    { stdout: process.stdout, stderr: process.stderr },
+  );
+}

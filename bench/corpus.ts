@@ -1,0 +1,329 @@
+/**
+ * Scores the guard on a corpus of real agent runs (built by `scripts/corpus/build.ts`): every trace
+ * of both halves is replayed through the built guard, as `narrowing-guard replay --json` does, and
+ * each block is judged against the run's labels. Per source and per half it counts loops caught by
+ * their 5th wasted call, false blocks per 1,000 calls, blocks, and wasted calls saved.
+ *
+ * A block (or halt) is justified when its step is labelled wasted, and false otherwise. A loop is
+ * caught when one of its first five wasted calls is blocked; a wasted call of a loop is saved when
+ * it is blocked.
+ */
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import type { PresetName } from '../src/core/policy.js';
+
+export const CORPUS_HALVES = ['design', 'validation'] as const;
+export type CorpusHalf = (typeof CORPUS_HALVES)[number];
+
+/** One run's labels, as `labels.jsonl` holds them. */
+export interface CorpusLabels {
+  readonly trace: string;
+  readonly source: string;
+  readonly agent?: string;
+  readonly calls: number;
+  readonly justified: readonly { readonly step: number }[];
+  readonly loops: readonly {
+    readonly start: number;
+    readonly end: number;
+    readonly wasted: readonly number[];
+  }[];
+}
+
+/** What a replay said about one call: enough to judge it. */
+export interface ScoredStep {
+  readonly step: number;
+  readonly verdict: string;
+}
+
+export interface SourceScore {
+  readonly source: string;
+  readonly agent: string;
+  readonly runs: number;
+  readonly calls: number;
+  readonly blocks: number;
+  readonly falseBlocks: number;
+  readonly loops: number;
+  readonly caught: number;
+  readonly loopWasted: number;
+  readonly saved: number;
+  readonly wasted: number;
+}
+
+export interface HalfScore {
+  readonly half: CorpusHalf;
+  readonly sources: readonly SourceScore[];
+  readonly total: SourceScore;
+  /** The share of loops caught, averaged over the sources that have loops; undefined when none has. */
+  readonly caughtPerSource: number | undefined;
+  /** False blocks per 1,000 calls, averaged over the sources. */
+  readonly falsePerThousandPerSource: number | undefined;
+}
+
+export interface CorpusScore {
+  readonly preset: string;
+  /** Undefined for a half the corpus does not hold. */
+  readonly halves: Readonly<Partial<Record<CorpusHalf, HalfScore>>>;
+}
+
+const STOPPING = new Set(['block', 'halt']);
+
+/** Judges one replayed run against its labels. */
+export function scoreRun(labels: CorpusLabels, steps: readonly ScoredStep[]): SourceScore {
+  const wasted = new Set(labels.justified.map((item) => item.step));
+  const stopped = new Set(steps.filter((step) => STOPPING.has(step.verdict)).map((step) => step.step));
+  let falseBlocks = 0;
+  for (const step of stopped) if (!wasted.has(step)) falseBlocks++;
+  let caught = 0;
+  let loopWasted = 0;
+  let saved = 0;
+  for (const loop of labels.loops) {
+    if (loop.wasted.slice(0, 5).some((step) => stopped.has(step))) caught++;
+    loopWasted += loop.wasted.length;
+    saved += loop.wasted.filter((step) => stopped.has(step)).length;
+  }
+  return {
+    source: labels.source,
+    agent: labels.agent ?? '',
+    runs: 1,
+    calls: steps.length,
+    blocks: stopped.size,
+    falseBlocks,
+    loops: labels.loops.length,
+    caught,
+    loopWasted,
+    saved,
+    wasted: wasted.size,
+  };
+}
+
+function add(a: SourceScore, b: SourceScore): SourceScore {
+  return {
+    source: a.source,
+    agent: a.agent || b.agent,
+    runs: a.runs + b.runs,
+    calls: a.calls + b.calls,
+    blocks: a.blocks + b.blocks,
+    falseBlocks: a.falseBlocks + b.falseBlocks,
+    loops: a.loops + b.loops,
+    caught: a.caught + b.caught,
+    loopWasted: a.loopWasted + b.loopWasted,
+    saved: a.saved + b.saved,
+    wasted: a.wasted + b.wasted,
+  };
+}
+
+function empty(source: string, agent = ''): SourceScore {
+  return {
+    source,
+    agent,
+    runs: 0,
+    calls: 0,
+    blocks: 0,
+    falseBlocks: 0,
+    loops: 0,
+    caught: 0,
+    loopWasted: 0,
+    saved: 0,
+    wasted: 0,
+  };
+}
+
+export function perThousand(score: SourceScore): number {
+  return score.calls === 0 ? 0 : (score.falseBlocks * 1000) / score.calls;
+}
+
+/** Sums runs into sources and sources into a half. */
+export function halfScore(half: CorpusHalf, runs: readonly SourceScore[]): HalfScore {
+  const bySource = new Map<string, SourceScore>();
+  for (const run of runs) bySource.set(run.source, add(bySource.get(run.source) ?? empty(run.source), run));
+  const sources = [...bySource.values()];
+  const total = sources.reduce((sum, source) => add(sum, source), empty('all'));
+  const withLoops = sources.filter((source) => source.loops > 0);
+  const mean = (values: number[]) =>
+    values.length === 0 ? undefined : values.reduce((a, b) => a + b, 0) / values.length;
+  return {
+    half,
+    sources,
+    total,
+    caughtPerSource: mean(withLoops.map((source) => source.caught / source.loops)),
+    falsePerThousandPerSource: mean(sources.filter((source) => source.calls > 0).map(perThousand)),
+  };
+}
+
+/** The half's directory holds what it needs: `labels.jsonl` and `traces/`. */
+export function hasHalf(corpus: string, half: CorpusHalf): boolean {
+  return existsSync(join(corpus, half, 'labels.jsonl')) && existsSync(join(corpus, half, 'traces'));
+}
+
+export function readLabels(corpus: string, half: CorpusHalf): CorpusLabels[] {
+  const text = readFileSync(join(corpus, half, 'labels.jsonl'), 'utf8');
+  return text
+    .split('\n')
+    .filter((line) => line.trim() !== '')
+    .map((line) => JSON.parse(line) as CorpusLabels);
+}
+
+export interface CorpusOptions {
+  /** The repository whose `dist/` holds the built guard to measure. */
+  readonly root: string;
+  readonly preset?: string;
+  readonly onProgress?: (done: number, total: number, half: CorpusHalf) => void;
+}
+
+interface BuiltGuard {
+  /** The preset the policy resolved to. */
+  readonly preset: string;
+  replay(events: unknown[]): ScoredStep[];
+  parse(text: string, name: string): unknown[];
+}
+
+/** The built guard's replay, loaded from `dist/` as a user of the package would. */
+async function loadBuiltGuard(root: string, preset: string | undefined): Promise<BuiltGuard> {
+  const dist = (path: string) => pathToFileURL(join(root, 'dist', path)).href;
+  if (!existsSync(join(root, 'dist', 'replay', 'index.js'))) {
+    throw new Error(`no built guard in ${join(root, 'dist')}: run npm run build first`);
+  }
+  const replayModule = (await import(dist('replay/index.js'))) as typeof import('../src/replay/index.js');
+  const policyModule = (await import(
+    dist('policy-file/index.js')
+  )) as typeof import('../src/policy-file/index.js');
+  const traceModule = (await import(dist('trace/index.js'))) as typeof import('../src/trace/index.js');
+  const policy = policyModule.parsePolicy({}, undefined, preset ? { preset: preset as PresetName } : {});
+  return {
+    preset: policy.preset,
+    replay(events) {
+      const report = replayModule.replayTrace(events as Parameters<typeof replayModule.replayTrace>[0], {
+        policy,
+      });
+      return report.steps.map((step) => ({ step: step.step, verdict: step.verdict }));
+    },
+    parse(text, name) {
+      return traceModule.parseTrace(text, name);
+    },
+  };
+}
+
+/** Replays both halves of the corpus through the built guard and scores them. */
+export async function scoreCorpus(corpus: string, options: CorpusOptions): Promise<CorpusScore> {
+  const guard = await loadBuiltGuard(options.root, options.preset);
+  const halves: Partial<Record<CorpusHalf, HalfScore>> = {};
+  for (const half of CORPUS_HALVES) {
+    if (!hasHalf(corpus, half)) continue;
+    const labels = readLabels(corpus, half);
+    if (labels.length === 0) continue;
+    const present = new Set(readdirSync(join(corpus, half, 'traces')));
+    const runs: SourceScore[] = [];
+    let done = 0;
+    for (const label of labels) {
+      if (!present.has(label.trace))
+        throw new Error(`${half}/traces/${label.trace} is labelled but missing: rebuild the corpus`);
+      const events = guard.parse(
+        readFileSync(join(corpus, half, 'traces', label.trace), 'utf8'),
+        label.trace,
+      );
+      runs.push(scoreRun(label, guard.replay(events)));
+      options.onProgress?.(++done, labels.length, half);
+    }
+    halves[half] = halfScore(half, runs);
+  }
+  return { preset: guard.preset, halves };
+}
+
+function percent(part: number, whole: number): string {
+  return whole === 0 ? '–' : `${Math.round((part * 100) / whole)}%`;
+}
+
+function fixed(value: number | undefined, digits = 1): string {
+  return value === undefined ? '–' : value.toFixed(digits);
+}
+
+function pad(cells: readonly string[], widths: readonly number[]): string {
+  return cells
+    .map((cell, index) => (index < 2 ? cell.padEnd(widths[index] ?? 0) : cell.padStart(widths[index] ?? 0)))
+    .join('  ');
+}
+
+function sourceRow(half: string, score: SourceScore): string[] {
+  return [
+    half,
+    score.source,
+    String(score.runs),
+    String(score.calls),
+    `${score.caught}/${score.loops}`,
+    fixed(perThousand(score), 2),
+    String(score.blocks),
+    `${score.saved}/${score.loopWasted}`,
+  ];
+}
+
+/** The figures of both halves, per source and averaged per source, as plain text. */
+export function formatCorpusScore(score: CorpusScore): string {
+  const header = [
+    'half',
+    'source',
+    'runs',
+    'calls',
+    'loops caught',
+    'false/1k calls',
+    'blocks',
+    'saved wasted',
+  ];
+  const rows: string[][] = [];
+  for (const half of CORPUS_HALVES) {
+    const measured = score.halves[half];
+    if (!measured) continue;
+    for (const source of measured.sources) rows.push(sourceRow(half, source));
+    rows.push(sourceRow(half, { ...measured.total, source: 'all sources' }));
+  }
+  const widths = header.map((cell, index) =>
+    Math.max(cell.length, ...rows.map((row) => (row[index] ?? '').length)),
+  );
+  const lines = [
+    `Real agent runs (preset: ${score.preset}); loops caught by their 5th wasted call`,
+    pad(header, widths),
+  ];
+  for (const row of rows) lines.push(pad(row, widths));
+  lines.push('');
+  const cell = (half: CorpusHalf, pick: (measured: HalfScore) => string) => {
+    const measured = score.halves[half];
+    return measured ? pick(measured) : 'not measured';
+  };
+  const summary: [string, (measured: HalfScore) => string][] = [
+    [
+      'loops caught by the 5th wasted call',
+      (m) => `${m.total.caught}/${m.total.loops} (${percent(m.total.caught, m.total.loops)})`,
+    ],
+    [
+      '  averaged per source',
+      (m) => (m.caughtPerSource === undefined ? '–' : `${Math.round(m.caughtPerSource * 100)}%`),
+    ],
+    [
+      'false blocks per 1,000 calls',
+      (m) => `${fixed(perThousand(m.total), 2)} (${m.total.falseBlocks} of ${m.total.calls} calls)`,
+    ],
+    ['  averaged per source', (m) => fixed(m.falsePerThousandPerSource, 2)],
+    ['blocks', (m) => String(m.total.blocks)],
+    ['wasted calls of loops saved', (m) => `${m.total.saved}/${m.total.loopWasted}`],
+    ['runs, calls', (m) => `${m.total.runs} runs, ${m.total.calls} calls`],
+  ];
+  const labelWidth = Math.max(...summary.map(([label]) => label.length));
+  const columns = CORPUS_HALVES.map((half) => summary.map(([, pick]) => cell(half, pick)));
+  const columnWidth = Math.max('design'.length, ...columns.flat().map((text) => text.length));
+  lines.push(
+    `${''.padEnd(labelWidth)}  ${CORPUS_HALVES.map((half) => half.padEnd(columnWidth)).join('  ')}`.trimEnd(),
+  );
+  summary.forEach(([label], index) => {
+    lines.push(
+      `${label.padEnd(labelWidth)}  ${columns.map((column) => (column[index] ?? '').padEnd(columnWidth)).join('  ')}`.trimEnd(),
+    );
+  });
+  return lines.join('\n');
+}
+
+/** What `--corpus` prints when there is no corpus to measure. */
+export function notMeasured(corpus: string | undefined): string {
+  return corpus === undefined
+    ? 'Real agent runs: not measured (give --corpus DIR, built by scripts/corpus/build.ts)'
+    : `Real agent runs: not measured (no design/ or validation/ labels and traces in ${corpus})`;
+}

@@ -1,0 +1,126 @@
+/**
+ * SWE-agent trajectories (`.traj`) and the agents built on its interface (CodeR's roles): the
+ * `history` holds each model step with its `action` (one command line of the agent-computer
+ * interface or a shell command) followed by the observation. Observations carry no exit code, so a
+ * failure is read from what the interface and the shell print when a command fails.
+ */
+import type { CallEvent, TraceEvent } from '../../src/trace/types.js';
+import { type ConvertedRun, isObject, metaEvent, type RunSource, result, safeName, text, toolList } from './events.js';
+
+const KINDS: Readonly<Record<string, string>> = {
+  open: 'read',
+  goto: 'read',
+  scroll_up: 'read',
+  scroll_down: 'read',
+  create: 'create',
+  edit: 'mutate',
+  insert: 'mutate',
+  str_replace_editor: 'mutate',
+  search_dir: 'search',
+  search_file: 'search',
+  find_file: 'search',
+  submit: 'other',
+  bash: 'exec',
+};
+
+/** How one interface command line names its arguments; anything else is a shell command. */
+const COMMANDS: Readonly<Record<string, readonly string[]>> = {
+  open: ['path', 'line_number'],
+  goto: ['line_number'],
+  scroll_up: [],
+  scroll_down: [],
+  create: ['path'],
+  search_dir: ['search_term', 'dir'],
+  search_file: ['search_term', 'file'],
+  find_file: ['file_name', 'dir'],
+  submit: ['flag'],
+  decompile: ['args'],
+  disassemble: ['args'],
+  debug_start: ['args'],
+  connect_start: ['args'],
+  connect_sendline: ['args'],
+};
+
+function words(line: string): string[] {
+  const out: string[] = [];
+  const pattern = /"([^"]*)"|'([^']*)'|(\S+)/g;
+  for (let match = pattern.exec(line); match; match = pattern.exec(line)) out.push(match[1] ?? match[2] ?? match[3] ?? '');
+  return out;
+}
+
+/** One action as a tool call. */
+export function parseAction(action: string): { tool: string; args: Record<string, unknown> } {
+  const trimmed = action.trim();
+  const firstLine = trimmed.split('\n', 1)[0] ?? '';
+  const [command = '', ...rest] = words(firstLine);
+  if (command === 'edit' || command === 'insert') {
+    const body = trimmed.slice(firstLine.length + 1).replace(/\n?end_of_(edit|insert)\s*$/, '');
+    return { tool: command, args: { lines: rest.join(' '), replacement: body } };
+  }
+  if (command === 'str_replace_editor') {
+    const [sub = '', path = '', ...more] = rest;
+    return { tool: command, args: { command: sub, path, ...(more.length > 0 && { rest: more.join(' ') }) } };
+  }
+  const names = COMMANDS[command];
+  if (names && !trimmed.includes('\n')) {
+    const args: Record<string, unknown> = {};
+    names.forEach((name, index) => {
+      const value = index === names.length - 1 ? rest.slice(index).join(' ') : rest[index];
+      if (value) args[name] = value;
+    });
+    return { tool: command, args };
+  }
+  return { tool: 'bash', args: { command: trimmed } };
+}
+
+const FAILED = [
+  /Traceback \(most recent call last\)/,
+  /Your proposed edit has introduced new syntax error/,
+  /: command not found/,
+  /No such file or directory/,
+  /^(?:Error|ERROR|error)\b/,
+  /^Usage: /,
+  /\bnot found!?$/m,
+  /^File .* not found/m,
+  /^No replacement was performed/m,
+  /^SyntaxError: /m,
+];
+
+export function observationFailed(output: string): boolean {
+  const head = output.trimStart().slice(0, 2_000);
+  return FAILED.some((pattern) => pattern.test(head));
+}
+
+/**
+ * The `trajectory` holds every step with its observation; the `history` says which role took it
+ * (CodeR's manager, reproducer, programmer…) when its actions line up with the trajectory's.
+ */
+export function convertSweAgentTraj(json: string, source: RunSource, name: string, description: string): ConvertedRun {
+  const traj: unknown = JSON.parse(json);
+  if (!isObject(traj)) throw new Error(`${source.path}: not a trajectory`);
+  const steps = (Array.isArray(traj.trajectory) ? traj.trajectory : []).filter(isObject);
+  const history = Array.isArray(traj.history) ? traj.history.filter(isObject) : [];
+  const roles = history
+    .filter((message) => message.role === 'assistant' && message.is_demo !== true && text(message.action).trim() !== '')
+    .map((message) => (typeof message.agent === 'string' ? message.agent : undefined));
+  const mainAgent = roles[0];
+  const events: TraceEvent[] = [];
+  steps.forEach((step, index) => {
+    const action = text(step.action);
+    if (!action.trim()) return;
+    const { tool, args } = parseAction(action);
+    const role = roles.length === steps.length ? roles[index] : undefined;
+    const output = step.observation === undefined || step.observation === null ? undefined : text(step.observation);
+    const call: CallEvent = {
+      type: 'call',
+      tool,
+      args,
+      ...(output !== undefined && { result: result(output, observationFailed(output)) }),
+      ...(role && role !== mainAgent && { agent: role }),
+    };
+    events.push(call);
+  });
+  const calls = events.filter((event): event is CallEvent => event.type === 'call');
+  const runName = safeName(name);
+  return { name: runName, events: [metaEvent(runName, description, source, toolList(calls, KINDS)), ...events] };
+}

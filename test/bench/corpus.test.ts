@@ -1,0 +1,107 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, describe, expect, it } from 'vitest';
+import {
+  type CorpusLabels,
+  formatCorpusScore,
+  halfScore,
+  notMeasured,
+  scoreCorpus,
+  scoreRun,
+} from '../../bench/corpus.js';
+
+const dirs: string[] = [];
+afterAll(() => {
+  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+});
+
+const LABELS: CorpusLabels = {
+  trace: 'coder-django-11019.jsonl',
+  source: 'coder',
+  calls: 12,
+  justified: [{ step: 6 }, { step: 7 }, { step: 8 }, { step: 9 }, { step: 10 }, { step: 11 }],
+  loops: [{ start: 5, end: 11, wasted: [6, 7, 8, 9, 10, 11] }],
+};
+const steps = (stopped: readonly number[]) =>
+  Array.from({ length: 12 }, (_, index) => ({
+    step: index + 1,
+    verdict: stopped.includes(index + 1) ? 'block' : 'allow',
+  }));
+
+describe('judging one replayed run', () => {
+  it('catches a loop when one of its first five wasted calls is blocked, and counts the wasted calls saved', () => {
+    expect(scoreRun(LABELS, steps([10, 11, 12]))).toMatchObject({
+      caught: 1,
+      saved: 2,
+      blocks: 3,
+      falseBlocks: 1,
+    });
+  });
+
+  it('does not catch a loop blocked only from its sixth wasted call', () => {
+    expect(scoreRun(LABELS, steps([11]))).toMatchObject({ caught: 0, saved: 1, falseBlocks: 0 });
+  });
+
+  it('counts a block of a step nobody labelled wasted as false', () => {
+    expect(scoreRun(LABELS, steps([2, 3]))).toMatchObject({ blocks: 2, falseBlocks: 2, caught: 0 });
+  });
+});
+
+describe('a half', () => {
+  it('averages the share of loops caught over the sources that have loops', () => {
+    const half = halfScore('validation', [
+      scoreRun(LABELS, steps([6])),
+      scoreRun({ ...LABELS, source: 'live-swe-agent' }, steps([])),
+      scoreRun({ ...LABELS, source: 'claude', loops: [], justified: [] }, steps([1])),
+    ]);
+    expect(half.caughtPerSource).toBe(0.5);
+    expect(half.total).toMatchObject({ runs: 3, calls: 36, loops: 2, caught: 1, falseBlocks: 1 });
+  });
+
+  it('says "not measured" for a half the corpus does not hold', () => {
+    const text = formatCorpusScore({
+      preset: 'precise',
+      halves: { design: halfScore('design', [scoreRun(LABELS, steps([]))]) },
+    });
+    expect(text).toMatch(/runs, calls +1 runs, 12 calls +not measured/);
+  });
+
+  it('says the corpus was not measured without a directory', () => {
+    expect(notMeasured(undefined)).toMatch(/not measured/);
+  });
+});
+
+describe('scoring a corpus', () => {
+  it('replays every labelled trace of a half through the built guard', async () => {
+    const corpus = mkdtempSync(join(tmpdir(), 'narrowing-corpus-'));
+    dirs.push(corpus);
+    mkdirSync(join(corpus, 'design', 'traces'), { recursive: true });
+    const failing = {
+      type: 'call',
+      tool: 'Bash',
+      args: { command: 'npm test' },
+      result: {
+        isError: true,
+        content: 'Exit code 1\nFAIL src/api.test.ts\n  ● creates a user\n    expected 201, got 500',
+      },
+    };
+    writeFileSync(
+      join(corpus, 'design', 'traces', 'run.jsonl'),
+      `${Array.from({ length: 6 }, () => JSON.stringify(failing)).join('\n')}\n`,
+    );
+    const labels: CorpusLabels = {
+      trace: 'run.jsonl',
+      source: 'claude',
+      calls: 6,
+      justified: [2, 3, 4, 5, 6].map((step) => ({ step })),
+      loops: [{ start: 1, end: 6, wasted: [2, 3, 4, 5, 6] }],
+    };
+    writeFileSync(join(corpus, 'design', 'labels.jsonl'), `${JSON.stringify(labels)}\n`);
+    const root = fileURLToPath(new URL('../..', import.meta.url));
+    const score = await scoreCorpus(corpus, { root });
+    expect(score.halves.validation).toBeUndefined();
+    expect(score.halves.design?.total).toMatchObject({ runs: 1, calls: 6, loops: 1 });
+  });
+});

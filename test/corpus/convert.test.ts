@@ -1,0 +1,209 @@
+import { describe, expect, it } from 'vitest';
+import { convertMiniSweAgent } from '../../scripts/corpus/convert-mini.js';
+import { convertOpenHandsOutput } from '../../scripts/corpus/convert-openhands.js';
+import { convertSweAgentTraj, parseAction } from '../../scripts/corpus/convert-swe-agent.js';
+import { convertTauBench } from '../../scripts/corpus/convert-tau.js';
+import type { RunSource } from '../../scripts/corpus/events.js';
+import type { CallEvent, TraceEvent } from '../../src/trace/types.js';
+
+const SOURCE: RunSource = {
+  pin: 'owner/name@0123456789ab',
+  path: 'runs/run.json',
+  licence: 'MIT',
+  agent: 'test agent',
+};
+const callsOf = (events: TraceEvent[]) => events.filter((event): event is CallEvent => event.type === 'call');
+
+describe('SWE-agent actions', () => {
+  it('reads an edit of the open file with its line range and replacement', () => {
+    expect(parseAction('edit 307:307\nFILE_UPLOAD_PERMISSIONS = 0o644\nend_of_edit\n')).toEqual({
+      tool: 'edit',
+      args: { lines: '307:307', replacement: 'FILE_UPLOAD_PERMISSIONS = 0o644' },
+    });
+  });
+
+  it('names the arguments of the interface commands and keeps anything else a shell command', () => {
+    expect(parseAction('search_dir "FILE_UPLOAD_PERMISSIONS" django/conf\n')).toEqual({
+      tool: 'search_dir',
+      args: { search_term: 'FILE_UPLOAD_PERMISSIONS', dir: 'django/conf' },
+    });
+    expect(parseAction('open django/conf/global_settings.py 300')).toEqual({
+      tool: 'open',
+      args: { path: 'django/conf/global_settings.py', line_number: '300' },
+    });
+    expect(parseAction('python reproduce.py\n')).toEqual({
+      tool: 'bash',
+      args: { command: 'python reproduce.py' },
+    });
+  });
+
+  it('converts a trajectory, marks failed observations and names the roles after the first', () => {
+    const traj = {
+      trajectory: [
+        { action: 'plan\n{"entry": "Programmer"}\nend_of_plan\n', observation: 'The programmer fixed it.' },
+        {
+          action: 'open django/conf/global_settings.py\n',
+          observation: '[File: /django/conf/global_settings.py (634 lines total)]',
+        },
+        {
+          action: 'edit 307:307\nFILE_UPLOAD_PERMISSIONS = 0o644\nend_of_edit\n',
+          observation:
+            'Your proposed edit has introduced new syntax error(s). Please read this error message carefully.',
+        },
+      ],
+      history: [
+        { role: 'assistant', agent: 'Manager', action: 'plan\n{"entry": "Programmer"}\nend_of_plan\n' },
+        { role: 'assistant', agent: 'Programmer', action: 'open django/conf/global_settings.py\n' },
+        {
+          role: 'assistant',
+          agent: 'Programmer',
+          action: 'edit 307:307\nFILE_UPLOAD_PERMISSIONS = 0o644\nend_of_edit\n',
+        },
+      ],
+    };
+    const calls = callsOf(
+      convertSweAgentTraj(JSON.stringify(traj), SOURCE, 'coder-django-10914', 'run').events,
+    );
+    expect(calls.map((call) => [call.tool, call.agent, call.result?.isError ?? false])).toEqual([
+      ['bash', undefined, false],
+      ['open', 'Programmer', false],
+      ['edit', 'Programmer', true],
+    ]);
+  });
+});
+
+describe('mini-swe-agent trajectories', () => {
+  it('takes a non-zero return code for a failure and the observation times for t', () => {
+    const traj = {
+      trajectory_format: 'mini-swe-agent-1.1',
+      messages: [
+        { role: 'system', content: 'You are a helpful assistant.' },
+        { role: 'user', content: 'Fix the issue.' },
+        { role: 'assistant', content: null, extra: { actions: [{ command: 'ls testbed' }] } },
+        {
+          role: 'tool',
+          content:
+            "<returncode>2</returncode>\n<output>\nls: cannot access 'testbed': No such file or directory\n</output>",
+          extra: { timestamp: 1773065157.5 },
+        },
+        { role: 'assistant', content: null, extra: { actions: [{ command: 'ls' }] } },
+        {
+          role: 'tool',
+          content: '<returncode>0</returncode>\n<output>\nsetup.py\n</output>',
+          extra: { timestamp: 1773065160 },
+        },
+      ],
+    };
+    const calls = callsOf(
+      convertMiniSweAgent(JSON.stringify(traj), SOURCE, 'live-astropy-12907', 'run').events,
+    );
+    expect(calls).toEqual([
+      {
+        type: 'call',
+        tool: 'bash',
+        args: { command: 'ls testbed' },
+        result: { isError: true, content: "ls: cannot access 'testbed': No such file or directory\n" },
+        t: 0,
+      },
+      { type: 'call', tool: 'bash', args: { command: 'ls' }, result: { content: 'setup.py\n' }, t: 2.5 },
+    ]);
+  });
+});
+
+describe('tau-bench trajectories', () => {
+  it('turns customer messages into user turns and "Error:" answers into failures', () => {
+    const runs = [
+      {
+        task_id: 13,
+        trial: 0,
+        reward: 0,
+        traj: [
+          { role: 'system', content: 'Airline agent policy' },
+          { role: 'user', content: 'Please change my flight.' },
+          {
+            role: 'assistant',
+            content: null,
+            tool_calls: [
+              {
+                id: 'call_1',
+                function: { name: 'update_reservation_flights', arguments: '{"reservation_id": "XEWRD9"}' },
+              },
+            ],
+          },
+          {
+            role: 'tool',
+            tool_call_id: 'call_1',
+            name: 'update_reservation_flights',
+            content: 'Error: flight HAT030 not available',
+          },
+        ],
+      },
+    ];
+    const [run] = convertTauBench(JSON.stringify(runs), SOURCE, 'tau-airline');
+    expect(run?.name).toBe('tau-airline-task13-trial0');
+    expect(run?.events.slice(1)).toEqual([
+      { type: 'user', text: 'Please change my flight.' },
+      {
+        type: 'call',
+        tool: 'update_reservation_flights',
+        args: { reservation_id: 'XEWRD9' },
+        id: 'call_1',
+        result: { isError: true, content: 'Error: flight HAT030 not available' },
+      },
+    ]);
+  });
+});
+
+describe('OpenHands output', () => {
+  it('answers each action with the observation that names it as cause, failing on a non-zero exit code', () => {
+    const run = {
+      instance_id: 'ponylang__ponyc-4588',
+      history: [
+        { id: 0, source: 'agent', action: 'system', message: 'You are OpenHands agent' },
+        {
+          id: 5,
+          source: 'agent',
+          action: 'run',
+          timestamp: '2025-04-30T16:32:57.000',
+          args: { command: 'make test', thought: 'Run the tests' },
+          tool_call_metadata: { function_name: 'execute_bash', tool_call_id: 'toolu_01' },
+        },
+        {
+          id: 6,
+          source: 'agent',
+          cause: 5,
+          observation: 'run',
+          timestamp: '2025-04-30T16:33:07.500',
+          content: 'make: *** [Makefile:192: build] Error 1',
+          extras: { metadata: { exit_code: 2 } },
+        },
+      ],
+    };
+    const [converted] = convertOpenHandsOutput(`${JSON.stringify(run)}\n`, SOURCE, 'openhands');
+    expect(callsOf(converted?.events ?? [])).toEqual([
+      {
+        type: 'call',
+        tool: 'execute_bash',
+        args: { command: 'make test' },
+        t: 0,
+        result: { isError: true, content: 'make: *** [Makefile:192: build] Error 1' },
+      },
+    ]);
+  });
+
+  it('reads the older runs that list bare actions and observations', () => {
+    const run = {
+      issue: { number: 1 },
+      history: [
+        { action: 'message', content: 'Please fix the following issue.' },
+        { action: 'run', command: 'touch LICENSE', thought: 'Create the file.' },
+        { observation: 'run', command: 'touch LICENSE', exit_code: 0, content: '' },
+      ],
+    };
+    const [converted] = convertOpenHandsOutput(JSON.stringify(run), SOURCE, 'openhands-resolver');
+    expect(converted?.name).toBe('openhands-resolver-issue-1');
+    expect(callsOf(converted?.events ?? [])).toEqual([
+      { type: 'call', tool: 'execute_bash', args: { command: 'touch LICENSE' }, result: { content: '' } },
+    ]);
+  });
+});

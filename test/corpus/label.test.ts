@@ -1,0 +1,227 @@
+import { describe, expect, it } from 'vitest';
+import { isSweep, labelRun, shellChanges, shellProgram } from '../../scripts/corpus/label.js';
+import type { CallEvent, TraceEvent, TraceResult } from '../../src/trace/types.js';
+
+function call(
+  tool: string,
+  args: Record<string, unknown>,
+  result: TraceResult,
+  extra: Partial<CallEvent> = {},
+): CallEvent {
+  return { type: 'call', tool, args, result, ...extra };
+}
+const ok = (content: string): TraceResult => ({ content });
+const fail = (content: string): TraceResult => ({ isError: true, content });
+const bash = (command: string, result: TraceResult, extra: Partial<CallEvent> = {}) =>
+  call('Bash', { command }, result, extra);
+const wastedSteps = (events: TraceEvent[]) =>
+  labelRun('run.jsonl', events).justified.map((item) => item.step);
+
+const PYTEST_FAILS = fail(
+  'Exit code 1\n============================= test session starts ==============================\ncollected 12 items\n\ntests/test_api.py F\n\nFAILED tests/test_api.py::test_create - AssertionError: assert 500 == 201\n========================= 1 failed, 11 passed in 0.84s =========================',
+);
+
+describe('rule 1: the same call, the same outcome, nothing changed', () => {
+  it('labels a test run that fails again the same way with nothing edited in between', () => {
+    const events = [
+      bash('pytest tests/test_api.py', PYTEST_FAILS),
+      bash('pytest tests/test_api.py', PYTEST_FAILS),
+    ];
+    expect(labelRun('run.jsonl', events).justified).toMatchObject([{ step: 2, rule: 1, like: 1 }]);
+  });
+
+  it('does not label a test run repeated after a successful edit', () => {
+    const events = [
+      bash('pytest tests/test_api.py', PYTEST_FAILS),
+      call(
+        'Edit',
+        { file_path: '/repo/app/api.py', old_string: 'return 500', new_string: 'return 201' },
+        ok('The file /repo/app/api.py has been updated.'),
+      ),
+      bash('pytest tests/test_api.py', PYTEST_FAILS),
+    ];
+    expect(wastedSteps(events)).toEqual([]);
+  });
+
+  it('treats results that differ only in durations and clock times as the same result', () => {
+    const events = [
+      bash('git status --short', ok('M app/api.py\nfinished at 2026-11-28T21:30:01Z in 0.12s')),
+      bash('git status --short', ok('M app/api.py\nfinished at 2026-11-28T21:30:09Z in 0.31s')),
+    ];
+    expect(wastedSteps(events)).toEqual([2]);
+  });
+
+  it('does not label a paced poll, a status check after a sleep', () => {
+    const running = ok('{"status": "running"}');
+    const events = [
+      bash('gh run view 1234 --json status', running),
+      bash('sleep 60', ok('')),
+      bash('gh run view 1234 --json status', running),
+    ];
+    expect(wastedSteps(events)).toEqual([]);
+  });
+
+  it('does not label a retry after the agent read the file the error named', () => {
+    const missing = fail(
+      '<tool_use_error>File has not been read yet. Read it first before writing to it.</tool_use_error>',
+    );
+    const write = { file_path: '/repo/README.md', content: '# Project\n' };
+    const events = [
+      call('Write', write, missing),
+      call('Read', { file_path: '/repo/README.md' }, ok('     1→# Old title')),
+      call('Write', write, missing),
+    ];
+    expect(wastedSteps(events)).toEqual([]);
+  });
+
+  it('does not count calls issued together in one turn as repeats of each other', () => {
+    const sibling = fail('<tool_use_error>Sibling tool call errored</tool_use_error>');
+    const events = [
+      call('Read', { file_path: '/repo/a.ts' }, sibling, { turn: 'm1' }),
+      call('Read', { file_path: '/repo/a.ts' }, sibling, { turn: 'm1' }),
+    ];
+    expect(wastedSteps(events)).toEqual([]);
+  });
+
+  it('ignores a scratchpad tool that answers every call with nothing', () => {
+    const thought = { thought: 'The payment must add up to the total price.' };
+    const events = [call('think', thought, ok('')), call('think', thought, ok(''))];
+    expect(wastedSteps(events)).toEqual([]);
+  });
+});
+
+describe('rule 2: the same tool failing the same way on the same target', () => {
+  it('labels another failing replacement in one file even when the text to replace differs', () => {
+    const notFound = (text: string) =>
+      fail(
+        `ERROR:\nNo replacement was performed, old_str \`${text}\` did not appear verbatim in /workspace/src/match.c.`,
+      );
+    const events = [
+      call(
+        'str_replace_editor',
+        { command: 'str_replace', path: '/workspace/src/match.c', old_str: 'case TK_A:\n  return x;' },
+        notFound('case TK_A:\n  return x;'),
+      ),
+      call(
+        'str_replace_editor',
+        { command: 'view', path: '/workspace/src/match.c' },
+        ok('   1\t#include "match.h"'),
+      ),
+      call(
+        'str_replace_editor',
+        { command: 'str_replace', path: '/workspace/src/match.c', old_str: 'case TK_B:' },
+        notFound('case TK_B:'),
+      ),
+    ];
+    expect(labelRun('run.jsonl', events).justified).toMatchObject([{ step: 3, rule: 2, like: 1 }]);
+  });
+
+  it('keeps the services of an API apart: cancelling one reservation does not change a flight search', () => {
+    const search = { origin: 'ORD', destination: 'PHL', date: '2024-05-10' };
+    const events = [
+      call('search_direct_flight', search, ok('[]')),
+      call(
+        'cancel_reservation',
+        { reservation_id: 'S61CZX' },
+        ok('{"reservation_id": "S61CZX", "status": "cancelled"}'),
+      ),
+      call('search_direct_flight', search, ok('[]')),
+    ];
+    expect(wastedSteps(events)).toEqual([3]);
+  });
+});
+
+describe('rule 3: guessing', () => {
+  const guesses = [
+    'config.yaml',
+    'config.yml',
+    'conf/config.yaml',
+    'settings/config.yaml',
+    'app/config.yaml',
+  ].map((path) => bash(`cat ${path}`, fail(`Exit code 1\ncat: ${path}: No such file or directory`)));
+
+  it('labels the fifth failing guess of one program with one error shape', () => {
+    expect(labelRun('run.jsonl', guesses).justified).toMatchObject([{ step: 5, rule: 3, like: 1 }]);
+  });
+
+  it('does not label four guesses', () => {
+    expect(wastedSteps(guesses.slice(0, 4))).toEqual([]);
+  });
+
+  it('leaves edits out, however many fail with one shape', () => {
+    const edits = ['a', 'b', 'c', 'd', 'e'].map((text) =>
+      call(
+        'Edit',
+        { file_path: '/repo/app.py', old_string: `value = ${text}`, new_string: 'value = 1' },
+        fail('<tool_use_error>String to replace not found in file.</tool_use_error>'),
+      ),
+    );
+    expect(labelRun('run.jsonl', edits).justified.filter((item) => item.rule === 3)).toEqual([]);
+  });
+});
+
+describe('rule 4: reworded requests that keep coming back empty', () => {
+  it('labels the fourth empty answer to reworded queries', () => {
+    const queries = ['refund policy', 'Refund Policy', 'refunds', 'money back policy'];
+    const events = queries.map((query) => call('search_articles', { query }, ok('[]')));
+    expect(labelRun('run.jsonl', events).justified).toMatchObject([{ step: 4, rule: 4, like: 1 }]);
+  });
+
+  it('does not label a sweep of dates', () => {
+    const dates = ['2024-05-10', '2024-05-11', '2024-05-12', '2024-05-13'];
+    const events = dates.map((date) =>
+      call('search_direct_flight', { origin: 'ORD', destination: 'PHL', date }, ok('[]')),
+    );
+    expect(wastedSteps(events)).toEqual([]);
+  });
+
+  it('does not label code searches for different patterns', () => {
+    const patterns = ['useSession', 'sessionStore', 'SessionProvider', 'getSession'];
+    const events = patterns.map((pattern) => call('Grep', { pattern, path: 'src' }, ok('No matches found')));
+    expect(wastedSteps(events)).toEqual([]);
+  });
+});
+
+describe('loops', () => {
+  it('makes a loop of four wasted calls of one tool and starts it at the call they repeat', () => {
+    const events = Array.from({ length: 5 }, () =>
+      bash('npm run build', fail('Exit code 2\nsrc/index.ts(3,1): error TS2304')),
+    );
+    expect(labelRun('run.jsonl', events).loops).toMatchObject([{ start: 1, end: 5, wasted: [2, 3, 4, 5] }]);
+  });
+
+  it('does not join wasted calls more than six calls apart', () => {
+    const failing = () => bash('npm run build', fail('Exit code 2\nsrc/index.ts(3,1): error TS2304'));
+    const reads = Array.from({ length: 7 }, (_, index) =>
+      call('Read', { file_path: `/repo/src/f${index}.ts` }, ok('x')),
+    );
+    const events = [failing(), failing(), failing(), ...reads, failing(), failing()];
+    expect(labelRun('run.jsonl', events).loops).toEqual([]);
+  });
+});
+
+describe('shell commands', () => {
+  it('names a command by its program and subcommand, past cd, variables and wrappers', () => {
+    expect(shellProgram('cd /testbed && CI=1 timeout 60 npm run test -- --watch=false')).toBe('npm run');
+    expect(shellProgram('python -m pytest tests/ -x')).toBe('python -m pytest');
+    expect(shellProgram('ls -la src')).toBe('ls');
+  });
+
+  it('sees the commands that change files, the repository or packages', () => {
+    expect(shellChanges("sed -i 's/old/new/' app.py")).toBe(true);
+    expect(shellChanges('echo "x = 1" > settings.py')).toBe(true);
+    expect(shellChanges('git checkout -- app.py')).toBe(true);
+    expect(shellChanges('pip install -e .')).toBe(true);
+  });
+
+  it('does not take a redirection of errors or a test run for a change', () => {
+    expect(shellChanges('cd /testbed && python -m pytest tests 2>&1 | tail -20')).toBe(false);
+    expect(shellChanges('grep -rn "def save" src >/dev/null')).toBe(false);
+  });
+
+  it('tells a sweep (one field stepping one way) from reworded requests', () => {
+    const page = (n: number) => call('list_orders', { user: 'ana', page: n }, ok('[]'));
+    expect(isSweep([page(1), page(2), page(3)])).toBe(true);
+    expect(isSweep([page(3), page(1), page(2)])).toBe(false);
+  });
+});
