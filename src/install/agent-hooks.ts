@@ -4,12 +4,13 @@
  * run shows exactly what installing would do; the text before and after is kept in the state
  * directory, so uninstall puts back the very bytes it found (or removes the file it created).
  */
-import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import type { HostAgent } from '../adapters/tool-call/host-tools.js';
 import { writeFileAtomicSync } from '../node/atomic-file.js';
 import { ConfigFileError } from './errors.js';
 import { replaceFileContents } from './replace-file.js';
+import { nearestBinInShell, ownLauncherWords, projectBin } from './self-command.js';
 import { detectStyle } from './text-style.js';
 import { unifiedDiff } from './unified-diff.js';
 
@@ -141,20 +142,24 @@ const AGENTS: Readonly<Record<HostAgent, AgentSettings>> = {
 const BIN_NAMES = ['narrowing-guard', 'narrowing'];
 
 /**
- * The command an agent runs: the project's own install when there is one (no download, the pinned
- * version), `npx -y narrowing-guard` otherwise.
+ * The command an agent runs, from whichever folder of the project it runs hooks in: the project's
+ * own install when there is one (no download, the pinned version), found through the folder the
+ * agent names (Claude Code, Gemini CLI) or, for Codex and Cursor, looked for from the folder the hook
+ * runs in upwards (Codex runs hooks in the session's folder, which may be a subfolder); otherwise
+ * this installation, by its absolute path.
  */
 export function hookCommand(target: HookInstallTarget, installed = localBin(target.projectDir)): string {
   const settings = AGENTS[target.agent];
   if (target.scope === 'project' && installed !== undefined && process.platform !== 'win32') {
-    const where = settings.projectDirVariable ? `${settings.projectDirVariable}/` : '';
-    return `${where}node_modules/.bin/${installed} hook ${target.agent}`;
+    if (settings.projectDirVariable)
+      return `${settings.projectDirVariable}/node_modules/.bin/${installed} hook ${target.agent}`;
+    return nearestBinInShell(installed, `hook ${target.agent}`);
   }
-  return `npx -y narrowing-guard hook ${target.agent}`;
+  return `${ownLauncherWords().map(shellWord).join(' ')} hook ${target.agent}`;
 }
 
 function localBin(projectDir: string): string | undefined {
-  return BIN_NAMES.find((name) => existsSync(join(projectDir, 'node_modules', '.bin', name)));
+  return projectBin(projectDir, BIN_NAMES);
 }
 
 export function settingsPath(target: HookInstallTarget): string {

@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import {
   existsSync,
   mkdirSync,
@@ -8,7 +9,7 @@ import {
   writeFileSync,
 } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runInstall } from '../../src/cli/commands/install.js';
 import { captureIO } from '../cli/commands/cli-io.js';
@@ -38,6 +39,8 @@ const SETTINGS = {
   cursor: ['.cursor/hooks.json', '{\n  "version": 1,\n  "hooks": {}\n}\n'],
 } as const;
 
+const OWN_BIN = resolve(import.meta.dirname, '../../bin/narrowing.js');
+
 describe('narrowing-guard install and uninstall', () => {
   for (const [agent, [file, original]] of Object.entries(SETTINGS)) {
     it(`adds the ${agent} hooks to ${file} and uninstall restores it byte for byte`, async () => {
@@ -48,7 +51,8 @@ describe('narrowing-guard install and uninstall', () => {
       expect(await runInstall('install', agent, { cwd: dir }, install.io)).toBe(0);
       expect(install.stdout()).toContain(`+++ b/${file}`);
       const installed = readFileSync(join(dir, file), 'utf8');
-      expect(installed).toContain(`npx -y narrowing-guard hook ${agent}`);
+      expect(installed).toContain(`node ${OWN_BIN} hook ${agent}`);
+      expect(installed).not.toContain('npx');
       expect(JSON.parse(installed)).toBeTypeOf('object');
 
       const again = captureIO();
@@ -69,7 +73,7 @@ describe('narrowing-guard install and uninstall', () => {
     expect(hooks.Stop[0].hooks[0].command).toBe('./notify.sh');
     expect(hooks.PreToolUse[0].hooks[0]).toEqual({
       type: 'command',
-      command: 'npx -y narrowing-guard hook codex',
+      command: `node ${OWN_BIN} hook codex`,
       timeout: 10,
     });
     expect(Object.keys(JSON.parse(readFileSync(join(dir, '.codex/hooks.json'), 'utf8')))).toEqual(['hooks']);
@@ -80,7 +84,7 @@ describe('narrowing-guard install and uninstall', () => {
     await runInstall('install', 'cursor', { cwd: dir }, captureIO().io);
     const hooks = JSON.parse(readFileSync(join(dir, '.cursor/hooks.json'), 'utf8'));
     expect(hooks.version).toBe(1);
-    expect(hooks.hooks.preToolUse).toEqual([{ command: 'npx -y narrowing-guard hook cursor' }]);
+    expect(hooks.hooks.preToolUse).toEqual([{ command: `node ${OWN_BIN} hook cursor` }]);
     await runInstall('uninstall', 'cursor', { cwd: dir }, captureIO().io);
     expect(existsSync(join(dir, '.cursor/hooks.json'))).toBe(false);
   });
@@ -104,12 +108,36 @@ describe('narrowing-guard install and uninstall', () => {
     );
   });
 
+  it('runs the project’s install for Codex and Cursor from any subfolder the session begins in', async () => {
+    const dir = project();
+    mkdirSync(join(dir, 'node_modules/.bin'), { recursive: true });
+    writeFileSync(join(dir, 'node_modules/.bin/narrowing-guard'), '#!/bin/sh\necho "ran in $PWD with $*"\n', {
+      mode: 0o755,
+    });
+    mkdirSync(join(dir, 'packages/api/src'), { recursive: true });
+    await runInstall('install', 'codex', { cwd: dir }, captureIO().io);
+    await runInstall('install', 'cursor', { cwd: dir }, captureIO().io);
+    const codex = JSON.parse(readFileSync(join(dir, '.codex/hooks.json'), 'utf8'));
+    const cursor = JSON.parse(readFileSync(join(dir, '.cursor/hooks.json'), 'utf8'));
+    for (const [command, agent] of [
+      [codex.hooks.PreToolUse[0].hooks[0].command, 'codex'],
+      [cursor.hooks.preToolUse[0].command, 'cursor'],
+    ]) {
+      expect(command).not.toContain(dir);
+      const ran = execFileSync('sh', ['-c', command], {
+        cwd: join(dir, 'packages/api/src'),
+        encoding: 'utf8',
+      });
+      expect(ran).toBe(`ran in ${dir} with hook ${agent}\n`);
+    }
+  });
+
   it('writes the user settings with --scope user', async () => {
     const dir = project();
     const home = project();
     await runInstall('install', 'gemini-cli', { cwd: dir, scope: 'user', home }, captureIO().io);
     expect(readFileSync(join(home, '.gemini/settings.json'), 'utf8')).toContain(
-      'narrowing-guard hook gemini-cli',
+      `node ${OWN_BIN} hook gemini-cli`,
     );
     expect(existsSync(join(dir, '.gemini'))).toBe(false);
   });
