@@ -3,9 +3,11 @@ import {
   existsSync,
   mkdirSync,
   mkdtempSync,
+  readdirSync,
   readFileSync,
   realpathSync,
   rmSync,
+  statSync,
   writeFileSync,
 } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -142,7 +144,7 @@ describe('narrowing-guard install and uninstall', () => {
     expect(existsSync(join(dir, '.gemini'))).toBe(false);
   });
 
-  it('refuses to undo edits made after install, unless forced', async () => {
+  it('leaves a file edited after install alone, and with --force takes out only its own entries', async () => {
     const dir = project();
     const [file, original] = SETTINGS['claude-code'];
     mkdirSync(join(dir, '.claude'));
@@ -151,8 +153,36 @@ describe('narrowing-guard install and uninstall', () => {
     writeFileSync(join(dir, file), readFileSync(join(dir, file), 'utf8').replace('npm test', 'npm run lint'));
     const refused = captureIO();
     expect(await runInstall('uninstall', 'claude-code', { cwd: dir }, refused.io)).toBe(1);
-    expect(refused.stderr()).toContain('npm run lint');
+    expect(refused.stderr()).toContain('was edited after narrowing-guard was installed');
     expect(await runInstall('uninstall', 'claude-code', { cwd: dir, force: true }, captureIO().io)).toBe(0);
-    expect(readFileSync(join(dir, file), 'utf8')).toBe(original);
+    expect(readFileSync(join(dir, file), 'utf8')).toBe(original.replace('npm test', 'npm run lint'));
+  });
+
+  it('keeps no copy of the settings, edits only by insertion, and uninstall leaves no folder behind', async () => {
+    const dir = project();
+    const original =
+      '{\n  "env": { "ANTHROPIC_API_KEY": "sk-ant-api03-Zq8vX2" },\n' +
+      '  "permissions": {"allow": ["Bash(npm test)"],   "deny": []},\n' +
+      '  "hooks": {\n    "Stop": [ { "hooks": [ { "type": "command", "command": "./notify.sh" } ] } ]\n  }\n}\n';
+    mkdirSync(join(dir, '.claude'));
+    writeFileSync(join(dir, '.claude/settings.json'), original);
+    expect(await runInstall('install', 'claude-code', { cwd: dir }, captureIO().io)).toBe(0);
+    const installed = readFileSync(join(dir, '.claude/settings.json'), 'utf8');
+    // Every line of the original is still there, as written: only lines were added.
+    let at = 0;
+    for (const line of original.split('\n').filter(Boolean)) {
+      const found = installed.indexOf(line, at);
+      expect(found, line).toBeGreaterThanOrEqual(at);
+      at = found + line.length;
+    }
+    expect(JSON.parse(installed).hooks.Stop[0].hooks[0].command).toBe('./notify.sh');
+    const stateDir = join(dir, '.narrowing');
+    expect(statSync(stateDir).mode & 0o777).toBe(0o700);
+    expect(readFileSync(join(stateDir, '.gitignore'), 'utf8')).toContain('*');
+    for (const name of readdirSync(join(stateDir, 'hooks')))
+      expect(readFileSync(join(stateDir, 'hooks', name), 'utf8')).not.toContain('sk-ant-api03');
+    expect(await runInstall('uninstall', 'claude-code', { cwd: dir }, captureIO().io)).toBe(0);
+    expect(readFileSync(join(dir, '.claude/settings.json'), 'utf8')).toBe(original);
+    expect(existsSync(stateDir)).toBe(false);
   });
 });
