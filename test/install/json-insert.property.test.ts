@@ -44,7 +44,8 @@ describe('insertions into a settings text', () => {
         }
         const after = applyInsertions(text, insertions);
         const parsed = JSON.parse(after);
-        for (const [name, item] of Object.entries(rest)) expect(parsed[name]).toEqual(item);
+        for (const [name, item] of Object.entries(rest))
+          expect(parsed[name]).toEqual(JSON.parse(JSON.stringify(item)));
         expect(parsed.hooks.PreToolUse.at(-1)).toEqual(entries.PreToolUse[0]);
         expect(removeInsertions(after, insertions)).toBe(text);
       }),
