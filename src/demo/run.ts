@@ -169,7 +169,7 @@ export async function runDemo(options: DemoOptions = {}): Promise<number> {
       `${pc.dim(`project ${project} (real files, the real @modelcontextprotocol/server-filesystem)`)}\n\n`,
     );
 
-    write(`${pc.bold('Session 1')} ${pc.dim('narrowing mcp -- mcp-server-filesystem')}\n`);
+    write(`${pc.bold('Session 1')} ${pc.dim('narrowing-guard mcp -- mcp-server-filesystem')}\n`);
     const direct = await connect(project);
     const first = await connect(project, stateDir);
     await runSession(pc, first, direct, FIRST_SESSION, project, 1, tally, write);
@@ -177,7 +177,7 @@ export async function runDemo(options: DemoOptions = {}): Promise<number> {
 
     const learned = countConstraints(layout.state);
     write(
-      `\n${pc.bold('Session 2')} ${pc.dim(`the proxy restarted; ${learned} learned constraints loaded from ${layout.state}`)}\n`,
+      `\n${pc.bold('Session 2')} ${pc.dim(`the proxy restarted; ${plural(learned, 'learned constraint')} loaded from ${layout.state}`)}\n`,
     );
     const second = await connect(project, stateDir);
     await runSession(pc, second, direct, SECOND_SESSION, project, FIRST_SESSION.length + 1, tally, write);
@@ -193,14 +193,14 @@ export async function runDemo(options: DemoOptions = {}): Promise<number> {
     const blocked = [...tally.blocked.values()].reduce((sum, count) => sum + count, 0);
     const rules = [...tally.blocked.entries()].map(([rule, count]) => `${rule} ${count}`).join(', ');
     write(
-      `${pc.bold('Summary')}: ${tally.calls} calls proposed, ${tally.ran} ran (${tally.failed} failed, ${tally.warned} with a warning), ` +
+      `${pc.bold('Summary')}: ${plural(tally.calls, 'call')} proposed, ${tally.ran} ran (${tally.failed} failed, ${tally.warned} with a warning), ` +
         `${blocked} blocked before running (${rules}).\n`,
     );
     write(
       tally.wronglyBlocked === 0
         ? 'Checked against the server itself, at that moment: every call blocked as a failure fails, and every call\n' +
             'blocked as a loop returns exactly what the agent already had (edits run as dry runs).\n'
-        : `${pc.red(`${tally.wronglyBlocked} blocks did not hold`)} when the calls were run straight against the server.\n`,
+        : `${pc.red(`${plural(tally.wronglyBlocked, 'block')} did not hold`)} when the calls were run straight against the server.\n`,
     );
     write(
       `${pc.dim('Look closer: narrowing-guard inspect / explain / verify --state-dir <dir>; run again with --keep to keep it.')}\n`,
@@ -219,4 +219,9 @@ function countConstraints(path: string): number {
   } catch {
     return 0;
   }
+}
+
+/** `1 learned constraint`, `2 learned constraints`. */
+function plural(count: number, noun: string): string {
+  return `${count} ${noun}${count === 1 ? '' : 's'}`;
 }

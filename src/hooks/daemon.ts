@@ -2,15 +2,20 @@
  * The hook helper's side: one guard, open for as long as events keep coming, that answers hook
  * processes over a local socket. Events are handled one at a time, each in its session's turn (the
  * same session files and locks a hook process without the helper uses), so the helper and such
- * processes can run side by side. It exits after `idleMs` without an event.
+ * processes can run side by side. What an event changes is written before it is answered, so an
+ * answer the agent acted on survives the helper being killed. The state file changed by another
+ * process (`forget`, a hook without the helper) is read again before the next event. It exits after
+ * `idleMs` without an event, or at SIGTERM / SIGINT, having written everything and removed its socket.
  */
-import { rmSync } from 'node:fs';
+import { rmSync, statSync } from 'node:fs';
 import { connect, createServer, type Server, type Socket } from 'node:net';
 import { dirname } from 'node:path';
 import type { PresetName } from '../core/policy.js';
 import { openGuard, type StoreOption } from '../guard/open.js';
 import type { GuardSession } from '../guard/session.js';
 import { withSessionState } from '../guard/session-state.js';
+import { withFileLock } from '../node/lock.js';
+import { stateLayout } from '../node/state-dir.js';
 import type { DaemonRequest } from './daemon-client.js';
 import type { HookVerdict } from './event.js';
 import { applyHookEvent } from './handle.js';
@@ -25,6 +30,8 @@ export interface DaemonOptions {
   readonly store?: StoreOption;
   /** Default 10 minutes. */
   readonly idleMs?: number;
+  /** Stop at SIGTERM and SIGINT, having written everything (default true; tests in one process say false). */
+  readonly handleSignals?: boolean;
 }
 
 const DEFAULT_IDLE_MS = 10 * 60 * 1000;
@@ -32,38 +39,57 @@ const MAX_REQUEST_CHARS = 2 * MAX_PAYLOAD_BYTES;
 /** The request that stops the helper at once (what `stopDaemons` sends). */
 const STOP = '{"stop":true}';
 
-/** Serves until idle; resolves when the helper has stopped. */
+/** Serves until idle or stopped; resolves when the helper has stopped. */
 export async function serveHooks(options: DaemonOptions): Promise<void> {
   const server = createServer();
-  if (!(await listen(server, options.socketPath))) return;
+  if (!(await listenAlone(server, options.socketPath))) return;
   const idleMs = options.idleMs ?? DEFAULT_IDLE_MS;
+  const statePath = stateLayout(options.stateDir).state;
   let guard: GuardSession | undefined;
+  /** The state file as this helper last read or wrote it; another stamp means another process changed it. */
+  let knownStamp = fileStamp(statePath);
   let queue: Promise<unknown> = Promise.resolve();
   let lastEvent = Date.now();
+  let stopping = false;
   const quiet = () => undefined;
 
   const handle = async (request: DaemonRequest): Promise<HookVerdict> => {
-    guard ??= await openGuard({
-      ...(options.policy !== undefined && { policy: options.policy }),
-      ...(options.preset !== undefined && { preset: options.preset }),
-      ...(options.store !== undefined && { store: options.store }),
-      stateDir: options.stateDir,
-      journal: true,
-      workspaceRoot: request.event.workspace ?? dirname(options.stateDir),
-      sessionId: request.event.sessionId,
-      onProblem: quiet,
-    });
+    if (guard !== undefined && fileStamp(statePath) !== knownStamp) {
+      // Changed by someone else (`forget`, a hook without the helper): read it again.
+      await guard.close();
+      guard = undefined;
+    }
+    if (guard === undefined) {
+      knownStamp = fileStamp(statePath);
+      guard = await openGuard({
+        ...(options.policy !== undefined && { policy: options.policy }),
+        ...(options.preset !== undefined && { preset: options.preset }),
+        ...(options.store !== undefined && { store: options.store }),
+        stateDir: options.stateDir,
+        journal: true,
+        workspaceRoot: request.event.workspace ?? dirname(options.stateDir),
+        sessionId: request.event.sessionId,
+        onProblem: quiet,
+      });
+    }
     const open = guard;
-    return withSessionState(
+    const verdict = await withSessionState(
       open,
       (session) =>
         applyHookEvent(open, request.event, session, { failClosed: request.failClosed === true }, quiet),
       { sessionId: request.event.sessionId, onProblem: quiet },
     );
+    // Written before the answer: the agent acts on it, so it must outlive this process.
+    await open.flush();
+    knownStamp = fileStamp(statePath);
+    return verdict;
   };
 
+  const connections = new Set<Socket>();
   server.on('connection', (socket: Socket) => {
     lastEvent = Date.now();
+    connections.add(socket);
+    socket.on('close', () => connections.delete(socket));
     let text = '';
     socket.setEncoding('utf8');
     socket.on('error', quiet);
@@ -73,12 +99,14 @@ export async function serveHooks(options: DaemonOptions): Promise<void> {
       const end = text.indexOf('\n');
       if (end === -1) return;
       const line = text.slice(0, end);
+      text = '';
       const run = queue.then(async () => {
         if (line === STOP) {
           socket.end('{"stopped":true}\n');
           lastEvent = 0;
           return;
         }
+        if (stopping) return void socket.destroy();
         try {
           const verdict = await handle(JSON.parse(line) as DaemonRequest);
           socket.end(`${JSON.stringify({ verdict })}\n`);
@@ -93,28 +121,73 @@ export async function serveHooks(options: DaemonOptions): Promise<void> {
     });
   });
 
-  await new Promise<void>((resolve) => {
-    const timer = setInterval(
-      () => {
-        if (Date.now() - lastEvent < idleMs) return;
-        clearInterval(timer);
-        resolve();
-      },
-      Math.min(idleMs, 250),
-    );
+  let stopNow: () => void = () => undefined;
+  const stopped = new Promise<void>((resolve) => {
+    stopNow = resolve;
   });
-  // What the guard holds is written before the socket goes: a stopped helper has saved everything.
+  const onSignal = () => {
+    stopping = true;
+    stopNow();
+  };
+  if (options.handleSignals !== false) {
+    process.once('SIGTERM', onSignal);
+    process.once('SIGINT', onSignal);
+  }
+  const timer = setInterval(
+    () => {
+      if (Date.now() - lastEvent >= idleMs) stopNow();
+    },
+    Math.min(idleMs, 250),
+  );
+  await stopped;
+  clearInterval(timer);
+  stopping = true;
+  const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+  // What the guard holds is written before the helper goes: a stopped helper has saved everything.
   await queue;
   await guard?.close();
-  await new Promise<void>((resolve) => server.close(() => resolve()));
+  for (const socket of connections) socket.destroy();
+  // Node removes the socket file when the listener closes; removing it here could take a newer helper's.
+  await closed;
+  process.removeListener('SIGTERM', onSignal);
+  process.removeListener('SIGINT', onSignal);
 }
 
-/** Binds the socket; false when another helper already serves it. A stale socket is replaced. */
+/** Size, time and inode of a file: what changes when any process replaces or rewrites it. */
+function fileStamp(path: string): string {
+  try {
+    const stat = statSync(path, { bigint: true });
+    return `${stat.ino}:${stat.size}:${stat.mtimeNs}`;
+  } catch {
+    return 'absent';
+  }
+}
+
+/**
+ * Binds the socket; false when another helper already serves it. Helpers started at the same time
+ * take turns under a lock, so a stale socket is replaced by one of them only: never two listeners
+ * on one path, one of them unreachable.
+ */
+async function listenAlone(server: Server, path: string): Promise<boolean> {
+  try {
+    return await withFileLock(
+      path,
+      () => listen(server, path),
+      () => undefined,
+    );
+  } catch {
+    return false;
+  }
+}
+
 async function listen(server: Server, path: string): Promise<boolean> {
   for (let attempt = 0; attempt < 2; attempt += 1) {
     const error = await new Promise<NodeJS.ErrnoException | undefined>((resolve) => {
       server.once('error', resolve);
-      server.listen(path, () => resolve(undefined));
+      server.listen(path, () => {
+        server.removeListener('error', resolve);
+        resolve(undefined);
+      });
     });
     if (error === undefined) return true;
     if (error.code !== 'EADDRINUSE' || (await answers(path))) return false;

@@ -4,43 +4,100 @@
  */
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { HOST_AGENTS, isHostAgent } from '../adapters/tool-call/host-tools.js';
+import { HOST_AGENTS, type HostAgent, isHostAgent } from '../adapters/tool-call/host-tools.js';
 import type { PresetName } from '../core/policy.js';
 import { parseStoreChoice } from '../guard/store-choice.js';
 import { DAEMON_STORE_VARIABLE } from './daemon-client.js';
 import { runHook } from './run.js';
 
-export const HOOK_USAGE = `Usage: narrowing-guard hook <agent> [--policy FILE] [--preset NAME] [--state-dir DIR] [--store STORE] [--fail-closed] [--deadline-ms N] [--no-daemon] [--idle-ms N]
-Agents: ${HOST_AGENTS.join(', ')}. Run by the agent on each hook event, with the event as JSON on stdin.`;
+export const HOOK_USAGE = `Usage: narrowing-guard hook <agent> [options]   (agents: ${HOST_AGENTS.join(', ')})`;
+
+export const HOOK_HELP = `${HOOK_USAGE}
+
+Run by a coding agent before and after each of its tool calls, with the event as JSON on stdin.
+Answers on stdout in that agent's own protocol: a call that would fail again, or repeat again, is
+denied with the reason the model reads. Install it with \`narrowing-guard install <agent>\`.
+
+Options:
+  --policy FILE      policy file (JSON or YAML)
+  --preset NAME      precise (default), strict or advisory
+  --state-dir DIR    state directory (default: .narrowing at the root of the payload's project)
+  --store STORE      file (default), sqlite, or a redis:// URL
+  --fail-closed      refuse a call the guard could not check (default: let it run)
+  --deadline-ms N    the hook process answers and exits within N ms (default 5000)
+  --no-daemon        handle the event in this process instead of asking the helper
+  --idle-ms N        how long the helper waits for events before it exits (default 600000)
+  -h, --help         this text
+
+The helper: the first event of a project starts a helper process (\`hook serve\`) that keeps the
+guard open; each later hook process only relays its event to it over a local socket and prints the
+answer. It exits after --idle-ms without events. Without it (--no-daemon, Windows) each hook
+process opens the state itself, which is slower on a large state.
+
+Exit codes:
+  0  the answer is on stdout (a denial too, in the agent's JSON fields), or the guard could not
+     check the call and lets it run (the reason is on stderr)
+  1  the hook's command line is wrong (an unknown agent or option): the call runs, the reason is
+     on stderr
+  2  the call is refused without a JSON answer: only with --fail-closed, when the guard could not
+     check it (a bad command line, an unreadable payload, no session id)
+
+Examples:
+  $ echo '{"session_id":"s1","cwd":".","hook_event_name":"PreToolUse","tool_name":"Read","tool_input":{"file_path":"a.ts"}}' \\
+      | narrowing-guard hook claude-code
+  $ narrowing-guard hook codex --store sqlite --deadline-ms 2000
+  $ narrowing-guard hook cursor --no-daemon --fail-closed`;
+
+/** Exit code of a hook whose own command line is wrong: the agent runs the call and shows stderr. */
+const USAGE_FAULT = 1;
+/** The code every agent reads as "refuse this call" (with the reason on stderr). */
+const DENY = 2;
 
 /** Runs a hook from its command-line words (after `hook`); returns the exit code. */
 export async function hookMain(argv: readonly string[]): Promise<number> {
+  const failClosed = argv.includes('--fail-closed');
+  const usageFault = (message: string): number => {
+    if (failClosed) {
+      process.stderr.write(
+        `narrowing-guard: ${message}; the call is refused (--fail-closed). Fix the hook command in the agent's settings.\n`,
+      );
+      return DENY;
+    }
+    process.stderr.write(
+      `narrowing-guard: ${message}; the call proceeds unchecked. Fix the hook command in the agent's settings.\n${HOOK_USAGE}\n`,
+    );
+    return USAGE_FAULT;
+  };
   let parsed: ReturnType<typeof parse>;
   try {
     parsed = parse(argv);
   } catch (error) {
-    process.stderr.write(`narrowing-guard: ${(error as Error).message}\n${HOOK_USAGE}\n`);
-    return 2;
+    return usageFault((error as Error).message);
   }
   const { values, positionals } = parsed;
   if (values.help) {
-    process.stdout.write(`${HOOK_USAGE}\n`);
+    process.stdout.write(`${HOOK_HELP}\n`);
     return 0;
   }
   const agent = positionals[0] ?? '';
   if (agent === 'serve') return serve(values);
   if (!isHostAgent(agent)) {
-    process.stderr.write(`narrowing-guard: unknown agent "${agent}"\n${HOOK_USAGE}\n`);
-    return 2;
+    if (agent === '') return usageFault('no agent named (narrowing-guard hook <agent>)');
+    const near = nearestAgent(agent);
+    return usageFault(`unknown agent "${agent}"${near ? ` (did you mean ${near}?)` : ''}`);
   }
+  if (positionals.length > 1) return usageFault(`unexpected argument "${positionals[1]}"`);
   const deadlineMs = positiveNumber(values['deadline-ms']);
+  if (values['deadline-ms'] !== undefined && deadlineMs === undefined)
+    return usageFault(
+      `--deadline-ms must be a positive number of milliseconds (got "${values['deadline-ms']}")`,
+    );
   const daemonIdleMs = positiveNumber(values['idle-ms']);
   let store: ReturnType<typeof parseStoreChoice> | undefined;
   try {
     store = values.store === undefined ? undefined : parseStoreChoice(values.store);
   } catch (error) {
-    process.stderr.write(`narrowing-guard: ${(error as Error).message}\n${HOOK_USAGE}\n`);
-    return 2;
+    return usageFault((error as Error).message);
   }
   return runHook(agent, process, {
     ...(store !== undefined && { store }),
@@ -52,6 +109,34 @@ export async function hookMain(argv: readonly string[]): Promise<number> {
     ...(deadlineMs !== undefined && { deadlineMs }),
     ...(daemonIdleMs !== undefined && { daemonIdleMs }),
   });
+}
+
+/** The agent a mistyped name most likely meant (`claude` → `claude-code`, `gemini` → `gemini-cli`). */
+export function nearestAgent(word: string): HostAgent | undefined {
+  const typed = word.toLowerCase();
+  const byPrefix = HOST_AGENTS.find((agent) => agent.startsWith(typed) || typed.startsWith(agent));
+  if (byPrefix && typed.length >= 3) return byPrefix;
+  let best: { agent: HostAgent; distance: number } | undefined;
+  for (const agent of HOST_AGENTS) {
+    const distance = editDistance(typed, agent);
+    if (best === undefined || distance < best.distance) best = { agent, distance };
+  }
+  return best !== undefined && best.distance <= Math.max(2, Math.floor(best.agent.length / 3))
+    ? best.agent
+    : undefined;
+}
+
+function editDistance(a: string, b: string): number {
+  let previous = Array.from({ length: b.length + 1 }, (_, index) => index);
+  for (let i = 1; i <= a.length; i += 1) {
+    const current = [i];
+    for (let j = 1; j <= b.length; j += 1) {
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      current[j] = Math.min((previous[j] ?? 0) + 1, (current[j - 1] ?? 0) + 1, (previous[j - 1] ?? 0) + cost);
+    }
+    previous = current;
+  }
+  return previous[b.length] ?? 0;
 }
 
 /** `hook serve`: the helper that hook processes start and ask (see daemon-client.ts). */

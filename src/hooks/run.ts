@@ -7,7 +7,7 @@
 import type { HostAgent } from '../adapters/tool-call/host-tools.js';
 import { defaultStateDir, hostProjectDir } from '../node/state-dir.js';
 import { askDaemon, daemonSocketPath, NoDaemonError, startDaemon } from './daemon-client.js';
-import type { HookEvent, HookReply, HookVerdict } from './event.js';
+import type { HookEvent, HookProtocol, HookReply, HookVerdict } from './event.js';
 import type { HookOptions } from './handle.js';
 import { MAX_PAYLOAD_BYTES } from './payload.js';
 import { HOOK_PROTOCOLS } from './protocols.js';
@@ -31,6 +31,8 @@ export interface HookStreams {
 }
 
 const DEFAULT_DEADLINE_MS = 5_000;
+/** The exit code every agent reads as "refuse this call", the reason on stderr. */
+const DENY_EXIT_CODE = 2;
 
 /** Handles one hook event; returns the exit code. Never throws. */
 export async function runHook(
@@ -48,7 +50,13 @@ export async function runHook(
     return reply.exitCode;
   };
   const fault = (why: string): number => {
-    if (options.failClosed && event?.action.type === 'before-call') {
+    const current: HookEvent | undefined = event;
+    if (options.failClosed && current === undefined) {
+      // No event to answer in the agent's fields: exit 2 is every agent's "refuse", stderr its reason.
+      say(`${why}; refusing the call (--fail-closed)`);
+      return DENY_EXIT_CODE;
+    }
+    if (options.failClosed && current?.action.type === 'before-call') {
       say(`${why}; refusing the call (--fail-closed)`);
       return answer({
         type: 'deny',
@@ -58,14 +66,21 @@ export async function runHook(
     say(`${why}; the call proceeds unchecked`);
     return 0;
   };
+  const deadline = options.deadlineMs ?? DEFAULT_DEADLINE_MS;
   let timer: NodeJS.Timeout | undefined;
+  // The deadline counts from the start: reading stdin, asking the helper, or handling the event here.
+  const late = new Promise<'late'>((resolve) => {
+    timer = setTimeout(() => resolve('late'), deadline);
+  });
   try {
-    event = protocol.parse(JSON.parse(await readBounded(streams.stdin)));
-    const deadline = options.deadlineMs ?? DEFAULT_DEADLINE_MS;
-    const late = new Promise<'late'>((resolve) => {
-      timer = setTimeout(() => resolve('late'), deadline);
-    });
-    const verdict = await Promise.race([verdictFor(event, { ...options, onProblem: say }), late]);
+    const work = (async () => {
+      const payload = parsePayload(await readBounded(streams.stdin));
+      event = parseEvent(protocol, payload, agent, say);
+      return verdictFor(event, { ...options, onProblem: say });
+    })();
+    // The work goes on after a late answer (bin.ts ends the process); its failure is not reported twice.
+    work.catch(() => undefined);
+    const verdict = await Promise.race([work, late]);
     if (verdict === 'late') return fault(`the guard took longer than ${deadline} ms`);
     return answer(verdict);
   } catch (error) {
@@ -73,6 +88,104 @@ export async function runHook(
   } finally {
     if (timer !== undefined) clearTimeout(timer);
   }
+}
+
+function parsePayload(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch (error) {
+    throw new Error(`the payload on stdin is not JSON (${(error as Error).message})`);
+  }
+}
+
+/**
+ * The event in this agent's protocol. A payload that this protocol rejects or ignores but another
+ * agent's would read is named on stderr: the hook was installed for the wrong agent.
+ */
+function parseEvent(
+  protocol: HookProtocol,
+  payload: unknown,
+  agent: HostAgent,
+  say: (message: string) => void,
+): HookEvent {
+  let event: HookEvent;
+  try {
+    event = protocol.parse(payload);
+  } catch (error) {
+    const other = shapeOf(payload);
+    if (other !== undefined && other !== agent) say(wrongAgent(agent, other, payload));
+    throw error;
+  }
+  if (event.action.type === 'ignored') {
+    const other = shapeOf(payload);
+    if (other !== undefined && other !== agent) say(wrongAgent(agent, other, payload));
+  }
+  return event;
+}
+
+function wrongAgent(agent: HostAgent, other: HostAgent, payload: unknown): string {
+  const name = (payload as { hook_event_name?: unknown }).hook_event_name;
+  return (
+    `this payload looks like one of ${other}'s${typeof name === 'string' ? ` (hook_event_name "${name.slice(0, 64)}")` : ''}, ` +
+    `but the hook runs as \`narrowing-guard hook ${agent}\`: install it with \`narrowing-guard install ${other}\``
+  );
+}
+
+const GEMINI_EVENTS = new Set([
+  'BeforeTool',
+  'AfterTool',
+  'BeforeAgent',
+  'AfterAgent',
+  'BeforeModel',
+  'AfterModel',
+  'BeforeToolSelection',
+  'PreCompress',
+  'SessionEnd',
+  'Notification',
+]);
+const CURSOR_EVENTS = new Set([
+  'preToolUse',
+  'postToolUse',
+  'postToolUseFailure',
+  'beforeShellExecution',
+  'afterShellExecution',
+  'beforeMCPExecution',
+  'afterMCPExecution',
+  'beforeReadFile',
+  'afterFileEdit',
+  'beforeSubmitPrompt',
+  'sessionStart',
+  'sessionEnd',
+  'preCompact',
+  'stop',
+  'afterAgentResponse',
+  'afterAgentThought',
+]);
+const CLAUDE_EVENTS = new Set([
+  'PreToolUse',
+  'PostToolUse',
+  'PostToolUseFailure',
+  'UserPromptSubmit',
+  'PreCompact',
+  'PostCompact',
+  'Stop',
+  'SubagentStop',
+  'SessionStart',
+  'SessionEnd',
+  'Notification',
+]);
+
+/** Which agent's payload this looks like, when its shape says so; undefined when unsure. */
+export function shapeOf(payload: unknown): HostAgent | undefined {
+  if (typeof payload !== 'object' || payload === null || Array.isArray(payload)) return undefined;
+  const fields = payload as Record<string, unknown>;
+  const name = typeof fields.hook_event_name === 'string' ? fields.hook_event_name : '';
+  if ('conversation_id' in fields || 'cursor_version' in fields || 'workspace_roots' in fields)
+    return 'cursor';
+  if (CURSOR_EVENTS.has(name)) return 'cursor';
+  if (GEMINI_EVENTS.has(name) && !CLAUDE_EVENTS.has(name)) return 'gemini-cli';
+  if (CLAUDE_EVENTS.has(name)) return 'turn_id' in fields ? 'codex' : undefined;
+  return undefined;
 }
 
 /** The helper's verdict when it runs; otherwise this process's own, with the helper started for next time. */

@@ -4,13 +4,24 @@
  * run shows exactly what installing would do; the text before and after is kept in the state
  * directory, so uninstall puts back the very bytes it found (or removes the file it created).
  */
-import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { mkdirSync, readdirSync, readFileSync, rmdirSync, rmSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import type { HostAgent } from '../adapters/tool-call/host-tools.js';
 import { writeFileAtomicSync } from '../node/atomic-file.js';
+import { prepareStateDir } from '../node/state-dir.js';
 import { ConfigFileError } from './errors.js';
+import {
+  addItems,
+  addMembers,
+  applyInsertions,
+  type Insertion,
+  removeInsertions,
+  rootObject,
+} from './json-insert.js';
+import { memberOf } from './jsonc.js';
 import { replaceFileContents } from './replace-file.js';
-import { detectStyle } from './text-style.js';
+import { nearestBinInShell, ownLauncherWords, projectBin } from './self-command.js';
 import { unifiedDiff } from './unified-diff.js';
 
 export type HookScope = 'project' | 'user';
@@ -53,12 +64,26 @@ export interface HookChange {
   readonly record?: HookRecord | null;
 }
 
+/**
+ * What install did, without a copy of the settings (they may hold keys): the text it inserted, by
+ * offset, and a digest of the file as it left it. Uninstall takes out the insertions, which gives
+ * back the very bytes it found, or removes the file it created.
+ */
 interface HookRecord {
-  readonly version: 1;
+  readonly version: 2;
   readonly agent: HostAgent;
   readonly file: string;
   readonly installedAt: string;
-  /** The file's text before install; null when install created it. */
+  /** Install created the file. */
+  readonly created: boolean;
+  readonly insertions: readonly Insertion[];
+  /** SHA-256 of the file's text after install. */
+  readonly installedSha256: string;
+}
+
+/** The record of earlier versions, which kept the whole text (read, to uninstall; never written). */
+interface HookRecordV1 {
+  readonly version: 1;
   readonly original: string | null;
   readonly installed: string;
 }
@@ -141,20 +166,24 @@ const AGENTS: Readonly<Record<HostAgent, AgentSettings>> = {
 const BIN_NAMES = ['narrowing-guard', 'narrowing'];
 
 /**
- * The command an agent runs: the project's own install when there is one (no download, the pinned
- * version), `npx -y narrowing-guard` otherwise.
+ * The command an agent runs, from whichever folder of the project it runs hooks in: the project's
+ * own install when there is one (no download, the pinned version), found through the folder the
+ * agent names (Claude Code, Gemini CLI) or, for Codex and Cursor, looked for from the folder the hook
+ * runs in upwards (Codex runs hooks in the session's folder, which may be a subfolder); otherwise
+ * this installation, by its absolute path.
  */
 export function hookCommand(target: HookInstallTarget, installed = localBin(target.projectDir)): string {
   const settings = AGENTS[target.agent];
   if (target.scope === 'project' && installed !== undefined && process.platform !== 'win32') {
-    const where = settings.projectDirVariable ? `${settings.projectDirVariable}/` : '';
-    return `${where}node_modules/.bin/${installed} hook ${target.agent}`;
+    if (settings.projectDirVariable)
+      return `${settings.projectDirVariable}/node_modules/.bin/${installed} hook ${target.agent}`;
+    return nearestBinInShell(installed, `hook ${target.agent}`);
   }
-  return `npx -y narrowing-guard hook ${target.agent}`;
+  return `${ownLauncherWords().map(shellWord).join(' ')} hook ${target.agent}`;
 }
 
 function localBin(projectDir: string): string | undefined {
-  return BIN_NAMES.find((name) => existsSync(join(projectDir, 'node_modules', '.bin', name)));
+  return projectBin(projectDir, BIN_NAMES);
 }
 
 export function settingsPath(target: HookInstallTarget): string {
@@ -181,33 +210,31 @@ export function planHookInstall(request: HookInstallRequest): HookChange {
     request.command ? `${request.command} ${request.agent}` : hookCommand(request),
     ...(request.hookOptions ?? []).map(shellWord),
   ].join(' ');
-  let document: Record<string, unknown>;
+  const entries = settings.entries(command);
+  let insertions: Insertion[];
   try {
-    document = before === undefined ? {} : parseObject(before);
+    insertions =
+      before === undefined || before.trim() === '' ? [] : planHookInsertions(before, settings, entries);
   } catch (error) {
     return {
       ...same,
       status: 'refused',
       message:
         `${base.label} cannot be edited safely (${(error as Error).message}). ` +
-        `Add these hooks by hand:\n${JSON.stringify({ hooks: settings.entries(command) }, null, 2)}`,
+        `Add these hooks by hand:\n${JSON.stringify({ hooks: entries }, null, 2)}`,
     };
   }
-  if (mentionsHook(document.hooks, request.agent)) {
+  if (mentionsHookText(before, request.agent)) {
     return {
       ...same,
       status: 'unchanged',
       message: `${base.label} already runs narrowing-guard hook ${request.agent}; nothing to do.`,
     };
   }
-  const hooks = isObject(document.hooks) ? { ...document.hooks } : {};
-  for (const [event, entries] of Object.entries(settings.entries(command))) {
-    const existing = Array.isArray(hooks[event]) ? (hooks[event] as unknown[]) : [];
-    hooks[event] = [...existing, ...entries];
-  }
-  const updated = { ...settings.root, ...document, hooks };
-  const style = before === undefined ? { eol: '\n', indentUnit: '  ' } : detectStyle(before);
-  const after = `${JSON.stringify(updated, null, style.indentUnit).replace(/\n/g, style.eol)}${style.eol}`;
+  const created = before === undefined || before.trim() === '';
+  const after = created
+    ? `${JSON.stringify({ ...settings.root, hooks: entries }, null, 2)}\n`
+    : applyInsertions(before, insertions);
   return {
     ...base,
     before,
@@ -215,14 +242,47 @@ export function planHookInstall(request: HookInstallRequest): HookChange {
     status: 'change',
     message: `Installed narrowing-guard hook ${request.agent} in ${base.label}; ${settings.reloadHint}.`,
     record: {
-      version: 1,
+      version: 2,
       agent: request.agent,
       file: path,
       installedAt: new Date().toISOString(),
-      original: before ?? null,
-      installed: after,
+      created,
+      insertions: created ? [] : insertions,
+      installedSha256: sha256(after),
     },
   };
+}
+
+/** Where the hook entries go in an existing settings text, each an insertion that changes no other byte. */
+function planHookInsertions(
+  text: string,
+  settings: AgentSettings,
+  entries: Record<string, unknown[]>,
+): Insertion[] {
+  const root = rootObject(text);
+  const insertions: Insertion[] = [];
+  const hooks = memberOf(root, 'hooks');
+  const rootMembers: [string, unknown][] = Object.entries(settings.root ?? {});
+  if (hooks === undefined) rootMembers.push(['hooks', entries]);
+  else if (hooks.value.kind !== 'object') throw new Error('its "hooks" is not an object');
+  const atRoot = addMembers(text, root, rootMembers);
+  if (atRoot) insertions.push(atRoot);
+  if (hooks !== undefined && hooks.value.kind === 'object') {
+    const newEvents: [string, unknown][] = [];
+    for (const [event, items] of Object.entries(entries)) {
+      const existing = memberOf(hooks.value, event);
+      if (existing === undefined) newEvents.push([event, items]);
+      else if (existing.value.kind === 'array') insertions.push(addItems(text, existing.value, items));
+      else throw new Error(`its "hooks.${event}" is not an array`);
+    }
+    const added = addMembers(text, hooks.value, newEvents);
+    if (added) insertions.push(added);
+  }
+  return insertions.sort((a, b) => a.at - b.at);
+}
+
+function sha256(text: string): string {
+  return createHash('sha256').update(text).digest('hex');
 }
 
 export function planHookUninstall(request: HookUninstallRequest): HookChange {
@@ -237,21 +297,31 @@ export function planHookUninstall(request: HookUninstallRequest): HookChange {
       ...same,
       status: mentionsHookText(before, request.agent) ? 'refused' : 'unchanged',
       message: mentionsHookText(before, request.agent)
-        ? `${base.label} runs narrowing-guard hook ${request.agent}, but no copy of the original was saved in ${recordPath}; remove the entries by hand.`
+        ? `${base.label} runs narrowing-guard hook ${request.agent}, but install left no record in ${recordPath}; remove the entries by hand.`
         : `${base.label} does not run narrowing-guard hook ${request.agent}; nothing to do.`,
     };
   }
-  if (before !== record.installed && !request.force) {
-    const edits = unifiedDiff(record.installed, before ?? '', { oldLabel: 'as installed', newLabel: 'now' });
+  const untouched =
+    record.version === 1
+      ? before === record.installed
+      : before !== undefined && sha256(before) === record.installedSha256;
+  let after: string | undefined;
+  if (record.version === 1) after = record.original ?? undefined;
+  else if (record.created) after = undefined;
+  else after = before === undefined ? undefined : removeInsertions(before, record.insertions);
+  if (!untouched && !(request.force && record.version === 2 && (record.created || after !== undefined))) {
     return {
       ...same,
       status: 'refused',
       message:
-        `${base.label} was edited after narrowing-guard was installed; restoring it would undo these edits:\n${edits}` +
-        `Run \`narrowing-guard uninstall ${request.agent} --force\` to restore the original anyway, or remove the hooks by hand.`,
+        `${base.label} was edited after narrowing-guard was installed, so it is not put back by itself. ` +
+        (record.version === 1
+          ? `Remove the narrowing-guard hook ${request.agent} entries by hand.`
+          : !record.created && after !== undefined
+            ? `Run \`narrowing-guard uninstall ${request.agent} --force\` to take out only the entries install added, or remove them by hand.`
+            : `Remove the narrowing-guard hook ${request.agent} entries by hand${record.created ? `, or run \`narrowing-guard uninstall ${request.agent} --force\` to delete the file install created` : ''}.`),
     };
   }
-  const after = record.original ?? undefined;
   return {
     ...base,
     before,
@@ -269,7 +339,9 @@ export function planHookUninstall(request: HookUninstallRequest): HookChange {
 export function applyHookChange(change: HookChange): void {
   if (change.status !== 'change') return;
   if (change.record) {
-    mkdirSync(dirname(change.recordPath), { recursive: true });
+    // The state directory as every part of narrowing makes it: private, with a .gitignore.
+    prepareStateDir(dirname(dirname(change.recordPath)));
+    mkdirSync(dirname(change.recordPath), { recursive: true, mode: 0o700 });
     writeFileAtomicSync(change.recordPath, `${JSON.stringify(change.record, null, 2)}\n`);
   }
   if (change.after === undefined) rmSync(change.path, { force: true });
@@ -277,7 +349,30 @@ export function applyHookChange(change: HookChange): void {
     mkdirSync(dirname(change.path), { recursive: true });
     writeFileAtomicSync(change.path, change.after);
   } else if (change.after !== change.before) replaceFileContents(change.path, change.after);
-  if (change.record === null) rmSync(change.recordPath, { force: true });
+  if (change.record === null) {
+    rmSync(change.recordPath, { force: true });
+    removeIfEmpty(dirname(change.recordPath));
+  }
+}
+
+/**
+ * Removes the hooks folder once it is empty, and the state directory when nothing but the
+ * .gitignore narrowing put there is left: uninstall leaves no folder install made.
+ */
+function removeIfEmpty(hooksDir: string): void {
+  try {
+    if (readdirSync(hooksDir).length > 0) return;
+    rmdirSync(hooksDir);
+    const stateDir = dirname(hooksDir);
+    const left = readdirSync(stateDir);
+    if (left.length === 1 && left[0] === '.gitignore') {
+      if (!readFileSync(join(stateDir, '.gitignore'), 'utf8').startsWith('# Created by narrowing')) return;
+      rmSync(join(stateDir, '.gitignore'));
+      rmdirSync(stateDir);
+    } else if (left.length === 0) rmdirSync(stateDir);
+  } catch {
+    // Something else is there, or went away meanwhile: the folder stays.
+  }
 }
 
 export function hookChangeDiff(change: HookChange): string {
@@ -300,31 +395,16 @@ function readText(path: string): string | undefined {
   }
 }
 
-function parseObject(text: string): Record<string, unknown> {
-  if (text.trim() === '') return {};
-  const value: unknown = JSON.parse(text);
-  if (!isObject(value)) throw new Error('it is not a JSON object');
-  return value;
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
 /** A word as a POSIX shell reads it back unchanged. */
 function shellWord(word: string): string {
   return /^[\w./:@%+=,-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`;
-}
-
-function mentionsHook(hooks: unknown, agent: HostAgent): boolean {
-  return mentionsHookText(hooks === undefined ? undefined : JSON.stringify(hooks), agent);
 }
 
 function mentionsHookText(text: string | undefined, agent: HostAgent): boolean {
   return text !== undefined && new RegExp(`narrowing(?:-guard)?[^"]* hook ${agent}\\b`).test(text);
 }
 
-function readRecord(path: string): HookRecord | undefined {
+function readRecord(path: string): HookRecord | HookRecordV1 | undefined {
   let text: string;
   try {
     text = readFileSync(path, 'utf8');
@@ -333,13 +413,25 @@ function readRecord(path: string): HookRecord | undefined {
     throw new ConfigFileError(`${path} cannot be read: ${(error as Error).message}`);
   }
   try {
-    const value = JSON.parse(text) as Partial<HookRecord>;
+    const value = JSON.parse(text) as Partial<HookRecord> | Partial<HookRecordV1>;
+    if (
+      value.version === 2 &&
+      typeof value.installedSha256 === 'string' &&
+      typeof value.created === 'boolean' &&
+      Array.isArray(value.insertions) &&
+      value.insertions.every(
+        (insertion) =>
+          Number.isSafeInteger(insertion?.at) && insertion.at >= 0 && typeof insertion?.text === 'string',
+      )
+    ) {
+      return value as HookRecord;
+    }
     if (
       value.version === 1 &&
       typeof value.installed === 'string' &&
       (typeof value.original === 'string' || value.original === null)
     ) {
-      return value as HookRecord;
+      return value as HookRecordV1;
     }
   } catch {
     // Reported below.

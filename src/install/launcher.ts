@@ -1,17 +1,18 @@
 /**
  * How a client should start narrowing, and how to recognise a server that already runs through it.
  *
- * The rule: when the project has narrowing installed (`node_modules/.bin/narrowing` exists) and
- * the client starts servers where that path resolves, the installed copy is used directly: no
- * download, no npx start-up cost, the version the project pinned. Cursor and VS Code get
- * `${workspaceFolder}/node_modules/.bin/narrowing`, which they expand themselves; Claude Code and
- * Gemini CLI start servers in the project directory, so the relative path works — unless the server
- * sets its own `cwd`. Codex is not documented to start servers there, so it always gets npx. Everywhere else (no local install, a server with its own `cwd`, Windows,
- * where `.bin` holds `.cmd` shims a client cannot start without a shell) it is
- * `npx -y narrowing-guard`, which also prefers a locally installed copy when there is one.
+ * The rule: when the project has narrowing installed (`node_modules/.bin/narrowing` exists), the
+ * installed copy is used directly: no download, the version the project pinned. Cursor and VS Code
+ * get `${workspaceFolder}/node_modules/.bin/narrowing`, which they expand themselves; the other
+ * clients get its absolute path, since they may start servers in whichever subfolder the session
+ * began (a relative path would then not be found). Everywhere else (no local install, the user's
+ * own config read in every project, Windows, where `.bin` holds `.cmd` shims a client cannot start
+ * without a shell) it is this installation: `node <its bin/narrowing.js>`. `npx -y narrowing-guard`
+ * only when asked for (`--launcher npx`): it runs whatever the registry holds under that name.
  */
-import { basename } from 'node:path';
+import { basename, join } from 'node:path';
 import type { McpClient } from './clients.js';
+import { ownLauncherWords } from './self-command.js';
 
 /** `auto` follows the rule above; `npx` and `local` force one form. */
 export type LauncherChoice = 'auto' | 'npx' | 'local';
@@ -33,6 +34,14 @@ export interface LauncherContext {
   /** The server entry sets its own working directory. */
   readonly entryHasCwd: boolean;
   readonly platform: NodeJS.Platform;
+  /** The project (absolute), where the local install is. */
+  readonly projectDir?: string;
+}
+
+/** This installation of narrowing, by its absolute path. */
+export function ownLauncher(): Launcher {
+  const [command, script] = ownLauncherWords();
+  return { command, args: [script] };
 }
 
 export function chooseLauncher(choice: LauncherChoice, context: LauncherContext): Launcher {
@@ -41,13 +50,13 @@ export function chooseLauncher(choice: LauncherChoice, context: LauncherContext)
   if (choice === 'local') {
     if (!context.installedLocally) {
       throw new Error(
-        `narrowing is not installed in this project (${LOCAL_BIN} does not exist). ` +
-          'Run `npm install --save-dev narrowing` first, or use --launcher npx.',
+        `narrowing-guard is not installed in this project (${LOCAL_BIN} does not exist). ` +
+          'Install it first (see the README: `npm install --save-dev <path to narrowing-guard>`), or leave out --launcher.',
       );
     }
     return local ?? { command: LOCAL_BIN, args: [] };
   }
-  return context.installedLocally && local ? local : NPX_LAUNCHER;
+  return context.installedLocally && local ? local : ownLauncher();
 }
 
 function localLauncher(context: LauncherContext): Launcher | undefined {
@@ -55,6 +64,7 @@ function localLauncher(context: LauncherContext): Launcher | undefined {
   if (context.client.expandsWorkspaceFolder) {
     return { command: `\${workspaceFolder}/${LOCAL_BIN}`, args: [] };
   }
+  if (context.projectDir !== undefined) return { command: join(context.projectDir, LOCAL_BIN), args: [] };
   if (context.entryHasCwd || !context.client.startsServersInProject) return undefined;
   return { command: LOCAL_BIN, args: [] };
 }

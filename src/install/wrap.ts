@@ -122,6 +122,7 @@ export function planWrap(request: WrapRequest): PlannedChange[] {
       installedLocally: scope === 'user' ? false : installedLocally,
       entryHasCwd: reading.hasCwd,
       platform: request.platform ?? process.platform,
+      projectDir: request.projectDir,
     });
     // Paths relative to the project hold only for a client that starts the server there.
     const absolutePaths = scope === 'user' || !config.client.startsServersInProject;

@@ -18,6 +18,11 @@ const WAIT_MS = STALE_MS + 1_000;
 const EXIT_WAIT_MS = STALE_MS + 1_000;
 /** Lock times this far ahead of the clock are not a live holder's. */
 const FUTURE_SLACK_MS = 2_000;
+/**
+ * A live holder names itself right after taking the lock; a lock this old without a name was left by
+ * a process killed in between (a hook the agent killed on its timeout).
+ */
+const UNNAMED_MS = 1_000;
 
 /** Files whose lock this process holds right now, possibly inside an unfinished async write. */
 const held = new Set<string>();
@@ -114,6 +119,15 @@ function removeOwner(file: string): void {
   rmSync(ownerPath(file), { force: true });
 }
 
+function hasOwner(file: string): boolean {
+  try {
+    lstatSync(ownerPath(file));
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /** The pid of the holder when it runs on this machine, else undefined. */
 function ownerPid(file: string): number | undefined {
   try {
@@ -155,8 +169,9 @@ export function clearAbandonedLock(file: string, now: number = Date.now()): bool
   }
   if (stats.isSymbolicLink()) throw new UnsafeStateFileError(lock, 'a symbolic link');
   const future = stats.mtimeMs > now + FUTURE_SLACK_MS;
-  const pid = future ? undefined : ownerPid(file);
-  if (!future && (pid === undefined || isAlive(pid))) return false;
+  const unnamed = !future && stats.mtimeMs < now - UNNAMED_MS && !hasOwner(file);
+  const pid = future || unnamed ? undefined : ownerPid(file);
+  if (!future && !unnamed && (pid === undefined || isAlive(pid))) return false;
   try {
     rmdirSync(lock);
   } catch {

@@ -41,4 +41,10 @@ describe('the demonstration npm start runs', () => {
     expect(output).toContain('Receipts verified');
     expect(output).toContain('Checked against the server itself');
   });
+
+  it('names the command narrowing-guard and counts in words that agree with the number', () => {
+    expect(output).toContain('narrowing-guard mcp -- mcp-server-filesystem');
+    expect(output).not.toMatch(/\b1 learned constraints\b/);
+    expect(output).toMatch(/\d+ learned constraints? loaded/);
+  });
 });

@@ -96,7 +96,7 @@ describe("wrapping servers of Codex's config.toml", () => {
       fc.property(document, ({ text, command, args }) => {
         writeFileSync(configPath, text);
         rmSync(target.stateDir, { recursive: true, force: true });
-        const [wrap] = planWrap({ ...target, installedLocally: false, now: new Date(0) });
+        const [wrap] = planWrap({ ...target, installedLocally: false, launcher: 'npx', now: new Date(0) });
         expect(wrap?.status, wrap?.message).toBe('change');
         applyChange(wrap!);
         const wrapped = parseToml(readFileSync(configPath, 'utf8')) as {

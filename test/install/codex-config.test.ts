@@ -41,6 +41,7 @@ function machine(
       planWrap({
         ...where(server, scope),
         installedLocally: true,
+        launcher: 'npx',
         narrowingOptions: ['--policy', 'narrowing.yaml'],
         userNarrowingOptions: ['--policy', join(projectDir, 'narrowing.yaml')],
         now: new Date(0),

@@ -1,16 +1,26 @@
+import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { chooseLauncher, MCP_CLIENTS, readWrapped, wrapCommand } from '../../src/install/index.js';
 
 const context = { installedLocally: true, entryHasCwd: false, platform: 'linux' as const };
 
 describe('chooseLauncher', () => {
-  it('uses npx when narrowing is not installed in the project', () => {
+  it('uses this installation by its absolute path, never npx, when narrowing is not installed in the project', () => {
     const launcher = chooseLauncher('auto', {
       ...context,
       client: MCP_CLIENTS.claude,
       installedLocally: false,
     });
-    expect(launcher).toEqual({ command: 'npx', args: ['-y', 'narrowing-guard'] });
+    expect(launcher).toEqual({
+      command: 'node',
+      args: [resolve(import.meta.dirname, '../../bin/narrowing.js')],
+    });
+  });
+
+  it('uses the absolute bin path for clients that may start servers in a subfolder', () => {
+    expect(
+      chooseLauncher('auto', { ...context, client: MCP_CLIENTS.codex, projectDir: '/src/app' }).command,
+    ).toBe('/src/app/node_modules/.bin/narrowing');
   });
 
   it('uses the relative bin path for clients that start servers in the project', () => {
@@ -25,10 +35,10 @@ describe('chooseLauncher', () => {
     );
   });
 
-  it('uses npx on Windows, where .bin holds shims a client cannot start', () => {
+  it('uses this installation on Windows, where .bin holds shims a client cannot start', () => {
     expect(
       chooseLauncher('auto', { ...context, client: MCP_CLIENTS.claude, platform: 'win32' }).command,
-    ).toBe('npx');
+    ).toBe('node');
   });
 
   it('uses npx when asked even with a local install', () => {
@@ -38,7 +48,7 @@ describe('chooseLauncher', () => {
   it('refuses a local launcher when narrowing is not installed, saying how to install it', () => {
     expect(() =>
       chooseLauncher('local', { ...context, client: MCP_CLIENTS.claude, installedLocally: false }),
-    ).toThrow(/npm install --save-dev narrowing/);
+    ).toThrow(/npm install --save-dev <path to narrowing-guard>/);
   });
 });
 

@@ -1,5 +1,5 @@
 import { readFileSync, symlinkSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import {
   applyChange,
@@ -31,7 +31,12 @@ function machine(home: Record<string, string>, project: Record<string, string> =
     projectDir,
     read: (path: string) => readFileSync(join(homeDir, path), 'utf8'),
     plan: (server: string, client?: ClientId | 'all', scope?: ConfigScope | 'auto') =>
-      planWrap({ ...where(server, client, scope), installedLocally: false, now: new Date(0) }),
+      planWrap({
+        ...where(server, client, scope),
+        installedLocally: false,
+        launcher: 'npx',
+        now: new Date(0),
+      }),
     unplan: (server: string, client?: ClientId | 'all', scope?: ConfigScope | 'auto', force = false) =>
       planUnwrap({ ...where(server, client, scope), force }),
   };
@@ -380,7 +385,7 @@ describe('wrap in the user’s own config files', () => {
     expect(() => readFileSync(change!.recordPath)).toThrow();
   });
 
-  it('starts a user-scope server with npx even where narrowing is installed in the project', () => {
+  it('starts a user-scope server with this installation even where narrowing is installed in the project', () => {
     const m = machine({ '.cursor/mcp.json': CURSOR_USER_JSON });
     const [change] = planWrap({
       projectDir: m.projectDir,
@@ -391,7 +396,9 @@ describe('wrap in the user’s own config files', () => {
       installedLocally: true,
       platform: 'linux',
     });
-    expect(change?.message).toContain('now runs through narrowing: npx -y narrowing-guard mcp --');
+    expect(change?.message).toContain(
+      `now runs through narrowing: node ${resolve(import.meta.dirname, '../../bin/narrowing.js')} mcp --`,
+    );
   });
 
   it('unwraps every scope where the server runs through narrowing', () => {

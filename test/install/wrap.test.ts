@@ -9,7 +9,7 @@ import {
   writeFileSync,
 } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
   applyChange,
@@ -51,7 +51,12 @@ function target(dir: string, server: string, client: ClientId | 'all' = 'all') {
 }
 
 function wrap(dir: string, server: string, client: ClientId | 'all' = 'all', extra = {}): PlannedChange[] {
-  const changes = planWrap({ ...target(dir, server, client), installedLocally: false, ...extra });
+  const changes = planWrap({
+    ...target(dir, server, client),
+    installedLocally: false,
+    launcher: 'npx',
+    ...extra,
+  });
   for (const change of changes) applyChange(change);
   return changes;
 }
@@ -366,22 +371,33 @@ describe('wrap and unwrap', () => {
     ]);
   });
 
-  it('starts a locally installed narrowing directly', () => {
+  it('starts a locally installed narrowing directly, by a path that holds from any folder of the project', () => {
     const dir = project({ '.mcp.json': CLAUDE_MCP_JSON, '.vscode/mcp.json': VSCODE_MCP_JSON });
-    wrap(dir, 'filesystem', 'claude', { installedLocally: true });
-    wrap(dir, 'perplexity', 'vscode', { installedLocally: true });
+    wrap(dir, 'filesystem', 'claude', { installedLocally: true, launcher: 'auto' });
+    wrap(dir, 'perplexity', 'vscode', { installedLocally: true, launcher: 'auto' });
     expect(serverEntry(read(dir, '.mcp.json'), 'mcpServers', 'filesystem').command).toBe(
-      'node_modules/.bin/narrowing',
+      join(dir, 'node_modules/.bin/narrowing'),
     );
     expect(serverEntry(read(dir, '.vscode/mcp.json'), 'servers', 'perplexity').command).toBe(
       `\${workspaceFolder}/node_modules/.bin/narrowing`,
     );
   });
 
-  it('falls back to npx for a server that sets its own working directory', () => {
+  it('starts the local install by its absolute path for a server that sets its own working directory', () => {
     const dir = project({ '.gemini/settings.json': GEMINI_SETTINGS_JSON });
-    wrap(dir, 'pythonTools', 'gemini', { installedLocally: true });
-    expect(serverEntry(read(dir, '.gemini/settings.json'), 'mcpServers', 'pythonTools').command).toBe('npx');
+    wrap(dir, 'pythonTools', 'gemini', { installedLocally: true, launcher: 'auto' });
+    expect(serverEntry(read(dir, '.gemini/settings.json'), 'mcpServers', 'pythonTools').command).toBe(
+      join(dir, 'node_modules/.bin/narrowing'),
+    );
+  });
+
+  it('starts this installation by its absolute path, never npx, when the project has no install', () => {
+    const dir = project({ '.mcp.json': CLAUDE_MCP_JSON });
+    wrap(dir, 'filesystem', 'claude', { launcher: 'auto' });
+    const entry = serverEntry(read(dir, '.mcp.json'), 'mcpServers', 'filesystem');
+    expect(entry.command).toBe('node');
+    expect((entry.args as string[])[0]).toBe(resolve(import.meta.dirname, '../../bin/narrowing.js'));
+    expect((entry.args as string[])[1]).toBe('mcp');
   });
 
   it('names the servers it found when the server is not there', () => {

@@ -191,7 +191,7 @@ export function register(program: Command): void {
   const bench = program
     .command('bench')
     .description(
-      'reproduce the paper and measure narrowing: long-horizon, sessions, ml-search, perf, proxy, fleet',
+      'reproduce the paper and measure narrowing: long-horizon, sessions, ml-search, perf, proxy, fleet, hooks',
     )
     .addHelpText('after', BENCH_HELP);
   const action =

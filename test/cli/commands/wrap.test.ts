@@ -1,6 +1,6 @@
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { runUnwrap } from '../../../src/cli/commands/unwrap.js';
 import { runWrap } from '../../../src/cli/commands/wrap.js';
@@ -164,9 +164,9 @@ describe('narrowing wrap and unwrap', () => {
     expect(readFileSync(join(home, '.claude.json'), 'utf8')).toBe(claudeJson);
     expect(await runWrap('memory', { cwd }, captureIO().io)).toBe(0);
     const after = JSON.parse(readFileSync(join(home, '.claude.json'), 'utf8'));
-    expect(after.projects[cwd].mcpServers.memory.args.slice(0, 4)).toEqual([
-      '-y',
-      'narrowing-guard',
+    expect(after.projects[cwd].mcpServers.memory.command).toBe('node');
+    expect(after.projects[cwd].mcpServers.memory.args.slice(0, 3)).toEqual([
+      resolve(import.meta.dirname, '../../../bin/narrowing.js'),
       'mcp',
       '--',
     ]);
@@ -201,7 +201,9 @@ describe('narrowing wrap and unwrap', () => {
       '{ "mcpServers": { "fetch": { "command": "uvx", "args": ["mcp-server-fetch"] } } }\n',
     );
     const { io, stdout } = captureIO();
-    expect(await runWrap('fetch', { cwd, policy: 'config/narrowing.yaml', dryRun: true }, io)).toBe(0);
+    expect(
+      await runWrap('fetch', { cwd, policy: 'config/narrowing.yaml', dryRun: true, launcher: 'npx' }, io),
+    ).toBe(0);
     expect(stdout()).toContain(
       `npx -y narrowing-guard mcp --policy ${join(cwd, 'config/narrowing.yaml')} -- uvx mcp-server-fetch`,
     );
@@ -213,12 +215,12 @@ describe('narrowing wrap and unwrap', () => {
     mkdirSync(dirname(config), { recursive: true });
     writeFileSync(config, CODEX_CONFIG_TOML);
     const dry = captureIO();
-    expect(await runWrap('github', { cwd, client: 'codex', dryRun: true }, dry.io)).toBe(0);
+    expect(await runWrap('github', { cwd, client: 'codex', dryRun: true, launcher: 'npx' }, dry.io)).toBe(0);
     expect(dry.stdout()).toContain('--- a/~/.codex/config.toml\n+++ b/~/.codex/config.toml\n');
     expect(dry.stdout()).toContain('\n-command = \'npx\' # launcher\n+command = "npx" # launcher\n');
     expect(readFileSync(config, 'utf8')).toBe(CODEX_CONFIG_TOML);
     const wrapped = captureIO();
-    expect(await runWrap('github', { cwd, client: 'codex' }, wrapped.io)).toBe(0);
+    expect(await runWrap('github', { cwd, client: 'codex', launcher: 'npx' }, wrapped.io)).toBe(0);
     expect(wrapped.stdout()).toContain(
       '"github" in ~/.codex/config.toml (user scope, mcp_servers) now runs through narrowing: ' +
         'npx -y narrowing-guard mcp -- npx -y @modelcontextprotocol/server-github\n',

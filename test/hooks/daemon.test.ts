@@ -1,0 +1,127 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runForget } from '../../src/cli/commands/forget.js';
+import { daemonSocketPath } from '../../src/hooks/daemon-client.js';
+import { buildHook, runHookProcess, tempProject } from './support.js';
+
+let hook: Awaited<ReturnType<typeof buildHook>>;
+const projects: (() => Promise<void>)[] = [];
+const helpers: ChildProcess[] = [];
+beforeAll(async () => {
+  hook = await buildHook();
+});
+afterAll(async () => {
+  for (const helper of helpers)
+    if (helper.exitCode === null && helper.signalCode === null) helper.kill('SIGKILL');
+  await Promise.all(projects.map((remove) => remove()));
+  hook.remove();
+});
+
+function project(): { dir: string; stateDir: string; socket: string } {
+  const created = tempProject();
+  projects.push(created.remove);
+  const stateDir = join(created.dir, '.narrowing');
+  // The socket the bundled hook asks (its build is the bundle's path and time).
+  const socket = daemonSocketPath({ stateDir }, `${hook.path}@${statSync(hook.path).mtimeMs}`);
+  return { dir: created.dir, stateDir, socket };
+}
+
+/** Starts a helper as a hook process would, but as this test's child so the test can signal it. */
+function startHelper(socket: string, stateDir: string): ChildProcess {
+  const helper = spawn(
+    process.execPath,
+    [hook.path, 'serve', '--socket', socket, '--state-dir', stateDir, '--idle-ms', '30000'],
+    { stdio: 'ignore' },
+  );
+  helpers.push(helper);
+  return helper;
+}
+
+async function until(test: () => boolean, timeoutMs = 15_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!test()) {
+    if (Date.now() > deadline) throw new Error('timed out');
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+}
+
+function exited(child: ChildProcess): Promise<void> {
+  return child.exitCode !== null || child.signalCode !== null
+    ? Promise.resolve()
+    : new Promise((resolve) => child.once('exit', () => resolve()));
+}
+
+const events = (dir: string) => {
+  const call = {
+    session_id: 'cc-helper',
+    cwd: dir,
+    tool_name: 'Read',
+    tool_input: { file_path: join(dir, 'docs/setup.md') },
+    tool_use_id: 'toolu_1',
+  };
+  return {
+    before: { ...call, hook_event_name: 'PreToolUse' },
+    failed: {
+      ...call,
+      hook_event_name: 'PostToolUseFailure',
+      error: `File does not exist: ${call.tool_input.file_path}`,
+    },
+  };
+};
+
+describe('the hook helper', () => {
+  it('has written an acknowledged event when it is killed right after answering', async () => {
+    const { dir, stateDir, socket } = project();
+    const helper = startHelper(socket, stateDir);
+    await until(() => existsSync(socket));
+    const { before, failed } = events(dir);
+    const learned = await runHookProcess(hook.path, ['claude-code'], failed);
+    expect(learned.stderr).toBe('');
+    helper.kill('SIGKILL');
+    await exited(helper);
+    const again = await runHookProcess(hook.path, ['claude-code', '--no-daemon'], before);
+    expect(again.json).toMatchObject({ hookSpecificOutput: { permissionDecision: 'deny' } });
+  });
+
+  it('at SIGTERM writes what it holds, removes its socket and exits', async () => {
+    const { dir, stateDir, socket } = project();
+    const helper = startHelper(socket, stateDir);
+    await until(() => existsSync(socket));
+    await runHookProcess(hook.path, ['claude-code'], events(dir).failed);
+    helper.kill('SIGTERM');
+    await exited(helper);
+    expect(helper.exitCode).toBe(0);
+    expect(existsSync(socket)).toBe(false);
+    expect(readFileSync(join(stateDir, 'state.json'), 'utf8')).toContain('docs/setup.md');
+  });
+
+  it('stops enforcing a constraint as soon as `forget` lifts it', async () => {
+    const { dir, stateDir, socket } = project();
+    startHelper(socket, stateDir);
+    await until(() => existsSync(socket));
+    const { before, failed } = events(dir);
+    await runHookProcess(hook.path, ['claude-code'], failed);
+    const denied = await runHookProcess(hook.path, ['claude-code'], before);
+    expect(denied.json).toMatchObject({ hookSpecificOutput: { permissionDecision: 'deny' } });
+    let out = '';
+    const io = { stdout: { write: (text: string) => (out += text) }, stderr: { write: () => true }, env: {} };
+    expect(await runForget([join(dir, 'docs/setup.md')], { stateDir }, io, dir)).toBe(0);
+    expect(out).toMatch(/Forgot 1 constraint/);
+    const allowed = await runHookProcess(hook.path, ['claude-code'], before);
+    expect(allowed.stdout).toBe('');
+  });
+
+  it('binds one socket path once, however many helpers start at the same time over a stale socket', async () => {
+    const { stateDir, socket } = project();
+    // What a helper killed without cleaning up leaves: a file no one listens on.
+    writeFileSync(socket, '');
+    const started = Array.from({ length: 6 }, () => startHelper(socket, stateDir));
+    await until(() => started.filter((helper) => helper.exitCode !== null).length >= 5, 20_000);
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(started.filter((helper) => helper.exitCode === null && helper.signalCode === null)).toHaveLength(
+      1,
+    );
+  });
+});

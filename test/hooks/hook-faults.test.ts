@@ -1,0 +1,152 @@
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, utimesSync, writeFileSync } from 'node:fs';
+import { hostname } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sessionStatePath } from '../../src/guard/session-state.js';
+import { buildHook, runHookProcess, tempProject } from './support.js';
+
+let hook: Awaited<ReturnType<typeof buildHook>>;
+const projects: (() => Promise<void>)[] = [];
+beforeAll(async () => {
+  hook = await buildHook();
+});
+afterAll(async () => {
+  await Promise.all(projects.map((remove) => remove()));
+  hook.remove();
+});
+
+function project(): string {
+  const created = tempProject();
+  projects.push(created.remove);
+  return created.dir;
+}
+
+const readCall = (dir: string) => ({
+  session_id: 'cc-faults',
+  cwd: dir,
+  hook_event_name: 'PreToolUse',
+  tool_name: 'Read',
+  tool_input: { file_path: join(dir, 'src/app.ts') },
+  tool_use_id: 'toolu_01',
+});
+
+describe('a fault of the hook itself never reads as a denial', () => {
+  it('a mistyped agent name exits 1, lets the call run and names the agent it most likely meant', async () => {
+    const dir = project();
+    const run = await runHookProcess(hook.path, ['claude'], readCall(dir));
+    expect(run.code).toBe(1);
+    expect(run.stdout).toBe('');
+    expect(run.stderr).toContain('unknown agent "claude"');
+    expect(run.stderr).toContain('did you mean claude-code?');
+    expect(run.stderr).toContain('proceeds unchecked');
+  });
+
+  it('an unknown option exits 1 and lets the call run', async () => {
+    const dir = project();
+    const run = await runHookProcess(hook.path, ['claude-code', '--policy-file', 'x.yaml'], readCall(dir));
+    expect(run.code).toBe(1);
+    expect(run.stdout).toBe('');
+    expect(run.stderr).toContain("Unknown option '--policy-file'");
+  });
+
+  it('a missing agent name exits 1', async () => {
+    const run = await runHookProcess(hook.path, [], '{}');
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain('no agent named');
+  });
+
+  it('a bad command line with --fail-closed refuses the call with exit 2', async () => {
+    const dir = project();
+    const run = await runHookProcess(hook.path, ['gemini', '--fail-closed'], readCall(dir));
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain('did you mean gemini-cli?');
+    expect(run.stderr).toContain('refused (--fail-closed)');
+  });
+
+  it('an unparsable payload lets the call run, and is refused with exit 2 under --fail-closed', async () => {
+    const open = await runHookProcess(hook.path, ['codex'], '{"session_id": "s1", ');
+    expect(open.code).toBe(0);
+    expect(open.stderr).toContain('not JSON');
+    const closed = await runHookProcess(hook.path, ['codex', '--fail-closed'], '{"session_id": "s1", ');
+    expect(closed.code).toBe(2);
+    expect(closed.stderr).toContain('refusing the call (--fail-closed)');
+  });
+
+  it('a payload without a session id is refused with exit 2 under --fail-closed', async () => {
+    const dir = project();
+    const { session_id: _, ...payload } = readCall(dir);
+    const open = await runHookProcess(hook.path, ['claude-code'], payload);
+    expect(open.code).toBe(0);
+    expect(open.stderr).toContain('has no session_id');
+    const closed = await runHookProcess(hook.path, ['claude-code', '--fail-closed'], payload);
+    expect(closed.code).toBe(2);
+    expect(closed.stderr).toContain('has no session_id');
+  });
+
+  it("says so when the payload is another agent's", async () => {
+    const dir = project();
+    const gemini = {
+      session_id: 'g-1',
+      cwd: dir,
+      hook_event_name: 'BeforeTool',
+      tool_name: 'read_file',
+      tool_input: { absolute_path: join(dir, 'a.md') },
+    };
+    const run = await runHookProcess(hook.path, ['claude-code'], gemini);
+    expect(run.code).toBe(0);
+    expect(run.stderr).toContain("looks like one of gemini-cli's");
+    expect(run.stderr).toContain('narrowing-guard install gemini-cli');
+    const cursor = await runHookProcess(hook.path, ['codex'], {
+      conversation_id: 'c-1',
+      hook_event_name: 'beforeShellExecution',
+      command: 'npm test',
+      workspace_roots: [dir],
+    });
+    expect(cursor.stderr).toContain("looks like one of cursor's");
+  });
+
+  it('--help documents the helper, examples and exit codes', async () => {
+    const run = spawnSync(process.execPath, [hook.path, '--help'], { encoding: 'utf8' });
+    expect(run.status).toBe(0);
+    expect(run.stdout).toContain('Exit codes:');
+    expect(run.stdout).toContain('Examples:');
+    expect(run.stdout).toContain('The helper:');
+    expect(run.stdout).toContain('--no-daemon');
+  });
+});
+
+describe('the hook process is bounded in time', () => {
+  it('--deadline-ms ends the process on time, not only its answer', async () => {
+    const dir = project();
+    // A live process (this test) holds the session's lock: the hook cannot take its turn.
+    const session = sessionStatePath(join(dir, '.narrowing'), 'cc-faults');
+    mkdirSync(`${session}.lock`, { recursive: true });
+    writeFileSync(`${session}.lock.owner`, JSON.stringify({ pid: process.pid, host: hostname() }));
+    const started = Date.now();
+    const run = await runHookProcess(
+      hook.path,
+      ['claude-code', '--no-daemon', '--deadline-ms', '700'],
+      readCall(dir),
+    );
+    const took = Date.now() - started;
+    expect(run.code).toBe(0);
+    expect(run.stderr).toContain('took longer than 700 ms');
+    expect(took).toBeLessThan(4_000);
+  });
+
+  it("a lock left by a hook killed before it named itself does not stall the session's next hook", async () => {
+    const dir = project();
+    const session = sessionStatePath(join(dir, '.narrowing'), 'cc-faults');
+    mkdirSync(`${session}.lock`, { recursive: true });
+    const past = new Date(Date.now() - 3_000);
+    utimesSync(`${session}.lock`, past, past);
+    const run = await runHookProcess(
+      hook.path,
+      ['claude-code', '--no-daemon', '--deadline-ms', '4000'],
+      readCall(dir),
+    );
+    expect(run.code).toBe(0);
+    expect(run.stderr).not.toContain('took longer');
+  });
+});
