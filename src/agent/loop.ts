@@ -14,6 +14,7 @@ import { toolCallToOutcome, toolCallToProposal } from '../adapters/tool-call/con
 import { BUDGET_RULES } from '../core/budget.js';
 import { isNarrowingError, NarrowingError } from '../core/errors.js';
 import { ToolPolicyIndex } from '../core/policy.js';
+import { REPEATED_REFUSAL_RULE } from '../core/refusal-streak.js';
 import type { Outcome } from '../core/types.js';
 import { guardedCall } from '../guard/guarded-call.js';
 import { type OpenGuardOptions, openGuard } from '../guard/open.js';
@@ -122,6 +123,16 @@ const CONTINUE =
 /** The rules after which a tool stays switched off for the run. */
 const DISABLING_RULES = new Set(['non-advancing', 'tool-health']);
 
+/**
+ * The guard's halts after which the model is given one last turn, without tools, to answer: the
+ * run ends because nothing more is worth trying, not because a limit leaves no room.
+ */
+const WRAP_UP_RULES = new Set([REPEATED_REFUSAL_RULE, 'convergence']);
+
+const WRAP_UP =
+  'No tools are available any more. Answer the user now: what was done, what was refused and why, ' +
+  'and what is left to do.';
+
 const STATE_OF_HALT: Record<string, TerminalState> = {
   [BUDGET_RULES.steps]: 'max_steps',
   [BUDGET_RULES.spend]: 'budget_exceeded',
@@ -149,6 +160,8 @@ interface Ending {
   readonly state: TerminalState;
   readonly reason: string;
   readonly error?: unknown;
+  /** The model is given one last turn without tools before the run ends. */
+  readonly wrapUp?: boolean;
 }
 
 /** What came of one tool call, for the model and for the loop. */
@@ -180,6 +193,8 @@ class GuardedAgent implements Agent {
   private answer = '';
   private closed = false;
   private busy = false;
+  /** The guard halted the run: the next request offers no tools, and its answer ends the run. */
+  private wrappingUp: Ending | undefined;
 
   constructor(
     private readonly options: AgentOptions & { readonly model: LanguageModelV3 },
@@ -217,6 +232,7 @@ class GuardedAgent implements Agent {
     this.recoveries = 0;
     this.offered.clear();
     this.answer = '';
+    this.wrappingUp = undefined;
     this.entries.push({ message: { role: 'user', content: [{ type: 'text', text: task }] } });
     if (this.machine.state !== 'running') this.machine.transition('running', 'a new task');
     return this.loop(options.signal);
@@ -322,6 +338,13 @@ class GuardedAgent implements Agent {
     this.entries.push({ message: assistantMessage(response) });
     this.save();
 
+    const wrappingUp = this.wrappingUp;
+    if (wrappingUp) {
+      this.wrappingUp = undefined;
+      this.answer = response.text;
+      this.closeDanglingCalls(`not run: ${wrappingUp.reason}`);
+      return { state: wrappingUp.state, reason: wrappingUp.reason };
+    }
     if (response.toolCalls.length > 0) {
       this.answer = '';
       const spent = this.budget.overspent(this.now());
@@ -445,6 +468,14 @@ class GuardedAgent implements Agent {
     }
     this.entries.push({ message: { role: 'tool', content: results } });
     if (!ending) this.offerAlternatives(disabled);
+    if (ending?.wrapUp) {
+      // One last turn: the model reads why the run ends and answers, with no tools to call.
+      this.wrappingUp = ending;
+      this.addInternal('halt', `[narrowing] ${ending.reason} ${WRAP_UP}`);
+      this.save();
+      this.machine.transition('running', 'halted: one last turn to answer');
+      return undefined;
+    }
     this.save();
     if (ending) return ending;
     this.machine.transition('running', 'tool results are in');
@@ -502,10 +533,13 @@ class GuardedAgent implements Agent {
     }
     if (result.status === 'refused') {
       const part = toolResult(call, 'error-text', result.message);
-      const halt =
-        check?.verdict === 'halt'
-          ? { state: STATE_OF_HALT[check.rule ?? ''] ?? 'error', reason: check.reason ?? result.message }
-          : undefined;
+      const rule = check?.rule ?? '';
+      const halt: Ending | undefined =
+        check?.verdict !== 'halt'
+          ? undefined
+          : WRAP_UP_RULES.has(rule)
+            ? { state: 'halted', reason: check.reason ?? result.message, wrapUp: true }
+            : { state: STATE_OF_HALT[rule] ?? 'error', reason: check.reason ?? result.message };
       const disabled = check?.rule !== undefined && DISABLING_RULES.has(check.rule);
       return { part, status: 'refused', disabled, ...(halt && { halt }) };
     }
@@ -582,7 +616,7 @@ class GuardedAgent implements Agent {
   }
 
   private callOptions() {
-    const tools = modelTools([...this.tools.values()]);
+    const tools = this.wrappingUp ? [] : modelTools([...this.tools.values()]);
     const system: LanguageModelV3Message[] = this.options.system
       ? [{ role: 'system', content: this.options.system }]
       : [];

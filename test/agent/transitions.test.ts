@@ -404,6 +404,37 @@ describe('errors', () => {
   });
 });
 
+describe('halted', () => {
+  it('is halted by the same refused call and answers, and starts again from halted with a new message', async () => {
+    const missing = defineTool({
+      name: 'read_file',
+      inputSchema: { type: 'object', properties: { path: { type: 'string' } } },
+      execute: () => {
+        throw new Error("ENOENT: no such file or directory, open 'notes.md'");
+      },
+    });
+    const read: Reply = { toolCalls: [{ name: 'read_file', args: { path: 'notes.md' } }] };
+    const server = await scriptedServer([
+      read,
+      read,
+      read,
+      read,
+      { text: 'There are no notes.' },
+      { text: 'Hi.' },
+    ]);
+    const log = walk();
+    const agent = await createAgent({
+      model: modelOn(server),
+      tools: [missing],
+      guard: { store: 'memory' },
+      onEvent: log.onEvent,
+    });
+    expect(await agent.run('Read my notes.')).toMatchObject({ state: 'halted', text: 'There are no notes.' });
+    expect(await agent.run('Hello.')).toMatchObject({ state: 'completed', text: 'Hi.' });
+    expect(log.states().slice(-3)).toEqual(['running>halted', 'halted>running', 'running>completed']);
+  });
+});
+
 it('reaches every transition of the table in the runs above, and no other', () => {
   const table = (Object.keys(TRANSITIONS) as AgentState[]).flatMap((from) =>
     TRANSITIONS[from].map((to) => `${from}>${to}`),
