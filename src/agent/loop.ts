@@ -498,6 +498,7 @@ class GuardedAgent implements Agent {
     };
     const proposal = toolCallToProposal(call.toolName, args, extras);
     let outcome: Outcome | undefined;
+    let abandoned = false;
     const learn = (value: unknown, durationMs: number): Outcome => {
       outcome = { ...toolCallToOutcome(call.toolName, args, value, { ...extras, durationMs }), proposal };
       return outcome;
@@ -508,7 +509,9 @@ class GuardedAgent implements Agent {
       () => {
         if (!tool)
           throw new Error(`There is no tool named ${call.toolName}. The tools are: ${this.toolNames()}.`);
-        return tool.execute(args, { signal, toolCallId: call.toolCallId });
+        return abandonOnAbort(tool.execute(args, { signal, toolCallId: call.toolCallId }), signal, () => {
+          abandoned = true;
+        });
       },
       {
         result: (_proposal, value, ms) => learn(value, ms),
@@ -525,11 +528,21 @@ class GuardedAgent implements Agent {
       ...(check?.rule !== undefined && { rule: check.rule }),
     });
     if (result.status === 'cancelled') {
-      return {
-        part: toolResult(call, 'error-text', '[not run: cancelled]'),
-        status: 'not-run',
-        cancelled: true,
-      };
+      return abandoned
+        ? {
+            part: toolResult(
+              call,
+              'error-text',
+              '[abandoned: the run ended while this call was still running]',
+            ),
+            status: 'abandoned',
+            cancelled: true,
+          }
+        : {
+            part: toolResult(call, 'error-text', '[not run: cancelled]'),
+            status: 'not-run',
+            cancelled: true,
+          };
     }
     if (result.status === 'refused') {
       const part = toolResult(call, 'error-text', result.message);
@@ -665,6 +678,53 @@ class GuardedAgent implements Agent {
   private toolNames(): string {
     return [...this.tools.keys()].join(', ') || 'none';
   }
+}
+
+/** How long a tool may take to stop once its signal aborts before the run ends without it. */
+const ABANDON_AFTER_MS = 250;
+
+/**
+ * A tool's result; or, when the signal aborts and the tool has not stopped shortly after, a
+ * rejection with the signal's reason: a tool that ignores its signal cannot keep the run from ending
+ * on time. What it settles with later is dropped.
+ */
+function abandonOnAbort(value: unknown, signal: AbortSignal, onAbandon: () => void): unknown {
+  if (!isThenable(value)) return value;
+  return new Promise((resolve, reject) => {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const abandon = () => {
+      onAbandon();
+      reject(signal.reason);
+    };
+    const onAbort = () => {
+      timer = setTimeout(abandon, ABANDON_AFTER_MS);
+      timer.unref?.();
+    };
+    const settle = () => {
+      clearTimeout(timer);
+      signal.removeEventListener('abort', onAbort);
+    };
+    if (signal.aborted) onAbort();
+    else signal.addEventListener('abort', onAbort, { once: true });
+    value.then(
+      (settled) => {
+        settle();
+        resolve(settled);
+      },
+      (error: unknown) => {
+        settle();
+        reject(error);
+      },
+    );
+  });
+}
+
+function isThenable(value: unknown): value is PromiseLike<unknown> {
+  return (
+    (typeof value === 'object' || typeof value === 'function') &&
+    value !== null &&
+    typeof (value as { then?: unknown }).then === 'function'
+  );
 }
 
 function assistantMessage(response: ModelResponse): LanguageModelV3Message {
