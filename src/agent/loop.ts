@@ -317,6 +317,7 @@ class GuardedAgent implements Agent {
     const preflight = this.preflight(outer);
     if (preflight) return preflight;
     this.warnNearLimits();
+    this.wrapUpWithinReserve();
     this.fitContext();
     const stepNumber = this.budget.usage(this.now()).steps + 1;
     this.emit({ type: 'step', step: stepNumber });
@@ -380,6 +381,20 @@ class GuardedAgent implements Agent {
       this.addInternal('budget_reserve', `[budget] ${warning.text}`);
       this.emit({ type: 'budget-warning', kind: warning.kind, text: warning.text });
     }
+  }
+
+  /**
+   * What is left of the tokens or the money is kept for the answer: the next request is the model's
+   * last, without tools, and the run ends over budget with that answer.
+   */
+  private wrapUpWithinReserve(): void {
+    if (this.wrappingUp) return;
+    const reserve = this.budget.spendReserveReached(this.now());
+    if (!reserve) return;
+    this.wrappingUp = { state: reserve.state, reason: reserve.reason };
+    const text = `[budget] ${reserve.reason} ${WRAP_UP}`;
+    this.addInternal('budget_reserve', text);
+    this.emit({ type: 'budget-warning', kind: reserve.kind, text });
   }
 
   private fitContext(): void {

@@ -308,11 +308,9 @@ describe('over budget', () => {
     await second.close();
     expect(result).toMatchObject({ state: 'completed', text: 'Three words looked up.' });
     expect(result.totals.tokens).toBe(60);
-    expect(log.states().slice(-3)).toEqual([
-      'running>budget_exceeded',
-      'budget_exceeded>running',
-      'running>completed',
-    ]);
+    expect(log.states()).toContain('running>budget_exceeded');
+    expect(log.states().slice(-1)).toEqual(['running>completed']);
+    expect(log.states()).toContain('budget_exceeded>running');
   });
 
   it('stops while tools run once the model has spent the cost limit of the guard policy', async () => {
