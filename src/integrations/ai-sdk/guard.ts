@@ -159,9 +159,60 @@ export function narrowingForAiSdk(source: GuardSource = {}, options: AiSdkGuardO
     for (const [name, tool] of Object.entries(tools)) {
       const execute = tool.execute;
       wrapped[name] =
-        execute === undefined ? tool : { ...tool, execute: guardedExecute(name, execute.bind(tool)) };
+        execute === undefined
+          ? tool
+          : {
+              ...tool,
+              execute: isAsyncGeneratorFunction(execute)
+                ? guardedStream(name, execute.bind(tool) as StreamingExecute)
+                : guardedExecute(name, execute.bind(tool)),
+            };
     }
     return wrapped as TOOLS;
+  }
+
+  /**
+   * A streaming tool (`execute` is an `async function*`) stays one: each value it yields is passed
+   * on as it comes, and the last one is what the guard learns from, as it is what the model reads.
+   */
+  function guardedStream(name: string, execute: StreamingExecute) {
+    return async function* (input: unknown, callOptions: ExecuteOptions) {
+      const proposal = proposalFor(name, input, callOptions);
+      const verdict = checkSafely(handle.session(), proposal, options);
+      if (verdict.ok && verdict.check.verdict === 'halt') halted = true;
+      const refusal = refusalText(verdict, options);
+      if (refusal !== undefined) throw new NarrowingError('CALL_REFUSED', refusal);
+      const signal = callOptions?.abortSignal;
+      const startedAt = performance.now();
+      let last: unknown;
+      try {
+        for await (const value of execute(input, callOptions)) {
+          last = value;
+          yield value;
+        }
+      } catch (error) {
+        if (!signal?.aborted)
+          recordSafely(
+            handle.session(),
+            toolCallOutcomes.error(proposal, error, performance.now() - startedAt),
+            options,
+          );
+        throw error;
+      }
+      if (!signal?.aborted)
+        recordSafely(
+          handle.session(),
+          toolCallOutcomes.result(proposal, last, performance.now() - startedAt),
+          options,
+        );
+    };
+  }
+
+  function proposalFor(name: string, input: unknown, callOptions: ExecuteOptions | undefined) {
+    return toolCallToProposal(name, input, {
+      ...(callOptions?.toolCallId !== undefined && { callId: callOptions.toolCallId }),
+      ...(Array.isArray(callOptions?.messages) && { step: callOptions.messages.length }),
+    });
   }
 
   function guardedExecute(name: string, execute: (input: unknown, options: unknown) => unknown) {
@@ -200,6 +251,12 @@ export function narrowingForAiSdk(source: GuardSource = {}, options: AiSdkGuardO
     session: () => handle.session(),
     close: () => handle.close(),
   };
+}
+
+type StreamingExecute = (input: unknown, options: unknown) => AsyncIterable<unknown>;
+
+function isAsyncGeneratorFunction(fn: unknown): boolean {
+  return Object.prototype.toString.call(fn) === '[object AsyncGeneratorFunction]';
 }
 
 interface ExecuteOptions {
