@@ -11,6 +11,12 @@ import type { BudgetPolicy } from '../core/policy.js';
 import type { TerminalState } from './states.js';
 
 export interface AgentBudget extends Partial<BudgetPolicy> {
+  /**
+   * Tokens kept for the answer: once no more than this is left of `tokenBudget`, the model is given
+   * one last turn without tools. Default 512 (a quarter of a smaller budget), and never less than
+   * twice the largest request seen so far, since every request sends the whole conversation again.
+   */
+  readonly reserveTokens?: number;
   /** Warn when this many steps or fewer remain. Default: a tenth of `maxSteps`, at least 1. */
   readonly reserveSteps?: number;
   /** Warn when this fraction of `timeoutMs` or less remains. Default 0.1. */
@@ -35,6 +41,8 @@ export interface BudgetSnapshot {
   readonly counters: unknown;
   readonly elapsedMs: number;
   readonly warned: readonly ReserveKind[];
+  /** The most tokens one request took, for the token reserve. */
+  readonly largestRequest?: number;
 }
 
 const STATE_OF_RULE: Record<string, BudgetStop['state']> = {
@@ -44,16 +52,59 @@ const STATE_OF_RULE: Record<string, BudgetStop['state']> = {
 };
 
 const WRAP_UP = 'Wrap up: finish what is in hand and report to the user while there is room to do so.';
+const DEFAULT_RESERVE_TOKENS = 512;
+/** The token reserve is at least this many times the largest request seen. */
+const REQUESTS_IN_RESERVE = 2;
 
 export class RunBudget {
   private readonly counters: Budget;
   private readonly limits: AgentBudget;
   private warned = new Set<ReserveKind>();
+  /** The most tokens one model response took (its whole request and its output). */
+  private largestRequest = 0;
 
   constructor(limits: AgentBudget, now: number) {
     this.limits = limits;
-    this.counters = new Budget({ reserveTokens: 512, reserveCostFraction: 0.1, ...limits });
+    // The token reserve is this class's own (it grows with the requests); the engine counts.
+    this.counters = new Budget({ reserveCostFraction: 0.1, ...limits, reserveTokens: 0 });
     this.counters.start(now);
+  }
+
+  /** The tokens kept for the answer: the reserve asked for, or two of the largest requests seen. */
+  reserveTokens(): number {
+    const budget = this.limits.tokenBudget ?? Number.POSITIVE_INFINITY;
+    const asked = this.limits.reserveTokens ?? Math.min(DEFAULT_RESERVE_TOKENS, Math.floor(budget / 4));
+    return Math.max(asked, REQUESTS_IN_RESERVE * this.largestRequest);
+  }
+
+  /**
+   * Within the token or cost reserve: the next request is the model's last, without tools, so that
+   * the run ends with an answer rather than out of budget in the middle of a step.
+   */
+  spendReserveReached(now: number): (BudgetStop & { readonly kind: 'tokens' | 'cost' }) | undefined {
+    if (this.exceeded(now)) return undefined;
+    const { tokens, costUsd } = this.counters.usage(now);
+    const { tokenBudget, costLimit } = this.limits;
+    if (tokenBudget !== undefined && tokenBudget - tokens <= this.reserveTokens()) {
+      return {
+        kind: 'tokens',
+        state: 'budget_exceeded',
+        rule: BUDGET_RULES.reserve,
+        reason: `This session has used ${tokens} of its ${tokenBudget} tokens; the rest is kept for the answer.`,
+      };
+    }
+    const fraction = this.limits.reserveCostFraction ?? 0.1;
+    if (costLimit !== undefined && costLimit - costUsd <= costLimit * fraction) {
+      return {
+        kind: 'cost',
+        state: 'budget_exceeded',
+        rule: BUDGET_RULES.reserve,
+        reason:
+          `This session has cost $${costUsd.toFixed(4)} of its limit of $${costLimit.toFixed(4)}; ` +
+          'the rest is kept for the answer.',
+      };
+    }
+    return undefined;
   }
 
   /** The limit reached, if any: the run stops before its next model request. */
@@ -97,9 +148,7 @@ export class RunBudget {
         );
       }
     }
-    const spend = this.counters.check(now);
-    if (spend?.rule === BUDGET_RULES.reserve)
-      add(spend.evidence.costUsd === undefined ? 'tokens' : 'cost', spend.reason);
+    // Within the token or cost reserve the loop gives the model its last turn (`spendReserveReached`).
     return out;
   }
 
@@ -107,6 +156,7 @@ export class RunBudget {
   spend(usage: { readonly tokens: number; readonly costUsd?: number }): void {
     this.counters.countStep();
     this.counters.addUsage(usage);
+    if (Number.isFinite(usage.tokens)) this.largestRequest = Math.max(this.largestRequest, usage.tokens);
   }
 
   usage(now: number): { steps: number; tokens: number; costUsd: number; elapsedMs: number } {
@@ -124,6 +174,7 @@ export class RunBudget {
       counters: this.counters.snapshot(),
       elapsedMs: this.counters.usage(now).elapsedMs,
       warned: [...this.warned],
+      largestRequest: this.largestRequest,
     };
   }
 
@@ -132,5 +183,8 @@ export class RunBudget {
     this.counters.restore(snapshot.counters);
     this.counters.start(now - Math.max(0, snapshot.elapsedMs));
     this.warned = new Set(snapshot.warned);
+    const largest = snapshot.largestRequest;
+    this.largestRequest =
+      typeof largest === 'number' && Number.isFinite(largest) && largest > 0 ? largest : 0;
   }
 }

@@ -10,7 +10,12 @@
 import type { LanguageModelV3Message } from '@ai-sdk/provider';
 
 /** Why the loop wrote a message itself: the user never sees these. */
-export type InternalReason = 'max_tokens_recovery' | 'compaction' | 'alternatives' | 'budget_reserve';
+export type InternalReason =
+  | 'max_tokens_recovery'
+  | 'compaction'
+  | 'alternatives'
+  | 'budget_reserve'
+  | 'halt';
 
 export interface ConversationEntry {
   readonly message: LanguageModelV3Message;

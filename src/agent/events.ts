@@ -15,7 +15,11 @@ export interface RunTotals {
   readonly elapsedMs: number;
 }
 
-export type ToolResultStatus = 'ran' | 'failed' | 'refused' | 'not-run';
+/**
+ * `abandoned`: the tool was still running when the run was cancelled or ran out of time, and did not
+ * stop when its signal was aborted; the run ended without it (what it does later is not learned).
+ */
+export type ToolResultStatus = 'ran' | 'failed' | 'refused' | 'not-run' | 'abandoned';
 
 export type AgentEvent =
   | ({ readonly type: 'state' } & StateChange)

@@ -14,6 +14,7 @@ import { toolCallToOutcome, toolCallToProposal } from '../adapters/tool-call/con
 import { BUDGET_RULES } from '../core/budget.js';
 import { isNarrowingError, NarrowingError } from '../core/errors.js';
 import { ToolPolicyIndex } from '../core/policy.js';
+import { REPEATED_REFUSAL_RULE } from '../core/refusal-streak.js';
 import type { Outcome } from '../core/types.js';
 import { guardedCall } from '../guard/guarded-call.js';
 import { type OpenGuardOptions, openGuard } from '../guard/open.js';
@@ -122,6 +123,16 @@ const CONTINUE =
 /** The rules after which a tool stays switched off for the run. */
 const DISABLING_RULES = new Set(['non-advancing', 'tool-health']);
 
+/**
+ * The guard's halts after which the model is given one last turn, without tools, to answer: the
+ * run ends because nothing more is worth trying, not because a limit leaves no room.
+ */
+const WRAP_UP_RULES = new Set([REPEATED_REFUSAL_RULE, 'convergence']);
+
+const WRAP_UP =
+  'No tools are available any more. Answer the user now: what was done, what was refused and why, ' +
+  'and what is left to do.';
+
 const STATE_OF_HALT: Record<string, TerminalState> = {
   [BUDGET_RULES.steps]: 'max_steps',
   [BUDGET_RULES.spend]: 'budget_exceeded',
@@ -149,6 +160,8 @@ interface Ending {
   readonly state: TerminalState;
   readonly reason: string;
   readonly error?: unknown;
+  /** The model is given one last turn without tools before the run ends. */
+  readonly wrapUp?: boolean;
 }
 
 /** What came of one tool call, for the model and for the loop. */
@@ -180,6 +193,8 @@ class GuardedAgent implements Agent {
   private answer = '';
   private closed = false;
   private busy = false;
+  /** The guard halted the run: the next request offers no tools, and its answer ends the run. */
+  private wrappingUp: Ending | undefined;
 
   constructor(
     private readonly options: AgentOptions & { readonly model: LanguageModelV3 },
@@ -217,6 +232,7 @@ class GuardedAgent implements Agent {
     this.recoveries = 0;
     this.offered.clear();
     this.answer = '';
+    this.wrappingUp = undefined;
     this.entries.push({ message: { role: 'user', content: [{ type: 'text', text: task }] } });
     if (this.machine.state !== 'running') this.machine.transition('running', 'a new task');
     return this.loop(options.signal);
@@ -301,6 +317,7 @@ class GuardedAgent implements Agent {
     const preflight = this.preflight(outer);
     if (preflight) return preflight;
     this.warnNearLimits();
+    this.wrapUpWithinReserve();
     this.fitContext();
     const stepNumber = this.budget.usage(this.now()).steps + 1;
     this.emit({ type: 'step', step: stepNumber });
@@ -322,6 +339,13 @@ class GuardedAgent implements Agent {
     this.entries.push({ message: assistantMessage(response) });
     this.save();
 
+    const wrappingUp = this.wrappingUp;
+    if (wrappingUp) {
+      this.wrappingUp = undefined;
+      this.answer = response.text;
+      this.closeDanglingCalls(`not run: ${wrappingUp.reason}`);
+      return { state: wrappingUp.state, reason: wrappingUp.reason };
+    }
     if (response.toolCalls.length > 0) {
       this.answer = '';
       const spent = this.budget.overspent(this.now());
@@ -357,6 +381,20 @@ class GuardedAgent implements Agent {
       this.addInternal('budget_reserve', `[budget] ${warning.text}`);
       this.emit({ type: 'budget-warning', kind: warning.kind, text: warning.text });
     }
+  }
+
+  /**
+   * What is left of the tokens or the money is kept for the answer: the next request is the model's
+   * last, without tools, and the run ends over budget with that answer.
+   */
+  private wrapUpWithinReserve(): void {
+    if (this.wrappingUp) return;
+    const reserve = this.budget.spendReserveReached(this.now());
+    if (!reserve) return;
+    this.wrappingUp = { state: reserve.state, reason: reserve.reason };
+    const text = `[budget] ${reserve.reason} ${WRAP_UP}`;
+    this.addInternal('budget_reserve', text);
+    this.emit({ type: 'budget-warning', kind: reserve.kind, text });
   }
 
   private fitContext(): void {
@@ -445,6 +483,14 @@ class GuardedAgent implements Agent {
     }
     this.entries.push({ message: { role: 'tool', content: results } });
     if (!ending) this.offerAlternatives(disabled);
+    if (ending?.wrapUp) {
+      // One last turn: the model reads why the run ends and answers, with no tools to call.
+      this.wrappingUp = ending;
+      this.addInternal('halt', `[narrowing] ${ending.reason} ${WRAP_UP}`);
+      this.save();
+      this.machine.transition('running', 'halted: one last turn to answer');
+      return undefined;
+    }
     this.save();
     if (ending) return ending;
     this.machine.transition('running', 'tool results are in');
@@ -467,6 +513,7 @@ class GuardedAgent implements Agent {
     };
     const proposal = toolCallToProposal(call.toolName, args, extras);
     let outcome: Outcome | undefined;
+    let abandoned = false;
     const learn = (value: unknown, durationMs: number): Outcome => {
       outcome = { ...toolCallToOutcome(call.toolName, args, value, { ...extras, durationMs }), proposal };
       return outcome;
@@ -477,7 +524,9 @@ class GuardedAgent implements Agent {
       () => {
         if (!tool)
           throw new Error(`There is no tool named ${call.toolName}. The tools are: ${this.toolNames()}.`);
-        return tool.execute(args, { signal, toolCallId: call.toolCallId });
+        return abandonOnAbort(tool.execute(args, { signal, toolCallId: call.toolCallId }), signal, () => {
+          abandoned = true;
+        });
       },
       {
         result: (_proposal, value, ms) => learn(value, ms),
@@ -494,18 +543,31 @@ class GuardedAgent implements Agent {
       ...(check?.rule !== undefined && { rule: check.rule }),
     });
     if (result.status === 'cancelled') {
-      return {
-        part: toolResult(call, 'error-text', '[not run: cancelled]'),
-        status: 'not-run',
-        cancelled: true,
-      };
+      return abandoned
+        ? {
+            part: toolResult(
+              call,
+              'error-text',
+              '[abandoned: the run ended while this call was still running]',
+            ),
+            status: 'abandoned',
+            cancelled: true,
+          }
+        : {
+            part: toolResult(call, 'error-text', '[not run: cancelled]'),
+            status: 'not-run',
+            cancelled: true,
+          };
     }
     if (result.status === 'refused') {
       const part = toolResult(call, 'error-text', result.message);
-      const halt =
-        check?.verdict === 'halt'
-          ? { state: STATE_OF_HALT[check.rule ?? ''] ?? 'error', reason: check.reason ?? result.message }
-          : undefined;
+      const rule = check?.rule ?? '';
+      const halt: Ending | undefined =
+        check?.verdict !== 'halt'
+          ? undefined
+          : WRAP_UP_RULES.has(rule)
+            ? { state: 'halted', reason: check.reason ?? result.message, wrapUp: true }
+            : { state: STATE_OF_HALT[rule] ?? 'error', reason: check.reason ?? result.message };
       const disabled = check?.rule !== undefined && DISABLING_RULES.has(check.rule);
       return { part, status: 'refused', disabled, ...(halt && { halt }) };
     }
@@ -582,7 +644,7 @@ class GuardedAgent implements Agent {
   }
 
   private callOptions() {
-    const tools = modelTools([...this.tools.values()]);
+    const tools = this.wrappingUp ? [] : modelTools([...this.tools.values()]);
     const system: LanguageModelV3Message[] = this.options.system
       ? [{ role: 'system', content: this.options.system }]
       : [];
@@ -631,6 +693,53 @@ class GuardedAgent implements Agent {
   private toolNames(): string {
     return [...this.tools.keys()].join(', ') || 'none';
   }
+}
+
+/** How long a tool may take to stop once its signal aborts before the run ends without it. */
+const ABANDON_AFTER_MS = 250;
+
+/**
+ * A tool's result; or, when the signal aborts and the tool has not stopped shortly after, a
+ * rejection with the signal's reason: a tool that ignores its signal cannot keep the run from ending
+ * on time. What it settles with later is dropped.
+ */
+function abandonOnAbort(value: unknown, signal: AbortSignal, onAbandon: () => void): unknown {
+  if (!isThenable(value)) return value;
+  return new Promise((resolve, reject) => {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const abandon = () => {
+      onAbandon();
+      reject(signal.reason);
+    };
+    const onAbort = () => {
+      timer = setTimeout(abandon, ABANDON_AFTER_MS);
+      timer.unref?.();
+    };
+    const settle = () => {
+      clearTimeout(timer);
+      signal.removeEventListener('abort', onAbort);
+    };
+    if (signal.aborted) onAbort();
+    else signal.addEventListener('abort', onAbort, { once: true });
+    value.then(
+      (settled) => {
+        settle();
+        resolve(settled);
+      },
+      (error: unknown) => {
+        settle();
+        reject(error);
+      },
+    );
+  });
+}
+
+function isThenable(value: unknown): value is PromiseLike<unknown> {
+  return (
+    (typeof value === 'object' || typeof value === 'function') &&
+    value !== null &&
+    typeof (value as { then?: unknown }).then === 'function'
+  );
 }
 
 function assistantMessage(response: ModelResponse): LanguageModelV3Message {

@@ -16,6 +16,8 @@ export type AgentState =
   | 'timed_out'
   | 'max_steps'
   | 'budget_exceeded'
+  /** The guard ended the run (the model kept proposing what it refused) and the model then answered. */
+  | 'halted'
   | 'error';
 
 /** The states a run ends in. */
@@ -30,6 +32,7 @@ const ENDINGS: readonly TerminalState[] = [
   'timed_out',
   'max_steps',
   'budget_exceeded',
+  'halted',
   'error',
 ];
 
@@ -48,6 +51,7 @@ export const TRANSITIONS: Readonly<Record<AgentState, readonly AgentState[]>> = 
   timed_out: ['running'],
   max_steps: ['running'],
   budget_exceeded: ['running'],
+  halted: ['running'],
   error: ['running'],
 };
 

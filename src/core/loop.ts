@@ -28,6 +28,7 @@ import { Learner } from './learning.js';
 import { Observed } from './observed.js';
 import { type Policy, type PolicyInput, resolvePolicy, ToolPolicyIndex } from './policy.js';
 import { RadiusLimit } from './radius.js';
+import { RefusalStreak } from './refusal-streak.js';
 import { sameProposal } from './same-proposal.js';
 import { contextMatches } from './scope.js';
 import {
@@ -156,6 +157,8 @@ export class NarrowingEngine {
   private hiddenStateBans: Entry[] = [];
   /** The distinct calls of the last while, and whether each was ruled out when last proposed. */
   private readonly seen = new DistinctWindow(SEEN_CALLS);
+  /** The same refused call proposed again and again: the third refusal in a row halts. */
+  private readonly refusals = new RefusalStreak();
 
   constructor(options: NarrowingEngineOptions) {
     this.adapter = options.adapter;
@@ -204,6 +207,8 @@ export class NarrowingEngine {
       if (budgetViolation) violations.push(budgetViolation);
     }
     if (violations.length > 1) violations.sort(bySeverity);
+    const repeated = this.refusals.note(call, violations[0]);
+    if (repeated) violations.unshift(repeated);
     if (violations.length > 0) redactViolations(violations);
     let verdict: VerdictKind = violations[0]?.severity ?? 'allow';
     let softened = false;
@@ -462,6 +467,7 @@ export class NarrowingEngine {
     for (const entry of this.hiddenStateBans) this.index.remove(entry, this.clock.now());
     this.hiddenStateBans = [];
     for (const detector of this.detectors) detector.reset('session');
+    this.refusals.clear();
     this.world.restore({});
     this.radius.reset();
     this.budget.reset(this.clock.now(), 'session');
@@ -485,6 +491,7 @@ export class NarrowingEngine {
   newRun(reason: 'user' | 'compact'): void {
     if (reason === 'user') {
       for (const detector of this.detectors) detector.reset('user');
+      this.refusals.clear();
       this.halted = undefined;
       this.budget.reset(this.clock.now());
     } else {

@@ -69,4 +69,57 @@ describe('narrowing agent', () => {
     expect(code).toBe(1);
     expect(capture.stderr()).toMatch(/^error: the model request failed: unknown model/m);
   });
+
+  it('keeps the reserve of a policy file when no budget flag is given, and says "1 step"', async () => {
+    const dir = project();
+    const policy = join(dir, 'policy.json');
+    writeFileSync(policy, JSON.stringify({ budget: { tokenBudget: 100, reserveTokens: 100 } }));
+    const server = await scriptedServer([{ text: 'Answered within the reserve.' }]);
+    const capture = captureIO();
+    const code = await runAgentCommand(
+      'Anything',
+      {
+        model: 'scripted',
+        baseUrl: server.baseURL,
+        apiKeyEnv: 'TEST_KEY',
+        mcp: [],
+        stream: false,
+        stateDir: join(dir, '.narrowing'),
+        policy,
+      },
+      capture.io,
+    );
+    expect(code).toBe(1);
+    expect(capture.stdout()).toBe('Answered within the reserve.\n');
+    expect(capture.stderr()).toMatch(
+      /^budget_exceeded: This session has used 0 of its 100 tokens.*\(1 step, 15 tokens\)\n$/m,
+    );
+  });
+
+  it('takes a reserve, a cost limit and a number of recoveries as flags', async () => {
+    const dir = project();
+    const server = await scriptedServer([
+      { text: 'Cut ', finish: 'length' },
+      { text: 'off.', finish: 'length' },
+      { text: ' Never read.' },
+    ]);
+    const capture = captureIO();
+    const code = await runAgentCommand(
+      'Anything',
+      {
+        model: 'scripted',
+        baseUrl: server.baseURL,
+        apiKeyEnv: 'TEST_KEY',
+        mcp: [],
+        stream: false,
+        stateDir: join(dir, '.narrowing'),
+        reserveTokens: 10,
+        costLimit: 5,
+        maxTokenRecoveries: 1,
+      },
+      capture.io,
+    );
+    expect(code).toBe(0);
+    expect(capture.stdout()).toBe('Cut off.\n');
+  });
 });

@@ -34,7 +34,7 @@ describe('budgets', () => {
     expect(JSON.stringify(server.requests[2]?.messages)).toContain('Only 1 of this run');
   });
 
-  it('warns within the token reserve, then stops when the tokens are spent', async () => {
+  it('gives the model a last turn without tools once the tokens left are within the reserve', async () => {
     const server = await scriptedServer(lookups(5));
     const log = eventLog();
     const agent = await createAgent({
@@ -46,10 +46,11 @@ describe('budgets', () => {
     });
     const result = await agent.run('Look up words.');
     expect(result.state).toBe('budget_exceeded');
-    expect(result.totals.tokens).toBe(45);
+    expect(result.totals.tokens).toBe(30);
     expect(log.ofType('budget-warning').map((event) => event.kind)).toEqual(['tokens']);
-    // The third response spent the budget: its tool call is answered but not run.
-    expect(log.ofType('tool-result')).toHaveLength(2);
+    // The second request offered no tools; the tool call the model made anyway is answered, not run.
+    expect(server.requests[1]?.tools).toBeUndefined();
+    expect(log.ofType('tool-result')).toHaveLength(1);
     expect(result.messages.at(-1)?.role).toBe('tool');
   });
 
@@ -149,4 +150,38 @@ describe('limits reached away from the model', () => {
     expect(result).toMatchObject({ state: 'max_steps', reason: 'This run has used all 1 of its steps.' });
     expect(log.states().at(-1)).toBe('waiting_for_tool>max_steps');
   });
+});
+
+describe('the token reserve', () => {
+  const sizes = [
+    { request: 300, budget: 2_000 },
+    { request: 3_000, budget: 20_000 },
+    { request: 30_000, budget: 200_000 },
+  ];
+  for (const { request, budget } of sizes) {
+    it(`ends a run of ${request}-token requests within a budget of ${budget} with an answer`, async () => {
+      const steps: Reply[] = Array.from({ length: 20 }, (_, index) => ({
+        toolCalls: [{ name: 'lookup', args: { word: `w${index}` } }],
+        usage: { input: request - 100, output: 100 },
+      }));
+      const answer: Reply = {
+        text: 'Here is what I found.',
+        withoutTools: true,
+        usage: { input: request, output: 100 },
+      };
+      const server = await scriptedServer([...steps, answer]);
+      const agent = await createAgent({
+        model: modelOn(server),
+        tools: [lookup],
+        guard: { store: 'memory' },
+        budget: { tokenBudget: budget },
+      });
+      const result = await agent.run('Look up words.');
+      await agent.close();
+
+      expect(result).toMatchObject({ state: 'budget_exceeded', text: 'Here is what I found.' });
+      expect(result.totals.tokens).toBeLessThanOrEqual(budget);
+      expect(server.requests.at(-1)?.tools).toBeUndefined();
+    });
+  }
 });

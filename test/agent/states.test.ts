@@ -35,13 +35,14 @@ describe('the state machine', () => {
     expect(machine.state).toBe('idle');
   });
 
-  it('ends only in the six terminal states, each of which can start again', () => {
+  it('ends only in the seven terminal states, each of which can start again', () => {
     const terminal = (Object.keys(TRANSITIONS) as AgentState[]).filter(isTerminal);
     expect(terminal.sort()).toEqual([
       'budget_exceeded',
       'cancelled',
       'completed',
       'error',
+      'halted',
       'max_steps',
       'timed_out',
     ]);

@@ -25,6 +25,9 @@ export interface AgentCommandOptions {
   readonly maxSteps?: number;
   readonly timeout?: number;
   readonly tokenBudget?: number;
+  readonly reserveTokens?: number;
+  readonly costLimit?: number;
+  readonly maxTokenRecoveries?: number;
   readonly stream: boolean;
   readonly policy?: string;
   readonly stateDir?: string;
@@ -45,6 +48,13 @@ export function register(program: Command): void {
     .option('--max-steps <n>', 'stop after this many model steps', positive)
     .option('--timeout <seconds>', 'stop after this much wall time', positive)
     .option('--token-budget <n>', 'stop after this many tokens', positive)
+    .option(
+      '--reserve-tokens <n>',
+      'tokens kept for the answer (default 512, at least two requests)',
+      positive,
+    )
+    .option('--cost-limit <usd>', 'stop after this much money, in US dollars', positive)
+    .option('--max-token-recoveries <n>', 'cut-off responses continued in a run (default 3)', count)
     .option('--no-stream', 'wait for whole responses instead of streaming')
     .option('--policy <file>', 'a policy file (JSON or YAML)')
     .option('--state-dir <dir>', 'where learned constraints and the run state are kept')
@@ -97,11 +107,17 @@ export async function runAgentCommand(
       },
       stream: options.stream,
       ...(options.system !== undefined && { system: options.system }),
-      budget: {
-        ...(options.maxSteps !== undefined && { maxSteps: options.maxSteps }),
-        ...(options.timeout !== undefined && { timeoutMs: options.timeout * 1000 }),
-        ...(options.tokenBudget !== undefined && { tokenBudget: options.tokenBudget }),
-      },
+      // Without a budget flag the policy's budget (its reserve included) applies as it is.
+      ...(budgetFlags(options) && {
+        budget: {
+          ...(options.maxSteps !== undefined && { maxSteps: options.maxSteps }),
+          ...(options.timeout !== undefined && { timeoutMs: options.timeout * 1000 }),
+          ...(options.tokenBudget !== undefined && { tokenBudget: options.tokenBudget }),
+          ...(options.reserveTokens !== undefined && { reserveTokens: options.reserveTokens }),
+          ...(options.costLimit !== undefined && { costLimit: options.costLimit }),
+        },
+      }),
+      ...(options.maxTokenRecoveries !== undefined && { maxTokensRecoveries: options.maxTokenRecoveries }),
       onEvent: (event) => report(event, io),
     });
     const stop = new AbortController();
@@ -115,7 +131,11 @@ export async function runAgentCommand(
       if (!options.stream && result.text) io.stdout.write(result.text);
       io.stdout.write('\n');
       const { steps, tokens } = result.totals;
-      io.stderr.write(`${result.state}: ${result.reason} (${steps} steps, ${tokens} tokens)\n`);
+      // A reason may already start with the state ("cancelled: interrupted"): it is said once.
+      const said = result.reason.startsWith(`${result.state}:`)
+        ? result.reason
+        : `${result.state}: ${result.reason}`;
+      io.stderr.write(`${said} (${steps} step${steps === 1 ? '' : 's'}, ${tokens} tokens)\n`);
       return result.state === 'completed' ? 0 : 1;
     } finally {
       process.off('SIGINT', onSignal);
@@ -166,6 +186,23 @@ function oneLine(text: string): string {
 
 function collect(value: string, previous: string[]): string[] {
   return [...previous, value];
+}
+
+function budgetFlags(options: AgentCommandOptions): boolean {
+  return (
+    options.maxSteps !== undefined ||
+    options.timeout !== undefined ||
+    options.tokenBudget !== undefined ||
+    options.reserveTokens !== undefined ||
+    options.costLimit !== undefined
+  );
+}
+
+function count(value: string): number {
+  const number = Number(value);
+  if (!Number.isInteger(number) || number < 0)
+    throw new InvalidArgumentError(`expected a whole number, 0 or more (got "${value}")`);
+  return number;
 }
 
 function positive(value: string): number {

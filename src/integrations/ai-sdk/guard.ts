@@ -1,8 +1,9 @@
 /**
  * narrowing for the AI SDK (`ai`): `toolApproval` checks each call before it runs and denies a
  * refused one with the reason, which the model reads as an `execution-denied` tool result;
- * `onToolExecutionEnd` records what each call that ran teaches; `stopWhen` ends the loop once the
- * run is halted or nothing is left to try. For versions without `toolApproval`, `wrapTools` guards
+ * `onToolExecutionEnd` records what each call that ran teaches; once the run is halted or nothing
+ * is left to try, `prepareStep` gives the model one last step without tools to answer and
+ * `stopWhen` ends the loop after it. For versions without `toolApproval`, `wrapTools` guards
  * each tool's `execute` instead.
  *
  * The SDK is never imported: the shapes below are the parts of its types this module reads, so one
@@ -19,6 +20,7 @@ import {
   guardHandle,
   recordSafely,
   refusalText,
+  type SafeCheck,
 } from '../../guard/index.js';
 import { asFailure, toolCallOutcomes } from '../tool-call-outcomes.js';
 
@@ -73,7 +75,17 @@ export interface AiSdkGuard {
   readonly toolApproval: (request: AiSdkApprovalRequest) => AiSdkApprovalStatus;
   /** For the same call: records the outcome of each call that ran (denied calls never run). */
   readonly onToolExecutionEnd: (event: AiSdkToolExecutionEnd) => void;
-  /** A stop condition: true once the run is halted or every recent proposal was refused. */
+  /**
+   * For the same call: once the run is halted (the same refused call proposed again and again) or
+   * nothing is left to try, the next step offers the model no tools, so it writes its answer.
+   */
+  readonly prepareStep: (options: {
+    readonly stepNumber: number;
+  }) => { activeTools: never[]; toolChoice: 'none' } | undefined;
+  /**
+   * A stop condition: true after the step without tools that `prepareStep` gave the model, or, when
+   * `prepareStep` is not used, as soon as the run is halted or nothing is left to try.
+   */
   readonly stopWhen: (options: { readonly steps: readonly unknown[] }) => boolean;
   /**
    * The same tools with a guarded `execute`, for SDK versions without `toolApproval`: a refused call
@@ -93,13 +105,25 @@ export interface AiSdkGuard {
  */
 export function narrowingForAiSdk(source: GuardSource = {}, options: AiSdkGuardOptions = {}): AiSdkGuard {
   const handle = guardHandle(source);
+  /** A check of this guard said halt: the run is over once the model has answered. */
+  let halted = false;
+  /** Whether `prepareStep` is in use, and the step it gave the model to answer without tools. */
+  let prepares = false;
+  let answerStep: number | undefined;
+
+  const noteHalt = (verdict: SafeCheck) => {
+    if (verdict.ok && verdict.check.verdict === 'halt') halted = true;
+  };
+  const ending = () => halted || handle.session().isDone();
 
   const toolApproval = ({ toolCall, messages }: AiSdkApprovalRequest): AiSdkApprovalStatus => {
     const proposal = toolCallToProposal(toolCall.toolName, toolCall.input, {
       callId: toolCall.toolCallId,
       step: messages.length,
     });
-    const refusal = refusalText(checkSafely(handle.session(), proposal, options), options);
+    const verdict = checkSafely(handle.session(), proposal, options);
+    noteHalt(verdict);
+    const refusal = refusalText(verdict, options);
     return refusal === undefined ? 'not-applicable' : { type: 'denied', reason: refusal };
   };
 
@@ -113,16 +137,82 @@ export function narrowingForAiSdk(source: GuardSource = {}, options: AiSdkGuardO
     recordSafely(handle.session(), outcome, options);
   };
 
-  const stopWhen = () => handle.session().isDone();
+  const prepareStep: AiSdkGuard['prepareStep'] = ({ stepNumber }) => {
+    if (stepNumber === 0) {
+      // A new call of the loop: its own last step is still to come.
+      answerStep = undefined;
+      if (!handle.session().isDone()) halted = false;
+    }
+    prepares = true;
+    if (answerStep === undefined && !ending()) return undefined;
+    answerStep ??= stepNumber;
+    return { activeTools: [], toolChoice: 'none' };
+  };
+
+  const stopWhen = ({ steps }: { readonly steps: readonly unknown[] }) => {
+    if (!prepares) return ending();
+    return answerStep !== undefined && steps.length > answerStep;
+  };
 
   function wrapTools<TOOLS extends Record<string, AiSdkExecutableTool>>(tools: TOOLS): TOOLS {
     const wrapped: Record<string, AiSdkExecutableTool> = {};
     for (const [name, tool] of Object.entries(tools)) {
       const execute = tool.execute;
       wrapped[name] =
-        execute === undefined ? tool : { ...tool, execute: guardedExecute(name, execute.bind(tool)) };
+        execute === undefined
+          ? tool
+          : {
+              ...tool,
+              execute: isAsyncGeneratorFunction(execute)
+                ? guardedStream(name, execute.bind(tool) as StreamingExecute)
+                : guardedExecute(name, execute.bind(tool)),
+            };
     }
     return wrapped as TOOLS;
+  }
+
+  /**
+   * A streaming tool (`execute` is an `async function*`) stays one: each value it yields is passed
+   * on as it comes, and the last one is what the guard learns from, as it is what the model reads.
+   */
+  function guardedStream(name: string, execute: StreamingExecute) {
+    return async function* (input: unknown, callOptions: ExecuteOptions) {
+      const proposal = proposalFor(name, input, callOptions);
+      const verdict = checkSafely(handle.session(), proposal, options);
+      if (verdict.ok && verdict.check.verdict === 'halt') halted = true;
+      const refusal = refusalText(verdict, options);
+      if (refusal !== undefined) throw new NarrowingError('CALL_REFUSED', refusal);
+      const signal = callOptions?.abortSignal;
+      const startedAt = performance.now();
+      let last: unknown;
+      try {
+        for await (const value of execute(input, callOptions)) {
+          last = value;
+          yield value;
+        }
+      } catch (error) {
+        if (!signal?.aborted)
+          recordSafely(
+            handle.session(),
+            toolCallOutcomes.error(proposal, error, performance.now() - startedAt),
+            options,
+          );
+        throw error;
+      }
+      if (!signal?.aborted)
+        recordSafely(
+          handle.session(),
+          toolCallOutcomes.result(proposal, last, performance.now() - startedAt),
+          options,
+        );
+    };
+  }
+
+  function proposalFor(name: string, input: unknown, callOptions: ExecuteOptions | undefined) {
+    return toolCallToProposal(name, input, {
+      ...(callOptions?.toolCallId !== undefined && { callId: callOptions.toolCallId }),
+      ...(Array.isArray(callOptions?.messages) && { step: callOptions.messages.length }),
+    });
   }
 
   function guardedExecute(name: string, execute: (input: unknown, options: unknown) => unknown) {
@@ -138,6 +228,7 @@ export function narrowingForAiSdk(source: GuardSource = {}, options: AiSdkGuardO
         toolCallOutcomes,
         { ...options, ...(callOptions?.abortSignal && { signal: callOptions.abortSignal }) },
       );
+      if (result.check?.verdict === 'halt') halted = true;
       switch (result.status) {
         case 'ran':
           return result.value;
@@ -154,11 +245,18 @@ export function narrowingForAiSdk(source: GuardSource = {}, options: AiSdkGuardO
   return {
     toolApproval,
     onToolExecutionEnd,
+    prepareStep,
     stopWhen,
     wrapTools,
     session: () => handle.session(),
     close: () => handle.close(),
   };
+}
+
+type StreamingExecute = (input: unknown, options: unknown) => AsyncIterable<unknown>;
+
+function isAsyncGeneratorFunction(fn: unknown): boolean {
+  return Object.prototype.toString.call(fn) === '[object AsyncGeneratorFunction]';
 }
 
 interface ExecuteOptions {

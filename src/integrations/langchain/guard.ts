@@ -2,8 +2,9 @@
  * narrowing for LangChain (`langchain` v1 `createAgent`): one middleware. Its `wrapToolCall` checks
  * each call before it runs and answers a refused one with an error `ToolMessage` carrying the reason;
  * it records what each call that ran teaches, and turns a tool's thrown error into an error
- * `ToolMessage` with the real error text instead of letting it end `invoke`. Its `beforeModel` ends
- * the run after a tool step that narrowing halted, or once nothing is left to try.
+ * `ToolMessage` with the real error text instead of letting it end `invoke`. Once narrowing halts the
+ * run (or nothing is left to try), `wrapModelCall` gives the model one last turn without tools, in
+ * which it writes its answer; should it call tools anyway, `beforeModel` ends the run after them.
  *
  * LangChain is imported as types only: the middleware is the object `createMiddleware` builds, and
  * `@langchain/core/messages` is loaded on the first call (see `messages.ts`).
@@ -52,6 +53,13 @@ export interface LangChainGuard {
 
 type ToolCallResult = Awaited<ReturnType<NonNullable<AgentMiddleware['wrapToolCall']>>>;
 type ToolCallHandler = (request: ToolCallRequest) => ToolCallResult | Promise<ToolCallResult>;
+
+/** The part of a model request this middleware reads and changes. */
+interface ModelCallRequest {
+  readonly state: { readonly messages: readonly StateMessage[] };
+  readonly tools: readonly unknown[];
+  readonly toolChoice?: unknown;
+}
 
 /**
  * Guards the tools of a LangChain agent. `source` is an open session, or the options to open one on
@@ -107,13 +115,55 @@ export function narrowingForLangChain(
     return check?.verdict === 'warn' && ToolMessage.isInstance(result) ? withWarning(result, check) : result;
   }
 
+  /**
+   * Where the run stands after a halt: `answer` while the model has not yet had its last turn,
+   * `end` once it has had it, undefined when the run goes on.
+   */
+  function ending(
+    messages: readonly StateMessage[],
+  ): { stage: 'answer' | 'end'; reason: string } | undefined {
+    let start = 0;
+    for (let index = messages.length - 1; index >= 0; index -= 1) {
+      if (messages[index]?.type === 'human') {
+        start = index + 1;
+        break;
+      }
+    }
+    let haltAt = -1;
+    let reason: string | undefined;
+    for (let index = start; index < messages.length; index += 1) {
+      const meta = verdictOf(messages[index] as StateMessage);
+      if (meta?.verdict === 'halt') {
+        haltAt = index;
+        reason = meta.reason;
+        break;
+      }
+    }
+    if (haltAt < 0) {
+      if (lastToolStep(messages).length === 0 || !handle.session().isDone()) return undefined;
+      haltAt = messages.length - 1;
+    }
+    let answered = false;
+    for (let index = haltAt + 1; index < messages.length; index += 1)
+      answered ||= messages[index]?.type === 'ai';
+    reason ??= handle.session().engine.getConvergence().reason ?? 'nothing is left to try.';
+    return { stage: answered ? 'end' : 'answer', reason };
+  }
+
+  async function wrapModelCall(
+    request: ModelCallRequest,
+    handler: (request: ModelCallRequest) => unknown,
+  ): Promise<unknown> {
+    if (ending(request.state.messages)?.stage !== 'answer') return handler(request);
+    // The last turn: the model reads why the run ends (the halted call's message) and answers.
+    return handler({ ...request, tools: [], toolChoice: undefined });
+  }
+
   async function beforeModel(state: { readonly messages: readonly StateMessage[] }) {
-    const step = lastToolStep(state.messages);
-    if (step.length === 0) return undefined;
-    const halt = step.map(verdictOf).find((meta) => meta?.verdict === 'halt');
-    const session = handle.session();
-    if (halt === undefined && !session.isDone()) return undefined;
-    const reason = halt?.reason ?? session.engine.getConvergence().reason ?? 'nothing is left to try.';
+    if (lastToolStep(state.messages).length === 0) return undefined;
+    const end = ending(state.messages);
+    if (end?.stage !== 'end') return undefined;
+    const reason = end.reason;
     const { AIMessage } = await langchainMessages();
     return {
       jumpTo: 'end' as const,
@@ -125,8 +175,9 @@ export function narrowingForLangChain(
     [MIDDLEWARE_BRAND]: true,
     name: NARROWING_MIDDLEWARE,
     wrapToolCall,
+    wrapModelCall,
     beforeModel: { canJumpTo: ['end'], hook: beforeModel },
-  } as AgentMiddleware;
+  } as unknown as AgentMiddleware;
 
   return { middleware, session: () => handle.session(), close: () => handle.close() };
 }

@@ -2,8 +2,9 @@
  * narrowing for the OpenAI Agents SDK (`@openai/agents`): a tool input guardrail checks each call
  * and rejects a refused one with the reason as the tool's output; an `errorFunction` hands the real
  * error to the guard (by default the SDK replaces it with a generic sentence) and to the model; the
- * runner's `agent_tool_end` event records each call that returned. A halt ends the run: the
- * guardrail trips, and the run throws.
+ * runner's `agent_tool_end` event records each call that returned. A halt ends the run gracefully:
+ * the model reads the halt as the tool's output, every guarded tool is then switched off
+ * (`isEnabled`), and the model's next answer, written without tools, is the run's final output.
  *
  * The SDK is never imported: the shapes below are the parts of its types this module reads.
  */
@@ -50,6 +51,8 @@ export interface AgentsGuard {
    * without them is not guarded.
    */
   readonly toolOptions: {
+    /** False once the run is halted or nothing is left to try: the model then answers without tools. */
+    readonly isEnabled: () => boolean;
     readonly inputGuardrails: AgentsToolInputGuardrail[];
     readonly errorFunction: (
       context: unknown,
@@ -82,6 +85,16 @@ export function narrowingForAgents(source: GuardSource = {}, options: AgentsGuar
   const handle = guardHandle(source);
   /** Calls whose `agent_tool_end` must not be recorded: rejected by the guardrail, or already recorded as failures. */
   const settled = new Set<string>();
+  /** A check of this guard said halt: the tools stay switched off. */
+  let halted = false;
+  const isEnabled = () => {
+    try {
+      return !(halted || handle.session().isDone());
+    } catch {
+      // A guard that cannot be asked leaves the tools as they were (its checks report the fault).
+      return true;
+    }
+  };
 
   const inputGuardrail: AgentsToolInputGuardrail = {
     type: 'tool_input',
@@ -92,9 +105,9 @@ export function narrowingForAgents(source: GuardSource = {}, options: AgentsGuar
       if (refusal === undefined) return { behavior: { type: 'allow' } };
       if (toolCall.callId !== undefined) settled.add(toolCall.callId);
       const info = verdict.ok ? infoOf(verdict.check, refusal) : { reason: refusal };
-      return verdict.ok && verdict.check.verdict === 'halt'
-        ? { outputInfo: info, behavior: { type: 'throwException' } }
-        : { outputInfo: info, behavior: { type: 'rejectContent', message: refusal } };
+      // A halt is read by the model like a block; the tools are switched off from the next turn on.
+      if (verdict.ok && verdict.check.verdict === 'halt') halted = true;
+      return { outputInfo: info, behavior: { type: 'rejectContent', message: refusal } };
     },
   };
 
@@ -118,7 +131,7 @@ export function narrowingForAgents(source: GuardSource = {}, options: AgentsGuar
   };
 
   return {
-    toolOptions: { inputGuardrails: [inputGuardrail], errorFunction },
+    toolOptions: { isEnabled, inputGuardrails: [inputGuardrail], errorFunction },
     onToolEnd,
     session: () => handle.session(),
     close: () => handle.close(),

@@ -19,6 +19,11 @@ export type Reply =
       /** `eos_token` is one of the finish reasons some servers send beyond OpenAI's. */
       readonly finish?: 'stop' | 'length' | 'tool_calls' | 'eos_token';
       readonly usage?: { readonly input: number; readonly output: number };
+      /**
+       * Kept for the first request that offers no tools (a model given no tools answers in text),
+       * and skipped by requests that do.
+       */
+      readonly withoutTools?: boolean;
     }
   | { readonly status: number; readonly retryAfter?: string; readonly message?: string }
   /** Streams this text, then drops the connection without finishing. */
@@ -61,7 +66,11 @@ export async function startScriptedServer(script: readonly Reply[]): Promise<Scr
     const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as ChatRequest;
     requests.push(body);
     calls++;
-    const reply = queue.shift();
+    const offersTools = (body.tools?.length ?? 0) > 0;
+    const keptForNoTools = (next: Reply) => 'withoutTools' in next && next.withoutTools === true;
+    const kept = offersTools ? -1 : queue.findIndex(keptForNoTools);
+    const index = kept >= 0 ? kept : queue.findIndex((next) => !keptForNoTools(next));
+    const reply = index < 0 ? undefined : queue.splice(index, 1)[0];
     if (!reply) return sendError(response, 500, 'the test script has no more replies');
     if ('status' in reply) {
       const headers: Record<string, string> =

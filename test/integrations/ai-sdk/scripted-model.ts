@@ -21,10 +21,13 @@ const usage = {
 
 function scripted(script: readonly ScriptStep[]) {
   const prompts: Prompt[] = [];
+  /** The names of the tools offered with each request. */
+  const offered: string[][] = [];
   let callNumber = 0;
-  const doGenerate = async (options: { prompt: Prompt }) => {
+  const doGenerate = async (options: { prompt: Prompt; tools?: readonly { name: string }[] }) => {
     const step = script[prompts.length] ?? { text: 'Nothing left to do.' };
     prompts.push(options.prompt);
+    offered.push((options.tools ?? []).map((tool) => tool.name));
     if ('text' in step) {
       return {
         content: [{ type: 'text' as const, text: step.text }],
@@ -45,19 +48,19 @@ function scripted(script: readonly ScriptStep[]) {
       warnings: [],
     };
   };
-  return { doGenerate, prompts };
+  return { doGenerate, prompts, offered };
 }
 
 /** For `ai` 7 (language model interface v4). */
 export function scriptedModel(script: readonly ScriptStep[]) {
-  const { doGenerate, prompts } = scripted(script);
-  return { model: new MockLanguageModelV4({ doGenerate }), prompts };
+  const { doGenerate, prompts, offered } = scripted(script);
+  return { model: new MockLanguageModelV4({ doGenerate }), prompts, offered };
 }
 
 /** For `ai` 6 (language model interface v3). */
 export function scriptedModelV3(script: readonly ScriptStep[]) {
-  const { doGenerate, prompts } = scripted(script);
-  return { model: new MockLanguageModelV3({ doGenerate }), prompts };
+  const { doGenerate, prompts, offered } = scripted(script);
+  return { model: new MockLanguageModelV3({ doGenerate }), prompts, offered };
 }
 
 /** The tool results in a prompt, as the model reads them. */

@@ -1,6 +1,12 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { createAgent, tool, toolCallLimitMiddleware } from 'langchain';
+import {
+  type AgentMiddleware,
+  createAgent,
+  createMiddleware,
+  tool,
+  toolCallLimitMiddleware,
+} from 'langchain';
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { openGuardSync } from '../../../src/guard/index.js';
@@ -47,7 +53,7 @@ function toolsOf(ws: Workspace) {
 async function runAgent(
   ws: Workspace,
   script: readonly ScriptStep[],
-  { policy, beside = [] }: { policy?: object; beside?: ReturnType<typeof toolCallLimitMiddleware>[] } = {},
+  { policy, beside = [] }: { policy?: object; beside?: AgentMiddleware[] } = {},
 ) {
   const guard = narrowingForLangChain({
     workspaceRoot: ws.dir,
@@ -184,7 +190,7 @@ describe('narrowing for LangChain', () => {
     );
   });
 
-  it('ends the run when narrowing halts, with the reason as the last message', async () => {
+  it('ends the run after its last turn when the model still calls tools, with the reason as the last message', async () => {
     const ws = workspace();
     const stubborn = [
       { calls: [readMissing] },
@@ -195,9 +201,36 @@ describe('narrowing for LangChain', () => {
     });
 
     expect(ws.runs.read_file).toBe(1);
-    expect(model.callCount).toBe(2);
+    expect(model.callCount).toBe(3);
     expect(result.messages.at(-2)?.text).toMatch(/^\[narrowing halted this call/);
     expect(result.messages.at(-1)?.text).toMatch(/^\[narrowing ended this run\] /);
+  });
+
+  it('halts the third refusal of the same call and the model answers in a turn without tools', async () => {
+    const ws = workspace();
+    const offered: string[][] = [];
+    const recorder = createMiddleware({
+      name: 'offered-tools',
+      wrapModelCall: (request, handler) => {
+        offered.push(request.tools.map((offeredTool) => String(offeredTool.name)));
+        return handler(request);
+      },
+    });
+    const read: ScriptStep = { calls: [readMissing] };
+    const { result, model } = await runAgent(
+      ws,
+      [read, read, read, read, { text: 'config/prod.yaml does not exist.' }],
+      { beside: [recorder] },
+    );
+
+    expect(ws.runs.read_file).toBe(1);
+    expect(model.callCount).toBe(5);
+    expect(offered[3]).toContain('read_file');
+    expect(offered[4]).toEqual([]);
+    expect(toolMessagesIn(model, 4).at(-1)?.text).toMatch(
+      /^\[narrowing halted this call \(repeated-refusal\)\]/,
+    );
+    expect(result.messages.at(-1)?.text).toBe('config/prod.yaml does not exist.');
   });
 
   it('works beside toolCallLimitMiddleware: the limit answers the calls it stops, narrowing the rest', async () => {

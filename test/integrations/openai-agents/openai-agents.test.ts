@@ -1,4 +1,4 @@
-import { Agent, Runner, ToolCallError, ToolInputGuardrailTripwireTriggered, tool } from '@openai/agents';
+import { Agent, Runner, tool } from '@openai/agents';
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { openGuardSync } from '../../../src/guard/index.js';
@@ -17,7 +17,7 @@ function workspace(): Workspace {
   return created;
 }
 
-async function runAgent(ws: Workspace, script: readonly ScriptStep[], policy?: object) {
+async function runAgent(ws: Workspace, script: readonly ScriptStep[], policy?: object, stream = false) {
   const guard = narrowingForAgents({
     workspaceRoot: ws.dir,
     stateDir: ws.stateDir,
@@ -59,6 +59,14 @@ async function runAgent(ws: Workspace, script: readonly ScriptStep[], policy?: o
   const runner = new Runner({ tracingDisabled: true });
   runner.on('agent_tool_end', guard.onToolEnd);
   try {
+    if (stream) {
+      const streamed = await runner.run(agent, 'Fix the failing test.', { maxTurns: 12, stream: true });
+      for await (const _event of streamed) {
+        // Read to the end, as an application streaming to its user does.
+      }
+      await streamed.completed;
+      return { result: streamed, model };
+    }
     const result = await runner.run(agent, 'Fix the failing test.', { maxTurns: 12 });
     return { result, model };
   } finally {
@@ -148,18 +156,51 @@ describe('narrowing for the OpenAI Agents SDK', () => {
     expect(recorded).toEqual([expect.stringMatching(/^read_file ENOENT: no such file or directory/)]);
   });
 
-  it('ends the run when narrowing halts', async () => {
+  it('ends the run with the model answer, written without tools, once nothing is left to try', async () => {
     const ws = workspace();
-    const stubborn = Array.from({ length: 10 }, () => ({ calls: [readMissing] }));
-    const failure = await runAgent(ws, stubborn, {
-      detectors: { convergence: { exhaustAfterBlocks: 2 } },
-    }).then(
-      () => undefined,
-      (error: unknown) => error,
+    const stubborn: ScriptStep[] = [{ calls: [readMissing] }, { calls: [readMissing] }, { text: 'Gone.' }];
+    const { result, model } = await runAgent(ws, stubborn, {
+      detectors: { convergence: { exhaustAfterBlocks: 1 } },
+    });
+
+    expect(result.finalOutput).toBe('Gone.');
+    expect(model.offered.at(-1)).toEqual([]);
+    expect(ws.runs.read_file).toBe(1);
+  });
+
+  it('halts the third refusal of the same call, and the model answers without tools', async () => {
+    const ws = workspace();
+    const stubborn: ScriptStep[] = [
+      { calls: [readMissing] },
+      { calls: [readMissing] },
+      { calls: [readMissing] },
+      { calls: [readMissing] },
+      { text: 'config/prod.yaml does not exist.' },
+    ];
+    const { result, model } = await runAgent(ws, stubborn);
+
+    expect(result.finalOutput).toBe('config/prod.yaml does not exist.');
+    expect(model.inputs).toHaveLength(5);
+    expect(model.offered[3]).toContain('read_file');
+    expect(model.offered[4]).toEqual([]);
+    expect(toolOutputsIn(model.inputs[4]).at(-1)?.text).toMatch(
+      /^\[narrowing halted this call \(repeated-refusal\)\] read_file/,
+    );
+    expect(ws.runs.read_file).toBe(1);
+  });
+
+  it('halts a streamed run the same way, ending with the answer written without tools', async () => {
+    const ws = workspace();
+    const read: ScriptStep = { calls: [readMissing] };
+    const { result, model } = await runAgent(
+      ws,
+      [read, read, read, read, { text: 'Missing.' }],
+      undefined,
+      true,
     );
 
-    const tripped = failure instanceof ToolCallError ? failure.error : failure;
-    expect(tripped).toBeInstanceOf(ToolInputGuardrailTripwireTriggered);
-    expect(ws.runs.read_file).toBe(1);
+    expect(result.finalOutput).toBe('Missing.');
+    expect(model.offered).toHaveLength(5);
+    expect(model.offered[4]).toEqual([]);
   });
 });

@@ -12,6 +12,8 @@ export type ScriptStep =
 
 export class ScriptedModel implements Model {
   readonly inputs: ModelRequest['input'][] = [];
+  /** The names of the tools offered with each request. */
+  readonly offered: string[][] = [];
   private callNumber = 0;
 
   constructor(private readonly script: readonly ScriptStep[]) {}
@@ -19,6 +21,7 @@ export class ScriptedModel implements Model {
   async getResponse(request: ModelRequest): Promise<ModelResponse> {
     const step = this.script[this.inputs.length] ?? { text: 'Nothing left to do.' };
     this.inputs.push(structuredClone(request.input));
+    this.offered.push(request.tools.map((tool) => tool.name));
     const usage = new Usage({ requests: 1, inputTokens: 20, outputTokens: 10, totalTokens: 30 });
     if ('text' in step) {
       return {

@@ -1,0 +1,68 @@
+import { describe, expect, it } from 'vitest';
+import { toolCallToProposal } from '../../src/adapters/tool-call/index.js';
+import { STREAK_EXEMPT_RULES } from '../../src/core/refusal-streak.js';
+import { Agent } from './support.js';
+
+const ENOENT = { error: "ENOENT: no such file or directory, open 'config/prod.yaml'" };
+const readMissing = ['read_file', { path: 'config/prod.yaml' }] as const;
+
+describe('the halt on repeated refusals', () => {
+  it('halts at the third refusal in a row of the same call, and every call after it', () => {
+    const agent = new Agent();
+    const verdicts = agent.repeat(4, ...readMissing, ENOENT);
+    expect(verdicts).toEqual(['allow', 'block', 'block', 'halt']);
+    expect(agent.check(...readMissing)).toMatchObject({ verdict: 'halt', rule: 'halted' });
+    expect(agent.check('read_file', { path: 'README.md' }).verdict).toBe('halt');
+  });
+
+  it('names the rule and the call in the halt the model reads', () => {
+    const agent = new Agent();
+    agent.repeat(3, ...readMissing, ENOENT);
+    const halt = agent.check(...readMissing);
+    expect(halt).toMatchObject({ verdict: 'halt', rule: 'repeated-refusal', allowed: false });
+    expect(halt.reason).toMatch(/^read_file .*config\/prod\.yaml.* was refused 3 times in a row/);
+  });
+
+  it('starts over when another call comes between two refusals', () => {
+    const agent = new Agent();
+    agent.repeat(3, ...readMissing, ENOENT);
+    agent.call('read_file', { path: 'README.md' }, '# project');
+    expect(agent.repeat(2, ...readMissing, ENOENT)).toEqual(['block', 'block']);
+    expect(agent.check(...readMissing).verdict).toBe('halt');
+  });
+
+  it('counts the copies of a call made together in one step once', () => {
+    const agent = new Agent();
+    agent.call(...readMissing, ENOENT);
+    const inStep = (step: string) =>
+      agent.loop.checkProposal({ ...toolCallToProposal(...readMissing), step });
+    expect([inStep('s1'), inStep('s1'), inStep('s2'), inStep('s2')].map((check) => check.verdict)).toEqual([
+      'block',
+      'block',
+      'block',
+      'block',
+    ]);
+    expect(inStep('s3').verdict).toBe('halt');
+  });
+
+  it('starts over with a new user message', () => {
+    const agent = new Agent();
+    agent.repeat(3, ...readMissing, ENOENT);
+    agent.loop.newRun('user');
+    expect(agent.check(...readMissing).verdict).toBe('block');
+  });
+
+  it('only warns under advisory enforcement', () => {
+    const agent = new Agent({ policy: { enforcement: 'advisory' } });
+    expect(agent.repeat(4, ...readMissing, ENOENT).at(-1)).toBe('warn');
+  });
+
+  it('never counts the blocks of polls or of guessing', () => {
+    expect([...STREAK_EXEMPT_RULES].sort()).toEqual(['blind-edit', 'error-streak', 'poll']);
+    const agent = new Agent();
+    const status = ['build_status', { build_id: 'b-1842' }] as const;
+    const verdicts = agent.repeat(24, ...status, '{"state": "running", "progress": 40}');
+    expect(verdicts).toContain('block');
+    expect(verdicts).not.toContain('halt');
+  });
+});
