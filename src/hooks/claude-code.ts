@@ -60,7 +60,7 @@ function claudeStyleAction(
       if (!options.failureEvent) return { type: 'ignored' };
       // Interrupted by the user: the call did not finish, so it teaches nothing.
       if (payload.is_interrupt === true) return { type: 'ignored' };
-      return { type: 'after-call', call: toolCall(payload), result: errorResult(payload.error) };
+      return { type: 'after-call', call: toolCall(payload), result: failureResult(payload.error) };
     case 'UserPromptSubmit':
       return { type: 'prompt' };
     case 'SessionStart':
@@ -75,6 +75,19 @@ function claudeStyleAction(
     default:
       return { type: 'ignored' };
   }
+}
+
+/** Claude Code's Bash error opens with the exit status: `Exit code 1\n<what the command printed>`. */
+const EXIT_CODE_LINE = /^Exit code (\d{1,3})(?:\n|$)/;
+
+/** A `PostToolUseFailure` error, with a command's exit status taken out of its text. */
+function failureResult(error: unknown): HookToolResult {
+  const result = errorResult(error);
+  if (result.ok) return result;
+  const status = EXIT_CODE_LINE.exec(result.error);
+  if (!status) return result;
+  const output = result.error.slice(status[0].length);
+  return { ok: false, error: output.trim() === '' ? result.error : output, exitCode: Number(status[1]) };
 }
 
 /** Claude Code's `SessionStart` sources (Codex uses the same ones). */

@@ -59,7 +59,7 @@ const CODEX_HEADER_CHARS = 512;
  * signal, background processes and process group lines it may add.
  */
 const GEMINI_TRAILER =
-  /\n(?:Error: [^\n]*\n)?Exit Code: (-?\d+)((?:\n(?:Signal: [^\n]*|Background PIDs: [^\n]*|Process Group PGID: \d+))*)\s*$/;
+  /\n(?:Error: [^\n]*\n)?Exit Code: (-?\d+)(?:\n(?:Signal: [^\n]*|Background PIDs: [^\n]*|Process Group PGID: \d+))*\s*$/;
 /** Lines of Gemini CLI's trailer that differ on every run and say nothing about the command. */
 const GEMINI_VOLATILE_TRAILER = /\n(?:Background PIDs: [^\n]*|Process Group PGID: \d+)(?=\n|$)/g;
 /** The longest part of an output read for failure lines: a command's own diagnostics are at its ends. */
@@ -101,17 +101,21 @@ export function codexHeader(
 
 /**
  * Gemini CLI's `run_shell_command` result from its `llmContent`: `Output: …`, then `Exit Code: N`
- * when the command exited non-zero. The process group and background pids, new on every run, are
- * left out of what is compared.
+ * when the command exited non-zero, then the signal, background pids and process group. What is
+ * kept is the command's own output (`(empty)` when it printed nothing): the pids, new on every run,
+ * would make every result differ.
  */
 export function geminiShellResult(llmContent: string): HookToolResult {
   const trailer = GEMINI_TRAILER.exec(llmContent);
-  const content = llmContent.replace(GEMINI_VOLATILE_TRAILER, '');
-  if (trailer) {
-    const exitCode = Number(trailer[1]);
-    if (exitCode !== 0) return { ok: false, error: content, content, exitCode };
+  const exitCode = trailer ? Number(trailer[1]) : undefined;
+  const body = trailer ? llmContent.slice(0, trailer.index) : llmContent.replace(GEMINI_VOLATILE_TRAILER, '');
+  if (body.startsWith('Output: ')) {
+    const output = body.slice('Output: '.length);
+    if (exitCode !== undefined && exitCode !== 0)
+      return { ok: false, error: output, content: output, exitCode };
+    // Gemini CLI writes `Exit Code` whenever it is not 0: its own format without one is a success.
+    return { ok: true, content: output };
   }
-  // Gemini CLI writes `Exit Code` whenever it is not 0: its own format without one is a success.
-  if (content.startsWith('Output: ')) return { ok: true, content };
-  return hasFailureLine(content) ? { ok: false, error: content, content } : { ok: true, content };
+  if (exitCode !== undefined && exitCode !== 0) return { ok: false, error: body, content: body, exitCode };
+  return hasFailureLine(body) ? { ok: false, error: body, content: body } : { ok: true, content: body };
 }
