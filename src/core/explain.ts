@@ -5,7 +5,6 @@
 import type { Entry } from './constraints.js';
 import type { CallContext } from './detectors/types.js';
 import { failedTimes, oneLine, times } from './detectors/wording.js';
-import { truncate } from './identity/index.js';
 import { describeContext } from './scope.js';
 import type { Constraint, ParameterRegion, Violation } from './types.js';
 
