@@ -4,8 +4,7 @@
  */
 import type { Entry } from './constraints.js';
 import type { CallContext } from './detectors/types.js';
-import { times } from './detectors/wording.js';
-import { truncate } from './identity/index.js';
+import { failedTimes, oneLine, times } from './detectors/wording.js';
 import { describeContext } from './scope.js';
 import { quotableText } from './secrets.js';
 import type { Constraint, ParameterRegion, Violation } from './types.js';
@@ -17,7 +16,7 @@ function learnedIn(constraint: Constraint): string {
 }
 
 function lastError(constraint: Constraint): string {
-  return truncate(quotableText(constraint.evidence.lastError), 160);
+  return quotableText(oneLine(constraint.evidence.lastError, 160));
 }
 
 /** Said only when masking is what made this call match: its own text differs from the failures'. */
@@ -53,10 +52,12 @@ export function callViolation(entry: Entry, call: CallContext): Violation {
     : constraint.dependsOnWorkspace
       ? 'Change something first (fix the code or the command), or try a different approach; rerunning it unchanged gives the same failure.'
       : 'Try a different call: check the arguments against the error, or take another approach.';
+  const said = lastError(constraint);
   return {
     rule: 'identical-failure',
     severity: 'block',
-    reason: `${call.description} failed ${times(constraint.evidence.failures)} with ${constraint.signature}${maskedNote(constraint, call.description)} and ${depends}${learnedIn(constraint)}. Last error: ${lastError(constraint)}`,
+    // What failed, in the tool's own words: its error, not the name of its signature.
+    reason: `${call.description} ${failedTimes(constraint.evidence.failures)}${said === '' ? ` (${constraint.signature})` : ''}${maskedNote(constraint, call.description)} and ${depends}${learnedIn(constraint)}${said === '' ? '.' : `: ${said}`}`,
     suggestion,
     evidence: evidenceOf(constraint),
     constraint: { ...constraint },

@@ -21,7 +21,7 @@ import {
   strategyViolation,
   targetViolation,
 } from './explain.js';
-import { digestResult, identifyArguments } from './identity/index.js';
+import { digestResult, identifyArguments, withoutFreeText } from './identity/index.js';
 import { IdentityCache } from './identity-cache.js';
 import { copyOf, invalidateAfter, NO_WORKSPACE_KNOWLEDGE } from './invalidation.js';
 import { Learner } from './learning.js';
@@ -542,7 +542,7 @@ export class NarrowingEngine {
     // later step works on the bounded copy.
     const { identity, args } = identifyArguments(
       proposal.tool,
-      (proposal.args ?? {}) as Record<string, unknown>,
+      withoutFreeText(proposal),
       this.normalizeArguments,
     );
     const toolPolicy = this.toolPolicies.resolve(proposal.tool);

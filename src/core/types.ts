@@ -36,7 +36,14 @@ export interface ToolAnnotations {
   readonly destructiveHint?: boolean;
   readonly idempotentHint?: boolean;
   readonly openWorldHint?: boolean;
-  readonly narrowing?: { readonly kind?: ActionKind };
+  readonly narrowing?: {
+    readonly kind?: ActionKind;
+    /**
+     * Arguments that are free text and do not change what the call does (a command's
+     * `description`): the call's identity leaves them out.
+     */
+    readonly freeText?: readonly string[];
+  };
 }
 
 /** A tool call the agent wants to make, before it runs. */

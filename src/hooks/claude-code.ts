@@ -5,18 +5,19 @@
  */
 import type { HostAgent } from '../adapters/tool-call/host-tools.js';
 import { NarrowingError } from '../core/errors.js';
-import type { HookAction, HookEvent, HookProtocol, HookReply, HookVerdict } from './event.js';
+import type { HookAction, HookEvent, HookProtocol, HookReply, HookToolResult, HookVerdict } from './event.js';
 import { type Payload, payloadObject, sessionIdField, stringField, toolInput } from './payload.js';
 import { errorResult, responseResult } from './results.js';
 
-/**
- * A protocol in Claude Code's shape, for Claude Code itself and for the agents that copied it.
- * `failureEvent`: the agent reports a failed call with its own `PostToolUseFailure` event.
- */
-export function claudeStyleHooks(
-  agent: HostAgent,
-  options: { readonly failureEvent: boolean },
-): HookProtocol {
+export interface ClaudeStyleOptions {
+  /** The agent reports a failed call with its own `PostToolUseFailure` event. */
+  readonly failureEvent: boolean;
+  /** How the agent's `PostToolUse` `tool_response` says what a call returned (default: `responseResult`). */
+  readonly readResponse?: (tool: string, response: unknown) => HookToolResult;
+}
+
+/** A protocol in Claude Code's shape, for Claude Code itself and for the agents that copied it. */
+export function claudeStyleHooks(agent: HostAgent, options: ClaudeStyleOptions): HookProtocol {
   return {
     agent,
     parse(value) {
@@ -25,12 +26,14 @@ export function claudeStyleHooks(
       const session = sessionIdField(payload, ['session_id'], agent);
       // A subagent's calls are its own: they keep their own streaks under the same learned constraints.
       const agentId = stringField(payload, 'agent_id', 128);
+      const transcriptPath = stringField(payload, 'transcript_path', 4096);
       return {
         agent,
         name,
         sessionId: agentId ? `${session}/${agentId}` : session,
         workspace: stringField(payload, 'cwd', 4096),
-        action: claudeStyleAction(name, payload, agent, options.failureEvent),
+        ...(transcriptPath && { transcriptPath }),
+        action: claudeStyleAction(name, payload, agent, options),
       };
     },
     reply: replyAsClaudeCode,
@@ -43,18 +46,21 @@ function claudeStyleAction(
   name: string,
   payload: Payload,
   agent: HostAgent,
-  failureEvent: boolean,
+  options: ClaudeStyleOptions,
 ): HookAction {
   switch (name) {
     case 'PreToolUse':
       return { type: 'before-call', call: toolCall(payload) };
-    case 'PostToolUse':
-      return { type: 'after-call', call: toolCall(payload), result: responseResult(payload.tool_response) };
+    case 'PostToolUse': {
+      const call = toolCall(payload);
+      const read = options.readResponse ?? ((_tool: string, response: unknown) => responseResult(response));
+      return { type: 'after-call', call, result: read(call.tool, payload.tool_response) };
+    }
     case 'PostToolUseFailure':
-      if (!failureEvent) return { type: 'ignored' };
+      if (!options.failureEvent) return { type: 'ignored' };
       // Interrupted by the user: the call did not finish, so it teaches nothing.
       if (payload.is_interrupt === true) return { type: 'ignored' };
-      return { type: 'after-call', call: toolCall(payload), result: errorResult(payload.error) };
+      return { type: 'after-call', call: toolCall(payload), result: failureResult(payload.error) };
     case 'UserPromptSubmit':
       return { type: 'prompt' };
     case 'SessionStart':
@@ -69,6 +75,19 @@ function claudeStyleAction(
     default:
       return { type: 'ignored' };
   }
+}
+
+/** Claude Code's Bash error opens with the exit status: `Exit code 1\n<what the command printed>`. */
+const EXIT_CODE_LINE = /^Exit code (\d{1,3})(?:\n|$)/;
+
+/** A `PostToolUseFailure` error, with a command's exit status taken out of its text. */
+function failureResult(error: unknown): HookToolResult {
+  const result = errorResult(error);
+  if (result.ok) return result;
+  const status = EXIT_CODE_LINE.exec(result.error);
+  if (!status) return result;
+  const output = result.error.slice(status[0].length);
+  return { ok: false, error: output.trim() === '' ? result.error : output, exitCode: Number(status[1]) };
 }
 
 /** Claude Code's `SessionStart` sources (Codex uses the same ones). */

@@ -1,14 +1,16 @@
 /**
  * Cursor's hooks: `preToolUse` (and the older `beforeShellExecution`, `beforeMCPExecution`,
  * `beforeReadFile`) answer `{"permission": "allow" | "deny", "agent_message", "user_message"}`;
- * `postToolUse` / `postToolUseFailure` and `afterFileEdit` report what a call did;
+ * `postToolUse` / `postToolUseFailure` (and the older `afterShellExecution`, `afterMCPExecution`,
+ * `afterFileEdit`) report what a call did;
  * `beforeSubmitPrompt` starts a run; `stop` ends the agent's turn. State is keyed by
  * `conversation_id`, the project is found from `workspace_roots`.
  */
 import { NarrowingError } from '../core/errors.js';
 import type { HookAction, HookEvent, HookProtocol, HookReply, HookToolCall, HookVerdict } from './event.js';
 import { type Payload, payloadObject, sessionIdField, stringField, toolInput } from './payload.js';
-import { errorResult, responseResult } from './results.js';
+import { errorResult, mcpResult, responseResult } from './results.js';
+import { shellOutputResult } from './shell-output.js';
 
 const AGENT = 'cursor';
 const BEFORE_EVENTS = new Set(['preToolUse', 'beforeShellExecution', 'beforeMCPExecution', 'beforeReadFile']);
@@ -71,6 +73,16 @@ function cursorAction(name: string, payload: Payload): HookAction {
       return { type: 'before-call', call: { tool: 'Shell', input: shellInput(payload) } };
     case 'beforeMCPExecution':
       return { type: 'before-call', call: toolCall(payload) };
+    // The older after-events (docs-only: cursor.com/docs/agent/hooks): a command's `output` with no
+    // exit status, read for its failure lines; an MCP tool's `result_json`, a CallToolResult.
+    case 'afterShellExecution':
+      return {
+        type: 'after-call',
+        call: { tool: 'Shell', input: shellInput(payload) },
+        result: shellOutputResult(stringField(payload, 'output') ?? ''),
+      };
+    case 'afterMCPExecution':
+      return { type: 'after-call', call: toolCall(payload), result: mcpResult(payload.result_json) };
     case 'beforeReadFile':
       return { type: 'before-call', call: { tool: 'Read', input: fileInput(payload) } };
     case 'afterFileEdit':

@@ -12,10 +12,13 @@ export interface HookToolCall {
   readonly id?: string;
 }
 
-/** What a finished call returned, in the shape `toolCallToOutcome` reads. */
+/**
+ * What a finished call returned, in the shape `toolCallToOutcome` reads. `exitCode`: a command's
+ * exit status, where the agent (or its session log) says it.
+ */
 export type HookToolResult =
-  | { readonly ok: true; readonly content: string }
-  | { readonly ok: false; readonly error: string; readonly content?: string };
+  | { readonly ok: true; readonly content: string; readonly exitCode?: number }
+  | { readonly ok: false; readonly error: string; readonly content?: string; readonly exitCode?: number };
 
 export type HookAction =
   /** Before a call: allow, warn or deny it. */
@@ -41,6 +44,11 @@ export interface HookEvent {
   readonly sessionId: string;
   /** The folder the agent works in, from the payload; the project's state is found from it. */
   readonly workspace: string | undefined;
+  /**
+   * The agent's session log (`transcript_path`), where it keeps one: Codex's rollout file holds
+   * exit statuses its hook payloads leave out (see `codex-rollout.ts`).
+   */
+  readonly transcriptPath?: string;
   readonly action: HookAction;
 }
 

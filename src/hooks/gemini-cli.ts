@@ -18,8 +18,10 @@ import {
   toolInput,
 } from './payload.js';
 import { errorResult } from './results.js';
+import { geminiShellResult } from './shell-output.js';
 
 const AGENT = 'gemini-cli';
+const SHELL_TOOL = 'run_shell_command';
 
 export const geminiCliHooks: HookProtocol = {
   agent: AGENT,
@@ -47,8 +49,10 @@ function geminiAction(name: string, payload: Payload): HookAction {
   switch (name) {
     case 'BeforeTool':
       return { type: 'before-call', call: toolCall(payload) };
-    case 'AfterTool':
-      return { type: 'after-call', call: toolCall(payload), result: afterToolResult(payload.tool_response) };
+    case 'AfterTool': {
+      const call = toolCall(payload);
+      return { type: 'after-call', call, result: afterToolResult(call.tool, payload.tool_response) };
+    }
     case 'BeforeAgent':
       return { type: 'prompt' };
     case 'SessionStart': {
@@ -87,11 +91,20 @@ function toolName(name: string, context: unknown): string {
   return name;
 }
 
-function afterToolResult(response: unknown): HookToolResult {
+/**
+ * `tool_response: { llmContent, returnDisplay, error? }`. `error` is set only when the tool could not
+ * run (for `run_shell_command`: the process could not start); a command that ran and exited
+ * non-zero says so only as `Exit Code: N` inside `llmContent` (packages/core/src/tools/shell.ts).
+ */
+function afterToolResult(tool: string, response: unknown): HookToolResult {
   if (!isRecord(response)) return { ok: true, content: resultText(response) };
   const content = resultText(response.llmContent ?? response.returnDisplay);
   const error = response.error;
-  if (error === undefined || error === null || error === '') return { ok: true, content };
+  if (error === undefined || error === null || error === '') {
+    return tool === SHELL_TOOL && typeof response.llmContent === 'string'
+      ? geminiShellResult(content)
+      : { ok: true, content };
+  }
   const failed = errorResult(isRecord(error) && typeof error.message === 'string' ? error.message : error);
   return { ...failed, content } as HookToolResult;
 }

@@ -19,6 +19,7 @@ import {
 } from '../guard/session-state.js';
 import { verdictMeta, verdictText } from '../guard/verdict.js';
 import { hostProjectDir } from '../node/state-dir.js';
+import { withRolloutEvidence } from './codex-rollout.js';
 import type { HookEvent, HookToolCall, HookVerdict } from './event.js';
 
 export interface HookOptions {
@@ -44,8 +45,10 @@ const NONE: HookVerdict = { type: 'none' };
 const SESSION_RETENTION_MS = 14 * 24 * 60 * 60 * 1000;
 
 /** Handles one event in this process: opens the guard, takes the session's turn, closes. */
-export async function handleHookEvent(event: HookEvent, options: HookOptions = {}): Promise<HookVerdict> {
-  if (event.action.type === 'ignored') return NONE;
+export async function handleHookEvent(received: HookEvent, options: HookOptions = {}): Promise<HookVerdict> {
+  if (received.action.type === 'ignored') return NONE;
+  // What the payload left out and the agent's session log holds (Codex's exit statuses).
+  const event = await withRolloutEvidence(received);
   const report =
     options.onProblem ?? ((message: string) => process.stderr.write(`narrowing-guard: ${message}\n`));
   const guard = await openGuard({
@@ -118,7 +121,7 @@ export function applyHookEvent(
         result.ok
           ? result.content
           : { error: result.error, ...(result.content !== undefined && { content: result.content }) },
-        extras(event, call),
+        { ...extras(event, call), ...(result.exitCode !== undefined && { exitCode: result.exitCode }) },
       );
       recordSafely(guard, outcome, { reportFault });
       return NONE;

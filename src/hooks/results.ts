@@ -3,7 +3,7 @@
  * with an error (`error`, `is_error`, `success: false`, a non-zero exit code), or anything else.
  */
 import type { HookToolResult } from './event.js';
-import { isRecord, resultText } from './payload.js';
+import { isRecord, MAX_PAYLOAD_BYTES, resultText } from './payload.js';
 
 const EXIT_CODE_KEYS = ['exit_code', 'exitCode', 'returncode'] as const;
 
@@ -31,4 +31,28 @@ export function responseResult(response: unknown): HookToolResult {
 export function errorResult(error: unknown): HookToolResult {
   const text = resultText(error);
   return { ok: false, error: text === '' ? 'the tool call failed' : text };
+}
+
+/**
+ * An MCP tool's `CallToolResult`, as an object or as its JSON text (Cursor's `result_json`): its
+ * text parts joined, a failure when `isError` says so.
+ */
+export function mcpResult(value: unknown): HookToolResult {
+  let result = value;
+  if (typeof value === 'string') {
+    try {
+      result = JSON.parse(value.slice(0, MAX_PAYLOAD_BYTES));
+    } catch {
+      return { ok: true, content: resultText(value) };
+    }
+  }
+  if (!isRecord(result) || !Array.isArray(result.content)) return responseResult(result);
+  const texts: string[] = [];
+  for (const part of result.content.slice(0, 256)) {
+    if (isRecord(part) && part.type === 'text' && typeof part.text === 'string') texts.push(part.text);
+  }
+  const content = resultText(
+    texts.length > 0 ? texts.join('\n') : (result.structuredContent ?? result.content),
+  );
+  return result.isError === true ? { ok: false, error: content, content } : { ok: true, content };
 }

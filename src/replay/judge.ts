@@ -7,7 +7,7 @@
  * justified; a block of any other call stopped new work.
  */
 import { createToolCallAdapter } from '../adapters/tool-call/index.js';
-import { digestResult, identifyCall } from '../core/identity/index.js';
+import { digestResult, identifyCall, withoutFreeText } from '../core/identity/index.js';
 import type { DomainAdapter, Proposal } from '../core/types.js';
 import { WorldTracker } from '../core/world.js';
 import { traceResultToOutcome } from '../trace/outcome.js';
@@ -96,7 +96,8 @@ export function wastedSteps(
       changes: changes.count,
       targets: facts.targets,
     };
-    const { callKey } = identifyCall(event.tool, event.args);
+    // A retry reworded in its free text (a command's description) is the same call.
+    const { callKey } = identifyCall(event.tool, withoutFreeText(proposal));
     const earlier = byCall.get(callKey);
     const repeated =
       earlier !== undefined &&

@@ -26,7 +26,8 @@ export function verifyLocation(location: JournalLocation): VerifyReport {
   if (!existsSync(location.journal) && !existsSync(location.head)) {
     return {
       readable: false,
-      problem: 'the file does not exist; check the path, or run an agent through `narrowing-guard mcp` first',
+      problem:
+        'the file does not exist; check the path (a journal is written once a guarded agent, through its hooks or the MCP proxy, has made a call)',
     };
   }
   let result: JournalVerification;

@@ -75,7 +75,19 @@ function readAnnotations(value: unknown, where: string): ToolAnnotations | undef
       const allowed = ACTION_KINDS.map((name) => `"${name}"`).join(', ');
       throw new FieldError(`${where}.narrowing.kind must be one of ${allowed} (got ${describeValue(kind)})`);
     }
-    annotations.narrowing = kind === undefined ? {} : { kind };
+    const freeText = own.freeText;
+    if (
+      freeText !== undefined &&
+      (!Array.isArray(freeText) || freeText.some((field) => typeof field !== 'string'))
+    ) {
+      throw new FieldError(
+        `${where}.narrowing.freeText must be a list of argument names (got ${describeValue(freeText)})`,
+      );
+    }
+    annotations.narrowing = {
+      ...(kind !== undefined && { kind }),
+      ...(freeText !== undefined && { freeText: (freeText as string[]).slice(0, 64) }),
+    };
   }
   return annotations as ToolAnnotations;
 }

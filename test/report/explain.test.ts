@@ -67,7 +67,7 @@ describe('explain', () => {
       'identical-failure — 3 blocks (read_file ×2, edit_file ×1): a call that already failed, repeated unchanged',
     );
     expect(text).toContain(
-      '    e.g. read_file {path: "src/config.ts"} failed once with file_not_found and nothing it depends on has changed since.',
+      '    e.g. read_file {path: "src/config.ts"} failed and nothing it depends on has changed since: ENOENT: no such file or directory, open \'/home/dev/shop/src/config.ts\'',
     );
     expect(text).toContain(
       'missing-target — 1 block (edit_file ×1): acting on something that does not exist',

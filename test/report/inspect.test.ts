@@ -63,7 +63,9 @@ describe('inspect', () => {
     const blocks = text.slice(text.indexOf('Blocks (4), newest first:'));
     expect(blocks.split('\n').slice(1, 4)).toEqual([
       '  1 minute ago · read_file · blocked by identical-failure (a call that already failed, repeated unchanged)',
-      expect.stringContaining('read_file {path: "src/config.ts"} failed once with file_not_found'),
+      expect.stringContaining(
+        'read_file {path: "src/config.ts"} failed and nothing it depends on has changed since: ENOENT',
+      ),
       '  1 minute ago · edit_file · blocked by missing-target (acting on something that does not exist)',
     ]);
   });

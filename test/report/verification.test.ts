@@ -81,7 +81,7 @@ describe('verify', () => {
   it('says it cannot verify a journal that does not exist', () => {
     const { text, code } = check(join(root, 'nowhere'));
     expect(text).toBe(
-      'Cannot verify journal.jsonl: the file does not exist; check the path, or run an agent through `narrowing-guard mcp` first.\n',
+      'Cannot verify journal.jsonl: the file does not exist; check the path (a journal is written once a guarded agent, through its hooks or the MCP proxy, has made a call).\n',
     );
     expect(code).toBe(2);
   });

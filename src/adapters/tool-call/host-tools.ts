@@ -1,8 +1,11 @@
 /**
  * The built-in tools of the coding agents (Claude Code, Gemini CLI, Codex, Cursor): what each one
- * does, where its name alone says little or nothing. Hooks and trace converters share this table, so
- * a call is understood the same way live and in replay. Targets need no entry: the adapter finds
- * them in the arguments (`file_path`, `path`, `absolute_path`, `command`, a patch's file lines).
+ * does, where its name alone says little or nothing, and which of its arguments are free text that
+ * does not change what it does (`narrowing.freeText`: a command's `description`, an `explanation`,
+ * which the model rewrites on retries and the call's identity leaves out). Hooks and trace
+ * converters share this table, so a call is understood the same way live and in replay. Targets
+ * need no entry: the adapter finds them in the arguments (`file_path`, `path`, `absolute_path`,
+ * `command`, a patch's file lines).
  */
 import type { ActionKind, ToolAnnotations } from '../../core/types.js';
 
@@ -21,6 +24,11 @@ const remove: ToolAnnotations = { destructiveHint: true, narrowing: { kind: 'del
 const exec: ToolAnnotations = { narrowing: { kind: 'exec' } };
 const other: ToolAnnotations = { narrowing: { kind: 'other' } };
 
+/** The same annotations, with the arguments that are free text about the call rather than part of it. */
+function withFreeText(annotations: ToolAnnotations, ...freeText: string[]): ToolAnnotations {
+  return { ...annotations, narrowing: { ...annotations.narrowing, freeText } };
+}
+
 const CLAUDE_CODE: Readonly<Record<string, ToolAnnotations>> = {
   Read: read,
   LS: read,
@@ -33,9 +41,11 @@ const CLAUDE_CODE: Readonly<Record<string, ToolAnnotations>> = {
   MultiEdit: edit,
   NotebookEdit: edit,
   Write: write,
-  Bash: exec,
+  // "Run the tests", "Run tests again with verbose output": words for the user, not the command.
+  Bash: withFreeText(exec, 'description'),
   KillShell: other,
-  Task: exec,
+  // The short title of a subagent's task; its `prompt` says what it does.
+  Task: withFreeText(exec, 'description'),
   TodoWrite: other,
   ExitPlanMode: other,
 };
@@ -51,38 +61,44 @@ const GEMINI_CLI: Readonly<Record<string, ToolAnnotations>> = {
   web_fetch: webRead,
   replace: edit,
   write_file: write,
-  run_shell_command: exec,
+  run_shell_command: withFreeText(exec, 'description'),
   save_memory: other,
   write_todos: other,
 };
 
+/** Why a command asks to run outside the sandbox: words for the user's approval, not the command. */
+const codexExec = withFreeText(exec, 'justification');
+
 const CODEX: Readonly<Record<string, ToolAnnotations>> = {
-  Bash: exec,
-  shell: exec,
-  shell_command: exec,
-  exec_command: exec,
-  local_shell: exec,
+  Bash: codexExec,
+  shell: codexExec,
+  shell_command: codexExec,
+  exec_command: codexExec,
+  local_shell: codexExec,
   apply_patch: edit,
   view_image: read,
   web_search: webSearch,
   update_plan: other,
 };
 
+/** Cursor's tools carry the model's `explanation` of why it calls them. */
+const cursor = (annotations: ToolAnnotations) => withFreeText(annotations, 'explanation');
+
 const CURSOR: Readonly<Record<string, ToolAnnotations>> = {
-  Shell: exec,
-  Read: read,
-  Write: write,
-  Edit: edit,
-  StrReplace: edit,
-  MultiEdit: edit,
-  Delete: remove,
-  Grep: search,
-  Glob: search,
-  LS: read,
-  SemanticSearch: search,
-  WebSearch: webSearch,
-  WebFetch: webRead,
-  Task: exec,
+  Shell: cursor(exec),
+  Read: cursor(read),
+  Write: cursor(write),
+  Edit: cursor(edit),
+  StrReplace: cursor(edit),
+  MultiEdit: cursor(edit),
+  Delete: cursor(remove),
+  Grep: cursor(search),
+  Glob: cursor(search),
+  LS: cursor(read),
+  SemanticSearch: cursor(search),
+  WebSearch: cursor(webSearch),
+  WebFetch: cursor(webRead),
+  Task: withFreeText(exec, 'explanation', 'description'),
   TodoWrite: other,
 };
 
@@ -97,6 +113,11 @@ const TABLES: Readonly<Record<HostAgent, Readonly<Record<string, ToolAnnotations
 export function hostToolAnnotations(agent: HostAgent, toolName: string): ToolAnnotations | undefined {
   const table = TABLES[agent];
   return Object.hasOwn(table, toolName) ? table[toolName] : undefined;
+}
+
+/** The arguments of one of `agent`'s built-in tools that are free text about the call, not part of it. */
+export function hostToolFreeText(agent: HostAgent, toolName: string): readonly string[] {
+  return hostToolAnnotations(agent, toolName)?.narrowing?.freeText ?? [];
 }
 
 /** The action kind of one of `agent`'s built-in tools. */

@@ -78,8 +78,8 @@ export async function runInspect(
       );
     } else {
       io.stdout.write(
-        `No learned constraints yet in ${label} — run an agent through \`narrowing-guard mcp\` first ` +
-          '(`narrowing-guard wrap <server>` sets that up for a project).\n',
+        `No learned constraints yet in ${label}: they appear once a guarded agent has had a call fail ` +
+          '(through its hooks, `narrowing-guard install <agent>`, or an MCP server wrapped by `narrowing-guard wrap <server>`).\n',
       );
     }
     return 0;

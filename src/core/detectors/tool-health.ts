@@ -9,6 +9,7 @@ import { LruMap } from './bounded.js';
 import { readCount, readEntries, readNumber, readSnapshot, readString } from './restore.js';
 import type { CallContext, Detector, ObservedOutcome } from './types.js';
 import {
+  faultSuggestion,
   type PendingQuote,
   quotedLastError,
   secondsFrom,
@@ -118,10 +119,7 @@ function describe(call: CallContext, health: Health, until: number, why: 'open' 
     rule: NAME,
     severity: 'warn',
     reason,
-    suggestion: withAlternatives(
-      `Work on something that does not need ${call.tool} for now, then try again.`,
-      call.toolPolicy.alternatives,
-    ),
+    suggestion: withAlternatives(faultSuggestion(call.tool, wait), call.toolPolicy.alternatives),
     evidence: { count: health.faults, lastError, retryInSeconds: wait },
   };
 }

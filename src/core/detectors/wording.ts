@@ -9,6 +9,24 @@ export function times(count: number): string {
   return `${count} times`;
 }
 
+/** "failed", "failed twice", "failed 3 times": a first failure needs no count. */
+export function failedTimes(count: number): string {
+  return count <= 1 ? 'failed' : `failed ${times(count)}`;
+}
+
+/**
+ * What to do while a tool keeps failing for reasons outside the agent's control. Said so that it can
+ * be acted on even when the tool is the agent's main one (its shell): find out what the failures
+ * depend on, rather than stop using the tool.
+ */
+export function faultSuggestion(tool: string, waitSeconds: number): string {
+  return (
+    `The failures come from what ${tool} reaches, not from how it is called: check that first ` +
+    `(is the server or service running, is the address or network right?) and retry that call after ` +
+    `about ${waitSeconds} s. ${tool} calls that do not depend on it can go on meanwhile.`
+  );
+}
+
 /** Appends the tools configured as alternatives, so a blocked agent has somewhere to go. */
 export function withAlternatives(suggestion: string, alternatives: readonly string[]): string {
   if (alternatives.length === 0) return suggestion;
@@ -17,7 +35,37 @@ export function withAlternatives(suggestion: string, alternatives: readonly stri
 
 /** A result or error text short enough to quote in evidence, on one line. */
 export function excerpt(text: string): string {
-  return truncate(text.replace(/\s+/g, ' ').trim(), EXCERPT_LIMIT);
+  return oneLine(text, EXCERPT_LIMIT);
+}
+
+/**
+ * A text said on one line, in its own words, once: blank lines left out, and a prefix every line of
+ * it repeats (`npm error `, `E   `) said on its first line only, so that a multi-line message does not
+ * read "npm error npm error …". Cut to `limit` characters.
+ */
+export function oneLine(text: string, limit: number): string {
+  const lines = text
+    .split('\n', 64)
+    .map((line) => line.trim())
+    .filter((line) => line !== '');
+  if (lines.length <= 1) return truncate(text.replace(/\s+/g, ' ').trim(), limit);
+  const prefix = sharedPrefix(lines);
+  const said = lines
+    .map((line, index) => (index === 0 || prefix === '' ? line : line.slice(prefix.length).trim()))
+    .filter((line) => line !== '');
+  return truncate(said.join(' ').replace(/\s+/g, ' '), limit);
+}
+
+/** The leading words (up to a space) that every line but a stray one repeats; '' when none. */
+function sharedPrefix(lines: readonly string[]): string {
+  const first = lines[0] as string;
+  const words = first.split(' ');
+  for (let count = Math.min(words.length - 1, 3); count >= 1; count--) {
+    const prefix = words.slice(0, count).join(' ');
+    const sharing = lines.filter((line) => line === prefix || line.startsWith(`${prefix} `)).length;
+    if (sharing >= 3 && sharing >= lines.length - 1) return prefix;
+  }
+  return '';
 }
 
 /**

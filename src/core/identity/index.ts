@@ -22,4 +22,5 @@ export {
   UNREADABLE,
 } from './canonical-json.js';
 export { describeCall, truncate } from './describe.js';
+export { withoutFreeText } from './free-text.js';
 export { hashLanes, hashString } from './hashing.js';

@@ -28,8 +28,8 @@ describe('narrowing inspect', () => {
     const { io, stdout } = captureIO();
     expect(await runInspect({ stateDir: 'elsewhere' }, io, { cwd, now: sample.end })).toBe(0);
     expect(stdout()).toBe(
-      'No learned constraints yet in elsewhere/ — run an agent through `narrowing-guard mcp` first ' +
-        '(`narrowing-guard wrap <server>` sets that up for a project).\n',
+      'No learned constraints yet in elsewhere/: they appear once a guarded agent has had a call fail ' +
+        '(through its hooks, `narrowing-guard install <agent>`, or an MCP server wrapped by `narrowing-guard wrap <server>`).\n',
     );
   });
 

@@ -83,7 +83,7 @@ describe('narrowing for the AI SDK', () => {
       output: {
         type: 'execution-denied',
         reason: expect.stringMatching(
-          /^\[narrowing blocked this call \(identical-failure\)\] read_file \{path: "config\/prod\.yaml"\} failed once with file_not_found.*ENOENT/s,
+          /^\[narrowing blocked this call \(identical-failure\)\] read_file \{path: "config\/prod\.yaml"\} failed and .*ENOENT/s,
         ),
       },
     });

@@ -1,0 +1,26 @@
+/**
+ * Arguments that do not change what a call does: free text the model writes beside it (a shell
+ * command's `description`, an `explanation`), which it rewrites on every retry. The tool declares
+ * them (`annotations.narrowing.freeText`); a call is identified, described and compared without
+ * them, so that a retry with new words is still the same call.
+ */
+import type { Proposal } from '../types.js';
+
+/** The proposal's arguments without the free text its tool declares; the same object when there is none. */
+export function withoutFreeText(proposal: Proposal): Readonly<Record<string, unknown>> {
+  const args = (proposal.args ?? {}) as Readonly<Record<string, unknown>>;
+  const fields = proposal.annotations?.narrowing?.freeText;
+  if (fields === undefined || fields.length === 0) return args;
+  let out: Record<string, unknown> | undefined;
+  try {
+    for (const field of fields) {
+      if (typeof field !== 'string' || !Object.hasOwn(args, field)) continue;
+      out ??= { ...args };
+      delete out[field];
+    }
+  } catch {
+    // Arguments that cannot be read or copied: identified as they are, where they are bounded.
+    return args;
+  }
+  return out ?? args;
+}

@@ -1,0 +1,161 @@
+/**
+ * Codex's rollout file (`transcript_path`, `~/.codex/sessions/…/rollout-….jsonl`) as evidence of how
+ * a command ended, which Codex's `PostToolUse` payload leaves out: there `tool_response` is the bare,
+ * truncated output (`ExecCommandToolOutput::post_tool_use_response` in codex-rs
+ * `core/src/tools/context.rs`).
+ *
+ * What the rollout holds when `PostToolUse` fires (codex-rs `rollout/src/policy.rs`, `hooks/src/
+ * events/post_tool_use.rs`): the call's `function_call_output` is recorded only after the hooks have
+ * run, since a hook may change it; an `exec_command_end` event (with `exit_code`) or `patch_apply_end`
+ * (with `success`) is written while the command finishes, but only in the extended persistence mode.
+ * So the rollout answers for this call when Codex keeps extended history, and for earlier calls
+ * always; otherwise the output's own failure lines are the evidence (see `shell-output.ts`).
+ *
+ * The file is read from its end, at most `MAX_TAIL_BYTES`, never through a symbolic link, and only
+ * when it is a regular file: its path comes from the payload.
+ */
+import { constants } from 'node:fs';
+import { open } from 'node:fs/promises';
+import { isAbsolute } from 'node:path';
+import { hostToolKind } from '../adapters/tool-call/host-tools.js';
+import type { HookEvent, HookToolResult } from './event.js';
+import { isRecord } from './payload.js';
+import { codexHeader } from './shell-output.js';
+
+/** The most read of a rollout, from its end: the current call is among its last lines. */
+export const MAX_TAIL_BYTES = 512 * 1024;
+/** Lines longer than this are skipped unread. */
+const MAX_LINE_CHARS = 256 * 1024;
+const MAX_CALL_ID_CHARS = 256;
+
+/** How a call ended, by the rollout. */
+export interface RolloutStatus {
+  readonly exitCode?: number;
+  readonly failed: boolean;
+}
+
+/**
+ * The exit status the rollout at `path` records for the call `callId`, or undefined when it has
+ * none (not written yet, not kept, no such call, no such file, not a regular file, a symbolic link).
+ * Never throws.
+ */
+export async function readRolloutStatus(
+  path: string,
+  callId: string,
+  maxBytes = MAX_TAIL_BYTES,
+): Promise<RolloutStatus | undefined> {
+  if (!isAbsolute(path) || callId === '' || callId.length > MAX_CALL_ID_CHARS) return undefined;
+  let text: string;
+  try {
+    text = await readTail(path, maxBytes);
+  } catch {
+    return undefined;
+  }
+  const lines = text.split('\n');
+  for (let index = lines.length - 1; index >= 0; index--) {
+    const line = lines[index] as string;
+    if (line.length > MAX_LINE_CHARS || !line.includes(callId)) continue;
+    const status = statusOfLine(line, callId);
+    if (status) return status;
+  }
+  return undefined;
+}
+
+/**
+ * The event with its result completed from the rollout, when it is a Codex command or patch whose
+ * exit status the payload left out and the rollout records; otherwise the event itself. Meant for
+ * the hook helper (one read per event, in the process that keeps the guard open) and for a hook
+ * process that handles its event itself. Never throws.
+ */
+export async function withRolloutEvidence(event: HookEvent): Promise<HookEvent> {
+  const { action } = event;
+  if (event.agent !== 'codex' || action.type !== 'after-call' || event.transcriptPath === undefined)
+    return event;
+  const { call, result } = action;
+  if (call.id === undefined || result.exitCode !== undefined) return event;
+  if (hostToolKind('codex', call.tool) !== 'exec' && call.tool !== 'apply_patch') return event;
+  const status = await readRolloutStatus(event.transcriptPath, call.id);
+  if (status === undefined) return event;
+  return { ...event, action: { ...action, result: withStatus(result, status) } };
+}
+
+function withStatus(result: HookToolResult, status: RolloutStatus): HookToolResult {
+  const content = result.content ?? (result.ok ? '' : result.error);
+  const exitCode = status.exitCode !== undefined ? { exitCode: status.exitCode } : {};
+  if (!status.failed) return { ok: true, content, ...exitCode };
+  return { ok: false, error: result.ok ? content : result.error, content, ...exitCode };
+}
+
+async function readTail(path: string, maxBytes: number): Promise<string> {
+  const handle = await open(path, constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0));
+  try {
+    const stat = await handle.stat();
+    if (!stat.isFile()) return '';
+    const length = Math.min(stat.size, maxBytes);
+    const buffer = Buffer.alloc(length);
+    let read = 0;
+    while (read < length) {
+      const { bytesRead } = await handle.read(buffer, read, length - read, stat.size - length + read);
+      if (bytesRead === 0) break;
+      read += bytesRead;
+    }
+    const text = buffer.subarray(0, read).toString('utf8');
+    // Started inside a line: that line is cut, so it is left out.
+    return length < stat.size ? text.slice(text.indexOf('\n') + 1) : text;
+  } finally {
+    await handle.close();
+  }
+}
+
+/** A rollout line's word on the call, if it is about it. */
+function statusOfLine(line: string, callId: string): RolloutStatus | undefined {
+  let entry: unknown;
+  try {
+    entry = JSON.parse(line);
+  } catch {
+    return undefined;
+  }
+  if (!isRecord(entry) || !isRecord(entry.payload)) return undefined;
+  const { payload } = entry;
+  if (payload.call_id !== callId) return undefined;
+  switch (payload.type) {
+    case 'exec_command_end':
+      return typeof payload.exit_code === 'number'
+        ? { exitCode: payload.exit_code, failed: payload.exit_code !== 0 }
+        : undefined;
+    case 'patch_apply_end':
+      return typeof payload.success === 'boolean' ? { failed: !payload.success } : undefined;
+    case 'function_call_output':
+    case 'custom_tool_call_output':
+      return outputStatus(payload.output);
+    default:
+      return undefined;
+  }
+}
+
+/**
+ * A recorded output's exit status: `{"output", "metadata": {"exit_code"}}` (the shell tool), a
+ * text with Codex's `Exit code: N` / `Process exited with code N` header (exec), or an object with
+ * `success: false`.
+ */
+function outputStatus(output: unknown): RolloutStatus | undefined {
+  if (isRecord(output)) {
+    if (typeof output.content === 'string') return outputStatus(output.content);
+    if (output.success === false) return { failed: true };
+    return undefined;
+  }
+  if (typeof output !== 'string') return undefined;
+  if (output.startsWith('{')) {
+    try {
+      const parsed: unknown = JSON.parse(output);
+      if (isRecord(parsed) && isRecord(parsed.metadata) && typeof parsed.metadata.exit_code === 'number') {
+        const exitCode = parsed.metadata.exit_code;
+        return { exitCode, failed: exitCode !== 0 };
+      }
+    } catch {
+      // Not the shell tool's JSON: read as text.
+    }
+  }
+  const header = codexHeader(output);
+  return header ? { exitCode: header.exitCode, failed: header.exitCode !== 0 } : undefined;
+}

@@ -1,0 +1,159 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { codex, cursorShellHooks, HOSTS, type HostFixture } from './hosts.js';
+import { HostRun, tempProject, type Verdict } from './scenario.js';
+
+/** npm 10's own words for `npm run tset` in a project whose scripts have `test` and no `tset`. */
+const MISSING_SCRIPT = {
+  output: [
+    'npm error Missing script: "tset"',
+    'npm error',
+    'npm error Did you mean this?',
+    'npm error   npm run test # run the "test" package script',
+    'npm error',
+    'npm error To see a list of scripts, run:',
+    'npm error   npm run',
+    'npm error A complete log of this run can be found in: /home/dev/.npm/_logs/2026-11-28T21_04_17_311Z-debug-0.log',
+  ].join('\n'),
+  exitCode: 1,
+};
+/** A script that fails without saying why. */
+const SILENT_FAILURE = { output: '', exitCode: 1 };
+/** curl to a server that is down. */
+const CONNECTION_REFUSED = {
+  output: "curl: (7) Failed to connect to localhost port 8787 after 0 ms: Couldn't connect to server",
+  exitCode: 7,
+};
+const TESTS_PASS = { output: '\n> demo@1.0.0 test\n> node --test\n\n# pass 3\n# fail 0', exitCode: 0 };
+
+const projects: { remove: () => void }[] = [];
+afterEach(() => {
+  for (const project of projects.splice(0)) project.remove();
+});
+
+function start(host: HostFixture, session = `session-${host.agent}`): HostRun {
+  const project = tempProject();
+  projects.push(project);
+  return new HostRun(host, { id: session, cwd: project.dir });
+}
+
+const verdicts = (attempts: readonly { verdict: Verdict }[]) => attempts.map((attempt) => attempt.verdict);
+
+/** Each host's verdicts for one scenario, checked to agree with the first host's. */
+async function onEveryHost(
+  scenario: (run: HostRun) => Promise<readonly Verdict[]>,
+  hosts: readonly HostFixture[] = HOSTS,
+): Promise<readonly Verdict[]> {
+  const results = new Map<string, readonly Verdict[]>();
+  for (const host of hosts) results.set(host.agent, await scenario(start(host)));
+  const [first] = [...results.values()];
+  for (const [agent, result] of results) expect({ agent, result }).toEqual({ agent, result: first });
+  return first as readonly Verdict[];
+}
+
+describe('hook conformance: every agent, its real payloads, the same verdicts', () => {
+  it('cites the source of every payload shape, marking what only the docs say', () => {
+    for (const host of [...HOSTS, cursorShellHooks]) {
+      expect(host.sources.length).toBeGreaterThan(0);
+      for (const source of host.sources)
+        expect(source).toMatch(/@ [0-9a-f]{40}|docs-only|\.(?:rs|ts|d\.ts)\b|transcripts/);
+    }
+  });
+
+  it('denies five identical `npm run tset` failing with "Missing script" by the 2nd–3rd attempt', async () => {
+    const result = await onEveryHost(async (run) =>
+      verdicts(await run.repeat(5, 'npm run tset', MISSING_SCRIPT)),
+    );
+    const firstDenied = result.indexOf('deny') + 1;
+    expect(firstDenied).toBeGreaterThanOrEqual(2);
+    expect(firstDenied).toBeLessThanOrEqual(3);
+    expect(result.slice(firstDenied - 1).every((verdict) => verdict === 'deny')).toBe(true);
+  });
+
+  it("says in the deny reason what npm said, once, without npm's prefix repeated", async () => {
+    for (const host of HOSTS) {
+      const run = start(host);
+      const attempts = await run.repeat(3, 'npm run tset', MISSING_SCRIPT);
+      const reason = attempts.find((attempt) => attempt.verdict === 'deny')?.reason ?? '';
+      expect(reason, host.agent).toContain('Missing script: "tset"');
+      expect(reason, host.agent).not.toMatch(/npm error npm error/);
+      expect(reason, host.agent).not.toMatch(/[{[]"/);
+    }
+  });
+
+  it('denies a command that keeps failing with nothing but its exit status by the 3rd attempt', async () => {
+    const hosts = HOSTS.map((host) => (host.agent === 'codex' ? codex({ extendedHistory: true }) : host));
+    const result = await onEveryHost(
+      async (run) => verdicts(await run.repeat(4, './scripts/check.sh', SILENT_FAILURE)),
+      hosts,
+    );
+    expect(result.slice(0, 2)).toEqual(['allow', 'allow']);
+    expect(result.slice(2)).toContain('deny');
+  });
+
+  it('never denies a command for a network fault: curl to a server that is down', async () => {
+    const result = await onEveryHost(async (run) =>
+      verdicts(await run.repeat(5, 'curl -sS http://localhost:8787/health', CONNECTION_REFUSED)),
+    );
+    expect(result).not.toContain('deny');
+  });
+
+  it('allows the fix: the right script after the misspelt one was denied', async () => {
+    const result = await onEveryHost(async (run) => {
+      const denied = await run.repeat(3, 'npm run tset', MISSING_SCRIPT);
+      const fixed = await run.shell('npm run test', TESTS_PASS);
+      return [...verdicts(denied), fixed.verdict];
+    });
+    expect(result.at(-1)).toBe('allow');
+    expect(result).toContain('deny');
+  });
+
+  it('sees a retry with a rewritten description as the same command', async () => {
+    const descriptions = [
+      'Run the test script',
+      'Run tests again',
+      'Retry running the npm test script',
+      'Run the tests once more to check',
+      'Execute test suite',
+    ];
+    const result = await onEveryHost(async (run) =>
+      verdicts(await run.repeat(5, 'npm run tset', MISSING_SCRIPT, descriptions)),
+    );
+    expect(result.indexOf('deny') + 1).toBeLessThanOrEqual(3);
+  });
+
+  it('keeps a learned ban across a new prompt', async () => {
+    const result = await onEveryHost(async (run) => {
+      const before = await run.repeat(3, 'npm run tset', MISSING_SCRIPT);
+      await run.prompt('Please run the tests again');
+      const after = await run.shell('npm run tset', MISSING_SCRIPT);
+      return [...verdicts(before), after.verdict];
+    });
+    expect(result.at(-1)).toBe('deny');
+  });
+
+  it('keeps what one project learned out of a second project', async () => {
+    const result = await onEveryHost(async (run) => {
+      const first = await run.repeat(3, 'npm run tset', MISSING_SCRIPT);
+      const other = tempProject();
+      projects.push(other);
+      const second = new HostRun(run.host, { id: run.session.id, cwd: other.dir });
+      const there = await second.shell('npm run tset', MISSING_SCRIPT);
+      return [...verdicts(first), there.verdict];
+    });
+    expect(result).toContain('deny');
+    expect(result.at(-1)).toBe('allow');
+  });
+
+  it("reads Codex's failure from the output text when its rollout keeps no exit status", async () => {
+    const run = start(codex({ extendedHistory: false }));
+    const result = verdicts(await run.repeat(5, 'npm run tset', MISSING_SCRIPT));
+    expect(result.indexOf('deny') + 1).toBeLessThanOrEqual(3);
+  });
+
+  it("reads Cursor's older afterShellExecution output as a failure", async () => {
+    const run = start(cursorShellHooks);
+    const result = verdicts(await run.repeat(5, 'npm run tset', MISSING_SCRIPT));
+    expect(result.indexOf('deny') + 1).toBeGreaterThanOrEqual(2);
+    expect(result.indexOf('deny') + 1).toBeLessThanOrEqual(3);
+  });
+});

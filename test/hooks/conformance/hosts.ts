@@ -1,0 +1,287 @@
+/**
+ * Each agent's real hook payloads for the conformance scenarios, built the way the agent builds them.
+ * Every shape cites where it comes from: the agent's source (file and commit) or, where only the
+ * vendor's documentation describes it, the doc page, marked docs-only.
+ */
+import { appendFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { HostAgent } from '../../../src/adapters/tool-call/host-tools.js';
+
+/** A shell command as the model proposes it. `description`: the free text some agents let it add. */
+export interface ShellCall {
+  readonly id: string;
+  readonly command: string;
+  readonly description?: string;
+}
+
+/** How a command ran: what it printed (stdout and stderr as a terminal shows them) and its exit status. */
+export interface CommandRun {
+  readonly output: string;
+  readonly exitCode: number;
+}
+
+export interface Session {
+  readonly id: string;
+  /** The project folder the agent works in. */
+  readonly cwd: string;
+}
+
+export interface HostFixture {
+  readonly agent: HostAgent;
+  /** Where each payload shape below comes from. */
+  readonly sources: readonly string[];
+  /** The payload of a new user prompt. */
+  prompt(session: Session, text: string): unknown;
+  /** The payload before a shell command runs. */
+  beforeShell(session: Session, call: ShellCall): unknown;
+  /**
+   * The payloads after it ran (most agents send one). A function in the list is what the agent
+   * writes once the hooks have answered (Codex's rollout line of the call's output).
+   */
+  afterShell(session: Session, call: ShellCall, run: CommandRun): unknown[];
+}
+
+const CLAUDE_SOURCES = [
+  'stdin fields: @anthropic-ai/claude-agent-sdk 0.3.329 sdk.d.ts (PreToolUseHookInput, PostToolUseHookInput, PostToolUseFailureHookInput, UserPromptSubmitHookInput)',
+  "Bash input { command, description, timeout? } and a failed command's error `Exit code N\\n<output>`: Claude Code 2.1 transcripts (tool_use input, tool_result of a failed Bash call)",
+];
+
+/** Claude Code: a failed Bash call fires PostToolUseFailure with `Exit code N\n<output>`; a success PostToolUse. */
+export const claudeCode: HostFixture = {
+  agent: 'claude-code',
+  sources: CLAUDE_SOURCES,
+  prompt: (session, text) => ({
+    ...claudeBase(session),
+    hook_event_name: 'UserPromptSubmit',
+    prompt: text,
+  }),
+  beforeShell: (session, call) => ({
+    ...claudeBase(session),
+    hook_event_name: 'PreToolUse',
+    tool_name: 'Bash',
+    tool_input: bashInput(call),
+    tool_use_id: call.id,
+  }),
+  afterShell: (session, call, run) => [
+    run.exitCode === 0
+      ? {
+          ...claudeBase(session),
+          hook_event_name: 'PostToolUse',
+          tool_name: 'Bash',
+          tool_input: bashInput(call),
+          tool_use_id: call.id,
+          tool_response: { stdout: run.output, stderr: '', interrupted: false, isImage: false },
+        }
+      : {
+          ...claudeBase(session),
+          hook_event_name: 'PostToolUseFailure',
+          tool_name: 'Bash',
+          tool_input: bashInput(call),
+          tool_use_id: call.id,
+          error: `Exit code ${run.exitCode}\n${run.output}`,
+          is_interrupt: false,
+        },
+  ],
+};
+
+function claudeBase(session: Session) {
+  return {
+    session_id: session.id,
+    transcript_path: join(session.cwd, '.claude-transcript.jsonl'),
+    cwd: session.cwd,
+    permission_mode: 'default',
+  };
+}
+
+function bashInput(call: ShellCall) {
+  return { command: call.command, ...(call.description !== undefined && { description: call.description }) };
+}
+
+const GEMINI_COMMIT = '002a57efeb64405020e8b1c6748883ee7426dd1d';
+const GEMINI_SOURCES = [
+  `stdin fields: google-gemini/gemini-cli packages/core/src/hooks/types.ts and docs/hooks/reference.md`,
+  `run_shell_command input { command, description?, dir_path? } and its result: llmContent \`Output: …\` then \`Exit Code: N\` only when not 0, then \`Process Group PGID: N\`; \`error\` only when the process could not start: google-gemini/gemini-cli packages/core/src/tools/shell.ts @ ${GEMINI_COMMIT}`,
+];
+
+/** A process group id, new on every run as the real one is. */
+let pgid = 41_000;
+
+/** Gemini CLI: AfterTool carries `{ llmContent, returnDisplay }`; a non-zero exit only inside llmContent. */
+export const geminiCli: HostFixture = {
+  agent: 'gemini-cli',
+  sources: GEMINI_SOURCES,
+  prompt: (session, text) => ({ ...geminiBase(session, 'BeforeAgent'), prompt: text }),
+  beforeShell: (session, call) => ({
+    ...geminiBase(session, 'BeforeTool'),
+    tool_name: 'run_shell_command',
+    tool_input: bashInput(call),
+  }),
+  afterShell: (session, call, run) => {
+    const lines = [`Output: ${run.output === '' ? '(empty)' : run.output}`];
+    if (run.exitCode !== 0) lines.push(`Exit Code: ${run.exitCode}`);
+    lines.push(`Process Group PGID: ${pgid++}`);
+    return [
+      {
+        ...geminiBase(session, 'AfterTool'),
+        tool_name: 'run_shell_command',
+        tool_input: bashInput(call),
+        tool_response: { llmContent: lines.join('\n'), returnDisplay: run.output },
+      },
+    ];
+  },
+};
+
+function geminiBase(session: Session, event: string) {
+  return {
+    session_id: session.id,
+    transcript_path: join(session.cwd, '.gemini-chat.json'),
+    cwd: session.cwd,
+    hook_event_name: event,
+    timestamp: '2026-11-28T21:00:00.000Z',
+  };
+}
+
+const CODEX_SOURCES = [
+  'PostToolUse stdin { session_id, turn_id, transcript_path, cwd, hook_event_name, model, permission_mode, tool_name, tool_input, tool_response, tool_use_id }: openai/codex codex-rs/hooks/src/events/post_tool_use.rs @ 0082977cebb9fbd524046914dbc4305e5b8e0b95 (command_input_json)',
+  "Bash tool_input { command } and tool_response = the command's truncated output as a bare string, no exit status: openai/codex codex-rs/core/src/tools/context.rs (ExecCommandToolOutput::post_tool_use_response) and the exec_command handler's post_tool_use_payload",
+  'rollout lines: exec_command_end (exit_code) only in the extended persistence mode; function_call_output recorded after the hooks ran: openai/codex codex-rs/rollout/src/policy.rs @ 851c9d5ef023ef39288bd3cb9bde3bdee8812d93',
+];
+
+/**
+ * Codex: `tool_response` is the bare output. Its rollout gets `exec_command_end` while the command
+ * ends when history is extended, and the call's `function_call_output` after the hooks ran.
+ */
+export function codex(options: { readonly extendedHistory?: boolean } = {}): HostFixture {
+  const rollout = (session: Session) => join(session.cwd, '.codex-rollout.jsonl');
+  const line = (session: Session, type: string, payload: unknown) =>
+    appendFileSync(
+      rollout(session),
+      `${JSON.stringify({ timestamp: '2026-11-28T21:00:00.000Z', type, payload })}\n`,
+    );
+  return {
+    agent: 'codex',
+    sources: CODEX_SOURCES,
+    prompt: (session, text) => {
+      writeFileSync(rollout(session), '', { flag: 'a' });
+      return { ...codexBase(session, rollout(session), 'UserPromptSubmit'), prompt: text };
+    },
+    beforeShell: (session, call) => ({
+      ...codexBase(session, rollout(session), 'PreToolUse'),
+      tool_name: 'Bash',
+      tool_input: { command: call.command },
+      tool_use_id: call.id,
+    }),
+    afterShell: (session, call, run) => {
+      if (options.extendedHistory) {
+        line(session, 'event_msg', {
+          type: 'exec_command_end',
+          call_id: call.id,
+          stdout: run.output,
+          stderr: '',
+          aggregated_output: run.output,
+          exit_code: run.exitCode,
+          duration: { secs: 0, nanos: 200_000_000 },
+          formatted_output: run.output,
+        });
+      }
+      const payload = {
+        ...codexBase(session, rollout(session), 'PostToolUse'),
+        tool_name: 'Bash',
+        tool_input: { command: call.command },
+        tool_response: run.output,
+        tool_use_id: call.id,
+      };
+      return [
+        payload,
+        // Written once the hooks have answered: seen by later events only.
+        () =>
+          line(session, 'response_item', {
+            type: 'function_call_output',
+            call_id: call.id,
+            output: `Wall time: 0.2000 seconds\nProcess exited with code ${run.exitCode}\nOutput:\n${run.output}`,
+          }),
+      ];
+    },
+  };
+}
+
+function codexBase(session: Session, rollout: string, event: string) {
+  return {
+    session_id: session.id,
+    turn_id: 'turn-1',
+    transcript_path: rollout,
+    cwd: session.cwd,
+    hook_event_name: event,
+    model: 'gpt-5.1-codex',
+    permission_mode: 'default',
+  };
+}
+
+const CURSOR_SOURCES = [
+  'docs-only: https://cursor.com/docs/agent/hooks — common fields { conversation_id, generation_id, hook_event_name, workspace_roots }, preToolUse / postToolUse / postToolUseFailure { tool_name, tool_input, tool_use_id, error_message, failure_type }, beforeShellExecution { command, cwd }, afterShellExecution { command, output, duration }',
+];
+
+/** Cursor (docs-only): the generic tool events; a failed command fires postToolUseFailure. */
+export const cursor: HostFixture = {
+  agent: 'cursor',
+  sources: CURSOR_SOURCES,
+  prompt: (session, text) => ({ ...cursorBase(session, 'beforeSubmitPrompt'), prompt: text }),
+  beforeShell: (session, call) => ({
+    ...cursorBase(session, 'preToolUse'),
+    tool_name: 'Shell',
+    tool_input: { command: call.command, cwd: session.cwd },
+    tool_use_id: call.id,
+  }),
+  afterShell: (session, call, run) => [
+    run.exitCode === 0
+      ? {
+          ...cursorBase(session, 'postToolUse'),
+          tool_name: 'Shell',
+          tool_input: { command: call.command, cwd: session.cwd },
+          tool_use_id: call.id,
+          tool_output: run.output,
+        }
+      : {
+          ...cursorBase(session, 'postToolUseFailure'),
+          tool_name: 'Shell',
+          tool_input: { command: call.command, cwd: session.cwd },
+          tool_use_id: call.id,
+          error_message: run.output === '' ? `Command exited with code ${run.exitCode}` : run.output,
+          failure_type: 'error',
+        },
+  ],
+};
+
+/** Cursor's older shell hooks (docs-only): `afterShellExecution` gives the output and no exit status. */
+export const cursorShellHooks: HostFixture = {
+  agent: 'cursor',
+  sources: CURSOR_SOURCES,
+  prompt: cursor.prompt,
+  beforeShell: (session, call) => ({
+    ...cursorBase(session, 'beforeShellExecution'),
+    command: call.command,
+    cwd: session.cwd,
+  }),
+  afterShell: (session, call, run) => [
+    {
+      ...cursorBase(session, 'afterShellExecution'),
+      command: call.command,
+      cwd: session.cwd,
+      output: run.output,
+      duration: 180,
+    },
+  ],
+};
+
+function cursorBase(session: Session, event: string) {
+  return {
+    conversation_id: session.id,
+    generation_id: 'gen-1',
+    hook_event_name: event,
+    workspace_roots: [session.cwd],
+    cursor_version: '2.1.0',
+  };
+}
+
+/** The four agents with the payloads of their current hooks. */
+export const HOSTS: readonly HostFixture[] = [claudeCode, geminiCli, codex(), cursor];

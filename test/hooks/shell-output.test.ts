@@ -1,0 +1,117 @@
+import { mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import fc from 'fast-check';
+import { afterEach, describe, expect, it } from 'vitest';
+import { codexHooks } from '../../src/hooks/codex.js';
+import { readRolloutStatus, withRolloutEvidence } from '../../src/hooks/codex-rollout.js';
+import { geminiShellResult, shellOutputResult } from '../../src/hooks/shell-output.js';
+
+describe('shell output as evidence of failure', () => {
+  it("reads npm's Missing script error as a failure", () => {
+    const result = shellOutputResult('npm error Missing script: "tset"\nnpm error\nnpm error   npm run');
+    expect(result.ok).toBe(false);
+  });
+
+  it('reads curl that could not connect as a failure', () => {
+    const text = "curl: (7) Failed to connect to localhost port 8787: Couldn't connect to server";
+    expect(shellOutputResult(text).ok).toBe(false);
+  });
+
+  it('reads a file that merely mentions an error as a success', () => {
+    expect(shellOutputResult('# Notes\nWhen the build fails, npm prints an error and exits 1.\n').ok).toBe(
+      true,
+    );
+  });
+
+  it("takes the exit status from Codex's header when there is one", () => {
+    const result = shellOutputResult('Wall time: 0.2 seconds\nProcess exited with code 2\nOutput:\nboom');
+    expect(result).toEqual({ ok: false, error: 'boom', content: 'boom', exitCode: 2 });
+  });
+
+  it("reads Gemini CLI's Exit Code line, and keeps its process group id out of the content", () => {
+    const failed = geminiShellResult('Output: (empty)\nExit Code: 3\nProcess Group PGID: 4242');
+    expect(failed).toMatchObject({ ok: false, exitCode: 3 });
+    const passed = geminiShellResult('Output: ok\nProcess Group PGID: 4243');
+    expect(passed).toEqual({ ok: true, content: 'ok' });
+  });
+
+  it('reads any text without throwing', () => {
+    fc.assert(
+      fc.property(fc.string({ maxLength: 4000 }), (text) => {
+        expect(typeof shellOutputResult(text).ok).toBe('boolean');
+        expect(typeof geminiShellResult(text).ok).toBe('boolean');
+      }),
+    );
+  });
+});
+
+describe("Codex's rollout as evidence of an exit status", () => {
+  const dirs: string[] = [];
+  afterEach(() => {
+    for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+  });
+  const folder = () => {
+    const dir = mkdtempSync(join(tmpdir(), 'narrowing-rollout-'));
+    dirs.push(dir);
+    return dir;
+  };
+  const line = (type: string, payload: unknown) => `${JSON.stringify({ timestamp: 't', type, payload })}\n`;
+
+  it('finds the exit code of exec_command_end by call id', async () => {
+    const path = join(folder(), 'rollout.jsonl');
+    writeFileSync(path, line('event_msg', { type: 'exec_command_end', call_id: 'call_1', exit_code: 1 }));
+    expect(await readRolloutStatus(path, 'call_1')).toEqual({ exitCode: 1, failed: true });
+    expect(await readRolloutStatus(path, 'call_2')).toBeUndefined();
+  });
+
+  it("reads the exit status in a recorded function_call_output's header", async () => {
+    const path = join(folder(), 'rollout.jsonl');
+    writeFileSync(
+      path,
+      line('response_item', {
+        type: 'function_call_output',
+        call_id: 'call_9',
+        output: 'Wall time: 0.1 seconds\nProcess exited with code 0\nOutput:\nok',
+      }),
+    );
+    expect(await readRolloutStatus(path, 'call_9')).toEqual({ exitCode: 0, failed: false });
+  });
+
+  it('never reads a rollout through a symbolic link', async () => {
+    const dir = folder();
+    const real = join(dir, 'real.jsonl');
+    writeFileSync(real, line('event_msg', { type: 'exec_command_end', call_id: 'call_1', exit_code: 1 }));
+    const link = join(dir, 'link.jsonl');
+    symlinkSync(real, link);
+    expect(await readRolloutStatus(link, 'call_1')).toBeUndefined();
+  });
+
+  it('reads only the tail of a huge rollout', async () => {
+    const path = join(folder(), 'rollout.jsonl');
+    const early = line('event_msg', { type: 'exec_command_end', call_id: 'call_old', exit_code: 1 });
+    writeFileSync(path, `${early}${'x'.repeat(600 * 1024)}\n`);
+    expect(await readRolloutStatus(path, 'call_old')).toBeUndefined();
+  });
+
+  it('turns a Codex PostToolUse that looked like a success into the failure the rollout records', async () => {
+    const dir = folder();
+    const path = join(dir, 'rollout.jsonl');
+    writeFileSync(path, line('event_msg', { type: 'exec_command_end', call_id: 'call_5', exit_code: 1 }));
+    const event = codexHooks.parse({
+      session_id: 's',
+      turn_id: 't',
+      transcript_path: path,
+      cwd: dir,
+      hook_event_name: 'PostToolUse',
+      model: 'gpt-5.1-codex',
+      permission_mode: 'default',
+      tool_name: 'Bash',
+      tool_input: { command: './check.sh' },
+      tool_response: '',
+      tool_use_id: 'call_5',
+    });
+    const completed = await withRolloutEvidence(event);
+    expect(completed.action).toMatchObject({ type: 'after-call', result: { ok: false, exitCode: 1 } });
+  });
+});
