@@ -903,6 +903,7 @@ function uniformFacts(facts: CallFacts, kind: ActionKind | undefined): CallFacts
     leavesSourcesAlone: facts.leavesSourcesAlone,
     sideEffect: facts.sideEffect,
     service: facts.service,
+    waitSeconds: facts.waitSeconds,
   };
   return uniform as CallFacts;
 }

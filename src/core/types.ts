@@ -130,6 +130,11 @@ export interface CallFacts {
    * service (a cancellation, a sent message) may change what its other calls return.
    */
   readonly service?: string;
+  /**
+   * Seconds the call waits before it asks anything, or instead (`sleep 30`, `sleep 30 && gh run
+   * view 42`): time between status checks that a clock without timestamps does not show.
+   */
+  readonly waitSeconds?: number;
 }
 
 /**

@@ -37,7 +37,7 @@ import {
   writtenText,
 } from './call-arguments.js';
 import { runsInWorkspaceRoot } from './command-directory.js';
-import { configurationNamedBy, leavesSourcesAlone } from './command-effects.js';
+import { configurationNamedBy, leavesSourcesAlone, waitSecondsOf } from './command-effects.js';
 import { quotesArguments, withoutEchoes } from './echoes.js';
 import { isEmptyAnswer } from './empty-result.js';
 import { SignatureMatcher } from './matcher.js';
@@ -127,6 +127,8 @@ export function createToolCallAdapter(options: ToolCallAdapterOptions = {}): Too
       const command = facts.targets[0];
       if (command !== undefined && isReadOnlyCommand(command)) facts.changesNothing = true;
       if (command !== undefined && leavesSourcesAlone(command)) facts.leavesSourcesAlone = true;
+      const wait = command === undefined ? undefined : waitSecondsOf(command);
+      if (wait !== undefined) facts.waitSeconds = wait;
       return facts;
     }
     if (kind === 'read') {

@@ -64,3 +64,19 @@ export function configurationNamedBy(failure: string): string[] | undefined {
   for (const [pattern, file] of CONFIGURATION_FAILURES) if (pattern.test(failure)) return [file];
   return undefined;
 }
+
+/** `sleep 30`, `sleep 1.5m`, as one command of a list (`sleep 30 && gh run view 42`). */
+const SLEEP = /(?:^|&&|;|\|\||\n)\s*sleep\s+(\d+(?:\.\d+)?)([smhd]?)\s*(?=$|&&|;|\|\||\n)/g;
+const UNIT_SECONDS: Readonly<Record<string, number>> = { '': 1, s: 1, m: 60, h: 3600, d: 86_400 };
+/** Longer waits say no more about pacing; bounded so a hostile number stays a number. */
+const MAX_WAIT_SECONDS = 86_400;
+
+/** The seconds a command waits with `sleep` before, between or instead of what it runs. */
+export function waitSecondsOf(command: string): number | undefined {
+  let total = 0;
+  for (const match of command.matchAll(SLEEP)) {
+    total += Number(match[1]) * (UNIT_SECONDS[match[2] ?? ''] ?? 1);
+    if (total >= MAX_WAIT_SECONDS) return MAX_WAIT_SECONDS;
+  }
+  return total > 0 ? total : undefined;
+}

@@ -1,5 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { configurationNamedBy, leavesSourcesAlone } from '../../../src/adapters/tool-call/command-effects.js';
+import {
+  configurationNamedBy,
+  leavesSourcesAlone,
+  waitSecondsOf,
+} from '../../../src/adapters/tool-call/command-effects.js';
 
 describe('leavesSourcesAlone', () => {
   it.each([
@@ -49,4 +53,23 @@ describe('configurationNamedBy', () => {
     expect(configurationNamedBy("make: *** No rule to make target 'build/app.o'.  Stop.")).toBeUndefined();
     expect(configurationNamedBy("make: *** No rule to make target 'report.pdf'.  Stop.")).toBeUndefined();
   });
+});
+
+describe('waitSecondsOf', () => {
+  it.each([
+    ['sleep 30', 30],
+    ['sleep 30 && gh run view 42', 30],
+    ['sleep 2m; kubectl get pods', 120],
+    ['cd app && sleep 5 && tail -n 20 build.log', 5],
+    ['sleep 1.5 && sleep 1.5', 3],
+  ])('reads a wait of %s as %i seconds', (command, seconds) => {
+    expect(waitSecondsOf(command)).toBe(seconds);
+  });
+
+  it.each(['gh run view 42', 'grep sleep notes.txt', 'echo "sleep 30"', 'sleep_tool 5'])(
+    'reads no wait in %s',
+    (command) => {
+      expect(waitSecondsOf(command)).toBeUndefined();
+    },
+  );
 });
