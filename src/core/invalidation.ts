@@ -98,10 +98,12 @@ export function invalidateAfter(effect: Effect, call: CallContext, context: Inva
     for (const entry of armed) context.relieve(entry, because);
     return;
   }
-  // A new file cannot cure a failure that was not about a missing file. Looking through the
-  // error texts is bounded: a session rarely has more failing commands than this.
+  // A new file cannot cure a failure that was not about a missing file, unless it is configuration
+  // (an ignore list, a linter's settings) that tools look for. Looking through the error texts is
+  // bounded: a session rarely has more failing commands than this.
   for (const entry of armed.slice(-CREATION_SCAN)) {
     const relevant =
+      configuration ||
       context.workspace.isAboutMissingFile(entry.constraint.signature) ||
       effect.changedTargets.some((target) => mentions(entry.constraint.evidence.lastError, target));
     if (relevant) context.relieve(entry, because);

@@ -904,6 +904,7 @@ function uniformFacts(facts: CallFacts, kind: ActionKind | undefined): CallFacts
     sideEffect: facts.sideEffect,
     service: facts.service,
     waitSeconds: facts.waitSeconds,
+    program: facts.program,
   };
   return uniform as CallFacts;
 }

@@ -135,6 +135,11 @@ export interface CallFacts {
    * view 42`): time between status checks that a clock without timestamps does not show.
    */
   readonly waitSeconds?: number;
+  /**
+   * For a command: the program and subcommand it runs (`cargo build`, `npm run`, `git push`), past
+   * `cd`, environment assignments and wrappers. Guesses are counted per program.
+   */
+  readonly program?: string;
 }
 
 /**

@@ -37,7 +37,7 @@ import {
   writtenText,
 } from './call-arguments.js';
 import { runsInWorkspaceRoot } from './command-directory.js';
-import { configurationNamedBy, leavesSourcesAlone, waitSecondsOf } from './command-effects.js';
+import { configurationNamedBy, leavesSourcesAlone, programOf, waitSecondsOf } from './command-effects.js';
 import { quotesArguments, withoutEchoes } from './echoes.js';
 import { isEmptyAnswer } from './empty-result.js';
 import { SignatureMatcher } from './matcher.js';
@@ -129,6 +129,8 @@ export function createToolCallAdapter(options: ToolCallAdapterOptions = {}): Too
       if (command !== undefined && leavesSourcesAlone(command)) facts.leavesSourcesAlone = true;
       const wait = command === undefined ? undefined : waitSecondsOf(command);
       if (wait !== undefined) facts.waitSeconds = wait;
+      const program = command === undefined ? undefined : programOf(command);
+      if (program !== undefined) facts.program = program;
       return facts;
     }
     if (kind === 'read') {

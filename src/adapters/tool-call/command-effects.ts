@@ -80,3 +80,35 @@ export function waitSecondsOf(command: string): number | undefined {
   }
   return total > 0 ? total : undefined;
 }
+
+/** Words before the program that say how it runs, not what it is. */
+const WRAPPERS = new Set(['sudo', 'env', 'time', 'nice', 'nohup', 'exec', 'command', 'npx', 'uvx', 'bunx']);
+const NAVIGATION = new Set(['cd', 'pushd', 'popd', 'export', 'source', '.', 'set', 'unset']);
+const ASSIGNMENT = /^[A-Za-z_][A-Za-z0-9_]*=/;
+const SUBCOMMAND = /^[a-z][a-z0-9:_-]*$/;
+
+/**
+ * The program and subcommand a command line runs (`cargo build`, `npm run`, `git push`): the last
+ * command of a `&&`/`;` list that is not navigation, before any pipe, past environment assignments
+ * and wrappers (`sudo`, `timeout 60`, `npx`).
+ */
+export function programOf(command: string): string | undefined {
+  const parts = command.split(/&&|\|\||;|\n/);
+  for (let index = parts.length - 1; index >= 0; index--) {
+    const words = (parts[index] ?? '').split('|')[0]?.trim().split(/\s+/) ?? [];
+    let at = 0;
+    while (at < words.length) {
+      const word = words[at] as string;
+      if (ASSIGNMENT.test(word) || WRAPPERS.has(word)) at++;
+      else if (word === 'timeout') at += 2;
+      else break;
+    }
+    const program = words[at];
+    if (program === undefined || program === '' || NAVIGATION.has(program)) continue;
+    if (program === 'sleep') continue;
+    const name = program.slice(program.lastIndexOf('/') + 1);
+    const next = words[at + 1];
+    return next !== undefined && SUBCOMMAND.test(next) ? `${name} ${next}` : name;
+  }
+  return undefined;
+}
