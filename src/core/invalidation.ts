@@ -40,8 +40,9 @@ export function invalidateAfter(effect: Effect, call: CallContext, context: Inva
   // Under `target` invalidation only a change of a ban's own target relieves it.
   if (effect.service !== undefined && context.workspaceWide)
     relieveServiceBans(effect.service, call, context);
-  // A side effect through a service changed no file: bans about files and commands still hold.
-  if (effect.kind === 'outside') return;
+  // A side effect through a service, or a move to another file, line or directory, changed no file:
+  // bans about files and commands still hold.
+  if (effect.kind === 'outside' || effect.kind === 'navigate') return;
   if (effect.kind === 'unknown') {
     const command = effect.command ?? '';
     const words = context.workspace.targetsIn(command);

@@ -905,6 +905,7 @@ function uniformFacts(facts: CallFacts, kind: ActionKind | undefined): CallFacts
     service: facts.service,
     waitSeconds: facts.waitSeconds,
     program: facts.program,
+    navigates: facts.navigates,
   };
   return uniform as CallFacts;
 }

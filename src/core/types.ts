@@ -140,6 +140,12 @@ export interface CallFacts {
    * `cd`, environment assignments and wrappers. Guesses are counted per program.
    */
   readonly program?: string;
+  /**
+   * The call moves what later calls see without changing any file: it opens another file in an
+   * editor, goes to a line, scrolls, changes directory. Later calls with the same arguments may
+   * mean other things, so it counts as a change for loop detection.
+   */
+  readonly navigates?: boolean;
 }
 
 /**

@@ -106,3 +106,17 @@ describe('configuration written by an editor', () => {
     expect(agent.call('Bash', commit, 'committed').check.verdict).not.toBe('block');
   });
 });
+
+describe('navigation changes what later calls see', () => {
+  it('lets a search of the open file run again after another file was opened', () => {
+    const agent = new Agent();
+    const none = { text: 'No matches found for "parse_header" in /repo/a.py', isError: true };
+    agent.call('open', { path: '/repo/a.py' }, '[File: /repo/a.py (120 lines total)]');
+    agent.call('search_file', { search_term: 'parse_header' }, none);
+    agent.call('search_file', { search_term: 'parse_header' }, none);
+    agent.call('open', { path: '/repo/b.py' }, '[File: /repo/b.py (80 lines total)]');
+    expect(
+      agent.call('search_file', { search_term: 'parse_header' }, 'Found 1 match').check.verdict,
+    ).not.toBe('block');
+  });
+});

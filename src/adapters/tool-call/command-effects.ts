@@ -112,3 +112,30 @@ export function programOf(command: string): string | undefined {
   }
   return undefined;
 }
+
+/** A command that only changes directory: in a shell that persists, later commands run elsewhere. */
+export function onlyChangesDirectory(command: string): boolean {
+  return /^\s*(?:cd|pushd|popd)(?:\s+[^;&|<>`$()\n]*)?\s*$/.test(command);
+}
+
+/** Verbs of tools that move what later calls see: another file open, another line, page or directory. */
+const NAVIGATION_VERBS = new Set(['open', 'goto', 'scroll', 'navigate', 'cd', 'chdir', 'jump']);
+
+/**
+ * A tool whose name says it navigates (`open`, `goto`, `scroll_down`, `browser_navigate`, `cd`):
+ * its first word, past an MCP server prefix and a `browser`/`editor` qualifier, is a navigation verb,
+ * or it is `go_to`/`go_back`.
+ */
+export function navigatesByName(tool: string): boolean {
+  const bare = tool.includes('__') ? tool.slice(tool.lastIndexOf('__') + 2) : tool;
+  const words = bare
+    .replace(/([a-z0-9])([A-Z])/g, '$1_$2')
+    .toLowerCase()
+    .split(/[_\-.\s/]+/)
+    .filter((word) => word !== '');
+  const start = words[0] === 'browser' || words[0] === 'editor' || words[0] === 'page' ? 1 : 0;
+  const verb = words[start];
+  if (verb === undefined) return false;
+  if (NAVIGATION_VERBS.has(verb)) return words.length - start <= 2;
+  return verb === 'go' && (words[start + 1] === 'to' || words[start + 1] === 'back');
+}

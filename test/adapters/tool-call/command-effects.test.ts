@@ -2,6 +2,9 @@ import { describe, expect, it } from 'vitest';
 import {
   configurationNamedBy,
   leavesSourcesAlone,
+  navigatesByName,
+  onlyChangesDirectory,
+  programOf,
   waitSecondsOf,
 } from '../../../src/adapters/tool-call/command-effects.js';
 
@@ -72,4 +75,41 @@ describe('waitSecondsOf', () => {
       expect(waitSecondsOf(command)).toBeUndefined();
     },
   );
+});
+
+describe('navigation', () => {
+  it.each([
+    'open',
+    'goto',
+    'scroll_down',
+    'browser_navigate',
+    'mcp__playwright__browser_navigate_back',
+    'go_to',
+  ])('takes %s for a tool that moves what later calls see', (tool) => {
+    expect(navigatesByName(tool)).toBe(true);
+  });
+
+  it.each(['open_pull_request_review', 'read_file', 'Read', 'get_open_issues', 'search_file'])(
+    'does not take %s for navigation',
+    (tool) => {
+      expect(navigatesByName(tool)).toBe(false);
+    },
+  );
+
+  it('takes a command that only changes directory for navigation, and no other', () => {
+    expect(onlyChangesDirectory('cd /repo/src')).toBe(true);
+    expect(onlyChangesDirectory('cd /repo && make')).toBe(false);
+    expect(onlyChangesDirectory('cdk deploy')).toBe(false);
+  });
+});
+
+describe('programOf', () => {
+  it.each([
+    ['cargo build --release', 'cargo build'],
+    ['cd app && npm run test -- --watch=false', 'npm run'],
+    ['FOO=1 sudo python3 script.py | tail -5', 'python3'],
+    ['timeout 60 pytest -x tests/', 'pytest'],
+  ])('reads %s as %s', (command, program) => {
+    expect(programOf(command)).toBe(program);
+  });
 });
