@@ -40,8 +40,9 @@ export function invalidateAfter(effect: Effect, call: CallContext, context: Inva
   // Under `target` invalidation only a change of a ban's own target relieves it.
   if (effect.service !== undefined && context.workspaceWide)
     relieveServiceBans(effect.service, call, context);
-  // A side effect through a service changed no file: bans about files and commands still hold.
-  if (effect.kind === 'outside') return;
+  // A side effect through a service, or a move to another file, line or directory, changed no file:
+  // bans about files and commands still hold.
+  if (effect.kind === 'outside' || effect.kind === 'navigate') return;
   if (effect.kind === 'unknown') {
     const command = effect.command ?? '';
     const words = context.workspace.targetsIn(command);
@@ -98,10 +99,12 @@ export function invalidateAfter(effect: Effect, call: CallContext, context: Inva
     for (const entry of armed) context.relieve(entry, because);
     return;
   }
-  // A new file cannot cure a failure that was not about a missing file. Looking through the
-  // error texts is bounded: a session rarely has more failing commands than this.
+  // A new file cannot cure a failure that was not about a missing file, unless it is configuration
+  // (an ignore list, a linter's settings) that tools look for. Looking through the error texts is
+  // bounded: a session rarely has more failing commands than this.
   for (const entry of armed.slice(-CREATION_SCAN)) {
     const relevant =
+      configuration ||
       context.workspace.isAboutMissingFile(entry.constraint.signature) ||
       effect.changedTargets.some((target) => mentions(entry.constraint.evidence.lastError, target));
     if (relevant) context.relieve(entry, because);

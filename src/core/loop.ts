@@ -910,6 +910,9 @@ function uniformFacts(facts: CallFacts, kind: ActionKind | undefined): CallFacts
     leavesSourcesAlone: facts.leavesSourcesAlone,
     sideEffect: facts.sideEffect,
     service: facts.service,
+    waitSeconds: facts.waitSeconds,
+    program: facts.program,
+    navigates: facts.navigates,
   };
   return uniform as CallFacts;
 }

@@ -49,8 +49,8 @@ export interface DetectorThresholds {
    */
   nonAdvancing: { enabled: boolean; blockAfter: number; emptyBlockAfter: number };
   /**
-   * Varied calls failing the same way. Blocking the next guess is a prediction, not a certainty,
-   * so the precise preset only warns (`effect: 'warn'`).
+   * Varied calls of one tool failing with errors of one shape (guessing). `effect: 'warn'` only
+   * steers; the default blocks the `blockAt`th guess. Edits are never judged by this rule.
    */
   errorStreak: { enabled: boolean; warnAt: number; blockAt: number; effect: 'warn' | 'block' };
   cycle: { enabled: boolean; minPeriod: number; maxPeriod: number; repetitions: number };
@@ -210,9 +210,9 @@ function preciseDefaults(): Policy {
         rerunStreak: 2,
       },
       nonAdvancing: { enabled: true, blockAfter: 3, emptyBlockAfter: 5 },
-      errorStreak: { enabled: true, warnAt: 3, blockAt: 5, effect: 'warn' },
+      errorStreak: { enabled: true, warnAt: 3, blockAt: 5, effect: 'block' },
       cycle: { enabled: true, minPeriod: 2, maxPeriod: 5, repetitions: 3 },
-      poll: { enabled: true, warnAt: 5, blockAt: 20 },
+      poll: { enabled: true, warnAt: 3, blockAt: 6 },
       creationRate: { enabled: true, max: 3, windowSeconds: 60 },
       toolHealth: { enabled: true, openAfter: 5, cooldownSeconds: 120, maxCooldownSeconds: 1800 },
       absentText: { enabled: true },

@@ -137,6 +137,22 @@ export interface CallFacts {
    * service (a cancellation, a sent message) may change what its other calls return.
    */
   readonly service?: string;
+  /**
+   * Seconds the call waits before it asks anything, or instead (`sleep 30`, `sleep 30 && gh run
+   * view 42`): time between status checks that a clock without timestamps does not show.
+   */
+  readonly waitSeconds?: number;
+  /**
+   * For a command: the program and subcommand it runs (`cargo build`, `npm run`, `git push`), past
+   * `cd`, environment assignments and wrappers. Guesses are counted per program.
+   */
+  readonly program?: string;
+  /**
+   * The call moves what later calls see without changing any file: it opens another file in an
+   * editor, goes to a line, scrolls, changes directory. Later calls with the same arguments may
+   * mean other things, so it counts as a change for loop detection.
+   */
+  readonly navigates?: boolean;
 }
 
 /**

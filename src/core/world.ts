@@ -9,7 +9,7 @@ export interface Effect {
   /** Targets whose content or existence changed. */
   readonly changedTargets: readonly string[];
   /** `outside`: a side effect through a service (a cancellation, a sent message); no file changed. */
-  readonly kind: 'none' | 'mutate' | 'create' | 'delete' | 'unknown' | 'outside';
+  readonly kind: 'none' | 'mutate' | 'create' | 'delete' | 'unknown' | 'outside' | 'navigate';
   /** The service whose state a side effect changed: what its other calls return may differ now. */
   readonly service?: string;
   /** Text written into the targets, when known. */
@@ -19,6 +19,7 @@ export interface Effect {
 }
 
 const NO_EFFECT: Effect = { changedTargets: [], kind: 'none' };
+const NAVIGATED: Effect = { changedTargets: [], kind: 'navigate' };
 /**
  * Targets and commands whose last change is remembered. A repeat is recognised as a no-op only
  * against recent changes; a session that changes more files than this is rare.
@@ -41,6 +42,11 @@ export class WorldTracker {
   private generation = 0;
 
   effectOf(facts: CallFacts, callKey: string, resultDigest: string): Effect {
+    // Another file opened, another line or directory: what later calls see has changed, no file has.
+    if (facts.navigates) {
+      this.generation++;
+      return NAVIGATED;
+    }
     switch (facts.kind) {
       case 'mutate':
       case 'create':

@@ -128,7 +128,7 @@ describe('parsePolicy error messages', () => {
     ]);
     expect(problemsOf({ tools: { get_job_status: { detectors: { poll: { warnAt: 30 } } } } })).toEqual([
       'tools.get_job_status.detectors.poll.warnAt (30) must not be greater than ' +
-        'tools.get_job_status.detectors.poll.blockAt (20): a call would be blocked before any warning',
+        'tools.get_job_status.detectors.poll.blockAt (6): a call would be blocked before any warning',
     ]);
   });
 
@@ -219,10 +219,10 @@ describe('per-tool overrides', () => {
 
 describe('loadPolicyFile', () => {
   it('loads YAML', () => {
-    const path = writePolicy('a.yaml', 'preset: strict\ndetectors:\n  poll:\n    warnAt: 8\n');
+    const path = writePolicy('a.yaml', 'preset: strict\ndetectors:\n  poll:\n    warnAt: 4\n');
     const policy = loadPolicyFile(path);
     expect(policy.preset).toBe('strict');
-    expect(policy.detectors.poll.warnAt).toBe(8);
+    expect(policy.detectors.poll.warnAt).toBe(4);
   });
 
   it('reads "off" in YAML as the preset name, not as false', () => {

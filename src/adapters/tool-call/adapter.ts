@@ -37,7 +37,14 @@ import {
   writtenText,
 } from './call-arguments.js';
 import { runsInWorkspaceRoot } from './command-directory.js';
-import { configurationNamedBy, leavesSourcesAlone } from './command-effects.js';
+import {
+  configurationNamedBy,
+  leavesSourcesAlone,
+  navigatesByName,
+  onlyChangesDirectory,
+  programOf,
+  waitSecondsOf,
+} from './command-effects.js';
 import { quotesArguments, withoutEchoes } from './echoes.js';
 import { isEmptyAnswer } from './empty-result.js';
 import { SignatureMatcher } from './matcher.js';
@@ -104,6 +111,11 @@ function matcherFor(extraRules: readonly SignatureRule[]): SignatureMatcher {
   return builtInMatcher;
 }
 
+/** A search that asks an outside service (the web, an API) does not depend on an open file. */
+function hasQueryOnlyService(facts: CallFacts): boolean {
+  return facts.service !== undefined && facts.service !== '';
+}
+
 export function createToolCallAdapter(options: ToolCallAdapterOptions = {}): ToolCallAdapter {
   const extraRules = (options.patterns ?? []).map(toRule);
   const matcher = matcherFor(extraRules);
@@ -127,8 +139,19 @@ export function createToolCallAdapter(options: ToolCallAdapterOptions = {}): Too
       const command = facts.targets[0];
       if (command !== undefined && isReadOnlyCommand(command)) facts.changesNothing = true;
       if (command !== undefined && leavesSourcesAlone(command)) facts.leavesSourcesAlone = true;
+      const wait = command === undefined ? undefined : waitSecondsOf(command);
+      if (wait !== undefined) facts.waitSeconds = wait;
+      const program = command === undefined ? undefined : programOf(command);
+      if (program !== undefined) facts.program = program;
+      if (command !== undefined && onlyChangesDirectory(command)) facts.navigates = true;
       return facts;
     }
+    if ((kind === 'read' || kind === 'search' || kind === 'other') && navigatesByName(proposal.tool))
+      facts.navigates = true;
+    // A search naming nothing to search (`search_file parse_header`) looks in the open file or the
+    // working directory: what it means changes when the agent navigates.
+    if (kind === 'search' && facts.targets.length === 0 && !hasQueryOnlyService(facts))
+      facts.actsOnHiddenState = true;
     if (kind === 'read') {
       if (facts.targets.length === 1 && !readsPartially(args)) facts.readsWholeTarget = true;
       return facts;

@@ -64,3 +64,78 @@ export function configurationNamedBy(failure: string): string[] | undefined {
   for (const [pattern, file] of CONFIGURATION_FAILURES) if (pattern.test(failure)) return [file];
   return undefined;
 }
+
+/** `sleep 30`, `sleep 1.5m`, as one command of a list (`sleep 30 && gh run view 42`). */
+const SLEEP = /(?:^|&&|;|\|\||\n)\s*sleep\s+(\d+(?:\.\d+)?)([smhd]?)\s*(?=$|&&|;|\|\||\n)/g;
+const UNIT_SECONDS: Readonly<Record<string, number>> = { '': 1, s: 1, m: 60, h: 3600, d: 86_400 };
+/** Longer waits say no more about pacing; bounded so a hostile number stays a number. */
+const MAX_WAIT_SECONDS = 86_400;
+
+/** The seconds a command waits with `sleep` before, between or instead of what it runs. */
+export function waitSecondsOf(command: string): number | undefined {
+  let total = 0;
+  for (const match of command.matchAll(SLEEP)) {
+    total += Number(match[1]) * (UNIT_SECONDS[match[2] ?? ''] ?? 1);
+    if (total >= MAX_WAIT_SECONDS) return MAX_WAIT_SECONDS;
+  }
+  return total > 0 ? total : undefined;
+}
+
+/** Words before the program that say how it runs, not what it is. */
+const WRAPPERS = new Set(['sudo', 'env', 'time', 'nice', 'nohup', 'exec', 'command', 'npx', 'uvx', 'bunx']);
+const NAVIGATION = new Set(['cd', 'pushd', 'popd', 'export', 'source', '.', 'set', 'unset']);
+const ASSIGNMENT = /^[A-Za-z_][A-Za-z0-9_]*=/;
+const SUBCOMMAND = /^[a-z][a-z0-9:_-]*$/;
+
+/**
+ * The program and subcommand a command line runs (`cargo build`, `npm run`, `git push`): the last
+ * command of a `&&`/`;` list that is not navigation, before any pipe, past environment assignments
+ * and wrappers (`sudo`, `timeout 60`, `npx`).
+ */
+export function programOf(command: string): string | undefined {
+  const parts = command.split(/&&|\|\||;|\n/);
+  for (let index = parts.length - 1; index >= 0; index--) {
+    const words = (parts[index] ?? '').split('|')[0]?.trim().split(/\s+/) ?? [];
+    let at = 0;
+    while (at < words.length) {
+      const word = words[at] as string;
+      if (ASSIGNMENT.test(word) || WRAPPERS.has(word)) at++;
+      else if (word === 'timeout') at += 2;
+      else break;
+    }
+    const program = words[at];
+    if (program === undefined || program === '' || NAVIGATION.has(program)) continue;
+    if (program === 'sleep') continue;
+    const name = program.slice(program.lastIndexOf('/') + 1);
+    const next = words[at + 1];
+    return next !== undefined && SUBCOMMAND.test(next) ? `${name} ${next}` : name;
+  }
+  return undefined;
+}
+
+/** A command that only changes directory: in a shell that persists, later commands run elsewhere. */
+export function onlyChangesDirectory(command: string): boolean {
+  return /^\s*(?:cd|pushd|popd)(?:\s+[^;&|<>`$()\n]*)?\s*$/.test(command);
+}
+
+/** Verbs of tools that move what later calls see: another file open, another line, page or directory. */
+const NAVIGATION_VERBS = new Set(['open', 'goto', 'scroll', 'navigate', 'cd', 'chdir', 'jump']);
+
+/**
+ * A tool whose name says it navigates (`open`, `goto`, `scroll_down`, `browser_navigate`, `cd`):
+ * its first word, past an MCP server prefix and a `browser`/`editor` qualifier, is a navigation verb,
+ * or it is `go_to`/`go_back`.
+ */
+export function navigatesByName(tool: string): boolean {
+  const bare = tool.includes('__') ? tool.slice(tool.lastIndexOf('__') + 2) : tool;
+  const words = bare
+    .replace(/([a-z0-9])([A-Z])/g, '$1_$2')
+    .toLowerCase()
+    .split(/[_\-.\s/]+/)
+    .filter((word) => word !== '');
+  const start = words[0] === 'browser' || words[0] === 'editor' || words[0] === 'page' ? 1 : 0;
+  const verb = words[start];
+  if (verb === undefined) return false;
+  if (NAVIGATION_VERBS.has(verb)) return words.length - start <= 2;
+  return verb === 'go' && (words[start + 1] === 'to' || words[start + 1] === 'back');
+}

@@ -175,8 +175,14 @@ function isAssignment(word: string): boolean {
 const PROJECT_CONFIGURATION =
   /(^|\/)(package\.json|tsconfig[^/]*\.json|jsconfig\.json|\.babelrc[^/]*|[^/]*\.config\.[cm]?[jt]s|[^/]*rc\.(json|js|cjs|yaml|yml)|pyproject\.toml|setup\.(cfg|py)|requirements[^/]*\.txt|Cargo\.toml|go\.mod|Makefile|CMakeLists\.txt|pom\.xml|build\.gradle[^/]*|\.env[^/]*)$/;
 
+/**
+ * Tools find their settings by name, and by convention in hidden files (`.eslintrc`, `.credo.exs`,
+ * `.dialyzerignore`, `.prettierrc`) or settings formats (`setup.cfg`, `tox.ini`, `ruff.toml`).
+ */
+const SETTINGS_FILE = /(^|\/)(\.[^/.][^/]*|[^/]+\.(toml|ini|cfg|conf))$/;
+
 export function isProjectConfiguration(target: string): boolean {
-  return PROJECT_CONFIGURATION.test(target);
+  return PROJECT_CONFIGURATION.test(target) || SETTINGS_FILE.test(target);
 }
 
 export function isGeneratedPath(target: string): boolean {

@@ -1,12 +1,16 @@
 /**
  * One tool failing the same way again and again while the agent varies its arguments: guessing
- * paths, ids or flags instead of finding out. Identical retries are the identical-failure rule's
- * business; this counts the distinct calls in a streak. A success of the tool ends the streak,
- * and so does any change to the world, which may be what the next guess was waiting for.
+ * paths, ids or flags instead of finding out. "The same way" is the error's shape (its whole text
+ * with values masked), so one error in several wordings of its values is one; a command's guesses
+ * are counted per program and subcommand (`cargo build`). Identical retries are the
+ * identical-failure rule's business; this counts the distinct calls in a streak. A success of the
+ * tool ends the streak, and so does any change to the world, which may be what the next guess was
+ * waiting for. Edits are never judged here: varied edit guesses often succeed.
  */
 import type { Violation } from '../types.js';
-import { isHarnessFault, isWatched } from './applicability.js';
+import { isHarnessFault, isWatched, kindOf } from './applicability.js';
 import { LruMap } from './bounded.js';
+import { errorShape } from './error-shape.js';
 import { readCount, readEntries, readNumber, readSnapshot, readString, readStrings } from './restore.js';
 import type { CallContext, Detector, ObservedOutcome } from './types.js';
 import { type PendingQuote, quotedLastError, withAlternatives, withQuotedError } from './wording.js';
@@ -24,6 +28,8 @@ const WARN_ONLY_SIGNATURES: ReadonlySet<string> = new Set(['empty_result']);
 /** With its last error quoted only when a reason or a snapshot needs it: most streaks never block. */
 interface Streak extends PendingQuote {
   signature: string;
+  /** The masked shape of the streak's error: a failure of another shape starts a new streak. */
+  shape: string;
   /** Distinct calls that failed with `signature`, in a row for this tool. */
   distinct: number;
   keys: string[];
@@ -35,8 +41,8 @@ export function createErrorStreakDetector(): Detector {
   const tools = new LruMap<Streak>(MAX_TOOLS);
   let world = 0;
 
-  function current(tool: string): Streak | undefined {
-    const streak = tools.peek(tool);
+  function current(call: CallContext): Streak | undefined {
+    const streak = tools.peek(streakKey(call));
     return streak && streak.world === world ? streak : undefined;
   }
 
@@ -45,8 +51,8 @@ export function createErrorStreakDetector(): Detector {
 
     check(call: CallContext): Violation | undefined {
       const limits = call.toolPolicy.detectors.errorStreak;
-      if (!isWatched(call, limits)) return undefined;
-      const streak = current(call.tool);
+      if (!isWatched(call, limits) || isEdit(call)) return undefined;
+      const streak = current(call);
       if (!streak) return undefined;
       const proposal = streak.distinct + 1;
       if (
@@ -64,19 +70,22 @@ export function createErrorStreakDetector(): Detector {
       if (isHarnessFault(outcome)) return;
       // Streaks from before a change are left to go stale rather than cleared, to stay O(1).
       if (outcome.changedWorld) world++;
-      if (!isWatched(call, call.toolPolicy.detectors.errorStreak)) return;
+      if (!isWatched(call, call.toolPolicy.detectors.errorStreak) || isEdit(call)) return;
+      const at = streakKey(call);
       if (outcome.success) {
-        tools.delete(call.tool);
+        tools.delete(at);
         return;
       }
       const failure = outcome.failure;
       // Unknown blame is not evidence against the agent, and not progress either.
       if (failure?.blame !== 'agent_failure') return;
       const key = call.identity.callKey;
-      const streak = current(call.tool);
-      if (!streak || streak.signature !== failure.signature) {
-        tools.set(call.tool, {
+      const streak = current(call);
+      const shape = errorShape(outcome.content);
+      if (!streak || streak.shape !== shape) {
+        tools.set(at, {
           signature: failure.signature,
+          shape,
           distinct: 1,
           keys: [key],
           calls: [call.description],
@@ -92,7 +101,7 @@ export function createErrorStreakDetector(): Detector {
         streak.keys = [...streak.keys, key].slice(-MAX_KEYS_PER_STREAK);
         streak.calls = [...streak.calls, call.description].slice(-MAX_EVIDENCE_CALLS);
       }
-      tools.set(call.tool, streak);
+      tools.set(at, streak);
     },
 
     reset(): void {
@@ -128,7 +137,7 @@ function describe(call: CallContext, streak: Streak, severity: 'warn' | 'block')
       : `${seen}; another guess is unlikely to go differently.`;
   const suggestion = WARN_ONLY_SIGNATURES.has(streak.signature)
     ? 'If what you are looking for may not exist, say so instead of trying more variations.'
-    : 'Find the right value first (list, search or read what is there), or take another approach.';
+    : 'Stop guessing: list or search the valid values first (list the directory, search for the id, read the help or the schema), or take another approach.';
   return {
     rule: NAME,
     severity,
@@ -143,6 +152,18 @@ function describe(call: CallContext, streak: Streak, severity: 'warn' | 'block')
   };
 }
 
+/** Guesses are counted per tool, and for a command per program and subcommand. */
+function streakKey(call: CallContext): string {
+  const program = call.facts.program;
+  return program === undefined ? call.tool : `${call.tool}\u0000${program}`;
+}
+
+/** Search-and-replace edits, patches and writes: judged only when their arguments and error repeat. */
+function isEdit(call: CallContext): boolean {
+  const kind = kindOf(call);
+  return kind === 'mutate' || kind === 'create';
+}
+
 function readStreak(raw: Record<string, unknown>): Streak | undefined {
   const signature = readString(raw.signature);
   const distinct = readCount(raw.distinct);
@@ -152,6 +173,7 @@ function readStreak(raw: Record<string, unknown>): Streak | undefined {
   }
   return {
     signature,
+    shape: readString(raw.shape) ?? '',
     distinct,
     keys: readStrings(raw.keys, MAX_KEYS_PER_STREAK),
     calls: readStrings(raw.calls, MAX_EVIDENCE_CALLS),

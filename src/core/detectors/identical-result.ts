@@ -123,6 +123,8 @@ export function createIdenticalResultDetector(): Detector {
     check(call: CallContext): Violation | undefined {
       const limits = call.toolPolicy.detectors.identicalResult;
       if (!isWatched(call, limits) || kindOf(call) === 'poll') return undefined;
+      // A call that waits before it asks (`sleep 30 && gh run view 42`) is a paced poll.
+      if (call.facts.waitSeconds !== undefined) return undefined;
       const entry = current(call.identity.callKey, limits.withinCalls, proposed + 1);
       if (!entry) return checkRevisit(call, limits);
       // The proposal being checked would be the next identical call.

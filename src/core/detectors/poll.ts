@@ -1,28 +1,73 @@
 /**
- * Status checks are meant to be repeated, so they are held to a much looser standard than other
- * calls: never a word while the status changes; a warning, and much later a block, when it has
- * stopped changing and the agent keeps asking.
+ * Status checks are meant to be repeated, so they are judged by time, not by count alone: never a
+ * word while the status changes, nor while the agent paces itself (gaps that grow, gaps of a minute
+ * or more, a wait between checks or inside one). Unchanged answers in quick succession are steered,
+ * then blocked; once blocked, one probe is let through at growing intervals, so the answer that
+ * finally changes is still seen.
  */
-import type { Violation } from '../types.js';
+import type { VerdictKind, Violation } from '../types.js';
 import { isHarnessFault, isWatched, kindOf } from './applicability.js';
 import { LruMap } from './bounded.js';
-import { readCount, readEntries, readSnapshot, readString } from './restore.js';
+import { readCount, readEntries, readNumber, readSnapshot, readString } from './restore.js';
 import type { CallContext, Detector, ObservedOutcome } from './types.js';
 import { excerpt, times, withAlternatives } from './wording.js';
 
 const NAME = 'poll';
 const MAX_CALLS = 1_000;
-const VERSION = 1;
+const VERSION = 2;
+/**
+ * A gap this long between two checks gives a status time to change (a CI run checked every 20 s, a
+ * user's "check every five minutes"): the agent is pacing, not hammering.
+ */
+const PACED_GAP_MS = 20_000;
+/** A gap that grows by this factor over the one before it is a backoff schedule. */
+const BACKOFF_FACTOR = 1.5;
+/** Gaps shorter than this are quick succession, however they compare (clock noise). */
+const MIN_BACKOFF_GAP_MS = 1_000;
+/** Once blocked, the first probe goes through after this long (or one refusal); each later one waits twice as long. */
+const FIRST_PROBE_MS = 30_000;
+/** Probes never wait more than 8 refusals or 10 minutes: a long wait should still see the change. */
+const MAX_PROBE_SCALE = 8;
+const MAX_PROBE_MS = 600_000;
 
 interface Unchanged {
   digest: string;
-  /** Results in a row equal to `digest`, the first one included. */
+  /** Unpaced results in a row equal to `digest`, the first one included. */
   count: number;
   text: string;
+  /** When it last returned `digest`, by the engine's clock. */
+  at: number;
+  /** The waiting clock (explicit waits, summed) when it last did. */
+  waitedAt: number;
+  /** The gap before the last check, when there was one. */
+  gap: number;
+  /** Refusals since it last ran, once blocked. */
+  refused: number;
+  /** Probes let through since it was first blocked. */
+  probes: number;
 }
 
 export function createPollDetector(): Detector {
   const calls = new LruMap<Unchanged>(MAX_CALLS);
+  /** Milliseconds of explicit waiting (`sleep 30`) seen so far: time a replay's clock may not show. */
+  let waited = 0;
+
+  /** The time since the last check, waits between and within included. */
+  function gapOf(call: CallContext, entry: Unchanged): number {
+    return Math.max(0, call.now - entry.at) + (waited - entry.waitedAt) + waitOf(call);
+  }
+
+  function paced(gap: number, entry: Unchanged, call: CallContext): boolean {
+    if (waitOf(call) > 0 || waited > entry.waitedAt) return true;
+    if (gap >= PACED_GAP_MS) return true;
+    return gap >= MIN_BACKOFF_GAP_MS && entry.gap > 0 && gap >= entry.gap * BACKOFF_FACTOR;
+  }
+
+  /** One probe goes through after 1, 2, 4… refusals, or 30 s, 60 s, 120 s… since the last check. */
+  function probeDue(gap: number, entry: Unchanged): boolean {
+    const scale = Math.min(2 ** entry.probes, MAX_PROBE_SCALE);
+    return entry.refused >= scale || gap >= Math.min(FIRST_PROBE_MS * 2 ** entry.probes, MAX_PROBE_MS);
+  }
 
   return {
     name: NAME,
@@ -32,25 +77,59 @@ export function createPollDetector(): Detector {
       if (!isWatched(call, limits) || kindOf(call) !== 'poll') return undefined;
       const entry = calls.peek(call.identity.callKey);
       if (!entry) return undefined;
+      const gap = gapOf(call, entry);
+      if (paced(gap, entry, call)) return undefined;
       const proposal = entry.count + 1;
-      if (proposal >= limits.blockAt) return describe(call, entry, 'block');
+      if (proposal >= limits.blockAt) {
+        if (wasBlocked(entry) && probeDue(gap, entry)) return describe(call, entry, 'probe');
+        return describe(call, entry, 'block');
+      }
       if (proposal >= limits.warnAt) return describe(call, entry, 'warn');
       return undefined;
     },
 
+    afterCheck(call: CallContext, verdict: VerdictKind): void {
+      if (verdict !== 'block' && verdict !== 'halt') return;
+      if (kindOf(call) !== 'poll') return;
+      const entry = calls.peek(call.identity.callKey);
+      if (entry && entry.count + 1 >= call.toolPolicy.detectors.poll.blockAt) entry.refused++;
+    },
+
     observe(call: CallContext, outcome: ObservedOutcome): void {
       if (isHarnessFault(outcome)) return;
-      if (!isWatched(call, call.toolPolicy.detectors.poll) || kindOf(call) !== 'poll') return;
+      const wait = waitOf(call);
+      if (!isWatched(call, call.toolPolicy.detectors.poll) || kindOf(call) !== 'poll') {
+        waited += wait;
+        return;
+      }
       const key = call.identity.callKey;
       const entry = calls.peek(key);
       if (!outcome.success) {
         calls.delete(key);
       } else if (entry && entry.digest === outcome.resultDigest) {
-        entry.count++;
+        const gap = gapOf(call, entry);
+        if (!paced(gap, entry, call)) entry.count++;
+        if (wasBlocked(entry)) {
+          entry.probes++;
+          entry.refused = 0;
+        }
+        entry.gap = gap;
+        entry.at = call.now;
+        entry.waitedAt = waited + wait;
         calls.set(key, entry);
       } else {
-        calls.set(key, { digest: outcome.resultDigest, count: 1, text: excerpt(outcome.text) });
+        calls.set(key, {
+          digest: outcome.resultDigest,
+          count: 1,
+          text: excerpt(outcome.text),
+          at: call.now,
+          waitedAt: waited + wait,
+          gap: 0,
+          refused: 0,
+          probes: 0,
+        });
       }
+      waited += wait;
     },
 
     reset(): void {
@@ -58,12 +137,13 @@ export function createPollDetector(): Detector {
     },
 
     snapshot(): unknown {
-      return { version: VERSION, calls: calls.entries() };
+      return { version: VERSION, waited, calls: calls.entries() };
     },
 
     restore(state: unknown): void {
       calls.clear();
       const snapshot = readSnapshot(state, VERSION);
+      waited = readNumber(snapshot?.waited) ?? 0;
       for (const [key, entry] of readEntries(snapshot?.calls, MAX_CALLS, readUnchanged)) {
         calls.set(key, entry);
       }
@@ -71,20 +151,32 @@ export function createPollDetector(): Detector {
   };
 }
 
-function describe(call: CallContext, entry: Unchanged, severity: 'warn' | 'block'): Violation {
-  const repeated = `has returned the same status ${times(entry.count)} in a row`;
+/** It has been refused, or probed, since it last changed. */
+function wasBlocked(entry: Unchanged): boolean {
+  return entry.refused > 0 || entry.probes > 0;
+}
+
+function waitOf(call: CallContext): number {
+  const seconds = call.facts.waitSeconds;
+  return seconds !== undefined && seconds > 0 ? seconds * 1000 : 0;
+}
+
+function describe(call: CallContext, entry: Unchanged, kind: 'warn' | 'block' | 'probe'): Violation {
+  const repeated = `has returned the same status ${times(entry.count)} in a row in quick succession`;
   const seen = `${call.description} ${repeated} (${entry.text})`;
   const reason =
-    severity === 'block'
-      ? `${seen}, so further polling is blocked: whatever it waits for is not moving.`
-      : `${seen}; it may be stuck rather than slow.`;
+    kind === 'block'
+      ? `${seen}, so checking again right away is blocked: whatever it waits for has not moved.`
+      : kind === 'probe'
+        ? `${seen}; this one check is let through to see whether it has moved, the next waits longer.`
+        : `${seen}; checking faster will not make it change.`;
   const suggestion =
-    severity === 'block'
-      ? 'Investigate why it is not progressing (logs, the job itself), or tell the user it appears stuck.'
-      : 'Wait longer between checks, or look into why the status is not changing.';
+    kind === 'warn'
+      ? 'Wait between checks (sleep, or check less often), or look into why the status is not changing.'
+      : 'Wait before checking again (each check now waits twice as long as the last), investigate why it is not progressing (logs, the job itself), or tell the user it appears stuck.';
   return {
     rule: NAME,
-    severity,
+    severity: kind === 'block' ? 'block' : 'warn',
     reason,
     suggestion: withAlternatives(suggestion, call.toolPolicy.alternatives),
     evidence: { count: entry.count, calls: [call.description], lastResult: entry.text },
@@ -95,5 +187,14 @@ function readUnchanged(raw: Record<string, unknown>): Unchanged | undefined {
   const digest = readString(raw.digest);
   const count = readCount(raw.count);
   if (digest === undefined || count === undefined || count < 1) return undefined;
-  return { digest, count, text: readString(raw.text) ?? '' };
+  return {
+    digest,
+    count,
+    text: readString(raw.text) ?? '',
+    at: readNumber(raw.at) ?? 0,
+    waitedAt: readNumber(raw.waitedAt) ?? 0,
+    gap: readNumber(raw.gap) ?? 0,
+    refused: readCount(raw.refused) ?? 0,
+    probes: readCount(raw.probes) ?? 0,
+  };
 }

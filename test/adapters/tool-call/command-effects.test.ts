@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { configurationNamedBy, leavesSourcesAlone } from '../../../src/adapters/tool-call/command-effects.js';
+import {
+  configurationNamedBy,
+  leavesSourcesAlone,
+  navigatesByName,
+  onlyChangesDirectory,
+  programOf,
+  waitSecondsOf,
+} from '../../../src/adapters/tool-call/command-effects.js';
 
 describe('leavesSourcesAlone', () => {
   it.each([
@@ -48,5 +55,61 @@ describe('configurationNamedBy', () => {
   it('does not name the Makefile for a missing target that is a file a pattern rule may build', () => {
     expect(configurationNamedBy("make: *** No rule to make target 'build/app.o'.  Stop.")).toBeUndefined();
     expect(configurationNamedBy("make: *** No rule to make target 'report.pdf'.  Stop.")).toBeUndefined();
+  });
+});
+
+describe('waitSecondsOf', () => {
+  it.each([
+    ['sleep 30', 30],
+    ['sleep 30 && gh run view 42', 30],
+    ['sleep 2m; kubectl get pods', 120],
+    ['cd app && sleep 5 && tail -n 20 build.log', 5],
+    ['sleep 1.5 && sleep 1.5', 3],
+  ])('reads a wait of %s as %i seconds', (command, seconds) => {
+    expect(waitSecondsOf(command)).toBe(seconds);
+  });
+
+  it.each(['gh run view 42', 'grep sleep notes.txt', 'echo "sleep 30"', 'sleep_tool 5'])(
+    'reads no wait in %s',
+    (command) => {
+      expect(waitSecondsOf(command)).toBeUndefined();
+    },
+  );
+});
+
+describe('navigation', () => {
+  it.each([
+    'open',
+    'goto',
+    'scroll_down',
+    'browser_navigate',
+    'mcp__playwright__browser_navigate_back',
+    'go_to',
+  ])('takes %s for a tool that moves what later calls see', (tool) => {
+    expect(navigatesByName(tool)).toBe(true);
+  });
+
+  it.each(['open_pull_request_review', 'read_file', 'Read', 'get_open_issues', 'search_file'])(
+    'does not take %s for navigation',
+    (tool) => {
+      expect(navigatesByName(tool)).toBe(false);
+    },
+  );
+
+  it('takes a command that only changes directory for navigation, and no other', () => {
+    expect(onlyChangesDirectory('cd /repo/src')).toBe(true);
+    expect(onlyChangesDirectory('cd /repo && make')).toBe(false);
+    expect(onlyChangesDirectory('cdk deploy')).toBe(false);
+  });
+});
+
+describe('programOf', () => {
+  it.each([
+    ['cargo build --release', 'cargo build'],
+    ['cd app && npm run test -- --watch=false', 'npm run'],
+    ['FOO=1 sudo python3 script.py | tail -5', 'python3'],
+    ['timeout 60 pytest -x tests/', 'pytest'],
+  ])('reads %s as %s', (command, program) => {
+    expect(programOf(command)).toBe(program);
   });
 });

@@ -88,6 +88,15 @@ describe('the workspace the tool-call adapter describes', () => {
     expect(isProjectConfiguration('src/package.ts')).toBe(false);
   });
 
+  it('takes hidden files and settings formats for configuration, whatever tool reads them', () => {
+    for (const path of ['/repo/.dialyzerignore', '.credo.exs', 'api/.eslintrc', 'ruff.toml', 'tox.ini']) {
+      expect(isProjectConfiguration(path)).toBe(true);
+    }
+    for (const path of ['src/app.ex', './src/main.rs', '../notes.md', 'lib/config.ex']) {
+      expect(isProjectConfiguration(path)).toBe(false);
+    }
+  });
+
   it('finds the files a command line names', () => {
     expect(commandTargets("sed -i 's/a/b/' ./src/app.ts && cat README.md")).toEqual(
       expect.arrayContaining(['src/app.ts', 'README.md']),

@@ -26,15 +26,39 @@ function guesses(paths: readonly string[], policy = policies()) {
 const BLOCKING = policies({ detectors: { errorStreak: { effect: 'block' } } });
 
 describe('error-streak', () => {
-  it('warns on the third guess and only warns on the fifth by default', () => {
+  it('warns on the third guess and blocks the fifth by default', () => {
     const detector = createErrorStreakDetector();
-    expect(verdicts(detector, guesses(PATHS))).toEqual(['allow', 'allow', 'warn', 'warn', 'warn']);
+    expect(verdicts(detector, guesses(PATHS))).toEqual(['allow', 'allow', 'warn', 'warn', 'block']);
   });
 
-  it('only warns on the fifth guess under the strict preset as well', () => {
+  it('blocks the fifth guess under the strict preset as well', () => {
     const detector = createErrorStreakDetector();
     const strict = policies({ preset: 'strict' });
-    expect(verdicts(detector, guesses(PATHS, strict))).toEqual(['allow', 'allow', 'warn', 'warn', 'warn']);
+    expect(verdicts(detector, guesses(PATHS, strict))).toEqual(['allow', 'allow', 'warn', 'warn', 'block']);
+  });
+
+  it('only warns on the fifth guess when the policy sets the effect to warn', () => {
+    const detector = createErrorStreakDetector();
+    const warning = policies({ detectors: { errorStreak: { effect: 'warn' } } });
+    expect(verdicts(detector, guesses(PATHS, warning))).toEqual(['allow', 'allow', 'warn', 'warn', 'warn']);
+  });
+
+  it('takes one error worded with other values for the same shape, and another error for a new streak', () => {
+    const detector = createErrorStreakDetector();
+    const unknown = (name: string) =>
+      failed('invalid_argument', 'agent_failure', `Unknown tool: ${name}. Did you mean list_pull_requests?`);
+    const call = (name: string) => callOf('call_tool', { name }, { policy: BLOCKING });
+    const names = ['github_list_prs', 'githubListPrs', 'gh_prs_v2', 'github_pr_list'];
+    expect(
+      verdicts(
+        detector,
+        names.map((name) => [call(name), unknown(name)] as const),
+      ),
+    ).toEqual(['allow', 'allow', 'warn', 'warn']);
+    expect(detector.check(call('prs_list'))?.severity).toBe('block');
+    const other = failed('invalid_argument', 'agent_failure', 'Server "github" is not connected');
+    detector.observe(call('prs_list'), other);
+    expect(detector.check(call('list_prs'))).toBeUndefined();
   });
 
   it('blocks the fifth guess when the policy sets the effect to block', () => {
@@ -193,6 +217,7 @@ describe('error-streak', () => {
         'read_file',
         {
           signature: 'not_found',
+          shape: 'enoent: no such file, open q',
           distinct: 2,
           keys: expect.any(Array),
           calls: expect.any(Array),
@@ -203,6 +228,7 @@ describe('error-streak', () => {
     ]);
     expect(Object.keys(snapshot.tools[0]?.[1] ?? {})).toEqual([
       'signature',
+      'shape',
       'distinct',
       'keys',
       'calls',

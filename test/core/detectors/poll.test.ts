@@ -12,8 +12,18 @@ import {
   verdicts,
 } from './support.js';
 
-function status(policy = policies(), buildId = 'b-1842') {
-  return callOf('build_status', { build_id: buildId }, { kind: 'poll', policy });
+function status(policy = policies(), buildId = 'b-1842', now = 0) {
+  return callOf('build_status', { build_id: buildId }, { kind: 'poll', policy, now });
+}
+
+/** A status check at `seconds` on the engine's clock. */
+function statusAt(seconds: number) {
+  return status(policies(), 'b-1842', seconds * 1000);
+}
+
+function sleep(seconds: number) {
+  const call = callOf('Bash', { command: `sleep ${seconds}` }, { kind: 'exec' });
+  return { ...call, facts: { ...call.facts, waitSeconds: seconds } };
 }
 
 const running = succeeded('{"state": "running", "progress": 40}');
@@ -28,12 +38,71 @@ describe('poll', () => {
     expect(verdicts(detector, steps)).toEqual(repeat(25, 'allow'));
   });
 
-  it('warns on the fifth check of an unchanged status and blocks the twentieth', () => {
+  it('warns on the third check of an unchanged status in quick succession and blocks the sixth', () => {
     const detector = createPollDetector();
-    const seen = verdicts(detector, repeat(20, [status(), running] as const));
-    expect(seen.indexOf('warn')).toBe(4);
-    expect(seen.indexOf('block')).toBe(19);
-    expect(seen.slice(4, 19)).toEqual(repeat(15, 'warn'));
+    const seen = verdicts(detector, repeat(6, [status(), running] as const));
+    expect(seen).toEqual(['allow', 'allow', 'warn', 'warn', 'warn', 'block']);
+  });
+
+  it('lets one probe through after 1, 2, 4 and 8 refusals once blocked', () => {
+    const detector = createPollDetector();
+    const seen = verdicts(detector, repeat(25, [status(), running] as const));
+    const probes = seen.flatMap((verdict, index) => (index >= 5 && verdict !== 'block' ? [index] : []));
+    expect(probes).toEqual([6, 9, 14, 23]);
+  });
+
+  it('lets the probe see the status that finally changed, and starts over from it', () => {
+    const detector = createPollDetector();
+    verdicts(detector, repeat(6, [status(), running] as const));
+    expect(propose(detector, status(), succeeded('{"state": "done"}'))?.severity).not.toBe('block');
+    expect(detector.check(status())).toBeUndefined();
+  });
+
+  it('lets a check through after a pause much longer than the gaps before it', () => {
+    const detector = createPollDetector();
+    verdicts(
+      detector,
+      [0, 1, 2, 3, 4].map((second) => [statusAt(second), running] as const),
+    );
+    expect(detector.check(statusAt(5))?.severity).toBe('block');
+    expect(detector.check(statusAt(5.2))?.severity).toBe('block');
+    expect(detector.check(statusAt(20))).toBeUndefined();
+  });
+
+  it('never blocks polls whose gaps grow (a backoff schedule)', () => {
+    const detector = createPollDetector();
+    const times = [0, 2, 5, 10, 18, 30, 48, 75, 116];
+    const seen = verdicts(
+      detector,
+      times.map((second) => [statusAt(second), running] as const),
+    );
+    expect(seen).not.toContain('block');
+  });
+
+  it('never blocks polls a minute or more apart', () => {
+    const detector = createPollDetector();
+    const seen = verdicts(
+      detector,
+      repeat(20, 0).map((_, index) => [statusAt(index * 60), running] as const),
+    );
+    expect(seen).toEqual(repeat(20, 'allow'));
+  });
+
+  it('never blocks polls with a sleep between them, even without timestamps', () => {
+    const detector = createPollDetector();
+    const seen: string[] = [];
+    for (let index = 0; index < 12; index++) {
+      seen.push(propose(detector, status(), running)?.severity ?? 'allow');
+      propose(detector, sleep(20), succeeded(''));
+    }
+    expect(seen).toEqual(repeat(12, 'allow'));
+  });
+
+  it('never blocks a poll that waits inside its own command', () => {
+    const detector = createPollDetector();
+    const call = status();
+    const waiting = { ...call, facts: { ...call.facts, waitSeconds: 30 } };
+    expect(verdicts(detector, repeat(12, [waiting, running] as const))).toEqual(repeat(12, 'allow'));
   });
 
   it('says how long the status has not changed and what it is', () => {
@@ -42,7 +111,7 @@ describe('poll', () => {
     const violation = detector.check(status());
     expect(violation?.rule).toBe('poll');
     expect(violation?.reason).toContain(
-      'build_status {build_id: "b-1842"} has returned the same status 4 times',
+      'build_status {build_id: "b-1842"} has returned the same status 4 times in a row in quick succession',
     );
     expect(violation?.evidence).toMatchObject({
       count: 4,
@@ -79,7 +148,7 @@ describe('poll', () => {
   it('neither counts nor resets on a harness fault in the middle of a run of checks', () => {
     const detector = createPollDetector();
     const timeout = failed('timeout', 'harness_fault', 'GET /builds/b-1842 timed out after 30s');
-    verdicts(detector, repeat(3, [status(), running] as const));
+    verdicts(detector, repeat(1, [status(), running] as const));
     propose(detector, status(), timeout);
     expect(verdicts(detector, repeat(2, [status(), running] as const))).toEqual(['allow', 'warn']);
   });
@@ -117,7 +186,7 @@ describe('poll', () => {
 
   it('keeps its counts through a snapshot and restore', () => {
     const first = createPollDetector();
-    verdicts(first, repeat(19, [status(), running] as const));
+    verdicts(first, repeat(5, [status(), running] as const));
     const second = createPollDetector();
     roundTrip(first, second);
     expect(second.check(status())?.severity).toBe('block');

@@ -1,0 +1,31 @@
+/**
+ * The shape of an error: its whole text with what varies from one call to the next masked — quoted
+ * text (over several lines too), URLs, paths and file names, hexadecimal and numbers, flags, and
+ * identifiers (with digits, snake_case or camelCase). One error in several wordings of its values is one shape,
+ * so the same shape for varied arguments of one tool is guessing, whatever the tool or its language.
+ */
+
+/** Long enough for any one error; a whole test log is cut, its head deciding. */
+const MAX_SHAPED = 4_000;
+
+const MASKS: readonly (readonly [RegExp, string])[] = [
+  [
+    /"(?:[^"\\]|\\.){0,2000}"|'(?:[^'\\\n]|\\.){0,2000}'|`[^`]{0,2000}`|“[^”]{0,2000}”|‘[^’\n]{0,2000}’/g,
+    'Q',
+  ],
+  [/\b[a-z][a-z0-9+.-]*:\/\/[^\s"'<>)\]]+/gi, 'U'],
+  [/(?:~|\.{1,2})?(?:\/[\w.@+-]+)+\/?|\b[\w.@+-]+(?:\/[\w.@+-]+)+\/?/g, 'P'],
+  [/\b[\w-]+\.[a-z][a-z0-9]{0,4}\b/gi, 'P'],
+  [/(?<![\w-])--?[a-z][\w-]*/gi, 'F'],
+  // Identifiers: with digits (`HAT217`, `W2378156`, hex), snake_case, camelCase.
+  [/\b\w*\d\w*\b|\b[a-z]\w*_\w+\b/gi, 'X'],
+  [/\b[a-z]+[A-Z]\w*\b/g, 'X'],
+  [/\s+/g, ' '],
+];
+
+/** The masked shape of an error text, compared whole. */
+export function errorShape(text: string): string {
+  let shape = text.length > MAX_SHAPED ? text.slice(0, MAX_SHAPED) : text;
+  for (const [pattern, mask] of MASKS) shape = shape.replace(pattern, mask);
+  return shape.trim().toLowerCase();
+}

@@ -1,0 +1,122 @@
+import { describe, expect, it } from 'vitest';
+import { Agent, ENOENT } from './support.js';
+
+const bash = (command: string) => ({ command });
+
+describe('status checks in quick succession', () => {
+  const running = '{"status": "running", "exit_code": null}';
+
+  it('blocks the sixth unchanged answer of a poll made every few seconds', () => {
+    const agent = new Agent();
+    const seen = agent.repeat(6, 'BashOutput', { bash_id: 'shell-3' }, running);
+    expect(seen).toEqual(['allow', 'allow', 'warn', 'warn', 'warn', 'block']);
+  });
+
+  it('never blocks a poll with a sleep between checks', () => {
+    const agent = new Agent();
+    const seen: string[] = [];
+    for (let index = 0; index < 10; index++) {
+      seen.push(agent.call('BashOutput', { bash_id: 'shell-3' }, running).check.verdict);
+      agent.call('Bash', bash('sleep 20'), '');
+    }
+    expect(seen).not.toContain('block');
+  });
+
+  it('never blocks a command that sleeps before it checks', () => {
+    const agent = new Agent();
+    const seen = agent.repeat(10, 'Bash', bash('sleep 30 && gh run view 4242 --json status'), running);
+    expect(seen).not.toContain('block');
+  });
+});
+
+describe('guessing: varied arguments, one error shape', () => {
+  it('blocks the fifth guessed path of one tool failing the same way, with advice to list first', () => {
+    const agent = new Agent();
+    const paths = ['config/prod.yaml', 'conf/prod.yml', 'settings/prod.yaml', 'prod.yaml', 'etc/prod.yaml'];
+    const seen = paths.map((path) => agent.call('read_file', { path }, ENOENT(path)).check);
+    expect(seen.map((check) => check.verdict)).toEqual(['allow', 'allow', 'warn', 'warn', 'block']);
+    expect(seen[4]?.violations[0]?.rule).toBe('error-streak');
+    expect(seen[4]?.violations[0]?.suggestion).toMatch(/list or search the valid values first/);
+  });
+
+  it('counts ids guessed at an API as one shape however the ids are written', () => {
+    const agent = new Agent();
+    const ids = ['W2378156', 'w2378156', 'ZFA04Y', '2378156', 'W23781'];
+    const seen = ids.map(
+      (id) =>
+        agent.call(
+          'get_reservation_details',
+          { reservation_id: id },
+          {
+            text: `Error: reservation ${id} not found`,
+            isError: true,
+          },
+        ).check.verdict,
+    );
+    expect(seen.at(-1)).toBe('block');
+  });
+
+  it('counts a command guesses per program, so other programs failing do not add up', () => {
+    const agent = new Agent();
+    const verdicts = ['app.py', 'main.py', 'run.py', 'server.py', 'manage.py'].map((script) => {
+      const text = `python3: can't open file '/repo/${script}': [Errno 2] No such file or directory`;
+      const command = script === 'run.py' ? `node ${script}` : `python3 ${script}`;
+      return agent.call('Bash', bash(command), { text, isError: true }).check.verdict;
+    });
+    expect(verdicts).not.toContain('block');
+  });
+
+  it('never judges varied edits, which often succeed after a miss', () => {
+    const agent = new Agent();
+    const miss = { text: 'String to replace not found in file.', isError: true };
+    const rules = ['a', 'b', 'c', 'd', 'e', 'f'].flatMap((name) => {
+      const edit = { file_path: 'src/app.ts', old_string: `const ${name} = 1;`, new_string: 'x' };
+      return agent.call('Edit', edit, miss).check.violations.map((violation) => violation.rule);
+    });
+    expect(rules).not.toContain('error-streak');
+  });
+});
+
+describe('configuration written by an editor', () => {
+  it('lets a failing commit run again after a hidden settings file was created', () => {
+    const agent = new Agent();
+    const commit = bash('git add -A && git commit -m "feat: spans"');
+    const failure = {
+      text: 'Pre-commit validation failed:\n[DIALYZER] lib/app.ex:58:13 pattern can never match',
+      isError: true,
+    };
+    const credo = {
+      text: 'Pre-commit validation failed:\n\n[CREDO]\nPrefer using an implicit `try`',
+      isError: true,
+    };
+    const edit = (from: string) => ({ file_path: '/repo/lib/app.ex', old_string: from, new_string: 'x' });
+    agent.call('Bash', commit, failure);
+    agent.call('Edit', edit('try do'), 'updated');
+    agent.call('Bash', commit, failure);
+    agent.call('Edit', edit('case'), 'updated');
+    agent.call('Bash', commit, credo);
+    agent.call('Edit', edit('do'), 'updated');
+    agent.call('Bash', commit, failure);
+    agent.call('Bash', bash('ls -la | grep dialyzer'), '');
+    agent.call(
+      'Write',
+      { file_path: '/repo/.dialyzerignore', content: 'lib/app.ex:58:13\n' },
+      'File created successfully',
+    );
+    expect(agent.call('Bash', commit, 'committed').check.verdict).not.toBe('block');
+  });
+});
+
+describe('navigation changes what later calls see', () => {
+  it('lets a search of the open file run again after another file was opened', () => {
+    const agent = new Agent();
+    const none = { text: 'No matches found for "parse_header" in /repo/a.py', isError: true };
+    agent.call('open', { path: '/repo/a.py' }, '[File: /repo/a.py (120 lines total)]');
+    agent.call('search_file', { search_term: 'parse_header' }, none);
+    agent.call('search_file', { search_term: 'parse_header' }, none);
+    agent.call('open', { path: '/repo/b.py' }, '[File: /repo/b.py (80 lines total)]');
+    expect(
+      agent.call('search_file', { search_term: 'parse_header' }, 'Found 1 match').check.verdict,
+    ).not.toBe('block');
+  });
+});
