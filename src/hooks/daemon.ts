@@ -18,6 +18,7 @@ import { withFileLock } from '../node/lock.js';
 import { stateLayout } from '../node/state-dir.js';
 import type { DaemonRequest } from './daemon-client.js';
 import type { HookVerdict } from './event.js';
+import { withRolloutEvidence } from './codex-rollout.js';
 import { applyHookEvent } from './handle.js';
 import { MAX_PAYLOAD_BYTES } from './payload.js';
 
@@ -73,10 +74,12 @@ export async function serveHooks(options: DaemonOptions): Promise<void> {
       });
     }
     const open = guard;
+    // What the payload left out and the agent's session log holds (Codex's exit statuses).
+    const event = await withRolloutEvidence(request.event);
     const verdict = await withSessionState(
       open,
       (session) =>
-        applyHookEvent(open, request.event, session, { failClosed: request.failClosed === true }, quiet),
+        applyHookEvent(open, event, session, { failClosed: request.failClosed === true }, quiet),
       { sessionId: request.event.sessionId, onProblem: quiet },
     );
     // Written before the answer: the agent acts on it, so it must outlive this process.
