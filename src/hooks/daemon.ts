@@ -16,9 +16,9 @@ import type { GuardSession } from '../guard/session.js';
 import { withSessionState } from '../guard/session-state.js';
 import { withFileLock } from '../node/lock.js';
 import { stateLayout } from '../node/state-dir.js';
+import { withRolloutEvidence } from './codex-rollout.js';
 import type { DaemonRequest } from './daemon-client.js';
 import type { HookVerdict } from './event.js';
-import { withRolloutEvidence } from './codex-rollout.js';
 import { applyHookEvent } from './handle.js';
 import { MAX_PAYLOAD_BYTES } from './payload.js';
 
@@ -78,8 +78,7 @@ export async function serveHooks(options: DaemonOptions): Promise<void> {
     const event = await withRolloutEvidence(request.event);
     const verdict = await withSessionState(
       open,
-      (session) =>
-        applyHookEvent(open, event, session, { failClosed: request.failClosed === true }, quiet),
+      (session) => applyHookEvent(open, event, session, { failClosed: request.failClosed === true }, quiet),
       { sessionId: request.event.sessionId, onProblem: quiet },
     );
     // Written before the answer: the agent acts on it, so it must outlive this process.
