@@ -38,6 +38,7 @@ await generateText({
   prompt: 'Read the production config.',
   toolApproval: guard.toolApproval, // refuses what will fail again; the model reads why
   onToolExecutionEnd: guard.onToolExecutionEnd, // learns from what ran
-  stopWhen: [isStepCount(10), guard.stopWhen], // ends the loop when nothing is left to try
+  prepareStep: guard.prepareStep, // a halted run gets one step without tools to answer
+  stopWhen: [isStepCount(10), guard.stopWhen], // ends the loop after it
 });
 await guard.close();

@@ -48,7 +48,7 @@ const ALLOWED: Readonly<Record<string, readonly string[]>> = {
     'compat',
   ],
   /** `index.ts` and `narrowing.ts`: the package's root entry and the Node loop. */
-  '.': ['core', 'adapters', 'guard', 'policy-file'],
+  '.': ['core', 'adapters', 'audit', 'guard', 'policy-file'],
 };
 
 /** Static imports, re-exports and dynamic `import('…')` of relative modules. */

@@ -2,6 +2,7 @@
 
 const RULE_MEANINGS: Readonly<Record<string, string>> = {
   'identical-failure': 'a call that already failed, repeated unchanged',
+  'repeated-refusal': 'the same refused call proposed a third time in a row (the run is halted)',
   'missing-target': 'acting on something that does not exist',
   'existing-target': 'creating something that already exists',
   'target-ban': 'acting again on a target where the same action failed',

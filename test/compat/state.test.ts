@@ -14,6 +14,7 @@ import {
   readPaperStateFile,
   toolCallToProposal,
 } from '../../src/compat/index.js';
+import { STATE_VERSION } from '../../src/stores/index.js';
 
 const NOW = Date.parse('2026-03-12T10:00:00Z');
 const HOUR = 3_600_000;
@@ -254,7 +255,7 @@ describe('reading and converting state files', () => {
     writeFileSync(from, JSON.stringify({ ...saved, constraints: unexpiring }));
     const { skipped } = convertPaperStateFile(from, to);
     expect(skipped.map((constraint) => constraint.id)).toEqual(['c_radius_1773309600000_z9y8x7']);
-    expect(JSON.parse(readFileSync(to, 'utf8'))).toMatchObject({ version: 1 });
+    expect(JSON.parse(readFileSync(to, 'utf8'))).toMatchObject({ version: STATE_VERSION });
     const loop = new NarrowingLoop({ adapter: createMLTrainingAdapter(), journalPath: false, statePath: to });
     loops.push(loop);
     const base = { n_layer: 8, n_embd: 512 };

@@ -36,7 +36,7 @@ describe('the README quickstart', () => {
     expect(output.split('\n').slice(0, 3)).toEqual([
       'ran read_file config/prod.yaml',
       expect.stringMatching(
-        /^blocked read_file config\/prod\.yaml: read_file \{path: "config\/prod\.yaml"\} failed once/,
+        /^blocked read_file config\/prod\.yaml: read_file \{path: "config\/prod\.yaml"\} failed and nothing it depends on has changed since: ENOENT/,
       ),
       'ran read_file config/default.yaml',
     ]);

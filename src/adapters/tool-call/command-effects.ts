@@ -127,6 +127,8 @@ const NAVIGATION_VERBS = new Set(['open', 'goto', 'scroll', 'navigate', 'cd', 'c
  * or it is `go_to`/`go_back`.
  */
 export function navigatesByName(tool: string): boolean {
+  // A proposal's fields come from a model or a server: a name that is not text names no verb.
+  if (typeof tool !== 'string') return false;
   const bare = tool.includes('__') ? tool.slice(tool.lastIndexOf('__') + 2) : tool;
   const words = bare
     .replace(/([a-z0-9])([A-Z])/g, '$1_$2')
