@@ -153,7 +153,7 @@ describe('narrowing-guard hook cursor', () => {
     });
     const again = await send({ ...pre, tool_use_id: 'tu_2' });
     expect(again.json).toMatchObject({ permission: 'deny' });
-    expect(String(again.json?.agent_message)).toContain('failed once');
+    expect(String(again.json?.agent_message)).toContain(' failed and ');
     expect(String(again.json?.user_message)).not.toContain('\n');
   });
 

@@ -39,13 +39,14 @@ With --client all (the default), every client that defines the server is wrapped
 message, and the --dry-run diff, names the file and the key the server was found under.
 A file in the home directory is never edited through a symbolic link, and is written only if
 it still holds what was read (clients rewrite it themselves); only the server's entry changes.
-A user-scope server is started with npx, as it runs in every project. In Codex's TOML only
+A user-scope server is started by this installation, as it runs in every project. In Codex's TOML only
 the table's "command" and "args" values change, and the edited file is parsed again to check
 that nothing else did.
 
 How narrowing is started (--launcher auto): the project's own node_modules/.bin/narrowing
 when it is installed there (as \${workspaceFolder}/node_modules/.bin/narrowing for Cursor and
-VS Code), otherwise \`npx -y narrowing-guard\`. Use --launcher npx or local to choose.
+VS Code), otherwise this installation (node <its bin/narrowing.js>). \`npx -y narrowing-guard\`
+only with --launcher npx, since it runs whatever the registry holds under that name.
 
 Examples:
   $ narrowing-guard wrap filesystem --dry-run
