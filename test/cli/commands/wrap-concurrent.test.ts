@@ -83,7 +83,9 @@ describe('concurrent wraps of one config', () => {
   it('wraps every server that concurrent processes each say they wrapped', async () => {
     const { dir, home } = project();
     const names = Object.keys(SERVERS);
-    const runs = await Promise.all(names.map((name) => narrowing(['wrap', name, '--cwd', dir, '--launcher', 'npx'], home)));
+    const runs = await Promise.all(
+      names.map((name) => narrowing(['wrap', name, '--cwd', dir, '--launcher', 'npx'], home)),
+    );
     for (const [index, name] of names.entries()) {
       expect(runs[index]?.stderr).toBe('');
       expect(runs[index]?.code).toBe(0);
