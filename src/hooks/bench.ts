@@ -85,7 +85,7 @@ async function scenario(
     return { name, target, bareMs, hookMs, ratio, met: ratio <= target };
   } finally {
     await stopDaemons(stateDir);
-    rmSync(project, { recursive: true, force: true });
+    rmSync(project, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 }); // the helper may still be exiting
   }
 }
 

@@ -23,7 +23,8 @@ export function tempProject(): { readonly dir: string; readonly remove: () => Pr
     dir,
     remove: async () => {
       await stopDaemons(join(dir, '.narrowing'));
-      rmSync(dir, { recursive: true, force: true });
+      // A helper that was just stopped may still be writing its last files as it exits.
+      rmSync(dir, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 });
     },
   };
 }

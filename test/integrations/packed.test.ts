@@ -101,7 +101,7 @@ describe('the packed package', () => {
           "the model reads: Error: ENOENT: no such file or directory, open 'config/prod.yaml'",
         );
         expect(lines[1]).toMatch(
-          /^the model reads: \[narrowing blocked this call \(identical-failure\)\] read_file \{path: "config\/prod\.yaml"\} failed once/,
+          /^the model reads: \[narrowing blocked this call \(identical-failure\)\] read_file \{path: "config\/prod\.yaml"\} failed and nothing it depends on has changed since: ENOENT/,
         );
         expect(readFileSync(join(root, 'docs', `${name}.md`), 'utf8')).toContain(`\`\`\`\n${output}\`\`\``);
       },
