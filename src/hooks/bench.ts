@@ -85,7 +85,12 @@ async function scenario(
     return { name, target, bareMs, hookMs, ratio, met: ratio <= target };
   } finally {
     await stopDaemons(stateDir);
-    rmSync(project, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 }); // the helper may still be exiting
+    try {
+      // A stopped helper may still be writing its last files as it exits.
+      rmSync(project, { recursive: true, force: true, maxRetries: 20, retryDelay: 100 });
+    } catch {
+      // What is left is in the system's temporary folder; the figures stand.
+    }
   }
 }
 
