@@ -161,7 +161,11 @@ export async function serveHooks(options: DaemonOptions): Promise<void> {
   await queue;
   await guard?.close();
   // Nothing is written after this: the pid lets `stopDaemons` wait for the process to be gone.
-  for (const socket of stopRequests) socket.end(`${JSON.stringify({ stopped: true, pid: process.pid })}\n`);
+  for (const socket of stopRequests) {
+    socket.end(`${JSON.stringify({ stopped: true, pid: process.pid })}\n`);
+    // One that asked and never reads its answer does not keep the helper from exiting.
+    setTimeout(() => socket.destroy(), 1_000).unref();
+  }
   for (const socket of connections) if (!stopRequests.includes(socket)) socket.destroy();
   // Node removes the socket file when the listener closes; removing it here could take a newer helper's.
   await closed;
