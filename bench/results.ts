@@ -148,7 +148,7 @@ export async function generateResults(options: ResultsOptions): Promise<ResultsO
       },
     );
     collected.hooks = chunks.join('').trimEnd();
-    if (code !== 0) problems.push('hooks: a start-up target was not met');
+    if (code !== 0) problems.push('hooks: a latency target was not met');
   });
 
   const docs = join(options.root, 'docs');
@@ -237,7 +237,7 @@ const CAVEATS = {
   fleet:
     'It does not show agents on separate machines: the agents run in one process on this machine, each with its own connections, and Redis is a local server.',
   hooks:
-    'It does not show the first call of a session, which starts the background helper and costs about 3× a bare start; the figures are medians after it is running.',
+    'It does not show an agent under its own load: each hook call is timed right after a bare `node -e 0` on the same machine, and the ratios, not the milliseconds, are what carries over.',
   longHorizon:
     "It does not show real agents: the agent is a simulation whose forgetting (a 30% chance to replay a failure that left its memory window) is the paper's model, not a measurement.",
   sessions:

@@ -1,20 +1,32 @@
 /**
- * `narrowing-guard bench hooks`: what a hook costs at start-up, the price the agent pays on every
- * tool call. Spawns the hook as an agent does, interleaved with bare `node -e 0` starts measured in
- * the same run, and prints the medians and their ratios against the targets: at most 2× a bare
- * start with a small state, at most 3× with 40,000 learned constraints.
+ * `narrowing-guard bench hooks`: what a hook costs, the price the agent pays on every tool call.
+ * Spawns the hook as an agent does, each call right after a bare `node -e 0` start timed in the same
+ * run (the machine's load weighs on both), and prints one row per target with its verdict: with the
+ * helper (an empty state and a large one) the wall time's p50 and p90 against the bare start's, the
+ * CPU a hook process spends beyond a bare start, and the first event of a session; without the
+ * helper (`--no-daemon`) the p50 and p95 on the large state. A call that answers "proceeds
+ * unchecked" (the guard missed its deadline) is a failure of its own row.
  */
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  realpathSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { STATE_VERSION } from '../stores/state-format.js';
 import { stopDaemons } from './daemon-client.js';
 
 export interface HookBenchOptions {
   /** Timed hook calls per scenario (default 21). */
   readonly runs?: number;
-  /** Learned constraints in the large scenario (default 40000). */
+  /** Learned constraints in the large scenarios (default 40000). */
   readonly constraints?: number;
   /** The bundled hook; default the one beside this module in the build. */
   readonly hook?: string;
@@ -26,14 +38,28 @@ export interface HookBenchIO {
   readonly stderr: { write(text: string): unknown };
 }
 
-interface Scenario {
+/** One measured figure against its target. */
+export interface HookBenchRow {
   readonly name: string;
-  readonly target: number;
-  readonly bareMs: number;
-  readonly hookMs: number;
-  readonly ratio: number;
+  /** What was measured, as printed (`1.18×`, `640 ms`, `+9 ms`, `0`). */
+  readonly measured: string;
+  readonly target: string;
   readonly met: boolean;
+  /** The figures behind it, in milliseconds where they are times. */
+  readonly figures: Readonly<Record<string, number>>;
 }
+
+/** One timed process: its wall time, the CPU it used, and whether the hook let the call go unchecked. */
+interface Timing {
+  readonly wallMs: number;
+  readonly cpuMs: number;
+  readonly unchecked: boolean;
+}
+
+/** CPU target with the helper: a hook process spends at most this much beyond a bare start. */
+const CPU_SLACK_MS = 15;
+const FIRST_EVENT_MS = 1_000;
+const NO_HELPER_P95_MS = 1_000;
 
 export async function benchHooks(options: HookBenchOptions, io: HookBenchIO): Promise<number> {
   const hook = options.hook ?? fileURLToPath(new URL('./hook.js', import.meta.url));
@@ -45,62 +71,163 @@ export async function benchHooks(options: HookBenchOptions, io: HookBenchIO): Pr
   }
   const runs = options.runs ?? 21;
   const constraints = options.constraints ?? 40_000;
-  const scenarios = [
-    await scenario(hook, 'hook, small state', 2, runs, 0),
-    await scenario(hook, `hook, ${constraints.toLocaleString('en-US')} constraints`, 3, runs, constraints),
-  ];
-  if (options.json) io.stdout.write(`${JSON.stringify({ runs, scenarios })}\n`);
-  else io.stdout.write(table(scenarios, runs));
-  return scenarios.every((entry) => entry.met) ? 0 : 1;
+  const size = constraints.toLocaleString('en-US');
+  const rows: HookBenchRow[] = [];
+  rows.push(...(await withHelper(hook, 'empty state', runs, 0)));
+  rows.push(...(await withHelper(hook, `${size} constraints`, runs, constraints)));
+  rows.push(...(await withoutHelper(hook, `${size} constraints`, runs, constraints)));
+  if (options.json) io.stdout.write(`${JSON.stringify({ runs, constraints, rows })}\n`);
+  else io.stdout.write(table(rows, runs));
+  return rows.every((row) => row.met) ? 0 : 1;
 }
 
-async function scenario(
-  hook: string,
-  name: string,
-  target: number,
-  runs: number,
+/** The helper's scenario: the first events (which start it), then calls interleaved with bare starts. */
+async function withHelper(hook: string, label: string, runs: number, constraints: number) {
+  return inProject(constraints, async (project, stateDir) => {
+    const events = sessionEvents(project, 'bench-session');
+    const call = (payload: string) =>
+      timed(process.execPath, [hook, 'claude-code', '--idle-ms', '60000'], payload);
+    const rows: HookBenchRow[] = [];
+    // The session's first event finds no helper: it starts one and is answered all the same.
+    const first = await call(events(0));
+    if (constraints > 0) rows.push(firstEventRow(`helper, ${label}: first event, helper starting`, first));
+    await waitForHelper(stateDir);
+    for (let i = 1; i < 4; i += 1) await call(events(i));
+    if (constraints > 0) {
+      const other = await call(sessionEvents(project, 'bench-session-2')(0));
+      rows.push(firstEventRow(`helper, ${label}: first event of a new session`, other));
+    }
+    const { bare, hooked } = await interleaved(runs, (i) => call(events(4 + i)));
+    rows.push(
+      ratioRow(`helper, ${label}: p50`, bare, hooked, 50, 1.25),
+      ratioRow(`helper, ${label}: p90`, bare, hooked, 90, 1.5),
+      cpuRow(`helper, ${label}: CPU per event`, bare, hooked),
+      uncheckedRow(`helper, ${label}: calls unchecked`, [first, ...hooked]),
+    );
+    return rows;
+  });
+}
+
+/** Every hook process handles its event itself (`--no-daemon`). */
+async function withoutHelper(hook: string, label: string, runs: number, constraints: number) {
+  return inProject(constraints, async (project) => {
+    const events = sessionEvents(project, 'bench-session');
+    const call = (payload: string) => timed(process.execPath, [hook, 'claude-code', '--no-daemon'], payload);
+    const { bare, hooked } = await interleaved(runs, (i) => call(events(i)));
+    const p95 = percentile(walls(hooked), 95);
+    return [
+      ratioRow(`no helper, ${label}: p50`, bare, hooked, 50, 3),
+      {
+        name: `no helper, ${label}: p95`,
+        measured: `${p95.toFixed(0)} ms`,
+        target: `≤ ${NO_HELPER_P95_MS} ms`,
+        met: p95 <= NO_HELPER_P95_MS,
+        figures: { hookMs: p95 },
+      },
+      uncheckedRow(`no helper, ${label}: calls unchecked`, hooked),
+    ];
+  });
+}
+
+/** Runs `work` in a project of its own holding `constraints` learned constraints; removes it after. */
+async function inProject<T>(
   constraints: number,
-): Promise<Scenario> {
+  work: (project: string, stateDir: string) => Promise<T>,
+): Promise<T> {
   const project = realpathSync(mkdtempSync(join(tmpdir(), 'narrowing-bench-hooks-')));
   const stateDir = join(project, '.narrowing');
   mkdirSync(stateDir);
   writeFileSync(join(project, 'README.md'), '# Project\n');
   if (constraints > 0) writeFileSync(join(stateDir, 'state.json'), learnedState(project, constraints));
-  const events = sessionEvents(project);
-  const call = (index: number) =>
-    timed(process.execPath, [hook, 'claude-code', '--idle-ms', '30000'], events(index));
   try {
-    // The first calls start the helper and load the state; an agent pays that once per session.
-    for (let i = 0; i < 4; i += 1) await call(i);
-    await waitForHelper(stateDir);
-    const bare: number[] = [];
-    const hooked: number[] = [];
-    for (let i = 0; i < runs; i += 1) {
-      bare.push(await timed(process.execPath, ['-e', '0']));
-      hooked.push(await call(4 + i));
-    }
-    const bareMs = median(bare);
-    const hookMs = median(hooked);
-    const ratio = hookMs / bareMs;
-    return { name, target, bareMs, hookMs, ratio, met: ratio <= target };
+    return await work(project, stateDir);
   } finally {
+    // Returns once the helper has written its last files and exited.
     await stopDaemons(stateDir);
-    try {
-      // A stopped helper may still be writing its last files as it exits.
-      rmSync(project, { recursive: true, force: true, maxRetries: 20, retryDelay: 100 });
-    } catch {
-      // What is left is in the system's temporary folder; the figures stand.
-    }
+    rmSync(project, { recursive: true, force: true });
   }
 }
 
+/** Each hook call right after a bare `node -e 0`, so both see the same load. */
+async function interleaved(
+  runs: number,
+  call: (index: number) => Promise<Timing>,
+): Promise<{ bare: Timing[]; hooked: Timing[] }> {
+  const bare: Timing[] = [];
+  const hooked: Timing[] = [];
+  for (let i = 0; i < runs; i += 1) {
+    bare.push(await timed(process.execPath, ['-e', '0']));
+    hooked.push(await call(i));
+  }
+  return { bare, hooked };
+}
+
+function ratioRow(
+  name: string,
+  bare: readonly Timing[],
+  hooked: readonly Timing[],
+  at: number,
+  target: number,
+): HookBenchRow {
+  const bareMs = percentile(walls(bare), at);
+  const hookMs = percentile(walls(hooked), at);
+  const ratio = hookMs / bareMs;
+  return {
+    name,
+    measured: `${ratio.toFixed(2)}× (${hookMs.toFixed(0)} / ${bareMs.toFixed(0)} ms)`,
+    target: `≤ ${target}×`,
+    met: ratio <= target,
+    figures: { bareMs, hookMs, ratio },
+  };
+}
+
+function cpuRow(name: string, bare: readonly Timing[], hooked: readonly Timing[]): HookBenchRow {
+  const bareMs = percentile(
+    bare.map((timing) => timing.cpuMs),
+    50,
+  );
+  const hookMs = percentile(
+    hooked.map((timing) => timing.cpuMs),
+    50,
+  );
+  const extra = hookMs - bareMs;
+  return {
+    name,
+    measured: `${extra >= 0 ? '+' : ''}${extra.toFixed(0)} ms (${hookMs.toFixed(0)} / ${bareMs.toFixed(0)} ms)`,
+    target: `≤ +${CPU_SLACK_MS} ms`,
+    met: extra <= CPU_SLACK_MS,
+    figures: { bareCpuMs: bareMs, hookCpuMs: hookMs },
+  };
+}
+
+function firstEventRow(name: string, timing: Timing): HookBenchRow {
+  return {
+    name,
+    measured: `${timing.wallMs.toFixed(0)} ms${timing.unchecked ? ', unchecked' : ''}`,
+    target: `≤ ${FIRST_EVENT_MS} ms`,
+    met: timing.wallMs <= FIRST_EVENT_MS && !timing.unchecked,
+    figures: { hookMs: timing.wallMs },
+  };
+}
+
+function uncheckedRow(name: string, timings: readonly Timing[]): HookBenchRow {
+  const count = timings.filter((timing) => timing.unchecked).length;
+  return {
+    name,
+    measured: `${count} of ${timings.length}`,
+    target: '0',
+    met: count === 0,
+    figures: { unchecked: count, calls: timings.length },
+  };
+}
+
 /** Before and after events of a session reading and editing files, as Claude Code sends them. */
-function sessionEvents(project: string): (index: number) => string {
+function sessionEvents(project: string, sessionId: string): (index: number) => string {
   return (index) => {
     const step = Math.floor(index / 2);
     const file = join(project, `src/module-${step % 7}.ts`);
     const base = {
-      session_id: 'bench-session',
+      session_id: sessionId,
       transcript_path: join(project, 'transcript.jsonl'),
       cwd: project,
       tool_name: 'Read',
@@ -149,50 +276,73 @@ function learnedState(project: string, count: number): string {
       persistent: true,
     };
   });
-  return `${JSON.stringify({ version: 1, savedAt: now, constraints, lifted: [] }, null, 2)}\n`;
+  return `${JSON.stringify({ version: STATE_VERSION, savedAt: now, constraints, lifted: [] }, null, 2)}\n`;
 }
 
 async function waitForHelper(stateDir: string): Promise<void> {
-  const { readdirSync } = await import('node:fs');
-  for (let i = 0; i < 200; i += 1) {
+  for (let i = 0; i < 400; i += 1) {
     if (readdirSync(stateDir).some((name) => name.endsWith('.sock'))) return;
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
 }
 
-/** Milliseconds from spawn to exit. */
-function timed(command: string, args: readonly string[], stdin?: string): Promise<number> {
+/**
+ * Loaded into every timed process, the bare ones too: writes the CPU time the process used (user
+ * and system, in microseconds) to file descriptor 3 as it exits.
+ */
+const CPU_REPORTER = `data:text/javascript,${encodeURIComponent(
+  "import { writeSync } from 'node:fs'; process.on('exit', () => { try { const u = process.cpuUsage(); writeSync(3, String(u.user + u.system)); } catch {} });",
+)}`;
+
+/** Wall milliseconds from spawn to exit, CPU milliseconds the process used, and whether it went unchecked. */
+function timed(command: string, args: readonly string[], stdin?: string): Promise<Timing> {
   return new Promise((resolve, reject) => {
     const started = performance.now();
-    const child = spawn(command, args, {
-      stdio: [stdin === undefined ? 'ignore' : 'pipe', 'ignore', 'ignore'],
+    const child = spawn(command, ['--import', CPU_REPORTER, ...args], {
+      stdio: [stdin === undefined ? 'ignore' : 'pipe', 'ignore', 'pipe', 'pipe'],
+    });
+    let stderr = '';
+    let cpu = '';
+    child.stderr?.setEncoding('utf8').on('data', (chunk: string) => {
+      if (stderr.length < 64 * 1024) stderr += chunk;
+    });
+    (child.stdio[3] as NodeJS.ReadableStream | null)?.setEncoding('utf8').on('data', (chunk: string) => {
+      cpu += chunk;
     });
     if (stdin !== undefined) child.stdin?.end(stdin);
     child.on('error', reject);
-    child.on('close', () => resolve(performance.now() - started));
+    child.on('close', () =>
+      resolve({
+        wallMs: performance.now() - started,
+        cpuMs: (Number(cpu) || 0) / 1000,
+        unchecked: stderr.includes('proceeds unchecked'),
+      }),
+    );
   });
 }
 
-function median(values: readonly number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1
-    ? (sorted[middle] as number)
-    : ((sorted[middle - 1] as number) + (sorted[middle] as number)) / 2;
+function walls(timings: readonly Timing[]): number[] {
+  return timings.map((timing) => timing.wallMs);
 }
 
-function table(scenarios: readonly Scenario[], runs: number): string {
+/** Nearest-rank percentile. */
+function percentile(values: readonly number[], at: number): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const rank = Math.min(sorted.length, Math.max(1, Math.ceil((at / 100) * sorted.length)));
+  return sorted[rank - 1] as number;
+}
+
+function table(rows: readonly HookBenchRow[], runs: number): string {
+  const nameWidth = Math.max(...rows.map((row) => row.name.length), 'row'.length) + 2;
+  const measuredWidth = Math.max(...rows.map((row) => row.measured.length), 'measured'.length) + 2;
   const lines = [
-    `Hook start-up: medians of ${runs} calls, each after a bare \`node -e 0\` start timed in the same run`,
+    `Hook cost: ${runs} calls per scenario, each right after a bare \`node -e 0\` timed in the same run`,
     '',
+    `${'row'.padEnd(nameWidth)}${'measured'.padEnd(measuredWidth)}${'target'.padEnd(12)}verdict`,
   ];
-  lines.push(
-    `${'scenario'.padEnd(30)}${'node -e 0'.padStart(11)}${'hook'.padStart(10)}${'ratio'.padStart(8)}${'target'.padStart(9)}`,
-  );
-  for (const entry of scenarios) {
+  for (const row of rows) {
     lines.push(
-      `${entry.name.padEnd(30)}${`${entry.bareMs.toFixed(0)} ms`.padStart(11)}${`${entry.hookMs.toFixed(0)} ms`.padStart(10)}` +
-        `${`${entry.ratio.toFixed(2)}×`.padStart(8)}${`≤ ${entry.target}×`.padStart(9)}  ${entry.met ? 'met' : 'MISSED'}`,
+      `${row.name.padEnd(nameWidth)}${row.measured.padEnd(measuredWidth)}${row.target.padEnd(12)}${row.met ? 'met' : 'MISSED'}`,
     );
   }
   return `${lines.join('\n')}\n`;

@@ -140,7 +140,8 @@ export function startDaemon(socketPath: string, identity: DaemonIdentity, idleMs
 
 /**
  * Stops the helpers serving `stateDir` (every policy and build), and waits until each has written
- * what it holds and gone. For tests and benchmarks, and before deleting a state directory.
+ * what it holds and its process has exited (at most `timeoutMs`): the folder can be removed then.
+ * For tests and benchmarks, and before deleting a state directory.
  */
 export async function stopDaemons(stateDir: string, timeoutMs = 10_000): Promise<void> {
   let names: string[];
@@ -153,15 +154,46 @@ export async function stopDaemons(stateDir: string, timeoutMs = 10_000): Promise
   await Promise.all(
     names.map(async (name) => {
       const path = join(stateDir, name);
-      await new Promise<void>((resolve) => {
-        const socket = connect(path);
-        socket.resume();
-        socket.on('connect', () => socket.end('{"stop":true}\n'));
-        socket.on('error', () => resolve());
-        socket.on('close', () => resolve());
-      });
-      while (existsSync(path) && Date.now() < deadline)
-        await new Promise((resolve) => setTimeout(resolve, 50));
+      const pid = await askToStop(path, timeoutMs);
+      // A helper that said it stopped is gone once its process is; one that did not answer, once its socket is.
+      const running = pid === undefined ? () => existsSync(path) : () => processExists(pid);
+      while (running() && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
     }),
   );
+}
+
+/** Sends the stop request; resolves to the helper's pid once it has written everything, else undefined. */
+function askToStop(path: string, timeoutMs: number): Promise<number | undefined> {
+  return new Promise((resolve) => {
+    const socket = connect(path);
+    let text = '';
+    const finish = () => {
+      clearTimeout(timer);
+      socket.destroy();
+      try {
+        const pid = (JSON.parse(text.slice(0, text.indexOf('\n'))) as { pid?: unknown }).pid;
+        resolve(typeof pid === 'number' && Number.isSafeInteger(pid) && pid > 0 ? pid : undefined);
+      } catch {
+        resolve(undefined);
+      }
+    };
+    const timer = setTimeout(finish, timeoutMs);
+    socket.setEncoding('utf8');
+    socket.on('connect', () => socket.write('{"stop":true}\n'));
+    socket.on('data', (chunk: string) => {
+      text += chunk;
+      if (text.includes('\n') || text.length > 1024) finish();
+    });
+    socket.on('error', finish);
+    socket.on('close', finish);
+  });
+}
+
+function processExists(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
 }

@@ -4,18 +4,21 @@
  * same session files and locks a hook process without the helper uses), so the helper and such
  * processes can run side by side. What an event changes is written before it is answered, so an
  * answer the agent acted on survives the helper being killed. The state file changed by another
- * process (`forget`, a hook without the helper) is read again before the next event. It exits after
+ * process (`forget`, a hook without the helper) is read again before the next event; the store tells
+ * its own writes from others', so an event that teaches nothing costs no read or write of the whole
+ * file. It exits after
  * `idleMs` without an event, or at SIGTERM / SIGINT, having written everything and removed its socket.
  */
-import { rmSync, statSync } from 'node:fs';
+import { rmSync } from 'node:fs';
 import { connect, createServer, type Server, type Socket } from 'node:net';
 import { dirname } from 'node:path';
 import type { PresetName } from '../core/policy.js';
-import { openGuard, type StoreOption } from '../guard/open.js';
+import { openGuard, resolveGuardPolicy, type StoreOption } from '../guard/open.js';
 import type { GuardSession } from '../guard/session.js';
 import { withSessionState } from '../guard/session-state.js';
 import { withFileLock } from '../node/lock.js';
 import { stateLayout } from '../node/state-dir.js';
+import { createFileStore, type FileStore } from '../stores/file-store.js';
 import { withRolloutEvidence } from './codex-rollout.js';
 import type { DaemonRequest } from './daemon-client.js';
 import type { HookVerdict } from './event.js';
@@ -45,27 +48,37 @@ export async function serveHooks(options: DaemonOptions): Promise<void> {
   const server = createServer();
   if (!(await listenAlone(server, options.socketPath))) return;
   const idleMs = options.idleMs ?? DEFAULT_IDLE_MS;
-  const statePath = stateLayout(options.stateDir).state;
   let guard: GuardSession | undefined;
-  /** The state file as this helper last read or wrote it; another stamp means another process changed it. */
-  let knownStamp = fileStamp(statePath);
+  /** The guard's store when it is the state file, which may change under the helper. */
+  let fileStore: FileStore | undefined;
   let queue: Promise<unknown> = Promise.resolve();
+  let stopNow: () => void = () => undefined;
+  const stopped = new Promise<void>((resolve) => {
+    stopNow = resolve;
+  });
   let lastEvent = Date.now();
   let stopping = false;
   const quiet = () => undefined;
 
   const handle = async (request: DaemonRequest): Promise<HookVerdict> => {
-    if (guard !== undefined && fileStamp(statePath) !== knownStamp) {
+    if (guard !== undefined && fileStore?.changedElsewhere() === true) {
       // Changed by someone else (`forget`, a hook without the helper): read it again.
       await guard.close();
       guard = undefined;
     }
     if (guard === undefined) {
-      knownStamp = fileStamp(statePath);
-      guard = await openGuard({
+      const chosen = {
         ...(options.policy !== undefined && { policy: options.policy }),
         ...(options.preset !== undefined && { preset: options.preset }),
-        ...(options.store !== undefined && { store: options.store }),
+      };
+      const store = options.store ?? (resolveGuardPolicy(chosen).store as StoreOption | undefined) ?? 'file';
+      fileStore =
+        store === 'file'
+          ? createFileStore({ path: stateLayout(options.stateDir).state, onProblem: quiet })
+          : undefined;
+      guard = await openGuard({
+        ...chosen,
+        store: fileStore ?? store,
         stateDir: options.stateDir,
         journal: true,
         workspaceRoot: request.event.workspace ?? dirname(options.stateDir),
@@ -83,11 +96,12 @@ export async function serveHooks(options: DaemonOptions): Promise<void> {
     );
     // Written before the answer: the agent acts on it, so it must outlive this process.
     await open.flush();
-    knownStamp = fileStamp(statePath);
     return verdict;
   };
 
   const connections = new Set<Socket>();
+  /** Who asked the helper to stop: told so, with its pid, once it has written everything. */
+  const stopRequests: Socket[] = [];
   server.on('connection', (socket: Socket) => {
     lastEvent = Date.now();
     connections.add(socket);
@@ -104,8 +118,10 @@ export async function serveHooks(options: DaemonOptions): Promise<void> {
       text = '';
       const run = queue.then(async () => {
         if (line === STOP) {
-          socket.end('{"stopped":true}\n');
-          lastEvent = 0;
+          // Answered once everything is written and the socket is gone (see below).
+          stopRequests.push(socket);
+          stopping = true;
+          stopNow();
           return;
         }
         if (stopping) return void socket.destroy();
@@ -123,10 +139,6 @@ export async function serveHooks(options: DaemonOptions): Promise<void> {
     });
   });
 
-  let stopNow: () => void = () => undefined;
-  const stopped = new Promise<void>((resolve) => {
-    stopNow = resolve;
-  });
   const onSignal = () => {
     stopping = true;
     stopNow();
@@ -148,21 +160,17 @@ export async function serveHooks(options: DaemonOptions): Promise<void> {
   // What the guard holds is written before the helper goes: a stopped helper has saved everything.
   await queue;
   await guard?.close();
-  for (const socket of connections) socket.destroy();
+  // Nothing is written after this: the pid lets `stopDaemons` wait for the process to be gone.
+  for (const socket of stopRequests) {
+    socket.end(`${JSON.stringify({ stopped: true, pid: process.pid })}\n`);
+    // One that asked and never reads its answer does not keep the helper from exiting.
+    setTimeout(() => socket.destroy(), 1_000).unref();
+  }
+  for (const socket of connections) if (!stopRequests.includes(socket)) socket.destroy();
   // Node removes the socket file when the listener closes; removing it here could take a newer helper's.
   await closed;
   process.removeListener('SIGTERM', onSignal);
   process.removeListener('SIGINT', onSignal);
-}
-
-/** Size, time and inode of a file: what changes when any process replaces or rewrites it. */
-function fileStamp(path: string): string {
-  try {
-    const stat = statSync(path, { bigint: true });
-    return `${stat.ino}:${stat.size}:${stat.mtimeNs}`;
-  } catch {
-    return 'absent';
-  }
 }
 
 /**

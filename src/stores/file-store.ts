@@ -2,7 +2,12 @@
  * The default store: one JSON file shared by every process that learns in the same place.
  * Writes are debounced and happen off the caller's path; each one takes a cross-process lock,
  * re-reads the file and merges, so concurrent writers add up instead of overwriting each other.
+ * The store remembers the file as it last read or wrote it (its stamp and contents): a file no one
+ * else wrote since is not read again, and a save that adds nothing to it writes nothing, so a
+ * long-lived process pays for the whole file only when something was learned or another process
+ * wrote it.
  */
+import { statSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { PersistedState, StateStore } from '../core/types.js';
 import {
@@ -22,6 +27,7 @@ import {
   writeTextNoFollowSync,
 } from '../node/safe-fs.js';
 import { prepareStateDir } from '../node/state-dir.js';
+import { LocalCopy } from './local-copy.js';
 import { boundConstraints, EMPTY_STATE, mergePersistedStates, pruneLiftedMarks } from './merge.js';
 import { parseStateText, type RejectedEntry, stateToText } from './schema.js';
 
@@ -57,6 +63,11 @@ export interface FileStoreOptions {
 
 export interface FileStore extends StateStore {
   readonly path: string;
+  /**
+   * True when the file is no longer the one this store last read or wrote: another process (a
+   * `forget`, another agent's hook) replaced, changed or removed it since.
+   */
+  changedElsewhere(): boolean;
 }
 
 type StoredRead = PersistedState | undefined | 'corrupt' | 'unreadable' | 'newer';
@@ -89,7 +100,10 @@ class FileStateStore implements FileStore {
   private source: (() => PersistedState) | undefined;
   /** What the write in progress carries, so the exit handler can finish it if the process dies first. */
   private writing: PersistedState | undefined;
-  private lastWritten: PersistedState | undefined;
+  /** The stamp of the file as this store last read or wrote it; another stamp is another process's write. */
+  private diskStamp: string | undefined;
+  /** What the file held at `diskStamp`, when it was read whole (or written) by this store. */
+  private onDisk: LocalCopy | undefined;
   private timer: NodeJS.Timeout | undefined;
   private queue: Promise<unknown> = Promise.resolve();
   private closed = false;
@@ -106,14 +120,19 @@ class FileStateStore implements FileStore {
 
   load(): PersistedState | undefined {
     removeAbandonedTemporaries(this.path);
+    // Taken before the read: a write landing in between makes the stamp stale, never the contents.
+    let stamp = fileStamp(this.path);
     let stored = this.readSync();
     if (typeof stored === 'object' && this.olderVersionRead) {
       // Written in an older state format: migrated on first open, under the lock.
       try {
         stored = withFileLockSync(this.path, () => {
+          stamp = fileStamp(this.path);
           const read = this.readSync({ quarantine: true });
-          if (typeof read === 'object' && this.olderVersionRead)
+          if (typeof read === 'object' && this.olderVersionRead) {
             writeFileAtomicSync(this.path, stateToText(read));
+            stamp = fileStamp(this.path);
+          }
           return read;
         }).value;
       } catch (error) {
@@ -126,13 +145,16 @@ class FileStateStore implements FileStore {
       // replacing it. Entries set aside are then written out of the file at once.
       stored = withFileLockSync(this.path, () => {
         const setAsideBefore = this.setAside;
+        stamp = fileStamp(this.path);
         const read = this.readSync({ quarantine: true });
         if (this.setAside !== setAsideBefore && typeof read === 'object') {
           writeFileAtomicSync(this.path, stateToText(read));
         }
+        stamp = fileStamp(this.path);
         return read;
       }).value;
     }
+    this.remember(stamp, typeof stored === 'object' || stored === undefined ? stored : 'unknown');
     this.drainSource();
     const unsaved = this.writing === undefined ? this.pending : [this.writing, ...this.pending];
     const parts = typeof stored === 'object' ? [stored, ...unsaved] : unsaved;
@@ -152,12 +174,15 @@ class FileStateStore implements FileStore {
     this.schedule(this.debounceMs);
   }
 
+  /** Resolves to the state now on file when this flush wrote it or found another process's write, else undefined. */
   async flush(): Promise<PersistedState | undefined> {
     this.cancelTimer();
     this.drainSource();
-    const hadWork = this.pending.length > 0 || this.writing !== undefined;
-    const merged = await this.enqueueWrite();
-    return merged ?? (hadWork ? this.lastWritten : undefined);
+    return this.enqueueWrite();
+  }
+
+  changedElsewhere(): boolean {
+    return this.diskStamp === undefined || fileStamp(this.path) !== this.diskStamp;
   }
 
   async close(): Promise<void> {
@@ -201,14 +226,24 @@ class FileStateStore implements FileStore {
       const merged = await withFileLock(
         this.path,
         async () => {
+          const stamp = fileStamp(this.path);
+          const known = stamp === this.diskStamp ? this.onDisk : undefined;
+          if (known !== undefined) {
+            // The file is as this store left it: only what the save adds needs writing.
+            if (known.absorb(state) === undefined) return 'unchanged';
+            return this.writeMerged(known);
+          }
           const stored = await this.readAsync();
           if (stored === 'newer') return undefined;
-          const merged = this.combine(stored.state, state);
-          const text = stateToText(merged);
-          if (stored.rewrite || stored.state === undefined || stateToText(stored.state) !== text) {
-            await writeFileAtomic(this.path, text);
+          const copy = new LocalCopy();
+          if (stored.state !== undefined) copy.absorb(stored.state);
+          const added = copy.absorb(state);
+          if (added === undefined && !stored.rewrite && stored.state !== undefined) {
+            // Another process's write already holds everything this save carries.
+            this.remember(stamp, copy);
+            return stored.state;
           }
-          return merged;
+          return this.writeMerged(copy);
         },
         (error) =>
           this.report({
@@ -217,12 +252,12 @@ class FileStateStore implements FileStore {
             reason: `its lock was lost: ${error.message}`,
           }),
       );
+      if (merged === 'unchanged') return undefined;
       if (merged === undefined) {
         // A later version owns the file: what was learned stays in memory, and is not lost yet.
         this.pending.unshift(state);
         return undefined;
       }
-      this.lastWritten = merged;
       return merged;
     } catch (error) {
       this.pending.unshift(state);
@@ -231,6 +266,28 @@ class FileStateStore implements FileStore {
       throw error;
     } finally {
       this.writing = undefined;
+    }
+  }
+
+  /** Writes what `copy` holds (pruned and bounded) under the lock the caller holds; remembers it as the file's. */
+  private async writeMerged(copy: LocalCopy): Promise<PersistedState> {
+    this.onDisk = undefined;
+    const state = copy.state();
+    const merged = this.combine(undefined, state);
+    await writeFileAtomic(this.path, stateToText(merged));
+    const trimmed =
+      merged.constraints.length !== state.constraints.length || merged.lifted.length !== state.lifted.length;
+    this.remember(fileStamp(this.path), trimmed ? merged : copy);
+    return merged;
+  }
+
+  private remember(stamp: string, contents: PersistedState | LocalCopy | undefined | 'unknown'): void {
+    this.diskStamp = stamp;
+    if (contents === 'unknown') this.onDisk = undefined;
+    else if (contents instanceof LocalCopy) this.onDisk = contents;
+    else {
+      this.onDisk = new LocalCopy();
+      if (contents !== undefined) this.onDisk.absorb(contents);
     }
   }
 
@@ -365,6 +422,16 @@ class FileStateStore implements FileStore {
       count: rejected.length,
       reason: reasons,
     });
+  }
+}
+
+/** Inode, size and time of a file: what changes when any process replaces or rewrites it. */
+function fileStamp(path: string): string {
+  try {
+    const stat = statSync(path, { bigint: true });
+    return `${stat.ino}:${stat.size}:${stat.mtimeNs}`;
+  } catch {
+    return 'absent';
   }
 }
 

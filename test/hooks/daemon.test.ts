@@ -3,7 +3,7 @@ import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runForget } from '../../src/cli/commands/forget.js';
-import { daemonSocketPath } from '../../src/hooks/daemon-client.js';
+import { daemonSocketPath, stopDaemons } from '../../src/hooks/daemon-client.js';
 import { buildHook, runHookProcess, tempProject } from './support.js';
 
 let hook: Awaited<ReturnType<typeof buildHook>>;
@@ -111,6 +111,36 @@ describe('the hook helper', () => {
     expect(out).toMatch(/Forgot 1 constraint/);
     const allowed = await runHookProcess(hook.path, ['claude-code'], before);
     expect(allowed.stdout).toBe('');
+  });
+
+  it('leaves the state file as it is when an event teaches nothing new', async () => {
+    const { dir, stateDir, socket } = project();
+    startHelper(socket, stateDir);
+    await until(() => existsSync(socket));
+    const { before, failed } = events(dir);
+    await runHookProcess(hook.path, ['claude-code'], failed);
+    const state = join(stateDir, 'state.json');
+    const written = statSync(state, { bigint: true });
+    writeFileSync(join(dir, 'README.md'), '# Project\n');
+    const read = { ...before, tool_input: { file_path: join(dir, 'README.md') }, tool_use_id: 'toolu_2' };
+    expect((await runHookProcess(hook.path, ['claude-code'], read)).stdout).toBe('');
+    await runHookProcess(hook.path, ['claude-code'], {
+      ...read,
+      hook_event_name: 'PostToolUse',
+      tool_response: { type: 'text', file: { filePath: read.tool_input.file_path, content: '# Project\n' } },
+    });
+    const after = statSync(state, { bigint: true });
+    expect([after.ino, after.mtimeNs]).toEqual([written.ino, written.mtimeNs]);
+  });
+
+  it('is stopped by stopDaemons, which returns once its process has exited', async () => {
+    const { dir, stateDir, socket } = project();
+    const helper = startHelper(socket, stateDir);
+    await until(() => existsSync(socket));
+    await runHookProcess(hook.path, ['claude-code'], events(dir).failed);
+    await stopDaemons(stateDir);
+    expect(() => process.kill(helper.pid as number, 0)).toThrow(expect.objectContaining({ code: 'ESRCH' }));
+    expect(readFileSync(join(stateDir, 'state.json'), 'utf8')).toContain('docs/setup.md');
   });
 
   it('binds one socket path once, however many helpers start at the same time over a stale socket', async () => {

@@ -22,9 +22,9 @@ export function tempProject(): { readonly dir: string; readonly remove: () => Pr
   return {
     dir,
     remove: async () => {
+      // Returns once the helpers have written their last files and exited.
       await stopDaemons(join(dir, '.narrowing'));
-      // A helper that was just stopped may still be writing its last files as it exits.
-      rmSync(dir, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 });
+      rmSync(dir, { recursive: true, force: true });
     },
   };
 }

@@ -201,6 +201,16 @@ async function tableStyle(io: CommandIO) {
   return {
     verdict: (verdict: keyof typeof paint, text: string) => paint[verdict](text),
     dim: colours.dim,
-    ...(io.stdout.isTTY && io.stdout.columns ? { width: io.stdout.columns } : {}),
+    width: tableWidth(io),
   };
+}
+
+/** Width of a table nothing says the width of (a pipe, a file, an agent's captured output). */
+const DEFAULT_TABLE_WIDTH = 100;
+
+/** The terminal's width; else `COLUMNS` (what a shell exports); else 100 columns. */
+function tableWidth(io: CommandIO): number {
+  if (io.stdout.isTTY && io.stdout.columns !== undefined && io.stdout.columns > 0) return io.stdout.columns;
+  const columns = Number(io.env.COLUMNS);
+  return Number.isInteger(columns) && columns > 0 ? columns : DEFAULT_TABLE_WIDTH;
 }

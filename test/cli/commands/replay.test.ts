@@ -140,6 +140,21 @@ describe('narrowing replay', () => {
     expect(rows.every((row) => row.length <= 72)).toBe(true);
   });
 
+  it('fits rows to 100 columns when stdout is not a terminal', async () => {
+    const { io, stdout } = fakeIO();
+    await runReplay(loop, {}, io);
+    const rows = stdout().split('\n').slice(1, -2);
+    expect(rows.some((row) => row.endsWith('…'))).toBe(true);
+    expect(rows.every((row) => row.length <= 100)).toBe(true);
+  });
+
+  it('fits rows to COLUMNS when stdout is not a terminal and the shell says its width', async () => {
+    const { io, stdout } = fakeIO({ env: { COLUMNS: '64' } });
+    await runReplay(loop, {}, io);
+    const rows = stdout().split('\n').slice(1, -2);
+    expect(rows.every((row) => row.length <= 64)).toBe(true);
+  });
+
   it('exits 2 naming the file and line of a bad line, and prints no steps', async () => {
     const path = file('bad.jsonl', `${emptyRead(0)}\n// fine\n{"type":"call","tool":"read_file"}\n`);
     const { io, stdout, stderr } = fakeIO();
