@@ -9,6 +9,7 @@ import type { FailureFacts } from './types.js';
 
 export class Observed implements ObservedOutcome {
   private kept: string | undefined;
+  private shaped: string | undefined;
 
   constructor(
     readonly failure: FailureFacts | undefined,
@@ -20,6 +21,7 @@ export class Observed implements ObservedOutcome {
     readonly score: number | undefined,
     readonly changedWorld: boolean,
     readonly changedService: boolean,
+    private readonly shapeError: (text: string) => string,
   ) {}
 
   get success(): boolean {
@@ -30,6 +32,12 @@ export class Observed implements ObservedOutcome {
    * Redacted and copied on first use: most results are never kept as evidence, and what a
    * detector keeps may be saved to disk.
    */
+  /** Shaped on first use: only failures some detector compares are shaped. */
+  get errorShape(): string {
+    this.shaped ??= this.shapeError(this.content);
+    return this.shaped;
+  }
+
   get text(): string {
     this.kept ??= keptText(this.content, EVIDENCE_CHARS);
     return this.kept;
