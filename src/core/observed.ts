@@ -7,6 +7,9 @@ import type { ObservedOutcome } from './detectors/types.js';
 import { EVIDENCE_CHARS, keptText } from './secrets.js';
 import type { FailureFacts } from './types.js';
 
+/** How much of an error text its shape is made from. */
+const SHAPED_CHARS = 4_000;
+
 export class Observed implements ObservedOutcome {
   private kept: string | undefined;
   private shaped: string | undefined;
@@ -32,9 +35,14 @@ export class Observed implements ObservedOutcome {
    * Redacted and copied on first use: most results are never kept as evidence, and what a
    * detector keeps may be saved to disk.
    */
-  /** Shaped on first use: only failures some detector compares are shaped. */
+  /**
+   * Shaped on first use, since only failures some detector compares are shaped, and from the head
+   * of a long text: a whole test log is cut, its head deciding.
+   */
   get errorShape(): string {
-    this.shaped ??= this.shapeError(this.content);
+    this.shaped ??= this.shapeError(
+      this.content.length > SHAPED_CHARS ? this.content.slice(0, SHAPED_CHARS) : this.content,
+    );
     return this.shaped;
   }
 
