@@ -14,6 +14,7 @@ import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { formatTraceEvent } from '../../src/trace/write.js';
+import { convertAiderChat } from './convert-aider.js';
 import { convertClaudeTranscript } from './convert-claude.js';
 import { convertHyperAgentRecords } from './convert-hyperagent.js';
 import { convertMiniSweAgent } from './convert-mini.js';
@@ -37,7 +38,7 @@ export interface ManifestSource {
   readonly commit: string;
   readonly licence: string;
   readonly agent: string;
-  readonly format: 'tau-bench' | 'swe-agent' | 'mini-swe-agent' | 'openhands' | 'claude' | 'hyperagent';
+  readonly format: 'tau-bench' | 'swe-agent' | 'mini-swe-agent' | 'openhands' | 'claude' | 'hyperagent' | 'aider';
   /** A regular expression the paths of the source's files match. */
   readonly include: string;
 }
@@ -62,7 +63,7 @@ function pinOf(source: ManifestSource): string {
 
 function convertFile(source: ManifestSource, path: string, content: string): ConvertedRun[] {
   const from: RunSource = { pin: pinOf(source), path, licence: source.licence, agent: source.agent };
-  const stem = basename(path).replace(/\.(traj\.json|traj|jsonl|json)$/, '');
+  const stem = basename(path).replace(/\.(traj\.json|traj|jsonl|json|md)$/, '');
   switch (source.format) {
     case 'tau-bench':
       return convertTauBench(content, from, source.id);
@@ -72,6 +73,8 @@ function convertFile(source: ManifestSource, path: string, content: string): Con
       return [convertMiniSweAgent(content, from, `${source.id}-${stem}`, `${source.agent} run ${stem}`)];
     case 'openhands':
       return convertOpenHandsOutput(content, from, `${source.id}-${basename(dirname(path))}`);
+    case 'aider':
+      return convertAiderChat(content, from, `${source.id}-${stem}`, `${source.agent} run ${stem}`);
     case 'hyperagent':
       throw new Error('HyperAgent records are converted per source, not per file');
     case 'claude': {

@@ -7,6 +7,10 @@
 import type { CallEvent, TraceEvent } from '../../src/trace/types.js';
 import { type ConvertedRun, isObject, metaEvent, type RunSource, result, safeName, text, toolList } from './events.js';
 
+/**
+ * Kinds of the interface's commands, as its documentation gives them. `str_replace_editor` is left to
+ * the guard: its `command` argument says whether a call views, creates or edits.
+ */
 const KINDS: Readonly<Record<string, string>> = {
   open: 'read',
   goto: 'read',
@@ -15,7 +19,6 @@ const KINDS: Readonly<Record<string, string>> = {
   create: 'create',
   edit: 'mutate',
   insert: 'mutate',
-  str_replace_editor: 'mutate',
   search_dir: 'search',
   search_file: 'search',
   find_file: 'search',

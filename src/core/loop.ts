@@ -6,6 +6,7 @@
 import { Budget } from './budget.js';
 import { Call, type ConstraintsOn } from './call-context.js';
 import { blocksKind, ConstraintIndex, type Entry, isActive, regionContains } from './constraints.js';
+import { errorShape } from './detectors/error-shape.js';
 import {
   type ConvergenceDetector,
   createDefaultDetectors,
@@ -141,6 +142,8 @@ export class NarrowingEngine {
   private readonly normalizeArguments:
     | ((args: Readonly<Record<string, unknown>>) => Readonly<Record<string, unknown>>)
     | undefined;
+  /** The adapter's error shapes, or the engine's own. */
+  private readonly shapeError: (text: string) => string;
   private readonly detectors: readonly Detector[];
   private readonly convergence: ConvergenceDetector | undefined;
   /** The detectors that want every verdict: most do not, and asking each costs on every call. */
@@ -170,6 +173,7 @@ export class NarrowingEngine {
     this.toolPolicies = new ToolPolicyIndex(this.policy);
     this.workspace = this.adapter.workspace ?? NO_WORKSPACE_KNOWLEDGE;
     this.normalizeArguments = this.adapter.normalizeArguments?.bind(this.adapter);
+    this.shapeError = this.adapter.errorShape?.bind(this.adapter) ?? errorShape;
     this.index = new ConstraintIndex(this.policy.learning.maxConstraints, (target) =>
       this.workspace.isGenerated(target),
     );
@@ -296,6 +300,7 @@ export class NarrowingEngine {
         outcome.score,
         effect !== undefined && effect.kind !== 'none' && effect.kind !== 'outside',
         effect?.service !== undefined,
+        this.shapeError,
       );
       const harness = facts?.blame === 'harness_fault';
       for (const detector of this.detectors) {

@@ -7,8 +7,12 @@ import type { ObservedOutcome } from './detectors/types.js';
 import { EVIDENCE_CHARS, keptText } from './secrets.js';
 import type { FailureFacts } from './types.js';
 
+/** How much of an error text its shape is made from. */
+const SHAPED_CHARS = 4_000;
+
 export class Observed implements ObservedOutcome {
   private kept: string | undefined;
+  private shaped: string | undefined;
 
   constructor(
     readonly failure: FailureFacts | undefined,
@@ -20,6 +24,7 @@ export class Observed implements ObservedOutcome {
     readonly score: number | undefined,
     readonly changedWorld: boolean,
     readonly changedService: boolean,
+    private readonly shapeError: (text: string) => string,
   ) {}
 
   get success(): boolean {
@@ -30,6 +35,17 @@ export class Observed implements ObservedOutcome {
    * Redacted and copied on first use: most results are never kept as evidence, and what a
    * detector keeps may be saved to disk.
    */
+  /**
+   * Shaped on first use, since only failures some detector compares are shaped, and from the head
+   * of a long text: a whole test log is cut, its head deciding.
+   */
+  get errorShape(): string {
+    this.shaped ??= this.shapeError(
+      this.content.length > SHAPED_CHARS ? this.content.slice(0, SHAPED_CHARS) : this.content,
+    );
+    return this.shaped;
+  }
+
   get text(): string {
     this.kept ??= keptText(this.content, EVIDENCE_CHARS);
     return this.kept;

@@ -239,6 +239,11 @@ export interface DomainAdapter {
   isNonAdvancing?(outcome: Outcome, call: CallFacts): boolean;
   /** A search or query that found nothing (`[]`, "No matches found"): nothing new either. */
   answersNothing?(outcome: Outcome, call: CallFacts): boolean;
+  /**
+   * The shape of an error text: the text with the values a call put into it masked, so one error
+   * for varied arguments is one shape. Without it the engine uses its own, which knows no error texts.
+   */
+  errorShape?(text: string): string;
 }
 
 export type ConstraintType = 'banned_strategy' | 'radius_limit' | 'parameter_ban';

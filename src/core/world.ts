@@ -51,6 +51,10 @@ export class WorldTracker {
       case 'mutate':
       case 'create':
       case 'delete': {
+        // An edit that names no file (SWE-agent's `edit 12:14`) changes the file the editor has open,
+        // which this call does not say: a change whose target is unknown, as a command's is. Only the
+        // same edit again, with nothing else changed since, changes nothing.
+        if (facts.targets.length === 0) return this.unknownChange(callKey, resultDigest, '');
         // Usually every target changed: the list is then the call's own, not a copy.
         const changed = facts.targets.some((target) => this.lastChange.holds(target, callKey))
           ? facts.targets.filter((target) => !this.lastChange.holds(target, callKey))
@@ -66,10 +70,7 @@ export class WorldTracker {
         const command = facts.targets[0] ?? '';
         if (facts.changesNothing) return NO_EFFECT;
         // The same command, with the same output, and nothing else changed since: it changed nothing.
-        if (this.lastCommand.holds(callKey, commandRun(resultDigest, this.generation))) return NO_EFFECT;
-        this.generation++;
-        this.lastCommand.set(callKey, commandRun(resultDigest, this.generation));
-        return { changedTargets: [], kind: 'unknown', command };
+        return this.unknownChange(callKey, resultDigest, command);
       }
       default:
         // A booking, a cancellation, a payment, a message: the service's state changed, no file did.
@@ -78,6 +79,14 @@ export class WorldTracker {
         this.generation++;
         return { changedTargets: facts.targets, kind: 'outside', service: facts.service };
     }
+  }
+
+  /** A change of what is unknown: none when the same call left the same output and nothing changed since. */
+  private unknownChange(callKey: string, resultDigest: string, command: string): Effect {
+    if (this.lastCommand.holds(callKey, commandRun(resultDigest, this.generation))) return NO_EFFECT;
+    this.generation++;
+    this.lastCommand.set(callKey, commandRun(resultDigest, this.generation));
+    return { changedTargets: [], kind: 'unknown', command };
   }
 
   snapshot(): unknown {

@@ -47,6 +47,7 @@ import {
 } from './command-effects.js';
 import { quotesArguments, withoutEchoes } from './echoes.js';
 import { isEmptyAnswer } from './empty-result.js';
+import { errorShape } from './error-shape.js';
 import { SignatureMatcher } from './matcher.js';
 import { normalizeArguments } from './normal-form.js';
 import {
@@ -89,6 +90,7 @@ export interface ToolCallAdapterOptions {
 export interface ToolCallAdapter extends DomainAdapter {
   isNonAdvancing(outcome: Outcome, call?: CallFacts): boolean;
   answersNothing(outcome: Outcome, call: CallFacts): boolean;
+  errorShape(text: string): string;
 }
 
 /** MCP `_meta` keys a server sets on a result that carries nothing new. */
@@ -243,6 +245,7 @@ export function createToolCallAdapter(options: ToolCallAdapterOptions = {}): Too
     describeFailure,
     isNonAdvancing,
     answersNothing,
+    errorShape,
   };
 }
 

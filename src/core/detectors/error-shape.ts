@@ -3,6 +3,10 @@
  * text (over several lines too), URLs, paths and file names, hexadecimal and numbers, flags, and
  * identifiers (with digits, snake_case or camelCase). One error in several wordings of its values is one shape,
  * so the same shape for varied arguments of one tool is guessing, whatever the tool or its language.
+ *
+ * This is the engine's own, knowing no error text: an adapter that knows its tools' errors hands the
+ * engine a better one (`DomainAdapter.errorShape`, as the tool-call adapter does), and detectors
+ * read the shape the engine chose from `ObservedOutcome.errorShape`.
  */
 
 /** Long enough for any one error; a whole test log is cut, its head deciding. */

@@ -81,7 +81,7 @@ export function createErrorStreakDetector(): Detector {
       if (failure?.blame !== 'agent_failure') return;
       const key = call.identity.callKey;
       const streak = current(call);
-      const shape = errorShape(outcome.content);
+      const shape = outcome.errorShape ?? errorShape(outcome.content);
       if (!streak || streak.shape !== shape) {
         tools.set(at, {
           signature: failure.signature,

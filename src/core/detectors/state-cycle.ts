@@ -160,6 +160,11 @@ export function createStateCycleDetector(): Detector {
   function followChange(call: CallContext): void {
     const { facts } = call;
     const kind = kindOf(call);
+    // An edit of the file the editor has open names no file: which one changed is not followed.
+    if (facts.targets.length === 0) {
+      forgetFiles();
+      return;
+    }
     for (const target of facts.targets) {
       const before = files.get(target) ?? UNCHANGED;
       if (kind === 'delete') setState(target, 'deleted');

@@ -40,6 +40,11 @@ export interface ObservedOutcome {
   readonly text: string;
   /** The whole result text (a file's content, for a read). */
   readonly content: string;
+  /**
+   * The content's error shape (values masked), by the adapter's `errorShape` when it has one and
+   * the engine's own otherwise; shaped on first use.
+   */
+  readonly errorShape?: string;
   readonly score?: number;
   /**
    * A success that changed the world (a mutation, creation or deletion that was not a repeat of

@@ -13,7 +13,13 @@ describe('errorShape', () => {
     const a = 'Error: old_string not found in file:\n"def main():\n    run()"';
     const b = 'Error: old_string not found in file:\n"class A:\n    pass"';
     expect(sameErrorShape(a, b)).toBe(true);
-    expect(errorShape(a)).toBe('error: old_string not found in file: <q>');
+    expect(errorShape(a)).toBe('error: <id> not found in file: <q>');
+  });
+
+  it('masks names a call made up, in snake_case or camelCase, and keeps the names of errors', () => {
+    expect(errorShape('Unknown tool: get_weather_v2')).toBe(errorShape('Unknown tool: fetchWeather'));
+    expect(errorShape('Unknown tool: get_weather')).toBe('unknown tool: <id>');
+    expect(errorShape('Error [ERR_MODULE_NOT_FOUND]: Cannot find package')).toContain('err_module_not_found');
   });
 
   it('masks URLs, addresses, paths and flags', () => {
@@ -30,6 +36,7 @@ describe('errorShape', () => {
     expect(errorShape('Request 550e8400-e29b-41d4-a716-446655440000 took 1234ms')).toBe(
       'request <id> took <n>',
     );
+    expect(errorShape('reservation 2378156 not found')).toBe(errorShape('reservation W2378156 not found'));
     expect(errorShape('HTTP 404 Not Found')).not.toBe(errorShape('HTTP 500 Internal Server Error'));
     expect(errorShape('MCP error -32602: Invalid params')).toBe('mcp error -32602: invalid params');
     expect(errorShape("src/a.ts(3,1): error TS2304: Cannot find name 'x'.")).toContain('ts2304');
