@@ -18,6 +18,8 @@ import { temporaryDir } from './sample-state.js';
 
 /** A state directory written by the build of format version 2, from the calls below. */
 const V2_FIXTURE = join(import.meta.dirname, '../fixtures/stores/state-v2');
+/** The same calls' bans, written by the build of format version 3. */
+const V3_FIXTURE = join(import.meta.dirname, '../fixtures/stores/state-v3');
 /** Within the lifetime of the fixture's bans. */
 const V2_CLOCK = { now: () => 1_764_000_100_000 };
 
@@ -146,6 +148,29 @@ describe('a state written in format version 2', () => {
     } finally {
       await guard.close();
     }
+  });
+});
+
+describe('a state written in format version 3', () => {
+  it('blocks the same calls by the keys it holds, which this build computes as they were written', async () => {
+    cpSync(V3_FIXTURE, dir, { recursive: true });
+    const written: Constraint[] = JSON.parse(
+      readFileSync(join(V3_FIXTURE, 'state.json'), 'utf8'),
+    ).constraints;
+    const guard = openGuardSync({ stateDir: dir, probe: false, clock: V2_CLOCK, onProblem: quiet });
+    try {
+      expect(guard.check(LONG_EDIT).verdict).toBe('block');
+      expect(guard.check(LONG_CALL).verdict).toBe('block');
+      expect(guard.check(SHORT_CALL).verdict).toBe('block');
+    } finally {
+      await guard.close();
+    }
+    const saved: Constraint[] = JSON.parse(readFileSync(join(dir, 'state.json'), 'utf8')).constraints;
+    for (const tool of ['edit_file', 'create_issue']) {
+      expect(callKeyOf(saved, tool)).toBe(callKeyOf(written, tool));
+      expect(callKeyOf(written, tool)).not.toBe(callKeyOf(fixtureBans(), tool));
+    }
+    expect(verifyJournal(join(dir, 'journal.jsonl'), { key: false }).ok).toBe(true);
   });
 });
 
