@@ -23,17 +23,8 @@ const INITIAL_STATE = [
 /** One hashing at a time (hashing never calls itself), so the buffers are shared. */
 const state = new Int32Array(8);
 const schedule = new Int32Array(64);
-const block = new Uint8Array(64);
 
 function compress(): void {
-  for (let index = 0; index < 16; index++) {
-    const at = index * 4;
-    schedule[index] =
-      ((block[at] as number) << 24) |
-      ((block[at + 1] as number) << 16) |
-      ((block[at + 2] as number) << 8) |
-      (block[at + 3] as number);
-  }
   for (let index = 16; index < 64; index++) {
     const w15 = schedule[index - 15] as number;
     const w2 = schedule[index - 2] as number;
@@ -75,20 +66,27 @@ function compress(): void {
   state[7] = ((state[7] as number) + h) | 0;
 }
 
+/** Bytes are gathered four at a time into the word they belong to, big-endian. */
+let word = 0;
 let filled = 0;
 let byteCount = 0;
 
 function pushByte(value: number): void {
-  block[filled++] = value;
-  if (filled === 64) {
-    compress();
-    filled = 0;
+  word = (word << 8) | value;
+  if ((++filled & 3) === 0) {
+    schedule[(filled >> 2) - 1] = word;
+    word = 0;
+    if (filled === 64) {
+      compress();
+      filled = 0;
+    }
   }
 }
 
 /** The SHA-256 of `text`'s UTF-8 encoding, as 64 lowercase hex digits. */
 export function sha256Hex(text: string): string {
   state.set(INITIAL_STATE);
+  word = 0;
   filled = 0;
   byteCount = 0;
   const length = text.length;
