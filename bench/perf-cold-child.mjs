@@ -12,8 +12,10 @@ const cold = Number(coldText);
 const steady = Number(steadyText);
 
 const importStarted = performance.now();
+const { installNativeHash } = await import(`${base}node/native-hash${extension}`);
 const { NarrowingEngine } = await import(`${base}core/loop${extension}`);
 const adapter = await import(`${base}adapters/tool-call/index${extension}`);
+installNativeHash();
 const importMs = performance.now() - importStarted;
 
 let now = Date.UTC(2026, 0, 5, 9);

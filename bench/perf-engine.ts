@@ -27,13 +27,16 @@ export interface PerfEngine {
 export async function loadPerfEngine(requested: EngineKind): Promise<PerfEngine> {
   const { kind, note } = chooseEngine(requested);
   const load = (path: string) => import(engineModuleUrl(kind, path));
-  const [loop, adapter, audit, replay, replayCommand] = await Promise.all([
+  const [nativeHash, loop, adapter, audit, replay, replayCommand] = await Promise.all([
+    load('node/native-hash'),
     load('core/loop'),
     load('adapters/tool-call/index'),
     load('audit/index'),
     load('replay/index'),
     load('cli/commands/replay'),
   ]);
+  // As `openGuard` does: long texts hashed by Node's SHA-256.
+  nativeHash.installNativeHash();
   return {
     kind,
     ...(note !== undefined && { note }),

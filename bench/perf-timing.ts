@@ -88,28 +88,60 @@ export function timeInterleaved(contenders: readonly Contender[], options: Inter
   return samples.map((entry) => entry.stats());
 }
 
+/** A class of calls timed apart (succeeding, failing with short output, failing with 20 KB…). */
+export interface CallClass {
+  readonly name: string;
+  readonly includes: (call: RawCall) => boolean;
+}
+
+/** `CallStats` of one class of calls, with the mean length of their output. */
+export interface ClassStats extends CallStats {
+  readonly meanOutputChars: number;
+}
+
 /**
- * One contender's succeeding and failing calls apart: blocks of each, taking turns, drawn from the
- * same sequence of calls.
+ * One contender's calls of each class apart: blocks of each, taking turns, drawn from the same
+ * sequence of calls (a class that matches no call in 100 blocks' worth is left empty).
  */
-export function timeByOutcome(
+export function timeByClass(
   contender: Contender,
   options: InterleavedOptions,
-): { succeeding: CallStats; failing: CallStats } {
-  const succeeding = new Samples();
-  const failing = new Samples();
-  let index = options.warmup;
-  const next = (wanted: boolean): RawCall[] => {
+  classes: readonly CallClass[],
+): Record<string, ClassStats> {
+  const samples = classes.map(() => new Samples());
+  const chars = classes.map(() => 0);
+  const cursors = classes.map(() => options.warmup);
+  const next = (which: number): RawCall[] => {
     const calls: RawCall[] = [];
-    while (calls.length < options.block) {
-      const call = options.call(index++);
-      if (call.failing === wanted) calls.push(call);
+    const wanted = classes[which] as CallClass;
+    const limit = (cursors[which] as number) + options.block * 100;
+    while (calls.length < options.block && (cursors[which] as number) < limit) {
+      const call = options.call(cursors[which] as number);
+      cursors[which] = (cursors[which] as number) + 1;
+      if (wanted.includes(call)) calls.push(call);
     }
     return calls;
   };
   for (let block = 0; block < options.blocks; block++) {
-    runBlock(contender, next(false), succeeding);
-    runBlock(contender, next(true), failing);
+    for (let which = 0; which < classes.length; which++) {
+      const calls = next(which);
+      for (const call of calls) chars[which] = (chars[which] as number) + outputChars(call);
+      runBlock(contender, calls, samples[which] as Samples);
+    }
   }
-  return { succeeding: succeeding.stats(), failing: failing.stats() };
+  const out: Record<string, ClassStats> = {};
+  classes.forEach((entry, which) => {
+    const stats = (samples[which] as Samples).stats();
+    out[entry.name] = {
+      ...stats,
+      meanOutputChars: stats.calls === 0 ? 0 : (chars[which] as number) / stats.calls,
+    };
+  });
+  return out;
+}
+
+export function outputChars(call: RawCall): number {
+  let total = 0;
+  for (const part of call.result.content) total += part.text.length;
+  return total;
 }

@@ -2,7 +2,7 @@
  * The learned-constraint store. Every lookup the hot path makes is a map access keyed by call,
  * target or action class, so checking costs the same with 10 or 100,000 constraints.
  */
-import { TextHash } from './identity/hashing.js';
+import { HASH_GENERATION, hashString, TextHash } from './identity/hashing.js';
 import { PrefilteredMap } from './prefiltered-map.js';
 import { RecencyMap } from './recency-map.js';
 import type {
@@ -46,7 +46,9 @@ export function constraintId(parts: readonly (string | number | undefined)[]): s
     const part = parts[index];
     if (part !== undefined && part !== null) idHash.add(typeof part === 'string' ? part : String(part));
   }
-  return `c_${idHash.finish()}`;
+  if (!idHash.isLong) return `c_${idHash.finish()}`;
+  const joined = parts.map((part) => (part === undefined || part === null ? '' : String(part)));
+  return `c_${hashString(joined.join(String.fromCharCode(ID_SEPARATOR)))}`;
 }
 
 function strategyKey(actionClass: string, signature: string): string {
@@ -82,6 +84,8 @@ export class ConstraintIndex {
   private readonly lifted = new RecencyMap<string, number>();
   private activeCount = 0;
   private membership = 0;
+  /** Call bans whose key was computed before `HASH_GENERATION` (read from an older state). */
+  private olderKeys = 0;
 
   constructor(
     private readonly capacity: number,
@@ -103,6 +107,27 @@ export class ConstraintIndex {
 
   callEntry(callKey: string): Entry | undefined {
     return this.byCall.get(callKey);
+  }
+
+  /** Whether some call ban was keyed by an older hash generation, and may be found by its older key. */
+  get holdsOlderKeys(): boolean {
+    return this.olderKeys > 0;
+  }
+
+  /**
+   * The ban an older state keyed `olderKey`, keyed from now on by `key`, this generation's key of the
+   * same call: found once by its older key, it is found by the current one ever after, and saved so.
+   */
+  adoptOlderKey(olderKey: string, key: string): void {
+    const entry = this.byCall.get(olderKey);
+    if (entry === undefined || entry.constraint.keyHash !== undefined || this.byCall.get(key) !== undefined)
+      return;
+    this.byCall.delete(olderKey);
+    entry.constraint.callKey = key;
+    entry.constraint.keyHash = HASH_GENERATION;
+    this.byCall.set(key, entry);
+    this.olderKeys--;
+    this.membership++;
   }
 
   strategyEntry(actionClass: string, signature: string): Entry | undefined {
@@ -282,7 +307,10 @@ export class ConstraintIndex {
     if (isActive(entry)) this.activeCount++;
     switch (constraint.scope) {
       case 'call':
-        if (constraint.callKey) this.byCall.set(constraint.callKey, entry);
+        if (constraint.callKey) {
+          this.byCall.set(constraint.callKey, entry);
+          if (constraint.keyHash === undefined) this.olderKeys++;
+        }
         break;
       case 'target':
         if (constraint.target) pushTo(this.byTarget, constraint.target, entry);
@@ -320,6 +348,7 @@ export class ConstraintIndex {
       case 'call':
         if (constraint.callKey && this.byCall.get(constraint.callKey) === entry)
           this.byCall.delete(constraint.callKey);
+        if (constraint.callKey && constraint.keyHash === undefined) this.olderKeys--;
         break;
       case 'target':
         if (constraint.target) pullFrom(this.byTarget, constraint.target, entry);

@@ -7,9 +7,13 @@ export {
   canonicalJson,
   describeCall,
   digestResult,
+  HASH_GENERATION,
   hashString,
   identifyCall,
+  LONG_TEXT,
+  type LongTextHash,
   maskVolatile,
+  useLongTextHash,
 } from './identity/index.js';
 export { NarrowingEngine, type NarrowingEngineOptions } from './loop.js';
 export {

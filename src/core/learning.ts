@@ -6,6 +6,7 @@
 import { type ConstraintIndex, constraintId, type Entry, isActive, regionCovers } from './constraints.js';
 import type { CallContext } from './detectors/types.js';
 import { FailingCalls } from './failing-calls.js';
+import { HASH_GENERATION } from './identity/hashing.js';
 import type { Policy } from './policy.js';
 import { ReproducedFailures } from './reproduced.js';
 import { namesAbsolutePath, scopedContext } from './scope.js';
@@ -215,6 +216,7 @@ export class Learner {
       actionClass: call.facts.actionClass,
       tool: call.tool,
       callKey: call.banKey,
+      keyHash: HASH_GENERATION,
     };
     const target = call.facts.targets[0];
     if (target !== undefined) constraint.target = target;

@@ -22,6 +22,7 @@ import {
   strategyViolation,
   targetViolation,
 } from './explain.js';
+import { longTextsHashed, withLegacyHash } from './identity/hashing.js';
 import { digestResult, identifyArguments, withoutFreeText } from './identity/index.js';
 import { IdentityCache } from './identity-cache.js';
 import { copyOf, invalidateAfter, NO_WORKSPACE_KNOWLEDGE } from './invalidation.js';
@@ -543,6 +544,26 @@ export class NarrowingEngine {
     const now = this.clock.now();
     const cached = this.contexts.get(proposal);
     if (cached) return cached.now === now ? cached : cached.at(now);
+    const longTexts = longTextsHashed();
+    const { identity, args, described } = this.identify(proposal);
+    const toolPolicy = this.toolPolicies.resolve(proposal.tool);
+    const facts = uniformFacts(described, toolPolicy.kind);
+    const call = new Call(proposal.tool, args, identity, facts, toolPolicy, proposal.step, now);
+    // A key made from a long text differs from the one a state written before hash generation 2
+    // holds for the same call: while such bans are in the index, the older key finds them.
+    if (longTextsHashed() !== longTexts && this.index.holdsOlderKeys) {
+      const older = withLegacyHash(() => {
+        const before = this.identify(proposal);
+        return before.described.failureKey ?? before.identity.callKey;
+      });
+      if (older !== call.banKey) this.index.adoptOlderKey(older, call.banKey);
+    }
+    this.contexts.set(proposal, call);
+    return call;
+  }
+
+  /** The call's identity and what the adapter says of it. */
+  private identify(proposal: Proposal) {
     // Hostile or huge arguments (a getter that throws, 200,000 keys) are bounded once, here: every
     // later step works on the bounded copy.
     const { identity, args } = identifyArguments(
@@ -550,12 +571,8 @@ export class NarrowingEngine {
       withoutFreeText(proposal),
       this.normalizeArguments,
     );
-    const toolPolicy = this.toolPolicies.resolve(proposal.tool);
     const described = this.adapter.describeCall(args === proposal.args ? proposal : { ...proposal, args });
-    const facts = uniformFacts(described, toolPolicy.kind);
-    const call = new Call(proposal.tool, args, identity, facts, toolPolicy, proposal.step, now);
-    this.contexts.set(proposal, call);
-    return call;
+    return { identity, args, described };
   }
 
   /**

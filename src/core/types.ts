@@ -280,6 +280,11 @@ export interface Constraint {
   readonly tool?: string;
   /** Call scope: the masked call key. */
   readonly callKey?: string;
+  /**
+   * Call scope: the hash generation the call key was computed with (see `HASH_GENERATION`); absent
+   * in state written before format version 3, whose keys are found by computing them as it did.
+   */
+  readonly keyHash?: number;
   /** Target scope (and call scope, for invalidation). */
   readonly target?: string;
   /** Target scope: the kinds of action on the target that are ruled out. */

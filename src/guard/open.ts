@@ -12,7 +12,13 @@ import { NarrowingError } from '../core/errors.js';
 import { NarrowingEngine } from '../core/loop.js';
 import type { Enforcement, Policy, PolicyInput, PresetName } from '../core/policy.js';
 import type { Clock, DomainAdapter, StateStore, WorldProbe } from '../core/types.js';
-import { createFileProbe, defaultStateDir, journalSlotPath, stateLayout } from '../node/index.js';
+import {
+  createFileProbe,
+  defaultStateDir,
+  installNativeHash,
+  journalSlotPath,
+  stateLayout,
+} from '../node/index.js';
 import { detectProjectContext } from '../node/project-context.js';
 import { loadPolicyFile, parsePolicy } from '../policy-file/index.js';
 import { createFileStore, createMemoryStore, describeStoreProblem } from '../stores/index.js';
@@ -200,6 +206,8 @@ function compose(
   stateDir: string | undefined,
   report: (message: string) => void,
 ): GuardSession {
+  // The engine hashes long texts with Node's SHA-256: the keys its own would give, sooner.
+  installNativeHash();
   const policy = withContext(basePolicy, options, choice, workspaceRoot);
   const journal = openJournal(options, choice, stateDir, report);
   const probe = options.probe === false ? undefined : (options.probe ?? createFileProbe(workspaceRoot));

@@ -6,6 +6,7 @@ export { asideName, moveAside, writeFileAtomic, writeFileAtomicSync } from './at
 export { onProcessExit } from './exit-hook.js';
 export { createFileProbe } from './file-probe.js';
 export { type SyncLockResult, withFileLock, withFileLockSync } from './lock.js';
+export { installNativeHash, nativeLongTextHash } from './native-hash.js';
 export {
   defaultStateDir,
   findProjectRoot,

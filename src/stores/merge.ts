@@ -64,6 +64,8 @@ export function newer(x: Constraint, y: Constraint): Constraint {
   if (x === y) return x;
   if (x.evidence.lastAt !== y.evidence.lastAt) return x.evidence.lastAt > y.evidence.lastAt ? x : y;
   if (x.createdAt !== y.createdAt) return x.createdAt > y.createdAt ? x : y;
+  // The same ban, keyed anew by a later hash generation (see `adoptOlderKey`): the newer key stands.
+  if ((x.keyHash ?? 1) !== (y.keyHash ?? 1)) return (x.keyHash ?? 1) > (y.keyHash ?? 1) ? x : y;
   // Same times, different content: any fixed choice keeps the merge commutative.
   return canonicalJson(x) >= canonicalJson(y) ? x : y;
 }

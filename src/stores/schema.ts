@@ -39,6 +39,7 @@ const constraint = z.looseObject({
   actionClass: z.string(),
   tool: z.string().optional(),
   callKey: z.string().optional(),
+  keyHash: z.number().int().positive().optional(),
   target: z.string().optional(),
   blocksKinds: z.array(actionKind).optional(),
   needle: z.string().optional(),

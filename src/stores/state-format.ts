@@ -6,6 +6,12 @@
  * - 1: the first format.
  * - 2: an edit's search text (`needle`) is never kept in clear: `needleHash` and a short redacted
  *   `needleExcerpt` take its place.
+ * - 3: keys hash texts of 256 characters or more with SHA-256 (hash generation 2, see
+ *   `HASH_GENERATION`), and a call ban says so (`keyHash: 2`). A key is a hash: one written by an
+ *   older version cannot be recomputed from it, so such bans are kept as they are, with no
+ *   `keyHash`, and the engine finds them by computing a call's older key as well, for calls that
+ *   hashed a long text while such bans are held; one found that way is keyed anew, and saved so.
+ *   Keys of shorter texts are the same in every version.
  *
  * A store reads every version from `OLDEST_STATE_VERSION` up to `STATE_VERSION` (a fleet may run
  * builds of both), rewrites what it finds of an older one when it opens, and writes the latest.
@@ -15,7 +21,7 @@ import { persistableConstraint } from '../core/secrets.js';
 import type { Constraint } from '../core/types.js';
 
 /** The version this build writes. */
-export const STATE_VERSION = 2;
+export const STATE_VERSION = 3;
 /** The oldest version this build reads (and migrates). */
 export const OLDEST_STATE_VERSION = 1;
 
@@ -37,7 +43,10 @@ export function toStoredConstraint(constraint: Constraint): Constraint {
   return persistableConstraint(constraint);
 }
 
-/** Whether a stored constraint's text was written in a version older than this one. */
+/**
+ * Whether a stored constraint's text must be rewritten in this version's form: one of version 1
+ * holds its search text in clear. A ban of version 2 is read as it is (its keys cannot be remade).
+ */
 export function isOlderStoredText(text: string): boolean {
   return text.includes('"needle":');
 }

@@ -67,7 +67,8 @@ describe('narrowing bench perf', () => {
         expect(stats.calls).toBe(128);
         expect(stats.p99Ns).toBeGreaterThanOrEqual(stats.p50Ns);
       }
-      expect(figure.byOutcome.failing.calls).toBeGreaterThan(0);
+      const failures = figure.workload === 'typical' ? ['failingShort', 'failingLong'] : ['failing4kb'];
+      for (const name of failures) expect(figure.byOutcome[name].calls).toBeGreaterThan(0);
     }
     expect(report.coldStart.processes).toBe(1);
     expect(report.coldStart.steadyNs).toBeGreaterThan(0);
@@ -84,11 +85,15 @@ describe('narrowing bench perf', () => {
       'pair-edit-4kb-10',
       'pair-typical-40',
       'pair-edit-4kb-40',
-      'failing-vs-succeeding',
-      'cold-start',
+      'failing-short',
+      'failing-20kb',
+      'failing-edit-4kb',
+      'cold-first-call',
+      'cold-first-100',
       'journal',
       'heap',
       'replay',
+      'replay-cli',
     ]);
     expect(stderr()).toContain('memory run');
   }, 120_000);

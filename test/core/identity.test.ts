@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { TextHash } from '../../src/core/identity/hashing.js';
+import { TextHash, withLegacyHash } from '../../src/core/identity/hashing.js';
 import {
   canonicalJson,
   describeCall,
@@ -309,7 +309,14 @@ describe('result digests and descriptions', () => {
     expect(hashString('ab')).toBe('09c33ff65eb2d467');
     expect(hashString('read_file#{"path":"src/app.ts"}')).toBe('f0b2b1e1e8fac7f1');
     expect(hashString('é✓→ × \u{1F600}')).toBe('e63ac54da123129e');
-    expect(hashString('x'.repeat(1001))).toBe('6c559f718e7b0e0c');
+    expect(hashString('x'.repeat(255))).toBe('d071b7b0839e4eff');
+  });
+
+  it('gives a text of 256 characters or more the first 64 bits of its SHA-256, and older keys on demand', () => {
+    expect(hashString('x'.repeat(1001))).toBe('cbe4a2e86e808c9b');
+    expect(hashString('x'.repeat(256))).toBe('85e62acd750c4eb5');
+    // What a state written before hash generation 2 keyed such a text by.
+    expect(withLegacyHash(() => hashString('x'.repeat(1001)))).toBe('6c559f718e7b0e0c');
   });
 
   it('gives each long text its own hash when texts hashed one after another are recalled', () => {

@@ -62,6 +62,7 @@ describe('learned constraints as stores and journals write them', () => {
       ...LEADING_FIELDS,
       'tool',
       'callKey',
+      'keyHash',
       'target',
       'meaning',
       'needle',

@@ -13,11 +13,13 @@ import {
   watchForCuts,
 } from './canonical-json.js';
 import {
+  fingerprintOf,
   hashString,
   LANE1_MULTIPLIER,
   LANE1_SEED,
   LANE2_MULTIPLIER,
   LANE2_SEED,
+  LONG_TEXT,
   TextHash,
 } from './hashing.js';
 
@@ -385,16 +387,17 @@ export function identifyCall(tool: string, args: unknown): CallIdentity {
   if (found.size > 0) found = new Set<MaskKind>();
   const hash = argumentsHash.reset();
   const keys = flatKeys(args);
-  if (keys) hashFlatArguments(args as Record<string, unknown>, keys, hash);
-  else hash.add(canonicalJson(args, ARGUMENT_FORM));
-  const argumentHash = hash.finish();
-  return new Identity(
-    tool,
-    args,
-    argumentHash,
-    hash.fingerprint,
-    found.size === 0 ? NOTHING_MASKED : [...found],
-  );
+  let argumentHash: string;
+  let fingerprint: number;
+  if (keys && hashFlatArguments(args as Record<string, unknown>, keys, hash)) {
+    argumentHash = hash.finish();
+    fingerprint = hash.fingerprint;
+  } else {
+    // Long arguments (an edit's texts, a file written whole): their written form, hashed whole.
+    argumentHash = hashString(canonicalJson(args, ARGUMENT_FORM));
+    fingerprint = fingerprintOf(argumentHash);
+  }
+  return new Identity(tool, args, argumentHash, fingerprint, found.size === 0 ? NOTHING_MASKED : [...found]);
 }
 
 /** The shape key is read only for creations, so it is worked out on first use. */
@@ -451,8 +454,15 @@ function flatKeys(args: unknown): string[] | undefined {
   return sortKeys(keys);
 }
 
-/** Hashes the canonical form of flat arguments, exactly as `canonicalJson` writes it, unwritten. */
-function hashFlatArguments(args: Readonly<Record<string, unknown>>, keys: readonly string[], hash: TextHash) {
+/**
+ * Hashes the canonical form of flat arguments, exactly as `canonicalJson` writes it, unwritten.
+ * False, and the hash left unfinished, as soon as the form is too long for the streamed hash.
+ */
+function hashFlatArguments(
+  args: Readonly<Record<string, unknown>>,
+  keys: readonly string[],
+  hash: TextHash,
+): boolean {
   hash.addCode(OPEN_BRACE);
   let first = true;
   for (const key of keys) {
@@ -463,12 +473,16 @@ function hashFlatArguments(args: Readonly<Record<string, unknown>>, keys: readon
     first = false;
     addJsonString(hash, key, candidateRules(key));
     hash.addCode(COLON);
-    if (type === 'string') addArgumentString(hash, value as string);
-    else if (type === 'number') hash.add(JSON.stringify(value === 0 ? 0 : value));
+    if (type === 'string') {
+      // Checked before the string is scanned: a long one ends the streamed hash at once.
+      if (hash.size + Math.min((value as string).length, KEY_STRING_LIMIT) >= LONG_TEXT) return false;
+      addArgumentString(hash, value as string);
+    } else if (type === 'number') hash.add(JSON.stringify(value === 0 ? 0 : value));
     else if (type === 'boolean') hash.add(value ? 'true' : 'false');
     else hash.add('null');
   }
   hash.addCode(CLOSE_BRACE);
+  return !hash.isLong;
 }
 
 const OPEN_BRACE = 123;
@@ -497,45 +511,20 @@ function addJsonString(hash: TextHash, text: string, candidates: number): void {
   hash.addCode(QUOTE).add(text).addCode(QUOTE);
 }
 
-/** Hashes a whole result while it is scanned for volatile values. */
+/** Hashes a short result while it is scanned for volatile values. */
 const resultHash = new TextHash();
 
 /**
- * Digest of a whole result after masking what changes between identical runs. The scan hashes the
- * text only while no rule may apply: a text some rule may mask is hashed as it stands after masking.
+ * Digest of a whole result after masking what changes between identical runs: `hashString` of the
+ * masked text. A short text is hashed by the scan itself while no rule may apply.
  */
 export function digestResult(content: string | undefined): string {
   if (content === undefined || content.length === 0) return 'empty';
   if (content.length > MASK_SCAN_LIMIT) return hashString(content);
+  if (content.length >= LONG_TEXT) {
+    return hashString(applyRules(RESULT_RULES, content, candidateRules(content)));
+  }
   const candidates = candidateRules(content, resultHash);
   if ((candidates & RULE_BITS) === 0) return resultHash.finish();
-  return hashMasked(RESULT_RULES, content, candidates);
-}
-
-/**
- * `hashString(applyRules(rules, text, candidates))` with the last rule that may apply hashed as it
- * matches: its replacements go into the hash between the pieces of text they leave, and the masked
- * text (as long as a tool's whole output) is never written out.
- */
-function hashMasked(rules: readonly MaskRule[], text: string, candidates: number): string {
-  let last = rules.length - 1;
-  while (last >= 0 && (candidates & (rules[last] as MaskRule).bit) === 0) last--;
-  if (last < 0) return hashString(text);
-  const before = applyRules(rules, text, candidates, undefined, last);
-  const { pattern, replacement } = rules[last] as MaskRule;
-  const keepsGroup = replacement.startsWith('$1');
-  const inserted = keepsGroup ? replacement.slice(2) : replacement;
-  const hash = resultHash.reset();
-  let from = 0;
-  pattern.lastIndex = 0;
-  for (let match = pattern.exec(before); match !== null; match = pattern.exec(before)) {
-    hash.addRange(before, from, match.index);
-    if (keepsGroup) hash.add(match[1] ?? '');
-    hash.add(inserted);
-    from = match.index + match[0].length;
-    // As `replace` does, an empty match moves the search on by one character.
-    if (match[0].length === 0) pattern.lastIndex++;
-  }
-  hash.addRange(before, from, before.length);
-  return hash.finish();
+  return hashString(applyRules(RESULT_RULES, content, candidates));
 }

@@ -1,16 +1,91 @@
-/** Fast non-cryptographic hashing of texts, for call keys and result digests. */
+/**
+ * Hashing of texts, for call keys and result digests. A text under `LONG_TEXT` characters is hashed
+ * by a fast 64-bit non-cryptographic hash written here; a longer one by SHA-256 (its first 64 bits),
+ * which a native implementation computes three times faster per character than any hash in
+ * JavaScript. The engine holds no native code: the runtime hands one in (`useLongTextHash`), and
+ * without it the SHA-256 written here gives the same keys, more slowly.
+ */
+import { NarrowingError } from '../errors.js';
+import { sha256Hex } from './sha256.js';
+
+/** From this length on, a text is hashed by SHA-256: below it, the hash written here is faster. */
+export const LONG_TEXT = 256;
 
 /**
- * A 64-bit non-cryptographic hash (two independent 32-bit lanes), as 16 hex characters. Used for
- * call keys and result digests, where speed matters and nobody is attacking the hash; receipts use
- * SHA-256 in the audit layer.
+ * Which hash keys are computed with: 1 hashed every text with the 64-bit hash written here (state
+ * written before format version 3); 2 hashes texts of `LONG_TEXT` characters or more by SHA-256.
  */
+export const HASH_GENERATION = 2;
+
+/** SHA-256 of a text's UTF-8 encoding (lone surrogates as U+FFFD), as 64 lowercase hex digits. */
+export type LongTextHash = (text: string) => string;
+
+let longTextHash: LongTextHash = sha256Hex;
+
+/** A text no implementation could pass by chance: its digest is checked when a hash is handed in. */
+const PROBE = `narrowing\u00e9\u{1F600}\ud800${'x'.repeat(LONG_TEXT)}`;
+let probeDigest: string | undefined;
+
+/**
+ * Hands the engine a native SHA-256 for long texts (`undefined`: back to the one written here). It
+ * must give what SHA-256 gives, or keys would depend on where they were computed: a hash that does
+ * not is refused with `USAGE`.
+ */
+export function useLongTextHash(hash: LongTextHash | undefined): void {
+  if (hash === undefined) {
+    longTextHash = sha256Hex;
+    return;
+  }
+  probeDigest ??= sha256Hex(PROBE);
+  let given: unknown;
+  try {
+    given = hash(PROBE);
+  } catch (error) {
+    throw new NarrowingError('USAGE', 'the long-text hash handed to narrowing threw on a test text', {
+      cause: error,
+    });
+  }
+  if (given !== probeDigest) {
+    throw new NarrowingError(
+      'USAGE',
+      'the long-text hash handed to narrowing is not SHA-256 of UTF-8 text in lowercase hex: keys would differ from those computed without it',
+    );
+  }
+  longTextHash = hash;
+}
+
+/**
+ * Set while `withLegacyHash` runs: every text is hashed as generation 1 hashed it, to find what a
+ * state written before generation 2 keyed a call by.
+ */
+let legacy = false;
+
+/** `run()` with keys computed as generation 1 computed them. Not re-entrant; nothing else runs meanwhile. */
+export function withLegacyHash<T>(run: () => T): T {
+  legacy = true;
+  try {
+    return run();
+  } finally {
+    legacy = false;
+  }
+}
+
+/** Long texts hashed so far: whether identifying a call hashed one is the change of this count. */
+let longTexts = 0;
+
+export function longTextsHashed(): number {
+  return longTexts;
+}
+
+/** A hash as 16 hex characters: see the module's comment for which texts get which hash. */
 export function hashString(text: string): string {
-  if (text.length < REMEMBERED_LENGTH) return wholeTextHash.reset().add(text).finish();
+  if (text.length < LONG_TEXT || legacy) return wholeTextHash.reset().add(text).finish();
+  longTexts++;
+  if (text.length < REMEMBERED_LENGTH) return longTextHash(text).slice(0, 16);
   for (let slot = 0; slot < REMEMBERED; slot++) {
     if (rememberedTexts[slot] === text) return rememberedHashes[slot] as string;
   }
-  const hash = wholeTextHash.reset().add(text).finish();
+  const hash = longTextHash(text).slice(0, 16);
   rememberedTexts[nextRemembered] = text;
   rememberedHashes[nextRemembered] = hash;
   nextRemembered = (nextRemembered + 1) % REMEMBERED;
@@ -20,7 +95,7 @@ export function hashString(text: string): string {
 /*
  * The last few long texts hashed, and their hashes. One call hashes the same long text more than
  * once (an edit's search text, for its identity and again for the key its failure is learned
- * under), and hashing costs a turn per two characters where comparing the same string is at once.
+ * under), and comparing the same string is at once.
  */
 const REMEMBERED = 4;
 const REMEMBERED_LENGTH = 1024;
@@ -28,12 +103,24 @@ const rememberedTexts: (string | undefined)[] = new Array<string | undefined>(RE
 const rememberedHashes: (string | undefined)[] = new Array<string | undefined>(REMEMBERED).fill(undefined);
 let nextRemembered = 0;
 
+/** What `hashLanes` returns for a long text: one object, shared like the hasher's. */
+const longLanes = { high: 0, low: 0 };
+
 /**
- * `hashString` as its two 32-bit lanes, with no string built. The object is shared: read both lanes
- * before hashing anything else.
+ * `hashString` as its two 32-bit lanes (signed, as `Math.imul` leaves them). The object is shared:
+ * read both lanes before hashing anything else.
  */
 export function hashLanes(text: string): { readonly high: number; readonly low: number } {
-  return wholeTextHash.reset().add(text).mix();
+  if (text.length < LONG_TEXT || legacy) return wholeTextHash.reset().add(text).mix();
+  const hex = hashString(text);
+  longLanes.high = Number.parseInt(hex.slice(0, 8), 16) | 0;
+  longLanes.low = Number.parseInt(hex.slice(8, 16), 16) | 0;
+  return longLanes;
+}
+
+/** The fingerprint (`TextHash.fingerprint`) of a hash `hashString` returned. */
+export function fingerprintOf(hash: string): number {
+  return Number.parseInt(hash.slice(8, 16), 16) & FINGERPRINT_MASK;
 }
 
 /*
@@ -53,8 +140,10 @@ export const LANE2_MULTIPLIER: number = MULTIPLIER_2;
 const FINGERPRINT_MASK = 0x3fffffff;
 
 /**
- * `hashString` over a text given in pieces: `new TextHash().add(a).add(b).finish()` equals
- * `hashString(a + b)`, without the concatenation ever being built.
+ * The hash written here over a text given in pieces: `new TextHash().add(a).add(b).finish()` equals
+ * `hashString(a + b)` while `a + b` is shorter than `LONG_TEXT`, without the concatenation ever being
+ * built. A caller whose text may be longer checks `isLong` before `finish` and hashes the whole text
+ * with `hashString` instead.
  */
 export class TextHash {
   private lane1 = SEED_1;
@@ -65,6 +154,16 @@ export class TextHash {
   /** The finished hash's lanes, `hashString`'s first and last eight hex digits. */
   high = 0;
   low = 0;
+
+  /** Whether the text added so far is too long for this hash: `hashString` gives SHA-256's. */
+  get isLong(): boolean {
+    return this.length >= LONG_TEXT && !legacy;
+  }
+
+  /** Characters added since the last reset. */
+  get size(): number {
+    return this.length;
+  }
 
   reset(): this {
     this.lane1 = SEED_1;

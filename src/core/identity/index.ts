@@ -23,4 +23,11 @@ export {
 } from './canonical-json.js';
 export { describeCall, truncate } from './describe.js';
 export { withoutFreeText } from './free-text.js';
-export { hashLanes, hashString } from './hashing.js';
+export {
+  HASH_GENERATION,
+  hashLanes,
+  hashString,
+  LONG_TEXT,
+  type LongTextHash,
+  useLongTextHash,
+} from './hashing.js';

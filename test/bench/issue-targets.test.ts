@@ -1,0 +1,69 @@
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { issueTargetRows, issueTargetsText, readTestTiming } from '../../bench/issue-targets.js';
+import type { PerfReport, TargetResult } from '../../bench/perf.js';
+import { temporaryDir } from '../stores/sample-state.js';
+
+const target = (id: string, pass: boolean, value = 'x'): TargetResult => ({
+  id,
+  pass,
+  value,
+  description: id,
+});
+const perfWith = (targets: TargetResult[]) => ({ targets }) as unknown as PerfReport;
+
+describe('the table of performance targets', () => {
+  it('has every row of the issue, in its order, each with a target', () => {
+    const rows = issueTargetRows({});
+    expect(rows.map((row) => row.what)).toEqual([
+      'hook per event, helper (default)',
+      'proxy added latency (echo server, stdio)',
+      'guard, typical call (10% failures, conversion included)',
+      'guard, 1–4 KB edits (failing ones included)',
+      'guard, failing call',
+      'fresh process',
+      'replay',
+      'journal, heap',
+      '`npm test`',
+    ]);
+    expect(rows.every((row) => row.target.length > 0 && row.verdict === 'not measured')).toBe(true);
+  });
+
+  it('meets a row only when every figure in it meets its target, at every constraint count', () => {
+    const rows = issueTargetRows({
+      perf: perfWith([
+        target('pair-typical-10', true, '3.1×'),
+        target('pair-typical-1000', false, '5.4×'),
+        target('replay', true),
+        target('replay-cli', true),
+        target('cold-first-call', true),
+        target('cold-first-100', false),
+      ]),
+    });
+    const row = (what: string) => rows.find((entry) => entry.what.startsWith(what));
+    expect(row('guard, typical')).toMatchObject({ verdict: 'not met', measured: '1,000 constraints: 5.4×' });
+    expect(row('replay')).toMatchObject({ verdict: 'met', measured: 'warm x; CLI x' });
+    expect(row('fresh process')?.verdict).toBe('not met');
+  });
+
+  it('judges `npm test` from the timing file the CI writes, and says when there is none', () => {
+    const { dir, remove } = temporaryDir();
+    try {
+      const path = join(dir, 'timing.json');
+      expect(readTestTiming(path)).toBeUndefined();
+      writeFileSync(
+        path,
+        JSON.stringify({ cpuMinutes: 12.5, wallMinutes: 5.2, idle: true, node: '22.12.0' }),
+      );
+      const [testRow] = issueTargetRows({ testTiming: readTestTiming(path) }).slice(-1);
+      expect(testRow).toMatchObject({
+        verdict: 'met',
+        measured: '12.5 CPU-minutes, 5.2 minutes wall, Node 22.12.0',
+      });
+      expect(issueTargetsText([testRow!])).toContain('MET');
+    } finally {
+      remove();
+    }
+  });
+});
