@@ -208,3 +208,11 @@ export function coalescedReason(proposal: Proposal, answer: TwinAnswer): string 
         : 'returned';
   return `An identical ${proposal.tool} call issued at the same time ${what}; its answer is this call's answer, and this call did not run.`;
 }
+
+/**
+ * What the model reads for a duplicate answered before its twin ran (where a face can only accept
+ * or deny a call, as the AI SDK's `toolApproval` does): the twin's result, beside it, is the answer.
+ */
+export function coalescedText(proposal: Proposal): string {
+  return `[narrowing coalesced this call] An identical ${proposal.tool} call was issued in the same step; it runs once, and its result is the answer to both.`;
+}

@@ -4,6 +4,8 @@
  */
 export {
   checkSafely,
+  claimSafely,
+  coalesceSafely,
   type FaultPolicy,
   type GuardedCallOptions,
   type GuardedCallResult,
@@ -14,7 +16,23 @@ export {
   refusalText,
   type SafeCheck,
   toolCallOutcomes,
+  twinAnswerOf,
 } from './guarded-call.js';
+export {
+  answersDuplicate,
+  COALESCED_RULE,
+  type CallClaim,
+  callIdentity,
+  coalescedReason,
+  coalescedText,
+  DEFAULT_COALESCE_WAIT_MS,
+  InFlightCalls,
+  inFlightCalls,
+  isIdempotent,
+  type TwinAnswer,
+  type WaitOptions,
+  waitForTwin,
+} from './in-flight.js';
 export { type GuardHandle, type GuardSource, guardHandle, isGuardSession } from './handle.js';
 export {
   type OpenGuardOptions,
