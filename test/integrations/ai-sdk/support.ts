@@ -2,12 +2,12 @@
  * What the AI SDK tests share: the coding workspace's tools as AI SDK tools, and a guard on the
  * workspace's state directory.
  */
-import { tool } from 'ai';
+import { type ToolSet, tool } from 'ai';
 import { z } from 'zod';
 import { type AiSdkGuardOptions, narrowingForAiSdk } from '../../../src/integrations/ai-sdk/index.js';
 import { quiet, type Workspace } from '../support/workspace.js';
 
-export function toolsFor(ws: Workspace) {
+export function toolsFor(ws: Workspace): ToolSet {
   return {
     read_file: tool({
       description: 'Read a file of the project',
