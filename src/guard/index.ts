@@ -18,10 +18,11 @@ export {
   toolCallOutcomes,
   twinAnswerOf,
 } from './guarded-call.js';
+export { type GuardHandle, type GuardSource, guardHandle, isGuardSession } from './handle.js';
 export {
   answersDuplicate,
-  COALESCED_RULE,
   type CallClaim,
+  COALESCED_RULE,
   callIdentity,
   coalescedReason,
   coalescedText,
@@ -33,7 +34,6 @@ export {
   type WaitOptions,
   waitForTwin,
 } from './in-flight.js';
-export { type GuardHandle, type GuardSource, guardHandle, isGuardSession } from './handle.js';
 export {
   type OpenGuardOptions,
   openGuard,
