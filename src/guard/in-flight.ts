@@ -11,8 +11,14 @@
  * never counted as a refusal of a call that would have succeeded.
  */
 import { canonicalJson, hashString } from '../core/identity/index.js';
-import type { ActionKind, Proposal } from '../core/types.js';
-import type { GuardSession } from './session.js';
+import type { Policy } from '../core/policy.js';
+import type { ActionKind, DomainAdapter, Proposal } from '../core/types.js';
+
+/** What the guard knows about tools: the adapter that describes calls, and the policy's tool settings. */
+export interface ToolKnowledge {
+  readonly engine: { readonly adapter: Pick<DomainAdapter, 'describeCall'> };
+  readonly policy: Pick<Policy, 'tools'>;
+}
 
 /** The rule a coalesced call is recorded under. */
 export const COALESCED_RULE = 'in-flight-duplicate';
@@ -140,7 +146,7 @@ const IDEMPOTENT_KINDS: ReadonlySet<ActionKind> = new Set(['read', 'search', 'po
  * True when running `proposal` again changes nothing the first run did not: its annotations say it
  * only reads or is idempotent, or its kind (from the policy, else the adapter) observes.
  */
-export function isIdempotent(session: Pick<GuardSession, 'engine' | 'policy'>, proposal: Proposal): boolean {
+export function isIdempotent(session: ToolKnowledge, proposal: Proposal): boolean {
   const { annotations } = proposal;
   if (annotations?.readOnlyHint === true || annotations?.idempotentHint === true) return true;
   if (annotations?.destructiveHint === true) return false;
@@ -160,7 +166,7 @@ export function isIdempotent(session: Pick<GuardSession, 'engine' | 'policy'>, p
  * twin that failed, was refused, or changed something answers it; an idempotent success does not.
  */
 export function answersDuplicate(
-  session: Pick<GuardSession, 'engine' | 'policy'>,
+  session: ToolKnowledge,
   proposal: Proposal,
   answer: TwinAnswer | undefined,
 ): answer is TwinAnswer {
