@@ -6,14 +6,7 @@
 
 import { createToolCallAdapter } from '../adapters/tool-call/index.js';
 import type { Policy } from '../core/policy.js';
-import type {
-  DomainAdapter,
-  Outcome,
-  PersistedState,
-  Proposal,
-  RecordedVerdict,
-  VerdictKind,
-} from '../core/types.js';
+import type { DomainAdapter, Outcome, PersistedState, Proposal, RecordedVerdict } from '../core/types.js';
 import {
   answersDuplicate,
   COALESCED_RULE,
