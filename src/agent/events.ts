@@ -2,7 +2,7 @@
  * What a run reports as it goes: every change of state, each model request and stream, retries,
  * tool calls with their verdicts, recoveries, compactions and budget warnings.
  */
-import type { VerdictKind } from '../core/types.js';
+import type { RecordedVerdict } from '../core/types.js';
 import type { ReserveKind } from './budget.js';
 import type { ContextStrategy } from './context.js';
 import type { ProviderEvent } from './provider.js';
@@ -19,7 +19,7 @@ export interface RunTotals {
  * `abandoned`: the tool was still running when the run was cancelled or ran out of time, and did not
  * stop when its signal was aborted; the run ended without it (what it does later is not learned).
  */
-export type ToolResultStatus = 'ran' | 'failed' | 'refused' | 'not-run' | 'abandoned';
+export type ToolResultStatus = 'ran' | 'failed' | 'refused' | 'coalesced' | 'not-run' | 'abandoned';
 
 export type AgentEvent =
   | ({ readonly type: 'state' } & StateChange)
@@ -38,7 +38,7 @@ export type AgentEvent =
       readonly toolName: string;
       readonly input: unknown;
       /** Undefined when the guard could not give one (it failed open) or the call could not be read. */
-      readonly verdict: VerdictKind | undefined;
+      readonly verdict: RecordedVerdict | undefined;
       readonly rule?: string;
     }
   | {

@@ -17,6 +17,7 @@ import { ToolPolicyIndex } from '../core/policy.js';
 import { REPEATED_REFUSAL_RULE } from '../core/refusal-streak.js';
 import type { Outcome } from '../core/types.js';
 import { guardedCall } from '../guard/guarded-call.js';
+import { COALESCED_RULE, type TwinAnswer } from '../guard/in-flight.js';
 import { type OpenGuardOptions, openGuard } from '../guard/open.js';
 import type { GuardSession } from '../guard/session.js';
 import { type AgentBudget, RunBudget } from './budget.js';
@@ -539,9 +540,12 @@ class GuardedAgent implements Agent {
       type: 'tool-call',
       ...callFacts(call),
       input: args,
-      verdict: check?.verdict,
-      ...(check?.rule !== undefined && { rule: check.rule }),
+      verdict: result.status === 'coalesced' ? 'coalesced' : check?.verdict,
+      ...(result.status === 'coalesced'
+        ? { rule: COALESCED_RULE }
+        : check?.rule !== undefined && { rule: check.rule }),
     });
+    if (result.status === 'coalesced') return coalescedStep(call, args, result.twin);
     if (result.status === 'cancelled') {
       return abandoned
         ? {
@@ -754,6 +758,20 @@ function assistantMessage(response: ModelResponse): LanguageModelV3Message {
     });
   }
   return { role: 'assistant', content };
+}
+
+/**
+ * A call issued in the same step as an identical one, answered from it: the model reads what the
+ * first one returned (or why it was refused), and the tool did not run again.
+ */
+function coalescedStep(call: ModelToolCall, args: Record<string, unknown>, twin: TwinAnswer): ToolStep {
+  if (twin.status === 'refused')
+    return { part: toolResult(call, 'error-text', twin.message), status: 'coalesced' };
+  if (twin.status === 'threw')
+    return { part: toolResult(call, 'error-text', errorText(twin.error)), status: 'coalesced' };
+  const outcome = toolCallToOutcome(call.toolName, args, twin.value);
+  const text = (outcome.success ? outcome.content : (outcome.error ?? outcome.content)) ?? '';
+  return { part: toolResult(call, outcome.success ? 'text' : 'error-text', text), status: 'coalesced' };
 }
 
 function toolResult(

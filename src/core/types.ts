@@ -8,6 +8,12 @@ export type Mutable<T> = { -readonly [K in keyof T]: T[K] };
 
 export type VerdictKind = 'allow' | 'warn' | 'block' | 'halt';
 
+/**
+ * A verdict as the journal, replay and traces record it: a guard's verdict, or `coalesced` for a
+ * call issued together with an identical one and answered from it (never counted as a refusal).
+ */
+export type RecordedVerdict = VerdictKind | 'coalesced';
+
 /** Who is at fault for a failure. Only `agent_failure` may ever narrow the agent. */
 export type Blame = 'agent_failure' | 'harness_fault' | 'unknown';
 
@@ -417,7 +423,7 @@ export type JournalEvent =
       readonly tool: string;
       readonly callKey: string;
       readonly args: unknown;
-      readonly verdict: VerdictKind;
+      readonly verdict: RecordedVerdict;
       readonly rule?: string;
       readonly reason?: string;
     }

@@ -10,6 +10,14 @@
 import { toolCallToOutcome } from '../adapters/tool-call/index.js';
 import { NarrowingError } from '../core/errors.js';
 import type { CheckResult, Outcome, Proposal, RecordResult } from '../core/types.js';
+import {
+  answersDuplicate,
+  type CallClaim,
+  coalescedReason,
+  inFlightCalls,
+  type TwinAnswer,
+  waitForTwin,
+} from './in-flight.js';
 import type { GuardSession } from './session.js';
 import { verdictText } from './verdict.js';
 
@@ -104,7 +112,18 @@ export type GuardedCallResult<R> =
       readonly fault?: NarrowingError;
     }
   /** Abandoned through the signal before a result arrived: nothing to learn. */
-  | { readonly status: 'cancelled'; readonly check: CheckResult | undefined; readonly reason: unknown };
+  | { readonly status: 'cancelled'; readonly check: CheckResult | undefined; readonly reason: unknown }
+  /**
+   * Issued together with an identical call and answered from it: it did not run, and it is recorded
+   * as `coalesced`, never as a refusal. `twin` is what came of the first call; answer with it.
+   */
+  | {
+      readonly status: 'coalesced';
+      readonly check: undefined;
+      readonly twin: TwinAnswer;
+      /** The sentence the journal records. */
+      readonly reason: string;
+    };
 
 /** How a call's return value or thrown error becomes an outcome the guard learns from. */
 export interface OutcomeOf<R> {
@@ -134,6 +153,11 @@ export interface GuardedCallOptions extends GuardFaultOptions {
   readonly signal?: AbortSignal;
   /** Milliseconds, for durations. Default `performance.now()`. */
   readonly now?: () => number;
+  /**
+   * Identical calls issued together run once (see `in-flight.ts`): how long a duplicate waits for
+   * the first, in milliseconds, or `false` to run every call. Default `DEFAULT_COALESCE_WAIT_MS`.
+   */
+  readonly coalesce?: { readonly timeoutMs?: number } | false;
 }
 
 /** Checks `proposal`, runs it when allowed, and records what came of it. */
@@ -143,6 +167,89 @@ export async function guardedCall<R>(
   run: () => Promise<R> | R,
   toOutcome: OutcomeOf<R> = toolCallOutcomes,
   options: GuardedCallOptions = {},
+): Promise<GuardedCallResult<R>> {
+  const claim = options.coalesce === false ? undefined : claimSafely(session, proposal);
+  if (claim?.role === 'duplicate') {
+    const answer =
+      claim.settled ??
+      (await waitForTwin(claim.twin, {
+        ...(options.signal && { signal: options.signal }),
+        ...(options.coalesce &&
+          options.coalesce.timeoutMs !== undefined && { timeoutMs: options.coalesce.timeoutMs }),
+      }));
+    const coalesced = coalesceSafely(session, proposal, answer, options);
+    if (coalesced) return coalesced;
+    return runChecked(session, proposal, run, toOutcome, options, undefined);
+  }
+  return runChecked(session, proposal, run, toOutcome, options, claim);
+}
+
+/**
+ * The result of a duplicate answered from its twin (journalled as `coalesced`), or undefined when it
+ * must run on its own.
+ */
+export function coalesceSafely(
+  session: GuardSession,
+  proposal: Proposal,
+  answer: TwinAnswer | undefined,
+  options: GuardFaultOptions = {},
+): Extract<GuardedCallResult<never>, { status: 'coalesced' }> | undefined {
+  try {
+    if (!answersDuplicate(session, proposal, answer)) return undefined;
+    const reason = coalescedReason(proposal, answer);
+    session.noteCoalesced(proposal, reason);
+    return { status: 'coalesced', check: undefined, twin: answer, reason };
+  } catch (error) {
+    options.reportFault?.(guardFault(`to coalesce a call to ${proposal.tool}`, error));
+    return undefined;
+  }
+}
+
+/** The call's claim among identical calls of `session`; undefined when it cannot be given one. */
+export function claimSafely(session: GuardSession, proposal: Proposal): CallClaim | undefined {
+  try {
+    return inFlightCalls(session).claim(proposal);
+  } catch {
+    return undefined;
+  }
+}
+
+async function runChecked<R>(
+  session: GuardSession,
+  proposal: Proposal,
+  run: () => Promise<R> | R,
+  toOutcome: OutcomeOf<R>,
+  options: GuardedCallOptions,
+  claim: CallClaim | undefined,
+): Promise<GuardedCallResult<R>> {
+  const first = claim?.role === 'first' ? claim : undefined;
+  const result = await checkRunRecord(session, proposal, run, toOutcome, options);
+  first?.settle(twinAnswerOf(result));
+  return result;
+}
+
+/** What a duplicate may be answered with: undefined for a cancelled call (its twins go on alone). */
+export function twinAnswerOf(result: GuardedCallResult<unknown>): TwinAnswer | undefined {
+  switch (result.status) {
+    case 'refused':
+      return { status: 'refused', message: result.message };
+    case 'ran':
+      return { status: 'ran', value: result.value, failed: result.record?.outcome.success === false };
+    case 'threw':
+      return { status: 'threw', error: result.error };
+    case 'coalesced':
+      return result.twin;
+    case 'cancelled':
+      return undefined;
+  }
+}
+
+async function checkRunRecord<R>(
+  session: GuardSession,
+  proposal: Proposal,
+  run: () => Promise<R> | R,
+  toOutcome: OutcomeOf<R>,
+  options: GuardedCallOptions,
 ): Promise<GuardedCallResult<R>> {
   const verdict = checkSafely(session, proposal, options);
   const check = verdict.ok ? verdict.check : undefined;

@@ -4,6 +4,8 @@
  */
 export {
   checkSafely,
+  claimSafely,
+  coalesceSafely,
   type FaultPolicy,
   type GuardedCallOptions,
   type GuardedCallResult,
@@ -14,8 +16,24 @@ export {
   refusalText,
   type SafeCheck,
   toolCallOutcomes,
+  twinAnswerOf,
 } from './guarded-call.js';
 export { type GuardHandle, type GuardSource, guardHandle, isGuardSession } from './handle.js';
+export {
+  answersDuplicate,
+  type CallClaim,
+  COALESCED_RULE,
+  callIdentity,
+  coalescedReason,
+  coalescedText,
+  DEFAULT_COALESCE_WAIT_MS,
+  InFlightCalls,
+  inFlightCalls,
+  isIdempotent,
+  type TwinAnswer,
+  type WaitOptions,
+  waitForTwin,
+} from './in-flight.js';
 export {
   type OpenGuardOptions,
   openGuard,

@@ -228,6 +228,7 @@ function compose(
     stateDir: (store && choice !== 'memory' && !isRedisChoice(choice)) || journal ? stateDir : undefined,
     journalPath: journal?.path,
     workspaceRoot,
+    ...(journal && { journal }),
     ...(stopListening && { release: async () => stopListening() }),
   });
   // A store with a table of its own (SQLite) keeps the sessions' run state beside what they learned.

@@ -3,9 +3,12 @@
  * replay, the Node `NarrowingLoop`) holds. One engine with its store, journal and probe attached,
  * and the handful of calls a face makes around a tool call.
  */
+
+import { identifyArguments, withoutFreeText } from '../core/identity/index.js';
 import type { NarrowingEngine } from '../core/loop.js';
 import type { Policy } from '../core/policy.js';
-import type { CheckResult, Outcome, Proposal, RecordResult } from '../core/types.js';
+import type { AuditSink, CheckResult, Outcome, Proposal, RecordResult } from '../core/types.js';
+import { COALESCED_RULE } from './in-flight.js';
 
 export type RunReason = 'user' | 'compact';
 
@@ -24,6 +27,11 @@ export interface GuardSession {
   check(proposal: Proposal): CheckResult;
   /** After a call: what it teaches. */
   record(outcome: Outcome): RecordResult;
+  /**
+   * A call answered from an identical one issued with it (see `in-flight.ts`): the journal records
+   * it as `coalesced`; the engine neither checks it nor learns from it.
+   */
+  noteCoalesced(proposal: Proposal, reason: string): void;
   /** A new user message (`user`) or a compaction of the context (`compact`): run-scoped streaks restart. */
   newRun(reason: RunReason): void;
   /** A new process of the same agent: session-scoped state goes, learned constraints stay. */
@@ -41,6 +49,8 @@ interface SessionParts {
   readonly stateDir: string | undefined;
   readonly journalPath: string | undefined;
   readonly workspaceRoot: string | undefined;
+  /** Where the session writes events of its own (coalesced calls); the engine's journal. */
+  readonly journal?: AuditSink;
   /** Closes what the session opened beside the engine (a store connection, say). */
   readonly release?: () => Promise<void>;
 }
@@ -59,6 +69,18 @@ export function createGuardSession(parts: SessionParts): GuardSession {
     workspaceRoot: parts.workspaceRoot,
     check: (proposal) => engine.checkProposal(proposal),
     record: (outcome) => engine.recordOutcome(outcome),
+    noteCoalesced(proposal, reason) {
+      parts.journal?.record({
+        type: 'proposal',
+        at: Date.now(),
+        tool: proposal.tool,
+        callKey: callKeyOf(engine, proposal),
+        args: proposal.args,
+        verdict: 'coalesced',
+        rule: COALESCED_RULE,
+        reason,
+      });
+    },
     newRun: (reason) => engine.newRun(reason),
     resetSession: (sessionId) => engine.resetSession(sessionId),
     isDone: () => engine.isDone(),
@@ -71,6 +93,16 @@ export function createGuardSession(parts: SessionParts): GuardSession {
       return closing;
     },
   };
+}
+
+/** The key the engine gives the call, so that the journal's lines about one call share it. */
+function callKeyOf(engine: NarrowingEngine, proposal: Proposal): string {
+  try {
+    const normalize = engine.adapter.normalizeArguments?.bind(engine.adapter);
+    return identifyArguments(proposal.tool, withoutFreeText(proposal), normalize).identity.callKey;
+  } catch {
+    return 'unreadable';
+  }
 }
 
 /** The part of a session a transport needs around each call: a face may be handed no more. */

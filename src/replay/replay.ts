@@ -3,8 +3,17 @@
  * Deterministic: the clock comes from the trace, so the same trace and policy always give the same
  * verdicts.
  */
+
+import { createToolCallAdapter } from '../adapters/tool-call/index.js';
 import type { Policy } from '../core/policy.js';
-import type { DomainAdapter, Outcome, PersistedState, Proposal, VerdictKind } from '../core/types.js';
+import type { DomainAdapter, Outcome, PersistedState, Proposal, RecordedVerdict } from '../core/types.js';
+import {
+  answersDuplicate,
+  COALESCED_RULE,
+  callIdentity,
+  coalescedReason,
+  type TwinAnswer,
+} from '../guard/in-flight.js';
 import { openGuardSync } from '../guard/open.js';
 import type { GuardSession } from '../guard/session.js';
 import { traceResultToOutcome } from '../trace/outcome.js';
@@ -22,7 +31,7 @@ export interface ReplayStep {
   /** Counts `call` events from 1 across the whole trace. */
   readonly step: number;
   readonly tool: string;
-  readonly verdict: VerdictKind;
+  readonly verdict: RecordedVerdict;
   /** The rule that decided, when the verdict is not `allow`. */
   readonly rule?: string;
   /** The sentence the model would have been shown. */
@@ -40,6 +49,8 @@ export interface ReplaySummary {
   readonly warn: number;
   readonly block: number;
   readonly halt: number;
+  /** Calls answered from an identical call of the same turn; present when there were any. */
+  readonly coalesced?: number;
 }
 
 export interface ReplayOptions {
@@ -85,7 +96,9 @@ interface Halt {
  */
 export class TraceReplayer {
   private readonly tools = new Map<string, ToolInfo>();
-  private readonly counts = { calls: 0, allow: 0, warn: 0, block: 0, halt: 0 };
+  private readonly counts = { calls: 0, allow: 0, warn: 0, block: 0, halt: 0, coalesced: 0 };
+  /** Tells reads from changes, for duplicates of a call that succeeded. */
+  private readonly kinds = createToolCallAdapter();
   private turn: PendingCall[] = [];
   /** Per guard: a halted subagent does not halt the agent that called it. */
   private readonly halted = new Map<ReplayGuard, Halt>();
@@ -143,7 +156,8 @@ export class TraceReplayer {
   }
 
   get summary(): ReplaySummary {
-    return { ...this.counts };
+    const { coalesced, ...counts } = this.counts;
+    return coalesced > 0 ? { ...counts, coalesced } : counts;
   }
 
   private pending(event: CallEvent): PendingCall {
@@ -175,12 +189,18 @@ export class TraceReplayer {
     this.turn = [];
     const steps: ReplayStep[] = [];
     const executed: PendingCall[] = [];
+    /** The first of each distinct call of the turn, with what came of it. */
+    const firsts = new Map<string, TwinAnswer>();
     for (const call of calls) {
       this.clock.advance(call.event.t);
-      const step = this.check(call);
+      const key = callIdentity(call.proposal);
+      const twin = key === undefined ? undefined : firsts.get(key);
+      const step =
+        twin !== undefined && this.answers(call, twin) ? this.coalesced(call, twin) : this.check(call);
       steps.push(step);
       this.counts[step.verdict]++;
       if (step.verdict === 'allow' || step.verdict === 'warn') executed.push(call);
+      if (key !== undefined && twin === undefined) firsts.set(key, answerOf(step, call));
     }
     for (const call of executed) {
       // A call recorded without a result never ran; there is nothing to learn from it.
@@ -189,6 +209,20 @@ export class TraceReplayer {
       call.guard.record(traceResultToOutcome(call.proposal, call.event.result));
     }
     return steps;
+  }
+
+  /** Whether a duplicate in the turn is answered from its twin (a failure, a refusal, a change) rather than run. */
+  private answers(call: PendingCall, twin: TwinAnswer): boolean {
+    const policy = { tools: {} } as GuardSession['policy'];
+    return answersDuplicate(
+      { engine: { adapter: this.kinds } as GuardSession['engine'], policy },
+      call.proposal,
+      twin,
+    );
+  }
+
+  private coalesced(call: PendingCall, twin: TwinAnswer): ReplayStep {
+    return this.step(call, 'coalesced', COALESCED_RULE, coalescedReason(call.proposal, twin), undefined);
   }
 
   private check(call: PendingCall): ReplayStep {
@@ -214,7 +248,7 @@ export class TraceReplayer {
    */
   private step(
     call: PendingCall,
-    verdict: VerdictKind,
+    verdict: RecordedVerdict,
     rule: string | undefined,
     reason: string | undefined,
     suggestion: string | undefined,
@@ -232,6 +266,15 @@ export class TraceReplayer {
     if (suggestion) step.suggestion = suggestion;
     return step;
   }
+}
+
+/** What the first of identical calls of a turn tells the others: its refusal, or its recorded result. */
+function answerOf(step: ReplayStep, call: PendingCall): TwinAnswer {
+  if (step.verdict === 'block' || step.verdict === 'halt')
+    return { status: 'refused', message: step.reason ?? '' };
+  const result = call.event.result;
+  const failed = result?.isError === true || result?.error !== undefined;
+  return { status: 'ran', value: result, failed };
 }
 
 /**

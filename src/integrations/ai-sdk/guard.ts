@@ -10,9 +10,13 @@
  * build serves every version of the SDK that has them.
  */
 import { toolCallToOutcome, toolCallToProposal } from '../../adapters/tool-call/index.js';
-import { NarrowingError } from '../../core/errors.js';
+import { isNarrowingError, NarrowingError } from '../../core/errors.js';
+import type { Proposal } from '../../core/types.js';
 import {
   checkSafely,
+  claimSafely,
+  coalescedText,
+  coalesceSafely,
   type GuardFaultOptions,
   type GuardSession,
   type GuardSource,
@@ -21,6 +25,8 @@ import {
   recordSafely,
   refusalText,
   type SafeCheck,
+  type TwinAnswer,
+  waitForTwin,
 } from '../../guard/index.js';
 import { asFailure, toolCallOutcomes } from '../tool-call-outcomes.js';
 
@@ -116,25 +122,72 @@ export function narrowingForAiSdk(source: GuardSource = {}, options: AiSdkGuardO
   };
   const ending = () => halted || handle.session().isDone();
 
+  /** The calls approved in the current step, each with what tells its duplicates how it ended. */
+  const approved = new Map<string, (answer: TwinAnswer | undefined) => void>();
+  let approvalStep: number | undefined;
+
   const toolApproval = ({ toolCall, messages }: AiSdkApprovalRequest): AiSdkApprovalStatus => {
     const proposal = toolCallToProposal(toolCall.toolName, toolCall.input, {
       callId: toolCall.toolCallId,
       step: messages.length,
     });
-    const verdict = checkSafely(handle.session(), proposal, options);
+    const session = handle.session();
+    if (approvalStep !== messages.length) {
+      // Calls of an earlier step whose end was never reported hold no duplicate back.
+      for (const settle of approved.values()) settle(undefined);
+      approved.clear();
+      approvalStep = messages.length;
+    }
+    const claim = claimSafely(session, proposal);
+    if (claim?.role === 'duplicate') return coalescedApproval(session, proposal, claim.settled);
+    const verdict = checkSafely(session, proposal, options);
     noteHalt(verdict);
     const refusal = refusalText(verdict, options);
+    if (claim?.role === 'first') {
+      if (refusal !== undefined) claim.settle({ status: 'refused', message: refusal });
+      else approved.set(toolCall.toolCallId, claim.settle);
+    }
     return refusal === undefined ? 'not-applicable' : { type: 'denied', reason: refusal };
   };
 
+  /**
+   * A duplicate of a call in the same step: the SDK runs approved calls only after every call of
+   * the step was approved, so it cannot wait for its twin. It is denied, and the model reads the
+   * twin's refusal, or that the twin's result, beside it, is the answer to both.
+   */
+  function coalescedApproval(
+    session: GuardSession,
+    proposal: Proposal,
+    settled: TwinAnswer | undefined,
+  ): AiSdkApprovalStatus {
+    if (settled?.status === 'refused') {
+      coalesceSafely(session, proposal, settled, options);
+      return { type: 'denied', reason: settled.message };
+    }
+    const reason = coalescedText(proposal);
+    try {
+      session.noteCoalesced(proposal, reason);
+    } catch {
+      // The journal reports its own problems; the duplicate is denied all the same.
+    }
+    return { type: 'denied', reason };
+  }
+
   const onToolExecutionEnd = ({ toolCall, toolOutput, toolExecutionMs, messages }: AiSdkToolExecutionEnd) => {
+    const settle = approved.get(toolCall.toolCallId);
+    approved.delete(toolCall.toolCallId);
     const result = toolOutput.type === 'tool-result' ? toolOutput.output : asFailure(toolOutput.error);
     const outcome = toolCallToOutcome(toolCall.toolName, toolCall.input, result, {
       callId: toolCall.toolCallId,
       step: messages.length,
       durationMs: toolExecutionMs,
     });
-    recordSafely(handle.session(), outcome, options);
+    const record = recordSafely(handle.session(), outcome, options);
+    settle?.(
+      toolOutput.type === 'tool-result'
+        ? { status: 'ran', value: toolOutput.output, failed: record?.outcome.success === false }
+        : { status: 'threw', error: toolOutput.error },
+    );
   };
 
   const prepareStep: AiSdkGuard['prepareStep'] = ({ stepNumber }) => {
@@ -178,34 +231,69 @@ export function narrowingForAiSdk(source: GuardSource = {}, options: AiSdkGuardO
   function guardedStream(name: string, execute: StreamingExecute) {
     return async function* (input: unknown, callOptions: ExecuteOptions) {
       const proposal = proposalFor(name, input, callOptions);
-      const verdict = checkSafely(handle.session(), proposal, options);
-      if (verdict.ok && verdict.check.verdict === 'halt') halted = true;
-      const refusal = refusalText(verdict, options);
-      if (refusal !== undefined) throw new NarrowingError('CALL_REFUSED', refusal);
-      const signal = callOptions?.abortSignal;
-      const startedAt = performance.now();
-      let last: unknown;
-      try {
-        for await (const value of execute(input, callOptions)) {
-          last = value;
-          yield value;
+      const session = handle.session();
+      const claim = claimSafely(session, proposal);
+      if (claim?.role === 'duplicate') {
+        const answer =
+          claim.settled ??
+          (await waitForTwin(
+            claim.twin,
+            callOptions?.abortSignal ? { signal: callOptions.abortSignal } : {},
+          ));
+        const coalesced = coalesceSafely(session, proposal, answer, options);
+        if (coalesced) {
+          yield answerFrom(coalesced.twin);
+          return;
         }
-      } catch (error) {
-        if (!signal?.aborted)
-          recordSafely(
-            handle.session(),
-            toolCallOutcomes.error(proposal, error, performance.now() - startedAt),
-            options,
-          );
-        throw error;
       }
+      const first = claim?.role === 'first' ? claim : undefined;
+      let settled: TwinAnswer | undefined;
+      try {
+        settled = yield* checkedStream(proposal, input, callOptions, execute);
+      } catch (error) {
+        settled = callOptions?.abortSignal?.aborted ? undefined : failureAnswer(error);
+        throw error;
+      } finally {
+        first?.settle(settled);
+      }
+    };
+  }
+
+  /** Checks a streaming call, passes on what it yields, and records the last value. */
+  async function* checkedStream(
+    proposal: ReturnType<typeof proposalFor>,
+    input: unknown,
+    callOptions: ExecuteOptions,
+    execute: StreamingExecute,
+  ): AsyncGenerator<unknown, TwinAnswer | undefined> {
+    const verdict = checkSafely(handle.session(), proposal, options);
+    if (verdict.ok && verdict.check.verdict === 'halt') halted = true;
+    const refusal = refusalText(verdict, options);
+    if (refusal !== undefined) throw new NarrowingError('CALL_REFUSED', refusal);
+    const signal = callOptions?.abortSignal;
+    const startedAt = performance.now();
+    let last: unknown;
+    try {
+      for await (const value of execute(input, callOptions)) {
+        last = value;
+        yield value;
+      }
+    } catch (error) {
       if (!signal?.aborted)
         recordSafely(
           handle.session(),
-          toolCallOutcomes.result(proposal, last, performance.now() - startedAt),
+          toolCallOutcomes.error(proposal, error, performance.now() - startedAt),
           options,
         );
-    };
+      throw error;
+    }
+    if (signal?.aborted) return undefined;
+    const record = recordSafely(
+      handle.session(),
+      toolCallOutcomes.result(proposal, last, performance.now() - startedAt),
+      options,
+    );
+    return { status: 'ran', value: last, failed: record?.outcome.success === false };
   }
 
   function proposalFor(name: string, input: unknown, callOptions: ExecuteOptions | undefined) {
@@ -238,6 +326,8 @@ export function narrowingForAiSdk(source: GuardSource = {}, options: AiSdkGuardO
           throw result.error;
         case 'cancelled':
           throw result.reason;
+        case 'coalesced':
+          return answerFrom(result.twin);
       }
     };
   }
@@ -251,6 +341,20 @@ export function narrowingForAiSdk(source: GuardSource = {}, options: AiSdkGuardO
     session: () => handle.session(),
     close: () => handle.close(),
   };
+}
+
+/** The answer of a call coalesced with `twin`: the twin's value, or the twin's error thrown again. */
+function answerFrom(twin: TwinAnswer): unknown {
+  if (twin.status === 'ran') return twin.value;
+  if (twin.status === 'threw') throw twin.error;
+  throw new NarrowingError('CALL_REFUSED', twin.message);
+}
+
+/** What a thrown refusal or error tells the duplicates of the call. */
+function failureAnswer(error: unknown): TwinAnswer {
+  if (isNarrowingError(error) && error.code === 'CALL_REFUSED')
+    return { status: 'refused', message: error.message };
+  return { status: 'threw', error };
 }
 
 type StreamingExecute = (input: unknown, options: unknown) => AsyncIterable<unknown>;

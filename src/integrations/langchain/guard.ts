@@ -12,18 +12,22 @@
 import type { ToolMessage } from '@langchain/core/messages';
 import type { AgentMiddleware, ToolCallRequest } from 'langchain';
 import { toolCallToProposal } from '../../adapters/tool-call/index.js';
-import type { CheckResult } from '../../core/types.js';
+import type { CheckResult, Proposal } from '../../core/types.js';
 import {
   checkSafely,
+  claimSafely,
+  coalesceSafely,
   type GuardFaultOptions,
   type GuardSession,
   type GuardSource,
   guardHandle,
   recordSafely,
   refusalText,
+  type TwinAnswer,
   VERDICT_META_KEY,
   verdictMeta,
   verdictText,
+  waitForTwin,
 } from '../../guard/index.js';
 import { toolCallOutcomes } from '../tool-call-outcomes.js';
 import {
@@ -77,18 +81,45 @@ export function narrowingForLangChain(
       ...(toolCall.id !== undefined && { callId: toolCall.id }),
       step: request.state.messages.length,
     });
+    const session = handle.session();
+    const claim = claimSafely(session, proposal);
+    if (claim?.role === 'duplicate') {
+      const signal = request.runtime.signal;
+      const answer = claim.settled ?? (await waitForTwin(claim.twin, signal ? { signal } : {}));
+      const coalesced = coalesceSafely(session, proposal, answer, options);
+      if (coalesced) return coalescedMessage(toolCall, coalesced.twin);
+    }
+    const first = claim?.role === 'first' ? claim : undefined;
+    let answer: TwinAnswer | undefined;
+    try {
+      const result = await checkedToolCall(request, handler, proposal);
+      answer = result.answer;
+      return result.message;
+    } finally {
+      first?.settle(answer);
+    }
+  }
+
+  /** The check, the call and the record; with what the call tells its duplicates. */
+  async function checkedToolCall(
+    request: ToolCallRequest,
+    handler: ToolCallHandler,
+    proposal: Proposal,
+  ): Promise<{ message: ToolCallResult; answer: TwinAnswer | undefined }> {
+    const { toolCall } = request;
     const verdict = checkSafely(handle.session(), proposal, options);
     const check = verdict.ok ? verdict.check : undefined;
     const refusal = refusalText(verdict, options);
     const { ToolMessage } = await langchainMessages();
     if (refusal !== undefined) {
-      return new ToolMessage({
+      const message = new ToolMessage({
         content: refusal,
         tool_call_id: toolCall.id ?? '',
         name: toolCall.name,
         status: 'error',
         ...(check !== undefined && { metadata: { [VERDICT_META_KEY]: verdictMeta(check) } }),
       });
+      return { message, answer: { status: 'refused', message: refusal } };
     }
     const signal = request.runtime.signal;
     const startedAt = performance.now();
@@ -107,12 +138,40 @@ export function narrowingForLangChain(
         name: toolCall.name,
         status: 'error',
       });
-      return check?.verdict === 'warn' ? withWarning(result, check) : result;
+      const answer: TwinAnswer = { status: 'threw', error };
+      return { message: check?.verdict === 'warn' ? withWarning(result, check) : result, answer };
     }
     const value = ToolMessage.isInstance(result) ? toolMessageResult(result) : undefined;
     const outcome = toolCallOutcomes.result(proposal, value, performance.now() - startedAt);
-    recordSafely(handle.session(), outcome, options);
-    return check?.verdict === 'warn' && ToolMessage.isInstance(result) ? withWarning(result, check) : result;
+    const record = recordSafely(handle.session(), outcome, options);
+    // A command (a graph update) is not an answer another call can be given.
+    const answer: TwinAnswer | undefined = ToolMessage.isInstance(result)
+      ? { status: 'ran', value: result, failed: record?.outcome.success === false }
+      : undefined;
+    return {
+      message:
+        check?.verdict === 'warn' && ToolMessage.isInstance(result) ? withWarning(result, check) : result,
+      answer,
+    };
+  }
+
+  /** A duplicate's answer: what its twin answered, under its own call id. */
+  async function coalescedMessage(
+    toolCall: ToolCallRequest['toolCall'],
+    twin: TwinAnswer,
+  ): Promise<ToolCallResult> {
+    const { ToolMessage } = await langchainMessages();
+    const own = { tool_call_id: toolCall.id ?? '', name: toolCall.name };
+    if (twin.status === 'refused') return new ToolMessage({ ...own, content: twin.message, status: 'error' });
+    if (twin.status === 'threw')
+      return new ToolMessage({ ...own, content: errorText(twin.error), status: 'error' });
+    const message = twin.value as ToolMessage;
+    return new ToolMessage({
+      ...own,
+      content: message.content,
+      ...(message.status !== undefined && { status: message.status }),
+      ...(message.artifact !== undefined && { artifact: message.artifact }),
+    });
   }
 
   /**

@@ -12,13 +12,17 @@ import { toolCallToOutcome, toolCallToProposal } from '../../adapters/tool-call/
 import type { CheckResult } from '../../core/types.js';
 import {
   checkSafely,
+  claimSafely,
+  coalesceSafely,
   type GuardFaultOptions,
   type GuardSession,
   type GuardSource,
   guardHandle,
   recordSafely,
   refusalText,
+  type TwinAnswer,
   verdictMeta,
+  waitForTwin,
 } from '../../guard/index.js';
 import { asFailure } from '../tool-call-outcomes.js';
 
@@ -36,6 +40,13 @@ export interface AgentsGuardrailOutput {
   behavior: { type: 'allow' } | { type: 'rejectContent'; message: string } | { type: 'throwException' };
 }
 
+/** A tool output guardrail (`ToolOutputGuardrailDefinition`). */
+export interface AgentsToolOutputGuardrail {
+  readonly type: 'tool_output';
+  readonly name: string;
+  run(data: { readonly toolCall: AgentsToolCall; readonly output: unknown }): Promise<AgentsGuardrailOutput>;
+}
+
 /** A tool input guardrail (`ToolInputGuardrailDefinition`). */
 export interface AgentsToolInputGuardrail {
   readonly type: 'tool_input';
@@ -43,7 +54,13 @@ export interface AgentsToolInputGuardrail {
   run(data: { readonly toolCall: AgentsToolCall }): Promise<AgentsGuardrailOutput>;
 }
 
-export interface AgentsGuardOptions extends GuardFaultOptions {}
+export interface AgentsGuardOptions extends GuardFaultOptions {
+  /**
+   * How long a call identical to one still running waits for it before it runs on its own, in
+   * milliseconds. Default 120000.
+   */
+  readonly coalesceWaitMs?: number;
+}
 
 export interface AgentsGuard {
   /**
@@ -54,6 +71,8 @@ export interface AgentsGuard {
     /** False once the run is halted or nothing is left to try: the model then answers without tools. */
     readonly isEnabled: () => boolean;
     readonly inputGuardrails: AgentsToolInputGuardrail[];
+    /** Tells identical calls held back while this one ran what it returned. */
+    readonly outputGuardrails: AgentsToolOutputGuardrail[];
     readonly errorFunction: (
       context: unknown,
       error: unknown,
@@ -100,9 +119,28 @@ export function narrowingForAgents(source: GuardSource = {}, options: AgentsGuar
     type: 'tool_input',
     name: NARROWING_GUARDRAIL,
     async run({ toolCall }) {
-      const verdict = checkSafely(handle.session(), proposalOf(toolCall), options);
+      const session = handle.session();
+      const proposal = proposalOf(toolCall);
+      const claim = claimSafely(session, proposal);
+      if (claim?.role === 'duplicate') {
+        const timeout = options.coalesceWaitMs === undefined ? {} : { timeoutMs: options.coalesceWaitMs };
+        const answer = claim.settled ?? (await waitForTwin(claim.twin, timeout));
+        const coalesced = coalesceSafely(session, proposal, answer, options);
+        if (coalesced) {
+          if (toolCall.callId !== undefined) settled.add(toolCall.callId);
+          const message = twinText(coalesced.twin);
+          return { outputInfo: { coalesced: true }, behavior: { type: 'rejectContent', message } };
+        }
+      }
+      const first = claim?.role === 'first' ? claim : undefined;
+      const verdict = checkSafely(session, proposal, options);
       const refusal = refusalText(verdict, options);
-      if (refusal === undefined) return { behavior: { type: 'allow' } };
+      if (refusal === undefined) {
+        if (first && toolCall.callId !== undefined) running.set(toolCall.callId, first.settle);
+        else first?.settle(undefined);
+        return { behavior: { type: 'allow' } };
+      }
+      first?.settle({ status: 'refused', message: refusal });
       if (toolCall.callId !== undefined) settled.add(toolCall.callId);
       const info = verdict.ok ? infoOf(verdict.check, refusal) : { reason: refusal };
       // A halt is read by the model like a block; the tools are switched off from the next turn on.
@@ -117,11 +155,35 @@ export function narrowingForAgents(source: GuardSource = {}, options: AgentsGuar
     details?: { toolCall?: AgentsToolCall },
   ): string => {
     const toolCall = details?.toolCall;
+    const text = errorText(error);
     if (toolCall?.name !== undefined) {
       if (toolCall.callId !== undefined) settled.add(toolCall.callId);
       recordSafely(handle.session(), outcomeOf(toolCall, asFailure(error)), options);
+      settleRun(toolCall.callId, { status: 'threw', error: text });
     }
-    return error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+    return text;
+  };
+
+  /** Calls that passed the input guardrail, with what tells their held-back duplicates how they ended. */
+  const running = new Map<string, (answer: TwinAnswer | undefined) => void>();
+  const settleRun = (callId: string | undefined, answer: TwinAnswer | undefined) => {
+    if (callId === undefined) return;
+    running.get(callId)?.(answer);
+    running.delete(callId);
+  };
+
+  const outputGuardrail: AgentsToolOutputGuardrail = {
+    type: 'tool_output',
+    name: NARROWING_GUARDRAIL,
+    async run({ toolCall, output }) {
+      try {
+        const failed = outcomeOf(toolCall, output).success === false;
+        settleRun(toolCall.callId, { status: 'ran', value: output, failed });
+      } catch {
+        settleRun(toolCall.callId, undefined);
+      }
+      return { behavior: { type: 'allow' } };
+    },
   };
 
   const onToolEnd: AgentsGuard['onToolEnd'] = (_context, _agent, _tool, result, { toolCall }) => {
@@ -131,7 +193,12 @@ export function narrowingForAgents(source: GuardSource = {}, options: AgentsGuar
   };
 
   return {
-    toolOptions: { isEnabled, inputGuardrails: [inputGuardrail], errorFunction },
+    toolOptions: {
+      isEnabled,
+      inputGuardrails: [inputGuardrail],
+      outputGuardrails: [outputGuardrail],
+      errorFunction,
+    },
     onToolEnd,
     session: () => handle.session(),
     close: () => handle.close(),
@@ -152,6 +219,28 @@ function outcomeOf(toolCall: AgentsToolCall, result: unknown) {
   return toolCallToOutcome(toolCall.name ?? 'unknown', toolCall.arguments, result, {
     ...(toolCall.callId !== undefined && { callId: toolCall.callId }),
   });
+}
+
+/**
+ * What the model reads of an error: its name and message. Any value may be thrown (`throw null`
+ * included), and none of them may make this throw.
+ */
+function errorText(error: unknown): string {
+  try {
+    if (error instanceof Error) return `${error.name}: ${error.message}`;
+    if (error === null || error === undefined)
+      return `the tool failed without an error (it threw ${String(error)})`;
+    return String(error);
+  } catch {
+    return 'the tool failed with an error that cannot be read';
+  }
+}
+
+/** A coalesced call's answer, as the text the model reads. */
+function twinText(twin: TwinAnswer): string {
+  if (twin.status === 'refused') return twin.message;
+  if (twin.status === 'threw') return typeof twin.error === 'string' ? twin.error : errorText(twin.error);
+  return typeof twin.value === 'string' ? twin.value : (JSON.stringify(twin.value) ?? '');
 }
 
 function infoOf(check: CheckResult, reason: string) {

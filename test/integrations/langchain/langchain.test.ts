@@ -1,78 +1,14 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import {
-  type AgentMiddleware,
-  createAgent,
-  createMiddleware,
-  tool,
-  toolCallLimitMiddleware,
-} from 'langchain';
-import { afterEach, describe, expect, it } from 'vitest';
-import { z } from 'zod';
+import { createAgent, createMiddleware, toolCallLimitMiddleware } from 'langchain';
+import { describe, expect, it } from 'vitest';
 import { openGuardSync } from '../../../src/guard/index.js';
 import { narrowingForLangChain } from '../../../src/integrations/langchain/index.js';
-import { codingWorkspace, FIXED_SUM, quiet, type Workspace } from '../support/workspace.js';
+import { FIXED_SUM, workspaceFactory } from '../support/workspace.js';
 import { type ScriptStep, scriptedModel, toolMessagesIn } from './scripted-model.js';
+import { runAgent, toolsOf } from './support.js';
 
-const workspaces: Workspace[] = [];
-afterEach(() => {
-  for (const workspace of workspaces.splice(0)) workspace.remove();
-});
-
-function workspace(): Workspace {
-  const created = codingWorkspace();
-  workspaces.push(created);
-  return created;
-}
-
-function toolsOf(ws: Workspace) {
-  return [
-    tool(({ path }) => ws.readFile(path), {
-      name: 'read_file',
-      description: 'Read a file of the project',
-      schema: z.object({ path: z.string() }),
-    }),
-    tool(({ path, content }) => ws.editFile(path, content), {
-      name: 'edit_file',
-      description: 'Replace the content of a file',
-      schema: z.object({ path: z.string(), content: z.string() }),
-    }),
-    tool(() => ws.runTests(), {
-      name: 'run_tests',
-      description: 'Run the test suite',
-      schema: z.object({}),
-    }),
-    tool(({ url }): string => ws.fetchUrl(url), {
-      name: 'fetch_url',
-      description: 'Fetch a URL',
-      schema: z.object({ url: z.string() }),
-    }),
-  ];
-}
-
-async function runAgent(
-  ws: Workspace,
-  script: readonly ScriptStep[],
-  { policy, beside = [] }: { policy?: object; beside?: AgentMiddleware[] } = {},
-) {
-  const guard = narrowingForLangChain({
-    workspaceRoot: ws.dir,
-    stateDir: ws.stateDir,
-    onProblem: quiet,
-    policy,
-  });
-  const model = scriptedModel(script);
-  const agent = createAgent({ model, tools: toolsOf(ws), middleware: [guard.middleware, ...beside] });
-  try {
-    const result = await agent.invoke(
-      { messages: [{ role: 'user', content: 'Fix the failing test.' }] },
-      { recursionLimit: 40 },
-    );
-    return { result, model };
-  } finally {
-    await guard.close();
-  }
-}
+const workspace = workspaceFactory();
 
 const readMissing = ['read_file', { path: 'config/prod.yaml' }] as const;
 
@@ -201,7 +137,8 @@ describe('narrowing for LangChain', () => {
     });
 
     expect(ws.runs.read_file).toBe(1);
-    expect(model.callCount).toBe(3);
+    // Duplicates within a turn are coalesced, not refused: each turn adds one refusal, the third halts.
+    expect(model.callCount).toBe(5);
     expect(result.messages.at(-2)?.text).toMatch(/^\[narrowing halted this call/);
     expect(result.messages.at(-1)?.text).toMatch(/^\[narrowing ended this run\] /);
   });

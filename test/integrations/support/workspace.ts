@@ -6,6 +6,7 @@
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
+import { afterEach } from 'vitest';
 
 export const BUGGY_SUM = 'export const sum = (a, b) => a - b;\n';
 export const FIXED_SUM = 'export const sum = (a, b) => a + b;\n';
@@ -66,3 +67,26 @@ export function codingWorkspace(): Workspace {
 }
 
 export const quiet = (): void => undefined;
+
+/** A workspace factory for one test file: each workspace it makes is removed after its test. */
+export function workspaceFactory(): () => Workspace {
+  const made: Workspace[] = [];
+  afterEach(() => {
+    for (const workspace of made.splice(0)) workspace.remove();
+  });
+  return () => {
+    const workspace = codingWorkspace();
+    made.push(workspace);
+    return workspace;
+  };
+}
+
+/** The verdicts of the proposals in the guard's journal, in order. */
+export function journalVerdicts(ws: Workspace): string[] {
+  return readFileSync(join(ws.stateDir, 'journal.jsonl'), 'utf8')
+    .trim()
+    .split('\n')
+    .map((line) => JSON.parse(line) as { type: string; verdict?: string })
+    .filter((entry) => entry.type === 'proposal')
+    .map((entry) => entry.verdict ?? '');
+}
