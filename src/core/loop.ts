@@ -913,6 +913,8 @@ function uniformFacts(facts: CallFacts, kind: ActionKind | undefined): CallFacts
     waitSeconds: facts.waitSeconds,
     program: facts.program,
     navigates: facts.navigates,
+    touches: facts.touches,
+    changesTree: facts.changesTree,
   };
   return uniform as CallFacts;
 }

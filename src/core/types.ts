@@ -153,6 +153,16 @@ export interface CallFacts {
    * mean other things, so it counts as a change for loop detection.
    */
   readonly navigates?: boolean;
+  /**
+   * For a command: the files it writes, creates, moves or removes, when every part of it was read
+   * (`sed -i`, a redirection, `tee`, `mv`, `rm`, `mkdir`): these changed, and nothing else did.
+   */
+  readonly touches?: readonly string[];
+  /**
+   * The call may have changed any file of the workspace, beyond what its arguments name: a branch
+   * switch, a reset, a stash, an applied patch. Every ban learned against the old files may be stale.
+   */
+  readonly changesTree?: boolean;
 }
 
 /**

@@ -16,6 +16,8 @@ export interface Effect {
   readonly writtenText?: string;
   /** For commands with unknown effects: the command line, to see which paths it names. */
   readonly command?: string;
+  /** Any file may have changed (a branch switch, a reset, an applied patch): every ban may be stale. */
+  readonly everywhere?: boolean;
 }
 
 const NO_EFFECT: Effect = { changedTargets: [], kind: 'none' };
@@ -69,7 +71,8 @@ export class WorldTracker {
         if (this.lastCommand.holds(callKey, commandRun(resultDigest, this.generation))) return NO_EFFECT;
         this.generation++;
         this.lastCommand.set(callKey, commandRun(resultDigest, this.generation));
-        return { changedTargets: [], kind: 'unknown', command };
+        const effect: Effect = { changedTargets: facts.touches ?? [], kind: 'unknown', command };
+        return facts.changesTree ? { ...effect, everywhere: true } : effect;
       }
       default:
         // A booking, a cancellation, a payment, a message: the service's state changed, no file did.
