@@ -216,3 +216,30 @@ describe('empty answers: rephrasings, sweeps and code searches', () => {
     expect(seen.at(-1)).toBe('block');
   });
 });
+
+describe('identical re-runs whose results differ only in volatile fields', () => {
+  const failed = (run: number) => ({
+    text: `FAIL src/cart.test.ts\n  ● cart › totals\n    expected 30 received 29\nTests: 1 failed, 12 passed, 13 total\nTime: ${(2.1 + run * 0.07).toFixed(3)} s\nRan all test suites at 10:0${run}:03.`,
+    isError: true,
+  });
+
+  it('blocks the third run of a failing test whose output differs only in its duration and clock time', () => {
+    const agent = new Agent();
+    const seen = [0, 1, 2].map((run) => agent.call('Bash', bash('npm test'), failed(run)).check.verdict);
+    expect(seen).toEqual(['allow', 'allow', 'block']);
+  });
+
+  it('takes a failure that came back after an edit with only its timings changed as a second sighting', () => {
+    const agent = new Agent();
+    agent.call('Bash', bash('npm test'), failed(0));
+    agent.call(
+      'Edit',
+      { file_path: 'src/cart.ts', old_string: 'total - 1', new_string: 'total' },
+      'The file was edited.',
+    );
+    agent.call('Bash', bash('npm test'), failed(1));
+    const check = agent.check('Bash', bash('npm test'));
+    expect(check.verdict).toBe('block');
+    expect(check.violations[0]?.rule).toBe('identical-failure');
+  });
+});
