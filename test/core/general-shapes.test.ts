@@ -243,3 +243,79 @@ describe('identical re-runs whose results differ only in volatile fields', () =>
     expect(check.violations[0]?.rule).toBe('identical-failure');
   });
 });
+
+describe('cycles over states', () => {
+  const failing = (text: string) => ({ text, isError: true });
+
+  it('blocks when a third round of switching branches and running the same check on each starts', () => {
+    const agent = new Agent();
+    const seen: string[] = [];
+    for (let round = 0; round < 3; round++) {
+      seen.push(
+        agent.call('Bash', bash('git checkout feature-a'), "Switched to branch 'feature-a'").check.verdict,
+      );
+      seen.push(
+        agent.call('Bash', bash('npm test'), failing('FAIL src/a.test.ts\n  expected 1 received 2')).check
+          .verdict,
+      );
+      seen.push(
+        agent.call('Bash', bash('git checkout feature-b'), "Switched to branch 'feature-b'").check.verdict,
+      );
+      seen.push(
+        agent.call('Bash', bash('npm test'), failing('FAIL src/b.test.ts\n  TypeError: x is not a function'))
+          .check.verdict,
+      );
+    }
+    expect(seen.indexOf('block')).toBe(8);
+    expect(seen.slice(0, 8)).not.toContain('block');
+  });
+
+  it('counts two alternating errors of one command together, blocking only when the third round starts', () => {
+    const agent = new Agent();
+    const seen: string[] = [];
+    for (let round = 0; round < 3; round++) {
+      seen.push(
+        agent.call('Bash', bash('python app.py'), failing("ModuleNotFoundError: No module named 'yaml'"))
+          .check.verdict,
+      );
+      seen.push(
+        agent.call('Bash', bash('pip install pyyaml'), 'Requirement already satisfied: pyyaml in ./venv')
+          .check.verdict,
+      );
+      seen.push(
+        agent.call(
+          'Bash',
+          bash('python app.py'),
+          failing("ImportError: cannot import name 'CLoader' from 'yaml'"),
+        ).check.verdict,
+      );
+      seen.push(
+        agent.call(
+          'Bash',
+          bash('pip install --upgrade pyyaml'),
+          'Requirement already satisfied: pyyaml in ./venv',
+        ).check.verdict,
+      );
+    }
+    expect(seen.indexOf('block')).toBe(8);
+  });
+
+  it('never blocks a check run on each branch whose answers change', () => {
+    const agent = new Agent();
+    const seen: string[] = [];
+    for (let round = 0; round < 4; round++) {
+      seen.push(
+        agent.call('Bash', bash('git checkout feature-a'), "Switched to branch 'feature-a'").check.verdict,
+      );
+      seen.push(
+        agent.call('Bash', bash('npm test'), failing(`FAIL src/a.test.ts\n  expected ${round} received 9`))
+          .check.verdict,
+      );
+      seen.push(
+        agent.call('Bash', bash('git checkout feature-b'), "Switched to branch 'feature-b'").check.verdict,
+      );
+      seen.push(agent.call('Bash', bash('npm test'), `Tests: ${round + 10} passed`).check.verdict);
+    }
+    expect(seen).not.toContain('block');
+  });
+});
