@@ -85,3 +85,35 @@ describe('what the shell parser reads a command to change', () => {
     expect(agent.check('edit_notebook', edit).verdict).toBe('allow');
   });
 });
+
+describe('reading the target since a failure', () => {
+  it('gives a failed edit one retry once the agent has read the file in full', () => {
+    const agent = new Agent();
+    const edit = { file_path: 'src/a.ts', old_string: 'x + 1', new_string: 'x + 2' };
+    const notRead = {
+      text: 'File has not been read yet. Read it first before writing to it.',
+      isError: true,
+    };
+    agent.call('Edit', edit, notRead);
+    agent.call('Edit', edit, notRead);
+    expect(agent.check('Edit', edit).verdict).toBe('block');
+    agent.call('Read', { file_path: 'src/a.ts' }, 'export const a = x + 1;\n');
+    expect(agent.check('Edit', edit).verdict).toBe('allow');
+  });
+
+  it('still blocks an edit re-read and retried round after round with the same answers', () => {
+    const agent = new Agent();
+    const edit = { file_path: 'src/a.ts', old_string: 'x + 1', new_string: 'x + 2' };
+    const modified = {
+      text: 'File has been modified since read. Read it again before attempting to write it.',
+      isError: true,
+    };
+    const seen: string[] = [];
+    for (let round = 0; round < 3; round++) {
+      seen.push(agent.call('Read', { file_path: 'src/a.ts' }, 'export const a = x + 1;\n').check.verdict);
+      seen.push(agent.call('Edit', edit, modified).check.verdict);
+    }
+    expect(seen.slice(0, 4)).not.toContain('block');
+    expect(seen.slice(4)).toContain('block');
+  });
+});
