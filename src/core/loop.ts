@@ -736,15 +736,15 @@ export class NarrowingEngine {
   }
 
   /**
-   * Reading a failed call's target in full since it failed (as errors like "read the file first" or
-   * "modified since read" tell the agent to) is new evidence: the call gets one retry. A re-read
-   * between identical failures goes round a cycle, which the cycle detector judges.
+   * Reading a failed call's target in full since it failed, as its error told the agent to, is new
+   * evidence: the call gets one retry. A re-read between identical failures goes round a cycle,
+   * which the cycle detector judges.
    */
   private relieveAfterReading(call: Call, lifted: Lifted[]): void {
     const target = call.facts.targets[0];
     if (target === undefined) return;
     for (const entry of this.index.dependentsOf(target)) {
-      if (entry.constraint.scope !== 'call' || entry.constraint.tool === call.tool) continue;
+      if (!entry.constraint.curedByReading || entry.constraint.tool === call.tool) continue;
       this.relieve(entry, () => `${call.description} read ${target} since it failed`, lifted);
     }
   }

@@ -205,6 +205,11 @@ export interface FailureFacts {
    * command did not run in another directory), so their content can be checked in a later session.
    */
   readonly dependsOnFilesAtRoot?: boolean;
+  /**
+   * The error tells the agent to read the target first ("read it first", "modified since read"):
+   * reading it in full is what the failure asked for, so it earns the call one retry.
+   */
+  readonly curedByReading?: boolean;
 }
 
 /**
@@ -329,6 +334,8 @@ export interface Constraint {
   readonly persistent: boolean;
   /** Where the constraint holds (repository, host, GPU, model). Shared only where it matches. */
   readonly context?: Readonly<Record<string, string>>;
+  /** The error told the agent to read the target first: a full read of it since gives one retry. */
+  readonly curedByReading?: boolean;
 }
 
 /** One reason a proposal is not simply allowed. */

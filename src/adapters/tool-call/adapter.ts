@@ -225,6 +225,7 @@ export function createToolCallAdapter(options: ToolCallAdapterOptions = {}): Too
       meaning,
     };
     if (meaning === 'content-missing') return { ...facts, needle };
+    if (call.targets.length > 0 && asksToReadFirst(verdict)) return { ...facts, curedByReading: true };
     if (retryAfterSeconds !== undefined) return { ...facts, retryAfterSeconds };
     const unavailable =
       ASKS_FOR_THINGS.has(call.kind) && rule.blame !== 'harness_fault' && meaning === 'call'
@@ -257,6 +258,17 @@ export function createToolCallAdapter(options: ToolCallAdapterOptions = {}): Too
     isNonAdvancing,
     answersNothing,
   };
+}
+
+/**
+ * An error that tells the agent to read its target before trying again: the file was not read yet,
+ * or changed since it was read ("Read it first", "modified since read", "re-read the file").
+ */
+const READ_FIRST =
+  /\b(?:has not been read|not been read yet|(?:must|should|need to) (?:first )?(?:re-?)?read|read (?:it|the file|the target)(?: again| first)?\b[^\n]{0,40}\b(?:before|first|again)|(?:modified|changed) since (?:it was )?(?:last )?read)\b/i;
+
+function asksToReadFirst(text: string): boolean {
+  return READ_FIRST.test(text.length > 2_000 ? text.slice(0, 2_000) : text);
 }
 
 /**
