@@ -209,6 +209,20 @@ describe('empty answers: rephrasings, sweeps and code searches', () => {
     expect(seen).not.toContain('block');
   });
 
+  it('never blocks code searches of the whole workspace, which name no path, for different patterns', () => {
+    const agent = new Agent();
+    const patterns = [
+      'parseHeader',
+      'parse_header',
+      'headerParser',
+      'HeaderParse',
+      'read_headers',
+      'class Header',
+    ];
+    const seen = patterns.map((pattern) => agent.call('Grep', { pattern }, 'No matches found').check.verdict);
+    expect(seen).not.toContain('block');
+  });
+
   it('counts a result the tool flags as non-advancing whatever the arguments, a sweep included', () => {
     const agent = new Agent();
     const flagged = { text: '{"items": []}', meta: { 'dev.narrowing/non-advancing': true } };

@@ -4,11 +4,12 @@ import { Agent } from './support.js';
 const SYMBOLS = ['parseConfig', 'loadSettings', 'readEnvFile', 'configFromEnv', 'envLoader', 'settingsOf'];
 const noMatches = (pattern: string) => `No matches found for pattern "\\b${pattern}\\b" in path ".".`;
 
+// A search of documentation, not of code: code searches that find nothing for new patterns explore.
 describe('searches that find nothing', () => {
   it('blocks the sixth search in a row that found nothing, and says to report what is missing', () => {
     const agent = new Agent();
     const verdicts = SYMBOLS.map(
-      (name) => agent.call('search_file_content', { pattern: `\\b${name}\\b` }, noMatches(name)).check,
+      (name) => agent.call('search_docs', { query: `\\b${name}\\b` }, noMatches(name)).check,
     );
     expect(verdicts.map((check) => check.allowed)).toEqual([true, true, true, true, true, false]);
     expect(verdicts[5]).toMatchObject({ rule: 'non-advancing' });
@@ -29,14 +30,13 @@ describe('searches that find nothing', () => {
 
   it('starts counting again once something changed the world', () => {
     const agent = new Agent();
-    for (const name of SYMBOLS.slice(0, 5))
-      agent.call('search_file_content', { pattern: name }, noMatches(name));
+    for (const name of SYMBOLS.slice(0, 5)) agent.call('search_docs', { query: name }, noMatches(name));
     agent.call(
       'write_file',
       { path: 'src/config.ts', content: 'export function envLoader() {}\n' },
       'Wrote src/config.ts',
     );
-    expect(agent.check('search_file_content', { pattern: 'envLoader' }).allowed).toBe(true);
+    expect(agent.check('search_docs', { query: 'envLoader' }).allowed).toBe(true);
   });
 
   it('does not count empty files as searches that found nothing', () => {

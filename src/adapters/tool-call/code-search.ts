@@ -50,7 +50,7 @@ const MAX_KEYS = 64;
 
 /** A search of the workspace's code or files, not of a service, a knowledge base or the web. */
 export function isCodeSearch(proposal: Proposal | undefined, call: CallFacts): boolean {
-  if (call.kind !== 'search' || call.service !== undefined || proposal === undefined) return false;
+  if (call.kind !== 'search' || (call.service ?? '') !== '' || proposal === undefined) return false;
   const tool = typeof proposal.tool === 'string' ? proposal.tool : '';
   const bare = tool.includes('__') ? tool.slice(tool.lastIndexOf('__') + 2) : tool;
   const words = bare
