@@ -43,8 +43,19 @@ export function invalidateAfter(effect: Effect, call: CallContext, context: Inva
   // A side effect through a service, or a move to another file, line or directory, changed no file:
   // bans about files and commands still hold.
   if (effect.kind === 'outside' || effect.kind === 'navigate') return;
+  if (effect.everywhere) {
+    // A branch switch, a reset or an applied patch may have changed any file: nothing learned holds.
+    for (const entry of [...context.index.entries()]) context.relieve(entry, because);
+    return;
+  }
   if (effect.kind === 'unknown') {
     const command = effect.command ?? '';
+    // What the command was read to write, whether or not a ban's target is spelled as it names it.
+    for (const target of effect.changedTargets) {
+      const why = () => `${call.description} changed ${target}`;
+      for (const entry of copyOf(context.index.targetEntries(target))) context.relieve(entry, why);
+      for (const entry of context.index.dependentsOf(target)) context.relieve(entry, why);
+    }
     const words = context.workspace.targetsIn(command);
     // A command whose effects are unknown (a formatter, an install, a push that sets an upstream)
     // may have changed what any failing command depends on, whichever invalidation policy holds.

@@ -236,6 +236,7 @@ export class Learner {
     // unless the failure was about files whose content is known, and checked before it blocks.
     constraint.persistent = persistent && (!workspace || digests !== undefined);
     if (context !== undefined) constraint.context = context;
+    if (failure.curedByReading) constraint.curedByReading = true;
     const entry: Entry = {
       required: thresholds.enabled ? required : Number.POSITIVE_INFINITY,
       dependsOn: workspace || kind === 'api' ? [] : call.facts.targets,

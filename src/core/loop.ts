@@ -749,11 +749,26 @@ export class NarrowingEngine {
       }
     }
     this.radius.recordSuccess();
+    if (call.facts.readsWholeTarget) this.relieveAfterReading(call, lifted);
     const effect = this.world.effectOf(call.facts, call.identity.callKey, resultDigest);
     if (effect.kind === 'none') return effect;
     this.learner.forgetRecentFailures();
     this.invalidate(effect, call, lifted);
     return effect;
+  }
+
+  /**
+   * Reading a failed call's target in full since it failed, as its error told the agent to, is new
+   * evidence: the call gets one retry. A re-read between identical failures goes round a cycle,
+   * which the cycle detector judges.
+   */
+  private relieveAfterReading(call: Call, lifted: Lifted[]): void {
+    const target = call.facts.targets[0];
+    if (target === undefined) return;
+    for (const entry of this.index.dependentsOf(target)) {
+      if (!entry.constraint.curedByReading || entry.constraint.tool === call.tool) continue;
+      this.relieve(entry, () => `${call.description} read ${target} since it failed`, lifted);
+    }
   }
 
   /** A ban on a call that acts on state its arguments do not name holds until anything else runs. */
@@ -935,6 +950,8 @@ function uniformFacts(facts: CallFacts, kind: ActionKind | undefined): CallFacts
     waitSeconds: facts.waitSeconds,
     program: facts.program,
     navigates: facts.navigates,
+    touches: facts.touches,
+    changesTree: facts.changesTree,
   };
   return uniform as CallFacts;
 }

@@ -5,6 +5,7 @@
  * the very same error, it has already shown that it is no glitch: the failure from before the change
  * is the second sighting, and the next run with nothing changed is blocked.
  */
+import { maskVolatile } from './identity/index.js';
 import { RecencyMap } from './recency-map.js';
 
 /** Calls whose uncorroborated failure a change set aside: a session rarely has more at once. */
@@ -37,6 +38,10 @@ export class ReproducedFailures {
   }
 }
 
+/**
+ * The same error whatever its volatile parts: a run that took 2.1 s and one that took 2.3 s, at
+ * another clock time, failed the same way.
+ */
 function errorKey(signature: string, keptError: string): string {
-  return `${signature}\u0000${keptError}`;
+  return `${signature}\u0000${maskVolatile(keptError, 'result')}`;
 }

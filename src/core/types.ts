@@ -159,6 +159,16 @@ export interface CallFacts {
    * mean other things, so it counts as a change for loop detection.
    */
   readonly navigates?: boolean;
+  /**
+   * For a command: the files it writes, creates, moves or removes, when every part of it was read
+   * (`sed -i`, a redirection, `tee`, `mv`, `rm`, `mkdir`): these changed, and nothing else did.
+   */
+  readonly touches?: readonly string[];
+  /**
+   * The call may have changed any file of the workspace, beyond what its arguments name: a branch
+   * switch, a reset, a stash, an applied patch. Every ban learned against the old files may be stale.
+   */
+  readonly changesTree?: boolean;
 }
 
 /**
@@ -201,6 +211,11 @@ export interface FailureFacts {
    * command did not run in another directory), so their content can be checked in a later session.
    */
   readonly dependsOnFilesAtRoot?: boolean;
+  /**
+   * The error tells the agent to read the target first ("read it first", "modified since read"):
+   * reading it in full is what the failure asked for, so it earns the call one retry.
+   */
+  readonly curedByReading?: boolean;
 }
 
 /**
@@ -335,6 +350,8 @@ export interface Constraint {
   readonly persistent: boolean;
   /** Where the constraint holds (repository, host, GPU, model). Shared only where it matches. */
   readonly context?: Readonly<Record<string, string>>;
+  /** The error told the agent to read the target first: a full read of it since gives one retry. */
+  readonly curedByReading?: boolean;
 }
 
 /** One reason a proposal is not simply allowed. */

@@ -16,6 +16,8 @@ export interface Effect {
   readonly writtenText?: string;
   /** For commands with unknown effects: the command line, to see which paths it names. */
   readonly command?: string;
+  /** Any file may have changed (a branch switch, a reset, an applied patch): every ban may be stale. */
+  readonly everywhere?: boolean;
 }
 
 const NO_EFFECT: Effect = { changedTargets: [], kind: 'none' };
@@ -70,7 +72,7 @@ export class WorldTracker {
         const command = facts.targets[0] ?? '';
         if (facts.changesNothing) return NO_EFFECT;
         // The same command, with the same output, and nothing else changed since: it changed nothing.
-        return this.unknownChange(callKey, resultDigest, command);
+        return this.unknownChange(callKey, resultDigest, command, facts.touches ?? [], facts.changesTree);
       }
       default:
         // A booking, a cancellation, a payment, a message: the service's state changed, no file did.
@@ -82,11 +84,18 @@ export class WorldTracker {
   }
 
   /** A change of what is unknown: none when the same call left the same output and nothing changed since. */
-  private unknownChange(callKey: string, resultDigest: string, command: string): Effect {
+  private unknownChange(
+    callKey: string,
+    resultDigest: string,
+    command: string,
+    touches: readonly string[] = [],
+    changesTree = false,
+  ): Effect {
     if (this.lastCommand.holds(callKey, commandRun(resultDigest, this.generation))) return NO_EFFECT;
     this.generation++;
     this.lastCommand.set(callKey, commandRun(resultDigest, this.generation));
-    return { changedTargets: [], kind: 'unknown', command };
+    const effect: Effect = { changedTargets: touches, kind: 'unknown', command };
+    return changesTree ? { ...effect, everywhere: true } : effect;
   }
 
   snapshot(): unknown {

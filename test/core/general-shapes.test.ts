@@ -120,3 +120,216 @@ describe('navigation changes what later calls see', () => {
     ).not.toBe('block');
   });
 });
+
+describe('one command with cosmetic changes, one error', () => {
+  const importError = (seconds: string) => ({
+    text: `FAILED tests/test_api.py::test_get_user - AssertionError: assert 404 == 200\n1 failed, 7 passed in ${seconds}s`,
+    isError: true,
+  });
+
+  it('takes reordered options, output flags and presentation variables as the same attempt', () => {
+    const agent = new Agent();
+    const spellings = [
+      'pytest -x -v tests/test_api.py',
+      'pytest -v -x tests/test_api.py',
+      'NO_COLOR=1 pytest tests/test_api.py -x -q 2>&1 | tail -20',
+    ];
+    const seen = spellings.map(
+      (command, index) => agent.call('Bash', bash(command), importError(`0.2${index}`)).check,
+    );
+    expect(seen.map((check) => check.verdict)).toEqual(['allow', 'allow', 'block']);
+    expect(seen[2]?.violations[0]?.rule).toBe('identical-failure');
+  });
+
+  it('keeps a change of what runs a new attempt: another test file, or an option that selects tests', () => {
+    const agent = new Agent();
+    agent.call('Bash', bash('pytest -x tests/test_api.py'), importError('0.21'));
+    agent.call('Bash', bash('pytest tests/test_api.py -x'), importError('0.22'));
+    expect(agent.check('Bash', bash('pytest -x tests/test_client.py')).verdict).not.toBe('block');
+    expect(agent.check('Bash', bash('pytest -x -k smoke tests/test_api.py')).verdict).not.toBe('block');
+  });
+});
+
+describe('empty answers: rephrasings, sweeps and code searches', () => {
+  it('blocks rephrasings of one request that keep coming back empty, with other calls in between', () => {
+    const agent = new Agent();
+    const queries = [
+      'refund policy for damaged items',
+      'Refund Policy Damaged Items',
+      'return policy broken product',
+      'refunds for damaged goods',
+      'damaged item refund',
+      'policy on refunds when item arrives damaged',
+      'REFUND DAMAGED',
+    ];
+    const seen: string[] = [];
+    for (const [index, query] of queries.entries()) {
+      seen.push(agent.call('search_knowledge_base', { query }, '[]').check.verdict);
+      if (index % 2 === 1)
+        agent.call('get_order_details', { order_id: 'A1001' }, '{"id":"A1001","status":"delivered"}');
+    }
+    const firstBlock = seen.indexOf('block');
+    expect(firstBlock).toBeGreaterThanOrEqual(3);
+    expect(firstBlock).toBeLessThanOrEqual(6);
+  });
+
+  it('never blocks a sweep of one parameter returning empty lists, dates or pages in order', () => {
+    const agent = new Agent();
+    const seen: string[] = [];
+    for (let day = 1; day <= 9; day++)
+      seen.push(
+        agent.call(
+          'search_transactions',
+          { account: 'acc-1', date: `2026-01-0${day}` },
+          '{"transactions": []}',
+        ).check.verdict,
+      );
+    for (let page = 1; page <= 8; page++)
+      seen.push(
+        agent.call('search_issues', { query: 'label:flaky', page }, '{"items": [], "total_count": 0}').check
+          .verdict,
+      );
+    expect(seen).not.toContain('block');
+  });
+
+  it('never blocks code searches answering "no matches" for different patterns', () => {
+    const agent = new Agent();
+    const patterns = [
+      'parseHeader',
+      'parse_header',
+      'headerParser',
+      'HeaderParse',
+      'read_headers',
+      'headers\\(',
+      'class Header',
+    ];
+    const seen = patterns.map(
+      (pattern) => agent.call('Grep', { pattern, path: 'src' }, 'No matches found').check.verdict,
+    );
+    expect(seen).not.toContain('block');
+  });
+
+  it('never blocks code searches of the whole workspace, which name no path, for different patterns', () => {
+    const agent = new Agent();
+    const patterns = [
+      'parseHeader',
+      'parse_header',
+      'headerParser',
+      'HeaderParse',
+      'read_headers',
+      'class Header',
+    ];
+    const seen = patterns.map((pattern) => agent.call('Grep', { pattern }, 'No matches found').check.verdict);
+    expect(seen).not.toContain('block');
+  });
+
+  it('counts a result the tool flags as non-advancing whatever the arguments, a sweep included', () => {
+    const agent = new Agent();
+    const flagged = { text: '{"items": []}', meta: { 'dev.narrowing/non-advancing': true } };
+    const seen = [1, 2, 3, 4].map((page) => agent.call('list_events', { page }, flagged).check.verdict);
+    expect(seen.at(-1)).toBe('block');
+  });
+});
+
+describe('identical re-runs whose results differ only in volatile fields', () => {
+  const failed = (run: number) => ({
+    text: `FAIL src/cart.test.ts\n  ● cart › totals\n    expected 30 received 29\nTests: 1 failed, 12 passed, 13 total\nTime: ${(2.1 + run * 0.07).toFixed(3)} s\nRan all test suites at 10:0${run}:03.`,
+    isError: true,
+  });
+
+  it('blocks the third run of a failing test whose output differs only in its duration and clock time', () => {
+    const agent = new Agent();
+    const seen = [0, 1, 2].map((run) => agent.call('Bash', bash('npm test'), failed(run)).check.verdict);
+    expect(seen).toEqual(['allow', 'allow', 'block']);
+  });
+
+  it('takes a failure that came back after an edit with only its timings changed as a second sighting', () => {
+    const agent = new Agent();
+    agent.call('Bash', bash('npm test'), failed(0));
+    agent.call(
+      'Edit',
+      { file_path: 'src/cart.ts', old_string: 'total - 1', new_string: 'total' },
+      'The file was edited.',
+    );
+    agent.call('Bash', bash('npm test'), failed(1));
+    const check = agent.check('Bash', bash('npm test'));
+    expect(check.verdict).toBe('block');
+    expect(check.violations[0]?.rule).toBe('identical-failure');
+  });
+});
+
+describe('cycles over states', () => {
+  const failing = (text: string) => ({ text, isError: true });
+
+  it('blocks when a third round of switching branches and running the same check on each starts', () => {
+    const agent = new Agent();
+    const seen: string[] = [];
+    for (let round = 0; round < 3; round++) {
+      seen.push(
+        agent.call('Bash', bash('git checkout feature-a'), "Switched to branch 'feature-a'").check.verdict,
+      );
+      seen.push(
+        agent.call('Bash', bash('npm test'), failing('FAIL src/a.test.ts\n  expected 1 received 2')).check
+          .verdict,
+      );
+      seen.push(
+        agent.call('Bash', bash('git checkout feature-b'), "Switched to branch 'feature-b'").check.verdict,
+      );
+      seen.push(
+        agent.call('Bash', bash('npm test'), failing('FAIL src/b.test.ts\n  TypeError: x is not a function'))
+          .check.verdict,
+      );
+    }
+    expect(seen.indexOf('block')).toBe(8);
+    expect(seen.slice(0, 8)).not.toContain('block');
+  });
+
+  it('counts two alternating errors of one command together, blocking only when the third round starts', () => {
+    const agent = new Agent();
+    const seen: string[] = [];
+    for (let round = 0; round < 3; round++) {
+      seen.push(
+        agent.call('Bash', bash('python app.py'), failing("ModuleNotFoundError: No module named 'yaml'"))
+          .check.verdict,
+      );
+      seen.push(
+        agent.call('Bash', bash('pip install pyyaml'), 'Requirement already satisfied: pyyaml in ./venv')
+          .check.verdict,
+      );
+      seen.push(
+        agent.call(
+          'Bash',
+          bash('python app.py'),
+          failing("ImportError: cannot import name 'CLoader' from 'yaml'"),
+        ).check.verdict,
+      );
+      seen.push(
+        agent.call(
+          'Bash',
+          bash('pip install --upgrade pyyaml'),
+          'Requirement already satisfied: pyyaml in ./venv',
+        ).check.verdict,
+      );
+    }
+    expect(seen.indexOf('block')).toBe(8);
+  });
+
+  it('never blocks a check run on each branch whose answers change', () => {
+    const agent = new Agent();
+    const seen: string[] = [];
+    for (let round = 0; round < 4; round++) {
+      seen.push(
+        agent.call('Bash', bash('git checkout feature-a'), "Switched to branch 'feature-a'").check.verdict,
+      );
+      seen.push(
+        agent.call('Bash', bash('npm test'), failing(`FAIL src/a.test.ts\n  expected ${round} received 9`))
+          .check.verdict,
+      );
+      seen.push(
+        agent.call('Bash', bash('git checkout feature-b'), "Switched to branch 'feature-b'").check.verdict,
+      );
+      seen.push(agent.call('Bash', bash('npm test'), `Tests: ${round + 10} passed`).check.verdict);
+    }
+    expect(seen).not.toContain('block');
+  });
+});

@@ -119,13 +119,14 @@ describe('a successful side effect through a service', () => {
 
   it('lets a flight search tool that kept finding nothing run again after a cancellation', () => {
     const agent = new Agent();
-    const searchOn = (date: string) => ({ origin: 'JFK', destination: 'SEA', date });
-    for (const day of [20, 21, 22, 23, 24])
-      agent.call('search_direct_flight', searchOn(`2024-05-${day}`), '[]');
-    expect(agent.check('search_direct_flight', searchOn('2024-05-25')).rule).toBe('non-advancing');
+    // Other places each time: rephrasings of one request, not a sweep of dates in order.
+    const searchOn = (destination: string) => ({ origin: 'JFK', destination, date: '2024-05-20' });
+    for (const place of ['SEA', 'PDX', 'SFO', 'LAX', 'SAN'])
+      agent.call('search_direct_flight', searchOn(place), '[]');
+    expect(agent.check('search_direct_flight', searchOn('OAK')).rule).toBe('non-advancing');
     agent.call('cancel_reservation', reservation, cancelled);
     // The streak of different searches that found nothing is still worth a warning, not a block.
-    expect(agent.check('search_direct_flight', searchOn('2024-05-25')).allowed).toBe(true);
+    expect(agent.check('search_direct_flight', searchOn('OAK')).allowed).toBe(true);
   });
 
   it('keeps a ban on a file that does not exist after a message is sent', () => {

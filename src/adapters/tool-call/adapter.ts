@@ -3,7 +3,7 @@
  * agents, framework tools) and its outcome in the engine's terms.
  */
 
-import { hashString } from '../../core/identity/index.js';
+import { canonicalJson, hashString, maskVolatile } from '../../core/identity/index.js';
 import type {
   ActionKind,
   Blame,
@@ -36,6 +36,8 @@ import {
   writesWholeFile,
   writtenText,
 } from './call-arguments.js';
+import { isCodeSearch } from './code-search.js';
+import { commandAttemptKey } from './command-attempt.js';
 import { runsInWorkspaceRoot } from './command-directory.js';
 import {
   configurationNamedBy,
@@ -46,10 +48,12 @@ import {
   waitSecondsOf,
 } from './command-effects.js';
 import { quotesArguments, withoutEchoes } from './echoes.js';
+import { editedFilesByName } from './edited-file.js';
 import { isEmptyAnswer } from './empty-result.js';
 import { errorShape } from './error-shape.js';
 import { SignatureMatcher } from './matcher.js';
 import { normalizeArguments } from './normal-form.js';
+import { shellEffectsOf } from './shell-effects.js';
 import {
   EMPTY,
   parseRetryAfter,
@@ -66,7 +70,7 @@ import {
   UNRECOGNISED_COMMAND,
   VALIDATION,
 } from './signatures.js';
-import { extractTargets } from './targets.js';
+import { extractTargets, normalizeTarget } from './targets.js';
 import { unavailableValues } from './unavailable.js';
 import { isReadOnlyCommand, toolCallWorkspace } from './workspace.js';
 
@@ -139,13 +143,19 @@ export function createToolCallAdapter(options: ToolCallAdapterOptions = {}): Too
     if (service !== undefined) facts.service = service;
     if (kind === 'exec') {
       const command = facts.targets[0];
-      if (command !== undefined && isReadOnlyCommand(command)) facts.changesNothing = true;
+      const effects = command === undefined ? undefined : shellEffectsOf(command);
+      if (command !== undefined && (isReadOnlyCommand(command) || effects?.onlyLooks))
+        facts.changesNothing = true;
+      if (effects?.changesTree) facts.changesTree = true;
+      else if (effects?.touchesOnly && effects.touches.length > 0) facts.touches = effects.touches;
       if (command !== undefined && leavesSourcesAlone(command)) facts.leavesSourcesAlone = true;
       const wait = command === undefined ? undefined : waitSecondsOf(command);
       if (wait !== undefined) facts.waitSeconds = wait;
       const program = command === undefined ? undefined : programOf(command);
       if (program !== undefined) facts.program = program;
       if (command !== undefined && onlyChangesDirectory(command)) facts.navigates = true;
+      const attempt = command === undefined ? undefined : commandAttemptKey(command);
+      if (attempt !== undefined) facts.failureKey = attemptFailureKey(proposal.tool, args, attempt);
       return facts;
     }
     if ((kind === 'read' || kind === 'search' || kind === 'other') && navigatesByName(proposal.tool))
@@ -188,7 +198,10 @@ export function createToolCallAdapter(options: ToolCallAdapterOptions = {}): Too
     }
     const patch = patchBody(args);
     if (patch !== undefined) return patchTargets(patch);
-    return extractTargets(args, proposal.inputSchema, { noun, creating: kind === 'create' });
+    const targets = extractTargets(args, proposal.inputSchema, { noun, creating: kind === 'create' });
+    // Every edit changes some file, whatever the tool calls its path argument.
+    if (targets.length > 0 || (kind !== 'mutate' && kind !== 'create' && kind !== 'delete')) return targets;
+    return editedFilesByName(args).map(normalizeTarget);
   }
 
   function describeFailure(outcome: Outcome, call: CallFacts): FailureFacts | undefined {
@@ -214,6 +227,7 @@ export function createToolCallAdapter(options: ToolCallAdapterOptions = {}): Too
       meaning,
     };
     if (meaning === 'content-missing') return { ...facts, needle };
+    if (call.targets.length > 0 && asksToReadFirst(verdict)) return { ...facts, curedByReading: true };
     if (retryAfterSeconds !== undefined) return { ...facts, retryAfterSeconds };
     const unavailable =
       ASKS_FOR_THINGS.has(call.kind) && rule.blame !== 'harness_fault' && meaning === 'call'
@@ -250,6 +264,17 @@ export function createToolCallAdapter(options: ToolCallAdapterOptions = {}): Too
 }
 
 /**
+ * An error that tells the agent to read its target before trying again: the file was not read yet,
+ * or changed since it was read ("Read it first", "modified since read", "re-read the file").
+ */
+const READ_FIRST =
+  /\b(?:has not been read|not been read yet|(?:must|should|need to) (?:first )?(?:re-?)?read|read (?:it|the file|the target)(?: again| first)?\b[^\n]{0,40}\b(?:before|first|again)|(?:modified|changed) since (?:it was )?(?:last )?read)\b/i;
+
+function asksToReadFirst(text: string): boolean {
+  return READ_FIRST.test(text.length > 2_000 ? text.slice(0, 2_000) : text);
+}
+
+/**
  * Calls that act on things they name (a booking's flights, a payment method). A read or a search that
  * found nothing may find it with other options, so what it did not find is not judged here.
  */
@@ -264,6 +289,23 @@ const ASKS_FOR_THINGS: ReadonlySet<ActionKind> = new Set(['mutate', 'create', 'd
  */
 function editFailureKey(tool: string, targets: readonly string[], searchTexts: readonly string[]): string {
   return `${tool}\u0000edit\u0000${targets.join('\u0000')}\u0000#${hashString(searchTexts.join('\u0000'))}`;
+}
+
+/** Arguments of a shell tool that change what the model is told, not what runs. */
+const PRESENTATION_ARGUMENTS = new Set(['command', 'cmd', 'commandLine', 'script', 'description', 'timeout']);
+
+/**
+ * Spellings of one command that run the same thing (options reordered, output flags, `| tail`)
+ * share a learned ban: the attempt, with the tool's other arguments that change what runs (a
+ * working directory), by hash, as call keys are.
+ */
+function attemptFailureKey(tool: string, args: Readonly<Record<string, unknown>>, attempt: string): string {
+  const others: Record<string, unknown> = {};
+  for (const key of Object.keys(args).slice(0, 64))
+    if (!PRESENTATION_ARGUMENTS.has(key)) others[key] = args[key];
+  // Masked as call keys are: a timestamp in a branch name does not make another attempt.
+  const key = maskVolatile(`${attempt}\u0000${canonicalJson(others)}`);
+  return `${tool}\u0000attempt\u0000#${hashString(key)}`;
 }
 
 function toRule(extra: ExtraPattern): SignatureRule {
@@ -291,7 +333,9 @@ function isNonAdvancing(outcome: Outcome): boolean {
  * a miss, so reads do not count.
  */
 function answersNothing(outcome: Outcome, call: CallFacts): boolean {
-  return outcome.success && call.kind !== 'read' && emptyResult(outcome, call) !== undefined;
+  if (!outcome.success || call.kind === 'read') return false;
+  // "No matches" from a code search for another pattern is exploration: it says where a thing is not.
+  return emptyResult(outcome, call) !== undefined && !isCodeSearch(outcome.proposal, call);
 }
 
 function emptyResult(outcome: Outcome, call: CallFacts): FailureFacts | undefined {

@@ -144,6 +144,18 @@ export function isReadOnlyCommand(command: string): boolean {
   return true;
 }
 
+/**
+ * Whether one program, with its first two arguments, only looks (`cat`, `git status`, `npm run test`):
+ * the per-command judgement `isReadOnlyCommand` makes, for a caller that has already split the line.
+ */
+export function programOnlyLooks(program: string, second?: string, third?: string): boolean {
+  if (READ_ONLY_COMMANDS.has(program)) return true;
+  const subcommands = READ_ONLY_SUBCOMMANDS.get(program);
+  if (subcommands === undefined || second === undefined) return false;
+  if (subcommands.has(second)) return true;
+  return second === 'run' && third !== undefined && /^(test|lint|check|typecheck)/.test(third);
+}
+
 /** The first three words of a command, leaving out `NAME=value` assignments wherever they are. */
 function leadingWords(segment: string): string[] {
   const words: string[] = [];

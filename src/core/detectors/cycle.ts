@@ -34,6 +34,10 @@ function sameToken(a: Token | undefined, b: Token | undefined): boolean {
   );
 }
 
+function stepKey(token: Token): string {
+  return `${token.callKey} ${token.success ? 'ok' : 'error'} ${token.resultDigest}`;
+}
+
 export function createCycleDetector(): Detector {
   const history = new Ring<Token>(CAPACITY);
 
@@ -65,9 +69,11 @@ export function createCycleDetector(): Detector {
         if (history.fromEnd(period - 1)?.callKey !== call.identity.callKey) continue;
         if (!repeats(period, span)) continue;
         const steps = pattern(period);
-        // A loop goes round distinct calls (A → B → A → B); a period that repeats a call inside
-        // itself (A → B → A) is as likely to be varied work that happened to line up.
-        if (new Set(steps.map((step) => step.callKey)).size !== period) continue;
+        // A loop goes round distinct steps (A → B → A → B); a period that repeats a step inside
+        // itself (A → B → A) is as likely to be varied work that happened to line up. The same
+        // check answering differently on each state it visits (a test run on each of two branches,
+        // two alternating errors) is a distinct step each time: the cycle goes round the states.
+        if (new Set(steps.map(stepKey)).size !== period) continue;
         return describe(call, steps, seen);
       }
       return undefined;

@@ -9,6 +9,7 @@ import type { Violation } from '../types.js';
 import { isHarnessFault, isWatched } from './applicability.js';
 import { LruMap } from './bounded.js';
 import { readCount, readEntries, readSnapshot, readStrings } from './restore.js';
+import { type SweepStep, sweepStep } from './sweep.js';
 import type { CallContext, Detector, ObservedOutcome } from './types.js';
 import { excerpt, times, withAlternatives } from './wording.js';
 
@@ -19,6 +20,10 @@ const VERSION = 1;
 
 interface Streak {
   count: number;
+  /** The arguments of the last empty answer, to tell a sweep from a rephrasing (not saved). */
+  lastArgs?: Readonly<Record<string, unknown>>;
+  /** The field the empty answers have been stepping along, while they do. */
+  sweep?: SweepStep;
   /** Some of the results were only empty, not flagged by the tool: the longer threshold applies. */
   inferred?: boolean;
   tripped: boolean;
@@ -47,12 +52,28 @@ export function createNonAdvancingDetector(): Detector {
       if (!isWatched(call, limits) || isHarnessFault(outcome)) return;
       const streak = tools.peek(call.tool);
       if (outcome.nonAdvancing || outcome.empty) {
-        const next = streak ?? { count: 0, tripped: false, calls: [], text: '' };
-        next.count++;
+        const next: Streak = streak ?? { count: 0, tripped: false, calls: [], text: '' };
+        // A sweep of one field (dates, pages, ids in order) explores: its empty answers do not count,
+        // unless the tool itself says they carry nothing new.
+        const step = next.lastArgs === undefined ? undefined : sweepStep(next.lastArgs, call.args);
+        const sweeping =
+          !outcome.nonAdvancing &&
+          step !== undefined &&
+          (next.sweep === undefined ||
+            (next.sweep.field === step.field && next.sweep.direction === step.direction));
+        next.lastArgs = call.args;
+        if (sweeping) {
+          // The call that started the sweep was counted as a rephrasing: it was its first step.
+          if (next.sweep === undefined && next.count > 0) next.count--;
+          next.sweep = step;
+        } else {
+          next.sweep = undefined;
+          next.count++;
+        }
         if (!outcome.nonAdvancing) next.inferred = true;
         next.calls = [...next.calls, call.description].slice(-MAX_EVIDENCE_CALLS);
         next.text = excerpt(outcome.text);
-        if (next.count >= thresholdOf(next, limits)) next.tripped = true;
+        if (next.count > 0 && next.count >= thresholdOf(next, limits)) next.tripped = true;
         tools.set(call.tool, next);
       } else if (outcome.success && streak && !streak.tripped) {
         // Real progress before the trip; an agent failure is neither progress nor its absence.
@@ -65,7 +86,11 @@ export function createNonAdvancingDetector(): Detector {
     },
 
     snapshot(): unknown {
-      return { version: VERSION, tools: tools.entries() };
+      // What the agent asked stays out of saved state: it may hold anything.
+      const saved = tools
+        .entries()
+        .map(([tool, { lastArgs: _args, sweep: _sweep, ...kept }]) => [tool, kept]);
+      return { version: VERSION, tools: saved };
     },
 
     restore(state: unknown): void {

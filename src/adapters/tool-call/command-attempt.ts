@@ -1,0 +1,159 @@
+/**
+ * One attempt, however it is spelled: two command lines that run the same programs on the same
+ * operands, differing only in the order of their options, in options that change what is shown and
+ * not what runs (`--verbose`, `-q`, `--color=never`), in variables that only change presentation
+ * (`NO_COLOR=1`, `PYTHONDONTWRITEBYTECODE=1`), in `2>&1`, or in a pager or trimmer the output is
+ * piped through (`| tail -20`), are the same attempt: if it failed, spelling it again fails the same
+ * way. Read with a real shell parser; a line it cannot read has no attempt key, and is judged as written.
+ */
+import { parse, type SyntaxNode } from 'unbash';
+import { leavesSourcesAlone } from './command-effects.js';
+
+/** Longer command lines are judged as written. */
+const MAX_COMMAND_CHARS = 4_096;
+const MAX_NODES = 1_024;
+
+/** Options that change only what a run prints, whatever the program. */
+const PRESENTATION_OPTION =
+  /^--(?:verbose|quiet|silent|colou?r(?:=.*)?|no-colou?r|no-ansi|ansi|progress|no-progress|pretty|no-pretty|tb=.*|no-header|no-summary|durations=.*|reporter=.*|show-capture=.*|disable-warnings)$/;
+/** Short options that change only what a test run or a build prints (`-v`, `-vv`, `-q`, `-s`). */
+const CHECK_PRESENTATION_OPTION = /^-(?:v+|q+|s|vs|sv|rA|ra)$/;
+/** Variables that change how output looks, or caches, and never what a program does. */
+const PRESENTATION_VARIABLES = new Set([
+  'NO_COLOR',
+  'FORCE_COLOR',
+  'CLICOLOR',
+  'CLICOLOR_FORCE',
+  'TERM',
+  'COLUMNS',
+  'LINES',
+  'PAGER',
+  'GIT_PAGER',
+  'PYTHONUNBUFFERED',
+  'PYTHONDONTWRITEBYTECODE',
+  'PY_COLORS',
+  'CARGO_TERM_COLOR',
+  'CI',
+]);
+/** Programs that only page or trim what another prints, when they name no file. */
+const TRIMMERS = new Set(['head', 'tail', 'less', 'more', 'cat']);
+/** Words before a program that say how long or how it runs, not what it runs. */
+const TIMING = new Set(['time', 'nice', 'nohup', 'stdbuf']);
+
+/**
+ * A key that two spellings of one attempt share, or undefined when the line has parts it does not
+ * read (functions, loops, substitutions) or is spelled exactly as its key would be.
+ */
+export function commandAttemptKey(command: string): string | undefined {
+  if (typeof command !== 'string' || command.length > MAX_COMMAND_CHARS) return undefined;
+  let script: SyntaxNode;
+  try {
+    script = parse(command);
+  } catch {
+    return undefined;
+  }
+  if ((script as { errors?: readonly unknown[] }).errors?.length) return undefined;
+  const parts: string[] = [];
+  try {
+    if (!readList(script, parts, { nodes: 0 })) return undefined;
+  } catch {
+    return undefined;
+  }
+  return parts.length === 0 ? undefined : parts.join(' ; ');
+}
+
+interface Budget {
+  nodes: number;
+}
+
+/** Reads statements, `&&`/`||` lists and pipelines; anything else makes the line unreadable. */
+function readList(node: SyntaxNode, parts: string[], budget: Budget): boolean {
+  if (++budget.nodes > MAX_NODES) return false;
+  switch (node.type) {
+    case 'Script':
+      for (const statement of node.commands) if (!readList(statement, parts, budget)) return false;
+      return true;
+    case 'Statement':
+      if (node.background) return false;
+      return readList(node.command, parts, budget);
+    case 'AndOr':
+      for (let index = 0; index < node.commands.length; index++) {
+        if (index > 0) parts.push(node.operators[index - 1] ?? '&&');
+        if (!readList(node.commands[index] as SyntaxNode, parts, budget)) return false;
+      }
+      return true;
+    case 'Pipeline': {
+      if (node.prefixes.length > 0) return false;
+      const commands = node.commands.filter((command, index) => index === 0 || !isTrimmer(command));
+      for (let index = 0; index < commands.length; index++) {
+        if (index > 0) parts.push('|');
+        if (!readList(commands[index] as SyntaxNode, parts, budget)) return false;
+      }
+      return true;
+    }
+    case 'Command': {
+      const read = readCommand(node);
+      if (read === undefined) return false;
+      parts.push(read);
+      return true;
+    }
+    default:
+      return false;
+  }
+}
+
+type CommandNode = Extract<SyntaxNode, { type: 'Command' }>;
+
+/** `| tail -20`, `| head -n 50`, `| less`: the same run, less of it shown. */
+function isTrimmer(node: SyntaxNode): boolean {
+  if (node.type !== 'Command' || node.name === undefined || node.redirects.length > 0) return false;
+  if (!TRIMMERS.has(node.name.value)) return false;
+  const args = node.args.map((arg) => (arg.type === 'Word' ? arg.value : arg.text));
+  // `head -n 20` names no file; `tail log.txt` does.
+  return args.every((arg, index) => arg.startsWith('-') || /^\d+$/.test(arg) || args[index - 1] === '-n');
+}
+
+/** The program, its operands in order, and its options that matter, sorted. */
+function readCommand(node: CommandNode): string | undefined {
+  const variables: string[] = [];
+  for (const prefix of node.prefix) {
+    if (prefix.type !== 'Assignment') return undefined;
+    if (!PRESENTATION_VARIABLES.has(prefix.name)) variables.push(prefix.text);
+  }
+  const redirects: string[] = [];
+  for (const redirect of node.redirects) {
+    if (redirect.type !== 'Redirect') return undefined;
+    const target = redirect.target?.text ?? '';
+    // `2>&1`: both streams shown together, the same run.
+    if (redirect.operator === '>&' && /^\d$/.test(target)) continue;
+    redirects.push(`${redirect.operator}${target}`);
+  }
+  const words: string[] = [];
+  if (node.name !== undefined) words.push(textOf(node.name));
+  for (const arg of node.args) {
+    if (arg.type !== 'Word') return undefined;
+    words.push(textOf(arg));
+  }
+  let at = 0;
+  while (TIMING.has(words[at] ?? '')) at++;
+  if (words[at] === 'timeout' && /^\d/.test(words[at + 1] ?? '')) at += 2;
+  const program = words[at];
+  if (program === undefined) return variables.length > 0 ? variables.sort().join(' ') : undefined;
+  const rest = words.slice(at + 1);
+  const check = leavesSourcesAlone(words.slice(at).join(' '));
+  const options: string[] = [];
+  const operands: string[] = [];
+  let optionsEnded = false;
+  for (const word of rest) {
+    if (optionsEnded || !word.startsWith('-') || word === '-') operands.push(word);
+    else if (word === '--') optionsEnded = true;
+    else if (PRESENTATION_OPTION.test(word) || (check && CHECK_PRESENTATION_OPTION.test(word))) continue;
+    else options.push(word);
+  }
+  return [...variables.sort(), program, ...operands, ...options.sort(), ...redirects.sort()].join(' ');
+}
+
+/** A word as written: quoting kept apart from the text only where it changes nothing. */
+function textOf(word: { readonly value: string; readonly text: string }): string {
+  return /[$`\\]/.test(word.text) ? word.text : word.value;
+}

@@ -1,0 +1,306 @@
+/**
+ * What a shell command line does to the workspace, read with a real shell parser: the files it
+ * writes, creates, moves or removes (`sed -i`, `>`/`>>`, `tee`, `mv`, `cp`, `rm`, `mkdir`, `touch`),
+ * whether it changes the working tree in ways its words do not name (a VCS checkout, reset, stash or
+ * applied patch), and whether it only looks. Anything it cannot read for certain (a variable in a
+ * path, an unknown program, a script) leaves its effects unknown, which the engine treats as "may
+ * have changed anything": the model of change must err towards "changed".
+ */
+import { forEachChild, parse, type SyntaxNode } from 'unbash';
+import { normalizeTarget } from './targets.js';
+import { programOnlyLooks } from './workspace.js';
+
+export interface ShellEffects {
+  /** Every command of the line only looks: nothing is written (output to `/dev/null` aside). */
+  readonly onlyLooks: boolean;
+  /** Files the line writes, creates, moves or removes, as targets. */
+  readonly touches: readonly string[];
+  /** `touches` is all it changes: every command was understood and every path it writes is literal. */
+  readonly touchesOnly: boolean;
+  /** The working tree may have changed anywhere (a branch switch, a reset, a stash, an applied patch). */
+  readonly changesTree: boolean;
+}
+
+/** Longer command lines are not read: their effects stay unknown. */
+const MAX_COMMAND_CHARS = 16_384;
+/** Syntax nodes visited at most, so a hostile line costs bounded time however it nests. */
+const MAX_NODES = 4_096;
+
+const UNKNOWN: ShellEffects = { onlyLooks: false, touches: [], touchesOnly: false, changesTree: false };
+
+/** Words before a program that say how it runs, not what it is (`timeout` takes a duration too). */
+const WRAPPERS = new Set(['sudo', 'env', 'time', 'nice', 'nohup', 'exec', 'command', 'builtin', 'stdbuf']);
+/** Commands that change no file: the shell's own state, or nothing at all. */
+const NEUTRAL = new Set([
+  'cd',
+  'pushd',
+  'popd',
+  'export',
+  'unset',
+  'set',
+  'true',
+  ':',
+  'false',
+  'sleep',
+  'wait',
+]);
+/** Places writing to which changes no file of the workspace. */
+const NOT_FILES = /^\/dev\/(?:null|stdout|stderr|tty|fd\/\d+)$/;
+
+/** Programs whose every non-option argument is a file they create, change or remove. */
+const WRITES_EVERY_ARGUMENT = new Set([
+  'rm',
+  'rmdir',
+  'mkdir',
+  'touch',
+  'truncate',
+  'unlink',
+  'shred',
+  'tee',
+  'mv',
+]);
+/** Programs whose last non-option argument is what they write (`cp a b`, `ln -s a b`, `install a b`). */
+const WRITES_LAST_ARGUMENT = new Set(['cp', 'ln', 'install', 'rsync', 'scp']);
+/** Programs whose options and then a mode or owner come before the files they change. */
+const WRITES_AFTER_FIRST = new Set(['chmod', 'chown', 'chgrp']);
+
+/** Version-control subcommands that rewrite the working tree beyond the paths they name. */
+const TREE_CHANGING: ReadonlyMap<string, ReadonlySet<string>> = new Map([
+  [
+    'git',
+    new Set([
+      'checkout',
+      'switch',
+      'reset',
+      'restore',
+      'stash',
+      'apply',
+      'am',
+      'merge',
+      'rebase',
+      'pull',
+      'cherry-pick',
+      'revert',
+      'clean',
+      'rm',
+      'mv',
+    ]),
+  ],
+  [
+    'hg',
+    new Set([
+      'update',
+      'up',
+      'checkout',
+      'co',
+      'revert',
+      'import',
+      'pull',
+      'merge',
+      'rebase',
+      'shelve',
+      'unshelve',
+    ]),
+  ],
+  ['svn', new Set(['update', 'up', 'revert', 'switch', 'merge', 'patch'])],
+]);
+
+interface Reading {
+  onlyLooks: boolean;
+  touchesOnly: boolean;
+  changesTree: boolean;
+  readonly touches: string[];
+}
+
+/** Reads a command line's effects. Never throws; any input ends in bounded time. */
+export function shellEffectsOf(command: string): ShellEffects {
+  if (typeof command !== 'string' || command.length > MAX_COMMAND_CHARS) return UNKNOWN;
+  let script: SyntaxNode;
+  try {
+    script = parse(command);
+  } catch {
+    return UNKNOWN;
+  }
+  const reading: Reading = { onlyLooks: true, touchesOnly: true, changesTree: false, touches: [] };
+  if ((script as { errors?: readonly unknown[] }).errors?.length) return UNKNOWN;
+  const pending: SyntaxNode[] = [script];
+  let visited = 0;
+  try {
+    while (pending.length > 0) {
+      const node = pending.pop() as SyntaxNode;
+      if (++visited > MAX_NODES) return UNKNOWN;
+      if (node.type === 'Command') readCommand(node, reading);
+      else if (node.type === 'Redirect') readRedirect(node, reading);
+      else if (node.type === 'Function' || node.type === 'Coproc')
+        reading.onlyLooks = reading.touchesOnly = false;
+      forEachChild(node, (child) => {
+        pending.push(child);
+      });
+    }
+  } catch {
+    return UNKNOWN;
+  }
+  const touches = [...new Set(reading.touches)];
+  return {
+    onlyLooks: reading.onlyLooks && touches.length === 0 && !reading.changesTree,
+    touches,
+    touchesOnly: reading.touchesOnly && !reading.changesTree,
+    changesTree: reading.changesTree,
+  };
+}
+
+type CommandNode = Extract<SyntaxNode, { type: 'Command' }>;
+type RedirectNode = Extract<SyntaxNode, { type: 'Redirect' }>;
+
+function readCommand(node: CommandNode, reading: Reading): void {
+  const words: string[] = node.name === undefined ? [] : [wordOf(node.name)];
+  for (const arg of node.args) words.push(arg.type === 'Word' ? wordOf(arg) : arg.text);
+  let at = 0;
+  while (at < words.length) {
+    const word = words[at] as string;
+    if (WRAPPERS.has(word) || /^[A-Za-z_][A-Za-z0-9_]*=/.test(word)) at++;
+    else if (word === 'timeout') at += 2;
+    else break;
+  }
+  const name = words[at];
+  // A command made only of assignments sets variables.
+  if (name === undefined) return;
+  const program = name.slice(name.lastIndexOf('/') + 1);
+  const args = words.slice(at + 1);
+  if (NEUTRAL.has(program)) return;
+  const subcommand = subcommandOf(args);
+  if (subcommand !== undefined && TREE_CHANGING.get(program)?.has(subcommand)) {
+    reading.changesTree = true;
+    reading.onlyLooks = false;
+    return;
+  }
+  if (program === 'patch') {
+    // `patch FILE < fix.diff` names what it changes; `patch -p1 < fix.diff` changes what the diff names.
+    const named = operands(args);
+    if (named.length === 0) reading.changesTree = true;
+    else touch(named.slice(0, 1), reading);
+    reading.onlyLooks = false;
+    return;
+  }
+  const writes = writtenFiles(program, args);
+  if (writes !== undefined) {
+    touch(writes, reading);
+    reading.onlyLooks = false;
+    return;
+  }
+  if (
+    program === 'find' &&
+    args.some((arg) => arg === '-delete' || arg.startsWith('-exec') || arg.startsWith('-ok'))
+  ) {
+    reading.onlyLooks = reading.touchesOnly = false;
+    return;
+  }
+  const looks = program === 'sed' || programOnlyLooks(program, args[0], args[1]);
+  if (!looks) reading.onlyLooks = reading.touchesOnly = false;
+}
+
+/** Options before a subcommand that take the next word as their value (`git -C repo`, `hg -R repo`). */
+const VALUED_GLOBAL_OPTIONS = new Set([
+  '-C',
+  '-c',
+  '-R',
+  '--cwd',
+  '--git-dir',
+  '--work-tree',
+  '--repository',
+]);
+
+/** The first argument that is not an option nor an option's value. */
+function subcommandOf(args: readonly string[]): string | undefined {
+  for (let index = 0; index < args.length; index++) {
+    const arg = args[index] as string;
+    if (VALUED_GLOBAL_OPTIONS.has(arg)) index++;
+    else if (!arg.startsWith('-')) return arg;
+  }
+  return undefined;
+}
+
+/** The files a known writer changes, or undefined when the program is not one (or not in that mode). */
+function writtenFiles(program: string, args: readonly string[]): string[] | undefined {
+  if (program === 'sed' || program === 'perl') {
+    if (!args.some((arg) => /^-[a-zA-Z]*i/.test(arg) || arg.startsWith('--in-place'))) return undefined;
+    return inPlaceFiles(args);
+  }
+  if (WRITES_EVERY_ARGUMENT.has(program)) return operands(args);
+  if (WRITES_LAST_ARGUMENT.has(program)) return operands(args).slice(-1);
+  if (WRITES_AFTER_FIRST.has(program)) return operands(args).slice(1);
+  if (program === 'dd') {
+    const output = args.find((arg) => arg.startsWith('of='));
+    return output === undefined ? [] : [output.slice(3)];
+  }
+  return undefined;
+}
+
+/** `sed -i 's/a/b/' f g`, `sed -i -e 's/a/b/' f`, `perl -pi -e '…' f`: the files after the script. */
+function inPlaceFiles(args: readonly string[]): string[] {
+  const files: string[] = [];
+  let scriptGiven = false;
+  for (let index = 0; index < args.length; index++) {
+    const arg = args[index] as string;
+    if (arg === '-e' || arg === '--expression' || arg === '-f' || arg === '--file') {
+      scriptGiven = true;
+      index++;
+    } else if (/^-[a-zA-Z]*e$/.test(arg)) {
+      scriptGiven = true;
+      index++;
+    } else if (arg.startsWith('-')) {
+    } else if (!scriptGiven) scriptGiven = true;
+    else files.push(arg);
+  }
+  return files;
+}
+
+/** Arguments that are not options (after `--`, every argument is one). */
+function operands(args: readonly string[]): string[] {
+  const out: string[] = [];
+  let optionsEnded = false;
+  for (const arg of args) {
+    if (!optionsEnded && arg === '--') optionsEnded = true;
+    else if (optionsEnded || !arg.startsWith('-') || arg === '-') out.push(arg);
+  }
+  return out;
+}
+
+function readRedirect(redirect: RedirectNode, reading: Reading): void {
+  const { operator } = redirect;
+  if (operator === '<' || operator === '<&') return;
+  const target = redirect.target === undefined ? undefined : wordOf(redirect.target);
+  if (target === undefined) return;
+  // `2>&1`, `>&2`: one output stream sent to another, no file.
+  if (operator === '>&' && /^(?:\d+|-)$/.test(target)) return;
+  if (NOT_FILES.test(target)) return;
+  touch([target], reading);
+  reading.onlyLooks = false;
+}
+
+/** Records written paths; one that is not literal (`$OUT`, `*.log`) makes the list incomplete. */
+function touch(paths: readonly string[], reading: Reading): void {
+  for (const path of paths) {
+    if (path === '' || /[$`*?[\]{}~]/.test(path)) reading.touchesOnly = false;
+    else if (!NOT_FILES.test(path)) reading.touches.push(normalizeTarget(path));
+  }
+}
+
+/** A word as the shell would pass it when it holds no expansion; its source text otherwise. */
+function wordOf(word: {
+  readonly value: string;
+  readonly text: string;
+  readonly parts?: readonly unknown[];
+}): string {
+  return isLiteral(word.parts) ? word.value : word.text;
+}
+
+const LITERAL_PARTS = new Set(['Literal', 'SingleQuoted', 'AnsiCQuoted']);
+
+/** Parts that expand to themselves: literal text, quoted or not. */
+function isLiteral(parts: readonly unknown[] | undefined): boolean {
+  if (parts === undefined) return true;
+  return (parts as readonly { readonly type: string; readonly parts?: readonly unknown[] }[]).every(
+    (part) => LITERAL_PARTS.has(part.type) || (part.type === 'DoubleQuoted' && isLiteral(part.parts)),
+  );
+}

@@ -1,0 +1,129 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { shellEffectsOf } from '../../../src/adapters/tool-call/shell-effects.js';
+
+describe('what a command line writes, read with a shell parser', () => {
+  it('reads the files an in-place sed and a redirection write', () => {
+    const effects = shellEffectsOf("sed -i 's/29/30/' src/cart.ts && echo done > build/log.txt");
+    expect([...effects.touches].sort()).toEqual(['build/log.txt', 'src/cart.ts']);
+    expect(effects.touchesOnly).toBe(true);
+  });
+
+  it('reads moves, copies, removals, new directories and touched files', () => {
+    expect([...shellEffectsOf('mv old.py new.py').touches].sort()).toEqual(['new.py', 'old.py']);
+    expect(shellEffectsOf('cp -r config.example.yaml config/app.yaml').touches).toEqual(['config/app.yaml']);
+    expect(shellEffectsOf('rm -f -- -odd.txt').touches).toEqual(['-odd.txt']);
+    expect([...shellEffectsOf('mkdir -p out/a && touch out/a/x.txt').touches].sort()).toEqual([
+      'out/a',
+      'out/a/x.txt',
+    ]);
+  });
+
+  it('reads the files tee appends to, and a heredoc written to a file', () => {
+    expect(shellEffectsOf('printf x | tee -a notes.md').touches).toEqual(['notes.md']);
+    expect(shellEffectsOf('cat <<EOF > setup.cfg\n[tool]\nEOF').touches).toEqual(['setup.cfg']);
+  });
+
+  it('sees a write inside a command substitution', () => {
+    expect(shellEffectsOf('echo "$(rm -rf build)"').touches).toEqual(['build']);
+  });
+
+  it('takes output sent to /dev/null or to another stream as no write', () => {
+    const effects = shellEffectsOf('grep -rn total src 2>/dev/null | head -20 >&2');
+    expect(effects.onlyLooks).toBe(true);
+    expect(effects.touches).toEqual([]);
+  });
+
+  it('takes a branch switch, a reset, a stash and an applied patch as changing the whole tree', () => {
+    for (const command of [
+      'git checkout feature/x',
+      'git -C repo switch main',
+      'git reset --hard HEAD~1',
+      'git restore .',
+      'git stash pop',
+      'git apply fix.diff',
+      'patch -p1 < fix.diff',
+    ])
+      expect(shellEffectsOf(command).changesTree, command).toBe(true);
+    expect(shellEffectsOf('git status && git diff').changesTree).toBe(false);
+  });
+
+  it('names what `patch FILE` changes', () => {
+    expect(shellEffectsOf('patch src/a.c < fix.diff').touches).toEqual(['src/a.c']);
+  });
+
+  it('leaves the effects of a path it cannot read, or of an unknown program, unknown', () => {
+    expect(shellEffectsOf('echo hi > "$OUT"').touchesOnly).toBe(false);
+    expect(shellEffectsOf('rm build/*.o').touchesOnly).toBe(false);
+    expect(shellEffectsOf('python scripts/migrate.py').touchesOnly).toBe(false);
+    expect(shellEffectsOf('pip install pyyaml 2>&1 | tail -1').onlyLooks).toBe(false);
+    expect(shellEffectsOf('find . -name "*.pyc" -delete').onlyLooks).toBe(false);
+  });
+
+  it('reads nothing into a line that does not parse', () => {
+    expect(shellEffectsOf('if then ((')).toEqual({
+      onlyLooks: false,
+      touches: [],
+      touchesOnly: false,
+      changesTree: false,
+    });
+  });
+});
+
+describe('the shell effects reader on any input', () => {
+  const shellish = fc.stringMatching(/^[a-z $`'"\\|&;<>(){}\n=*./-]{0,200}$/);
+  const commands = fc.oneof(
+    fc.string({ maxLength: 400 }),
+    shellish,
+    fc
+      .array(
+        fc.constantFrom(
+          'git',
+          'checkout',
+          'sed',
+          '-i',
+          'x',
+          '>',
+          '>>',
+          '2>&1',
+          '|',
+          'tee',
+          '&&',
+          '$(',
+          ')',
+          '"',
+          "'",
+          '<<EOF',
+          '\n',
+          'rm',
+          '-rf',
+        ),
+        {
+          maxLength: 60,
+        },
+      )
+      .map((words) => words.join(' ')),
+  );
+
+  it('never throws, and says only what a command line can say', () => {
+    fc.assert(
+      fc.property(commands, (command) => {
+        const effects = shellEffectsOf(command);
+        expect(Array.isArray(effects.touches)).toBe(true);
+        if (effects.onlyLooks) expect(effects.touches).toEqual([]);
+        if (effects.changesTree) expect(effects.touchesOnly).toBe(false);
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  it('answers deeply nested and very long lines in bounded time', () => {
+    const nested = `${'$('.repeat(2_000)}rm x${')'.repeat(2_000)}`;
+    const long = 'echo a && '.repeat(5_000);
+    const braces = `${'{ '.repeat(3_000)}true${'; }'.repeat(3_000)}`;
+    for (const command of [nested, long, braces, 'x'.repeat(100_000)]) {
+      const effects = shellEffectsOf(command);
+      expect(effects.touches.length).toBeLessThan(5_000);
+    }
+  });
+});
