@@ -352,7 +352,9 @@ export class NarrowingEngine {
     for (const entry of [...this.index.entries()]) {
       if (!matches(entry.constraint)) continue;
       const constraint = { ...entry.constraint };
-      this.index.remove(entry, now);
+      // Marked lifted no earlier than its own evidence: a ban stamped by a clock running ahead
+      // would otherwise outlive a mark of today in every store's merge, and come back.
+      this.index.remove(entry, Math.max(now, constraint.evidence.lastAt, constraint.createdAt));
       forgotten.push(constraint);
       this.audit?.record({ type: 'constraint_lifted', at: now, constraint, why });
     }
