@@ -113,8 +113,7 @@ export async function openGuard(options: OpenGuardOptions = {}): Promise<GuardSe
       store = await openSharedStore(choice, options, stateDir, report);
     } catch (error) {
       if (!keepsGoingInMemory(options, error)) throw error;
-      reportInMemory(report, describeStore(choice, stateDir), error);
-      return compose(options, policy, 'memory', createMemoryStore(), workspaceRoot, undefined, report);
+      return composeInMemory(options, policy, choice, workspaceRoot, stateDir, report, error);
     }
     return compose(options, policy, choice, store, workspaceRoot, stateDir, report);
   }
@@ -150,9 +149,46 @@ function openLocal(
   } catch (error) {
     if (!keepsGoingInMemory(options, error)) throw error;
     void store?.close();
-    reportInMemory(report, describeStore(choice, stateDir ?? options.statePath), error);
-    return compose(options, policy, 'memory', createMemoryStore(), workspaceRoot, undefined, report);
+    return composeInMemory(options, policy, choice, workspaceRoot, stateDir, report, error);
   }
+}
+
+/**
+ * The guard in memory, after `choice` could not be opened: with its journal in the state directory
+ * if one was wanted and the directory takes it (a store that is down leaves the directory usable),
+ * without one otherwise. One warning says which.
+ */
+function composeInMemory(
+  options: OpenGuardOptions,
+  policy: Policy,
+  choice: StoreOption,
+  workspaceRoot: string,
+  stateDir: string | undefined,
+  report: (message: string) => void,
+  error: unknown,
+): GuardSession {
+  const where = describeStore(choice, isRedisChoice(choice) ? undefined : (stateDir ?? options.statePath));
+  const journal = options.journal ?? (choice === 'file' || choice === 'sqlite');
+  if (journal !== false && (typeof journal !== 'boolean' || stateDir !== undefined)) {
+    try {
+      const session = compose(
+        { ...options, journal },
+        policy,
+        'memory',
+        createMemoryStore(),
+        workspaceRoot,
+        stateDir,
+        report,
+      );
+      reportInMemory(report, where, error, true);
+      return session;
+    } catch {
+      // The journal cannot be kept either: go on without it.
+    }
+  }
+  reportInMemory(report, where, error, false);
+  const withoutJournal = { ...options, journal: false };
+  return compose(withoutJournal, policy, 'memory', createMemoryStore(), workspaceRoot, undefined, report);
 }
 
 async function openSharedStore(
@@ -182,10 +218,16 @@ function describeStore(choice: StoreOption, where: string | undefined): string {
   return where ?? 'the state directory';
 }
 
-function reportInMemory(report: (message: string) => void, where: string, error: unknown): void {
+function reportInMemory(
+  report: (message: string) => void,
+  where: string,
+  error: unknown,
+  journaled: boolean,
+): void {
   const why = error instanceof Error ? error.message : String(error);
   report(
-    `cannot keep state in ${where} (${why}). Running with state in memory only and no journal: the ` +
+    `cannot keep state in ${where} (${why}). Running with state in memory only and ` +
+      `${journaled ? 'the journal kept' : 'no journal'}: the ` +
       'tools stay available, but what is learned now is lost when this process exits. Fix the ' +
       'directory or the store, or point --state-dir elsewhere.',
   );

@@ -189,7 +189,10 @@ class RedisStateStore implements RedisStore {
       disableOfflineQueue: true,
       socket: {
         connectTimeout: options.connectTimeoutMs ?? 3_000,
-        reconnectStrategy: (retries: number) => Math.min(50 * 2 ** retries, reconnectMaxMs),
+        // Before the store has opened, a refused connection is an answer: opening fails at once
+        // (the caller goes on in memory) rather than retrying until the connect timeout.
+        reconnectStrategy: (retries: number, cause: Error) =>
+          this.opened ? Math.min(50 * 2 ** retries, reconnectMaxMs) : cause,
       },
     });
     this.subscriber = this.client.duplicate();
