@@ -6,13 +6,13 @@
  */
 import { dirname, join } from 'node:path';
 import { createToolCallAdapter } from '../adapters/tool-call/index.js';
-import { createJournal, describeJournalProblem, type Journal, JournalInUseError } from '../audit/index.js';
+import { createJournal, describeJournalProblem, type Journal, openJournalSlot } from '../audit/index.js';
 import type { Detector } from '../core/detectors/types.js';
 import { NarrowingError } from '../core/errors.js';
 import { NarrowingEngine } from '../core/loop.js';
 import type { Enforcement, Policy, PolicyInput, PresetName } from '../core/policy.js';
 import type { Clock, DomainAdapter, StateStore, WorldProbe } from '../core/types.js';
-import { createFileProbe, defaultStateDir, journalSlotPath, stateLayout } from '../node/index.js';
+import { createFileProbe, defaultStateDir, stateLayout } from '../node/index.js';
 import { detectProjectContext } from '../node/project-context.js';
 import { loadPolicyFile, parsePolicy } from '../policy-file/index.js';
 import { createFileStore, createMemoryStore, describeStoreProblem } from '../stores/index.js';
@@ -93,12 +93,6 @@ export interface OpenGuardOptions {
    */
   readonly whenStateUnavailable?: 'memory' | 'throw';
 }
-
-/**
- * Another process on the same project (a proxy per MCP server, hook processes) shares the learned
- * state, which merges, but not the journal, whose hash chain takes one writer.
- */
-const JOURNAL_SLOTS = 16;
 
 /** Opens a guard. Asynchronous because some stores connect before they can answer. */
 export async function openGuard(options: OpenGuardOptions = {}): Promise<GuardSession> {
@@ -361,21 +355,18 @@ function openJournal(
   if (typeof wanted === 'string') return createJournal({ path: wanted, ...settings });
   if (stateDir === undefined) throw usage('a journal in the state directory needs a stateDir');
   const path = stateLayout(stateDir).journal;
-  for (let slot = 1; slot <= JOURNAL_SLOTS; slot += 1) {
-    const candidate = journalSlotPath(path, slot);
-    try {
-      const journal = createJournal({ path: candidate, ...settings });
-      if (slot > 1) report(`${path} is in use by another process; journaling to ${candidate}`);
-      return journal;
-    } catch (error) {
-      if (!(error instanceof JournalInUseError)) throw error;
-    }
+  try {
+    return openJournalSlot({
+      path,
+      ...settings,
+      onSlot: (candidate) => report(`${path} is in use by another process; journaling to ${candidate}`),
+    });
+  } catch (error) {
+    if (!(error instanceof NarrowingError && error.code === 'JOURNAL_IN_USE')) throw error;
+    // What this process learns still reaches the store: only its journal lines are not kept.
+    report(`${(error as Error).message}; this process keeps what it learns but journals nothing`);
+    return undefined;
   }
-  throw new NarrowingError(
-    'JOURNAL_IN_USE',
-    `every journal slot in ${stateDir} is in use (${JOURNAL_SLOTS} processes): ` +
-      'stop some of them, or give this one its own state directory',
-  );
 }
 
 function usage(message: string): NarrowingError {
