@@ -20,6 +20,8 @@ export class Observed implements ObservedOutcome {
     readonly score: number | undefined,
     readonly changedWorld: boolean,
     readonly changedService: boolean,
+    /** Takes out of the text the credentials the call's arguments carried. */
+    private readonly scrub?: (text: string) => string,
   ) {}
 
   get success(): boolean {
@@ -31,7 +33,10 @@ export class Observed implements ObservedOutcome {
    * detector keeps may be saved to disk.
    */
   get text(): string {
-    this.kept ??= keptText(this.content, EVIDENCE_CHARS);
+    this.kept ??= keptText(
+      this.scrub === undefined ? this.content : this.scrub(this.content),
+      EVIDENCE_CHARS,
+    );
     return this.kept;
   }
 }
