@@ -12,11 +12,14 @@ import { createToolCallAdapter, toolCallToOutcome, toolCallToProposal } from '..
 import { createJournal, journalHeadPath, verifyJournal } from '../src/audit/index.js';
 import { canonicalJson } from '../src/core/identity/index.js';
 import { NarrowingEngine as EngineLoop } from '../src/core/loop.js';
-import { openGuardSync } from '../src/guard/open.js';
+import { openGuard, openGuardSync } from '../src/guard/open.js';
+import { JOURNAL_SLOTS, type Journal } from '../src/audit/index.js';
+import { runMcpCommand } from '../src/cli/commands/mcp.js';
+import { createServer } from 'node:net';
 import { verdictText } from '../src/guard/verdict.js';
 import { applyChange, planUnwrap, planWrap, recordPath } from '../src/install/index.js';
 import { NarrowingLoop } from '../src/narrowing.js';
-import { defaultStateDir } from '../src/node/index.js';
+import { defaultStateDir, journalSlotPath, writeFileAtomicSync } from '../src/node/index.js';
 import { MCP_ATTACKS } from './red-team-mcp.js';
 import { stepTable } from '../src/replay/format.js';
 import type { ReplayStep } from '../src/replay/index.js';
@@ -390,6 +393,143 @@ const ATTACKS: readonly Attack[] = [
       return labels === 1 && !text.split('\n')[1]?.includes('SYSTEM')
         ? 'quoted on the reason line, the label escaped'
         : { failed: text };
+    },
+  },
+  {
+    name: 'tool error echoing the api_key the call carried',
+    run: async (dir) => {
+      const key = 'zq8XvL2mT9wR4bK7pN3s';
+      const state = stateDir(dir);
+      const guard = openGuardSync({
+        stateDir: state,
+        probe: false,
+        journal: createJournal({ path: join(state, 'journal.jsonl'), content: 'redacted', ...quiet }),
+        ...quiet,
+      });
+      const call = { tool: 'deploy_service', args: { service: 'billing', api_key: key } };
+      for (let round = 0; round < 2; round++) {
+        guard.check(call);
+        guard.record({ proposal: call, success: false, content: `Error: credential ${key} rejected (403)` });
+      }
+      const refusal = verdictText(guard.check(call));
+      await guard.close();
+      const kept = ['state.json', 'journal.jsonl'].map((name) => readFileSync(join(state, name), 'utf8')).join('');
+      return kept.includes(key) || refusal.includes(key)
+        ? { failed: 'the echoed key was kept' }
+        : 'redacted in the error, the ban, the journal and the refusal';
+    },
+  },
+  {
+    name: 'opaque password piped to docker login',
+    run: async (dir) => {
+      const password = 'Opaque-pw-7781';
+      const state = stateDir(dir);
+      const guard = openGuardSync({
+        stateDir: state,
+        probe: false,
+        journal: createJournal({ path: join(state, 'journal.jsonl'), content: 'redacted', ...quiet }),
+        ...quiet,
+      });
+      const call = { tool: 'bash', args: { command: `echo ${password} | docker login -u ci --password-stdin reg.example` } };
+      for (let round = 0; round < 2; round++) {
+        guard.check(call);
+        guard.record({ proposal: call, success: false, content: 'Error response from daemon: unauthorized', exitCode: 1 });
+      }
+      const refusal = verdictText(guard.check(call));
+      await guard.close();
+      const kept = ['state.json', 'journal.jsonl'].map((name) => readFileSync(join(state, name), 'utf8')).join('');
+      return kept.includes(password) || refusal.includes(password)
+        ? { failed: 'the password was kept' }
+        : 'redacted in the state, the journal and the refusal';
+    },
+  },
+  {
+    name: '.narrowing created first by an atomic write',
+    run: (dir) => {
+      const state = join(dir, 'fresh', '.narrowing');
+      writeFileAtomicSync(join(state, 'agent', 'run.json'), '{}\n');
+      const mode = statSync(state).mode & 0o777;
+      const ignored = readFileSync(join(state, '.gitignore'), 'utf8').includes('*');
+      return mode === 0o700 && ignored ? 'made 0700 with its .gitignore' : { failed: `mode ${mode.toString(8)}` };
+    },
+  },
+  {
+    name: 'ban stamped by a clock a day ahead, then forgotten',
+    run: async (dir) => {
+      const state = stateDir(dir);
+      const read = { tool: 'read_file', args: { path: 'config/prod.yaml' } };
+      const ahead = openGuardSync({ stateDir: state, probe: false, journal: false, clock: { now: () => Date.now() + 86_400_000 }, ...quiet });
+      ahead.check(read);
+      ahead.record({ proposal: read, success: false, content: "ENOENT: no such file or directory, open 'config/prod.yaml'" });
+      await ahead.close();
+      const forgetting = openGuardSync({ stateDir: state, probe: false, journal: false, ...quiet });
+      const forgotten = forgetting.engine.forget(() => true, 'red team').length;
+      await forgetting.close();
+      const later = openGuardSync({ stateDir: state, probe: false, journal: false, ...quiet });
+      const verdict = later.check(read).verdict;
+      await later.close();
+      return forgotten === 1 && verdict === 'allow' ? 'forgotten for good' : { failed: `forgot ${forgotten}, then ${verdict}` };
+    },
+  },
+  {
+    name: 'redis store refusing connections at start',
+    run: async (dir) => {
+      const server = createServer();
+      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+      const { port } = server.address() as { port: number };
+      await new Promise((resolve) => server.close(resolve));
+      const problems: string[] = [];
+      // Loaded first, so that what is timed is the store's answer, not the module loader.
+      await import('../src/stores/redis-store.js');
+      await import('redis');
+      const started = Date.now();
+      const guard = await openGuard({
+        stateDir: stateDir(dir),
+        store: `redis://127.0.0.1:${port}`,
+        journal: true,
+        probe: false,
+        onProblem: (message) => problems.push(message),
+      });
+      const took = Date.now() - started;
+      const read = { tool: 'read_file', args: { path: 'a.txt' } };
+      for (let round = 0; round < 2; round++) {
+        guard.check(read);
+        guard.record({ proposal: read, success: false, content: "ENOENT: no such file or directory, open 'a.txt'" });
+      }
+      const verdict = guard.check(read).verdict;
+      await guard.close();
+      return verdict === 'block' && problems.length === 1 && took < 2_000
+        ? `in memory after ${took} ms, one warning, still learning`
+        : { failed: `${verdict}, ${problems.length} warnings, ${took} ms` };
+    },
+  },
+  {
+    name: 'every journal slot held by another process',
+    run: async (dir) => {
+      const state = stateDir(dir);
+      const held: Journal[] = [];
+      for (let slot = 1; slot <= JOURNAL_SLOTS; slot += 1)
+        held.push(createJournal({ path: journalSlotPath(join(state, 'journal.jsonl'), slot), ...quiet }));
+      const problems: string[] = [];
+      const guard = openGuardSync({ stateDir: state, probe: false, onProblem: (message) => problems.push(message) });
+      const read = { tool: 'read_file', args: { path: 'b.txt' } };
+      guard.check(read);
+      guard.record({ proposal: read, success: false, content: "ENOENT: no such file or directory, open 'b.txt'" });
+      await guard.close();
+      for (const journal of held) await journal.close();
+      const saved = readFileSync(join(state, 'state.json'), 'utf8').includes('b.txt');
+      return saved && !problems.join('').includes('in memory')
+        ? 'an overflow slot taken; the outcome kept'
+        : { failed: problems.join('; ') };
+    },
+  },
+  {
+    name: 'mcp --token given on the command line',
+    run: async () => {
+      const out: string[] = [];
+      const io = { stdout: { write: () => true }, stderr: { write: (text: string) => out.push(text) }, env: {} };
+      await runMcpCommand(['node', 'server.js'], { http: '127.0.0.1:0', callTimeout: 'soon', token: 'flag-t0ken' }, io as never);
+      return out.join('').includes('NARROWING_TOKEN') ? 'warned that ps shows it' : { failed: out.join('') };
     },
   },
   ...MCP_ATTACKS,

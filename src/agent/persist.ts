@@ -3,11 +3,11 @@
  * own snapshot, written after every step, so a run that stops (a crash, a closed terminal, a limit
  * reached) continues where it was instead of starting its counters from zero.
  */
-import { existsSync, mkdirSync, readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { NarrowingError } from '../core/errors.js';
 import type { EngineSnapshot } from '../core/types.js';
-import { writeFileAtomicSync } from '../node/index.js';
+import { prepareFolderFor, writeFileAtomicSync } from '../node/index.js';
 import type { BudgetSnapshot } from './budget.js';
 import type { ConversationEntry } from './context.js';
 import type { AgentState } from './states.js';
@@ -34,7 +34,7 @@ export function runStatePath(stateDir: string, sessionId: string): string {
 }
 
 export function saveRunState(path: string, state: AgentRunState): void {
-  mkdirSync(dirname(path), { recursive: true });
+  prepareFolderFor(path);
   writeFileAtomicSync(path, `${JSON.stringify(state)}\n`);
 }
 

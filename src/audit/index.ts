@@ -15,6 +15,8 @@ export type { ReadJournalOptions } from './read.js';
 export { readJournal, readJournalSync } from './read.js';
 export type { JsonValue, RedactOptions } from './redact.js';
 export { isSecretKey, REDACTED, redact, redactText } from './redact.js';
+export type { JournalSlotOptions } from './slots.js';
+export { JOURNAL_SLOTS, openJournalSlot } from './slots.js';
 export type { JournalVerification, VerifyOptions } from './verify.js';
 export { verifyJournal } from './verify.js';
 export { JournalInUseError } from './writer.js';

@@ -5,14 +5,14 @@
  * A file that is not such a state is refused with a `CompatError` whose `code` says why; it is never
  * half-trusted. Constraints that have no counterpart here are listed in `skipped`, with the reason.
  */
-import { mkdirSync, readFileSync, statSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { readFileSync, statSync } from 'node:fs';
 import { z } from 'zod';
 import { ML_TRIAL_TOOL } from '../adapters/ml-training/index.js';
 import { canonicalParameters, DEFAULT_PARAMETER_ALIASES } from '../adapters/ml-training/parameters.js';
 import { constraintId } from '../core/constraints.js';
 import type { Constraint as EngineConstraint, PersistedState } from '../core/types.js';
 import { writeFileAtomicSync } from '../node/atomic-file.js';
+import { prepareFolderFor } from '../node/state-dir.js';
 import { stateToText } from '../stores/schema.js';
 import { CompatError } from './errors.js';
 
@@ -268,7 +268,7 @@ export function convertPaperStateFile(
   options: PaperStateImportOptions = {},
 ): ImportedPaperState {
   const imported = readPaperStateFile(from, options);
-  mkdirSync(dirname(to), { recursive: true });
+  prepareFolderFor(to);
   writeFileAtomicSync(to, stateToText(imported.state));
   return imported;
 }

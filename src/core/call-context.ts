@@ -6,7 +6,7 @@ import type { Entry } from './constraints.js';
 import type { CallContext } from './detectors/types.js';
 import { type CallIdentity, describeCall } from './identity/index.js';
 import type { ResolvedToolPolicy } from './policy.js';
-import { ownCopy, redactText } from './secrets.js';
+import { ownCopy, redactText, secretsInArguments, withoutSecrets } from './secrets.js';
 import type { CallFacts } from './types.js';
 
 /** The entries the index held for a call and its targets, at one version of the index. */
@@ -22,6 +22,7 @@ export interface ConstraintsOn {
  */
 export class Call implements CallContext {
   private text: string | undefined;
+  private secretValues: readonly string[] | undefined;
   readonly banKey: string;
   /** What the loop found in the index for this call, and when. */
   constraintsOn: ConstraintsOn | undefined;
@@ -40,14 +41,27 @@ export class Call implements CallContext {
 
   get description(): string {
     // Said in reasons and kept as evidence: never with the secrets a command line may carry.
-    this.text ??= ownCopy(redactText(describeCall(this.tool, this.args)));
+    this.text ??= ownCopy(this.withoutSecrets(redactText(describeCall(this.tool, this.args))));
     return this.text;
+  }
+
+  /** The credentials the arguments carry (see `secretsInArguments`), found on first use. */
+  get secrets(): readonly string[] {
+    this.secretValues ??= secretsInArguments(this.args);
+    return this.secretValues;
+  }
+
+  /** `text` (a tool's answer, say) without any credential this call's arguments carry. */
+  withoutSecrets(text: string): string {
+    const secrets = this.secrets;
+    return secrets.length === 0 ? text : withoutSecrets(text, secrets);
   }
 
   /** The same call, seen at another time (its outcome arrives later than its check). */
   at(now: number): Call {
     const moved = new Call(this.tool, this.args, this.identity, this.facts, this.toolPolicy, this.step, now);
     moved.text = this.text;
+    moved.secretValues = this.secretValues;
     moved.constraintsOn = this.constraintsOn;
     return moved;
   }

@@ -270,6 +270,8 @@ export class NarrowingEngine {
     const resultDigest = digestResult(text);
     const nonAdvancing = this.adapter.isNonAdvancing?.(seen, call.facts) ?? false;
     const empty = !nonAdvancing && (this.adapter.answersNothing?.(seen, call.facts) ?? false);
+    // What is kept of a failure (evidence, the journal) never holds a credential the call carried.
+    const kept = facts === undefined ? text : call.withoutSecrets(text);
     const duplicateInStep = this.isDuplicateInStep(call);
     const added: Entry[] = [];
     const lifted: Lifted[] = [];
@@ -279,14 +281,14 @@ export class NarrowingEngine {
       if (!facts) {
         effect = this.learnFromSuccess(call, resultDigest, lifted);
       } else if (facts.blame === 'agent_failure' && this.policy.learning.enabled) {
-        const learned = this.learner.learn(call, facts, text);
+        const learned = this.learner.learn(call, facts, kept);
         added.push(...learned.enforced);
         if (learned.enforced.some((entry) => entry.constraint.scope === 'strategy')) this.noteIfExhausted();
         for (const evicted of learned.evicted)
           lifted.push({ entry: evicted, why: 'evicted to stay within capacity' });
         if (call.facts.targets.length > 1) this.radius.recordFailure();
       } else if (facts.blame === 'unknown' && this.policy.learning.enabled) {
-        const learned = this.learner.learnRepeat(call, facts, text, resultDigest);
+        const learned = this.learner.learnRepeat(call, facts, kept, resultDigest);
         added.push(...learned.enforced);
         for (const evicted of learned.evicted)
           lifted.push({ entry: evicted, why: 'evicted to stay within capacity' });
@@ -302,6 +304,7 @@ export class NarrowingEngine {
         effect !== undefined && effect.kind !== 'none' && effect.kind !== 'outside',
         effect?.service !== undefined,
         this.shapeError,
+        (content) => call.withoutSecrets(content),
       );
       const harness = facts?.blame === 'harness_fault';
       for (const detector of this.detectors) {
@@ -310,7 +313,7 @@ export class NarrowingEngine {
     }
     if (outcome.tokens !== undefined || outcome.costUsd !== undefined) this.budget.addUsage(outcome);
     const lastSequence = this.audit
-      ? this.journalOutcome(this.audit, call, facts, resultDigest, text, added, lifted)
+      ? this.journalOutcome(this.audit, call, facts, resultDigest, kept, added, lifted)
       : undefined;
     if (added.length > 0 || lifted.length > 0) this.scheduleSave();
 
@@ -358,7 +361,9 @@ export class NarrowingEngine {
     for (const entry of [...this.index.entries()]) {
       if (!matches(entry.constraint)) continue;
       const constraint = { ...entry.constraint };
-      this.index.remove(entry, now);
+      // Marked lifted no earlier than its own evidence: a ban stamped by a clock running ahead
+      // would otherwise outlive a mark of today in every store's merge, and come back.
+      this.index.remove(entry, Math.max(now, constraint.evidence.lastAt, constraint.createdAt));
       forgotten.push(constraint);
       this.audit?.record({ type: 'constraint_lifted', at: now, constraint, why });
     }

@@ -25,6 +25,8 @@ export class Observed implements ObservedOutcome {
     readonly changedWorld: boolean,
     readonly changedService: boolean,
     private readonly shapeError: (text: string) => string,
+    /** Takes out of the text the credentials the call's arguments carried. */
+    private readonly scrub?: (text: string) => string,
   ) {}
 
   get success(): boolean {
@@ -47,7 +49,10 @@ export class Observed implements ObservedOutcome {
   }
 
   get text(): string {
-    this.kept ??= keptText(this.content, EVIDENCE_CHARS);
+    this.kept ??= keptText(
+      this.scrub === undefined ? this.content : this.scrub(this.content),
+      EVIDENCE_CHARS,
+    );
     return this.kept;
   }
 }

@@ -90,7 +90,9 @@ type Hint =
   | 'npm'
   | 'secret-word'
   | 'mysql'
-  | 'slack-webhook';
+  | 'slack-webhook'
+  | 'credential-command'
+  | 'provider';
 
 const SECRET_WORD_HINT: readonly Hint[] = ['secret-word'];
 
@@ -166,6 +168,76 @@ const SECRET_PATTERNS: readonly SecretPattern[] = [
     replacement: `$1${REDACTED}`,
     needs: ['slack-webhook'],
   },
+  // More provider keys with a shape of their own: Slack app-level tokens, Stripe webhook secrets,
+  // SendGrid, PyPI and DigitalOcean tokens.
+  {
+    pattern:
+      /\b(?:xapp-\d-[A-Za-z0-9-]{20,}|whsec_[A-Za-z0-9+/=]{24,}|SG\.[\w-]{16,32}\.[\w-]{30,64}|pypi-[\w-]{50,}|dop_v1_[a-f0-9]{64})/g,
+    replacement: REDACTED,
+    needs: ['provider'],
+  },
+  // An AWS secret access key named as such, however it is separated from its name: a space
+  // (`aws configure set aws_secret_access_key wJalr…`), a colon or an equals sign, in any case.
+  {
+    pattern:
+      /(\b\w{0,32}secret_?access_?key["']?(?:[ \t]*[:=][ \t]*|[ \t]+)["']?)(?!\[REDACTED\])[A-Za-z0-9/+=]{16,}/gi,
+    replacement: `$1${REDACTED}`,
+    needs: ['provider', 'secret-word'],
+  },
+  // Credential commands, whatever the secret looks like. A value piped into a login or a
+  // `--password-stdin` (`echo hunter2 | docker login -u me --password-stdin`).
+  {
+    pattern:
+      /(\b(?:echo|printf)(?:[ \t]+-[neE]{1,3})*(?:[ \t]+(?:"%s(?:\\n)?"|'%s(?:\\n)?'|%s))?[ \t]+)(?:"[^"\n]{1,512}"|'[^'\n]{1,512}'|[^\s|;&'"]{1,512})(?=[ \t]*\|[^\n;&|]{0,256}?(?:--password-stdin|--with-token|--stdin|\blogin\b|\bpasswd\b|\bchpasswd\b))/gi,
+    replacement: `$1${REDACTED}`,
+    needs: ['credential-command'],
+  },
+  // …or given in a here-string: `docker login -u me --password-stdin <<< hunter2`.
+  {
+    pattern:
+      /((?:--password-stdin|--with-token|--stdin|\blogin\b)[^\n;&|]{0,256}?<<<[ \t]*)(?:"[^"\n]{1,512}"|'[^'\n]{1,512}'|[^\s|;&]{1,512})/gi,
+    replacement: `$1${REDACTED}`,
+    needs: ['credential-command'],
+  },
+  // A registry login's `-p`/`--password` value: `docker login -u me -p hunter2 registry.example`.
+  {
+    pattern:
+      /(\b(?:docker|podman|nerdctl|buildah|skopeo|oras|crane|helm(?:[ \t]+registry)?)[ \t]+login\b[^\n;&|]{0,256}?[ \t](?:-p(?:[ \t]+|=)?|--password(?:[ \t]+|=)))(?!-)(?:"[^"\n]{1,512}"|'[^'\n]{1,512}'|[^\s|;&'"]{1,512})/gi,
+    replacement: `$1${REDACTED}`,
+    needs: ['credential-command'],
+  },
+  // A long option named for a secret, its value after a space: `--password hunter2`,
+  // `--client-secret …`, `--api-key …`. Counts stay (`--max-tokens 4096`).
+  {
+    pattern:
+      /([ \t]--[\w-]{0,32}(?:passw(?:or)?d|pass|secret|api-?key|access-?key|auth-?token)(?![\w-]*(?:stdin|file))[\w-]{0,16}[ \t]+)(?!-|\d+(?:\s|$)|\[REDACTED\])(?:"[^"\n]{1,512}"|'[^'\n]{1,512}'|[^\s|;&'"]{1,512})/gi,
+    replacement: `$1${REDACTED}`,
+    needs: ['credential-command', 'secret-word'],
+  },
+  // `kubectl create secret … --from-literal=name=value`, `aws configure set <secret-ish> value`.
+  {
+    pattern: /(--from-literal=[^=\s]{1,128}=)(?:"[^"\n]{1,512}"|'[^'\n]{1,512}'|[^\s|;&'"]{1,512})/gi,
+    replacement: `$1${REDACTED}`,
+    needs: ['credential-command'],
+  },
+  {
+    pattern:
+      /(\baws[ \t]+configure[ \t]+set[ \t]+[\w.-]{0,64}(?:secret|token|password|key)[\w.-]{0,64}[ \t]+)(?!\[REDACTED\])[^\s|;&]{1,512}/gi,
+    replacement: `$1${REDACTED}`,
+    needs: ['credential-command'],
+  },
+  // `htpasswd -b file user password` and `curl -u user:password`.
+  {
+    pattern:
+      /(\bhtpasswd\b[^\n;&|]{0,256}?[ \t]-[a-zA-Z]{0,4}b[a-zA-Z]{0,4}(?:[ \t]+-[a-zA-Z]{1,4}){0,4}[ \t]+[^\s;&|]{1,256}[ \t]+[^\s;&|]{1,256}[ \t]+)(?:"[^"\n]{1,512}"|'[^'\n]{1,512}'|[^\s|;&'"]{1,512})/gi,
+    replacement: `$1${REDACTED}`,
+    needs: ['credential-command'],
+  },
+  {
+    pattern: /(\bcurl\b[^\n;&|]{0,512}?[ \t](?:-u|--user)[ \t]*["']?[^\s:"']{1,128}:)[^\s"'@]{1,512}/gi,
+    replacement: `$1${REDACTED}`,
+    needs: ['credential-command'],
+  },
 ];
 
 const HINT_BITS: ReadonlyMap<Hint, number> = new Map(
@@ -189,6 +261,8 @@ const HINT_BITS: ReadonlyMap<Hint, number> = new Map(
       'secret-word',
       'mysql',
       'slack-webhook',
+      'credential-command',
+      'provider',
     ] as const
   ).map((hint, index) => [hint, 1 << index] as const),
 );
@@ -238,6 +312,21 @@ const HINT_TEXTS: readonly (readonly [string, Hint])[] = [
   ['mysql', 'mysql'],
   ['mariadb', 'mysql'],
   ['hooks.slack', 'slack-webhook'],
+  ...[
+    'login',
+    'stdin',
+    'with-token',
+    'htpasswd',
+    'from-literal',
+    'configure',
+    'curl',
+    '--pass',
+    '--secret',
+    '--api',
+  ].map((text) => [text, 'credential-command'] as const),
+  ...['xapp-', 'whsec_', 'sg.', 'pypi-', 'dop_v1_', 'sk_live_', 'secretaccesskey'].map(
+    (text) => [text, 'provider'] as const,
+  ),
 ];
 
 /** The cases of an ASCII letter, or the character itself. */
@@ -543,4 +632,81 @@ export function quotableText(text: string): string {
     .replace(/\s+/g, ' ')
     .replace(/\[(\s*narrowing)/gi, '($1')
     .trim();
+}
+
+/** Shorter values are not looked for again in what a tool answers: they would match too much. */
+const MIN_ECHOED_SECRET = 6;
+const MAX_SECRET_WALK = 256;
+
+/**
+ * The credentials a call's arguments carry: values under secret-sounding keys, and what a pattern
+ * redacts in any string (a token, a password in a URL, what is piped into `docker login`). A tool
+ * that echoes one back ("credential zq8X… rejected") must not have it kept, whatever its shape.
+ * Bounded: at most a few hundred values are looked at, strings only as far as redaction looks.
+ */
+export function secretsInArguments(args: unknown): readonly string[] {
+  const found = new Set<string>();
+  let visited = 0;
+  const walk = (value: unknown, underSecretKey: boolean, depth: number): void => {
+    if (visited++ > MAX_SECRET_WALK || depth > 8) return;
+    if (typeof value === 'string') {
+      if (underSecretKey) addSecret(found, value);
+      else for (const secret of redactedParts(value)) addSecret(found, secret);
+      return;
+    }
+    if (typeof value !== 'object' || value === null) return;
+    try {
+      if (Array.isArray(value)) {
+        for (const item of value.slice(0, MAX_SECRET_WALK)) walk(item, underSecretKey, depth + 1);
+        return;
+      }
+      for (const [key, item] of Object.entries(value).slice(0, MAX_SECRET_WALK)) {
+        const secretKey =
+          underSecretKey || (isSecretKey(key) && !(typeof item === 'number' || TOKEN_COUNT_KEY.test(key)));
+        walk(item, secretKey, depth + 1);
+      }
+    } catch {
+      // A hostile getter: what could be read was read.
+    }
+  };
+  walk(args, false, 0);
+  return [...found];
+}
+
+function addSecret(found: Set<string>, value: string): void {
+  const trimmed = value.trim().replace(/^["']|["']$/g, '');
+  if (trimmed.length >= MIN_ECHOED_SECRET && trimmed.length <= 4_096 && trimmed !== REDACTED)
+    found.add(trimmed);
+}
+
+/** The pieces of `text` that redaction replaces, found by lining the text up with its redaction. */
+function redactedParts(text: string): string[] {
+  const window = text.length > 4 * 4_096 ? text.slice(0, 4 * 4_096) : text;
+  const clean = redactText(window);
+  if (clean === window || window.includes(REDACTED)) return [];
+  const pieces = clean.split(REDACTED);
+  const parts: string[] = [];
+  let at = (pieces[0] as string).length;
+  for (let index = 1; index < pieces.length; index++) {
+    const piece = pieces[index] as string;
+    const end =
+      index === pieces.length - 1
+        ? window.length - piece.length
+        : piece.length === 0
+          ? -1
+          : window.indexOf(piece, at + 1);
+    if (end < at) return parts;
+    parts.push(window.slice(at, end));
+    at = end + piece.length;
+  }
+  return parts;
+}
+
+/** `text` with every one of `secrets` replaced, wherever it appears. */
+export function withoutSecrets(text: string, secrets: readonly string[]): string {
+  let out = text;
+  for (const secret of secrets) {
+    if (out.includes(secret)) out = out.split(secret).join(REDACTED);
+  }
+  return out;
 }

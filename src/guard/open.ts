@@ -6,7 +6,7 @@
  */
 import { dirname, join } from 'node:path';
 import { createToolCallAdapter } from '../adapters/tool-call/index.js';
-import { createJournal, describeJournalProblem, type Journal, JournalInUseError } from '../audit/index.js';
+import { createJournal, describeJournalProblem, type Journal, openJournalSlot } from '../audit/index.js';
 import type { Detector } from '../core/detectors/types.js';
 import { NarrowingError } from '../core/errors.js';
 import { NarrowingEngine } from '../core/loop.js';
@@ -16,7 +16,6 @@ import {
   createFileProbe,
   defaultStateDir,
   installNativeHash,
-  journalSlotPath,
   stateLayout,
 } from '../node/index.js';
 import { detectProjectContext } from '../node/project-context.js';
@@ -100,12 +99,6 @@ export interface OpenGuardOptions {
   readonly whenStateUnavailable?: 'memory' | 'throw';
 }
 
-/**
- * Another process on the same project (a proxy per MCP server, hook processes) shares the learned
- * state, which merges, but not the journal, whose hash chain takes one writer.
- */
-const JOURNAL_SLOTS = 16;
-
 /** Opens a guard. Asynchronous because some stores connect before they can answer. */
 export async function openGuard(options: OpenGuardOptions = {}): Promise<GuardSession> {
   const report = options.onProblem ?? reportToStderr;
@@ -119,8 +112,7 @@ export async function openGuard(options: OpenGuardOptions = {}): Promise<GuardSe
       store = await openSharedStore(choice, options, stateDir, report);
     } catch (error) {
       if (!keepsGoingInMemory(options, error)) throw error;
-      reportInMemory(report, describeStore(choice, stateDir), error);
-      return compose(options, policy, 'memory', createMemoryStore(), workspaceRoot, undefined, report);
+      return composeInMemory(options, policy, choice, workspaceRoot, stateDir, report, error);
     }
     return compose(options, policy, choice, store, workspaceRoot, stateDir, report);
   }
@@ -156,9 +148,46 @@ function openLocal(
   } catch (error) {
     if (!keepsGoingInMemory(options, error)) throw error;
     void store?.close();
-    reportInMemory(report, describeStore(choice, stateDir ?? options.statePath), error);
-    return compose(options, policy, 'memory', createMemoryStore(), workspaceRoot, undefined, report);
+    return composeInMemory(options, policy, choice, workspaceRoot, stateDir, report, error);
   }
+}
+
+/**
+ * The guard in memory, after `choice` could not be opened: with its journal in the state directory
+ * if one was wanted and the directory takes it (a store that is down leaves the directory usable),
+ * without one otherwise. One warning says which.
+ */
+function composeInMemory(
+  options: OpenGuardOptions,
+  policy: Policy,
+  choice: StoreOption,
+  workspaceRoot: string,
+  stateDir: string | undefined,
+  report: (message: string) => void,
+  error: unknown,
+): GuardSession {
+  const where = describeStore(choice, isRedisChoice(choice) ? undefined : (stateDir ?? options.statePath));
+  const journal = options.journal ?? (choice === 'file' || choice === 'sqlite');
+  if (journal !== false && (typeof journal !== 'boolean' || stateDir !== undefined)) {
+    try {
+      const session = compose(
+        { ...options, journal },
+        policy,
+        'memory',
+        createMemoryStore(),
+        workspaceRoot,
+        stateDir,
+        report,
+      );
+      reportInMemory(report, where, error, true);
+      return session;
+    } catch {
+      // The journal cannot be kept either: go on without it.
+    }
+  }
+  reportInMemory(report, where, error, false);
+  const withoutJournal = { ...options, journal: false };
+  return compose(withoutJournal, policy, 'memory', createMemoryStore(), workspaceRoot, undefined, report);
 }
 
 async function openSharedStore(
@@ -188,10 +217,16 @@ function describeStore(choice: StoreOption, where: string | undefined): string {
   return where ?? 'the state directory';
 }
 
-function reportInMemory(report: (message: string) => void, where: string, error: unknown): void {
+function reportInMemory(
+  report: (message: string) => void,
+  where: string,
+  error: unknown,
+  journaled: boolean,
+): void {
   const why = error instanceof Error ? error.message : String(error);
   report(
-    `cannot keep state in ${where} (${why}). Running with state in memory only and no journal: the ` +
+    `cannot keep state in ${where} (${why}). Running with state in memory only and ` +
+      `${journaled ? 'the journal kept' : 'no journal'}: the ` +
       'tools stay available, but what is learned now is lost when this process exits. Fix the ' +
       'directory or the store, or point --state-dir elsewhere.',
   );
@@ -328,21 +363,18 @@ function openJournal(
   if (typeof wanted === 'string') return createJournal({ path: wanted, ...settings });
   if (stateDir === undefined) throw usage('a journal in the state directory needs a stateDir');
   const path = stateLayout(stateDir).journal;
-  for (let slot = 1; slot <= JOURNAL_SLOTS; slot += 1) {
-    const candidate = journalSlotPath(path, slot);
-    try {
-      const journal = createJournal({ path: candidate, ...settings });
-      if (slot > 1) report(`${path} is in use by another process; journaling to ${candidate}`);
-      return journal;
-    } catch (error) {
-      if (!(error instanceof JournalInUseError)) throw error;
-    }
+  try {
+    return openJournalSlot({
+      path,
+      ...settings,
+      onSlot: (candidate) => report(`${path} is in use by another process; journaling to ${candidate}`),
+    });
+  } catch (error) {
+    if (!(error instanceof NarrowingError && error.code === 'JOURNAL_IN_USE')) throw error;
+    // What this process learns still reaches the store: only its journal lines are not kept.
+    report(`${(error as Error).message}; this process keeps what it learns but journals nothing`);
+    return undefined;
   }
-  throw new NarrowingError(
-    'JOURNAL_IN_USE',
-    `every journal slot in ${stateDir} is in use (${JOURNAL_SLOTS} processes): ` +
-      'stop some of them, or give this one its own state directory',
-  );
 }
 
 function usage(message: string): NarrowingError {

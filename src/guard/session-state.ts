@@ -9,23 +9,14 @@
  * are not here; the store (and, within one process, the one guard) shares them.
  */
 import { createHash, randomUUID } from 'node:crypto';
-import {
-  closeSync,
-  constants,
-  fstatSync,
-  lstatSync,
-  mkdirSync,
-  openSync,
-  readdirSync,
-  readSync,
-  rmSync,
-} from 'node:fs';
+import { closeSync, constants, fstatSync, lstatSync, openSync, readdirSync, readSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { NarrowingError } from '../core/errors.js';
 import type { SessionSnapshot } from '../core/session-snapshot.js';
 import type { EngineSnapshot } from '../core/types.js';
 import { writeFileAtomic } from '../node/atomic-file.js';
 import { withFileLock } from '../node/lock.js';
+import { prepareFolder } from '../node/state-dir.js';
 import { toStoredConstraint } from '../stores/state-format.js';
 import type { GuardSession } from './session.js';
 
@@ -255,7 +246,7 @@ export function pruneSessionStates(stateDir: string, maxAgeMs: number, now = Dat
 }
 
 function ensureSessionsDir(dir: string): void {
-  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  prepareFolder(dir);
   const stat = lstatSync(dir);
   if (stat.isSymbolicLink() || !stat.isDirectory()) {
     throw new NarrowingError(

@@ -9,7 +9,7 @@ import { mkdirSync, readdirSync, readFileSync, rmdirSync, rmSync } from 'node:fs
 import { dirname, join, relative } from 'node:path';
 import type { HostAgent } from '../adapters/tool-call/host-tools.js';
 import { writeFileAtomicSync } from '../node/atomic-file.js';
-import { prepareStateDir } from '../node/state-dir.js';
+import { prepareFolderFor } from '../node/state-dir.js';
 import { ConfigFileError } from './errors.js';
 import {
   addItems,
@@ -340,8 +340,7 @@ export function applyHookChange(change: HookChange): void {
   if (change.status !== 'change') return;
   if (change.record) {
     // The state directory as every part of narrowing makes it: private, with a .gitignore.
-    prepareStateDir(dirname(dirname(change.recordPath)));
-    mkdirSync(dirname(change.recordPath), { recursive: true, mode: 0o700 });
+    prepareFolderFor(change.recordPath);
     writeFileAtomicSync(change.recordPath, `${JSON.stringify(change.record, null, 2)}\n`);
   }
   if (change.after === undefined) rmSync(change.path, { force: true });

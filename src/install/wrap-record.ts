@@ -4,11 +4,12 @@
  * file's current entry, masked alike, with the wrapped text tells whether someone edited it since.
  */
 import { createHash } from 'node:crypto';
-import { mkdirSync, rmdirSync, rmSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { readdirSync, rmdirSync, rmSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
 import { z } from 'zod';
 import { writeFileAtomicSync } from '../node/atomic-file.js';
 import { readTextNoFollowSync } from '../node/safe-fs.js';
+import { prepareFolderFor, STATE_DIR_NAME } from '../node/state-dir.js';
 import { CLIENT_IDS, type ClientId, type ConfigScope, MCP_CLIENTS } from './clients.js';
 import { sameMaskedValue } from './entry-secrets.js';
 import { ConfigFileError } from './errors.js';
@@ -142,7 +143,7 @@ function withoutCommand(node: JsonNode | undefined): unknown {
 }
 
 export function writeRecord(path: string, record: WrapRecord): void {
-  mkdirSync(dirname(path), { recursive: true });
+  prepareFolderFor(path);
   writeFileAtomicSync(path, `${JSON.stringify(record, null, 2)}\n`);
 }
 
@@ -152,6 +153,10 @@ export function removeRecord(path: string): void {
   const wrappedDir = dirname(path);
   for (const dir of [wrappedDir, dirname(wrappedDir)]) {
     try {
+      // A state folder that holds nothing but the .gitignore it was made with is empty.
+      if (basename(dir) === STATE_DIR_NAME && readdirSync(dir).join('/') === '.gitignore') {
+        rmSync(join(dir, '.gitignore'), { force: true });
+      }
       rmdirSync(dir);
     } catch {
       // Other servers are still wrapped, or narrowing keeps state there: the folder stays.

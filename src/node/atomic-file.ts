@@ -14,9 +14,10 @@ import {
   rmSync,
   writeFileSync,
 } from 'node:fs';
-import { mkdir, open, rename, rm } from 'node:fs/promises';
+import { open, rename, rm } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { CREATE_NEW_FLAGS, openNoFollow, openNoFollowSync, refuseLink } from './safe-fs.js';
+import { prepareFolderFor } from './state-dir.js';
 
 let temporaries = 0;
 
@@ -62,7 +63,7 @@ export function removeAbandonedTemporaries(path: string, now: number = Date.now(
 }
 
 export async function writeFileAtomic(path: string, data: string): Promise<void> {
-  await mkdir(dirname(path), { recursive: true });
+  prepareFolderFor(path);
   refuseLink(path);
   const temporary = temporaryPath(path);
   try {
@@ -82,6 +83,7 @@ export async function writeFileAtomic(path: string, data: string): Promise<void>
 }
 
 export function writeFileAtomicSync(path: string, data: string): void {
+  prepareFolderFor(path);
   refuseLink(path);
   const temporary = temporaryPath(path);
   try {

@@ -215,6 +215,35 @@ export function prepareStateDir(dir: string): void {
   prepared.add(key);
 }
 
+/** Makes the folder that will hold the file at `path`: see `prepareFolder`. */
+export function prepareFolderFor(path: string): void {
+  prepareFolder(dirname(resolve(path)));
+}
+
+/**
+ * Makes `folder` and those above it. Inside a `.narrowing`, that folder is made first and the one
+ * way every writer makes it (private, with its `.gitignore`: see `prepareStateDir`), and the folders
+ * below it private too; elsewhere, as `mkdir -p` would.
+ */
+export function prepareFolder(folder: string): void {
+  const target = resolve(folder);
+  const stateDir = stateDirAbove(target);
+  if (stateDir === undefined) {
+    mkdirSync(target, { recursive: true });
+    return;
+  }
+  prepareStateDir(stateDir);
+  if (target !== stateDir) mkdirSync(target, { recursive: true, mode: PRIVATE_DIR_MODE });
+}
+
+/** The nearest folder named `.narrowing` among `folder` and those above it. */
+function stateDirAbove(folder: string): string | undefined {
+  for (let dir = folder; ; dir = dirname(dir)) {
+    if (basename(dir) === STATE_DIR_NAME) return dir;
+    if (dirname(dir) === dir) return undefined;
+  }
+}
+
 export interface StateLayout {
   readonly dir: string;
   readonly state: string;

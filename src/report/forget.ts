@@ -19,3 +19,15 @@ export function constraintSelector(selectors: readonly string[]): (constraint: C
     ids.some((id) => constraint.id.startsWith(id)) ||
     (constraint.target !== undefined && targets.has(plainTarget(constraint.target)));
 }
+
+/**
+ * Which of the constraints just forgotten a fresh look at the store still finds in force: another
+ * process wrote them back, or a store kept them. `forget` reports these rather than claim them gone.
+ */
+export function stillInForce(
+  forgotten: readonly Constraint[],
+  activeNow: readonly Constraint[],
+): Constraint[] {
+  const active = new Set(activeNow.map((constraint) => constraint.id));
+  return forgotten.filter((constraint) => active.has(constraint.id));
+}

@@ -1,7 +1,7 @@
 export { describeConstraintEffect } from './constraint-words.js';
 export type { ExplainFormat, Savings, SavingsAssumption } from './explain.js';
 export { DEFAULT_SAVINGS, estimateSavings, explanationJson, formatExplanation } from './explain.js';
-export { constraintSelector } from './forget.js';
+export { constraintSelector, stillInForce } from './forget.js';
 export type { ConstraintView, InspectFormat, InspectInput, Inspection } from './inspect.js';
 export { buildInspection, formatInspection, inspectionJson } from './inspect.js';
 export type { BlockNote, RecentBlocks } from './journal-scan.js';

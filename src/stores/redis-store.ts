@@ -67,33 +67,57 @@ const BATCH = 500;
  * constraints, (id, lastAt, createdAt, body)…
  */
 const MERGE_SCRIPT = `
-local published_constraints, published_lifted = {}, {}
+local published_constraints, published_lifted, malformed = {}, {}, {}
+-- The times of a stored constraint, or nil for an entry this store did not write (another
+-- program, a hand edit): such an entry is replaced, never allowed to stop the merge.
+local function times_of(text)
+  local ok, stored = pcall(cjson.decode, text)
+  if ok and type(stored) == 'table' and type(stored.evidence) == 'table' and
+    type(stored.evidence.lastAt) == 'number' and type(stored.createdAt) == 'number' then
+    return stored.evidence.lastAt, stored.createdAt
+  end
+  return nil
+end
+local function lifted_at(id)
+  local known = redis.call('HGET', KEYS[2], id)
+  if not known then return nil end
+  local at = tonumber(known)
+  if at == nil then table.insert(malformed, 'lifted:' .. id) end
+  return at
+end
 local i = 3
 local marks = tonumber(ARGV[i]); i = i + 1
 for _ = 1, marks do
   local id, at_text = ARGV[i], ARGV[i + 1]; i = i + 2
   local at = tonumber(at_text)
-  local known = redis.call('HGET', KEYS[2], id)
-  if (not known) or tonumber(known) < at then
+  local known = lifted_at(id)
+  if (not known) or known < at then
     redis.call('HSET', KEYS[2], id, at_text)
     table.insert(published_lifted, '{"id":' .. cjson.encode(id) .. ',"at":' .. at_text .. '}')
     local current = redis.call('HGET', KEYS[1], id)
-    if current and cjson.decode(current).evidence.lastAt <= at then redis.call('HDEL', KEYS[1], id) end
+    if current then
+      local stored_last = times_of(current)
+      if stored_last == nil then table.insert(malformed, 'constraints:' .. id) end
+      if stored_last == nil or stored_last <= at then redis.call('HDEL', KEYS[1], id) end
+    end
   end
 end
 local count = tonumber(ARGV[i]); i = i + 1
 for _ = 1, count do
   local id, last_at, created_at, body = ARGV[i], tonumber(ARGV[i + 1]), tonumber(ARGV[i + 2]), ARGV[i + 3]
   i = i + 4
-  local lifted = redis.call('HGET', KEYS[2], id)
-  if (not lifted) or tonumber(lifted) < last_at then
+  local lifted = lifted_at(id)
+  if (not lifted) or lifted < last_at then
     local current = redis.call('HGET', KEYS[1], id)
     local take = true
     if current then
-      local stored = cjson.decode(current)
-      local stored_last, stored_created = stored.evidence.lastAt, stored.createdAt
-      take = last_at > stored_last or (last_at == stored_last and
-        (created_at > stored_created or (created_at == stored_created and body > current)))
+      local stored_last, stored_created = times_of(current)
+      if stored_last == nil then
+        table.insert(malformed, 'constraints:' .. id)
+      else
+        take = last_at > stored_last or (last_at == stored_last and
+          (created_at > stored_created or (created_at == stored_created and body > current)))
+      end
     end
     if take then
       redis.call('HSET', KEYS[1], id, body)
@@ -105,7 +129,7 @@ if #published_constraints > 0 or #published_lifted > 0 then
   redis.call('PUBLISH', ARGV[1], '{"origin":' .. cjson.encode(ARGV[2]) .. ',"constraints":[' ..
     table.concat(published_constraints, ',') .. '],"lifted":[' .. table.concat(published_lifted, ',') .. ']}')
 end
-return #published_constraints + #published_lifted
+return malformed
 `;
 
 /** Replaces each entry (id, text read, text migrated) whose text is still the one read. */
@@ -165,7 +189,10 @@ class RedisStateStore implements RedisStore {
       disableOfflineQueue: true,
       socket: {
         connectTimeout: options.connectTimeoutMs ?? 3_000,
-        reconnectStrategy: (retries: number) => Math.min(50 * 2 ** retries, reconnectMaxMs),
+        // Before the store has opened, a refused connection is an answer: opening fails at once
+        // (the caller goes on in memory) rather than retrying until the connect timeout.
+        reconnectStrategy: (retries: number, cause: Error) =>
+          this.opened ? Math.min(50 * 2 ** retries, reconnectMaxMs) : cause,
       },
     });
     this.subscriber = this.client.duplicate();
@@ -305,10 +332,13 @@ class RedisStateStore implements RedisStore {
           constraintToText(constraint),
         ]),
       ];
-      await this.client.eval(MERGE_SCRIPT, {
+      const malformed = await this.client.eval(MERGE_SCRIPT, {
         keys: [this.keys.constraints, this.keys.lifted],
         arguments: args,
       });
+      if (Array.isArray(malformed) && malformed.length > 0) {
+        this.reportMalformed(malformed.map(String), 'replaced them with what this agent learned');
+      }
       first = false;
     }
   }
@@ -319,12 +349,19 @@ class RedisStateStore implements RedisStore {
       this.client.hGetAll(this.keys.constraints),
       this.client.hGetAll(this.keys.lifted),
     ]);
-    this.deliver({
-      version: 1,
-      savedAt: Date.now(),
-      constraints: Object.values(constraints).flatMap((body) => parseConstraintText(body) ?? []),
-      lifted: Object.entries(lifted).map(([id, at]) => ({ id, at: Number(at) })),
+    const malformed: string[] = [];
+    const readConstraints = Object.entries(constraints).flatMap(([id, body]) => {
+      const constraint = parseConstraintText(body);
+      if (constraint === undefined || constraint.id !== id) malformed.push(`constraints:${id}`);
+      return constraint === undefined || constraint.id !== id ? [] : [constraint];
     });
+    const marks = Object.entries(lifted).flatMap(([id, at]) => {
+      const time = Number(at);
+      if (at.trim() === '' || !Number.isFinite(time)) malformed.push(`lifted:${id}`);
+      return at.trim() === '' || !Number.isFinite(time) ? [] : [{ id, at: time }];
+    });
+    if (malformed.length > 0) this.reportMalformed(malformed, 'skipped them');
+    this.deliver({ version: 1, savedAt: Date.now(), constraints: readConstraints, lifted: marks });
     await this.migrateOlder(constraints);
   }
 
@@ -400,6 +437,16 @@ class RedisStateStore implements RedisStore {
         this.report(`resynchronising with ${this.address} failed: ${this.clean((error as Error).message)}`);
       }
     });
+  }
+
+  /** Says which entries (`hash:id`) this store could not read, and what it did with them. */
+  private reportMalformed(entries: readonly string[], action: string): void {
+    const shown = entries.slice(0, 5).map((entry) => `${this.keyPrefix}:${entry}`);
+    const more = entries.length > shown.length ? ` and ${entries.length - shown.length} more` : '';
+    this.report(
+      `${entries.length} malformed ${entries.length === 1 ? 'entry' : 'entries'} on ${this.address} ` +
+        `(${shown.join(', ')}${more}) ${entries.length === 1 ? 'is' : 'are'} not narrowing's; ${action}`,
+    );
   }
 
   private clean(message: string): string {

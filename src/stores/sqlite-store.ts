@@ -11,6 +11,7 @@ import type BetterSqlite3 from 'better-sqlite3';
 import type { PersistedState, StateStore } from '../core/types.js';
 import { onProcessExit } from '../node/exit-hook.js';
 import { ensurePrivateFile } from '../node/safe-fs.js';
+import { prepareFolderFor } from '../node/state-dir.js';
 import type { StoreProblem } from './file-store.js';
 import { combineChanges, LocalCopy } from './local-copy.js';
 import { importOptionalPeer } from './optional-peer.js';
@@ -115,6 +116,7 @@ export async function openSqliteStore(options: SqliteStoreOptions): Promise<Sqli
     'sqlite',
     '^12.11.1',
   );
+  prepareFolderFor(options.path);
   ensurePrivateFile(options.path);
   const db = new driver.default(options.path, {
     fileMustExist: true,

@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import type { Constraint } from '../../core/types.js';
 import { type CommandIO, processIO } from './io.js';
 import { parseStoreOption, storeOption } from './store-option.js';
 
@@ -73,10 +74,18 @@ export async function runForget(
     ? guard.engine.getActiveConstraints().filter(matches)
     : guard.engine.forget(matches, `forgotten by hand (narrowing-guard forget ${selectors.join(' ')})`);
   await guard.close();
+  // Said only of what a fresh look at the store no longer finds: a store may keep what was lifted.
+  const kept = options.dryRun || chosen.length === 0 ? [] : await stillHeld(chosen);
+  const forgotten = chosen.filter((constraint) => !kept.includes(constraint));
   const label = report.displayPath(stateDir, cwd);
   if (options.json) {
     io.stdout.write(
-      `${JSON.stringify({ stateDir: label, dryRun: options.dryRun === true, forgotten: chosen.map(({ id, target }) => ({ id, target })) })}\n`,
+      `${JSON.stringify({
+        stateDir: label,
+        dryRun: options.dryRun === true,
+        forgotten: forgotten.map(({ id, target }) => ({ id, target })),
+        ...(kept.length > 0 && { stillInForce: kept.map(({ id, target }) => ({ id, target })) }),
+      })}\n`,
     );
   } else if (chosen.length === 0) {
     io.stderr.write(
@@ -84,10 +93,45 @@ export async function runForget(
     );
   } else {
     const verb = options.dryRun ? 'Would forget' : 'Forgot';
-    io.stdout.write(`${verb} ${chosen.length} constraint${chosen.length === 1 ? '' : 's'} in ${label}:\n`);
-    for (const constraint of chosen) {
-      io.stdout.write(`  ${constraint.id.slice(0, 10)}  ${report.describeConstraintEffect(constraint)}\n`);
+    if (forgotten.length > 0) {
+      io.stdout.write(
+        `${verb} ${forgotten.length} constraint${forgotten.length === 1 ? '' : 's'} in ${label}:\n`,
+      );
+      for (const constraint of forgotten) {
+        io.stdout.write(`  ${constraint.id.slice(0, 10)}  ${report.describeConstraintEffect(constraint)}\n`);
+      }
+    }
+    if (kept.length > 0) {
+      io.stderr.write(
+        `Still in force after forgetting (the store kept ${kept.length === 1 ? 'it' : 'them'}; ` +
+          'a process that holds it may have written it back):\n',
+      );
+      for (const constraint of kept) {
+        io.stderr.write(`  ${constraint.id.slice(0, 10)}  ${report.describeConstraintEffect(constraint)}\n`);
+      }
     }
   }
-  return chosen.length === 0 ? 1 : 0;
+  return chosen.length === 0 || kept.length > 0 ? 1 : 0;
+
+  /** The forgotten constraints a guard opened afresh on the same store still enforces. */
+  async function stillHeld(forgottenNow: readonly Constraint[]): Promise<Constraint[]> {
+    try {
+      const fresh = await openGuard({
+        ...(options.store !== undefined && { store: parseStoreOption(options.store) }),
+        stateDir,
+        workspaceRoot: cwd,
+        probe: false,
+        journal: false,
+        whenStateUnavailable: 'throw',
+        onProblem: () => undefined,
+      });
+      try {
+        return report.stillInForce(forgottenNow, fresh.engine.getActiveConstraints());
+      } finally {
+        await fresh.close();
+      }
+    } catch {
+      return [];
+    }
+  }
 }

@@ -96,6 +96,12 @@ class UsageError extends Error {}
 /** Runs `narrowing-guard mcp` until the proxy stops; returns the exit code. */
 export async function runMcpCommand(command: readonly string[], options: McpCommandOptions, io: CommandIO) {
   const log = (message: string) => io.stderr.write(`narrowing: ${message}\n`);
+  if (options.token !== undefined && io.env.NARROWING_TOKEN !== options.token) {
+    log(
+      '--token puts the token on the command line, where `ps` and /proc show it to every user of ' +
+        'this machine; set NARROWING_TOKEN in the environment instead',
+    );
+  }
   const mcp = await import('../../mcp/index.js');
   const { openGuard } = await import('../../guard/index.js');
   let settings: ReturnType<typeof readSettings>;
