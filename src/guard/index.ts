@@ -16,6 +16,11 @@ export {
   toolCallOutcomes,
 } from './guarded-call.js';
 export { type GuardHandle, type GuardSource, guardHandle, isGuardSession } from './handle.js';
+export type {
+  CheckedCall,
+  GuardObserver,
+  RecordedCall,
+} from './observer.js';
 export {
   type OpenGuardOptions,
   openGuard,

@@ -6,6 +6,7 @@
 import type { NarrowingEngine } from '../core/loop.js';
 import type { Policy } from '../core/policy.js';
 import type { CheckResult, Outcome, Proposal, RecordResult } from '../core/types.js';
+import { type GuardObserver, preciseNow, tellObserver } from './observer.js';
 
 export type RunReason = 'user' | 'compact';
 
@@ -43,6 +44,8 @@ interface SessionParts {
   readonly workspaceRoot: string | undefined;
   /** Closes what the session opened beside the engine (a store connection, say). */
   readonly release?: () => Promise<void>;
+  /** Told about every check and record (telemetry). */
+  readonly observer?: GuardObserver;
 }
 
 export function createGuardSession(parts: SessionParts): GuardSession {
@@ -57,20 +60,68 @@ export function createGuardSession(parts: SessionParts): GuardSession {
     stateDir: parts.stateDir,
     journalPath: parts.journalPath,
     workspaceRoot: parts.workspaceRoot,
-    check: (proposal) => engine.checkProposal(proposal),
-    record: (outcome) => engine.recordOutcome(outcome),
+    check: observed(parts.observer, engine, 'check'),
+    record: observed(parts.observer, engine, 'record'),
     newRun: (reason) => engine.newRun(reason),
     resetSession: (sessionId) => engine.resetSession(sessionId),
     isDone: () => engine.isDone(),
-    flush: () => engine.flush(),
+    flush: async () => {
+      await engine.flush();
+      await flushObserver(parts.observer);
+    },
     close() {
       closing ??= (async () => {
         await engine.close();
         await parts.release?.();
+        await flushObserver(parts.observer);
       })();
       return closing;
     },
   };
+}
+
+function observed(
+  observer: GuardObserver | undefined,
+  engine: NarrowingEngine,
+  step: 'check',
+): GuardSession['check'];
+function observed(
+  observer: GuardObserver | undefined,
+  engine: NarrowingEngine,
+  step: 'record',
+): GuardSession['record'];
+/** The engine's check or record, with the observer told what came of it. */
+function observed(
+  observer: GuardObserver | undefined,
+  engine: NarrowingEngine,
+  step: 'check' | 'record',
+): GuardSession['check'] | GuardSession['record'] {
+  if (step === 'check') {
+    if (observer?.checked === undefined) return (proposal: Proposal) => engine.checkProposal(proposal);
+    return (proposal: Proposal) => {
+      const startedAt = preciseNow();
+      const result = engine.checkProposal(proposal);
+      const call = { proposal, result, sessionId: engine.sessionId, startedAt, endedAt: preciseNow() };
+      tellObserver(() => observer.checked?.(call));
+      return result;
+    };
+  }
+  if (observer?.recorded === undefined) return (outcome: Outcome) => engine.recordOutcome(outcome);
+  return (outcome: Outcome) => {
+    const startedAt = preciseNow();
+    const result = engine.recordOutcome(outcome);
+    const call = { outcome, result, sessionId: engine.sessionId, startedAt, endedAt: preciseNow() };
+    tellObserver(() => observer.recorded?.(call));
+    return result;
+  };
+}
+
+async function flushObserver(observer: GuardObserver | undefined): Promise<void> {
+  try {
+    await observer?.flush?.();
+  } catch {
+    // An exporter that cannot deliver does not fail the guard's close.
+  }
 }
 
 /** The part of a session a transport needs around each call: a face may be handed no more. */
