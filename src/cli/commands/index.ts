@@ -3,6 +3,7 @@ import { register as registerAgent } from './agent.js';
 import { register as registerBench } from './bench.js';
 import { register as registerDemo } from './demo.js';
 import { register as registerExplain } from './explain.js';
+import { register as registerFeedback } from './feedback.js';
 import { register as registerForget } from './forget.js';
 import { register as registerHook } from './hook.js';
 import { register as registerInspect } from './inspect.js';
@@ -34,4 +35,5 @@ export const commandModules: RegisterCommand[] = [
   registerInstall,
   registerDemo,
   registerAgent,
+  registerFeedback,
 ];
