@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { runFeedback } from '../../../src/cli/commands/feedback.js';
+import { runInspect } from '../../../src/cli/commands/inspect.js';
 import { openGuardSync } from '../../../src/guard/open.js';
 import { parseDisputeSelector } from '../../../src/report/feedback.js';
 import { captureIO } from './cli-io.js';
@@ -82,6 +83,14 @@ describe('narrowing-guard feedback', () => {
       lifted: block?.constraintIds,
     });
     expect(typeof dispute?.hash).toBe('string');
+  });
+
+  it('is counted per rule by inspect', async () => {
+    const { project } = await projectWithBlock();
+    await runFeedback('last', { wrong: 'I added the lint script' }, captureIO().io, project);
+    const { io, stdout } = captureIO();
+    await runInspect({}, io, { cwd: project, now: Date.now() });
+    expect(stdout()).toContain('Disputed as wrong: 1 of 1 block, by rule:\n  identical-failure: 1 of 1\n');
   });
 
   it('finds a verdict by its journal entry number', async () => {
