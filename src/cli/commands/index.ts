@@ -11,6 +11,7 @@ import { register as registerInstall } from './install.js';
 import { register as registerMcp } from './mcp.js';
 import { register as registerPolicy } from './policy.js';
 import { register as registerReplay } from './replay.js';
+import { register as registerReport } from './report.js';
 import { register as registerTrace } from './trace.js';
 import { register as registerUnwrap } from './unwrap.js';
 import { register as registerVerify } from './verify.js';
@@ -36,4 +37,5 @@ export const commandModules: RegisterCommand[] = [
   registerDemo,
   registerAgent,
   registerFeedback,
+  registerReport,
 ];
