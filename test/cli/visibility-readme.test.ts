@@ -96,7 +96,7 @@ describe.skipIf(!existsSync(join(root, 'dist', 'hooks', 'hook.js')))('README: se
     const report = cli(['report']);
     expect(report.code).toBe(0);
     expect(report.stdout).toMatch(
-      /^Wrote narrowing-report\.html \(\d+ KB, opens offline\): \d+ calls, 1 failed, 1 blocked, 1 disputed/,
+      /^Wrote narrowing-report\.html \(\d+ KB, opens offline\): 3 calls, 1 failed, 1 blocked, 1 disputed/,
     );
     const json = JSON.parse(cli(['report', '--json']).stdout);
     expect(json.rules[0]).toMatchObject({ rule: 'identical-failure', blocks: 1, disputed: 1 });
