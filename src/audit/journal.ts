@@ -6,7 +6,7 @@
 import { closeSync, existsSync, fsyncSync, writeFileSync } from 'node:fs';
 import type { FileHandle } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import type { AuditSink, JournalEvent, Mutable } from '../core/types.js';
+import type { AuditSink, Mutable } from '../core/types.js';
 import { writeFileAtomic, writeFileAtomicSync } from '../node/atomic-file.js';
 import { onProcessExit } from '../node/exit-hook.js';
 import {
