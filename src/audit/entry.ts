@@ -6,7 +6,7 @@
 import { createHmac, hash } from 'node:crypto';
 import { canonicalJson } from '../core/identity/index.js';
 import { persistableConstraint } from '../core/secrets.js';
-import type { Constraint, JournalEvent } from '../core/types.js';
+import type { Constraint, JournalEvent, RecordedVerdict } from '../core/types.js';
 import { plainCanonicalJson } from './plain-json.js';
 import { type JsonValue, redact } from './redact.js';
 
@@ -39,8 +39,32 @@ export interface ReceiptFields {
   readonly keyed?: true;
 }
 
+/**
+ * A person's word that a verdict was wrong (`narrowing-guard feedback … --wrong "why"`): it names
+ * the disputed entry, the rule and the constraints the verdict rested on, and which were lifted.
+ */
+export interface DisputeEvent {
+  readonly type: 'dispute';
+  readonly at: number;
+  /** The file name of the journal holding the disputed entry (`journal.jsonl`, `journal.2.jsonl`…). */
+  readonly journal: string;
+  /** The disputed proposal's `seq` in that journal. */
+  readonly entry: number;
+  readonly tool: string;
+  readonly callKey: string;
+  readonly verdict: RecordedVerdict;
+  readonly rule?: string;
+  readonly constraintIds: readonly string[];
+  /** The constraints the dispute lifted (those still in force). */
+  readonly lifted: readonly string[];
+  readonly why: string;
+}
+
+/** What a journal records: the engine's events and people's disputes. */
+export type JournalRecord = JournalEvent | DisputeEvent;
+
 /** A journal line as read back. With the `digest` policy, `args` holds an `ArgsDigest`. */
-export type JournalEntry = JournalEvent & ReceiptFields;
+export type JournalEntry = JournalRecord & ReceiptFields;
 
 const MAX_STORED_STRING = 8_192;
 
@@ -68,7 +92,7 @@ const ENGINE_FIELDS: ReadonlySet<string> = new Set([
 ]);
 
 /** The event as it may be written down: plain JSON, no secrets, bounded in size. */
-export function storedFields(event: JournalEvent, content: ContentPolicy): Record<string, JsonValue> {
+export function storedFields(event: JournalRecord, content: ContentPolicy): Record<string, JsonValue> {
   const fields: Record<string, JsonValue> = {};
   for (const key in event) {
     const value = (event as Record<string, unknown>)[key];

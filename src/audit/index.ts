@@ -1,4 +1,11 @@
-export type { ArgsDigest, ContentPolicy, JournalEntry, ReceiptFields } from './entry.js';
+export type {
+  ArgsDigest,
+  ContentPolicy,
+  DisputeEvent,
+  JournalEntry,
+  JournalRecord,
+  ReceiptFields,
+} from './entry.js';
 export { GENESIS_HASH } from './entry.js';
 export type { JournalHead } from './head.js';
 export { journalHeadPath } from './head.js';

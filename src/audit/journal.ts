@@ -6,7 +6,7 @@
 import { closeSync, existsSync, fsyncSync, writeFileSync } from 'node:fs';
 import type { FileHandle } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import type { AuditSink, JournalEvent, Mutable } from '../core/types.js';
+import type { AuditSink, Mutable } from '../core/types.js';
 import { writeFileAtomic, writeFileAtomicSync } from '../node/atomic-file.js';
 import { onProcessExit } from '../node/exit-hook.js';
 import {
@@ -21,6 +21,7 @@ import {
   type ContentPolicy,
   GENESIS_HASH,
   hmacSha256Hex,
+  type JournalRecord,
   type SealedLine,
   sealLine,
   storedFields,
@@ -78,7 +79,7 @@ export interface Journal extends AuditSink {
   readonly path: string;
   readonly headPath: string;
   /** Queues the event; returns its sequence number. Never waits on disk. */
-  record(event: JournalEvent): number;
+  record(event: JournalRecord): number;
   /** Hashes the queue up to `sequence` if needed. Undefined with receipts off or for old receipts. */
   receiptHash(sequence: number): string | undefined;
   /** Verifies what has reached the disk; `flush()` first to include everything recorded. */
@@ -128,7 +129,7 @@ class FileJournal implements Journal {
   private readonly maxBatch: number;
   private readonly report: (problem: JournalProblem) => void;
 
-  private queued: JournalEvent[] = [];
+  private queued: JournalRecord[] = [];
   private lastRecorded: number;
   private lastSealed: number;
   private prevHash: string;
@@ -188,7 +189,7 @@ class FileJournal implements Journal {
     this.stopExitHook = onProcessExit(() => this.flushAtExit());
   }
 
-  record(event: JournalEvent): number {
+  record(event: JournalRecord): number {
     if (this.closing !== undefined) {
       throw new Error(`The journal ${this.path} is closed; events recorded now would be lost.`);
     }
@@ -335,7 +336,7 @@ class FileJournal implements Journal {
     }
   }
 
-  private entryFor(event: JournalEvent, seq: number): UnsealedEntry {
+  private entryFor(event: JournalRecord, seq: number): UnsealedEntry {
     let fields: ReturnType<typeof storedFields>;
     try {
       if (event.type === 'session') this.sessionId = event.sessionId;

@@ -235,6 +235,7 @@ export class NarrowingEngine {
       verdict,
       rule: decisive?.rule,
       reason: decisive?.reason,
+      constraintIds: constraintIdsOf(violations),
     });
     return {
       allowed: verdict === 'allow' || verdict === 'warn',
@@ -959,4 +960,14 @@ function uniformFacts(facts: CallFacts, kind: ActionKind | undefined): CallFacts
     changesTree: facts.changesTree,
   };
   return uniform as CallFacts;
+}
+
+/** The ids of the learned constraints among `violations`, or undefined when none rests on one. */
+function constraintIdsOf(violations: readonly Violation[]): readonly string[] | undefined {
+  const ids: string[] = [];
+  for (const violation of violations) {
+    const id = violation.constraint?.id;
+    if (id !== undefined && !ids.includes(id)) ids.push(id);
+  }
+  return ids.length > 0 ? ids : undefined;
 }

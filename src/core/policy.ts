@@ -170,6 +170,8 @@ export interface Policy {
   sharing: SharingPolicy;
   /** Where learned state is kept: `file`, `sqlite`, `memory` or a `redis://` URL. Default `file`. */
   store?: string;
+  /** Emit an OpenTelemetry span for each verdict (needs `@opentelemetry/api`). Default false. */
+  otel?: boolean;
 }
 
 export type DeepPartial<T> = {

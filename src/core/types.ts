@@ -443,6 +443,8 @@ export type JournalEvent =
       readonly verdict: RecordedVerdict;
       readonly rule?: string;
       readonly reason?: string;
+      /** The learned constraints behind the verdict, when it rests on some (to lift them if disputed). */
+      readonly constraintIds?: readonly string[];
     }
   | {
       readonly type: 'outcome';

@@ -19,6 +19,11 @@ export {
   twinAnswerOf,
 } from './guarded-call.js';
 export { type GuardHandle, type GuardSource, guardHandle, isGuardSession } from './handle.js';
+export type {
+  CheckedCall,
+  GuardObserver,
+  RecordedCall,
+} from './observer.js';
 export {
   answersDuplicate,
   type CallClaim,

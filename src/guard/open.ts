@@ -22,6 +22,8 @@ import { detectProjectContext } from '../node/project-context.js';
 import { loadPolicyFile, parsePolicy } from '../policy-file/index.js';
 import { createFileStore, createMemoryStore, describeStoreProblem } from '../stores/index.js';
 import { isRedisUrl, redactRedisUrl } from '../stores/redis-url.js';
+import { type OtelOption, telemetryObserver } from '../telemetry/index.js';
+import type { GuardObserver } from './observer.js';
 import { createGuardSession, type GuardSession } from './session.js';
 import { hasSessionTable, keepSessionStateIn } from './session-state.js';
 
@@ -97,12 +99,20 @@ export interface OpenGuardOptions {
    * `throw` refuses to open.
    */
   readonly whenStateUnavailable?: 'memory' | 'throw';
+  /**
+   * OpenTelemetry spans for every verdict: `true` uses the tracer provider an SDK registered, or
+   * give a tracer. Default: the policy's `otel`, else off. Needs `@opentelemetry/api` installed.
+   */
+  readonly otel?: OtelOption;
+  /** Told about every check and record (telemetry of your own). Replaces `otel`'s observer. */
+  readonly observer?: GuardObserver;
 }
 
 /** Opens a guard. Asynchronous because some stores connect before they can answer. */
 export async function openGuard(options: OpenGuardOptions = {}): Promise<GuardSession> {
   const report = options.onProblem ?? reportToStderr;
   const policy = resolveGuardPolicy(options);
+  options = withObserver(options, policy);
   const choice = storeChoice(options, policy);
   const workspaceRoot = options.workspaceRoot ?? process.cwd();
   const stateDir = resolveStateDir(options, choice, workspaceRoot);
@@ -123,6 +133,7 @@ export async function openGuard(options: OpenGuardOptions = {}): Promise<GuardSe
 export function openGuardSync(options: OpenGuardOptions = {}): GuardSession {
   const report = options.onProblem ?? reportToStderr;
   const policy = resolveGuardPolicy(options);
+  options = withObserver(options, policy);
   const choice = storeChoice(options, policy);
   if (choice === 'sqlite' || isRedisChoice(choice)) {
     throw usage('the sqlite and redis stores connect before they answer: open them with `await openGuard()`');
@@ -265,10 +276,21 @@ function compose(
     workspaceRoot,
     ...(journal && { journal }),
     ...(stopListening && { release: async () => stopListening() }),
+    ...(options.observer && { observer: options.observer }),
   });
   // A store with a table of its own (SQLite) keeps the sessions' run state beside what they learned.
   if (hasSessionTable(store)) keepSessionStateIn(session, store.sessions);
   return session;
+}
+
+/**
+ * The options with the observer telemetry asks for (`otel`, else the policy's), resolved before
+ * anything is opened: a missing `@opentelemetry/api` is the caller's to fix, not a reason to run in memory.
+ */
+function withObserver(options: OpenGuardOptions, policy: Policy): OpenGuardOptions {
+  if (options.observer !== undefined) return options;
+  const observer = telemetryObserver(options.otel ?? policy.otel, policy.preset);
+  return observer === undefined ? options : { ...options, observer };
 }
 
 function storeChoice(options: OpenGuardOptions, policy: Policy): StoreOption {

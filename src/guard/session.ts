@@ -9,6 +9,7 @@ import type { NarrowingEngine } from '../core/loop.js';
 import type { Policy } from '../core/policy.js';
 import type { AuditSink, CheckResult, Outcome, Proposal, RecordResult } from '../core/types.js';
 import { COALESCED_RULE } from './in-flight.js';
+import { type GuardObserver, preciseNow, tellObserver } from './observer.js';
 
 export type RunReason = 'user' | 'compact';
 
@@ -53,6 +54,8 @@ interface SessionParts {
   readonly journal?: AuditSink;
   /** Closes what the session opened beside the engine (a store connection, say). */
   readonly release?: () => Promise<void>;
+  /** Told about every check and record (telemetry). */
+  readonly observer?: GuardObserver;
 }
 
 export function createGuardSession(parts: SessionParts): GuardSession {
@@ -67,8 +70,8 @@ export function createGuardSession(parts: SessionParts): GuardSession {
     stateDir: parts.stateDir,
     journalPath: parts.journalPath,
     workspaceRoot: parts.workspaceRoot,
-    check: (proposal) => engine.checkProposal(proposal),
-    record: (outcome) => engine.recordOutcome(outcome),
+    check: observed(parts.observer, engine, 'check'),
+    record: observed(parts.observer, engine, 'record'),
     noteCoalesced(proposal, reason) {
       parts.journal?.record({
         type: 'proposal',
@@ -84,11 +87,15 @@ export function createGuardSession(parts: SessionParts): GuardSession {
     newRun: (reason) => engine.newRun(reason),
     resetSession: (sessionId) => engine.resetSession(sessionId),
     isDone: () => engine.isDone(),
-    flush: () => engine.flush(),
+    flush: async () => {
+      await engine.flush();
+      await flushObserver(parts.observer);
+    },
     close() {
       closing ??= (async () => {
         await engine.close();
         await parts.release?.();
+        await flushObserver(parts.observer);
       })();
       return closing;
     },
@@ -102,6 +109,50 @@ function callKeyOf(engine: NarrowingEngine, proposal: Proposal): string {
     return identifyArguments(proposal.tool, withoutFreeText(proposal), normalize).identity.callKey;
   } catch {
     return 'unreadable';
+  }
+}
+
+function observed(
+  observer: GuardObserver | undefined,
+  engine: NarrowingEngine,
+  step: 'check',
+): GuardSession['check'];
+function observed(
+  observer: GuardObserver | undefined,
+  engine: NarrowingEngine,
+  step: 'record',
+): GuardSession['record'];
+/** The engine's check or record, with the observer told what came of it. */
+function observed(
+  observer: GuardObserver | undefined,
+  engine: NarrowingEngine,
+  step: 'check' | 'record',
+): GuardSession['check'] | GuardSession['record'] {
+  if (step === 'check') {
+    if (observer?.checked === undefined) return (proposal: Proposal) => engine.checkProposal(proposal);
+    return (proposal: Proposal) => {
+      const startedAt = preciseNow();
+      const result = engine.checkProposal(proposal);
+      const call = { proposal, result, sessionId: engine.sessionId, startedAt, endedAt: preciseNow() };
+      tellObserver(() => observer.checked?.(call));
+      return result;
+    };
+  }
+  if (observer?.recorded === undefined) return (outcome: Outcome) => engine.recordOutcome(outcome);
+  return (outcome: Outcome) => {
+    const startedAt = preciseNow();
+    const result = engine.recordOutcome(outcome);
+    const call = { outcome, result, sessionId: engine.sessionId, startedAt, endedAt: preciseNow() };
+    tellObserver(() => observer.recorded?.(call));
+    return result;
+  };
+}
+
+async function flushObserver(observer: GuardObserver | undefined): Promise<void> {
+  try {
+    await observer?.flush?.();
+  } catch {
+    // An exporter that cannot deliver does not fail the guard's close.
   }
 }
 

@@ -38,6 +38,8 @@ export interface HookOptions {
   /** Where problems that do not stop the hook are reported. Default: stderr. */
   readonly onProblem?: (message: string) => void;
   readonly clock?: Clock;
+  /** Emit OpenTelemetry spans for each verdict (the policy's `otel` otherwise). */
+  readonly otel?: boolean;
 }
 
 const NONE: HookVerdict = { type: 'none' };
@@ -57,6 +59,7 @@ export async function handleHookEvent(received: HookEvent, options: HookOptions 
     ...(options.stateDir !== undefined && { stateDir: options.stateDir }),
     ...(options.store !== undefined && { store: options.store }),
     ...(options.clock !== undefined && { clock: options.clock }),
+    ...(options.otel && { otel: true }),
     workspaceRoot: event.workspace ?? process.cwd(),
     ...(hostProjectDir() !== undefined && { projectDir: hostProjectDir() }),
     // Whatever the store, the project's state directory holds the journal (and the run state of a

@@ -26,6 +26,8 @@ Options:
   --fail-closed      refuse a call the guard could not check (default: let it run)
   --deadline-ms N    the hook process answers and exits within N ms (default 5000)
   --no-daemon        handle the event in this process instead of asking the helper
+  --otel             emit OpenTelemetry spans for each verdict from this process (implies --no-daemon;
+                     needs @opentelemetry/api and an SDK registered, see docs/visibility.md)
   --idle-ms N        how long the helper waits for events before it exits (default 600000)
   -h, --help         this text
 
@@ -105,7 +107,8 @@ export async function hookMain(argv: readonly string[]): Promise<number> {
     ...(values.preset !== undefined && { preset: values.preset as PresetName }),
     ...(values['state-dir'] !== undefined && { stateDir: resolve(values['state-dir']) }),
     ...(values['fail-closed'] && { failClosed: true }),
-    ...(values['no-daemon'] && { daemon: false }),
+    ...((values['no-daemon'] || values.otel) && { daemon: false }),
+    ...(values.otel && { otel: true }),
     ...(deadlineMs !== undefined && { deadlineMs }),
     ...(daemonIdleMs !== undefined && { daemonIdleMs }),
   });
@@ -179,6 +182,7 @@ function parse(argv: readonly string[]) {
       'fail-closed': { type: 'boolean' },
       'deadline-ms': { type: 'string' },
       'no-daemon': { type: 'boolean' },
+      otel: { type: 'boolean' },
       'idle-ms': { type: 'string' },
       socket: { type: 'string' },
       help: { type: 'boolean', short: 'h' },

@@ -241,6 +241,10 @@ export const policyInputSchema = section({
     .string({ error: 'file, sqlite, memory or a redis:// URL' })
     .regex(/^(file|sqlite|memory|rediss?:\/\/.+)$/, { error: 'file, sqlite, memory or a redis:// URL' })
     .meta({ description: 'Where learned state is kept: file (default), sqlite, memory or a redis:// URL.' }),
+  otel: z.boolean({ error: 'true or false' }).meta({
+    description:
+      'Emit an OpenTelemetry span for each verdict through @opentelemetry/api (install it, and register an SDK).',
+  }),
 });
 
 export type PolicyFileInput = z.infer<typeof policyInputSchema>;

@@ -160,7 +160,21 @@ function formatBlocks(recent: RecentBlocks | undefined, now: number): string[] {
       : `Recent blocks (last ${shown} of ${recent.total}), newest first:`;
   const lines = [title];
   for (const block of [...recent.blocks].reverse()) lines.push(...blockLines(block, now));
-  return [...lines, ...damaged];
+  return [...lines, ...disputeLines(recent), ...damaged];
+}
+
+/** Disputed blocks per rule (`narrowing-guard feedback`): the field's own false-block rate. */
+function disputeLines(recent: RecentBlocks): string[] {
+  const rules = Object.entries(recent.byRule ?? {}).filter(([, counts]) => counts.disputed > 0);
+  if (rules.length === 0) return [];
+  const disputed = rules.reduce((sum, [, counts]) => sum + counts.disputed, 0);
+  const lines = [
+    `Disputed as wrong: ${disputed} of ${recent.total} block${recent.total === 1 ? '' : 's'}, by rule:`,
+  ];
+  for (const [rule, counts] of rules.sort((a, b) => b[1].disputed - a[1].disputed)) {
+    lines.push(`  ${rule}: ${counts.disputed} of ${counts.blocks}`);
+  }
+  return lines;
 }
 
 function blockLines(block: BlockNote, now: number): string[] {
@@ -203,5 +217,6 @@ export function inspectionJson(inspection: Inspection): unknown {
     hiddenExpired: inspection.hiddenExpired,
     blocks: (inspection.recent?.blocks ?? []).map((block) => ({ ...block, at: iso(block.at) })),
     totalBlocks: inspection.recent?.total ?? 0,
+    disputesByRule: inspection.recent?.byRule ?? {},
   };
 }

@@ -19,6 +19,13 @@ export interface RecentBlocks {
   readonly total: number;
   /** Lines that were not journal entries (run `narrowing-guard verify` to see why). */
   readonly badLines: number;
+  /** Blocks and disputes of them (`narrowing-guard feedback`), by rule. */
+  readonly byRule?: Readonly<Record<string, RuleDisputes>>;
+}
+
+export interface RuleDisputes {
+  blocks: number;
+  disputed: number;
 }
 
 export function isBlock(entry: JournalEntry): entry is Extract<JournalEntry, { type: 'proposal' }> {
@@ -30,9 +37,21 @@ export async function recentBlocks(path: string, limit: number): Promise<RecentB
   const blocks: BlockNote[] = [];
   let total = 0;
   let badLines = 0;
+  const byRule = new Map<string, RuleDisputes>();
+  const ruleOf = (rule: string | undefined) => {
+    const name = rule ?? 'unknown';
+    let counts = byRule.get(name);
+    if (counts === undefined) {
+      counts = { blocks: 0, disputed: 0 };
+      byRule.set(name, counts);
+    }
+    return counts;
+  };
   const entries = readJournal(path, { onBadLine: () => badLines++ });
   for await (const entry of entries) {
+    if (entry.type === 'dispute' && entry.verdict !== 'warn') ruleOf(entry.rule).disputed++;
     if (!isBlock(entry)) continue;
+    ruleOf(entry.rule).blocks++;
     total++;
     blocks.push({
       seq: entry.seq,
@@ -45,5 +64,5 @@ export async function recentBlocks(path: string, limit: number): Promise<RecentB
     });
     if (blocks.length > limit) blocks.shift();
   }
-  return { blocks, total, badLines };
+  return { blocks, total, badLines, byRule: Object.fromEntries(byRule) };
 }

@@ -64,7 +64,7 @@ describe('parsePolicy error messages', () => {
   it('lists the known fields when no field is close', () => {
     expect(problemsOf({ retries: 3 })).toEqual([
       'unknown field "retries" at the top level (known fields: preset, enforcement, learning, ' +
-        'detectors, budget, tools, alternatives, context, sharing, store)',
+        'detectors, budget, tools, alternatives, context, sharing, store, otel)',
     ]);
   });
 

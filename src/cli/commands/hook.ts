@@ -31,6 +31,7 @@ export function register(program: Command): void {
     )
     .option('--fail-closed', 'refuse calls the guard could not check (default: let them run)')
     .option('--deadline-ms <n>', 'answer without the guard after this long (default 5000)')
+    .option('--otel', 'emit OpenTelemetry spans for each verdict (see docs/visibility.md)')
     .addHelpText('after', HELP)
     .action(async (agent: string, options: HookCommandOptions) => {
       const { hookMain } = await import('../../hooks/main.js');
@@ -45,6 +46,7 @@ interface HookCommandOptions {
   readonly store?: string;
   readonly failClosed?: boolean;
   readonly deadlineMs?: string;
+  readonly otel?: boolean;
 }
 
 /** The options as the words the hook's own entry reads (the bin hands `hook …` to it directly). */
@@ -56,5 +58,6 @@ function optionWords(options: HookCommandOptions): string[] {
     ...(options.store !== undefined ? ['--store', options.store] : []),
     ...(options.failClosed ? ['--fail-closed'] : []),
     ...(options.deadlineMs !== undefined ? ['--deadline-ms', options.deadlineMs] : []),
+    ...(options.otel ? ['--otel'] : []),
   ];
 }

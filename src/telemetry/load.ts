@@ -1,0 +1,41 @@
+/**
+ * `@opentelemetry/api` is an optional peer: it is loaded only when telemetry is asked for (`--otel`,
+ * the policy's `otel: true`, or `openGuard({ otel: true })`), and its absence is a `DEPENDENCY_MISSING` error that says what to install.
+ */
+import { createRequire } from 'node:module';
+import { NarrowingError } from '../core/errors.js';
+import type { OtelTracer, OtelTracerProvider } from './types.js';
+
+/** What narrowing uses of `@opentelemetry/api`. */
+export interface OtelApi {
+  readonly trace: {
+    getTracer(name: string, version?: string): OtelTracer;
+    getTracerProvider(): OtelTracerProvider;
+  };
+}
+
+const require = createRequire(import.meta.url);
+
+/** The installed `@opentelemetry/api`; `DEPENDENCY_MISSING` when it is not installed. */
+export function loadOpenTelemetry(load: (name: string) => unknown = require): OtelApi {
+  let api: unknown;
+  try {
+    api = load('@opentelemetry/api');
+  } catch (error) {
+    throw new NarrowingError(
+      'DEPENDENCY_MISSING',
+      'OpenTelemetry was asked for (--otel or the policy\'s "otel: true") but @opentelemetry/api is ' +
+        'not installed: run `npm install @opentelemetry/api` beside narrowing-guard, and register an ' +
+        'OpenTelemetry SDK with an exporter (see docs/visibility.md), or turn --otel off',
+      { cause: error },
+    );
+  }
+  const trace = (api as Partial<OtelApi> | undefined)?.trace;
+  if (typeof trace?.getTracer !== 'function') {
+    throw new NarrowingError(
+      'DEPENDENCY_MISSING',
+      '@opentelemetry/api was found but has no trace API: install a 1.x version (^1.3.0)',
+    );
+  }
+  return api as OtelApi;
+}

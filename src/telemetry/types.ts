@@ -1,0 +1,35 @@
+/**
+ * The few shapes of the OpenTelemetry API that narrowing uses, written out so that its own types
+ * never require `@opentelemetry/api` to be installed (it is an optional peer).
+ */
+
+export type OtelAttributeValue = string | number | boolean | string[];
+export type OtelAttributes = Record<string, OtelAttributeValue>;
+
+/** `SpanKind.INTERNAL` of the API: the check runs in the process that asks for it. */
+export const SPAN_KIND_INTERNAL = 0;
+
+/** `SpanStatusCode.ERROR` of the API. */
+export const SPAN_STATUS_ERROR = 2;
+
+export interface OtelSpan {
+  setAttribute(key: string, value: OtelAttributeValue): unknown;
+  addEvent(name: string, attributes?: OtelAttributes, time?: number): unknown;
+  setStatus(status: { code: number; message?: string }): unknown;
+  end(endTime?: number): void;
+}
+
+export interface OtelTracer {
+  startSpan(
+    name: string,
+    options?: { kind?: number; attributes?: OtelAttributes; startTime?: number },
+    context?: unknown,
+  ): OtelSpan;
+}
+
+export interface OtelTracerProvider {
+  getTracer(name: string, version?: string): OtelTracer;
+  /** The SDK's provider has it; the API's proxy hands it over through `getDelegate`. */
+  forceFlush?(): Promise<void>;
+  getDelegate?(): OtelTracerProvider;
+}
