@@ -19,11 +19,6 @@ export {
   twinAnswerOf,
 } from './guarded-call.js';
 export { type GuardHandle, type GuardSource, guardHandle, isGuardSession } from './handle.js';
-export type {
-  CheckedCall,
-  GuardObserver,
-  RecordedCall,
-} from './observer.js';
 export {
   answersDuplicate,
   type CallClaim,
@@ -39,6 +34,11 @@ export {
   type WaitOptions,
   waitForTwin,
 } from './in-flight.js';
+export type {
+  CheckedCall,
+  GuardObserver,
+  RecordedCall,
+} from './observer.js';
 export {
   type OpenGuardOptions,
   openGuard,

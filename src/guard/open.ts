@@ -12,12 +12,7 @@ import { NarrowingError } from '../core/errors.js';
 import { NarrowingEngine } from '../core/loop.js';
 import type { Enforcement, Policy, PolicyInput, PresetName } from '../core/policy.js';
 import type { Clock, DomainAdapter, StateStore, WorldProbe } from '../core/types.js';
-import {
-  createFileProbe,
-  defaultStateDir,
-  installNativeHash,
-  stateLayout,
-} from '../node/index.js';
+import { createFileProbe, defaultStateDir, installNativeHash, stateLayout } from '../node/index.js';
 import { detectProjectContext } from '../node/project-context.js';
 import { loadPolicyFile, parsePolicy } from '../policy-file/index.js';
 import { createFileStore, createMemoryStore, describeStoreProblem } from '../stores/index.js';
