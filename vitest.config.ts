@@ -6,5 +6,8 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 30_000,
     pool: 'forks',
+    // Most test files wait on processes they start (hooks, the CLI, MCP servers, npm); two workers
+    // keep a 2-core machine busy where the default of cores − 1 leaves one of them idle.
+    maxWorkers: 2,
   },
 });
