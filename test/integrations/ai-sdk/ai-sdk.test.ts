@@ -1,9 +1,9 @@
-import { generateText, isStepCount, tool } from 'ai';
+import { generateText, isStepCount } from 'ai';
 import { afterEach, describe, expect, it } from 'vitest';
-import { z } from 'zod';
 import { allApprove, narrowingForAiSdk } from '../../../src/integrations/ai-sdk/index.js';
 import { codingWorkspace, FIXED_SUM, quiet, type Workspace } from '../support/workspace.js';
 import { type ScriptStep, scriptedModel, toolResultsIn } from './scripted-model.js';
+import { toolsFor } from './support.js';
 
 const workspaces: Workspace[] = [];
 afterEach(() => {
@@ -14,31 +14,6 @@ function workspace(): Workspace {
   const created = codingWorkspace();
   workspaces.push(created);
   return created;
-}
-
-function toolsFor(ws: Workspace) {
-  return {
-    read_file: tool({
-      description: 'Read a file of the project',
-      inputSchema: z.object({ path: z.string() }),
-      execute: async ({ path }) => ws.readFile(path),
-    }),
-    edit_file: tool({
-      description: 'Replace the content of a file',
-      inputSchema: z.object({ path: z.string(), content: z.string() }),
-      execute: async ({ path, content }) => ws.editFile(path, content),
-    }),
-    run_tests: tool({
-      description: 'Run the test suite',
-      inputSchema: z.object({}),
-      execute: async () => ws.runTests(),
-    }),
-    fetch_url: tool({
-      description: 'Fetch a URL',
-      inputSchema: z.object({ url: z.string() }),
-      execute: async ({ url }): Promise<string> => ws.fetchUrl(url),
-    }),
-  };
 }
 
 async function runAgent(ws: Workspace, script: readonly ScriptStep[], policy?: object) {
