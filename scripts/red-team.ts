@@ -5,7 +5,7 @@
  */
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createToolCallAdapter, toolCallToOutcome, toolCallToProposal } from '../src/adapters/tool-call/index.js';
@@ -62,6 +62,11 @@ function refused(run: () => unknown): string | undefined {
   } catch (error) {
     return (error as { code?: string }).code ?? (error as Error).message;
   }
+}
+
+/** A file's text, or nothing when it was never written (a store saves only what it keeps). */
+function textIfWritten(path: string): string {
+  return existsSync(path) ? readFileSync(path, 'utf8') : '';
 }
 
 function failClone(loop: Pick<EngineLoop, 'checkProposal' | 'recordOutcome'>): void {
@@ -150,6 +155,12 @@ const ATTACKS: readonly Attack[] = [
       );
       await loop.close();
       await store.close();
+      // The store writes state.json only when it has something to keep across sessions.
+      if (!existsSync(path)) {
+        return JSON.stringify(verdict).includes(TOKEN)
+          ? { failed: 'the verdict repeats the token' }
+          : 'redacted in the verdict; nothing written to state.json';
+      }
       const saved = readFileSync(path, 'utf8');
       if (JSON.stringify(verdict).includes(TOKEN)) return { failed: 'the verdict repeats the token' };
       if (saved.includes(TOKEN)) return { failed: 'state.json holds the token' };
@@ -413,7 +424,7 @@ const ATTACKS: readonly Attack[] = [
       }
       const refusal = verdictText(guard.check(call));
       await guard.close();
-      const kept = ['state.json', 'journal.jsonl'].map((name) => readFileSync(join(state, name), 'utf8')).join('');
+      const kept = ['state.json', 'journal.jsonl'].map((name) => textIfWritten(join(state, name))).join('');
       return kept.includes(key) || refusal.includes(key)
         ? { failed: 'the echoed key was kept' }
         : 'redacted in the error, the ban, the journal and the refusal';
@@ -437,7 +448,7 @@ const ATTACKS: readonly Attack[] = [
       }
       const refusal = verdictText(guard.check(call));
       await guard.close();
-      const kept = ['state.json', 'journal.jsonl'].map((name) => readFileSync(join(state, name), 'utf8')).join('');
+      const kept = ['state.json', 'journal.jsonl'].map((name) => textIfWritten(join(state, name))).join('');
       return kept.includes(password) || refusal.includes(password)
         ? { failed: 'the password was kept' }
         : 'redacted in the state, the journal and the refusal';

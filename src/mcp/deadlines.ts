@@ -114,6 +114,8 @@ export class Deadlines {
       entry.state = 'due';
     }
     if (next < Number.POSITIVE_INFINITY) this.setTimer(next);
+    // A timer that fired late finds several passed: they are called in the order they fell due.
+    if (due.length > 1) due.sort((a, b) => a.at - b.at);
     // Last: a function called here may add, reset or clear deadlines, and the timer is already right.
     for (const entry of due) {
       // An earlier one may have reset or cleared it.

@@ -52,13 +52,16 @@ export class LocalCopy {
 }
 
 /**
- * The fields an engine changes on a constraint it keeps: equal in all of them, two copies say the
+ * The fields an engine changes on a constraint it keeps (its key too, when it re-keys a ban an older
+ * version wrote): equal in all of them, two copies say the
  * same thing, and the exact comparison (which serialises both) is skipped. Every save exports the
  * whole state, so this is what keeps a save of 40,000 unchanged constraints cheap.
  */
 function sameVersion(a: Constraint, b: Constraint): boolean {
   return (
     a.evidence.lastAt === b.evidence.lastAt &&
+    a.callKey === b.callKey &&
+    a.keyHash === b.keyHash &&
     a.createdAt === b.createdAt &&
     a.expiresAt === b.expiresAt &&
     a.strikes === b.strikes &&

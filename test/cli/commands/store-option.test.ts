@@ -100,7 +100,18 @@ describe('--store values', () => {
     );
   });
 
-  const takers = ['mcp', 'inspect', 'explain', 'forget', 'replay', 'wrap', 'hook', 'install', 'agent'];
+  const takers = [
+    'mcp',
+    'inspect',
+    'explain',
+    'forget',
+    'feedback',
+    'replay',
+    'wrap',
+    'hook',
+    'install',
+    'agent',
+  ];
   it.each(takers)('is an option of narrowing-guard %s', (name) => {
     const program = new Command().enablePositionalOptions();
     for (const register of commandModules) register(program);
