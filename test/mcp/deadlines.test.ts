@@ -77,6 +77,23 @@ describe('deadlines on one timer', () => {
     expect(seen.names()).toEqual(['again', 'again']);
   });
 
+  it('call deadlines that a late timer finds passed together in the order they fell due', async () => {
+    const deadlines = new Deadlines();
+    const seen = recorder();
+    const later = deadlines.add(20, seen.expire('moved'));
+    const cleared = deadlines.add(20, seen.expire('cleared'));
+    deadlines.add(10, () => {
+      seen.expire('first')();
+      later.reset(40);
+      cleared.clear();
+    });
+    // A busy event loop: the timer fires only once all three have passed.
+    const busyUntil = performance.now() + 30;
+    while (performance.now() < busyUntil) {}
+    await sleep(5);
+    expect(seen.names()).toEqual(['first']);
+  });
+
   it('let a deadline’s function reset or clear the others that pass with it', async () => {
     const deadlines = new Deadlines();
     const seen = recorder();
