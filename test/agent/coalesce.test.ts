@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createAgent, defineTool } from '../../src/agent/index.js';
+import { type AgentTool, createAgent, defineTool } from '../../src/agent/index.js';
 import { eventLog, modelOn, scriptedServer } from './support/agent.js';
 
 const folders: string[] = [];
@@ -27,32 +27,46 @@ function journalVerdicts(path: string): string[] {
     .map((entry) => entry.verdict ?? '');
 }
 
+/** `read_file` as the agent defines it, running `execute` on each call. */
+function readFileTool(execute: (args: { path?: unknown }) => string): AgentTool {
+  return defineTool({
+    name: 'read_file',
+    description: 'Reads a file of the project.',
+    inputSchema: { type: 'object', properties: { path: { type: 'string' } }, required: ['path'] },
+    execute,
+  });
+}
+
+/** Runs the agent once on a scripted model with `tools` and `guard`; returns its result and events. */
+async function runScripted(
+  tools: AgentTool[],
+  script: Parameters<typeof scriptedServer>[0],
+  prompt: string,
+  guard: Parameters<typeof createAgent>[0]['guard'] = { store: 'memory' },
+) {
+  const server = await scriptedServer(script);
+  const log = eventLog();
+  const agent = await createAgent({ model: modelOn(server), tools, guard, onEvent: log.onEvent });
+  const result = await agent.run(prompt);
+  await agent.close();
+  return { result, log };
+}
+
+const failingRead = (count: () => void) => (args: { path?: unknown }) => {
+  count();
+  throw new Error(`ENOENT: no such file or directory, open '${String(args.path)}'`);
+};
+
 describe('identical calls in one model response', () => {
   it('run a failing call once and answer the duplicates from it, recorded as coalesced', async () => {
     let runs = 0;
-    const readFile = defineTool({
-      name: 'read_file',
-      description: 'Reads a file of the project.',
-      inputSchema: { type: 'object', properties: { path: { type: 'string' } }, required: ['path'] },
-      execute: ({ path }) => {
-        runs += 1;
-        throw new Error(`ENOENT: no such file or directory, open '${String(path)}'`);
-      },
-    });
-    const server = await scriptedServer([
-      { toolCalls: [readMissing, readMissing, readMissing] },
-      { text: 'config/prod.yaml does not exist.' },
-    ]);
     const state = stateFolder();
-    const log = eventLog();
-    const agent = await createAgent({
-      model: modelOn(server),
-      tools: [readFile],
-      guard: { stateDir: state, journal: join(state, 'journal.jsonl') },
-      onEvent: log.onEvent,
-    });
-    const result = await agent.run('What are the production settings?');
-    await agent.close();
+    const { result, log } = await runScripted(
+      [readFileTool(failingRead(() => (runs += 1)))],
+      [{ toolCalls: [readMissing, readMissing, readMissing] }, { text: 'config/prod.yaml does not exist.' }],
+      'What are the production settings?',
+      { stateDir: state, journal: join(state, 'journal.jsonl') },
+    );
 
     expect(result.text).toBe('config/prod.yaml does not exist.');
     expect(runs).toBe(1);
@@ -69,28 +83,15 @@ describe('identical calls in one model response', () => {
 
   it('run a successful read again, as reads change nothing', async () => {
     let runs = 0;
-    const readFile = defineTool({
-      name: 'read_file',
-      description: 'Reads a file of the project.',
-      inputSchema: { type: 'object', properties: { path: { type: 'string' } }, required: ['path'] },
-      execute: () => {
-        runs += 1;
-        return 'mode: production';
-      },
+    const readFile = readFileTool(() => {
+      runs += 1;
+      return 'mode: production';
     });
-    const server = await scriptedServer([
-      { toolCalls: [readMissing, readMissing] },
-      { text: 'The mode is production.' },
-    ]);
-    const log = eventLog();
-    const agent = await createAgent({
-      model: modelOn(server),
-      tools: [readFile],
-      guard: { store: 'memory' },
-      onEvent: log.onEvent,
-    });
-    await agent.run('What are the production settings?');
-    await agent.close();
+    const { log } = await runScripted(
+      [readFile],
+      [{ toolCalls: [readMissing, readMissing] }, { text: 'The mode is production.' }],
+      'What are the production settings?',
+    );
 
     expect(runs).toBe(2);
     expect(log.ofType('tool-call').map((event) => event.verdict)).toEqual(['allow', 'allow']);
@@ -112,16 +113,11 @@ describe('identical calls in one model response', () => {
       },
     });
     const message = { name: 'send_message', args: { channel: '#deploys', text: 'Release 4.2 is out.' } };
-    const server = await scriptedServer([{ toolCalls: [message, message] }, { text: 'Announced.' }]);
-    const log = eventLog();
-    const agent = await createAgent({
-      model: modelOn(server),
-      tools: [sendMessage],
-      guard: { store: 'memory' },
-      onEvent: log.onEvent,
-    });
-    await agent.run('Announce the release.');
-    await agent.close();
+    const { log } = await runScripted(
+      [sendMessage],
+      [{ toolCalls: [message, message] }, { text: 'Announced.' }],
+      'Announce the release.',
+    );
 
     expect(sent).toHaveLength(1);
     expect(log.ofType('tool-result').map((event) => [event.status, event.output])).toEqual([
@@ -132,29 +128,11 @@ describe('identical calls in one model response', () => {
 
   it('leave identical calls of different responses to the guard', async () => {
     let runs = 0;
-    const readFile = defineTool({
-      name: 'read_file',
-      description: 'Reads a file of the project.',
-      inputSchema: { type: 'object', properties: { path: { type: 'string' } }, required: ['path'] },
-      execute: ({ path }) => {
-        runs += 1;
-        throw new Error(`ENOENT: no such file or directory, open '${String(path)}'`);
-      },
-    });
-    const server = await scriptedServer([
-      { toolCalls: [readMissing] },
-      { toolCalls: [readMissing] },
-      { text: 'It is missing.' },
-    ]);
-    const log = eventLog();
-    const agent = await createAgent({
-      model: modelOn(server),
-      tools: [readFile],
-      guard: { store: 'memory' },
-      onEvent: log.onEvent,
-    });
-    await agent.run('What are the production settings?');
-    await agent.close();
+    const { log } = await runScripted(
+      [readFileTool(failingRead(() => (runs += 1)))],
+      [{ toolCalls: [readMissing] }, { toolCalls: [readMissing] }, { text: 'It is missing.' }],
+      'What are the production settings?',
+    );
 
     expect(runs).toBe(1);
     expect(log.ofType('tool-call').map((event) => event.verdict)).toEqual(['allow', 'block']);
