@@ -69,6 +69,32 @@ function textIfWritten(path: string): string {
   return existsSync(path) ? readFileSync(path, 'utf8') : '';
 }
 
+/**
+ * A guard with a redacting journal sees `call` fail twice with `failure`, then is asked once more:
+ * what its state and journal kept, and the refusal's text.
+ */
+async function failTwiceThenAsk(
+  dir: string,
+  call: { tool: string; args: Record<string, unknown> },
+  failure: { content: string; exitCode?: number },
+): Promise<{ kept: string; refusal: string }> {
+  const state = stateDir(dir);
+  const guard = openGuardSync({
+    stateDir: state,
+    probe: false,
+    journal: createJournal({ path: join(state, 'journal.jsonl'), content: 'redacted', ...quiet }),
+    ...quiet,
+  });
+  for (let round = 0; round < 2; round++) {
+    guard.check(call);
+    guard.record({ proposal: call, success: false, ...failure });
+  }
+  const refusal = verdictText(guard.check(call));
+  await guard.close();
+  const kept = ['state.json', 'journal.jsonl'].map((name) => textIfWritten(join(state, name))).join('');
+  return { kept, refusal };
+}
+
 function failClone(loop: Pick<EngineLoop, 'checkProposal' | 'recordOutcome'>): void {
   const command = `git clone https://x-access-token:${TOKEN}@github.com/acme/missing.git`;
   const proposal = toolCallToProposal('bash', { command });
@@ -410,21 +436,10 @@ const ATTACKS: readonly Attack[] = [
     name: 'tool error echoing the api_key the call carried',
     run: async (dir) => {
       const key = 'zq8XvL2mT9wR4bK7pN3s';
-      const state = stateDir(dir);
-      const guard = openGuardSync({
-        stateDir: state,
-        probe: false,
-        journal: createJournal({ path: join(state, 'journal.jsonl'), content: 'redacted', ...quiet }),
-        ...quiet,
-      });
       const call = { tool: 'deploy_service', args: { service: 'billing', api_key: key } };
-      for (let round = 0; round < 2; round++) {
-        guard.check(call);
-        guard.record({ proposal: call, success: false, content: `Error: credential ${key} rejected (403)` });
-      }
-      const refusal = verdictText(guard.check(call));
-      await guard.close();
-      const kept = ['state.json', 'journal.jsonl'].map((name) => textIfWritten(join(state, name))).join('');
+      const { kept, refusal } = await failTwiceThenAsk(dir, call, {
+        content: `Error: credential ${key} rejected (403)`,
+      });
       return kept.includes(key) || refusal.includes(key)
         ? { failed: 'the echoed key was kept' }
         : 'redacted in the error, the ban, the journal and the refusal';
@@ -434,21 +449,11 @@ const ATTACKS: readonly Attack[] = [
     name: 'opaque password piped to docker login',
     run: async (dir) => {
       const password = 'Opaque-pw-7781';
-      const state = stateDir(dir);
-      const guard = openGuardSync({
-        stateDir: state,
-        probe: false,
-        journal: createJournal({ path: join(state, 'journal.jsonl'), content: 'redacted', ...quiet }),
-        ...quiet,
-      });
       const call = { tool: 'bash', args: { command: `echo ${password} | docker login -u ci --password-stdin reg.example` } };
-      for (let round = 0; round < 2; round++) {
-        guard.check(call);
-        guard.record({ proposal: call, success: false, content: 'Error response from daemon: unauthorized', exitCode: 1 });
-      }
-      const refusal = verdictText(guard.check(call));
-      await guard.close();
-      const kept = ['state.json', 'journal.jsonl'].map((name) => textIfWritten(join(state, name))).join('');
+      const { kept, refusal } = await failTwiceThenAsk(dir, call, {
+        content: 'Error response from daemon: unauthorized',
+        exitCode: 1,
+      });
       return kept.includes(password) || refusal.includes(password)
         ? { failed: 'the password was kept' }
         : 'redacted in the state, the journal and the refusal';
