@@ -16,9 +16,11 @@ import { fileURLToPath } from 'node:url';
 import { formatTraceEvent } from '../../src/trace/write.js';
 import { convertAiderChat } from './convert-aider.js';
 import { convertClaudeTranscript } from './convert-claude.js';
+import { convertFireActTrajectories } from './convert-fireact.js';
 import { convertHyperAgentRecords } from './convert-hyperagent.js';
 import { convertMiniSweAgent } from './convert-mini.js';
 import { convertOpenHandsOutput } from './convert-openhands.js';
+import { convertReflexionLogs } from './convert-react.js';
 import { convertSweAgentTraj } from './convert-swe-agent.js';
 import { convertTauBench } from './convert-tau.js';
 import type { ConvertedRun, RunSource } from './events.js';
@@ -38,7 +40,16 @@ export interface ManifestSource {
   readonly commit: string;
   readonly licence: string;
   readonly agent: string;
-  readonly format: 'tau-bench' | 'swe-agent' | 'mini-swe-agent' | 'openhands' | 'claude' | 'hyperagent' | 'aider';
+  readonly format:
+    | 'tau-bench'
+    | 'swe-agent'
+    | 'mini-swe-agent'
+    | 'openhands'
+    | 'claude'
+    | 'hyperagent'
+    | 'aider'
+    | 'reflexion'
+    | 'fireact';
   /** A regular expression the paths of the source's files match. */
   readonly include: string;
 }
@@ -75,8 +86,12 @@ function convertFile(source: ManifestSource, path: string, content: string): Con
       return convertOpenHandsOutput(content, from, `${source.id}-${basename(dirname(path))}`);
     case 'aider':
       return convertAiderChat(content, from, `${source.id}-${stem}`, `${source.agent} run ${stem}`);
+    case 'fireact':
+      return convertFireActTrajectories(content, from, source.id);
     case 'hyperagent':
       throw new Error('HyperAgent records are converted per source, not per file');
+    case 'reflexion':
+      throw new Error('Reflexion logs are converted per source, not per file');
     case 'claude': {
       const session = path.includes('/subagents/')
         ? `${basename(dirname(dirname(path))).slice(0, 8)}-${stem}`
@@ -94,17 +109,16 @@ export function convertSource(source: ManifestSource, gitDir: string): Converted
   const runs: ConvertedRun[] = [];
   const names = new Set<string>();
   const paths = listFiles(gitDir, source.commit).filter((file) => include.test(file)).sort();
-  // A HyperAgent record repeats the earlier steps of its chain, so its runs come from all records at once.
+  // A HyperAgent record repeats the earlier steps of its chain, and a Reflexion log prints a run again
+  // in every later trial, so the runs of these sources come from all their files at once.
+  const files = () => paths.map((path) => ({ path, content: readFile(gitDir, source.commit, path) }));
+  const from = { pin: pinOf(source), licence: source.licence, agent: source.agent };
   const converted =
     source.format === 'hyperagent'
-      ? [
-          convertHyperAgentRecords(
-            paths.map((path) => ({ path, content: readFile(gitDir, source.commit, path) })),
-            { pin: pinOf(source), licence: source.licence, agent: source.agent },
-            source.id,
-          ),
-        ]
-      : paths.map((path) => convertFile(source, path, readFile(gitDir, source.commit, path)));
+      ? [convertHyperAgentRecords(files(), from, source.id)]
+      : source.format === 'reflexion'
+        ? [convertReflexionLogs(files(), from, source.id)]
+        : paths.map((path) => convertFile(source, path, readFile(gitDir, source.commit, path)));
   for (const fileRuns of converted) {
     for (const run of fileRuns) {
       if (!run.events.some((event) => event.type === 'call')) continue;
