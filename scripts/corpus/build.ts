@@ -21,6 +21,7 @@ import { convertMiniSweAgent } from './convert-mini.js';
 import { convertOpenHandsOutput } from './convert-openhands.js';
 import { convertSweAgentTraj } from './convert-swe-agent.js';
 import { convertTauBench } from './convert-tau.js';
+import { convertTerminusTrial, terminusTrialOf } from './convert-terminus.js';
 import type { ConvertedRun, RunSource } from './events.js';
 import { listFiles, readFile, resolveCommit } from './git.js';
 import { labelRun, type RunLabels } from './label.js';
@@ -38,7 +39,7 @@ export interface ManifestSource {
   readonly commit: string;
   readonly licence: string;
   readonly agent: string;
-  readonly format: 'tau-bench' | 'swe-agent' | 'mini-swe-agent' | 'openhands' | 'claude' | 'hyperagent' | 'aider';
+  readonly format: 'tau-bench' | 'swe-agent' | 'mini-swe-agent' | 'openhands' | 'claude' | 'hyperagent' | 'aider' | 'terminus';
   /** A regular expression the paths of the source's files match. */
   readonly include: string;
 }
@@ -77,6 +78,8 @@ function convertFile(source: ManifestSource, path: string, content: string): Con
       return convertAiderChat(content, from, `${source.id}-${stem}`, `${source.agent} run ${stem}`);
     case 'hyperagent':
       throw new Error('HyperAgent records are converted per source, not per file');
+    case 'terminus':
+      throw new Error('Terminus episodes are converted per trial, not per file');
     case 'claude': {
       const session = path.includes('/subagents/')
         ? `${basename(dirname(dirname(path))).slice(0, 8)}-${stem}`
@@ -104,7 +107,9 @@ export function convertSource(source: ManifestSource, gitDir: string): Converted
             source.id,
           ),
         ]
-      : paths.map((path) => convertFile(source, path, readFile(gitDir, source.commit, path)));
+      : source.format === 'terminus'
+        ? terminusTrials(source, gitDir, paths)
+        : paths.map((path) => convertFile(source, path, readFile(gitDir, source.commit, path)));
   for (const fileRuns of converted) {
     for (const run of fileRuns) {
       if (!run.events.some((event) => event.type === 'call')) continue;
@@ -115,6 +120,21 @@ export function convertSource(source: ManifestSource, gitDir: string): Converted
     }
   }
   return runs;
+}
+
+/** A Terminus trial spreads over one directory of episodes: each trial becomes one run. */
+function terminusTrials(source: ManifestSource, gitDir: string, paths: readonly string[]): ConvertedRun[][] {
+  const trials = new Map<string, string[]>();
+  for (const path of paths) {
+    const trial = terminusTrialOf(path);
+    if (trial) trials.set(trial, [...(trials.get(trial) ?? []), path]);
+  }
+  return [...trials].map(([trial, files]) => {
+    const stem = basename(trial);
+    const from: RunSource = { pin: pinOf(source), path: trial, licence: source.licence, agent: source.agent };
+    const contents = files.map((path) => ({ path, content: readFile(gitDir, source.commit, path) }));
+    return [convertTerminusTrial(contents, from, `${source.id}-${stem}`, `${source.agent} run ${stem}`)];
+  });
 }
 
 function findGitDir(source: ManifestSource, gitDirs: readonly string[]): string | undefined {

@@ -22,6 +22,28 @@ describe('SWE-agent actions', () => {
     });
   });
 
+  it('keeps the whole multi-line values of an editor call, so two different edits of one file stay different', () => {
+    const action = (replacement: string) =>
+      `str_replace_editor str_replace /testbed/edge_cases.py   --old_str 'print("\\nTesting")\npath = os.PathLike' --new_str '${replacement}'`;
+    const first = parseAction(action('path = os.path.join'));
+    expect(first).toEqual({
+      tool: 'str_replace_editor',
+      args: {
+        command: 'str_replace',
+        path: '/testbed/edge_cases.py',
+        old_str: 'print("\\nTesting")\npath = os.PathLike',
+        new_str: 'path = os.path.join',
+      },
+    });
+    expect(parseAction(action(`it'"'"'s`)).args.new_str).toBe("it's");
+    expect(parseAction(action('path = None'))).not.toEqual(first);
+    expect(parseAction('str_replace_editor view /testbed/core.py --view_range 5234 5260').args).toEqual({
+      command: 'view',
+      path: '/testbed/core.py',
+      view_range: '5234 5260',
+    });
+  });
+
   it('names the arguments of the interface commands and keeps anything else a shell command', () => {
     expect(parseAction('search_dir "FILE_UPLOAD_PERMISSIONS" django/conf\n')).toEqual({
       tool: 'search_dir',
