@@ -177,6 +177,25 @@ describe('tau-bench trajectories', () => {
 });
 
 describe('OpenHands output', () => {
+  it('leaves the editor tool unpinned, so its view subcommand reads and its str_replace edits', () => {
+    const run = {
+      instance_id: 'ponylang__ponyc-4588',
+      history: [
+        {
+          id: 3,
+          source: 'agent',
+          action: 'read',
+          args: { command: 'view', path: '/workspace/src/match.c' },
+          tool_call_metadata: { function_name: 'str_replace_editor', tool_call_id: 'toolu_01' },
+        },
+        { id: 4, source: 'agent', cause: 3, observation: 'read', content: '1\t#include "match.h"' },
+      ],
+    };
+    const [converted] = convertOpenHandsOutput(`${JSON.stringify(run)}\n`, SOURCE, 'openhands');
+    const meta = converted?.events[0];
+    expect(meta?.type === 'meta' ? meta.tools : undefined).toContainEqual({ name: 'str_replace_editor' });
+  });
+
   it('answers each action with the observation that names it as cause, failing on a non-zero exit code', () => {
     const run = {
       instance_id: 'ponylang__ponyc-4588',
