@@ -210,8 +210,13 @@ function windowAggregates(report: LongHorizonReport, window: number): string[] {
       sum(vanilla, (row) => row.successfulCalls),
     );
     const maxFalse = Math.max(0, ...guarded.map((row) => row.falseBlocks));
+    const halted = guarded.filter((row) => row.haltedAt !== undefined);
+    const halts =
+      halted.length === 0
+        ? ''
+        : `, ${halted.length} run${halted.length === 1 ? '' : 's'} halted (at call ${halted.map((row) => row.haltedAt).join(', ')})`;
     notes.push(
-      `${mode} over ${seedCount} seeds: repeats ${repeats} of vanilla, successful calls ${successes} of vanilla, at most ${maxFalse} false blocks in a run`,
+      `${mode} over ${seedCount} seeds: repeats ${repeats} of vanilla, successful calls ${successes} of vanilla, at most ${maxFalse} false blocks in a run${halts}`,
     );
   }
   const guard = publishedGuard(window, 42, config.calls);

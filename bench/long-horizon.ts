@@ -26,6 +26,11 @@ export interface LongHorizonRow {
   readonly failedCalls: number;
   readonly wastedCostUsd: number;
   readonly constraintsSeeded: number;
+  /**
+   * The call (counted from 1) at which the guard halted the run: the halted call counts as a block,
+   * and the agent, told to answer, makes no more calls.
+   */
+  readonly haltedAt?: number;
 }
 
 export interface LongHorizonConfig {
@@ -224,15 +229,22 @@ export function runLongHorizon(
   let failedCalls = 0;
   let wastedCost = 0;
   let constraintsSeeded = 0;
+  let haltedAt: number | undefined;
 
   for (let step = 0; step < calls; step++) {
     now += secondsPerCall * 1000;
     const { tool, args } = propose(rng, memory, window);
     const proposal = toolCallToProposal(tool, args);
-    if (guard && !guard.checkProposal(proposal).allowed) {
+    const check = guard?.checkProposal(proposal);
+    if (check && !check.allowed) {
       blocked++;
       if (execute(tool, args).ok) falseBlocks++;
       wastedCost += 0.1 * COST_PER_CALL;
+      // A halt ends the run with an answer: the calls the simulation would still draw never happen.
+      if (check.verdict === 'halt') {
+        haltedAt = step + 1;
+        break;
+      }
       continue;
     }
     const result = execute(tool, args);
@@ -268,6 +280,7 @@ export function runLongHorizon(
     failedCalls,
     wastedCostUsd: Math.round(wastedCost * 1e6) / 1e6,
     constraintsSeeded,
+    ...(haltedAt !== undefined && { haltedAt }),
   };
 }
 

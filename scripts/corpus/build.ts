@@ -23,6 +23,7 @@ import { convertOpenHandsOutput } from './convert-openhands.js';
 import { convertReflexionLogs } from './convert-react.js';
 import { convertSweAgentTraj } from './convert-swe-agent.js';
 import { convertTauBench } from './convert-tau.js';
+import { convertTerminusTrial, terminusTrialOf } from './convert-terminus.js';
 import type { ConvertedRun, RunSource } from './events.js';
 import { listFiles, readFile, resolveCommit } from './git.js';
 import { labelRun, type RunLabels } from './label.js';
@@ -49,7 +50,8 @@ export interface ManifestSource {
     | 'hyperagent'
     | 'aider'
     | 'reflexion'
-    | 'fireact';
+    | 'fireact'
+    | 'terminus';
   /** A regular expression the paths of the source's files match. */
   readonly include: string;
 }
@@ -92,6 +94,8 @@ function convertFile(source: ManifestSource, path: string, content: string): Con
       throw new Error('HyperAgent records are converted per source, not per file');
     case 'reflexion':
       throw new Error('Reflexion logs are converted per source, not per file');
+    case 'terminus':
+      throw new Error('Terminus episodes are converted per trial, not per file');
     case 'claude': {
       const session = path.includes('/subagents/')
         ? `${basename(dirname(dirname(path))).slice(0, 8)}-${stem}`
@@ -118,7 +122,9 @@ export function convertSource(source: ManifestSource, gitDir: string): Converted
       ? [convertHyperAgentRecords(files(), from, source.id)]
       : source.format === 'reflexion'
         ? [convertReflexionLogs(files(), from, source.id)]
-        : paths.map((path) => convertFile(source, path, readFile(gitDir, source.commit, path)));
+        : source.format === 'terminus'
+          ? terminusTrials(source, gitDir, paths)
+          : paths.map((path) => convertFile(source, path, readFile(gitDir, source.commit, path)));
   for (const fileRuns of converted) {
     for (const run of fileRuns) {
       if (!run.events.some((event) => event.type === 'call')) continue;
@@ -129,6 +135,21 @@ export function convertSource(source: ManifestSource, gitDir: string): Converted
     }
   }
   return runs;
+}
+
+/** A Terminus trial spreads over one directory of episodes: each trial becomes one run. */
+function terminusTrials(source: ManifestSource, gitDir: string, paths: readonly string[]): ConvertedRun[][] {
+  const trials = new Map<string, string[]>();
+  for (const path of paths) {
+    const trial = terminusTrialOf(path);
+    if (trial) trials.set(trial, [...(trials.get(trial) ?? []), path]);
+  }
+  return [...trials].map(([trial, files]) => {
+    const stem = basename(trial);
+    const from: RunSource = { pin: pinOf(source), path: trial, licence: source.licence, agent: source.agent };
+    const contents = files.map((path) => ({ path, content: readFile(gitDir, source.commit, path) }));
+    return [convertTerminusTrial(contents, from, `${source.id}-${stem}`, `${source.agent} run ${stem}`)];
+  });
 }
 
 function findGitDir(source: ManifestSource, gitDirs: readonly string[]): string | undefined {

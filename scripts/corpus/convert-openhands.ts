@@ -18,7 +18,8 @@ import {
   toolList,
 } from './events.js';
 
-const KINDS: Readonly<Record<string, string>> = { execute_bash: 'exec', str_replace_editor: 'mutate', think: 'other' };
+// The editor is left to the guard: its `command` argument says whether a call views, creates or edits.
+const KINDS: Readonly<Record<string, string>> = { execute_bash: 'exec', think: 'other' };
 const NOT_TOOLS = new Set(['system', 'message', 'recall', 'finish', 'agent_state_changed', 'condensation']);
 
 /** The tools of older runs, which name the action instead of the model's tool call. */

@@ -51,6 +51,55 @@ function words(line: string): string[] {
   return out;
 }
 
+/**
+ * Shell words of a whole (multi-line) command: single quotes literal, double quotes and bare words
+ * with backslash escapes, as the interface quotes the arguments it writes into an action.
+ */
+export function shellWords(line: string): string[] {
+  const out: string[] = [];
+  // A word is open from its first character (or quote) to the next unquoted blank.
+  let word = '';
+  let open = false;
+  let quote: "'" | '"' | undefined;
+  for (let index = 0; index < line.length; index++) {
+    const char = line[index] as string;
+    const next = line[index + 1] ?? '';
+    if (quote === "'") {
+      if (char === "'") quote = undefined;
+      else word += char;
+    } else if (quote === '"') {
+      if (char === '"') quote = undefined;
+      else if (char === '\\' && next !== '' && '"\\$`'.includes(next)) word += line[++index];
+      else word += char;
+    } else if (/\s/.test(char)) {
+      if (open) out.push(word);
+      word = '';
+      open = false;
+    } else {
+      open = true;
+      if (char === "'" || char === '"') quote = char;
+      else if (char === '\\' && next !== '') word += line[++index];
+      else word += char;
+    }
+  }
+  if (open) out.push(word);
+  return out;
+}
+
+/** `str_replace_editor SUB PATH --name value…` with its values whole, multi-line ones included. */
+function editorCall(action: string): { tool: string; args: Record<string, unknown> } {
+  const [, sub = '', path = '', ...more] = shellWords(action);
+  const args: Record<string, unknown> = { command: sub, path };
+  // A flag takes the words up to the next flag (`--view_range 10 40` has two).
+  let name = 'rest';
+  for (const word of more) {
+    const flag = /^--([a-z_]+)$/.exec(word);
+    if (flag?.[1]) name = flag[1];
+    else args[name] = args[name] === undefined ? word : `${String(args[name])} ${word}`;
+  }
+  return { tool: 'str_replace_editor', args };
+}
+
 /** One action as a tool call. */
 export function parseAction(action: string): { tool: string; args: Record<string, unknown> } {
   const trimmed = action.trim();
@@ -60,10 +109,7 @@ export function parseAction(action: string): { tool: string; args: Record<string
     const body = trimmed.slice(firstLine.length + 1).replace(/\n?end_of_(edit|insert)\s*$/, '');
     return { tool: command, args: { lines: rest.join(' '), replacement: body } };
   }
-  if (command === 'str_replace_editor') {
-    const [sub = '', path = '', ...more] = rest;
-    return { tool: command, args: { command: sub, path, ...(more.length > 0 && { rest: more.join(' ') }) } };
-  }
+  if (command === 'str_replace_editor') return editorCall(trimmed);
   const names = COMMANDS[command];
   if (names && !trimmed.includes('\n')) {
     const args: Record<string, unknown> = {};

@@ -57,7 +57,10 @@ export interface DetectorThresholds {
   poll: { enabled: boolean; warnAt: number; blockAt: number };
   creationRate: { enabled: boolean; max: number; windowSeconds: number };
   toolHealth: { enabled: boolean; openAfter: number; cooldownSeconds: number; maxCooldownSeconds: number };
-  /** An edit whose text is not in the file as last read in full, with nothing changed since. */
+  /**
+   * An edit whose text is not in the file as last read in full, with nothing changed since: warned the
+   * first time, blocked once an edit of the unchanged file has failed.
+   */
   absentText: { enabled: boolean };
   /**
    * A call with an outside effect (booking, message, payment, new record) that already succeeded,

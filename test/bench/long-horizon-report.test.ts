@@ -13,6 +13,14 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 const full = runLongHorizonBench();
 
+describe('a halted run', () => {
+  it('ends at the halt: the agent answers and no later call is proposed, blocked or counted', () => {
+    const halted = full.rows.filter((row) => row.mode !== 'vanilla' && row.haltedAt !== undefined);
+    expect(halted.length).toBeGreaterThan(0);
+    for (const row of halted) expect(row.blocked + row.successfulCalls + row.failedCalls).toBe(row.haltedAt);
+  });
+});
+
 describe('the fidelity check', () => {
   it('finds every one of the eleven published vanilla figures in the simulation', () => {
     const fidelity = checkFidelity();

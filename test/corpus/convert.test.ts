@@ -22,6 +22,28 @@ describe('SWE-agent actions', () => {
     });
   });
 
+  it('keeps the whole multi-line values of an editor call, so two different edits of one file stay different', () => {
+    const action = (replacement: string) =>
+      `str_replace_editor str_replace /testbed/edge_cases.py   --old_str 'print("\\nTesting")\npath = os.PathLike' --new_str '${replacement}'`;
+    const first = parseAction(action('path = os.path.join'));
+    expect(first).toEqual({
+      tool: 'str_replace_editor',
+      args: {
+        command: 'str_replace',
+        path: '/testbed/edge_cases.py',
+        old_str: 'print("\\nTesting")\npath = os.PathLike',
+        new_str: 'path = os.path.join',
+      },
+    });
+    expect(parseAction(action(`it'"'"'s`)).args.new_str).toBe("it's");
+    expect(parseAction(action('path = None'))).not.toEqual(first);
+    expect(parseAction('str_replace_editor view /testbed/core.py --view_range 5234 5260').args).toEqual({
+      command: 'view',
+      path: '/testbed/core.py',
+      view_range: '5234 5260',
+    });
+  });
+
   it('names the arguments of the interface commands and keeps anything else a shell command', () => {
     expect(parseAction('search_dir "FILE_UPLOAD_PERMISSIONS" django/conf\n')).toEqual({
       tool: 'search_dir',
@@ -155,6 +177,25 @@ describe('tau-bench trajectories', () => {
 });
 
 describe('OpenHands output', () => {
+  it('leaves the editor tool unpinned, so its view subcommand reads and its str_replace edits', () => {
+    const run = {
+      instance_id: 'ponylang__ponyc-4588',
+      history: [
+        {
+          id: 3,
+          source: 'agent',
+          action: 'read',
+          args: { command: 'view', path: '/workspace/src/match.c' },
+          tool_call_metadata: { function_name: 'str_replace_editor', tool_call_id: 'toolu_01' },
+        },
+        { id: 4, source: 'agent', cause: 3, observation: 'read', content: '1\t#include "match.h"' },
+      ],
+    };
+    const [converted] = convertOpenHandsOutput(`${JSON.stringify(run)}\n`, SOURCE, 'openhands');
+    const meta = converted?.events[0];
+    expect(meta?.type === 'meta' ? meta.tools : undefined).toContainEqual({ name: 'str_replace_editor' });
+  });
+
   it('answers each action with the observation that names it as cause, failing on a non-zero exit code', () => {
     const run = {
       instance_id: 'ponylang__ponyc-4588',

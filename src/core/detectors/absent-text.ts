@@ -73,6 +73,8 @@ function trustworthy(content: string): boolean {
 
 export function createAbsentTextDetector(): Detector {
   const files = new LruMap<Seen>(MAX_FILES);
+  /** Files an edit failed on, with nothing changing them since: the next absent text there blocks. */
+  const failedEdits = new LruMap<true>(MAX_FILES);
   let proposals = 0;
 
   function remember(target: string, content: string): void {
@@ -105,7 +107,7 @@ export function createAbsentTextDetector(): Detector {
             !content.includes(wanted) &&
             !earlier.some((version) => version.includes(wanted))
           )
-            return describe(call, target, wanted, proposals - seen.at);
+            return describe(call, target, wanted, proposals - seen.at, failedEdits.peek(target) === true);
         }
       }
       return undefined;
@@ -116,8 +118,13 @@ export function createAbsentTextDetector(): Detector {
     },
 
     observe(call: CallContext, outcome: ObservedOutcome): void {
-      if (isHarnessFault(outcome) || !outcome.success) return;
+      if (isHarnessFault(outcome)) return;
       const { facts } = call;
+      if (!outcome.success) {
+        if (facts.kind === 'mutate' && facts.searchTexts && facts.targets.length === 1)
+          failedEdits.set(facts.targets[0] as string, true);
+        return;
+      }
       if (facts.kind === 'read' && facts.readsWholeTarget && facts.targets.length === 1) {
         remember(facts.targets[0] as string, outcome.content);
         return;
@@ -125,8 +132,10 @@ export function createAbsentTextDetector(): Detector {
       if (!outcome.changedWorld || facts.leavesSourcesAlone) return;
       if (facts.kind === 'exec' || facts.targets.length === 0) {
         files.clear();
+        failedEdits.clear();
         return;
       }
+      for (const target of facts.targets) failedEdits.delete(target);
       const replaced =
         facts.targets.length === 1
           ? afterReplacement(files.peek(facts.targets[0] as string), facts)
@@ -145,6 +154,7 @@ export function createAbsentTextDetector(): Detector {
     reset(): void {
       // Between user messages, files may be edited by hand outside the agent's view.
       files.clear();
+      failedEdits.clear();
     },
 
     snapshot(): unknown {
@@ -153,6 +163,7 @@ export function createAbsentTextDetector(): Detector {
 
     restore(): void {
       files.clear();
+      failedEdits.clear();
     },
   };
 }
@@ -182,14 +193,20 @@ function afterReplacement(seen: Seen | undefined, facts: CallContext['facts']): 
   };
 }
 
-function describe(call: CallContext, target: string, line: string, ago: number): Violation {
+function describe(
+  call: CallContext,
+  target: string,
+  line: string,
+  ago: number,
+  failedBefore: boolean,
+): Violation {
   const when = ago <= 1 ? 'just now' : `${ago} calls ago`;
   return {
     rule: NAME,
-    severity: 'block',
+    severity: failedBefore ? 'block' : 'warn',
     reason:
       `${call.description} would fail: "${excerpt(line)}" is not in ${target} as it was read ${when}, ` +
-      `and nothing has changed ${target} since.`,
+      `and nothing has changed ${target} since${failedBefore ? ', where an edit has already failed' : ''}.`,
     suggestion: `Read ${target} again and copy the exact text you want to replace from it.`,
     evidence: { count: 1, calls: [call.description], missingLine: excerpt(line), target },
   };
