@@ -406,8 +406,32 @@ const PATTERN_NEEDS: readonly number[] = SECRET_PATTERNS.map((secret) =>
  */
 export function redactText(text: string): string {
   if (text.length < 8) return text;
+  if (text.length >= LONG_REDACTION && text.length <= MAX_REMEMBERED_LONG) return redactLong(text);
   const hints = hintsIn(text);
   return hints === 0 ? text : redactHinted(text, hints);
+}
+
+/**
+ * Long texts redacted lately, and what they became. A call's long argument (an edit's kilobytes of
+ * code) is redacted where its credentials are looked for and again where the call is described, at
+ * its check and again at its outcome: comparing it with a text kept here costs a fraction of a scan.
+ */
+const LONG_REDACTION = 1024;
+const MAX_REMEMBERED_LONG = 64 * 1024;
+const REMEMBERED_LONG = 4;
+const recentLong: { readonly text: string; readonly clean: string }[] = [];
+let nextLong = 0;
+
+function redactLong(text: string): string {
+  for (let index = 0; index < recentLong.length; index++) {
+    const entry = recentLong[index] as { readonly text: string; readonly clean: string };
+    if (entry.text === text) return entry.clean;
+  }
+  const hints = hintsIn(text);
+  const clean = hints === 0 ? text : redactHinted(text, hints);
+  recentLong[nextLong] = { text, clean };
+  nextLong = (nextLong + 1) % REMEMBERED_LONG;
+  return clean;
 }
 
 /** `redactText` of a text that holds `hints` (not 0). */

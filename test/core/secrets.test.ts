@@ -165,6 +165,27 @@ describe('redactText', () => {
     );
   });
 
+  it('redacts long texts seen again, and texts of one length with other secrets, as running every pattern does', () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.oneof(fc.constantFrom(...PIECES), fc.string({ maxLength: 12 })), { maxLength: 12 }),
+        fc.array(fc.nat(11), { minLength: 1, maxLength: 20 }),
+        (pieces, order) => {
+          // Texts of one length (a kilobyte of code and a line) that differ in their secrets only.
+          const code = 'const value = context.lookup(key);\n'.repeat(40);
+          const texts = pieces.map(
+            (piece, index) => `${code}${piece}${'#'.repeat(40 - (piece.length % 40))}${index % 10}`,
+          );
+          for (const at of order) {
+            const text = texts[at % Math.max(1, texts.length)] ?? code;
+            expect(redactText(text)).toBe(redactTextExhaustively(text));
+          }
+        },
+      ),
+      { numRuns: 500 },
+    );
+  });
+
   it('redacts a key word that begins inside another one', () => {
     // `ASIA` (an AWS key's start) ends where `api_key` begins.
     expect(redactText('export ASIApi_key=hunter22 && deploy')).toBe(

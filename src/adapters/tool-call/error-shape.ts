@@ -61,8 +61,12 @@ const ADDRESS = /(?<![\w.:])(?:\d{1,3}(?:\.\d{1,3}){3}|\[[0-9a-f:]+\])(?::\d{1,5
  */
 const PATH =
   /(?<![\w<>])(?:[a-z]:\\|~\/|\.{1,2}\/|\/)?[\w.@+-]+(?:[\\/][\w.@+-]+)+[\\/]?|(?<![\w<>])(?:\.{1,2}|~)?\/(?![\w])|(?<![\w.<>/-])[\w-]+(?:\.[\w-]+)*\.[a-z][a-z0-9]{0,5}(?![\w(])/gi;
-/** A flag as a command line writes it: `--no-verify`, `--depth=1`, `-rf`. */
-const FLAG = /(?<=^|[\s=([,])--?[a-z][\w-]*(?:=\S*)?/gim;
+/**
+ * A flag as a command line writes it: `--no-verify`, `--depth=1`, `-rf`, after the start of a line,
+ * white space or `=([,`. The dash comes first and what stands before it is looked at behind it, so
+ * that the scan looks only at dashes (a look-behind first is tried at every position of the text).
+ */
+const FLAG = /-(?<=(?:^|[\s=([,])-)-?[a-z][\w-]*(?:=\S*)?/gim;
 const UUID = /\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b/gi;
 /** A hex digest or commit (7+ hex digits, at least one digit and one letter, or 12+ digits). */
 const HEX = /\b(?=[0-9a-f]*\d)(?=[0-9a-f]*[a-f])[0-9a-f]{7,}\b/gi;
@@ -78,6 +82,11 @@ const CAMEL_NAME = /\b[a-z]+[A-Z]\w*\b/g;
 const NUMBER = /(?<![\w<])[-+]?\d+(?:[.,:]\d+)*(?:[a-z]{1,3})?(?![\w>])/gi;
 /** A bare integer this long is an id (`2378156` as well as `W2378156`), not a count. */
 const LONG_INTEGER = /^\d{5,}$/;
+/**
+ * White space that collapsing changes: a run of two or more characters, or one that is not a
+ * space. Single spaces, most of a text's white space, are already what a run becomes.
+ */
+const WHITE_SPACE_TO_COLLAPSE = /\s{2,}|[^\S ]/g;
 /** A placeholder run: `<n>.<n>`, `<path>:<n>:<n>` are one masked value. */
 const RUN_OF_PLACEHOLDERS = /<(q|url|path|flag|id|n)>(?:[.:\-/]?<(?:q|url|path|flag|id|n)>)+/g;
 
@@ -98,30 +107,123 @@ function bounded(text: string): string {
   return `${text.slice(0, half)}\n${text.slice(text.length - half)}`;
 }
 
+/** Marks in a text, each needed by some mask: a mask is skipped when the text lacks its mark. */
+const DIGIT = 1;
+const DASH = 2;
+/** `/`, `\\` or `.`, one of which every path holds. */
+const PATH_MARK = 4;
+/** A lower-case letter followed by an upper-case one, as in every camelCase name. */
+const CAMEL_MARK = 8;
+/** Seven hex digits in a row, as in every hex digest. */
+const HEX_RUN = 16;
+/** Eight hex digits and a dash, as a UUID begins. */
+const UUID_START = 32;
+/** `[`, or digits and dots holding three dots, as every address does. */
+const ADDRESS_MARK = 64;
+
+/**
+ * The marks `text` holds, in one pass. A placeholder (`<id>`, `<path>`…) holds no digit, dash, dot,
+ * slash or upper-case letter, holds no two hex digits in a row, and is closed by `<` and `>`: masking
+ * never adds a mark, so the marks of the text before the masks are a superset of those after each.
+ */
+function marksOf(text: string): number {
+  let marks = 0;
+  let hexRun = 0;
+  let dots = 0;
+  let lowerBefore = false;
+  for (let index = 0; index < text.length; index++) {
+    const code = text.charCodeAt(index);
+    let lower = false;
+    if (code >= 48 && code <= 57) {
+      marks |= DIGIT;
+      if (++hexRun >= 7) marks |= HEX_RUN;
+    } else {
+      if ((code >= 97 && code <= 102) || (code >= 65 && code <= 70)) {
+        if (++hexRun >= 7) marks |= HEX_RUN;
+      } else if (code === 45) {
+        marks |= DASH;
+        if (hexRun >= 8) marks |= UUID_START;
+        hexRun = 0;
+      } else {
+        hexRun = 0;
+      }
+      if (code === 46) {
+        marks |= PATH_MARK;
+        if (++dots >= 3) marks |= ADDRESS_MARK;
+      } else {
+        dots = 0;
+        if (code === 47 || code === 92) marks |= PATH_MARK;
+        else if (code === 91) marks |= ADDRESS_MARK;
+      }
+      if (code >= 97 && code <= 122) lower = true;
+      else if (lowerBefore && code >= 65 && code <= 90) marks |= CAMEL_MARK;
+    }
+    lowerBefore = lower;
+  }
+  return marks;
+}
+
 /**
  * The error's shape: the text with its values masked (see the module comment). Two failures of one
- * tool with the same shape failed the same way, whatever the arguments were.
+ * tool with the same shape failed the same way, whatever the arguments were. One pass finds which
+ * masks the text can hold (see `marksOf`); only those are run.
  */
 export function errorShape(text: string): string {
   const P = ERROR_SHAPE_PLACEHOLDERS;
-  let shape = bounded(String(text)).replace(ANSI, '');
+  let shape = bounded(String(text));
+  if (shape.includes('\u001b')) shape = shape.replace(ANSI, '');
   shape = shape.replace(QUOTED, P.quote);
   // Most errors hold no URL and no snake_case name: skip those scans (a third of the work) then.
   if (shape.includes('://')) shape = shape.replace(URL, P.url);
-  shape = shape.replace(UUID, P.id);
-  shape = shape.replace(ADDRESS, P.url);
-  shape = shape.replace(PATH, P.path);
-  shape = shape.replace(FLAG, P.flag);
-  shape = shape.replace(HEX, P.id);
-  shape = shape.replace(NUMBER, (number, at: number, whole: string) =>
+  const marks = marksOf(shape);
+  if ((marks & UUID_START) !== 0) shape = shape.replace(UUID, P.id);
+  if ((marks & ADDRESS_MARK) !== 0) shape = shape.replace(ADDRESS, P.url);
+  if ((marks & PATH_MARK) !== 0) shape = shape.replace(PATH, P.path);
+  if ((marks & DASH) !== 0) shape = shape.replace(FLAG, P.flag);
+  if ((marks & HEX_RUN) !== 0) shape = shape.replace(HEX, P.id);
+  if ((marks & DIGIT) !== 0) shape = maskNumbersAndIds(shape);
+  if (shape.includes('_')) shape = shape.replace(SNAKE_NAME, P.id);
+  if ((marks & CAMEL_MARK) !== 0) shape = shape.replace(CAMEL_NAME, P.id);
+  return collapsed(shape);
+}
+
+/** Numbers, then words mixing letters and digits. */
+function maskNumbersAndIds(text: string): string {
+  const P = ERROR_SHAPE_PLACEHOLDERS;
+  const shape = text.replace(NUMBER, (number, at: number, whole: string) =>
     isErrorCode(number, whole.slice(Math.max(0, at - 12), at))
       ? number
       : LONG_INTEGER.test(number)
         ? P.id
         : P.number,
   );
-  shape = shape.replace(MIXED_ID, (word) => (CODE_WORD.test(word) ? word : P.id));
-  if (shape.includes('_')) shape = shape.replace(SNAKE_NAME, P.id);
+  return shape.replace(MIXED_ID, (word) => (CODE_WORD.test(word) ? word : P.id));
+}
+
+/** The masked text lower-cased, its placeholder runs made one and its white space collapsed. */
+function collapsed(masked: string): string {
+  const shape = masked
+    .toLowerCase()
+    .replace(RUN_OF_PLACEHOLDERS, (run) => run.slice(0, run.indexOf('>') + 1));
+  return shape.replace(WHITE_SPACE_TO_COLLAPSE, ' ').trim();
+}
+
+/**
+ * `errorShape` running every mask, each with the plainest expression of it: what `errorShape` must
+ * equal, for tests.
+ */
+export function errorShapeExhaustively(text: string): string {
+  const P = ERROR_SHAPE_PLACEHOLDERS;
+  let shape = bounded(String(text)).replace(ANSI, '');
+  shape = shape.replace(QUOTED, P.quote);
+  shape = shape.replace(URL, P.url);
+  shape = shape.replace(UUID, P.id);
+  shape = shape.replace(ADDRESS, P.url);
+  shape = shape.replace(PATH, P.path);
+  shape = shape.replace(/(?<=^|[\s=([,])--?[a-z][\w-]*(?:=\S*)?/gim, P.flag);
+  shape = shape.replace(HEX, P.id);
+  shape = maskNumbersAndIds(shape);
+  shape = shape.replace(SNAKE_NAME, P.id);
   shape = shape.replace(CAMEL_NAME, P.id);
   shape = shape.toLowerCase();
   shape = shape.replace(RUN_OF_PLACEHOLDERS, (run) => run.slice(0, run.indexOf('>') + 1));

@@ -1,6 +1,11 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { errorShape, MAX_SHAPE_INPUT, sameErrorShape } from '../../../src/adapters/tool-call/error-shape.js';
+import {
+  errorShape,
+  errorShapeExhaustively,
+  MAX_SHAPE_INPUT,
+  sameErrorShape,
+} from '../../../src/adapters/tool-call/error-shape.js';
 
 describe('errorShape', () => {
   it('gives one shape to a missing file whatever file was named', () => {
@@ -62,6 +67,34 @@ describe('errorShape', () => {
         expect(shape.length).toBeLessThanOrEqual(MAX_SHAPE_INPUT + 1);
       }),
       { numRuns: 300 },
+    );
+  });
+
+  it('gives every text the shape that running every mask gives it', () => {
+    // Pieces of what the masks look for, so that random texts hold ids, paths, flags and addresses.
+    const piece = fc.constantFrom(
+      ...'aBcDeF019-_./\\[]:=(,<>\'"` \n\t\r\u001b~@+xyzQ'.split(''),
+      '550e8400-e29b-41d4-a716-446655440000',
+      '127.0.0.1:5432',
+      '[::1]:80',
+      'deadbeef12',
+      ' --depth=1',
+      '\n-rf',
+      'getUser',
+      'old_string',
+      'src/a.ts',
+      'notes.md',
+      'https://x.io/a',
+      'HTTP 404',
+      '\u001b[31m',
+      '  ',
+    );
+    fc.assert(
+      fc.property(fc.array(piece, { maxLength: 60 }), fc.string({ maxLength: 40 }), (pieces, noise) => {
+        const text = pieces.join('') + noise;
+        expect(errorShape(text)).toBe(errorShapeExhaustively(text));
+      }),
+      { numRuns: 3000 },
     );
   });
 
