@@ -183,7 +183,7 @@ async function readDisputes(
   steps: readonly ReplayStep[],
   io: CommandIO,
 ): Promise<Set<number> | undefined> {
-  const { disputedSteps } = await import('../../replay/disputes.js');
+  const { disputedSteps } = await import('../../report/disputes.js');
   let disputed: Awaited<ReturnType<typeof disputedSteps>>;
   try {
     disputed = await disputedSteps(journal);
