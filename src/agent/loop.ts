@@ -39,6 +39,7 @@ import {
   type TokenUsage,
 } from './provider.js';
 import { type AgentState, StateMachine, type TerminalState } from './states.js';
+import { inToolSpan } from './tool-span.js';
 import { type AgentTool, modelTools } from './tools.js';
 
 export interface AgentOptions {
@@ -465,7 +466,7 @@ class GuardedAgent implements Agent {
     for (const call of calls) {
       const done: ToolStep = ending
         ? { part: toolResult(call, 'error-text', `[not run: ${ending.reason}]`), status: 'not-run' }
-        : await this.runTool(call, step, signal);
+        : await inToolSpan(this.session, call, () => this.runTool(call, step, signal));
       results.push(done.part);
       this.emit({
         type: 'tool-result',

@@ -8,6 +8,7 @@ import { identifyArguments, withoutFreeText } from '../core/identity/index.js';
 import type { NarrowingEngine } from '../core/loop.js';
 import type { Policy } from '../core/policy.js';
 import type { AuditSink, CheckResult, Outcome, Proposal, RecordResult } from '../core/types.js';
+import type { ToolCallTracer } from '../telemetry/tool-spans.js';
 import { COALESCED_RULE } from './in-flight.js';
 import { type GuardObserver, preciseNow, tellObserver } from './observer.js';
 
@@ -28,6 +29,11 @@ export interface GuardSession {
   check(proposal: Proposal): CheckResult;
   /** After a call: what it teaches. */
   record(outcome: Outcome): RecordResult;
+  /**
+   * With telemetry on: runs a call a face executes itself (the MCP proxy, the agent loop) inside an
+   * `execute_tool` span, the parent of the guardrail spans of its check and record.
+   */
+  readonly toolCalls?: ToolCallTracer;
   /**
    * A call answered from an identical one issued with it (see `in-flight.ts`): the journal records
    * it as `coalesced`; the engine neither checks it nor learns from it.
@@ -72,6 +78,7 @@ export function createGuardSession(parts: SessionParts): GuardSession {
     workspaceRoot: parts.workspaceRoot,
     check: observed(parts.observer, engine, 'check'),
     record: observed(parts.observer, engine, 'record'),
+    ...(parts.observer?.toolCalls && { toolCalls: parts.observer.toolCalls }),
     noteCoalesced(proposal, reason) {
       parts.journal?.record({
         type: 'proposal',
@@ -157,4 +164,4 @@ async function flushObserver(observer: GuardObserver | undefined): Promise<void>
 }
 
 /** The part of a session a transport needs around each call: a face may be handed no more. */
-export type CallGuard = Pick<GuardSession, 'check' | 'record' | 'close'>;
+export type CallGuard = Pick<GuardSession, 'check' | 'record' | 'close' | 'toolCalls'>;

@@ -8,10 +8,12 @@ import {
   type RequestId,
 } from '@modelcontextprotocol/client';
 import { RecencyMap } from '../core/recency-map.js';
+import type { TracedEnd } from '../telemetry/tool-spans.js';
 import type { InflightCalls } from './inflight.js';
 import { describeError } from './log.js';
 import { relayCall } from './relay-call.js';
 import { faultResult, ToolCallSteps, type ToolCallStepsOptions } from './tool-call-steps.js';
+import { inToolSpan } from './tool-span.js';
 import type { RelayOutcome, UpstreamClient } from './upstream-client.js';
 import type { UpstreamLink } from './upstream-link.js';
 import { refusedResult } from './verdict-result.js';
@@ -106,7 +108,9 @@ export class FastToolCalls {
   private async run(call: OpenCall): Promise<void> {
     let answer: JSONRPCMessage | undefined;
     try {
-      answer = await this.answer(call);
+      const { params } = call;
+      const named = { name: params.name, id: call.id, meta: params._meta };
+      answer = await inToolSpan(this.options.guard, named, () => this.answer(call), answerErrorType);
     } catch (error) {
       // What the SDK answers when a request handler throws.
       answer = {
@@ -197,6 +201,13 @@ export class FastToolCalls {
     call.abandon?.(reason ?? NO_REASON);
     return true;
   }
+}
+
+/** `error.type` of a call answered with a JSON-RPC error, or not answered (cancelled). */
+function answerErrorType(ended: TracedEnd<JSONRPCMessage | undefined>): string | undefined {
+  if (!('value' in ended)) return undefined;
+  if (ended.value === undefined) return 'cancelled';
+  return 'error' in ended.value ? String(ended.value.error.code) : undefined;
 }
 
 function resultMessage(id: RequestId, result: CallToolResult): JSONRPCMessage {

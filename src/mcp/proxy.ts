@@ -15,6 +15,7 @@ import { describeError, type Log } from './log.js';
 import { relayCall } from './relay-call.js';
 import { faultResult, ToolCallSteps } from './tool-call-steps.js';
 import type { ToolCatalog } from './tool-catalog.js';
+import { inToolSpan } from './tool-span.js';
 import type { UpstreamIdentity } from './upstream.js';
 import { type RelayOutcome, UpstreamClient } from './upstream-client.js';
 import type { UpstreamLink } from './upstream-link.js';
@@ -91,7 +92,10 @@ export function createProxyServer(options: ProxyServerOptions): Server {
       return result;
     });
     const callTool = toolCallHandler(options);
-    server.setRequestHandler('tools/call', (request, ctx) => options.calls.track(callTool(request, ctx)));
+    server.setRequestHandler('tools/call', (request, ctx) => {
+      const call = { name: request.params.name, id: ctx.mcpReq.id, meta: request.params._meta };
+      return options.calls.track(inToolSpan(options.guard, call, () => callTool(request, ctx)));
+    });
   }
   if (capabilities.resources) forward(['resources/list', 'resources/templates/list', 'resources/read']);
   if (capabilities.resources?.subscribe) forward(['resources/subscribe', 'resources/unsubscribe']);

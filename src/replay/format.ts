@@ -20,8 +20,16 @@ export function stepJson(step: ReplayStep): string {
 }
 
 export function judgementJson(judgement: Judgement): string {
-  const { blocks, justified, falseSteps } = judgement;
-  return JSON.stringify({ judge: { blocks, justified, false: judgement.false, falseSteps } });
+  const { blocks, justified, falseSteps, disputed, disputedSteps } = judgement;
+  return JSON.stringify({
+    judge: {
+      blocks,
+      justified,
+      false: judgement.false,
+      falseSteps,
+      ...(disputed !== undefined && { disputed, disputedSteps }),
+    },
+  });
 }
 
 /** `judge: 5 blocks, 4 justified …, 1 false (step 12)`. */
@@ -29,9 +37,17 @@ export function judgementLine(judgement: Judgement): string {
   const { blocks, justified, falseSteps } = judgement;
   const where =
     falseSteps.length === 0 ? '' : ` (step${falseSteps.length === 1 ? '' : 's'} ${falseSteps.join(', ')})`;
+  const disputed =
+    judgement.disputed === undefined
+      ? ''
+      : `; ${judgement.disputed} of them disputed in the journal` +
+        (judgement.disputed === 0
+          ? ''
+          : ` (step${judgement.disputed === 1 ? '' : 's'} ${judgement.disputedSteps?.join(', ')})`);
   return (
     `judge: ${blocks} ${blocks === 1 ? 'block' : 'blocks'}, ${justified} justified (the call would have ` +
-    `repeated a failure or a result with nothing changed), ${judgement.false} false (it would have done new work)${where}`
+    `repeated a failure or a result with nothing changed), ${judgement.false} false (it would have done new work` +
+    `${judgement.disputed === undefined ? '' : ', or a person said blocking it was wrong'})${where}${disputed}`
   );
 }
 

@@ -22,6 +22,12 @@ export interface Judgement {
   readonly false: number;
   /** Steps of the false blocks. */
   readonly falseSteps: readonly number[];
+  /**
+   * With disputes read as labels: the false blocks a person disputed (`feedback --wrong`), counted
+   * false whatever the recorded run did next.
+   */
+  readonly disputed?: number;
+  readonly disputedSteps?: readonly number[];
 }
 
 type ToolAnnotations = NonNullable<Proposal['annotations']>;
@@ -123,14 +129,31 @@ export function wastedSteps(
   return wasted;
 }
 
-/** How many of the replay's blocks stopped a wasted call, and how many stopped new work. */
-export function judgeBlocks(steps: readonly ReplayStep[], wasted: ReadonlySet<number>): Judgement {
+/**
+ * How many of the replay's blocks stopped a wasted call, and how many stopped new work. With
+ * `disputed` (steps a person said were wrongly refused), a block of one of them is false.
+ */
+export function judgeBlocks(
+  steps: readonly ReplayStep[],
+  wasted: ReadonlySet<number>,
+  disputed?: ReadonlySet<number>,
+): Judgement {
   let justified = 0;
   const falseSteps: number[] = [];
+  const disputedSteps: number[] = [];
   for (const step of steps) {
     if (step.verdict !== 'block' && step.verdict !== 'halt') continue;
-    if (wasted.has(step.step)) justified++;
+    if (disputed?.has(step.step)) {
+      disputedSteps.push(step.step);
+      falseSteps.push(step.step);
+    } else if (wasted.has(step.step)) justified++;
     else falseSteps.push(step.step);
   }
-  return { blocks: justified + falseSteps.length, justified, false: falseSteps.length, falseSteps };
+  return {
+    blocks: justified + falseSteps.length,
+    justified,
+    false: falseSteps.length,
+    falseSteps,
+    ...(disputed && { disputed: disputedSteps.length, disputedSteps }),
+  };
 }

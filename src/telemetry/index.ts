@@ -6,7 +6,14 @@ import type { OtelTracer, OtelTracerProvider } from './types.js';
 import { TRACER_NAME, verdictTelemetry } from './verdict-spans.js';
 
 export { loadOpenTelemetry, type OtelApi } from './load.js';
-export { startToolSpan, type ToolSpan, type ToolSpanInput } from './tool-spans.js';
+export {
+  startToolSpan,
+  type ToolCallTracer,
+  type ToolSpan,
+  type ToolSpanEnd,
+  type ToolSpanInput,
+  type TracedEnd,
+} from './tool-spans.js';
 export type { OtelAttributes, OtelSpan, OtelTracer, OtelTracerProvider } from './types.js';
 export {
   ATTR,
@@ -18,15 +25,18 @@ export {
 } from './verdict-spans.js';
 
 /** How a guard is told to emit spans: `true` for the global tracer provider, or a tracer of your own. */
-export type OtelOption = boolean | { readonly tracer: OtelTracer; readonly flush?: () => Promise<void> };
+export type OtelOption =
+  | boolean
+  | { readonly tracer: OtelTracer; readonly flush?: () => Promise<void>; readonly api?: OtelApi };
 
 /** The tracer narrowing uses: from the tracer provider an OpenTelemetry SDK registered globally. */
 export function globalTracer(api: OtelApi = loadOpenTelemetry()): {
   readonly tracer: OtelTracer;
   readonly flush: () => Promise<void>;
+  readonly api: OtelApi;
 } {
   const provider = api.trace.getTracerProvider();
-  return { tracer: api.trace.getTracer(TRACER_NAME), flush: () => forceFlush(provider) };
+  return { tracer: api.trace.getTracer(TRACER_NAME), flush: () => forceFlush(provider), api };
 }
 
 /** The observer for `otel`, or undefined when telemetry is off. Throws `DEPENDENCY_MISSING` without the API. */
@@ -36,11 +46,22 @@ export function telemetryObserver(
 ): GuardObserver | undefined {
   if (otel === undefined || otel === false) return undefined;
   const source = otel === true ? globalTracer() : otel;
+  const api = source.api ?? installedApi();
   return verdictTelemetry({
     tracer: source.tracer,
     ...(source.flush && { flush: source.flush }),
     ...(policyId !== undefined && { policyId }),
+    ...(api && { api }),
   });
+}
+
+/** A tracer of one's own comes from an SDK, which has the API beside it; without it, spans go unrelated. */
+function installedApi(): OtelApi | undefined {
+  try {
+    return loadOpenTelemetry();
+  } catch {
+    return undefined;
+  }
 }
 
 /** A short-lived process (a hook) must hand its spans over before it exits. */

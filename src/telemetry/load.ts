@@ -4,13 +4,19 @@
  */
 import { createRequire } from 'node:module';
 import { NarrowingError } from '../core/errors.js';
-import type { OtelTracer, OtelTracerProvider } from './types.js';
+import type { OtelCarrierGetter, OtelContext, OtelSpan, OtelTracer, OtelTracerProvider } from './types.js';
 
 /** What narrowing uses of `@opentelemetry/api`. */
 export interface OtelApi {
   readonly trace: {
     getTracer(name: string, version?: string): OtelTracer;
     getTracerProvider(): OtelTracerProvider;
+    /** A context with `span` as the current span: the parent of spans started with it. */
+    setSpan?(context: OtelContext, span: OtelSpan): OtelContext;
+  };
+  readonly context?: { active(): OtelContext };
+  readonly propagation?: {
+    extract(context: OtelContext, carrier: unknown, getter: OtelCarrierGetter): OtelContext;
   };
 }
 

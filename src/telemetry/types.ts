@@ -19,11 +19,20 @@ export interface OtelSpan {
   end(endTime?: number): void;
 }
 
+/** A context of the API (opaque here): which span is current, what came with a request. */
+export type OtelContext = unknown;
+
+/** How a propagator reads a carrier (for MCP, a request's `params._meta`). */
+export interface OtelCarrierGetter {
+  keys(carrier: unknown): string[];
+  get(carrier: unknown, key: string): string | undefined;
+}
+
 export interface OtelTracer {
   startSpan(
     name: string,
     options?: { kind?: number; attributes?: OtelAttributes; startTime?: number },
-    context?: unknown,
+    context?: OtelContext,
   ): OtelSpan;
 }
 

@@ -7,8 +7,11 @@
  *   blame, the error signature and the ids of the constraints involved.
  * Nothing a tool or a model wrote goes into a span: tool names, rule names, ids and fixed words only.
  */
+import { AsyncLocalStorage } from 'node:async_hooks';
+import type { OtelApi } from './load.js';
 import type { CheckedCall, GuardObserver, RecordedCall } from './observer.js';
-import type { OtelAttributes, OtelTracer } from './types.js';
+import { type ToolScope, toolCallTracer } from './tool-spans.js';
+import type { OtelAttributes, OtelContext, OtelTracer } from './types.js';
 import { SPAN_KIND_INTERNAL } from './types.js';
 
 /** The name the guard gives itself in spans (`gen_ai.guardrail.component.name`, `gen_ai.provider.name`). */
@@ -53,33 +56,62 @@ export interface VerdictTelemetryOptions {
   readonly policyId?: string;
   /** Hands pending spans to the exporter (the SDK provider's `forceFlush`). */
   readonly flush?: () => Promise<void>;
+  /**
+   * The API, for its context functions: with it, the guardrail spans of a call the face runs
+   * itself are children of the call's `execute_tool` span. Without it, spans are unrelated.
+   */
+  readonly api?: OtelApi;
 }
 
 /** An observer that turns each check and record of a guard into a guardrail span. */
 export function verdictTelemetry(options: VerdictTelemetryOptions): GuardObserver {
   const { tracer } = options;
+  /** The tool call each check or record belongs to, when a face runs it inside `toolCalls.trace`. */
+  const scopes = new AsyncLocalStorage<ToolScope>();
   return {
     checked(call) {
-      emit(tracer, call.startedAt, call.endedAt, checkAttributes(call, options.policyId));
+      const scope = scopes.getStore();
+      if (scope) {
+        scope.verdict = call.result.verdict;
+        scope.span.setAttribute(ATTR.verdict, call.result.verdict);
+        if (call.result.rule !== undefined) scope.span.setAttribute(ATTR.rule, bounded(call.result.rule));
+      }
+      emit(tracer, call.startedAt, call.endedAt, checkAttributes(call, options.policyId), scope?.context);
     },
     recorded(call) {
-      emit(tracer, call.startedAt, call.endedAt, recordAttributes(call, options.policyId));
+      const scope = scopes.getStore();
+      if (scope) {
+        scope.failed = !call.result.outcome.success;
+        scope.span.setAttribute(ATTR.blame, call.result.outcome.blame);
+      }
+      emit(tracer, call.startedAt, call.endedAt, recordAttributes(call, options.policyId), scope?.context);
     },
+    toolCalls: toolCallTracer(tracer, options.api, scopes),
     ...(options.flush && { flush: options.flush }),
   };
 }
 
-function emit(tracer: OtelTracer, startedAt: number, endedAt: number, attributes: OtelAttributes): void {
-  const span = tracer.startSpan(GUARDRAIL_SPAN_NAME, {
-    kind: SPAN_KIND_INTERNAL,
-    startTime: startedAt,
-    attributes: {
-      [ATTR.operation]: 'apply_guardrail',
-      [ATTR.provider]: GUARDRAIL_COMPONENT,
-      [ATTR.component]: GUARDRAIL_COMPONENT,
-      ...attributes,
+function emit(
+  tracer: OtelTracer,
+  startedAt: number,
+  endedAt: number,
+  attributes: OtelAttributes,
+  parent: OtelContext | undefined,
+): void {
+  const span = tracer.startSpan(
+    GUARDRAIL_SPAN_NAME,
+    {
+      kind: SPAN_KIND_INTERNAL,
+      startTime: startedAt,
+      attributes: {
+        [ATTR.operation]: 'apply_guardrail',
+        [ATTR.provider]: GUARDRAIL_COMPONENT,
+        [ATTR.component]: GUARDRAIL_COMPONENT,
+        ...attributes,
+      },
     },
-  });
+    parent,
+  );
   span.addEvent(GUARDRAIL_RESULT_EVENT, resultEventAttributes(attributes), endedAt);
   span.end(endedAt);
 }

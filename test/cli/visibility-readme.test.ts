@@ -54,6 +54,10 @@ describe.skipIf(!existsSync(join(root, 'dist', 'hooks', 'hook.js')))('README: se
     );
     expect(readme).toContain('npx narrowing-guard report              # Wrote narrowing-report.html');
     expect(readme).toContain('npx narrowing-guard feedback last --wrong "I added the lint script"');
+    // Its output is checked by test/telemetry/cli-otel.test.ts, with the probe server's read_note.
+    expect(readme).toContain(
+      'NODE_OPTIONS="--import ./examples/otel/stderr.mjs" npx narrowing-guard mcp --otel -- node server.js',
+    );
   });
 
   it('prints a verdict span from the hook run with --otel', () => {

@@ -34,6 +34,7 @@ export interface AgentCommandOptions {
   readonly store?: string;
   readonly session?: string;
   readonly system?: string;
+  readonly otel?: boolean;
 }
 
 export function register(program: Command): void {
@@ -61,6 +62,10 @@ export function register(program: Command): void {
     .addOption(storeOption())
     .option('--session <id>', 'the session id, to resume a run')
     .option('--system <text>', 'the system prompt')
+    .option(
+      '--otel',
+      'emit OpenTelemetry spans: one per tool call, with its verdicts inside (see docs/visibility.md)',
+    )
     .addHelpText('after', HELP)
     .action(async (task: string | undefined, options: AgentCommandOptions) => {
       process.exitCode = await runAgentCommand(task, options);
@@ -104,6 +109,7 @@ export async function runAgentCommand(
         ...(options.stateDir !== undefined && { stateDir: options.stateDir }),
         ...(store !== undefined && { store }),
         ...(options.session !== undefined && { sessionId: options.session }),
+        ...(options.otel && { otel: true }),
       },
       stream: options.stream,
       ...(options.system !== undefined && { system: options.system }),

@@ -17,6 +17,7 @@ export interface McpCommandOptions {
   readonly upstreamUrl?: string;
   readonly header?: readonly string[];
   readonly callTimeout?: string;
+  readonly otel?: boolean;
 }
 
 const HELP = `
@@ -80,6 +81,10 @@ export function register(program: Command): void {
       'answer a tool call with an error after this long without progress',
       '600',
     )
+    .option(
+      '--otel',
+      'emit OpenTelemetry spans: one per tool call, with its verdicts inside (see docs/visibility.md)',
+    )
     .passThroughOptions()
     .addHelpText('after', HELP)
     .action(async (command: string[], options: McpCommandOptions) => {
@@ -120,6 +125,7 @@ export async function runMcpCommand(command: readonly string[], options: McpComm
       ...(options.preset !== undefined && { preset: options.preset }),
       ...(options.enforcement !== undefined && { enforcement: options.enforcement }),
       receipts: options.receipts ?? true,
+      ...(options.otel && { otel: true }),
       onProblem: log,
     });
   } catch (error) {

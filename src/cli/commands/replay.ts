@@ -14,6 +14,8 @@ export interface ReplayCommandOptions {
   readonly preset?: PresetName;
   readonly json?: boolean;
   readonly judge?: boolean;
+  /** A journal whose disputes (`feedback --wrong`) label the trace's calls; implies `judge`. */
+  readonly disputes?: string;
   readonly store?: string;
   readonly stateDir?: string;
 }
@@ -31,6 +33,8 @@ Examples:
   $ narrowing-guard replay session.jsonl --preset strict
   $ narrowing-guard replay session.jsonl --policy narrowing.yaml --json | jq 'select(.verdict=="block")'
   $ narrowing-guard replay session.jsonl --judge
+  $ narrowing-guard trace from-journal .narrowing/journal.jsonl -o run.jsonl
+  $ narrowing-guard replay run.jsonl --disputes .narrowing/journal.jsonl
   $ narrowing-guard replay session.jsonl --store sqlite
 
 Exit status: 0 when the trace was read (whatever the verdicts), 2 when the trace or the
@@ -59,6 +63,10 @@ export function register(program: Command): void {
     .option(
       '--judge',
       'say how many blocks stopped a call that then repeated a failure or result with nothing changed, and how many stopped new work',
+    )
+    .option(
+      '--disputes <journal>',
+      'judge (as --judge), reading the disputes of this journal (feedback --wrong) as labels: a block of a disputed call is false; the trace must be converted from it (trace from-journal)',
     )
     .addHelpText('after', EXAMPLE)
     .action(async (trace: string, options: ReplayCommandOptions) => {
@@ -116,7 +124,8 @@ export async function runReplay(
 
   const replayer = createReplayer({ policy, ...(learned && { learned }) });
   // With --json, steps are written as they come (in chunks); the table and the judgement need them all.
-  const keep = !options.json || options.judge === true;
+  const judge = options.judge === true || options.disputes !== undefined;
+  const keep = !options.json || judge;
   const steps: ReplayStep[] = [];
   // With --json, lines go out in chunks of about 64 KB: one write per step would cost a system
   // call per step, on a pipe or a terminal as much as on a file.
@@ -136,9 +145,15 @@ export async function runReplay(
   for (const event of events) for (const step of replayer.feed(event)) take(step);
   for (const step of replayer.finish()) take(step);
   let judgement: Judgement | undefined;
-  if (options.judge) {
+  if (judge) {
     const { judgeBlocks, wastedSteps } = await import('../../replay/judge.js');
-    judgement = judgeBlocks(steps, wastedSteps(events));
+    let labels: Set<number> | undefined;
+    if (options.disputes !== undefined) {
+      const read = await readDisputes(options.disputes, steps, io);
+      if (read === undefined) return 2;
+      labels = read;
+    }
+    judgement = judgeBlocks(steps, wastedSteps(events), labels);
   }
   if (options.json) {
     writeJson(format.summaryJson(replayer.summary), true);
@@ -156,6 +171,40 @@ export async function runReplay(
   ];
   io.stdout.write(`${lines.join('\n')}\n`);
   return 0;
+}
+
+/**
+ * The steps a journal's disputes name, checked against the trace: a disputed entry whose tool is
+ * not the step's says the trace is not that journal's conversion, and is left out with a warning.
+ * Undefined (and said why) when the journal cannot be read.
+ */
+async function readDisputes(
+  journal: string,
+  steps: readonly ReplayStep[],
+  io: CommandIO,
+): Promise<Set<number> | undefined> {
+  const { disputedSteps } = await import('../../report/disputes.js');
+  let disputed: Awaited<ReturnType<typeof disputedSteps>>;
+  try {
+    disputed = await disputedSteps(journal);
+  } catch (error) {
+    io.stderr.write(`cannot read the disputes: ${(error as Error).message}\n`);
+    return undefined;
+  }
+  const labels = new Set<number>();
+  const byStep = new Map(steps.map((step) => [step.step, step]));
+  for (const dispute of disputed) {
+    const step = byStep.get(dispute.step);
+    if (step?.tool !== dispute.tool) {
+      io.stderr.write(
+        `warning: the dispute of ${dispute.entry} (${dispute.tool}) does not match step ${dispute.step} of the ` +
+          `trace (${step?.tool ?? 'none'}): is the trace converted from this journal? Left out.\n`,
+      );
+      continue;
+    }
+    labels.add(dispute.step);
+  }
+  return labels;
 }
 
 /**
