@@ -29,8 +29,7 @@ export async function runAgent(ws: Workspace, script: readonly ScriptStep[], run
     policy,
   });
   const model = new ScriptedModel(script);
-  const tools =
-    wiring === 'spread' ? spreadTools(ws, guard) : plainTools(ws, wiring === 'tool' ? guard : undefined);
+  const tools = wiring === 'spread' ? spreadTools(ws, guard) : plainTools(ws, guard, wiring);
   const built = new Agent({ name: 'coder', instructions: 'Fix the failing test.', model, tools });
   const agent = wiring === 'agent' ? guard.agent(built) : built;
   const runner = new Runner({ tracingDisabled: true });
@@ -53,10 +52,14 @@ export async function runAgent(ws: Workspace, script: readonly ScriptStep[], run
 
 type AgentsGuard = ReturnType<typeof narrowingForAgents>;
 
-/** The workspace's tools, each built with `guard.tool(options)`, or plain when no guard is given. */
-function plainTools(ws: Workspace, guard: AgentsGuard | undefined) {
+/**
+ * The workspace's tools, each built with `guard.tool(options)` and an error function of its own, or
+ * built plain for `guard.agent()` with narrowing's error function, so that the guard learns from
+ * their errors.
+ */
+function plainTools(ws: Workspace, guard: AgentsGuard, wiring: 'tool' | 'agent') {
   const options = <OPTIONS extends Parameters<AgentsGuard['tool']>[0]>(given: OPTIONS) =>
-    guard ? guard.tool(given) : given;
+    wiring === 'tool' ? guard.tool(given) : { ...given, errorFunction: guard.toolOptions.errorFunction };
   return [
     tool(
       options({
