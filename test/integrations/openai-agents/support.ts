@@ -18,16 +18,19 @@ export interface RunOptions {
   readonly policy?: object;
   readonly stream?: boolean;
   readonly wiring?: Wiring;
+  /** Told the guard before the run; what it returns is called when the run ended, thrown or not. */
+  readonly onGuard?: (guard: ReturnType<typeof narrowingForAgents>) => () => void;
 }
 
 export async function runAgent(ws: Workspace, script: readonly ScriptStep[], run: RunOptions = {}) {
-  const { policy, stream = false, wiring = 'spread' } = run;
+  const { policy, stream = false, wiring = 'spread', onGuard } = run;
   const guard = narrowingForAgents({
     workspaceRoot: ws.dir,
     stateDir: ws.stateDir,
     onProblem: quiet,
     policy,
   });
+  const ended = onGuard?.(guard);
   const model = new ScriptedModel(script);
   const tools = wiring === 'spread' ? spreadTools(ws, guard) : plainTools(ws, guard, wiring);
   const built = new Agent({ name: 'coder', instructions: 'Fix the failing test.', model, tools });
@@ -46,6 +49,7 @@ export async function runAgent(ws: Workspace, script: readonly ScriptStep[], run
     const result = await runner.run(agent, 'Fix the failing test.', { maxTurns: 12 });
     return { result, model, guard };
   } finally {
+    ended?.();
     await guard.close();
   }
 }

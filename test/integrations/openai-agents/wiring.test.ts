@@ -3,6 +3,7 @@
  * `guard.tool(options)` builds each tool with the guard composed in, `guard.agent(agent)` guards
  * the tools of an agent already built. Plain and streamed runs block and halt alike.
  */
+import { ModelBehaviorError } from '@openai/agents';
 import { describe, expect, it } from 'vitest';
 import { workspaceFactory } from '../support/workspace.js';
 import { type ScriptStep, toolOutputsIn } from './scripted-model.js';
@@ -44,4 +45,26 @@ describe.each(['tool', 'agent', 'spread'] as const)('the guard wired through %s'
       expect(ws.runs.read_file).toBe(1);
     },
   );
+});
+
+describe('a model that calls a tool after the halt, when none is offered', () => {
+  it('makes the SDK throw ModelBehaviorError, and guard.halted says the guard halted the run', async () => {
+    const ws = workspace();
+    let thrown: unknown;
+    let halted = false;
+    try {
+      await runAgent(ws, [read, read, read, read, read, { text: 'Never reached.' }], {
+        wiring: 'tool',
+        onGuard: (guard) => () => {
+          halted = guard.halted;
+        },
+      });
+    } catch (error) {
+      thrown = error;
+    }
+
+    expect(thrown).toBeInstanceOf(ModelBehaviorError);
+    expect((thrown as Error).message).toBe('Tool read_file not found in agent coder.');
+    expect(halted).toBe(true);
+  });
 });
