@@ -3,6 +3,8 @@
  * guardrails, error function and `isEnabled` keep working; a tool that throws `null` does not crash
  * the run; a call cancelled through its abort signal teaches nothing.
  */
+import { renameSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { Agent, Runner, tool } from '@openai/agents';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
@@ -228,5 +230,51 @@ describe('a call cancelled through its abort signal', () => {
 
     expect(runs.count).toBe(1);
     expect(recorded).toEqual([]);
+  });
+});
+
+describe('guard.close() after the state folder was replaced during the run', () => {
+  it('resolves, and says through onProblem what could not be saved', async () => {
+    const ws = workspace();
+    const problems: string[] = [];
+    const guard = narrowingForAgents({
+      workspaceRoot: ws.dir,
+      stateDir: ws.stateDir,
+      onProblem: (message) => problems.push(message),
+    });
+    const read: ScriptStep = { calls: [['read_file', { path: 'config/prod.yaml' }]] };
+    const model = new ScriptedModel([read, { calls: [['clean', {}]] }, read, { text: 'Gone.' }]);
+    const readFile = tool(
+      guard.tool({
+        name: 'read_file',
+        description: 'Read a file of the project',
+        parameters: z.object({ path: z.string() }),
+        execute: async ({ path }: { path: string }) => ws.readFile(path),
+      }),
+    );
+    // A tool that moves the state folder away and leaves a file of the same name.
+    const clean = tool(
+      guard.tool({
+        name: 'clean',
+        description: 'Clean the workspace',
+        parameters: z.object({}),
+        execute: async () => {
+          await guard.session().flush();
+          renameSync(ws.stateDir, join(ws.dir, 'narrowing-old'));
+          writeFileSync(ws.stateDir, 'not a folder\n');
+          return 'cleaned';
+        },
+      }),
+    );
+    const runner = new Runner({ tracingDisabled: true });
+    runner.on('agent_tool_end', guard.onToolEnd);
+    const result = await run(new Agent({ name: 'coder', model, tools: [readFile, clean] }), runner);
+
+    await expect(guard.close()).resolves.toBeUndefined();
+    expect(result.finalOutput).toBe('Gone.');
+    expect(ws.runs.read_file).toBe(1);
+    expect(problems).toContainEqual(
+      expect.stringMatching(/^Closing the guard could not save what this session learned/),
+    );
   });
 });
