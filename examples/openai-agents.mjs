@@ -5,13 +5,16 @@ import { z } from 'zod';
 
 const guard = narrowingForAgents(); // learns into .narrowing/ of this project
 
-const readFileTool = tool({
-  name: 'read_file',
-  description: 'Read a file of the project',
-  parameters: z.object({ path: z.string() }),
-  execute: ({ path }) => readFile(path, 'utf8'),
-  ...guard.toolOptions, // the input guardrail, and the real error text for the guard and the model
-});
+// guard.tool() composes the guard with the tool's options: its guardrail, its error function
+// (the real error text for the guard and the model) and the switch that ends a halted run.
+const readFileTool = tool(
+  guard.tool({
+    name: 'read_file',
+    description: 'Read a file of the project',
+    parameters: z.object({ path: z.string() }),
+    execute: ({ path }) => readFile(path, 'utf8'),
+  }),
+);
 
 // A stand-in for your model: it reads the same missing file twice, then says what it read.
 let turn = 0;

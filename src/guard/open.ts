@@ -272,6 +272,8 @@ function compose(
     ...(journal && { journal }),
     ...(stopListening && { release: async () => stopListening() }),
     ...(options.observer && { observer: options.observer }),
+    ...(store && { store }),
+    report,
   });
   // A store with a table of its own (SQLite) keeps the sessions' run state beside what they learned.
   if (hasSessionTable(store)) keepSessionStateIn(session, store.sessions);

@@ -47,7 +47,11 @@ export interface GuardSession {
   isDone(): boolean;
   /** Writes what is pending (state and journal) without closing. */
   flush(): Promise<void>;
-  /** Writes what is pending and releases the journal and the store. Idempotent. */
+  /**
+   * Writes what is pending and releases the journal and the store. Idempotent. It never rejects:
+   * state it cannot save (a state folder replaced or made read-only mid-run, a store gone) is
+   * reported through the guard's `onProblem`, and the journal and the store are released all the same.
+   */
   close(): Promise<void>;
 }
 
@@ -60,6 +64,10 @@ interface SessionParts {
   readonly journal?: AuditSink;
   /** Closes what the session opened beside the engine (a store connection, say). */
   readonly release?: () => Promise<void>;
+  /** The engine's store, closed by the session when the engine's own close failed before reaching it. */
+  readonly store?: { close(): Promise<void> };
+  /** Where a close that could not save is reported (the guard's `onProblem`). Default: nowhere. */
+  readonly report?: (message: string) => void;
   /** Told about every check and record (telemetry). */
   readonly observer?: GuardObserver;
 }
@@ -100,8 +108,15 @@ export function createGuardSession(parts: SessionParts): GuardSession {
     },
     close() {
       closing ??= (async () => {
-        await engine.close();
-        await parts.release?.();
+        try {
+          await engine.close();
+        } catch (error) {
+          reportUnsaved(parts.report, error);
+          // The engine stopped at the failed save: release what it did not get to.
+          await quietly(() => parts.store?.close());
+          await quietly(() => parts.journal?.close?.());
+        }
+        await quietly(() => parts.release?.());
         await flushObserver(parts.observer);
       })();
       return closing;
@@ -153,6 +168,33 @@ function observed(
     tellObserver(() => observer.recorded?.(call));
     return result;
   };
+}
+
+/** A close that could not save, said once through the guard's problem channel. */
+function reportUnsaved(report: ((message: string) => void) | undefined, error: unknown): void {
+  let reason: string;
+  try {
+    reason = error instanceof Error ? error.message : String(error);
+  } catch {
+    reason = 'an error that cannot be read';
+  }
+  try {
+    report?.(
+      `Closing the guard could not save what this session learned: ${reason}. The run itself is not ` +
+        'affected; later runs will not know what this one learned unless the state can be written.',
+    );
+  } catch {
+    // A report channel that throws does not make close throw.
+  }
+}
+
+/** Runs a step of closing; one that fails does not stop the steps after it. */
+async function quietly(step: () => Promise<void> | undefined): Promise<void> {
+  try {
+    await step();
+  } catch {
+    // Already reported by the part itself (a store or journal reports its own write failures).
+  }
 }
 
 async function flushObserver(observer: GuardObserver | undefined): Promise<void> {

@@ -11,6 +11,19 @@ export function asFailure(error: unknown): unknown {
   return error instanceof Error ? error : { error };
 }
 
+/**
+ * True for what a call cancelled through its abort signal throws: `signal.throwIfAborted()`, an
+ * aborted `fetch`, Node's timers and child processes all throw an error named `AbortError`. For the
+ * hooks that report a call's end without its signal: a cancelled call teaches nothing.
+ */
+export function isCancellation(error: unknown): boolean {
+  try {
+    return typeof error === 'object' && error !== null && (error as { name?: unknown }).name === 'AbortError';
+  } catch {
+    return false;
+  }
+}
+
 function outcome(proposal: Proposal, result: unknown, durationMs: number): Outcome {
   return { ...toolCallToOutcome(proposal.tool, proposal.args, result, { durationMs }), proposal };
 }

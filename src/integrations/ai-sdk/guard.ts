@@ -28,7 +28,7 @@ import {
   type TwinAnswer,
   waitForTwin,
 } from '../../guard/index.js';
-import { asFailure, toolCallOutcomes } from '../tool-call-outcomes.js';
+import { asFailure, isCancellation, toolCallOutcomes } from '../tool-call-outcomes.js';
 
 /** The tool call the SDK asks about and reports on. */
 export interface AiSdkToolCall {
@@ -176,6 +176,11 @@ export function narrowingForAiSdk(source: GuardSource = {}, options: AiSdkGuardO
   const onToolExecutionEnd = ({ toolCall, toolOutput, toolExecutionMs, messages }: AiSdkToolExecutionEnd) => {
     const settle = approved.get(toolCall.toolCallId);
     approved.delete(toolCall.toolCallId);
+    if (toolOutput.type === 'tool-error' && isCancellation(toolOutput.error)) {
+      // Cancelled through its abort signal: nothing is learned, and a duplicate runs on its own.
+      settle?.(undefined);
+      return;
+    }
     const result = toolOutput.type === 'tool-result' ? toolOutput.output : asFailure(toolOutput.error);
     const outcome = toolCallToOutcome(toolCall.toolName, toolCall.input, result, {
       callId: toolCall.toolCallId,

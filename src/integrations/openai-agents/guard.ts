@@ -2,9 +2,13 @@
  * narrowing for the OpenAI Agents SDK (`@openai/agents`): a tool input guardrail checks each call
  * and rejects a refused one with the reason as the tool's output; an `errorFunction` hands the real
  * error to the guard (by default the SDK replaces it with a generic sentence) and to the model; the
- * runner's `agent_tool_end` event records each call that returned. A halt ends the run gracefully:
- * the model reads the halt as the tool's output, every guarded tool is then switched off
- * (`isEnabled`), and the model's next answer, written without tools, is the run's final output.
+ * `agent_tool_end` event records each call that returned. A halt ends the run gracefully: the model
+ * reads the halt as the tool's output, every guarded tool is then switched off (`isEnabled`), and
+ * the model's next answer, written without tools, is the run's final output.
+ *
+ * Three ways in: `guard.tool(options)` composes the guard with a tool's own options (its guardrails,
+ * error function and `isEnabled` are kept), `guard.agent(agent)` guards every function tool of an
+ * agent already built, and `...guard.toolOptions` is the bare spread.
  *
  * The SDK is never imported: the shapes below are the parts of its types this module reads.
  */
@@ -24,7 +28,7 @@ import {
   verdictMeta,
   waitForTwin,
 } from '../../guard/index.js';
-import { asFailure } from '../tool-call-outcomes.js';
+import { asFailure, isCancellation } from '../tool-call-outcomes.js';
 
 /** A function call as the SDK hands it to guardrails, error functions and lifecycle events. */
 export interface AgentsToolCall {
@@ -54,6 +58,45 @@ export interface AgentsToolInputGuardrail {
   run(data: { readonly toolCall: AgentsToolCall }): Promise<AgentsGuardrailOutput>;
 }
 
+/** A tool's error function (`errorFunction` of `tool()`); `null` makes the SDK throw the error. */
+export type AgentsErrorFunction = (
+  context: unknown,
+  error: unknown,
+  details?: { toolCall?: AgentsToolCall; signal?: AbortSignal },
+) => unknown;
+
+/** What `isEnabled` of `tool()` takes. */
+export type AgentsIsEnabled =
+  | boolean
+  | ((options: { runContext: unknown; agent: unknown }) => boolean | PromiseLike<boolean>);
+
+/** The options of `tool()` that `guard.tool()` composes with; every other option is kept as it is. */
+export interface AgentsToolOptions {
+  // biome-ignore lint/suspicious/noExplicitAny: the SDK types execute's input from the tool's parameters
+  readonly execute?: (input: any, context?: any, details?: any) => unknown;
+  readonly inputGuardrails?: readonly unknown[];
+  readonly outputGuardrails?: readonly unknown[];
+  readonly errorFunction?: AgentsErrorFunction | null;
+  readonly isEnabled?: AgentsIsEnabled;
+}
+
+/** A function tool as `tool()` builds it: the parts `guard.agent()` composes with. */
+export interface AgentsFunctionTool {
+  readonly type: string;
+  readonly name: string;
+  readonly inputGuardrails?: readonly unknown[];
+  readonly outputGuardrails?: readonly unknown[];
+  readonly isEnabled?: (runContext: unknown, agent: unknown) => boolean | Promise<boolean>;
+}
+
+/** An `Agent`, as far as `guard.agent()` reads and copies it. */
+export interface AgentsAgent {
+  readonly tools: readonly unknown[];
+  clone(config: { tools?: readonly unknown[] }): unknown;
+  // biome-ignore lint/suspicious/noExplicitAny: the SDK types each event's arguments
+  on(event: 'agent_tool_end', listener: (...args: any[]) => void): unknown;
+}
+
 export interface AgentsGuardOptions extends GuardFaultOptions {
   /**
    * How long a call identical to one still running waits for it before it runs on its own, in
@@ -79,6 +122,26 @@ export interface AgentsGuard {
       details?: { toolCall?: AgentsToolCall },
     ) => string;
   };
+  /**
+   * The options of a `tool({ … })` with the guard composed in: narrowing's input guardrail after
+   * the tool's own (it counts only the calls they let through), its output guardrail after the
+   * tool's own, the tool's `errorFunction` deciding what the model reads once the guard has
+   * recorded the real error, `isEnabled` true only when both say so. Its `execute` turns a thrown
+   * `null` or `undefined` into an error and tells the guard when the call was cancelled.
+   */
+  tool<OPTIONS extends AgentsToolOptions>(options: OPTIONS): OPTIONS;
+  /**
+   * A copy of the agent whose function tools are all guarded (composed as `tool()` does, their
+   * own guardrails and `isEnabled` kept) and which records each call as it ends: no runner hook is
+   * needed. Hosted tools, MCP servers and the agents of handoffs are not guarded.
+   */
+  agent<AGENT extends AgentsAgent>(agent: AGENT): AGENT;
+  /**
+   * True once a check of this guard said halt. A model that calls a tool although none is offered
+   * makes the SDK throw `ModelBehaviorError` ("Tool … not found"): after a halt, that is the
+   * error to catch.
+   */
+  readonly halted: boolean;
   /** For `runner.on('agent_tool_end', …)`: records each guarded call that returned. */
   readonly onToolEnd: (
     context: unknown,
@@ -102,8 +165,13 @@ export const NARROWING_GUARDRAIL = 'narrowing';
  */
 export function narrowingForAgents(source: GuardSource = {}, options: AgentsGuardOptions = {}): AgentsGuard {
   const handle = guardHandle(source);
-  /** Calls whose `agent_tool_end` must not be recorded: rejected by the guardrail, or already recorded as failures. */
-  const settled = new Set<string>();
+  /**
+   * The calls the input guardrail let through, until their end is recorded: `returned` once they
+   * passed the output guardrail, `recorded` once the error function recorded their failure, and
+   * `cancelled` when their abort signal fired. A call that ends in none of these had its error
+   * thrown again by the SDK (a cancellation, a timeout set to raise): it teaches nothing.
+   */
+  const calls = new Map<string, CallState>();
   /** A check of this guard said halt: the tools stay switched off. */
   let halted = false;
   const isEnabled = () => {
@@ -127,7 +195,6 @@ export function narrowingForAgents(source: GuardSource = {}, options: AgentsGuar
         const answer = claim.settled ?? (await waitForTwin(claim.twin, timeout));
         const coalesced = coalesceSafely(session, proposal, answer, options);
         if (coalesced) {
-          if (toolCall.callId !== undefined) settled.add(toolCall.callId);
           const message = twinText(coalesced.twin);
           return { outputInfo: { coalesced: true }, behavior: { type: 'rejectContent', message } };
         }
@@ -136,12 +203,12 @@ export function narrowingForAgents(source: GuardSource = {}, options: AgentsGuar
       const verdict = checkSafely(session, proposal, options);
       const refusal = refusalText(verdict, options);
       if (refusal === undefined) {
-        if (first && toolCall.callId !== undefined) running.set(toolCall.callId, first.settle);
+        if (toolCall.callId !== undefined)
+          calls.set(toolCall.callId, { stage: 'allowed', ...(first && { settle: first.settle }) });
         else first?.settle(undefined);
         return { behavior: { type: 'allow' } };
       }
       first?.settle({ status: 'refused', message: refusal });
-      if (toolCall.callId !== undefined) settled.add(toolCall.callId);
       const info = verdict.ok ? infoOf(verdict.check, refusal) : { reason: refusal };
       // A halt is read by the model like a block; the tools are switched off from the next turn on.
       if (verdict.ok && verdict.check.verdict === 'halt') halted = true;
@@ -149,48 +216,136 @@ export function narrowingForAgents(source: GuardSource = {}, options: AgentsGuar
     },
   };
 
+  /** Tells the duplicates held back while the call ran how it ended (once), and returns its state. */
+  const settleCall = (callId: string | undefined, answer: TwinAnswer | undefined): CallState | undefined => {
+    if (callId === undefined) return undefined;
+    const state = calls.get(callId);
+    state?.settle?.(answer);
+    if (state) delete state.settle;
+    return state;
+  };
+
   const errorFunction = (
     _context: unknown,
     error: unknown,
-    details?: { toolCall?: AgentsToolCall },
+    details?: { toolCall?: AgentsToolCall; signal?: AbortSignal },
   ): string => {
     const toolCall = details?.toolCall;
     const text = errorText(error);
-    if (toolCall?.name !== undefined) {
-      if (toolCall.callId !== undefined) settled.add(toolCall.callId);
-      recordSafely(handle.session(), outcomeOf(toolCall, asFailure(error)), options);
-      settleRun(toolCall.callId, { status: 'threw', error: text });
+    // Cancelled through its abort signal: nothing is learned, and a duplicate runs on its own.
+    const cancelled = details?.signal?.aborted === true || isCancellation(error);
+    const state = settleCall(toolCall?.callId, cancelled ? undefined : { status: 'threw', error: text });
+    if (state === undefined || state.stage !== 'allowed' || toolCall?.name === undefined) return text;
+    if (cancelled) {
+      state.stage = 'cancelled';
+      return text;
     }
+    state.stage = 'recorded';
+    recordSafely(handle.session(), outcomeOf(toolCall, asFailure(error)), options);
     return text;
-  };
-
-  /** Calls that passed the input guardrail, with what tells their held-back duplicates how they ended. */
-  const running = new Map<string, (answer: TwinAnswer | undefined) => void>();
-  const settleRun = (callId: string | undefined, answer: TwinAnswer | undefined) => {
-    if (callId === undefined) return;
-    running.get(callId)?.(answer);
-    running.delete(callId);
   };
 
   const outputGuardrail: AgentsToolOutputGuardrail = {
     type: 'tool_output',
     name: NARROWING_GUARDRAIL,
     async run({ toolCall, output }) {
+      let answer: TwinAnswer | undefined;
       try {
-        const failed = outcomeOf(toolCall, output).success === false;
-        settleRun(toolCall.callId, { status: 'ran', value: output, failed });
+        answer = { status: 'ran', value: output, failed: outcomeOf(toolCall, output).success === false };
       } catch {
-        settleRun(toolCall.callId, undefined);
+        answer = undefined;
       }
+      const state = settleCall(toolCall.callId, answer);
+      if (state?.stage === 'allowed') state.stage = output === SDK_GENERIC_ERROR ? 'recorded' : 'returned';
       return { behavior: { type: 'allow' } };
     },
   };
 
   const onToolEnd: AgentsGuard['onToolEnd'] = (_context, _agent, _tool, result, { toolCall }) => {
-    if (!isFunctionCall(toolCall)) return;
-    if (toolCall.callId !== undefined && settled.delete(toolCall.callId)) return;
+    if (!isFunctionCall(toolCall) || toolCall.callId === undefined) return;
+    const state = settleCall(toolCall.callId, undefined);
+    calls.delete(toolCall.callId);
+    if (state?.stage !== 'returned') return;
     recordSafely(handle.session(), outcomeOf(toolCall, result), options);
   };
+
+  /** A tool's `execute`, with the signal watched and any thrown value made an error. */
+  const guardedExecute =
+    (execute: NonNullable<AgentsToolOptions['execute']>) =>
+    async (
+      input: unknown,
+      context?: unknown,
+      details?: { toolCall?: AgentsToolCall; signal?: AbortSignal },
+    ) => {
+      const cancelled = () => {
+        const state =
+          details?.toolCall?.callId === undefined ? undefined : calls.get(details.toolCall.callId);
+        if (state && details?.signal?.aborted) state.stage = 'cancelled';
+      };
+      try {
+        const value = await execute(input, context, details);
+        cancelled();
+        return value;
+      } catch (error) {
+        cancelled();
+        // The SDK reads `toString()` of what a tool threw: `throw null` would crash the run.
+        throw error === null || error === undefined ? new Error(errorText(error)) : error;
+      }
+    };
+
+  const composeErrorFunction =
+    (own: AgentsErrorFunction | null | undefined): AgentsErrorFunction =>
+    (context, error, details) => {
+      const text = errorFunction(context, error, details);
+      if (own === undefined) return text;
+      if (own === null) throw error;
+      return own(context, error, details);
+    };
+
+  const composeIsEnabled =
+    (own: AgentsIsEnabled | undefined) =>
+    async (enabledOptions: { runContext: unknown; agent: unknown }): Promise<boolean> => {
+      if (!isEnabled()) return false;
+      if (typeof own === 'function') return Boolean(await own(enabledOptions));
+      return own ?? true;
+    };
+
+  function tool<OPTIONS extends AgentsToolOptions>(toolOptions: OPTIONS): OPTIONS {
+    return {
+      ...toolOptions,
+      ...(toolOptions.execute && { execute: guardedExecute(toolOptions.execute) }),
+      inputGuardrails: [...(toolOptions.inputGuardrails ?? []), inputGuardrail],
+      outputGuardrails: [...(toolOptions.outputGuardrails ?? []), outputGuardrail],
+      errorFunction: composeErrorFunction(toolOptions.errorFunction),
+      isEnabled: composeIsEnabled(toolOptions.isEnabled),
+    };
+  }
+
+  function agent<AGENT extends AgentsAgent>(original: AGENT): AGENT {
+    const tools = original.tools.map((candidate) =>
+      isBuiltFunctionTool(candidate) ? guardedTool(candidate) : candidate,
+    );
+    const copy = original.clone({ tools }) as AGENT;
+    // The agent's own hook: its calls are recorded with no runner hook (and once if there is one too).
+    copy.on(
+      'agent_tool_end',
+      (context: unknown, tool: unknown, result: string, details: { toolCall: AgentsToolCall }) =>
+        onToolEnd(context, copy, tool, result, details),
+    );
+    return copy;
+  }
+
+  /** A function tool already built, with narrowing's guardrails beside its own and `isEnabled` composed. */
+  function guardedTool(built: AgentsFunctionTool): AgentsFunctionTool {
+    const own = built.isEnabled;
+    return {
+      ...built,
+      inputGuardrails: [...(built.inputGuardrails ?? []), inputGuardrail],
+      outputGuardrails: [...(built.outputGuardrails ?? []), outputGuardrail],
+      isEnabled: async (runContext: unknown, runAgent: unknown) =>
+        isEnabled() && (own === undefined || Boolean(await own(runContext, runAgent))),
+    };
+  }
 
   return {
     toolOptions: {
@@ -199,10 +354,37 @@ export function narrowingForAgents(source: GuardSource = {}, options: AgentsGuar
       outputGuardrails: [outputGuardrail],
       errorFunction,
     },
+    tool,
+    agent,
+    get halted() {
+      return halted;
+    },
     onToolEnd,
     session: () => handle.session(),
     close: () => handle.close(),
   };
+}
+
+/** Where a call that passed the input guardrail stands, and what tells its held-back duplicates how it ended. */
+interface CallState {
+  stage: 'allowed' | 'returned' | 'recorded' | 'cancelled';
+  settle?: (answer: TwinAnswer | undefined) => void;
+}
+
+/**
+ * What the SDK's default error function gives the model instead of the error: a tool built without
+ * narrowing's error function failed, and its error never reached the guard.
+ */
+const SDK_GENERIC_ERROR = 'An error occurred while running the tool. Please try again.';
+
+function isBuiltFunctionTool(candidate: unknown): candidate is AgentsFunctionTool {
+  const tool = candidate as Partial<AgentsFunctionTool> & { invoke?: unknown };
+  return (
+    typeof candidate === 'object' &&
+    candidate !== null &&
+    tool.type === 'function' &&
+    typeof tool.invoke === 'function'
+  );
 }
 
 function isFunctionCall(toolCall: AgentsToolCall | { readonly type: string }): toolCall is AgentsToolCall {

@@ -32,8 +32,7 @@ describe('parallel duplicates in the OpenAI Agents SDK', () => {
     await runAgent(
       ws,
       [{ calls: [readMissing, readMissing] }, { text: 'config/prod.yaml does not exist.' }],
-      undefined,
-      true,
+      { stream: true },
     );
 
     expect(ws.runs.read_file).toBe(1);

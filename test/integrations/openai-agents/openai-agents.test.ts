@@ -95,7 +95,7 @@ describe('narrowing for the OpenAI Agents SDK', () => {
     const ws = workspace();
     const stubborn: ScriptStep[] = [{ calls: [readMissing] }, { calls: [readMissing] }, { text: 'Gone.' }];
     const { result, model } = await runAgent(ws, stubborn, {
-      detectors: { convergence: { exhaustAfterBlocks: 1 } },
+      policy: { detectors: { convergence: { exhaustAfterBlocks: 1 } } },
     });
 
     expect(result.finalOutput).toBe('Gone.');
@@ -127,12 +127,9 @@ describe('narrowing for the OpenAI Agents SDK', () => {
   it('halts a streamed run the same way, ending with the answer written without tools', async () => {
     const ws = workspace();
     const read: ScriptStep = { calls: [readMissing] };
-    const { result, model } = await runAgent(
-      ws,
-      [read, read, read, read, { text: 'Missing.' }],
-      undefined,
-      true,
-    );
+    const { result, model } = await runAgent(ws, [read, read, read, read, { text: 'Missing.' }], {
+      stream: true,
+    });
 
     expect(result.finalOutput).toBe('Missing.');
     expect(model.offered).toHaveLength(5);
