@@ -116,7 +116,8 @@ export function journalToTrace(lines: Iterable<string>, name = 'journal'): Conve
             call.turn = twin.call.turn;
             if (twin.call.t !== undefined) call.t = twin.call.t;
             else delete call.t;
-            (twin.duplicates ??= []).push(call);
+            twin.duplicates ??= [];
+            twin.duplicates.push(call);
           } else events.push({ call, callKey });
           break;
         }
