@@ -140,9 +140,20 @@ export class ParallelCalls {
     return undefined;
   }
 
+  /** The first call this `PostToolUse` ends: by its id, else the oldest identical one of the session. */
   private take(event: HookEvent, call: HookToolCall): PendingFirst | undefined {
     const key = this.keyOf(event, call);
-    const first = key === undefined ? undefined : this.pending.get(key);
+    if (key === undefined) return undefined;
+    let first = this.pending.get(key);
+    if (first === undefined) {
+      const identity = key.slice(key.indexOf('\u0000', event.sessionId.length + 1));
+      for (const pending of this.pending.values()) {
+        if (pending.session === event.sessionId && pending.key.endsWith(identity)) {
+          first = pending;
+          break;
+        }
+      }
+    }
     if (first !== undefined) this.pending.delete(first.key);
     return first;
   }
