@@ -30,6 +30,11 @@ export const DAEMON_STORE_VARIABLE = 'NARROWING_HOOK_STORE';
 export interface DaemonRequest {
   readonly event: HookEvent;
   readonly failClosed?: boolean;
+  /**
+   * How long the helper may hold a duplicate of a call in flight for the first's end, in
+   * milliseconds: what the hook can wait within its deadline. Absent or 0: nothing is held.
+   */
+  readonly holdMs?: number;
 }
 
 /** The helper's socket for this state directory, policy and build: a new build or policy gets a helper of its own. */

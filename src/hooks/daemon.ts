@@ -23,6 +23,7 @@ import { withRolloutEvidence } from './codex-rollout.js';
 import type { DaemonRequest } from './daemon-client.js';
 import type { HookVerdict } from './event.js';
 import { applyHookEvent } from './handle.js';
+import { type HeldCall, ParallelCalls } from './parallel-calls.js';
 import { MAX_PAYLOAD_BYTES } from './payload.js';
 
 export interface DaemonOptions {
@@ -59,6 +60,8 @@ export async function serveHooks(options: DaemonOptions): Promise<void> {
   let lastEvent = Date.now();
   let stopping = false;
   const quiet = () => undefined;
+  /** Identical calls the agent runs in parallel: a duplicate waits for the first's end. */
+  const parallel = new ParallelCalls();
 
   const handle = async (request: DaemonRequest): Promise<HookVerdict> => {
     if (guard !== undefined && fileStore?.changedElsewhere() === true) {
@@ -116,7 +119,8 @@ export async function serveHooks(options: DaemonOptions): Promise<void> {
       if (end === -1) return;
       const line = text.slice(0, end);
       text = '';
-      const run = queue.then(async () => {
+      const request = line === STOP ? undefined : parseRequest(line);
+      const answer = async (held: HeldCall | undefined) => {
         if (line === STOP) {
           // Answered once everything is written and the socket is gone (see below).
           stopRequests.push(socket);
@@ -125,17 +129,28 @@ export async function serveHooks(options: DaemonOptions): Promise<void> {
           return;
         }
         if (stopping) return void socket.destroy();
+        let verdict: HookVerdict | undefined;
         try {
-          const verdict = await handle(JSON.parse(line) as DaemonRequest);
+          const coalesced = held && parallel.answer(guard, held);
+          // Journalled before the answer, as every event's effect is.
+          if (coalesced) await guard?.flush();
+          verdict = coalesced ?? (await handle(request ?? (JSON.parse(line) as DaemonRequest)));
           socket.end(`${JSON.stringify({ verdict })}\n`);
         } catch (error) {
           socket.end(
             `${JSON.stringify({ error: error instanceof Error ? error.message : String(error) })}\n`,
           );
         }
+        if (request && !held) parallel.checked(request.event, verdict);
         lastEvent = Date.now();
-      });
-      queue = run;
+      };
+      // A duplicate of a call in flight waits for it outside the queue, then takes its turn.
+      const held = request && parallel.receive(request.event, request.holdMs ?? 0);
+      if (held === undefined) queue = queue.then(() => answer(undefined));
+      else
+        void held.then((call) => {
+          queue = queue.then(() => answer(call));
+        });
     });
   });
 
@@ -171,6 +186,16 @@ export async function serveHooks(options: DaemonOptions): Promise<void> {
   await closed;
   process.removeListener('SIGTERM', onSignal);
   process.removeListener('SIGINT', onSignal);
+}
+
+/** A request as sent, or undefined when it is not one (the answer then says why). */
+function parseRequest(line: string): DaemonRequest | undefined {
+  try {
+    const request = JSON.parse(line) as DaemonRequest;
+    return typeof request?.event?.action?.type === 'string' ? request : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /**

@@ -31,6 +31,8 @@ export interface HookStreams {
 }
 
 const DEFAULT_DEADLINE_MS = 5_000;
+/** What the hook keeps of its deadline, past the longest hold, to answer (and the helper to check). */
+const HOLD_MARGIN_MS = 1_000;
 /** The exit code every agent reads as "refuse this call", the reason on stderr. */
 const DENY_EXIT_CODE = 2;
 
@@ -203,10 +205,13 @@ async function verdictFor(event: HookEvent, options: RunHookOptions): Promise<Ho
     let socket: string | undefined;
     try {
       socket = daemonSocketPath(identity);
+      const deadline = options.deadlineMs ?? DEFAULT_DEADLINE_MS;
+      // A duplicate of a call in flight is held no longer than leaves time to answer within the deadline.
+      const holdMs = Math.max(0, deadline - HOLD_MARGIN_MS);
       return await askDaemon(
         socket,
-        { event, ...(options.failClosed && { failClosed: true }) },
-        options.deadlineMs ?? DEFAULT_DEADLINE_MS,
+        { event, ...(options.failClosed && { failClosed: true }), ...(holdMs > 0 && { holdMs }) },
+        deadline,
       );
     } catch (error) {
       if (!(error instanceof NoDaemonError)) throw error;

@@ -4,11 +4,15 @@ import {
   type JSONRPCMessage,
   type Progress,
   type ProgressToken,
+  ProtocolError,
   ProtocolErrorCode,
   type RequestId,
 } from '@modelcontextprotocol/client';
 import { RecencyMap } from '../core/recency-map.js';
+import type { Proposal } from '../core/types.js';
+import type { TwinAnswer } from '../guard/in-flight.js';
 import type { TracedEnd } from '../telemetry/tool-spans.js';
+import { type DuplicateClaim, ranAnswer, refusedAnswer, rpcErrorAnswer } from './coalesce.js';
 import type { InflightCalls } from './inflight.js';
 import { describeError } from './log.js';
 import { relayCall } from './relay-call.js';
@@ -134,32 +138,89 @@ export class FastToolCalls {
     const { id, params } = call;
     const proposed = steps.propose(params.name, params.arguments, id);
     const proposal = proposed instanceof Promise ? await proposed : proposed;
+    const claim = steps.identical?.claim(proposal);
+    if (claim?.role === 'duplicate') {
+      const answered = await this.fromTwin(call, proposal, claim);
+      if (answered) return answered.message;
+    }
+    if (claim?.role !== 'first') return (await this.checkAndRelay(call, proposal)).message;
+    let twin: TwinAnswer | undefined;
+    try {
+      const ended = await this.checkAndRelay(call, proposal);
+      twin = ended.twin;
+      return ended.message;
+    } finally {
+      claim.settle(twin);
+    }
+  }
+
+  /**
+   * A duplicate of a call in flight, held until that call is answered (or the call timeout passes,
+   * or the client cancels it): its answer from its twin, or undefined when it goes to the server.
+   */
+  private async fromTwin(
+    call: OpenCall,
+    proposal: Proposal,
+    claim: DuplicateClaim,
+  ): Promise<{ readonly message: JSONRPCMessage | undefined } | undefined> {
+    const identical = this.steps.identical;
+    if (!identical) return undefined;
+    const cancelled = new AbortController();
+    call.abandon = () => cancelled.abort();
+    const twin = await identical.twinAnswer(claim, cancelled.signal);
+    call.abandon = undefined;
+    if (call.cancelled) return { message: undefined };
+    const answer = identical.answer(proposal, twin);
+    if (!answer) return undefined;
+    if ('result' in answer) return { message: resultMessage(call.id, answer.result) };
+    return { message: { jsonrpc: '2.0', id: call.id, error: answer.rpcError.wire } };
+  }
+
+  /**
+   * The guard's verdict and, when allowed, the server's answer: the message for the client
+   * (undefined when the call was cancelled), and what its duplicates may be answered with.
+   */
+  private async checkAndRelay(
+    call: OpenCall,
+    proposal: Proposal,
+  ): Promise<{ readonly message: JSONRPCMessage | undefined; readonly twin?: TwinAnswer }> {
+    const { steps } = this;
+    const { id, params } = call;
     const verdict = steps.check(proposal);
-    if (call.cancelled) return undefined;
-    if (verdict && !verdict.allowed) return resultMessage(id, refusedResult(verdict));
+    if (call.cancelled) return { message: undefined };
+    if (verdict && !verdict.allowed) {
+      const refused = refusedResult(verdict);
+      return { message: resultMessage(id, refused), twin: refusedAnswer(refused) };
+    }
 
     const started = performance.now();
     let outcome: RelayOutcome | undefined;
     try {
       const { upstream } = this.options;
       const client = upstream.connected ?? (await upstream.client());
-      if (call.cancelled) return undefined;
+      if (call.cancelled) return { message: undefined };
       steps.dispatched(proposal);
       outcome = await this.exchange(client, call);
     } catch (error) {
       outcome = { error: error instanceof Error ? error : new Error(String(error)) };
     }
     // A call the client cancelled is learned all the same: cancelling must not dodge learning.
-    if (!outcome) return undefined;
+    if (!outcome) return { message: undefined };
     if ('result' in outcome) {
-      const result = steps.answered(proposal, verdict, outcome.result, started);
-      return call.cancelled ? undefined : resultMessage(id, result);
+      const { result, failed } = steps.answered(proposal, verdict, outcome.result, started);
+      if (call.cancelled) return { message: undefined };
+      return { message: resultMessage(id, result), twin: ranAnswer(result, failed) };
     }
     const ended = steps.failed(proposal, outcome.error, started);
-    if (call.cancelled) return undefined;
+    if (call.cancelled) return { message: undefined };
     // The server's own JSON-RPC errors (unknown tool, invalid params) reach the client unchanged.
-    if (outcome.passOn) return { jsonrpc: '2.0', id, error: outcome.passOn };
-    return resultMessage(id, faultResult(params.name, ended));
+    if (outcome.passOn && outcome.error instanceof ProtocolError) {
+      const error = { jsonrpc: '2.0' as const, id, error: outcome.passOn };
+      return { message: error, twin: rpcErrorAnswer(outcome.error, outcome.passOn) };
+    }
+    if (outcome.passOn) return { message: { jsonrpc: '2.0', id, error: outcome.passOn } };
+    const fault = faultResult(params.name, ended);
+    return { message: resultMessage(id, fault), twin: ranAnswer(fault, true) };
   }
 
   /** Relays the call; resolves with how it ended, or undefined when it was abandoned and never answered. */

@@ -9,7 +9,10 @@ import {
 } from '@modelcontextprotocol/client';
 import { type JSONRPCRequest, Server, type ServerContext } from '@modelcontextprotocol/server';
 import { z } from 'zod';
+import type { Proposal } from '../core/types.js';
+import type { InFlightCalls, TwinAnswer } from '../guard/in-flight.js';
 import type { CallGuard } from '../guard/session.js';
+import { ranAnswer, refusedAnswer, rpcErrorAnswer } from './coalesce.js';
 import type { InflightCalls } from './inflight.js';
 import { describeError, type Log } from './log.js';
 import { relayCall } from './relay-call.js';
@@ -30,6 +33,8 @@ export interface ProxyServerOptions {
   /** How long a tool call may run without progress before it is answered with an error. */
   readonly callTimeoutMs: number;
   readonly log: Log;
+  /** The client connection's calls in flight: identical ones run once (see `coalesce.ts`). */
+  readonly inFlight?: InFlightCalls;
 }
 
 /**
@@ -143,12 +148,19 @@ function toolCallHandler(options: ProxyServerOptions) {
   const { upstream, log, callTimeoutMs } = options;
   const steps = new ToolCallSteps(options);
 
-  return async (request: CallToolRequest, ctx: ServerContext): Promise<CallToolResult> => {
+  const checkAndRelay = async (
+    request: CallToolRequest,
+    ctx: ServerContext,
+    proposal: Proposal,
+    tell: (twin: TwinAnswer) => void,
+  ): Promise<CallToolResult> => {
     const { name } = request.params;
-    const proposed = steps.propose(name, request.params.arguments, ctx.mcpReq.id);
-    const proposal = proposed instanceof Promise ? await proposed : proposed;
     const verdict = steps.check(proposal);
-    if (verdict && !verdict.allowed) return refusedResult(verdict);
+    if (verdict && !verdict.allowed) {
+      const refused = refusedResult(verdict);
+      tell(refusedAnswer(refused));
+      return refused;
+    }
 
     const started = performance.now();
     const { signal } = ctx.mcpReq;
@@ -171,12 +183,43 @@ function toolCallHandler(options: ProxyServerOptions) {
     // Abandoned and never answered: nothing to learn, and the client expects no answer.
     if (!outcome) throw signal.reason;
     // What the call did is learned even when the client cancelled it or went away.
-    if ('result' in outcome) return steps.answered(proposal, verdict, outcome.result, started);
+    if ('result' in outcome) {
+      const { result, failed } = steps.answered(proposal, verdict, outcome.result, started);
+      if (!signal.aborted) tell(ranAnswer(result, failed));
+      return result;
+    }
     const ended = steps.failed(proposal, outcome.error, started);
     if (signal.aborted) throw ended;
     // The server's own JSON-RPC errors (unknown tool, invalid params) reach the client unchanged.
-    if (ended instanceof ProtocolError) throw ended;
-    return faultResult(name, ended);
+    if (ended instanceof ProtocolError) {
+      tell(rpcErrorAnswer(ended));
+      throw ended;
+    }
+    const fault = faultResult(name, ended);
+    tell(ranAnswer(fault, true));
+    return fault;
+  };
+
+  return async (request: CallToolRequest, ctx: ServerContext): Promise<CallToolResult> => {
+    const proposed = steps.propose(request.params.name, request.params.arguments, ctx.mcpReq.id);
+    const proposal = proposed instanceof Promise ? await proposed : proposed;
+    const claim = steps.identical?.claim(proposal);
+    if (claim?.role === 'duplicate' && steps.identical) {
+      // Held until the identical call in flight is answered, at most the call timeout.
+      const twin = await steps.identical.twinAnswer(claim, ctx.mcpReq.signal);
+      if (ctx.mcpReq.signal.aborted) throw ctx.mcpReq.signal.reason;
+      const answer = steps.identical.answer(proposal, twin);
+      if (answer && 'result' in answer) return answer.result;
+      if (answer) throw answer.rpcError.error;
+    }
+    let twin: TwinAnswer | undefined;
+    try {
+      return await checkAndRelay(request, ctx, proposal, (answer) => {
+        twin = answer;
+      });
+    } finally {
+      if (claim?.role === 'first') claim.settle(twin);
+    }
   };
 }
 

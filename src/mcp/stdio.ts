@@ -7,6 +7,7 @@ import type {
 } from '@modelcontextprotocol/server';
 import { isInitializeRequest } from '@modelcontextprotocol/server';
 import { serveStdio } from '@modelcontextprotocol/server/stdio';
+import { InFlightCalls } from '../guard/in-flight.js';
 import type { CallGuard } from '../guard/session.js';
 import { bridgeUpstream, forwardableClientCapabilities, ServerPeer } from './bridge.js';
 import { FastToolCalls } from './fast-call.js';
@@ -57,6 +58,8 @@ export async function runStdioProxy(options: StdioProxyOptions): Promise<number>
   const lifecycle = new Lifecycle(log, { signals: options.handleSignals ?? true, stop: options.signal });
   const catalog = new ToolCatalog();
   const calls = new InflightCalls();
+  /** The one client's identical calls in flight, whichever way each travels: they run once. */
+  const inFlight = new InFlightCalls();
   const peer = new ServerPeer(log);
   const logOnce = onceLogger(log);
   /** The upstream's failure to start, already said: the SDK reports it again as the client's. */
@@ -127,6 +130,7 @@ export async function runStdioProxy(options: StdioProxyOptions): Promise<number>
         calls,
         callTimeoutMs,
         log,
+        inFlight,
       });
       server.onerror = logOnce;
       // The 2026 era has no handshake to wait for; the 2025 era ends its handshake with `initialized`.
@@ -146,6 +150,7 @@ export async function runStdioProxy(options: StdioProxyOptions): Promise<number>
               callTimeoutMs,
               send: (message) => wire.send(message),
               log,
+              inFlight,
             })
           : undefined;
       server.oninitialized = () => {

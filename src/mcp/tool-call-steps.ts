@@ -1,8 +1,10 @@
 import { type CallToolResult, type RequestId, SdkError, SdkErrorCode } from '@modelcontextprotocol/client';
-import type { CheckResult, Outcome, Proposal } from '../core/types.js';
+import type { CheckResult, Outcome, Proposal, RecordResult } from '../core/types.js';
 import { checkSafely, type GuardFaultOptions, recordSafely } from '../guard/guarded-call.js';
+import type { InFlightCalls } from '../guard/in-flight.js';
 import type { CallGuard } from '../guard/session.js';
 import { VERDICT_META_KEY } from '../guard/verdict.js';
+import { IdenticalCalls } from './coalesce.js';
 import { CallCrashedServerError } from './crash-ledger.js';
 import { describeError, type Log } from './log.js';
 import { callErrorToOutcome, callToolResultToOutcome } from './outcome.js';
@@ -17,6 +19,11 @@ export interface ToolCallStepsOptions {
   /** How long a call may run without progress; after a timeout, a ping gets as long (10 s at most). */
   readonly callTimeoutMs: number;
   readonly log: Log;
+  /**
+   * The calls of this client connection in flight, shared by the ways a call travels through the
+   * proxy: identical calls run once (see `coalesce.ts`). Without it every call runs.
+   */
+  readonly inFlight?: InFlightCalls;
 }
 
 const MAX_LISTING_PAGES = 64;
@@ -30,9 +37,13 @@ export class ToolCallSteps {
   private readonly faults: GuardFaultOptions;
   /** Ends the crash ledger's watch of each call sent to the server. */
   private readonly watches = new WeakMap<Proposal, (completed: boolean) => void>();
+  /** Identical calls in flight on this connection, when the proxy coalesces them. */
+  readonly identical: IdenticalCalls | undefined;
 
   constructor(private readonly options: ToolCallStepsOptions) {
     this.faults = { reportFault: (fault) => options.log(fault.message) };
+    this.identical =
+      options.inFlight && new IdenticalCalls(options.inFlight, options.guard, options.callTimeoutMs);
   }
 
   /**
@@ -72,17 +83,21 @@ export class ToolCallSteps {
     if (end) this.watches.set(proposal, end);
   }
 
-  /** Records a result; returns what the client receives (with the warning of a warned call). */
+  /**
+   * Records a result; returns what the client receives (with the warning of a warned call), and
+   * whether the call failed as the guard reads it (an error, or an empty answer).
+   */
   answered(
     proposal: Proposal,
     verdict: CheckResult | undefined,
     result: CallToolResult,
     startedAt: number,
-  ): CallToolResult {
+  ): { readonly result: CallToolResult; readonly failed: boolean } {
     this.settle(proposal, true);
-    this.record(callToolResultToOutcome(proposal, result, performance.now() - startedAt));
+    const recorded = this.record(callToolResultToOutcome(proposal, result, performance.now() - startedAt));
     const relayed = withoutClaimedVerdict(result);
-    return verdict?.verdict === 'warn' ? warnedResult(relayed, verdict) : relayed;
+    const failed = result.isError === true || recorded?.outcome.success === false;
+    return { result: verdict?.verdict === 'warn' ? warnedResult(relayed, verdict) : relayed, failed };
   }
 
   /**
@@ -107,8 +122,8 @@ export class ToolCallSteps {
     this.watches.delete(proposal);
   }
 
-  private record(outcome: Outcome): void {
-    recordSafely(this.options.guard, outcome, this.faults);
+  private record(outcome: Outcome): RecordResult | undefined {
+    return recordSafely(this.options.guard, outcome, this.faults);
   }
 
   /** Every page of the tool list, so that a client that calls without listing still gets annotations. */

@@ -1,4 +1,4 @@
-import type { VerdictKind } from '../core/types.js';
+import type { RecordedVerdict } from '../core/types.js';
 import type { Judgement } from './judge.js';
 import type { ReplayStep, ReplaySummary } from './replay.js';
 
@@ -51,14 +51,16 @@ export function judgementLine(judgement: Judgement): string {
   );
 }
 
+/** The counts in the documented order; `coalesced` last, and only when some calls were. */
 export function summaryJson(summary: ReplaySummary): string {
-  const { calls, allow, warn, block, halt } = summary;
-  return JSON.stringify({ summary: { calls, allow, warn, block, halt } });
+  const { calls, allow, warn, block, halt, coalesced } = summary;
+  const counts = { calls, allow, warn, block, halt, ...(coalesced ? { coalesced } : {}) };
+  return JSON.stringify({ summary: counts });
 }
 
 export interface TableStyle {
   /** Colours a verdict (identity when colour is off). */
-  readonly verdict: (verdict: VerdictKind, text: string) => string;
+  readonly verdict: (verdict: RecordedVerdict, text: string) => string;
   readonly dim: (text: string) => string;
   /** Terminal width; reasons are cut to fit. Unlimited when absent (output to a file or a pipe). */
   readonly width?: number;
@@ -124,7 +126,7 @@ export function stepTable(steps: readonly ReplayStep[], style: TableStyle = PLAI
   };
   return [
     style.dim(line(header, (text) => text)),
-    ...rows.map((row) => line(row, (text) => style.verdict(row.verdict as VerdictKind, text))),
+    ...rows.map((row) => line(row, (text) => style.verdict(row.verdict as RecordedVerdict, text))),
   ];
 }
 
@@ -132,6 +134,8 @@ export function summaryLine(summary: ReplaySummary, style: TableStyle = PLAIN_ST
   const parts = (['allow', 'warn', 'block', 'halt'] as const).map((verdict) =>
     summary[verdict] > 0 ? style.verdict(verdict, `${summary[verdict]} ${verdict}`) : `0 ${verdict}`,
   );
+  // Calls answered from an identical call issued with them are counted apart: none of them is a block.
+  if (summary.coalesced) parts.push(style.verdict('coalesced', `${summary.coalesced} coalesced`));
   const calls = `${summary.calls} ${summary.calls === 1 ? 'call' : 'calls'}`;
   return `${calls}: ${parts.join(', ')}`;
 }

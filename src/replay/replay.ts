@@ -196,11 +196,16 @@ export class TraceReplayer {
       const key = callIdentity(call.proposal);
       const twin = key === undefined ? undefined : firsts.get(key);
       const step =
-        twin !== undefined && this.answers(call, twin) ? this.coalesced(call, twin) : this.check(call);
+        twin !== undefined && this.answers(call, twin)
+          ? this.coalesced(call, twin)
+          : twin === undefined && call.event.coalesced
+            ? this.answeredElsewhere(call)
+            : this.check(call);
       steps.push(step);
       this.counts[step.verdict]++;
       if (step.verdict === 'allow' || step.verdict === 'warn') executed.push(call);
-      if (key !== undefined && twin === undefined) firsts.set(key, answerOf(step, call));
+      if (key !== undefined && twin === undefined && step.verdict !== 'coalesced')
+        firsts.set(key, answerOf(step, call));
     }
     for (const call of executed) {
       // A call recorded without a result never ran; there is nothing to learn from it.
@@ -223,6 +228,15 @@ export class TraceReplayer {
 
   private coalesced(call: PendingCall, twin: TwinAnswer): ReplayStep {
     return this.step(call, 'coalesced', COALESCED_RULE, coalescedReason(call.proposal, twin), undefined);
+  }
+
+  /**
+   * A call the recording says was answered from an identical call issued with it, which the trace
+   * does not hold (a journal that begins after it): it did not run, and it is no refusal.
+   */
+  private answeredElsewhere(call: PendingCall): ReplayStep {
+    const reason = `An identical ${call.event.tool} call issued at the same time answered this call in the recording; this call did not run.`;
+    return this.step(call, 'coalesced', COALESCED_RULE, reason, undefined);
   }
 
   private check(call: PendingCall): ReplayStep {

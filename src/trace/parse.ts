@@ -178,6 +178,8 @@ function readCall(object: Json): CallEvent {
   if (turn !== undefined) call.turn = turn;
   const agent = optionalId(object, 'agent', '');
   if (agent !== undefined && agent !== '') call.agent = agent;
+  // Only `true` marks a call; any other value says nothing (unknown values are ignored).
+  if (object.coalesced === true) call.coalesced = true;
   return call;
 }
 

@@ -72,6 +72,12 @@ export interface CallEvent {
    * subagent keeps its own streaks and learns into the same constraints, as the live hook does.
    */
   readonly agent?: string;
+  /**
+   * In the recording, the call was answered from an identical call issued with it and did not run
+   * (an extension of the format): replay reports it as `coalesced`, never as a refusal, when the
+   * trace does not hold that identical call in its `turn`.
+   */
+  readonly coalesced?: true;
 }
 
 export type TraceEvent = MetaEvent | SessionEvent | UserEvent | CompactEvent | CallEvent;

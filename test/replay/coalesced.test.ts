@@ -48,4 +48,14 @@ describe('replay of identical calls in one turn', () => {
 
     expect(report.steps.map((step) => step.verdict)).toEqual(['allow', 'block']);
   });
+
+  it('reports a call the recording marks coalesced as coalesced when its twin is not in the trace', () => {
+    const report = replayTrace([
+      call('1', 'read_file', { path: 'config/prod.yaml' }, missing),
+      { type: 'call', tool: 'read_file', args: { path: 'config/prod.yaml' }, coalesced: true },
+    ]);
+
+    expect(report.steps.map((step) => step.verdict)).toEqual(['allow', 'coalesced']);
+    expect(report.summary).toMatchObject({ block: 0, coalesced: 1 });
+  });
 });

@@ -35,6 +35,12 @@ describe('summaryJson', () => {
       '{"summary":{"calls":12,"allow":9,"warn":1,"block":2,"halt":0}}',
     );
   });
+
+  it('counts coalesced calls apart from blocks', () => {
+    expect(summaryJson({ calls: 3, allow: 1, warn: 0, block: 0, halt: 0, coalesced: 2 })).toBe(
+      '{"summary":{"calls":3,"allow":1,"warn":0,"block":0,"halt":0,"coalesced":2}}',
+    );
+  });
 });
 
 describe('stepTable', () => {
@@ -74,6 +80,12 @@ describe('summaryLine', () => {
   it('counts every verdict', () => {
     expect(summaryLine({ calls: 12, allow: 9, warn: 1, block: 2, halt: 0 })).toBe(
       '12 calls: 9 allow, 1 warn, 2 block, 0 halt',
+    );
+  });
+
+  it('counts coalesced calls apart from blocks', () => {
+    expect(summaryLine({ calls: 3, allow: 1, warn: 0, block: 0, halt: 0, coalesced: 2 })).toBe(
+      '3 calls: 1 allow, 0 warn, 0 block, 0 halt, 2 coalesced',
     );
   });
 });

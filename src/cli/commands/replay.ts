@@ -246,7 +246,13 @@ async function readClaudeTranscript(path: string, io: CommandIO): Promise<TraceE
 async function tableStyle(io: CommandIO) {
   const { createColors } = (await import('picocolors')).default;
   const colours = createColors(wantsColour(io));
-  const paint = { allow: colours.green, warn: colours.yellow, block: colours.red, halt: colours.magenta };
+  const paint = {
+    allow: colours.green,
+    warn: colours.yellow,
+    block: colours.red,
+    halt: colours.magenta,
+    coalesced: colours.cyan,
+  };
   return {
     verdict: (verdict: keyof typeof paint, text: string) => paint[verdict](text),
     dim: colours.dim,

@@ -7,7 +7,10 @@
  * - a successful result is known only by its digest, so it becomes a stand-in text that is equal
  *   exactly when the results were equal (an empty result stays empty);
  * - a failure keeps the error text the journal stored; an empty answer (which the guard journals as
- *   an `empty_result` failure) becomes the successful, empty result it was.
+ *   an `empty_result` failure) becomes the successful, empty result it was;
+ * - a call answered from an identical call issued with it (verdict `coalesced`) did not run: it
+ *   becomes a call without a result, marked `coalesced`, right after its twin and in one `turn` with
+ *   it, so that replay judges the pair as the parallel calls they were.
  */
 import { digestResult } from '../../core/identity/index.js';
 import type { CallEvent, TraceEvent, TraceResult } from '../types.js';
@@ -15,9 +18,13 @@ import type { ConversionResult } from './types.js';
 
 type Entry = Record<string, unknown>;
 
+type MutableCall = { -readonly [K in keyof CallEvent]: CallEvent[K] };
+
 interface CallSlot {
-  readonly call: { -readonly [K in keyof CallEvent]: CallEvent[K] };
+  readonly call: MutableCall;
   readonly callKey: string;
+  /** Calls answered from this one (journalled `coalesced`), in the order they were. */
+  duplicates?: MutableCall[];
 }
 
 const EMPTY_DIGEST = digestResult('');
@@ -64,6 +71,9 @@ function resultOf(outcome: Entry): TraceResult {
 export function journalToTrace(lines: Iterable<string>, name = 'journal'): ConversionResult {
   const events: (TraceEvent | CallSlot)[] = [];
   const waiting = new Map<string, CallSlot[]>();
+  /** The last call of each key that was not itself coalesced: the twin of a duplicate that follows. */
+  const lastOf = new Map<string, CallSlot>();
+  let turns = 0;
   let skipped = 0;
   let startedAt: number | undefined;
   for (const line of lines) {
@@ -75,6 +85,8 @@ export function journalToTrace(lines: Iterable<string>, name = 'journal'): Conve
     }
     const at = typeof entry.at === 'number' ? entry.at : undefined;
     if (startedAt === undefined && at !== undefined) startedAt = at;
+    // A duplicate is answered within its run: a twin from before a new run or session is not its.
+    if (entry.type === 'session' || entry.type === 'run') lastOf.clear();
     switch (entry.type) {
       case 'session':
         events.push(
@@ -93,10 +105,25 @@ export function journalToTrace(lines: Iterable<string>, name = 'journal'): Conve
           break;
         }
         const callKey = typeof entry.callKey === 'string' ? entry.callKey : '';
-        const call: CallSlot['call'] = { type: 'call', tool: entry.tool, args: argsOf(entry.args, callKey) };
+        const call: MutableCall = { type: 'call', tool: entry.tool, args: argsOf(entry.args, callKey) };
         if (at !== undefined && startedAt !== undefined) call.t = Math.max(0, (at - startedAt) / 1000);
+        if (entry.verdict === 'coalesced') {
+          // It did not run: no outcome is its, and it belongs beside the call that answered it.
+          call.coalesced = true;
+          const twin = lastOf.get(callKey);
+          if (twin) {
+            twin.call.turn ??= `coalesced-${++turns}`;
+            call.turn = twin.call.turn;
+            if (twin.call.t !== undefined) call.t = twin.call.t;
+            else delete call.t;
+            twin.duplicates ??= [];
+            twin.duplicates.push(call);
+          } else events.push({ call, callKey });
+          break;
+        }
         const slot: CallSlot = { call, callKey };
         events.push(slot);
+        lastOf.set(callKey, slot);
         if (entry.verdict !== 'block' && entry.verdict !== 'halt') {
           const queue = waiting.get(callKey) ?? [];
           queue.push(slot);
@@ -117,13 +144,27 @@ export function journalToTrace(lines: Iterable<string>, name = 'journal'): Conve
     }
   }
   const meta: TraceEvent = { type: 'meta', name, description: 'Converted from a narrowing journal.' };
-  return {
-    events: [meta, ...events.map((event) => ('callKey' in event ? inFormatOrder(event.call) : event))],
-    skipped,
-  };
+  const converted: TraceEvent[] = [meta];
+  for (const event of events) {
+    if (!('callKey' in event)) {
+      converted.push(event);
+      continue;
+    }
+    converted.push(inFormatOrder(event.call));
+    for (const duplicate of event.duplicates ?? []) converted.push(inFormatOrder(duplicate));
+  }
+  return { events: converted, skipped };
 }
 
 function inFormatOrder(call: CallEvent): CallEvent {
-  const { tool, args, result, t } = call;
-  return { type: 'call', tool, args, ...(result ? { result } : {}), ...(t !== undefined ? { t } : {}) };
+  const { tool, args, result, t, turn, coalesced } = call;
+  return {
+    type: 'call',
+    tool,
+    args,
+    ...(result ? { result } : {}),
+    ...(t !== undefined ? { t } : {}),
+    ...(turn !== undefined ? { turn } : {}),
+    ...(coalesced ? { coalesced } : {}),
+  };
 }

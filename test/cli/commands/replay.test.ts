@@ -108,6 +108,23 @@ describe('narrowing replay', () => {
     expect(lines.at(-1)).toBe('4 calls: 2 allow, 0 warn, 2 block, 0 halt');
   });
 
+  it('prints the table of a turn with a coalesced call, counting it apart from blocks', async () => {
+    const failed = { isError: true, content: "ENOENT: no such file or directory, open 'config/prod.yaml'" };
+    const read = { type: 'call', tool: 'read_file', args: { path: 'config/prod.yaml' }, turn: '1' };
+    const trace = file(
+      'parallel.jsonl',
+      [JSON.stringify({ ...read, result: failed }), JSON.stringify({ ...read, coalesced: true })].join('\n'),
+    );
+    const { io, stdout } = fakeIO({ tty: true, columns: 120 });
+    expect(await runReplay(trace, {}, io)).toBe(0);
+    const lines = stdout().trimEnd().split('\n');
+    expect(lines.some((line) => line.includes('coalesced') && line.includes('in-flight-duplicate'))).toBe(
+      true,
+    );
+    expect(lines.at(-1)).toContain('0 block');
+    expect(lines.at(-1)).toContain('1 coalesced');
+  });
+
   it('says with --judge how many blocks stopped a repeat and how many stopped new work', async () => {
     const { io, stdout } = fakeIO();
     expect(await runReplay(loop, { json: true, judge: true }, io)).toBe(0);

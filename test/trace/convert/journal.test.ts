@@ -6,6 +6,9 @@ import { createToolCallAdapter } from '../../../src/adapters/tool-call/index.js'
 import type { ContentPolicy } from '../../../src/audit/entry.js';
 import { createJournal } from '../../../src/audit/index.js';
 import { NarrowingEngine } from '../../../src/core/loop.js';
+import { guardedCall } from '../../../src/guard/guarded-call.js';
+import { openGuardSync } from '../../../src/guard/open.js';
+import { judgeBlocks, wastedSteps } from '../../../src/replay/judge.js';
 import { replayTrace } from '../../../src/replay/replay.js';
 import { journalToTrace } from '../../../src/trace/convert/index.js';
 import { parseTrace, type TraceEvent, traceResultToOutcome } from '../../../src/trace/index.js';
@@ -110,5 +113,55 @@ describe('journalToTrace', () => {
     ]);
     expect(skipped).toBe(1);
     expect(events).toHaveLength(2);
+  });
+});
+
+/**
+ * Two identical reads of a missing file issued together through a live guard, the way a model's
+ * parallel tool calls reach it: the second is answered from the first and journalled `coalesced`.
+ */
+async function coalescedJournal(name: string): Promise<string[]> {
+  const stateDir = join(dir, name);
+  const guard = openGuardSync({ stateDir, journal: true, probe: false, onProblem: () => undefined });
+  const proposal = { tool: 'read_file', args: { path: 'config/prod.yaml' } };
+  const missing = async () => {
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    return {
+      content: [{ type: 'text', text: "ENOENT: no such file or directory, open 'config/prod.yaml'" }],
+      isError: true,
+    };
+  };
+  const results = await Promise.all([
+    guardedCall(guard, proposal, missing),
+    guardedCall(guard, proposal, missing),
+  ]);
+  expect(results.map((result) => result.status)).toEqual(['ran', 'coalesced']);
+  await guard.close();
+  return readFileSync(guard.journalPath ?? '', 'utf8').split('\n');
+}
+
+describe('journalToTrace, with calls coalesced live', () => {
+  it('places a coalesced call right after its twin, in one turn, without a result', async () => {
+    const calls = journalToTrace(await coalescedJournal('coalesced-turn')).events.filter(
+      (event) => event.type === 'call',
+    );
+    expect(calls).toHaveLength(2);
+    expect(calls[0]).toMatchObject({ turn: expect.any(String), result: { isError: true } });
+    expect(calls[1]).toMatchObject({ turn: calls[0]?.turn, coalesced: true });
+    expect(calls[1]?.result).toBeUndefined();
+  });
+
+  it('replays a coalesced call as coalesced, never as a block or a false block', async () => {
+    const { events } = journalToTrace(await coalescedJournal('coalesced-replay'));
+    const report = replayTrace(events);
+    expect(report.steps.map((step) => step.verdict)).toEqual(['allow', 'coalesced']);
+    expect(report.summary).toMatchObject({ calls: 2, allow: 1, block: 0, coalesced: 1 });
+    expect(judgeBlocks(report.steps, wastedSteps(events))).toMatchObject({ blocks: 0, false: 0 });
+  });
+
+  it('writes coalesced calls in a trace that parses back unchanged', async () => {
+    const { events } = journalToTrace(await coalescedJournal('coalesced-roundtrip'));
+    expect(events.some((event) => event.type === 'call' && event.coalesced)).toBe(true);
+    expect(parseTrace(events.map((event) => JSON.stringify(event)).join('\n'))).toEqual(events);
   });
 });
