@@ -90,7 +90,9 @@ describe('AI SDK entry points and guard faults', () => {
     const ws = workspace();
     const faults: NarrowingError[] = [];
     const guard = guardFor(ws, { reportFault: (fault) => faults.push(fault) });
-    const { read_row } = guard.wrapTools({ read_row: { execute: async () => staleRow } });
+    const { read_row } = guard.wrapTools({
+      read_row: { execute: async (_input: unknown, _options: unknown) => staleRow },
+    });
     const value = await read_row.execute?.({ id: 'row-7' }, { toolCallId: 'call_1', messages: [] });
 
     expect(value).toBe(staleRow);

@@ -16,6 +16,11 @@ const workspace = workspaceFactory();
 const readMissing = ['read_file', { path: 'config/prod.yaml' }] as const;
 const readTwice: ScriptStep[] = [{ calls: [readMissing] }, { calls: [readMissing] }, { text: 'Gone.' }];
 const ADVISORY = { enforcement: 'advisory' };
+/** The text of a tool result's output, as the model reads it. */
+function outputText(result: { output: unknown } | undefined): string {
+  return String((result?.output as { value?: unknown } | undefined)?.value ?? '');
+}
+
 const WARNING = /\n\[narrowing would have blocked this call; it runs because enforcement is advisory/;
 
 describe('prepareStep in the AI SDK', () => {
@@ -37,10 +42,8 @@ describe('prepareStep in the AI SDK', () => {
     const [first, second] = toolResultsIn(prompts[2]);
     expect(JSON.stringify(first?.output)).not.toContain('narrowing would');
     expect(second?.output).toMatchObject({ type: 'error-text', value: expect.stringMatching(/ENOENT/) });
-    expect((second?.output as { value: string }).value).toMatch(WARNING);
-    expect((second?.output as { value: string }).value.match(/narrowing would have blocked/g)).toHaveLength(
-      1,
-    );
+    expect(outputText(second)).toMatch(WARNING);
+    expect(outputText(second).match(/narrowing would have blocked/g)).toHaveLength(1);
   });
 
   it('gives the model the warning through wrapped tools on the AI SDK 6', async () => {
@@ -69,10 +72,8 @@ describe('prepareStep in the AI SDK', () => {
     // The SDK 6 rebuilds the prompt every step: the warning is there once, in each later step.
     for (const prompt of [prompts[2], prompts[3]]) {
       const second = toolResultsIn(prompt)[1];
-      expect((second?.output as { value: string }).value).toMatch(WARNING);
-      expect((second?.output as { value: string }).value.match(/narrowing would have blocked/g)).toHaveLength(
-        1,
-      );
+      expect(outputText(second)).toMatch(WARNING);
+      expect(outputText(second).match(/narrowing would have blocked/g)).toHaveLength(1);
     }
   });
 
