@@ -43,30 +43,30 @@ class Writer {
 
   /** Writes `value` and returns true, or returns false for what JSON leaves out. */
   value(value: unknown, key: string): boolean {
-    let current = value;
-    if (typeof current === 'object' && current !== null && !ArrayBuffer.isView(current)) {
-      const toJSON = (current as { toJSON?: unknown }).toJSON;
-      if (typeof toJSON === 'function') current = toJSON.call(current, key);
-    }
+    const resolved = resolve(value, key);
+    if (!isWritten(resolved)) return false;
+    this.resolved(resolved);
+    return true;
+  }
+
+  /** Writes a value whose `toJSON` was already applied and that JSON writes. */
+  resolved(current: unknown): void {
     switch (typeof current) {
       case 'string':
         this.string(current);
-        return true;
+        return;
       case 'number':
         this.put(Number.isFinite(current) ? String(current) : 'null');
-        return true;
+        return;
       case 'boolean':
         this.put(current ? 'true' : 'false');
-        return true;
+        return;
       case 'bigint':
         this.string(current.toString());
-        return true;
-      case 'object':
-        if (current === null) this.put('null');
-        else this.object(current);
-        return true;
+        return;
       default:
-        return false;
+        if (current === null) this.put('null');
+        else this.object(current as object);
     }
   }
 
@@ -97,11 +97,11 @@ class Writer {
     let first = true;
     for (const key in record) {
       if (!Object.hasOwn(record, key)) continue;
-      const mark = this.#length;
-      const parts = this.#parts.length;
+      const value = resolve(record[key], key);
+      if (!isWritten(value)) continue;
       this.put(`${first ? '' : ','}${JSON.stringify(key)}:`);
-      if (this.value(record[key], key)) first = false;
-      else this.#undo(parts, mark);
+      this.resolved(value);
+      first = false;
     }
     this.put('}');
   }
@@ -135,11 +135,18 @@ class Writer {
     }
     this.put(isBuffer ? ']}' : '}');
   }
+}
 
-  #undo(parts: number, length: number): void {
-    this.#parts.length = parts;
-    this.#length = length;
-  }
+/** The value as JSON sees it: after its `toJSON` (a `Buffer`'s is read item by item instead). */
+function resolve(value: unknown, key: string): unknown {
+  if (typeof value !== 'object' || value === null || ArrayBuffer.isView(value)) return value;
+  const toJSON = (value as { toJSON?: unknown }).toJSON;
+  return typeof toJSON === 'function' ? toJSON.call(value, key) : value;
+}
+
+/** False for what JSON leaves out of an object (and writes as null in an array). */
+function isWritten(value: unknown): boolean {
+  return value !== undefined && typeof value !== 'function' && typeof value !== 'symbol';
 }
 
 /**
