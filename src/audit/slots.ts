@@ -16,8 +16,11 @@ export interface JournalSlotOptions extends JournalOptions {
   readonly waitMs?: number;
   /** Slots in all, overflow included. Default 64. */
   readonly maxSlots?: number;
-  /** Told which slot was taken when it is not the first. */
-  readonly onSlot?: (path: string, slot: number) => void;
+  /**
+   * Told which slot was taken when it is not the first, and which process holds the first (this
+   * one's pid when another journal of this process has it).
+   */
+  readonly onSlot?: (path: string, slot: number, firstHeldBy: number) => void;
 }
 
 export const JOURNAL_SLOTS = 16;
@@ -37,38 +40,58 @@ export function openJournalSlot(options: JournalSlotOptions): Journal {
     ...rest
   } = options;
   const deadline = Date.now() + waitMs;
+  let holders: readonly number[] = [];
   for (let pause = 5; ; pause = Math.min(pause * 2, 50)) {
-    const journal = firstFree(rest, 1, slots, onSlot);
-    if (journal !== undefined) return journal;
+    const found = firstFree(rest, 1, slots, onSlot, holders);
+    if (!Array.isArray(found)) return found as Journal;
+    holders = found;
+    // Slots this process holds free only when it closes them: waiting here would only block it.
+    if (holders.every((pid) => pid === process.pid)) break;
     if (Date.now() >= deadline) break;
     sleepSync(Math.min(pause, Math.max(1, deadline - Date.now())));
   }
-  const overflow = firstFree(rest, slots + 1, maxSlots, onSlot);
-  if (overflow !== undefined) return overflow;
+  const overflow = firstFree(rest, slots + 1, maxSlots, onSlot, holders);
+  if (!Array.isArray(overflow)) return overflow as Journal;
   throw new NarrowingError(
     'JOURNAL_IN_USE',
-    `every journal slot beside ${options.path} is in use (${maxSlots} processes): ` +
-      'stop some of them, or give this one its own state directory',
+    `every journal slot beside ${options.path} is in use (${describeHolders([...holders, ...overflow])}): ` +
+      'guards of one process can share one journal (pass the same open journal as `journal`) or keep ' +
+      'none (`journal: false`); otherwise close some, or give this one its own state directory',
   );
 }
 
+/** Who holds the slots: guards of this process, other processes, or both. */
+function describeHolders(holders: readonly number[]): string {
+  const own = holders.filter((pid) => pid === process.pid).length;
+  const others = new Set(holders.filter((pid) => pid !== process.pid)).size;
+  const parts = [
+    ...(own > 0 ? [`${own} by other journals of this process`] : []),
+    ...(others > 0 ? [`the rest by ${others} other ${others === 1 ? 'process' : 'processes'}`] : []),
+  ];
+  return `${holders.length} slots: ${parts.join(', ')}`;
+}
+
+/** The first free slot from `from` to `to`, opened; or the pids holding each of them. */
 function firstFree(
   options: JournalOptions,
   from: number,
   to: number,
-  onSlot: ((path: string, slot: number) => void) | undefined,
-): Journal | undefined {
+  onSlot: JournalSlotOptions['onSlot'],
+  earlier: readonly number[],
+): Journal | number[] {
+  const holders: number[] = [];
   for (let slot = from; slot <= to; slot += 1) {
     const path = journalSlotPath(options.path, slot);
     try {
       const journal = createJournal({ ...options, path });
-      if (slot > 1) onSlot?.(path, slot);
+      if (slot > 1) onSlot?.(path, slot, holders[0] ?? earlier[0] ?? process.pid);
       return journal;
     } catch (error) {
       if (!(error instanceof JournalInUseError)) throw error;
+      holders.push(error.ownerPid);
     }
   }
-  return undefined;
+  return holders;
 }
 
 const sleeper = new Int32Array(new SharedArrayBuffer(4));

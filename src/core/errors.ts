@@ -59,6 +59,14 @@ export class NarrowingError extends Error {
     this.code = code;
     Object.defineProperty(this, BRAND, { value: true });
   }
+
+  /**
+   * `Name: message`, except for a refusal: its message alone, since a framework that hands the model
+   * `String(error)` must give it the same words every other path gives.
+   */
+  override toString(): string {
+    return this.code === 'CALL_REFUSED' ? this.message : super.toString();
+  }
 }
 
 /** True for an error of any copy of narrowing, with its `code` to branch on. */

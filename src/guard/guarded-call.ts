@@ -68,17 +68,42 @@ export function refusalText(
   return check.verdict === 'block' || check.verdict === 'halt' ? verdictText(check) : undefined;
 }
 
-/** Records an outcome; a throwing guard is reported and returns undefined. Never throws. */
+/**
+ * Records an outcome; a throwing guard is reported and returns undefined. Never throws. Give the
+ * outcome as a function when building it reads what the tool returned (a getter that throws, a
+ * revoked proxy): a fault there is reported the same way, and the tool's result is left as it was.
+ */
 export function recordSafely(
   session: Pick<GuardSession, 'record'>,
-  outcome: Outcome,
+  outcome: Outcome | (() => Outcome),
   options: GuardFaultOptions = {},
 ): RecordResult | undefined {
+  return recordOrFault(session, outcome, options).record;
+}
+
+/** What `recordSafely` does, with the fault it reported. */
+function recordOrFault(
+  session: Pick<GuardSession, 'record'>,
+  outcome: Outcome | (() => Outcome),
+  options: GuardFaultOptions,
+): { readonly record?: RecordResult; readonly fault?: NarrowingError } {
+  let built: Outcome | undefined;
   try {
-    return session.record(outcome);
+    built = typeof outcome === 'function' ? outcome() : outcome;
+    return { record: session.record(built) };
   } catch (error) {
-    options.reportFault?.(guardFault(`to record a call to ${outcome.proposal.tool}`, error));
-    return undefined;
+    const tool = built === undefined ? 'a tool (reading what it returned)' : safeToolName(built);
+    const fault = guardFault(`to record a call to ${tool}`, error);
+    options.reportFault?.(fault);
+    return { fault };
+  }
+}
+
+function safeToolName(outcome: Outcome): string {
+  try {
+    return String(outcome.proposal.tool);
+  } catch {
+    return 'a tool';
   }
 }
 
@@ -260,15 +285,27 @@ async function checkRunRecord<R>(
   const now = options.now ?? (() => performance.now());
   const startedAt = now();
   if (options.signal?.aborted) return { status: 'cancelled', check, reason: options.signal.reason };
+  let value: R;
   try {
-    const value = await run();
-    const record = recordSafely(session, toOutcome.result(proposal, value, now() - startedAt), options);
-    return { status: 'ran', value, check, record, ...warning, ...fault };
+    value = await run();
   } catch (error) {
     if (options.signal?.aborted) return { status: 'cancelled', check, reason: options.signal.reason };
-    const record = recordSafely(session, toOutcome.error(proposal, error, now() - startedAt), options);
-    return { status: 'threw', error, check, record, ...warning, ...fault };
+    const durationMs = now() - startedAt;
+    const noted = recordOrFault(session, () => toOutcome.error(proposal, error, durationMs), options);
+    return { status: 'threw', error, check, record: noted.record, ...warning, ...faultOf(fault, noted) };
   }
+  // Outside the call's own try: what the guard fails to read of a result never turns it into an error.
+  const durationMs = now() - startedAt;
+  const noted = recordOrFault(session, () => toOutcome.result(proposal, value, durationMs), options);
+  return { status: 'ran', value, check, record: noted.record, ...warning, ...faultOf(fault, noted) };
+}
+
+/** The first fault of a call: the check's, else the record's. */
+function faultOf(
+  checkFault: { readonly fault: NarrowingError } | undefined,
+  noted: { readonly fault?: NarrowingError },
+): { readonly fault?: NarrowingError } {
+  return checkFault ?? (noted.fault === undefined ? {} : { fault: noted.fault });
 }
 
 function guardFault(what: string, error: unknown): NarrowingError {

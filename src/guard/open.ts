@@ -386,7 +386,10 @@ function openJournal(
     return openJournalSlot({
       path,
       ...settings,
-      onSlot: (candidate) => report(`${path} is in use by another process; journaling to ${candidate}`),
+      onSlot: (candidate, _slot, heldBy) =>
+        report(
+          `${path} is in use by ${heldBy === process.pid ? 'another guard of this process' : `process ${heldBy}`}; journaling to ${candidate}`,
+        ),
     });
   } catch (error) {
     if (!(error instanceof NarrowingError && error.code === 'JOURNAL_IN_USE')) throw error;

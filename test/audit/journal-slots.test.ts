@@ -58,6 +58,31 @@ describe('journal slots', () => {
     const path = join(stateDir, 'journal.jsonl');
     expect(() =>
       openJournalSlot({ path, slots: JOURNAL_SLOTS, maxSlots: JOURNAL_SLOTS, waitMs: 20 }),
-    ).toThrow(/every journal slot beside .* is in use \(16 processes\)/);
+    ).toThrow(/every journal slot beside .* is in use \(16 slots: 16 by other journals of this process\)/);
+  });
+
+  it('tells a process that opens more guards than slots that its own guards hold them, and what to do', () => {
+    const stateDir = busyStateDir();
+    const problems: string[] = [];
+    const guard = openGuardSync({
+      stateDir,
+      workspaceRoot: join(stateDir, '..'),
+      probe: false,
+      onProblem: (message) => problems.push(message),
+    });
+    held.push({ close: () => guard.close() } as unknown as Journal);
+
+    expect(problems).toEqual([
+      `${join(stateDir, 'journal.jsonl')} is in use by another guard of this process; journaling to ${guard.journalPath}`,
+    ]);
+    let refusal = '';
+    try {
+      openJournalSlot({ path: join(stateDir, 'journal.jsonl'), slots: 8, maxSlots: JOURNAL_SLOTS + 1 });
+    } catch (error) {
+      refusal = (error as Error).message;
+    }
+    expect(refusal).toContain('(17 slots: 17 by other journals of this process)');
+    expect(refusal).toContain('`journal: false`');
+    expect(refusal).not.toMatch(/processes\)/);
   });
 });

@@ -63,7 +63,7 @@ describe('openGuard', () => {
     );
   });
 
-  it('gives a second process in the same directory its own journal and shares what is learned', async () => {
+  it('gives a second guard in the same directory its own journal, says whose the first is, and shares what is learned', async () => {
     const dir = freshDir();
     const messages: string[] = [];
     const first = openGuardSync({ stateDir: dir, onProblem: (message) => messages.push(message) });
@@ -71,7 +71,7 @@ describe('openGuard', () => {
     try {
       expect(second.journalPath).toBe(join(dir, 'journal.2.jsonl'));
       expect(messages).toEqual([
-        `${join(dir, 'journal.jsonl')} is in use by another process; journaling to ${second.journalPath}`,
+        `${join(dir, 'journal.jsonl')} is in use by another guard of this process; journaling to ${second.journalPath}`,
       ]);
       expect(second.stateDir).toBe(first.stateDir);
     } finally {

@@ -4,6 +4,7 @@
  */
 import type { Mutable, Outcome, Proposal, ToolAnnotations } from '../../core/types.js';
 import { isRecord } from './action-classes.js';
+import { boundedJson } from './bounded-json.js';
 import { parseRetryAfter } from './signatures.js';
 
 export interface ToolCallExtras {
@@ -30,6 +31,11 @@ export interface ToolOutcomeExtras extends ToolCallExtras {
  * is kept under `input` (Codex's free-form `apply_patch`).
  */
 function argumentsOf(args: unknown): Readonly<Record<string, unknown>> {
+  if (isUnreadable(args)) {
+    // A revoked proxy, say: kept as it is, so that the check that reads it fails as a guard fault
+    // (and the call runs) rather than this conversion throwing in the caller's hands.
+    return args as Readonly<Record<string, unknown>>;
+  }
   if (isRecord(args)) return args;
   if (typeof args === 'string') {
     const trimmed = args.trim();
@@ -43,6 +49,16 @@ function argumentsOf(args: unknown): Readonly<Record<string, unknown>> {
     }
   }
   return args === undefined || args === null ? {} : { input: args };
+}
+
+function isUnreadable(value: unknown): boolean {
+  if (typeof value !== 'object' || value === null) return false;
+  try {
+    Array.isArray(value);
+    return false;
+  } catch {
+    return true;
+  }
 }
 
 export function toolCallToProposal(toolName: string, args: unknown, extras: ToolCallExtras = {}): Proposal {
@@ -251,12 +267,15 @@ function errorMessage(error: unknown): string {
   return safeJson(error);
 }
 
+/** A value's JSON, cut at `RESULT_JSON_LIMIT` characters before more is written. */
 function safeJson(value: unknown): string {
   try {
-    return (
-      JSON.stringify(value, (_key, inner) => (typeof inner === 'bigint' ? inner.toString() : inner)) ?? ''
-    );
+    return boundedJson(value);
   } catch {
-    return String(Object.prototype.toString.call(value));
+    try {
+      return String(Object.prototype.toString.call(value));
+    } catch {
+      return '[unreadable]';
+    }
   }
 }

@@ -26,9 +26,11 @@ import {
   refusalText,
   type SafeCheck,
   type TwinAnswer,
+  verdictText,
   waitForTwin,
 } from '../../guard/index.js';
 import { asFailure, isCancellation, toolCallOutcomes } from '../tool-call-outcomes.js';
+import { type StepMessage, withWarnings } from './warnings.js';
 
 /** The tool call the SDK asks about and reports on. */
 export interface AiSdkToolCall {
@@ -42,6 +44,8 @@ export interface AiSdkApprovalRequest {
   readonly toolCall: AiSdkToolCall;
   /** The messages sent to the model for the step that made the call. */
   readonly messages: readonly unknown[];
+  /** The loop's tools (the SDK 7 passes them): their names are what `prepareStep` offers. */
+  readonly tools?: unknown;
 }
 
 /** The statuses a `toolApproval` function returns (`undefined` means `not-applicable`). */
@@ -76,18 +80,39 @@ export interface AiSdkExecutableTool {
 
 export interface AiSdkGuardOptions extends GuardFaultOptions {}
 
+/** What `prepareStep` changes for a step; undefined when it changes nothing. */
+export interface AiSdkStepSettings<MESSAGE, TOOL_NAME extends string = string> {
+  /** The tools offered: every tool but those switched off, or none for the last step. */
+  activeTools?: TOOL_NAME[];
+  toolChoice?: 'none';
+  /** The step's messages with the guard's warnings beside the results they are about. */
+  messages?: MESSAGE[];
+}
+
+/** Refusals after which a tool stays switched off for the rest of the run. */
+const SWITCHING_OFF_RULES: ReadonlySet<string> = new Set(['non-advancing', 'tool-health']);
+
+/** Warnings kept for delivery: the most recent calls' (the SDK 6 re-sends them every step). */
+const MAX_WARNINGS = 1_000;
+
 export interface AiSdkGuard {
   /** For `generateText`, `streamText` or `ToolLoopAgent`: denies a refused call with the reason. */
   readonly toolApproval: (request: AiSdkApprovalRequest) => AiSdkApprovalStatus;
   /** For the same call: records the outcome of each call that ran (denied calls never run). */
   readonly onToolExecutionEnd: (event: AiSdkToolExecutionEnd) => void;
   /**
-   * For the same call: once the run is halted (the same refused call proposed again and again) or
-   * nothing is left to try, the next step offers the model no tools, so it writes its answer.
+   * For the same call, before each step:
+   * - the warnings of `warn` verdicts are appended to the results of the calls they were about, so
+   *   the model reads them (the approval hook can only allow or deny);
+   * - a tool the guard has switched off for the run (`non-advancing`, `tool-health`) is no longer
+   *   offered (`activeTools`);
+   * - once the run is halted (the same refused call proposed again and again) or nothing is left to
+   *   try, the step offers the model no tools, so it writes its answer.
    */
-  readonly prepareStep: (options: {
+  readonly prepareStep: <MESSAGE, TOOL_NAME extends string = string>(options: {
     readonly stepNumber: number;
-  }) => { activeTools: never[]; toolChoice: 'none' } | undefined;
+    readonly messages?: MESSAGE[];
+  }) => AiSdkStepSettings<MESSAGE, TOOL_NAME> | undefined;
   /**
    * A stop condition: true after the step without tools that `prepareStep` gave the model, or, when
    * `prepareStep` is not used, as soon as the run is halted or nothing is left to try.
@@ -117,16 +142,34 @@ export function narrowingForAiSdk(source: GuardSource = {}, options: AiSdkGuardO
   let prepares = false;
   let answerStep: number | undefined;
 
-  const noteHalt = (verdict: SafeCheck) => {
-    if (verdict.ok && verdict.check.verdict === 'halt') halted = true;
+  /** The tools the loop offers (seen in an approval request, or given to `wrapTools`). */
+  let toolNames: readonly string[] | undefined;
+  /** Tools refused for the rest of the run: no longer offered. */
+  const switchedOff = new Set<string>();
+  /** The warning of each warned call, by call id, until the model has read it. */
+  const warnings = new Map<string, string>();
+
+  /** What a verdict means for the loop: a halt ends it, a switch-off hides a tool, a warning travels. */
+  const noteVerdict = (verdict: SafeCheck, toolName: string, callId: string | undefined) => {
+    if (!verdict.ok) return;
+    const { check } = verdict;
+    if (check.verdict === 'halt') halted = true;
+    if ((check.verdict === 'block' || check.verdict === 'halt') && SWITCHING_OFF_RULES.has(check.rule ?? ''))
+      switchedOff.add(toolName);
+    if (check.verdict === 'warn' && callId !== undefined) {
+      warnings.set(callId, verdictText(check));
+      if (warnings.size > MAX_WARNINGS) warnings.delete(warnings.keys().next().value as string);
+    }
   };
+
   const ending = () => halted || handle.session().isDone();
 
   /** The calls approved in the current step, each with what tells its duplicates how it ended. */
   const approved = new Map<string, (answer: TwinAnswer | undefined) => void>();
   let approvalStep: number | undefined;
 
-  const toolApproval = ({ toolCall, messages }: AiSdkApprovalRequest): AiSdkApprovalStatus => {
+  const toolApproval = ({ toolCall, messages, tools }: AiSdkApprovalRequest): AiSdkApprovalStatus => {
+    if (tools !== undefined && tools !== null && typeof tools === 'object') toolNames ??= Object.keys(tools);
     const proposal = toolCallToProposal(toolCall.toolName, toolCall.input, {
       callId: toolCall.toolCallId,
       step: messages.length,
@@ -141,7 +184,7 @@ export function narrowingForAiSdk(source: GuardSource = {}, options: AiSdkGuardO
     const claim = claimSafely(session, proposal);
     if (claim?.role === 'duplicate') return coalescedApproval(session, proposal, claim.settled);
     const verdict = checkSafely(session, proposal, options);
-    noteHalt(verdict);
+    noteVerdict(verdict, toolCall.toolName, toolCall.toolCallId);
     const refusal = refusalText(verdict, options);
     if (claim?.role === 'first') {
       if (refusal !== undefined) claim.settle({ status: 'refused', message: refusal });
@@ -182,11 +225,12 @@ export function narrowingForAiSdk(source: GuardSource = {}, options: AiSdkGuardO
       return;
     }
     const result = toolOutput.type === 'tool-result' ? toolOutput.output : asFailure(toolOutput.error);
-    const outcome = toolCallToOutcome(toolCall.toolName, toolCall.input, result, {
-      callId: toolCall.toolCallId,
-      step: messages.length,
-      durationMs: toolExecutionMs,
-    });
+    const outcome = () =>
+      toolCallToOutcome(toolCall.toolName, toolCall.input, result, {
+        callId: toolCall.toolCallId,
+        step: messages.length,
+        durationMs: toolExecutionMs,
+      });
     const record = recordSafely(handle.session(), outcome, options);
     settle?.(
       toolOutput.type === 'tool-result'
@@ -195,16 +239,31 @@ export function narrowingForAiSdk(source: GuardSource = {}, options: AiSdkGuardO
     );
   };
 
-  const prepareStep: AiSdkGuard['prepareStep'] = ({ stepNumber }) => {
+  const prepareStep: AiSdkGuard['prepareStep'] = <MESSAGE, TOOL_NAME extends string = string>({
+    stepNumber,
+    messages,
+  }: {
+    readonly stepNumber: number;
+    readonly messages?: MESSAGE[];
+  }) => {
     if (stepNumber === 0) {
-      // A new call of the loop: its own last step is still to come.
+      // A new call of the loop: its own last step is still to come, and its tools are all offered.
       answerStep = undefined;
+      switchedOff.clear();
       if (!handle.session().isDone()) halted = false;
     }
     prepares = true;
-    if (answerStep === undefined && !ending()) return undefined;
-    answerStep ??= stepNumber;
-    return { activeTools: [], toolChoice: 'none' };
+    const settings: AiSdkStepSettings<MESSAGE, TOOL_NAME> = {};
+    const warned = messages === undefined ? undefined : withWarnings(messages as StepMessage[], warnings);
+    if (warned !== undefined) settings.messages = warned as MESSAGE[];
+    if (answerStep !== undefined || ending()) {
+      answerStep ??= stepNumber;
+      settings.activeTools = [];
+      settings.toolChoice = 'none';
+    } else if (switchedOff.size > 0 && toolNames !== undefined) {
+      settings.activeTools = toolNames.filter((name) => !switchedOff.has(name)) as TOOL_NAME[];
+    }
+    return Object.keys(settings).length === 0 ? undefined : settings;
   };
 
   const stopWhen = ({ steps }: { readonly steps: readonly unknown[] }) => {
@@ -213,6 +272,7 @@ export function narrowingForAiSdk(source: GuardSource = {}, options: AiSdkGuardO
   };
 
   function wrapTools<TOOLS extends Record<string, AiSdkExecutableTool>>(tools: TOOLS): TOOLS {
+    toolNames = Object.keys(tools);
     const wrapped: Record<string, AiSdkExecutableTool> = {};
     for (const [name, tool] of Object.entries(tools)) {
       const execute = tool.execute;
@@ -272,7 +332,7 @@ export function narrowingForAiSdk(source: GuardSource = {}, options: AiSdkGuardO
     execute: StreamingExecute,
   ): AsyncGenerator<unknown, TwinAnswer | undefined> {
     const verdict = checkSafely(handle.session(), proposal, options);
-    if (verdict.ok && verdict.check.verdict === 'halt') halted = true;
+    noteVerdict(verdict, proposal.tool, proposal.callId);
     const refusal = refusalText(verdict, options);
     if (refusal !== undefined) throw new NarrowingError('CALL_REFUSED', refusal);
     const signal = callOptions?.abortSignal;
@@ -284,18 +344,16 @@ export function narrowingForAiSdk(source: GuardSource = {}, options: AiSdkGuardO
         yield value;
       }
     } catch (error) {
+      const durationMs = performance.now() - startedAt;
       if (!signal?.aborted)
-        recordSafely(
-          handle.session(),
-          toolCallOutcomes.error(proposal, error, performance.now() - startedAt),
-          options,
-        );
+        recordSafely(handle.session(), () => toolCallOutcomes.error(proposal, error, durationMs), options);
       throw error;
     }
     if (signal?.aborted) return undefined;
+    const durationMs = performance.now() - startedAt;
     const record = recordSafely(
       handle.session(),
-      toolCallOutcomes.result(proposal, last, performance.now() - startedAt),
+      () => toolCallOutcomes.result(proposal, last, durationMs),
       options,
     );
     return { status: 'ran', value: last, failed: record?.outcome.success === false };
@@ -321,7 +379,7 @@ export function narrowingForAiSdk(source: GuardSource = {}, options: AiSdkGuardO
         toolCallOutcomes,
         { ...options, ...(callOptions?.abortSignal && { signal: callOptions.abortSignal }) },
       );
-      if (result.check?.verdict === 'halt') halted = true;
+      if (result.check !== undefined) noteVerdict({ ok: true, check: result.check }, name, proposal.callId);
       switch (result.status) {
         case 'ran':
           return result.value;

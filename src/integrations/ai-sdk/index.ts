@@ -9,6 +9,7 @@ export {
   type AiSdkExecutableTool,
   type AiSdkGuard,
   type AiSdkGuardOptions,
+  type AiSdkStepSettings,
   type AiSdkToolApproval,
   type AiSdkToolCall,
   type AiSdkToolExecutionEnd,

@@ -37,9 +37,13 @@ import {
   toolMessageResult,
   verdictOf,
 } from './messages.js';
+import { type Attempts, isEnvironmentFault, markingRequest, TransientToolError } from './retries.js';
 
 /** The middleware's name, as it appears in the agent's graph. */
 export const NARROWING_MIDDLEWARE = 'narrowing';
+
+/** Call ids remembered to recognise a retry of a call. */
+const MAX_REMEMBERED_CALLS = 1_000;
 
 /** The brand `createMiddleware` puts on every middleware it builds. */
 const MIDDLEWARE_BRAND = Symbol.for('AgentMiddleware');
@@ -74,6 +78,13 @@ export function narrowingForLangChain(
   options: LangChainGuardOptions = {},
 ): LangChainGuard {
   const handle = guardHandle(source);
+  /** The ids of the calls this guard saw lately, to tell a retry of one from a duplicate. */
+  const attempted = new Set<string>();
+  const noteAttempt = (id: string) => {
+    attempted.delete(id);
+    attempted.add(id);
+    if (attempted.size > MAX_REMEMBERED_CALLS) attempted.delete(attempted.values().next().value as string);
+  };
 
   async function wrapToolCall(request: ToolCallRequest, handler: ToolCallHandler): Promise<ToolCallResult> {
     const { toolCall } = request;
@@ -82,9 +93,13 @@ export function narrowingForLangChain(
       step: request.state.messages.length,
     });
     const session = handle.session();
-    const claim = claimSafely(session, proposal);
+    // The same call id again is a retry of the call by a middleware outside the guard, not a
+    // duplicate of it: it is checked and run, never answered from its own earlier attempt.
+    const retry = toolCall.id !== undefined && attempted.has(toolCall.id);
+    if (toolCall.id !== undefined) noteAttempt(toolCall.id);
+    const claim = retry ? undefined : claimSafely(session, proposal);
     if (claim?.role === 'duplicate') {
-      const signal = request.runtime.signal;
+      const signal = request.runtime?.signal;
       const answer = claim.settled ?? (await waitForTwin(claim.twin, signal ? { signal } : {}));
       const coalesced = coalesceSafely(session, proposal, answer, options);
       if (coalesced) return coalescedMessage(toolCall, coalesced.twin);
@@ -94,7 +109,8 @@ export function narrowingForLangChain(
     try {
       const result = await checkedToolCall(request, handler, proposal);
       answer = result.answer;
-      return result.message;
+      if (result.passOn !== undefined) throw result.passOn;
+      return result.message as ToolCallResult;
     } finally {
       first?.settle(answer);
     }
@@ -105,7 +121,7 @@ export function narrowingForLangChain(
     request: ToolCallRequest,
     handler: ToolCallHandler,
     proposal: Proposal,
-  ): Promise<{ message: ToolCallResult; answer: TwinAnswer | undefined }> {
+  ): Promise<{ message?: ToolCallResult; passOn?: Error; answer: TwinAnswer | undefined }> {
     const { toolCall } = request;
     const verdict = checkSafely(handle.session(), proposal, options);
     const check = verdict.ok ? verdict.check : undefined;
@@ -121,17 +137,27 @@ export function narrowingForLangChain(
       });
       return { message, answer: { status: 'refused', message: refusal } };
     }
-    const signal = request.runtime.signal;
+    const signal = request.runtime?.signal;
     const startedAt = performance.now();
+    const session = handle.session();
+    const environmentFault = (error: unknown) => isEnvironmentFault(session, proposal, error);
+    const attempts: Attempts = {};
     let result: ToolCallResult;
     try {
-      result = await handler(request);
+      result = await handler(markingRequest(request, environmentFault, attempts));
     } catch (error) {
       // An interrupt (a human in the loop), a command to a parent graph, another middleware's own
       // failure or an abandoned run is not the tool's answer: it goes on as LangChain meant it to.
       if (signal?.aborted || isBubbleUp(error) || isMiddlewareError(error)) throw error;
-      const failure = toolCallOutcomes.error(proposal, error, performance.now() - startedAt);
-      recordSafely(handle.session(), failure, options);
+      const durationMs = performance.now() - startedAt;
+      recordSafely(session, () => toolCallOutcomes.error(proposal, error, durationMs), options);
+      if (environmentFault(error)) {
+        // Passed on, so that a retry middleware outside the guard retries it (see `retries.ts`).
+        return {
+          passOn: new TransientToolError(errorText(error), error),
+          answer: { status: 'threw', error },
+        };
+      }
       result = new ToolMessage({
         content: errorText(error),
         tool_call_id: toolCall.id ?? '',
@@ -141,9 +167,20 @@ export function narrowingForLangChain(
       const answer: TwinAnswer = { status: 'threw', error };
       return { message: check?.verdict === 'warn' ? withWarning(result, check) : result, answer };
     }
+    const durationMs = performance.now() - startedAt;
+    // A retry middleware inside the guard answers a call that failed with a summary of its own: the
+    // guard learns from the last error the tool threw instead.
+    const retried =
+      ToolMessage.isInstance(result) && result.status === 'error' ? attempts.lastError : undefined;
     const value = ToolMessage.isInstance(result) ? toolMessageResult(result) : undefined;
-    const outcome = toolCallOutcomes.result(proposal, value, performance.now() - startedAt);
-    const record = recordSafely(handle.session(), outcome, options);
+    const record = recordSafely(
+      session,
+      () =>
+        retried === undefined
+          ? toolCallOutcomes.result(proposal, value, durationMs)
+          : toolCallOutcomes.error(proposal, retried.error, durationMs),
+      options,
+    );
     // A command (a graph update) is not an answer another call can be given.
     const answer: TwinAnswer | undefined = ToolMessage.isInstance(result)
       ? { status: 'ran', value: result, failed: record?.outcome.success === false }
