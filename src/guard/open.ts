@@ -122,7 +122,13 @@ export async function openGuard(options: OpenGuardOptions = {}): Promise<GuardSe
   if (choice === 'sqlite' || isRedisChoice(choice)) {
     let store: StateStore;
     try {
-      store = await openSharedStore(choice, options, stateDir, report);
+      store = await openSharedStore(
+        choice,
+        options,
+        stateDir,
+        report,
+        repositoryOf(options, policy, workspaceRoot),
+      );
     } catch (error) {
       if (!keepsGoingInMemory(options, error)) throw error;
       return composeInMemory(options, policy, choice, workspaceRoot, stateDir, report, error);
@@ -209,6 +215,7 @@ async function openSharedStore(
   options: OpenGuardOptions,
   stateDir: string | undefined,
   report: (message: string) => void,
+  repository: string | undefined,
 ): Promise<StateStore> {
   if (choice === 'sqlite') {
     const { openSqliteStore } = await import('../stores/sqlite-store.js');
@@ -216,7 +223,7 @@ async function openSharedStore(
     return openSqliteStore({ path, onProblem: (problem) => report(describeStoreProblem(problem)) });
   }
   const { openRedisStore } = await import('../stores/redis-store.js');
-  return openRedisStore({ url: choice, onProblem: report });
+  return openRedisStore({ url: choice, onProblem: report, ...(repository !== undefined && { repository }) });
 }
 
 /** Whether a failure to open the store or the journal leaves the guard running in memory. */
@@ -359,6 +366,15 @@ function withContext(
     return options.scope === undefined ? policy : { ...policy, context: { ...policy.context, ...scope } };
   const extra = wanted === 'auto' ? detectProjectContext(workspaceRoot) : wanted;
   return { ...policy, context: { ...extra, ...policy.context, ...scope } };
+}
+
+/**
+ * The repository the guard works in, for a Redis store's default prefix: the policy's or the
+ * caller's context names it, else it is detected (also when constraints carry no context).
+ */
+function repositoryOf(options: OpenGuardOptions, policy: Policy, workspaceRoot: string): string | undefined {
+  const given = typeof options.context === 'object' ? options.context.repository : undefined;
+  return policy.context.repository ?? given ?? detectProjectContext(workspaceRoot).repository;
 }
 
 function requireStateDir(stateDir: string | undefined, store: string): string {
