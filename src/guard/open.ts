@@ -19,7 +19,7 @@ import { createFileStore, createMemoryStore, describeStoreProblem } from '../sto
 import { isRedisUrl, redactRedisUrl } from '../stores/redis-url.js';
 import { type OtelOption, telemetryObserver } from '../telemetry/index.js';
 import type { GuardObserver } from './observer.js';
-import { createScopes, SCOPE_DIMENSION, scopeId } from './scopes.js';
+import { createScopes, SCOPE_DIMENSION, type Scopes, scopeId } from './scopes.js';
 import { createGuardSession, type GuardSession } from './session.js';
 import { hasSessionTable, keepSessionStateIn } from './session-state.js';
 import { shareStore } from './store-views.js';
@@ -292,7 +292,7 @@ function compose(
     verify: () => journal.verify(),
     flush: () => journal.flush(),
   };
-  const scopes = createScopes((id, forget) => {
+  const scopes: Scopes<GuardSession> = createScopes((id, forget): GuardSession => {
     const scoped = engineFor(
       { ...policy, context: { ...policy.context, [SCOPE_DIMENSION]: id } },
       undefined,

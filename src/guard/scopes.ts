@@ -5,7 +5,11 @@
  * learned unscoped still holds for every scope. Scopes share the guard's store and journal.
  */
 import { NarrowingError } from '../core/errors.js';
-import type { GuardSession } from './session.js';
+
+/** What a scope's session must offer here: closing. */
+interface Closable {
+  close(): Promise<void>;
+}
 
 /** The context dimension a scope's constraints carry. */
 export const SCOPE_DIMENSION = 'scope';
@@ -25,21 +29,21 @@ export function scopeId(id: unknown): string {
   return id;
 }
 
-export interface Scopes {
+export interface Scopes<Session extends Closable = Closable> {
   /** The session of scope `id`, opened on first use. */
-  get(id: string): GuardSession;
+  get(id: string): Session;
   /** Closes every open scope (what each learned is saved). */
   closeAll(): Promise<void>;
 }
 
 /** Open scopes, at most `max`, each opened by `open` and closed when evicted or at the end. */
-export function createScopes(
-  open: (id: string, release: () => void) => GuardSession,
+export function createScopes<Session extends Closable>(
+  open: (id: string, release: () => void) => Session,
   max = MAX_OPEN_SCOPES,
-): Scopes {
-  const sessions = new Map<string, GuardSession>();
+): Scopes<Session> {
+  const sessions = new Map<string, Session>();
   const closing = new Set<Promise<void>>();
-  const closeQuietly = (session: GuardSession) => {
+  const closeQuietly = (session: Session) => {
     const done = session.close().catch(() => undefined);
     closing.add(done);
     void done.finally(() => closing.delete(done));

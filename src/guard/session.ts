@@ -65,7 +65,7 @@ interface SessionParts {
   /** Told about every check and record (telemetry). */
   readonly observer?: GuardObserver;
   /** The guard's scopes (see `scopes.ts`); without them, `scope()` is refused. */
-  readonly scopes?: Scopes;
+  readonly scopes?: Scopes<GuardSession>;
   /** True for a scope's own session: closing it leaves the other scopes open. */
   readonly scoped?: boolean;
 }
