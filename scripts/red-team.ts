@@ -25,9 +25,13 @@ import { stepTable } from '../src/replay/format.js';
 import type { ReplayStep } from '../src/replay/index.js';
 import { createFileStore, STATE_VERSION } from '../src/stores/index.js';
 import { readTraceFile } from '../src/trace/index.js';
+import { type RedisServer, redisInstalled, startRedis } from '../test/stores/redis-server.js';
+import { missingFile, stateOf } from '../test/stores/sample-state.js';
 
 interface Attack {
   readonly name: string;
+  /** Needs a redis-server on loopback (started once, for every such attack); skipped without one. */
+  readonly redis?: boolean;
   /** Resolves with what held; throws or resolves with a failure text when the defence did not. */
   readonly run: (dir: string) => Promise<string | { failed: string }> | string | { failed: string };
 }
@@ -548,8 +552,88 @@ const ATTACKS: readonly Attack[] = [
       return out.join('').includes('NARROWING_TOKEN') ? 'warned that ps shows it' : { failed: out.join('') };
     },
   },
+  {
+    name: 'one guard shared by two users of a server',
+    run: async (dir) => {
+      const guard = openGuardSync({ stateDir: stateDir(dir), probe: false, journal: false, ...quiet });
+      const read = { tool: 'read_file', args: { path: 'report.txt' } };
+      const alice = guard.scope('alice');
+      alice.check(read);
+      alice.record({ proposal: read, success: false, content: "ENOENT: no such file or directory, open 'report.txt'" });
+      const bob = guard.scope('bob').check(read).verdict;
+      const aliceAgain = guard.scope('alice').check(read).verdict;
+      await guard.close();
+      return bob === 'allow' && aliceAgain === 'block'
+        ? "the other user's first call allowed; the failing user's repeat blocked"
+        : { failed: `the other user: ${bob}, the failing user again: ${aliceAgain}` };
+    },
+  },
+  {
+    name: 'malformed Redis entry under the id an agent learns next',
+    redis: true,
+    run: async () => {
+      const { createClient } = await import('redis');
+      const url = `${redisUrl()}?prefix=red-team-bad`;
+      const read = (path: string) => ({ tool: 'read_file', args: { path } });
+      const fail = (path: string) => ({ proposal: read(path), success: false, content: `ENOENT: no such file or directory, open '${path}'` });
+      const problems: string[] = [];
+      const options = { store: url as `redis://${string}`, context: { repository: 'github.com/acme/api' }, probe: false, journal: false } as const;
+      const learner = await openGuard({ ...options, onProblem: (message) => problems.push(message) });
+      const scratch = await openGuard({ store: 'memory', context: options.context, probe: false, journal: false });
+      scratch.check(read('config/prod.yaml'));
+      const [id] = scratch.record(fail('config/prod.yaml')).newConstraints.map((constraint) => constraint.id);
+      await scratch.close();
+      const client = createClient({ url: redisUrl() });
+      await client.connect();
+      await client.hSet('red-team-bad:constraints', id as string, '{"not":"a ban"');
+      await client.close();
+      const other = await openGuard({ ...options, onProblem: () => undefined });
+      const paths = ['config/prod.yaml', ...Array.from({ length: 10 }, (_, index) => `src/missing-${index}.ts`)];
+      for (const path of paths) {
+        learner.check(read(path));
+        learner.record(fail(path));
+        await learner.flush();
+      }
+      const until = Date.now() + 3_000;
+      let shared = 0;
+      while (Date.now() < until) {
+        shared = paths.filter((path) => other.check(read(path)).verdict === 'block').length;
+        if (shared === paths.length) break;
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      await learner.close();
+      await other.close();
+      return shared === paths.length && problems.some((problem) => problem.includes('malformed'))
+        ? `${shared}/${paths.length} later bans reached the other agent; the bad entry reported`
+        : { failed: `${shared}/${paths.length} bans shared; problems: ${problems.join('; ')}` };
+    },
+  },
+  {
+    name: 'ban without a context from another repository on the same Redis',
+    redis: true,
+    run: async () => {
+      const { openRedisStore } = await import('../src/stores/redis-store.js');
+      const url = `${redisUrl()}/1`;
+      const api = await openRedisStore({ url, repository: 'github.com/acme/api', onProblem: () => undefined });
+      // A ban as an agent writes it with no context: before, it held for every repository on the server.
+      api.save(stateOf([missingFile('deploy.sh', Date.now())]));
+      await api.flush();
+      const web = await openRedisStore({ url, repository: 'github.com/acme/web', onProblem: () => undefined });
+      const seen = web.load()?.constraints.length ?? 0;
+      const prefixes = `${api.keyPrefix} / ${web.keyPrefix}`;
+      await api.close();
+      await web.close();
+      return seen === 0 ? `each repository has its own prefix (${prefixes})` : { failed: `the other repository loaded ${seen} bans under ${prefixes}` };
+    },
+  },
   ...MCP_ATTACKS,
 ];
+
+let redis: RedisServer | undefined;
+function redisUrl(): string {
+  if (redis === undefined) throw new Error('no redis-server');
+  return redis.url;
+}
 
 async function runAttack(attack: Attack): Promise<{ ok: boolean; text: string }> {
   const dir = mkdtempSync(join(tmpdir(), 'narrowing-red-team-'));
@@ -570,7 +654,14 @@ async function runAttack(attack: Attack): Promise<{ ok: boolean; text: string }>
 
 const deadline = Date.now() + TOTAL_MS;
 let failures = 0;
+let skipped = 0;
 for (const attack of ATTACKS) {
+  if (attack.redis && !redisInstalled) {
+    process.stdout.write(`SKIP  ${attack.name}: redis-server is not installed\n`);
+    skipped += 1;
+    continue;
+  }
+  if (attack.redis && redis === undefined) redis = await startRedis();
   if (Date.now() > deadline) {
     process.stdout.write(`FAIL  ${attack.name}: not run, the red team ran out of time\n`);
     failures += 1;
@@ -580,5 +671,8 @@ for (const attack of ATTACKS) {
   if (!ok) failures += 1;
   process.stdout.write(`${ok ? 'PASS' : 'FAIL'}  ${attack.name}: ${text}\n`);
 }
-process.stdout.write(`${ATTACKS.length - failures}/${ATTACKS.length} defences held\n`);
+await redis?.stop();
+process.stdout.write(
+  `${ATTACKS.length - skipped - failures}/${ATTACKS.length - skipped} defences held${skipped > 0 ? ` (${skipped} skipped)` : ''}\n`,
+);
 process.exitCode = failures === 0 ? 0 : 1;

@@ -1,6 +1,7 @@
 import { type SpawnSyncReturns, spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { redisInstalled } from './stores/redis-server.js';
 
 const root = fileURLToPath(new URL('../', import.meta.url));
 
@@ -33,6 +34,13 @@ describe('the red team script', () => {
       'GitHub token in the text a failed edit searched for',
       'URL with a password inside a read path',
       "tool error posing as the guard's refusal",
+      'one guard shared by two users of a server',
+      ...(redisInstalled
+        ? [
+            'malformed Redis entry under the id an agent learns next',
+            'ban without a context from another repository on the same Redis',
+          ]
+        : []),
     ]) {
       expect(
         held.some((line) => line.startsWith(`PASS  ${attack}:`)),

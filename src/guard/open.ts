@@ -11,7 +11,7 @@ import type { Detector } from '../core/detectors/types.js';
 import { NarrowingError } from '../core/errors.js';
 import { NarrowingEngine } from '../core/loop.js';
 import type { Enforcement, Policy, PolicyInput, PresetName } from '../core/policy.js';
-import type { Clock, DomainAdapter, StateStore, WorldProbe } from '../core/types.js';
+import type { AuditSink, Clock, DomainAdapter, StateStore, WorldProbe } from '../core/types.js';
 import { createFileProbe, defaultStateDir, installNativeHash, stateLayout } from '../node/index.js';
 import { detectProjectContext } from '../node/project-context.js';
 import { loadPolicyFile, parsePolicy } from '../policy-file/index.js';
@@ -19,8 +19,10 @@ import { createFileStore, createMemoryStore, describeStoreProblem } from '../sto
 import { isRedisUrl, redactRedisUrl } from '../stores/redis-url.js';
 import { type OtelOption, telemetryObserver } from '../telemetry/index.js';
 import type { GuardObserver } from './observer.js';
+import { createScopes, SCOPE_DIMENSION, type Scopes, scopeId } from './scopes.js';
 import { createGuardSession, type GuardSession } from './session.js';
 import { hasSessionTable, keepSessionStateIn } from './session-state.js';
+import { shareStore } from './store-views.js';
 
 /**
  * Where learned constraints are kept: in this process only, in the project's state file, in a
@@ -101,6 +103,12 @@ export interface OpenGuardOptions {
   readonly otel?: OtelOption;
   /** Told about every check and record (telemetry of your own). Replaces `otel`'s observer. */
   readonly observer?: GuardObserver;
+  /**
+   * One user or tenant of a server: what this guard learns holds for that scope only (its
+   * constraints carry `scope: <id>` in their context). To serve many users from one guard, use
+   * `guard.scope(id)` instead.
+   */
+  readonly scope?: string;
 }
 
 /** Opens a guard. Asynchronous because some stores connect before they can answer. */
@@ -114,7 +122,13 @@ export async function openGuard(options: OpenGuardOptions = {}): Promise<GuardSe
   if (choice === 'sqlite' || isRedisChoice(choice)) {
     let store: StateStore;
     try {
-      store = await openSharedStore(choice, options, stateDir, report);
+      store = await openSharedStore(
+        choice,
+        options,
+        stateDir,
+        report,
+        repositoryOf(options, policy, workspaceRoot),
+      );
     } catch (error) {
       if (!keepsGoingInMemory(options, error)) throw error;
       return composeInMemory(options, policy, choice, workspaceRoot, stateDir, report, error);
@@ -201,6 +215,7 @@ async function openSharedStore(
   options: OpenGuardOptions,
   stateDir: string | undefined,
   report: (message: string) => void,
+  repository: string | undefined,
 ): Promise<StateStore> {
   if (choice === 'sqlite') {
     const { openSqliteStore } = await import('../stores/sqlite-store.js');
@@ -208,7 +223,7 @@ async function openSharedStore(
     return openSqliteStore({ path, onProblem: (problem) => report(describeStoreProblem(problem)) });
   }
   const { openRedisStore } = await import('../stores/redis-store.js');
-  return openRedisStore({ url: choice, onProblem: report });
+  return openRedisStore({ url: choice, onProblem: report, ...(repository !== undefined && { repository }) });
 }
 
 /** Whether a failure to open the store or the journal leaves the guard running in memory. */
@@ -252,28 +267,68 @@ function compose(
   const policy = withContext(basePolicy, options, choice, workspaceRoot);
   const journal = openJournal(options, choice, stateDir, report);
   const probe = options.probe === false ? undefined : (options.probe ?? createFileProbe(workspaceRoot));
-  const engine = new NarrowingEngine({
-    adapter: options.adapter ?? createToolCallAdapter(),
-    policy,
-    ...(store && { store }),
-    ...(journal && { audit: journal }),
-    ...(probe && { probe }),
-    ...(options.clock && { clock: options.clock }),
-    ...(options.sessionId !== undefined && { sessionId: options.sessionId }),
-    ...(options.detectors && { detectors: options.detectors }),
-  });
+  // The guard's engine and its scopes' engines write through views of the one store.
+  const shared = store === undefined ? undefined : shareStore(store);
+  const engineFor = (enginePolicy: Policy, sessionId: string | undefined, audit: AuditSink | undefined) =>
+    new NarrowingEngine({
+      adapter: options.adapter ?? createToolCallAdapter(),
+      policy: enginePolicy,
+      ...(shared && { store: shared.view() }),
+      ...(audit && { audit }),
+      ...(probe && { probe }),
+      ...(options.clock && { clock: options.clock }),
+      ...(sessionId !== undefined && { sessionId }),
+      ...(options.detectors && { detectors: options.detectors }),
+    });
+  const engine = engineFor(policy, options.sessionId, journal);
   // What other processes or agents learn reaches this engine as it arrives.
   const stopListening = store?.subscribe?.((changes) => engine.restore(changes, { scope: 'persistent' }));
+  const sessionStateDir =
+    (store && choice !== 'memory' && !isRedisChoice(choice)) || journal ? stateDir : undefined;
+  // A scope's journal is the guard's, closed with the guard's session.
+  const scopeJournal: AuditSink | undefined = journal && {
+    record: (event) => journal.record(event),
+    receiptHash: (sequence) => journal.receiptHash?.(sequence),
+    verify: () => journal.verify(),
+    flush: () => journal.flush(),
+  };
+  const scopes: Scopes<GuardSession> = createScopes((id, forget): GuardSession => {
+    const scoped = engineFor(
+      { ...policy, context: { ...policy.context, [SCOPE_DIMENSION]: id } },
+      undefined,
+      scopeJournal,
+    );
+    const unsubscribe = store?.subscribe?.((changes) => scoped.restore(changes, { scope: 'persistent' }));
+    return createGuardSession({
+      engine: scoped,
+      stateDir: sessionStateDir,
+      journalPath: journal?.path,
+      workspaceRoot,
+      ...(scopeJournal && { journal: scopeJournal }),
+      release: async () => {
+        unsubscribe?.();
+        forget();
+      },
+      ...(options.observer && { observer: options.observer }),
+      report,
+      scopes,
+      scoped: true,
+    });
+  });
   const session = createGuardSession({
     engine,
-    stateDir: (store && choice !== 'memory' && !isRedisChoice(choice)) || journal ? stateDir : undefined,
+    stateDir: sessionStateDir,
     journalPath: journal?.path,
     workspaceRoot,
     ...(journal && { journal }),
-    ...(stopListening && { release: async () => stopListening() }),
+    release: async () => {
+      stopListening?.();
+      await store?.close();
+    },
     ...(options.observer && { observer: options.observer }),
     ...(store && { store }),
     report,
+    scopes,
   });
   // A store with a table of its own (SQLite) keeps the sessions' run state beside what they learned.
   if (hasSessionTable(store)) keepSessionStateIn(session, store.sessions);
@@ -308,9 +363,21 @@ function withContext(
 ): Policy {
   const shared = choice === 'sqlite' || isRedisChoice(choice);
   const wanted = options.context ?? (shared ? 'auto' : false);
-  if (wanted === false) return policy;
+  const scope: Record<string, string> =
+    options.scope === undefined ? {} : { [SCOPE_DIMENSION]: scopeId(options.scope) };
+  if (wanted === false)
+    return options.scope === undefined ? policy : { ...policy, context: { ...policy.context, ...scope } };
   const extra = wanted === 'auto' ? detectProjectContext(workspaceRoot) : wanted;
-  return { ...policy, context: { ...extra, ...policy.context } };
+  return { ...policy, context: { ...extra, ...policy.context, ...scope } };
+}
+
+/**
+ * The repository the guard works in, for a Redis store's default prefix: the policy's or the
+ * caller's context names it, else it is detected (also when constraints carry no context).
+ */
+function repositoryOf(options: OpenGuardOptions, policy: Policy, workspaceRoot: string): string | undefined {
+  const given = typeof options.context === 'object' ? options.context.repository : undefined;
+  return policy.context.repository ?? given ?? detectProjectContext(workspaceRoot).repository;
 }
 
 function requireStateDir(stateDir: string | undefined, store: string): string {

@@ -4,6 +4,7 @@
  * and the handful of calls a face makes around a tool call.
  */
 
+import { NarrowingError } from '../core/errors.js';
 import { identifyArguments, withoutFreeText } from '../core/identity/index.js';
 import type { NarrowingEngine } from '../core/loop.js';
 import type { Policy } from '../core/policy.js';
@@ -11,6 +12,7 @@ import type { AuditSink, CheckResult, Outcome, Proposal, RecordResult } from '..
 import type { ToolCallTracer } from '../telemetry/tool-spans.js';
 import { COALESCED_RULE } from './in-flight.js';
 import { type GuardObserver, preciseNow, tellObserver } from './observer.js';
+import type { Scopes } from './scopes.js';
 
 export type RunReason = 'user' | 'compact';
 
@@ -45,6 +47,12 @@ export interface GuardSession {
   resetSession(sessionId?: string): void;
   /** Nothing is left to try: every recent proposal was refused, or the run was halted or stopped. */
   isDone(): boolean;
+  /**
+   * The session of one user or tenant of this guard (a server's), opened on first use: what it
+   * learns holds for that scope only, its evidence (streaks, budget) is its own, and what the guard
+   * learned unscoped holds in every scope. Scopes share the guard's store and journal and close with it.
+   */
+  scope(id: string): GuardSession;
   /** Writes what is pending (state and journal) without closing. */
   flush(): Promise<void>;
   /**
@@ -70,6 +78,10 @@ interface SessionParts {
   readonly report?: (message: string) => void;
   /** Told about every check and record (telemetry). */
   readonly observer?: GuardObserver;
+  /** The guard's scopes (see `scopes.ts`); without them, `scope()` is refused. */
+  readonly scopes?: Scopes<GuardSession>;
+  /** True for a scope's own session: closing it leaves the other scopes open. */
+  readonly scoped?: boolean;
 }
 
 export function createGuardSession(parts: SessionParts): GuardSession {
@@ -102,12 +114,28 @@ export function createGuardSession(parts: SessionParts): GuardSession {
     newRun: (reason) => engine.newRun(reason),
     resetSession: (sessionId) => engine.resetSession(sessionId),
     isDone: () => engine.isDone(),
+    scope(id) {
+      if (parts.scopes === undefined) {
+        throw new NarrowingError(
+          'USAGE',
+          'scopes come with a guard opened by openGuard() or openGuardSync()',
+        );
+      }
+      return parts.scopes.get(id);
+    },
     flush: async () => {
       await engine.flush();
       await flushObserver(parts.observer);
     },
     close() {
       closing ??= (async () => {
+        if (!parts.scoped) {
+          try {
+            await parts.scopes?.closeAll();
+          } catch (error) {
+            reportUnsaved(parts.report, error);
+          }
+        }
         try {
           await engine.close();
         } catch (error) {

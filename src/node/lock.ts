@@ -4,8 +4,12 @@
  * keeps fresh, with the holder's pid next to it (`<file>.lock.owner`). A lock is taken over at once
  * when its holder on this machine is dead or its time lies in the future (a clock set back, or a
  * planted directory), and otherwise once it has not been refreshed for `STALE_MS`.
+ *
+ * A holder gives its lock back in an order no other process mistakes for a killed one: it dates the
+ * lock now, removes its name, then the lock. A process that finds a lock abandoned removes it only
+ * if it is still the lock it judged (same inode, same time), never one taken since.
  */
-import { lstatSync, rmdirSync, rmSync } from 'node:fs';
+import { lstatSync, rmdirSync, rmSync, utimesSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { resolve } from 'node:path';
 import lockfile from 'proper-lockfile';
@@ -55,7 +59,7 @@ export async function withFileLock<T>(
     return await work();
   } finally {
     held.delete(key);
-    removeOwner(file);
+    unname(file);
     await release().catch(() => undefined);
   }
 }
@@ -92,7 +96,7 @@ export function withFileLockSync<T>(file: string, work: () => T): SyncLockResult
     try {
       return { value: work(), locked: true };
     } finally {
-      removeOwner(file);
+      unname(file);
       try {
         release();
       } catch {
@@ -113,6 +117,20 @@ function writeOwner(file: string): void {
   } catch {
     // A link or a read-only directory: the lock still works, only slower to recover.
   }
+}
+
+/**
+ * Before a holder removes its lock: dated now, the lock cannot be taken for one left unnamed by a
+ * killed process in the moment between its name going and the lock going.
+ */
+function unname(file: string): void {
+  try {
+    const now = new Date();
+    utimesSync(`${file}.lock`, now, now);
+  } catch {
+    // Gone already (taken over as stale): nothing of ours is left to give back.
+  }
+  removeOwner(file);
 }
 
 function removeOwner(file: string): void {
@@ -161,24 +179,36 @@ export function isAlive(pid: number): boolean {
  */
 export function clearAbandonedLock(file: string, now: number = Date.now()): boolean {
   const lock = `${file}.lock`;
-  let stats: ReturnType<typeof lstatSync>;
-  try {
-    stats = lstatSync(lock);
-  } catch {
-    return false;
-  }
-  if (stats.isSymbolicLink()) throw new UnsafeStateFileError(lock, 'a symbolic link');
-  const future = stats.mtimeMs > now + FUTURE_SLACK_MS;
-  const unnamed = !future && stats.mtimeMs < now - UNNAMED_MS && !hasOwner(file);
+  const judged = lookAt(lock);
+  if (judged === undefined) return false;
+  const future = judged.mtimeMs > now + FUTURE_SLACK_MS;
+  const unnamed = !future && judged.mtimeMs < now - UNNAMED_MS && !hasOwner(file);
   const pid = future || unnamed ? undefined : ownerPid(file);
   if (!future && !unnamed && (pid === undefined || isAlive(pid))) return false;
+  // The holder may have given the lock back since the look, and another process taken it (its
+  // name not yet written): only the lock judged is removed.
+  const again = lookAt(lock);
+  if (again === undefined || again.ino !== judged.ino || again.mtimeMs !== judged.mtimeMs) return false;
+  // The name first: while the lock stands, no live process writes one.
+  if (!unnamed) removeOwner(file);
   try {
     rmdirSync(lock);
   } catch {
     return false;
   }
-  removeOwner(file);
   return true;
+}
+
+/** The lock's inode and time, or undefined when there is none. Refuses a lock that is a link. */
+function lookAt(lock: string): { readonly ino: number; readonly mtimeMs: number } | undefined {
+  let stats: ReturnType<typeof lstatSync>;
+  try {
+    stats = lstatSync(lock);
+  } catch {
+    return undefined;
+  }
+  if (stats.isSymbolicLink()) throw new UnsafeStateFileError(lock, 'a symbolic link');
+  return { ino: stats.ino, mtimeMs: stats.mtimeMs };
 }
 
 const sleeper = new Int32Array(new SharedArrayBuffer(4));

@@ -12,15 +12,30 @@ import { NarrowingError } from '../core/errors.js';
 import type { PersistedState, StateStore } from '../core/types.js';
 import { combineChanges, LocalCopy } from './local-copy.js';
 import { importOptionalPeer } from './optional-peer.js';
-import { parseRedisAddress, type RedisAddress, withoutSecret } from './redis-url.js';
+import {
+  DEFAULT_KEY_PREFIX,
+  parseRedisAddress,
+  type RedisAddress,
+  repositoryKeyPrefix,
+  withoutSecret,
+} from './redis-url.js';
 import { constraintToText, parseConstraintText } from './schema.js';
 import { isOlderStoredText } from './state-format.js';
 
 export interface RedisStoreOptions {
   /** `redis://[user:password@]host[:port][/db][?prefix=name]`. */
   readonly url: string | URL;
-  /** Starts every key and the channel; agents share state only under the same prefix. Default `narrowing`. */
+  /**
+   * Starts every key and the channel; agents share state only under the same prefix. Default: one
+   * per repository (see `repository`), `narrowing` without one. `?prefix=` in the URL does the same.
+   */
   readonly keyPrefix?: string;
+  /**
+   * The repository the agents work in (`openGuard` passes the one it detects): without a chosen
+   * prefix, its own prefix. Bans an older version kept under the shared prefix `narrowing` that
+   * hold for it (learned in it, or without a repository) are copied there when it is first opened.
+   */
+  readonly repository?: string;
   /** How long `save` waits for further changes before writing. Default 10 ms. */
   readonly debounceMs?: number;
   /** How long opening waits for the server. Default 3 s. */
@@ -140,9 +155,35 @@ end
 return 0
 `;
 
+/**
+ * Copies, once per repository prefix, the entries of the shared prefix an older version wrote that
+ * hold for the repository: learned in it, or without a repository. Lifted marks come along, so that
+ * nothing lifted comes back. The marker key says it was done (and when), even when nothing was copied.
+ * KEYS: shared constraints, shared lifted, own constraints, own lifted, marker. ARGV: repository, now.
+ */
+const ADOPT_SCRIPT = `
+if redis.call('SETNX', KEYS[5], ARGV[2]) == 0 then return -1 end
+local copied = 0
+local entries = redis.call('HGETALL', KEYS[1])
+for i = 1, #entries, 2 do
+  local ok, stored = pcall(cjson.decode, entries[i + 1])
+  if ok and type(stored) == 'table' then
+    local context = stored.context
+    local repository = nil
+    if type(context) == 'table' then repository = context.repository end
+    if repository == nil or repository == ARGV[1] then
+      copied = copied + redis.call('HSETNX', KEYS[3], entries[i], entries[i + 1])
+    end
+  end
+end
+local marks = redis.call('HGETALL', KEYS[2])
+for i = 1, #marks, 2 do redis.call('HSETNX', KEYS[4], marks[i], marks[i + 1]) end
+return copied
+`;
+
 /** Connects, reads the shared state, and subscribes to changes. Needs the optional peer `redis`. */
 export async function openRedisStore(options: RedisStoreOptions): Promise<RedisStore> {
-  const address = parseRedisAddress(options.url, options.keyPrefix);
+  const address = parseRedisAddress(options.url, options.keyPrefix, repositoryKeyPrefix(options.repository));
   const redis = await importOptionalPeer<RedisModule>('redis', 'redis', '^6.3.1');
   const store = new RedisStateStore(redis, address, options);
   await store.open(options.connectTimeoutMs ?? 3_000);
@@ -156,6 +197,8 @@ class RedisStateStore implements RedisStore {
   private readonly client: Connection;
   private readonly subscriber: Connection;
   private readonly keys: { readonly constraints: string; readonly lifted: string; readonly channel: string };
+  /** The repository whose bans are adopted from the shared prefix, when the prefix is its default. */
+  private readonly adopting: string | undefined;
   private readonly origin = `${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 10)}`;
   private readonly copy = new LocalCopy();
   private readonly listeners = new Set<(changes: PersistedState) => void>();
@@ -177,6 +220,8 @@ class RedisStateStore implements RedisStore {
     this.secret = address.secret;
     this.debounceMs = options.debounceMs ?? DEFAULT_DEBOUNCE_MS;
     this.report = options.onProblem ?? warn;
+    this.adopting =
+      !address.prefixChosen && address.keyPrefix !== DEFAULT_KEY_PREFIX ? options.repository : undefined;
     this.keys = {
       constraints: `${address.keyPrefix}:constraints`,
       lifted: `${address.keyPrefix}:lifted`,
@@ -217,6 +262,7 @@ class RedisStateStore implements RedisStore {
           await this.client.connect();
           await this.subscriber.connect();
           await this.subscriber.subscribe(this.keys.channel, (message) => this.received(message));
+          await this.adoptShared();
           await this.download();
         })(),
         timeout,
@@ -340,6 +386,27 @@ class RedisStateStore implements RedisStore {
         this.reportMalformed(malformed.map(String), 'replaced them with what this agent learned');
       }
       first = false;
+    }
+  }
+
+  /** The first time this repository's own prefix is opened: its bans from the shared prefix. */
+  private async adoptShared(): Promise<void> {
+    if (this.adopting === undefined) return;
+    const copied = await this.client.eval(ADOPT_SCRIPT, {
+      keys: [
+        `${DEFAULT_KEY_PREFIX}:constraints`,
+        `${DEFAULT_KEY_PREFIX}:lifted`,
+        this.keys.constraints,
+        this.keys.lifted,
+        `${this.keyPrefix}:adopted`,
+      ],
+      arguments: [this.adopting, String(Date.now())],
+    });
+    if (typeof copied === 'number' && copied > 0) {
+      this.report(
+        `copied ${copied} ${copied === 1 ? 'ban' : 'bans'} of this repository from the shared prefix ` +
+          `${DEFAULT_KEY_PREFIX} on ${this.address} to its own, ${this.keyPrefix}`,
+      );
     }
   }
 

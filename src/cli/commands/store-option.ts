@@ -1,5 +1,5 @@
 /** `--store file|sqlite|memory|redis://…`: one option, the same on every command that reads or writes learned state. */
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { Option } from 'commander';
 import { NarrowingError } from '../../core/errors.js';
 import type { PersistedState } from '../../core/types.js';
@@ -47,7 +47,12 @@ export async function readSharedState(store: string, stateDir: string): Promise<
   const opened =
     store === 'sqlite'
       ? await (await import('../../stores/sqlite-store.js')).openSqliteStore({ path: database })
-      : await (await import('../../stores/redis-store.js')).openRedisStore({ url: store });
+      : await (await import('../../stores/redis-store.js')).openRedisStore({
+          url: store,
+          // The state directory's project names the repository whose prefix is read by default.
+          repository: (await import('../../node/project-context.js')).detectProjectContext(dirname(stateDir))
+            .repository,
+        });
   try {
     return opened.load();
   } finally {

@@ -1,0 +1,97 @@
+import { spawn } from 'node:child_process';
+import { pbkdf2 } from 'node:crypto';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { build } from 'esbuild';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { PersistedState } from '../../src/core/types.js';
+import { clearAbandonedLock, withFileLock } from '../../src/node/lock.js';
+import { temporaryDir } from '../stores/sample-state.js';
+
+const root = fileURLToPath(new URL('../../', import.meta.url));
+const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+let dir: string;
+let remove: () => void;
+beforeEach(() => {
+  ({ dir, remove } = temporaryDir());
+});
+afterEach(() => remove());
+
+/** The ban writer bundled into one file: twenty processes start in a fraction of tsx's time. */
+let writer: string;
+let bundleDir: string;
+beforeAll(async () => {
+  bundleDir = mkdtempSync(join(tmpdir(), 'narrowing-ban-writer-'));
+  writer = join(bundleDir, 'ban-writer.mjs');
+  await build({
+    entryPoints: [join(root, 'test/fixtures/node/ban-writer.ts')],
+    outfile: writer,
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node20',
+    logLevel: 'warning',
+    banner: {
+      js: "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);",
+    },
+  });
+});
+afterAll(() => rmSync(bundleDir, { recursive: true, force: true }));
+
+function runWriter(args: readonly string[]): Promise<{ code: number | null; stderr: string }> {
+  const child = spawn(process.execPath, [writer, ...args], { stdio: ['ignore', 'ignore', 'pipe'] });
+  let stderr = '';
+  child.stderr.on('data', (chunk) => {
+    stderr += chunk;
+  });
+  const timer = setTimeout(() => child.kill('SIGKILL'), 60_000);
+  return new Promise((resolve) =>
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      resolve({ code, stderr });
+    }),
+  );
+}
+
+/** Keeps the thread pool busy for a while: whatever file work the process asks for next waits behind. */
+function busyThreadPool(): void {
+  for (let i = 0; i < 4; i += 1) pbkdf2('narrowing', 'salt', 100_000, 64, 'sha512', () => undefined);
+}
+
+describe('file lock', () => {
+  it('does not take the lock of a holder giving it back, after holding it over a second, for an abandoned one', async () => {
+    const file = join(dir, 'state.json');
+    writeFileSync(file, '{}');
+    let takenAsAbandoned: boolean | undefined;
+    await withFileLock(
+      file,
+      async () => {
+        // Over a second, counted from a lock time proper-lockfile may set up to a second ahead.
+        await pause(2_200);
+        // The lock's removal waits behind the busy pool; meanwhile another process looks at the lock.
+        busyThreadPool();
+        setImmediate(() => {
+          takenAsAbandoned = clearAbandonedLock(file);
+        });
+      },
+      () => undefined,
+    );
+    expect(takenAsAbandoned).toBe(false);
+  });
+
+  it('keeps the ban each of twenty processes started at once saves', async () => {
+    const path = join(dir, 'state.json');
+    const startAt = String(Date.now() + 3_000);
+    const exits = await Promise.all(
+      Array.from({ length: 20 }, (_, worker) => runWriter([path, String(worker), startAt])),
+    );
+    for (const exit of exits) expect(exit).toEqual({ code: 0, stderr: '' });
+    const state = JSON.parse(readFileSync(path, 'utf8')) as PersistedState;
+    expect(state.constraints.map((constraint) => constraint.id).sort()).toEqual(
+      Array.from({ length: 20 }, (_, worker) => `target-missing:w${worker}/missing.ts`).sort(),
+    );
+  }, 90_000);
+});
