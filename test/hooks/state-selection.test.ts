@@ -34,7 +34,7 @@ function claude(fields: Record<string, unknown>): HookEvent {
   });
 }
 
-const before = (tool: string, input: object, id = 'toolu_01') =>
+const checkOf = (tool: string, input: object, id = 'toolu_01') =>
   claude({ hook_event_name: 'PreToolUse', tool_name: tool, tool_input: input, tool_use_id: id });
 const failed = (tool: string, input: object, error: string, id = 'toolu_02') =>
   claude({
@@ -59,7 +59,7 @@ const selection = (event: HookEvent) =>
 describe('the constraints a hook event needs', () => {
   it('are the ones its call and its file find, for a check before a read', () => {
     const file = join(project, 'src', 'missing.ts');
-    const chosen = selection(before('Read', { file_path: file }));
+    const chosen = selection(checkOf('Read', { file_path: file }));
     expect(chosen).not.toBe('all');
     expect(chosen !== 'all' && chosen.keys).toContain(targetLookupKey(file));
   });
@@ -129,14 +129,14 @@ describe('a hook without its helper, on a large state read through its index', (
     const missing = join(project, 'src', 'config.ts');
     const stamp = fileStamp(join(stateDir, 'state.json'));
     // Reads that teach nothing write nothing: the large state is left as it was.
-    await handleHookEvent(before('Read', { file_path: join(project, 'src', 'app.ts') }), options());
+    await handleHookEvent(checkOf('Read', { file_path: join(project, 'src', 'app.ts') }), options());
     expect(fileStamp(join(stateDir, 'state.json'))).toBe(stamp);
-    await handleHookEvent(before('Read', { file_path: missing }, 'toolu_a'), options());
+    await handleHookEvent(checkOf('Read', { file_path: missing }, 'toolu_a'), options());
     await handleHookEvent(
       failed('Read', { file_path: missing }, 'File does not exist.', 'toolu_a'),
       options(),
     );
-    const verdict = await handleHookEvent(before('Read', { file_path: missing }, 'toolu_b'), options());
+    const verdict = await handleHookEvent(checkOf('Read', { file_path: missing }, 'toolu_b'), options());
     expect(verdict.type).toBe('deny');
     const all = createFileStore({ path: join(stateDir, 'state.json') }).load();
     expect(all?.constraints.length).toBeGreaterThan(2_000);
