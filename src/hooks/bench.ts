@@ -20,7 +20,8 @@ import {
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { STATE_VERSION } from '../stores/state-format.js';
+import type { Constraint, PersistedState } from '../core/types.js';
+import { createFileStore } from '../stores/file-store.js';
 import { stopDaemons } from './daemon-client.js';
 
 export interface HookBenchOptions {
@@ -138,7 +139,12 @@ async function inProject<T>(
   const stateDir = join(project, '.narrowing');
   mkdirSync(stateDir);
   writeFileSync(join(project, 'README.md'), '# Project\n');
-  if (constraints > 0) writeFileSync(join(stateDir, 'state.json'), learnedState(project, constraints));
+  if (constraints > 0) {
+    // Written by the file store, as a project's state is: one constraint a line, its index beside it.
+    const store = createFileStore({ path: join(stateDir, 'state.json') });
+    store.save(learnedState(project, constraints));
+    await store.close();
+  }
   try {
     return await work(project, stateDir);
   } finally {
@@ -246,8 +252,8 @@ function sessionEvents(project: string, sessionId: string): (index: number) => s
   };
 }
 
-/** A state file holding `count` learned bans on missing files, as the file store writes it. */
-function learnedState(project: string, count: number): string {
+/** A state holding `count` learned bans on missing files. */
+function learnedState(project: string, count: number): PersistedState {
   const now = Date.now();
   const constraints = Array.from({ length: count }, (_, i) => {
     const target = join(project, `gen/missing-${i}.ts`);
@@ -276,7 +282,7 @@ function learnedState(project: string, count: number): string {
       persistent: true,
     };
   });
-  return `${JSON.stringify({ version: STATE_VERSION, savedAt: now, constraints, lifted: [] }, null, 2)}\n`;
+  return { version: 1, savedAt: now, constraints: constraints as Constraint[], lifted: [] };
 }
 
 async function waitForHelper(stateDir: string): Promise<void> {

@@ -4,13 +4,13 @@
  * record, save, close.
  */
 import { hostToolAnnotations } from '../adapters/tool-call/host-tools.js';
-import { toolCallToOutcome, toolCallToProposal } from '../adapters/tool-call/index.js';
+import { createToolCallAdapter, toolCallToOutcome, toolCallToProposal } from '../adapters/tool-call/index.js';
 import type { NarrowingError } from '../core/errors.js';
 import type { PresetName } from '../core/policy.js';
 import type { Clock } from '../core/types.js';
 import { checkSafely, recordSafely } from '../guard/guarded-call.js';
 import type { StoreOption } from '../guard/open.js';
-import { openGuard } from '../guard/open.js';
+import { openGuard, resolveGuardPolicy } from '../guard/open.js';
 import type { GuardSession } from '../guard/session.js';
 import {
   pruneGuardSessionStates,
@@ -18,9 +18,11 @@ import {
   withSessionState,
 } from '../guard/session-state.js';
 import { verdictMeta, verdictText } from '../guard/verdict.js';
-import { hostProjectDir } from '../node/state-dir.js';
+import { defaultStateDir, hostProjectDir, stateLayout } from '../node/state-dir.js';
+import { createFileStore, describeStoreProblem, type FileStore } from '../stores/file-store.js';
 import { withRolloutEvidence } from './codex-rollout.js';
 import type { HookEvent, HookToolCall, HookVerdict } from './event.js';
+import { stateSelectionFor } from './state-selection.js';
 
 export interface HookOptions {
   /** A policy file (JSON or YAML); the `precise` preset when absent. */
@@ -53,11 +55,15 @@ export async function handleHookEvent(received: HookEvent, options: HookOptions 
   const event = await withRolloutEvidence(received);
   const report =
     options.onProblem ?? ((message: string) => process.stderr.write(`narrowing-guard: ${message}\n`));
+  const store =
+    options.store === undefined || options.store === 'file'
+      ? (selectiveFileStore(event, options, report) ?? options.store)
+      : options.store;
   const guard = await openGuard({
     ...(options.policy !== undefined && { policy: options.policy }),
     ...(options.preset !== undefined && { preset: options.preset }),
     ...(options.stateDir !== undefined && { stateDir: options.stateDir }),
-    ...(options.store !== undefined && { store: options.store }),
+    ...(store !== undefined && { store }),
     ...(options.clock !== undefined && { clock: options.clock }),
     ...(options.otel && { otel: true }),
     workspaceRoot: event.workspace ?? process.cwd(),
@@ -79,6 +85,34 @@ export async function handleHookEvent(received: HookEvent, options: HookOptions 
   } finally {
     await guard.close();
   }
+}
+
+/**
+ * The file store, reading only the constraints this event needs through the state file's index
+ * (see `state-selection.ts`), when the state is the project's file; undefined otherwise (another
+ * store, or an event that may need any constraint), for `openGuard` to open as it would.
+ */
+function selectiveFileStore(
+  event: HookEvent,
+  options: HookOptions,
+  report: (message: string) => void,
+): FileStore | undefined {
+  const policy = resolveGuardPolicy({
+    ...(options.policy !== undefined && { policy: options.policy }),
+    ...(options.preset !== undefined && { preset: options.preset }),
+  });
+  if ((options.store ?? policy.store ?? 'file') !== 'file') return undefined;
+  const selection = stateSelectionFor(event, createToolCallAdapter(), policy);
+  if (selection === 'all') return undefined;
+  const projectDir = hostProjectDir();
+  const stateDir =
+    options.stateDir ??
+    defaultStateDir(event.workspace ?? process.cwd(), projectDir === undefined ? {} : { projectDir });
+  return createFileStore({
+    path: stateLayout(stateDir).state,
+    select: selection,
+    onProblem: (problem) => report(describeStoreProblem(problem)),
+  });
 }
 
 /** The event's effect on a guard whose session's turn it is (see `withSessionState`). */

@@ -62,7 +62,7 @@ export function removeAbandonedTemporaries(path: string, now: number = Date.now(
   return removed;
 }
 
-export async function writeFileAtomic(path: string, data: string): Promise<void> {
+export async function writeFileAtomic(path: string, data: string | Uint8Array): Promise<void> {
   prepareFolderFor(path);
   refuseLink(path);
   const temporary = temporaryPath(path);
@@ -82,7 +82,7 @@ export async function writeFileAtomic(path: string, data: string): Promise<void>
   await syncDirectoryAsync(dirname(path));
 }
 
-export function writeFileAtomicSync(path: string, data: string): void {
+export function writeFileAtomicSync(path: string, data: string | Uint8Array): void {
   prepareFolderFor(path);
   refuseLink(path);
   const temporary = temporaryPath(path);

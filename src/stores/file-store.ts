@@ -7,7 +7,7 @@
  * long-lived process pays for the whole file only when something was learned or another process
  * wrote it.
  */
-import { statSync } from 'node:fs';
+import { closeSync, fstatSync, readFileSync, renameSync, rmSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { PersistedState, StateStore } from '../core/types.js';
 import {
@@ -21,6 +21,8 @@ import { onProcessExit } from '../node/exit-hook.js';
 import { withFileLock, withFileLockSync } from '../node/lock.js';
 import {
   CREATE_NEW_FLAGS,
+  openNoFollowSync,
+  READ_FLAGS,
   readTextNoFollow,
   readTextNoFollowSync,
   UnsafeStateFileError,
@@ -29,7 +31,15 @@ import {
 import { prepareStateDir } from '../node/state-dir.js';
 import { LocalCopy } from './local-copy.js';
 import { boundConstraints, EMPTY_STATE, mergePersistedStates, pruneLiftedMarks } from './merge.js';
-import { parseStateText, type RejectedEntry, stateToText } from './schema.js';
+import { parseStateText, type RejectedEntry } from './schema.js';
+import {
+  buildStateIndex,
+  fileStamp,
+  indexIsCurrent,
+  readIndexedConstraints,
+  stateIndexPath,
+} from './state-index.js';
+import { layOutState } from './state-layout.js';
 
 export type StoreProblem =
   /** The file could not be used as state; it was kept under `movedTo` and the store starts empty. */
@@ -59,6 +69,13 @@ export interface FileStoreOptions {
   readonly now?: () => number;
   /** The file keeps at most this many constraints, the most recently failed ones (the engine's default). */
   readonly maxConstraints?: number;
+  /**
+   * Load only the constraints these lookup keys find (see `state-index.ts`: a call's ban key, its
+   * targets, its tool), through the index beside the file, when the index is current; the whole file
+   * otherwise. For a process that handles one call and exits. Saving stays exact: a save that adds
+   * something merges it into the whole file.
+   */
+  readonly select?: { readonly keys: readonly string[] };
 }
 
 export interface FileStore extends StateStore {
@@ -82,6 +99,8 @@ const DEFAULT_DEBOUNCE_MS = 75;
 const RETRY_MS = 1_000;
 const MAX_BACKLOG = 16;
 const DEFAULT_MAX_CONSTRAINTS = 40_000;
+/** An index is 16 bytes a key, a few keys a constraint: one larger than this is not one this store wrote. */
+const MAX_INDEX_BYTES = 256 * 1024 * 1024;
 
 export function createFileStore(options: FileStoreOptions): FileStore {
   return new FileStateStore(options);
@@ -104,6 +123,10 @@ class FileStateStore implements FileStore {
   private diskStamp: string | undefined;
   /** What the file held at `diskStamp`, when it was read whole (or written) by this store. */
   private onDisk: LocalCopy | undefined;
+  /** `onDisk` holds only the constraints `select` found: the file holds more. */
+  private partial = false;
+  private readonly select: { readonly keys: readonly string[] } | undefined;
+  private readonly indexPath: string;
   private timer: NodeJS.Timeout | undefined;
   private queue: Promise<unknown> = Promise.resolve();
   private closed = false;
@@ -115,29 +138,38 @@ class FileStateStore implements FileStore {
     this.debounceMs = options.debounceMs ?? DEFAULT_DEBOUNCE_MS;
     this.now = options.now ?? Date.now;
     this.maxConstraints = options.maxConstraints ?? DEFAULT_MAX_CONSTRAINTS;
+    this.select = options.select;
+    this.indexPath = stateIndexPath(options.path);
     this.stopExitHook = onProcessExit(() => this.writeAtExit());
   }
 
   load(): PersistedState | undefined {
+    if (this.select !== undefined) {
+      const selected = this.loadSelected(this.select.keys);
+      if (selected !== undefined) return selected;
+    }
     removeAbandonedTemporaries(this.path);
+    removeAbandonedTemporaries(this.indexPath);
     // Taken before the read: a write landing in between makes the stamp stale, never the contents.
     let stamp = fileStamp(this.path);
     let stored = this.readSync();
-    if (typeof stored === 'object' && this.olderVersionRead) {
-      // Written in an older state format: migrated on first open, under the lock.
+    if (typeof stored === 'object' && (this.olderVersionRead || !this.indexCurrent(stamp))) {
+      // Written in an older state format, or without an index of this file (another build, a
+      // write cut short): written anew on first open, under the lock.
       try {
         stored = withFileLockSync(this.path, () => {
           stamp = fileStamp(this.path);
           const read = this.readSync({ quarantine: true });
-          if (typeof read === 'object' && this.olderVersionRead) {
-            writeFileAtomicSync(this.path, stateToText(read));
-            stamp = fileStamp(this.path);
+          if (typeof read === 'object' && (this.olderVersionRead || !this.indexCurrent(stamp))) {
+            stamp = writeStateSync(this.path, this.indexPath, read);
           }
           return read;
         }).value;
       } catch (error) {
         // Read, and migrated in memory: the file is written in the new format on the next save.
-        this.report({ kind: 'write-failed', path: this.path, reason: (error as Error).message });
+        // (An index alone is a cache: without it, the next process reads the file whole too.)
+        if (this.olderVersionRead)
+          this.report({ kind: 'write-failed', path: this.path, reason: (error as Error).message });
       }
     }
     if (stored === 'corrupt') {
@@ -148,18 +180,40 @@ class FileStateStore implements FileStore {
         stamp = fileStamp(this.path);
         const read = this.readSync({ quarantine: true });
         if (this.setAside !== setAsideBefore && typeof read === 'object') {
-          writeFileAtomicSync(this.path, stateToText(read));
+          writeStateSync(this.path, this.indexPath, read);
         }
         stamp = fileStamp(this.path);
         return read;
       }).value;
     }
     this.remember(stamp, typeof stored === 'object' || stored === undefined ? stored : 'unknown');
+    return this.withUnsaved(typeof stored === 'object' ? stored : undefined);
+  }
+
+  /** `stored` with what this store holds and has not written yet. */
+  private withUnsaved(stored: PersistedState | undefined): PersistedState | undefined {
     this.drainSource();
     const unsaved = this.writing === undefined ? this.pending : [this.writing, ...this.pending];
-    const parts = typeof stored === 'object' ? [stored, ...unsaved] : unsaved;
+    const parts = stored !== undefined ? [stored, ...unsaved] : unsaved;
     if (parts.length === 0) return undefined;
     return parts.length === 1 ? parts[0] : parts.reduce(mergePersistedStates, EMPTY_STATE);
+  }
+
+  /**
+   * The constraints `keys` find, read through the index; undefined when the index is missing or
+   * not of this file (the caller reads the whole file, which writes the index anew).
+   */
+  private loadSelected(keys: readonly string[]): PersistedState | undefined {
+    const read = readIndexedConstraints(this.path, readIndex(this.indexPath), keys);
+    if (read === undefined) return undefined;
+    this.remember(read.stamp, read.state);
+    // Only what was selected is known of the file: a save that adds anything reads it whole.
+    this.partial = read.state !== undefined;
+    return this.withUnsaved(read.state);
+  }
+
+  private indexCurrent(stamp: string): boolean {
+    return indexIsCurrent(readIndex(this.indexPath), stamp);
   }
 
   save(state: PersistedState | (() => PersistedState)): void {
@@ -231,7 +285,8 @@ class FileStateStore implements FileStore {
           if (known !== undefined) {
             // The file is as this store left it: only what the save adds needs writing.
             if (known.absorb(state) === undefined) return 'unchanged';
-            return this.writeMerged(known);
+            // Known in part (see `select`): the rest of the file is read before it is rewritten.
+            if (!this.partial) return this.writeMerged(known);
           }
           const stored = await this.readAsync();
           if (stored === 'newer') return undefined;
@@ -274,15 +329,16 @@ class FileStateStore implements FileStore {
     this.onDisk = undefined;
     const state = copy.state();
     const merged = this.combine(undefined, state);
-    await writeFileAtomic(this.path, stateToText(merged));
+    const stamp = await writeState(this.path, this.indexPath, merged);
     const trimmed =
       merged.constraints.length !== state.constraints.length || merged.lifted.length !== state.lifted.length;
-    this.remember(fileStamp(this.path), trimmed ? merged : copy);
+    this.remember(stamp, trimmed ? merged : copy);
     return merged;
   }
 
   private remember(stamp: string, contents: PersistedState | LocalCopy | undefined | 'unknown'): void {
     this.diskStamp = stamp;
+    this.partial = false;
     if (contents === 'unknown') this.onDisk = undefined;
     else if (contents instanceof LocalCopy) this.onDisk = contents;
     else {
@@ -304,7 +360,7 @@ class FileStateStore implements FileStore {
         const stored = this.readSync({ quarantine: true });
         // Already reported; a file that cannot be read is never overwritten.
         if (typeof stored !== 'object' && stored !== undefined) return;
-        writeFileAtomicSync(this.path, stateToText(this.combine(stored, state)));
+        writeStateSync(this.path, this.indexPath, this.combine(stored, state));
       });
       this.pending = [];
     } catch (error) {
@@ -425,13 +481,58 @@ class FileStateStore implements FileStore {
   }
 }
 
-/** Inode, size and time of a file: what changes when any process replaces or rewrites it. */
-function fileStamp(path: string): string {
+/**
+ * Writes the state file, then its index (see `state-index.ts`), under the lock the caller holds;
+ * returns the file's stamp. An index that cannot be written is only a cache: readers find it stale
+ * and read the file whole.
+ */
+async function writeState(path: string, indexPath: string, state: PersistedState): Promise<string> {
+  const laidOut = layOutState(state);
+  await writeFileAtomic(path, laidOut.text);
+  const stamp = fileStamp(path);
+  const index = buildStateIndex(laidOut, stamp, state.savedAt);
+  if (index !== undefined) writeIndex(indexPath, index);
+  return stamp;
+}
+
+function writeStateSync(path: string, indexPath: string, state: PersistedState): string {
+  const laidOut = layOutState(state);
+  writeFileAtomicSync(path, laidOut.text);
+  const stamp = fileStamp(path);
+  const index = buildStateIndex(laidOut, stamp, state.savedAt);
+  if (index !== undefined) writeIndex(indexPath, index);
+  return stamp;
+}
+
+/**
+ * Replaces the index by rename, never through a link. Not synced to disk: it is a cache, and one
+ * lost in a crash is stale, which readers see (they read the state file whole, and write it anew).
+ */
+function writeIndex(indexPath: string, index: Uint8Array): void {
+  indexWrites += 1;
+  const temporary = `${indexPath}.${process.pid}.${indexWrites}.tmp`;
   try {
-    const stat = statSync(path, { bigint: true });
-    return `${stat.ino}:${stat.size}:${stat.mtimeNs}`;
+    writeTextNoFollowSync(temporary, index, CREATE_NEW_FLAGS);
+    renameSync(temporary, indexPath);
   } catch {
-    return 'absent';
+    rmSync(temporary, { force: true });
+  }
+}
+
+let indexWrites = 0;
+
+/** The index file's bytes, or undefined (absent, a link, not a regular file, too large). */
+function readIndex(indexPath: string): Uint8Array | undefined {
+  try {
+    const fd = openNoFollowSync(indexPath, READ_FLAGS);
+    try {
+      if (fstatSync(fd).size > MAX_INDEX_BYTES) return undefined;
+      return readFileSync(fd);
+    } finally {
+      closeSync(fd);
+    }
+  } catch {
+    return undefined;
   }
 }
 

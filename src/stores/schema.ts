@@ -5,6 +5,7 @@
 import { z } from 'zod';
 import type { Constraint, LiftedMark, PersistedState } from '../core/types.js';
 import { isReadableStateVersion, STATE_VERSION, toStoredConstraint } from './state-format.js';
+import { layOutState } from './state-layout.js';
 
 export { STATE_VERSION };
 
@@ -150,13 +151,9 @@ function entriesOf(
   return kept;
 }
 
+/** The state file's text: one constraint per line (see `state-layout.ts`), in this build's version. */
 export function stateToText(state: PersistedState): string {
-  const text = JSON.stringify(
-    { ...state, version: STATE_VERSION, constraints: state.constraints.map(toStoredConstraint) },
-    (_key, value: unknown) => (value === Number.POSITIVE_INFINITY ? INFINITE : value),
-    2,
-  );
-  return `${text}\n`;
+  return layOutState(state).text;
 }
 
 /** One constraint as a row or a message carries it (a ban that never expires included). */
