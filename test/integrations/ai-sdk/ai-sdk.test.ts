@@ -1,20 +1,11 @@
 import { generateText, isStepCount } from 'ai';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { allApprove, narrowingForAiSdk } from '../../../src/integrations/ai-sdk/index.js';
-import { codingWorkspace, FIXED_SUM, quiet, type Workspace } from '../support/workspace.js';
+import { FIXED_SUM, quiet, type Workspace, workspaceFactory } from '../support/workspace.js';
 import { type ScriptStep, scriptedModel, toolResultsIn } from './scripted-model.js';
 import { toolsFor } from './support.js';
 
-const workspaces: Workspace[] = [];
-afterEach(() => {
-  for (const workspace of workspaces.splice(0)) workspace.remove();
-});
-
-function workspace(): Workspace {
-  const created = codingWorkspace();
-  workspaces.push(created);
-  return created;
-}
+const workspace = workspaceFactory();
 
 async function runAgent(ws: Workspace, script: readonly ScriptStep[], policy?: object) {
   const guard = narrowingForAiSdk({ workspaceRoot: ws.dir, stateDir: ws.stateDir, onProblem: quiet, policy });

@@ -4,22 +4,13 @@
  */
 import { generateText, isStepCount, tool } from 'ai';
 import { generateText as generateTextV6, stepCountIs as stepCountIsV6, tool as toolV6 } from 'ai-v6';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { narrowingForAiSdk } from '../../../src/integrations/ai-sdk/index.js';
-import { codingWorkspace, quiet, type Workspace } from '../support/workspace.js';
+import { quiet, workspaceFactory } from '../support/workspace.js';
 import { type ScriptStep, scriptedModel, scriptedModelV3 } from './scripted-model.js';
 
-const workspaces: Workspace[] = [];
-afterEach(() => {
-  for (const workspace of workspaces.splice(0)) workspace.remove();
-});
-
-function workspace(): Workspace {
-  const created = codingWorkspace();
-  workspaces.push(created);
-  return created;
-}
+const workspace = workspaceFactory();
 
 const readMissing: ScriptStep = { calls: [['read_file', { path: 'config/prod.yaml' }]] };
 const ANSWER = 'config/prod.yaml does not exist, so I could not read the production settings.';

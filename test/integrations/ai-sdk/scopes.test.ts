@@ -5,23 +5,14 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { generateText, isStepCount, tool } from 'ai';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { openGuard } from '../../../src/guard/index.js';
 import { narrowingForAiSdk } from '../../../src/integrations/ai-sdk/index.js';
-import { codingWorkspace, quiet, type Workspace } from '../support/workspace.js';
+import { quiet, type Workspace, workspaceFactory } from '../support/workspace.js';
 import { scriptedModel } from './scripted-model.js';
 
-const workspaces: Workspace[] = [];
-afterEach(() => {
-  for (const workspace of workspaces.splice(0)) workspace.remove();
-});
-
-function workspace(): Workspace {
-  const created = codingWorkspace();
-  workspaces.push(created);
-  return created;
-}
+const workspace = workspaceFactory();
 
 const readReport = { calls: [['read_file', { path: 'report.txt' }]] } as const;
 
