@@ -326,7 +326,6 @@ function compose(
       await store?.close();
     },
     ...(options.observer && { observer: options.observer }),
-    ...(store && { store }),
     report,
     scopes,
   });

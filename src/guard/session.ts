@@ -72,8 +72,6 @@ interface SessionParts {
   readonly journal?: AuditSink;
   /** Closes what the session opened beside the engine (a store connection, say). */
   readonly release?: () => Promise<void>;
-  /** The engine's store, closed by the session when the engine's own close failed before reaching it. */
-  readonly store?: { close(): Promise<void> };
   /** Where a close that could not save is reported (the guard's `onProblem`). Default: nowhere. */
   readonly report?: (message: string) => void;
   /** Told about every check and record (telemetry). */
@@ -140,8 +138,8 @@ export function createGuardSession(parts: SessionParts): GuardSession {
           await engine.close();
         } catch (error) {
           reportUnsaved(parts.report, error);
-          // The engine stopped at the failed save: release what it did not get to.
-          await quietly(() => parts.store?.close());
+          // The engine stopped at the failed save: close the journal it did not get to (the store
+          // is the release's to close).
           await quietly(() => parts.journal?.close?.());
         }
         await quietly(() => parts.release?.());
