@@ -12,6 +12,7 @@
 import { hostToolAnnotations } from '../../adapters/tool-call/host-tools.js';
 import type { Mutable, ToolAnnotations } from '../../core/types.js';
 import type { CallEvent, McpContent, ToolInfo, TraceEvent, TraceResult } from '../types.js';
+import { callEvent } from './call-event.js';
 import type { ConversionResult } from './types.js';
 
 type Entry = Record<string, unknown>;
@@ -187,16 +188,7 @@ export class ClaudeTranscriptConverter {
           : undefined;
       // A turn only matters when the model issued several calls at once.
       const shared = turn !== undefined && (this.toolsPerMessage.get(turn) ?? 0) > 1;
-      return {
-        type: 'call',
-        tool,
-        args,
-        ...(result ? { result } : {}),
-        ...(t !== undefined ? { t } : {}),
-        ...(id !== undefined ? { id } : {}),
-        ...(shared ? { turn } : {}),
-        ...(agent !== undefined ? { agent } : {}),
-      };
+      return callEvent({ tool, args, result, t, id, turn: shared ? turn : undefined, agent });
     });
     const tools: ToolInfo[] = [...this.usedTools].sort().flatMap((tool) => {
       const annotations: ToolAnnotations | undefined = hostToolAnnotations('claude-code', tool);

@@ -14,6 +14,7 @@
  */
 import { digestResult } from '../../core/identity/index.js';
 import type { CallEvent, TraceEvent, TraceResult } from '../types.js';
+import { callEvent } from './call-event.js';
 import type { ConversionResult } from './types.js';
 
 type Entry = Record<string, unknown>;
@@ -150,21 +151,8 @@ export function journalToTrace(lines: Iterable<string>, name = 'journal'): Conve
       converted.push(event);
       continue;
     }
-    converted.push(inFormatOrder(event.call));
-    for (const duplicate of event.duplicates ?? []) converted.push(inFormatOrder(duplicate));
+    converted.push(callEvent(event.call));
+    for (const duplicate of event.duplicates ?? []) converted.push(callEvent(duplicate));
   }
   return { events: converted, skipped };
-}
-
-function inFormatOrder(call: CallEvent): CallEvent {
-  const { tool, args, result, t, turn, coalesced } = call;
-  return {
-    type: 'call',
-    tool,
-    args,
-    ...(result ? { result } : {}),
-    ...(t !== undefined ? { t } : {}),
-    ...(turn !== undefined ? { turn } : {}),
-    ...(coalesced ? { coalesced } : {}),
-  };
 }
