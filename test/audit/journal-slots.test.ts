@@ -28,16 +28,21 @@ function busyStateDir(): string {
   return stateDir;
 }
 
+/** A guard on `stateDir` whose problems are collected in `problems`. */
+function guardOn(stateDir: string, problems: string[]) {
+  return openGuardSync({
+    stateDir,
+    workspaceRoot: join(stateDir, '..'),
+    probe: false,
+    onProblem: (message) => problems.push(message),
+  });
+}
+
 describe('journal slots', () => {
   it('gives a guard opened while every usual slot is held an overflow slot, and keeps its outcome', async () => {
     const stateDir = busyStateDir();
     const problems: string[] = [];
-    const guard = openGuardSync({
-      stateDir,
-      workspaceRoot: join(stateDir, '..'),
-      probe: false,
-      onProblem: (message) => problems.push(message),
-    });
+    const guard = guardOn(stateDir, problems);
     const read = { tool: 'read_file', args: { path: 'src/missing.ts' } };
     guard.check(read);
     guard.record({
@@ -64,12 +69,7 @@ describe('journal slots', () => {
   it('tells a process that opens more guards than slots that its own guards hold them, and what to do', () => {
     const stateDir = busyStateDir();
     const problems: string[] = [];
-    const guard = openGuardSync({
-      stateDir,
-      workspaceRoot: join(stateDir, '..'),
-      probe: false,
-      onProblem: (message) => problems.push(message),
-    });
+    const guard = guardOn(stateDir, problems);
     held.push({ close: () => guard.close() } as unknown as Journal);
 
     expect(problems).toEqual([
