@@ -18,7 +18,9 @@ import { convertAiderChat } from './convert-aider.js';
 import { convertClaudeTranscript } from './convert-claude.js';
 import { convertFireActTrajectories } from './convert-fireact.js';
 import { convertHyperAgentRecords } from './convert-hyperagent.js';
+import { convertInterCodeResults } from './convert-intercode.js';
 import { convertMiniSweAgent } from './convert-mini.js';
+import { convertReActNotebook } from './convert-notebook.js';
 import { convertOpenHandsOutput } from './convert-openhands.js';
 import { convertReflexionLogs } from './convert-react.js';
 import { convertSweAgentTraj } from './convert-swe-agent.js';
@@ -51,7 +53,9 @@ export interface ManifestSource {
     | 'aider'
     | 'reflexion'
     | 'fireact'
-    | 'terminus';
+    | 'terminus'
+    | 'react-notebook'
+    | 'intercode';
   /** A regular expression the paths of the source's files match. */
   readonly include: string;
 }
@@ -76,7 +80,7 @@ function pinOf(source: ManifestSource): string {
 
 function convertFile(source: ManifestSource, path: string, content: string): ConvertedRun[] {
   const from: RunSource = { pin: pinOf(source), path, licence: source.licence, agent: source.agent };
-  const stem = basename(path).replace(/\.(traj\.json|traj|jsonl|json|md)$/, '');
+  const stem = basename(path).replace(/\.(traj\.json|traj|jsonl|json|md|ipynb)$/, '');
   switch (source.format) {
     case 'tau-bench':
       return convertTauBench(content, from, source.id);
@@ -90,6 +94,10 @@ function convertFile(source: ManifestSource, path: string, content: string): Con
       return convertAiderChat(content, from, `${source.id}-${stem}`, `${source.agent} run ${stem}`);
     case 'fireact':
       return convertFireActTrajectories(content, from, source.id);
+    case 'intercode':
+      return convertInterCodeResults(content, from, source.id);
+    case 'react-notebook':
+      return convertReActNotebook(content, from, source.id, stem);
     case 'hyperagent':
       throw new Error('HyperAgent records are converted per source, not per file');
     case 'reflexion':

@@ -59,6 +59,8 @@ const SEARCH_TOOLS = /^(grep|glob|rg|ripgrep|search_dir|search_file|find_file|fi
 const SEARCH_PROGRAMS = new Set(['grep', 'egrep', 'fgrep', 'rg', 'ag', 'ack', 'find', 'fd', 'locate', 'git grep']);
 const CHANGING_TOOLS =
   /(edit|write|create|replace|insert|patch|apply|delete|remove|move|rename|update|book|cancel|modify|exchange|return|send|checkout|commit|install|upload|transfer|set_|add_|open$|^goto$)/i;
+/** Navigation on a page or screen: it changes what later calls see, unless it only repeats itself. */
+const NAVIGATION_TOOLS = /^(click|click_element|navigate|go_back|go_forward|back)$/i;
 const PROGRAMS_WITH_SUBCOMMANDS = new Set([
   'git', 'npm', 'pnpm', 'yarn', 'bun', 'npx', 'cargo', 'go', 'pip', 'pip3', 'uv', 'poetry', 'conda', 'docker',
   'kubectl', 'gh', 'make', 'apt', 'apt-get', 'brew', 'dotnet', 'mvn', 'gradle', 'bundle', 'rails', 'terraform',
@@ -225,7 +227,7 @@ function changes(call: CallEvent): boolean {
   if (isShell(call)) return shellChanges(command(call));
   const sub = typeof call.args.command === 'string' ? call.args.command : '';
   if (sub === 'view') return false;
-  return CHANGING_TOOLS.test(call.tool) || /^(str_replace|insert|create|write|undo_edit)$/.test(sub);
+  return CHANGING_TOOLS.test(call.tool) || NAVIGATION_TOOLS.test(call.tool) || /^(str_replace|insert|create|write|undo_edit)$/.test(sub);
 }
 
 function toolKey(call: CallEvent): string {
@@ -361,9 +363,16 @@ export function labelRun(trace: string, events: readonly TraceEvent[]): RunLabel
     const wasted = judge(stream, seen);
     if (wasted) justified.push(wasted);
     remember(stream, seen);
-    if (changes(call)) {
-      // A change in one agent's world is a change in every agent's world: they share it.
-      const affected = affectedBy(call);
+    // Navigating again where the same navigation already led, with nothing changed since, moves nothing.
+    const idleNavigation = NAVIGATION_TOOLS.test(call.tool) && wasted?.rule === 1;
+    if (changes(call) && !idleNavigation) {
+      // A change in one agent's world is a change in every agent's world: they share it. A navigation
+      // leaves its own repeat alone: navigating again to where it led moves nothing.
+      const touched = affectedBy(call);
+      const own = `${call.tool}\u0000${canonical(call.args)}`;
+      const affected = NAVIGATION_TOOLS.test(call.tool)
+        ? (other: CallEvent) => `${other.tool}\u0000${canonical(other.args)}` !== own && touched(other)
+        : touched;
       for (const other of streams.values()) other.forget(affected);
     }
   }

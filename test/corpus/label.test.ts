@@ -90,6 +90,34 @@ describe('rule 1: the same call, the same outcome, nothing changed', () => {
   });
 });
 
+describe('navigation', () => {
+  const page = (title: string) => ok(`[Back to Search]\n[< Prev]\n${title}\nPrice: $9.98\n[Buy Now]`);
+
+  it('does not label a page opened again after navigating elsewhere', () => {
+    const events = [
+      call('click', { input: 'B08H5DCD65' }, page('Corn Wave Ponytail Extension')),
+      call('click', { input: '< Prev' }, ok('[Back to Search]\nPage 1 (Total results: 50)\n[B08H5DCD65]')),
+      call('click', { input: 'B08H5DCD65' }, page('Corn Wave Ponytail Extension')),
+    ];
+    expect(wastedSteps(events)).toEqual([]);
+  });
+
+  it('labels a failing click repeated around a click that only repeats itself', () => {
+    const clicked = ok('You have clicked red.');
+    const invalid = fail('Invalid action!');
+    const events = [
+      call('click', { input: 'red' }, clicked),
+      call('click', { input: '3 foot' }, invalid),
+      call('click', { input: 'red' }, clicked),
+      call('click', { input: '3 foot' }, invalid),
+    ];
+    expect(labelRun('run.jsonl', events).justified).toMatchObject([
+      { step: 3, rule: 1, like: 1 },
+      { step: 4, rule: 1, like: 2 },
+    ]);
+  });
+});
+
 describe('rule 2: the same tool failing the same way on the same target', () => {
   it('labels another failing replacement in one file even when the text to replace differs', () => {
     const notFound = (text: string) =>
