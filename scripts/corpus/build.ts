@@ -15,11 +15,13 @@ import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { formatTraceEvent } from '../../src/trace/write.js';
 import { convertAiderChat } from './convert-aider.js';
+import { convertAdaptAlfworld } from './convert-alfworld.js';
 import { convertClaudeTranscript } from './convert-claude.js';
 import { convertFireActTrajectories } from './convert-fireact.js';
 import { convertHyperAgentRecords } from './convert-hyperagent.js';
 import { convertInterCodeResults } from './convert-intercode.js';
 import { convertMiniSweAgent } from './convert-mini.js';
+import { convertMintResults } from './convert-mint.js';
 import { convertReActNotebook } from './convert-notebook.js';
 import { convertOpenHandsOutput } from './convert-openhands.js';
 import { convertReflexionLogs } from './convert-react.js';
@@ -55,7 +57,9 @@ export interface ManifestSource {
     | 'fireact'
     | 'terminus'
     | 'react-notebook'
-    | 'intercode';
+    | 'intercode'
+    | 'mint'
+    | 'adapt-alfworld';
   /** A regular expression the paths of the source's files match. */
   readonly include: string;
 }
@@ -94,6 +98,10 @@ function convertFile(source: ManifestSource, path: string, content: string): Con
       return convertAiderChat(content, from, `${source.id}-${stem}`, `${source.agent} run ${stem}`);
     case 'fireact':
       return convertFireActTrajectories(content, from, source.id);
+    case 'adapt-alfworld':
+      return convertAdaptAlfworld(content, from, source.id);
+    case 'mint':
+      return convertMintResults(content, from, source.id);
     case 'intercode':
       return convertInterCodeResults(content, from, source.id);
     case 'react-notebook':

@@ -60,7 +60,9 @@ const SEARCH_PROGRAMS = new Set(['grep', 'egrep', 'fgrep', 'rg', 'ag', 'ack', 'f
 const CHANGING_TOOLS =
   /(edit|write|create|replace|insert|patch|apply|delete|remove|move|rename|update|book|cancel|modify|exchange|return|send|checkout|commit|install|upload|transfer|set_|add_|open$|^goto$)/i;
 /** Navigation on a page or screen: it changes what later calls see, unless it only repeats itself. */
-const NAVIGATION_TOOLS = /^(click|click_element|navigate|go_back|go_forward|back)$/i;
+const NAVIGATION_TOOLS = /^(click|click_element|navigate|go_back|go_forward|back|go_to)$/i;
+/** A text world's verbs that change it: taking, putting, opening, heating an object. */
+const WORLD_VERBS = /^(take|put|close|toggle|use|heat|cool|clean|slice)$/i;
 const PROGRAMS_WITH_SUBCOMMANDS = new Set([
   'git', 'npm', 'pnpm', 'yarn', 'bun', 'npx', 'cargo', 'go', 'pip', 'pip3', 'uv', 'poetry', 'conda', 'docker',
   'kubectl', 'gh', 'make', 'apt', 'apt-get', 'brew', 'dotnet', 'mvn', 'gradle', 'bundle', 'rails', 'terraform',
@@ -227,7 +229,12 @@ function changes(call: CallEvent): boolean {
   if (isShell(call)) return shellChanges(command(call));
   const sub = typeof call.args.command === 'string' ? call.args.command : '';
   if (sub === 'view') return false;
-  return CHANGING_TOOLS.test(call.tool) || NAVIGATION_TOOLS.test(call.tool) || /^(str_replace|insert|create|write|undo_edit)$/.test(sub);
+  return (
+    CHANGING_TOOLS.test(call.tool) ||
+    NAVIGATION_TOOLS.test(call.tool) ||
+    WORLD_VERBS.test(call.tool) ||
+    /^(str_replace|insert|create|write|undo_edit)$/.test(sub)
+  );
 }
 
 function toolKey(call: CallEvent): string {
@@ -319,7 +326,8 @@ function scalars(value: unknown, into: Set<string>): Set<string> {
  * the records it names: the calls of the same tool and those sharing a value with it.
  */
 function affectedBy(change: CallEvent): (call: CallEvent) => boolean {
-  if (isShell(change) || isEdit(change) || pathsOf(change).length > 0) return () => true;
+  // Taking or putting something in a text world changes what the agent holds and where things are.
+  if (isShell(change) || isEdit(change) || WORLD_VERBS.test(change.tool) || pathsOf(change).length > 0) return () => true;
   const values = scalars(change.args, new Set());
   if (values.size === 0) return () => true;
   return (call) => call.tool === change.tool || [...scalars(call.args, new Set())].some((value) => values.has(value));

@@ -102,6 +102,30 @@ describe('navigation', () => {
     expect(wastedSteps(events)).toEqual([]);
   });
 
+  it('does not label a command retried in a text world after the agent picked something up', () => {
+    const nothing = fail('Nothing happens.');
+    const events = [
+      call('put', { input: 'mug 1 in/on desk 1' }, nothing),
+      call('take', { input: 'mug 1 from shelf 2' }, ok('You pick up the mug 1 from the shelf 2.')),
+      call('put', { input: 'mug 1 in/on desk 1' }, nothing),
+    ];
+    expect(wastedSteps(events)).toEqual([]);
+  });
+
+  it('does not label a place visited again after going elsewhere', () => {
+    const drawer = ok('You arrive at the location. The drawer 1 is closed.');
+    const events = [
+      call('go_to', { input: 'drawer 1' }, drawer),
+      call(
+        'go_to',
+        { input: 'shelf 1' },
+        ok('You arrive at the location. On the shelf 1, you see a cellphone 1.'),
+      ),
+      call('go_to', { input: 'drawer 1' }, drawer),
+    ];
+    expect(wastedSteps(events)).toEqual([]);
+  });
+
   it('labels a failing click repeated around a click that only repeats itself', () => {
     const clicked = ok('You have clicked red.');
     const invalid = fail('Invalid action!');
