@@ -78,14 +78,8 @@ export function convertMintResults(jsonl: string, source: RunSource, prefix: str
       const failed = call.tool === 'python' ? PYTHON_ERROR.test(output) : /^Your answer is wrong/i.test(output);
       calls.push({ type: 'call', ...call, result: result(output, failed) });
     }
+    // An answer that ends the task is never answered in the conversation: its call keeps no result.
     if (calls.length === 0) continue;
-    // The last answer is checked after the conversation ends: the state keeps what it was told.
-    const last = calls.at(-1) as CallEvent;
-    const latest = isObject(record.state.latest_output) ? mintObservation(text(record.state.latest_output.content)) : undefined;
-    if (last.result === undefined && latest !== undefined) {
-      const failed = last.tool === 'python' ? PYTHON_ERROR.test(latest) : /^Your answer is wrong/i.test(latest);
-      calls[calls.length - 1] = { ...last, result: result(latest, failed) };
-    }
     const info = isObject(record.task) ? record.task : {};
     const id = text(info.task_id) || String(runs.length);
     const base = safeName(`${prefix}-${model}-${task}-${id}`);

@@ -58,7 +58,7 @@ const TASK = {
           "Observation:\nI don't understand your input.\nYou have 1 steps left and 1 chances to propose solution left.\n",
       },
     ],
-    latest_output: { content: 'Observation:\nYour answer is wrong.\n' },
+    latest_output: { content: 'Observation:\n0.5403023058681398\n' },
   },
 };
 
@@ -102,6 +102,12 @@ describe('MINT results', () => {
       ['python', true, expect.stringContaining("NameError: name 'undefined_name' is not defined")],
       ['propose_solution', true, 'Your answer is wrong.'],
     ]);
+  });
+
+  it('leaves the answer that ended a task without a result rather than take the last observation for it', () => {
+    const ended = { ...TASK, state: { ...TASK.state, history: TASK.state.history.slice(0, 6) } };
+    const calls = callsOf(convertMintResults(JSON.stringify(ended), SOURCE, 'mint')[0]?.events ?? []);
+    expect(calls.at(-1)).toEqual({ type: 'call', tool: 'propose_solution', args: { answer: '2.19' } });
   });
 
   it('refuses a file whose lines are not JSON', () => {
