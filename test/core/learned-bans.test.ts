@@ -91,6 +91,33 @@ describe('calls that act on hidden state', () => {
     );
     expect(agent.check('edit', edit).verdict).toBe('allow');
   });
+
+  it('allows going to the same line again once another file has been opened, since it is a line of that file', () => {
+    const agent = new Agent();
+    agent.call(
+      'open',
+      { path: 'django/db/models/sql/compiler.py' },
+      '[File: compiler.py (1678 lines total)]',
+    );
+    agent.call(
+      'goto',
+      { line_number: '2091' },
+      {
+        text: 'Error: <line> must be less than or equal to 1678',
+        isError: true,
+      },
+    );
+    agent.call('open', { path: 'django/db/models/sql/query.py' }, '[File: query.py (2452 lines total)]');
+    expect(agent.check('goto', { line_number: '2091' }).verdict).toBe('allow');
+  });
+});
+
+describe('searches for a file by its name', () => {
+  it('are allowed after the file failed to open at that path: the search is how its real path is found', () => {
+    const agent = new Agent();
+    agent.call('open', { path: 'run.py' }, { text: 'File run.py not found', isError: true });
+    expect(agent.check('find_file', { file_name: 'run.py' }).verdict).toBe('allow');
+  });
 });
 
 describe('failures nobody can blame yet', () => {
