@@ -112,6 +112,35 @@ describe('calls that act on hidden state', () => {
   });
 });
 
+describe('moves within the open file', () => {
+  const view = (from: number) =>
+    `[File: /repo/sets.py (2101 lines total)]\n(${from} more lines above)\n${from + 1}:    def _contains(self, other):`;
+
+  it('let a scroll that failed run again: it starts from where the last one left off', () => {
+    const agent = new Agent();
+    agent.call('open', { path: 'sets.py' }, view(0));
+    agent.call('scroll_down', {}, view(100));
+    agent.call(
+      'scroll_down',
+      {},
+      {
+        text: `${view(200)}\n202:        else:\n203:            raise ValueError("Unknown argument '%s'" % other)`,
+        isError: true,
+      },
+    );
+    expect(agent.check('scroll_down', {}).verdict).toBe('allow');
+  });
+
+  it('block a scroll that failed the same way twice in a row', () => {
+    const agent = new Agent();
+    agent.call('open', { path: 'sets.py' }, view(0));
+    const failing = { text: 'Error: already at the end of the file', isError: true };
+    agent.call('scroll_down', {}, failing);
+    agent.call('scroll_down', {}, failing);
+    expect(agent.check('scroll_down', {}).verdict).toBe('block');
+  });
+});
+
 describe('searches for a file by its name', () => {
   it('are allowed after the file failed to open at that path: the search is how its real path is found', () => {
     const agent = new Agent();
