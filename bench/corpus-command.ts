@@ -1,11 +1,13 @@
 /**
  * Prints the corpus figures of both halves: `npm run results -- --corpus DIR [--preset P]`, or
- * directly `npx tsx bench/corpus-command.ts DIR [--preset P]` after `npm run build`.
+ * directly `npx tsx bench/corpus-command.ts DIR [--preset P] [--details]` after `npm run build`;
+ * `--details` also lists every false block (its call, rule and reason) and every missed loop.
  */
 import { fileURLToPath } from 'node:url';
 import {
   CORPUS_HALVES,
   type CorpusHalf,
+  formatCorpusDetails,
   formatCorpusScore,
   hasHalf,
   notMeasured,
@@ -30,7 +32,7 @@ function progressLine(io: CorpusCommandIO): (done: number, total: number, half: 
 
 export async function runCorpusCommand(
   corpus: string | undefined,
-  options: { readonly root: string; readonly preset?: string },
+  options: { readonly root: string; readonly preset?: string; readonly details?: boolean },
   io: CorpusCommandIO,
 ): Promise<number> {
   if (corpus === undefined || !CORPUS_HALVES.some((half) => hasHalf(corpus, half))) {
@@ -40,8 +42,10 @@ export async function runCorpusCommand(
   const score = await scoreCorpus(corpus, {
     root: options.root,
     ...(options.preset && { preset: options.preset }),
+    ...(options.details && { details: true }),
     onProgress: progressLine(io),
   });
+  if (score.details) io.stdout.write(`${formatCorpusDetails(score.details)}\n\n`);
   io.stdout.write(`${formatCorpusScore(score)}\n`);
   return 0;
 }
@@ -57,9 +61,10 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   const corpus = argv.find((arg, index) => !arg.startsWith('--') && argv[index - 1] !== '--preset');
   const preset = flagValue(argv, '--preset');
   const root = fileURLToPath(new URL('..', import.meta.url));
+  const details = argv.includes('--details');
   process.exitCode = await runCorpusCommand(
     corpus,
-    { root, ...(preset && { preset }) },
+    { root, ...(preset && { preset }), ...(details && { details }) },
     { stdout: process.stdout, stderr: process.stderr },
   );
 }

@@ -30,10 +30,34 @@ export interface CorpusLabels {
   }[];
 }
 
-/** What a replay said about one call: enough to judge it. */
+/** What a replay said about one call: enough to judge it, and to explain a block. */
 export interface ScoredStep {
   readonly step: number;
   readonly verdict: string;
+  readonly tool?: string;
+  readonly rule?: string;
+  readonly reason?: string;
+  /** What the call returned in the recording, on one short line. */
+  readonly returned?: string;
+}
+
+/** One false block or one missed loop, with what a reader needs to see why. */
+export interface CorpusDetail {
+  readonly half: CorpusHalf;
+  readonly source: string;
+  readonly trace: string;
+  readonly kind: 'false block' | 'missed loop';
+  /** The blocked step, or the first wasted step of the missed loop. */
+  readonly step: number;
+  readonly tool: string;
+  /** The call's arguments, on one bounded line. */
+  readonly args: string;
+  readonly returned?: string;
+  /** For a false block: the rule and the reason the model would have read. */
+  readonly rule?: string;
+  readonly reason?: string;
+  /** For a missed loop: its wasted steps and the verdict each got. */
+  readonly wasted?: readonly { readonly step: number; readonly verdict: string; readonly rule?: string }[];
 }
 
 export interface SourceScore {
@@ -64,6 +88,8 @@ export interface CorpusScore {
   readonly preset: string;
   /** Undefined for a half the corpus does not hold. */
   readonly halves: Readonly<Partial<Record<CorpusHalf, HalfScore>>>;
+  /** Every false block and missed loop, when `details` was asked for. */
+  readonly details?: readonly CorpusDetail[];
 }
 
 const STOPPING = new Set(['block', 'halt']);
@@ -133,6 +159,72 @@ export function perThousand(score: SourceScore): number {
   return score.calls === 0 ? 0 : (score.falseBlocks * 1000) / score.calls;
 }
 
+const ARGS_WIDTH = 160;
+
+function oneLine(value: unknown, width = ARGS_WIDTH): string {
+  const text = (typeof value === 'string' ? value : (JSON.stringify(value) ?? '')).replace(/\s+/g, ' ');
+  return text.length > width ? `${text.slice(0, width - 1)}…` : text;
+}
+
+/** The arguments of each call, by step (steps count `call` events from 1). */
+function argsByStep(events: readonly unknown[]): unknown[] {
+  const args: unknown[] = [];
+  for (const event of events) {
+    const call = event as { type?: string; args?: unknown };
+    if (call.type === 'call') args.push(call.args);
+  }
+  return args;
+}
+
+/** The false blocks and missed loops of one replayed run. */
+export function runDetails(
+  half: CorpusHalf,
+  labels: CorpusLabels,
+  steps: readonly ScoredStep[],
+  events: readonly unknown[],
+): CorpusDetail[] {
+  const wasted = new Set(labels.justified.map((item) => item.step));
+  const byStep = new Map(steps.map((step) => [step.step, step]));
+  const args = argsByStep(events);
+  const base = (step: ScoredStep | undefined, at: number) => ({
+    half,
+    source: labels.source,
+    trace: labels.trace,
+    step: at,
+    tool: step?.tool ?? '',
+    args: oneLine(args[at - 1]),
+    ...(step?.returned !== undefined && { returned: oneLine(step.returned) }),
+  });
+  const details: CorpusDetail[] = [];
+  for (const step of steps) {
+    if (!STOPPING.has(step.verdict) || wasted.has(step.step)) continue;
+    details.push({
+      ...base(step, step.step),
+      kind: 'false block',
+      ...(step.rule !== undefined && { rule: step.rule }),
+      ...(step.reason !== undefined && { reason: oneLine(step.reason, 400) }),
+    });
+  }
+  for (const loop of labels.loops) {
+    const first = loop.wasted.slice(0, 5);
+    if (first.some((at) => STOPPING.has(byStep.get(at)?.verdict ?? ''))) continue;
+    const start = first[0] ?? loop.start;
+    details.push({
+      ...base(byStep.get(start), start),
+      kind: 'missed loop',
+      wasted: loop.wasted.map((at) => {
+        const step = byStep.get(at);
+        return {
+          step: at,
+          verdict: step?.verdict ?? '?',
+          ...(step?.rule !== undefined && { rule: step.rule }),
+        };
+      }),
+    });
+  }
+  return details;
+}
+
 /** Sums runs into sources and sources into a half. */
 export function halfScore(half: CorpusHalf, runs: readonly SourceScore[]): HalfScore {
   const bySource = new Map<string, SourceScore>();
@@ -168,6 +260,8 @@ export interface CorpusOptions {
   /** The repository whose `dist/` holds the built guard to measure. */
   readonly root: string;
   readonly preset?: string;
+  /** Also list every false block and missed loop. */
+  readonly details?: boolean;
   readonly onProgress?: (done: number, total: number, half: CorpusHalf) => void;
 }
 
@@ -196,7 +290,14 @@ async function loadBuiltGuard(root: string, preset: string | undefined): Promise
       const report = replayModule.replayTrace(events as Parameters<typeof replayModule.replayTrace>[0], {
         policy,
       });
-      return report.steps.map((step) => ({ step: step.step, verdict: step.verdict }));
+      return report.steps.map((step) => ({
+        step: step.step,
+        verdict: step.verdict,
+        tool: step.tool,
+        ...(step.rule !== undefined && { rule: step.rule }),
+        ...(step.reason !== undefined && { reason: step.reason }),
+        ...(step.returned !== undefined && { returned: step.returned }),
+      }));
     },
     parse(text, name) {
       return traceModule.parseTrace(text, name);
@@ -208,6 +309,7 @@ async function loadBuiltGuard(root: string, preset: string | undefined): Promise
 export async function scoreCorpus(corpus: string, options: CorpusOptions): Promise<CorpusScore> {
   const guard = await loadBuiltGuard(options.root, options.preset);
   const halves: Partial<Record<CorpusHalf, HalfScore>> = {};
+  const details: CorpusDetail[] = [];
   for (const half of CORPUS_HALVES) {
     if (!hasHalf(corpus, half)) continue;
     const labels = readLabels(corpus, half);
@@ -222,12 +324,36 @@ export async function scoreCorpus(corpus: string, options: CorpusOptions): Promi
         readFileSync(join(corpus, half, 'traces', label.trace), 'utf8'),
         label.trace,
       );
-      runs.push(scoreRun(label, guard.replay(events)));
+      const steps = guard.replay(events);
+      runs.push(scoreRun(label, steps));
+      if (options.details) details.push(...runDetails(half, label, steps, events));
       options.onProgress?.(++done, labels.length, half);
     }
     halves[half] = halfScore(half, runs);
   }
-  return { preset: guard.preset, halves };
+  return { preset: guard.preset, halves, ...(options.details && { details }) };
+}
+
+/** Every false block and missed loop, one paragraph each, grouped by half and source. */
+export function formatCorpusDetails(details: readonly CorpusDetail[]): string {
+  if (details.length === 0) return 'No false block and no missed loop.';
+  const lines: string[] = [];
+  for (const detail of details) {
+    lines.push(
+      `${detail.half} ${detail.source} ${detail.kind}: ${detail.trace} step ${detail.step} ${detail.tool}`,
+    );
+    lines.push(`  args: ${detail.args}`);
+    if (detail.returned !== undefined) lines.push(`  returned: ${detail.returned}`);
+    if (detail.rule !== undefined) lines.push(`  rule: ${detail.rule}`);
+    if (detail.reason !== undefined) lines.push(`  reason: ${detail.reason}`);
+    if (detail.wasted !== undefined) {
+      const verdicts = detail.wasted.map(
+        (item) => `${item.step} ${item.verdict}${item.rule ? ` (${item.rule})` : ''}`,
+      );
+      lines.push(`  wasted: ${verdicts.join(', ')}`);
+    }
+  }
+  return lines.join('\n');
 }
 
 function percent(part: number, whole: number): string {

@@ -183,11 +183,15 @@ export class Learner {
     persistent = true,
   ): [Entry, boolean, Entry[]] {
     const thresholds = call.toolPolicy.detectors.identicalFailure;
-    const required = failure.deterministic
-      ? thresholds.deterministicThreshold
-      : failure.blame === 'unknown'
-        ? thresholds.unknownThreshold
-        : thresholds.threshold;
+    // A move that names nowhere to go (`scroll_down`, `goto 120`) starts from wherever the last move
+    // left off: one failure says nothing certain about the next, however deterministic its words.
+    const relativeMove = call.facts.navigates === true && call.facts.actsOnHiddenState === true;
+    const required =
+      failure.deterministic && !relativeMove
+        ? thresholds.deterministicThreshold
+        : failure.blame === 'unknown'
+          ? thresholds.unknownThreshold
+          : thresholds.threshold;
     const existing = this.index.callEntry(call.banKey);
     const kind = call.facts.kind;
     const workspace = kind === 'exec' || kind === 'search';

@@ -42,25 +42,34 @@ export class WorldTracker {
   /** Each command's last run that changed something: its output, and the world as it left it. */
   private readonly lastCommand = new HashMemory(MEMORY);
   private generation = 0;
+  /**
+   * The file an editor has open: the last one a navigation named (`open src/app.py`) or a creation
+   * made. An edit that names no file (SWE-agent's `edit 12:14`) changes this one.
+   */
+  private openFile: string | undefined;
 
   effectOf(facts: CallFacts, callKey: string, resultDigest: string): Effect {
     // Another file opened, another line or directory: what later calls see has changed, no file has.
     if (facts.navigates) {
       this.generation++;
+      if (facts.kind !== 'exec' && facts.targets.length === 1) this.openFile = facts.targets[0];
       return NAVIGATED;
     }
     switch (facts.kind) {
       case 'mutate':
       case 'create':
       case 'delete': {
-        // An edit that names no file (SWE-agent's `edit 12:14`) changes the file the editor has open,
-        // which this call does not say: a change whose target is unknown, as a command's is. Only the
-        // same edit again, with nothing else changed since, changes nothing.
-        if (facts.targets.length === 0) return this.unknownChange(callKey, resultDigest, '');
+        if (facts.kind === 'create' && facts.targets.length === 1) this.openFile = facts.targets[0];
+        // An edit that names no file (SWE-agent's `edit 12:14`) changes the file the editor has open.
+        // When no call said which one that is, it is a change whose target is unknown, as a command's
+        // is. Either way, only the same edit again, with nothing else changed since, changes nothing.
+        const targets =
+          facts.targets.length > 0 || this.openFile === undefined ? facts.targets : [this.openFile];
+        if (targets.length === 0) return this.unknownChange(callKey, resultDigest, '');
         // Usually every target changed: the list is then the call's own, not a copy.
-        const changed = facts.targets.some((target) => this.lastChange.holds(target, callKey))
-          ? facts.targets.filter((target) => !this.lastChange.holds(target, callKey))
-          : facts.targets;
+        const changed = targets.some((target) => this.lastChange.holds(target, callKey))
+          ? targets.filter((target) => !this.lastChange.holds(target, callKey))
+          : targets;
         if (changed.length === 0) return NO_EFFECT;
         for (const target of changed) this.lastChange.set(target, callKey);
         this.generation++;
@@ -104,6 +113,7 @@ export class WorldTracker {
       changes: this.lastChange.entries(),
       commands: this.lastCommand.entries(),
       generation: this.generation,
+      ...(this.openFile !== undefined && { openFile: this.openFile }),
     };
   }
 
@@ -114,6 +124,7 @@ export class WorldTracker {
       lastChange?: [string, string][];
       lastCommand?: [string, { digest: string; generation: number }][];
       generation?: number;
+      openFile?: unknown;
     };
     if (!value || typeof value !== 'object') return;
     this.lastChange.clear();
@@ -129,6 +140,7 @@ export class WorldTracker {
         this.lastCommand.set(key, commandRun(command.digest, command.generation));
     }
     this.generation = typeof value.generation === 'number' ? value.generation : 0;
+    this.openFile = typeof value.openFile === 'string' ? value.openFile : undefined;
   }
 }
 

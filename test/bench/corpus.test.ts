@@ -5,9 +5,11 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import {
   type CorpusLabels,
+  formatCorpusDetails,
   formatCorpusScore,
   halfScore,
   notMeasured,
+  runDetails,
   scoreCorpus,
   scoreRun,
 } from '../../bench/corpus.js';
@@ -46,6 +48,46 @@ describe('judging one replayed run', () => {
 
   it('counts a block of a step nobody labelled wasted as false', () => {
     expect(scoreRun(LABELS, steps([2, 3]))).toMatchObject({ blocks: 2, falseBlocks: 2, caught: 0 });
+  });
+});
+
+describe('listing what went wrong in one run', () => {
+  const events = Array.from({ length: 12 }, (_, index) => ({
+    type: 'call',
+    tool: 'bash',
+    args: { command: `python run.py --case ${index + 1}` },
+  }));
+
+  it('lists a block of a step nobody labelled wasted with its call, rule and reason', () => {
+    const replayed = steps([2]).map((step) =>
+      step.step === 2 ? { ...step, tool: 'bash', rule: 'identical-failure', reason: 'failed twice' } : step,
+    );
+    const [detail] = runDetails('design', LABELS, replayed, events);
+    expect(detail).toMatchObject({
+      kind: 'false block',
+      step: 2,
+      tool: 'bash',
+      args: '{"command":"python run.py --case 2"}',
+      rule: 'identical-failure',
+      reason: 'failed twice',
+    });
+    expect(formatCorpusDetails([detail as NonNullable<typeof detail>])).toContain(
+      'design coder false block: coder-django-11019.jsonl step 2 bash',
+    );
+  });
+
+  it('lists a loop none of whose first five wasted calls was blocked, with the verdict of each', () => {
+    const details = runDetails('design', LABELS, steps([11]), events);
+    expect(details).toHaveLength(1);
+    expect(details[0]).toMatchObject({ kind: 'missed loop', step: 6 });
+    expect(details[0]?.wasted?.map((item) => item.verdict)).toEqual([
+      'allow',
+      'allow',
+      'allow',
+      'allow',
+      'allow',
+      'block',
+    ]);
   });
 });
 

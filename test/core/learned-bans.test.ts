@@ -91,6 +91,62 @@ describe('calls that act on hidden state', () => {
     );
     expect(agent.check('edit', edit).verdict).toBe('allow');
   });
+
+  it('allows going to the same line again once another file has been opened, since it is a line of that file', () => {
+    const agent = new Agent();
+    agent.call(
+      'open',
+      { path: 'django/db/models/sql/compiler.py' },
+      '[File: compiler.py (1678 lines total)]',
+    );
+    agent.call(
+      'goto',
+      { line_number: '2091' },
+      {
+        text: 'Error: <line> must be less than or equal to 1678',
+        isError: true,
+      },
+    );
+    agent.call('open', { path: 'django/db/models/sql/query.py' }, '[File: query.py (2452 lines total)]');
+    expect(agent.check('goto', { line_number: '2091' }).verdict).toBe('allow');
+  });
+});
+
+describe('moves within the open file', () => {
+  const view = (from: number) =>
+    `[File: /repo/sets.py (2101 lines total)]\n(${from} more lines above)\n${from + 1}:    def _contains(self, other):`;
+
+  it('let a scroll that failed run again: it starts from where the last one left off', () => {
+    const agent = new Agent();
+    agent.call('open', { path: 'sets.py' }, view(0));
+    agent.call('scroll_down', {}, view(100));
+    agent.call(
+      'scroll_down',
+      {},
+      {
+        text: `${view(200)}\n202:        else:\n203:            raise ValueError("Unknown argument '%s'" % other)`,
+        isError: true,
+      },
+    );
+    expect(agent.check('scroll_down', {}).verdict).toBe('allow');
+  });
+
+  it('block a scroll that failed the same way twice in a row', () => {
+    const agent = new Agent();
+    agent.call('open', { path: 'sets.py' }, view(0));
+    const failing = { text: 'Error: already at the end of the file', isError: true };
+    agent.call('scroll_down', {}, failing);
+    agent.call('scroll_down', {}, failing);
+    expect(agent.check('scroll_down', {}).verdict).toBe('block');
+  });
+});
+
+describe('searches for a file by its name', () => {
+  it('are allowed after the file failed to open at that path: the search is how its real path is found', () => {
+    const agent = new Agent();
+    agent.call('open', { path: 'run.py' }, { text: 'File run.py not found', isError: true });
+    expect(agent.check('find_file', { file_name: 'run.py' }).verdict).toBe('allow');
+  });
 });
 
 describe('failures nobody can blame yet', () => {

@@ -53,3 +53,34 @@ describe('edits of the file the editor has open', () => {
     expect(agent.call('bash', { command: 'python reproduce.py' }, FAILED_RUN).check.verdict).toBe('block');
   });
 });
+
+describe('the file an editor has open', () => {
+  /** A run that fails at a line of the script the agent keeps editing, with the error naming it. */
+  const failingAt = (line: number) => ({
+    text: `Traceback (most recent call last):\n  File "/repo/reproduce.py", line ${line}, in <module>\n    INSTALLED_APPS.append(AppConfig(name='app'))\nTypeError: __init__() got an unexpected keyword argument 'name'`,
+    isError: true,
+  });
+
+  it('is the one a created file opened: an edit naming no file changes it, so its script may run again', () => {
+    const agent = new Agent();
+    agent.call('create', { path: 'reproduce.py' }, '[File: /repo/reproduce.py (1 lines total)]\n1:');
+    agent.call('bash', { command: 'python reproduce.py' }, failingAt(27));
+    editOpenFile(agent, "INSTALLED_APPS.append('app')");
+    expect(agent.call('bash', { command: 'python reproduce.py' }, failingAt(27)).check.verdict).not.toBe(
+      'block',
+    );
+    editOpenFile(agent, "INSTALLED_APPS.append('other_app')");
+    expect(agent.call('bash', { command: 'python reproduce.py' }, failingAt(27)).check.verdict).not.toBe(
+      'block',
+    );
+  });
+
+  it('is the last one opened: an edit after opening another file does not change the first', () => {
+    const agent = new Agent();
+    agent.call('create', { path: 'reproduce.py' }, '[File: /repo/reproduce.py (1 lines total)]\n1:');
+    agent.call('bash', { command: 'python reproduce.py' }, failingAt(27));
+    agent.call('open', { path: 'src/calc.py' }, '[File: /repo/src/calc.py (40 lines total)]\n1:def add');
+    editOpenFile(agent, '    return a + b');
+    expect(agent.call('bash', { command: 'python reproduce.py' }, failingAt(27)).check.verdict).toBe('block');
+  });
+});

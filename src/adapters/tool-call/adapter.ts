@@ -158,8 +158,12 @@ export function createToolCallAdapter(options: ToolCallAdapterOptions = {}): Too
       if (attempt !== undefined) facts.failureKey = attemptFailureKey(proposal.tool, args, attempt);
       return facts;
     }
-    if ((kind === 'read' || kind === 'search' || kind === 'other') && navigatesByName(proposal.tool))
+    if ((kind === 'read' || kind === 'search' || kind === 'other') && navigatesByName(proposal.tool)) {
       facts.navigates = true;
+      // A move that names nothing to move to (`goto 120`, `scroll_down`) is a move within the open
+      // file: what it means changes when another file is opened.
+      if (facts.targets.length === 0) facts.actsOnHiddenState = true;
+    }
     // A search naming nothing to search (`search_file parse_header`) looks in the open file or the
     // working directory: what it means changes when the agent navigates.
     if (kind === 'search' && facts.targets.length === 0 && !hasQueryOnlyService(facts))
@@ -198,7 +202,11 @@ export function createToolCallAdapter(options: ToolCallAdapterOptions = {}): Too
     }
     const patch = patchBody(args);
     if (patch !== undefined) return patchTargets(patch);
-    const targets = extractTargets(args, proposal.inputSchema, { noun, creating: kind === 'create' });
+    const targets = extractTargets(args, proposal.inputSchema, {
+      noun,
+      creating: kind === 'create',
+      searching: kind === 'search',
+    });
     // Every edit changes some file, whatever the tool calls its path argument.
     if (targets.length > 0 || (kind !== 'mutate' && kind !== 'create' && kind !== 'delete')) return targets;
     return editedFilesByName(args).map(normalizeTarget);

@@ -10,7 +10,15 @@ export interface TargetHints {
   readonly noun?: string;
   /** The call creates something: a branch name is then the resource, not a qualifier. */
   readonly creating?: boolean;
+  /**
+   * The call searches: a file name it is given (`find_file run.py`) is what it looks for, not where
+   * it looks, so a file missing at that path says nothing about the search.
+   */
+  readonly searching?: boolean;
 }
+
+/** Argument names that, in a search, name what is looked for. */
+const SOUGHT_NAMES = new Set(['filename', 'filenames', 'name']);
 
 const MAX_TARGETS = 16;
 const MAX_KEYS = 64;
@@ -64,7 +72,7 @@ const ROLE_BY_KEY = new Map<string, Role>([
   ...['id', 'number', 'issuenumber', 'pullnumber', 'prnumber'].map((key) => [key, 'id'] as const),
 ]);
 
-/** `*_id` arguments that name the conversation or the transport, not a resource. */
+/** `*_id` and `*_number` arguments that name the conversation, the transport or a position, not a resource. */
 const NOT_RESOURCE_IDS = new Set([
   'sessionid',
   'requestid',
@@ -76,6 +84,11 @@ const NOT_RESOURCE_IDS = new Set([
   'correlationid',
   'clientid',
   'turnid',
+  // Positions within what the call reads (`goto 120`, a page of results): not resources.
+  'linenumber',
+  'columnnumber',
+  'pagenumber',
+  'rownumber',
 ]);
 
 const ID_SUFFIX = /(?:_id|Id|ID|_number|Number)$/;
@@ -213,6 +226,7 @@ export function extractTargets(
     if (++seen > MAX_KEYS) break;
     const role = roleOf(key, schemaPaths);
     if (role === undefined) continue;
+    if (hints.searching && role === 'path' && SOUGHT_NAMES.has(squash(key))) continue;
     const value = args[key];
     switch (role) {
       case 'path': {

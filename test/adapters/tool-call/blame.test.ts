@@ -93,6 +93,23 @@ describe('the environment’s other failures', () => {
     expect(blameOf('Bash', 'Error: in prepare, database is locked (5)')).toBe('harness_fault');
   });
 
+  it('blames a command missing inside a script the environment provides, not the agent who ran the script', () => {
+    const text =
+      '/root/commands/search_stackoverflow.sh: line 16: _web_issue_retrieval_with_api: command not found';
+    expect(failureOf('bash', { command: 'stackoverflow_search "GROUP BY subquery"' }, text)?.blame).toBe(
+      'harness_fault',
+    );
+  });
+
+  it('still blames the agent for a command it mistyped itself, whichever shell reports it', () => {
+    expect(failureOf('Bash', { command: 'gti status' }, 'bash: line 1: gti: command not found')?.blame).toBe(
+      'agent_failure',
+    );
+    expect(
+      failureOf('Bash', { command: 'gti status' }, '/bin/bash: line 1: gti: command not found')?.blame,
+    ).toBe('agent_failure');
+  });
+
   it('blames a full disk on the harness', () => {
     expect(blameOf('Bash', "dd: error writing '/tmp/full/big.bin': No space left on device")).toBe(
       'harness_fault',

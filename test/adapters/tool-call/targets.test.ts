@@ -133,6 +133,18 @@ describe('normalisation properties', () => {
 });
 
 describe('extractTargets', () => {
+  it('takes a line or page number as a position, not a resource', () => {
+    expect(extractTargets({ line_number: '2091' }, undefined, { noun: 'goto' })).toEqual([]);
+    expect(extractTargets({ query: 'flights', page_number: 3 })).toEqual([]);
+  });
+
+  it('takes the file name a search looks for as what it seeks, and the directory it looks in as its target', () => {
+    expect(extractTargets({ file_name: 'core.py', dir: 'style' }, undefined, { searching: true })).toEqual([
+      'style',
+    ]);
+    expect(extractTargets({ file_name: 'core.py', dir: 'style' })).toEqual(['core.py', 'style']);
+  });
+
   it('finds paths under any spelling of the argument name', () => {
     expect(extractTargets({ file_path: './src/a.ts' })).toEqual(['src/a.ts']);
     expect(extractTargets({ filePath: 'src/b.ts' })).toEqual(['src/b.ts']);

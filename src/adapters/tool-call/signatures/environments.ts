@@ -27,6 +27,9 @@ export const ENVIRONMENTS: FamilyTable = {
       '\\b(?:virtualenv|virtual environment|venv)\\b[^\\n]{0,60}\\b(?:is )?(?:broken|corrupt(?:ed)?|not (?:found|activated|created successfully))\\b',
       '\\binterpreter (?:not found|is missing|was not found)\\b',
       '\\bcorrupt(?:ed)? (?:installation|install|environment|cache)\\b',
+      // A script at a path (not a shell) that reports a command it runs as missing: the script's
+      // own dependency is not installed, which no change of the call that ran the script can fix.
+      '(?:^|\\s)(?:[\\w.~-]*/)+(?!(?:ba|z|k|da)?sh:)[\\w.-]+: line \\d+: [^\\s:]+: command not found\\b',
     ],
     hints: [
       'shared libraries',
@@ -51,6 +54,7 @@ export const ENVIRONMENTS: FamilyTable = {
       'venv',
       'interpreter',
       'corrupt',
+      'command not found',
     ],
   },
 };
