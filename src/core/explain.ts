@@ -15,8 +15,18 @@ function learnedIn(constraint: Constraint): string {
   return where === '' ? '' : ` (learned for ${where})`;
 }
 
+/**
+ * The last error as a reason quotes it. A ban in force is explained at every call it stops, with the
+ * same last error each time: the quote of the last one asked for is kept.
+ */
+let quotedError: { readonly error: string; readonly quote: string } | undefined;
+
 function lastError(constraint: Constraint): string {
-  return quotableText(oneLine(constraint.evidence.lastError, 160));
+  const error = constraint.evidence.lastError;
+  if (quotedError?.error === error) return quotedError.quote;
+  const quote = quotableText(oneLine(error, 160));
+  quotedError = { error, quote };
+  return quote;
 }
 
 /** Said only when masking is what made this call match: its own text differs from the failures'. */

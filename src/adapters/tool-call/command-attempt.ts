@@ -6,8 +6,9 @@
  * piped through (`| tail -20`), are the same attempt: if it failed, spelling it again fails the same
  * way. Read with a real shell parser; a line it cannot read has no attempt key, and is judged as written.
  */
-import { parse, type SyntaxNode } from 'unbash';
+import type { SyntaxNode } from 'unbash';
 import { leavesSourcesAlone } from './command-effects.js';
+import { parseShell } from './shell-parse.js';
 
 /** Longer command lines are judged as written. */
 const MAX_COMMAND_CHARS = 4_096;
@@ -48,7 +49,7 @@ export function commandAttemptKey(command: string): string | undefined {
   if (typeof command !== 'string' || command.length > MAX_COMMAND_CHARS) return undefined;
   let script: SyntaxNode;
   try {
-    script = parse(command);
+    script = parseShell(command);
   } catch {
     return undefined;
   }

@@ -129,6 +129,20 @@ const NAVIGATION_VERBS = new Set(['open', 'goto', 'scroll', 'navigate', 'cd', 'c
 export function navigatesByName(tool: string): boolean {
   // A proposal's fields come from a model or a server: a name that is not text names no verb.
   if (typeof tool !== 'string') return false;
+  const known = navigationByName.get(tool);
+  if (known !== undefined) return known;
+  const navigates = readNavigation(tool);
+  // Replaced rather than cleared when full: a cleared map keeps its grown table.
+  if (navigationByName.size >= MAX_CACHED_NAMES) navigationByName = new Map();
+  navigationByName.set(tool, navigates);
+  return navigates;
+}
+
+/** Agents use a few tool names over and over: each is read once (bounded, for hostile servers). */
+const MAX_CACHED_NAMES = 2048;
+let navigationByName = new Map<string, boolean>();
+
+function readNavigation(tool: string): boolean {
   const bare = tool.includes('__') ? tool.slice(tool.lastIndexOf('__') + 2) : tool;
   const words = bare
     .replace(/([a-z0-9])([A-Z])/g, '$1_$2')

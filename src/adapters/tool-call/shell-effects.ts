@@ -6,7 +6,8 @@
  * path, an unknown program, a script) leaves its effects unknown, which the engine treats as "may
  * have changed anything": the model of change must err towards "changed".
  */
-import { forEachChild, parse, type SyntaxNode } from 'unbash';
+import { forEachChild, type SyntaxNode } from 'unbash';
+import { parseShell } from './shell-parse.js';
 import { normalizeTarget } from './targets.js';
 import { programOnlyLooks } from './workspace.js';
 
@@ -117,7 +118,7 @@ export function shellEffectsOf(command: string): ShellEffects {
   if (typeof command !== 'string' || command.length > MAX_COMMAND_CHARS) return UNKNOWN;
   let script: SyntaxNode;
   try {
-    script = parse(command);
+    script = parseShell(command);
   } catch {
     return UNKNOWN;
   }

@@ -96,6 +96,15 @@ describe('navigation', () => {
     },
   );
 
+  it('gives the same answer for a name asked about again, also after thousands of other names', () => {
+    expect(navigatesByName('browser_navigate')).toBe(true);
+    for (let index = 0; index < 5_000; index++) navigatesByName(`tool_${index}`);
+    expect(navigatesByName('browser_navigate')).toBe(true);
+    expect(navigatesByName('browser_navigate')).toBe(true);
+    expect(navigatesByName('read_file')).toBe(false);
+    expect(navigatesByName('read_file')).toBe(false);
+  });
+
   it('takes a command that only changes directory for navigation, and no other', () => {
     expect(onlyChangesDirectory('cd /repo/src')).toBe(true);
     expect(onlyChangesDirectory('cd /repo && make')).toBe(false);

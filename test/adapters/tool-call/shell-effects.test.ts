@@ -1,8 +1,32 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { commandAttemptKey } from '../../../src/adapters/tool-call/command-attempt.js';
 import { shellEffectsOf } from '../../../src/adapters/tool-call/shell-effects.js';
 
 describe('what a command line writes, read with a shell parser', () => {
+  it('reads the same effects and attempt key from a line whichever reader parses it first', () => {
+    const lines = [
+      "sed -i 's/29/30/' src/cart.ts && echo done > build/log.txt",
+      'NO_COLOR=1 npm test -- --reporter=dot 2>&1 | tail -20',
+      'git checkout main && pytest -q tests/test_cart.py',
+      'for f in *.ts; do echo $f; done',
+    ];
+    const effectsFirst = lines.map((line) => [shellEffectsOf(line), commandAttemptKey(line)]);
+    const keyFirst = lines.map((line) => {
+      const key = commandAttemptKey(line);
+      return [shellEffectsOf(line), key];
+    });
+    const readTwice = lines.map((line) => {
+      shellEffectsOf(line);
+      commandAttemptKey(line);
+      return [shellEffectsOf(line), commandAttemptKey(line)];
+    });
+    expect(keyFirst).toEqual(effectsFirst);
+    expect(readTwice).toEqual(effectsFirst);
+    expect(effectsFirst[1]?.[1]).toBe('npm test --reporter=dot');
+    expect(effectsFirst[3]?.[1]).toBeUndefined();
+  });
+
   it('reads the files an in-place sed and a redirection write', () => {
     const effects = shellEffectsOf("sed -i 's/29/30/' src/cart.ts && echo done > build/log.txt");
     expect([...effects.touches].sort()).toEqual(['build/log.txt', 'src/cart.ts']);
