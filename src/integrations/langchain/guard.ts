@@ -53,11 +53,27 @@ export interface LangChainGuardOptions extends GuardFaultOptions {}
 export interface LangChainGuard {
   /** For `createAgent({ middleware: [guard.middleware] })`. */
   readonly middleware: AgentMiddleware;
+  /**
+   * For a graph built by hand (`new ToolNode(guard.tools(tools))` of `@langchain/langgraph/prebuilt`):
+   * each tool with the guard around its calls, as the middleware guards them in `createAgent`. A
+   * call the node makes with a tool call is checked, coalesced with identical calls running, and
+   * learned from; any other use of the tool runs it as it is.
+   */
+  tools<TOOL extends object>(tools: readonly TOOL[]): TOOL[];
+  /**
+   * Where a run stands after a halt, read from its messages, for a graph built by hand (the
+   * middleware does this itself): `tools` while it goes on, `answer` when the model is owed its
+   * last turn without tools, `end` once it had that turn.
+   */
+  stage(messages: readonly StateMessage[]): RunStage;
   /** The guard session (opened on first use when options were given). */
   session(): GuardSession;
   /** Writes what was learned and closes the session, when this guard opened it. */
   close(): Promise<void>;
 }
+
+/** Where a run stands after a halt (see `LangChainGuard.stage`). */
+export type RunStage = 'tools' | 'answer' | 'end';
 
 type ToolCallResult = Awaited<ReturnType<NonNullable<AgentMiddleware['wrapToolCall']>>>;
 type ToolCallHandler = (request: ToolCallRequest) => ToolCallResult | Promise<ToolCallResult>;
@@ -267,6 +283,25 @@ export function narrowingForLangChain(
     };
   }
 
+  /** A tool whose calls by a tool node pass through `wrapToolCall`, as in `createAgent`. */
+  function guardedTool<TOOL extends object>(tool: TOOL): TOOL {
+    const invoke = (tool as { invoke?: unknown }).invoke;
+    if (typeof invoke !== 'function') return tool;
+    const guardedInvoke = (input: unknown, config?: ToolNodeRuntime) => {
+      if (!isToolCall(input)) return invoke.call(tool, input, config);
+      const request = {
+        toolCall: input,
+        tool,
+        state: { messages: messagesOf(config?.state) },
+        runtime: config ?? {},
+      } as unknown as ToolCallRequest;
+      const handler = (marked: ToolCallRequest) =>
+        (marked.tool as { invoke: typeof guardedInvoke }).invoke(marked.toolCall, config) as ToolCallResult;
+      return wrapToolCall(request, handler);
+    };
+    return Object.create(tool, { invoke: { value: guardedInvoke } }) as TOOL;
+  }
+
   const middleware = {
     [MIDDLEWARE_BRAND]: true,
     name: NARROWING_MIDDLEWARE,
@@ -275,7 +310,35 @@ export function narrowingForLangChain(
     beforeModel: { canJumpTo: ['end'], hook: beforeModel },
   } as unknown as AgentMiddleware;
 
-  return { middleware, session: () => handle.session(), close: () => handle.close() };
+  return {
+    middleware,
+    tools: (tools) => tools.map(guardedTool),
+    stage: (messages) => ending(messages)?.stage ?? 'tools',
+    session: () => handle.session(),
+    close: () => handle.close(),
+  };
+}
+
+/** What a tool node passes a tool beside the call: the run's config, with the graph's state. */
+interface ToolNodeRuntime {
+  readonly state?: unknown;
+  readonly signal?: AbortSignal;
+}
+
+function isToolCall(input: unknown): input is ToolCallRequest['toolCall'] {
+  return (
+    typeof input === 'object' &&
+    input !== null &&
+    (input as { type?: unknown }).type === 'tool_call' &&
+    typeof (input as { name?: unknown }).name === 'string'
+  );
+}
+
+/** The messages of a tool node's input: a state with `messages`, or a list of messages. */
+function messagesOf(state: unknown): readonly StateMessage[] {
+  if (Array.isArray(state)) return state;
+  const messages = (state as { messages?: unknown } | undefined)?.messages;
+  return Array.isArray(messages) ? messages : [];
 }
 
 /** Appends the warning of a `warn` verdict to what the tool answered: the model reads both. */
