@@ -45,6 +45,13 @@ export const NARROWING_MIDDLEWARE = 'narrowing';
 /** Call ids remembered to recognise a retry of a call. */
 const MAX_REMEMBERED_CALLS = 1_000;
 
+/**
+ * A number for each model turn seen, by its message, over every guard of the process (several may
+ * share one session): the calls of one turn share it, and no other turn has it.
+ */
+const turns = new WeakMap<object, number>();
+let turnCount = 0;
+
 /** The brand `createMiddleware` puts on every middleware it builds. */
 const MIDDLEWARE_BRAND = Symbol.for('AgentMiddleware');
 
@@ -94,6 +101,25 @@ export function narrowingForLangChain(
   options: LangChainGuardOptions = {},
 ): LangChainGuard {
   const handle = guardHandle(source);
+  /**
+   * The model step of a call: the message of the model turn that asked for it. The length of the
+   * conversation alone is not enough: a guard serving many requests sees the same length again.
+   */
+  const stepOf = (messages: readonly StateMessage[]): string | number => {
+    for (let index = messages.length - 1; index >= 0; index -= 1) {
+      const message = messages[index];
+      if (message?.type !== 'ai') continue;
+      // By the message itself: a model's message ids need not be unique (a fake model counts from 0).
+      let turn = turns.get(message);
+      if (turn === undefined) {
+        turnCount += 1;
+        turn = turnCount;
+        turns.set(message, turn);
+      }
+      return turn;
+    }
+    return messages.length;
+  };
   /** The ids of the calls this guard saw lately, to tell a retry of one from a duplicate. */
   const attempted = new Set<string>();
   const noteAttempt = (id: string) => {
@@ -106,7 +132,7 @@ export function narrowingForLangChain(
     const { toolCall } = request;
     const proposal = toolCallToProposal(toolCall.name, toolCall.args, {
       ...(toolCall.id !== undefined && { callId: toolCall.id }),
-      step: request.state.messages.length,
+      step: stepOf(request.state.messages),
     });
     const session = handle.session();
     // The same call id again is a retry of the call by a middleware outside the guard, not a
