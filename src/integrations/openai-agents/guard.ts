@@ -395,6 +395,8 @@ export function narrowingForAgents(source: GuardSource = {}, options: AgentsGuar
   function guardedTool(
     built: AgentsFunctionTool & { invoke: BuiltInvoke },
   ): AgentsFunctionTool & { invoke: BuiltInvoke } {
+    // Built with guard.tool() or the spread already: guarded once, not twice.
+    if (built.inputGuardrails?.includes(inputGuardrail)) return built;
     const own = built.isEnabled;
     const invoke = nullSafeInvoke(built.invoke);
     nullSafe.add(invoke);
