@@ -32,9 +32,17 @@ export function writerFilePath(journalPath: string): string {
   return `${journalPath}.writer`;
 }
 
+/**
+ * The writer files of the journals this process writes: another claim of one is refused at once,
+ * without a file lock (many guards of one process on one state folder try every slot in turn), and
+ * even when the file was removed behind this process's back.
+ */
+const claimedHere = new Set<string>();
+
 /** Claims the journal for this process; throws `JournalInUseError` when a live process has it. */
 export function claimWriter(journalPath: string): () => void {
   const path = writerFilePath(journalPath);
+  if (claimedHere.has(path)) throw new JournalInUseError(journalPath, process.pid);
   prepareStateDir(dirname(path));
   refuseLink(path);
   // Check-and-take under a lock, so two processes taking over from a dead writer cannot both win.
@@ -43,7 +51,12 @@ export function claimWriter(journalPath: string): () => void {
     if (owner !== undefined && isAlive(owner)) throw new JournalInUseError(journalPath, owner);
     writeTextNoFollowSync(path, `${JSON.stringify({ pid: process.pid })}\n`);
   });
+  claimedHere.add(path);
+  let released = false;
   return () => {
+    if (released) return;
+    released = true;
+    claimedHere.delete(path);
     if (ownerOf(path) === process.pid) rmSync(path, { force: true });
   };
 }

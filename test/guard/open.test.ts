@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { isNarrowingError } from '../../src/core/errors.js';
@@ -79,6 +79,31 @@ describe('openGuard', () => {
       await second.close();
     }
     expect(existsSync(join(dir, 'journal.2.jsonl'))).toBe(true);
+  });
+
+  it('never gives a second guard of this process the journal the first writes, even once its writer file is gone', async () => {
+    const dir = freshDir();
+    const first = openGuardSync({ stateDir: dir, onProblem: quiet });
+    rmSync(join(dir, 'journal.jsonl.writer'));
+    const second = openGuardSync({ stateDir: dir, onProblem: quiet });
+    try {
+      expect(first.journalPath).toBe(join(dir, 'journal.jsonl'));
+      expect(second.journalPath).toBe(join(dir, 'journal.2.jsonl'));
+    } finally {
+      await first.close();
+      await second.close();
+    }
+  });
+
+  it('lets a guard take the journal another guard of this process closed', async () => {
+    const dir = freshDir();
+    const first = openGuardSync({ stateDir: dir, onProblem: quiet });
+    await first.close();
+    await first.close();
+    const second = openGuardSync({ stateDir: dir, onProblem: quiet });
+    await second.close();
+
+    expect(second.journalPath).toBe(join(dir, 'journal.jsonl'));
   });
 
   it('finds the state directory at the root of the project the workspace belongs to', async () => {

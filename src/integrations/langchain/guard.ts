@@ -45,6 +45,13 @@ export const NARROWING_MIDDLEWARE = 'narrowing';
 /** Call ids remembered to recognise a retry of a call. */
 const MAX_REMEMBERED_CALLS = 1_000;
 
+/**
+ * A number for each model turn seen, by its message, over every guard of the process (several may
+ * share one session): the calls of one turn share it, and no other turn has it.
+ */
+const turns = new WeakMap<object, number>();
+let turnCount = 0;
+
 /** The brand `createMiddleware` puts on every middleware it builds. */
 const MIDDLEWARE_BRAND = Symbol.for('AgentMiddleware');
 
@@ -53,11 +60,27 @@ export interface LangChainGuardOptions extends GuardFaultOptions {}
 export interface LangChainGuard {
   /** For `createAgent({ middleware: [guard.middleware] })`. */
   readonly middleware: AgentMiddleware;
+  /**
+   * For a graph built by hand (`new ToolNode(guard.tools(tools))` of `@langchain/langgraph/prebuilt`):
+   * each tool with the guard around its calls, as the middleware guards them in `createAgent`. A
+   * call the node makes with a tool call is checked, coalesced with identical calls running, and
+   * learned from; any other use of the tool runs it as it is.
+   */
+  tools<TOOL extends object>(tools: readonly TOOL[]): TOOL[];
+  /**
+   * Where a run stands after a halt, read from its messages, for a graph built by hand (the
+   * middleware does this itself): `tools` while it goes on, `answer` when the model is owed its
+   * last turn without tools, `end` once it had that turn.
+   */
+  stage(messages: readonly StateMessage[]): RunStage;
   /** The guard session (opened on first use when options were given). */
   session(): GuardSession;
   /** Writes what was learned and closes the session, when this guard opened it. */
   close(): Promise<void>;
 }
+
+/** Where a run stands after a halt (see `LangChainGuard.stage`). */
+export type RunStage = 'tools' | 'answer' | 'end';
 
 type ToolCallResult = Awaited<ReturnType<NonNullable<AgentMiddleware['wrapToolCall']>>>;
 type ToolCallHandler = (request: ToolCallRequest) => ToolCallResult | Promise<ToolCallResult>;
@@ -78,6 +101,25 @@ export function narrowingForLangChain(
   options: LangChainGuardOptions = {},
 ): LangChainGuard {
   const handle = guardHandle(source);
+  /**
+   * The model step of a call: the message of the model turn that asked for it. The length of the
+   * conversation alone is not enough: a guard serving many requests sees the same length again.
+   */
+  const stepOf = (messages: readonly StateMessage[]): string | number => {
+    for (let index = messages.length - 1; index >= 0; index -= 1) {
+      const message = messages[index];
+      if (message?.type !== 'ai') continue;
+      // By the message itself: a model's message ids need not be unique (a fake model counts from 0).
+      let turn = turns.get(message);
+      if (turn === undefined) {
+        turnCount += 1;
+        turn = turnCount;
+        turns.set(message, turn);
+      }
+      return turn;
+    }
+    return messages.length;
+  };
   /** The ids of the calls this guard saw lately, to tell a retry of one from a duplicate. */
   const attempted = new Set<string>();
   const noteAttempt = (id: string) => {
@@ -90,7 +132,7 @@ export function narrowingForLangChain(
     const { toolCall } = request;
     const proposal = toolCallToProposal(toolCall.name, toolCall.args, {
       ...(toolCall.id !== undefined && { callId: toolCall.id }),
-      step: request.state.messages.length,
+      step: stepOf(request.state.messages),
     });
     const session = handle.session();
     // The same call id again is a retry of the call by a middleware outside the guard, not a
@@ -267,6 +309,25 @@ export function narrowingForLangChain(
     };
   }
 
+  /** A tool whose calls by a tool node pass through `wrapToolCall`, as in `createAgent`. */
+  function guardedTool<TOOL extends object>(tool: TOOL): TOOL {
+    const invoke = (tool as { invoke?: unknown }).invoke;
+    if (typeof invoke !== 'function') return tool;
+    const guardedInvoke = (input: unknown, config?: ToolNodeRuntime) => {
+      if (!isToolCall(input)) return invoke.call(tool, input, config);
+      const request = {
+        toolCall: input,
+        tool,
+        state: { messages: messagesOf(config?.state) },
+        runtime: config ?? {},
+      } as unknown as ToolCallRequest;
+      const handler = (marked: ToolCallRequest) =>
+        (marked.tool as { invoke: typeof guardedInvoke }).invoke(marked.toolCall, config) as ToolCallResult;
+      return wrapToolCall(request, handler);
+    };
+    return Object.create(tool, { invoke: { value: guardedInvoke } }) as TOOL;
+  }
+
   const middleware = {
     [MIDDLEWARE_BRAND]: true,
     name: NARROWING_MIDDLEWARE,
@@ -275,7 +336,35 @@ export function narrowingForLangChain(
     beforeModel: { canJumpTo: ['end'], hook: beforeModel },
   } as unknown as AgentMiddleware;
 
-  return { middleware, session: () => handle.session(), close: () => handle.close() };
+  return {
+    middleware,
+    tools: (tools) => tools.map(guardedTool),
+    stage: (messages) => ending(messages)?.stage ?? 'tools',
+    session: () => handle.session(),
+    close: () => handle.close(),
+  };
+}
+
+/** What a tool node passes a tool beside the call: the run's config, with the graph's state. */
+interface ToolNodeRuntime {
+  readonly state?: unknown;
+  readonly signal?: AbortSignal;
+}
+
+function isToolCall(input: unknown): input is ToolCallRequest['toolCall'] {
+  return (
+    typeof input === 'object' &&
+    input !== null &&
+    (input as { type?: unknown }).type === 'tool_call' &&
+    typeof (input as { name?: unknown }).name === 'string'
+  );
+}
+
+/** The messages of a tool node's input: a state with `messages`, or a list of messages. */
+function messagesOf(state: unknown): readonly StateMessage[] {
+  if (Array.isArray(state)) return state;
+  const messages = (state as { messages?: unknown } | undefined)?.messages;
+  return Array.isArray(messages) ? messages : [];
 }
 
 /** Appends the warning of a `warn` verdict to what the tool answered: the model reads both. */

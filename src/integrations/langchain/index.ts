@@ -7,4 +7,5 @@ export {
   type LangChainGuardOptions,
   NARROWING_MIDDLEWARE,
   narrowingForLangChain,
+  type RunStage,
 } from './guard.js';

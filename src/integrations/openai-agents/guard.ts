@@ -55,8 +55,15 @@ export interface AgentsToolOutputGuardrail {
 export interface AgentsToolInputGuardrail {
   readonly type: 'tool_input';
   readonly name: string;
-  run(data: { readonly toolCall: AgentsToolCall }): Promise<AgentsGuardrailOutput>;
+  run(data: { readonly toolCall: AgentsToolCall; readonly agent?: unknown }): Promise<AgentsGuardrailOutput>;
 }
+
+/** A built function tool's `invoke`. */
+type BuiltInvoke = (
+  runContext: unknown,
+  input: string,
+  details?: { toolCall?: AgentsToolCall; signal?: AbortSignal },
+) => Promise<unknown>;
 
 /** A tool's error function (`errorFunction` of `tool()`); `null` makes the SDK throw the error. */
 export type AgentsErrorFunction = (
@@ -183,10 +190,14 @@ export function narrowingForAgents(source: GuardSource = {}, options: AgentsGuar
     }
   };
 
+  /** The `invoke` functions already made null-safe. */
+  const nullSafe = new WeakSet<BuiltInvoke>();
+
   const inputGuardrail: AgentsToolInputGuardrail = {
     type: 'tool_input',
     name: NARROWING_GUARDRAIL,
-    async run({ toolCall }) {
+    async run({ toolCall, agent }) {
+      protectSpreadTool(agent, toolCall.name);
       const session = handle.session();
       const proposal = proposalOf(toolCall);
       const claim = claimSafely(session, proposal);
@@ -256,7 +267,13 @@ export function narrowingForAgents(source: GuardSource = {}, options: AgentsGuar
         answer = undefined;
       }
       const state = settleCall(toolCall.callId, answer);
-      if (state?.stage === 'allowed') state.stage = output === SDK_GENERIC_ERROR ? 'recorded' : 'returned';
+      if (state?.stage !== 'allowed') return { behavior: { type: 'allow' } };
+      if (output === SDK_GENERIC_ERROR) {
+        // A tool built with the SDK's default error function failed, and its error never reached the
+        // guard: the failure is learned without a cause, which never blames the agent on its own.
+        state.stage = 'recorded';
+        recordSafely(handle.session(), outcomeOf(toolCall, { error: SDK_GENERIC_ERROR }), options);
+      } else state.stage = 'returned';
       return { behavior: { type: 'allow' } };
     },
   };
@@ -292,6 +309,45 @@ export function narrowingForAgents(source: GuardSource = {}, options: AgentsGuar
         throw error === null || error === undefined ? new Error(errorText(error)) : error;
       }
     };
+
+  /**
+   * A built tool's `invoke`, made safe against a thrown `null` or `undefined`: once any error function
+   * is set, the SDK reads `toString()` of what the tool threw before asking it, and the run crashes.
+   * That crash is answered as the error function would have answered the thrown value.
+   */
+  const nullSafeInvoke =
+    (invoke: BuiltInvoke): BuiltInvoke =>
+    async (runContext, input, details) => {
+      try {
+        return await invoke(runContext, input, details);
+      } catch (error) {
+        const thrown = thrownNothing(error);
+        const callId = details?.toolCall?.callId;
+        const state = callId === undefined ? undefined : calls.get(callId);
+        if (thrown === false || details?.signal?.aborted || state?.stage !== 'allowed') throw error;
+        return errorFunction(runContext, new Error(errorText(thrown)), details);
+      }
+    };
+
+  /** Makes the `invoke` of a tool the guard's guardrail was spread into null-safe, once. */
+  const protectSpreadTool = (agent: unknown, name: string | undefined) => {
+    const tools = (agent as { tools?: unknown } | undefined)?.tools;
+    if (!Array.isArray(tools)) return;
+    const found = tools.find(
+      (candidate) =>
+        isBuiltFunctionTool(candidate) &&
+        candidate.name === name &&
+        candidate.inputGuardrails?.includes(inputGuardrail) === true,
+    ) as (AgentsFunctionTool & { invoke: BuiltInvoke }) | undefined;
+    if (found === undefined || nullSafe.has(found.invoke)) return;
+    try {
+      const safe = nullSafeInvoke(found.invoke);
+      nullSafe.add(safe);
+      (found as { invoke: BuiltInvoke }).invoke = safe;
+    } catch {
+      // A frozen tool keeps its own invoke: it crashes on a thrown null as it would without the guard.
+    }
+  };
 
   const composeErrorFunction =
     (own: AgentsErrorFunction | null | undefined): AgentsErrorFunction =>
@@ -336,10 +392,17 @@ export function narrowingForAgents(source: GuardSource = {}, options: AgentsGuar
   }
 
   /** A function tool already built, with narrowing's guardrails beside its own and `isEnabled` composed. */
-  function guardedTool(built: AgentsFunctionTool): AgentsFunctionTool {
+  function guardedTool(
+    built: AgentsFunctionTool & { invoke: BuiltInvoke },
+  ): AgentsFunctionTool & { invoke: BuiltInvoke } {
+    // Built with guard.tool() or the spread already: guarded once, not twice.
+    if (built.inputGuardrails?.includes(inputGuardrail)) return built;
     const own = built.isEnabled;
+    const invoke = nullSafeInvoke(built.invoke);
+    nullSafe.add(invoke);
     return {
       ...built,
+      invoke,
       inputGuardrails: [...(built.inputGuardrails ?? []), inputGuardrail],
       outputGuardrails: [...(built.outputGuardrails ?? []), outputGuardrail],
       isEnabled: async (runContext: unknown, runAgent: unknown) =>
@@ -377,7 +440,18 @@ interface CallState {
  */
 const SDK_GENERIC_ERROR = 'An error occurred while running the tool. Please try again.';
 
-function isBuiltFunctionTool(candidate: unknown): candidate is AgentsFunctionTool {
+/**
+ * The value a tool threw, when `error` is the SDK failing to read it (`Cannot read properties of
+ * null (reading 'toString')`); false otherwise.
+ */
+function thrownNothing(error: unknown): null | undefined | false {
+  if (!(error instanceof TypeError)) return false;
+  const read = /^Cannot read properties of (null|undefined) \(reading 'toString'\)$/.exec(error.message);
+  if (read === null) return false;
+  return read[1] === 'null' ? null : undefined;
+}
+
+function isBuiltFunctionTool(candidate: unknown): candidate is AgentsFunctionTool & { invoke: BuiltInvoke } {
   const tool = candidate as Partial<AgentsFunctionTool> & { invoke?: unknown };
   return (
     typeof candidate === 'object' &&

@@ -155,6 +155,36 @@ describe('guard.tool() beside a tool’s own options', () => {
   );
 });
 
+describe('the bare spread of guard.toolOptions', () => {
+  it.each([null, undefined])(
+    'answers a tool that throws %s with an error the model reads, without crashing the run',
+    async (thrown) => {
+      const ws = workspace();
+      const { guard, session, recorded } = spiedGuard(ws);
+      const model = new ScriptedModel([{ calls: [['deploy', {}]] }, { text: 'The deploy failed.' }]);
+      const deploy = tool({
+        name: 'deploy',
+        description: 'Deploy the service',
+        parameters: z.object({}),
+        execute: async () => {
+          throw thrown;
+        },
+        ...guard.toolOptions,
+      });
+      const runner = new Runner({ tracingDisabled: true });
+      runner.on('agent_tool_end', guard.onToolEnd);
+      const result = await run(new Agent({ name: 'ops', model, tools: [deploy] }), runner);
+      await session.close();
+
+      expect(result.finalOutput).toBe('The deploy failed.');
+      expect(toolOutputsIn(model.inputs[1])[0]?.text).toBe(
+        `Error: the tool failed without an error (it threw ${String(thrown)})`,
+      );
+      expect(recorded.map(({ success }) => success)).toEqual([false]);
+    },
+  );
+});
+
 describe('guard.agent() on an agent already built', () => {
   it('guards each function tool, keeps its own guardrail, and records once with a runner hook too', async () => {
     const ws = workspace();
@@ -182,6 +212,53 @@ describe('guard.agent() on an agent already built', () => {
       expect.stringMatching(/^\[narrowing blocked this call \(identical-failure\)\]/),
     ]);
     expect(recorded).toHaveLength(1);
+  });
+
+  it('learns a failure from a tool with the SDK’s default error function, without a cause', async () => {
+    const ws = workspace();
+    const { guard, session, recorded } = spiedGuard(ws);
+    const missing: ScriptStep = { calls: [['read_file', { path: 'config/prod.yaml' }]] };
+    const model = new ScriptedModel([missing, missing, missing, { text: 'Gone.' }]);
+    const readFile = tool({
+      name: 'read_file',
+      description: 'Read a file of the project',
+      parameters: z.object({ path: z.string() }),
+      execute: async ({ path }) => ws.readFile(path),
+    });
+    await run(guard.agent(new Agent({ name: 'coder', model, tools: [readFile] })));
+    await session.close();
+
+    // A failure without a cause never blames the agent at once: the same failure twice stops a third.
+    expect(ws.runs.read_file).toBe(2);
+    expect(recorded.map(({ success }) => success)).toEqual([false, false]);
+    expect(toolOutputsIn(model.inputs[3]).map(({ text }) => text)).toEqual([
+      'An error occurred while running the tool. Please try again.',
+      'An error occurred while running the tool. Please try again.',
+      expect.stringMatching(/^\[narrowing blocked this call/),
+    ]);
+  });
+
+  it('answers a tool of its own error function that throws null, without crashing the run', async () => {
+    const ws = workspace();
+    const { guard, session, recorded } = spiedGuard(ws);
+    const model = new ScriptedModel([{ calls: [['deploy', {}]] }, { text: 'The deploy failed.' }]);
+    const deploy = tool({
+      name: 'deploy',
+      description: 'Deploy the service',
+      parameters: z.object({}),
+      errorFunction: (_context, error) => `deploy failed: ${String(error)}`,
+      execute: async () => {
+        throw null;
+      },
+    });
+    const result = await run(guard.agent(new Agent({ name: 'ops', model, tools: [deploy] })));
+    await session.close();
+
+    expect(result.finalOutput).toBe('The deploy failed.');
+    expect(toolOutputsIn(model.inputs[1])[0]?.text).toBe(
+      'Error: the tool failed without an error (it threw null)',
+    );
+    expect(recorded.map(({ success }) => success)).toEqual([false]);
   });
 });
 
