@@ -4,6 +4,7 @@
  * into docs/results.md and the README.
  */
 import { existsSync, readFileSync } from 'node:fs';
+import { type HookBenchRow, helperCpuRows } from '../src/hooks/bench.js';
 import type { PerfReport, TargetResult } from './perf.js';
 import { type ProxyBenchResult, proxyTargets } from './proxy.js';
 
@@ -31,25 +32,20 @@ export const TEST_CPU_MINUTES = 15;
 export const TEST_WALL_MINUTES = 6;
 
 export interface IssueInputs {
+  /** The rows of `bench hooks`. */
+  readonly hooks?: readonly HookBenchRow[];
   readonly perf?: PerfReport;
   readonly proxy?: ProxyBenchResult;
   readonly testTiming?: TestTiming;
 }
 
 /** The rows in the order of the table, with `not measured` where this run has no figure. */
-export function issueTargetRows({ perf, proxy, testTiming }: IssueInputs): TargetRow[] {
+export function issueTargetRows({ hooks, perf, proxy, testTiming }: IssueInputs): TargetRow[] {
   const perfTargets = perf?.targets ?? [];
   // A target by its id, or measured at several constraint counts (`pair-typical-1000`).
   const find = (id: string) =>
     perfTargets.filter((target) => target.id === id || new RegExp(`^${id}-\\d+$`).test(target.id));
-  const rows: TargetRow[] = [
-    {
-      what: 'hook per event, helper (default)',
-      target: 'CPU ≤ `node -e 0` + 15 ms',
-      measured: 'not measured here: `bench hooks` (below) times the start-up on the wall clock',
-      verdict: 'not measured',
-    },
-  ];
+  const rows: TargetRow[] = [hookRow(hooks)];
   const proxyRows = proxy ? proxyTargets(proxy) : [];
   rows.push(
     combined(
@@ -88,6 +84,26 @@ export function issueTargetRows({ perf, proxy, testTiming }: IssueInputs): Targe
     testRow(testTiming),
   );
   return rows;
+}
+
+/**
+ * The CPU (user and system) a hook process spends per event with the helper, beside a bare
+ * `node -e 0` timed in the same run, from `bench hooks` (an empty state and a large one).
+ */
+function hookRow(hooks: readonly HookBenchRow[] | undefined): TargetRow {
+  const what = 'hook per event, helper (default)';
+  const target = 'CPU ≤ `node -e 0` + 15 ms';
+  const parts = helperCpuRows(hooks ?? []);
+  if (parts.length === 0)
+    return { what, target, measured: 'not measured in this run', verdict: 'not measured' };
+  return {
+    what,
+    target,
+    measured: parts
+      .map((row) => `${row.name.replace(/^helper, /, '').replace(/: CPU per event$/, '')}: ${row.measured}`)
+      .join('; '),
+    verdict: parts.every((row) => row.met) ? 'met' : 'not met',
+  };
 }
 
 /** One row from several targets: met when every one is, its figures side by side. */

@@ -7,6 +7,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { HookBenchRow } from '../src/hooks/bench.js';
 import { flagValue, runCorpusCommand } from './corpus-command.js';
 import { runFleetBench } from './fleet.js';
 import { formatFleet } from './fleet-command.js';
@@ -106,6 +107,8 @@ interface Collected {
   fleet?: string;
   /** What `narrowing-guard bench hooks` prints. */
   hooks?: string;
+  /** Its rows, for the targets' table. */
+  hookRows?: readonly HookBenchRow[];
 }
 
 export async function generateResults(options: ResultsOptions): Promise<ResultsOutcome> {
@@ -157,14 +160,22 @@ export async function generateResults(options: ResultsOptions): Promise<ResultsO
     const sink = { write: (chunk: string) => chunks.push(chunk) };
     // The bundled hook of the build, as an agent runs it.
     const hook = join(options.root, 'dist', 'hooks', 'hook.js');
+    let rows: readonly HookBenchRow[] = [];
     const code = await benchHooks(
-      { hook, ...(options.quick ? { runs: 5, constraints: 4_000 } : {}) },
+      {
+        hook,
+        ...(options.quick ? { runs: 5, constraints: 4_000 } : {}),
+        onReport: (report) => {
+          rows = report.rows;
+        },
+      },
       {
         stdout: sink,
         stderr: sink,
       },
     );
     collected.hooks = chunks.join('').trimEnd();
+    collected.hookRows = rows;
     if (code !== 0) problems.push('hooks: a latency target was not met');
   });
 
@@ -189,6 +200,7 @@ export async function generateResults(options: ResultsOptions): Promise<ResultsO
   const targets = issueTargetRows({
     ...(shown.perf && { perf: shown.perf }),
     ...(shown.proxy && { proxy: shown.proxy }),
+    ...(shown.hookRows && { hooks: shown.hookRows }),
     ...(options.testTiming && { testTiming: options.testTiming }),
   });
   writeFileSync(resultsPath, resultsPage(shown, shownProblems, targets));
@@ -244,6 +256,9 @@ function keptFigures(saved: SavedResults | undefined, names: readonly Benchmark[
     const key = COLLECTED_KEY[name];
     if (saved?.collected[key] !== undefined) kept[key] = saved.collected[key];
   }
+  // The hook benchmark's rows go with its text.
+  if (names.includes('hooks') && saved?.collected.hookRows !== undefined)
+    kept.hookRows = saved.collected.hookRows;
   return kept as Collected;
 }
 

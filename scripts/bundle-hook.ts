@@ -1,32 +1,96 @@
-// Bundles the hook: a hook process starts on every tool call, and one file holding only what the
-// hook needs loads faster than a tree of modules. What only the helper (or a hook without it) needs,
-// the guard itself, goes into chunks loaded on demand.
-import { basename, dirname, extname } from 'node:path';
+// Bundles the hook: a hook process starts on every tool call, so what it loads is kept to the thin
+// client (read the payload, ask the helper, print its answer) in one script run from V8's code
+// cache (see src/hooks/launch.ts). The guard itself, which only the helper or a hook without it
+// needs, goes into ES modules loaded on demand.
+//
+//   hook.js           the entry (`node hook.js <agent>`): runs hook-client.cjs from the code cache
+//   hook-client.cjs   the client as one script (never loaded by Node's module loader)
+//   hook-handle.js    an event handled in the hook process (no helper)
+//   hook-daemon.js    the helper (`hook serve`)
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { basename, dirname, extname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { build } from 'esbuild';
+import { build, type Plugin } from 'esbuild';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 
+/** The guard's modules the client imports on demand, by the file they are bundled into. */
+const ON_DEMAND: Readonly<Record<string, string>> = {
+  './handle.js': './hook-handle.js',
+  './daemon.js': './hook-daemon.js',
+};
+
 export async function bundleHook(outfile = `${root}dist/hooks/hook.js`): Promise<string> {
-  await build({
-    entryPoints: [`${root}src/hooks/bin.ts`],
-    outdir: dirname(outfile),
-    entryNames: basename(outfile, extname(outfile)),
-    chunkNames: 'hook-[name]-[hash]',
-    splitting: true,
+  const outdir = dirname(outfile);
+  const common = {
     bundle: true,
     platform: 'node',
-    format: 'esm',
     target: 'node20',
     minify: true,
     legalComments: 'none',
     logLevel: 'warning',
+  } as const;
+  await build({
+    ...common,
+    entryPoints: {
+      'hook-handle': `${root}src/hooks/handle.ts`,
+      'hook-daemon': `${root}src/hooks/daemon.ts`,
+    },
+    outdir,
+    chunkNames: 'hook-[name]-[hash]',
+    splitting: true,
+    format: 'esm',
     // CommonJS dependencies (proper-lockfile) call require() for Node's own modules.
     banner: {
       js: "import { createRequire as __narrowingRequire } from 'node:module'; const require = __narrowingRequire(import.meta.url);",
     },
   });
+  const client = await build({
+    ...common,
+    entryPoints: [`${root}src/hooks/bin.ts`],
+    outfile: join(outdir, 'hook-client.cjs'),
+    format: 'cjs',
+    plugins: [onDemand],
+    write: false,
+  });
+  mkdirSync(outdir, { recursive: true });
+  writeFileSync(join(outdir, 'hook-client.cjs'), withImporter(client.outputFiles[0]?.text ?? ''));
+  await build({
+    ...common,
+    entryPoints: [`${root}src/hooks/launch.ts`],
+    outdir,
+    entryNames: basename(outfile, extname(outfile)),
+    format: 'esm',
+  });
   return outfile;
 }
+
+/**
+ * A script run by `vm.Script` has no `import()` of its own (Node's loader for it is experimental and
+ * warns on stderr): the client imports the guard's modules through the function the entry passes it.
+ */
+function withImporter(text: string): string {
+  let found = 0;
+  const replaced = text.replace(/\bimport\((?="\.\/hook-(?:handle|daemon)\.js"\))/g, () => {
+    found += 1;
+    return '__narrowingImport(';
+  });
+  if (found !== Object.keys(ON_DEMAND).length || /\bimport\(/.test(replaced))
+    throw new Error(`the hook client imports what the entry cannot give it (${found} imports replaced)`);
+  return replaced;
+}
+
+/** The client's `import('./handle.js')` and `import('./daemon.js')` load the ES modules built beside it. */
+const onDemand: Plugin = {
+  name: 'narrowing-on-demand',
+  setup(build) {
+    build.onResolve({ filter: /^\.\/(handle|daemon)\.js$/ }, (args) => {
+      const target = ON_DEMAND[args.path];
+      if (target === undefined || args.kind !== 'dynamic-import' || !args.importer.includes('hooks'))
+        return undefined;
+      return { path: target, external: true };
+    });
+  },
+};
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) await bundleHook(process.argv[2]);

@@ -32,6 +32,8 @@ export interface HookBenchOptions {
   /** The bundled hook; default the one beside this module in the build. */
   readonly hook?: string;
   readonly json?: boolean;
+  /** Given what was measured, before it is printed. */
+  readonly onReport?: (report: HookBenchReport) => void;
 }
 
 export interface HookBenchIO {
@@ -62,13 +64,34 @@ const CPU_SLACK_MS = 15;
 const FIRST_EVENT_MS = 1_000;
 const NO_HELPER_P95_MS = 1_000;
 
+/** What one run of the benchmark measured. */
+export interface HookBenchReport {
+  readonly runs: number;
+  readonly constraints: number;
+  readonly rows: readonly HookBenchRow[];
+}
+
+/** Prints the benchmark's rows (a table, or JSON); exit code 0 when every target is met. */
 export async function benchHooks(options: HookBenchOptions, io: HookBenchIO): Promise<number> {
+  const report = await measureHooks(options, io);
+  if (report === undefined) return 2;
+  options.onReport?.(report);
+  if (options.json) io.stdout.write(`${JSON.stringify(report)}\n`);
+  else io.stdout.write(table(report.rows, report.runs));
+  return report.rows.every((row) => row.met) ? 0 : 1;
+}
+
+/** Runs the benchmark; undefined (said on stderr) when there is no bundled hook to time. */
+export async function measureHooks(
+  options: HookBenchOptions,
+  io: Pick<HookBenchIO, 'stderr'>,
+): Promise<HookBenchReport | undefined> {
   const hook = options.hook ?? fileURLToPath(new URL('./hook.js', import.meta.url));
   if (!existsSync(hook)) {
     io.stderr.write(
       `narrowing-guard: ${hook} does not exist: run \`npm run build\` first, or pass --hook <file>\n`,
     );
-    return 2;
+    return undefined;
   }
   const runs = options.runs ?? 21;
   const constraints = options.constraints ?? 40_000;
@@ -77,9 +100,12 @@ export async function benchHooks(options: HookBenchOptions, io: HookBenchIO): Pr
   rows.push(...(await withHelper(hook, 'empty state', runs, 0)));
   rows.push(...(await withHelper(hook, `${size} constraints`, runs, constraints)));
   rows.push(...(await withoutHelper(hook, `${size} constraints`, runs, constraints)));
-  if (options.json) io.stdout.write(`${JSON.stringify({ runs, constraints, rows })}\n`);
-  else io.stdout.write(table(rows, runs));
-  return rows.every((row) => row.met) ? 0 : 1;
+  return { runs, constraints, rows };
+}
+
+/** The rows of the CPU a hook process spends with the helper, beside a bare start (issue #29's row). */
+export function helperCpuRows(rows: readonly HookBenchRow[]): HookBenchRow[] {
+  return rows.filter((row) => row.name.startsWith('helper, ') && row.name.endsWith(': CPU per event'));
 }
 
 /** The helper's scenario: the first events (which start it), then calls interleaved with bare starts. */

@@ -4,13 +4,12 @@
  * away after a while without events. Without it (it cannot start, Windows, `--no-daemon`) each hook
  * process handles its event itself, the same way, only slower.
  */
-import { spawn } from 'node:child_process';
-import { createHash } from 'node:crypto';
 import { existsSync, lstatSync, mkdirSync, readdirSync, statSync } from 'node:fs';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { HookEvent, HookVerdict } from './event.js';
+import { textKey } from './text-key.js';
 
 /** Longest socket path that binds everywhere (Linux allows 107 bytes, macOS 103). */
 const MAX_SOCKET_PATH = 100;
@@ -39,18 +38,15 @@ export interface DaemonRequest {
 
 /** The helper's socket for this state directory, policy and build: a new build or policy gets a helper of its own. */
 export function daemonSocketPath(identity: DaemonIdentity, build = buildStamp()): string {
-  const key = createHash('sha256')
-    .update(
-      JSON.stringify([
-        identity.stateDir,
-        identity.policy ?? '',
-        identity.preset ?? '',
-        identity.store ?? '',
-        build,
-      ]),
-    )
-    .digest('hex')
-    .slice(0, 16);
+  const key = textKey(
+    JSON.stringify([
+      identity.stateDir,
+      identity.policy ?? '',
+      identity.preset ?? '',
+      identity.store ?? '',
+      build,
+    ]),
+  );
   const inState = join(identity.stateDir, `hookd-${key}.sock`);
   if (Buffer.byteLength(inState) <= MAX_SOCKET_PATH) return inState;
   const uid = typeof process.getuid === 'function' ? process.getuid() : 0;
@@ -138,6 +134,8 @@ export function startDaemon(socketPath: string, identity: DaemonIdentity, idleMs
   const env = { ...process.env };
   delete env[DAEMON_STORE_VARIABLE];
   if (identity.store !== undefined) env[DAEMON_STORE_VARIABLE] = identity.store;
+  // Loaded here only: a hook process that finds the helper never starts one.
+  const { spawn } = process.getBuiltinModule('node:child_process');
   const child = spawn(process.execPath, args, { detached: true, stdio: 'ignore', env });
   child.on('error', () => undefined);
   child.unref();

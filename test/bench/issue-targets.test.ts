@@ -47,6 +47,30 @@ describe('the table of performance targets', () => {
     expect(row('fresh process')?.verdict).toBe('not met');
   });
 
+  it("shows the hook's CPU per event with the helper, against a bare start, from `bench hooks`", () => {
+    const cpu = (label: string, extra: number) => ({
+      name: `helper, ${label}: CPU per event`,
+      measured: `+${extra} ms (${60 + extra} / 60 ms)`,
+      target: '≤ +15 ms',
+      met: extra <= 15,
+      figures: { bareCpuMs: 60, hookCpuMs: 60 + extra },
+    });
+    const latency = {
+      name: 'helper, empty state: p50',
+      measured: '1.1×',
+      target: '≤ 1.25×',
+      met: true,
+      figures: {},
+    };
+    const [met] = issueTargetRows({ hooks: [latency, cpu('empty state', 9), cpu('40,000 constraints', 12)] });
+    expect(met).toMatchObject({
+      verdict: 'met',
+      measured: 'empty state: +9 ms (69 / 60 ms); 40,000 constraints: +12 ms (72 / 60 ms)',
+    });
+    const [missed] = issueTargetRows({ hooks: [cpu('empty state', 9), cpu('40,000 constraints', 31)] });
+    expect(missed?.verdict).toBe('not met');
+  });
+
   it('judges `npm test` from the timing file the CI writes, and says when there is none', () => {
     const { dir, remove } = temporaryDir();
     try {

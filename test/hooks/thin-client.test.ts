@@ -1,0 +1,124 @@
+import { spawn } from 'node:child_process';
+import {
+  existsSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  realpathSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildHook, tempProject } from './support.js';
+
+let hook: Awaited<ReturnType<typeof buildHook>>;
+let project: ReturnType<typeof tempProject>;
+/** The hook processes' temporary folder, where the client's code cache is kept. */
+let temporary: string;
+/** Loaded into every hook process: writes the Node modules it loaded to a file named by its pid. */
+let reporter: string;
+
+beforeAll(async () => {
+  hook = await buildHook();
+  project = tempProject();
+  temporary = realpathSync(mkdtempSync(join(tmpdir(), 'narrowing-thin-client-')));
+  reporter = join(temporary, 'report-modules.mjs');
+  writeFileSync(
+    reporter,
+    "import { writeFileSync } from 'node:fs';\n" +
+      "process.on('exit', () => writeFileSync(process.env.MODULES_DIR + '/' + process.pid + '.json', JSON.stringify(process.moduleLoadList)));\n",
+  );
+});
+afterAll(async () => {
+  await project.remove();
+  hook.remove();
+  rmSync(temporary, { recursive: true, force: true });
+});
+
+const SESSION = '5d0c8f1e-2a47-4b9e-8c3d-7f1a6e2b9c40';
+
+/** One Claude Code event through the bundled hook, as the agent runs it; the modules its process loaded. */
+function send(payload: object): Promise<{ stdout: string; stderr: string; modules: string[] }> {
+  const env: NodeJS.ProcessEnv = { ...process.env, TMPDIR: temporary, MODULES_DIR: temporary };
+  // With extra certificates to read, Node loads node:crypto itself before any hook code runs.
+  delete env.NODE_EXTRA_CA_CERTS;
+  const child = spawn(
+    process.execPath,
+    ['--import', reporter, hook.path, 'claude-code', '--idle-ms', '5000'],
+    {
+      env,
+      stdio: ['pipe', 'pipe', 'pipe'],
+    },
+  );
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (chunk) => {
+    stdout += chunk;
+  });
+  child.stderr.on('data', (chunk) => {
+    stderr += chunk;
+  });
+  const timer = setTimeout(() => child.kill('SIGKILL'), 30_000);
+  child.stdin.end(
+    JSON.stringify({
+      session_id: SESSION,
+      transcript_path: join(project.dir, 'transcript.jsonl'),
+      cwd: project.dir,
+      ...payload,
+    }),
+  );
+  return new Promise((resolve) =>
+    child.on('close', () => {
+      clearTimeout(timer);
+      const list = join(temporary, `${child.pid}.json`);
+      const modules = existsSync(list) ? (JSON.parse(readFileSync(list, 'utf8')) as string[]) : [];
+      resolve({ stdout, stderr, modules });
+    }),
+  );
+}
+
+async function waitForHelper(): Promise<void> {
+  const stateDir = join(project.dir, '.narrowing');
+  for (let i = 0; i < 600 && !readdirSync(stateDir).some((name) => name.endsWith('.sock')); i += 1)
+    await new Promise((resolve) => setTimeout(resolve, 50));
+}
+
+// The helper does not run on Windows.
+describe.skipIf(process.platform === 'win32')('the hook process with the helper running', () => {
+  it('relays the event without the guard, node:crypto or node:child_process, from its code cache', async () => {
+    const missing = join(project.dir, 'src/missing.ts');
+    const read = { tool_name: 'Read', tool_input: { file_path: missing } };
+    // The first event finds no helper: it is handled in the process, which starts one.
+    await send({ ...read, hook_event_name: 'PreToolUse', tool_use_id: 'toolu_thin1' });
+    await waitForHelper();
+    await send({
+      ...read,
+      hook_event_name: 'PostToolUseFailure',
+      tool_use_id: 'toolu_thin1',
+      error: 'File does not exist.',
+    });
+    // A hook process that needed the guard would fail without it, and let the call run unchecked.
+    rmSync(join(hook.path, '..', 'hook-handle.js'));
+
+    const denied = await send({ ...read, hook_event_name: 'PreToolUse', tool_use_id: 'toolu_thin2' });
+    expect(denied.stderr).not.toContain('unchecked');
+    expect(JSON.parse(denied.stdout).hookSpecificOutput.permissionDecision).toBe('deny');
+    expect(denied.modules.length).toBeGreaterThan(0);
+    expect(denied.modules).toContain('NativeModule net');
+    expect(
+      denied.modules.filter(
+        (name) => name === 'NativeModule crypto' || name === 'NativeModule child_process',
+      ),
+    ).toEqual([]);
+
+    const caches = readdirSync(join(temporary, `narrowing-guard-${process.getuid?.()}`)).filter((name) =>
+      name.endsWith('.v8cache'),
+    );
+    expect(caches).toHaveLength(1);
+    const cache = statSync(join(temporary, `narrowing-guard-${process.getuid?.()}`, caches[0] as string));
+    expect(cache.mode & 0o777).toBe(0o600);
+  });
+});
