@@ -4,7 +4,8 @@
 if (process.argv[2] === 'hook') {
   import('../dist/hooks/hook.js').catch(failed);
 } else {
-  import('../dist/cli/main.js').then((cli) => cli.main(process.argv.slice(2))).catch(failed);
+  // The command line runs from one bundled script with V8's code cache (see src/cli/start.ts).
+  import('../dist/cli/start.js').then((cli) => cli.startCli(process.argv.slice(2))).catch(failed);
 }
 
 function failed(error) {

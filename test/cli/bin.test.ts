@@ -7,11 +7,16 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 const root = resolve(import.meta.dirname, '..', '..');
 
-/** The real bin script in front of a command entry that fails the way `main` can. */
+/**
+ * The real bin script and start-up in front of a command entry that fails the way `main` can: a
+ * build without the bundle, so the start-up loads the modules.
+ */
 function binFailingWith(dir: string, body: string): string {
   mkdirSync(join(dir, 'bin'), { recursive: true });
   mkdirSync(join(dir, 'dist', 'cli'), { recursive: true });
   copyFileSync(join(root, 'bin', 'narrowing.js'), join(dir, 'bin', 'narrowing.js'));
+  for (const module of ['start.js', 'code-cache.js'])
+    copyFileSync(join(root, 'dist', 'cli', module), join(dir, 'dist', 'cli', module));
   const errors = pathToFileURL(join(root, 'dist', 'core', 'errors.js')).href;
   writeFileSync(
     join(dir, 'dist', 'cli', 'main.js'),

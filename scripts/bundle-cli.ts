@@ -1,0 +1,78 @@
+// Bundles the command line into one script that `bin/narrowing.js` compiles with V8's code cache
+// (see src/cli/code-cache.ts): a fresh `narrowing` process then reads one file instead of resolving
+// and compiling a tree of modules, and on the next start skips compiling what the last one ran.
+// Packages stay outside the bundle, loaded from node_modules as before. The bundle is a classic
+// script (only those take a code cache on Node 20), so two things of a module are rewritten in
+// each source: `import.meta.url` becomes the address the module has in the build beside the bundle,
+// so paths made from it are the same; `import()` of a package or of a computed address goes through
+// the loader's own `import()`, since a compiled script has none.
+import { readFile } from 'node:fs/promises';
+import { relative, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { build, type Plugin } from 'esbuild';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const src = resolve(root, 'src');
+
+/** A dynamic import whose specifier is not a relative path written out: a package, a `node:` module, a variable. */
+const OUTSIDE_IMPORT = /\bimport\(\s*(?=(?:\/\*[^*]*\*\/\s*)?(?:['"`](?![./])|[A-Za-z_$]))/g;
+
+/**
+ * Packages compiled into the bundle, and so into its cache: those most commands load. The others
+ * (the MCP SDK, the optional peers, what one command alone needs) load from node_modules when used.
+ */
+const BUNDLED_PACKAGES = new Set(['commander', 'yaml', 'zod', 'unbash', 'proper-lockfile', 'smol-toml', 'picocolors']);
+
+const onlySomePackages: Plugin = {
+  name: 'only-some-packages',
+  setup(context) {
+    context.onResolve({ filter: /^[^./]/ }, (args) => {
+      if (args.path.startsWith('node:')) return { path: args.path, external: true };
+      const [scope = '', name = ''] = args.path.split('/');
+      const packageName = scope.startsWith('@') ? `${scope}/${name}` : scope;
+      // Inside a bundled package, what it requires is bundled with it (its own dependencies).
+      if (BUNDLED_PACKAGES.has(packageName) || args.importer.includes('/node_modules/')) return undefined;
+      return { path: args.path, external: true };
+    });
+  },
+};
+
+const asInTheBuild: Plugin = {
+  name: 'as-in-the-build',
+  setup(context) {
+    context.onLoad({ filter: /\.ts$/ }, async (args) => {
+      if (!args.path.startsWith(`${src}/`)) return undefined;
+      const built = relative(src, args.path).split('\\').join('/').replace(/\.ts$/, '.js');
+      const text = await readFile(args.path, 'utf8');
+      const contents = text
+        .replaceAll('import.meta.url', `new URL(${JSON.stringify(built)}, __narrowingDist).href`)
+        .replace(OUTSIDE_IMPORT, '__narrowingImport(');
+      return { contents, loader: 'ts' };
+    });
+  },
+};
+
+export async function bundleCli(outfile = `${root}dist/cli/narrowing.cjs`): Promise<string> {
+  const result = await build({
+    entryPoints: [`${root}src/cli/main.ts`],
+    outfile,
+    bundle: true,
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
+    // Names are kept, so that a stack trace still says which function failed.
+    minifyWhitespace: true,
+    minifySyntax: true,
+    legalComments: 'none',
+    logLevel: 'warning',
+    metafile: true,
+    plugins: [onlySomePackages, asInTheBuild],
+  });
+  const stray = Object.keys(result.metafile.inputs).filter(
+    (input) => !input.startsWith(relative(root, src)) && !input.includes('node_modules/'),
+  );
+  if (stray.length > 0) throw new Error(`the command line's bundle took files from outside src/ and node_modules/: ${stray.join(', ')}`);
+  return outfile;
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) await bundleCli(process.argv[2]);
