@@ -147,17 +147,24 @@ function hook(
   fields: object,
   collector = endpoint,
 ): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const child = spawn(process.execPath, [bin, 'hook', 'claude-code', ...args, '--idle-ms', '5000'], {
-    cwd: dir,
-    env: {
-      ...process.env,
-      CLAUDE_PROJECT_DIR: dir,
-      NODE_OPTIONS: OTLP_SETUP,
-      OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: collector,
-      OTEL_SERVICE_NAME: 'claude-code-hook',
+  // A deadline of 20 s unless the test sets one: on a loaded machine a hook process alone can take
+  // longer than the default 5 s, and a hook past its deadline exits without its spans.
+  const deadline = args.includes('--deadline-ms') ? [] : ['--deadline-ms', '20000'];
+  const child = spawn(
+    process.execPath,
+    [bin, 'hook', 'claude-code', ...args, ...deadline, '--idle-ms', '5000'],
+    {
+      cwd: dir,
+      env: {
+        ...process.env,
+        CLAUDE_PROJECT_DIR: dir,
+        NODE_OPTIONS: OTLP_SETUP,
+        OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: collector,
+        OTEL_SERVICE_NAME: 'claude-code-hook',
+      },
+      stdio: ['pipe', 'pipe', 'pipe'],
     },
-    stdio: ['pipe', 'pipe', 'pipe'],
-  });
+  );
   let stdout = '';
   let stderr = '';
   child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
@@ -303,9 +310,10 @@ describe.runIf(existsSync(join(root, 'dist', 'hooks', 'hook.js')))(
       const dir = project();
       const down = await closedEndpoint();
       await failThenRetry(dir, ['--otel'], down);
+      // Under the OTLP exporter's own 10 s of retries, with room for a loaded machine.
       const run = await hook(
         dir,
-        ['--otel'],
+        ['--otel', '--deadline-ms', '8000'],
         { hook_event_name: 'PreToolUse', tool_use_id: 'toolu_03' },
         down,
       );
