@@ -109,12 +109,20 @@ function migrateOlderRows(db: Database): void {
 }
 type Statement = BetterSqlite3.Statement;
 
+/**
+ * The better-sqlite3 to install on a Node version: 13 from Node 22 on (12 aborts at exit on Node 24),
+ * 12 on Node 20 (13 does not run there).
+ */
+export function betterSqliteRange(nodeVersion: string = process.versions.node): string {
+  return Number(nodeVersion.split('.')[0]) >= 22 ? '^13.2.0' : '^12.11.1';
+}
+
 /** Opens (and creates) the database. Needs the optional peer `better-sqlite3`. */
 export async function openSqliteStore(options: SqliteStoreOptions): Promise<SqliteStore> {
   const driver = await importOptionalPeer<{ default: typeof BetterSqlite3 }>(
     'better-sqlite3',
     'sqlite',
-    '^12.11.1',
+    betterSqliteRange(),
   );
   prepareFolderFor(options.path);
   ensurePrivateFile(options.path);

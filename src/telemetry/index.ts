@@ -64,8 +64,27 @@ function installedApi(): OtelApi | undefined {
   }
 }
 
-/** A short-lived process (a hook) must hand its spans over before it exits. */
-async function forceFlush(provider: OtelTracerProvider): Promise<void> {
+/**
+ * How long a flush may hold the process that asked for it. A Collector on the same machine takes a
+ * few milliseconds; one that is down or unreachable makes an OTLP exporter retry for its whole
+ * timeout (10 s by default), which would make a hook miss its deadline and the agent's call go
+ * unchecked. Past this, the spans are left to the exporter and the guard goes on.
+ */
+export const FLUSH_LIMIT_MS = 2000;
+
+/** A short-lived process (a hook) must hand its spans over before it exits, within `limitMs`. */
+export async function forceFlush(provider: OtelTracerProvider, limitMs = FLUSH_LIMIT_MS): Promise<void> {
   const actual = provider.getDelegate?.() ?? provider;
-  await actual.forceFlush?.();
+  const flushed = actual.forceFlush?.();
+  if (flushed === undefined) return;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const limit = new Promise<void>((resolve) => {
+    timer = setTimeout(resolve, limitMs);
+  });
+  try {
+    // An exporter's failure is the SDK's to report; a guard never fails for want of a backend.
+    await Promise.race([flushed.catch(() => undefined), limit]);
+  } finally {
+    clearTimeout(timer);
+  }
 }

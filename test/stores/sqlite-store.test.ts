@@ -5,7 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { isNarrowingError } from '../../src/core/errors.js';
 import type { PersistedState } from '../../src/core/types.js';
 import { importOptionalPeer } from '../../src/stores/optional-peer.js';
-import { openSqliteStore, type SqliteStore } from '../../src/stores/sqlite-store.js';
+import { betterSqliteRange, openSqliteStore, type SqliteStore } from '../../src/stores/sqlite-store.js';
 import { runScript } from './run-node.js';
 import { missingFile, stateOf, temporaryDir } from './sample-state.js';
 
@@ -158,5 +158,13 @@ describe('optional store drivers', () => {
     );
     expect(isNarrowingError(error) && error.code).toBe('STORE_UNAVAILABLE');
     expect((error as Error).message).toContain('npm install narrowing-test-no-such-driver@^1.0.0');
+  });
+
+  it('names better-sqlite3 13 from Node 22 on and 12 on Node 20', () => {
+    expect([
+      betterSqliteRange('20.19.0'),
+      betterSqliteRange('22.12.0'),
+      betterSqliteRange('24.21.0'),
+    ]).toEqual(['^12.11.1', '^13.2.0', '^13.2.0']);
   });
 });
