@@ -31,6 +31,11 @@ export function tempProject(): { readonly dir: string; readonly remove: () => Pr
 
 /** Helpers started by a test stop soon after its last event even if nothing stops them. */
 const HELPER_IDLE = ['--idle-ms', '5000'];
+/**
+ * A test of a verdict is not a test of speed: on a loaded machine a check is given this long before
+ * it "proceeds unchecked" (under the 20 s a run is killed after). Tests of the deadline set their own.
+ */
+const VERDICT_DEADLINE = ['--deadline-ms', '15000'];
 
 export interface HookRun {
   readonly code: number | null;
@@ -47,7 +52,8 @@ export function runHookProcess(
   payload: unknown,
   { cwd }: { cwd?: string } = {},
 ): Promise<HookRun> {
-  const child = spawn(process.execPath, [hook, ...args, ...HELPER_IDLE], {
+  const deadline = args.includes('--deadline-ms') ? [] : VERDICT_DEADLINE;
+  const child = spawn(process.execPath, [hook, ...args, ...HELPER_IDLE, ...deadline], {
     cwd,
     stdio: ['pipe', 'pipe', 'pipe'],
   });
