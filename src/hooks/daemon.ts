@@ -15,14 +15,13 @@ import { dirname } from 'node:path';
 import type { PresetName } from '../core/policy.js';
 import { openGuard, resolveGuardPolicy, type StoreOption } from '../guard/open.js';
 import type { GuardSession } from '../guard/session.js';
-import { withSessionState } from '../guard/session-state.js';
 import { withFileLock } from '../node/lock.js';
 import { stateLayout } from '../node/state-dir.js';
 import { createFileStore, type FileStore } from '../stores/file-store.js';
 import { withRolloutEvidence } from './codex-rollout.js';
 import type { DaemonRequest } from './daemon-client.js';
 import type { HookVerdict } from './event.js';
-import { applyHookEvent } from './handle.js';
+import { applyHookEvent, inSessionTurn } from './handle.js';
 import { type HeldCall, ParallelCalls } from './parallel-calls.js';
 import { MAX_PAYLOAD_BYTES } from './payload.js';
 
@@ -95,10 +94,11 @@ export async function serveHooks(options: DaemonOptions): Promise<void> {
     const open = guard;
     // What the payload left out and the agent's session log holds (Codex's exit statuses).
     const event = await withRolloutEvidence(request.event);
-    const verdict = await withSessionState(
+    const verdict = await inSessionTurn(
       open,
+      event,
       (session) => applyHookEvent(open, event, session, { failClosed: request.failClosed === true }, quiet),
-      { sessionId: request.event.sessionId, onProblem: quiet },
+      quiet,
     );
     // Written before the answer: the agent acts on it, so it must outlive this process.
     await open.flush();

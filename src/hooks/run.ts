@@ -41,7 +41,7 @@ const DEFAULT_DEADLINE_MS = 5_000;
  * exits once the outcome is written. Past the longest waits for the locks involved; below every
  * agent's own hook timeout (60 s and more).
  */
-const SAVE_LIMIT_MS = 30_000;
+const SAVE_LIMIT_MS = 50_000;
 /** What the hook keeps of its deadline, past the longest hold, to answer (and the helper to check). */
 const HOLD_MARGIN_MS = 1_000;
 /** The exit code every agent reads as "refuse this call", the reason on stderr. */

@@ -45,12 +45,12 @@ export interface HookRun {
   readonly json: Record<string, unknown> | undefined;
 }
 
-/** Runs the hook as an agent does: a process of its own, the event on stdin. Killed after 20 s. */
+/** Runs the hook as an agent does: a process of its own, the event on stdin. Killed after 20 s (`killAfterMs`). */
 export function runHookProcess(
   hook: string,
   args: readonly string[],
   payload: unknown,
-  { cwd }: { cwd?: string } = {},
+  { cwd, killAfterMs = 20_000 }: { cwd?: string; killAfterMs?: number } = {},
 ): Promise<HookRun> {
   const deadline = args.includes('--deadline-ms') ? [] : VERDICT_DEADLINE;
   const child = spawn(process.execPath, [hook, ...args, ...HELPER_IDLE, ...deadline], {
@@ -65,7 +65,7 @@ export function runHookProcess(
   child.stderr.on('data', (chunk) => {
     stderr += chunk;
   });
-  const timer = setTimeout(() => child.kill('SIGKILL'), 20_000);
+  const timer = setTimeout(() => child.kill('SIGKILL'), killAfterMs);
   child.stdin.end(typeof payload === 'string' ? payload : JSON.stringify(payload));
   return new Promise((resolve) => {
     child.on('close', (code) => {
