@@ -626,6 +626,97 @@ const ATTACKS: readonly Attack[] = [
       return seen === 0 ? `each repository has its own prefix (${prefixes})` : { failed: `the other repository loaded ${seen} bans under ${prefixes}` };
     },
   },
+  {
+    name: 'hook outcome whose saving outlasts the deadline',
+    run: async (dir) => {
+      const project = join(dir, 'project');
+      const state = stateDir(dir);
+      const { runHook } = await import('../src/hooks/run.js');
+      const { sessionStatePath } = await import('../src/guard/session-state.js');
+      // A live process (this one) holds the session's lock past the hook's deadline.
+      const session = sessionStatePath(state, 'rt-late');
+      mkdirSync(`${session}.lock`, { recursive: true });
+      writeFileSync(`${session}.lock.owner`, JSON.stringify({ pid: process.pid, host: hostname() }));
+      setTimeout(() => {
+        rmSync(`${session}.lock`, { recursive: true, force: true });
+        rmSync(`${session}.lock.owner`, { force: true });
+      }, 1_000);
+      const path = join(project, 'src/late.ts');
+      const payload = {
+        session_id: 'rt-late',
+        cwd: project,
+        hook_event_name: 'PostToolUseFailure',
+        tool_name: 'Read',
+        tool_input: { file_path: path },
+        tool_use_id: 'toolu_late',
+        error: `File does not exist: ${path}`,
+      };
+      const err: string[] = [];
+      const streams = {
+        stdin: (async function* () {
+          yield JSON.stringify(payload);
+        })(),
+        stdout: { write: () => true },
+        stderr: { write: (text: string) => err.push(text) },
+      };
+      await runHook('claude-code', streams, { daemon: false, stateDir: state, deadlineMs: 200 });
+      // The agent takes the exit as the receipt: the outcome must be on file by then.
+      const saved = existsSync(join(state, 'state.json')) && readFileSync(join(state, 'state.json'), 'utf8').includes('late.ts');
+      return saved ? 'saved before the hook returned, past its 200 ms deadline' : { failed: `not on file when the hook returned: ${err.join('')}` };
+    },
+  },
+  {
+    name: 'hook whose state folder cannot be made',
+    run: async (dir) => {
+      const { runHook } = await import('../src/hooks/run.js');
+      const blocked = join(dir, 'not-a-folder');
+      writeFileSync(blocked, '');
+      const payload = {
+        session_id: 'rt-memory',
+        cwd: dir,
+        hook_event_name: 'PostToolUseFailure',
+        tool_name: 'Read',
+        tool_input: { file_path: join(dir, 'a.ts') },
+        tool_use_id: 'toolu_memory',
+        error: 'File does not exist.',
+      };
+      const err: string[] = [];
+      const streams = {
+        stdin: (async function* () {
+          yield JSON.stringify(payload);
+        })(),
+        stdout: { write: () => true },
+        stderr: { write: (text: string) => err.push(text) },
+      };
+      const started = Date.now();
+      await runHook('claude-code', streams, { daemon: false, stateDir: join(blocked, '.narrowing') });
+      const took = Date.now() - started;
+      const text = err.join('');
+      return text.includes('in memory') && !text.includes('unchecked') && took < 3_000
+        ? `handled in memory in ${took} ms, with one warning`
+        : { failed: `${took} ms: ${text}` };
+    },
+  },
+  {
+    name: 'agent tool that ignores its AbortSignal',
+    run: async () => {
+      const { createAgent, defineTool } = await import('../src/agent/index.js');
+      const { startScriptedServer } = await import('../test/agent/support/openai-server.js');
+      const { createOpenAICompatible } = await import('@ai-sdk/openai-compatible');
+      const deaf = defineTool({ name: 'deploy', inputSchema: { type: 'object' }, execute: () => new Promise(() => {}) });
+      const server = await startScriptedServer([{ toolCalls: [{ name: 'deploy', args: {} }] }]);
+      const model = createOpenAICompatible({ name: 'scripted', baseURL: server.baseURL }).chatModel('scripted');
+      const agent = await createAgent({ model, tools: [deaf], guard: { store: 'memory' }, budget: { timeoutMs: 1_000 } });
+      const started = Date.now();
+      const result = await agent.run('Deploy.');
+      const took = Date.now() - started;
+      await agent.close();
+      await server.close();
+      return result.state === 'timed_out' && took < 4_000
+        ? `the run returned after ${took} ms, the tool reported abandoned`
+        : { failed: `${result.state} after ${took} ms` };
+    },
+  },
   ...MCP_ATTACKS,
 ];
 

@@ -35,6 +35,9 @@ describe('the red team script', () => {
       'URL with a password inside a read path',
       "tool error posing as the guard's refusal",
       'one guard shared by two users of a server',
+      'hook outcome whose saving outlasts the deadline',
+      'hook whose state folder cannot be made',
+      'agent tool that ignores its AbortSignal',
       ...(redisInstalled
         ? [
             'malformed Redis entry under the id an agent learns next',

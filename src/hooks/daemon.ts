@@ -15,14 +15,13 @@ import { dirname } from 'node:path';
 import type { PresetName } from '../core/policy.js';
 import { openGuard, resolveGuardPolicy, type StoreOption } from '../guard/open.js';
 import type { GuardSession } from '../guard/session.js';
-import { withSessionState } from '../guard/session-state.js';
 import { withFileLock } from '../node/lock.js';
 import { stateLayout } from '../node/state-dir.js';
 import { createFileStore, type FileStore } from '../stores/file-store.js';
 import { withRolloutEvidence } from './codex-rollout.js';
 import type { DaemonRequest } from './daemon-client.js';
 import type { HookVerdict } from './event.js';
-import { applyHookEvent } from './handle.js';
+import { applyHookEvent, inSessionTurn } from './handle.js';
 import { type HeldCall, ParallelCalls } from './parallel-calls.js';
 import { MAX_PAYLOAD_BYTES } from './payload.js';
 
@@ -43,6 +42,8 @@ const DEFAULT_IDLE_MS = 10 * 60 * 1000;
 const MAX_REQUEST_CHARS = 2 * MAX_PAYLOAD_BYTES;
 /** The request that stops the helper at once (what `stopDaemons` sends). */
 const STOP = '{"stop":true}';
+/** How long a stopping helper waits for the event of a hook that has connected but not sent it yet. */
+const STOP_GRACE_MS = 1_000;
 
 /** Serves until idle or stopped; resolves when the helper has stopped. */
 export async function serveHooks(options: DaemonOptions): Promise<void> {
@@ -58,7 +59,8 @@ export async function serveHooks(options: DaemonOptions): Promise<void> {
     stopNow = resolve;
   });
   let lastEvent = Date.now();
-  let stopping = false;
+  /** Set once the guard is closing: nothing is handled after it. */
+  let closing = false;
   const quiet = () => undefined;
   /** Identical calls the agent runs in parallel: a duplicate waits for the first's end. */
   const parallel = new ParallelCalls();
@@ -92,10 +94,11 @@ export async function serveHooks(options: DaemonOptions): Promise<void> {
     const open = guard;
     // What the payload left out and the agent's session log holds (Codex's exit statuses).
     const event = await withRolloutEvidence(request.event);
-    const verdict = await withSessionState(
+    const verdict = await inSessionTurn(
       open,
+      event,
       (session) => applyHookEvent(open, event, session, { failClosed: request.failClosed === true }, quiet),
-      { sessionId: request.event.sessionId, onProblem: quiet },
+      quiet,
     );
     // Written before the answer: the agent acts on it, so it must outlive this process.
     await open.flush();
@@ -103,12 +106,18 @@ export async function serveHooks(options: DaemonOptions): Promise<void> {
   };
 
   const connections = new Set<Socket>();
+  /** Hooks waiting for an answer (a stop request excepted): a stopping helper answers them first. */
+  const unanswered = new Set<Socket>();
   /** Who asked the helper to stop: told so, with its pid, once it has written everything. */
   const stopRequests: Socket[] = [];
   server.on('connection', (socket: Socket) => {
     lastEvent = Date.now();
     connections.add(socket);
-    socket.on('close', () => connections.delete(socket));
+    unanswered.add(socket);
+    socket.on('close', () => {
+      connections.delete(socket);
+      unanswered.delete(socket);
+    });
     let text = '';
     socket.setEncoding('utf8');
     socket.on('error', quiet);
@@ -124,11 +133,12 @@ export async function serveHooks(options: DaemonOptions): Promise<void> {
         if (line === STOP) {
           // Answered once everything is written and the socket is gone (see below).
           stopRequests.push(socket);
-          stopping = true;
+          unanswered.delete(socket);
           stopNow();
           return;
         }
-        if (stopping) return void socket.destroy();
+        // Received before the stop, so handled and written before the helper goes (see `drained`).
+        if (closing) return void socket.destroy();
         let verdict: HookVerdict | undefined;
         try {
           const coalesced = held && parallel.answer(guard, held);
@@ -141,6 +151,7 @@ export async function serveHooks(options: DaemonOptions): Promise<void> {
             `${JSON.stringify({ error: error instanceof Error ? error.message : String(error) })}\n`,
           );
         }
+        unanswered.delete(socket);
         if (request && !held) parallel.checked(request.event, verdict);
         lastEvent = Date.now();
       };
@@ -154,10 +165,22 @@ export async function serveHooks(options: DaemonOptions): Promise<void> {
     });
   });
 
-  const onSignal = () => {
-    stopping = true;
-    stopNow();
+  /**
+   * Resolves once every event received is answered: the queue, and the requests of connections still
+   * arriving (a hook that has connected but not yet sent its event gets `STOP_GRACE_MS` to send it).
+   */
+  const drained = async () => {
+    const graceEnds = Date.now() + STOP_GRACE_MS;
+    for (;;) {
+      const last = queue;
+      await last;
+      if (last !== queue) continue;
+      if (unanswered.size === 0 || Date.now() >= graceEnds) return;
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
   };
+
+  const onSignal = () => stopNow();
   if (options.handleSignals !== false) {
     process.once('SIGTERM', onSignal);
     process.once('SIGINT', onSignal);
@@ -170,10 +193,11 @@ export async function serveHooks(options: DaemonOptions): Promise<void> {
   );
   await stopped;
   clearInterval(timer);
-  stopping = true;
   const closed = new Promise<void>((resolve) => server.close(() => resolve()));
-  // What the guard holds is written before the helper goes: a stopped helper has saved everything.
-  await queue;
+  // Every event received is handled and written before the helper goes, and what the guard holds
+  // too: a hook waiting for its answer was not told to retry, so its outcome is this helper's to save.
+  await drained();
+  closing = true;
   await guard?.close();
   // Nothing is written after this: the pid lets `stopDaemons` wait for the process to be gone.
   for (const socket of stopRequests) {

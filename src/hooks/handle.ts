@@ -5,7 +5,7 @@
  */
 import { hostToolAnnotations } from '../adapters/tool-call/host-tools.js';
 import { createToolCallAdapter, toolCallToOutcome, toolCallToProposal } from '../adapters/tool-call/index.js';
-import type { NarrowingError } from '../core/errors.js';
+import { NarrowingError } from '../core/errors.js';
 import type { PresetName } from '../core/policy.js';
 import type { Clock } from '../core/types.js';
 import { checkSafely, recordSafely } from '../guard/guarded-call.js';
@@ -75,15 +75,47 @@ export async function handleHookEvent(received: HookEvent, options: HookOptions 
     onProblem: report,
   });
   try {
-    return await withSessionState(
+    return await inSessionTurn(
       guard,
+      event,
       (session) => applyHookEvent(guard, event, session, options, report),
-      {
-        onProblem: report,
-      },
+      report,
     );
   } finally {
     await guard.close();
+  }
+}
+
+/** A session's turn when nothing is kept between processes (state in memory only): this event's alone. */
+const MEMORY_ONLY_TURN: SessionStateContext = {
+  resumed: false,
+  restart: () => undefined,
+  firstTime: () => true,
+};
+/** Rounds of waiting for a session's lock an outcome gets (each up to the lock's own wait, 11 s). */
+const RECORD_LOCK_ROUNDS = 3;
+
+/**
+ * Runs `work` in the session's turn (see `withSessionState`). An outcome is not given up because
+ * many processes of the session queue for its lock: it waits more rounds, within the hook's limit
+ * to save. With the state in memory only (no folder could be made), the event is handled alone.
+ */
+export async function inSessionTurn<T>(
+  guard: GuardSession,
+  event: HookEvent,
+  work: (session: SessionStateContext) => T | Promise<T>,
+  report: (message: string) => void,
+): Promise<T> {
+  const rounds = event.action.type === 'before-call' ? 1 : RECORD_LOCK_ROUNDS;
+  for (let round = 1; ; round += 1) {
+    try {
+      return await withSessionState(guard, work, { sessionId: event.sessionId, onProblem: report });
+    } catch (error) {
+      // Refused before `work` ran: the guard keeps its sessions nowhere (no folder, no table).
+      if (guard.stateDir === undefined && error instanceof NarrowingError && error.code === 'USAGE')
+        return work(MEMORY_ONLY_TURN);
+      if ((error as NodeJS.ErrnoException).code !== 'ELOCKED' || round >= rounds) throw error;
+    }
   }
 }
 

@@ -24,7 +24,8 @@ Options:
   --state-dir DIR    state directory (default: .narrowing at the root of the payload's project)
   --store STORE      file (default), sqlite, or a redis:// URL
   --fail-closed      refuse a call the guard could not check (default: let it run)
-  --deadline-ms N    the hook process answers and exits within N ms (default 5000)
+  --deadline-ms N    a check before a call is answered, and its process ends, within N ms (default
+                     5000); an outcome after a call is saved before the process ends (up to 50 s)
   --no-daemon        handle the event in this process instead of asking the helper
   --otel             emit OpenTelemetry spans for each verdict from this process (implies --no-daemon;
                      needs @opentelemetry/api and an SDK registered, see docs/visibility.md)

@@ -13,7 +13,11 @@ import { MAX_PAYLOAD_BYTES } from './payload.js';
 import { HOOK_PROTOCOLS } from './protocols.js';
 
 export interface RunHookOptions extends HookOptions {
-  /** After this many milliseconds the hook answers without the guard (fail open or closed). Default 5000. */
+  /**
+   * After this many milliseconds a check before a call is answered without the guard (fail open or
+   * closed) and the process ends. An event after a call is still saved before the process ends.
+   * Default 5000.
+   */
   readonly deadlineMs?: number;
   /**
    * Ask the project's hook helper, starting it when it is not running (default true; never on
@@ -31,6 +35,13 @@ export interface HookStreams {
 }
 
 const DEFAULT_DEADLINE_MS = 5_000;
+/**
+ * How long an event that only records (after a call, a new prompt, a session start) may take to be
+ * saved, whatever the deadline: the agent takes the process's exit as the outcome's receipt, so it
+ * exits once the outcome is written. Past the longest waits for the locks involved; below every
+ * agent's own hook timeout (60 s and more).
+ */
+const SAVE_LIMIT_MS = 50_000;
 /** What the hook keeps of its deadline, past the longest hold, to answer (and the helper to check). */
 const HOLD_MARGIN_MS = 1_000;
 /** The exit code every agent reads as "refuse this call", the reason on stderr. */
@@ -69,11 +80,15 @@ export async function runHook(
     return 0;
   };
   const deadline = options.deadlineMs ?? DEFAULT_DEADLINE_MS;
-  let timer: NodeJS.Timeout | undefined;
-  // The deadline counts from the start: reading stdin, asking the helper, or handling the event here.
-  const late = new Promise<'late'>((resolve) => {
-    timer = setTimeout(() => resolve('late'), deadline);
-  });
+  const timers: NodeJS.Timeout[] = [];
+  const after = (ms: number) =>
+    new Promise<'late'>((resolve) => {
+      timers.push(setTimeout(() => resolve('late'), ms));
+    });
+  // Both count from the start: reading stdin, asking the helper, or handling the event here.
+  const late = after(deadline);
+  const saveLimit = Math.max(deadline, SAVE_LIMIT_MS);
+  const givenUp = after(saveLimit);
   try {
     const work = (async () => {
       const payload = parsePayload(await readBounded(streams.stdin));
@@ -82,14 +97,28 @@ export async function runHook(
     })();
     // The work goes on after a late answer (bin.ts ends the process); its failure is not reported twice.
     work.catch(() => undefined);
-    const verdict = await Promise.race([work, late]);
-    if (verdict === 'late') return fault(`the guard took longer than ${deadline} ms`);
+    let verdict = await Promise.race([work, late]);
+    // The deadline bounds how long a check keeps the agent waiting; an outcome is saved before the exit.
+    if (verdict === 'late' && event !== undefined && onlyRecords(event))
+      verdict = await Promise.race([work, givenUp]);
+    if (verdict === 'late') {
+      const limit = event !== undefined && onlyRecords(event) ? saveLimit : deadline;
+      return fault(`the guard took longer than ${limit} ms`);
+    }
     return answer(verdict);
   } catch (error) {
     return fault(`the hook failed: ${error instanceof Error ? error.message : String(error)}`);
   } finally {
-    if (timer !== undefined) clearTimeout(timer);
+    for (const timer of timers) clearTimeout(timer);
   }
+}
+
+/**
+ * An event the agent does not wait on to run a call (after a call, a new prompt, a compaction, a
+ * session's start): its effect is saved however long that takes, up to `SAVE_LIMIT_MS`.
+ */
+function onlyRecords(event: HookEvent): boolean {
+  return event.action.type !== 'before-call';
 }
 
 function parsePayload(text: string): unknown {
@@ -208,10 +237,12 @@ async function verdictFor(event: HookEvent, options: RunHookOptions): Promise<Ho
       const deadline = options.deadlineMs ?? DEFAULT_DEADLINE_MS;
       // A duplicate of a call in flight is held no longer than leaves time to answer within the deadline.
       const holdMs = Math.max(0, deadline - HOLD_MARGIN_MS);
+      // The helper answers an outcome once it is written: that answer is worth waiting for.
+      const waitMs = onlyRecords(event) ? Math.max(deadline, SAVE_LIMIT_MS) : deadline;
       return await askDaemon(
         socket,
         { event, ...(options.failClosed && { failClosed: true }), ...(holdMs > 0 && { holdMs }) },
-        deadline,
+        waitMs,
       );
     } catch (error) {
       if (!(error instanceof NoDaemonError)) throw error;

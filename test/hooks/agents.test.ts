@@ -165,7 +165,7 @@ describe('narrowing-guard hook cursor', () => {
       file_path: join(dir, 'src/env.ts'),
       content: '',
     };
-    await send({
+    const learned = await send({
       ...base(dir),
       hook_event_name: 'postToolUseFailure',
       tool_name: 'Read',
@@ -173,10 +173,13 @@ describe('narrowing-guard hook cursor', () => {
       error_message: 'File not found',
       failure_type: 'error',
     });
+    expect(learned.stderr).toBe('');
     expect(
       await send({ ...base(dir), hook_event_name: 'beforeSubmitPrompt', prompt: 'try again' }),
-    ).toMatchObject({ json: { continue: true } });
-    expect((await send(read)).json).toEqual({
+    ).toMatchObject({ json: { continue: true }, stderr: '' });
+    const again = await send(read);
+    expect(again.stderr).toBe('');
+    expect(again.json).toEqual({
       permission: 'deny',
       agent_message: expect.any(String),
       user_message: expect.any(String),

@@ -1,4 +1,4 @@
-import { rmSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildHook, type HookRun, runHookProcess, tempProject } from './support.js';
@@ -266,17 +266,28 @@ describe('narrowing-guard hook claude-code', () => {
 
   it('fails open when the guard breaks, and says why on stderr', async () => {
     const session = claudeSession();
-    rmSync(join(session.dir, '.narrowing'), { recursive: true });
-    writeFileSync(join(session.dir, '.narrowing'), 'not a directory\n');
-    const run = await session.pre('Bash', { command: 'npm test' });
+    // A policy that cannot be read: the guard cannot open (a state folder that cannot be made only
+    // leaves it in memory, see burst.test.ts).
+    const policy = join(session.dir, 'policy.yaml');
+    writeFileSync(policy, 'preset: [unclosed\n');
+    const run = await session.send(
+      {
+        ...session.base(),
+        hook_event_name: 'PreToolUse',
+        tool_name: 'Bash',
+        tool_input: { command: 'npm test' },
+        tool_use_id: 'toolu_broken',
+      },
+      ['--policy', policy],
+    );
     expect(run).toMatchObject({ code: 0, stdout: '' });
     expect(run.stderr).toMatch(/narrowing-guard: .*the call proceeds unchecked/);
   });
 
   it('refuses the call a broken guard could not check when run with --fail-closed', async () => {
     const session = claudeSession();
-    rmSync(join(session.dir, '.narrowing'), { recursive: true });
-    writeFileSync(join(session.dir, '.narrowing'), 'not a directory\n');
+    const policy = join(session.dir, 'policy.yaml');
+    writeFileSync(policy, 'preset: [unclosed\n');
     const run = await session.send(
       {
         ...session.base(),
@@ -285,7 +296,7 @@ describe('narrowing-guard hook claude-code', () => {
         tool_input: { command: 'ls' },
         tool_use_id: 'toolu_x',
       },
-      ['--fail-closed'],
+      ['--fail-closed', '--policy', policy],
     );
     expect(run.code).toBe(0);
     expect(denied(run)).toContain('could not check this call');

@@ -1,8 +1,10 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runForget } from '../../src/cli/commands/forget.js';
+import { sessionStatePath } from '../../src/guard/session-state.js';
 import { daemonSocketPath, stopDaemons } from '../../src/hooks/daemon-client.js';
 import { buildHook, runHookProcess, tempProject } from './support.js';
 
@@ -37,6 +39,17 @@ function startHelper(socket: string, stateDir: string): ChildProcess {
   );
   helpers.push(helper);
   return helper;
+}
+
+/** Holds the test session's lock as a live process (this test) would; returns its release. */
+function holdSessionLock(stateDir: string): () => void {
+  const session = sessionStatePath(stateDir, 'cc-helper');
+  mkdirSync(`${session}.lock`, { recursive: true });
+  writeFileSync(`${session}.lock.owner`, JSON.stringify({ pid: process.pid, host: hostname() }));
+  return () => {
+    rmSync(`${session}.lock`, { recursive: true, force: true });
+    rmSync(`${session}.lock.owner`, { force: true });
+  };
 }
 
 async function until(test: () => boolean, timeoutMs = 15_000): Promise<void> {
@@ -95,6 +108,50 @@ describe('the hook helper', () => {
     expect(helper.exitCode).toBe(0);
     expect(existsSync(socket)).toBe(false);
     expect(readFileSync(join(stateDir, 'state.json'), 'utf8')).toContain('docs/setup.md');
+  });
+
+  it('answers an event it could not handle within the deadline only once it is written', async () => {
+    const { dir, stateDir, socket } = project();
+    const helper = startHelper(socket, stateDir);
+    await until(() => existsSync(socket));
+    const release = holdSessionLock(stateDir);
+    const { before, failed } = events(dir);
+    const learning = runHookProcess(hook.path, ['claude-code', '--deadline-ms', '300'], failed);
+    await new Promise((resolve) => setTimeout(resolve, 1_200));
+    release();
+    const learned = await learning;
+    expect(learned.stderr).not.toContain('proceeds unchecked');
+    helper.kill('SIGKILL');
+    await exited(helper);
+    const again = await runHookProcess(hook.path, ['claude-code', '--no-daemon'], before);
+    expect(again.json).toMatchObject({ hookSpecificOutput: { permissionDecision: 'deny' } });
+  });
+
+  it('at SIGTERM still handles and writes the events it has received but not yet answered', async () => {
+    const { dir, stateDir, socket } = project();
+    const helper = startHelper(socket, stateDir);
+    await until(() => existsSync(socket));
+    const release = holdSessionLock(stateDir);
+    const { failed } = events(dir);
+    const other = {
+      ...failed,
+      tool_input: { file_path: join(dir, 'docs/deploy.md') },
+      tool_use_id: 'toolu_2',
+      error: `File does not exist: ${join(dir, 'docs/deploy.md')}`,
+    };
+    const first = runHookProcess(hook.path, ['claude-code'], failed);
+    const second = runHookProcess(hook.path, ['claude-code'], other);
+    // Both have reached the helper, which waits for the lock with the first and queues the second.
+    await new Promise((resolve) => setTimeout(resolve, 2_500));
+    helper.kill('SIGTERM');
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    release();
+    const runs = await Promise.all([first, second]);
+    await exited(helper);
+    for (const run of runs) expect(run.stderr).not.toContain('proceeds unchecked');
+    const state = readFileSync(join(stateDir, 'state.json'), 'utf8');
+    expect(state).toContain('docs/setup.md');
+    expect(state).toContain('docs/deploy.md');
   });
 
   it('stops enforcing a constraint as soon as `forget` lifts it', async () => {

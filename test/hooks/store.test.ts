@@ -1,10 +1,10 @@
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bundleHook } from '../../scripts/bundle-hook.js';
-import { type RedisServer, redisInstalled, startRedis } from '../stores/redis-server.js';
+import { freePort, type RedisServer, redisInstalled, startRedis } from '../stores/redis-server.js';
 import { type HookRun, runHookProcess, tempProject } from './support.js';
 
 // Bundled inside the repository, so that the hook finds the optional better-sqlite3 as an install does.
@@ -136,5 +136,23 @@ describe.skipIf(!redisInstalled)('narrowing-guard hook --store redis://', () => 
     expect(existsSync(join(stateDir, 'state.json'))).toBe(false);
     expect(existsSync(join(stateDir, 'sessions'))).toBe(true);
     expect(existsSync(join(stateDir, 'journal.jsonl'))).toBe(true);
+  });
+});
+
+describe('narrowing-guard hook with a redis store that is down', () => {
+  it('goes on in memory at once, its journal kept, when the server refuses the connection', async () => {
+    const session = sqliteSession(['--no-daemon'], `redis://127.0.0.1:${await freePort()}`);
+    const run = await session.send({
+      hook_event_name: 'PostToolUseFailure',
+      tool_name: 'Read',
+      tool_input: { file_path: join(session.dir, 'src/app.ts') },
+      tool_use_id: 'toolu_down',
+      error: 'File does not exist.',
+    });
+    expect(run.code).toBe(0);
+    expect(run.stderr).toMatch(/ECONNREFUSED[\s\S]*state in memory only and the journal kept/);
+    expect(run.stderr).not.toMatch(/needs a stateDir|proceeds unchecked|took longer/);
+    const journal = readFileSync(join(session.dir, '.narrowing', 'journal.jsonl'), 'utf8');
+    expect(journal).toContain('"type":"outcome"');
   });
 });

@@ -31,6 +31,11 @@ export function tempProject(): { readonly dir: string; readonly remove: () => Pr
 
 /** Helpers started by a test stop soon after its last event even if nothing stops them. */
 const HELPER_IDLE = ['--idle-ms', '5000'];
+/**
+ * A test of a verdict is not a test of speed: on a loaded machine a check is given this long before
+ * it "proceeds unchecked" (under the 20 s a run is killed after). Tests of the deadline set their own.
+ */
+const VERDICT_DEADLINE = ['--deadline-ms', '15000'];
 
 export interface HookRun {
   readonly code: number | null;
@@ -40,14 +45,15 @@ export interface HookRun {
   readonly json: Record<string, unknown> | undefined;
 }
 
-/** Runs the hook as an agent does: a process of its own, the event on stdin. Killed after 20 s. */
+/** Runs the hook as an agent does: a process of its own, the event on stdin. Killed after 20 s (`killAfterMs`). */
 export function runHookProcess(
   hook: string,
   args: readonly string[],
   payload: unknown,
-  { cwd }: { cwd?: string } = {},
+  { cwd, killAfterMs = 20_000 }: { cwd?: string; killAfterMs?: number } = {},
 ): Promise<HookRun> {
-  const child = spawn(process.execPath, [hook, ...args, ...HELPER_IDLE], {
+  const deadline = args.includes('--deadline-ms') ? [] : VERDICT_DEADLINE;
+  const child = spawn(process.execPath, [hook, ...args, ...HELPER_IDLE, ...deadline], {
     cwd,
     stdio: ['pipe', 'pipe', 'pipe'],
   });
@@ -59,7 +65,7 @@ export function runHookProcess(
   child.stderr.on('data', (chunk) => {
     stderr += chunk;
   });
-  const timer = setTimeout(() => child.kill('SIGKILL'), 20_000);
+  const timer = setTimeout(() => child.kill('SIGKILL'), killAfterMs);
   child.stdin.end(typeof payload === 'string' ? payload : JSON.stringify(payload));
   return new Promise((resolve) => {
     child.on('close', (code) => {
