@@ -1,22 +1,8 @@
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildHook, runHookProcess, tempProject } from './support.js';
+import { hookFiles, runHookProcess } from './support.js';
 
-let hook: Awaited<ReturnType<typeof buildHook>>;
-const projects: (() => Promise<void>)[] = [];
-beforeAll(async () => {
-  hook = await buildHook();
-});
-afterAll(async () => {
-  await Promise.all(projects.map((remove) => remove()));
-  hook.remove();
-});
-
-function project(): string {
-  const created = tempProject();
-  projects.push(created.remove);
-  return created.dir;
-}
+const { hookPath, project } = hookFiles();
 
 describe('narrowing-guard hook gemini-cli', () => {
   const base = (dir: string) => ({
@@ -25,7 +11,7 @@ describe('narrowing-guard hook gemini-cli', () => {
     cwd: dir,
     timestamp: '2026-11-24T09:12:03.412Z',
   });
-  const send = (payload: object) => runHookProcess(hook.path, ['gemini-cli'], payload);
+  const send = (payload: object) => runHookProcess(hookPath(), ['gemini-cli'], payload);
 
   it('denies reading a missing file again with {"decision": "deny", "reason"}', async () => {
     const dir = project();
@@ -82,7 +68,7 @@ describe('narrowing-guard hook codex', () => {
     model: 'gpt-5.1-codex',
     permission_mode: 'default',
   });
-  const send = (payload: object) => runHookProcess(hook.path, ['codex'], payload);
+  const send = (payload: object) => runHookProcess(hookPath(), ['codex'], payload);
 
   it('denies a failing command run again with a non-empty reason, and never answers allow or ask', async () => {
     const dir = project();
@@ -119,7 +105,7 @@ describe('narrowing-guard hook cursor', () => {
     workspace_roots: [dir],
     cursor_version: '2.1.0',
   });
-  const send = (payload: object) => runHookProcess(hook.path, ['cursor'], payload);
+  const send = (payload: object) => runHookProcess(hookPath(), ['cursor'], payload);
 
   it('denies a failing shell command run again with permission, agent_message and user_message', async () => {
     const dir = project();

@@ -5,23 +5,9 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildHook, runHookProcess, tempProject } from './support.js';
+import { hookFiles, runHookProcess } from './support.js';
 
-let hook: Awaited<ReturnType<typeof buildHook>>;
-const projects: (() => Promise<void>)[] = [];
-beforeAll(async () => {
-  hook = await buildHook();
-});
-afterAll(async () => {
-  await Promise.all(projects.map((remove) => remove()));
-  hook.remove();
-});
-
-function project(): string {
-  const created = tempProject();
-  projects.push(created.remove);
-  return created.dir;
-}
+const { hookPath, project } = hookFiles();
 
 const SESSION = 'cc-burst';
 const failedRead = (dir: string, path: string, index: number) => ({
@@ -42,7 +28,7 @@ describe('hook processes without the helper', () => {
     const runs = await Promise.all(
       paths.map((path, index) =>
         runHookProcess(
-          hook.path,
+          hookPath(),
           ['claude-code', '--no-daemon', '--deadline-ms', '5000'],
           failedRead(dir, path, index),
           {
@@ -57,7 +43,7 @@ describe('hook processes without the helper', () => {
     }
     const state = readFileSync(join(dir, '.narrowing', 'state.json'), 'utf8');
     for (const path of paths) expect(state).toContain(path);
-    const again = await runHookProcess(hook.path, ['claude-code', '--no-daemon'], {
+    const again = await runHookProcess(hookPath(), ['claude-code', '--no-daemon'], {
       ...failedRead(dir, paths[7] as string, 99),
       hook_event_name: 'PreToolUse',
     });
@@ -70,7 +56,7 @@ describe('hook processes without the helper', () => {
     const blocked = join(dir, 'not-a-folder');
     writeFileSync(blocked, '');
     const run = await runHookProcess(
-      hook.path,
+      hookPath(),
       ['claude-code', '--no-daemon', '--state-dir', join(blocked, '.narrowing')],
       failedRead(dir, join(dir, 'src/app.ts'), 1),
     );
@@ -78,7 +64,7 @@ describe('hook processes without the helper', () => {
     expect(run.stderr).toMatch(/state in memory only/);
     expect(run.stderr).not.toMatch(/needs a stateDir|proceeds unchecked|took longer/);
     const check = await runHookProcess(
-      hook.path,
+      hookPath(),
       ['claude-code', '--no-daemon', '--state-dir', join(blocked, '.narrowing')],
       { ...failedRead(dir, join(dir, 'src/app.ts'), 2), hook_event_name: 'PreToolUse' },
     );

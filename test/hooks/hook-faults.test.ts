@@ -4,23 +4,9 @@ import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sessionStatePath } from '../../src/guard/session-state.js';
-import { buildHook, runHookProcess, tempProject } from './support.js';
+import { hookFiles, runHookProcess } from './support.js';
 
-let hook: Awaited<ReturnType<typeof buildHook>>;
-const projects: (() => Promise<void>)[] = [];
-beforeAll(async () => {
-  hook = await buildHook();
-});
-afterAll(async () => {
-  await Promise.all(projects.map((remove) => remove()));
-  hook.remove();
-});
-
-function project(): string {
-  const created = tempProject();
-  projects.push(created.remove);
-  return created.dir;
-}
+const { hookPath, project } = hookFiles();
 
 const readCall = (dir: string) => ({
   session_id: 'cc-faults',
@@ -34,7 +20,7 @@ const readCall = (dir: string) => ({
 describe('a fault of the hook itself never reads as a denial', () => {
   it('a mistyped agent name exits 1, lets the call run and names the agent it most likely meant', async () => {
     const dir = project();
-    const run = await runHookProcess(hook.path, ['claude'], readCall(dir));
+    const run = await runHookProcess(hookPath(), ['claude'], readCall(dir));
     expect(run.code).toBe(1);
     expect(run.stdout).toBe('');
     expect(run.stderr).toContain('unknown agent "claude"');
@@ -44,31 +30,31 @@ describe('a fault of the hook itself never reads as a denial', () => {
 
   it('an unknown option exits 1 and lets the call run', async () => {
     const dir = project();
-    const run = await runHookProcess(hook.path, ['claude-code', '--policy-file', 'x.yaml'], readCall(dir));
+    const run = await runHookProcess(hookPath(), ['claude-code', '--policy-file', 'x.yaml'], readCall(dir));
     expect(run.code).toBe(1);
     expect(run.stdout).toBe('');
     expect(run.stderr).toContain("Unknown option '--policy-file'");
   });
 
   it('a missing agent name exits 1', async () => {
-    const run = await runHookProcess(hook.path, [], '{}');
+    const run = await runHookProcess(hookPath(), [], '{}');
     expect(run.code).toBe(1);
     expect(run.stderr).toContain('no agent named');
   });
 
   it('a bad command line with --fail-closed refuses the call with exit 2', async () => {
     const dir = project();
-    const run = await runHookProcess(hook.path, ['gemini', '--fail-closed'], readCall(dir));
+    const run = await runHookProcess(hookPath(), ['gemini', '--fail-closed'], readCall(dir));
     expect(run.code).toBe(2);
     expect(run.stderr).toContain('did you mean gemini-cli?');
     expect(run.stderr).toContain('refused (--fail-closed)');
   });
 
   it('an unparsable payload lets the call run, and is refused with exit 2 under --fail-closed', async () => {
-    const open = await runHookProcess(hook.path, ['codex'], '{"session_id": "s1", ');
+    const open = await runHookProcess(hookPath(), ['codex'], '{"session_id": "s1", ');
     expect(open.code).toBe(0);
     expect(open.stderr).toContain('not JSON');
-    const closed = await runHookProcess(hook.path, ['codex', '--fail-closed'], '{"session_id": "s1", ');
+    const closed = await runHookProcess(hookPath(), ['codex', '--fail-closed'], '{"session_id": "s1", ');
     expect(closed.code).toBe(2);
     expect(closed.stderr).toContain('refusing the call (--fail-closed)');
   });
@@ -76,10 +62,10 @@ describe('a fault of the hook itself never reads as a denial', () => {
   it('a payload without a session id is refused with exit 2 under --fail-closed', async () => {
     const dir = project();
     const { session_id: _, ...payload } = readCall(dir);
-    const open = await runHookProcess(hook.path, ['claude-code'], payload);
+    const open = await runHookProcess(hookPath(), ['claude-code'], payload);
     expect(open.code).toBe(0);
     expect(open.stderr).toContain('has no session_id');
-    const closed = await runHookProcess(hook.path, ['claude-code', '--fail-closed'], payload);
+    const closed = await runHookProcess(hookPath(), ['claude-code', '--fail-closed'], payload);
     expect(closed.code).toBe(2);
     expect(closed.stderr).toContain('has no session_id');
   });
@@ -93,11 +79,11 @@ describe('a fault of the hook itself never reads as a denial', () => {
       tool_name: 'read_file',
       tool_input: { absolute_path: join(dir, 'a.md') },
     };
-    const run = await runHookProcess(hook.path, ['claude-code'], gemini);
+    const run = await runHookProcess(hookPath(), ['claude-code'], gemini);
     expect(run.code).toBe(0);
     expect(run.stderr).toContain("looks like one of gemini-cli's");
     expect(run.stderr).toContain('narrowing-guard install gemini-cli');
-    const cursor = await runHookProcess(hook.path, ['codex'], {
+    const cursor = await runHookProcess(hookPath(), ['codex'], {
       conversation_id: 'c-1',
       hook_event_name: 'beforeShellExecution',
       command: 'npm test',
@@ -107,7 +93,7 @@ describe('a fault of the hook itself never reads as a denial', () => {
   });
 
   it('--help documents the helper, examples and exit codes', async () => {
-    const run = spawnSync(process.execPath, [hook.path, '--help'], { encoding: 'utf8' });
+    const run = spawnSync(process.execPath, [hookPath(), '--help'], { encoding: 'utf8' });
     expect(run.status).toBe(0);
     expect(run.stdout).toContain('Exit codes:');
     expect(run.stdout).toContain('Examples:');
@@ -125,7 +111,7 @@ describe('the hook process is bounded in time', () => {
     writeFileSync(`${session}.lock.owner`, JSON.stringify({ pid: process.pid, host: hostname() }));
     const started = Date.now();
     const run = await runHookProcess(
-      hook.path,
+      hookPath(),
       ['claude-code', '--no-daemon', '--deadline-ms', '700'],
       readCall(dir),
     );
@@ -148,7 +134,7 @@ describe('the hook process is bounded in time', () => {
       error: `File does not exist: ${join(dir, 'src/app.ts')}`,
     };
     const learning = runHookProcess(
-      hook.path,
+      hookPath(),
       ['claude-code', '--no-daemon', '--deadline-ms', '300'],
       failed,
     );
@@ -158,7 +144,7 @@ describe('the hook process is bounded in time', () => {
     const learned = await learning;
     expect(learned.code).toBe(0);
     expect(learned.stderr).not.toContain('proceeds unchecked');
-    const again = await runHookProcess(hook.path, ['claude-code', '--no-daemon'], {
+    const again = await runHookProcess(hookPath(), ['claude-code', '--no-daemon'], {
       ...readCall(dir),
       tool_use_id: 'toolu_02',
     });
@@ -171,7 +157,7 @@ describe('the hook process is bounded in time', () => {
     mkdirSync(`${session}.lock`, { recursive: true });
     const past = new Date(Date.now() - 3_000);
     utimesSync(`${session}.lock`, past, past);
-    const run = await runHookProcess(hook.path, ['claude-code', '--no-daemon'], readCall(dir));
+    const run = await runHookProcess(hookPath(), ['claude-code', '--no-daemon'], readCall(dir));
     expect(run.code).toBe(0);
     expect(run.stderr).not.toContain('took longer');
     // A stalled hook would have waited for the lock to go stale, 10 s after it was last touched.

@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, realpathSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { afterAll, beforeAll } from 'vitest';
 import { bundleHook } from '../../scripts/bundle-hook.js';
 import { stopDaemons } from '../../src/hooks/daemon-client.js';
 
@@ -10,6 +11,33 @@ export async function buildHook(): Promise<{ readonly path: string; readonly rem
   const dir = mkdtempSync(join(tmpdir(), 'narrowing-hook-bundle-'));
   const path = await bundleHook(join(dir, 'hook.js'));
   return { path, remove: () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+/**
+ * For a file of hook tests: the hook bundled once before its tests, and empty projects made on demand,
+ * all removed after them.
+ */
+export function hookFiles(): { readonly hookPath: () => string; readonly project: () => string } {
+  let built: Awaited<ReturnType<typeof buildHook>> | undefined;
+  const projects: (() => Promise<void>)[] = [];
+  beforeAll(async () => {
+    built = await buildHook();
+  });
+  afterAll(async () => {
+    await Promise.all(projects.map((remove) => remove()));
+    built?.remove();
+  });
+  return {
+    hookPath: () => {
+      if (built === undefined) throw new Error('the hook is bundled before the tests run');
+      return built.path;
+    },
+    project: () => {
+      const created = tempProject();
+      projects.push(created.remove);
+      return created.dir;
+    },
+  };
 }
 
 /**

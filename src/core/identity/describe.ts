@@ -11,7 +11,7 @@ export function describeCall(tool: string, args: unknown, limit = 120): string {
       .map(([key, value]) => {
         // Redacted before it is cut: a secret cut in half is no longer recognised as one.
         const shown =
-          typeof value === 'string' ? JSON.stringify(truncate(redactText(value), 60)) : shortJson(value);
+          typeof value === 'string' ? JSON.stringify(shortenMiddle(redactText(value), 60)) : shortJson(value);
         return `${key}: ${shown}`;
       })
       .join(', ');
@@ -27,6 +27,16 @@ function shortJson(value: unknown): string {
 
 /** How much of a value is redacted before its first 60 characters are shown. */
 const REDACTION_WINDOW = 240;
+
+/**
+ * Cuts a long text in its middle: the end of a path, a URL or a command names what it acts on
+ * (`…/src/config.ts`), so both ends stay.
+ */
+function shortenMiddle(text: string, limit: number): string {
+  if (text.length <= limit) return text;
+  const tail = Math.floor((limit - 1) * 0.6);
+  return `${text.slice(0, limit - 1 - tail)}…${text.slice(text.length - tail)}`;
+}
 
 export function truncate(text: string, limit: number): string {
   return text.length <= limit ? text : `${text.slice(0, Math.max(0, limit - 1))}…`;
