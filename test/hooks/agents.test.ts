@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { hookFiles, runHookProcess } from './support.js';
 
 const { hookPath, project } = hookFiles();

@@ -66,6 +66,8 @@ const HELPER_IDLE = ['--idle-ms', '5000'];
 const VERDICT_DEADLINE = ['--deadline-ms', '15000'];
 
 export interface HookRun {
+  /** The hook process's id, for what it left behind under it. */
+  readonly pid: number | undefined;
   readonly code: number | null;
   readonly stdout: string;
   readonly stderr: string;
@@ -78,11 +80,17 @@ export function runHookProcess(
   hook: string,
   args: readonly string[],
   payload: unknown,
-  { cwd, killAfterMs = 20_000 }: { cwd?: string; killAfterMs?: number } = {},
+  {
+    cwd,
+    env,
+    nodeArgs = [],
+    killAfterMs = 20_000,
+  }: { cwd?: string; env?: NodeJS.ProcessEnv; nodeArgs?: readonly string[]; killAfterMs?: number } = {},
 ): Promise<HookRun> {
   const deadline = args.includes('--deadline-ms') ? [] : VERDICT_DEADLINE;
-  const child = spawn(process.execPath, [hook, ...args, ...HELPER_IDLE, ...deadline], {
+  const child = spawn(process.execPath, [...nodeArgs, hook, ...args, ...HELPER_IDLE, ...deadline], {
     cwd,
+    env,
     stdio: ['pipe', 'pipe', 'pipe'],
   });
   let stdout = '';
@@ -98,7 +106,13 @@ export function runHookProcess(
   return new Promise((resolve) => {
     child.on('close', (code) => {
       clearTimeout(timer);
-      resolve({ code, stdout, stderr, json: stdout.trim() === '' ? undefined : JSON.parse(stdout) });
+      resolve({
+        pid: child.pid,
+        code,
+        stdout,
+        stderr,
+        json: stdout.trim() === '' ? undefined : JSON.parse(stdout),
+      });
     });
   });
 }

@@ -1,4 +1,3 @@
-import { spawn } from 'node:child_process';
 import {
   existsSync,
   mkdtempSync,
@@ -12,7 +11,7 @@ import {
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildHook, tempProject } from './support.js';
+import { buildHook, runHookProcess, tempProject } from './support.js';
 
 let hook: Awaited<ReturnType<typeof buildHook>>;
 let project: ReturnType<typeof tempProject>;
@@ -41,43 +40,24 @@ afterAll(async () => {
 const SESSION = '5d0c8f1e-2a47-4b9e-8c3d-7f1a6e2b9c40';
 
 /** One Claude Code event through the bundled hook, as the agent runs it; the modules its process loaded. */
-function send(payload: object): Promise<{ stdout: string; stderr: string; modules: string[] }> {
+async function send(payload: object): Promise<{ stdout: string; stderr: string; modules: string[] }> {
   const env: NodeJS.ProcessEnv = { ...process.env, TMPDIR: temporary, MODULES_DIR: temporary };
   // With extra certificates to read, Node loads node:crypto itself before any hook code runs.
   delete env.NODE_EXTRA_CA_CERTS;
-  const child = spawn(
-    process.execPath,
-    ['--import', reporter, hook.path, 'claude-code', '--idle-ms', '5000'],
+  const run = await runHookProcess(
+    hook.path,
+    ['claude-code'],
     {
-      env,
-      stdio: ['pipe', 'pipe', 'pipe'],
-    },
-  );
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (chunk) => {
-    stdout += chunk;
-  });
-  child.stderr.on('data', (chunk) => {
-    stderr += chunk;
-  });
-  const timer = setTimeout(() => child.kill('SIGKILL'), 30_000);
-  child.stdin.end(
-    JSON.stringify({
       session_id: SESSION,
       transcript_path: join(project.dir, 'transcript.jsonl'),
       cwd: project.dir,
       ...payload,
-    }),
+    },
+    { env, nodeArgs: ['--import', reporter], killAfterMs: 30_000 },
   );
-  return new Promise((resolve) =>
-    child.on('close', () => {
-      clearTimeout(timer);
-      const list = join(temporary, `${child.pid}.json`);
-      const modules = existsSync(list) ? (JSON.parse(readFileSync(list, 'utf8')) as string[]) : [];
-      resolve({ stdout, stderr, modules });
-    }),
-  );
+  const list = join(temporary, `${run.pid}.json`);
+  const modules = existsSync(list) ? (JSON.parse(readFileSync(list, 'utf8')) as string[]) : [];
+  return { stdout: run.stdout, stderr: run.stderr, modules };
 }
 
 async function waitForHelper(): Promise<void> {
