@@ -24,9 +24,11 @@ const EXIT_WAIT_MS = STALE_MS + 1_000;
 const FUTURE_SLACK_MS = 2_000;
 /**
  * A live holder names itself right after taking the lock; a lock this old without a name was left by
- * a process killed in between (a hook the agent killed on its timeout).
+ * a process killed in between (a hook the agent killed on its timeout). Long enough for a holder that
+ * a loaded machine does not schedule between the two steps (tens of processes on two cores wait over
+ * a second): taking its lock then would let two processes write at once.
  */
-const UNNAMED_MS = 1_000;
+export const UNNAMED_MS = 2_500;
 
 /** Files whose lock this process holds right now, possibly inside an unfinished async write. */
 const held = new Set<string>();

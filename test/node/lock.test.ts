@@ -1,13 +1,13 @@
 import { spawn } from 'node:child_process';
 import { pbkdf2 } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { PersistedState } from '../../src/core/types.js';
-import { clearAbandonedLock, withFileLock } from '../../src/node/lock.js';
+import { clearAbandonedLock, UNNAMED_MS, withFileLock } from '../../src/node/lock.js';
 import { temporaryDir } from '../stores/sample-state.js';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
@@ -80,6 +80,16 @@ describe('file lock', () => {
       () => undefined,
     );
     expect(takenAsAbandoned).toBe(false);
+  });
+
+  it('leaves a lock not yet named alone for longer than a loaded machine keeps its holder waiting', () => {
+    const file = join(dir, 'state.json');
+    writeFileSync(file, '{}');
+    mkdirSync(`${file}.lock`);
+    const taken = Date.now() - 2_000;
+    utimesSync(`${file}.lock`, new Date(taken), new Date(taken));
+    expect(clearAbandonedLock(file)).toBe(false);
+    expect(clearAbandonedLock(file, taken + UNNAMED_MS + 100)).toBe(true);
   });
 
   it('keeps the ban each of twenty processes started at once saves', async () => {
