@@ -17,7 +17,9 @@ import { formatTraceEvent } from '../../src/trace/write.js';
 import { convertAiderChat } from './convert-aider.js';
 import { convertAdaptAlfworld } from './convert-alfworld.js';
 import { convertClaudeTranscript } from './convert-claude.js';
+import { convertClaudeScreen } from './convert-claude-screen.js';
 import { convertFireActTrajectories } from './convert-fireact.js';
+import { convertGeminiScreen } from './convert-gemini-screen.js';
 import { convertHyperAgentRecords } from './convert-hyperagent.js';
 import { convertInterCodeResults } from './convert-intercode.js';
 import { convertMiniSweAgent } from './convert-mini.js';
@@ -59,7 +61,9 @@ export interface ManifestSource {
     | 'react-notebook'
     | 'intercode'
     | 'mint'
-    | 'adapt-alfworld';
+    | 'adapt-alfworld'
+    | 'claude-screen'
+    | 'gemini-screen';
   /** A regular expression the paths of the source's files match. */
   readonly include: string;
 }
@@ -106,6 +110,10 @@ function convertFile(source: ManifestSource, path: string, content: string): Con
       return convertInterCodeResults(content, from, source.id);
     case 'react-notebook':
       return convertReActNotebook(content, from, source.id, stem);
+    case 'claude-screen':
+      return convertClaudeScreen(content, from, `${source.id}-${stem}`);
+    case 'gemini-screen':
+      return convertGeminiScreen(content, from, `${source.id}-${stem}`);
     case 'hyperagent':
       throw new Error('HyperAgent records are converted per source, not per file');
     case 'reflexion':
