@@ -172,6 +172,21 @@ describe('Claude Code terminal copies', () => {
     ]);
   });
 
+  it('leaves a call the user rejected or interrupted without a result, as the transcript converter does', () => {
+    const copy = [
+      '⏺ Write(notes.md)',
+      "  ⎿  Error: The user doesn't want to proceed with this tool use. The tool use was rejected.",
+      '',
+      '⏺ Bash(npm test)',
+      '  ⎿  Interrupted by user',
+      '',
+    ].join('\n');
+    expect(callsOf(convertClaudeScreen(copy, SOURCE, 'cc')[0]?.events ?? [])).toEqual([
+      { type: 'call', tool: 'Write', args: { file_path: 'notes.md' } },
+      { type: 'call', tool: 'Bash', args: { command: 'npm test' } },
+    ]);
+  });
+
   it('names the arguments a display names, and the one it shows unnamed after the tool', () => {
     expect(namedArguments('pattern: "a, b", path: "src"')).toEqual({ pattern: 'a, b', path: 'src' });
     expect(namedArguments('git status')).toBeUndefined();
@@ -219,6 +234,31 @@ describe('Gemini CLI terminal copies', () => {
     expect(
       run?.events.filter((event) => event.type === 'user').map((event) => (event as { text?: string }).text),
     ).toEqual(['run the tests', 'no, keep them']);
+  });
+
+  it('leaves a call the user aborted without a result, and fails a call its box marks failed', () => {
+    const copy = [
+      'Tips for getting started:',
+      ' ╭──────────────────────────────────────╮',
+      ' │ x  write_file {"file_path":"a.sh","content":"echo"} │',
+      ' │                                      │',
+      ' │    The user aborted a request.        │',
+      ' ╰──────────────────────────────────────╯',
+      ' ╭──────────────────────────────────────╮',
+      ' │ x  glob {"pattern":"**/*.rs"}          │',
+      ' │                                      │',
+      ' │    No files found                     │',
+      ' ╰──────────────────────────────────────╯',
+    ].join('\n');
+    expect(callsOf(convertGeminiScreen(copy, SOURCE, 'gm')[0]?.events ?? [])).toEqual([
+      { type: 'call', tool: 'write_file', args: { file_path: 'a.sh', content: 'echo' } },
+      {
+        type: 'call',
+        tool: 'glob',
+        args: { pattern: '**/*.rs' },
+        result: { isError: true, content: 'No files found' },
+      },
+    ]);
   });
 
   it('tells the description Gemini CLI adds from parentheses inside the command', () => {
