@@ -27,6 +27,7 @@ import { convertMintResults } from './convert-mint.js';
 import { convertReActNotebook } from './convert-notebook.js';
 import { convertOpenHandsOutput } from './convert-openhands.js';
 import { convertReflexionLogs } from './convert-react.js';
+import { convertSpecStory } from './convert-specstory.js';
 import { convertSweAgentTraj } from './convert-swe-agent.js';
 import { convertTauBench } from './convert-tau.js';
 import { convertTerminusTrial, terminusTrialOf } from './convert-terminus.js';
@@ -63,7 +64,8 @@ export interface ManifestSource {
     | 'mint'
     | 'adapt-alfworld'
     | 'claude-screen'
-    | 'gemini-screen';
+    | 'gemini-screen'
+    | 'specstory';
   /** A regular expression the paths of the source's files match. */
   readonly include: string;
 }
@@ -114,6 +116,8 @@ function convertFile(source: ManifestSource, path: string, content: string): Con
       return convertClaudeScreen(content, from, `${source.id}-${stem}`);
     case 'gemini-screen':
       return convertGeminiScreen(content, from, `${source.id}-${stem}`);
+    case 'specstory':
+      return [convertSpecStory(content, from, `${source.id}-${stem}`)];
     case 'hyperagent':
       throw new Error('HyperAgent records are converted per source, not per file');
     case 'reflexion':
