@@ -2,7 +2,7 @@
  * What a hook user reads: the empty `inspect`, a block reason and the tool-health warning, each for the
  * agent and the tool the user actually has.
  */
-import { mkdtempSync, realpathSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, realpathSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -92,6 +92,9 @@ describe('the words a hook user reads', () => {
     expect(text).toContain('once a call fails in a Claude Code session started in this project');
     expect(text).not.toContain('narrowing-guard mcp');
     expect(text).not.toContain('narrowing-guard wrap');
+    // docs/cli.md shows this very sentence.
+    const docs = readFileSync(join(import.meta.dirname, '../../docs/cli.md'), 'utf8');
+    expect(docs).toContain(text.trim());
   });
 
   it('inspect counts hooks installed for the user among those that guard the project', async () => {
