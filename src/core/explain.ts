@@ -4,7 +4,7 @@
  */
 import type { Entry } from './constraints.js';
 import type { CallContext } from './detectors/types.js';
-import { failedTimes, oneLine, times } from './detectors/wording.js';
+import { errorInWords, failedTimes, times } from './detectors/wording.js';
 import { describeContext } from './scope.js';
 import { quotableText } from './secrets.js';
 import type { Constraint, ParameterRegion, Violation } from './types.js';
@@ -24,7 +24,7 @@ let quotedError: { readonly error: string; readonly quote: string } | undefined;
 function lastError(constraint: Constraint): string {
   const error = constraint.evidence.lastError;
   if (quotedError?.error === error) return quotedError.quote;
-  const quote = quotableText(oneLine(error, 160));
+  const quote = quotableText(errorInWords(error, 160));
   quotedError = { error, quote };
   return quote;
 }

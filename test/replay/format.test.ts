@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { VerdictKind } from '../../src/core/types.js';
-import { stepJson, stepTable, summaryJson, summaryLine } from '../../src/replay/format.js';
+import { PLAIN_STYLE, stepJson, stepTable, summaryJson, summaryLine } from '../../src/replay/format.js';
 import type { ReplayStep } from '../../src/replay/replay.js';
 
 const blocked: ReplayStep = {
@@ -132,5 +132,24 @@ describe('stepJson, field by field', () => {
       }),
       { numRuns: 1_000 },
     );
+  });
+});
+
+describe('stepTable on a narrow terminal', () => {
+  it('narrows the tool and returned columns so a row with a long MCP tool name still fits, reason included', () => {
+    const steps: ReplayStep[] = [
+      {
+        step: 7,
+        tool: 'mcp__github__create_pull_request_review',
+        returned: 'error: Validation Failed: {"resource":"PullRequestReview","code":"custom"}',
+        verdict: 'block',
+        rule: 'identical-failure',
+        reason:
+          'mcp__github__create_pull_request_review failed twice and nothing it depends on has changed since: Validation Failed',
+      },
+    ];
+    const lines = stepTable(steps, { ...PLAIN_STYLE, width: 80 });
+    expect(lines.every((line) => line.length <= 80)).toBe(true);
+    expect(lines[1]).toMatch(/identical-failure {2}mcp__github.{10,}…$/);
   });
 });

@@ -1,17 +1,6 @@
 import type { Command } from 'commander';
+import { HOOK_HELP } from '../../hooks/help.js';
 import { storeOption } from './store-option.js';
-
-const HELP = `
-Run by a coding agent (Claude Code, Gemini CLI, Codex, Cursor) before and after each of its tool
-calls, with the event as JSON on stdin. Answers on stdout in that agent's protocol: a call that
-would fail again, or repeat again, is denied with the reason the model reads. Install it with
-\`narrowing-guard install <agent>\` rather than by hand.
-
-A fault of the guard itself never blocks the agent: the reason goes to stderr and the call runs.
---fail-closed refuses calls the guard could not check instead.
-
-Examples:
-  $ echo '{"session_id":"s1","cwd":".","hook_event_name":"PreToolUse","tool_name":"Read","tool_input":{"file_path":"a.ts"}}' | narrowing-guard hook claude-code`;
 
 export function register(program: Command): void {
   program
@@ -32,7 +21,8 @@ export function register(program: Command): void {
     .option('--fail-closed', 'refuse calls the guard could not check (default: let them run)')
     .option('--deadline-ms <n>', 'answer without the guard after this long (default 5000)')
     .option('--otel', 'emit OpenTelemetry spans for each verdict (see docs/visibility.md)')
-    .addHelpText('after', HELP)
+    // The hook's own help: the bin hands `hook …` to the hook directly, and `help hook` says the same.
+    .configureHelp({ formatHelp: () => `${HOOK_HELP}\n` })
     .action(async (agent: string, options: HookCommandOptions) => {
       const { hookMain } = await import('../../hooks/main.js');
       process.exitCode = await hookMain([agent, ...optionWords(options)]);

@@ -14,6 +14,8 @@ export interface InspectCommandOptions {
 export interface ReportContext {
   readonly cwd: string;
   readonly now: number;
+  /** The user's home, where hooks installed for the user are recorded (default: the real one). */
+  readonly homeDir?: string;
 }
 
 const HELP = `
@@ -77,10 +79,11 @@ export async function runInspect(
         `${JSON.stringify({ constraints: [], hiddenExpired: 0, blocks: [], totalBlocks: 0 })}\n`,
       );
     } else {
-      io.stdout.write(
-        `No learned constraints yet in ${label}: they appear once a guarded agent has had a call fail ` +
-          '(through its hooks, `narrowing-guard install <agent>`, or an MCP server wrapped by `narrowing-guard wrap <server>`).\n',
-      );
+      const { homedir } = await import('node:os');
+      const { join } = await import('node:path');
+      const { emptyStateMessage, guardedFaces } = await import('./inspect-guarded.js');
+      const userStateDir = join(context.homeDir ?? homedir(), '.narrowing');
+      io.stdout.write(emptyStateMessage(label, guardedFaces(layout.dir, userStateDir)));
     }
     return 0;
   }

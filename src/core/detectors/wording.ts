@@ -1,5 +1,6 @@
 /** Small pieces of the sentences detectors write for the model. */
 import { truncate } from '../identity/index.js';
+import { jsonInWords } from './json-words.js';
 
 const EXCERPT_LIMIT = 200;
 
@@ -31,6 +32,14 @@ export function faultSuggestion(tool: string, waitSeconds: number): string {
 export function withAlternatives(suggestion: string, alternatives: readonly string[]): string {
   if (alternatives.length === 0) return suggestion;
   return `${suggestion} Tools that may do the job instead: ${alternatives.join(', ')}.`;
+}
+
+/**
+ * An error as a reason quotes it: on one line, in the tool's own words, any JSON in it said in words
+ * (`title: Required` rather than the validation issue's object). Cut to `limit` characters.
+ */
+export function errorInWords(text: string, limit: number): string {
+  return oneLine(jsonInWords(text), limit);
 }
 
 /** A result or error text short enough to quote in evidence, on one line. */
@@ -81,7 +90,7 @@ export interface PendingQuote {
 /** The last error as reasons and snapshots quote it. */
 export function quotedLastError(record: PendingQuote): string {
   if (record.pendingError !== undefined) {
-    record.lastError = excerpt(record.pendingError);
+    record.lastError = errorInWords(record.pendingError, EXCERPT_LIMIT);
     record.pendingError = undefined;
   }
   return record.lastError;

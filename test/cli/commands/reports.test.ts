@@ -26,10 +26,11 @@ describe('narrowing inspect', () => {
 
   it('explains an empty state directory', async () => {
     const { io, stdout } = captureIO();
-    expect(await runInspect({ stateDir: 'elsewhere' }, io, { cwd, now: sample.end })).toBe(0);
+    expect(await runInspect({ stateDir: 'elsewhere' }, io, { cwd, now: sample.end, homeDir: cwd })).toBe(0);
     expect(stdout()).toBe(
-      'No learned constraints yet in elsewhere/: they appear once a guarded agent has had a call fail ' +
-        '(through its hooks, `narrowing-guard install <agent>`, or an MCP server wrapped by `narrowing-guard wrap <server>`).\n',
+      'No learned constraints yet in elsewhere/, and no agent is guarded for it. To guard an agent through its ' +
+        'hooks: `narrowing-guard install claude-code` (or gemini-cli, codex, cursor); to guard an MCP server: ' +
+        '`narrowing-guard wrap <server>`. Constraints are learned once a guarded call fails.\n',
     );
   });
 
