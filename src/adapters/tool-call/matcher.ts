@@ -130,10 +130,11 @@ function atomsOf(alternative: string, nested = false): Atom[] {
 /**
  * The most selective set of hints of which every match of the alternative holds one: the longest
  * hint in one of its literal runs, or one hint per branch of a plain group. Empty when there is none.
+ * `longestFirst` holds the rule's hints, longest first and in their own order among equals.
  */
-function hintsOf(alternative: string, hints: readonly string[]): string[] {
+function hintsOf(alternative: string, longestFirst: readonly string[]): string[] {
   const longestIn = (runs: readonly string[]): string | undefined =>
-    hints.filter((hint) => runs.some((run) => run.includes(hint))).sort((a, b) => b.length - a.length)[0];
+    longestFirst.find((hint) => runs.some((run) => run.includes(hint)));
   let best: string[] = [];
   const better = (set: string[]): boolean =>
     best.length === 0 ||
@@ -170,12 +171,20 @@ interface Part {
 /** A rule's alternatives, each with the hints that admit it. */
 function partsOf(rule: SignatureRule): Part[] {
   const flags = rule.pattern.flags.replace(/[gy]/g, '');
-  const hints = rule.hints ?? [];
+  // Sorted once for all the rule's alternatives (a stable sort keeps equals in the rule's order).
+  const longestFirst = [...(rule.hints ?? [])].sort((a, b) => b.length - a.length);
   return alternativesOf(rule.pattern.source).map((alternative) => ({
     pattern: new RegExp(alternative, flags),
     every: rule.tier === 'harness' ? new RegExp(alternative, `${flags}g`) : undefined,
-    hints: hintsOf(alternative, hints),
+    hints: hintsOf(alternative, longestFirst),
   }));
+}
+
+/** Adds `number` to the list kept for `hint`, in place: copying the list each time made the build quadratic. */
+function appendTo(lists: Map<string, number[]>, hint: string, number: number): void {
+  const list = lists.get(hint);
+  if (list === undefined) lists.set(hint, [number]);
+  else list.push(number);
 }
 
 export class SignatureMatcher {
@@ -224,7 +233,7 @@ export class SignatureMatcher {
       const ruleParts: Part[] =
         rule.tier === undefined ? [{ pattern: rule.pattern, every: undefined, hints: [] }] : partsOf(rule);
       ruleParts.forEach((part) => {
-        for (const hint of part.hints) ownParts.set(hint, [...(ownParts.get(hint) ?? []), parts.length]);
+        for (const hint of part.hints) appendTo(ownParts, hint, parts.length);
         parts.push(part);
         ruleOfPart.push(index);
       });
@@ -232,7 +241,7 @@ export class SignatureMatcher {
       // A rule whose every part has its own hints is admitted through them; the rule's other hints
       // need not be looked for.
       if (ruleParts.some((part) => part.hints.length === 0)) {
-        for (const hint of rule.hints ?? []) ownRules.set(hint, [...(ownRules.get(hint) ?? []), index]);
+        for (const hint of rule.hints ?? []) appendTo(ownRules, hint, index);
       }
     });
     firstPart.push(parts.length);
