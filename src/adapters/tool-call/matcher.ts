@@ -159,13 +159,39 @@ interface Admitted {
   readonly parts: Uint8Array;
 }
 
-/** One alternative of a rule's pattern, run only when one of its hints occurs. */
-interface Part {
-  readonly pattern: RegExp;
+/**
+ * One alternative of a rule's pattern, run only when one of its hints occurs. Its expressions are
+ * made when first run: most of a thousand parts never are in a process, and parsing them all cost
+ * a fresh process milliseconds.
+ */
+class Part {
+  private compiled: RegExp | undefined;
+  private compiledEvery: RegExp | undefined;
+
+  constructor(
+    /** The alternative's own text, and the flags of its rule without `g` and `y`. */
+    readonly source: string,
+    readonly flags: string,
+    /** Whether `every` is wanted: harness rules look past matches that are quotes. */
+    private readonly global: boolean,
+    /** Every match holds one of these; empty when none could be told: then any hint of the rule admits it. */
+    readonly hints: readonly string[],
+    pattern?: RegExp,
+  ) {
+    this.compiled = pattern;
+  }
+
+  get pattern(): RegExp {
+    this.compiled ??= new RegExp(this.source, this.flags);
+    return this.compiled;
+  }
+
   /** Global copy, for harness rules: to look past matches that are quotes. */
-  readonly every: RegExp | undefined;
-  /** Every match holds one of these; empty when none could be told: then any hint of the rule admits it. */
-  readonly hints: readonly string[];
+  get every(): RegExp | undefined {
+    if (!this.global) return undefined;
+    this.compiledEvery ??= new RegExp(this.source, `${this.flags}g`);
+    return this.compiledEvery;
+  }
 }
 
 /** A rule's alternatives, each with the hints that admit it. */
@@ -173,11 +199,10 @@ function partsOf(rule: SignatureRule): Part[] {
   const flags = rule.pattern.flags.replace(/[gy]/g, '');
   // Sorted once for all the rule's alternatives (a stable sort keeps equals in the rule's order).
   const longestFirst = [...(rule.hints ?? [])].sort((a, b) => b.length - a.length);
-  return alternativesOf(rule.pattern.source).map((alternative) => ({
-    pattern: new RegExp(alternative, flags),
-    every: rule.tier === 'harness' ? new RegExp(alternative, `${flags}g`) : undefined,
-    hints: hintsOf(alternative, longestFirst),
-  }));
+  return alternativesOf(rule.pattern.source).map(
+    (alternative) =>
+      new Part(alternative, flags, rule.tier === 'harness', hintsOf(alternative, longestFirst)),
+  );
 }
 
 /** Adds `number` to the list kept for `hint`, in place: copying the list each time made the build quadratic. */
@@ -231,7 +256,9 @@ export class SignatureMatcher {
       firstPart.push(parts.length);
       // A caller's own pattern runs whole: it may use flags or syntax the split does not know.
       const ruleParts: Part[] =
-        rule.tier === undefined ? [{ pattern: rule.pattern, every: undefined, hints: [] }] : partsOf(rule);
+        rule.tier === undefined
+          ? [new Part(rule.pattern.source, rule.pattern.flags, false, [], rule.pattern)]
+          : partsOf(rule);
       ruleParts.forEach((part) => {
         for (const hint of part.hints) appendTo(ownParts, hint, parts.length);
         parts.push(part);
@@ -346,9 +373,9 @@ export class SignatureMatcher {
       for (let number = this.firstPart[index] as number; number < end; number++) {
         const part = this.parts[number] as Part;
         if (part.hints.length > 0 && admitted.parts[number] !== 1) continue;
-        sources.push(part.pattern.source);
+        sources.push(part.source);
       }
-      const { flags } = (this.parts[this.firstPart[index] as number] as Part).pattern;
+      const { flags } = this.parts[this.firstPart[index] as number] as Part;
       union = new RegExp(sources.join('|'), flags);
       // Replaced rather than cleared when full: a cleared map keeps its grown table.
       if (this.unions.size >= MAX_UNIONS) this.unions = new Map();
