@@ -1,14 +1,22 @@
 /**
  * How `bin/narrowing.js` starts the command line: from the bundle in the build, compiled with V8's
- * code cache (see code-cache.ts), or from the modules when the build has no bundle (`tsc` alone).
+ * code cache (see src/node/code-cache.ts), or from the modules when the build has no bundle (`tsc` alone).
  */
+import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
-import { runCachedScript } from './code-cache.js';
+import { compileCachedScript } from '../node/code-cache.js';
 
 type Main = (argv: readonly string[]) => Promise<void>;
 
 /** The commands whose processes keep a cache of their own; any other shares one. */
 const CACHED_COMMANDS = new Set(['replay', 'trace', 'mcp', 'report', 'inspect', 'explain', 'verify']);
+
+/**
+ * What the bundle's code sees (see scripts/bundle-cli.ts): CommonJS's `exports`, `require` and
+ * `module`, the loader's own `import()` for what the bundle imports from outside itself, and the
+ * address of the build's folder, from which the bundled modules' own addresses are made.
+ */
+const BUNDLE_PARAMETERS = ['exports', 'require', 'module', '__narrowingImport', '__narrowingDist'];
 
 export async function startCli(argv: readonly string[]): Promise<void> {
   const main = loadBundle(argv[0]) ?? ((await import('./main.js')) as { main: Main }).main;
@@ -16,17 +24,20 @@ export async function startCli(argv: readonly string[]): Promise<void> {
 }
 
 function loadBundle(command: string | undefined): Main | undefined {
-  let script: ReturnType<typeof runCachedScript>;
+  const file = fileURLToPath(new URL('./narrowing.cjs', import.meta.url));
+  let script: ReturnType<typeof compileCachedScript>;
   try {
-    script = runCachedScript({
-      file: fileURLToPath(new URL('./narrowing.cjs', import.meta.url)),
+    script = compileCachedScript({
+      file,
       name: `cli-${command !== undefined && CACHED_COMMANDS.has(command) ? command : 'other'}`,
-      buildUrl: new URL('../', import.meta.url).href,
-      importModule: (specifier) => import(specifier),
+      parameters: BUNDLE_PARAMETERS,
     });
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
     throw error;
   }
-  return script.exports.main as Main;
+  const module = { exports: {} as Record<string, unknown> };
+  const importModule = (specifier: string) => import(specifier);
+  script.run(module.exports, createRequire(file), module, importModule, new URL('../', import.meta.url).href);
+  return module.exports.main as Main;
 }

@@ -191,9 +191,11 @@ export class TraceReplayer {
     const executed: PendingCall[] = [];
     /** The first of each distinct call of the turn, with what came of it. */
     const firsts = new Map<string, TwinAnswer>();
+    // A call alone in its turn has no twin to be answered from: its identity is not worth a hash.
+    const alone = calls.length === 1;
     for (const call of calls) {
       this.clock.advance(call.event.t);
-      const key = callIdentity(call.proposal);
+      const key = alone ? undefined : callIdentity(call.proposal);
       const twin = key === undefined ? undefined : firsts.get(key);
       const step =
         twin !== undefined && this.answers(call, twin)

@@ -14,9 +14,10 @@ const root = resolve(import.meta.dirname, '..', '..');
 function binFailingWith(dir: string, body: string): string {
   mkdirSync(join(dir, 'bin'), { recursive: true });
   mkdirSync(join(dir, 'dist', 'cli'), { recursive: true });
+  mkdirSync(join(dir, 'dist', 'node'), { recursive: true });
   copyFileSync(join(root, 'bin', 'narrowing.js'), join(dir, 'bin', 'narrowing.js'));
-  for (const module of ['start.js', 'code-cache.js'])
-    copyFileSync(join(root, 'dist', 'cli', module), join(dir, 'dist', 'cli', module));
+  for (const module of ['cli/start.js', 'node/code-cache.js', 'node/text-key.js'])
+    copyFileSync(join(root, 'dist', module), join(dir, 'dist', module));
   const errors = pathToFileURL(join(root, 'dist', 'core', 'errors.js')).href;
   writeFileSync(
     join(dir, 'dist', 'cli', 'main.js'),

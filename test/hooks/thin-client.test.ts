@@ -94,11 +94,10 @@ describe.skipIf(process.platform === 'win32')('the hook process with the helper 
       ),
     ).toEqual([]);
 
-    const caches = readdirSync(join(temporary, `narrowing-guard-${process.getuid?.()}`)).filter((name) =>
-      name.endsWith('.v8cache'),
-    );
+    const cacheDir = join(temporary, `narrowing-guard-${process.getuid?.()}`, 'code-cache');
+    const caches = readdirSync(cacheDir).filter((name) => name.endsWith('.v8cache'));
     expect(caches).toHaveLength(1);
-    const cache = statSync(join(temporary, `narrowing-guard-${process.getuid?.()}`, caches[0] as string));
+    const cache = statSync(join(cacheDir, caches[0] as string));
     expect(cache.mode & 0o777).toBe(0o600);
   });
 });

@@ -130,10 +130,11 @@ function atomsOf(alternative: string, nested = false): Atom[] {
 /**
  * The most selective set of hints of which every match of the alternative holds one: the longest
  * hint in one of its literal runs, or one hint per branch of a plain group. Empty when there is none.
+ * `longestFirst` holds the rule's hints, longest first and in their own order among equals.
  */
-function hintsOf(alternative: string, hints: readonly string[]): string[] {
+function hintsOf(alternative: string, longestFirst: readonly string[]): string[] {
   const longestIn = (runs: readonly string[]): string | undefined =>
-    hints.filter((hint) => runs.some((run) => run.includes(hint))).sort((a, b) => b.length - a.length)[0];
+    longestFirst.find((hint) => runs.some((run) => run.includes(hint)));
   let best: string[] = [];
   const better = (set: string[]): boolean =>
     best.length === 0 ||
@@ -158,24 +159,57 @@ interface Admitted {
   readonly parts: Uint8Array;
 }
 
-/** One alternative of a rule's pattern, run only when one of its hints occurs. */
-interface Part {
-  readonly pattern: RegExp;
+/**
+ * One alternative of a rule's pattern, run only when one of its hints occurs. Its expressions are
+ * made when first run: most of a thousand parts never are in a process, and parsing them all cost
+ * a fresh process milliseconds.
+ */
+class Part {
+  private compiled: RegExp | undefined;
+  private compiledEvery: RegExp | undefined;
+
+  constructor(
+    /** The alternative's own text, and the flags of its rule without `g` and `y`. */
+    readonly source: string,
+    readonly flags: string,
+    /** Whether `every` is wanted: harness rules look past matches that are quotes. */
+    private readonly global: boolean,
+    /** Every match holds one of these; empty when none could be told: then any hint of the rule admits it. */
+    readonly hints: readonly string[],
+    pattern?: RegExp,
+  ) {
+    this.compiled = pattern;
+  }
+
+  get pattern(): RegExp {
+    this.compiled ??= new RegExp(this.source, this.flags);
+    return this.compiled;
+  }
+
   /** Global copy, for harness rules: to look past matches that are quotes. */
-  readonly every: RegExp | undefined;
-  /** Every match holds one of these; empty when none could be told: then any hint of the rule admits it. */
-  readonly hints: readonly string[];
+  get every(): RegExp | undefined {
+    if (!this.global) return undefined;
+    this.compiledEvery ??= new RegExp(this.source, `${this.flags}g`);
+    return this.compiledEvery;
+  }
 }
 
 /** A rule's alternatives, each with the hints that admit it. */
 function partsOf(rule: SignatureRule): Part[] {
   const flags = rule.pattern.flags.replace(/[gy]/g, '');
-  const hints = rule.hints ?? [];
-  return alternativesOf(rule.pattern.source).map((alternative) => ({
-    pattern: new RegExp(alternative, flags),
-    every: rule.tier === 'harness' ? new RegExp(alternative, `${flags}g`) : undefined,
-    hints: hintsOf(alternative, hints),
-  }));
+  // Sorted once for all the rule's alternatives (a stable sort keeps equals in the rule's order).
+  const longestFirst = [...(rule.hints ?? [])].sort((a, b) => b.length - a.length);
+  return alternativesOf(rule.pattern.source).map(
+    (alternative) =>
+      new Part(alternative, flags, rule.tier === 'harness', hintsOf(alternative, longestFirst)),
+  );
+}
+
+/** Adds `number` to the list kept for `hint`, in place: copying the list each time made the build quadratic. */
+function appendTo(lists: Map<string, number[]>, hint: string, number: number): void {
+  const list = lists.get(hint);
+  if (list === undefined) lists.set(hint, [number]);
+  else list.push(number);
 }
 
 export class SignatureMatcher {
@@ -222,9 +256,11 @@ export class SignatureMatcher {
       firstPart.push(parts.length);
       // A caller's own pattern runs whole: it may use flags or syntax the split does not know.
       const ruleParts: Part[] =
-        rule.tier === undefined ? [{ pattern: rule.pattern, every: undefined, hints: [] }] : partsOf(rule);
+        rule.tier === undefined
+          ? [new Part(rule.pattern.source, rule.pattern.flags, false, [], rule.pattern)]
+          : partsOf(rule);
       ruleParts.forEach((part) => {
-        for (const hint of part.hints) ownParts.set(hint, [...(ownParts.get(hint) ?? []), parts.length]);
+        for (const hint of part.hints) appendTo(ownParts, hint, parts.length);
         parts.push(part);
         ruleOfPart.push(index);
       });
@@ -232,7 +268,7 @@ export class SignatureMatcher {
       // A rule whose every part has its own hints is admitted through them; the rule's other hints
       // need not be looked for.
       if (ruleParts.some((part) => part.hints.length === 0)) {
-        for (const hint of rule.hints ?? []) ownRules.set(hint, [...(ownRules.get(hint) ?? []), index]);
+        for (const hint of rule.hints ?? []) appendTo(ownRules, hint, index);
       }
     });
     firstPart.push(parts.length);
@@ -337,9 +373,9 @@ export class SignatureMatcher {
       for (let number = this.firstPart[index] as number; number < end; number++) {
         const part = this.parts[number] as Part;
         if (part.hints.length > 0 && admitted.parts[number] !== 1) continue;
-        sources.push(part.pattern.source);
+        sources.push(part.source);
       }
-      const { flags } = (this.parts[this.firstPart[index] as number] as Part).pattern;
+      const { flags } = this.parts[this.firstPart[index] as number] as Part;
       union = new RegExp(sources.join('|'), flags);
       // Replaced rather than cleared when full: a cleared map keeps its grown table.
       if (this.unions.size >= MAX_UNIONS) this.unions = new Map();

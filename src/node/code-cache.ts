@@ -1,0 +1,161 @@
+/**
+ * Runs a bundled classic script with V8's code cache, for the processes that start often: the
+ * command line and the hook. The first process compiles the script as it runs and, on exit, keeps
+ * the code V8 compiled (the functions it ran included); the next process reads it and skips that
+ * compilation. Works on every supported Node (20 has no `module.enableCompileCache`).
+ *
+ * What it promises: the caches live in a folder of this user's only (0700, owned by the user, not
+ * a link), never one another user could fill; each cache file is private (0600), written beside
+ * and renamed into place, and never read through a link; a cache written by another build or
+ * another Node is rejected by V8 and written anew, and the old one removed.
+ *
+ * Node's modules are taken with `process.getBuiltinModule`, never `import` (an ESM import of
+ * `node:fs` reads every export and loads streams a hook never uses), and `node:crypto` is never
+ * loaded: a hook process would pay for it on every tool call.
+ */
+import type { Stats } from 'node:fs';
+import type { Script } from 'node:vm';
+import { textKey } from './text-key.js';
+
+/** Setting this variable to `off` runs the script without reading or writing a cache. */
+export const CODE_CACHE_VARIABLE = 'NARROWING_GUARD_CODE_CACHE';
+
+const CACHE_EXTENSION = '.v8cache';
+
+/** A cache larger than this is not read: it is no cache this loader wrote for a bundle of ours. */
+const MAX_CACHE_BYTES = 64 * 1024 * 1024;
+
+export interface CachedScriptOptions {
+  /** The bundle: a classic script whose code reads the names in `parameters`. */
+  readonly file: string;
+  /** Which cache of the bundle: processes doing different work run different functions. */
+  readonly name: string;
+  /** The names the script's code sees, given their values, in this order, by `run`. */
+  readonly parameters: readonly string[];
+  /** The folder of caches; by default this user's private one (see `privateCacheDir`). */
+  readonly cacheDir?: string;
+  readonly env?: NodeJS.ProcessEnv;
+}
+
+export interface CachedScript {
+  /** Runs the script with its parameters' values. */
+  readonly run: (...values: unknown[]) => void;
+  /** `hit` when a kept cache was used; `written` when none was and one is written on exit. */
+  readonly cache: 'hit' | 'written' | 'off';
+}
+
+/** Compiles the bundle at `file`, with the cache kept for `name` when there is one. */
+export function compileCachedScript(options: CachedScriptOptions): CachedScript {
+  const fs = process.getBuiltinModule('node:fs');
+  const vm = process.getBuiltinModule('node:vm');
+  const { join } = process.getBuiltinModule('node:path');
+  const source = fs.readFileSync(options.file, 'utf8');
+  const off = (options.env ?? process.env)[CODE_CACHE_VARIABLE] === 'off';
+  const dir = off ? undefined : (options.cacheDir ?? privateCacheDir());
+  const cacheFile =
+    dir === undefined
+      ? undefined
+      : join(dir, cacheName(options.name, options.file, fs.statSync(options.file)));
+  const cachedData = cacheFile === undefined ? undefined : readCache(cacheFile);
+  // The same wrapper every time: V8 checks a cache against the source it is given.
+  const script = new vm.Script(`(function (${options.parameters.join(', ')}) {${source}\n})`, {
+    filename: options.file,
+    ...(cachedData !== undefined && { cachedData }),
+  });
+  const hit = cachedData !== undefined && !script.cachedDataRejected;
+  // Kept at exit, once the functions this run called are compiled too.
+  if (dir !== undefined && cacheFile !== undefined && !hit)
+    process.once('exit', () => writeCache(dir, cacheFile, script));
+  const wrapper = script.runInThisContext() as (...values: unknown[]) => void;
+  return { run: wrapper, cache: cacheFile === undefined ? 'off' : hit ? 'hit' : 'written' };
+}
+
+/**
+ * One file per bundle, Node and name: another build or Node finds no cache of this one. The bundle
+ * is told by its path, size, inode and time of change rather than a hash of its text, which would
+ * cost a start milliseconds; V8 rejects a cache compiled from another text anyway.
+ */
+function cacheName(name: string, file: string, bundle: Stats): string {
+  const key = textKey(
+    [file, bundle.ino, bundle.size, bundle.mtimeMs, process.version, process.arch].join('\u0000'),
+  );
+  return `${name.replace(/[^a-z0-9-]/gi, '_')}-${key}${CACHE_EXTENSION}`;
+}
+
+/**
+ * This user's folder of caches, `<temporary folder>/narrowing-guard-<uid>/code-cache`, made on
+ * demand; undefined when it (or its parent) is a link, is not the user's, is open to others, or
+ * cannot be made (and on systems without user ids).
+ */
+export function privateCacheDir(): string | undefined {
+  try {
+    const uid = typeof process.getuid === 'function' ? process.getuid() : undefined;
+    if (uid === undefined) return undefined;
+    const fs = process.getBuiltinModule('node:fs');
+    const { join } = process.getBuiltinModule('node:path');
+    const parent = join(process.getBuiltinModule('node:os').tmpdir(), `narrowing-guard-${uid}`);
+    const dir = join(parent, 'code-cache');
+    fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+    for (const path of [parent, dir]) {
+      const stat = fs.lstatSync(path);
+      if (!stat.isDirectory() || stat.isSymbolicLink() || stat.uid !== uid || (stat.mode & 0o077) !== 0)
+        return undefined;
+    }
+    return dir;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The cache's bytes; undefined when there is none, it is a link, or it cannot be read. */
+function readCache(path: string): Buffer | undefined {
+  const fs = process.getBuiltinModule('node:fs');
+  let fd: number | undefined;
+  try {
+    fd = fs.openSync(path, fs.constants.O_RDONLY | (fs.constants.O_NOFOLLOW ?? 0));
+    const { size } = fs.fstatSync(fd);
+    if (size === 0 || size > MAX_CACHE_BYTES) return undefined;
+    const bytes = Buffer.allocUnsafe(size);
+    let read = 0;
+    while (read < size) {
+      const count = fs.readSync(fd, bytes, read, size - read, read);
+      if (count === 0) return undefined;
+      read += count;
+    }
+    return bytes;
+  } catch {
+    return undefined;
+  } finally {
+    if (fd !== undefined) fs.closeSync(fd);
+  }
+}
+
+/**
+ * Writes the code compiled so far beside the cache (a new private file: `wx` follows no link) and
+ * renames it into place, so that a process starting meanwhile reads the old cache or the new one,
+ * never half of one. A failure costs only the cache.
+ */
+function writeCache(dir: string, path: string, script: Script): void {
+  const fs = process.getBuiltinModule('node:fs');
+  const temporary = `${path}.${process.pid}.tmp`;
+  try {
+    fs.writeFileSync(temporary, script.createCachedData(), { flag: 'wx', mode: 0o600 });
+    fs.renameSync(temporary, path);
+    removeOtherBuilds(dir, path.slice(dir.length + 1));
+  } catch {
+    try {
+      fs.rmSync(temporary, { force: true });
+    } catch {}
+  }
+}
+
+/** The caches of the same name kept for other builds or Nodes: a new build would leave them forever. */
+function removeOtherBuilds(dir: string, kept: string): void {
+  const fs = process.getBuiltinModule('node:fs');
+  const { join } = process.getBuiltinModule('node:path');
+  const prefix = kept.slice(0, kept.lastIndexOf('-') + 1);
+  for (const entry of fs.readdirSync(dir)) {
+    if (entry !== kept && entry.startsWith(prefix) && entry.endsWith(CACHE_EXTENSION))
+      fs.rmSync(join(dir, entry), { force: true });
+  }
+}

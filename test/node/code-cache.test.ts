@@ -1,0 +1,189 @@
+import { spawnSync } from 'node:child_process';
+import {
+  chmodSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  renameSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { buildSync } from 'esbuild';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+
+const root = resolve(import.meta.dirname, '..', '..');
+
+/** A bundle as scripts/bundle-cli.ts writes them: a classic script that sets `module.exports`. */
+const BUNDLE = `
+function double(value) { return value * 2; }
+module.exports.answer = double(21);
+module.exports.build = __narrowingDist;
+module.exports.importOutside = () => __narrowingImport('node:path');
+`;
+
+const PARAMETERS = ['exports', 'require', 'module', '__narrowingImport', '__narrowingDist'];
+
+/** The loader built from its source into plain JavaScript, run by plain Node as the build runs it. */
+let loader: string;
+let loaderDir: string;
+
+beforeAll(() => {
+  loaderDir = mkdtempSync(join(tmpdir(), 'narrowing-code-cache-loader-'));
+  const outfile = join(loaderDir, 'code-cache.mjs');
+  buildSync({
+    entryPoints: [join(root, 'src', 'node', 'code-cache.ts')],
+    outfile,
+    bundle: true,
+    format: 'esm',
+    platform: 'node',
+    target: 'node20',
+    logLevel: 'silent',
+  });
+  loader = pathToFileURL(outfile).href;
+});
+afterAll(() => rmSync(loaderDir, { recursive: true, force: true }));
+
+interface Run {
+  readonly answer: number;
+  readonly build: string;
+  readonly joined: string;
+  readonly cache: string;
+  /** Node's own modules the process loaded for the loader: its import and its work. */
+  readonly loadedModules: readonly string[];
+}
+
+/**
+ * Runs the bundle in a fresh process, as the command line and the hook do; prints what it saw.
+ * Without `cacheDir` the loader takes its own folder, under the `TMPDIR` given.
+ */
+function runBundle(dir: string, options: { cacheDir?: string; env?: NodeJS.ProcessEnv } = {}): Run {
+  const program = `
+    import { createRequire } from 'node:module';
+    const before = new Set(process.moduleLoadList);
+    const { compileCachedScript } = await import(${JSON.stringify(loader)});
+    const file = ${JSON.stringify(join(dir, 'bundle.cjs'))};
+    const script = compileCachedScript({
+      file,
+      name: 'cli-test',
+      parameters: ${JSON.stringify(PARAMETERS)},
+      ${options.cacheDir === undefined ? '' : `cacheDir: ${JSON.stringify(options.cacheDir)},`}
+    });
+    const loadedModules = process.moduleLoadList.filter((name) => !before.has(name) && name.startsWith('NativeModule'));
+    const module = { exports: {} };
+    script.run(module.exports, createRequire(file), module, (specifier) => import(specifier), 'file:///the/build/');
+    const path = await module.exports.importOutside();
+    const { answer, build } = module.exports;
+    console.log(JSON.stringify({ answer, build, joined: path.join('a', 'b'), cache: script.cache, loadedModules }));
+  `;
+  const run = spawnSync(process.execPath, ['--input-type=module', '-e', program], {
+    cwd: root,
+    encoding: 'utf8',
+    env: { ...process.env, NODE_OPTIONS: '', NARROWING_GUARD_CODE_CACHE: '', TMPDIR: dir, ...options.env },
+  });
+  expect(run.stderr).toBe('');
+  return JSON.parse(run.stdout) as Run;
+}
+
+describe('the code cache of the bundled scripts', () => {
+  let dir: string;
+  let cacheDir: string;
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), 'narrowing-code-cache-'));
+    cacheDir = join(dir, 'cache');
+    mkdirSync(cacheDir, { mode: 0o700 });
+    writeFileSync(join(dir, 'bundle.cjs'), BUNDLE);
+  });
+  afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('runs the bundle with the values of its parameters, and keeps the compiled code on exit', () => {
+    const first = runBundle(dir, { cacheDir });
+    expect(first).toMatchObject({
+      answer: 42,
+      build: 'file:///the/build/',
+      joined: join('a', 'b'),
+      cache: 'written',
+    });
+    expect(readdirSync(cacheDir)).toEqual([expect.stringMatching(/^cli-test-[0-9a-f]{16}\.v8cache$/)]);
+  });
+
+  it('uses the kept code in the next process', () => {
+    runBundle(dir, { cacheDir });
+    expect(runBundle(dir, { cacheDir }).cache).toBe('hit');
+  });
+
+  it('replaces the cache of a bundle that changed, and removes the old one', () => {
+    runBundle(dir, { cacheDir });
+    const [old] = readdirSync(cacheDir);
+    writeFileSync(join(dir, 'bundle.cjs'), BUNDLE.replace('21', '20'));
+    const changed = runBundle(dir, { cacheDir });
+    expect(changed).toMatchObject({ answer: 40, cache: 'written' });
+    const kept = readdirSync(cacheDir);
+    expect(kept).toHaveLength(1);
+    expect(kept).not.toContain(old);
+  });
+
+  it('does not read a cache that is a link, even to a good cache', () => {
+    runBundle(dir, { cacheDir });
+    const [name = ''] = readdirSync(cacheDir);
+    const elsewhere = join(dir, 'elsewhere.v8cache');
+    renameSync(join(cacheDir, name), elsewhere);
+    symlinkSync(elsewhere, join(cacheDir, name));
+    expect(runBundle(dir, { cacheDir })).toMatchObject({ answer: 42, cache: 'written' });
+  });
+
+  it('reads and writes no cache when NARROWING_GUARD_CODE_CACHE is off', () => {
+    const run = runBundle(dir, { cacheDir, env: { NARROWING_GUARD_CODE_CACHE: 'off' } });
+    expect(run).toMatchObject({ answer: 42, cache: 'off' });
+    expect(readdirSync(cacheDir)).toEqual([]);
+  });
+
+  it('loads neither node:crypto nor any stream module, which a hook process would pay for on every call', () => {
+    runBundle(dir, { cacheDir });
+    const { loadedModules, cache } = runBundle(dir, { cacheDir });
+    expect(cache).toBe('hit');
+    expect(loadedModules.filter((name) => /crypto|stream/.test(name))).toEqual([]);
+  });
+});
+
+// The default folder is checked by user id, which Windows does not have.
+describe.skipIf(process.platform === 'win32')("the code cache's own folder", () => {
+  let dir: string;
+  const parentOf = (base: string) => join(base, `narrowing-guard-${process.getuid?.()}`);
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), 'narrowing-code-cache-'));
+    writeFileSync(join(dir, 'bundle.cjs'), BUNDLE);
+  });
+  afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+  it("is made in the temporary folder for this user alone, with every cache file this user's alone", () => {
+    expect(runBundle(dir).cache).toBe('written');
+    const folder = join(parentOf(dir), 'code-cache');
+    expect(statSync(parentOf(dir)).mode & 0o777).toBe(0o700);
+    expect(statSync(folder).mode & 0o777).toBe(0o700);
+    const files = readdirSync(folder);
+    expect(files).toEqual([expect.stringMatching(/^cli-test-[0-9a-f]{16}\.v8cache$/)]);
+    expect(statSync(join(folder, files[0] as string)).mode & 0o777).toBe(0o600);
+    expect(runBundle(dir).cache).toBe('hit');
+  });
+
+  it('is not used when another user could write into it', () => {
+    mkdirSync(join(parentOf(dir), 'code-cache'), { recursive: true, mode: 0o700 });
+    chmodSync(parentOf(dir), 0o777);
+    expect(runBundle(dir)).toMatchObject({ answer: 42, cache: 'off' });
+    expect(readdirSync(join(parentOf(dir), 'code-cache'))).toEqual([]);
+  });
+
+  it('is not used when it is a link, even to a private folder', () => {
+    const elsewhere = join(dir, 'elsewhere');
+    mkdirSync(join(elsewhere, 'code-cache'), { recursive: true, mode: 0o700 });
+    chmodSync(elsewhere, 0o700);
+    symlinkSync(elsewhere, parentOf(dir));
+    expect(runBundle(dir)).toMatchObject({ answer: 42, cache: 'off' });
+    expect(readdirSync(join(elsewhere, 'code-cache'))).toEqual([]);
+  });
+});
