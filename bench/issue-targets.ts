@@ -26,6 +26,8 @@ export interface TestTiming {
   readonly wallMinutes: number;
   readonly idle?: boolean;
   readonly node?: string;
+  /** The command's exit status: a run that failed did not do all the work, so its times prove nothing. */
+  readonly status?: number;
 }
 
 export const TEST_CPU_MINUTES = 15;
@@ -162,13 +164,15 @@ function testRow(timing: TestTiming | undefined): TargetRow {
   if (timing === undefined) {
     return { what, target, measured: 'not measured (no timing file from the CI)', verdict: 'not measured' };
   }
+  const failed = timing.status !== undefined && timing.status !== 0;
   const pass =
+    !failed &&
     timing.cpuMinutes <= TEST_CPU_MINUTES &&
     (timing.idle === false || timing.wallMinutes <= TEST_WALL_MINUTES);
   return {
     what,
     target,
-    measured: `${timing.cpuMinutes.toFixed(1)} CPU-minutes, ${timing.wallMinutes.toFixed(1)} minutes wall${timing.idle === false ? ' (machine not idle: wall time not judged)' : ''}${timing.node ? `, Node ${timing.node}` : ''}`,
+    measured: `${timing.cpuMinutes.toFixed(1)} CPU-minutes, ${timing.wallMinutes.toFixed(1)} minutes wall${timing.idle === false ? ' (machine not idle: wall time not judged)' : ''}${timing.node ? `, Node ${timing.node}` : ''}${failed ? ` (the run failed with exit status ${timing.status}: not judged)` : ''}`,
     verdict: pass ? 'met' : 'not met',
   };
 }

@@ -616,6 +616,12 @@ export async function main(argv: readonly string[]): Promise<number> {
   if (corpusAlone) return runCorpusCommand(corpus, { root, ...(preset && { preset }) }, io);
   const timingPath = flagValue(argv, '--test-timing');
   const testTiming = readTestTiming(timingPath);
+  if (timingPath !== undefined && testTiming === undefined) {
+    process.stderr.write(
+      `--test-timing ${timingPath}: no timing there; write one with \`.ci/timed FILE npm test\` (or run .ci/run)\n`,
+    );
+    return 2;
+  }
   const outcome = await generateResults({
     root,
     quick,

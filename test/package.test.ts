@@ -1,8 +1,9 @@
 import { execFileSync } from 'node:child_process';
-import { copyFileSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { copyOfPackedProject } from './packed-package.js';
 
 const root = resolve(import.meta.dirname, '..');
 const work = mkdtempSync(join(tmpdir(), 'narrowing-pack-'));
@@ -10,27 +11,14 @@ const work = mkdtempSync(join(tmpdir(), 'narrowing-pack-'));
 describe('the published package', () => {
   afterAll(() => rmSync(work, { recursive: true, force: true }));
 
+  it('builds itself when packed or installed from git, through its prepare script', () => {
+    const manifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
+    expect(manifest.scripts.prepare).toBe('npm run build');
+    expect(manifest.scripts.build).toContain('tsc -p tsconfig.build.json');
+  });
+
   it('installs from `npm pack` as narrowing-guard into an empty project where every subpath, the README example and both commands work', () => {
-    execFileSync('npm', ['pack', '--silent', '--pack-destination', work], {
-      cwd: root,
-      stdio: ['ignore', 'pipe', 'inherit'],
-    });
-    const tarball = readdirSync(work).find((name) => name.endsWith('.tgz'));
-    expect(tarball).toBeDefined();
-    const project = join(work, 'project');
-    execFileSync('mkdir', ['-p', project]);
-    writeFileSync(
-      join(project, 'package.json'),
-      JSON.stringify({ name: 'user-project', private: true, type: 'module' }),
-    );
-    execFileSync(
-      'npm',
-      ['install', '--no-audit', '--no-fund', '--prefer-offline', join(work, tarball as string)],
-      {
-        cwd: project,
-        stdio: ['ignore', 'ignore', 'inherit'],
-      },
-    );
+    const project = copyOfPackedProject(work);
     const subpaths = {
       'narrowing-guard': [
         'NarrowingLoop',

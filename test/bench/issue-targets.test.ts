@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { issueTargetRows, issueTargetsText, readTestTiming } from '../../bench/issue-targets.js';
 import type { PerfReport, TargetResult } from '../../bench/perf.js';
+import { main } from '../../bench/results.js';
 import { temporaryDir } from '../stores/sample-state.js';
 
 const target = (id: string, pass: boolean, value = 'x'): TargetResult => ({
@@ -89,5 +90,32 @@ describe('the table of performance targets', () => {
     } finally {
       remove();
     }
+  });
+
+  it('does not judge `npm test` met from the timing of a run that failed', () => {
+    const [testRow] = issueTargetRows({
+      testTiming: { cpuMinutes: 2.1, wallMinutes: 1.2, idle: true, node: '24.1.0', status: 1 },
+    }).slice(-1);
+    expect(testRow).toMatchObject({
+      verdict: 'not met',
+      measured:
+        '2.1 CPU-minutes, 1.2 minutes wall, Node 24.1.0 (the run failed with exit status 1: not judged)',
+    });
+  });
+
+  it('refuses a --test-timing file that is missing before running any benchmark', async () => {
+    const { dir, remove } = temporaryDir();
+    const written: string[] = [];
+    const write = process.stderr.write;
+    process.stderr.write = ((chunk: string) => written.push(chunk) > 0) as typeof process.stderr.write;
+    try {
+      expect(await main(['--test-timing', join(dir, 'missing.json')])).toBe(2);
+    } finally {
+      process.stderr.write = write;
+      remove();
+    }
+    expect(written.join('')).toContain(
+      'missing.json: no timing there; write one with `.ci/timed FILE npm test`',
+    );
   });
 });

@@ -3,19 +3,19 @@ import {
   existsSync,
   mkdirSync,
   mkdtempSync,
-  readdirSync,
   readFileSync,
   realpathSync,
   rmSync,
   writeFileSync,
 } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { stopDaemons } from '../../src/hooks/daemon-client.js';
+import { copyOfPackedProject } from '../packed-package.js';
 
-const root = resolve(import.meta.dirname, '../..');
 const work = realpathSync(mkdtempSync(join(tmpdir(), 'narrowing-hooks-pack-')));
+// copyOfPackedProject puts the project here.
 const project = join(work, 'project');
 
 afterAll(async () => {
@@ -138,20 +138,8 @@ const SESSIONS = {
 
 describe('the packed package in an empty project', () => {
   it('installs the hooks of each agent, denies a repeated failure in its fields, uninstalls byte for byte, and meets the start-up targets', async () => {
-    execFileSync('npm', ['pack', '--silent', '--pack-destination', work], {
-      cwd: root,
-      stdio: ['ignore', 'pipe', 'inherit'],
-    });
-    const tarball = readdirSync(work).find((name) => name.endsWith('.tgz')) as string;
+    copyOfPackedProject(work);
     mkdirSync(join(project, '.git'), { recursive: true });
-    writeFileSync(
-      join(project, 'package.json'),
-      JSON.stringify({ name: 'user-project', private: true, type: 'module' }),
-    );
-    execFileSync('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', join(work, tarball)], {
-      cwd: project,
-      stdio: ['ignore', 'ignore', 'inherit'],
-    });
     // The bin is `narrowing-guard` once the package is renamed, `narrowing` before.
     const bin = ['narrowing-guard', 'narrowing']
       .map((name) => join(project, 'node_modules', '.bin', name))

@@ -1,20 +1,13 @@
 import { execFileSync } from 'node:child_process';
-import {
-  copyFileSync,
-  existsSync,
-  mkdirSync,
-  mkdtempSync,
-  readdirSync,
-  readFileSync,
-  rmSync,
-  writeFileSync,
-} from 'node:fs';
+import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { copyOfPackedProject } from '../packed-package.js';
 
 const root = resolve(import.meta.dirname, '..', '..');
 const work = mkdtempSync(join(tmpdir(), 'narrowing-packed-'));
+// copyOfPackedProject puts the project here.
 const project = join(work, 'project');
 
 /** Each framework's example, as its page shows it, and the packages a user installs to run it. */
@@ -39,19 +32,7 @@ function npmInstall(specs: readonly string[]): void {
 }
 
 beforeAll(() => {
-  execFileSync('npm', ['pack', '--silent', '--pack-destination', work], {
-    cwd: root,
-    stdio: ['ignore', 'pipe', 'inherit'],
-    timeout: 180_000,
-  });
-  const tarball = readdirSync(work).find((name) => name.endsWith('.tgz'));
-  if (tarball === undefined) throw new Error('npm pack made no tarball');
-  mkdirSync(project);
-  writeFileSync(
-    join(project, 'package.json'),
-    JSON.stringify({ name: 'user-project', private: true, type: 'module' }),
-  );
-  npmInstall([join(work, tarball)]);
+  copyOfPackedProject(work);
 }, 300_000);
 
 afterAll(() => rmSync(work, { recursive: true, force: true }));
