@@ -141,8 +141,23 @@ export function observationFailed(output: string): boolean {
 }
 
 /**
+ * Words the framework, not the model's tools, acts on. `exit_cost`, `exit_context`, `exit_format`,
+ * `exit_error`, `exit_api` (and the like): the framework stopped the run (its budget or context ran
+ * out, the model kept answering in the wrong format) and submitted what there was; nothing ran after.
+ */
+const RUN_ENDS = /^exit_[a-z]+$/;
+/**
+ * In a system of several roles (CodeR's), a role hands its task back by answering `succeed` or
+ * `fail` instead of a command: the role's instance ends there, and its next step, if the manager
+ * sends it the task again, is a fresh instance that starts from a new system prompt.
+ */
+const ROLE_ENDS = /^(succeed|fail)$/;
+
+/**
  * The `trajectory` holds every step with its observation; the `history` says which role took it
  * (CodeR's manager, reproducer, programmer…) when its actions line up with the trajectory's.
+ * Control words are no tool calls: one that ends the run ends the converted run, one that ends a
+ * role makes the role's next step the first of a new instance (`Programmer 2`), with streaks of its own.
  */
 export function convertSweAgentTraj(json: string, source: RunSource, name: string, description: string): ConvertedRun {
   const traj: unknown = JSON.parse(json);
@@ -153,22 +168,33 @@ export function convertSweAgentTraj(json: string, source: RunSource, name: strin
     .filter((message) => message.role === 'assistant' && message.is_demo !== true && text(message.action).trim() !== '')
     .map((message) => (typeof message.agent === 'string' ? message.agent : undefined));
   const mainAgent = roles[0];
+  const aligned = roles.length === steps.length;
+  /** How many instances of each role have ended so far. */
+  const ended = new Map<string, number>();
   const events: TraceEvent[] = [];
-  steps.forEach((step, index) => {
+  for (const [index, step] of steps.entries()) {
     const action = text(step.action);
-    if (!action.trim()) return;
+    const word = action.trim();
+    if (!word) continue;
+    if (RUN_ENDS.test(word)) break;
+    const role = aligned ? roles[index] : undefined;
+    if (role !== undefined && ROLE_ENDS.test(word)) {
+      ended.set(role, (ended.get(role) ?? 0) + 1);
+      continue;
+    }
     const { tool, args } = parseAction(action);
-    const role = roles.length === steps.length ? roles[index] : undefined;
+    const instance = role === undefined ? 1 : (ended.get(role) ?? 0) + 1;
+    const agent = role === undefined ? undefined : instance > 1 ? `${role} ${instance}` : role;
     const output = step.observation === undefined || step.observation === null ? undefined : text(step.observation);
     const call: CallEvent = {
       type: 'call',
       tool,
       args,
       ...(output !== undefined && { result: result(output, observationFailed(output)) }),
-      ...(role && role !== mainAgent && { agent: role }),
+      ...(agent && agent !== mainAgent && { agent }),
     };
     events.push(call);
-  });
+  }
   const calls = events.filter((event): event is CallEvent => event.type === 'call');
   const runName = safeName(name);
   return { name: runName, events: [metaEvent(runName, description, source, toolList(calls, KINDS)), ...events] };

@@ -371,16 +371,21 @@ export function labelRun(trace: string, events: readonly TraceEvent[]): RunLabel
     const wasted = judge(stream, seen);
     if (wasted) justified.push(wasted);
     remember(stream, seen);
-    // Navigating again where the same navigation already led, with nothing changed since, moves nothing.
-    const idleNavigation = NAVIGATION_TOOLS.test(call.tool) && wasted?.rule === 1;
-    if (changes(call) && !idleNavigation) {
-      // A change in one agent's world is a change in every agent's world: they share it. A navigation
-      // leaves its own repeat alone: navigating again to where it led moves nothing.
+    // A change repeated with the same answer, nothing changed since the identical change before it,
+    // changed nothing: navigating again where the same navigation led, an edit writing what is there.
+    const idle = wasted?.rule === 1;
+    if (changes(call) && !idle) {
+      // A change in one agent's world is a change in every agent's world: they share it. It ends
+      // what any earlier change showed, and what else it may have touched, but not its own answer,
+      // when that answer shows what it did (an editor's window of the file, the page it led to):
+      // the same change answered the same way right after it, with nothing changed in between,
+      // changed nothing. An empty answer shows nothing of what a change did (an append to a file
+      // answers nothing every time), so it is forgotten with the rest.
       const touched = affectedBy(call);
       const own = `${call.tool}\u0000${canonical(call.args)}`;
-      const affected = NAVIGATION_TOOLS.test(call.tool)
-        ? (other: CallEvent) => `${other.tool}\u0000${canonical(other.args)}` !== own && touched(other)
-        : touched;
+      const shown = outputText(call.result).trim() !== '';
+      const affected = (other: CallEvent) =>
+        shown && `${other.tool}\u0000${canonical(other.args)}` === own ? false : changes(other) || touched(other);
       for (const other of streams.values()) other.forget(affected);
     }
   }

@@ -40,8 +40,9 @@ export function invalidateAfter(effect: Effect, call: CallContext, context: Inva
   // Under `target` invalidation only a change of a ban's own target relieves it.
   if (effect.service !== undefined && context.workspaceWide)
     relieveServiceBans(effect.service, call, context);
+  if (effect.movesDirectory) relieveRelativeTargets(call, context);
   // A side effect through a service, or a move to another file, line or directory, changed no file:
-  // bans about files and commands still hold.
+  // bans about files and commands still hold (but a relative path now names another file).
   if (effect.kind === 'outside' || effect.kind === 'navigate') return;
   if (effect.everywhere) {
     // A branch switch, a reset or an applied patch may have changed any file: nothing learned holds.
@@ -129,6 +130,24 @@ export function invalidateAfter(effect: Effect, call: CallContext, context: Inva
 function relieveServiceBans(service: string, call: CallContext, context: InvalidationContext): void {
   const why = () => `${call.description} changed the state of the service it went through`;
   for (const entry of context.index.armedForService(service)) context.relieve(entry, why);
+}
+
+/** One word naming a file or directory from the working directory: no root, home, scheme or blank. */
+const RELATIVE_PATH = /^(?![/~\\]|[A-Za-z][A-Za-z0-9+.-]*:)\S+$/;
+
+/**
+ * A move of the working directory: a path given relative to it (`open run.py`, `find_file core.py
+ * style`) now names another file, so a ban on it learned before the move may not hold.
+ */
+function relieveRelativeTargets(call: CallContext, context: InvalidationContext): void {
+  for (const entry of [...context.index.entries()]) {
+    const target = entry.constraint.target;
+    if (entry.constraint.scope !== 'call' || target === undefined || !RELATIVE_PATH.test(target)) continue;
+    context.relieve(
+      entry,
+      () => `${call.description} moved the working directory, so ${target} may name another file`,
+    );
+  }
 }
 
 /** The targets a command names that some ban is about. */

@@ -18,10 +18,13 @@ export interface Effect {
   readonly command?: string;
   /** Any file may have changed (a branch switch, a reset, an applied patch): every ban may be stale. */
   readonly everywhere?: boolean;
+  /** A move of the working directory (`cd lib`): every relative path now points elsewhere. */
+  readonly movesDirectory?: boolean;
 }
 
 const NO_EFFECT: Effect = { changedTargets: [], kind: 'none' };
 const NAVIGATED: Effect = { changedTargets: [], kind: 'navigate' };
+const MOVED_DIRECTORY: Effect = { changedTargets: [], kind: 'navigate', movesDirectory: true };
 /**
  * Targets and commands whose last change is remembered. A repeat is recognised as a no-op only
  * against recent changes; a session that changes more files than this is rare.
@@ -53,7 +56,8 @@ export class WorldTracker {
     if (facts.navigates) {
       this.generation++;
       if (facts.kind !== 'exec' && facts.targets.length === 1) this.openFile = facts.targets[0];
-      return NAVIGATED;
+      // A command that only navigates changes directory; a tool that navigates opens a file or a line.
+      return facts.kind === 'exec' ? MOVED_DIRECTORY : NAVIGATED;
     }
     switch (facts.kind) {
       case 'mutate':

@@ -149,6 +149,36 @@ describe('searches for a file by its name', () => {
   });
 });
 
+describe('paths relative to the working directory', () => {
+  const NOT_FOUND = { text: 'Directory style not found', isError: true };
+
+  it('let a search of a relative directory run again after the shell moved into another directory', () => {
+    const agent = new Agent();
+    agent.call('find_file', { file_name: 'core.py', dir: 'style' }, NOT_FOUND);
+    agent.call('find_file', { file_name: 'core.py', dir: 'style' }, NOT_FOUND);
+    expect(agent.check('find_file', { file_name: 'core.py', dir: 'style' }).verdict).toBe('block');
+    agent.call('bash', { command: 'cd lib/matplotlib' }, '');
+    expect(agent.check('find_file', { file_name: 'core.py', dir: 'style' }).verdict).toBe('allow');
+  });
+
+  it('keep blocking a search of an absolute directory after the shell moved', () => {
+    const agent = new Agent();
+    const absent = { text: 'Directory /repo/style not found', isError: true };
+    agent.call('find_file', { file_name: 'core.py', dir: '/repo/style' }, absent);
+    agent.call('find_file', { file_name: 'core.py', dir: '/repo/style' }, absent);
+    agent.call('bash', { command: 'cd lib/matplotlib' }, '');
+    expect(agent.check('find_file', { file_name: 'core.py', dir: '/repo/style' }).verdict).toBe('block');
+  });
+
+  it('keep blocking a relative path after a move within the open file, which leaves the directory alone', () => {
+    const agent = new Agent();
+    agent.call('find_file', { file_name: 'core.py', dir: 'style' }, NOT_FOUND);
+    agent.call('find_file', { file_name: 'core.py', dir: 'style' }, NOT_FOUND);
+    agent.call('goto', { line_number: '120' }, '[File: /repo/lib/matplotlib/pyplot.py (3257 lines total)]');
+    expect(agent.check('find_file', { file_name: 'core.py', dir: 'style' }).verdict).toBe('block');
+  });
+});
+
 describe('failures nobody can blame yet', () => {
   // An error that says nothing about its cause (a cancelled sibling call is the environment's, not this).
   const UNREADABLE = { text: '<tool_use_error>Error: undefined</tool_use_error>', isError: true };

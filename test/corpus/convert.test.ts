@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { convertMiniSweAgent } from '../../scripts/corpus/convert-mini.js';
 import { convertOpenHandsOutput } from '../../scripts/corpus/convert-openhands.js';
@@ -91,6 +92,82 @@ describe('SWE-agent actions', () => {
       ['open', 'Programmer', false],
       ['edit', 'Programmer', true],
     ]);
+  });
+});
+
+describe('SWE-agent control words', () => {
+  const roled = (steps: readonly (readonly [string, string, string?])[]) =>
+    JSON.stringify({
+      trajectory: steps.map(([, action, observation]) => ({ action, observation: observation ?? '' })),
+      history: steps.map(([agent, action]) => ({ role: 'assistant', agent, action })),
+    });
+
+  it('ends a role at its succeed or fail, so the role sent the task again is a new instance, and ends the run at exit_cost', () => {
+    const traj = roled([
+      ['Manager', 'plan\n{"entry": "Reproducer"}\nend_of_plan\n', 'exit'],
+      ['Programmer', 'python reproduce.py\n', 'Traceback (most recent call last):'],
+      ['Programmer', 'succeed'],
+      ['Tester', 'python reproduce.py\n', 'Traceback (most recent call last):'],
+      ['Tester', 'fail'],
+      ['Programmer', 'python reproduce.py\n', 'Traceback (most recent call last):'],
+      ['Programmer', 'exit_cost'],
+      ['Tester', 'python reproduce.py\n', 'ok'],
+    ]);
+    const calls = callsOf(convertSweAgentTraj(traj, SOURCE, 'coder-django-12589', 'run').events);
+    expect(calls.map((call) => [call.args.command, call.agent])).toEqual([
+      ['plan\n{"entry": "Reproducer"}\nend_of_plan', undefined],
+      ['python reproduce.py', 'Programmer'],
+      ['python reproduce.py', 'Tester'],
+      ['python reproduce.py', 'Programmer 2'],
+    ]);
+  });
+
+  it('keeps succeed a shell command in a run of one agent, where no role can end', () => {
+    const traj = JSON.stringify({
+      trajectory: [{ action: 'succeed', observation: 'bash: succeed: command not found' }],
+      history: [],
+    });
+    const calls = callsOf(convertSweAgentTraj(traj, SOURCE, 'swe-agent-run', 'run').events);
+    expect(calls.map((call) => [call.tool, call.args.command, call.result?.isError])).toEqual([
+      ['bash', 'succeed', true],
+    ]);
+  });
+
+  it('never turns a control word into a call, and gives two steps of a role one instance unless the role ended between them', () => {
+    const action = fc.constantFrom(
+      'ls\n',
+      'python reproduce.py',
+      'open a.py',
+      'succeed',
+      'fail',
+      'exit_cost',
+      'exit_context',
+    );
+    const role = fc.constantFrom('Manager', 'Reproducer', 'Programmer', 'Tester');
+    const ends = (word: string) => /^(succeed|fail)$/.test(word);
+    fc.assert(
+      fc.property(fc.array(fc.tuple(role, action), { maxLength: 30 }), (steps) => {
+        const calls = callsOf(convertSweAgentTraj(roled(steps), SOURCE, 'run', 'run').events);
+        const stop = steps.findIndex(([, word]) => /^exit_/.test(word));
+        const ran = stop < 0 ? steps : steps.slice(0, stop);
+        const kept = ran.map((step, index) => ({ step, index })).filter(({ step: [, word] }) => !ends(word));
+        expect(calls.map((call) => call.tool)).toEqual(
+          kept.map(({ step: [, word] }) => parseAction(word).tool),
+        );
+        const main = steps[0]?.[0];
+        const agentOf = (call: CallEvent) => call.agent ?? main;
+        kept.forEach(({ step: [agent], index }, at) => {
+          expect((agentOf(calls[at] as CallEvent) ?? '').replace(/ \d+$/, '')).toBe(agent);
+          kept.slice(0, at).forEach(({ step: [other], index: earlier }, before) => {
+            if (other !== agent) return;
+            const endedBetween = ran.slice(earlier, index).some(([who, word]) => who === agent && ends(word));
+            expect(agentOf(calls[before] as CallEvent) === agentOf(calls[at] as CallEvent)).toBe(
+              !endedBetween,
+            );
+          });
+        });
+      }),
+    );
   });
 });
 

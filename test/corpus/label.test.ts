@@ -90,6 +90,56 @@ describe('rule 1: the same call, the same outcome, nothing changed', () => {
   });
 });
 
+describe('rule 1 for changes: a change repeated with the same answer changed nothing', () => {
+  const window = ok(
+    '[File: /django__django/reproduce.py (80 lines total)]\n64:    filter_conditions = Q(id=1) | Q(ab_a__a=1)',
+  );
+  const edit = { lines: '64:64', replacement: '    filter_conditions = Q(id=1) | Q(ab_a__a=1)' };
+  const traceback = fail(
+    'Traceback (most recent call last):\n  File "reproduce.py", line 70\nFieldError: Cannot resolve keyword',
+  );
+
+  it('labels an edit repeated with the same window of the file right after the identical edit', () => {
+    const events = [call('edit', edit, window), call('edit', edit, window), call('edit', edit, window)];
+    expect(labelRun('run.jsonl', events).justified).toMatchObject([
+      { step: 2, rule: 1, like: 1 },
+      { step: 3, rule: 1, like: 2 },
+    ]);
+  });
+
+  it('labels the run of a script after an edit that changed nothing, and the edit itself', () => {
+    const events = [
+      call('edit', edit, window),
+      bash('python reproduce.py', traceback),
+      call('edit', edit, window),
+      bash('python reproduce.py', traceback),
+    ];
+    expect(wastedSteps(events)).toEqual([3, 4]);
+  });
+
+  it('does not label an edit repeated after another change, or one whose answer differs', () => {
+    const other = { lines: '70:70', replacement: 'print(queryset)' };
+    const grown = ok(
+      '[File: /django__django/reproduce.py (81 lines total)]\n64:    filter_conditions = Q(id=1) | Q(ab_a__a=1)',
+    );
+    const events = [
+      call('edit', edit, window),
+      call('edit', other, ok('[File: /django__django/reproduce.py (80 lines total)]\n70:print(queryset)')),
+      call('edit', edit, window),
+      call('edit', edit, grown),
+    ];
+    expect(wastedSteps(events)).toEqual([]);
+  });
+
+  it('does not label a change that answers nothing, since nothing shows it changed nothing', () => {
+    const events = [
+      bash('echo "DEBUG = True" >> settings.py', ok('')),
+      bash('echo "DEBUG = True" >> settings.py', ok('')),
+    ];
+    expect(wastedSteps(events)).toEqual([]);
+  });
+});
+
 describe('navigation', () => {
   const page = (title: string) => ok(`[Back to Search]\n[< Prev]\n${title}\nPrice: $9.98\n[Buy Now]`);
 
