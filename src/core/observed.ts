@@ -4,7 +4,7 @@
  * times the cost of constructing an instance.
  */
 import type { ObservedOutcome } from './detectors/types.js';
-import { EVIDENCE_CHARS, keptText } from './secrets.js';
+import { EVIDENCE_CHARS, keptText, ownCopy } from './secrets.js';
 import type { FailureFacts } from './types.js';
 
 /** How much of an error text its shape is made from. */
@@ -42,10 +42,28 @@ export class Observed implements ObservedOutcome {
    * of a long text: a whole test log is cut, its head deciding.
    */
   get errorShape(): string {
-    this.shaped ??= this.shapeError(
-      this.content.length > SHAPED_CHARS ? this.content.slice(0, SHAPED_CHARS) : this.content,
-    );
+    this.shaped ??= this.shapeError(this.shapedText());
     return this.shaped;
+  }
+
+  /**
+   * `errorShape`, computed on the first call of the function returned: from a copy of the head it
+   * reads, so that keeping the function does not keep a long result alive.
+   */
+  deferredErrorShape(): () => string {
+    const known = this.shaped;
+    if (known !== undefined) return () => known;
+    const head = ownCopy(this.shapedText());
+    const shapeError = this.shapeError;
+    let shape: string | undefined;
+    return () => {
+      shape ??= shapeError(head);
+      return shape;
+    };
+  }
+
+  private shapedText(): string {
+    return this.content.length > SHAPED_CHARS ? this.content.slice(0, SHAPED_CHARS) : this.content;
   }
 
   get text(): string {

@@ -30,6 +30,11 @@ interface Streak extends PendingQuote {
   signature: string;
   /** The masked shape of the streak's error: a failure of another shape starts a new streak. */
   shape: string;
+  /**
+   * Shapes the streak's error into `shape` when it is first compared or saved: most streaks end (a
+   * success, a change) before their tool fails again, and shaping costs more than the rest of noting.
+   */
+  pendingShape: (() => string) | undefined;
   /** Distinct calls that failed with `signature`, in a row for this tool. */
   distinct: number;
   keys: string[];
@@ -81,11 +86,12 @@ export function createErrorStreakDetector(): Detector {
       if (failure?.blame !== 'agent_failure') return;
       const key = call.identity.callKey;
       const streak = current(call);
-      const shape = outcome.errorShape ?? errorShape(outcome.content);
-      if (!streak || streak.shape !== shape) {
+      const shape = streak === undefined ? undefined : shapeOf(outcome);
+      if (!streak || shape === undefined || shapeOfStreak(streak) !== shape) {
         tools.set(at, {
           signature: failure.signature,
-          shape,
+          shape: shape ?? '',
+          pendingShape: shape === undefined ? deferredShape(outcome) : undefined,
           distinct: 1,
           keys: [key],
           calls: [call.description],
@@ -112,7 +118,11 @@ export function createErrorStreakDetector(): Detector {
       const live = tools
         .entries()
         .filter(([, streak]) => streak.world === world)
-        .map(([tool, streak]) => [tool, withQuotedError(streak)] as const);
+        .map(([tool, streak]) => {
+          shapeOfStreak(streak);
+          const { pendingShape: _shaped, ...saved } = withQuotedError(streak);
+          return [tool, saved] as const;
+        });
       return { version: VERSION, world, tools: live };
     },
 
@@ -152,6 +162,27 @@ function describe(call: CallContext, streak: Streak, severity: 'warn' | 'block')
   };
 }
 
+/** The error shape of an outcome: the adapter's when the loop made it, the engine's otherwise. */
+function shapeOf(outcome: ObservedOutcome): string {
+  return outcome.errorShape ?? errorShape(outcome.content);
+}
+
+/** Shaping left for later when the outcome can defer it, done now otherwise. */
+function deferredShape(outcome: ObservedOutcome): () => string {
+  const deferred = outcome.deferredErrorShape?.();
+  if (deferred !== undefined) return deferred;
+  const shape = shapeOf(outcome);
+  return () => shape;
+}
+
+function shapeOfStreak(streak: Streak): string {
+  if (streak.pendingShape !== undefined) {
+    streak.shape = streak.pendingShape();
+    streak.pendingShape = undefined;
+  }
+  return streak.shape;
+}
+
 /** Guesses are counted per tool, and for a command per program and subcommand. */
 function streakKey(call: CallContext): string {
   const program = call.facts.program;
@@ -174,6 +205,7 @@ function readStreak(raw: Record<string, unknown>): Streak | undefined {
   return {
     signature,
     shape: readString(raw.shape) ?? '',
+    pendingShape: undefined,
     distinct,
     keys: readStrings(raw.keys, MAX_KEYS_PER_STREAK),
     calls: readStrings(raw.calls, MAX_EVIDENCE_CALLS),

@@ -45,6 +45,11 @@ export interface ObservedOutcome {
    * the engine's own otherwise; shaped on first use.
    */
   readonly errorShape?: string;
+  /**
+   * `errorShape` computed when the returned function is first called, from a copy of the little of
+   * the content it reads: for a detector that keeps a shape it may never compare.
+   */
+  deferredErrorShape?(): () => string;
   readonly score?: number;
   /**
    * A success that changed the world (a mutation, creation or deletion that was not a repeat of

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { errorShape } from '../../../src/core/detectors/error-shape.js';
 import { createErrorStreakDetector } from '../../../src/core/detectors/error-streak.js';
+import { Observed } from '../../../src/core/observed.js';
 import { callOf, failed, GARBAGE, policies, propose, roundTrip, succeeded, verdicts } from './support.js';
 
 const PATHS = [
@@ -192,6 +194,40 @@ describe('error-streak', () => {
     const detector = createErrorStreakDetector();
     const policy = policies({ tools: { read_file: { exempt: true } } });
     expect(verdicts(detector, guesses(PATHS, policy))).toEqual(['allow', 'allow', 'allow', 'allow', 'allow']);
+  });
+
+  it('shapes an error only once its tool fails again, and still saves the shape', () => {
+    const shaped: string[] = [];
+    const countingShape = (text: string) => {
+      shaped.push(text);
+      return errorShape(text);
+    };
+    const observed = (path: string) => {
+      const plain = missing(path);
+      return new Observed(
+        plain.failure,
+        plain.resultDigest,
+        false,
+        false,
+        plain.content,
+        undefined,
+        false,
+        false,
+        countingShape,
+      );
+    };
+    const detector = createErrorStreakDetector();
+    detector.observe(read('config/prod.yaml'), observed('config/prod.yaml'));
+    expect(shaped).toEqual([]);
+    detector.observe(read('conf/prod.yml'), observed('conf/prod.yml'));
+    expect(shaped).toHaveLength(2);
+    detector.observe(read('prod.yaml'), succeeded('prod: true'));
+    detector.observe(read('settings/prod.yaml'), observed('settings/prod.yaml'));
+    expect(shaped).toHaveLength(2);
+    const saved = JSON.stringify(detector.snapshot());
+    expect(shaped).toHaveLength(3);
+    expect(saved).toContain(errorShape("ENOENT: no such file or directory, open 'settings/prod.yaml'"));
+    expect(saved).not.toContain('pendingShape');
   });
 
   it('keeps its streaks through a snapshot and restore', () => {
