@@ -22,6 +22,22 @@ export interface Entry {
   required: number;
   /** Targets whose change lifts this entry (call scope). */
   dependsOn: readonly string[];
+  /** What `exportChanges` last gave of this constraint (see `ConstraintIndex.exportChanges`). */
+  exported?: ExportedVersion;
+}
+
+/** The fields the engine changes on a constraint it keeps, as they were when it was last exported. */
+interface ExportedVersion {
+  readonly evidence: Constraint['evidence'];
+  readonly lastAt: number;
+  readonly failures: number;
+  readonly callKey: string | undefined;
+  readonly keyHash: number | undefined;
+  readonly createdAt: number;
+  readonly expiresAt: number;
+  readonly strikes: number;
+  readonly probation: boolean;
+  readonly fileDigests: Constraint['fileDigests'];
 }
 
 /**
@@ -82,6 +98,8 @@ export class ConstraintIndex {
   /** Bans on build outputs (`dist/…`): any command with unknown effects may have regenerated them. */
   private readonly generated = new Set<Entry>();
   private readonly lifted = new RecencyMap<string, number>();
+  /** The lifted marks `exportChanges` last gave. */
+  private readonly exportedLifted = new Map<string, number>();
   private activeCount = 0;
   private membership = 0;
   /** Call bans whose key was computed before `HASH_GENERATION` (read from an older state). */
@@ -296,6 +314,41 @@ export class ConstraintIndex {
     return { version: 1, savedAt: now, constraints, lifted };
   }
 
+  /**
+   * The persistent part that changed since the last call (all of it on the first): the constraints
+   * whose evidence, key, lifetime, strikes, probation or pinned files changed since the last call
+   * gave them (every way the engine changes a constraint it keeps), and the lifted marks it did not
+   * give. Merged into a store that holds the earlier exports (stores merge, see `StateStore`), it
+   * gives what `exportState` would: a store keeps a constraint whose version it already holds.
+   * A walk of the entries without copying them, so a state that learned nothing costs no allocation.
+   */
+  exportChanges(now: number): PersistedState {
+    const constraints: Constraint[] = [];
+    for (const entry of this.all.values()) {
+      const constraint = entry.constraint;
+      if (!constraint.persistent || !isActive(entry)) continue;
+      if (entry.exported !== undefined && unchangedSince(entry.exported, constraint)) continue;
+      constraints.push({ ...constraint });
+      entry.exported = exportedVersion(constraint);
+    }
+    const lifted: LiftedMark[] = [];
+    for (const [id, at] of this.lifted.entries()) {
+      if (this.exportedLifted.get(id) === at) continue;
+      this.exportedLifted.set(id, at);
+      lifted.push({ id, at });
+    }
+    if (this.exportedLifted.size > this.lifted.size) {
+      for (const id of this.exportedLifted.keys()) if (!this.lifted.has(id)) this.exportedLifted.delete(id);
+    }
+    return { version: 1, savedAt: now, constraints, lifted };
+  }
+
+  /** The next `exportChanges` gives the whole persistent part again (the store may have lost some). */
+  forgetExports(): void {
+    for (const entry of this.all.values()) entry.exported = undefined;
+    this.exportedLifted.clear();
+  }
+
   /** Changes whenever an entry joins or leaves the index: lookups made at the same value still hold. */
   get version(): number {
     return this.membership;
@@ -446,4 +499,34 @@ export function regionCovers(a: ParameterRegion, b: ParameterRegion): boolean {
     if (other === undefined || other > bound) return false;
   }
   return true;
+}
+
+function exportedVersion(constraint: Constraint): ExportedVersion {
+  return {
+    evidence: constraint.evidence,
+    lastAt: constraint.evidence.lastAt,
+    failures: constraint.evidence.failures,
+    callKey: constraint.callKey,
+    keyHash: constraint.keyHash,
+    createdAt: constraint.createdAt,
+    expiresAt: constraint.expiresAt,
+    strikes: constraint.strikes,
+    probation: constraint.probation,
+    fileDigests: constraint.fileDigests,
+  };
+}
+
+function unchangedSince(version: ExportedVersion, constraint: Constraint): boolean {
+  return (
+    version.evidence === constraint.evidence &&
+    version.lastAt === constraint.evidence.lastAt &&
+    version.failures === constraint.evidence.failures &&
+    version.callKey === constraint.callKey &&
+    version.keyHash === constraint.keyHash &&
+    version.createdAt === constraint.createdAt &&
+    version.expiresAt === constraint.expiresAt &&
+    version.strikes === constraint.strikes &&
+    version.probation === constraint.probation &&
+    version.fileDigests === constraint.fileDigests
+  );
 }

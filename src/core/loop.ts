@@ -521,11 +521,22 @@ export class NarrowingEngine {
     return this.index.exportState(this.clock.now());
   }
 
-  /** Writes what is pending to the store and the audit sink, adopting what other processes learned. */
+  /**
+   * Writes what is pending to the store and the audit sink, adopting what other processes learned.
+   * The store gets what changed since the last flush (it merges, see `StateStore`), so a flush of a
+   * large state that learned nothing costs a walk of it, not a copy.
+   */
   async flush(): Promise<void> {
     if (this.store) {
-      this.store.save(this.exportState());
-      const merged = await this.store.flush();
+      this.store.save(this.index.exportChanges(this.clock.now()));
+      let merged: PersistedState | undefined;
+      try {
+        merged = await this.store.flush();
+      } catch (error) {
+        // What was given may not have reached the store: the next flush gives everything again.
+        this.index.forgetExports();
+        throw error;
+      }
       if (merged) this.restore(merged, { scope: 'persistent' });
     }
     await this.audit?.flush?.();
@@ -857,8 +868,8 @@ export class NarrowingEngine {
   }
 
   private scheduleSave(): void {
-    // Exporting walks every constraint; the store calls this only when it writes.
-    this.store?.save(() => this.exportState());
+    // Called only when the store writes; gives what changed since the last export (see `flush`).
+    this.store?.save(() => this.index.exportChanges(this.clock.now()));
   }
 
   private journal(event: JournalEvent): number | undefined {

@@ -326,11 +326,27 @@ const CPU_REPORTER = `data:text/javascript,${encodeURIComponent(
   "import { writeSync } from 'node:fs'; process.on('exit', () => { try { const u = process.cpuUsage(); writeSync(3, String(u.user + u.system)); } catch {} });",
 )}`;
 
+/**
+ * Variables of this environment that make every Node start do work a user's does not: with
+ * `NODE_EXTRA_CA_CERTS` each process (the bare starts, the hooks and the helper they start) reads and
+ * parses a CA bundle at start-up, which weighs on both sides and hides what the hook itself costs.
+ * The timed processes run without them.
+ */
+export const UNSET_FOR_TIMING: readonly string[] = ['NODE_EXTRA_CA_CERTS'];
+
+/** An environment (this process's by default) without {@link UNSET_FOR_TIMING}. */
+export function timingEnv(env: NodeJS.ProcessEnv = process.env): NodeJS.ProcessEnv {
+  const kept = { ...env };
+  for (const name of UNSET_FOR_TIMING) delete kept[name];
+  return kept;
+}
+
 /** Wall milliseconds from spawn to exit, CPU milliseconds the process used, and whether it went unchecked. */
 function timed(command: string, args: readonly string[], stdin?: string): Promise<Timing> {
   return new Promise((resolve, reject) => {
     const started = performance.now();
     const child = spawn(command, ['--import', CPU_REPORTER, ...args], {
+      env: timingEnv(),
       stdio: [stdin === undefined ? 'ignore' : 'pipe', 'ignore', 'pipe', 'pipe'],
     });
     let stderr = '';
@@ -369,6 +385,7 @@ function table(rows: readonly HookBenchRow[], runs: number): string {
   const measuredWidth = Math.max(...rows.map((row) => row.measured.length), 'measured'.length) + 2;
   const lines = [
     `Hook cost: ${runs} calls per scenario, each right after a bare \`node -e 0\` timed in the same run`,
+    `(both run without ${UNSET_FOR_TIMING.join(', ')}, which makes every Node start read a CA bundle)`,
     '',
     `${'row'.padEnd(nameWidth)}${'measured'.padEnd(measuredWidth)}${'target'.padEnd(12)}verdict`,
   ];

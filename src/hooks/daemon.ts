@@ -12,6 +12,7 @@
 import { rmSync } from 'node:fs';
 import { connect, createServer, type Server, type Socket } from 'node:net';
 import { dirname } from 'node:path';
+import { createToolCallAdapter } from '../adapters/tool-call/index.js';
 import type { PresetName } from '../core/policy.js';
 import { openGuard, resolveGuardPolicy, type StoreOption } from '../guard/open.js';
 import type { GuardSession } from '../guard/session.js';
@@ -24,6 +25,7 @@ import type { HookVerdict } from './event.js';
 import { applyHookEvent, inSessionTurn } from './handle.js';
 import { type HeldCall, ParallelCalls } from './parallel-calls.js';
 import { MAX_PAYLOAD_BYTES } from './payload.js';
+import { stateSelectionFor } from './state-selection.js';
 
 export interface DaemonOptions {
   readonly socketPath: string;
@@ -61,37 +63,31 @@ export async function serveHooks(options: DaemonOptions): Promise<void> {
   let lastEvent = Date.now();
   /** Set once the guard is closing: nothing is handled after it. */
   let closing = false;
+  /** Set once asked to stop: the whole state is no longer read for events to come. */
+  let stopping = false;
   const quiet = () => undefined;
   /** Identical calls the agent runs in parallel: a duplicate waits for the first's end. */
   const parallel = new ParallelCalls();
 
-  const handle = async (request: DaemonRequest): Promise<HookVerdict> => {
-    if (guard !== undefined && fileStore?.changedElsewhere() === true) {
-      // Changed by someone else (`forget`, a hook without the helper): read it again.
-      await guard.close();
-      guard = undefined;
-    }
-    if (guard === undefined) {
-      const chosen = {
-        ...(options.policy !== undefined && { policy: options.policy }),
-        ...(options.preset !== undefined && { preset: options.preset }),
-      };
-      const store = options.store ?? (resolveGuardPolicy(chosen).store as StoreOption | undefined) ?? 'file';
-      fileStore =
-        store === 'file'
-          ? createFileStore({ path: stateLayout(options.stateDir).state, onProblem: quiet })
-          : undefined;
-      guard = await openGuard({
-        ...chosen,
-        store: fileStore ?? store,
-        stateDir: options.stateDir,
-        journal: true,
-        workspaceRoot: request.event.workspace ?? dirname(options.stateDir),
-        sessionId: request.event.sessionId,
-        onProblem: quiet,
-      });
-    }
-    const open = guard;
+  const chosen = {
+    ...(options.policy !== undefined && { policy: options.policy }),
+    ...(options.preset !== undefined && { preset: options.preset }),
+  };
+  /** The store the guard keeps its state in, the helper's `file` store being the project's file. */
+  const storeChoice = () =>
+    options.store ?? (resolveGuardPolicy(chosen).store as StoreOption | undefined) ?? 'file';
+  const openWith = (store: FileStore | StoreOption, request: DaemonRequest) =>
+    openGuard({
+      ...chosen,
+      store,
+      stateDir: options.stateDir,
+      journal: true,
+      workspaceRoot: request.event.workspace ?? dirname(options.stateDir),
+      sessionId: request.event.sessionId,
+      onProblem: quiet,
+    });
+  /** The event on `open`, written before the answer: the agent acts on it, so it must outlive this process. */
+  const apply = async (open: GuardSession, request: DaemonRequest): Promise<HookVerdict> => {
     // What the payload left out and the agent's session log holds (Codex's exit statuses).
     const event = await withRolloutEvidence(request.event);
     const verdict = await inSessionTurn(
@@ -100,9 +96,57 @@ export async function serveHooks(options: DaemonOptions): Promise<void> {
       (session) => applyHookEvent(open, event, session, { failClosed: request.failClosed === true }, quiet),
       quiet,
     );
-    // Written before the answer: the agent acts on it, so it must outlive this process.
     await open.flush();
     return verdict;
+  };
+  /**
+   * The helper's first events, before it holds the whole state: answered from the constraints the
+   * event needs, read through the state file's index as a hook without the helper reads them (see
+   * `state-selection.ts`). Undefined when the event may need any constraint, or the store is not the file.
+   */
+  const quickly = async (request: DaemonRequest): Promise<HookVerdict | undefined> => {
+    if (storeChoice() !== 'file') return undefined;
+    const selection = stateSelectionFor(request.event, createToolCallAdapter(), resolveGuardPolicy(chosen));
+    if (selection === 'all') return undefined;
+    const store = createFileStore({
+      path: stateLayout(options.stateDir).state,
+      select: selection,
+      onProblem: quiet,
+    });
+    const open = await openWith(store, request);
+    try {
+      return await apply(open, request);
+    } finally {
+      await open.close();
+    }
+  };
+  /** Reads the whole state: after an answer given quickly, before the next event. */
+  let wholeFor: DaemonRequest | undefined;
+
+  const openWhole = async (request: DaemonRequest) => {
+    const store = storeChoice();
+    fileStore =
+      store === 'file'
+        ? createFileStore({ path: stateLayout(options.stateDir).state, onProblem: quiet })
+        : undefined;
+    guard = await openWith(fileStore ?? store, request);
+    return guard;
+  };
+
+  const handle = async (request: DaemonRequest): Promise<HookVerdict> => {
+    if (guard !== undefined && fileStore?.changedElsewhere() === true) {
+      // Changed by someone else (`forget`, a hook without the helper): read it again.
+      await guard.close();
+      guard = undefined;
+    }
+    if (guard === undefined) {
+      const verdict = await quickly(request);
+      if (verdict !== undefined) {
+        wholeFor = request;
+        return verdict;
+      }
+    }
+    return apply(guard ?? (await openWhole(request)), request);
   };
 
   const connections = new Set<Socket>();
@@ -154,6 +198,14 @@ export async function serveHooks(options: DaemonOptions): Promise<void> {
         unanswered.delete(socket);
         if (request && !held) parallel.checked(request.event, verdict);
         lastEvent = Date.now();
+        const whole = wholeFor;
+        wholeFor = undefined;
+        if (whole !== undefined && guard === undefined && !stopping) {
+          // Answered quickly: the whole state is read now, ahead of the events still to come.
+          queue = queue
+            .then(() => (guard === undefined && !stopping ? openWhole(whole) : undefined))
+            .catch(quiet);
+        }
       };
       // A duplicate of a call in flight waits for it outside the queue, then takes its turn.
       const held = request && parallel.receive(request.event, request.holdMs ?? 0);
@@ -192,6 +244,7 @@ export async function serveHooks(options: DaemonOptions): Promise<void> {
     Math.min(idleMs, 250),
   );
   await stopped;
+  stopping = true;
   clearInterval(timer);
   const closed = new Promise<void>((resolve) => server.close(() => resolve()));
   // Every event received is handled and written before the helper goes, and what the guard holds

@@ -273,6 +273,16 @@ class FileStateStore implements FileStore {
     this.drainSource();
     const state = this.pendingState();
     if (state === undefined || this.frozen !== undefined) return undefined;
+    if (
+      state.constraints.length === 0 &&
+      state.lifted.length === 0 &&
+      this.onDisk !== undefined &&
+      fileStamp(this.path) === this.diskStamp
+    ) {
+      // Nothing to add to a file still as this store left it: no lock, no write.
+      this.pending = [];
+      return undefined;
+    }
     this.pending = [];
     this.writing = state;
     try {
