@@ -5,6 +5,8 @@
  * `ToolMessage` with the real error text instead of letting it end `invoke`. Once narrowing halts the
  * run (or nothing is left to try), `wrapModelCall` gives the model one last turn without tools, in
  * which it writes its answer; should it call tools anyway, `beforeModel` ends the run after them.
+ * `wrapModelCall` also counts each response's tokens against the policy's budget and, within its
+ * reserve, gives the model that last turn too, telling it why.
  *
  * LangChain is imported as types only: the middleware is the object `createMiddleware` builds, and
  * `@langchain/core/messages` is loaded on the first call (see `messages.ts`).
