@@ -68,10 +68,6 @@ export interface TableStyle {
 
 /** Room for what a call returned: enough to recognise it, little enough to leave room for the reason. */
 const RETURNED_WIDTH = 32;
-/** What a narrow terminal leaves the reason at least, by narrowing the tool and returned columns. */
-const MIN_REASON_WIDTH = 24;
-const MIN_RETURNED_WIDTH = 8;
-const MIN_TOOL_WIDTH = 12;
 
 export const PLAIN_STYLE: TableStyle = { verdict: (_verdict, text) => text, dim: (text) => text };
 
@@ -115,17 +111,6 @@ export function stepTable(steps: readonly ReplayStep[], style: TableStyle = PLAI
     verdict: width('verdict'),
     rule: width('rule'),
   };
-  // On a narrow terminal the tool and returned columns give up room first, so the reason keeps some.
-  if (style.width !== undefined) {
-    let over = widths.step + widths.tool + widths.returned + widths.verdict + widths.rule + 10;
-    over += MIN_REASON_WIDTH - style.width;
-    if (over > 0 && showReturned) {
-      const taken = Math.min(over, Math.max(0, widths.returned - MIN_RETURNED_WIDTH));
-      widths.returned -= taken;
-      over -= taken;
-    }
-    if (over > 0) widths.tool -= Math.min(over, Math.max(0, widths.tool - MIN_TOOL_WIDTH));
-  }
   const lead = widths.step + widths.tool + widths.returned + widths.verdict + widths.rule + 10;
   const line = (row: typeof header, colour: (text: string) => string) => {
     const reasonRoom = style.width === undefined ? Number.POSITIVE_INFINITY : style.width - lead;
