@@ -24,6 +24,12 @@ export interface BudgetUsage {
   readonly elapsedMs: number;
 }
 
+/**
+ * The token reserve holds at least this many of the largest model request seen: every request sends
+ * the whole conversation again, so the answer costs about as much as the last request did.
+ */
+export const REQUESTS_IN_RESERVE = 2;
+
 const VERSION = 1;
 const WRAP_UP = 'Wrap up: finish what is in hand and report to the user while there is room to do so.';
 const STOP = 'Stop and give the user a summary of what is done and what remains; they can raise the limit.';
@@ -63,6 +69,24 @@ export class Budget {
   /** The limit the run has reached, if any: lets the loop say it is done before the next proposal. */
   exceeded(now: number): Violation | undefined {
     return this.limit(now, true);
+  }
+
+  /**
+   * Where the session's spend stands against its token and cost limits, for a face that drives the
+   * model: a halt once a limit is reached, a warning within its reserve, undefined while there is
+   * room. The token reserve is the policy's, or `REQUESTS_IN_RESERVE` times `largestRequest` (the
+   * most tokens one model request took) when that is more. At either, the model's next turn is its
+   * last, without tools, so that the run ends with an answer.
+   */
+  spendLimit(largestRequest = 0): Violation | undefined {
+    const { tokenBudget, costLimit } = this.policy;
+    if (
+      (tokenBudget !== undefined && this.tokens >= tokenBudget) ||
+      (costLimit !== undefined && this.costUsd >= costLimit)
+    )
+      return this.limit(this.startedAt, false);
+    const scaled = isAmount(largestRequest) ? REQUESTS_IN_RESERVE * largestRequest : 0;
+    return this.reserve(Math.max(this.policy.reserveTokens, scaled));
   }
 
   /** Tokens and cost, from an outcome (`Outcome.tokens`, `Outcome.costUsd`) or reported directly. */
@@ -154,8 +178,8 @@ export class Budget {
     return undefined;
   }
 
-  private reserve(): Violation | undefined {
-    const { tokenBudget, costLimit, reserveTokens, reserveCostFraction } = this.policy;
+  private reserve(reserveTokens = this.policy.reserveTokens): Violation | undefined {
+    const { tokenBudget, costLimit, reserveCostFraction } = this.policy;
     if (tokenBudget !== undefined && tokenBudget - this.tokens <= reserveTokens) {
       return warn(`Only ${tokenBudget - this.tokens} of this session's ${tokenBudget} tokens remain.`, {
         count: this.tokens,

@@ -499,6 +499,15 @@ export class NarrowingEngine {
     this.budget.addUsage(usage);
   }
 
+  /**
+   * Where the session's spend stands against the policy's token and cost limits (see
+   * `Budget.spendLimit`): a face that drives the model gives it its last turn, without tools, at a
+   * halt or a warning, so that the run ends with an answer.
+   */
+  spendLimit(largestRequest?: number): Violation | undefined {
+    return this.budget.spendLimit(largestRequest);
+  }
+
   /** A new user message starts a new run; a compaction means the agent forgot what it saw. */
   newRun(reason: 'user' | 'compact'): void {
     if (reason === 'user') {

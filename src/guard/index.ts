@@ -47,7 +47,13 @@ export {
   type StoreOption,
 } from './open.js';
 export { MAX_OPEN_SCOPES, SCOPE_DIMENSION } from './scopes.js';
-export { type CallGuard, createGuardSession, type GuardSession, type RunReason } from './session.js';
+export {
+  type CallGuard,
+  createGuardSession,
+  type GuardSession,
+  type ModelUsage,
+  type RunReason,
+} from './session.js';
 export {
   VERDICT_META_KEY,
   type VerdictMeta,

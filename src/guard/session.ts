@@ -41,6 +41,19 @@ export interface GuardSession {
    * it as `coalesced`; the engine neither checks it nor learns from it.
    */
   noteCoalesced(proposal: Proposal, reason: string): void;
+  /**
+   * The tokens (the whole request and its output) and cost of one model response, as the framework
+   * reports them: they count against the policy's `budget`, and the largest request seen sets how much
+   * of the token budget is kept for the answer (see `wrapUpReason`).
+   */
+  addModelUsage(usage: ModelUsage): void;
+  /**
+   * Why the model's next turn should be its last, without tools, so that the run ends with an
+   * answer: the policy's token or cost budget is spent, or within its reserve (the policy's
+   * `reserveTokens`, or twice the largest request reported to `addModelUsage` when that is more).
+   * Undefined while there is room. The text is what the model reads: what remains, then what to do.
+   */
+  wrapUpReason(): string | undefined;
   /** A new user message (`user`) or a compaction of the context (`compact`): run-scoped streaks restart. */
   newRun(reason: RunReason): void;
   /** A new process of the same agent: session-scoped state goes, learned constraints stay. */
@@ -61,6 +74,13 @@ export interface GuardSession {
    * reported through the guard's `onProblem`, and the journal and the store are released all the same.
    */
   close(): Promise<void>;
+}
+
+/** One model response's spend, as a framework reports it. */
+export interface ModelUsage {
+  /** The request's tokens and the response's. */
+  readonly tokens?: number;
+  readonly costUsd?: number;
 }
 
 interface SessionParts {
@@ -85,6 +105,8 @@ interface SessionParts {
 export function createGuardSession(parts: SessionParts): GuardSession {
   const { engine } = parts;
   let closing: Promise<void> | undefined;
+  /** The most tokens one model response took, for the token reserve. */
+  let largestRequest = 0;
   return {
     engine,
     policy: engine.policy,
@@ -109,8 +131,24 @@ export function createGuardSession(parts: SessionParts): GuardSession {
         reason,
       });
     },
+    addModelUsage({ tokens, costUsd }) {
+      const counted = {
+        ...(isAmount(tokens) && { tokens }),
+        ...(isAmount(costUsd) && { costUsd }),
+      };
+      if (counted.tokens === undefined && counted.costUsd === undefined) return;
+      engine.addUsage(counted);
+      if (counted.tokens !== undefined) largestRequest = Math.max(largestRequest, counted.tokens);
+    },
+    wrapUpReason() {
+      const limit = engine.spendLimit(largestRequest);
+      return limit === undefined ? undefined : `${limit.reason} ${limit.suggestion ?? ''}`.trim();
+    },
     newRun: (reason) => engine.newRun(reason),
-    resetSession: (sessionId) => engine.resetSession(sessionId),
+    resetSession: (sessionId) => {
+      largestRequest = 0;
+      engine.resetSession(sessionId);
+    },
     isDone: () => engine.isDone(),
     scope(id) {
       if (parts.scopes === undefined) {
@@ -233,3 +271,7 @@ async function flushObserver(observer: GuardObserver | undefined): Promise<void>
 
 /** The part of a session a transport needs around each call: a face may be handed no more. */
 export type CallGuard = Pick<GuardSession, 'check' | 'record' | 'close' | 'toolCalls'>;
+
+function isAmount(value: unknown): value is number {
+  return typeof value === 'number' && Number.isFinite(value) && value >= 0;
+}

@@ -1,5 +1,7 @@
 import { mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
 import { createRequire } from 'node:module';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -94,6 +96,78 @@ describe('narrowing agent', () => {
     expect(capture.stderr()).toMatch(
       /^budget_exceeded: This session has used 0 of its 100 tokens.*\(1 step, 15 tokens\)\n$/m,
     );
+  });
+
+  it('says "cancelled: interrupted" once, with "1 step", when the user presses Ctrl-C', async () => {
+    const dir = project();
+    const ours = new Set(process.listeners('SIGINT'));
+    let requests = 0;
+    // A model that reads README.md in its first step and is still thinking about the second when
+    // the user presses Ctrl-C.
+    const server = createServer((request, response) => {
+      request.resume();
+      request.on('end', () => {
+        requests += 1;
+        if (requests > 1) {
+          for (const listener of process.listeners('SIGINT'))
+            if (!ours.has(listener)) (listener as () => void)();
+          return;
+        }
+        response.setHeader('content-type', 'application/json');
+        response.end(
+          JSON.stringify({
+            id: 'chatcmpl-1',
+            object: 'chat.completion',
+            created: 0,
+            model: 'scripted',
+            choices: [
+              {
+                index: 0,
+                finish_reason: 'tool_calls',
+                message: {
+                  role: 'assistant',
+                  content: null,
+                  tool_calls: [
+                    {
+                      id: 'call_1',
+                      type: 'function',
+                      function: {
+                        name: 'read_text_file',
+                        arguments: JSON.stringify({ path: join(dir, 'README.md') }),
+                      },
+                    },
+                  ],
+                },
+              },
+            ],
+            usage: { prompt_tokens: 10, completion_tokens: 5, total_tokens: 15 },
+          }),
+        );
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const capture = captureIO({ env: { TEST_KEY: 'secret' } });
+    try {
+      const code = await runAgentCommand(
+        'Summarise README.md',
+        {
+          model: 'scripted',
+          baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`,
+          apiKeyEnv: 'TEST_KEY',
+          mcp: [`"${process.execPath}" "${filesystemServer}" "${dir}"`],
+          stream: false,
+          stateDir: join(dir, '.narrowing'),
+        },
+        capture.io,
+      );
+      expect(code).toBe(1);
+    } finally {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+    }
+    expect(requests).toBe(2);
+    expect(capture.stderr()).toMatch(/(^|\n)cancelled: interrupted \(1 step, 15 tokens\)\n$/);
+    expect(capture.stderr()).not.toContain('cancelled: cancelled');
   });
 
   it('takes a reserve, a cost limit and a number of recoveries as flags', async () => {

@@ -62,6 +62,16 @@ describe('Budget', () => {
     expect(violation?.reason).toContain('10000 tokens');
   });
 
+  it('keeps twice the largest request for the answer when that is more than the policy reserve', () => {
+    const guard = budget({ tokenBudget: 20_000 });
+    guard.addUsage({ tokens: 14_000 });
+    expect(guard.spendLimit(500)).toBeUndefined();
+    expect(guard.spendLimit(3_000)).toMatchObject({ rule: BUDGET_RULES.reserve, severity: 'warn' });
+    expect(guard.spendLimit(3_000)?.reason).toContain('Only 6000 of');
+    guard.addUsage({ tokens: 6_000 });
+    expect(guard.spendLimit(3_000)).toMatchObject({ rule: BUDGET_RULES.spend, severity: 'halt' });
+  });
+
   it('warns within the cost reserve and halts at the cost limit', () => {
     const guard = budget({ costLimit: 2 });
     guard.addUsage({ costUsd: 1.79 });

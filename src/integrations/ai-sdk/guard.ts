@@ -106,16 +106,20 @@ export interface AiSdkGuard {
    *   the model reads them (the approval hook can only allow or deny);
    * - a tool the guard has switched off for the run (`non-advancing`, `tool-health`) is no longer
    *   offered (`activeTools`);
+   * - each step's token usage counts against the policy's `budget`; within its reserve (at least
+   *   twice the largest request seen) the step offers the model no tools and tells it why, so the
+   *   run ends with an answer rather than out of budget;
    * - once the run is halted (the same refused call proposed again and again) or nothing is left to
    *   try, the step offers the model no tools, so it writes its answer.
    */
   readonly prepareStep: <MESSAGE, TOOL_NAME extends string = string>(options: {
     readonly stepNumber: number;
+    readonly steps?: readonly unknown[];
     readonly messages?: MESSAGE[];
   }) => AiSdkStepSettings<MESSAGE, TOOL_NAME> | undefined;
   /**
    * A stop condition: true after the step without tools that `prepareStep` gave the model, or, when
-   * `prepareStep` is not used, as soon as the run is halted or nothing is left to try.
+   * `prepareStep` is not used, as soon as the run is halted, its budget spent or nothing is left to try.
    */
   readonly stopWhen: (options: { readonly steps: readonly unknown[] }) => boolean;
   /**
@@ -163,6 +167,32 @@ export function narrowingForAiSdk(source: GuardSource = {}, options: AiSdkGuardO
   };
 
   const ending = () => halted || handle.session().isDone();
+
+  /** The steps whose usage the budget has counted (`prepareStep` and `stopWhen` both see them). */
+  const counted = new WeakSet<object>();
+  /** Counts the usage of the steps not counted yet. */
+  const countUsage = (steps: readonly unknown[] | undefined) => {
+    if (!Array.isArray(steps)) return;
+    for (const step of steps) {
+      if (typeof step !== 'object' || step === null || counted.has(step)) continue;
+      counted.add(step);
+      const tokens = stepTokens((step as { usage?: unknown }).usage);
+      if (tokens === undefined) continue;
+      try {
+        handle.session().addModelUsage({ tokens });
+      } catch {
+        // A guard that cannot count leaves the run as it was (its checks report the fault).
+      }
+    }
+  };
+  /** Why the next step is the model's last, for its budget; a guard that cannot say lets it go on. */
+  const budgetEnding = (): string | undefined => {
+    try {
+      return handle.session().wrapUpReason();
+    } catch {
+      return undefined;
+    }
+  };
 
   /** The calls approved in the current step, each with what tells its duplicates how it ended. */
   const approved = new Map<string, (answer: TwinAnswer | undefined) => void>();
@@ -241,9 +271,11 @@ export function narrowingForAiSdk(source: GuardSource = {}, options: AiSdkGuardO
 
   const prepareStep: AiSdkGuard['prepareStep'] = <MESSAGE, TOOL_NAME extends string = string>({
     stepNumber,
+    steps,
     messages,
   }: {
     readonly stepNumber: number;
+    readonly steps?: readonly unknown[];
     readonly messages?: MESSAGE[];
   }) => {
     if (stepNumber === 0) {
@@ -253,13 +285,20 @@ export function narrowingForAiSdk(source: GuardSource = {}, options: AiSdkGuardO
       if (!handle.session().isDone()) halted = false;
     }
     prepares = true;
+    countUsage(steps);
     const settings: AiSdkStepSettings<MESSAGE, TOOL_NAME> = {};
     const warned = messages === undefined ? undefined : withWarnings(messages as StepMessage[], warnings);
     if (warned !== undefined) settings.messages = warned as MESSAGE[];
-    if (answerStep !== undefined || ending()) {
+    const overBudget = answerStep === undefined && !ending() ? budgetEnding() : undefined;
+    if (answerStep !== undefined || overBudget !== undefined || ending()) {
       answerStep ??= stepNumber;
       settings.activeTools = [];
       settings.toolChoice = 'none';
+      if (overBudget !== undefined && messages !== undefined) {
+        // The model reads why it has no tools left, and answers with what it has.
+        const told = { role: 'user', content: `[narrowing] ${overBudget}` } as MESSAGE;
+        settings.messages = [...(settings.messages ?? messages), told];
+      }
     } else if (switchedOff.size > 0 && toolNames !== undefined) {
       settings.activeTools = toolNames.filter((name) => !switchedOff.has(name)) as TOOL_NAME[];
     }
@@ -267,7 +306,10 @@ export function narrowingForAiSdk(source: GuardSource = {}, options: AiSdkGuardO
   };
 
   const stopWhen = ({ steps }: { readonly steps: readonly unknown[] }) => {
-    if (!prepares) return ending();
+    if (!prepares) {
+      countUsage(steps);
+      return ending() || budgetEnding() !== undefined;
+    }
     return answerStep !== undefined && steps.length > answerStep;
   };
 
@@ -404,6 +446,19 @@ export function narrowingForAiSdk(source: GuardSource = {}, options: AiSdkGuardO
     session: () => handle.session(),
     close: () => handle.close(),
   };
+}
+
+/** The tokens of a step (its request and its output), from its `usage`; undefined when not reported. */
+function stepTokens(usage: unknown): number | undefined {
+  if (typeof usage !== 'object' || usage === null) return undefined;
+  const { totalTokens, inputTokens, outputTokens } = usage as Record<string, unknown>;
+  if (isCount(totalTokens)) return totalTokens;
+  if (!isCount(inputTokens) && !isCount(outputTokens)) return undefined;
+  return (isCount(inputTokens) ? inputTokens : 0) + (isCount(outputTokens) ? outputTokens : 0);
+}
+
+function isCount(value: unknown): value is number {
+  return typeof value === 'number' && Number.isFinite(value) && value >= 0;
 }
 
 /** The answer of a call coalesced with `twin`: the twin's value, or the twin's error thrown again. */

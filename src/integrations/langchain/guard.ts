@@ -5,6 +5,8 @@
  * `ToolMessage` with the real error text instead of letting it end `invoke`. Once narrowing halts the
  * run (or nothing is left to try), `wrapModelCall` gives the model one last turn without tools, in
  * which it writes its answer; should it call tools anyway, `beforeModel` ends the run after them.
+ * `wrapModelCall` also counts each response's tokens against the policy's budget and, within its
+ * reserve, gives the model that last turn too, telling it why.
  *
  * LangChain is imported as types only: the middleware is the object `createMiddleware` builds, and
  * `@langchain/core/messages` is loaded on the first call (see `messages.ts`).
@@ -88,6 +90,7 @@ type ToolCallHandler = (request: ToolCallRequest) => ToolCallResult | Promise<To
 /** The part of a model request this middleware reads and changes. */
 interface ModelCallRequest {
   readonly state: { readonly messages: readonly StateMessage[] };
+  readonly messages?: readonly unknown[];
   readonly tools: readonly unknown[];
   readonly toolChoice?: unknown;
 }
@@ -209,6 +212,9 @@ export function narrowingForLangChain(
       const answer: TwinAnswer = { status: 'threw', error };
       return { message: check?.verdict === 'warn' ? withWarning(result, check) : result, answer };
     }
+    // Cancelled through its abort signal: what the tool answered after that teaches nothing, and a
+    // duplicate held back runs on its own.
+    if (signal?.aborted) return { message: result, answer: undefined };
     const durationMs = performance.now() - startedAt;
     // A retry middleware inside the guard answers a call that failed with a summary of its own: the
     // guard learns from the last error the tool threw instead.
@@ -288,13 +294,60 @@ export function narrowingForLangChain(
     return { stage: answered ? 'end' : 'answer', reason };
   }
 
+  /** Counts a model response's tokens (its `usage_metadata`) against the budget. */
+  const countUsage = (response: unknown) => {
+    const tokens = usageTokens((response as { usage_metadata?: unknown } | null)?.usage_metadata);
+    if (tokens === undefined) return;
+    try {
+      handle.session().addModelUsage({ tokens });
+    } catch {
+      // A guard that cannot count leaves the run as it was (its checks report the fault).
+    }
+  };
+
+  /** Why the next turn is the model's last, for its budget; a guard that cannot say lets it go on. */
+  const budgetEnding = (): string | undefined => {
+    try {
+      return handle.session().wrapUpReason();
+    } catch {
+      return undefined;
+    }
+  };
+
   async function wrapModelCall(
     request: ModelCallRequest,
     handler: (request: ModelCallRequest) => unknown,
   ): Promise<unknown> {
-    if (ending(request.state.messages)?.stage !== 'answer') return handler(request);
-    // The last turn: the model reads why the run ends (the halted call's message) and answers.
-    return handler({ ...request, tools: [], toolChoice: undefined });
+    if (ending(request.state.messages)?.stage === 'answer') {
+      // The last turn: the model reads why the run ends (the halted call's message) and answers.
+      const response = await handler({ ...request, tools: [], toolChoice: undefined });
+      countUsage(response);
+      return response;
+    }
+    const overBudget = budgetEnding();
+    if (overBudget === undefined) {
+      const response = await handler(request);
+      countUsage(response);
+      return response;
+    }
+    // Within the budget's reserve: a last turn without tools, in which the model reads why and answers.
+    const { AIMessage, HumanMessage } = await langchainMessages();
+    const told = new HumanMessage(`[narrowing] ${overBudget}`);
+    const response = await handler({
+      ...request,
+      messages: [...(request.messages ?? []), told],
+      tools: [],
+      toolChoice: undefined,
+    });
+    countUsage(response);
+    if (!AIMessage.isInstance(response) || (response.tool_calls?.length ?? 0) === 0) return response;
+    // Tools asked for in the last turn cannot run: the run ends with what the model wrote.
+    return new AIMessage({
+      content: response.text === '' ? `[narrowing ended this run] ${overBudget}` : response.content,
+      ...(response.id !== undefined && { id: response.id }),
+      ...(response.usage_metadata !== undefined && { usage_metadata: response.usage_metadata }),
+      response_metadata: response.response_metadata,
+    });
   }
 
   async function beforeModel(state: { readonly messages: readonly StateMessage[] }) {
@@ -365,6 +418,19 @@ function messagesOf(state: unknown): readonly StateMessage[] {
   if (Array.isArray(state)) return state;
   const messages = (state as { messages?: unknown } | undefined)?.messages;
   return Array.isArray(messages) ? messages : [];
+}
+
+/** The tokens of a model response (its request and its output), from `usage_metadata`. */
+function usageTokens(usage: unknown): number | undefined {
+  if (typeof usage !== 'object' || usage === null) return undefined;
+  const { total_tokens, input_tokens, output_tokens } = usage as Record<string, unknown>;
+  if (isCount(total_tokens)) return total_tokens;
+  if (!isCount(input_tokens) && !isCount(output_tokens)) return undefined;
+  return (isCount(input_tokens) ? input_tokens : 0) + (isCount(output_tokens) ? output_tokens : 0);
+}
+
+function isCount(value: unknown): value is number {
+  return typeof value === 'number' && Number.isFinite(value) && value >= 0;
 }
 
 /** Appends the warning of a `warn` verdict to what the tool answered: the model reads both. */

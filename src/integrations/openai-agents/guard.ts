@@ -118,8 +118,12 @@ export interface AgentsGuard {
    * without them is not guarded.
    */
   readonly toolOptions: {
-    /** False once the run is halted or nothing is left to try: the model then answers without tools. */
-    readonly isEnabled: () => boolean;
+    /**
+     * False once the run is halted, its budget is spent or within its reserve, or nothing is left to
+     * try: the model then answers without tools. It counts the run's token usage (read from the run
+     * context the SDK passes) against the budget.
+     */
+    readonly isEnabled: (options?: { readonly runContext?: unknown }) => boolean;
     readonly inputGuardrails: AgentsToolInputGuardrail[];
     /** Tells identical calls held back while this one ran what it returned. */
     readonly outputGuardrails: AgentsToolOutputGuardrail[];
@@ -181,9 +185,43 @@ export function narrowingForAgents(source: GuardSource = {}, options: AgentsGuar
   const calls = new Map<string, CallState>();
   /** A check of this guard said halt: the tools stay switched off. */
   let halted = false;
-  const isEnabled = () => {
+  /** What each run's usage stood at when last counted, by its run context. */
+  const counted = new WeakMap<object, { tokens: number; requests: number }>();
+  /**
+   * Counts the model requests a run made since it was last counted (the SDK adds each response's
+   * usage to the run context before the next turn), each on its own so that the reserve grows with
+   * the largest.
+   */
+  const countUsage = (runContext: unknown) => {
+    if (typeof runContext !== 'object' || runContext === null) return;
+    const usage = (runContext as { usage?: unknown }).usage as AgentsUsage | undefined;
+    if (typeof usage !== 'object' || usage === null) return;
+    const tokens = isCount(usage.totalTokens)
+      ? usage.totalTokens
+      : (isCount(usage.inputTokens) ? usage.inputTokens : 0) +
+        (isCount(usage.outputTokens) ? usage.outputTokens : 0);
+    const requests = isCount(usage.requests) ? usage.requests : 0;
+    const seen = counted.get(runContext) ?? { tokens: 0, requests: 0 };
+    if (tokens <= seen.tokens) return;
+    counted.set(runContext, { tokens, requests });
+    const session = handle.session();
+    const entries = Array.isArray(usage.requestUsageEntries) ? usage.requestUsageEntries : [];
+    const added = entries.slice(seen.requests, requests);
+    const each = added.map((entry) => (isCount(entry?.totalTokens) ? entry.totalTokens : undefined));
+    if (
+      requests - seen.requests > 1 &&
+      each.length === requests - seen.requests &&
+      !each.includes(undefined)
+    ) {
+      for (const requestTokens of each) session.addModelUsage({ tokens: requestTokens as number });
+    } else session.addModelUsage({ tokens: tokens - seen.tokens });
+  };
+  const isEnabled = (options?: { readonly runContext?: unknown }) => {
     try {
-      return !(halted || handle.session().isDone());
+      if (halted) return false;
+      countUsage(options?.runContext);
+      const session = handle.session();
+      return !(session.isDone() || session.wrapUpReason() !== undefined);
     } catch {
       // A guard that cannot be asked leaves the tools as they were (its checks report the fault).
       return true;
@@ -361,7 +399,7 @@ export function narrowingForAgents(source: GuardSource = {}, options: AgentsGuar
   const composeIsEnabled =
     (own: AgentsIsEnabled | undefined) =>
     async (enabledOptions: { runContext: unknown; agent: unknown }): Promise<boolean> => {
-      if (!isEnabled()) return false;
+      if (!isEnabled(enabledOptions)) return false;
       if (typeof own === 'function') return Boolean(await own(enabledOptions));
       return own ?? true;
     };
@@ -406,7 +444,7 @@ export function narrowingForAgents(source: GuardSource = {}, options: AgentsGuar
       inputGuardrails: [...(built.inputGuardrails ?? []), inputGuardrail],
       outputGuardrails: [...(built.outputGuardrails ?? []), outputGuardrail],
       isEnabled: async (runContext: unknown, runAgent: unknown) =>
-        isEnabled() && (own === undefined || Boolean(await own(runContext, runAgent))),
+        isEnabled({ runContext }) && (own === undefined || Boolean(await own(runContext, runAgent))),
     };
   }
 
@@ -426,6 +464,19 @@ export function narrowingForAgents(source: GuardSource = {}, options: AgentsGuar
     session: () => handle.session(),
     close: () => handle.close(),
   };
+}
+
+/** A run's usage (`Usage` of the SDK), as far as the guard reads it: totals over the run's requests. */
+interface AgentsUsage {
+  readonly requests?: unknown;
+  readonly inputTokens?: unknown;
+  readonly outputTokens?: unknown;
+  readonly totalTokens?: unknown;
+  readonly requestUsageEntries?: readonly ({ readonly totalTokens?: unknown } | undefined)[];
+}
+
+function isCount(value: unknown): value is number {
+  return typeof value === 'number' && Number.isFinite(value) && value >= 0;
 }
 
 /** Where a call that passed the input guardrail stands, and what tells its held-back duplicates how it ended. */

@@ -262,6 +262,33 @@ describe('guard.agent() on an agent already built', () => {
   });
 });
 
+describe('a tool spread with guard.toolOptions', () => {
+  it('answers a thrown null without crashing the run, and learns the failure', async () => {
+    const ws = workspace();
+    const { guard, session, recorded } = spiedGuard(ws);
+    const model = new ScriptedModel([{ calls: [['deploy', {}]] }, { text: 'The deploy failed.' }]);
+    const deploy = tool({
+      name: 'deploy',
+      description: 'Deploy the service',
+      parameters: z.object({}),
+      execute: async () => {
+        throw null;
+      },
+      ...guard.toolOptions,
+    });
+    const runner = new Runner({ tracingDisabled: true });
+    runner.on('agent_tool_end', guard.onToolEnd);
+    const result = await run(new Agent({ name: 'ops', model, tools: [deploy] }), runner);
+    await session.close();
+
+    expect(result.finalOutput).toBe('The deploy failed.');
+    expect(toolOutputsIn(model.inputs[1])[0]?.text).toBe(
+      'Error: the tool failed without an error (it threw null)',
+    );
+    expect(recorded.map(({ success }) => success)).toEqual([false]);
+  });
+});
+
 /** A test run that takes a while and stops when its call is cancelled: by throwing, or by returning. */
 function slowTests(runs: { count: number }, onAbort: 'throw' | 'return') {
   return {
