@@ -34,6 +34,7 @@ export {
   type WaitOptions,
   waitForTwin,
 } from './in-flight.js';
+export { countModelTokensSafely, wrapUpReasonSafely } from './model-spend.js';
 export type {
   CheckedCall,
   GuardObserver,

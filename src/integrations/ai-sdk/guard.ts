@@ -17,6 +17,7 @@ import {
   claimSafely,
   coalescedText,
   coalesceSafely,
+  countModelTokensSafely,
   type GuardFaultOptions,
   type GuardSession,
   type GuardSource,
@@ -28,6 +29,7 @@ import {
   type TwinAnswer,
   verdictText,
   waitForTwin,
+  wrapUpReasonSafely,
 } from '../../guard/index.js';
 import { asFailure, isCancellation, toolCallOutcomes } from '../tool-call-outcomes.js';
 import { type StepMessage, withWarnings } from './warnings.js';
@@ -177,22 +179,11 @@ export function narrowingForAiSdk(source: GuardSource = {}, options: AiSdkGuardO
       if (typeof step !== 'object' || step === null || counted.has(step)) continue;
       counted.add(step);
       const tokens = stepTokens((step as { usage?: unknown }).usage);
-      if (tokens === undefined) continue;
-      try {
-        handle.session().addModelUsage({ tokens });
-      } catch {
-        // A guard that cannot count leaves the run as it was (its checks report the fault).
-      }
+      if (tokens !== undefined) countModelTokensSafely(handle, tokens);
     }
   };
-  /** Why the next step is the model's last, for its budget; a guard that cannot say lets it go on. */
-  const budgetEnding = (): string | undefined => {
-    try {
-      return handle.session().wrapUpReason();
-    } catch {
-      return undefined;
-    }
-  };
+  /** Why the next step is the model's last, for its budget. */
+  const budgetEnding = (): string | undefined => wrapUpReasonSafely(handle);
 
   /** The calls approved in the current step, each with what tells its duplicates how it ended. */
   const approved = new Map<string, (answer: TwinAnswer | undefined) => void>();

@@ -19,6 +19,7 @@ import {
   checkSafely,
   claimSafely,
   coalesceSafely,
+  countModelTokensSafely,
   type GuardFaultOptions,
   type GuardSession,
   type GuardSource,
@@ -30,6 +31,7 @@ import {
   verdictMeta,
   verdictText,
   waitForTwin,
+  wrapUpReasonSafely,
 } from '../../guard/index.js';
 import { toolCallOutcomes } from '../tool-call-outcomes.js';
 import {
@@ -297,22 +299,11 @@ export function narrowingForLangChain(
   /** Counts a model response's tokens (its `usage_metadata`) against the budget. */
   const countUsage = (response: unknown) => {
     const tokens = usageTokens((response as { usage_metadata?: unknown } | null)?.usage_metadata);
-    if (tokens === undefined) return;
-    try {
-      handle.session().addModelUsage({ tokens });
-    } catch {
-      // A guard that cannot count leaves the run as it was (its checks report the fault).
-    }
+    if (tokens !== undefined) countModelTokensSafely(handle, tokens);
   };
 
-  /** Why the next turn is the model's last, for its budget; a guard that cannot say lets it go on. */
-  const budgetEnding = (): string | undefined => {
-    try {
-      return handle.session().wrapUpReason();
-    } catch {
-      return undefined;
-    }
-  };
+  /** Why the next turn is the model's last, for its budget. */
+  const budgetEnding = (): string | undefined => wrapUpReasonSafely(handle);
 
   async function wrapModelCall(
     request: ModelCallRequest,
