@@ -34,7 +34,12 @@ export {
   type WaitOptions,
   waitForTwin,
 } from './in-flight.js';
-export { countModelTokensSafely, wrapUpReasonSafely } from './model-spend.js';
+export {
+  countModelTokensSafely,
+  isTokenCount,
+  reportedTokens,
+  wrapUpReasonSafely,
+} from './model-spend.js';
 export type {
   CheckedCall,
   GuardObserver,

@@ -22,3 +22,18 @@ export function wrapUpReasonSafely(handle: GuardHandle): string | undefined {
     return undefined;
   }
 }
+
+/**
+ * A model request's tokens as a framework reports them: its total when given, else its input plus
+ * its output; undefined when it reports none of them.
+ */
+export function reportedTokens(total: unknown, input: unknown, output: unknown): number | undefined {
+  if (isTokenCount(total)) return total;
+  if (!isTokenCount(input) && !isTokenCount(output)) return undefined;
+  return (isTokenCount(input) ? input : 0) + (isTokenCount(output) ? output : 0);
+}
+
+/** A finite, non-negative number: what a framework's usage field holds when it counted something. */
+export function isTokenCount(value: unknown): value is number {
+  return typeof value === 'number' && Number.isFinite(value) && value >= 0;
+}

@@ -25,6 +25,7 @@ import {
   guardHandle,
   recordSafely,
   refusalText,
+  reportedTokens,
   type SafeCheck,
   type TwinAnswer,
   verdictText,
@@ -443,13 +444,7 @@ export function narrowingForAiSdk(source: GuardSource = {}, options: AiSdkGuardO
 function stepTokens(usage: unknown): number | undefined {
   if (typeof usage !== 'object' || usage === null) return undefined;
   const { totalTokens, inputTokens, outputTokens } = usage as Record<string, unknown>;
-  if (isCount(totalTokens)) return totalTokens;
-  if (!isCount(inputTokens) && !isCount(outputTokens)) return undefined;
-  return (isCount(inputTokens) ? inputTokens : 0) + (isCount(outputTokens) ? outputTokens : 0);
-}
-
-function isCount(value: unknown): value is number {
-  return typeof value === 'number' && Number.isFinite(value) && value >= 0;
+  return reportedTokens(totalTokens, inputTokens, outputTokens);
 }
 
 /** The answer of a call coalesced with `twin`: the twin's value, or the twin's error thrown again. */

@@ -26,6 +26,7 @@ import {
   guardHandle,
   recordSafely,
   refusalText,
+  reportedTokens,
   type TwinAnswer,
   VERDICT_META_KEY,
   verdictMeta,
@@ -415,13 +416,7 @@ function messagesOf(state: unknown): readonly StateMessage[] {
 function usageTokens(usage: unknown): number | undefined {
   if (typeof usage !== 'object' || usage === null) return undefined;
   const { total_tokens, input_tokens, output_tokens } = usage as Record<string, unknown>;
-  if (isCount(total_tokens)) return total_tokens;
-  if (!isCount(input_tokens) && !isCount(output_tokens)) return undefined;
-  return (isCount(input_tokens) ? input_tokens : 0) + (isCount(output_tokens) ? output_tokens : 0);
-}
-
-function isCount(value: unknown): value is number {
-  return typeof value === 'number' && Number.isFinite(value) && value >= 0;
+  return reportedTokens(total_tokens, input_tokens, output_tokens);
 }
 
 /** Appends the warning of a `warn` verdict to what the tool answered: the model reads both. */

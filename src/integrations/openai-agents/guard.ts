@@ -22,8 +22,10 @@ import {
   type GuardSession,
   type GuardSource,
   guardHandle,
+  isTokenCount,
   recordSafely,
   refusalText,
+  reportedTokens,
   type TwinAnswer,
   verdictMeta,
   waitForTwin,
@@ -196,18 +198,15 @@ export function narrowingForAgents(source: GuardSource = {}, options: AgentsGuar
     if (typeof runContext !== 'object' || runContext === null) return;
     const usage = (runContext as { usage?: unknown }).usage as AgentsUsage | undefined;
     if (typeof usage !== 'object' || usage === null) return;
-    const tokens = isCount(usage.totalTokens)
-      ? usage.totalTokens
-      : (isCount(usage.inputTokens) ? usage.inputTokens : 0) +
-        (isCount(usage.outputTokens) ? usage.outputTokens : 0);
-    const requests = isCount(usage.requests) ? usage.requests : 0;
+    const tokens = reportedTokens(usage.totalTokens, usage.inputTokens, usage.outputTokens) ?? 0;
+    const requests = isTokenCount(usage.requests) ? usage.requests : 0;
     const seen = counted.get(runContext) ?? { tokens: 0, requests: 0 };
     if (tokens <= seen.tokens) return;
     counted.set(runContext, { tokens, requests });
     const session = handle.session();
     const entries = Array.isArray(usage.requestUsageEntries) ? usage.requestUsageEntries : [];
     const added = entries.slice(seen.requests, requests);
-    const each = added.map((entry) => (isCount(entry?.totalTokens) ? entry.totalTokens : undefined));
+    const each = added.map((entry) => (isTokenCount(entry?.totalTokens) ? entry.totalTokens : undefined));
     if (
       requests - seen.requests > 1 &&
       each.length === requests - seen.requests &&
@@ -473,10 +472,6 @@ interface AgentsUsage {
   readonly outputTokens?: unknown;
   readonly totalTokens?: unknown;
   readonly requestUsageEntries?: readonly ({ readonly totalTokens?: unknown } | undefined)[];
-}
-
-function isCount(value: unknown): value is number {
-  return typeof value === 'number' && Number.isFinite(value) && value >= 0;
 }
 
 /** Where a call that passed the input guardrail stands, and what tells its held-back duplicates how it ended. */
