@@ -1,7 +1,7 @@
 /**
  * Identical `tools/call` requests a client has in flight at once (JSON-RPC lets it send several)
  * run once, with the rule every face follows (see `guard/in-flight.ts`): the first goes to the
- * server; a duplicate waits until it has been answered, at most the proxy's call timeout, and then
+ * server; a duplicate waits until it has been answered (see `IdenticalCalls.waitMs`), and then
  * - gets the first's answer, without reaching the server, when the first failed, was refused, or
  *   changed something (its result, with the verdict `coalesced` in `_meta` and a line saying so);
  * - goes to the server on its own when the first succeeded and the tool only reads.
@@ -44,12 +44,21 @@ let fallbackKnowledge: ToolKnowledge | undefined;
 
 /** The identical calls of one client connection, put to the coalescing rule. */
 export class IdenticalCalls {
+  /**
+   * How long a duplicate waits for its twin: twice the call timeout. The twin's own timeout starts
+   * when it reaches the server, which may be after the server has started and listed its tools, so
+   * a duplicate that gave up after one call timeout could reach the server while its twin still runs.
+   */
+  private readonly waitMs: number;
+
   constructor(
     private readonly calls: InFlightCalls,
     private readonly guard: CoalescingGuard,
-    /** The proxy's deadline for a call: a duplicate never waits longer for its twin. */
-    private readonly timeoutMs: number,
-  ) {}
+    /** The proxy's timeout for a call. */
+    callTimeoutMs: number,
+  ) {
+    this.waitMs = 2 * callTimeoutMs;
+  }
 
   /** The call's claim; undefined when its arguments cannot be read (it then runs on its own). */
   claim(proposal: Proposal): CallClaim | undefined {
@@ -63,7 +72,7 @@ export class IdenticalCalls {
   /** What came of the twin, or undefined when it did not come in time or `cancelled` fired first. */
   twinAnswer(claim: DuplicateClaim, cancelled?: AbortSignal): Promise<TwinAnswer | undefined> {
     if (claim.settled !== undefined) return Promise.resolve(claim.settled);
-    return waitForTwin(claim.twin, { timeoutMs: this.timeoutMs, ...(cancelled && { signal: cancelled }) });
+    return waitForTwin(claim.twin, { timeoutMs: this.waitMs, ...(cancelled && { signal: cancelled }) });
   }
 
   /**

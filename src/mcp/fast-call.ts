@@ -155,7 +155,7 @@ export class FastToolCalls {
   }
 
   /**
-   * A duplicate of a call in flight, held until that call is answered (or the call timeout passes,
+   * A duplicate of a call in flight, held until that call is answered (or twice the call timeout passes,
    * or the client cancels it): its answer from its twin, or undefined when it goes to the server.
    */
   private async fromTwin(

@@ -205,7 +205,7 @@ function toolCallHandler(options: ProxyServerOptions) {
     const proposal = proposed instanceof Promise ? await proposed : proposed;
     const claim = steps.identical?.claim(proposal);
     if (claim?.role === 'duplicate' && steps.identical) {
-      // Held until the identical call in flight is answered, at most the call timeout.
+      // Held until the identical call in flight is answered, at most twice the call timeout.
       const twin = await steps.identical.twinAnswer(claim, ctx.mcpReq.signal);
       if (ctx.mcpReq.signal.aborted) throw ctx.mcpReq.signal.reason;
       const answer = steps.identical.answer(proposal, twin);
