@@ -511,7 +511,9 @@ export interface EngineSnapshot extends PersistedState {
 
 /**
  * Where persistent state lives. `save` schedules a write and returns at once: the hot path never
- * waits on disk or network. Implementations merge with what other processes wrote.
+ * waits on disk or network. A save may hold only what changed since the engine's last write, so
+ * implementations merge it into what they hold, and with what other processes wrote; a constraint
+ * goes only when a lifted mark says so.
  */
 export interface StateStore {
   load(): PersistedState | undefined;
