@@ -15,7 +15,10 @@
  *   (`<tool_use_error>`, `Exit code N` for N ≠ 0, `File does not exist`, `Error:`).
  *
  * What the saved chat leaves out stays out: an edit's old and new text are not shown (its path is,
- * in its answer, and becomes its `file_path`), nor a search's pattern in the 2025 layout. A call the
+ * in its answer, and becomes its `file_path`; a failed edit's answer quotes the text it looked for,
+ * which becomes its `old_string`), nor a search's pattern in the 2025 layout. A call whose input the
+ * chat does not show gets `unshown_input: N`, numbering such calls in the session, so that two edits
+ * of one file are not taken for one edit made twice. A call the
  * user rejected or interrupted has no result, as the product's own transcript converter keeps it.
  * Calls of a subagent carry `agent: "sidechain"`; the chat does not say which subagent made them.
  */
@@ -37,6 +40,21 @@ const UPDATED_FILE = /^The file (\S.*?) has been (?:updated|created)\b/;
 const CREATED_FILE = /^File created successfully at: (\S.*?)(?: \(|$)/;
 /** What the user's refusal or interruption of a call reads as: the call never finished. */
 const REFUSED = /^(\[Request interrupted by user( for tool use)?\]|The user doesn't want to (proceed with this tool use|take this action))/;
+const MISSED_TEXT = /^<tool_use_error>String to replace not found in file\.\s*\nString: ([\s\S]*?)(?:\n\(note:|<\/tool_use_error>|$)/;
+/** Arguments that only say where a call acted, not what it did there. */
+const WHERE = new Set(['file_path', 'path', 'description']);
+/** Tools whose whole input is where they read. */
+const READ_TOOLS = new Set(['read', 'ls', 'view', 'read_file', 'list_dir', 'notebookread']);
+
+/**
+ * Whether the chat leaves out what a call did (an edit's text, a search's pattern): such calls are
+ * numbered, so that two of them are never taken for one call made twice.
+ */
+export function inputUnshown(call: CallEvent): boolean {
+  if (READ_TOOLS.has(call.tool.toLowerCase())) return false;
+  return Object.keys(call.args).every((key) => WHERE.has(key));
+}
+
 /** How the agents' own tools word a failed call, for the layout that does not mark failures. */
 const FAILED = /^(<tool_use_error>|Exit code [1-9]\d*\b|File does not exist\b|Error:|error:)/;
 
@@ -115,6 +133,8 @@ export function specStoryToolCall(pending: Omit<Pending, 'sidechain' | 't'>): Ca
       break;
     }
     for (const [, name, value] of line.matchAll(PAIRS)) args[name as string] = value;
+    // The 2026 layout shows a subagent's task as one line of text.
+    if (line !== '' && Object.keys(args).length === 0 && !line.startsWith('<')) args.description = line;
   }
   if (written.length > 0) {
     if (key === 'command' && args.command === undefined) args.command = written.join('\n');
@@ -126,6 +146,9 @@ export function specStoryToolCall(pending: Omit<Pending, 'sidechain' | 't'>): Ca
   const file = UPDATED_FILE.exec(output) ?? CREATED_FILE.exec(output);
   if (file && key === 'file_path' && args.file_path === undefined) args.file_path = file[1];
   const failed = marker === 'Error:' || (marker === undefined && answerFailed(output));
+  // A failed edit's answer quotes the text it looked for: the one input of it the chat shows.
+  const missed = failed ? MISSED_TEXT.exec(output) : null;
+  if (missed && args.old_string === undefined) args.old_string = (missed[1] as string).trim();
   const answered: TraceResult = result(output, failed);
   return { type: 'call', tool, args, result: answered };
 }
@@ -149,6 +172,7 @@ export function specStoryToolEvents(chat: string): TraceEvent[] {
   let start: number | undefined;
   let now: number | undefined;
   let calls = 0;
+  let unshown = 0;
   const flushUser = () => {
     const text = said.join('\n').trim();
     if (role === 'User' && !sidechain && text !== '' && !REFUSED.test(text)) events.push({ type: 'user', text: clip(text).slice(0, 500) });
@@ -157,7 +181,8 @@ export function specStoryToolEvents(chat: string): TraceEvent[] {
   const flushCall = () => {
     if (!pending) return;
     if (calls < MAX_CALLS_PER_SESSION) {
-      const call = specStoryToolCall(pending);
+      const shown = specStoryToolCall(pending);
+      const call = inputUnshown(shown) ? { ...shown, args: { ...shown.args, unshown_input: ++unshown } } : shown;
       const t = secondsSince(start, pending.t);
       events.push({ ...call, ...(t !== undefined && { t }), ...(pending.sidechain && { agent: 'sidechain' }) });
       calls++;

@@ -177,7 +177,7 @@ describe('Claude Code sessions saved by the SpecStory CLI', () => {
 
   it("names an edit's file from its answer and leaves the agent's prose after the answer out", () => {
     const edit = callsOf(specStoryToolEvents(SESSION_2025))[2];
-    expect(edit?.args).toEqual({ file_path: '/home/me/app/src/index.ts' });
+    expect(edit?.args).toEqual({ file_path: '/home/me/app/src/index.ts', unshown_input: 1 });
     expect(String(edit?.result?.content)).toMatch(
       /^The file \/home\/me\/app\/src\/index\.ts has been updated/,
     );
@@ -186,7 +186,11 @@ describe('Claude Code sessions saved by the SpecStory CLI', () => {
 
   it("marks a subagent's calls and keeps a call the user rejected without a result", () => {
     const calls = callsOf(specStoryToolEvents(SESSION_2025));
-    expect(calls[3]).toMatchObject({ tool: 'Grep', args: { path: './src' }, agent: 'sidechain' });
+    expect(calls[3]).toMatchObject({
+      tool: 'Grep',
+      args: { path: './src', unshown_input: 2 },
+      agent: 'sidechain',
+    });
     expect(calls[4]).toEqual({
       type: 'call',
       tool: 'Bash',
@@ -220,6 +224,34 @@ describe('Claude Code sessions saved by the SpecStory CLI', () => {
       result: { isError: true, content: 'Exit code 1' },
     });
     expect(calls[3]).toMatchObject({ args: { command: 'ls docs' }, result: { content: 'PLAN.md' }, t: 82 });
+  });
+
+  it("numbers the calls whose input the chat leaves out, and takes a failed edit's text from its answer", () => {
+    const edit = (answer: string) =>
+      [
+        '_**Agent (m 2026-01-01 00:00:00Z)**_',
+        '',
+        '<tool-use data-tool-type="write" data-tool-name="Edit"><details>',
+        '<summary>Tool use: **Edit**</summary>',
+        '',
+        '```text',
+        answer,
+        '```',
+        '</details></tool-use>',
+        '',
+      ].join('\n');
+    const done = 'The file /home/me/app/a.md has been updated successfully.';
+    const missed =
+      '<tool_use_error>String to replace not found in file.\nString: ## Old heading</tool_use_error>';
+    const calls = callsOf(
+      specStoryToolEvents([edit(done), edit(done), edit(missed), edit(missed)].join('\n')),
+    );
+    expect(calls.map((call) => call.args)).toEqual([
+      { file_path: '/home/me/app/a.md', unshown_input: 1 },
+      { file_path: '/home/me/app/a.md', unshown_input: 2 },
+      { old_string: '## Old heading' },
+      { old_string: '## Old heading' },
+    ]);
   });
 
   it('tells failed answers by how the tools word them', () => {
