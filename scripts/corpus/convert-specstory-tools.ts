@@ -18,7 +18,9 @@
  * in its answer, and becomes its `file_path`; a failed edit's answer quotes the text it looked for,
  * which becomes its `old_string`), nor a search's pattern in the 2025 layout. A call whose input the
  * chat does not show gets `unshown_input: N`, numbering such calls in the session, so that two edits
- * of one file are not taken for one edit made twice. A call the
+ * of one file are not taken for one edit made twice; so does a call whose answer refuses a parameter
+ * the chat does not show (`InputValidationError`). A read whose answer starts past line 1 gets the
+ * `offset` its first line number says. A call the
  * user rejected or interrupted has no result, as the product's own transcript converter keeps it.
  * Calls of a subagent carry `agent: "sidechain"`; the chat does not say which subagent made them.
  */
@@ -41,6 +43,9 @@ const CREATED_FILE = /^File created successfully at: (\S.*?)(?: \(|$)/;
 /** What the user's refusal or interruption of a call reads as: the call never finished. */
 const REFUSED = /^(\[Request interrupted by user( for tool use)?\]|The user doesn't want to (proceed with this tool use|take this action))/;
 const MISSED_TEXT = /^<tool_use_error>String to replace not found in file\.\s*\nString: ([\s\S]*?)(?:\n\(note:|<\/tool_use_error>|$)/;
+/** The first line number of a file read's answer (`12→text` or `12<TAB>text`). */
+const FIRST_LINE = /^\s*(\d+)(?:→|\t)/;
+const UNSHOWN_PARAMETER = /InputValidationError|unexpected parameter/;
 /** Arguments that only say where a call acted, not what it did there. */
 const WHERE = new Set(['file_path', 'path', 'description']);
 /** Tools whose whole input is where they read. */
@@ -51,6 +56,7 @@ const READ_TOOLS = new Set(['read', 'ls', 'view', 'read_file', 'list_dir', 'note
  * numbered, so that two of them are never taken for one call made twice.
  */
 export function inputUnshown(call: CallEvent): boolean {
+  if (call.args.unshown_parameter === true) return true;
   if (READ_TOOLS.has(call.tool.toLowerCase())) return false;
   return Object.keys(call.args).every((key) => WHERE.has(key));
 }
@@ -149,6 +155,12 @@ export function specStoryToolCall(pending: Omit<Pending, 'sidechain' | 't'>): Ca
   // A failed edit's answer quotes the text it looked for: the one input of it the chat shows.
   const missed = failed ? MISSED_TEXT.exec(output) : null;
   if (missed && args.old_string === undefined) args.old_string = (missed[1] as string).trim();
+  // A read that starts past the file's first line was given an offset the chat does not show: its
+  // answer's first line number says which.
+  const first = !failed && READ_TOOLS.has(tool.toLowerCase()) ? FIRST_LINE.exec(output) : null;
+  if (first && Number(first[1]) > 1 && args.offset === undefined) args.offset = Number(first[1]);
+  // An answer that refuses a parameter the chat does not show says the input was more than shown.
+  if (failed && UNSHOWN_PARAMETER.test(output)) args.unshown_parameter = true;
   const answered: TraceResult = result(output, failed);
   return { type: 'call', tool, args, result: answered };
 }

@@ -254,6 +254,35 @@ describe('Claude Code sessions saved by the SpecStory CLI', () => {
     ]);
   });
 
+  it("takes a read's offset from its answer, and numbers a read refused for a parameter the chat does not show", () => {
+    const read = (answer: string) =>
+      [
+        '_**Agent (m 2026-01-01 00:00:00Z)**_',
+        '',
+        '<tool-use data-tool-type="read" data-tool-name="Read"><details>',
+        '<summary>Tool use: **Read**</summary>',
+        ' `/home/me/app/types.ts`',
+        '',
+        '```text',
+        answer,
+        '```',
+        '</details></tool-use>',
+        '',
+      ].join('\n');
+    const refused =
+      '<tool_use_error>InputValidationError: Read failed due to the following issue:\nAn unexpected parameter `command` was provided</tool_use_error>';
+    const calls = callsOf(
+      specStoryToolEvents(
+        [read(refused), read('1\texport type Json ='), read('100\t  id?: string')].join('\n'),
+      ),
+    );
+    expect(calls.map((call) => call.args)).toEqual([
+      { file_path: '/home/me/app/types.ts', unshown_parameter: true, unshown_input: 1 },
+      { file_path: '/home/me/app/types.ts' },
+      { file_path: '/home/me/app/types.ts', offset: 100 },
+    ]);
+  });
+
   it('tells failed answers by how the tools word them', () => {
     expect(answerFailed('<tool_use_error>String to replace not found in file.')).toBe(true);
     expect(answerFailed('Exit code 2\nugrep: warning: x: No such file or directory')).toBe(true);
