@@ -28,6 +28,7 @@ import { convertReActNotebook } from './convert-notebook.js';
 import { convertOpenHandsOutput } from './convert-openhands.js';
 import { convertReflexionLogs } from './convert-react.js';
 import { convertSpecStory } from './convert-specstory.js';
+import { convertSpecStoryTools } from './convert-specstory-tools.js';
 import { convertSweAgentTraj } from './convert-swe-agent.js';
 import { convertTauBench } from './convert-tau.js';
 import { convertTerminusTrial, terminusTrialOf } from './convert-terminus.js';
@@ -65,7 +66,8 @@ export interface ManifestSource {
     | 'adapt-alfworld'
     | 'claude-screen'
     | 'gemini-screen'
-    | 'specstory';
+    | 'specstory'
+    | 'specstory-tools';
   /** A regular expression the paths of the source's files match. */
   readonly include: string;
 }
@@ -118,6 +120,8 @@ function convertFile(source: ManifestSource, path: string, content: string): Con
       return convertGeminiScreen(content, from, `${source.id}-${stem}`);
     case 'specstory':
       return [convertSpecStory(content, from, `${source.id}-${stem}`)];
+    case 'specstory-tools':
+      return [convertSpecStoryTools(content, from, `${source.id}-${stem}`)];
     case 'hyperagent':
       throw new Error('HyperAgent records are converted per source, not per file');
     case 'reflexion':
