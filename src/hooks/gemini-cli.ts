@@ -118,6 +118,8 @@ const MCP_ERROR_HEAD = /^MCP tool '[^'\n]{1,256}' reported tool error for functi
 const MCP_ERROR_RESPONSE = ' with response: ';
 /** The most places tried where the call's JSON may end and the response's begin. */
 const MCP_ERROR_SPLITS = 16;
+/** A longer message is not parsed (each try parses it once): it is learned as the text it is. */
+const MCP_ERROR_MAX_CHARS = 512 * 1024;
 
 /**
  * The tool's own words in Gemini CLI's MCP failure message: `MCP tool 'x' reported tool error for
@@ -126,7 +128,7 @@ const MCP_ERROR_SPLITS = 16;
  * call itself threw, `{ error: { message, isError } }`. Undefined for any other message.
  */
 function mcpToolError(message: string): string | undefined {
-  const head = MCP_ERROR_HEAD.exec(message);
+  const head = message.length <= MCP_ERROR_MAX_CHARS ? MCP_ERROR_HEAD.exec(message) : null;
   if (!head) return undefined;
   let at = head[0].length;
   for (let tries = 0; tries < MCP_ERROR_SPLITS; tries++) {

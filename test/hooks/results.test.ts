@@ -105,6 +105,29 @@ describe("each agent's MCP failure, learned in the tool's words", () => {
     expect(afterResult(event)).toEqual({ ok: false, error: DENIED, content: DENIED });
   });
 
+  it("Gemini CLI: the tool's text, whatever the call's arguments and the text say", () => {
+    fc.assert(
+      fc.property(
+        fc.dictionary(fc.string({ maxLength: 12 }), fc.string({ maxLength: 40 }), { maxKeys: 4 }),
+        fc.string({ minLength: 1, maxLength: 200 }),
+        (args, text) => {
+          const result = { content: [{ type: 'text', text }], isError: true };
+          const parts = [{ functionResponse: { name: 'lookup', response: result } }];
+          const message = `MCP tool 'lookup' reported tool error for function call: ${JSON.stringify({ name: 'lookup', args })} with response: ${JSON.stringify(parts)}`;
+          const event = geminiCliHooks.parse({
+            session_id: 's1',
+            cwd: '/p',
+            hook_event_name: 'AfterTool',
+            tool_name: 'mcp_docs_lookup',
+            tool_input: args,
+            tool_response: { llmContent: message, error: { message, type: 'mcp_tool_error' } },
+          });
+          expect(afterResult(event)).toEqual({ ok: false, error: text, content: text });
+        },
+      ),
+    );
+  });
+
   it('Gemini CLI: the message of a call that threw, and the text of parts on success', () => {
     const parts = [
       {
