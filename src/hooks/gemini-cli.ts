@@ -17,7 +17,7 @@ import {
   stringField,
   toolInput,
 } from './payload.js';
-import { errorResult } from './results.js';
+import { errorResult, jsonText, mcpContent, partsText } from './results.js';
 import { geminiShellResult } from './shell-output.js';
 
 const AGENT = 'gemini-cli';
@@ -98,15 +98,64 @@ function toolName(name: string, context: unknown): string {
  */
 function afterToolResult(tool: string, response: unknown): HookToolResult {
   if (!isRecord(response)) return { ok: true, content: resultText(response) };
-  const content = resultText(response.llmContent ?? response.returnDisplay);
+  // An MCP tool's result comes as parts (`[{ text }]`): its text is what the tool said.
+  const content = partsText(response.llmContent ?? response.returnDisplay);
   const error = response.error;
   if (error === undefined || error === null || error === '') {
     return tool === SHELL_TOOL && typeof response.llmContent === 'string'
       ? geminiShellResult(content)
       : { ok: true, content };
   }
-  const failed = errorResult(isRecord(error) && typeof error.message === 'string' ? error.message : error);
+  const message = isRecord(error) && typeof error.message === 'string' ? error.message : error;
+  const mcpError = typeof message === 'string' ? mcpToolError(message) : undefined;
+  if (mcpError !== undefined) return { ok: false, error: mcpError, content: mcpError };
+  const failed = errorResult(message);
   return { ...failed, content } as HookToolResult;
+}
+
+/** Gemini CLI's words around an MCP tool's failure (packages/core/src/tools/mcp-tool.ts). */
+const MCP_ERROR_HEAD = /^MCP tool '[^'\n]{1,256}' reported tool error for function call: /;
+const MCP_ERROR_RESPONSE = ' with response: ';
+/** The most places tried where the call's JSON may end and the response's begin. */
+const MCP_ERROR_SPLITS = 16;
+/** A longer message is not parsed (each try parses it once): it is learned as the text it is. */
+const MCP_ERROR_MAX_CHARS = 512 * 1024;
+
+/**
+ * The tool's own words in Gemini CLI's MCP failure message: `MCP tool 'x' reported tool error for
+ * function call: <the call as JSON> with response: <the response parts as JSON>`, whose parts hold
+ * the `CallToolResult` (`{ functionResponse: { response: { content, isError } } }`), or, when the
+ * call itself threw, `{ error: { message, isError } }`. Undefined for any other message.
+ */
+function mcpToolError(message: string): string | undefined {
+  const head = message.length <= MCP_ERROR_MAX_CHARS ? MCP_ERROR_HEAD.exec(message) : null;
+  if (!head) return undefined;
+  let at = head[0].length;
+  for (let tries = 0; tries < MCP_ERROR_SPLITS; tries++) {
+    const split = message.indexOf(MCP_ERROR_RESPONSE, at);
+    if (split < 0) return undefined;
+    if (jsonText(message.slice(head[0].length, split)) !== undefined) {
+      const parts = jsonText(message.slice(split + MCP_ERROR_RESPONSE.length));
+      return Array.isArray(parts) ? partsErrorText(parts) : undefined;
+    }
+    at = split + 1;
+  }
+  return undefined;
+}
+
+function partsErrorText(parts: readonly unknown[]): string | undefined {
+  const texts: string[] = [];
+  for (const part of parts.slice(0, 16)) {
+    const response =
+      isRecord(part) && isRecord(part.functionResponse) ? part.functionResponse.response : undefined;
+    if (!isRecord(response)) continue;
+    const mcp = mcpContent(response) ?? mcpContent(response.error);
+    if (mcp && mcp.text !== '') texts.push(mcp.text);
+    else if (isRecord(response.error) && typeof response.error.message === 'string') {
+      texts.push(response.error.message);
+    }
+  }
+  return texts.length > 0 ? resultText(texts.join('\n')) : undefined;
 }
 
 function json(value: unknown): HookReply {

@@ -1,14 +1,24 @@
 /**
  * What a finished call returned, from the shapes agents report it in: a plain string, an object
- * with an error (`error`, `is_error`, `success: false`, a non-zero exit code), or anything else.
+ * with an error (`error`, `is_error`, `success: false`, a non-zero exit code), an MCP tool's
+ * `CallToolResult` or content blocks (as they are or as their JSON text), or anything else.
+ *
+ * An MCP tool's failure is learned in the tool's own words: the text of its content blocks, never
+ * the JSON envelope the agent wrapped them in, so a block reason quotes what the tool said.
  */
 import type { HookToolResult } from './event.js';
 import { isRecord, MAX_PAYLOAD_BYTES, resultText } from './payload.js';
 
 const EXIT_CODE_KEYS = ['exit_code', 'exitCode', 'returncode'] as const;
+/** The most content blocks read from one result. */
+const MAX_BLOCKS = 256;
+/** How deep blocks are read inside blocks (a `tool_result` holding text blocks). */
+const MAX_BLOCK_DEPTH = 3;
 
 /** A successful response unless the response itself says it failed. */
 export function responseResult(response: unknown): HookToolResult {
+  const mcp = mcpContent(typeof response === 'string' ? jsonText(response) : response);
+  if (mcp) return fromMcpContent(mcp);
   const content = resultText(response);
   if (!isRecord(response)) return { ok: true, content };
   const error = response.error;
@@ -17,9 +27,7 @@ export function responseResult(response: unknown): HookToolResult {
     const message = typeof error.message === 'string' ? error.message : resultText(error);
     return { ok: false, error: resultText(message), content };
   }
-  if (response.is_error === true || response.isError === true || response.success === false) {
-    return { ok: false, error: content };
-  }
+  if (failureFlag(response) || response.success === false) return { ok: false, error: content };
   for (const key of EXIT_CODE_KEYS) {
     const code = response[key];
     if (typeof code === 'number' && code !== 0) return { ok: false, error: `Exit code ${code}\n${content}` };
@@ -27,9 +35,10 @@ export function responseResult(response: unknown): HookToolResult {
   return { ok: true, content };
 }
 
-/** A failure reported as an error message. */
+/** A failure reported as an error message (an MCP result's JSON is read for its text). */
 export function errorResult(error: unknown): HookToolResult {
-  const text = resultText(error);
+  const mcp = mcpContent(typeof error === 'string' ? jsonText(error) : error);
+  const text = mcp ? mcp.text : resultText(error);
   return { ok: false, error: text === '' ? 'the tool call failed' : text };
 }
 
@@ -38,21 +47,101 @@ export function errorResult(error: unknown): HookToolResult {
  * text parts joined, a failure when `isError` says so.
  */
 export function mcpResult(value: unknown): HookToolResult {
-  let result = value;
-  if (typeof value === 'string') {
-    try {
-      result = JSON.parse(value.slice(0, MAX_PAYLOAD_BYTES));
-    } catch {
-      return { ok: true, content: resultText(value) };
+  const result = typeof value === 'string' ? jsonText(value) : value;
+  if (result === undefined) return { ok: true, content: resultText(value) };
+  const mcp = mcpContent(result);
+  if (mcp) return fromMcpContent(mcp);
+  return responseResult(result);
+}
+
+/** What an MCP result's content blocks say, and whether the result is flagged as a failure. */
+export interface McpContent {
+  readonly text: string;
+  readonly failed: boolean;
+}
+
+/**
+ * The text of an MCP result, when `value` is one: a `CallToolResult` (`{ content: [...], isError }`),
+ * a list of content blocks, or Anthropic's `tool_result` blocks (`is_error`). Undefined otherwise.
+ */
+export function mcpContent(value: unknown): McpContent | undefined {
+  if (isRecord(value)) {
+    if (!Array.isArray(value.content)) return undefined;
+    const blocks = readBlocks(value.content, 0);
+    if (!blocks) return undefined;
+    const structured = blocks.texts.length === 0 ? value.structuredContent : undefined;
+    return {
+      text: structured === undefined ? blocks.texts.join('\n') : resultText(structured),
+      failed: failureFlag(value) || blocks.failed,
+    };
+  }
+  if (!Array.isArray(value)) return undefined;
+  const blocks = readBlocks(value, 0);
+  return blocks && { text: blocks.texts.join('\n'), failed: blocks.failed };
+}
+
+/** The parts' text when `value` is a list of Gemini parts (`[{ text }]`), else `resultText`. */
+export function partsText(value: unknown): string {
+  if (!Array.isArray(value) || value.length === 0) return resultText(value);
+  const texts: string[] = [];
+  for (const part of value.slice(0, MAX_BLOCKS)) {
+    if (!isRecord(part) || typeof part.text !== 'string') return resultText(value);
+    texts.push(part.text);
+  }
+  return resultText(texts.join('\n'));
+}
+
+/** The value of a text that is JSON (an object or a list), else undefined. */
+export function jsonText(text: string): unknown {
+  const trimmed = text.trimStart();
+  if (!(trimmed.startsWith('{') || trimmed.startsWith('[')) || text.length > MAX_PAYLOAD_BYTES) {
+    return undefined;
+  }
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return undefined;
+  }
+}
+
+function fromMcpContent({ text, failed }: McpContent): HookToolResult {
+  const content = resultText(text);
+  return failed
+    ? { ok: false, error: content === '' ? 'the tool call failed' : content, content }
+    : { ok: true, content };
+}
+
+function failureFlag(value: Readonly<Record<string, unknown>>): boolean {
+  return value.isError === true || value.is_error === true;
+}
+
+/**
+ * The text of a list of content blocks, or undefined when it is not one: every item an object
+ * with a string `type`. `text` blocks give their text, `resource` blocks their resource's text,
+ * `tool_result` blocks the text of the blocks (or the string) they hold; images and the like
+ * give nothing.
+ */
+function readBlocks(
+  items: readonly unknown[],
+  depth: number,
+): { readonly texts: string[]; readonly failed: boolean } | undefined {
+  if (items.length === 0 || depth >= MAX_BLOCK_DEPTH) return undefined;
+  const texts: string[] = [];
+  let failed = false;
+  for (const block of items.slice(0, MAX_BLOCKS)) {
+    if (!isRecord(block) || typeof block.type !== 'string') return undefined;
+    failed ||= failureFlag(block);
+    if (typeof block.text === 'string') texts.push(block.text);
+    else if (isRecord(block.resource) && typeof block.resource.text === 'string')
+      texts.push(block.resource.text);
+    else if (typeof block.content === 'string') texts.push(block.content);
+    else if (Array.isArray(block.content)) {
+      const inner = readBlocks(block.content, depth + 1);
+      if (inner) {
+        texts.push(...inner.texts);
+        failed ||= inner.failed;
+      }
     }
   }
-  if (!isRecord(result) || !Array.isArray(result.content)) return responseResult(result);
-  const texts: string[] = [];
-  for (const part of result.content.slice(0, 256)) {
-    if (isRecord(part) && part.type === 'text' && typeof part.text === 'string') texts.push(part.text);
-  }
-  const content = resultText(
-    texts.length > 0 ? texts.join('\n') : (result.structuredContent ?? result.content),
-  );
-  return result.isError === true ? { ok: false, error: content, content } : { ok: true, content };
+  return { texts, failed };
 }

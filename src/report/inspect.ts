@@ -116,7 +116,9 @@ export function formatInspection(inspection: Inspection, format: InspectFormat):
     lines.push('', `${index + 1}. ${capitalise(view.blocks)}`);
     lines.push(`   scope: ${view.scope} · ${view.signature} · id ${view.id}`);
     if (view.context !== undefined) lines.push(`   holds for: ${describeContext(view.context)}`);
-    const calls = view.calls.length > 0 ? ` (${view.calls.slice(-2).join('; ')})` : '';
+    // The last two distinct calls: a call repeated unchanged is named once.
+    const distinct = [...new Set([...view.calls].reverse())].slice(0, 2).reverse();
+    const calls = distinct.length > 0 ? ` (${distinct.join('; ')})` : '';
     lines.push(
       `   evidence: ${failures(view.failures)}${calls}, last ${relativeTime(view.lastFailureAt, now)}`,
     );

@@ -58,6 +58,16 @@ describe('inspect', () => {
     expect(text).toContain('expires in 5 days');
   });
 
+  it('names a call that failed the same way several times once in the evidence', () => {
+    const inspection = buildInspection({ state, recent, now: sample.end + DAY });
+    const read = 'read_file {path: "src/config.ts"}';
+    const [first, ...rest] = inspection.constraints;
+    if (first === undefined) throw new Error('the sample state has constraints');
+    const repeated = { ...first, failures: 3, calls: [read, read, read] };
+    const text = formatInspection({ ...inspection, constraints: [repeated, ...rest] }, format);
+    expect(text).toContain(`evidence: failed 3 times (${read}), last`);
+  });
+
   it('lists recent blocks newest first with tool, rule and reason', () => {
     const text = formatInspection(buildInspection({ state, recent, now: sample.end + 60_000 }), format);
     const blocks = text.slice(text.indexOf('Blocks (4), newest first:'));

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { codex, cursorShellHooks, HOSTS, type HostFixture } from './hosts.js';
+import { claudeCodeMcpResponse, codex, cursorShellHooks, HOSTS, type HostFixture } from './hosts.js';
 import { HostRun, tempProject, type Verdict } from './scenario.js';
 
 /** npm 10's own words for `npm run tset` in a project whose scripts have `test` and no `tset`. */
@@ -23,6 +23,11 @@ const CONNECTION_REFUSED = {
   output: "curl: (7) Failed to connect to localhost port 8787 after 0 ms: Couldn't connect to server",
   exitCode: 7,
 };
+/** @modelcontextprotocol/server-filesystem 2026.8.31 reading a file that is not there, as it answers. */
+const FILE_NOT_FOUND = (path: string) => ({
+  content: [{ type: 'text' as const, text: `ENOENT: no such file or directory, open '${path}'` }],
+  isError: true,
+});
 const TESTS_PASS = { output: '\n> demo@1.0.0 test\n> node --test\n\n# pass 3\n# fail 0', exitCode: 0 };
 
 const projects: { remove: () => void }[] = [];
@@ -52,7 +57,7 @@ async function onEveryHost(
 
 describe('hook conformance: every agent, its real payloads, the same verdicts', () => {
   it('cites the source of every payload shape, marking what only the docs say', () => {
-    for (const host of [...HOSTS, cursorShellHooks]) {
+    for (const host of [...HOSTS, cursorShellHooks, claudeCodeMcpResponse('json-text')]) {
       expect(host.sources.length).toBeGreaterThan(0);
       for (const source of host.sources)
         expect(source).toMatch(/@ [0-9a-f]{40}|docs-only|\.(?:rs|ts|d\.ts)\b|transcripts/);
@@ -142,6 +147,53 @@ describe('hook conformance: every agent, its real payloads, the same verdicts', 
     });
     expect(result).toContain('deny');
     expect(result.at(-1)).toBe('allow');
+  });
+
+  it('denies an MCP tool that keeps failing with the same error by the 2nd–3rd attempt', async () => {
+    const result = await onEveryHost(async (run) => {
+      const path = `${run.session.cwd}/notes/todo.md`;
+      const attempts: Verdict[] = [];
+      for (let index = 0; index < 5; index++) {
+        attempts.push(
+          (await run.mcp('filesystem', 'read_text_file', { path }, FILE_NOT_FOUND(path))).verdict,
+        );
+      }
+      return attempts;
+    });
+    const firstDenied = result.indexOf('deny') + 1;
+    expect(firstDenied).toBeGreaterThanOrEqual(2);
+    expect(firstDenied).toBeLessThanOrEqual(3);
+    expect(result.slice(firstDenied - 1).every((verdict) => verdict === 'deny')).toBe(true);
+  });
+
+  it("quotes an MCP tool's error once, in its own words, without the JSON it came in", async () => {
+    const hosts = [...HOSTS, claudeCodeMcpResponse('json-text'), claudeCodeMcpResponse('blocks')];
+    for (const host of hosts) {
+      const run = start(host);
+      const path = `${run.session.cwd}/notes/todo.md`;
+      let reason = '';
+      for (let index = 0; index < 3 && reason === ''; index++) {
+        const attempt = await run.mcp('filesystem', 'read_text_file', { path }, FILE_NOT_FOUND(path));
+        if (attempt.verdict === 'deny') reason = attempt.reason ?? '';
+      }
+      const error = `ENOENT: no such file or directory, open '${path}'`;
+      expect(reason, host.agent).toContain(error);
+      expect(reason.split(error).length - 1, host.agent).toBe(1);
+      expect(reason, host.agent).not.toMatch(/[{[]"|\\n|\\"|isError|is_error|functionResponse/);
+    }
+  });
+
+  it("reads Claude Code's MCP result passed through PostToolUse, as JSON text or flagged blocks", async () => {
+    for (const shape of ['json-text', 'blocks'] as const) {
+      const run = start(claudeCodeMcpResponse(shape));
+      const path = `${run.session.cwd}/notes/todo.md`;
+      const result: Verdict[] = [];
+      for (let index = 0; index < 4; index++) {
+        result.push((await run.mcp('filesystem', 'read_text_file', { path }, FILE_NOT_FOUND(path))).verdict);
+      }
+      expect(result.indexOf('deny') + 1, shape).toBeGreaterThanOrEqual(2);
+      expect(result.indexOf('deny') + 1, shape).toBeLessThanOrEqual(3);
+    }
   });
 
   it("reads Codex's failure from the output text when its rollout keeps no exit status", async () => {

@@ -20,6 +20,20 @@ export interface CommandRun {
   readonly exitCode: number;
 }
 
+/** An MCP tool call as the model proposes it: the server's name as the agent's config gives it, the tool's own name. */
+export interface McpCall {
+  readonly id: string;
+  readonly server: string;
+  readonly tool: string;
+  readonly arguments: Readonly<Record<string, unknown>>;
+}
+
+/** What the MCP server answered (`CallToolResult`): its content blocks, and `isError` when the tool failed. */
+export interface McpToolResult {
+  readonly content: readonly { readonly type: 'text'; readonly text: string }[];
+  readonly isError?: boolean;
+}
+
 export interface Session {
   readonly id: string;
   /** The project folder the agent works in. */
@@ -39,11 +53,16 @@ export interface HostFixture {
    * writes once the hooks have answered (Codex's rollout line of the call's output).
    */
   afterShell(session: Session, call: ShellCall, run: CommandRun): unknown[];
+  /** The payload before an MCP tool runs. */
+  beforeMcp(session: Session, call: McpCall): unknown;
+  /** The payloads after it answered. */
+  afterMcp(session: Session, call: McpCall, result: McpToolResult): unknown[];
 }
 
 const CLAUDE_SOURCES = [
   'stdin fields: @anthropic-ai/claude-agent-sdk 0.3.329 sdk.d.ts (PreToolUseHookInput, PostToolUseHookInput, PostToolUseFailureHookInput, UserPromptSubmitHookInput)',
   "Bash input { command, description, timeout? } and a failed command's error `Exit code N\\n<output>`: Claude Code 2.1 transcripts (tool_use input, tool_result of a failed Bash call)",
+  "MCP tools: tool_name `mcp__<server>__<tool>` with the JSON arguments as tool_input (sdk.d.ts PreToolUseHookInput, `mcp_server?`); a result with `isError` comes as PostToolUseFailure `error: string` holding the tool's text (sdk.d.ts types only `error: string`), and in versions that pass the result through, as PostToolUse `tool_response` holding the content blocks, as JSON text or as a tool_result flagged `is_error` (sdk.d.ts types tool_response as unknown)",
 ];
 
 /** Claude Code: a failed Bash call fires PostToolUseFailure with `Exit code N\n<output>`; a success PostToolUse. */
@@ -82,7 +101,52 @@ export const claudeCode: HostFixture = {
           is_interrupt: false,
         },
   ],
+  beforeMcp: (session, call) => claudeMcp(session, 'PreToolUse', call),
+  afterMcp: (session, call, result) => [
+    result.isError
+      ? { ...claudeMcp(session, 'PostToolUseFailure', call), error: textOf(result), is_interrupt: false }
+      : { ...claudeMcp(session, 'PostToolUse', call), tool_response: result.content },
+  ],
 };
+
+function claudeMcp(session: Session, event: string, call: McpCall) {
+  return {
+    ...claudeBase(session),
+    hook_event_name: event,
+    tool_name: `mcp__${call.server}__${call.tool}`,
+    tool_input: call.arguments,
+    tool_use_id: call.id,
+  };
+}
+
+/** The text of a result's content blocks, as an agent shows it to the model. */
+const textOf = (result: McpToolResult) => result.content.map((block) => block.text).join('\n');
+
+/**
+ * Claude Code passing an MCP tool's result through to `PostToolUse`, failure included: as the JSON
+ * text of the result, or as the tool_result block flagged `is_error`.
+ */
+export function claudeCodeMcpResponse(shape: 'json-text' | 'blocks'): HostFixture {
+  return {
+    ...claudeCode,
+    afterMcp: (session, call, result) => [
+      {
+        ...claudeMcp(session, 'PostToolUse', call),
+        tool_response:
+          shape === 'json-text'
+            ? JSON.stringify(result)
+            : [
+                {
+                  type: 'tool_result',
+                  tool_use_id: call.id,
+                  content: result.content,
+                  is_error: result.isError === true,
+                },
+              ],
+      },
+    ],
+  };
+}
 
 function claudeBase(session: Session) {
   return {
@@ -98,8 +162,10 @@ function bashInput(call: ShellCall) {
 }
 
 const GEMINI_COMMIT = '002a57efeb64405020e8b1c6748883ee7426dd1d';
+const GEMINI_MCP_COMMIT = '5411f113cafae26161b4969b0237b8e1e024e2c2';
 const GEMINI_SOURCES = [
   `stdin fields: google-gemini/gemini-cli packages/core/src/hooks/types.ts and docs/hooks/reference.md`,
+  `MCP tools: tool_name \`mcp_<server>_<tool>\` with mcp_context { server_name, tool_name, command, args }, AfterTool tool_response { llmContent, returnDisplay, error } as the tool returned it: packages/core/src/core/coreToolHookTriggers.ts @ ${GEMINI_MCP_COMMIT}; an MCP result with isError: llmContent and error.message "MCP tool '<tool>' reported tool error for function call: <JSON> with response: <JSON of the parts>", error.type mcp_tool_error; a success: llmContent the content as parts [{ text }]: packages/core/src/tools/mcp-tool.ts and mcp-client.ts (McpCallableTool.callTool) @ ${GEMINI_MCP_COMMIT}`,
   `run_shell_command input { command, description?, dir_path? } and its result: llmContent \`Output: …\` then \`Exit Code: N\` only when not 0, then \`Process Group PGID: N\`; \`error\` only when the process could not start: google-gemini/gemini-cli packages/core/src/tools/shell.ts @ ${GEMINI_COMMIT}`,
 ];
 
@@ -129,7 +195,46 @@ export const geminiCli: HostFixture = {
       },
     ];
   },
+  beforeMcp: (session, call) => geminiMcp(session, 'BeforeTool', call),
+  afterMcp: (session, call, result) => {
+    if (!result.isError) {
+      const parts = result.content.map((block) => ({ text: block.text }));
+      return [
+        {
+          ...geminiMcp(session, 'AfterTool', call),
+          tool_response: { llmContent: parts, returnDisplay: textOf(result) },
+        },
+      ];
+    }
+    const functionCall = { name: call.tool, args: call.arguments };
+    const parts = [{ functionResponse: { name: call.tool, response: result } }];
+    const message = `MCP tool '${call.tool}' reported tool error for function call: ${JSON.stringify(functionCall)} with response: ${JSON.stringify(parts)}`;
+    return [
+      {
+        ...geminiMcp(session, 'AfterTool', call),
+        tool_response: {
+          llmContent: message,
+          returnDisplay: `Error: MCP tool '${call.tool}' reported an error.`,
+          error: { message, type: 'mcp_tool_error' },
+        },
+      },
+    ];
+  },
 };
+
+function geminiMcp(session: Session, event: string, call: McpCall) {
+  return {
+    ...geminiBase(session, event),
+    tool_name: `mcp_${call.server}_${call.tool}`,
+    tool_input: call.arguments,
+    mcp_context: {
+      server_name: call.server,
+      tool_name: call.tool,
+      command: 'npx',
+      args: ['-y', `@modelcontextprotocol/server-${call.server}`, session.cwd],
+    },
+  };
+}
 
 function geminiBase(session: Session, event: string) {
   return {
@@ -144,6 +249,7 @@ function geminiBase(session: Session, event: string) {
 const CODEX_SOURCES = [
   'PostToolUse stdin { session_id, turn_id, transcript_path, cwd, hook_event_name, model, permission_mode, tool_name, tool_input, tool_response, tool_use_id }: openai/codex codex-rs/hooks/src/events/post_tool_use.rs @ 0082977cebb9fbd524046914dbc4305e5b8e0b95 (command_input_json)',
   "Bash tool_input { command } and tool_response = the command's truncated output as a bare string, no exit status: openai/codex codex-rs/core/src/tools/context.rs (ExecCommandToolOutput::post_tool_use_response) and the exec_command handler's post_tool_use_payload",
+  'MCP tools: tool_name `mcp__<server>__<tool>`, tool_input the JSON arguments, tool_response the CallToolResult serialised { content, structuredContent?, isError? }: openai/codex codex-rs/core/src/tools/context.rs (McpToolOutput::post_tool_use_response) and codex-rs/protocol/src/mcp.rs @ 38519acda4bc34096a149d680363643d792d3a47 (CallToolResult, camelCase)',
   'rollout lines: exec_command_end (exit_code) only in the extended persistence mode; function_call_output recorded after the hooks ran: openai/codex codex-rs/rollout/src/policy.rs @ 851c9d5ef023ef39288bd3cb9bde3bdee8812d93',
 ];
 
@@ -202,6 +308,21 @@ export function codex(options: { readonly extendedHistory?: boolean } = {}): Hos
           }),
       ];
     },
+    beforeMcp: (session, call) => ({
+      ...codexBase(session, rollout(session), 'PreToolUse'),
+      tool_name: `mcp__${call.server}__${call.tool}`,
+      tool_input: call.arguments,
+      tool_use_id: call.id,
+    }),
+    afterMcp: (session, call, result) => [
+      {
+        ...codexBase(session, rollout(session), 'PostToolUse'),
+        tool_name: `mcp__${call.server}__${call.tool}`,
+        tool_input: call.arguments,
+        tool_response: result,
+        tool_use_id: call.id,
+      },
+    ],
   };
 }
 
@@ -218,8 +339,27 @@ function codexBase(session: Session, rollout: string, event: string) {
 }
 
 const CURSOR_SOURCES = [
-  'docs-only: https://cursor.com/docs/agent/hooks — common fields { conversation_id, generation_id, hook_event_name, workspace_roots }, preToolUse / postToolUse / postToolUseFailure { tool_name, tool_input, tool_use_id, error_message, failure_type }, beforeShellExecution { command, cwd }, afterShellExecution { command, output, duration }',
+  'docs-only: https://cursor.com/docs/agent/hooks — common fields { conversation_id, generation_id, hook_event_name, workspace_roots }, preToolUse / postToolUse / postToolUseFailure { tool_name, tool_input, tool_use_id, error_message, failure_type }, beforeShellExecution { command, cwd }, afterShellExecution { command, output, duration }, beforeMCPExecution { tool_name, tool_input (a JSON string in older versions), command | url }, afterMCPExecution { tool_name, tool_input, result_json, duration }',
 ];
+
+/** Cursor's MCP events (docs-only): `result_json` is the tool's CallToolResult as JSON text. */
+const cursorMcp = {
+  beforeMcp: (session: Session, call: McpCall) => ({
+    ...cursorBase(session, 'beforeMCPExecution'),
+    tool_name: call.tool,
+    tool_input: JSON.stringify(call.arguments),
+    command: 'npx',
+  }),
+  afterMcp: (session: Session, call: McpCall, result: McpToolResult) => [
+    {
+      ...cursorBase(session, 'afterMCPExecution'),
+      tool_name: call.tool,
+      tool_input: JSON.stringify(call.arguments),
+      result_json: JSON.stringify(result),
+      duration: 40,
+    },
+  ],
+};
 
 /** Cursor (docs-only): the generic tool events; a failed command fires postToolUseFailure. */
 export const cursor: HostFixture = {
@@ -250,6 +390,7 @@ export const cursor: HostFixture = {
           failure_type: 'error',
         },
   ],
+  ...cursorMcp,
 };
 
 /** Cursor's older shell hooks (docs-only): `afterShellExecution` gives the output and no exit status. */
@@ -271,6 +412,7 @@ export const cursorShellHooks: HostFixture = {
       duration: 180,
     },
   ],
+  ...cursorMcp,
 };
 
 function cursorBase(session: Session, event: string) {

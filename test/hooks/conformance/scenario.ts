@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { handleHookEvent } from '../../../src/hooks/handle.js';
 import { HOOK_PROTOCOLS } from '../../../src/hooks/protocols.js';
-import type { CommandRun, HostFixture, Session, ShellCall } from './hosts.js';
+import type { CommandRun, HostFixture, McpCall, McpToolResult, Session, ShellCall } from './hosts.js';
 
 /** What the agent was told before a call: it ran (`allow`), ran with a warning, or was refused. */
 export type Verdict = 'allow' | 'warn' | 'deny';
@@ -64,6 +64,23 @@ export class HostRun {
       if (typeof after === 'function') after();
       else await this.send(after);
     }
+    return attempt;
+  }
+
+  /**
+   * The model calls an MCP tool; when the agent lets it run, the server answers `result` and the
+   * agent reports it. Returns what the agent was told before the call.
+   */
+  async mcp(
+    server: string,
+    tool: string,
+    args: Readonly<Record<string, unknown>>,
+    result: McpToolResult,
+  ): Promise<Attempt> {
+    const call: McpCall = { id: `call_${this.host.agent}_${++this.calls}`, server, tool, arguments: args };
+    const attempt = await this.send(this.host.beforeMcp(this.session, call));
+    if (attempt.verdict === 'deny') return attempt;
+    for (const after of this.host.afterMcp(this.session, call, result)) await this.send(after);
     return attempt;
   }
 
