@@ -113,8 +113,16 @@ export class FastToolCalls {
     let answer: JSONRPCMessage | undefined;
     try {
       const { params } = call;
-      const named = { name: params.name, id: call.id, meta: params._meta };
-      answer = await inToolSpan(this.options.guard, named, () => this.answer(call), answerErrorType);
+      // Without telemetry there is no span to open: the call is answered without the wrapper's closures.
+      answer =
+        this.options.guard.toolCalls === undefined
+          ? await this.answer(call)
+          : await inToolSpan(
+              this.options.guard,
+              { name: params.name, id: call.id, meta: params._meta },
+              () => this.answer(call),
+              answerErrorType,
+            );
     } catch (error) {
       // What the SDK answers when a request handler throws.
       answer = {
