@@ -32,7 +32,10 @@ export interface RelayingUpstream extends UpstreamLink {
 export interface FastToolCallsOptions extends ToolCallStepsOptions {
   readonly upstream: RelayingUpstream;
   readonly calls: InflightCalls;
-  /** Writes a message to the client. */
+  /**
+   * Writes a message to the client: at once, or, as the line transport does, with the other messages
+   * of the same turn on the next tick of the event loop (`process.nextTick`).
+   */
   readonly send: (message: JSONRPCMessage) => Promise<void>;
 }
 
@@ -47,6 +50,8 @@ interface OpenCall {
   cancelled: boolean;
   /** Tells the server the call is abandoned, once the exchange is under way. */
   abandon?: (reason: string) => void;
+  /** Its answer has been handed to the client already. */
+  answered?: boolean;
 }
 
 /** What `AbortSignal.reason` says, and so what the SDK tells the server, when the client gives no reason. */
@@ -113,8 +118,16 @@ export class FastToolCalls {
     let answer: JSONRPCMessage | undefined;
     try {
       const { params } = call;
-      const named = { name: params.name, id: call.id, meta: params._meta };
-      answer = await inToolSpan(this.options.guard, named, () => this.answer(call), answerErrorType);
+      // Without telemetry there is no span to open: the call is answered without the wrapper's closures.
+      answer =
+        this.options.guard.toolCalls === undefined
+          ? await this.answer(call)
+          : await inToolSpan(
+              this.options.guard,
+              { name: params.name, id: call.id, meta: params._meta },
+              () => this.answer(call),
+              answerErrorType,
+            );
     } catch (error) {
       // What the SDK answers when a request handler throws.
       answer = {
@@ -124,7 +137,14 @@ export class FastToolCalls {
       };
     }
     this.open.delete(call.id);
-    if (!answer || call.cancelled || this.clientLeft) return;
+    if (answer && !call.answered) await this.reply(call, answer);
+  }
+
+  /** Hands the call's answer to the client, unless the call was cancelled or the client has gone. */
+  private async reply(call: OpenCall, answer: JSONRPCMessage): Promise<void> {
+    call.answered = true;
+    this.open.delete(call.id);
+    if (call.cancelled || this.clientLeft) return;
     try {
       await this.options.send(answer);
     } catch (error) {
@@ -207,9 +227,20 @@ export class FastToolCalls {
     // A call the client cancelled is learned all the same: cancelling must not dodge learning.
     if (!outcome) return { message: undefined };
     if ('result' in outcome) {
-      const { result, failed } = steps.answered(proposal, verdict, outcome.result, started);
-      if (call.cancelled) return { message: undefined };
-      return { message: resultMessage(id, result), twin: ranAnswer(result, failed) };
+      const raw = outcome.result;
+      const durationMs = steps.received(proposal, started);
+      const result = steps.relayed(verdict, raw);
+      if (call.cancelled) {
+        steps.learn(proposal, raw, durationMs);
+        return { message: undefined };
+      }
+      // The answer goes out before the guard learns from it, and the learning follows the write at
+      // once, before the proxy reads another message: the client waits less, and whatever it sends
+      // after reading the answer is still checked against what the answer taught.
+      const message = resultMessage(id, result);
+      void this.reply(call, message);
+      const failed = await afterQueuedWrites(() => steps.learn(proposal, raw, durationMs));
+      return { message, twin: ranAnswer(result, failed) };
     }
     const ended = steps.failed(proposal, outcome.error, started);
     if (call.cancelled) return { message: undefined };
@@ -269,6 +300,22 @@ function answerErrorType(ended: TracedEnd<JSONRPCMessage | undefined>): string |
   if (!('value' in ended)) return undefined;
   if (ended.value === undefined) return 'cancelled';
   return 'error' in ended.value ? String(ended.value.error.code) : undefined;
+}
+
+/**
+ * Runs `work` on the next tick, after the writes `send` has queued by now (the line transport writes
+ * on the next tick too, and ticks run in order), and before the event loop reads anything new.
+ */
+function afterQueuedWrites<T>(work: () => T): Promise<T> {
+  return new Promise((resolve, reject) => {
+    process.nextTick(() => {
+      try {
+        resolve(work());
+      } catch (error) {
+        reject(error);
+      }
+    });
+  });
 }
 
 function resultMessage(id: RequestId, result: CallToolResult): JSONRPCMessage {

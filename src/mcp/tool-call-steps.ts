@@ -93,11 +93,30 @@ export class ToolCallSteps {
     result: CallToolResult,
     startedAt: number,
   ): { readonly result: CallToolResult; readonly failed: boolean } {
+    const durationMs = this.received(proposal, startedAt);
+    const failed = this.learn(proposal, result, durationMs);
+    return { result: this.relayed(verdict, result), failed };
+  }
+
+  /** The server's answer has arrived: the call is no longer in flight. Returns how long it took, ms. */
+  received(proposal: Proposal, startedAt: number): number {
     this.settle(proposal, true);
-    const recorded = this.record(callToolResultToOutcome(proposal, result, performance.now() - startedAt));
+    return performance.now() - startedAt;
+  }
+
+  /** What the client receives for the server's result: the warning of a warned call, no claimed verdict. */
+  relayed(verdict: CheckResult | undefined, result: CallToolResult): CallToolResult {
     const relayed = withoutClaimedVerdict(result);
-    const failed = result.isError === true || recorded?.outcome.success === false;
-    return { result: verdict?.verdict === 'warn' ? warnedResult(relayed, verdict) : relayed, failed };
+    return verdict?.verdict === 'warn' ? warnedResult(relayed, verdict) : relayed;
+  }
+
+  /**
+   * Records a result that took `durationMs`; returns whether the call failed as the guard reads it
+   * (an error, or an empty answer).
+   */
+  learn(proposal: Proposal, result: CallToolResult, durationMs: number): boolean {
+    const recorded = this.record(callToolResultToOutcome(proposal, result, durationMs));
+    return result.isError === true || recorded?.outcome.success === false;
   }
 
   /**

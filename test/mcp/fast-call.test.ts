@@ -17,7 +17,7 @@ import {
   textOf,
 } from './support/harness.js';
 import { EVERYTHING_SERVER, PROBE_SERVER } from './support/paths.js';
-import { type RawMessage, startRawProxy } from './support/raw-client.js';
+import { RawClient, type RawMessage, startRawProxy } from './support/raw-client.js';
 import { ScriptedGuard } from './support/scripted-guard.js';
 import { StreamTransport } from './support/stream-transport.js';
 
@@ -280,6 +280,40 @@ describe('tool calls on the fast path', () => {
     expect(guard.outcomes).toEqual([
       expect.objectContaining({ success: false, errorCode: '-32602', exceptionName: 'ProtocolError' }),
     ]);
+  });
+
+  it('write a result to the client before the guard learns from it, and check the next call against what it learned', async () => {
+    const learnedBeforeCheck: number[] = [];
+    const guard = new ScriptedGuard(() => {
+      learnedBeforeCheck.push(guard.outcomes.length);
+      return 'allow';
+    });
+    const written: string[] = [];
+    const answeredBeforeLearning: boolean[] = [];
+    const record = guard.record.bind(guard);
+    guard.record = (outcome) => {
+      answeredBeforeLearning.push(written.join('').includes(`"id":"call-${guard.outcomes.length + 1}"`));
+      return record(outcome);
+    };
+    const { toProxy, fromProxy, done } = startOnPipes({ target: nodeServer(EVERYTHING_SERVER), guard });
+    const write = fromProxy.write.bind(fromProxy) as (...args: unknown[]) => boolean;
+    fromProxy.write = ((chunk: unknown, ...rest: unknown[]) => {
+      written.push(String(chunk));
+      return write(chunk, ...rest);
+    }) as typeof fromProxy.write;
+    const client = new RawClient(toProxy, fromProxy);
+    cleanups.push(async () => {
+      client.end();
+      await done;
+    });
+    await client.initialize();
+    await client.request('ready', 'ping');
+
+    const first = await client.request('call-1', 'tools/call', call('echo', { message: 'first' }));
+    const second = await client.request('call-2', 'tools/call', call('echo', { message: 'second' }));
+    expect([first, second].map((answer) => textOf(answer.result))).toEqual(['Echo: first', 'Echo: second']);
+    expect(answeredBeforeLearning).toEqual([true, true]);
+    expect(learnedBeforeCheck).toEqual([0, 1]);
   });
 
   it('leave a malformed call to the SDK, which answers it with a JSON-RPC error', async () => {
