@@ -5,10 +5,10 @@
 import { generateText, tool } from 'ai';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import type { Outcome } from '../../../src/core/types.js';
-import { openGuardSync } from '../../../src/guard/index.js';
 import { narrowingForAiSdk } from '../../../src/integrations/ai-sdk/index.js';
-import { quiet, workspaceFactory } from '../support/workspace.js';
+import { guardOptionsFor } from '../support/guard-options.js';
+import { spiedSession } from '../support/spied-session.js';
+import { workspaceFactory } from '../support/workspace.js';
 import { scriptedModel } from './scripted-model.js';
 
 const workspace = workspaceFactory();
@@ -36,16 +36,8 @@ function slowTests(runs: { count: number }) {
 describe('a cancelled call in the AI SDK', () => {
   it('is not recorded on the toolApproval path', async () => {
     const ws = workspace();
-    const session = openGuardSync({ workspaceRoot: ws.dir, stateDir: ws.stateDir, onProblem: quiet });
-    const recorded: Outcome[] = [];
-    const record = session.record;
-    const guard = narrowingForAiSdk({
-      ...session,
-      record: (outcome) => {
-        recorded.push(outcome);
-        return record(outcome);
-      },
-    });
+    const { session, recorded } = spiedSession(guardOptionsFor(ws));
+    const guard = narrowingForAiSdk(session);
     const runs = { count: 0 };
     const { model } = scriptedModel([{ calls: [['run_tests', {}]] }, { text: 'Done.' }]);
     const controller = new AbortController();
@@ -68,16 +60,8 @@ describe('a cancelled call in the AI SDK', () => {
 
   it('is not recorded through wrapTools either', async () => {
     const ws = workspace();
-    const session = openGuardSync({ workspaceRoot: ws.dir, stateDir: ws.stateDir, onProblem: quiet });
-    const recorded: Outcome[] = [];
-    const record = session.record;
-    const guard = narrowingForAiSdk({
-      ...session,
-      record: (outcome) => {
-        recorded.push(outcome);
-        return record(outcome);
-      },
-    });
+    const { session, recorded } = spiedSession(guardOptionsFor(ws));
+    const guard = narrowingForAiSdk(session);
     const runs = { count: 0 };
     const { model } = scriptedModel([{ calls: [['run_tests', {}]] }, { text: 'Done.' }]);
     const controller = new AbortController();
