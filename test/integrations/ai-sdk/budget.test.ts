@@ -10,15 +10,7 @@ import { MockLanguageModelV3 } from 'ai-v6/test';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { narrowingForAiSdk } from '../../../src/integrations/ai-sdk/index.js';
-import {
-  ANSWER,
-  BUDGET_SIZES,
-  OUTPUT_TOKENS,
-  QUESTION,
-  requestTokensAt,
-  searchDocs,
-  totalOf,
-} from '../support/docs-search.js';
+import { ANSWER, BUDGET_SIZES, QUESTION, searchDocs, totalOf, turnTokens } from '../support/docs-search.js';
 import { guardOptionsFor } from '../support/guard-options.js';
 import { journalVerdicts, workspaceFactory } from '../support/workspace.js';
 
@@ -33,8 +25,7 @@ function searchingModel(requestTokens: number) {
     const tools = (options.tools ?? []).map((offeredTool) => offeredTool.name);
     offered.push(tools);
     lastPrompt.value = options.prompt;
-    const input = requestTokensAt(requestTokens, offered.length - 1);
-    const output = OUTPUT_TOKENS;
+    const { input, output } = turnTokens(requestTokens, offered.length - 1);
     spent.push(input + output);
     const usage = {
       inputTokens: { total: input, noCache: input, cacheRead: undefined, cacheWrite: undefined },

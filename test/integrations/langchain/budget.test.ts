@@ -7,15 +7,7 @@ import { AIMessage, type BaseMessage, createAgent, createMiddleware, fakeModel, 
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { narrowingForLangChain } from '../../../src/integrations/langchain/index.js';
-import {
-  ANSWER,
-  BUDGET_SIZES,
-  OUTPUT_TOKENS,
-  QUESTION,
-  requestTokensAt,
-  searchDocs,
-  totalOf,
-} from '../support/docs-search.js';
+import { ANSWER, BUDGET_SIZES, QUESTION, searchDocs, totalOf, turnTokens } from '../support/docs-search.js';
 import { guardOptionsFor } from '../support/guard-options.js';
 import { journalVerdicts, workspaceFactory } from '../support/workspace.js';
 
@@ -27,13 +19,9 @@ function searchingModel(requestTokens: number, { obeys = true } = {}) {
   const spent: number[] = [];
   for (let turn = 0; turn < 60; turn += 1) {
     model.respond((messages: BaseMessage[]) => {
-      const input = requestTokensAt(requestTokens, turn);
-      const usage_metadata = {
-        input_tokens: input,
-        output_tokens: OUTPUT_TOKENS,
-        total_tokens: input + OUTPUT_TOKENS,
-      };
-      spent.push(input + OUTPUT_TOKENS);
+      const { input, output } = turnTokens(requestTokens, turn);
+      const usage_metadata = { input_tokens: input, output_tokens: output, total_tokens: input + output };
+      spent.push(input + output);
       const told = messages.at(-1)?.type === 'human' && messages.at(-1)?.text.startsWith('[narrowing]');
       if (told && obeys) return new AIMessage({ content: ANSWER, usage_metadata });
       return new AIMessage({

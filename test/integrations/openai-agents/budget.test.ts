@@ -17,15 +17,7 @@ import {
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { narrowingForAgents } from '../../../src/integrations/openai-agents/index.js';
-import {
-  ANSWER,
-  BUDGET_SIZES,
-  OUTPUT_TOKENS,
-  QUESTION,
-  requestTokensAt,
-  searchDocs,
-  totalOf,
-} from '../support/docs-search.js';
+import { ANSWER, BUDGET_SIZES, QUESTION, searchDocs, totalOf, turnTokens } from '../support/docs-search.js';
 import { guardOptionsFor } from '../support/guard-options.js';
 import { journalVerdicts, workspaceFactory } from '../support/workspace.js';
 
@@ -44,13 +36,13 @@ class SearchingModel implements Model {
     const tools = request.tools.map((offeredTool) => offeredTool.name);
     this.offered.push(tools);
     const turn = this.offered.length - 1;
-    const inputTokens = requestTokensAt(this.requestTokens, turn);
-    this.spent.push(inputTokens + OUTPUT_TOKENS);
+    const { input: inputTokens, output: outputTokens } = turnTokens(this.requestTokens, turn);
+    this.spent.push(inputTokens + outputTokens);
     const usage = new Usage({
       requests: 1,
       inputTokens,
-      outputTokens: OUTPUT_TOKENS,
-      totalTokens: inputTokens + OUTPUT_TOKENS,
+      outputTokens,
+      totalTokens: inputTokens + outputTokens,
     });
     if (tools.length === 0) {
       return {

@@ -14,11 +14,10 @@ export const BUDGET_SIZES = [
   { request: 30_000, budget: 400_000 },
 ] as const;
 
-/** The tokens the model answers with each turn. */
-export const OUTPUT_TOKENS = 60;
-
-/** The tokens of the request of turn `turn` (from 0) when the first has `first`. */
-export const requestTokensAt = (first: number, turn: number): number => Math.round(first * (1 + turn / 10));
+/** The tokens of turn `turn` (from 0) when the first request has `first`: its request, and its answer. */
+export function turnTokens(first: number, turn: number): { readonly input: number; readonly output: number } {
+  return { input: Math.round(first * (1 + turn / 10)), output: 60 };
+}
 
 /** What the docs search tool answers. */
 export const searchDocs = async ({ query }: { query: string }): Promise<string> =>
