@@ -1,15 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { convertAiderChat } from '../../scripts/corpus/convert-aider.js';
-import type { RunSource } from '../../scripts/corpus/events.js';
-import type { CallEvent, TraceEvent } from '../../src/trace/types.js';
+import { callsOf, pinnedSource } from './support/run-source.js';
 
-const SOURCE: RunSource = {
-  pin: 'owner/name@0123456789ab',
+const SOURCE = pinnedSource({
   path: 'predictions/m/x.md',
   licence: 'Apache-2.0',
   agent: 'Aider',
-};
-const callsOf = (events: TraceEvent[]) => events.filter((event): event is CallEvent => event.type === 'call');
+});
 
 /** A chat log as aider writes it: `####` for the user, `>` for aider, the rest the model. */
 const LOG = [

@@ -1,16 +1,13 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { alfworldCall, alfworldSteps, convertAdaptAlfworld } from '../../scripts/corpus/convert-alfworld.js';
-import type { RunSource } from '../../scripts/corpus/events.js';
-import type { CallEvent, TraceEvent } from '../../src/trace/types.js';
+import { callsOf, pinnedSource } from './support/run-source.js';
 
-const SOURCE: RunSource = {
-  pin: 'owner/name@0123456789ab',
+const SOURCE = pinnedSource({
   path: 'results/ADaPT_maxd3_alfworld_text_davinci_003.json',
   licence: 'MIT',
   agent: 'ADaPT executor',
-};
-const callsOf = (events: TraceEvent[]) => events.filter((event): event is CallEvent => event.type === 'call');
+});
 
 /** Two executors' parts of one task, as ADaPT records them: the second starts after a bare prompt. */
 const TRACE = [

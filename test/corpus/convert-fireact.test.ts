@@ -6,17 +6,14 @@ import {
   fireActTranscript,
 } from '../../scripts/corpus/convert-fireact.js';
 import { MAX_LOG_CHARS } from '../../scripts/corpus/convert-react.js';
-import type { RunSource } from '../../scripts/corpus/events.js';
-import type { CallEvent, TraceEvent } from '../../src/trace/types.js';
+import { callsOf, pinnedSource } from './support/run-source.js';
 
 const PATH = 'trajs/hotpotqa_dev_0_500_llama_models_lora_llama-2-7b-d_1000_0.7_2023-09-19-00-49-36.json';
-const SOURCE: RunSource = {
-  pin: 'owner/name@0123456789ab',
+const SOURCE = pinnedSource({
   path: PATH,
   licence: 'MIT',
   agent: 'FireAct agent',
-};
-const callsOf = (events: TraceEvent[]) => events.filter((event): event is CallEvent => event.type === 'call');
+});
 
 /** A run as the fine-tuned Llama files hold it: the whole prompt and transcript in one string. */
 const TEXT_RUN = {

@@ -1,12 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { convertHyperAgentRecords, scratchpadCalls } from '../../scripts/corpus/convert-hyperagent.js';
-import type { CallEvent, TraceEvent } from '../../src/trace/types.js';
+import { callsOf, pinnedSource } from './support/run-source.js';
 
-const SOURCE = { pin: 'owner/name@0123456789ab', licence: 'Apache-2.0', agent: 'test agent' };
+const SOURCE = pinnedSource({ licence: 'Apache-2.0', agent: 'test agent' });
 const EXECUTOR =
   'You are an expert in running bash commandlines. Use a json blob with "action" and "action_input".';
 const OBJECTIVE = 'Objective: run the tests of the beam module';
-const callsOf = (events: TraceEvent[]) => events.filter((event): event is CallEvent => event.type === 'call');
 
 function step(action: string, input: unknown, observation: string): string {
   return `Thought: next step.\nAction:\n\`\`\`\n${JSON.stringify({ action, action_input: input })}\n\`\`\`\n\n\nObservation: ${observation}\n`;

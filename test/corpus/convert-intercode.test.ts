@@ -5,17 +5,14 @@ import {
   interCodeCall,
   interCodeSetting,
 } from '../../scripts/corpus/convert-intercode.js';
-import type { RunSource } from '../../scripts/corpus/events.js';
-import type { CallEvent, TraceEvent } from '../../src/trace/types.js';
+import { callsOf, pinnedSource } from './support/run-source.js';
 
 const PATH = 'data/results/sql/gpt-4/ic_sql_multiturn_gpt-4_10_turns.json';
-const SOURCE: RunSource = {
-  pin: 'owner/name@0123456789ab',
+const SOURCE = pinnedSource({
   path: PATH,
   licence: 'MIT',
   agent: 'InterCode SQL agent',
-};
-const callsOf = (events: TraceEvent[]) => events.filter((event): event is CallEvent => event.type === 'call');
+});
 
 const SQL_TASK = {
   environment: 'ic_sql',

@@ -6,17 +6,14 @@ import {
   mintObservation,
   mintSetting,
 } from '../../scripts/corpus/convert-mint.js';
-import type { RunSource } from '../../scripts/corpus/events.js';
-import type { CallEvent, TraceEvent } from '../../src/trace/types.js';
+import { callsOf, pinnedSource } from './support/run-source.js';
 
 const PATH = 'data/outputs/claude-2/F=None/max5_p2+tool+cd/reasoning/theoremqa/results.jsonl';
-const SOURCE: RunSource = {
-  pin: 'owner/name@0123456789ab',
+const SOURCE = pinnedSource({
   path: PATH,
   licence: 'Apache-2.0',
   agent: 'MINT agent',
-};
-const callsOf = (events: TraceEvent[]) => events.filter((event): event is CallEvent => event.type === 'call');
+});
 
 const TASK = {
   task: { task_name: 'reasoning', task_id: 38, prompt: 'Use Simpson rule with n=8.' },

@@ -2,16 +2,13 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { convertReActNotebook, notebookText, printedRuns } from '../../scripts/corpus/convert-notebook.js';
 import { MAX_LOG_CHARS } from '../../scripts/corpus/convert-react.js';
-import type { RunSource } from '../../scripts/corpus/events.js';
-import type { CallEvent, TraceEvent } from '../../src/trace/types.js';
+import { callsOf, pinnedSource } from './support/run-source.js';
 
-const SOURCE: RunSource = {
-  pin: 'owner/name@0123456789ab',
+const SOURCE = pinnedSource({
   path: 'WebShop.ipynb',
   licence: 'MIT',
   agent: 'ReAct',
-};
-const callsOf = (events: TraceEvent[]) => events.filter((event): event is CallEvent => event.type === 'call');
+});
 
 /** Two WebShop runs as the notebook prints them, the second printed twice (its cell was run again). */
 const SHOP_RUN = [

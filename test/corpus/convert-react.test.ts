@@ -8,10 +8,9 @@ import {
   reactCalls,
   reflexionBlocks,
 } from '../../scripts/corpus/convert-react.js';
-import type { CallEvent, TraceEvent } from '../../src/trace/types.js';
+import { callsOf, pinnedSource } from './support/run-source.js';
 
-const SOURCE = { pin: 'owner/name@0123456789ab', licence: 'MIT', agent: 'ReAct agent' };
-const callsOf = (events: TraceEvent[]) => events.filter((event): event is CallEvent => event.type === 'call');
+const SOURCE = pinnedSource({ licence: 'MIT', agent: 'ReAct agent' });
 
 /** One agent as a Reflexion log prints it: a question, numbered steps, the answer key. */
 const HALTED = [

@@ -7,17 +7,13 @@ import {
 } from '../../scripts/corpus/convert-claude-screen.js';
 import { convertGeminiScreen, opensQuote, shellArgs } from '../../scripts/corpus/convert-gemini-screen.js';
 import { screenSessions } from '../../scripts/corpus/convert-screen.js';
-import type { RunSource } from '../../scripts/corpus/events.js';
-import type { CallEvent, TraceEvent } from '../../src/trace/types.js';
+import { callsOf, pinnedSource } from './support/run-source.js';
 
-const SOURCE: RunSource = {
-  pin: 'owner/name@0123456789ab',
+const SOURCE = pinnedSource({
   path: 'log/day-003.md',
   licence: 'MIT',
   agent: 'test agent',
-};
-const callsOf = (events: readonly TraceEvent[]) =>
-  events.filter((event): event is CallEvent => event.type === 'call');
+});
 
 /** A Claude Code session as a terminal shows it, written for this test. */
 const CLAUDE_COPY = [

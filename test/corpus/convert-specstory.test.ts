@@ -1,17 +1,13 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { commandFailed, convertSpecStory, specStoryEvents } from '../../scripts/corpus/convert-specstory.js';
-import type { RunSource } from '../../scripts/corpus/events.js';
-import type { CallEvent, TraceEvent } from '../../src/trace/types.js';
+import { callsOf, pinnedSource } from './support/run-source.js';
 
-const SOURCE: RunSource = {
-  pin: 'owner/name@0123456789ab',
+const SOURCE = pinnedSource({
   path: '.specstory/history/2025-05-01_10-00-fix-the-build.md',
   licence: 'MIT',
   agent: 'test agent',
-};
-const callsOf = (events: readonly TraceEvent[]) =>
-  events.filter((event): event is CallEvent => event.type === 'call');
+});
 
 /** A Cursor chat as SpecStory saves it, written for this test. */
 const CHAT = [

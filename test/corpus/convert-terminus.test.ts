@@ -1,10 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { convertTerminusTrial, terminusTrialOf } from '../../scripts/corpus/convert-terminus.js';
-import type { CallEvent, TraceEvent } from '../../src/trace/types.js';
+import { callsOf, pinnedSource } from './support/run-source.js';
 
 const TRIAL = 'runs/maze/maze.1-of-1';
-const SOURCE = { pin: 'owner/name@0123456789ab', path: TRIAL, licence: 'MIT', agent: 'Terminus' };
-const callsOf = (events: TraceEvent[]) => events.filter((event): event is CallEvent => event.type === 'call');
+const SOURCE = pinnedSource({ path: TRIAL, licence: 'MIT', agent: 'Terminus' });
 const response = (...keystrokes: string[]) =>
   JSON.stringify({
     state_analysis: '…',

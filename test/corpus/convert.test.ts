@@ -4,16 +4,14 @@ import { convertMiniSweAgent } from '../../scripts/corpus/convert-mini.js';
 import { convertOpenHandsOutput } from '../../scripts/corpus/convert-openhands.js';
 import { convertSweAgentTraj, parseAction } from '../../scripts/corpus/convert-swe-agent.js';
 import { convertTauBench } from '../../scripts/corpus/convert-tau.js';
-import type { RunSource } from '../../scripts/corpus/events.js';
-import type { CallEvent, TraceEvent } from '../../src/trace/types.js';
+import type { CallEvent } from '../../src/trace/types.js';
+import { callsOf, pinnedSource } from './support/run-source.js';
 
-const SOURCE: RunSource = {
-  pin: 'owner/name@0123456789ab',
+const SOURCE = pinnedSource({
   path: 'runs/run.json',
   licence: 'MIT',
   agent: 'test agent',
-};
-const callsOf = (events: TraceEvent[]) => events.filter((event): event is CallEvent => event.type === 'call');
+});
 
 describe('SWE-agent actions', () => {
   it('reads an edit of the open file with its line range and replacement', () => {

@@ -3,14 +3,15 @@ import { existsSync } from 'node:fs';
 import { Client } from '@modelcontextprotocol/client';
 import { describe, expect, it } from 'vitest';
 import { cleanupsAfterEach, spawnProxy, startCli, tempDir, textOf } from './support/harness.js';
-import { BIN, BUILT_CLI, CLI_ENTRY, EVERYTHING_SERVER, PROBE_SERVER, REPO_ROOT } from './support/paths.js';
+import { BIN, BUILT_CLI, CLI_COMMAND, EVERYTHING_SERVER, PROBE_SERVER, REPO_ROOT } from './support/paths.js';
 import { StreamTransport } from './support/stream-transport.js';
 
 const cleanups = cleanupsAfterEach();
 
 function runCli(args: string[]) {
   const { NARROWING_TOKEN: _token, ...env } = process.env;
-  return spawnSync(process.execPath, ['--import', 'tsx', CLI_ENTRY, 'mcp', ...args], {
+  const [program = process.execPath, ...prefix] = CLI_COMMAND;
+  return spawnSync(program, [...prefix, 'mcp', ...args], {
     cwd: REPO_ROOT,
     encoding: 'utf8',
     env,

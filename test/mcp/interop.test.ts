@@ -11,18 +11,19 @@ import {
   tempDir,
   textOf,
 } from './support/harness.js';
-import { CLI_ENTRY, EVERYTHING_SERVER, MEMORY_SERVER, REPO_ROOT } from './support/paths.js';
+import { CLI_COMMAND, EVERYTHING_SERVER, MEMORY_SERVER, REPO_ROOT } from './support/paths.js';
 import { ScriptedGuard } from './support/scripted-guard.js';
 
 const cleanups = cleanupsAfterEach();
+const [CLI_PROGRAM = process.execPath, ...CLI_PREFIX] = CLI_COMMAND;
 
 /** A client built on the v1 SDK, as most hosts still are, talking to `narrowing mcp` over stdio. */
 async function v1Client(proxyArgs: string[], env: Record<string, string> = {}): Promise<V1Client> {
   const client = new V1Client({ name: 'v1-host', version: '1.0.0' });
   await client.connect(
     new V1StdioClientTransport({
-      command: process.execPath,
-      args: ['--import', 'tsx', CLI_ENTRY, 'mcp', ...proxyArgs],
+      command: CLI_PROGRAM,
+      args: [...CLI_PREFIX, 'mcp', ...proxyArgs],
       cwd: REPO_ROOT,
       env: { ...(process.env as Record<string, string>), ...env },
       stderr: 'ignore',

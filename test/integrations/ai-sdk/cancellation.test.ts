@@ -5,10 +5,10 @@
 import { generateText, tool } from 'ai';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import type { Outcome } from '../../../src/core/types.js';
-import { openGuardSync } from '../../../src/guard/index.js';
 import { narrowingForAiSdk } from '../../../src/integrations/ai-sdk/index.js';
-import { quiet, workspaceFactory } from '../support/workspace.js';
+import { guardOptionsFor } from '../support/guard-options.js';
+import { spiedSession } from '../support/spied-session.js';
+import { workspaceFactory } from '../support/workspace.js';
 import { scriptedModel } from './scripted-model.js';
 
 const workspace = workspaceFactory();
@@ -33,30 +33,32 @@ function slowTests(runs: { count: number }) {
   });
 }
 
+/** A guarded run on a workspace of its own whose model runs the tests once, cancelled 50 ms in. */
+function cancelledRun() {
+  const { session, recorded } = spiedSession(guardOptionsFor(workspace()));
+  const { model } = scriptedModel([{ calls: [['run_tests', {}]] }, { text: 'Done.' }]);
+  const controller = new AbortController();
+  setTimeout(() => controller.abort(), 50);
+  return {
+    guard: narrowingForAiSdk(session),
+    session,
+    recorded,
+    runs: { count: 0 },
+    model,
+    signal: controller.signal,
+  };
+}
+
 describe('a cancelled call in the AI SDK', () => {
   it('is not recorded on the toolApproval path', async () => {
-    const ws = workspace();
-    const session = openGuardSync({ workspaceRoot: ws.dir, stateDir: ws.stateDir, onProblem: quiet });
-    const recorded: Outcome[] = [];
-    const record = session.record;
-    const guard = narrowingForAiSdk({
-      ...session,
-      record: (outcome) => {
-        recorded.push(outcome);
-        return record(outcome);
-      },
-    });
-    const runs = { count: 0 };
-    const { model } = scriptedModel([{ calls: [['run_tests', {}]] }, { text: 'Done.' }]);
-    const controller = new AbortController();
-    setTimeout(() => controller.abort(), 50);
+    const { guard, session, recorded, runs, model, signal } = cancelledRun();
 
     // Whether the run then ends or goes on depends on the model; the call itself was cancelled.
     await generateText({
       model,
       tools: { run_tests: slowTests(runs) },
       prompt: 'Run the tests.',
-      abortSignal: controller.signal,
+      abortSignal: signal,
       toolApproval: guard.toolApproval,
       onToolExecutionEnd: guard.onToolExecutionEnd,
     }).catch(() => undefined);
@@ -67,27 +69,13 @@ describe('a cancelled call in the AI SDK', () => {
   });
 
   it('is not recorded through wrapTools either', async () => {
-    const ws = workspace();
-    const session = openGuardSync({ workspaceRoot: ws.dir, stateDir: ws.stateDir, onProblem: quiet });
-    const recorded: Outcome[] = [];
-    const record = session.record;
-    const guard = narrowingForAiSdk({
-      ...session,
-      record: (outcome) => {
-        recorded.push(outcome);
-        return record(outcome);
-      },
-    });
-    const runs = { count: 0 };
-    const { model } = scriptedModel([{ calls: [['run_tests', {}]] }, { text: 'Done.' }]);
-    const controller = new AbortController();
-    setTimeout(() => controller.abort(), 50);
+    const { guard, session, recorded, runs, model, signal } = cancelledRun();
 
     await generateText({
       model,
       tools: guard.wrapTools({ run_tests: slowTests(runs) }),
       prompt: 'Run the tests.',
-      abortSignal: controller.signal,
+      abortSignal: signal,
     }).catch(() => undefined);
     await session.close();
 

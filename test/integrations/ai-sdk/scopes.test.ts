@@ -2,14 +2,12 @@
  * One guard serving two users of a server, each with a workspace of their own, through the AI SDK's
  * own loop and mock model: each request hands the adapter the user's scope of the guard.
  */
-import { writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { generateText, isStepCount, tool } from 'ai';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { openGuard } from '../../../src/guard/index.js';
 import { narrowingForAiSdk } from '../../../src/integrations/ai-sdk/index.js';
-import { quiet, type Workspace, workspaceFactory } from '../support/workspace.js';
+import { type ServerGuard, serverWithTwoUsers } from '../support/two-users.js';
+import { type Workspace, workspaceFactory } from '../support/workspace.js';
 import { scriptedModel } from './scripted-model.js';
 
 const workspace = workspaceFactory();
@@ -17,12 +15,7 @@ const workspace = workspaceFactory();
 const readReport = { calls: [['read_file', { path: 'report.txt' }]] } as const;
 
 /** One request of `user`: the model reads report.txt `reads` times, then answers. */
-async function request(
-  guard: Awaited<ReturnType<typeof openGuard>>,
-  user: string,
-  ws: Workspace,
-  reads: number,
-) {
+async function request(guard: ServerGuard, user: string, ws: Workspace, reads: number) {
   const { model } = scriptedModel([...Array.from({ length: reads }, () => readReport), { text: 'done' }]);
   const scoped = narrowingForAiSdk(guard.scope(user));
   return generateText({
@@ -42,16 +35,7 @@ async function request(
 
 describe('one AI SDK guard serving two users of a server', () => {
   it("runs user B's first read although user A's identical read failed, and still refuses A's repeat", async () => {
-    const server = workspace();
-    const alice = workspace();
-    const bob = workspace();
-    writeFileSync(join(bob.dir, 'report.txt'), 'Q3 revenue: 1.2M\n');
-    const guard = await openGuard({
-      workspaceRoot: server.dir,
-      stateDir: server.stateDir,
-      probe: false,
-      onProblem: quiet,
-    });
+    const { guard, alice, bob } = await serverWithTwoUsers(workspace);
     try {
       await request(guard, 'alice', alice, 1);
       expect(alice.runs.read_file).toBe(1);

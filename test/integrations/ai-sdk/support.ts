@@ -5,7 +5,8 @@
 import { type ToolSet, tool } from 'ai';
 import { z } from 'zod';
 import { type AiSdkGuardOptions, narrowingForAiSdk } from '../../../src/integrations/ai-sdk/index.js';
-import { quiet, type Workspace } from '../support/workspace.js';
+import { guardOptionsFor } from '../support/guard-options.js';
+import type { Workspace } from '../support/workspace.js';
 
 export function toolsFor(ws: Workspace): ToolSet {
   return {
@@ -34,8 +35,5 @@ export function toolsFor(ws: Workspace): ToolSet {
 
 /** A guard keeping its state (and journal) in the workspace's state directory. */
 export function guardFor(ws: Workspace, options: AiSdkGuardOptions = {}, policy?: object) {
-  return narrowingForAiSdk(
-    { workspaceRoot: ws.dir, stateDir: ws.stateDir, onProblem: quiet, ...(policy && { policy }) },
-    options,
-  );
+  return narrowingForAiSdk(guardOptionsFor(ws, policy), options);
 }

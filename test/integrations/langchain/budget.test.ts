@@ -7,24 +7,21 @@ import { AIMessage, type BaseMessage, createAgent, createMiddleware, fakeModel, 
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { narrowingForLangChain } from '../../../src/integrations/langchain/index.js';
-import { journalVerdicts, quiet, workspaceFactory } from '../support/workspace.js';
+import { ANSWER, BUDGET_SIZES, QUESTION, searchDocs, totalOf, turnTokens } from '../support/docs-search.js';
+import { guardOptionsFor } from '../support/guard-options.js';
+import { journalVerdicts, workspaceFactory } from '../support/workspace.js';
 
 const workspace = workspaceFactory();
 
-const ANSWER = 'Here is what the docs say about the settings I looked up.';
-
-/**
- * A model that searches the docs until it is told to answer. Its requests grow as a real
- * conversation's do: each re-sends the whole context, a tenth of the first larger.
- */
+/** A model that searches the docs until it is told to answer (see docs-search.ts). */
 function searchingModel(requestTokens: number, { obeys = true } = {}) {
   const model = fakeModel();
   const spent: number[] = [];
   for (let turn = 0; turn < 60; turn += 1) {
     model.respond((messages: BaseMessage[]) => {
-      const input = Math.round(requestTokens * (1 + turn / 10));
-      const usage_metadata = { input_tokens: input, output_tokens: 60, total_tokens: input + 60 };
-      spent.push(input + 60);
+      const { input, output } = turnTokens(requestTokens, turn);
+      const usage_metadata = { input_tokens: input, output_tokens: output, total_tokens: input + output };
+      spent.push(input + output);
       const told = messages.at(-1)?.type === 'human' && messages.at(-1)?.text.startsWith('[narrowing]');
       if (told && obeys) return new AIMessage({ content: ANSWER, usage_metadata });
       return new AIMessage({
@@ -37,7 +34,7 @@ function searchingModel(requestTokens: number, { obeys = true } = {}) {
   return { model, spent };
 }
 
-const searchDocs = tool(async ({ query }) => `The docs say ${query} defaults to off.`, {
+const searchDocsTool = tool(searchDocs, {
   name: 'search_docs',
   description: 'Search the docs',
   schema: z.object({ query: z.string() }),
@@ -45,12 +42,7 @@ const searchDocs = tool(async ({ query }) => `The docs say ${query} defaults to 
 
 async function run(requestTokens: number, budget: number, modelOptions?: { obeys: boolean }) {
   const ws = workspace();
-  const guard = narrowingForLangChain({
-    workspaceRoot: ws.dir,
-    stateDir: ws.stateDir,
-    onProblem: quiet,
-    policy: { budget: { tokenBudget: budget } },
-  });
+  const guard = narrowingForLangChain(guardOptionsFor(ws, { budget: { tokenBudget: budget } }));
   const { model, spent } = searchingModel(requestTokens, modelOptions);
   const offered: string[][] = [];
   const recorder = createMiddleware({
@@ -60,24 +52,15 @@ async function run(requestTokens: number, budget: number, modelOptions?: { obeys
       return handler(request);
     },
   });
-  const agent = createAgent({ model, tools: [searchDocs], middleware: [guard.middleware, recorder] });
+  const agent = createAgent({ model, tools: [searchDocsTool], middleware: [guard.middleware, recorder] });
   const result = await agent
-    .invoke(
-      { messages: [{ role: 'user', content: 'Which of our settings are off by default?' }] },
-      { recursionLimit: 200 },
-    )
+    .invoke({ messages: [{ role: 'user', content: QUESTION }] }, { recursionLimit: 200 })
     .finally(() => guard.close());
   return { result, offered, spent, ws };
 }
 
-const SIZES = [
-  { request: 300, budget: 4_000 },
-  { request: 3_000, budget: 40_000 },
-  { request: 30_000, budget: 400_000 },
-];
-
 describe('token budgets in LangChain', () => {
-  for (const { request, budget } of SIZES) {
+  for (const { request, budget } of BUDGET_SIZES) {
     it(`ends a run of ${request}-token requests within a budget of ${budget} with an answer`, async () => {
       const { result, offered, spent, ws } = await run(request, budget);
 
@@ -85,7 +68,7 @@ describe('token budgets in LangChain', () => {
       expect(offered.length).toBeGreaterThan(3);
       expect(offered.at(-1)).toEqual([]);
       expect(offered.slice(0, -1).every((tools) => tools.length === 1)).toBe(true);
-      expect(spent.reduce((sum, tokens) => sum + tokens, 0)).toBeLessThanOrEqual(budget);
+      expect(totalOf(spent)).toBeLessThanOrEqual(budget);
       expect(journalVerdicts(ws)).not.toContain('halt');
     });
   }
@@ -95,6 +78,6 @@ describe('token budgets in LangChain', () => {
 
     expect(offered.at(-1)).toEqual([]);
     expect(result.messages.at(-1)?.text).toMatch(/^\[narrowing ended this run\] Only \d+ of/);
-    expect(spent.reduce((sum, tokens) => sum + tokens, 0)).toBeLessThanOrEqual(40_000);
+    expect(totalOf(spent)).toBeLessThanOrEqual(40_000);
   });
 });

@@ -6,10 +6,10 @@
 import { createAgent, tool, toolRetryMiddleware } from 'langchain';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import type { Outcome } from '../../../src/core/types.js';
-import { openGuardSync } from '../../../src/guard/index.js';
 import { narrowingForLangChain } from '../../../src/integrations/langchain/index.js';
-import { quiet, workspaceFactory } from '../support/workspace.js';
+import { guardOptionsFor } from '../support/guard-options.js';
+import { spiedSession } from '../support/spied-session.js';
+import { workspaceFactory } from '../support/workspace.js';
 import { scriptedModel } from './scripted-model.js';
 
 const workspace = workspaceFactory();
@@ -17,16 +17,8 @@ const workspace = workspaceFactory();
 describe('a cancelled call in LangChain', () => {
   it('is not recorded when a middleware inside the guard answers it after its signal fired', async () => {
     const ws = workspace();
-    const session = openGuardSync({ workspaceRoot: ws.dir, stateDir: ws.stateDir, onProblem: quiet });
-    const recorded: Outcome[] = [];
-    const record = session.record;
-    const guard = narrowingForLangChain({
-      ...session,
-      record: (outcome) => {
-        recorded.push(outcome);
-        return record(outcome);
-      },
-    });
+    const { session, recorded } = spiedSession(guardOptionsFor(ws));
+    const guard = narrowingForLangChain(session);
     let answered!: () => void;
     const toolAnswered = new Promise<void>((resolve) => {
       answered = resolve;

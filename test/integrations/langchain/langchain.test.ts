@@ -2,8 +2,8 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { createAgent, createMiddleware, toolCallLimitMiddleware } from 'langchain';
 import { describe, expect, it } from 'vitest';
-import { openGuardSync } from '../../../src/guard/index.js';
 import { narrowingForLangChain } from '../../../src/integrations/langchain/index.js';
+import { spiedSession } from '../support/spied-session.js';
 import { FIXED_SUM, workspaceFactory } from '../support/workspace.js';
 import { type ScriptStep, scriptedModel, toolMessagesIn } from './scripted-model.js';
 import { runAgent, toolsOf } from './support.js';
@@ -90,22 +90,16 @@ describe('narrowing for LangChain', () => {
 
   it('records a failed call once and a refused call not at all', async () => {
     const ws = workspace();
-    const session = openGuardSync({ workspaceRoot: ws.dir, store: 'memory', probe: false });
-    const recorded: string[] = [];
-    const record = session.record;
-    const guard = narrowingForLangChain({
-      ...session,
-      record: (outcome) => {
-        recorded.push(`${outcome.proposal.tool} ${outcome.success ? 'ok' : outcome.error}`);
-        return record(outcome);
-      },
-    });
+    const { session, recorded } = spiedSession({ workspaceRoot: ws.dir, store: 'memory', probe: false });
+    const guard = narrowingForLangChain(session);
     const model = scriptedModel([{ calls: [readMissing] }, { calls: [readMissing] }, { text: 'Gone.' }]);
     const agent = createAgent({ model, tools: toolsOf(ws), middleware: [guard.middleware] });
     await agent.invoke({ messages: [{ role: 'user', content: 'Read the config.' }] });
     await session.close();
 
-    expect(recorded).toEqual([expect.stringMatching(/^read_file ENOENT: no such file or directory/)]);
+    expect(
+      recorded.map((outcome) => `${outcome.proposal.tool} ${outcome.success ? 'ok' : outcome.error}`),
+    ).toEqual([expect.stringMatching(/^read_file ENOENT: no such file or directory/)]);
   });
 
   it('lets a repeated read run when enforcement is advisory, and the model reads the warning beside the error', async () => {

@@ -5,7 +5,8 @@
 import { type AgentMiddleware, createAgent, tool } from 'langchain';
 import { z } from 'zod';
 import { narrowingForLangChain } from '../../../src/integrations/langchain/index.js';
-import { quiet, type Workspace } from '../support/workspace.js';
+import { guardOptionsFor } from '../support/guard-options.js';
+import type { Workspace } from '../support/workspace.js';
 import { type ScriptStep, scriptedModel } from './scripted-model.js';
 
 export function toolsOf(ws: Workspace) {
@@ -38,12 +39,7 @@ export async function runAgent(
   script: readonly ScriptStep[],
   { policy, beside = [] }: { policy?: object; beside?: AgentMiddleware[] } = {},
 ) {
-  const guard = narrowingForLangChain({
-    workspaceRoot: ws.dir,
-    stateDir: ws.stateDir,
-    onProblem: quiet,
-    policy,
-  });
+  const guard = narrowingForLangChain(guardOptionsFor(ws, policy));
   const model = scriptedModel(script);
   const agent = createAgent({ model, tools: toolsOf(ws), middleware: [guard.middleware, ...beside] });
   try {

@@ -17,18 +17,15 @@ import {
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { narrowingForAgents } from '../../../src/integrations/openai-agents/index.js';
-import { journalVerdicts, quiet, workspaceFactory } from '../support/workspace.js';
+import { ANSWER, BUDGET_SIZES, QUESTION, searchDocs, totalOf, turnTokens } from '../support/docs-search.js';
+import { guardOptionsFor } from '../support/guard-options.js';
+import { journalVerdicts, workspaceFactory } from '../support/workspace.js';
 
 const workspace = workspaceFactory();
 
-const ANSWER = 'Here is what the docs say about the settings I looked up.';
-
 type CompletedResponse = Extract<StreamEvent, { type: 'response_done' }>['response'];
 
-/**
- * A model that searches the docs for as long as it is offered the tool, then answers. Its requests
- * grow as a real conversation's do: each re-sends the whole context, a tenth of the first larger.
- */
+/** A model that searches the docs for as long as it is offered the tool, then answers (see docs-search.ts). */
 class SearchingModel implements Model {
   readonly offered: string[][] = [];
   readonly spent: number[] = [];
@@ -39,9 +36,14 @@ class SearchingModel implements Model {
     const tools = request.tools.map((offeredTool) => offeredTool.name);
     this.offered.push(tools);
     const turn = this.offered.length - 1;
-    const inputTokens = Math.round(this.requestTokens * (1 + turn / 10));
-    this.spent.push(inputTokens + 60);
-    const usage = new Usage({ requests: 1, inputTokens, outputTokens: 60, totalTokens: inputTokens + 60 });
+    const { input: inputTokens, output: outputTokens } = turnTokens(this.requestTokens, turn);
+    this.spent.push(inputTokens + outputTokens);
+    const usage = new Usage({
+      requests: 1,
+      inputTokens,
+      outputTokens,
+      totalTokens: inputTokens + outputTokens,
+    });
     if (tools.length === 0) {
       return {
         usage,
@@ -85,54 +87,42 @@ class SearchingModel implements Model {
 
 async function run(requestTokens: number, budget: number, stream = false) {
   const ws = workspace();
-  const guard = narrowingForAgents({
-    workspaceRoot: ws.dir,
-    stateDir: ws.stateDir,
-    onProblem: quiet,
-    policy: { budget: { tokenBudget: budget } },
-  });
+  const guard = narrowingForAgents(guardOptionsFor(ws, { budget: { tokenBudget: budget } }));
   const model = new SearchingModel(requestTokens);
-  const searchDocs = tool(
+  const searchDocsTool = tool(
     guard.tool({
       name: 'search_docs',
       description: 'Search the docs',
       parameters: z.object({ query: z.string() }),
-      execute: async ({ query }: { query: string }) => `The docs say ${query} defaults to off.`,
+      execute: searchDocs,
     }),
   );
   const agent = new Agent({
     name: 'docs',
     instructions: 'Answer from the docs.',
     model,
-    tools: [searchDocs],
+    tools: [searchDocsTool],
   });
   const runner = new Runner({ tracingDisabled: true });
   runner.on('agent_tool_end', guard.onToolEnd);
   try {
-    const question = 'Which of our settings are off by default?';
     if (stream) {
-      const streamed = await runner.run(agent, question, { maxTurns: 100, stream: true });
+      const streamed = await runner.run(agent, QUESTION, { maxTurns: 100, stream: true });
       for await (const _event of streamed) {
         // Read to the end, as an application streaming to its user does.
       }
       await streamed.completed;
       return { output: streamed.finalOutput, model, ws };
     }
-    const result = await runner.run(agent, question, { maxTurns: 100 });
+    const result = await runner.run(agent, QUESTION, { maxTurns: 100 });
     return { output: result.finalOutput, model, ws };
   } finally {
     await guard.close();
   }
 }
 
-const SIZES = [
-  { request: 300, budget: 4_000 },
-  { request: 3_000, budget: 40_000 },
-  { request: 30_000, budget: 400_000 },
-];
-
 describe('token budgets in the OpenAI Agents SDK', () => {
-  for (const { request, budget } of SIZES) {
+  for (const { request, budget } of BUDGET_SIZES) {
     it(`ends a run of ${request}-token requests within a budget of ${budget} with an answer`, async () => {
       const { output, model, ws } = await run(request, budget);
 
@@ -140,7 +130,7 @@ describe('token budgets in the OpenAI Agents SDK', () => {
       expect(model.offered.length).toBeGreaterThan(3);
       expect(model.offered.at(-1)).toEqual([]);
       expect(model.offered.slice(0, -1).every((tools) => tools.length === 1)).toBe(true);
-      expect(model.spent.reduce((sum, tokens) => sum + tokens, 0)).toBeLessThanOrEqual(budget);
+      expect(totalOf(model.spent)).toBeLessThanOrEqual(budget);
       expect(journalVerdicts(ws)).not.toContain('halt');
     });
   }
@@ -150,6 +140,6 @@ describe('token budgets in the OpenAI Agents SDK', () => {
 
     expect(output).toBe(ANSWER);
     expect(model.offered.at(-1)).toEqual([]);
-    expect(model.spent.reduce((sum, tokens) => sum + tokens, 0)).toBeLessThanOrEqual(40_000);
+    expect(totalOf(model.spent)).toBeLessThanOrEqual(40_000);
   });
 });

@@ -8,31 +8,18 @@ import { join } from 'node:path';
 import { Agent, Runner, tool } from '@openai/agents';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import type { Outcome } from '../../../src/core/types.js';
-import { openGuardSync } from '../../../src/guard/index.js';
 import { narrowingForAgents } from '../../../src/integrations/openai-agents/index.js';
-import { quiet, type Workspace, workspaceFactory } from '../support/workspace.js';
+import { guardOptionsFor } from '../support/guard-options.js';
+import { spiedSession } from '../support/spied-session.js';
+import { type Workspace, workspaceFactory } from '../support/workspace.js';
 import { ScriptedModel, type ScriptStep, toolOutputsIn } from './scripted-model.js';
 
 const workspace = workspaceFactory();
 
 /** A guard on the workspace, with every proposal it checks and every outcome it records kept. */
 function spiedGuard(ws: Workspace) {
-  const session = openGuardSync({ workspaceRoot: ws.dir, stateDir: ws.stateDir, onProblem: quiet });
-  const checked: string[] = [];
-  const recorded: Outcome[] = [];
-  const guard = narrowingForAgents({
-    ...session,
-    check: (proposal) => {
-      checked.push(`${proposal.tool} ${JSON.stringify(proposal.args)}`);
-      return session.check(proposal);
-    },
-    record: (outcome) => {
-      recorded.push(outcome);
-      return session.record(outcome);
-    },
-  });
-  return { guard, session, checked, recorded };
+  const { session, checked, recorded } = spiedSession(guardOptionsFor(ws));
+  return { guard: narrowingForAgents(session), session, checked, recorded };
 }
 
 /** Refuses reads of `.env` files, as an application's own guardrail would. */
@@ -48,6 +35,37 @@ const noSecrets = {
   },
 };
 
+/** A runner that tells the guard each tool call's end, as the SDK's runner hook does. */
+function hookedRunner(guard: ReturnType<typeof narrowingForAgents>) {
+  const runner = new Runner({ tracingDisabled: true });
+  runner.on('agent_tool_end', guard.onToolEnd);
+  return runner;
+}
+
+/** The workspace's read_file as the options of a tool, with options of its own beside them. */
+function readFileOptions<EXTRA extends object>(ws: Workspace, extra: EXTRA) {
+  return {
+    name: 'read_file',
+    description: 'Read a file of the project',
+    parameters: z.object({ path: z.string() }),
+    ...extra,
+    execute: async ({ path }: { path: string }) => ws.readFile(path),
+  };
+}
+
+/** A deploy tool's options whose call throws `thrown`, with options of its own beside them. */
+function throwingDeploy<EXTRA extends object>(thrown: unknown, extra?: EXTRA) {
+  return {
+    name: 'deploy',
+    description: 'Deploy the service',
+    parameters: z.object({}),
+    execute: async (): Promise<string> => {
+      throw thrown;
+    },
+    ...extra,
+  };
+}
+
 async function run(agent: Agent, runner = new Runner({ tracingDisabled: true }), signal?: AbortSignal) {
   return runner.run(agent, 'Read the config.', { maxTurns: 8, ...(signal && { signal }) });
 }
@@ -58,17 +76,8 @@ describe('guard.tool() beside a tool’s own options', () => {
     const { guard, session, checked } = spiedGuard(ws);
     const readEnv: ScriptStep = { calls: [['read_file', { path: '.env' }]] };
     const model = new ScriptedModel([readEnv, readEnv, readEnv, readEnv, { text: 'Not allowed.' }]);
-    const readFile = tool(
-      guard.tool({
-        name: 'read_file',
-        description: 'Read a file of the project',
-        parameters: z.object({ path: z.string() }),
-        inputGuardrails: [noSecrets],
-        execute: async ({ path }: { path: string }) => ws.readFile(path),
-      }),
-    );
-    const runner = new Runner({ tracingDisabled: true });
-    runner.on('agent_tool_end', guard.onToolEnd);
+    const readFile = tool(guard.tool(readFileOptions(ws, { inputGuardrails: [noSecrets] })));
+    const runner = hookedRunner(guard);
     const result = await run(new Agent({ name: 'coder', model, tools: [readFile] }), runner);
     await session.close();
 
@@ -86,16 +95,9 @@ describe('guard.tool() beside a tool’s own options', () => {
     const read: ScriptStep = { calls: [['read_file', { path: 'config/prod.yaml' }]] };
     const model = new ScriptedModel([read, read, { text: 'Gone.' }]);
     const readFile = tool(
-      guard.tool({
-        name: 'read_file',
-        description: 'Read a file of the project',
-        parameters: z.object({ path: z.string() }),
-        errorFunction: () => 'That file could not be read.',
-        execute: async ({ path }: { path: string }) => ws.readFile(path),
-      }),
+      guard.tool(readFileOptions(ws, { errorFunction: () => 'That file could not be read.' })),
     );
-    const runner = new Runner({ tracingDisabled: true });
-    runner.on('agent_tool_end', guard.onToolEnd);
+    const runner = hookedRunner(guard);
     await run(new Agent({ name: 'coder', model, tools: [readFile] }), runner);
     await session.close();
 
@@ -109,15 +111,7 @@ describe('guard.tool() beside a tool’s own options', () => {
     const ws = workspace();
     const { guard, session } = spiedGuard(ws);
     const model = new ScriptedModel([{ text: 'No tools today.' }]);
-    const readFile = tool(
-      guard.tool({
-        name: 'read_file',
-        description: 'Read a file of the project',
-        parameters: z.object({ path: z.string() }),
-        isEnabled: false,
-        execute: async ({ path }: { path: string }) => ws.readFile(path),
-      }),
-    );
+    const readFile = tool(guard.tool(readFileOptions(ws, { isEnabled: false })));
     await run(new Agent({ name: 'coder', model, tools: [readFile] }));
     await session.close();
 
@@ -130,18 +124,8 @@ describe('guard.tool() beside a tool’s own options', () => {
       const ws = workspace();
       const { guard, session, recorded } = spiedGuard(ws);
       const model = new ScriptedModel([{ calls: [['deploy', {}]] }, { text: 'The deploy failed.' }]);
-      const deploy = tool(
-        guard.tool({
-          name: 'deploy',
-          description: 'Deploy the service',
-          parameters: z.object({}),
-          execute: async () => {
-            throw thrown;
-          },
-        }),
-      );
-      const runner = new Runner({ tracingDisabled: true });
-      runner.on('agent_tool_end', guard.onToolEnd);
+      const deploy = tool(guard.tool(throwingDeploy(thrown)));
+      const runner = hookedRunner(guard);
       const result = await run(new Agent({ name: 'ops', model, tools: [deploy] }), runner);
       await session.close();
 
@@ -162,17 +146,8 @@ describe('the bare spread of guard.toolOptions', () => {
       const ws = workspace();
       const { guard, session, recorded } = spiedGuard(ws);
       const model = new ScriptedModel([{ calls: [['deploy', {}]] }, { text: 'The deploy failed.' }]);
-      const deploy = tool({
-        name: 'deploy',
-        description: 'Deploy the service',
-        parameters: z.object({}),
-        execute: async () => {
-          throw thrown;
-        },
-        ...guard.toolOptions,
-      });
-      const runner = new Runner({ tracingDisabled: true });
-      runner.on('agent_tool_end', guard.onToolEnd);
+      const deploy = tool(throwingDeploy(thrown, guard.toolOptions));
+      const runner = hookedRunner(guard);
       const result = await run(new Agent({ name: 'ops', model, tools: [deploy] }), runner);
       await session.close();
 
@@ -192,17 +167,11 @@ describe('guard.agent() on an agent already built', () => {
     const env: ScriptStep = { calls: [['read_file', { path: '.env' }]] };
     const missing: ScriptStep = { calls: [['read_file', { path: 'config/prod.yaml' }]] };
     const model = new ScriptedModel([env, missing, missing, { text: 'Gone.' }]);
-    const readFile = tool({
-      name: 'read_file',
-      description: 'Read a file of the project',
-      parameters: z.object({ path: z.string() }),
-      inputGuardrails: [noSecrets],
-      errorFunction: guard.toolOptions.errorFunction,
-      execute: async ({ path }) => ws.readFile(path),
-    });
+    const readFile = tool(
+      readFileOptions(ws, { inputGuardrails: [noSecrets], errorFunction: guard.toolOptions.errorFunction }),
+    );
     const agent = guard.agent(new Agent({ name: 'coder', model, tools: [readFile] }));
-    const runner = new Runner({ tracingDisabled: true });
-    runner.on('agent_tool_end', guard.onToolEnd);
+    const runner = hookedRunner(guard);
     await run(agent, runner);
     await session.close();
 
@@ -219,12 +188,7 @@ describe('guard.agent() on an agent already built', () => {
     const { guard, session, recorded } = spiedGuard(ws);
     const missing: ScriptStep = { calls: [['read_file', { path: 'config/prod.yaml' }]] };
     const model = new ScriptedModel([missing, missing, missing, { text: 'Gone.' }]);
-    const readFile = tool({
-      name: 'read_file',
-      description: 'Read a file of the project',
-      parameters: z.object({ path: z.string() }),
-      execute: async ({ path }) => ws.readFile(path),
-    });
+    const readFile = tool(readFileOptions(ws, {}));
     await run(guard.agent(new Agent({ name: 'coder', model, tools: [readFile] })));
     await session.close();
 
@@ -242,15 +206,11 @@ describe('guard.agent() on an agent already built', () => {
     const ws = workspace();
     const { guard, session, recorded } = spiedGuard(ws);
     const model = new ScriptedModel([{ calls: [['deploy', {}]] }, { text: 'The deploy failed.' }]);
-    const deploy = tool({
-      name: 'deploy',
-      description: 'Deploy the service',
-      parameters: z.object({}),
-      errorFunction: (_context, error) => `deploy failed: ${String(error)}`,
-      execute: async () => {
-        throw null;
-      },
-    });
+    const deploy = tool(
+      throwingDeploy(null, {
+        errorFunction: (_context: unknown, error: unknown) => `deploy failed: ${String(error)}`,
+      }),
+    );
     const result = await run(guard.agent(new Agent({ name: 'ops', model, tools: [deploy] })));
     await session.close();
 
@@ -267,17 +227,8 @@ describe('a tool spread with guard.toolOptions', () => {
     const ws = workspace();
     const { guard, session, recorded } = spiedGuard(ws);
     const model = new ScriptedModel([{ calls: [['deploy', {}]] }, { text: 'The deploy failed.' }]);
-    const deploy = tool({
-      name: 'deploy',
-      description: 'Deploy the service',
-      parameters: z.object({}),
-      execute: async () => {
-        throw null;
-      },
-      ...guard.toolOptions,
-    });
-    const runner = new Runner({ tracingDisabled: true });
-    runner.on('agent_tool_end', guard.onToolEnd);
+    const deploy = tool(throwingDeploy(null, guard.toolOptions));
+    const runner = hookedRunner(guard);
     const result = await run(new Agent({ name: 'ops', model, tools: [deploy] }), runner);
     await session.close();
 
@@ -323,8 +274,7 @@ describe('a call cancelled through its abort signal', () => {
     const model = new ScriptedModel([{ calls: [['run_tests', {}]] }, { text: 'Stopped.' }]);
     const options = slowTests(runs, onAbort);
     const runTests = tool(wiring === 'spread' ? { ...options, ...guard.toolOptions } : guard.tool(options));
-    const runner = new Runner({ tracingDisabled: true });
-    runner.on('agent_tool_end', guard.onToolEnd);
+    const runner = hookedRunner(guard);
     const controller = new AbortController();
     setTimeout(() => controller.abort(), 50);
     await run(new Agent({ name: 'coder', model, tools: [runTests] }), runner, controller.signal).catch(
@@ -348,14 +298,7 @@ describe('guard.close() after the state folder was replaced during the run', () 
     });
     const read: ScriptStep = { calls: [['read_file', { path: 'config/prod.yaml' }]] };
     const model = new ScriptedModel([read, { calls: [['clean', {}]] }, read, { text: 'Gone.' }]);
-    const readFile = tool(
-      guard.tool({
-        name: 'read_file',
-        description: 'Read a file of the project',
-        parameters: z.object({ path: z.string() }),
-        execute: async ({ path }: { path: string }) => ws.readFile(path),
-      }),
-    );
+    const readFile = tool(guard.tool(readFileOptions(ws, {})));
     // A tool that moves the state folder away and leaves a file of the same name.
     const clean = tool(
       guard.tool({
@@ -370,8 +313,7 @@ describe('guard.close() after the state folder was replaced during the run', () 
         },
       }),
     );
-    const runner = new Runner({ tracingDisabled: true });
-    runner.on('agent_tool_end', guard.onToolEnd);
+    const runner = hookedRunner(guard);
     const result = await run(new Agent({ name: 'coder', model, tools: [readFile, clean] }), runner);
 
     await expect(guard.close()).resolves.toBeUndefined();

@@ -1,8 +1,8 @@
 import { Agent, Runner, tool } from '@openai/agents';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { openGuardSync } from '../../../src/guard/index.js';
 import { narrowingForAgents } from '../../../src/integrations/openai-agents/index.js';
+import { spiedSession } from '../support/spied-session.js';
 import { FIXED_SUM, workspaceFactory } from '../support/workspace.js';
 import { ScriptedModel, type ScriptStep, toolOutputsIn } from './scripted-model.js';
 import { runAgent } from './support.js';
@@ -65,16 +65,8 @@ describe('narrowing for the OpenAI Agents SDK', () => {
 
   it('records a failed call once and a rejected call not at all', async () => {
     const ws = workspace();
-    const session = openGuardSync({ workspaceRoot: ws.dir, store: 'memory', probe: false });
-    const recorded: string[] = [];
-    const record = session.record;
-    const guard = narrowingForAgents({
-      ...session,
-      record: (outcome) => {
-        recorded.push(`${outcome.proposal.tool} ${outcome.success ? 'ok' : outcome.error}`);
-        return record(outcome);
-      },
-    });
+    const { session, recorded } = spiedSession({ workspaceRoot: ws.dir, store: 'memory', probe: false });
+    const guard = narrowingForAgents(session);
     const model = new ScriptedModel([{ calls: [readMissing] }, { calls: [readMissing] }, { text: 'Gone.' }]);
     const readFile = tool({
       name: 'read_file',
@@ -88,7 +80,9 @@ describe('narrowing for the OpenAI Agents SDK', () => {
     await runner.run(new Agent({ name: 'coder', model, tools: [readFile] }), 'Read the config.');
     await session.close();
 
-    expect(recorded).toEqual([expect.stringMatching(/^read_file ENOENT: no such file or directory/)]);
+    expect(
+      recorded.map((outcome) => `${outcome.proposal.tool} ${outcome.success ? 'ok' : outcome.error}`),
+    ).toEqual([expect.stringMatching(/^read_file ENOENT: no such file or directory/)]);
   });
 
   it('ends the run with the model answer, written without tools, once nothing is left to try', async () => {

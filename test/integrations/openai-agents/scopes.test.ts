@@ -2,20 +2,18 @@
  * One guard serving two users of a server, each with a workspace of their own, through the SDK's
  * own runner and a scripted model: each request guards the agent with the user's scope.
  */
-import { writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { Agent, Runner, tool } from '@openai/agents';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { openGuard } from '../../../src/guard/index.js';
 import { narrowingForAgents } from '../../../src/integrations/openai-agents/index.js';
-import { quiet, type Workspace, workspaceFactory } from '../support/workspace.js';
+import { REPORT, type ServerGuard, serverWithTwoUsers } from '../support/two-users.js';
+import { type Workspace, workspaceFactory } from '../support/workspace.js';
 import { ScriptedModel, toolOutputsIn } from './scripted-model.js';
 
 const workspace = workspaceFactory();
 
 /** One request of `user`: the model reads report.txt once, then answers. */
-async function request(guard: Awaited<ReturnType<typeof openGuard>>, user: string, ws: Workspace) {
+async function request(guard: ServerGuard, user: string, ws: Workspace) {
   const model = new ScriptedModel([{ calls: [['read_file', { path: 'report.txt' }]] }, { text: 'done' }]);
   const scoped = narrowingForAgents(guard.scope(user));
   const readFile = tool(
@@ -33,19 +31,10 @@ async function request(guard: Awaited<ReturnType<typeof openGuard>>, user: strin
 
 describe('one OpenAI Agents guard serving two users of a server', () => {
   it("runs user B's first read although user A's identical read failed, and still refuses A's repeat", async () => {
-    const server = workspace();
-    const alice = workspace();
-    const bob = workspace();
-    writeFileSync(join(bob.dir, 'report.txt'), 'Q3 revenue: 1.2M\n');
-    const guard = await openGuard({
-      workspaceRoot: server.dir,
-      stateDir: server.stateDir,
-      probe: false,
-      onProblem: quiet,
-    });
+    const { guard, alice, bob } = await serverWithTwoUsers(workspace);
     try {
       expect(await request(guard, 'alice', alice)).toMatch(/^Error: ENOENT/);
-      expect(await request(guard, 'bob', bob)).toBe('Q3 revenue: 1.2M\n');
+      expect(await request(guard, 'bob', bob)).toBe(REPORT);
       expect(await request(guard, 'alice', alice)).toMatch(/^\[narrowing blocked this call/);
       expect([alice.runs.read_file, bob.runs.read_file]).toEqual([1, 1]);
     } finally {

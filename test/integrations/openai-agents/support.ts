@@ -5,7 +5,8 @@
 import { Agent, Runner, tool } from '@openai/agents';
 import { z } from 'zod';
 import { narrowingForAgents } from '../../../src/integrations/openai-agents/index.js';
-import { quiet, type Workspace } from '../support/workspace.js';
+import { guardOptionsFor } from '../support/guard-options.js';
+import type { Workspace } from '../support/workspace.js';
 import { ScriptedModel, type ScriptStep } from './scripted-model.js';
 
 /**
@@ -24,12 +25,7 @@ export interface RunOptions {
 
 export async function runAgent(ws: Workspace, script: readonly ScriptStep[], run: RunOptions = {}) {
   const { policy, stream = false, wiring = 'spread', onGuard } = run;
-  const guard = narrowingForAgents({
-    workspaceRoot: ws.dir,
-    stateDir: ws.stateDir,
-    onProblem: quiet,
-    policy,
-  });
+  const guard = narrowingForAgents(guardOptionsFor(ws, policy));
   const ended = onGuard?.(guard);
   const model = new ScriptedModel(script);
   const tools = wiring === 'spread' ? spreadTools(ws, guard) : plainTools(ws, guard, wiring);

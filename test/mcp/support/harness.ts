@@ -6,7 +6,7 @@ import { PassThrough } from 'node:stream';
 import { Client, type ClientCapabilities } from '@modelcontextprotocol/client';
 import { afterEach } from 'vitest';
 import { runStdioProxy, type StdioProxyOptions } from '../../../src/mcp/stdio.js';
-import { CLI_ENTRY, REPO_ROOT } from './paths.js';
+import { CLI_COMMAND, REPO_ROOT } from './paths.js';
 import { StreamTransport } from './stream-transport.js';
 
 /**
@@ -144,7 +144,7 @@ export function startCli(
   args: readonly string[],
   options: { env?: NodeJS.ProcessEnv; command?: readonly string[] } = {},
 ): CliProcess {
-  const command = options.command ?? [process.execPath, '--import', 'tsx', CLI_ENTRY];
+  const command = options.command ?? CLI_COMMAND;
   const [program, ...prefix] = command as [string, ...string[]];
   const child = spawn(program, [...prefix, 'mcp', ...args], {
     cwd: REPO_ROOT,
