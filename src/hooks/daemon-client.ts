@@ -4,7 +4,16 @@
  * away after a while without events. Without it (it cannot start, Windows, `--no-daemon`) each hook
  * process handles its event itself, the same way, only slower.
  */
-import { existsSync, lstatSync, mkdirSync, readdirSync, statSync } from 'node:fs';
+import {
+  closeSync,
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  statSync,
+  utimesSync,
+} from 'node:fs';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -14,6 +23,12 @@ import { textKey } from './text-key.js';
 /** Longest socket path that binds everywhere (Linux allows 107 bytes, macOS 103). */
 const MAX_SOCKET_PATH = 100;
 const MAX_RESPONSE_BYTES = 1024 * 1024;
+/**
+ * How long a helper being started is left to come up before another hook process starts one: past
+ * a helper's start on a loaded machine. Hook processes of a burst of parallel calls that find no
+ * helper handle their events themselves, and only the first of them starts one.
+ */
+const STARTING_MS = 10_000;
 
 export interface DaemonIdentity {
   readonly stateDir: string;
@@ -115,10 +130,41 @@ export function askDaemon(
   });
 }
 
-/** Starts the helper in the background; it outlives this process and stops by itself when idle. */
+/** The file that says a helper for `socketPath` is being started; the helper removes it once it listens. */
+export function startingMarkerPath(socketPath: string): string {
+  return `${socketPath}.starting`;
+}
+
+/**
+ * True for the hook process that is to start the helper: the first to find none, or the first after
+ * a start that did not come up within `STARTING_MS`.
+ */
+export function claimHelperStart(socketPath: string, now = Date.now()): boolean {
+  const marker = startingMarkerPath(socketPath);
+  try {
+    // Exclusive creation never follows a link planted in its place.
+    closeSync(openSync(marker, 'wx', 0o600));
+    return true;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') return true;
+  }
+  try {
+    const stat = lstatSync(marker);
+    if (!stat.isFile() || now - stat.mtimeMs < STARTING_MS) return false;
+    utimesSync(marker, new Date(now), new Date(now));
+    return true;
+  } catch {
+    return true;
+  }
+}
+
+/**
+ * Starts the helper in the background; it outlives this process and stops by itself when idle. Not
+ * when another hook process has just started one that is still coming up.
+ */
 export function startDaemon(socketPath: string, identity: DaemonIdentity, idleMs: number | undefined): void {
   const entry = process.argv[1];
-  if (entry === undefined) return;
+  if (entry === undefined || !claimHelperStart(socketPath)) return;
   const args = [
     entry,
     'hook',

@@ -20,7 +20,7 @@ import { withFileLock } from '../node/lock.js';
 import { stateLayout } from '../node/state-dir.js';
 import { createFileStore, type FileStore } from '../stores/file-store.js';
 import { withRolloutEvidence } from './codex-rollout.js';
-import type { DaemonRequest } from './daemon-client.js';
+import { type DaemonRequest, startingMarkerPath } from './daemon-client.js';
 import type { HookVerdict } from './event.js';
 import { applyHookEvent, inSessionTurn } from './handle.js';
 import { type HeldCall, ParallelCalls } from './parallel-calls.js';
@@ -51,6 +51,7 @@ const STOP_GRACE_MS = 1_000;
 export async function serveHooks(options: DaemonOptions): Promise<void> {
   const server = createServer();
   if (!(await listenAlone(server, options.socketPath))) return;
+  rmSync(startingMarkerPath(options.socketPath), { force: true });
   const idleMs = options.idleMs ?? DEFAULT_IDLE_MS;
   let guard: GuardSession | undefined;
   /** The guard's store when it is the state file, which may change under the helper. */

@@ -42,8 +42,11 @@ export interface SessionTable {
   prune(maxAgeMs: number): number;
   /**
    * Runs `work` holding the database's write lock (one transaction): what it reads is the latest,
-   * and what it sets is committed before any other process reads or writes. Calls in one process
-   * take turns. Keep the work short: the other processes' writes wait for it.
+   * and what it sets is committed before any other process reads or writes. The store's constraints
+   * take part: what other processes wrote before the lock is read (and handed to the subscribers)
+   * before `work` runs, and what the store was given by the end of `work` is written before the lock
+   * goes, so a process that learns in its turn adds to what the last one learned instead of writing
+   * over it. Calls in one process take turns. Keep the work short: the other processes' writes wait for it.
    */
   transaction<T>(work: () => Promise<T> | T): Promise<T>;
 }
@@ -177,7 +180,14 @@ class SqliteStateStore implements SqliteStore {
     this.now = options.now ?? Date.now;
     this.report = options.onProblem ?? warn;
     this.statements = prepare(db);
-    this.sessions = sessionTable(db, this.now);
+    // A session's turn reads the others' constraints first and writes its own before it ends.
+    this.sessions = sessionTable(db, this.now, {
+      begun: () => this.pull(),
+      ending: () => {
+        this.cancelTimer();
+        this.write();
+      },
+    });
     this.pruneLifted();
     this.pull();
     this.unreported = [];
@@ -353,7 +363,15 @@ function prepare(db: Database) {
   };
 }
 
-function sessionTable(db: Database, now: () => number): SessionTable {
+/** What the store does at the edges of a session's transaction (see `SessionTable.transaction`). */
+interface TurnEdges {
+  /** The write lock is held: read what others wrote. */
+  readonly begun: () => void;
+  /** Before the commit: write what this process learned. */
+  readonly ending: () => void;
+}
+
+function sessionTable(db: Database, now: () => number, edges: TurnEdges): SessionTable {
   const get = db.prepare('SELECT value FROM sessions WHERE id = ?').pluck();
   const set = db.prepare(
     `INSERT INTO sessions (id, value, updated_at) VALUES (?, ?, ?)
@@ -383,10 +401,14 @@ function sessionTable(db: Database, now: () => number): SessionTable {
         // IMMEDIATE takes the write lock now (waiting up to the busy timeout), not at the first write.
         db.exec('BEGIN IMMEDIATE');
         try {
+          edges.begun();
           return await work();
         } finally {
           // Writes the store made meanwhile on this connection joined the transaction: commit them too.
-          if (db.inTransaction) db.exec('COMMIT');
+          if (db.inTransaction) {
+            edges.ending();
+            db.exec('COMMIT');
+          }
         }
       };
       const result = turn.then(run, run);

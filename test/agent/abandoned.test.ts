@@ -22,7 +22,8 @@ describe('a tool that ignores its signal', () => {
     });
     const started = Date.now();
     const result = await agent.run('Deploy.');
-    expect(Date.now() - started).toBeLessThan(5_000);
+    // The tool never settles: a run that waited for it would never end (the test's own limit is 30 s).
+    expect(Date.now() - started).toBeLessThan(20_000);
     await agent.close();
 
     expect(result.state).toBe('timed_out');

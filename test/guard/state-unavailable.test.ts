@@ -66,7 +66,6 @@ describe('a guard whose state cannot be kept', () => {
     const dir = project();
     const stateDir = join(dir, '.narrowing');
     const problems: string[] = [];
-    const started = Date.now();
     const guard = await openGuard({
       stateDir,
       workspaceRoot: dir,
@@ -75,11 +74,12 @@ describe('a guard whose state cannot be kept', () => {
       probe: false,
       onProblem: (message) => problems.push(message),
     });
-    // The connect timeout is 3 s: a refused connection is an answer, not a reason to wait it out.
-    expect(Date.now() - started).toBeLessThan(2_000);
     expect(await learnsAndBlocks(guard)).toBe('block');
     expect(problems).toHaveLength(1);
+    // A refused connection is an answer, not a reason to wait out the 3 s connect timeout: the
+    // store gave up on the refusal itself, which a wait ended by the timeout would not name.
     expect(problems[0]).toMatch(/ECONNREFUSED.*Running with state in memory only and the journal kept/);
+    expect(problems[0]).not.toMatch(/no answer within/);
     expect(existsSync(join(stateDir, 'journal.jsonl'))).toBe(true);
   });
 });

@@ -114,7 +114,8 @@ describe('identical calls a client has in flight at once, through the proxy', ()
     const started = Date.now();
     const [first, second] = await twice(proxy.client, { name: 'hang', arguments: {} });
 
-    expect(Date.now() - started).toBeLessThan(5_000);
+    // `hang` never answers: both end by the 400 ms timeout or never (the test's own limit is 30 s).
+    expect(Date.now() - started).toBeLessThan(20_000);
     expect(callsTo(log, 'hang')).toHaveLength(1);
     expect(textOf(first)).toContain('did not answer in time');
     expect(verdictOf(second!)).toBe('coalesced');

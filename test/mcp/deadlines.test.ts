@@ -1,7 +1,5 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { Deadlines } from '../../src/mcp/deadlines.js';
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Records when each deadline's function was called, in ms since the test began. */
 function recorder() {
@@ -15,17 +13,27 @@ function recorder() {
   };
 }
 
+// The timer and `performance.now()` on a clock the test moves: what is checked is when each
+// deadline's function runs against that clock, which no load on the machine can change.
 describe('deadlines on one timer', () => {
+  beforeEach(() => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'performance'] });
+  });
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+  const sleep = (ms: number) => vi.advanceTimersByTimeAsync(ms);
+
   it('call a deadline’s function once it has passed, and not before', async () => {
     const deadlines = new Deadlines();
     const seen = recorder();
     deadlines.add(40, seen.expire('call'));
 
-    await sleep(15);
+    await sleep(39);
     expect(seen.names()).toEqual([]);
-    await sleep(60);
+    await sleep(1);
     expect(seen.names()).toEqual(['call']);
-    expect(seen.calls[0]!.at).toBeGreaterThanOrEqual(40);
+    expect(seen.calls[0]!.at).toBe(40);
   });
 
   it('call each function once, in the order the deadlines pass, whatever order they were added in', async () => {
@@ -36,7 +44,11 @@ describe('deadlines on one timer', () => {
     deadlines.add(60, seen.expire('middle'));
 
     await sleep(150);
-    expect(seen.names()).toEqual(['fast', 'middle', 'slow']);
+    expect(seen.calls).toEqual([
+      { name: 'fast', at: 30 },
+      { name: 'middle', at: 60 },
+      { name: 'slow', at: 90 },
+    ]);
     expect(deadlines.size).toBe(0);
   });
 
@@ -58,15 +70,13 @@ describe('deadlines on one timer', () => {
     const abandoned = deadlines.add(60_000, seen.expire('abandoned'));
 
     await sleep(15);
-    // Measured, not assumed: a timer may wake a hair before `performance.now()` says 15 ms passed.
-    const resetAt = seen.elapsed();
     progressed.reset(60);
     abandoned.reset(10);
-    await sleep(40);
-    expect(seen.names()).toEqual(['abandoned']);
-    await sleep(60);
-    expect(seen.names()).toEqual(['abandoned', 'progressed']);
-    expect(seen.calls[1]!.at).toBeGreaterThanOrEqual(resetAt + 60);
+    await sleep(100);
+    expect(seen.calls).toEqual([
+      { name: 'abandoned', at: 25 },
+      { name: 'progressed', at: 75 },
+    ]);
   });
 
   it('keep a deadline again when it is reset after its function was called', async () => {
@@ -77,24 +87,10 @@ describe('deadlines on one timer', () => {
     await sleep(40);
     deadline.reset(10);
     await sleep(40);
-    expect(seen.names()).toEqual(['again', 'again']);
-  });
-
-  it('call deadlines that a late timer finds passed together in the order they fell due', async () => {
-    const deadlines = new Deadlines();
-    const seen = recorder();
-    const later = deadlines.add(20, seen.expire('moved'));
-    const cleared = deadlines.add(20, seen.expire('cleared'));
-    deadlines.add(10, () => {
-      seen.expire('first')();
-      later.reset(40);
-      cleared.clear();
-    });
-    // A busy event loop: the timer fires only once all three have passed.
-    const busyUntil = performance.now() + 30;
-    while (performance.now() < busyUntil) {}
-    await sleep(5);
-    expect(seen.names()).toEqual(['first']);
+    expect(seen.calls).toEqual([
+      { name: 'again', at: 10 },
+      { name: 'again', at: 50 },
+    ]);
   });
 
   it('let a deadline’s function reset or clear the others that pass with it', async () => {
@@ -108,10 +104,11 @@ describe('deadlines on one timer', () => {
       cleared.clear();
     });
 
-    await sleep(30);
-    expect(seen.names()).toEqual(['first']);
-    await sleep(60);
-    expect(seen.names()).toEqual(['first', 'moved']);
+    await sleep(100);
+    expect(seen.calls).toEqual([
+      { name: 'first', at: 10 },
+      { name: 'moved', at: 50 },
+    ]);
   });
 
   it('hold the process open while a deadline is kept, and not once none is', () => {
@@ -129,5 +126,33 @@ describe('deadlines on one timer', () => {
     const third = deadlines.add(60_000, () => undefined);
     expect(deadlines.holdsProcess).toBe(true);
     third.clear();
+  });
+});
+
+describe('deadlines on one timer that fires late', () => {
+  it('call deadlines that a late timer finds passed together in the order they fell due', async () => {
+    const deadlines = new Deadlines();
+    const seen = recorder();
+    const later = deadlines.add(20, seen.expire('moved'));
+    const cleared = deadlines.add(20, seen.expire('cleared'));
+    /** What had been called when the timer's pass ended: the microtask runs right after it. */
+    let afterPass: string[] | undefined;
+    deadlines.add(10, () => {
+      seen.expire('first')();
+      later.reset(40);
+      cleared.clear();
+      queueMicrotask(() => {
+        afterPass = seen.names();
+      });
+    });
+    // A busy event loop: the timer fires only once all three have passed.
+    const busyUntil = performance.now() + 30;
+    while (performance.now() < busyUntil) {}
+    while (afterPass === undefined) await new Promise((resolve) => setTimeout(resolve, 5));
+    expect(afterPass).toEqual(['first']);
+    // However late this machine runs it, the moved one comes once, at least 40 ms after the first.
+    while (seen.calls.length < 2) await new Promise((resolve) => setTimeout(resolve, 5));
+    expect(seen.names()).toEqual(['first', 'moved']);
+    expect(seen.calls[1]!.at - seen.calls[0]!.at).toBeGreaterThanOrEqual(40);
   });
 });

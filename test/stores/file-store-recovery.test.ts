@@ -109,7 +109,8 @@ describe('locks left behind', () => {
     store.save(stateOf([missingFile('src/config.ts', at(1_000))]));
     const started = performance.now();
     await store.flush();
-    expect(performance.now() - started).toBeLessThan(2_000);
+    // At once, not after the 10 s a held lock takes to go stale (half of it leaves a loaded machine room).
+    expect(performance.now() - started).toBeLessThan(5_000);
     expect(onDisk().constraints).toHaveLength(1);
     await store.close();
   });
@@ -122,7 +123,8 @@ describe('locks left behind', () => {
     store.save(stateOf([missingFile('src/config.ts', at(1_000))]));
     const started = performance.now();
     await store.flush();
-    expect(performance.now() - started).toBeLessThan(2_000);
+    // At once, not after the 10 s a held lock takes to go stale (half of it leaves a loaded machine room).
+    expect(performance.now() - started).toBeLessThan(5_000);
     expect(existsSync(`${path}.lock`)).toBe(false);
     await store.close();
   });
