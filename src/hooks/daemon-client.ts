@@ -204,8 +204,10 @@ export async function stopDaemons(stateDir: string, timeoutMs = 10_000): Promise
     names.map(async (name) => {
       const path = join(stateDir, name);
       const pid = await askToStop(path, timeoutMs);
-      // A helper that said it stopped is gone once its process is; one that did not answer, once its socket is.
-      const running = pid === undefined ? () => existsSync(path) : () => processExists(pid);
+      // A helper that said it stopped is gone once its process is; one that did not answer, or that
+      // serves from this very process, once its socket is.
+      const running =
+        pid === undefined || pid === process.pid ? () => existsSync(path) : () => processExists(pid);
       while (running() && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
     }),
   );

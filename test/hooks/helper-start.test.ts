@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { serveHooks } from '../../src/hooks/daemon.js';
-import { claimHelperStart, startingMarkerPath } from '../../src/hooks/daemon-client.js';
+import { claimHelperStart, startingMarkerPath, stopDaemons } from '../../src/hooks/daemon-client.js';
 
 const dirs: string[] = [];
 afterAll(() => {
@@ -53,4 +53,15 @@ describe('starting the hook helper', () => {
     expect(existsSync(startingMarkerPath(socket))).toBe(false);
     expect(claimHelperStart(socket)).toBe(true);
   });
+
+  it('is stopped without waiting for this process to exit when it serves from this process', async () => {
+    const state = stateDir();
+    const socket = join(state, 'hookd-0000000000000000.sock');
+    const served = serveHooks({ socketPath: socket, stateDir: state, handleSignals: false, idleMs: 60_000 });
+    while (!existsSync(socket)) await new Promise((resolve) => setTimeout(resolve, 10));
+    // The helper answers with this process's pid, which never exits: the wait must end with its socket.
+    await stopDaemons(state, 600_000);
+    await served;
+    expect(existsSync(socket)).toBe(false);
+  }, 60_000);
 });
