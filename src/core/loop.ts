@@ -77,6 +77,12 @@ export interface NarrowingEngineOptions {
   readonly detectors?: readonly Detector[];
   /** Checks a ban on a target's existence against the world before it blocks. */
   readonly probe?: WorldProbe;
+  /**
+   * Whether the model reads the refusals (default true). A replay of a recorded run says false: the
+   * recorded agent never saw a refusal, so its repeats of a call are no refusals ignored, and the halt
+   * for repeated refusals (which needs refusals the model read) does not apply.
+   */
+  readonly modelSeesRefusals?: boolean;
 }
 
 /** A ban lifted or relieved by an outcome, and why. */
@@ -163,6 +169,7 @@ export class NarrowingEngine {
   private readonly seen = new DistinctWindow(SEEN_CALLS);
   /** The same refused call proposed again and again: the third refusal in a row halts. */
   private readonly refusals = new RefusalStreak();
+  private readonly modelSeesRefusals: boolean;
 
   constructor(options: NarrowingEngineOptions) {
     this.adapter = options.adapter;
@@ -171,6 +178,7 @@ export class NarrowingEngine {
     this.audit = options.audit;
     this.store = options.store;
     this.probe = options.probe;
+    this.modelSeesRefusals = options.modelSeesRefusals ?? true;
     this.toolPolicies = new ToolPolicyIndex(this.policy);
     this.workspace = this.adapter.workspace ?? NO_WORKSPACE_KNOWLEDGE;
     this.normalizeArguments = this.adapter.normalizeArguments?.bind(this.adapter);
@@ -212,7 +220,7 @@ export class NarrowingEngine {
       if (budgetViolation) violations.push(budgetViolation);
     }
     if (violations.length > 1) violations.sort(bySeverity);
-    const repeated = this.refusals.note(call, violations[0]);
+    const repeated = this.modelSeesRefusals ? this.refusals.note(call, violations[0]) : undefined;
     if (repeated) violations.unshift(repeated);
     if (violations.length > 0) redactViolations(violations);
     let verdict: VerdictKind = violations[0]?.severity ?? 'allow';
