@@ -6,7 +6,7 @@
 
 import { BanCheck } from './ban-check.js';
 import { Budget } from './budget.js';
-import { Call } from './call-context.js';
+import { CallContexts } from './call-contexts.js';
 import { ConstraintIndex, type Entry, isActive } from './constraints.js';
 import { errorShape } from './detectors/error-shape.js';
 import {
@@ -17,9 +17,7 @@ import {
 import type { Detector } from './detectors/types.js';
 import { DistinctWindow } from './distinct-window.js';
 import { haltViolation } from './explain.js';
-import { longTextsHashed, withLegacyHash } from './identity/hashing.js';
-import { digestResult, identifyArguments, withoutFreeText } from './identity/index.js';
-import { IdentityCache } from './identity-cache.js';
+import { digestResult } from './identity/index.js';
 import { NO_WORKSPACE_KNOWLEDGE } from './invalidation.js';
 import { Learner } from './learning.js';
 import { Observed } from './observed.js';
@@ -27,7 +25,6 @@ import { type Policy, type PolicyInput, resolvePolicy, ToolPolicyIndex } from '.
 import { RadiusLimit } from './radius.js';
 import { constraintIdsOf, journalOutcome, Recorded } from './recorded.js';
 import { RefusalStreak } from './refusal-streak.js';
-import { sameProposal } from './same-proposal.js';
 import { contextMatches } from './scope.js';
 import { redactConstraint, redactConstraintKnowing, redactRemembered, redactText } from './secrets.js';
 import { readSessionSnapshot, type SessionEntry, type SessionSnapshot } from './session-snapshot.js';
@@ -54,7 +51,6 @@ import type {
   WorkspaceKnowledge,
   WorldProbe,
 } from './types.js';
-import { uniformFacts } from './uniform-facts.js';
 import { type Effect, WorldTracker } from './world.js';
 
 export interface NarrowingEngineOptions {
@@ -78,7 +74,6 @@ export interface NarrowingEngineOptions {
 
 const SEVERITY: Record<VerdictKind, number> = { allow: 0, warn: 1, block: 2, halt: 3 };
 const SYSTEM_CLOCK: Clock = { now: () => Date.now() };
-const CONTEXT_CACHE = 64;
 const SEEN_CALLS = 10_000;
 const NO_CONSTRAINTS: readonly Constraint[] = Object.freeze([]);
 /** How many recent failing commands a file creation looks through for ones it may cure. */
@@ -126,14 +121,10 @@ export class NarrowingEngine {
   private readonly audit: AuditSink | undefined;
   private readonly probe: WorldProbe | undefined;
   private readonly store: StateStore | undefined;
-  private readonly toolPolicies: ToolPolicyIndex;
   private readonly index: ConstraintIndex;
   private readonly learner: Learner;
   private readonly world = new WorldTracker();
   private readonly workspace: WorkspaceKnowledge;
-  private readonly normalizeArguments:
-    | ((args: Readonly<Record<string, unknown>>) => Readonly<Record<string, unknown>>)
-    | undefined;
   /** The adapter's error shapes, or the engine's own. */
   private readonly shapeError: (text: string) => string;
   private readonly detectors: readonly Detector[];
@@ -145,7 +136,7 @@ export class NarrowingEngine {
   private sessionIdValue: string;
   private halted: string | undefined;
   private stopped: string | undefined;
-  private readonly contexts = new IdentityCache<Proposal, Call>(CONTEXT_CACHE);
+  private readonly contexts: CallContexts;
   private readonly stepCalls = new StepCalls();
   private readonly bans: BanCheck;
   private readonly successes: SuccessLifting;
@@ -163,13 +154,12 @@ export class NarrowingEngine {
     this.store = options.store;
     this.probe = options.probe;
     this.modelSeesRefusals = options.modelSeesRefusals ?? true;
-    this.toolPolicies = new ToolPolicyIndex(this.policy);
     this.workspace = this.adapter.workspace ?? NO_WORKSPACE_KNOWLEDGE;
-    this.normalizeArguments = this.adapter.normalizeArguments?.bind(this.adapter);
     this.shapeError = this.adapter.errorShape?.bind(this.adapter) ?? errorShape;
     this.index = new ConstraintIndex(this.policy.learning.maxConstraints, (target) =>
       this.workspace.isGenerated(target),
     );
+    this.contexts = new CallContexts(this.adapter, new ToolPolicyIndex(this.policy), this.index);
     this.radius = new RadiusLimit(this.policy.learning.radius);
     this.bans = new BanCheck({
       index: this.index,
@@ -206,7 +196,7 @@ export class NarrowingEngine {
   }
 
   checkProposal(proposal: Proposal): CheckResult {
-    const call = this.contextFor(proposal);
+    const call = this.contexts.of(proposal, this.clock.now());
     const violations: Violation[] = [];
     if (this.stopped) violations.push(haltViolation(this.stopped));
     else if (this.halted) violations.push(haltViolation(this.halted));
@@ -262,9 +252,9 @@ export class NarrowingEngine {
   }
 
   recordOutcome(outcome: Outcome): RecordResult {
-    const checked = this.checkedProposal(outcome.proposal);
-    const call = this.contextFor(checked);
-    this.contexts.delete(checked);
+    const checked = this.contexts.checked(outcome.proposal);
+    const call = this.contexts.of(checked, this.clock.now());
+    this.contexts.forget(checked);
     const text = outcome.content ?? outcome.error ?? '';
     // The adapter reads the arguments too: bounded ones when the caller's were hostile or huge.
     const seen =
@@ -562,50 +552,6 @@ export class NarrowingEngine {
     await this.flush();
     await this.store?.close();
     await this.audit?.close?.();
-  }
-
-  /**
-   * The proposal checked for this outcome: usually one converted afresh from the same call. Apart
-   * from `recordOutcome`, whose variables would otherwise all be kept for the search's callback.
-   */
-  private checkedProposal(proposal: Proposal): Proposal {
-    if (this.contexts.has(proposal)) return proposal;
-    return this.contexts.findKey((held) => sameProposal(held, proposal)) ?? proposal;
-  }
-
-  private contextFor(proposal: Proposal): Call {
-    const now = this.clock.now();
-    const cached = this.contexts.get(proposal);
-    if (cached) return cached.now === now ? cached : cached.at(now);
-    const longTexts = longTextsHashed();
-    const { identity, args, described } = this.identify(proposal);
-    const toolPolicy = this.toolPolicies.resolve(proposal.tool);
-    const facts = uniformFacts(described, toolPolicy.kind);
-    const call = new Call(proposal.tool, args, identity, facts, toolPolicy, proposal.step, now);
-    // A key made from a long text differs from the one a state written before hash generation 2
-    // holds for the same call: while such bans are in the index, the older key finds them.
-    if (longTextsHashed() !== longTexts && this.index.holdsOlderKeys) {
-      const older = withLegacyHash(() => {
-        const before = this.identify(proposal);
-        return before.described.failureKey ?? before.identity.callKey;
-      });
-      if (older !== call.banKey) this.index.adoptOlderKey(older, call.banKey);
-    }
-    this.contexts.set(proposal, call);
-    return call;
-  }
-
-  /** The call's identity and what the adapter says of it. */
-  private identify(proposal: Proposal) {
-    // Hostile or huge arguments (a getter that throws, 200,000 keys) are bounded once, here: every
-    // later step works on the bounded copy.
-    const { identity, args } = identifyArguments(
-      proposal.tool,
-      withoutFreeText(proposal),
-      this.normalizeArguments,
-    );
-    const described = this.adapter.describeCall(args === proposal.args ? proposal : { ...proposal, args });
-    return { identity, args, described };
   }
 
   /**
