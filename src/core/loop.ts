@@ -3,48 +3,35 @@
  * It composes the learned-constraint store, the world model that lifts stale bans, the run-scoped
  * loop detectors and the budget, and reports everything to an optional audit sink and store.
  */
+
+import { BanCheck } from './ban-check.js';
 import { Budget } from './budget.js';
-import { Call, type ConstraintsOn } from './call-context.js';
-import { blocksKind, ConstraintIndex, type Entry, isActive, regionContains } from './constraints.js';
+import { CallContexts } from './call-contexts.js';
+import { ConstraintIndex, type Entry, isActive } from './constraints.js';
 import { errorShape } from './detectors/error-shape.js';
 import {
   type ConvergenceDetector,
   createDefaultDetectors,
   isConvergenceDetector,
 } from './detectors/index.js';
-import type { CallContext, Detector } from './detectors/types.js';
+import type { Detector } from './detectors/types.js';
 import { DistinctWindow } from './distinct-window.js';
-import {
-  callViolation,
-  haltViolation,
-  parameterViolation,
-  radiusViolation,
-  strategyViolation,
-  targetViolation,
-} from './explain.js';
-import { longTextsHashed, withLegacyHash } from './identity/hashing.js';
-import { digestResult, identifyArguments, withoutFreeText } from './identity/index.js';
-import { IdentityCache } from './identity-cache.js';
-import { copyOf, invalidateAfter, NO_WORKSPACE_KNOWLEDGE } from './invalidation.js';
+import { haltViolation } from './explain.js';
+import { digestResult } from './identity/index.js';
+import { NO_WORKSPACE_KNOWLEDGE } from './invalidation.js';
 import { Learner } from './learning.js';
 import { Observed } from './observed.js';
 import { type Policy, type PolicyInput, resolvePolicy, ToolPolicyIndex } from './policy.js';
 import { RadiusLimit } from './radius.js';
+import { constraintIdsOf, journalOutcome, Recorded } from './recorded.js';
 import { RefusalStreak } from './refusal-streak.js';
-import { sameProposal } from './same-proposal.js';
 import { contextMatches } from './scope.js';
-import {
-  keptText,
-  redactConstraint,
-  redactConstraintKnowing,
-  redactRemembered,
-  redactText,
-} from './secrets.js';
+import { redactConstraint, redactConstraintKnowing, redactRemembered, redactText } from './secrets.js';
 import { readSessionSnapshot, type SessionEntry, type SessionSnapshot } from './session-snapshot.js';
+import { StepCalls } from './step-calls.js';
+import { type Lifted, SuccessLifting } from './success-lifting.js';
 import type {
-  ActionKind,
   AuditSink,
-  CallFacts,
   CheckResult,
   Clock,
   Constraint,
@@ -77,17 +64,16 @@ export interface NarrowingEngineOptions {
   readonly detectors?: readonly Detector[];
   /** Checks a ban on a target's existence against the world before it blocks. */
   readonly probe?: WorldProbe;
-}
-
-/** A ban lifted or relieved by an outcome, and why. */
-interface Lifted {
-  readonly entry: Entry;
-  readonly why: string;
+  /**
+   * Whether the model reads the refusals (default true). A replay of a recorded run says false: the
+   * recorded agent never saw a refusal, so its repeats of a call are no refusals ignored, and the halt
+   * for repeated refusals (which needs refusals the model read) does not apply.
+   */
+  readonly modelSeesRefusals?: boolean;
 }
 
 const SEVERITY: Record<VerdictKind, number> = { allow: 0, warn: 1, block: 2, halt: 3 };
 const SYSTEM_CLOCK: Clock = { now: () => Date.now() };
-const CONTEXT_CACHE = 64;
 const SEEN_CALLS = 10_000;
 const NO_CONSTRAINTS: readonly Constraint[] = Object.freeze([]);
 /** How many recent failing commands a file creation looks through for ones it may cure. */
@@ -135,14 +121,10 @@ export class NarrowingEngine {
   private readonly audit: AuditSink | undefined;
   private readonly probe: WorldProbe | undefined;
   private readonly store: StateStore | undefined;
-  private readonly toolPolicies: ToolPolicyIndex;
   private readonly index: ConstraintIndex;
   private readonly learner: Learner;
   private readonly world = new WorldTracker();
   private readonly workspace: WorkspaceKnowledge;
-  private readonly normalizeArguments:
-    | ((args: Readonly<Record<string, unknown>>) => Readonly<Record<string, unknown>>)
-    | undefined;
   /** The adapter's error shapes, or the engine's own. */
   private readonly shapeError: (text: string) => string;
   private readonly detectors: readonly Detector[];
@@ -154,15 +136,15 @@ export class NarrowingEngine {
   private sessionIdValue: string;
   private halted: string | undefined;
   private stopped: string | undefined;
-  private readonly contexts = new IdentityCache<Proposal, Call>(CONTEXT_CACHE);
-  private currentStep: string | number | undefined;
-  private stepCalls = new Set<string>();
-  /** Learned bans on calls that act on hidden state (an editor's open file). */
-  private hiddenStateBans: Entry[] = [];
+  private readonly contexts: CallContexts;
+  private readonly stepCalls = new StepCalls();
+  private readonly bans: BanCheck;
+  private readonly successes: SuccessLifting;
   /** The distinct calls of the last while, and whether each was ruled out when last proposed. */
   private readonly seen = new DistinctWindow(SEEN_CALLS);
   /** The same refused call proposed again and again: the third refusal in a row halts. */
   private readonly refusals = new RefusalStreak();
+  private readonly modelSeesRefusals: boolean;
 
   constructor(options: NarrowingEngineOptions) {
     this.adapter = options.adapter;
@@ -171,19 +153,37 @@ export class NarrowingEngine {
     this.audit = options.audit;
     this.store = options.store;
     this.probe = options.probe;
-    this.toolPolicies = new ToolPolicyIndex(this.policy);
+    this.modelSeesRefusals = options.modelSeesRefusals ?? true;
     this.workspace = this.adapter.workspace ?? NO_WORKSPACE_KNOWLEDGE;
-    this.normalizeArguments = this.adapter.normalizeArguments?.bind(this.adapter);
     this.shapeError = this.adapter.errorShape?.bind(this.adapter) ?? errorShape;
     this.index = new ConstraintIndex(this.policy.learning.maxConstraints, (target) =>
       this.workspace.isGenerated(target),
     );
-    this.learner = new Learner(this.index, this.policy, (files) => this.pinFiles(files));
+    this.contexts = new CallContexts(this.adapter, new ToolPolicyIndex(this.policy), this.index);
+    this.radius = new RadiusLimit(this.policy.learning.radius);
+    this.bans = new BanCheck({
+      index: this.index,
+      policy: this.policy,
+      radius: this.radius,
+      workspace: this.workspace,
+      probe: this.probe,
+      audit: this.audit,
+      onLifted: () => this.scheduleSave(),
+    });
+    this.learner = new Learner(this.index, this.policy, (files) => this.bans.pinFiles(files));
+    this.successes = new SuccessLifting({
+      index: this.index,
+      policy: this.policy,
+      bans: this.bans,
+      learner: this.learner,
+      world: this.world,
+      radius: this.radius,
+      workspace: this.workspace,
+    });
     this.detectors = options.detectors ?? createDefaultDetectors();
     this.convergence = this.detectors.find(isConvergenceDetector);
     this.afterCheckers = this.detectors.filter((detector) => detector.afterCheck !== undefined);
     this.budget = new Budget(this.policy.budget);
-    this.radius = new RadiusLimit(this.policy.learning.radius);
     this.sessionIdValue = options.sessionId ?? newSessionId();
     const stored = this.store?.load();
     if (stored) this.restore(stored, { scope: 'persistent' });
@@ -196,13 +196,13 @@ export class NarrowingEngine {
   }
 
   checkProposal(proposal: Proposal): CheckResult {
-    const call = this.contextFor(proposal);
+    const call = this.contexts.of(proposal, this.clock.now());
     const violations: Violation[] = [];
     if (this.stopped) violations.push(haltViolation(this.stopped));
     else if (this.halted) violations.push(haltViolation(this.halted));
     else {
       if (!call.toolPolicy.exempt) {
-        this.collectConstraintViolations(call, violations);
+        this.bans.collect(call, violations);
         for (const detector of this.detectors) {
           const violation = detector.check(call);
           if (violation) violations.push(violation);
@@ -212,7 +212,7 @@ export class NarrowingEngine {
       if (budgetViolation) violations.push(budgetViolation);
     }
     if (violations.length > 1) violations.sort(bySeverity);
-    const repeated = this.refusals.note(call, violations[0]);
+    const repeated = this.modelSeesRefusals ? this.refusals.note(call, violations[0]) : undefined;
     if (repeated) violations.unshift(repeated);
     if (violations.length > 0) redactViolations(violations);
     let verdict: VerdictKind = violations[0]?.severity ?? 'allow';
@@ -252,9 +252,9 @@ export class NarrowingEngine {
   }
 
   recordOutcome(outcome: Outcome): RecordResult {
-    const checked = this.checkedProposal(outcome.proposal);
-    const call = this.contextFor(checked);
-    this.contexts.delete(checked);
+    const checked = this.contexts.checked(outcome.proposal);
+    const call = this.contexts.of(checked, this.clock.now());
+    this.contexts.forget(checked);
     const text = outcome.content ?? outcome.error ?? '';
     // The adapter reads the arguments too: bounded ones when the caller's were hostile or huge.
     const seen =
@@ -273,14 +273,14 @@ export class NarrowingEngine {
     const empty = !nonAdvancing && (this.adapter.answersNothing?.(seen, call.facts) ?? false);
     // What is kept of a failure (evidence, the journal) never holds a credential the call carried.
     const kept = facts === undefined ? text : call.withoutSecrets(text);
-    const duplicateInStep = this.isDuplicateInStep(call);
+    const duplicateInStep = this.stepCalls.isDuplicate(call);
     const added: Entry[] = [];
     const lifted: Lifted[] = [];
     let effect: Effect | undefined;
 
     if (!duplicateInStep && !call.toolPolicy.exempt) {
       if (!facts) {
-        effect = this.learnFromSuccess(call, resultDigest, lifted);
+        effect = this.successes.learn(call, resultDigest, lifted);
       } else if (facts.blame === 'agent_failure' && this.policy.learning.enabled) {
         const learned = this.learner.learn(call, facts, kept);
         added.push(...learned.enforced);
@@ -294,7 +294,7 @@ export class NarrowingEngine {
         for (const evicted of learned.evicted)
           lifted.push({ entry: evicted, why: 'evicted to stay within capacity' });
       }
-      if (facts && call.facts.actsOnHiddenState) this.noteHiddenStateBan(call);
+      if (facts && call.facts.actsOnHiddenState) this.successes.noteHiddenStateBan(call);
       const observed = new Observed(
         facts,
         resultDigest,
@@ -314,7 +314,7 @@ export class NarrowingEngine {
     }
     if (outcome.tokens !== undefined || outcome.costUsd !== undefined) this.budget.addUsage(outcome);
     const lastSequence = this.audit
-      ? this.journalOutcome(this.audit, call, facts, resultDigest, kept, added, lifted)
+      ? journalOutcome(this.audit, call, facts, resultDigest, kept, added, lifted)
       : undefined;
     if (added.length > 0 || lifted.length > 0) this.scheduleSave();
 
@@ -475,9 +475,7 @@ export class NarrowingEngine {
     this.sessionIdValue = sessionId ?? newSessionId();
     this.index.clearPending();
     this.learner.forgetSetAside();
-    // A new process opens no file: what a hidden-state call acted on is gone.
-    for (const entry of this.hiddenStateBans) this.index.remove(entry, this.clock.now());
-    this.hiddenStateBans = [];
+    this.successes.endHiddenState(this.clock.now());
     for (const detector of this.detectors) detector.reset('session');
     this.refusals.clear();
     this.world.restore({});
@@ -487,7 +485,6 @@ export class NarrowingEngine {
     this.stopped = undefined;
     this.contexts.clear();
     this.stepCalls.clear();
-    this.currentStep = undefined;
     this.journal({ type: 'session', sessionId: this.sessionIdValue, at: this.clock.now() });
   }
 
@@ -558,177 +555,6 @@ export class NarrowingEngine {
   }
 
   /**
-   * The proposal checked for this outcome: usually one converted afresh from the same call. Apart
-   * from `recordOutcome`, whose variables would otherwise all be kept for the search's callback.
-   */
-  private checkedProposal(proposal: Proposal): Proposal {
-    if (this.contexts.has(proposal)) return proposal;
-    return this.contexts.findKey((held) => sameProposal(held, proposal)) ?? proposal;
-  }
-
-  private contextFor(proposal: Proposal): Call {
-    const now = this.clock.now();
-    const cached = this.contexts.get(proposal);
-    if (cached) return cached.now === now ? cached : cached.at(now);
-    const longTexts = longTextsHashed();
-    const { identity, args, described } = this.identify(proposal);
-    const toolPolicy = this.toolPolicies.resolve(proposal.tool);
-    const facts = uniformFacts(described, toolPolicy.kind);
-    const call = new Call(proposal.tool, args, identity, facts, toolPolicy, proposal.step, now);
-    // A key made from a long text differs from the one a state written before hash generation 2
-    // holds for the same call: while such bans are in the index, the older key finds them.
-    if (longTextsHashed() !== longTexts && this.index.holdsOlderKeys) {
-      const older = withLegacyHash(() => {
-        const before = this.identify(proposal);
-        return before.described.failureKey ?? before.identity.callKey;
-      });
-      if (older !== call.banKey) this.index.adoptOlderKey(older, call.banKey);
-    }
-    this.contexts.set(proposal, call);
-    return call;
-  }
-
-  /** The call's identity and what the adapter says of it. */
-  private identify(proposal: Proposal) {
-    // Hostile or huge arguments (a getter that throws, 200,000 keys) are bounded once, here: every
-    // later step works on the bounded copy.
-    const { identity, args } = identifyArguments(
-      proposal.tool,
-      withoutFreeText(proposal),
-      this.normalizeArguments,
-    );
-    const described = this.adapter.describeCall(args === proposal.args ? proposal : { ...proposal, args });
-    return { identity, args, described };
-  }
-
-  /**
-   * The bans on a call and on each of its targets. Its outcome asks again, usually with nothing
-   * changed in between, and in a large index every lookup is a cache miss.
-   */
-  private constraintsOn(call: Call): ConstraintsOn {
-    const known = call.constraintsOn;
-    if (known !== undefined && known.version === this.index.version) return known;
-    const found: ConstraintsOn = {
-      version: this.index.version,
-      own: this.index.callEntry(call.banKey),
-      targets: call.facts.targets.map((target) => this.index.targetEntries(target)),
-    };
-    call.constraintsOn = found;
-    return found;
-  }
-
-  private collectConstraintViolations(call: Call, violations: Violation[]): void {
-    const { own, targets: onTargets } = this.constraintsOn(call);
-    if (
-      own &&
-      this.inForce(own, call.now) &&
-      !this.contradictedByWorld(own, call) &&
-      !this.dependedOnFilesChanged(own, call)
-    ) {
-      violations.push(callViolation(own, call));
-    }
-    targets: for (const entries of onTargets) {
-      for (const entry of entries) {
-        if (call.facts.replacesTarget && entry.constraint.meaning === 'target-missing') continue;
-        if (blocksKind(entry.constraint, call.facts.kind) && this.inForce(entry, call.now)) {
-          if (this.contradictedByWorld(entry, call)) continue;
-          violations.push(targetViolation(entry, call));
-          break targets;
-        }
-      }
-    }
-    const strategyEffect = this.policy.learning.strategyEffect;
-    if (strategyEffect !== 'off' && this.index.hasStrategies(call.facts.actionClass)) {
-      for (const entry of this.index.strategiesFor(call.facts.actionClass)) {
-        if (this.inForce(entry, call.now)) {
-          violations.push(strategyViolation(entry, strategyEffect));
-          break;
-        }
-      }
-    }
-    for (const entry of this.index.parameterBansFor(call.tool)) {
-      if (
-        entry.constraint.region &&
-        regionContains(entry.constraint.region, call.facts.parameters) &&
-        this.inForce(entry, call.now)
-      ) {
-        violations.push(parameterViolation(entry));
-        break;
-      }
-    }
-    const limit = this.radius.limit;
-    if (Number.isFinite(limit) && call.facts.targets.length > limit) {
-      violations.push(radiusViolation(limit, call, this.radius.failures));
-    }
-  }
-
-  /**
-   * Asks the probe whether the world still agrees with a ban on a target's existence; when it
-   * does not (the file was created, or deleted, outside the agent's view), the ban is lifted.
-   */
-  private contradictedByWorld(entry: Entry, call: CallContext): boolean {
-    const { meaning, target } = entry.constraint;
-    if (!this.probe || !target || (meaning !== 'target-missing' && meaning !== 'target-exists')) return false;
-    const exists = this.probe.exists(target);
-    if (exists === undefined || exists === (meaning === 'target-exists')) return false;
-    this.index.remove(entry, call.now);
-    this.audit?.record({
-      type: 'constraint_lifted',
-      at: call.now,
-      constraint: { ...entry.constraint },
-      why: `${target} ${exists ? 'exists now' : 'no longer exists'}: it changed outside the agent's view`,
-    });
-    this.scheduleSave();
-    return true;
-  }
-
-  /**
-   * What the configuration files a failure named hold now, so that the ban can outlive the session
-   * and be lifted when any of them changes. Only configuration: a failure about a source file also
-   * depends on the configuration that compiles it, which a digest of the file alone would miss.
-   */
-  private pinFiles(files: readonly string[]): Readonly<Record<string, string>> | undefined {
-    const probe = this.probe;
-    if (probe?.digest === undefined) return undefined;
-    const digests: Record<string, string> = {};
-    for (const file of files) {
-      if (!this.workspace.isConfiguration(file)) return undefined;
-      const digest = probe.digest(file);
-      if (digest === undefined) return undefined;
-      digests[file] = digest;
-    }
-    return digests;
-  }
-
-  /**
-   * Asks the probe whether the files a ban depends on still hold what they held when the call
-   * failed; when one does not (edited in an earlier session, or by hand), the ban is lifted.
-   */
-  private dependedOnFilesChanged(entry: Entry, call: CallContext): boolean {
-    const digests = entry.constraint.fileDigests;
-    if (digests === undefined) return false;
-    // Without a way to look, the ban is not enforced here, and kept for the processes that can.
-    if (this.probe?.digest === undefined) return true;
-    let changed: string | undefined;
-    for (const [file, digest] of Object.entries(digests)) {
-      if (this.probe.digest(file) !== digest) {
-        changed = file;
-        break;
-      }
-    }
-    if (changed === undefined) return false;
-    this.index.remove(entry, call.now);
-    this.audit?.record({
-      type: 'constraint_lifted',
-      at: call.now,
-      constraint: { ...entry.constraint },
-      why: `${changed} has changed since ${entry.constraint.tool ?? 'the call'} failed`,
-    });
-    this.scheduleSave();
-    return true;
-  }
-
-  /**
    * The paper's exhaustion: every strategy the domain knows is banned, so nothing viable is left to
    * propose. Only where strategy bans block; where they only warn, nothing is ruled out by them.
    */
@@ -741,131 +567,6 @@ export class NarrowingEngine {
       if (!banned) return;
     }
     this.convergence?.markExhausted(`every strategy (${classes.join(', ')}) has failed and is banned`);
-  }
-
-  /** Active and not expired. An expired ban goes on probation: one retry is let through. */
-  private inForce(entry: Entry, now: number): boolean {
-    if (!isActive(entry)) return false;
-    if (entry.constraint.probation) return false;
-    if (entry.constraint.expiresAt > now) return true;
-    entry.constraint.probation = true;
-    return false;
-  }
-
-  /**
-   * A success lifts the bans it proves wrong, and relieves the ones that depended on what it
-   * changed: those go on probation (one retry), since a change may or may not have cured them.
-   */
-  private learnFromSuccess(call: Call, resultDigest: string, lifted: Lifted[]): Effect {
-    if (this.hiddenStateBans.length > 0) this.forgetHiddenStateBans(call, lifted);
-    const { own, targets: onTargets } = this.constraintsOn(call);
-    if (own) this.lift(own, `${call.description} succeeded`, call.now, lifted);
-    for (let index = 0; index < onTargets.length; index++) {
-      const target = call.facts.targets[index] as string;
-      // Lifting takes entries out of the list being read.
-      for (const entry of copyOf(onTargets[index] as readonly Entry[])) {
-        if (blocksKind(entry.constraint, call.facts.kind))
-          this.lift(entry, `${call.description} succeeded on ${target}`, call.now, lifted);
-      }
-    }
-    if (this.index.hasStrategies(call.facts.actionClass)) {
-      // Lifting changes the set, so go over a copy.
-      for (const entry of [...this.index.strategiesFor(call.facts.actionClass)]) {
-        this.lift(entry, `${call.facts.actionClass} succeeded again (${call.description})`, call.now, lifted);
-      }
-    }
-    this.radius.recordSuccess();
-    if (call.facts.readsWholeTarget) this.relieveAfterReading(call, lifted);
-    const effect = this.world.effectOf(call.facts, call.identity.callKey, resultDigest);
-    if (effect.kind === 'none') return effect;
-    this.learner.forgetRecentFailures();
-    this.invalidate(effect, call, lifted);
-    return effect;
-  }
-
-  /**
-   * Reading a failed call's target in full since it failed, as its error told the agent to, is new
-   * evidence: the call gets one retry. A re-read between identical failures goes round a cycle,
-   * which the cycle detector judges.
-   */
-  private relieveAfterReading(call: Call, lifted: Lifted[]): void {
-    const target = call.facts.targets[0];
-    if (target === undefined) return;
-    for (const entry of this.index.dependentsOf(target)) {
-      if (!entry.constraint.curedByReading || entry.constraint.tool === call.tool) continue;
-      this.relieve(entry, () => `${call.description} read ${target} since it failed`, lifted);
-    }
-  }
-
-  /** A ban on a call that acts on state its arguments do not name holds until anything else runs. */
-  private noteHiddenStateBan(call: Call): void {
-    const entry = this.index.callEntry(call.banKey);
-    if (entry && !this.hiddenStateBans.includes(entry)) this.hiddenStateBans.push(entry);
-  }
-
-  /**
-   * Another call ran: it may have changed what the banned calls act on (opened another file), so
-   * the same arguments may now mean another call.
-   */
-  private forgetHiddenStateBans(call: Call, lifted: Lifted[]): void {
-    const kept: Entry[] = [];
-    for (const entry of this.hiddenStateBans) {
-      if (entry.constraint.callKey === call.banKey) kept.push(entry);
-      else
-        this.lift(
-          entry,
-          `${call.description} ran since, and may have changed what ${entry.constraint.tool} acts on`,
-          call.now,
-          lifted,
-        );
-    }
-    this.hiddenStateBans = kept;
-  }
-
-  /** A success proved the ban wrong. */
-  private lift(entry: Entry, why: string, now: number, lifted: Lifted[]): void {
-    this.index.remove(entry, now);
-    if (isActive(entry)) lifted.push({ entry, why });
-  }
-
-  /** What the ban depended on changed, which may or may not have cured it: one retry is allowed. */
-  private relieve(entry: Entry, why: () => string, lifted: Lifted[]): void {
-    if (!isActive(entry)) {
-      // Corroboration counts failures against unchanged state; the state changed. The failure is
-      // set aside: if it comes back unchanged, it was no glitch.
-      this.index.remove(entry);
-      this.learner.setAside(entry);
-    } else if (!entry.constraint.probation) {
-      entry.constraint.probation = true;
-      this.index.disarm(entry);
-      lifted.push({ entry, why: `${why()}; one retry is allowed` });
-    }
-  }
-
-  private invalidate(effect: Effect, call: CallContext, lifted: Lifted[]): void {
-    invalidateAfter(effect, call, {
-      index: this.index,
-      workspace: this.workspace,
-      workspaceWide: this.policy.learning.invalidation === 'workspace',
-      relieve: (entry, why) => this.relieve(entry, why, lifted),
-    });
-  }
-
-  private isDuplicateInStep(call: CallContext): boolean {
-    if (call.step === undefined) {
-      this.currentStep = undefined;
-      // A new set rather than a cleared one: a set cleared call after call leaves a chain of
-      // tables behind, which keeps young objects alive through collections.
-      if (this.stepCalls.size > 0) this.stepCalls = new Set();
-      return false;
-    }
-    if (call.step !== this.currentStep) {
-      this.currentStep = call.step;
-      if (this.stepCalls.size > 0) this.stepCalls = new Set();
-    }
-    if (this.stepCalls.has(call.identity.callKey)) return true;
-    this.stepCalls.add(call.identity.callKey);
-    return false;
   }
 
   private activeCount(): number {
@@ -884,110 +585,4 @@ export class NarrowingEngine {
   private journal(event: JournalEvent): number | undefined {
     return this.audit?.record(event);
   }
-
-  /** The outcome and the constraint changes it caused; returns the last sequence number. */
-  private journalOutcome(
-    audit: AuditSink,
-    call: CallContext,
-    facts: FailureFacts | undefined,
-    resultDigest: string,
-    text: string,
-    added: readonly Entry[],
-    lifted: readonly Lifted[],
-  ): number | undefined {
-    let last = audit.record({
-      type: 'outcome',
-      at: call.now,
-      tool: call.tool,
-      callKey: call.identity.callKey,
-      success: !facts,
-      signature: facts?.signature,
-      blame: facts?.blame ?? 'none',
-      resultDigest,
-      error: facts ? keptText(text, 500) : undefined,
-    });
-    for (const entry of added) {
-      last =
-        audit.record({ type: 'constraint_added', at: call.now, constraint: { ...entry.constraint } }) ?? last;
-    }
-    for (const { entry, why } of lifted) {
-      last =
-        audit.record({ type: 'constraint_lifted', at: call.now, constraint: { ...entry.constraint }, why }) ??
-        last;
-    }
-    return last;
-  }
-}
-
-/** A list to go over while its entries may be removed from the original; empty ones are not copied. */
-
-/**
- * What `recordOutcome` returns. The receipt hash is worked out in batches off the hot path, so it
- * is read through the journal when asked for (which forces it), and written into JSON then too.
- */
-class Recorded implements RecordResult {
-  readonly #receipt: { readonly audit: AuditSink; readonly sequence: number } | undefined;
-
-  constructor(
-    readonly outcome: RecordResult['outcome'],
-    readonly newConstraints: readonly Constraint[],
-    readonly liftedConstraints: readonly Constraint[],
-    readonly activeConstraints: number,
-    readonly radiusLimit: number,
-    readonly convergence: ConvergenceReport,
-    receipt: { readonly audit: AuditSink; readonly sequence: number } | undefined,
-  ) {
-    this.#receipt = receipt;
-  }
-
-  get receiptHash(): string | undefined {
-    const receipt = this.#receipt;
-    return receipt?.audit.receiptHash?.(receipt.sequence);
-  }
-
-  toJSON(): RecordResult {
-    const receiptHash = this.receiptHash;
-    return { ...this, ...(receiptHash !== undefined && { receiptHash }) };
-  }
-}
-
-/**
- * The adapter's facts in one shape, every field present in the same order: each detector reads them,
- * and objects of many shapes (an adapter sets only the fields that apply) would make every such read
- * a slow lookup. Typed with every field required, so that a field added to `CallFacts` and not here
- * fails to compile instead of being dropped.
- */
-function uniformFacts(facts: CallFacts, kind: ActionKind | undefined): CallFacts {
-  const uniform: { [Field in keyof Required<CallFacts>]: Required<CallFacts>[Field] | undefined } = {
-    actionClass: facts.actionClass,
-    kind: kind ?? facts.kind,
-    targets: facts.targets,
-    parameters: facts.parameters,
-    writtenText: facts.writtenText,
-    replacesTarget: facts.replacesTarget,
-    readsWholeTarget: facts.readsWholeTarget,
-    searchTexts: facts.searchTexts,
-    changesNothing: facts.changesNothing,
-    failureKey: facts.failureKey,
-    actsOnHiddenState: facts.actsOnHiddenState,
-    leavesSourcesAlone: facts.leavesSourcesAlone,
-    sideEffect: facts.sideEffect,
-    service: facts.service,
-    waitSeconds: facts.waitSeconds,
-    program: facts.program,
-    navigates: facts.navigates,
-    touches: facts.touches,
-    changesTree: facts.changesTree,
-  };
-  return uniform as CallFacts;
-}
-
-/** The ids of the learned constraints among `violations`, or undefined when none rests on one. */
-function constraintIdsOf(violations: readonly Violation[]): readonly string[] | undefined {
-  const ids: string[] = [];
-  for (const violation of violations) {
-    const id = violation.constraint?.id;
-    if (id !== undefined && !ids.includes(id)) ids.push(id);
-  }
-  return ids.length > 0 ? ids : undefined;
 }

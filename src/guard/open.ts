@@ -85,6 +85,8 @@ export interface OpenGuardOptions {
   readonly receipts?: boolean;
   /** How existence bans are checked against the world; `false` for none. Default: the file system. */
   readonly probe?: WorldProbe | false;
+  /** Whether the model reads the guard's refusals; false only for a replay of a recorded run. Default true. */
+  readonly modelSeesRefusals?: boolean;
   readonly clock?: Clock;
   readonly sessionId?: string;
   /** Where problems with the state file or the journal are reported. Default: stderr. */
@@ -279,6 +281,7 @@ function compose(
       ...(options.clock && { clock: options.clock }),
       ...(sessionId !== undefined && { sessionId }),
       ...(options.detectors && { detectors: options.detectors }),
+      ...(options.modelSeesRefusals === false && { modelSeesRefusals: false }),
     });
   const engine = engineFor(policy, options.sessionId, journal);
   // What other processes or agents learn reaches this engine as it arrives.

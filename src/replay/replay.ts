@@ -307,6 +307,8 @@ export function createReplayer(options: ReplayOptions = {}): TraceReplayer {
       ...(options.adapter && { adapter: options.adapter }),
       ...(options.policy && { policy: options.policy }),
       clock,
+      // The recorded agent saw what each call returned, never a refusal: its repeats ignore no refusal.
+      modelSeesRefusals: false,
       // A fixed id keeps replay output identical from one run to the next.
       sessionId,
     });

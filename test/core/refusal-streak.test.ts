@@ -15,6 +15,19 @@ describe('the halt on repeated refusals', () => {
     expect(agent.check('read_file', { path: 'README.md' }).verdict).toBe('halt');
   });
 
+  it('never halts a model that does not see the refusals (a recorded run replayed)', () => {
+    const agent = new Agent({ modelSeesRefusals: false });
+    expect(agent.repeat(6, ...readMissing, ENOENT)).toEqual([
+      'allow',
+      'block',
+      'block',
+      'block',
+      'block',
+      'block',
+    ]);
+    expect(agent.check('read_file', { path: 'README.md' }).verdict).toBe('allow');
+  });
+
   it('names the rule and the call in the halt the model reads', () => {
     const agent = new Agent();
     agent.repeat(3, ...readMissing, ENOENT);

@@ -252,6 +252,26 @@ describe('replayTrace with the engine', () => {
     const { summary } = replayTrace(events, { policy: parsePolicy({ preset: 'off' }) });
     expect(summary).toMatchObject({ calls: 40, block: 0, halt: 0 });
   });
+
+  it('never halts for refusals the recorded agent did not see, and judges its next approach on its own', () => {
+    const failedEdit: TraceEvent = {
+      type: 'call',
+      tool: 'str_replace_based_edit_tool',
+      args: { command: 'str_replace', path: 'src/app.py', old_str: 'def run(:', new_str: 'def run():' },
+      result: {
+        isError: true,
+        content: 'No replacement was performed, old_str `def run(:` did not appear verbatim in src/app.py.',
+      },
+    } as TraceEvent;
+    const view: TraceEvent = {
+      type: 'call',
+      tool: 'str_replace_based_edit_tool',
+      args: { command: 'view', path: 'src/app.py' },
+      result: { content: '1\tdef run():\n2\t    return 0\n' },
+    } as TraceEvent;
+    const { steps } = replayTrace([failedEdit, failedEdit, failedEdit, failedEdit, failedEdit, view]);
+    expect(steps.map((step) => step.verdict)).toEqual(['allow', 'block', 'block', 'block', 'block', 'allow']);
+  });
 });
 
 describe('replaying subagents', () => {

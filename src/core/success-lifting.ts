@@ -1,0 +1,158 @@
+/**
+ * What a successful call proves and changes: it lifts the bans it proves wrong (its own, those on
+ * its targets, its strategy's), relieves the ones that depended on what it changed or read (one
+ * retry each), and ends bans on calls that act on hidden state (an editor's open file).
+ */
+import type { BanCheck } from './ban-check.js';
+import type { Call } from './call-context.js';
+import { blocksKind, type ConstraintIndex, type Entry, isActive } from './constraints.js';
+import type { CallContext } from './detectors/types.js';
+import { copyOf, invalidateAfter } from './invalidation.js';
+import type { Learner } from './learning.js';
+import type { Policy } from './policy.js';
+import type { RadiusLimit } from './radius.js';
+import type { WorkspaceKnowledge } from './types.js';
+import type { Effect, WorldTracker } from './world.js';
+
+/** A ban lifted or relieved by an outcome, and why. */
+export interface Lifted {
+  readonly entry: Entry;
+  readonly why: string;
+}
+
+export interface SuccessLiftingOptions {
+  readonly index: ConstraintIndex;
+  readonly policy: Policy;
+  readonly bans: BanCheck;
+  readonly learner: Learner;
+  readonly world: WorldTracker;
+  readonly radius: RadiusLimit;
+  readonly workspace: WorkspaceKnowledge;
+}
+
+export class SuccessLifting {
+  private readonly index: ConstraintIndex;
+  private readonly policy: Policy;
+  private readonly bans: BanCheck;
+  private readonly learner: Learner;
+  private readonly world: WorldTracker;
+  private readonly radius: RadiusLimit;
+  private readonly workspace: WorkspaceKnowledge;
+  /** Learned bans on calls that act on hidden state (an editor's open file). */
+  private hiddenStateBans: Entry[] = [];
+
+  constructor(options: SuccessLiftingOptions) {
+    this.index = options.index;
+    this.policy = options.policy;
+    this.bans = options.bans;
+    this.learner = options.learner;
+    this.world = options.world;
+    this.radius = options.radius;
+    this.workspace = options.workspace;
+  }
+
+  /**
+   * A success lifts the bans it proves wrong, and relieves the ones that depended on what it
+   * changed: those go on probation (one retry), since a change may or may not have cured them.
+   */
+  learn(call: Call, resultDigest: string, lifted: Lifted[]): Effect {
+    if (this.hiddenStateBans.length > 0) this.forgetHiddenStateBans(call, lifted);
+    const { own, targets: onTargets } = this.bans.constraintsOn(call);
+    if (own) this.lift(own, `${call.description} succeeded`, call.now, lifted);
+    for (let index = 0; index < onTargets.length; index++) {
+      const target = call.facts.targets[index] as string;
+      // Lifting takes entries out of the list being read.
+      for (const entry of copyOf(onTargets[index] as readonly Entry[])) {
+        if (blocksKind(entry.constraint, call.facts.kind))
+          this.lift(entry, `${call.description} succeeded on ${target}`, call.now, lifted);
+      }
+    }
+    if (this.index.hasStrategies(call.facts.actionClass)) {
+      // Lifting changes the set, so go over a copy.
+      for (const entry of [...this.index.strategiesFor(call.facts.actionClass)]) {
+        this.lift(entry, `${call.facts.actionClass} succeeded again (${call.description})`, call.now, lifted);
+      }
+    }
+    this.radius.recordSuccess();
+    if (call.facts.readsWholeTarget) this.relieveAfterReading(call, lifted);
+    const effect = this.world.effectOf(call.facts, call.identity.callKey, resultDigest);
+    if (effect.kind === 'none') return effect;
+    this.learner.forgetRecentFailures();
+    this.invalidate(effect, call, lifted);
+    return effect;
+  }
+
+  /** A ban on a call that acts on state its arguments do not name holds until anything else runs. */
+  noteHiddenStateBan(call: Call): void {
+    const entry = this.index.callEntry(call.banKey);
+    if (entry && !this.hiddenStateBans.includes(entry)) this.hiddenStateBans.push(entry);
+  }
+
+  /** A new process opens no file: what a hidden-state call acted on is gone. */
+  endHiddenState(now: number): void {
+    for (const entry of this.hiddenStateBans) this.index.remove(entry, now);
+    this.hiddenStateBans = [];
+  }
+
+  /**
+   * Reading a failed call's target in full since it failed, as its error told the agent to, is new
+   * evidence: the call gets one retry. A re-read between identical failures goes round a cycle,
+   * which the cycle detector judges.
+   */
+  private relieveAfterReading(call: Call, lifted: Lifted[]): void {
+    const target = call.facts.targets[0];
+    if (target === undefined) return;
+    for (const entry of this.index.dependentsOf(target)) {
+      if (!entry.constraint.curedByReading || entry.constraint.tool === call.tool) continue;
+      this.relieve(entry, () => `${call.description} read ${target} since it failed`, lifted);
+    }
+  }
+
+  /**
+   * Another call ran: it may have changed what the banned calls act on (opened another file), so
+   * the same arguments may now mean another call.
+   */
+  private forgetHiddenStateBans(call: Call, lifted: Lifted[]): void {
+    const kept: Entry[] = [];
+    for (const entry of this.hiddenStateBans) {
+      if (entry.constraint.callKey === call.banKey) kept.push(entry);
+      else
+        this.lift(
+          entry,
+          `${call.description} ran since, and may have changed what ${entry.constraint.tool} acts on`,
+          call.now,
+          lifted,
+        );
+    }
+    this.hiddenStateBans = kept;
+  }
+
+  /** A success proved the ban wrong. */
+  private lift(entry: Entry, why: string, now: number, lifted: Lifted[]): void {
+    this.index.remove(entry, now);
+    if (isActive(entry)) lifted.push({ entry, why });
+  }
+
+  /** What the ban depended on changed, which may or may not have cured it: one retry is allowed. */
+  private relieve(entry: Entry, why: () => string, lifted: Lifted[]): void {
+    if (!isActive(entry)) {
+      // Corroboration counts failures against unchanged state; the state changed. The failure is
+      // set aside: if it comes back unchanged, it was no glitch.
+      this.index.remove(entry);
+      this.learner.setAside(entry);
+    } else if (!entry.constraint.probation) {
+      entry.constraint.probation = true;
+      this.index.disarm(entry);
+      lifted.push({ entry, why: `${why()}; one retry is allowed` });
+    }
+  }
+
+  private invalidate(effect: Effect, call: CallContext, lifted: Lifted[]): void {
+    invalidateAfter(effect, call, {
+      index: this.index,
+      workspace: this.workspace,
+      workspaceWide: this.policy.learning.invalidation === 'workspace',
+      relieve: (entry, why) => this.relieve(entry, why, lifted),
+    });
+  }
+}

@@ -1,0 +1,32 @@
+import type { ActionKind, CallFacts } from './types.js';
+
+/**
+ * The adapter's facts in one shape, every field present in the same order: each detector reads them,
+ * and objects of many shapes (an adapter sets only the fields that apply) would make every such read
+ * a slow lookup. Typed with every field required, so that a field added to `CallFacts` and not here
+ * fails to compile instead of being dropped.
+ */
+export function uniformFacts(facts: CallFacts, kind: ActionKind | undefined): CallFacts {
+  const uniform: { [Field in keyof Required<CallFacts>]: Required<CallFacts>[Field] | undefined } = {
+    actionClass: facts.actionClass,
+    kind: kind ?? facts.kind,
+    targets: facts.targets,
+    parameters: facts.parameters,
+    writtenText: facts.writtenText,
+    replacesTarget: facts.replacesTarget,
+    readsWholeTarget: facts.readsWholeTarget,
+    searchTexts: facts.searchTexts,
+    changesNothing: facts.changesNothing,
+    failureKey: facts.failureKey,
+    actsOnHiddenState: facts.actsOnHiddenState,
+    leavesSourcesAlone: facts.leavesSourcesAlone,
+    sideEffect: facts.sideEffect,
+    service: facts.service,
+    waitSeconds: facts.waitSeconds,
+    program: facts.program,
+    navigates: facts.navigates,
+    touches: facts.touches,
+    changesTree: facts.changesTree,
+  };
+  return uniform as CallFacts;
+}
