@@ -3,6 +3,11 @@
  * for its effects and for its attempt key, each of which needs the syntax tree, and parsing is most
  * of the cost of either. The last line parsed and its tree are kept, so the second reader of the
  * same line gets the tree at once. The tree is shared: its readers never change it.
+ *
+ * Most command lines an agent runs are one program and its plain words (`npm test -- a.test.ts`,
+ * `git diff --stat src/a.ts`): those are split on spaces into the tree unbash would build for them,
+ * without running its lexer and parser. Anything else (quotes, expansions, operators, redirections,
+ * keywords, assignments) is parsed by unbash.
  */
 import { parse, type SyntaxNode } from 'unbash';
 
@@ -12,8 +17,117 @@ let lastTree: SyntaxNode | undefined;
 /** `parse(command)` from unbash, the same tree for the same line read twice in a row. Throws as it does. */
 export function parseShell(command: string): SyntaxNode {
   if (command === lastCommand && lastTree !== undefined) return lastTree;
-  const tree = parse(command);
+  const tree = plainCommand(command) ?? parse(command);
   lastCommand = command;
   lastTree = tree;
   return tree;
+}
+
+/** Longer lines go to unbash: a plain line this long is rare, and its words cost nothing to bound. */
+const MAX_PLAIN_CHARS = 1_024;
+
+/**
+ * Characters a plain word may hold: ones no shell gives a meaning inside a word, so that the word is
+ * its own text and value. `=` is allowed, but not in the first word (an assignment) and not beside a
+ * word that makes a later one an assignment (`export A=b`).
+ */
+const PLAIN = new Uint8Array(128);
+for (let code = 48; code <= 57; code++) PLAIN[code] = 1;
+for (let code = 65; code <= 90; code++) PLAIN[code] = 1;
+for (let code = 97; code <= 122; code++) PLAIN[code] = 1;
+for (const mark of '_-./:,+@%^=') PLAIN[mark.charCodeAt(0)] = 1;
+const SPACE = 32;
+const EQUALS = 61;
+
+/**
+ * Words that change how the words around them are read, wherever they stand: reserved words, and
+ * the builtins whose arguments are assignments. A line holding one is left to unbash.
+ */
+const NOT_PLAIN_WORDS = new Set([
+  'if',
+  'then',
+  'else',
+  'elif',
+  'fi',
+  'case',
+  'esac',
+  'for',
+  'select',
+  'while',
+  'until',
+  'do',
+  'done',
+  'in',
+  'function',
+  'time',
+  'coproc',
+  'export',
+  'declare',
+  'typeset',
+  'local',
+  'readonly',
+  'alias',
+  'let',
+  'eval',
+]);
+
+/** A word as unbash gives it: its text, position and value, and no parts (nothing in it expands). */
+interface PlainWord {
+  readonly type: 'Word';
+  readonly text: string;
+  readonly pos: number;
+  readonly end: number;
+  readonly value: string;
+  readonly parts: undefined;
+}
+
+/**
+ * The tree unbash builds for a line of plain words separated by spaces, or undefined when the line
+ * is anything else: a script of one statement running one command, its first word the program's name.
+ */
+function plainCommand(command: string): SyntaxNode | undefined {
+  const length = command.length;
+  if (length === 0 || length > MAX_PLAIN_CHARS) return undefined;
+  const words: PlainWord[] = [];
+  let start = -1;
+  for (let index = 0; index <= length; index++) {
+    const code = index < length ? command.charCodeAt(index) : SPACE;
+    if (code === SPACE) {
+      // A line that starts with a space is left to unbash; spaces between words are skipped.
+      if (start < 0) {
+        if (index === 0) return undefined;
+        continue;
+      }
+      const text = command.slice(start, index);
+      if (NOT_PLAIN_WORDS.has(text)) return undefined;
+      words.push({ type: 'Word', text, pos: start, end: index, value: text, parts: undefined });
+      start = -1;
+      continue;
+    }
+    if (code >= 128 || PLAIN[code] !== 1) return undefined;
+    if (code === EQUALS && words.length === 0) return undefined;
+    if (start < 0) start = index;
+  }
+  const name = words[0];
+  if (name === undefined || command.charCodeAt(length - 1) === SPACE) return undefined;
+  const end = (words[words.length - 1] as PlainWord).end;
+  // Every field unbash's nodes have, read through a getter there (`args`, `redirects`) or not.
+  const suffix = words.slice(1);
+  const tree = {
+    type: 'Script',
+    pos: 0,
+    end,
+    shebang: undefined,
+    commands: [
+      {
+        type: 'Statement',
+        pos: 0,
+        end,
+        command: { type: 'Command', pos: 0, end, name, prefix: [], suffix, args: suffix, redirects: [] },
+        background: undefined,
+      },
+    ],
+    errors: undefined,
+  };
+  return tree as unknown as SyntaxNode;
 }

@@ -1,0 +1,99 @@
+import fc from 'fast-check';
+import { parse } from 'unbash';
+import { describe, expect, it } from 'vitest';
+import { parseShell } from '../../../src/adapters/tool-call/shell-parse.js';
+
+/**
+ * The tree as its readers see it: every field, own or read through a getter of unbash's node
+ * classes (`args`, `redirects`, `value`, `parts`), fields in a fixed order.
+ */
+function written(tree: unknown): string {
+  return JSON.stringify(view(tree));
+}
+
+function view(node: unknown): unknown {
+  if (Array.isArray(node)) return node.map(view);
+  if (node === null || typeof node !== 'object') return node;
+  const names = new Set(Object.keys(node));
+  const prototype = Object.getPrototypeOf(node);
+  if (prototype !== Object.prototype) {
+    for (const name of Object.getOwnPropertyNames(prototype)) {
+      if (name !== 'constructor' && name !== 'toJSON') names.add(name);
+    }
+  }
+  const fields: Record<string, unknown> = {};
+  for (const name of [...names].sort()) {
+    const value = (node as Record<string, unknown>)[name];
+    fields[name] = value === undefined ? '(undefined)' : view(value);
+  }
+  return fields;
+}
+
+describe('reading a command line of plain words without the shell parser', () => {
+  it('builds the tree unbash builds for a program and its plain words', () => {
+    for (const line of [
+      'npm test -- test/orders/module-5yc1s.test.ts',
+      'git diff --stat src/orders/module-5yc1s.ts',
+      'npm run build --workspace=packages/orders-5yc1s',
+      'ls -la  src/orders',
+      'pytest tests/test_cart.py::test_total -x',
+      'curl -sS https://api.example.com/v1/items?page=2',
+    ]) {
+      expect(written(parseShell(line))).toBe(written(parse(line)));
+    }
+  });
+
+  it('leaves keywords, assignments, quotes and operators to unbash', () => {
+    for (const line of [
+      'export TOKEN=abc',
+      'NO_COLOR=1 npm test',
+      'time npm test',
+      'for f in a b; do echo $f; done',
+      "sed -i 's/a/b/' x.ts",
+      'npm test 2>&1 | tail -20',
+      ' npm test',
+      'npm test ',
+      'echo {a,b}',
+      'ls ~/x',
+    ]) {
+      expect(written(parseShell(line))).toBe(written(parse(line)));
+    }
+  });
+
+  it('agrees with unbash on any line of shell words, plain or not', () => {
+    const word = fc.oneof(
+      fc.constantFrom(
+        'npm',
+        'git',
+        'ls',
+        'export',
+        'declare',
+        'time',
+        'in',
+        'do',
+        'if',
+        'let',
+        'eval',
+        '--',
+        '-la',
+      ),
+      fc.stringMatching(/^[A-Za-z0-9_\-./:,+@%^=~'"$*?![\]{}#\\]{1,12}$/),
+    );
+    const line = fc
+      .tuple(fc.array(word, { minLength: 1, maxLength: 6 }), fc.constantFrom(' ', '  ', '\t'))
+      .map(([words, gap]) => words.join(gap));
+    fc.assert(
+      fc.property(line, (text) => {
+        let expected: string;
+        try {
+          expected = written(parse(text));
+        } catch (error) {
+          expect(() => parseShell(text)).toThrow((error as Error).message);
+          return;
+        }
+        expect(written(parseShell(text))).toBe(expected);
+      }),
+      { numRuns: 1_000 },
+    );
+  });
+});
