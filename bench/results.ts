@@ -7,8 +7,9 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
 import type { HookBenchRow } from '../src/hooks/bench.js';
-import { flagValue, runCorpusCommand } from './corpus-command.js';
+import { runCorpusCommand } from './corpus-command.js';
 import { runFleetBench } from './fleet.js';
 import { formatFleet } from './fleet-command.js';
 import {
@@ -593,13 +594,31 @@ function mlSearchReadmeTable(report: MlSearchReport): string[] {
 }
 
 /** `npx tsx scripts/results.ts [--quick] [--only long-horizon,ml-search]` */
+const USAGE = `Usage: npm run results -- [--quick] [--only ${[...BENCHMARKS, 'corpus'].join(',')}]
+                          [--test-timing FILE] [--corpus DIR [--preset P]]
+
+Runs the benchmarks (all of them, or those --only names), writes docs/results.md and the
+results section of README.md, and prints each target with its verdict. With --corpus DIR alone,
+only the corpus of real agent runs in DIR is scored. --test-timing FILE adds the \`npm test\` row
+from a timing file written by .ci/run.
+`;
+
 export async function main(argv: readonly string[]): Promise<number> {
-  const quick = argv.includes('--quick');
-  const onlyIndex = argv.indexOf('--only');
-  const named =
-    onlyIndex >= 0 ? (argv[onlyIndex + 1] ?? '').split(',').filter((name) => name !== '') : undefined;
+  let parsed: ReturnType<typeof parseResultsArgs>;
+  try {
+    parsed = parseResultsArgs(argv);
+  } catch (error) {
+    process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n\n${USAGE}`);
+    return 2;
+  }
+  if (parsed.help) {
+    process.stdout.write(USAGE);
+    return 0;
+  }
+  const { quick } = parsed;
+  const named = parsed.only?.split(',').filter((name) => name !== '');
   // The corpus of real runs is measured on its own (`--corpus DIR`), apart from the benchmarks.
-  const corpus = flagValue(argv, '--corpus');
+  const corpus = parsed.corpus;
   const only = named?.filter((name) => name !== 'corpus');
   const unknown = only?.filter((name) => !BENCHMARKS.includes(name as Benchmark)) ?? [];
   if (unknown.length > 0) {
@@ -610,11 +629,11 @@ export async function main(argv: readonly string[]): Promise<number> {
   }
   const root = fileURLToPath(new URL('..', import.meta.url));
   const io = { stdout: process.stdout, stderr: process.stderr };
-  const preset = flagValue(argv, '--preset');
+  const preset = parsed.preset;
   const corpusAlone =
     (corpus !== undefined && named === undefined) || (named !== undefined && only?.length === 0);
   if (corpusAlone) return runCorpusCommand(corpus, { root, ...(preset && { preset }) }, io);
-  const timingPath = flagValue(argv, '--test-timing');
+  const timingPath = parsed.testTiming;
   const testTiming = readTestTiming(timingPath);
   if (timingPath !== undefined && testTiming === undefined) {
     process.stderr.write(
@@ -636,4 +655,29 @@ export async function main(argv: readonly string[]): Promise<number> {
   for (const problem of outcome.problems) process.stderr.write(`problem: ${problem}\n`);
   await runCorpusCommand(corpus, { root, ...(preset && { preset }) }, io);
   return outcome.problems.length > 0 ? 1 : 0;
+}
+
+/** The command line of `npm run results`: an unknown option is an error, never a full run. */
+function parseResultsArgs(argv: readonly string[]) {
+  const { values } = parseArgs({
+    args: [...argv],
+    strict: true,
+    allowPositionals: false,
+    options: {
+      help: { type: 'boolean', short: 'h' },
+      quick: { type: 'boolean' },
+      only: { type: 'string' },
+      corpus: { type: 'string' },
+      preset: { type: 'string' },
+      'test-timing': { type: 'string' },
+    },
+  });
+  return {
+    help: values.help === true,
+    quick: values.quick === true,
+    only: values.only,
+    corpus: values.corpus,
+    preset: values.preset,
+    testTiming: values['test-timing'],
+  };
 }

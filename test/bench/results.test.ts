@@ -1,8 +1,8 @@
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
-import { generateResults, replaceResultsSection } from '../../bench/results.js';
+import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
+import { generateResults, main, replaceResultsSection } from '../../bench/results.js';
 import { svgProblems } from './support.js';
 
 const dirs: string[] = [];
@@ -91,5 +91,42 @@ describe('generating the results', () => {
     expect(outcome.readmeUpdated).toBe(false);
     expect(existsSync(join(root, 'README.md'))).toBe(false);
     expect(existsSync(join(root, 'docs/results.md'))).toBe(true);
+  });
+});
+
+describe('the results command line', () => {
+  afterEach(() => {
+    vi.restoreAllMocks();
+  });
+
+  /** What `main` printed on each stream, and its exit code. */
+  async function run(argv: string[]) {
+    const written = { stdout: '', stderr: '' };
+    vi.spyOn(process.stdout, 'write').mockImplementation((chunk) => {
+      written.stdout += String(chunk);
+      return true;
+    });
+    vi.spyOn(process.stderr, 'write').mockImplementation((chunk) => {
+      written.stderr += String(chunk);
+      return true;
+    });
+    const code = await main(argv);
+    vi.restoreAllMocks();
+    return { code, ...written };
+  }
+
+  it('prints its usage for --help and runs nothing', async () => {
+    const { code, stdout, stderr } = await run(['--help']);
+    expect(code).toBe(0);
+    expect(stdout).toContain('Usage: npm run results --');
+    expect(stderr).toBe('');
+  });
+
+  it('refuses an unknown option with its usage instead of running every benchmark', async () => {
+    const { code, stdout, stderr } = await run(['--bogus']);
+    expect(code).toBe(2);
+    expect(stderr).toContain("Unknown option '--bogus'");
+    expect(stderr).toContain('Usage: npm run results --');
+    expect(stdout).toBe('');
   });
 });
