@@ -41,6 +41,7 @@ import {
   redactText,
 } from './secrets.js';
 import { readSessionSnapshot, type SessionEntry, type SessionSnapshot } from './session-snapshot.js';
+import { onlyLooks, subjectLookedUp } from './subject-lookup.js';
 import type {
   ActionKind,
   AuditSink,
@@ -85,6 +86,10 @@ interface Lifted {
   readonly why: string;
 }
 
+/** Characters of a look-up's arguments read for the subject it names. */
+const LOOKUP_CHARS = 2_000;
+/** Failing commands a look-up is compared with: the latest ones. */
+const LOOKUP_SCAN = 64;
 const SEVERITY: Record<VerdictKind, number> = { allow: 0, warn: 1, block: 2, halt: 3 };
 const SYSTEM_CLOCK: Clock = { now: () => Date.now() };
 const CONTEXT_CACHE = 64;
@@ -776,6 +781,7 @@ export class NarrowingEngine {
     }
     this.radius.recordSuccess();
     if (call.facts.readsWholeTarget) this.relieveAfterReading(call, lifted);
+    if (onlyLooks(call.facts)) this.relieveAfterLookingUp(call, lifted);
     const effect = this.world.effectOf(call.facts, call.identity.callKey, resultDigest);
     if (effect.kind === 'none') return effect;
     this.learner.forgetRecentFailures();
@@ -794,6 +800,25 @@ export class NarrowingEngine {
     for (const entry of this.index.dependentsOf(target)) {
       if (!entry.constraint.curedByReading || entry.constraint.tool === call.tool) continue;
       this.relieve(entry, () => `${call.description} read ${target} since it failed`, lifted);
+    }
+  }
+
+  /**
+   * A look-up that names what a failing command's error was about (and the command does not) is new
+   * evidence: the command gets one retry. Bounded to the latest failing commands.
+   */
+  private relieveAfterLookingUp(call: Call, lifted: Lifted[]): void {
+    const armed = this.index.armedWorkspaceEntries();
+    if (armed.length === 0) return;
+    const lookup = Object.values(call.args)
+      .filter((value): value is string => typeof value === 'string')
+      .join(' ')
+      .slice(0, LOOKUP_CHARS);
+    for (const entry of armed.slice(-LOOKUP_SCAN)) {
+      const failed = entry.constraint.target ?? '';
+      const word = subjectLookedUp(lookup, failed, entry.constraint.evidence.lastError);
+      if (word === undefined) continue;
+      this.relieve(entry, () => `${call.description} looked up ${word}, which ${failed} failed on`, lifted);
     }
   }
 
