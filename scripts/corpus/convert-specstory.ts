@@ -3,7 +3,9 @@
  * `_**User**_` and `_**Assistant**_` open the turns, and `---` lines part a turn into pieces. A piece
  * of the assistant's that is one tool call reads, by tool:
  *
- * - `Read file: PATH` (`read_file`; the file's text is not shown);
+ * - `Read file: PATH` (`read_file`; the file's text is not shown, so the call has no `result`: the
+ *   trace format's one way of saying nothing is known of its answer, which replay learns nothing
+ *   from, where an empty result would be read as a read that found nothing);
  * - a `<details>` block whose summary says `Searched codebase "Q"`, `Grep search for "Q"`,
  *   `Searched files "Q"`, `Searched web "Q"`, `Listed directory PATH` or `Listed current directory`,
  *   with `**N** results` and the results inside (`codebase_search`, `grep_search`, `file_search`,
@@ -124,7 +126,8 @@ export function specStoryCall(lines: readonly string[]): CallEvent | undefined {
   const body = lines.filter((line) => line.trim() !== '');
   const first = (body[0] ?? '').trim();
   if (first.startsWith('Read file: ')) {
-    return { type: 'call', tool: 'read_file', args: { target_file: first.slice('Read file: '.length).trim() }, result: {} };
+    // The chat did not keep what the read answered: unknown, not empty.
+    return { type: 'call', tool: 'read_file', args: { target_file: first.slice('Read file: '.length).trim() } };
   }
   const invalid = INVALID.exec(first);
   if (invalid) {

@@ -5,6 +5,7 @@
 import type { ConstraintIndex, Entry } from './constraints.js';
 import type { CallContext } from './detectors/types.js';
 import { mentions } from './learning.js';
+import { relativeSpellings } from './path-spellings.js';
 import type { Constraint, WorkspaceKnowledge } from './types.js';
 import { type Effect, mayIntroduce } from './world.js';
 
@@ -54,8 +55,10 @@ export function invalidateAfter(effect: Effect, call: CallContext, context: Inva
     // What the command was read to write, whether or not a ban's target is spelled as it names it.
     for (const target of effect.changedTargets) {
       const why = () => `${call.description} changed ${target}`;
-      for (const entry of copyOf(context.index.targetEntries(target))) context.relieve(entry, why);
-      for (const entry of context.index.dependentsOf(target)) context.relieve(entry, why);
+      for (const spelling of spellingsOf(target)) {
+        for (const entry of copyOf(context.index.targetEntries(spelling))) context.relieve(entry, why);
+        for (const entry of context.index.dependentsOf(spelling)) context.relieve(entry, why);
+      }
     }
     const words = context.workspace.targetsIn(command);
     // A command whose effects are unknown (a formatter, an install, a push that sets an upstream)
@@ -81,11 +84,13 @@ export function invalidateAfter(effect: Effect, call: CallContext, context: Inva
   }
   for (const target of effect.changedTargets) {
     const why = () => `${call.description} changed ${target}`;
-    // Relieving can take entries out of the list being read: go over a copy.
-    for (const entry of copyOf(context.index.targetEntries(target)))
-      if (changeRelieves(entry.constraint, effect)) context.relieve(entry, why);
-    for (const entry of context.index.dependentsOf(target))
-      if (changeRelieves(entry.constraint, effect)) context.relieve(entry, why);
+    for (const spelling of spellingsOf(target)) {
+      // Relieving can take entries out of the list being read: go over a copy.
+      for (const entry of copyOf(context.index.targetEntries(spelling)))
+        if (changeRelieves(entry.constraint, effect)) context.relieve(entry, why);
+      for (const entry of context.index.dependentsOf(spelling))
+        if (changeRelieves(entry.constraint, effect)) context.relieve(entry, why);
+    }
   }
   const configuration = effect.changedTargets.some((target) => context.workspace.isConfiguration(target));
   if (configuration) {
@@ -157,6 +162,11 @@ function mentionedTargets(targets: readonly string[], index: ConstraintIndex): s
     if (index.targetEntries(target).length > 0 || index.dependentsOf(target).length > 0) out.push(target);
   }
   return out;
+}
+
+/** A changed path and, when it is absolute, the relative paths that may name the same file. */
+function spellingsOf(target: string): readonly string[] {
+  return target.startsWith('/') ? [target, ...relativeSpellings(target)] : [target];
 }
 
 export function copyOf<T>(list: readonly T[]): readonly T[] {

@@ -11,8 +11,14 @@ import { copyOf, invalidateAfter } from './invalidation.js';
 import type { Learner } from './learning.js';
 import type { Policy } from './policy.js';
 import type { RadiusLimit } from './radius.js';
+import { onlyLooks, subjectLookedUp } from './subject-lookup.js';
 import type { WorkspaceKnowledge } from './types.js';
 import type { Effect, WorldTracker } from './world.js';
+
+/** Characters of a look-up's arguments read for the subject it names. */
+const LOOKUP_CHARS = 2_000;
+/** Failing commands a look-up is compared with: the latest ones. */
+const LOOKUP_SCAN = 64;
 
 /** A ban lifted or relieved by an outcome, and why. */
 export interface Lifted {
@@ -75,6 +81,7 @@ export class SuccessLifting {
     }
     this.radius.recordSuccess();
     if (call.facts.readsWholeTarget) this.relieveAfterReading(call, lifted);
+    if (onlyLooks(call.facts)) this.relieveAfterLookingUp(call, lifted);
     const effect = this.world.effectOf(call.facts, call.identity.callKey, resultDigest);
     if (effect.kind === 'none') return effect;
     this.learner.forgetRecentFailures();
@@ -105,6 +112,25 @@ export class SuccessLifting {
     for (const entry of this.index.dependentsOf(target)) {
       if (!entry.constraint.curedByReading || entry.constraint.tool === call.tool) continue;
       this.relieve(entry, () => `${call.description} read ${target} since it failed`, lifted);
+    }
+  }
+
+  /**
+   * A look-up that names what a failing command's error was about (and the command does not) is new
+   * evidence: the command gets one retry. Bounded to the latest failing commands.
+   */
+  private relieveAfterLookingUp(call: Call, lifted: Lifted[]): void {
+    const armed = this.index.armedWorkspaceEntries();
+    if (armed.length === 0) return;
+    const lookup = Object.values(call.args)
+      .filter((value): value is string => typeof value === 'string')
+      .join(' ')
+      .slice(0, LOOKUP_CHARS);
+    for (const entry of armed.slice(-LOOKUP_SCAN)) {
+      const failed = entry.constraint.target ?? '';
+      const word = subjectLookedUp(lookup, failed, entry.constraint.evidence.lastError);
+      if (word === undefined) continue;
+      this.relieve(entry, () => `${call.description} looked up ${word}, which ${failed} failed on`, lifted);
     }
   }
 

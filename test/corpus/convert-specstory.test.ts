@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { commandFailed, convertSpecStory, specStoryEvents } from '../../scripts/corpus/convert-specstory.js';
+import { replayTrace } from '../../src/replay/replay.js';
 import { callsOf, pinnedSource } from './support/run-source.js';
 
 const SOURCE = pinnedSource({
@@ -131,10 +132,35 @@ describe('SpecStory chats of Cursor', () => {
     expect(calls[8]?.result?.isError).toBe(true);
   });
 
-  it('gives a search with no results an empty answer and a file read a result without content', () => {
+  it('gives a search with no results an empty answer and a file read whose text the chat leaves out no result', () => {
     const calls = callsOf(specStoryEvents(CHAT));
     expect(calls[1]?.result).toEqual({ content: '' });
-    expect(calls[0]?.result).toEqual({});
+    expect(calls[0]).toEqual({ type: 'call', tool: 'read_file', args: { target_file: 'src/index.ts' } });
+  });
+
+  it('never replays re-reads of a file whose text the chat leaves out as reads that found nothing', () => {
+    const read = [
+      '_**Assistant**_',
+      '',
+      'Read file: src/main/resources/application.properties',
+      '',
+      '---',
+      '',
+    ];
+    const chat = [
+      '_**User**_',
+      '',
+      'check the config',
+      '',
+      '---',
+      '',
+      ...read,
+      ...read,
+      ...read,
+      ...read,
+    ].join('\n');
+    const report = replayTrace(convertSpecStory(chat, SOURCE, 'rereads').events);
+    expect(report.steps.map((step) => step.verdict)).toEqual(['allow', 'allow', 'allow', 'allow']);
   });
 
   it('leaves a call the user cancelled without a result', () => {

@@ -1,0 +1,21 @@
+/**
+ * One file, two spellings: an absolute path (`/home/dev/shop/apps/docs/.env.example`) and a path
+ * relative to a working directory above it (`apps/docs/.env.example`). Where the working directory is
+ * not known, a change of the absolute path may be a change of any of its relative spellings.
+ */
+
+/** Relative spellings looked at per changed path: deeper working directories are rare. */
+const MAX_SPELLINGS = 24;
+
+/**
+ * The relative paths an absolute, normalised path can be named by from a working directory above it,
+ * longest first; none for a path that is already relative or is the root.
+ */
+export function relativeSpellings(path: string): string[] {
+  if (!path.startsWith('/')) return [];
+  const parts = path.split('/').filter((part) => part !== '');
+  const out: string[] = [];
+  for (let from = Math.max(0, parts.length - MAX_SPELLINGS); from < parts.length; from++)
+    out.push(parts.slice(from).join('/'));
+  return out;
+}

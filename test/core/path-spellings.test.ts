@@ -1,0 +1,39 @@
+import { describe, expect, it } from 'vitest';
+import { relativeSpellings } from '../../src/core/path-spellings.js';
+import { Agent } from './support.js';
+
+const MISSING = {
+  text: '<tool_use_error>File does not exist. Did you mean .env.local?</tool_use_error>',
+  isError: true,
+};
+
+describe('one file named by an absolute and a relative path', () => {
+  it('lets a failed read of a relative path run again once a write names the same file absolutely', () => {
+    const agent = new Agent();
+    agent.call('Read', { file_path: './apps/docs/.env.example' }, MISSING);
+    expect(agent.check('Read', { file_path: './apps/docs/.env.example' }).verdict).toBe('block');
+    agent.call(
+      'Write',
+      { file_path: '/home/dev/shop/apps/docs/.env.example', content: 'API_URL=http://localhost:3001\n' },
+      'File created successfully at: /home/dev/shop/apps/docs/.env.example',
+    );
+    expect(agent.check('Read', { file_path: './apps/docs/.env.example' }).verdict).toBe('allow');
+  });
+
+  it('keeps the ban on a relative path when the write is of another file of the same name', () => {
+    const agent = new Agent();
+    agent.call('Read', { file_path: './apps/docs/.env.example' }, MISSING);
+    agent.call(
+      'Write',
+      { file_path: '/home/dev/shop/apps/api/.env.example', content: 'API_KEY=\n' },
+      'File created successfully at: /home/dev/shop/apps/api/.env.example',
+    );
+    expect(agent.check('Read', { file_path: './apps/docs/.env.example' }).verdict).toBe('block');
+  });
+
+  it('spells an absolute path as each relative path it can be from a working directory above it', () => {
+    expect(relativeSpellings('/home/dev/a.ts')).toEqual(['home/dev/a.ts', 'dev/a.ts', 'a.ts']);
+    expect(relativeSpellings('apps/a.ts')).toEqual([]);
+    expect(relativeSpellings('/')).toEqual([]);
+  });
+});
