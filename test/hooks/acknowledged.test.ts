@@ -4,48 +4,18 @@
  * that answers before it writes is caught answering while the lock is held, then killed before it
  * could write. One that writes first answers only once the lock is given back.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
-import { existsSync, mkdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import type { ChildProcess } from 'node:child_process';
+import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { daemonSocketPath } from '../../src/hooks/daemon-client.js';
+import { describe, expect, it } from 'vitest';
 import { stateLayout } from '../../src/node/state-dir.js';
-import { buildHook, type HookRun, runHookProcess, tempProject } from './support.js';
+import { type HookRun, helperProjects, runHookProcess } from './support.js';
 
-let hook: Awaited<ReturnType<typeof buildHook>>;
-const projects: (() => Promise<void>)[] = [];
-const helpers: ChildProcess[] = [];
-beforeAll(async () => {
-  hook = await buildHook();
-});
-afterAll(async () => {
-  for (const helper of helpers)
-    if (helper.exitCode === null && helper.signalCode === null) helper.kill('SIGKILL');
-  await Promise.all(projects.map((remove) => remove()));
-  hook.remove();
-});
+const { hookPath, project, startHelper } = helperProjects();
 
 /** How long a hook that gets no answer while the lock is held is taken to be waiting for the write. */
 const HELD_MS = 2_000;
-
-function project(): { dir: string; stateDir: string; socket: string } {
-  const created = tempProject();
-  projects.push(created.remove);
-  const stateDir = join(created.dir, '.narrowing');
-  const socket = daemonSocketPath({ stateDir }, `${hook.path}@${statSync(hook.path).mtimeMs}`);
-  return { dir: created.dir, stateDir, socket };
-}
-
-function startHelper(socket: string, stateDir: string): ChildProcess {
-  const helper = spawn(
-    process.execPath,
-    [hook.path, 'serve', '--socket', socket, '--state-dir', stateDir, '--idle-ms', '30000'],
-    { stdio: 'ignore' },
-  );
-  helpers.push(helper);
-  return helper;
-}
 
 /**
  * Holds the state file's lock as a live process (this test) holds it, once whoever holds it now
@@ -116,14 +86,14 @@ describe('an event the hook helper has answered', () => {
       await until(() => existsSync(socket));
       // The helper learns a first failure and then holds the whole state, as in a session under way.
       const warm = readMissing(dir, 'docs/deploy.md', 'toolu_1');
-      await runHookProcess(hook.path, ['claude-code'], warm.failed);
+      await runHookProcess(hookPath(), ['claude-code'], warm.failed);
       const setup = readMissing(dir, 'docs/setup.md', 'toolu_2');
-      expect((await runHookProcess(hook.path, ['claude-code'], setup.before)).stdout).toBe('');
+      expect((await runHookProcess(hookPath(), ['claude-code'], setup.before)).stdout).toBe('');
 
       const release = await holdStateLock(stateDir);
       let answeredWhileLocked = false;
       try {
-        const learning = runHookProcess(hook.path, ['claude-code'], setup.failed);
+        const learning = runHookProcess(hookPath(), ['claude-code'], setup.failed);
         const early = await within(learning, HELD_MS);
         answeredWhileLocked = early !== undefined;
         if (answeredWhileLocked) {
@@ -144,7 +114,7 @@ describe('an event the hook helper has answered', () => {
         release();
       }
 
-      const again = await runHookProcess(hook.path, ['claude-code', '--no-daemon'], {
+      const again = await runHookProcess(hookPath(), ['claude-code', '--no-daemon'], {
         ...setup.before,
         tool_use_id: 'toolu_3',
       });

@@ -1,45 +1,14 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { runForget } from '../../src/cli/commands/forget.js';
 import { sessionStatePath } from '../../src/guard/session-state.js';
-import { daemonSocketPath, stopDaemons } from '../../src/hooks/daemon-client.js';
-import { buildHook, runHookProcess, tempProject } from './support.js';
+import { stopDaemons } from '../../src/hooks/daemon-client.js';
+import { helperProjects, runHookProcess } from './support.js';
 
-let hook: Awaited<ReturnType<typeof buildHook>>;
-const projects: (() => Promise<void>)[] = [];
-const helpers: ChildProcess[] = [];
-beforeAll(async () => {
-  hook = await buildHook();
-});
-afterAll(async () => {
-  for (const helper of helpers)
-    if (helper.exitCode === null && helper.signalCode === null) helper.kill('SIGKILL');
-  await Promise.all(projects.map((remove) => remove()));
-  hook.remove();
-});
-
-function project(): { dir: string; stateDir: string; socket: string } {
-  const created = tempProject();
-  projects.push(created.remove);
-  const stateDir = join(created.dir, '.narrowing');
-  // The socket the bundled hook asks (its build is the bundle's path and time).
-  const socket = daemonSocketPath({ stateDir }, `${hook.path}@${statSync(hook.path).mtimeMs}`);
-  return { dir: created.dir, stateDir, socket };
-}
-
-/** Starts a helper as a hook process would, but as this test's child so the test can signal it. */
-function startHelper(socket: string, stateDir: string): ChildProcess {
-  const helper = spawn(
-    process.execPath,
-    [hook.path, 'serve', '--socket', socket, '--state-dir', stateDir, '--idle-ms', '30000'],
-    { stdio: 'ignore' },
-  );
-  helpers.push(helper);
-  return helper;
-}
+const { hookPath, project, startHelper } = helperProjects();
 
 /** Holds the test session's lock as a live process (this test) would; returns its release. */
 function holdSessionLock(stateDir: string): () => void {
@@ -90,11 +59,11 @@ describe('the hook helper', () => {
     const helper = startHelper(socket, stateDir);
     await until(() => existsSync(socket));
     const { before, failed } = events(dir);
-    const learned = await runHookProcess(hook.path, ['claude-code'], failed);
+    const learned = await runHookProcess(hookPath(), ['claude-code'], failed);
     expect(learned.stderr).toBe('');
     helper.kill('SIGKILL');
     await exited(helper);
-    const again = await runHookProcess(hook.path, ['claude-code', '--no-daemon'], before);
+    const again = await runHookProcess(hookPath(), ['claude-code', '--no-daemon'], before);
     expect(again.json).toMatchObject({ hookSpecificOutput: { permissionDecision: 'deny' } });
   });
 
@@ -102,7 +71,7 @@ describe('the hook helper', () => {
     const { dir, stateDir, socket } = project();
     const helper = startHelper(socket, stateDir);
     await until(() => existsSync(socket));
-    await runHookProcess(hook.path, ['claude-code'], events(dir).failed);
+    await runHookProcess(hookPath(), ['claude-code'], events(dir).failed);
     helper.kill('SIGTERM');
     await exited(helper);
     expect(helper.exitCode).toBe(0);
@@ -116,14 +85,14 @@ describe('the hook helper', () => {
     await until(() => existsSync(socket));
     const release = holdSessionLock(stateDir);
     const { before, failed } = events(dir);
-    const learning = runHookProcess(hook.path, ['claude-code', '--deadline-ms', '300'], failed);
+    const learning = runHookProcess(hookPath(), ['claude-code', '--deadline-ms', '300'], failed);
     await new Promise((resolve) => setTimeout(resolve, 1_200));
     release();
     const learned = await learning;
     expect(learned.stderr).not.toContain('proceeds unchecked');
     helper.kill('SIGKILL');
     await exited(helper);
-    const again = await runHookProcess(hook.path, ['claude-code', '--no-daemon'], before);
+    const again = await runHookProcess(hookPath(), ['claude-code', '--no-daemon'], before);
     expect(again.json).toMatchObject({ hookSpecificOutput: { permissionDecision: 'deny' } });
   });
 
@@ -139,8 +108,8 @@ describe('the hook helper', () => {
       tool_use_id: 'toolu_2',
       error: `File does not exist: ${join(dir, 'docs/deploy.md')}`,
     };
-    const first = runHookProcess(hook.path, ['claude-code'], failed);
-    const second = runHookProcess(hook.path, ['claude-code'], other);
+    const first = runHookProcess(hookPath(), ['claude-code'], failed);
+    const second = runHookProcess(hookPath(), ['claude-code'], other);
     // Both have reached the helper, which waits for the lock with the first and queues the second.
     await new Promise((resolve) => setTimeout(resolve, 2_500));
     helper.kill('SIGTERM');
@@ -159,14 +128,14 @@ describe('the hook helper', () => {
     startHelper(socket, stateDir);
     await until(() => existsSync(socket));
     const { before, failed } = events(dir);
-    await runHookProcess(hook.path, ['claude-code'], failed);
-    const denied = await runHookProcess(hook.path, ['claude-code'], before);
+    await runHookProcess(hookPath(), ['claude-code'], failed);
+    const denied = await runHookProcess(hookPath(), ['claude-code'], before);
     expect(denied.json).toMatchObject({ hookSpecificOutput: { permissionDecision: 'deny' } });
     let out = '';
     const io = { stdout: { write: (text: string) => (out += text) }, stderr: { write: () => true }, env: {} };
     expect(await runForget([join(dir, 'docs/setup.md')], { stateDir }, io, dir)).toBe(0);
     expect(out).toMatch(/Forgot 1 constraint/);
-    const allowed = await runHookProcess(hook.path, ['claude-code'], before);
+    const allowed = await runHookProcess(hookPath(), ['claude-code'], before);
     expect(allowed.stdout).toBe('');
   });
 
@@ -175,13 +144,13 @@ describe('the hook helper', () => {
     startHelper(socket, stateDir);
     await until(() => existsSync(socket));
     const { before, failed } = events(dir);
-    await runHookProcess(hook.path, ['claude-code'], failed);
+    await runHookProcess(hookPath(), ['claude-code'], failed);
     const state = join(stateDir, 'state.json');
     const written = statSync(state, { bigint: true });
     writeFileSync(join(dir, 'README.md'), '# Project\n');
     const read = { ...before, tool_input: { file_path: join(dir, 'README.md') }, tool_use_id: 'toolu_2' };
-    expect((await runHookProcess(hook.path, ['claude-code'], read)).stdout).toBe('');
-    await runHookProcess(hook.path, ['claude-code'], {
+    expect((await runHookProcess(hookPath(), ['claude-code'], read)).stdout).toBe('');
+    await runHookProcess(hookPath(), ['claude-code'], {
       ...read,
       hook_event_name: 'PostToolUse',
       tool_response: { type: 'text', file: { filePath: read.tool_input.file_path, content: '# Project\n' } },
@@ -194,7 +163,7 @@ describe('the hook helper', () => {
     const { dir, stateDir, socket } = project();
     const helper = startHelper(socket, stateDir);
     await until(() => existsSync(socket));
-    await runHookProcess(hook.path, ['claude-code'], events(dir).failed);
+    await runHookProcess(hookPath(), ['claude-code'], events(dir).failed);
     await stopDaemons(stateDir);
     expect(() => process.kill(helper.pid as number, 0)).toThrow(expect.objectContaining({ code: 'ESRCH' }));
     expect(readFileSync(join(stateDir, 'state.json'), 'utf8')).toContain('docs/setup.md');

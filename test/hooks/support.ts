@@ -1,10 +1,10 @@
-import { spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, realpathSync, rmSync } from 'node:fs';
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdirSync, mkdtempSync, realpathSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll } from 'vitest';
 import { bundleHook } from '../../scripts/bundle-hook.js';
-import { stopDaemons } from '../../src/hooks/daemon-client.js';
+import { daemonSocketPath, stopDaemons } from '../../src/hooks/daemon-client.js';
 
 /** The hook bundled as it ships, built once per test file. */
 export async function buildHook(): Promise<{ readonly path: string; readonly remove: () => void }> {
@@ -36,6 +36,62 @@ export function hookFiles(): { readonly hookPath: () => string; readonly project
       const created = tempProject();
       projects.push(created.remove);
       return created.dir;
+    },
+  };
+}
+
+/** A project of `helperProjects`: its folder, its state directory and the bundled hook's helper socket. */
+export interface HelperProject {
+  readonly dir: string;
+  readonly stateDir: string;
+  readonly socket: string;
+}
+
+/**
+ * For a file of tests of the hook helper: the hook bundled once before its tests, projects made on
+ * demand, and helpers started as this test's children so that a test can signal them; after the
+ * tests, helpers still running are killed and the projects removed.
+ */
+export function helperProjects(): {
+  readonly hookPath: () => string;
+  readonly project: () => HelperProject;
+  readonly startHelper: (socket: string, stateDir: string) => ChildProcess;
+} {
+  let built: Awaited<ReturnType<typeof buildHook>> | undefined;
+  const projects: (() => Promise<void>)[] = [];
+  const helpers: ChildProcess[] = [];
+  beforeAll(async () => {
+    built = await buildHook();
+  });
+  afterAll(async () => {
+    for (const helper of helpers)
+      if (helper.exitCode === null && helper.signalCode === null) helper.kill('SIGKILL');
+    await Promise.all(projects.map((remove) => remove()));
+    built?.remove();
+  });
+  const hookPath = () => {
+    if (built === undefined) throw new Error('the hook is bundled before the tests run');
+    return built.path;
+  };
+  return {
+    hookPath,
+    project: () => {
+      const created = tempProject();
+      projects.push(created.remove);
+      const stateDir = join(created.dir, '.narrowing');
+      // The socket the bundled hook asks (its build is the bundle's path and time).
+      const path = hookPath();
+      const socket = daemonSocketPath({ stateDir }, `${path}@${statSync(path).mtimeMs}`);
+      return { dir: created.dir, stateDir, socket };
+    },
+    startHelper: (socket, stateDir) => {
+      const helper = spawn(
+        process.execPath,
+        [hookPath(), 'serve', '--socket', socket, '--state-dir', stateDir, '--idle-ms', '30000'],
+        { stdio: 'ignore' },
+      );
+      helpers.push(helper);
+      return helper;
     },
   };
 }
