@@ -1,16 +1,9 @@
-/**
- * An event the helper has answered is on disk, whatever happens to the helper next. The test holds
- * the state file's lock while the hook waits for its answer, so the helper cannot write: a helper
- * that answers before it writes is caught answering while the lock is held, then killed before it
- * could write. One that writes first answers only once the lock is given back.
- */
-import type { ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { stateLayout } from '../../src/node/state-dir.js';
-import { type HookRun, helperProjects, runHookProcess } from './support.js';
+import { exited, type HookRun, helperProjects, runHookProcess, until } from './support.js';
 
 const { hookPath, project, startHelper } = helperProjects();
 
@@ -37,20 +30,6 @@ async function holdStateLock(stateDir: string): Promise<() => void> {
     rmSync(`${state}.lock.owner`, { force: true });
     rmSync(`${state}.lock`, { recursive: true, force: true });
   };
-}
-
-async function until(test: () => boolean, timeoutMs = 15_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!test()) {
-    if (Date.now() > deadline) throw new Error('timed out');
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-}
-
-function exited(child: ChildProcess): Promise<void> {
-  return child.exitCode !== null || child.signalCode !== null
-    ? Promise.resolve()
-    : new Promise((resolve) => child.once('exit', () => resolve()));
 }
 
 /** Claude Code reading a file that is not there: the call, and its failure. */

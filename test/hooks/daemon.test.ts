@@ -1,4 +1,3 @@
-import type { ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
@@ -6,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { runForget } from '../../src/cli/commands/forget.js';
 import { sessionStatePath } from '../../src/guard/session-state.js';
 import { stopDaemons } from '../../src/hooks/daemon-client.js';
-import { helperProjects, runHookProcess } from './support.js';
+import { exited, helperProjects, runHookProcess, until } from './support.js';
 
 const { hookPath, project, startHelper } = helperProjects();
 
@@ -19,20 +18,6 @@ function holdSessionLock(stateDir: string): () => void {
     rmSync(`${session}.lock`, { recursive: true, force: true });
     rmSync(`${session}.lock.owner`, { force: true });
   };
-}
-
-async function until(test: () => boolean, timeoutMs = 15_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!test()) {
-    if (Date.now() > deadline) throw new Error('timed out');
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-}
-
-function exited(child: ChildProcess): Promise<void> {
-  return child.exitCode !== null || child.signalCode !== null
-    ? Promise.resolve()
-    : new Promise((resolve) => child.once('exit', () => resolve()));
 }
 
 const events = (dir: string) => {

@@ -40,6 +40,22 @@ export function hookFiles(): { readonly hookPath: () => string; readonly project
   };
 }
 
+/** Resolves once `test` holds (checked every 25 ms); throws after `timeoutMs`. */
+export async function until(test: () => boolean, timeoutMs = 15_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!test()) {
+    if (Date.now() > deadline) throw new Error('timed out');
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+}
+
+/** Resolves once the child process has exited. */
+export function exited(child: ChildProcess): Promise<void> {
+  return child.exitCode !== null || child.signalCode !== null
+    ? Promise.resolve()
+    : new Promise((resolve) => child.once('exit', () => resolve()));
+}
+
 /** A project of `helperProjects`: its folder, its state directory and the bundled hook's helper socket. */
 export interface HelperProject {
   readonly dir: string;
