@@ -8,9 +8,9 @@
  *
  * Each GIT_DIR is a git directory (bare, or a checkout's `.git`) of one source; a source is matched
  * to the directory that holds its pinned commit. `--labels FILE` also writes every run's labels to
- * one file (the copy the repository keeps).
+ * one file (the copy the repository keeps), keeping the lines of the sources left out.
  */
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { formatTraceEvent } from '../../src/trace/write.js';
@@ -234,6 +234,37 @@ export function buildCorpus(out: string, gitDirs: readonly string[], progress: (
   return { records, missing };
 }
 
+/**
+ * The labels file's text: the runs just labelled, and, for each source this build left out (its
+ * repository not given), the lines the file held for it, so that rebuilding some sources never drops
+ * the others' labels. Sources in the manifest's order.
+ */
+export function labelsFileText(
+  records: readonly LabelRecord[],
+  missing: readonly ManifestSource[],
+  kept: string,
+): string {
+  const left = new Set(missing.map((source) => source.id));
+  const keptLines = kept.split('\n').filter((line) => line.trim() !== '');
+  const keptOf = (id: string) =>
+    keptLines.filter((line) => (JSON.parse(line) as { source?: unknown }).source === id);
+  const builtOf = (id: string) =>
+    records
+      .filter((record) => record.source === id)
+      .map((record) =>
+        JSON.stringify({
+          ...record,
+          justified: record.justified.map(({ step, rule }) => ({ step, rule })),
+          loops: record.loops.map(({ start, end, wasted }) => ({ start, end, wasted })),
+        }),
+      );
+  const ids = [...new Set([...records.map((record) => record.source), ...left])];
+  const order = readManifest().map((source) => source.id);
+  ids.sort((a, b) => order.indexOf(a) - order.indexOf(b));
+  const lines = ids.flatMap((id) => (left.has(id) ? keptOf(id) : builtOf(id)));
+  return lines.length > 0 ? `${lines.join('\n')}\n` : '';
+}
+
 export function statusMarkdown(records: readonly LabelRecord[], missing: readonly ManifestSource[]): string {
   const lines = [
     '# Corpus of real agent runs',
@@ -309,8 +340,8 @@ async function main(): Promise<number> {
   const { records, missing } = buildCorpus(options.out, options.gitDirs, (line) => process.stderr.write(`${line}\n`));
   writeFileSync(join(options.out, 'STATUS.md'), statusMarkdown(records, missing));
   if (options.labels) {
-    const lines = records.map((record) => JSON.stringify({ ...record, justified: record.justified.map(({ step, rule }) => ({ step, rule })), loops: record.loops.map(({ start, end, wasted }) => ({ start, end, wasted })) }));
-    writeFileSync(options.labels, `${lines.join('\n')}\n`);
+    const kept = existsSync(options.labels) ? readFileSync(options.labels, 'utf8') : '';
+    writeFileSync(options.labels, labelsFileText(records, missing, kept));
   }
   process.stdout.write(statusMarkdown(records, missing));
   return missing.length > 0 ? 1 : 0;
