@@ -48,14 +48,29 @@ export function onlyLooks(facts: CallFacts): boolean {
   return facts.kind === 'read' || facts.kind === 'search' || facts.changesNothing === true;
 }
 
+/** The names a look-up's arguments name: read once per look-up, compared with every failed call. */
+export function namesLookedUp(lookup: string): ReadonlySet<string> {
+  return namesOf(lookup);
+}
+
 /**
  * The subject of a failed call's error that a look-up names and the failed call itself does not, or
  * undefined when there is none.
  */
 export function subjectLookedUp(lookup: string, failed: string, error: string): string | undefined {
+  return subjectNamed(namesOf(lookup), failed, error);
+}
+
+/** `subjectLookedUp` with the look-up's names read already (see `namesLookedUp`). */
+export function subjectNamed(looked: ReadonlySet<string>, failed: string, error: string): string | undefined {
+  if (looked.size === 0) return undefined;
   const subjects = subjectsOf(error);
   if (subjects.size === 0) return undefined;
-  const own = namesOf(failed);
-  for (const name of namesOf(lookup)) if (subjects.has(name) && !own.has(name)) return name;
+  let own: Set<string> | undefined;
+  for (const name of looked) {
+    if (!subjects.has(name)) continue;
+    own ??= namesOf(failed);
+    if (!own.has(name)) return name;
+  }
   return undefined;
 }

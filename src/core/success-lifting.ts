@@ -11,7 +11,7 @@ import { copyOf, invalidateAfter } from './invalidation.js';
 import type { Learner } from './learning.js';
 import type { Policy } from './policy.js';
 import type { RadiusLimit } from './radius.js';
-import { onlyLooks, subjectLookedUp } from './subject-lookup.js';
+import { namesLookedUp, onlyLooks, subjectNamed } from './subject-lookup.js';
 import type { WorkspaceKnowledge } from './types.js';
 import type { Effect, WorldTracker } from './world.js';
 
@@ -122,13 +122,16 @@ export class SuccessLifting {
   private relieveAfterLookingUp(call: Call, lifted: Lifted[]): void {
     const armed = this.index.armedWorkspaceEntries();
     if (armed.length === 0) return;
-    const lookup = Object.values(call.args)
-      .filter((value): value is string => typeof value === 'string')
-      .join(' ')
-      .slice(0, LOOKUP_CHARS);
+    const looked = namesLookedUp(
+      Object.values(call.args)
+        .filter((value): value is string => typeof value === 'string')
+        .join(' ')
+        .slice(0, LOOKUP_CHARS),
+    );
+    if (looked.size === 0) return;
     for (const entry of armed.slice(-LOOKUP_SCAN)) {
       const failed = entry.constraint.target ?? '';
-      const word = subjectLookedUp(lookup, failed, entry.constraint.evidence.lastError);
+      const word = subjectNamed(looked, failed, entry.constraint.evidence.lastError);
       if (word === undefined) continue;
       this.relieve(entry, () => `${call.description} looked up ${word}, which ${failed} failed on`, lifted);
     }
