@@ -1,8 +1,14 @@
+/**
+ * An event the helper has answered is on disk, whatever happens to the helper next. The test holds
+ * the state file's lock while the hook waits for its answer, so the helper cannot write: a helper
+ * that answers before it writes is caught answering while the lock is held, then killed before it
+ * could write. One that writes first answers only once the lock is given back.
+ */
 import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { stateLayout } from '../../src/node/state-dir.js';
+import { claudeMissingRead } from './claude-read.js';
 import { exited, type HookRun, helperProjects, runHookProcess, until } from './support.js';
 
 const { hookPath, project, startHelper } = helperProjects();
@@ -33,23 +39,8 @@ async function holdStateLock(stateDir: string): Promise<() => void> {
 }
 
 /** Claude Code reading a file that is not there: the call, and its failure. */
-function readMissing(dir: string, file: string, id: string) {
-  const call = {
-    session_id: 'cc-acknowledged',
-    cwd: dir,
-    tool_name: 'Read',
-    tool_input: { file_path: join(dir, file) },
-    tool_use_id: id,
-  };
-  return {
-    before: { ...call, hook_event_name: 'PreToolUse' },
-    failed: {
-      ...call,
-      hook_event_name: 'PostToolUseFailure',
-      error: `File does not exist: ${join(dir, file)}`,
-    },
-  };
-}
+const readMissing = (dir: string, file: string, id: string) =>
+  claudeMissingRead('cc-acknowledged', dir, file, id);
 
 /** Resolves to the run, or to undefined when the hook is still waiting after `ms`. */
 function within(run: Promise<HookRun>, ms: number): Promise<HookRun | undefined> {

@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { runForget } from '../../src/cli/commands/forget.js';
 import { sessionStatePath } from '../../src/guard/session-state.js';
 import { stopDaemons } from '../../src/hooks/daemon-client.js';
+import { claudeMissingRead } from './claude-read.js';
 import { exited, helperProjects, runHookProcess, until } from './support.js';
 
 const { hookPath, project, startHelper } = helperProjects();
@@ -20,23 +21,7 @@ function holdSessionLock(stateDir: string): () => void {
   };
 }
 
-const events = (dir: string) => {
-  const call = {
-    session_id: 'cc-helper',
-    cwd: dir,
-    tool_name: 'Read',
-    tool_input: { file_path: join(dir, 'docs/setup.md') },
-    tool_use_id: 'toolu_1',
-  };
-  return {
-    before: { ...call, hook_event_name: 'PreToolUse' },
-    failed: {
-      ...call,
-      hook_event_name: 'PostToolUseFailure',
-      error: `File does not exist: ${call.tool_input.file_path}`,
-    },
-  };
-};
+const events = (dir: string) => claudeMissingRead('cc-helper', dir, 'docs/setup.md', 'toolu_1');
 
 describe('the hook helper', () => {
   it('has written an acknowledged event when it is killed right after answering', async () => {

@@ -6,6 +6,7 @@ import { serveHooks } from '../../src/hooks/daemon.js';
 import { askDaemon, stopDaemons } from '../../src/hooks/daemon-client.js';
 import type { HookVerdict } from '../../src/hooks/event.js';
 import { HOOK_PROTOCOLS } from '../../src/hooks/protocols.js';
+import { claudeMissingRead } from './claude-read.js';
 
 const cleanups: (() => Promise<void>)[] = [];
 afterEach(async () => {
@@ -45,19 +46,10 @@ const base = (dir: string) => ({ session_id: 'cc-parallel', cwd: dir });
 
 /** Claude Code's events for one `Read` of a file, with the call's own tool_use_id. */
 function read(dir: string, file: string, id: string) {
-  const call = {
-    ...base(dir),
-    tool_name: 'Read',
-    tool_input: { file_path: join(dir, file) },
-    tool_use_id: id,
-  };
+  const missing = claudeMissingRead('cc-parallel', dir, file, id);
+  const { call } = missing;
   return {
-    before: { ...call, hook_event_name: 'PreToolUse' },
-    failed: {
-      ...call,
-      hook_event_name: 'PostToolUseFailure',
-      error: `File does not exist: ${call.tool_input.file_path}`,
-    },
+    ...missing,
     read: {
       ...call,
       hook_event_name: 'PostToolUse',
