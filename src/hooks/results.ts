@@ -93,10 +93,10 @@ export function partsText(value: unknown): string {
 
 /** The value of a text that is JSON (an object or a list), else undefined. */
 export function jsonText(text: string): unknown {
-  const trimmed = text.trimStart();
-  if (!(trimmed.startsWith('{') || trimmed.startsWith('[')) || text.length > MAX_PAYLOAD_BYTES) {
-    return undefined;
-  }
+  if (text.length > MAX_PAYLOAD_BYTES) return undefined;
+  // Every string a tool returns comes here: look at its first visible character without copying it.
+  const first = text[text.search(/\S/)];
+  if (first !== '{' && first !== '[') return undefined;
   try {
     return JSON.parse(text) as unknown;
   } catch {
