@@ -5,6 +5,7 @@
  */
 
 import { BanCheck } from './ban-check.js';
+import { isBlank } from './blank.js';
 import { Budget } from './budget.js';
 import { CallContexts } from './call-contexts.js';
 import { ConstraintIndex, type Entry, isActive } from './constraints.js';
@@ -280,7 +281,7 @@ export class NarrowingEngine {
 
     if (!duplicateInStep && !call.toolPolicy.exempt) {
       if (!facts) {
-        effect = this.successes.learn(call, resultDigest, lifted);
+        effect = this.successes.learn(call, resultDigest, lifted, isBlank(text));
       } else if (facts.blame === 'agent_failure' && this.policy.learning.enabled) {
         const learned = this.learner.learn(call, facts, kept);
         added.push(...learned.enforced);

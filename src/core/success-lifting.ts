@@ -61,7 +61,7 @@ export class SuccessLifting {
    * A success lifts the bans it proves wrong, and relieves the ones that depended on what it
    * changed: those go on probation (one retry), since a change may or may not have cured them.
    */
-  learn(call: Call, resultDigest: string, lifted: Lifted[]): Effect {
+  learn(call: Call, resultDigest: string, lifted: Lifted[], silent = false): Effect {
     if (this.hiddenStateBans.length > 0) this.forgetHiddenStateBans(call, lifted);
     const { own, targets: onTargets } = this.bans.constraintsOn(call);
     if (own) this.lift(own, `${call.description} succeeded`, call.now, lifted);
@@ -82,7 +82,7 @@ export class SuccessLifting {
     this.radius.recordSuccess();
     if (call.facts.readsWholeTarget) this.relieveAfterReading(call, lifted);
     if (onlyLooks(call.facts)) this.relieveAfterLookingUp(call, lifted);
-    const effect = this.world.effectOf(call.facts, call.identity.callKey, resultDigest);
+    const effect = this.world.effectOf(call.facts, call.identity.callKey, resultDigest, silent);
     if (effect.kind === 'none') return effect;
     this.learner.forgetRecentFailures();
     this.invalidate(effect, call, lifted);

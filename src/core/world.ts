@@ -51,7 +51,11 @@ export class WorldTracker {
    */
   private openFile: string | undefined;
 
-  effectOf(facts: CallFacts, callKey: string, resultDigest: string): Effect {
+  /**
+   * `silent`: the call answered nothing. A change that answers nothing shows nothing of what it did
+   * (an append, a copy, a redirection), so its repeat is never taken for one that changed nothing.
+   */
+  effectOf(facts: CallFacts, callKey: string, resultDigest: string, silent = false): Effect {
     // Another file opened, another line or directory: what later calls see has changed, no file has.
     if (facts.navigates) {
       this.generation++;
@@ -69,11 +73,12 @@ export class WorldTracker {
         // is. Either way, only the same edit again, with nothing else changed since, changes nothing.
         const targets =
           facts.targets.length > 0 || this.openFile === undefined ? facts.targets : [this.openFile];
-        if (targets.length === 0) return this.unknownChange(callKey, resultDigest, '');
+        if (targets.length === 0) return this.unknownChange(callKey, resultDigest, silent, '');
         // Usually every target changed: the list is then the call's own, not a copy.
-        const changed = targets.some((target) => this.lastChange.holds(target, callKey))
-          ? targets.filter((target) => !this.lastChange.holds(target, callKey))
-          : targets;
+        const changed =
+          !silent && targets.some((target) => this.lastChange.holds(target, callKey))
+            ? targets.filter((target) => !this.lastChange.holds(target, callKey))
+            : targets;
         if (changed.length === 0) return NO_EFFECT;
         for (const target of changed) this.lastChange.set(target, callKey);
         this.generation++;
@@ -85,7 +90,14 @@ export class WorldTracker {
         const command = facts.targets[0] ?? '';
         if (facts.changesNothing) return NO_EFFECT;
         // The same command, with the same output, and nothing else changed since: it changed nothing.
-        return this.unknownChange(callKey, resultDigest, command, facts.touches ?? [], facts.changesTree);
+        return this.unknownChange(
+          callKey,
+          resultDigest,
+          silent,
+          command,
+          facts.touches ?? [],
+          facts.changesTree,
+        );
       }
       default:
         // A booking, a cancellation, a payment, a message: the service's state changed, no file did.
@@ -96,15 +108,20 @@ export class WorldTracker {
     }
   }
 
-  /** A change of what is unknown: none when the same call left the same output and nothing changed since. */
+  /**
+   * A change of what is unknown: none when the same call left the same output and nothing changed
+   * since, unless that output was nothing, which says nothing about what the call did.
+   */
   private unknownChange(
     callKey: string,
     resultDigest: string,
+    silent: boolean,
     command: string,
     touches: readonly string[] = [],
     changesTree = false,
   ): Effect {
-    if (this.lastCommand.holds(callKey, commandRun(resultDigest, this.generation))) return NO_EFFECT;
+    if (!silent && this.lastCommand.holds(callKey, commandRun(resultDigest, this.generation)))
+      return NO_EFFECT;
     this.generation++;
     this.lastCommand.set(callKey, commandRun(resultDigest, this.generation));
     const effect: Effect = { changedTargets: touches, kind: 'unknown', command };

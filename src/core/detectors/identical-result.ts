@@ -6,6 +6,7 @@
  * came back as before (a sweep over what it already knows). Polls are left to the poll detector, and
  * failures to the identical-failure rule, which knows about blame.
  */
+import { isBlank } from '../blank.js';
 import type { ActionKind, Violation } from '../types.js';
 import { isHarnessFault, isWatched, kindOf } from './applicability.js';
 import { LruMap } from './bounded.js';
@@ -182,9 +183,10 @@ export function createIdenticalResultDetector(): Detector {
         reruns = 0;
       }
       if (outcome.changedWorld || outcome.changedService) {
-        // A call's own effect does not make its next identical run a new question.
+        // A call's own effect does not make its next identical run a new question, unless the call
+        // answered nothing: a silent change (an append, a redirection) shows nothing of what it did.
         const own = calls.peek(key);
-        const before = own !== undefined && unchanged(own);
+        const before = own !== undefined && unchanged(own) && !isBlank(outcome.content);
         const { targets } = call.facts;
         const service = outcome.changedWorld ? undefined : call.facts.service;
         if (service !== undefined && targets.length === 0) {

@@ -1,0 +1,45 @@
+import { describe, expect, it } from 'vitest';
+import { Agent } from './support.js';
+
+const SYNTAX_ERROR = {
+  text: [
+    '  File "/ctf/34/find_password.py", line 1',
+    '    import hashlib  def hash_pw(pw_str):     m = hashlib.md5()     return m.digest()',
+    '                    ^^^',
+    'SyntaxError: invalid syntax',
+  ].join('\n'),
+  isError: true,
+};
+const WRITE_SCRIPT = {
+  command: `echo "import hashlib  def hash_pw(pw_str):     m = hashlib.md5()     return m.digest()" > find_password.py`,
+};
+
+describe('a change that answers nothing', () => {
+  it('lets a failing script run again after the command that writes it runs again, silently', () => {
+    const agent = new Agent();
+    agent.call('bash', WRITE_SCRIPT, '');
+    agent.call('bash', { command: 'python3 find_password.py' }, SYNTAX_ERROR);
+    expect(agent.call('bash', WRITE_SCRIPT, '').check.verdict).toBe('allow');
+    expect(agent.check('bash', { command: 'python3 find_password.py' }).verdict).toBe('allow');
+  });
+
+  it('still blocks the failing script when the command that writes it answered as it did before', () => {
+    const agent = new Agent();
+    const shown = 'wrote find_password.py (92 bytes)';
+    agent.call('bash', WRITE_SCRIPT, shown);
+    agent.call('bash', { command: 'python3 find_password.py' }, SYNTAX_ERROR);
+    agent.call('bash', WRITE_SCRIPT, shown);
+    expect(agent.check('bash', { command: 'python3 find_password.py' }).verdict).toBe('block');
+  });
+
+  it('never counts a silent write repeated back to back as a call returning the same result', () => {
+    const agent = new Agent();
+    const writeAndRun = { command: `${WRITE_SCRIPT.command}  python3 decrypt.py` };
+    expect(agent.repeat(7, 'bash', writeAndRun, '')).toEqual(Array(7).fill('allow'));
+  });
+
+  it('still blocks a command that only looks, repeated back to back with no answer', () => {
+    const agent = new Agent();
+    expect(agent.repeat(6, 'bash', { command: 'grep -rl TODO src' }, '')).toContain('block');
+  });
+});
