@@ -117,6 +117,11 @@ export interface CallFacts {
   /** A command that only looks (`ls`, `git status`, a test run): running it changes nothing. */
   readonly changesNothing?: boolean;
   /**
+   * A command whose answer is what the workspace's files hold (`ls`, `cat a.py`, `git diff`), not
+   * what processes, services or the clock say: asked again with nothing changed, it answers as before.
+   */
+  readonly readsFilesOnly?: boolean;
+  /**
    * The part of the call that decides whether it fails, when that is less than all its arguments:
    * an edit fails or not by the text it searches for, whatever it would put in its place. Calls
    * with the same `failureKey` share a learned ban on the call.

@@ -17,6 +17,7 @@ export function uniformFacts(facts: CallFacts, kind: ActionKind | undefined): Ca
     readsWholeTarget: facts.readsWholeTarget,
     searchTexts: facts.searchTexts,
     changesNothing: facts.changesNothing,
+    readsFilesOnly: facts.readsFilesOnly,
     failureKey: facts.failureKey,
     actsOnHiddenState: facts.actsOnHiddenState,
     leavesSourcesAlone: facts.leavesSourcesAlone,

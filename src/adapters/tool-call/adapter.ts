@@ -146,6 +146,7 @@ export function createToolCallAdapter(options: ToolCallAdapterOptions = {}): Too
       const effects = command === undefined ? undefined : shellEffectsOf(command);
       if (command !== undefined && (isReadOnlyCommand(command) || effects?.onlyLooks))
         facts.changesNothing = true;
+      if (effects?.readsFilesOnly) facts.readsFilesOnly = true;
       if (effects?.changesTree) facts.changesTree = true;
       else if (effects?.touchesOnly && effects.touches.length > 0) facts.touches = effects.touches;
       if (command !== undefined && leavesSourcesAlone(command)) facts.leavesSourcesAlone = true;

@@ -20,6 +20,11 @@ export interface ShellEffects {
   readonly touchesOnly: boolean;
   /** The working tree may have changed anywhere (a branch switch, a reset, a stash, an applied patch). */
   readonly changesTree: boolean;
+  /**
+   * Every command of the line only reads the workspace's files (`ls`, `cat a.py`, `git diff`): its
+   * answer depends on them alone, not on processes, services or the clock, which change by themselves.
+   */
+  readonly readsFilesOnly: boolean;
 }
 
 /** Longer command lines are not read: their effects stay unknown. */
@@ -27,7 +32,68 @@ const MAX_COMMAND_CHARS = 16_384;
 /** Syntax nodes visited at most, so a hostile line costs bounded time however it nests. */
 const MAX_NODES = 4_096;
 
-const UNKNOWN: ShellEffects = { onlyLooks: false, touches: [], touchesOnly: false, changesTree: false };
+const UNKNOWN: ShellEffects = {
+  onlyLooks: false,
+  touches: [],
+  touchesOnly: false,
+  changesTree: false,
+  readsFilesOnly: false,
+};
+
+/**
+ * Programs whose answer is what the files hold: listing, printing, searching, comparing, counting,
+ * encoding. Commands that watch processes, services, the network or the clock (`ps`, `docker ps`,
+ * `date`) are not among them: asked again, they may answer otherwise with nothing changed here.
+ */
+const FILE_READERS = new Set([
+  'ls',
+  'll',
+  'cat',
+  'bat',
+  'head',
+  'tail',
+  'less',
+  'more',
+  'grep',
+  'egrep',
+  'fgrep',
+  'rg',
+  'ag',
+  'ack',
+  'find',
+  'fd',
+  'tree',
+  'wc',
+  'stat',
+  'file',
+  'strings',
+  'diff',
+  'cmp',
+  'jq',
+  'yq',
+  'nl',
+  'od',
+  'xxd',
+  'hexdump',
+  'md5sum',
+  'sha256sum',
+  'sha1sum',
+  'base64',
+  'sort',
+  'uniq',
+  'cut',
+  'tr',
+  'sed',
+  'awk',
+  'realpath',
+  'dirname',
+  'basename',
+  'pwd',
+  'echo',
+  'printf',
+]);
+/** `git` subcommands that read the repository only. */
+const REPOSITORY_READERS = new Set(['status', 'log', 'diff', 'show', 'ls-files', 'blame', 'grep']);
 
 /** Words before a program that say how it runs, not what it is (`timeout` takes a duration too). */
 const WRAPPERS = new Set(['sudo', 'env', 'time', 'nice', 'nohup', 'exec', 'command', 'builtin', 'stdbuf']);
@@ -110,6 +176,7 @@ interface Reading {
   onlyLooks: boolean;
   touchesOnly: boolean;
   changesTree: boolean;
+  readsFilesOnly: boolean;
   readonly touches: string[];
 }
 
@@ -122,7 +189,13 @@ export function shellEffectsOf(command: string): ShellEffects {
   } catch {
     return UNKNOWN;
   }
-  const reading: Reading = { onlyLooks: true, touchesOnly: true, changesTree: false, touches: [] };
+  const reading: Reading = {
+    onlyLooks: true,
+    touchesOnly: true,
+    changesTree: false,
+    readsFilesOnly: true,
+    touches: [],
+  };
   if ((script as { errors?: readonly unknown[] }).errors?.length) return UNKNOWN;
   const pending: SyntaxNode[] = [script];
   let visited = 0;
@@ -147,6 +220,8 @@ export function shellEffectsOf(command: string): ShellEffects {
     touches,
     touchesOnly: reading.touchesOnly && !reading.changesTree,
     changesTree: reading.changesTree,
+    readsFilesOnly:
+      reading.readsFilesOnly && reading.onlyLooks && touches.length === 0 && !reading.changesTree,
   };
 }
 
@@ -168,6 +243,7 @@ function readCommand(node: CommandNode, reading: Reading): void {
   if (name === undefined) return;
   const program = name.slice(name.lastIndexOf('/') + 1);
   const args = words.slice(at + 1);
+  if (!readsFiles(program, args)) reading.readsFilesOnly = false;
   if (NEUTRAL.has(program)) return;
   const subcommand = subcommandOf(args);
   if (subcommand !== undefined && TREE_CHANGING.get(program)?.has(subcommand)) {
@@ -198,6 +274,15 @@ function readCommand(node: CommandNode, reading: Reading): void {
   }
   const looks = program === 'sed' || programOnlyLooks(program, args[0], args[1]);
   if (!looks) reading.onlyLooks = reading.touchesOnly = false;
+}
+
+/** Whether one command's answer is what files hold; `tail -f` waits for what is written next. */
+function readsFiles(program: string, args: readonly string[]): boolean {
+  if (program === 'git') return REPOSITORY_READERS.has(subcommandOf(args) ?? '');
+  if (!FILE_READERS.has(program)) return false;
+  return !(
+    program === 'tail' && args.some((arg) => /^-[a-zA-Z]*[fF]/.test(arg) || arg.startsWith('--follow'))
+  );
 }
 
 /** Options before a subcommand that take the next word as their value (`git -C repo`, `hg -R repo`). */

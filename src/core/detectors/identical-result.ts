@@ -54,6 +54,15 @@ interface Repeats {
   seen: number;
 }
 
+/**
+ * A question whose answer only a change can alter: a read or a search, or a command that only reads
+ * the workspace's files (`ls`, `cat a.py`), whatever tool runs it.
+ */
+function isQuery(call: CallContext): boolean {
+  const kind = kindOf(call);
+  return QUERY_KINDS.has(kind) || (kind === 'exec' && call.facts.readsFilesOnly === true);
+}
+
 export function createIdenticalResultDetector(): Detector {
   const calls = new LruMap<Repeats>(MAX_CALLS);
   /** Changes that may touch anything: commands, and changes that name no target. */
@@ -91,7 +100,7 @@ export function createIdenticalResultDetector(): Detector {
 
   /** A query the agent already has the answer to: it ran earlier and nothing has changed since. */
   function answered(call: CallContext): Repeats | undefined {
-    if (!QUERY_KINDS.has(kindOf(call))) return undefined;
+    if (!isQuery(call)) return undefined;
     const entry = calls.peek(call.identity.callKey);
     return entry && unchanged(entry) ? entry : undefined;
   }
@@ -155,8 +164,9 @@ export function createIdenticalResultDetector(): Detector {
           entry.at = proposed;
           entry.text = excerpt(outcome.text);
           calls.set(key, entry);
-          const sweep = QUERY_KINDS.has(kindOf(call)) && call.tool === rerunTool && key !== rerunKey;
-          reruns = sweep ? reruns + 1 : QUERY_KINDS.has(kindOf(call)) ? 1 : 0;
+          const query = isQuery(call);
+          const sweep = query && call.tool === rerunTool && key !== rerunKey;
+          reruns = sweep ? reruns + 1 : query ? 1 : 0;
           rerunTool = call.tool;
           rerunKey = key;
         } else {
@@ -166,7 +176,8 @@ export function createIdenticalResultDetector(): Detector {
             seen: 1,
             world,
             since: changes,
-            targets: call.facts.targets,
+            // A command names itself, not what it reads: any change may change its answer.
+            targets: kindOf(call) === 'exec' ? [] : call.facts.targets,
             ...(call.facts.service !== undefined && { service: call.facts.service }),
             serviceAt: call.facts.service === undefined ? 0 : (serviceChanges.get(call.facts.service) ?? 0),
             at: proposed,

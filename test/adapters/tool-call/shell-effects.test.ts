@@ -90,6 +90,7 @@ describe('what a command line writes, read with a shell parser', () => {
       touches: [],
       touchesOnly: false,
       changesTree: false,
+      readsFilesOnly: false,
     });
   });
 });
