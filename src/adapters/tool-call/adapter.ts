@@ -53,6 +53,7 @@ import { isEmptyAnswer } from './empty-result.js';
 import { errorShape } from './error-shape.js';
 import { SignatureMatcher } from './matcher.js';
 import { normalizeArguments } from './normal-form.js';
+import { printsServiceLogs } from './service-logs.js';
 import { shellEffectsOf } from './shell-effects.js';
 import {
   EMPTY,
@@ -215,6 +216,7 @@ export function createToolCallAdapter(options: ToolCallAdapterOptions = {}): Too
 
   function describeFailure(outcome: Outcome, call: CallFacts): FailureFacts | undefined {
     if (outcome.success) return emptyResult(outcome, call);
+    if (onlyItsTextFailed(outcome, call)) return LOGGED_BY_A_SERVICE;
     const text = failureText(outcome);
     const args = isRecord(outcome.proposal?.args) ? outcome.proposal.args : {};
     const verdict = withoutEchoes(text, args);
@@ -356,6 +358,24 @@ function emptyResult(outcome: Outcome, call: CallFacts): FailureFacts | undefine
     deterministic: EMPTY.deterministic,
     meaning: 'call',
   };
+}
+
+/** What a service logged, printed by a command that worked: nobody's failure, learned from nothing. */
+const LOGGED_BY_A_SERVICE: FailureFacts = {
+  signature: 'unknown_error',
+  blame: 'unknown',
+  deterministic: false,
+  meaning: 'call',
+};
+
+/**
+ * A command that prints a service's logs, marked failed with no exit status or error of its own
+ * saying so: the errors are in what it printed, and they are the service's.
+ */
+function onlyItsTextFailed(outcome: Outcome, call: CallFacts): boolean {
+  if (call.kind !== 'exec' || outcome.error !== undefined) return false;
+  if (typeof outcome.exitCode === 'number' && outcome.exitCode !== 0) return false;
+  return printsServiceLogs(call.targets[0]);
 }
 
 /**
