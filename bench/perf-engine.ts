@@ -1,4 +1,8 @@
 /** The parts of the engine the performance benchmark times, from the build or from the sources. */
+
+import { existsSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import type {
   createToolCallAdapter,
   toolCallToOutcome,
@@ -26,7 +30,30 @@ export interface PerfEngine {
 
 export async function loadPerfEngine(requested: EngineKind): Promise<PerfEngine> {
   const { kind, note } = chooseEngine(requested);
-  const load = (path: string) => import(engineModuleUrl(kind, path));
+  return loadEngineModules(kind, note, (path) => engineModuleUrl(kind, path));
+}
+
+/**
+ * The engine built into another folder (the `dist/` of another checkout, or a copy of this one's
+ * kept from before a change), for timing two builds against each other in one process. A folder of
+ * TypeScript sources (`src/`) is loaded as the sources.
+ */
+export async function loadPerfEngineFrom(directory: string): Promise<PerfEngine> {
+  const root = resolve(directory);
+  const extension = existsSync(join(root, 'core', 'loop.js')) ? 'js' : 'ts';
+  if (!existsSync(join(root, 'core', `loop.${extension}`))) {
+    throw new Error(`${root} holds no build of the engine (no core/loop.js): run \`npm run build\` there`);
+  }
+  const kind: EngineKind = extension === 'js' ? 'dist' : 'source';
+  return loadEngineModules(kind, undefined, (path) => pathToFileURL(join(root, `${path}.${extension}`)).href);
+}
+
+async function loadEngineModules(
+  kind: EngineKind,
+  note: string | undefined,
+  url: (path: string) => string,
+): Promise<PerfEngine> {
+  const load = (path: string) => import(url(path));
   const [nativeHash, loop, adapter, audit, replay, replayCommand] = await Promise.all([
     load('node/native-hash'),
     load('core/loop'),

@@ -127,7 +127,7 @@ export interface PerfReport {
   readonly targets: readonly TargetResult[];
 }
 
-class SteppingClock {
+export class SteppingClock {
   private at = Date.UTC(2026, 0, 5, 9);
   now(): number {
     return this.at;
@@ -140,7 +140,7 @@ class SteppingClock {
 /** Room for the largest constraint count measured: the default capacity is smaller. */
 const CAPACITY = 250_000;
 
-function newLoop(engine: PerfEngine, clock: SteppingClock): NarrowingEngine {
+export function newLoop(engine: PerfEngine, clock: SteppingClock): NarrowingEngine {
   return new engine.NarrowingEngine({
     adapter: engine.createToolCallAdapter(),
     clock,
@@ -164,7 +164,7 @@ export function seededState(engine: PerfEngine, count: number): EngineSnapshot {
 }
 
 /** The guard as the README's loop calls it: conversion included, a fresh outcome for every call. */
-function narrowingContender(engine: PerfEngine, state: EngineSnapshot): Contender {
+export function narrowingContender(engine: PerfEngine, state: EngineSnapshot): Contender {
   const clock = new SteppingClock();
   const loop = newLoop(engine, clock);
   loop.restore(state);
@@ -181,14 +181,14 @@ function narrowingContender(engine: PerfEngine, state: EngineSnapshot): Contende
 }
 
 /** A failure printing this much or more is timed with the long ones (the 20 KB test runs). */
-const LONG_OUTPUT = 10_000;
+export const LONG_OUTPUT = 10_000;
 const SUCCEEDING: CallClass = { name: 'succeeding', includes: (call) => !call.failing };
-const TYPICAL_CLASSES: readonly CallClass[] = [
+export const TYPICAL_CLASSES: readonly CallClass[] = [
   SUCCEEDING,
   { name: 'failingShort', includes: (call) => call.failing && outputChars(call) < LONG_OUTPUT },
   { name: 'failingLong', includes: (call) => call.failing && outputChars(call) >= LONG_OUTPUT },
 ];
-const EDIT_CLASSES: readonly CallClass[] = [
+export const EDIT_CLASSES: readonly CallClass[] = [
   SUCCEEDING,
   {
     name: 'failing4kb',
@@ -198,7 +198,7 @@ const EDIT_CLASSES: readonly CallClass[] = [
 ];
 
 /** Calls of every row start far from those the constraints were learned from. */
-const ROW_BASE = 50_000_000;
+export const ROW_BASE = 50_000_000;
 
 function compare(
   engine: PerfEngine,

@@ -1,4 +1,9 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { formatAb, runAb } from '../../bench/perf-ab.js';
 import { paperGuard, recursionSentinel } from '../../bench/perf-baselines.js';
 import { perfCommand } from '../../bench/perf-command.js';
 import { largeEditCall, realisticFailure, typicalCall, workloadRawCall } from '../../bench/perf-workload.js';
@@ -97,4 +102,35 @@ describe('narrowing bench perf', () => {
     ]);
     expect(stderr()).toContain('memory run');
   }, 120_000);
+});
+
+describe('bench/perf-ab.ts', () => {
+  it('times two builds on the same calls, taking turns, and reports each class asked for', async () => {
+    const sources = fileURLToPath(new URL('../../src', import.meta.url));
+    const report = await runAb({
+      base: sources,
+      next: sources,
+      blocks: 2,
+      block: 8,
+      constraints: 10,
+      only: ['failingShort', 'failing4kb'],
+    });
+    expect(report.figures.map((figure) => figure.name)).toEqual(['failingShort', 'failing4kb']);
+    for (const figure of report.figures) {
+      expect(figure.calls).toBe(16);
+      expect(figure.baseNs).toBeGreaterThan(0);
+      expect(figure.nextNs).toBeGreaterThan(0);
+      expect(figure.medianRatio).toBeGreaterThan(0);
+    }
+    expect(formatAb(report)).toContain('failing4kb');
+  }, 60_000);
+
+  it('says which folder holds no build', async () => {
+    const empty = mkdtempSync(join(tmpdir(), 'narrowing-perf-ab-'));
+    try {
+      await expect(runAb({ base: empty, next: empty })).rejects.toThrow(/no build of the engine/);
+    } finally {
+      rmSync(empty, { recursive: true, force: true });
+    }
+  });
 });

@@ -120,6 +120,8 @@ const HEX_RUN = 16;
 const UUID_START = 32;
 /** `[`, or digits and dots holding three dots, as every address does. */
 const ADDRESS_MARK = 64;
+/** Three digits in a row, as every status code, JSON-RPC error code and long integer holds. */
+const DIGIT_RUN = 128;
 
 /**
  * The marks `text` holds, in one pass. A placeholder (`<id>`, `<path>`…) holds no digit, dash, dot,
@@ -129,6 +131,7 @@ const ADDRESS_MARK = 64;
 function marksOf(text: string): number {
   let marks = 0;
   let hexRun = 0;
+  let digitRun = 0;
   let dots = 0;
   let lowerBefore = false;
   for (let index = 0; index < text.length; index++) {
@@ -137,7 +140,9 @@ function marksOf(text: string): number {
     if (code >= 48 && code <= 57) {
       marks |= DIGIT;
       if (++hexRun >= 7) marks |= HEX_RUN;
+      if (++digitRun >= 3) marks |= DIGIT_RUN;
     } else {
+      digitRun = 0;
       if ((code >= 97 && code <= 102) || (code >= 65 && code <= 70)) {
         if (++hexRun >= 7) marks |= HEX_RUN;
       } else if (code === 45) {
@@ -181,22 +186,28 @@ export function errorShape(text: string): string {
   if ((marks & PATH_MARK) !== 0) shape = shape.replace(PATH, P.path);
   if ((marks & DASH) !== 0) shape = shape.replace(FLAG, P.flag);
   if ((marks & HEX_RUN) !== 0) shape = shape.replace(HEX, P.id);
-  if ((marks & DIGIT) !== 0) shape = maskNumbersAndIds(shape);
+  if ((marks & DIGIT) !== 0) shape = maskNumbersAndIds(shape, (marks & DIGIT_RUN) !== 0);
   if (shape.includes('_')) shape = shape.replace(SNAKE_NAME, P.id);
   if ((marks & CAMEL_MARK) !== 0) shape = shape.replace(CAMEL_NAME, P.id);
   return collapsed(shape);
 }
 
-/** Numbers, then words mixing letters and digits. */
-function maskNumbersAndIds(text: string): string {
+/**
+ * Numbers, then words mixing letters and digits. A text without three digits in a row (`mayHoldCodes`
+ * false) holds no status code, no JSON-RPC code and no long integer: every number in it is `<n>`,
+ * and the replacement is made without asking a function about each one.
+ */
+function maskNumbersAndIds(text: string, mayHoldCodes = true): string {
   const P = ERROR_SHAPE_PLACEHOLDERS;
-  const shape = text.replace(NUMBER, (number, at: number, whole: string) =>
-    isErrorCode(number, whole.slice(Math.max(0, at - 12), at))
-      ? number
-      : LONG_INTEGER.test(number)
-        ? P.id
-        : P.number,
-  );
+  const shape = mayHoldCodes
+    ? text.replace(NUMBER, (number, at: number, whole: string) =>
+        isErrorCode(number, whole.slice(Math.max(0, at - 12), at))
+          ? number
+          : LONG_INTEGER.test(number)
+            ? P.id
+            : P.number,
+      )
+    : text.replace(NUMBER, P.number);
   return shape.replace(MIXED_ID, (word) => (CODE_WORD.test(word) ? word : P.id));
 }
 

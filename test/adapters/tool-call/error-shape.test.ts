@@ -86,6 +86,9 @@ describe('errorShape', () => {
       'notes.md',
       'https://x.io/a',
       'HTTP 404',
+      'code -32602',
+      'status 503',
+      'id 2378156',
       '\u001b[31m',
       '  ',
     );

@@ -1,0 +1,240 @@
+/**
+ * Two builds of the engine timed against each other in one process, class of call by class of call:
+ * the calls of `bench perf`'s rows (typical calls, 1–4 KB edits, failing calls with short and with
+ * 20 KB outputs, failing 4 KB edits). Both builds get the same calls, block by block, taking turns in
+ * an order that alternates, so that whatever else the machine does lands on both alike: on a busy
+ * machine two separate runs differ by more than most changes gain. Figures are CPU time per call
+ * (check and record, conversion included) and the median of the blocks' ratios.
+ *
+ *     npx tsx bench/perf-ab.ts --base ../before/dist [--new dist] [--blocks 20] [--block 100]
+ *                              [--constraints 1000] [--only failingLong,failing4kb] [--json]
+ *
+ * `--base` is any folder holding a build of the engine (the `dist/` of another checkout, or a copy of
+ * this one's kept from before a change); `--new` defaults to this checkout's `dist/`.
+ */
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { EDIT_CLASSES, narrowingContender, ROW_BASE, seededState, TYPICAL_CLASSES } from './perf.js';
+import type { Contender } from './perf-baselines.js';
+import { loadPerfEngineFrom } from './perf-engine.js';
+import type { CallClass } from './perf-timing.js';
+import { type RawCall, type Workload, workloadRawCall } from './perf-workload.js';
+
+/** A class of calls of one workload, timed apart. */
+export interface AbClass extends CallClass {
+  readonly workload: Workload;
+}
+
+const EVERY_CALL = () => true;
+
+/** The rows' calls: each workload whole, then its failing calls by kind. */
+export const AB_CLASSES: readonly AbClass[] = [
+  { name: 'typical', workload: 'typical', includes: EVERY_CALL },
+  { name: 'edits', workload: 'edit-4kb', includes: EVERY_CALL },
+  ...TYPICAL_CLASSES.filter((entry) => entry.name !== 'succeeding').map(
+    (entry): AbClass => ({ ...entry, workload: 'typical' }),
+  ),
+  ...EDIT_CLASSES.filter((entry) => entry.name !== 'succeeding').map(
+    (entry): AbClass => ({ ...entry, workload: 'edit-4kb' }),
+  ),
+];
+
+export interface AbOptions {
+  /** Folder of the build to compare against (the "before"). */
+  readonly base: string;
+  /** Folder of the build compared (the "after"). */
+  readonly next: string;
+  /** Blocks timed per build and class. */
+  readonly blocks?: number;
+  /** Calls in a block. */
+  readonly block?: number;
+  /** Constraints both guards have learned before they are timed. */
+  readonly constraints?: number;
+  /** Names of the classes to time (all when absent). */
+  readonly only?: readonly string[];
+  readonly onProgress?: (message: string) => void;
+}
+
+export interface AbFigure {
+  readonly name: string;
+  /** Calls each build made in timed blocks. */
+  readonly calls: number;
+  /** CPU nanoseconds per call. */
+  readonly baseNs: number;
+  readonly nextNs: number;
+  /** `nextNs / baseNs` over all blocks. */
+  readonly ratio: number;
+  /** The median of the blocks' own ratios, which a core taken away mid-block moves less. */
+  readonly medianRatio: number;
+}
+
+export interface AbReport {
+  readonly base: string;
+  readonly next: string;
+  readonly constraints: number;
+  readonly blocks: number;
+  readonly block: number;
+  readonly figures: readonly AbFigure[];
+}
+
+export const DEFAULT_AB = { blocks: 20, block: 100, constraints: 1_000 } as const;
+
+function cpuNs(since: NodeJS.CpuUsage): number {
+  const used = process.cpuUsage(since);
+  return (used.user + used.system) * 1000;
+}
+
+function runBlock(contender: Contender, calls: readonly RawCall[]): number {
+  const started = process.cpuUsage();
+  for (const call of calls) {
+    contender.check(call);
+    contender.record(call);
+  }
+  return cpuNs(started);
+}
+
+function median(values: readonly number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1
+    ? (sorted[middle] as number)
+    : ((sorted[middle - 1] as number) + (sorted[middle] as number)) / 2;
+}
+
+/** The next `count` calls of a class, from `cursor.at` on in the workload's sequence. */
+function drawCalls(entry: AbClass, cursor: { at: number }, count: number): RawCall[] {
+  const calls: RawCall[] = [];
+  for (let tries = 0; calls.length < count && tries < count * 100; tries++) {
+    const call = workloadRawCall(entry.workload, ROW_BASE + cursor.at);
+    cursor.at++;
+    if (entry.includes(call)) calls.push(call);
+  }
+  return calls;
+}
+
+/** Times `base` and `next` on one class's calls, taking turns block by block. */
+export function timeAgainst(
+  base: Contender,
+  next: Contender,
+  entry: AbClass,
+  options: { blocks: number; block: number },
+): AbFigure {
+  const cursor = { at: 0 };
+  // Both compile and warm their caches on calls that are not timed.
+  for (const call of drawCalls(entry, cursor, options.block * 2)) {
+    for (const contender of [base, next]) {
+      contender.check(call);
+      contender.record(call);
+    }
+  }
+  let baseNs = 0;
+  let nextNs = 0;
+  let calls = 0;
+  const ratios: number[] = [];
+  for (let block = 0; block < options.blocks; block++) {
+    const drawn = drawCalls(entry, cursor, options.block);
+    if (drawn.length === 0) break;
+    let baseBlock: number;
+    let nextBlock: number;
+    if (block % 2 === 0) {
+      baseBlock = runBlock(base, drawn);
+      nextBlock = runBlock(next, drawn);
+    } else {
+      nextBlock = runBlock(next, drawn);
+      baseBlock = runBlock(base, drawn);
+    }
+    baseNs += baseBlock;
+    nextNs += nextBlock;
+    calls += drawn.length;
+    if (baseBlock > 0) ratios.push(nextBlock / baseBlock);
+  }
+  return {
+    name: entry.name,
+    calls,
+    baseNs: calls === 0 ? 0 : baseNs / calls,
+    nextNs: calls === 0 ? 0 : nextNs / calls,
+    ratio: baseNs === 0 ? 1 : nextNs / baseNs,
+    medianRatio: ratios.length === 0 ? 1 : median(ratios),
+  };
+}
+
+export async function runAb(options: AbOptions): Promise<AbReport> {
+  const blocks = options.blocks ?? DEFAULT_AB.blocks;
+  const block = options.block ?? DEFAULT_AB.block;
+  const constraints = options.constraints ?? DEFAULT_AB.constraints;
+  const progress = options.onProgress ?? (() => undefined);
+  const [baseEngine, nextEngine] = await Promise.all([
+    loadPerfEngineFrom(options.base),
+    loadPerfEngineFrom(options.next),
+  ]);
+  progress(`learning ${constraints.toLocaleString('en-US')} constraints in each build`);
+  const baseState = seededState(baseEngine, constraints);
+  const nextState = seededState(nextEngine, constraints);
+  const figures: AbFigure[] = [];
+  for (const entry of AB_CLASSES) {
+    if (options.only !== undefined && !options.only.includes(entry.name)) continue;
+    progress(`timing ${entry.name}`);
+    figures.push(
+      timeAgainst(
+        narrowingContender(baseEngine, baseState),
+        narrowingContender(nextEngine, nextState),
+        entry,
+        { blocks, block },
+      ),
+    );
+  }
+  return { base: options.base, next: options.next, constraints, blocks, block, figures };
+}
+
+export function formatAb(report: AbReport): string {
+  const micro = (ns: number) => `${(ns / 1000).toFixed(2)} µs`;
+  const lines = [
+    `base ${report.base} vs new ${report.next}: ${report.constraints.toLocaleString('en-US')} constraints, ${report.blocks} blocks of ${report.block} calls each, taking turns`,
+    ['class', 'calls', 'base', 'new', 'new/base', 'median block new/base'].join('\t'),
+  ];
+  for (const figure of report.figures) {
+    lines.push(
+      [
+        figure.name,
+        String(figure.calls),
+        micro(figure.baseNs),
+        micro(figure.nextNs),
+        figure.ratio.toFixed(3),
+        figure.medianRatio.toFixed(3),
+      ].join('\t'),
+    );
+  }
+  return lines.join('\n');
+}
+
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
+  const { values } = parseArgs({
+    options: {
+      base: { type: 'string' },
+      new: { type: 'string', default: fileURLToPath(new URL('../dist', import.meta.url)) },
+      blocks: { type: 'string' },
+      block: { type: 'string' },
+      constraints: { type: 'string' },
+      only: { type: 'string' },
+      json: { type: 'boolean', default: false },
+    },
+  });
+  if (values.base === undefined) {
+    process.stderr.write('usage: npx tsx bench/perf-ab.ts --base DIR [--new DIR] [--blocks N] [--block N]\n');
+    process.exit(2);
+  }
+  const count = (text: string | undefined) => (text === undefined ? undefined : Number(text));
+  const blocks = count(values.blocks);
+  const block = count(values.block);
+  const constraints = count(values.constraints);
+  const report = await runAb({
+    base: values.base,
+    next: values.new,
+    ...(blocks !== undefined && { blocks }),
+    ...(block !== undefined && { block }),
+    ...(constraints !== undefined && { constraints }),
+    ...(values.only !== undefined && { only: values.only.split(',') }),
+    onProgress: (message) => process.stderr.write(`… ${message}\n`),
+  });
+  process.stdout.write(values.json ? `${JSON.stringify(report, null, 2)}\n` : `${formatAb(report)}\n`);
+}
