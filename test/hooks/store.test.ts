@@ -4,7 +4,6 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bundleHook } from '../../scripts/bundle-hook.js';
 import { toolCallToProposal } from '../../src/adapters/tool-call/index.js';
 import { openGuard } from '../../src/guard/open.js';
 import type { GuardSession } from '../../src/guard/session.js';
@@ -13,20 +12,20 @@ import type { HookEvent } from '../../src/hooks/event.js';
 import { applyHookEvent, inSessionTurn } from '../../src/hooks/handle.js';
 import { HOOK_PROTOCOLS } from '../../src/hooks/protocols.js';
 import { freePort, type RedisServer, redisInstalled, startRedis } from '../stores/redis-server.js';
-import { type HookRun, runHookProcess, tempProject } from './support.js';
+import { buildHook, type HookRun, runHookProcess, tempProject } from './support.js';
 
 // Bundled inside the repository, so that the hook finds the optional better-sqlite3 as an install does.
 const root = fileURLToPath(new URL('../..', import.meta.url));
-let bundleDir: string;
+let bundle: Awaited<ReturnType<typeof buildHook>>;
 let hook: string;
 const projects: (() => Promise<void>)[] = [];
 beforeAll(async () => {
-  bundleDir = mkdtempSync(join(root, '.scratch-hook-'));
-  hook = await bundleHook(join(bundleDir, 'hook.js'));
+  bundle = await buildHook(root, '.scratch-hook-');
+  hook = bundle.path;
 });
 afterAll(async () => {
   await Promise.all(projects.map((remove) => remove()));
-  rmSync(bundleDir, { recursive: true, force: true });
+  bundle.remove();
 });
 
 const SESSION = '7c2e9a41-5b3d-4f8e-a1c6-0d9b8e7f6a52';

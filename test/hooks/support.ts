@@ -1,16 +1,68 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, realpathSync, rmSync, statSync } from 'node:fs';
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  realpathSync,
+  renameSync,
+  rmSync,
+  statSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll } from 'vitest';
 import { bundleHook } from '../../scripts/bundle-hook.js';
 import { daemonSocketPath, stopDaemons } from '../../src/hooks/daemon-client.js';
 
-/** The hook bundled as it ships, built once per test file. */
-export async function buildHook(): Promise<{ readonly path: string; readonly remove: () => void }> {
-  const dir = mkdtempSync(join(tmpdir(), 'narrowing-hook-bundle-'));
-  const path = await bundleHook(join(dir, 'hook.js'));
-  return { path, remove: () => rmSync(dir, { recursive: true, force: true }) };
+/**
+ * The hook bundled as it ships, for one test file: a copy of its own (a test may delete or change files of
+ * it, and the helper's socket is named after the bundle's path) of the bundle made once per test run,
+ * placed in a new folder under `parent` whose name starts with `prefix`.
+ */
+export async function buildHook(
+  parent = tmpdir(),
+  prefix = 'narrowing-hook-bundle-',
+): Promise<{ readonly path: string; readonly remove: () => void }> {
+  const shared = await bundledOnce();
+  const dir = mkdtempSync(join(parent, prefix));
+  cpSync(shared, dir, { recursive: true });
+  return { path: join(dir, 'hook.js'), remove: () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+/** How long a test file waits for another one that is bundling the hook. */
+const BUNDLE_WAIT_MS = 120_000;
+
+/**
+ * The folder of the hook bundled from the sources, made by the first test file of the run that asks (in the
+ * run's own temporary folder, see test/global-setup.ts, so that a run never takes an earlier run's bundle);
+ * files in other workers wait for it. Bundling costs more than the tests of several files.
+ */
+async function bundledOnce(): Promise<string> {
+  const shared = join(tmpdir(), 'narrowing-hook-bundle');
+  const lock = `${shared}.lock`;
+  const deadline = Date.now() + BUNDLE_WAIT_MS;
+  while (!existsSync(shared)) {
+    try {
+      mkdirSync(lock);
+    } catch {
+      // Another test file is bundling: wait for its bundle, or take over if it gave up.
+      if (Date.now() > deadline) throw new Error(`no hook bundle after ${BUNDLE_WAIT_MS} ms in ${shared}`);
+      await sleep(100);
+      continue;
+    }
+    try {
+      if (!existsSync(shared)) {
+        const staging = mkdtempSync(join(tmpdir(), 'narrowing-hook-bundling-'));
+        await bundleHook(join(staging, 'hook.js'));
+        renameSync(staging, shared);
+      }
+    } finally {
+      rmSync(lock, { recursive: true, force: true });
+    }
+  }
+  return shared;
 }
 
 /**

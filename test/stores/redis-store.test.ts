@@ -7,6 +7,7 @@ import { type GuardSession, openGuard } from '../../src/guard/index.js';
 import { openRedisStore } from '../../src/stores/redis-store.js';
 import { redactRedisUrl } from '../../src/stores/redis-url.js';
 import { missingRead, readProposal, writeOutcome } from '../fixtures/stores/fleet-calls.js';
+import { bundledScript } from '../support/bundled-script.js';
 import { freePort, type RedisServer, redisInstalled, startRedis } from './redis-server.js';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
@@ -33,9 +34,7 @@ async function agentProcess(context: Record<string, string> = REPO) {
   const child = spawn(
     process.execPath,
     [
-      '--import',
-      'tsx',
-      'test/fixtures/stores/fleet-agent.ts',
+      bundledScript('test/fixtures/stores/fleet-agent.ts', { packages: 'external' }),
       `${server.url}?prefix=test-${prefix}`,
       JSON.stringify(context),
     ],

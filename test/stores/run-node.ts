@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { bundledScript } from '../support/bundled-script.js';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 
@@ -9,20 +10,20 @@ export interface Exit {
   readonly stderr: string;
 }
 
-/** Runs a TypeScript script in a separate Node process, as a user's agent process would run. */
+/**
+ * Runs a TypeScript script (a path relative to the repository) in a separate Node process, as a user's agent
+ * process would run: the script bundled once per test run (see test/support/bundled-script.ts), with the
+ * packages it imports loaded from node_modules.
+ */
 export function runScript(
   script: string,
   args: readonly string[],
   { killAfterMs }: { killAfterMs?: number } = {},
 ) {
-  const child = spawn(
-    process.execPath,
-    ['--import', 'tsx', fileURLToPath(new URL(script, `file://${root}`)), ...args],
-    {
-      cwd: root,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    },
-  );
+  const child = spawn(process.execPath, [bundledScript(script, { packages: 'external' }), ...args], {
+    cwd: root,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let stderr = '';
   child.stderr.on('data', (chunk) => {
     stderr += chunk;

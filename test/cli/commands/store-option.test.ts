@@ -27,6 +27,7 @@ import { openGuardSync } from '../../../src/guard/open.js';
 import { spawnProxy } from '../../mcp/support/harness.js';
 import { FILESYSTEM_SERVER } from '../../mcp/support/paths.js';
 import { type RedisServer, redisInstalled, startRedis } from '../../stores/redis-server.js';
+import { bundledScript } from '../../support/bundled-script.js';
 import { captureIO } from './cli-io.js';
 
 const root = fileURLToPath(new URL('../../..', import.meta.url));
@@ -135,7 +136,7 @@ describe('--store values', () => {
 function agentHoldingBan(store: string, dir: string) {
   const child = spawn(
     process.execPath,
-    ['--import', 'tsx', join(root, 'test/cli/commands/support/guard-holding-ban.ts'), store, dir],
+    [bundledScript('test/cli/commands/support/guard-holding-ban.ts', { packages: 'external' }), store, dir],
     { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] },
   );
   const timer = setTimeout(() => child.kill('SIGKILL'), 40_000);

@@ -1,6 +1,7 @@
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { bundledScript } from '../../support/bundled-script.js';
 
 const root = (path: string) => fileURLToPath(new URL(`../../../${path}`, import.meta.url));
 
@@ -11,7 +12,8 @@ export const BUILT_CLI = root('dist/cli/main.js');
 export const EVERYTHING_SERVER = root('node_modules/@modelcontextprotocol/server-everything/dist/index.js');
 export const FILESYSTEM_SERVER = root('node_modules/@modelcontextprotocol/server-filesystem/dist/index.js');
 export const MEMORY_SERVER = root('node_modules/@modelcontextprotocol/server-memory/dist/index.js');
-export const PROBE_SERVER = root('test/mcp/fixtures/probe-server.mjs');
+/** test/mcp/fixtures/probe-server.mjs, bundled once per test run (see test/support/bundled-script.ts). */
+export const PROBE_SERVER = bundledScript(root('test/mcp/fixtures/probe-server.mjs'));
 export const PLAIN_SERVER = root('test/mcp/fixtures/plain-server.mjs');
 
 /** The newest change to a file under `dir`, in ms since the epoch. */
