@@ -6,6 +6,7 @@ import type { ConstraintIndex, Entry } from './constraints.js';
 import type { CallContext } from './detectors/types.js';
 import { mentions } from './learning.js';
 import { relativeSpellings } from './path-spellings.js';
+import { relieveSharedOperands } from './shared-operand.js';
 import type { Constraint, WorkspaceKnowledge } from './types.js';
 import { type Effect, mayIntroduce } from './world.js';
 
@@ -61,6 +62,7 @@ export function invalidateAfter(effect: Effect, call: CallContext, context: Inva
       }
     }
     const words = context.workspace.targetsIn(command);
+    relieveSharedOperands(command, call, context);
     // A command whose effects are unknown (a formatter, an install, a push that sets an upstream)
     // may have changed what any failing command depends on, whichever invalidation policy holds.
     for (const entry of context.index.armedWorkspaceEntries()) context.relieve(entry, because);
