@@ -140,7 +140,7 @@ describe('Claude Code terminal copies', () => {
       {
         type: 'call',
         tool: 'Edit',
-        args: { file_path: 'src/index.ts' },
+        args: { file_path: 'src/index.ts', unshown_input: 1 },
         result: { content: 'Updated src/index.ts with 1 addition and 1 removal\n1  - foo();\n1  + bar();' },
       },
       {
@@ -184,7 +184,7 @@ describe('Claude Code terminal copies', () => {
       '',
     ].join('\n');
     expect(callsOf(convertClaudeScreen(copy, SOURCE, 'cc')[0]?.events ?? [])).toEqual([
-      { type: 'call', tool: 'Write', args: { file_path: 'notes.md' } },
+      { type: 'call', tool: 'Write', args: { file_path: 'notes.md', unshown_input: 1 } },
       { type: 'call', tool: 'Bash', args: { command: 'npm test' } },
     ]);
   });
@@ -198,6 +198,31 @@ describe('Claude Code terminal copies', () => {
       prompt: 'title',
     });
     expect(claudeScreenArgs('Read', 'docs/a.md')).toEqual({ file_path: 'docs/a.md' });
+  });
+});
+
+describe('Claude Code edits on the screen', () => {
+  it('numbers the edits and writes whose text the screen hides, so that two edits of one file are never one', () => {
+    const copy = [
+      '✻ Welcome to Claude Code!',
+      '',
+      '⏺ Update(bookminder/cli.py)',
+      '  ⎿  Error: String to replace not found in file.',
+      '',
+      '⏺ Read(bookminder/cli.py)',
+      '  ⎿  Read 48 lines (ctrl+r to expand)',
+      '',
+      '⏺ Update(bookminder/cli.py)',
+      '  ⎿  Updated bookminder/cli.py with 1 addition',
+      '     8  + from bookminder import BookminderError',
+      '',
+    ].join('\n');
+    const calls = callsOf(convertClaudeScreen(copy, SOURCE, 'cc')[0]?.events ?? []);
+    expect(calls.map((call) => (call as { args: unknown }).args)).toEqual([
+      { file_path: 'bookminder/cli.py', unshown_input: 1 },
+      { file_path: 'bookminder/cli.py' },
+      { file_path: 'bookminder/cli.py', unshown_input: 2 },
+    ]);
   });
 });
 
