@@ -5,7 +5,9 @@
  * `Edit`, `Search` for `Grep`, `List` for `LS`): they get the tool's own name back. What the screen
  * folded away (`… +N lines`) stays folded, and a call the user refused, or interrupted before it
  * answered, has no result (as the product's own transcript converter keeps it). Grouped calls of early versions (`⏺ Call(…)`) and to-do list updates show
- * no arguments and are left out.
+ * no arguments and are left out. An edit or a write shows only its file, never the text it writes:
+ * such a call gets `unshown_input: N`, numbering those calls in the session, so that two edits of one
+ * file are never taken for one edit made twice.
  */
 import type { CallEvent, TraceEvent } from '../../src/trace/types.js';
 import { sessionsOf } from './convert-screen.js';
@@ -19,6 +21,16 @@ const TOOL_NAMES: Readonly<Record<string, string>> = {
   Search: 'Grep',
   Fetch: 'WebFetch',
 };
+
+/** Tools that write text into a file, which the screen shows only by the file's name. */
+const WRITES_TEXT = new Set(['Edit', 'MultiEdit', 'Write', 'NotebookEdit']);
+/** What an edit's or a write's display may show: where it acts, never what it writes. */
+const WHERE = new Set(['file_path', 'notebook_path', 'path']);
+
+/** Whether the screen leaves out the text a call writes, so that two such calls must not look alike. */
+export function inputUnshown(call: CallEvent): boolean {
+  return WRITES_TEXT.has(call.tool) && Object.keys(call.args).every((key) => WHERE.has(key));
+}
 
 /** The argument a display shows unnamed, per tool. */
 const UNNAMED_ARGUMENT: Readonly<Record<string, string>> = {
@@ -117,6 +129,7 @@ function userEvent(message: string): TraceEvent {
 export function claudeScreenEvents(lines: readonly string[]): TraceEvent[] {
   const events: TraceEvent[] = [];
   let at = 0;
+  let unshown = 0;
   while (at < lines.length) {
     const line = lines[at] as string;
     if (line.startsWith('> ')) {
@@ -135,7 +148,10 @@ export function claudeScreenEvents(lines: readonly string[]): TraceEvent[] {
     }
     const { answer, next } = readAnswer(lines, header.next);
     at = Math.max(next, header.next, at + 1);
-    const args = claudeScreenArgs(header.tool, header.shown);
+    const shownArgs = claudeScreenArgs(header.tool, header.shown);
+    const args = inputUnshown({ type: 'call', tool: header.tool, args: shownArgs })
+      ? { ...shownArgs, unshown_input: ++unshown }
+      : shownArgs;
     const output = answer.join('\n');
     const call: CallEvent =
       answer.length === 0 || NOT_RUN.test(output)

@@ -5,8 +5,15 @@
  * box in later versions. The box names tools for display (`Shell`, `ReadFile`, `Edit`); they get the
  * names the model called (`run_shell_command`, `read_file`, `replace`). The screen clips a long first
  * line and never shows a shell command's exit code, so a failing command that printed no `Error:`
- * looks like a success, and a box that shows no output (a file read) gives a result without content. A
- * call the user declined or aborted never finished and has no result.
+ * looks like a success, and a box that shows no output (a quiet command) gives a result without
+ * content. A call the user declined or aborted never finished and has no result.
+ *
+ * What the screen leaves out stays out. An edit's first line previews the first line of each text,
+ * cut at 30 characters and ended with `...` when the text is longer, and a written file's text is not
+ * in its first line: such a call gets `unshown_input: N`, numbering those calls in the session, so
+ * that two edits of one file are never taken for one edit made twice. A file read shows nothing of
+ * what it returned: its result says so in a stand-in text, the same for every read, rather than
+ * being replayed as an empty answer (a read that found an empty file).
  */
 import type { CallEvent, TraceEvent } from '../../src/trace/types.js';
 import { sessionsOf } from './convert-screen.js';
@@ -61,11 +68,35 @@ export function shellArgs(shown: string): Record<string, unknown> {
   return { command: shown };
 }
 
-/** `path: old => new`, as the edit box's first line previews an edit. */
-function editArgs(shown: string): Record<string, unknown> {
+/** A preview cut short: Gemini CLI ends a text longer than 30 characters with `...`. */
+const CUT = /\.\.\.$/;
+
+/**
+ * `path: old => new`, as the edit box's first line previews an edit; `Create path` when the edit
+ * creates its file, `No file changes to path` when both texts are the same. A preview that was cut
+ * short is not the text, so only the path is kept.
+ */
+export function editArgs(shown: string): Record<string, unknown> {
+  const created = /^Create (\S.*)$/s.exec(shown);
+  if (created) return { file_path: created[1], old_string: '' };
+  const unchanged = /^No file changes to (\S.*)$/s.exec(shown);
+  if (unchanged) return { file_path: unchanged[1] };
   const edit = /^(\S+?): (.*?) => (.*)$/s.exec(shown);
-  return edit ? { file_path: edit[1], old_string: edit[2], new_string: edit[3] } : { file_path: shown };
+  if (!edit) return { file_path: shown };
+  const [, path, before, after] = edit as unknown as [string, string, string, string];
+  if (CUT.test(before) || CUT.test(after)) return { file_path: path };
+  return { file_path: path, old_string: before, new_string: after };
 }
+
+/** The texts a call writes that its first line does not show: the call is numbered instead. */
+export function inputUnshown(call: CallEvent): boolean {
+  if (call.tool === 'write_file') return !('content' in call.args);
+  if (call.tool === 'replace') return !('new_string' in call.args);
+  return false;
+}
+
+/** What a file read returned, which the screen never shows: one stand-in for every read. */
+export const READ_NOT_SHOWN = '[the terminal copy does not show what the read returned]';
 
 /** `'pattern' within path`, or `'pattern'`. */
 function searchArgs(shown: string): Record<string, unknown> {
@@ -118,8 +149,9 @@ export function geminiScreenCall(status: string, display: string, shown: string,
   while (body.length > 0 && (body[body.length - 1] as string) === '') body.pop();
   const text = body.join('\n');
   const failed = /^[xX✖]$/.test(status) || /^Error\b/.test(text);
-  // A box that shows no output (a file read, a quiet command) says nothing of what the model got back:
-  // its result has no content, rather than an empty one.
+  // A file read's box never shows what it read; any other box that shows nothing (a quiet command)
+  // says nothing of what the model got back: its result has no content, rather than an empty one.
+  if (text === '' && !failed && tool === 'read_file') return { type: 'call', tool, args, result: { content: READ_NOT_SHOWN } };
   if (text === '' && !failed) return { type: 'call', tool, args, result: {} };
   return { type: 'call', tool, args, result: result(text, failed) };
 }
@@ -135,8 +167,12 @@ function userEvent(message: string): TraceEvent {
 export function geminiScreenEvents(lines: readonly string[]): TraceEvent[] {
   const events: TraceEvent[] = [];
   let open: { status: string; display: string; shown: string; output: string[]; command: boolean } | undefined;
+  let unshown = 0;
   const close = () => {
-    if (open) events.push(geminiScreenCall(open.status, open.display, open.shown, open.output));
+    if (open) {
+      const call = geminiScreenCall(open.status, open.display, open.shown, open.output);
+      events.push(inputUnshown(call) ? { ...call, args: { ...call.args, unshown_input: ++unshown } } : call);
+    }
     open = undefined;
   };
   for (const line of lines) {

@@ -3,6 +3,7 @@
  * target or action class, so checking costs the same with 10 or 100,000 constraints.
  */
 import { HASH_GENERATION, hashString, TextHash } from './identity/hashing.js';
+import { endsWithPath, fileNameOf } from './path-spellings.js';
 import { PrefilteredMap } from './prefiltered-map.js';
 import { RecencyMap } from './recency-map.js';
 import type {
@@ -73,6 +74,8 @@ function strategyKey(actionClass: string, signature: string): string {
 
 const LIFTED_MEMORY = 10_000;
 
+const NO_PATHS: readonly string[] = [];
+
 export class ConstraintIndex {
   /** Insertion order is recency order: the first entry is the one evicted when full. */
   private readonly all = new RecencyMap<string, Entry>();
@@ -88,6 +91,8 @@ export class ConstraintIndex {
   private readonly armedWorkspace = new Set<Entry>();
   /** The same for bans about particular files, found by file name. */
   private readonly armedByFile = new Map<string, Set<Entry>>();
+  /** Absolute paths bans are keyed by (targets, what they depend on), by file name, with a count. */
+  private readonly absoluteKeys = new Map<string, Map<string, number>>();
   private readonly armedFileScoped = new Set<Entry>();
   private readonly armedGenerated = new Set<Entry>();
   /** Bans on calls to an outside service, by service, not yet relieved by a side effect through it. */
@@ -205,6 +210,27 @@ export class ConstraintIndex {
 
   targetEntries(target: string): readonly Entry[] {
     return this.byTarget.get(target) ?? NONE;
+  }
+
+  /** The absolute paths some ban is keyed by that a relative path may name the same file as. */
+  absoluteSpellingsOf(relative: string): readonly string[] {
+    if (this.absoluteKeys.size === 0 || relative.startsWith('/')) return NO_PATHS;
+    const keys = this.absoluteKeys.get(fileNameOf(relative));
+    if (keys === undefined) return NO_PATHS;
+    const out: string[] = [];
+    for (const key of keys.keys()) if (endsWithPath(key, relative)) out.push(key);
+    return out;
+  }
+
+  private countAbsolute(path: string, by: 1 | -1): void {
+    if (!path.startsWith('/')) return;
+    const name = fileNameOf(path);
+    const keys = this.absoluteKeys.get(name) ?? new Map<string, number>();
+    const count = (keys.get(path) ?? 0) + by;
+    if (count > 0) keys.set(path, count);
+    else keys.delete(path);
+    if (keys.size > 0) this.absoluteKeys.set(name, keys);
+    else this.absoluteKeys.delete(name);
   }
 
   hasStrategies(actionClass: string): boolean {
@@ -366,7 +392,10 @@ export class ConstraintIndex {
         }
         break;
       case 'target':
-        if (constraint.target) pushTo(this.byTarget, constraint.target, entry);
+        if (constraint.target) {
+          pushTo(this.byTarget, constraint.target, entry);
+          this.countAbsolute(constraint.target, 1);
+        }
         break;
       case 'strategy': {
         this.byStrategy.set(strategyKey(constraint.actionClass, constraint.signature), entry);
@@ -379,6 +408,7 @@ export class ConstraintIndex {
         break;
     }
     for (const target of entry.dependsOn) {
+      this.countAbsolute(target, 1);
       const found = this.dependents.get(target);
       if (found === undefined) this.dependents.set(target, entry);
       else if (found instanceof Set) found.add(entry);
@@ -404,7 +434,10 @@ export class ConstraintIndex {
         if (constraint.callKey && constraint.keyHash === undefined) this.olderKeys--;
         break;
       case 'target':
-        if (constraint.target) pullFrom(this.byTarget, constraint.target, entry);
+        if (constraint.target) {
+          pullFrom(this.byTarget, constraint.target, entry);
+          this.countAbsolute(constraint.target, -1);
+        }
         break;
       case 'strategy': {
         const key = strategyKey(constraint.actionClass, constraint.signature);
@@ -419,6 +452,7 @@ export class ConstraintIndex {
         break;
     }
     for (const target of entry.dependsOn) {
+      this.countAbsolute(target, -1);
       const found = this.dependents.get(target);
       if (found === entry) this.dependents.delete(target);
       else if (found instanceof Set) {

@@ -6,6 +6,7 @@ import type { ConstraintIndex, Entry } from './constraints.js';
 import type { CallContext } from './detectors/types.js';
 import { mentions } from './learning.js';
 import { relativeSpellings } from './path-spellings.js';
+import { relieveSharedOperands } from './shared-operand.js';
 import type { Constraint, WorkspaceKnowledge } from './types.js';
 import { type Effect, mayIntroduce } from './world.js';
 
@@ -55,12 +56,13 @@ export function invalidateAfter(effect: Effect, call: CallContext, context: Inva
     // What the command was read to write, whether or not a ban's target is spelled as it names it.
     for (const target of effect.changedTargets) {
       const why = () => `${call.description} changed ${target}`;
-      for (const spelling of spellingsOf(target)) {
+      for (const spelling of spellingsOf(target, context.index)) {
         for (const entry of copyOf(context.index.targetEntries(spelling))) context.relieve(entry, why);
         for (const entry of context.index.dependentsOf(spelling)) context.relieve(entry, why);
       }
     }
     const words = context.workspace.targetsIn(command);
+    relieveSharedOperands(command, call, context);
     // A command whose effects are unknown (a formatter, an install, a push that sets an upstream)
     // may have changed what any failing command depends on, whichever invalidation policy holds.
     for (const entry of context.index.armedWorkspaceEntries()) context.relieve(entry, because);
@@ -84,7 +86,7 @@ export function invalidateAfter(effect: Effect, call: CallContext, context: Inva
   }
   for (const target of effect.changedTargets) {
     const why = () => `${call.description} changed ${target}`;
-    for (const spelling of spellingsOf(target)) {
+    for (const spelling of spellingsOf(target, context.index)) {
       // Relieving can take entries out of the list being read: go over a copy.
       for (const entry of copyOf(context.index.targetEntries(spelling)))
         if (changeRelieves(entry.constraint, effect)) context.relieve(entry, why);
@@ -164,9 +166,14 @@ function mentionedTargets(targets: readonly string[], index: ConstraintIndex): s
   return out;
 }
 
-/** A changed path and, when it is absolute, the relative paths that may name the same file. */
-function spellingsOf(target: string): readonly string[] {
-  return target.startsWith('/') ? [target, ...relativeSpellings(target)] : [target];
+/**
+ * A changed path and the other spellings that may name the same file: when it is absolute, its
+ * relative paths; when it is relative, the absolute paths bans are keyed by that end with it.
+ */
+function spellingsOf(target: string, index: ConstraintIndex): readonly string[] {
+  if (target.startsWith('/')) return [target, ...relativeSpellings(target)];
+  const absolute = index.absoluteSpellingsOf(target);
+  return absolute.length === 0 ? [target] : [target, ...absolute];
 }
 
 export function copyOf<T>(list: readonly T[]): readonly T[] {

@@ -1,7 +1,8 @@
 /**
  * One file, two spellings: an absolute path (`/home/dev/shop/apps/docs/.env.example`) and a path
  * relative to a working directory above it (`apps/docs/.env.example`). Where the working directory is
- * not known, a change of the absolute path may be a change of any of its relative spellings.
+ * not known, a change of the absolute path may be a change of any of its relative spellings, and a
+ * change of a relative path a change of any absolute path that ends with it.
  */
 
 /** Relative spellings looked at per changed path: deeper working directories are rare. */
@@ -18,4 +19,21 @@ export function relativeSpellings(path: string): string[] {
   for (let from = Math.max(0, parts.length - MAX_SPELLINGS); from < parts.length; from++)
     out.push(parts.slice(from).join('/'));
   return out;
+}
+
+/** The file name of a path: what an absolute path and its relative spellings always share. */
+export function fileNameOf(path: string): string {
+  return path.slice(path.lastIndexOf('/') + 1);
+}
+
+/** Whether `absolute` may name the file `relative` names from a working directory above it. */
+export function endsWithPath(absolute: string, relative: string): boolean {
+  return (
+    absolute.startsWith('/') &&
+    !relative.startsWith('/') &&
+    relative !== '' &&
+    absolute.length > relative.length &&
+    absolute.endsWith(relative) &&
+    absolute[absolute.length - relative.length - 1] === '/'
+  );
 }

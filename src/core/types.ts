@@ -239,6 +239,12 @@ export interface WorkspaceKnowledge {
   isAboutMissingFile(signature: string): boolean;
   /** The targets a command line may name, normalised as the adapter normalises targets. */
   targetsIn(command: string): readonly string[];
+  /**
+   * What a command line acts on (a container, a service, a file), not its program, subcommand or
+   * flags: a command of unknown effects on one of them may have changed what another command on it
+   * sees.
+   */
+  operandsIn?(command: string): readonly string[];
 }
 
 /**

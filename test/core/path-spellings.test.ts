@@ -31,6 +31,29 @@ describe('one file named by an absolute and a relative path', () => {
     expect(agent.check('Read', { file_path: './apps/docs/.env.example' }).verdict).toBe('block');
   });
 
+  it('lets a failed read of an absolute path run again once a write names the same file relatively', () => {
+    const agent = new Agent();
+    agent.call('Read', { file_path: '/home/dev/shop/apps/docs/.env.example' }, MISSING);
+    expect(agent.check('Read', { file_path: '/home/dev/shop/apps/docs/.env.example' }).verdict).toBe('block');
+    agent.call(
+      'write_file',
+      { file_path: 'apps/docs/.env.example', content: 'API_URL=http://localhost:3001\n' },
+      'Successfully created and wrote to new file: apps/docs/.env.example.',
+    );
+    expect(agent.check('Read', { file_path: '/home/dev/shop/apps/docs/.env.example' }).verdict).toBe('allow');
+  });
+
+  it('keeps the ban on an absolute path when the relative write is of another file of the same name', () => {
+    const agent = new Agent();
+    agent.call('Read', { file_path: '/home/dev/shop/apps/docs/.env.example' }, MISSING);
+    agent.call(
+      'write_file',
+      { file_path: 'apps/api/.env.example', content: 'API_KEY=\n' },
+      'Successfully created and wrote to new file: apps/api/.env.example.',
+    );
+    expect(agent.check('Read', { file_path: '/home/dev/shop/apps/docs/.env.example' }).verdict).toBe('block');
+  });
+
   it('spells an absolute path as each relative path it can be from a working directory above it', () => {
     expect(relativeSpellings('/home/dev/a.ts')).toEqual(['home/dev/a.ts', 'dev/a.ts', 'a.ts']);
     expect(relativeSpellings('apps/a.ts')).toEqual([]);

@@ -5,7 +5,13 @@ import {
   convertClaudeScreen,
   namedArguments,
 } from '../../scripts/corpus/convert-claude-screen.js';
-import { convertGeminiScreen, opensQuote, shellArgs } from '../../scripts/corpus/convert-gemini-screen.js';
+import {
+  convertGeminiScreen,
+  editArgs,
+  opensQuote,
+  READ_NOT_SHOWN,
+  shellArgs,
+} from '../../scripts/corpus/convert-gemini-screen.js';
 import { screenSessions } from '../../scripts/corpus/convert-screen.js';
 import { callsOf, pinnedSource } from './support/run-source.js';
 
@@ -134,7 +140,7 @@ describe('Claude Code terminal copies', () => {
       {
         type: 'call',
         tool: 'Edit',
-        args: { file_path: 'src/index.ts' },
+        args: { file_path: 'src/index.ts', unshown_input: 1 },
         result: { content: 'Updated src/index.ts with 1 addition and 1 removal\n1  - foo();\n1  + bar();' },
       },
       {
@@ -178,7 +184,7 @@ describe('Claude Code terminal copies', () => {
       '',
     ].join('\n');
     expect(callsOf(convertClaudeScreen(copy, SOURCE, 'cc')[0]?.events ?? [])).toEqual([
-      { type: 'call', tool: 'Write', args: { file_path: 'notes.md' } },
+      { type: 'call', tool: 'Write', args: { file_path: 'notes.md', unshown_input: 1 } },
       { type: 'call', tool: 'Bash', args: { command: 'npm test' } },
     ]);
   });
@@ -195,6 +201,31 @@ describe('Claude Code terminal copies', () => {
   });
 });
 
+describe('Claude Code edits on the screen', () => {
+  it('numbers the edits and writes whose text the screen hides, so that two edits of one file are never one', () => {
+    const copy = [
+      '✻ Welcome to Claude Code!',
+      '',
+      '⏺ Update(bookminder/cli.py)',
+      '  ⎿  Error: String to replace not found in file.',
+      '',
+      '⏺ Read(bookminder/cli.py)',
+      '  ⎿  Read 48 lines (ctrl+r to expand)',
+      '',
+      '⏺ Update(bookminder/cli.py)',
+      '  ⎿  Updated bookminder/cli.py with 1 addition',
+      '     8  + from bookminder import BookminderError',
+      '',
+    ].join('\n');
+    const calls = callsOf(convertClaudeScreen(copy, SOURCE, 'cc')[0]?.events ?? []);
+    expect(calls.map((call) => (call as { args: unknown }).args)).toEqual([
+      { file_path: 'bookminder/cli.py', unshown_input: 1 },
+      { file_path: 'bookminder/cli.py' },
+      { file_path: 'bookminder/cli.py', unshown_input: 2 },
+    ]);
+  });
+});
+
 describe('Gemini CLI terminal copies', () => {
   it('reads each box as a call of the tool the model named, with a multi-line command whole', () => {
     const [run] = convertGeminiScreen(GEMINI_COPY, SOURCE, 'gm');
@@ -205,7 +236,12 @@ describe('Gemini CLI terminal copies', () => {
         args: { command: 'npm test', description: 'Run the test suite.' },
         result: { isError: true, content: "Error: Cannot find module 'jest'" },
       },
-      { type: 'call', tool: 'read_file', args: { absolute_path: 'package.json' }, result: {} },
+      {
+        type: 'call',
+        tool: 'read_file',
+        args: { absolute_path: 'package.json' },
+        result: { content: READ_NOT_SHOWN },
+      },
       {
         type: 'call',
         tool: 'run_shell_command',
@@ -255,6 +291,70 @@ describe('Gemini CLI terminal copies', () => {
         result: { isError: true, content: 'No files found' },
       },
     ]);
+  });
+
+  it('keeps only the file of an edit whose preview was cut short, numbering such edits so that two are never one', () => {
+    const copy = [
+      'Tips for getting started:',
+      ' ╭────────────────────────────────────────────────────────────────────╮',
+      ' │ ✔  Edit bookminder/cli.py: import click... => import click...       │',
+      ' │                                                                    │',
+      ' │    Error: Failed to edit, could not find the string to replace.    │',
+      ' ╰────────────────────────────────────────────────────────────────────╯',
+      ' ╭────────────────────────────────────────────────────────────────────╮',
+      ' │ ✔  ReadFile bookminder/cli.py                                       │',
+      ' ╰────────────────────────────────────────────────────────────────────╯',
+      ' ╭────────────────────────────────────────────────────────────────────╮',
+      ' │ ✔  Edit bookminder/cli.py: import click... => import click...       │',
+      ' │                                                                    │',
+      ' │    5      import click                                             │',
+      ' │    8    + from bookminder import BookminderError                   │',
+      ' ╰────────────────────────────────────────────────────────────────────╯',
+      ' ╭────────────────────────────────────────────────────────────────────╮',
+      ' │ ✔  WriteFile Writing to reconstruct.jq                              │',
+      ' │                                                                    │',
+      ' │    1 def format_tool_name(name):                                   │',
+      ' ╰────────────────────────────────────────────────────────────────────╯',
+    ].join('\n');
+    expect(callsOf(convertGeminiScreen(copy, SOURCE, 'gm')[0]?.events ?? [])).toEqual([
+      {
+        type: 'call',
+        tool: 'replace',
+        args: { file_path: 'bookminder/cli.py', unshown_input: 1 },
+        result: { isError: true, content: 'Error: Failed to edit, could not find the string to replace.' },
+      },
+      {
+        type: 'call',
+        tool: 'read_file',
+        args: { absolute_path: 'bookminder/cli.py' },
+        result: { content: READ_NOT_SHOWN },
+      },
+      {
+        type: 'call',
+        tool: 'replace',
+        args: { file_path: 'bookminder/cli.py', unshown_input: 2 },
+        result: { content: '5      import click\n8    + from bookminder import BookminderError' },
+      },
+      {
+        type: 'call',
+        tool: 'write_file',
+        args: { file_path: 'reconstruct.jq', unshown_input: 3 },
+        result: { content: '1 def format_tool_name(name):' },
+      },
+    ]);
+  });
+
+  it('reads the edit previews that create a file or change nothing for the file they name', () => {
+    expect(editArgs('Create stories/pagination.yaml')).toEqual({
+      file_path: 'stories/pagination.yaml',
+      old_string: '',
+    });
+    expect(editArgs('No file changes to TODO.md')).toEqual({ file_path: 'TODO.md' });
+    expect(editArgs('src/app.ts: const a = 1; => const a = 2;')).toEqual({
+      file_path: 'src/app.ts',
+      old_string: 'const a = 1;',
+      new_string: 'const a = 2;',
+    });
   });
 
   it('tells the description Gemini CLI adds from parentheses inside the command', () => {
