@@ -393,6 +393,38 @@ export const cursor: HostFixture = {
   ...cursorMcp,
 };
 
+const CURSOR_GENERIC_MCP_SOURCES = [
+  'docs-only: https://cursor.com/docs/agent/hooks — preToolUse / postToolUse / postToolUseFailure name an MCP tool `MCP:<tool>` (the tool types the matcher takes: Shell, Read, Write, …, MCP:<tool>), tool_input the arguments as an object, postToolUse tool_output the JSON text of the result, postToolUseFailure error_message and failure_type "error" | "timeout" | "permission_denied"',
+];
+
+/**
+ * Cursor's MCP tools through the generic tool events (docs-only), without the older MCP events:
+ * a failed result reported by `postToolUse` (its `tool_output` the result's JSON, `isError` set) or
+ * by `postToolUseFailure` (`error_message` the tool's text).
+ */
+export function cursorGenericMcp(report: 'post-tool-use' | 'failure-event'): HostFixture {
+  const mcpCall = (session: Session, event: string, call: McpCall) => ({
+    ...cursorBase(session, event),
+    tool_name: `MCP:${call.tool}`,
+    tool_input: call.arguments,
+    tool_use_id: call.id,
+  });
+  return {
+    ...cursor,
+    sources: CURSOR_GENERIC_MCP_SOURCES,
+    beforeMcp: (session, call) => mcpCall(session, 'preToolUse', call),
+    afterMcp: (session, call, result) => [
+      result.isError && report === 'failure-event'
+        ? {
+            ...mcpCall(session, 'postToolUseFailure', call),
+            error_message: textOf(result),
+            failure_type: 'error',
+          }
+        : { ...mcpCall(session, 'postToolUse', call), tool_output: JSON.stringify(result), duration: 40 },
+    ],
+  };
+}
+
 /** Cursor's older shell hooks (docs-only): `afterShellExecution` gives the output and no exit status. */
 export const cursorShellHooks: HostFixture = {
   agent: 'cursor',
