@@ -37,6 +37,24 @@ describe('tool results in the shapes agents report them', () => {
     expect(responseResult(blocks)).toEqual({ ok: false, error: DENIED, content: DENIED });
   });
 
+  it("reads a tool's JSON answer of typed records as its text, not as content blocks", () => {
+    // GitHub's list of a repository's events, as an MCP tool hands it over: the text of one text block.
+    const events = JSON.stringify([
+      { id: '44120931', type: 'PushEvent', repo: { name: 'acme/api' }, created_at: '2026-11-28T20:58:02Z' },
+      { id: '44120877', type: 'IssuesEvent', repo: { name: 'acme/api' }, created_at: '2026-11-28T20:41:19Z' },
+    ]);
+    expect(responseResult(events)).toEqual({ ok: true, content: events });
+    const event = claudeCodeHooks.parse({
+      session_id: 's1',
+      cwd: '/p',
+      hook_event_name: 'PostToolUse',
+      tool_name: 'mcp__github__list_repository_events',
+      tool_input: { owner: 'acme', repo: 'api' },
+      tool_response: events,
+    });
+    expect(afterResult(event)).toEqual({ ok: true, content: events });
+  });
+
   it('reads content blocks without a failure flag as a success, by their text', () => {
     const blocks = [
       { type: 'text', text: '# Notes' },

@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import {
   claudeCodeMcpResponse,
+  claudeCodeMcpSuccess,
   codex,
   cursorGenericMcp,
   cursorShellHooks,
@@ -228,6 +229,23 @@ describe('hook conformance: every agent, its real payloads, the same verdicts', 
       expect(reason, report).toContain(`ENOENT: no such file or directory, open '${path}'`);
       expect(reason, report).not.toMatch(/[{[]"|isError/);
     }
+  });
+
+  it("reads Claude Code's MCP answers in each shape its SDK types give as answers, never as failures", async () => {
+    const results: Verdict[][] = [];
+    for (const shape of ['text', 'blocks', 'structured'] as const) {
+      const run = start(claudeCodeMcpSuccess(shape));
+      const path = `${run.session.cwd}/notes/todo.md`;
+      const answer = { content: [{ type: 'text' as const, text: '- ship the release notes\n- tag v1.4.0' }] };
+      const result: Verdict[] = [];
+      for (let index = 0; index < 3; index++) {
+        result.push((await run.mcp('filesystem', 'read_text_file', { path }, answer)).verdict);
+      }
+      // Read twice and answered: at most a warning that the third read repeats them, never a ban.
+      expect(result, shape).not.toContain('deny');
+      results.push(result);
+    }
+    expect(new Set(results.map((result) => result.join())).size).toBe(1);
   });
 
   it("reads Codex's failure from the output text when its rollout keeps no exit status", async () => {
