@@ -123,10 +123,53 @@ describe("each agent's MCP failure, learned in the tool's words", () => {
     expect(afterResult(event)).toEqual({ ok: false, error: DENIED, content: DENIED });
   });
 
+  it("Gemini CLI: the tool's text when the call's arguments quote Gemini's own words many times", () => {
+    // A notes file the agent writes, quoting earlier failures line by line.
+    const content = Array.from(
+      { length: 40 },
+      (_, index) => `- attempt ${index + 1}: fetch_page reported tool error with response: 503`,
+    ).join('\n');
+    const call = { name: 'write_file', args: { path: '/home/dev/project/NOTES.md', content } };
+    const denied = {
+      content: [
+        {
+          type: 'text',
+          text: 'Access denied - path outside allowed directories: /home/dev/project/NOTES.md not in /srv/docs',
+        },
+      ],
+      isError: true,
+    };
+    const parts = [{ functionResponse: { name: 'write_file', response: denied } }];
+    const message = `MCP tool 'write_file' reported tool error for function call: ${JSON.stringify(call)} with response: ${JSON.stringify(parts)}`;
+    const event = geminiCliHooks.parse({
+      session_id: 's1',
+      cwd: '/home/dev/project',
+      hook_event_name: 'AfterTool',
+      tool_name: 'mcp_filesystem_write_file',
+      tool_input: call.args,
+      mcp_context: { server_name: 'filesystem', tool_name: 'write_file' },
+      tool_response: {
+        llmContent: message,
+        returnDisplay: 'Error',
+        error: { message, type: 'mcp_tool_error' },
+      },
+    });
+    const text = denied.content[0]?.text;
+    expect(afterResult(event)).toEqual({ ok: false, error: text, content: text });
+  });
+
   it("Gemini CLI: the tool's text, whatever the call's arguments and the text say", () => {
     fc.assert(
       fc.property(
-        fc.dictionary(fc.string({ maxLength: 12 }), fc.string({ maxLength: 40 }), { maxKeys: 4 }),
+        fc.dictionary(
+          fc.string({ maxLength: 12 }),
+          fc.oneof(
+            fc.string({ maxLength: 40 }),
+            fc.constantFrom(' with response: [', '"}]} with response: ', '\\"', '{[', ']}'),
+            fc.jsonValue({ maxDepth: 3 }),
+          ),
+          { maxKeys: 4 },
+        ),
         fc.string({ minLength: 1, maxLength: 200 }),
         (args, text) => {
           const result = { content: [{ type: 'text', text }], isError: true };
