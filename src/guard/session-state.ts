@@ -91,6 +91,11 @@ export interface SessionStateOptions {
   readonly sessionId?: string;
   /** Problems that do not stop the work (an unreadable session file); default: ignored. */
   readonly onProblem?: (message: string) => void;
+  /**
+   * Runs the work inside a turn of the guard's store when it takes turns (see `takeTurnsOf`); default
+   * true. Work that learns nothing (a check) may go without: it then holds no lock but the session's.
+   */
+  readonly storeTurn?: boolean;
 }
 
 /** What each guard wrote last, so that a guard serving one session after another knows when its run state is current. */
@@ -143,7 +148,7 @@ export async function withSessionState<T>(
   }
   const path = sessionStatePath(stateDir, sessionId);
   ensureSessionsDir(join(stateDir, SESSIONS_DIR));
-  const store = storeTurns.get(guard);
+  const store = options.storeTurn === false ? undefined : storeTurns.get(guard);
   const take = () =>
     takeTurn(guard, sessionId, path, work, {
       read: () => readSessionFile(path, options.onProblem),
