@@ -140,20 +140,22 @@ function mcpToolError(message: string): string | undefined {
  * Where the JSON object or list that opens at `start` ends (the index after its closing bracket),
  * walking its strings and brackets once; undefined when none opens there or it never closes. Only
  * finds the end: the text is JSON that `JSON.stringify` wrote, so brackets nest as they should.
+ * Strings, where most of the text is, are crossed by searching for their closing quote.
  */
 function jsonEnd(text: string, start: number): number | undefined {
-  const first = text.charCodeAt(start);
-  if (first !== OPEN_BRACE && first !== OPEN_BRACKET) return undefined;
+  const first = text[start];
+  if (first !== '{' && first !== '[') return undefined;
+  const structural = /["{}[\]]/g;
+  structural.lastIndex = start;
   let depth = 0;
-  for (let at = start; at < text.length; at++) {
-    const code = text.charCodeAt(at);
-    if (code === QUOTE) {
-      // Past the string: a backslash escapes the character after it.
-      for (at += 1; at < text.length && text.charCodeAt(at) !== QUOTE; at++) {
-        if (text.charCodeAt(at) === BACKSLASH) at += 1;
-      }
-    } else if (code === OPEN_BRACE || code === OPEN_BRACKET) depth += 1;
-    else if (code === CLOSE_BRACE || code === CLOSE_BRACKET) {
+  for (let found = structural.exec(text); found !== null; found = structural.exec(text)) {
+    const at = found.index;
+    if (text[at] === '"') {
+      const close = stringEnd(text, at + 1);
+      if (close === undefined) return undefined;
+      structural.lastIndex = close + 1;
+    } else if (text[at] === '{' || text[at] === '[') depth += 1;
+    else {
       depth -= 1;
       if (depth === 0) return at + 1;
     }
@@ -161,12 +163,17 @@ function jsonEnd(text: string, start: number): number | undefined {
   return undefined;
 }
 
-const QUOTE = 0x22;
+/** The index of the quote that closes the JSON string whose text starts at `from` (one not escaped). */
+function stringEnd(text: string, from: number): number | undefined {
+  for (let quote = text.indexOf('"', from); quote !== -1; quote = text.indexOf('"', quote + 1)) {
+    let backslashes = 0;
+    while (text.charCodeAt(quote - 1 - backslashes) === BACKSLASH) backslashes += 1;
+    if (backslashes % 2 === 0) return quote;
+  }
+  return undefined;
+}
+
 const BACKSLASH = 0x5c;
-const OPEN_BRACE = 0x7b;
-const CLOSE_BRACE = 0x7d;
-const OPEN_BRACKET = 0x5b;
-const CLOSE_BRACKET = 0x5d;
 
 function partsErrorText(parts: readonly unknown[]): string | undefined {
   const texts: string[] = [];
