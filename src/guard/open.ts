@@ -21,7 +21,7 @@ import { type OtelOption, telemetryObserver } from '../telemetry/index.js';
 import type { GuardObserver } from './observer.js';
 import { createScopes, SCOPE_DIMENSION, type Scopes, scopeId } from './scopes.js';
 import { createGuardSession, type GuardSession } from './session.js';
-import { hasSessionTable, keepSessionStateIn } from './session-state.js';
+import { hasSessionTable, hasTurns, keepSessionStateIn, takeTurnsOf } from './session-state.js';
 import { shareStore } from './store-views.js';
 
 /**
@@ -334,6 +334,8 @@ function compose(
   });
   // A store with a table of its own (SQLite) keeps the sessions' run state beside what they learned.
   if (hasSessionTable(store)) keepSessionStateIn(session, store.sessions);
+  // The file store's turns hold its lock around a session's turn: what it learns adds to the others'.
+  else if (hasTurns(store)) takeTurnsOf(session, store);
   return session;
 }
 

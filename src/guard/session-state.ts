@@ -47,6 +47,26 @@ export function hasSessionTable(store: unknown): store is { readonly sessions: S
   );
 }
 
+/**
+ * A store that takes turns (the file store): a session's turn runs inside one, so what it learns is
+ * built on what other processes wrote before it and written before another process reads.
+ */
+export interface StoreTurns {
+  turn<T>(work: () => Promise<T> | T): Promise<T>;
+}
+
+const storeTurns = new WeakMap<GuardSession, StoreTurns>();
+
+/** Runs the session turns of `guard` inside turns of `store` (`openGuard` does this for the file store). */
+export function takeTurnsOf(guard: GuardSession, store: StoreTurns): void {
+  storeTurns.set(guard, store);
+}
+
+/** True for a store that offers turns. */
+export function hasTurns(store: unknown): store is StoreTurns {
+  return typeof (store as Partial<StoreTurns> | undefined)?.turn === 'function';
+}
+
 /** The folder of session files inside a state directory. */
 export const SESSIONS_DIR = 'sessions';
 const VERSION = 1;
@@ -71,6 +91,11 @@ export interface SessionStateOptions {
   readonly sessionId?: string;
   /** Problems that do not stop the work (an unreadable session file); default: ignored. */
   readonly onProblem?: (message: string) => void;
+  /**
+   * Runs the work inside a turn of the guard's store when it takes turns (see `takeTurnsOf`); default
+   * true. Work that learns nothing (a check) may go without: it then holds no lock but the session's.
+   */
+  readonly storeTurn?: boolean;
 }
 
 /** What each guard wrote last, so that a guard serving one session after another knows when its run state is current. */
@@ -123,13 +148,16 @@ export async function withSessionState<T>(
   }
   const path = sessionStatePath(stateDir, sessionId);
   ensureSessionsDir(join(stateDir, SESSIONS_DIR));
+  const store = options.storeTurn === false ? undefined : storeTurns.get(guard);
+  const take = () =>
+    takeTurn(guard, sessionId, path, work, {
+      read: () => readSessionFile(path, options.onProblem),
+      write: (file) => writeFileAtomic(path, `${JSON.stringify(file)}\n`),
+    });
+  // The session's lock first, then the store's: a process waiting for a busy session holds up no other.
   return withFileLock(
     path,
-    () =>
-      takeTurn(guard, sessionId, path, work, {
-        read: () => readSessionFile(path, options.onProblem),
-        write: (file) => writeFileAtomic(path, `${JSON.stringify(file)}\n`),
-      }),
+    () => (store === undefined ? take() : store.turn(take)),
     (error) => options.onProblem?.(`the lock of ${path} was lost: ${error.message}`),
   );
 }

@@ -116,32 +116,64 @@ function afterToolResult(tool: string, response: unknown): HookToolResult {
 /** Gemini CLI's words around an MCP tool's failure (packages/core/src/tools/mcp-tool.ts). */
 const MCP_ERROR_HEAD = /^MCP tool '[^'\n]{1,256}' reported tool error for function call: /;
 const MCP_ERROR_RESPONSE = ' with response: ';
-/** The most places tried where the call's JSON may end and the response's begin. */
-const MCP_ERROR_SPLITS = 16;
-/** A longer message is not parsed (each try parses it once): it is learned as the text it is. */
+/** A longer message is not parsed: it is learned as the text it is. */
 const MCP_ERROR_MAX_CHARS = 512 * 1024;
 
 /**
  * The tool's own words in Gemini CLI's MCP failure message: `MCP tool 'x' reported tool error for
  * function call: <the call as JSON> with response: <the response parts as JSON>`, whose parts hold
  * the `CallToolResult` (`{ functionResponse: { response: { content, isError } } }`), or, when the
- * call itself threw, `{ error: { message, isError } }`. Undefined for any other message.
+ * call itself threw, `{ error: { message, isError } }`. Undefined for any other message. The call's
+ * JSON is walked once to find its end (its arguments may hold the words that follow it); only the
+ * response is parsed.
  */
 function mcpToolError(message: string): string | undefined {
   const head = message.length <= MCP_ERROR_MAX_CHARS ? MCP_ERROR_HEAD.exec(message) : null;
   if (!head) return undefined;
-  let at = head[0].length;
-  for (let tries = 0; tries < MCP_ERROR_SPLITS; tries++) {
-    const split = message.indexOf(MCP_ERROR_RESPONSE, at);
-    if (split < 0) return undefined;
-    if (jsonText(message.slice(head[0].length, split)) !== undefined) {
-      const parts = jsonText(message.slice(split + MCP_ERROR_RESPONSE.length));
-      return Array.isArray(parts) ? partsErrorText(parts) : undefined;
+  const callEnd = jsonEnd(message, head[0].length);
+  if (callEnd === undefined || !message.startsWith(MCP_ERROR_RESPONSE, callEnd)) return undefined;
+  const parts = jsonText(message.slice(callEnd + MCP_ERROR_RESPONSE.length));
+  return Array.isArray(parts) ? partsErrorText(parts) : undefined;
+}
+
+/**
+ * Where the JSON object or list that opens at `start` ends (the index after its closing bracket),
+ * walking its strings and brackets once; undefined when none opens there or it never closes. Only
+ * finds the end: the text is JSON that `JSON.stringify` wrote, so brackets nest as they should.
+ * Strings, where most of the text is, are crossed by searching for their closing quote.
+ */
+function jsonEnd(text: string, start: number): number | undefined {
+  const first = text[start];
+  if (first !== '{' && first !== '[') return undefined;
+  const structural = /["{}[\]]/g;
+  structural.lastIndex = start;
+  let depth = 0;
+  for (let found = structural.exec(text); found !== null; found = structural.exec(text)) {
+    const at = found.index;
+    if (text[at] === '"') {
+      const close = stringEnd(text, at + 1);
+      if (close === undefined) return undefined;
+      structural.lastIndex = close + 1;
+    } else if (text[at] === '{' || text[at] === '[') depth += 1;
+    else {
+      depth -= 1;
+      if (depth === 0) return at + 1;
     }
-    at = split + 1;
   }
   return undefined;
 }
+
+/** The index of the quote that closes the JSON string whose text starts at `from` (one not escaped). */
+function stringEnd(text: string, from: number): number | undefined {
+  for (let quote = text.indexOf('"', from); quote !== -1; quote = text.indexOf('"', quote + 1)) {
+    let backslashes = 0;
+    while (text.charCodeAt(quote - 1 - backslashes) === BACKSLASH) backslashes += 1;
+    if (backslashes % 2 === 0) return quote;
+  }
+  return undefined;
+}
+
+const BACKSLASH = 0x5c;
 
 function partsErrorText(parts: readonly unknown[]): string | undefined {
   const texts: string[] = [];

@@ -109,7 +109,12 @@ export async function inSessionTurn<T>(
   const rounds = event.action.type === 'before-call' ? 1 : RECORD_LOCK_ROUNDS;
   for (let round = 1; ; round += 1) {
     try {
-      return await withSessionState(guard, work, { sessionId: event.sessionId, onProblem: report });
+      return await withSessionState(guard, work, {
+        sessionId: event.sessionId,
+        onProblem: report,
+        // A check learns nothing: it takes no turn of the store, only the session's lock.
+        storeTurn: event.action.type !== 'before-call',
+      });
     } catch (error) {
       // Refused before `work` ran: the guard keeps its sessions nowhere (no folder, no table).
       if (guard.stateDir === undefined && error instanceof NarrowingError && error.code === 'USAGE')

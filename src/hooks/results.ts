@@ -14,6 +14,20 @@ const EXIT_CODE_KEYS = ['exit_code', 'exitCode', 'returncode'] as const;
 const MAX_BLOCKS = 256;
 /** How deep blocks are read inside blocks (a `tool_result` holding text blocks). */
 const MAX_BLOCK_DEPTH = 3;
+/**
+ * The content block types of MCP (`CallToolResult.content`) and of Anthropic's messages. A list is
+ * read as blocks only when it holds one of them: a tool's own JSON answer of typed records (GitHub
+ * events, Slack blocks) is the tool's text, not blocks.
+ */
+const BLOCK_TYPES: ReadonlySet<string> = new Set([
+  'text',
+  'image',
+  'audio',
+  'resource',
+  'resource_link',
+  'tool_result',
+  'document',
+]);
 
 /** A successful response unless the response itself says it failed. */
 export function responseResult(response: unknown): HookToolResult {
@@ -117,7 +131,7 @@ function failureFlag(value: Readonly<Record<string, unknown>>): boolean {
 
 /**
  * The text of a list of content blocks, or undefined when it is not one: every item an object
- * with a string `type`. `text` blocks give their text, `resource` blocks their resource's text,
+ * with a string `type`, one of them a block type (see `BLOCK_TYPES`). `text` blocks give their text, `resource` blocks their resource's text,
  * `tool_result` blocks the text of the blocks (or the string) they hold; images and the like
  * give nothing.
  */
@@ -128,8 +142,10 @@ function readBlocks(
   if (items.length === 0 || depth >= MAX_BLOCK_DEPTH) return undefined;
   const texts: string[] = [];
   let failed = false;
+  let known = false;
   for (const block of items.slice(0, MAX_BLOCKS)) {
     if (!isRecord(block) || typeof block.type !== 'string') return undefined;
+    known ||= BLOCK_TYPES.has(block.type);
     failed ||= failureFlag(block);
     if (typeof block.text === 'string') texts.push(block.text);
     else if (isRecord(block.resource) && typeof block.resource.text === 'string')
@@ -143,5 +159,5 @@ function readBlocks(
       }
     }
   }
-  return { texts, failed };
+  return known ? { texts, failed } : undefined;
 }

@@ -136,11 +136,17 @@ export class FastToolCalls {
         error: { code: ProtocolErrorCode.InternalError, message: describeError(error) },
       };
     }
-    this.open.delete(call.id);
-    if (answer && !call.answered) await this.reply(call, answer);
+    // Answered already (`checkAndRelay` hands a server's result over before learning from it), the
+    // call left `open` then; a call taken since under the same id is another's to close.
+    if (call.answered) return;
+    if (answer) await this.reply(call, answer);
+    else this.open.delete(call.id);
   }
 
-  /** Hands the call's answer to the client, unless the call was cancelled or the client has gone. */
+  /**
+   * Hands the call's answer to the client, unless the call was cancelled or the client has gone;
+   * the call leaves `open` here, once.
+   */
   private async reply(call: OpenCall, answer: JSONRPCMessage): Promise<void> {
     call.answered = true;
     this.open.delete(call.id);

@@ -5,7 +5,9 @@
  * The store remembers the file as it last read or wrote it (its stamp and contents): a file no one
  * else wrote since is not read again, and a save that adds nothing to it writes nothing, so a
  * long-lived process pays for the whole file only when something was learned or another process
- * wrote it.
+ * wrote it. A process that reads, learns and writes in one go (a hook's event) takes a `turn`: the
+ * read of the others' writes and the write of what it learned happen under one hold of the lock, so
+ * none of two processes learning from the same constraint at once counts without the other.
  */
 import { closeSync, fstatSync, readFileSync, renameSync, rmSync } from 'node:fs';
 import { dirname } from 'node:path';
@@ -85,6 +87,16 @@ export interface FileStore extends StateStore {
    * `forget`, another agent's hook) replaced, changed or removed it since.
    */
   changedElsewhere(): boolean;
+  /**
+   * Runs `work` holding the state file's lock: what other processes wrote since this store last
+   * read the file is read first and handed to the subscribers (so the engine builds on it), and what
+   * the store was given by the end of `work` is written before the lock goes. Saves in between are
+   * held for that write. Turns of one process run one after another. Keep the work short: the
+   * other processes' writes wait for it.
+   */
+  turn<T>(work: () => Promise<T> | T): Promise<T>;
+  /** `listener` gets what another process wrote, as a turn reads it (a partial state: only what changed). */
+  subscribe(listener: (changes: PersistedState) => void): () => void;
 }
 
 type StoredRead = PersistedState | undefined | 'corrupt' | 'unreadable' | 'newer';
@@ -129,6 +141,9 @@ class FileStateStore implements FileStore {
   private readonly indexPath: string;
   private timer: NodeJS.Timeout | undefined;
   private queue: Promise<unknown> = Promise.resolve();
+  /** Set while a turn holds the lock: writes then queue here and take no lock of their own. */
+  private inTurn: { queue: Promise<unknown> } | undefined;
+  private readonly listeners = new Set<(changes: PersistedState) => void>();
   private closed = false;
   private readonly stopExitHook: () => void;
 
@@ -249,7 +264,8 @@ class FileStateStore implements FileStore {
   }
 
   private schedule(delay: number): void {
-    if (this.timer !== undefined) return;
+    // A turn writes what it was given before it ends.
+    if (this.timer !== undefined || this.inTurn !== undefined) return;
     this.timer = setTimeout(() => {
       this.timer = undefined;
       this.enqueueWrite().catch(() => undefined);
@@ -263,13 +279,121 @@ class FileStateStore implements FileStore {
     this.timer = undefined;
   }
 
-  private enqueueWrite(): Promise<PersistedState | undefined> {
-    const run = this.queue.then(() => this.writeNow());
+  subscribe(listener: (changes: PersistedState) => void): () => void {
+    this.listeners.add(listener);
+    return () => {
+      this.listeners.delete(listener);
+    };
+  }
+
+  turn<T>(work: () => Promise<T> | T): Promise<T> {
+    if (this.closed) throw new Error(`The state store for ${this.path} is closed; open a new one to save.`);
+    this.cancelTimer();
+    const run = this.queue.then(async () => {
+      // A later version owns the file: nothing is read or written, the work runs on what is in memory.
+      if (this.frozen !== undefined) return work();
+      prepareStateDir(dirname(this.path));
+      return withFileLock(
+        this.path,
+        async () => {
+          const turn = { queue: Promise.resolve() as Promise<unknown> };
+          this.inTurn = turn;
+          try {
+            await this.readOthersWrites();
+            const result = await work();
+            // Reported by the write and kept to be tried again: the work's result stands.
+            await this.enqueueWrite().catch(() => undefined);
+            for (let settled = turn.queue; ; settled = turn.queue) {
+              await settled;
+              if (settled === turn.queue) break;
+            }
+            return result;
+          } finally {
+            this.inTurn = undefined;
+            if (this.pending.length > 0 || this.source !== undefined) this.schedule(this.debounceMs);
+          }
+        },
+        (error) =>
+          this.report({
+            kind: 'write-failed',
+            path: this.path,
+            reason: `its lock was lost: ${error.message}`,
+          }),
+      );
+    });
     this.queue = run.catch(() => undefined);
     return run;
   }
 
-  private async writeNow(): Promise<PersistedState | undefined> {
+  /**
+   * Under the lock, at a turn's start: reads what another process wrote since this store last read
+   * or wrote the file (only the constraints `select` finds, when it is set and the index is current)
+   * and hands what is new to the subscribers.
+   */
+  private async readOthersWrites(): Promise<void> {
+    const stamp = fileStamp(this.path);
+    if (stamp === this.diskStamp) return;
+    let state: PersistedState | undefined;
+    let partial = false;
+    const selected =
+      this.select === undefined
+        ? undefined
+        : readIndexedConstraints(this.path, readIndex(this.indexPath), this.select.keys);
+    if (selected !== undefined) {
+      state = selected.state;
+      partial = selected.state !== undefined;
+    } else {
+      let stored: Awaited<ReturnType<FileStateStore['readAsync']>>;
+      try {
+        stored = await this.readAsync();
+      } catch (error) {
+        // Left as it is; the turn's write reports it too, and what is learned is kept to be tried again.
+        this.report({ kind: 'unreadable', path: this.path, reason: (error as Error).message });
+        this.remember(stamp, 'unknown');
+        return;
+      }
+      if (stored === 'newer') return;
+      state = stored.state;
+      if (stored.rewrite && state !== undefined) {
+        // Entries were set aside, or the format is older: the file is written without them now.
+        const copy = new LocalCopy();
+        copy.absorb(state);
+        await this.writeMerged(copy);
+        this.tell(state);
+        return;
+      }
+    }
+    if (state === undefined) {
+      // Removed (or moved aside): nothing to tell, and nothing of the old file is kept as its contents.
+      this.remember(selected?.stamp ?? stamp, undefined);
+      return;
+    }
+    const known = this.onDisk ?? new LocalCopy();
+    const changes = known.absorb(state);
+    this.remember(selected?.stamp ?? stamp, known);
+    // Only what was selected is known of the file: a write reads the rest first.
+    this.partial = partial;
+    if (changes !== undefined) this.tell(changes);
+  }
+
+  private tell(changes: PersistedState): void {
+    for (const listener of this.listeners) listener(changes);
+  }
+
+  private enqueueWrite(): Promise<PersistedState | undefined> {
+    const turn = this.inTurn;
+    if (turn !== undefined) {
+      // The turn holds the lock; its writes take their turns behind it.
+      const run = turn.queue.then(() => this.writeNow(true));
+      turn.queue = run.catch(() => undefined);
+      return run;
+    }
+    const run = this.queue.then(() => this.writeNow(false));
+    this.queue = run.catch(() => undefined);
+    return run;
+  }
+
+  private async writeNow(lockHeld: boolean): Promise<PersistedState | undefined> {
     this.drainSource();
     const state = this.pendingState();
     if (state === undefined || this.frozen !== undefined) return undefined;
@@ -287,36 +411,36 @@ class FileStateStore implements FileStore {
     this.writing = state;
     try {
       prepareStateDir(dirname(this.path));
-      const merged = await withFileLock(
-        this.path,
-        async () => {
-          const stamp = fileStamp(this.path);
-          const known = stamp === this.diskStamp ? this.onDisk : undefined;
-          if (known !== undefined) {
-            // The file is as this store left it: only what the save adds needs writing.
-            if (known.absorb(state) === undefined) return 'unchanged';
-            // Known in part (see `select`): the rest of the file is read before it is rewritten.
-            if (!this.partial) return this.writeMerged(known);
-          }
-          const stored = await this.readAsync();
-          if (stored === 'newer') return undefined;
-          const copy = new LocalCopy();
-          if (stored.state !== undefined) copy.absorb(stored.state);
-          const added = copy.absorb(state);
-          if (added === undefined && !stored.rewrite && stored.state !== undefined) {
-            // Another process's write already holds everything this save carries.
-            this.remember(stamp, copy);
-            return stored.state;
-          }
-          return this.writeMerged(copy);
-        },
-        (error) =>
-          this.report({
-            kind: 'write-failed',
-            path: this.path,
-            reason: `its lock was lost: ${error.message}`,
-          }),
-      );
+      const write = async () => {
+        const stamp = fileStamp(this.path);
+        const known = stamp === this.diskStamp ? this.onDisk : undefined;
+        if (known !== undefined) {
+          // The file is as this store left it: only what the save adds needs writing.
+          if (known.absorb(state) === undefined) return 'unchanged';
+          // Known in part (see `select`): the rest of the file is read before it is rewritten.
+          if (!this.partial) return this.writeMerged(known);
+        }
+        const stored = await this.readAsync();
+        if (stored === 'newer') return undefined;
+        const copy = new LocalCopy();
+        if (stored.state !== undefined) copy.absorb(stored.state);
+        const added = copy.absorb(state);
+        if (added === undefined && !stored.rewrite && stored.state !== undefined) {
+          // Another process's write already holds everything this save carries.
+          this.remember(stamp, copy);
+          return stored.state;
+        }
+        return this.writeMerged(copy);
+      };
+      const merged = lockHeld
+        ? await write()
+        : await withFileLock(this.path, write, (error) =>
+            this.report({
+              kind: 'write-failed',
+              path: this.path,
+              reason: `its lock was lost: ${error.message}`,
+            }),
+          );
       if (merged === 'unchanged') return undefined;
       if (merged === undefined) {
         // A later version owns the file: what was learned stays in memory, and is not lost yet.

@@ -37,6 +37,24 @@ describe('tool results in the shapes agents report them', () => {
     expect(responseResult(blocks)).toEqual({ ok: false, error: DENIED, content: DENIED });
   });
 
+  it("reads a tool's JSON answer of typed records as its text, not as content blocks", () => {
+    // GitHub's list of a repository's events, as an MCP tool hands it over: the text of one text block.
+    const events = JSON.stringify([
+      { id: '44120931', type: 'PushEvent', repo: { name: 'acme/api' }, created_at: '2026-11-28T20:58:02Z' },
+      { id: '44120877', type: 'IssuesEvent', repo: { name: 'acme/api' }, created_at: '2026-11-28T20:41:19Z' },
+    ]);
+    expect(responseResult(events)).toEqual({ ok: true, content: events });
+    const event = claudeCodeHooks.parse({
+      session_id: 's1',
+      cwd: '/p',
+      hook_event_name: 'PostToolUse',
+      tool_name: 'mcp__github__list_repository_events',
+      tool_input: { owner: 'acme', repo: 'api' },
+      tool_response: events,
+    });
+    expect(afterResult(event)).toEqual({ ok: true, content: events });
+  });
+
   it('reads content blocks without a failure flag as a success, by their text', () => {
     const blocks = [
       { type: 'text', text: '# Notes' },
@@ -105,10 +123,53 @@ describe("each agent's MCP failure, learned in the tool's words", () => {
     expect(afterResult(event)).toEqual({ ok: false, error: DENIED, content: DENIED });
   });
 
+  it("Gemini CLI: the tool's text when the call's arguments quote Gemini's own words many times", () => {
+    // A notes file the agent writes, quoting earlier failures line by line.
+    const content = Array.from(
+      { length: 40 },
+      (_, index) => `- attempt ${index + 1}: fetch_page reported tool error with response: 503`,
+    ).join('\n');
+    const call = { name: 'write_file', args: { path: '/home/dev/project/NOTES.md', content } };
+    const denied = {
+      content: [
+        {
+          type: 'text',
+          text: 'Access denied - path outside allowed directories: /home/dev/project/NOTES.md not in /srv/docs',
+        },
+      ],
+      isError: true,
+    };
+    const parts = [{ functionResponse: { name: 'write_file', response: denied } }];
+    const message = `MCP tool 'write_file' reported tool error for function call: ${JSON.stringify(call)} with response: ${JSON.stringify(parts)}`;
+    const event = geminiCliHooks.parse({
+      session_id: 's1',
+      cwd: '/home/dev/project',
+      hook_event_name: 'AfterTool',
+      tool_name: 'mcp_filesystem_write_file',
+      tool_input: call.args,
+      mcp_context: { server_name: 'filesystem', tool_name: 'write_file' },
+      tool_response: {
+        llmContent: message,
+        returnDisplay: 'Error',
+        error: { message, type: 'mcp_tool_error' },
+      },
+    });
+    const text = denied.content[0]?.text;
+    expect(afterResult(event)).toEqual({ ok: false, error: text, content: text });
+  });
+
   it("Gemini CLI: the tool's text, whatever the call's arguments and the text say", () => {
     fc.assert(
       fc.property(
-        fc.dictionary(fc.string({ maxLength: 12 }), fc.string({ maxLength: 40 }), { maxKeys: 4 }),
+        fc.dictionary(
+          fc.string({ maxLength: 12 }),
+          fc.oneof(
+            fc.string({ maxLength: 40 }),
+            fc.constantFrom(' with response: [', '"}]} with response: ', '\\"', '{[', ']}'),
+            fc.jsonValue({ maxDepth: 3 }),
+          ),
+          { maxKeys: 4 },
+        ),
         fc.string({ minLength: 1, maxLength: 200 }),
         (args, text) => {
           const result = { content: [{ type: 'text', text }], isError: true };

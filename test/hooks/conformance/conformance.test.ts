@@ -1,5 +1,13 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { claudeCodeMcpResponse, codex, cursorShellHooks, HOSTS, type HostFixture } from './hosts.js';
+import {
+  claudeCodeMcpResponse,
+  claudeCodeMcpSuccess,
+  codex,
+  cursorGenericMcp,
+  cursorShellHooks,
+  HOSTS,
+  type HostFixture,
+} from './hosts.js';
 import { HostRun, tempProject, type Verdict } from './scenario.js';
 
 /** npm 10's own words for `npm run tset` in a project whose scripts have `test` and no `tset`. */
@@ -57,7 +65,12 @@ async function onEveryHost(
 
 describe('hook conformance: every agent, its real payloads, the same verdicts', () => {
   it('cites the source of every payload shape, marking what only the docs say', () => {
-    for (const host of [...HOSTS, cursorShellHooks, claudeCodeMcpResponse('json-text')]) {
+    const variants = [
+      cursorShellHooks,
+      claudeCodeMcpResponse('json-text'),
+      cursorGenericMcp('failure-event'),
+    ];
+    for (const host of [...HOSTS, ...variants]) {
       expect(host.sources.length).toBeGreaterThan(0);
       for (const source of host.sources)
         expect(source).toMatch(/@ [0-9a-f]{40}|docs-only|\.(?:rs|ts|d\.ts)\b|transcripts/);
@@ -194,6 +207,45 @@ describe('hook conformance: every agent, its real payloads, the same verdicts', 
       expect(result.indexOf('deny') + 1, shape).toBeGreaterThanOrEqual(2);
       expect(result.indexOf('deny') + 1, shape).toBeLessThanOrEqual(3);
     }
+  });
+
+  it("denies a failing MCP tool on Cursor's generic tool events, reported by postToolUse or postToolUseFailure", async () => {
+    for (const report of ['post-tool-use', 'failure-event'] as const) {
+      const run = start(cursorGenericMcp(report));
+      const path = `${run.session.cwd}/notes/todo.md`;
+      const attempts: { verdict: Verdict; reason?: string }[] = [];
+      for (let index = 0; index < 5; index++) {
+        attempts.push(await run.mcp('filesystem', 'read_text_file', { path }, FILE_NOT_FOUND(path)));
+      }
+      const result = verdicts(attempts);
+      const firstDenied = result.indexOf('deny') + 1;
+      expect(firstDenied, report).toBeGreaterThanOrEqual(2);
+      expect(firstDenied, report).toBeLessThanOrEqual(3);
+      expect(
+        result.slice(firstDenied - 1).every((verdict) => verdict === 'deny'),
+        report,
+      ).toBe(true);
+      const reason = attempts[firstDenied - 1]?.reason ?? '';
+      expect(reason, report).toContain(`ENOENT: no such file or directory, open '${path}'`);
+      expect(reason, report).not.toMatch(/[{[]"|isError/);
+    }
+  });
+
+  it("reads Claude Code's MCP answers in each shape its SDK types give as answers, never as failures", async () => {
+    const results: Verdict[][] = [];
+    for (const shape of ['text', 'blocks', 'structured'] as const) {
+      const run = start(claudeCodeMcpSuccess(shape));
+      const path = `${run.session.cwd}/notes/todo.md`;
+      const answer = { content: [{ type: 'text' as const, text: '- ship the release notes\n- tag v1.4.0' }] };
+      const result: Verdict[] = [];
+      for (let index = 0; index < 3; index++) {
+        result.push((await run.mcp('filesystem', 'read_text_file', { path }, answer)).verdict);
+      }
+      // Read twice and answered: at most a warning that the third read repeats them, never a ban.
+      expect(result, shape).not.toContain('deny');
+      results.push(result);
+    }
+    expect(new Set(results.map((result) => result.join())).size).toBe(1);
   });
 
   it("reads Codex's failure from the output text when its rollout keeps no exit status", async () => {

@@ -62,7 +62,9 @@ export interface HostFixture {
 const CLAUDE_SOURCES = [
   'stdin fields: @anthropic-ai/claude-agent-sdk 0.3.329 sdk.d.ts (PreToolUseHookInput, PostToolUseHookInput, PostToolUseFailureHookInput, UserPromptSubmitHookInput)',
   "Bash input { command, description, timeout? } and a failed command's error `Exit code N\\n<output>`: Claude Code 2.1 transcripts (tool_use input, tool_result of a failed Bash call)",
-  "MCP tools: tool_name `mcp__<server>__<tool>` with the JSON arguments as tool_input (sdk.d.ts PreToolUseHookInput, `mcp_server?`); a result with `isError` comes as PostToolUseFailure `error: string` holding the tool's text (sdk.d.ts types only `error: string`), and in versions that pass the result through, as PostToolUse `tool_response` holding the content blocks, as JSON text or as a tool_result flagged `is_error` (sdk.d.ts types tool_response as unknown)",
+  'MCP tools: tool_name `mcp__<server>__<tool>` with the JSON arguments as tool_input and `mcp_server { name, source }`: @anthropic-ai/claude-agent-sdk 0.3.332 sdk.d.ts (PreToolUseHookInput, PostToolUseHookInput, McpServerProvenance)',
+  "an MCP tool's result as PostToolUse tool_response: `McpOutput = string | { type, … }[] | { [k]: unknown }` (the text, the content blocks, or a structured object; no error flag): @anthropic-ai/claude-agent-sdk 0.3.332 sdk-tools.d.ts (McpOutput); a result with `isError` comes as PostToolUseFailure `error: string` holding the tool's text (sdk.d.ts PostToolUseFailureHookInput)",
+  "older versions that passed a failed result through PostToolUse: the CallToolResult's JSON text, or a tool_result block flagged `is_error` (Claude Code 2.0 transcripts' tool_result of a failed MCP call)",
 ];
 
 /** Claude Code: a failed Bash call fires PostToolUseFailure with `Exit code N\n<output>`; a success PostToolUse. */
@@ -116,6 +118,7 @@ function claudeMcp(session: Session, event: string, call: McpCall) {
     tool_name: `mcp__${call.server}__${call.tool}`,
     tool_input: call.arguments,
     tool_use_id: call.id,
+    mcp_server: { name: call.server, source: 'project' },
   };
 }
 
@@ -145,6 +148,27 @@ export function claudeCodeMcpResponse(shape: 'json-text' | 'blocks'): HostFixtur
               ],
       },
     ],
+  };
+}
+
+/** Claude Code's PostToolUse of an MCP tool that answered, in each shape of its SDK's `McpOutput`. */
+export function claudeCodeMcpSuccess(shape: 'text' | 'blocks' | 'structured'): HostFixture {
+  return {
+    ...claudeCode,
+    afterMcp: (session, call, result) =>
+      result.isError
+        ? claudeCode.afterMcp(session, call, result)
+        : [
+            {
+              ...claudeMcp(session, 'PostToolUse', call),
+              tool_response:
+                shape === 'text'
+                  ? textOf(result)
+                  : shape === 'blocks'
+                    ? result.content
+                    : { path: call.arguments.path, lines: textOf(result).split('\n') },
+            },
+          ],
   };
 }
 
@@ -392,6 +416,38 @@ export const cursor: HostFixture = {
   ],
   ...cursorMcp,
 };
+
+const CURSOR_GENERIC_MCP_SOURCES = [
+  'docs-only: https://cursor.com/docs/agent/hooks — preToolUse / postToolUse / postToolUseFailure name an MCP tool `MCP:<tool>` (the tool types the matcher takes: Shell, Read, Write, …, MCP:<tool>), tool_input the arguments as an object, postToolUse tool_output the JSON text of the result, postToolUseFailure error_message and failure_type "error" | "timeout" | "permission_denied"',
+];
+
+/**
+ * Cursor's MCP tools through the generic tool events (docs-only), without the older MCP events:
+ * a failed result reported by `postToolUse` (its `tool_output` the result's JSON, `isError` set) or
+ * by `postToolUseFailure` (`error_message` the tool's text).
+ */
+export function cursorGenericMcp(report: 'post-tool-use' | 'failure-event'): HostFixture {
+  const mcpCall = (session: Session, event: string, call: McpCall) => ({
+    ...cursorBase(session, event),
+    tool_name: `MCP:${call.tool}`,
+    tool_input: call.arguments,
+    tool_use_id: call.id,
+  });
+  return {
+    ...cursor,
+    sources: CURSOR_GENERIC_MCP_SOURCES,
+    beforeMcp: (session, call) => mcpCall(session, 'preToolUse', call),
+    afterMcp: (session, call, result) => [
+      result.isError && report === 'failure-event'
+        ? {
+            ...mcpCall(session, 'postToolUseFailure', call),
+            error_message: textOf(result),
+            failure_type: 'error',
+          }
+        : { ...mcpCall(session, 'postToolUse', call), tool_output: JSON.stringify(result), duration: 40 },
+    ],
+  };
+}
 
 /** Cursor's older shell hooks (docs-only): `afterShellExecution` gives the output and no exit status. */
 export const cursorShellHooks: HostFixture = {
