@@ -119,7 +119,7 @@ export async function measureHooks(
 }
 
 /** The bundled hook's entry beside this module: what the package's bin runs for `hook`. */
-export const HOOK_ENTRY = 'hook.js';
+export const HOOK_ENTRY = 'hook.cjs';
 
 /** How many calls per scenario, and the CPU reporter every timed process loads. */
 interface TimingSetup {
