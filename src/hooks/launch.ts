@@ -8,8 +8,8 @@
  * of `node:fs` reads every export, and loads the streams the client never uses.
  *
  * It is bundled as CommonJS, and the package's bin loads it with `require`: a process that starts
- * from an ES module starts Node's ES module loader too, which costs a hook process about a third of
- * its own CPU time and more of its wall time on every event. This module is only ever run from that
+ * from an ES module starts Node's ES module loader too, which costs a hook process several
+ * milliseconds of CPU, and more of wall time, on every event. This module is only ever run from that
  * bundle, where `__filename` and `__dirname` are its own.
  *
  * The guard itself (handling an event without the helper, the helper) stays in ES modules the
