@@ -276,29 +276,30 @@ export function register(program: Command): void {
     .option('--hook <file>', 'the bundled hook to time (default: the one in this build)')
     .option('--compare <file>', "another build's bundled hook, timed in the same rounds (an A/B)")
     .option('--json', 'machine-readable output only')
-    .action(
-      async (raw: {
-        runs?: string;
-        constraints?: string;
-        hook?: string;
-        compare?: string;
-        json?: boolean;
-      }) => {
-        const { benchHooks } = await import('../../hooks/bench.js');
-        process.exitCode = await benchHooks(
-          {
-            ...(raw.runs !== undefined && { runs: Math.max(1, Number.parseInt(raw.runs, 10) || 21) }),
-            ...(raw.constraints !== undefined && {
-              constraints: Math.max(0, Number.parseInt(raw.constraints, 10) || 0),
-            }),
-            ...(raw.hook !== undefined && { hook: raw.hook }),
-            ...(raw.compare !== undefined && { compare: raw.compare }),
-            ...(raw.json && { json: true }),
-          },
-          processIO(),
-        );
-      },
-    );
+    .action(async (raw: HooksBenchFlags) => {
+      const { benchHooks } = await import('../../hooks/bench.js');
+      process.exitCode = await benchHooks(
+        {
+          ...(raw.runs !== undefined && { runs: Math.max(1, Number.parseInt(raw.runs, 10) || 21) }),
+          ...(raw.constraints !== undefined && {
+            constraints: Math.max(0, Number.parseInt(raw.constraints, 10) || 0),
+          }),
+          ...(raw.hook !== undefined && { hook: raw.hook }),
+          ...(raw.compare !== undefined && { compare: raw.compare }),
+          ...(raw.json && { json: true }),
+        },
+        processIO(),
+      );
+    });
+}
+
+/** The options of `bench hooks`, as given. */
+interface HooksBenchFlags {
+  runs?: string;
+  constraints?: string;
+  hook?: string;
+  compare?: string;
+  json?: boolean;
 }
 
 /** Where the benchmarks are looked for; tests point it at an installed package's layout. */
