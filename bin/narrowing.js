@@ -1,15 +1,24 @@
 #!/usr/bin/env node
+// CommonJS (see bin/package.json): a process that starts from an ES module starts Node's ES module
+// loader too, which a hook process, run on every tool call, would pay for on every event.
+'use strict';
+
 // `hook` runs on every tool call an agent makes: it goes straight to the bundled hook, which reads
 // its own arguments, and skips the full command line and its imports.
 if (process.argv[2] === 'hook') {
-  import('../dist/hooks/hook.js').catch(failed);
+  try {
+    require('../dist/hooks/hook.cjs');
+  } catch (error) {
+    failed(error);
+  }
 } else {
   // The command line runs from one bundled script with V8's code cache (see src/cli/start.ts).
   import('../dist/cli/start.js').then((cli) => cli.startCli(process.argv.slice(2))).catch(failed);
 }
 
 function failed(error) {
-  if (error && error.code === 'ERR_MODULE_NOT_FOUND' && String(error.message).includes('dist')) {
+  const missing = error && (error.code === 'ERR_MODULE_NOT_FOUND' || error.code === 'MODULE_NOT_FOUND');
+  if (missing && String(error.message).includes('dist')) {
     console.error(
       'narrowing-guard: the package is not built. Run `npm run build` (or `npm ci`, which builds it).',
     );

@@ -3,7 +3,9 @@
 // cache (see src/hooks/launch.ts). The guard itself, which only the helper or a hook without it
 // needs, goes into ES modules loaded on demand.
 //
-//   hook.js           the entry (`node hook.js <agent>`): runs hook-client.cjs from the code cache
+//   hook.cjs          the entry (`node hook.cjs <agent>`, the bin's `hook`): runs hook-client.cjs from
+//                     the code cache; CommonJS, so a hook process never starts the ES module loader
+//   hook.js           the same entry for whoever runs `node hook.js <agent>` (an ES module, slower)
 //   hook-client.cjs   the client as one script (never loaded by Node's module loader)
 //   hook-handle.js    an event handled in the hook process (no helper)
 //   hook-daemon.js    the helper (`hook serve`)
@@ -20,8 +22,12 @@ const ON_DEMAND: Readonly<Record<string, string>> = {
   './daemon.js': './hook-daemon.js',
 };
 
+/**
+ * Bundles the hook beside `outfile` (`<dir>/hook.js`); returns the entry to run, `<dir>/hook.cjs`.
+ */
 export async function bundleHook(outfile = `${root}dist/hooks/hook.js`): Promise<string> {
   const outdir = dirname(outfile);
+  const entry = join(outdir, `${basename(outfile, extname(outfile))}.cjs`);
   const common = {
     bundle: true,
     platform: 'node',
@@ -58,11 +64,14 @@ export async function bundleHook(outfile = `${root}dist/hooks/hook.js`): Promise
   await build({
     ...common,
     entryPoints: [`${root}src/hooks/launch.ts`],
-    outdir,
-    entryNames: basename(outfile, extname(outfile)),
-    format: 'esm',
+    outfile: entry,
+    format: 'cjs',
   });
-  return outfile;
+  writeFileSync(
+    outfile,
+    `import { createRequire } from 'node:module';\ncreateRequire(import.meta.url)(${JSON.stringify(`./${basename(entry)}`)});\n`,
+  );
+  return entry;
 }
 
 /**

@@ -6,6 +6,10 @@
  * CPU a hook process spends beyond a bare start, and the first event of a session; without the
  * helper (`--no-daemon`) the p50 and p95 on the large state. A call that answers "proceeds
  * unchecked" (the guard missed its deadline) is a failure of its own row.
+ *
+ * With `compare`, a second build's hook takes its turn beside the first in the same rounds (each in
+ * a project of its own, with a helper of its own), so that a change is measured as an interleaved
+ * A/B under the same load: its rows are named `(compared)`.
  */
 import { spawn } from 'node:child_process';
 import {
@@ -31,6 +35,8 @@ export interface HookBenchOptions {
   readonly constraints?: number;
   /** The bundled hook; default the one beside this module in the build. */
   readonly hook?: string;
+  /** Another build's bundled hook, timed in the same rounds as `hook` (rows named `(compared)`). */
+  readonly compare?: string;
   readonly json?: boolean;
   /** Given what was measured, before it is printed. */
   readonly onReport?: (report: HookBenchReport) => void;
@@ -86,21 +92,44 @@ export async function measureHooks(
   options: HookBenchOptions,
   io: Pick<HookBenchIO, 'stderr'>,
 ): Promise<HookBenchReport | undefined> {
-  const hook = options.hook ?? fileURLToPath(new URL('./hook.js', import.meta.url));
-  if (!existsSync(hook)) {
-    io.stderr.write(
-      `narrowing-guard: ${hook} does not exist: run \`npm run build\` first, or pass --hook <file>\n`,
-    );
-    return undefined;
+  const hook = options.hook ?? fileURLToPath(new URL(`./${HOOK_ENTRY}`, import.meta.url));
+  const hooks = [hook, ...(options.compare !== undefined ? [options.compare] : [])];
+  for (const file of hooks) {
+    if (!existsSync(file)) {
+      io.stderr.write(
+        `narrowing-guard: ${file} does not exist: run \`npm run build\` first, or pass --hook <file>\n`,
+      );
+      return undefined;
+    }
   }
   const runs = options.runs ?? 21;
   const constraints = options.constraints ?? 40_000;
   const size = constraints.toLocaleString('en-US');
   const rows: HookBenchRow[] = [];
-  rows.push(...(await withHelper(hook, 'empty state', runs, 0)));
-  rows.push(...(await withHelper(hook, `${size} constraints`, runs, constraints)));
-  rows.push(...(await withoutHelper(hook, `${size} constraints`, runs, constraints)));
+  const reporter = cpuReporter();
+  try {
+    const timing = { runs, reporter: reporter.path };
+    rows.push(...(await withHelper(hooks, 'empty state', timing, 0)));
+    rows.push(...(await withHelper(hooks, `${size} constraints`, timing, constraints)));
+    rows.push(...(await withoutHelper(hooks, `${size} constraints`, timing, constraints)));
+  } finally {
+    reporter.remove();
+  }
   return { runs, constraints, rows };
+}
+
+/** The bundled hook's entry beside this module: what the package's bin runs for `hook`. */
+export const HOOK_ENTRY = 'hook.cjs';
+
+/** How many calls per scenario, and the CPU reporter every timed process loads. */
+interface TimingSetup {
+  readonly runs: number;
+  readonly reporter: string;
+}
+
+/** A row's name for the hook at `index` of the timed ones: the compared build's say so. */
+function named(name: string, index: number): string {
+  return index === 0 ? name : `${name} (compared)`;
 }
 
 /** The rows of the CPU a hook process spends with the helper, beside a bare start (issue #29's row). */
@@ -109,51 +138,117 @@ export function helperCpuRows(rows: readonly HookBenchRow[]): HookBenchRow[] {
 }
 
 /** The helper's scenario: the first events (which start it), then calls interleaved with bare starts. */
-async function withHelper(hook: string, label: string, runs: number, constraints: number) {
-  return inProject(constraints, async (project, stateDir) => {
-    const events = sessionEvents(project, 'bench-session');
-    const call = (payload: string) =>
-      timed(process.execPath, [hook, 'claude-code', '--idle-ms', '60000'], payload);
-    const rows: HookBenchRow[] = [];
-    // The session's first event finds no helper: it starts one and is answered all the same.
-    const first = await call(events(0));
-    if (constraints > 0) rows.push(firstEventRow(`helper, ${label}: first event, helper starting`, first));
-    await waitForHelper(stateDir);
-    for (let i = 1; i < 4; i += 1) await call(events(i));
-    if (constraints > 0) {
-      const other = await call(sessionEvents(project, 'bench-session-2')(0));
-      rows.push(firstEventRow(`helper, ${label}: first event of a new session`, other));
+async function withHelper(
+  hooks: readonly string[],
+  label: string,
+  setup: TimingSetup,
+  constraints: number,
+): Promise<HookBenchRow[]> {
+  return inProjects(hooks.length, constraints, async (projects) => {
+    const calls = hooks.map((hook, index) => {
+      const { project } = projects[index] as BenchProject;
+      const events = sessionEvents(project, 'bench-session');
+      const call = (payload: string) =>
+        timed(process.execPath, [hook, 'claude-code', '--idle-ms', '60000'], setup.reporter, payload);
+      return { hook, project, events, call };
+    });
+    const rows: HookBenchRow[][] = calls.map(() => []);
+    const firsts: Timing[] = [];
+    for (const [index, { events, call }] of calls.entries()) {
+      // The session's first event finds no helper: it starts one and is answered all the same.
+      const first = await call(events(0));
+      firsts.push(first);
+      if (constraints > 0)
+        rows[index]?.push(
+          firstEventRow(named(`helper, ${label}: first event, helper starting`, index), first),
+        );
     }
-    const { bare, hooked } = await interleaved(runs, (i) => call(events(4 + i)));
-    rows.push(
-      ratioRow(`helper, ${label}: p50`, bare, hooked, 50, 1.25),
-      ratioRow(`helper, ${label}: p90`, bare, hooked, 90, 1.5),
-      cpuRow(`helper, ${label}: CPU per event`, bare, hooked),
-      uncheckedRow(`helper, ${label}: calls unchecked`, [first, ...hooked]),
+    for (const [index, { events, call }] of calls.entries()) {
+      await waitForHelper((projects[index] as BenchProject).stateDir);
+      for (let i = 1; i < 4; i += 1) await call(events(i));
+    }
+    if (constraints > 0) {
+      for (const [index, { project, call }] of calls.entries()) {
+        const other = await call(sessionEvents(project, 'bench-session-2')(0));
+        rows[index]?.push(
+          firstEventRow(named(`helper, ${label}: first event of a new session`, index), other),
+        );
+      }
+    }
+    const { bare, hooked } = await interleaved(
+      setup,
+      calls.map(
+        ({ events, call }) =>
+          (i: number) =>
+            call(events(4 + i)),
+      ),
     );
-    return rows;
+    for (const [index, timings] of hooked.entries()) {
+      rows[index]?.push(
+        ratioRow(named(`helper, ${label}: p50`, index), bare, timings, 50, 1.25),
+        ratioRow(named(`helper, ${label}: p90`, index), bare, timings, 90, 1.5),
+        cpuRow(named(`helper, ${label}: CPU per event`, index), bare, timings),
+        uncheckedRow(named(`helper, ${label}: calls unchecked`, index), [
+          firsts[index] as Timing,
+          ...timings,
+        ]),
+      );
+    }
+    return rows.flat();
   });
 }
 
 /** Every hook process handles its event itself (`--no-daemon`). */
-async function withoutHelper(hook: string, label: string, runs: number, constraints: number) {
-  return inProject(constraints, async (project) => {
-    const events = sessionEvents(project, 'bench-session');
-    const call = (payload: string) => timed(process.execPath, [hook, 'claude-code', '--no-daemon'], payload);
-    const { bare, hooked } = await interleaved(runs, (i) => call(events(i)));
-    const p95 = percentile(walls(hooked), 95);
-    return [
-      ratioRow(`no helper, ${label}: p50`, bare, hooked, 50, 3),
-      {
-        name: `no helper, ${label}: p95`,
-        measured: `${p95.toFixed(0)} ms`,
-        target: `≤ ${NO_HELPER_P95_MS} ms`,
-        met: p95 <= NO_HELPER_P95_MS,
-        figures: { hookMs: p95 },
-      },
-      uncheckedRow(`no helper, ${label}: calls unchecked`, hooked),
-    ];
+async function withoutHelper(
+  hooks: readonly string[],
+  label: string,
+  setup: TimingSetup,
+  constraints: number,
+): Promise<HookBenchRow[]> {
+  return inProjects(hooks.length, constraints, async (projects) => {
+    const calls = hooks.map((hook, index) => {
+      const events = sessionEvents((projects[index] as BenchProject).project, 'bench-session');
+      return (i: number) =>
+        timed(process.execPath, [hook, 'claude-code', '--no-daemon'], setup.reporter, events(i));
+    });
+    const { bare, hooked } = await interleaved(setup, calls);
+    return hooked.flatMap((timings, index) => {
+      const p95 = percentile(walls(timings), 95);
+      return [
+        ratioRow(named(`no helper, ${label}: p50`, index), bare, timings, 50, 3),
+        {
+          name: named(`no helper, ${label}: p95`, index),
+          measured: `${p95.toFixed(0)} ms`,
+          target: `≤ ${NO_HELPER_P95_MS} ms`,
+          met: p95 <= NO_HELPER_P95_MS,
+          figures: { hookMs: p95 },
+        },
+        uncheckedRow(named(`no helper, ${label}: calls unchecked`, index), timings),
+      ];
+    });
   });
+}
+
+interface BenchProject {
+  readonly project: string;
+  readonly stateDir: string;
+}
+
+/** `count` projects of {@link inProject}'s, made and removed together. */
+async function inProjects<T>(
+  count: number,
+  constraints: number,
+  work: (projects: readonly BenchProject[]) => Promise<T>,
+): Promise<T> {
+  const made: BenchProject[] = [];
+  const nest = (index: number): Promise<T> =>
+    index === count
+      ? work(made)
+      : inProject(constraints, (project, stateDir) => {
+          made.push({ project, stateDir });
+          return nest(index + 1);
+        });
+  return nest(0);
 }
 
 /** Runs `work` in a project of its own holding `constraints` learned constraints; removes it after. */
@@ -180,16 +275,21 @@ async function inProject<T>(
   }
 }
 
-/** Each hook call right after a bare `node -e 0`, so both see the same load. */
+/**
+ * Each round a bare `node -e 0` and then each hook's call, so all see the same load; with two hooks
+ * they take turns at going first.
+ */
 async function interleaved(
-  runs: number,
-  call: (index: number) => Promise<Timing>,
-): Promise<{ bare: Timing[]; hooked: Timing[] }> {
+  setup: TimingSetup,
+  calls: readonly ((index: number) => Promise<Timing>)[],
+): Promise<{ bare: Timing[]; hooked: Timing[][] }> {
   const bare: Timing[] = [];
-  const hooked: Timing[] = [];
-  for (let i = 0; i < runs; i += 1) {
-    bare.push(await timed(process.execPath, ['-e', '0']));
-    hooked.push(await call(i));
+  const hooked: Timing[][] = calls.map(() => []);
+  for (let i = 0; i < setup.runs; i += 1) {
+    bare.push(await timed(process.execPath, ['-e', '0'], setup.reporter));
+    const order = calls.map((_, index) => index);
+    if (i % 2 === 1) order.reverse();
+    for (const index of order) hooked[index]?.push(await (calls[index] as (i: number) => Promise<Timing>)(i));
   }
   return { bare, hooked };
 }
@@ -320,11 +420,19 @@ async function waitForHelper(stateDir: string): Promise<void> {
 
 /**
  * Loaded into every timed process, the bare ones too: writes the CPU time the process used (user
- * and system, in microseconds) to file descriptor 3 as it exits.
+ * and system, in microseconds) to file descriptor 3 as it exits. A CommonJS file given to
+ * `--require`: an ES module given to `--import` would start Node's ES module loader in every timed
+ * process, and hide what a hook's own loading costs.
  */
-const CPU_REPORTER = `data:text/javascript,${encodeURIComponent(
-  "import { writeSync } from 'node:fs'; process.on('exit', () => { try { const u = process.cpuUsage(); writeSync(3, String(u.user + u.system)); } catch {} });",
-)}`;
+function cpuReporter(): { readonly path: string; readonly remove: () => void } {
+  const dir = mkdtempSync(join(tmpdir(), 'narrowing-bench-cpu-'));
+  const path = join(dir, 'report-cpu.cjs');
+  writeFileSync(
+    path,
+    "process.on('exit', () => { try { const u = process.cpuUsage(); require('node:fs').writeSync(3, String(u.user + u.system)); } catch {} });\n",
+  );
+  return { path, remove: () => rmSync(dir, { recursive: true, force: true }) };
+}
 
 /**
  * Variables of this environment that make every Node start do work a user's does not: with
@@ -342,13 +450,15 @@ export function timingEnv(env: NodeJS.ProcessEnv = process.env): NodeJS.ProcessE
 }
 
 /** Wall milliseconds from spawn to exit, CPU milliseconds the process used, and whether it went unchecked. */
-function timed(command: string, args: readonly string[], stdin?: string): Promise<Timing> {
+function timed(command: string, args: readonly string[], reporter: string, stdin?: string): Promise<Timing> {
   return new Promise((resolve, reject) => {
     const started = performance.now();
-    const child = spawn(command, ['--import', CPU_REPORTER, ...args], {
+    // The answer is read from a pipe, as an agent reads it.
+    const child = spawn(command, ['--require', reporter, ...args], {
       env: timingEnv(),
-      stdio: [stdin === undefined ? 'ignore' : 'pipe', 'ignore', 'pipe', 'pipe'],
+      stdio: [stdin === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe', 'pipe'],
     });
+    child.stdout?.resume();
     let stderr = '';
     let cpu = '';
     child.stderr?.setEncoding('utf8').on('data', (chunk: string) => {

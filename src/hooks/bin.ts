@@ -2,23 +2,73 @@
  * The hook as a program of its own, bundled into one file: `node hook.js <agent> [options]`, or
  * through the package's bin as `narrowing-guard hook <agent> [options]`.
  */
-import { lstatSync, mkdirSync } from 'node:fs';
-import module from 'node:module';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { hookMain } from './main.js';
+import type { HookStreams } from './run.js';
 
-keepCompiledCode();
-
+const streams = directStreams();
 const words = process.argv.slice(2);
-hookMain(words[0] === 'hook' ? words.slice(1) : words).then(
+hookMain(words[0] === 'hook' ? words.slice(1) : words, streams).then(
   (code) => exitAfterWriting(code),
   (error: unknown) => {
     // hookMain never throws; should it ever, the agent still runs its call.
-    process.stderr.write(`narrowing-guard: the hook failed: ${String(error)}; the call proceeds unchecked\n`);
+    streams.stderr.write(`narrowing-guard: the hook failed: ${String(error)}; the call proceeds unchecked\n`);
     exitAfterWriting(0);
   },
 );
+
+/** Node's stream objects this process made for its standard streams (see `directStreams`). */
+const madeStreams: NodeJS.WriteStream[] = [];
+
+/**
+ * The hook's standard streams, read and written with the file descriptors themselves: the payload
+ * is read to its end and the answer written in one go, and making Node's stream objects for them
+ * (a socket for each pipe, with its machinery) costs a hook process several milliseconds of CPU on
+ * every tool call. A descriptor that cannot be used so (a non-blocking pipe, a full one) falls back
+ * to Node's stream for what is left.
+ */
+function directStreams(): HookStreams {
+  const fs = process.getBuiltinModule('node:fs');
+  const writer = (fd: 1 | 2) => {
+    let stream: NodeJS.WriteStream | undefined;
+    return {
+      write(text: string): void {
+        if (stream !== undefined) return void stream.write(text);
+        const bytes = Buffer.from(text);
+        let written = 0;
+        try {
+          while (written < bytes.length) written += fs.writeSync(fd, bytes, written);
+        } catch (error) {
+          if ((error as NodeJS.ErrnoException).code !== 'EAGAIN') throw error;
+          stream = fd === 1 ? process.stdout : process.stderr;
+          madeStreams.push(stream);
+          stream.write(bytes.subarray(written));
+        }
+      },
+    };
+  };
+  return { stdin: stdinChunks(), stdout: writer(1), stderr: writer(2) };
+}
+
+async function* stdinChunks(): AsyncGenerator<Uint8Array> {
+  const fs = process.getBuiltinModule('node:fs');
+  for (;;) {
+    const buffer = Buffer.allocUnsafe(64 * 1024);
+    let count: number;
+    try {
+      count = fs.readSync(0, buffer, 0, buffer.length, null);
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      // Windows reports a pipe's end as an error.
+      if (code === 'EOF') return;
+      if (code !== 'EAGAIN') throw error;
+      // A non-blocking descriptor: the rest is read as a stream, which waits for it.
+      yield* process.stdin;
+      return;
+    }
+    if (count === 0) return;
+    yield buffer.subarray(0, count);
+  }
+}
 
 /**
  * Ends the process once its answer is written, whatever is still running: the agent waits for the
@@ -26,33 +76,11 @@ hookMain(words[0] === 'hook' ? words.slice(1) : words).then(
  * waited for) must not keep it. Locks held are released by their exit handlers.
  */
 function exitAfterWriting(code: number): void {
-  let pending = 2;
+  let pending = madeStreams.length;
+  if (pending === 0) process.exit(code);
   const done = () => {
     pending -= 1;
     if (pending === 0) process.exit(code);
   };
-  process.stdout.write('', done);
-  process.stderr.write('', done);
-}
-
-/**
- * Node 22.1 and later keep the code V8 compiled for the modules a hook process loads after this
- * (the guard, when the helper does not answer), so that the next process skips compiling them.
- * Kept in a folder of this user's only, never one another user could fill. Node 20 has no such
- * cache: nothing is done there.
- */
-function keepCompiledCode(): void {
-  const enable = (module as { enableCompileCache?: (dir?: string) => unknown }).enableCompileCache;
-  if (typeof enable !== 'function') return;
-  try {
-    const uid = typeof process.getuid === 'function' ? process.getuid() : undefined;
-    if (uid === undefined) return;
-    const dir = join(tmpdir(), `narrowing-guard-${uid}`);
-    mkdirSync(dir, { recursive: true, mode: 0o700 });
-    const stat = lstatSync(dir);
-    if (!stat.isDirectory() || stat.isSymbolicLink() || stat.uid !== uid || (stat.mode & 0o077) !== 0) return;
-    enable(join(dir, 'compile-cache'));
-  } catch {
-    // Without the cache the hook only compiles what it loads, as on Node 20.
-  }
+  for (const stream of madeStreams) stream.write('', done);
 }

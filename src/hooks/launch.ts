@@ -1,5 +1,5 @@
 /**
- * The entry of the bundled hook (`hook.js`): a hook process starts on every tool call, so it runs
+ * The entry of the bundled hook (`hook.cjs`): a hook process starts on every tool call, so it runs
  * the thin client (`hook-client.cjs`, which reads the payload, asks the helper and prints its
  * answer) from the code V8 compiled for it the last time, kept in a folder of this user's only
  * by the loader the command line uses too (src/node/code-cache.ts), which never loads `node:crypto`.
@@ -7,17 +7,20 @@
  * version. Node's modules are taken with `process.getBuiltinModule`, never `import`: an ESM import
  * of `node:fs` reads every export, and loads the streams the client never uses.
  *
+ * It is bundled as CommonJS, and the package's bin loads it with `require`: a process that starts
+ * from an ES module starts Node's ES module loader too, which costs a hook process several
+ * milliseconds of CPU, and more of wall time, on every event. This module is only ever run from that
+ * bundle, where `__filename` and `__dirname` are its own.
+ *
  * The guard itself (handling an event without the helper, the helper) stays in ES modules the
  * client imports on demand (`hook-handle.js`, `hook-daemon.js`).
  */
 import { compileCachedScript } from '../node/code-cache.js';
 
-const { createRequire } = process.getBuiltinModule('node:module');
-const { dirname } = process.getBuiltinModule('node:path');
-const { fileURLToPath } = process.getBuiltinModule('node:url');
+const { join } = process.getBuiltinModule('node:path');
+const { pathToFileURL } = process.getBuiltinModule('node:url');
 
-const clientUrl = new URL('./hook-client.cjs', import.meta.url);
-runClient(fileURLToPath(clientUrl));
+runClient(join(__dirname, 'hook-client.cjs'));
 
 function runClient(path: string): void {
   const client = compileCachedScript({
@@ -27,6 +30,7 @@ function runClient(path: string): void {
   });
   const module = { exports: {} };
   // The guard's modules beside the client, as ES modules (see scripts/bundle-hook.ts).
-  const importer = (specifier: string) => import(new URL(specifier, import.meta.url).href);
-  client.run(createRequire(path), module, module.exports, path, dirname(path), importer);
+  const importer = (specifier: string) => import(pathToFileURL(join(__dirname, specifier)).href);
+  // The launcher's own `require` serves the client beside it: it needs Node's modules only.
+  client.run(require, module, module.exports, path, __dirname, importer);
 }

@@ -7,9 +7,10 @@ import { parseArgs } from 'node:util';
 import { HOST_AGENTS, type HostAgent, isHostAgent } from '../adapters/tool-call/host-tools.js';
 import type { PresetName } from '../core/policy.js';
 import { parseStoreChoice } from '../guard/store-choice.js';
+import { keepCompiledCode } from './compile-cache.js';
 import { DAEMON_STORE_VARIABLE } from './daemon-client.js';
 import { HOOK_HELP, HOOK_USAGE } from './help.js';
-import { runHook } from './run.js';
+import { type HookStreams, runHook } from './run.js';
 
 export { HOOK_HELP, HOOK_USAGE } from './help.js';
 
@@ -19,16 +20,16 @@ const USAGE_FAULT = 1;
 const DENY = 2;
 
 /** Runs a hook from its command-line words (after `hook`); returns the exit code. */
-export async function hookMain(argv: readonly string[]): Promise<number> {
+export async function hookMain(argv: readonly string[], streams: HookStreams = process): Promise<number> {
   const failClosed = argv.includes('--fail-closed');
   const usageFault = (message: string): number => {
     if (failClosed) {
-      process.stderr.write(
+      streams.stderr.write(
         `narrowing-guard: ${message}; the call is refused (--fail-closed). Fix the hook command in the agent's settings.\n`,
       );
       return DENY;
     }
-    process.stderr.write(
+    streams.stderr.write(
       `narrowing-guard: ${message}; the call proceeds unchecked. Fix the hook command in the agent's settings.\n${HOOK_USAGE}\n`,
     );
     return USAGE_FAULT;
@@ -41,7 +42,7 @@ export async function hookMain(argv: readonly string[]): Promise<number> {
   }
   const { values, positionals } = parsed;
   if (values.help) {
-    process.stdout.write(`${HOOK_HELP}\n`);
+    streams.stdout.write(`${HOOK_HELP}\n`);
     return 0;
   }
   const agent = positionals[0] ?? '';
@@ -64,7 +65,7 @@ export async function hookMain(argv: readonly string[]): Promise<number> {
   } catch (error) {
     return usageFault((error as Error).message);
   }
-  return runHook(agent, process, {
+  return runHook(agent, streams, {
     ...(store !== undefined && { store }),
     ...(values.policy !== undefined && { policy: resolve(values.policy) }),
     ...(values.preset !== undefined && { preset: values.preset as PresetName }),
@@ -113,6 +114,7 @@ async function serve(values: ReturnType<typeof parse>['values']): Promise<number
     process.stderr.write('narrowing-guard: hook serve needs --socket and --state-dir\n');
     return 2;
   }
+  keepCompiledCode();
   const { serveHooks } = await import('./daemon.js');
   const idleMs = positiveNumber(values['idle-ms']);
   const storeText = process.env[DAEMON_STORE_VARIABLE];

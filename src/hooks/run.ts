@@ -6,6 +6,7 @@
  */
 import type { HostAgent } from '../adapters/tool-call/host-tools.js';
 import { defaultStateDir, hostProjectDir } from '../node/state-dir.js';
+import { keepCompiledCode } from './compile-cache.js';
 import { askDaemon, daemonSocketPath, NoDaemonError, startDaemon } from './daemon-client.js';
 import type { HookEvent, HookProtocol, HookReply, HookVerdict } from './event.js';
 import type { HookOptions } from './handle.js';
@@ -249,6 +250,7 @@ async function verdictFor(event: HookEvent, options: RunHookOptions): Promise<Ho
       if (socket !== undefined) startDaemon(socket, identity, options.daemonIdleMs);
     }
   }
+  keepCompiledCode();
   const { handleHookEvent } = await import('./handle.js');
   return handleHookEvent(event, options);
 }

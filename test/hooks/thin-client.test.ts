@@ -17,18 +17,26 @@ let hook: Awaited<ReturnType<typeof buildHook>>;
 let project: ReturnType<typeof tempProject>;
 /** The hook processes' temporary folder, where the client's code cache is kept. */
 let temporary: string;
-/** Loaded into every hook process: writes the Node modules it loaded to a file named by its pid. */
+/**
+ * Loaded into every hook process (CommonJS, with `--require`, so that it starts no ES module loader
+ * itself): writes the Node modules it loaded, and which of Node's stream objects for stdin and
+ * stdout it made, to a file named by its pid.
+ */
 let reporter: string;
 
 beforeAll(async () => {
   hook = await buildHook();
   project = tempProject();
   temporary = realpathSync(mkdtempSync(join(tmpdir(), 'narrowing-thin-client-')));
-  reporter = join(temporary, 'report-modules.mjs');
+  reporter = join(temporary, 'report-modules.cjs');
   writeFileSync(
     reporter,
-    "import { writeFileSync } from 'node:fs';\n" +
-      "process.on('exit', () => writeFileSync(process.env.MODULES_DIR + '/' + process.pid + '.json', JSON.stringify(process.moduleLoadList)));\n",
+    'const made = [];\n' +
+      "for (const name of ['stdin', 'stdout']) {\n" +
+      '  const own = Object.getOwnPropertyDescriptor(process, name);\n' +
+      "  Object.defineProperty(process, name, { configurable: true, get() { made.push('stream ' + name); return own.get.call(this); } });\n" +
+      '}\n' +
+      "process.on('exit', () => require('node:fs').writeFileSync(process.env.MODULES_DIR + '/' + process.pid + '.json', JSON.stringify([...process.moduleLoadList, ...made])));\n",
   );
 });
 afterAll(async () => {
@@ -53,7 +61,7 @@ async function send(payload: object): Promise<{ stdout: string; stderr: string; 
       cwd: project.dir,
       ...payload,
     },
-    { env, nodeArgs: ['--import', reporter], killAfterMs: 30_000 },
+    { env, nodeArgs: ['--require', reporter], killAfterMs: 30_000 },
   );
   const list = join(temporary, `${run.pid}.json`);
   const modules = existsSync(list) ? (JSON.parse(readFileSync(list, 'utf8')) as string[]) : [];
@@ -68,7 +76,7 @@ async function waitForHelper(): Promise<void> {
 
 // The helper does not run on Windows.
 describe.skipIf(process.platform === 'win32')('the hook process with the helper running', () => {
-  it('relays the event without the guard, node:crypto or node:child_process, from its code cache', async () => {
+  it('relays the event without the guard, node:crypto, node:child_process, ES modules or stdio streams, from its code cache', async () => {
     const missing = join(project.dir, 'src/missing.ts');
     const read = { tool_name: 'Read', tool_input: { file_path: missing } };
     // The first event finds no helper: it is handled in the process, which starts one.
@@ -93,6 +101,9 @@ describe.skipIf(process.platform === 'win32')('the hook process with the helper 
         (name) => name === 'NativeModule crypto' || name === 'NativeModule child_process',
       ),
     ).toEqual([]);
+    // Started as CommonJS, it runs no ES module; its payload and answer go through the descriptors.
+    expect(denied.modules).not.toContain('NativeModule internal/modules/esm/module_job');
+    expect(denied.modules.filter((name) => name.startsWith('stream '))).toEqual([]);
 
     const cacheDir = join(temporary, `narrowing-guard-${process.getuid?.()}`, 'code-cache');
     const caches = readdirSync(cacheDir).filter((name) => name.endsWith('.v8cache'));

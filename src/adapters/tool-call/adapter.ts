@@ -125,7 +125,12 @@ function hasQueryOnlyService(facts: CallFacts): boolean {
 
 export function createToolCallAdapter(options: ToolCallAdapterOptions = {}): ToolCallAdapter {
   const extraRules = (options.patterns ?? []).map(toRule);
-  const matcher = matcherFor(extraRules);
+  let matcher: SignatureMatcher | undefined;
+  /** Built on the first failure read: a process that only checks calls, or reads successes, never builds it. */
+  const signatureMatcher = (): SignatureMatcher => {
+    matcher ??= matcherFor(extraRules);
+    return matcher;
+  };
   const signatures: string[] = [...TOOL_CALL_SIGNATURES];
   for (const extra of extraRules) if (!signatures.includes(extra.signature)) signatures.push(extra.signature);
   const configuredKinds = new Map(Object.entries(options.toolKinds ?? {}));
@@ -222,9 +227,9 @@ export function createToolCallAdapter(options: ToolCallAdapterOptions = {}): Too
     const verdict = withoutEchoes(text, args);
     const exit = typeof outcome.exitCode === 'number' ? ruleForExitCode(outcome.exitCode) : undefined;
     const rule =
-      structuredRule(outcome, verdict, matcher) ??
+      structuredRule(outcome, verdict, signatureMatcher()) ??
       (exit?.beforeText ? exit.rule : undefined) ??
-      matcher.match(verdict) ??
+      signatureMatcher().match(verdict) ??
       exit?.rule ??
       fallbackRule(outcome, call.kind);
     const needle = rule.signature === 'edit_failed' ? needleOf(args, text) : undefined;

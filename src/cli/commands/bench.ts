@@ -274,8 +274,9 @@ export function register(program: Command): void {
     .option('--runs <n>', 'timed hook calls per scenario (default 21)')
     .option('--constraints <n>', 'learned constraints in the large scenario (default 40000)')
     .option('--hook <file>', 'the bundled hook to time (default: the one in this build)')
+    .option('--compare <file>', "another build's bundled hook, timed in the same rounds (an A/B)")
     .option('--json', 'machine-readable output only')
-    .action(async (raw: { runs?: string; constraints?: string; hook?: string; json?: boolean }) => {
+    .action(async (raw: HooksBenchFlags) => {
       const { benchHooks } = await import('../../hooks/bench.js');
       process.exitCode = await benchHooks(
         {
@@ -284,11 +285,21 @@ export function register(program: Command): void {
             constraints: Math.max(0, Number.parseInt(raw.constraints, 10) || 0),
           }),
           ...(raw.hook !== undefined && { hook: raw.hook }),
+          ...(raw.compare !== undefined && { compare: raw.compare }),
           ...(raw.json && { json: true }),
         },
         processIO(),
       );
     });
+}
+
+/** The options of `bench hooks`, as given. */
+interface HooksBenchFlags {
+  runs?: string;
+  constraints?: string;
+  hook?: string;
+  compare?: string;
+  json?: boolean;
 }
 
 /** Where the benchmarks are looked for; tests point it at an installed package's layout. */
