@@ -28,7 +28,8 @@ export async function buildHook(
   const shared = await bundledOnce();
   const dir = mkdtempSync(join(parent, prefix));
   cpSync(shared, dir, { recursive: true });
-  return { path: join(dir, 'hook.js'), remove: () => rmSync(dir, { recursive: true, force: true }) };
+  // The entry the bin runs (CommonJS); hook.js beside it is the same entry as an ES module.
+  return { path: join(dir, 'hook.cjs'), remove: () => rmSync(dir, { recursive: true, force: true }) };
 }
 
 /** How long a test file waits for another one that is bundling the hook. */
