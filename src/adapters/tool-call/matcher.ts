@@ -114,13 +114,13 @@ function closingOf(source: string, start: number): number {
 }
 
 /**
- * The literal runs of an alternative, and, unless `groups` is undefined, its plain groups as `oneOf`
- * atoms in `groups` (runs and groups in their order in `atoms`). A branch of a group is read with
- * `groups` undefined: its own groups are passed over.
+ * Reads an alternative into `atoms`: its literal runs and its plain groups, in their order. A branch
+ * of a group is read with `atoms` undefined: its literal runs alone go into `runs`, and its own
+ * groups are passed over.
  */
 function readAtoms(alternative: string, atoms: Atom[] | undefined, runs: string[] | undefined): void {
   // The run so far, and where its pending stretch of plain characters starts (-1: none), taken as
-  // one slice: a string made a character at a time cost building a matcher most of its time.
+  // one slice rather than a string made a character at a time.
   let run = '';
   let from = -1;
   const end = (at: number): void => {
