@@ -48,6 +48,12 @@ export type CallClaim =
     };
 
 interface Entry {
+  readonly proposal: Proposal;
+  /**
+   * The call's identity (see `callIdentity`), worked out when another call of its tool is claimed
+   * while it is remembered; `null` when its arguments cannot be read (it then has no twin).
+   */
+  identity: string | null | undefined;
   readonly step: string | number | undefined;
   readonly twin: Promise<TwinAnswer | undefined>;
   answer: TwinAnswer | undefined;
@@ -58,34 +64,47 @@ interface Entry {
 const MAX_ENTRIES = 512;
 
 /**
- * The calls of one guard that are running, or that ran in the current model step: keyed by the
- * exact call (tool and arguments, key order aside).
+ * The calls of one guard that are running, or that ran in the current model step: told apart by
+ * the exact call (tool and arguments, key order aside). A call's identity is worked out only when
+ * another call of the same tool is remembered: most calls have no twin to be told from, and the
+ * hash of their arguments would cost every one of them.
  */
 export class InFlightCalls {
-  private readonly entries = new Map<string, Entry>();
+  /** The remembered calls of each tool, oldest first; no two with the same identity. */
+  private readonly byTool = new Map<string, Entry[]>();
+  private count = 0;
   private step: string | number | undefined;
 
   /**
-   * Claims `proposal`. Undefined when its identity cannot be read (a hostile argument object):
-   * such a call is never coalesced.
+   * Claims `proposal`. Undefined when its identity, needed to tell it from another call of its
+   * tool, cannot be read (a hostile argument object): such a call is never coalesced.
    */
   claim(proposal: Proposal): CallClaim | undefined {
-    const key = callIdentity(proposal);
-    if (key === undefined) return undefined;
     this.enterStep(proposal.step);
-    const existing = this.entries.get(key);
-    if (
-      existing !== undefined &&
-      (!existing.done || (existing.step !== undefined && existing.step === proposal.step))
-    )
-      return { role: 'duplicate', twin: existing.twin, settled: existing.answer };
+    const entries = this.byTool.get(proposal.tool);
+    let identity: string | undefined;
+    if (entries !== undefined) {
+      identity = callIdentity(proposal);
+      if (identity === undefined) return undefined;
+      for (const existing of entries) {
+        if (identityOf(existing) !== identity) continue;
+        if (!existing.done || (existing.step !== undefined && existing.step === proposal.step))
+          return { role: 'duplicate', twin: existing.twin, settled: existing.answer };
+        // A settled call of an earlier step: the new one takes its place.
+        this.forget(existing);
+        break;
+      }
+    }
     let resolve: (answer: TwinAnswer | undefined) => void = () => undefined;
     const twin = new Promise<TwinAnswer | undefined>((done) => {
       resolve = done;
     });
-    const entry: Entry = { step: proposal.step, twin, answer: undefined, done: false };
-    if (this.entries.size >= MAX_ENTRIES) this.dropSettled();
-    this.entries.set(key, entry);
+    const entry: Entry = { proposal, identity, step: proposal.step, twin, answer: undefined, done: false };
+    if (this.count >= MAX_ENTRIES) this.dropSettled();
+    const list = this.byTool.get(proposal.tool);
+    if (list === undefined) this.byTool.set(proposal.tool, [entry]);
+    else list.push(entry);
+    this.count++;
     return {
       role: 'first',
       settle: (answer) => {
@@ -93,7 +112,7 @@ export class InFlightCalls {
         entry.done = true;
         entry.answer = answer;
         // Kept for duplicates later in the same step; a call outside any step is forgotten at once.
-        if (entry.step === undefined || answer === undefined) this.forget(key, entry);
+        if (entry.step === undefined || answer === undefined) this.forget(entry);
         resolve(answer);
       },
     };
@@ -101,7 +120,7 @@ export class InFlightCalls {
 
   /** How many calls are remembered (running, or settled in the current step). */
   get size(): number {
-    return this.entries.size;
+    return this.count;
   }
 
   private enterStep(step: string | number | undefined): void {
@@ -111,12 +130,28 @@ export class InFlightCalls {
   }
 
   private dropSettled(): void {
-    for (const [key, entry] of this.entries) if (entry.done) this.entries.delete(key);
+    for (const [tool, entries] of this.byTool) {
+      const running = entries.filter((entry) => !entry.done);
+      this.count -= entries.length - running.length;
+      if (running.length === 0) this.byTool.delete(tool);
+      else if (running.length < entries.length) this.byTool.set(tool, running);
+    }
   }
 
-  private forget(key: string, entry: Entry): void {
-    if (this.entries.get(key) === entry) this.entries.delete(key);
+  private forget(entry: Entry): void {
+    const entries = this.byTool.get(entry.proposal.tool);
+    const at = entries === undefined ? -1 : entries.indexOf(entry);
+    if (entries === undefined || at < 0) return;
+    if (entries.length === 1) this.byTool.delete(entry.proposal.tool);
+    else entries.splice(at, 1);
+    this.count--;
   }
+}
+
+/** The entry's identity, worked out on first need. */
+function identityOf(entry: Entry): string | null {
+  if (entry.identity === undefined) entry.identity = callIdentity(entry.proposal) ?? null;
+  return entry.identity;
 }
 
 const registries = new WeakMap<object, InFlightCalls>();

@@ -26,7 +26,6 @@ const CLAUSE_ENDS = new Set([',', ';', '{', '}', '[', ']']);
 const EXTENSION_AFTER = /^\.[a-z][a-z0-9]{0,4}\b/;
 /** How many matches of one harness rule are looked at before giving up on it. */
 const MAX_MATCHES = 8;
-const QUANTIFIERS = new Set(['?', '*', '+', '{']);
 /**
  * Texts from this length on have a rule's admitted parts run as one expression (see `unionOf`):
  * what it saves is passes over the text, which only a long text makes worth a lookup.
@@ -36,8 +35,31 @@ const LONG_SUBJECT = 1024;
 const MAX_UNIONS = 256;
 /** A backreference or a named group, whose meaning would change with the groups of other parts. */
 const GROUP_REFERENCE = /\\[1-9]|\\k<|\(\?<[A-Za-z]/;
-/** Escapes that stand for one literal character. */
-const LITERAL_ESCAPES = /^[^a-zA-Z0-9]$/;
+
+/** Character codes the parser of regex sources reads. */
+const BACKSLASH = 0x5c;
+const OPEN_CLASS = 0x5b;
+const CLOSE_CLASS = 0x5d;
+const OPEN_GROUP = 0x28;
+const CLOSE_GROUP = 0x29;
+const BAR = 0x7c;
+
+/** Flags by ASCII code: what a parser of regex sources asks of one character, without making a string of it. */
+function asciiSet(chars: string): Uint8Array {
+  const set = new Uint8Array(128);
+  for (let index = 0; index < chars.length; index++) set[chars.charCodeAt(index)] = 1;
+  return set;
+}
+
+/** Characters that stand for themselves neither bare nor after a quantifier: syntax outside a class. */
+const SYNTAX = asciiSet('.^$|)]}?*+{');
+const QUANTIFIERS = asciiSet('?*+{');
+/** After a backslash, these are classes or assertions (`\d`, `\b`), not the character itself. */
+const ALPHANUMERIC = asciiSet('abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789');
+
+function isQuantifier(code: number): boolean {
+  return code < 128 && QUANTIFIERS[code] === 1;
+}
 
 /** The top-level alternatives of a regex source: `a|b(c|d)` is `a` and `b(c|d)`. */
 function alternativesOf(source: string): string[] {
@@ -46,18 +68,18 @@ function alternativesOf(source: string): string[] {
   let inClass = false;
   let start = 0;
   for (let i = 0; i < source.length; i++) {
-    const char = source[i];
-    if (char === '\\') {
+    const code = source.charCodeAt(i);
+    if (code === BACKSLASH) {
       i++;
     } else if (inClass) {
-      if (char === ']') inClass = false;
-    } else if (char === '[') {
+      if (code === CLOSE_CLASS) inClass = false;
+    } else if (code === OPEN_CLASS) {
       inClass = true;
-    } else if (char === '(') {
+    } else if (code === OPEN_GROUP) {
       depth++;
-    } else if (char === ')') {
+    } else if (code === CLOSE_GROUP) {
       depth--;
-    } else if (char === '|' && depth === 0) {
+    } else if (code === BAR && depth === 0) {
       out.push(source.slice(start, i));
       start = i + 1;
     }
@@ -73,58 +95,107 @@ function alternativesOf(source: string): string[] {
  */
 type Atom = { readonly run: string } | { readonly oneOf: readonly (readonly string[])[] };
 
-function atomsOf(alternative: string, nested = false): Atom[] {
-  const atoms: Atom[] = [];
+/** The index of the `]` or `)` that closes the class or group opened at `start`, or the text's end. */
+function closingOf(source: string, start: number): number {
+  const group = source.charCodeAt(start) === OPEN_GROUP;
+  let depth = 0;
+  let inClass = false;
+  let i = start;
+  for (; i < source.length; i++) {
+    const code = source.charCodeAt(i);
+    if (code === BACKSLASH) i++;
+    else if (inClass) inClass = code !== CLOSE_CLASS;
+    else if (code === OPEN_CLASS) inClass = true;
+    else if (code === OPEN_GROUP) depth++;
+    else if (code === CLOSE_GROUP && --depth === 0) break;
+    if (!group && !inClass && depth === 0) break;
+  }
+  return i;
+}
+
+/**
+ * Reads an alternative into `atoms`: its literal runs and its plain groups, in their order. A branch
+ * of a group is read with `atoms` undefined: its literal runs alone go into `runs`, and its own
+ * groups are passed over.
+ */
+function readAtoms(alternative: string, atoms: Atom[] | undefined, runs: string[] | undefined): void {
+  // The run so far, and where its pending stretch of plain characters starts (-1: none), taken as
+  // one slice rather than a string made a character at a time.
   let run = '';
+  let from = -1;
+  const end = (at: number): void => {
+    if (from >= 0) run += alternative.slice(from, at);
+    from = -1;
+  };
   const flush = (): void => {
-    if (run !== '') atoms.push({ run: run.toLowerCase() });
+    if (run === '') return;
+    const lower = run.toLowerCase();
+    if (atoms !== undefined) atoms.push({ run: lower });
+    else runs?.push(lower);
     run = '';
   };
   for (let i = 0; i < alternative.length; i++) {
-    const char = alternative[i] as string;
-    if (char === '[' || char === '(') {
+    const code = alternative.charCodeAt(i);
+    if (code === OPEN_CLASS || code === OPEN_GROUP) {
+      end(i);
       flush();
       const start = i;
-      let depth = 0;
-      let inClass = false;
-      for (; i < alternative.length; i++) {
-        const inner = alternative[i];
-        if (inner === '\\') i++;
-        else if (inClass) inClass = inner !== ']';
-        else if (inner === '[') inClass = true;
-        else if (inner === '(') depth++;
-        else if (inner === ')' && --depth === 0) break;
-        if (char === '[' && !inClass && depth === 0) break;
-      }
-      if (char === '(' && !nested && !QUANTIFIERS.has(alternative[i + 1] ?? '')) {
+      i = closingOf(alternative, start);
+      if (code === OPEN_GROUP && atoms !== undefined && !isQuantifier(alternative.charCodeAt(i + 1))) {
         const body = alternative.slice(start + 1, i);
         if (!/^\?(?:[=!]|<[=!])/.test(body)) {
           const inner = body.replace(/^\?(?::|<[^>]*>)/, '');
-          const branches = alternativesOf(inner).map((branch) =>
-            atomsOf(branch, true).flatMap((atom) => ('run' in atom ? [atom.run] : [])),
-          );
+          const branches = alternativesOf(inner).map((branch) => {
+            const branchRuns: string[] = [];
+            readAtoms(branch, undefined, branchRuns);
+            return branchRuns;
+          });
           atoms.push({ oneOf: branches });
         }
       }
       continue;
     }
-    let literal: string | undefined;
-    if (char === '\\') {
-      const next = alternative[i + 1] ?? '';
+    if (code === BACKSLASH) {
+      end(i);
       i++;
-      if (LITERAL_ESCAPES.test(next)) literal = next;
-    } else if (!'.^$|)]}?*+{'.includes(char)) {
-      literal = char;
-    }
-    // A quantified character is not certain: it ends the run without joining it.
-    if (literal === undefined || QUANTIFIERS.has(alternative[i + 1] ?? '')) {
-      flush();
+      // A backslash at the end, or before a letter or a digit (`\d`, `\b`, `\1`), stands for no one
+      // character; a quantified character is not certain: both end the run without joining it.
+      const next = alternative.charCodeAt(i);
+      const literal = i < alternative.length && (next >= 128 || ALPHANUMERIC[next] === 0);
+      if (!literal || isQuantifier(alternative.charCodeAt(i + 1))) flush();
+      else from = i;
       continue;
     }
-    run += literal;
+    if ((code < 128 && SYNTAX[code] === 1) || isQuantifier(alternative.charCodeAt(i + 1))) {
+      end(i);
+      flush();
+    } else if (from < 0) {
+      from = i;
+    }
   }
+  end(alternative.length);
   flush();
+}
+
+function atomsOf(alternative: string): Atom[] {
+  const atoms: Atom[] = [];
+  readAtoms(alternative, atoms, undefined);
   return atoms;
+}
+
+/** The first of `longestFirst` that one of `runs` holds. */
+function longestIn(runs: readonly string[], longestFirst: readonly string[]): string | undefined {
+  for (let index = 0; index < longestFirst.length; index++) {
+    const hint = longestFirst[index] as string;
+    for (let at = 0; at < runs.length; at++) if ((runs[at] as string).includes(hint)) return hint;
+  }
+  return undefined;
+}
+
+function shortestLength(hints: readonly string[]): number {
+  let shortest = Number.POSITIVE_INFINITY;
+  for (const hint of hints) if (hint.length < shortest) shortest = hint.length;
+  return shortest;
 }
 
 /**
@@ -133,21 +204,32 @@ function atomsOf(alternative: string, nested = false): Atom[] {
  * `longestFirst` holds the rule's hints, longest first and in their own order among equals.
  */
 function hintsOf(alternative: string, longestFirst: readonly string[]): string[] {
-  const longestIn = (runs: readonly string[]): string | undefined =>
-    longestFirst.find((hint) => runs.some((run) => run.includes(hint)));
   let best: string[] = [];
-  const better = (set: string[]): boolean =>
-    best.length === 0 ||
-    set.length < best.length ||
-    (set.length === best.length &&
-      Math.min(...set.map((h) => h.length)) > Math.min(...best.map((h) => h.length)));
+  let bestShortest = 0;
   for (const atom of atomsOf(alternative)) {
-    const set =
-      'run' in atom
-        ? [longestIn([atom.run])].filter((hint): hint is string => hint !== undefined)
-        : atom.oneOf.map((branch) => longestIn(branch));
-    if (set.length > 0 && set.every((hint) => hint !== undefined) && better(set as string[])) {
-      best = [...new Set(set as string[])];
+    let set: string[];
+    if ('run' in atom) {
+      const hint = longestIn([atom.run], longestFirst);
+      if (hint === undefined) continue;
+      set = [hint];
+    } else {
+      set = [];
+      for (const branch of atom.oneOf) {
+        const hint = longestIn(branch, longestFirst);
+        if (hint === undefined) break;
+        set.push(hint);
+      }
+      if (set.length === 0 || set.length < atom.oneOf.length) continue;
+    }
+    // Fewer hints, or as many with a longer shortest one.
+    const shortest = shortestLength(set);
+    if (
+      best.length === 0 ||
+      set.length < best.length ||
+      (set.length === best.length && shortest > bestShortest)
+    ) {
+      best = [...new Set(set)];
+      bestShortest = shortest;
     }
   }
   return best;
