@@ -276,6 +276,11 @@ export interface DomainAdapter {
    * for varied arguments is one shape. Without it the engine uses its own, which knows no error texts.
    */
   errorShape?(text: string): string;
+  /**
+   * The words of a failure that evidence keeps and a reason quotes: the text without what says
+   * nothing about the failure (lines that only point to a log or a help page). Without it, the text.
+   */
+  quotableError?(text: string): string;
 }
 
 export type ConstraintType = 'banned_strategy' | 'radius_limit' | 'parameter_ban';

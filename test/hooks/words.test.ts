@@ -82,6 +82,22 @@ const MISSING_TITLE = [
   ']',
 ].join('\n');
 
+/**
+ * What Claude Code reports for `npm run tset` in a project whose only script is `test` (npm 10): the
+ * error, npm's suggestion, then its footer of pointers to the script list and to its log.
+ */
+const MISSING_SCRIPT = [
+  'Exit code 1',
+  'npm error Missing script: "tset"',
+  'npm error',
+  'npm error Did you mean this?',
+  'npm error   npm run test # run the "test" package script',
+  'npm error',
+  'npm error To see a list of scripts, run:',
+  'npm error   npm run',
+  'npm error A complete log of this run can be found in: /home/dev/.npm/_logs/2026-11-29T17_52_08_114Z-debug-0.log',
+].join('\n');
+
 describe('the words a hook user reads', () => {
   it('inspect says, for a project whose Claude Code hooks run the guard, that a failing call in a session is all it takes', async () => {
     const dir = project();
@@ -125,6 +141,18 @@ describe('the words a hook user reads', () => {
     expect(denied?.text).toContain('Invalid arguments for tool create_issue: title: Required');
     expect(denied?.text).not.toMatch(/failed once with|validation_error|invalid_type/);
     expect(denied?.text).not.toMatch(/[{[]\s*"/);
+  });
+
+  it("quotes a failed command's error and its suggestion, without the footer that points to the script list or the log", async () => {
+    const session = claudeSession(project());
+    let denied = { decision: 'allow', text: '' };
+    for (let attempt = 0; attempt < 5 && denied.decision !== 'deny'; attempt++)
+      denied = await session.failing('Bash', { command: 'npm run tset' }, MISSING_SCRIPT);
+    expect(denied.decision).toBe('deny');
+    expect(denied.text).toContain(
+      'Missing script: "tset" Did you mean this? npm run test # run the "test" package script',
+    );
+    expect(denied.text).not.toMatch(/To see a list of scripts|complete log|_logs|…/);
   });
 
   it('never tells an agent whose shell keeps hitting a server that is down to stop using its shell', async () => {

@@ -53,6 +53,7 @@ import { isEmptyAnswer } from './empty-result.js';
 import { errorShape } from './error-shape.js';
 import { SignatureMatcher } from './matcher.js';
 import { normalizeArguments } from './normal-form.js';
+import { withoutPointerLines } from './pointer-lines.js';
 import { printsServiceLogs } from './service-logs.js';
 import { shellEffectsOf } from './shell-effects.js';
 import {
@@ -96,6 +97,7 @@ export interface ToolCallAdapter extends DomainAdapter {
   isNonAdvancing(outcome: Outcome, call?: CallFacts): boolean;
   answersNothing(outcome: Outcome, call: CallFacts): boolean;
   errorShape(text: string): string;
+  quotableError(text: string): string;
 }
 
 /** MCP `_meta` keys a server sets on a result that carries nothing new. */
@@ -276,6 +278,7 @@ export function createToolCallAdapter(options: ToolCallAdapterOptions = {}): Too
     isNonAdvancing,
     answersNothing,
     errorShape,
+    quotableError: withoutPointerLines,
   };
 }
 
