@@ -38,6 +38,21 @@ describe('a change that answers nothing', () => {
     expect(agent.repeat(7, 'bash', writeAndRun, '')).toEqual(Array(7).fill('allow'));
   });
 
+  it('keeps the ban of a failed command when a silent check that writes nothing runs again', () => {
+    const agent = new Agent();
+    agent.call('bash', { command: 'npx tsc --noEmit' }, '');
+    agent.call(
+      'bash',
+      { command: 'git checkout -b fix/port-config' },
+      {
+        text: "fatal: a branch named 'fix/port-config' already exists",
+        isError: true,
+      },
+    );
+    agent.call('bash', { command: 'npx tsc --noEmit' }, '');
+    expect(agent.check('bash', { command: 'git checkout -b fix/port-config' }).verdict).toBe('block');
+  });
+
   it('still blocks a command that only looks, repeated back to back with no answer', () => {
     const agent = new Agent();
     expect(agent.repeat(6, 'bash', { command: 'grep -rl TODO src' }, '')).toContain('block');
