@@ -1,8 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { Agent } from './support.js';
 
-/** A server's log that ends in a stack trace: the frames name files of the server's libraries. */
-const LOG_WITH_TRACE = {
+/**
+ * A check run inside a server's container that ends in a stack trace: the frames name files of the
+ * server's libraries.
+ */
+const CHECK_WITH_TRACE = {
   text: [
     '2025-05-22T13:14:37.649Z  INFO 1 --- [0.0-8080-exec-1] o.apache.coyote.http11.Http11Processor : Error parsing HTTP request header',
     'java.lang.IllegalArgumentException: Invalid character found in method name. HTTP method names must be tokens',
@@ -16,22 +19,33 @@ const LOG_WITH_TRACE = {
 describe('a command of unknown effects on what a failed command acted on', () => {
   it('gives a failed command its retry after a command of unknown effects that names the same operand', () => {
     const agent = new Agent();
-    agent.call('run_terminal_cmd', { command: 'docker logs shop-app | tail -n 50' }, LOG_WITH_TRACE);
-    expect(agent.check('run_terminal_cmd', { command: 'docker logs shop-app | tail -n 50' }).verdict).toBe(
-      'block',
+    agent.call(
+      'run_terminal_cmd',
+      { command: 'docker exec shop-app java -jar /app/healthcheck.jar' },
+      CHECK_WITH_TRACE,
     );
+    expect(
+      agent.check('run_terminal_cmd', { command: 'docker exec shop-app java -jar /app/healthcheck.jar' })
+        .verdict,
+    ).toBe('block');
     agent.call('run_terminal_cmd', { command: 'docker restart shop-app' }, 'shop-app');
-    expect(agent.check('run_terminal_cmd', { command: 'docker logs shop-app | tail -n 50' }).verdict).toBe(
-      'allow',
-    );
+    expect(
+      agent.check('run_terminal_cmd', { command: 'docker exec shop-app java -jar /app/healthcheck.jar' })
+        .verdict,
+    ).toBe('allow');
   });
 
   it('keeps the ban after a command of unknown effects on another operand', () => {
     const agent = new Agent();
-    agent.call('run_terminal_cmd', { command: 'docker logs shop-app | tail -n 50' }, LOG_WITH_TRACE);
-    agent.call('run_terminal_cmd', { command: 'docker restart shop-nginx' }, 'shop-nginx');
-    expect(agent.check('run_terminal_cmd', { command: 'docker logs shop-app | tail -n 50' }).verdict).toBe(
-      'block',
+    agent.call(
+      'run_terminal_cmd',
+      { command: 'docker exec shop-app java -jar /app/healthcheck.jar' },
+      CHECK_WITH_TRACE,
     );
+    agent.call('run_terminal_cmd', { command: 'docker restart shop-nginx' }, 'shop-nginx');
+    expect(
+      agent.check('run_terminal_cmd', { command: 'docker exec shop-app java -jar /app/healthcheck.jar' })
+        .verdict,
+    ).toBe('block');
   });
 });
