@@ -6,12 +6,12 @@
  * suggests (a saved terminal shows no exit status) is nobody's fault and no reason to refuse a rerun.
  */
 
+import { programIndex } from './shell-effects.js';
+
 /** Longer command lines are not read. */
 const MAX_COMMAND_CHARS = 4_096;
 /** What separates the commands of a line: `&&`, `||`, `;`, `|` and new lines. */
 const SEPARATOR = /&&|\|\||[;|\n]/;
-/** Words before a program that say how it runs, not what it is. */
-const WRAPPERS = new Set(['sudo', 'env', 'time', 'nice', 'nohup', 'command', 'stdbuf']);
 /** Programs whose `logs` subcommand prints a service's or a container's log. */
 const LOG_SUBCOMMAND = new Set(['docker', 'podman', 'docker-compose', 'kubectl', 'oc', 'nerdctl']);
 /** Programs that print the system journal. */
@@ -46,14 +46,7 @@ function wordsOf(segment: string): string[] {
     .trim()
     .split(/\s+/)
     .filter((word) => word.length > 0);
-  let at = 0;
-  while (at < words.length) {
-    const word = words[at] as string;
-    if (WRAPPERS.has(word) || /^[A-Za-z_][A-Za-z0-9_]*=/.test(word)) at++;
-    else if (word === 'timeout') at += 2;
-    else break;
-  }
-  return words.slice(at);
+  return words.slice(programIndex(words));
 }
 
 /** Whether the command prints a log: a `logs` subcommand, the journal, or a reader of a log file. */

@@ -97,6 +97,18 @@ const REPOSITORY_READERS = new Set(['status', 'log', 'diff', 'show', 'ls-files',
 
 /** Words before a program that say how it runs, not what it is (`timeout` takes a duration too). */
 const WRAPPERS = new Set(['sudo', 'env', 'time', 'nice', 'nohup', 'exec', 'command', 'builtin', 'stdbuf']);
+/** Where a command's program is among its words: after variable assignments, wrappers and `timeout N`. */
+export function programIndex(words: readonly string[]): number {
+  let at = 0;
+  while (at < words.length) {
+    const word = words[at] as string;
+    if (WRAPPERS.has(word) || /^[A-Za-z_][A-Za-z0-9_]*=/.test(word)) at++;
+    else if (word === 'timeout') at += 2;
+    else break;
+  }
+  return at;
+}
+
 /** Commands that change no file: the shell's own state, or nothing at all. */
 const NEUTRAL = new Set([
   'cd',
@@ -231,13 +243,7 @@ type RedirectNode = Extract<SyntaxNode, { type: 'Redirect' }>;
 function readCommand(node: CommandNode, reading: Reading): void {
   const words: string[] = node.name === undefined ? [] : [wordOf(node.name)];
   for (const arg of node.args) words.push(arg.type === 'Word' ? wordOf(arg) : arg.text);
-  let at = 0;
-  while (at < words.length) {
-    const word = words[at] as string;
-    if (WRAPPERS.has(word) || /^[A-Za-z_][A-Za-z0-9_]*=/.test(word)) at++;
-    else if (word === 'timeout') at += 2;
-    else break;
-  }
+  const at = programIndex(words);
   const name = words[at];
   // A command made only of assignments sets variables.
   if (name === undefined) return;
