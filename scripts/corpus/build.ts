@@ -18,6 +18,7 @@ import { convertAiderChat } from './convert-aider.js';
 import { convertAdaptAlfworld } from './convert-alfworld.js';
 import { convertClaudeTranscript } from './convert-claude.js';
 import { convertClaudeScreen } from './convert-claude-screen.js';
+import { convertCodexRun } from './convert-codex.js';
 import { convertFireActTrajectories } from './convert-fireact.js';
 import { convertGeminiScreen } from './convert-gemini-screen.js';
 import { convertHyperAgentRecords } from './convert-hyperagent.js';
@@ -67,7 +68,8 @@ export interface ManifestSource {
     | 'claude-screen'
     | 'gemini-screen'
     | 'specstory'
-    | 'specstory-tools';
+    | 'specstory-tools'
+    | 'codex';
   /** A regular expression the paths of the source's files match. */
   readonly include: string;
 }
@@ -122,6 +124,10 @@ function convertFile(source: ManifestSource, path: string, content: string): Con
       return [convertSpecStory(content, from, `${source.id}-${stem}`)];
     case 'specstory-tools':
       return [convertSpecStoryTools(content, from, `${source.id}-${stem}`)];
+    case 'codex': {
+      const run = basename(path).replace(/\.(jsonl|log)$/, '');
+      return [convertCodexRun(content, from, `${source.id}-${run}`, `${source.agent} run ${run}`)];
+    }
     case 'hyperagent':
       throw new Error('HyperAgent records are converted per source, not per file');
     case 'reflexion':

@@ -1,0 +1,237 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import {
+  commandLine,
+  convertCodexRun,
+  readOutput,
+  unquoteShellWord,
+} from '../../scripts/corpus/convert-codex.js';
+import { callsOf, pinnedSource } from './support/run-source.js';
+
+const SOURCE = pinnedSource({
+  path: 'sessions/rollout-2025-10-01.jsonl',
+  licence: 'MIT',
+  agent: 'Codex CLI',
+});
+const convert = (lines: readonly unknown[]) =>
+  convertCodexRun(lines.map((line) => JSON.stringify(line)).join('\n'), SOURCE, 'codex-run', 'Codex run');
+const at = (second: number) => `2025-10-01T10:00:${String(second).padStart(2, '0')}.000Z`;
+const item = (second: number, payload: object) => ({ timestamp: at(second), type: 'response_item', payload });
+const event = (second: number, payload: object) => ({ timestamp: at(second), type: 'event_msg', payload });
+const META = {
+  timestamp: at(0),
+  type: 'session_meta',
+  payload: { id: 'a', cwd: '/repo', originator: 'codex_cli_rs', cli_version: '0.46.0' },
+};
+
+describe('Codex rollouts', () => {
+  it('answers a shell call with the output of the same call id and fails it on the exit code Codex recorded', () => {
+    const run = convert([
+      META,
+      item(1, {
+        type: 'message',
+        role: 'user',
+        content: [{ type: 'input_text', text: '<environment_context>…' }],
+      }),
+      item(1, {
+        type: 'message',
+        role: 'user',
+        content: [{ type: 'input_text', text: 'make the tests pass' }],
+      }),
+      item(2, {
+        type: 'function_call',
+        name: 'shell',
+        arguments: JSON.stringify({ command: ['bash', '-lc', 'pytest -q'], workdir: '/repo' }),
+        call_id: 'call_1',
+      }),
+      event(3, {
+        type: 'exec_command_end',
+        call_id: 'call_1',
+        exit_code: 1,
+        aggregated_output: 'E   1 failed',
+      }),
+      item(3, {
+        type: 'function_call_output',
+        call_id: 'call_1',
+        output: JSON.stringify({
+          output: 'E   1 failed\n',
+          metadata: { exit_code: 1, duration_seconds: 0.4 },
+        }),
+      }),
+    ]);
+    expect(run.events.filter((e) => e.type === 'user')).toEqual([
+      { type: 'user', text: 'make the tests pass' },
+    ]);
+    expect(callsOf(run.events)).toEqual([
+      {
+        type: 'call',
+        tool: 'shell',
+        args: { command: 'pytest -q', workdir: '/repo' },
+        result: { isError: true, content: 'E   1 failed\n' },
+        t: 2,
+      },
+    ]);
+  });
+
+  it("reads the exit code and output from the later versions' plain-text output", () => {
+    const run = convert([
+      item(0, {
+        type: 'function_call',
+        name: 'exec_command',
+        arguments: '{"cmd":"cat missing.txt"}',
+        call_id: 'c',
+      }),
+      item(1, {
+        type: 'function_call_output',
+        call_id: 'c',
+        output:
+          'Exit code: 1\nWall time: 0.1 seconds\nOutput:\ncat: missing.txt: No such file or directory\n',
+      }),
+    ]);
+    expect(callsOf(run.events)[0]).toMatchObject({
+      tool: 'shell',
+      args: { command: 'cat missing.txt' },
+      result: { isError: true, content: 'cat: missing.txt: No such file or directory\n' },
+    });
+  });
+
+  it('keeps a freeform patch whole and fails it when Codex reports the patch did not apply', () => {
+    const patch = '*** Begin Patch\n*** Update File: a.py\n@@\n-x\n+y\n*** End Patch';
+    const run = convert([
+      item(0, {
+        type: 'custom_tool_call',
+        status: 'completed',
+        call_id: 'p',
+        name: 'apply_patch',
+        input: patch,
+      }),
+      event(1, { type: 'patch_apply_end', call_id: 'p', success: false, stdout: '', stderr: 'no match' }),
+      item(1, {
+        type: 'custom_tool_call_output',
+        call_id: 'p',
+        output: 'apply_patch verification failed: no match',
+      }),
+      { timestamp: at(2), type: 'compacted', payload: { message: 'summary' } },
+    ]);
+    expect(run.events.slice(1)).toEqual([
+      {
+        type: 'call',
+        tool: 'apply_patch',
+        args: { patch },
+        result: { isError: true, content: 'apply_patch verification failed: no match' },
+        t: 0,
+      },
+      { type: 'compact' },
+    ]);
+  });
+});
+
+describe('codex exec --json output', () => {
+  it("reads command items through a logger's wrapper and numbers patches whose text the output leaves out", () => {
+    const wrap = (second: number, data: object) => ({
+      log_type: 'tool_event',
+      timestamp_unix: 1000 + second,
+      data,
+    });
+    const command = { id: 'item_1', type: 'command_execution', command: "/bin/bash -lc 'rg --files'" };
+    const change = { id: 'item_2', type: 'file_change', changes: [{ path: '/src/a.c', kind: 'update' }] };
+    const run = convert([
+      {
+        log_type: 'session_start',
+        timestamp_unix: 1000,
+        data: { command: ['codex', 'exec', '--json', 'fix it'] },
+      },
+      wrap(1, {
+        type: 'item.started',
+        item: { ...command, aggregated_output: '', exit_code: null, status: 'in_progress' },
+      }),
+      wrap(2, {
+        type: 'item.completed',
+        item: { ...command, aggregated_output: 'a.c\n', exit_code: 0, status: 'completed' },
+      }),
+      wrap(3, { type: 'item.completed', item: { ...change, status: 'completed' } }),
+      wrap(4, { type: 'item.completed', item: { ...change, id: 'item_3', status: 'failed' } }),
+    ]);
+    expect(callsOf(run.events)).toEqual([
+      { type: 'call', tool: 'shell', args: { command: 'rg --files' }, result: { content: 'a.c\n' }, t: 1 },
+      {
+        type: 'call',
+        tool: 'apply_patch',
+        args: { files: ['update /src/a.c'], unshown_input: 1 },
+        result: {},
+        t: 3,
+      },
+      {
+        type: 'call',
+        tool: 'apply_patch',
+        args: { files: ['update /src/a.c'], unshown_input: 2 },
+        result: { isError: true, content: 'patch failed' },
+        t: 4,
+      },
+    ]);
+  });
+});
+
+describe('Codex conversion properties', () => {
+  const line = fc.string({ maxLength: 40 });
+
+  it('undoes the single quotes `bash -lc` put around any command line', () => {
+    fc.assert(
+      fc.property(line, (command) => {
+        const quoted = `'${command.replaceAll("'", "'\\''")}'`;
+        expect(unquoteShellWord(quoted)).toBe(command);
+        expect(commandLine(['bash', '-lc', command])).toBe(command);
+      }),
+    );
+  });
+
+  it('reads the exit code and body back from either output form Codex writes', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: -255, max: 255 }), line, fc.boolean(), (code, body, plain) => {
+        const output = plain
+          ? `Exit code: ${code}\nWall time: 0.2 seconds\nOutput:\n${body}`
+          : JSON.stringify({ output: body, metadata: { exit_code: code, duration_seconds: 0.2 } });
+        expect(readOutput(output)).toEqual({ body, exitCode: code });
+      }),
+    );
+  });
+
+  it('never throws on arbitrary lines, and every call it keeps has a tool name and arguments', () => {
+    const value = fc.jsonValue({ maxDepth: 3 });
+    const payload = fc.record({
+      type: fc.constantFrom(
+        'function_call',
+        'function_call_output',
+        'custom_tool_call',
+        'local_shell_call',
+        'message',
+      ),
+      name: fc.constantFrom('shell', 'apply_patch', 'update_plan', 'exec_command'),
+      call_id: fc.constantFrom('a', 'b'),
+      arguments: fc.oneof(
+        fc.string(),
+        value.map((v) => JSON.stringify(v)),
+      ),
+      output: fc.oneof(fc.string(), value),
+      input: fc.string(),
+    });
+    const rolloutLine = fc.oneof(
+      payload.map((p) => JSON.stringify({ timestamp: at(1), type: 'response_item', payload: p })),
+      fc
+        .record({ type: fc.constantFrom('item.started', 'item.completed'), item: value })
+        .map((l) => JSON.stringify(l)),
+      fc.string(),
+    );
+    fc.assert(
+      fc.property(fc.array(rolloutLine, { maxLength: 20 }), (lines) => {
+        const run = convertCodexRun(lines.join('\n'), SOURCE, 'run', 'run');
+        expect(run.events[0]?.type).toBe('meta');
+        for (const call of callsOf(run.events)) {
+          expect(typeof call.tool).toBe('string');
+          expect(call.args).toBeTypeOf('object');
+          if (call.tool === 'shell') expect(call.args.command).toBeTypeOf('string');
+        }
+      }),
+    );
+  });
+});
