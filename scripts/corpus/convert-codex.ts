@@ -216,7 +216,9 @@ export function convertCodexRun(jsonl: string, source: RunSource, name: string, 
       }
       case 'custom_tool_call': {
         const tool = text(payload.name);
-        open(id, tool, tool === PATCH_NAME ? { patch: text(payload.input) } : { input: text(payload.input) }, at);
+        const input = text(payload.input);
+        if (SHELL_NAMES.has(tool)) open(id, 'shell', { command: commandLine(input) }, at);
+        else open(id, tool, tool === PATCH_NAME ? { patch: input } : { input }, at);
         break;
       }
       case 'function_call_output':
