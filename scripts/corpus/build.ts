@@ -19,6 +19,7 @@ import { convertAdaptAlfworld } from './convert-alfworld.js';
 import { convertClaudeTranscript } from './convert-claude.js';
 import { convertClaudeScreen } from './convert-claude-screen.js';
 import { convertCodexRun } from './convert-codex.js';
+import { type CheckpointSession, checkpointSession, latestCopies } from './convert-entire.js';
 import { convertFireActTrajectories } from './convert-fireact.js';
 import { convertGeminiScreen } from './convert-gemini-screen.js';
 import { convertHyperAgentRecords } from './convert-hyperagent.js';
@@ -34,7 +35,7 @@ import { convertSweAgentTraj } from './convert-swe-agent.js';
 import { convertTauBench } from './convert-tau.js';
 import { convertTerminusTrial, terminusTrialOf } from './convert-terminus.js';
 import type { ConvertedRun, RunSource } from './events.js';
-import { listFiles, readFile, resolveCommit } from './git.js';
+import { blobSizes, listFiles, readFile, resolveCommit } from './git.js';
 import { labelRun, type RunLabels } from './label.js';
 
 export type Half = 'design' | 'validation';
@@ -69,7 +70,8 @@ export interface ManifestSource {
     | 'gemini-screen'
     | 'specstory'
     | 'specstory-tools'
-    | 'codex';
+    | 'codex'
+    | 'entire';
   /** A regular expression the paths of the source's files match. */
   readonly include: string;
 }
@@ -134,6 +136,8 @@ function convertFile(source: ManifestSource, path: string, content: string): Con
       throw new Error('Reflexion logs are converted per source, not per file');
     case 'terminus':
       throw new Error('Terminus episodes are converted per trial, not per file');
+    case 'entire':
+      throw new Error('Entire checkpoints are converted per session, not per file');
     case 'claude': {
       const session = path.includes('/subagents/')
         ? `${basename(dirname(dirname(path))).slice(0, 8)}-${stem}`
@@ -162,7 +166,9 @@ export function convertSource(source: ManifestSource, gitDir: string): Converted
         ? [convertReflexionLogs(files(), from, source.id)]
         : source.format === 'terminus'
           ? terminusTrials(source, gitDir, paths)
-          : paths.map((path) => convertFile(source, path, readFile(gitDir, source.commit, path)));
+          : source.format === 'entire'
+            ? entireSessions(source, gitDir, paths)
+            : paths.map((path) => convertFile(source, path, readFile(gitDir, source.commit, path)));
   for (const fileRuns of converted) {
     for (const run of fileRuns) {
       if (!run.events.some((event) => event.type === 'call')) continue;
@@ -187,6 +193,25 @@ function terminusTrials(source: ManifestSource, gitDir: string, paths: readonly 
     const from: RunSource = { pin: pinOf(source), path: trial, licence: source.licence, agent: source.agent };
     const contents = files.map((path) => ({ path, content: readFile(gitDir, source.commit, path) }));
     return [convertTerminusTrial(contents, from, `${source.id}-${stem}`, `${source.agent} run ${stem}`)];
+  });
+}
+
+/** Entire's checkpoints keep a session once per commit it made: each session becomes one run, its latest copy. */
+function entireSessions(source: ManifestSource, gitDir: string, paths: readonly string[]): ConvertedRun[][] {
+  const transcripts = paths.filter((path) => path.endsWith('/full.jsonl'));
+  const sizes = blobSizes(gitDir, source.commit, transcripts);
+  const sessions = paths
+    .filter((path) => path.endsWith('/metadata.json'))
+    .map((path) => {
+      const dir = dirname(path);
+      return checkpointSession(path, readFile(gitDir, source.commit, path), sizes.get(`${dir}/full.jsonl`) ?? 0);
+    })
+    .filter((session): session is CheckpointSession => session !== undefined);
+  return latestCopies(sessions).map((session) => {
+    const path = `${session.dir}/full.jsonl`;
+    const from: RunSource = { pin: pinOf(source), path, licence: source.licence, agent: source.agent };
+    const name = `${source.id}-${session.sessionId.slice(0, 8)}`;
+    return [convertClaudeTranscript(readFile(gitDir, source.commit, path), from, name)];
   });
 }
 

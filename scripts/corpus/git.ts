@@ -44,3 +44,18 @@ export function listFiles(gitDir: string, commit: string, prefix = ''): string[]
 export function readFile(gitDir: string, commit: string, path: string): string {
   return git(gitDir, ['show', `${commit}:${path}`]);
 }
+
+/** The size in bytes of each of `paths` at `commit` (0 for a path the snapshot lacks). */
+export function blobSizes(gitDir: string, commit: string, paths: readonly string[]): Map<string, number> {
+  const checked = execFileSync('git', ['--git-dir', gitDir, 'cat-file', '--batch-check=%(objecttype) %(objectsize)'], {
+    input: paths.map((path) => `${commit}:${path}`).join('\n'),
+    encoding: 'utf8',
+    maxBuffer: MAX_GIT_OUTPUT,
+  }).split('\n');
+  return new Map(
+    paths.map((path, index) => {
+      const [type, size] = (checked[index] ?? '').split(' ');
+      return [path, type === 'blob' ? Number(size) : 0];
+    }),
+  );
+}

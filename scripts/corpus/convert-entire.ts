@@ -1,0 +1,58 @@
+/**
+ * Agent sessions that the Entire CLI keeps on a repository's `entire/checkpoints/v1` branch: each
+ * checkpoint `AB/CDEF…/N/` holds, for its N-th session, a `metadata.json` (`session_id`, `agent`,
+ * `created_at`) and `full.jsonl`, the agent's own transcript as it stood when the checkpoint was
+ * made. A session that made several commits is in several checkpoints, each copy longer than the one
+ * before, so a session is one run: its latest copy (the latest `created_at`, then the longest). The
+ * transcripts are Claude Code's JSONL (`convert-claude.ts` reads them); a session of another agent
+ * holds no call that converter reads and is left out.
+ */
+import { isObject } from './events.js';
+
+export interface CheckpointSession {
+  /** The checkpoint session's directory, `AB/CDEF…/N`. */
+  readonly dir: string;
+  readonly sessionId: string;
+  readonly agent: string;
+  readonly createdAt: string;
+  /** Bytes of its transcript; 0 when the snapshot lacks it. */
+  readonly transcriptSize: number;
+}
+
+const SESSION_DIR = /^(.*\/[0-9]+)\/metadata\.json$/;
+
+/** A checkpoint session's metadata, or undefined when the file is not one. */
+export function checkpointSession(path: string, json: string, transcriptSize: number): CheckpointSession | undefined {
+  const dir = SESSION_DIR.exec(path)?.[1];
+  if (!dir) return undefined;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(json);
+  } catch {
+    return undefined;
+  }
+  if (!isObject(parsed) || typeof parsed.session_id !== 'string' || parsed.session_id === '') return undefined;
+  return {
+    dir,
+    sessionId: parsed.session_id,
+    agent: typeof parsed.agent === 'string' ? parsed.agent : '',
+    createdAt: typeof parsed.created_at === 'string' ? parsed.created_at : '',
+    transcriptSize,
+  };
+}
+
+/** One copy per session, the latest (then the longest), among those whose transcript is present. */
+export function latestCopies(sessions: readonly CheckpointSession[]): CheckpointSession[] {
+  const latest = new Map<string, CheckpointSession>();
+  for (const session of sessions) {
+    if (session.transcriptSize <= 0) continue;
+    const kept = latest.get(session.sessionId);
+    const later =
+      !kept ||
+      session.createdAt > kept.createdAt ||
+      (session.createdAt === kept.createdAt && session.transcriptSize > kept.transcriptSize) ||
+      (session.createdAt === kept.createdAt && session.transcriptSize === kept.transcriptSize && session.dir < kept.dir);
+    if (later) latest.set(session.sessionId, session);
+  }
+  return [...latest.values()].sort((a, b) => (a.dir < b.dir ? -1 : a.dir > b.dir ? 1 : 0));
+}
