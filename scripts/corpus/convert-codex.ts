@@ -55,7 +55,7 @@ export function unquoteShellWord(word: string): string {
   const trimmed = word.trim();
   if (trimmed.length >= 2 && trimmed.startsWith("'") && trimmed.endsWith("'")) {
     const inner = trimmed.slice(1, -1);
-    if (!/'(?!\\'')/.test(inner.replaceAll("'\\''", ''))) return inner.replaceAll("'\\''", "'");
+    if (!inner.replaceAll("'\\''", '').includes("'")) return inner.replaceAll("'\\''", "'");
   }
   if (trimmed.length >= 2 && trimmed.startsWith('"') && trimmed.endsWith('"')) {
     const inner = trimmed.slice(1, -1);

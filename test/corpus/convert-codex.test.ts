@@ -185,6 +185,11 @@ describe('Codex conversion properties', () => {
     );
   });
 
+  it('leaves a command line of several quoted words as it is', () => {
+    expect(commandLine("/bin/bash -lc 'echo a' 'b'")).toBe("'echo a' 'b'");
+    expect(commandLine('bash -lc "grep -n \\"x\\" a.py"')).toBe('grep -n "x" a.py');
+  });
+
   it('reads the exit code and body back from either output form Codex writes', () => {
     fc.assert(
       fc.property(fc.integer({ min: -255, max: 255 }), line, fc.boolean(), (code, body, plain) => {
