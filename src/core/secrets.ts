@@ -334,35 +334,49 @@ function casesOf(code: number): number[] {
   return code >= 97 && code <= 122 ? [code, code - 32] : [code];
 }
 
+/** A hint of three characters or more, found through one of its first two pairs of characters. */
+interface PairHint {
+  readonly text: string;
+  /** Where the pair stands in the hint: 0 for its first two characters, 1 for its second and third. */
+  readonly offset: number;
+  readonly bits: number;
+}
+
 /**
- * The hint texts of two characters or more by their first two, as one number: `first * 128 +
- * second`, in every case. A text's characters are looked up two at a time, and only the few pairs
- * that begin a hint are compared further.
+ * The hint texts of three characters or more by their first pair of characters and by their second,
+ * as one number: `first * 128 + second`, in every case. Each place such a hint can stand in a text
+ * puts one of these two pairs at an even index: the scan looks pairs up two characters at a time, at
+ * even indexes only, and compares the few that begin or continue a hint further.
  */
-const HINTS_BY_PAIR = new Map<number, [string, number][]>();
-const PAIR_BEGINS_HINT = new Uint8Array(128 * 128);
-/** The bits of the hints that are one character long (`=`, `@`), by that character. */
-const SINGLE_HINT = new Int32Array(128);
+const HINTS_BY_PAIR = new Map<number, PairHint[]>();
+const PAIR_IN_HINT = new Uint8Array(128 * 128);
+/**
+ * The hints shorter than three characters (`@`), each as an expression that ignores the case of
+ * ASCII letters, as the pairs do: a pair at an even index may miss them.
+ */
+const SHORT_HINTS: [RegExp, number][] = [];
 for (const [text, hint] of HINT_TEXTS) {
-  if (text.length === 1) {
-    SINGLE_HINT[text.charCodeAt(0)] = bit(hint);
+  if (text.length < 3) {
+    SHORT_HINTS.push([new RegExp(text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'), 'i'), bit(hint)]);
     continue;
   }
-  for (const first of casesOf(text.charCodeAt(0))) {
-    for (const second of casesOf(text.charCodeAt(1))) {
-      const pair = first * 128 + second;
-      PAIR_BEGINS_HINT[pair] = 1;
-      const list = HINTS_BY_PAIR.get(pair) ?? [];
-      list.push([text, bit(hint)]);
-      HINTS_BY_PAIR.set(pair, list);
+  for (let offset = 0; offset <= 1; offset++) {
+    for (const first of casesOf(text.charCodeAt(offset))) {
+      for (const second of casesOf(text.charCodeAt(offset + 1))) {
+        const pair = first * 128 + second;
+        PAIR_IN_HINT[pair] = 1;
+        const list = HINTS_BY_PAIR.get(pair) ?? [];
+        list.push({ text, offset, bits: bit(hint) });
+        HINTS_BY_PAIR.set(pair, list);
+      }
     }
   }
 }
 
-/** Whether `text` holds `hint` (lower case) at `at` after its first two characters, in either case. */
+/** Whether `text` holds `hint` (lower case) at `at`, its letters in either case. */
 function holdsAt(text: string, at: number, hint: string): boolean {
-  if (at + hint.length > text.length) return false;
-  for (let index = 2; index < hint.length; index++) {
+  if (at < 0 || at + hint.length > text.length) return false;
+  for (let index = 0; index < hint.length; index++) {
     const wanted = hint.charCodeAt(index);
     const code = text.charCodeAt(at + index);
     if (code !== wanted && !(wanted >= 97 && wanted <= 122 && code === wanted - 32)) return false;
@@ -371,24 +385,21 @@ function holdsAt(text: string, at: number, hint: string): boolean {
 }
 
 /**
- * The hints `text` holds, as bits; 0 when it holds none. One pass, two characters at a time: the few
- * pairs that begin a hint are compared further.
+ * The hints `text` holds, as bits; 0 when it holds none. One pass over the pairs of characters at even
+ * indexes (see `HINTS_BY_PAIR`): half the look-ups of a pass over every pair, and the few pairs that
+ * belong to a hint not found yet are compared further.
  */
 function hintsIn(text: string): number {
   let found = 0;
+  for (const [short, bits] of SHORT_HINTS) if (short.test(text)) found |= bits;
   const last = text.length - 1;
-  let code = last >= 0 ? text.charCodeAt(0) : 0;
-  for (let at = 0; at <= last; at++) {
-    const next = at < last ? text.charCodeAt(at + 1) : 0;
-    if (code < 128) {
-      found |= SINGLE_HINT[code] as number;
-      if (next < 128 && PAIR_BEGINS_HINT[code * 128 + next] === 1) {
-        for (const [hint, bits] of HINTS_BY_PAIR.get(code * 128 + next) as [string, number][]) {
-          if (holdsAt(text, at, hint)) found |= bits;
-        }
-      }
+  for (let at = 0; at < last; at += 2) {
+    const code = text.charCodeAt(at);
+    const next = text.charCodeAt(at + 1);
+    if ((code | next) >= 128 || PAIR_IN_HINT[code * 128 + next] === 0) continue;
+    for (const hint of HINTS_BY_PAIR.get(code * 128 + next) as PairHint[]) {
+      if ((found & hint.bits) === 0 && holdsAt(text, at - hint.offset, hint.text)) found |= hint.bits;
     }
-    code = next;
   }
   return found;
 }

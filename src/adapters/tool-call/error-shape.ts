@@ -183,7 +183,7 @@ export function errorShape(text: string): string {
   const marks = marksOf(shape);
   if ((marks & UUID_START) !== 0) shape = shape.replace(UUID, P.id);
   if ((marks & ADDRESS_MARK) !== 0) shape = shape.replace(ADDRESS, P.url);
-  if ((marks & PATH_MARK) !== 0) shape = shape.replace(PATH, P.path);
+  if ((marks & PATH_MARK) !== 0) shape = maskPaths(shape);
   if ((marks & DASH) !== 0) shape = shape.replace(FLAG, P.flag);
   if ((marks & HEX_RUN) !== 0) shape = shape.replace(HEX, P.id);
   if ((marks & DIGIT) !== 0) shape = maskNumbersAndIds(shape, (marks & DIGIT_RUN) !== 0);
@@ -192,14 +192,60 @@ export function errorShape(text: string): string {
   return collapsed(shape);
 }
 
+/** Characters a match of `PATH` is made of, by ASCII code: word characters, `.@+-/~:` and the backslash. */
+const PATH_CHARACTER = new Uint8Array(128);
+for (const character of 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.@+-/\\~:') {
+  PATH_CHARACTER[character.charCodeAt(0)] = 1;
+}
+
+function isPathCharacter(code: number): boolean {
+  return code < 128 && PATH_CHARACTER[code] === 1;
+}
+
+/**
+ * `text.replace(PATH, '<path>')`, run only on the runs of path characters that hold a `/`, a backslash or a
+ * `.`, one of which every match holds. A match lies within one run, and what the expression reads
+ * beside a match (one character before it, one after) is the run's neighbour at most: so each run is
+ * replaced apart, with its two neighbours as context, and the words between paths (most of a test
+ * log's text) are never scanned by the expression.
+ */
+function maskPaths(text: string): string {
+  let out = '';
+  let copied = 0;
+  const length = text.length;
+  for (let index = 0; index < length; index++) {
+    const code = text.charCodeAt(index);
+    if (code !== 47 && code !== 46 && code !== 92) continue;
+    let start = index;
+    while (start > 0 && isPathCharacter(text.charCodeAt(start - 1))) start--;
+    let end = index + 1;
+    while (end < length && isPathCharacter(text.charCodeAt(end))) end++;
+    const from = start > 0 ? start - 1 : 0;
+    const to = end < length ? end + 1 : end;
+    const window = text.slice(from, to);
+    const masked = window.replace(PATH, ERROR_SHAPE_PLACEHOLDERS.path);
+    if (masked !== window) {
+      // The neighbours are no path characters, so no match took them: they end the masked window as they began it.
+      out += text.slice(copied, start) + masked.slice(start - from, masked.length - (to - end));
+      copied = end;
+    }
+    index = end - 1;
+  }
+  return copied === 0 ? text : out + text.slice(copied);
+}
+
 /**
  * Numbers, then words mixing letters and digits. A text without three digits in a row (`mayHoldCodes`
  * false) holds no status code, no JSON-RPC code and no long integer: every number in it is `<n>`,
  * and the replacement is made without asking a function about each one.
  */
-function maskNumbersAndIds(text: string, mayHoldCodes = true): string {
+function maskNumbersAndIds(text: string, mayHoldCodes: boolean): string {
+  return maskMixedIds(maskNumbers(text, mayHoldCodes));
+}
+
+function maskNumbers(text: string, mayHoldCodes: boolean): string {
   const P = ERROR_SHAPE_PLACEHOLDERS;
-  const shape = mayHoldCodes
+  return mayHoldCodes
     ? text.replace(NUMBER, (number, at: number, whole: string) =>
         isErrorCode(number, whole.slice(Math.max(0, at - 12), at))
           ? number
@@ -208,7 +254,48 @@ function maskNumbersAndIds(text: string, mayHoldCodes = true): string {
             : P.number,
       )
     : text.replace(NUMBER, P.number);
-  return shape.replace(MIXED_ID, (word) => (CODE_WORD.test(word) ? word : P.id));
+}
+
+const maskMixedId = (word: string): string => (CODE_WORD.test(word) ? word : ERROR_SHAPE_PLACEHOLDERS.id);
+
+/** Whether a character is one `MIXED_ID` reads within a word: a word character or `-`. */
+function isIdCharacter(code: number): boolean {
+  return (
+    (code >= 97 && code <= 122) ||
+    (code >= 65 && code <= 90) ||
+    (code >= 48 && code <= 57) ||
+    code === 95 ||
+    code === 45
+  );
+}
+
+/**
+ * `text.replace(MIXED_ID, …)`, run only on the runs of word characters and dashes that hold a digit.
+ * Every match holds a digit and lies within one such run, and what the expression reads around a
+ * run (a word boundary, the end of its look-aheads) is the same as at the ends of the run alone: so
+ * replacing in each run apart gives the same text, and the rest of the text, most of a long error
+ * once its numbers are masked, is never scanned by the expression.
+ */
+function maskMixedIds(text: string): string {
+  let out = '';
+  let copied = 0;
+  const length = text.length;
+  for (let index = 0; index < length; index++) {
+    const code = text.charCodeAt(index);
+    if (code < 48 || code > 57) continue;
+    let start = index;
+    while (start > copied && isIdCharacter(text.charCodeAt(start - 1))) start--;
+    let end = index + 1;
+    while (end < length && isIdCharacter(text.charCodeAt(end))) end++;
+    const run = text.slice(start, end);
+    const masked = run.replace(MIXED_ID, maskMixedId);
+    if (masked !== run) {
+      out += text.slice(copied, start) + masked;
+      copied = end;
+    }
+    index = end - 1;
+  }
+  return copied === 0 ? text : out + text.slice(copied);
 }
 
 /** The masked text lower-cased, its placeholder runs made one and its white space collapsed. */
@@ -233,7 +320,8 @@ export function errorShapeExhaustively(text: string): string {
   shape = shape.replace(PATH, P.path);
   shape = shape.replace(/(?<=^|[\s=([,])--?[a-z][\w-]*(?:=\S*)?/gim, P.flag);
   shape = shape.replace(HEX, P.id);
-  shape = maskNumbersAndIds(shape);
+  shape = maskNumbers(shape, true);
+  shape = shape.replace(MIXED_ID, maskMixedId);
   shape = shape.replace(SNAKE_NAME, P.id);
   shape = shape.replace(CAMEL_NAME, P.id);
   shape = shape.toLowerCase();

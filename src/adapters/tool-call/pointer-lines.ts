@@ -44,16 +44,33 @@ const INTRODUCTIONS: readonly { readonly line: RegExp; readonly follows: RegExp 
   },
 ];
 
-/** Words one of the lines above has: a text without any of them is kept as it is, unsplit. */
-const MARKERS =
-  /To see a list of scripts|A complete log of this run|not a problem with npm|See above for|rustc --explain|detailed explanations: E|RUST_BACKTRACE|yarnpkg\.com/;
+/**
+ * Words one of the lines above has: a text without any of them is kept as it is, unsplit. Looked for
+ * one by one with `includes`, which finds a literal text several times faster than an expression
+ * alternating between them (no character starts them all), and a test log of 20 KB holds none.
+ */
+const MARKERS: readonly string[] = [
+  'To see a list of scripts',
+  'A complete log of this run',
+  'not a problem with npm',
+  'See above for',
+  'rustc --explain',
+  'detailed explanations: E',
+  'RUST_BACKTRACE',
+  'yarnpkg.com',
+];
+
+function holdsMarker(text: string): boolean {
+  for (const marker of MARKERS) if (text.includes(marker)) return true;
+  return false;
+}
 
 /**
  * The text without its lines that only point elsewhere; the text itself when it has none, or when
  * they are all it says.
  */
 export function withoutPointerLines(text: string): string {
-  if (!MARKERS.test(text)) return text;
+  if (!holdsMarker(text)) return text;
   const lines = text.split('\n');
   const kept: string[] = [];
   for (let index = 0; index < lines.length; index++) {

@@ -91,6 +91,14 @@ describe('errorShape', () => {
       'id 2378156',
       '\u001b[31m',
       '  ',
+      'x.ts(',
+      'C:\\x',
+      '~/a',
+      '../b',
+      'a1b2',
+      'v3',
+      'TS2304',
+      '✓ ',
     );
     fc.assert(
       fc.property(fc.array(piece, { maxLength: 60 }), fc.string({ maxLength: 40 }), (pieces, noise) => {
