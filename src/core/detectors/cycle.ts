@@ -75,6 +75,8 @@ interface Step {
   readonly stretch: number;
   /** A move of an editor's view. */
   readonly navigates: boolean;
+  /** It changed the world: the steps after it run in another state. */
+  readonly changed: boolean;
   /** The call itself, whose description is written only if a cycle is ever reported. */
   readonly call: { readonly description: string };
 }
@@ -105,8 +107,19 @@ function freshStretch(): Stretch {
   return { proposals: 0, progressed: false, rereads: new Set(), warned: false };
 }
 
-function stepKey(step: Step): string {
-  return `${step.callKey} ${step.outcome}`;
+/**
+ * No step of the round repeats in the same state: another step that changed the world lies between
+ * any two alike. A step that changes the world each time it runs is still one step repeated.
+ */
+function distinctSteps(steps: readonly Step[]): boolean {
+  const seen = new Set<string>();
+  for (const step of steps) {
+    const key = `${step.callKey} ${step.outcome}`;
+    if (seen.has(key)) return false;
+    if (step.changed) seen.clear();
+    seen.add(key);
+  }
+  return true;
 }
 
 function outcomeOf(outcome: ObservedOutcome): string {
@@ -173,8 +186,9 @@ export function createCycleDetector(): Detector {
       if (history.fromEnd(period - 1)?.callKey !== call.identity.callKey) continue;
       const steps = pattern(period);
       // A loop goes round distinct steps (A → B → A → B); a period that repeats a step inside
-      // itself (A → B → A) is as likely to be varied work that happened to line up.
-      if (new Set(steps.map(stepKey)).size !== period) continue;
+      // itself (A → B → A) is as likely to be varied work that happened to line up. The same check
+      // answering alike in two states (a test run on each of two branches) is two steps.
+      if (!distinctSteps(steps)) continue;
       if (steps.every((step) => step.navigates)) continue;
       if (roundsOf(period, seen) < seen) continue;
       return describeRounds(call, steps, seen);
@@ -285,6 +299,7 @@ export function createCycleDetector(): Detector {
         outcome: outcomeOf(outcome),
         stretch: compactions,
         navigates: call.facts.navigates === true,
+        changed: outcome.changedWorld,
         call,
       });
     },
@@ -317,11 +332,12 @@ export function createCycleDetector(): Detector {
     snapshot(): unknown {
       return {
         version: VERSION,
-        history: history.toArray().map(({ callKey, outcome, stretch, navigates, call }) => ({
+        history: history.toArray().map(({ callKey, outcome, stretch, navigates, changed, call }) => ({
           callKey,
           outcome,
           stretch,
           ...(navigates && { navigates }),
+          ...(changed && { changed }),
           description: call.description,
         })),
         compactions,
@@ -453,6 +469,7 @@ function readStep(raw: unknown, compactions: number): Step | undefined {
     outcome,
     stretch,
     navigates: raw.navigates === true,
+    changed: raw.changed === true,
     call: { description: readString(raw.description) ?? callKey },
   };
 }
