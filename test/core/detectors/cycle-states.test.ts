@@ -1,8 +1,9 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { createCycleDetector } from '../../../src/core/detectors/cycle.js';
 import type { CallContext, ObservedOutcome } from '../../../src/core/detectors/types.js';
 import { Agent } from '../support.js';
-import { callOf, failed, succeeded, verdicts } from './support.js';
+import { callOf, failed, roundTrip, succeeded, verdicts } from './support.js';
 
 type Step = readonly [CallContext, ObservedOutcome];
 
@@ -140,5 +141,41 @@ describe('cycles over states', () => {
       );
     }
     expect(verdictsSeen).not.toContain('block');
+  });
+
+  it('keeps the rounds it counted before a compaction through a snapshot and restore', () => {
+    const first = createCycleDetector();
+    verdicts(first, [readConfig, readReadme, readConfig, readReadme]);
+    first.compacted?.();
+    verdicts(first, [readConfig, readReadme]);
+    const second = createCycleDetector();
+    roundTrip(first, second);
+    expect(second.check(readConfig[0])?.rule).toBe('cycle');
+    const before = createCycleDetector();
+    verdicts(before, [readConfig, readReadme, readConfig, readReadme]);
+    before.compacted?.();
+    const restored = createCycleDetector();
+    roundTrip(before, restored);
+    expect(restored.check(readConfig[0])).toBeUndefined();
+  });
+
+  it('reads back any saved steps and workspace states, however damaged, without throwing', () => {
+    fc.assert(
+      fc.property(fc.jsonValue(), fc.jsonValue(), (steps, world) => {
+        const detector = createCycleDetector();
+        detector.restore({
+          version: 2,
+          history: steps,
+          compactions: world,
+          'state-cycle': { world, failed: steps },
+        });
+        detector.restore({
+          version: 2,
+          history: [steps, world],
+          'state-cycle': { world: { files: steps, steps: world } },
+        });
+        expect(() => verdicts(detector, [readConfig, readReadme, readConfig])).not.toThrow();
+      }),
+    );
   });
 });
