@@ -191,7 +191,10 @@ export function createCycleDetector(): Detector {
       if (!distinctSteps(steps)) continue;
       if (steps.every((step) => step.navigates)) continue;
       if (roundsOf(period, seen) < seen) continue;
-      return describeRounds(call, steps, seen);
+      // Evidence the agent partly forgot (a round before the last compaction) steers; two rounds
+      // since the compaction block.
+      const forgotten = earlierStretch(seen * period - 1) !== undefined;
+      return describeRounds(call, steps, seen, forgotten ? 'warn' : 'block');
     }
     return undefined;
   }
@@ -399,14 +402,20 @@ export function createCycleDetector(): Detector {
   };
 }
 
-function describeRounds(call: CallContext, steps: readonly Step[], seen: number): Violation {
+function describeRounds(
+  call: CallContext,
+  steps: readonly Step[],
+  seen: number,
+  severity: 'warn' | 'block',
+): Violation {
   const descriptions = steps.map((step) => step.call.description);
   const sequence = descriptions.join(' → ');
+  const when = severity === 'warn' ? ', the first time before your context was compacted' : '';
   return {
     rule: NAME,
-    severity: 'block',
+    severity,
     reason:
-      `The same ${steps.length}-call sequence has run ${times(seen)} in a row with identical results ` +
+      `The same ${steps.length}-call sequence has run ${times(seen)} in a row with identical results${when} ` +
       `(${sequence}); starting it again will not change anything.`,
     suggestion: withAlternatives(
       'Use what these calls already returned, or change something before going through them again.',
