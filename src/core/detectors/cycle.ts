@@ -21,7 +21,8 @@
  *   so the rounds go round the states and count together; a round whose answers change is progress.
  * - **Compactions.** The agent forgets, so going over what it knew once more is how it gets it back:
  *   whatever ran before a compaction counts as one round at most, and the rounds go on counting
- *   through it. A stretch between two compactions that only re-read what the agent already had (the
+ *   through it: a third round whose evidence partly ran before the last compaction is steered, and
+ *   blocked once two rounds ran since. A stretch between two compactions that only re-read what the agent already had (the
  *   same reads, searches, queries and read-only commands answering as before, nothing changed, nothing
  *   new learned) is a round too: the third such stretch is steered on its first re-read and blocked
  *   on the rest, as `compaction-cycle`.
