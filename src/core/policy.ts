@@ -216,7 +216,7 @@ function preciseDefaults(): Policy {
       },
       nonAdvancing: { enabled: true, blockAfter: 3, emptyBlockAfter: 5 },
       errorStreak: { enabled: true, warnAt: 3, blockAt: 5, effect: 'block' },
-      cycle: { enabled: true, minPeriod: 2, maxPeriod: 5, repetitions: 3 },
+      cycle: { enabled: true, minPeriod: 2, maxPeriod: 8, repetitions: 3 },
       poll: { enabled: true, warnAt: 3, blockAt: 6 },
       creationRate: { enabled: true, max: 3, windowSeconds: 60 },
       toolHealth: { enabled: true, openAfter: 5, cooldownSeconds: 120, maxCooldownSeconds: 1800 },

@@ -116,8 +116,8 @@ describe('parsePolicy error messages', () => {
   });
 
   it('checks rules between fields after the preset is applied', () => {
-    expect(problemsOf({ detectors: { cycle: { minPeriod: 6 } } })).toEqual([
-      'detectors.cycle.minPeriod (6) must not be greater than detectors.cycle.maxPeriod (5)',
+    expect(problemsOf({ detectors: { cycle: { minPeriod: 9 } } })).toEqual([
+      'detectors.cycle.minPeriod (9) must not be greater than detectors.cycle.maxPeriod (8)',
     ]);
   });
 

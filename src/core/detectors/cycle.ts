@@ -1,137 +1,422 @@
 /**
- * A short sequence of calls repeating with identical results: A → B → A → B → A… Each call on
- * its own may look fine (different calls, nothing failing), but the sequence goes nowhere. A
- * productive read → edit → test cycle never matches, because its results keep changing.
+ * Cycles over states: the agent goes round, and each round ends where an earlier one began.
+ *
+ * The one measure. The run is a walk through states of the world, and each call that ran is a step:
+ * the call, what it answered (a success by its masked result, a failure by its error's shape, so
+ * that one error in several wordings of its values is one outcome) and the state it answered in.
+ * A round is a stretch of steps that comes back to where the stretch before it began, with the same
+ * steps answering the same way. Two full rounds are the evidence; the cycle is proven when the next
+ * call would begin the third round, and blocking earlier is a guess. Each call alone may look fine
+ * (different calls, nothing failing, an edit that succeeds); the walk goes nowhere.
+ *
+ * What makes it general is what counts as the same state and the same round:
+ * - **Edits, undos and rewrites.** The workspace's state is followed through each change
+ *   (`cycle-world.ts`): an edit and its undoing, or a file written back with content it had, bring
+ *   the fingerprint back to where it was. A command that failed in this very state has already
+ *   answered: its rounds since (the edit, the run, the undo) are the evidence, and running it again
+ *   is the same step repeated, blocked as `state-cycle`. Anything nobody can follow (a command with
+ *   unknown effects, an edit of a file nobody named) makes the state new.
+ * - **Checkouts and alternating errors.** A check that answers differently on each state it visits
+ *   (`npm test` on each of two branches, two error shapes alternating) is a distinct step each time,
+ *   so the rounds go round the states and count together; a round whose answers change is progress.
+ * - **Compactions.** The agent forgets, so going over what it knew once more is how it gets it back:
+ *   whatever ran before a compaction counts as one round at most, and the rounds go on counting
+ *   through it: a third round whose evidence partly ran before the last compaction is steered, and
+ *   blocked once two rounds ran since. A stretch between two compactions that only re-read what the agent already had (the
+ *   same reads, searches, queries and read-only commands answering as before, nothing changed, nothing
+ *   new learned) is a round too: the third such stretch is steered on its first re-read and blocked
+ *   on the rest, as `compaction-cycle`.
+ * - **Viewers.** A round made only of moves of an editor's view (`open`, `goto`) is reading two
+ *   places of a file that shows one at a time; it becomes a cycle once any other step (an edit, a run)
+ *   repeats with it.
+ * A productive read → edit → test cycle never matches: its edits or its answers keep changing.
+ *
+ * Memory is bounded: the last 64 steps (a period of up to 16 seen four times; larger settings are
+ * clamped to what is held), 1,000 failing commands with the last 8 states each failed in, 256 known
+ * answers and 128 re-reads for compactions, and the workspace bounds of `cycle-world.ts`. Saved
+ * state holds call keys, digests and hashes, never a file's or an error's text.
  */
-import type { Violation } from '../types.js';
+import { hashString } from '../identity/index.js';
+import type { ActionKind, VerdictKind, Violation } from '../types.js';
 import { isHarnessFault, isWatched, kindOf } from './applicability.js';
-import { Ring } from './bounded.js';
-import { isRecord, readSnapshot, readString } from './restore.js';
+import { LruMap, Ring } from './bounded.js';
+import { createWorkspaceStates } from './cycle-world.js';
+import { errorShape } from './error-shape.js';
+import {
+  isRecord,
+  readCount,
+  readEntries,
+  readPairs,
+  readSnapshot,
+  readString,
+  readStrings,
+} from './restore.js';
 import type { CallContext, Detector, ObservedOutcome } from './types.js';
 import { times, withAlternatives } from './wording.js';
 
 const NAME = 'cycle';
+const VERSION = 2;
 /** Room for a period of up to 16 seen 4 times; larger settings are clamped to what is held. */
 const CAPACITY = 64;
-const VERSION = 1;
+/** Failing commands remembered, each with the last few states it failed in. */
+const MAX_COMMANDS = 1_000;
+const STATES_PER_COMMAND = 8;
+/** What the agent can run again to get back what it forgot; polls are meant to be asked again. */
+const REREAD_KINDS: ReadonlySet<ActionKind> = new Set(['read', 'search', 'api', 'exec']);
+/** Answers remembered, by call: enough for a long session's distinct calls. */
+const MAX_KNOWN = 256;
+/** Re-reads remembered per stretch and across a streak of stretches. */
+const MAX_REREADS = 128;
 
-/** The call and its result together: both must repeat for the sequence to repeat. */
-interface Token {
+/** One call that ran: the call, how it answered, and which stretch between compactions it ran in. */
+interface Step {
   readonly callKey: string;
-  readonly success: boolean;
-  readonly resultDigest: string;
+  /** `ok <digest>` or `error <shape hash>`: both the call and its answer must repeat. */
+  readonly outcome: string;
+  readonly stretch: number;
+  /** A move of an editor's view. */
+  readonly navigates: boolean;
+  /** It changed the world: the steps after it run in another state. */
+  readonly changed: boolean;
   /** The call itself, whose description is written only if a cycle is ever reported. */
   readonly call: { readonly description: string };
 }
 
-function sameToken(a: Token | undefined, b: Token | undefined): boolean {
-  return (
-    a !== undefined &&
-    b !== undefined &&
-    a.callKey === b.callKey &&
-    a.success === b.success &&
-    a.resultDigest === b.resultDigest
-  );
+/** A command that failed, with the states of the workspace it failed in. */
+interface Failed {
+  readonly states: string[];
+  /** How many changes the run had made when it last failed: a return needs a change since. */
+  changesAtLastFailure: number;
+  failures: number;
+  signature: string;
+  lastError: string;
 }
 
-function stepKey(token: Token): string {
-  return `${token.callKey} ${token.success ? 'ok' : 'error'} ${token.resultDigest}`;
+/** What happened since the last compaction. */
+interface Stretch {
+  /** Proposals since the last compaction: a compaction with none before it is the same one again. */
+  proposals: number;
+  /** A call changed the world or returned something new. */
+  progressed: boolean;
+  /** Queries re-run (or proposed again and blocked) that returned what they returned before. */
+  readonly rereads: Set<string>;
+  /** A re-read of the repeated stretch already ran in this one, and was warned: the next is blocked. */
+  warned: boolean;
+}
+
+function freshStretch(): Stretch {
+  return { proposals: 0, progressed: false, rereads: new Set(), warned: false };
+}
+
+/**
+ * No step of the round repeats in the same state: another step that changed the world lies between
+ * any two alike. A step that changes the world each time it runs is still one step repeated.
+ */
+function distinctSteps(steps: readonly Step[]): boolean {
+  const seen = new Set<string>();
+  for (const step of steps) {
+    const key = `${step.callKey} ${step.outcome}`;
+    if (seen.has(key)) return false;
+    if (step.changed) seen.clear();
+    seen.add(key);
+  }
+  return true;
+}
+
+function outcomeOf(outcome: ObservedOutcome): string {
+  if (outcome.success) return `ok ${outcome.resultDigest}`;
+  return `error ${hashString(outcome.errorShape ?? errorShape(outcome.content))}`;
 }
 
 export function createCycleDetector(): Detector {
-  const history = new Ring<Token>(CAPACITY);
+  const history = new Ring<Step>(CAPACITY);
+  const world = createWorkspaceStates();
+  const failing = new LruMap<Failed>(MAX_COMMANDS);
+  /** The answer each call last gave, successes and agent failures alike. */
+  const known = new LruMap<string>(MAX_KNOWN);
+  /** Compactions so far in this run. */
+  let compactions = 0;
+  let stretch = freshStretch();
+  /** Stretches in a row, each ended by a compaction, that re-read what they knew and made no progress. */
+  let stalled = 0;
+  /** What those stretches re-read. */
+  const repeated = new LruMap<true>(MAX_REREADS);
 
-  /** True when the newest `span` tokens repeat with period `period`. */
-  function repeats(period: number, span: number): boolean {
-    for (let offset = 0; offset + period < span; offset++) {
-      if (!sameToken(history.fromEnd(offset), history.fromEnd(offset + period))) return false;
+  /**
+   * How many full rounds of `period` steps, each the same as the one after it, end the history. The
+   * rounds before a compaction count once: each earlier stretch adds one round at most.
+   */
+  function roundsOf(period: number, needed: number): number {
+    if (period > history.length) return 0;
+    let rounds = 1;
+    /** The earlier stretch whose one round is already counted. */
+    let counted = earlierStretch(period - 1);
+    for (let start = period; start + period <= history.length && rounds < needed; start += period) {
+      for (let offset = 0; offset < period; offset++) {
+        const newer = history.fromEnd(start - period + offset) as Step;
+        const older = history.fromEnd(start + offset) as Step;
+        if (newer.callKey !== older.callKey || newer.outcome !== older.outcome) return rounds;
+      }
+      const earlier = earlierStretch(start + period - 1);
+      if (earlier === undefined || earlier !== counted) rounds++;
+      if (earlier !== undefined) counted = earlier;
     }
-    return true;
+    return rounds;
   }
 
-  function pattern(period: number): Token[] {
-    const out: Token[] = [];
-    for (let offset = period - 1; offset >= 0; offset--) out.push(history.fromEnd(offset) as Token);
+  /** The stretch of the step `offset` from the end, when it ran before the last compaction. */
+  function earlierStretch(offset: number): number | undefined {
+    const ranIn = (history.fromEnd(offset) as Step).stretch;
+    return ranIn === compactions ? undefined : ranIn;
+  }
+
+  /** The newest `period` steps, oldest first. */
+  function pattern(period: number): Step[] {
+    const out: Step[] = [];
+    for (let offset = period - 1; offset >= 0; offset--) out.push(history.fromEnd(offset) as Step);
     return out;
+  }
+
+  function checkRounds(call: CallContext): Violation | undefined {
+    const limits = call.toolPolicy.detectors.cycle;
+    if (!isWatched(call, limits) || kindOf(call) === 'poll') return undefined;
+    const seen = Math.max(1, limits.repetitions - 1);
+    for (let period = Math.max(2, limits.minPeriod); period <= limits.maxPeriod; period++) {
+      if (seen * period > history.length) break;
+      // The proposal must be the call that would begin the next round.
+      if (history.fromEnd(period - 1)?.callKey !== call.identity.callKey) continue;
+      const steps = pattern(period);
+      // A loop goes round distinct steps (A → B → A → B); a period that repeats a step inside
+      // itself (A → B → A) is as likely to be varied work that happened to line up. The same check
+      // answering alike in two states (a test run on each of two branches) is two steps.
+      if (!distinctSteps(steps)) continue;
+      if (steps.every((step) => step.navigates)) continue;
+      if (roundsOf(period, seen) < seen) continue;
+      // Evidence the agent partly forgot (a round before the last compaction) steers; two rounds
+      // since the compaction block.
+      const forgotten = earlierStretch(seen * period - 1) !== undefined;
+      return describeRounds(call, steps, seen, forgotten ? 'warn' : 'block');
+    }
+    return undefined;
+  }
+
+  function checkReturn(call: CallContext): Violation | undefined {
+    if (kindOf(call) !== 'exec' || !isWatched(call, call.toolPolicy.detectors.stateCycle)) return undefined;
+    const earlier = failing.peek(call.banKey);
+    if (!earlier || earlier.changesAtLastFailure === world.changes) return undefined;
+    return earlier.states.includes(world.fingerprint()) ? describeReturn(call, earlier) : undefined;
+  }
+
+  /** A query the last stalled stretches re-read, proposed again while nothing has progressed since. */
+  function rereads(call: CallContext): boolean {
+    return (
+      stalled > 0 &&
+      !stretch.progressed &&
+      isWatched(call, call.toolPolicy.detectors.compactionCycle) &&
+      REREAD_KINDS.has(kindOf(call)) &&
+      repeated.peek(call.identity.callKey) !== undefined
+    );
+  }
+
+  function checkStretches(call: CallContext): Violation | undefined {
+    if (!rereads(call)) return undefined;
+    return describeStretches(call, stalled, stalled >= 2 || stretch.warned ? 'block' : 'warn');
+  }
+
+  function observeReturn(call: CallContext, outcome: ObservedOutcome): void {
+    if (!isWatched(call, call.toolPolicy.detectors.stateCycle)) return;
+    const kind = kindOf(call);
+    if (outcome.success) {
+      // It can succeed: whatever state it failed in before is no evidence any more.
+      if (kind === 'exec') failing.delete(call.banKey);
+      if (outcome.changedWorld) world.changed(call);
+      return;
+    }
+    if (kind !== 'exec' || outcome.failure?.blame !== 'agent_failure') return;
+    const state = world.fingerprint();
+    const earlier = failing.peek(call.banKey);
+    if (earlier) {
+      if (!earlier.states.includes(state)) earlier.states.push(state);
+      if (earlier.states.length > STATES_PER_COMMAND) earlier.states.shift();
+      earlier.changesAtLastFailure = world.changes;
+      earlier.failures++;
+      earlier.signature = outcome.failure.signature;
+      earlier.lastError = outcome.text.slice(0, 160);
+    } else {
+      failing.set(call.banKey, {
+        states: [state],
+        changesAtLastFailure: world.changes,
+        failures: 1,
+        signature: outcome.failure.signature,
+        lastError: outcome.text.slice(0, 160),
+      });
+    }
+  }
+
+  function observeStretch(call: CallContext, outcome: ObservedOutcome): void {
+    const key = call.identity.callKey;
+    const before = known.peek(key);
+    const same = before === outcome.resultDigest;
+    const warned = rereads(call);
+    if (before === undefined) known.add(key, outcome.resultDigest);
+    else known.set(key, outcome.resultDigest);
+    if (outcome.changedWorld || !same) {
+      stretch.progressed = true;
+    } else if (outcome.success && REREAD_KINDS.has(kindOf(call))) {
+      if (stretch.rereads.size < MAX_REREADS) stretch.rereads.add(key);
+      // The warning was read with an answer the agent already had: the next re-read is blocked.
+      if (warned) stretch.warned = true;
+    }
+  }
+
+  function clearStretches(): void {
+    known.clear();
+    repeated.clear();
+    stalled = 0;
+    stretch = freshStretch();
   }
 
   return {
     name: NAME,
 
     check(call: CallContext): Violation | undefined {
-      const limits = call.toolPolicy.detectors.cycle;
-      if (!isWatched(call, limits) || kindOf(call) === 'poll') return undefined;
-      const seen = Math.max(1, limits.repetitions - 1);
-      for (let period = Math.max(2, limits.minPeriod); period <= limits.maxPeriod; period++) {
-        const span = seen * period;
-        if (span > history.length) break;
-        // The proposal must be the call that would begin the sequence once more.
-        if (history.fromEnd(period - 1)?.callKey !== call.identity.callKey) continue;
-        if (!repeats(period, span)) continue;
-        const steps = pattern(period);
-        // A loop goes round distinct steps (A → B → A → B); a period that repeats a step inside
-        // itself (A → B → A) is as likely to be varied work that happened to line up. The same
-        // check answering differently on each state it visits (a test run on each of two branches,
-        // two alternating errors) is a distinct step each time: the cycle goes round the states.
-        if (new Set(steps.map(stepKey)).size !== period) continue;
-        return describe(call, steps, seen);
-      }
-      return undefined;
+      const warned = checkStretches(call);
+      if (warned?.severity === 'block') return warned;
+      return checkReturn(call) ?? checkRounds(call) ?? warned;
+    },
+
+    afterCheck(call: CallContext, verdict: VerdictKind): void {
+      stretch.proposals++;
+      // Stopped before it ran: it is still this stretch going round the same files.
+      if ((verdict === 'block' || verdict === 'halt') && rereads(call) && stretch.rereads.size < MAX_REREADS)
+        stretch.rereads.add(call.identity.callKey);
     },
 
     observe(call: CallContext, outcome: ObservedOutcome): void {
       if (isHarnessFault(outcome)) return;
-      // Exempt tools and polls are invisible: they neither form nor interrupt a cycle.
+      observeReturn(call, outcome);
+      observeStretch(call, outcome);
+      // Exempt tools and polls are invisible: they neither form nor interrupt a round.
       if (!isWatched(call, call.toolPolicy.detectors.cycle) || kindOf(call) === 'poll') return;
       history.push({
         callKey: call.identity.callKey,
-        success: outcome.success,
-        resultDigest: outcome.resultDigest,
+        outcome: outcomeOf(outcome),
+        stretch: compactions,
+        navigates: call.facts.navigates === true,
+        changed: outcome.changedWorld,
         call,
       });
     },
 
-    reset(): void {
-      history.clear();
+    compacted(): void {
+      // Hosts announce one compaction more than once (before it, after it, at the restart).
+      if (stretch.proposals === 0) return;
+      compactions++;
+      if (!stretch.progressed && stretch.rereads.size > 0) {
+        stalled++;
+        for (const key of stretch.rereads) repeated.set(key, true);
+      } else {
+        stalled = 0;
+        repeated.clear();
+      }
+      stretch = freshStretch();
     },
 
-    compacted(): void {
-      // Going over the same ground again is legitimate once the agent has forgotten it.
+    // A new user message may ask for something new, and the user may have changed files by hand; what
+    // the files are does not depend on who asked, so their states are kept until a new session.
+    reset(reason): void {
       history.clear();
+      compactions = 0;
+      clearStretches();
+      if (reason !== 'session') return;
+      world.clear();
+      failing.clear();
     },
 
     snapshot(): unknown {
-      const tokens = history.toArray();
       return {
         version: VERSION,
-        history: tokens.map(({ callKey, success, resultDigest, call }) => ({
+        history: history.toArray().map(({ callKey, outcome, stretch, navigates, changed, call }) => ({
           callKey,
-          token: `${callKey} ${success ? 'ok' : 'error'} ${resultDigest}`,
+          outcome,
+          stretch,
+          ...(navigates && { navigates }),
+          ...(changed && { changed }),
           description: call.description,
         })),
+        compactions,
+        'state-cycle': {
+          world: world.snapshot(),
+          // Error texts stay out of saved state; the reason then quotes none.
+          failed: failing
+            .entries()
+            .map(([key, value]) => [key, { ...value, states: [...value.states], lastError: '' }] as const),
+        },
+        'compaction-cycle': {
+          known: known.entries(),
+          stalled,
+          repeated: repeated.entries().map(([key]) => key),
+          stretch: {
+            proposals: stretch.proposals,
+            progressed: stretch.progressed,
+            rereads: [...stretch.rereads],
+            warned: stretch.warned,
+          },
+        },
       };
     },
 
     restore(state: unknown): void {
       history.clear();
+      compactions = 0;
+      clearStretches();
+      world.clear();
+      failing.clear();
       const snapshot = readSnapshot(state, VERSION);
-      const items = Array.isArray(snapshot?.history) ? snapshot.history.slice(-CAPACITY) : [];
+      if (!snapshot) return;
+      compactions = readCount(snapshot.compactions) ?? 0;
+      const items = Array.isArray(snapshot.history) ? snapshot.history.slice(-CAPACITY) : [];
       for (const item of items) {
-        const token = readToken(item);
-        if (token) history.push(token);
+        const step = readStep(item, compactions);
+        if (step) history.push(step);
+      }
+      const returns = snapshot['state-cycle'];
+      if (isRecord(returns)) {
+        world.restore(returns.world);
+        for (const [key, value] of readEntries(returns.failed, MAX_COMMANDS, readFailed))
+          failing.set(key, value);
+      }
+      const stretches = snapshot['compaction-cycle'];
+      if (isRecord(stretches)) {
+        for (const [key, digest] of readPairs(stretches.known, MAX_KNOWN)) known.set(key, digest);
+        stalled = readCount(stretches.stalled) ?? 0;
+        for (const key of readStrings(stretches.repeated, MAX_REREADS)) repeated.set(key, true);
+        const saved = stretches.stretch;
+        if (isRecord(saved)) {
+          stretch.proposals = readCount(saved.proposals) ?? 0;
+          stretch.progressed = saved.progressed === true;
+          for (const key of readStrings(saved.rereads, MAX_REREADS)) stretch.rereads.add(key);
+          stretch.warned = saved.warned === true;
+        }
       }
     },
   };
 }
 
-function describe(call: CallContext, steps: readonly Token[], seen: number): Violation {
+function describeRounds(
+  call: CallContext,
+  steps: readonly Step[],
+  seen: number,
+  severity: 'warn' | 'block',
+): Violation {
   const descriptions = steps.map((step) => step.call.description);
   const sequence = descriptions.join(' → ');
+  const when = severity === 'warn' ? ', the first time before your context was compacted' : '';
   return {
     rule: NAME,
-    severity: 'block',
+    severity,
     reason:
-      `The same ${steps.length}-call sequence has run ${times(seen)} in a row with identical results ` +
+      `The same ${steps.length}-call sequence has run ${times(seen)} in a row with identical results${when} ` +
       `(${sequence}); starting it again will not change anything.`,
     suggestion: withAlternatives(
       'Use what these calls already returned, or change something before going through them again.',
@@ -141,19 +426,71 @@ function describe(call: CallContext, steps: readonly Token[], seen: number): Vio
   };
 }
 
-function readToken(raw: unknown): Token | undefined {
+function describeReturn(call: CallContext, earlier: Failed): Violation {
+  return {
+    rule: 'state-cycle',
+    severity: 'block',
+    reason:
+      `${call.description} failed ${times(earlier.failures)} with ${earlier.signature}, once with the files ` +
+      'exactly as they are now: the edits since have only brought them back to that state.' +
+      (earlier.lastError === '' ? '' : ` Last error: ${earlier.lastError.replace(/\s+/g, ' ').trim()}`),
+    suggestion: withAlternatives(
+      'Undoing and redoing the same edits goes round in a circle. Make a change not tried yet, or read the error again for what it asks for.',
+      call.toolPolicy.alternatives,
+    ),
+    evidence: { count: earlier.failures, calls: [call.description] },
+  };
+}
+
+function describeStretches(call: CallContext, stalled: number, severity: 'warn' | 'block'): Violation {
+  const after =
+    stalled === 1
+      ? 'after the last compaction of your context'
+      : `after each of the last ${stalled} compactions of your context`;
+  const seen =
+    `You already ran ${call.description} again ${after}, it returned what it had returned before, and ` +
+    'nothing was written or learned before the context was compacted again';
+  const reason =
+    severity === 'block'
+      ? `${seen}: running it again would start the same cycle over, so it is blocked.`
+      : `${seen}: running it again starts the same cycle over.`;
+  return {
+    rule: 'compaction-cycle',
+    severity,
+    reason,
+    suggestion: withAlternatives(
+      'Write down what these files told you and your plan (a notes file, your todo list) so that it ' +
+        'survives the next compaction, then act on it: edit, run, or read something you have not read.',
+      call.toolPolicy.alternatives,
+    ),
+    evidence: { count: stalled, calls: [call.description] },
+  };
+}
+
+function readStep(raw: unknown, compactions: number): Step | undefined {
   if (!isRecord(raw)) return undefined;
   const callKey = readString(raw.callKey);
-  const token = readString(raw.token);
-  if (callKey === undefined || token === undefined || !token.startsWith(`${callKey} `)) return undefined;
-  // The stored form is `<call key> ok|error <result digest>`.
-  const [status, resultDigest, ...rest] = token.slice(callKey.length + 1).split(' ');
-  if ((status !== 'ok' && status !== 'error') || resultDigest === undefined || rest.length > 0)
-    return undefined;
+  const outcome = readString(raw.outcome);
+  if (callKey === undefined || outcome === undefined) return undefined;
+  if (!/^(?:ok|error) \S+$/.test(outcome)) return undefined;
+  const stretch = Math.min(readCount(raw.stretch) ?? 0, compactions);
   return {
     callKey,
-    success: status === 'ok',
-    resultDigest,
+    outcome,
+    stretch,
+    navigates: raw.navigates === true,
+    changed: raw.changed === true,
     call: { description: readString(raw.description) ?? callKey },
   };
+}
+
+function readFailed(raw: Record<string, unknown>): Failed | undefined {
+  const signature = readString(raw.signature);
+  const failures = readCount(raw.failures);
+  const changesAtLastFailure = readCount(raw.changesAtLastFailure);
+  const states = readStrings(raw.states, STATES_PER_COMMAND);
+  if (signature === undefined || failures === undefined || changesAtLastFailure === undefined)
+    return undefined;
+  if (states.length === 0) return undefined;
+  return { states, failures, changesAtLastFailure, signature, lastError: readString(raw.lastError) ?? '' };
 }

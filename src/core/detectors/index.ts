@@ -1,7 +1,6 @@
 /** The run-scoped loop detectors, one per file. */
 import { createAbsentTextDetector } from './absent-text.js';
 import { createBlindEditDetector } from './blind-edit.js';
-import { createCompactionCycleDetector } from './compaction-cycle.js';
 import { createConvergenceDetector } from './convergence.js';
 import { createCreationRateDetector } from './creation-rate.js';
 import { createCycleDetector } from './cycle.js';
@@ -11,7 +10,6 @@ import { createIdenticalResultDetector } from './identical-result.js';
 import { createNonAdvancingDetector } from './non-advancing.js';
 import { createNumberedCopyDetector } from './numbered-copy.js';
 import { createPollDetector } from './poll.js';
-import { createStateCycleDetector } from './state-cycle.js';
 import { createToolHealthDetector } from './tool-health.js';
 import type { Detector } from './types.js';
 import { createUnavailableValueDetector } from './unavailable-value.js';
@@ -19,7 +17,6 @@ import { createUnseenCreationDetector } from './unseen-creation.js';
 
 export { createAbsentTextDetector } from './absent-text.js';
 export { createBlindEditDetector } from './blind-edit.js';
-export { createCompactionCycleDetector } from './compaction-cycle.js';
 export type { ConvergenceDetector } from './convergence.js';
 export { createConvergenceDetector, isConvergenceDetector } from './convergence.js';
 export { createCreationRateDetector } from './creation-rate.js';
@@ -30,7 +27,6 @@ export { createIdenticalResultDetector } from './identical-result.js';
 export { createNonAdvancingDetector } from './non-advancing.js';
 export { createNumberedCopyDetector, numberedLine } from './numbered-copy.js';
 export { createPollDetector } from './poll.js';
-export { createStateCycleDetector } from './state-cycle.js';
 export { createToolHealthDetector } from './tool-health.js';
 export type { CallContext, Detector, ObservedOutcome } from './types.js';
 export { createUnavailableValueDetector, extendsArguments } from './unavailable-value.js';
@@ -49,11 +45,9 @@ export function createDefaultDetectors(): Detector[] {
     createConvergenceDetector(),
     createAbsentTextDetector(),
     createDuplicateEffectDetector(),
-    createStateCycleDetector(),
     createUnseenCreationDetector(),
     createBlindEditDetector(),
     createUnavailableValueDetector(),
     createNumberedCopyDetector(),
-    createCompactionCycleDetector(),
   ];
 }

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { createCompactionCycleDetector } from '../../../src/core/detectors/compaction-cycle.js';
+import { createCycleDetector } from '../../../src/core/detectors/cycle.js';
 import { Agent } from '../support.js';
 import { callOf } from './support.js';
 
@@ -180,7 +180,7 @@ describe('compaction-cycle', () => {
     firstCycle(agent);
     agent.loop.newRun('compact');
     rereadBoth(agent);
-    const saved = JSON.stringify(agent.loop.sessionSnapshot().detectors['compaction-cycle']);
+    const saved = JSON.stringify(agent.loop.sessionSnapshot().detectors.cycle);
     expect(saved).toContain('Read#');
     expect(saved).not.toContain('listOrders');
   });
@@ -199,9 +199,12 @@ describe('compaction-cycle', () => {
   it('reads back any saved state, however damaged, without throwing, and a damaged one as nothing', () => {
     fc.assert(
       fc.property(fc.jsonValue(), (saved) => {
-        const detector = createCompactionCycleDetector();
+        const detector = createCycleDetector();
         detector.restore(saved);
-        detector.restore({ version: 1, known: saved, stalled: saved, repeated: saved, cycle: saved });
+        detector.restore({
+          version: 2,
+          'compaction-cycle': { known: saved, stalled: saved, repeated: saved, stretch: saved },
+        });
         expect(detector.check(callOf('Read', ROUTES))).toBeUndefined();
       }),
     );

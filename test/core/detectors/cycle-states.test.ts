@@ -1,0 +1,184 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { createCycleDetector } from '../../../src/core/detectors/cycle.js';
+import type { CallContext, ObservedOutcome } from '../../../src/core/detectors/types.js';
+import { Agent } from '../support.js';
+import { callOf, failed, roundTrip, succeeded, verdicts } from './support.js';
+
+type Step = readonly [CallContext, ObservedOutcome];
+
+const readConfig: Step = [callOf('read_file', { path: 'config.yaml' }), succeeded('port: 8080')];
+const readReadme: Step = [
+  callOf('read_file', { path: 'README.md' }),
+  succeeded('# Service\nRun with npm start.'),
+];
+
+/** `git checkout <branch>`: a command whose effects on the files nobody follows. */
+function checkout(branch: string): Step {
+  return [
+    callOf('bash', { command: `git checkout ${branch}` }, { kind: 'exec' }),
+    succeeded(`Switched to branch '${branch}'`, { changedWorld: true }),
+  ];
+}
+
+function testRun(error: string): Step {
+  return [
+    callOf('bash', { command: 'npm test' }, { kind: 'exec' }),
+    failed('test_failure', 'agent_failure', `${error}\nexit code 1`),
+  ];
+}
+
+describe('cycles over states', () => {
+  it('steers the third round of a cycle that a compaction interrupted, and blocks once two rounds ran since', () => {
+    const detector = createCycleDetector();
+    verdicts(detector, [readConfig, readReadme, readConfig, readReadme]);
+    detector.compacted?.();
+    // Going over it once more after the compaction is how the agent gets back what it forgot.
+    expect(verdicts(detector, [readConfig, readReadme])).toEqual(['allow', 'allow']);
+    const steered = detector.check(readConfig[0]);
+    expect([steered?.rule, steered?.severity]).toEqual(['cycle', 'warn']);
+    expect(steered?.reason).toContain('before your context was compacted');
+    expect(verdicts(detector, [readConfig, readReadme, readConfig])).toEqual(['warn', 'warn', 'block']);
+  });
+
+  it('counts everything before a compaction as one round at most', () => {
+    const detector = createCycleDetector();
+    verdicts(detector, [readConfig, readReadme, readConfig, readReadme, readConfig, readReadme]);
+    detector.compacted?.();
+    expect(verdicts(detector, [readConfig, readReadme])).toEqual(['allow', 'allow']);
+  });
+
+  it('blocks the first call of the third round of a cycle over three branches', () => {
+    const detector = createCycleDetector();
+    const round = [
+      checkout('main'),
+      testRun('FAIL test/cart.test.ts > adds up the total: expected 30, received 27'),
+      checkout('fix/totals'),
+      testRun('FAIL test/cart.test.ts > adds up the total: expected 30, received 33'),
+      checkout('fix/rounding'),
+      testRun("TypeError: Cannot read properties of undefined (reading 'price')"),
+    ];
+    expect(verdicts(detector, [...round, ...round])).not.toContain('block');
+    expect(detector.check(round[0]?.[0] as CallContext)?.rule).toBe('cycle');
+  });
+
+  it('leaves one command that writes a file each time it runs to the rules on repeated calls', () => {
+    const detector = createCycleDetector();
+    const rewrite: Step = [
+      callOf('bash', { command: 'echo "print(42)" > solve.py && python3 solve.py' }, { kind: 'exec' }),
+      succeeded('', { changedWorld: true }),
+    ];
+    expect(
+      verdicts(
+        detector,
+        Array.from({ length: 8 }, () => rewrite),
+      ),
+    ).not.toContain('block');
+  });
+
+  it('counts two alternating error shapes together when their values vary from run to run', () => {
+    const detector = createCycleDetector();
+    const install = (spec: string, version: string): Step => [
+      callOf('bash', { command: `pip install "numpy${spec}"` }, { kind: 'exec' }),
+      succeeded(`Successfully installed numpy-${version}`, { changedWorld: true }),
+    ];
+    const train = (error: string): Step => [
+      callOf('bash', { command: 'python train.py' }, { kind: 'exec' }),
+      failed('runtime_error', 'agent_failure', error),
+    ];
+    const older = install('<2', '1.26.4');
+    const newer = install('>=2', '2.1.3');
+    const steps = [
+      older,
+      train('[worker 31874] RuntimeError: Numpy is not available'),
+      newer,
+      train("[worker 31902] AttributeError: module 'numpy' has no attribute 'float'"),
+      older,
+      train('[worker 32011] RuntimeError: Numpy is not available'),
+      newer,
+      train("[worker 32047] AttributeError: module 'numpy' has no attribute 'float'"),
+    ];
+    expect(verdicts(detector, steps)).not.toContain('block');
+    expect(detector.check(older[0])?.rule).toBe('cycle');
+  });
+
+  it('blocks an open, goto and failing edit going round the same lines on its third round', () => {
+    const agent = new Agent();
+    const path = 'django/db/models/sql/compiler.py';
+    const view = (first: number) =>
+      `[File: /django__django/${path} (1525 lines total)]\n(${first - 1} more lines above)\n` +
+      `${first}:        having_group_by = self.having.get_group_by_cols() if self.having else ()\n` +
+      `${first + 1}:        for expr in having_group_by:\n`;
+    const editError = {
+      isError: true,
+      text:
+        'Your proposed edit has introduced new syntax error(s). Please understand the fixes and retry your edit command.\n' +
+        'ERRORS:\n- E999 IndentationError: unexpected indent\n' +
+        'This is how your edit would have looked if applied\n-------------------------------------------------\n' +
+        '[File: /django__django/django/db/models/sql/compiler.py (1525 lines total)]\n(118 more lines above)\n' +
+        '119:         having_group_by = self.having.get_group_by_cols()\n',
+    };
+    const edit = {
+      lines: '119:120',
+      replacement: '         having_group_by = self.having.get_group_by_cols()',
+    };
+    const round = () => [
+      agent.call('open', { path, line_number: '134' }, view(119)).check.verdict,
+      agent.call('goto', { line_number: '470' }, view(455)).check.verdict,
+      agent.call('edit', edit, editError).check.verdict,
+    ];
+    expect([...round(), ...round()]).not.toContain('block');
+    const third = agent.call('open', { path, line_number: '134' }, view(119)).check;
+    expect([third.verdict, third.rule]).toEqual(['block', 'cycle']);
+  });
+
+  it('leaves an agent going back and forth between two places of the open file alone', () => {
+    const agent = new Agent();
+    const path = 'django/db/models/sql/compiler.py';
+    const verdictsSeen: string[] = [];
+    for (let round = 0; round < 4; round++) {
+      verdictsSeen.push(
+        agent.call('open', { path, line_number: '134' }, `[File: ${path}]\n119: having_group_by = ()`).check
+          .verdict,
+        agent.call('goto', { line_number: '470' }, `[File: ${path}]\n455: continue`).check.verdict,
+      );
+    }
+    expect(verdictsSeen).not.toContain('block');
+  });
+
+  it('keeps the rounds it counted before a compaction through a snapshot and restore', () => {
+    const first = createCycleDetector();
+    verdicts(first, [readConfig, readReadme, readConfig, readReadme]);
+    first.compacted?.();
+    verdicts(first, [readConfig, readReadme]);
+    const second = createCycleDetector();
+    roundTrip(first, second);
+    expect(second.check(readConfig[0])?.severity).toBe('warn');
+    const before = createCycleDetector();
+    verdicts(before, [readConfig, readReadme, readConfig, readReadme]);
+    before.compacted?.();
+    const restored = createCycleDetector();
+    roundTrip(before, restored);
+    expect(restored.check(readConfig[0])).toBeUndefined();
+  });
+
+  it('reads back any saved steps and workspace states, however damaged, without throwing', () => {
+    fc.assert(
+      fc.property(fc.jsonValue(), fc.jsonValue(), (steps, world) => {
+        const detector = createCycleDetector();
+        detector.restore({
+          version: 2,
+          history: steps,
+          compactions: world,
+          'state-cycle': { world, failed: steps },
+        });
+        detector.restore({
+          version: 2,
+          history: [steps, world],
+          'state-cycle': { world: { files: steps, steps: world } },
+        });
+        expect(() => verdicts(detector, [readConfig, readReadme, readConfig])).not.toThrow();
+      }),
+    );
+  });
+});
