@@ -1,3 +1,4 @@
+import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { formatProxyBench, runProxyBench } from '../../bench/proxy.js';
 
@@ -34,5 +35,31 @@ describe('the proxy benchmark', () => {
     const text = formatProxyBench(result);
     expect(text).toContain('Where it goes');
     expect(text).toMatch(/µs {2}the journal and the state file/);
+  });
+
+  it('with another build to compare, times its proxy in the same rounds and says how the two compare', async () => {
+    const build = fileURLToPath(new URL('../../dist', import.meta.url));
+    const result = await runProxyBench({
+      calls: 10,
+      concurrentCalls: 8,
+      concurrency: 2,
+      warmup: 2,
+      compare: build,
+    });
+    expect(result.latency.base?.count).toBe(10);
+    expect(result.throughput.base).toBeGreaterThan(0);
+    // Four paths, each with its warm-up, sequential calls, an untimed burst of 2 and four timed ones.
+    expect(result.totalCalls).toBe(4 * (2 + 10 + 2 + 8));
+    expect(result.cpu?.baseUs).toBeGreaterThanOrEqual(0);
+    const text = formatProxyBench(result);
+    expect(text).toMatch(/base +median +\d+\.\d{3} ms/);
+    expect(text).toMatch(/this build's is \d+\.\d{3}× the other's/);
+  });
+
+  it('refuses a folder that is not a build before starting anything', async () => {
+    const notABuild = fileURLToPath(new URL('../../docs', import.meta.url));
+    await expect(runProxyBench({ calls: 1, compare: notABuild })).rejects.toThrow(
+      /not the build of a narrowing checkout/,
+    );
   });
 });
