@@ -89,6 +89,12 @@ export interface ProxyBenchResult {
     readonly proxyInMemoryUs?: number;
     /** With `compare`: the other build's proxy. */
     readonly baseUs?: number;
+    /**
+     * The proxy's CPU per call over the last fifth of the warm-up (`warmupTailCalls` calls): well
+     * above `proxyUs` when the warm-up was too short and the proxy was still being compiled.
+     */
+    readonly warmupTailUs?: number;
+    readonly warmupTailCalls?: number;
   };
   /** With `compare`: the other build's folder. */
   readonly base?: string;
@@ -101,6 +107,9 @@ export interface ProxyBenchResult {
   readonly engineNote?: string;
 }
 
+/** Calls on each path before anything is measured. */
+export const DEFAULT_PROXY_WARMUP = 2_500;
+
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const EVERYTHING = join(ROOT, 'node_modules/@modelcontextprotocol/server-everything/dist/index.js');
 const BYTE_RELAY = fileURLToPath(new URL('./byte-relay.mjs', import.meta.url));
@@ -111,8 +120,10 @@ export async function runProxyBench(options: ProxyBenchOptions = {}): Promise<Pr
   const concurrency = options.concurrency ?? 8;
   const concurrentCalls = options.concurrentCalls ?? 2_000;
   // Long enough that the proxy's hot path is compiled and optimised before anything is timed: its
-  // figure is then the proxy's own cost, not V8 compiling it.
-  const warmup = options.warmup ?? 400;
+  // figure is then the proxy's own cost, not V8 compiling it. The proxy's CPU per call falls for its
+  // first 2,000 calls or so (code still interpreted, then compiled) and is flat after: 400, the
+  // former default, measured mostly that fall.
+  const warmup = options.warmup ?? DEFAULT_PROXY_WARMUP;
   const baseDist = options.compare === undefined ? undefined : buildFolder(options.compare);
   const stateDir = mkdtempSync(join(tmpdir(), 'narrowing-bench-proxy-'));
   const started = performance.now();
@@ -183,9 +194,6 @@ export async function runProxyBench(options: ProxyBenchOptions = {}): Promise<Pr
     ];
     // Each pass lets another path go first, so that none always runs on a warmer loop.
     const inTurn = (lead: number) => all.map((_, turn) => all[(lead + turn) % all.length]!);
-    for (let index = 0; index < warmup; index += 1) {
-      for (const path of all) await echo(path.client);
-    }
     const middle = {
       proxy: proxyPid,
       relay: relayPid,
@@ -193,6 +201,14 @@ export async function runProxyBench(options: ProxyBenchOptions = {}): Promise<Pr
       inMemory: extra?.inMemory.pid ?? null,
       base: base?.pid ?? null,
     };
+    // The proxy's CPU over the warm-up's last fifth, beside the measured figure, says whether it was
+    // still compiling when measuring began.
+    const tailFrom = warmup - Math.floor(warmup / 5);
+    let warmupTail: ReturnType<typeof ticksOf<keyof typeof middle>> | undefined;
+    for (let index = 0; index < warmup; index += 1) {
+      if (index === tailFrom) warmupTail = ticksOf(middle);
+      for (const path of all) await echo(path.client);
+    }
     const cpuBefore = ticksOf(middle);
 
     for (let index = 0; index < calls; index += 1) {
@@ -227,6 +243,11 @@ export async function runProxyBench(options: ProxyBenchOptions = {}): Promise<Pr
     const jsonRelayUs = perCallUs(cpuBefore.jsonRelay, cpuAfter.jsonRelay);
     const proxyInMemoryUs = perCallUs(cpuBefore.inMemory, cpuAfter.inMemory);
     const baseUs = perCallUs(cpuBefore.base, cpuAfter.base);
+    const tailCalls = warmup - tailFrom;
+    const warmupTailUs =
+      warmupTail?.proxy === undefined || cpuBefore.proxy === undefined || tailCalls === 0
+        ? undefined
+        : ((cpuBefore.proxy - warmupTail.proxy) * TICK_US) / tailCalls;
     const directStats = stats(paths.direct.times);
     const proxiedStats = stats(paths.proxied.times);
     const perSecond = (path: TimedPath) => concurrentCalls / (path.elapsed / 1000);
@@ -257,6 +278,7 @@ export async function runProxyBench(options: ProxyBenchOptions = {}): Promise<Pr
             ...(jsonRelayUs !== undefined && { jsonRelayUs }),
             ...(proxyInMemoryUs !== undefined && { proxyInMemoryUs }),
             ...(baseUs !== undefined && { baseUs }),
+            ...(warmupTailUs !== undefined && { warmupTailUs, warmupTailCalls: tailCalls }),
           },
         }),
       ...(baseDist !== undefined && { base: baseDist }),
@@ -440,6 +462,11 @@ export function formatProxyBench(result: ProxyBenchResult): string {
     ...(result.cpu
       ? [
           `CPU per call of the process in the middle, from /proc over ${result.cpu.calls} calls each: proxy ${result.cpu.proxyUs.toFixed(0)} µs, relay ${result.cpu.relayUs.toFixed(0)} µs (${(result.cpu.proxyUs / result.cpu.relayUs).toFixed(2)}×)`,
+          ...(result.cpu.warmupTailUs !== undefined
+            ? [
+                `  the proxy over the last ${result.cpu.warmupTailCalls} warm-up calls: ${result.cpu.warmupTailUs.toFixed(0)} µs per call (${(result.cpu.warmupTailUs / result.cpu.proxyUs).toFixed(2)}× the figure; well above 1: warm up longer)`,
+              ]
+            : []),
           ...(result.cpu.baseUs !== undefined
             ? [
                 `  the other build's proxy ${result.cpu.baseUs.toFixed(0)} µs (${(result.cpu.baseUs / result.cpu.relayUs).toFixed(2)}× the relay); this build's is ${(result.cpu.proxyUs / result.cpu.baseUs).toFixed(3)}× the other's`,

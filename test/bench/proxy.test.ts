@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { formatProxyBench, runProxyBench } from '../../bench/proxy.js';
@@ -19,6 +20,16 @@ describe('the proxy benchmark', () => {
     expect(text).toContain('Throughput with 4 concurrent callers');
     expect(text).toMatch(/relay +\d+ calls\/s \(\d+% of direct\)/);
   });
+
+  it.skipIf(!existsSync('/proc/self/stat'))(
+    'says what the proxy cost per call over the last fifth of its warm-up, beside the measured figure',
+    async () => {
+      const result = await runProxyBench({ calls: 10, concurrentCalls: 8, concurrency: 2, warmup: 10 });
+      expect(result.cpu?.warmupTailCalls).toBe(2);
+      expect(result.cpu?.warmupTailUs).toBeGreaterThanOrEqual(0);
+      expect(formatProxyBench(result)).toMatch(/the proxy over the last 2 warm-up calls: \d+ µs per call/);
+    },
+  );
 
   it('with a breakdown, also measures a JSON relay and the proxy without a journal, and says where the CPU goes', async () => {
     const result = await runProxyBench({

@@ -254,7 +254,7 @@ export function register(program: Command): void {
     .option('--calls <n>', 'sequential calls each way (default 1000)')
     .option('--concurrent-calls <n>', 'calls on each path for the throughput figures (default 2000)')
     .option('--concurrency <n>', 'concurrent callers for the throughput figures (default 8)')
-    .option('--warmup <n>', 'calls each way before measuring (default 400)')
+    .option('--warmup <n>', 'calls each way before measuring (default 2500)')
     .option('--breakdown', 'also measure a JSON relay and the proxy without a journal: where the CPU goes')
     .option('--compare <dist>', "another build's dist/ folder, its proxy timed in the same rounds (an A/B)")
     .option('--json', 'machine-readable output only')
