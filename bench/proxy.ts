@@ -90,11 +90,13 @@ export interface ProxyBenchResult {
     /** With `compare`: the other build's proxy. */
     readonly baseUs?: number;
     /**
-     * The proxy's CPU per call over the last fifth of the warm-up (`warmupTailCalls` calls): well
-     * above `proxyUs` when the warm-up was too short and the proxy was still being compiled.
+     * The proxy's CPU per call over the last fifth of the sequential warm-up (`warmupTailCalls`
+     * calls), and over the sequential calls measured: the first well above the second when the
+     * warm-up was too short and the proxy was still being compiled.
      */
     readonly warmupTailUs?: number;
     readonly warmupTailCalls?: number;
+    readonly sequentialUs?: number;
   };
   /** With `compare`: the other build's folder. */
   readonly base?: string;
@@ -201,14 +203,19 @@ export async function runProxyBench(options: ProxyBenchOptions = {}): Promise<Pr
       inMemory: extra?.inMemory.pid ?? null,
       base: base?.pid ?? null,
     };
-    // The proxy's CPU over the warm-up's last fifth, beside the measured figure, says whether it was
-    // still compiling when measuring began.
+    // The proxy's CPU over the warm-up's last fifth, beside its CPU over the sequential calls
+    // measured, says whether it was still compiling when measuring began.
     const tailFrom = warmup - Math.floor(warmup / 5);
-    let warmupTail: ReturnType<typeof ticksOf<keyof typeof middle>> | undefined;
+    let warmupTail: number | undefined;
     for (let index = 0; index < warmup; index += 1) {
-      if (index === tailFrom) warmupTail = ticksOf(middle);
+      if (index === tailFrom) warmupTail = cpuTicks(proxyPid);
       for (const path of all) await echo(path.client);
     }
+    const warmupEnd = cpuTicks(proxyPid);
+    // Concurrent calls run code that sequential ones do not (identical calls in flight, batched
+    // writes): it is compiled before measuring too.
+    const concurrentWarmup = Math.ceil(warmup / 2);
+    for (const path of all) await burst(() => echo(path.client), concurrentWarmup, concurrency);
     const cpuBefore = ticksOf(middle);
 
     for (let index = 0; index < calls; index += 1) {
@@ -218,6 +225,7 @@ export async function runProxyBench(options: ProxyBenchOptions = {}): Promise<Pr
         path.times.push(performance.now() - begin);
       }
     }
+    const sequentialEnd = cpuTicks(proxyPid);
 
     // Each path gets one untimed burst first: concurrency runs code that sequential calls did not,
     // and whoever went first would pay for compiling it.
@@ -245,9 +253,13 @@ export async function runProxyBench(options: ProxyBenchOptions = {}): Promise<Pr
     const baseUs = perCallUs(cpuBefore.base, cpuAfter.base);
     const tailCalls = warmup - tailFrom;
     const warmupTailUs =
-      warmupTail?.proxy === undefined || cpuBefore.proxy === undefined || tailCalls === 0
+      warmupTail === undefined || warmupEnd === undefined || tailCalls === 0
         ? undefined
-        : ((cpuBefore.proxy - warmupTail.proxy) * TICK_US) / tailCalls;
+        : ((warmupEnd - warmupTail) * TICK_US) / tailCalls;
+    const sequentialUs =
+      cpuBefore.proxy === undefined || sequentialEnd === undefined
+        ? undefined
+        : ((sequentialEnd - cpuBefore.proxy) * TICK_US) / calls;
     const directStats = stats(paths.direct.times);
     const proxiedStats = stats(paths.proxied.times);
     const perSecond = (path: TimedPath) => concurrentCalls / (path.elapsed / 1000);
@@ -278,11 +290,12 @@ export async function runProxyBench(options: ProxyBenchOptions = {}): Promise<Pr
             ...(jsonRelayUs !== undefined && { jsonRelayUs }),
             ...(proxyInMemoryUs !== undefined && { proxyInMemoryUs }),
             ...(baseUs !== undefined && { baseUs }),
-            ...(warmupTailUs !== undefined && { warmupTailUs, warmupTailCalls: tailCalls }),
+            ...(warmupTailUs !== undefined &&
+              sequentialUs !== undefined && { warmupTailUs, warmupTailCalls: tailCalls, sequentialUs }),
           },
         }),
       ...(baseDist !== undefined && { base: baseDist }),
-      totalCalls: all.length * (warmup + calls + untimed + concurrentCalls),
+      totalCalls: all.length * (warmup + concurrentWarmup + calls + untimed + concurrentCalls),
       durationMs: performance.now() - started,
       node: process.version,
       platform: `${process.platform}-${process.arch}`,
@@ -462,9 +475,9 @@ export function formatProxyBench(result: ProxyBenchResult): string {
     ...(result.cpu
       ? [
           `CPU per call of the process in the middle, from /proc over ${result.cpu.calls} calls each: proxy ${result.cpu.proxyUs.toFixed(0)} µs, relay ${result.cpu.relayUs.toFixed(0)} µs (${(result.cpu.proxyUs / result.cpu.relayUs).toFixed(2)}×)`,
-          ...(result.cpu.warmupTailUs !== undefined
+          ...(result.cpu.warmupTailUs !== undefined && result.cpu.sequentialUs !== undefined
             ? [
-                `  the proxy over the last ${result.cpu.warmupTailCalls} warm-up calls: ${result.cpu.warmupTailUs.toFixed(0)} µs per call (${(result.cpu.warmupTailUs / result.cpu.proxyUs).toFixed(2)}× the figure; well above 1: warm up longer)`,
+                `  the proxy over the last ${result.cpu.warmupTailCalls} sequential warm-up calls: ${result.cpu.warmupTailUs.toFixed(0)} µs per call; over the ${latency.direct.count} measured: ${result.cpu.sequentialUs.toFixed(0)} µs (well below the first: warm up longer)`,
               ]
             : []),
           ...(result.cpu.baseUs !== undefined

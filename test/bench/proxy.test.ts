@@ -13,8 +13,8 @@ describe('the proxy benchmark', () => {
     expect(result.throughput).toMatchObject({ concurrency: 4, calls: 18 });
     expect(result.throughput.proxied).toBeGreaterThan(0);
     expect(result.throughput.relay).toBeGreaterThan(0);
-    // Per path: warm-up, sequential calls, one untimed burst of 6 and three timed ones.
-    expect(result.totalCalls).toBe(3 * (2 + 20 + 6 + 18));
+    // Per path: warm-up (2 calls, then 1 concurrently), sequential calls, one untimed burst of 6 and three timed ones.
+    expect(result.totalCalls).toBe(3 * (2 + 1 + 20 + 6 + 18));
     const text = formatProxyBench(result);
     expect(text).toContain('20 calls each way, interleaved');
     expect(text).toContain('Throughput with 4 concurrent callers');
@@ -22,12 +22,15 @@ describe('the proxy benchmark', () => {
   });
 
   it.skipIf(!existsSync('/proc/self/stat'))(
-    'says what the proxy cost per call over the last fifth of its warm-up, beside the measured figure',
+    'says what the proxy cost per call over the last fifth of its sequential warm-up, beside the sequential calls measured',
     async () => {
       const result = await runProxyBench({ calls: 10, concurrentCalls: 8, concurrency: 2, warmup: 10 });
       expect(result.cpu?.warmupTailCalls).toBe(2);
       expect(result.cpu?.warmupTailUs).toBeGreaterThanOrEqual(0);
-      expect(formatProxyBench(result)).toMatch(/the proxy over the last 2 warm-up calls: \d+ µs per call/);
+      expect(result.cpu?.sequentialUs).toBeGreaterThanOrEqual(0);
+      expect(formatProxyBench(result)).toMatch(
+        /the proxy over the last 2 sequential warm-up calls: \d+ µs per call; over the 10 measured: \d+ µs/,
+      );
     },
   );
 
@@ -40,7 +43,7 @@ describe('the proxy benchmark', () => {
       breakdown: true,
     });
     // Five paths, each with its warm-up, sequential calls, an untimed burst of 2 and five timed ones.
-    expect(result.totalCalls).toBe(5 * (2 + 10 + 2 + 10));
+    expect(result.totalCalls).toBe(5 * (2 + 1 + 10 + 2 + 10));
     expect(result.cpu?.jsonRelayUs).toBeGreaterThanOrEqual(0);
     expect(result.cpu?.proxyInMemoryUs).toBeGreaterThanOrEqual(0);
     const text = formatProxyBench(result);
@@ -60,7 +63,7 @@ describe('the proxy benchmark', () => {
     expect(result.latency.base?.count).toBe(10);
     expect(result.throughput.base).toBeGreaterThan(0);
     // Four paths, each with its warm-up, sequential calls, an untimed burst of 2 and four timed ones.
-    expect(result.totalCalls).toBe(4 * (2 + 10 + 2 + 8));
+    expect(result.totalCalls).toBe(4 * (2 + 1 + 10 + 2 + 8));
     expect(result.cpu?.baseUs).toBeGreaterThanOrEqual(0);
     const text = formatProxyBench(result);
     expect(text).toMatch(/base +median +\d+\.\d{3} ms/);
