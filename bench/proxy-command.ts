@@ -10,11 +10,17 @@ export async function proxyCommand(options: ProxyCommandOptions, io: CommandIO):
     ...(options.concurrency !== undefined ? { concurrency: options.concurrency } : {}),
     ...(options.warmup !== undefined ? { warmup: options.warmup } : {}),
     ...(options.breakdown ? { breakdown: true } : {}),
+    ...(options.compare !== undefined ? { compare: options.compare } : {}),
   };
+  const paths = [
+    'directly',
+    options.breakdown ? 'behind `narrowing mcp` (twice)' : 'behind `narrowing mcp`',
+    ...(options.compare !== undefined ? [`behind the proxy of ${options.compare}`] : []),
+    'behind a byte relay',
+    ...(options.breakdown ? ['behind a JSON relay'] : []),
+  ];
   io.stderr.write(
-    options.breakdown
-      ? 'starting server-everything five times: directly, behind `narrowing mcp` (twice), a byte relay and a JSON relay…\n'
-      : 'starting server-everything three times: directly, behind `narrowing mcp`, and behind a byte relay…\n',
+    `starting server-everything ${paths.length + (options.breakdown ? 1 : 0)} times: ${paths.slice(0, -1).join(', ')} and ${paths.at(-1)}…\n`,
   );
   const result = await runProxyBench(benchOptions);
   io.stdout.write(options.json ? `${JSON.stringify(result, null, 2)}\n` : `${formatProxyBench(result)}\n`);

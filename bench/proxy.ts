@@ -12,11 +12,15 @@
  * reads every message as JSON and writes it back (`json-relay.mjs`: the floor of any proxy that
  * reads messages), and the proxy with its state in memory (no journal, no state file). Each is
  * measured from `/proc` in the same run, interleaved with the others.
+ *
+ * With `compare`, the proxy of another build (the `dist/` folder of another checkout, or a copy of
+ * this one's kept from before a change) is one more path, timed in the same rounds: an A/B of two
+ * builds on the same machine at the same moments, which two separate runs on a busy machine are not.
  */
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, realpathSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join, resolve } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { chooseEngine, type EngineKind } from './engine.js';
@@ -35,6 +39,11 @@ export interface ProxyBenchOptions {
   readonly engine?: EngineKind;
   /** Also measure a JSON relay and the proxy without a journal, to say where the CPU goes. */
   readonly breakdown?: boolean;
+  /**
+   * Another build's `dist/` folder, in its checkout (it reads the package.json beside it and its
+   * dependencies from there): its proxy is timed in the same rounds as this build's, as `base`.
+   */
+  readonly compare?: string;
 }
 
 export interface LatencyStats {
@@ -49,6 +58,8 @@ export interface ProxyBenchResult {
   readonly latency: {
     readonly direct: LatencyStats;
     readonly proxied: LatencyStats;
+    /** With `compare`: through the other build's proxy. */
+    readonly base?: LatencyStats;
     /** Through the process that only copies bytes. */
     readonly relay: LatencyStats;
     /** Proxied minus direct. */
@@ -62,6 +73,7 @@ export interface ProxyBenchResult {
     readonly direct: number;
     readonly proxied: number;
     readonly relay: number;
+    readonly base?: number;
   };
   /**
    * CPU time per call of the process in the middle (user and system, from `/proc/<pid>/stat`), over
@@ -75,7 +87,19 @@ export interface ProxyBenchResult {
     readonly jsonRelayUs?: number;
     /** With `breakdown`: the proxy with its state in memory, so without a journal or a state file. */
     readonly proxyInMemoryUs?: number;
+    /** With `compare`: the other build's proxy. */
+    readonly baseUs?: number;
+    /**
+     * The proxy's CPU per call over the last fifth of the sequential warm-up (`warmupTailCalls`
+     * calls), and over the sequential calls measured: the first well above the second when the
+     * warm-up was too short and the proxy was still being compiled.
+     */
+    readonly warmupTailUs?: number;
+    readonly warmupTailCalls?: number;
+    readonly sequentialUs?: number;
   };
+  /** With `compare`: the other build's folder. */
+  readonly base?: string;
   readonly totalCalls: number;
   readonly durationMs: number;
   readonly node: string;
@@ -84,6 +108,9 @@ export interface ProxyBenchResult {
   readonly engine: EngineKind | 'custom';
   readonly engineNote?: string;
 }
+
+/** Calls on each path before anything is measured. */
+export const DEFAULT_PROXY_WARMUP = 2_500;
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const EVERYTHING = join(ROOT, 'node_modules/@modelcontextprotocol/server-everything/dist/index.js');
@@ -95,8 +122,11 @@ export async function runProxyBench(options: ProxyBenchOptions = {}): Promise<Pr
   const concurrency = options.concurrency ?? 8;
   const concurrentCalls = options.concurrentCalls ?? 2_000;
   // Long enough that the proxy's hot path is compiled and optimised before anything is timed: its
-  // figure is then the proxy's own cost, not V8 compiling it.
-  const warmup = options.warmup ?? 400;
+  // figure is then the proxy's own cost, not V8 compiling it. The proxy's CPU per call falls for its
+  // first 2,000 calls or so (code still interpreted, then compiled) and is flat after: 400, the
+  // former default, measured mostly that fall.
+  const warmup = options.warmup ?? DEFAULT_PROXY_WARMUP;
+  const baseDist = options.compare === undefined ? undefined : buildFolder(options.compare);
   const stateDir = mkdtempSync(join(tmpdir(), 'narrowing-bench-proxy-'));
   const started = performance.now();
   const direct = await connect(process.execPath, [EVERYTHING]).then(({ client }) => client);
@@ -116,6 +146,22 @@ export async function runProxyBench(options: ProxyBenchOptions = {}): Promise<Pr
     process.execPath,
     EVERYTHING,
   ]);
+  const base =
+    baseDist === undefined
+      ? undefined
+      : await connect(process.execPath, [
+          ...buildProxyCommand(baseDist),
+          'mcp',
+          '--state-dir',
+          join(stateDir, 'base'),
+          '--',
+          process.execPath,
+          EVERYTHING,
+        ]).catch(async (error: unknown) => {
+          await Promise.all([direct.close(), proxied.close(), relayed.close()]);
+          rmSync(stateDir, { recursive: true, force: true });
+          throw new Error(`the proxy of ${baseDist} did not start: ${(error as Error).message}`);
+        });
   const extra = options.breakdown
     ? {
         jsonRelay: await connect(process.execPath, [JSON_RELAY, process.execPath, EVERYTHING]),
@@ -142,21 +188,34 @@ export async function runProxyBench(options: ProxyBenchOptions = {}): Promise<Pr
       if (result.isError) throw new Error(`echo failed: ${JSON.stringify(result.content)}`);
     };
     const paths = { direct: timedPath(direct), proxied: timedPath(proxied), relay: timedPath(relayed) };
+    const basePath = base && timedPath(base.client);
     const all = [
       ...Object.values(paths),
+      ...(basePath ? [basePath] : []),
       ...(extra ? [timedPath(extra.jsonRelay.client), timedPath(extra.inMemory.client)] : []),
     ];
     // Each pass lets another path go first, so that none always runs on a warmer loop.
     const inTurn = (lead: number) => all.map((_, turn) => all[(lead + turn) % all.length]!);
-    for (let index = 0; index < warmup; index += 1) {
-      for (const path of all) await echo(path.client);
-    }
     const middle = {
       proxy: proxyPid,
       relay: relayPid,
       jsonRelay: extra?.jsonRelay.pid ?? null,
       inMemory: extra?.inMemory.pid ?? null,
+      base: base?.pid ?? null,
     };
+    // The proxy's CPU over the warm-up's last fifth, beside its CPU over the sequential calls
+    // measured, says whether it was still compiling when measuring began.
+    const tailFrom = warmup - Math.floor(warmup / 5);
+    let warmupTail: number | undefined;
+    for (let index = 0; index < warmup; index += 1) {
+      if (index === tailFrom) warmupTail = cpuTicks(proxyPid);
+      for (const path of all) await echo(path.client);
+    }
+    const warmupEnd = cpuTicks(proxyPid);
+    // Concurrent calls run code that sequential ones do not (identical calls in flight, batched
+    // writes): it is compiled before measuring too.
+    const concurrentWarmup = Math.ceil(warmup / 2);
+    for (const path of all) await burst(() => echo(path.client), concurrentWarmup, concurrency);
     const cpuBefore = ticksOf(middle);
 
     for (let index = 0; index < calls; index += 1) {
@@ -166,6 +225,7 @@ export async function runProxyBench(options: ProxyBenchOptions = {}): Promise<Pr
         path.times.push(performance.now() - begin);
       }
     }
+    const sequentialEnd = cpuTicks(proxyPid);
 
     // Each path gets one untimed burst first: concurrency runs code that sequential calls did not,
     // and whoever went first would pay for compiling it.
@@ -190,6 +250,16 @@ export async function runProxyBench(options: ProxyBenchOptions = {}): Promise<Pr
     const relayUs = perCallUs(cpuBefore.relay, cpuAfter.relay);
     const jsonRelayUs = perCallUs(cpuBefore.jsonRelay, cpuAfter.jsonRelay);
     const proxyInMemoryUs = perCallUs(cpuBefore.inMemory, cpuAfter.inMemory);
+    const baseUs = perCallUs(cpuBefore.base, cpuAfter.base);
+    const tailCalls = warmup - tailFrom;
+    const warmupTailUs =
+      warmupTail === undefined || warmupEnd === undefined || tailCalls === 0
+        ? undefined
+        : ((warmupEnd - warmupTail) * TICK_US) / tailCalls;
+    const sequentialUs =
+      cpuBefore.proxy === undefined || sequentialEnd === undefined
+        ? undefined
+        : ((sequentialEnd - cpuBefore.proxy) * TICK_US) / calls;
     const directStats = stats(paths.direct.times);
     const proxiedStats = stats(paths.proxied.times);
     const perSecond = (path: TimedPath) => concurrentCalls / (path.elapsed / 1000);
@@ -199,6 +269,7 @@ export async function runProxyBench(options: ProxyBenchOptions = {}): Promise<Pr
         direct: directStats,
         proxied: proxiedStats,
         relay: stats(paths.relay.times),
+        ...(basePath && { base: stats(basePath.times) }),
         addedMedianMs: proxiedStats.medianMs - directStats.medianMs,
         addedP99Ms: proxiedStats.p99Ms - directStats.p99Ms,
       },
@@ -208,6 +279,7 @@ export async function runProxyBench(options: ProxyBenchOptions = {}): Promise<Pr
         direct: perSecond(paths.direct),
         proxied: perSecond(paths.proxied),
         relay: perSecond(paths.relay),
+        ...(basePath && { base: perSecond(basePath) }),
       },
       ...(proxyUs !== undefined &&
         relayUs !== undefined && {
@@ -217,9 +289,13 @@ export async function runProxyBench(options: ProxyBenchOptions = {}): Promise<Pr
             relayUs,
             ...(jsonRelayUs !== undefined && { jsonRelayUs }),
             ...(proxyInMemoryUs !== undefined && { proxyInMemoryUs }),
+            ...(baseUs !== undefined && { baseUs }),
+            ...(warmupTailUs !== undefined &&
+              sequentialUs !== undefined && { warmupTailUs, warmupTailCalls: tailCalls, sequentialUs }),
           },
         }),
-      totalCalls: all.length * (warmup + calls + untimed + concurrentCalls),
+      ...(baseDist !== undefined && { base: baseDist }),
+      totalCalls: all.length * (warmup + concurrentWarmup + calls + untimed + concurrentCalls),
       durationMs: performance.now() - started,
       node: process.version,
       platform: `${process.platform}-${process.arch}`,
@@ -233,6 +309,7 @@ export async function runProxyBench(options: ProxyBenchOptions = {}): Promise<Pr
       relayed.close(),
       extra?.jsonRelay.client.close(),
       extra?.inMemory.client.close(),
+      base?.client.close(),
     ]);
     rmSync(stateDir, { recursive: true, force: true });
   }
@@ -244,6 +321,25 @@ function defaultProxyCommand(engine: EngineKind): string[] {
   const main = new URL('../src/cli/main.ts', import.meta.url).href;
   const script = `const { main } = await import(${JSON.stringify(main)}); await main(process.argv.slice(1));`;
   return [process.execPath, '--import', 'tsx', '--input-type=module', '--eval', script];
+}
+
+/** The folder of another build, checked: the one its proxy is started from. */
+function buildFolder(folder: string): string {
+  const dist = existsSync(folder) ? realpathSync(folder) : resolve(folder);
+  // The build reads its version from the package.json beside it, and its dependencies from there.
+  if (!existsSync(join(dist, 'cli', 'start.js')) || !existsSync(join(dist, '..', 'package.json'))) {
+    throw new Error(
+      `${folder} is not the build of a narrowing checkout (cli/start.js in it, package.json beside it): give another checkout's dist/ folder`,
+    );
+  }
+  return dist;
+}
+
+/** Node's arguments that run the command line of the build in `dist`, before `mcp`. */
+function buildProxyCommand(dist: string): string[] {
+  const start = pathToFileURL(join(dist, 'cli', 'start.js')).href;
+  const script = `const { startCli } = await import(${JSON.stringify(start)}); await startCli(process.argv.slice(1));`;
+  return ['--input-type=module', '--eval', script];
 }
 
 /** One way to the server, with what was measured on it. */
@@ -367,19 +463,46 @@ export function formatProxyBench(result: ProxyBenchResult): string {
     row('proxied', latency.proxied),
     `  added     median ${ms(latency.addedMedianMs).padStart(10)}   p99 ${ms(latency.addedP99Ms).padStart(10)}`,
     row('relay', latency.relay),
+    ...(latency.base ? baseLatencyLines(latency.base, latency) : []),
     `Throughput with ${throughput.concurrency} concurrent callers, ${throughput.calls} calls each way:`,
     `  direct  ${Math.round(throughput.direct)} calls/s`,
     `  proxied ${Math.round(throughput.proxied)} calls/s (${percentOfDirect(throughput.proxied, throughput)})`,
     `  relay   ${Math.round(throughput.relay)} calls/s (${percentOfDirect(throughput.relay, throughput)})`,
+    ...(throughput.base !== undefined
+      ? [`  base    ${Math.round(throughput.base)} calls/s (${percentOfDirect(throughput.base, throughput)})`]
+      : []),
     '(relay: a process that only copies bytes between client and server, the floor of any stdio proxy)',
     ...(result.cpu
       ? [
           `CPU per call of the process in the middle, from /proc over ${result.cpu.calls} calls each: proxy ${result.cpu.proxyUs.toFixed(0)} µs, relay ${result.cpu.relayUs.toFixed(0)} µs (${(result.cpu.proxyUs / result.cpu.relayUs).toFixed(2)}×)`,
+          ...(result.cpu.warmupTailUs !== undefined && result.cpu.sequentialUs !== undefined
+            ? [
+                `  the proxy over the last ${result.cpu.warmupTailCalls} sequential warm-up calls: ${result.cpu.warmupTailUs.toFixed(0)} µs per call; over the ${latency.direct.count} measured: ${result.cpu.sequentialUs.toFixed(0)} µs (well below the first: warm up longer)`,
+              ]
+            : []),
+          ...(result.cpu.baseUs !== undefined
+            ? [
+                `  the other build's proxy ${result.cpu.baseUs.toFixed(0)} µs (${(result.cpu.baseUs / result.cpu.relayUs).toFixed(2)}× the relay); this build's is ${(result.cpu.proxyUs / result.cpu.baseUs).toFixed(3)}× the other's`,
+              ]
+            : []),
           ...breakdownLines(result.cpu),
         ]
       : []),
+    ...(result.base !== undefined
+      ? [`(base: the proxy of the build in ${result.base}, in the same rounds)`]
+      : []),
     `${result.totalCalls} calls in ${(result.durationMs / 1000).toFixed(1)} s (node ${result.node}, ${result.platform}; proxy ${proxyOrigin(result)})`,
   ].join('\n');
+}
+
+/** The other build's proxy beside this one's: the A/B of `compare`. */
+function baseLatencyLines(base: LatencyStats, latency: ProxyBenchResult['latency']): string[] {
+  const row = `  ${'base'.padEnd(9)} median ${ms(base.medianMs).padStart(10)}   p99 ${ms(base.p99Ms).padStart(10)}`;
+  const added = base.medianMs - latency.direct.medianMs;
+  return [
+    row,
+    `  added     median ${ms(added).padStart(10)} through the other build (this build: ${ms(latency.addedMedianMs)})`,
+  ];
 }
 
 /** Where the proxy's CPU goes beyond the byte relay's, from the extra paths of `breakdown`. */

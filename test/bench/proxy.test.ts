@@ -1,3 +1,5 @@
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { formatProxyBench, runProxyBench } from '../../bench/proxy.js';
 
@@ -11,13 +13,26 @@ describe('the proxy benchmark', () => {
     expect(result.throughput).toMatchObject({ concurrency: 4, calls: 18 });
     expect(result.throughput.proxied).toBeGreaterThan(0);
     expect(result.throughput.relay).toBeGreaterThan(0);
-    // Per path: warm-up, sequential calls, one untimed burst of 6 and three timed ones.
-    expect(result.totalCalls).toBe(3 * (2 + 20 + 6 + 18));
+    // Per path: warm-up (2 calls, then 1 concurrently), sequential calls, one untimed burst of 6 and three timed ones.
+    expect(result.totalCalls).toBe(3 * (2 + 1 + 20 + 6 + 18));
     const text = formatProxyBench(result);
     expect(text).toContain('20 calls each way, interleaved');
     expect(text).toContain('Throughput with 4 concurrent callers');
     expect(text).toMatch(/relay +\d+ calls\/s \(\d+% of direct\)/);
   });
+
+  it.skipIf(!existsSync('/proc/self/stat'))(
+    'says what the proxy cost per call over the last fifth of its sequential warm-up, beside the sequential calls measured',
+    async () => {
+      const result = await runProxyBench({ calls: 10, concurrentCalls: 8, concurrency: 2, warmup: 10 });
+      expect(result.cpu?.warmupTailCalls).toBe(2);
+      expect(result.cpu?.warmupTailUs).toBeGreaterThanOrEqual(0);
+      expect(result.cpu?.sequentialUs).toBeGreaterThanOrEqual(0);
+      expect(formatProxyBench(result)).toMatch(
+        /the proxy over the last 2 sequential warm-up calls: \d+ µs per call; over the 10 measured: \d+ µs/,
+      );
+    },
+  );
 
   it('with a breakdown, also measures a JSON relay and the proxy without a journal, and says where the CPU goes', async () => {
     const result = await runProxyBench({
@@ -28,11 +43,37 @@ describe('the proxy benchmark', () => {
       breakdown: true,
     });
     // Five paths, each with its warm-up, sequential calls, an untimed burst of 2 and five timed ones.
-    expect(result.totalCalls).toBe(5 * (2 + 10 + 2 + 10));
+    expect(result.totalCalls).toBe(5 * (2 + 1 + 10 + 2 + 10));
     expect(result.cpu?.jsonRelayUs).toBeGreaterThanOrEqual(0);
     expect(result.cpu?.proxyInMemoryUs).toBeGreaterThanOrEqual(0);
     const text = formatProxyBench(result);
     expect(text).toContain('Where it goes');
     expect(text).toMatch(/µs {2}the journal and the state file/);
+  });
+
+  it('with another build to compare, times its proxy in the same rounds and says how the two compare', async () => {
+    const build = fileURLToPath(new URL('../../dist', import.meta.url));
+    const result = await runProxyBench({
+      calls: 10,
+      concurrentCalls: 8,
+      concurrency: 2,
+      warmup: 2,
+      compare: build,
+    });
+    expect(result.latency.base?.count).toBe(10);
+    expect(result.throughput.base).toBeGreaterThan(0);
+    // Four paths, each with its warm-up, sequential calls, an untimed burst of 2 and four timed ones.
+    expect(result.totalCalls).toBe(4 * (2 + 1 + 10 + 2 + 8));
+    expect(result.cpu?.baseUs).toBeGreaterThanOrEqual(0);
+    const text = formatProxyBench(result);
+    expect(text).toMatch(/base +median +\d+\.\d{3} ms/);
+    expect(text).toMatch(/this build's is \d+\.\d{3}× the other's/);
+  });
+
+  it('refuses a folder that is not a build before starting anything', async () => {
+    const notABuild = fileURLToPath(new URL('../../docs', import.meta.url));
+    await expect(runProxyBench({ calls: 1, compare: notABuild })).rejects.toThrow(
+      /not the build of a narrowing checkout/,
+    );
   });
 });

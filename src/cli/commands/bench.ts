@@ -51,6 +51,8 @@ export interface ProxyCommandOptions {
   readonly warmup?: number;
   /** Also measure a JSON relay and the proxy without a journal, to say where its CPU goes. */
   readonly breakdown?: boolean;
+  /** Another build's `dist/` folder: its proxy is timed in the same rounds (an A/B). */
+  readonly compare?: string;
   readonly json?: boolean;
 }
 
@@ -165,6 +167,7 @@ export function parseProxyOptions(raw: Raw): ProxyCommandOptions {
     concurrency: optional(raw, 'concurrency', positive('--concurrency')),
     warmup: optional(raw, 'warmup', positive('--warmup')),
     breakdown: raw.breakdown === true,
+    ...(typeof raw.compare === 'string' && { compare: raw.compare }),
     json: raw.json === true,
   };
 }
@@ -251,8 +254,9 @@ export function register(program: Command): void {
     .option('--calls <n>', 'sequential calls each way (default 1000)')
     .option('--concurrent-calls <n>', 'calls on each path for the throughput figures (default 2000)')
     .option('--concurrency <n>', 'concurrent callers for the throughput figures (default 8)')
-    .option('--warmup <n>', 'calls each way before measuring (default 400)')
+    .option('--warmup <n>', 'calls each way before measuring (default 2500)')
     .option('--breakdown', 'also measure a JSON relay and the proxy without a journal: where the CPU goes')
+    .option('--compare <dist>', "another build's dist/ folder, its proxy timed in the same rounds (an A/B)")
     .option('--json', 'machine-readable output only')
     .action(action('proxy', parseProxyOptions));
 

@@ -59,6 +59,11 @@ describe('bench options', () => {
     expect(parseProxyOptions({})).toMatchObject({ breakdown: false });
   });
 
+  it('passes the build given to --compare on to the proxy benchmark, and none without it', () => {
+    expect(parseProxyOptions({ compare: '../before/dist' })).toMatchObject({ compare: '../before/dist' });
+    expect(parseProxyOptions({})).not.toHaveProperty('compare');
+  });
+
   it('runs the child session on the engine sources when the command runs from them', () => {
     expect(parseSessionsOptions({ json: true })).toEqual({ json: true, engine: 'source' });
   });
