@@ -152,13 +152,24 @@ function writeCache(dir: string, path: string, script: Script): void {
   }
 }
 
-/** The caches of the same name and copy kept for other builds or Nodes: a new build would leave them forever. */
+/**
+ * The caches of the same name and copy kept for other builds or Nodes: a new build would leave them
+ * forever. So are those of the same name that versions before the copy's key wrote
+ * (`<name>-<build key>`), which this one never reads.
+ */
 function removeOtherBuilds(dir: string, kept: string): void {
   const fs = process.getBuiltinModule('node:fs');
   const { join } = process.getBuiltinModule('node:path');
   const prefix = kept.slice(0, kept.lastIndexOf('-') + 1);
+  const unkeyed = new RegExp(
+    `^${escapeRegExp(prefix.slice(0, -17))}[0-9a-f]{16}${escapeRegExp(CACHE_EXTENSION)}$`,
+  );
   for (const entry of fs.readdirSync(dir)) {
-    if (entry !== kept && entry.startsWith(prefix) && entry.endsWith(CACHE_EXTENSION))
-      fs.rmSync(join(dir, entry), { force: true });
+    if (entry === kept || !entry.endsWith(CACHE_EXTENSION)) continue;
+    if (entry.startsWith(prefix) || unkeyed.test(entry)) fs.rmSync(join(dir, entry), { force: true });
   }
+}
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }

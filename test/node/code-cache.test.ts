@@ -140,6 +140,18 @@ describe('the code cache of the bundled scripts', () => {
     expect(readdirSync(cacheDir)).toHaveLength(2);
   });
 
+  it('removes the cache an earlier version kept under the name without the copy, which it never reads', () => {
+    const earlier = 'cli-test-0123456789abcdef.v8cache';
+    const otherCommand = 'cli-other-0123456789abcdef.v8cache';
+    writeFileSync(join(cacheDir, earlier), 'stale');
+    writeFileSync(join(cacheDir, otherCommand), 'stale');
+    runBundle(dir, { cacheDir });
+    const kept = readdirSync(cacheDir);
+    expect(kept).not.toContain(earlier);
+    expect(kept).toContain(otherCommand);
+    expect(kept).toHaveLength(2);
+  });
+
   it('does not read a cache that is a link, even to a good cache', () => {
     runBundle(dir, { cacheDir });
     const [name = ''] = readdirSync(cacheDir);
