@@ -10,6 +10,7 @@ import { readFile } from 'node:fs/promises';
 import { relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build, type Plugin } from 'esbuild';
+import { builtTables } from './bundle-tables.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const src = resolve(root, 'src');
@@ -66,7 +67,7 @@ export async function bundleCli(outfile = `${root}dist/cli/narrowing.cjs`): Prom
     legalComments: 'none',
     logLevel: 'warning',
     metafile: true,
-    plugins: [onlySomePackages, asInTheBuild],
+    plugins: [builtTables, onlySomePackages, asInTheBuild],
   });
   const stray = Object.keys(result.metafile.inputs).filter(
     (input) => !input.startsWith(relative(root, src)) && !input.includes('node_modules/'),

@@ -13,6 +13,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { basename, dirname, extname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build, type Plugin } from 'esbuild';
+import { builtTables } from './bundle-tables.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 
@@ -46,6 +47,7 @@ export async function bundleHook(outfile = `${root}dist/hooks/hook.js`): Promise
     chunkNames: 'hook-[name]-[hash]',
     splitting: true,
     format: 'esm',
+    plugins: [builtTables],
     // CommonJS dependencies (proper-lockfile) call require() for Node's own modules.
     banner: {
       js: "import { createRequire as __narrowingRequire } from 'node:module'; const require = __narrowingRequire(import.meta.url);",

@@ -21,7 +21,12 @@ import type { DomainAdapter, RawOutcome } from './types.js';
 const UNNAMED_TOOL = 'unknown_tool';
 /** The engine's class for a call that acts on nothing it can name. */
 const OTHER = 'other';
-const matcher = new SignatureMatcher(TEXT_RULES);
+/** Built on the first error read, not on import: a process that reads none never builds it. */
+let matcher: SignatureMatcher | undefined;
+function signatureOf(error: unknown) {
+  matcher ??= new SignatureMatcher(TEXT_RULES);
+  return matcher.match(String(error));
+}
 const SIGNATURE_PATTERNS = TEXT_RULES.map((rule) => ({
   pattern: rule.pattern,
   signature: rule.signature,
@@ -125,8 +130,8 @@ export function createToolCallAdapter(options: ToolCallAdapterOptions = {}): Dom
   const shapeClass = (view: PaperView) => classByShape(view.parameters, nameSaysNothing(view.parameters));
   const adapter: DomainAdapter = {
     name: 'tool-call',
-    extractSignature: (error) => matcher.match(String(error))?.signature,
-    classifyBlame: (error) => matcher.match(String(error))?.blame ?? 'unknown',
+    extractSignature: (error) => signatureOf(error)?.signature,
+    classifyBlame: (error) => signatureOf(error)?.blame ?? 'unknown',
     classifyAction(params, targets) {
       const actionClass =
         shapeClass({ parameters: params, targets }) ?? describe(params, targets).actionClass;

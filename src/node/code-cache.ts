@@ -73,13 +73,16 @@ export function compileCachedScript(options: CachedScriptOptions): CachedScript 
 /**
  * One file per bundle, Node and name: another build or Node finds no cache of this one. The bundle
  * is told by its path, size, inode and time of change rather than a hash of its text, which would
- * cost a start milliseconds; V8 rejects a cache compiled from another text anyway.
+ * cost a start milliseconds; V8 rejects a cache compiled from another text anyway. The name starts
+ * with the bundle's path (`<name>-<path key>-<build key>`): a new build of the same copy replaces its
+ * cache, while two copies of the package (a global install and a project's own) keep theirs apart
+ * instead of removing each other's on every start.
  */
 function cacheName(name: string, file: string, bundle: Stats): string {
-  const key = textKey(
+  const build = textKey(
     [file, bundle.ino, bundle.size, bundle.mtimeMs, process.version, process.arch].join('\u0000'),
   );
-  return `${name.replace(/[^a-z0-9-]/gi, '_')}-${key}${CACHE_EXTENSION}`;
+  return `${name.replace(/[^a-z0-9-]/gi, '_')}-${textKey(file)}-${build}${CACHE_EXTENSION}`;
 }
 
 /**
@@ -149,13 +152,24 @@ function writeCache(dir: string, path: string, script: Script): void {
   }
 }
 
-/** The caches of the same name kept for other builds or Nodes: a new build would leave them forever. */
+/**
+ * The caches of the same name and copy kept for other builds or Nodes: a new build would leave them
+ * forever. So are those of the same name that versions before the copy's key wrote
+ * (`<name>-<build key>`), which this one never reads.
+ */
 function removeOtherBuilds(dir: string, kept: string): void {
   const fs = process.getBuiltinModule('node:fs');
   const { join } = process.getBuiltinModule('node:path');
   const prefix = kept.slice(0, kept.lastIndexOf('-') + 1);
+  const unkeyed = new RegExp(
+    `^${escapeRegExp(prefix.slice(0, -17))}[0-9a-f]{16}${escapeRegExp(CACHE_EXTENSION)}$`,
+  );
   for (const entry of fs.readdirSync(dir)) {
-    if (entry !== kept && entry.startsWith(prefix) && entry.endsWith(CACHE_EXTENSION))
-      fs.rmSync(join(dir, entry), { force: true });
+    if (entry === kept || !entry.endsWith(CACHE_EXTENSION)) continue;
+    if (entry.startsWith(prefix) || unkeyed.test(entry)) fs.rmSync(join(dir, entry), { force: true });
   }
+}
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }

@@ -108,7 +108,9 @@ describe('the code cache of the bundled scripts', () => {
       joined: join('a', 'b'),
       cache: 'written',
     });
-    expect(readdirSync(cacheDir)).toEqual([expect.stringMatching(/^cli-test-[0-9a-f]{16}\.v8cache$/)]);
+    expect(readdirSync(cacheDir)).toEqual([
+      expect.stringMatching(/^cli-test-[0-9a-f]{16}-[0-9a-f]{16}\.v8cache$/),
+    ]);
   });
 
   it('uses the kept code in the next process', () => {
@@ -125,6 +127,29 @@ describe('the code cache of the bundled scripts', () => {
     const kept = readdirSync(cacheDir);
     expect(kept).toHaveLength(1);
     expect(kept).not.toContain(old);
+  });
+
+  it('keeps the caches of two copies of the bundle apart, so that neither removes the other', () => {
+    const copy = join(dir, 'copy');
+    mkdirSync(copy);
+    writeFileSync(join(copy, 'bundle.cjs'), BUNDLE);
+    runBundle(dir, { cacheDir });
+    expect(runBundle(copy, { cacheDir }).cache).toBe('written');
+    expect(runBundle(dir, { cacheDir }).cache).toBe('hit');
+    expect(runBundle(copy, { cacheDir }).cache).toBe('hit');
+    expect(readdirSync(cacheDir)).toHaveLength(2);
+  });
+
+  it('removes the cache an earlier version kept under the name without the copy, which it never reads', () => {
+    const earlier = 'cli-test-0123456789abcdef.v8cache';
+    const otherCommand = 'cli-other-0123456789abcdef.v8cache';
+    writeFileSync(join(cacheDir, earlier), 'stale');
+    writeFileSync(join(cacheDir, otherCommand), 'stale');
+    runBundle(dir, { cacheDir });
+    const kept = readdirSync(cacheDir);
+    expect(kept).not.toContain(earlier);
+    expect(kept).toContain(otherCommand);
+    expect(kept).toHaveLength(2);
   });
 
   it('does not read a cache that is a link, even to a good cache', () => {
@@ -166,7 +191,7 @@ describe.skipIf(process.platform === 'win32')("the code cache's own folder", () 
     expect(statSync(parentOf(dir)).mode & 0o777).toBe(0o700);
     expect(statSync(folder).mode & 0o777).toBe(0o700);
     const files = readdirSync(folder);
-    expect(files).toEqual([expect.stringMatching(/^cli-test-[0-9a-f]{16}\.v8cache$/)]);
+    expect(files).toEqual([expect.stringMatching(/^cli-test-[0-9a-f]{16}-[0-9a-f]{16}\.v8cache$/)]);
     expect(statSync(join(folder, files[0] as string)).mode & 0o777).toBe(0o600);
     expect(runBundle(dir).cache).toBe('hit');
   });

@@ -45,7 +45,9 @@ export class HintScanner {
     const column = new Uint8Array(128);
     const otherNumber = new Map<number, number>();
     let width = 1;
+    let characters = 0;
     for (const hint of hints) {
+      characters += hint.length;
       for (let index = 0; index < hint.length; index++) {
         const code = hint.charCodeAt(index);
         if (code < 128) {
@@ -55,61 +57,91 @@ export class HintScanner {
         }
       }
     }
-    // The trie, children by character code.
-    const children: Map<number, number>[] = [new Map()];
-    const ending: number[] = [0];
-    hints.forEach((hint, number) => {
+    const others = otherNumber.size + 1;
+    // The trie is laid straight into the table, its ASCII children in their state's row, rather
+    // than in a map per state: a fresh process builds this once, mostly before V8 has optimised any
+    // of it, and thousands of maps cost it tens of milliseconds. No hint holds more states than
+    // characters, so the arrays are sized for that many and cut to the states made.
+    const bound = characters + 1;
+    const small = bound <= 0xffff;
+    const table = (length: number) => (small ? new Uint16Array(length) : new Uint32Array(length));
+    let next = table(bound * width);
+    const ending = new Uint32Array(bound);
+    const otherChild = new Map<number, number>();
+    // Each state's children as a list (first child, next sibling), with the column each is reached
+    // by, or minus the number of its character beyond ASCII.
+    const firstChild = new Int32Array(bound).fill(-1);
+    const sibling = new Int32Array(bound);
+    const reachedBy = new Int32Array(bound);
+    let states = 1;
+    for (let number = 0; number < hints.length; number++) {
+      const hint = hints[number] as string;
       let state = 0;
       for (let index = 0; index < hint.length; index++) {
         const code = hint.charCodeAt(index);
-        const map = children[state] as Map<number, number>;
-        let child = map.get(code);
-        if (child === undefined) {
-          child = children.length;
-          children.push(new Map());
-          ending.push(0);
-          map.set(code, child);
+        let child: number | undefined;
+        let by: number;
+        if (code < 128) {
+          by = column[code] as number;
+          child = next[state * width + by] as number;
+          if (child === 0) {
+            child = states++;
+            next[state * width + by] = child;
+          } else {
+            state = child;
+            continue;
+          }
+        } else {
+          const other = otherNumber.get(code) as number;
+          by = -other;
+          child = otherChild.get(state * others + other);
+          if (child === undefined) {
+            child = states++;
+            otherChild.set(state * others + other, child);
+          } else {
+            state = child;
+            continue;
+          }
         }
+        reachedBy[child] = by;
+        sibling[child] = firstChild[state] as number;
+        firstChild[state] = child;
         state = child;
       }
       if (hint.length > 0 && ending[state] === 0) ending[state] = number + 1;
-    });
-    const states = children.length;
-    const small = states <= 0xffff;
-    const table = (length: number) => (small ? new Uint16Array(length) : new Uint32Array(length));
-    const next = table(states * width);
+    }
+    if (states < bound) next = next.slice(0, states * width);
     const failure = table(states);
     const shorterEnd = table(states);
-    const otherChild = new Map<number, number>();
-    const others = otherNumber.size + 1;
     this.column = column;
     this.width = width;
     this.next = next;
     this.otherChild = otherChild;
     this.otherNumber = otherNumber;
     this.failure = failure;
-    // Breadth first, so that every state's failure is complete before its children need it.
-    const queue: number[] = [0];
-    for (let head = 0; head < queue.length; head++) {
+    // Breadth first, so that every state's failure is complete before its children need it. A
+    // state's row takes its failure's row, complete by then, and its own children over it.
+    const queue = new Uint32Array(states);
+    let tail = 1;
+    for (let head = 0; head < tail; head++) {
       const state = queue[head] as number;
       const fallback = failure[state] as number;
       if (state !== 0) {
         shorterEnd[state] = ending[fallback] !== 0 ? fallback : (shorterEnd[fallback] as number);
         next.copyWithin(state * width, fallback * width, fallback * width + width);
       }
-      for (const [code, child] of children[state] as Map<number, number>) {
-        if (code < 128) {
-          failure[child] = state === 0 ? 0 : (next[fallback * width + (column[code] as number)] as number);
-          next[state * width + (column[code] as number)] = child;
+      for (let child = firstChild[state] as number; child >= 0; child = sibling[child] as number) {
+        const by = reachedBy[child] as number;
+        if (by >= 0) {
+          failure[child] = state === 0 ? 0 : (next[fallback * width + by] as number);
+          next[state * width + by] = child;
         } else {
-          const number = otherNumber.get(code) as number;
-          failure[child] = state === 0 ? 0 : this.stepOther(fallback, number);
-          otherChild.set(state * others + number, child);
+          failure[child] = state === 0 ? 0 : this.stepOther(fallback, -by);
         }
-        queue.push(child);
+        queue[tail++] = child;
       }
     }
-    this.endsHere = Uint32Array.from(ending);
+    this.endsHere = ending.slice(0, states);
     this.shorterEnd = shorterEnd;
     const reportFrom = table(states);
     for (let state = 0; state < states; state++) {

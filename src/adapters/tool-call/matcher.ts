@@ -12,6 +12,7 @@
  */
 import { type HintScanner, hintScannerFor } from './hint-scan.js';
 import type { SignatureRule } from './signatures.js';
+import { type AlternativeSplit, builtSplitOf } from './split-table.js';
 
 /** Quote characters that delimit a quoted argument in error messages. */
 const QUOTES = new Set(["'", '"', '`', '‘', '’', '“', '”', '«', '»', '„']);
@@ -277,13 +278,20 @@ class Part {
 }
 
 /** A rule's alternatives, each with the hints that admit it. */
-function partsOf(rule: SignatureRule): Part[] {
-  const flags = rule.pattern.flags.replace(/[gy]/g, '');
+export function splitRule(rule: SignatureRule): AlternativeSplit[] {
   // Sorted once for all the rule's alternatives (a stable sort keeps equals in the rule's order).
   const longestFirst = [...(rule.hints ?? [])].sort((a, b) => b.length - a.length);
-  return alternativesOf(rule.pattern.source).map(
-    (alternative) =>
-      new Part(alternative, flags, rule.tier === 'harness', hintsOf(alternative, longestFirst)),
+  return alternativesOf(rule.pattern.source).map((alternative) => ({
+    source: alternative,
+    hints: hintsOf(alternative, longestFirst),
+  }));
+}
+
+/** A rule's parts: for a built-in rule, as the build split it (see `./split-table.ts`). */
+function partsOf(rule: SignatureRule): Part[] {
+  const flags = rule.pattern.flags.replace(/[gy]/g, '');
+  return (builtSplitOf(rule) ?? splitRule(rule)).map(
+    (alternative) => new Part(alternative.source, flags, rule.tier === 'harness', alternative.hints),
   );
 }
 
