@@ -57,7 +57,10 @@ export class BanCheck {
     if (known !== undefined && known.version === this.index.version) return known;
     const found: ConstraintsOn = {
       version: this.index.version,
-      own: this.index.callEntry(call.banKey),
+      // A ban filed under the whole call (see `Call.keyedFor`) stands when none stands on the failure key.
+      own:
+        this.index.callEntry(call.banKey) ??
+        (call.banKey === call.identity.callKey ? undefined : this.index.callEntry(call.identity.callKey)),
       targets: call.facts.targets.map((target) => this.index.targetEntries(target)),
     };
     call.constraintsOn = found;

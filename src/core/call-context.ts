@@ -7,7 +7,7 @@ import type { CallContext } from './detectors/types.js';
 import { type CallIdentity, describeCall } from './identity/index.js';
 import type { ResolvedToolPolicy } from './policy.js';
 import { ownCopy, redactText, secretsInArguments, withoutSecrets } from './secrets.js';
-import type { CallFacts } from './types.js';
+import type { CallFacts, FailureFacts } from './types.js';
 
 /** The entries the index held for a call and its targets, at one version of the index. */
 export interface ConstraintsOn {
@@ -35,8 +35,31 @@ export class Call implements CallContext {
     readonly toolPolicy: ResolvedToolPolicy,
     readonly step: string | number | undefined,
     readonly now: number,
+    banKey?: string,
   ) {
-    this.banKey = facts.failureKey ?? identity.callKey;
+    this.banKey = banKey ?? facts.failureKey ?? identity.callKey;
+  }
+
+  /**
+   * The call as a ban learned from `failure` files it: under the adapter's `failureKey` when the
+   * failure is about the arguments that key holds (an edit's search text not found), under the whole
+   * call when it is about the others too (what the edit would write was refused).
+   */
+  keyedFor(failure: FailureFacts): Call {
+    if (!failure.dependsOnWholeCall || this.banKey === this.identity.callKey) return this;
+    const whole = new Call(
+      this.tool,
+      this.args,
+      this.identity,
+      this.facts,
+      this.toolPolicy,
+      this.step,
+      this.now,
+      this.identity.callKey,
+    );
+    whole.text = this.text;
+    whole.secretValues = this.secretValues;
+    return whole;
   }
 
   get description(): string {
@@ -59,7 +82,16 @@ export class Call implements CallContext {
 
   /** The same call, seen at another time (its outcome arrives later than its check). */
   at(now: number): Call {
-    const moved = new Call(this.tool, this.args, this.identity, this.facts, this.toolPolicy, this.step, now);
+    const moved = new Call(
+      this.tool,
+      this.args,
+      this.identity,
+      this.facts,
+      this.toolPolicy,
+      this.step,
+      now,
+      this.banKey,
+    );
     moved.text = this.text;
     moved.secretValues = this.secretValues;
     moved.constraintsOn = this.constraintsOn;

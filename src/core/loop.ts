@@ -283,14 +283,14 @@ export class NarrowingEngine {
       if (!facts) {
         effect = this.successes.learn(call, resultDigest, lifted, isBlank(text));
       } else if (facts.blame === 'agent_failure' && this.policy.learning.enabled) {
-        const learned = this.learner.learn(call, facts, kept);
+        const learned = this.learner.learn(call.keyedFor(facts), facts, kept);
         added.push(...learned.enforced);
         if (learned.enforced.some((entry) => entry.constraint.scope === 'strategy')) this.noteIfExhausted();
         for (const evicted of learned.evicted)
           lifted.push({ entry: evicted, why: 'evicted to stay within capacity' });
         if (call.facts.targets.length > 1) this.radius.recordFailure();
       } else if (facts.blame === 'unknown' && this.policy.learning.enabled) {
-        const learned = this.learner.learnRepeat(call, facts, kept, resultDigest);
+        const learned = this.learner.learnRepeat(call.keyedFor(facts), facts, kept, resultDigest);
         added.push(...learned.enforced);
         for (const evicted of learned.evicted)
           lifted.push({ entry: evicted, why: 'evicted to stay within capacity' });

@@ -221,6 +221,11 @@ export interface FailureFacts {
    * reading it in full is what the failure asked for, so it earns the call one retry.
    */
   readonly curedByReading?: boolean;
+  /**
+   * The failure is about arguments the call's `failureKey` leaves out (what an edit would write, not
+   * the text it searches for): only the whole call fails again, so its ban is on the whole call.
+   */
+  readonly dependsOnWholeCall?: boolean;
 }
 
 /**

@@ -142,4 +142,29 @@ describe('a hook without its helper, on a large state read through its index', (
     expect(all?.constraints.length).toBeGreaterThan(2_000);
     expect(problems).toEqual([]);
   });
+
+  it('denies an edit again that the settings file rejected for what it would write', async () => {
+    await learnedEarlier(2_000);
+    const settings = join(project, '.claude', 'settings.json');
+    mkdirSync(join(project, '.claude'));
+    writeFileSync(settings, '{ "permissions": { "allow": "Bash(npm test)" } }\n');
+    const edit = {
+      file_path: settings,
+      old_string: '"allow": "Bash(npm test)"',
+      new_string: '"allow": "Bash(*)"',
+    };
+    await handleHookEvent(checkOf('Edit', edit, 'toolu_a'), options());
+    await handleHookEvent(
+      failed(
+        'Edit',
+        edit,
+        'Claude Code settings.json validation failed after edit:\n- permissions.allow: Expected array, but received string',
+        'toolu_a',
+      ),
+      options(),
+    );
+    const verdict = await handleHookEvent(checkOf('Edit', edit, 'toolu_b'), options());
+    expect(verdict.type).toBe('deny');
+    expect(problems).toEqual([]);
+  });
 });

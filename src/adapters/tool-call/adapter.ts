@@ -57,6 +57,7 @@ import { withoutPointerLines } from './pointer-lines.js';
 import { printsServiceLogs } from './service-logs.js';
 import { shellEffectsOf } from './shell-effects.js';
 import {
+  EDIT_NOOP,
   EMPTY,
   parseRetryAfter,
   RULE_OF_SIGNATURE,
@@ -65,6 +66,7 @@ import {
   ruleForExitCode,
   ruleForStatus,
   type SignatureRule,
+  STALE_READ,
   TEXT_RULES,
   TOOL_CALL_SIGNATURES,
   type ToolCallSignature,
@@ -243,6 +245,9 @@ export function createToolCallAdapter(options: ToolCallAdapterOptions = {}): Too
       blame: rule.blame,
       deterministic: rule.deterministic || (rule.blame === 'unknown' && quotesArguments(text, args)),
       meaning,
+      ...(call.failureKey !== undefined &&
+        call.searchTexts !== undefined &&
+        !searchDidNotApply(rule, meaning, verdict) && { dependsOnWholeCall: true }),
     };
     if (meaning === 'content-missing') return { ...facts, needle };
     if (call.targets.length > 0 && asksToReadFirst(verdict)) return { ...facts, curedByReading: true };
@@ -294,6 +299,18 @@ function asksToReadFirst(text: string): boolean {
 }
 
 /**
+ * A failed edit whose error says its search text could not be applied as searched: not found, found
+ * more than once, the file missing, or not read since it changed. Any replacement of that text fails
+ * the same way. Any other error (what the edit would write was refused by a validator, a hook or a
+ * type check; old and new text identical; an error nobody recognises) is known to hold only for this
+ * very replacement.
+ */
+function searchDidNotApply(rule: SignatureRule, meaning: FailureMeaning, verdict: string): boolean {
+  if (rule.signature === 'edit_failed') return rule !== EDIT_NOOP;
+  return meaning === 'target-missing' || rule === STALE_READ || asksToReadFirst(verdict);
+}
+
+/**
  * Calls that act on things they name (a booking's flights, a payment method). A read or a search that
  * found nothing may find it with other options, so what it did not find is not judged here.
  */
@@ -301,7 +318,8 @@ const ASKS_FOR_THINGS: ReadonlySet<ActionKind> = new Set(['mutate', 'create', 'd
 
 /**
  * Whether a search-and-replace edit fails depends on its file and the text it looks for, not on the
- * text it would write: "not found" and "multiple occurrences" say so whatever the replacement.
+ * text it would write: "not found" and "multiple occurrences" say so whatever the replacement
+ * (other failures of an edit are the whole call's: see `searchDidNotApply`).
  * The texts are in the key by their hash, as arguments are in a call key: a learned ban keeps its
  * key in the state file, which must not hold the contents of the agent's files (nor a secret in
  * them), and a short key is cheap to look up however large the edit.
