@@ -15,19 +15,46 @@ export interface OperandReliefContext {
   readonly relieve: (entry: Entry, why: () => string) => void;
 }
 
+/** A ban's command and what it acts on, as read the last time a command of unknown effects ran. */
+interface ReadOperands {
+  readonly workspace: WorkspaceKnowledge;
+  readonly target: string;
+  readonly operands: readonly string[];
+}
+
+/**
+ * The operands of each armed ban's command, read once: every command of unknown effects goes over
+ * all of them, and reading a command line again for each would cost a session's whole history per call.
+ */
+const operandsOfEntry = new WeakMap<Entry, ReadOperands>();
+
+function operandsOf(
+  entry: Entry,
+  target: string,
+  workspace: WorkspaceKnowledge,
+  operandsIn: (command: string) => readonly string[],
+): readonly string[] {
+  const read = operandsOfEntry.get(entry);
+  if (read !== undefined && read.target === target && read.workspace === workspace) return read.operands;
+  const operands = operandsIn.call(workspace, target);
+  operandsOfEntry.set(entry, { workspace, target, operands });
+  return operands;
+}
+
 export function relieveSharedOperands(
   command: string,
   call: CallContext,
   context: OperandReliefContext,
 ): void {
-  const operandsIn = context.workspace.operandsIn;
+  const { workspace } = context;
+  const operandsIn = workspace.operandsIn;
   if (operandsIn === undefined) return;
-  const named = new Set(operandsIn.call(context.workspace, command));
+  const named = new Set(operandsIn.call(workspace, command));
   if (named.size === 0) return;
   for (const entry of context.index.armedFileScopedEntries()) {
     const target = entry.constraint.target;
     if (target === undefined) continue;
-    const shared = operandsIn.call(context.workspace, target).find((operand) => named.has(operand));
+    const shared = operandsOf(entry, target, workspace, operandsIn).find((operand) => named.has(operand));
     if (shared !== undefined)
       context.relieve(
         entry,
