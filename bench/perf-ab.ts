@@ -15,8 +15,9 @@
  * `--only replay` (not in the default set: it takes longer) times `bench perf`'s replay row instead:
  * `narrowing replay FILE --json` in this process on the row's trace of `--replay-calls` typical calls
  * (10,000), each build replaying it in turn `--replay-runs` times (6) after one untimed run each.
+ * With `--replay-traces DIR`, each run replays every `.jsonl` trace of that folder instead.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -71,6 +72,8 @@ export interface AbOptions {
   readonly replayCalls?: number;
   /** Timed replays of the trace per build. */
   readonly replayRuns?: number;
+  /** A folder of traces replayed (every `.jsonl` in it) instead of the row's trace. */
+  readonly replayTraces?: string;
   readonly onProgress?: (message: string) => void;
 }
 
@@ -193,27 +196,40 @@ export function timeAgainst(
 export async function replayAgainst(
   base: PerfEngine,
   next: PerfEngine,
-  options: { calls: number; runs: number },
+  options: { calls: number; runs: number; traces?: string },
 ): Promise<AbFigure> {
   const dir = mkdtempSync(join(tmpdir(), 'narrowing-bench-ab-replay-'));
   try {
-    const path = writeReplayTrace(dir, options.calls);
+    const paths =
+      options.traces === undefined
+        ? [writeReplayTrace(dir, options.calls)]
+        : readdirSync(options.traces)
+            .filter((name) => name.endsWith('.jsonl'))
+            .sort()
+            .map((name) => join(options.traces as string, name));
+    const callsPerRun =
+      options.traces === undefined ? options.calls : paths.reduce((sum, path) => sum + callsIn(path), 0);
+    const replayAll = async (engine: PerfEngine) => {
+      let cpuNs = 0;
+      for (const path of paths) cpuNs += (await replayInProcess(engine, path)).cpuNs;
+      return cpuNs;
+    };
     // Both compile and warm up on a replay that is not timed.
-    for (const engine of [base, next]) await replayInProcess(engine, path);
+    for (const engine of [base, next]) await replayAll(engine);
     let baseNs = 0;
     let nextNs = 0;
     const ratios: number[] = [];
     for (let run = 0; run < options.runs; run++) {
       const order = run % 2 === 0 ? [base, next] : [next, base];
       const spent = new Map<PerfEngine, number>();
-      for (const engine of order) spent.set(engine, (await replayInProcess(engine, path)).cpuNs);
+      for (const engine of order) spent.set(engine, await replayAll(engine));
       const baseRun = spent.get(base) as number;
       const nextRun = spent.get(next) as number;
       baseNs += baseRun;
       nextNs += nextRun;
       if (baseRun > 0) ratios.push(nextRun / baseRun);
     }
-    const calls = options.calls * options.runs;
+    const calls = callsPerRun * options.runs;
     return {
       name: REPLAY_CLASS,
       calls,
@@ -225,6 +241,20 @@ export async function replayAgainst(
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+}
+
+/** The `call` events of a trace file. */
+function callsIn(path: string): number {
+  let calls = 0;
+  for (const line of readFileSync(path, 'utf8').split('\n')) {
+    if (!line.includes('"call"')) continue;
+    try {
+      if ((JSON.parse(line) as { type?: unknown }).type === 'call') calls++;
+    } catch {
+      // Not an event: the replay says so.
+    }
+  }
+  return calls;
 }
 
 export async function runAb(options: AbOptions): Promise<AbReport> {
@@ -239,11 +269,16 @@ export async function runAb(options: AbOptions): Promise<AbReport> {
   const figures: AbFigure[] = [];
   if (options.only?.includes(REPLAY_CLASS)) {
     const calls = options.replayCalls ?? DEFAULT_AB.replayCalls;
-    progress(`timing replay of a ${calls.toLocaleString('en-US')}-call trace`);
+    progress(
+      options.replayTraces === undefined
+        ? `timing replay of a ${calls.toLocaleString('en-US')}-call trace`
+        : `timing replay of the traces in ${options.replayTraces}`,
+    );
     figures.push(
       await replayAgainst(baseEngine, nextEngine, {
         calls,
         runs: options.replayRuns ?? DEFAULT_AB.replayRuns,
+        ...(options.replayTraces !== undefined && { traces: options.replayTraces }),
       }),
     );
   }
@@ -301,12 +336,13 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
       only: { type: 'string' },
       'replay-calls': { type: 'string' },
       'replay-runs': { type: 'string' },
+      'replay-traces': { type: 'string' },
       json: { type: 'boolean', default: false },
     },
   });
   if (values.base === undefined) {
     process.stderr.write(
-      'usage: npx tsx bench/perf-ab.ts --base DIR [--new DIR] [--blocks N] [--block N] [--only CLASSES] [--replay-calls N] [--replay-runs N]\n',
+      'usage: npx tsx bench/perf-ab.ts --base DIR [--new DIR] [--blocks N] [--block N] [--only CLASSES] [--replay-calls N] [--replay-runs N] [--replay-traces DIR]\n',
     );
     process.exit(2);
   }
@@ -325,6 +361,7 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
     ...(values.only !== undefined && { only: values.only.split(',') }),
     ...(replayCalls !== undefined && { replayCalls }),
     ...(replayRuns !== undefined && { replayRuns }),
+    ...(values['replay-traces'] !== undefined && { replayTraces: values['replay-traces'] }),
     onProgress: (message) => process.stderr.write(`… ${message}\n`),
   });
   process.stdout.write(values.json ? `${JSON.stringify(report, null, 2)}\n` : `${formatAb(report)}\n`);
