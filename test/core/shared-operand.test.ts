@@ -74,4 +74,19 @@ describe('a command of unknown effects on what a failed command acted on', () =>
     expect(read.filter((command) => command === failed)).toHaveLength(1);
     expect(agent.check('run_terminal_cmd', { command: failed }).verdict).toBe('block');
   });
+
+  it('relieves every failed command sharing the operand, in the order they were learned, and each only once', () => {
+    const agent = new Agent();
+    const health = 'docker exec shop-app java -jar /app/healthcheck.jar';
+    const probe = 'docker exec shop-app java -jar /app/probe.jar';
+    agent.call('run_terminal_cmd', { command: health }, CHECK_WITH_TRACE);
+    agent.call('run_terminal_cmd', { command: probe }, CHECK_WITH_TRACE);
+    const restarted = agent.call('run_terminal_cmd', { command: 'docker restart shop-app' }, 'shop-app');
+    expect(restarted.record?.liftedConstraints.map((constraint) => constraint.target)).toEqual([
+      health,
+      probe,
+    ]);
+    const again = agent.call('run_terminal_cmd', { command: 'docker restart shop-app' }, 'shop-app');
+    expect(again.record?.liftedConstraints).toEqual([]);
+  });
 });
