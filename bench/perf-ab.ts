@@ -11,12 +11,28 @@
  *
  * `--base` is any folder holding a build of the engine (the `dist/` of another checkout, or a copy of
  * this one's kept from before a change); `--new` defaults to this checkout's `dist/`.
+ *
+ * `--only replay` (not in the default set: it takes longer) times `bench perf`'s replay row instead:
+ * `narrowing replay FILE --json` in this process on the row's trace of `--replay-calls` typical calls
+ * (10,000), each build replaying it in turn `--replay-runs` times (6) after one untimed run each.
+ * With `--replay-traces DIR`, each run replays every `.jsonl` trace of that folder instead.
  */
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { EDIT_CLASSES, narrowingContender, ROW_BASE, seededState, TYPICAL_CLASSES } from './perf.js';
+import {
+  EDIT_CLASSES,
+  narrowingContender,
+  ROW_BASE,
+  replayInProcess,
+  seededState,
+  TYPICAL_CLASSES,
+  writeReplayTrace,
+} from './perf.js';
 import type { Contender } from './perf-baselines.js';
-import { loadPerfEngineFrom } from './perf-engine.js';
+import { loadPerfEngineFrom, type PerfEngine } from './perf-engine.js';
 import type { CallClass } from './perf-timing.js';
 import { type RawCall, type Workload, workloadRawCall } from './perf-workload.js';
 
@@ -50,8 +66,14 @@ export interface AbOptions {
   readonly block?: number;
   /** Constraints both guards have learned before they are timed. */
   readonly constraints?: number;
-  /** Names of the classes to time (all when absent). */
+  /** Names of the classes to time (all but `replay` when absent). */
   readonly only?: readonly string[];
+  /** Calls in the trace `replay` times. */
+  readonly replayCalls?: number;
+  /** Timed replays of the trace per build. */
+  readonly replayRuns?: number;
+  /** A folder of traces replayed (every `.jsonl` in it) instead of the row's trace. */
+  readonly replayTraces?: string;
   readonly onProgress?: (message: string) => void;
 }
 
@@ -77,7 +99,16 @@ export interface AbReport {
   readonly figures: readonly AbFigure[];
 }
 
-export const DEFAULT_AB = { blocks: 20, block: 100, constraints: 1_000 } as const;
+export const DEFAULT_AB = {
+  blocks: 20,
+  block: 100,
+  constraints: 1_000,
+  replayCalls: 10_000,
+  replayRuns: 6,
+} as const;
+
+/** The class timing `bench perf`'s replay row, run only when named. */
+export const REPLAY_CLASS = 'replay';
 
 function cpuNs(since: NodeJS.CpuUsage): number {
   const used = process.cpuUsage(since);
@@ -158,6 +189,74 @@ export function timeAgainst(
   };
 }
 
+/**
+ * `bench perf`'s replay row for both builds, taking turns replay by replay (the first of each pair
+ * alternating): CPU time per replayed call.
+ */
+export async function replayAgainst(
+  base: PerfEngine,
+  next: PerfEngine,
+  options: { calls: number; runs: number; traces?: string },
+): Promise<AbFigure> {
+  const dir = mkdtempSync(join(tmpdir(), 'narrowing-bench-ab-replay-'));
+  try {
+    const paths =
+      options.traces === undefined
+        ? [writeReplayTrace(dir, options.calls)]
+        : readdirSync(options.traces)
+            .filter((name) => name.endsWith('.jsonl'))
+            .sort()
+            .map((name) => join(options.traces as string, name));
+    const callsPerRun =
+      options.traces === undefined ? options.calls : paths.reduce((sum, path) => sum + callsIn(path), 0);
+    const replayAll = async (engine: PerfEngine) => {
+      let cpuNs = 0;
+      for (const path of paths) cpuNs += (await replayInProcess(engine, path)).cpuNs;
+      return cpuNs;
+    };
+    // Both compile and warm up on a replay that is not timed.
+    for (const engine of [base, next]) await replayAll(engine);
+    let baseNs = 0;
+    let nextNs = 0;
+    const ratios: number[] = [];
+    for (let run = 0; run < options.runs; run++) {
+      const order = run % 2 === 0 ? [base, next] : [next, base];
+      const spent = new Map<PerfEngine, number>();
+      for (const engine of order) spent.set(engine, await replayAll(engine));
+      const baseRun = spent.get(base) as number;
+      const nextRun = spent.get(next) as number;
+      baseNs += baseRun;
+      nextNs += nextRun;
+      if (baseRun > 0) ratios.push(nextRun / baseRun);
+    }
+    const calls = callsPerRun * options.runs;
+    return {
+      name: REPLAY_CLASS,
+      calls,
+      baseNs: calls === 0 ? 0 : baseNs / calls,
+      nextNs: calls === 0 ? 0 : nextNs / calls,
+      ratio: baseNs === 0 ? 1 : nextNs / baseNs,
+      medianRatio: ratios.length === 0 ? 1 : median(ratios),
+    };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** The `call` events of a trace file. */
+function callsIn(path: string): number {
+  let calls = 0;
+  for (const line of readFileSync(path, 'utf8').split('\n')) {
+    if (!line.includes('"call"')) continue;
+    try {
+      if ((JSON.parse(line) as { type?: unknown }).type === 'call') calls++;
+    } catch {
+      // Not an event: the replay says so.
+    }
+  }
+  return calls;
+}
+
 export async function runAb(options: AbOptions): Promise<AbReport> {
   const blocks = options.blocks ?? DEFAULT_AB.blocks;
   const block = options.block ?? DEFAULT_AB.block;
@@ -167,21 +266,40 @@ export async function runAb(options: AbOptions): Promise<AbReport> {
     loadPerfEngineFrom(options.base),
     loadPerfEngineFrom(options.next),
   ]);
-  progress(`learning ${constraints.toLocaleString('en-US')} constraints in each build`);
-  const baseState = seededState(baseEngine, constraints);
-  const nextState = seededState(nextEngine, constraints);
   const figures: AbFigure[] = [];
-  for (const entry of AB_CLASSES) {
-    if (options.only !== undefined && !options.only.includes(entry.name)) continue;
-    progress(`timing ${entry.name}`);
-    figures.push(
-      timeAgainst(
-        narrowingContender(baseEngine, baseState),
-        narrowingContender(nextEngine, nextState),
-        entry,
-        { blocks, block },
-      ),
+  if (options.only?.includes(REPLAY_CLASS)) {
+    const calls = options.replayCalls ?? DEFAULT_AB.replayCalls;
+    progress(
+      options.replayTraces === undefined
+        ? `timing replay of a ${calls.toLocaleString('en-US')}-call trace`
+        : `timing replay of the traces in ${options.replayTraces}`,
     );
+    figures.push(
+      await replayAgainst(baseEngine, nextEngine, {
+        calls,
+        runs: options.replayRuns ?? DEFAULT_AB.replayRuns,
+        ...(options.replayTraces !== undefined && { traces: options.replayTraces }),
+      }),
+    );
+  }
+  const classes = AB_CLASSES.filter(
+    (entry) => options.only === undefined || options.only.includes(entry.name),
+  );
+  if (classes.length > 0) {
+    progress(`learning ${constraints.toLocaleString('en-US')} constraints in each build`);
+    const baseState = seededState(baseEngine, constraints);
+    const nextState = seededState(nextEngine, constraints);
+    for (const entry of classes) {
+      progress(`timing ${entry.name}`);
+      figures.push(
+        timeAgainst(
+          narrowingContender(baseEngine, baseState),
+          narrowingContender(nextEngine, nextState),
+          entry,
+          { blocks, block },
+        ),
+      );
+    }
   }
   return { base: options.base, next: options.next, constraints, blocks, block, figures };
 }
@@ -216,17 +334,24 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
       block: { type: 'string' },
       constraints: { type: 'string' },
       only: { type: 'string' },
+      'replay-calls': { type: 'string' },
+      'replay-runs': { type: 'string' },
+      'replay-traces': { type: 'string' },
       json: { type: 'boolean', default: false },
     },
   });
   if (values.base === undefined) {
-    process.stderr.write('usage: npx tsx bench/perf-ab.ts --base DIR [--new DIR] [--blocks N] [--block N]\n');
+    process.stderr.write(
+      'usage: npx tsx bench/perf-ab.ts --base DIR [--new DIR] [--blocks N] [--block N] [--only CLASSES] [--replay-calls N] [--replay-runs N] [--replay-traces DIR]\n',
+    );
     process.exit(2);
   }
   const count = (text: string | undefined) => (text === undefined ? undefined : Number(text));
   const blocks = count(values.blocks);
   const block = count(values.block);
   const constraints = count(values.constraints);
+  const replayCalls = count(values['replay-calls']);
+  const replayRuns = count(values['replay-runs']);
   const report = await runAb({
     base: values.base,
     next: values.new,
@@ -234,6 +359,9 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
     ...(block !== undefined && { block }),
     ...(constraints !== undefined && { constraints }),
     ...(values.only !== undefined && { only: values.only.split(',') }),
+    ...(replayCalls !== undefined && { replayCalls }),
+    ...(replayRuns !== undefined && { replayRuns }),
+    ...(values['replay-traces'] !== undefined && { replayTraces: values['replay-traces'] }),
     onProgress: (message) => process.stderr.write(`… ${message}\n`),
   });
   process.stdout.write(values.json ? `${JSON.stringify(report, null, 2)}\n` : `${formatAb(report)}\n`);

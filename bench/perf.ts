@@ -224,7 +224,8 @@ function compare(
   return { constraints: count, workload, narrowing, sentinel, paper, byOutcome };
 }
 
-async function replayFromFile(engine: PerfEngine, calls: number): Promise<ReplayFigure> {
+/** The row's trace: `calls` typical calls (one in ten failing) as a trace file in `dir`; its path. */
+export function writeReplayTrace(dir: string, calls: number): string {
   const lines = [
     JSON.stringify({ type: 'meta', name: 'perf' }),
     JSON.stringify({ type: 'session', id: 'perf' }),
@@ -235,27 +236,43 @@ async function replayFromFile(engine: PerfEngine, calls: number): Promise<Replay
       JSON.stringify({ type: 'call', tool: call.tool, args: call.args, result: call.result, t: index * 2 }),
     );
   }
+  const path = join(dir, 'trace.jsonl');
+  writeFileSync(path, `${lines.join('\n')}\n`);
+  return path;
+}
+
+/**
+ * `narrowing replay FILE --json` run in this process, what it prints counted and dropped: the
+ * process's CPU time (every thread's) in nanoseconds, and the wall-clock time in milliseconds.
+ */
+export async function replayInProcess(
+  engine: PerfEngine,
+  path: string,
+): Promise<{ readonly cpuNs: number; readonly wallMs: number }> {
+  let written = 0;
+  const count = (text: string): void => {
+    written += text.length;
+  };
+  const io = { stdout: { write: count, isTTY: false }, stderr: { write: count }, env: {} };
+  const started = performance.now();
+  const cpuStarted = process.cpuUsage();
+  const code = await engine.runReplay(path, { json: true }, io);
+  const cpu = process.cpuUsage(cpuStarted);
+  const wallMs = performance.now() - started;
+  if (code !== 0 || written === 0) throw new Error(`replay of the trace failed with exit status ${code}`);
+  return { cpuNs: (cpu.user + cpu.system) * 1000, wallMs };
+}
+
+async function replayFromFile(engine: PerfEngine, calls: number): Promise<ReplayFigure> {
   const dir = mkdtempSync(join(tmpdir(), 'narrowing-bench-replay-'));
   try {
-    const path = join(dir, 'trace.jsonl');
-    writeFileSync(path, `${lines.join('\n')}\n`);
-    let written = 0;
-    const count = (text: string): void => {
-      written += text.length;
-    };
-    const io = { stdout: { write: count, isTTY: false }, stderr: { write: count }, env: {} };
-    const started = performance.now();
-    const cpuStarted = process.cpuUsage();
-    const code = await engine.runReplay(path, { json: true }, io);
-    const cpu = process.cpuUsage(cpuStarted);
-    const seconds = (performance.now() - started) / 1000;
-    const cpuSeconds = (cpu.user + cpu.system) / 1e6;
-    if (code !== 0 || written === 0) throw new Error(`replay of the trace failed with exit status ${code}`);
+    const path = writeReplayTrace(dir, calls);
+    const { cpuNs, wallMs } = await replayInProcess(engine, path);
     const cliCallsPerSecond = await replayThroughCli(path, calls);
     return {
       calls,
-      callsPerSecond: calls / cpuSeconds,
-      callsPerWallSecond: calls / seconds,
+      callsPerSecond: calls / (cpuNs / 1e9),
+      callsPerWallSecond: calls / (wallMs / 1000),
       ...(cliCallsPerSecond !== undefined && { cliCallsPerSecond }),
     };
   } finally {

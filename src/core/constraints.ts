@@ -94,6 +94,17 @@ export class ConstraintIndex {
   /** Absolute paths bans are keyed by (targets, what they depend on), by file name, with a count. */
   private readonly absoluteKeys = new Map<string, Map<string, number>>();
   private readonly armedFileScoped = new Set<Entry>();
+  /**
+   * The armed file-scoped bans by what their command acts on (the adapter's `operandsIn`), each with
+   * its place in `armedFileScoped`'s order: a command of unknown effects finds the ones sharing an
+   * operand with it without going over them all.
+   */
+  private readonly armedByOperand = new Map<string, Set<Entry>>();
+  private readonly armedOperands = new Map<
+    Entry,
+    { readonly operands: readonly string[]; readonly order: number }
+  >();
+  private armings = 0;
   private readonly armedGenerated = new Set<Entry>();
   /** Bans on calls to an outside service, by service, not yet relieved by a side effect through it. */
   private readonly armedByService = new Map<string, Set<Entry>>();
@@ -114,6 +125,8 @@ export class ConstraintIndex {
     private readonly capacity: number,
     /** Build outputs (the adapter's knowledge): any command with unknown effects may regenerate them. */
     private readonly isGenerated: (target: string) => boolean = () => false,
+    /** What a command acts on (the adapter's knowledge), when the adapter says. */
+    private readonly operandsIn?: (command: string) => readonly string[],
   ) {}
 
   get size(): number {
@@ -278,6 +291,26 @@ export class ConstraintIndex {
     return this.armedFileScoped.size === 0 ? NONE : [...this.armedFileScoped];
   }
 
+  /**
+   * The armed bans about particular files whose command acts on one of `operands` (by the
+   * adapter's `operandsIn`), in the order of `armedFileScopedEntries`, each with the first of its
+   * own operands that is one of them.
+   */
+  armedSharingOperands(operands: ReadonlySet<string>): readonly { entry: Entry; shared: string }[] {
+    if (this.armedByOperand.size === 0) return [];
+    const found = new Set<Entry>();
+    for (const operand of operands)
+      for (const entry of this.armedByOperand.get(operand) ?? []) found.add(entry);
+    const out: { entry: Entry; shared: string; order: number }[] = [];
+    for (const entry of found) {
+      const armed = this.armedOperands.get(entry);
+      if (armed === undefined) continue;
+      const shared = armed.operands.find((operand) => operands.has(operand));
+      if (shared !== undefined) out.push({ entry, shared, order: armed.order });
+    }
+    return out.sort((a, b) => a.order - b.order);
+  }
+
   /** Armed bans on calls to `service`: a side effect through it may have cured any of them. */
   armedForService(service: string): readonly Entry[] {
     const found = this.armedByService.get(service);
@@ -295,6 +328,15 @@ export class ConstraintIndex {
     this.armedWorkspace.delete(entry);
     this.armedGenerated.delete(entry);
     if (!this.armedFileScoped.delete(entry)) return;
+    const armed = this.armedOperands.get(entry);
+    if (armed !== undefined) {
+      this.armedOperands.delete(entry);
+      for (const operand of armed.operands) {
+        const set = this.armedByOperand.get(operand);
+        set?.delete(entry);
+        if (set?.size === 0) this.armedByOperand.delete(operand);
+      }
+    }
     for (const file of entry.constraint.dependsOnFiles ?? []) {
       const set = this.armedByFile.get(fileName(file));
       set?.delete(entry);
@@ -312,9 +354,21 @@ export class ConstraintIndex {
       this.armedWorkspace.add(entry);
       return;
     }
-    this.armedFileScoped.add(entry);
+    if (!this.armedFileScoped.has(entry)) {
+      this.armedFileScoped.add(entry);
+      this.indexOperands(entry);
+    }
     for (const file of files) addTo(this.armedByFile, fileName(file), entry);
     if (files.some(this.isGenerated)) this.armedGenerated.add(entry);
+  }
+
+  private indexOperands(entry: Entry): void {
+    const target = entry.constraint.target;
+    if (this.operandsIn === undefined || target === undefined) return;
+    const operands = this.operandsIn(target);
+    if (operands.length === 0) return;
+    this.armedOperands.set(entry, { operands, order: this.armings++ });
+    for (const operand of operands) addTo(this.armedByOperand, operand, entry);
   }
 
   generatedEntries(): readonly Entry[] {

@@ -157,8 +157,11 @@ export class NarrowingEngine {
     this.modelSeesRefusals = options.modelSeesRefusals ?? true;
     this.workspace = this.adapter.workspace ?? NO_WORKSPACE_KNOWLEDGE;
     this.shapeError = this.adapter.errorShape?.bind(this.adapter) ?? errorShape;
-    this.index = new ConstraintIndex(this.policy.learning.maxConstraints, (target) =>
-      this.workspace.isGenerated(target),
+    const operandsIn = this.workspace.operandsIn;
+    this.index = new ConstraintIndex(
+      this.policy.learning.maxConstraints,
+      (target) => this.workspace.isGenerated(target),
+      operandsIn === undefined ? undefined : (command) => operandsIn.call(this.workspace, command),
     );
     this.contexts = new CallContexts(this.adapter, new ToolPolicyIndex(this.policy), this.index);
     this.radius = new RadiusLimit(this.policy.learning.radius);

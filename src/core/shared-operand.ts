@@ -10,28 +10,29 @@ import type { WorkspaceKnowledge } from './types.js';
 
 /** What relieving needs: the bans, what the adapter knows of commands, and how to relieve one. */
 export interface OperandReliefContext {
-  readonly index: Pick<ConstraintIndex, 'armedFileScopedEntries'>;
+  readonly index: Pick<ConstraintIndex, 'armedSharingOperands'>;
   readonly workspace: WorkspaceKnowledge;
   readonly relieve: (entry: Entry, why: () => string) => void;
 }
 
+/**
+ * The armed bans sharing an operand with the command are found by the index, which read each ban's
+ * command once when it was armed: a command of unknown effects costs what it names, not the
+ * session's history of failed commands.
+ */
 export function relieveSharedOperands(
   command: string,
   call: CallContext,
   context: OperandReliefContext,
 ): void {
-  const operandsIn = context.workspace.operandsIn;
+  const { workspace } = context;
+  const operandsIn = workspace.operandsIn;
   if (operandsIn === undefined) return;
-  const named = new Set(operandsIn.call(context.workspace, command));
+  const named = new Set(operandsIn.call(workspace, command));
   if (named.size === 0) return;
-  for (const entry of context.index.armedFileScopedEntries()) {
-    const target = entry.constraint.target;
-    if (target === undefined) continue;
-    const shared = operandsIn.call(context.workspace, target).find((operand) => named.has(operand));
-    if (shared !== undefined)
-      context.relieve(
-        entry,
-        () => `${call.description} acted on ${shared}, which the failed command acts on too`,
-      );
-  }
+  for (const { entry, shared } of context.index.armedSharingOperands(named))
+    context.relieve(
+      entry,
+      () => `${call.description} acted on ${shared}, which the failed command acts on too`,
+    );
 }

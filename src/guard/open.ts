@@ -389,10 +389,32 @@ function requireStateDir(stateDir: string | undefined, store: string): string {
   return stateDir;
 }
 
+/** Policies resolved once by `resolvedForReuse`, which opening a guard takes as they are. */
+const reusable = new WeakSet<Policy>();
+
+/**
+ * The policy resolved as opening a guard resolves it, to pass to several guards opened in turn (a
+ * replay opens one per subagent): they take it as it is rather than validating it again. Not for
+ * a policy that changes after this call.
+ */
+export function resolvedForReuse(policy?: Policy | PolicyInput): Policy {
+  const resolved = resolveGuardPolicy(policy === undefined ? {} : { policy });
+  reusable.add(resolved);
+  return resolved;
+}
+
 /** The policy (validated, with readable errors), then the caller's preset and enforcement. */
 export function resolveGuardPolicy(
   options: Pick<OpenGuardOptions, 'policy' | 'preset' | 'enforcement'> = {},
 ): Policy {
+  const given = options.policy;
+  if (
+    typeof given === 'object' &&
+    reusable.has(given as Policy) &&
+    options.preset === undefined &&
+    options.enforcement === undefined
+  )
+    return given as Policy;
   const overrides = options.preset ? { preset: options.preset } : {};
   const policy =
     typeof options.policy === 'string'

@@ -14,7 +14,7 @@ import {
   coalescedReason,
   type TwinAnswer,
 } from '../guard/in-flight.js';
-import { openGuardSync } from '../guard/open.js';
+import { openGuardSync, resolvedForReuse } from '../guard/open.js';
 import type { GuardSession } from '../guard/session.js';
 import { traceResultToOutcome } from '../trace/outcome.js';
 import type { CallEvent, ToolInfo, TraceEvent } from '../trace/types.js';
@@ -299,13 +299,15 @@ function answerOf(step: ReplayStep, call: PendingCall): TwinAnswer {
  */
 export function createReplayer(options: ReplayOptions = {}): TraceReplayer {
   const clock = new TraceClock();
+  // Validated once, not again for every subagent's guard.
+  const policy = resolvedForReuse(options.policy);
   const open = (sessionId: string) =>
     openGuardSync({
       store: 'memory',
       journal: false,
       probe: false,
       ...(options.adapter && { adapter: options.adapter }),
-      ...(options.policy && { policy: options.policy }),
+      policy,
       clock,
       // The recorded agent saw what each call returned, never a refusal: its repeats ignore no refusal.
       modelSeesRefusals: false,

@@ -125,6 +125,20 @@ describe('bench/perf-ab.ts', () => {
     expect(formatAb(report)).toContain('failing4kb');
   }, 60_000);
 
+  it('times the replay row through both builds, taking turns, only when asked for', async () => {
+    const sources = fileURLToPath(new URL('../../src', import.meta.url));
+    const report = await runAb({
+      base: sources,
+      next: sources,
+      only: ['replay'],
+      replayCalls: 20,
+      replayRuns: 2,
+    });
+    expect(report.figures.map((figure) => figure.name)).toEqual(['replay']);
+    expect(report.figures[0]).toMatchObject({ calls: 40 });
+    expect(report.figures[0]?.nextNs).toBeGreaterThan(0);
+  }, 60_000);
+
   it('says which folder holds no build', async () => {
     const empty = mkdtempSync(join(tmpdir(), 'narrowing-perf-ab-'));
     try {

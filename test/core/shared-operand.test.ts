@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { createToolCallAdapter } from '../../src/adapters/tool-call/index.js';
 import { Agent } from './support.js';
 
 /**
@@ -47,5 +48,45 @@ describe('a command of unknown effects on what a failed command acted on', () =>
       agent.check('run_terminal_cmd', { command: 'docker exec shop-app java -jar /app/healthcheck.jar' })
         .verdict,
     ).toBe('block');
+  });
+
+  it('reads the command of a ban for its operands once, however many commands of unknown effects follow', () => {
+    const adapter = createToolCallAdapter();
+    const workspace = adapter.workspace;
+    if (workspace?.operandsIn === undefined) throw new Error('the tool-call adapter reads operands');
+    const read: string[] = [];
+    const agent = new Agent({
+      adapter: {
+        ...adapter,
+        workspace: {
+          ...workspace,
+          operandsIn: (command: string) => {
+            read.push(command);
+            return workspace.operandsIn?.(command) ?? [];
+          },
+        },
+      },
+    });
+    const failed = 'docker exec shop-app java -jar /app/healthcheck.jar';
+    agent.call('run_terminal_cmd', { command: failed }, CHECK_WITH_TRACE);
+    for (const service of ['shop-nginx', 'shop-db', 'shop-cache'])
+      agent.call('run_terminal_cmd', { command: `docker restart ${service}` }, service);
+    expect(read.filter((command) => command === failed)).toHaveLength(1);
+    expect(agent.check('run_terminal_cmd', { command: failed }).verdict).toBe('block');
+  });
+
+  it('relieves every failed command sharing the operand, in the order they were learned, and each only once', () => {
+    const agent = new Agent();
+    const health = 'docker exec shop-app java -jar /app/healthcheck.jar';
+    const probe = 'docker exec shop-app java -jar /app/probe.jar';
+    agent.call('run_terminal_cmd', { command: health }, CHECK_WITH_TRACE);
+    agent.call('run_terminal_cmd', { command: probe }, CHECK_WITH_TRACE);
+    const restarted = agent.call('run_terminal_cmd', { command: 'docker restart shop-app' }, 'shop-app');
+    expect(restarted.record?.liftedConstraints.map((constraint) => constraint.target)).toEqual([
+      health,
+      probe,
+    ]);
+    const again = agent.call('run_terminal_cmd', { command: 'docker restart shop-app' }, 'shop-app');
+    expect(again.record?.liftedConstraints).toEqual([]);
   });
 });

@@ -2,7 +2,7 @@ import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { isNarrowingError } from '../../src/core/errors.js';
-import { openGuard, openGuardSync, resolveGuardPolicy } from '../../src/guard/open.js';
+import { openGuard, openGuardSync, resolvedForReuse, resolveGuardPolicy } from '../../src/guard/open.js';
 import { createMemoryStore } from '../../src/stores/index.js';
 import { cleanupsAfterEach, tempDir } from '../mcp/support/harness.js';
 
@@ -212,6 +212,17 @@ describe('resolveGuardPolicy', () => {
 
   it('starts from the precise preset, enforced, without a policy', () => {
     expect(resolveGuardPolicy({})).toMatchObject({ preset: 'precise', enforcement: 'enforce' });
+  });
+
+  it('takes a policy resolved for reuse as it is, for guards opened one after another', () => {
+    const policy = resolvedForReuse({ preset: 'strict' });
+    expect(policy).toMatchObject({ preset: 'strict' });
+    expect(resolveGuardPolicy({ policy })).toBe(policy);
+  });
+
+  it('still applies the caller’s preset to a policy resolved for reuse', () => {
+    const policy = resolvedForReuse({ preset: 'strict' });
+    expect(resolveGuardPolicy({ policy, preset: 'off' })).toMatchObject({ preset: 'off' });
   });
 
   it('takes a policy object and validates it', () => {
