@@ -101,8 +101,10 @@ export function askDaemon(
     }, timeoutMs);
     const done = (settle: () => void) => {
       clearTimeout(timer);
-      socket.destroy();
       settle();
+      // After the answer is taken: a hook process has exited by then, without paying for a
+      // destroy (Node's socket makes the process's stderr stream on the way).
+      setImmediate(() => socket.destroy());
     };
     socket.setEncoding('utf8');
     socket.on('connect', () => socket.write(`${JSON.stringify(request)}\n`));
