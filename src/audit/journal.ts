@@ -60,6 +60,13 @@ export interface JournalOptions {
    * (group commit), and always on `flush()`, `close()` and at exit. Default 1000.
    */
   readonly syncIntervalMs?: number;
+  /**
+   * Whether `flush()` also syncs and rewrites the head (default true). False: `flush()` hands the
+   * lines to the operating system (a process killed right after has lost none) and leaves the sync
+   * and the head to the durability window; `close()` and the exit still do both. For a long-lived
+   * process that flushes on every event (the hook helper).
+   */
+  readonly syncOnFlush?: boolean;
   /** Events queued before a write is started without waiting for the interval. */
   readonly maxBatch?: number;
   /** Stamped on entries until a `session` event names another. */
@@ -126,6 +133,7 @@ class FileJournal implements Journal {
   private readonly content: ContentPolicy;
   private readonly flushIntervalMs: number;
   private readonly syncIntervalMs: number;
+  private readonly syncOnFlush: boolean;
   private readonly maxBatch: number;
   private readonly report: (problem: JournalProblem) => void;
 
@@ -165,6 +173,7 @@ class FileJournal implements Journal {
     this.content = options.content ?? 'digest';
     this.flushIntervalMs = options.flushIntervalMs ?? DEFAULT_FLUSH_INTERVAL_MS;
     this.syncIntervalMs = Math.max(0, options.syncIntervalMs ?? DEFAULT_SYNC_INTERVAL_MS);
+    this.syncOnFlush = options.syncOnFlush ?? true;
     this.maxBatch = Math.max(1, options.maxBatch ?? DEFAULT_MAX_BATCH);
     this.report = options.onProblem ?? warn;
     this.sessionId = options.sessionId;
@@ -269,9 +278,13 @@ class FileJournal implements Journal {
   }
 
   async flush(): Promise<void> {
+    await this.writeAll(this.syncOnFlush ? true : 'deferred');
+  }
+
+  private async writeAll(durable: boolean | 'deferred'): Promise<void> {
     this.cancelTimers();
     this.sealUpTo(this.lastRecorded);
-    await this.enqueueWrite(true);
+    await this.enqueueWrite(durable);
   }
 
   close(): Promise<void> {
@@ -281,7 +294,7 @@ class FileJournal implements Journal {
 
   private async shutDown(): Promise<void> {
     try {
-      await this.flush();
+      await this.writeAll(true);
     } finally {
       await this.handle?.close().catch(() => undefined);
       this.handle = undefined;
@@ -353,21 +366,26 @@ class FileJournal implements Journal {
     return entry;
   }
 
-  /** `durable`: sync to disk and rewrite the head now, whatever the durability window. */
-  private enqueueWrite(durable = false): Promise<void> {
+  /**
+   * `durable`: sync to disk and rewrite the head now, whatever the durability window. `deferred`: never
+   * now, by the window's timer only (a flush that leaves the sync to the window).
+   */
+  private enqueueWrite(durable: boolean | 'deferred' = false): Promise<void> {
     const run = this.queue.then(() => this.writeSealed(durable));
     this.queue = run.catch(() => undefined);
     return run;
   }
 
-  private async writeSealed(durable: boolean): Promise<void> {
+  private async writeSealed(durable: boolean | 'deferred'): Promise<void> {
     await this.appendSealed();
     if (!this.unsynced) return;
     const due = this.lastSyncAt + this.syncIntervalMs - Date.now();
-    if (durable || due <= 0) await this.sync();
+    // A journal's first sync is never put off: until then it has no head that vouches for its lines.
+    const first = this.lastSyncAt === Number.NEGATIVE_INFINITY;
+    if (durable === true || first || (due <= 0 && durable === false)) await this.sync();
     else if (this.syncTimer === undefined) {
       // Like the write timer, it does not hold the process open: at exit the journal syncs anyway.
-      this.syncTimer = setTimeout(this.onSyncTimer, due);
+      this.syncTimer = setTimeout(this.onSyncTimer, Math.max(0, due));
       this.syncTimer.unref();
     }
   }

@@ -83,6 +83,12 @@ export interface OpenGuardOptions {
   readonly journal?: boolean | string | Journal;
   /** Chain journal entries into verifiable receipts. Default true. */
   readonly receipts?: boolean;
+  /**
+   * Whether the guard's `flush()` also syncs the journal and rewrites its head (default true). False:
+   * a flush hands the lines to the operating system, and the sync and the head follow within the
+   * journal's durability window, and at close (see `JournalOptions.syncOnFlush`).
+   */
+  readonly syncJournalOnFlush?: boolean;
   /** How existence bans are checked against the world; `false` for none. Default: the file system. */
   readonly probe?: WorldProbe | false;
   /** Whether the model reads the guard's refusals; false only for a replay of a recorded run. Default true. */
@@ -468,6 +474,7 @@ function openJournal(
   if (typeof wanted === 'object') return wanted;
   const settings = {
     receipts: options.receipts ?? true,
+    ...(options.syncJournalOnFlush === false && { syncOnFlush: false }),
     ...(options.sessionId !== undefined && { sessionId: options.sessionId }),
     onProblem: (problem: Parameters<typeof describeJournalProblem>[0]) =>
       report(describeJournalProblem(problem)),

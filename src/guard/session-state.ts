@@ -9,13 +9,25 @@
  * are not here; the store (and, within one process, the one guard) shares them.
  */
 import { createHash, randomUUID } from 'node:crypto';
-import { closeSync, constants, fstatSync, lstatSync, openSync, readdirSync, readSync, rmSync } from 'node:fs';
+import {
+  closeSync,
+  constants,
+  fstatSync,
+  lstatSync,
+  openSync,
+  readdirSync,
+  readSync,
+  rmSync,
+  type Stats,
+  writeSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import { NarrowingError } from '../core/errors.js';
 import type { SessionSnapshot } from '../core/session-snapshot.js';
 import type { EngineSnapshot } from '../core/types.js';
 import { writeFileAtomic } from '../node/atomic-file.js';
 import { withFileLock } from '../node/lock.js';
+import { APPEND_FLAGS, openNoFollowSync } from '../node/safe-fs.js';
 import { prepareFolder } from '../node/state-dir.js';
 import { toStoredConstraint } from '../stores/state-format.js';
 import type { GuardSession } from './session.js';
@@ -82,6 +94,11 @@ interface SessionFile {
   readonly savedAt: number;
   /** Tells whether the file is still the one this process wrote last. */
   readonly writer?: string;
+  /**
+   * Counts the session's saved turns: of the session file and the last line of its log (see
+   * `appendToLog`), the one with the higher count is the newer. Absent in files of earlier versions (0).
+   */
+  readonly turn?: number;
   readonly session: unknown;
   readonly seen?: readonly string[];
 }
@@ -96,10 +113,38 @@ export interface SessionStateOptions {
    * true. Work that learns nothing (a check) may go without: it then holds no lock but the session's.
    */
   readonly storeTurn?: boolean;
+  /**
+   * Saves the run state after the work by one append to the session's log (`<digest>.log` beside
+   * its file), with no rewrite of the file, no rename and no sync: what a long-lived process (the
+   * hook helper) does on every event. Every process reads the log's last whole line when it is newer
+   * than the file, so nothing appended is missed, even when its writer was killed right after; a torn
+   * last line is ignored. The log is folded into the file every `FOLD_EVERY` turns, and by
+   * `foldSessionLogs` (the helper calls it when idle and when it stops). Default false: the file is
+   * rewritten atomically.
+   */
+  readonly appendToLog?: boolean;
 }
 
 /** What each guard wrote last, so that a guard serving one session after another knows when its run state is current. */
-const lastWritten = new WeakMap<GuardSession, { readonly path: string; readonly writer: string }>();
+const lastWritten = new WeakMap<GuardSession, LastWrite>();
+
+interface LastWrite {
+  readonly path: string;
+  readonly writer: string;
+  readonly turn: number;
+  /** The event keys the session has seen, as written. */
+  readonly seen: readonly string[];
+  /**
+   * The session's file and log as this guard left them, for a turn that finds them so and needs no
+   * read (the helper's next event of the same session). Undefined: read them.
+   */
+  readonly files?: string;
+}
+
+/** Turns appended to a session's log before it is folded into the session's file (which bounds the log). */
+export const FOLD_EVERY = 64;
+/** Sessions whose log a guard has appended to and not folded yet, with how many turns each holds. */
+const unfolded = new WeakMap<GuardSession, Map<string, number>>();
 
 /** What `withSessionState` hands to the work. */
 export interface SessionStateContext {
@@ -120,6 +165,11 @@ export function sessionStatePath(stateDir: string, sessionId: string): string {
   return join(stateDir, SESSIONS_DIR, `${digest}.json`);
 }
 
+/** The log of turns appended beside a session's file (see `appendToLog`). */
+export function sessionLogPath(statePath: string): string {
+  return `${statePath.slice(0, -'.json'.length)}.log`;
+}
+
 /**
  * Runs `work` on `guard` holding the lock of the guard's session: the run state the last process of
  * this session saved is restored first, and the state after `work` is saved before the lock goes.
@@ -135,7 +185,10 @@ export async function withSessionState<T>(
     return table.transaction(() =>
       takeTurn(guard, sessionId, `session:${sessionId}`, work, {
         read: () => readSessionRow(table, sessionId, options.onProblem),
-        write: (file) => table.set(sessionId, file),
+        write: (file) => {
+          table.set(sessionId, file);
+          return undefined;
+        },
       }),
     );
   }
@@ -150,10 +203,13 @@ export async function withSessionState<T>(
   ensureSessionsDir(join(stateDir, SESSIONS_DIR));
   const store = options.storeTurn === false ? undefined : storeTurns.get(guard);
   const take = () =>
-    takeTurn(guard, sessionId, path, work, {
-      read: () => readSessionFile(path, options.onProblem),
-      write: (file) => writeFileAtomic(path, `${JSON.stringify(file)}\n`),
-    });
+    takeTurn(
+      guard,
+      sessionId,
+      path,
+      work,
+      fileSlot(guard, path, options.appendToLog === true, options.onProblem),
+    );
   // The session's lock first, then the store's: a process waiting for a busy session holds up no other.
   return withFileLock(
     path,
@@ -165,7 +221,105 @@ export async function withSessionState<T>(
 /** Where one session's run state is read and written, the caller holding its lock. */
 interface SessionSlot {
   read(): SessionFile | undefined;
-  write(file: SessionFile): Promise<void> | void;
+  /** Returns how the slot looks after the write, for `unchanged` (see `LastWrite.files`). */
+  write(file: SessionFile): Promise<string | undefined> | string | undefined;
+  /** True when the slot still looks as `files` says this guard left it: no other process wrote since. */
+  unchanged?(files: string): boolean;
+}
+
+/** A session's file, with its log when the turns are appended (see `appendToLog`). */
+function fileSlot(
+  guard: GuardSession,
+  path: string,
+  appendToLog: boolean,
+  onProblem: ((message: string) => void) | undefined,
+): SessionSlot {
+  const log = sessionLogPath(path);
+  return {
+    read: () => newer(readSessionFile(path, onProblem), readSessionLog(log, onProblem)),
+    unchanged: (files) => filesLook(path, log) === files,
+    async write(file) {
+      const folds = unfolded.get(guard) ?? new Map<string, number>();
+      unfolded.set(guard, folds);
+      const turns = folds.get(path) ?? 0;
+      if (appendToLog && turns < FOLD_EVERY) {
+        appendLine(log, `${JSON.stringify(file)}\n`);
+        folds.set(path, turns + 1);
+      } else {
+        // The file first: killed before the log goes, the file's turn is the newer one all the same.
+        await writeFileAtomic(path, `${JSON.stringify(file)}\n`);
+        rmSync(log, { force: true });
+        folds.delete(path);
+      }
+      return appendToLog ? filesLook(path, log) : undefined;
+    },
+  };
+}
+
+/**
+ * Folds the logs `guard` appended to into their sessions' files, each under its session's lock:
+ * what the helper does when idle and before it stops. Never throws (a log left is read all the same).
+ */
+export async function foldSessionLogs(
+  guard: GuardSession,
+  onProblem?: (message: string) => void,
+): Promise<void> {
+  const folds = unfolded.get(guard);
+  if (folds === undefined) return;
+  for (const path of [...folds.keys()]) {
+    folds.delete(path);
+    try {
+      await withFileLock(
+        path,
+        async () => {
+          const log = sessionLogPath(path);
+          const saved = newer(readSessionFile(path, onProblem), readSessionLog(log, onProblem));
+          if (saved !== undefined) await writeFileAtomic(path, `${JSON.stringify(saved)}\n`);
+          rmSync(log, { force: true });
+          const mine = lastWritten.get(guard);
+          if (mine?.path === path && mine.files !== undefined && saved?.writer === mine.writer)
+            lastWritten.set(guard, { ...mine, files: filesLook(path, log) });
+        },
+        (error) => onProblem?.(`the lock of ${path} was lost: ${error.message}`),
+      );
+    } catch (error) {
+      onProblem?.(`the session log beside ${path} could not be folded into it: ${(error as Error).message}`);
+    }
+  }
+}
+
+/** The newer of a session's file and its log's last turn. */
+function newer(file: SessionFile | undefined, logged: SessionFile | undefined): SessionFile | undefined {
+  if (logged === undefined) return file;
+  if (file === undefined) return logged;
+  return (logged.turn ?? 0) >= (file.turn ?? 0) ? logged : file;
+}
+
+/** How a session's file and log look (device, inode, size, time), compared between turns. */
+function filesLook(path: string, log: string): string {
+  return `${look(path)}|${look(log)}`;
+}
+
+function look(path: string): string {
+  let stat: Stats;
+  try {
+    stat = lstatSync(path);
+  } catch {
+    return '-';
+  }
+  return `${stat.dev}:${stat.ino}:${stat.size}:${stat.mtimeMs}`;
+}
+
+/** One append, never through a link: the line reaches the operating system before the answer. */
+function appendLine(path: string, line: string): void {
+  const fd = openNoFollowSync(path, APPEND_FLAGS);
+  try {
+    const bytes = Buffer.from(line);
+    let written = 0;
+    while (written < bytes.length) written += writeSync(fd, bytes, written);
+  } finally {
+    closeSync(fd);
+  }
 }
 
 /** Restores the session's run state, runs `work`, saves the state after it. */
@@ -176,17 +330,28 @@ async function takeTurn<T>(
   work: (context: SessionStateContext) => Promise<T> | T,
   slot: SessionSlot,
 ): Promise<T> {
-  const saved = slot.read();
   const mine = lastWritten.get(guard);
-  const current = mine !== undefined && mine.path === place && saved?.writer === mine.writer;
+  // The guard wrote this session's turn last and nobody has written since: nothing to read.
+  const untouched =
+    mine !== undefined &&
+    mine.path === place &&
+    mine.files !== undefined &&
+    slot.unchanged?.(mine.files) === true;
+  const saved = untouched ? undefined : slot.read();
+  const current = untouched || (mine !== undefined && mine.path === place && saved?.writer === mine.writer);
   if (!current) {
     // The guard holds another session's run state, or this session's moved on in another process.
     if (sessionId !== guard.sessionId || mine !== undefined) guard.resetSession(sessionId);
     if (saved) guard.engine.restore(asSnapshot(saved), { scope: 'all' });
   }
-  const seen = Array.isArray(saved?.seen) ? saved.seen.filter((key) => typeof key === 'string') : [];
+  const seen = untouched
+    ? [...(mine?.seen ?? [])]
+    : Array.isArray(saved?.seen)
+      ? saved.seen.filter((key) => typeof key === 'string')
+      : [];
+  const turn = (untouched ? mine?.turn : saved?.turn) ?? 0;
   const result = await work({
-    resumed: saved !== undefined,
+    resumed: untouched || saved !== undefined,
     restart: () => guard.resetSession(sessionId),
     firstTime: (key) => {
       const bounded = key.slice(0, MAX_KEY_CHARS);
@@ -202,11 +367,18 @@ async function takeTurn<T>(
     sessionId,
     savedAt: Date.now(),
     writer,
+    turn: (Number.isSafeInteger(turn) && turn >= 0 ? turn : 0) + 1,
     session: withStoredConstraints(guard.engine.sessionSnapshot()),
     ...(seen.length > 0 && { seen }),
   };
-  await slot.write(file);
-  lastWritten.set(guard, { path: place, writer });
+  const files = await slot.write(file);
+  lastWritten.set(guard, {
+    path: place,
+    writer,
+    turn: file.turn ?? 0,
+    seen,
+    ...(files !== undefined && { files }),
+  });
   return result;
 }
 
@@ -258,7 +430,7 @@ export function pruneSessionStates(stateDir: string, maxAgeMs: number, now = Dat
     return 0;
   }
   for (const name of names) {
-    if (!/^[0-9a-f]{32}\.json$/.test(name)) continue;
+    if (!/^[0-9a-f]{32}\.(?:json|log)$/.test(name)) continue;
     const file = join(dir, name);
     try {
       const stat = lstatSync(file);
@@ -317,6 +489,50 @@ function readSessionFile(path: string, onProblem?: (message: string) => void): S
     return parsed;
   } catch (error) {
     onProblem?.(`the session file ${path} is damaged (${(error as Error).message}); the session starts over`);
+    return undefined;
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/**
+ * The last whole turn in a session's log (its last `MAX_SESSION_BYTES` at most): a line cut short by
+ * a writer killed mid-append, or one that is not run state, is skipped for the one before it.
+ */
+function readSessionLog(path: string, onProblem?: (message: string) => void): SessionFile | undefined {
+  let fd: number;
+  try {
+    fd = openSync(path, constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0));
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code !== 'ENOENT') onProblem?.(`the session log ${path} cannot be read (${code}); it is skipped`);
+    return undefined;
+  }
+  try {
+    const stat = fstatSync(fd);
+    if (!stat.isFile()) return undefined;
+    const start = Math.max(0, stat.size - MAX_SESSION_BYTES);
+    const buffer = Buffer.alloc(stat.size - start);
+    let read = 0;
+    while (read < buffer.length) {
+      const got = readSync(fd, buffer, read, buffer.length - read, start + read);
+      if (got === 0) break;
+      read += got;
+    }
+    const lines = buffer.subarray(0, read).toString('utf8').split('\n');
+    // The last piece follows the last newline: empty, or a line whose append did not finish.
+    lines.pop();
+    for (let index = lines.length - 1; index >= 0; index -= 1) {
+      try {
+        const parsed: unknown = JSON.parse(lines[index] ?? '');
+        if (isSessionFile(parsed)) return parsed;
+      } catch {
+        // Cut short, or the first line of a read that started mid-log: the one before it.
+      }
+    }
+    return undefined;
+  } catch (error) {
+    onProblem?.(`the session log ${path} cannot be read (${(error as Error).message}); it is skipped`);
     return undefined;
   } finally {
     closeSync(fd);

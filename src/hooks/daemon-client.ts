@@ -86,11 +86,16 @@ function buildStamp(): string {
 /** The helper is not there (never started, exited, or its socket is stale). */
 export class NoDaemonError extends Error {}
 
-/** Asks the helper for the verdict on one event. */
+/**
+ * Asks the helper for the verdict on one event. `leftToExit`: the caller is a hook process that exits
+ * right after the answer, so the connection is left to close with the process rather than destroyed
+ * (Node's socket makes the process's stderr stream as it is destroyed, a cost on every event).
+ */
 export function askDaemon(
   socketPath: string,
   request: DaemonRequest,
   timeoutMs: number,
+  leftToExit = false,
 ): Promise<HookVerdict> {
   return new Promise((resolve, reject) => {
     const socket = connect(socketPath);
@@ -101,7 +106,8 @@ export function askDaemon(
     }, timeoutMs);
     const done = (settle: () => void) => {
       clearTimeout(timer);
-      socket.destroy();
+      if (leftToExit) socket.unref();
+      else socket.destroy();
       settle();
     };
     socket.setEncoding('utf8');

@@ -16,6 +16,7 @@ import { createToolCallAdapter } from '../adapters/tool-call/index.js';
 import type { PresetName } from '../core/policy.js';
 import { openGuard, resolveGuardPolicy, type StoreOption } from '../guard/open.js';
 import type { GuardSession } from '../guard/session.js';
+import { foldSessionLogs } from '../guard/session-state.js';
 import { withFileLock } from '../node/lock.js';
 import { stateLayout } from '../node/state-dir.js';
 import { createFileStore, type FileStore } from '../stores/file-store.js';
@@ -46,6 +47,8 @@ const MAX_REQUEST_CHARS = 2 * MAX_PAYLOAD_BYTES;
 const STOP = '{"stop":true}';
 /** How long a stopping helper waits for the event of a hook that has connected but not sent it yet. */
 const STOP_GRACE_MS = 1_000;
+/** A pause in events this long folds the sessions' logs into their files. */
+const FOLD_IDLE_MS = 2_000;
 
 /** Serves until idle or stopped; resolves when the helper has stopped. */
 export async function serveHooks(options: DaemonOptions): Promise<void> {
@@ -62,6 +65,8 @@ export async function serveHooks(options: DaemonOptions): Promise<void> {
     stopNow = resolve;
   });
   let lastEvent = Date.now();
+  /** Whether the sessions' logs were folded since the last event. */
+  let folded = true;
   /** Set once the guard is closing: nothing is handled after it. */
   let closing = false;
   /** Set once asked to stop: the whole state is no longer read for events to come. */
@@ -83,6 +88,8 @@ export async function serveHooks(options: DaemonOptions): Promise<void> {
       store,
       stateDir: options.stateDir,
       journal: true,
+      // Each event's lines reach the journal before its answer; the sync and the head follow within a second.
+      syncJournalOnFlush: false,
       workspaceRoot: request.event.workspace ?? dirname(options.stateDir),
       sessionId: request.event.sessionId,
       onProblem: quiet,
@@ -96,6 +103,9 @@ export async function serveHooks(options: DaemonOptions): Promise<void> {
       event,
       (session) => applyHookEvent(open, event, session, { failClosed: request.failClosed === true }, quiet),
       quiet,
+      // The guard that stays open appends each session's turn to the session's log (one write, no
+      // rename, no sync), folded into the session's file when idle and before the guard closes.
+      open === guard,
     );
     await open.flush();
     return verdict;
@@ -137,6 +147,7 @@ export async function serveHooks(options: DaemonOptions): Promise<void> {
   const handle = async (request: DaemonRequest): Promise<HookVerdict> => {
     if (guard !== undefined && fileStore?.changedElsewhere() === true) {
       // Changed by someone else (`forget`, a hook without the helper): read it again.
+      await foldSessionLogs(guard, quiet);
       await guard.close();
       guard = undefined;
     }
@@ -199,6 +210,7 @@ export async function serveHooks(options: DaemonOptions): Promise<void> {
         unanswered.delete(socket);
         if (request && !held) parallel.checked(request.event, verdict);
         lastEvent = Date.now();
+        folded = false;
         const whole = wholeFor;
         wholeFor = undefined;
         if (whole !== undefined && guard === undefined && !stopping) {
@@ -240,7 +252,14 @@ export async function serveHooks(options: DaemonOptions): Promise<void> {
   }
   const timer = setInterval(
     () => {
-      if (Date.now() - lastEvent >= idleMs) stopNow();
+      const quietFor = Date.now() - lastEvent;
+      if (quietFor >= idleMs) stopNow();
+      else if (!folded && quietFor >= FOLD_IDLE_MS && !stopping) {
+        // A pause between events: the sessions' logs go into their files, in the queue's turn.
+        folded = true;
+        const open = guard;
+        if (open !== undefined) queue = queue.then(() => foldSessionLogs(open, quiet)).catch(quiet);
+      }
     },
     Math.min(idleMs, 250),
   );
@@ -252,6 +271,7 @@ export async function serveHooks(options: DaemonOptions): Promise<void> {
   // too: a hook waiting for its answer was not told to retry, so its outcome is this helper's to save.
   await drained();
   closing = true;
+  if (guard !== undefined) await foldSessionLogs(guard, quiet);
   await guard?.close();
   // Nothing is written after this: the pid lets `stopDaemons` wait for the process to be gone.
   for (const socket of stopRequests) {

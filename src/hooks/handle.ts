@@ -105,6 +105,8 @@ export async function inSessionTurn<T>(
   event: HookEvent,
   work: (session: SessionStateContext) => T | Promise<T>,
   report: (message: string) => void,
+  /** Saves the session's run state by an append to its log (the helper; see `withSessionState`). */
+  appendToLog = false,
 ): Promise<T> {
   const rounds = event.action.type === 'before-call' ? 1 : RECORD_LOCK_ROUNDS;
   for (let round = 1; ; round += 1) {
@@ -114,6 +116,7 @@ export async function inSessionTurn<T>(
         onProblem: report,
         // A check learns nothing: it takes no turn of the store, only the session's lock.
         storeTurn: event.action.type !== 'before-call',
+        ...(appendToLog && { appendToLog }),
       });
     } catch (error) {
       // Refused before `work` ran: the guard keeps its sessions nowhere (no folder, no table).

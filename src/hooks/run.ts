@@ -244,6 +244,8 @@ async function verdictFor(event: HookEvent, options: RunHookOptions): Promise<Ho
         socket,
         { event, ...(options.failClosed && { failClosed: true }), ...(holdMs > 0 && { holdMs }) },
         waitMs,
+        // This process exits once it has answered (bin.ts): the connection goes with it.
+        true,
       );
     } catch (error) {
       if (!(error instanceof NoDaemonError)) throw error;

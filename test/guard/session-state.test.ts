@@ -1,10 +1,16 @@
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { toolCallToOutcome, toolCallToProposal } from '../../src/adapters/tool-call/index.js';
 import { openGuard, openGuardSync } from '../../src/guard/open.js';
-import { sessionStatePath, withSessionState } from '../../src/guard/session-state.js';
+import {
+  FOLD_EVERY,
+  foldSessionLogs,
+  sessionLogPath,
+  sessionStatePath,
+  withSessionState,
+} from '../../src/guard/session-state.js';
 
 const dirs: string[] = [];
 afterAll(() => {
@@ -124,5 +130,91 @@ describe('withSessionState on the SQLite store', () => {
     await guard.close();
     expect(resumed).toBe(false);
     expect(problems).toEqual([expect.stringContaining('the session starts over')]);
+  });
+});
+
+describe('withSessionState appending to the session’s log', () => {
+  const logOf = (dir: string, sessionId: string) => sessionLogPath(sessionStatePath(dir, sessionId));
+
+  it('hands each turn appended to the log to the next guard, with no session file written', async () => {
+    const dir = stateDir();
+    const helper = open(dir, 'logged');
+    for (let i = 0; i < 4; i += 1)
+      await withSessionState(helper, () => readOnce(helper), { appendToLog: true });
+    expect(existsSync(sessionStatePath(dir, 'logged'))).toBe(false);
+    expect(readFileSync(logOf(dir, 'logged'), 'utf8').trim().split('\n')).toHaveLength(4);
+    // Another process of the session, its helper still running (or killed): it reads the log.
+    const next = open(dir, 'logged');
+    const verdict = await withSessionState(
+      next,
+      () => next.check(toolCallToProposal('read_file', read)).verdict,
+    );
+    await next.close();
+    await helper.close();
+    expect(verdict).toBe('block');
+  });
+
+  it('skips a last line cut short by a writer killed mid-append', async () => {
+    const dir = stateDir();
+    const helper = open(dir, 'torn');
+    for (let i = 0; i < 4; i += 1)
+      await withSessionState(helper, () => readOnce(helper), { appendToLog: true });
+    await helper.close();
+    appendFileSync(logOf(dir, 'torn'), '{"version":1,"sessionId":"torn","savedAt":1,"turn":99,"sess');
+    const next = open(dir, 'torn');
+    const verdict = await withSessionState(
+      next,
+      () => next.check(toolCallToProposal('read_file', read)).verdict,
+    );
+    await next.close();
+    expect(verdict).toBe('block');
+  });
+
+  it('takes the session file over the log once a process without the log wrote it later', async () => {
+    const dir = stateDir();
+    const helper = open(dir, 'mixed');
+    for (let i = 0; i < 3; i += 1)
+      await withSessionState(helper, () => readOnce(helper), { appendToLog: true });
+    // A process without the helper starts the session over: its file is newer than the log.
+    const other = open(dir, 'mixed');
+    await withSessionState(other, ({ restart }) => restart());
+    await other.close();
+    const verdict = await withSessionState(
+      helper,
+      () => {
+        readOnce(helper);
+        return helper.check(toolCallToProposal('read_file', read)).verdict;
+      },
+      { appendToLog: true },
+    );
+    await helper.close();
+    expect(verdict).toBe('allow');
+  });
+
+  it('folds the log into the session file, which then holds the last turn', async () => {
+    const dir = stateDir();
+    const helper = open(dir, 'folded');
+    for (let i = 0; i < 4; i += 1)
+      await withSessionState(helper, () => readOnce(helper), { appendToLog: true });
+    await foldSessionLogs(helper);
+    await helper.close();
+    expect(existsSync(logOf(dir, 'folded'))).toBe(false);
+    const next = open(dir, 'folded');
+    const verdict = await withSessionState(
+      next,
+      () => next.check(toolCallToProposal('read_file', read)).verdict,
+    );
+    await next.close();
+    expect(verdict).toBe('block');
+  });
+
+  it(`folds the log by itself every ${FOLD_EVERY} turns, so it stays bounded`, async () => {
+    const dir = stateDir();
+    const helper = open(dir, 'long');
+    for (let i = 0; i <= FOLD_EVERY; i += 1)
+      await withSessionState(helper, () => undefined, { appendToLog: true });
+    await helper.close();
+    expect(existsSync(sessionStatePath(dir, 'long'))).toBe(true);
+    expect(existsSync(logOf(dir, 'long'))).toBe(false);
   });
 });
