@@ -54,8 +54,7 @@ import { errorShape } from './error-shape.js';
 import { SignatureMatcher } from './matcher.js';
 import { normalizeArguments } from './normal-form.js';
 import { withoutPointerLines } from './pointer-lines.js';
-import { printsServiceLogs } from './service-logs.js';
-import { shellEffectsOf } from './shell-effects.js';
+import { printsServiceLogs, shellEffectsOf } from './shell-effects.js';
 import {
   EMPTY,
   parseRetryAfter,
@@ -74,7 +73,8 @@ import {
 } from './signatures.js';
 import { extractTargets, normalizeTarget } from './targets.js';
 import { unavailableValues } from './unavailable.js';
-import { isReadOnlyCommand, toolCallWorkspace } from './workspace.js';
+import { isReadOnlyCommand } from './workspace.js';
+import { toolCallWorkspace } from './workspace-knowledge.js';
 
 /** A failure pattern of your own tools, tried before the built-in ones. */
 export interface ExtraPattern {

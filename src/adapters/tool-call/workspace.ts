@@ -3,7 +3,6 @@
  * shell commands only look, which paths builds regenerate, which files configure every command, and
  * how a command line names the files it may touch. The engine asks through `WorkspaceKnowledge`.
  */
-import type { WorkspaceKnowledge } from '../../core/types.js';
 import { normalizeTarget } from './targets.js';
 import { isWhiteSpace } from './white-space.js';
 
@@ -222,43 +221,24 @@ export function commandTargets(command: string): string[] {
   return out;
 }
 
-/** Words before the program that only say how it runs. */
-const RUNS_PROGRAM = new Set(['sudo', 'env', 'time', 'nohup', 'exec', 'command']);
 /** Programs whose operands say where or how long, not what they act on. */
 const NO_OPERANDS = new Set(['cd', 'pushd', 'popd', 'sleep', 'echo', 'printf', 'true', 'false', 'wait']);
 /** A word that may be a subcommand (`logs`, `restart`, `run-script`) rather than what is acted on. */
 const SUBCOMMAND = /^[a-z][a-z-]*$/;
-/** The longest command line read for operands, as the shell reader bounds its input. */
-const OPERANDS_CHARS = 16_384;
 
 /**
- * What a command line acts on: in each command of it, the words after the program and its
- * subcommand (`docker logs shop-app`: `shop-app`), without flags, assignments, numbers and words of
- * fewer than three characters. A program that only moves, waits or prints acts on nothing.
+ * What one command acts on, given its program and arguments read past wrappers and assignments:
+ * the arguments after its subcommand (`docker logs shop-app`: `shop-app`), without flags,
+ * assignments, numbers and words of fewer than three characters. A program that only moves, waits
+ * or prints acts on nothing. The shell reader asks this of every command of a line.
  */
-export function commandOperands(command: string): string[] {
+export function operandsOf(program: string, args: readonly string[]): string[] {
   const out: string[] = [];
-  for (const part of command.slice(0, OPERANDS_CHARS).split(/&&|\|\||[|;&\n]/)) {
-    const words = part.split(/[\s'"<>()`]+/).filter((word) => word !== '');
-    let at = 0;
-    while (at < words.length && RUNS_PROGRAM.has(words[at] as string)) at++;
-    const program = words[at];
-    if (program === undefined || NO_OPERANDS.has(program)) continue;
-    at++;
-    if (SUBCOMMAND.test(words[at] ?? '')) at++;
-    for (const word of words.slice(at)) {
-      if (word.startsWith('-') || word.includes('=') || word.length < 3 || !/[A-Za-z]/.test(word)) continue;
-      out.push(normalizeTarget(word));
-    }
+  if (NO_OPERANDS.has(program)) return out;
+  for (let index = SUBCOMMAND.test(args[0] ?? '') ? 1 : 0; index < args.length; index++) {
+    const word = args[index] as string;
+    if (word.startsWith('-') || word.includes('=') || word.length < 3 || !/[A-Za-z]/.test(word)) continue;
+    out.push(normalizeTarget(word));
   }
   return out;
 }
-
-export const toolCallWorkspace: WorkspaceKnowledge = {
-  isGenerated: isGeneratedPath,
-  isConfiguration: isProjectConfiguration,
-  mentions: commandMentions,
-  isAboutMissingFile: (signature) => signature === 'file_not_found',
-  targetsIn: commandTargets,
-  operandsIn: commandOperands,
-};
