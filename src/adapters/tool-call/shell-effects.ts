@@ -10,7 +10,7 @@ import { forEachChild, type SyntaxNode } from 'unbash';
 import { logRoleOf } from './service-logs.js';
 import { parseShell } from './shell-parse.js';
 import { normalizeTarget } from './targets.js';
-import { operandsOf, programOnlyLooks } from './workspace.js';
+import { onlyChecks, operandsOf, programOnlyLooks } from './workspace.js';
 
 export interface ShellEffects {
   /** Every command of the line only looks: nothing is written (output to `/dev/null` aside). */
@@ -138,6 +138,8 @@ export function programIndex(words: readonly string[]): number {
   while (at < words.length) {
     const word = words[at] as string;
     const valued = WRAPPERS.get(word);
+    // `command -v git` asks where a program is: `command` is then the program.
+    if (word === 'command' && /^-[vV]$/.test(words[at + 1] ?? '')) break;
     if (valued === undefined) {
       if (!ASSIGNMENT.test(word)) break;
       at++;
@@ -363,7 +365,7 @@ function readCommand(node: CommandNode, reading: Reading): void {
     reading.onlyLooks = reading.touchesOnly = false;
     return;
   }
-  const looks = program === 'sed' || programOnlyLooks(program, args[0], args[1]);
+  const looks = program === 'sed' || programOnlyLooks(program, args[0], args[1]) || onlyChecks(program, args);
   if (!looks) reading.onlyLooks = reading.touchesOnly = false;
 }
 

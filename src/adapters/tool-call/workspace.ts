@@ -103,7 +103,83 @@ const READ_ONLY_SUBCOMMANDS: ReadonlyMap<string, ReadonlySet<string>> = new Map(
   ['dotnet', new Set(['test', '--version', '--info'])],
   ['docker', new Set(['ps', 'images', 'logs', 'inspect'])],
   ['kubectl', new Set(['get', 'describe', 'logs'])],
+  ['command', new Set(['-v', '-V'])],
 ]);
+/**
+ * Programs that check and report, and the flags that make them rewrite what they check instead
+ * (`eslint --fix`, `prettier --write`, `ruff check --fix`). Run without those, they change no file
+ * (a cache aside): type checkers, linters, formatters in check mode, the shell's own tests.
+ */
+const CHECKERS: ReadonlyMap<string, RegExp | undefined> = new Map([
+  ['test', undefined],
+  ['[', undefined],
+  ['mypy', undefined],
+  ['pyright', undefined],
+  ['flake8', undefined],
+  ['pylint', undefined],
+  ['pycodestyle', undefined],
+  ['pydocstyle', undefined],
+  ['pyflakes', undefined],
+  ['bandit', undefined],
+  ['shellcheck', undefined],
+  ['hadolint', undefined],
+  ['yamllint', undefined],
+  ['svelte-check', undefined],
+  ['eslint', /^--fix/],
+  ['stylelint', /^--fix/],
+  ['markdownlint', /^--fix/],
+  ['standard', /^--fix/],
+  ['xo', /^--fix/],
+  ['rubocop', /^(?:-a|-A|--auto-?correct)/],
+  ['golangci-lint', /^--fix/],
+  ['biome', /^--(?:write|apply|fix)/],
+  ['ruff', /^--fix|^--unsafe-fixes/],
+]);
+/** Checkers that rewrite unless told to check only (`prettier --check`, `black --check`, `gofmt -l`). */
+const CHECK_MODE: ReadonlyMap<string, RegExp> = new Map([
+  ['prettier', /^(?:--check|-c|--list-different|-l)$/],
+  ['black', /^(?:--check|--diff)$/],
+  ['isort', /^(?:--check|--check-only|-c|--diff)$/],
+  ['autopep8', /^(?:--diff|-d)$/],
+  ['gofmt', /^-[ld]$/],
+  ['rustfmt', /^--check$/],
+  ['clang-format', /^(?:--dry-run|-n)$/],
+  ['tsc', /^--noEmit$/],
+  ['vue-tsc', /^--noEmit$/],
+]);
+/** Runners that run the package's program named next (`npx tsc`, `uvx ruff`, `python -m mypy`). */
+const RUNNERS = new Set(['npx', 'bunx', 'pnpx', 'uvx', 'pipx']);
+
+/**
+ * Whether one command only checks: a type checker, a linter without its fixing flags, a formatter in
+ * check mode or the shell's `test`, run directly or through `npx`, `uvx`, `python -m`, `pnpm exec`,
+ * `yarn`, `cargo fmt --check`. What a check answers depends on the files alone: it changes nothing.
+ */
+export function onlyChecks(program: string, args: readonly string[]): boolean {
+  let name = program;
+  let rest = args;
+  if (RUNNERS.has(name) || ((name === 'pnpm' || name === 'npm') && rest[0] === 'exec') || name === 'yarn') {
+    const at = rest.findIndex((arg) => !arg.startsWith('-') && arg !== 'exec' && arg !== 'run');
+    if (at < 0) return false;
+    name = rest[at] as string;
+    rest = rest.slice(at + 1);
+  } else if (/^python[\d.]*$/.test(name) && rest[0] === '-m' && rest[1] !== undefined) {
+    name = rest[1];
+    rest = rest.slice(2);
+  }
+  if (name === 'cargo' && rest[0] === 'fmt') return rest.includes('--check');
+  if (name === 'go' && rest[0] === 'fmt') return false;
+  if (name === 'terraform') return rest[0] === 'validate' || (rest[0] === 'fmt' && rest.includes('-check'));
+  if (CHECKERS.has(name)) {
+    const fixing = CHECKERS.get(name);
+    if (name === 'ruff' && rest[0] === 'format')
+      return rest.some((arg) => arg === '--check' || arg === '--diff');
+    return fixing === undefined || !rest.some((arg) => fixing.test(arg));
+  }
+  const checkMode = CHECK_MODE.get(name);
+  return checkMode !== undefined && rest.some((arg) => checkMode.test(arg));
+}
+
 /** Output locations that build steps create: a "not found" there may be cured by any command. */
 const GENERATED_PATH =
   /(^|\/)(dist|build|out|target|coverage|\.next|\.nuxt|node_modules|__pycache__|\.venv|venv|lib|bin|obj|gen|generated|\.cache|\.turbo)(\/|$)/;

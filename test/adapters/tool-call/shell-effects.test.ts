@@ -88,6 +88,39 @@ describe('what a command line writes, read with a shell parser', () => {
     expect(shellEffectsOf('find . -name "*.pyc" -delete').onlyLooks).toBe(false);
   });
 
+  it('takes type checkers, linters without their fixing flags, check-mode formatters and tests as looking', () => {
+    for (const line of [
+      'npx tsc --noEmit -p packages/orders',
+      'npx eslint src --ext .ts',
+      'python -m mypy src',
+      'ruff check .',
+      'prettier --check "src/**/*.ts"',
+      'black --check .',
+      'cargo fmt --check',
+      'test -f dist/index.js && echo built',
+      '[ -d node_modules ] || echo missing',
+      'grep -q "export default" src/app.ts',
+      'git diff --quiet',
+      'command -v docker',
+    ]) {
+      expect(shellEffectsOf(line).onlyLooks, line).toBe(true);
+    }
+  });
+
+  it('takes the same tools rewriting or emitting as doing more than looking', () => {
+    for (const line of [
+      'npx tsc -p packages/orders',
+      'npx eslint --fix src',
+      'ruff check --fix .',
+      'prettier --write "src/**/*.ts"',
+      'black .',
+      'cargo fmt',
+      'command rm -rf build',
+    ]) {
+      expect(shellEffectsOf(line).onlyLooks, line).toBe(false);
+    }
+  });
+
   it('reads nothing into a line that does not parse', () => {
     expect(shellEffectsOf('if then ((')).toEqual({
       onlyLooks: false,
