@@ -88,6 +88,35 @@ describe('a change that answers nothing', () => {
     }
   });
 
+  it('keeps the ban of a failing script across a line that is only a comment, whatever it mentions', () => {
+    const agent = new Agent();
+    const missing = {
+      text: "python3: can't open file '/ctf/86/decode.py': [Errno 2] No such file or directory",
+      isError: true,
+    };
+    agent.call('bash', { command: 'python3 decode.py' }, missing);
+    for (const nothing of [
+      `# The script failed. Write it again.  ${WRITE_SCRIPT.command}  python3 decode.py`,
+      ': ',
+      'true',
+      '',
+    ]) {
+      agent.call('bash', { command: nothing }, '');
+    }
+    expect(agent.check('bash', { command: 'python3 decode.py' }).verdict).toBe('block');
+  });
+
+  it('lets a failing script run again after a command whose first line is a comment wrote it', () => {
+    const agent = new Agent();
+    const missing = {
+      text: "python3: can't open file '/ctf/86/decode.py': [Errno 2] No such file or directory",
+      isError: true,
+    };
+    agent.call('bash', { command: 'python3 decode.py' }, missing);
+    agent.call('bash', { command: '# write the decoder\necho "print(42)" > decode.py' }, '');
+    expect(agent.check('bash', { command: 'python3 decode.py' }).verdict).toBe('allow');
+  });
+
   it('still blocks a command that only looks, repeated back to back with no answer', () => {
     const agent = new Agent();
     expect(agent.repeat(6, 'bash', { command: 'grep -rl TODO src' }, '')).toContain('block');
