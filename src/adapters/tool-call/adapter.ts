@@ -168,7 +168,9 @@ export function createToolCallAdapter(options: ToolCallAdapterOptions = {}): Too
       if (leavesSourcesAlone(text)) facts.leavesSourcesAlone = true;
       const wait = waitSecondsOf(text);
       if (wait !== undefined) facts.waitSeconds = wait;
-      const program = programOf(text);
+      // The program names the attempt, as the target does: read from the collapsed line, so that a
+      // heredoc's last line (`EOF`) is never taken for the program.
+      const program = programOf(command);
       if (program !== undefined) facts.program = program;
       if (onlyChangesDirectory(text)) facts.navigates = true;
       const attempt = commandAttemptKey(command);

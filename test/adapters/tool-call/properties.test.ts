@@ -117,6 +117,7 @@ describe('what a shell call of several lines does', () => {
     expect(describe('cat build/manifest.json\nrm -rf build').changesNothing).toBeUndefined();
     expect(describe('cd /srv/shop\nnpm run migrate').navigates).toBeUndefined();
     expect(describe('# look first\nls -la src').changesNothing).toBe(true);
+    expect(describe("python3 - <<'EOF'\nimport os\nprint(os.getcwd())\nEOF").program).toBe('python3');
   });
 
   it('runs nothing when it is blank or only a comment', () => {
