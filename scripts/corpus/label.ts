@@ -95,8 +95,43 @@ export function shellProgram(line: string): string {
   return program;
 }
 
+/**
+ * A shell line without its comments: a `#` that starts a word outside quotes comments out the rest
+ * of its line, which the shell never runs (`# write it: echo "x" > a.py` writes nothing).
+ */
+export function withoutComments(line: string): string {
+  let out = '';
+  let quote = '';
+  for (let index = 0; index < line.length; index++) {
+    const char = line[index] as string;
+    if (quote !== '') {
+      if (char === '\\' && quote === '"') {
+        out += char + (line[index + 1] ?? '');
+        index++;
+        continue;
+      }
+      if (char === quote) quote = '';
+      out += char;
+      continue;
+    }
+    if (char === '\\') {
+      out += char + (line[index + 1] ?? '');
+      index++;
+    } else if (char === "'" || char === '"') {
+      quote = char;
+      out += char;
+    } else if (char === '#' && (index === 0 || /[\s;&|(]/.test(line[index - 1] as string))) {
+      const end = line.indexOf('\n', index);
+      if (end < 0) break;
+      index = end - 1;
+    } else out += char;
+  }
+  return out;
+}
+
 /** A shell line that changes files, the repository, installed packages or where the shell is. */
-export function shellChanges(line: string): boolean {
+export function shellChanges(rawLine: string): boolean {
+  const line = withoutComments(rawLine);
   const withoutHarmless = line.replace(/\d?>&\d|[12]?>\s*\/dev\/null/g, '');
   return (
     /(^|[^<>&\d])>>?(?!=)/.test(withoutHarmless) ||

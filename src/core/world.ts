@@ -90,13 +90,13 @@ export class WorldTracker {
         const command = facts.targets[0] ?? '';
         if (facts.changesNothing) return NO_EFFECT;
         // The same command, with the same output, and nothing else changed since: it changed nothing.
-        // Only a command seen to write something (a redirection, a copy) hides its change when silent;
-        // a silent check (`tsc --noEmit`) run again is still a repeat that changed nothing.
-        const writes = (facts.touches?.length ?? 0) > 0 || facts.changesTree === true;
+        // A command that may change something and answers nothing shows nothing of what it did (a
+        // script that writes its output to a file, a redirection, a copy): its repeat is a change again.
+        // Commands known only to look or check (`tsc --noEmit`, `grep -q`) are `changesNothing` above.
         return this.unknownChange(
           callKey,
           resultDigest,
-          silent && writes,
+          silent,
           command,
           facts.touches ?? [],
           facts.changesTree,

@@ -53,6 +53,70 @@ describe('a change that answers nothing', () => {
     expect(agent.check('bash', { command: 'git checkout -b fix/port-config' }).verdict).toBe('block');
   });
 
+  it('lets a failing command run again after a silent script of unknown effects runs again', () => {
+    const agent = new Agent();
+    const missingKey = {
+      text: [
+        'Traceback (most recent call last):',
+        '  File "/ctf/41/solve.py", line 3, in <module>',
+        "    key = open('key.bin', 'rb').read()",
+        "FileNotFoundError: [Errno 2] No such file or directory: 'key.bin'",
+      ].join('\n'),
+      isError: true,
+    };
+    agent.call('bash', { command: 'python3 make_key.py' }, '');
+    agent.call('bash', { command: 'python3 solve.py' }, missingKey);
+    agent.call('bash', { command: 'python3 make_key.py' }, '');
+    expect(agent.check('bash', { command: 'python3 solve.py' }).verdict).toBe('allow');
+  });
+
+  it('keeps the ban of a failed command when a silent linter, type checker or test of the shell runs again', () => {
+    for (const check of [
+      'npx eslint src',
+      'python -m mypy src',
+      '[ -f .env.production ]',
+      'git diff --quiet',
+    ]) {
+      const agent = new Agent();
+      const branchExists = { text: "fatal: a branch named 'fix/port-config' already exists", isError: true };
+      agent.call('bash', { command: check }, '');
+      agent.call('bash', { command: 'git checkout -b fix/port-config' }, branchExists);
+      agent.call('bash', { command: check }, '');
+      expect(agent.check('bash', { command: 'git checkout -b fix/port-config' }).verdict, check).toBe(
+        'block',
+      );
+    }
+  });
+
+  it('keeps the ban of a failing script across a line that is only a comment, whatever it mentions', () => {
+    const agent = new Agent();
+    const missing = {
+      text: "python3: can't open file '/ctf/86/decode.py': [Errno 2] No such file or directory",
+      isError: true,
+    };
+    agent.call('bash', { command: 'python3 decode.py' }, missing);
+    for (const nothing of [
+      `# The script failed. Write it again.  ${WRITE_SCRIPT.command}  python3 decode.py`,
+      ': ',
+      'true',
+      '',
+    ]) {
+      agent.call('bash', { command: nothing }, '');
+    }
+    expect(agent.check('bash', { command: 'python3 decode.py' }).verdict).toBe('block');
+  });
+
+  it('lets a failing script run again after a command whose first line is a comment wrote it', () => {
+    const agent = new Agent();
+    const missing = {
+      text: "python3: can't open file '/ctf/86/decode.py': [Errno 2] No such file or directory",
+      isError: true,
+    };
+    agent.call('bash', { command: 'python3 decode.py' }, missing);
+    agent.call('bash', { command: '# write the decoder\necho "print(42)" > decode.py' }, '');
+    expect(agent.check('bash', { command: 'python3 decode.py' }).verdict).toBe('allow');
+  });
+
   it('still blocks a command that only looks, repeated back to back with no answer', () => {
     const agent = new Agent();
     expect(agent.repeat(6, 'bash', { command: 'grep -rl TODO src' }, '')).toContain('block');

@@ -316,6 +316,25 @@ describe('shell commands', () => {
     expect(shellChanges('pip install -e .')).toBe(true);
   });
 
+  it('takes a line whose every command is commented out for no change, whatever the comment says', () => {
+    const flattened =
+      "# Let's write a python script to decode it.  echo \"print(open('flag.enc').read())\" > decode.py  python3 decode.py";
+    expect(shellChanges(flattened)).toBe(false);
+    expect(shellChanges('ls -la  # then: rm -rf build')).toBe(false);
+    expect(shellChanges('# write the script\necho "print(1)" > decode.py')).toBe(true);
+    expect(shellChanges('echo "#1 result" > notes.txt')).toBe(true);
+  });
+
+  it('labels a failing run repeated after a comment line as wasted: the comment ran nothing', () => {
+    const missing = fail("python3: can't open file '/ctf/86/decode.py': [Errno 2] No such file or directory");
+    const events = [
+      bash('python3 decode.py', missing),
+      bash('# The script failed. Write it again.  echo "print(42)" > decode.py', ok('')),
+      bash('python3 decode.py', missing),
+    ];
+    expect(wastedSteps(events)).toEqual([3]);
+  });
+
   it('does not take a redirection of errors or a test run for a change', () => {
     expect(shellChanges('cd /testbed && python -m pytest tests 2>&1 | tail -20')).toBe(false);
     expect(shellChanges('grep -rn "def save" src >/dev/null')).toBe(false);

@@ -26,6 +26,7 @@ import {
 } from './action-classes.js';
 import {
   commandLine,
+  commandText,
   exactSearchTexts,
   filesNamedIn,
   needleOf,
@@ -54,8 +55,7 @@ import { errorShape } from './error-shape.js';
 import { SignatureMatcher } from './matcher.js';
 import { normalizeArguments } from './normal-form.js';
 import { withoutPointerLines } from './pointer-lines.js';
-import { printsServiceLogs } from './service-logs.js';
-import { shellEffectsOf } from './shell-effects.js';
+import { printsServiceLogs, shellEffectsOf } from './shell-effects.js';
 import {
   EDIT_NOOP,
   EMPTY,
@@ -76,7 +76,8 @@ import {
 } from './signatures.js';
 import { extractTargets, normalizeTarget } from './targets.js';
 import { unavailableValues } from './unavailable.js';
-import { isReadOnlyCommand, toolCallWorkspace } from './workspace.js';
+import { isReadOnlyCommand } from './workspace.js';
+import { toolCallWorkspace } from './workspace-knowledge.js';
 
 /** A failure pattern of your own tools, tried before the built-in ones. */
 export interface ExtraPattern {
@@ -153,19 +154,28 @@ export function createToolCallAdapter(options: ToolCallAdapterOptions = {}): Too
     if (service !== undefined) facts.service = service;
     if (kind === 'exec') {
       const command = facts.targets[0];
-      const effects = command === undefined ? undefined : shellEffectsOf(command);
-      if (command !== undefined && (isReadOnlyCommand(command) || effects?.onlyLooks))
-        facts.changesNothing = true;
-      if (effects?.readsFilesOnly) facts.readsFilesOnly = true;
-      if (effects?.changesTree) facts.changesTree = true;
-      else if (effects?.touchesOnly && effects.touches.length > 0) facts.touches = effects.touches;
-      if (command !== undefined && leavesSourcesAlone(command)) facts.leavesSourcesAlone = true;
-      const wait = command === undefined ? undefined : waitSecondsOf(command);
+      // A blank command (`''`, only spaces) runs nothing: it changes nothing and cannot fail.
+      if (command === undefined) {
+        if (commandText(args) !== undefined) facts.changesNothing = true;
+        return facts;
+      }
+      // What the line does is read as the shell reads it, lines kept: the target collapses them, and
+      // a comment on the first line (`# check\nnpm test`) would swallow every command after it.
+      const text = lineToRead(args, command);
+      const effects = shellEffectsOf(text);
+      if (isReadOnlyCommand(text) || effects.onlyLooks) facts.changesNothing = true;
+      if (effects.readsFilesOnly) facts.readsFilesOnly = true;
+      if (effects.changesTree) facts.changesTree = true;
+      else if (effects.touchesOnly && effects.touches.length > 0) facts.touches = effects.touches;
+      if (leavesSourcesAlone(text)) facts.leavesSourcesAlone = true;
+      const wait = waitSecondsOf(text);
       if (wait !== undefined) facts.waitSeconds = wait;
-      const program = command === undefined ? undefined : programOf(command);
+      // The program names the attempt, as the target does: read from the collapsed line, so that a
+      // heredoc's last line (`EOF`) is never taken for the program.
+      const program = programOf(command);
       if (program !== undefined) facts.program = program;
-      if (command !== undefined && onlyChangesDirectory(command)) facts.navigates = true;
-      const attempt = command === undefined ? undefined : commandAttemptKey(command);
+      if (onlyChangesDirectory(text)) facts.navigates = true;
+      const attempt = commandAttemptKey(command);
       if (attempt !== undefined) facts.failureKey = attemptFailureKey(proposal.tool, args, attempt);
       return facts;
     }
@@ -384,6 +394,15 @@ function emptyResult(outcome: Outcome, call: CallFacts): FailureFacts | undefine
     deterministic: EMPTY.deterministic,
     meaning: 'call',
   };
+}
+
+/** Longer command lines are read as their collapsed, bounded target. */
+const MAX_LINE_CHARS = 16_384;
+
+/** A command line as the shell reads it, lines kept, when it is not too long to read whole. */
+function lineToRead(args: Readonly<Record<string, unknown>>, command: string): string {
+  const text = commandText(args);
+  return text === undefined || text.length > MAX_LINE_CHARS ? command : text;
 }
 
 /** What a service logged, printed by a command that worked: nobody's failure, learned from nothing. */

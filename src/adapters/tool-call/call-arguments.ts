@@ -13,12 +13,20 @@ const MAX_PATCH_FILES = 16;
 /** Whitespace that collapsing would change: anything but a lone plain space. */
 const UNCOLLAPSED_SPACE = /[^\S ]| {2}/;
 
+/**
+ * The command of a shell call as the shell reads it, lines kept: a line break ends a comment and
+ * separates commands, which collapsing it to a space would not (`# check\nnpm test`).
+ */
+export function commandText(args: Readonly<Record<string, unknown>>): string | undefined {
+  const raw = args.command ?? args.cmd ?? args.commandLine ?? args.script;
+  if (typeof raw === 'string') return raw;
+  if (Array.isArray(raw)) return raw.filter((part) => typeof part === 'string').join(' ');
+  return undefined;
+}
+
 /** The command of a shell call, whitespace collapsed: `npm  test` and `npm test` are one target. */
 export function commandLine(args: Readonly<Record<string, unknown>>): string | undefined {
-  const raw = args.command ?? args.cmd ?? args.commandLine ?? args.script;
-  let text: string | undefined;
-  if (typeof raw === 'string') text = raw;
-  else if (Array.isArray(raw)) text = raw.filter((part) => typeof part === 'string').join(' ');
+  const text = commandText(args);
   if (text === undefined) return undefined;
   const collapsed = (UNCOLLAPSED_SPACE.test(text) ? text.replace(/\s+/g, ' ') : text).trim();
   return collapsed === '' ? undefined : collapsed.slice(0, MAX_COMMAND_LENGTH);

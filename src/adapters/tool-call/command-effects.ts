@@ -32,7 +32,7 @@ const CHECKS: ReadonlyMap<string, ReadonlySet<string> | true> = new Map<string, 
 const REWRITING_FLAG =
   /(?:^|\s)(?:--fix\b|--write\b|-w\b|-u\b|--update(?:Snapshot)?\b|--update-snapshots?\b)/;
 /** Several commands in one line: each would have to be judged. */
-const SEVERAL = /[;&|<>`$]/;
+const SEVERAL = /[;&|<>`$\n]/;
 
 /** Whether `command` is a test run or build that leaves every source file as it was. */
 export function leavesSourcesAlone(command: string): boolean {

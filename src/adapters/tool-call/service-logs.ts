@@ -6,12 +6,6 @@
  * suggests (a saved terminal shows no exit status) is nobody's fault and no reason to refuse a rerun.
  */
 
-import { programIndex } from './shell-effects.js';
-
-/** Longer command lines are not read. */
-const MAX_COMMAND_CHARS = 4_096;
-/** What separates the commands of a line: `&&`, `||`, `;`, `|` and new lines. */
-const SEPARATOR = /&&|\|\||[;|\n]/;
 /** Programs whose `logs` subcommand prints a service's or a container's log. */
 const LOG_SUBCOMMAND = new Set(['docker', 'podman', 'docker-compose', 'kubectl', 'oc', 'nerdctl']);
 /** Programs that print the system journal. */
@@ -40,15 +34,6 @@ const TEXT_TOOLS = new Set([
 /** A path that names a log: `app.log`, `server.log.1`, `logs/app.txt`, `/var/log/syslog`. */
 const LOG_PATH = /(?:\.log(?:\.\d+)?$|(?:^|\/)(?:logs?)\/)/;
 
-/** The words of one command, without variable assignments, wrappers and `timeout N`. */
-function wordsOf(segment: string): string[] {
-  const words = segment
-    .trim()
-    .split(/\s+/)
-    .filter((word) => word.length > 0);
-  return words.slice(programIndex(words));
-}
-
 /** Whether the command prints a log: a `logs` subcommand, the journal, or a reader of a log file. */
 function printsLog(program: string, args: readonly string[]): boolean {
   if (JOURNALS.has(program)) return true;
@@ -62,20 +47,12 @@ function printsLog(program: string, args: readonly string[]): boolean {
 }
 
 /**
- * Whether a command line prints a log and does nothing else: every command in it prints a log or
- * only filters text, and one of them prints a log.
+ * What one command, its program and arguments read past wrappers, does among a log printer's
+ * company: prints a log, only prints or filters text, or something else. The shell reader asks this
+ * of every command of a line: a line prints a service's logs when one of its commands prints a log,
+ * the others only filter text or wait, and nothing is written.
  */
-export function printsServiceLogs(command: string | undefined): boolean {
-  if (typeof command !== 'string' || command.length > MAX_COMMAND_CHARS) return false;
-  // Redirections write files: such a line does more than print.
-  if (/(?:^|[^0-9&])>/.test(command.replace(/[0-9]?>&[0-9]/g, ''))) return false;
-  let printer = false;
-  for (const segment of command.split(SEPARATOR)) {
-    const [name, ...args] = wordsOf(segment);
-    if (name === undefined) continue;
-    const program = name.slice(name.lastIndexOf('/') + 1);
-    if (printsLog(program, args)) printer = true;
-    else if (!TEXT_TOOLS.has(program)) return false;
-  }
-  return printer;
+export function logRoleOf(program: string, args: readonly string[]): 'prints' | 'filters' | undefined {
+  if (printsLog(program, args)) return 'prints';
+  return TEXT_TOOLS.has(program) ? 'filters' : undefined;
 }

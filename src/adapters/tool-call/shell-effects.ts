@@ -7,9 +7,10 @@
  * have changed anything": the model of change must err towards "changed".
  */
 import { forEachChild, type SyntaxNode } from 'unbash';
+import { logRoleOf } from './service-logs.js';
 import { parseShell } from './shell-parse.js';
 import { normalizeTarget } from './targets.js';
-import { programOnlyLooks } from './workspace.js';
+import { onlyChecks, operandsOf, programOnlyLooks } from './workspace.js';
 
 export interface ShellEffects {
   /** Every command of the line only looks: nothing is written (output to `/dev/null` aside). */
@@ -25,6 +26,17 @@ export interface ShellEffects {
    * answer depends on them alone, not on processes, services or the clock, which change by themselves.
    */
   readonly readsFilesOnly: boolean;
+  /**
+   * What the line's commands act on (`docker restart shop-app`: `shop-app`), read past wrappers,
+   * assignments and the program's subcommand, as targets.
+   */
+  readonly operands: readonly string[];
+  /**
+   * The line prints a service's log and does nothing else: one command prints a log (`docker logs
+   * app`, `journalctl -u nginx`, `tail logs/app.log`), the others only filter text, wait or move,
+   * and nothing is written.
+   */
+  readonly printsLogs: boolean;
 }
 
 /** Longer command lines are not read: their effects stay unknown. */
@@ -38,6 +50,8 @@ const UNKNOWN: ShellEffects = {
   touchesOnly: false,
   changesTree: false,
   readsFilesOnly: false,
+  operands: [],
+  printsLogs: false,
 };
 
 /**
@@ -95,16 +109,49 @@ const FILE_READERS = new Set([
 /** `git` subcommands that read the repository only. */
 const REPOSITORY_READERS = new Set(['status', 'log', 'diff', 'show', 'ls-files', 'blame', 'grep']);
 
-/** Words before a program that say how it runs, not what it is (`timeout` takes a duration too). */
-const WRAPPERS = new Set(['sudo', 'env', 'time', 'nice', 'nohup', 'exec', 'command', 'builtin', 'stdbuf']);
-/** Where a command's program is among its words: after variable assignments, wrappers and `timeout N`. */
+/**
+ * Words before a program that say how it runs, not what it is, with their options that take the
+ * next word as a value (`sudo -u deploy`, `nice -n 10`, `timeout -s KILL`). `timeout` takes a duration too.
+ */
+const WRAPPERS: ReadonlyMap<string, ReadonlySet<string>> = new Map([
+  ['sudo', new Set(['-u', '-g', '-C', '-D', '-h', '-p', '-r', '-t', '-U', '--user', '--group'])],
+  ['doas', new Set(['-u', '-C'])],
+  ['env', new Set(['-u', '--unset', '-C', '--chdir'])],
+  ['time', new Set(['-f', '--format', '-o', '--output'])],
+  ['nice', new Set(['-n', '--adjustment'])],
+  ['ionice', new Set(['-c', '-n', '-p'])],
+  ['nohup', new Set()],
+  ['exec', new Set(['-a'])],
+  ['command', new Set()],
+  ['builtin', new Set()],
+  ['stdbuf', new Set(['-i', '-o', '-e'])],
+  ['timeout', new Set(['-s', '--signal', '-k', '--kill-after'])],
+]);
+const ASSIGNMENT = /^[A-Za-z_][A-Za-z0-9_]*=/;
+
+/**
+ * Where a command's program is among its words: after variable assignments and wrappers with
+ * their options (`sudo -u deploy`, `env -u HOME X=1`, `timeout -s KILL 5`, `nice -n 10`).
+ */
 export function programIndex(words: readonly string[]): number {
   let at = 0;
   while (at < words.length) {
     const word = words[at] as string;
-    if (WRAPPERS.has(word) || /^[A-Za-z_][A-Za-z0-9_]*=/.test(word)) at++;
-    else if (word === 'timeout') at += 2;
-    else break;
+    const valued = WRAPPERS.get(word);
+    // `command -v git` asks where a program is: `command` is then the program.
+    if (word === 'command' && /^-[vV]$/.test(words[at + 1] ?? '')) break;
+    if (valued === undefined) {
+      if (!ASSIGNMENT.test(word)) break;
+      at++;
+      continue;
+    }
+    at++;
+    while (at < words.length && (words[at] as string).startsWith('-') && words[at] !== '-') {
+      const option = words[at] as string;
+      at += valued.has(option) ? 2 : 1;
+      if (option === '--') break;
+    }
+    if (word === 'timeout') at++;
   }
   return at;
 }
@@ -190,10 +237,39 @@ interface Reading {
   changesTree: boolean;
   readsFilesOnly: boolean;
   readonly touches: string[];
+  readonly operands: string[];
+  /** A command of the line prints a log. */
+  printsLog: boolean;
+  /** Every command of the line prints a log, filters text, waits or moves. */
+  onlyLogsAndText: boolean;
+  /** The line writes a file, whether or not its path could be read. */
+  writes: boolean;
+}
+
+/** The last line read and its effects: the adapter asks for a call's effects more than once. */
+let lastLine: string | undefined;
+let lastEffects: ShellEffects = UNKNOWN;
+
+/** What a command line acts on, every command of it read past wrappers and assignments. */
+export function commandOperands(command: string): string[] {
+  return [...shellEffectsOf(command).operands];
+}
+
+/** Whether a command line prints a service's log and does nothing else. */
+export function printsServiceLogs(command: string | undefined): boolean {
+  return typeof command === 'string' && shellEffectsOf(command).printsLogs;
 }
 
 /** Reads a command line's effects. Never throws; any input ends in bounded time. */
 export function shellEffectsOf(command: string): ShellEffects {
+  if (command === lastLine) return lastEffects;
+  const effects = readEffects(command);
+  lastLine = command;
+  lastEffects = effects;
+  return effects;
+}
+
+function readEffects(command: string): ShellEffects {
   if (typeof command !== 'string' || command.length > MAX_COMMAND_CHARS) return UNKNOWN;
   let script: SyntaxNode;
   try {
@@ -207,6 +283,10 @@ export function shellEffectsOf(command: string): ShellEffects {
     changesTree: false,
     readsFilesOnly: true,
     touches: [],
+    operands: [],
+    printsLog: false,
+    onlyLogsAndText: true,
+    writes: false,
   };
   if ((script as { errors?: readonly unknown[] }).errors?.length) return UNKNOWN;
   const pending: SyntaxNode[] = [script];
@@ -218,7 +298,7 @@ export function shellEffectsOf(command: string): ShellEffects {
       if (node.type === 'Command') readCommand(node, reading);
       else if (node.type === 'Redirect') readRedirect(node, reading);
       else if (node.type === 'Function' || node.type === 'Coproc')
-        reading.onlyLooks = reading.touchesOnly = false;
+        reading.onlyLooks = reading.touchesOnly = reading.onlyLogsAndText = false;
       forEachChild(node, (child) => {
         pending.push(child);
       });
@@ -227,6 +307,7 @@ export function shellEffectsOf(command: string): ShellEffects {
     return UNKNOWN;
   }
   const touches = [...new Set(reading.touches)];
+  const printsLogs = reading.printsLog && reading.onlyLogsAndText && !reading.writes && !reading.changesTree;
   return {
     onlyLooks: reading.onlyLooks && touches.length === 0 && !reading.changesTree,
     touches,
@@ -234,6 +315,8 @@ export function shellEffectsOf(command: string): ShellEffects {
     changesTree: reading.changesTree,
     readsFilesOnly:
       reading.readsFilesOnly && reading.onlyLooks && touches.length === 0 && !reading.changesTree,
+    operands: [...new Set(reading.operands)],
+    printsLogs,
   };
 }
 
@@ -249,6 +332,10 @@ function readCommand(node: CommandNode, reading: Reading): void {
   if (name === undefined) return;
   const program = name.slice(name.lastIndexOf('/') + 1);
   const args = words.slice(at + 1);
+  for (const operand of operandsOf(program, args)) reading.operands.push(operand);
+  const logRole = logRoleOf(program, args);
+  if (logRole === 'prints') reading.printsLog = true;
+  else if (logRole === undefined && !NEUTRAL.has(program)) reading.onlyLogsAndText = false;
   if (!readsFiles(program, args)) reading.readsFilesOnly = false;
   if (NEUTRAL.has(program)) return;
   const subcommand = subcommandOf(args);
@@ -278,7 +365,7 @@ function readCommand(node: CommandNode, reading: Reading): void {
     reading.onlyLooks = reading.touchesOnly = false;
     return;
   }
-  const looks = program === 'sed' || programOnlyLooks(program, args[0], args[1]);
+  const looks = program === 'sed' || programOnlyLooks(program, args[0], args[1]) || onlyChecks(program, args);
   if (!looks) reading.onlyLooks = reading.touchesOnly = false;
 }
 
@@ -373,6 +460,7 @@ function readRedirect(redirect: RedirectNode, reading: Reading): void {
 /** Records written paths; one that is not literal (`$OUT`, `*.log`) makes the list incomplete. */
 function touch(paths: readonly string[], reading: Reading): void {
   for (const path of paths) {
+    if (!NOT_FILES.test(path)) reading.writes = true;
     if (path === '' || /[$`*?[\]{}~]/.test(path)) reading.touchesOnly = false;
     else if (!NOT_FILES.test(path)) reading.touches.push(normalizeTarget(path));
   }

@@ -3,7 +3,6 @@
  * shell commands only look, which paths builds regenerate, which files configure every command, and
  * how a command line names the files it may touch. The engine asks through `WorkspaceKnowledge`.
  */
-import type { WorkspaceKnowledge } from '../../core/types.js';
 import { normalizeTarget } from './targets.js';
 import { isWhiteSpace } from './white-space.js';
 
@@ -104,7 +103,83 @@ const READ_ONLY_SUBCOMMANDS: ReadonlyMap<string, ReadonlySet<string>> = new Map(
   ['dotnet', new Set(['test', '--version', '--info'])],
   ['docker', new Set(['ps', 'images', 'logs', 'inspect'])],
   ['kubectl', new Set(['get', 'describe', 'logs'])],
+  ['command', new Set(['-v', '-V'])],
 ]);
+/**
+ * Programs that check and report, and the flags that make them rewrite what they check instead
+ * (`eslint --fix`, `prettier --write`, `ruff check --fix`). Run without those, they change no file
+ * (a cache aside): type checkers, linters, formatters in check mode, the shell's own tests.
+ */
+const CHECKERS: ReadonlyMap<string, RegExp | undefined> = new Map([
+  ['test', undefined],
+  ['[', undefined],
+  ['mypy', undefined],
+  ['pyright', undefined],
+  ['flake8', undefined],
+  ['pylint', undefined],
+  ['pycodestyle', undefined],
+  ['pydocstyle', undefined],
+  ['pyflakes', undefined],
+  ['bandit', undefined],
+  ['shellcheck', undefined],
+  ['hadolint', undefined],
+  ['yamllint', undefined],
+  ['svelte-check', undefined],
+  ['eslint', /^--fix/],
+  ['stylelint', /^--fix/],
+  ['markdownlint', /^--fix/],
+  ['standard', /^--fix/],
+  ['xo', /^--fix/],
+  ['rubocop', /^(?:-a|-A|--auto-?correct)/],
+  ['golangci-lint', /^--fix/],
+  ['biome', /^--(?:write|apply|fix)/],
+  ['ruff', /^--fix|^--unsafe-fixes/],
+]);
+/** Checkers that rewrite unless told to check only (`prettier --check`, `black --check`, `gofmt -l`). */
+const CHECK_MODE: ReadonlyMap<string, RegExp> = new Map([
+  ['prettier', /^(?:--check|-c|--list-different|-l)$/],
+  ['black', /^(?:--check|--diff)$/],
+  ['isort', /^(?:--check|--check-only|-c|--diff)$/],
+  ['autopep8', /^(?:--diff|-d)$/],
+  ['gofmt', /^-[ld]$/],
+  ['rustfmt', /^--check$/],
+  ['clang-format', /^(?:--dry-run|-n)$/],
+  ['tsc', /^--noEmit$/],
+  ['vue-tsc', /^--noEmit$/],
+]);
+/** Runners that run the package's program named next (`npx tsc`, `uvx ruff`, `python -m mypy`). */
+const RUNNERS = new Set(['npx', 'bunx', 'pnpx', 'uvx', 'pipx']);
+
+/**
+ * Whether one command only checks: a type checker, a linter without its fixing flags, a formatter in
+ * check mode or the shell's `test`, run directly or through `npx`, `uvx`, `python -m`, `pnpm exec`,
+ * `yarn`, `cargo fmt --check`. What a check answers depends on the files alone: it changes nothing.
+ */
+export function onlyChecks(program: string, args: readonly string[]): boolean {
+  let name = program;
+  let rest = args;
+  if (RUNNERS.has(name) || ((name === 'pnpm' || name === 'npm') && rest[0] === 'exec') || name === 'yarn') {
+    const at = rest.findIndex((arg) => !arg.startsWith('-') && arg !== 'exec' && arg !== 'run');
+    if (at < 0) return false;
+    name = rest[at] as string;
+    rest = rest.slice(at + 1);
+  } else if (/^python[\d.]*$/.test(name) && rest[0] === '-m' && rest[1] !== undefined) {
+    name = rest[1];
+    rest = rest.slice(2);
+  }
+  if (name === 'cargo' && rest[0] === 'fmt') return rest.includes('--check');
+  if (name === 'go' && rest[0] === 'fmt') return false;
+  if (name === 'terraform') return rest[0] === 'validate' || (rest[0] === 'fmt' && rest.includes('-check'));
+  if (CHECKERS.has(name)) {
+    const fixing = CHECKERS.get(name);
+    if (name === 'ruff' && rest[0] === 'format')
+      return rest.some((arg) => arg === '--check' || arg === '--diff');
+    return fixing === undefined || !rest.some((arg) => fixing.test(arg));
+  }
+  const checkMode = CHECK_MODE.get(name);
+  return checkMode !== undefined && rest.some((arg) => checkMode.test(arg));
+}
+
 /** Output locations that build steps create: a "not found" there may be cured by any command. */
 const GENERATED_PATH =
   /(^|\/)(dist|build|out|target|coverage|\.next|\.nuxt|node_modules|__pycache__|\.venv|venv|lib|bin|obj|gen|generated|\.cache|\.turbo)(\/|$)/;
@@ -222,43 +297,24 @@ export function commandTargets(command: string): string[] {
   return out;
 }
 
-/** Words before the program that only say how it runs. */
-const RUNS_PROGRAM = new Set(['sudo', 'env', 'time', 'nohup', 'exec', 'command']);
 /** Programs whose operands say where or how long, not what they act on. */
 const NO_OPERANDS = new Set(['cd', 'pushd', 'popd', 'sleep', 'echo', 'printf', 'true', 'false', 'wait']);
 /** A word that may be a subcommand (`logs`, `restart`, `run-script`) rather than what is acted on. */
 const SUBCOMMAND = /^[a-z][a-z-]*$/;
-/** The longest command line read for operands, as the shell reader bounds its input. */
-const OPERANDS_CHARS = 16_384;
 
 /**
- * What a command line acts on: in each command of it, the words after the program and its
- * subcommand (`docker logs shop-app`: `shop-app`), without flags, assignments, numbers and words of
- * fewer than three characters. A program that only moves, waits or prints acts on nothing.
+ * What one command acts on, given its program and arguments read past wrappers and assignments:
+ * the arguments after its subcommand (`docker logs shop-app`: `shop-app`), without flags,
+ * assignments, numbers and words of fewer than three characters. A program that only moves, waits
+ * or prints acts on nothing. The shell reader asks this of every command of a line.
  */
-export function commandOperands(command: string): string[] {
+export function operandsOf(program: string, args: readonly string[]): string[] {
   const out: string[] = [];
-  for (const part of command.slice(0, OPERANDS_CHARS).split(/&&|\|\||[|;&\n]/)) {
-    const words = part.split(/[\s'"<>()`]+/).filter((word) => word !== '');
-    let at = 0;
-    while (at < words.length && RUNS_PROGRAM.has(words[at] as string)) at++;
-    const program = words[at];
-    if (program === undefined || NO_OPERANDS.has(program)) continue;
-    at++;
-    if (SUBCOMMAND.test(words[at] ?? '')) at++;
-    for (const word of words.slice(at)) {
-      if (word.startsWith('-') || word.includes('=') || word.length < 3 || !/[A-Za-z]/.test(word)) continue;
-      out.push(normalizeTarget(word));
-    }
+  if (NO_OPERANDS.has(program)) return out;
+  for (let index = SUBCOMMAND.test(args[0] ?? '') ? 1 : 0; index < args.length; index++) {
+    const word = args[index] as string;
+    if (word.startsWith('-') || word.includes('=') || word.length < 3 || !/[A-Za-z]/.test(word)) continue;
+    out.push(normalizeTarget(word));
   }
   return out;
 }
-
-export const toolCallWorkspace: WorkspaceKnowledge = {
-  isGenerated: isGeneratedPath,
-  isConfiguration: isProjectConfiguration,
-  mentions: commandMentions,
-  isAboutMissingFile: (signature) => signature === 'file_not_found',
-  targetsIn: commandTargets,
-  operandsIn: commandOperands,
-};

@@ -108,6 +108,26 @@ describe('the command of a shell call', () => {
   });
 });
 
+describe('what a shell call of several lines does', () => {
+  it('is read line by line, as the shell runs it, not from its collapsed target', () => {
+    const describe = (command: string) => adapter.describeCall(toolCallToProposal('bash', { command }));
+    const commented = describe('# write the decoder\necho "print(42)" > decode.py');
+    expect(commented.changesNothing).toBeUndefined();
+    expect(commented.touches).toEqual(['decode.py']);
+    expect(describe('cat build/manifest.json\nrm -rf build').changesNothing).toBeUndefined();
+    expect(describe('cd /srv/shop\nnpm run migrate').navigates).toBeUndefined();
+    expect(describe('# look first\nls -la src').changesNothing).toBe(true);
+    expect(describe("python3 - <<'EOF'\nimport os\nprint(os.getcwd())\nEOF").program).toBe('python3');
+  });
+
+  it('runs nothing when it is blank or only a comment', () => {
+    for (const command of ['', '   ', '# nothing to run here', '# first thought\n# second thought']) {
+      const facts = adapter.describeCall(toolCallToProposal('bash', { command }));
+      expect(facts.changesNothing, JSON.stringify(command)).toBe(true);
+    }
+  });
+});
+
 describe('the service of an MCP tool', () => {
   it('is the server its name carries, however long the name', () => {
     const server = fc.stringMatching(/^[a-z][a-z0-9-]{0,40}$/);

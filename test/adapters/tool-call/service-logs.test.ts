@@ -5,7 +5,7 @@ import {
   toolCallToOutcome,
   toolCallToProposal,
 } from '../../../src/adapters/tool-call/index.js';
-import { printsServiceLogs } from '../../../src/adapters/tool-call/service-logs.js';
+import { printsServiceLogs } from '../../../src/adapters/tool-call/shell-effects.js';
 import { Agent } from '../../core/support.js';
 
 /** What `docker logs` printed of a Spring Boot service that had refused a malformed request. */
@@ -43,6 +43,8 @@ describe("a command that prints a service's logs", () => {
       'journalctl -u nginx --no-pager | tail -100',
       'tail -n 200 logs/app.log',
       'sleep 10 && docker compose logs api | grep -i error',
+      'cd /srv/shop && docker compose logs api --tail 200',
+      'sudo -u deploy journalctl -u nginx --since "10 min ago"',
     ]) {
       const proposal = toolCallToProposal('bash', { command });
       const outcome = toolCallToOutcome(
@@ -89,6 +91,6 @@ describe('the log printer reader on any input', () => {
         expect(printsServiceLogs(`${command} > out.txt`)).toBe(false);
       }),
     );
-    expect(printsServiceLogs('docker logs app'.repeat(1_000))).toBe(false);
+    expect(printsServiceLogs('docker logs app'.repeat(2_000))).toBe(false);
   });
 });

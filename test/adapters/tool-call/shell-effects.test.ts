@@ -1,7 +1,11 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { commandAttemptKey } from '../../../src/adapters/tool-call/command-attempt.js';
-import { shellEffectsOf } from '../../../src/adapters/tool-call/shell-effects.js';
+import {
+  commandOperands,
+  printsServiceLogs,
+  shellEffectsOf,
+} from '../../../src/adapters/tool-call/shell-effects.js';
 
 describe('what a command line writes, read with a shell parser', () => {
   it('reads the same effects and attempt key from a line whichever reader parses it first', () => {
@@ -84,6 +88,39 @@ describe('what a command line writes, read with a shell parser', () => {
     expect(shellEffectsOf('find . -name "*.pyc" -delete').onlyLooks).toBe(false);
   });
 
+  it('takes type checkers, linters without their fixing flags, check-mode formatters and tests as looking', () => {
+    for (const line of [
+      'npx tsc --noEmit -p packages/orders',
+      'npx eslint src --ext .ts',
+      'python -m mypy src',
+      'ruff check .',
+      'prettier --check "src/**/*.ts"',
+      'black --check .',
+      'cargo fmt --check',
+      'test -f dist/index.js && echo built',
+      '[ -d node_modules ] || echo missing',
+      'grep -q "export default" src/app.ts',
+      'git diff --quiet',
+      'command -v docker',
+    ]) {
+      expect(shellEffectsOf(line).onlyLooks, line).toBe(true);
+    }
+  });
+
+  it('takes the same tools rewriting or emitting as doing more than looking', () => {
+    for (const line of [
+      'npx tsc -p packages/orders',
+      'npx eslint --fix src',
+      'ruff check --fix .',
+      'prettier --write "src/**/*.ts"',
+      'black .',
+      'cargo fmt',
+      'command rm -rf build',
+    ]) {
+      expect(shellEffectsOf(line).onlyLooks, line).toBe(false);
+    }
+  });
+
   it('reads nothing into a line that does not parse', () => {
     expect(shellEffectsOf('if then ((')).toEqual({
       onlyLooks: false,
@@ -91,6 +128,8 @@ describe('what a command line writes, read with a shell parser', () => {
       touchesOnly: false,
       changesTree: false,
       readsFilesOnly: false,
+      operands: [],
+      printsLogs: false,
     });
   });
 });
@@ -150,5 +189,84 @@ describe('the shell effects reader on any input', () => {
       const effects = shellEffectsOf(command);
       expect(effects.touches.length).toBeLessThan(5_000);
     }
+  });
+});
+
+describe('commandOperands', () => {
+  it('finds what each command of a line acts on, without its program, subcommand, flags and numbers', () => {
+    expect(commandOperands('docker logs shop-app | tail -n 50')).toEqual(['shop-app']);
+    expect(commandOperands('sudo systemctl restart nginx && sleep 5')).toEqual(['nginx']);
+    expect(commandOperands('cd /srv/shop && kubectl rollout restart deploy/api')).toEqual([
+      'restart',
+      'deploy/api',
+    ]);
+    expect(commandOperands('python reproduce.py --count=3')).toEqual(['reproduce.py']);
+    expect(commandOperands('npm run build')).toEqual(['build']);
+  });
+
+  it('finds the program past wrappers with options, durations and assignments', () => {
+    expect(commandOperands('timeout 30 docker restart shop-app')).toEqual(['shop-app']);
+    expect(commandOperands('COMPOSE_FILE=prod.yml docker restart shop-app')).toEqual(['shop-app']);
+    expect(commandOperands('sudo -u deploy systemctl restart nginx')).toEqual(['nginx']);
+    expect(commandOperands('timeout -s KILL 60 kubectl delete pod api-7d9f')).toEqual(['pod', 'api-7d9f']);
+  });
+
+  it('reads a quoted operand as the one word the shell passes', () => {
+    expect(commandOperands('docker logs "shop app" --tail 20')).toEqual(['shop app']);
+  });
+
+  it('reads the same operands and log printing behind any wrapper, assignment or change of directory', () => {
+    const commands = fc.constantFrom(
+      'docker logs shop-app',
+      'docker restart shop-app',
+      'kubectl rollout restart deploy/api',
+      'journalctl -u nginx --no-pager',
+      'tail -n 200 logs/app.log',
+      'grep -i error',
+      'python reproduce.py --count=3',
+      'npm run build',
+      'systemctl restart nginx',
+      'pytest -q tests/test_cart.py',
+      'sleep 5',
+    );
+    const wrappers = fc.constantFrom(
+      '',
+      'sudo ',
+      'sudo -u deploy ',
+      'env ',
+      'env X=1 ',
+      'env -u HOME ',
+      'NO_COLOR=1 ',
+      'A=1 B=two ',
+      'timeout 5 ',
+      'timeout -s KILL 30s ',
+      'nohup ',
+      'nice -n 10 ',
+      'time ',
+      'command ',
+      'stdbuf -oL ',
+    );
+    const line = fc.array(fc.tuple(commands, wrappers), { minLength: 1, maxLength: 3 });
+    const joiner = fc.constantFrom(' | ', ' && ', '; ');
+    const moves = fc.constantFrom('', 'cd /srv/shop && ', 'cd "$HOME/app"; ');
+    fc.assert(
+      fc.property(line, joiner, moves, (parts, join, move) => {
+        const bare = parts.map(([command]) => command).join(join);
+        const wrapped = move + parts.map(([command, wrapper]) => wrapper + command).join(join);
+        expect(commandOperands(wrapped)).toEqual(commandOperands(bare));
+        expect(printsServiceLogs(wrapped)).toBe(printsServiceLogs(bare));
+      }),
+    );
+  });
+
+  it('reads any line in bounded time without throwing', () => {
+    fc.assert(
+      fc.property(fc.string({ maxLength: 300 }), (line) => {
+        for (const operand of commandOperands(line)) expect(operand.length).toBeGreaterThan(0);
+      }),
+    );
+    expect(commandOperands(`docker restart ${'a'.repeat(100_000)}`).join('').length).toBeLessThanOrEqual(
+      16_384,
+    );
   });
 });

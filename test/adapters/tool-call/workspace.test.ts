@@ -3,7 +3,6 @@ import { describe, expect, it } from 'vitest';
 import { createToolCallAdapter } from '../../../src/adapters/tool-call/index.js';
 import {
   commandMentions,
-  commandOperands,
   commandTargets,
   isGeneratedPath,
   isProjectConfiguration,
@@ -135,27 +134,3 @@ function readOnlyByRule(command: string): boolean {
   }
   return true;
 }
-
-describe('commandOperands', () => {
-  it('finds what each command of a line acts on, without its program, subcommand, flags and numbers', () => {
-    expect(commandOperands('docker logs shop-app | tail -n 50')).toEqual(['shop-app']);
-    expect(commandOperands('sudo systemctl restart nginx && sleep 5')).toEqual(['nginx']);
-    expect(commandOperands('cd /srv/shop && kubectl rollout restart deploy/api')).toEqual([
-      'restart',
-      'deploy/api',
-    ]);
-    expect(commandOperands('python reproduce.py --count=3')).toEqual(['reproduce.py']);
-    expect(commandOperands('npm run build')).toEqual(['build']);
-  });
-
-  it('reads any line in bounded time without throwing', () => {
-    fc.assert(
-      fc.property(fc.string({ maxLength: 300 }), (line) => {
-        for (const operand of commandOperands(line)) expect(operand.length).toBeGreaterThan(0);
-      }),
-    );
-    expect(commandOperands(`docker restart ${'a'.repeat(100_000)}`).join('').length).toBeLessThanOrEqual(
-      16_384,
-    );
-  });
-});

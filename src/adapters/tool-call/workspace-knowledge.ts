@@ -1,0 +1,17 @@
+/**
+ * The adapter's answers to what the engine asks about a developer's workspace (`WorkspaceKnowledge`):
+ * which paths builds regenerate, which files configure every command, and what a command line names
+ * or acts on, the last read by the shell reader.
+ */
+import type { WorkspaceKnowledge } from '../../core/types.js';
+import { commandOperands } from './shell-effects.js';
+import { commandMentions, commandTargets, isGeneratedPath, isProjectConfiguration } from './workspace.js';
+
+export const toolCallWorkspace: WorkspaceKnowledge = {
+  isGenerated: isGeneratedPath,
+  isConfiguration: isProjectConfiguration,
+  mentions: commandMentions,
+  isAboutMissingFile: (signature) => signature === 'file_not_found',
+  targetsIn: commandTargets,
+  operandsIn: commandOperands,
+};
