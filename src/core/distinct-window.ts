@@ -3,17 +3,17 @@ import { RingTable } from './ring-table.js';
 /**
  * The last `capacity` distinct calls seen, by fingerprint, and how many of them were last ruled out.
  * It feeds a ratio reported with every verdict, so it runs on every call and allocates nothing once
- * made.
+ * full (it grows with the calls up to `capacity`).
  */
 export class DistinctWindow {
   /** Fingerprints in order of first sight; the oldest is replaced first. */
   private readonly calls: RingTable;
-  private readonly ruledOut: Uint8Array;
+  private ruledOut: Uint8Array;
   private blockedCount = 0;
 
   constructor(readonly capacity: number) {
     this.calls = new RingTable(capacity);
-    this.ruledOut = new Uint8Array(capacity);
+    this.ruledOut = new Uint8Array(this.calls.allocated);
   }
 
   get size(): number {
@@ -36,6 +36,11 @@ export class DistinctWindow {
       const replaced = this.calls.nextPosition;
       if (this.calls.isLive(replaced)) this.blockedCount -= this.ruledOut[replaced] as number;
       position = this.calls.add(0, fingerprint);
+      if (position >= this.ruledOut.length) {
+        const grown = new Uint8Array(this.calls.allocated);
+        grown.set(this.ruledOut);
+        this.ruledOut = grown;
+      }
     } else {
       this.blockedCount -= this.ruledOut[position] as number;
     }

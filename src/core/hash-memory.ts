@@ -7,18 +7,18 @@ export type HashedEntry = readonly [keyHigh: number, keyLow: number, valueHigh: 
 /**
  * What each of the last `capacity` keys set was last set to, kept as 64-bit hashes of key and value.
  * It answers one question, whether a key still has a given value, in constant time and in memory
- * allocated once; two different values pass for the same one with odds of one in 2^64. A key not set
- * again in twice `capacity` sets is forgotten too, since each set takes the next slot of a ring.
+ * that grows with the keys up to its bound and is then kept; two different values pass for the same
+ * one with odds of one in 2^64. A key not set again in twice `capacity` sets is forgotten too, since each set takes the next slot of a ring.
  */
 export class HashMemory {
   private readonly keys: RingTable;
-  private readonly valueHighs: Int32Array;
-  private readonly valueLows: Int32Array;
+  private valueHighs: Int32Array;
+  private valueLows: Int32Array;
 
   constructor(readonly capacity: number) {
     this.keys = new RingTable(capacity * 2);
-    this.valueHighs = new Int32Array(capacity * 2);
-    this.valueLows = new Int32Array(capacity * 2);
+    this.valueHighs = new Int32Array(this.keys.allocated);
+    this.valueLows = new Int32Array(this.keys.allocated);
   }
 
   get size(): number {
@@ -77,8 +77,19 @@ export class HashMemory {
     if (previous >= 0) this.keys.remove(previous);
     else if (this.keys.size === this.capacity) this.keys.remove(this.keys.oldest());
     const position = this.keys.add(keyHigh, keyLow);
+    if (position >= this.valueHighs.length) this.growValues();
     this.valueHighs[position] = valueHigh;
     this.valueLows[position] = valueLow;
+  }
+
+  /** Grows the values to the keys' positions. */
+  private growValues(): void {
+    const highs = new Int32Array(this.keys.allocated);
+    const lows = new Int32Array(this.keys.allocated);
+    highs.set(this.valueHighs);
+    lows.set(this.valueLows);
+    this.valueHighs = highs;
+    this.valueLows = lows;
   }
 }
 

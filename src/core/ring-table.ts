@@ -6,15 +6,28 @@
  * Memories that live for a whole run and change on most calls are built on this rather than on a
  * Map: a Map whose entries keep coming and going reallocates its table again and again, and in a
  * large heap the abandoned tables keep the young objects they held alive through collections, so
- * that every call's garbage ends up in the old generation. Typed arrays are allocated once.
+ * that every call's garbage ends up in the old generation. Typed arrays start small and double
+ * while the ring fills, up to `capacity`; once it is full they are never allocated again. Positions
+ * do not move when the arrays grow: a caller grows its own arrays to `allocated` when a position
+ * reaches their length.
  */
+/** Positions allocated by a new table: most runs never hold more keys than this. */
+const INITIAL_ROOM = 256;
+
+/** Buckets for a number of positions: a power of two, at least twice as many. */
+function bucketCountFor(room: number): number {
+  let size = 2;
+  while (size < room * 2) size *= 2;
+  return size;
+}
+
 export class RingTable {
-  private readonly highs: Int32Array;
-  private readonly lows: Int32Array;
-  private readonly live: Uint8Array;
+  private highs: Int32Array;
+  private lows: Int32Array;
+  private live: Uint8Array;
   /** A key's position plus one, by open addressing on its low lane; 0 is an empty bucket. */
-  private readonly buckets: Int32Array;
-  private readonly mask: number;
+  private buckets: Int32Array;
+  private mask: number;
   private next = 0;
   /** No key is older than this position: the slots before it, up to `next`, are all empty. */
   private tail = 0;
@@ -23,13 +36,17 @@ export class RingTable {
   constructor(readonly capacity: number) {
     if (!Number.isInteger(capacity) || capacity < 1)
       throw new RangeError(`RingTable capacity must be a positive integer, got ${capacity}`);
-    this.highs = new Int32Array(capacity);
-    this.lows = new Int32Array(capacity);
-    this.live = new Uint8Array(capacity);
-    let size = 2;
-    while (size < capacity * 2) size *= 2;
-    this.buckets = new Int32Array(size);
-    this.mask = size - 1;
+    const room = Math.min(capacity, INITIAL_ROOM);
+    this.highs = new Int32Array(room);
+    this.lows = new Int32Array(room);
+    this.live = new Uint8Array(room);
+    this.buckets = new Int32Array(bucketCountFor(room));
+    this.mask = this.buckets.length - 1;
+  }
+
+  /** How many positions the arrays hold now: positions below it are valid indices. */
+  get allocated(): number {
+    return this.live.length;
   }
 
   get size(): number {
@@ -61,6 +78,8 @@ export class RingTable {
   /** Adds a key that is not in the table, dropping the oldest when full; returns its position. */
   add(high: number, low: number): number {
     const position = this.next;
+    // The ring has not wrapped yet (`next` only reaches the end of the arrays before it does).
+    if (position === this.live.length) this.grow();
     if (this.live[position] === 1) this.remove(position);
     this.next = position + 1 === this.capacity ? 0 : position + 1;
     this.highs[position] = high;
@@ -115,6 +134,29 @@ export class RingTable {
     for (let step = 0; step < this.capacity; step++) {
       const position = (this.next + step) % this.capacity;
       if (this.live[position] === 1) yield position;
+    }
+  }
+
+  /** Doubles the arrays (up to `capacity`), keeping every key at its position. */
+  private grow(): void {
+    const room = Math.min(this.capacity, this.live.length * 2);
+    const highs = new Int32Array(room);
+    const lows = new Int32Array(room);
+    const live = new Uint8Array(room);
+    highs.set(this.highs);
+    lows.set(this.lows);
+    live.set(this.live);
+    const held = this.live.length;
+    this.highs = highs;
+    this.lows = lows;
+    this.live = live;
+    this.buckets = new Int32Array(bucketCountFor(room));
+    this.mask = this.buckets.length - 1;
+    for (let position = 0; position < held; position++) {
+      if (live[position] !== 1) continue;
+      let bucket = this.home(lows[position] as number);
+      while (this.buckets[bucket] !== 0) bucket = (bucket + 1) & this.mask;
+      this.buckets[bucket] = position + 1;
     }
   }
 

@@ -399,12 +399,16 @@ function requireStateDir(stateDir: string | undefined, store: string): string {
 const reusable = new WeakSet<Policy>();
 
 /**
- * The policy resolved as opening a guard resolves it, to pass to several guards opened in turn (a
- * replay opens one per subagent): they take it as it is rather than validating it again. Not for
- * a policy that changes after this call.
+ * The policy (an object, or the path of a policy file) resolved as opening a guard resolves it,
+ * with the caller's preset if given, to pass to several guards opened in turn (a replay opens one
+ * per subagent): they take it as it is rather than validating it again. Not for a policy that
+ * changes after this call.
  */
-export function resolvedForReuse(policy?: Policy | PolicyInput): Policy {
-  const resolved = resolveGuardPolicy(policy === undefined ? {} : { policy });
+export function resolvedForReuse(policy?: Policy | PolicyInput | string, preset?: PresetName): Policy {
+  const resolved = resolveGuardPolicy({
+    ...(policy !== undefined && { policy }),
+    ...(preset !== undefined && { preset }),
+  });
   reusable.add(resolved);
   return resolved;
 }

@@ -52,4 +52,18 @@ describe('DistinctWindow', () => {
     window.note(1, false);
     expect({ size: window.size, blocked: window.blocked }).toEqual({ size: 1, blocked: 0 });
   });
+
+  it('keeps whether each call was ruled out while it grew past its first size', () => {
+    const window = new DistinctWindow(1000);
+    for (let fingerprint = 0; fingerprint < 1000; fingerprint++)
+      window.note(fingerprint, fingerprint % 3 === 0);
+    expect({ size: window.size, blocked: window.blocked }).toEqual({ size: 1000, blocked: 334 });
+    // The first call, ruled out, is forgotten for a new one.
+    window.note(5000, false);
+    expect({ size: window.size, blocked: window.blocked, first: window.has(0) }).toEqual({
+      size: 1000,
+      blocked: 333,
+      first: false,
+    });
+  });
 });

@@ -74,4 +74,18 @@ describe('HashMemory', () => {
       }),
     );
   });
+
+  it('holds every value set while it grew past its first size, and forgets the oldest once full', () => {
+    const memory = new HashMemory(700);
+    for (let index = 0; index < 700; index++) memory.set(`src/file-${index}.ts`, `v${index}`);
+    let held = 0;
+    for (let index = 0; index < 700; index++) if (memory.holds(`src/file-${index}.ts`, `v${index}`)) held++;
+    expect(held).toBe(700);
+    memory.set('src/new.ts', 'v');
+    expect([memory.holds('src/file-0.ts', 'v0'), memory.holds('src/file-1.ts', 'v1'), memory.size]).toEqual([
+      false,
+      true,
+      700,
+    ]);
+  });
 });

@@ -80,4 +80,62 @@ describe('RingTable', () => {
     table.add(3, 3);
     expect([table.size, table.find(1, 1), table.oldest()]).toEqual([1, -1, table.find(3, 3)]);
   });
+
+  it('starts small and grows to its capacity, keeping each key at the position it was given', () => {
+    const table = new RingTable(1000);
+    expect(table.allocated).toBeLessThan(1000);
+    const positions = Array.from({ length: 1000 }, (_, index) =>
+      table.add(index % 7, Math.imul(index, 0x9e3779b1)),
+    );
+    expect(positions).toEqual(Array.from({ length: 1000 }, (_, index) => index));
+    expect(table.allocated).toBe(1000);
+    expect(
+      positions.every((position, index) => table.find(index % 7, Math.imul(index, 0x9e3779b1)) === position),
+    ).toBe(true);
+    // Full, it drops the oldest as a table allocated at its capacity from the start does.
+    expect(table.add(9, 9)).toBe(0);
+    expect([table.find(0, 0), table.size, table.oldest()]).toEqual([-1, 1000, 1]);
+  });
+
+  it('agrees with a list kept in order of addition while it grows past its first size', () => {
+    // Many keys sharing few low lanes, so that growing rebuilds buckets full of collisions.
+    const key = fc.record({ high: fc.integer({ min: 0, max: 99 }), low: fc.integer({ min: 0, max: 63 }) });
+    const step = fc.oneof(
+      { weight: 8, arbitrary: key.map((lanes) => ({ op: 'add' as const, ...lanes })) },
+      { weight: 1, arbitrary: key.map((lanes) => ({ op: 'remove' as const, ...lanes })) },
+    );
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 257, max: 700 }),
+        fc.array(step, { minLength: 300, maxLength: 1500 }),
+        (capacity, steps) => {
+          const table = new RingTable(capacity);
+          const model: string[] = [];
+          const name = (high: number, low: number) => `${high}:${low}`;
+          for (const { op, high, low } of steps) {
+            const position = table.find(high, low);
+            if (op === 'add') {
+              if (position >= 0) continue;
+              if (table.isLive(table.nextPosition)) {
+                const dropped = name(table.high(table.nextPosition), table.low(table.nextPosition));
+                expect(dropped).toBe(model.shift());
+              }
+              table.add(high, low);
+              model.push(name(high, low));
+            } else if (position >= 0) {
+              table.remove(position);
+              model.splice(model.indexOf(name(high, low)), 1);
+            }
+          }
+          expect(table.size).toBe(model.length);
+          expect([...table.positions()].map((at) => name(table.high(at), table.low(at)))).toEqual(model);
+          for (const held of model) {
+            const [high, low] = held.split(':').map(Number) as [number, number];
+            expect(name(table.high(table.find(high, low)), table.low(table.find(high, low)))).toBe(held);
+          }
+        },
+      ),
+      { numRuns: 25 },
+    );
+  });
 });

@@ -220,6 +220,14 @@ describe('resolveGuardPolicy', () => {
     expect(resolveGuardPolicy({ policy })).toBe(policy);
   });
 
+  it('resolves a policy file with the caller’s preset once, for guards to take as it is', () => {
+    const file = join(freshDir(), 'narrowing.yaml');
+    writeFileSync(file, 'preset: precise\n');
+    const policy = resolvedForReuse(file, 'strict');
+    expect(policy).toMatchObject({ preset: 'strict' });
+    expect(resolveGuardPolicy({ policy })).toBe(policy);
+  });
+
   it('still applies the caller’s preset to a policy resolved for reuse', () => {
     const policy = resolvedForReuse({ preset: 'strict' });
     expect(resolveGuardPolicy({ policy, preset: 'off' })).toMatchObject({ preset: 'off' });

@@ -108,19 +108,35 @@ const NON_ADVANCING_KEYS = ['dev.narrowing/non-advancing', 'ai.nimblebrain/non-a
 
 const MAX_TEXT_SCANNED = 8192;
 
-/** The matcher of the built-in rules alone, built by the first adapter that needs it (see `matcherFor`). */
-let builtInMatcher: SignatureMatcher | undefined;
+/** Rule sets whose matcher is kept for later adapters: a process rarely sees more than one or two. */
+const MAX_SHARED_MATCHERS = 16;
+/** Matchers by the content of the caller's rules before the built-in ones ('' for none), oldest first. */
+const sharedMatchers = new Map<string, SignatureMatcher>();
 
 /**
- * A matcher for the built-in rules after a caller's own: building one splits every rule's pattern
- * into its alternatives and finds their hints, tens of milliseconds, so the built-in one is built
- * once per process and shared by every adapter without patterns of its own (a matcher keeps no
- * state from one text to the next).
+ * The matcher for the built-in rules after a caller's own: building one splits every rule's pattern
+ * into its alternatives and finds their hints, tens of milliseconds, so it is built once per process
+ * for each set of rules (compared by content, every field and each regex's source and flags) and
+ * shared by every adapter with the same rules, such as a replay's guard and each subagent's (a
+ * matcher keeps no state from one text to the next). Exported for tests.
  */
-function matcherFor(extraRules: readonly SignatureRule[]): SignatureMatcher {
-  if (extraRules.length > 0) return new SignatureMatcher([...extraRules, ...TEXT_RULES]);
-  builtInMatcher ??= new SignatureMatcher(TEXT_RULES);
-  return builtInMatcher;
+export function matcherFor(extraRules: readonly SignatureRule[]): SignatureMatcher {
+  const key = extraRules.map(ruleKey).join('\n');
+  let matcher = sharedMatchers.get(key);
+  if (matcher === undefined) {
+    matcher = new SignatureMatcher(extraRules.length > 0 ? [...extraRules, ...TEXT_RULES] : TEXT_RULES);
+    if (sharedMatchers.size >= MAX_SHARED_MATCHERS)
+      sharedMatchers.delete(sharedMatchers.keys().next().value as string);
+    sharedMatchers.set(key, matcher);
+  }
+  return matcher;
+}
+
+/** Every field of a rule, its regexes by source and flags, without ambiguity (JSON). */
+function ruleKey(rule: SignatureRule): string {
+  return JSON.stringify(rule, (_, value: unknown) =>
+    value instanceof RegExp ? `/${value.source}/${value.flags}` : value,
+  );
 }
 
 /** A search that asks an outside service (the web, an API) does not depend on an open file. */

@@ -80,20 +80,19 @@ export async function runReplay(
   options: ReplayCommandOptions,
   io: CommandIO,
 ): Promise<number> {
-  const { PolicyError, loadPolicyFile, parsePolicy } = await import('../../policy-file/index.js');
+  const { PolicyError } = await import('../../policy-file/index.js');
+  const { resolvedForReuse } = await import('../../guard/open.js');
   const { TraceError, readTraceEvents } = await import('../../trace/index.js');
   const { createReplayer } = await import('../../replay/replay.js');
   const format = await import('../../replay/format.js');
-  const loadOptions = options.preset ? { preset: options.preset } : {};
 
-  let policy: ReturnType<typeof parsePolicy>;
+  let policy: ReturnType<typeof resolvedForReuse>;
   let learned: Awaited<ReturnType<typeof readStoreState>>;
   let meta: { name?: string; description?: string } | undefined;
   const events: TraceEvent[] = [];
   try {
-    policy = options.policy
-      ? loadPolicyFile(options.policy, loadOptions)
-      : parsePolicy({}, undefined, loadOptions);
+    // Validated here, once: the replayer and every subagent's guard take it as it is.
+    policy = resolvedForReuse(options.policy || undefined, options.preset || undefined);
     // Read the whole trace, once, before replaying, so that a bad line is reported with nothing
     // half-printed before it.
     const converted = await readClaudeTranscript(tracePath, io);
