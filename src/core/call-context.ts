@@ -47,19 +47,7 @@ export class Call implements CallContext {
    */
   keyedFor(failure: FailureFacts): Call {
     if (!failure.dependsOnWholeCall || this.banKey === this.identity.callKey) return this;
-    const whole = new Call(
-      this.tool,
-      this.args,
-      this.identity,
-      this.facts,
-      this.toolPolicy,
-      this.step,
-      this.now,
-      this.identity.callKey,
-    );
-    whole.text = this.text;
-    whole.secretValues = this.secretValues;
-    return whole;
+    return this.copy(this.now, this.identity.callKey);
   }
 
   get description(): string {
@@ -82,7 +70,12 @@ export class Call implements CallContext {
 
   /** The same call, seen at another time (its outcome arrives later than its check). */
   at(now: number): Call {
-    const moved = new Call(
+    return this.copy(now, this.banKey);
+  }
+
+  /** This call at `now`, filed under `banKey`, with what it has already worked out. */
+  private copy(now: number, banKey: string): Call {
+    const copy = new Call(
       this.tool,
       this.args,
       this.identity,
@@ -90,11 +83,12 @@ export class Call implements CallContext {
       this.toolPolicy,
       this.step,
       now,
-      this.banKey,
+      banKey,
     );
-    moved.text = this.text;
-    moved.secretValues = this.secretValues;
-    moved.constraintsOn = this.constraintsOn;
-    return moved;
+    copy.text = this.text;
+    copy.secretValues = this.secretValues;
+    // The bans found on it are found by its ban key: kept only while the key is the same.
+    if (banKey === this.banKey) copy.constraintsOn = this.constraintsOn;
+    return copy;
   }
 }

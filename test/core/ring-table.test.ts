@@ -2,6 +2,43 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { RingTable } from '../../src/core/ring-table.js';
 
+type Step = { op: 'add' | 'remove' | 'removeOldest'; high: number; low: number };
+
+const name = (high: number, low: number) => `${high}:${low}`;
+
+/** The table's keys, oldest first. */
+function keysOf(table: RingTable): string[] {
+  return [...table.positions()].map((at) => name(table.high(at), table.low(at)));
+}
+
+/**
+ * Applies `step` to the table and to `model`, a list of its keys in order of addition, checking
+ * that both drop the same key when the table is full.
+ */
+function apply(table: RingTable, model: string[], { op, high, low }: Step): void {
+  const position = table.find(high, low);
+  if (op === 'add') {
+    if (position >= 0) return;
+    // A full ring gives up its oldest key; one with gaps may not need to.
+    if (table.isLive(table.nextPosition)) {
+      expect(name(table.high(table.nextPosition), table.low(table.nextPosition))).toBe(model.shift());
+    }
+    table.add(high, low);
+    model.push(name(high, low));
+  } else if (op === 'remove') {
+    if (position < 0) return;
+    table.remove(position);
+    model.splice(model.indexOf(name(high, low)), 1);
+  } else {
+    const oldest = table.oldest();
+    expect(oldest < 0 ? undefined : name(table.high(oldest), table.low(oldest))).toBe(model[0]);
+    if (oldest >= 0) {
+      table.remove(oldest);
+      model.shift();
+    }
+  }
+}
+
 describe('RingTable', () => {
   it('finds each key it holds by both lanes, and no key with only one lane in common', () => {
     const table = new RingTable(4);
@@ -35,34 +72,11 @@ describe('RingTable', () => {
     fc.assert(
       fc.property(fc.integer({ min: 1, max: 9 }), fc.array(step, { maxLength: 300 }), (capacity, steps) => {
         const table = new RingTable(capacity);
-        let model: string[] = [];
-        const name = (high: number, low: number) => `${high}:${low}`;
-        for (const { op, high, low } of steps) {
-          const position = table.find(high, low);
-          if (op === 'add') {
-            if (position >= 0) continue;
-            // A full ring gives up its oldest key; one with gaps may not need to.
-            if (table.isLive(table.nextPosition)) {
-              const dropped = name(table.high(table.nextPosition), table.low(table.nextPosition));
-              expect(dropped).toBe(model[0]);
-              model = model.slice(1);
-            }
-            table.add(high, low);
-            model.push(name(high, low));
-          } else if (op === 'remove') {
-            if (position < 0) continue;
-            table.remove(position);
-            model = model.filter((held) => held !== name(high, low));
-          } else {
-            const oldest = table.oldest();
-            expect(oldest < 0 ? undefined : name(table.high(oldest), table.low(oldest))).toBe(model[0]);
-            if (oldest >= 0) {
-              table.remove(oldest);
-              model = model.slice(1);
-            }
-          }
+        const model: string[] = [];
+        for (const step of steps) {
+          apply(table, model, step);
           expect(table.size).toBe(model.length);
-          expect([...table.positions()].map((at) => name(table.high(at), table.low(at)))).toEqual(model);
+          expect(keysOf(table)).toEqual(model);
           for (let h = 0; h <= 3; h++) {
             for (let l = 0; l <= 7; l++) expect(table.find(h, l) >= 0).toBe(model.includes(name(h, l)));
           }
@@ -111,24 +125,9 @@ describe('RingTable', () => {
         (capacity, steps) => {
           const table = new RingTable(capacity);
           const model: string[] = [];
-          const name = (high: number, low: number) => `${high}:${low}`;
-          for (const { op, high, low } of steps) {
-            const position = table.find(high, low);
-            if (op === 'add') {
-              if (position >= 0) continue;
-              if (table.isLive(table.nextPosition)) {
-                const dropped = name(table.high(table.nextPosition), table.low(table.nextPosition));
-                expect(dropped).toBe(model.shift());
-              }
-              table.add(high, low);
-              model.push(name(high, low));
-            } else if (position >= 0) {
-              table.remove(position);
-              model.splice(model.indexOf(name(high, low)), 1);
-            }
-          }
+          for (const step of steps) apply(table, model, step);
           expect(table.size).toBe(model.length);
-          expect([...table.positions()].map((at) => name(table.high(at), table.low(at)))).toEqual(model);
+          expect(keysOf(table)).toEqual(model);
           for (const held of model) {
             const [high, low] = held.split(':').map(Number) as [number, number];
             expect(name(table.high(table.find(high, low)), table.low(table.find(high, low)))).toBe(held);
