@@ -4,13 +4,13 @@
  */
 
 import { isRecord } from '../adapters/tool-call/action-classes.js';
+import { matcherFor } from '../adapters/tool-call/adapter.js';
 import {
   createToolCallAdapter as createEngineToolCallAdapter,
   toolCallToOutcome as engineToolCallToOutcome,
   toolCallToProposal as engineToolCallToProposal,
   type ToolCallAdapterOptions,
 } from '../adapters/tool-call/index.js';
-import { SignatureMatcher } from '../adapters/tool-call/matcher.js';
 import { TEXT_RULES } from '../adapters/tool-call/signatures.js';
 import { normalizeTarget } from '../adapters/tool-call/targets.js';
 import { identifyCall } from '../core/identity/index.js';
@@ -21,11 +21,9 @@ import type { DomainAdapter, RawOutcome } from './types.js';
 const UNNAMED_TOOL = 'unknown_tool';
 /** The engine's class for a call that acts on nothing it can name. */
 const OTHER = 'other';
-/** Built on the first error read, not on import: a process that reads none never builds it. */
-let matcher: SignatureMatcher | undefined;
+/** The engine adapter's matcher of the built-in rules, built on the first error any of them reads. */
 function signatureOf(error: unknown) {
-  matcher ??= new SignatureMatcher(TEXT_RULES);
-  return matcher.match(String(error));
+  return matcherFor([]).match(String(error));
 }
 const SIGNATURE_PATTERNS = TEXT_RULES.map((rule) => ({
   pattern: rule.pattern,
