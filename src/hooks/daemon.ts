@@ -53,6 +53,14 @@ const FOLD_IDLE_MS = 2_000;
 /** Serves until idle or stopped; resolves when the helper has stopped. */
 export async function serveHooks(options: DaemonOptions): Promise<void> {
   const server = createServer();
+  // A hook can connect as soon as the socket is bound, before the helper is ready to read it below:
+  // such a connection waits here (unread, so nothing it sends is lost) instead of going unheard.
+  const early: Socket[] = [];
+  const holdEarly = (socket: Socket) => {
+    socket.on('error', () => undefined);
+    early.push(socket);
+  };
+  server.on('connection', holdEarly);
   if (!(await listenAlone(server, options.socketPath))) return;
   rmSync(startingMarkerPath(options.socketPath), { force: true });
   const idleMs = options.idleMs ?? DEFAULT_IDLE_MS;
@@ -166,7 +174,7 @@ export async function serveHooks(options: DaemonOptions): Promise<void> {
   const unanswered = new Set<Socket>();
   /** Who asked the helper to stop: told so, with its pid, once it has written everything. */
   const stopRequests: Socket[] = [];
-  server.on('connection', (socket: Socket) => {
+  const onConnection = (socket: Socket) => {
     lastEvent = Date.now();
     connections.add(socket);
     unanswered.add(socket);
@@ -228,7 +236,10 @@ export async function serveHooks(options: DaemonOptions): Promise<void> {
           queue = queue.then(() => answer(call));
         });
     });
-  });
+  };
+  server.off('connection', holdEarly);
+  server.on('connection', onConnection);
+  for (const socket of early.splice(0)) if (!socket.destroyed) onConnection(socket);
 
   /**
    * Resolves once every event received is answered: the queue, and the requests of connections still
