@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { createCycleDetector } from '../../../src/core/detectors/cycle.js';
+import { errorShape } from '../../../src/core/detectors/error-shape.js';
 import type { CallContext, ObservedOutcome } from '../../../src/core/detectors/types.js';
+import { Observed } from '../../../src/core/observed.js';
 import { callOf, failed, GARBAGE, policies, propose, roundTrip, succeeded, verdicts } from './support.js';
 
 type Step = readonly [CallContext, ObservedOutcome];
@@ -188,6 +190,40 @@ describe('cycle', () => {
     const violation = second.check(readConfig[0]);
     expect(violation?.severity).toBe('block');
     expect(violation?.reason).toContain('read_file {path: "config.yaml"} → read_file {path: "README.md"}');
+  });
+
+  it('shapes a failure only when a round compares it, and still saves its answer', () => {
+    const shaped: string[] = [];
+    const countingShape = (text: string) => {
+      shaped.push(text);
+      return errorShape(text);
+    };
+    const plain = failed(
+      'test_failure',
+      'agent_failure',
+      'FAIL src/sum.test.ts: expected 4, got 5\nexit code 1',
+    );
+    const failing = () =>
+      new Observed(
+        plain.failure,
+        plain.resultDigest,
+        false,
+        false,
+        plain.content,
+        undefined,
+        false,
+        false,
+        countingShape,
+      );
+    const test = callOf('bash', { command: 'npm test' }, { kind: 'exec' });
+    const detector = createCycleDetector();
+    verdicts(detector, [[test, failing()], readConfig, [test, failing()], readConfig]);
+    expect(shaped).toEqual([]);
+    expect(detector.check(test)?.severity).toBe('block');
+    expect(shaped).toHaveLength(2);
+    const saved = detector.snapshot() as { history: { outcome: string }[] };
+    expect(saved.history[0]?.outcome).toMatch(/^error \S+$/);
+    expect(shaped).toHaveLength(2);
   });
 
   it('tells results apart after a snapshot and restore', () => {
