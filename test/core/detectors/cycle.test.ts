@@ -1,9 +1,17 @@
 import { describe, expect, it } from 'vitest';
 import { createCycleDetector } from '../../../src/core/detectors/cycle.js';
-import { errorShape } from '../../../src/core/detectors/error-shape.js';
 import type { CallContext, ObservedOutcome } from '../../../src/core/detectors/types.js';
-import { Observed } from '../../../src/core/observed.js';
-import { callOf, failed, GARBAGE, policies, propose, roundTrip, succeeded, verdicts } from './support.js';
+import {
+  callOf,
+  countingShapes,
+  failed,
+  GARBAGE,
+  policies,
+  propose,
+  roundTrip,
+  succeeded,
+  verdicts,
+} from './support.js';
 
 type Step = readonly [CallContext, ObservedOutcome];
 
@@ -194,27 +202,12 @@ describe('cycle', () => {
 
   it('shapes a failure only when a round compares it, and still saves its answer', () => {
     const shaped: string[] = [];
-    const countingShape = (text: string) => {
-      shaped.push(text);
-      return errorShape(text);
-    };
     const plain = failed(
       'test_failure',
       'agent_failure',
       'FAIL src/sum.test.ts: expected 4, got 5\nexit code 1',
     );
-    const failing = () =>
-      new Observed(
-        plain.failure,
-        plain.resultDigest,
-        false,
-        false,
-        plain.content,
-        undefined,
-        false,
-        false,
-        countingShape,
-      );
+    const failing = () => countingShapes(plain, shaped);
     const test = callOf('bash', { command: 'npm test' }, { kind: 'exec' });
     const detector = createCycleDetector();
     verdicts(detector, [[test, failing()], readConfig, [test, failing()], readConfig]);
