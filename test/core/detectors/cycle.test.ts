@@ -1,17 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { createCycleDetector } from '../../../src/core/detectors/cycle.js';
 import type { CallContext, ObservedOutcome } from '../../../src/core/detectors/types.js';
-import {
-  callOf,
-  countingShapes,
-  failed,
-  GARBAGE,
-  policies,
-  propose,
-  roundTrip,
-  succeeded,
-  verdicts,
-} from './support.js';
+import { countingShapes } from './counting-shapes.js';
+import { callOf, failed, GARBAGE, policies, propose, roundTrip, succeeded, verdicts } from './support.js';
 
 type Step = readonly [CallContext, ObservedOutcome];
 

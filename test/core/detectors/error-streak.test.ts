@@ -1,17 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { errorShape } from '../../../src/core/detectors/error-shape.js';
 import { createErrorStreakDetector } from '../../../src/core/detectors/error-streak.js';
-import {
-  callOf,
-  countingShapes,
-  failed,
-  GARBAGE,
-  policies,
-  propose,
-  roundTrip,
-  succeeded,
-  verdicts,
-} from './support.js';
+import { countingShapes } from './counting-shapes.js';
+import { callOf, failed, GARBAGE, policies, propose, roundTrip, succeeded, verdicts } from './support.js';
 
 const PATHS = [
   'config/prod.yaml',

@@ -3,10 +3,8 @@
  * call contexts come from `identifyCall` and `ToolPolicyIndex`, so masking and per-tool overrides
  * behave exactly as in production.
  */
-import { errorShape } from '../../../src/core/detectors/error-shape.js';
 import type { CallContext, Detector, ObservedOutcome } from '../../../src/core/detectors/types.js';
 import { describeCall, digestResult, identifyCall, truncate } from '../../../src/core/identity/index.js';
-import { Observed } from '../../../src/core/observed.js';
 import { type PolicyInput, resolvePolicy, ToolPolicyIndex } from '../../../src/core/policy.js';
 import type { ActionKind, Blame, VerdictKind, Violation } from '../../../src/core/types.js';
 
@@ -143,25 +141,3 @@ export const GARBAGE: readonly unknown[] = [
   { version: 1, calls: 'nope', tools: 7, history: {}, shapes: null, progress: [] },
   { version: 1, calls: [[1, 2], ['k'], ['k', null], ['k', { count: -3 }]], tools: [['t', { count: 'x' }]] },
 ];
-
-/**
- * `plain` as the engine hands it to detectors (an `Observed`, which shapes errors on demand), with
- * every text it shapes pushed onto `shaped`.
- */
-export function countingShapes(plain: ObservedOutcome, shaped: string[]): Observed {
-  const shapeError = (text: string) => {
-    shaped.push(text);
-    return errorShape(text);
-  };
-  return new Observed(
-    plain.failure,
-    plain.resultDigest,
-    false,
-    false,
-    plain.content,
-    undefined,
-    false,
-    false,
-    shapeError,
-  );
-}
