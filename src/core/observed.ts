@@ -13,6 +13,8 @@ const SHAPED_CHARS = 4_000;
 export class Observed implements ObservedOutcome {
   private kept: string | undefined;
   private shaped: string | undefined;
+  /** The one `deferredErrorShape` handed out: the detectors that ask share its copy of the head. */
+  private deferred: (() => string) | undefined;
 
   constructor(
     readonly failure: FailureFacts | undefined,
@@ -42,7 +44,7 @@ export class Observed implements ObservedOutcome {
    * of a long text: a whole test log is cut, its head deciding.
    */
   get errorShape(): string {
-    this.shaped ??= this.shapeError(this.shapedText());
+    this.shaped ??= this.deferred !== undefined ? this.deferred() : this.shapeError(this.shapedText());
     return this.shaped;
   }
 
@@ -51,15 +53,17 @@ export class Observed implements ObservedOutcome {
    * reads, so that keeping the function does not keep a long result alive.
    */
   deferredErrorShape(): () => string {
+    if (this.deferred !== undefined) return this.deferred;
     const known = this.shaped;
     if (known !== undefined) return () => known;
     const head = ownCopy(this.shapedText());
     const shapeError = this.shapeError;
     let shape: string | undefined;
-    return () => {
+    this.deferred = () => {
       shape ??= shapeError(head);
       return shape;
     };
+    return this.deferred;
   }
 
   private shapedText(): string {

@@ -71,8 +71,12 @@ const MAX_REREADS = 128;
 /** One call that ran: the call, how it answered, and which stretch between compactions it ran in. */
 interface Step {
   readonly callKey: string;
-  /** `ok <digest>` or `error <shape hash>`: both the call and its answer must repeat. */
-  readonly outcome: string;
+  /**
+   * `ok <digest>` or `error <shape hash>`: both the call and its answer must repeat. A failure's is
+   * worked out the first time a round compares it (see `answerOf`): shaping an error costs more than
+   * the rest of the step, and most steps are never compared.
+   */
+  outcome: string | (() => string);
   readonly stretch: number;
   /** A move of an editor's view. */
   readonly navigates: boolean;
@@ -115,7 +119,7 @@ function freshStretch(): Stretch {
 function distinctSteps(steps: readonly Step[]): boolean {
   const seen = new Set<string>();
   for (const step of steps) {
-    const key = `${step.callKey} ${step.outcome}`;
+    const key = `${step.callKey} ${answerOf(step)}`;
     if (seen.has(key)) return false;
     if (step.changed) seen.clear();
     seen.add(key);
@@ -123,9 +127,17 @@ function distinctSteps(steps: readonly Step[]): boolean {
   return true;
 }
 
-function outcomeOf(outcome: ObservedOutcome): string {
+function outcomeOf(outcome: ObservedOutcome): Step['outcome'] {
   if (outcome.success) return `ok ${outcome.resultDigest}`;
-  return `error ${hashString(outcome.errorShape ?? errorShape(outcome.content))}`;
+  const shape = outcome.deferredErrorShape?.();
+  if (shape === undefined) return `error ${hashString(outcome.errorShape ?? errorShape(outcome.content))}`;
+  return () => `error ${hashString(shape())}`;
+}
+
+/** The step's answer, worked out now if it was left for later. */
+function answerOf(step: Step): string {
+  if (typeof step.outcome !== 'string') step.outcome = step.outcome();
+  return step.outcome;
 }
 
 export function createCycleDetector(): Detector {
@@ -155,7 +167,7 @@ export function createCycleDetector(): Detector {
       for (let offset = 0; offset < period; offset++) {
         const newer = history.fromEnd(start - period + offset) as Step;
         const older = history.fromEnd(start + offset) as Step;
-        if (newer.callKey !== older.callKey || newer.outcome !== older.outcome) return rounds;
+        if (newer.callKey !== older.callKey || answerOf(newer) !== answerOf(older)) return rounds;
       }
       const earlier = earlierStretch(start + period - 1);
       if (earlier === undefined || earlier !== counted) rounds++;
@@ -336,13 +348,13 @@ export function createCycleDetector(): Detector {
     snapshot(): unknown {
       return {
         version: VERSION,
-        history: history.toArray().map(({ callKey, outcome, stretch, navigates, changed, call }) => ({
-          callKey,
-          outcome,
-          stretch,
-          ...(navigates && { navigates }),
-          ...(changed && { changed }),
-          description: call.description,
+        history: history.toArray().map((step) => ({
+          callKey: step.callKey,
+          outcome: answerOf(step),
+          stretch: step.stretch,
+          ...(step.navigates && { navigates: true }),
+          ...(step.changed && { changed: true }),
+          description: step.call.description,
         })),
         compactions,
         'state-cycle': {

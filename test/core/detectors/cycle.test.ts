@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createCycleDetector } from '../../../src/core/detectors/cycle.js';
 import type { CallContext, ObservedOutcome } from '../../../src/core/detectors/types.js';
+import { countingShapes } from './counting-shapes.js';
 import { callOf, failed, GARBAGE, policies, propose, roundTrip, succeeded, verdicts } from './support.js';
 
 type Step = readonly [CallContext, ObservedOutcome];
@@ -188,6 +189,25 @@ describe('cycle', () => {
     const violation = second.check(readConfig[0]);
     expect(violation?.severity).toBe('block');
     expect(violation?.reason).toContain('read_file {path: "config.yaml"} → read_file {path: "README.md"}');
+  });
+
+  it('shapes a failure only when a round compares it, and still saves its answer', () => {
+    const shaped: string[] = [];
+    const plain = failed(
+      'test_failure',
+      'agent_failure',
+      'FAIL src/sum.test.ts: expected 4, got 5\nexit code 1',
+    );
+    const failing = () => countingShapes(plain, shaped);
+    const test = callOf('bash', { command: 'npm test' }, { kind: 'exec' });
+    const detector = createCycleDetector();
+    verdicts(detector, [[test, failing()], readConfig, [test, failing()], readConfig]);
+    expect(shaped).toEqual([]);
+    expect(detector.check(test)?.severity).toBe('block');
+    expect(shaped).toHaveLength(2);
+    const saved = detector.snapshot() as { history: { outcome: string }[] };
+    expect(saved.history[0]?.outcome).toMatch(/^error \S+$/);
+    expect(shaped).toHaveLength(2);
   });
 
   it('tells results apart after a snapshot and restore', () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { errorShape } from '../../../src/core/detectors/error-shape.js';
 import { createErrorStreakDetector } from '../../../src/core/detectors/error-streak.js';
-import { Observed } from '../../../src/core/observed.js';
+import { countingShapes } from './counting-shapes.js';
 import { callOf, failed, GARBAGE, policies, propose, roundTrip, succeeded, verdicts } from './support.js';
 
 const PATHS = [
@@ -198,24 +198,7 @@ describe('error-streak', () => {
 
   it('shapes an error only once its tool fails again, and still saves the shape', () => {
     const shaped: string[] = [];
-    const countingShape = (text: string) => {
-      shaped.push(text);
-      return errorShape(text);
-    };
-    const observed = (path: string) => {
-      const plain = missing(path);
-      return new Observed(
-        plain.failure,
-        plain.resultDigest,
-        false,
-        false,
-        plain.content,
-        undefined,
-        false,
-        false,
-        countingShape,
-      );
-    };
+    const observed = (path: string) => countingShapes(missing(path), shaped);
     const detector = createErrorStreakDetector();
     detector.observe(read('config/prod.yaml'), observed('config/prod.yaml'));
     expect(shaped).toEqual([]);
