@@ -74,9 +74,10 @@ interface WriteRequest {
 function rawPipe(): RawPipe | undefined {
   const major = Number(process.versions.node.split('.')[0]);
   if (!RAW_PIPE_MAJORS.includes(major) || process.platform === 'win32') return undefined;
-  // Node warns about `process.binding` under this flag: the public module is used instead.
+  // Node warns about `process.binding` under this flag (or its variable): the public module is used instead.
   const flags = `${process.execArgv.join(' ')} ${process.env.NODE_OPTIONS ?? ''}`;
-  if (flags.includes('--pending-deprecation')) return undefined;
+  if (flags.includes('--pending-deprecation') || process.env.NODE_PENDING_DEPRECATION === '1')
+    return undefined;
   const binding = (process as unknown as { binding?: (name: string) => Record<string, unknown> }).binding;
   if (typeof binding !== 'function') return undefined;
   try {
