@@ -115,6 +115,8 @@ const UV_EOF = -4095;
 function exchangeWithPipe(raw: RawPipe, exchange: LineExchange): Promise<string> {
   return new Promise((resolve, reject) => {
     const handle = new raw.Pipe(raw.socketType);
+    // A character may arrive split over two reads: the decoder keeps its first bytes for the next.
+    const decoder = new TextDecoder();
     let text = '';
     let settled = false;
     const finish = (settle: () => void) => {
@@ -145,7 +147,7 @@ function exchangeWithPipe(raw: RawPipe, exchange: LineExchange): Promise<string>
         }
         if (buffer === undefined) return;
         const offset = raw.streamBaseState[raw.kArrayBufferOffset] ?? 0;
-        text += Buffer.from(buffer, offset, count).toString('utf8');
+        text += decoder.decode(new Uint8Array(buffer, offset, count), { stream: true });
         answered(text, exchange.maxAnswerChars, (line) => finish(() => resolve(line)), finish, reject);
       };
       const reading = handle.readStart();

@@ -60,6 +60,23 @@ describe.skipIf(process.platform === 'win32')('one line over a local socket', ()
       expect(answer).toBe(payload.toUpperCase());
     });
 
+    it(`reads a character that arrives split over two reads whole, ${way}`, async () => {
+      const answer = Buffer.from('{"text":"blocked → use the answer you have"}\n');
+      const split = answer.indexOf('→') + 1;
+      const path = await serve((socket) => {
+        socket.write(answer.subarray(0, split));
+        setTimeout(() => socket.end(answer.subarray(split)), 100);
+      });
+      const line = await exchangeLine({
+        path,
+        line: '{}\n',
+        timeoutMs: 5_000,
+        maxAnswerChars: 1_000,
+        throughNet,
+      });
+      expect(line).toBe('{"text":"blocked → use the answer you have"}');
+    });
+
     it(`says ENOENT when nothing listens at the path, ${way}`, async () => {
       const error = await failure(
         exchangeLine({
