@@ -14,9 +14,9 @@ import {
   statSync,
   utimesSync,
 } from 'node:fs';
-import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { exchangeLine, LocalSocketError } from '../node/local-socket.js';
 import type { HookEvent, HookVerdict } from './event.js';
 import { textKey } from './text-key.js';
 
@@ -88,52 +88,41 @@ export class NoDaemonError extends Error {}
 
 /**
  * Asks the helper for the verdict on one event. `leftToExit`: the caller is a hook process that exits
- * right after the answer, so the connection is left to close with the process rather than destroyed
- * (Node's socket makes the process's stderr stream as it is destroyed, a cost on every event).
+ * right after the answer, so the connection is left to close with the process.
  */
-export function askDaemon(
+export async function askDaemon(
   socketPath: string,
   request: DaemonRequest,
   timeoutMs: number,
   leftToExit = false,
 ): Promise<HookVerdict> {
-  return new Promise((resolve, reject) => {
-    const socket = connect(socketPath);
-    let text = '';
-    const timer = setTimeout(() => {
-      socket.destroy();
-      reject(new Error(`the hook helper did not answer within ${timeoutMs} ms`));
-    }, timeoutMs);
-    const done = (settle: () => void) => {
-      clearTimeout(timer);
-      if (leftToExit) socket.unref();
-      else socket.destroy();
-      settle();
-    };
-    socket.setEncoding('utf8');
-    socket.on('connect', () => socket.write(`${JSON.stringify(request)}\n`));
-    socket.on('data', (chunk: string) => {
-      text += chunk;
-      if (text.length > MAX_RESPONSE_BYTES)
-        done(() => reject(new Error('the hook helper answered too much')));
-      const end = text.indexOf('\n');
-      if (end === -1) return;
-      done(() => {
-        try {
-          const answer = JSON.parse(text.slice(0, end)) as { verdict?: HookVerdict; error?: string };
-          if (answer.verdict) resolve(answer.verdict);
-          else reject(new Error(answer.error ?? 'the hook helper gave no verdict'));
-        } catch (error) {
-          reject(error);
-        }
-      });
+  let line: string;
+  try {
+    line = await exchangeLine({
+      path: socketPath,
+      line: `${JSON.stringify(request)}\n`,
+      timeoutMs,
+      maxAnswerChars: MAX_RESPONSE_BYTES,
+      leftToExit,
     });
-    socket.on('error', (error: NodeJS.ErrnoException) => {
-      const absent = ['ENOENT', 'ECONNREFUSED', 'ENOTDIR', 'ENOTSOCK', 'EACCES'].includes(error.code ?? '');
-      done(() => reject(absent ? new NoDaemonError(error.message) : error));
-    });
-    socket.on('close', () => done(() => reject(new Error('the hook helper closed the connection'))));
-  });
+  } catch (error) {
+    throw helperError(error, timeoutMs);
+  }
+  const answer = JSON.parse(line) as { verdict?: HookVerdict; error?: string };
+  if (answer.verdict) return answer.verdict;
+  throw new Error(answer.error ?? 'the hook helper gave no verdict');
+}
+
+/** Codes of a connection that found no helper listening. */
+const ABSENT = ['ENOENT', 'ECONNREFUSED', 'ENOTDIR', 'ENOTSOCK', 'EACCES'];
+
+function helperError(error: unknown, timeoutMs: number): Error {
+  if (!(error instanceof LocalSocketError)) return error as Error;
+  if (ABSENT.includes(error.code)) return new NoDaemonError(error.message);
+  if (error.code === 'ETIMEDOUT') return new Error(`the hook helper did not answer within ${timeoutMs} ms`);
+  if (error.code === 'ECLOSED') return new Error('the hook helper closed the connection');
+  if (error.code === 'ETOOLONG') return new Error('the hook helper answered too much');
+  return error;
 }
 
 /** The file that says a helper for `socketPath` is being started; the helper removes it once it listens. */
@@ -222,7 +211,8 @@ export async function stopDaemons(stateDir: string, timeoutMs = 10_000): Promise
 /** Sends the stop request; resolves to the helper's pid once it has written everything, else undefined. */
 function askToStop(path: string, timeoutMs: number): Promise<number | undefined> {
   return new Promise((resolve) => {
-    const socket = connect(path);
+    // Loaded here only: a hook process never stops helpers, and `node:net` costs it its start.
+    const socket = process.getBuiltinModule('node:net').connect(path);
     let text = '';
     const finish = () => {
       clearTimeout(timer);

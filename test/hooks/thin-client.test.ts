@@ -49,8 +49,11 @@ afterAll(async () => {
 const SESSION = '5d0c8f1e-2a47-4b9e-8c3d-7f1a6e2b9c40';
 
 /** One Claude Code event through the bundled hook, as the agent runs it; the modules its process loaded. */
-async function send(payload: object): Promise<{ stdout: string; stderr: string; modules: string[] }> {
-  const env: NodeJS.ProcessEnv = { ...process.env, TMPDIR: temporary, MODULES_DIR: temporary };
+async function send(
+  payload: object,
+  extraEnv: NodeJS.ProcessEnv = {},
+): Promise<{ stdout: string; stderr: string; modules: string[] }> {
+  const env: NodeJS.ProcessEnv = { ...process.env, TMPDIR: temporary, MODULES_DIR: temporary, ...extraEnv };
   // With extra certificates to read, Node loads node:crypto itself before any hook code runs.
   delete env.NODE_EXTRA_CA_CERTS;
   const run = await runHookProcess(
@@ -87,7 +90,7 @@ async function waitForHelper(): Promise<void> {
 
 // The helper does not run on Windows.
 describe.skipIf(process.platform === 'win32')('the hook process with the helper running', () => {
-  it('relays the event without the guard, node:crypto, node:child_process, ES modules or stdio streams, from its code cache', async () => {
+  it('relays the event without the guard, node:crypto, node:child_process, node:net, ES modules or stdio streams, from its code cache', async () => {
     const missing = join(project.dir, 'src/missing.ts');
     const read = { tool_name: 'Read', tool_input: { file_path: missing } };
     // The first event finds no helper: it is handled in the process, which starts one.
@@ -106,10 +109,14 @@ describe.skipIf(process.platform === 'win32')('the hook process with the helper 
     expect(denied.stderr).not.toContain('unchecked');
     expect(JSON.parse(denied.stdout).hookSpecificOutput.permissionDecision).toBe('deny');
     expect(denied.modules.length).toBeGreaterThan(0);
-    expect(denied.modules).toContain('NativeModule net');
     expect(
-      denied.modules.filter(
-        (name) => name === 'NativeModule crypto' || name === 'NativeModule child_process',
+      denied.modules.filter((name) =>
+        [
+          'NativeModule crypto',
+          'NativeModule child_process',
+          'NativeModule net',
+          'NativeModule stream',
+        ].includes(name),
       ),
     ).toEqual([]);
     // Started as CommonJS, it starts no more of the ES module loader than a bare CommonJS script does
@@ -124,5 +131,14 @@ describe.skipIf(process.platform === 'win32')('the hook process with the helper 
     expect(caches).toHaveLength(1);
     const cache = statSync(join(cacheDir, caches[0] as string));
     expect(cache.mode & 0o777).toBe(0o600);
+
+    // Where Node would warn about driving its pipe handle, the client asks through node:net, silently.
+    const warned = await send(
+      { ...read, hook_event_name: 'PreToolUse', tool_use_id: 'toolu_thin3' },
+      { NODE_PENDING_DEPRECATION: '1' },
+    );
+    expect(warned.stderr).toBe('');
+    expect(JSON.parse(warned.stdout).hookSpecificOutput.permissionDecision).toBe('deny');
+    expect(warned.modules).toContain('NativeModule net');
   });
 });
