@@ -15,7 +15,11 @@ afterEach(() => {
 /** An agent whose journal is kept in memory. */
 function journaled(): { agent: Agent; events: JournalEvent[] } {
   const events: JournalEvent[] = [];
-  const agent = new Agent({ audit: { record: (event) => (events.push(event), undefined) } });
+  const record = (event: JournalEvent): undefined => {
+    events.push(event);
+    return undefined;
+  };
+  const agent = new Agent({ audit: { record } });
   return { agent, events };
 }
 
@@ -43,6 +47,8 @@ describe('what a success says about the bans it lifts', () => {
     agent.call('write_file', { path: 'docs/notes.md', content: '# Notes\n' }, 'Wrote docs/notes.md');
     agent.call('read_file', { path: 'docs/notes.md' }, '# Notes\n');
     const reasons = events.flatMap((event) => (event.type === 'constraint_lifted' ? [event.why] : []));
-    expect(reasons).toEqual(['write_file {path: "docs/notes.md", content: "# Notes\\n"} succeeded on docs/notes.md']);
+    expect(reasons).toEqual([
+      'write_file {path: "docs/notes.md", content: "# Notes\\n"} succeeded on docs/notes.md',
+    ]);
   });
 });
