@@ -179,7 +179,7 @@ export function createToolCallAdapter(options: ToolCallAdapterOptions = {}): Too
       // a comment on the first line (`# check\nnpm test`) would swallow every command after it.
       const text = lineToRead(args, command);
       const effects = shellEffectsOf(text);
-      if (isReadOnlyCommand(text) || effects.onlyLooks) facts.changesNothing = true;
+      if (effects.onlyLooks || isReadOnlyCommand(text)) facts.changesNothing = true;
       if (effects.readsFilesOnly) facts.readsFilesOnly = true;
       if (effects.changesTree) facts.changesTree = true;
       else if (effects.touchesOnly && effects.touches.length > 0) facts.touches = effects.touches;
