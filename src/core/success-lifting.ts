@@ -64,19 +64,24 @@ export class SuccessLifting {
   learn(call: Call, resultDigest: string, lifted: Lifted[], silent = false): Effect {
     if (this.hiddenStateBans.length > 0) this.forgetHiddenStateBans(call, lifted);
     const { own, targets: onTargets } = this.bans.constraintsOn(call);
-    if (own) this.lift(own, `${call.description} succeeded`, call.now, lifted);
+    if (own) this.lift(own, () => `${call.description} succeeded`, call.now, lifted);
     for (let index = 0; index < onTargets.length; index++) {
       const target = call.facts.targets[index] as string;
       // Lifting takes entries out of the list being read.
       for (const entry of copyOf(onTargets[index] as readonly Entry[])) {
         if (blocksKind(entry.constraint, call.facts.kind))
-          this.lift(entry, `${call.description} succeeded on ${target}`, call.now, lifted);
+          this.lift(entry, () => `${call.description} succeeded on ${target}`, call.now, lifted);
       }
     }
     if (this.index.hasStrategies(call.facts.actionClass)) {
       // Lifting changes the set, so go over a copy.
       for (const entry of [...this.index.strategiesFor(call.facts.actionClass)]) {
-        this.lift(entry, `${call.facts.actionClass} succeeded again (${call.description})`, call.now, lifted);
+        this.lift(
+          entry,
+          () => `${call.facts.actionClass} succeeded again (${call.description})`,
+          call.now,
+          lifted,
+        );
       }
     }
     this.radius.recordSuccess();
@@ -148,7 +153,7 @@ export class SuccessLifting {
       else
         this.lift(
           entry,
-          `${call.description} ran since, and may have changed what ${entry.constraint.tool} acts on`,
+          () => `${call.description} ran since, and may have changed what ${entry.constraint.tool} acts on`,
           call.now,
           lifted,
         );
@@ -156,10 +161,13 @@ export class SuccessLifting {
     this.hiddenStateBans = kept;
   }
 
-  /** A success proved the ban wrong. */
-  private lift(entry: Entry, why: string, now: number, lifted: Lifted[]): void {
+  /**
+   * A success proved the ban wrong. The reason is worded only for a ban that was in force: most
+   * lifted entries are failures seen once, which nobody is told about.
+   */
+  private lift(entry: Entry, why: () => string, now: number, lifted: Lifted[]): void {
     this.index.remove(entry, now);
-    if (isActive(entry)) lifted.push({ entry, why });
+    if (isActive(entry)) lifted.push({ entry, why: why() });
   }
 
   /** What the ban depended on changed, which may or may not have cured it: one retry is allowed. */

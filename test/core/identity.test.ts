@@ -161,6 +161,29 @@ describe('call identity', () => {
       ),
     );
   });
+
+  it('gives flat arguments holding texts of kilobytes, as edits carry, the key of their canonical form', () => {
+    const form = {
+      maxString: 512,
+      mapString: (text: string) => (text.length > 1024 ? text : maskVolatile(text)),
+    };
+    const edit = (bytes: number, stamp: string) => ({
+      path: 'src/handlers/handler-5yc1s.ts',
+      old_string: `${'  const value = context.lookup("key");\n'.repeat(bytes / 40)}// ${stamp}`,
+      new_string: `// built ${stamp}\n${'  return new Response(JSON.stringify({ ok: true }));\n'.repeat(bytes / 50)}`,
+      replace_all: false,
+      expected_replacements: 1,
+      note: null,
+    });
+    for (const args of [
+      edit(1000, '2026-03-02T10:15:00Z'),
+      edit(700, 'c56a4180-65aa-42ec-a945-5fd21dec0538'),
+      edit(4000, 'x'),
+    ])
+      expect(identifyCall('edit_file', args).callKey).toBe(
+        `edit_file#${hashString(canonicalJson(args, form))}`,
+      );
+  });
 });
 
 describe('the scan that skips masking rules', () => {

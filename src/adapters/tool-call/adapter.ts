@@ -3,7 +3,7 @@
  * agents, framework tools) and its outcome in the engine's terms.
  */
 
-import { canonicalJson, hashString, maskVolatile } from '../../core/identity/index.js';
+import { canonicalJson, hashMaskedArgument, hashString } from '../../core/identity/index.js';
 import type {
   ActionKind,
   Blame,
@@ -179,7 +179,7 @@ export function createToolCallAdapter(options: ToolCallAdapterOptions = {}): Too
       // a comment on the first line (`# check\nnpm test`) would swallow every command after it.
       const text = lineToRead(args, command);
       const effects = shellEffectsOf(text);
-      if (isReadOnlyCommand(text) || effects.onlyLooks) facts.changesNothing = true;
+      if (effects.onlyLooks || isReadOnlyCommand(text)) facts.changesNothing = true;
       if (effects.readsFilesOnly) facts.readsFilesOnly = true;
       if (effects.changesTree) facts.changesTree = true;
       else if (effects.touchesOnly && effects.touches.length > 0) facts.touches = effects.touches;
@@ -367,8 +367,7 @@ function attemptFailureKey(tool: string, args: Readonly<Record<string, unknown>>
   for (const key of Object.keys(args).slice(0, 64))
     if (!PRESENTATION_ARGUMENTS.has(key)) others[key] = args[key];
   // Masked as call keys are: a timestamp in a branch name does not make another attempt.
-  const key = maskVolatile(`${attempt}\u0000${canonicalJson(others)}`);
-  return `${tool}\u0000attempt\u0000#${hashString(key)}`;
+  return `${tool}\u0000attempt\u0000#${hashMaskedArgument(`${attempt}\u0000${canonicalJson(others)}`)}`;
 }
 
 function toRule(extra: ExtraPattern): SignatureRule {

@@ -34,8 +34,23 @@ const REWRITING_FLAG =
 /** Several commands in one line: each would have to be judged. */
 const SEVERAL = /[;&|<>`$\n]/;
 
+/**
+ * The last line judged and the answer: describing a command asks twice, for the line and for the
+ * program's words in the attempt key, which are the same text for a line of one plain command.
+ */
+let lastJudged: string | undefined;
+let lastLeavesAlone = false;
+
 /** Whether `command` is a test run or build that leaves every source file as it was. */
 export function leavesSourcesAlone(command: string): boolean {
+  if (command !== lastJudged) {
+    lastLeavesAlone = judgeLeavesSourcesAlone(command);
+    lastJudged = command;
+  }
+  return lastLeavesAlone;
+}
+
+function judgeLeavesSourcesAlone(command: string): boolean {
   if (SEVERAL.test(command) || REWRITING_FLAG.test(command)) return false;
   const words = command.trim().split(/\s+/);
   const first = words[0] === 'npx' || words[0] === 'uvx' ? words[1] : words[0];
@@ -73,6 +88,8 @@ const MAX_WAIT_SECONDS = 86_400;
 
 /** The seconds a command waits with `sleep` before, between or instead of what it runs. */
 export function waitSecondsOf(command: string): number | undefined {
+  // Most lines wait for nothing: one search for the word instead of a match of the whole pattern.
+  if (!command.includes('sleep')) return undefined;
   let total = 0;
   for (const match of command.matchAll(SLEEP)) {
     total += Number(match[1]) * (UNIT_SECONDS[match[2] ?? ''] ?? 1);
@@ -86,6 +103,8 @@ const WRAPPERS = new Set(['sudo', 'env', 'time', 'nice', 'nohup', 'exec', 'comma
 const NAVIGATION = new Set(['cd', 'pushd', 'popd', 'export', 'source', '.', 'set', 'unset']);
 const ASSIGNMENT = /^[A-Za-z_][A-Za-z0-9_]*=/;
 const SUBCOMMAND = /^[a-z][a-z0-9:_-]*$/;
+/** What can separate commands or start a pipe: a line without any of these is one command. */
+const LIST_MARK = /[&|;\n]/;
 
 /**
  * The program and subcommand a command line runs (`cargo build`, `npm run`, `git push`): the last
@@ -93,9 +112,12 @@ const SUBCOMMAND = /^[a-z][a-z0-9:_-]*$/;
  * and wrappers (`sudo`, `timeout 60`, `npx`).
  */
 export function programOf(command: string): string | undefined {
-  const parts = command.split(/&&|\|\||;|\n/);
+  // Most lines are one command: nothing to split.
+  const one = !LIST_MARK.test(command);
+  const parts = one ? [command] : command.split(/&&|\|\||;|\n/);
   for (let index = parts.length - 1; index >= 0; index--) {
-    const words = (parts[index] ?? '').split('|')[0]?.trim().split(/\s+/) ?? [];
+    const part = parts[index] ?? '';
+    const words = (one ? part : (part.split('|')[0] ?? '')).trim().split(/\s+/);
     let at = 0;
     while (at < words.length) {
       const word = words[at] as string;

@@ -7,6 +7,7 @@ import {
   type CanonicalOptions,
   canonicalJson,
   MAX_KEYS,
+  quotedKey,
   sortKeys,
   stringForm,
   wasCut,
@@ -284,6 +285,21 @@ function applyRules(
   return out;
 }
 
+/** Hashes a short argument text while it is scanned for volatile values. */
+const maskedHash = new TextHash();
+
+/**
+ * `hashString(maskVolatile(text))`: a short text in which no volatile value can be is hashed by the
+ * scan that looks for them, one pass over it instead of two.
+ */
+export function hashMaskedArgument(text: string): string {
+  if (text.length >= LONG_TEXT || text.length > MASK_SCAN_LIMIT)
+    return hashString(maskWith(ARGUMENT_RULES, text));
+  const candidates = candidateRules(text, maskedHash);
+  if ((candidates & RULE_BITS) === 0) return maskedHash.finish();
+  return hashString(applyRules(ARGUMENT_RULES, text, candidates));
+}
+
 export type MaskScope = 'argument' | 'shape' | 'result';
 
 function rulesFor(scope: MaskScope): readonly MaskRule[] {
@@ -394,7 +410,8 @@ export function identifyCall(tool: string, args: unknown): CallIdentity {
     fingerprint = hash.fingerprint;
   } else {
     // Long arguments (an edit's texts, a file written whole): their written form, hashed whole.
-    argumentHash = hashString(canonicalJson(args, ARGUMENT_FORM));
+    const form = keys === undefined ? undefined : flatArgumentForm(args as Record<string, unknown>, keys);
+    argumentHash = hashString(form ?? canonicalJson(args, ARGUMENT_FORM));
     fingerprint = fingerprintOf(argumentHash);
   }
   return new Identity(tool, args, argumentHash, fingerprint, found.size === 0 ? NOTHING_MASKED : [...found]);
@@ -483,6 +500,36 @@ function hashFlatArguments(
   }
   hash.addCode(CLOSE_BRACE);
   return !hash.isLong;
+}
+
+/**
+ * `canonicalJson(args, ARGUMENT_FORM)` of flat arguments (see `flatKeys`), written directly: flat
+ * arguments have no depth, cycles or bounds to watch for. Undefined when a value cannot be read, for
+ * the general path to write as it writes unreadable values.
+ */
+function flatArgumentForm(
+  args: Readonly<Record<string, unknown>>,
+  keys: readonly string[],
+): string | undefined {
+  try {
+    let form = '{';
+    let first = true;
+    for (const key of keys) {
+      const value = args[key];
+      const type = typeof value;
+      if (type === 'undefined' || type === 'function' || type === 'symbol') continue;
+      if (!first) form += ',';
+      first = false;
+      form += quotedKey(key);
+      if (type === 'string') form += stringForm(maskArgument(value as string), KEY_STRING_LIMIT);
+      else if (type === 'number') form += JSON.stringify(value === 0 ? 0 : value);
+      else if (type === 'boolean') form += value ? 'true' : 'false';
+      else form += 'null';
+    }
+    return `${form}}`;
+  } catch {
+    return undefined;
+  }
 }
 
 const OPEN_BRACE = 123;

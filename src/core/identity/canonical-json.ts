@@ -220,7 +220,7 @@ export function boundedArguments(
 const quotedKeys = new Map<string, string>();
 const MAX_QUOTED_KEYS = 4096;
 
-function quotedKey(key: string): string {
+export function quotedKey(key: string): string {
   let quoted = quotedKeys.get(key);
   if (quoted === undefined) {
     quoted = `${JSON.stringify(key)}:`;

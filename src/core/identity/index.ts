@@ -6,6 +6,7 @@
 export {
   type CallIdentity,
   digestResult,
+  hashMaskedArgument,
   type IdentifiedCall,
   identifyArguments,
   identifyCall,

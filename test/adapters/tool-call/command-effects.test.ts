@@ -32,6 +32,11 @@ describe('leavesSourcesAlone', () => {
   ])('says %s may rewrite sources', (command) => {
     expect(leavesSourcesAlone(command)).toBe(false);
   });
+
+  it('judges each line on its own when lines are asked about in turn, the same one twice', () => {
+    const lines = ['npm test', 'npm test', 'npx prettier --write src', 'npm test', 'make', 'make'];
+    expect(lines.map(leavesSourcesAlone)).toEqual([true, true, false, true, false, false]);
+  });
 });
 
 describe('configurationNamedBy', () => {
