@@ -19,7 +19,12 @@ import { convertAdaptAlfworld } from './convert-alfworld.js';
 import { convertClaudeTranscript } from './convert-claude.js';
 import { convertClaudeScreen } from './convert-claude-screen.js';
 import { convertCodexRun } from './convert-codex.js';
-import { type CheckpointSession, checkpointSession, latestCopies } from './convert-entire.js';
+import {
+  type CheckpointSession,
+  checkpointSession,
+  convertCheckpointSession,
+  latestCopies,
+} from './convert-entire.js';
 import { convertFireActTrajectories } from './convert-fireact.js';
 import { convertGeminiScreen } from './convert-gemini-screen.js';
 import { convertHyperAgentRecords } from './convert-hyperagent.js';
@@ -211,7 +216,7 @@ function entireSessions(source: ManifestSource, gitDir: string, paths: readonly 
     const path = `${session.dir}/full.jsonl`;
     const from: RunSource = { pin: pinOf(source), path, licence: source.licence, agent: source.agent };
     const name = `${source.id}-${session.sessionId.slice(0, 8)}`;
-    return [convertClaudeTranscript(readFile(gitDir, source.commit, path), from, name)];
+    return [convertCheckpointSession(session, readFile(gitDir, source.commit, path), from, name)];
   });
 }
 

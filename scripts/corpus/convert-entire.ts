@@ -3,11 +3,14 @@
  * checkpoint `AB/CDEF…/N/` holds, for its N-th session, a `metadata.json` (`session_id`, `agent`,
  * `created_at`) and `full.jsonl`, the agent's own transcript as it stood when the checkpoint was
  * made. A session that made several commits is in several checkpoints, each copy longer than the one
- * before, so a session is one run: its latest copy (the latest `created_at`, then the longest). The
- * transcripts are Claude Code's JSONL (`convert-claude.ts` reads them); a session of another agent
- * holds no call that converter reads and is left out.
+ * before, so a session is one run: its latest copy (the latest `created_at`, then the longest). A
+ * transcript is its agent's own recording: Claude Code's JSONL (`convert-claude.ts` reads it) or
+ * Codex's rollout (`convert-codex.ts`); a session of another agent is read as Claude Code's, holds no
+ * call that converter reads, and is left out.
  */
-import { isObject } from './events.js';
+import { convertClaudeTranscript } from './convert-claude.js';
+import { convertCodexRun } from './convert-codex.js';
+import { type ConvertedRun, isObject, type RunSource } from './events.js';
 
 export interface CheckpointSession {
   /** The checkpoint session's directory, `AB/CDEF…/N`. */
@@ -39,6 +42,23 @@ export function checkpointSession(path: string, json: string, transcriptSize: nu
     createdAt: typeof parsed.created_at === 'string' ? parsed.created_at : '',
     transcriptSize,
   };
+}
+
+/** Which converter reads a checkpoint session's transcript, by the agent its metadata names. */
+export function transcriptFormat(agent: string): 'claude' | 'codex' {
+  return /^codex\b/i.test(agent.trim()) ? 'codex' : 'claude';
+}
+
+/** A checkpoint session's run, its transcript read as its own agent recorded it. */
+export function convertCheckpointSession(
+  session: CheckpointSession,
+  transcript: string,
+  from: RunSource,
+  name: string,
+): ConvertedRun {
+  return transcriptFormat(session.agent) === 'codex'
+    ? convertCodexRun(transcript, from, name, `${session.agent} run ${session.sessionId.slice(0, 8)}`)
+    : convertClaudeTranscript(transcript, from, name);
 }
 
 /** One copy per session, the latest (then the longest), among those whose transcript is present. */

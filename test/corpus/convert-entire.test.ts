@@ -3,8 +3,10 @@ import { describe, expect, it } from 'vitest';
 import {
   type CheckpointSession,
   checkpointSession,
+  convertCheckpointSession,
   latestCopies,
 } from '../../scripts/corpus/convert-entire.js';
+import { callsOf, pinnedSource } from './support/run-source.js';
 
 const metadata = (sessionId: string, createdAt: string, agent = 'Claude Code') =>
   JSON.stringify({
@@ -70,5 +72,78 @@ describe('Entire checkpoints', () => {
         expect(latestCopies([...sessions].reverse())).toEqual(kept);
       }),
     );
+  });
+
+  it("reads a Codex session's transcript as the rollout it is, and a Claude Code session's as Claude Code's", () => {
+    const from = pinnedSource({ path: '3b/1c0e2d9f4a/0/full.jsonl', licence: 'MIT', agent: 'Codex CLI' });
+    const session = (agent: string): CheckpointSession => ({
+      dir: '3b/1c0e2d9f4a/0',
+      sessionId: '019ed893-aaaa',
+      agent,
+      createdAt: '2026-06-02T09:00:00Z',
+      transcriptSize: 1,
+    });
+    const rollout = [
+      {
+        timestamp: '2026-06-02T08:59:00.000Z',
+        type: 'session_meta',
+        payload: { id: '019ed893-aaaa', cwd: '/work/app' },
+      },
+      {
+        timestamp: '2026-06-02T08:59:01.000Z',
+        type: 'response_item',
+        payload: {
+          type: 'function_call',
+          name: 'exec_command',
+          arguments: JSON.stringify({ cmd: 'git status --short', workdir: '/work/app' }),
+          call_id: 'call_7',
+        },
+      },
+      {
+        timestamp: '2026-06-02T08:59:02.000Z',
+        type: 'response_item',
+        payload: {
+          type: 'function_call_output',
+          call_id: 'call_7',
+          output: 'Process exited with code 0\nOutput:\n M src/app.ts\n',
+        },
+      },
+    ]
+      .map((line) => JSON.stringify(line))
+      .join('\n');
+    const claude = [
+      {
+        type: 'assistant',
+        uuid: 'a1',
+        sessionId: 's',
+        timestamp: '2026-06-02T08:59:01.000Z',
+        message: {
+          role: 'assistant',
+          content: [
+            { type: 'tool_use', id: 'toolu_1', name: 'Bash', input: { command: 'git status --short' } },
+          ],
+        },
+      },
+      {
+        type: 'user',
+        uuid: 'u1',
+        sessionId: 's',
+        timestamp: '2026-06-02T08:59:02.000Z',
+        message: {
+          role: 'user',
+          content: [{ type: 'tool_result', tool_use_id: 'toolu_1', content: ' M src/app.ts' }],
+        },
+      },
+    ]
+      .map((line) => JSON.stringify(line))
+      .join('\n');
+
+    const codexRun = convertCheckpointSession(session('Codex'), rollout, from, 'agentv-019ed893');
+    expect(callsOf(codexRun.events).map((call) => [call.tool, call.args.command])).toEqual([
+      ['shell', 'git status --short'],
+    ]);
+    expect(callsOf(convertCheckpointSession(session('Claude Code'), rollout, from, 'x').events)).toEqual([]);
+    const claudeRun = convertCheckpointSession(session('Claude Code'), claude, from, 'napoli-s');
+    expect(callsOf(claudeRun.events).map((call) => call.tool)).toEqual(['Bash']);
   });
 });
