@@ -1,7 +1,7 @@
 // Bundles the hook: a hook process starts on every tool call, so what it loads is kept to the thin
 // client (read the payload, ask the helper, print its answer) in one script run from V8's code
-// cache (see src/hooks/launch.ts). The guard itself, which only the helper or a hook without it
-// needs, goes into ES modules loaded on demand.
+// cache (see src/hooks/launch.ts). The guard itself is loaded on demand: for a hook without the
+// helper, as one more script run from the code cache; for the helper, as ES modules.
 //
 //   hook.cjs          the entry (`node hook.cjs <agent>`, the bin's `hook`): runs hook-client.cjs from
 //                     the code cache; CommonJS, so a hook process never starts the ES module loader

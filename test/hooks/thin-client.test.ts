@@ -100,7 +100,7 @@ describe.skipIf(process.platform === 'win32')('the hook process with the helper 
       error: 'File does not exist.',
     });
     // A hook process that needed the guard would fail without it, and let the call run unchecked.
-    rmSync(join(hook.path, '..', 'hook-handle.js'));
+    rmSync(join(hook.path, '..', 'hook-handle.cjs'));
 
     const denied = await send({ ...read, hook_event_name: 'PreToolUse', tool_use_id: 'toolu_thin2' });
     expect(denied.stderr).not.toContain('unchecked');
@@ -120,7 +120,9 @@ describe.skipIf(process.platform === 'win32')('the hook process with the helper 
     expect(denied.modules.filter((name) => name.startsWith('stream '))).toEqual([]);
 
     const cacheDir = join(temporary, `narrowing-guard-${process.getuid?.()}`, 'code-cache');
-    const caches = readdirSync(cacheDir).filter((name) => name.endsWith('.v8cache'));
+    const caches = readdirSync(cacheDir).filter(
+      (name) => name.startsWith('hook-client-') && name.endsWith('.v8cache'),
+    );
     expect(caches).toHaveLength(1);
     const cache = statSync(join(cacheDir, caches[0] as string));
     expect(cache.mode & 0o777).toBe(0o600);
