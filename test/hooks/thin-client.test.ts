@@ -49,13 +49,16 @@ afterAll(async () => {
 const SESSION = '5d0c8f1e-2a47-4b9e-8c3d-7f1a6e2b9c40';
 
 /** One Claude Code event through the bundled hook, as the agent runs it; the modules its process loaded. */
-async function send(payload: object): Promise<{ stdout: string; stderr: string; modules: string[] }> {
+async function send(
+  payload: object,
+  args: readonly string[] = ['claude-code'],
+): Promise<{ stdout: string; stderr: string; modules: string[] }> {
   const env: NodeJS.ProcessEnv = { ...process.env, TMPDIR: temporary, MODULES_DIR: temporary };
   // With extra certificates to read, Node loads node:crypto itself before any hook code runs.
   delete env.NODE_EXTRA_CA_CERTS;
   const run = await runHookProcess(
     hook.path,
-    ['claude-code'],
+    args,
     {
       session_id: SESSION,
       transcript_path: join(project.dir, 'transcript.jsonl'),
@@ -84,6 +87,34 @@ async function waitForHelper(): Promise<void> {
   for (let i = 0; i < 600 && !readdirSync(stateDir).some((name) => name.endsWith('.sock')); i += 1)
     await new Promise((resolve) => setTimeout(resolve, 50));
 }
+
+// Runs before the tests below remove the guard's script from the bundle.
+describe('a hook process without the helper', () => {
+  it('runs the guard from the code compiled by the process before it, starting no ES module loader', async () => {
+    const missing = join(project.dir, 'src/missing-alone.ts');
+    const read = { tool_name: 'Read', tool_input: { file_path: missing } };
+    const alone = ['claude-code', '--no-daemon'];
+    await send({ ...read, hook_event_name: 'PreToolUse', tool_use_id: 'toolu_alone1' }, alone);
+    await send(
+      {
+        ...read,
+        hook_event_name: 'PostToolUseFailure',
+        tool_use_id: 'toolu_alone1',
+        error: 'File does not exist.',
+      },
+      alone,
+    );
+    const cacheDir = join(temporary, `narrowing-guard-${process.getuid?.()}`, 'code-cache');
+    expect(readdirSync(cacheDir).filter((name) => name.startsWith('hook-handle-'))).toHaveLength(1);
+
+    const denied = await send({ ...read, hook_event_name: 'PreToolUse', tool_use_id: 'toolu_alone2' }, alone);
+    expect(denied.stderr).not.toContain('unchecked');
+    expect(JSON.parse(denied.stdout).hookSpecificOutput.permissionDecision).toBe('deny');
+    expect(denied.modules.length).toBeGreaterThan(0);
+    const bare = bareCommonJsModules();
+    expect(denied.modules.filter((name) => name.includes('/esm/') && !bare.includes(name))).toEqual([]);
+  });
+});
 
 // The helper does not run on Windows.
 describe.skipIf(process.platform === 'win32')('the hook process with the helper running', () => {
