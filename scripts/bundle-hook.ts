@@ -1,13 +1,14 @@
 // Bundles the hook: a hook process starts on every tool call, so what it loads is kept to the thin
 // client (read the payload, ask the helper, print its answer) in one script run from V8's code
-// cache (see src/hooks/launch.ts). The guard itself, which only the helper or a hook without it
-// needs, goes into ES modules loaded on demand.
+// cache (see src/hooks/launch.ts). The guard itself is loaded on demand: for a hook without the
+// helper, as one more script run from the code cache; for the helper, as ES modules.
 //
 //   hook.cjs          the entry (`node hook.cjs <agent>`, the bin's `hook`): runs hook-client.cjs from
 //                     the code cache; CommonJS, so a hook process never starts the ES module loader
 //   hook.js           the same entry for whoever runs `node hook.js <agent>` (an ES module, slower)
 //   hook-client.cjs   the client as one script (never loaded by Node's module loader)
-//   hook-handle.js    an event handled in the hook process (no helper)
+//   hook-handle.cjs   an event handled in the hook process (no helper): one script, run from V8's
+//                     code cache as the client is, so that such a process compiles nothing again
 //   hook-daemon.js    the helper (`hook serve`)
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { basename, dirname, extname, join } from 'node:path';
@@ -19,7 +20,7 @@ const root = fileURLToPath(new URL('..', import.meta.url));
 
 /** The guard's modules the client imports on demand, by the file they are bundled into. */
 const ON_DEMAND: Readonly<Record<string, string>> = {
-  './handle.js': './hook-handle.js',
+  './handle.js': './hook-handle.cjs',
   './daemon.js': './hook-daemon.js',
 };
 
@@ -39,10 +40,7 @@ export async function bundleHook(outfile = `${root}dist/hooks/hook.js`): Promise
   } as const;
   await build({
     ...common,
-    entryPoints: {
-      'hook-handle': `${root}src/hooks/handle.ts`,
-      'hook-daemon': `${root}src/hooks/daemon.ts`,
-    },
+    entryPoints: { 'hook-daemon': `${root}src/hooks/daemon.ts` },
     outdir,
     chunkNames: 'hook-[name]-[hash]',
     splitting: true,
@@ -52,6 +50,17 @@ export async function bundleHook(outfile = `${root}dist/hooks/hook.js`): Promise
     banner: {
       js: "import { createRequire as __narrowingRequire } from 'node:module'; const require = __narrowingRequire(import.meta.url);",
     },
+  });
+  const handle = await build({
+    ...common,
+    entryPoints: [`${root}src/hooks/handle.ts`],
+    outfile: join(outdir, 'hook-handle.cjs'),
+    format: 'cjs',
+    plugins: [builtTables],
+    // The script has no `import.meta`: the URL of its own file stands for it.
+    define: { 'import.meta.url': '__narrowingModuleUrl' },
+    banner: { js: "var __narrowingModuleUrl = require('node:url').pathToFileURL(__filename).href;" },
+    write: false,
   });
   const client = await build({
     ...common,
@@ -63,6 +72,7 @@ export async function bundleHook(outfile = `${root}dist/hooks/hook.js`): Promise
   });
   mkdirSync(outdir, { recursive: true });
   writeFileSync(join(outdir, 'hook-client.cjs'), withImporter(client.outputFiles[0]?.text ?? ''));
+  writeFileSync(join(outdir, 'hook-handle.cjs'), withPeerImporter(handle.outputFiles[0]?.text ?? ''));
   await build({
     ...common,
     entryPoints: [`${root}src/hooks/launch.ts`],
@@ -82,12 +92,28 @@ export async function bundleHook(outfile = `${root}dist/hooks/hook.js`): Promise
  */
 function withImporter(text: string): string {
   let found = 0;
-  const replaced = text.replace(/\bimport\((?="\.\/hook-(?:handle|daemon)\.js"\))/g, () => {
+  const replaced = text.replace(/\bimport\((?="\.\/hook-(?:handle\.cjs|daemon\.js)"\))/g, () => {
     found += 1;
     return '__narrowingImport(';
   });
   if (found !== Object.keys(ON_DEMAND).length || /\bimport\(/.test(replaced))
     throw new Error(`the hook client imports what the entry cannot give it (${found} imports replaced)`);
+  return replaced;
+}
+
+/**
+ * The event handled without the helper imports one module at run time, a shared store's driver (an
+ * optional peer, by its package name): through the entry's function too. Texts of the failure
+ * rules hold `import(?:…` as words of a pattern, never as a call, and stay as they are.
+ */
+function withPeerImporter(text: string): string {
+  let found = 0;
+  const replaced = text.replace(/\bawait import\(/g, () => {
+    found += 1;
+    return 'await __narrowingImport(';
+  });
+  if (found !== 1 || /\bimport\((?!\?)/.test(replaced))
+    throw new Error(`the hook's handler imports what the entry cannot give it (${found} imports replaced)`);
   return replaced;
 }
 

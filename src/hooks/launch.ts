@@ -12,8 +12,9 @@
  * milliseconds of CPU, and more of wall time, on every event. This module is only ever run from that
  * bundle, where `__filename` and `__dirname` are its own.
  *
- * The guard itself (handling an event without the helper, the helper) stays in ES modules the
- * client imports on demand (`hook-handle.js`, `hook-daemon.js`).
+ * The guard is loaded on demand: without the helper, as one more script run from its code cache
+ * (`hook-handle.cjs`: Node 20 keeps no compiled code of ES modules, and compiling the guard's would
+ * cost such a process most of its time); the helper, as ES modules (`hook-daemon.js`).
  */
 import { compileCachedScript } from '../node/code-cache.js';
 
@@ -23,14 +24,34 @@ const { pathToFileURL } = process.getBuiltinModule('node:url');
 runClient(join(__dirname, 'hook-client.cjs'));
 
 function runClient(path: string): void {
-  const client = compileCachedScript({
+  runCached(path, 'hook-client');
+}
+
+/**
+ * Runs a script of the bundle from its code cache; returns what it exports. The launcher's own
+ * `require` serves it: it needs Node's modules only.
+ */
+function runCached(path: string, name: string): unknown {
+  const script = compileCachedScript({
     file: path,
-    name: 'hook-client',
+    name,
     parameters: ['require', 'module', 'exports', '__filename', '__dirname', '__narrowingImport'],
   });
   const module = { exports: {} };
-  // The guard's modules beside the client, as ES modules (see scripts/bundle-hook.ts).
-  const importer = (specifier: string) => import(pathToFileURL(join(__dirname, specifier)).href);
-  // The launcher's own `require` serves the client beside it: it needs Node's modules only.
-  client.run(require, module, module.exports, path, __dirname, importer);
+  script.run(require, module, module.exports, path, __dirname, importer);
+  return module.exports;
+}
+
+/**
+ * What the scripts import on demand (see scripts/bundle-hook.ts): a script beside this one
+ * (`./hook-handle.cjs`, the guard without the helper) runs from its code cache too; a module beside
+ * it (`./hook-daemon.js`, the helper) is imported as an ES module; a package (a shared store's
+ * driver) is imported as from here.
+ */
+function importer(specifier: string): Promise<unknown> {
+  if (!specifier.startsWith('./')) return import(specifier);
+  const path = join(__dirname, specifier);
+  if (specifier.endsWith('.cjs'))
+    return Promise.resolve().then(() => runCached(path, specifier.slice(2, -4)));
+  return import(pathToFileURL(path).href);
 }

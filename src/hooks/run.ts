@@ -6,7 +6,6 @@
  */
 import type { HostAgent } from '../adapters/tool-call/host-tools.js';
 import { defaultStateDir, hostProjectDir } from '../node/state-dir.js';
-import { keepCompiledCode } from './compile-cache.js';
 import { askDaemon, daemonSocketPath, NoDaemonError, startDaemon } from './daemon-client.js';
 import type { HookEvent, HookProtocol, HookReply, HookVerdict } from './event.js';
 import type { HookOptions } from './handle.js';
@@ -252,7 +251,8 @@ async function verdictFor(event: HookEvent, options: RunHookOptions): Promise<Ho
       if (socket !== undefined) startDaemon(socket, identity, options.daemonIdleMs);
     }
   }
-  keepCompiledCode();
+  // Run from its own code cache by the bundle's entry (see launch.ts): `node:module`, which would
+  // start the ES module loader, is not loaded for it.
   const { handleHookEvent } = await import('./handle.js');
   return handleHookEvent(event, options);
 }

@@ -5,7 +5,7 @@ import { z } from 'zod';
 import { deepMerge, type Policy, type PolicyInput, type PresetName, resolvePolicy } from '../core/policy.js';
 import { describeIssues, describeValue, formatPath, PolicyError } from './errors.js';
 import { jsonErrorPosition } from './json-position.js';
-import { policyInputSchema } from './schema.js';
+import { type PolicyFileInput, policyInputSchema } from './schema.js';
 
 export interface LoadOptions {
   /** Replaces the file's `preset` (a command-line `--preset` wins over the file). */
@@ -19,15 +19,22 @@ export function parsePolicy(input: unknown, source?: string, options: LoadOption
     const got = describeValue(document);
     throw new PolicyError([`the policy must be a mapping of fields such as "preset" (got ${got})`], source);
   }
-  const parsed = policyInputSchema.safeParse(document);
-  if (!parsed.success)
-    throw new PolicyError(describeIssues(parsed.error.issues, document, policyInputSchema), source);
-  const { $schema: _schema, ...fields } = parsed.data;
+  // A policy of no fields (the default) is valid as it is: no need to build the schema for it.
+  const fields = Object.keys(document).length === 0 ? {} : validFields(document, source);
   const policyInput: PolicyInput = options.preset ? { ...fields, preset: options.preset } : fields;
   const policy = resolvePolicy(policyInput);
   const problems = crossFieldProblems(policy);
   if (problems.length > 0) throw new PolicyError(problems, source);
   return policy;
+}
+
+/** The policy's fields, checked against the schema (`$schema` aside). */
+function validFields(document: object, source: string | undefined): Omit<PolicyFileInput, '$schema'> {
+  const schema = policyInputSchema();
+  const parsed = schema.safeParse(document);
+  if (!parsed.success) throw new PolicyError(describeIssues(parsed.error.issues, document, schema), source);
+  const { $schema: _schema, ...fields } = parsed.data;
+  return fields;
 }
 
 /** Rules between fields, checked on the resolved policy so that preset defaults take part. */
@@ -118,7 +125,7 @@ function parseYaml(text: string, path: string): unknown {
 
 /** The policy file's JSON Schema, for editors (`$schema`) and for documentation. */
 export function policyJsonSchema(): Record<string, unknown> {
-  return z.toJSONSchema(policyInputSchema, { io: 'input', unrepresentable: 'any' }) as Record<
+  return z.toJSONSchema(policyInputSchema(), { io: 'input', unrepresentable: 'any' }) as Record<
     string,
     unknown
   >;

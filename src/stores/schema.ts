@@ -11,68 +11,85 @@ export { STATE_VERSION };
 
 // JSON has no Infinity, and a ban that never expires may well use it.
 const INFINITE = 'Infinity';
-const time = z.union([z.number(), z.literal(INFINITE).transform(() => Number.POSITIVE_INFINITY)]);
 
-const actionKind = z.enum(['read', 'search', 'mutate', 'create', 'delete', 'exec', 'api', 'poll', 'other']);
-const scalar = z.union([z.number(), z.string(), z.boolean()]);
+/**
+ * The schemas, built on first use rather than when the module loads: a process that reads no
+ * state entry (a hook event whose call no learned constraint is about) never builds them.
+ */
+function schemas(): StateSchemas {
+  built ??= buildSchemas();
+  return built;
+}
 
-const evidence = z.looseObject({
-  failures: z.number(),
-  firstAt: z.number(),
-  lastAt: z.number(),
-  lastError: z.string(),
-  calls: z.array(z.string()),
-  masked: z.array(z.string()).optional(),
-});
+type StateSchemas = ReturnType<typeof buildSchemas>;
+/** Built once per process, never changed. */
+let built: StateSchemas | undefined;
 
-const region = z.looseObject({
-  equals: z.record(z.string(), scalar).optional(),
-  atLeast: z.record(z.string(), z.number()).optional(),
-  atMost: z.record(z.string(), z.number()).optional(),
-});
+function buildSchemas() {
+  const time = z.union([z.number(), z.literal(INFINITE).transform(() => Number.POSITIVE_INFINITY)]);
 
-// Loose objects: fields added by a later minor release survive a round trip through this one.
-const constraint = z.looseObject({
-  id: z.string().min(1),
-  type: z.enum(['banned_strategy', 'radius_limit', 'parameter_ban']),
-  scope: z.enum(['call', 'target', 'strategy', 'parameter']),
-  signature: z.string(),
-  actionClass: z.string(),
-  tool: z.string().optional(),
-  callKey: z.string().optional(),
-  keyHash: z.number().int().positive().optional(),
-  target: z.string().optional(),
-  blocksKinds: z.array(actionKind).optional(),
-  needle: z.string().optional(),
-  needleHash: z.string().max(64).optional(),
-  needleExcerpt: z.string().max(1024).optional(),
-  dependsOnWorkspace: z.boolean().optional(),
-  dependsOnFiles: z.array(z.string()).max(64).optional(),
-  fileDigests: z
-    .record(z.string(), z.string().max(128))
-    .refine((digests) => Object.keys(digests).length <= 64, 'at most 64 files')
-    .optional(),
-  dependsOnService: z.string().max(256).optional(),
-  region: region.optional(),
-  radius: z.number().optional(),
-  evidence,
-  createdAt: z.number(),
-  expiresAt: time,
-  strikes: z.number(),
-  probation: z.boolean(),
-  persistent: z.boolean(),
-  context: z.record(z.string(), z.string()).optional(),
-});
+  const actionKind = z.enum(['read', 'search', 'mutate', 'create', 'delete', 'exec', 'api', 'poll', 'other']);
+  const scalar = z.union([z.number(), z.string(), z.boolean()]);
 
-const liftedMark = z.object({ id: z.string().min(1), at: z.number() });
+  const evidence = z.looseObject({
+    failures: z.number(),
+    firstAt: z.number(),
+    lastAt: z.number(),
+    lastError: z.string(),
+    calls: z.array(z.string()),
+    masked: z.array(z.string()).optional(),
+  });
 
-/** The frame of the file; constraints and marks are checked one by one, so one bad entry costs only itself. */
-const persistedFrame = z.object({
-  version: z.number(),
-  savedAt: z.number(),
-  constraints: z.array(z.unknown()),
-  lifted: z.array(z.unknown()),
-});
+  const region = z.looseObject({
+    equals: z.record(z.string(), scalar).optional(),
+    atLeast: z.record(z.string(), z.number()).optional(),
+    atMost: z.record(z.string(), z.number()).optional(),
+  });
+
+  // Loose objects: fields added by a later minor release survive a round trip through this one.
+  const constraint = z.looseObject({
+    id: z.string().min(1),
+    type: z.enum(['banned_strategy', 'radius_limit', 'parameter_ban']),
+    scope: z.enum(['call', 'target', 'strategy', 'parameter']),
+    signature: z.string(),
+    actionClass: z.string(),
+    tool: z.string().optional(),
+    callKey: z.string().optional(),
+    keyHash: z.number().int().positive().optional(),
+    target: z.string().optional(),
+    blocksKinds: z.array(actionKind).optional(),
+    needle: z.string().optional(),
+    needleHash: z.string().max(64).optional(),
+    needleExcerpt: z.string().max(1024).optional(),
+    dependsOnWorkspace: z.boolean().optional(),
+    dependsOnFiles: z.array(z.string()).max(64).optional(),
+    fileDigests: z
+      .record(z.string(), z.string().max(128))
+      .refine((digests) => Object.keys(digests).length <= 64, 'at most 64 files')
+      .optional(),
+    dependsOnService: z.string().max(256).optional(),
+    region: region.optional(),
+    radius: z.number().optional(),
+    evidence,
+    createdAt: z.number(),
+    expiresAt: time,
+    strikes: z.number(),
+    probation: z.boolean(),
+    persistent: z.boolean(),
+    context: z.record(z.string(), z.string()).optional(),
+  });
+
+  const liftedMark = z.object({ id: z.string().min(1), at: z.number() });
+
+  /** The frame of the file; constraints and marks are checked one by one, so one bad entry costs only itself. */
+  const persistedFrame = z.object({
+    version: z.number(),
+    savedAt: z.number(),
+    constraints: z.array(z.unknown()),
+    lifted: z.array(z.unknown()),
+  });
+  return { constraint, liftedMark, persistedFrame };
+}
 
 /** An entry of a state file that does not match the schema: kept aside, never loaded. */
 export interface RejectedEntry {
@@ -118,6 +135,7 @@ export function parseStateText(text: string): ParsedState {
       ? { ok: false, reason, newer: true }
       : { ok: false, reason };
   }
+  const { constraint, liftedMark, persistedFrame } = schemas();
   const frame = persistedFrame.safeParse(raw);
   if (!frame.success) {
     return { ok: false, reason: `it does not match the state schema:\n${z.prettifyError(frame.error)}` };
@@ -171,7 +189,7 @@ export function parseConstraintText(text: string): Constraint | undefined {
   } catch {
     return undefined;
   }
-  const parsed = constraint.safeParse(raw);
+  const parsed = schemas().constraint.safeParse(raw);
   // A row or a message of an older version (another build in the fleet) is migrated as it is read.
   return parsed.success ? toStoredConstraint(parsed.data as Constraint) : undefined;
 }

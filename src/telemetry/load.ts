@@ -2,7 +2,6 @@
  * `@opentelemetry/api` is an optional peer: it is loaded only when telemetry is asked for (`--otel`,
  * the policy's `otel: true`, or `openGuard({ otel: true })`), and its absence is a `DEPENDENCY_MISSING` error that says what to install.
  */
-import { createRequire } from 'node:module';
 import { NarrowingError } from '../core/errors.js';
 import type { OtelCarrierGetter, OtelContext, OtelSpan, OtelTracer, OtelTracerProvider } from './types.js';
 
@@ -20,10 +19,16 @@ export interface OtelApi {
   };
 }
 
-const require = createRequire(import.meta.url);
+/**
+ * Node's `require` beside this module, made only when telemetry is asked for: loading `node:module`
+ * costs a process that never asks (a hook without the helper) several milliseconds.
+ */
+function requireHere(name: string): unknown {
+  return process.getBuiltinModule('node:module').createRequire(import.meta.url)(name);
+}
 
 /** The installed `@opentelemetry/api`; `DEPENDENCY_MISSING` when it is not installed. */
-export function loadOpenTelemetry(load: (name: string) => unknown = require): OtelApi {
+export function loadOpenTelemetry(load: (name: string) => unknown = requireHere): OtelApi {
   let api: unknown;
   try {
     api = load('@opentelemetry/api');

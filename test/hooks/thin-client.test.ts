@@ -51,6 +51,7 @@ const SESSION = '5d0c8f1e-2a47-4b9e-8c3d-7f1a6e2b9c40';
 /** One Claude Code event through the bundled hook, as the agent runs it; the modules its process loaded. */
 async function send(
   payload: object,
+  args: readonly string[] = ['claude-code'],
   extraEnv: NodeJS.ProcessEnv = {},
 ): Promise<{ stdout: string; stderr: string; modules: string[] }> {
   const env: NodeJS.ProcessEnv = { ...process.env, TMPDIR: temporary, MODULES_DIR: temporary, ...extraEnv };
@@ -58,7 +59,7 @@ async function send(
   delete env.NODE_EXTRA_CA_CERTS;
   const run = await runHookProcess(
     hook.path,
-    ['claude-code'],
+    args,
     {
       session_id: SESSION,
       transcript_path: join(project.dir, 'transcript.jsonl'),
@@ -88,6 +89,34 @@ async function waitForHelper(): Promise<void> {
     await new Promise((resolve) => setTimeout(resolve, 50));
 }
 
+// Runs before the tests below remove the guard's script from the bundle.
+describe('a hook process without the helper', () => {
+  it('runs the guard from the code compiled by the process before it, starting no ES module loader', async () => {
+    const missing = join(project.dir, 'src/missing-alone.ts');
+    const read = { tool_name: 'Read', tool_input: { file_path: missing } };
+    const alone = ['claude-code', '--no-daemon'];
+    await send({ ...read, hook_event_name: 'PreToolUse', tool_use_id: 'toolu_alone1' }, alone);
+    await send(
+      {
+        ...read,
+        hook_event_name: 'PostToolUseFailure',
+        tool_use_id: 'toolu_alone1',
+        error: 'File does not exist.',
+      },
+      alone,
+    );
+    const cacheDir = join(temporary, `narrowing-guard-${process.getuid?.()}`, 'code-cache');
+    expect(readdirSync(cacheDir).filter((name) => name.startsWith('hook-handle-'))).toHaveLength(1);
+
+    const denied = await send({ ...read, hook_event_name: 'PreToolUse', tool_use_id: 'toolu_alone2' }, alone);
+    expect(denied.stderr).not.toContain('unchecked');
+    expect(JSON.parse(denied.stdout).hookSpecificOutput.permissionDecision).toBe('deny');
+    expect(denied.modules.length).toBeGreaterThan(0);
+    const bare = bareCommonJsModules();
+    expect(denied.modules.filter((name) => name.includes('/esm/') && !bare.includes(name))).toEqual([]);
+  });
+});
+
 // The helper does not run on Windows.
 describe.skipIf(process.platform === 'win32')('the hook process with the helper running', () => {
   it('relays the event without the guard, node:crypto, node:child_process, node:net, ES modules or stdio streams, from its code cache', async () => {
@@ -103,7 +132,7 @@ describe.skipIf(process.platform === 'win32')('the hook process with the helper 
       error: 'File does not exist.',
     });
     // A hook process that needed the guard would fail without it, and let the call run unchecked.
-    rmSync(join(hook.path, '..', 'hook-handle.js'));
+    rmSync(join(hook.path, '..', 'hook-handle.cjs'));
 
     const denied = await send({ ...read, hook_event_name: 'PreToolUse', tool_use_id: 'toolu_thin2' });
     expect(denied.stderr).not.toContain('unchecked');
@@ -127,7 +156,9 @@ describe.skipIf(process.platform === 'win32')('the hook process with the helper 
     expect(denied.modules.filter((name) => name.startsWith('stream '))).toEqual([]);
 
     const cacheDir = join(temporary, `narrowing-guard-${process.getuid?.()}`, 'code-cache');
-    const caches = readdirSync(cacheDir).filter((name) => name.endsWith('.v8cache'));
+    const caches = readdirSync(cacheDir).filter(
+      (name) => name.startsWith('hook-client-') && name.endsWith('.v8cache'),
+    );
     expect(caches).toHaveLength(1);
     const cache = statSync(join(cacheDir, caches[0] as string));
     expect(cache.mode & 0o777).toBe(0o600);
@@ -135,6 +166,7 @@ describe.skipIf(process.platform === 'win32')('the hook process with the helper 
     // Where Node would warn about driving its pipe handle, the client asks through node:net, silently.
     const warned = await send(
       { ...read, hook_event_name: 'PreToolUse', tool_use_id: 'toolu_thin3' },
+      ['claude-code'],
       { NODE_PENDING_DEPRECATION: '1' },
     );
     expect(warned.stderr).toBe('');

@@ -151,19 +151,16 @@ interface KindOptions {
   readonly caseSensitive?: boolean;
 }
 
-/** Lower-cases the letters of a regex source, leaving escapes (`\\S`, `\\W`, `\\B`) as they are. */
+/**
+ * Lower-cases the letters of a regex source, leaving escapes (`\\S`, `\\W`, `\\B`) as they are, each
+ * character on its own (a whole word lower-cased may differ, as a final sigma does). Every process
+ * builds the rules as it loads them: only escapes, runs of ASCII capitals and other non-ASCII
+ * characters are visited, not every character.
+ */
 function foldPattern(source: string): string {
-  let out = '';
-  for (let i = 0; i < source.length; i++) {
-    const char = source[i] as string;
-    if (char === '\\') {
-      out += char + (source[i + 1] ?? '');
-      i++;
-    } else {
-      out += char.toLowerCase();
-    }
-  }
-  return out;
+  return source.replace(/\\[\s\S]?|[A-Z]+|[^\x00-\x7f]/g, (part) =>
+    part.charCodeAt(0) === 92 ? part : part.toLowerCase(),
+  );
 }
 
 /** The rule of one kind: the words of every family for it, joined. */
