@@ -74,6 +74,7 @@ import {
   UNRECOGNISED_COMMAND,
   VALIDATION,
 } from './signatures.js';
+import { withoutListings } from './source-listings.js';
 import { extractTargets, normalizeTarget } from './targets.js';
 import { unavailableValues } from './unavailable.js';
 import { isReadOnlyCommand } from './workspace.js';
@@ -254,7 +255,7 @@ export function createToolCallAdapter(options: ToolCallAdapterOptions = {}): Too
     if (onlyItsTextFailed(outcome, call)) return LOGGED_BY_A_SERVICE;
     const text = failureText(outcome);
     const args = isRecord(outcome.proposal?.args) ? outcome.proposal.args : {};
-    const verdict = withoutEchoes(text, args);
+    const verdict = withoutListings(withoutEchoes(text, args));
     const exit = typeof outcome.exitCode === 'number' ? ruleForExitCode(outcome.exitCode) : undefined;
     const rule =
       structuredRule(outcome, verdict, signatureMatcher()) ??
