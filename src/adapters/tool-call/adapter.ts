@@ -42,6 +42,7 @@ import { commandAttemptKey } from './command-attempt.js';
 import { runsInWorkspaceRoot } from './command-directory.js';
 import {
   configurationNamedBy,
+  isStatusCheck,
   leavesSourcesAlone,
   navigatesByName,
   onlyChangesDirectory,
@@ -179,6 +180,8 @@ export function createToolCallAdapter(options: ToolCallAdapterOptions = {}): Too
       // What the line does is read as the shell reads it, lines kept: the target collapses them, and
       // a comment on the first line (`# check\nnpm test`) would swallow every command after it.
       const text = lineToRead(args, command);
+      // Asking how a job is going is polling: the answer changes by itself while the job runs.
+      if (isStatusCheck(text)) facts.kind = 'poll';
       const effects = shellEffectsOf(text);
       if (isReadOnlyCommand(text) || effects.onlyLooks) facts.changesNothing = true;
       if (effects.readsFilesOnly) facts.readsFilesOnly = true;
