@@ -73,6 +73,7 @@ const ACTS_ON_KEYS = [
   'line_number',
   'lines',
   'pattern',
+  'query',
   'search_term',
   'regex',
   'glob',

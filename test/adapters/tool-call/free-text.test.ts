@@ -57,6 +57,9 @@ describe('free text beside a call', () => {
     expect(normalizeArguments({ command: 'ls', description: 'List files' })).toEqual({ command: 'ls' });
     expect(normalizeArguments({ file_path: 'a.py', justification: 'needed' })).toEqual({ file_path: 'a.py' });
     expect(normalizeArguments({ line_number: 12, description: 'jump' })).toEqual({ line_number: 12 });
+    expect(normalizeArguments({ query: 'def login', explanation: 'find it' })).toEqual({
+      query: 'def login',
+    });
     expect(normalizeArguments({ lines: '3:4', replacement: 'x = 1', description: 'fix' })).toEqual({
       lines: '3:4',
       replacement: 'x = 1',
