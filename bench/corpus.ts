@@ -265,7 +265,7 @@ export interface CorpusOptions {
   readonly onProgress?: (done: number, total: number, half: CorpusHalf) => void;
 }
 
-interface BuiltGuard {
+export interface BuiltGuard {
   /** The preset the policy resolved to. */
   readonly preset: string;
   replay(events: unknown[]): ScoredStep[];
@@ -273,7 +273,7 @@ interface BuiltGuard {
 }
 
 /** The built guard's replay, loaded from `dist/` as a user of the package would. */
-async function loadBuiltGuard(root: string, preset: string | undefined): Promise<BuiltGuard> {
+export async function loadBuiltGuard(root: string, preset: string | undefined): Promise<BuiltGuard> {
   const dist = (path: string) => pathToFileURL(join(root, 'dist', path)).href;
   if (!existsSync(join(root, 'dist', 'replay', 'index.js'))) {
     throw new Error(`no built guard in ${join(root, 'dist')}: run npm run build first`);

@@ -42,6 +42,7 @@ import { commandAttemptKey } from './command-attempt.js';
 import { runsInWorkspaceRoot } from './command-directory.js';
 import {
   configurationNamedBy,
+  isStatusCheck,
   leavesSourcesAlone,
   navigatesByName,
   onlyChangesDirectory,
@@ -74,6 +75,7 @@ import {
   UNRECOGNISED_COMMAND,
   VALIDATION,
 } from './signatures.js';
+import { withoutListings } from './source-listings.js';
 import { extractTargets, normalizeTarget } from './targets.js';
 import { unavailableValues } from './unavailable.js';
 import { isReadOnlyCommand } from './workspace.js';
@@ -178,6 +180,8 @@ export function createToolCallAdapter(options: ToolCallAdapterOptions = {}): Too
       // What the line does is read as the shell reads it, lines kept: the target collapses them, and
       // a comment on the first line (`# check\nnpm test`) would swallow every command after it.
       const text = lineToRead(args, command);
+      // Asking how a job is going is polling: the answer changes by itself while the job runs.
+      if (isStatusCheck(text)) facts.kind = 'poll';
       const effects = shellEffectsOf(text);
       if (effects.onlyLooks || isReadOnlyCommand(text)) facts.changesNothing = true;
       if (effects.readsFilesOnly) facts.readsFilesOnly = true;
@@ -254,7 +258,7 @@ export function createToolCallAdapter(options: ToolCallAdapterOptions = {}): Too
     if (onlyItsTextFailed(outcome, call)) return LOGGED_BY_A_SERVICE;
     const text = failureText(outcome);
     const args = isRecord(outcome.proposal?.args) ? outcome.proposal.args : {};
-    const verdict = withoutEchoes(text, args);
+    const verdict = withoutListings(withoutEchoes(text, args));
     const exit = typeof outcome.exitCode === 'number' ? ruleForExitCode(outcome.exitCode) : undefined;
     const rule =
       structuredRule(outcome, verdict, signatureMatcher()) ??

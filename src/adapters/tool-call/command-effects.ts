@@ -177,3 +177,39 @@ function readNavigation(tool: string): boolean {
   if (NAVIGATION_VERBS.has(verb)) return words.length - start <= 2;
   return verb === 'go' && (words[start + 1] === 'to' || words[start + 1] === 'back');
 }
+
+/**
+ * Commands that ask a service how a job is going: a CI run, a pull request's checks, a deployment,
+ * containers, units, processes. Their answer changes by itself while the job runs.
+ */
+const STATUS_CHECKS: readonly RegExp[] = [
+  /^gh\s+run\s+(?:list|view|watch)\b/,
+  /^gh\s+pr\s+(?:checks|status)\b/,
+  /^glab\s+ci\s+(?:status|list|view)\b/,
+  /^kubectl\s+(?:get|describe|top|rollout\s+status)\b/,
+  /^docker\s+(?:ps|compose\s+ps)\b/,
+  /^systemctl\s+(?:status|is-active)\b/,
+  /^(?:ps|pgrep)\b/,
+];
+/** What may come before the check on its line: a wait, or a change of directory. */
+const BEFORE_CHECK = /^(?:sleep\s+\d+(?:\.\d+)?[smh]?|cd\s+[^\s;&|<>`$()]+)$/;
+/** Filters a check's answer may go through. */
+const FILTER = /^(?:head|tail|grep|cat|jq|less|wc|sort|cut)\b[^<>`$()]*$/;
+
+/**
+ * Whether the line only asks a service how a job is going (`gh run list`, `sleep 30 && gh run view
+ * 42`, `kubectl rollout status deployment/api | tail -5`), writing nothing and running nothing else.
+ */
+export function isStatusCheck(command: string): boolean {
+  if (/[<>`]|\$\(/.test(command)) return false;
+  const parts = command
+    .split(/&&|;|\n/)
+    .map((part) => part.trim())
+    .filter((part) => part !== '');
+  const last = parts.pop();
+  if (last === undefined || last.includes('||')) return false;
+  if (!parts.every((part) => BEFORE_CHECK.test(part))) return false;
+  const [check, ...filters] = last.split('|').map((part) => part.trim());
+  if (check === undefined || !filters.every((filter) => FILTER.test(filter))) return false;
+  return STATUS_CHECKS.some((pattern) => pattern.test(check));
+}

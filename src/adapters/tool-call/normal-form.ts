@@ -51,11 +51,57 @@ export function normalizeCommand(command: string): string {
   return quote === '' ? out.trim() : out;
 }
 
-/** The arguments with their command and path in normal form; the same object when nothing changes. */
+/**
+ * Words the model writes beside a call, which it rewrites on every retry: a host's shell and editor
+ * tools take them (`description`, `explanation`, `justification`) and declare them, but a tool that
+ * declares nothing may take them too.
+ */
+const FREE_TEXT_KEYS = ['description', 'explanation', 'justification'] as const;
+/**
+ * Arguments that say what a call acts on: a command, a file, a place in a file, a search, an edit's
+ * text. Beside one of them, free text is words about the call; without one (a ticket's `title` and
+ * `description`), a description may be the record's data and stays part of the call.
+ */
+const ACTS_ON_KEYS = [
+  ...COMMAND_KEYS,
+  ...PATH_KEYS,
+  'absolute_path',
+  'absolutePath',
+  'target_file',
+  'file_name',
+  'dir',
+  'line_number',
+  'lines',
+  'pattern',
+  'query',
+  'search_term',
+  'regex',
+  'glob',
+  'old_string',
+  'new_string',
+  'old_str',
+  'new_str',
+  'replacement',
+] as const;
+
+/** Whether the arguments name what the call acts on, so that free text beside them is only words. */
+function namesWhatItActsOn(args: Readonly<Record<string, unknown>>): boolean {
+  for (const key of ACTS_ON_KEYS) if (args[key] !== undefined) return true;
+  return false;
+}
+
+/**
+ * The arguments with their command and path in normal form, and without the free text beside what
+ * the call acts on; the same object when nothing changes.
+ */
 export function normalizeArguments(
   args: Readonly<Record<string, unknown>>,
 ): Readonly<Record<string, unknown>> {
   let out: Record<string, unknown> | undefined;
+  if (FREE_TEXT_KEYS.some((key) => typeof args[key] === 'string') && namesWhatItActsOn(args)) {
+    out = { ...args };
+    for (const key of FREE_TEXT_KEYS) if (typeof out[key] === 'string') delete out[key];
+  }
   for (const key of COMMAND_KEYS) {
     const value = args[key];
     if (typeof value !== 'string') continue;

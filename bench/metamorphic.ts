@@ -1,0 +1,418 @@
+/**
+ * A metamorphic check of the guard's judgement on a corpus of real agent runs: each trace is
+ * transformed in ways that must not change what is a loop, replayed through the built guard again,
+ * and every call whose verdict changed is counted. The transforms are what another host would have
+ * recorded of the same run:
+ *
+ * - the shell tool under the name another host gives it (`Bash`, `run_shell_command`, `shell`,
+ *   `exec_command`, `run_terminal_cmd`, `execute_bash`);
+ * - the file read tool under another host's name (`Read`, `read_file`, `view`), its path argument
+ *   under another host's name (`path`, `file_path`, `absolutePath`, `target_file`);
+ * - the editor tool under another host's name and argument shape (`Edit` and `replace` with
+ *   `old_string`/`new_string`, `str_replace_editor` with `command: "str_replace"`, `apply_patch` with a
+ *   patch), its path argument renamed the same way;
+ * - a free-text `description` argument that says something new on every call;
+ * - the arguments' keys in another order;
+ * - all of them at once.
+ *
+ * A renamed tool loses the annotations the recording gave it, as a host's own tool arrives by its
+ * name only. Which name a trace gets is fixed by its name, so every run is repeatable.
+ *
+ * Usage, after `npm run build`: `npx tsx bench/metamorphic.ts CORPUS [--half design] [--details]`.
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { type CorpusHalf, hasHalf, loadBuiltGuard, readLabels, type ScoredStep } from './corpus.js';
+
+export type TraceEvent = Record<string, unknown>;
+
+export interface Transform {
+  readonly name: string;
+  /** The transformed events, or undefined when the transform leaves this trace as it is. */
+  apply(events: readonly TraceEvent[], trace: string): TraceEvent[] | undefined;
+}
+
+export const SHELL_NAMES = [
+  'Bash',
+  'run_shell_command',
+  'shell',
+  'exec_command',
+  'run_terminal_cmd',
+  'execute_bash',
+] as const;
+export const READ_NAMES = ['Read', 'read_file', 'view'] as const;
+export const EDIT_NAMES = ['Edit', 'replace', 'str_replace_editor', 'apply_patch'] as const;
+export const PATH_ARGUMENTS = ['path', 'file_path', 'absolutePath', 'target_file'] as const;
+
+/** The recorded names of the tools each transform renames. */
+const SHELL_SOURCES = new Set<string>([...SHELL_NAMES, 'bash', 'Shell']);
+const READ_SOURCES = new Set(['Read', 'read_file']);
+const EDIT_SOURCES = new Set(['Edit', 'replace']);
+/** Where the recorded tools keep the path of the file they act on. */
+const PATH_SOURCES = ['file_path', 'path', 'absolute_path', 'absolutePath', 'target_file'];
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** A small stable hash: which variant a trace gets. */
+function pick<T>(options: readonly T[], key: string): T {
+  let hash = 2166136261;
+  for (let index = 0; index < key.length; index++) hash = Math.imul(hash ^ key.charCodeAt(index), 16777619);
+  return options[(hash >>> 0) % options.length] as T;
+}
+
+/** The meta event with `from` tools renamed by `rename` (and without their annotations), deduplicated. */
+function renameInMeta(event: TraceEvent, rename: (tool: string) => string | undefined): TraceEvent {
+  if (!Array.isArray(event.tools)) return event;
+  const seen = new Set<string>();
+  const tools: unknown[] = [];
+  for (const tool of event.tools) {
+    if (!isRecord(tool) || typeof tool.name !== 'string') {
+      tools.push(tool);
+      continue;
+    }
+    const renamed = rename(tool.name);
+    const entry = renamed === undefined ? tool : { name: renamed };
+    if (seen.has(entry.name as string)) continue;
+    seen.add(entry.name as string);
+    tools.push(entry);
+  }
+  return { ...event, tools };
+}
+
+/**
+ * Renames the calls that `rewrite` takes (it returns the new tool name and arguments, or undefined to
+ * leave a call), and the tools they were recorded under.
+ */
+function renameCalls(
+  events: readonly TraceEvent[],
+  rewrite: (tool: string, args: Record<string, unknown>) => { tool: string; args: unknown } | undefined,
+): TraceEvent[] | undefined {
+  const renamed = new Map<string, string>();
+  const out = events.map((event) => {
+    if (event.type !== 'call' || typeof event.tool !== 'string' || !isRecord(event.args)) return event;
+    const next = rewrite(event.tool, event.args);
+    if (next === undefined) return event;
+    renamed.set(event.tool, next.tool);
+    return { ...event, tool: next.tool, args: next.args };
+  });
+  if (renamed.size === 0) return undefined;
+  return out.map((event) =>
+    event.type === 'meta' ? renameInMeta(event, (tool) => renamed.get(tool)) : event,
+  );
+}
+
+/** The arguments with the file's path under `key` instead of whichever name the recording used. */
+function withPathAs(args: Record<string, unknown>, key: string): Record<string, unknown> | undefined {
+  const source = PATH_SOURCES.find((name) => typeof args[name] === 'string');
+  if (source === undefined) return undefined;
+  const out: Record<string, unknown> = {};
+  for (const [name, value] of Object.entries(args)) out[name === source ? key : name] = value;
+  return out;
+}
+
+export const renameShell: Transform = {
+  name: 'shell tool renamed',
+  apply(events, trace) {
+    const name = pick(SHELL_NAMES, `shell ${trace}`);
+    return renameCalls(events, (tool, args) =>
+      SHELL_SOURCES.has(tool) && typeof args.command === 'string' && tool !== name
+        ? { tool: name, args }
+        : undefined,
+    );
+  },
+};
+
+/**
+ * A transform that gives the calls of a file tool (`sources`) one of `names`, chosen by the trace, and
+ * its path one of the hosts' argument names, the arguments rewritten by `argsAs` (undefined: left as is).
+ */
+function fileToolRenamed(
+  name: string,
+  sources: ReadonlySet<string>,
+  names: readonly string[],
+  argsAs: (tool: string, key: string, args: Record<string, unknown>) => Record<string, unknown> | undefined,
+): Transform {
+  return {
+    name,
+    apply(events, trace) {
+      const tool = pick(names, `${name} ${trace}`);
+      const key = pick(PATH_ARGUMENTS, `${name} path ${trace}`);
+      return renameCalls(events, (recorded, args) => {
+        if (!sources.has(recorded)) return undefined;
+        const renamed = argsAs(tool, key, args);
+        return renamed === undefined ? undefined : { tool, args: renamed };
+      });
+    },
+  };
+}
+
+export const renameRead = fileToolRenamed(
+  'read tool and path renamed',
+  READ_SOURCES,
+  READ_NAMES,
+  (_, key, args) => withPathAs(args, key),
+);
+
+/** An edit's arguments in the shape `name` takes them, its path under `key`. */
+export function editAs(
+  name: string,
+  key: string,
+  args: Record<string, unknown>,
+): Record<string, unknown> | undefined {
+  const source = PATH_SOURCES.find((field) => typeof args[field] === 'string');
+  if (source === undefined) return undefined;
+  const path = args[source] as string;
+  const { [source]: _path, old_string: oldText, new_string: newText, ...rest } = args;
+  if (name === 'str_replace_editor') {
+    return { command: 'str_replace', [key]: path, old_str: oldText, new_str: newText, ...rest };
+  }
+  if (name === 'apply_patch') {
+    if (typeof oldText !== 'string' || typeof newText !== 'string') return undefined;
+    const lines = (prefix: string, text: string) =>
+      text
+        .split('\n')
+        .map((line) => `${prefix}${line}`)
+        .join('\n');
+    const patch = `*** Begin Patch\n*** Update File: ${path}\n@@\n${lines('-', oldText)}\n${lines('+', newText)}\n*** End Patch`;
+    return { input: patch, ...rest };
+  }
+  return { [key]: path, old_string: oldText, new_string: newText, ...rest };
+}
+
+export const renameEdit = fileToolRenamed(
+  'edit tool and path renamed',
+  EDIT_SOURCES,
+  EDIT_NAMES,
+  (tool, key, args) => (typeof args.old_string === 'string' ? editAs(tool, key, args) : undefined),
+);
+
+const DESCRIPTIONS = [
+  'Check what is there',
+  'Look again more carefully',
+  'Try this once more',
+  'Run it to see what happens',
+  'Verify the result',
+];
+
+export const addDescription: Transform = {
+  name: 'description added',
+  apply(events) {
+    let step = 0;
+    return events.map((event) => {
+      if (event.type !== 'call' || !isRecord(event.args)) return event;
+      step++;
+      const text = `${DESCRIPTIONS[step % DESCRIPTIONS.length]} (${step})`;
+      return { ...event, args: { ...event.args, description: text } };
+    });
+  },
+};
+
+function reversedKeys(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(reversedKeys);
+  if (!isRecord(value)) return value;
+  const out: Record<string, unknown> = {};
+  for (const key of Object.keys(value).reverse()) out[key] = reversedKeys(value[key]);
+  return out;
+}
+
+export const reorderKeys: Transform = {
+  name: 'argument keys reordered',
+  apply(events) {
+    return events.map((event) =>
+      event.type === 'call' && isRecord(event.args) ? { ...event, args: reversedKeys(event.args) } : event,
+    );
+  },
+};
+
+export const allAtOnce: Transform = {
+  name: 'all at once',
+  apply(events, trace) {
+    let out: TraceEvent[] = [...events];
+    for (const transform of [renameShell, renameRead, renameEdit, addDescription, reorderKeys]) {
+      out = transform.apply(out, trace) ?? out;
+    }
+    return out;
+  },
+};
+
+export const TRANSFORMS: readonly Transform[] = [
+  renameShell,
+  renameRead,
+  renameEdit,
+  addDescription,
+  reorderKeys,
+  allAtOnce,
+];
+
+const STOPPING = new Set(['block', 'halt']);
+
+/** How the verdicts of one run changed under a transform. */
+export interface VerdictChanges {
+  readonly runs: number;
+  readonly calls: number;
+  /** Calls whose verdict is another (allow, warn, block, halt). */
+  readonly changed: number;
+  /** Calls stopped (block or halt) after the transform and not before, and the other way round. */
+  readonly stopsGained: number;
+  readonly stopsLost: number;
+}
+
+export function verdictChanges(before: readonly ScoredStep[], after: readonly ScoredStep[]): VerdictChanges {
+  let changed = 0;
+  let stopsGained = 0;
+  let stopsLost = 0;
+  const byStep = new Map(after.map((step) => [step.step, step.verdict]));
+  for (const step of before) {
+    const verdict = byStep.get(step.step) ?? '?';
+    if (verdict === step.verdict) continue;
+    changed++;
+    if (STOPPING.has(verdict) && !STOPPING.has(step.verdict)) stopsGained++;
+    if (!STOPPING.has(verdict) && STOPPING.has(step.verdict)) stopsLost++;
+  }
+  return { runs: 1, calls: before.length, changed, stopsGained, stopsLost };
+}
+
+function sum(a: VerdictChanges, b: VerdictChanges): VerdictChanges {
+  return {
+    runs: a.runs + b.runs,
+    calls: a.calls + b.calls,
+    changed: a.changed + b.changed,
+    stopsGained: a.stopsGained + b.stopsGained,
+    stopsLost: a.stopsLost + b.stopsLost,
+  };
+}
+
+const NONE: VerdictChanges = { runs: 0, calls: 0, changed: 0, stopsGained: 0, stopsLost: 0 };
+
+/** One call whose verdict changed, for `--details`. */
+export interface ChangedCall {
+  readonly transform: string;
+  readonly trace: string;
+  readonly step: number;
+  readonly tool: string;
+  readonly before: string;
+  readonly after: string;
+}
+
+export interface MetamorphicScore {
+  readonly half: CorpusHalf;
+  readonly byTransform: readonly { readonly transform: string; readonly changes: VerdictChanges }[];
+  readonly details: readonly ChangedCall[];
+}
+
+function verdictText(step: ScoredStep | undefined): string {
+  if (step === undefined) return '?';
+  return step.rule === undefined ? step.verdict : `${step.verdict} (${step.rule})`;
+}
+
+export async function scoreMetamorphic(
+  corpus: string,
+  options: {
+    readonly root: string;
+    readonly half?: CorpusHalf;
+    readonly transforms?: readonly Transform[];
+    readonly onProgress?: (done: number, total: number) => void;
+  },
+): Promise<MetamorphicScore> {
+  const half = options.half ?? 'design';
+  if (!hasHalf(corpus, half)) throw new Error(`no ${half} half in ${corpus}`);
+  const guard = await loadBuiltGuard(options.root, undefined);
+  const transforms = options.transforms ?? TRANSFORMS;
+  const totals = new Map(transforms.map((transform) => [transform.name, NONE]));
+  const details: ChangedCall[] = [];
+  const labels = readLabels(corpus, half);
+  let done = 0;
+  for (const label of labels) {
+    const text = readFileSync(join(corpus, half, 'traces', label.trace), 'utf8');
+    const events = guard.parse(text, label.trace) as TraceEvent[];
+    const before = guard.replay(events);
+    for (const transform of transforms) {
+      const transformed = transform.apply(events, label.trace);
+      if (transformed === undefined) continue;
+      const after = guard.replay(
+        guard.parse(transformed.map((event) => JSON.stringify(event)).join('\n'), label.trace),
+      );
+      totals.set(transform.name, sum(totals.get(transform.name) ?? NONE, verdictChanges(before, after)));
+      const afterByStep = new Map(after.map((step) => [step.step, step]));
+      for (const step of before) {
+        const other = afterByStep.get(step.step);
+        if (other?.verdict === step.verdict) continue;
+        details.push({
+          transform: transform.name,
+          trace: label.trace,
+          step: step.step,
+          tool: `${step.tool ?? ''} → ${other?.tool ?? '?'}`,
+          before: verdictText(step),
+          after: verdictText(other),
+        });
+      }
+    }
+    options.onProgress?.(++done, labels.length);
+  }
+  return {
+    half,
+    byTransform: transforms.map((transform) => ({
+      transform: transform.name,
+      changes: totals.get(transform.name) ?? NONE,
+    })),
+    details,
+  };
+}
+
+export function formatMetamorphic(score: MetamorphicScore, withDetails = false): string {
+  const header = ['transform', 'runs', 'calls', 'verdicts changed', 'stops gained', 'stops lost'];
+  const rows = score.byTransform.map(({ transform, changes }) => [
+    transform,
+    String(changes.runs),
+    String(changes.calls),
+    String(changes.changed),
+    String(changes.stopsGained),
+    String(changes.stopsLost),
+  ]);
+  const widths = header.map((cell, index) =>
+    Math.max(cell.length, ...rows.map((row) => (row[index] ?? '').length)),
+  );
+  const line = (cells: readonly string[]) =>
+    cells
+      .map((cell, index) =>
+        index === 0 ? cell.padEnd(widths[index] ?? 0) : cell.padStart(widths[index] ?? 0),
+      )
+      .join('  ');
+  const lines = [
+    `Metamorphic check (${score.half} half): verdicts that changed under transforms that keep every loop`,
+  ];
+  lines.push(line(header), ...rows.map(line));
+  if (withDetails) {
+    lines.push('');
+    for (const item of score.details) {
+      lines.push(
+        `${item.transform}: ${item.trace} step ${item.step} ${item.tool}: ${item.before} → ${item.after}`,
+      );
+    }
+  }
+  return lines.join('\n');
+}
+
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
+  const argv = process.argv.slice(2);
+  const corpus = argv.find((arg, index) => !arg.startsWith('--') && argv[index - 1] !== '--half');
+  const halfIndex = argv.indexOf('--half');
+  const half = (halfIndex >= 0 ? argv[halfIndex + 1] : 'design') as CorpusHalf;
+  if (corpus === undefined) {
+    process.stderr.write('usage: npx tsx bench/metamorphic.ts CORPUS [--half design] [--details]\n');
+    process.exitCode = 2;
+  } else {
+    const root = fileURLToPath(new URL('..', import.meta.url));
+    const score = await scoreMetamorphic(corpus, {
+      root,
+      half,
+      onProgress: (done, total) => {
+        if (done === total || done % 100 === 0) process.stderr.write(`… ${done}/${total} runs\n`);
+      },
+    });
+    process.stdout.write(`${formatMetamorphic(score, argv.includes('--details'))}\n`);
+  }
+}

@@ -1,0 +1,77 @@
+/**
+ * Words the model writes beside a call (`description`, `explanation`, `justification`) do not change
+ * what the call does when its other arguments say what it acts on: a command, a file, a place in a
+ * file, a search or an edit's text. A tool that declares no free text is judged the same way.
+ */
+import { describe, expect, it } from 'vitest';
+import { toolCallToOutcome } from '../../../src/adapters/tool-call/convert.js';
+import { normalizeArguments } from '../../../src/adapters/tool-call/normal-form.js';
+import { NarrowingLoop } from '../../../src/index.js';
+
+const WORDS = ['Show the file', 'Show it again', 'Look once more', 'Read it to check', 'One more look'];
+
+/** Verdicts of the same call, each time with new words beside it, answered the same way each time. */
+function verdictsOf(
+  tool: string,
+  args: Record<string, unknown>,
+  answer: string,
+  failed: boolean,
+  field = 'description',
+) {
+  const loop = new NarrowingLoop({});
+  const verdicts: string[] = [];
+  for (const words of WORDS) {
+    const call = { ...args, [field]: words };
+    verdicts.push(loop.checkProposal({ tool, args: call }).verdict);
+    const result = { content: [{ type: 'text', text: answer }], ...(failed && { isError: true }) };
+    loop.recordOutcome(toolCallToOutcome(tool, call, result));
+  }
+  return verdicts;
+}
+
+describe('free text beside a call', () => {
+  it('blocks a command that keeps printing the same file, asked with a new description each time', () => {
+    const verdicts = verdictsOf(
+      'bash',
+      { command: 'cat crackme.py' },
+      'secret = "A:4@r%uL"\nprint(secret)\n',
+      false,
+    );
+    expect(verdicts.at(-1)).toBe('block');
+  });
+
+  it('blocks an edit of the open file refused the same way, proposed with a new explanation each time', () => {
+    const refused =
+      'Your proposed edit has introduced new syntax error(s). Please understand the fixes and retry your edit command.\n\nERRORS:\n- E999 IndentationError: unexpected indent';
+    const verdicts = verdictsOf(
+      'edit',
+      { lines: '31:31', replacement: '    import os' },
+      refused,
+      true,
+      'explanation',
+    );
+    expect(verdicts).toContain('block');
+  });
+
+  it('leaves out the words beside a command, a path, a place in a file and an edit’s text', () => {
+    expect(normalizeArguments({ command: 'ls', description: 'List files' })).toEqual({ command: 'ls' });
+    expect(normalizeArguments({ file_path: 'a.py', justification: 'needed' })).toEqual({ file_path: 'a.py' });
+    expect(normalizeArguments({ line_number: 12, description: 'jump' })).toEqual({ line_number: 12 });
+    expect(normalizeArguments({ query: 'def login', explanation: 'find it' })).toEqual({
+      query: 'def login',
+    });
+    expect(normalizeArguments({ lines: '3:4', replacement: 'x = 1', description: 'fix' })).toEqual({
+      lines: '3:4',
+      replacement: 'x = 1',
+    });
+  });
+
+  it('keeps a description that is a record’s data, as in a call that creates a ticket', () => {
+    const args = {
+      project: 'OPS',
+      title: 'Printer offline',
+      description: 'The printer on floor 2 is offline',
+    };
+    expect(normalizeArguments(args)).toEqual(args);
+  });
+});

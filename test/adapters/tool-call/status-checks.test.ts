@@ -1,0 +1,53 @@
+/**
+ * A command that asks a service how a job is going (a CI run, a deployment, a container) is a status
+ * check: its answer changes by itself, so asking again is polling, judged by the poll rules (quick
+ * unchanged answers steered, then blocked from the sixth, paced checks never), not by the rules on
+ * repeated calls.
+ */
+import { describe, expect, it } from 'vitest';
+import { isStatusCheck } from '../../../src/adapters/tool-call/command-effects.js';
+import { toolCallToOutcome } from '../../../src/adapters/tool-call/convert.js';
+import { NarrowingLoop } from '../../../src/index.js';
+import { adapter } from './helpers.js';
+
+const RUNNING = (seconds: number) =>
+  `in_progress\t\tci: show the linter version\tCI\tmain\tpush\t15926149076\t${seconds}s\t2025-06-27T12:21:00Z`;
+const DONE =
+  'completed\tfailure\tci: show the linter version\tCI\tmain\tpush\t15926149076\t34s\t2025-06-27T12:21:00Z';
+
+describe('status checks of a job', () => {
+  it('lets the check on which a CI run finally finishes through after four unchanged answers', () => {
+    const loop = new NarrowingLoop({});
+    const args = { command: 'gh run list --limit 1', description: 'List the latest workflow run' };
+    const answers = [RUNNING(5), RUNNING(17), RUNNING(24), RUNNING(32), DONE];
+    const verdicts = answers.map((answer) => {
+      const verdict = loop.checkProposal({ tool: 'run_shell_command', args }).verdict;
+      loop.recordOutcome(toolCallToOutcome('run_shell_command', args, answer));
+      return verdict;
+    });
+    expect(verdicts).not.toContain('block');
+  });
+
+  it('reads a status check whatever waits or changes of directory come before it', () => {
+    expect(isStatusCheck('gh run list --limit 1')).toBe(true);
+    expect(isStatusCheck('sleep 30 && gh run view 15926149076')).toBe(true);
+    expect(isStatusCheck('cd deploy && kubectl rollout status deployment/api')).toBe(true);
+    expect(isStatusCheck('gh pr checks 42 | head -20')).toBe(true);
+    expect(isStatusCheck('docker compose ps')).toBe(true);
+  });
+
+  it('does not take a command that changes something, or one that only reads files, for a status check', () => {
+    expect(isStatusCheck('gh run rerun 15926149076')).toBe(false);
+    expect(isStatusCheck('gh run list > runs.txt')).toBe(false);
+    expect(isStatusCheck('gh run list && git push')).toBe(false);
+    expect(isStatusCheck('kubectl apply -f deploy.yaml')).toBe(false);
+    expect(isStatusCheck('cat status.txt')).toBe(false);
+  });
+
+  it('gives a status check the kind of a poll', () => {
+    expect(adapter.describeCall({ tool: 'Bash', args: { command: 'gh run list --limit 1' } }).kind).toBe(
+      'poll',
+    );
+    expect(adapter.describeCall({ tool: 'Bash', args: { command: 'gh run rerun 42' } }).kind).toBe('exec');
+  });
+});

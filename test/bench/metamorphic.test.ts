@@ -1,0 +1,171 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, describe, expect, it } from 'vitest';
+import {
+  addDescription,
+  editAs,
+  formatMetamorphic,
+  renameEdit,
+  renameRead,
+  renameShell,
+  reorderKeys,
+  scoreMetamorphic,
+  type TraceEvent,
+  type Transform,
+  verdictChanges,
+} from '../../bench/metamorphic.js';
+
+const dirs: string[] = [];
+afterAll(() => {
+  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+});
+
+const MISSING = { isError: true, content: "ENOENT: no such file or directory, open 'config/prod.yaml'" };
+const FAILING_TESTS = {
+  isError: true,
+  content: 'FAILED tests/test_api.py::test_login - AssertionError\n1 failed',
+};
+
+/** A run that reads a missing file three times and runs a failing test four times, nothing changed. */
+const EVENTS: TraceEvent[] = [
+  {
+    type: 'meta',
+    name: 'repeats',
+    tools: [
+      { name: 'bash', annotations: { narrowing: { kind: 'exec' } } },
+      { name: 'Read', annotations: { readOnlyHint: true, narrowing: { kind: 'read' } } },
+      { name: 'Edit' },
+    ],
+  },
+  { type: 'user', text: 'make the login test pass' },
+  { type: 'call', tool: 'Read', args: { file_path: 'config/prod.yaml' }, result: MISSING },
+  { type: 'call', tool: 'Read', args: { file_path: 'config/prod.yaml' }, result: MISSING },
+  { type: 'call', tool: 'Read', args: { file_path: 'config/prod.yaml' }, result: MISSING },
+  {
+    type: 'call',
+    tool: 'Edit',
+    args: { file_path: 'src/api.py', old_string: 'return None', new_string: 'return user' },
+    result: { content: 'The file src/api.py has been updated.' },
+  },
+  ...Array.from({ length: 4 }, () => ({
+    type: 'call',
+    tool: 'bash',
+    args: { command: 'pytest tests/test_api.py -x', timeout: 120 },
+    result: FAILING_TESTS,
+  })),
+];
+
+const calls = (events: readonly TraceEvent[]) => events.filter((event) => event.type === 'call');
+
+describe('transforms that keep every loop', () => {
+  it('renames the shell tool in every call and in the tools list, without its annotations', () => {
+    const out = renameShell.apply(EVENTS, 'a.jsonl') ?? [];
+    const shell = calls(out).at(-1);
+    expect(shell?.tool).not.toBe('bash');
+    expect(shell?.args).toEqual({ command: 'pytest tests/test_api.py -x', timeout: 120 });
+    const meta = out[0] as { tools: { name: string; annotations?: unknown }[] };
+    expect(meta.tools).toContainEqual({ name: shell?.tool });
+  });
+
+  it('renames the read tool and its path argument, leaving the path as it was', () => {
+    const out = renameRead.apply(EVENTS, 'a.jsonl') ?? [];
+    const read = calls(out)[0] as { tool: string; args: Record<string, unknown> };
+    expect(['Read', 'read_file', 'view']).toContain(read.tool);
+    expect(Object.values(read.args)).toEqual(['config/prod.yaml']);
+  });
+
+  it('writes an edit in each host’s shape: old and new text, a str_replace command, a patch', () => {
+    const args = { file_path: 'src/api.py', old_string: 'return None', new_string: 'return user' };
+    expect(editAs('replace', 'absolutePath', args)).toEqual({
+      absolutePath: 'src/api.py',
+      old_string: 'return None',
+      new_string: 'return user',
+    });
+    expect(editAs('str_replace_editor', 'path', args)).toEqual({
+      command: 'str_replace',
+      path: 'src/api.py',
+      old_str: 'return None',
+      new_str: 'return user',
+    });
+    expect(editAs('apply_patch', 'path', args)).toEqual({
+      input: '*** Begin Patch\n*** Update File: src/api.py\n@@\n-return None\n+return user\n*** End Patch',
+    });
+  });
+
+  it('leaves a trace without the tool a transform renames as it is', () => {
+    const onlyShell = EVENTS.filter((event) => event.tool !== 'Edit');
+    expect(renameEdit.apply(onlyShell, 'a.jsonl')).toBeUndefined();
+  });
+
+  it('gives every call a description of its own and reverses the order of argument keys', () => {
+    const described = calls(addDescription.apply(EVENTS, 'a.jsonl') ?? []).map(
+      (event) => (event.args as { description: string }).description,
+    );
+    expect(new Set(described).size).toBe(described.length);
+    const reordered = calls(reorderKeys.apply(EVENTS, 'a.jsonl') ?? []).at(-1);
+    expect(Object.keys(reordered?.args as object)).toEqual(['timeout', 'command']);
+  });
+});
+
+describe('counting verdict changes', () => {
+  it('counts each call whose verdict is another, and the stops gained and lost', () => {
+    const before = [
+      { step: 1, verdict: 'allow' },
+      { step: 2, verdict: 'block' },
+      { step: 3, verdict: 'warn' },
+    ];
+    const after = [
+      { step: 1, verdict: 'block' },
+      { step: 2, verdict: 'warn' },
+      { step: 3, verdict: 'warn' },
+    ];
+    expect(verdictChanges(before, after)).toEqual({
+      runs: 1,
+      calls: 3,
+      changed: 2,
+      stopsGained: 1,
+      stopsLost: 1,
+    });
+  });
+
+  function corpusOf(events: readonly TraceEvent[]): string {
+    const corpus = mkdtempSync(join(tmpdir(), 'metamorphic-'));
+    dirs.push(corpus);
+    mkdirSync(join(corpus, 'design', 'traces'), { recursive: true });
+    writeFileSync(
+      join(corpus, 'design', 'traces', 'repeats.jsonl'),
+      events.map((event) => JSON.stringify(event)).join('\n'),
+    );
+    const labels = { trace: 'repeats.jsonl', source: 'demo', calls: 8, justified: [], loops: [] };
+    writeFileSync(join(corpus, 'design', 'labels.jsonl'), `${JSON.stringify(labels)}\n`);
+    return corpus;
+  }
+  const root = fileURLToPath(new URL('../..', import.meta.url));
+
+  it('finds no verdict changed on a run of repeated failures under every transform', async () => {
+    const score = await scoreMetamorphic(corpusOf(EVENTS), { root });
+    for (const { transform, changes } of score.byTransform) {
+      expect({ transform, changed: changes.changed }).toEqual({ transform, changed: 0 });
+    }
+    expect(score.byTransform.find((row) => row.transform === 'all at once')?.changes.calls).toBe(8);
+  });
+
+  it('counts the changes of a transform that does change what is a loop', async () => {
+    const numbered: Transform = {
+      name: 'commands numbered',
+      apply: (events) => {
+        let step = 0;
+        return events.map((event) =>
+          event.tool === 'bash'
+            ? { ...event, args: { command: `pytest tests/test_api.py -x -k case${++step}` } }
+            : event,
+        );
+      },
+    };
+    const score = await scoreMetamorphic(corpusOf(EVENTS), { root, transforms: [numbered] });
+    expect(score.byTransform[0]?.changes.stopsLost).toBeGreaterThan(0);
+    expect(formatMetamorphic(score, true)).toContain('commands numbered: repeats.jsonl step');
+  });
+});
