@@ -2,8 +2,8 @@
  * Node 22.1 and later keep the code V8 compiled for the modules a hook process loads after this
  * (the helper's), so that the next process skips compiling them. Called only before those are
  * loaded: a hook process the helper answers, or one that handles its event without the helper (its
- * guard runs from a code cache of its own), never pays for `node:module`. Kept in a folder of this user's only, never one
- * another user could fill. Node 20 has no such cache: nothing is done there.
+ * guard runs from a code cache of its own), never pays for `node:module`. Kept in a folder of this
+ * user's only, never one another user could fill. Node 20 has no such cache: nothing is done there.
  */
 export function keepCompiledCode(): void {
   const { enableCompileCache: enable } = process.getBuiltinModule('node:module') as {
