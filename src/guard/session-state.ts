@@ -474,14 +474,7 @@ function readSessionFile(path: string, onProblem?: (message: string) => void): S
       );
       return undefined;
     }
-    const buffer = Buffer.alloc(size);
-    let read = 0;
-    while (read < size) {
-      const got = readSync(fd, buffer, read, size - read, read);
-      if (got === 0) break;
-      read += got;
-    }
-    const parsed: unknown = JSON.parse(buffer.subarray(0, read).toString('utf8'));
+    const parsed: unknown = JSON.parse(readBytes(fd, 0, size).toString('utf8'));
     if (!isSessionFile(parsed)) {
       onProblem?.(`the session file ${path} is not one this version writes; the session starts over`);
       return undefined;
@@ -512,14 +505,9 @@ function readSessionLog(path: string, onProblem?: (message: string) => void): Se
     const stat = fstatSync(fd);
     if (!stat.isFile()) return undefined;
     const start = Math.max(0, stat.size - MAX_SESSION_BYTES);
-    const buffer = Buffer.alloc(stat.size - start);
-    let read = 0;
-    while (read < buffer.length) {
-      const got = readSync(fd, buffer, read, buffer.length - read, start + read);
-      if (got === 0) break;
-      read += got;
-    }
-    const lines = buffer.subarray(0, read).toString('utf8').split('\n');
+    const lines = readBytes(fd, start, stat.size - start)
+      .toString('utf8')
+      .split('\n');
     // The last piece follows the last newline: empty, or a line whose append did not finish.
     lines.pop();
     for (let index = lines.length - 1; index >= 0; index -= 1) {
@@ -537,6 +525,18 @@ function readSessionLog(path: string, onProblem?: (message: string) => void): Se
   } finally {
     closeSync(fd);
   }
+}
+
+/** Up to `length` bytes of `fd` from `start`: fewer when the file ends sooner (cut while it was read). */
+function readBytes(fd: number, start: number, length: number): Buffer {
+  const buffer = Buffer.alloc(length);
+  let read = 0;
+  while (read < length) {
+    const got = readSync(fd, buffer, read, length - read, start + read);
+    if (got === 0) break;
+    read += got;
+  }
+  return buffer.subarray(0, read);
 }
 
 function isSessionFile(value: unknown): value is SessionFile {
