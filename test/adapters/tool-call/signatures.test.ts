@@ -248,6 +248,21 @@ describe('syntax_error', () => {
     );
     expect(signatureOf('api', { body: '{' }, 'Unexpected end of JSON input')).toBe('syntax_error');
   });
+
+  it('reads a harness refusing a command line it could not parse as the shell refusing its syntax', () => {
+    const inline = { command: `python3 -c 'for c in s: print(c)'` };
+    for (const text of ['Malformed command', 'error: could not parse the command line', 'malformed input']) {
+      expect(failureOf('bash', inline, text)).toMatchObject({
+        signature: 'syntax_error',
+        blame: 'agent_failure',
+        deterministic: true,
+      });
+    }
+  });
+
+  it('leaves a malformed answer of a service to the service rules', () => {
+    expect(signatureOf('web_fetch', FETCH, 'upstream sent a malformed response')).not.toBe('syntax_error');
+  });
 });
 
 describe('files a syntax error depends on', () => {

@@ -33,8 +33,13 @@ export const SHELLS: FamilyTable = {
       '\\bbad config line\\b',
       "\\bcan't find string terminator\\b",
       '\\bincomplete input\\b',
+      // A harness that could not read the line it was sent: the same text is refused every time.
+      '^malformed (?:shell )?(?:command|command line|input)\\b',
+      "\\b(?:could not|couldn't|cannot|can't|failed to|unable to) parse (?:the |your )?(?:shell )?(?:command|command line)\\b",
     ],
     hints: [
+      'malformed',
+      'parse',
       'unexpected',
       'unterminated',
       'missing separator',
