@@ -11,6 +11,9 @@
  * - the editor tool under another host's name and argument shape (`Edit` and `replace` with
  *   `old_string`/`new_string`, `str_replace_editor` with `command: "str_replace"`, `apply_patch` with a
  *   patch), its path argument renamed the same way;
+ * - the whole-file write tool under another host's name and argument shape (`Write` and `write_file`
+ *   with `content`, `write_to_file` with `content`, `str_replace_editor` with `command: "create"` and
+ *   `file_text`), its path argument renamed the same way;
  * - a free-text `description` argument that says something new on every call;
  * - the arguments' keys in another order;
  * - all of them at once.
@@ -43,12 +46,14 @@ export const SHELL_NAMES = [
 ] as const;
 export const READ_NAMES = ['Read', 'read_file', 'view'] as const;
 export const EDIT_NAMES = ['Edit', 'replace', 'str_replace_editor', 'apply_patch'] as const;
+export const WRITE_NAMES = ['Write', 'write_file', 'write_to_file', 'str_replace_editor'] as const;
 export const PATH_ARGUMENTS = ['path', 'file_path', 'absolutePath', 'target_file'] as const;
 
 /** The recorded names of the tools each transform renames. */
 const SHELL_SOURCES = new Set<string>([...SHELL_NAMES, 'bash', 'Shell']);
 const READ_SOURCES = new Set(['Read', 'read_file']);
 const EDIT_SOURCES = new Set(['Edit', 'replace']);
+const WRITE_SOURCES = new Set(['Write', 'write_file', 'write_to_file']);
 /** Where the recorded tools keep the path of the file they act on. */
 const PATH_SOURCES = ['file_path', 'path', 'absolute_path', 'absolutePath', 'target_file'];
 
@@ -189,6 +194,26 @@ export const renameEdit = fileToolRenamed(
   (tool, key, args) => (typeof args.old_string === 'string' ? editAs(tool, key, args) : undefined),
 );
 
+/** A whole-file write's arguments in the shape `name` takes them, its path under `key`. */
+export function writeAs(
+  name: string,
+  key: string,
+  args: Record<string, unknown>,
+): Record<string, unknown> | undefined {
+  const source = PATH_SOURCES.find((field) => typeof args[field] === 'string');
+  if (source === undefined || typeof args.content !== 'string') return undefined;
+  const { [source]: path, content, ...rest } = args;
+  if (name === 'str_replace_editor') return { command: 'create', [key]: path, file_text: content, ...rest };
+  return { [key]: path, content, ...rest };
+}
+
+export const renameWrite = fileToolRenamed(
+  'write tool and path renamed',
+  WRITE_SOURCES,
+  WRITE_NAMES,
+  writeAs,
+);
+
 const DESCRIPTIONS = [
   'Check what is there',
   'Look again more carefully',
@@ -231,7 +256,7 @@ export const allAtOnce: Transform = {
   name: 'all at once',
   apply(events, trace) {
     let out: TraceEvent[] = [...events];
-    for (const transform of [renameShell, renameRead, renameEdit, addDescription, reorderKeys]) {
+    for (const transform of [renameShell, renameRead, renameEdit, renameWrite, addDescription, reorderKeys]) {
       out = transform.apply(out, trace) ?? out;
     }
     return out;
@@ -242,6 +267,7 @@ export const TRANSFORMS: readonly Transform[] = [
   renameShell,
   renameRead,
   renameEdit,
+  renameWrite,
   addDescription,
   reorderKeys,
   allAtOnce,

@@ -10,11 +10,13 @@ import {
   renameEdit,
   renameRead,
   renameShell,
+  renameWrite,
   reorderKeys,
   scoreMetamorphic,
   type TraceEvent,
   type Transform,
   verdictChanges,
+  writeAs,
 } from '../../bench/metamorphic.js';
 
 const dirs: string[] = [];
@@ -92,6 +94,22 @@ describe('transforms that keep every loop', () => {
     expect(editAs('apply_patch', 'path', args)).toEqual({
       input: '*** Begin Patch\n*** Update File: src/api.py\n@@\n-return None\n+return user\n*** End Patch',
     });
+  });
+
+  it('writes a whole-file write in each host’s shape: content, or a create command with its text', () => {
+    const args = { file_path: 'src/config.ts', content: 'export const PORT = 3000;\n' };
+    expect(writeAs('write_to_file', 'path', args)).toEqual({
+      path: 'src/config.ts',
+      content: 'export const PORT = 3000;\n',
+    });
+    expect(writeAs('str_replace_editor', 'path', args)).toEqual({
+      command: 'create',
+      path: 'src/config.ts',
+      file_text: 'export const PORT = 3000;\n',
+    });
+    const written = [...EVENTS, { type: 'call', tool: 'Write', args, result: { content: 'File written.' } }];
+    const write = calls(renameWrite.apply(written, 'a.jsonl') ?? []).at(-1);
+    expect(['Write', 'write_file', 'write_to_file', 'str_replace_editor']).toContain(write?.tool);
   });
 
   it('leaves a trace without the tool a transform renames as it is', () => {

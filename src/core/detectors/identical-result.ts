@@ -11,6 +11,7 @@ import type { ActionKind, Violation } from '../types.js';
 import { isHarnessFault, isWatched, kindOf } from './applicability.js';
 import { LruMap } from './bounded.js';
 import { readCount, readEntries, readNumber, readSnapshot, readString } from './restore.js';
+import { showsItsWrite } from './shown-write.js';
 import type { CallContext, Detector, ObservedOutcome } from './types.js';
 import { excerpt, times, withAlternatives } from './wording.js';
 
@@ -52,6 +53,8 @@ interface Repeats {
   text: string;
   /** How many times it returned `digest` since the world last changed, back to back or not. */
   seen: number;
+  /** An edit whose answer shows what it wrote: the same answer again proves it changed nothing. */
+  showsWrite?: boolean;
 }
 
 /**
@@ -139,7 +142,10 @@ export function createIdenticalResultDetector(): Detector {
       if (!entry) return checkRevisit(call, limits);
       // The proposal being checked would be the next identical call.
       const proposal = entry.count + 1;
-      if (proposal >= limits.blockAt) return describe(call, entry, 'block');
+      // A write that answered alike twice wrote what the file held: the evidence is conclusive.
+      const noOpWrite = entry.showsWrite === true && entry.count >= 2;
+      if (proposal >= limits.blockAt || (noOpWrite && proposal >= limits.warnAt))
+        return describe(call, entry, 'block');
       if (proposal >= limits.warnAt) return describe(call, entry, 'warn');
       return undefined;
     },
@@ -163,6 +169,7 @@ export function createIdenticalResultDetector(): Detector {
           entry.since = changes;
           entry.at = proposed;
           entry.text = excerpt(outcome.text);
+          entry.showsWrite = showsItsWrite(call, outcome.content);
           calls.set(key, entry);
           const query = isQuery(call);
           const sweep = query && call.tool === rerunTool && key !== rerunKey;
@@ -184,6 +191,7 @@ export function createIdenticalResultDetector(): Detector {
             // Most results are never repeated: their text is kept only where one repeat already
             // warrants a note, instead of holding on to a thousand results.
             text: limits.warnAt <= 2 ? excerpt(outcome.text) : '',
+            ...(showsItsWrite(call, outcome.content) && { showsWrite: true }),
           };
           if (entry === undefined) calls.add(key, fresh);
           else calls.set(key, fresh);
@@ -369,5 +377,6 @@ function readRepeats(raw: Record<string, unknown>): Repeats | undefined {
     at: readNumber(raw.at) ?? 0,
     text: readString(raw.text) ?? '',
     seen: readCount(raw.seen) ?? count,
+    ...(raw.showsWrite === true && { showsWrite: true }),
   };
 }

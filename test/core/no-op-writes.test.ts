@@ -1,0 +1,68 @@
+import { describe, expect, it } from 'vitest';
+import { Agent } from './support.js';
+
+const REPLACEMENT = [
+  "            pony_model.options['indexes'] = [create_index_operation.index]",
+  "            project_state.reload_model(app_label, 'Pony', delay=True)",
+].join('\n');
+/** An editor that answers with the file as the edit left it, numbered. */
+const FILE_AFTER = [
+  '[File: /django__django/reproduce.py (86 lines total)]',
+  '72:            create_table_operation.database_forwards(app_label, editor, project_state, project_state.clone())',
+  "73:            pony_model.options['indexes'] = [create_index_operation.index]",
+  "74:            project_state.reload_model(app_label, 'Pony', delay=True)",
+  '75:            create_index_operation.database_forwards(app_label, editor, project_state, project_state.clone())',
+  'File updated. Please review the changes and make sure they are correct.',
+].join('\n');
+const LINE_EDIT = { lines: '73:74', replacement: REPLACEMENT };
+
+const CONTENT = 'export const PORT = Number(process.env.PORT ?? 3000);\nexport const HOST = "0.0.0.0";\n';
+const SNIPPET = [
+  "The file /home/dev/shop/src/config.ts has been updated. Here's the result of running `cat -n` on a snippet of the edited file:",
+  '     1\texport const PORT = Number(process.env.PORT ?? 3000);',
+  '     2\texport const HOST = "0.0.0.0";',
+].join('\n');
+
+describe('a write repeated back to back that answers as it did', () => {
+  it('blocks the third identical line edit once two answered with the same file', () => {
+    const agent = new Agent();
+    expect(agent.repeat(3, 'edit', LINE_EDIT, FILE_AFTER)).toEqual(['allow', 'allow', 'block']);
+  });
+
+  it('blocks the third identical whole-file write of a host whose answer shows what it wrote', () => {
+    for (const [tool, args] of [
+      ['Write', { file_path: '/home/dev/shop/src/config.ts', content: CONTENT }],
+      ['write_file', { absolute_path: '/home/dev/shop/src/config.ts', content: CONTENT }],
+    ] as const) {
+      const agent = new Agent();
+      expect(agent.repeat(3, tool, args, SNIPPET)).toEqual(['allow', 'allow', 'block']);
+    }
+  });
+
+  it('leaves a repeated write alone when its answer shows nothing of what it wrote', () => {
+    const agent = new Agent();
+    const done = 'Success. Updated the following files:\nM src/config.ts';
+    expect(agent.repeat(3, 'edit', LINE_EDIT, done)).toEqual(['allow', 'allow', 'warn']);
+  });
+
+  it('leaves a repeated edit alone when the file it shows changed from one answer to the next', () => {
+    const agent = new Agent();
+    const verdicts = [86, 88, 90].map(
+      (total) =>
+        agent.call('edit', LINE_EDIT, FILE_AFTER.replace('86 lines', `${total} lines`)).check.verdict,
+    );
+    expect(verdicts).toEqual(['allow', 'allow', 'allow']);
+  });
+
+  it('counts again from the first write after a script of unknown effects runs between', () => {
+    const agent = new Agent();
+    agent.repeat(2, 'edit', LINE_EDIT, FILE_AFTER);
+    const traceback = [
+      'Traceback (most recent call last):',
+      '  File "/django__django/reproduce.py", line 80, in <module>',
+      "AttributeError: 'ModelState' object has no attribute 'render_index'",
+    ].join('\n');
+    agent.call('bash', { command: 'python reproduce.py' }, { text: traceback, isError: true });
+    expect(agent.repeat(3, 'edit', LINE_EDIT, FILE_AFTER)).toEqual(['allow', 'allow', 'block']);
+  });
+});
