@@ -11,10 +11,12 @@ const LISTING =
 
 describe('a command line the harness could not parse', () => {
   it('blocks the same line sent again after a read, since the same text is refused the same way', () => {
-    const agent = new Agent();
-    agent.call('bash', INLINE, MALFORMED);
-    agent.call('bash', { command: 'cat crackme.py' }, LISTING);
-    expect(agent.check('bash', INLINE).verdict).toBe('block');
+    for (const shell of ['bash', 'Bash', 'run_shell_command', 'exec_command', 'run_terminal_cmd']) {
+      const agent = new Agent();
+      agent.call(shell, INLINE, MALFORMED);
+      agent.call(shell, { command: 'cat crackme.py' }, LISTING);
+      expect(agent.check(shell, INLINE).verdict).toBe('block');
+    }
   });
 
   it('lets a corrected line run: only the text that was refused is known to be refused', () => {
