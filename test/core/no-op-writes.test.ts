@@ -29,6 +29,12 @@ describe('a write repeated back to back that answers as it did', () => {
     expect(agent.repeat(3, 'edit', LINE_EDIT, FILE_AFTER)).toEqual(['allow', 'allow', 'block']);
   });
 
+  it('tells the agent the edit writes what the file already holds', () => {
+    const agent = new Agent();
+    agent.repeat(2, 'edit', LINE_EDIT, FILE_AFTER);
+    expect(agent.check('edit', LINE_EDIT).reason).toMatch(/writes what the file already holds/);
+  });
+
   it('blocks the third identical whole-file write of a host whose answer shows what it wrote', () => {
     for (const [tool, args] of [
       ['Write', { file_path: '/home/dev/shop/src/config.ts', content: CONTENT }],

@@ -144,8 +144,8 @@ export function createIdenticalResultDetector(): Detector {
       const proposal = entry.count + 1;
       // A write that answered alike twice wrote what the file held: the evidence is conclusive.
       const noOpWrite = entry.showsWrite === true && entry.count >= 2;
-      if (proposal >= limits.blockAt || (noOpWrite && proposal >= limits.warnAt))
-        return describe(call, entry, 'block');
+      if (proposal >= limits.blockAt) return describe(call, entry, 'block');
+      if (noOpWrite && proposal >= limits.warnAt) return describeNoOpWrite(call, entry);
       if (proposal >= limits.warnAt) return describe(call, entry, 'warn');
       return undefined;
     },
@@ -313,6 +313,19 @@ function describe(call: CallContext, entry: Repeats, severity: 'warn' | 'block')
       lastResult: entry.text,
       ...(call.identity.masked.length > 0 ? { masked: call.identity.masked } : {}),
     },
+  };
+}
+
+function describeNoOpWrite(call: CallContext, entry: Repeats): Violation {
+  return {
+    ...describe(call, entry, 'block'),
+    reason:
+      `${call.description} has answered with the same file ${times(entry.count)} in a row, so it writes ` +
+      'what the file already holds: it is blocked, since writing it again changes nothing.',
+    suggestion: withAlternatives(
+      'Read the file to see what it holds, then make a different change or run what depends on it.',
+      call.toolPolicy.alternatives,
+    ),
   };
 }
 
