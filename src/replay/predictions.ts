@@ -13,9 +13,9 @@
 import { createToolCallAdapter } from '../adapters/tool-call/index.js';
 import { withoutListings } from '../adapters/tool-call/source-listings.js';
 import { digestResult, identifyCall, withoutFreeText } from '../core/identity/index.js';
-import type { DomainAdapter, Proposal } from '../core/types.js';
-import { traceResultToOutcome } from '../trace/outcome.js';
+import type { DomainAdapter } from '../core/types.js';
 import type { TraceEvent } from '../trace/types.js';
+import { recordedCalls } from './recorded-calls.js';
 import type { ReplayStep } from './replay.js';
 
 /**
@@ -34,8 +34,6 @@ export interface PredictionCheck {
   readonly evidence: 'same-call' | 'same-tool' | 'none';
 }
 
-type ToolAnnotations = NonNullable<Proposal['annotations']>;
-
 interface Fingerprinted {
   readonly failed: boolean;
   /**
@@ -50,30 +48,16 @@ interface Fingerprinted {
 
 /** Each call of the recording, numbered as replay numbers steps, with its outcome's fingerprint. */
 function fingerprintCalls(events: Iterable<TraceEvent>, adapter: DomainAdapter): Map<number, Fingerprinted> {
-  const annotations = new Map<string, ToolAnnotations>();
   const out = new Map<number, Fingerprinted>();
-  let step = 0;
-  for (const event of events) {
-    if (event.type === 'meta')
-      for (const tool of event.tools ?? [])
-        if (tool.annotations) annotations.set(tool.name, tool.annotations);
-    if (event.type !== 'call') continue;
-    step++;
-    if (!event.result) continue;
-    const declared = annotations.get(event.tool);
-    const proposal = { tool: event.tool, args: event.args, ...(declared && { annotations: declared }) };
-    const facts = adapter.describeCall(proposal);
-    const outcome = traceResultToOutcome(proposal, event.result);
-    const failure = adapter.describeFailure(outcome, facts);
-    const text = outcome.content ?? outcome.error ?? '';
+  for (const { step, proposal, facts, outcome, failure, text } of recordedCalls(events, adapter)) {
     const failed = failure !== undefined || !outcome.success;
     const shape = (error: string) =>
       `fail ${failure?.signature ?? 'unknown_error'} ${adapter.errorShape?.(error) ?? digestResult(error)}`;
     // A numbered listing of the file in a failure is the file's text, not the tool's verdict.
     const fingerprints = failed ? [shape(text), shape(withoutListings(text))] : [`ok ${digestResult(text)}`];
-    const { callKey } = identifyCall(event.tool, withoutFreeText(proposal));
+    const { callKey } = identifyCall(proposal.tool, withoutFreeText(proposal));
     const keys = facts.failureKey === undefined ? [callKey] : [callKey, facts.failureKey];
-    const family = facts.program === undefined ? event.tool : `${event.tool} ${facts.program}`;
+    const family = facts.program === undefined ? proposal.tool : `${proposal.tool} ${facts.program}`;
     out.set(step, { failed, fingerprints, keys, family });
   }
   return out;

@@ -46,8 +46,8 @@ import {
   leavesSourcesAlone,
   navigatesByName,
   onlyChangesDirectory,
-  startsByChangingDirectory,
   programOf,
+  startsByChangingDirectory,
   waitSecondsOf,
 } from './command-effects.js';
 import { quotesArguments, withoutEchoes } from './echoes.js';
