@@ -1,7 +1,9 @@
 /**
  * Prints the corpus figures of both halves: `npm run results -- --corpus DIR [--preset P]`, or
  * directly `npx tsx bench/corpus-command.ts DIR [--preset P] [--details]` after `npm run build`;
- * `--details` also lists every false block (its call, rule and reason) and every missed loop.
+ * `--details` also lists every false block (its call, rule and reason) and every missed loop;
+ * `--predictions` checks every block against what the blocked call answered in the recording, without
+ * labels, and counts per rule and per source the blocks whose call answered something new.
  */
 import { fileURLToPath } from 'node:url';
 import {
@@ -9,6 +11,7 @@ import {
   type CorpusHalf,
   formatCorpusDetails,
   formatCorpusScore,
+  formatPredictions,
   hasHalf,
   notMeasured,
   scoreCorpus,
@@ -32,7 +35,12 @@ function progressLine(io: CorpusCommandIO): (done: number, total: number, half: 
 
 export async function runCorpusCommand(
   corpus: string | undefined,
-  options: { readonly root: string; readonly preset?: string; readonly details?: boolean },
+  options: {
+    readonly root: string;
+    readonly preset?: string;
+    readonly details?: boolean;
+    readonly predictions?: boolean;
+  },
   io: CorpusCommandIO,
 ): Promise<number> {
   if (corpus === undefined || !CORPUS_HALVES.some((half) => hasHalf(corpus, half))) {
@@ -43,9 +51,11 @@ export async function runCorpusCommand(
     root: options.root,
     ...(options.preset && { preset: options.preset }),
     ...(options.details && { details: true }),
+    ...(options.predictions && { predictions: true }),
     onProgress: progressLine(io),
   });
   if (score.details) io.stdout.write(`${formatCorpusDetails(score.details)}\n\n`);
+  if (score.predictions) io.stdout.write(`${formatPredictions(score.predictions)}\n\n`);
   io.stdout.write(`${formatCorpusScore(score)}\n`);
   return 0;
 }
@@ -62,9 +72,10 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   const preset = flagValue(argv, '--preset');
   const root = fileURLToPath(new URL('..', import.meta.url));
   const details = argv.includes('--details');
+  const predictions = argv.includes('--predictions');
   process.exitCode = await runCorpusCommand(
     corpus,
-    { root, ...(preset && { preset }), ...(details && { details }) },
+    { root, ...(preset && { preset }), ...(details && { details }), ...(predictions && { predictions }) },
     { stdout: process.stdout, stderr: process.stderr },
   );
 }

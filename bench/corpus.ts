@@ -84,8 +84,17 @@ export interface HalfScore {
   readonly falsePerThousandPerSource: number | undefined;
 }
 
+/** How the blocks' predictions fared, counted per rule and per source (see `src/replay/predictions.ts`). */
+export interface PredictionTally {
+  /** `rule` or `source` → outcome (`held`, `new-success`, `new-error`, `not-run`) → count. */
+  readonly byRule: Readonly<Record<string, Readonly<Record<string, number>>>>;
+  readonly bySource: Readonly<Record<string, Readonly<Record<string, number>>>>;
+}
+
 export interface CorpusScore {
   readonly preset: string;
+  /** Per half: the blocks' predictions checked against what the blocked calls answered, when asked for. */
+  readonly predictions?: Readonly<Partial<Record<CorpusHalf, PredictionTally>>>;
   /** Undefined for a half the corpus does not hold. */
   readonly halves: Readonly<Partial<Record<CorpusHalf, HalfScore>>>;
   /** Every false block and missed loop, when `details` was asked for. */
@@ -262,6 +271,8 @@ export interface CorpusOptions {
   readonly preset?: string;
   /** Also list every false block and missed loop. */
   readonly details?: boolean;
+  /** Also check every block's prediction against the recorded outcome of the call it stopped. */
+  readonly predictions?: boolean;
   readonly onProgress?: (done: number, total: number, half: CorpusHalf) => void;
 }
 
@@ -270,6 +281,8 @@ export interface BuiltGuard {
   readonly preset: string;
   replay(events: unknown[]): ScoredStep[];
   parse(text: string, name: string): unknown[];
+  /** Each block of `steps` (a replay of `events`) checked against what the blocked call answered. */
+  predictions(events: unknown[], steps: readonly ScoredStep[]): { rule: string; outcome: string }[];
 }
 
 /** The built guard's replay, loaded from `dist/` as a user of the package would. */
@@ -302,6 +315,12 @@ export async function loadBuiltGuard(root: string, preset: string | undefined): 
     parse(text, name) {
       return traceModule.parseTrace(text, name);
     },
+    predictions(events, steps) {
+      return replayModule.checkPredictions(
+        events as Parameters<typeof replayModule.checkPredictions>[0],
+        steps as Parameters<typeof replayModule.checkPredictions>[1],
+      );
+    },
   };
 }
 
@@ -310,7 +329,12 @@ export async function scoreCorpus(corpus: string, options: CorpusOptions): Promi
   const guard = await loadBuiltGuard(options.root, options.preset);
   const halves: Partial<Record<CorpusHalf, HalfScore>> = {};
   const details: CorpusDetail[] = [];
+  const predictions: Partial<Record<CorpusHalf, PredictionTally>> = {};
   for (const half of CORPUS_HALVES) {
+    const tally = { byRule: {}, bySource: {} } as {
+      byRule: Record<string, Record<string, number>>;
+      bySource: Record<string, Record<string, number>>;
+    };
     if (!hasHalf(corpus, half)) continue;
     const labels = readLabels(corpus, half);
     if (labels.length === 0) continue;
@@ -327,11 +351,75 @@ export async function scoreCorpus(corpus: string, options: CorpusOptions): Promi
       const steps = guard.replay(events);
       runs.push(scoreRun(label, steps));
       if (options.details) details.push(...runDetails(half, label, steps, events));
+      if (options.predictions)
+        for (const { rule, outcome } of guard.predictions(events, steps)) {
+          count(tally.byRule, rule, outcome);
+          count(tally.bySource, label.source, outcome);
+        }
       options.onProgress?.(++done, labels.length, half);
     }
     halves[half] = halfScore(half, runs);
+    if (options.predictions) predictions[half] = tally;
   }
-  return { preset: guard.preset, halves, ...(options.details && { details }) };
+  return {
+    preset: guard.preset,
+    halves,
+    ...(options.details && { details }),
+    ...(options.predictions && { predictions }),
+  };
+}
+
+function count(table: Record<string, Record<string, number>>, row: string, outcome: string): void {
+  const counts = table[row] ?? {};
+  counts[outcome] = (counts[outcome] ?? 0) + 1;
+  table[row] = counts;
+}
+
+const PREDICTION_OUTCOMES = ['held', 'new-success', 'new-error', 'not-run'] as const;
+
+/**
+ * The blocks' predictions per rule and per source: how many blocked calls answered as the evidence
+ * did (`held`), and how many answered something new (a success, another error), so were wrong.
+ */
+export function formatPredictions(
+  predictions: Readonly<Partial<Record<CorpusHalf, PredictionTally>>>,
+): string {
+  const lines: string[] = [];
+  for (const half of CORPUS_HALVES) {
+    const tally = predictions[half];
+    if (!tally) continue;
+    for (const [title, table] of [
+      ['rule', tally.byRule],
+      ['source', tally.bySource],
+    ] as const) {
+      const rows = Object.entries(table).map(([name, counts]) => {
+        const cells = PREDICTION_OUTCOMES.map((outcome) => counts[outcome] ?? 0);
+        const judged = (cells[0] ?? 0) + (cells[1] ?? 0) + (cells[2] ?? 0);
+        const wrong = (cells[1] ?? 0) + (cells[2] ?? 0);
+        return [name, ...cells.map(String), percent(wrong, judged)];
+      });
+      rows.sort((a, b) => wrongOf(b) - wrongOf(a) || (a[0] ?? '').localeCompare(b[0] ?? ''));
+      const header = [`${half} blocks by ${title}`, ...PREDICTION_OUTCOMES, 'wrong'];
+      const widths = header.map((cell, index) =>
+        Math.max(cell.length, ...rows.map((row) => (row[index] ?? '').length)),
+      );
+      lines.push(predictionRow(header, widths));
+      for (const row of rows) lines.push(predictionRow(row, widths));
+      lines.push('');
+    }
+  }
+  return lines.join('\n').trimEnd();
+}
+
+/** A row's wrong predictions: its `new-success` and `new-error` cells. */
+function wrongOf(row: readonly string[]): number {
+  return Number(row[2]) + Number(row[3]);
+}
+
+function predictionRow(cells: readonly string[], widths: readonly number[]): string {
+  return cells
+    .map((cell, index) => (index === 0 ? cell.padEnd(widths[index] ?? 0) : cell.padStart(widths[index] ?? 0)))
+    .join('  ');
 }
 
 /** Every false block and missed loop, one paragraph each, grouped by half and source. */

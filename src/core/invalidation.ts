@@ -149,12 +149,23 @@ const RELATIVE_PATH = /^(?![/~\\]|[A-Za-z][A-Za-z0-9+.-]*:)\S+$/;
 function relieveRelativeTargets(call: CallContext, context: InvalidationContext): void {
   for (const entry of [...context.index.entries()]) {
     const target = entry.constraint.target;
-    if (entry.constraint.scope !== 'call' || target === undefined || !RELATIVE_PATH.test(target)) continue;
+    if (entry.constraint.scope !== 'call' || target === undefined) continue;
+    if (!RELATIVE_PATH.test(target) && !namesRelativePath(target, context)) continue;
     context.relieve(
       entry,
       () => `${call.description} moved the working directory, so ${target} may name another file`,
     );
   }
+}
+
+/**
+ * A command line acting on a path given from the working directory (`git add docs/notes.md`): a
+ * word it acts on that has a folder or an extension in it, with no root, home or scheme.
+ */
+function namesRelativePath(command: string, context: InvalidationContext): boolean {
+  if (!/\s/.test(command)) return false;
+  const operands = context.workspace.operandsIn?.(command) ?? [];
+  return operands.some((operand) => RELATIVE_PATH.test(operand) && /[^.][/.][^/.]/.test(operand));
 }
 
 /** The targets a command names that some ban is about. */

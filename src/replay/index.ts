@@ -1,4 +1,5 @@
 export { parseExpectation, type TraceExpectation, unmetExpectations } from './expectations.js';
+export { checkPredictions, type PredictionCheck, type PredictionOutcome } from './predictions.js';
 export {
   createReplayer,
   type ReplayGuard,

@@ -8,10 +8,10 @@
  */
 import { createToolCallAdapter } from '../adapters/tool-call/index.js';
 import { digestResult, identifyCall, withoutFreeText } from '../core/identity/index.js';
-import type { DomainAdapter, Proposal } from '../core/types.js';
+import type { DomainAdapter } from '../core/types.js';
 import { WorldTracker } from '../core/world.js';
-import { traceResultToOutcome } from '../trace/outcome.js';
 import type { TraceEvent } from '../trace/types.js';
+import { recordedCalls } from './recorded-calls.js';
 import type { ReplayStep } from './replay.js';
 
 export interface Judgement {
@@ -29,8 +29,6 @@ export interface Judgement {
   readonly disputed?: number;
   readonly disputedSteps?: readonly number[];
 }
-
-type ToolAnnotations = NonNullable<Proposal['annotations']>;
 
 interface Ran {
   readonly digest: string;
@@ -78,23 +76,9 @@ export function wastedSteps(
   const byCall = new Map<string, Ran>();
   const byTarget = new Map<string, Ran>();
   const wasted = new Set<number>();
-  const annotations = new Map<string, ToolAnnotations>();
   const changes = new Changes();
-  let step = 0;
-  for (const event of events) {
-    if (event.type === 'meta')
-      for (const tool of event.tools ?? [])
-        if (tool.annotations) annotations.set(tool.name, tool.annotations);
-    if (event.type !== 'call') continue;
-    step++;
-    if (!event.result) continue;
-    const declared = annotations.get(event.tool);
-    const proposal = { tool: event.tool, args: event.args, ...(declared && { annotations: declared }) };
-    const facts = adapter.describeCall(proposal);
-    const outcome = traceResultToOutcome(proposal, event.result);
-    const failure = adapter.describeFailure(outcome, facts);
+  for (const { step, proposal, facts, outcome, failure, text } of recordedCalls(events, adapter)) {
     const failed = !outcome.success;
-    const text = outcome.content ?? outcome.error ?? '';
     const ran: Ran = {
       digest: digestResult(text),
       failed,
@@ -103,7 +87,7 @@ export function wastedSteps(
       targets: facts.targets,
     };
     // A retry reworded in its free text (a command's description) is the same call.
-    const { callKey } = identifyCall(event.tool, withoutFreeText(proposal));
+    const { callKey } = identifyCall(proposal.tool, withoutFreeText(proposal));
     const earlier = byCall.get(callKey);
     const repeated =
       earlier !== undefined &&
@@ -111,7 +95,7 @@ export function wastedSteps(
       earlier.failed === failed &&
       (failed ? earlier.signature === ran.signature : earlier.digest === ran.digest);
     const targetKey =
-      facts.targets.length > 0 ? `${event.tool}\u0000${facts.targets.join('\u0000')}` : undefined;
+      facts.targets.length > 0 ? `${proposal.tool}\u0000${facts.targets.join('\u0000')}` : undefined;
     const earlierFailure = targetKey === undefined ? undefined : byTarget.get(targetKey);
     const sameFailure =
       failed &&

@@ -7,6 +7,7 @@ import {
   type CorpusLabels,
   formatCorpusDetails,
   formatCorpusScore,
+  formatPredictions,
   halfScore,
   notMeasured,
   runDetails,
@@ -145,5 +146,35 @@ describe('scoring a corpus', () => {
     const score = await scoreCorpus(corpus, { root });
     expect(score.halves.validation).toBeUndefined();
     expect(score.halves.design?.total).toMatchObject({ runs: 1, calls: 6, loops: 1 });
+  });
+
+  it('checks each block against what the blocked call answered, and counts per rule and per source', async () => {
+    const corpus = mkdtempSync(join(tmpdir(), 'narrowing-corpus-'));
+    dirs.push(corpus);
+    mkdirSync(join(corpus, 'design', 'traces'), { recursive: true });
+    const missing = {
+      isError: true,
+      content: "Exit code 1\nError: Cannot find module '/app/dist/server.js'",
+    };
+    const run = (result: object) => ({
+      type: 'call',
+      tool: 'Bash',
+      args: { command: 'node dist/server.js' },
+      result,
+    });
+    const lines = [run(missing), run(missing), run(missing), run({ content: 'listening on :3000' })];
+    writeFileSync(
+      join(corpus, 'design', 'traces', 'run.jsonl'),
+      `${lines.map((line) => JSON.stringify(line)).join('\n')}\n`,
+    );
+    const labels: CorpusLabels = { trace: 'run.jsonl', source: 'claude', calls: 4, justified: [], loops: [] };
+    writeFileSync(join(corpus, 'design', 'labels.jsonl'), `${JSON.stringify(labels)}\n`);
+    const root = fileURLToPath(new URL('../..', import.meta.url));
+    const score = await scoreCorpus(corpus, { root, predictions: true });
+    const bySource = score.predictions?.design?.bySource.claude ?? {};
+    expect(bySource['new-success']).toBe(1);
+    const text = formatPredictions(score.predictions ?? {});
+    expect(text).toMatch(/design blocks by rule/);
+    expect(text).toMatch(/claude\s+\d+\s+1\s+0\s+0\s+\d+%/);
   });
 });

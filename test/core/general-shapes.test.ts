@@ -148,6 +148,25 @@ describe('one command with cosmetic changes, one error', () => {
     expect(agent.check('Bash', bash('pytest -x tests/test_client.py')).verdict).not.toBe('block');
     expect(agent.check('Bash', bash('pytest -x -k smoke tests/test_api.py')).verdict).not.toBe('block');
   });
+
+  it.each([
+    ['Bash', 'command'],
+    ['run_shell_command', 'command'],
+    ['run_terminal_cmd', 'command'],
+  ])('keeps a glob quoted after it failed unquoted a new attempt (%s)', (tool, field) => {
+    const agent = new Agent();
+    const noMatch = {
+      text: 'Exit code 1\n(eval):1: no matches found: @acme/crypto@workspace:*',
+      isError: true,
+    };
+    agent.call(tool, { [field]: 'pnpm --filter @acme/e2e add -D @acme/crypto@workspace:*' }, noMatch);
+    const quoted = agent.check(tool, {
+      [field]: 'pnpm --filter "@acme/e2e" add -D "@acme/crypto@workspace:*"',
+    });
+    expect(quoted.verdict).toBe('allow');
+    const again = agent.check(tool, { [field]: 'pnpm --filter @acme/e2e add -D @acme/crypto@workspace:*' });
+    expect(again.verdict).toBe('block');
+  });
 });
 
 describe('empty answers: rephrasings, sweeps and code searches', () => {

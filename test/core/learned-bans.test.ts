@@ -147,6 +147,19 @@ describe('searches for a file by its name', () => {
     agent.call('open', { path: 'run.py' }, { text: 'File run.py not found', isError: true });
     expect(agent.check('find_file', { file_name: 'run.py' }).verdict).toBe('allow');
   });
+
+  it('keep a missing relative path banned after an edit of another file of the same name', () => {
+    const agent = new Agent();
+    const missing = { text: 'File run.py not found', isError: true };
+    agent.call('open', { path: 'run.py' }, missing);
+    agent.call('open', { path: 'pylint/lint/run.py' }, '[File: /repo/pylint/lint/run.py (190 lines total)]');
+    agent.call(
+      'edit',
+      { lines: '135:140', replacement: '        pass' },
+      '[File: /repo/pylint/lint/run.py (185 lines total)]',
+    );
+    expect(agent.check('open', { path: 'run.py' }).verdict).toBe('block');
+  });
 });
 
 describe('paths relative to the working directory', () => {

@@ -47,6 +47,7 @@ import {
   navigatesByName,
   onlyChangesDirectory,
   programOf,
+  startsByChangingDirectory,
   waitSecondsOf,
 } from './command-effects.js';
 import { quotesArguments, withoutEchoes } from './echoes.js';
@@ -194,7 +195,10 @@ export function createToolCallAdapter(options: ToolCallAdapterOptions = {}): Too
       // heredoc's last line (`EOF`) is never taken for the program.
       const program = programOf(command);
       if (program !== undefined) facts.program = program;
-      if (onlyChangesDirectory(text)) facts.navigates = true;
+      // A move of the working directory, alone or before commands that only look, is a navigation:
+      // relative paths in later calls name other files.
+      if (onlyChangesDirectory(text) || (facts.changesNothing && startsByChangingDirectory(text)))
+        facts.navigates = true;
       const attempt = commandAttemptKey(command);
       if (attempt !== undefined) facts.failureKey = attemptFailureKey(proposal.tool, args, attempt);
       return facts;

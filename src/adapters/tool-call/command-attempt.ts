@@ -154,7 +154,11 @@ function readCommand(node: CommandNode): string | undefined {
   return [...variables.sort(), program, ...operands, ...options.sort(), ...redirects.sort()].join(' ');
 }
 
-/** A word as written: quoting kept apart from the text only where it changes nothing. */
+/**
+ * A word as written: quoting kept apart from the text only where it changes nothing. Quoting a
+ * variable, a substitution, an escape or a glob (`"pkg@workspace:*"` against `pkg@workspace:*`)
+ * changes what the program is given: the shell expands the unquoted one, or fails to.
+ */
 function textOf(word: { readonly value: string; readonly text: string }): string {
-  return /[$`\\]/.test(word.text) ? word.text : word.value;
+  return /[$`\\*?[]/.test(word.text) ? word.text : word.value;
 }

@@ -140,6 +140,14 @@ export function onlyChangesDirectory(command: string): boolean {
   return /^\s*(?:cd|pushd|popd)(?:\s+[^;&|<>`$()\n]*)?\s*$/.test(command);
 }
 
+/**
+ * A line that starts by changing directory (`cd .. && ls -la docs/`, `cd app; git status`): in a
+ * shell that persists, it leaves later commands running elsewhere, whatever it runs after the move.
+ */
+export function startsByChangingDirectory(command: string): boolean {
+  return /^\s*(?:cd|pushd)\s+[^;&|<>`$()\n]+?\s*(?:&&|;)/.test(command);
+}
+
 /** Verbs of tools that move what later calls see: another file open, another line, page or directory. */
 const NAVIGATION_VERBS = new Set(['open', 'goto', 'scroll', 'navigate', 'cd', 'chdir', 'jump']);
 

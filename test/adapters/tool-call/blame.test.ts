@@ -143,6 +143,26 @@ describe('the environment’s other failures', () => {
     ).toBe('harness_fault');
   });
 
+  it('blames a commit whose signing failed on the environment, whatever hooks ran before it', () => {
+    const hooks =
+      'Exit code 128\n[STARTED] Running tasks for staged files...\n[STARTED] eslint --fix\n[COMPLETED] eslint --fix\n[COMPLETED] Applying modifications from tasks...\n';
+    expect(
+      blameOf(
+        'Bash',
+        `${hooks}error: signing agent returned an error\n\nfatal: failed to write commit object`,
+      ),
+    ).toBe('harness_fault');
+    expect(
+      blameOf(
+        'run_shell_command',
+        'error: gpg failed to sign the data\nfatal: failed to write commit object',
+      ),
+    ).toBe('harness_fault');
+    expect(blameOf('run_terminal_cmd', "fatal: pathspec 'docs/a.md' did not match any files")).toBe(
+      'agent_failure',
+    );
+  });
+
   it('blames spent quota and billing on the harness, as a lasting condition', () => {
     const text =
       "Error code: 400 - {'type': 'error', 'error': {'type': 'invalid_request_error', 'message': 'Your credit balance is too low to access the Anthropic API.'}}";

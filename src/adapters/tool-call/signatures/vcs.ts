@@ -13,9 +13,14 @@ export const VCS: FamilyTable = {
       '\\bdubious ownership\\b',
       '\\bare too open\\b',
       '\\bunprotected private key\\b',
+      // Signing a commit: the signing program or key agent of the session failed, not the commit.
+      '\\bgpg failed to sign the data\\b',
+      '\\bfailed to write commit object\\b',
     ],
     hints: [
       'password',
+      'failed to sign',
+      'commit object',
       'host key',
       'could not read',
       'terminal prompts',

@@ -1,0 +1,45 @@
+import { describe, expect, it } from 'vitest';
+import { Agent } from './support.js';
+
+const PATHSPEC = {
+  text: "fatal: pathspec 'docs/prior-chat.md' did not match any files",
+  isError: true,
+};
+const LISTING = 'total 24\n-rw-r--r--  1 dev  staff  6001 Jul 17 15:01 prior-chat.md\n';
+
+describe('a move of the working directory in a line that then only looks', () => {
+  it.each(['run_terminal_cmd', 'Bash', 'run_shell_command'])(
+    'lets a command on a relative path run again after `cd .. && ls` (%s)',
+    (tool) => {
+      const agent = new Agent();
+      agent.call(tool, { command: 'git add docs/prior-chat.md docs/Context.md' }, PATHSPEC);
+      expect(agent.check(tool, { command: 'git add docs/prior-chat.md docs/Context.md' }).verdict).toBe(
+        'block',
+      );
+      agent.call(tool, { command: 'cd .. && ls -la docs/' }, LISTING);
+      expect(agent.check(tool, { command: 'git add docs/prior-chat.md docs/Context.md' }).verdict).toBe(
+        'allow',
+      );
+    },
+  );
+
+  it('keeps the ban when the line only looks, without moving', () => {
+    const agent = new Agent();
+    agent.call('Bash', { command: 'git add docs/prior-chat.md docs/Context.md' }, PATHSPEC);
+    agent.call('Bash', { command: 'ls -la docs/' }, LISTING);
+    expect(agent.check('Bash', { command: 'git add docs/prior-chat.md docs/Context.md' }).verdict).toBe(
+      'block',
+    );
+  });
+
+  it('keeps the ban on a command that names only absolute paths', () => {
+    const agent = new Agent();
+    const absent = {
+      text: "fatal: pathspec '/srv/app/docs/notes.md' did not match any files",
+      isError: true,
+    };
+    agent.call('Bash', { command: 'git add /srv/app/docs/notes.md' }, absent);
+    agent.call('Bash', { command: 'cd .. && ls -la' }, LISTING);
+    expect(agent.check('Bash', { command: 'git add /srv/app/docs/notes.md' }).verdict).toBe('block');
+  });
+});

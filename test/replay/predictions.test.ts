@@ -1,0 +1,58 @@
+import { describe, expect, it } from 'vitest';
+import { checkPredictions } from '../../src/replay/predictions.js';
+import { replayTrace } from '../../src/replay/replay.js';
+import { parseTrace } from '../../src/trace/index.js';
+
+function trace(...lines: object[]) {
+  return parseTrace(lines.map((line) => JSON.stringify(line)).join('\n'), 'test.jsonl');
+}
+
+const run = (command: string, result: object) => ({ type: 'call', tool: 'Bash', args: { command }, result });
+const MISSING = { isError: true, content: "Exit code 1\nError: Cannot find module '/app/dist/server.js'" };
+
+function checked(...lines: object[]) {
+  const events = trace(...lines);
+  return checkPredictions(events, replayTrace(events).steps);
+}
+
+describe('checkPredictions', () => {
+  it('says a block held when the blocked call failed as the same call had before', () => {
+    const checks = checked(...Array.from({ length: 4 }, () => run('node dist/server.js', MISSING)));
+    expect(checks.length).toBeGreaterThan(0);
+    expect(checks.every((check) => check.outcome === 'held' && check.evidence === 'same-call')).toBe(true);
+  });
+
+  it('says a block was wrong when the blocked call succeeded in the recording', () => {
+    const checks = checked(
+      run('node dist/server.js', MISSING),
+      run('node dist/server.js', MISSING),
+      run('node dist/server.js', MISSING),
+      run('node dist/server.js', { content: 'listening on :3000' }),
+    );
+    expect(checks.at(-1)).toMatchObject({ step: 4, outcome: 'new-success', evidence: 'same-call' });
+  });
+
+  it('says a block was wrong when the blocked call failed with another error shape', () => {
+    const checks = checked(
+      run('node dist/server.js', MISSING),
+      run('node dist/server.js', MISSING),
+      run('node dist/server.js', MISSING),
+      run('node dist/server.js', {
+        isError: true,
+        content: 'Exit code 1\nError: listen EADDRINUSE: address already in use :::3000',
+      }),
+    );
+    expect(checks.at(-1)).toMatchObject({ step: 4, outcome: 'new-error' });
+  });
+
+  it('says a block of a call the recording never answered was not run', () => {
+    const events = trace(
+      run('node dist/server.js', MISSING),
+      run('node dist/server.js', MISSING),
+      run('node dist/server.js', MISSING),
+      { type: 'call', tool: 'Bash', args: { command: 'node dist/server.js' } },
+    );
+    const checks = checkPredictions(events, replayTrace(events).steps);
+    expect(checks.at(-1)).toMatchObject({ step: 4, outcome: 'not-run', evidence: 'none' });
+  });
+});
