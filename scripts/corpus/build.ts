@@ -37,6 +37,7 @@ import { convertReflexionLogs } from './convert-react.js';
 import { convertSpecStory } from './convert-specstory.js';
 import { convertSpecStoryTools } from './convert-specstory-tools.js';
 import { convertSweAgentTraj } from './convert-swe-agent.js';
+import { convertGeminiChat } from './convert-gemini.js';
 import { convertTauBench } from './convert-tau.js';
 import { convertTerminusTrial, terminusTrialOf } from './convert-terminus.js';
 import type { ConvertedRun, RunSource } from './events.js';
@@ -76,6 +77,7 @@ export interface ManifestSource {
     | 'specstory'
     | 'specstory-tools'
     | 'codex'
+    | 'gemini'
     | 'entire';
   /** A regular expression the paths of the source's files match. */
   readonly include: string;
@@ -135,6 +137,8 @@ function convertFile(source: ManifestSource, path: string, content: string): Con
       const run = basename(path).replace(/\.(jsonl|log)$/, '');
       return [convertCodexRun(content, from, `${source.id}-${run}`, `${source.agent} run ${run}`)];
     }
+    case 'gemini':
+      return [convertGeminiChat(content, from, `${source.id}-${stem}`, `${source.agent} run ${stem}`)];
     case 'hyperagent':
       throw new Error('HyperAgent records are converted per source, not per file');
     case 'reflexion':
