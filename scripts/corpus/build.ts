@@ -17,6 +17,7 @@ import { formatTraceEvent } from '../../src/trace/write.js';
 import { convertAiderChat } from './convert-aider.js';
 import { convertAdaptAlfworld } from './convert-alfworld.js';
 import { convertClaudeTranscript } from './convert-claude.js';
+import { convertClineTask } from './convert-cline.js';
 import { convertClaudeScreen } from './convert-claude-screen.js';
 import { convertCodexRun } from './convert-codex.js';
 import {
@@ -78,6 +79,7 @@ export interface ManifestSource {
     | 'specstory-tools'
     | 'codex'
     | 'gemini'
+    | 'cline'
     | 'entire';
   /** A regular expression the paths of the source's files match. */
   readonly include: string;
@@ -139,6 +141,10 @@ function convertFile(source: ManifestSource, path: string, content: string): Con
     }
     case 'gemini':
       return [convertGeminiChat(content, from, `${source.id}-${stem}`, `${source.agent} run ${stem}`)];
+    case 'cline': {
+      const task = basename(dirname(path));
+      return [convertClineTask(content, from, `${source.id}-${task}`, `${source.agent} task ${task}`)];
+    }
     case 'hyperagent':
       throw new Error('HyperAgent records are converted per source, not per file');
     case 'reflexion':
