@@ -16,16 +16,14 @@
  */
 import type { CallEvent, TraceEvent, TraceResult } from '../../src/trace/types.js';
 import {
-  type ConvertedRun,
   clip,
+  type ConvertedRun,
+  convertedRun,
   isObject,
   type JsonObject,
-  metaEvent,
   parseArguments,
   type RunSource,
-  safeName,
   text,
-  toolList,
 } from './events.js';
 
 /** The tools of Cline and Roo Code that the model writes as XML. */
@@ -252,8 +250,5 @@ export function convertClineTask(json: string, source: RunSource, name: string, 
     for (const said of userTexts(message.content)) events.push({ type: 'user', text: clip(said) });
   }
   if (asked) events.push(asked);
-  const calls = events.filter((event): event is CallEvent => event.type === 'call');
-  const runName = safeName(name);
-  const tools = toolList(calls, { execute_command: 'exec' });
-  return { name: runName, events: [metaEvent(runName, description, source, tools), ...events] };
+  return convertedRun(name, description, source, events, { execute_command: 'exec' });
 }

@@ -20,16 +20,14 @@
  */
 import type { CallEvent, TraceEvent, TraceResult } from '../../src/trace/types.js';
 import {
-  type ConvertedRun,
   clip,
+  type ConvertedRun,
+  convertedRun,
   isObject,
   type JsonObject,
-  metaEvent,
   type RunSource,
-  safeName,
   secondsSince,
   text,
-  toolList,
 } from './events.js';
 
 const SHELL_TOOL = 'run_shell_command';
@@ -168,8 +166,5 @@ export function convertGeminiChat(record: string, source: RunSource, name: strin
       events.push(event);
     }
   }
-  const calls = events.filter((event): event is CallEvent => event.type === 'call');
-  const runName = safeName(name);
-  const tools = toolList(calls, { [SHELL_TOOL]: 'exec' });
-  return { name: runName, events: [metaEvent(runName, description, source, tools), ...events] };
+  return convertedRun(name, description, source, events, { [SHELL_TOOL]: 'exec' });
 }

@@ -32,6 +32,14 @@ const shellCall = (id: string, command: string, output: string, at: string) => (
   timestamp: at,
 });
 
+const modelTurn = (...toolCalls: object[]) => ({
+  id: 'm1',
+  timestamp: '2026-05-04T10:00:05.000Z',
+  type: 'gemini',
+  content: '',
+  toolCalls,
+});
+
 const jsonl = (...lines: object[]) => lines.map((line) => JSON.stringify(line)).join('\n');
 
 describe("Gemini CLI's chat record", () => {
@@ -56,12 +64,9 @@ describe("Gemini CLI's chat record", () => {
 
   it("reads a shell call that exited non-zero as failed, without the shell's process numbers", () => {
     const failing = 'Output: FAIL src/app.test.ts\n1 failed\nExit Code: 1\nProcess Group PGID: 30412';
-    const record = jsonl(header, {
-      id: 'm1',
-      timestamp: '2026-05-04T10:00:05.000Z',
-      type: 'gemini',
-      content: '',
-      toolCalls: [
+    const record = jsonl(
+      header,
+      modelTurn(
         shellCall('c1', 'npm test', failing, '2026-05-04T10:00:07.000Z'),
         shellCall(
           'c2',
@@ -69,8 +74,8 @@ describe("Gemini CLI's chat record", () => {
           'Output: M src/app.ts\nProcess Group PGID: 30588',
           '2026-05-04T10:00:09.000Z',
         ),
-      ],
-    });
+      ),
+    );
     const calls = callsOf(convertGeminiChat(record, from, 'demo-7d1e0c2a', 'Gemini CLI run 7d1e0c2a').events);
     expect(calls.map((call) => [call.tool, call.args.command, call.result, call.t])).toEqual([
       ['run_shell_command', 'npm test', { isError: true, content: 'FAIL src/app.test.ts\n1 failed' }, 2],
@@ -80,12 +85,9 @@ describe("Gemini CLI's chat record", () => {
 
   it("reads a call whose status is error as failed with the tool's error, and a cancelled one as never answered", () => {
     const editError = 'Failed to edit, 0 occurrences found for old_string in src/app.ts.';
-    const record = jsonl(header, {
-      id: 'm1',
-      timestamp: '2026-05-04T10:00:05.000Z',
-      type: 'gemini',
-      content: '',
-      toolCalls: [
+    const record = jsonl(
+      header,
+      modelTurn(
         {
           id: 'r1',
           name: 'replace',
@@ -101,8 +103,8 @@ describe("Gemini CLI's chat record", () => {
           status: 'cancelled',
           timestamp: '2026-05-04T10:00:08.000Z',
         },
-      ],
-    });
+      ),
+    );
     const calls = callsOf(convertGeminiChat(record, from, 'demo', 'demo').events);
     expect(calls.map((call) => [call.tool, call.args.file_path, call.result])).toEqual([
       ['replace', 'src/app.ts', { isError: true, content: editError }],
@@ -142,22 +144,14 @@ describe("Gemini CLI's chat record", () => {
     const document = JSON.stringify({
       ...header,
       messages: [
-        {
-          id: 'm1',
-          timestamp: '2026-05-04T10:00:05.000Z',
-          type: 'gemini',
-          content: '',
-          toolCalls: [
-            {
-              id: 'g1',
-              name: 'glob',
-              args: { pattern: '**/*.test.ts' },
-              result: response('g1', 'glob', { output: 'No files found' }),
-              status: 'success',
-              timestamp: '2026-05-04T10:00:06.000Z',
-            },
-          ],
-        },
+        modelTurn({
+          id: 'g1',
+          name: 'glob',
+          args: { pattern: '**/*.test.ts' },
+          result: response('g1', 'glob', { output: 'No files found' }),
+          status: 'success',
+          timestamp: '2026-05-04T10:00:06.000Z',
+        }),
       ],
     });
     expect(isGeminiChat(document)).toBe(true);
@@ -174,13 +168,10 @@ describe("Gemini CLI's chat record", () => {
       createdAt: '2026-05-04T10:05:00Z',
       transcriptSize: 1,
     };
-    const gemini = jsonl(header, {
-      id: 'm1',
-      timestamp: '2026-05-04T10:00:05.000Z',
-      type: 'gemini',
-      content: '',
-      toolCalls: [shellCall('c1', 'npm test', 'Output: ok', '2026-05-04T10:00:06.000Z')],
-    });
+    const gemini = jsonl(
+      header,
+      modelTurn(shellCall('c1', 'npm test', 'Output: ok', '2026-05-04T10:00:06.000Z')),
+    );
     const claude = jsonl({
       type: 'assistant',
       uuid: 'a1',
