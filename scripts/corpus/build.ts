@@ -17,6 +17,7 @@ import { formatTraceEvent } from '../../src/trace/write.js';
 import { convertAiderChat } from './convert-aider.js';
 import { convertAdaptAlfworld } from './convert-alfworld.js';
 import { convertClaudeTranscript } from './convert-claude.js';
+import { convertClineTask } from './convert-cline.js';
 import { convertClaudeScreen } from './convert-claude-screen.js';
 import { convertCodexRun } from './convert-codex.js';
 import {
@@ -37,6 +38,7 @@ import { convertReflexionLogs } from './convert-react.js';
 import { convertSpecStory } from './convert-specstory.js';
 import { convertSpecStoryTools } from './convert-specstory-tools.js';
 import { convertSweAgentTraj } from './convert-swe-agent.js';
+import { convertGeminiChat } from './convert-gemini.js';
 import { convertTauBench } from './convert-tau.js';
 import { convertTerminusTrial, terminusTrialOf } from './convert-terminus.js';
 import type { ConvertedRun, RunSource } from './events.js';
@@ -76,6 +78,8 @@ export interface ManifestSource {
     | 'specstory'
     | 'specstory-tools'
     | 'codex'
+    | 'gemini'
+    | 'cline'
     | 'entire';
   /** A regular expression the paths of the source's files match. */
   readonly include: string;
@@ -134,6 +138,12 @@ function convertFile(source: ManifestSource, path: string, content: string): Con
     case 'codex': {
       const run = basename(path).replace(/\.(jsonl|log)$/, '');
       return [convertCodexRun(content, from, `${source.id}-${run}`, `${source.agent} run ${run}`)];
+    }
+    case 'gemini':
+      return [convertGeminiChat(content, from, `${source.id}-${stem}`, `${source.agent} run ${stem}`)];
+    case 'cline': {
+      const task = basename(dirname(path));
+      return [convertClineTask(content, from, `${source.id}-${task}`, `${source.agent} task ${task}`)];
     }
     case 'hyperagent':
       throw new Error('HyperAgent records are converted per source, not per file');

@@ -5,11 +5,14 @@
  * made. A session that made several commits is in several checkpoints, each copy longer than the one
  * before, so a session is one run: its latest copy (the latest `created_at`, then the longest). A
  * transcript is its agent's own recording: Claude Code's JSONL (`convert-claude.ts` reads it) or
- * Codex's rollout (`convert-codex.ts`); a session of another agent is read as Claude Code's, holds no
- * call that converter reads, and is left out.
+ * Codex's rollout (`convert-codex.ts`) or Gemini CLI's chat record (`convert-gemini.ts`, when the
+ * transcript is one: a session the metadata says is Gemini CLI's may hold a Claude Code transcript);
+ * a session of another agent is read as Claude Code's, holds no call that converter reads, and is
+ * left out.
  */
 import { convertClaudeTranscript } from './convert-claude.js';
 import { convertCodexRun } from './convert-codex.js';
+import { convertGeminiChat, isGeminiChat } from './convert-gemini.js';
 import { type ConvertedRun, isObject, type RunSource } from './events.js';
 
 export interface CheckpointSession {
@@ -44,9 +47,10 @@ export function checkpointSession(path: string, json: string, transcriptSize: nu
   };
 }
 
-/** Which converter reads a checkpoint session's transcript, by the agent its metadata names. */
-export function transcriptFormat(agent: string): 'claude' | 'codex' {
-  return /^codex\b/i.test(agent.trim()) ? 'codex' : 'claude';
+/** Which converter reads a checkpoint session's transcript, by the agent its metadata names and the transcript's form. */
+export function transcriptFormat(agent: string, transcript: string): 'claude' | 'codex' | 'gemini' {
+  if (/^codex\b/i.test(agent.trim())) return 'codex';
+  return /^gemini\b/i.test(agent.trim()) && isGeminiChat(transcript) ? 'gemini' : 'claude';
 }
 
 /** A checkpoint session's run, its transcript read as its own agent recorded it. */
@@ -56,9 +60,15 @@ export function convertCheckpointSession(
   from: RunSource,
   name: string,
 ): ConvertedRun {
-  return transcriptFormat(session.agent) === 'codex'
-    ? convertCodexRun(transcript, from, name, `${session.agent} run ${session.sessionId.slice(0, 8)}`)
-    : convertClaudeTranscript(transcript, from, name);
+  const description = `${session.agent} run ${session.sessionId.slice(0, 8)}`;
+  switch (transcriptFormat(session.agent, transcript)) {
+    case 'codex':
+      return convertCodexRun(transcript, from, name, description);
+    case 'gemini':
+      return convertGeminiChat(transcript, from, name, description);
+    case 'claude':
+      return convertClaudeTranscript(transcript, from, name);
+  }
 }
 
 /** One copy per session, the latest (then the longest), among those whose transcript is present. */

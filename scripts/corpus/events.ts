@@ -87,3 +87,16 @@ export function parseArguments(raw: unknown): Record<string, unknown> {
     return { input: raw };
   }
 }
+
+/** A converted run: its events after a meta event naming the run, its source and the tools its calls used. */
+export function convertedRun(
+  name: string,
+  description: string,
+  source: RunSource,
+  events: readonly TraceEvent[],
+  kinds: Readonly<Record<string, string>> = {},
+): ConvertedRun {
+  const runName = safeName(name);
+  const calls = events.filter((event): event is CallEvent => event.type === 'call');
+  return { name: runName, events: [metaEvent(runName, description, source, toolList(calls, kinds)), ...events] };
+}
