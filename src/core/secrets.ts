@@ -620,7 +620,7 @@ function redactedEvidence(evidence: Evidence): RedactedEvidence {
   const lastError = redactRemembered(evidence.lastError);
   let calls = evidence.calls;
   for (let index = 0; index < calls.length; index++) {
-    const cleanCall = redactRemembered(calls[index] as string);
+    const cleanCall = redactedCall(calls[index] as string);
     if (cleanCall !== calls[index]) {
       if (calls === evidence.calls) calls = [...calls];
       (calls as string[])[index] = cleanCall;
@@ -628,6 +628,25 @@ function redactedEvidence(evidence: Evidence): RedactedEvidence {
   }
   const clean: RedactedEvidence = { lastError, calls };
   evidenceRedactions.set(evidence, clean);
+  return clean;
+}
+
+/**
+ * The calls of evidence redacted lately, and what they became, whether or not they hold a hint. New
+ * evidence keeps most of the calls of the evidence it replaces (a strategy's last sixteen targets),
+ * the very strings, so each is redacted once while it stays in evidence, not once per evidence.
+ */
+const REMEMBERED_CALLS = 1024;
+let recentCalls = new Map<string, string>();
+
+function redactedCall(text: string): string {
+  if (text.length > REMEMBERED_REDACTION_LENGTH) return redactRemembered(text);
+  const known = recentCalls.get(text);
+  if (known !== undefined) return known;
+  const clean = redactRemembered(text);
+  // Replaced rather than cleared, as a cleared map keeps its grown table.
+  if (recentCalls.size >= REMEMBERED_CALLS) recentCalls = new Map();
+  recentCalls.set(text, clean);
   return clean;
 }
 
