@@ -27,7 +27,7 @@ import { RadiusLimit } from './radius.js';
 import { constraintIdsOf, journalOutcome, Recorded } from './recorded.js';
 import { RefusalStreak } from './refusal-streak.js';
 import { contextMatches } from './scope.js';
-import { redactConstraint, redactConstraintKnowing, redactRemembered, redactText } from './secrets.js';
+import { redactConstraint, redactRemembered, redactText } from './secrets.js';
 import { readSessionSnapshot, type SessionEntry, type SessionSnapshot } from './session-snapshot.js';
 import { StepCalls } from './step-calls.js';
 import { type Lifted, SuccessLifting } from './success-lifting.js';
@@ -95,19 +95,23 @@ function redactViolations(violations: Violation[]): void {
     const reason = redactText(violation.reason);
     const suggestion = redactRemembered(violation.suggestion);
     const lastError = violation.evidence.lastError;
-    const cleanError = lastError === undefined ? undefined : redactRemembered(lastError);
+    const constraint = violation.constraint;
+    // Its constraint's evidence is redacted once for as long as it lasts (see `redactConstraint`);
+    // the last error shown is that evidence's, as a rule: redacted once, not twice.
+    const clean = constraint === undefined ? undefined : redactConstraint(constraint);
+    const cleanError =
+      lastError === undefined
+        ? undefined
+        : clean !== undefined && constraint?.evidence.lastError === lastError
+          ? clean.evidence.lastError
+          : redactRemembered(lastError);
     if (reason !== violation.reason || suggestion !== violation.suggestion || cleanError !== lastError) {
       const evidence =
         cleanError === lastError ? violation.evidence : { ...violation.evidence, lastError: cleanError };
       violations[index] = { ...violation, reason, suggestion, evidence };
     }
-    const constraint = violations[index]?.constraint;
-    if (constraint !== undefined) {
-      // Its last error is the one just redacted, as a rule: redacted once, not twice.
-      const clean = redactConstraintKnowing(constraint, lastError, cleanError);
-      if (clean !== constraint)
-        violations[index] = { ...(violations[index] as Violation), constraint: clean };
-    }
+    if (clean !== undefined && clean !== constraint)
+      violations[index] = { ...(violations[index] as Violation), constraint: clean };
   }
 }
 

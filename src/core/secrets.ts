@@ -9,7 +9,7 @@
  */
 
 import { hashLanes, hashString } from './identity/hashing.js';
-import type { Constraint } from './types.js';
+import type { Constraint, Evidence } from './types.js';
 
 export const REDACTED = '[REDACTED]';
 
@@ -348,8 +348,11 @@ interface PairHint {
  * puts one of these two pairs at an even index: the scan looks pairs up two characters at a time, at
  * even indexes only, and compares the few that begin or continue a hint further.
  */
-const HINTS_BY_PAIR = new Map<number, PairHint[]>();
-const PAIR_IN_HINT = new Uint8Array(128 * 128);
+const NO_PAIR_HINTS: PairHint[] = [];
+/** Filled at every index, so that it stays a flat array (one written here and there would be a dictionary). */
+const HINTS_BY_PAIR: PairHint[][] = new Array<PairHint[]>(128 * 128).fill(NO_PAIR_HINTS);
+/** The bits of the hints each pair may begin or continue, by pair: 0 for a pair in no hint. */
+const PAIR_HINT_BITS = new Int32Array(128 * 128);
 /**
  * The hints shorter than three characters (`@`), each as an expression that ignores the case of
  * ASCII letters, as the pairs do: a pair at an even index may miss them.
@@ -364,10 +367,9 @@ for (const [text, hint] of HINT_TEXTS) {
     for (const first of casesOf(text.charCodeAt(offset))) {
       for (const second of casesOf(text.charCodeAt(offset + 1))) {
         const pair = first * 128 + second;
-        PAIR_IN_HINT[pair] = 1;
-        const list = HINTS_BY_PAIR.get(pair) ?? [];
-        list.push({ text, offset, bits: bit(hint) });
-        HINTS_BY_PAIR.set(pair, list);
+        PAIR_HINT_BITS[pair] = (PAIR_HINT_BITS[pair] as number) | bit(hint);
+        const list = HINTS_BY_PAIR[pair] as PairHint[];
+        HINTS_BY_PAIR[pair] = [...list, { text, offset, bits: bit(hint) }];
       }
     }
   }
@@ -386,8 +388,10 @@ function holdsAt(text: string, at: number, hint: string): boolean {
 
 /**
  * The hints `text` holds, as bits; 0 when it holds none. One pass over the pairs of characters at even
- * indexes (see `HINTS_BY_PAIR`): half the look-ups of a pass over every pair, and the few pairs that
- * belong to a hint not found yet are compared further.
+ * indexes (see `HINTS_BY_PAIR`): half the look-ups of a pass over every pair, and only the pairs that
+ * belong to a hint not found yet are compared further (code is full of pairs such as `co` and `ke`,
+ * which belong to hints: once their hints are found, or when they hold none not yet found, a look-up
+ * in `PAIR_HINT_BITS` passes them by).
  */
 function hintsIn(text: string): number {
   let found = 0;
@@ -396,8 +400,12 @@ function hintsIn(text: string): number {
   for (let at = 0; at < last; at += 2) {
     const code = text.charCodeAt(at);
     const next = text.charCodeAt(at + 1);
-    if ((code | next) >= 128 || PAIR_IN_HINT[code * 128 + next] === 0) continue;
-    for (const hint of HINTS_BY_PAIR.get(code * 128 + next) as PairHint[]) {
+    if ((code | next) >= 128) continue;
+    const pair = code * 128 + next;
+    if (((PAIR_HINT_BITS[pair] as number) & ~found) === 0) continue;
+    const hints = HINTS_BY_PAIR[pair] as PairHint[];
+    for (let index = 0; index < hints.length; index++) {
+      const hint = hints[index] as PairHint;
       if ((found & hint.bits) === 0 && holdsAt(text, at - hint.offset, hint.text)) found |= hint.bits;
     }
   }
@@ -571,39 +579,10 @@ let lastKept:
  * are cleaned as they are read, and again when written back.
  */
 export function redactConstraint(constraint: Constraint): Constraint {
-  return redactConstraintKnowing(constraint, undefined, undefined);
-}
-
-/**
- * `redactConstraint`, told what one text became when it was just redacted (the last error a violation
- * shows beside its constraint), so that it is not redacted twice.
- */
-export function redactConstraintKnowing(
-  constraint: Constraint,
-  shownError: string | undefined,
-  shownErrorClean: string | undefined,
-): Constraint {
   const { evidence } = constraint;
-  const lastError =
-    shownErrorClean !== undefined && shownError === evidence.lastError
-      ? shownErrorClean
-      : redactRemembered(evidence.lastError);
-  let calls = evidence.calls;
-  for (let index = 0; index < calls.length; index++) {
-    const cleanCall = redactRemembered(calls[index] as string);
-    if (cleanCall !== calls[index]) {
-      if (calls === evidence.calls) calls = [...calls];
-      (calls as string[])[index] = cleanCall;
-    }
-  }
+  const { lastError, calls } = redactedEvidence(evidence);
   const target = constraint.target === undefined ? undefined : redactRemembered(constraint.target);
-  let context = constraint.context;
-  if (context !== undefined) {
-    const entries = Object.entries(context);
-    if (entries.some(([, value]) => redactRemembered(value) !== value)) {
-      context = Object.fromEntries(entries.map(([key, value]) => [key, redactRemembered(value)]));
-    }
-  }
+  const context = constraint.context === undefined ? undefined : redactedContext(constraint.context);
   if (
     lastError === evidence.lastError &&
     calls === evidence.calls &&
@@ -618,6 +597,69 @@ export function redactConstraintKnowing(
     ...(target !== undefined && { target }),
     ...(context !== undefined && { context }),
   };
+}
+
+/** What an evidence's last error and calls are once redacted. */
+interface RedactedEvidence {
+  readonly lastError: string;
+  readonly calls: readonly string[];
+}
+
+/**
+ * Evidence redacted lately, by the evidence object. Evidence is never changed in place (learning
+ * replaces a constraint's evidence with a new object at each failure), so a constraint shown at
+ * every check it decides (a strategy's warning, with its sixteen targets) is redacted once until it
+ * learns again, not once per check. Contexts likewise: a learner hands out a few, again and again.
+ */
+const evidenceRedactions = new WeakMap<Evidence, RedactedEvidence>();
+const contextRedactions = new WeakMap<Readonly<Record<string, string>>, Readonly<Record<string, string>>>();
+
+function redactedEvidence(evidence: Evidence): RedactedEvidence {
+  const known = evidenceRedactions.get(evidence);
+  if (known !== undefined) return known;
+  const lastError = redactRemembered(evidence.lastError);
+  let calls = evidence.calls;
+  for (let index = 0; index < calls.length; index++) {
+    const cleanCall = redactedCall(calls[index] as string);
+    if (cleanCall !== calls[index]) {
+      if (calls === evidence.calls) calls = [...calls];
+      (calls as string[])[index] = cleanCall;
+    }
+  }
+  const clean: RedactedEvidence = { lastError, calls };
+  evidenceRedactions.set(evidence, clean);
+  return clean;
+}
+
+/**
+ * The calls of evidence redacted lately, and what they became, whether or not they hold a hint. New
+ * evidence keeps most of the calls of the evidence it replaces (a strategy's last sixteen targets),
+ * the very strings, so each is redacted once while it stays in evidence, not once per evidence.
+ */
+const REMEMBERED_CALLS = 1024;
+let recentCalls = new Map<string, string>();
+
+function redactedCall(text: string): string {
+  if (text.length > REMEMBERED_REDACTION_LENGTH) return redactRemembered(text);
+  const known = recentCalls.get(text);
+  if (known !== undefined) return known;
+  const clean = redactRemembered(text);
+  // Replaced rather than cleared, as a cleared map keeps its grown table.
+  if (recentCalls.size >= REMEMBERED_CALLS) recentCalls = new Map();
+  recentCalls.set(text, clean);
+  return clean;
+}
+
+function redactedContext(context: Readonly<Record<string, string>>): Readonly<Record<string, string>> {
+  let clean = contextRedactions.get(context);
+  if (clean === undefined) {
+    const entries = Object.entries(context);
+    clean = entries.some(([, value]) => redactRemembered(value) !== value)
+      ? Object.fromEntries(entries.map(([key, value]) => [key, redactRemembered(value)]))
+      : context;
+    contextRedactions.set(context, clean);
+  }
+  return clean;
 }
 
 /** How much of an edit's search text a saved ban keeps, redacted, to say what was not found. */

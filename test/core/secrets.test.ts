@@ -1,9 +1,11 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { describeCall } from '../../src/core/identity/index.js';
+import type { Constraint } from '../../src/core/index.js';
 import {
   persistableConstraint,
   REDACTED,
+  redactConstraint,
   redactRemembered,
   redactText,
   redactTextExhaustively,
@@ -266,5 +268,47 @@ describe('a URL with a password inside a path', () => {
     expect(redactText('mirror/https:/deploy:Hunter2Secret99@git.example.com/x')).toBe(
       'mirror/https:/deploy:[REDACTED]@git.example.com/x',
     );
+  });
+});
+
+describe('a ban shown at every check it decides', () => {
+  const token = 'ghp_Zq8Xv2Lm9Tw4Rb7KpL3nQ8sTw1Yc5Hd0Jf6G';
+  const strategy = (calls: readonly string[]): Constraint => ({
+    id: 'c_strategy',
+    type: 'banned_strategy',
+    scope: 'strategy',
+    signature: 'file_not_found',
+    actionClass: 'file_read',
+    evidence: {
+      failures: calls.length,
+      firstAt: 1,
+      lastAt: 2,
+      lastError: `ENOENT: no such file, open 'notes.md' (GITHUB_TOKEN=${token})`,
+      calls,
+    },
+    createdAt: 1,
+    expiresAt: 10,
+    strikes: 0,
+    probation: false,
+    persistent: false,
+  });
+
+  it('has its evidence redacted once for as long as the evidence lasts', () => {
+    const ban = strategy(['docs/a.md', `https://user:${token}@example.com/b.md`, 'docs/c.md']);
+    const first = redactConstraint(ban);
+    const again = redactConstraint({ ...ban });
+    expect(first.evidence.calls[1]).toBe(`https://user:${REDACTED}@example.com/b.md`);
+    expect(first.evidence.lastError).not.toContain(token);
+    // The same redacted calls, not worked out again.
+    expect(again.evidence.calls).toBe(first.evidence.calls);
+  });
+
+  it('has new evidence redacted afresh once it learns again', () => {
+    const ban = strategy(['docs/a.md']);
+    const shown = redactConstraint(ban);
+    const learned = strategy(['docs/a.md', `docs/b.md?token=${token}`]);
+    const after = redactConstraint({ ...ban, evidence: learned.evidence });
+    expect(shown.evidence.calls).toEqual(['docs/a.md']);
+    expect(after.evidence.calls).toEqual(['docs/a.md', `docs/b.md?token=${REDACTED}`]);
   });
 });

@@ -3,6 +3,7 @@
  * file's words, not the tool's: a timeout or a connection error named in that code says nothing
  * about the environment.
  */
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { withoutListings } from '../../../src/adapters/tool-call/source-listings.js';
 import { failureOf } from './helpers.js';
@@ -62,5 +63,52 @@ describe('numbered source listings in a failure', () => {
     expect(withoutListings(catN)).toBe('\n\n');
     const gutter = '  7 | ReadTimeout()\n  8 | x\n  9 | y';
     expect(withoutListings(gutter)).toBe('\n\n');
+  });
+
+  it("leaves a text whose digits are never followed by a number's mark as it is, as reading it line by line does", () => {
+    // Every line read apart: the plain reading the listing finder must agree with.
+    const lineByLine = (text: string): string => {
+      const lines = text.split('\n');
+      const numbers = lines.map((line) => /^\s*(\d{1,7})(?::|\t| ?\|)/.exec(line)?.[1]);
+      const blank = lines.map(() => false);
+      for (let start = 0; start < lines.length; ) {
+        let end = start + 1;
+        while (
+          end < lines.length &&
+          numbers[end] !== undefined &&
+          numbers[end - 1] !== undefined &&
+          Number(numbers[end]) === Number(numbers[end - 1]) + 1
+        )
+          end++;
+        if (end - start >= 3) blank.fill(true, start, end);
+        start = end;
+      }
+      return blank.includes(true) ? lines.map((line, index) => (blank[index] ? '' : line)).join('\n') : text;
+    };
+    const piece = fc.constantFrom(
+      '1',
+      '2',
+      '3',
+      '12',
+      ':',
+      '\t',
+      ' |',
+      '|',
+      ' ',
+      '\n',
+      'x',
+      '12:30',
+      '\u00a0',
+    );
+    fc.assert(
+      fc.property(fc.array(piece, { maxLength: 30 }), (pieces) => {
+        const text = pieces.join('');
+        expect(withoutListings(text)).toBe(lineByLine(text));
+      }),
+      { numRuns: 2_000 },
+    );
+    const log =
+      ' ✓ test/orders/module-a.test.ts > parseOrder > reads the total 3ms\n Tests  41 failed | 230 passed (271)';
+    expect(withoutListings(log)).toBe(log);
   });
 });
