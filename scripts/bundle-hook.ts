@@ -56,7 +56,7 @@ export async function bundleHook(outfile = `${root}dist/hooks/hook.js`): Promise
     entryPoints: [`${root}src/hooks/handle.ts`],
     outfile: join(outdir, 'hook-handle.cjs'),
     format: 'cjs',
-    plugins: [builtTables, lazyPackages],
+    plugins: [builtTables, lazyPackages, assertOnFailure],
     // The script has no `import.meta`: the URL of its own file stands for it.
     define: { 'import.meta.url': '__narrowingModuleUrl' },
     banner: { js: "var __narrowingModuleUrl = require('node:url').pathToFileURL(__filename).href;" },
@@ -148,6 +148,30 @@ export function lazyPackageModule(name: string): string {
   }
   return `${lines.join('\n')}\n`;
 }
+
+/**
+ * What signal-exit (proper-lockfile's) asks of Node's `assert`: one `equal` that holds whenever it
+ * is called right. Loading `assert` makes the process's stderr stream (for its colours), which a
+ * hook process that prints nothing there never needs: the real `assert` is loaded only to report
+ * a check that fails, with the error it would have thrown.
+ */
+const ASSERT_FOR_SIGNAL_EXIT =
+  "exports.equal = (actual, expected, message) => { if (actual != expected) require('node:assert').equal(actual, expected, message); };\n";
+
+const assertOnFailure: Plugin = {
+  name: 'narrowing-assert-on-failure',
+  setup(build) {
+    build.onResolve({ filter: /^assert$/ }, (args) =>
+      /[\\/]node_modules[\\/]signal-exit[\\/]/.test(args.importer)
+        ? { path: 'assert', namespace: 'assert-on-failure' }
+        : undefined,
+    );
+    build.onLoad({ filter: /.*/, namespace: 'assert-on-failure' }, () => ({
+      contents: ASSERT_FOR_SIGNAL_EXIT,
+      loader: 'js',
+    }));
+  },
+};
 
 const lazyPackages: Plugin = {
   name: 'narrowing-lazy-packages',

@@ -20,8 +20,8 @@ let project: ReturnType<typeof tempProject>;
 let temporary: string;
 /**
  * Loaded into every hook process (CommonJS, with `--require`, so that it starts no ES module loader
- * itself): writes the Node modules it loaded, which of Node's stream objects for stdin and stdout
- * it made, and whether the schema library was set up (it registers itself on `globalThis`), to a
+ * itself): writes the Node modules it loaded, which of Node's stream objects for stdin, stdout and
+ * stderr it made, and whether the schema library was set up (it registers itself on `globalThis`), to a
  * file named by its pid.
  */
 let reporter: string;
@@ -34,7 +34,7 @@ beforeAll(async () => {
   writeFileSync(
     reporter,
     'const made = [];\n' +
-      "for (const name of ['stdin', 'stdout']) {\n" +
+      "for (const name of ['stdin', 'stdout', 'stderr']) {\n" +
       '  const own = Object.getOwnPropertyDescriptor(process, name);\n' +
       "  Object.defineProperty(process, name, { configurable: true, get() { made.push('stream ' + name); return own.get.call(this); } });\n" +
       '}\n' +
@@ -117,7 +117,7 @@ describe('a hook process without the helper', () => {
     expect(denied.modules.filter((name) => name.includes('/esm/') && !bare.includes(name))).toEqual([]);
   });
 
-  it('sets up the schema library only for an event that reads a learned constraint', async () => {
+  it('sets up the schema library only for an event that reads a learned constraint, and makes no stderr stream when it prints nothing there', async () => {
     const alone = ['claude-code', '--no-daemon'];
     const other = { tool_name: 'Read', tool_input: { file_path: join(project.dir, 'src/other.ts') } };
     const allowed = await send(
@@ -126,6 +126,8 @@ describe('a hook process without the helper', () => {
     );
     expect(allowed.stdout.trim()).toBe('');
     expect(allowed.modules).not.toContain('schema library');
+    // Nothing to say on stderr: the stream is never made (Node's `assert` would make it for its colours).
+    expect(allowed.modules).not.toContain('stream stderr');
 
     const missing = {
       tool_name: 'Read',
