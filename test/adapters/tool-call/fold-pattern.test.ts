@@ -17,7 +17,10 @@ function foldedByCharacter(source: string): string {
   return folded;
 }
 
-const PIECES = ['\\', '\\\\', 'A', 'Z', 'S', 'W', 'b', 'z', '0', '(', '|', '?', '{', 'é', 'É', 'Σ', 'İ', ' '];
+const PIECES = [
+  ...['\\', '\\\\', 'A', 'Z', 'S', 'W', 'b', 'z', '0', '(', '|', '?', '{', ' '],
+  ...['é', 'É', 'Ñ', 'Σ', 'İ', 'Ω', '\u{10400}', '\ud801', 'ß'],
+];
 
 describe('folding a pattern', () => {
   it('lower-cases letters and keeps escaped capitals, whatever backslashes come before them', () => {
@@ -28,6 +31,10 @@ describe('folding a pattern', () => {
 
   it('lower-cases other characters one at a time, so that a final sigma stays a capital sigma lower-cased', () => {
     expect(foldPattern('ΟΔΟΣ \\Sé')).toBe('οδοσ \\Sé');
+  });
+
+  it('keeps an escaped capital beyond ASCII, and lower-cases the others', () => {
+    expect(foldPattern('FICHIER \\É INTROUVÉ')).toBe('fichier \\É introuvé');
   });
 
   it('gives what lower-casing each character apart gives, for any source', () => {
