@@ -56,7 +56,7 @@ export async function bundleHook(outfile = `${root}dist/hooks/hook.js`): Promise
     entryPoints: [`${root}src/hooks/handle.ts`],
     outfile: join(outdir, 'hook-handle.cjs'),
     format: 'cjs',
-    plugins: [builtTables],
+    plugins: [builtTables, lazyPackages, assertOnFailure],
     // The script has no `import.meta`: the URL of its own file stands for it.
     define: { 'import.meta.url': '__narrowingModuleUrl' },
     banner: { js: "var __narrowingModuleUrl = require('node:url').pathToFileURL(__filename).href;" },
@@ -116,6 +116,78 @@ function withPeerImporter(text: string): string {
     throw new Error(`the hook's handler imports what the entry cannot give it (${found} imports replaced)`);
   return replaced;
 }
+
+/**
+ * Packages the event handled without the helper needs only now and then, and what of each its
+ * sources import: a policy file's parser and schemas (`yaml`, `zod`: only with a policy file, or
+ * when a learned constraint is read) and the shell parser (`unbash`: only for a command). Bundled
+ * as they are, every hook process would run their modules' set-up as it loads; here each is set up
+ * on its first use instead (a namespace's first property read, a function's first call).
+ */
+const LAZY_PACKAGES: Readonly<Record<string, Readonly<Record<string, 'namespace' | 'function'>>>> = {
+  zod: { z: 'namespace' },
+  yaml: { parseDocument: 'function' },
+  unbash: { parse: 'function', forEachChild: 'function' },
+};
+
+/** What stands for a package of {@link LAZY_PACKAGES}: its exports, each loading the package on first use. */
+export function lazyPackageModule(name: string): string {
+  const exports = LAZY_PACKAGES[name];
+  if (exports === undefined) throw new Error(`${name} is not loaded on demand`);
+  const lines = [
+    'let loaded;',
+    // A `require` in the bundle: esbuild sets the package up when it is first called, not at load.
+    `const load = () => (loaded ??= require(${JSON.stringify(name)}));`,
+  ];
+  for (const [exported, kind] of Object.entries(exports)) {
+    lines.push(
+      kind === 'function'
+        ? `export function ${exported}(...values) { return load().${exported}(...values); }`
+        : `export const ${exported} = new Proxy({}, { get: (_, key) => load().${exported}[key], has: (_, key) => key in load().${exported} });`,
+    );
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+/**
+ * What signal-exit (proper-lockfile's) asks of Node's `assert`: one `equal` that holds whenever it
+ * is called right. Loading `assert` makes the process's stderr stream (for its colours), which a
+ * hook process that prints nothing there never needs: the real `assert` is loaded only to report
+ * a check that fails, with the error it would have thrown.
+ */
+const ASSERT_FOR_SIGNAL_EXIT =
+  "exports.equal = (actual, expected, message) => { if (actual != expected) require('node:assert').equal(actual, expected, message); };\n";
+
+const assertOnFailure: Plugin = {
+  name: 'narrowing-assert-on-failure',
+  setup(build) {
+    build.onResolve({ filter: /^assert$/ }, (args) =>
+      /[\\/]node_modules[\\/]signal-exit[\\/]/.test(args.importer)
+        ? { path: 'assert', namespace: 'assert-on-failure' }
+        : undefined,
+    );
+    build.onLoad({ filter: /.*/, namespace: 'assert-on-failure' }, () => ({
+      contents: ASSERT_FOR_SIGNAL_EXIT,
+      loader: 'js',
+    }));
+  },
+};
+
+const lazyPackages: Plugin = {
+  name: 'narrowing-lazy-packages',
+  setup(build) {
+    build.onResolve({ filter: /^(?:zod|yaml|unbash)$/ }, (args) => {
+      // The stand-in's own `require` and the packages' imports of each other take the package itself.
+      if (args.namespace === 'lazy-package' || args.importer.includes('/node_modules/')) return undefined;
+      return { path: args.path, namespace: 'lazy-package' };
+    });
+    build.onLoad({ filter: /.*/, namespace: 'lazy-package' }, (args) => ({
+      contents: lazyPackageModule(args.path),
+      loader: 'js',
+      resolveDir: root,
+    }));
+  },
+};
 
 /** The client's `import('./handle.js')` and `import('./daemon.js')` load the ES modules built beside it. */
 const onDemand: Plugin = {

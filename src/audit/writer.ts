@@ -4,7 +4,7 @@
  * pid is kept next to the journal; a file left by a process that died is taken over.
  */
 
-import { rmSync } from 'node:fs';
+import { linkSync, rmSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { NarrowingError } from '../core/errors.js';
 import { isAlive, withFileLockSync } from '../node/lock.js';
@@ -45,12 +45,18 @@ export function claimWriter(journalPath: string): () => void {
   if (claimedHere.has(path)) throw new JournalInUseError(journalPath, process.pid);
   prepareStateDir(dirname(path));
   refuseLink(path);
+  const claim = `${JSON.stringify({ pid: process.pid })}\n`;
   // Check-and-take under a lock, so two processes taking over from a dead writer cannot both win.
-  withFileLockSync(path, () => {
-    const owner = ownerOf(path);
-    if (owner !== undefined && isAlive(owner)) throw new JournalInUseError(journalPath, owner);
-    writeTextNoFollowSync(path, `${JSON.stringify({ pid: process.pid })}\n`);
-  });
+  if (!claimUnheld(path, claim)) {
+    // A live writer is refused at once; the lock is for taking over from a dead one.
+    const seen = ownerOf(path);
+    if (seen !== undefined && isAlive(seen)) throw new JournalInUseError(journalPath, seen);
+    withFileLockSync(path, () => {
+      const owner = ownerOf(path);
+      if (owner !== undefined && isAlive(owner)) throw new JournalInUseError(journalPath, owner);
+      writeTextNoFollowSync(path, claim);
+    });
+  }
   claimedHere.add(path);
   let released = false;
   return () => {
@@ -59,6 +65,27 @@ export function claimWriter(journalPath: string): () => void {
     claimedHere.delete(path);
     if (ownerOf(path) === process.pid) rmSync(path, { force: true });
   };
+}
+
+/**
+ * Takes a journal no writer file names, without the file lock: the claim is written beside the
+ * writer file and linked into its place, which fails when any file is there, so that another
+ * process sees the whole claim or none (a writer file found, even one being written, sends it to
+ * the locked check). False when a writer file was there or the link could not be made.
+ */
+function claimUnheld(path: string, claim: string): boolean {
+  const aside = `${path}.${process.pid}.claim`;
+  try {
+    writeTextNoFollowSync(aside, claim);
+    linkSync(aside, path);
+    return true;
+  } catch {
+    return false;
+  } finally {
+    try {
+      rmSync(aside, { force: true });
+    } catch {}
+  }
 }
 
 function ownerOf(path: string): number | undefined {

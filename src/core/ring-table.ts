@@ -129,10 +129,17 @@ export class RingTable {
     return this.lows[position] as number;
   }
 
-  /** Positions of the keys held, oldest first. */
+  /**
+   * Positions of the keys held, oldest first: from the next position to take round to the one
+   * before it. Positions the arrays have not grown to yet hold no key and are not visited (a
+   * table holding a few keys of a large capacity is read in a few steps).
+   */
   *positions(): IterableIterator<number> {
-    for (let step = 0; step < this.capacity; step++) {
-      const position = (this.next + step) % this.capacity;
+    const allocated = this.live.length;
+    for (let position = this.next; position < allocated; position++) {
+      if (this.live[position] === 1) yield position;
+    }
+    for (let position = 0; position < this.next && position < allocated; position++) {
       if (this.live[position] === 1) yield position;
     }
   }

@@ -9,7 +9,7 @@
  * read of the others' writes and the write of what it learned happen under one hold of the lock, so
  * none of two processes learning from the same constraint at once counts without the other.
  */
-import { closeSync, fstatSync, readFileSync, renameSync, rmSync } from 'node:fs';
+import { closeSync, fstatSync, renameSync, rmSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { PersistedState, StateStore } from '../core/types.js';
 import {
@@ -39,6 +39,7 @@ import {
   fileStamp,
   indexIsCurrent,
   readIndexedConstraints,
+  readIndexParts,
   stateIndexPath,
 } from './state-index.js';
 import { layOutState } from './state-layout.js';
@@ -219,7 +220,7 @@ class FileStateStore implements FileStore {
    * not of this file (the caller reads the whole file, which writes the index anew).
    */
   private loadSelected(keys: readonly string[]): PersistedState | undefined {
-    const read = readIndexedConstraints(this.path, readIndex(this.indexPath), keys);
+    const read = readIndexedConstraints(this.path, readIndex(this.indexPath, keys), keys);
     if (read === undefined) return undefined;
     this.remember(read.stamp, read.state);
     // Only what was selected is known of the file: a save that adds anything reads it whole.
@@ -228,7 +229,7 @@ class FileStateStore implements FileStore {
   }
 
   private indexCurrent(stamp: string): boolean {
-    return indexIsCurrent(readIndex(this.indexPath), stamp);
+    return indexIsCurrent(readIndex(this.indexPath, []), stamp);
   }
 
   save(state: PersistedState | (() => PersistedState)): void {
@@ -338,7 +339,7 @@ class FileStateStore implements FileStore {
     const selected =
       this.select === undefined
         ? undefined
-        : readIndexedConstraints(this.path, readIndex(this.indexPath), this.select.keys);
+        : readIndexedConstraints(this.path, readIndex(this.indexPath, this.select.keys), this.select.keys);
     if (selected !== undefined) {
       state = selected.state;
       partial = selected.state !== undefined;
@@ -655,13 +656,17 @@ function writeIndex(indexPath: string, index: Uint8Array): void {
 
 let indexWrites = 0;
 
-/** The index file's bytes, or undefined (absent, a link, not a regular file, too large). */
-function readIndex(indexPath: string): Uint8Array | undefined {
+/**
+ * What of the index file finding `keys` reads (see `readIndexParts`), or undefined (absent, a link,
+ * not a regular file, too large).
+ */
+function readIndex(indexPath: string, keys: readonly string[]): Uint8Array | undefined {
   try {
     const fd = openNoFollowSync(indexPath, READ_FLAGS);
     try {
-      if (fstatSync(fd).size > MAX_INDEX_BYTES) return undefined;
-      return readFileSync(fd);
+      const { size } = fstatSync(fd);
+      if (size > MAX_INDEX_BYTES) return undefined;
+      return readIndexParts(fd, size, keys);
     } finally {
       closeSync(fd);
     }

@@ -202,10 +202,9 @@ export function lookUpLines(
   const hash = new TextHash();
   const found = new Map<number, number>();
   for (const key of keys) {
-    hash.reset().add(key).mix();
+    const bucket = bucketOf(hash, key, header.buckets);
     const high = hash.high >>> 0;
     const low = hash.low >>> 0;
-    const bucket = low & (header.buckets - 1);
     const start = buffer.readUInt32LE(header.directoryAt + 4 * bucket);
     const end = buffer.readUInt32LE(header.directoryAt + 4 * (bucket + 1));
     if (start > end || end > header.records) return undefined;
@@ -220,6 +219,47 @@ export function lookUpLines(
     }
   }
   return [...found].sort((a, b) => a[0] - b[0]);
+}
+
+/** A key's bucket in an index of `buckets` buckets; `hash` holds the key's lanes after. */
+function bucketOf(hash: TextHash, key: string, buckets: number): number {
+  hash.reset().add(key).mix();
+  return (hash.low >>> 0) & (buckets - 1);
+}
+
+/**
+ * What of the index open at `fd` (`size` bytes) finding `keys` reads: its header, each key's
+ * directory entries and records, in a buffer of the index's size whose other bytes stay zeros and
+ * are never read. A process that looks a few keys up reads a few kilobytes of a large state's
+ * index rather than all of it; `lookUpLines` and `indexIsCurrent` give of it what they give of the
+ * whole (no keys: the header alone). The index is replaced by rename, never changed in place, so
+ * the parts read through one descriptor are of one index.
+ */
+export function readIndexParts(fd: number, size: number, keys: readonly string[]): Uint8Array {
+  const index = Buffer.alloc(size);
+  const readAt = (at: number, length: number) => {
+    const end = Math.min(size, at + length);
+    for (let done = at; done < end; ) {
+      const count = readSync(fd, index, done, end - done, done);
+      if (count === 0) return;
+      done += count;
+    }
+  };
+  readAt(0, MAGIC.length + 8 + MAX_HEADER_BYTES);
+  const header = readHeader(index);
+  if (header === undefined) return index;
+  const hash = new TextHash();
+  for (const key of keys) {
+    const bucket = bucketOf(hash, key, header.buckets);
+    const entry = header.directoryAt + 4 * bucket;
+    readAt(entry, 8);
+    const start = index.readUInt32LE(entry);
+    const end = index.readUInt32LE(entry + 4);
+    // A directory that does not hold together is refused by `lookUpLines`, which reads no record.
+    if (start <= end && end <= header.records)
+      readAt(header.recordsAt + RECORD_BYTES * start, RECORD_BYTES * (end - start));
+  }
+  return index;
 }
 
 /**

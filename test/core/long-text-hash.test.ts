@@ -6,7 +6,14 @@ import { createHash } from 'node:crypto';
 import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
 import { isNarrowingError } from '../../src/core/errors.js';
-import { hashLanes, hashString, LONG_TEXT, useLongTextHash } from '../../src/core/identity/hashing.js';
+import {
+  hashLanes,
+  hashString,
+  LONG_TEXT,
+  LONG_TEXT_PROBE,
+  LONG_TEXT_PROBE_DIGEST,
+  useLongTextHash,
+} from '../../src/core/identity/hashing.js';
 import { canonicalJson, digestResult, identifyCall, maskVolatile } from '../../src/core/identity/index.js';
 import { sha256Hex } from '../../src/core/identity/sha256.js';
 import { nativeLongTextHash } from '../../src/node/native-hash.js';
@@ -29,6 +36,11 @@ describe('the engine’s own SHA-256', () => {
       }),
       { numRuns: 300 },
     );
+  });
+
+  it('gives the digest written out for the text a handed-in hash is checked on', () => {
+    expect(sha256Hex(LONG_TEXT_PROBE)).toBe(LONG_TEXT_PROBE_DIGEST);
+    expect(nodeSha256(LONG_TEXT_PROBE)).toBe(LONG_TEXT_PROBE_DIGEST);
   });
 
   it('gives the published digests of the standard test texts', () => {

@@ -20,8 +20,9 @@ let project: ReturnType<typeof tempProject>;
 let temporary: string;
 /**
  * Loaded into every hook process (CommonJS, with `--require`, so that it starts no ES module loader
- * itself): writes the Node modules it loaded, and which of Node's stream objects for stdin and
- * stdout it made, to a file named by its pid.
+ * itself): writes the Node modules it loaded, which of Node's stream objects for stdin, stdout and
+ * stderr it made, and whether the schema library was set up (it registers itself on `globalThis`), to a
+ * file named by its pid.
  */
 let reporter: string;
 
@@ -33,11 +34,11 @@ beforeAll(async () => {
   writeFileSync(
     reporter,
     'const made = [];\n' +
-      "for (const name of ['stdin', 'stdout']) {\n" +
+      "for (const name of ['stdin', 'stdout', 'stderr']) {\n" +
       '  const own = Object.getOwnPropertyDescriptor(process, name);\n' +
       "  Object.defineProperty(process, name, { configurable: true, get() { made.push('stream ' + name); return own.get.call(this); } });\n" +
       '}\n' +
-      "process.on('exit', () => require('node:fs').writeFileSync(process.env.MODULES_DIR + '/' + process.pid + '.json', JSON.stringify([...process.moduleLoadList, ...made])));\n",
+      "process.on('exit', () => { if (globalThis.__zod_globalRegistry !== undefined) made.push('schema library'); require('node:fs').writeFileSync(process.env.MODULES_DIR + '/' + process.pid + '.json', JSON.stringify([...process.moduleLoadList, ...made])); });\n",
   );
 });
 afterAll(async () => {
@@ -114,6 +115,30 @@ describe('a hook process without the helper', () => {
     expect(denied.modules.length).toBeGreaterThan(0);
     const bare = bareCommonJsModules();
     expect(denied.modules.filter((name) => name.includes('/esm/') && !bare.includes(name))).toEqual([]);
+  });
+
+  it('sets up the schema library only for an event that reads a learned constraint, and makes no stderr stream when it prints nothing there', async () => {
+    const alone = ['claude-code', '--no-daemon'];
+    const other = { tool_name: 'Read', tool_input: { file_path: join(project.dir, 'src/other.ts') } };
+    const allowed = await send(
+      { ...other, hook_event_name: 'PreToolUse', tool_use_id: 'toolu_lazy1' },
+      alone,
+    );
+    expect(allowed.stdout.trim()).toBe('');
+    expect(allowed.modules).not.toContain('schema library');
+    // Nothing to say on stderr: the stream is never made (Node's `assert` would make it for its colours).
+    expect(allowed.modules).not.toContain('stream stderr');
+
+    const missing = {
+      tool_name: 'Read',
+      tool_input: { file_path: join(project.dir, 'src/missing-alone.ts') },
+    };
+    const denied = await send(
+      { ...missing, hook_event_name: 'PreToolUse', tool_use_id: 'toolu_lazy2' },
+      alone,
+    );
+    expect(JSON.parse(denied.stdout).hookSpecificOutput.permissionDecision).toBe('deny');
+    expect(denied.modules).toContain('schema library');
   });
 });
 

@@ -1,4 +1,4 @@
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { closeSync, existsSync, openSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -8,8 +8,10 @@ import { parseStateText } from '../../src/stores/schema.js';
 import {
   callLookupKey,
   fileStamp,
+  indexIsCurrent,
   lookUpLines,
   readIndexedConstraints,
+  readIndexParts,
   stateIndexPath,
   targetLookupKey,
 } from '../../src/stores/state-index.js';
@@ -185,5 +187,43 @@ describe('the state file and its index', () => {
       ),
       { numRuns: 200 },
     );
+  });
+
+  it('finds through the parts of the index a lookup reads what the whole index finds, for any keys', async () => {
+    await written(Array.from({ length: 400 }, (_, index) => callBan(index)));
+    const whole = readFileSync(stateIndexPath(path));
+    const stamp = fileStamp(path);
+    const fd = openSync(stateIndexPath(path), 'r');
+    try {
+      const key = fc.oneof(
+        fc.nat(500).map((index) => callLookupKey(callBan(index).callKey as string)),
+        fc.nat(500).map((index) => targetLookupKey(`/srv/api/gen/missing-${index}.ts`)),
+        fc.string().map(targetLookupKey),
+      );
+      fc.assert(
+        fc.property(fc.array(key, { maxLength: 6 }), (keys) => {
+          const parts = readIndexParts(fd, whole.length, keys);
+          expect(lookUpLines(parts, stamp, keys)).toEqual(lookUpLines(whole, stamp, keys));
+        }),
+        { numRuns: 200 },
+      );
+      expect(indexIsCurrent(readIndexParts(fd, whole.length, []), stamp)).toBe(true);
+    } finally {
+      closeSync(fd);
+    }
+  });
+
+  it('reads a few records of a large index to look one key up', async () => {
+    await written(Array.from({ length: 4_000 }, (_, index) => callBan(index)));
+    const size = readFileSync(stateIndexPath(path)).length;
+    const fd = openSync(stateIndexPath(path), 'r');
+    try {
+      const parts = readIndexParts(fd, size, [callLookupKey(callBan(7).callKey as string)]);
+      const read = parts.reduce((count, byte) => count + (byte === 0 ? 0 : 1), 0);
+      expect(size).toBeGreaterThan(100_000);
+      expect(read).toBeLessThan(6_000);
+    } finally {
+      closeSync(fd);
+    }
   });
 });

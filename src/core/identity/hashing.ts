@@ -23,8 +23,12 @@ export type LongTextHash = (text: string) => string;
 let longTextHash: LongTextHash = sha256Hex;
 
 /** A text no implementation could pass by chance: its digest is checked when a hash is handed in. */
-const PROBE = `narrowing\u00e9\u{1F600}\ud800${'x'.repeat(LONG_TEXT)}`;
-let probeDigest: string | undefined;
+export const LONG_TEXT_PROBE = `narrowing\u00e9\u{1F600}\ud800${'x'.repeat(LONG_TEXT)}`;
+/**
+ * SHA-256 of {@link LONG_TEXT_PROBE}, written out (a test checks the hash written here gives it):
+ * a fresh process that hands a hash in does not compute it again before V8 has optimised anything.
+ */
+export const LONG_TEXT_PROBE_DIGEST = 'a3419381e7a09e27e7ef8ddabfd062dec1fd6d408c5afdb8274b4cd8a211842b';
 
 /**
  * Hands the engine a native SHA-256 for long texts (`undefined`: back to the one written here). It
@@ -36,16 +40,15 @@ export function useLongTextHash(hash: LongTextHash | undefined): void {
     longTextHash = sha256Hex;
     return;
   }
-  probeDigest ??= sha256Hex(PROBE);
   let given: unknown;
   try {
-    given = hash(PROBE);
+    given = hash(LONG_TEXT_PROBE);
   } catch (error) {
     throw new NarrowingError('USAGE', 'the long-text hash handed to narrowing threw on a test text', {
       cause: error,
     });
   }
-  if (given !== probeDigest) {
+  if (given !== LONG_TEXT_PROBE_DIGEST) {
     throw new NarrowingError(
       'USAGE',
       'the long-text hash handed to narrowing is not SHA-256 of UTF-8 text in lowercase hex: keys would differ from those computed without it',

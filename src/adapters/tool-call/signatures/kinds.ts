@@ -24,6 +24,7 @@
  * 429`, `status 500`, `503 Service Unavailable`, `Conflict (409)`), never as a bare `429` in "4000
  * tokens" or "line 403". The matching engine is `../matcher.ts`.
  */
+
 import type { Blame } from '../../../core/types.js';
 import { CODE } from './code.js';
 import { DATABASES } from './databases.js';
@@ -31,6 +32,7 @@ import { DOCUMENTS } from './documents.js';
 import { EDITS } from './edits.js';
 import { ENVIRONMENTS } from './environments.js';
 import { FILESYSTEM } from './filesystem.js';
+import { foldPattern } from './fold-pattern.js';
 import { HOST } from './host.js';
 import { HTTP } from './http.js';
 import { LOCALES } from './locales.js';
@@ -149,18 +151,6 @@ interface RuleSpec {
 interface KindOptions {
   /** Match the original text, not its lower-cased form (for upper-case markers like `FAIL`). */
   readonly caseSensitive?: boolean;
-}
-
-/**
- * Lower-cases the letters of a regex source, leaving escapes (`\\S`, `\\W`, `\\B`) as they are, each
- * character on its own (a whole word lower-cased may differ, as a final sigma does). Every process
- * builds the rules as it loads them: only escapes, runs of ASCII capitals and other non-ASCII
- * characters are visited, not every character.
- */
-function foldPattern(source: string): string {
-  return source.replace(/\\[\s\S]?|[A-Z]+|[^\x00-\x7f]/g, (part) =>
-    part.charCodeAt(0) === 92 ? part : part.toLowerCase(),
-  );
 }
 
 /** The rule of one kind: the words of every family for it, joined. */
