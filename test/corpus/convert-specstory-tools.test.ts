@@ -410,10 +410,10 @@ const CURSOR_2026 = [
   '_**Agent (model-x)**_',
   '',
   '<tool-use data-tool-type="shell" data-tool-name="run_terminal_command_v2">',
-  '<details><summary>Tool use: **run_terminal_command_v2** • Run command: npm run build</summary>',
+  '<details><summary>Tool use: **run_terminal_command_v2** • Run command: pnpm build</summary>',
   '',
   '```bash',
-  'npm run build',
+  'pnpm build',
   '```',
   '',
   '```',
@@ -510,7 +510,7 @@ describe("Cursor's chats saved by SpecStory in the 2026 layout", () => {
     expect(calls()[0]).toEqual({
       type: 'call',
       tool: 'run_terminal_command_v2',
-      args: { command: 'npm run build' },
+      args: { command: 'pnpm build' },
       result: { isError: true, content: "error TS2304: Cannot find name 'Widget'." },
     });
   });
