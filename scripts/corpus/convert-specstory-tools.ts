@@ -23,16 +23,38 @@
  * `offset` its first line number says. A call the
  * user rejected or interrupted has no result, as the product's own transcript converter keeps it.
  * Calls of a subagent carry `agent: "sidechain"`; the chat does not say which subagent made them.
+ *
+ * Cursor's chats in the 2026 layout (`*_v2` tools) open the element's summary on the `<details>` line
+ * and name what the call acted on after a bullet: `• Run command: CMD` (the command again in a `bash`
+ * block, then a block with what the terminal printed, when the chat kept it), `• Edit file: PATH` and
+ * `• Read file: PATH` (no text of either), and a search its pattern, `• Grep for "P" in "PATH"` or
+ * `• Searched codebase "P"` (the folder in the text below), with what it found below; a listing
+ * saved as `• Listed directory, 0 results` names no folder and keeps nothing of its answer, so it is
+ * numbered and has no result. Each such call is followed or preceded by a second element
+ * of the same tool that shows nothing: it is the same call recorded again, not a call. As in Cursor's
+ * 2025 chats, a read's answer is not shown (the call has no result: nothing is known of what it
+ * answered), nor is a command's exit status (a command failed when a line of what it printed starts
+ * with `error` or `fatal`, or as the agents' tools word a failure), and a command shown without a
+ * block of what it printed counts as run, printing nothing, as in Cursor's 2025 chats.
  */
 import type { CallEvent, TraceEvent, TraceResult } from '../../src/trace/types.js';
 import { MAX_LOG_CHARS } from './convert-react.js';
+import { commandFailed } from './convert-specstory.js';
 import { type ConvertedRun, clip, metaEvent, type RunSource, result, safeName, secondsSince, toolList } from './events.js';
 
 /** Calls kept from one session; the longest saved sessions hold a few hundred. */
 export const MAX_CALLS_PER_SESSION = 20_000;
 
 const TURN = /^_\*\*(User|Agent|Assistant)\b(.*)\*\*_\s*$/;
-const TOOL_USE = /^(?:<summary>\s*)?Tool use: \*\*([^*]+)\*\*(.*)$/;
+const TOOL_USE = /^(?:<details>\s*)?(?:<summary>\s*)?Tool use: \*\*([^*]+)\*\*(.*)$/;
+/** What a Cursor call of the 2026 layout acted on, after the bullet of its summary. */
+const BULLET = /^•\s*(Run command|Edit file|Read file):\s*(.*)$/;
+/** A Cursor listing of the 2026 layout that names no folder and keeps none of what it listed. */
+const UNSHOWN_LISTING = /^•\s*Listed directory,/;
+/** A Cursor search of the 2026 layout: its pattern (and folder) in the summary, its findings below. */
+const SEARCH_BULLET = /^•\s*(?:Grep for "(.*)" in "(.*)"|Grep for "(.*)"|Searched codebase "(.*)")\s*•/;
+/** The folder a Cursor file search looked in, as its findings name it. */
+const SEARCHED_FOLDER = /^Directory: \*\*(.*)\*\*/;
 const TOOL_END = /<\/tool-use>\s*$/;
 const FENCE = /^\s*```/;
 const TIME = /(\d{4}-\d{2}-\d{2})[ T_](\d{2}):?(\d{2}):?(\d{2})Z/;
@@ -49,7 +71,7 @@ const UNSHOWN_PARAMETER = /InputValidationError|unexpected parameter/;
 /** Arguments that only say where a call acted, not what it did there. */
 const WHERE = new Set(['file_path', 'path', 'description']);
 /** Tools whose whole input is where they read. */
-const READ_TOOLS = new Set(['read', 'ls', 'view', 'read_file', 'list_dir', 'notebookread']);
+const READ_TOOLS = new Set(['read', 'ls', 'view', 'read_file', 'read_file_v2', 'list_dir', 'notebookread']);
 
 /**
  * Whether the chat leaves out what a call did (an edit's text, a search's pattern): such calls are
@@ -57,7 +79,7 @@ const READ_TOOLS = new Set(['read', 'ls', 'view', 'read_file', 'list_dir', 'note
  */
 export function inputUnshown(call: CallEvent): boolean {
   if (call.args.unshown_parameter === true) return true;
-  if (READ_TOOLS.has(call.tool.toLowerCase())) return false;
+  if (READ_TOOLS.has(call.tool.toLowerCase())) return Object.keys(call.args).length === 0;
   return Object.keys(call.args).every((key) => WHERE.has(key));
 }
 
@@ -65,9 +87,33 @@ export function inputUnshown(call: CallEvent): boolean {
 const FAILED = /^(<tool_use_error>|Exit code [1-9]\d*\b|File does not exist\b|Error:|error:)/;
 
 /** Tools whose one backticked argument is a command. */
-const SHELL_TOOLS = new Set(['bash', 'shell', 'shell_command', 'exec_command', 'run_terminal_cmd', 'run_shell_command', 'local_shell']);
+const SHELL_TOOLS = new Set([
+  'bash',
+  'shell',
+  'shell_command',
+  'exec_command',
+  'run_terminal_cmd',
+  'run_terminal_command_v2',
+  'run_shell_command',
+  'local_shell',
+]);
 /** Tools whose one backticked argument is a path. */
-const PATH_TOOLS = new Set(['read', 'write', 'edit', 'multiedit', 'notebookedit', 'notebookread', 'ls', 'read_file', 'write_file', 'edit_file', 'list_dir', 'view']);
+const PATH_TOOLS = new Set([
+  'read',
+  'write',
+  'edit',
+  'multiedit',
+  'notebookedit',
+  'notebookread',
+  'ls',
+  'read_file',
+  'read_file_v2',
+  'write_file',
+  'edit_file',
+  'edit_file_v2',
+  'list_dir',
+  'view',
+]);
 
 interface Block {
   readonly opener: string;
@@ -114,11 +160,48 @@ function mainKey(tool: string): string | undefined {
   return undefined;
 }
 
+/** A code block that shows the command a Cursor call ran. */
+const COMMAND_BLOCK = /^```(?:bash|sh|shell|zsh|powershell|pwsh|console)\s*$/;
+
+/** One Cursor call of the 2026 layout, whose summary names what it acted on after a bullet. */
+function cursorCall(tool: string, verb: string, target: string, lines: readonly string[]): CallEvent {
+  if (verb === 'Read file') return { type: 'call', tool, args: { file_path: target } };
+  if (verb === 'Edit file') return { type: 'call', tool, args: { file_path: target }, result: {} };
+  const { blocks } = split(lines);
+  const shown = blocks[0] && COMMAND_BLOCK.test(blocks[0].opener) ? blocks[0] : undefined;
+  const command = shown ? shown.body.join('\n') : target;
+  const printed = shown ? blocks[1] : blocks[0];
+  if (!printed) return { type: 'call', tool, args: { command }, result: {} };
+  const output = printed.body.join('\n').trim();
+  return { type: 'call', tool, args: { command }, result: result(output, answerFailed(output) || commandFailed(output)) };
+}
+
+/** One Cursor search of the 2026 layout: the text below its summary is what it found. */
+function cursorSearch(tool: string, found: RegExpExecArray, lines: readonly string[]): CallEvent {
+  const text = lines.filter((line) => !/^<\/?details>$/.test(line.trim()));
+  const folder = text.map((line) => SEARCHED_FOLDER.exec(line.trim())?.[1]).find((name) => name !== undefined);
+  const path = found[2] ?? folder;
+  const args = { pattern: (found[1] ?? found[3] ?? found[4]) as string, ...(path !== undefined && { path }) };
+  return { type: 'call', tool, args, result: result(text.join('\n').trim(), false) };
+}
+
+/** Whether a `Tool use` element shows nothing but its tool's name. */
+function showsNothing(pending: Omit<Pending, 'sidechain' | 't'>): boolean {
+  const inline = pending.inline.replace(/<\/summary>\s*$/, '').trim();
+  return inline === '' && pending.lines.every((line) => line.trim() === '' || /^<\/?details>$/.test(line.trim()));
+}
+
 /** One `Tool use` block → a call. */
 export function specStoryToolCall(pending: Omit<Pending, 'sidechain' | 't'>): CallEvent {
   const tool = safeName(pending.tool.trim()) || 'unknown';
   const args: Record<string, unknown> = {};
   const inline = pending.inline.replace(/<\/summary>\s*$/, '').trim();
+  const bullet = BULLET.exec(inline);
+  if (bullet) return cursorCall(tool, bullet[1] as string, (bullet[2] as string).trim(), pending.lines);
+  // The chat names neither the folder nor what was in it: nothing is known of the call but its tool.
+  if (UNSHOWN_LISTING.test(inline)) return { type: 'call', tool, args: {} };
+  const search = SEARCH_BULLET.exec(inline);
+  if (search) return cursorSearch(tool, search, pending.lines);
   const key = mainKey(tool);
   for (const [, name, value] of inline.matchAll(PAIRS)) args[name as string] = value;
   const lone = BACKTICKED.exec(inline);
@@ -184,7 +267,8 @@ export function specStoryToolEvents(chat: string): TraceEvent[] {
   let start: number | undefined;
   let now: number | undefined;
   let calls = 0;
-  let unshown = 0;
+  /** Elements that show nothing but their tool's name. */
+  const bare = new Set<CallEvent>();
   const flushUser = () => {
     const text = said.join('\n').trim();
     if (role === 'User' && !sidechain && text !== '' && !REFUSED.test(text)) events.push({ type: 'user', text: clip(text).slice(0, 500) });
@@ -193,10 +277,14 @@ export function specStoryToolEvents(chat: string): TraceEvent[] {
   const flushCall = () => {
     if (!pending) return;
     if (calls < MAX_CALLS_PER_SESSION) {
-      const shown = specStoryToolCall(pending);
-      const call = inputUnshown(shown) ? { ...shown, args: { ...shown.args, unshown_input: ++unshown } } : shown;
       const t = secondsSince(start, pending.t);
-      events.push({ ...call, ...(t !== undefined && { t }), ...(pending.sidechain && { agent: 'sidechain' }) });
+      const call: CallEvent = {
+        ...specStoryToolCall(pending),
+        ...(t !== undefined && { t }),
+        ...(pending.sidechain && { agent: 'sidechain' }),
+      };
+      if (showsNothing(pending)) bare.add(call);
+      events.push(call);
       calls++;
     }
     pending = undefined;
@@ -232,7 +320,36 @@ export function specStoryToolEvents(chat: string): TraceEvent[] {
   }
   flushCall();
   flushUser();
-  return events;
+  return numberUnshown(withoutRepeatedRecords(events, bare));
+}
+
+/**
+ * Without the elements that show nothing but their tool's name when the call next to them (before or
+ * after) is of the same tool and shows what it did: such an element records that call again.
+ */
+function withoutRepeatedRecords(events: readonly TraceEvent[], bare: ReadonlySet<CallEvent>): TraceEvent[] {
+  if (bare.size === 0) return [...events];
+  const calls = events.filter((event): event is CallEvent => event.type === 'call');
+  const paired = new Set<CallEvent>();
+  const dropped = new Set<CallEvent>();
+  calls.forEach((call, index) => {
+    if (!bare.has(call)) return;
+    const partner = [calls[index - 1], calls[index + 1]].find(
+      (near) => near !== undefined && near.tool === call.tool && !bare.has(near) && !paired.has(near),
+    );
+    if (!partner) return;
+    paired.add(partner);
+    dropped.add(call);
+  });
+  return events.filter((event) => !(event.type === 'call' && dropped.has(event)));
+}
+
+/** Numbers the calls whose input the chat does not show, in the session's order. */
+function numberUnshown(events: readonly TraceEvent[]): TraceEvent[] {
+  let unshown = 0;
+  return events.map((event) =>
+    event.type === 'call' && inputUnshown(event) ? { ...event, args: { ...event.args, unshown_input: ++unshown } } : event,
+  );
 }
 
 const AGENT_OF = /<!--\s*(.+?) Session\b/;

@@ -12,7 +12,9 @@
  *   `web_search`, `list_dir`);
  * - a `bash`/`sh`/`shell`/`console` code block that is the whole command, then a plain code block with
  *   what the terminal printed (`run_terminal_cmd`);
- * - `diff` code blocks, the edit as the chat shows it (`edit_file`; the file is not named);
+ * - `diff` code blocks, the edit as the chat shows it (`edit_file`; the file is not named), or a
+ *   `<details>` block whose summary says `Edit file: PATH`, with the edit's `diff` blocks inside
+ *   (`edit_file` on that file);
  * - `Could not resolve URI: …` (a listing of a folder that does not exist, failed) and `Model provided
  *   invalid arguments to … tool.` (a call with arguments the tool refused, failed).
  *
@@ -34,6 +36,7 @@ const FENCE = /^```/;
 /** A block closes at a fence of its own line, or at the end of a last line of text (`text```). */
 const CLOSE = /^```|\S```\s*$/;
 const INVALID = /^Model provided invalid arguments to (.+?) tool\.?$/;
+const EDIT_SUMMARY = /^<details>\s*<summary>\s*Edit file:\s*(.*?)\s*<\/summary>/;
 const MISSING = /^Could not resolve URI: (.*?'(.*)'.*)$/;
 
 /** How the chat names a tool in `Model provided invalid arguments to … tool` → the tool's name. */
@@ -138,6 +141,12 @@ export function specStoryCall(lines: readonly string[]): CallEvent | undefined {
   const missing = MISSING.exec(first);
   if (missing) {
     return { type: 'call', tool: 'list_dir', args: { relative_workspace_path: missing[2] as string }, result: result(missing[1] as string, true) };
+  }
+  const edited = EDIT_SUMMARY.exec(first);
+  if (edited) {
+    const diffs = codeBlocks(lines).filter((block) => block.opener === '```diff');
+    const edit = diffs.map((block) => block.body.join('\n')).join('\n…\n');
+    return { type: 'call', tool: 'edit_file', args: { target_file: edited[1] as string, code_edit: clip(edit) }, result: {} };
   }
   if (first === '<details>' || first.startsWith('<details>')) {
     const summary = SUMMARY.exec(body.slice(0, 3).join(' '));

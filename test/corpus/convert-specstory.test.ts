@@ -163,6 +163,37 @@ describe('SpecStory chats of Cursor', () => {
     expect(report.steps.map((step) => step.verdict)).toEqual(['allow', 'allow', 'allow', 'allow']);
   });
 
+  it('reads an edit shown in a block that names its file as an edit of that file, with its diff', () => {
+    const chat = [
+      '_**Assistant**_',
+      '',
+      '<details><summary>Edit file: web/src/cart.ts</summary>',
+      '',
+      '**Chunk 1**',
+      'Lines added: 1, lines removed: 1',
+      '',
+      '```diff',
+      '@@ -3,3 +3,3 @@',
+      '-  const total = 0;',
+      '+  let total = 0;',
+      '```',
+      '',
+      '</details>',
+      '',
+    ].join('\n');
+    expect(callsOf(specStoryEvents(chat))).toEqual([
+      {
+        type: 'call',
+        tool: 'edit_file',
+        args: {
+          target_file: 'web/src/cart.ts',
+          code_edit: '@@ -3,3 +3,3 @@\n-  const total = 0;\n+  let total = 0;',
+        },
+        result: {},
+      },
+    ]);
+  });
+
   it('leaves a call the user cancelled without a result', () => {
     const calls = callsOf(specStoryEvents(CHAT));
     expect(calls[7]).toEqual({
