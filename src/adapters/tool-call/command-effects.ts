@@ -50,7 +50,15 @@ export function leavesSourcesAlone(command: string): boolean {
   return lastLeavesAlone;
 }
 
+/** The first word of a line, as `command.trim().split(/\s+/)[0]` gives it. */
+const FIRST_WORD = /^\s*(\S*)/;
+/** First words after which a check can still follow: a runner, or Python running a module. */
+const BEFORE_A_CHECK = new Set(['npx', 'uvx', 'python', 'python3']);
+
 function judgeLeavesSourcesAlone(command: string): boolean {
+  // Most lines start with a program that is no check: known from the first word, without a split.
+  const start = FIRST_WORD.exec(command)?.[1] ?? '';
+  if (!CHECKS.has(start) && !BEFORE_A_CHECK.has(start)) return false;
   if (SEVERAL.test(command) || REWRITING_FLAG.test(command)) return false;
   const words = command.trim().split(/\s+/);
   const first = words[0] === 'npx' || words[0] === 'uvx' ? words[1] : words[0];
@@ -117,13 +125,13 @@ export function programOf(command: string): string | undefined {
   const parts = one ? [command] : command.split(/&&|\|\||;|\n/);
   for (let index = parts.length - 1; index >= 0; index--) {
     const part = parts[index] ?? '';
-    const words = (one ? part : (part.split('|')[0] ?? '')).trim().split(/\s+/);
-    let at = 0;
-    while (at < words.length) {
-      const word = words[at] as string;
-      if (ASSIGNMENT.test(word) || WRAPPERS.has(word)) at++;
-      else if (word === 'timeout') at += 2;
-      else break;
+    const text = one ? part : (part.split('|')[0] ?? '');
+    // The first words are enough unless wrappers and assignments fill them: the rest is read then.
+    let words = leadingWords(text, LEADING_WORDS);
+    let at = programIndex(words);
+    if (words.length === LEADING_WORDS && at + 1 >= LEADING_WORDS) {
+      words = text.trim().split(/\s+/);
+      at = programIndex(words);
     }
     const program = words[at];
     if (program === undefined || program === '' || NAVIGATION.has(program)) continue;
@@ -133,6 +141,34 @@ export function programOf(command: string): string | undefined {
     return next !== undefined && SUBCOMMAND.test(next) ? `${name} ${next}` : name;
   }
   return undefined;
+}
+
+/** Words read from a command before its program is looked for: most lines need two. */
+const LEADING_WORDS = 8;
+const WORD = /\S+/g;
+
+/** The first `count` words of `text`, as `text.trim().split(/\s+/)` gives them (none for a blank text). */
+function leadingWords(text: string, count: number): string[] {
+  const words: string[] = [];
+  WORD.lastIndex = 0;
+  while (words.length < count) {
+    const match = WORD.exec(text);
+    if (match === null) break;
+    words.push(match[0]);
+  }
+  return words;
+}
+
+/** Where the program is among `words`: past assignments, wrappers and `timeout N`. */
+function programIndex(words: readonly string[]): number {
+  let at = 0;
+  while (at < words.length) {
+    const word = words[at] as string;
+    if (ASSIGNMENT.test(word) || WRAPPERS.has(word)) at++;
+    else if (word === 'timeout') at += 2;
+    else break;
+  }
+  return at;
 }
 
 /** A command that only changes directory: in a shell that persists, later commands run elsewhere. */
@@ -191,6 +227,11 @@ const STATUS_CHECKS: readonly RegExp[] = [
   /^systemctl\s+(?:status|is-active)\b/,
   /^(?:ps|pgrep)\b/,
 ];
+/**
+ * What every status check needs: one of their programs as a word that begins a part of the line
+ * (at its start, or after a space, `&`, `;` or a line break).
+ */
+const STATUS_PROGRAM = /(?:^|[\s&;])(?:gh|glab|kubectl|docker|systemctl|ps|pgrep)\b/;
 /** What may come before the check on its line: a wait, or a change of directory. */
 const BEFORE_CHECK = /^(?:sleep\s+\d+(?:\.\d+)?[smh]?|cd\s+[^\s;&|<>`$()]+)$/;
 /** Filters a check's answer may go through. */
@@ -201,7 +242,8 @@ const FILTER = /^(?:head|tail|grep|cat|jq|less|wc|sort|cut)\b[^<>`$()]*$/;
  * 42`, `kubectl rollout status deployment/api | tail -5`), writing nothing and running nothing else.
  */
 export function isStatusCheck(command: string): boolean {
-  if (/[<>`]|\$\(/.test(command)) return false;
+  // Most lines run none of the programs asked: one search of the line before it is split.
+  if (!STATUS_PROGRAM.test(command) || /[<>`]|\$\(/.test(command)) return false;
   const parts = command
     .split(/&&|;|\n/)
     .map((part) => part.trim())

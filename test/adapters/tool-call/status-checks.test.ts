@@ -36,6 +36,15 @@ describe('status checks of a job', () => {
     expect(isStatusCheck('docker compose ps')).toBe(true);
   });
 
+  it('finds the check after a semicolon, a line break or leading spaces, and not inside a word', () => {
+    expect(isStatusCheck('cd deploy;gh run list')).toBe(true);
+    expect(isStatusCheck('sleep 10\nps aux | grep node')).toBe(true);
+    expect(isStatusCheck('  pgrep -f server')).toBe(true);
+    expect(isStatusCheck('aps list')).toBe(false);
+    expect(isStatusCheck('ghq list')).toBe(false);
+    expect(isStatusCheck('npm run gh')).toBe(false);
+  });
+
   it('does not take a command that changes something, or one that only reads files, for a status check', () => {
     expect(isStatusCheck('gh run rerun 15926149076')).toBe(false);
     expect(isStatusCheck('gh run list > runs.txt')).toBe(false);
