@@ -125,13 +125,13 @@ export function programOf(command: string): string | undefined {
   const parts = one ? [command] : command.split(/&&|\|\||;|\n/);
   for (let index = parts.length - 1; index >= 0; index--) {
     const part = parts[index] ?? '';
-    const text = one ? part : (part.split('|')[0] ?? '');
-    // The first words are enough unless wrappers and assignments fill them: the rest is read then.
-    let words = leadingWords(text, LEADING_WORDS);
-    let at = programIndex(words);
-    if (words.length === LEADING_WORDS && at + 1 >= LEADING_WORDS) {
-      words = text.trim().split(/\s+/);
-      at = programIndex(words);
+    const words = (one ? part : (part.split('|')[0] ?? '')).trim().split(/\s+/);
+    let at = 0;
+    while (at < words.length) {
+      const word = words[at] as string;
+      if (ASSIGNMENT.test(word) || WRAPPERS.has(word)) at++;
+      else if (word === 'timeout') at += 2;
+      else break;
     }
     const program = words[at];
     if (program === undefined || program === '' || NAVIGATION.has(program)) continue;
@@ -141,34 +141,6 @@ export function programOf(command: string): string | undefined {
     return next !== undefined && SUBCOMMAND.test(next) ? `${name} ${next}` : name;
   }
   return undefined;
-}
-
-/** Words read from a command before its program is looked for: most lines need two. */
-const LEADING_WORDS = 8;
-const WORD = /\S+/g;
-
-/** The first `count` words of `text`, as `text.trim().split(/\s+/)` gives them (none for a blank text). */
-function leadingWords(text: string, count: number): string[] {
-  const words: string[] = [];
-  WORD.lastIndex = 0;
-  while (words.length < count) {
-    const match = WORD.exec(text);
-    if (match === null) break;
-    words.push(match[0]);
-  }
-  return words;
-}
-
-/** Where the program is among `words`: past assignments, wrappers and `timeout N`. */
-function programIndex(words: readonly string[]): number {
-  let at = 0;
-  while (at < words.length) {
-    const word = words[at] as string;
-    if (ASSIGNMENT.test(word) || WRAPPERS.has(word)) at++;
-    else if (word === 'timeout') at += 2;
-    else break;
-  }
-  return at;
 }
 
 /** A command that only changes directory: in a shell that persists, later commands run elsewhere. */
