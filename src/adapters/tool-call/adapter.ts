@@ -375,7 +375,19 @@ function attemptFailureKey(tool: string, args: Readonly<Record<string, unknown>>
   for (const key of Object.keys(args).slice(0, 64))
     if (!PRESENTATION_ARGUMENTS.has(key)) others[key] = args[key];
   // Masked as call keys are: a timestamp in a branch name does not make another attempt.
-  return `${tool}\u0000attempt\u0000#${hashMaskedArgument(`${attempt}\u0000${canonicalJson(others)}`)}`;
+  return `${tool}\u0000attempt\u0000#${hashMaskedArgument(`${attempt}\u0000${othersForm(others)}`)}`;
+}
+
+/**
+ * `canonicalJson(others)`, written at once for what a command usually has beside its line: nothing,
+ * or one text (a working directory). No walk of the object for those.
+ */
+function othersForm(others: Readonly<Record<string, unknown>>): string {
+  const keys = Object.keys(others);
+  if (keys.length === 0) return '{}';
+  const only = keys.length === 1 ? others[keys[0] as string] : undefined;
+  if (typeof only !== 'string') return canonicalJson(others);
+  return `{${JSON.stringify(keys[0])}:${JSON.stringify(only)}}`;
 }
 
 function toRule(extra: ExtraPattern): SignatureRule {

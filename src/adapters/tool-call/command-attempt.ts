@@ -141,14 +141,20 @@ function readCommand(node: CommandNode): string | undefined {
   const program = words[at];
   if (program === undefined) return variables.length > 0 ? variables.sort().join(' ') : undefined;
   const rest = words.slice(at + 1);
-  const check = leavesSourcesAlone(words.slice(at).join(' '));
+  // Whether the command is a check matters only for its short output options (`-v`, `-q`): most
+  // commands have none, and are not judged.
+  let check: boolean | undefined;
+  const isCheck = (): boolean => {
+    check ??= leavesSourcesAlone(words.slice(at).join(' '));
+    return check;
+  };
   const options: string[] = [];
   const operands: string[] = [];
   let optionsEnded = false;
   for (const word of rest) {
     if (optionsEnded || !word.startsWith('-') || word === '-') operands.push(word);
     else if (word === '--') optionsEnded = true;
-    else if (PRESENTATION_OPTION.test(word) || (check && CHECK_PRESENTATION_OPTION.test(word))) continue;
+    else if (PRESENTATION_OPTION.test(word) || (CHECK_PRESENTATION_OPTION.test(word) && isCheck())) continue;
     else options.push(word);
   }
   return [...variables.sort(), program, ...operands, ...options.sort(), ...redirects.sort()].join(' ');

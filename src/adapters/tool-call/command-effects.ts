@@ -50,7 +50,15 @@ export function leavesSourcesAlone(command: string): boolean {
   return lastLeavesAlone;
 }
 
+/** The first word of a line, as `command.trim().split(/\s+/)[0]` gives it. */
+const FIRST_WORD = /^\s*(\S*)/;
+/** First words after which a check can still follow: a runner, or Python running a module. */
+const BEFORE_A_CHECK = new Set(['npx', 'uvx', 'python', 'python3']);
+
 function judgeLeavesSourcesAlone(command: string): boolean {
+  // Most lines start with a program that is no check: known from the first word, without a split.
+  const start = FIRST_WORD.exec(command)?.[1] ?? '';
+  if (!CHECKS.has(start) && !BEFORE_A_CHECK.has(start)) return false;
   if (SEVERAL.test(command) || REWRITING_FLAG.test(command)) return false;
   const words = command.trim().split(/\s+/);
   const first = words[0] === 'npx' || words[0] === 'uvx' ? words[1] : words[0];
@@ -199,6 +207,11 @@ const STATUS_CHECKS: readonly RegExp[] = [
   /^systemctl\s+(?:status|is-active)\b/,
   /^(?:ps|pgrep)\b/,
 ];
+/**
+ * What every status check needs: one of their programs as a word that begins a part of the line
+ * (at its start, or after a space, `&`, `;` or a line break).
+ */
+const STATUS_PROGRAM = /(?:^|[\s&;])(?:gh|glab|kubectl|docker|systemctl|ps|pgrep)\b/;
 /** What may come before the check on its line: a wait, or a change of directory. */
 const BEFORE_CHECK = /^(?:sleep\s+\d+(?:\.\d+)?[smh]?|cd\s+[^\s;&|<>`$()]+)$/;
 /** Filters a check's answer may go through. */
@@ -209,7 +222,8 @@ const FILTER = /^(?:head|tail|grep|cat|jq|less|wc|sort|cut)\b[^<>`$()]*$/;
  * 42`, `kubectl rollout status deployment/api | tail -5`), writing nothing and running nothing else.
  */
 export function isStatusCheck(command: string): boolean {
-  if (/[<>`]|\$\(/.test(command)) return false;
+  // Most lines run none of the programs asked: one search of the line before it is split.
+  if (!STATUS_PROGRAM.test(command) || /[<>`]|\$\(/.test(command)) return false;
   const parts = command
     .split(/&&|;|\n/)
     .map((part) => part.trim())

@@ -306,7 +306,7 @@ function readEffects(command: string): ShellEffects {
   } catch {
     return UNKNOWN;
   }
-  const touches = [...new Set(reading.touches)];
+  const touches = distinct(reading.touches);
   const printsLogs = reading.printsLog && reading.onlyLogsAndText && !reading.writes && !reading.changesTree;
   return {
     onlyLooks: reading.onlyLooks && touches.length === 0 && !reading.changesTree,
@@ -315,9 +315,14 @@ function readEffects(command: string): ShellEffects {
     changesTree: reading.changesTree,
     readsFilesOnly:
       reading.readsFilesOnly && reading.onlyLooks && touches.length === 0 && !reading.changesTree,
-    operands: [...new Set(reading.operands)],
+    operands: distinct(reading.operands),
     printsLogs,
   };
+}
+
+/** The items once each, in the order of their first place: the list itself when it has one item or none. */
+function distinct(items: string[]): string[] {
+  return items.length < 2 ? items : [...new Set(items)];
 }
 
 type CommandNode = Extract<SyntaxNode, { type: 'Command' }>;

@@ -54,7 +54,7 @@ export function createBlindEditDetector(): Detector {
       spellings.push(target);
       if (spellings.length > MAX_SPELLINGS) spellings.shift();
     }
-    const guessed = guesses.peek(name);
+    const guessed = guesses.size === 0 ? undefined : guesses.peek(name);
     if (guessed === undefined) return;
     // The agent may read a file under another spelling than it edits it (`src/a.ts`, `/repo/src/a.ts`).
     for (const file of [...guessed.keys()]) if (samePath(file, target)) guessed.delete(file);

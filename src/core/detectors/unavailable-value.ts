@@ -68,7 +68,9 @@ export function createUnavailableValueDetector(): Detector {
     name: NAME,
 
     check(call: CallContext): Violation | undefined {
-      if (!isWatched(call, call.toolPolicy.detectors.unavailableValue)) return undefined;
+      // Most runs are never refused anything: no key is written for them.
+      if (refusals.size === 0 || !isWatched(call, call.toolPolicy.detectors.unavailableValue))
+        return undefined;
       const earlier = refusals.peek(keyOf(call));
       if (!earlier) return undefined;
       for (const refusal of earlier) {

@@ -33,6 +33,13 @@ describe('leavesSourcesAlone', () => {
     expect(leavesSourcesAlone(command)).toBe(false);
   });
 
+  it('reads the first word past leading spaces, and no check in a later word', () => {
+    expect(leavesSourcesAlone('  \t npm test')).toBe(true);
+    expect(leavesSourcesAlone('echo npm test')).toBe(false);
+    expect(leavesSourcesAlone('python3 -m pytest tests/')).toBe(true);
+    expect(leavesSourcesAlone('')).toBe(false);
+  });
+
   it('judges each line on its own when lines are asked about in turn, the same one twice', () => {
     const lines = ['npm test', 'npm test', 'npx prettier --write src', 'npm test', 'make', 'make'];
     expect(lines.map(leavesSourcesAlone)).toEqual([true, true, false, true, false, false]);
@@ -123,6 +130,9 @@ describe('programOf', () => {
     ['cd app && npm run test -- --watch=false', 'npm run'],
     ['FOO=1 sudo python3 script.py | tail -5', 'python3'],
     ['timeout 60 pytest -x tests/', 'pytest'],
+    ['A=1 B=2 C=3 D=4 E=5 F=6 sudo env cargo build', 'cargo build'],
+    ['A=1 B=2 C=3 D=4 E=5 F=6 G=7 nice cargo', 'cargo'],
+    ['  A=1   B=2 \t make  ', 'make'],
   ])('reads %s as %s', (command, program) => {
     expect(programOf(command)).toBe(program);
   });

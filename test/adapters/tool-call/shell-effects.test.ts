@@ -31,6 +31,12 @@ describe('what a command line writes, read with a shell parser', () => {
     expect(effectsFirst[3]?.[1]).toBeUndefined();
   });
 
+  it("leaves a short output option out of a check's attempt key only, after a wrapper too", () => {
+    expect(commandAttemptKey('nice pytest -v -x tests/test_cart.py')).toBe('pytest tests/test_cart.py -x');
+    expect(commandAttemptKey('node scripts/serve.js -v')).toBe('node scripts/serve.js -v');
+    expect(commandAttemptKey('pytest --verbose tests/test_cart.py -q')).toBe('pytest tests/test_cart.py');
+  });
+
   it('reads the files an in-place sed and a redirection write', () => {
     const effects = shellEffectsOf("sed -i 's/29/30/' src/cart.ts && echo done > build/log.txt");
     expect([...effects.touches].sort()).toEqual(['build/log.txt', 'src/cart.ts']);

@@ -36,6 +36,20 @@ describe('status checks of a job', () => {
     expect(isStatusCheck('docker compose ps')).toBe(true);
   });
 
+  it.each([
+    ['cd deploy;gh run list', true],
+    ['sleep 10\nps aux | grep node', true],
+    ['  pgrep -f server', true],
+    ['aps list', false],
+    ['ghq list', false],
+    ['npm run gh', false],
+  ])(
+    'finds a check after a semicolon, a line break or spaces, never inside a word: %j is %s',
+    (line, check) => {
+      expect(isStatusCheck(line)).toBe(check);
+    },
+  );
+
   it('does not take a command that changes something, or one that only reads files, for a status check', () => {
     expect(isStatusCheck('gh run rerun 15926149076')).toBe(false);
     expect(isStatusCheck('gh run list > runs.txt')).toBe(false);
