@@ -165,6 +165,11 @@ export interface CallFacts {
    */
   readonly navigates?: boolean;
   /**
+   * For a command that moves the working directory: where it leaves it, when the line names the
+   * place in full; `''` when it moves somewhere the line does not say.
+   */
+  readonly directory?: string;
+  /**
    * For a command: the files it writes, creates, moves or removes, when every part of it was read
    * (`sed -i`, a redirection, `tee`, `mv`, `rm`, `mkdir`): these changed, and nothing else did.
    */

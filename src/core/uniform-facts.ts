@@ -26,6 +26,7 @@ export function uniformFacts(facts: CallFacts, kind: ActionKind | undefined): Ca
     waitSeconds: facts.waitSeconds,
     program: facts.program,
     navigates: facts.navigates,
+    directory: facts.directory,
     touches: facts.touches,
     changesTree: facts.changesTree,
   };

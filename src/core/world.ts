@@ -50,6 +50,8 @@ export class WorldTracker {
    * made. An edit that names no file (SWE-agent's `edit 12:14`) changes this one.
    */
   private openFile: string | undefined;
+  /** Where the last move of the working directory went, when its line named the place in full. */
+  private directory: string | undefined;
 
   /**
    * `silent`: the call answered nothing. A change that answers nothing shows nothing of what it did
@@ -57,6 +59,12 @@ export class WorldTracker {
    */
   effectOf(facts: CallFacts, callKey: string, resultDigest: string, silent = false): Effect {
     // Another file opened, another line or directory: what later calls see has changed, no file has.
+    if (facts.kind === 'exec' && facts.directory !== undefined) {
+      // A move to where the last one went changes nothing: a shell that keeps its directory is
+      // already there, and in one that starts each command afresh neither move outlived its line.
+      if (facts.navigates && facts.directory !== '' && facts.directory === this.directory) return NO_EFFECT;
+      this.directory = facts.directory === '' ? undefined : facts.directory;
+    }
     if (facts.navigates) {
       this.generation++;
       if (facts.kind !== 'exec' && facts.targets.length === 1) this.openFile = facts.targets[0];
@@ -138,6 +146,7 @@ export class WorldTracker {
       commands: this.lastCommand.entries(),
       generation: this.generation,
       ...(this.openFile !== undefined && { openFile: this.openFile }),
+      ...(this.directory !== undefined && { directory: this.directory }),
     };
   }
 
@@ -149,6 +158,7 @@ export class WorldTracker {
       lastCommand?: [string, { digest: string; generation: number }][];
       generation?: number;
       openFile?: unknown;
+      directory?: unknown;
     };
     if (!value || typeof value !== 'object') return;
     this.lastChange.clear();
@@ -165,6 +175,7 @@ export class WorldTracker {
     }
     this.generation = typeof value.generation === 'number' ? value.generation : 0;
     this.openFile = typeof value.openFile === 'string' ? value.openFile : undefined;
+    this.directory = typeof value.directory === 'string' ? value.directory : undefined;
   }
 }
 

@@ -43,3 +43,37 @@ describe('a move of the working directory in a line that then only looks', () =>
     expect(agent.check('Bash', { command: 'git add /srv/app/docs/notes.md' }).verdict).toBe('block');
   });
 });
+
+describe('a move to where the last move went', () => {
+  const MISSING = { text: 'chmod: scripts/check.sh: No such file or directory', isError: true };
+  const CHMOD = { command: 'chmod +x scripts/check.sh' };
+  const ROOT = '/Users/dev/shop';
+
+  it.each(['run_terminal_cmd', 'Bash', 'run_shell_command'])(
+    'changes nothing: the failing command on a relative path stays blocked (%s)',
+    (tool) => {
+      const agent = new Agent();
+      agent.call(tool, { command: `cd ${ROOT}` }, '');
+      agent.call(tool, CHMOD, MISSING);
+      agent.call(tool, { command: `cd ${ROOT} && pwd` }, ROOT);
+      expect(agent.check(tool, CHMOD).verdict).toBe('block');
+    },
+  );
+
+  it('still lets the command run again after a move to another place', () => {
+    const agent = new Agent();
+    agent.call('Bash', { command: `cd ${ROOT}` }, '');
+    agent.call('Bash', CHMOD, MISSING);
+    agent.call('Bash', { command: `cd ${ROOT}/frontend && pwd` }, `${ROOT}/frontend`);
+    expect(agent.check('Bash', CHMOD).verdict).toBe('allow');
+  });
+
+  it('is a move again after a line that went somewhere it did not name in full', () => {
+    const agent = new Agent();
+    agent.call('Bash', { command: `cd ${ROOT}` }, '');
+    agent.call('Bash', { command: 'cd frontend && npm test' }, 'Tests: 12 passed, 12 total');
+    agent.call('Bash', CHMOD, MISSING);
+    agent.call('Bash', { command: `cd ${ROOT} && pwd` }, ROOT);
+    expect(agent.check('Bash', CHMOD).verdict).toBe('allow');
+  });
+});

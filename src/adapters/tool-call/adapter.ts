@@ -44,6 +44,7 @@ import {
   configurationNamedBy,
   isStatusCheck,
   leavesSourcesAlone,
+  directoryAfter,
   navigatesByName,
   onlyChangesDirectory,
   programOf,
@@ -199,6 +200,8 @@ export function createToolCallAdapter(options: ToolCallAdapterOptions = {}): Too
       // relative paths in later calls name other files.
       if (onlyChangesDirectory(text) || (facts.changesNothing && startsByChangingDirectory(text)))
         facts.navigates = true;
+      const directory = directoryAfter(text);
+      if (directory !== undefined) facts.directory = directory;
       const attempt = commandAttemptKey(command);
       if (attempt !== undefined) facts.failureKey = attemptFailureKey(proposal.tool, args, attempt);
       return facts;

@@ -156,6 +156,27 @@ export function startsByChangingDirectory(command: string): boolean {
   return /^\s*(?:cd|pushd)\s+[^;&|<>`$()\n]+?\s*(?:&&|;)/.test(command);
 }
 
+/** A word that moves the working directory, anywhere a command may start. */
+const DIRECTORY_MOVE = /(?:^|[;&|(\n])\s*(?:cd|pushd|popd)(?:\s|$)/;
+/** A leading `cd` to one place, quoted or not, before the line's end or its next command. */
+const LEADING_CD = /^\s*cd\s+(?:"([^"]+)"|'([^']+)'|([^\s;&|<>`$()'"]+))\s*(?:$|&&|;)/;
+/** A place named in full: from the root, from the home folder, or from a drive. */
+const FULL_PLACE = /^(?:\/|~(?:\/|$)|[A-Za-z]:[\\/])/;
+
+/**
+ * Where a line that moves the working directory leaves it, when the line names the place in full
+ * (`cd /srv/app && ls`): that place. `''` when it moves somewhere the line alone cannot say (`cd ..`,
+ * `cd -`, `pushd`, a second move later in the line); `undefined` when it does not move at all.
+ */
+export function directoryAfter(command: string): string | undefined {
+  if (!DIRECTORY_MOVE.test(command)) return undefined;
+  const match = LEADING_CD.exec(command);
+  const place = match?.[1] ?? match?.[2] ?? match?.[3];
+  if (match === null || place === undefined || !FULL_PLACE.test(place)) return '';
+  if (DIRECTORY_MOVE.test(command.slice(match[0].length - 2))) return '';
+  return place.length > 1 ? place.replace(/[\\/]+$/, '') : place;
+}
+
 /** Verbs of tools that move what later calls see: another file open, another line, page or directory. */
 const NAVIGATION_VERBS = new Set(['open', 'goto', 'scroll', 'navigate', 'cd', 'chdir', 'jump']);
 

@@ -1,6 +1,8 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
   configurationNamedBy,
+  directoryAfter,
   leavesSourcesAlone,
   navigatesByName,
   onlyChangesDirectory,
@@ -135,5 +137,48 @@ describe('programOf', () => {
     ['  A=1   B=2 \t make  ', 'make'],
   ])('reads %s as %s', (command, program) => {
     expect(programOf(command)).toBe(program);
+  });
+});
+
+describe('directoryAfter', () => {
+  it.each([
+    ['cd /Users/dev/shop', '/Users/dev/shop'],
+    ['cd /Users/dev/shop/ && pwd', '/Users/dev/shop'],
+    ['cd "/Users/dev/my shop"; ls -la', '/Users/dev/my shop'],
+    ['cd ~/code/shop && git status', '~/code/shop'],
+    ['cd C:\\work\\shop && dir', 'C:\\work\\shop'],
+    ['cd /Users/dev/shop && npm test', '/Users/dev/shop'],
+  ])('says %s leaves the directory at %s', (command, place) => {
+    expect(directoryAfter(command)).toBe(place);
+  });
+
+  it.each([
+    'cd ..',
+    'cd .. && ls -la docs/',
+    'cd frontend && npm test',
+    'cd -',
+    'pushd /srv/app',
+    'cd /srv/app && cd api && ls',
+    'npm ci && cd /srv/app',
+    '(cd docs && make html)',
+  ])('says %s moves somewhere the line does not name in full', (command) => {
+    expect(directoryAfter(command)).toBe('');
+  });
+
+  it.each(['ls -la scripts/', 'git add docs/cd.md', 'echo abcd /srv', 'npm run cd'])(
+    'says %s does not move',
+    (command) => {
+      expect(directoryAfter(command)).toBeUndefined();
+    },
+  );
+
+  it('answers any line with nothing, an unknown place, or a place named in full', () => {
+    fc.assert(
+      fc.property(fc.string({ maxLength: 300 }), (line) => {
+        const place = directoryAfter(line);
+        expect(place === undefined || place === '' || /^(?:\/|~|[A-Za-z]:)/.test(place)).toBe(true);
+      }),
+      { numRuns: 500 },
+    );
   });
 });
