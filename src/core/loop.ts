@@ -405,15 +405,13 @@ export class NarrowingEngine {
    */
   sessionSnapshot(): SessionSnapshot {
     const sessionEntries: SessionEntry[] = [];
-    for (const entry of this.index.entries()) {
-      if (!(isActive(entry) && entry.constraint.persistent)) {
-        sessionEntries.push({
-          // Saved with the session, as stores save persistent constraints: never a secret in clear.
-          constraint: redactConstraint(entry.constraint),
-          required: entry.required,
-          dependsOn: entry.dependsOn,
-        });
-      }
+    for (const entry of this.index.sessionEntries()) {
+      sessionEntries.push({
+        // Saved with the session, as stores save persistent constraints: never a secret in clear.
+        constraint: redactConstraint(entry.constraint),
+        required: entry.required,
+        dependsOn: entry.dependsOn,
+      });
     }
     const detectors: Record<string, unknown> = {};
     for (const detector of this.detectors) detectors[detector.name] = detector.snapshot();
