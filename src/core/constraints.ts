@@ -431,7 +431,8 @@ export class ConstraintIndex {
    * gave them (every way the engine changes a constraint it keeps), and the lifted marks it did not
    * give. Merged into a store that holds the earlier exports (stores merge, see `StateStore`), it
    * gives what `exportState` would: a store keeps a constraint whose version it already holds.
-   * A walk of the entries without copying them, so a state that learned nothing costs no allocation.
+   * It looks only at the entries added or changed since the last call (every entry on the first), and
+   * copies only those that changed: a state that learned nothing costs no walk and no allocation.
    */
   exportChanges(now: number): PersistedState {
     const constraints: Constraint[] = [];

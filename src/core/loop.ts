@@ -532,7 +532,7 @@ export class NarrowingEngine {
   /**
    * Writes what is pending to the store and the audit sink, adopting what other processes learned.
    * The store gets what changed since the last flush (it merges, see `StateStore`), so a flush of a
-   * large state that learned nothing costs a walk of it, not a copy.
+   * large state that learned nothing costs neither a walk of it nor a copy.
    */
   async flush(): Promise<void> {
     if (this.store) {
