@@ -19,7 +19,7 @@ import {
   utimesSync,
 } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { basename, dirname, isAbsolute, join } from 'node:path';
+import { basename, dirname, isAbsolute, join, resolve as resolvePath } from 'node:path';
 import { exchangeLine, LocalSocketError } from '../node/local-socket.js';
 import type { HookEvent, HookVerdict } from './event.js';
 import { textKey } from './text-key.js';
@@ -197,7 +197,7 @@ export function startDaemon(socketPath: string, identity: DaemonIdentity, idleMs
  * how `stopDaemons` finds that helper. Undefined when the socket is in the state directory itself.
  */
 export function helperPointerPath(stateDir: string, socketPath: string): string | undefined {
-  if (dirname(socketPath) === stateDir) return undefined;
+  if (resolvePath(dirname(socketPath)) === resolvePath(stateDir)) return undefined;
   return join(stateDir, `${basename(socketPath)}.where`);
 }
 
