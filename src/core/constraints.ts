@@ -121,13 +121,15 @@ export class ConstraintIndex {
    * at, unless `exportAll` says every entry is to be looked at (the first export, or after
    * `forgetExports`). A flush of a large state that learned nothing walks none of it.
    */
-  private readonly unexported = new Set<Entry>();
+  private unexported = new Set<Entry>();
   private exportAll = true;
   /**
    * The entries a session saves with its run state (not both active and persistent), in the
    * recency order of `all`: a session's turn is saved without walking every learned constraint.
+   * A `RecencyMap` for the reason `all` is one: a plain Set that keeps changing keeps every call's
+   * objects alive through young-generation collections.
    */
-  private readonly sessionOnly = new Set<Entry>();
+  private readonly sessionOnly = new RecencyMap<Entry, true>();
   private activeCount = 0;
   private membership = 0;
   /** Call bans whose key was computed before `HASH_GENERATION` (read from an older state). */
@@ -216,8 +218,8 @@ export class ConstraintIndex {
     if (wasActive !== nowActive) this.activeCount += nowActive ? 1 : -1;
     this.changed(entry);
     // Moved to the recent end, as in `all`.
-    this.sessionOnly.delete(entry);
-    if (!(nowActive && entry.constraint.persistent)) this.sessionOnly.add(entry);
+    if (!(nowActive && entry.constraint.persistent)) this.sessionOnly.set(entry, true);
+    else this.sessionOnly.delete(entry);
   }
 
   /**
@@ -231,7 +233,7 @@ export class ConstraintIndex {
 
   /** The entries a session saves with its run state (not both active and persistent), least recent first. */
   sessionEntries(): Iterable<Entry> {
-    return this.sessionOnly;
+    return this.sessionOnly.keys();
   }
 
   remove(entry: Entry, liftedAt?: number): void {
@@ -444,7 +446,8 @@ export class ConstraintIndex {
       constraints.push({ ...constraint });
       entry.exported = exportedVersion(constraint);
     }
-    this.unexported.clear();
+    // A new set rather than an emptied one (see `RecencyMap.clear`).
+    if (this.unexported.size > 0) this.unexported = new Set<Entry>();
     this.exportAll = false;
     const lifted: LiftedMark[] = [];
     for (const [id, at] of this.lifted.entries()) {
@@ -462,7 +465,7 @@ export class ConstraintIndex {
   forgetExports(): void {
     for (const entry of this.all.values()) entry.exported = undefined;
     this.exportedLifted.clear();
-    this.unexported.clear();
+    if (this.unexported.size > 0) this.unexported = new Set<Entry>();
     this.exportAll = true;
   }
 
@@ -477,7 +480,7 @@ export class ConstraintIndex {
     const active = isActive(entry);
     if (active) this.activeCount++;
     this.changed(entry);
-    if (!(active && constraint.persistent)) this.sessionOnly.add(entry);
+    if (!(active && constraint.persistent)) this.sessionOnly.set(entry, true);
     switch (constraint.scope) {
       case 'call':
         if (constraint.callKey) {
