@@ -185,6 +185,7 @@ export class BanCheck {
     if (entry.constraint.probation) return false;
     if (entry.constraint.expiresAt > now) return true;
     entry.constraint.probation = true;
+    this.index.changed(entry);
     return false;
   }
 }

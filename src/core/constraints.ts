@@ -116,6 +116,20 @@ export class ConstraintIndex {
   private readonly lifted = new RecencyMap<string, number>();
   /** The lifted marks `exportChanges` last gave. */
   private readonly exportedLifted = new Map<string, number>();
+  /**
+   * Entries added or changed since `exportChanges` last ran (see `changed`): the only ones it looks
+   * at, unless `exportAll` says every entry is to be looked at (the first export, or after
+   * `forgetExports`). A flush of a large state that learned nothing walks none of it.
+   */
+  private unexported = new Set<Entry>();
+  private exportAll = true;
+  /**
+   * The entries a session saves with its run state (not both active and persistent), in the
+   * recency order of `all`: a session's turn is saved without walking every learned constraint.
+   * A `RecencyMap` for the reason `all` is one: a plain Set that keeps changing keeps every call's
+   * objects alive through young-generation collections.
+   */
+  private readonly sessionOnly = new RecencyMap<Entry, true>();
   private activeCount = 0;
   private membership = 0;
   /** Call bans whose key was computed before `HASH_GENERATION` (read from an older state). */
@@ -164,6 +178,7 @@ export class ConstraintIndex {
     this.byCall.set(key, entry);
     this.olderKeys--;
     this.membership++;
+    this.unexported.add(entry);
   }
 
   strategyEntry(actionClass: string, signature: string): Entry | undefined {
@@ -201,6 +216,24 @@ export class ConstraintIndex {
     this.arm(entry);
     const nowActive = isActive(entry);
     if (wasActive !== nowActive) this.activeCount += nowActive ? 1 : -1;
+    this.changed(entry);
+    // Moved to the recent end, as in `all`.
+    if (!(nowActive && entry.constraint.persistent)) this.sessionOnly.set(entry, true);
+    else this.sessionOnly.delete(entry);
+  }
+
+  /**
+   * Says that `entry`'s constraint was changed in place (its evidence, lifetime, strikes, probation,
+   * pinned files or key): the next `exportChanges` looks at it. `put` and `touch` say so themselves;
+   * whoever changes a constraint the index holds without them calls this.
+   */
+  changed(entry: Entry): void {
+    if (!this.exportAll) this.unexported.add(entry);
+  }
+
+  /** The entries a session saves with its run state (not both active and persistent), least recent first. */
+  sessionEntries(): Iterable<Entry> {
+    return this.sessionOnly.keys();
   }
 
   remove(entry: Entry, liftedAt?: number): void {
@@ -400,17 +433,22 @@ export class ConstraintIndex {
    * gave them (every way the engine changes a constraint it keeps), and the lifted marks it did not
    * give. Merged into a store that holds the earlier exports (stores merge, see `StateStore`), it
    * gives what `exportState` would: a store keeps a constraint whose version it already holds.
-   * A walk of the entries without copying them, so a state that learned nothing costs no allocation.
+   * It looks only at the entries added or changed since the last call (every entry on the first), and
+   * copies only those that changed: a state that learned nothing costs no walk and no allocation.
    */
   exportChanges(now: number): PersistedState {
     const constraints: Constraint[] = [];
-    for (const entry of this.all.values()) {
+    const looked: Iterable<Entry> = this.exportAll ? this.all.values() : this.unexported;
+    for (const entry of looked) {
       const constraint = entry.constraint;
       if (!constraint.persistent || !isActive(entry)) continue;
       if (entry.exported !== undefined && unchangedSince(entry.exported, constraint)) continue;
       constraints.push({ ...constraint });
       entry.exported = exportedVersion(constraint);
     }
+    // A new set rather than an emptied one (see `RecencyMap.clear`).
+    if (this.unexported.size > 0) this.unexported = new Set<Entry>();
+    this.exportAll = false;
     const lifted: LiftedMark[] = [];
     for (const [id, at] of this.lifted.entries()) {
       if (this.exportedLifted.get(id) === at) continue;
@@ -427,6 +465,8 @@ export class ConstraintIndex {
   forgetExports(): void {
     for (const entry of this.all.values()) entry.exported = undefined;
     this.exportedLifted.clear();
+    if (this.unexported.size > 0) this.unexported = new Set<Entry>();
+    this.exportAll = true;
   }
 
   /** Changes whenever an entry joins or leaves the index: lookups made at the same value still hold. */
@@ -437,7 +477,10 @@ export class ConstraintIndex {
   private index(entry: Entry, workspace: boolean): void {
     const constraint = entry.constraint;
     this.membership++;
-    if (isActive(entry)) this.activeCount++;
+    const active = isActive(entry);
+    if (active) this.activeCount++;
+    this.changed(entry);
+    if (!(active && constraint.persistent)) this.sessionOnly.set(entry, true);
     switch (constraint.scope) {
       case 'call':
         if (constraint.callKey) {
@@ -481,6 +524,8 @@ export class ConstraintIndex {
     const constraint = entry.constraint;
     this.membership++;
     if (isActive(entry)) this.activeCount--;
+    this.unexported.delete(entry);
+    this.sessionOnly.delete(entry);
     switch (constraint.scope) {
       case 'call':
         if (constraint.callKey && this.byCall.get(constraint.callKey) === entry)

@@ -409,15 +409,13 @@ export class NarrowingEngine {
    */
   sessionSnapshot(): SessionSnapshot {
     const sessionEntries: SessionEntry[] = [];
-    for (const entry of this.index.entries()) {
-      if (!(isActive(entry) && entry.constraint.persistent)) {
-        sessionEntries.push({
-          // Saved with the session, as stores save persistent constraints: never a secret in clear.
-          constraint: redactConstraint(entry.constraint),
-          required: entry.required,
-          dependsOn: entry.dependsOn,
-        });
-      }
+    for (const entry of this.index.sessionEntries()) {
+      sessionEntries.push({
+        // Saved with the session, as stores save persistent constraints: never a secret in clear.
+        constraint: redactConstraint(entry.constraint),
+        required: entry.required,
+        dependsOn: entry.dependsOn,
+      });
     }
     const detectors: Record<string, unknown> = {};
     for (const detector of this.detectors) detectors[detector.name] = detector.snapshot();
@@ -538,7 +536,7 @@ export class NarrowingEngine {
   /**
    * Writes what is pending to the store and the audit sink, adopting what other processes learned.
    * The store gets what changed since the last flush (it merges, see `StateStore`), so a flush of a
-   * large state that learned nothing costs a walk of it, not a copy.
+   * large state that learned nothing costs neither a walk of it nor a copy.
    */
   async flush(): Promise<void> {
     if (this.store) {

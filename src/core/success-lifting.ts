@@ -179,6 +179,7 @@ export class SuccessLifting {
       this.learner.setAside(entry);
     } else if (!entry.constraint.probation) {
       entry.constraint.probation = true;
+      this.index.changed(entry);
       this.index.disarm(entry);
       lifted.push({ entry, why: `${why()}; one retry is allowed` });
     }

@@ -6,22 +6,31 @@
  */
 import {
   closeSync,
+  constants,
   existsSync,
+  fstatSync,
   lstatSync,
   mkdirSync,
   openSync,
   readdirSync,
+  readSync,
+  rmSync,
   statSync,
   utimesSync,
 } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, dirname, isAbsolute, join, resolve as resolvePath } from 'node:path';
 import { exchangeLine, LocalSocketError } from '../node/local-socket.js';
 import type { HookEvent, HookVerdict } from './event.js';
 import { textKey } from './text-key.js';
 
 /** Longest socket path that binds everywhere (Linux allows 107 bytes, macOS 103). */
 const MAX_SOCKET_PATH = 100;
+/** A helper's socket in the state directory, and the file there naming one that lives elsewhere. */
+const SOCKET_NAME = /^hookd-[0-9a-f]{16}\.sock$/;
+const POINTER_NAME = /^(hookd-[0-9a-f]{16}\.sock)\.where$/;
+/** Longer than any socket path that binds: a pointer file this large names none. */
+const MAX_POINTER_BYTES = 4096;
 const MAX_RESPONSE_BYTES = 1024 * 1024;
 /**
  * How long a helper being started is left to come up before another hook process starts one: past
@@ -183,29 +192,75 @@ export function startDaemon(socketPath: string, identity: DaemonIdentity, idleMs
 }
 
 /**
+ * The file in the state directory that names the helper's socket when the socket lives elsewhere
+ * (the private folder under the system's temporary one, for a project path too long for a socket):
+ * how `stopDaemons` finds that helper. Undefined when the socket is in the state directory itself.
+ */
+export function helperPointerPath(stateDir: string, socketPath: string): string | undefined {
+  if (resolvePath(dirname(socketPath)) === resolvePath(stateDir)) return undefined;
+  return join(stateDir, `${basename(socketPath)}.where`);
+}
+
+/**
  * Stops the helpers serving `stateDir` (every policy and build), and waits until each has written
  * what it holds and its process has exited (at most `timeoutMs`): the folder can be removed then.
- * For tests and benchmarks, and before deleting a state directory.
+ * For tests and benchmarks, and before deleting a state directory. A helper whose socket lives
+ * outside the state directory is found by the file there that names it (see `helperPointerPath`).
  */
 export async function stopDaemons(stateDir: string, timeoutMs = 10_000): Promise<void> {
   let names: string[];
   try {
-    names = readdirSync(stateDir).filter((name) => /^hookd-[0-9a-f]{16}\.sock$/.test(name));
+    names = readdirSync(stateDir);
   } catch {
     return;
   }
+  const sockets: { readonly path: string; readonly pointer?: string }[] = [];
+  for (const name of names) {
+    if (SOCKET_NAME.test(name)) sockets.push({ path: join(stateDir, name) });
+    const pointed = POINTER_NAME.exec(name)?.[1];
+    if (pointed === undefined) continue;
+    const pointer = join(stateDir, name);
+    const path = pointedSocket(pointer, pointed);
+    if (path !== undefined) sockets.push({ path, pointer });
+  }
   const deadline = Date.now() + timeoutMs;
   await Promise.all(
-    names.map(async (name) => {
-      const path = join(stateDir, name);
+    sockets.map(async ({ path, pointer }) => {
       const pid = await askToStop(path, timeoutMs);
       // A helper that said it stopped is gone once its process is; one that did not answer, or that
       // serves from this very process, once its socket is.
       const running =
         pid === undefined || pid === process.pid ? () => existsSync(path) : () => processExists(pid);
       while (running() && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
+      // The helper removes its own; this one was left by a helper that could not (killed).
+      if (pointer !== undefined && !existsSync(path)) rmSync(pointer, { force: true });
     }),
   );
+}
+
+/**
+ * The socket a pointer file names, read without following a link and no further than
+ * `MAX_POINTER_BYTES`; undefined unless it is an absolute path to a socket of the pointer's own name.
+ */
+function pointedSocket(pointer: string, socketName: string): string | undefined {
+  let fd: number;
+  try {
+    fd = openSync(pointer, constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0));
+  } catch {
+    return undefined;
+  }
+  try {
+    if (!fstatSync(fd).isFile()) return undefined;
+    const buffer = Buffer.alloc(MAX_POINTER_BYTES);
+    const count = readSync(fd, buffer, 0, buffer.length, 0);
+    const path = buffer.toString('utf8', 0, count).trim();
+    if (count === buffer.length || !isAbsolute(path) || basename(path) !== socketName) return undefined;
+    return path;
+  } catch {
+    return undefined;
+  } finally {
+    closeSync(fd);
+  }
 }
 
 /** Sends the stop request; resolves to the helper's pid once it has written everything, else undefined. */

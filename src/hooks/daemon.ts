@@ -18,10 +18,11 @@ import { openGuard, resolveGuardPolicy, type StoreOption } from '../guard/open.j
 import type { GuardSession } from '../guard/session.js';
 import { foldSessionLogs } from '../guard/session-state.js';
 import { withFileLock } from '../node/lock.js';
+import { readTextNoFollowSync, writeTextNoFollowSync } from '../node/safe-fs.js';
 import { stateLayout } from '../node/state-dir.js';
 import { createFileStore, type FileStore } from '../stores/file-store.js';
 import { withRolloutEvidence } from './codex-rollout.js';
-import { type DaemonRequest, startingMarkerPath } from './daemon-client.js';
+import { type DaemonRequest, helperPointerPath, startingMarkerPath } from './daemon-client.js';
 import type { HookVerdict } from './event.js';
 import { applyHookEvent, inSessionTurn } from './handle.js';
 import { type HeldCall, ParallelCalls } from './parallel-calls.js';
@@ -61,6 +62,8 @@ export async function serveHooks(options: DaemonOptions): Promise<void> {
     early.push(socket);
   };
   server.on('connection', holdEarly);
+  // Named before the socket exists, so that whoever finds the socket can find the helper to stop.
+  const pointer = pointTo(options.stateDir, options.socketPath);
   if (!(await listenAlone(server, options.socketPath))) return;
   rmSync(startingMarkerPath(options.socketPath), { force: true });
   const idleMs = options.idleMs ?? DEFAULT_IDLE_MS;
@@ -293,8 +296,34 @@ export async function serveHooks(options: DaemonOptions): Promise<void> {
   for (const socket of connections) if (!stopRequests.includes(socket)) socket.destroy();
   // Node removes the socket file when the listener closes; removing it here could take a newer helper's.
   await closed;
+  if (pointer !== undefined) unpoint(pointer, options.socketPath);
   process.removeListener('SIGTERM', onSignal);
   process.removeListener('SIGINT', onSignal);
+}
+
+/**
+ * Writes the file that names a socket outside the state directory (see `helperPointerPath`), never
+ * through a link planted in its place; returns its path, undefined when there is none to write.
+ * Best effort: without it, such a helper still stops when idle.
+ */
+function pointTo(stateDir: string, socketPath: string): string | undefined {
+  const pointer = helperPointerPath(stateDir, socketPath);
+  if (pointer === undefined) return undefined;
+  try {
+    writeTextNoFollowSync(pointer, `${socketPath}\n`);
+    return pointer;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Removes the pointer file on the way out, unless it names another socket by now. */
+function unpoint(pointer: string, socketPath: string): void {
+  try {
+    if (readTextNoFollowSync(pointer).trim() === socketPath) rmSync(pointer, { force: true });
+  } catch {
+    // Gone already, or a link: nothing of this helper's to remove.
+  }
 }
 
 /** A request as sent, or undefined when it is not one (the answer then says why). */

@@ -76,3 +76,41 @@ describe('flushing learned constraints', () => {
     expect(stored?.constraints).toEqual([...whole.constraints].sort((x, y) => (x.id < y.id ? -1 : 1)));
   });
 });
+
+describe('flushing a ban changed by a check', () => {
+  it('gives the store a ban that a check found expired and put on probation', async () => {
+    const store = recordingStore();
+    const agent = new Agent({ store });
+    const path = '/repo/src/a.ts';
+    missingFile(agent, path);
+    await agent.loop.flush();
+    const ban = agent.loop.exportState().constraints.find((c) => c.target === path);
+    expect(ban?.probation).toBe(false);
+
+    agent.clock.advance((ban?.expiresAt ?? 0) / 1000 - agent.clock.now() / 1000 + 1);
+    agent.check('Read', { file_path: path });
+    store.saves.length = 0;
+    await agent.loop.flush();
+    const given = store.saves.flatMap((save) => save.constraints).find((c) => c.target === path);
+    expect(given?.probation).toBe(true);
+    expect(store.load()?.constraints.find((c) => c.target === path)?.probation).toBe(true);
+  });
+});
+
+describe('a session snapshot', () => {
+  it('holds the failures not enforced or not kept across sessions, least recently changed first', () => {
+    const agent = new Agent();
+    const lint = { text: 'src/a.ts:3:1 error no-unused-vars\n1 problem\nexit code 1', isError: true };
+    const tests = { text: 'FAIL test/a.test.ts\nTests: 1 failed\nexit code 1', isError: true };
+    agent.call('Bash', { command: 'npm run lint' }, lint);
+    agent.call('Bash', { command: 'npm test' }, tests);
+    missingFile(agent, '/repo/src/b.ts');
+    agent.call('Bash', { command: 'npm run lint' }, lint);
+    const calls = agent.loop
+      .sessionSnapshot()
+      .entries.filter((entry) => entry.constraint.scope === 'call')
+      .map((entry) => entry.constraint.target);
+    expect(calls).toEqual(['npm test', 'npm run lint']);
+    expect(agent.loop.exportState().constraints.map((c) => c.target)).toEqual(['/repo/src/b.ts']);
+  });
+});

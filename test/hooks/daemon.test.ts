@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runForget } from '../../src/cli/commands/forget.js';
 import { sessionStatePath } from '../../src/guard/session-state.js';
-import { stopDaemons } from '../../src/hooks/daemon-client.js';
+import { daemonSocketPath, stopDaemons } from '../../src/hooks/daemon-client.js';
 import { claudeMissingRead } from './claude-read.js';
 import { exited, helperProjects, runHookProcess, until } from './support.js';
 
@@ -137,6 +137,23 @@ describe('the hook helper', () => {
     await stopDaemons(stateDir);
     expect(() => process.kill(helper.pid as number, 0)).toThrow(expect.objectContaining({ code: 'ESRCH' }));
     expect(readFileSync(join(stateDir, 'state.json'), 'utf8')).toContain('docs/setup.md');
+  });
+
+  it('is stopped by stopDaemons when its socket lives outside a state directory too deep for one', async () => {
+    const { dir } = project();
+    const stateDir = join(
+      dir,
+      'a-project-folder-whose-name-is-long-enough-that-no-socket-fits-in-it',
+      '.narrowing',
+    );
+    mkdirSync(stateDir, { recursive: true });
+    const socket = daemonSocketPath({ stateDir }, `${hookPath()}@${statSync(hookPath()).mtimeMs}`);
+    expect(socket.startsWith(stateDir)).toBe(false);
+    const helper = startHelper(socket, stateDir);
+    await until(() => existsSync(socket));
+    await stopDaemons(stateDir);
+    expect(() => process.kill(helper.pid as number, 0)).toThrow(expect.objectContaining({ code: 'ESRCH' }));
+    expect(existsSync(socket)).toBe(false);
   });
 
   it('binds one socket path once, however many helpers start at the same time over a stale socket', async () => {
