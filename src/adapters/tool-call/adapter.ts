@@ -42,9 +42,9 @@ import { commandAttemptKey } from './command-attempt.js';
 import { runsInWorkspaceRoot } from './command-directory.js';
 import {
   configurationNamedBy,
+  directoryAfter,
   isStatusCheck,
   leavesSourcesAlone,
-  directoryAfter,
   navigatesByName,
   onlyChangesDirectory,
   programOf,
