@@ -400,12 +400,7 @@ export function formatPredictions(
       });
       rows.sort((a, b) => wrongOf(b) - wrongOf(a) || (a[0] ?? '').localeCompare(b[0] ?? ''));
       const header = [`${half} blocks by ${title}`, ...PREDICTION_OUTCOMES, 'wrong'];
-      const widths = header.map((cell, index) =>
-        Math.max(cell.length, ...rows.map((row) => (row[index] ?? '').length)),
-      );
-      lines.push(predictionRow(header, widths));
-      for (const row of rows) lines.push(predictionRow(row, widths));
-      lines.push('');
+      lines.push(...alignedTable(header, rows, 1), '');
     }
   }
   return lines.join('\n').trimEnd();
@@ -414,12 +409,6 @@ export function formatPredictions(
 /** A row's wrong predictions: its `new-success` and `new-error` cells. */
 function wrongOf(row: readonly string[]): number {
   return Number(row[2]) + Number(row[3]);
-}
-
-function predictionRow(cells: readonly string[], widths: readonly number[]): string {
-  return cells
-    .map((cell, index) => (index === 0 ? cell.padEnd(widths[index] ?? 0) : cell.padStart(widths[index] ?? 0)))
-    .join('  ');
 }
 
 /** Every false block and missed loop, one paragraph each, grouped by half and source. */
@@ -452,10 +441,21 @@ function fixed(value: number | undefined, digits = 1): string {
   return value === undefined ? '–' : value.toFixed(digits);
 }
 
-function pad(cells: readonly string[], widths: readonly number[]): string {
-  return cells
-    .map((cell, index) => (index < 2 ? cell.padEnd(widths[index] ?? 0) : cell.padStart(widths[index] ?? 0)))
-    .join('  ');
+/**
+ * A header and its rows in columns as wide as their widest cell: the first `leftColumns` (names)
+ * aligned left, the others (figures) right.
+ */
+function alignedTable(header: readonly string[], rows: readonly string[][], leftColumns: number): string[] {
+  const widths = header.map((cell, index) =>
+    Math.max(cell.length, ...rows.map((row) => (row[index] ?? '').length)),
+  );
+  const line = (cells: readonly string[]) =>
+    cells
+      .map((cell, index) =>
+        index < leftColumns ? cell.padEnd(widths[index] ?? 0) : cell.padStart(widths[index] ?? 0),
+      )
+      .join('  ');
+  return [header, ...rows].map(line);
 }
 
 function sourceRow(half: string, score: SourceScore): string[] {
@@ -490,15 +490,11 @@ export function formatCorpusScore(score: CorpusScore): string {
     for (const source of measured.sources) rows.push(sourceRow(half, source));
     rows.push(sourceRow(half, { ...measured.total, source: 'all sources' }));
   }
-  const widths = header.map((cell, index) =>
-    Math.max(cell.length, ...rows.map((row) => (row[index] ?? '').length)),
-  );
   const lines = [
     `Real agent runs (preset: ${score.preset}); loops caught by their 5th wasted call`,
-    pad(header, widths),
+    ...alignedTable(header, rows, 2),
+    '',
   ];
-  for (const row of rows) lines.push(pad(row, widths));
-  lines.push('');
   const cell = (half: CorpusHalf, pick: (measured: HalfScore) => string) => {
     const measured = score.halves[half];
     return measured ? pick(measured) : 'not measured';
