@@ -242,7 +242,7 @@ export async function stopDaemons(stateDir: string, timeoutMs = 10_000): Promise
  * The socket a pointer file names, read without following a link and no further than
  * `MAX_POINTER_BYTES`; undefined unless it is an absolute path to a socket of the pointer's own name.
  */
-function pointedSocket(pointer: string, socketName: string): string | undefined {
+export function pointedSocket(pointer: string, socketName: string): string | undefined {
   let fd: number;
   try {
     fd = openSync(pointer, constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0));

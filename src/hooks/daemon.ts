@@ -11,18 +11,18 @@
  */
 import { rmSync } from 'node:fs';
 import { connect, createServer, type Server, type Socket } from 'node:net';
-import { dirname } from 'node:path';
+import { basename, dirname } from 'node:path';
 import { createToolCallAdapter } from '../adapters/tool-call/index.js';
 import type { PresetName } from '../core/policy.js';
 import { openGuard, resolveGuardPolicy, type StoreOption } from '../guard/open.js';
 import type { GuardSession } from '../guard/session.js';
 import { foldSessionLogs } from '../guard/session-state.js';
 import { withFileLock } from '../node/lock.js';
-import { readTextNoFollowSync, writeTextNoFollowSync } from '../node/safe-fs.js';
+import { writeTextNoFollowSync } from '../node/safe-fs.js';
 import { stateLayout } from '../node/state-dir.js';
 import { createFileStore, type FileStore } from '../stores/file-store.js';
 import { withRolloutEvidence } from './codex-rollout.js';
-import { type DaemonRequest, helperPointerPath, startingMarkerPath } from './daemon-client.js';
+import { type DaemonRequest, helperPointerPath, pointedSocket, startingMarkerPath } from './daemon-client.js';
 import type { HookVerdict } from './event.js';
 import { applyHookEvent, inSessionTurn } from './handle.js';
 import { type HeldCall, ParallelCalls } from './parallel-calls.js';
@@ -317,13 +317,12 @@ function pointTo(stateDir: string, socketPath: string): string | undefined {
   }
 }
 
-/** Removes the pointer file on the way out, unless it names another socket by now. */
+/**
+ * Removes the pointer file on the way out, unless it names another socket by now; read as
+ * `stopDaemons` reads it (gone already, a link, too long: nothing of this helper's to remove).
+ */
 function unpoint(pointer: string, socketPath: string): void {
-  try {
-    if (readTextNoFollowSync(pointer).trim() === socketPath) rmSync(pointer, { force: true });
-  } catch {
-    // Gone already, or a link: nothing of this helper's to remove.
-  }
+  if (pointedSocket(pointer, basename(socketPath)) === socketPath) rmSync(pointer, { force: true });
 }
 
 /** A request as sent, or undefined when it is not one (the answer then says why). */

@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -154,6 +154,8 @@ describe('the hook helper', () => {
     await stopDaemons(stateDir);
     expect(() => process.kill(helper.pid as number, 0)).toThrow(expect.objectContaining({ code: 'ESRCH' }));
     expect(existsSync(socket)).toBe(false);
+    // The file that named its socket goes with it.
+    expect(readdirSync(stateDir).filter((name) => name.endsWith('.where'))).toEqual([]);
   });
 
   it('binds one socket path once, however many helpers start at the same time over a stale socket', async () => {
