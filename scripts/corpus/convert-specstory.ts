@@ -21,10 +21,14 @@
  * A `Cancelled` piece right after a call means the user stopped it: that call has no result. The
  * saved chat never shows a command's exit status, so a command fails when a line of its output starts
  * with `error` or `fatal` (in any case); an edit shown in the chat counts as applied.
+ *
+ * The extension's later chats open each call's piece with a bare `Tool use: **name**` line; such a
+ * piece is read by `specstory-tool-use.ts`, the call keeping the tool's own name.
  */
 import type { CallEvent, TraceEvent } from '../../src/trace/types.js';
 import { MAX_LOG_CHARS } from './convert-react.js';
 import { type ConvertedRun, clip, metaEvent, type RunSource, result, safeName, toolList } from './events.js';
+import { BARE_TOOL_USE, toolUseCall } from './specstory-tool-use.js';
 
 /** Calls kept from one chat; the longest saved chats hold a few hundred. */
 export const MAX_CALLS_PER_CHAT = 20_000;
@@ -97,7 +101,7 @@ export function specStoryPieces(chat: string): Piece[] {
 }
 
 function unquote(shown: string): string {
-  return /^".*"$/s.test(shown) ? shown.slice(1, -1) : shown;
+  return /^".*"$|^`.*`$/s.test(shown) ? shown.slice(1, -1) : shown;
 }
 
 /** The code blocks of a piece, in order, each with its opening line. */
@@ -179,6 +183,7 @@ export function specStoryCall(lines: readonly string[]): CallEvent | undefined {
 export function specStoryEvents(chat: string): TraceEvent[] {
   const events: TraceEvent[] = [];
   let calls = 0;
+  let unshown = 0;
   for (const piece of specStoryPieces(chat)) {
     if (piece.role === 'User') {
       events.push({ type: 'user', text: clip(piece.lines.join('\n').trim()).slice(0, 500) });
@@ -191,13 +196,25 @@ export function specStoryEvents(chat: string): TraceEvent[] {
       if (last?.type === 'call') events[events.length - 1] = { type: 'call', tool: last.tool, args: last.args };
       continue;
     }
-    const call = specStoryCall(piece.lines);
+    const call = pieceCall(piece.lines, () => ++unshown);
     if (call && calls < MAX_CALLS_PER_CHAT) {
       events.push(call);
       calls++;
     }
   }
   return events;
+}
+
+/**
+ * The call an assistant piece shows, in the 2025 layout or the later one whose pieces open with a
+ * bare `Tool use: **name**` line; a call whose input the chat does not show gets the next number.
+ */
+function pieceCall(lines: readonly string[], next: () => number): CallEvent | undefined {
+  const at = lines.findIndex((line) => line.trim() !== '');
+  const bare = BARE_TOOL_USE.exec((lines[at] ?? '').trim());
+  if (!bare) return specStoryCall(lines);
+  const { call, unshown } = toolUseCall(bare[1] as string, lines.slice(at + 1), specStoryCall);
+  return unshown ? { ...call, args: { ...call.args, unshown_input: next() } } : call;
 }
 
 /** One saved Cursor chat: one run. */
