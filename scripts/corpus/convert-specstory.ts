@@ -92,6 +92,8 @@ export function specStoryPieces(chat: string): Piece[] {
         flush();
         continue;
       }
+      // A bare `Tool use` line opens a call's piece even where no `---` line parts it from the text.
+      if (BARE_TOOL_USE.test(line.trim())) flush();
     }
     if (fenced ? CLOSE.test(line) : FENCE.test(line)) fenced = !fenced;
     lines.push(line);

@@ -203,6 +203,25 @@ describe("SpecStory chats of Cursor with bare 'Tool use' lines", () => {
     expect(first?.args).not.toEqual(second?.args);
   });
 
+  it('reads a call whose Tool use line follows the model text in the same piece', () => {
+    const chat = [
+      '_**Assistant**_',
+      '',
+      'I will list what is left first.',
+      '',
+      'Tool use: **todo_write**',
+      '',
+      '## Todo List',
+      '',
+      '- [-] Handle a missing model file',
+      '',
+      '---',
+    ].join('\n');
+    expect(callsOf(specStoryEvents(chat))).toEqual([
+      { type: 'call', tool: 'todo_write', args: { todos: '- [-] Handle a missing model file' }, result: {} },
+    ]);
+  });
+
   it('gives one call for each bare tool line of the assistant, whatever follows it', () => {
     const line = fc.oneof(
       fc.string({ maxLength: 40 }),
