@@ -9,13 +9,11 @@ function afterResult(event: HookEvent) {
   return event.action.result;
 }
 
-/**
- * A terminal that shows the output but no exit status (Cursor's shell hook, Codex's bare output):
- * a test run that failed is told by the runner's own summary of it, whichever runner it is.
- */
-describe("test runners' summaries as evidence of a failed run", () => {
-  it("reads Playwright's summary of failed tests as a failure", () => {
-    const output = [
+/** Failed runs as each runner summarises them. */
+const FAILED_RUNS: readonly (readonly [string, string])[] = [
+  [
+    "Playwright's summary of failed tests",
+    [
       '> shop-web@1.0.0 test:e2e',
       '> playwright test tests/checkout.spec.ts --reporter=line',
       '',
@@ -30,19 +28,16 @@ describe("test runners' summaries as evidence of a failed run", () => {
       '  1 failed',
       '    [chromium] › tests/checkout.spec.ts:12:7 › checkout › pays with a saved card ',
       '  2 passed (14.2s)',
-    ].join('\n');
-    expect(shellOutputResult(output).ok).toBe(false);
-  });
-
-  it('reads a summary behind the terminal codes a reporter redraws its line with as a failure', () => {
-    const output =
-      'Running 1 test using 1 worker\n\u001b[1A\u001b[2K[1/1] [chromium] › tests/chat.spec.ts:50:7 › chat › sends\n' +
-      '\u001b[1A\u001b[2K  1 failed\n    [chromium] › tests/chat.spec.ts:50:7 › chat › sends \n';
-    expect(shellOutputResult(output).ok).toBe(false);
-  });
-
-  it("reads Mocha's count of failing tests as a failure", () => {
-    const output = [
+    ].join('\n'),
+  ],
+  [
+    'a summary behind the terminal codes a reporter redraws its line with',
+    'Running 1 test using 1 worker\n\u001b[1A\u001b[2K[1/1] [chromium] › tests/chat.spec.ts:50:7 › chat › sends\n' +
+      '\u001b[1A\u001b[2K  1 failed\n    [chromium] › tests/chat.spec.ts:50:7 › chat › sends \n',
+  ],
+  [
+    "Mocha's count of failing tests",
+    [
       '  cart',
       '    ✔ adds an item',
       '    1) removes an item',
@@ -53,57 +48,58 @@ describe("test runners' summaries as evidence of a failed run", () => {
       '  1) cart',
       '       removes an item:',
       '     AssertionError [ERR_ASSERTION]: Expected values to be strictly equal:',
-    ].join('\n');
-    expect(shellOutputResult(output).ok).toBe(false);
-  });
-
-  it("reads go test's failed test and package as a failure", () => {
-    const output = [
+    ].join('\n'),
+  ],
+  [
+    "go test's failed test and package",
+    [
       '--- FAIL: TestParseConfig (0.00s)',
       '    config_test.go:42: got "", want "prod"',
       'FAIL',
       'FAIL\texample.com/shop/config\t0.012s',
       'FAIL',
-    ].join('\n');
-    expect(shellOutputResult(output).ok).toBe(false);
-  });
-
-  it("reads cargo test's failed result line as a failure", () => {
-    const output = [
+    ].join('\n'),
+  ],
+  [
+    "cargo test's failed result line",
+    [
       'running 12 tests',
       'test parser::tests::reads_empty_input ... FAILED',
       '',
       'test result: FAILED. 11 passed; 1 failed; 0 ignored; 0 measured; 0 filtered out; finished in 0.02s',
-    ].join('\n');
-    expect(shellOutputResult(output).ok).toBe(false);
-  });
-
-  it("reads RSpec's count of failures as a failure", () => {
-    const output = [
+    ].join('\n'),
+  ],
+  [
+    "RSpec's count of failures",
+    [
       'Finished in 0.31 seconds (files took 1.2 seconds to load)',
       '5 examples, 1 failure',
       '',
       'Failed examples:',
       '',
       'rspec ./spec/cart_spec.rb:14 # Cart removes an item',
-    ].join('\n');
-    expect(shellOutputResult(output).ok).toBe(false);
-  });
+    ].join('\n'),
+  ],
+  [
+    "PHPUnit's FAILURES verdict",
+    'There was 1 failure:\n\n1) CartTest::testRemove\n\nFAILURES!\nTests: 12, Assertions: 30, Failures: 1.',
+  ],
+  [
+    "dotnet test's Failed summary",
+    'Failed!  - Failed:     1, Passed:    41, Skipped:     0, Total:    42, Duration: 2 s - Shop.Tests.dll (net8.0)',
+  ],
+  [
+    "bun test's count of failing tests",
+    ' 3 pass\n 1 fail\n 7 expect() calls\nRan 4 tests across 2 files. [45.00ms]',
+  ],
+];
 
-  it("reads PHPUnit's FAILURES verdict as a failure", () => {
-    const output =
-      'There was 1 failure:\n\n1) CartTest::testRemove\n\nFAILURES!\nTests: 12, Assertions: 30, Failures: 1.';
-    expect(shellOutputResult(output).ok).toBe(false);
-  });
-
-  it("reads dotnet test's Failed summary as a failure", () => {
-    const output =
-      'Failed!  - Failed:     1, Passed:    41, Skipped:     0, Total:    42, Duration: 2 s - Shop.Tests.dll (net8.0)';
-    expect(shellOutputResult(output).ok).toBe(false);
-  });
-
-  it("reads bun test's count of failing tests as a failure", () => {
-    const output = ' 3 pass\n 1 fail\n 7 expect() calls\nRan 4 tests across 2 files. [45.00ms]';
+/**
+ * A terminal that shows the output but no exit status (Cursor's shell hook, Codex's bare output):
+ * a test run that failed is told by the runner's own summary of it, whichever runner it is.
+ */
+describe("test runners' summaries as evidence of a failed run", () => {
+  it.each(FAILED_RUNS)('reads %s as a failure', (_runner, output) => {
     expect(shellOutputResult(output).ok).toBe(false);
   });
 
