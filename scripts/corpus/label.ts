@@ -436,11 +436,16 @@ function distinctTurns(window: readonly Seen[]): boolean {
   return new Set(window.map((item) => item.call.turn ?? `step ${item.step}`)).size === window.length;
 }
 
-/** Tools that answered every call with nothing (a scratchpad such as `think`): repeating one wastes nothing. */
+/**
+ * Tools that answered every call with nothing (a scratchpad such as `think`): repeating one wastes
+ * nothing. A tool whose name says it changes something is no scratchpad however it answers: an
+ * editor whose recording keeps no answer (a saved chat shows the edit, not what the tool said) still
+ * changed its file.
+ */
 function scratchpads(events: readonly TraceEvent[]): Set<string> {
   const answered = new Map<string, boolean>();
   for (const event of events) {
-    if (event.type !== 'call' || event.result === undefined) continue;
+    if (event.type !== 'call' || event.result === undefined || CHANGING_TOOLS.test(event.tool)) continue;
     const blank = !failed(event.result) && outputText(event.result).trim() === '';
     answered.set(event.tool, (answered.get(event.tool) ?? true) && blank);
   }

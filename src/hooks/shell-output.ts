@@ -41,6 +41,16 @@ const FAILURE_LINES: readonly RegExp[] = [
   /^FAILED \S/m,
   /^=+ .*\b\d+ failed\b.* =+\s*$/m,
   /^\s*Tests?(?: Files)?:?\s+.*\b\d+ failed\b/m,
+  // A count of failed tests alone on its line (Playwright `  1 failed`, Mocha `  1 failing`, bun ` 1 fail`).
+  /^ {0,4}[1-9]\d* (?:failed|failing|fail)\s*$/m,
+  // go test (`--- FAIL: TestX`, `FAIL<TAB>package`), cargo (`test result: FAILED.`), RSpec
+  // (`5 examples, 1 failure`), PHPUnit (`FAILURES!`, `ERRORS!`), dotnet (`Failed!  - Failed: 1`).
+  /^--- FAIL: \S/m,
+  /^FAIL\t\S/m,
+  /^test result: FAILED\./m,
+  /^\d+ examples?, [1-9]\d* failures?\b/m,
+  /^(?:FAILURES|ERRORS)!\s*$/m,
+  /^\s*Failed! +- Failed: +[1-9]/m,
   // Codex's apply_patch refusing a patch.
   /^apply_patch verification failed: /m,
   /^Failed to find expected lines /m,
@@ -62,13 +72,17 @@ const GEMINI_TRAILER =
   /\n(?:Error: [^\n]*\n)?Exit Code: (-?\d+)(?:\n(?:Signal: [^\n]*|Background PIDs: [^\n]*|Process Group PGID: \d+))*\s*$/;
 /** Lines of Gemini CLI's trailer that differ on every run and say nothing about the command. */
 const GEMINI_VOLATILE_TRAILER = /\n(?:Background PIDs: [^\n]*|Process Group PGID: \d+)(?=\n|$)/g;
+/** A terminal's control sequences (colours, cursor moves, line erasing): `ESC [ … letter`. */
+const TERMINAL_CODES = /\u001b\[[0-?]*[ -/]*[@-~]/g;
 /** The longest part of an output read for failure lines: a command's own diagnostics are at its ends. */
 const SCAN_CHARS = 16 * 1024;
 
 /** True when the text holds a line only a failing command prints. */
 export function hasFailureLine(text: string): boolean {
-  const scanned =
+  const ends =
     text.length <= 2 * SCAN_CHARS ? text : `${text.slice(0, SCAN_CHARS)}\n${text.slice(-SCAN_CHARS)}`;
+  // Colours and the cursor moves a reporter redraws its line with come before the line's words.
+  const scanned = ends.replace(TERMINAL_CODES, '');
   return FAILURE_LINES.some((pattern) => pattern.test(scanned));
 }
 

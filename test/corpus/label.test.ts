@@ -83,6 +83,23 @@ describe('rule 1: the same call, the same outcome, nothing changed', () => {
     expect(wastedSteps(events)).toEqual([]);
   });
 
+  it('does not label a test run repeated after edits whose answers the recording did not keep', () => {
+    // A saved editor chat shows each edit but not what the editor answered: every edit answers nothing.
+    const e2e = fail(
+      '> web@1.0.0 test:e2e\n> playwright test tests/chat.spec.ts:50\n\nRunning 1 test using 1 worker\n    Error: expect(received).toBeTruthy()\n  1 failed',
+    );
+    const run = () =>
+      call('run_terminal_cmd', { command: 'cd web && npm run test:e2e -- tests/chat.spec.ts:50' }, e2e);
+    const edit = (line: number) =>
+      call(
+        'edit_file',
+        { target_file: 'web/tests/chat.spec.ts', code_edit: `@@ -${line},4 +${line},8 @@` },
+        ok(''),
+      );
+    const events = [run(), edit(49), run(), edit(55), run(), edit(71), run()];
+    expect(wastedSteps(events)).toEqual([]);
+  });
+
   it('ignores a scratchpad tool that answers every call with nothing', () => {
     const thought = { thought: 'The payment must add up to the total price.' };
     const events = [call('think', thought, ok('')), call('think', thought, ok(''))];
