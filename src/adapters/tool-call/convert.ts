@@ -212,13 +212,21 @@ function childProcessExit(error: Error): number | undefined {
 }
 
 function readCallToolResult(outcome: MutableOutcome, result: Readonly<Record<string, unknown>>): void {
-  const texts: string[] = [];
+  // One pass over the items. Most results are one text, kept as the string it is; several are
+  // joined once, into one flat string, not grown piece by piece.
+  let first: string | undefined;
+  let texts: string[] | undefined;
+  let hasText = false;
   for (const item of result.content as unknown[]) {
     const text = contentText(item);
-    if (text !== undefined) texts.push(text);
+    if (text !== undefined) {
+      if (first === undefined) first = text;
+      else if (texts === undefined) texts = [first, text];
+      else texts.push(text);
+    }
+    if (!hasText && isRecord(item) && item.type === 'text') hasText = true;
   }
-  let content = texts.join('\n');
-  const hasText = (result.content as unknown[]).some((item) => isRecord(item) && item.type === 'text');
+  let content = texts !== undefined ? texts.join('\n') : (first ?? '');
   if (!hasText && result.structuredContent !== undefined) {
     const structured = safeJson(result.structuredContent);
     content = content === '' ? structured : `${content}\n${structured}`;

@@ -36,7 +36,7 @@ export function createBlindEditDetector(): Detector {
    * Files the agent has been shown in this run, by any call, under their name: two spellings of one
    * file (`src/a.ts`, `/repo/src/a.ts`) end with the same name, so only those are compared.
    */
-  const seen = new GenerationalMap<string[]>(MAX_SEEN);
+  const seen = new GenerationalMap<Spellings>(MAX_SEEN);
   /**
    * Failed guesses at files not shown, by file name and then by file: a file shown can only be one
    * guessed at under the same name, so showing one looks at those alone.
@@ -49,11 +49,7 @@ export function createBlindEditDetector(): Detector {
 
   function show(target: string): void {
     const name = fileName(target);
-    const spellings = seen.upsert(name, noSpellings);
-    if (!spellings.includes(target)) {
-      spellings.push(target);
-      if (spellings.length > MAX_SPELLINGS) spellings.shift();
-    }
+    seen.update(name, (spellings) => withSpelling(spellings, target));
     const guessed = guesses.size === 0 ? undefined : guesses.peek(name);
     if (guessed === undefined) return;
     // The agent may read a file under another spelling than it edits it (`src/a.ts`, `/repo/src/a.ts`).
@@ -79,7 +75,10 @@ export function createBlindEditDetector(): Detector {
   }
 
   function wasShown(target: string): boolean {
-    return seen.get(fileName(target))?.some((shown) => samePath(shown, target)) ?? false;
+    const spellings = seen.get(fileName(target));
+    if (spellings === undefined) return false;
+    if (typeof spellings === 'string') return samePath(spellings, target);
+    return spellings.some((shown) => samePath(shown, target));
   }
 
   return {
@@ -151,8 +150,21 @@ export function createBlindEditDetector(): Detector {
   };
 }
 
-function noSpellings(): string[] {
-  return [];
+/**
+ * The spellings a file name was shown under: most files are shown under one, kept as that string,
+ * so that a run of distinct reads holds no list per file.
+ */
+type Spellings = string | string[];
+
+/** `spellings` with `target` among them, the newest last: the same value when it already was. */
+function withSpelling(spellings: Spellings | undefined, target: string): Spellings {
+  if (spellings === undefined || spellings === target) return target;
+  if (typeof spellings === 'string') return [spellings, target];
+  if (!spellings.includes(target)) {
+    spellings.push(target);
+    if (spellings.length > MAX_SPELLINGS) spellings.shift();
+  }
+  return spellings;
 }
 
 function fileName(path: string): string {

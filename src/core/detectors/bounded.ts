@@ -84,15 +84,18 @@ export class GenerationalMap<V> {
   }
 
   /**
-   * The value held for `key`, or `create()`'s, added when none is: for values changed in place,
-   * with one lookup when the key was written lately instead of a read and a write.
+   * Writes `change(value held for key)`, undefined when none is: one lookup when the key was written
+   * lately, where a read and a write would take two, and no write when `change` gives back what it
+   * was given. A key found only among the older entries is written as the latest, as `set` would.
    */
-  upsert(key: string, create: () => V): V {
+  update(key: string, change: (held: V | undefined) => V): void {
     const young = this.young.get(key);
-    if (young !== undefined) return young;
-    const value = this.old.get(key) ?? create();
-    this.addYoung(key, value);
-    return value;
+    if (young !== undefined) {
+      const value = change(young);
+      if (value !== young) this.young.set(key, value);
+      return;
+    }
+    this.addYoung(key, change(this.old.get(key)));
   }
 
   private addYoung(key: string, value: V): void {

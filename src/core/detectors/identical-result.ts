@@ -53,7 +53,10 @@ interface Repeats {
   text: string;
   /** How many times it returned `digest` since the world last changed, back to back or not. */
   seen: number;
-  /** An edit whose answer shows what it wrote: the same answer again proves it changed nothing. */
+  /**
+   * An edit whose answer shows what it wrote: the same answer again proves it changed nothing. Set
+   * from the second answer alike on, the only answers it is read after (a count of 2 or more).
+   */
   showsWrite?: boolean;
 }
 
@@ -191,7 +194,8 @@ export function createIdenticalResultDetector(): Detector {
             // Most results are never repeated: their text is kept only where one repeat already
             // warrants a note, instead of holding on to a thousand results.
             text: limits.warnAt <= 2 ? excerpt(outcome.text) : '',
-            ...(showsItsWrite(call, outcome.content) && { showsWrite: true }),
+            // Whether it shows its write is read from the second answer alike on, and worked out there:
+            // an edit's first answer would otherwise be searched for its written text on every edit.
           };
           if (entry === undefined) calls.add(key, fresh);
           else calls.set(key, fresh);

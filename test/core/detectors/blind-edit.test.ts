@@ -87,6 +87,15 @@ describe('blind-edit', () => {
     expect(agent.check('Edit', edit(NEXT)).allowed).toBe(true);
   });
 
+  it('never judges edits of a file read before guessing, among other files of the same name read too', () => {
+    const agent = new Agent();
+    agent.call('Read', { file_path: '/home/dev/web/src/routes/users.ts' }, NEXT);
+    agent.call('Read', { file_path: FILE }, NEXT);
+    agent.call('Read', { file_path: '/home/dev/admin/src/routes/users.ts' }, NEXT);
+    afterTwoGuesses(agent);
+    expect(agent.check('Edit', edit(NEXT)).allowed).toBe(true);
+  });
+
   it('never judges a write of the whole file', () => {
     const agent = afterTwoGuesses();
     expect(agent.check('Write', { file_path: FILE, content: 'export {};\n' }).allowed).toBe(true);

@@ -84,19 +84,25 @@ describe('GenerationalMap', () => {
     );
   });
 
-  it('keeps the guarantees of a write for a read that adds what it does not find, for any mix of the two', () => {
+  it('keeps the guarantees of a write for an update, whether it changes what it finds or not, for any mix of the two', () => {
     const key = fc.constantFrom('a.ts', 'b.ts', 'c.ts', 'd.ts', 'e.ts', 'f.ts', 'g.ts', 'h.ts');
-    const step = fc.record({ upsert: fc.boolean(), key });
+    const step = fc.record({ update: fc.constantFrom('keep', 'change', 'none'), key });
     fc.assert(
       fc.property(fc.array(step, { maxLength: 60 }), fc.integer({ min: 2, max: 8 }), (steps, capacity) => {
         const map = new GenerationalMap<number>(capacity);
         const lastWrite = new Map<string, { at: number; value: number }>();
-        for (const [index, { upsert, key: name }] of steps.entries()) {
+        for (const [index, { update, key: name }] of steps.entries()) {
           let value = index;
-          if (upsert) {
+          if (update !== 'none') {
             const before = map.get(name);
-            value = map.upsert(name, () => index);
-            expect(value).toBe(before ?? index);
+            let given: number | undefined = -1;
+            map.update(name, (held) => {
+              given = held;
+              return update === 'keep' ? (held ?? index) : index;
+            });
+            expect(given).toBe(before);
+            value = update === 'keep' ? (before ?? index) : index;
+            expect(map.get(name)).toBe(value);
           } else {
             map.set(name, index);
           }
