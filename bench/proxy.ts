@@ -137,15 +137,19 @@ export async function runProxyBench(options: ProxyBenchOptions = {}): Promise<Pr
   const direct = await connect(process.execPath, [EVERYTHING]).then(({ client }) => client);
   const engine = chooseEngine(options.engine ?? 'dist');
   const [command, ...prefix] = options.proxyCommand ?? defaultProxyCommand(engine.kind);
-  const { client: proxied, pid: proxyPid } = await connect(command!, [
-    ...prefix,
-    'mcp',
-    '--state-dir',
-    stateDir,
-    '--',
-    process.execPath,
-    EVERYTHING,
-  ]);
+  /** This build's proxy in front of the server, with these options of `mcp`. */
+  const proxy = (...mcpOptions: string[]) =>
+    connect(command!, [
+      ...prefix,
+      'mcp',
+      '--state-dir',
+      stateDir,
+      ...mcpOptions,
+      '--',
+      process.execPath,
+      EVERYTHING,
+    ]);
+  const { client: proxied, pid: proxyPid } = await proxy();
   const { client: relayed, pid: relayPid } = await connect(process.execPath, [
     BYTE_RELAY,
     process.execPath,
@@ -170,30 +174,8 @@ export async function runProxyBench(options: ProxyBenchOptions = {}): Promise<Pr
   const extra = options.breakdown
     ? {
         jsonRelay: await connect(process.execPath, [JSON_RELAY, process.execPath, EVERYTHING]),
-        inMemory: await connect(command!, [
-          ...prefix,
-          'mcp',
-          '--state-dir',
-          stateDir,
-          '--store',
-          'memory',
-          '--',
-          process.execPath,
-          EVERYTHING,
-        ]),
-        off: await connect(command!, [
-          ...prefix,
-          'mcp',
-          '--state-dir',
-          stateDir,
-          '--store',
-          'memory',
-          '--preset',
-          'off',
-          '--',
-          process.execPath,
-          EVERYTHING,
-        ]),
+        inMemory: await proxy('--store', 'memory'),
+        off: await proxy('--store', 'memory', '--preset', 'off'),
       }
     : undefined;
   try {
