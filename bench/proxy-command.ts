@@ -14,13 +14,13 @@ export async function proxyCommand(options: ProxyCommandOptions, io: CommandIO):
   };
   const paths = [
     'directly',
-    options.breakdown ? 'behind `narrowing mcp` (twice)' : 'behind `narrowing mcp`',
+    options.breakdown ? 'behind `narrowing mcp` (three times)' : 'behind `narrowing mcp`',
     ...(options.compare !== undefined ? [`behind the proxy of ${options.compare}`] : []),
     'behind a byte relay',
     ...(options.breakdown ? ['behind a JSON relay'] : []),
   ];
   io.stderr.write(
-    `starting server-everything ${paths.length + (options.breakdown ? 1 : 0)} times: ${paths.slice(0, -1).join(', ')} and ${paths.at(-1)}…\n`,
+    `starting server-everything ${paths.length + (options.breakdown ? 2 : 0)} times: ${paths.slice(0, -1).join(', ')} and ${paths.at(-1)}…\n`,
   );
   const result = await runProxyBench(benchOptions);
   io.stdout.write(options.json ? `${JSON.stringify(result, null, 2)}\n` : `${formatProxyBench(result)}\n`);

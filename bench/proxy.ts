@@ -87,6 +87,11 @@ export interface ProxyBenchResult {
     readonly jsonRelayUs?: number;
     /** With `breakdown`: the proxy with its state in memory, so without a journal or a state file. */
     readonly proxyInMemoryUs?: number;
+    /**
+     * With `breakdown`: the proxy with its state in memory under the `off` preset, which checks every
+     * call and learns nothing: beside `proxyInMemoryUs`, what learning from each result costs.
+     */
+    readonly proxyOffUs?: number;
     /** With `compare`: the other build's proxy. */
     readonly baseUs?: number;
     /**
@@ -132,15 +137,19 @@ export async function runProxyBench(options: ProxyBenchOptions = {}): Promise<Pr
   const direct = await connect(process.execPath, [EVERYTHING]).then(({ client }) => client);
   const engine = chooseEngine(options.engine ?? 'dist');
   const [command, ...prefix] = options.proxyCommand ?? defaultProxyCommand(engine.kind);
-  const { client: proxied, pid: proxyPid } = await connect(command!, [
-    ...prefix,
-    'mcp',
-    '--state-dir',
-    stateDir,
-    '--',
-    process.execPath,
-    EVERYTHING,
-  ]);
+  /** This build's proxy in front of the server, with these options of `mcp`. */
+  const proxy = (...mcpOptions: string[]) =>
+    connect(command!, [
+      ...prefix,
+      'mcp',
+      '--state-dir',
+      stateDir,
+      ...mcpOptions,
+      '--',
+      process.execPath,
+      EVERYTHING,
+    ]);
+  const { client: proxied, pid: proxyPid } = await proxy();
   const { client: relayed, pid: relayPid } = await connect(process.execPath, [
     BYTE_RELAY,
     process.execPath,
@@ -165,17 +174,8 @@ export async function runProxyBench(options: ProxyBenchOptions = {}): Promise<Pr
   const extra = options.breakdown
     ? {
         jsonRelay: await connect(process.execPath, [JSON_RELAY, process.execPath, EVERYTHING]),
-        inMemory: await connect(command!, [
-          ...prefix,
-          'mcp',
-          '--state-dir',
-          stateDir,
-          '--store',
-          'memory',
-          '--',
-          process.execPath,
-          EVERYTHING,
-        ]),
+        inMemory: await proxy('--store', 'memory'),
+        off: await proxy('--store', 'memory', '--preset', 'off'),
       }
     : undefined;
   try {
@@ -192,7 +192,9 @@ export async function runProxyBench(options: ProxyBenchOptions = {}): Promise<Pr
     const all = [
       ...Object.values(paths),
       ...(basePath ? [basePath] : []),
-      ...(extra ? [timedPath(extra.jsonRelay.client), timedPath(extra.inMemory.client)] : []),
+      ...(extra
+        ? [timedPath(extra.jsonRelay.client), timedPath(extra.inMemory.client), timedPath(extra.off.client)]
+        : []),
     ];
     // Each pass lets another path go first, so that none always runs on a warmer loop.
     const inTurn = (lead: number) => all.map((_, turn) => all[(lead + turn) % all.length]!);
@@ -201,6 +203,7 @@ export async function runProxyBench(options: ProxyBenchOptions = {}): Promise<Pr
       relay: relayPid,
       jsonRelay: extra?.jsonRelay.pid ?? null,
       inMemory: extra?.inMemory.pid ?? null,
+      off: extra?.off.pid ?? null,
       base: base?.pid ?? null,
     };
     // The proxy's CPU over the warm-up's last fifth, beside its CPU over the sequential calls
@@ -250,6 +253,7 @@ export async function runProxyBench(options: ProxyBenchOptions = {}): Promise<Pr
     const relayUs = perCallUs(cpuBefore.relay, cpuAfter.relay);
     const jsonRelayUs = perCallUs(cpuBefore.jsonRelay, cpuAfter.jsonRelay);
     const proxyInMemoryUs = perCallUs(cpuBefore.inMemory, cpuAfter.inMemory);
+    const proxyOffUs = perCallUs(cpuBefore.off, cpuAfter.off);
     const baseUs = perCallUs(cpuBefore.base, cpuAfter.base);
     const tailCalls = warmup - tailFrom;
     const warmupTailUs =
@@ -289,6 +293,7 @@ export async function runProxyBench(options: ProxyBenchOptions = {}): Promise<Pr
             relayUs,
             ...(jsonRelayUs !== undefined && { jsonRelayUs }),
             ...(proxyInMemoryUs !== undefined && { proxyInMemoryUs }),
+            ...(proxyOffUs !== undefined && { proxyOffUs }),
             ...(baseUs !== undefined && { baseUs }),
             ...(warmupTailUs !== undefined &&
               sequentialUs !== undefined && { warmupTailUs, warmupTailCalls: tailCalls, sequentialUs }),
@@ -309,6 +314,7 @@ export async function runProxyBench(options: ProxyBenchOptions = {}): Promise<Pr
       relayed.close(),
       extra?.jsonRelay.client.close(),
       extra?.inMemory.client.close(),
+      extra?.off.client.close(),
       base?.client.close(),
     ]);
     rmSync(stateDir, { recursive: true, force: true });
@@ -507,14 +513,15 @@ function baseLatencyLines(base: LatencyStats, latency: ProxyBenchResult['latency
 
 /** Where the proxy's CPU goes beyond the byte relay's, from the extra paths of `breakdown`. */
 function breakdownLines(cpu: NonNullable<ProxyBenchResult['cpu']>): string[] {
-  const { jsonRelayUs, proxyInMemoryUs } = cpu;
-  if (jsonRelayUs === undefined || proxyInMemoryUs === undefined) return [];
+  const { jsonRelayUs, proxyInMemoryUs, proxyOffUs } = cpu;
+  if (jsonRelayUs === undefined || proxyInMemoryUs === undefined || proxyOffUs === undefined) return [];
   const us = (value: number) => `${value.toFixed(0).padStart(5)} µs`;
   return [
     'Where it goes (CPU per call, each path measured in the same run):',
     `  ${us(cpu.relayUs)}  byte relay: one more process in the path`,
     `  ${us(jsonRelayUs - cpu.relayUs)}  reading and writing each message as JSON (JSON relay ${us(jsonRelayUs).trim()})`,
-    `  ${us(proxyInMemoryUs - jsonRelayUs)}  the guard and the proxy's own work (proxy with state in memory ${us(proxyInMemoryUs).trim()})`,
+    `  ${us(proxyOffUs - jsonRelayUs)}  the proxy's own work and the guard's check (proxy, state in memory, preset off: ${us(proxyOffUs).trim()})`,
+    `  ${us(proxyInMemoryUs - proxyOffUs)}  learning from each result (the same, preset precise: ${us(proxyInMemoryUs).trim()})`,
     `  ${us(cpu.proxyUs - proxyInMemoryUs)}  the journal and the state file`,
   ];
 }

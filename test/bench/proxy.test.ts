@@ -34,7 +34,7 @@ describe('the proxy benchmark', () => {
     },
   );
 
-  it('with a breakdown, also measures a JSON relay and the proxy without a journal, and says where the CPU goes', async () => {
+  it('with a breakdown, also measures a JSON relay and the proxy without a journal, learning or not, and says where the CPU goes', async () => {
     const result = await runProxyBench({
       calls: 10,
       concurrentCalls: 10,
@@ -42,12 +42,14 @@ describe('the proxy benchmark', () => {
       warmup: 2,
       breakdown: true,
     });
-    // Five paths, each with its warm-up, sequential calls, an untimed burst of 2 and five timed ones.
-    expect(result.totalCalls).toBe(5 * (2 + 1 + 10 + 2 + 10));
+    // Six paths, each with its warm-up, sequential calls, an untimed burst of 2 and its share of the timed ones.
+    expect(result.totalCalls).toBe(6 * (2 + 1 + 10 + 2 + 10));
     expect(result.cpu?.jsonRelayUs).toBeGreaterThanOrEqual(0);
     expect(result.cpu?.proxyInMemoryUs).toBeGreaterThanOrEqual(0);
+    expect(result.cpu?.proxyOffUs).toBeGreaterThanOrEqual(0);
     const text = formatProxyBench(result);
     expect(text).toContain('Where it goes');
+    expect(text).toMatch(/µs {2}learning from each result/);
     expect(text).toMatch(/µs {2}the journal and the state file/);
   });
 
