@@ -121,7 +121,12 @@ export class TraceReplayer {
         this.turn.length > 0 && (event.turn === undefined || event.turn !== this.turn[0]?.event.turn);
       const steps = turnEnds ? this.flush() : [];
       this.turn.push(this.pending(event));
-      if (event.turn === undefined) appendAll(steps, this.flush());
+      if (event.turn === undefined) {
+        // A call of no turn is a turn of its own: most calls of most traces.
+        const own = this.flush();
+        if (steps.length === 0) return own;
+        appendAll(steps, own);
+      }
       return steps;
     }
     const steps = this.flush();
@@ -189,14 +194,15 @@ export class TraceReplayer {
     this.turn = [];
     const steps: ReplayStep[] = [];
     const executed: PendingCall[] = [];
-    /** The first of each distinct call of the turn, with what came of it. */
-    const firsts = new Map<string, TwinAnswer>();
-    // A call alone in its turn has no twin to be answered from: its identity is not worth a hash.
+    // A call alone in its turn has no twin to be answered from: its identity is not worth a hash,
+    // nor its turn a map of them.
     const alone = calls.length === 1;
+    /** The first of each distinct call of the turn, with what came of it. */
+    const firsts = alone ? undefined : new Map<string, TwinAnswer>();
     for (const call of calls) {
       this.clock.advance(call.event.t);
-      const key = alone ? undefined : callIdentity(call.proposal);
-      const twin = key === undefined ? undefined : firsts.get(key);
+      const key = firsts === undefined ? undefined : callIdentity(call.proposal);
+      const twin = key === undefined ? undefined : firsts?.get(key);
       const step =
         twin !== undefined && this.answers(call, twin)
           ? this.coalesced(call, twin)
@@ -207,7 +213,7 @@ export class TraceReplayer {
       this.counts[step.verdict]++;
       if (step.verdict === 'allow' || step.verdict === 'warn') executed.push(call);
       if (key !== undefined && twin === undefined && step.verdict !== 'coalesced')
-        firsts.set(key, answerOf(step, call));
+        firsts?.set(key, answerOf(step, call));
     }
     for (const call of executed) {
       // A call recorded without a result never ran; there is nothing to learn from it.

@@ -7,7 +7,9 @@ const EXCERPT = 120;
 export function returnedExcerpt(result: TraceResult | undefined): string | undefined {
   if (result === undefined) return undefined;
   const failed = result.isError === true || result.error !== undefined;
-  const text = [result.error, contentText(result.content)].filter((part) => part).join(' ');
+  const content = contentText(result.content);
+  // The error, then the content, with a space between when both say something.
+  const text = result.error ? (content ? `${result.error} ${content}` : result.error) : content;
   const line = oneLine(text);
   const cut = line.length > EXCERPT ? `${line.slice(0, EXCERPT - 1)}…` : line;
   const shown = cut === '' ? '(empty)' : cut;
@@ -36,16 +38,20 @@ function oneLine(text: string): string {
 function contentText(content: TraceResult['content']): string {
   if (content === undefined) return '';
   if (typeof content === 'string') return content;
-  const texts: string[] = [];
+  // Most results hold one text, given as it is; a list is made only for a second one.
+  let first: string | undefined;
+  let texts: string[] | undefined;
   // The length of the texts joined with spaces, kept as they are added rather than joined each time.
   let length = -1;
   for (const item of content) {
     if (item && typeof item === 'object' && typeof (item as { text?: unknown }).text === 'string') {
       const text = (item as { text: string }).text;
-      texts.push(text);
+      if (first === undefined) first = text;
+      else if (texts === undefined) texts = [first, text];
+      else texts.push(text);
       length += text.length + 1;
     }
     if (length > EXCERPT) break;
   }
-  return texts.join(' ');
+  return texts !== undefined ? texts.join(' ') : (first ?? '');
 }
