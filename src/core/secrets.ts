@@ -439,7 +439,9 @@ export function redactText(text: string): string {
  * turn, so that a text kept here that is a view of a long output keeps it alive only briefly.
  */
 const REMEMBERED_SHORT = 32;
-const recentShortTexts: (string | undefined)[] = new Array<string | undefined>(REMEMBERED_SHORT).fill(undefined);
+const recentShortTexts: (string | undefined)[] = new Array<string | undefined>(REMEMBERED_SHORT).fill(
+  undefined,
+);
 const recentShortClean: string[] = new Array<string>(REMEMBERED_SHORT).fill('');
 let nextShort = 0;
 
