@@ -425,9 +425,40 @@ const PATTERN_NEEDS: readonly number[] = SECRET_PATTERNS.map((secret) =>
  */
 export function redactText(text: string): string {
   if (text.length < 8) return text;
-  if (text.length >= LONG_REDACTION && text.length <= MAX_REMEMBERED_LONG) return redactLong(text);
+  if (text.length < LONG_REDACTION) return recentShortRedaction(text) ?? redactShort(text, hintsIn(text));
+  if (text.length <= MAX_REMEMBERED_LONG) return redactLong(text);
   const hints = hintsIn(text);
   return hints === 0 ? text : redactHinted(text, hints);
+}
+
+/**
+ * Short texts redacted lately, and what they became, whether or not they hold a hint. A failure hands
+ * the same short texts to redaction several times (a call's path for its arguments, for its
+ * description and for its strategy), and a check the same ones (a suggestion, the last error two
+ * violations quote): one comparison with a text kept here instead of a scan. Few, each replaced in
+ * turn, so that a text kept here that is a view of a long output keeps it alive only briefly.
+ */
+const REMEMBERED_SHORT = 32;
+const recentShortTexts: (string | undefined)[] = new Array<string | undefined>(REMEMBERED_SHORT).fill(
+  undefined,
+);
+const recentShortClean: string[] = new Array<string>(REMEMBERED_SHORT).fill('');
+let nextShort = 0;
+
+function recentShortRedaction(text: string): string | undefined {
+  for (let index = 0; index < REMEMBERED_SHORT; index++) {
+    if (recentShortTexts[index] === text) return recentShortClean[index];
+  }
+  return undefined;
+}
+
+/** `redactText` of a short text that holds `hints`, kept among the recent ones. */
+function redactShort(text: string, hints: number): string {
+  const clean = hints === 0 ? text : redactHinted(text, hints);
+  recentShortTexts[nextShort] = text;
+  recentShortClean[nextShort] = clean;
+  nextShort = (nextShort + 1) % REMEMBERED_SHORT;
+  return clean;
 }
 
 /**
@@ -484,12 +515,12 @@ let seenOnce = new Set<number>();
 /** `redactText`, remembering its answer for texts shown again and again. */
 export function redactRemembered(text: string): string {
   if (text.length < 8 || text.length > REMEMBERED_REDACTION_LENGTH) return redactText(text);
-  const known = recentRedactions.get(text);
+  const known = recentRedactions.get(text) ?? recentShortRedaction(text);
   if (known !== undefined) return known;
   // A text without hints is its own redaction, found in one scan: remembering it would cost more.
   const hints = hintsIn(text);
+  const clean = redactShort(text, hints);
   if (hints === 0) return text;
-  const clean = redactHinted(text, hints);
   const hash = hashLanes(text).low;
   if (!seenOnce.has(hash)) {
     if (seenOnce.size >= REMEMBERED_REDACTIONS * 4) seenOnce = new Set();
@@ -518,11 +549,13 @@ export function redactTextExhaustively(text: string): string {
 /**
  * A string that shares no memory with `text`. V8 represents `slice`/`substring` results (and
  * concatenations) as views of their parent, so a 300-character excerpt kept in evidence would keep
- * a 20 KB tool output alive for as long as the constraint lives. A JSON round trip builds a new
- * flat string and costs a few hundred nanoseconds at this size.
+ * a 20 KB tool output alive for as long as the constraint lives. Taking a part of a concatenation
+ * makes V8 write the concatenation out as one new string first, and the part is a view of that new
+ * string alone: one copy of the characters, where a JSON round trip (the way this was done before)
+ * escaped, wrote and parsed them, ten times the cost for the 4,000 characters an error is shaped from.
  */
 export function ownCopy(text: string): string {
-  return text.length === 0 ? '' : (JSON.parse(JSON.stringify(text)) as string);
+  return text.length === 0 ? '' : `${text} `.slice(0, -1);
 }
 
 /**

@@ -9,7 +9,7 @@ import {
 } from '../../src/adapters/tool-call/index.js';
 import type { Detector, ObservedOutcome } from '../../src/core/detectors/types.js';
 import { NarrowingEngine } from '../../src/core/loop.js';
-import { keptText, REDACTED, redactText } from '../../src/core/secrets.js';
+import { keptText, ownCopy, REDACTED, redactText } from '../../src/core/secrets.js';
 
 function collectGarbage(): () => void {
   setFlagsFromString('--expose-gc');
@@ -143,4 +143,32 @@ describe('what the engine keeps of tool output', () => {
     // 1,000 outputs of 20 KB are 20 MB; the excerpts and constraints themselves take a few.
     expect(retained).toBeLessThan(10_000_000);
   }, 120_000);
+});
+
+describe('a copy of a part of a tool output', () => {
+  it('is the same text, whatever its length and characters', () => {
+    fc.assert(
+      fc.property(fc.string({ unit: 'grapheme', maxLength: 40 }), fc.nat({ max: 3 }), (text, repeat) => {
+        const whole = text.repeat(repeat + 1);
+        expect(ownCopy(whole)).toBe(whole);
+      }),
+      { numRuns: 200 },
+    );
+  });
+
+  it('keeps none of the output it was cut from alive', () => {
+    const gc = collectGarbage();
+    gc();
+    const before = process.memoryUsage().heapUsed;
+    const copies: string[] = [];
+    // 64 outputs of 1 MB each: a part that were a view of its output would keep 64 MB alive.
+    for (let index = 0; index < 64; index++) {
+      const output = JSON.parse(JSON.stringify(`✓ test ${index}\n${'x'.repeat(1_000_000)}`)) as string;
+      copies.push(ownCopy(output.slice(4, 4_004)));
+    }
+    gc();
+    const retained = process.memoryUsage().heapUsed - before;
+    expect(copies.every((copy) => copy.length === 4_000)).toBe(true);
+    expect(retained).toBeLessThan(16_000_000);
+  }, 60_000);
 });

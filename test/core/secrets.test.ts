@@ -218,6 +218,34 @@ describe('redactRemembered', () => {
     );
   });
 
+  it('gives what every pattern gives for short texts seen again and again, through either door', () => {
+    const piece = fc.oneof(
+      fc.constantFrom(
+        'src/orders/module-7.ts',
+        ' password=hunter22 ',
+        'ghp_R4nd0mT0k3nV4lu3F0rT3st1ngXyZ12',
+        'ENOENT: no such file or directory, open ',
+        '\n',
+      ),
+      fc.string({ maxLength: 12 }),
+    );
+    fc.assert(
+      fc.property(
+        fc.array(fc.array(piece, { maxLength: 8 }), { minLength: 1, maxLength: 12 }),
+        fc.array(fc.tuple(fc.nat(), fc.boolean()), { maxLength: 80 }),
+        (texts, picks) => {
+          const pool = texts.map((pieces) => pieces.join(''));
+          for (const [pick, remembered] of picks) {
+            const text = pool[pick % pool.length] as string;
+            const clean = remembered ? redactRemembered(text) : redactText(text);
+            expect(clean).toBe(redactTextExhaustively(text));
+          }
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+
   it('redacts a long text it does not remember', () => {
     const text = `${'x'.repeat(5_000)} GITHUB_TOKEN=ghp_abcdefghijklmnopqrstuvwxyz0123`;
     expect(redactRemembered(text)).toBe(redactText(text));

@@ -91,4 +91,25 @@ describe('numberedLine', () => {
       }),
     );
   });
+
+  it('finds the first line a viewer numbered, as the plain expression does, in any text', () => {
+    const plain = (text: string) => {
+      const match = /(?:^|\n)[ ]*\d{1,6}(?:\t|→)/.exec(text);
+      if (!match) return undefined;
+      const start = match.index + (match[0].startsWith('\n') ? 1 : 0);
+      const end = text.indexOf('\n', start);
+      return text.slice(start, end < 0 ? undefined : end);
+    };
+    const piece = fc.oneof(
+      fc.constantFrom('\n', '\t', '→', ' ', '313', '7', 'const x = 1;'),
+      fc.string({ maxLength: 8 }),
+    );
+    fc.assert(
+      fc.property(fc.array(piece, { maxLength: 30 }), (pieces) => {
+        const text = pieces.join('');
+        expect(numberedLine(text)).toBe(plain(text));
+      }),
+      { numRuns: 3000 },
+    );
+  });
 });
