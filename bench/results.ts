@@ -8,7 +8,7 @@ import { cpus } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import type { HookBenchRow } from '../src/hooks/bench.js';
+import { HOOK_ENTRY, type HookBenchRow } from '../src/hooks/bench.js';
 import { runCorpusCommand } from './corpus-command.js';
 import { runFleetBench } from './fleet.js';
 import { formatFleet } from './fleet-command.js';
@@ -159,8 +159,7 @@ export async function generateResults(options: ResultsOptions): Promise<ResultsO
     const { benchHooks } = await import('../src/hooks/bench.js');
     const chunks: string[] = [];
     const sink = { write: (chunk: string) => chunks.push(chunk) };
-    // The bundled hook of the build, as an agent runs it.
-    const hook = join(options.root, 'dist', 'hooks', 'hook.js');
+    const hook = builtHook(options.root);
     let rows: readonly HookBenchRow[] = [];
     const code = await benchHooks(
       {
@@ -261,6 +260,14 @@ function keptFigures(saved: SavedResults | undefined, names: readonly Benchmark[
   if (names.includes('hooks') && saved?.collected.hookRows !== undefined)
     kept.hookRows = saved.collected.hookRows;
   return kept as Collected;
+}
+
+/**
+ * The bundled hook of the build at `root`, as an agent runs it: the entry the package's bin loads
+ * (CommonJS; the ES module entry beside it starts Node's ES module loader, which no agent's hook pays).
+ */
+export function builtHook(root: string): string {
+  return join(root, 'dist', 'hooks', HOOK_ENTRY);
 }
 
 /** The text with the part between the markers replaced; undefined when the markers are missing. */

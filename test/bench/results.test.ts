@@ -1,8 +1,9 @@
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
-import { generateResults, main, replaceResultsSection } from '../../bench/results.js';
+import { builtHook, generateResults, main, replaceResultsSection } from '../../bench/results.js';
 import { svgProblems } from './support.js';
 
 const dirs: string[] = [];
@@ -50,6 +51,16 @@ describe('the README results section', () => {
 
   it('leaves a README without markers alone', () => {
     expect(replaceResultsSection('# project\n\nno markers here\n', 'new figures')).toBeUndefined();
+  });
+});
+
+describe('the hook the results time', () => {
+  it('is the entry the package bin loads for a hook, not the ES module entry beside it', () => {
+    const root = fileURLToPath(new URL('../..', import.meta.url));
+    const bin = readFileSync(join(root, 'bin', 'narrowing.js'), 'utf8');
+    const loaded = /require\('(\.\.\/dist\/hooks\/[^']+)'\)/.exec(bin)?.[1];
+    expect(loaded).toBeDefined();
+    expect(builtHook(root)).toBe(join(root, 'bin', loaded as string));
   });
 });
 
