@@ -67,7 +67,7 @@ export async function bundleHook(outfile = `${root}dist/hooks/hook.js`): Promise
     entryPoints: [`${root}src/hooks/bin.ts`],
     outfile: join(outdir, 'hook-client.cjs'),
     format: 'cjs',
-    plugins: [onDemand],
+    plugins: [onDemand, builtinsAsLoaded],
     write: false,
   });
   mkdirSync(outdir, { recursive: true });
@@ -185,6 +185,27 @@ const lazyPackages: Plugin = {
       contents: lazyPackageModule(args.path),
       loader: 'js',
       resolveDir: root,
+    }));
+  },
+};
+
+/**
+ * Node's modules the client imports, taken with `process.getBuiltinModule` rather than `require`:
+ * `require` goes through the module loader (its resolution, its debug log set up on first use),
+ * which a process that starts on every tool call pays for each module.
+ */
+const builtinsAsLoaded: Plugin = {
+  name: 'narrowing-builtins-as-loaded',
+  setup(build) {
+    build.onResolve({ filter: /^node:/ }, (args) => ({
+      path: args.path,
+      namespace: 'node-builtin',
+      // An import of a module the client never uses is dropped, as one of Node's own would be.
+      sideEffects: false,
+    }));
+    build.onLoad({ filter: /.*/, namespace: 'node-builtin' }, (args) => ({
+      contents: `module.exports = process.getBuiltinModule(${JSON.stringify(args.path)});\n`,
+      loader: 'js',
     }));
   },
 };

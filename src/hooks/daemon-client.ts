@@ -18,9 +18,9 @@ import {
   statSync,
   utimesSync,
 } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { basename, dirname, isAbsolute, join, resolve as resolvePath } from 'node:path';
 import { exchangeLine, LocalSocketError } from '../node/local-socket.js';
+import { temporaryDir } from '../node/user-dirs.js';
 import type { HookEvent, HookVerdict } from './event.js';
 import { textKey } from './text-key.js';
 
@@ -74,7 +74,7 @@ export function daemonSocketPath(identity: DaemonIdentity, build = buildStamp())
   const inState = join(identity.stateDir, `hookd-${key}.sock`);
   if (Buffer.byteLength(inState) <= MAX_SOCKET_PATH) return inState;
   const uid = typeof process.getuid === 'function' ? process.getuid() : 0;
-  const dir = join(tmpdir(), `narrowing-guard-${uid}`);
+  const dir = join(temporaryDir(), `narrowing-guard-${uid}`);
   mkdirSync(dir, { recursive: true, mode: 0o700 });
   const stat = lstatSync(dir);
   if (!stat.isDirectory() || stat.isSymbolicLink() || stat.uid !== uid || (stat.mode & 0o077) !== 0) {

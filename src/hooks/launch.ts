@@ -19,7 +19,6 @@
 import { compileCachedScript } from '../node/code-cache.js';
 
 const { join } = process.getBuiltinModule('node:path');
-const { pathToFileURL } = process.getBuiltinModule('node:url');
 
 runClient(join(__dirname, 'hook-client.cjs'));
 
@@ -53,5 +52,5 @@ function importer(specifier: string): Promise<unknown> {
   const path = join(__dirname, specifier);
   if (specifier.endsWith('.cjs'))
     return Promise.resolve().then(() => runCached(path, specifier.slice(2, -4)));
-  return import(pathToFileURL(path).href);
+  return import(process.getBuiltinModule('node:url').pathToFileURL(path).href);
 }

@@ -16,6 +16,7 @@
 import type { Stats } from 'node:fs';
 import type { Script } from 'node:vm';
 import { textKey } from './text-key.js';
+import { temporaryDir } from './user-dirs.js';
 
 /** Setting this variable to `off` runs the script without reading or writing a cache. */
 export const CODE_CACHE_VARIABLE = 'NARROWING_GUARD_CODE_CACHE';
@@ -88,7 +89,8 @@ function cacheName(name: string, file: string, bundle: Stats): string {
 /**
  * This user's folder of caches, `<temporary folder>/narrowing-guard-<uid>/code-cache`, made on
  * demand; undefined when it (or its parent) is a link, is not the user's, is open to others, or
- * cannot be made (and on systems without user ids).
+ * cannot be made (and on systems without user ids). Once made, a start only looks at the two
+ * folders.
  */
 export function privateCacheDir(): string | undefined {
   try {
@@ -96,13 +98,17 @@ export function privateCacheDir(): string | undefined {
     if (uid === undefined) return undefined;
     const fs = process.getBuiltinModule('node:fs');
     const { join } = process.getBuiltinModule('node:path');
-    const parent = join(process.getBuiltinModule('node:os').tmpdir(), `narrowing-guard-${uid}`);
+    const parent = join(temporaryDir(), `narrowing-guard-${uid}`);
     const dir = join(parent, 'code-cache');
-    fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
-    for (const path of [parent, dir]) {
-      const stat = fs.lstatSync(path);
-      if (!stat.isDirectory() || stat.isSymbolicLink() || stat.uid !== uid || (stat.mode & 0o077) !== 0)
-        return undefined;
+    const folders = [parent, dir];
+    let stats = folders.map((path) => fs.lstatSync(path, { throwIfNoEntry: false }));
+    if (stats.includes(undefined)) {
+      fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+      stats = folders.map((path) => fs.lstatSync(path));
+    }
+    for (const stat of stats) {
+      if (stat === undefined || !stat.isDirectory() || stat.isSymbolicLink()) return undefined;
+      if (stat.uid !== uid || (stat.mode & 0o077) !== 0) return undefined;
     }
     return dir;
   } catch {

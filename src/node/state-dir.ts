@@ -1,8 +1,8 @@
 import { closeSync, lstatSync, mkdirSync, readdirSync, statSync, writeSync } from 'node:fs';
-import { homedir } from 'node:os';
 import { basename, dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import { NarrowingError } from '../core/errors.js';
 import { CREATE_NEW_FLAGS, openNoFollowSync, PRIVATE_DIR_MODE } from './safe-fs.js';
+import { homeDir } from './user-dirs.js';
 
 /** Where narrowing keeps its files in a project unless told otherwise. */
 export const STATE_DIR_NAME = '.narrowing';
@@ -61,7 +61,7 @@ function isOwnGitRoot(dir: string): boolean {
 function homeDirs(): Set<string> {
   const homes = new Set<string>();
   try {
-    homes.add(resolve(homedir()));
+    homes.add(resolve(homeDir()));
   } catch {
     // No home directory known.
   }
