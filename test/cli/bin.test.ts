@@ -16,7 +16,7 @@ function binFailingWith(dir: string, body: string): string {
   mkdirSync(join(dir, 'dist', 'cli'), { recursive: true });
   mkdirSync(join(dir, 'dist', 'node'), { recursive: true });
   copyFileSync(join(root, 'bin', 'narrowing.js'), join(dir, 'bin', 'narrowing.js'));
-  for (const module of ['cli/start.js', 'node/code-cache.js', 'node/text-key.js'])
+  for (const module of ['cli/start.js', 'node/code-cache.js', 'node/text-key.js', 'node/user-dirs.js'])
     copyFileSync(join(root, 'dist', module), join(dir, 'dist', module));
   const errors = pathToFileURL(join(root, 'dist', 'core', 'errors.js')).href;
   writeFileSync(
