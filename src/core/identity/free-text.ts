@@ -6,13 +6,20 @@
  */
 import type { Proposal } from '../types.js';
 
-/** The proposal's arguments without the free text its tool declares; the same object when there is none. */
-export function withoutFreeText(proposal: Proposal): Readonly<Record<string, unknown>> {
+/**
+ * The proposal's arguments without the free text its tool declares, nor what `undeclared` (the
+ * adapter's reading) finds to be words about the call; the same object when there is none.
+ */
+export function withoutFreeText(
+  proposal: Proposal,
+  undeclared?: (args: Readonly<Record<string, unknown>>) => readonly string[],
+): Readonly<Record<string, unknown>> {
   const args = (proposal.args ?? {}) as Readonly<Record<string, unknown>>;
-  const fields = proposal.annotations?.narrowing?.freeText;
-  if (fields === undefined || fields.length === 0) return args;
+  const declared = proposal.annotations?.narrowing?.freeText;
+  if ((declared === undefined || declared.length === 0) && undeclared === undefined) return args;
   let out: Record<string, unknown> | undefined;
   try {
+    const fields = undeclared === undefined ? (declared ?? []) : [...(declared ?? []), ...undeclared(args)];
     for (const field of fields) {
       if (typeof field !== 'string' || !Object.hasOwn(args, field)) continue;
       out ??= { ...args };
