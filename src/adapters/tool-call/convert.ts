@@ -138,6 +138,9 @@ function readResult(outcome: MutableOutcome, result: unknown): void {
   }
 }
 
+/** How the hosts' frames open: `Exit code`, `Chunk ID`, `Wall time`, `Process exited`, `Command:`, `Output:`. */
+const FRAME_OPENINGS = new Set(['E', 'C', 'W', 'P', 'O']);
+
 /**
  * A command's result whose text is in a host's frame (Codex's header, Gemini CLI's block, Claude
  * Code's `Exit code N`): the exit status the frame gives, where the result gave none, and the output
@@ -147,10 +150,12 @@ function readResult(outcome: MutableOutcome, result: unknown): void {
  * is known to give no status at all.
  */
 function readShellFrame(outcome: MutableOutcome): void {
-  if (outcome.exitCode !== undefined || typeof outcome.content !== 'string') return;
+  const content = outcome.content;
+  if (outcome.exitCode !== undefined || typeof content !== 'string' || !FRAME_OPENINGS.has(content.charAt(0)))
+    return;
   const args = outcome.proposal?.args;
   if (!isRecord(args) || commandText(args) === undefined) return;
-  const framed = framedShellOutcome(outcome.content);
+  const framed = framedShellOutcome(content);
   if (framed === undefined) return;
   outcome.content = framed.output;
   if (framed.exitCode !== undefined) outcome.exitCode = framed.exitCode;

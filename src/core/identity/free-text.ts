@@ -6,6 +6,8 @@
  */
 import type { Proposal } from '../types.js';
 
+const NONE: readonly string[] = [];
+
 /**
  * The proposal's arguments without the free text its tool declares, nor what `undeclared` (the
  * adapter's reading) finds to be words about the call; the same object when there is none.
@@ -15,11 +17,12 @@ export function withoutFreeText(
   undeclared?: (args: Readonly<Record<string, unknown>>) => readonly string[],
 ): Readonly<Record<string, unknown>> {
   const args = (proposal.args ?? {}) as Readonly<Record<string, unknown>>;
-  const declared = proposal.annotations?.narrowing?.freeText;
-  if ((declared === undefined || declared.length === 0) && undeclared === undefined) return args;
+  const declared = proposal.annotations?.narrowing?.freeText ?? NONE;
   let out: Record<string, unknown> | undefined;
   try {
-    const fields = undeclared === undefined ? (declared ?? []) : [...(declared ?? []), ...undeclared(args)];
+    const found = undeclared === undefined ? NONE : undeclared(args);
+    if (declared.length === 0 && found.length === 0) return args;
+    const fields = found.length === 0 ? declared : declared.length === 0 ? found : [...declared, ...found];
     for (const field of fields) {
       if (typeof field !== 'string' || !Object.hasOwn(args, field)) continue;
       out ??= { ...args };
