@@ -14,7 +14,9 @@
  * - the whole-file write tool under another host's name and argument shape (`Write` and `write_file`
  *   with `content`, `write_to_file` with `content`, `str_replace_editor` with `command: "create"` and
  *   `file_text`), its path argument renamed the same way;
- * - a free-text `description` argument that says something new on every call;
+ * - a free-text argument that says something new on every call beside its arguments: a `description`
+ *   (Claude Code's and Gemini CLI's, beside a command), an `explanation` (Cursor's, beside every call);
+ *   a call that has the field already keeps its own, which may be its data;
  * - the arguments' keys in another order;
  * - all of them at once.
  *
@@ -61,11 +63,16 @@ function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-/** A small stable hash: which variant a trace gets. */
-function pick<T>(options: readonly T[], key: string): T {
+/** A small stable hash of `key`, from 0 to `range - 1`. */
+function varying(key: string, range: number): number {
   let hash = 2166136261;
   for (let index = 0; index < key.length; index++) hash = Math.imul(hash ^ key.charCodeAt(index), 16777619);
-  return options[(hash >>> 0) % options.length] as T;
+  return (hash >>> 0) % range;
+}
+
+/** Which variant a trace gets. */
+function pick<T>(options: readonly T[], key: string): T {
+  return options[varying(key, options.length)] as T;
 }
 
 /** The meta event with `from` tools renamed by `rename` (and without their annotations), deduplicated. */
@@ -222,18 +229,31 @@ const DESCRIPTIONS = [
   'Verify the result',
 ];
 
-export const addDescription: Transform = {
-  name: 'description added',
-  apply(events) {
-    let step = 0;
-    return events.map((event) => {
-      if (event.type !== 'call' || !isRecord(event.args)) return event;
-      step++;
-      const text = `${DESCRIPTIONS[step % DESCRIPTIONS.length]} (${step})`;
-      return { ...event, args: { ...event.args, description: text } };
-    });
-  },
-};
+/**
+ * Free text under `field` that says something new on every call, beside the call's arguments (a call
+ * with none has nothing for words to be about); a call that already has the field keeps its own, which
+ * may be its data.
+ */
+function freeTextAdded(name: string, field: string): Transform {
+  return {
+    name,
+    apply(events) {
+      let step = 0;
+      return events.map((event) => {
+        if (event.type !== 'call' || !isRecord(event.args)) return event;
+        if (Object.keys(event.args).length === 0 || event.args[field] !== undefined) return event;
+        step++;
+        const text = `${DESCRIPTIONS[step % DESCRIPTIONS.length]} (${step})`;
+        return { ...event, args: { ...event.args, [field]: text } };
+      });
+    },
+  };
+}
+
+/** Claude Code's and Gemini CLI's field beside a command, here on every call. */
+export const addDescription = freeTextAdded('description added', 'description');
+/** Cursor's field, which its tools take beside every call. */
+export const addExplanation = freeTextAdded('explanation added', 'explanation');
 
 function reversedKeys(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(reversedKeys);
@@ -252,26 +272,158 @@ export const reorderKeys: Transform = {
   },
 };
 
-export const allAtOnce: Transform = {
-  name: 'all at once',
-  apply(events, trace) {
-    let out: TraceEvent[] = [...events];
-    for (const transform of [renameShell, renameRead, renameEdit, renameWrite, addDescription, reorderKeys]) {
-      out = transform.apply(out, trace) ?? out;
-    }
-    return out;
-  },
-};
-
-export const TRANSFORMS: readonly Transform[] = [
+/** The transforms of the calls, one at a time. */
+const CALL_TRANSFORMS: readonly Transform[] = [
   renameShell,
   renameRead,
   renameEdit,
   renameWrite,
   addDescription,
+  addExplanation,
   reorderKeys,
-  allAtOnce,
 ];
+
+export const allAtOnce: Transform = {
+  name: 'all at once',
+  apply(events, trace) {
+    let out: TraceEvent[] = [...events];
+    for (const transform of CALL_TRANSFORMS) out = transform.apply(out, trace) ?? out;
+    return out;
+  },
+};
+
+export const TRANSFORMS: readonly Transform[] = [...CALL_TRANSFORMS, allAtOnce];
+
+/** A shell call's recorded outcome: what the command printed, and its exit status. */
+interface ShellOutcome {
+  readonly command: string;
+  readonly output: string;
+  readonly exitCode: number;
+}
+
+/** An exit status a recording already wrote into the output (`Exit code 1`, `Exit code: 1`). */
+const RECORDED_EXIT = /^Exit code:? (-?\d+)\n?/;
+
+function shellOutcome(event: TraceEvent): ShellOutcome | undefined {
+  if (event.type !== 'call' || typeof event.tool !== 'string' || !SHELL_SOURCES.has(event.tool))
+    return undefined;
+  const args = event.args;
+  const result = event.result;
+  if (!isRecord(args) || typeof args.command !== 'string') return undefined;
+  if (!isRecord(result) || typeof result.content !== 'string' || result.error !== undefined) return undefined;
+  const failed = result.isError === true;
+  const recorded = RECORDED_EXIT.exec(result.content);
+  const output = recorded ? result.content.slice(recorded[0].length) : result.content;
+  const code = recorded ? Number(recorded[1]) : failed ? 1 : 0;
+  // A status the recording wrote that contradicts its flag is left alone.
+  if ((code !== 0) !== failed) return undefined;
+  return { command: args.command, output, exitCode: code };
+}
+
+/**
+ * A transform that gives every shell call's result the framing `frame` writes (the result's new
+ * `content` and whether it is flagged a failure), chosen by the trace and the call's place in it.
+ */
+function shellResultFramed(
+  name: string,
+  frame: (outcome: ShellOutcome, key: string) => { content: string; isError?: true } | undefined,
+): Transform {
+  return {
+    name,
+    apply(events, trace) {
+      let changed = false;
+      const out = events.map((event, index) => {
+        const outcome = shellOutcome(event);
+        if (outcome === undefined) return event;
+        const framed = frame(outcome, `${trace} ${index}`);
+        if (framed === undefined) return event;
+        changed = true;
+        const { isError: _flag, content: _content, ...rest } = event.result as Record<string, unknown>;
+        return { ...event, result: { ...rest, ...framed } };
+      });
+      return changed ? out : undefined;
+    },
+  };
+}
+
+/** Claude Code's `Bash`: a failure flagged, its exit status on the first line; a success as printed. */
+export const claudeCodeResult = shellResultFramed('shell result as Claude Code frames it', (outcome) =>
+  outcome.exitCode === 0
+    ? { content: outcome.output }
+    : { content: `Exit code ${outcome.exitCode}\n${outcome.output}`, isError: true },
+);
+
+/**
+ * Codex: the exit status and wall time in a header above the output, nothing flagged; `shell`'s
+ * header (`Exit code: N`) or `exec_command`'s (`Process exited with code N`), by the trace.
+ */
+export const codexResult = shellResultFramed('shell result as Codex frames it', (outcome, key) => {
+  const wall = `Wall time: ${(varying(`wall ${key}`, 5000) / 1000).toFixed(4)} seconds`;
+  if (pick([true, false], key.split(' ')[0] ?? key)) {
+    return { content: `Exit code: ${outcome.exitCode}\n${wall}\nOutput:\n${outcome.output}` };
+  }
+  const chunk = varying(`chunk ${key}`, 0xffffff).toString(16).padStart(6, '0');
+  const tokens = Math.ceil(outcome.output.length / 4);
+  return {
+    content: `Chunk ID: ${chunk}\n${wall}\nProcess exited with code ${outcome.exitCode}\nOriginal token count: ${tokens}\nOutput:\n${outcome.output}`,
+  };
+});
+
+/** Gemini CLI's `run_shell_command`: the command, its output and exit status in one block, nothing flagged. */
+export const geminiResult = shellResultFramed('shell result as Gemini CLI frames it', (outcome, key) => ({
+  content: [
+    `Command: ${outcome.command}`,
+    'Directory: (root)',
+    `Output: ${outcome.output === '' ? '(empty)' : outcome.output}`,
+    'Error: (none)',
+    `Exit Code: ${outcome.exitCode}`,
+    'Signal: (none)',
+    'Background PIDs: (none)',
+    `Process Group PGID: ${10000 + varying(`pgid ${key}`, 90000)}`,
+  ].join('\n'),
+}));
+
+/** Cursor: only what the command printed, with no exit status and nothing flagged. */
+export const cursorResult = shellResultFramed('shell result as Cursor frames it', (outcome) => ({
+  content: outcome.output,
+}));
+
+/** Claude Code keeps 5,000 characters at each end of a long output. */
+const CLAUDE_CODE_KEPT = 5_000;
+/** Cursor keeps the last 100,000 characters of a terminal's output. */
+const CURSOR_KEPT = 100_000;
+
+/**
+ * A long output cut as a host cuts it, its flag kept: Claude Code's middle cut (`... [N characters
+ * truncated] ...`) or Cursor's (`[Terminal output truncated: ~NKB dropped from beginning]`), by the trace.
+ */
+export const truncatedResult = shellResultFramed('shell output truncated as a host does', (outcome, key) => {
+  const text = outcome.output;
+  const flag = outcome.exitCode === 0 ? {} : { isError: true as const };
+  if (pick([true, false], key.split(' ')[0] ?? key)) {
+    if (text.length <= 2 * CLAUDE_CODE_KEPT) return undefined;
+    const cut = text.length - 2 * CLAUDE_CODE_KEPT;
+    const content = `${text.slice(0, CLAUDE_CODE_KEPT)}\n\n... [${cut} characters truncated] ...\n\n${text.slice(-CLAUDE_CODE_KEPT)}`;
+    return { content, ...flag };
+  }
+  if (text.length <= CURSOR_KEPT) return undefined;
+  const dropped = Math.round((text.length - CURSOR_KEPT) / 1024);
+  return {
+    content: `[Terminal output truncated: ~${dropped}KB dropped from beginning]\n${text.slice(-CURSOR_KEPT)}`,
+    ...flag,
+  };
+});
+
+export const RESULT_TRANSFORMS: readonly Transform[] = [
+  claudeCodeResult,
+  codexResult,
+  geminiResult,
+  cursorResult,
+  truncatedResult,
+];
+
+/** The transforms of the calls, then those of the shell's results. */
+export const ALL_TRANSFORMS: readonly Transform[] = [...TRANSFORMS, ...RESULT_TRANSFORMS];
 
 const STOPPING = new Set(['block', 'halt']);
 
@@ -346,7 +498,7 @@ export async function scoreMetamorphic(
   const half = options.half ?? 'design';
   if (!hasHalf(corpus, half)) throw new Error(`no ${half} half in ${corpus}`);
   const guard = await loadBuiltGuard(options.root, undefined);
-  const transforms = options.transforms ?? TRANSFORMS;
+  const transforms = options.transforms ?? ALL_TRANSFORMS;
   const totals = new Map(transforms.map((transform) => [transform.name, NONE]));
   const details: ChangedCall[] = [];
   const labels = readLabels(corpus, half);

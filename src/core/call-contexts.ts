@@ -20,6 +20,9 @@ export class CallContexts {
   private readonly normalizeArguments:
     | ((args: Readonly<Record<string, unknown>>) => Readonly<Record<string, unknown>>)
     | undefined;
+  private readonly wordsAboutTheCall:
+    | ((args: Readonly<Record<string, unknown>>) => readonly string[])
+    | undefined;
 
   constructor(
     private readonly adapter: DomainAdapter,
@@ -27,6 +30,7 @@ export class CallContexts {
     private readonly index: ConstraintIndex,
   ) {
     this.normalizeArguments = adapter.normalizeArguments?.bind(adapter);
+    this.wordsAboutTheCall = adapter.wordsAboutTheCall?.bind(adapter);
   }
 
   /**
@@ -75,7 +79,7 @@ export class CallContexts {
     // later step works on the bounded copy.
     const { identity, args } = identifyArguments(
       proposal.tool,
-      withoutFreeText(proposal),
+      withoutFreeText(proposal, this.wordsAboutTheCall),
       this.normalizeArguments,
     );
     const described = this.adapter.describeCall(args === proposal.args ? proposal : { ...proposal, args });

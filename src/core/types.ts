@@ -274,6 +274,11 @@ export interface DomainAdapter {
    * before a path) brought to one. The same object when nothing changes.
    */
   normalizeArguments?(args: Readonly<Record<string, unknown>>): Readonly<Record<string, unknown>>;
+  /**
+   * The arguments that are words about the call, not part of it (a `description` beside a booking's
+   * fields), besides those the tool declares: left out of everything the call is judged by.
+   */
+  wordsAboutTheCall?(args: Readonly<Record<string, unknown>>): readonly string[];
   describeCall(proposal: Proposal): CallFacts;
   /** `undefined` when the outcome is not a failure. */
   describeFailure(outcome: Outcome, call: CallFacts): FailureFacts | undefined;

@@ -5,8 +5,13 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import {
   addDescription,
+  addExplanation,
+  claudeCodeResult,
+  codexResult,
+  cursorResult,
   editAs,
   formatMetamorphic,
+  geminiResult,
   renameEdit,
   renameRead,
   renameShell,
@@ -15,6 +20,7 @@ import {
   scoreMetamorphic,
   type TraceEvent,
   type Transform,
+  truncatedResult,
   verdictChanges,
   writeAs,
 } from '../../bench/metamorphic.js';
@@ -125,6 +131,68 @@ describe('transforms that keep every loop', () => {
     const reordered = calls(reorderKeys.apply(EVENTS, 'a.jsonl') ?? []).at(-1);
     expect(Object.keys(reordered?.args as object)).toEqual(['timeout', 'command']);
   });
+
+  it('adds an explanation beside the arguments, and none to a call that has no arguments', () => {
+    const submitted = [...EVENTS, { type: 'call', tool: 'submit', args: {}, result: { content: 'ok' } }];
+    const explained = calls(addExplanation.apply(submitted, 'a.jsonl') ?? []);
+    expect(typeof (explained[0]?.args as { explanation?: unknown } | undefined)?.explanation).toBe('string');
+    expect(explained.at(-1)?.args).toEqual({});
+  });
+
+  const lastShellResult = (transform: Transform, trace = 'a.jsonl') =>
+    calls(transform.apply(EVENTS, trace) ?? []).at(-1)?.result as Record<string, unknown>;
+
+  it('frames a failed command as Claude Code does: flagged, its exit status on the first line', () => {
+    expect(lastShellResult(claudeCodeResult)).toEqual({
+      isError: true,
+      content: `Exit code 1\n${FAILING_TESTS.content}`,
+    });
+  });
+
+  it('frames a failed command as Codex does: a header with the exit status, nothing flagged', () => {
+    const shell = ['a.jsonl', 'b.jsonl', 'c.jsonl', 'd.jsonl'].map((trace) =>
+      lastShellResult(codexResult, trace),
+    );
+    for (const result of shell) {
+      expect(result.isError).toBeUndefined();
+      expect(result.content).toMatch(
+        /^(?:Exit code: 1\n|Chunk ID: [0-9a-f]{6}\n)Wall time: [\d.]+ seconds\n/,
+      );
+      expect(result.content).toMatch(/\nOutput:\nFAILED tests\/test_api\.py/);
+    }
+  });
+
+  it('frames a failed command as Gemini CLI does: one block with the command and its exit status', () => {
+    const result = lastShellResult(geminiResult);
+    expect(result.isError).toBeUndefined();
+    expect(result.content).toMatch(
+      /^Command: pytest tests\/test_api\.py -x\nDirectory: \(root\)\nOutput: FAILED [\s\S]*\nError: \(none\)\nExit Code: 1\nSignal: \(none\)\nBackground PIDs: \(none\)\nProcess Group PGID: \d+$/,
+    );
+  });
+
+  it('shows a command as Cursor does: only its output, with no exit status', () => {
+    expect(lastShellResult(cursorResult)).toEqual({ content: FAILING_TESTS.content });
+  });
+
+  it('cuts only an output longer than what a host keeps, keeping its flag', () => {
+    expect(truncatedResult.apply(EVENTS, 'a.jsonl')).toBeUndefined();
+    const long = {
+      isError: true,
+      content: `${'collected 900 items\n'.repeat(6_000)}FAILED tests/test_api.py`,
+    };
+    const events = EVENTS.map((event) => (event.tool === 'bash' ? { ...event, result: long } : event));
+    for (const trace of ['a.jsonl', 'b.jsonl', 'c.jsonl', 'd.jsonl']) {
+      const result = calls(truncatedResult.apply(events, trace) ?? []).at(-1)?.result as Record<
+        string,
+        unknown
+      >;
+      expect(result.isError).toBe(true);
+      expect(result.content).toMatch(
+        /\.\.\. \[\d+ characters truncated\] \.\.\.|^\[Terminal output truncated: ~\d+KB dropped from beginning\]\n/,
+      );
+      expect(result.content).toMatch(/FAILED tests\/test_api\.py$/);
+    }
+  });
 });
 
 describe('counting verdict changes', () => {
@@ -162,12 +230,18 @@ describe('counting verdict changes', () => {
   }
   const root = fileURLToPath(new URL('../..', import.meta.url));
 
-  it('finds no verdict changed on a run of repeated failures under every transform', async () => {
+  it('finds no verdict changed on a run of repeated failures under every transform that keeps a status', async () => {
     const score = await scoreMetamorphic(corpusOf(EVENTS), { root });
     for (const { transform, changes } of score.byTransform) {
+      if (transform === cursorResult.name) continue;
       expect({ transform, changed: changes.changed }).toEqual({ transform, changed: 0 });
     }
     expect(score.byTransform.find((row) => row.transform === 'all at once')?.changes.calls).toBe(8);
+  });
+
+  it('counts the failures an output without its exit status hides: a failed test run read as a success', async () => {
+    const score = await scoreMetamorphic(corpusOf(EVENTS), { root, transforms: [cursorResult] });
+    expect(score.byTransform[0]?.changes.stopsLost).toBeGreaterThan(0);
   });
 
   it('counts the changes of a transform that does change what is a loop', async () => {

@@ -56,7 +56,7 @@ import { editedFilesByName } from './edited-file.js';
 import { isEmptyAnswer } from './empty-result.js';
 import { errorShape } from './error-shape.js';
 import { SignatureMatcher } from './matcher.js';
-import { normalizeArguments } from './normal-form.js';
+import { normalizeArguments, wordsAboutTheCall } from './normal-form.js';
 import { withoutPointerLines } from './pointer-lines.js';
 import { printsServiceLogs, shellEffectsOf } from './shell-effects.js';
 import {
@@ -315,6 +315,7 @@ export function createToolCallAdapter(options: ToolCallAdapterOptions = {}): Too
     actionClasses: TOOL_CALL_ACTION_CLASSES,
     workspace: toolCallWorkspace,
     normalizeArguments,
+    wordsAboutTheCall,
     describeCall,
     describeFailure,
     isNonAdvancing,

@@ -5,6 +5,8 @@
 import type { Mutable, Outcome, Proposal, ToolAnnotations } from '../../core/types.js';
 import { isRecord } from './action-classes.js';
 import { boundedJson } from './bounded-json.js';
+import { commandText } from './call-arguments.js';
+import { framedShellOutcome } from './shell-framing.js';
 import { parseRetryAfter } from './signatures.js';
 
 export interface ToolCallExtras {
@@ -89,6 +91,7 @@ export function toolCallToOutcome(
 ): Outcome {
   const outcome: MutableOutcome = { proposal: toolCallToProposal(toolName, args, extras), success: true };
   readResult(outcome, result);
+  if (extras.exitCode === undefined) readShellFrame(outcome);
   if (extras.status !== undefined) outcome.status = extras.status;
   if (extras.exitCode !== undefined) outcome.exitCode = extras.exitCode;
   if (outcome.exitCode !== undefined && outcome.exitCode !== 0) outcome.success = false;
@@ -133,6 +136,29 @@ function readResult(outcome: MutableOutcome, result: unknown): void {
   } else {
     outcome.content = safeJson(result);
   }
+}
+
+/** How the hosts' frames open: `Exit code`, `Chunk ID`, `Wall time`, `Process exited`, `Command:`, `Output:`. */
+const FRAME_OPENINGS = new Set(['E', 'C', 'W', 'P', 'O']);
+
+/**
+ * A command's result whose text is in a host's frame (Codex's header, Gemini CLI's block, Claude
+ * Code's `Exit code N`): the exit status the frame gives, where the result gave none, and the output
+ * without the frame, so one outcome reads the same from every host. A result that says nothing of
+ * how the command ended (Cursor shows only the output) is left as the result has it: lines that
+ * look like a failure's are weaker evidence than a status, and are read only where a host's hook
+ * is known to give no status at all.
+ */
+function readShellFrame(outcome: MutableOutcome): void {
+  const content = outcome.content;
+  if (outcome.exitCode !== undefined || typeof content !== 'string' || !FRAME_OPENINGS.has(content.charAt(0)))
+    return;
+  const args = outcome.proposal?.args;
+  if (!isRecord(args) || commandText(args) === undefined) return;
+  const framed = framedShellOutcome(content);
+  if (framed === undefined) return;
+  outcome.content = framed.output;
+  if (framed.exitCode !== undefined) outcome.exitCode = framed.exitCode;
 }
 
 const EXIT_CODE_KEYS = ['exitCode', 'exit_code', 'returncode'] as const;

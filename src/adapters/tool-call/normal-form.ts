@@ -59,8 +59,7 @@ export function normalizeCommand(command: string): string {
 const FREE_TEXT_KEYS = ['description', 'explanation', 'justification'] as const;
 /**
  * Arguments that say what a call acts on: a command, a file, a place in a file, a search, an edit's
- * text. Beside one of them, free text is words about the call; without one (a ticket's `title` and
- * `description`), a description may be the record's data and stays part of the call.
+ * text. Beside one of them, free text is only words about the call.
  */
 const ACTS_ON_KEYS = [
   ...COMMAND_KEYS,
@@ -68,6 +67,7 @@ const ACTS_ON_KEYS = [
   'absolute_path',
   'absolutePath',
   'target_file',
+  'relative_workspace_path',
   'file_name',
   'dir',
   'line_number',
@@ -83,24 +83,54 @@ const ACTS_ON_KEYS = [
   'new_str',
   'replacement',
 ] as const;
+const NONE: readonly string[] = [];
 
-/** Whether the arguments name what the call acts on, so that free text beside them is only words. */
-function namesWhatItActsOn(args: Readonly<Record<string, unknown>>): boolean {
-  for (const key of ACTS_ON_KEYS) if (args[key] !== undefined) return true;
+function hasAny(args: Readonly<Record<string, unknown>>, keys: readonly string[]): boolean {
+  for (const key of keys) if (args[key] !== undefined) return true;
+  return false;
+}
+
+/** Whether the call has an argument besides its free text. */
+function hasOtherArguments(args: Readonly<Record<string, unknown>>): boolean {
+  // The first key decides for almost every call: no walk of a huge object's keys.
+  for (const key in args) {
+    if (
+      Object.hasOwn(args, key) &&
+      args[key] !== undefined &&
+      !(FREE_TEXT_KEYS as readonly string[]).includes(key)
+    )
+      return true;
+  }
   return false;
 }
 
 /**
- * The arguments with their command and path in normal form, and without the free text beside what
- * the call acts on; the same object when nothing changes.
+ * The free text that is only words about the call, not part of it. Beside what the call acts on,
+ * every free-text field. Beside other arguments (a booking's flights, a reservation's id), an
+ * `explanation` or a `justification`, which only ever say why a call is made; a `description` there
+ * may be the call's data (a ticket's body, a task's, the only account a recording kept of a call)
+ * and stays. A call with nothing but free text (`{"explanation": "…"}`) says only that, and keeps it.
+ */
+export function wordsAboutTheCall(args: Readonly<Record<string, unknown>>): readonly string[] {
+  if (!FREE_TEXT_KEYS.some((key) => typeof args[key] === 'string')) return NONE;
+  const present = FREE_TEXT_KEYS.filter((key) => typeof args[key] === 'string');
+  if (hasAny(args, ACTS_ON_KEYS)) return present;
+  if (!hasOtherArguments(args)) return NONE;
+  return present.filter((key) => key !== 'description');
+}
+
+/**
+ * The arguments with their command and path in normal form, and without the words about the call
+ * beside its arguments; the same object when nothing changes.
  */
 export function normalizeArguments(
   args: Readonly<Record<string, unknown>>,
 ): Readonly<Record<string, unknown>> {
   let out: Record<string, unknown> | undefined;
-  if (FREE_TEXT_KEYS.some((key) => typeof args[key] === 'string') && namesWhatItActsOn(args)) {
+  const words = wordsAboutTheCall(args);
+  if (words.length > 0) {
     out = { ...args };
-    for (const key of FREE_TEXT_KEYS) if (typeof out[key] === 'string') delete out[key];
+    for (const key of words) delete out[key];
   }
   for (const key of COMMAND_KEYS) {
     const value = args[key];

@@ -6,13 +6,23 @@
  */
 import type { Proposal } from '../types.js';
 
-/** The proposal's arguments without the free text its tool declares; the same object when there is none. */
-export function withoutFreeText(proposal: Proposal): Readonly<Record<string, unknown>> {
+const NONE: readonly string[] = [];
+
+/**
+ * The proposal's arguments without the free text its tool declares, nor what `undeclared` (the
+ * adapter's reading) finds to be words about the call; the same object when there is none.
+ */
+export function withoutFreeText(
+  proposal: Proposal,
+  undeclared?: (args: Readonly<Record<string, unknown>>) => readonly string[],
+): Readonly<Record<string, unknown>> {
   const args = (proposal.args ?? {}) as Readonly<Record<string, unknown>>;
-  const fields = proposal.annotations?.narrowing?.freeText;
-  if (fields === undefined || fields.length === 0) return args;
+  const declared = proposal.annotations?.narrowing?.freeText ?? NONE;
   let out: Record<string, unknown> | undefined;
   try {
+    const found = undeclared === undefined ? NONE : undeclared(args);
+    if (declared.length === 0 && found.length === 0) return args;
+    const fields = found.length === 0 ? declared : declared.length === 0 ? found : [...declared, ...found];
     for (const field of fields) {
       if (typeof field !== 'string' || !Object.hasOwn(args, field)) continue;
       out ??= { ...args };

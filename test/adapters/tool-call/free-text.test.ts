@@ -66,6 +66,47 @@ describe('free text beside a call', () => {
     });
   });
 
+  it('blocks a booking change refused the same way, proposed with a new explanation each time', () => {
+    const verdicts = verdictsOf(
+      'update_reservation_flights',
+      {
+        reservation_id: 'XEWRD9',
+        cabin: 'economy',
+        flights: [{ flight_number: 'HAT030', date: '2024-05-13' }],
+        payment_id: 'gift_card_4643416',
+      },
+      'Error: flight HAT030 not available on date 2024-05-13',
+      true,
+      'explanation',
+    );
+    expect(verdicts[1]).toBe('block');
+  });
+
+  it('blocks an answer submitted again with a new justification, as one submitted again unchanged', () => {
+    const verdicts = verdictsOf(
+      'submit',
+      { answer: 'picoCTF{n33d_a_lArg3r_e_6b6d313e}' },
+      'Submitted flag is incorrect. Keep trying!',
+      false,
+      'justification',
+    );
+    expect(verdicts[1]).toBe('block');
+  });
+
+  it('leaves out an explanation beside any other argument, and keeps one that is all the call says', () => {
+    expect(normalizeArguments({ reservation_id: 'XEWRD9', explanation: 'retry' })).toEqual({
+      reservation_id: 'XEWRD9',
+    });
+    expect(normalizeArguments({ explanation: 'Checking the lints' })).toEqual({
+      explanation: 'Checking the lints',
+    });
+  });
+
+  it('keeps a description beside arguments that name nothing the call acts on: it may be what the call says', () => {
+    const args = { for: 'app/api/invoices/[id]/route.ts', description: '• Read lints for 2 files' };
+    expect(normalizeArguments(args)).toEqual(args);
+  });
+
   it('keeps a description that is a record’s data, as in a call that creates a ticket', () => {
     const args = {
       project: 'OPS',

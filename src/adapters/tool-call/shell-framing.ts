@@ -1,0 +1,155 @@
+/**
+ * How the coding agents' shell tools frame a command's outcome in the text they return, where no
+ * field of the result carries it, so that one outcome reads the same from every host:
+ *
+ * - Codex: a header above the output, `Exit code: N` (`shell`) or `Process exited with code N`
+ *   (`exec_command`), with the wall time, a chunk id and a token count, then `Output:`;
+ * - Gemini CLI (`run_shell_command`): `Output: …`, then `Exit Code: N` (always in its older block,
+ *   which opens with `Command: …` and `Directory: …`; only when not 0 since), then the signal,
+ *   background processes and process group;
+ * - Claude Code (`Bash`): a failure's text opens with `Exit code N`.
+ *
+ * What is read is the exit status, and the command's own output without the frame: the wall time and
+ * the process group differ on every run and say nothing about the command.
+ */
+
+/**
+ * Lines a failing command prints about itself. Each is anchored at the start of a line and names
+ * the program or the shape only a failure has: `cat notes.md` printing "error" in prose is none.
+ */
+const FAILURE_LINES: readonly RegExp[] = [
+  // npm (7+ and older), pnpm, yarn.
+  /^npm (?:error|ERR!) /m,
+  /^\s*ERR_PNPM_[A-Z_]+/m,
+  /^error Command failed with exit code \d+/m,
+  // The shell could not run what it was given.
+  /^(?:[\w/.-]*(?:sh|bash|zsh)(?:: line \d+)?|\/bin\/sh: \d+): .+: (?:command not found|not found|No such file or directory|Permission denied)\s*$/m,
+  // A tool that could not open what it was told to (`cat: a.txt: No such file or directory`).
+  /^[\w.+-]+: (?:cannot (?:access|open|stat) )?.+: No such file or directory\s*$/m,
+  // Network clients that could not reach their server.
+  /^curl: \(\d+\) /m,
+  /^wget: unable to resolve host address/m,
+  /^ssh: (?:connect to host|Could not resolve hostname) /m,
+  // git and compilers (`fatal: not a git repository`, `error: pathspec …`, `error[E0425]: …`).
+  /^fatal: /m,
+  /^error(?:\[[A-Z]?\d+\])?: /m,
+  /^(?:.+[:(]\d+[,:]\d+\)?:? -? ?)?error TS\d+: /m,
+  /^make(?:\[\d+\])?: \*\*\* /m,
+  // Uncaught exceptions: Python's traceback, Node's error with its stack.
+  /^Traceback \(most recent call last\):\s*$/m,
+  /^(?:Uncaught )?[A-Z]\w*Error(?: \[[A-Z_]+\])?: .*\n(?:.*\n){0,3}?\s+at /m,
+  // Test runners' verdicts (jest/vitest `FAIL`, pytest `FAILED` and its summary line).
+  /^ ?FAIL +\S/m,
+  /^FAILED \S/m,
+  /^=+ .*\b\d+ failed\b.* =+\s*$/m,
+  /^\s*Tests?(?: Files)?:?\s+.*\b\d+ failed\b/m,
+  // A count of failed tests alone on its line (Playwright `  1 failed`, Mocha `  1 failing`, bun ` 1 fail`).
+  /^ {0,4}[1-9]\d* (?:failed|failing|fail)\s*$/m,
+  // go test (`--- FAIL: TestX`, `FAIL<TAB>package`), cargo (`test result: FAILED.`), RSpec
+  // (`5 examples, 1 failure`), PHPUnit (`FAILURES!`, `ERRORS!`), dotnet (`Failed!  - Failed: 1`).
+  /^--- FAIL: \S/m,
+  /^FAIL\t\S/m,
+  /^test result: FAILED\./m,
+  /^\d+ examples?, [1-9]\d* failures?\b/m,
+  /^(?:FAILURES|ERRORS)!\s*$/m,
+  /^\s*Failed! +- Failed: +[1-9]/m,
+  // Codex's apply_patch refusing a patch.
+  /^apply_patch verification failed: /m,
+  /^Failed to find expected lines /m,
+  /^Invalid patch/m,
+];
+
+/** A terminal's control sequences (colours, cursor moves, line erasing): `ESC [ … letter`. */
+const TERMINAL_CODES = /\u001b\[[0-?]*[ -/]*[@-~]/g;
+/** The longest part of an output read for failure lines: a command's own diagnostics are at its ends. */
+const SCAN_CHARS = 16 * 1024;
+
+/** True when the text holds a line only a failing command prints. */
+export function hasFailureLine(text: string): boolean {
+  const ends =
+    text.length <= 2 * SCAN_CHARS ? text : `${text.slice(0, SCAN_CHARS)}\n${text.slice(-SCAN_CHARS)}`;
+  // Colours and the cursor moves a reporter redraws its line with come before the line's words.
+  const scanned = ends.replace(TERMINAL_CODES, '');
+  return FAILURE_LINES.some((pattern) => pattern.test(scanned));
+}
+
+/** A command's outcome as a host's frame gives it. */
+export interface FramedOutcome {
+  /** Undefined when the frame shows no status (a success, in a frame that writes only failures). */
+  readonly exitCode?: number;
+  /** What the command printed, without the frame. */
+  readonly output: string;
+}
+
+/** Codex's header line with the exit status: `Exit code: 1` (shell), `Process exited with code 1` (exec). */
+const CODEX_EXIT_LINE = /^(?:Exit code: |Process exited with code )(-?\d+)\s*$/m;
+/** Where Codex's header ends and the command's output begins. */
+const CODEX_OUTPUT_MARK = /^Output:\n/m;
+/** Codex's header is a few short lines. */
+const CODEX_HEADER_CHARS = 512;
+
+/** The exit status and output of a text that opens with Codex's header (`…\nOutput:\n…`). */
+export function codexHeader(
+  text: string,
+): { readonly exitCode: number; readonly output: string } | undefined {
+  const mark = CODEX_OUTPUT_MARK.exec(text.slice(0, CODEX_HEADER_CHARS));
+  if (!mark) return undefined;
+  const status = CODEX_EXIT_LINE.exec(text.slice(0, mark.index));
+  if (!status) return undefined;
+  return { exitCode: Number(status[1]), output: text.slice(mark.index + mark[0].length) };
+}
+
+/**
+ * Gemini CLI's trailer after the output: `Exit Code: N` (after `Error: …` in the older block), then
+ * only the signal, background processes and process group lines it may add.
+ */
+export const GEMINI_TRAILER =
+  /\n(?:Error: [^\n]*\n)?Exit Code: (-?\d+)(?:\n(?:Signal: [^\n]*|Background PIDs: [^\n]*|Process Group PGID: (?:\d+|\(none\))))*\s*$/;
+/** Lines of Gemini CLI's trailer that differ on every run and say nothing about the command. */
+export const GEMINI_VOLATILE_TRAILER =
+  /\n(?:Background PIDs: [^\n]*|Process Group PGID: (?:\d+|\(none\)))(?=\n|$)/g;
+/** The older block's first lines: the command as run and where. */
+const GEMINI_COMMAND_LINE = 'Command: ';
+const GEMINI_DIRECTORY_LINE = '\nDirectory: ';
+const GEMINI_OUTPUT = 'Output: ';
+/** What Gemini CLI writes for a command that printed nothing. */
+const GEMINI_EMPTY = '(empty)';
+
+/**
+ * The exit status and output of a text in Gemini CLI's frame: `Output: …` after the older block's
+ * `Command:` and `Directory:` lines if any, then its trailer. Undefined for any other text.
+ */
+export function geminiFrame(text: string): FramedOutcome | undefined {
+  let start = 0;
+  if (text.startsWith(GEMINI_COMMAND_LINE)) {
+    const directory = text.indexOf(GEMINI_DIRECTORY_LINE);
+    if (directory < 0) return undefined;
+    const lineEnd = text.indexOf('\n', directory + 1);
+    if (lineEnd < 0) return undefined;
+    start = lineEnd + 1;
+  }
+  if (!text.startsWith(GEMINI_OUTPUT, start)) return undefined;
+  const trailer = GEMINI_TRAILER.exec(text);
+  const end = trailer && trailer.index >= start ? trailer.index : undefined;
+  const body =
+    end === undefined ? text.slice(start).replace(GEMINI_VOLATILE_TRAILER, '') : text.slice(start, end);
+  const output = body.slice(GEMINI_OUTPUT.length);
+  return {
+    ...(end !== undefined && trailer && { exitCode: Number(trailer[1]) }),
+    output: output === GEMINI_EMPTY ? '' : output,
+  };
+}
+
+/** Claude Code's first line of a failed command's text. */
+const CLAUDE_CODE_EXIT_LINE = /^Exit code (-?\d+)(?:\n|$)/;
+
+/** The exit status and output of a text that opens with Claude Code's `Exit code N` line. */
+function claudeCodeFrame(text: string): FramedOutcome | undefined {
+  const line = CLAUDE_CODE_EXIT_LINE.exec(text);
+  return line ? { exitCode: Number(line[1]), output: text.slice(line[0].length) } : undefined;
+}
+
+/** A command's outcome from a host's frame around its output; undefined when no host's frame is there. */
+export function framedShellOutcome(text: string): FramedOutcome | undefined {
+  return codexHeader(text) ?? geminiFrame(text) ?? claudeCodeFrame(text);
+}

@@ -1,0 +1,70 @@
+/**
+ * One command's outcome, as each host frames it in the text it returns, reads the same: the exit
+ * status from the frame (Codex's header, Gemini CLI's block, Claude Code's first line), and the
+ * command's output without the frame's wall time or process group, which differ on every run.
+ */
+import { describe, expect, it } from 'vitest';
+import { toolCallToOutcome } from '../../../src/adapters/tool-call/convert.js';
+import { NarrowingLoop } from '../../../src/index.js';
+
+const COMMAND = { command: 'npm run lint' };
+const MISSING_SCRIPT =
+  'npm error Missing script: "lint"\nnpm error\nnpm error To see a list of scripts, run:\nnpm error   npm run';
+
+const text = (value: string) => ({ content: [{ type: 'text', text: value }] });
+
+/** The same failed run of `npm run lint`, as each host returns it the `run`-th time. */
+const FRAMES: Record<string, (run: number) => ReturnType<typeof text>> = {
+  'Codex (shell)': (run) => text(`Exit code: 1\nWall time: 0.${run}12 seconds\nOutput:\n${MISSING_SCRIPT}`),
+  'Codex (exec_command)': (run) =>
+    text(
+      `Chunk ID: 4f2a${run}c\nWall time: 0.0${run}41 seconds\nProcess exited with code 1\nOriginal token count: 31\nOutput:\n${MISSING_SCRIPT}`,
+    ),
+  'Gemini CLI (block)': (run) =>
+    text(
+      `Command: npm run lint\nDirectory: (root)\nOutput: ${MISSING_SCRIPT}\nError: (none)\nExit Code: 1\nSignal: (none)\nBackground PIDs: (none)\nProcess Group PGID: ${48211 + run}`,
+    ),
+  'Gemini CLI': (run) => text(`Output: ${MISSING_SCRIPT}\nExit Code: 1\nProcess Group PGID: ${48211 + run}`),
+  'Claude Code': () => ({ ...text(`Exit code 1\n${MISSING_SCRIPT}`), isError: true }),
+};
+
+describe('a command’s outcome in a host’s frame', () => {
+  it.each(Object.keys(FRAMES))('reads the exit status and the output from %s’s frame', (host) => {
+    const outcome = toolCallToOutcome('shell', COMMAND, FRAMES[host]?.(1));
+    expect(outcome).toMatchObject({ success: false, exitCode: 1, content: MISSING_SCRIPT });
+  });
+
+  it.each(Object.keys(FRAMES))('blocks the same failing command run again under %s’s frame', (host) => {
+    const loop = new NarrowingLoop({});
+    const verdicts: string[] = [];
+    for (let run = 1; run <= 3; run++) {
+      verdicts.push(loop.checkProposal({ tool: 'shell', args: COMMAND }).verdict);
+      loop.recordOutcome(toolCallToOutcome('shell', COMMAND, FRAMES[host]?.(run)));
+    }
+    expect(verdicts).toEqual(['allow', 'block', 'block']);
+  });
+
+  it('reads a success in Codex’s frame as a success, its output without the header', () => {
+    const outcome = toolCallToOutcome(
+      'exec_command',
+      { cmd: 'git status --short' },
+      text('Exit code: 0\nWall time: 0.2 seconds\nOutput:\n M src/app.ts'),
+    );
+    expect(outcome).toMatchObject({ success: true, exitCode: 0, content: ' M src/app.ts' });
+  });
+
+  it('reads Gemini CLI’s empty output as an empty output', () => {
+    const outcome = toolCallToOutcome(
+      'run_shell_command',
+      { command: 'mkdir -p build' },
+      text('Output: (empty)\nProcess Group PGID: 51002'),
+    );
+    expect(outcome).toMatchObject({ success: true, content: '' });
+  });
+
+  it('leaves a file that holds such a header as it is when no command printed it', () => {
+    const saved = 'Exit code: 1\nWall time: 0.2 seconds\nOutput:\nboom';
+    const outcome = toolCallToOutcome('read_file', { path: 'logs/run.txt' }, text(saved));
+    expect(outcome).toMatchObject({ success: true, content: saved });
+  });
+});
