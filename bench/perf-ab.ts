@@ -16,13 +16,7 @@
  * `narrowing replay FILE --json` in this process on the row's trace of `--replay-calls` typical calls
  * (10,000), each build replaying it in turn `--replay-runs` times (6) after one untimed run each.
  * With `--replay-traces DIR`, each run replays every `.jsonl` trace of that folder instead.
- *
- * The build loaded second into a process runs slower than the first, by 15–40% on a busy machine,
- * whichever it is. The command therefore runs the comparison twice, each in a process of its own,
- * once with each build loaded first, and reports the geometric mean of the two orders' figures
- * beside each order's median ratio. `--load-first base|new` runs one order only, in this process.
  */
-import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -80,8 +74,6 @@ export interface AbOptions {
   readonly replayRuns?: number;
   /** A folder of traces replayed (every `.jsonl` in it) instead of the row's trace. */
   readonly replayTraces?: string;
-  /** The build loaded (and given its constraints) first: `base` when absent. */
-  readonly loadFirst?: 'base' | 'next';
   readonly onProgress?: (message: string) => void;
 }
 
@@ -96,8 +88,6 @@ export interface AbFigure {
   readonly ratio: number;
   /** The median of the blocks' own ratios, which a core taken away mid-block moves less. */
   readonly medianRatio: number;
-  /** Combined figures: the median ratio with the base loaded first, then with the new build first. */
-  readonly byOrder?: readonly [number, number];
 }
 
 export interface AbReport {
@@ -272,10 +262,10 @@ export async function runAb(options: AbOptions): Promise<AbReport> {
   const block = options.block ?? DEFAULT_AB.block;
   const constraints = options.constraints ?? DEFAULT_AB.constraints;
   const progress = options.onProgress ?? (() => undefined);
-  const nextFirst = options.loadFirst === 'next';
-  const first = await loadPerfEngineFrom(nextFirst ? options.next : options.base);
-  const second = await loadPerfEngineFrom(nextFirst ? options.base : options.next);
-  const [baseEngine, nextEngine] = nextFirst ? [second, first] : [first, second];
+  const [baseEngine, nextEngine] = await Promise.all([
+    loadPerfEngineFrom(options.base),
+    loadPerfEngineFrom(options.next),
+  ]);
   const figures: AbFigure[] = [];
   if (options.only?.includes(REPLAY_CLASS)) {
     const calls = options.replayCalls ?? DEFAULT_AB.replayCalls;
@@ -297,8 +287,8 @@ export async function runAb(options: AbOptions): Promise<AbReport> {
   );
   if (classes.length > 0) {
     progress(`learning ${constraints.toLocaleString('en-US')} constraints in each build`);
-    const [firstState, secondState] = [seededState(first, constraints), seededState(second, constraints)];
-    const [baseState, nextState] = nextFirst ? [secondState, firstState] : [firstState, secondState];
+    const baseState = seededState(baseEngine, constraints);
+    const nextState = seededState(nextEngine, constraints);
     for (const entry of classes) {
       progress(`timing ${entry.name}`);
       figures.push(
@@ -314,35 +304,11 @@ export async function runAb(options: AbOptions): Promise<AbReport> {
   return { base: options.base, next: options.next, constraints, blocks, block, figures };
 }
 
-/**
- * One report from the same comparison run with each build loaded first: each figure the geometric
- * mean of its two orders', which cancels the second-loaded build's handicap when it is a factor.
- */
-export function combineOrders(baseFirst: AbReport, nextFirst: AbReport): AbReport {
-  const mean = (a: number, b: number) => Math.sqrt(a * b);
-  const figures = baseFirst.figures.map((figure): AbFigure => {
-    const other = nextFirst.figures.find((entry) => entry.name === figure.name);
-    if (other === undefined) throw new Error(`the second order did not time ${figure.name}`);
-    return {
-      name: figure.name,
-      calls: figure.calls + other.calls,
-      baseNs: mean(figure.baseNs, other.baseNs),
-      nextNs: mean(figure.nextNs, other.nextNs),
-      ratio: mean(figure.ratio, other.ratio),
-      medianRatio: mean(figure.medianRatio, other.medianRatio),
-      byOrder: [figure.medianRatio, other.medianRatio],
-    };
-  });
-  return { ...baseFirst, blocks: baseFirst.blocks * 2, figures };
-}
-
 export function formatAb(report: AbReport): string {
   const micro = (ns: number) => `${(ns / 1000).toFixed(2)} µs`;
   const lines = [
     `base ${report.base} vs new ${report.next}: ${report.constraints.toLocaleString('en-US')} constraints, ${report.blocks} blocks of ${report.block} calls each, taking turns`,
-    ['class', 'calls', 'base', 'new', 'new/base', 'median block new/base', 'base first / new first'].join(
-      '\t',
-    ),
+    ['class', 'calls', 'base', 'new', 'new/base', 'median block new/base'].join('\t'),
   ];
   for (const figure of report.figures) {
     lines.push(
@@ -353,7 +319,6 @@ export function formatAb(report: AbReport): string {
         micro(figure.nextNs),
         figure.ratio.toFixed(3),
         figure.medianRatio.toFixed(3),
-        figure.byOrder === undefined ? '—' : figure.byOrder.map((ratio) => ratio.toFixed(3)).join(' / '),
       ].join('\t'),
     );
   }
@@ -372,7 +337,6 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
       'replay-calls': { type: 'string' },
       'replay-runs': { type: 'string' },
       'replay-traces': { type: 'string' },
-      'load-first': { type: 'string' },
       json: { type: 'boolean', default: false },
     },
   });
@@ -382,44 +346,23 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
     );
     process.exit(2);
   }
-  const loadFirst = values['load-first'];
-  if (loadFirst !== undefined && loadFirst !== 'base' && loadFirst !== 'new') {
-    process.stderr.write(`--load-first takes base or new, not ${loadFirst}\n`);
-    process.exit(2);
-  }
   const count = (text: string | undefined) => (text === undefined ? undefined : Number(text));
   const blocks = count(values.blocks);
   const block = count(values.block);
   const constraints = count(values.constraints);
   const replayCalls = count(values['replay-calls']);
   const replayRuns = count(values['replay-runs']);
-  const inOrder = (order: 'base' | 'new'): AbReport => {
-    process.stderr.write(
-      `… a process of its own with the ${order === 'base' ? 'base' : 'new'} build loaded first\n`,
-    );
-    const args = process.argv.slice(2).filter((arg) => arg !== '--json');
-    const output = execFileSync(
-      process.execPath,
-      [...process.execArgv, fileURLToPath(import.meta.url), ...args, '--json', '--load-first', order],
-      { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024, stdio: ['ignore', 'pipe', 'inherit'] },
-    );
-    return JSON.parse(output) as AbReport;
-  };
-  const report =
-    loadFirst === undefined
-      ? combineOrders(inOrder('base'), inOrder('new'))
-      : await runAb({
-          loadFirst: loadFirst === 'new' ? 'next' : 'base',
-          base: values.base,
-          next: values.new,
-          ...(blocks !== undefined && { blocks }),
-          ...(block !== undefined && { block }),
-          ...(constraints !== undefined && { constraints }),
-          ...(values.only !== undefined && { only: values.only.split(',') }),
-          ...(replayCalls !== undefined && { replayCalls }),
-          ...(replayRuns !== undefined && { replayRuns }),
-          ...(values['replay-traces'] !== undefined && { replayTraces: values['replay-traces'] }),
-          onProgress: (message) => process.stderr.write(`… ${message}\n`),
-        });
+  const report = await runAb({
+    base: values.base,
+    next: values.new,
+    ...(blocks !== undefined && { blocks }),
+    ...(block !== undefined && { block }),
+    ...(constraints !== undefined && { constraints }),
+    ...(values.only !== undefined && { only: values.only.split(',') }),
+    ...(replayCalls !== undefined && { replayCalls }),
+    ...(replayRuns !== undefined && { replayRuns }),
+    ...(values['replay-traces'] !== undefined && { replayTraces: values['replay-traces'] }),
+    onProgress: (message) => process.stderr.write(`… ${message}\n`),
+  });
   process.stdout.write(values.json ? `${JSON.stringify(report, null, 2)}\n` : `${formatAb(report)}\n`);
 }
