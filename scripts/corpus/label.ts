@@ -436,12 +436,16 @@ function distinctTurns(window: readonly Seen[]): boolean {
   return new Set(window.map((item) => item.call.turn ?? `step ${item.step}`)).size === window.length;
 }
 
-/** Tools that answered every call with nothing (a scratchpad such as `think`): repeating one wastes nothing. */
+/**
+ * Tools that answered every call with nothing (a scratchpad such as `think`): repeating one wastes
+ * nothing. A call that changes things is never a scratchpad's: an edit a recording kept no answer of
+ * (a chat export shows the edit, not what the tool said) still changed its file.
+ */
 function scratchpads(events: readonly TraceEvent[]): Set<string> {
   const answered = new Map<string, boolean>();
   for (const event of events) {
     if (event.type !== 'call' || event.result === undefined) continue;
-    const blank = !failed(event.result) && outputText(event.result).trim() === '';
+    const blank = !failed(event.result) && outputText(event.result).trim() === '' && !changes(event);
     answered.set(event.tool, (answered.get(event.tool) ?? true) && blank);
   }
   return new Set([...answered].filter(([, blank]) => blank).map(([tool]) => tool));
