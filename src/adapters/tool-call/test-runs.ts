@@ -4,6 +4,7 @@
  * load, and print whatever their assertions found. A failure of one run, however certain its words
  * ("Unexpected token", "not found"), says only that this run failed; the next may fail another way.
  */
+import { programIndex } from './command-effects.js';
 
 /** Programs whose every run is a test run. */
 const TEST_PROGRAMS = new Set([
@@ -44,9 +45,6 @@ const WITH_TEST_SUBCOMMAND = new Set([
 const SCRIPT_RUNNERS = new Set(['npm', 'yarn', 'pnpm', 'bun']);
 /** A script or target named for tests: `test`, `test:e2e`, `e2e`, `unit-tests`, `spec:api`. */
 const TEST_NAME = /^(?:test|tests|e2e|spec|specs)(?:$|[:_.-])|[:_.-](?:test|tests|e2e|spec|specs)$/;
-/** Words before the program that say how it runs, not what it is. */
-const WRAPPERS = new Set(['sudo', 'env', 'time', 'nice', 'nohup', 'exec', 'command', 'npx', 'uvx', 'bunx']);
-const ASSIGNMENT = /^[A-Za-z_][A-Za-z0-9_]*=/;
 /** Longer lines are not read: they are scripts, not one test run. */
 const MAX_CHARS = 4_096;
 
@@ -54,14 +52,7 @@ export function runsTests(command: string): boolean {
   if (command.length > MAX_CHARS) return false;
   for (const part of command.split(/&&|\|\||;|\n/)) {
     const words = (part.split('|')[0] ?? '').trim().split(/\s+/);
-    let at = 0;
-    while (at < words.length) {
-      const word = words[at] as string;
-      if (ASSIGNMENT.test(word) || WRAPPERS.has(word)) at++;
-      else if (word === 'timeout') at += 2;
-      else break;
-    }
-    if (isTestRun(words.slice(at))) return true;
+    if (isTestRun(words.slice(programIndex(words)))) return true;
   }
   return false;
 }
