@@ -202,7 +202,8 @@ export class Learner {
     // A call that names nothing the guard can follow (a lint read of "the open file", a listing with
     // no path it understands) may depend on any file: any change of the workspace is new evidence.
     const unnamed = call.facts.targets.length === 0 && kind !== 'api' && kind !== 'poll';
-    const workspace = kind === 'exec' || kind === 'search' || unnamed;
+    const workspace = kind === 'exec' || kind === 'search';
+    const anyChange = workspace || unnamed;
     const files = workspace && failure.dependsOnFiles?.length ? [...failure.dependsOnFiles] : undefined;
     // A failure about particular files holds in a later session while they hold what they held.
     const digests = files && persistent && failure.dependsOnFilesAtRoot ? this.pinFiles(files) : undefined;
@@ -237,7 +238,7 @@ export class Learner {
     if (failure.meaning !== undefined) constraint.meaning = failure.meaning;
     if (failure.meaning === 'content-missing' && failure.needle !== undefined)
       constraint.needle = failure.needle;
-    constraint.dependsOnWorkspace = workspace;
+    constraint.dependsOnWorkspace = anyChange;
     if (files !== undefined) constraint.dependsOnFiles = files;
     if (digests !== undefined) constraint.fileDigests = digests;
     if (call.facts.service !== undefined) constraint.dependsOnService = call.facts.service;
@@ -253,10 +254,10 @@ export class Learner {
     if (failure.curedByReading) constraint.curedByReading = true;
     const entry: Entry = {
       required: thresholds.enabled ? required : Number.POSITIVE_INFINITY,
-      dependsOn: workspace || kind === 'api' ? [] : call.facts.targets,
+      dependsOn: anyChange || kind === 'api' ? [] : call.facts.targets,
       constraint: constraint as Mutable<Constraint>,
     };
-    const evicted = this.index.put(entry, { workspace });
+    const evicted = this.index.put(entry, { workspace: anyChange });
     return [entry, isActive(entry), evicted];
   }
 
