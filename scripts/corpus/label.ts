@@ -438,15 +438,14 @@ function distinctTurns(window: readonly Seen[]): boolean {
 
 /**
  * Tools that answered every call with nothing (a scratchpad such as `think`): repeating one wastes
- * nothing. A tool whose name says it changes something is no scratchpad however it answers: an
- * editor whose recording keeps no answer (a saved chat shows the edit, not what the tool said) still
- * changed its file.
+ * nothing. A call that changes things is never a scratchpad's: an edit a recording kept no answer of
+ * (a chat export shows the edit, not what the tool said) still changed its file.
  */
 function scratchpads(events: readonly TraceEvent[]): Set<string> {
   const answered = new Map<string, boolean>();
   for (const event of events) {
-    if (event.type !== 'call' || event.result === undefined || CHANGING_TOOLS.test(event.tool)) continue;
-    const blank = !failed(event.result) && outputText(event.result).trim() === '';
+    if (event.type !== 'call' || event.result === undefined) continue;
+    const blank = !failed(event.result) && outputText(event.result).trim() === '' && !changes(event);
     answered.set(event.tool, (answered.get(event.tool) ?? true) && blank);
   }
   return new Set([...answered].filter(([, blank]) => blank).map(([tool]) => tool));

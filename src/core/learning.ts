@@ -61,7 +61,8 @@ export class Learner {
     this.hasContext = Object.keys(policy.context).length > 0;
   }
 
-  learn(call: CallContext, failure: FailureFacts, errorText: string): LearnResult {
+  /** `answer`: the digest of the failure's whole answer, volatile parts masked (see `Evidence.answer`). */
+  learn(call: CallContext, failure: FailureFacts, errorText: string, answer?: string): LearnResult {
     const enforced: Entry[] = [];
     const evicted: Entry[] = [];
     const contextOf = (kind: ConstraintScope, targets?: readonly string[]) =>
@@ -88,6 +89,8 @@ export class Learner {
         failure,
         errorText,
         contextOf('call', call.facts.targets),
+        true,
+        answer,
       );
       record(callEntry, callBecame, callEvicted);
     }
@@ -120,7 +123,7 @@ export class Learner {
    */
   learnRepeat(call: CallContext, failure: FailureFacts, errorText: string, errorDigest: string): LearnResult {
     const context = Object.keys(this.policy.context).length > 0 ? this.policy.context : undefined;
-    const [entry, became, evicted] = this.learnCall(call, failure, errorText, context, false);
+    const [entry, became, evicted] = this.learnCall(call, failure, errorText, context, false, errorDigest);
     const enforced = became ? [entry] : [];
     // Another call of the tool on the same targets failed with this very error, and nothing has
     // changed since: the error is about the targets' state, not a passing glitch of one call.
@@ -181,20 +184,26 @@ export class Learner {
     errorText: string,
     context: Record<string, string> | undefined,
     persistent = true,
+    answer?: string,
   ): [Entry, boolean, Entry[]] {
     const thresholds = call.toolPolicy.detectors.identicalFailure;
     // A move that names nowhere to go (`scroll_down`, `goto 120`) starts from wherever the last move
     // left off: one failure says nothing certain about the next, however deterministic its words.
     const relativeMove = call.facts.navigates === true && call.facts.actsOnHiddenState === true;
-    const required =
+    const thresholdOfPolicy =
       failure.deterministic && !relativeMove
         ? thresholds.deterministicThreshold
         : failure.blame === 'unknown'
           ? thresholds.unknownThreshold
           : thresholds.threshold;
+    const required = failure.varies === true ? Math.max(2, thresholdOfPolicy) : thresholdOfPolicy;
     const existing = this.index.callEntry(call.banKey);
     const kind = call.facts.kind;
+    // A call that names nothing the guard can follow (a lint read of "the open file", a listing with
+    // no path it understands) may depend on any file: any change of the workspace is new evidence.
+    const unnamed = call.facts.targets.length === 0 && kind !== 'api' && kind !== 'poll';
     const workspace = kind === 'exec' || kind === 'search';
+    const anyChange = workspace || unnamed;
     const files = workspace && failure.dependsOnFiles?.length ? [...failure.dependsOnFiles] : undefined;
     // A failure about particular files holds in a later session while they hold what they held.
     const digests = files && persistent && failure.dependsOnFilesAtRoot ? this.pinFiles(files) : undefined;
@@ -205,10 +214,12 @@ export class Learner {
         else delete existing.constraint.fileDigests;
         existing.constraint.persistent = digests !== undefined;
       }
-      return this.strengthen(existing, call, errorText, 'call');
+      if (answeredOtherwise(existing, answer)) return this.startOver(existing, call, errorText, answer);
+      return this.strengthen(existing, call, errorText, 'call', answer);
     }
     if (existing) this.index.remove(existing);
     const evidence = firstEvidence(call, keptText(errorText, EVIDENCE_CHARS));
+    if (answer !== undefined) evidence.answer = answer;
     if (this.reproduced.reproduces(call.banKey, failure.signature, evidence.lastError)) evidence.failures = 2;
     // Built field by field, in the order constraints have always had, with no field left undefined:
     // a constraint is kept for days, possibly by the hundred thousand.
@@ -227,7 +238,7 @@ export class Learner {
     if (failure.meaning !== undefined) constraint.meaning = failure.meaning;
     if (failure.meaning === 'content-missing' && failure.needle !== undefined)
       constraint.needle = failure.needle;
-    constraint.dependsOnWorkspace = workspace;
+    constraint.dependsOnWorkspace = anyChange;
     if (files !== undefined) constraint.dependsOnFiles = files;
     if (digests !== undefined) constraint.fileDigests = digests;
     if (call.facts.service !== undefined) constraint.dependsOnService = call.facts.service;
@@ -243,10 +254,10 @@ export class Learner {
     if (failure.curedByReading) constraint.curedByReading = true;
     const entry: Entry = {
       required: thresholds.enabled ? required : Number.POSITIVE_INFINITY,
-      dependsOn: workspace || kind === 'api' ? [] : call.facts.targets,
+      dependsOn: anyChange || kind === 'api' ? [] : call.facts.targets,
       constraint: constraint as Mutable<Constraint>,
     };
-    const evicted = this.index.put(entry, { workspace });
+    const evicted = this.index.put(entry, { workspace: anyChange });
     return [entry, isActive(entry), evicted];
   }
 
@@ -459,12 +470,33 @@ export class Learner {
     return [entry, isActive(entry), evicted];
   }
 
+  /**
+   * The call failed again with the same signature but answered otherwise: what it answers is not a
+   * function of the state the guard sees (a test that fails another way on each run, a service that
+   * answers differently), so the earlier failure is no corroboration. The count starts over from
+   * this failure, which the next one must repeat.
+   */
+  private startOver(
+    entry: Entry,
+    call: CallContext,
+    errorText: string,
+    answer: string,
+  ): [Entry, boolean, Entry[]] {
+    const evidence = firstEvidence(call, keptText(errorText, EVIDENCE_CHARS));
+    evidence.firstAt = entry.constraint.evidence.firstAt;
+    evidence.answer = answer;
+    entry.constraint.evidence = evidence;
+    this.index.touch(entry, false);
+    return [entry, false, []];
+  }
+
   /** One more failure for an existing entry; a failure on probation re-bans for longer. */
   private strengthen(
     entry: Entry,
     call: CallContext,
     errorText: string,
     ttlKind: 'call' | 'target' | 'parameter',
+    answer?: string,
   ): [Entry, boolean, Entry[]] {
     const wasActive = isActive(entry);
     const constraint = entry.constraint;
@@ -475,6 +507,7 @@ export class Learner {
       lastAt: call.now,
       lastError: keptText(errorText, EVIDENCE_CHARS),
       calls: pushBounded(evidence.calls, call.description, EVIDENCE_CALLS),
+      ...(answer !== undefined && { answer }),
     };
     let rebanned = false;
     if (constraint.probation) {
@@ -503,6 +536,17 @@ function firstEvidence(call: CallContext, lastError: string, described?: string)
   };
   if (call.identity.masked.length > 0) evidence.masked = [...call.identity.masked];
   return evidence;
+}
+
+/**
+ * An uncorroborated ban whose last failure answered otherwise than this one: both answers known,
+ * their volatile parts masked, and different. A ban already in force, or on probation after a
+ * change, is judged as before.
+ */
+function answeredOtherwise(entry: Entry, answer: string | undefined): answer is string {
+  if (answer === undefined || isActive(entry) || entry.constraint.probation) return false;
+  const earlier = entry.constraint.evidence.answer;
+  return earlier !== undefined && earlier !== answer;
 }
 
 function pushBounded(list: readonly string[], item: string, limit: number): string[] {

@@ -290,7 +290,7 @@ export class NarrowingEngine {
       if (!facts) {
         effect = this.successes.learn(call, resultDigest, lifted, isBlank(text));
       } else if (facts.blame === 'agent_failure' && this.policy.learning.enabled) {
-        const learned = this.learner.learn(call.keyedFor(facts), facts, kept);
+        const learned = this.learner.learn(call.keyedFor(facts), facts, kept, resultDigest);
         added.push(...learned.enforced);
         if (learned.enforced.some((entry) => entry.constraint.scope === 'strategy')) this.noteIfExhausted();
         for (const evicted of learned.evicted)
@@ -514,6 +514,9 @@ export class NarrowingEngine {
   /** A new user message starts a new run; a compaction means the agent forgot what it saw. */
   newRun(reason: 'user' | 'compact'): void {
     if (reason === 'user') {
+      const lifted: Lifted[] = [];
+      this.successes.userSpoke(lifted);
+      if (lifted.length > 0) this.scheduleSave();
       for (const detector of this.detectors) detector.reset('user');
       this.refusals.clear();
       this.halted = undefined;

@@ -100,6 +100,19 @@ export class SuccessLifting {
     if (entry && !this.hiddenStateBans.includes(entry)) this.hiddenStateBans.push(entry);
   }
 
+  /**
+   * The user spoke. Users act on the machine outside the guard's view (they start a server, set a
+   * token, edit a file by hand) and come back to say so ("it is running now, try again"): the bans
+   * that depend on the workspace as a whole (commands, searches, calls that name nothing the guard
+   * follows) get one retry, and the same failure re-bans them. A ban on a named record (a flight, a
+   * reservation, a file that is missing) holds: a reply does not change it.
+   */
+  userSpoke(lifted: Lifted[]): void {
+    const why = () => 'the user wrote since, and may have changed what it depends on';
+    for (const entry of [...this.index.entries()])
+      if (entry.constraint.dependsOnWorkspace === true) this.relieve(entry, why, lifted);
+  }
+
   /** A new process opens no file: what a hidden-state call acted on is gone. */
   endHiddenState(now: number): void {
     for (const entry of this.hiddenStateBans) this.index.remove(entry, now);

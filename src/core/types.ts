@@ -231,6 +231,11 @@ export interface FailureFacts {
    * the text it searches for): only the whole call fails again, so its ban is on the whole call.
    */
   readonly dependsOnWholeCall?: boolean;
+  /**
+   * What the call answers is not a function of the state the guard sees (a test run: services,
+   * browsers, clocks, order): one failure is never enough to ban it, whatever the policy's thresholds.
+   */
+  readonly varies?: boolean;
 }
 
 /**
@@ -311,6 +316,11 @@ export interface Evidence {
   readonly calls: readonly string[];
   /** What was masked in the arguments before comparing (timestamp, uuid, …). */
   readonly masked?: readonly string[];
+  /**
+   * The digest of the last failure's whole answer, volatile parts masked: a repeat corroborates an
+   * uncorroborated failure only when it answered alike (see `Learner.learnCall`).
+   */
+  readonly answer?: string;
 }
 
 export interface ParameterRegion {

@@ -38,6 +38,7 @@ function buildSchemas() {
     lastError: z.string(),
     calls: z.array(z.string()),
     masked: z.array(z.string()).optional(),
+    answer: z.string().optional(),
   });
 
   const region = z.looseObject({

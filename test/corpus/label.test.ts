@@ -105,6 +105,27 @@ describe('rule 1: the same call, the same outcome, nothing changed', () => {
     const events = [call('think', thought, ok('')), call('think', thought, ok(''))];
     expect(wastedSteps(events)).toEqual([]);
   });
+
+  it('counts an edit whose answer the recording did not keep as a change, not as a scratchpad', () => {
+    const run = { command: 'npm run test:e2e -- tests/e2e/chat.spec.ts:50' };
+    const failing = fail(
+      '> playwright test tests/e2e/chat.spec.ts:50\n  1 failed\n    Error: expect(received).toBeTruthy()',
+    );
+    const edit = (line: number) =>
+      call(
+        'edit_file',
+        { target_file: 'web/tests/e2e/chat.spec.ts', code_edit: `@@ -${line},4 +${line},6 @@` },
+        ok(''),
+      );
+    const events = [
+      call('run_terminal_cmd', run, failing),
+      edit(55),
+      call('run_terminal_cmd', run, failing),
+      edit(74),
+      call('run_terminal_cmd', run, failing),
+    ];
+    expect(wastedSteps(events)).toEqual([]);
+  });
 });
 
 describe('rule 1 for changes: a change repeated with the same answer changed nothing', () => {

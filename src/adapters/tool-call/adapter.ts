@@ -79,6 +79,7 @@ import {
 } from './signatures.js';
 import { withoutListings } from './source-listings.js';
 import { extractTargets, normalizeTarget } from './targets.js';
+import { runsTests } from './test-runs.js';
 import { unavailableValues } from './unavailable.js';
 import { isReadOnlyCommand } from './workspace.js';
 import { toolCallWorkspace } from './workspace-knowledge.js';
@@ -277,11 +278,15 @@ export function createToolCallAdapter(options: ToolCallAdapterOptions = {}): Too
     const meaning = meaningOf(rule, call, args, needle);
     const retryAfterSeconds =
       rule.blame === 'harness_fault' ? (outcome.retryAfterSeconds ?? parseRetryAfter(text)) : undefined;
+    // A test run's failure is one run's: the next may fail another way (see `runsTests`).
+    const varies = runsTestsCall(call);
     const facts: FailureFacts = {
       signature: rule.signature,
       blame: rule.blame,
-      deterministic: rule.deterministic || (rule.blame === 'unknown' && quotesArguments(text, args)),
+      deterministic:
+        !varies && (rule.deterministic || (rule.blame === 'unknown' && quotesArguments(text, args))),
       meaning,
+      ...(varies && { varies }),
       ...(call.failureKey !== undefined &&
         call.searchTexts !== undefined &&
         !searchDidNotApply(rule, meaning, verdict) && { dependsOnWholeCall: true }),
@@ -323,6 +328,12 @@ export function createToolCallAdapter(options: ToolCallAdapterOptions = {}): Too
     errorShape,
     quotableError: withoutPointerLines,
   };
+}
+
+/** A shell call whose command line runs tests. */
+function runsTestsCall(call: CallFacts): boolean {
+  const command = call.targets[0];
+  return call.kind === 'exec' && command !== undefined && runsTests(command);
 }
 
 /**

@@ -205,12 +205,27 @@ export function filesNamedIn(output: string): string[] | undefined {
   for (const pattern of FILE_LOCATIONS) {
     for (const match of output.matchAll(pattern)) {
       const file = match[1];
-      if (file) files.add(normalizeTarget(file));
+      if (!file) continue;
+      files.add(normalizeTarget(file));
+      // `E:\work\Forwarder System\prisma\seed.ts:30:81`: the pattern starts at the space.
+      const at = match.index + match[0].indexOf(file);
+      if (output[at - 1] !== ' ') continue;
+      const line = output.slice(Math.max(output.lastIndexOf('\n', at - 1) + 1, at - MAX_LINE_START), at);
+      const spaced = FOLDERS_WITH_SPACES.exec(line)?.[1];
+      if (spaced !== undefined) files.add(normalizeTarget(`${spaced} ${file}`));
       if (files.size >= MAX_NAMED_FILES) return [...files];
     }
   }
   return files.size === 0 ? undefined : [...files];
 }
+
+/** How far back a path with spaces in it is looked for: a path, not a paragraph. */
+const MAX_LINE_START = 512;
+/**
+ * The start of a path, from a root, a drive or the home folder, that runs up to the space before
+ * a location: folders whose names hold spaces (`Forwarder System`, `Application Support`).
+ */
+const FOLDERS_WITH_SPACES = /^\s*((?:[A-Za-z]:[\\/]|\/|~\/)[^\n():"'`]*?) $/;
 
 const SOURCE_FILE = /^[^-][^\s]*\.(?:m?[jt]sx?|c[jt]s|py|rb|sh|php|pl|lua|go|rs|java|kt|swift)$/;
 

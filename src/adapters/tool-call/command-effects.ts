@@ -126,13 +126,7 @@ export function programOf(command: string): string | undefined {
   for (let index = parts.length - 1; index >= 0; index--) {
     const part = parts[index] ?? '';
     const words = (one ? part : (part.split('|')[0] ?? '')).trim().split(/\s+/);
-    let at = 0;
-    while (at < words.length) {
-      const word = words[at] as string;
-      if (ASSIGNMENT.test(word) || WRAPPERS.has(word)) at++;
-      else if (word === 'timeout') at += 2;
-      else break;
-    }
+    const at = programIndex(words);
     const program = words[at];
     if (program === undefined || program === '' || NAVIGATION.has(program)) continue;
     if (program === 'sleep') continue;
@@ -141,6 +135,18 @@ export function programOf(command: string): string | undefined {
     return next !== undefined && SUBCOMMAND.test(next) ? `${name} ${next}` : name;
   }
   return undefined;
+}
+
+/** Where the program starts among a command's words: past assignments and wrappers (`timeout 60`). */
+export function programIndex(words: readonly string[]): number {
+  let at = 0;
+  while (at < words.length) {
+    const word = words[at] as string;
+    if (ASSIGNMENT.test(word) || WRAPPERS.has(word)) at++;
+    else if (word === 'timeout') at += 2;
+    else break;
+  }
+  return at;
 }
 
 /** A command that only changes directory: in a shell that persists, later commands run elsewhere. */

@@ -319,7 +319,8 @@ export function normalizePath(path: string): string {
   let rest = clean.includes('\\') ? clean.replaceAll('\\', '/') : clean;
   let root = '';
   if (WINDOWS_DRIVE.test(rest)) {
-    root = `${rest.slice(0, 2)}/`;
+    // A drive is one drive in either case: `e:\app` and `E:\app` are one path.
+    root = `${rest.slice(0, 1).toUpperCase()}:/`;
     rest = rest.slice(2);
   } else if (rest.startsWith('/')) {
     root = '/';
