@@ -14,15 +14,19 @@ afterEach(() => {
 
 const COMMAND = 'cd web && npm run test:e2e -- tests/chat.spec.ts:50 --reporter=line';
 
-/** What Playwright prints for one failing run: the run's own ids and timings differ every time. */
+/**
+ * What Playwright prints for one failing run: its timings and the conversation it creates differ
+ * every time, and are masked. (A run whose own id is new each time answers otherwise each time, and
+ * one such failure does not corroborate another.)
+ */
 function failingRun(run: number): string {
-  const id = `test-17581249${run}3454-${run}1bz3rtdy`;
+  const id = 'test-1758124913454-11bz3rtdy';
   return [
     '> shop-web@1.0.0 test:e2e',
     '> playwright test tests/chat.spec.ts:50 --reporter=line',
     '',
     'Running 1 test using 1 worker',
-    `\u001b[1A\u001b[2KSetting up test environment for run: ${id}`,
+    `\u001b[1A\u001b[2KSetting up test environment for run: ${id} (${run * 3}.${run}s)`,
     `\u001b[1A\u001b[2KCreated conversation ID: ${run}f097afa-41ac-4d28-bd3c-b93f0543e36d`,
     '\u001b[1A\u001b[2K  1) [chromium] › tests/chat.spec.ts:50:7 › chat › sends a message in a conversation ',
     '',
