@@ -18,9 +18,9 @@ import { constants } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { isAbsolute } from 'node:path';
 import { hostToolKind } from '../adapters/tool-call/host-tools.js';
+import { codexHeader } from '../adapters/tool-call/shell-framing.js';
 import type { HookEvent, HookToolResult } from './event.js';
 import { isRecord } from './payload.js';
-import { codexHeader } from './shell-output.js';
 
 /** The most read of a rollout, from its end: the current call is among its last lines. */
 export const MAX_TAIL_BYTES = 512 * 1024;
