@@ -120,25 +120,36 @@ const LIST_MARK = /[&|;\n]/;
  * and wrappers (`sudo`, `timeout 60`, `npx`).
  */
 export function programOf(command: string): string | undefined {
-  // Most lines are one command: nothing to split.
-  const one = !LIST_MARK.test(command);
-  const parts = one ? [command] : command.split(/&&|\|\||;|\n/);
-  for (let index = parts.length - 1; index >= 0; index--) {
-    const part = parts[index] ?? '';
-    const words = (one ? part : (part.split('|')[0] ?? '')).trim().split(/\s+/);
-    const at = programIndex(words);
-    const program = words[at];
+  const commands = commandsOf(command);
+  for (let index = commands.length - 1; index >= 0; index--) {
+    const words = commands[index] as readonly string[];
+    const program = words[0];
     if (program === undefined || program === '' || NAVIGATION.has(program)) continue;
     if (program === 'sleep') continue;
     const name = program.slice(program.lastIndexOf('/') + 1);
-    const next = words[at + 1];
+    const next = words[1];
     return next !== undefined && SUBCOMMAND.test(next) ? `${name} ${next}` : name;
   }
   return undefined;
 }
 
+/**
+ * The words of each command of a line, from its program on: the commands of a `&&`/`||`/`;` list
+ * or of its lines, each before any pipe, past environment assignments and wrappers (`timeout 60`).
+ */
+export function commandsOf(command: string): (readonly string[])[] {
+  // Most lines are one command: nothing to split.
+  const one = !LIST_MARK.test(command);
+  const parts = one ? [command] : command.split(/&&|\|\||;|\n/);
+  return parts.map((part) => {
+    const words = (one ? part : (part.split('|')[0] ?? '')).trim().split(/\s+/);
+    const at = programIndex(words);
+    return at === 0 ? words : words.slice(at);
+  });
+}
+
 /** Where the program starts among a command's words: past assignments and wrappers (`timeout 60`). */
-export function programIndex(words: readonly string[]): number {
+function programIndex(words: readonly string[]): number {
   let at = 0;
   while (at < words.length) {
     const word = words[at] as string;

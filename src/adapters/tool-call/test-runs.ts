@@ -4,7 +4,7 @@
  * load, and print whatever their assertions found. A failure of one run, however certain its words
  * ("Unexpected token", "not found"), says only that this run failed; the next may fail another way.
  */
-import { programIndex } from './command-effects.js';
+import { commandsOf } from './command-effects.js';
 
 /** Programs whose every run is a test run. */
 const TEST_PROGRAMS = new Set([
@@ -49,12 +49,7 @@ const TEST_NAME = /^(?:test|tests|e2e|spec|specs)(?:$|[:_.-])|[:_.-](?:test|test
 const MAX_CHARS = 4_096;
 
 export function runsTests(command: string): boolean {
-  if (command.length > MAX_CHARS) return false;
-  for (const part of command.split(/&&|\|\||;|\n/)) {
-    const words = (part.split('|')[0] ?? '').trim().split(/\s+/);
-    if (isTestRun(words.slice(programIndex(words)))) return true;
-  }
-  return false;
+  return command.length <= MAX_CHARS && commandsOf(command).some(isTestRun);
 }
 
 function isTestRun(words: readonly string[]): boolean {
