@@ -280,8 +280,9 @@ export interface DomainAdapter {
    */
   normalizeArguments?(args: Readonly<Record<string, unknown>>): Readonly<Record<string, unknown>>;
   /**
-   * The arguments that are words about the call, not part of it (a `description` beside a booking's
-   * fields), besides those the tool declares: left out of everything the call is judged by.
+   * The arguments that are words about the call, not part of it (an `explanation` beside a booking's
+   * fields, a `description` beside a command), besides those the tool declares: left out of
+   * everything the call is judged by.
    */
   wordsAboutTheCall?(args: Readonly<Record<string, unknown>>): readonly string[];
   describeCall(proposal: Proposal): CallFacts;
