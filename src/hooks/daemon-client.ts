@@ -20,7 +20,7 @@ import {
 } from 'node:fs';
 import { basename, dirname, isAbsolute, join, resolve as resolvePath } from 'node:path';
 import { exchangeLine, LocalSocketError } from '../node/local-socket.js';
-import { temporaryDir } from '../node/user-dirs.js';
+import { isPrivateFolder, userTemporaryDir } from '../node/user-dirs.js';
 import type { HookEvent, HookVerdict } from './event.js';
 import { textKey } from './text-key.js';
 
@@ -74,10 +74,9 @@ export function daemonSocketPath(identity: DaemonIdentity, build = buildStamp())
   const inState = join(identity.stateDir, `hookd-${key}.sock`);
   if (Buffer.byteLength(inState) <= MAX_SOCKET_PATH) return inState;
   const uid = typeof process.getuid === 'function' ? process.getuid() : 0;
-  const dir = join(temporaryDir(), `narrowing-guard-${uid}`);
+  const dir = userTemporaryDir(uid);
   mkdirSync(dir, { recursive: true, mode: 0o700 });
-  const stat = lstatSync(dir);
-  if (!stat.isDirectory() || stat.isSymbolicLink() || stat.uid !== uid || (stat.mode & 0o077) !== 0) {
+  if (!isPrivateFolder(lstatSync(dir), uid)) {
     throw new Error(`${dir} is not a private directory of this user; the hook helper will not use it`);
   }
   return join(dir, `hookd-${key}.sock`);

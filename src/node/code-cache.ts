@@ -16,7 +16,7 @@
 import type { Stats } from 'node:fs';
 import type { Script } from 'node:vm';
 import { textKey } from './text-key.js';
-import { temporaryDir } from './user-dirs.js';
+import { isPrivateFolder, userTemporaryDir } from './user-dirs.js';
 
 /** Setting this variable to `off` runs the script without reading or writing a cache. */
 export const CODE_CACHE_VARIABLE = 'NARROWING_GUARD_CODE_CACHE';
@@ -98,7 +98,7 @@ export function privateCacheDir(): string | undefined {
     if (uid === undefined) return undefined;
     const fs = process.getBuiltinModule('node:fs');
     const { join } = process.getBuiltinModule('node:path');
-    const parent = join(temporaryDir(), `narrowing-guard-${uid}`);
+    const parent = userTemporaryDir(uid);
     const dir = join(parent, 'code-cache');
     const folders = [parent, dir];
     let stats = folders.map((path) => fs.lstatSync(path, { throwIfNoEntry: false }));
@@ -106,10 +106,7 @@ export function privateCacheDir(): string | undefined {
       fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
       stats = folders.map((path) => fs.lstatSync(path));
     }
-    for (const stat of stats) {
-      if (stat === undefined || !stat.isDirectory() || stat.isSymbolicLink()) return undefined;
-      if (stat.uid !== uid || (stat.mode & 0o077) !== 0) return undefined;
-    }
+    for (const stat of stats) if (stat === undefined || !isPrivateFolder(stat, uid)) return undefined;
     return dir;
   } catch {
     return undefined;

@@ -19,6 +19,20 @@ export function homeDir(env: NodeJS.ProcessEnv = process.env): string {
   return home ?? process.getBuiltinModule('node:os').homedir();
 }
 
+/** This user's folder under the temporary one, where the hook keeps what must not sit in a project. */
+export function userTemporaryDir(uid: number): string {
+  const { join } = process.getBuiltinModule('node:path');
+  return join(temporaryDir(), `narrowing-guard-${uid}`);
+}
+
+/** What a folder must be before this user keeps anything in it: a folder, not a link, theirs, closed to everyone else. */
+export function isPrivateFolder(
+  stat: { isDirectory(): boolean; isSymbolicLink(): boolean; uid: number; mode: number },
+  uid: number,
+): boolean {
+  return stat.isDirectory() && !stat.isSymbolicLink() && stat.uid === uid && (stat.mode & 0o077) === 0;
+}
+
 /** Unix, and the same real and effective ids: Node reads the variables as they are. */
 function plainUnixProcess(): boolean {
   if (process.platform === 'win32') return false;
