@@ -134,8 +134,24 @@ function marksOf(text: string): number {
   let digitRun = 0;
   let dots = 0;
   let lowerBefore = false;
-  for (let index = 0; index < text.length; index++) {
+  const length = text.length;
+  for (let index = 0; index < length; index++) {
     const code = text.charCodeAt(index);
+    // Most of a text: lower-case letters past `f` and spaces, which only end runs.
+    if (code >= 103 && code <= 122) {
+      hexRun = 0;
+      digitRun = 0;
+      dots = 0;
+      lowerBefore = true;
+      continue;
+    }
+    if (code === 32) {
+      hexRun = 0;
+      digitRun = 0;
+      dots = 0;
+      lowerBefore = false;
+      continue;
+    }
     let lower = false;
     if (code >= 48 && code <= 57) {
       marks |= DIGIT;
@@ -202,6 +218,65 @@ function isPathCharacter(code: number): boolean {
   return code < 128 && PATH_CHARACTER[code] === 1;
 }
 
+/** What a run of path characters is to `PATH`, read character by character (see `readPathRun`). */
+const CANNOT_MATCH = 0;
+const WHOLE_PATH = 1;
+const ASK_EXPRESSION = 2;
+
+/** `[\w.@+-]`: what a segment of a path is made of, by ASCII code. */
+const SEGMENT_CHARACTER = new Uint8Array(128);
+for (const character of 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.@+-') {
+  SEGMENT_CHARACTER[character.charCodeAt(0)] = 1;
+}
+
+function isAsciiLetter(code: number): boolean {
+  const lower = code | 32;
+  return lower >= 97 && lower <= 122;
+}
+
+/**
+ * What `PATH` makes of the run of path characters `text[start, end)`, told without running it in the
+ * two cases most runs are:
+ * - `WHOLE_PATH`: segments of `[\w.@+-]` joined by single slashes, at least two of them, a slash
+ *   before the first and after the last allowed, and no `<` or `>` before the run. The first
+ *   alternative matches it from its first character to its last: its greedy parts take each
+ *   segment and each slash in turn, and nothing after them is looked at.
+ * - `CANNOT_MATCH`: no slash, no backslash, and no `.` followed by a letter. The first two
+ *   alternatives need a slash or a backslash, the third a `.` and a letter after it.
+ * Anything else (a backslash, `~`, `:`, a file name with an extension) is `ASK_EXPRESSION`.
+ */
+function readPathRun(text: string, start: number, end: number): number {
+  let slashes = 0;
+  let plain = true;
+  let dotLetter = false;
+  let segment = 0;
+  let first = start;
+  if (text.charCodeAt(start) === 47) first++;
+  for (let at = start; at < end; at++) {
+    const code = text.charCodeAt(at);
+    if (code === 47) {
+      slashes++;
+      // A slash opening the run, or one closing it, is allowed; any other needs a segment before it.
+      if (at >= first && segment === 0) plain = false;
+      segment = 0;
+    } else if (code < 128 && SEGMENT_CHARACTER[code] === 1) {
+      segment++;
+      if (code === 46 && at + 1 < end && isAsciiLetter(text.charCodeAt(at + 1))) dotLetter = true;
+    } else {
+      // A backslash, `~` or `:`.
+      plain = false;
+      if (code === 92) slashes++;
+    }
+  }
+  if (slashes === 0) return dotLetter ? ASK_EXPRESSION : CANNOT_MATCH;
+  const before = start > 0 ? text.charCodeAt(start - 1) : 0;
+  if (!plain || before === 60 || before === 62) return ASK_EXPRESSION;
+  // Segments between the slashes: at least two, so a slash between two of them.
+  const closing = text.charCodeAt(end - 1) === 47 ? 1 : 0;
+  const opening = first > start ? 1 : 0;
+  return slashes - opening - closing >= 1 ? WHOLE_PATH : ASK_EXPRESSION;
+}
+
 /**
  * `text.replace(PATH, '<path>')`, run only on the runs of path characters that hold a `/`, a backslash or a
  * `.`, one of which every match holds. A match lies within one run, and what the expression reads
@@ -220,6 +295,17 @@ function maskPaths(text: string): string {
     while (start > 0 && isPathCharacter(text.charCodeAt(start - 1))) start--;
     let end = index + 1;
     while (end < length && isPathCharacter(text.charCodeAt(end))) end++;
+    const reading = readPathRun(text, start, end);
+    if (reading === CANNOT_MATCH) {
+      index = end - 1;
+      continue;
+    }
+    if (reading === WHOLE_PATH) {
+      out += `${text.slice(copied, start)}${ERROR_SHAPE_PLACEHOLDERS.path}`;
+      copied = end;
+      index = end - 1;
+      continue;
+    }
     const from = start > 0 ? start - 1 : 0;
     const to = end < length ? end + 1 : end;
     const window = text.slice(from, to);
@@ -247,11 +333,14 @@ function maskNumbers(text: string, mayHoldCodes: boolean): string {
   const P = ERROR_SHAPE_PLACEHOLDERS;
   return mayHoldCodes
     ? text.replace(NUMBER, (number, at: number, whole: string) =>
-        isErrorCode(number, whole.slice(Math.max(0, at - 12), at))
-          ? number
-          : LONG_INTEGER.test(number)
-            ? P.id
-            : P.number,
+        // A code has three digits or more, and so has a long integer: `3`, `12`, `7s` are numbers.
+        number.length < 3
+          ? P.number
+          : isErrorCode(number, whole.slice(Math.max(0, at - 12), at))
+            ? number
+            : LONG_INTEGER.test(number)
+              ? P.id
+              : P.number,
       )
     : text.replace(NUMBER, P.number);
 }

@@ -99,6 +99,16 @@ describe('errorShape', () => {
       'v3',
       'TS2304',
       '✓ ',
+      '/',
+      '//',
+      './x/y',
+      '/abs',
+      'a/b/',
+      '<a/b',
+      '>c/d',
+      '-3.5',
+      'v1.2.4',
+      'a.B',
     );
     fc.assert(
       fc.property(fc.array(piece, { maxLength: 60 }), fc.string({ maxLength: 40 }), (pieces, noise) => {
