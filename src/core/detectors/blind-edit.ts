@@ -44,12 +44,14 @@ export function createBlindEditDetector(): Detector {
   const guesses = new LruMap<Map<string, Guesses>>(MAX_FILES);
 
   function guessesAt(target: string): Guesses | undefined {
+    // Most runs never guess at an unread file: the name is not even cut out of the path.
+    if (guesses.size === 0) return undefined;
     return guesses.peek(fileName(target))?.get(target);
   }
 
   function show(target: string): void {
     const name = fileName(target);
-    seen.update(name, (spellings) => withSpelling(spellings, target));
+    seen.update(name, withSpelling, target);
     const guessed = guesses.size === 0 ? undefined : guesses.peek(name);
     if (guessed === undefined) return;
     // The agent may read a file under another spelling than it edits it (`src/a.ts`, `/repo/src/a.ts`).

@@ -84,18 +84,19 @@ export class GenerationalMap<V> {
   }
 
   /**
-   * Writes `change(value held for key)`, undefined when none is: one lookup when the key was written
-   * lately, where a read and a write would take two, and no write when `change` gives back what it
-   * was given. A key found only among the older entries is written as the latest, as `set` would.
+   * Writes `change(value held for key, given)`, undefined when none is: one lookup when the key was
+   * written lately, where a read and a write would take two, and no write when `change` gives back
+   * what it was given. A key found only among the older entries is written as the latest, as `set`
+   * would. `given` is passed on, so that `change` need not be a new closure on every call.
    */
-  update(key: string, change: (held: V | undefined) => V): void {
+  update<A>(key: string, change: (held: V | undefined, given: A) => V, given: A): void {
     const young = this.young.get(key);
     if (young !== undefined) {
-      const value = change(young);
+      const value = change(young, given);
       if (value !== young) this.young.set(key, value);
       return;
     }
-    this.addYoung(key, change(this.old.get(key)));
+    this.addYoung(key, change(this.old.get(key), given));
   }
 
   private addYoung(key: string, value: V): void {

@@ -89,10 +89,11 @@ export function createWorkspaceStates(): WorkspaceStates {
     low ^= lanes.low;
   }
 
-  function setState(target: string, state: string): void {
-    const before = files.get(target) ?? UNCHANGED;
+  /** `held`: what `files` holds for `target`, read by the caller, which changed nothing since. */
+  function setState(target: string, state: string, held: string | undefined): void {
+    const before = held ?? UNCHANGED;
     if (before === state) return;
-    if (!files.has(target) && files.size >= MAX_FILES) {
+    if (held === undefined && files.size >= MAX_FILES) {
       forgetFiles();
       return;
     }
@@ -153,18 +154,20 @@ export function createWorkspaceStates(): WorkspaceStates {
       return;
     }
     for (const target of facts.targets) {
-      const before = files.get(target) ?? UNCHANGED;
-      if (kind === 'delete') setState(target, 'deleted');
+      // The edits and writes followed below read other memories: what `files` holds stays as read.
+      const held = files.get(target);
+      const before = held ?? UNCHANGED;
+      if (kind === 'delete') setState(target, 'deleted', held);
       else if (facts.replacesTarget && facts.writtenText !== undefined)
-        setState(target, afterWrite(target, facts.writtenText));
+        setState(target, afterWrite(target, facts.writtenText), held);
       else if (
         kind === 'mutate' &&
         facts.targets.length === 1 &&
         facts.searchTexts?.length === 1 &&
         facts.writtenText !== undefined
       )
-        setState(target, afterEdit(target, before, facts.searchTexts[0] as string, facts.writtenText));
-      else setState(target, `u:${++fresh}`);
+        setState(target, afterEdit(target, before, facts.searchTexts[0] as string, facts.writtenText), held);
+      else setState(target, `u:${++fresh}`, held);
     }
   }
 

@@ -98,6 +98,12 @@ export function createIdenticalResultDetector(): Detector {
   /** The tool of those re-runs, and the last query re-run: a sweep goes over one tool's queries. */
   let rerunTool = '';
   let rerunKey = '';
+  /**
+   * The call `check` last looked up and what it found: `afterCheck` of the same call follows at
+   * once and would find the same, since only an outcome, a reset or a restore changes the calls.
+   */
+  let checked: CallContext | undefined;
+  let checkedEntry: Repeats | undefined;
 
   function current(callKey: string, withinCalls: number, next: number): Repeats | undefined {
     const entry = calls.peek(callKey);
@@ -137,11 +143,14 @@ export function createIdenticalResultDetector(): Detector {
     name: NAME,
 
     check(call: CallContext): Violation | undefined {
+      checked = undefined;
       const limits = call.toolPolicy.detectors.identicalResult;
       if (!isWatched(call, limits) || kindOf(call) === 'poll') return undefined;
       // A call that waits before it asks (`sleep 30 && gh run view 42`) is a paced poll.
       if (call.facts.waitSeconds !== undefined) return undefined;
       const entry = current(call.identity.callKey, limits.withinCalls, proposed + 1);
+      checked = call;
+      checkedEntry = entry;
       if (!entry) return checkRevisit(call, limits);
       // The proposal being checked would be the next identical call.
       const proposal = entry.count + 1;
@@ -154,9 +163,12 @@ export function createIdenticalResultDetector(): Detector {
     },
 
     observe(call: CallContext, outcome: ObservedOutcome): void {
+      checked = undefined;
       if (isHarnessFault(outcome)) return;
       const key = call.identity.callKey;
       const limits = call.toolPolicy.detectors.identicalResult;
+      /** What the calls hold for this one once it is written; null while not looked up. */
+      let own: Repeats | undefined | null = null;
       if (isWatched(call, limits) && kindOf(call) !== 'poll') {
         if (limits.withinCalls > widestWindow) widestWindow = limits.withinCalls;
         const entry = calls.peek(key);
@@ -164,6 +176,7 @@ export function createIdenticalResultDetector(): Detector {
         // A search that found nothing answered too: asking again finds nothing again.
         if (!outcome.success && !outcome.empty) {
           calls.delete(key);
+          own = undefined;
           reruns = 0;
         } else if (same && entry.digest === outcome.resultDigest) {
           // Back to back, the streak goes on; after other calls, it starts again.
@@ -174,6 +187,7 @@ export function createIdenticalResultDetector(): Detector {
           entry.text = excerpt(outcome.text);
           entry.showsWrite = showsItsWrite(call, outcome.content);
           calls.set(key, entry);
+          own = entry;
           const query = isQuery(call);
           const sweep = query && call.tool === rerunTool && key !== rerunKey;
           reruns = sweep ? reruns + 1 : query ? 1 : 0;
@@ -199,7 +213,9 @@ export function createIdenticalResultDetector(): Detector {
           };
           if (entry === undefined) calls.add(key, fresh);
           else calls.set(key, fresh);
+          // The newest entry outlives any trim: what is trimmed is the oldest, down to a few hundred.
           calls.trim(Math.min(MAX_CALLS, Math.max(REVISIT_ROOM, BATCH_ROOM + 4 * widestWindow)));
+          own = fresh;
           reruns = 0;
         }
       } else {
@@ -208,7 +224,7 @@ export function createIdenticalResultDetector(): Detector {
       if (outcome.changedWorld || outcome.changedService) {
         // A call's own effect does not make its next identical run a new question, unless the call
         // answered nothing: a silent change (an append, a redirection) shows nothing of what it did.
-        const own = calls.peek(key);
+        if (own === null) own = calls.peek(key);
         const before = own !== undefined && unchanged(own) && !isBlank(outcome.content);
         const { targets } = call.facts;
         const service = outcome.changedWorld ? undefined : call.facts.service;
@@ -244,11 +260,14 @@ export function createIdenticalResultDetector(): Detector {
       if (!isWatched(call, limits) || kindOf(call) === 'poll') return;
       // The same call proposed again keeps its streak alive even when it yields no result to
       // count (blocked, or a harness fault): otherwise every other repeat of a loop would run.
-      const entry = current(call.identity.callKey, limits.withinCalls, proposed);
+      const entry =
+        checked === call ? checkedEntry : current(call.identity.callKey, limits.withinCalls, proposed);
+      checked = undefined;
       if (entry) entry.at = proposed;
     },
 
     reset(reason): void {
+      checked = undefined;
       reruns = 0;
       if (reason === 'session') {
         calls.clear();
@@ -266,6 +285,7 @@ export function createIdenticalResultDetector(): Detector {
     },
 
     compacted(): void {
+      checked = undefined;
       // The agent no longer has what it read; reading it again is legitimate.
       calls.clear();
       changedAt = new Map();
@@ -279,6 +299,7 @@ export function createIdenticalResultDetector(): Detector {
     },
 
     restore(state: unknown): void {
+      checked = undefined;
       calls.clear();
       const snapshot = readSnapshot(state, VERSION);
       world = readCount(snapshot?.world) ?? 0;

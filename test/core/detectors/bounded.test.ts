@@ -96,10 +96,14 @@ describe('GenerationalMap', () => {
           if (update !== 'none') {
             const before = map.get(name);
             let given: number | undefined = -1;
-            map.update(name, (held) => {
-              given = held;
-              return update === 'keep' ? (held ?? index) : index;
-            });
+            map.update(
+              name,
+              (held, at: number) => {
+                given = held;
+                return update === 'keep' ? (held ?? at) : at;
+              },
+              index,
+            );
             expect(given).toBe(before);
             value = update === 'keep' ? (before ?? index) : index;
             expect(map.get(name)).toBe(value);
@@ -116,6 +120,14 @@ describe('GenerationalMap', () => {
         expect(remembered.length).toBeLessThanOrEqual(capacity);
       }),
     );
+  });
+
+  it('hands an update the value it was given beside what it holds, so that one function serves every call', () => {
+    const map = new GenerationalMap<string[]>(8);
+    const withSpelling = (held: string[] | undefined, path: string) => [...(held ?? []), path];
+    map.update('a.ts', withSpelling, 'src/a.ts');
+    map.update('a.ts', withSpelling, '/repo/src/a.ts');
+    expect(map.get('a.ts')).toEqual(['src/a.ts', '/repo/src/a.ts']);
   });
 
   it('forgets everything when cleared', () => {
