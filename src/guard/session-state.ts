@@ -64,7 +64,8 @@ export function hasSessionTable(store: unknown): store is { readonly sessions: S
  * built on what other processes wrote before it and written before another process reads.
  */
 export interface StoreTurns {
-  turn<T>(work: () => Promise<T> | T): Promise<T>;
+  /** `keepLock`: the store's lock is kept after the turn, for this process's next (see `withFileLock`). */
+  turn<T>(work: () => Promise<T> | T, options?: { readonly keepLock?: boolean }): Promise<T>;
 }
 
 const storeTurns = new WeakMap<GuardSession, StoreTurns>();
@@ -123,6 +124,13 @@ export interface SessionStateOptions {
    * rewritten atomically.
    */
   readonly appendToLog?: boolean;
+  /**
+   * Keeps the session's lock, and the store's, after the turn, for this process's next turns: what
+   * the hook helper does, the usual writer of the sessions it serves, so that an event makes and
+   * removes no lock on disk. Another process that waits for one has it within a moment (see
+   * `withFileLock`'s `keep`); the helper gives them back when idle and before it exits. Default false.
+   */
+  readonly keepLocks?: boolean;
 }
 
 /** What each guard wrote last, so that a guard serving one session after another knows when its run state is current. */
@@ -211,10 +219,12 @@ export async function withSessionState<T>(
       fileSlot(guard, path, options.appendToLog === true, options.onProblem),
     );
   // The session's lock first, then the store's: a process waiting for a busy session holds up no other.
+  const keep = options.keepLocks === true;
   return withFileLock(
     path,
-    () => (store === undefined ? take() : store.turn(take)),
+    () => (store === undefined ? take() : store.turn(take, { keepLock: keep })),
     (error) => options.onProblem?.(`the lock of ${path} was lost: ${error.message}`),
+    { keep },
   );
 }
 

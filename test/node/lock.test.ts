@@ -1,13 +1,29 @@
 import { spawn } from 'node:child_process';
 import { pbkdf2 } from 'node:crypto';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { PersistedState } from '../../src/core/types.js';
-import { clearAbandonedLock, UNNAMED_MS, withFileLock } from '../../src/node/lock.js';
+import {
+  clearAbandonedLock,
+  giveBackKeptLocks,
+  giveBackWantedLocks,
+  keptLocks,
+  UNNAMED_MS,
+  withFileLock,
+} from '../../src/node/lock.js';
 import { temporaryDir } from '../stores/sample-state.js';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
@@ -18,7 +34,10 @@ let remove: () => void;
 beforeEach(() => {
   ({ dir, remove } = temporaryDir());
 });
-afterEach(() => remove());
+afterEach(async () => {
+  await giveBackKeptLocks();
+  remove();
+});
 
 /** The ban writer bundled into one file: twenty processes start in a fraction of tsx's time. */
 let writer: string;
@@ -91,6 +110,56 @@ describe('file lock', () => {
     expect(clearAbandonedLock(file)).toBe(false);
     expect(clearAbandonedLock(file, taken + UNNAMED_MS + 100)).toBe(true);
   });
+
+  it('kept after a work, runs the next works of the process one at a time with no lock made or removed', async () => {
+    const file = join(dir, 'state.json');
+    await withFileLock(
+      file,
+      async () => undefined,
+      () => undefined,
+      { keep: true },
+    );
+    const lock = statSync(`${file}.lock`);
+    let running = 0;
+    let most = 0;
+    const work = async () => {
+      running += 1;
+      most = Math.max(most, running);
+      await pause(20);
+      expect(statSync(`${file}.lock`).ino).toBe(lock.ino);
+      running -= 1;
+    };
+    await Promise.all([1, 2, 3].map(() => withFileLock(file, work, () => undefined)));
+    expect(most).toBe(1);
+    await giveBackKeptLocks();
+    expect([existsSync(`${file}.lock`), existsSync(`${file}.lock.owner`)]).toEqual([false, false]);
+  });
+
+  it('kept after a work, is given back to another process that waits for it', async () => {
+    const path = join(dir, 'state.json');
+    await withFileLock(
+      path,
+      async () => undefined,
+      () => undefined,
+      { keep: true },
+    );
+    expect(existsSync(`${path}.lock`)).toBe(true);
+    let written: { code: number | null; stderr: string } | undefined;
+    const writing = runWriter([path, '1', String(Date.now())]).then((exit) => {
+      written = exit;
+    });
+    // What the hook helper does between its events.
+    while (written === undefined) {
+      await giveBackWantedLocks();
+      await pause(100);
+    }
+    await writing;
+    expect(written).toEqual({ code: 0, stderr: '' });
+    expect(keptLocks()).toEqual([]);
+    expect(existsSync(`${path}.lock.wanted`)).toBe(false);
+    const state = JSON.parse(readFileSync(path, 'utf8')) as PersistedState;
+    expect(state.constraints.map((constraint) => constraint.id)).toEqual(['target-missing:w1/missing.ts']);
+  }, 30_000);
 
   it('keeps the ban each of twenty processes started at once saves', async () => {
     const path = join(dir, 'state.json');
