@@ -13,7 +13,8 @@
  * works (`keep`): the works of this process then take turns in memory, with no lock made or removed
  * on disk, and the lock stays fresh and named as any held lock does. A process that finds the lock
  * held says it waits (`<file>.lock.wanted`); the keeper gives the lock back before its next work, or
- * within `giveBackWantedLocks`'s round, and keeps no lock taken while one waits. `giveBackKeptLocks`
+ * within `giveBackWantedLocks`'s round, and does not keep a lock it had to wait for itself (two
+ * keepers of one file take turns as processes that keep nothing do). `giveBackKeptLocks`
  * gives them all back (when idle, before exiting).
  */
 import { lstatSync, rmdirSync, rmSync, utimesSync } from 'node:fs';
@@ -49,6 +50,8 @@ interface KeptLock {
   release: (() => Promise<void>) | undefined;
   /** Set once given back or lost: a work queued after it takes the lock anew. */
   gone: boolean;
+  /** Taken after waiting for another process: given back after the work, as a lock not kept is. */
+  contended: boolean;
 }
 
 /** Locks this process keeps, by resolved path (a process-wide fact, as the locks on disk are). */
@@ -72,7 +75,7 @@ export async function withFileLock<T>(
   const lease = kept.get(key);
   if (lease !== undefined) return inTurnOf(lease, key, work, onCompromised);
   if (options.keep === true) return inTurnOf(keepLock(file, key, onCompromised), key, work, onCompromised);
-  const release = await takeLock(file, onCompromised);
+  const { release } = await takeLock(file, onCompromised);
   held.add(key);
   writeOwner(file);
   try {
@@ -85,9 +88,12 @@ export async function withFileLock<T>(
 }
 
 /** Takes the lock, waiting for a live holder up to `WAIT_MS` and taking over an abandoned one. */
-async function takeLock(file: string, onCompromised: (error: Error) => void): Promise<() => Promise<void>> {
+async function takeLock(
+  file: string,
+  onCompromised: (error: Error) => void,
+): Promise<{ readonly release: () => Promise<void>; readonly waited: boolean }> {
   const deadline = Date.now() + WAIT_MS;
-  let waiting = false;
+  let waited = false;
   for (;;) {
     clearAbandonedLock(file);
     try {
@@ -97,12 +103,15 @@ async function takeLock(file: string, onCompromised: (error: Error) => void): Pr
         retries: ROUND,
         onCompromised,
       });
-      if (waiting) rmSync(wantedPath(file), { force: true });
-      return release;
+      if (waited) rmSync(wantedPath(file), { force: true });
+      return { release, waited };
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'ELOCKED' || Date.now() >= deadline) throw error;
+      if ((error as NodeJS.ErrnoException).code !== 'ELOCKED' || Date.now() >= deadline) {
+        if (waited) rmSync(wantedPath(file), { force: true });
+        throw error;
+      }
       // A process keeping the lock between its works gives it back for this one.
-      waiting = true;
+      waited = true;
       markWanted(file);
     }
   }
@@ -110,7 +119,13 @@ async function takeLock(file: string, onCompromised: (error: Error) => void): Pr
 
 /** Starts taking the lock of `file` to keep; works queue behind the taking. */
 function keepLock(file: string, key: string, onCompromised: (error: Error) => void): KeptLock {
-  const lease: KeptLock = { file, tail: Promise.resolve(), release: undefined, gone: false };
+  const lease: KeptLock = {
+    file,
+    tail: Promise.resolve(),
+    release: undefined,
+    gone: false,
+    contended: false,
+  };
   kept.set(key, lease);
   const lost = (error: Error) => {
     // Taken over as stale (this process stood still for its whole stale time): taken anew next time.
@@ -119,8 +134,10 @@ function keepLock(file: string, key: string, onCompromised: (error: Error) => vo
     onCompromised(error);
   };
   lease.tail = takeLock(file, lost).then(
-    (release) => {
+    ({ release, waited }) => {
       lease.release = release;
+      // Another process wants the file too (another helper): keeping it would keep each waiting.
+      lease.contended = waited;
       writeOwner(file);
     },
     (error: unknown) => {
@@ -147,7 +164,11 @@ function inTurnOf<T>(
     // Given back (or lost): this work holds the lock as any work does, and does not keep it, so that
     // the one waiting has it next.
     if (lease.gone) return withFileLock(lease.file, work, onCompromised);
-    return work();
+    try {
+      return await work();
+    } finally {
+      if (lease.contended) await giveBack(key, lease);
+    }
   });
   lease.tail = run.catch(() => undefined);
   return run;

@@ -10,7 +10,7 @@ import {
   utimesSync,
   writeFileSync,
 } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
@@ -160,6 +160,22 @@ describe('file lock', () => {
     const state = JSON.parse(readFileSync(path, 'utf8')) as PersistedState;
     expect(state.constraints.map((constraint) => constraint.id)).toEqual(['target-missing:w1/missing.ts']);
   }, 30_000);
+
+  it('is not kept when it had to be waited for, so that two keepers of one file take turns', async () => {
+    const file = join(dir, 'state.json');
+    // Another live process's lock, given back half a second later.
+    mkdirSync(`${file}.lock`);
+    writeFileSync(`${file}.lock.owner`, JSON.stringify({ pid: process.ppid, host: hostname() }));
+    setTimeout(() => rmSync(`${file}.lock`, { recursive: true, force: true }), 500);
+    await withFileLock(
+      file,
+      async () => undefined,
+      () => undefined,
+      { keep: true },
+    );
+    expect(keptLocks()).toEqual([]);
+    expect([existsSync(`${file}.lock`), existsSync(`${file}.lock.wanted`)]).toEqual([false, false]);
+  });
 
   it('keeps the ban each of twenty processes started at once saves', async () => {
     const path = join(dir, 'state.json');
