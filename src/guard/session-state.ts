@@ -19,7 +19,6 @@ import {
   readSync,
   rmSync,
   type Stats,
-  writeSync,
 } from 'node:fs';
 import { join } from 'node:path';
 import { NarrowingError } from '../core/errors.js';
@@ -27,7 +26,7 @@ import type { SessionSnapshot } from '../core/session-snapshot.js';
 import type { EngineSnapshot } from '../core/types.js';
 import { writeFileAtomic } from '../node/atomic-file.js';
 import { withFileLock } from '../node/lock.js';
-import { APPEND_FLAGS, openNoFollowSync } from '../node/safe-fs.js';
+import { APPEND_FLAGS, openNoFollowSync, writeAllSync } from '../node/safe-fs.js';
 import { prepareFolder } from '../node/state-dir.js';
 import { toStoredConstraint } from '../stores/state-format.js';
 import type { GuardSession } from './session.js';
@@ -324,9 +323,7 @@ function look(path: string): string {
 function appendLine(path: string, line: string): void {
   const fd = openNoFollowSync(path, APPEND_FLAGS);
   try {
-    const bytes = Buffer.from(line);
-    let written = 0;
-    while (written < bytes.length) written += writeSync(fd, bytes, written);
+    writeAllSync(fd, Buffer.from(line));
   } finally {
     closeSync(fd);
   }
