@@ -242,7 +242,8 @@ export interface SyncLockResult<T> {
  * lock to go stale; after that, doing the work unlocked beats losing what it saves.
  */
 export function withFileLockSync<T>(file: string, work: () => T): SyncLockResult<T> {
-  // An async write of this process holds the lock and will never finish, or the process keeps it: the lock is ours.
+  // An async write of this process holds the lock and will never finish, or the process keeps it:
+  // the lock is ours.
   const key = resolve(file);
   if (held.has(key) || kept.get(key)?.release !== undefined) return { value: work(), locked: true };
   const deadline = Date.now() + EXIT_WAIT_MS;
@@ -255,6 +256,7 @@ export function withFileLockSync<T>(file: string, work: () => T): SyncLockResult
       release = lockfile.lockSync(file, { realpath: false, stale: STALE_MS, onCompromised: () => undefined });
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'ELOCKED' || Date.now() >= deadline) {
+        if (waiting) rmSync(wantedPath(file), { force: true });
         return { value: work(), locked: false };
       }
       waiting = true;
