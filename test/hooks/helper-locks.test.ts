@@ -18,12 +18,18 @@ function locks(stateDir: string): { readonly session: string; readonly state: st
   };
 }
 
+/** A project whose helper has answered one event: a failed read. */
+async function afterOneEvent() {
+  const { dir, stateDir, socket } = project();
+  const helper = startHelper(socket, stateDir);
+  await until(() => existsSync(socket));
+  await runHookProcess(hookPath(), ['claude-code'], events(dir).failed);
+  return { stateDir, helper };
+}
+
 describe('the locks the hook helper keeps between events', () => {
   it('are the session’s and the state file’s, given back at SIGTERM', async () => {
-    const { dir, stateDir, socket } = project();
-    const helper = startHelper(socket, stateDir);
-    await until(() => existsSync(socket));
-    await runHookProcess(hookPath(), ['claude-code'], events(dir).failed);
+    const { stateDir, helper } = await afterOneEvent();
     const { session, state } = locks(stateDir);
     expect([existsSync(session), existsSync(state)]).toEqual([true, true]);
     helper.kill('SIGTERM');
@@ -35,10 +41,7 @@ describe('the locks the hook helper keeps between events', () => {
   });
 
   it('are given back once no event has come for a moment', async () => {
-    const { dir, stateDir, socket } = project();
-    const helper = startHelper(socket, stateDir);
-    await until(() => existsSync(socket));
-    await runHookProcess(hookPath(), ['claude-code'], events(dir).failed);
+    const { stateDir, helper } = await afterOneEvent();
     const { session, state } = locks(stateDir);
     expect(existsSync(session)).toBe(true);
     await until(() => !existsSync(session) && !existsSync(state), 10_000);

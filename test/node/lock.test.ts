@@ -80,6 +80,15 @@ function busyThreadPool(): void {
   for (let i = 0; i < 4; i += 1) pbkdf2('narrowing', 'salt', 100_000, 64, 'sha512', () => undefined);
 }
 
+/** Takes the lock of `file` to keep it, with no work of its own. */
+const keepLock = (file: string) =>
+  withFileLock(
+    file,
+    async () => undefined,
+    () => undefined,
+    { keep: true },
+  );
+
 describe('file lock', () => {
   it('does not take the lock of a holder giving it back, after holding it over a second, for an abandoned one', async () => {
     const file = join(dir, 'state.json');
@@ -113,12 +122,7 @@ describe('file lock', () => {
 
   it('kept after a work, runs the next works of the process one at a time with no lock made or removed', async () => {
     const file = join(dir, 'state.json');
-    await withFileLock(
-      file,
-      async () => undefined,
-      () => undefined,
-      { keep: true },
-    );
+    await keepLock(file);
     const lock = statSync(`${file}.lock`);
     let running = 0;
     let most = 0;
@@ -137,12 +141,7 @@ describe('file lock', () => {
 
   it('kept after a work, is given back to another process that waits for it', async () => {
     const path = join(dir, 'state.json');
-    await withFileLock(
-      path,
-      async () => undefined,
-      () => undefined,
-      { keep: true },
-    );
+    await keepLock(path);
     expect(existsSync(`${path}.lock`)).toBe(true);
     let written: { code: number | null; stderr: string } | undefined;
     const writing = runWriter([path, '1', String(Date.now())]).then((exit) => {
@@ -167,12 +166,7 @@ describe('file lock', () => {
     mkdirSync(`${file}.lock`);
     writeFileSync(`${file}.lock.owner`, JSON.stringify({ pid: process.ppid, host: hostname() }));
     setTimeout(() => rmSync(`${file}.lock`, { recursive: true, force: true }), 500);
-    await withFileLock(
-      file,
-      async () => undefined,
-      () => undefined,
-      { keep: true },
-    );
+    await keepLock(file);
     expect(keptLocks()).toEqual([]);
     expect([existsSync(`${file}.lock`), existsSync(`${file}.lock.wanted`)]).toEqual([false, false]);
   });
