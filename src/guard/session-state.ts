@@ -19,7 +19,6 @@ import {
   readSync,
   rmSync,
   type Stats,
-  writeSync,
 } from 'node:fs';
 import { join } from 'node:path';
 import { NarrowingError } from '../core/errors.js';
@@ -27,7 +26,7 @@ import type { SessionSnapshot } from '../core/session-snapshot.js';
 import type { EngineSnapshot } from '../core/types.js';
 import { writeFileAtomic } from '../node/atomic-file.js';
 import { withFileLock } from '../node/lock.js';
-import { APPEND_FLAGS, openNoFollowSync } from '../node/safe-fs.js';
+import { APPEND_FLAGS, openNoFollowSync, writeAllSync } from '../node/safe-fs.js';
 import { prepareFolder } from '../node/state-dir.js';
 import { toStoredConstraint } from '../stores/state-format.js';
 import type { GuardSession } from './session.js';
@@ -64,7 +63,8 @@ export function hasSessionTable(store: unknown): store is { readonly sessions: S
  * built on what other processes wrote before it and written before another process reads.
  */
 export interface StoreTurns {
-  turn<T>(work: () => Promise<T> | T): Promise<T>;
+  /** `keepLock`: the store's lock is kept after the turn, for this process's next (see `withFileLock`). */
+  turn<T>(work: () => Promise<T> | T, options?: { readonly keepLock?: boolean }): Promise<T>;
 }
 
 const storeTurns = new WeakMap<GuardSession, StoreTurns>();
@@ -123,6 +123,13 @@ export interface SessionStateOptions {
    * rewritten atomically.
    */
   readonly appendToLog?: boolean;
+  /**
+   * Keeps the session's lock, and the store's, after the turn, for this process's next turns: what
+   * the hook helper does, the usual writer of the sessions it serves, so that an event makes and
+   * removes no lock on disk. Another process that waits for one has it within a moment (see
+   * `withFileLock`'s `keep`); the helper gives them back when idle and before it exits. Default false.
+   */
+  readonly keepLocks?: boolean;
 }
 
 /** What each guard wrote last, so that a guard serving one session after another knows when its run state is current. */
@@ -211,10 +218,12 @@ export async function withSessionState<T>(
       fileSlot(guard, path, options.appendToLog === true, options.onProblem),
     );
   // The session's lock first, then the store's: a process waiting for a busy session holds up no other.
+  const keep = options.keepLocks === true;
   return withFileLock(
     path,
-    () => (store === undefined ? take() : store.turn(take)),
+    () => (store === undefined ? take() : store.turn(take, { keepLock: keep })),
     (error) => options.onProblem?.(`the lock of ${path} was lost: ${error.message}`),
+    { keep },
   );
 }
 
@@ -314,9 +323,7 @@ function look(path: string): string {
 function appendLine(path: string, line: string): void {
   const fd = openNoFollowSync(path, APPEND_FLAGS);
   try {
-    const bytes = Buffer.from(line);
-    let written = 0;
-    while (written < bytes.length) written += writeSync(fd, bytes, written);
+    writeAllSync(fd, Buffer.from(line));
   } finally {
     closeSync(fd);
   }

@@ -6,7 +6,9 @@
  * answer the agent acted on survives the helper being killed. The state file changed by another
  * process (`forget`, a hook without the helper) is read again before the next event; the store tells
  * its own writes from others', so an event that teaches nothing costs no read or write of the whole
- * file. It exits after
+ * file. The session's lock and the state file's are kept between events (no lock made or removed per
+ * event): given back to another process that waits for one, after `FOLD_IDLE_MS` without an event,
+ * and before the helper exits. It exits after
  * `idleMs` without an event, or at SIGTERM / SIGINT, having written everything and removed its socket.
  */
 import { rmSync } from 'node:fs';
@@ -17,7 +19,7 @@ import type { PresetName } from '../core/policy.js';
 import { openGuard, resolveGuardPolicy, type StoreOption } from '../guard/open.js';
 import type { GuardSession } from '../guard/session.js';
 import { foldSessionLogs } from '../guard/session-state.js';
-import { withFileLock } from '../node/lock.js';
+import { giveBackKeptLocks, giveBackWantedLocks, withFileLock } from '../node/lock.js';
 import { writeTextNoFollowSync } from '../node/safe-fs.js';
 import { stateLayout } from '../node/state-dir.js';
 import { createFileStore, type FileStore } from '../stores/file-store.js';
@@ -116,7 +118,8 @@ export async function serveHooks(options: DaemonOptions): Promise<void> {
       quiet,
       // The guard that stays open appends each session's turn to the session's log (one write, no
       // rename, no sync), folded into the session's file when idle and before the guard closes.
-      open === guard,
+      // The session's lock and the state file's are kept between events, given back when idle.
+      { appendToLog: open === guard, keepLocks: true },
     );
     await open.flush();
     return verdict;
@@ -269,10 +272,15 @@ export async function serveHooks(options: DaemonOptions): Promise<void> {
       const quietFor = Date.now() - lastEvent;
       if (quietFor >= idleMs) stopNow();
       else if (!folded && quietFor >= FOLD_IDLE_MS && !stopping) {
-        // A pause between events: the sessions' logs go into their files, in the queue's turn.
+        // A pause between events: the sessions' logs go into their files, in the queue's turn, and
+        // the locks kept between events are given back.
         folded = true;
         const open = guard;
         if (open !== undefined) queue = queue.then(() => foldSessionLogs(open, quiet)).catch(quiet);
+        queue = queue.then(giveBackKeptLocks).catch(quiet);
+      } else {
+        // Another process waits for a lock kept between events (a hook without the helper, `forget`).
+        giveBackWantedLocks().catch(quiet);
       }
     },
     Math.min(idleMs, 250),
@@ -287,6 +295,7 @@ export async function serveHooks(options: DaemonOptions): Promise<void> {
   closing = true;
   if (guard !== undefined) await foldSessionLogs(guard, quiet);
   await guard?.close();
+  await giveBackKeptLocks();
   // Nothing is written after this: the pid lets `stopDaemons` wait for the process to be gone.
   for (const socket of stopRequests) {
     socket.end(`${JSON.stringify({ stopped: true, pid: process.pid })}\n`);

@@ -105,8 +105,11 @@ export async function inSessionTurn<T>(
   event: HookEvent,
   work: (session: SessionStateContext) => T | Promise<T>,
   report: (message: string) => void,
-  /** Saves the session's run state by an append to its log (the helper; see `withSessionState`). */
-  appendToLog = false,
+  /**
+   * The helper's way: the session's run state saved by an append to its log, and the locks kept
+   * between events (see `withSessionState`).
+   */
+  helper: { readonly appendToLog?: boolean; readonly keepLocks?: boolean } = {},
 ): Promise<T> {
   const rounds = event.action.type === 'before-call' ? 1 : RECORD_LOCK_ROUNDS;
   for (let round = 1; ; round += 1) {
@@ -116,7 +119,8 @@ export async function inSessionTurn<T>(
         onProblem: report,
         // A check learns nothing: it takes no turn of the store, only the session's lock.
         storeTurn: event.action.type !== 'before-call',
-        ...(appendToLog && { appendToLog }),
+        ...(helper.appendToLog === true && { appendToLog: true }),
+        ...(helper.keepLocks === true && { keepLocks: true }),
       });
     } catch (error) {
       // Refused before `work` ran: the guard keeps its sessions nowhere (no folder, no table).

@@ -8,6 +8,14 @@
  * A holder gives its lock back in an order no other process mistakes for a killed one: it dates the
  * lock now, removes its name, then the lock. A process that finds a lock abandoned removes it only
  * if it is still the lock it judged (same inode, same time), never one taken since.
+ *
+ * A long-lived process that is the usual writer of a file (the hook helper) may keep its lock between
+ * works (`keep`): the works of this process then take turns in memory, with no lock made or removed
+ * on disk, and the lock stays fresh and named as any held lock does. A process that finds the lock
+ * held says it waits (`<file>.lock.wanted`); the keeper gives the lock back before its next work, or
+ * within `giveBackWantedLocks`'s round, and does not keep a lock it had to wait for itself (two
+ * keepers of one file take turns as processes that keep nothing do). `giveBackKeptLocks`
+ * gives them all back (when idle, before exiting).
  */
 import { lstatSync, rmdirSync, rmSync, utimesSync } from 'node:fs';
 import { hostname } from 'node:os';
@@ -33,28 +41,41 @@ export const UNNAMED_MS = 2_500;
 /** Files whose lock this process holds right now, possibly inside an unfinished async write. */
 const held = new Set<string>();
 
+/** A lock this process keeps between works (see `keep`). */
+interface KeptLock {
+  readonly file: string;
+  /** Settles once the last work queued on the lock has ended: the next one waits for it. */
+  tail: Promise<unknown>;
+  /** proper-lockfile's release; undefined while the lock is being taken. */
+  release: (() => Promise<void>) | undefined;
+  /** Set once given back or lost: a work queued after it takes the lock anew. */
+  gone: boolean;
+  /** Taken after waiting for another process: given back after the work, as a lock not kept is. */
+  contended: boolean;
+}
+
+/** Locks this process keeps, by resolved path (a process-wide fact, as the locks on disk are). */
+const kept = new Map<string, KeptLock>();
+
+export interface FileLockOptions {
+  /**
+   * Keeps the lock after the work, for this process's next works on the file (see the module's
+   * comment); unless another process waits for it.
+   */
+  readonly keep?: boolean;
+}
+
 export async function withFileLock<T>(
   file: string,
   work: () => Promise<T>,
   onCompromised: (error: Error) => void,
+  options: FileLockOptions = {},
 ): Promise<T> {
   const key = resolve(file);
-  const deadline = Date.now() + WAIT_MS;
-  let release: () => Promise<void>;
-  for (;;) {
-    clearAbandonedLock(file);
-    try {
-      release = await lockfile.lock(file, {
-        realpath: false,
-        stale: STALE_MS,
-        retries: ROUND,
-        onCompromised,
-      });
-      break;
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'ELOCKED' || Date.now() >= deadline) throw error;
-    }
-  }
+  const lease = kept.get(key);
+  if (lease !== undefined) return inTurnOf(lease, key, work, onCompromised);
+  if (options.keep === true) return inTurnOf(keepLock(file, key, onCompromised), key, work, onCompromised);
+  const { release } = await takeLock(file, onCompromised);
   held.add(key);
   writeOwner(file);
   try {
@@ -63,6 +84,150 @@ export async function withFileLock<T>(
     held.delete(key);
     unname(file);
     await release().catch(() => undefined);
+  }
+}
+
+/** Takes the lock, waiting for a live holder up to `WAIT_MS` and taking over an abandoned one. */
+async function takeLock(
+  file: string,
+  onCompromised: (error: Error) => void,
+): Promise<{ readonly release: () => Promise<void>; readonly waited: boolean }> {
+  const deadline = Date.now() + WAIT_MS;
+  let waited = false;
+  for (;;) {
+    clearAbandonedLock(file);
+    try {
+      const release = await lockfile.lock(file, {
+        realpath: false,
+        stale: STALE_MS,
+        retries: ROUND,
+        onCompromised,
+      });
+      if (waited) rmSync(wantedPath(file), { force: true });
+      return { release, waited };
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ELOCKED' || Date.now() >= deadline) {
+        if (waited) rmSync(wantedPath(file), { force: true });
+        throw error;
+      }
+      // A process keeping the lock between its works gives it back for this one.
+      waited = true;
+      markWanted(file);
+    }
+  }
+}
+
+/** Starts taking the lock of `file` to keep; works queue behind the taking. */
+function keepLock(file: string, key: string, onCompromised: (error: Error) => void): KeptLock {
+  const lease: KeptLock = {
+    file,
+    tail: Promise.resolve(),
+    release: undefined,
+    gone: false,
+    contended: false,
+  };
+  kept.set(key, lease);
+  const lost = (error: Error) => {
+    // Taken over as stale (this process stood still for its whole stale time): taken anew next time.
+    lease.gone = true;
+    if (kept.get(key) === lease) kept.delete(key);
+    onCompromised(error);
+  };
+  lease.tail = takeLock(file, lost).then(
+    ({ release, waited }) => {
+      lease.release = release;
+      // Another process wants the file too (another helper): keeping it would keep each waiting.
+      lease.contended = waited;
+      writeOwner(file);
+    },
+    (error: unknown) => {
+      lease.gone = true;
+      if (kept.get(key) === lease) kept.delete(key);
+      throw error;
+    },
+  );
+  return lease;
+}
+
+/**
+ * Runs `work` in its turn of a kept lock: after the works queued before it, the lock held. A lock
+ * another process waits for is given back first, and `work` takes it as any work does.
+ */
+function inTurnOf<T>(
+  lease: KeptLock,
+  key: string,
+  work: () => Promise<T>,
+  onCompromised: (error: Error) => void,
+): Promise<T> {
+  const run = lease.tail.then(async () => {
+    if (!lease.gone && isWanted(lease.file)) await giveBack(key, lease);
+    // Given back (or lost): this work holds the lock as any work does, and does not keep it, so that
+    // the one waiting has it next.
+    if (lease.gone) return withFileLock(lease.file, work, onCompromised);
+    try {
+      return await work();
+    } finally {
+      if (lease.contended) await giveBack(key, lease);
+    }
+  });
+  lease.tail = run.catch(() => undefined);
+  return run;
+}
+
+/** Gives a kept lock back now (the caller runs in its turn, or it is idle). */
+async function giveBack(key: string, lease: KeptLock): Promise<void> {
+  if (lease.gone) return;
+  lease.gone = true;
+  if (kept.get(key) === lease) kept.delete(key);
+  unname(lease.file);
+  await lease.release?.().catch(() => undefined);
+}
+
+/** Gives back every lock this process keeps, once the works queued on each have ended. */
+export async function giveBackKeptLocks(): Promise<void> {
+  await Promise.all([...kept].map(([key, lease]) => queueGiveBack(key, lease)));
+}
+
+/** Gives back the kept locks another process waits for, once the works queued on each have ended. */
+export async function giveBackWantedLocks(): Promise<void> {
+  await Promise.all(
+    [...kept].filter(([, lease]) => isWanted(lease.file)).map(([key, lease]) => queueGiveBack(key, lease)),
+  );
+}
+
+function queueGiveBack(key: string, lease: KeptLock): Promise<void> {
+  const run = lease.tail.then(() => giveBack(key, lease));
+  lease.tail = run.catch(() => undefined);
+  return run;
+}
+
+/** The files whose lock this process keeps right now (for tests and diagnostics). */
+export function keptLocks(): string[] {
+  return [...kept.keys()];
+}
+
+function wantedPath(file: string): string {
+  return `${file}.lock.wanted`;
+}
+
+/**
+ * Best effort: without it, a waiter still has the lock once its keeper is idle. Written again at each
+ * round of waiting, so that its time says the waiter is still there.
+ */
+function markWanted(file: string): void {
+  try {
+    writeTextNoFollowSync(wantedPath(file), `${process.pid}\n`);
+  } catch {
+    // A link or a read-only directory: the keeper gives the lock back when idle all the same.
+  }
+}
+
+/** Whether a process waits for the lock: a mark not renewed for `STALE_MS` is a gone waiter's. */
+function isWanted(file: string, now: number = Date.now()): boolean {
+  try {
+    return lstatSync(wantedPath(file)).mtimeMs > now - STALE_MS;
+  } catch {
+    return false;
   }
 }
 
@@ -77,10 +242,13 @@ export interface SyncLockResult<T> {
  * lock to go stale; after that, doing the work unlocked beats losing what it saves.
  */
 export function withFileLockSync<T>(file: string, work: () => T): SyncLockResult<T> {
-  // An async write of this process holds the lock and will never finish: the lock is ours.
-  if (held.has(resolve(file))) return { value: work(), locked: true };
+  // An async write of this process holds the lock and will never finish, or the process keeps it:
+  // the lock is ours.
+  const key = resolve(file);
+  if (held.has(key) || kept.get(key)?.release !== undefined) return { value: work(), locked: true };
   const deadline = Date.now() + EXIT_WAIT_MS;
   let pause = 5;
+  let waiting = false;
   for (;;) {
     clearAbandonedLock(file);
     let release: (() => void) | undefined;
@@ -88,12 +256,16 @@ export function withFileLockSync<T>(file: string, work: () => T): SyncLockResult
       release = lockfile.lockSync(file, { realpath: false, stale: STALE_MS, onCompromised: () => undefined });
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'ELOCKED' || Date.now() >= deadline) {
+        if (waiting) rmSync(wantedPath(file), { force: true });
         return { value: work(), locked: false };
       }
+      waiting = true;
+      markWanted(file);
       sleepSync(pause);
       pause = Math.min(pause * 2, 200);
       continue;
     }
+    if (waiting) rmSync(wantedPath(file), { force: true });
     writeOwner(file);
     try {
       return { value: work(), locked: true };

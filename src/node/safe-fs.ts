@@ -15,6 +15,7 @@ import {
   openSync,
   readFileSync,
   writeFileSync,
+  writeSync,
 } from 'node:fs';
 import { type FileHandle, open } from 'node:fs/promises';
 import { dirname } from 'node:path';
@@ -137,6 +138,11 @@ export function writeTextNoFollowSync(path: string, text: string | Uint8Array, f
   } finally {
     closeSync(fd);
   }
+}
+
+/** Writes all of `bytes` to an open file, from this thread (a file opened to append: at its end). */
+export function writeAllSync(fd: number, bytes: Uint8Array): void {
+  for (let written = 0; written < bytes.length; ) written += writeSync(fd, bytes, written);
 }
 
 /** Cuts a file to `length` bytes without following a link. */

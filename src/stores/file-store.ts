@@ -93,9 +93,10 @@ export interface FileStore extends StateStore {
    * read the file is read first and handed to the subscribers (so the engine builds on it), and what
    * the store was given by the end of `work` is written before the lock goes. Saves in between are
    * held for that write. Turns of one process run one after another. Keep the work short: the
-   * other processes' writes wait for it.
+   * other processes' writes wait for it. `keepLock`: the lock is kept after the turn for this
+   * process's next turns and writes (see `withFileLock`'s `keep`).
    */
-  turn<T>(work: () => Promise<T> | T): Promise<T>;
+  turn<T>(work: () => Promise<T> | T, options?: { readonly keepLock?: boolean }): Promise<T>;
   /** `listener` gets what another process wrote, as a turn reads it (a partial state: only what changed). */
   subscribe(listener: (changes: PersistedState) => void): () => void;
 }
@@ -287,7 +288,7 @@ class FileStateStore implements FileStore {
     };
   }
 
-  turn<T>(work: () => Promise<T> | T): Promise<T> {
+  turn<T>(work: () => Promise<T> | T, options: { readonly keepLock?: boolean } = {}): Promise<T> {
     if (this.closed) throw new Error(`The state store for ${this.path} is closed; open a new one to save.`);
     this.cancelTimer();
     const run = this.queue.then(async () => {
@@ -320,6 +321,7 @@ class FileStateStore implements FileStore {
             path: this.path,
             reason: `its lock was lost: ${error.message}`,
           }),
+        { keep: options.keepLock === true },
       );
     });
     this.queue = run.catch(() => undefined);

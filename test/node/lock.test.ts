@@ -1,13 +1,29 @@
 import { spawn } from 'node:child_process';
 import { pbkdf2 } from 'node:crypto';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
+import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { PersistedState } from '../../src/core/types.js';
-import { clearAbandonedLock, UNNAMED_MS, withFileLock } from '../../src/node/lock.js';
+import {
+  clearAbandonedLock,
+  giveBackKeptLocks,
+  giveBackWantedLocks,
+  keptLocks,
+  UNNAMED_MS,
+  withFileLock,
+} from '../../src/node/lock.js';
 import { temporaryDir } from '../stores/sample-state.js';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
@@ -18,7 +34,10 @@ let remove: () => void;
 beforeEach(() => {
   ({ dir, remove } = temporaryDir());
 });
-afterEach(() => remove());
+afterEach(async () => {
+  await giveBackKeptLocks();
+  remove();
+});
 
 /** The ban writer bundled into one file: twenty processes start in a fraction of tsx's time. */
 let writer: string;
@@ -61,6 +80,15 @@ function busyThreadPool(): void {
   for (let i = 0; i < 4; i += 1) pbkdf2('narrowing', 'salt', 100_000, 64, 'sha512', () => undefined);
 }
 
+/** Takes the lock of `file` to keep it, with no work of its own. */
+const keepLock = (file: string) =>
+  withFileLock(
+    file,
+    async () => undefined,
+    () => undefined,
+    { keep: true },
+  );
+
 describe('file lock', () => {
   it('does not take the lock of a holder giving it back, after holding it over a second, for an abandoned one', async () => {
     const file = join(dir, 'state.json');
@@ -90,6 +118,57 @@ describe('file lock', () => {
     utimesSync(`${file}.lock`, new Date(taken), new Date(taken));
     expect(clearAbandonedLock(file)).toBe(false);
     expect(clearAbandonedLock(file, taken + UNNAMED_MS + 100)).toBe(true);
+  });
+
+  it('kept after a work, runs the next works of the process one at a time with no lock made or removed', async () => {
+    const file = join(dir, 'state.json');
+    await keepLock(file);
+    const lock = statSync(`${file}.lock`);
+    let running = 0;
+    let most = 0;
+    const work = async () => {
+      running += 1;
+      most = Math.max(most, running);
+      await pause(20);
+      expect(statSync(`${file}.lock`).ino).toBe(lock.ino);
+      running -= 1;
+    };
+    await Promise.all([1, 2, 3].map(() => withFileLock(file, work, () => undefined)));
+    expect(most).toBe(1);
+    await giveBackKeptLocks();
+    expect([existsSync(`${file}.lock`), existsSync(`${file}.lock.owner`)]).toEqual([false, false]);
+  });
+
+  it('kept after a work, is given back to another process that waits for it', async () => {
+    const path = join(dir, 'state.json');
+    await keepLock(path);
+    expect(existsSync(`${path}.lock`)).toBe(true);
+    let written: { code: number | null; stderr: string } | undefined;
+    const writing = runWriter([path, '1', String(Date.now())]).then((exit) => {
+      written = exit;
+    });
+    // What the hook helper does between its events.
+    while (written === undefined) {
+      await giveBackWantedLocks();
+      await pause(100);
+    }
+    await writing;
+    expect(written).toEqual({ code: 0, stderr: '' });
+    expect(keptLocks()).toEqual([]);
+    expect(existsSync(`${path}.lock.wanted`)).toBe(false);
+    const state = JSON.parse(readFileSync(path, 'utf8')) as PersistedState;
+    expect(state.constraints.map((constraint) => constraint.id)).toEqual(['target-missing:w1/missing.ts']);
+  }, 30_000);
+
+  it('is not kept when it had to be waited for, so that two keepers of one file take turns', async () => {
+    const file = join(dir, 'state.json');
+    // Another live process's lock, given back half a second later.
+    mkdirSync(`${file}.lock`);
+    writeFileSync(`${file}.lock.owner`, JSON.stringify({ pid: process.ppid, host: hostname() }));
+    setTimeout(() => rmSync(`${file}.lock`, { recursive: true, force: true }), 500);
+    await keepLock(file);
+    expect(keptLocks()).toEqual([]);
+    expect([existsSync(`${file}.lock`), existsSync(`${file}.lock.wanted`)]).toEqual([false, false]);
   });
 
   it('keeps the ban each of twenty processes started at once saves', async () => {
