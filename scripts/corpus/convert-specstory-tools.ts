@@ -36,10 +36,15 @@
  * answered), nor is a command's exit status (a command failed when a line of what it printed starts
  * with `error` or `fatal`, or as the agents' tools word a failure), and a command shown without a
  * block of what it printed counts as run, printing nothing, as in Cursor's 2025 chats.
+ *
+ * A call whose input is listed under an `**Input:**` line (some of Claude Code's tools; every call of
+ * GitHub Copilot's chats in VS Code), or held as Copilot's JSON, is read by `specstory-input.ts`;
+ * Copilot's chats keep no call's answer.
  */
 import type { CallEvent, TraceEvent, TraceResult } from '../../src/trace/types.js';
 import { MAX_LOG_CHARS } from './convert-react.js';
 import { commandFailed } from './convert-specstory.js';
+import { COPILOT_SESSION, changesFiles, shownInput, withoutAnswer } from './specstory-input.js';
 import { type ConvertedRun, clip, metaEvent, type RunSource, result, safeName, secondsSince, toolList } from './events.js';
 
 /** Calls kept from one session; the longest saved sessions hold a few hundred. */
@@ -96,6 +101,7 @@ const SHELL_TOOLS = new Set([
   'run_terminal_command_v2',
   'run_shell_command',
   'local_shell',
+  'run_in_terminal',
 ]);
 /** Tools whose one backticked argument is a path. */
 const PATH_TOOLS = new Set([
@@ -196,6 +202,14 @@ export function specStoryToolCall(pending: Omit<Pending, 'sidechain' | 't'>): Ca
   const tool = safeName(pending.tool.trim()) || 'unknown';
   const args: Record<string, unknown> = {};
   const inline = pending.inline.replace(/<\/summary>\s*$/, '').trim();
+  const shown = shownInput(inline, pending.lines);
+  if (shown) {
+    const { args: input, answer } = shown;
+    if (answer === undefined || REFUSED.test(answer)) {
+      return answer === undefined && changesFiles(tool) ? { type: 'call', tool, args: input, result: {} } : { type: 'call', tool, args: input };
+    }
+    return { type: 'call', tool, args: input, result: result(answer, answerFailed(answer)) };
+  }
   const bullet = BULLET.exec(inline);
   if (bullet) return cursorCall(tool, bullet[1] as string, (bullet[2] as string).trim(), pending.lines);
   // The chat names neither the folder nor what was in it: nothing is known of the call but its tool.
@@ -269,6 +283,7 @@ export function specStoryToolEvents(chat: string): TraceEvent[] {
   let calls = 0;
   /** Elements that show nothing but their tool's name. */
   const bare = new Set<CallEvent>();
+  const keepsNoAnswers = COPILOT_SESSION.test(chat.slice(0, 2000));
   const flushUser = () => {
     const text = said.join('\n').trim();
     if (role === 'User' && !sidechain && text !== '' && !REFUSED.test(text)) events.push({ type: 'user', text: clip(text).slice(0, 500) });
@@ -278,8 +293,9 @@ export function specStoryToolEvents(chat: string): TraceEvent[] {
     if (!pending) return;
     if (calls < MAX_CALLS_PER_SESSION) {
       const t = secondsSince(start, pending.t);
+      const read = specStoryToolCall(pending);
       const call: CallEvent = {
-        ...specStoryToolCall(pending),
+        ...(keepsNoAnswers ? withoutAnswer(read) : read),
         ...(t !== undefined && { t }),
         ...(pending.sidechain && { agent: 'sidechain' }),
       };
