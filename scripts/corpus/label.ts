@@ -252,10 +252,21 @@ function isCodeSearch(call: CallEvent): boolean {
   return SEARCH_PROGRAMS.has(program) || program === 'git grep' || /\|\s*(grep|rg)\b/.test(command(call));
 }
 
+/** A tool whose name says it reads, looks up or fetches. */
+const READING_TOOLS = /(read|view|open|cat|get|list|show|search|find|grep|glob|fetch)/i;
+
 function isRead(call: CallEvent): boolean {
   if (isShell(call)) return /^(cat|head|tail|less|more|nl|sed|awk|ls|grep|rg|find)$/.test(shellProgram(command(call)));
   const sub = typeof call.args.command === 'string' ? call.args.command : '';
-  return /(read|view|open|cat|get|list|show|search|find|grep|glob)/i.test(call.tool) || sub === 'view';
+  return READING_TOOLS.test(call.tool) || sub === 'view';
+}
+
+/** A path argument naming a file (`designs/app.sketch`, `notes.md`), not a sentence or a web address. */
+function namesFile(call: CallEvent): boolean {
+  return Object.entries(call.args).some(
+    ([key, value]) =>
+      PATH_KEYS.test(key) && !/^(url|uri)$/i.test(key) && typeof value === 'string' && !/\s/.test(value) && /\/|\.\w{1,8}$/.test(value),
+  );
 }
 
 /** A call that, having succeeded, may change what later calls see. */
@@ -268,7 +279,10 @@ function changes(call: CallEvent): boolean {
     CHANGING_TOOLS.test(call.tool) ||
     NAVIGATION_TOOLS.test(call.tool) ||
     WORLD_VERBS.test(call.tool) ||
-    /^(str_replace|insert|create|write|undo_edit)$/.test(sub)
+    /^(str_replace|insert|create|write|undo_edit)$/.test(sub) ||
+    // A tool whose name says neither that it reads nor what it changes (a tool server's
+    // `batch_design`), acting on a file it names, may have changed that file.
+    (!READING_TOOLS.test(call.tool) && namesFile(call))
   );
 }
 

@@ -18,9 +18,15 @@ export const REFUSALS_BEFORE_HALT = 3;
 
 /**
  * The rules whose blocks never count towards the streak (nor break it): polls, which are meant to be
- * repeated, and guessing (varying calls with one error shape; edits guessed at an unread file).
+ * repeated, and guessing (varying calls with one error shape; edits guessed at an unread file, or
+ * at a file not read again since edits of it kept failing).
  */
-export const STREAK_EXEMPT_RULES: ReadonlySet<string> = new Set(['poll', 'error-streak', 'blind-edit']);
+export const STREAK_EXEMPT_RULES: ReadonlySet<string> = new Set([
+  'poll',
+  'error-streak',
+  'blind-edit',
+  'edit-streak',
+]);
 
 export class RefusalStreak {
   private callKey: string | undefined;

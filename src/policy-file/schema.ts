@@ -136,6 +136,10 @@ function buildSchema() {
         { enabled: flag() },
         'A search-and-replace edit of a file the agent has not read, after two such guesses at it were not found.',
       ),
+      editStreak: section(
+        { enabled: flag(), warnAt: positiveInteger(), blockAt: positiveInteger() },
+        'Edits of one file failing one after another with one kind of error, the file neither read nor changed in between.',
+      ),
       unavailableValue: section(
         { enabled: flag() },
         'A retry that still asks for something the tool said is not available, only adding list items to the call that failed.',

@@ -18,6 +18,7 @@ const RULE_MEANINGS: Readonly<Record<string, string>> = {
   'tool-health': 'a tool whose service keeps failing (it is paused to recover)',
   'unseen-creation': 'using a file whose creation the tool reported but that did not appear',
   'blind-edit': 'guessing again at the text of a file never read',
+  'edit-streak': 'edit after edit of one file failing, without reading the file again',
   'unavailable-value': 'asking again for something the tool said is not available',
   'numbered-copy': "editing with text copied along with a viewer's line numbers",
   'absent-text': 'an edit looking for text that is not in the file as last read',

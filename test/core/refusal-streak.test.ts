@@ -71,7 +71,7 @@ describe('the halt on repeated refusals', () => {
   });
 
   it('never counts the blocks of polls or of guessing', () => {
-    expect([...STREAK_EXEMPT_RULES].sort()).toEqual(['blind-edit', 'error-streak', 'poll']);
+    expect([...STREAK_EXEMPT_RULES].sort()).toEqual(['blind-edit', 'edit-streak', 'error-streak', 'poll']);
     const agent = new Agent();
     const status = ['build_status', { build_id: 'b-1842' }] as const;
     const verdicts = agent.repeat(24, ...status, '{"state": "running", "progress": 40}');

@@ -230,6 +230,36 @@ describe('navigation', () => {
   });
 });
 
+describe('tools the rules do not know by name', () => {
+  const frame = ok('Screenshot generated for node: 4Fq2x. Check it for visual errors.');
+
+  it('takes a tool that names a file it acts on, and does not say it only reads, for a change', () => {
+    const events = [
+      call('mcp__sketchpad__get_node_image', { filePath: 'designs/app.sketch', nodeId: '4Fq2x' }, frame),
+      call(
+        'mcp__sketchpad__run_operations',
+        { filePath: 'designs/app.sketch', operations: 'U("4Fq2x", {placeholder: false})' },
+        ok('# Successfully executed all operations.\n- Updated properties of node `4Fq2x`'),
+      ),
+      call('mcp__sketchpad__get_node_image', { filePath: 'designs/app.sketch', nodeId: '4Fq2x' }, frame),
+    ];
+    expect(wastedSteps(events)).toEqual([]);
+  });
+
+  it('does not take a tool that fetches a file for a change', () => {
+    const events = [
+      bash('pytest tests/test_api.py', PYTEST_FAILS),
+      call(
+        'codex_apps__gitlab_fetch_file',
+        { project: 'shop/api', ref: 'main', path: 'app/api.py' },
+        ok('def create():\n    return 500\n'),
+      ),
+      bash('pytest tests/test_api.py', PYTEST_FAILS),
+    ];
+    expect(wastedSteps(events)).toEqual([3]);
+  });
+});
+
 describe('rule 2: the same tool failing the same way on the same target', () => {
   it('labels another failing replacement in one file even when the text to replace differs', () => {
     const notFound = (text: string) =>

@@ -5,6 +5,7 @@ import { createConvergenceDetector } from './convergence.js';
 import { createCreationRateDetector } from './creation-rate.js';
 import { createCycleDetector } from './cycle.js';
 import { createDuplicateEffectDetector } from './duplicate-effect.js';
+import { createEditStreakDetector } from './edit-streak.js';
 import { createErrorStreakDetector } from './error-streak.js';
 import { createIdenticalResultDetector } from './identical-result.js';
 import { createNonAdvancingDetector } from './non-advancing.js';
@@ -22,6 +23,7 @@ export { createConvergenceDetector, isConvergenceDetector } from './convergence.
 export { createCreationRateDetector } from './creation-rate.js';
 export { createCycleDetector } from './cycle.js';
 export { createDuplicateEffectDetector } from './duplicate-effect.js';
+export { createEditStreakDetector } from './edit-streak.js';
 export { createErrorStreakDetector } from './error-streak.js';
 export { createIdenticalResultDetector } from './identical-result.js';
 export { createNonAdvancingDetector } from './non-advancing.js';
@@ -47,6 +49,7 @@ export function createDefaultDetectors(): Detector[] {
     createDuplicateEffectDetector(),
     createUnseenCreationDetector(),
     createBlindEditDetector(),
+    createEditStreakDetector(),
     createUnavailableValueDetector(),
     createNumberedCopyDetector(),
   ];

@@ -1,0 +1,147 @@
+/**
+ * Edits of one file failing again and again, one after another, with the agent never looking at the
+ * file in between: each failure says the edit does not fit the file as it is, and the next edit is
+ * written from the same picture of it. Varied edits often succeed, so the evidence is graduated:
+ * the third such edit is steered (read the file again), and only the fifth, after four failures of
+ * one kind in a row, is blocked. Anything that shows the file or changes it starts over: a call that
+ * succeeds on the file (a read, an edit, a write), a command that names it or may have changed it,
+ * a new user message. Identical retries are the identical-failure rule's business; this counts any
+ * edit of the file, whatever its arguments, since an edit's text may not even be recorded. Edits
+ * that name no file (`edit 12:14` of the file an editor has open) are left alone: the editors that
+ * take them answer a refused edit with the file as the edit would have left it, so the agent is not
+ * editing blind, and on recorded runs their fifth failing edit was often the one that worked.
+ */
+import type { Violation } from '../types.js';
+import { samePath } from '../world.js';
+import { isHarnessFault, isWatched, kindOf } from './applicability.js';
+import { LruMap } from './bounded.js';
+import { readCount, readEntries, readSnapshot, readString, readStrings } from './restore.js';
+import type { CallContext, Detector, ObservedOutcome } from './types.js';
+import { excerpt } from './wording.js';
+
+const NAME = 'edit-streak';
+/** Files with failing edits kept; past this, the oldest are forgotten. */
+const MAX_FILES = 64;
+const MAX_EVIDENCE_CALLS = 5;
+const VERSION = 1;
+
+interface Streak {
+  /** The kind of failure (the failure's signature): another kind starts the count over. */
+  signature: string;
+  /** Failed edits of the file in a row, with nothing shown or changed in between. */
+  count: number;
+  lastError: string;
+  calls: string[];
+}
+
+export function createEditStreakDetector(): Detector {
+  /** By file, as the edits name it. */
+  const files = new LruMap<Streak>(MAX_FILES);
+
+  /** Forgets the streaks of every file `target` may be (`src/a.ts`, `/repo/src/a.ts`). */
+  function shown(target: string): void {
+    for (const [file] of files.entries()) if (samePath(file, target)) files.delete(file);
+  }
+
+  return {
+    name: NAME,
+
+    check(call: CallContext): Violation | undefined {
+      const limits = call.toolPolicy.detectors.editStreak;
+      if (files.size === 0 || !isWatched(call, limits)) return undefined;
+      const target = editedFile(call);
+      if (target === undefined) return undefined;
+      const streak = files.peek(target);
+      if (streak === undefined) return undefined;
+      const proposal = streak.count + 1;
+      if (proposal >= limits.blockAt) return describe(call, target, streak, 'block');
+      if (proposal >= limits.warnAt) return describe(call, target, streak, 'warn');
+      return undefined;
+    },
+
+    observe(call: CallContext, outcome: ObservedOutcome): void {
+      if (isHarnessFault(outcome)) return;
+      if (!outcome.success) {
+        const target = editedFile(call);
+        if (target === undefined || outcome.failure === undefined) return;
+        const signature = outcome.failure.signature;
+        const before = files.peek(target);
+        const streak =
+          before !== undefined && before.signature === signature
+            ? before
+            : { signature, count: 0, lastError: '', calls: [] };
+        streak.count++;
+        streak.lastError = outcome.text;
+        streak.calls = [...streak.calls, call.description].slice(-MAX_EVIDENCE_CALLS);
+        files.set(target, streak);
+        return;
+      }
+      if (files.size === 0) return;
+      // A success on the file shows it to the agent, or changes it: a read, an edit, a write.
+      for (const target of call.facts.targets) shown(target);
+      if (kindOf(call) !== 'exec') return;
+      // A command may have changed any file, and one that names the file shows it (`cat a.md`).
+      if (outcome.changedWorld && !call.facts.leavesSourcesAlone) {
+        files.clear();
+        return;
+      }
+      const command = call.facts.targets[0] ?? '';
+      for (const [file] of files.entries()) if (command.includes(fileName(file))) files.delete(file);
+    },
+
+    reset(): void {
+      // Between user messages, the file may be edited by hand.
+      files.clear();
+    },
+
+    snapshot(): unknown {
+      return { version: VERSION, files: files.entries() };
+    },
+
+    restore(state: unknown): void {
+      files.clear();
+      const snapshot = readSnapshot(state, VERSION);
+      for (const [file, streak] of readEntries(snapshot?.files, MAX_FILES, readStreak))
+        files.set(file, streak);
+    },
+  };
+}
+
+/** The file an edit changes, when it names one: a search-and-replace, a patch, a write over it. */
+function editedFile(call: CallContext): string | undefined {
+  const kind = kindOf(call);
+  if (kind !== 'mutate' && kind !== 'create') return undefined;
+  return call.facts.targets.length === 1 ? call.facts.targets[0] : undefined;
+}
+
+function fileName(path: string): string {
+  return path.slice(path.lastIndexOf('/') + 1);
+}
+
+function describe(call: CallContext, target: string, streak: Streak, severity: 'warn' | 'block'): Violation {
+  const seen =
+    `${streak.count} edits of ${target} in a row have failed with ${streak.signature} ` +
+    `(the last: "${excerpt(streak.lastError)}"), and ${target} has not been read or changed since`;
+  return {
+    rule: NAME,
+    severity,
+    reason:
+      severity === 'block'
+        ? `${seen}: ${call.description}, written from the same picture of the file, is blocked.`
+        : `${seen}; ${call.description}, written from the same picture of the file, is likely to fail too.`,
+    suggestion: `Read ${target} again and write the edit from what it holds now, or replace the whole file.`,
+    evidence: { count: streak.count, calls: streak.calls, target, lastError: excerpt(streak.lastError) },
+  };
+}
+
+function readStreak(raw: Record<string, unknown>): Streak | undefined {
+  const signature = readString(raw.signature);
+  const count = readCount(raw.count);
+  if (signature === undefined || count === undefined || count === 0) return undefined;
+  return {
+    signature,
+    count,
+    lastError: readString(raw.lastError) ?? '',
+    calls: readStrings(raw.calls, MAX_EVIDENCE_CALLS),
+  };
+}

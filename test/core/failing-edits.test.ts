@@ -1,0 +1,190 @@
+import { describe, expect, it } from 'vitest';
+import { Agent } from './support.js';
+
+const FILE = '/home/dev/shop/src/cart/totals.ts';
+
+/** Edits of one file by each host's editor tool, the `n`th with its own text, and how each failed. */
+const HOSTS = [
+  {
+    host: 'Claude Code (its screen shows no more than that the edit failed)',
+    edit: (n: number) => ({
+      file_path: FILE,
+      old_string: `const total = sum(${n});`,
+      new_string: 'const total = sum(items);',
+    }),
+    error: 'Error editing file',
+  },
+  {
+    host: 'Gemini CLI',
+    edit: (n: number) => ({
+      file_path: FILE,
+      old_string: `  return price * ${n};`,
+      new_string: '  return price * qty;',
+    }),
+    error: `Failed to edit, expected 1 occurrence but found 2 for old_string in file: ${FILE}`,
+  },
+  {
+    host: 'Codex',
+    edit: (n: number) => ({
+      input: `*** Begin Patch\n*** Update File: ${FILE}\n@@\n-  return price * ${n};\n+  return price * qty;\n`,
+    }),
+    error: "Invalid patch: The last line of the patch must be '*** End Patch'",
+  },
+  {
+    host: 'Cursor',
+    edit: (n: number) => ({
+      target_file: FILE,
+      instructions: `Use the quantity (${n})`,
+      code_edit: `  return price * qty${n};`,
+    }),
+    error: 'The apply model made no changes to the file.',
+  },
+] as const;
+const TOOLS = {
+  'Claude Code (its screen shows no more than that the edit failed)': 'Edit',
+  'Gemini CLI': 'replace',
+  Codex: 'apply_patch',
+  Cursor: 'edit_file',
+} as const;
+
+function failingEdits(agent: Agent, host: (typeof HOSTS)[number], from: number, count: number): string[] {
+  return Array.from(
+    { length: count },
+    (_, index) =>
+      agent.call(TOOLS[host.host], host.edit(from + index), { text: host.error, isError: true }).check
+        .verdict,
+  );
+}
+
+/** What this rule said of each of `count` more failing edits: its verdict, or `-` when it said nothing. */
+function streakVerdicts(agent: Agent, host: (typeof HOSTS)[number], from: number, count: number): string[] {
+  return Array.from({ length: count }, (_, index) => {
+    const { check } = agent.call(TOOLS[host.host], host.edit(from + index), {
+      text: host.error,
+      isError: true,
+    });
+    return check.violations.find((violation) => violation.rule === 'edit-streak')?.severity ?? '-';
+  });
+}
+
+describe('edits of one file failing one after another, the file not read again', () => {
+  it('steers the third and blocks the fifth, whichever host edits', () => {
+    for (const host of HOSTS) {
+      const agent = new Agent();
+      expect([host.host, ...failingEdits(agent, host, 1, 5)]).toEqual([
+        host.host,
+        'allow',
+        'allow',
+        'warn',
+        'warn',
+        'block',
+      ]);
+    }
+  });
+
+  it('tells the agent to read the file again', () => {
+    const agent = new Agent();
+    const claude = HOSTS[0];
+    failingEdits(agent, claude, 1, 4);
+    const check = agent.check('Edit', claude.edit(5));
+    expect(check.rule).toBe('edit-streak');
+    expect(check.violations[0]?.suggestion).toMatch(/Read .*totals\.ts again/);
+  });
+
+  it('starts over once the agent reads the file', () => {
+    const agent = new Agent();
+    const claude = HOSTS[0];
+    failingEdits(agent, claude, 1, 4);
+    agent.call('Read', { file_path: FILE }, [5, 6, 7].map((n) => `const total = sum(${n});`).join('\n'));
+    expect(streakVerdicts(agent, claude, 5, 3)).toEqual(['-', '-', 'warn']);
+  });
+
+  it('starts over once a command prints the file', () => {
+    const agent = new Agent();
+    const gemini = HOSTS[1];
+    failingEdits(agent, gemini, 1, 4);
+    agent.call('run_shell_command', { command: `sed -n 1,40p ${FILE}` }, 'export function total() {}\n');
+    expect(streakVerdicts(agent, gemini, 5, 3)).toEqual(['-', '-', 'warn']);
+  });
+
+  it('starts over once an edit of the file succeeds', () => {
+    const agent = new Agent();
+    const claude = HOSTS[0];
+    failingEdits(agent, claude, 1, 3);
+    agent.call(
+      'Edit',
+      { file_path: FILE, old_string: 'qty', new_string: 'quantity' },
+      `The file ${FILE} has been updated.`,
+    );
+    expect(streakVerdicts(agent, claude, 5, 3)).toEqual(['-', '-', 'warn']);
+  });
+
+  it('keeps the count when a hook process resumes the session from its snapshot', () => {
+    const agent = new Agent();
+    const claude = HOSTS[0];
+    failingEdits(agent, claude, 1, 4);
+    const resumed = new Agent();
+    resumed.loop.restore(JSON.parse(JSON.stringify(agent.loop.snapshot())));
+    expect(failingEdits(resumed, claude, 5, 1)).toEqual(['block']);
+  });
+
+  it('does not add up failures of edits of different files', () => {
+    const agent = new Agent();
+    const verdicts = ['a', 'b', 'c', 'd', 'e'].map(
+      (name) =>
+        agent.call(
+          'Edit',
+          { file_path: `/home/dev/shop/src/${name}.ts`, old_string: 'x', new_string: 'y' },
+          {
+            text: 'Error editing file',
+            isError: true,
+          },
+        ).check.verdict,
+    );
+    expect(verdicts).toEqual(['allow', 'allow', 'allow', 'allow', 'allow']);
+  });
+
+  it('counts again when the edits fail another way', () => {
+    const agent = new Agent();
+    const gemini = HOSTS[1];
+    failingEdits(agent, gemini, 1, 3);
+    agent.call('replace', gemini.edit(4), {
+      text: 'File not found. Cannot apply edit. Use an empty old_string to create a new file.',
+      isError: true,
+    });
+    expect(streakVerdicts(agent, gemini, 5, 3)).toEqual(['-', '-', 'warn']);
+  });
+
+  it('leaves alone edits of the open file that name no file, whose refusals show the file', () => {
+    const agent = new Agent();
+    agent.call(
+      'open',
+      { path: 'django/core/management/commands/inspectdb.py' },
+      '[File: /django__django/django/core/management/commands/inspectdb.py (386 lines total)]\n165:                    if is_relation:',
+    );
+    const refused = {
+      text: [
+        'Your proposed edit has introduced new syntax error(s). Please understand the fixes and retry your edit commmand.',
+        '',
+        'ERRORS:',
+        '- E999 SyntaxError: invalid syntax',
+        '',
+        'This is how your edit would have looked if applied',
+        '[File: /django__django/django/core/management/commands/inspectdb.py (390 lines total)]',
+      ].join('\n'),
+      isError: true,
+    };
+    const verdicts = Array.from(
+      { length: 5 },
+      (_, index) =>
+        agent
+          .call(
+            'edit',
+            { lines: '165:188', replacement: `                    if is_relation:  # ${index}\n` },
+            refused,
+          )
+          .check.violations.find((violation) => violation.rule === 'edit-streak')?.severity ?? '-',
+    );
+    expect(verdicts).toEqual(['-', '-', '-', '-', '-']);
+  });
+});
