@@ -18,12 +18,15 @@
  *   (Claude Code's and Gemini CLI's, beside a command), an `explanation` (Cursor's, beside every call);
  *   a call that has the field already keeps its own, which may be its data;
  * - the arguments' keys in another order;
- * - all of them at once.
+ * - all of them at once;
+ * - every result with fresh volatile values (ids, temporary folders, ports, pids, memory addresses,
+ *   durations, times), drawn anew for each call, as a tool prints them on each run.
  *
  * A renamed tool loses the annotations the recording gave it, as a host's own tool arrives by its
  * name only. Which name a trace gets is fixed by its name, so every run is repeatable.
  *
- * Usage, after `npm run build`: `npx tsx bench/metamorphic.ts CORPUS [--half design] [--details]`.
+ * Usage, after `npm run build`: `npx tsx bench/metamorphic.ts CORPUS [--half design] [--only WORDS] [--details]`
+ * (`--only volatile`: only the transforms whose name has these words).
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -414,12 +417,142 @@ export const truncatedResult = shellResultFramed('shell output truncated as a ho
   };
 });
 
+/** A generator of numbers in [0, 1) from a seed: the same seed, the same values. */
+function seededRandom(key: string): () => number {
+  let state = varying(key, 0x7fffffff) + 1;
+  return () => {
+    state = (state + 0x6d2b79f5) | 0;
+    let mixed = Math.imul(state ^ (state >>> 15), 1 | state);
+    mixed = (mixed + Math.imul(mixed ^ (mixed >>> 7), 61 | mixed)) ^ mixed;
+    return ((mixed ^ (mixed >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+type Random = () => number;
+const drawn = (random: Random, alphabet: string, length: number) =>
+  Array.from({ length }, () => alphabet[Math.floor(random() * alphabet.length)]).join('');
+const HEX = '0123456789abcdef';
+const BASE36 = '0123456789abcdefghijklmnopqrstuvwxyz';
+const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
+/** What Python's temporary names are drawn from. */
+const TEMP_NAME = 'abcdefghijklmnopqrstuvwxyz0123456789_';
+const between = (random: Random, low: number, high: number) => low + Math.floor(random() * (high - low));
+function uuidOf(random: Random): string {
+  const hex = drawn(random, HEX, 32);
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-4${hex.slice(13, 16)}-a${hex.slice(17, 20)}-${hex.slice(20)}`;
+}
+
+/** An id as a tool prints it beside an error: a label and a value drawn fresh on every run. */
+export const VOLATILE_IDS: readonly ((random: Random) => string)[] = [
+  (random) => `request id: ${drawn(random, HEX, 12)}`,
+  (random) => `x-request-id: req_${drawn(random, BASE62, 14)}`,
+  (random) => `run ${drawn(random, BASE36, 11)}`,
+  (random) => `container ${drawn(random, HEX, 12)}`,
+  (random) => `at <object at 0x7f${drawn(random, HEX, 10)}>`,
+  (random) => `on http://127.0.0.1:${between(random, 32768, 61000)}`,
+  (random) => `(node:${between(random, 1000, 99999)})`,
+  (random) => `trace ${uuidOf(random).toUpperCase()}`,
+  (random) => `trace_id=${uuidOf(random).replaceAll('-', '')}`,
+  (random) => `session {${uuidOf(random)}}`,
+];
+
+/** A temporary folder as tools name it, drawn fresh on every run. */
+export const VOLATILE_FOLDERS: readonly ((random: Random) => string)[] = [
+  (random) => `/tmp/tmp${drawn(random, TEMP_NAME, 8)}/`,
+  (random) => `/tmp/pytest-of-runner/pytest-${between(random, 1, 400)}/test_case0/`,
+  (random) => `/tmp/go-build${between(random, 1e9, 4e9)}/b001/`,
+  (random) => `/var/folders/x7/2k9rmqlp8x1c7v0000gn/T/tmp${drawn(random, TEMP_NAME, 8)}/`,
+];
+
+/** How long a run took, or when it ran, as tools print it, drawn fresh on every run. */
+export const VOLATILE_TIMES: readonly ((random: Random) => string)[] = [
+  (random) => `took ${between(random, 5, 9000)} ms`,
+  (random) => `Done in ${(random() * 20).toFixed(2)}s.`,
+  (random) => `real\t0m${(random() * 9).toFixed(3)}s`,
+  (random) =>
+    `finished at 2026-11-30T0${between(random, 0, 10)}:${between(random, 10, 60)}:${between(random, 10, 60)}.${between(random, 100, 1000)}Z`,
+  (random) => `[0${between(random, 0, 10)}:${between(random, 10, 60)}:${between(random, 10, 60)}] done`,
+];
+
+/** A duration inside a structured result, under a key tools give it. */
+export const VOLATILE_FIELDS: readonly ((random: Random) => [string, number])[] = [
+  (random) => ['duration_ms', between(random, 5, 9000)],
+  (random) => ['elapsed', Number((random() * 20).toFixed(3))],
+  (random) => ['latencyMs', between(random, 5, 900)],
+];
+
+function plainObject(text: string): Record<string, unknown> | undefined {
+  if (!text.startsWith('{')) return undefined;
+  try {
+    const value: unknown = JSON.parse(text);
+    return isRecord(value) ? value : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * A result with fresh volatile values where tools print them: an id at the end of a failure's first
+ * line (on its own line after a success), a temporary folder in a log's path, how long it took; a
+ * structured result gets them as fields. The kinds are the trace's, the values drawn afresh for each
+ * call, so that a repeated answer differs from the last only in them.
+ */
+export function withVolatileValues(text: string, failed: boolean, trace: string, key: string): string {
+  const random = seededRandom(`values ${key}`);
+  const id = pick(VOLATILE_IDS, `id ${trace}`)(random);
+  const folder = pick(VOLATILE_FOLDERS, `folder ${trace}`)(random);
+  const time = pick(VOLATILE_TIMES, `time ${trace}`)(random);
+  const object = plainObject(text);
+  if (object !== undefined) {
+    const [field, value] = pick(VOLATILE_FIELDS, `field ${trace}`)(random);
+    return JSON.stringify({ ...object, [field]: value, request: id, log: `${folder}run.log` });
+  }
+  const lines = text.split('\n');
+  const first = lines.findIndex((line) => line.trim() !== '');
+  if (failed && first >= 0) lines[first] = `${lines[first]} (${id})`;
+  else lines.push(id);
+  lines.push(`log: ${folder}run.log`, time);
+  return lines.join('\n');
+}
+
+/**
+ * Every result (a content or an error, longer than a short line) with fresh volatile values of several kinds, drawn
+ * for each call (see `withVolatileValues`): ids, temporary folders, ports, pids, memory addresses,
+ * durations and times.
+ */
+const SHORT_ANSWER = 40;
+
+export const volatileValues: Transform = {
+  name: 'fresh volatile values in every result',
+  apply(events, trace) {
+    let changed = false;
+    const out = events.map((event, index) => {
+      if (event.type !== 'call' || !isRecord(event.result)) return event;
+      const result = event.result;
+      const failed = result.isError === true || typeof result.error === 'string';
+      const field = typeof result.content === 'string' ? 'content' : 'error';
+      const text = result[field];
+      // A short answer on one line (`[]`, `No files found`, `2`) is left as it is: a tool that prints
+      // ids and timings prints more than that, and lines added to it would change what it says.
+      if (typeof text !== 'string' || (!text.trim().includes('\n') && text.trim().length < SHORT_ANSWER))
+        return event;
+      changed = true;
+      return {
+        ...event,
+        result: { ...result, [field]: withVolatileValues(text, failed, trace, `${trace} ${index}`) },
+      };
+    });
+    return changed ? out : undefined;
+  },
+};
+
 export const RESULT_TRANSFORMS: readonly Transform[] = [
   claudeCodeResult,
   codexResult,
   geminiResult,
   cursorResult,
   truncatedResult,
+  volatileValues,
 ];
 
 /** The transforms of the calls, then those of the shell's results. */
@@ -576,17 +709,26 @@ export function formatMetamorphic(score: MetamorphicScore, withDetails = false):
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   const argv = process.argv.slice(2);
-  const corpus = argv.find((arg, index) => !arg.startsWith('--') && argv[index - 1] !== '--half');
+  const valued = new Set(['--half', '--only']);
+  const corpus = argv.find((arg, index) => !arg.startsWith('--') && !valued.has(argv[index - 1] ?? ''));
   const halfIndex = argv.indexOf('--half');
   const half = (halfIndex >= 0 ? argv[halfIndex + 1] : 'design') as CorpusHalf;
+  // `--only volatile`: the transforms whose name has these words, such as `fresh volatile values in every result`.
+  const onlyIndex = argv.indexOf('--only');
+  const only = onlyIndex >= 0 ? argv[onlyIndex + 1] : undefined;
   if (corpus === undefined) {
-    process.stderr.write('usage: npx tsx bench/metamorphic.ts CORPUS [--half design] [--details]\n');
+    process.stderr.write(
+      'usage: npx tsx bench/metamorphic.ts CORPUS [--half design] [--only WORDS] [--details]\n',
+    );
     process.exitCode = 2;
   } else {
     const root = fileURLToPath(new URL('..', import.meta.url));
     const score = await scoreMetamorphic(corpus, {
       root,
       half,
+      ...(only !== undefined && {
+        transforms: ALL_TRANSFORMS.filter((transform) => transform.name.includes(only)),
+      }),
       onProgress: (done, total) => {
         if (done === total || done % 100 === 0) process.stderr.write(`… ${done}/${total} runs\n`);
       },

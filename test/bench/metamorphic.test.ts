@@ -22,6 +22,8 @@ import {
   type Transform,
   truncatedResult,
   verdictChanges,
+  volatileValues,
+  withVolatileValues,
   writeAs,
 } from '../../bench/metamorphic.js';
 
@@ -195,6 +197,36 @@ describe('transforms that keep every loop', () => {
   });
 });
 
+describe('fresh volatile values in every result', () => {
+  it('gives each repeat of a failure new values of the same kinds, its first line keeping its words', () => {
+    const results = calls(volatileValues.apply(EVENTS, 'a.jsonl') ?? []).map(
+      (event) => (event.result as { content: string }).content,
+    );
+    const [first, second] = results;
+    expect(first).not.toBe(second);
+    expect(first?.startsWith(`${MISSING.content} (`)).toBe(true);
+    expect(first?.split('\n').length).toBe(second?.split('\n').length);
+  });
+
+  it('puts the values of a structured answer in fields of its own', () => {
+    const text = withVolatileValues(
+      '{"status":"failed","reason":"seat taken"}',
+      true,
+      'a.jsonl',
+      'a.jsonl 3',
+    );
+    expect(JSON.parse(text)).toMatchObject({ status: 'failed', reason: 'seat taken' });
+    expect(Object.keys(JSON.parse(text))).toHaveLength(5);
+  });
+
+  it('leaves a short answer on one line as it is', () => {
+    const events = [
+      { type: 'call', tool: 'Grep', args: { pattern: 'x' }, result: { content: 'No files found' } },
+    ];
+    expect(volatileValues.apply(events, 'a.jsonl')).toBeUndefined();
+  });
+});
+
 describe('counting verdict changes', () => {
   it('counts each call whose verdict is another, and the stops gained and lost', () => {
     const before = [
@@ -237,6 +269,11 @@ describe('counting verdict changes', () => {
       expect({ transform, changed: changes.changed }).toEqual({ transform, changed: 0 });
     }
     expect(score.byTransform.find((row) => row.transform === 'all at once')?.changes.calls).toBe(8);
+  });
+
+  it('finds no verdict changed when every result carries fresh volatile values', async () => {
+    const score = await scoreMetamorphic(corpusOf(EVENTS), { root, transforms: [volatileValues] });
+    expect(score.byTransform[0]?.changes).toMatchObject({ calls: 8, changed: 0 });
   });
 
   it('counts the failures an output without its exit status hides: a failed test run read as a success', async () => {

@@ -1,14 +1,21 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { digestResult, hashString } from '../../src/core/identity/index.js';
+import { digestResult, hashString, looksRandom } from '../../src/core/identity/index.js';
 
 /**
  * The masking of results as its expressions were first written, in the order they run. Digests are
  * persisted (a learned rule and a result seen before keep them), so however the masking is made
- * faster, a result must digest to what these expressions give.
+ * faster, a result must digest to what these expressions give. (Masking more kinds of volatile
+ * values, the last nine, changed them once: an answer kept from before compares otherwise once.)
  */
-const FIRST_WRITTEN: readonly (readonly [RegExp, string])[] = [
-  [/\b\d{4}-\d{2}-\d{2}[T_ ]\d{2}[:-]\d{2}(?:[:-]\d{2}(?:[.,]\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?/g, '<time>'],
+const FIRST_WRITTEN: readonly (readonly [
+  RegExp,
+  string | ((match: string, ...groups: string[]) => string),
+])[] = [
+  [
+    /\b\d{4}-\d{2}-\d{2}[T_ ]\d{2}[:-]\d{2}(?:[:-]\d{2}(?:[.,]\d+|-\d{3}(?=Z))?)?(?:Z|[+-]\d{2}:?\d{2})?/g,
+    '<time>',
+  ],
   [/\b20\d{2}[01]\d[0-3]\d[T_-]?[0-2]\d[0-5]\d[0-5]\d\b/g, '<time>'],
   [/\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b/gi, '<uuid>'],
   [/\b1[6-9]\d{8}(?:\d{3})?\b/g, '<epoch>'],
@@ -31,12 +38,46 @@ const FIRST_WRITTEN: readonly (readonly [RegExp, string])[] = [
     '<duration>',
   ],
   [/\b(pid[:= ]\s*)\d+/gi, '$1<pid>'],
+  [/\(([A-Za-z][A-Za-z_-]{0,31}):\d{4,7}\)/g, '($1:<pid>)'],
+  [/\b0x[0-9a-fA-F]{8,16}\b/g, '0x<address>'],
+  [
+    /((?:\blocalhost|\b\d{1,3}(?:\.\d{1,3}){3}|\]):)(?:3276[89]|327[7-9]\d|32[89]\d\d|3[3-9]\d{3}|[45]\d{4}|6[0-5]\d{3})\b/g,
+    '$1<port>',
+  ],
+  [
+    /(?<![A-Za-z0-9])tmp(?:[._-](?=[A-Za-z0-9]*\d)[A-Za-z0-9]{8,}|(?=[A-Za-z0-9]*\d)[A-Za-z0-9]{5,})(?![A-Za-z0-9])/g,
+    '<tmp>',
+  ],
+  [
+    /(\/(?:private\/)?(?:tmp|var\/tmp|var\/folders\/[^/\s]+\/[^/\s]+\/T)\/)tmp[a-z0-9_]{8}(?![A-Za-z0-9_.-])/g,
+    '$1<tmp>',
+  ],
+  [
+    /(\/(?:private\/)?(?:tmp|var\/tmp|var\/folders\/[^/\s]+\/[^/\s]+\/T)\/)((?:[^/\s'"`]+\/)+)/g,
+    (_path: string, root: string, folders: string) => `${root}${folders.replace(/\d+/g, '<n>')}`,
+  ],
+  [
+    /("[A-Za-z_]*(?:[Dd]uration|[Ee]lapsed|[Tt]ook|[Ll]atency|_ms|Ms|_millis|Millis)[A-Za-z_]*"\s*:\s*)-?\d+(?:\.\d+)?/g,
+    '$1<duration>',
+  ],
+  [
+    /(?<![A-Za-z0-9\\])(?=[A-Za-z]*\d)(?=\d*[A-Za-z])[A-Za-z0-9]{8,}(?![A-Za-z0-9])/g,
+    (token) => (looksRandom(token) ? '<id>' : token),
+  ],
+  [/(<(?:epoch|hex|uuid|id)>[-_])[A-Za-z0-9]{6,}(?![A-Za-z0-9])/g, '$1<id>'],
 ];
 
 function digestAsFirstWritten(text: string): string {
   if (text === '') return 'empty';
   let masked = text;
-  for (const [pattern, replacement] of FIRST_WRITTEN) masked = masked.replace(pattern, replacement);
+  for (const [index, [pattern, replacement]] of FIRST_WRITTEN.entries()) {
+    // The last, the rest of an id, only once something was masked.
+    if (index === FIRST_WRITTEN.length - 1 && masked === text) break;
+    masked =
+      typeof replacement === 'string'
+        ? masked.replace(pattern, replacement)
+        : masked.replace(pattern, replacement);
+  }
   return hashString(masked);
 }
 

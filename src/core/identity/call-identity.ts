@@ -30,14 +30,29 @@ const SEED_2 = LANE2_SEED;
 const MULTIPLIER_1 = LANE1_MULTIPLIER;
 const MULTIPLIER_2 = LANE2_MULTIPLIER;
 
-export type MaskKind = 'timestamp' | 'uuid' | 'epoch' | 'temp-path' | 'hex-id' | 'duration' | 'pid' | 'clock';
+export type MaskKind =
+  | 'timestamp'
+  | 'uuid'
+  | 'epoch'
+  | 'temp-path'
+  | 'hex-id'
+  | 'duration'
+  | 'pid'
+  | 'clock'
+  | 'address'
+  | 'port'
+  | 'random-id';
 
 interface MaskRule {
   readonly kind: MaskKind;
   readonly pattern: RegExp;
-  readonly replacement: string;
+  readonly replacement: string | ((match: string, ...groups: string[]) => string);
   /** The rule's bit in what `candidateRules` returns. */
   readonly bit: number;
+  /** Applies only once an earlier rule masked something in this text. */
+  readonly afterMasking?: true;
+  /** What the rule does, done by hand: `text` with `pattern` replaced, at less cost. */
+  readonly mask?: (text: string) => string;
 }
 
 const TIMESTAMP_BIT = 1;
@@ -49,13 +64,22 @@ const HEX_ID_BIT = 32;
 const DURATION_BIT = 64;
 const PID_BIT = 128;
 const CLOCK_BIT = 256;
+/**
+ * A run of 8 or more letters and digits with both in it, that switches between them twice or is 10
+ * long (a random id, a memory address), or `tmp` (a temporary name).
+ */
+const RANDOM_BIT = 512;
+/** A colon followed by 4 digits or more (a port, a pid), or a quoted key's colon followed by a number. */
+const AFTER_COLON_BIT = 1024;
 /** Not a rule: the text has a character JSON escapes (or a surrogate, which it may). */
-const ESCAPE_BIT = 512;
+const ESCAPE_BIT = 2048;
 const RULE_BITS = ESCAPE_BIT - 1;
 
 const TIMESTAMP: MaskRule = {
   kind: 'timestamp',
-  pattern: /\b\d{4}-\d{2}-\d{2}[T_ ]\d{2}[:-]\d{2}(?:[:-]\d{2}(?:[.,]\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?/g,
+  // A file name's time may spell its milliseconds after a dash too (`2026-02-13T02-13-01-029Z`).
+  pattern:
+    /\b\d{4}-\d{2}-\d{2}[T_ ]\d{2}[:-]\d{2}(?:[:-]\d{2}(?:[.,]\d+|-\d{3}(?=Z))?)?(?:Z|[+-]\d{2}:?\d{2})?/g,
   replacement: '<time>',
   bit: TIMESTAMP_BIT,
 };
@@ -100,6 +124,171 @@ const DURATION: MaskRule = {
   bit: DURATION_BIT,
 };
 const PID: MaskRule = { kind: 'pid', pattern: /\b(pid[:= ]\s*)\d+/gi, replacement: '$1<pid>', bit: PID_BIT };
+/** A program's name and its process id in parentheses, as a warning starts (`(node:48213)`); never a file's line. */
+const PROCESS_TAG: MaskRule = {
+  kind: 'pid',
+  pattern: /\(([A-Za-z][A-Za-z_-]{0,31}):\d{4,7}\)/g,
+  replacement: '($1:<pid>)',
+  bit: AFTER_COLON_BIT,
+};
+/** A memory address (`0x7f3a2b1c4d50`): where a run put an object, which differs on every run. */
+const ADDRESS: MaskRule = {
+  kind: 'address',
+  pattern: /\b0x[0-9a-fA-F]{8,16}\b/g,
+  replacement: '0x<address>',
+  bit: RANDOM_BIT,
+};
+/**
+ * A port the system picked for the run (32768 and above, its ephemeral range) after a local
+ * address (`127.0.0.1:54321`, `localhost:40123`, `[::1]:50022`); a service's own port stays.
+ */
+const EPHEMERAL_PORT: MaskRule = {
+  kind: 'port',
+  pattern:
+    /((?:\blocalhost|\b\d{1,3}(?:\.\d{1,3}){3}|\]):)(?:3276[89]|327[7-9]\d|32[89]\d\d|3[3-9]\d{3}|[45]\d{4}|6[0-5]\d{3})\b/g,
+  replacement: '$1<port>',
+  bit: AFTER_COLON_BIT,
+};
+/** A temporary file's random name outside a temporary folder (`query_engine.dll.tmp76932`, `tmp.X1aB2cD3eF`). */
+const TEMP_NAME: MaskRule = {
+  kind: 'temp-path',
+  pattern:
+    /(?<![A-Za-z0-9])tmp(?:[._-](?=[A-Za-z0-9]*\d)[A-Za-z0-9]{8,}|(?=[A-Za-z0-9]*\d)[A-Za-z0-9]{5,})(?![A-Za-z0-9])/g,
+  replacement: '<tmp>',
+  bit: RANDOM_BIT,
+};
+/**
+ * How long something took under a structured result's key (`"duration_ms": 412`, `"elapsed": 3.2`,
+ * `"latencyMs": 87`): the keys are named for time taken, the value is a bare number.
+ */
+const DURATION_FIELD: MaskRule = {
+  kind: 'duration',
+  pattern:
+    /("[A-Za-z_]*(?:[Dd]uration|[Ee]lapsed|[Tt]ook|[Ll]atency|_ms|Ms|_millis|Millis)[A-Za-z_]*"\s*:\s*)-?\d+(?:\.\d+)?/g,
+  replacement: '$1<duration>',
+  bit: AFTER_COLON_BIT,
+};
+
+/**
+ * Whether a run of letters and digits (8 or more, both in it) looks drawn at random rather than
+ * written, by how its characters mix: written names put their digits in one or two places
+ * (`Uint8Array`, `html5lib`, `RemovedInDjango40Warning`), random ids switch between letters and
+ * digits throughout (`8f3kq2zx9`, `45281d9d4`). Hex-only runs in one case (request ids, short
+ * hashes, container ids) need two switches or a length of 12, other runs in one case three switches;
+ * mixed-case runs (base 62) a length of 10, short lowercase runs (a written name's are words) and
+ * three switches or five changes of case.
+ */
+export function looksRandom(token: string): boolean {
+  let switches = 0;
+  let upper = false;
+  let lowercase = 0;
+  let lowercaseRuns = 0;
+  let hexOnly = true;
+  let wasDigit = false;
+  let wasLower = false;
+  // Letters next to each other in different cases: a name in camel case changes case once per word.
+  let caseChanges = 0;
+  for (let index = 0; index < token.length; index++) {
+    const code = token.charCodeAt(index);
+    const digit = code <= 57;
+    if (index > 0 && digit !== wasDigit) switches++;
+    const lower = code >= 97;
+    if (index > 0 && !digit && !wasDigit && lower !== wasLower) caseChanges++;
+    wasDigit = digit;
+    if (lower) {
+      lowercase++;
+      if (!wasLower) lowercaseRuns++;
+      if (code > 102) hexOnly = false;
+    } else if (!digit) {
+      upper = true;
+      if (code > 70) hexOnly = false;
+    }
+    wasLower = lower;
+  }
+  // A run of digits alone, or of letters alone, is not what this reads.
+  if (switches === 0) return false;
+  if (upper && lowercase > 0) {
+    // Written names in mixed case are words run together, whose lowercase runs are long.
+    return token.length >= 10 && lowercase < 2.5 * lowercaseRuns && (switches >= 3 || caseChanges >= 5);
+  }
+  if (hexOnly) return switches >= 2 || token.length >= 12;
+  return switches >= 3;
+}
+
+/**
+ * A run of letters and digits that looks drawn at random (see `looksRandom`); not one after a
+ * backslash, which is an escape's (`Usu\\u00e1rio`).
+ */
+const RANDOM_ID: MaskRule = {
+  kind: 'random-id',
+  pattern: /(?<![A-Za-z0-9\\])(?=[A-Za-z]*\d)(?=\d*[A-Za-z])[A-Za-z0-9]{8,}(?![A-Za-z0-9])/g,
+  replacement: (token) => (looksRandom(token) ? '<id>' : token),
+  bit: RANDOM_BIT,
+  mask: maskRandomIds,
+};
+
+/**
+ * `RANDOM_ID`'s replacement, in one pass over the text: the expression tries its lookarounds at
+ * every character, which costs more than all the other rules together.
+ */
+function maskRandomIds(text: string): string {
+  let out = '';
+  let copied = 0;
+  const length = text.length;
+  let index = 0;
+  while (index < length) {
+    const start = index;
+    let digit = false;
+    let letter = false;
+    for (; index < length; index++) {
+      const code = text.charCodeAt(index);
+      if (code >= 48 && code <= 57) digit = true;
+      else if (code < 128 && (code | 32) >= 97 && (code | 32) <= 122) letter = true;
+      else break;
+    }
+    if (
+      index - start >= 8 &&
+      digit &&
+      letter &&
+      (start === 0 || text.charCodeAt(start - 1) !== 92) &&
+      looksRandom(text.slice(start, index))
+    ) {
+      out += `${text.slice(copied, start)}<id>`;
+      copied = index;
+    }
+    if (index === start) index++;
+  }
+  return copied === 0 ? text : out + text.slice(copied);
+}
+/**
+ * The rest of an id one of whose parts was masked (`test-<epoch>-zdfxjzcqa`): a random part may
+ * happen to look written, its place in the id says what it is.
+ */
+const ID_PART: MaskRule = {
+  kind: 'random-id',
+  pattern: /(<(?:epoch|hex|uuid|id)>[-_])[A-Za-z0-9]{6,}(?![A-Za-z0-9])/g,
+  replacement: '$1<id>',
+  bit: RULE_BITS,
+  afterMasking: true,
+};
+/** A temporary name as Python and `mkstemp` draw them (`/tmp/tmpqyhchoyb`), which may hold no digit. */
+const TEMP_DRAWN: MaskRule = {
+  kind: 'temp-path',
+  pattern:
+    /(\/(?:private\/)?(?:tmp|var\/tmp|var\/folders\/[^/\s]+\/[^/\s]+\/T)\/)tmp[a-z0-9_]{8}(?![A-Za-z0-9_.-])/g,
+  replacement: '$1<tmp>',
+  bit: TEMP_PATH_BIT,
+};
+/**
+ * The folders under a temporary one that a run numbers (`pytest-of-dev/pytest-17/test_export0/`,
+ * `go-build2217749331/b001/`): their digits; the file's own name stays.
+ */
+const TEMP_FOLDERS: MaskRule = {
+  kind: 'temp-path',
+  pattern: /(\/(?:private\/)?(?:tmp|var\/tmp|var\/folders\/[^/\s]+\/[^/\s]+\/T)\/)((?:[^/\s'"`]+\/)+)/g,
+  replacement: (_path, root, folders) => `${root}${folders.replace(/\d+/g, '<n>')}`,
+  bit: TEMP_PATH_BIT,
+};
 /**
  * What a clock prints: the time of day with seconds (`17:03:58`, `5:04:01 PM`, never `a.ts:12:34`,
  * whose numbers follow a colon), the weekday and date beside it (`Wed Nov 25`), how long the machine
@@ -135,17 +324,41 @@ const UPTIME: MaskRule = {
  */
 const ARGUMENT_RULES: readonly MaskRule[] = [TIMESTAMP, COMPACT_TIMESTAMP, UUID, EPOCH, TEMP_PATH];
 const SHAPE_RULES: readonly MaskRule[] = [...ARGUMENT_RULES, HEX_ID];
-const RESULT_RULES: readonly MaskRule[] = [...SHAPE_RULES, UPTIME, CLOCK_DATE, CLOCK_TIME, DURATION, PID];
+const RESULT_RULES: readonly MaskRule[] = [
+  ...SHAPE_RULES,
+  UPTIME,
+  CLOCK_DATE,
+  CLOCK_TIME,
+  DURATION,
+  PID,
+  PROCESS_TAG,
+  ADDRESS,
+  EPHEMERAL_PORT,
+  TEMP_NAME,
+  TEMP_DRAWN,
+  TEMP_FOLDERS,
+  DURATION_FIELD,
+  RANDOM_ID,
+  ID_PART,
+];
 const HEX_ONLY: readonly MaskRule[] = [HEX_ID];
+/** The bits of the rules arguments are masked by. */
+const ARGUMENT_BITS = TIMESTAMP_BIT | COMPACT_TIMESTAMP_BIT | UUID_BIT | EPOCH_BIT | TEMP_PATH_BIT;
 
 /** What each ASCII character can start or continue, for `candidateRules`: anything else is 0. */
 const DIGIT = 1;
 const HEX_LETTER = 2;
 /** `-`, `/` and `p`, where a rule may need a closer look, and what JSON escapes. */
 const MARK = 3;
+/** The other letters, which continue a run of letters and digits. */
+const LETTER = 4;
 const CHARACTER_CLASS = new Uint8Array(128);
 for (let code = 0; code < 32; code++) CHARACTER_CLASS[code] = MARK;
 for (let code = 48; code <= 57; code++) CHARACTER_CLASS[code] = DIGIT;
+for (let code = 65; code <= 90; code++) {
+  CHARACTER_CLASS[code] = LETTER;
+  CHARACTER_CLASS[code + 32] = LETTER;
+}
 for (const letter of 'abcdefABCDEF') CHARACTER_CLASS[letter.charCodeAt(0)] = HEX_LETTER;
 for (const mark of '-/:pP"\\') CHARACTER_CLASS[mark.charCodeAt(0)] = MARK;
 
@@ -167,11 +380,20 @@ function mayBeSpace(code: number): boolean {
  * is implied by a match of its rule; replacing a masked value only shortens runs, so conditions
  * read on the original text hold for every later rule.
  */
-function candidateRules(text: string, hashInto?: TextHash): number {
+function candidateRules(text: string, hashInto?: TextHash, relevant = RULE_BITS): number {
   let digits = 0;
   let hex = 0;
   let bits = 0;
   let sawDigit = false;
+  // The run of letters and digits this character is in: its length, and where its last digit and
+  // its last letter were (a run has both once both lie inside it).
+  let runStart = 0;
+  let lastDigit = -1;
+  let lastLetter = -1;
+  // How often the run switched between letters and digits: a random id's does, a name's seldom.
+  let switches = 0;
+  // Since the last colon no letter was seen (2: the colon closed a quoted key).
+  let afterColon = 0;
   // The text's hash, as `hashString` would compute it, in the same pass: a result is usually hashed
   // just as it was scanned. Once some rule may apply, the text will be masked and the masked text
   // hashed, so the hash of this one is left off.
@@ -185,20 +407,33 @@ function candidateRules(text: string, hashInto?: TextHash): number {
       lane1 = Math.imul(lane1 ^ code, MULTIPLIER_1);
       lane2 = Math.imul(lane2 ^ code, MULTIPLIER_2);
       // What the return below keeps: any rule once a digit was seen, a UUID's bit at any time.
-      if ((bits & RULE_BITS) !== 0 && (sawDigit || (bits & UUID_BIT) !== 0)) hashing = false;
+      if ((bits & relevant) !== 0 && (sawDigit || (bits & UUID_BIT) !== 0)) hashing = false;
     }
     const kind = code < 128 ? CHARACTER_CLASS[code] : code >= 0xd800 && code <= 0xdfff ? MARK : 0;
     if (kind === 0) {
       digits = 0;
       hex = 0;
-    } else if (kind === HEX_LETTER) {
+      runStart = index + 1;
+      switches = 0;
+    } else if (kind === LETTER || kind === HEX_LETTER) {
       digits = 0;
-      if (++hex === 16) bits |= HEX_ID_BIT;
+      afterColon = 0;
+      if (lastDigit === index - 1 && lastDigit >= runStart) switches++;
+      lastLetter = index;
+      if (index - runStart >= 7 && lastDigit >= runStart && (switches >= 2 || index - runStart >= 9))
+        bits |= RANDOM_BIT;
+      if (kind === LETTER) hex = 0;
+      else if (++hex === 16) bits |= HEX_ID_BIT;
     } else if (kind === DIGIT) {
       sawDigit = true;
+      if (lastLetter === index - 1 && lastLetter >= runStart) switches++;
+      lastDigit = index;
+      if (index - runStart >= 7 && lastLetter >= runStart && (switches >= 2 || index - runStart >= 9))
+        bits |= RANDOM_BIT;
       if (++hex === 16) bits |= HEX_ID_BIT;
       if (++digits === 8) bits |= COMPACT_TIMESTAMP_BIT;
       else if (digits === 10) bits |= EPOCH_BIT;
+      if (afterColon !== 0 && (afterColon === 2 || digits === 4)) bits |= AFTER_COLON_BIT;
       // Reads past the end are ruled out before they happen: one makes V8 drop the loop's optimised
       // code and rebuild it without its fast character reads. A unit needs a character after the digit.
       if (index + 1 < length) {
@@ -212,8 +447,27 @@ function candidateRules(text: string, hashInto?: TextHash): number {
           bits |= DURATION_BIT;
       }
     } else {
+      // `p` and `P` are letters of a run too; every other mark ends it.
+      if ((code | 32) === 112) {
+        if (lastDigit === index - 1 && lastDigit >= runStart) switches++;
+        lastLetter = index;
+        if (index - runStart >= 7 && lastDigit >= runStart && (switches >= 2 || index - runStart >= 9))
+          bits |= RANDOM_BIT;
+        // `tmp`, which starts a temporary name.
+        if (
+          code === 112 &&
+          index >= 2 &&
+          text.charCodeAt(index - 1) === 109 &&
+          text.charCodeAt(index - 2) === 116
+        )
+          bits |= RANDOM_BIT;
+      } else {
+        runStart = index + 1;
+        switches = 0;
+      }
       if (code === 58) {
         if (digits > 0) bits |= CLOCK_BIT;
+        afterColon = index > 0 && text.charCodeAt(index - 1) === 34 ? 2 : 1;
       } else if (code === 45) {
         if (digits >= 4) bits |= TIMESTAMP_BIT;
         if (hex >= 8) bits |= UUID_BIT;
@@ -236,6 +490,7 @@ function candidateRules(text: string, hashInto?: TextHash): number {
           bits |= TEMP_PATH_BIT;
         }
       } else if ((code | 32) === 112) {
+        afterColon = 0;
         if (
           index + 2 < length &&
           (text.charCodeAt(index + 1) | 32) === 105 &&
@@ -275,11 +530,24 @@ function applyRules(
   let out = text;
   for (let index = 0; index < end; index++) {
     const rule = rules[index] as MaskRule;
-    if ((candidates & rule.bit) === 0) continue;
+    if ((candidates & rule.bit) === 0 || (rule.afterMasking && out === text)) continue;
+    if (rule.mask !== undefined) {
+      const masked = rule.mask(out);
+      if (masked === out) continue;
+      out = masked;
+      found?.add(rule.kind);
+      continue;
+    }
     rule.pattern.lastIndex = 0;
     if (!rule.pattern.test(out)) continue;
     rule.pattern.lastIndex = 0;
-    out = out.replace(rule.pattern, rule.replacement);
+    const { replacement } = rule;
+    const masked =
+      typeof replacement === 'string'
+        ? out.replace(rule.pattern, replacement)
+        : out.replace(rule.pattern, replacement);
+    if (masked === out) continue;
+    out = masked;
     found?.add(rule.kind);
   }
   return out;
@@ -295,8 +563,8 @@ const maskedHash = new TextHash();
 export function hashMaskedArgument(text: string): string {
   if (text.length >= LONG_TEXT || text.length > MASK_SCAN_LIMIT)
     return hashString(maskWith(ARGUMENT_RULES, text));
-  const candidates = candidateRules(text, maskedHash);
-  if ((candidates & RULE_BITS) === 0) return maskedHash.finish();
+  const candidates = candidateRules(text, maskedHash, ARGUMENT_BITS);
+  if ((candidates & ARGUMENT_BITS) === 0) return maskedHash.finish();
   return hashString(applyRules(ARGUMENT_RULES, text, candidates));
 }
 

@@ -10,6 +10,7 @@ export {
   type IdentifiedCall,
   identifyArguments,
   identifyCall,
+  looksRandom,
   type MaskKind,
   type MaskScope,
   maskVolatile,

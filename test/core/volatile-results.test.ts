@@ -1,0 +1,241 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import {
+  digestResult,
+  looksRandom,
+  maskVolatile,
+  maskVolatileExhaustively,
+} from '../../src/core/identity/index.js';
+import { Agent } from './support.js';
+
+/** Two runs of one failing command, as each printed it: only what the run drew afresh differs. */
+const RERUNS: readonly (readonly [string, string, string])[] = [
+  [
+    'pytest with its temporary folders',
+    [
+      'FAILED tests/test_export.py::test_writes_report - FileNotFoundError: [Errno 2] No such file or directory:',
+      "  '/tmp/pytest-of-runner/pytest-17/test_writes_report0/out/report.csv'",
+      'E   cache dir /tmp/tmpk3j9x2ab/cache is not writable',
+      '1 failed, 12 passed in 0.84s',
+    ].join('\n'),
+    [
+      'FAILED tests/test_export.py::test_writes_report - FileNotFoundError: [Errno 2] No such file or directory:',
+      "  '/tmp/pytest-of-runner/pytest-18/test_writes_report0/out/report.csv'",
+      'E   cache dir /tmp/tmpq81mz0c4/cache is not writable',
+      '1 failed, 12 passed in 0.91s',
+    ].join('\n'),
+  ],
+  [
+    'a node stack with the port the server was given',
+    [
+      "(node:48213) Warning: Accessing non-existent property 'padLevels' of module exports inside circular dependency",
+      'Error: connect ECONNREFUSED 127.0.0.1:41873',
+      '    at TCPConnectWrap.afterConnect [as oncomplete] (node:net:1607:16)',
+    ].join('\n'),
+    [
+      "(node:48377) Warning: Accessing non-existent property 'padLevels' of module exports inside circular dependency",
+      'Error: connect ECONNREFUSED 127.0.0.1:53309',
+      '    at TCPConnectWrap.afterConnect [as oncomplete] (node:net:1607:16)',
+    ].join('\n'),
+  ],
+  [
+    'curl with the request ids a service answers with',
+    [
+      '< HTTP/2 503',
+      '< x-request-id: req_7Hq2LmZ9xK4pTs',
+      '< x-amz-cf-id: 9DYQFBXB7Y1Z2N6A',
+      'curl: (22) The requested URL returned error: 503 (trace 4f9a2c1be07d)',
+    ].join('\n'),
+    [
+      '< HTTP/2 503',
+      '< x-request-id: req_Q3vN8wR1cJ6yBd',
+      '< x-amz-cf-id: K2M7PX4TQ9R3W8VE',
+      'curl: (22) The requested URL returned error: 503 (trace a83e5d20c9f1)',
+    ].join('\n'),
+  ],
+  [
+    'docker with the container it started',
+    'docker: Error response from daemon: driver failed programming external connectivity on endpoint web (3f9a2c1b7e4d): Bind for 0.0.0.0:8080 failed: port is already allocated.',
+    'docker: Error response from daemon: driver failed programming external connectivity on endpoint web (a1e08d5c63b2): Bind for 0.0.0.0:8080 failed: port is already allocated.',
+  ],
+  [
+    'go test with its timings and build folder',
+    [
+      '--- FAIL: TestParseOrder (0.00s)',
+      '    order_test.go:41: open /tmp/go-build2217749331/b001/testdata/order.json: no such file or directory',
+      'FAIL\tgithub.com/shop/orders\t0.012s',
+    ].join('\n'),
+    [
+      '--- FAIL: TestParseOrder (0.01s)',
+      '    order_test.go:41: open /tmp/go-build3390181276/b001/testdata/order.json: no such file or directory',
+      'FAIL\tgithub.com/shop/orders\t0.015s',
+    ].join('\n'),
+  ],
+  [
+    'Python with the address of an object',
+    'TypeError: cannot pickle <_thread.lock object at 0x7f3a2b1c4d50> in worker (pid 4121, run 8f3kq2zx9w1)',
+    'TypeError: cannot pickle <_thread.lock object at 0x7fd90c8e1a10> in worker (pid 4178, run m2x7k1q9v4b)',
+  ],
+  [
+    'a structured answer with how long it took',
+    '{"error":"upstream timed out","duration_ms":30012,"elapsed":30.01,"request":"a9f3c2e17b04"}',
+    '{"error":"upstream timed out","duration_ms":30004,"elapsed":30.0,"request":"0c7d1e94f2a6"}',
+  ],
+  [
+    'a run id of an epoch and a random part, and a log named for when it ran',
+    'Setting up test environment for run: test-1758124590185-zdfxjzcqa\n- New console entries: console-2026-02-13T02-13-01-029Z.log',
+    'Setting up test environment for run: test-1758124611302-3bnfjhjrr\n- New console entries: console-2026-02-13T02-14-22-060Z.log',
+  ],
+  [
+    'a temporary file renamed beside its target',
+    "EPERM: operation not permitted, rename 'node_modules/.prisma/client/query_engine.dll.node.tmp76932'",
+    "EPERM: operation not permitted, rename 'node_modules/.prisma/client/query_engine.dll.node.tmp67444'",
+  ],
+];
+
+/** Two failures of one command that say different things, each with its own volatile values. */
+const DIFFERENT: readonly (readonly [string, string, string])[] = [
+  [
+    'another missing file',
+    "FileNotFoundError: [Errno 2] No such file or directory: '/tmp/tmpk3j9x2ab/config.yaml' (0.12s)",
+    "FileNotFoundError: [Errno 2] No such file or directory: '/tmp/tmpq81mz0c4/settings.yaml' (0.14s)",
+  ],
+  [
+    'another missing module',
+    "ModuleNotFoundError: No module named 'html5lib' (run 8f3kq2zx9w1)",
+    "ModuleNotFoundError: No module named 'resilience4j' (run m2x7k1q9v4b)",
+  ],
+  [
+    'another failing test',
+    'FAILED tests/test_api.py::test_login2fa - AssertionError (took 41 ms, request 4f9a2c1be07d)',
+    'FAILED tests/test_api.py::test_logout - AssertionError (took 38 ms, request a83e5d20c9f1)',
+  ],
+  [
+    'another service refusing',
+    'Error: connect ECONNREFUSED 127.0.0.1:5432',
+    'Error: connect ECONNREFUSED 127.0.0.1:6379',
+  ],
+  [
+    'another error code',
+    'error TS2345: Argument of type string is not assignable (at 0x7f3a2b1c4d50)',
+    'error TS2322: Argument of type string is not assignable (at 0x7fd90c8e1a10)',
+  ],
+  [
+    'another written name with digits',
+    'ImportError: cannot import name Uint8ArrayToBase64 from utils',
+    'ImportError: cannot import name Uint16ArrayToBase64 from utils',
+  ],
+];
+
+describe('answers that differ only in what a run draws afresh', () => {
+  for (const [what, first, second] of RERUNS) {
+    it(`digests two runs alike: ${what}`, () => {
+      expect(digestResult(first)).toBe(digestResult(second));
+    });
+  }
+
+  for (const [what, first, second] of DIFFERENT) {
+    it(`still tells two answers apart that differ in a real word: ${what}`, () => {
+      expect(digestResult(first)).not.toBe(digestResult(second));
+    });
+  }
+
+  it('blocks a command once its failures answered alike but for an address, a pid and a run id', () => {
+    const agent = new Agent();
+    const command = { command: 'python scripts/export_orders.py --workers 4' };
+    const [, first, second] = RERUNS.find(([what]) => what.includes('address')) ?? ['', '', ''];
+    agent.call('Bash', command, { text: `Exit code 1\n${first}`, isError: true });
+    agent.call('Bash', command, { text: `Exit code 1\n${second}`, isError: true });
+    expect(agent.check('Bash', command).verdict).toBe('block');
+  });
+});
+
+describe('what looks drawn at random', () => {
+  it('takes ids that switch between letters and digits throughout for random', () => {
+    for (const token of ['8f3kq2zx9w1', '45281d9d4', '3f9a2c1b', 'K2M7PX4TQ9R3W8VE', '7Hq2LmZ9xK4pTs'])
+      expect({ token, random: looksRandom(token) }).toEqual({ token, random: true });
+  });
+
+  it('takes names with their digits in one or two places for written', () => {
+    for (const token of [
+      'Uint8Array',
+      'html5lib',
+      'RemovedInDjango40Warning',
+      'python3',
+      'test_case10',
+      'e2etests',
+    ])
+      expect({ token, random: looksRandom(token) }).toEqual({ token, random: false });
+  });
+});
+
+const HEX = '0123456789abcdef';
+const BASE36 = '0123456789abcdefghijklmnopqrstuvwxyz';
+const drawn = (alphabet: string, min: number, max: number) =>
+  fc.string({ unit: fc.constantFrom(...alphabet), minLength: min, maxLength: max });
+/** Values a run draws afresh, and near misses of them. */
+const volatilePiece = fc.oneof(
+  drawn(HEX, 8, 20).map((hex) => `request ${hex}`),
+  drawn(BASE36, 6, 14),
+  drawn(HEX, 6, 14).map((hex) => `0x${hex}`),
+  fc.integer({ min: 0, max: 70000 }).map((port) => `127.0.0.1:${port}`),
+  fc.integer({ min: 0, max: 99999 }).map((pid) => `(node:${pid})`),
+  fc.integer({ min: 0, max: 99999 }).map((pid) => `(app.ts:${pid})`),
+  drawn(BASE36, 3, 10).map((name) => `.tmp${name}`),
+  fc
+    .tuple(fc.constantFrom('.', '-', '_', ''), drawn('0123456789', 4, 12))
+    .map(([mark, digits]) => `tmp${mark}${digits}`),
+  drawn('0123456789abcdefABCDEFxyzXYZ', 8, 12),
+  fc.integer({ min: 0, max: 9000 }).map((ms) => `"duration_ms": ${ms}, "timeout": ${ms}`),
+  fc.constantFrom('localhost:', 'p', 'P', 'pid', ':', '"', '-', '_', ' ', '\n', 'x', '0x', 'é', '<hex>-'),
+  fc.string({ maxLength: 12 }),
+);
+
+describe('the masking of volatile values in results', () => {
+  it('masks what the scan lets through exactly as every rule tried in turn does', () => {
+    fc.assert(
+      fc.property(fc.array(volatilePiece, { maxLength: 14 }), (pieces) => {
+        const text = pieces.join('');
+        expect(maskVolatile(text, 'result')).toBe(maskVolatileExhaustively(text, 'result'));
+      }),
+      { numRuns: 3_000 },
+    );
+  });
+
+  it('masks a text masked once no further', () => {
+    fc.assert(
+      fc.property(fc.array(volatilePiece, { maxLength: 14 }), (pieces) => {
+        const masked = maskVolatile(pieces.join(' '), 'result');
+        expect(maskVolatile(masked, 'result')).toBe(masked);
+      }),
+      { numRuns: 1_000 },
+    );
+  });
+
+  it('digests a line alike whatever random hex id it carries', () => {
+    fc.assert(
+      fc.property(drawn(HEX, 8, 15), drawn(HEX, 8, 15), (a, b) => {
+        fc.pre(looksRandom(a) && looksRandom(b));
+        expect(digestResult(`Error: upstream failed (request ${a})`)).toBe(
+          digestResult(`Error: upstream failed (request ${b})`),
+        );
+      }),
+    );
+  });
+
+  it('tells apart two answers whose only difference is a word of letters', () => {
+    const word = fc.string({
+      unit: fc.constantFrom(...'abcdefghijklmnopqrstuvwxyz'),
+      minLength: 1,
+      maxLength: 12,
+    });
+    fc.assert(
+      fc.property(word, word, drawn(HEX, 8, 12), (a, b, id) => {
+        fc.pre(a !== b);
+        expect(digestResult(`No module named '${a}' (request ${id})`)).not.toBe(
+          digestResult(`No module named '${b}' (request ${id})`),
+        );
+      }),
+    );
+  });
+});
