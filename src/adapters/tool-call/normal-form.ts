@@ -69,6 +69,7 @@ const ACTS_ON_KEYS = [
   'target_file',
   'relative_workspace_path',
   'file_name',
+  'filename',
   'dir',
   'line_number',
   'lines',
@@ -105,17 +106,60 @@ function hasOtherArguments(args: Readonly<Record<string, unknown>>): boolean {
 }
 
 /**
+ * A record's own text, beside which a `description` is more of the record (a ticket's `title` and
+ * `description`, a task's `subject`, a subagent's `prompt`).
+ */
+const RECORD_TEXT_KEYS = [
+  'title',
+  'subject',
+  'name',
+  'summary',
+  'body',
+  'prompt',
+  'content',
+  'text',
+  'message',
+];
+
+/**
+ * Whether the arguments other than the free text say what the call does without it: a value with
+ * parts (a booking's `flights`, an MCP call's `arguments`), or two values or more that are text (a
+ * flight search's `origin`, `destination` and `date`), and no text of a record the description could
+ * belong to. One text value alone (`{"for": "route.ts"}`, an issue's id) or numbers alone
+ * (`{"unshown_input": 23}`) leave the description as the call's account of itself.
+ */
+function namesWhatItDoes(args: Readonly<Record<string, unknown>>): boolean {
+  let texts = 0;
+  for (const key of Object.keys(args)) {
+    if ((FREE_TEXT_KEYS as readonly string[]).includes(key)) continue;
+    if (RECORD_TEXT_KEYS.includes(key)) return false;
+    const value = args[key];
+    if (typeof value === 'string' && value !== '') texts++;
+    else if (Array.isArray(value) ? value.length > 0 : isObject(value) && Object.keys(value).length > 0)
+      texts = Number.POSITIVE_INFINITY;
+  }
+  return texts >= 2;
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null;
+}
+
+/**
  * The free text that is only words about the call, not part of it. Beside what the call acts on,
  * every free-text field. Beside other arguments (a booking's flights, a reservation's id), an
- * `explanation` or a `justification`, which only ever say why a call is made; a `description` there
- * may be the call's data (a ticket's body, a task's, the only account a recording kept of a call)
- * and stays. A call with nothing but free text (`{"explanation": "…"}`) says only that, and keeps it.
+ * `explanation` or a `justification`, which only ever say why a call is made; a `description` too
+ * when the other arguments say what the call does without it (`namesWhatItDoes`), and otherwise it
+ * stays, as it may be the call's data (a ticket's body beside its title, an issue's new text beside
+ * its id, the only account a recording kept of a call). A call with nothing but free text
+ * (`{"explanation": "…"}`) says only that, and keeps it.
  */
 export function wordsAboutTheCall(args: Readonly<Record<string, unknown>>): readonly string[] {
   if (!FREE_TEXT_KEYS.some((key) => typeof args[key] === 'string')) return NONE;
   const present = FREE_TEXT_KEYS.filter((key) => typeof args[key] === 'string');
   if (hasAny(args, ACTS_ON_KEYS)) return present;
   if (!hasOtherArguments(args)) return NONE;
+  if (namesWhatItDoes(args)) return present;
   return present.filter((key) => key !== 'description');
 }
 

@@ -93,6 +93,43 @@ describe('free text beside a call', () => {
     expect(verdicts[1]).toBe('block');
   });
 
+  it('blocks a booking change refused the same way, proposed with a new description each time', () => {
+    const verdicts = verdictsOf(
+      'update_reservation_flights',
+      {
+        reservation_id: 'XEWRD9',
+        cabin: 'economy',
+        flights: [{ flight_number: 'HAT030', date: '2024-05-13' }],
+        payment_id: 'gift_card_4643416',
+      },
+      'Error: flight HAT030 not available on date 2024-05-13',
+      true,
+    );
+    expect(verdicts[1]).toBe('block');
+  });
+
+  it('leaves out a description beside what says what the call does: a flight search, an MCP call’s arguments', () => {
+    expect(
+      normalizeArguments({
+        origin: 'ATL',
+        destination: 'LAS',
+        date: '2024-05-21',
+        description: 'Look again',
+      }),
+    ).toEqual({ origin: 'ATL', destination: 'LAS', date: '2024-05-21' });
+    const call = {
+      server_name: 'github',
+      tool_name: 'search_repositories',
+      arguments: { query: 'repo:thetom42/stock-portfolio' },
+    };
+    expect(normalizeArguments({ ...call, description: 'Try this once more' })).toEqual(call);
+  });
+
+  it('keeps a description beside one value alone, as an issue’s new text beside its id', () => {
+    const args = { issue_id: 'OPS-112', description: 'The printer on floor 2 is offline again' };
+    expect(normalizeArguments(args)).toEqual(args);
+  });
+
   it('leaves out an explanation beside any other argument, and keeps one that is all the call says', () => {
     expect(normalizeArguments({ reservation_id: 'XEWRD9', explanation: 'retry' })).toEqual({
       reservation_id: 'XEWRD9',
