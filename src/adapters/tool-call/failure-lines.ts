@@ -13,30 +13,49 @@
  * give no status at all read them too.
  */
 
+/**
+ * A kind of line, with words any such line holds: an output without any of them is not read for it
+ * (a cheap search for a word, where a pattern anchored at every line's start is tried at every
+ * character of the output).
+ */
+interface FailureLine {
+  readonly words: readonly string[];
+  readonly line: RegExp;
+}
+
 /** A command that could not run, or stopped at once. */
-const COULD_NOT_RUN: readonly RegExp[] = [
+const COULD_NOT_RUN: readonly FailureLine[] = [
   // yarn's own line for a script that failed.
-  /^error Command failed with exit code \d+/m,
+  { words: ['error Command failed'], line: /^error Command failed with exit code \d+/m },
   // The shell could not run what it was given, or could not read it.
-  /^(?:[\w/.-]*(?:sh|bash|zsh)(?:: line \d+)?|\/bin\/sh: \d+): .+: (?:command not found|not found|No such file or directory|Permission denied)\s*$/m,
-  /^[\w/.-]*(?:sh|bash|zsh): (?:-c: )?line \d+: (?:syntax error|unexpected EOF while looking for matching)/m,
+  {
+    words: ['not found', 'No such file or directory', 'Permission denied'],
+    line: /^(?:[\w/.-]*(?:sh|bash|zsh)(?:: line \d+)?|\/bin\/sh: \d+): .+: (?:command not found|not found|No such file or directory|Permission denied)\s*$/m,
+  },
+  {
+    words: ['syntax error', 'unexpected EOF'],
+    line: /^[\w/.-]*(?:sh|bash|zsh): (?:-c: )?line \d+: (?:syntax error|unexpected EOF while looking for matching)/m,
+  },
   // A tool that could not open what it was told to (`cat: a.txt: No such file or directory`,
   // `python3: can't open file 'a.py': [Errno 2] No such file or directory`).
-  /^[\w.+-]+: (?:cannot (?:access|open|stat) )?.+: No such file or directory\s*$/m,
-  /^[\w.+-]+: can't open file .+: \[Errno \d+\] /m,
+  {
+    words: ['No such file or directory'],
+    line: /^[\w.+-]+: (?:cannot (?:access|open|stat) )?.+: No such file or directory\s*$/m,
+  },
+  { words: ["can't open file"], line: /^[\w.+-]+: can't open file .+: \[Errno \d+\] /m },
   // Network clients that could not resolve or reach their host.
-  /^wget: unable to resolve host address/m,
-  /^ssh: (?:connect to host|Could not resolve hostname) /m,
+  { words: ['wget: '], line: /^wget: unable to resolve host address/m },
+  { words: ['ssh: '], line: /^ssh: (?:connect to host|Could not resolve hostname) /m },
   // git and compilers (`fatal: not a git repository`, `error: pathspec …`, `error[E0425]: …`).
-  /^fatal: /m,
-  /^error(?:\[[A-Z]?\d+\])?: /m,
-  /^make(?:\[\d+\])?: \*\*\* /m,
+  { words: ['fatal: '], line: /^fatal: /m },
+  { words: ['error'], line: /^error(?:\[[A-Z]?\d+\])?: /m },
+  { words: ['***'], line: /^make(?:\[\d+\])?: \*\*\* /m },
   // Python's uncaught exception.
-  /^Traceback \(most recent call last\):\s*$/m,
+  { words: ['Traceback'], line: /^Traceback \(most recent call last\):\s*$/m },
   // Codex's apply_patch refusing a patch.
-  /^apply_patch verification failed: /m,
-  /^Failed to find expected lines /m,
-  /^Invalid patch/m,
+  { words: ['apply_patch'], line: /^apply_patch verification failed: /m },
+  { words: ['Failed to find'], line: /^Failed to find expected lines /m },
+  { words: ['Invalid patch'], line: /^Invalid patch/m },
 ];
 
 /** Failures reported by a run that went on: as often printed under a success. */
@@ -65,24 +84,30 @@ const REPORTED_FAILURES: readonly RegExp[] = [
   /^\s*Failed! +- Failed: +[1-9]/m,
 ];
 
-const ALL_FAILURE_LINES: readonly RegExp[] = [...COULD_NOT_RUN, ...REPORTED_FAILURES];
+const ANY_FAILURE_LINE: readonly FailureLine[] = [
+  ...COULD_NOT_RUN,
+  ...REPORTED_FAILURES.map((line) => ({ words: [], line })),
+];
 
 /** A terminal's control sequences (colours, cursor moves, line erasing): `ESC [ … letter`. */
 const TERMINAL_CODES = /\u001b\[[0-?]*[ -/]*[@-~]/g;
 /** The longest part of an output read for failure lines: a command's own diagnostics are at its ends. */
 const SCAN_CHARS = 16 * 1024;
 
-function hasLine(text: string, lines: readonly RegExp[]): boolean {
+function hasLine(text: string, lines: readonly FailureLine[]): boolean {
   const ends =
     text.length <= 2 * SCAN_CHARS ? text : `${text.slice(0, SCAN_CHARS)}\n${text.slice(-SCAN_CHARS)}`;
   // Colours and the cursor moves a reporter redraws its line with come before the line's words.
-  const scanned = ends.replace(TERMINAL_CODES, '');
-  return lines.some((pattern) => pattern.test(scanned));
+  const scanned = ends.includes('\u001b') ? ends.replace(TERMINAL_CODES, '') : ends;
+  return lines.some(
+    ({ words, line }) =>
+      (words.length === 0 || words.some((word) => scanned.includes(word))) && line.test(scanned),
+  );
 }
 
 /** True when the text holds a line only a failing command prints, of either kind. */
 export function hasFailureLine(text: string): boolean {
-  return hasLine(text, ALL_FAILURE_LINES);
+  return hasLine(text, ANY_FAILURE_LINE);
 }
 
 /** True when the text holds a line a command prints when it could not run or stopped at once. */
