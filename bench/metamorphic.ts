@@ -7,7 +7,7 @@
  * - the shell tool under the name another host gives it (`Bash`, `run_shell_command`, `shell`,
  *   `exec_command`, `run_terminal_cmd`, `execute_bash`);
  * - the file read tool under another host's name (`Read`, `read_file`, `view`), its path argument
- *   under another host's name (`path`, `file_path`, `absolutePath`, `target_file`);
+ *   under another host's name (`path`, `file_path`, `absolutePath`, `target_file`, `filename`);
  * - the editor tool under another host's name and argument shape (`Edit` and `replace` with
  *   `old_string`/`new_string`, `str_replace_editor` with `command: "str_replace"`, `apply_patch` with a
  *   patch), its path argument renamed the same way;
@@ -52,7 +52,7 @@ export const SHELL_NAMES = [
 export const READ_NAMES = ['Read', 'read_file', 'view'] as const;
 export const EDIT_NAMES = ['Edit', 'replace', 'str_replace_editor', 'apply_patch'] as const;
 export const WRITE_NAMES = ['Write', 'write_file', 'write_to_file', 'str_replace_editor'] as const;
-export const PATH_ARGUMENTS = ['path', 'file_path', 'absolutePath', 'target_file'] as const;
+export const PATH_ARGUMENTS = ['path', 'file_path', 'absolutePath', 'target_file', 'filename'] as const;
 
 /** The recorded names of the tools each transform renames. */
 const SHELL_SOURCES = new Set<string>([...SHELL_NAMES, 'bash', 'Shell']);
@@ -60,7 +60,7 @@ const READ_SOURCES = new Set(['Read', 'read_file']);
 const EDIT_SOURCES = new Set(['Edit', 'replace']);
 const WRITE_SOURCES = new Set(['Write', 'write_file', 'write_to_file']);
 /** Where the recorded tools keep the path of the file they act on. */
-const PATH_SOURCES = ['file_path', 'path', 'absolute_path', 'absolutePath', 'target_file'];
+const PATH_SOURCES = ['file_path', 'path', 'absolute_path', 'absolutePath', 'target_file', 'filename'];
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -304,8 +304,8 @@ interface ShellOutcome {
   readonly exitCode: number;
 }
 
-/** An exit status a recording already wrote into the output (`Exit code 1`, `Exit code: 1`). */
-const RECORDED_EXIT = /^Exit code:? (-?\d+)\n?/;
+/** An exit status a recording already wrote into the output (`Exit code 1`, `Exit code: 1`, `Error: Exit code 1`). */
+const RECORDED_EXIT = /^(?:Error: )?Exit code:? (-?\d+)\n?/;
 
 function shellOutcome(event: TraceEvent): ShellOutcome | undefined {
   if (event.type !== 'call' || typeof event.tool !== 'string' || !SHELL_SOURCES.has(event.tool))

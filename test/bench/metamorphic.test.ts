@@ -176,6 +176,25 @@ describe('transforms that keep every loop', () => {
     expect(lastShellResult(cursorResult)).toEqual({ content: FAILING_TESTS.content });
   });
 
+  it('shows as Cursor does a failure whose recording wrote its status as `Error: Exit code N`: its output only', () => {
+    const failed = { isError: true, content: 'Error: Exit code 128\nfatal: not a git repository' };
+    const events = EVENTS.map((event) => (event.tool === 'bash' ? { ...event, result: failed } : event));
+    const result = calls(cursorResult.apply(events, 'a.jsonl') ?? []).at(-1)?.result;
+    expect(result).toEqual({ content: 'fatal: not a git repository' });
+  });
+
+  it('renames a file’s path to each host’s argument name, `filename` among them', () => {
+    const keys = new Set<string>();
+    for (const trace of ['a', 'b', 'c', 'd', 'e', 'f', 'g', 'h', 'i', 'j', 'k', 'l'].map(
+      (x) => `${x}.jsonl`,
+    )) {
+      const read = calls(renameRead.apply(EVENTS, trace) ?? [])[0]?.args as Record<string, unknown>;
+      for (const key of Object.keys(read)) keys.add(key);
+    }
+    expect(keys).toContain('filename');
+    expect(renameRead.apply(EVENTS, 'a.jsonl')).toBeDefined();
+  });
+
   it('cuts only an output longer than what a host keeps, keeping its flag', () => {
     expect(truncatedResult.apply(EVENTS, 'a.jsonl')).toBeUndefined();
     const long = {

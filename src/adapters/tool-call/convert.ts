@@ -6,6 +6,7 @@ import type { Mutable, Outcome, Proposal, ToolAnnotations } from '../../core/typ
 import { isRecord } from './action-classes.js';
 import { boundedJson } from './bounded-json.js';
 import { commandText } from './call-arguments.js';
+import { hasCouldNotRunLine } from './failure-lines.js';
 import { framedShellOutcome } from './shell-framing.js';
 import { parseRetryAfter } from './signatures.js';
 
@@ -145,20 +146,26 @@ const FRAME_OPENINGS = new Set(['E', 'C', 'W', 'P', 'O']);
  * A command's result whose text is in a host's frame (Codex's header, Gemini CLI's block, Claude
  * Code's `Exit code N`): the exit status the frame gives, where the result gave none, and the output
  * without the frame, so one outcome reads the same from every host. A result that says nothing of
- * how the command ended (Cursor shows only the output) is left as the result has it: lines that
- * look like a failure's are weaker evidence than a status, and are read only where a host's hook
- * is known to give no status at all.
+ * how the command ended (Cursor shows only the output) is a failure when it holds a line a command
+ * prints when it could not run or stopped at once (`bash: x: command not found`, `fatal: …`, a
+ * traceback): framed with a status, the same outcome would be one. A run's report of failures
+ * inside it (failed tests, npm's errors) is left as the result has it, as it is printed under a
+ * success as often.
  */
 function readShellFrame(outcome: MutableOutcome): void {
   const content = outcome.content;
-  if (outcome.exitCode !== undefined || typeof content !== 'string' || !FRAME_OPENINGS.has(content.charAt(0)))
-    return;
+  if (outcome.exitCode !== undefined || typeof content !== 'string') return;
   const args = outcome.proposal?.args;
   if (!isRecord(args) || commandText(args) === undefined) return;
-  const framed = framedShellOutcome(content);
-  if (framed === undefined) return;
-  outcome.content = framed.output;
-  if (framed.exitCode !== undefined) outcome.exitCode = framed.exitCode;
+  if (FRAME_OPENINGS.has(content.charAt(0))) {
+    const framed = framedShellOutcome(content);
+    if (framed !== undefined) {
+      outcome.content = framed.output;
+      if (framed.exitCode !== undefined) outcome.exitCode = framed.exitCode;
+      return;
+    }
+  }
+  if (outcome.success && hasCouldNotRunLine(content)) outcome.success = false;
 }
 
 const EXIT_CODE_KEYS = ['exitCode', 'exit_code', 'returncode'] as const;

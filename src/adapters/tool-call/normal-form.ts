@@ -69,6 +69,7 @@ const ACTS_ON_KEYS = [
   'target_file',
   'relative_workspace_path',
   'file_name',
+  'filename',
   'dir',
   'line_number',
   'lines',
@@ -108,8 +109,9 @@ function hasOtherArguments(args: Readonly<Record<string, unknown>>): boolean {
  * The free text that is only words about the call, not part of it. Beside what the call acts on,
  * every free-text field. Beside other arguments (a booking's flights, a reservation's id), an
  * `explanation` or a `justification`, which only ever say why a call is made; a `description` there
- * may be the call's data (a ticket's body, a task's, the only account a recording kept of a call)
- * and stays. A call with nothing but free text (`{"explanation": "…"}`) says only that, and keeps it.
+ * may be the call's data (a ticket's body, a task's text beside its project and assignee, the only
+ * account a recording kept of a call) and stays. A call with nothing but free text
+ * (`{"explanation": "…"}`) says only that, and keeps it.
  */
 export function wordsAboutTheCall(args: Readonly<Record<string, unknown>>): readonly string[] {
   if (!FREE_TEXT_KEYS.some((key) => typeof args[key] === 'string')) return NONE;

@@ -7,7 +7,8 @@
  * - Gemini CLI (`run_shell_command`): `Output: …`, then `Exit Code: N` (always in its older block,
  *   which opens with `Command: …` and `Directory: …`; only when not 0 since), then the signal,
  *   background processes and process group;
- * - Claude Code (`Bash`): a failure's text opens with `Exit code N`.
+ * - Claude Code (`Bash`): a failure's text opens with `Exit code N` (`Error: Exit code N` as its
+ *   transcripts keep it).
  *
  * What is read is the exit status, and the command's own output without the frame: the wall time and
  * the process group differ on every run and say nothing about the command.
@@ -77,8 +78,8 @@ export function geminiFrame(text: string): FramedOutcome | undefined {
   };
 }
 
-/** Claude Code's first line of a failed command's text. */
-const CLAUDE_CODE_EXIT_LINE = /^Exit code (-?\d+)(?:\n|$)/;
+/** Claude Code's first line of a failed command's text (`Exit code 1`; `Error: Exit code 1` in its transcripts). */
+const CLAUDE_CODE_EXIT_LINE = /^(?:Error: )?Exit code (-?\d+)(?:\n|$)/;
 
 /** The exit status and output of a text that opens with Claude Code's `Exit code N` line. */
 function claudeCodeFrame(text: string): FramedOutcome | undefined {

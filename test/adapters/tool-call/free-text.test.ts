@@ -93,6 +93,20 @@ describe('free text beside a call', () => {
     expect(verdicts[1]).toBe('block');
   });
 
+  it('keeps a description beside text values that do not say what it holds, as a task made in a project for someone', () => {
+    const args = {
+      project: 'ops',
+      assignee: 'dana',
+      description: 'Renew the TLS certificate of the status page',
+    };
+    expect(normalizeArguments(args)).toEqual(args);
+  });
+
+  it('keeps a description beside one value alone, as an issue’s new text beside its id', () => {
+    const args = { issue_id: 'OPS-112', description: 'The printer on floor 2 is offline again' };
+    expect(normalizeArguments(args)).toEqual(args);
+  });
+
   it('leaves out an explanation beside any other argument, and keeps one that is all the call says', () => {
     expect(normalizeArguments({ reservation_id: 'XEWRD9', explanation: 'retry' })).toEqual({
       reservation_id: 'XEWRD9',

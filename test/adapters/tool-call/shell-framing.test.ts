@@ -44,6 +44,11 @@ describe('a command’s outcome in a host’s frame', () => {
     expect(verdicts).toEqual(['allow', 'block', 'block']);
   });
 
+  it('reads the exit status from the line Claude Code’s transcripts open a failure with, `Error: Exit code N`', () => {
+    const outcome = toolCallToOutcome('Bash', COMMAND, `Error: Exit code 2\n${MISSING_SCRIPT}`);
+    expect(outcome).toMatchObject({ success: false, exitCode: 2, content: MISSING_SCRIPT });
+  });
+
   it('reads a success in Codex’s frame as a success, its output without the header', () => {
     const outcome = toolCallToOutcome(
       'exec_command',

@@ -1,0 +1,116 @@
+/**
+ * What a shell command's output says about how it ended, where nothing else does: the lines a
+ * failing command prints about itself, each anchored at the start of a line and naming the program
+ * or the shape only a failure has, so that `cat notes.md` printing "error" in prose is none.
+ *
+ * Two kinds. Lines that say the command could not run or stopped short (the shell found no such
+ * program, a file was not there, git's `fatal:`, a compiler's `error:`, Python's traceback): the
+ * adapter reads these in any command's result that gives no exit status (Cursor gives the output
+ * alone), as the same outcome framed with a status would be a failure. Lines that report failures
+ * inside a run that went on (a test runner's failed tests, npm's and pnpm's errors, TypeScript's
+ * diagnostics, curl's connection errors) are printed under a success as often (through `| tail`,
+ * by a script that carries on, by a run between two edits): only the hooks of the hosts known to
+ * give no status at all read them too.
+ */
+
+/**
+ * A kind of line, with words any such line holds: an output without any of them is not read for it
+ * (a cheap search for a word, where a pattern anchored at every line's start is tried at every
+ * character of the output).
+ */
+interface FailureLine {
+  readonly words: readonly string[];
+  readonly line: RegExp;
+}
+
+/** A command that could not run, or stopped at once. */
+const COULD_NOT_RUN: readonly FailureLine[] = [
+  // yarn's own line for a script that failed.
+  { words: ['error Command failed'], line: /^error Command failed with exit code \d+/m },
+  // The shell could not run what it was given, or could not read it.
+  {
+    words: ['not found', 'No such file or directory', 'Permission denied'],
+    line: /^(?:[\w/.-]*(?:sh|bash|zsh)(?:: line \d+)?|\/bin\/sh: \d+): .+: (?:command not found|not found|No such file or directory|Permission denied)\s*$/m,
+  },
+  {
+    words: ['syntax error', 'unexpected EOF'],
+    line: /^[\w/.-]*(?:sh|bash|zsh): (?:-c: )?line \d+: (?:syntax error|unexpected EOF while looking for matching)/m,
+  },
+  // A tool that could not open what it was told to (`cat: a.txt: No such file or directory`,
+  // `python3: can't open file 'a.py': [Errno 2] No such file or directory`).
+  {
+    words: ['No such file or directory'],
+    line: /^[\w.+-]+: (?:cannot (?:access|open|stat) )?.+: No such file or directory\s*$/m,
+  },
+  { words: ["can't open file"], line: /^[\w.+-]+: can't open file .+: \[Errno \d+\] /m },
+  // Network clients that could not resolve or reach their host.
+  { words: ['wget: '], line: /^wget: unable to resolve host address/m },
+  { words: ['ssh: '], line: /^ssh: (?:connect to host|Could not resolve hostname) /m },
+  // git and compilers (`fatal: not a git repository`, `error: pathspec …`, `error[E0425]: …`).
+  { words: ['fatal: '], line: /^fatal: /m },
+  { words: ['error'], line: /^error(?:\[[A-Z]?\d+\])?: /m },
+  { words: ['***'], line: /^make(?:\[\d+\])?: \*\*\* /m },
+  // Python's uncaught exception.
+  { words: ['Traceback'], line: /^Traceback \(most recent call last\):\s*$/m },
+  // Codex's apply_patch refusing a patch.
+  { words: ['apply_patch'], line: /^apply_patch verification failed: /m },
+  { words: ['Failed to find'], line: /^Failed to find expected lines /m },
+  { words: ['Invalid patch'], line: /^Invalid patch/m },
+];
+
+/** Failures reported by a run that went on: as often printed under a success. */
+const REPORTED_FAILURES: readonly RegExp[] = [
+  // npm (7+ and older), pnpm.
+  /^npm (?:error|ERR!) /m,
+  /^\s*ERR_PNPM_[A-Z_]+/m,
+  /^curl: \(\d+\) /m,
+  /^(?:.+[:(]\d+[,:]\d+\)?:? -? ?)?error TS\d+: /m,
+  // Node's error with its stack.
+  /^(?:Uncaught )?[A-Z]\w*Error(?: \[[A-Z_]+\])?: .*\n(?:.*\n){0,3}?\s+at /m,
+  // Test runners' verdicts (jest/vitest `FAIL`, pytest `FAILED` and its summary line).
+  /^ ?FAIL +\S/m,
+  /^FAILED \S/m,
+  /^=+ .*\b\d+ failed\b.* =+\s*$/m,
+  /^\s*Tests?(?: Files)?:?\s+.*\b\d+ failed\b/m,
+  // A count of failed tests alone on its line (Playwright `  1 failed`, Mocha `  1 failing`, bun ` 1 fail`).
+  /^ {0,4}[1-9]\d* (?:failed|failing|fail)\s*$/m,
+  // go test (`--- FAIL: TestX`, `FAIL<TAB>package`), cargo (`test result: FAILED.`), RSpec
+  // (`5 examples, 1 failure`), PHPUnit (`FAILURES!`, `ERRORS!`), dotnet (`Failed!  - Failed: 1`).
+  /^--- FAIL: \S/m,
+  /^FAIL\t\S/m,
+  /^test result: FAILED\./m,
+  /^\d+ examples?, [1-9]\d* failures?\b/m,
+  /^(?:FAILURES|ERRORS)!\s*$/m,
+  /^\s*Failed! +- Failed: +[1-9]/m,
+];
+
+const ANY_FAILURE_LINE: readonly FailureLine[] = [
+  ...COULD_NOT_RUN,
+  ...REPORTED_FAILURES.map((line) => ({ words: [], line })),
+];
+
+/** A terminal's control sequences (colours, cursor moves, line erasing): `ESC [ … letter`. */
+const TERMINAL_CODES = /\u001b\[[0-?]*[ -/]*[@-~]/g;
+/** The longest part of an output read for failure lines: a command's own diagnostics are at its ends. */
+const SCAN_CHARS = 16 * 1024;
+
+function hasLine(text: string, lines: readonly FailureLine[]): boolean {
+  const ends =
+    text.length <= 2 * SCAN_CHARS ? text : `${text.slice(0, SCAN_CHARS)}\n${text.slice(-SCAN_CHARS)}`;
+  // Colours and the cursor moves a reporter redraws its line with come before the line's words.
+  const scanned = ends.includes('\u001b') ? ends.replace(TERMINAL_CODES, '') : ends;
+  return lines.some(
+    ({ words, line }) =>
+      (words.length === 0 || words.some((word) => scanned.includes(word))) && line.test(scanned),
+  );
+}
+
+/** True when the text holds a line only a failing command prints, of either kind. */
+export function hasFailureLine(text: string): boolean {
+  return hasLine(text, ANY_FAILURE_LINE);
+}
+
+/** True when the text holds a line a command prints when it could not run or stopped at once. */
+export function hasCouldNotRunLine(text: string): boolean {
+  return hasLine(text, COULD_NOT_RUN);
+}

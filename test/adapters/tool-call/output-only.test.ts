@@ -1,0 +1,72 @@
+/**
+ * A command's result that gives its output and no exit status (Cursor's shell shows only what the
+ * command printed) is a failure when the output holds a line a command prints when it could not run
+ * or stopped at once; a run's own report of failures inside it is left as the result has it.
+ */
+import { describe, expect, it } from 'vitest';
+import { toolCallToOutcome } from '../../../src/adapters/tool-call/convert.js';
+import { NarrowingLoop } from '../../../src/index.js';
+
+const shell = (command: string, output: string) => toolCallToOutcome('run_terminal_cmd', { command }, output);
+
+describe('a command’s output without an exit status', () => {
+  it('reads a program the shell could not find as a failure', () => {
+    expect(shell('exiftool cat.jpg', '/bin/bash: line 1: exiftool: command not found\n').success).toBe(false);
+  });
+
+  it('reads a command line the shell could not parse as a failure', () => {
+    const output =
+      "/bin/bash: -c: line 1: unexpected EOF while looking for matching `''\n/bin/bash: -c: line 2: syntax error: unexpected end of file\n";
+    expect(shell("echo 'JTYzJTMw | base64 -d", output).success).toBe(false);
+  });
+
+  it('reads a script Python could not open as a failure', () => {
+    const output = "python3: can't open file '/ctf/86/decode.py': [Errno 2] No such file or directory\n";
+    expect(shell('python3 decode.py', output).success).toBe(false);
+  });
+
+  it('reads Python’s traceback and git’s fatal line as failures', () => {
+    const traceback =
+      'Traceback (most recent call last):\n  File "<string>", line 1, in <module>\nModuleNotFoundError: No module named \'scapy\'\n';
+    expect(shell('python3 -c "import scapy"', traceback).success).toBe(false);
+    const fatal = 'fatal: not a git repository (or any of the parent directories): .git\n';
+    expect(shell('git add .', fatal).success).toBe(false);
+  });
+
+  it('leaves a test run’s report of failed tests as a success: such reports come under a success as often', () => {
+    const output =
+      ' FAIL  tests/api/chat.test.ts\n  ✕ should validate required fields (12 ms)\n\nTests:       2 failed, 1 passed, 3 total\n';
+    expect(shell('npm test -- -t "/api/ai/chat"', output).success).toBe(true);
+  });
+
+  it('leaves an exit status of 0 as a success whatever the output says', () => {
+    const outcome = toolCallToOutcome(
+      'run_terminal_cmd',
+      { command: 'git status || true' },
+      { exitCode: 0, stdout: 'fatal: not a git repository\n' },
+    );
+    expect(outcome.success).toBe(true);
+  });
+
+  it('leaves a file that holds such a line as it is when no command printed it', () => {
+    const outcome = toolCallToOutcome('read_file', { target_file: 'notes.md' }, 'fatal: is what git says\n');
+    expect(outcome.success).toBe(true);
+  });
+
+  it('judges a command the shell cannot find, run again, as when its failure is flagged', () => {
+    const args = { command: 'exiftool cat.jpg' };
+    const output = '/bin/bash: line 1: exiftool: command not found\n';
+    const verdicts = (result: unknown) => {
+      const loop = new NarrowingLoop({});
+      const out: string[] = [];
+      for (let run = 0; run < 3; run++) {
+        out.push(loop.checkProposal({ tool: 'run_terminal_cmd', args }).verdict);
+        loop.recordOutcome(toolCallToOutcome('run_terminal_cmd', args, result));
+      }
+      return out;
+    };
+    const flagged = verdicts({ content: [{ type: 'text', text: output }], isError: true });
+    expect(flagged).toContain('block');
+    expect(verdicts(output)).toEqual(flagged);
+  });
+});
