@@ -161,48 +161,17 @@ export function buildAutomaton(hints: readonly string[]): Automaton {
 
 export class HintScanner {
   readonly hints: readonly string[];
-  private readonly column: Uint8Array;
-  private readonly width: number;
-  private readonly next: Uint16Array | Uint32Array;
-  private readonly otherChild: ReadonlyMap<number, number>;
-  private readonly otherNumber: ReadonlyMap<number, number>;
-  private readonly failure: Uint16Array | Uint32Array;
-  private readonly endsHere: Uint32Array;
-  private readonly shorterEnd: Uint16Array | Uint32Array;
-  private readonly reportFrom: Uint16Array | Uint32Array;
+  /** The automaton the scanner runs, to be written down as a table (see `./hint-table.ts`). */
+  readonly automaton: Automaton;
   private readonly seen: Uint8Array;
   private readonly found: Uint32Array;
 
   /** `automaton` must be the one these hints make: by default, it is made here. */
   constructor(hints: readonly string[], automaton: Automaton = buildAutomaton(hints)) {
     this.hints = hints;
-    this.column = automaton.column;
-    this.width = automaton.width;
-    this.next = automaton.next;
-    this.otherChild = automaton.otherChild;
-    this.otherNumber = automaton.otherNumber;
-    this.failure = automaton.failure;
-    this.endsHere = automaton.endsHere;
-    this.shorterEnd = automaton.shorterEnd;
-    this.reportFrom = automaton.reportFrom;
+    this.automaton = automaton;
     this.seen = new Uint8Array(hints.length);
     this.found = new Uint32Array(hints.length);
-  }
-
-  /** The scanner's automaton, to be written down as a table (see `./hint-table.ts`). */
-  get automaton(): Automaton {
-    const { column, width, next, otherChild, otherNumber, failure, endsHere, shorterEnd, reportFrom } = this;
-    return { column, width, next, otherChild, otherNumber, failure, endsHere, shorterEnd, reportFrom };
-  }
-
-  /** The state after a character beyond ASCII that some hint holds, by its number. */
-  private stepOther(from: number, number: number): number {
-    const others = this.otherNumber.size + 1;
-    for (let state = from; ; state = this.failure[state] as number) {
-      const child = this.otherChild.get(state * others + number);
-      if (child !== undefined) return child;
-      if (state === 0) return 0;
-    }
   }
 
   /**
@@ -210,7 +179,8 @@ export class HintScanner {
    * Scanning is synchronous, so one scanner serves every caller.
    */
   scan(text: string): HintsFound {
-    const { column, width, next, otherNumber, endsHere, shorterEnd, reportFrom, seen, found } = this;
+    const { seen, found, automaton } = this;
+    const { column, width, next, otherNumber, endsHere, shorterEnd, reportFrom } = automaton;
     let count = 0;
     let state = 0;
     for (let index = 0; index < text.length; index++) {
@@ -219,7 +189,7 @@ export class HintScanner {
         state = next[state * width + (column[code] as number)] as number;
       } else {
         const number = otherNumber.get(code);
-        state = number === undefined ? 0 : this.stepOther(state, number);
+        state = number === undefined ? 0 : stepOther(automaton, state, number);
       }
       for (let at = reportFrom[state] as number; at !== 0; ) {
         const hint = (endsHere[at] as number) - 1;

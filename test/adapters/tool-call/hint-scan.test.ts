@@ -21,6 +21,24 @@ function scanned(scanner: HintScanner, text: string): string[] {
 
 const BUILT_IN_HINTS = [...new Set(TEXT_RULES.flatMap((rule) => rule.hints ?? []))];
 
+/** Texts made of pieces of the built-in hints, other short strings and characters beyond ASCII. */
+const textOfHintPieces = fc
+  .array(
+    fc.oneof(
+      fc
+        .constantFrom(...BUILT_IN_HINTS)
+        .chain((hint) =>
+          fc
+            .tuple(fc.nat(hint.length), fc.nat(hint.length))
+            .map(([a, b]) => hint.slice(Math.min(a, b), Math.max(a, b) + 1)),
+        ),
+      fc.string({ maxLength: 4 }),
+      fc.constantFrom(' ', '\n', 'é', '×', 'ô', '\ud83d', '\u00a0'),
+    ),
+    { maxLength: 40 },
+  )
+  .map((pieces) => pieces.join(''));
+
 describe('HintScanner', () => {
   it('finds hints that overlap, nest and share prefixes', () => {
     const scanner = new HintScanner(['he', 'she', 'his', 'hers', 'invalid', 'invalid_grant', 'd_g']);
@@ -58,20 +76,8 @@ describe('HintScanner', () => {
 
   it('agrees with includes on any text made of pieces of the built-in hints', () => {
     const scanner = hintScannerFor(BUILT_IN_HINTS);
-    const piece = fc.oneof(
-      fc
-        .constantFrom(...BUILT_IN_HINTS)
-        .chain((hint) =>
-          fc
-            .tuple(fc.nat(hint.length), fc.nat(hint.length))
-            .map(([a, b]) => hint.slice(Math.min(a, b), Math.max(a, b) + 1)),
-        ),
-      fc.string({ maxLength: 4 }),
-      fc.constantFrom(' ', '\n', 'é', '×', '\ud83d', '\u00a0'),
-    );
     fc.assert(
-      fc.property(fc.array(piece, { maxLength: 40 }), (pieces) => {
-        const text = pieces.join('');
+      fc.property(textOfHintPieces, (text) => {
         expect(scanned(scanner, text)).toEqual(occurring(BUILT_IN_HINTS, text));
       }),
       { numRuns: 500 },
@@ -106,14 +112,8 @@ describe('the hint scanner as the build ships it', () => {
       BUILT_IN_HINTS,
       automatonFromTable(encodeAutomaton(BUILT_IN_HINTS, built.automaton)),
     );
-    const piece = fc.oneof(
-      fc.constantFrom(...BUILT_IN_HINTS).chain((hint) => fc.nat(hint.length).map((cut) => hint.slice(cut))),
-      fc.string({ maxLength: 4 }),
-      fc.constantFrom(' ', '\n', 'é', '×', 'ô', '\ud83d', '\u00a0'),
-    );
     fc.assert(
-      fc.property(fc.array(piece, { maxLength: 40 }), (pieces) => {
-        const text = pieces.join('');
+      fc.property(textOfHintPieces, (text) => {
         expect(scanned(shipped, text)).toEqual(scanned(built, text));
       }),
       { numRuns: 500 },
