@@ -12,7 +12,32 @@
  * row with its own children over it, as `buildAutomaton` makes it.
  */
 import { BUILT_SCANNER } from './built-scanner.js';
-import type { Automaton } from './hint-scan.js';
+
+/**
+ * The automaton a scanner runs: its transition table and what tells it which hints end where. Made
+ * from the hints (`buildAutomaton` in `./hint-scan.ts`) or read from a table the build made (below).
+ */
+export interface Automaton {
+  /** ASCII character code to its column in `next`; 0 for characters no hint holds. */
+  readonly column: Uint8Array;
+  readonly width: number;
+  /** `next[state * width + column]`: the state after an ASCII character, failures folded in. */
+  readonly next: Uint16Array | Uint32Array;
+  /** Other characters, rare in hints and texts alike, go down the failure links instead. */
+  readonly otherChild: ReadonlyMap<number, number>;
+  /** Number of each character beyond ASCII that some hint holds, plus one. */
+  readonly otherNumber: ReadonlyMap<number, number>;
+  readonly failure: Uint16Array | Uint32Array;
+  /** The hint that ends at a state, plus one; 0 when none does. */
+  readonly endsHere: Uint32Array;
+  /** The nearest shorter state, down the failure links, at which a hint ends; 0 (the root) for none. */
+  readonly shorterEnd: Uint16Array | Uint32Array;
+  /**
+   * The first state to report hints from on reaching a state: itself when a hint ends there, else
+   * its `shorterEnd`. Most states report none (0), and the scan then reads this one entry only.
+   */
+  readonly reportFrom: Uint16Array | Uint32Array;
+}
 
 type Table = readonly [
   width: number,
