@@ -11,6 +11,7 @@ import { relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build, type Plugin } from 'esbuild';
 import { builtTables } from './bundle-tables.js';
+import { lazyPackages } from './lazy-packages.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const src = resolve(root, 'src');
@@ -67,10 +68,11 @@ export async function bundleCli(outfile = `${root}dist/cli/narrowing.cjs`): Prom
     legalComments: 'none',
     logLevel: 'warning',
     metafile: true,
-    plugins: [builtTables, onlySomePackages, asInTheBuild],
+    plugins: [builtTables, lazyPackages, onlySomePackages, asInTheBuild],
   });
   const stray = Object.keys(result.metafile.inputs).filter(
-    (input) => !input.startsWith(relative(root, src)) && !input.includes('node_modules/'),
+    (input) =>
+      !input.startsWith(relative(root, src)) && !input.includes('node_modules/') && !input.startsWith('lazy-package:'),
   );
   if (stray.length > 0) throw new Error(`the command line's bundle took files from outside src/ and node_modules/: ${stray.join(', ')}`);
   return outfile;

@@ -15,6 +15,7 @@ import { basename, dirname, extname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build, type Plugin } from 'esbuild';
 import { builtTables } from './bundle-tables.js';
+import { lazyPackages } from './lazy-packages.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 
@@ -118,38 +119,6 @@ function withPeerImporter(text: string): string {
 }
 
 /**
- * Packages the event handled without the helper needs only now and then, and what of each its
- * sources import: a policy file's parser and schemas (`yaml`, `zod`: only with a policy file, or
- * when a learned constraint is read) and the shell parser (`unbash`: only for a command). Bundled
- * as they are, every hook process would run their modules' set-up as it loads; here each is set up
- * on its first use instead (a namespace's first property read, a function's first call).
- */
-const LAZY_PACKAGES: Readonly<Record<string, Readonly<Record<string, 'namespace' | 'function'>>>> = {
-  zod: { z: 'namespace' },
-  yaml: { parseDocument: 'function' },
-  unbash: { parse: 'function', forEachChild: 'function' },
-};
-
-/** What stands for a package of {@link LAZY_PACKAGES}: its exports, each loading the package on first use. */
-export function lazyPackageModule(name: string): string {
-  const exports = LAZY_PACKAGES[name];
-  if (exports === undefined) throw new Error(`${name} is not loaded on demand`);
-  const lines = [
-    'let loaded;',
-    // A `require` in the bundle: esbuild sets the package up when it is first called, not at load.
-    `const load = () => (loaded ??= require(${JSON.stringify(name)}));`,
-  ];
-  for (const [exported, kind] of Object.entries(exports)) {
-    lines.push(
-      kind === 'function'
-        ? `export function ${exported}(...values) { return load().${exported}(...values); }`
-        : `export const ${exported} = new Proxy({}, { get: (_, key) => load().${exported}[key], has: (_, key) => key in load().${exported} });`,
-    );
-  }
-  return `${lines.join('\n')}\n`;
-}
-
-/**
  * What signal-exit (proper-lockfile's) asks of Node's `assert`: one `equal` that holds whenever it
  * is called right. Loading `assert` makes the process's stderr stream (for its colours), which a
  * hook process that prints nothing there never needs: the real `assert` is loaded only to report
@@ -169,22 +138,6 @@ const assertOnFailure: Plugin = {
     build.onLoad({ filter: /.*/, namespace: 'assert-on-failure' }, () => ({
       contents: ASSERT_FOR_SIGNAL_EXIT,
       loader: 'js',
-    }));
-  },
-};
-
-const lazyPackages: Plugin = {
-  name: 'narrowing-lazy-packages',
-  setup(build) {
-    build.onResolve({ filter: /^(?:zod|yaml|unbash)$/ }, (args) => {
-      // The stand-in's own `require` and the packages' imports of each other take the package itself.
-      if (args.namespace === 'lazy-package' || args.importer.includes('/node_modules/')) return undefined;
-      return { path: args.path, namespace: 'lazy-package' };
-    });
-    build.onLoad({ filter: /.*/, namespace: 'lazy-package' }, (args) => ({
-      contents: lazyPackageModule(args.path),
-      loader: 'js',
-      resolveDir: root,
     }));
   },
 };

@@ -7,6 +7,7 @@
  * Hints are compared code unit by code unit, as a regular expression without flags compares them:
  * callers fold case themselves.
  */
+import { type Automaton, builtAutomaton, stateTable } from './hint-table.js';
 
 /** Hints found in one text, by their number in the list the scanner was built from. */
 export interface HintsFound {
@@ -16,150 +17,135 @@ export interface HintsFound {
   readonly hints: Uint32Array;
 }
 
+/** The state after a character beyond ASCII that some hint holds, by its number. */
+function stepOther(
+  automaton: Pick<Automaton, 'otherChild' | 'otherNumber' | 'failure'>,
+  from: number,
+  number: number,
+): number {
+  const others = automaton.otherNumber.size + 1;
+  for (let state = from; ; state = automaton.failure[state] as number) {
+    const child = automaton.otherChild.get(state * others + number);
+    if (child !== undefined) return child;
+    if (state === 0) return 0;
+  }
+}
+
+/** The automaton that finds these hints. */
+export function buildAutomaton(hints: readonly string[]): Automaton {
+  const column = new Uint8Array(128);
+  const otherNumber = new Map<number, number>();
+  let width = 1;
+  let characters = 0;
+  for (const hint of hints) {
+    characters += hint.length;
+    for (let index = 0; index < hint.length; index++) {
+      const code = hint.charCodeAt(index);
+      if (code < 128) {
+        if (column[code] === 0) column[code] = width++;
+      } else if (!otherNumber.has(code)) {
+        otherNumber.set(code, otherNumber.size + 1);
+      }
+    }
+  }
+  const others = otherNumber.size + 1;
+  // The trie is laid straight into the table, its ASCII children in their state's row, rather
+  // than in a map per state: a fresh process builds this once, mostly before V8 has optimised any
+  // of it, and thousands of maps cost it tens of milliseconds. No hint holds more states than
+  // characters, so the arrays are sized for that many and cut to the states made.
+  const bound = characters + 1;
+  let next = stateTable(bound, bound * width);
+  const ending = new Uint32Array(bound);
+  const otherChild = new Map<number, number>();
+  // Each state's children as a list (first child, next sibling), with the column each is reached
+  // by, or minus the number of its character beyond ASCII.
+  const firstChild = new Int32Array(bound).fill(-1);
+  const sibling = new Int32Array(bound);
+  const reachedBy = new Int32Array(bound);
+  let states = 1;
+  for (let number = 0; number < hints.length; number++) {
+    const hint = hints[number] as string;
+    let state = 0;
+    for (let index = 0; index < hint.length; index++) {
+      const code = hint.charCodeAt(index);
+      let child: number | undefined;
+      let by: number;
+      if (code < 128) {
+        by = column[code] as number;
+        child = next[state * width + by] as number;
+        if (child === 0) {
+          child = states++;
+          next[state * width + by] = child;
+        } else {
+          state = child;
+          continue;
+        }
+      } else {
+        const other = otherNumber.get(code) as number;
+        by = -other;
+        child = otherChild.get(state * others + other);
+        if (child === undefined) {
+          child = states++;
+          otherChild.set(state * others + other, child);
+        } else {
+          state = child;
+          continue;
+        }
+      }
+      reachedBy[child] = by;
+      sibling[child] = firstChild[state] as number;
+      firstChild[state] = child;
+      state = child;
+    }
+    if (hint.length > 0 && ending[state] === 0) ending[state] = number + 1;
+  }
+  if (states < bound) next = next.slice(0, states * width);
+  const failure = stateTable(bound, states);
+  const shorterEnd = stateTable(bound, states);
+  const links = { otherChild, otherNumber, failure };
+  // Breadth first, so that every state's failure is complete before its children need it. A
+  // state's row takes its failure's row, complete by then, and its own children over it.
+  const queue = new Uint32Array(states);
+  let tail = 1;
+  for (let head = 0; head < tail; head++) {
+    const state = queue[head] as number;
+    const fallback = failure[state] as number;
+    if (state !== 0) {
+      shorterEnd[state] = ending[fallback] !== 0 ? fallback : (shorterEnd[fallback] as number);
+      next.copyWithin(state * width, fallback * width, fallback * width + width);
+    }
+    for (let child = firstChild[state] as number; child >= 0; child = sibling[child] as number) {
+      const by = reachedBy[child] as number;
+      if (by >= 0) {
+        failure[child] = state === 0 ? 0 : (next[fallback * width + by] as number);
+        next[state * width + by] = child;
+      } else {
+        failure[child] = state === 0 ? 0 : stepOther(links, fallback, -by);
+      }
+      queue[tail++] = child;
+    }
+  }
+  const endsHere = ending.slice(0, states);
+  const reportFrom = stateTable(bound, states);
+  for (let state = 0; state < states; state++) {
+    reportFrom[state] = endsHere[state] !== 0 ? state : (shorterEnd[state] as number);
+  }
+  return { column, width, next, otherChild, otherNumber, failure, endsHere, shorterEnd, reportFrom };
+}
+
 export class HintScanner {
   readonly hints: readonly string[];
-  /** ASCII character code to its column in `next`; 0 for characters no hint holds. */
-  private readonly column: Uint8Array;
-  private readonly width: number;
-  /** `next[state * width + column]`: the state after an ASCII character, failures folded in. */
-  private readonly next: Uint16Array | Uint32Array;
-  /** Other characters, rare in hints and texts alike, go down the failure links instead. */
-  private readonly otherChild: ReadonlyMap<number, number>;
-  /** Number of each character beyond ASCII that some hint holds, plus one. */
-  private readonly otherNumber: ReadonlyMap<number, number>;
-  private readonly failure: Uint16Array | Uint32Array;
-  /** The hint that ends at a state, plus one; 0 when none does. */
-  private readonly endsHere: Uint32Array;
-  /** The nearest shorter state, down the failure links, at which a hint ends; 0 (the root) for none. */
-  private readonly shorterEnd: Uint16Array | Uint32Array;
-  /**
-   * The first state to report hints from on reaching a state: itself when a hint ends there, else
-   * its `shorterEnd`. Most states report none (0), and the scan then reads this one entry only.
-   */
-  private readonly reportFrom: Uint16Array | Uint32Array;
+  /** The automaton the scanner runs, to be written down as a table (see `./hint-table.ts`). */
+  readonly automaton: Automaton;
   private readonly seen: Uint8Array;
   private readonly found: Uint32Array;
 
-  constructor(hints: readonly string[]) {
+  /** `automaton` must be the one these hints make: by default, it is made here. */
+  constructor(hints: readonly string[], automaton: Automaton = buildAutomaton(hints)) {
     this.hints = hints;
-    const column = new Uint8Array(128);
-    const otherNumber = new Map<number, number>();
-    let width = 1;
-    let characters = 0;
-    for (const hint of hints) {
-      characters += hint.length;
-      for (let index = 0; index < hint.length; index++) {
-        const code = hint.charCodeAt(index);
-        if (code < 128) {
-          if (column[code] === 0) column[code] = width++;
-        } else if (!otherNumber.has(code)) {
-          otherNumber.set(code, otherNumber.size + 1);
-        }
-      }
-    }
-    const others = otherNumber.size + 1;
-    // The trie is laid straight into the table, its ASCII children in their state's row, rather
-    // than in a map per state: a fresh process builds this once, mostly before V8 has optimised any
-    // of it, and thousands of maps cost it tens of milliseconds. No hint holds more states than
-    // characters, so the arrays are sized for that many and cut to the states made.
-    const bound = characters + 1;
-    const small = bound <= 0xffff;
-    const table = (length: number) => (small ? new Uint16Array(length) : new Uint32Array(length));
-    let next = table(bound * width);
-    const ending = new Uint32Array(bound);
-    const otherChild = new Map<number, number>();
-    // Each state's children as a list (first child, next sibling), with the column each is reached
-    // by, or minus the number of its character beyond ASCII.
-    const firstChild = new Int32Array(bound).fill(-1);
-    const sibling = new Int32Array(bound);
-    const reachedBy = new Int32Array(bound);
-    let states = 1;
-    for (let number = 0; number < hints.length; number++) {
-      const hint = hints[number] as string;
-      let state = 0;
-      for (let index = 0; index < hint.length; index++) {
-        const code = hint.charCodeAt(index);
-        let child: number | undefined;
-        let by: number;
-        if (code < 128) {
-          by = column[code] as number;
-          child = next[state * width + by] as number;
-          if (child === 0) {
-            child = states++;
-            next[state * width + by] = child;
-          } else {
-            state = child;
-            continue;
-          }
-        } else {
-          const other = otherNumber.get(code) as number;
-          by = -other;
-          child = otherChild.get(state * others + other);
-          if (child === undefined) {
-            child = states++;
-            otherChild.set(state * others + other, child);
-          } else {
-            state = child;
-            continue;
-          }
-        }
-        reachedBy[child] = by;
-        sibling[child] = firstChild[state] as number;
-        firstChild[state] = child;
-        state = child;
-      }
-      if (hint.length > 0 && ending[state] === 0) ending[state] = number + 1;
-    }
-    if (states < bound) next = next.slice(0, states * width);
-    const failure = table(states);
-    const shorterEnd = table(states);
-    this.column = column;
-    this.width = width;
-    this.next = next;
-    this.otherChild = otherChild;
-    this.otherNumber = otherNumber;
-    this.failure = failure;
-    // Breadth first, so that every state's failure is complete before its children need it. A
-    // state's row takes its failure's row, complete by then, and its own children over it.
-    const queue = new Uint32Array(states);
-    let tail = 1;
-    for (let head = 0; head < tail; head++) {
-      const state = queue[head] as number;
-      const fallback = failure[state] as number;
-      if (state !== 0) {
-        shorterEnd[state] = ending[fallback] !== 0 ? fallback : (shorterEnd[fallback] as number);
-        next.copyWithin(state * width, fallback * width, fallback * width + width);
-      }
-      for (let child = firstChild[state] as number; child >= 0; child = sibling[child] as number) {
-        const by = reachedBy[child] as number;
-        if (by >= 0) {
-          failure[child] = state === 0 ? 0 : (next[fallback * width + by] as number);
-          next[state * width + by] = child;
-        } else {
-          failure[child] = state === 0 ? 0 : this.stepOther(fallback, -by);
-        }
-        queue[tail++] = child;
-      }
-    }
-    this.endsHere = ending.slice(0, states);
-    this.shorterEnd = shorterEnd;
-    const reportFrom = table(states);
-    for (let state = 0; state < states; state++) {
-      reportFrom[state] = ending[state] !== 0 ? state : (shorterEnd[state] as number);
-    }
-    this.reportFrom = reportFrom;
+    this.automaton = automaton;
     this.seen = new Uint8Array(hints.length);
     this.found = new Uint32Array(hints.length);
-  }
-
-  /** The state after a character beyond ASCII that some hint holds, by its number. */
-  private stepOther(from: number, number: number): number {
-    const others = this.otherNumber.size + 1;
-    for (let state = from; ; state = this.failure[state] as number) {
-      const child = this.otherChild.get(state * others + number);
-      if (child !== undefined) return child;
-      if (state === 0) return 0;
-    }
   }
 
   /**
@@ -167,7 +153,8 @@ export class HintScanner {
    * Scanning is synchronous, so one scanner serves every caller.
    */
   scan(text: string): HintsFound {
-    const { column, width, next, otherNumber, endsHere, shorterEnd, reportFrom, seen, found } = this;
+    const { seen, found, automaton } = this;
+    const { column, width, next, otherNumber, endsHere, shorterEnd, reportFrom } = automaton;
     let count = 0;
     let state = 0;
     for (let index = 0; index < text.length; index++) {
@@ -176,7 +163,7 @@ export class HintScanner {
         state = next[state * width + (column[code] as number)] as number;
       } else {
         const number = otherNumber.get(code);
-        state = number === undefined ? 0 : this.stepOther(state, number);
+        state = number === undefined ? 0 : stepOther(automaton, state, number);
       }
       for (let at = reportFrom[state] as number; at !== 0; ) {
         const hint = (endsHere[at] as number) - 1;
@@ -195,13 +182,14 @@ export class HintScanner {
 let lastBuilt: { readonly key: string; readonly scanner: HintScanner } | undefined;
 
 /**
- * A scanner for these hints, built once for every matcher that looks for the same ones (every
- * adapter without patterns of its own looks for the built-in hints).
+ * A scanner for these hints, made once for every matcher that looks for the same ones (every
+ * adapter without patterns of its own looks for the built-in hints): from the build's table when it
+ * holds one for them, else built here.
  */
 export function hintScannerFor(hints: readonly string[]): HintScanner {
   const key = hints.join('\u0000');
   if (lastBuilt?.key === key) return lastBuilt.scanner;
-  const scanner = new HintScanner(hints);
+  const scanner = new HintScanner(hints, builtAutomaton(key));
   lastBuilt = { key, scanner };
   return scanner;
 }

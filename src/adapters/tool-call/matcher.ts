@@ -385,6 +385,11 @@ export class SignatureMatcher {
     this.admittedParts = new Uint32Array(parts.length);
   }
 
+  /** The hints this matcher scans texts for (the build writes the built-in rules' scanner down). */
+  get hints(): readonly string[] {
+    return this.scanner?.hints ?? [];
+  }
+
   match(text: string): SignatureRule | undefined {
     if (text === '') return undefined;
     const admitted = this.admitted;

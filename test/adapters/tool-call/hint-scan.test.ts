@@ -1,6 +1,12 @@
+import { existsSync } from 'node:fs';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { HintScanner, hintScannerFor } from '../../../src/adapters/tool-call/hint-scan.js';
+import {
+  automatonFromTable,
+  builtAutomaton,
+  encodeAutomaton,
+} from '../../../src/adapters/tool-call/hint-table.js';
 import { TEXT_RULES } from '../../../src/adapters/tool-call/signatures.js';
 
 /** The obvious reading: every hint looked for with `includes`. */
@@ -14,6 +20,24 @@ function scanned(scanner: HintScanner, text: string): string[] {
 }
 
 const BUILT_IN_HINTS = [...new Set(TEXT_RULES.flatMap((rule) => rule.hints ?? []))];
+
+/** Texts made of pieces of the built-in hints, other short strings and characters beyond ASCII. */
+const textOfHintPieces = fc
+  .array(
+    fc.oneof(
+      fc
+        .constantFrom(...BUILT_IN_HINTS)
+        .chain((hint) =>
+          fc
+            .tuple(fc.nat(hint.length), fc.nat(hint.length))
+            .map(([a, b]) => hint.slice(Math.min(a, b), Math.max(a, b) + 1)),
+        ),
+      fc.string({ maxLength: 4 }),
+      fc.constantFrom(' ', '\n', 'é', '×', 'ô', '\ud83d', '\u00a0'),
+    ),
+    { maxLength: 40 },
+  )
+  .map((pieces) => pieces.join(''));
 
 describe('HintScanner', () => {
   it('finds hints that overlap, nest and share prefixes', () => {
@@ -52,20 +76,8 @@ describe('HintScanner', () => {
 
   it('agrees with includes on any text made of pieces of the built-in hints', () => {
     const scanner = hintScannerFor(BUILT_IN_HINTS);
-    const piece = fc.oneof(
-      fc
-        .constantFrom(...BUILT_IN_HINTS)
-        .chain((hint) =>
-          fc
-            .tuple(fc.nat(hint.length), fc.nat(hint.length))
-            .map(([a, b]) => hint.slice(Math.min(a, b), Math.max(a, b) + 1)),
-        ),
-      fc.string({ maxLength: 4 }),
-      fc.constantFrom(' ', '\n', 'é', '×', '\ud83d', '\u00a0'),
-    );
     fc.assert(
-      fc.property(fc.array(piece, { maxLength: 40 }), (pieces) => {
-        const text = pieces.join('');
+      fc.property(textOfHintPieces, (text) => {
         expect(scanned(scanner, text)).toEqual(occurring(BUILT_IN_HINTS, text));
       }),
       { numRuns: 500 },
@@ -90,5 +102,55 @@ describe('HintScanner', () => {
 
   it('builds the scanner for the same hints once', () => {
     expect(hintScannerFor([...BUILT_IN_HINTS])).toBe(hintScannerFor(BUILT_IN_HINTS));
+  });
+});
+
+describe('the hint scanner as the build ships it', () => {
+  it('finds in any text exactly what the scanner built from the hints finds', () => {
+    const built = new HintScanner(BUILT_IN_HINTS);
+    const shipped = new HintScanner(
+      BUILT_IN_HINTS,
+      automatonFromTable(encodeAutomaton(BUILT_IN_HINTS, built.automaton)),
+    );
+    fc.assert(
+      fc.property(textOfHintPieces, (text) => {
+        expect(scanned(shipped, text)).toEqual(scanned(built, text));
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  it('lays out the same transitions, failures and ends as the scanner built from the hints', () => {
+    const hints = ['he', 'she', 'his', 'hers', 'ré-initialisée', 'é', 'connexion réinitialisée', 'été'];
+    const built = new HintScanner(hints);
+    const shipped = automatonFromTable(encodeAutomaton(hints, built.automaton));
+    for (const text of ['ushers', 'la connexion a été ré-initialisée', 'ééé hers'])
+      expect(scanned(new HintScanner(hints, shipped), text)).toEqual(scanned(built, text));
+    expect(shipped.next.length).toBe(built.automaton.next.length);
+    expect([...shipped.endsHere].filter((end) => end !== 0).sort()).toEqual(
+      [...built.automaton.endsHere].filter((end) => end !== 0).sort(),
+    );
+  });
+
+  it("is shipped in the build for the built-in rules' hints", async () => {
+    const dist = new URL('../../../dist/adapters/tool-call/', import.meta.url);
+    expect(existsSync(new URL('built-scanner.js', dist)), 'run `npm run build` first').toBe(true);
+    const { BUILT_SCANNER } = await import(new URL('built-scanner.js', dist).href);
+    const { TEXT_RULES: builtRules } = await import(new URL('signatures.js', dist).href);
+    const { SignatureMatcher: BuiltMatcher } = await import(new URL('matcher.js', dist).href);
+    const hints: readonly string[] = new BuiltMatcher(builtRules).hints;
+    expect(BUILT_SCANNER?.hints).toBe(hints.join('\u0000'));
+    const built = new HintScanner(hints);
+    const shipped = new HintScanner(hints, automatonFromTable(BUILT_SCANNER.table));
+    for (const text of [
+      "enoent: no such file or directory, open '/srv/app/src/orders/module-1.ts'",
+      "erreur : impossible de résoudre l'hôte registry.npmjs.org",
+      hints.join(' '),
+    ])
+      expect(scanned(shipped, text)).toEqual(scanned(built, text));
+  });
+
+  it('is not used for hints other than those it was made for', () => {
+    expect(builtAutomaton(['enoent', 'etimedout'].join('\u0000'))).toBeUndefined();
   });
 });

@@ -230,6 +230,41 @@ describe('narrowing replay', () => {
   });
 });
 
+describe('narrowing replay as the built command line runs it', () => {
+  /** Whether the schema library was set up: it registers itself on `globalThis` as it loads. */
+  const reportsSchemaLibrary = file(
+    'schema-library.cjs',
+    "process.on('exit', () => process.stderr.write('schema library: ' + ('__zod_globalRegistry' in globalThis) + '\\n'));\n",
+  );
+  const replayFromBin = (...args: string[]) =>
+    promisify(execFile)(
+      process.execPath,
+      [
+        '--require',
+        reportsSchemaLibrary,
+        join(repoRoot, 'bin', 'narrowing.js'),
+        'replay',
+        loop,
+        '--json',
+        ...args,
+      ],
+      { cwd: dir, env: { ...process.env, NARROWING_GUARD_CODE_CACHE: 'off' } },
+    );
+
+  it('sets up no schema library for a trace replayed without a policy file', async () => {
+    const { stdout, stderr } = await replayFromBin();
+    expect(stdout.trim().split('\n').at(-1)).toBe(
+      '{"summary":{"calls":4,"allow":2,"warn":0,"block":2,"halt":0}}',
+    );
+    expect(stderr).toContain('schema library: false');
+  });
+
+  it('sets the schema library up to read a policy file', async () => {
+    const { stderr } = await replayFromBin('--policy', file('precise.yaml', 'preset: precise\n'));
+    expect(stderr).toContain('schema library: true');
+  });
+});
+
 describe('narrowing replay of a Claude Code transcript', () => {
   const transcript = fileURLToPath(new URL('../../fixtures/claude/subagent-session.jsonl', import.meta.url));
 
