@@ -85,9 +85,10 @@ export interface DetectorThresholds {
   blindEdit: { enabled: boolean };
   /**
    * Edits of one file failing one after another with one kind of error, the file neither read nor
-   * changed in between: the `warnAt`th is steered, the `blockAt`th blocked.
+   * changed in between: the `warnAt`th is steered. Varied edits often succeed, so by default the rule
+   * only steers (`effect: 'warn'`); `effect: 'block'` blocks the `blockAt`th.
    */
-  editStreak: { enabled: boolean; warnAt: number; blockAt: number };
+  editStreak: { enabled: boolean; warnAt: number; blockAt: number; effect: 'warn' | 'block' };
   /**
    * A retry that still asks for something the tool said does not exist or is not available, and
    * only adds list items to the call that failed (one more flight beside the unavailable one).
@@ -230,7 +231,7 @@ function preciseDefaults(): Policy {
       stateCycle: { enabled: true },
       unseenCreation: { enabled: true },
       blindEdit: { enabled: true },
-      editStreak: { enabled: true, warnAt: 3, blockAt: 5 },
+      editStreak: { enabled: true, warnAt: 3, blockAt: 5, effect: 'warn' },
       unavailableValue: { enabled: true },
       numberedCopy: { enabled: true },
       compactionCycle: { enabled: true },

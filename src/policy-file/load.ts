@@ -42,7 +42,7 @@ function crossFieldProblems(policy: Policy): string[] {
   const problems: string[] = [];
   const check = (detectors: Policy['detectors'], prefix: string) => {
     const { cycle, toolHealth } = detectors;
-    for (const name of ['identicalResult', 'errorStreak', 'poll'] as const) {
+    for (const name of ['identicalResult', 'errorStreak', 'poll', 'editStreak'] as const) {
       const { warnAt, blockAt } = detectors[name];
       if (warnAt > blockAt) {
         problems.push(

@@ -137,7 +137,12 @@ function buildSchema() {
         'A search-and-replace edit of a file the agent has not read, after two such guesses at it were not found.',
       ),
       editStreak: section(
-        { enabled: flag(), warnAt: positiveInteger(), blockAt: positiveInteger() },
+        {
+          enabled: flag(),
+          warnAt: positiveInteger(),
+          blockAt: positiveInteger(),
+          effect: oneOf(['warn', 'block']),
+        },
         'Edits of one file failing one after another with one kind of error, the file neither read nor changed in between.',
       ),
       unavailableValue: section(

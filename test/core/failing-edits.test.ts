@@ -56,6 +56,9 @@ function failingEdits(agent: Agent, host: (typeof HOSTS)[number], from: number, 
   );
 }
 
+/** An engine whose policy lets this rule block, not only steer. */
+const blocking = () => new Agent({ policy: { detectors: { editStreak: { effect: 'block' } } } });
+
 /** What this rule said of each of `count` more failing edits: its verdict, or `-` when it said nothing. */
 function streakVerdicts(agent: Agent, host: (typeof HOSTS)[number], from: number, count: number): string[] {
   return Array.from({ length: count }, (_, index) => {
@@ -68,9 +71,24 @@ function streakVerdicts(agent: Agent, host: (typeof HOSTS)[number], from: number
 }
 
 describe('edits of one file failing one after another, the file not read again', () => {
-  it('steers the third and blocks the fifth, whichever host edits', () => {
+  it('steers the third and every one after it, whichever host edits, and blocks none by default', () => {
     for (const host of HOSTS) {
       const agent = new Agent();
+      expect([host.host, ...failingEdits(agent, host, 1, 6)]).toEqual([
+        host.host,
+        'allow',
+        'allow',
+        'warn',
+        'warn',
+        'warn',
+        'warn',
+      ]);
+    }
+  });
+
+  it('blocks the fifth, whichever host edits, under a policy that lets the rule block', () => {
+    for (const host of HOSTS) {
+      const agent = blocking();
       expect([host.host, ...failingEdits(agent, host, 1, 5)]).toEqual([
         host.host,
         'allow',
@@ -83,7 +101,7 @@ describe('edits of one file failing one after another, the file not read again',
   });
 
   it('tells the agent to read the file again', () => {
-    const agent = new Agent();
+    const agent = blocking();
     const claude = HOSTS[0];
     failingEdits(agent, claude, 1, 4);
     const check = agent.check('Edit', claude.edit(5));
@@ -120,10 +138,10 @@ describe('edits of one file failing one after another, the file not read again',
   });
 
   it('keeps the count when a hook process resumes the session from its snapshot', () => {
-    const agent = new Agent();
+    const agent = blocking();
     const claude = HOSTS[0];
     failingEdits(agent, claude, 1, 4);
-    const resumed = new Agent();
+    const resumed = blocking();
     resumed.loop.restore(JSON.parse(JSON.stringify(agent.loop.snapshot())));
     expect(failingEdits(resumed, claude, 5, 1)).toEqual(['block']);
   });

@@ -132,6 +132,13 @@ describe('parsePolicy error messages', () => {
     ]);
   });
 
+  it('rejects a warning threshold above the blocking one for failing edits of one file too', () => {
+    expect(problemsOf({ detectors: { editStreak: { effect: 'block', warnAt: 7 } } })).toEqual([
+      'detectors.editStreak.warnAt (7) must not be greater than detectors.editStreak.blockAt (5): ' +
+        'a call would be blocked before any warning',
+    ]);
+  });
+
   it('reports every problem, one per line', () => {
     const problems = problemsOf({ preset: 'loose', enforcement: 'soft' });
     expect(problems).toEqual([

@@ -1,15 +1,16 @@
 /**
  * Edits of one file failing again and again, one after another, with the agent never looking at the
  * file in between: each failure says the edit does not fit the file as it is, and the next edit is
- * written from the same picture of it. Varied edits often succeed, so the evidence is graduated:
- * the third such edit is steered (read the file again), and only the fifth, after four failures of
- * one kind in a row, is blocked. Anything that shows the file or changes it starts over: a call that
- * succeeds on the file (a read, an edit, a write), a command that names it or may have changed it,
- * a new user message. Identical retries are the identical-failure rule's business; this counts any
- * edit of the file, whatever its arguments, since an edit's text may not even be recorded. Edits
- * that name no file (`edit 12:14` of the file an editor has open) are left alone: the editors that
- * take them answer a refused edit with the file as the edit would have left it, so the agent is not
- * editing blind, and on recorded runs their fifth failing edit was often the one that worked.
+ * written from the same picture of it. Varied edits often succeed, and a wrongly blocked edit holds
+ * up the test runs after it, so by default the rule only steers: from the third such edit on, the
+ * agent is told to read the file again. A policy may make it block the fifth, after four failures of
+ * one kind in a row (`effect: 'block'`). Anything that shows the file or changes it starts over: a
+ * call that succeeds on the file (a read, an edit, a write), a command that names it or may have
+ * changed it, a new user message. Identical retries are the identical-failure rule's business; this
+ * counts any edit of the file, whatever its arguments, since an edit's text may not even be recorded.
+ * Edits that name no file (`edit 12:14` of the file an editor has open) are left alone: the editors
+ * that take them answer a refused edit with the file as the edit would have left it, so the agent is
+ * not editing blind, and on recorded runs their fifth failing edit was often the one that worked.
  */
 import type { Violation } from '../types.js';
 import { samePath } from '../world.js';
@@ -54,7 +55,8 @@ export function createEditStreakDetector(): Detector {
       const streak = files.peek(target);
       if (streak === undefined) return undefined;
       const proposal = streak.count + 1;
-      if (proposal >= limits.blockAt) return describe(call, target, streak, 'block');
+      if (limits.effect === 'block' && proposal >= limits.blockAt)
+        return describe(call, target, streak, 'block');
       if (proposal >= limits.warnAt) return describe(call, target, streak, 'warn');
       return undefined;
     },
