@@ -343,7 +343,7 @@ const RESULT_RULES: readonly MaskRule[] = [
 ];
 const HEX_ONLY: readonly MaskRule[] = [HEX_ID];
 /** The bits of the rules arguments are masked by. */
-const ARGUMENT_BITS = TIMESTAMP_BIT | COMPACT_TIMESTAMP_BIT | UUID_BIT | EPOCH_BIT | TEMP_PATH_BIT;
+const ARGUMENT_BITS = ARGUMENT_RULES.reduce((bits, rule) => bits | rule.bit, 0);
 
 /** What each ASCII character can start or continue, for `candidateRules`: anything else is 0. */
 const DIGIT = 1;
