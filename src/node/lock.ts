@@ -103,11 +103,11 @@ async function takeLock(
         retries: ROUND,
         onCompromised,
       });
-      if (waited) rmSync(wantedPath(file), { force: true });
+      if (waited) withdrawWanted(file);
       return { release, waited };
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'ELOCKED' || Date.now() >= deadline) {
-        if (waited) rmSync(wantedPath(file), { force: true });
+        if (waited) withdrawWanted(file);
         throw error;
       }
       // A process keeping the lock between its works gives it back for this one.
@@ -222,6 +222,18 @@ function markWanted(file: string): void {
   }
 }
 
+/**
+ * Best effort, as marking is: a waiter that has the lock, or gives up, takes its mark back; a folder
+ * planted at the mark's name stays, and never keeps the lock from its new holder.
+ */
+function withdrawWanted(file: string): void {
+  try {
+    rmSync(wantedPath(file), { force: true });
+  } catch {
+    // Not a file this process can remove: the keeper reads it as a waiter's until it goes stale.
+  }
+}
+
 /** Whether a process waits for the lock: a mark not renewed for `STALE_MS` is a gone waiter's. */
 function isWanted(file: string, now: number = Date.now()): boolean {
   try {
@@ -256,7 +268,7 @@ export function withFileLockSync<T>(file: string, work: () => T): SyncLockResult
       release = lockfile.lockSync(file, { realpath: false, stale: STALE_MS, onCompromised: () => undefined });
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'ELOCKED' || Date.now() >= deadline) {
-        if (waiting) rmSync(wantedPath(file), { force: true });
+        if (waiting) withdrawWanted(file);
         return { value: work(), locked: false };
       }
       waiting = true;
@@ -265,7 +277,7 @@ export function withFileLockSync<T>(file: string, work: () => T): SyncLockResult
       pause = Math.min(pause * 2, 200);
       continue;
     }
-    if (waiting) rmSync(wantedPath(file), { force: true });
+    if (waiting) withdrawWanted(file);
     writeOwner(file);
     try {
       return { value: work(), locked: true };

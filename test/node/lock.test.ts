@@ -171,6 +171,21 @@ describe('file lock', () => {
     expect([existsSync(`${file}.lock`), existsSync(`${file}.lock.wanted`)]).toEqual([false, false]);
   });
 
+  it('runs the work of a process that waited for the lock when a folder stands where its wanted mark goes', async () => {
+    const file = join(dir, 'state.json');
+    // Another live process's lock, given back a moment later, and a folder planted at the mark's name.
+    mkdirSync(`${file}.lock`);
+    writeFileSync(`${file}.lock.owner`, JSON.stringify({ pid: process.ppid, host: hostname() }));
+    mkdirSync(`${file}.lock.wanted`);
+    setTimeout(() => rmSync(`${file}.lock`, { recursive: true, force: true }), 300);
+    const ran = await withFileLock(
+      file,
+      async () => 'ran',
+      () => undefined,
+    );
+    expect([ran, existsSync(`${file}.lock`)]).toEqual(['ran', false]);
+  });
+
   it('keeps the ban each of twenty processes started at once saves', async () => {
     const path = join(dir, 'state.json');
     const startAt = String(Date.now() + 3_000);
