@@ -15,6 +15,9 @@ const BRAND = Symbol.for('narrowing-guard.error');
  *   was written through it.
  * - `NO_PROJECT_ROOT`: no project around the working directory (it is `/` or a home directory):
  *   run from the project, or pass a state directory.
+ * - `PROJECT_FOLDER_GONE`: the folder that held a `.narrowing` this process used was removed;
+ *   nothing was written and the folder was not made again: make it again, or pass another state
+ *   directory.
  * - `STATE_TOO_LARGE`, `STATE_NOT_JSON`, `STATE_INVALID`: a state file to import cannot be read as one.
  * - `ADAPTER_INVALID`: a domain adapter lacks what the engine needs from it.
  * - `STORE_UNAVAILABLE`: the store cannot be opened (a missing driver, an unreachable server).
@@ -35,6 +38,7 @@ export type NarrowingErrorCode =
   | 'UNSAFE_STATE_FILE'
   | 'UNSAFE_STATE_DIR'
   | 'NO_PROJECT_ROOT'
+  | 'PROJECT_FOLDER_GONE'
   | 'STATE_TOO_LARGE'
   | 'STATE_NOT_JSON'
   | 'STATE_INVALID'

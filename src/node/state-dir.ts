@@ -33,7 +33,7 @@ export function hostProjectDir(env: NodeJS.ProcessEnv = process.env): string | u
 
 function isDirectory(path: string): boolean {
   try {
-    return statSync(path).isDirectory();
+    return statSync(path, { throwIfNoEntry: false })?.isDirectory() === true;
   } catch {
     return false;
   }
@@ -187,6 +187,24 @@ export function defaultStateDir(cwd: string, options: ProjectRootOptions = {}): 
   return dir;
 }
 
+/**
+ * The folder a `.narrowing` state folder belongs to is gone: removed after this process used the
+ * state folder, while a store or journal of it was still open. A write that comes late (at a
+ * process's exit, say) must not bring back a folder someone removed.
+ */
+export class ProjectFolderGoneError extends NarrowingError {
+  override readonly name = 'ProjectFolderGoneError';
+
+  constructor(readonly path: string) {
+    super(
+      'PROJECT_FOLDER_GONE',
+      `${path} was removed while narrowing kept state in it, so narrowing wrote nothing there and did ` +
+        'not make the folder again. Make the folder again to keep the state there, or pass another ' +
+        'state directory with --state-dir.',
+    );
+  }
+}
+
 /** Keeps a state directory out of version control: it holds what tools printed. */
 const GITIGNORE = '# Created by narrowing: learned state and journals stay on this machine.\n*\n';
 const prepared = new Set<string>();
@@ -195,12 +213,18 @@ const prepared = new Set<string>();
  * Creates a state directory (private to the user) if needed. A directory narrowing creates, or any
  * named `.narrowing`, gets a `.gitignore` that ignores everything in it; one already there is never
  * replaced (nor written through, if it is a link). Cheap after the first call for a directory.
+ * A `.narrowing` this process used before is not made again once the folder around it is gone
+ * (`ProjectFolderGoneError`): a late write must not bring back a project someone removed.
  */
 export function prepareStateDir(dir: string): void {
   const key = resolve(dir);
+  const isProjectState = basename(key) === STATE_DIR_NAME;
+  if (isProjectState && prepared.has(key) && !isDirectory(dirname(key))) {
+    throw new ProjectFolderGoneError(dirname(key));
+  }
   const created = mkdirSync(dir, { recursive: true, mode: PRIVATE_DIR_MODE }) !== undefined;
   if (prepared.has(key) && !created) return;
-  if (created || basename(key) === STATE_DIR_NAME) {
+  if (created || isProjectState) {
     try {
       const fd = openNoFollowSync(join(dir, '.gitignore'), CREATE_NEW_FLAGS, 0o644);
       try {

@@ -10,7 +10,9 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { runStatePath, saveRunState } from '../../src/agent/persist.js';
 import { writeRecord } from '../../src/install/wrap-record.js';
 import { writeFileAtomic, writeFileAtomicSync } from '../../src/node/index.js';
+import { createFileStore, type StoreProblem } from '../../src/stores/file-store.js';
 import { openSqliteStore } from '../../src/stores/sqlite-store.js';
+import { missingFile, stateOf } from '../stores/sample-state.js';
 
 const dirs: string[] = [];
 afterEach(() => {
@@ -53,5 +55,29 @@ describe('the first writer in a project', () => {
     await write(stateDir);
     expect(statSync(stateDir).mode & 0o777).toBe(0o700);
     expect(existsSync(join(stateDir, '.gitignore'))).toBe(true);
+  });
+});
+
+describe('a writer whose project folder was removed', () => {
+  it.each(writers)('does not make the project folder again when it is %s', async (_, write) => {
+    const stateDir = freshStateDir();
+    const project = join(stateDir, '..');
+    await write(stateDir);
+    rmSync(project, { recursive: true, force: true });
+    await expect(Promise.resolve().then(() => write(stateDir))).rejects.toThrow(/was removed/);
+    expect(existsSync(project)).toBe(false);
+  });
+
+  it('does not make the project folder again when a file store saves after it was removed', async () => {
+    const stateDir = freshStateDir();
+    const problems: StoreProblem[] = [];
+    const store = createFileStore({ path: join(stateDir, 'state.json'), onProblem: (p) => problems.push(p) });
+    store.save(stateOf([missingFile('src/app.ts', Date.now())]));
+    await store.flush();
+    rmSync(join(stateDir, '..'), { recursive: true, force: true });
+    store.save(stateOf([missingFile('src/api.ts', Date.now())]));
+    await expect(store.close()).rejects.toThrow(/was removed/);
+    expect(existsSync(join(stateDir, '..'))).toBe(false);
+    expect(problems.map((problem) => problem.kind)).toContain('write-failed');
   });
 });
