@@ -5,6 +5,8 @@
  * a script, `make`) may rewrite any file.
  */
 
+import { PACKAGE_RUNNERS, programIndex } from './shell-effects.js';
+
 /** `program subcommand` pairs, and programs whose every run only checks or builds. */
 const CHECKS: ReadonlyMap<string, ReadonlySet<string> | true> = new Map<string, ReadonlySet<string> | true>([
   ['npm', new Set(['test', 't', 'run-script test', 'run test', 'run build', 'run typecheck', 'run check'])],
@@ -106,10 +108,7 @@ export function waitSecondsOf(command: string): number | undefined {
   return total > 0 ? total : undefined;
 }
 
-/** Words before the program that say how it runs, not what it is. */
-const WRAPPERS = new Set(['sudo', 'env', 'time', 'nice', 'nohup', 'exec', 'command', 'npx', 'uvx', 'bunx']);
 const NAVIGATION = new Set(['cd', 'pushd', 'popd', 'export', 'source', '.', 'set', 'unset']);
-const ASSIGNMENT = /^[A-Za-z_][A-Za-z0-9_]*=/;
 const SUBCOMMAND = /^[a-z][a-z0-9:_-]*$/;
 /** What can separate commands or start a pipe: a line without any of these is one command. */
 const LIST_MARK = /[&|;\n]/;
@@ -135,7 +134,8 @@ export function programOf(command: string): string | undefined {
 
 /**
  * The words of each command of a line, from its program on: the commands of a `&&`/`||`/`;` list
- * or of its lines, each before any pipe, past environment assignments and wrappers (`timeout 60`).
+ * or of its lines, each before any pipe, past environment assignments, wrappers (`timeout 60`) and
+ * package runners (`npx vitest`).
  */
 export function commandsOf(command: string): (readonly string[])[] {
   // Most lines are one command: nothing to split.
@@ -143,21 +143,9 @@ export function commandsOf(command: string): (readonly string[])[] {
   const parts = one ? [command] : command.split(/&&|\|\||;|\n/);
   return parts.map((part) => {
     const words = (one ? part : (part.split('|')[0] ?? '')).trim().split(/\s+/);
-    const at = programIndex(words);
+    const at = programIndex(words, PACKAGE_RUNNERS);
     return at === 0 ? words : words.slice(at);
   });
-}
-
-/** Where the program starts among a command's words: past assignments and wrappers (`timeout 60`). */
-function programIndex(words: readonly string[]): number {
-  let at = 0;
-  while (at < words.length) {
-    const word = words[at] as string;
-    if (ASSIGNMENT.test(word) || WRAPPERS.has(word)) at++;
-    else if (word === 'timeout') at += 2;
-    else break;
-  }
-  return at;
 }
 
 /** A command that only changes directory: in a shell that persists, later commands run elsewhere. */

@@ -127,17 +127,31 @@ const WRAPPERS: ReadonlyMap<string, ReadonlySet<string>> = new Map([
   ['stdbuf', new Set(['-i', '-o', '-e'])],
   ['timeout', new Set(['-s', '--signal', '-k', '--kill-after'])],
 ]);
+/**
+ * Programs that run a package's program named after their own options (`npx -y vitest run`), with
+ * the options that take the next word as a value. What they run is what a command is, for a reader
+ * that asks which tool runs (a test runner, say); not for effects, where the package may be fetched.
+ */
+export const PACKAGE_RUNNERS: ReadonlyMap<string, ReadonlySet<string>> = new Map([
+  ['npx', new Set(['-p', '--package', '-c', '--call'])],
+  ['bunx', new Set(['-p', '--package'])],
+  ['uvx', new Set(['--from', '--with', '-p', '--python'])],
+]);
 const ASSIGNMENT = /^[A-Za-z_][A-Za-z0-9_]*=/;
 
 /**
  * Where a command's program is among its words: after variable assignments and wrappers with
- * their options (`sudo -u deploy`, `env -u HOME X=1`, `timeout -s KILL 5`, `nice -n 10`).
+ * their options (`sudo -u deploy`, `env -u HOME X=1`, `timeout -s KILL 5`, `nice -n 10`), and
+ * after the `runners` given, the same way.
  */
-export function programIndex(words: readonly string[]): number {
+export function programIndex(
+  words: readonly string[],
+  runners?: ReadonlyMap<string, ReadonlySet<string>>,
+): number {
   let at = 0;
   while (at < words.length) {
     const word = words[at] as string;
-    const valued = WRAPPERS.get(word);
+    const valued = WRAPPERS.get(word) ?? runners?.get(word);
     // `command -v git` asks where a program is: `command` is then the program.
     if (word === 'command' && /^-[vV]$/.test(words[at + 1] ?? '')) break;
     if (valued === undefined) {

@@ -17,6 +17,21 @@ describe('runsTests', () => {
       expect(runsTests(command), command).toBe(true);
   });
 
+  it('recognises test runs behind wrappers and package runners with their options', () => {
+    for (const command of [
+      'npx -y vitest run src/api.test.ts',
+      'npx --package=vitest@3 vitest run',
+      'timeout -s KILL 600 npm test',
+      'sudo -u ci pytest -q',
+      'nice -n 10 go test ./...',
+    ])
+      expect(runsTests(command), command).toBe(true);
+  });
+
+  it('takes `command -v` for a question about a program, not a run of it', () => {
+    expect(runsTests('command -v pytest')).toBe(false);
+  });
+
   it('leaves builds, scripts and installs alone', () => {
     for (const command of [
       'npm run build',
