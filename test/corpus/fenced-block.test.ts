@@ -6,7 +6,15 @@ const FENCE = '```';
 
 describe('fenced blocks of a saved chat', () => {
   it('reads the body of the first block at or after a line, and the line past its close', () => {
-    const lines = ['**Result:**', '', `${FENCE}text`, 'added 3 packages', 'found 0 vulnerabilities', FENCE, 'after'];
+    const lines = [
+      '**Result:**',
+      '',
+      `${FENCE}text`,
+      'added 3 packages',
+      'found 0 vulnerabilities',
+      FENCE,
+      'after',
+    ];
     expect(fencedBlock(lines, 1)).toEqual({ body: 'added 3 packages\nfound 0 vulnerabilities', next: 6 });
   });
 
@@ -24,11 +32,16 @@ describe('fenced blocks of a saved chat', () => {
   });
 
   it('gives back, for any body without fences, exactly the body written between two fences', () => {
-    const line = fc.string({ maxLength: 30 }).filter((text) => !text.includes('\n') && !text.trim().startsWith(FENCE));
+    const line = fc
+      .string({ maxLength: 30 })
+      .filter((text) => !text.includes('\n') && !text.trim().startsWith(FENCE));
     fc.assert(
       fc.property(fc.array(line, { maxLength: 8 }), fc.array(line, { maxLength: 4 }), (body, before) => {
         const lines = [...before, `${FENCE}text`, ...body, FENCE, 'tail'];
-        expect(fencedBlock(lines, 0)).toEqual({ body: body.join('\n'), next: before.length + body.length + 2 });
+        expect(fencedBlock(lines, 0)).toEqual({
+          body: body.join('\n'),
+          next: before.length + body.length + 2,
+        });
       }),
     );
   });
