@@ -19,6 +19,7 @@
  */
 import type { CallEvent } from '../../src/trace/types.js';
 import { clip, isObject } from './events.js';
+import { fencedBlock } from './fenced-block.js';
 
 /** The header of a saved Copilot chat. */
 export const COPILOT_SESSION = /<!--\s*VS Code Copilot\b[^>]*\bSession\b/;
@@ -57,15 +58,6 @@ function decodedPath(uri: string): string {
   }
 }
 
-/** The body of the code block that opens at or after `from`, and the index past its closing fence. */
-function blockAt(lines: readonly string[], from: number): { body: string; next: number } | undefined {
-  const open = lines.findIndex((line, index) => index >= from && FENCE.test(line));
-  if (open < 0) return undefined;
-  const close = lines.findIndex((line, index) => index > open && FENCE.test(line));
-  const end = close < 0 ? lines.length : close;
-  return { body: lines.slice(open + 1, end).join('\n'), next: end + 1 };
-}
-
 /** The `**Input:**` list, up to a `**Result:**` line, and the answer's block after that line. */
 function listedInput(lines: readonly string[], start: number): ShownInput {
   const args: Record<string, unknown> = {};
@@ -83,19 +75,19 @@ function listedInput(lines: readonly string[], start: number): ShownInput {
     }
     let next = index;
     while (next < end && (lines[next] as string).trim() === '') next++;
-    const block = next < end && FENCE.test(lines[next] as string) ? blockAt(lines, next) : undefined;
+    const block = next < end && FENCE.test(lines[next] as string) ? fencedBlock(lines, next) : undefined;
     if (!block) continue;
     args[key] = clip(block.body);
     index = block.next;
   }
-  const answer = resultAt < 0 ? undefined : blockAt(lines, resultAt + 1);
+  const answer = resultAt < 0 ? undefined : fencedBlock(lines, resultAt + 1);
   return answer ? { args, answer: answer.body.trim() } : { args };
 }
 
 /** Copilot's `Parameters:` JSON block: a command's line, or the input's plain fields. */
 function parametersInput(lines: readonly string[]): ShownInput {
   const at = lines.findIndex((line) => PARAMETERS.test(line.trim()));
-  const block = at < 0 ? undefined : blockAt(lines, at + 1);
+  const block = at < 0 ? undefined : fencedBlock(lines, at + 1);
   if (!block) return { args: {} };
   let parsed: unknown;
   try {

@@ -20,6 +20,7 @@
  */
 import type { CallEvent } from '../../src/trace/types.js';
 import { clip, result } from './events.js';
+import { BARE_FENCE, fencedBlock } from './fenced-block.js';
 
 /** The line that opens a call in this layout. */
 export const BARE_TOOL_USE = /^Tool use: \*\*([^*]+)\*\*\s*$/;
@@ -47,13 +48,6 @@ function detailsBody(lines: readonly string[]): string {
     .slice(start + 1, end < 0 ? undefined : end)
     .join('\n')
     .trim();
-}
-
-function fencedBody(lines: readonly string[], opener: RegExp): string {
-  const start = lines.findIndex((line) => opener.test(line.trim()));
-  if (start < 0) return '';
-  const end = lines.findIndex((line, index) => index > start && line.trim() === '```');
-  return lines.slice(start + 1, end < 0 ? undefined : end).join('\n');
 }
 
 function mcpCall(tool: string, lines: readonly string[]): CallEvent {
@@ -100,7 +94,7 @@ export function toolUseCall(
   }
   const patch = PATCH.exec(head);
   if (patch) {
-    const text = fencedBody(body, /^```diff$/);
+    const text = fencedBlock(body, 0, /^```diff$/, BARE_FENCE)?.body ?? '';
     return { call: { type: 'call', tool, args: { path: patch[1] as string, patch: clip(text) }, result: {} }, unshown: false };
   }
   if (LINTS.test(head)) {
