@@ -117,6 +117,26 @@ describe('edits of one file failing one after another, the file not read again',
     expect(streakVerdicts(agent, claude, 5, 3)).toEqual(['-', '-', 'warn']);
   });
 
+  it('starts over for every spelling of the file read, and for no other file', () => {
+    const agent = new Agent();
+    const claude = HOSTS[0];
+    const relative = 'src/cart/totals.ts';
+    const other = '/home/dev/shop/src/cart/discounts.ts';
+    const edit = (file: string, n: number) => ({
+      file_path: file,
+      old_string: `const total = sum(${n});`,
+      new_string: 'const total = sum(items);',
+    });
+    for (const file of [FILE, relative, other]) {
+      for (const n of [1, 2]) agent.call('Edit', edit(file, n), { text: claude.error, isError: true });
+    }
+    agent.call('Read', { file_path: relative }, 'export const total = 0;\n');
+    const verdictOf = (file: string) =>
+      agent.check('Edit', edit(file, 3)).violations.find((violation) => violation.rule === 'edit-streak')
+        ?.severity ?? '-';
+    expect([FILE, relative, other].map(verdictOf)).toEqual(['-', '-', 'warn']);
+  });
+
   it('starts over once a command prints the file', () => {
     const agent = new Agent();
     const gemini = HOSTS[1];

@@ -41,7 +41,22 @@ export function createEditStreakDetector(): Detector {
 
   /** Forgets the streaks of every file `target` may be (`src/a.ts`, `/repo/src/a.ts`). */
   function shown(target: string): void {
-    for (const [file] of files.entries()) if (samePath(file, target)) files.delete(file);
+    forgetWhere(samePath, target);
+  }
+
+  /**
+   * Forgets the files for which `matches(file, given)` holds. The keys are read in place and the
+   * few files to forget deleted afterwards: most successful calls forget none, and a copy of every
+   * entry on each of them was most of this rule's cost.
+   */
+  function forgetWhere(matches: (file: string, given: string) => boolean, given: string): void {
+    let gone: string[] | undefined;
+    for (const file of files.keys()) {
+      if (!matches(file, given)) continue;
+      if (gone === undefined) gone = [file];
+      else gone.push(file);
+    }
+    if (gone !== undefined) for (const file of gone) files.delete(file);
   }
 
   return {
@@ -87,8 +102,7 @@ export function createEditStreakDetector(): Detector {
         files.clear();
         return;
       }
-      const command = call.facts.targets[0] ?? '';
-      for (const [file] of files.entries()) if (command.includes(fileName(file))) files.delete(file);
+      forgetWhere(namedIn, call.facts.targets[0] ?? '');
     },
 
     reset(): void {
@@ -114,6 +128,11 @@ function editedFile(call: CallContext): string | undefined {
   const kind = kindOf(call);
   if (kind !== 'mutate' && kind !== 'create') return undefined;
   return call.facts.targets.length === 1 ? call.facts.targets[0] : undefined;
+}
+
+/** Whether `command` names the file (`cat a.md` names `docs/a.md`). */
+function namedIn(file: string, command: string): boolean {
+  return command.includes(fileName(file));
 }
 
 function fileName(path: string): string {
