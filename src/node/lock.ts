@@ -26,6 +26,11 @@ import { readTextNoFollowSync, UnsafeStateFileError, writeTextNoFollowSync } fro
 const STALE_MS = 10_000;
 /** One round of attempts; between rounds an abandoned lock is looked for. */
 const ROUND = { retries: 5, factor: 1.5, minTimeout: 10, maxTimeout: 100, randomize: true };
+/**
+ * The first attempt, alone: a lock found held is marked wanted before any wait, so that a process
+ * keeping it between its works gives it back within its next look, not a round of waiting later.
+ */
+const FIRST_TRY = { retries: 0 };
 const WAIT_MS = STALE_MS + 1_000;
 const EXIT_WAIT_MS = STALE_MS + 1_000;
 /** Lock times this far ahead of the clock are not a live holder's. */
@@ -100,7 +105,7 @@ async function takeLock(
       const release = await lockfile.lock(file, {
         realpath: false,
         stale: STALE_MS,
-        retries: ROUND,
+        retries: waited ? ROUND : FIRST_TRY,
         onCompromised,
       });
       if (waited) withdrawWanted(file);
