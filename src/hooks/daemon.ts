@@ -19,7 +19,7 @@ import type { PresetName } from '../core/policy.js';
 import { openGuard, resolveGuardPolicy, type StoreOption } from '../guard/open.js';
 import type { GuardSession } from '../guard/session.js';
 import { foldSessionLogs } from '../guard/session-state.js';
-import { giveBackKeptLocks, giveBackWantedLocks, keptLocks, withFileLock } from '../node/lock.js';
+import { giveBackKeptLocks, giveBackWantedLocks, withFileLock } from '../node/lock.js';
 import { writeTextNoFollowSync } from '../node/safe-fs.js';
 import { stateLayout } from '../node/state-dir.js';
 import { createFileStore, type FileStore } from '../stores/file-store.js';
@@ -52,14 +52,6 @@ const STOP = '{"stop":true}';
 const STOP_GRACE_MS = 1_000;
 /** A pause in events this long folds the sessions' logs into their files. */
 const FOLD_IDLE_MS = 2_000;
-/** How often the helper looks whether it is idle. */
-const IDLE_LOOK_MS = 250;
-/**
- * How often, while it keeps a lock between events, the helper looks whether another process waits
- * for it (a hook without the helper, `forget`): that process waits about this long, at most a turn
- * of the queue more. A look is one `lstat` per lock kept.
- */
-const WANTED_LOOK_MS = 50;
 
 /** Serves until idle or stopped; resolves when the helper has stopped. */
 export async function serveHooks(options: DaemonOptions): Promise<void> {
@@ -275,27 +267,27 @@ export async function serveHooks(options: DaemonOptions): Promise<void> {
     process.once('SIGTERM', onSignal);
     process.once('SIGINT', onSignal);
   }
-  const look = () => {
-    const quietFor = Date.now() - lastEvent;
-    if (quietFor >= idleMs) stopNow();
-    else if (!folded && quietFor >= FOLD_IDLE_MS && !stopping) {
-      // A pause between events: the sessions' logs go into their files, in the queue's turn, and
-      // the locks kept between events are given back.
-      folded = true;
-      const open = guard;
-      if (open !== undefined) queue = queue.then(() => foldSessionLogs(open, quiet)).catch(quiet);
-      queue = queue.then(giveBackKeptLocks).catch(quiet);
-    } else {
-      // Another process waits for a lock kept between events (a hook without the helper, `forget`).
-      giveBackWantedLocks().catch(quiet);
-    }
-    // Looked at often only while a lock is kept, which someone may be waiting for.
-    timer = setTimeout(look, Math.min(idleMs, keptLocks().length > 0 ? WANTED_LOOK_MS : IDLE_LOOK_MS));
-  };
-  let timer = setTimeout(look, Math.min(idleMs, IDLE_LOOK_MS));
+  const timer = setInterval(
+    () => {
+      const quietFor = Date.now() - lastEvent;
+      if (quietFor >= idleMs) stopNow();
+      else if (!folded && quietFor >= FOLD_IDLE_MS && !stopping) {
+        // A pause between events: the sessions' logs go into their files, in the queue's turn, and
+        // the locks kept between events are given back.
+        folded = true;
+        const open = guard;
+        if (open !== undefined) queue = queue.then(() => foldSessionLogs(open, quiet)).catch(quiet);
+        queue = queue.then(giveBackKeptLocks).catch(quiet);
+      } else {
+        // Another process waits for a lock kept between events (a hook without the helper, `forget`).
+        giveBackWantedLocks().catch(quiet);
+      }
+    },
+    Math.min(idleMs, 250),
+  );
   await stopped;
   stopping = true;
-  clearTimeout(timer);
+  clearInterval(timer);
   const closed = new Promise<void>((resolve) => server.close(() => resolve()));
   // Every event received is handled and written before the helper goes, and what the guard holds
   // too: a hook waiting for its answer was not told to retry, so its outcome is this helper's to save.

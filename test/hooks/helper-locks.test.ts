@@ -68,7 +68,7 @@ describe('the locks the hook helper keeps between events', () => {
       gaps.push(Date.now() - marked);
       rmSync(`${state}.wanted`, { force: true });
     }
-    // Looked for every 50 ms while a lock is kept, not only at each look for idleness (every 250 ms).
+    // Told of the mark by the system, not found at its next look for idleness (every 250 ms).
     expect(Math.max(...gaps)).toBeLessThan(150);
   });
 

@@ -165,6 +165,15 @@ describe('file lock', () => {
     expect(state.constraints.map((constraint) => constraint.id)).toEqual(['target-missing:w1/missing.ts']);
   }, 30_000);
 
+  it('kept after a work, is given back as soon as another process says it waits, with no look for it', async () => {
+    const file = join(dir, 'state.json');
+    await keepLock(file);
+    // What a process that finds the lock held writes.
+    writeFileSync(`${file}.lock.wanted`, `${process.ppid}\n`);
+    await until(() => !existsSync(`${file}.lock`));
+    expect([existsSync(`${file}.lock`), keptLocks()]).toEqual([false, []]);
+  });
+
   it('is not kept when it had to be waited for, so that two keepers of one file take turns', async () => {
     const file = join(dir, 'state.json');
     // Another live process's lock, given back half a second later.
