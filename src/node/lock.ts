@@ -148,7 +148,7 @@ function keepLock(file: string, key: string, onCompromised: (error: Error) => vo
       // Another process wants the file too (another helper): keeping it would keep each waiting.
       lease.contended = waited;
       writeOwner(file);
-      if (!waited) watchForWaiters(key, lease);
+      if (!waited && !lease.gone) watchForWaiters(key, lease);
     },
     (error: unknown) => {
       lease.gone = true;
