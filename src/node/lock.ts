@@ -12,20 +12,26 @@
  * A long-lived process that is the usual writer of a file (the hook helper) may keep its lock between
  * works (`keep`): the works of this process then take turns in memory, with no lock made or removed
  * on disk, and the lock stays fresh and named as any held lock does. A process that finds the lock
- * held says it waits (`<file>.lock.wanted`); the keeper gives the lock back before its next work, or
- * within `giveBackWantedLocks`'s round, and does not keep a lock it had to wait for itself (two
- * keepers of one file take turns as processes that keep nothing do). `giveBackKeptLocks`
- * gives them all back (when idle, before exiting).
+ * held says it waits (`<file>.lock.wanted`); the keeper gives the lock back as soon as the system
+ * tells it of the mark (a watch on the lock's folder), else before its next work or within
+ * `giveBackWantedLocks`'s round, and does not keep a lock it had to wait for itself (two keepers of
+ * one file take turns as processes that keep nothing do). `giveBackKeptLocks` gives them all back
+ * (when idle, before exiting).
  */
-import { lstatSync, rmdirSync, rmSync, utimesSync } from 'node:fs';
+import { type FSWatcher, lstatSync, rmdirSync, rmSync, utimesSync, watch } from 'node:fs';
 import { hostname } from 'node:os';
-import { resolve } from 'node:path';
+import { basename, dirname, resolve } from 'node:path';
 import lockfile from 'proper-lockfile';
 import { readTextNoFollowSync, UnsafeStateFileError, writeTextNoFollowSync } from './safe-fs.js';
 
 const STALE_MS = 10_000;
 /** One round of attempts; between rounds an abandoned lock is looked for. */
 const ROUND = { retries: 5, factor: 1.5, minTimeout: 10, maxTimeout: 100, randomize: true };
+/**
+ * The first attempt, alone: a lock found held is marked wanted before any wait, so that a process
+ * keeping it between its works gives it back within its next look, not a round of waiting later.
+ */
+const FIRST_TRY = { retries: 0 };
 const WAIT_MS = STALE_MS + 1_000;
 const EXIT_WAIT_MS = STALE_MS + 1_000;
 /** Lock times this far ahead of the clock are not a live holder's. */
@@ -52,6 +58,8 @@ interface KeptLock {
   gone: boolean;
   /** Taken after waiting for another process: given back after the work, as a lock not kept is. */
   contended: boolean;
+  /** Tells when a waiter marks the lock wanted (see `watchForWaiters`); undefined when it cannot. */
+  watcher?: FSWatcher | undefined;
 }
 
 /** Locks this process keeps, by resolved path (a process-wide fact, as the locks on disk are). */
@@ -100,7 +108,7 @@ async function takeLock(
       const release = await lockfile.lock(file, {
         realpath: false,
         stale: STALE_MS,
-        retries: ROUND,
+        retries: waited ? ROUND : FIRST_TRY,
         onCompromised,
       });
       if (waited) withdrawWanted(file);
@@ -130,6 +138,7 @@ function keepLock(file: string, key: string, onCompromised: (error: Error) => vo
   const lost = (error: Error) => {
     // Taken over as stale (this process stood still for its whole stale time): taken anew next time.
     lease.gone = true;
+    stopWatching(lease);
     if (kept.get(key) === lease) kept.delete(key);
     onCompromised(error);
   };
@@ -139,6 +148,7 @@ function keepLock(file: string, key: string, onCompromised: (error: Error) => vo
       // Another process wants the file too (another helper): keeping it would keep each waiting.
       lease.contended = waited;
       writeOwner(file);
+      if (!waited && !lease.gone) watchForWaiters(key, lease);
     },
     (error: unknown) => {
       lease.gone = true;
@@ -174,10 +184,35 @@ function inTurnOf<T>(
   return run;
 }
 
+/**
+ * Has the system tell this process when a waiter marks a kept lock wanted, so that the lock is given
+ * back once the works queued on it have ended, not at the keeper's next look (`giveBackWantedLocks`),
+ * which stays for where the system does not tell (some network file systems; no watch left to have).
+ * Watching the lock's folder costs nothing between events: no process wakes up to look.
+ */
+function watchForWaiters(key: string, lease: KeptLock): void {
+  const mark = basename(wantedPath(lease.file));
+  try {
+    lease.watcher = watch(dirname(resolve(lease.file)), { persistent: false }, (_event, name) => {
+      if (name === mark && !lease.gone && isWanted(lease.file))
+        void queueGiveBack(key, lease).catch(() => undefined);
+    });
+    lease.watcher.on('error', () => stopWatching(lease));
+  } catch {
+    // No watch to be had: the keeper's looks give the lock back.
+  }
+}
+
+function stopWatching(lease: KeptLock): void {
+  lease.watcher?.close();
+  lease.watcher = undefined;
+}
+
 /** Gives a kept lock back now (the caller runs in its turn, or it is idle). */
 async function giveBack(key: string, lease: KeptLock): Promise<void> {
   if (lease.gone) return;
   lease.gone = true;
+  stopWatching(lease);
   if (kept.get(key) === lease) kept.delete(key);
   unname(lease.file);
   await lease.release?.().catch(() => undefined);

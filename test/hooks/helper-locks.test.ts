@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { sessionStatePath } from '../../src/guard/session-state.js';
@@ -6,6 +6,8 @@ import { claudeMissingRead } from './claude-read.js';
 import { exited, helperProjects, runHookProcess, until } from './support.js';
 
 const { hookPath, project, startHelper } = helperProjects();
+
+const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 const events = (dir: string, file = 'docs/setup.md', id = 'toolu_1') =>
   claudeMissingRead('cc-locks', dir, file, id);
@@ -46,6 +48,28 @@ describe('the locks the hook helper keeps between events', () => {
     expect(existsSync(session)).toBe(true);
     await until(() => !existsSync(session) && !existsSync(state), 10_000);
     expect(helper.exitCode).toBeNull();
+  });
+
+  it('are given back within a moment of another process saying it waits for one', async () => {
+    const { dir, stateDir, socket } = project();
+    startHelper(socket, stateDir);
+    await until(() => existsSync(socket));
+    const { state } = locks(stateDir);
+    // The first event has the helper read the whole state after its answer, a turn of its own.
+    await runHookProcess(hookPath(), ['claude-code'], events(dir).failed);
+    const gaps: number[] = [];
+    for (const id of ['toolu_1', 'toolu_2', 'toolu_3', 'toolu_4', 'toolu_5']) {
+      await runHookProcess(hookPath(), ['claude-code'], events(dir, `docs/${id}.md`, id).failed);
+      expect(existsSync(state)).toBe(true);
+      // What a process waiting for the state file's lock writes.
+      writeFileSync(`${state}.wanted`, '1\n');
+      const marked = Date.now();
+      while (existsSync(state) && Date.now() - marked < 5_000) await pause(2);
+      gaps.push(Date.now() - marked);
+      rmSync(`${state}.wanted`, { force: true });
+    }
+    // Told of the mark by the system, not found at its next look for idleness (every 250 ms).
+    expect(Math.max(...gaps)).toBeLessThan(150);
   });
 
   it('let a hook without the helper save its outcome while the helper keeps serving the session', async () => {

@@ -29,6 +29,11 @@ import { temporaryDir } from '../stores/sample-state.js';
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+/** Resolves once `ready` holds, looked at every few milliseconds (at most 10 s). */
+async function until(ready: () => boolean): Promise<void> {
+  for (const deadline = Date.now() + 10_000; !ready() && Date.now() < deadline; ) await pause(2);
+}
+
 let dir: string;
 let remove: () => void;
 beforeEach(() => {
@@ -160,6 +165,15 @@ describe('file lock', () => {
     expect(state.constraints.map((constraint) => constraint.id)).toEqual(['target-missing:w1/missing.ts']);
   }, 30_000);
 
+  it('kept after a work, is given back as soon as another process says it waits, with no look for it', async () => {
+    const file = join(dir, 'state.json');
+    await keepLock(file);
+    // What a process that finds the lock held writes.
+    writeFileSync(`${file}.lock.wanted`, `${process.ppid}\n`);
+    await until(() => !existsSync(`${file}.lock`));
+    expect([existsSync(`${file}.lock`), keptLocks()]).toEqual([false, []]);
+  });
+
   it('is not kept when it had to be waited for, so that two keepers of one file take turns', async () => {
     const file = join(dir, 'state.json');
     // Another live process's lock, given back half a second later.
@@ -169,6 +183,26 @@ describe('file lock', () => {
     await keepLock(file);
     expect(keptLocks()).toEqual([]);
     expect([existsSync(`${file}.lock`), existsSync(`${file}.lock.wanted`)]).toEqual([false, false]);
+  });
+
+  it('says that it waits for a lock held by another live process before it pauses to try again', async () => {
+    const file = join(dir, 'state.json');
+    // Another live process's lock, kept until this one says it waits.
+    mkdirSync(`${file}.lock`);
+    writeFileSync(`${file}.lock.owner`, JSON.stringify({ pid: process.ppid, host: hostname() }));
+    const started = Date.now();
+    const waiting = withFileLock(
+      file,
+      async () => 'ran',
+      () => undefined,
+    );
+    await until(() => existsSync(`${file}.lock.wanted`));
+    const markedAfter = Date.now() - started;
+    rmSync(`${file}.lock`, { recursive: true, force: true });
+    expect(await waiting).toBe('ran');
+    // A round of attempts lasts 130 ms at least (10 ms, then each pause half as long again): the
+    // mark comes before it.
+    expect(markedAfter).toBeLessThan(120);
   });
 
   it('runs the work of a process that waited for the lock when a folder stands where its wanted mark goes', async () => {
