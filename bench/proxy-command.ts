@@ -11,6 +11,7 @@ export async function proxyCommand(options: ProxyCommandOptions, io: CommandIO):
     ...(options.warmup !== undefined ? { warmup: options.warmup } : {}),
     ...(options.breakdown ? { breakdown: true } : {}),
     ...(options.compare !== undefined ? { compare: options.compare } : {}),
+    ...(options.messageBytes !== undefined ? { messageBytes: options.messageBytes } : {}),
   };
   const paths = [
     'directly',

@@ -44,6 +44,11 @@ export interface ProxyBenchOptions {
    * dependencies from there): its proxy is timed in the same rounds as this build's, as `base`.
    */
   readonly compare?: string;
+  /**
+   * Pads each echoed message to about this many bytes, so that each call carries a large argument to
+   * the server and a large result back: what the proxy's reading and writing of messages cost by size.
+   */
+  readonly messageBytes?: number;
 }
 
 export interface LatencyStats {
@@ -55,6 +60,8 @@ export interface LatencyStats {
 
 export interface ProxyBenchResult {
   readonly tool: string;
+  /** With `messageBytes`: the padding of each echoed message. */
+  readonly messageBytes?: number;
   readonly latency: {
     readonly direct: LatencyStats;
     readonly proxied: LatencyStats;
@@ -180,11 +187,15 @@ export async function runProxyBench(options: ProxyBenchOptions = {}): Promise<Pr
     : undefined;
   try {
     let sequence = 0;
+    const padding = options.messageBytes === undefined ? '' : ` ${'x'.repeat(options.messageBytes)}`;
     // A different message each time: identical calls with identical results are what the guard
     // exists to stop, and this measures the cost of the calls it lets through.
     const echo = async (client: Client) => {
       sequence += 1;
-      const result = await client.callTool({ name: 'echo', arguments: { message: `bench ${sequence}` } });
+      const result = await client.callTool({
+        name: 'echo',
+        arguments: { message: `bench ${sequence}${padding}` },
+      });
       if (result.isError) throw new Error(`echo failed: ${JSON.stringify(result.content)}`);
     };
     const paths = { direct: timedPath(direct), proxied: timedPath(proxied), relay: timedPath(relayed) };
@@ -269,6 +280,7 @@ export async function runProxyBench(options: ProxyBenchOptions = {}): Promise<Pr
     const perSecond = (path: TimedPath) => concurrentCalls / (path.elapsed / 1000);
     return {
       tool: 'echo',
+      ...(options.messageBytes !== undefined && { messageBytes: options.messageBytes }),
       latency: {
         direct: directStats,
         proxied: proxiedStats,
@@ -464,7 +476,7 @@ export function formatProxyBench(result: ProxyBenchResult): string {
   const row = (label: string, stats: LatencyStats) =>
     `  ${label.padEnd(9)} median ${ms(stats.medianMs).padStart(10)}   p99 ${ms(stats.p99Ms).padStart(10)}`;
   return [
-    `MCP proxy overhead: tools/call ${result.tool} on server-everything, ${latency.direct.count} calls each way, interleaved`,
+    `MCP proxy overhead: tools/call ${result.tool}${result.messageBytes === undefined ? '' : ` of ${result.messageBytes}-byte messages`} on server-everything, ${latency.direct.count} calls each way, interleaved`,
     row('direct', latency.direct),
     row('proxied', latency.proxied),
     `  added     median ${ms(latency.addedMedianMs).padStart(10)}   p99 ${ms(latency.addedP99Ms).padStart(10)}`,

@@ -53,6 +53,8 @@ export interface ProxyCommandOptions {
   readonly breakdown?: boolean;
   /** Another build's `dist/` folder: its proxy is timed in the same rounds (an A/B). */
   readonly compare?: string;
+  /** Padding of each echoed message, so that each call carries that many bytes each way. */
+  readonly messageBytes?: number;
   readonly json?: boolean;
 }
 
@@ -168,6 +170,7 @@ export function parseProxyOptions(raw: Raw): ProxyCommandOptions {
     warmup: optional(raw, 'warmup', positive('--warmup')),
     breakdown: raw.breakdown === true,
     ...(typeof raw.compare === 'string' && { compare: raw.compare }),
+    messageBytes: optional(raw, 'messageBytes', positive('--message-bytes')),
     json: raw.json === true,
   };
 }
@@ -257,6 +260,10 @@ export function register(program: Command): void {
     .option('--warmup <n>', 'calls each way before measuring (default 2500)')
     .option('--breakdown', 'also measure a JSON relay and the proxy without a journal: where the CPU goes')
     .option('--compare <dist>', "another build's dist/ folder, its proxy timed in the same rounds (an A/B)")
+    .option(
+      '--message-bytes <n>',
+      'pad each echoed message to about n bytes: a large argument and result each way',
+    )
     .option('--json', 'machine-readable output only')
     .action(action('proxy', parseProxyOptions));
 

@@ -59,6 +59,11 @@ describe('bench options', () => {
     expect(parseProxyOptions({})).toMatchObject({ breakdown: false });
   });
 
+  it("pads the proxy benchmark's messages to the size given to --message-bytes, and not without it", () => {
+    expect(parseProxyOptions({ messageBytes: '65536' })).toMatchObject({ messageBytes: 65536 });
+    expect(parseProxyOptions({}).messageBytes).toBeUndefined();
+  });
+
   it('passes the build given to --compare on to the proxy benchmark, and none without it', () => {
     expect(parseProxyOptions({ compare: '../before/dist' })).toMatchObject({ compare: '../before/dist' });
     expect(parseProxyOptions({})).not.toHaveProperty('compare');
