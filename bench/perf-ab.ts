@@ -118,7 +118,8 @@ function cpuNs(since: NodeJS.CpuUsage): number {
   return (used.user + used.system) * 1000;
 }
 
-function runBlock(contender: Contender, calls: readonly RawCall[]): number {
+/** CPU nanoseconds a block of calls took, each checked and recorded. */
+export function runBlock(contender: Contender, calls: readonly RawCall[]): number {
   const started = process.cpuUsage();
   for (const call of calls) {
     contender.check(call);
@@ -127,7 +128,7 @@ function runBlock(contender: Contender, calls: readonly RawCall[]): number {
   return cpuNs(started);
 }
 
-function median(values: readonly number[]): number {
+export function median(values: readonly number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
   const middle = Math.floor(sorted.length / 2);
   return sorted.length % 2 === 1
@@ -336,11 +337,16 @@ export function formatAb(report: AbReport): string {
   return lines.join('\n');
 }
 
+/** The command line's options naming the two builds: `--base FOLDER`, `--new FOLDER` (this checkout's `dist/`). */
+export const BUILD_OPTIONS = {
+  base: { type: 'string' },
+  new: { type: 'string', default: fileURLToPath(new URL('../dist', import.meta.url)) },
+} as const;
+
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   const { values } = parseArgs({
     options: {
-      base: { type: 'string' },
-      new: { type: 'string', default: fileURLToPath(new URL('../dist', import.meta.url)) },
+      ...BUILD_OPTIONS,
       blocks: { type: 'string' },
       block: { type: 'string' },
       constraints: { type: 'string' },
