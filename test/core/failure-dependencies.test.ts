@@ -42,4 +42,45 @@ describe('what a failure depends on', () => {
       expect(agent.check(shell, seed).verdict).toBe('allow');
     }
   });
+
+  const schema = 'frontend/prisma/schema.prisma';
+  const replacing = { old_string: 'Decimal', new_string: 'Decimal @db.Decimal(12, 2)' };
+  it.each([
+    [
+      'run_terminal_cmd',
+      'edit_file',
+      { target_file: schema, code_edit: '  balance Decimal @db.Decimal(12, 2)' },
+    ],
+    ['Bash', 'Edit', { file_path: schema, ...replacing }],
+    [
+      'shell',
+      'apply_patch',
+      {
+        input: `*** Begin Patch\n*** Update File: ${schema}\n@@\n-  balance Decimal\n+  balance Decimal @db.Decimal(12, 2)\n`,
+      },
+    ],
+    ['run_shell_command', 'replace', { file_path: schema, ...replacing }],
+  ])(
+    'lets a schema push refused for a syntax error in the SQL it generated run again after an edit of the schema (%s)',
+    (shell, edit, change) => {
+      const agent = new Agent();
+      const push = { command: 'cd frontend && npx prisma db push --accept-data-loss' };
+      const refused = {
+        text: [
+          'Prisma schema loaded from prisma/schema.prisma',
+          'Datasource "db": PostgreSQL database "shop", schema "public" at "localhost:5432"',
+          'Error: ERROR: syntax error at or near ","',
+          '   0: sql_schema_connector::apply_migration::migration_step',
+          '             at schema-engine/connectors/sql-schema-connector/src/apply_migration.rs:28',
+          '   1: schema_core::state::SchemaPush',
+          '             at schema-engine/core/src/state.rs:545',
+        ].join('\n'),
+        isError: true,
+      };
+      agent.call(shell, push, refused);
+      expect(agent.check(shell, push).verdict).toBe('block');
+      agent.call(edit, change, 'ok');
+      expect(agent.check(shell, push).verdict).toBe('allow');
+    },
+  );
 });

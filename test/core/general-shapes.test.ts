@@ -132,7 +132,7 @@ describe('one command with cosmetic changes, one error', () => {
     const spellings = [
       'pytest -x -v tests/test_api.py',
       'pytest -v -x tests/test_api.py',
-      'NO_COLOR=1 pytest tests/test_api.py -x -q 2>&1 | tail -20',
+      'NO_COLOR=1 pytest -q -x tests/test_api.py 2>&1 | tail -20',
     ];
     const seen = spellings.map(
       (command, index) => agent.call('Bash', bash(command), importError(`0.2${index}`)).check,

@@ -196,24 +196,45 @@ const FILE_LOCATIONS = [
   /(?:^|[\s(])((?:[A-Za-z]:)?[\w./\\-]*[\w-]\.[A-Za-z]\w{0,7}):\d+\b/gm,
 ];
 
+/** A path with a folder in it and a file name with an extension: `prisma/schema.prisma`, `conf\app.yml`. */
+const NAMED_PATH =
+  /(?:^|[\s"'(`])((?:[A-Za-z]:)?(?:[\w.@-]+[\\/])+[\w.-]*[\w-]\.[A-Za-z]\w{0,7})(?=$|[\s"'),:;`])/gm;
+/** A stack frame's line: `    at fn (/w/a.js:3:5)`, `at engine\src\state.rs:545`. */
+const FRAME_LINE = /^\s*at\s/;
+
 /**
  * The files a compiler or interpreter points at in its output. More is harmless (any of them changing
- * lifts the ban); none means the failure is taken to depend on the whole workspace.
+ * lifts the ban); none means the failure is taken to depend on the whole workspace. An output whose
+ * locations are all stack frames (`at …`) says where the program was when it failed, not where the
+ * text it could not parse is (a database refusing the SQL a tool generated from a schema, a parser
+ * reading a file it names without a line): the files its other lines name are read too.
  */
 export function filesNamedIn(output: string): string[] | undefined {
   const files = new Set<string>();
+  let outsideFrames = false;
   for (const pattern of FILE_LOCATIONS) {
     for (const match of output.matchAll(pattern)) {
       const file = match[1];
       if (!file) continue;
       files.add(normalizeTarget(file));
-      // `E:\work\Forwarder System\prisma\seed.ts:30:81`: the pattern starts at the space.
       const at = match.index + match[0].indexOf(file);
-      if (output[at - 1] !== ' ') continue;
       const line = output.slice(Math.max(output.lastIndexOf('\n', at - 1) + 1, at - MAX_LINE_START), at);
+      if (!FRAME_LINE.test(line)) outsideFrames = true;
+      // `E:\work\Forwarder System\prisma\seed.ts:30:81`: the pattern starts at the space.
+      if (output[at - 1] !== ' ') continue;
       const spaced = FOLDERS_WITH_SPACES.exec(line)?.[1];
       if (spaced !== undefined) files.add(normalizeTarget(`${spaced} ${file}`));
       if (files.size >= MAX_NAMED_FILES) return [...files];
+    }
+  }
+  if (files.size > 0 && !outsideFrames) {
+    for (const match of output.matchAll(NAMED_PATH)) {
+      const file = match[1];
+      if (!file) continue;
+      const at = match.index + match[0].indexOf(file);
+      if (FRAME_LINE.test(output.slice(output.lastIndexOf('\n', at - 1) + 1, at))) continue;
+      files.add(normalizeTarget(file));
+      if (files.size >= MAX_NAMED_FILES) break;
     }
   }
   return files.size === 0 ? undefined : [...files];

@@ -129,42 +129,104 @@ function readCommand(node: CommandNode): string | undefined {
     if (redirect.operator === '>&' && /^\d$/.test(target)) continue;
     redirects.push(`${redirect.operator}${target}`);
   }
-  const words: string[] = [];
-  if (node.name !== undefined) words.push(textOf(node.name));
+  // Each word as the program gets it (`value`, quotes removed: a quoted `"-x"` is an option to it)
+  // and as the key writes it (`textOf`).
+  const words: Word[] = [];
+  if (node.name !== undefined) words.push({ value: node.name.value, key: textOf(node.name) });
   for (const arg of node.args) {
     if (arg.type !== 'Word') return undefined;
-    words.push(textOf(arg));
+    words.push({ value: arg.value, key: textOf(arg) });
   }
   let at = 0;
-  while (TIMING.has(words[at] ?? '')) at++;
-  if (words[at] === 'timeout' && /^\d/.test(words[at + 1] ?? '')) at += 2;
+  while (TIMING.has(words[at]?.value ?? '')) at++;
+  if (words[at]?.value === 'timeout' && /^\d/.test(words[at + 1]?.value ?? '')) at += 2;
   const program = words[at];
   if (program === undefined) return variables.length > 0 ? variables.sort().join(' ') : undefined;
-  const rest = words.slice(at + 1);
   // Whether the command is a check matters only for its short output options (`-v`, `-q`): most
   // commands have none, and are not judged.
   let check: boolean | undefined;
   const isCheck = (): boolean => {
-    check ??= leavesSourcesAlone(words.slice(at).join(' '));
+    check ??= leavesSourcesAlone(
+      words
+        .slice(at)
+        .map((word) => word.key)
+        .join(' '),
+    );
     return check;
   };
-  const options: string[] = [];
-  const operands: string[] = [];
-  let optionsEnded = false;
-  for (const word of rest) {
-    if (optionsEnded || !word.startsWith('-') || word === '-') operands.push(word);
-    else if (word === '--') optionsEnded = true;
-    else if (PRESENTATION_OPTION.test(word) || (CHECK_PRESENTATION_OPTION.test(word) && isCheck())) continue;
-    else options.push(word);
+  const shown = (word: string): boolean =>
+    PRESENTATION_OPTION.test(word) || (CHECK_PRESENTATION_OPTION.test(word) && isCheck());
+  return [
+    ...variables.sort(),
+    program.key,
+    ...argumentsKey(words.slice(at + 1), shown),
+    ...redirects.sort(),
+  ].join(' ');
+}
+
+interface Word {
+  /** What the program is given. */
+  readonly value: string;
+  /** How the key writes it. */
+  readonly key: string;
+}
+
+/**
+ * The arguments in an order-free spelling that keeps what they mean to a program whose options the
+ * guard does not know. Options next to each other are sorted, but an option followed by a plain word
+ * stays last of its run, as it may take that word as its value (`-a 1 -b 2` is not `-b 1 -a 2`;
+ * `-x tests/a.py` is not `tests/a.py -x`); `--name=value` is `--name value`. Options that change
+ * only what is shown are left out. `--` ends the options: it stays when a word after it starts with
+ * a dash (that word is an operand only because of it), and is left out otherwise.
+ */
+function argumentsKey(args: readonly Word[], shown: (word: string) => boolean): string[] {
+  const out: string[] = [];
+  let run: string[] = [];
+  const endRun = (lastTakesNext: boolean): void => {
+    const last = lastTakesNext ? run.pop() : undefined;
+    out.push(...run.sort());
+    if (last !== undefined) out.push(last);
+    run = [];
+  };
+  for (let index = 0; index < args.length; index++) {
+    const word = args[index] as Word;
+    if (word.value === '--') {
+      endRun(false);
+      const rest = args.slice(index + 1);
+      if (rest.some((after) => after.value.startsWith('-') && after.value !== '-')) out.push('--');
+      for (const after of rest) out.push(after.key);
+      return out;
+    }
+    if (!word.value.startsWith('-') || word.value === '-') {
+      endRun(true);
+      out.push(word.key);
+      continue;
+    }
+    if (shown(word.value)) continue;
+    const equals = word.value.startsWith('--') ? word.value.indexOf('=') : -1;
+    if (equals > 2) {
+      run.push(word.value.slice(0, equals));
+      endRun(true);
+      out.push(word.key === word.value ? word.value.slice(equals + 1) : word.key);
+      continue;
+    }
+    run.push(word.key);
   }
-  return [...variables.sort(), program, ...operands, ...options.sort(), ...redirects.sort()].join(' ');
+  endRun(false);
+  return out;
 }
 
 /**
  * A word as written: quoting kept apart from the text only where it changes nothing. Quoting a
  * variable, a substitution, an escape or a glob (`"pkg@workspace:*"` against `pkg@workspace:*`)
- * changes what the program is given: the shell expands the unquoted one, or fails to.
+ * changes what the program is given: the shell expands the unquoted one, or fails to. A word quoted
+ * whole, with nothing the shell expands inside (`'- [ ]'`, `"- [ ]"`), is given as it reads, whichever
+ * quotes hold it.
  */
 function textOf(word: { readonly value: string; readonly text: string }): string {
-  return /[$`\\*?[]/.test(word.text) ? word.text : word.value;
+  if (!/[$`\\*?[]/.test(word.text)) return word.value;
+  return LITERAL_QUOTED.test(word.text) ? `'${word.value}'` : word.text;
 }
+
+/** `'…'` with no quote inside, or `"…"` with no expansion and no escape that the shell reads. */
+const LITERAL_QUOTED = /^(?:'[^']*'|"(?:[^"$`\\]|\\[^$`"\\\n])*")$/;

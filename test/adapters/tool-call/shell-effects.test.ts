@@ -27,12 +27,12 @@ describe('what a command line writes, read with a shell parser', () => {
     });
     expect(keyFirst).toEqual(effectsFirst);
     expect(readTwice).toEqual(effectsFirst);
-    expect(effectsFirst[1]?.[1]).toBe('npm test --reporter=dot');
+    expect(effectsFirst[1]?.[1]).toBe('npm test -- --reporter=dot');
     expect(effectsFirst[3]?.[1]).toBeUndefined();
   });
 
   it("leaves a short output option out of a check's attempt key only, after a wrapper too", () => {
-    expect(commandAttemptKey('nice pytest -v -x tests/test_cart.py')).toBe('pytest tests/test_cart.py -x');
+    expect(commandAttemptKey('nice pytest -v -x tests/test_cart.py')).toBe('pytest -x tests/test_cart.py');
     expect(commandAttemptKey('node scripts/serve.js -v')).toBe('node scripts/serve.js -v');
     expect(commandAttemptKey('pytest --verbose tests/test_cart.py -q')).toBe('pytest tests/test_cart.py');
   });

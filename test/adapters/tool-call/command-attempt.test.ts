@@ -1,0 +1,151 @@
+import fc from 'fast-check';
+import { parse } from 'unbash';
+import { describe, expect, it } from 'vitest';
+import { commandAttemptKey } from '../../../src/adapters/tool-call/command-attempt.js';
+
+const programs = fc.constantFrom('rg', 'grep', 'git', 'psql', 'npx', 'cargo', 'docker', 'kubectl');
+const optionNames = fc.constantFrom(
+  '-a',
+  '-c',
+  '-e',
+  '-n',
+  '-U',
+  '-d',
+  '--config',
+  '--name',
+  '--filter',
+  '--max-count',
+);
+const operands = fc.constantFrom('src/app.ts', 'shop', 'main', 'TODO', 'tests/test_cart.py', '42', 'orders');
+const dashWords = fc.constantFrom('- [ ]', '-1', '--not-an-option', '-x');
+
+/** A word as the shell is given it: bare when it can be, else in single or double quotes. */
+function quoted(word: string, how: number): string {
+  const bare = /^[\w./@%+,:=-]+$/.test(word);
+  if (how === 0 && bare) return word;
+  return how === 1 ? `'${word}'` : `"${word}"`;
+}
+
+/** The words a real shell parser reads from a line: what the program is given. */
+function wordsOf(line: string): string[] {
+  const script = parse(line) as unknown as {
+    commands: { command: { name?: { value: string }; args: { value: string }[] } }[];
+  };
+  const command = script.commands[0]?.command;
+  return command === undefined ? [] : [command.name?.value ?? '', ...command.args.map((arg) => arg.value)];
+}
+
+const line = (words: readonly string[], quoting: readonly number[]): string =>
+  words.map((word, index) => quoted(word, quoting[index % quoting.length] ?? 0)).join(' ');
+
+const quotings = fc.array(fc.integer({ min: 0, max: 2 }), { minLength: 1, maxLength: 6 });
+
+describe("a command line's attempt key follows what the program is given", () => {
+  it('is the same for every quoting of the same words', () => {
+    fc.assert(
+      fc.property(
+        programs,
+        fc.array(fc.oneof(optionNames, operands, dashWords), { maxLength: 6 }),
+        quotings,
+        quotings,
+        (program, args, first, second) => {
+          const a = `${program} ${line(args, first)}`;
+          const b = `${program} ${line(args, second)}`;
+          expect(wordsOf(a)).toEqual(wordsOf(b));
+          expect(commandAttemptKey(a)).toBe(commandAttemptKey(b));
+        },
+      ),
+    );
+  });
+
+  it('is the same for options in another order within a run that ends the line', () => {
+    fc.assert(
+      fc.property(
+        programs,
+        fc.array(operands, { maxLength: 3 }),
+        fc.uniqueArray(optionNames, { minLength: 2, maxLength: 4 }),
+        (program, words, options) => {
+          const a = [program, ...words, ...options].join(' ');
+          const b = [program, ...words, ...[...options].reverse()].join(' ');
+          expect(commandAttemptKey(a)).toBe(commandAttemptKey(b));
+        },
+      ),
+    );
+  });
+
+  it('differs when an option moves past the word after it, which it may take as its value', () => {
+    fc.assert(
+      fc.property(programs, optionNames, operands, operands, (program, option, value, operand) => {
+        const taking = `${program} ${option} ${value} ${operand}`;
+        const after = `${program} ${value} ${option} ${operand}`;
+        expect(wordsOf(taking)).not.toEqual(wordsOf(after));
+        expect(commandAttemptKey(taking)).not.toBe(commandAttemptKey(after));
+      }),
+    );
+  });
+
+  it('differs when two options swap the words after them', () => {
+    fc.assert(
+      fc.property(
+        programs,
+        fc.uniqueArray(optionNames, { minLength: 2, maxLength: 2 }),
+        fc.uniqueArray(operands, { minLength: 2, maxLength: 2 }),
+        (program, [first, second], [one, two]) => {
+          const a = `${program} ${first} ${one} ${second} ${two}`;
+          const b = `${program} ${second} ${one} ${first} ${two}`;
+          expect(commandAttemptKey(a)).not.toBe(commandAttemptKey(b));
+        },
+      ),
+    );
+  });
+
+  it('differs when `--` makes a word that starts with a dash an operand', () => {
+    fc.assert(
+      fc.property(
+        programs,
+        fc.array(optionNames, { maxLength: 2 }),
+        dashWords,
+        operands,
+        quotings,
+        (program, options, word, operand, how) => {
+          const words = [...options, word, operand];
+          const plain = `${program} ${line(words, how)}`;
+          const ended = `${program} ${line([...options, '--', word, operand], how)}`;
+          expect(wordsOf(ended)).toContain('--');
+          expect(commandAttemptKey(plain)).not.toBe(commandAttemptKey(ended));
+        },
+      ),
+    );
+  });
+
+  it('is the same with or without `--` when no word after it starts with a dash', () => {
+    fc.assert(
+      fc.property(
+        programs,
+        optionNames,
+        fc.array(operands, { minLength: 1, maxLength: 3 }),
+        (program, option, words) => {
+          expect(commandAttemptKey(`${program} ${option} -- ${words.join(' ')}`)).toBe(
+            commandAttemptKey(`${program} ${option} ${words.join(' ')}`),
+          );
+        },
+      ),
+    );
+  });
+
+  it('is the same for `--name=value` and `--name value`', () => {
+    fc.assert(
+      fc.property(
+        programs,
+        fc.constantFrom('--config', '--name', '--filter'),
+        operands,
+        operands,
+        (program, option, value, operand) => {
+          expect(commandAttemptKey(`${program} ${option}=${value} ${operand}`)).toBe(
+            commandAttemptKey(`${program} ${option} ${value} ${operand}`),
+          );
+        },
+      ),
+    );
+  });
+});
