@@ -21,7 +21,7 @@ export class CallContexts {
     | ((args: Readonly<Record<string, unknown>>) => Readonly<Record<string, unknown>>)
     | undefined;
   private readonly wordsAboutTheCall:
-    | ((args: Readonly<Record<string, unknown>>) => readonly string[])
+    | ((args: Readonly<Record<string, unknown>>, inputSchema?: unknown) => readonly string[])
     | undefined;
 
   constructor(

@@ -282,9 +282,9 @@ export interface DomainAdapter {
   /**
    * The arguments that are words about the call, not part of it (an `explanation` beside a booking's
    * fields, a `description` beside a command), besides those the tool declares: left out of
-   * everything the call is judged by.
+   * everything the call is judged by. `inputSchema` is the tool's own, where it is known.
    */
-  wordsAboutTheCall?(args: Readonly<Record<string, unknown>>): readonly string[];
+  wordsAboutTheCall?(args: Readonly<Record<string, unknown>>, inputSchema?: unknown): readonly string[];
   describeCall(proposal: Proposal): CallFacts;
   /** `undefined` when the outcome is not a failure. */
   describeFailure(outcome: Outcome, call: CallFacts): FailureFacts | undefined;

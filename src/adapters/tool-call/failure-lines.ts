@@ -38,9 +38,25 @@ const COULD_NOT_RUN: readonly FailureLine[] = [
   },
   // A tool that could not open what it was told to (`cat: a.txt: No such file or directory`,
   // `python3: can't open file 'a.py': [Errno 2] No such file or directory`).
+  // The tool may be named by its path, or with the part of it that failed (`/usr/bin/ld: cannot
+  // find x: …`, `tar (child): x.tar.gz: Cannot open: …`).
   {
     words: ['No such file or directory'],
-    line: /^[\w.+-]+: (?:cannot (?:access|open|stat) )?.+: No such file or directory\s*$/m,
+    line: /^[\w./+-]+(?: \([\w -]+\))?: (?:cannot (?:access|open|stat) )?.+: No such file or directory\s*$/m,
+  },
+  // A program that refused its command line (`grep: unrecognized option '--script'`, `rg:
+  // unrecognized flag -`), or said it stopped with an error of its own (`collect2: error: ld
+  // returned 1 exit status`, argparse's `prog: error: …`).
+  {
+    words: ['unrecognized', 'invalid option', 'unknown option'],
+    line: /^[A-Za-z][\w.+-]*: (?:unrecognized|invalid|unknown) (?:option|flag)\b/m,
+  },
+  { words: ['error: '], line: /^[A-Za-z][\w.+-]*: (?:fatal )?error: /m },
+  // zsh could not change to the folder a command chain starts in (`(eval):cd:1: no such file or
+  // directory: x`); not its other lines, which a shell hook prints under any command.
+  {
+    words: ['no such file or directory: ', 'not a directory: ', 'permission denied: '],
+    line: /^(?:\(eval\)|[\w/.-]*zsh):cd:\d+: (?:no such file or directory|not a directory|permission denied): /m,
   },
   { words: ["can't open file"], line: /^[\w.+-]+: can't open file .+: \[Errno \d+\] /m },
   // Network clients that could not resolve or reach their host.
@@ -50,8 +66,11 @@ const COULD_NOT_RUN: readonly FailureLine[] = [
   { words: ['fatal: '], line: /^fatal: /m },
   { words: ['error'], line: /^error(?:\[[A-Z]?\d+\])?: /m },
   { words: ['***'], line: /^make(?:\[\d+\])?: \*\*\* /m },
-  // Python's uncaught exception.
-  { words: ['Traceback'], line: /^Traceback \(most recent call last\):\s*$/m },
+  // Python's uncaught exception, also after a prompt the script printed without a line's end.
+  {
+    words: ['Traceback'],
+    line: /^Traceback \(most recent call last\):\s*$|Traceback \(most recent call last\):\n\s+File "/m,
+  },
   // Codex's apply_patch refusing a patch.
   { words: ['apply_patch'], line: /^apply_patch verification failed: /m },
   { words: ['Failed to find'], line: /^Failed to find expected lines /m },

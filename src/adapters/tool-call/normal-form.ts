@@ -106,18 +106,34 @@ function hasOtherArguments(args: Readonly<Record<string, unknown>>): boolean {
 }
 
 /**
+ * Whether the tool's own input schema lists its arguments and `key` is not one of them: a value the
+ * tool does not take cannot be its data. Unknown (no schema, or one that lists nothing) is false.
+ */
+function schemaLeavesOut(inputSchema: unknown, key: string): boolean {
+  if (typeof inputSchema !== 'object' || inputSchema === null) return false;
+  const properties = (inputSchema as { properties?: unknown }).properties;
+  if (typeof properties !== 'object' || properties === null || Array.isArray(properties)) return false;
+  return Object.keys(properties).length > 0 && !Object.hasOwn(properties, key);
+}
+
+/**
  * The free text that is only words about the call, not part of it. Beside what the call acts on,
  * every free-text field. Beside other arguments (a booking's flights, a reservation's id), an
  * `explanation` or a `justification`, which only ever say why a call is made; a `description` there
  * may be the call's data (a ticket's body, a task's text beside its project and assignee, the only
- * account a recording kept of a call) and stays. A call with nothing but free text
- * (`{"explanation": "…"}`) says only that, and keeps it.
+ * account a recording kept of a call) and stays, unless the tool's own schema, where it is known,
+ * lists its arguments without it. A call with nothing but free text (`{"explanation": "…"}`) says
+ * only that, and keeps it.
  */
-export function wordsAboutTheCall(args: Readonly<Record<string, unknown>>): readonly string[] {
+export function wordsAboutTheCall(
+  args: Readonly<Record<string, unknown>>,
+  inputSchema?: unknown,
+): readonly string[] {
   if (!FREE_TEXT_KEYS.some((key) => typeof args[key] === 'string')) return NONE;
   const present = FREE_TEXT_KEYS.filter((key) => typeof args[key] === 'string');
   if (hasAny(args, ACTS_ON_KEYS)) return present;
   if (!hasOtherArguments(args)) return NONE;
+  if (schemaLeavesOut(inputSchema, 'description')) return present;
   return present.filter((key) => key !== 'description');
 }
 

@@ -43,17 +43,23 @@ export type MaskKind =
   | 'port'
   | 'random-id';
 
-interface MaskRule {
+interface RuleCommon {
   readonly kind: MaskKind;
-  readonly pattern: RegExp;
-  readonly replacement: string | ((match: string, ...groups: string[]) => string);
   /** The rule's bit in what `candidateRules` returns. */
   readonly bit: number;
   /** Applies only once an earlier rule masked something in this text. */
   readonly afterMasking?: true;
-  /** What the rule does, done by hand: `text` with `pattern` replaced, at less cost. */
-  readonly mask?: (text: string) => string;
 }
+/** A rule that replaces what an expression matches with a fixed text (`$1` and the like allowed). */
+interface ReplacingRule extends RuleCommon {
+  readonly pattern: RegExp;
+  readonly replacement: string;
+}
+/** A rule that masks by hand: what each match becomes depends on the match. */
+interface MaskingRule extends RuleCommon {
+  readonly mask: (text: string) => string;
+}
+type MaskRule = ReplacingRule | MaskingRule;
 
 const TIMESTAMP_BIT = 1;
 const COMPACT_TIMESTAMP_BIT = 2;
@@ -219,17 +225,12 @@ export function looksRandom(token: string): boolean {
  * A run of letters and digits that looks drawn at random (see `looksRandom`); not one after a
  * backslash, which is an escape's (`Usu\\u00e1rio`).
  */
-const RANDOM_ID: MaskRule = {
-  kind: 'random-id',
-  pattern: /(?<![A-Za-z0-9\\])(?=[A-Za-z]*\d)(?=\d*[A-Za-z])[A-Za-z0-9]{8,}(?![A-Za-z0-9])/g,
-  replacement: (token) => (looksRandom(token) ? '<id>' : token),
-  bit: RANDOM_BIT,
-  mask: maskRandomIds,
-};
+const RANDOM_ID: MaskRule = { kind: 'random-id', bit: RANDOM_BIT, mask: maskRandomIds };
 
 /**
- * `RANDOM_ID`'s replacement, in one pass over the text: the expression tries its lookarounds at
- * every character, which costs more than all the other rules together.
+ * Each run of 8 or more letters and digits, with both in it and not after a backslash, that looks
+ * random, as `<id>`: one pass over the text (an expression would try its lookarounds at every
+ * character, which costs more than all the other rules together).
  */
 function maskRandomIds(text: string): string {
   let out = '';
@@ -283,10 +284,15 @@ const TEMP_DRAWN: MaskRule = {
  * The folders under a temporary one that a run numbers (`pytest-of-dev/pytest-17/test_export0/`,
  * `go-build2217749331/b001/`): their digits; the file's own name stays.
  */
+const TEMP_FOLDERS_PATTERN =
+  /(\/(?:private\/)?(?:tmp|var\/tmp|var\/folders\/[^/\s]+\/[^/\s]+\/T)\/)((?:[^/\s'"`]+\/)+)/g;
 const TEMP_FOLDERS: MaskRule = {
   kind: 'temp-path',
-  pattern: /(\/(?:private\/)?(?:tmp|var\/tmp|var\/folders\/[^/\s]+\/[^/\s]+\/T)\/)((?:[^/\s'"`]+\/)+)/g,
-  replacement: (_path, root, folders) => `${root}${folders.replace(/\d+/g, '<n>')}`,
+  mask: (text) =>
+    text.replace(
+      TEMP_FOLDERS_PATTERN,
+      (_path, root: string, folders: string) => `${root}${folders.replace(/\d+/g, '<n>')}`,
+    ),
   bit: TEMP_PATH_BIT,
 };
 /**
@@ -352,6 +358,17 @@ const HEX_LETTER = 2;
 const MARK = 3;
 /** The other letters, which continue a run of letters and digits. */
 const LETTER = 4;
+/** What a character is to a run of letters and digits: outside it, a letter of it, a digit of it. */
+const NOT_IN_RUN = 0;
+const LETTER_IN_RUN = 1;
+const DIGIT_IN_RUN = 2;
+/** What each ASCII character is to a run of letters and digits; anything else is outside one. */
+const RUN_CLASS = new Uint8Array(128);
+for (let code = 48; code <= 57; code++) RUN_CLASS[code] = DIGIT_IN_RUN;
+for (let code = 65; code <= 90; code++) {
+  RUN_CLASS[code] = LETTER_IN_RUN;
+  RUN_CLASS[code + 32] = LETTER_IN_RUN;
+}
 const CHARACTER_CLASS = new Uint8Array(128);
 for (let code = 0; code < 32; code++) CHARACTER_CLASS[code] = MARK;
 for (let code = 48; code <= 57; code++) CHARACTER_CLASS[code] = DIGIT;
@@ -385,12 +402,11 @@ function candidateRules(text: string, hashInto?: TextHash, relevant = RULE_BITS)
   let hex = 0;
   let bits = 0;
   let sawDigit = false;
-  // The run of letters and digits this character is in: its length, and where its last digit and
-  // its last letter were (a run has both once both lie inside it).
+  // The run of letters and digits this character is in: where it started, what its last character
+  // was (a letter, a digit, or nothing yet), and how often it switched between the two: a random
+  // id's does, a name's seldom. A run with a switch has both.
   let runStart = 0;
-  let lastDigit = -1;
-  let lastLetter = -1;
-  // How often the run switched between letters and digits: a random id's does, a name's seldom.
+  let previous: number = NOT_IN_RUN;
   let switches = 0;
   // Since the last colon no letter was seen (2: the colon closed a quoted key).
   let afterColon = 0;
@@ -410,26 +426,25 @@ function candidateRules(text: string, hashInto?: TextHash, relevant = RULE_BITS)
       if ((bits & relevant) !== 0 && (sawDigit || (bits & UUID_BIT) !== 0)) hashing = false;
     }
     const kind = code < 128 ? CHARACTER_CLASS[code] : code >= 0xd800 && code <= 0xdfff ? MARK : 0;
+    const inRun = code < 128 ? (RUN_CLASS[code] as number) : NOT_IN_RUN;
+    if (inRun !== previous) {
+      if (previous === NOT_IN_RUN) runStart = index;
+      else if (inRun === NOT_IN_RUN) switches = 0;
+      else switches++;
+      previous = inRun;
+    }
+    if (switches !== 0 && index - runStart >= 7 && (switches >= 2 || index - runStart >= 9))
+      bits |= RANDOM_BIT;
     if (kind === 0) {
       digits = 0;
       hex = 0;
-      runStart = index + 1;
-      switches = 0;
     } else if (kind === LETTER || kind === HEX_LETTER) {
       digits = 0;
       afterColon = 0;
-      if (lastDigit === index - 1 && lastDigit >= runStart) switches++;
-      lastLetter = index;
-      if (index - runStart >= 7 && lastDigit >= runStart && (switches >= 2 || index - runStart >= 9))
-        bits |= RANDOM_BIT;
       if (kind === LETTER) hex = 0;
       else if (++hex === 16) bits |= HEX_ID_BIT;
     } else if (kind === DIGIT) {
       sawDigit = true;
-      if (lastLetter === index - 1 && lastLetter >= runStart) switches++;
-      lastDigit = index;
-      if (index - runStart >= 7 && lastLetter >= runStart && (switches >= 2 || index - runStart >= 9))
-        bits |= RANDOM_BIT;
       if (++hex === 16) bits |= HEX_ID_BIT;
       if (++digits === 8) bits |= COMPACT_TIMESTAMP_BIT;
       else if (digits === 10) bits |= EPOCH_BIT;
@@ -447,24 +462,14 @@ function candidateRules(text: string, hashInto?: TextHash, relevant = RULE_BITS)
           bits |= DURATION_BIT;
       }
     } else {
-      // `p` and `P` are letters of a run too; every other mark ends it.
-      if ((code | 32) === 112) {
-        if (lastDigit === index - 1 && lastDigit >= runStart) switches++;
-        lastLetter = index;
-        if (index - runStart >= 7 && lastDigit >= runStart && (switches >= 2 || index - runStart >= 9))
-          bits |= RANDOM_BIT;
-        // `tmp`, which starts a temporary name.
-        if (
-          code === 112 &&
-          index >= 2 &&
-          text.charCodeAt(index - 1) === 109 &&
-          text.charCodeAt(index - 2) === 116
-        )
-          bits |= RANDOM_BIT;
-      } else {
-        runStart = index + 1;
-        switches = 0;
-      }
+      // `tmp`, which starts a temporary name.
+      if (
+        code === 112 &&
+        index >= 2 &&
+        text.charCodeAt(index - 1) === 109 &&
+        text.charCodeAt(index - 2) === 116
+      )
+        bits |= RANDOM_BIT;
       if (code === 58) {
         if (digits > 0) bits |= CLOCK_BIT;
         afterColon = index > 0 && text.charCodeAt(index - 1) === 34 ? 2 : 1;
@@ -531,21 +536,15 @@ function applyRules(
   for (let index = 0; index < end; index++) {
     const rule = rules[index] as MaskRule;
     if ((candidates & rule.bit) === 0 || (rule.afterMasking && out === text)) continue;
-    if (rule.mask !== undefined) {
-      const masked = rule.mask(out);
-      if (masked === out) continue;
-      out = masked;
-      found?.add(rule.kind);
-      continue;
+    let masked: string;
+    if ('mask' in rule) {
+      masked = rule.mask(out);
+    } else {
+      rule.pattern.lastIndex = 0;
+      if (!rule.pattern.test(out)) continue;
+      rule.pattern.lastIndex = 0;
+      masked = out.replace(rule.pattern, rule.replacement);
     }
-    rule.pattern.lastIndex = 0;
-    if (!rule.pattern.test(out)) continue;
-    rule.pattern.lastIndex = 0;
-    const { replacement } = rule;
-    const masked =
-      typeof replacement === 'string'
-        ? out.replace(rule.pattern, replacement)
-        : out.replace(rule.pattern, replacement);
     if (masked === out) continue;
     out = masked;
     found?.add(rule.kind);

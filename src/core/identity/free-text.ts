@@ -14,13 +14,13 @@ const NONE: readonly string[] = [];
  */
 export function withoutFreeText(
   proposal: Proposal,
-  undeclared?: (args: Readonly<Record<string, unknown>>) => readonly string[],
+  undeclared?: (args: Readonly<Record<string, unknown>>, inputSchema?: unknown) => readonly string[],
 ): Readonly<Record<string, unknown>> {
   const args = (proposal.args ?? {}) as Readonly<Record<string, unknown>>;
   const declared = proposal.annotations?.narrowing?.freeText ?? NONE;
   let out: Record<string, unknown> | undefined;
   try {
-    const found = undeclared === undefined ? NONE : undeclared(args);
+    const found = undeclared === undefined ? NONE : undeclared(args, proposal.inputSchema);
     if (declared.length === 0 && found.length === 0) return args;
     const fields = found.length === 0 ? declared : declared.length === 0 ? found : [...declared, ...found];
     for (const field of fields) {

@@ -17,14 +17,19 @@ function verdictsOf(
   answer: string,
   failed: boolean,
   field = 'description',
+  inputSchema?: unknown,
 ) {
   const loop = new NarrowingLoop({});
   const verdicts: string[] = [];
   for (const words of WORDS) {
     const call = { ...args, [field]: words };
-    verdicts.push(loop.checkProposal({ tool, args: call }).verdict);
+    verdicts.push(
+      loop.checkProposal({ tool, args: call, ...(inputSchema !== undefined && { inputSchema }) }).verdict,
+    );
     const result = { content: [{ type: 'text', text: answer }], ...(failed && { isError: true }) };
-    loop.recordOutcome(toolCallToOutcome(tool, call, result));
+    loop.recordOutcome(
+      toolCallToOutcome(tool, call, result, inputSchema !== undefined ? { inputSchema } : {}),
+    );
   }
   return verdicts;
 }
@@ -128,5 +133,38 @@ describe('free text beside a call', () => {
       description: 'The printer on floor 2 is offline',
     };
     expect(normalizeArguments(args)).toEqual(args);
+  });
+
+  it('blocks a flight search refused the same way, whose tool takes no description, proposed with a new one each time', () => {
+    const schema = {
+      type: 'object',
+      properties: { origin: { type: 'string' }, destination: { type: 'string' }, date: { type: 'string' } },
+      required: ['origin', 'destination', 'date'],
+    };
+    const verdicts = verdictsOf(
+      'search_direct_flight',
+      { origin: 'JFK', destination: 'SEA', date: '2024-05-20' },
+      'Error: no flights found on date 2024-05-20',
+      true,
+      'description',
+      schema,
+    );
+    expect(verdicts).toContain('block');
+  });
+
+  it('keeps a description that the tool takes, as the body of an issue an MCP server creates', () => {
+    const schema = {
+      type: 'object',
+      properties: { project: { type: 'string' }, title: { type: 'string' }, description: { type: 'string' } },
+    };
+    const verdicts = verdictsOf(
+      'create_issue',
+      { project: 'OPS', title: 'Printer offline' },
+      'Error: project OPS is archived',
+      true,
+      'description',
+      schema,
+    );
+    expect(verdicts).not.toContain('block');
   });
 });

@@ -33,6 +33,43 @@ describe('a command’s output without an exit status', () => {
     expect(shell('git add .', fatal).success).toBe(false);
   });
 
+  it('reads a program that refused its command line as a failure (GNU grep, ripgrep)', () => {
+    const grep =
+      "grep: unrecognized option '--script'\nUsage: grep [OPTION]... PATTERNS [FILE]...\nTry 'grep --help' for more information.\n";
+    expect(shell('grep -n "--script" README.md', grep).success).toBe(false);
+    expect(shell('rg -c "- \\[ \\]" specs/requirements.md', 'rg: unrecognized flag - \n').success).toBe(
+      false,
+    );
+  });
+
+  it('reads a tool named by its path or with its part in parentheses that could not open a file as a failure', () => {
+    const linker = '/usr/bin/ld: cannot find 3251372985: No such file or directory\n';
+    expect(shell('gcc -o chall_4 chall_4.S ./chall_4 3251372985', linker).success).toBe(false);
+    const tar =
+      'tar (child): Image-ExifTool-12.64.tar.gz: Cannot open: No such file or directory\ntar (child): Error is not recoverable: exiting now\ntar: Child returned status 2\n';
+    expect(shell('tar -xvzf Image-ExifTool-12.64.tar.gz', tar).success).toBe(false);
+  });
+
+  it('reads a program’s own error line as a failure (the compiler driver’s `collect2: error: …`)', () => {
+    const linker =
+      "/usr/bin/ld: /tmp/main.o: in function `main':\nmain.c:(.text+0x5): undefined reference to `missing'\ncollect2: error: ld returned 1 exit status\n";
+    expect(shell('gcc main.c -o main', linker).success).toBe(false);
+  });
+
+  it('reads zsh’s failed `cd` as a failure, and Python’s traceback after a prompt the script printed', () => {
+    const cd = '(eval):cd:1: no such file or directory: codex-ts\n';
+    expect(shell('cd codex-ts && git diff --name-only', cd).success).toBe(false);
+    const prompted =
+      'Please enter the password:Traceback (most recent call last):\n  File "/ctf/6/ende.py", line 39, in <module>\n    key = input("Please enter the password:")\nEOFError: EOF when reading a line\n';
+    expect(shell('python3 ende.py -d flag.txt.en', prompted).success).toBe(false);
+  });
+
+  it('leaves a shell hook’s missing command under a command’s own output as a success', () => {
+    const output =
+      '[main 8dd8711] fix: update agent tests\n 2 files changed, 121 insertions(+), 288 deletions(-)\nzsh:1: command not found: dump_zsh_state\n';
+    expect(shell('git commit -m "fix: update agent tests"', output).success).toBe(true);
+  });
+
   it('leaves a test run’s report of failed tests as a success: such reports come under a success as often', () => {
     const output =
       ' FAIL  tests/api/chat.test.ts\n  ✕ should validate required fields (12 ms)\n\nTests:       2 failed, 1 passed, 3 total\n';
