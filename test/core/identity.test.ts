@@ -212,6 +212,9 @@ describe('the scan that skips masking rules', () => {
       'Sat, 1 Mar 2025 ',
       '9:01:02 up 5 min, 1 user, load average: 0.1, 0.2, 0.3',
       '0m41.923s',
+      '"took" : 12',
+      '"elapsed_ms" :412',
+      '"durationMs":\t7',
     ),
     fc.string({
       unit: fc.constantFrom('0', '9', 'a', 'f', 'g', '-', '/', '.', ':', ' ', 'p', 'i', 'd', 's', 'm', 'µ'),

@@ -408,7 +408,7 @@ function candidateRules(text: string, hashInto?: TextHash, relevant = RULE_BITS)
   let runStart = 0;
   let previous: number = NOT_IN_RUN;
   let switches = 0;
-  // Since the last colon no letter was seen (2: the colon closed a quoted key).
+  // Since the last colon no letter was seen (2: the colon closed a quoted key, spaces between or not).
   let afterColon = 0;
   // The text's hash, as `hashString` would compute it, in the same pass: a result is usually hashed
   // just as it was scanned. Once some rule may apply, the text will be masked and the masked text
@@ -472,7 +472,10 @@ function candidateRules(text: string, hashInto?: TextHash, relevant = RULE_BITS)
         bits |= RANDOM_BIT;
       if (code === 58) {
         if (digits > 0) bits |= CLOCK_BIT;
-        afterColon = index > 0 && text.charCodeAt(index - 1) === 34 ? 2 : 1;
+        // A key's closing quote may stand apart from its colon (`"took" : 12`).
+        let before = index - 1;
+        while (before >= 0 && mayBeSpace(text.charCodeAt(before))) before--;
+        afterColon = before >= 0 && text.charCodeAt(before) === 34 ? 2 : 1;
       } else if (code === 45) {
         if (digits >= 4) bits |= TIMESTAMP_BIT;
         if (hex >= 8) bits |= UUID_BIT;
