@@ -193,6 +193,23 @@ describe('edits of one file failing one after another, the file not read again',
     expect(streakVerdicts(agent, gemini, 5, 3)).toEqual(['-', '-', 'warn']);
   });
 
+  it('counts refusals no rule recognises as one kind only when they read alike', () => {
+    const agent = blocking();
+    const refusals = [
+      'PreToolUse:Edit hook error: [lint-guard]: edits under src/cart need a ticket id in the commit',
+      'Error editing file',
+      'Validation failed: new_string must differ from old_string',
+      'PreToolUse:Edit hook error: [lint-guard]: edits under src/cart need a ticket id in the commit',
+      'Error editing file',
+    ];
+    const verdicts = refusals.map((text, n) => {
+      const { check } = agent.call('Edit', HOSTS[0].edit(n), { text, isError: true });
+      return check.violations.find((violation) => violation.rule === 'edit-streak')?.severity ?? '-';
+    });
+    expect(verdicts).toEqual(['-', '-', '-', '-', '-']);
+    expect(streakVerdicts(agent, HOSTS[0], 10, 4)).toEqual(['-', 'warn', 'warn', 'block']);
+  });
+
   it('leaves alone edits of the open file that name no file, whose refusals show the file', () => {
     const agent = new Agent();
     agent.call(

@@ -12,10 +12,12 @@
  * that take them answer a refused edit with the file as the edit would have left it, so the agent is
  * not editing blind, and on recorded runs their fifth failing edit was often the one that worked.
  */
+import { hashString } from '../identity/index.js';
 import type { Violation } from '../types.js';
 import { samePath } from '../world.js';
 import { isHarnessFault, isWatched, kindOf } from './applicability.js';
 import { LruMap } from './bounded.js';
+import { errorShape } from './error-shape.js';
 import { readCount, readEntries, readSnapshot, readString, readStrings } from './restore.js';
 import type { CallContext, Detector, ObservedOutcome } from './types.js';
 import { excerpt } from './wording.js';
@@ -27,7 +29,7 @@ const MAX_EVIDENCE_CALLS = 5;
 const VERSION = 1;
 
 interface Streak {
-  /** The kind of failure (the failure's signature): another kind starts the count over. */
+  /** The kind of failure (see `kindOfFailure`): another kind starts the count over. */
   signature: string;
   /** Failed edits of the file in a row, with nothing shown or changed in between. */
   count: number;
@@ -81,7 +83,7 @@ export function createEditStreakDetector(): Detector {
       if (!outcome.success) {
         const target = editedFile(call);
         if (target === undefined || outcome.failure === undefined) return;
-        const signature = outcome.failure.signature;
+        const signature = kindOfFailure(outcome);
         const before = files.peek(target);
         const streak =
           before !== undefined && before.signature === signature
@@ -121,6 +123,18 @@ export function createEditStreakDetector(): Detector {
         files.set(file, streak);
     },
   };
+}
+
+/**
+ * The kind of an edit's failure: its signature, when the adapter read one that says the same edit
+ * fails the same way again; otherwise (a refusal no rule recognised: a validator's, a hook's, an
+ * editor's bare "failed") also the shape of its text, so that refusals of different kinds in a row
+ * are not counted as one.
+ */
+function kindOfFailure(outcome: ObservedOutcome): string {
+  const failure = outcome.failure as NonNullable<ObservedOutcome['failure']>;
+  if (failure.deterministic) return failure.signature;
+  return `${failure.signature} ${hashString(outcome.errorShape ?? errorShape(outcome.content))}`;
 }
 
 /** The file an edit changes, when it names one: a search-and-replace, a patch, a write over it. */
