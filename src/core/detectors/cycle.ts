@@ -41,7 +41,7 @@ import type { ActionKind, VerdictKind, Violation } from '../types.js';
 import { isHarnessFault, isWatched, kindOf } from './applicability.js';
 import { LruMap, Ring } from './bounded.js';
 import { createWorkspaceStates } from './cycle-world.js';
-import { errorShape } from './error-shape.js';
+import { outcomeShape } from './error-shape.js';
 import {
   isRecord,
   readCount,
@@ -130,7 +130,7 @@ function distinctSteps(steps: readonly Step[]): boolean {
 function outcomeOf(outcome: ObservedOutcome): Step['outcome'] {
   if (outcome.success) return `ok ${outcome.resultDigest}`;
   const shape = outcome.deferredErrorShape?.();
-  if (shape === undefined) return `error ${hashString(outcome.errorShape ?? errorShape(outcome.content))}`;
+  if (shape === undefined) return `error ${hashString(outcomeShape(outcome))}`;
   return () => `error ${hashString(shape())}`;
 }
 

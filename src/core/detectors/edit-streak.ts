@@ -17,7 +17,7 @@ import type { Violation } from '../types.js';
 import { samePath } from '../world.js';
 import { isHarnessFault, isWatched, kindOf } from './applicability.js';
 import { LruMap } from './bounded.js';
-import { errorShape } from './error-shape.js';
+import { outcomeShape } from './error-shape.js';
 import { readCount, readEntries, readSnapshot, readString, readStrings } from './restore.js';
 import type { CallContext, Detector, ObservedOutcome } from './types.js';
 import { excerpt } from './wording.js';
@@ -134,7 +134,7 @@ export function createEditStreakDetector(): Detector {
 function kindOfFailure(outcome: ObservedOutcome): string {
   const failure = outcome.failure as NonNullable<ObservedOutcome['failure']>;
   if (failure.deterministic) return failure.signature;
-  return `${failure.signature} ${hashString(outcome.errorShape ?? errorShape(outcome.content))}`;
+  return `${failure.signature} ${hashString(outcomeShape(outcome))}`;
 }
 
 /** The file an edit changes, when it names one: a search-and-replace, a patch, a write over it. */

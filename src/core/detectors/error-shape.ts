@@ -8,6 +8,7 @@
  * engine a better one (`DomainAdapter.errorShape`, as the tool-call adapter does), and detectors
  * read the shape the engine chose from `ObservedOutcome.errorShape`.
  */
+import type { ObservedOutcome } from './types.js';
 
 /** Long enough for any one error; a whole test log is cut, its head deciding. */
 const MAX_SHAPED = 4_000;
@@ -32,4 +33,9 @@ export function errorShape(text: string): string {
   let shape = text.length > MAX_SHAPED ? text.slice(0, MAX_SHAPED) : text;
   for (const [pattern, mask] of MASKS) shape = shape.replace(pattern, mask);
   return shape.trim().toLowerCase();
+}
+
+/** The error shape of an outcome: the adapter's when the loop made it, the engine's otherwise. */
+export function outcomeShape(outcome: ObservedOutcome): string {
+  return outcome.errorShape ?? errorShape(outcome.content);
 }

@@ -10,7 +10,7 @@
 import type { Violation } from '../types.js';
 import { isHarnessFault, isWatched, kindOf } from './applicability.js';
 import { LruMap } from './bounded.js';
-import { errorShape } from './error-shape.js';
+import { outcomeShape } from './error-shape.js';
 import { readCount, readEntries, readNumber, readSnapshot, readString, readStrings } from './restore.js';
 import type { CallContext, Detector, ObservedOutcome } from './types.js';
 import { type PendingQuote, quotedLastError, withAlternatives, withQuotedError } from './wording.js';
@@ -86,7 +86,7 @@ export function createErrorStreakDetector(): Detector {
       if (failure?.blame !== 'agent_failure') return;
       const key = call.identity.callKey;
       const streak = current(call);
-      const shape = streak === undefined ? undefined : shapeOf(outcome);
+      const shape = streak === undefined ? undefined : outcomeShape(outcome);
       if (!streak || shape === undefined || shapeOfStreak(streak) !== shape) {
         tools.set(at, {
           signature: failure.signature,
@@ -162,16 +162,11 @@ function describe(call: CallContext, streak: Streak, severity: 'warn' | 'block')
   };
 }
 
-/** The error shape of an outcome: the adapter's when the loop made it, the engine's otherwise. */
-function shapeOf(outcome: ObservedOutcome): string {
-  return outcome.errorShape ?? errorShape(outcome.content);
-}
-
 /** Shaping left for later when the outcome can defer it, done now otherwise. */
 function deferredShape(outcome: ObservedOutcome): () => string {
   const deferred = outcome.deferredErrorShape?.();
   if (deferred !== undefined) return deferred;
-  const shape = shapeOf(outcome);
+  const shape = outcomeShape(outcome);
   return () => shape;
 }
 
