@@ -219,8 +219,10 @@ const prepared = new Set<string>();
 export function prepareStateDir(dir: string): void {
   const key = resolve(dir);
   const isProjectState = basename(key) === STATE_DIR_NAME;
-  if (isProjectState && prepared.has(key) && !isDirectory(dirname(key))) {
-    throw new ProjectFolderGoneError(dirname(key));
+  if (prepared.has(key)) {
+    // One look, as the `mkdir` below would take: the folder is there, as on almost every write.
+    if (isDirectory(key)) return;
+    if (isProjectState && !isDirectory(dirname(key))) throw new ProjectFolderGoneError(dirname(key));
   }
   const created = mkdirSync(dir, { recursive: true, mode: PRIVATE_DIR_MODE }) !== undefined;
   if (prepared.has(key) && !created) return;
