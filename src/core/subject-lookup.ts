@@ -39,7 +39,9 @@ function subjectsOf(error: string): Set<string> {
   const subjects = new Set<string>();
   for (const [, quoted] of text.matchAll(QUOTED))
     if (isName(quoted as string)) subjects.add(quoted as string);
-  for (const [pinned] of text.matchAll(PINNED)) if (isName(pinned)) subjects.add(pinned);
+  // A pin needs an `@` or `=` after it: most errors hold neither, and the search for one is slow.
+  if (text.includes('@') || text.includes('='))
+    for (const [pinned] of text.matchAll(PINNED)) if (isName(pinned)) subjects.add(pinned);
   return subjects;
 }
 
@@ -61,10 +63,39 @@ export function subjectLookedUp(lookup: string, failed: string, error: string): 
   return subjectNamed(namesOf(lookup), failed, error);
 }
 
-/** `subjectLookedUp` with the look-up's names read already (see `namesLookedUp`). */
-export function subjectNamed(looked: ReadonlySet<string>, failed: string, error: string): string | undefined {
+/** Errors whose subjects are kept; past this, they are read again. */
+const MAX_KNOWN_ERRORS = 256;
+
+/**
+ * What errors are about, each error read once: every look-up compares its names with the errors of
+ * the same latest failing commands, which change far less often than look-ups are made.
+ */
+export class ErrorSubjects {
+  private readonly known = new Map<string, ReadonlySet<string>>();
+
+  of(error: string): ReadonlySet<string> {
+    let subjects = this.known.get(error);
+    if (subjects === undefined) {
+      if (this.known.size >= MAX_KNOWN_ERRORS) this.known.clear();
+      subjects = subjectsOf(error);
+      this.known.set(error, subjects);
+    }
+    return subjects;
+  }
+}
+
+/**
+ * `subjectLookedUp` with the look-up's names read already (see `namesLookedUp`), and the errors'
+ * subjects from `errors` when given.
+ */
+export function subjectNamed(
+  looked: ReadonlySet<string>,
+  failed: string,
+  error: string,
+  errors?: ErrorSubjects,
+): string | undefined {
   if (looked.size === 0) return undefined;
-  const subjects = subjectsOf(error);
+  const subjects = errors === undefined ? subjectsOf(error) : errors.of(error);
   if (subjects.size === 0) return undefined;
   let own: Set<string> | undefined;
   for (const name of looked) {

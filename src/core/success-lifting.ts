@@ -11,7 +11,7 @@ import { copyOf, invalidateAfter } from './invalidation.js';
 import type { Learner } from './learning.js';
 import type { Policy } from './policy.js';
 import type { RadiusLimit } from './radius.js';
-import { namesLookedUp, onlyLooks, subjectNamed } from './subject-lookup.js';
+import { ErrorSubjects, namesLookedUp, onlyLooks, subjectNamed } from './subject-lookup.js';
 import type { WorkspaceKnowledge } from './types.js';
 import type { Effect, WorldTracker } from './world.js';
 
@@ -46,6 +46,8 @@ export class SuccessLifting {
   private readonly workspace: WorkspaceKnowledge;
   /** Learned bans on calls that act on hidden state (an editor's open file). */
   private hiddenStateBans: Entry[] = [];
+  /** The subjects of the errors look-ups are compared with. */
+  private readonly errorSubjects = new ErrorSubjects();
 
   constructor(options: SuccessLiftingOptions) {
     this.index = options.index;
@@ -149,7 +151,7 @@ export class SuccessLifting {
     if (looked.size === 0) return;
     for (const entry of armed.slice(-LOOKUP_SCAN)) {
       const failed = entry.constraint.target ?? '';
-      const word = subjectNamed(looked, failed, entry.constraint.evidence.lastError);
+      const word = subjectNamed(looked, failed, entry.constraint.evidence.lastError, this.errorSubjects);
       if (word === undefined) continue;
       this.relieve(entry, () => `${call.description} looked up ${word}, which ${failed} failed on`, lifted);
     }
