@@ -34,7 +34,9 @@ const MEMORY = 5_000;
 /** Two spellings of one file: equal, or one is the other with a leading directory. */
 export function samePath(a: string, b: string): boolean {
   if (a === b) return true;
-  const [longer, shorter] = a.length > b.length ? [a, b] : [b, a];
+  // Without an array for the pair: this runs for every file a detector holds, on every call.
+  const longer = a.length > b.length ? a : b;
+  const shorter = longer === a ? b : a;
   return longer.endsWith(shorter) && longer[longer.length - shorter.length - 1] === '/';
 }
 

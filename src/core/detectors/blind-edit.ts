@@ -9,6 +9,7 @@ import type { Violation } from '../types.js';
 import { samePath } from '../world.js';
 import { isHarnessFault, isWatched, kindOf } from './applicability.js';
 import { GenerationalMap, LruMap } from './bounded.js';
+import { fileName } from './file-names.js';
 import type { CallContext, Detector, ObservedOutcome } from './types.js';
 import { excerpt } from './wording.js';
 
@@ -167,10 +168,6 @@ function withSpelling(spellings: Spellings | undefined, target: string): Spellin
     if (spellings.length > MAX_SPELLINGS) spellings.shift();
   }
   return spellings;
-}
-
-function fileName(path: string): string {
-  return path.slice(path.lastIndexOf('/') + 1);
 }
 
 function describe(call: CallContext, target: string, failed: Guesses): Violation {

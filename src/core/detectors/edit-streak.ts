@@ -18,6 +18,7 @@ import { samePath } from '../world.js';
 import { isHarnessFault, isWatched, kindOf } from './applicability.js';
 import { LruMap } from './bounded.js';
 import { outcomeShape } from './error-shape.js';
+import { FileNames, fileName } from './file-names.js';
 import { readCount, readEntries, readSnapshot, readString, readStrings } from './restore.js';
 import type { CallContext, Detector, ObservedOutcome } from './types.js';
 import { excerpt } from './wording.js';
@@ -40,10 +41,26 @@ interface Streak {
 export function createEditStreakDetector(): Detector {
   /** By file, as the edits name it. */
   const files = new LruMap<Streak>(MAX_FILES);
+  /**
+   * The names (last path segments) of the files above, and perhaps of some forgotten since: two
+   * spellings of one file end with the same name, so a call on a file whose name is not here shows
+   * none of them, without a look at each.
+   */
+  const names = new FileNames(() => files.keys(), MAX_FILES);
+
+  function remember(target: string, streak: Streak): void {
+    names.add(target);
+    files.set(target, streak);
+  }
+
+  function forgetAll(): void {
+    files.clear();
+    names.clear();
+  }
 
   /** Forgets the streaks of every file `target` may be (`src/a.ts`, `/repo/src/a.ts`). */
   function shown(target: string): void {
-    forgetWhere(samePath, target);
+    if (names.holdsNameOf(target)) forgetWhere(samePath, target);
   }
 
   /**
@@ -92,7 +109,7 @@ export function createEditStreakDetector(): Detector {
         streak.count++;
         streak.lastError = outcome.text;
         streak.calls = [...streak.calls, call.description].slice(-MAX_EVIDENCE_CALLS);
-        files.set(target, streak);
+        remember(target, streak);
         return;
       }
       if (files.size === 0) return;
@@ -101,7 +118,7 @@ export function createEditStreakDetector(): Detector {
       if (kindOf(call) !== 'exec') return;
       // A command may have changed any file, and one that names the file shows it (`cat a.md`).
       if (outcome.changedWorld && !call.facts.leavesSourcesAlone) {
-        files.clear();
+        forgetAll();
         return;
       }
       forgetWhere(namedIn, call.facts.targets[0] ?? '');
@@ -109,7 +126,7 @@ export function createEditStreakDetector(): Detector {
 
     reset(): void {
       // Between user messages, the file may be edited by hand.
-      files.clear();
+      forgetAll();
     },
 
     snapshot(): unknown {
@@ -117,10 +134,10 @@ export function createEditStreakDetector(): Detector {
     },
 
     restore(state: unknown): void {
-      files.clear();
+      forgetAll();
       const snapshot = readSnapshot(state, VERSION);
       for (const [file, streak] of readEntries(snapshot?.files, MAX_FILES, readStreak))
-        files.set(file, streak);
+        remember(file, streak);
     },
   };
 }
@@ -147,10 +164,6 @@ function editedFile(call: CallContext): string | undefined {
 /** Whether `command` names the file (`cat a.md` names `docs/a.md`). */
 function namedIn(file: string, command: string): boolean {
   return command.includes(fileName(file));
-}
-
-function fileName(path: string): string {
-  return path.slice(path.lastIndexOf('/') + 1);
 }
 
 function describe(call: CallContext, target: string, streak: Streak, severity: 'warn' | 'block'): Violation {

@@ -1,0 +1,41 @@
+/**
+ * The names (last path segments) of the files a detector holds something for, as a cheap test before
+ * a look at each file: two spellings of one file (`src/a.ts`, `/repo/src/a.ts`) end with the same
+ * name. A name may stay after its file is forgotten (the holder drops its oldest files without saying
+ * which), never the other way round; the names are read again from the files held once the stale
+ * ones outnumber them.
+ */
+export class FileNames {
+  private names = new Set<string>();
+
+  /** `files`: the files held, read when the names are rebuilt; `capacity`: how many files are held at most. */
+  constructor(
+    private readonly files: () => Iterable<string>,
+    private readonly capacity: number,
+  ) {}
+
+  /** Call before holding something for `file`. */
+  add(file: string): void {
+    const name = fileName(file);
+    if (this.names.has(name)) return;
+    if (this.names.size >= 2 * this.capacity) {
+      const names = new Set<string>();
+      for (const held of this.files()) names.add(fileName(held));
+      this.names = names;
+    }
+    this.names.add(name);
+  }
+
+  clear(): void {
+    if (this.names.size > 0) this.names = new Set();
+  }
+
+  /** False when no file held can be `path` under another spelling (see `samePath`). */
+  holdsNameOf(path: string): boolean {
+    return this.names.size > 0 && this.names.has(fileName(path));
+  }
+}
+
+export function fileName(path: string): string {
+  return path.slice(path.lastIndexOf('/') + 1);
+}

@@ -1,0 +1,54 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { LruMap } from '../../../src/core/detectors/bounded.js';
+import { FileNames } from '../../../src/core/detectors/file-names.js';
+import { samePath } from '../../../src/core/world.js';
+
+const path = fc
+  .array(fc.constantFrom('src', 'a.ts', 'b.ts', 'c.ts', 'd.ts', 'e.md', 'lib', '', '/repo', 'a', 'ts'), {
+    minLength: 1,
+    maxLength: 4,
+  })
+  .map((parts) => parts.join('/'));
+const step = fc.oneof(
+  { arbitrary: fc.record({ hold: path }), weight: 20 },
+  { arbitrary: fc.record({ ask: path }), weight: 3 },
+  { arbitrary: fc.record({ forget: path }), weight: 2 },
+  { arbitrary: fc.constant({ clear: true }), weight: 1 },
+);
+
+describe('the names of the files a detector holds', () => {
+  it('hold the name of every file held that another spelling of a path may be', () => {
+    fc.assert(
+      fc.property(fc.array(step, { maxLength: 60 }), (steps) => {
+        const files = new LruMap<number>(2);
+        const names = new FileNames(() => files.keys(), 2);
+        for (const next of steps) {
+          if ('hold' in next) {
+            names.add(next.hold);
+            files.set(next.hold, 1);
+          } else if ('forget' in next) {
+            files.delete(next.forget);
+          } else if ('clear' in next) {
+            files.clear();
+            names.clear();
+          } else {
+            const heldUnderAnotherSpelling = [...files.keys()].some((file) => samePath(file, next.ask));
+            if (heldUnderAnotherSpelling) expect(names.holdsNameOf(next.ask)).toBe(true);
+            for (const file of files.keys()) expect(names.holdsNameOf(`/repo/${file}`)).toBe(true);
+          }
+        }
+      }),
+      { numRuns: 2_000 },
+    );
+  });
+
+  it('say that no file held can be a path of another name', () => {
+    const files = new LruMap<number>(64);
+    const names = new FileNames(() => files.keys(), 64);
+    names.add('src/legacy/module-a.ts');
+    files.set('src/legacy/module-a.ts', 1);
+    expect(names.holdsNameOf('/repo/src/legacy/module-a.ts')).toBe(true);
+    expect(names.holdsNameOf('src/orders/module-b.ts')).toBe(false);
+  });
+});
