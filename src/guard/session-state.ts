@@ -252,7 +252,8 @@ function fileSlot(
       unfolded.set(guard, folds);
       const turns = folds.get(path) ?? 0;
       if (appendToLog && turns < FOLD_EVERY) {
-        appendLine(log, `${JSON.stringify(file)}\n`);
+        // The newline first: a line a killed writer left unfinished ends there, and this one is whole.
+        appendLine(log, `\n${JSON.stringify(file)}\n`);
         folds.set(path, turns + 1);
       } else {
         // The file first: killed before the log goes, the file's turn is the newer one all the same.

@@ -142,7 +142,8 @@ describe('withSessionState appending to the session’s log', () => {
     for (let i = 0; i < 4; i += 1)
       await withSessionState(helper, () => readOnce(helper), { appendToLog: true });
     expect(existsSync(sessionStatePath(dir, 'logged'))).toBe(false);
-    expect(readFileSync(logOf(dir, 'logged'), 'utf8').trim().split('\n')).toHaveLength(4);
+    const lines = readFileSync(logOf(dir, 'logged'), 'utf8').split('\n');
+    expect(lines.filter((line) => line !== '')).toHaveLength(4);
     // Another process of the session, its helper still running (or killed): it reads the log.
     const next = open(dir, 'logged');
     const verdict = await withSessionState(
@@ -168,6 +169,23 @@ describe('withSessionState appending to the session’s log', () => {
     );
     await next.close();
     expect(verdict).toBe('block');
+  });
+
+  it('keeps the turn appended after a line cut short by a writer killed mid-append', async () => {
+    const dir = stateDir();
+    const killed = open(dir, 'restarted');
+    for (let i = 0; i < 3; i += 1)
+      await withSessionState(killed, () => readOnce(killed), { appendToLog: true });
+    await killed.close();
+    appendFileSync(logOf(dir, 'restarted'), '{"version":1,"sessionId":"restarted","savedAt":1,"sess');
+    // The next helper's turn, then a process that reads the log.
+    const helper = open(dir, 'restarted');
+    await withSessionState(helper, ({ firstTime }) => firstTime('after:new-helper'), { appendToLog: true });
+    await helper.close();
+    const next = open(dir, 'restarted');
+    const first = await withSessionState(next, ({ firstTime }) => firstTime('after:new-helper'));
+    await next.close();
+    expect(first).toBe(false);
   });
 
   it('takes the session file over the log once a process without the log wrote it later', async () => {
