@@ -1,12 +1,14 @@
 /**
  * One fresh process of the cold-start measurement. Usage: node perf-cold-child.mjs <engine base URL>
- * <module extension> <calls file> <cold calls> <steady calls>. The calls are read before the engine is
- * imported; the engine's import, the guard's construction and every one of the first calls are timed
- * apart, then, after a warm-up, the mean of the steady state. Prints one JSON line.
+ * <module extension> <calls file> <cold calls> <steady calls> [each]. The calls are read before the
+ * engine is imported; the engine's import, the guard's construction and every one of the first calls
+ * are timed apart, then, after a warm-up, the mean of the steady state. Prints one JSON line. With
+ * `each`, the first 100 calls are timed one by one (`each`, CPU nanoseconds), and the segments among
+ * them are the sums of those.
  */
 import { readFileSync } from 'node:fs';
 
-const [base, extension, file, coldText, steadyText] = process.argv.slice(2);
+const [base, extension, file, coldText, steadyText, each] = process.argv.slice(2);
 const calls = JSON.parse(readFileSync(file, 'utf8'));
 const cold = Number(coldText);
 const steady = Number(steadyText);
@@ -49,7 +51,14 @@ const segments = [
   ['calls101To1000', 100, cold],
 ];
 const figure = { importMs, openMs };
-for (const [name, from, to] of segments) figure[name] = cpuPerCall(from, to);
+if (each === 'each') {
+  figure.each = [];
+  for (let index = 0; index < 100; index++) figure.each.push(cpuPerCall(index, index + 1));
+  for (const [name, from, to] of segments) {
+    if (to <= 100) figure[name] = figure.each.slice(from, to).reduce((sum, ns) => sum + ns, 0) / (to - from);
+  }
+  figure.calls101To1000 = cpuPerCall(100, cold);
+} else for (const [name, from, to] of segments) figure[name] = cpuPerCall(from, to);
 cpuPerCall(cold, calls.length - steady);
 figure.steady = cpuPerCall(calls.length - steady, calls.length);
 process.stdout.write(`${JSON.stringify(figure)}\n`);

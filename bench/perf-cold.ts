@@ -29,7 +29,7 @@ export interface ColdStartFigure {
 }
 
 /** CPU nanoseconds per call of each segment, as the child reports them. */
-interface ChildFigure {
+export interface ChildFigure {
   readonly importMs: number;
   readonly openMs: number;
   readonly first: number;
@@ -37,11 +37,13 @@ interface ChildFigure {
   readonly calls11To100: number;
   readonly calls101To1000: number;
   readonly steady: number;
+  /** Each of the first 100 calls, when the child is asked to time them one by one. */
+  readonly each?: readonly number[];
 }
 
 const COLD_CALLS = 1_000;
 
-function median(values: readonly number[]): number {
+export function median(values: readonly number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
   if (sorted.length === 0) return 0;
   const middle = Math.floor(sorted.length / 2);
@@ -51,15 +53,44 @@ function median(values: readonly number[]): number {
 }
 
 function runChild(kind: EngineKind, file: string, steady: number): Promise<ChildFigure> {
+  return runColdChild(
+    new URL(kind === 'dist' ? '../dist/' : '../src/', import.meta.url).href,
+    kind === 'dist' ? '.js' : '.ts',
+    file,
+    steady,
+  );
+}
+
+/**
+ * One fresh process timing the import, construction and first calls of the build (or sources, with
+ * `.ts`) whose folder's URL is `base`, on the calls of `file`.
+ */
+export function runColdChild(
+  base: string,
+  extension: '.js' | '.ts',
+  file: string,
+  steady: number,
+  oneByOne = false,
+  /** Node's own flags for the child (`--no-lazy`, say). */
+  nodeFlags: readonly string[] = [],
+): Promise<ChildFigure> {
   const child = fileURLToPath(new URL('./perf-cold-child.mjs', import.meta.url));
-  const base = new URL(kind === 'dist' ? '../dist/' : '../src/', import.meta.url).href;
-  const extension = kind === 'dist' ? '.js' : '.ts';
   // The build runs on plain Node, as users run it; the sources need the development loader.
-  const loader = kind === 'dist' ? [] : ['--import', 'tsx'];
+  const loader = extension === '.js' ? [] : ['--import', 'tsx'];
   return new Promise((resolve, reject) => {
     execFile(
       process.execPath,
-      [...loader, child, base, extension, file, String(COLD_CALLS), String(steady)],
+      [
+        ...nodeFlags,
+        ...loader,
+        child,
+        base,
+        extension,
+        file,
+        String(COLD_CALLS),
+        String(steady),
+        oneByOne ? 'each' : '',
+      ],
       { maxBuffer: 16 * 1024 * 1024, timeout: 120_000, env: { ...process.env, NODE_OPTIONS: '' } },
       (error, stdout) => {
         if (error) reject(new Error(`a cold-start process failed: ${error.message}`));
@@ -69,18 +100,24 @@ function runChild(kind: EngineKind, file: string, steady: number): Promise<Child
   });
 }
 
+/** Writes the calls of a cold-start process into `dir`, for `steady` calls timed after a warm-up; returns the file. */
+export function writeColdCalls(dir: string, steady: number): string {
+  const calls: RawCall[] = [];
+  for (let index = 0; index < COLD_CALLS + 3 * steady; index++) calls.push(workloadRawCall('typical', index));
+  const file = join(dir, 'calls.json');
+  writeFileSync(file, JSON.stringify(calls.map(({ tool, args, result }) => ({ tool, args, result }))));
+  return file;
+}
+
 /** `steady` calls are timed for the steady state, after a warm-up of twice as many. */
 export async function coldStart(
   kind: EngineKind,
   processes: number,
   steady: number,
 ): Promise<ColdStartFigure> {
-  const calls: RawCall[] = [];
-  for (let index = 0; index < COLD_CALLS + 3 * steady; index++) calls.push(workloadRawCall('typical', index));
   const dir = mkdtempSync(join(tmpdir(), 'narrowing-bench-cold-'));
   try {
-    const file = join(dir, 'calls.json');
-    writeFileSync(file, JSON.stringify(calls.map(({ tool, args, result }) => ({ tool, args, result }))));
+    const file = writeColdCalls(dir, steady);
     const figures: ChildFigure[] = [];
     for (let run = 0; run < processes; run++) figures.push(await runChild(kind, file, steady));
     const over = (pick: (figure: ChildFigure) => number) => median(figures.map(pick));
