@@ -8,7 +8,7 @@ const LONGEST_EMPTY_ANSWER = 300;
 const EMPTY_LITERALS = new Set(['null', '[]', '{}', '""', "''", 'none', 'undefined']);
 const LONGEST_EMPTY_LITERAL = 9;
 
-const NOTHING_FOUND_ANSWERS = [
+export const NOTHING_FOUND_ANSWERS = [
   /^(?:[^\n:]{0,60}:\s*)?(?:no|0|zero)\s+(?:results?|matches?|files?|items?|entries|records|rows|hits|documents|issues|repositories)(?:\s+(?:were\s+)?found)?\b[^\n]{0,160}$/i,
   /^found 0\b[^\n]{0,160}$/i,
   /^(?:the )?(?:directory|folder)\b[^\n]{0,200}\bis empty\.?$/i,

@@ -1,5 +1,10 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { isEmptyAnswer, mayBeNothingFound } from '../../../src/adapters/tool-call/empty-result.js';
+import {
+  isEmptyAnswer,
+  mayBeNothingFound,
+  NOTHING_FOUND_ANSWERS,
+} from '../../../src/adapters/tool-call/empty-result.js';
 
 const SOURCE_FILE = `// module 0
 import { describe, expect, it } from 'vitest';
@@ -41,5 +46,24 @@ describe('answers that found nothing', () => {
 
   it('still reads an answer that only mentions finding nothing as an answer', () => {
     expect(isEmptyAnswer('Build finished: no errors, 3 files written')).toBe(false);
+  });
+
+  it('tries every text that one of the "nothing found" answers matches', () => {
+    // fast-check generates from an expression without its `i` flag and word boundaries (texts that then
+    // miss the boundary do not count); the case is then changed at random.
+    const anyCase = (text: string, upper: readonly boolean[]) =>
+      [...text].map((char, index) => (upper[index % upper.length] ? char.toUpperCase() : char)).join('');
+    for (const answer of NOTHING_FOUND_ANSWERS) {
+      const texts = fc
+        .tuple(
+          fc.stringMatching(new RegExp(answer.source.replaceAll('\\b', ''))),
+          fc.array(fc.boolean(), { minLength: 1 }),
+        )
+        .map(([text, upper]) => anyCase(text, upper));
+      fc.assert(
+        fc.property(texts, (text) => !answer.test(text) || mayBeNothingFound(text)),
+        { numRuns: 2_000 },
+      );
+    }
   });
 });
