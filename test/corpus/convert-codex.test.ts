@@ -126,7 +126,7 @@ describe('Codex rollouts', () => {
     ]);
   });
 
-  it('gives a viewed image a result without content, so that looking at a new screenshot is no empty answer', () => {
+  it('leaves a call answered only by an image without a result, so that viewing a new screenshot is no empty answer', () => {
     const run = convert([
       item(0, {
         type: 'function_call',
@@ -141,7 +141,7 @@ describe('Codex rollouts', () => {
       }),
     ]);
     expect(run.events.slice(1)).toEqual([
-      { type: 'call', tool: 'view_image', args: { path: '/tmp/shot.png' }, result: {}, t: 0 },
+      { type: 'call', tool: 'view_image', args: { path: '/tmp/shot.png' }, t: 0 },
     ]);
   });
 });
