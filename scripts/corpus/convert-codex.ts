@@ -11,8 +11,9 @@
  *   `exit_code` of the `exec_command_end` event message with the same `call_id`, or, without one, the
  *   exit code the output reports (`{"metadata":{"exit_code":N}}` in older versions, an `Exit code: N`
  *   or `Process exited with code N` line in later ones); a patch failed when its `patch_apply_end`
- *   says `success: false` or its output reports a failure. Rollouts of the earliest versions hold the
- *   response items themselves, one per line, without the envelope.
+ *   says `success: false` or its output reports a failure. An output that is a list of parts showing
+ *   only images (`view_image`'s answer) leaves its call without a result. Rollouts of the earliest
+ *   versions hold the response items themselves, one per line, without the envelope.
  * - `codex exec --json` output: `item.started`/`item.completed` lines whose `item` is one of the
  *   thread items of `codex-rs/exec/src/exec_events.rs` (`command_execution` with its
  *   `aggregated_output` and `exit_code`, `file_change` with the files a patch changed and its
@@ -109,6 +110,20 @@ export function readOutput(raw: unknown): ReportedOutput {
   const marker = OUTPUT_MARKER.exec(output);
   const body = marker ? output.slice(marker.index + marker[0].length) : '';
   return { body, exitCode: Number(exit[1]) };
+}
+
+/**
+ * Whether an output is a list of content parts that shows images and no text (`view_image`'s answer:
+ * the picture, as data). What the call saw is not text the trace can hold, so it has no result:
+ * what it showed is unknown, not empty.
+ */
+export function showsOnlyImages(raw: unknown): boolean {
+  if (!Array.isArray(raw)) return false;
+  const parts = raw.filter(isObject);
+  return (
+    parts.some((part) => part.type === 'input_image') &&
+    parts.every((part) => part.type === 'input_image' || text(part.text).trim() === '')
+  );
 }
 
 function shellResult(body: string, exitCode: number | undefined): TraceResult {
@@ -224,7 +239,10 @@ export function convertCodexRun(jsonl: string, source: RunSource, name: string, 
       case 'function_call_output':
       case 'custom_tool_call_output': {
         const call = id ? byId.get(id) : undefined;
-        if (call) call.result = outputResult(call, readOutput(payload.output), id as string);
+        // An answer that is only images is not text the trace can hold: the call keeps no result.
+        if (call && !showsOnlyImages(payload.output)) {
+          call.result = outputResult(call, readOutput(payload.output), id as string);
+        }
         break;
       }
       default:

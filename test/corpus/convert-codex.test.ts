@@ -4,6 +4,7 @@ import {
   commandLine,
   convertCodexRun,
   readOutput,
+  showsOnlyImages,
   unquoteShellWord,
 } from '../../scripts/corpus/convert-codex.js';
 import { callsOf, pinnedSource } from './support/run-source.js';
@@ -124,6 +125,25 @@ describe('Codex rollouts', () => {
       { type: 'compact' },
     ]);
   });
+
+  it('leaves a call answered only by an image without a result, so that viewing a new screenshot is no empty answer', () => {
+    const run = convert([
+      item(0, {
+        type: 'function_call',
+        name: 'view_image',
+        arguments: JSON.stringify({ path: '/tmp/shot.png' }),
+        call_id: 'v',
+      }),
+      item(1, {
+        type: 'function_call_output',
+        call_id: 'v',
+        output: [{ type: 'input_image', image_url: 'data:image/png;base64,iVBORw0KGgo=' }],
+      }),
+    ]);
+    expect(run.events.slice(1)).toEqual([
+      { type: 'call', tool: 'view_image', args: { path: '/tmp/shot.png' }, t: 0 },
+    ]);
+  });
 });
 
 describe('codex exec --json output', () => {
@@ -197,6 +217,20 @@ describe('Codex conversion properties', () => {
           ? `Exit code: ${code}\nWall time: 0.2 seconds\nOutput:\n${body}`
           : JSON.stringify({ output: body, metadata: { exit_code: code, duration_seconds: 0.2 } });
         expect(readOutput(output)).toEqual({ body, exitCode: code });
+      }),
+    );
+  });
+
+  it('reads a list of parts as images only when no part holds text', () => {
+    const part = fc.oneof(
+      fc.record({ type: fc.constant('input_image'), image_url: fc.string() }),
+      fc.record({ type: fc.constantFrom('input_text', 'output_text'), text: line }),
+    );
+    fc.assert(
+      fc.property(fc.array(part, { maxLength: 5 }), (parts) => {
+        const images = parts.some((p) => p.type === 'input_image');
+        const texts = parts.some((p) => 'text' in p && p.text.trim() !== '');
+        expect(showsOnlyImages(parts)).toBe(images && !texts);
       }),
     );
   });
