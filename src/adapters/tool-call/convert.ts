@@ -164,7 +164,7 @@ function readShellFrame(outcome: MutableOutcome): void {
       outcome.content = framed.output;
       // A pipeline's status 0 is its last command's: an earlier one that could not run says so in
       // its lines only, read as in an output with no status.
-      if (framed.exitCode === 0 && hasCouldNotRunLine(framed.output) && isPipeline(command)) {
+      if (framed.exitCode === 0 && isPipeline(command) && hasCouldNotRunLine(framed.output)) {
         outcome.success = false;
       } else if (framed.exitCode !== undefined) outcome.exitCode = framed.exitCode;
       return;
