@@ -297,12 +297,23 @@ export const allAtOnce: Transform = {
 
 export const TRANSFORMS: readonly Transform[] = [...CALL_TRANSFORMS, allAtOnce];
 
-/** A shell call's recorded outcome: what the command printed, and its exit status. */
+/**
+ * A shell call's recorded outcome: what the command printed, and its exit status (undefined where the
+ * recording does not know it).
+ */
 interface ShellOutcome {
   readonly command: string;
   readonly output: string;
-  readonly exitCode: number;
+  readonly exitCode: number | undefined;
 }
+
+/**
+ * The recorded shell tools whose results carry no exit status: Cursor's terminal gives the output
+ * alone, and its recordings flag a failure only where the exporter saw one, so an unflagged result
+ * may be a failure (`chmod: x: No such file or directory`, `fatal: not a git repository`). Its
+ * status is unknown, and a host's frame that writes one (`Exit code: 0`) is not written for it.
+ */
+const STATUSLESS_SOURCES = new Set(['run_terminal_cmd']);
 
 /** An exit status a recording already wrote into the output (`Exit code 1`, `Exit code: 1`, `Error: Exit code 1`). */
 const RECORDED_EXIT = /^(?:Error: )?Exit code:? (-?\d+)\n?/;
@@ -320,7 +331,8 @@ function shellOutcome(event: TraceEvent): ShellOutcome | undefined {
   const code = recorded ? Number(recorded[1]) : failed ? 1 : 0;
   // A status the recording wrote that contradicts its flag is left alone.
   if ((code !== 0) !== failed) return undefined;
-  return { command: args.command, output, exitCode: code };
+  const known = failed || recorded !== null || !STATUSLESS_SOURCES.has(event.tool);
+  return { command: args.command, output, exitCode: known ? code : undefined };
 }
 
 /**
@@ -349,8 +361,24 @@ function shellResultFramed(
   };
 }
 
+/**
+ * A transform that writes a host's frame with the exit status in it: a call whose recorded status is
+ * unknown is left as it is, as the frame would say what nobody saw.
+ */
+function statusFramed(
+  name: string,
+  frame: (
+    outcome: ShellOutcome & { readonly exitCode: number },
+    key: string,
+  ) => { content: string; isError?: true },
+): Transform {
+  return shellResultFramed(name, (outcome, key) =>
+    outcome.exitCode === undefined ? undefined : frame({ ...outcome, exitCode: outcome.exitCode }, key),
+  );
+}
+
 /** Claude Code's `Bash`: a failure flagged, its exit status on the first line; a success as printed. */
-export const claudeCodeResult = shellResultFramed('shell result as Claude Code frames it', (outcome) =>
+export const claudeCodeResult = statusFramed('shell result as Claude Code frames it', (outcome) =>
   outcome.exitCode === 0
     ? { content: outcome.output }
     : { content: `Exit code ${outcome.exitCode}\n${outcome.output}`, isError: true },
@@ -360,7 +388,7 @@ export const claudeCodeResult = shellResultFramed('shell result as Claude Code f
  * Codex: the exit status and wall time in a header above the output, nothing flagged; `shell`'s
  * header (`Exit code: N`) or `exec_command`'s (`Process exited with code N`), by the trace.
  */
-export const codexResult = shellResultFramed('shell result as Codex frames it', (outcome, key) => {
+export const codexResult = statusFramed('shell result as Codex frames it', (outcome, key) => {
   const wall = `Wall time: ${(varying(`wall ${key}`, 5000) / 1000).toFixed(4)} seconds`;
   if (pick([true, false], key.split(' ')[0] ?? key)) {
     return { content: `Exit code: ${outcome.exitCode}\n${wall}\nOutput:\n${outcome.output}` };
@@ -373,7 +401,7 @@ export const codexResult = shellResultFramed('shell result as Codex frames it', 
 });
 
 /** Gemini CLI's `run_shell_command`: the command, its output and exit status in one block, nothing flagged. */
-export const geminiResult = shellResultFramed('shell result as Gemini CLI frames it', (outcome, key) => ({
+export const geminiResult = statusFramed('shell result as Gemini CLI frames it', (outcome, key) => ({
   content: [
     `Command: ${outcome.command}`,
     'Directory: (root)',
@@ -402,7 +430,7 @@ const CURSOR_KEPT = 100_000;
  */
 export const truncatedResult = shellResultFramed('shell output truncated as a host does', (outcome, key) => {
   const text = outcome.output;
-  const flag = outcome.exitCode === 0 ? {} : { isError: true as const };
+  const flag = outcome.exitCode === 0 || outcome.exitCode === undefined ? {} : { isError: true as const };
   if (pick([true, false], key.split(' ')[0] ?? key)) {
     if (text.length <= 2 * CLAUDE_CODE_KEPT) return undefined;
     const cut = text.length - 2 * CLAUDE_CODE_KEPT;

@@ -183,6 +183,46 @@ describe('transforms that keep every loop', () => {
     expect(result).toEqual({ content: 'fatal: not a git repository' });
   });
 
+  it('writes no exit status for an unflagged result of a terminal that records none, and one for a flagged failure', () => {
+    const missing = { content: 'chmod: scripts/deploy.sh: No such file or directory' };
+    const refused = {
+      isError: true,
+      content: 'fatal: not a git repository (or any of the parent directories): .git',
+    };
+    const events: TraceEvent[] = [
+      { type: 'meta', name: 'terminal', tools: [{ name: 'run_terminal_cmd' }] },
+      {
+        type: 'call',
+        tool: 'run_terminal_cmd',
+        args: { command: 'chmod +x scripts/deploy.sh' },
+        result: missing,
+      },
+      { type: 'call', tool: 'run_terminal_cmd', args: { command: 'git status' }, result: refused },
+    ];
+    for (const transform of [claudeCodeResult, codexResult, geminiResult]) {
+      const [unflagged, flagged] = calls(transform.apply(events, 'a.jsonl') ?? []).map(
+        (call) => call.result as Record<string, unknown>,
+      );
+      expect(unflagged).toEqual(missing);
+      expect(String(flagged?.content)).toMatch(/Exit code:? 1\n|Exit Code: 1\n|exited with code 1\n/);
+    }
+  });
+
+  it('writes exit status 0 for an unflagged result of a shell whose recordings flag every failure', () => {
+    const listed = { content: 'grep: src/registry.ts: No such file or directory' };
+    const events: TraceEvent[] = [
+      { type: 'meta', name: 'bash', tools: [{ name: 'Bash' }] },
+      {
+        type: 'call',
+        tool: 'Bash',
+        args: { command: 'grep -n TODO src/registry.ts | head -20' },
+        result: listed,
+      },
+    ];
+    const result = calls(geminiResult.apply(events, 'a.jsonl') ?? [])[0]?.result as Record<string, unknown>;
+    expect(String(result.content)).toMatch(/\nExit Code: 0\n/);
+  });
+
   it('renames a file’s path to each host’s argument name, `filename` among them', () => {
     const keys = new Set<string>();
     for (const trace of ['a', 'b', 'c', 'd', 'e', 'f', 'g', 'h', 'i', 'j', 'k', 'l'].map(

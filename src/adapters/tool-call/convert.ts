@@ -7,7 +7,7 @@ import { isRecord } from './action-classes.js';
 import { boundedJson } from './bounded-json.js';
 import { commandText } from './call-arguments.js';
 import { hasCouldNotRunLine } from './failure-lines.js';
-import { framedShellOutcome } from './shell-framing.js';
+import { framedShellOutcome, isPipeline } from './shell-framing.js';
 import { parseRetryAfter } from './signatures.js';
 
 export interface ToolCallExtras {
@@ -156,12 +156,17 @@ function readShellFrame(outcome: MutableOutcome): void {
   const content = outcome.content;
   if (outcome.exitCode !== undefined || typeof content !== 'string') return;
   const args = outcome.proposal?.args;
-  if (!isRecord(args) || commandText(args) === undefined) return;
+  const command = isRecord(args) ? commandText(args) : undefined;
+  if (command === undefined) return;
   if (FRAME_OPENINGS.has(content.charAt(0))) {
     const framed = framedShellOutcome(content);
     if (framed !== undefined) {
       outcome.content = framed.output;
-      if (framed.exitCode !== undefined) outcome.exitCode = framed.exitCode;
+      // A pipeline's status 0 is its last command's: an earlier one that could not run says so in
+      // its lines only, read as in an output with no status.
+      if (framed.exitCode === 0 && isPipeline(command) && hasCouldNotRunLine(framed.output)) {
+        outcome.success = false;
+      } else if (framed.exitCode !== undefined) outcome.exitCode = framed.exitCode;
       return;
     }
   }

@@ -83,7 +83,35 @@ const ACTS_ON_KEYS = [
   'old_str',
   'new_str',
   'replacement',
+  'patch',
+  'diff',
 ] as const;
+/** How a patch opens, under whatever key a tool takes it (`*** Begin Patch`, a unified diff's `--- a/…`). */
+const PATCH_OPENING = /^(?:\*\*\* Begin Patch\n|--- \S[^\n]*\n\+\+\+ \S)/;
+
+/** Whether a value of the call is a patch: an edit's text, naming the files it acts on. */
+function holdsPatch(args: Readonly<Record<string, unknown>>): boolean {
+  for (const key in args) {
+    const value = args[key];
+    if (Object.hasOwn(args, key) && typeof value === 'string' && PATCH_OPENING.test(value)) return true;
+  }
+  return false;
+}
+
+/**
+ * Whether the call relays another tool's call: it names the tool (`tool_name`) and carries that
+ * call's arguments as an object (`arguments`), as an MCP relay does. What the relayed call says is
+ * in its arguments; words beside them are about the call.
+ */
+function relaysACall(args: Readonly<Record<string, unknown>>): boolean {
+  const relayed = args.arguments;
+  return (
+    typeof args.tool_name === 'string' &&
+    typeof relayed === 'object' &&
+    relayed !== null &&
+    !Array.isArray(relayed)
+  );
+}
 const NONE: readonly string[] = [];
 
 function hasAny(args: Readonly<Record<string, unknown>>, keys: readonly string[]): boolean {
@@ -117,8 +145,8 @@ function schemaLeavesOut(inputSchema: unknown, key: string): boolean {
 }
 
 /**
- * The free text that is only words about the call, not part of it. Beside what the call acts on,
- * every free-text field. Beside other arguments (a booking's flights, a reservation's id), an
+ * The free text that is only words about the call, not part of it. Beside what the call acts on
+ * (a patch under any key among it, and a relayed call's arguments), every free-text field. Beside other arguments (a booking's flights, a reservation's id), an
  * `explanation` or a `justification`, which only ever say why a call is made; a `description` there
  * may be the call's data (a ticket's body, a task's text beside its project and assignee, the only
  * account a recording kept of a call) and stays, unless the tool's own schema, where it is known,
@@ -131,7 +159,7 @@ export function wordsAboutTheCall(
 ): readonly string[] {
   if (!FREE_TEXT_KEYS.some((key) => typeof args[key] === 'string')) return NONE;
   const present = FREE_TEXT_KEYS.filter((key) => typeof args[key] === 'string');
-  if (hasAny(args, ACTS_ON_KEYS)) return present;
+  if (hasAny(args, ACTS_ON_KEYS) || relaysACall(args) || holdsPatch(args)) return present;
   if (!hasOtherArguments(args)) return NONE;
   if (schemaLeavesOut(inputSchema, 'description')) return present;
   return present.filter((key) => key !== 'description');

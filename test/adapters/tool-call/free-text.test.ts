@@ -98,6 +98,37 @@ describe('free text beside a call', () => {
     expect(verdicts[1]).toBe('block');
   });
 
+  it('leaves out the words beside a patch, whichever tool applies it', () => {
+    const patch =
+      '*** Begin Patch\n*** Update File: src/server.ts\n@@\n-const port = 3000;\n+const port = Number(process.env.PORT ?? 3000);\n*** End Patch';
+    expect(normalizeArguments({ patch, description: 'Read the port from the environment' })).toEqual({
+      patch,
+    });
+    expect(normalizeArguments({ input: patch, description: 'Try the patch again' })).toEqual({
+      input: patch,
+    });
+  });
+
+  it('blocks a relayed MCP call refused the same way, proposed with a new description each time', () => {
+    const relayed = {
+      server_name: 'github',
+      tool_name: 'create_issue',
+      arguments: { owner: 'acme', repo: 'shop', title: 'Checkout fails', body: 'Steps: add to cart, pay' },
+    };
+    const verdicts = verdictsOf(
+      'use_mcp_tool',
+      relayed,
+      'Error executing MCP tool: MCP error -32603: Not Found: Resource not found',
+      true,
+    );
+    expect(verdicts[1]).toBe('block');
+  });
+
+  it('keeps a description beside a tool’s name that is not a relayed call, as a tool being registered', () => {
+    const args = { tool_name: 'lookup_order', description: 'Finds an order by its number' };
+    expect(normalizeArguments(args)).toEqual(args);
+  });
+
   it('keeps a description beside text values that do not say what it holds, as a task made in a project for someone', () => {
     const args = {
       project: 'ops',

@@ -72,4 +72,37 @@ describe('a command’s outcome in a host’s frame', () => {
     const outcome = toolCallToOutcome('read_file', { path: 'logs/run.txt' }, text(saved));
     expect(outcome).toMatchObject({ success: true, content: saved });
   });
+
+  it('reads a pipeline whose first command could not open its file the same with status 0 in a frame as with no status', () => {
+    const command = { command: 'grep -n "<<<<<<< HEAD" src/tools/registry.ts | head -50' };
+    const printed = 'grep: src/tools/registry.ts: No such file or directory';
+    const framed = {
+      'Codex (shell)': text(`Exit code: 0\nWall time: 0.0410 seconds\nOutput:\n${printed}`),
+      'Codex (exec_command)': text(
+        `Chunk ID: 91ee07\nWall time: 0.0410 seconds\nProcess exited with code 0\nOriginal token count: 14\nOutput:\n${printed}`,
+      ),
+      'Gemini CLI': text(
+        `Command: ${command.command}\nDirectory: (root)\nOutput: ${printed}\nError: (none)\nExit Code: 0\nSignal: (none)\nBackground PIDs: (none)\nProcess Group PGID: 48212`,
+      ),
+    };
+    const bare = toolCallToOutcome('run_terminal_cmd', command, text(printed));
+    expect(bare.success).toBe(false);
+    for (const [host, result] of Object.entries(framed)) {
+      const outcome = toolCallToOutcome('shell', command, result);
+      expect({ host, success: outcome.success, content: outcome.content }).toEqual({
+        host,
+        success: false,
+        content: printed,
+      });
+    }
+  });
+
+  it('reads status 0 as a success when the command let its own failure pass with `|| true`', () => {
+    const outcome = toolCallToOutcome(
+      'shell',
+      { command: 'cat .env.local || true' },
+      text('Exit code: 0\nWall time: 0.0410 seconds\nOutput:\ncat: .env.local: No such file or directory'),
+    );
+    expect(outcome).toMatchObject({ success: true, exitCode: 0 });
+  });
 });
