@@ -7,7 +7,8 @@ import { isRecord } from './action-classes.js';
 import { boundedJson } from './bounded-json.js';
 import { commandText } from './call-arguments.js';
 import { hasCouldNotRunLine } from './failure-lines.js';
-import { framedShellOutcome, isPipeline } from './shell-framing.js';
+import { framedShellOutcome } from './shell-framing.js';
+import { isPipeline } from './shell-parse.js';
 import { parseRetryAfter } from './signatures.js';
 
 export interface ToolCallExtras {
@@ -96,6 +97,11 @@ export function toolCallToOutcome(
   if (extras.status !== undefined) outcome.status = extras.status;
   if (extras.exitCode !== undefined) outcome.exitCode = extras.exitCode;
   if (outcome.exitCode !== undefined && outcome.exitCode !== 0) outcome.success = false;
+  if (outcome.exitCode === 0 && pipelineHidFailure(outcome)) {
+    // Read as an output with no status: the status is the last command's.
+    delete outcome.exitCode;
+    outcome.success = false;
+  }
   if (extras.retryAfterSeconds !== undefined) outcome.retryAfterSeconds = extras.retryAfterSeconds;
   if (extras.durationMs !== undefined) outcome.durationMs = extras.durationMs;
   if (extras.tokens !== undefined) outcome.tokens = extras.tokens;
@@ -162,15 +168,24 @@ function readShellFrame(outcome: MutableOutcome): void {
     const framed = framedShellOutcome(content);
     if (framed !== undefined) {
       outcome.content = framed.output;
-      // A pipeline's status 0 is its last command's: an earlier one that could not run says so in
-      // its lines only, read as in an output with no status.
-      if (framed.exitCode === 0 && isPipeline(command) && hasCouldNotRunLine(framed.output)) {
-        outcome.success = false;
-      } else if (framed.exitCode !== undefined) outcome.exitCode = framed.exitCode;
+      if (framed.exitCode !== undefined) outcome.exitCode = framed.exitCode;
       return;
     }
   }
   if (outcome.success && hasCouldNotRunLine(content)) outcome.success = false;
+}
+
+/**
+ * Whether a command that exited 0 is a pipeline an earlier command of which could not run: a
+ * pipeline's status is its last command's, so only the earlier one's lines say how it went, as in an
+ * output with no status. Whatever gave the status (a host's frame, a hook's field, a result object).
+ */
+function pipelineHidFailure(outcome: MutableOutcome): boolean {
+  const content = outcome.content;
+  const args = outcome.proposal?.args;
+  if (typeof content !== 'string' || !outcome.success || !isRecord(args)) return false;
+  const command = commandText(args);
+  return command !== undefined && isPipeline(command) && hasCouldNotRunLine(content);
 }
 
 const EXIT_CODE_KEYS = ['exitCode', 'exit_code', 'returncode'] as const;

@@ -91,17 +91,3 @@ function claudeCodeFrame(text: string): FramedOutcome | undefined {
 export function framedShellOutcome(text: string): FramedOutcome | undefined {
   return codexHeader(text) ?? geminiFrame(text) ?? claudeCodeFrame(text);
 }
-
-/** Quoted text, where a `|` is data. */
-const QUOTED = /'[^']*'|"(?:[^"\\]|\\.)*"/g;
-/** A `|` that pipes one command into the next: not `||`, not `>|`. */
-const PIPE = /(?<![|>])\|(?!\|)/;
-
-/**
- * True when the command pipes one command into another: its exit status is the last one's, and says
- * nothing of how the earlier ones ended.
- */
-export function isPipeline(command: string): boolean {
-  const bare = command.includes("'") || command.includes('"') ? command.replace(QUOTED, '') : command;
-  return PIPE.test(bare);
-}

@@ -23,6 +23,34 @@ export function parseShell(command: string): SyntaxNode {
   return tree;
 }
 
+/**
+ * True when the command pipes one command into another (`grep x a.ts | head`): the status of a
+ * pipeline is its last command's, and says nothing of how the earlier ones ended. A line the parser
+ * cannot read is taken as no pipeline.
+ */
+export function isPipeline(command: string): boolean {
+  if (!command.includes('|')) return false;
+  try {
+    return holdsPipeline(parseShell(command));
+  } catch {
+    return false;
+  }
+}
+
+function holdsPipeline(node: SyntaxNode): boolean {
+  switch (node.type) {
+    case 'Script':
+    case 'AndOr':
+      return node.commands.some(holdsPipeline);
+    case 'Statement':
+      return holdsPipeline(node.command);
+    case 'Pipeline':
+      return node.commands.length > 1;
+    default:
+      return false;
+  }
+}
+
 /** Longer lines go to unbash: a plain line this long is rare, and its words cost nothing to bound. */
 const MAX_PLAIN_CHARS = 1_024;
 

@@ -105,4 +105,21 @@ describe('a command’s outcome in a host’s frame', () => {
     );
     expect(outcome).toMatchObject({ success: true, exitCode: 0 });
   });
+
+  it('reads status 0 as a success when a `|` is only inside a quoted pattern', () => {
+    const outcome = toolCallToOutcome(
+      'shell',
+      { command: 'grep -E "error|warn" logs/app.log' },
+      text('Exit code: 0\nWall time: 0.0410 seconds\nOutput:\ngrep: logs/app.log: No such file or directory'),
+    );
+    expect(outcome).toMatchObject({ success: true, exitCode: 0 });
+  });
+
+  it('reads a pipeline whose first command could not open its file as a failure when status 0 comes apart, as hooks and result objects give it', () => {
+    const command = { command: 'grep -n "TODO" src/tools/registry.ts | head -50' };
+    const printed = 'grep: src/tools/registry.ts: No such file or directory';
+    const hook = toolCallToOutcome('shell', command, printed, { exitCode: 0 });
+    const object = toolCallToOutcome('Bash', command, { exitCode: 0, stdout: '', stderr: printed });
+    for (const outcome of [hook, object]) expect(outcome.success).toBe(false);
+  });
 });
