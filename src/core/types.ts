@@ -227,6 +227,11 @@ export interface FailureFacts {
    */
   readonly curedByReading?: boolean;
   /**
+   * The error says the target changed after the agent read it (another writer: the user, a
+   * formatter, a linter): what was read of it no longer says what is in it.
+   */
+  readonly targetChangedSinceRead?: boolean;
+  /**
    * The failure is about arguments the call's `failureKey` leaves out (what an edit would write, not
    * the text it searches for): only the whole call fails again, so its ban is on the whole call.
    */

@@ -292,7 +292,12 @@ export function createToolCallAdapter(options: ToolCallAdapterOptions = {}): Too
         !searchDidNotApply(rule, meaning, verdict) && { dependsOnWholeCall: true }),
     };
     if (meaning === 'content-missing') return { ...facts, needle };
-    if (call.targets.length > 0 && asksToReadFirst(verdict)) return { ...facts, curedByReading: true };
+    if (call.targets.length > 0 && asksToReadFirst(verdict))
+      return {
+        ...facts,
+        curedByReading: true,
+        ...(changedSinceRead(verdict) && { targetChangedSinceRead: true }),
+      };
     if (retryAfterSeconds !== undefined) return { ...facts, retryAfterSeconds };
     const unavailable =
       ASKS_FOR_THINGS.has(call.kind) && rule.blame !== 'harness_fault' && meaning === 'call'
@@ -345,6 +350,17 @@ const READ_FIRST =
 
 function asksToReadFirst(text: string): boolean {
   return READ_FIRST.test(text.length > 2_000 ? text.slice(0, 2_000) : text);
+}
+
+/**
+ * An error that says the target changed after it was read ("modified since read", "modified since
+ * it was last read", "changed on disk since"): someone else wrote it, so the read no longer holds.
+ */
+const CHANGED_SINCE_READ =
+  /\b(?:modified|changed)(?: on disk| externally)? since (?:it was |you )?(?:last )?read\b/i;
+
+function changedSinceRead(text: string): boolean {
+  return CHANGED_SINCE_READ.test(text.length > 2_000 ? text.slice(0, 2_000) : text);
 }
 
 /**

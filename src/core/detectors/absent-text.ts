@@ -5,7 +5,8 @@
  * whitespace, so line-number prefixes, re-indentation and CRLF in a read result never make it fire
  * on text that is really there; partial, truncated or wrapped reads are not trusted at all; and a
  * command with unknown effects (a formatter, `sed -i`) makes it forget every file. A test run or a
- * build, which writes only outputs, forgets nothing.
+ * build, which writes only outputs, forgets nothing. An editor refusing an edit because the file
+ * changed since it was read (another writer) makes it forget that file until it is read whole again.
  */
 import type { Violation } from '../types.js';
 import { isHarnessFault, isWatched, kindOf } from './applicability.js';
@@ -121,6 +122,14 @@ export function createAbsentTextDetector(): Detector {
       if (isHarnessFault(outcome)) return;
       const { facts } = call;
       if (!outcome.success) {
+        if (outcome.failure?.targetChangedSinceRead) {
+          // Another writer changed the file: what was read of it says nothing until it is read whole.
+          for (const target of facts.targets) {
+            files.delete(target);
+            failedEdits.delete(target);
+          }
+          return;
+        }
         if (facts.kind === 'mutate' && facts.searchTexts && facts.targets.length === 1)
           failedEdits.set(facts.targets[0] as string, true);
         return;

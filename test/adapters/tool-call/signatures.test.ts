@@ -442,6 +442,31 @@ describe('validation_error', () => {
     );
   });
 
+  it('says the target changed under the agent when an editor refuses an edit as modified since read', () => {
+    const claude =
+      '<tool_use_error>File has been modified since read, either by the user or by a linter. ' +
+      'Read it again before attempting to write it.</tool_use_error>';
+    const other =
+      'Error: File /w/a.ts has been modified since it was last read.\nLast modification: 2026-03-02T10:00:12.000Z\n' +
+      'Last read: 2026-03-02T10:00:02.000Z\n\nPlease read the file again before modifying it.';
+    expect(
+      failureOf('Edit', { file_path: '/w/a.ts', old_string: 'a', new_string: 'b' }, claude),
+    ).toMatchObject({
+      targetChangedSinceRead: true,
+    });
+    expect(failureOf('edit', { filePath: '/w/a.ts', oldString: 'a', newString: 'b' }, other)).toMatchObject({
+      targetChangedSinceRead: true,
+    });
+  });
+
+  it('does not say the target changed when the editor only asks for a first read', () => {
+    const text = 'File has not been read yet. Read it first before writing to it.';
+    expect(
+      failureOf('Edit', { file_path: '/w/a.ts', old_string: 'a', new_string: 'b' }, text)
+        ?.targetChangedSinceRead,
+    ).toBeUndefined();
+  });
+
   it('reads JSON-RPC invalid params as bad arguments when the text says nothing more', () => {
     const error = Object.assign(new Error('MCP error -32602: bad'), { code: -32602, name: 'McpError' });
     const outcome = toolCallToOutcome('get-sum', {}, error);

@@ -207,3 +207,70 @@ describe('absent-text after exact replacements', () => {
     expect(afterRename().check('edit_file', edit('export function save(user) {')).allowed).toBe(true);
   });
 });
+
+describe('absent-text after the editor said the file changed since it was read', () => {
+  const numbered = (content: string, from = 1) =>
+    content
+      .split('\n')
+      .map((line, index) => `${String(index + from).padStart(6)}\t${line}`)
+      .join('\n');
+  const claudeEdit = (old_string: string) => ({
+    file_path: '/home/dev/shop/src/app.js',
+    old_string,
+    new_string: 'replacement',
+    replace_all: false,
+  });
+  const STALE_CLAUDE = {
+    text:
+      '<tool_use_error>File has been modified since read, either by the user or by a linter. ' +
+      'Read it again before attempting to write it.</tool_use_error>',
+    isError: true,
+  };
+
+  it('neither blocks nor steers an edit whose text is not in the file as read before the refusals', () => {
+    const agent = new Agent();
+    agent.call('Read', { file_path: '/home/dev/shop/src/app.js' }, numbered(SOURCE));
+    agent.call('Edit', claudeEdit('export function save(user) {'), STALE_CLAUDE);
+    agent.call('Edit', claudeEdit('  return db.insert(user);'), STALE_CLAUDE);
+    agent.call(
+      'Read',
+      { file_path: '/home/dev/shop/src/app.js', offset: 3, limit: 2 },
+      numbered('export function save(user, options) {\n  return db.insert(user, options);', 3),
+    );
+    expect(agent.check('Edit', claudeEdit('export function save(user, options) {')).verdict).toBe('allow');
+  });
+
+  it('forgets the file for another host whose edit tool says it was modified since it was last read', () => {
+    const agent = new Agent();
+    agent.call('read', { filePath: '/home/dev/shop/src/app.js' }, numbered(SOURCE));
+    agent.call(
+      'edit',
+      { filePath: '/home/dev/shop/src/app.js', oldString: 'export function save(user) {', newString: 'x' },
+      {
+        text:
+          'Error: File /home/dev/shop/src/app.js has been modified since it was last read.\n' +
+          'Last modification: 2026-03-02T10:00:12.000Z\nLast read: 2026-03-02T10:00:02.000Z\n\n' +
+          'Please read the file again before modifying it.',
+        isError: true,
+      },
+    );
+    expect(
+      agent.check('edit', {
+        filePath: '/home/dev/shop/src/app.js',
+        oldString: 'export function save(user, options) {',
+        newString: 'x',
+      }).verdict,
+    ).toBe('allow');
+  });
+
+  it('checks edits again once the file is read whole after the refusal', () => {
+    const agent = new Agent();
+    agent.call('Read', { file_path: '/home/dev/shop/src/app.js' }, numbered(SOURCE));
+    agent.call('Edit', claudeEdit('export function save(user) {'), STALE_CLAUDE);
+    agent.call('Read', { file_path: '/home/dev/shop/src/app.js' }, numbered(SOURCE));
+    expect(agent.check('Edit', claudeEdit('function store(user) {'))).toMatchObject({
+      verdict: 'warn',
+      rule: 'absent-text',
+    });
+  });
+});
