@@ -47,6 +47,35 @@ function evidenceOf(constraint: Constraint) {
   };
 }
 
+/**
+ * A ban's verdict, its reason written when first read. Most reasons never are (a warning a call goes
+ * ahead with, a verdict no face prints), and writing one quotes the ban's last error on one line.
+ * The reason is written from the copy of the constraint the verdict holds: learning replaces a
+ * constraint's evidence in place, and a reason read later still says what stood at the check.
+ * The engine hands on a redacted copy of each verdict, never this object.
+ */
+class BanViolation implements Violation {
+  // Private to the class, so that the verdict's fields are its own fields and nothing else.
+  readonly #write: () => string;
+  #written: string | undefined;
+
+  constructor(
+    readonly rule: string,
+    readonly severity: 'warn' | 'block',
+    write: () => string,
+    readonly suggestion: string,
+    readonly evidence: Violation['evidence'],
+    readonly constraint: Constraint,
+  ) {
+    this.#write = write;
+  }
+
+  get reason(): string {
+    if (this.#written === undefined) this.#written = this.#write();
+    return this.#written;
+  }
+}
+
 export function callViolation(entry: Entry, call: CallContext): Violation {
   const constraint = entry.constraint;
   const files = constraint.dependsOnFiles;
@@ -62,16 +91,19 @@ export function callViolation(entry: Entry, call: CallContext): Violation {
     : constraint.dependsOnWorkspace
       ? 'Change something first (fix the code or the command), or try a different approach; rerunning it unchanged gives the same failure.'
       : 'Try a different call: check the arguments against the error, or take another approach.';
-  const said = lastError(constraint);
-  return {
-    rule: 'identical-failure',
-    severity: 'block',
-    // What failed, in the tool's own words: its error, not the name of its signature.
-    reason: `${call.description} ${failedTimes(constraint.evidence.failures)}${said === '' ? ` (${constraint.signature})` : ''}${maskedNote(constraint, call.description)} and ${depends}${learnedIn(constraint)}${said === '' ? '.' : `: ${said}`}`,
+  const shown = { ...constraint };
+  return new BanViolation(
+    'identical-failure',
+    'block',
+    () => {
+      const said = lastError(shown);
+      // What failed, in the tool's own words: its error, not the name of its signature.
+      return `${call.description} ${failedTimes(shown.evidence.failures)}${said === '' ? ` (${shown.signature})` : ''}${maskedNote(shown, call.description)} and ${depends}${learnedIn(shown)}${said === '' ? '.' : `: ${said}`}`;
+    },
     suggestion,
-    evidence: evidenceOf(constraint),
-    constraint: { ...constraint },
-  };
+    evidenceOf(constraint),
+    shown,
+  );
 }
 
 export function targetViolation(entry: Entry, call: CallContext): Violation {
@@ -82,50 +114,56 @@ export function targetViolation(entry: Entry, call: CallContext): Violation {
   }
   const target = constraint.target ?? 'the target';
   if (constraint.blocksKinds?.includes('create') && constraint.blocksKinds.length === 1) {
-    return {
-      rule: 'existing-target',
-      severity: 'block',
-      reason: `${target} already exists: creating it failed ${times(constraint.evidence.failures)} with ${constraint.signature}${learnedIn(constraint)}. Last error: ${lastError(constraint)}`,
-      suggestion: `Use ${target} as it is, edit it, or create it under a different name.`,
-      evidence: evidenceOf(constraint),
-      constraint: { ...constraint },
-    };
+    const shown = { ...constraint };
+    return new BanViolation(
+      'existing-target',
+      'block',
+      () =>
+        `${target} already exists: creating it failed ${times(shown.evidence.failures)} with ${shown.signature}${learnedIn(shown)}. Last error: ${lastError(shown)}`,
+      `Use ${target} as it is, edit it, or create it under a different name.`,
+      evidenceOf(constraint),
+      shown,
+    );
   }
   if (constraint.meaning === 'target-missing' || constraint.blocksKinds?.includes('read')) {
     const missing = constraint.meaning === 'target-missing' || constraint.blocksKinds?.includes('delete');
     if (missing) {
-      return {
-        rule: 'missing-target',
-        severity: 'block',
-        reason: `${target} does not exist: ${constraint.evidence.calls.length > 1 ? 'earlier calls on it' : 'an earlier call on it'} failed with ${constraint.signature} and nothing has created it since, so ${call.tool} on it would fail the same way${learnedIn(constraint)}. Last error: ${lastError(constraint)}`,
-        suggestion: `List the directory or search for the right path, or create ${target} first if it should exist.`,
-        evidence: evidenceOf(constraint),
-        constraint: { ...constraint },
-      };
+      const shown = { ...constraint };
+      return new BanViolation(
+        'missing-target',
+        'block',
+        () =>
+          `${target} does not exist: ${shown.evidence.calls.length > 1 ? 'earlier calls on it' : 'an earlier call on it'} failed with ${shown.signature} and nothing has created it since, so ${call.tool} on it would fail the same way${learnedIn(shown)}. Last error: ${lastError(shown)}`,
+        `List the directory or search for the right path, or create ${target} first if it should exist.`,
+        evidenceOf(constraint),
+        shown,
+      );
     }
   }
-  return {
-    rule: 'target-ban',
-    severity: 'block',
-    reason: `${constraint.actionClass} on ${target} failed ${times(constraint.evidence.failures)} with ${constraint.signature} and ${target} has not changed since${learnedIn(constraint)}. Last error: ${lastError(constraint)}`,
-    suggestion: `Inspect ${target} before acting on it again, or work on something else.`,
-    evidence: evidenceOf(constraint),
-    constraint: { ...constraint },
-  };
+  const shown = { ...constraint };
+  return new BanViolation(
+    'target-ban',
+    'block',
+    () =>
+      `${shown.actionClass} on ${target} failed ${times(shown.evidence.failures)} with ${shown.signature} and ${target} has not changed since${learnedIn(shown)}. Last error: ${lastError(shown)}`,
+    `Inspect ${target} before acting on it again, or work on something else.`,
+    evidenceOf(constraint),
+    shown,
+  );
 }
 
 export function strategyViolation(entry: Entry, severity: 'warn' | 'block'): Violation {
   const constraint = entry.constraint;
-  const targets = constraint.evidence.calls.slice(-3).join(', ');
-  return {
-    rule: 'banned-strategy',
+  const shown = { ...constraint };
+  return new BanViolation(
+    'banned-strategy',
     severity,
-    reason: `${constraint.actionClass} has failed with ${constraint.signature} on ${constraint.evidence.failures} different targets (${targets})${learnedIn(constraint)}. Last error: ${lastError(constraint)}`,
-    suggestion:
-      'The approach itself looks wrong, not just one target: step back and check your assumptions before trying more of the same.',
-    evidence: evidenceOf(constraint),
-    constraint: { ...constraint },
-  };
+    () =>
+      `${shown.actionClass} has failed with ${shown.signature} on ${shown.evidence.failures} different targets (${shown.evidence.calls.slice(-3).join(', ')})${learnedIn(shown)}. Last error: ${lastError(shown)}`,
+    'The approach itself looks wrong, not just one target: step back and check your assumptions before trying more of the same.',
+    evidenceOf(constraint),
+    shown,
+  );
 }
 
 export function describeRegion(region: ParameterRegion): string {
@@ -139,14 +177,16 @@ export function describeRegion(region: ParameterRegion): string {
 export function parameterViolation(entry: Entry): Violation {
   const constraint = entry.constraint;
   const region = constraint.region ?? {};
-  return {
-    rule: 'parameter-ban',
-    severity: 'block',
-    reason: `Configurations with ${describeRegion(region)} fail with ${constraint.signature}: ${times(constraint.evidence.failures)} already (${constraint.evidence.calls.slice(-2).join('; ')})${learnedIn(constraint)}. Last error: ${lastError(constraint)}`,
-    suggestion: `Stay below the failing values (${describeRegion({ atLeast: region.atLeast, atMost: region.atMost })}); reduce one of them.`,
-    evidence: evidenceOf(constraint),
-    constraint: { ...constraint },
-  };
+  const shown = { ...constraint };
+  return new BanViolation(
+    'parameter-ban',
+    'block',
+    () =>
+      `Configurations with ${describeRegion(region)} fail with ${shown.signature}: ${times(shown.evidence.failures)} already (${shown.evidence.calls.slice(-2).join('; ')})${learnedIn(shown)}. Last error: ${lastError(shown)}`,
+    `Stay below the failing values (${describeRegion({ atLeast: region.atLeast, atMost: region.atMost })}); reduce one of them.`,
+    evidenceOf(constraint),
+    shown,
+  );
 }
 
 export function radiusViolation(radius: number, call: CallContext, failures: number): Violation {

@@ -49,6 +49,7 @@ import type {
   StateStore,
   VerdictKind,
   Violation,
+  ViolationEvidence,
   WorkspaceKnowledge,
   WorldProbe,
 } from './types.js';
@@ -86,33 +87,116 @@ function newSessionId(): string {
 
 /**
  * Reasons repeat what tools printed (a last error, a command line) to the model, the journal and
- * the terminal: secrets are taken out of them here, whichever detector or rule wrote them.
+ * the terminal: secrets are taken out of them here, whichever detector or rule wrote them. Each
+ * verdict is replaced by a copy that redacts its reason, its evidence and its constraint when they
+ * are first read: most are never read (a warning a call goes ahead with, a verdict no face prints),
+ * and redacting them costs more than the rest of the check.
  */
 function redactViolations(violations: Violation[]): void {
   for (let index = 0; index < violations.length; index++) {
-    const violation = violations[index] as Violation;
-    // A reason is written afresh for each check; the rest repeats what a constraint or detector holds.
-    const reason = redactText(violation.reason);
-    const suggestion = redactRemembered(violation.suggestion);
-    const lastError = violation.evidence.lastError;
-    const constraint = violation.constraint;
-    // Its constraint's evidence is redacted once for as long as it lasts (see `redactConstraint`);
-    // the last error shown is that evidence's, as a rule: redacted once, not twice.
-    const clean = constraint === undefined ? undefined : redactConstraint(constraint);
+    violations[index] = redactedOnRead(violations[index] as Violation);
+  }
+}
+
+/** The fields a verdict has: one with others is redacted at once, so that none is lost. */
+const VIOLATION_FIELDS: ReadonlySet<string> = new Set([
+  'rule',
+  'severity',
+  'reason',
+  'suggestion',
+  'evidence',
+  'constraint',
+]);
+
+function hasOnlyViolationFields(violation: Violation): boolean {
+  for (const key in violation) if (!VIOLATION_FIELDS.has(key)) return false;
+  return true;
+}
+
+/** `violation` with its reason, evidence and constraint redacted when first read. */
+function redactedOnRead(violation: Violation): Violation {
+  if (!hasOnlyViolationFields(violation)) return redactedNow(violation);
+  const redaction = new ViolationRedaction(violation);
+  const suggestion = redactRemembered(violation.suggestion);
+  if (violation.constraint === undefined) {
+    return {
+      rule: violation.rule,
+      severity: violation.severity,
+      get reason() {
+        return redaction.reason();
+      },
+      suggestion,
+      get evidence() {
+        return redaction.evidence();
+      },
+    };
+  }
+  return {
+    rule: violation.rule,
+    severity: violation.severity,
+    get reason() {
+      return redaction.reason();
+    },
+    suggestion,
+    get evidence() {
+      return redaction.evidence();
+    },
+    get constraint() {
+      return redaction.constraint();
+    },
+  };
+}
+
+/** What a verdict's fields are once redacted, each worked out once, when first asked for. */
+class ViolationRedaction {
+  private cleanReason: string | undefined;
+  private cleanEvidence: ViolationEvidence | undefined;
+  private cleanConstraint: Constraint | undefined;
+
+  constructor(private readonly violation: Violation) {}
+
+  reason(): string {
+    if (this.cleanReason === undefined) this.cleanReason = redactText(this.violation.reason);
+    return this.cleanReason;
+  }
+
+  /** Its constraint's evidence is redacted once for as long as it lasts (see `redactConstraint`). */
+  constraint(): Constraint | undefined {
+    const constraint = this.violation.constraint;
+    if (constraint === undefined) return undefined;
+    if (this.cleanConstraint === undefined) this.cleanConstraint = redactConstraint(constraint);
+    return this.cleanConstraint;
+  }
+
+  /** The last error shown is its constraint's evidence's, as a rule: redacted once, not twice. */
+  evidence(): ViolationEvidence {
+    if (this.cleanEvidence !== undefined) return this.cleanEvidence;
+    const evidence = this.violation.evidence;
+    const lastError = evidence.lastError;
     const cleanError =
       lastError === undefined
         ? undefined
-        : clean !== undefined && constraint?.evidence.lastError === lastError
-          ? clean.evidence.lastError
+        : this.violation.constraint?.evidence.lastError === lastError
+          ? this.constraint()?.evidence.lastError
           : redactRemembered(lastError);
-    if (reason !== violation.reason || suggestion !== violation.suggestion || cleanError !== lastError) {
-      const evidence =
-        cleanError === lastError ? violation.evidence : { ...violation.evidence, lastError: cleanError };
-      violations[index] = { ...violation, reason, suggestion, evidence };
-    }
-    if (clean !== undefined && clean !== constraint)
-      violations[index] = { ...(violations[index] as Violation), constraint: clean };
+    this.cleanEvidence = cleanError === lastError ? evidence : { ...evidence, lastError: cleanError };
+    return this.cleanEvidence;
   }
+}
+
+/** `violation` redacted at once, every field it has kept. */
+function redactedNow(violation: Violation): Violation {
+  const redaction = new ViolationRedaction(violation);
+  const reason = redaction.reason();
+  const suggestion = redactRemembered(violation.suggestion);
+  const evidence = redaction.evidence();
+  const constraint = redaction.constraint();
+  if (reason === violation.reason && suggestion === violation.suggestion && evidence === violation.evidence) {
+    return constraint === violation.constraint ? violation : { ...violation, constraint };
+  }
+  return constraint === violation.constraint
+    ? { ...violation, reason, suggestion, evidence }
+    : { ...violation, reason, suggestion, evidence, constraint };
 }
 
 function bySeverity(a: Violation, b: Violation): number {
@@ -245,17 +329,38 @@ export class NarrowingEngine {
       reason: decisive?.reason,
       constraintIds: constraintIdsOf(violations),
     });
+    const allowed = verdict === 'allow' || verdict === 'warn';
+    const searchSpaceReduction = this.seen.size === 0 ? 0 : this.seen.blocked / this.seen.size;
+    if (decisive === undefined) {
+      return {
+        allowed,
+        verdict,
+        violations,
+        rule: undefined,
+        reason: undefined,
+        suggestion: undefined,
+        softened: softened || undefined,
+        activeConstraints: this.activeCount(),
+        radiusLimit: this.radius.limit,
+        searchSpaceReduction,
+      };
+    }
+    // The deciding verdict's words, written and redacted when a face reads them (see `redactViolations`).
     return {
-      allowed: verdict === 'allow' || verdict === 'warn',
+      allowed,
       verdict,
       violations,
-      rule: decisive?.rule,
-      reason: decisive?.reason,
-      suggestion: decisive?.suggestion,
+      rule: decisive.rule,
+      get reason() {
+        return decisive.reason;
+      },
+      get suggestion() {
+        return decisive.suggestion;
+      },
       softened: softened || undefined,
       activeConstraints: this.activeCount(),
       radiusLimit: this.radius.limit,
-      searchSpaceReduction: this.seen.size === 0 ? 0 : this.seen.blocked / this.seen.size,
+      searchSpaceReduction,
     };
   }
 
