@@ -8,6 +8,7 @@ import { errorInWords, failedTimes, times } from './detectors/wording.js';
 import { describeContext } from './scope.js';
 import { quotableText } from './secrets.js';
 import type { Constraint, ParameterRegion, Violation } from './types.js';
+import { ViolationWrittenOnRead } from './written-on-read.js';
 
 /** Where a constraint learned in a context holds: ` (learned for repository x)`. */
 function learnedIn(constraint: Constraint): string {
@@ -47,35 +48,6 @@ function evidenceOf(constraint: Constraint) {
   };
 }
 
-/**
- * A ban's verdict, its reason written when first read. Most reasons never are (a warning a call goes
- * ahead with, a verdict no face prints), and writing one quotes the ban's last error on one line.
- * The reason is written from the copy of the constraint the verdict holds: learning replaces a
- * constraint's evidence in place, and a reason read later still says what stood at the check.
- * The engine hands on a redacted copy of each verdict, never this object.
- */
-class BanViolation implements Violation {
-  // Private to the class, so that the verdict's fields are its own fields and nothing else.
-  readonly #write: () => string;
-  #written: string | undefined;
-
-  constructor(
-    readonly rule: string,
-    readonly severity: 'warn' | 'block',
-    write: () => string,
-    readonly suggestion: string,
-    readonly evidence: Violation['evidence'],
-    readonly constraint: Constraint,
-  ) {
-    this.#write = write;
-  }
-
-  get reason(): string {
-    if (this.#written === undefined) this.#written = this.#write();
-    return this.#written;
-  }
-}
-
 export function callViolation(entry: Entry, call: CallContext): Violation {
   const constraint = entry.constraint;
   const files = constraint.dependsOnFiles;
@@ -92,7 +64,7 @@ export function callViolation(entry: Entry, call: CallContext): Violation {
       ? 'Change something first (fix the code or the command), or try a different approach; rerunning it unchanged gives the same failure.'
       : 'Try a different call: check the arguments against the error, or take another approach.';
   const shown = { ...constraint };
-  return new BanViolation(
+  return new ViolationWrittenOnRead(
     'identical-failure',
     'block',
     () => {
@@ -101,7 +73,7 @@ export function callViolation(entry: Entry, call: CallContext): Violation {
       return `${call.description} ${failedTimes(shown.evidence.failures)}${said === '' ? ` (${shown.signature})` : ''}${maskedNote(shown, call.description)} and ${depends}${learnedIn(shown)}${said === '' ? '.' : `: ${said}`}`;
     },
     suggestion,
-    evidenceOf(constraint),
+    () => evidenceOf(shown),
     shown,
   );
 }
@@ -115,13 +87,13 @@ export function targetViolation(entry: Entry, call: CallContext): Violation {
   const target = constraint.target ?? 'the target';
   if (constraint.blocksKinds?.includes('create') && constraint.blocksKinds.length === 1) {
     const shown = { ...constraint };
-    return new BanViolation(
+    return new ViolationWrittenOnRead(
       'existing-target',
       'block',
       () =>
         `${target} already exists: creating it failed ${times(shown.evidence.failures)} with ${shown.signature}${learnedIn(shown)}. Last error: ${lastError(shown)}`,
       `Use ${target} as it is, edit it, or create it under a different name.`,
-      evidenceOf(constraint),
+      () => evidenceOf(shown),
       shown,
     );
   }
@@ -129,25 +101,25 @@ export function targetViolation(entry: Entry, call: CallContext): Violation {
     const missing = constraint.meaning === 'target-missing' || constraint.blocksKinds?.includes('delete');
     if (missing) {
       const shown = { ...constraint };
-      return new BanViolation(
+      return new ViolationWrittenOnRead(
         'missing-target',
         'block',
         () =>
           `${target} does not exist: ${shown.evidence.calls.length > 1 ? 'earlier calls on it' : 'an earlier call on it'} failed with ${shown.signature} and nothing has created it since, so ${call.tool} on it would fail the same way${learnedIn(shown)}. Last error: ${lastError(shown)}`,
         `List the directory or search for the right path, or create ${target} first if it should exist.`,
-        evidenceOf(constraint),
+        () => evidenceOf(shown),
         shown,
       );
     }
   }
   const shown = { ...constraint };
-  return new BanViolation(
+  return new ViolationWrittenOnRead(
     'target-ban',
     'block',
     () =>
       `${shown.actionClass} on ${target} failed ${times(shown.evidence.failures)} with ${shown.signature} and ${target} has not changed since${learnedIn(shown)}. Last error: ${lastError(shown)}`,
     `Inspect ${target} before acting on it again, or work on something else.`,
-    evidenceOf(constraint),
+    () => evidenceOf(shown),
     shown,
   );
 }
@@ -155,13 +127,13 @@ export function targetViolation(entry: Entry, call: CallContext): Violation {
 export function strategyViolation(entry: Entry, severity: 'warn' | 'block'): Violation {
   const constraint = entry.constraint;
   const shown = { ...constraint };
-  return new BanViolation(
+  return new ViolationWrittenOnRead(
     'banned-strategy',
     severity,
     () =>
       `${shown.actionClass} has failed with ${shown.signature} on ${shown.evidence.failures} different targets (${shown.evidence.calls.slice(-3).join(', ')})${learnedIn(shown)}. Last error: ${lastError(shown)}`,
     'The approach itself looks wrong, not just one target: step back and check your assumptions before trying more of the same.',
-    evidenceOf(constraint),
+    () => evidenceOf(shown),
     shown,
   );
 }
@@ -178,13 +150,13 @@ export function parameterViolation(entry: Entry): Violation {
   const constraint = entry.constraint;
   const region = constraint.region ?? {};
   const shown = { ...constraint };
-  return new BanViolation(
+  return new ViolationWrittenOnRead(
     'parameter-ban',
     'block',
     () =>
       `Configurations with ${describeRegion(region)} fail with ${shown.signature}: ${times(shown.evidence.failures)} already (${shown.evidence.calls.slice(-2).join('; ')})${learnedIn(shown)}. Last error: ${lastError(shown)}`,
     `Stay below the failing values (${describeRegion({ atLeast: region.atLeast, atMost: region.atMost })}); reduce one of them.`,
-    evidenceOf(constraint),
+    () => evidenceOf(shown),
     shown,
   );
 }

@@ -72,7 +72,7 @@ describe('the words of a verdict', () => {
     expect(result.violations[0]?.reason).not.toContain(TOKEN);
   });
 
-  it('gives a ban reason read after the ban learned again as it stood at the check', () => {
+  it('gives the words of a verdict read after its rules learned from another failure as they stood at the check', () => {
     const clock = { now: () => 1_700_000_000_000 };
     const readLate = new NarrowingEngine({ adapter: createToolCallAdapter(), clock });
     const readAtOnce = new NarrowingEngine({ adapter: createToolCallAdapter(), clock });
@@ -84,7 +84,7 @@ describe('the words of a verdict', () => {
     const atOnce = failingRead(readAtOnce, 'docs/notes-3.md');
     const words = JSON.stringify(atOnce);
     failingRead(readLate, 'docs/notes-4.md');
-    expect(late.violations.map((violation) => violation.rule)).toContain('banned-strategy');
+    expect(late.violations.map((violation) => violation.rule)).toEqual(['banned-strategy', 'error-streak']);
     expect(JSON.stringify(late)).toBe(words);
     expect(late.reason).toBe(atOnce.reason);
   });
