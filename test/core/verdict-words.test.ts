@@ -95,14 +95,7 @@ describe('the words of a verdict', () => {
     const result = failingRead(engine, 'docs/notes-3.md');
     const strategy = result.violations.find((violation) => violation.rule === 'banned-strategy');
     const copied = { ...strategy };
-    expect(Object.keys(copied)).toEqual([
-      'rule',
-      'severity',
-      'reason',
-      'suggestion',
-      'evidence',
-      'constraint',
-    ]);
+    expect(copied.constraint?.id).toBe(strategy?.constraint?.id);
     expect(copied.reason).toMatch(/^file_read has failed with file_not_found on 3 different targets/);
     const parsed = JSON.parse(JSON.stringify(result)) as CheckResult;
     expect(parsed.reason).toBe(result.reason);
