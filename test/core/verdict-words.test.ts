@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
   createToolCallAdapter,
@@ -102,6 +103,47 @@ describe('the words of a verdict', () => {
     expect(parsed.suggestion).toBe(result.suggestion);
     expect(parsed.violations.map((violation) => violation.constraint?.id)).toContain(
       strategy?.constraint?.id,
+    );
+  });
+
+  it('gives the same words read at the end of a run of failures as read at each check', () => {
+    const tool = fc.constantFrom('read_file', 'edit_file', 'bash');
+    const place = fc.constantFrom('docs/a.md', 'docs/b.md', `https://${TOKEN}@github.com/acme`, 'src/c.ts');
+    fc.assert(
+      fc.property(fc.array(fc.tuple(tool, place, fc.nat(3)), { minLength: 1, maxLength: 14 }), (steps) => {
+        const clock = { now: () => 1_700_000_000_000 };
+        const atOnce = new NarrowingEngine({ adapter: createToolCallAdapter(), clock });
+        const atEnd = new NarrowingEngine({ adapter: createToolCallAdapter(), clock });
+        const readAtOnce: string[] = [];
+        const kept: CheckResult[] = [];
+        for (const [name, where, variant] of steps) {
+          const args: Record<string, unknown> =
+            name === 'bash'
+              ? { command: `cat ${where}` }
+              : name === 'edit_file'
+                ? { path: where, old_string: `const retries = ${variant};`, new_string: 'const retries = 3;' }
+                : { path: `${where}.${variant}` };
+          const text =
+            name === 'edit_file'
+              ? `Error: Could not find exact match for edit:\nconst retries = ${variant};`
+              : `ENOENT: no such file or directory, open '/srv/app/${where}'`;
+          for (const [engine, read] of [
+            [atOnce, (result: CheckResult) => readAtOnce.push(JSON.stringify(result))],
+            [atEnd, (result: CheckResult) => kept.push(result)],
+          ] as const) {
+            const proposal = toolCallToProposal(name, args);
+            read(engine.checkProposal(proposal));
+            engine.recordOutcome({
+              ...toolCallToOutcome(name, args, { content: [{ type: 'text', text }], isError: true }),
+              proposal,
+            });
+          }
+        }
+        const readAtEnd = kept.map((result) => JSON.stringify(result));
+        expect(readAtEnd).toEqual(readAtOnce);
+        for (const result of kept) expect(`${result.reason} ${result.suggestion}`).not.toContain(TOKEN);
+      }),
+      { numRuns: 30 },
     );
   });
 });
