@@ -8,6 +8,7 @@ import { errorInWords, failedTimes, times } from './detectors/wording.js';
 import { describeContext } from './scope.js';
 import { quotableText } from './secrets.js';
 import type { Constraint, ParameterRegion, Violation } from './types.js';
+import { ViolationWrittenOnRead } from './written-on-read.js';
 
 /** Where a constraint learned in a context holds: ` (learned for repository x)`. */
 function learnedIn(constraint: Constraint): string {
@@ -62,16 +63,19 @@ export function callViolation(entry: Entry, call: CallContext): Violation {
     : constraint.dependsOnWorkspace
       ? 'Change something first (fix the code or the command), or try a different approach; rerunning it unchanged gives the same failure.'
       : 'Try a different call: check the arguments against the error, or take another approach.';
-  const said = lastError(constraint);
-  return {
-    rule: 'identical-failure',
-    severity: 'block',
-    // What failed, in the tool's own words: its error, not the name of its signature.
-    reason: `${call.description} ${failedTimes(constraint.evidence.failures)}${said === '' ? ` (${constraint.signature})` : ''}${maskedNote(constraint, call.description)} and ${depends}${learnedIn(constraint)}${said === '' ? '.' : `: ${said}`}`,
+  const shown = { ...constraint };
+  return new ViolationWrittenOnRead(
+    'identical-failure',
+    'block',
+    () => {
+      const said = lastError(shown);
+      // What failed, in the tool's own words: its error, not the name of its signature.
+      return `${call.description} ${failedTimes(shown.evidence.failures)}${said === '' ? ` (${shown.signature})` : ''}${maskedNote(shown, call.description)} and ${depends}${learnedIn(shown)}${said === '' ? '.' : `: ${said}`}`;
+    },
     suggestion,
-    evidence: evidenceOf(constraint),
-    constraint: { ...constraint },
-  };
+    () => evidenceOf(shown),
+    shown,
+  );
 }
 
 export function targetViolation(entry: Entry, call: CallContext): Violation {
@@ -82,50 +86,56 @@ export function targetViolation(entry: Entry, call: CallContext): Violation {
   }
   const target = constraint.target ?? 'the target';
   if (constraint.blocksKinds?.includes('create') && constraint.blocksKinds.length === 1) {
-    return {
-      rule: 'existing-target',
-      severity: 'block',
-      reason: `${target} already exists: creating it failed ${times(constraint.evidence.failures)} with ${constraint.signature}${learnedIn(constraint)}. Last error: ${lastError(constraint)}`,
-      suggestion: `Use ${target} as it is, edit it, or create it under a different name.`,
-      evidence: evidenceOf(constraint),
-      constraint: { ...constraint },
-    };
+    const shown = { ...constraint };
+    return new ViolationWrittenOnRead(
+      'existing-target',
+      'block',
+      () =>
+        `${target} already exists: creating it failed ${times(shown.evidence.failures)} with ${shown.signature}${learnedIn(shown)}. Last error: ${lastError(shown)}`,
+      `Use ${target} as it is, edit it, or create it under a different name.`,
+      () => evidenceOf(shown),
+      shown,
+    );
   }
   if (constraint.meaning === 'target-missing' || constraint.blocksKinds?.includes('read')) {
     const missing = constraint.meaning === 'target-missing' || constraint.blocksKinds?.includes('delete');
     if (missing) {
-      return {
-        rule: 'missing-target',
-        severity: 'block',
-        reason: `${target} does not exist: ${constraint.evidence.calls.length > 1 ? 'earlier calls on it' : 'an earlier call on it'} failed with ${constraint.signature} and nothing has created it since, so ${call.tool} on it would fail the same way${learnedIn(constraint)}. Last error: ${lastError(constraint)}`,
-        suggestion: `List the directory or search for the right path, or create ${target} first if it should exist.`,
-        evidence: evidenceOf(constraint),
-        constraint: { ...constraint },
-      };
+      const shown = { ...constraint };
+      return new ViolationWrittenOnRead(
+        'missing-target',
+        'block',
+        () =>
+          `${target} does not exist: ${shown.evidence.calls.length > 1 ? 'earlier calls on it' : 'an earlier call on it'} failed with ${shown.signature} and nothing has created it since, so ${call.tool} on it would fail the same way${learnedIn(shown)}. Last error: ${lastError(shown)}`,
+        `List the directory or search for the right path, or create ${target} first if it should exist.`,
+        () => evidenceOf(shown),
+        shown,
+      );
     }
   }
-  return {
-    rule: 'target-ban',
-    severity: 'block',
-    reason: `${constraint.actionClass} on ${target} failed ${times(constraint.evidence.failures)} with ${constraint.signature} and ${target} has not changed since${learnedIn(constraint)}. Last error: ${lastError(constraint)}`,
-    suggestion: `Inspect ${target} before acting on it again, or work on something else.`,
-    evidence: evidenceOf(constraint),
-    constraint: { ...constraint },
-  };
+  const shown = { ...constraint };
+  return new ViolationWrittenOnRead(
+    'target-ban',
+    'block',
+    () =>
+      `${shown.actionClass} on ${target} failed ${times(shown.evidence.failures)} with ${shown.signature} and ${target} has not changed since${learnedIn(shown)}. Last error: ${lastError(shown)}`,
+    `Inspect ${target} before acting on it again, or work on something else.`,
+    () => evidenceOf(shown),
+    shown,
+  );
 }
 
 export function strategyViolation(entry: Entry, severity: 'warn' | 'block'): Violation {
   const constraint = entry.constraint;
-  const targets = constraint.evidence.calls.slice(-3).join(', ');
-  return {
-    rule: 'banned-strategy',
+  const shown = { ...constraint };
+  return new ViolationWrittenOnRead(
+    'banned-strategy',
     severity,
-    reason: `${constraint.actionClass} has failed with ${constraint.signature} on ${constraint.evidence.failures} different targets (${targets})${learnedIn(constraint)}. Last error: ${lastError(constraint)}`,
-    suggestion:
-      'The approach itself looks wrong, not just one target: step back and check your assumptions before trying more of the same.',
-    evidence: evidenceOf(constraint),
-    constraint: { ...constraint },
-  };
+    () =>
+      `${shown.actionClass} has failed with ${shown.signature} on ${shown.evidence.failures} different targets (${shown.evidence.calls.slice(-3).join(', ')})${learnedIn(shown)}. Last error: ${lastError(shown)}`,
+    'The approach itself looks wrong, not just one target: step back and check your assumptions before trying more of the same.',
+    () => evidenceOf(shown),
+    shown,
+  );
 }
 
 export function describeRegion(region: ParameterRegion): string {
@@ -139,14 +149,16 @@ export function describeRegion(region: ParameterRegion): string {
 export function parameterViolation(entry: Entry): Violation {
   const constraint = entry.constraint;
   const region = constraint.region ?? {};
-  return {
-    rule: 'parameter-ban',
-    severity: 'block',
-    reason: `Configurations with ${describeRegion(region)} fail with ${constraint.signature}: ${times(constraint.evidence.failures)} already (${constraint.evidence.calls.slice(-2).join('; ')})${learnedIn(constraint)}. Last error: ${lastError(constraint)}`,
-    suggestion: `Stay below the failing values (${describeRegion({ atLeast: region.atLeast, atMost: region.atMost })}); reduce one of them.`,
-    evidence: evidenceOf(constraint),
-    constraint: { ...constraint },
-  };
+  const shown = { ...constraint };
+  return new ViolationWrittenOnRead(
+    'parameter-ban',
+    'block',
+    () =>
+      `Configurations with ${describeRegion(region)} fail with ${shown.signature}: ${times(shown.evidence.failures)} already (${shown.evidence.calls.slice(-2).join('; ')})${learnedIn(shown)}. Last error: ${lastError(shown)}`,
+    `Stay below the failing values (${describeRegion({ atLeast: region.atLeast, atMost: region.atMost })}); reduce one of them.`,
+    () => evidenceOf(shown),
+    shown,
+  );
 }
 
 export function radiusViolation(radius: number, call: CallContext, failures: number): Violation {

@@ -27,7 +27,7 @@ import { RadiusLimit } from './radius.js';
 import { constraintIdsOf, journalOutcome, Recorded } from './recorded.js';
 import { RefusalStreak } from './refusal-streak.js';
 import { contextMatches } from './scope.js';
-import { redactConstraint, redactRemembered, redactText } from './secrets.js';
+import { redactConstraint } from './secrets.js';
 import { readSessionSnapshot, type SessionEntry, type SessionSnapshot } from './session-snapshot.js';
 import { StepCalls } from './step-calls.js';
 import { type Lifted, SuccessLifting } from './success-lifting.js';
@@ -52,6 +52,7 @@ import type {
   WorkspaceKnowledge,
   WorldProbe,
 } from './types.js';
+import { redactViolations } from './verdict-redaction.js';
 import { type Effect, WorldTracker } from './world.js';
 
 export interface NarrowingEngineOptions {
@@ -82,37 +83,6 @@ const NO_CONSTRAINTS: readonly Constraint[] = Object.freeze([]);
 function newSessionId(): string {
   const random = (globalThis as { crypto?: { randomUUID?: () => string } }).crypto?.randomUUID?.();
   return random ?? `s-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 10)}`;
-}
-
-/**
- * Reasons repeat what tools printed (a last error, a command line) to the model, the journal and
- * the terminal: secrets are taken out of them here, whichever detector or rule wrote them.
- */
-function redactViolations(violations: Violation[]): void {
-  for (let index = 0; index < violations.length; index++) {
-    const violation = violations[index] as Violation;
-    // A reason is written afresh for each check; the rest repeats what a constraint or detector holds.
-    const reason = redactText(violation.reason);
-    const suggestion = redactRemembered(violation.suggestion);
-    const lastError = violation.evidence.lastError;
-    const constraint = violation.constraint;
-    // Its constraint's evidence is redacted once for as long as it lasts (see `redactConstraint`);
-    // the last error shown is that evidence's, as a rule: redacted once, not twice.
-    const clean = constraint === undefined ? undefined : redactConstraint(constraint);
-    const cleanError =
-      lastError === undefined
-        ? undefined
-        : clean !== undefined && constraint?.evidence.lastError === lastError
-          ? clean.evidence.lastError
-          : redactRemembered(lastError);
-    if (reason !== violation.reason || suggestion !== violation.suggestion || cleanError !== lastError) {
-      const evidence =
-        cleanError === lastError ? violation.evidence : { ...violation.evidence, lastError: cleanError };
-      violations[index] = { ...violation, reason, suggestion, evidence };
-    }
-    if (clean !== undefined && clean !== constraint)
-      violations[index] = { ...(violations[index] as Violation), constraint: clean };
-  }
 }
 
 function bySeverity(a: Violation, b: Violation): number {
@@ -245,17 +215,38 @@ export class NarrowingEngine {
       reason: decisive?.reason,
       constraintIds: constraintIdsOf(violations),
     });
+    const allowed = verdict === 'allow' || verdict === 'warn';
+    const searchSpaceReduction = this.seen.size === 0 ? 0 : this.seen.blocked / this.seen.size;
+    if (decisive === undefined) {
+      return {
+        allowed,
+        verdict,
+        violations,
+        rule: undefined,
+        reason: undefined,
+        suggestion: undefined,
+        softened: softened || undefined,
+        activeConstraints: this.activeCount(),
+        radiusLimit: this.radius.limit,
+        searchSpaceReduction,
+      };
+    }
+    // The deciding verdict's words, written and redacted when a face reads them (see `redactViolations`).
     return {
-      allowed: verdict === 'allow' || verdict === 'warn',
+      allowed,
       verdict,
       violations,
-      rule: decisive?.rule,
-      reason: decisive?.reason,
-      suggestion: decisive?.suggestion,
+      rule: decisive.rule,
+      get reason() {
+        return decisive.reason;
+      },
+      get suggestion() {
+        return decisive.suggestion;
+      },
       softened: softened || undefined,
       activeConstraints: this.activeCount(),
       radiusLimit: this.radius.limit,
-      searchSpaceReduction: this.seen.size === 0 ? 0 : this.seen.blocked / this.seen.size,
+      searchSpaceReduction,
     };
   }
 

@@ -8,12 +8,13 @@
  * waiting for. Edits are never judged here: varied edit guesses often succeed.
  */
 import type { Violation } from '../types.js';
+import { ViolationWrittenOnRead } from '../written-on-read.js';
 import { isHarnessFault, isWatched, kindOf } from './applicability.js';
 import { LruMap } from './bounded.js';
 import { outcomeShape } from './error-shape.js';
 import { readCount, readEntries, readNumber, readSnapshot, readString, readStrings } from './restore.js';
 import type { CallContext, Detector, ObservedOutcome } from './types.js';
-import { type PendingQuote, quotedLastError, withAlternatives, withQuotedError } from './wording.js';
+import { laterQuote, type PendingQuote, withAlternatives, withQuotedError } from './wording.js';
 
 const NAME = 'error-streak';
 const MAX_TOOLS = 1_000;
@@ -138,28 +139,26 @@ export function createErrorStreakDetector(): Detector {
 }
 
 function describe(call: CallContext, streak: Streak, severity: 'warn' | 'block'): Violation {
-  const seen =
-    `${call.tool} has failed ${streak.distinct} times in a row with ${streak.signature}, ` +
-    `each time with different arguments (last error: ${quotedLastError(streak)})`;
-  const reason =
-    severity === 'block'
-      ? `${seen}, so further guesses are blocked until something changes.`
-      : `${seen}; another guess is unlikely to go differently.`;
-  const suggestion = WARN_ONLY_SIGNATURES.has(streak.signature)
+  // What the streak holds now: it goes on changing after the check, the words are written later.
+  const { distinct, signature, calls } = streak;
+  const lastError = laterQuote(streak);
+  const suggestion = WARN_ONLY_SIGNATURES.has(signature)
     ? 'If what you are looking for may not exist, say so instead of trying more variations.'
     : 'Stop guessing: list or search the valid values first (list the directory, search for the id, read the help or the schema), or take another approach.';
-  return {
-    rule: NAME,
+  return new ViolationWrittenOnRead(
+    NAME,
     severity,
-    reason,
-    suggestion: withAlternatives(suggestion, call.toolPolicy.alternatives),
-    evidence: {
-      count: streak.distinct,
-      calls: streak.calls,
-      lastError: quotedLastError(streak),
-      signature: streak.signature,
+    () => {
+      const seen =
+        `${call.tool} has failed ${distinct} times in a row with ${signature}, ` +
+        `each time with different arguments (last error: ${lastError()})`;
+      return severity === 'block'
+        ? `${seen}, so further guesses are blocked until something changes.`
+        : `${seen}; another guess is unlikely to go differently.`;
     },
-  };
+    withAlternatives(suggestion, call.toolPolicy.alternatives),
+    () => ({ count: distinct, calls, lastError: lastError(), signature }),
+  );
 }
 
 /** Shaping left for later when the outcome can defer it, done now otherwise. */

@@ -87,6 +87,26 @@ export interface PendingQuote {
   pendingError: string | undefined;
 }
 
+/**
+ * The last error `quotedLastError` gives now, quoted when first asked for: the record may have
+ * noted another error by then. Quoted into the record when it still holds this one.
+ */
+export function laterQuote(record: PendingQuote): () => string {
+  const pending = record.pendingError;
+  if (pending === undefined) {
+    const quoted = record.lastError;
+    return () => quoted;
+  }
+  let quote: string | undefined;
+  return () => {
+    if (quote === undefined) {
+      quote =
+        record.pendingError === pending ? quotedLastError(record) : errorInWords(pending, EXCERPT_LIMIT);
+    }
+    return quote;
+  };
+}
+
 /** The last error as reasons and snapshots quote it. */
 export function quotedLastError(record: PendingQuote): string {
   if (record.pendingError !== undefined) {
