@@ -48,6 +48,28 @@ function evidenceOf(constraint: Constraint) {
   };
 }
 
+/**
+ * A ban's verdict, its reason and evidence written when first read, from the copy of the constraint
+ * taken now: learning replaces a constraint's evidence and expiry in place after the check.
+ */
+function banViolation(
+  rule: string,
+  severity: Violation['severity'],
+  constraint: Constraint,
+  reason: (shown: Constraint) => string,
+  suggestion: string,
+): Violation {
+  const shown = { ...constraint };
+  return new ViolationWrittenOnRead(
+    rule,
+    severity,
+    () => reason(shown),
+    suggestion,
+    () => evidenceOf(shown),
+    shown,
+  );
+}
+
 export function callViolation(entry: Entry, call: CallContext): Violation {
   const constraint = entry.constraint;
   const files = constraint.dependsOnFiles;
@@ -63,18 +85,16 @@ export function callViolation(entry: Entry, call: CallContext): Violation {
     : constraint.dependsOnWorkspace
       ? 'Change something first (fix the code or the command), or try a different approach; rerunning it unchanged gives the same failure.'
       : 'Try a different call: check the arguments against the error, or take another approach.';
-  const shown = { ...constraint };
-  return new ViolationWrittenOnRead(
+  return banViolation(
     'identical-failure',
     'block',
-    () => {
+    constraint,
+    (shown) => {
       const said = lastError(shown);
       // What failed, in the tool's own words: its error, not the name of its signature.
       return `${call.description} ${failedTimes(shown.evidence.failures)}${said === '' ? ` (${shown.signature})` : ''}${maskedNote(shown, call.description)} and ${depends}${learnedIn(shown)}${said === '' ? '.' : `: ${said}`}`;
     },
     suggestion,
-    () => evidenceOf(shown),
-    shown,
   );
 }
 
@@ -86,55 +106,47 @@ export function targetViolation(entry: Entry, call: CallContext): Violation {
   }
   const target = constraint.target ?? 'the target';
   if (constraint.blocksKinds?.includes('create') && constraint.blocksKinds.length === 1) {
-    const shown = { ...constraint };
-    return new ViolationWrittenOnRead(
+    return banViolation(
       'existing-target',
       'block',
-      () =>
+      constraint,
+      (shown) =>
         `${target} already exists: creating it failed ${times(shown.evidence.failures)} with ${shown.signature}${learnedIn(shown)}. Last error: ${lastError(shown)}`,
       `Use ${target} as it is, edit it, or create it under a different name.`,
-      () => evidenceOf(shown),
-      shown,
     );
   }
   if (constraint.meaning === 'target-missing' || constraint.blocksKinds?.includes('read')) {
     const missing = constraint.meaning === 'target-missing' || constraint.blocksKinds?.includes('delete');
     if (missing) {
-      const shown = { ...constraint };
-      return new ViolationWrittenOnRead(
+      return banViolation(
         'missing-target',
         'block',
-        () =>
+        constraint,
+        (shown) =>
           `${target} does not exist: ${shown.evidence.calls.length > 1 ? 'earlier calls on it' : 'an earlier call on it'} failed with ${shown.signature} and nothing has created it since, so ${call.tool} on it would fail the same way${learnedIn(shown)}. Last error: ${lastError(shown)}`,
         `List the directory or search for the right path, or create ${target} first if it should exist.`,
-        () => evidenceOf(shown),
-        shown,
       );
     }
   }
-  const shown = { ...constraint };
-  return new ViolationWrittenOnRead(
+  return banViolation(
     'target-ban',
     'block',
-    () =>
+    constraint,
+    (shown) =>
       `${shown.actionClass} on ${target} failed ${times(shown.evidence.failures)} with ${shown.signature} and ${target} has not changed since${learnedIn(shown)}. Last error: ${lastError(shown)}`,
     `Inspect ${target} before acting on it again, or work on something else.`,
-    () => evidenceOf(shown),
-    shown,
   );
 }
 
 export function strategyViolation(entry: Entry, severity: 'warn' | 'block'): Violation {
   const constraint = entry.constraint;
-  const shown = { ...constraint };
-  return new ViolationWrittenOnRead(
+  return banViolation(
     'banned-strategy',
     severity,
-    () =>
+    constraint,
+    (shown) =>
       `${shown.actionClass} has failed with ${shown.signature} on ${shown.evidence.failures} different targets (${shown.evidence.calls.slice(-3).join(', ')})${learnedIn(shown)}. Last error: ${lastError(shown)}`,
     'The approach itself looks wrong, not just one target: step back and check your assumptions before trying more of the same.',
-    () => evidenceOf(shown),
-    shown,
   );
 }
 
@@ -149,15 +161,13 @@ export function describeRegion(region: ParameterRegion): string {
 export function parameterViolation(entry: Entry): Violation {
   const constraint = entry.constraint;
   const region = constraint.region ?? {};
-  const shown = { ...constraint };
-  return new ViolationWrittenOnRead(
+  return banViolation(
     'parameter-ban',
     'block',
-    () =>
+    constraint,
+    (shown) =>
       `Configurations with ${describeRegion(region)} fail with ${shown.signature}: ${times(shown.evidence.failures)} already (${shown.evidence.calls.slice(-2).join('; ')})${learnedIn(shown)}. Last error: ${lastError(shown)}`,
     `Stay below the failing values (${describeRegion({ atLeast: region.atLeast, atMost: region.atMost })}); reduce one of them.`,
-    () => evidenceOf(shown),
-    shown,
   );
 }
 
