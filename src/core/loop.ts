@@ -215,38 +215,22 @@ export class NarrowingEngine {
       reason: decisive?.reason,
       constraintIds: constraintIdsOf(violations),
     });
-    const allowed = verdict === 'allow' || verdict === 'warn';
-    const searchSpaceReduction = this.seen.size === 0 ? 0 : this.seen.blocked / this.seen.size;
-    if (decisive === undefined) {
-      return {
-        allowed,
-        verdict,
-        violations,
-        rule: undefined,
-        reason: undefined,
-        suggestion: undefined,
-        softened: softened || undefined,
-        activeConstraints: this.activeCount(),
-        radiusLimit: this.radius.limit,
-        searchSpaceReduction,
-      };
-    }
     // The deciding verdict's words, written and redacted when a face reads them (see `redactViolations`).
     return {
-      allowed,
+      allowed: verdict === 'allow' || verdict === 'warn',
       verdict,
       violations,
-      rule: decisive.rule,
+      rule: decisive?.rule,
       get reason() {
-        return decisive.reason;
+        return decisive?.reason;
       },
       get suggestion() {
-        return decisive.suggestion;
+        return decisive?.suggestion;
       },
       softened: softened || undefined,
       activeConstraints: this.activeCount(),
       radiusLimit: this.radius.limit,
-      searchSpaceReduction,
+      searchSpaceReduction: this.seen.size === 0 ? 0 : this.seen.blocked / this.seen.size,
     };
   }
 
