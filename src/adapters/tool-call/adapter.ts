@@ -348,8 +348,13 @@ function runsTestsCall(call: CallFacts): boolean {
 const READ_FIRST =
   /\b(?:has not been read|not been read yet|(?:must|should|need to) (?:first )?(?:re-?)?read|read (?:it|the file|the target)(?: again| first)?\b[^\n]{0,40}\b(?:before|first|again)|(?:modified|changed) since (?:it was )?(?:last )?read)\b/i;
 
+/** Where an error asks for a read, if it does: its first 2,000 characters. */
+function errorHead(text: string): string {
+  return text.length > 2_000 ? text.slice(0, 2_000) : text;
+}
+
 function asksToReadFirst(text: string): boolean {
-  return READ_FIRST.test(text.length > 2_000 ? text.slice(0, 2_000) : text);
+  return READ_FIRST.test(errorHead(text));
 }
 
 /**
@@ -360,7 +365,7 @@ const CHANGED_SINCE_READ =
   /\b(?:modified|changed)(?: on disk| externally)? since (?:it was |you )?(?:last )?read\b/i;
 
 function changedSinceRead(text: string): boolean {
-  return CHANGED_SINCE_READ.test(text.length > 2_000 ? text.slice(0, 2_000) : text);
+  return CHANGED_SINCE_READ.test(errorHead(text));
 }
 
 /**
