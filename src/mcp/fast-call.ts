@@ -16,7 +16,12 @@ import { type DuplicateClaim, ranAnswer, refusedAnswer, rpcErrorAnswer } from '.
 import type { InflightCalls } from './inflight.js';
 import { describeError } from './log.js';
 import { relayCall } from './relay-call.js';
-import { faultResult, ToolCallSteps, type ToolCallStepsOptions } from './tool-call-steps.js';
+import {
+  type DispatchedCall,
+  faultResult,
+  ToolCallSteps,
+  type ToolCallStepsOptions,
+} from './tool-call-steps.js';
 import { inToolSpan } from './tool-span.js';
 import type { RelayOutcome, UpstreamClient } from './upstream-client.js';
 import type { UpstreamLink } from './upstream-link.js';
@@ -221,11 +226,12 @@ export class FastToolCalls {
 
     const started = performance.now();
     let outcome: RelayOutcome | undefined;
+    let dispatch: DispatchedCall;
     try {
       const { upstream } = this.options;
       const client = upstream.connected ?? (await upstream.client());
       if (call.cancelled) return { message: undefined };
-      steps.dispatched(proposal);
+      dispatch = steps.dispatched(proposal);
       outcome = await this.exchange(client, call);
     } catch (error) {
       outcome = { error: error instanceof Error ? error : new Error(String(error)) };
@@ -234,7 +240,7 @@ export class FastToolCalls {
     if (!outcome) return { message: undefined };
     if ('result' in outcome) {
       const raw = outcome.result;
-      const durationMs = steps.received(proposal, started);
+      const durationMs = steps.received(started, dispatch);
       const result = steps.relayed(verdict, raw);
       if (call.cancelled) {
         steps.learn(proposal, raw, durationMs);
@@ -248,7 +254,7 @@ export class FastToolCalls {
       const failed = await afterQueuedWrites(() => steps.learn(proposal, raw, durationMs));
       return { message, twin: ranAnswer(result, failed) };
     }
-    const ended = steps.failed(proposal, outcome.error, started);
+    const ended = steps.failed(proposal, outcome.error, started, dispatch);
     if (call.cancelled) return { message: undefined };
     // The server's own JSON-RPC errors (unknown tool, invalid params) reach the client unchanged.
     if (outcome.passOn && outcome.error instanceof ProtocolError) {

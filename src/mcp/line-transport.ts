@@ -15,6 +15,20 @@ function mayBeBlank(first: number): boolean {
   return first <= 32 || first > 126;
 }
 
+/**
+ * The text of the line in `bytes` from `start` up to the newline at `end`. A CR before the newline
+ * (CRLF) is dropped: a byte that UTF-8 never uses inside a character.
+ */
+function lineText(bytes: Buffer, start: number, end: number): string {
+  return bytes.toString('utf8', start, end > start && bytes[end - 1] === CR ? end - 1 : end);
+}
+
+/** The text of a line that arrived in several chunks. */
+function joinedLineText(pieces: readonly Buffer[]): string {
+  const line = Buffer.concat(pieces);
+  return lineText(line, 0, line.length);
+}
+
 /** A problem on the wire, described from the proxy's side: the message names the peer already. */
 export class WireError extends Error {
   override readonly name = 'WireError';
@@ -90,14 +104,15 @@ export class JsonLineTransport implements Transport {
   private readonly onData = (chunk: Buffer) => {
     let start = 0;
     for (let newline = chunk.indexOf(10); newline !== -1; newline = chunk.indexOf(10, start)) {
-      const piece = chunk.subarray(start, newline);
-      const line = this.pending.length === 0 ? piece : Buffer.concat([...this.pending, piece]);
+      // A line whole in this chunk is decoded where it lies, without a view of it made first.
+      const text =
+        this.pending.length === 0
+          ? lineText(chunk, start, newline)
+          : joinedLineText([...this.pending, chunk.subarray(start, newline)]);
       this.pending = [];
       this.pendingBytes = 0;
       start = newline + 1;
-      // A CR before the newline (CRLF) is dropped: a byte that UTF-8 never uses inside a character.
-      const end = line.length > 0 && line[line.length - 1] === CR ? line.length - 1 : line.length;
-      this.deliver(line.toString('utf8', 0, end));
+      this.deliver(text);
       if (this.closed) return;
     }
     if (start < chunk.length) {

@@ -16,7 +16,7 @@ import { ranAnswer, refusedAnswer, rpcErrorAnswer } from './coalesce.js';
 import type { InflightCalls } from './inflight.js';
 import { describeError, type Log } from './log.js';
 import { relayCall } from './relay-call.js';
-import { faultResult, ToolCallSteps } from './tool-call-steps.js';
+import { type DispatchedCall, faultResult, ToolCallSteps } from './tool-call-steps.js';
 import type { ToolCatalog } from './tool-catalog.js';
 import { inToolSpan } from './tool-span.js';
 import type { UpstreamIdentity } from './upstream.js';
@@ -165,9 +165,10 @@ function toolCallHandler(options: ProxyServerOptions) {
     const started = performance.now();
     const { signal } = ctx.mcpReq;
     let outcome: RelayOutcome | undefined;
+    let dispatch: DispatchedCall;
     try {
       const client = await upstream.client();
-      steps.dispatched(proposal);
+      dispatch = steps.dispatched(proposal);
       outcome =
         client instanceof UpstreamClient
           ? await relayWatched(client, request.params, ctx, log, callTimeoutMs)
@@ -184,11 +185,11 @@ function toolCallHandler(options: ProxyServerOptions) {
     if (!outcome) throw signal.reason;
     // What the call did is learned even when the client cancelled it or went away.
     if ('result' in outcome) {
-      const { result, failed } = steps.answered(proposal, verdict, outcome.result, started);
+      const { result, failed } = steps.answered(proposal, verdict, outcome.result, started, dispatch);
       if (!signal.aborted) tell(ranAnswer(result, failed));
       return result;
     }
-    const ended = steps.failed(proposal, outcome.error, started);
+    const ended = steps.failed(proposal, outcome.error, started, dispatch);
     if (signal.aborted) throw ended;
     // The server's own JSON-RPC errors (unknown tool, invalid params) reach the client unchanged.
     if (ended instanceof ProtocolError) {

@@ -12,6 +12,12 @@ import type { ToolCatalog, ToolDescription } from './tool-catalog.js';
 import type { UpstreamLink } from './upstream-link.js';
 import { warnedResult } from './verdict-result.js';
 
+/**
+ * A call on its way to the server, as the crash ledger watches it: ended once, with whether the
+ * server answered. Undefined when nothing watches the upstream for crashes.
+ */
+export type DispatchedCall = ((completed: boolean) => void) | undefined;
+
 export interface ToolCallStepsOptions {
   readonly guard: CallGuard;
   readonly catalog: ToolCatalog;
@@ -35,8 +41,6 @@ const MAX_LISTING_PAGES = 64;
  */
 export class ToolCallSteps {
   private readonly faults: GuardFaultOptions;
-  /** Ends the crash ledger's watch of each call sent to the server. */
-  private readonly watches = new WeakMap<Proposal, (completed: boolean) => void>();
   /** Identical calls in flight on this connection, when the proxy coalesces them. */
   readonly identical: IdenticalCalls | undefined;
 
@@ -77,10 +81,13 @@ export class ToolCallSteps {
     return verdict.ok ? verdict.check : undefined;
   }
 
-  /** The call is about to reach the server: it is in flight should the server go down. */
-  dispatched(proposal: Proposal): void {
-    const end = this.options.upstream.crashes?.begin(proposal);
-    if (end) this.watches.set(proposal, end);
+  /**
+   * The call is about to reach the server: it is in flight should the server go down. The caller
+   * keeps what this returns and hands it to `received` or `failed` when the call ends (a table of
+   * watches keyed by proposal cost every call a weak map's insert and removal).
+   */
+  dispatched(proposal: Proposal): DispatchedCall {
+    return this.options.upstream.crashes?.begin(proposal);
   }
 
   /**
@@ -92,15 +99,16 @@ export class ToolCallSteps {
     verdict: CheckResult | undefined,
     result: CallToolResult,
     startedAt: number,
+    dispatch: DispatchedCall,
   ): { readonly result: CallToolResult; readonly failed: boolean } {
-    const durationMs = this.received(proposal, startedAt);
+    const durationMs = this.received(startedAt, dispatch);
     const failed = this.learn(proposal, result, durationMs);
     return { result: this.relayed(verdict, result), failed };
   }
 
   /** The server's answer has arrived: the call is no longer in flight. Returns how long it took, ms. */
-  received(proposal: Proposal, startedAt: number): number {
-    this.settle(proposal, true);
+  received(startedAt: number, dispatch: DispatchedCall): number {
+    dispatch?.(true);
     return performance.now() - startedAt;
   }
 
@@ -125,8 +133,8 @@ export class ToolCallSteps {
    * a `CallCrashedServerError` that holds the call responsible. The client then receives the
    * server's own JSON-RPC error unchanged (unknown tool, invalid params), or `faultResult`.
    */
-  failed(proposal: Proposal, error: unknown, startedAt: number): unknown {
-    this.settle(proposal, false);
+  failed(proposal: Proposal, error: unknown, startedAt: number, dispatch?: DispatchedCall): unknown {
+    dispatch?.(false);
     const crash = isConnectionLoss(error) ? this.options.upstream.crashes?.culprit(proposal) : undefined;
     const ended = crash ? new CallCrashedServerError(proposal.tool, crash) : error;
     this.record(callErrorToOutcome(proposal, ended, performance.now() - startedAt));
@@ -134,11 +142,6 @@ export class ToolCallSteps {
       void this.options.upstream.suspectHang?.(Math.min(10_000, this.options.callTimeoutMs));
     }
     return ended;
-  }
-
-  private settle(proposal: Proposal, completed: boolean): void {
-    this.watches.get(proposal)?.(completed);
-    this.watches.delete(proposal);
   }
 
   private record(outcome: Outcome): RecordResult | undefined {
