@@ -471,6 +471,17 @@ export function proxyTargets(result: ProxyBenchResult): ProxyTarget[] {
   ];
 }
 
+/** Below this share of the warm-up's last fifth, the calls measured were still getting cheaper: V8 was compiling. */
+const STILL_WARMING_SHARE = 0.85;
+
+/**
+ * Whether the proxy's CPU per sequential call measured fell well below its CPU over the warm-up's
+ * last fifth: the warm-up ended before its code was compiled, and a longer one is needed.
+ */
+export function stillWarming(warmupTailUs: number, sequentialUs: number): boolean {
+  return sequentialUs < warmupTailUs * STILL_WARMING_SHARE;
+}
+
 export function formatProxyBench(result: ProxyBenchResult): string {
   const { latency, throughput } = result;
   const row = (label: string, stats: LatencyStats) =>
@@ -495,7 +506,7 @@ export function formatProxyBench(result: ProxyBenchResult): string {
           `CPU per call of the process in the middle, from /proc over ${result.cpu.calls} calls each: proxy ${result.cpu.proxyUs.toFixed(0)} µs, relay ${result.cpu.relayUs.toFixed(0)} µs (${(result.cpu.proxyUs / result.cpu.relayUs).toFixed(2)}×)`,
           ...(result.cpu.warmupTailUs !== undefined && result.cpu.sequentialUs !== undefined
             ? [
-                `  the proxy over the last ${result.cpu.warmupTailCalls} sequential warm-up calls: ${result.cpu.warmupTailUs.toFixed(0)} µs per call; over the ${latency.direct.count} measured: ${result.cpu.sequentialUs.toFixed(0)} µs (well below the first: warm up longer)`,
+                `  the proxy over the last ${result.cpu.warmupTailCalls} sequential warm-up calls: ${result.cpu.warmupTailUs.toFixed(0)} µs per call; over the ${latency.direct.count} measured: ${result.cpu.sequentialUs.toFixed(0)} µs${stillWarming(result.cpu.warmupTailUs, result.cpu.sequentialUs) ? ' (well below the first: warm up longer)' : ''}`,
               ]
             : []),
           ...(result.cpu.baseUs !== undefined

@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { formatProxyBench, runProxyBench } from '../../bench/proxy.js';
+import { formatProxyBench, runProxyBench, stillWarming } from '../../bench/proxy.js';
 
 describe('the proxy benchmark', () => {
   it('measures all three paths with the number of calls it was given, and reports them', async () => {
@@ -77,5 +77,13 @@ describe('the proxy benchmark', () => {
     await expect(runProxyBench({ calls: 1, compare: notABuild })).rejects.toThrow(
       /not the build of a narrowing checkout/,
     );
+  });
+
+  it('says to warm up longer only when the calls measured cost well below the end of the warm-up', () => {
+    // A proxy still being compiled gets cheaper call by call; one that cost the same before and
+    // after the warm-up ended (within noise) is not told to warm up longer.
+    expect(stillWarming(680, 700)).toBe(false);
+    expect(stillWarming(600, 590)).toBe(false);
+    expect(stillWarming(1020, 700)).toBe(true);
   });
 });
