@@ -52,7 +52,7 @@ import type {
   WorkspaceKnowledge,
   WorldProbe,
 } from './types.js';
-import { redactViolations } from './verdict-redaction.js';
+import { redactViolations, withWordsOf } from './verdict-redaction.js';
 import { type Effect, WorldTracker } from './world.js';
 
 export interface NarrowingEngineOptions {
@@ -215,23 +215,19 @@ export class NarrowingEngine {
       reason: decisive?.reason,
       constraintIds: constraintIdsOf(violations),
     });
-    // The deciding verdict's words, written and redacted when a face reads them (see `redactViolations`).
-    return {
+    const result: CheckResult = {
       allowed: verdict === 'allow' || verdict === 'warn',
       verdict,
       violations,
       rule: decisive?.rule,
-      get reason() {
-        return decisive?.reason;
-      },
-      get suggestion() {
-        return decisive?.suggestion;
-      },
+      reason: undefined,
+      suggestion: undefined,
       softened: softened || undefined,
       activeConstraints: this.activeCount(),
       radiusLimit: this.radius.limit,
       searchSpaceReduction: this.seen.size === 0 ? 0 : this.seen.blocked / this.seen.size,
     };
+    return decisive === undefined ? result : withWordsOf(result, decisive);
   }
 
   recordOutcome(outcome: Outcome): RecordResult {

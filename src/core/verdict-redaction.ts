@@ -109,3 +109,19 @@ function redactedNow(violation: Violation): Violation {
     ? { ...violation, reason, suggestion, evidence }
     : { ...violation, reason, suggestion, evidence, constraint };
 }
+
+/**
+ * `result` reading its reason and suggestion from the deciding verdict, whose words are written and
+ * redacted when a face first reads them. Only a check a verdict decided has such readers: most checks
+ * allow without a note, and a literal with readers on every one of them cost more than the rest of
+ * building it.
+ */
+export function withWordsOf<T extends { readonly reason?: string; readonly suggestion?: string }>(
+  result: T,
+  decisive: Violation,
+): T {
+  return Object.defineProperties(result, {
+    reason: { get: () => decisive.reason, enumerable: true, configurable: true },
+    suggestion: { get: () => decisive.suggestion, enumerable: true, configurable: true },
+  });
+}

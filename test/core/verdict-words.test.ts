@@ -106,6 +106,27 @@ describe('the words of a verdict', () => {
     );
   });
 
+  it('hands back the fields of a check no verdict decided as plain values, in the order of a decided one', () => {
+    const engine = new NarrowingEngine({ adapter: createToolCallAdapter() });
+    const allowed = engine.checkProposal(toolCallToProposal('read_file', { path: 'src/orders/parse.ts' }));
+    expect(allowed.verdict).toBe('allow');
+    expect(Object.getOwnPropertyDescriptor(allowed, 'reason')).toMatchObject({
+      value: undefined,
+      writable: true,
+    });
+    expect(Object.getOwnPropertyDescriptor(allowed, 'suggestion')).toMatchObject({ value: undefined });
+    const reads = { count: 0 };
+    const warned = new NarrowingEngine({
+      adapter: createToolCallAdapter(),
+      detectors: [countingWarner(reads)],
+    });
+    const warning = warned.checkProposal(toolCallToProposal('bash', { command: 'git push' }));
+    expect(Object.keys(warning)).toEqual(Object.keys(allowed));
+    expect(reads.count).toBe(0);
+    expect({ ...warning }.reason).toContain(REDACTED);
+    expect(reads.count).toBe(1);
+  });
+
   it('gives the same words read at the end of a run of failures as read at each check', () => {
     const tool = fc.constantFrom('read_file', 'edit_file', 'bash');
     const place = fc.constantFrom('docs/a.md', 'docs/b.md', `https://${TOKEN}@github.com/acme`, 'src/c.ts');

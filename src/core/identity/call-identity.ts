@@ -397,7 +397,7 @@ function mayBeSpace(code: number): boolean {
  * is implied by a match of its rule; replacing a masked value only shortens runs, so conditions
  * read on the original text hold for every later rule.
  */
-function candidateRules(text: string, hashInto?: TextHash, relevant = RULE_BITS): number {
+function candidateRules(text: string, hashInto?: TextHash): number {
   let digits = 0;
   let hex = 0;
   let bits = 0;
@@ -411,9 +411,10 @@ function candidateRules(text: string, hashInto?: TextHash, relevant = RULE_BITS)
   // Since the last colon no letter was seen (2: the colon closed a quoted key, spaces between or not).
   let afterColon = 0;
   // The text's hash, as `hashString` would compute it, in the same pass: a result is usually hashed
-  // just as it was scanned. Once some rule may apply, the text will be masked and the masked text
-  // hashed, so the hash of this one is left off.
-  let hashing = hashInto !== undefined;
+  // just as it was scanned. It is kept to the end even once some rule may apply: most texts a rule
+  // may apply to come out of the masking as they went in (a source file's `"total": 12.5`), and are
+  // then not hashed a second time.
+  const hashing = hashInto !== undefined;
   let lane1 = SEED_1;
   let lane2 = SEED_2;
   const length = text.length;
@@ -422,8 +423,6 @@ function candidateRules(text: string, hashInto?: TextHash, relevant = RULE_BITS)
     if (hashing) {
       lane1 = Math.imul(lane1 ^ code, MULTIPLIER_1);
       lane2 = Math.imul(lane2 ^ code, MULTIPLIER_2);
-      // What the return below keeps: any rule once a digit was seen, a UUID's bit at any time.
-      if ((bits & relevant) !== 0 && (sawDigit || (bits & UUID_BIT) !== 0)) hashing = false;
     }
     const kind = code < 128 ? CHARACTER_CLASS[code] : code >= 0xd800 && code <= 0xdfff ? MARK : 0;
     const inRun = code < 128 ? (RUN_CLASS[code] as number) : NOT_IN_RUN;
@@ -565,9 +564,9 @@ const maskedHash = new TextHash();
 export function hashMaskedArgument(text: string): string {
   if (text.length >= LONG_TEXT || text.length > MASK_SCAN_LIMIT)
     return hashString(maskWith(ARGUMENT_RULES, text));
-  const candidates = candidateRules(text, maskedHash, ARGUMENT_BITS);
+  const candidates = candidateRules(text, maskedHash);
   if ((candidates & ARGUMENT_BITS) === 0) return maskedHash.finish();
-  return hashString(applyRules(ARGUMENT_RULES, text, candidates));
+  return hashOfMasked(text, applyRules(ARGUMENT_RULES, text, candidates), maskedHash);
 }
 
 export type MaskScope = 'argument' | 'shape' | 'result';
@@ -843,5 +842,10 @@ export function digestResult(content: string | undefined): string {
   }
   const candidates = candidateRules(content, resultHash);
   if ((candidates & RULE_BITS) === 0) return resultHash.finish();
-  return hashString(applyRules(RESULT_RULES, content, candidates));
+  return hashOfMasked(content, applyRules(RESULT_RULES, content, candidates), resultHash);
+}
+
+/** The hash of `masked`: the scan's hash of `text` when masking left it as it was. */
+function hashOfMasked(text: string, masked: string, scanned: TextHash): string {
+  return masked === text ? scanned.finish() : hashString(masked);
 }
