@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
+import { hostToolAnnotations } from '../../src/adapters/tool-call/host-tools.js';
 import {
   createToolCallAdapter,
   toolCallToOutcome,
   toolCallToProposal,
 } from '../../src/adapters/tool-call/index.js';
-import { hostToolAnnotations } from '../../src/adapters/tool-call/host-tools.js';
 import { NarrowingEngine } from '../../src/core/loop.js';
 import type { ToolAnnotations } from '../../src/core/types.js';
 import { ManualClock } from './support.js';
@@ -70,9 +70,16 @@ describe('a page that failed, fetched again with reworded instructions', () => {
 
   it("blocks Gemini CLI's third web_fetch of a page that failed twice, the page named inside its prompt", () => {
     const agent = geminiCli();
-    const failed = { text: `Error during fetch for ${PAGE}: Request failed with status code 303`, isError: true };
+    const failed = {
+      text: `Error: Error during fallback fetch for ${PAGE}: Request failed with status code 303`,
+      isError: true,
+    };
     agent.call('web_fetch', { prompt: `Summarize the server functions guide at ${PAGE}` }, failed);
-    agent.call('web_fetch', { prompt: `List every API with its options from ${PAGE} and give examples` }, failed);
+    agent.call(
+      'web_fetch',
+      { prompt: `List every API with its options from ${PAGE} and give examples` },
+      failed,
+    );
     expect(
       agent.check('web_fetch', { prompt: `Explain how to call server functions, as ${PAGE} describes them` }),
     ).toMatchObject({ verdict: 'block', rule: 'identical-failure' });
@@ -113,11 +120,22 @@ describe('a page that failed, fetched again with reworded instructions', () => {
 
   it('allows a read of a page with another CSS selector after a selector found nothing twice', () => {
     const agent = readOnlyMcp();
-    const nothing = (selector: string) => ({ text: `Error: No node found for selector: ${selector}`, isError: true });
-    agent.call('mcp__browser__get_text', { url: PAGE, selector: 'main article > p' }, nothing('main article > p'));
-    agent.call('mcp__browser__get_text', { url: PAGE, selector: 'div.content > h2' }, nothing('div.content > h2'));
-    expect(agent.check('mcp__browser__get_text', { url: PAGE, selector: 'section#api pre code' }).verdict).toBe(
-      'allow',
+    const nothing = (selector: string) => ({
+      text: `Error: No node found for selector: ${selector}`,
+      isError: true,
+    });
+    agent.call(
+      'mcp__browser__get_text',
+      { url: PAGE, selector: 'main article > p' },
+      nothing('main article > p'),
     );
+    agent.call(
+      'mcp__browser__get_text',
+      { url: PAGE, selector: 'div.content > h2' },
+      nothing('div.content > h2'),
+    );
+    expect(
+      agent.check('mcp__browser__get_text', { url: PAGE, selector: 'section#api pre code' }).verdict,
+    ).toBe('allow');
   });
 });
