@@ -103,6 +103,19 @@ describe('a page that failed, fetched again with reworded instructions', () => {
     expect(agent.check('WebFetch', webFetch(PROMPTS[2] as string, OTHER_PAGE)).verdict).toBe('allow');
   });
 
+  it('allows a page fetched again after it answered between its two failures', () => {
+    const agent = claudeCode();
+    agent.call('WebFetch', webFetch(PROMPTS[0] as string), REDIRECTED);
+    agent.call('WebFetch', webFetch(PROMPTS[1] as string), {
+      text: '# Server functions\nDeclare one with createServerFn and call it from a loader.',
+      isError: false,
+    });
+    agent.call('WebFetch', webFetch(PROMPTS[2] as string), REDIRECTED);
+    expect(
+      agent.check('WebFetch', webFetch('Explain the validators of server functions in detail.')).verdict,
+    ).toBe('allow');
+  });
+
   it('allows a page fetched again after the host cancelled it twice because a sibling call errored', () => {
     const agent = claudeCode();
     agent.call('WebFetch', webFetch(PROMPTS[0] as string, OTHER_PAGE), SIBLING_ERRORED);
