@@ -29,7 +29,7 @@ const MIN_WORD_SHARE = 0.75;
 /** The signatures of a failure to fetch a page: the page's answer (a status, not found), not the call's words. */
 const PAGE_FAILURES: ReadonlySet<string> = new Set(['api_error', 'file_not_found']);
 
-export function isWebAddress(text: string): boolean {
+function isWebAddress(text: string): boolean {
   return WEB_ADDRESS.test(text);
 }
 
