@@ -57,6 +57,7 @@ import { isEmptyAnswer } from './empty-result.js';
 import { errorShape } from './error-shape.js';
 import { SignatureMatcher } from './matcher.js';
 import { normalizeArguments, wordsAboutTheCall } from './normal-form.js';
+import { failedForItsPage, pageFailureKey } from './page-failure.js';
 import { withoutPointerLines } from './pointer-lines.js';
 import { printsServiceLogs, shellEffectsOf } from './shell-effects.js';
 import {
@@ -219,6 +220,8 @@ export function createToolCallAdapter(options: ToolCallAdapterOptions = {}): Too
       facts.actsOnHiddenState = true;
     if (kind === 'read') {
       if (facts.targets.length === 1 && !readsPartially(args)) facts.readsWholeTarget = true;
+      const pageKey = pageFailureKey(proposal.tool, args, facts.targets);
+      if (pageKey !== undefined) facts.failureKey = pageKey;
       return facts;
     }
     if (kind !== 'mutate' && kind !== 'create') return facts;
@@ -288,8 +291,9 @@ export function createToolCallAdapter(options: ToolCallAdapterOptions = {}): Too
       meaning,
       ...(varies && { varies }),
       ...(call.failureKey !== undefined &&
-        call.searchTexts !== undefined &&
-        !searchDidNotApply(rule, meaning, verdict) && { dependsOnWholeCall: true }),
+        (call.searchTexts !== undefined
+          ? !searchDidNotApply(rule, meaning, verdict)
+          : call.kind === 'read' && !failedForItsPage(rule.signature)) && { dependsOnWholeCall: true }),
     };
     if (meaning === 'content-missing') return { ...facts, needle };
     if (call.targets.length > 0 && asksToReadFirst(verdict))
