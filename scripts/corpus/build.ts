@@ -18,6 +18,7 @@ import { convertAiderChat } from './convert-aider.js';
 import { convertAdaptAlfworld } from './convert-alfworld.js';
 import { convertClaudeTranscript } from './convert-claude.js';
 import { convertClineTask } from './convert-cline.js';
+import { convertClineExport } from './convert-cline-export.js';
 import { convertClaudeScreen } from './convert-claude-screen.js';
 import { convertCodexRun } from './convert-codex.js';
 import {
@@ -80,6 +81,7 @@ export interface ManifestSource {
     | 'codex'
     | 'gemini'
     | 'cline'
+    | 'cline-export'
     | 'entire';
   /** A regular expression the paths of the source's files match. */
   readonly include: string;
@@ -145,6 +147,8 @@ function convertFile(source: ManifestSource, path: string, content: string): Con
       const task = basename(dirname(path));
       return [convertClineTask(content, from, `${source.id}-${task}`, `${source.agent} task ${task}`)];
     }
+    case 'cline-export':
+      return [convertClineExport(content, from, `${source.id}-${stem}`, `${source.agent} task ${stem}`)];
     case 'hyperagent':
       throw new Error('HyperAgent records are converted per source, not per file');
     case 'reflexion':

@@ -8,8 +8,10 @@
  * and says of every other tool of that reply that it was not executed, so those are left out. A call
  * is failed when its output says the tool execution failed (an error, a missing parameter, a search
  * block that did not match), and has no result when the user denied it (their feedback is a user
- * turn). A command's output says it ran (`Command executed.`) but not with which exit status, so a
- * command that failed without the tool reporting it counts as a success. What the extension appends
+ * turn). Cline's command output says it ran (`Command executed.`) but not with which exit status, so a
+ * command that failed without the tool reporting it counts as a success; Roo Code's later output says
+ * when a command was not successful and gives its exit code, and such a command failed, as does a diff
+ * or read answered by an error element (`<error_details>`, `<error>`). What the extension appends
  * about the editor (`<environment_details>`) is no part of a result. The task (`<task>`), the user's
  * feedback and the messages of a resumed task are user turns. A `<thinking>` block is the model's
  * reasoning, and a tool written inside it is not a call.
@@ -61,12 +63,16 @@ const WHOLE_PARAMS = new Set(['content', 'diff']);
 const OPEN_TAG = /<([a-z_]+)>/g;
 const PARAM_TAG = /<([a-z_]+)>/g;
 const THINKING = /<thinking>[\s\S]*?(?:<\/thinking>|$)/g;
-const HEADER = /^\[([a-z_]+)(?: for '([\s\S]*?)')?\] (?:Result|Error):?[ \t]*\n?/;
+/** A result's header names its tool and what it acted on (`[read_file for 'a.ts'] Result:`), in Roo Code with more words after it (`[switch_mode to 'code' because: …] Result:`). */
+const HEADER = /^\[([a-z_]+)(?:\s[\s\S]*?)?\] (?:Result|Error):?[ \t]*\n?/;
 const NOT_EXECUTED = /^Tool \[[a-z_]+\] was not executed because/;
 const ENVIRONMENT = /<environment_details>[\s\S]*?(?:<\/environment_details>|$)/g;
 const DENIED = /^The user denied this operation/;
 const FAILED =
-  /^(?:The tool execution failed with the following error:|Missing value for required parameter|Error (?:executing|reading|writing|listing|searching)|\[ERROR\])/;
+  /^(?:The tool execution failed with the following error:|Missing value for required parameter|Error (?:executing|reading|writing|listing|searching)|\[ERROR\]|<error_details>|<error>|<files>\s*<file>\s*<path>[^<]*<\/path>\s*<error>)/;
+/** Roo Code's command result: the first line says the command was not successful, or a line gives its non-zero exit code. */
+const COMMAND_FAILED =
+  /^Command executed in terminal[^\n]*(?:Command execution was not successful|Exit code: [1-9])|^Exit code: [1-9]\d*$/m;
 const USER_TEXT = /<(task|feedback|user_message)>\n?([\s\S]*?)\n?<\/\1>/g;
 
 export interface ToolUse {
@@ -197,7 +203,10 @@ export function answersOf(content: unknown): Answer[] {
 
 function resultOf(output: string, failed: boolean | undefined): TraceResult | undefined {
   if (DENIED.test(output)) return undefined;
-  return failed || FAILED.test(output) ? { isError: true, content: clip(output) } : { content: clip(output) };
+  const commandFailed = COMMAND_FAILED.test(output.slice(0, output.indexOf('\nOutput:') + 1 || undefined));
+  return failed || FAILED.test(output) || commandFailed
+    ? { isError: true, content: clip(output) }
+    : { content: clip(output) };
 }
 
 /** The user's own words in a message: the task, feedback, and the messages of a resumed task. */
@@ -221,10 +230,20 @@ export function convertClineTask(json: string, source: RunSource, name: string, 
   } catch {
     messages = [];
   }
+  return convertClineMessages(Array.isArray(messages) ? messages : [], source, name, description);
+}
+
+/** Converts the messages of one task, as the extension sent them to the model, to the trace format. */
+export function convertClineMessages(
+  messages: readonly unknown[],
+  source: RunSource,
+  name: string,
+  description: string,
+): ConvertedRun {
   const events: TraceEvent[] = [];
   let pending: ToolUse[] = [];
   let asked: CallEvent | undefined;
-  for (const message of Array.isArray(messages) ? messages.filter(isObject) : []) {
+  for (const message of messages.filter(isObject)) {
     if (message.role === 'assistant') {
       if (asked) events.push(asked);
       asked = undefined;
