@@ -40,6 +40,7 @@ import { convertSpecStoryTools } from './convert-specstory-tools.js';
 import { convertSweAgentTraj } from './convert-swe-agent.js';
 import { convertGeminiChat } from './convert-gemini.js';
 import { convertTauBench } from './convert-tau.js';
+import { convertAdaptTextCraft } from './convert-textcraft.js';
 import { convertTerminusTrial, terminusTrialOf } from './convert-terminus.js';
 import type { ConvertedRun, RunSource } from './events.js';
 import { blobSizes, listFiles, readFile, resolveCommit } from './git.js';
@@ -73,6 +74,7 @@ export interface ManifestSource {
     | 'intercode'
     | 'mint'
     | 'adapt-alfworld'
+    | 'adapt-textcraft'
     | 'claude-screen'
     | 'gemini-screen'
     | 'specstory'
@@ -121,6 +123,8 @@ function convertFile(source: ManifestSource, path: string, content: string): Con
       return convertFireActTrajectories(content, from, source.id);
     case 'adapt-alfworld':
       return convertAdaptAlfworld(content, from, source.id);
+    case 'adapt-textcraft':
+      return convertAdaptTextCraft(content, from, source.id);
     case 'mint':
       return convertMintResults(content, from, source.id);
     case 'intercode':
