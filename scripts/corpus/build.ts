@@ -29,6 +29,7 @@ import {
 import { convertFireActTrajectories } from './convert-fireact.js';
 import { convertGeminiScreen } from './convert-gemini-screen.js';
 import { convertHyperAgentRecords } from './convert-hyperagent.js';
+import { convertKnowAgentTrajectories } from './convert-knowagent.js';
 import { convertInterCodeResults } from './convert-intercode.js';
 import { convertMiniSweAgent } from './convert-mini.js';
 import { convertMintResults } from './convert-mint.js';
@@ -75,6 +76,7 @@ export interface ManifestSource {
     | 'mint'
     | 'adapt-alfworld'
     | 'adapt-textcraft'
+    | 'knowagent'
     | 'claude-screen'
     | 'gemini-screen'
     | 'specstory'
@@ -125,6 +127,8 @@ function convertFile(source: ManifestSource, path: string, content: string): Con
       return convertAdaptAlfworld(content, from, source.id);
     case 'adapt-textcraft':
       return convertAdaptTextCraft(content, from, source.id);
+    case 'knowagent':
+      return convertKnowAgentTrajectories(content, from, source.id);
     case 'mint':
       return convertMintResults(content, from, source.id);
     case 'intercode':
