@@ -1,10 +1,11 @@
 /**
- * KnowAgent's trajectory files: one JSON object per line and per question, `{question, answer,
- * correct, reward, halted, error, prompt}`, whose `prompt` is the few-shot prompt followed by the
- * run itself, after `(END OF EXAMPLES)`. The run is a ReAct transcript (`Action 2: Retrieve[…]`,
- * `Observation 2: …`) with an `ActionPath N:` line before each thought, the path taken so far, which
- * is the agent's own bookkeeping, not what the tool answered: it is left out, and the calls are read
- * with the ReAct transcript reader.
+ * The trajectory files of zjunlp's question-answering agents (KnowAgent's self-learning runs,
+ * AutoAct's evaluation outputs): one JSON object per line and per question, `{question, answer,
+ * correct, reward, halted, error, prompt}`, whose `prompt` is the agent's prompt followed by the run
+ * itself — after `(END OF EXAMPLES)` where the prompt holds examples. The run is a ReAct transcript
+ * (`Action 2: Retrieve[…]`, `Observation 2: …`); KnowAgent writes an `ActionPath N:` line before each
+ * thought, the path taken so far, which is the agent's own bookkeeping, not what the tool answered:
+ * it is left out, and the calls are read with the ReAct transcript reader.
  */
 import type { TraceEvent } from '../../src/trace/types.js';
 import { MAX_LOG_CHARS, reactCalls } from './convert-react.js';
@@ -26,7 +27,8 @@ export function knowAgentTranscript(prompt: string): string {
 
 export function convertKnowAgentTrajectories(jsonl: string, source: RunSource, prefix: string): ConvertedRun[] {
   if (jsonl.length > MAX_LOG_CHARS) throw new Error(`${source.path}: longer than ${MAX_LOG_CHARS} characters; not a trajectory file`);
-  const stem = source.path.replace(/^.*\//, '').replace(/\.jsonl$/, '');
+  // The file's folder and name: one run set's files may share a name in other folders (`tem_0.2/easy`).
+  const stem = source.path.replace(/\.jsonl$/, '').split('/').slice(-2).join('-');
   const runs: ConvertedRun[] = [];
   const lines = jsonl.split('\n').filter((line) => line.trim() !== '');
   for (const [index, line] of lines.slice(0, MAX_RUNS_PER_FILE).entries()) {
@@ -41,7 +43,7 @@ export function convertKnowAgentTrajectories(jsonl: string, source: RunSource, p
     if (calls.length === 0) continue;
     const name = safeName(`${prefix}-${stem}-${String(index + 1).padStart(3, '0')}`);
     const outcome = record.halted === true ? 'halted' : record.correct === true ? 'correct' : 'incorrect';
-    const description = `KnowAgent run ${index + 1} of ${stem} on the question "${text(record.question).trim()}" (${outcome})`;
+    const description = `${source.agent}, run ${index + 1} of ${stem}, on the question "${text(record.question).trim()}" (${outcome})`;
     runs.push({ name, events: [metaEvent(name, description, source, toolList(calls)), ...(calls as TraceEvent[])] });
   }
   return runs;

@@ -22,7 +22,7 @@ const PROMPT = [
   'ActionPath 1: Start',
   'Thought 1: I should look the town up.',
   'Action 1: Retrieve[Strelsau]',
-  'Observation 1: Could not find [Strelsau]. Similar: [\'Zenda\']',
+  "Observation 1: Could not find [Strelsau]. Similar: ['Zenda']",
   'ActionPath 2: Start->Retrieve[Strelsau]',
   'Thought 2: Try a web search.',
   'Action 2: Search[Strelsau river]',
@@ -47,8 +47,12 @@ describe('KnowAgent trajectory files', () => {
 
   it('makes one run of each line, whose repeated search answers as the search before it did', () => {
     const line = JSON.stringify({ question: 'Which lake?', correct: true, halted: false, prompt: PROMPT });
-    const runs = convertKnowAgentTrajectories(`${line}\n${JSON.stringify({ question: 'x' })}\n`, SOURCE, 'knowagent');
-    expect(runs.map((run) => run.name)).toEqual(['knowagent-KnowAgentHotpotQA_llama-2-13b_D0-001']);
+    const runs = convertKnowAgentTrajectories(
+      `${line}\n${JSON.stringify({ question: 'x' })}\n`,
+      SOURCE,
+      'knowagent',
+    );
+    expect(runs.map((run) => run.name)).toEqual(['knowagent-datas-KnowAgentHotpotQA_llama-2-13b_D0-001']);
     const calls = callsOf(runs[0]?.events ?? []);
     expect(calls.map((call) => [call.tool, call.args.input, call.result?.isError === true])).toEqual([
       ['Retrieve', 'Strelsau', true],
@@ -59,6 +63,25 @@ describe('KnowAgent trajectory files', () => {
     expect(calls[2]?.result).toEqual(calls[1]?.result);
   });
 
+  it('reads a prompt without examples whole, naming its runs by the file and its folder', () => {
+    const prompt = [
+      'Answer with BingSearch[query], Retrieve[entity], Lookup[keyword], Finish[answer] and Reflect[right/wrong].',
+      'Question: Which lake feeds the Strel?',
+      'Thought: Search the web.',
+      'Action: BingSearch[Strel river source]',
+      'Observation: The Strel flows from Lake Tarlenheim.',
+      'Action: Finish[Lake Tarlenheim]',
+      'Observation: Please reflect your answer.',
+    ].join('\n');
+    const line = JSON.stringify({ question: 'Which lake?', correct: false, prompt });
+    const names = ['output/13b/easy.jsonl', 'output/13b/tem_0.2/easy.jsonl'].flatMap((path) =>
+      convertKnowAgentTrajectories(line, { ...SOURCE, path }, 'autoact').map((run) => run.name),
+    );
+    expect(names).toEqual(['autoact-13b-easy-001', 'autoact-tem_0.2-easy-001']);
+    const calls = callsOf(convertKnowAgentTrajectories(line, SOURCE, 'autoact')[0]?.events ?? []);
+    expect(calls.map((call) => call.tool)).toEqual(['BingSearch', 'Finish']);
+  });
+
   it('refuses a line that is not JSON', () => {
     expect(() => convertKnowAgentTrajectories('{"prompt": ', SOURCE, 'knowagent')).toThrow(/not JSON/);
   });
@@ -67,16 +90,28 @@ describe('KnowAgent trajectory files', () => {
     const prompt = fc
       .array(
         fc.oneof(
-          fc.constantFrom('(END OF EXAMPLES)', 'ActionPath 2: Start', 'Action 1: Search[x]', 'Observation 1: y', 'Question: q'),
+          fc.constantFrom(
+            '(END OF EXAMPLES)',
+            'ActionPath 2: Start',
+            'Action 1: Search[x]',
+            'Observation 1: y',
+            'Question: q',
+          ),
           fc.string({ maxLength: 12 }),
         ),
         { maxLength: 20 },
       )
       .map((lines) => lines.join('\n'));
-    const records = fc.array(fc.oneof(fc.record({ prompt, correct: fc.boolean() }), fc.jsonValue()), { maxLength: 5 });
+    const records = fc.array(fc.oneof(fc.record({ prompt, correct: fc.boolean() }), fc.jsonValue()), {
+      maxLength: 5,
+    });
     fc.assert(
       fc.property(records, (lines) => {
-        const runs = convertKnowAgentTrajectories(lines.map((line) => JSON.stringify(line)).join('\n'), SOURCE, 'k');
+        const runs = convertKnowAgentTrajectories(
+          lines.map((line) => JSON.stringify(line)).join('\n'),
+          SOURCE,
+          'k',
+        );
         expect(new Set(runs.map((run) => run.name)).size).toBe(runs.length);
         for (const run of runs) expect(run.events[0]?.type).toBe('meta');
       }),
