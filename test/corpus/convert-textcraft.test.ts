@@ -38,7 +38,10 @@ describe('TextCraft traces in ADaPT results', () => {
   });
 
   it('makes one run of each task, leaving thoughts out and reading "Could not" as a failure', () => {
-    const results = { env_0: { problem: 'craft birch planks.', trace: TRACE, reward: 1 }, env_1: { trace: '' } };
+    const results = {
+      env_0: { problem: 'craft birch planks.', trace: TRACE, reward: 1 },
+      env_1: { trace: '' },
+    };
     const runs = convertAdaptTextCraft(JSON.stringify(results), SOURCE, 'adapt-textcraft');
     expect(runs.map((run) => run.name)).toEqual(['adapt-textcraft-env_0']);
     expect(callsOf(runs[0]?.events ?? []).map((call) => [call.tool, call.result?.isError === true])).toEqual([
