@@ -30,6 +30,7 @@ import {
 import { convertFireActTrajectories } from './convert-fireact.js';
 import { convertGeminiScreen } from './convert-gemini-screen.js';
 import { convertHyperAgentRecords } from './convert-hyperagent.js';
+import { convertKnowAgentTrajectories } from './convert-knowagent.js';
 import { convertInterCodeResults } from './convert-intercode.js';
 import { convertMiniSweAgent } from './convert-mini.js';
 import { convertMintResults } from './convert-mint.js';
@@ -41,6 +42,7 @@ import { convertSpecStoryTools } from './convert-specstory-tools.js';
 import { convertSweAgentTraj } from './convert-swe-agent.js';
 import { convertGeminiChat } from './convert-gemini.js';
 import { convertTauBench } from './convert-tau.js';
+import { convertAdaptTextCraft } from './convert-textcraft.js';
 import { convertTerminusTrial, terminusTrialOf } from './convert-terminus.js';
 import type { ConvertedRun, RunSource } from './events.js';
 import { blobSizes, listFiles, readFile, resolveCommit } from './git.js';
@@ -74,6 +76,8 @@ export interface ManifestSource {
     | 'intercode'
     | 'mint'
     | 'adapt-alfworld'
+    | 'adapt-textcraft'
+    | 'knowagent'
     | 'claude-screen'
     | 'gemini-screen'
     | 'specstory'
@@ -123,6 +127,10 @@ function convertFile(source: ManifestSource, path: string, content: string): Con
       return convertFireActTrajectories(content, from, source.id);
     case 'adapt-alfworld':
       return convertAdaptAlfworld(content, from, source.id);
+    case 'adapt-textcraft':
+      return convertAdaptTextCraft(content, from, source.id);
+    case 'knowagent':
+      return convertKnowAgentTrajectories(content, from, source.id);
     case 'mint':
       return convertMintResults(content, from, source.id);
     case 'intercode':

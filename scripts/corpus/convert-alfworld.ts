@@ -7,7 +7,7 @@
  */
 import type { CallEvent, TraceEvent } from '../../src/trace/types.js';
 import { MAX_LOG_CHARS } from './convert-react.js';
-import { type ConvertedRun, isObject, metaEvent, type RunSource, result, safeName, text, toolList } from './events.js';
+import { type ConvertedRun, isObject, type JsonObject, metaEvent, type RunSource, result, safeName, text, toolList } from './events.js';
 
 /** Commands kept from one task; the recorded runs stop after fifty at most. */
 export const MAX_COMMANDS = 1_000;
@@ -54,29 +54,55 @@ export function alfworldSteps(trace: string): { command: string; output: string 
     .map((step) => ({ command: step.command, output: step.lines.join('\n').trim() }));
 }
 
-export function convertAdaptAlfworld(json: string, source: RunSource, prefix: string): ConvertedRun[] {
+/** An ADaPT results file's top-level object; anything else is refused. */
+export function adaptResults(json: string, source: RunSource): JsonObject {
   if (json.length > MAX_LOG_CHARS) throw new Error(`${source.path}: longer than ${MAX_LOG_CHARS} characters; not a results file`);
   const parsed: unknown = JSON.parse(json);
   if (!isObject(parsed)) throw new Error(`${source.path}: not an ADaPT results file`);
+  return parsed;
+}
+
+/** The calls of a trace: each command a call as `toCall` reads it, failed when `failed` matches what the game printed; thoughts run nothing. */
+export function adaptCalls(
+  trace: string,
+  toCall: (command: string) => { tool: string; args: Record<string, unknown> },
+  failed: RegExp,
+): CallEvent[] {
+  const calls: CallEvent[] = [];
+  for (const { command, output } of alfworldSteps(trace)) {
+    if (/^think\b/i.test(command)) continue;
+    const { tool, args } = toCall(command);
+    calls.push({ type: 'call', tool, args, result: result(output, failed.test(output)) });
+  }
+  return calls;
+}
+
+/** One task's run, named uniquely among `names` (a second run of one name gets `-2`). */
+export function adaptRun(
+  names: Set<string>,
+  base: string,
+  description: string,
+  source: RunSource,
+  calls: readonly CallEvent[],
+  kinds: Readonly<Record<string, string>>,
+): ConvertedRun {
+  let name = base;
+  for (let copy = 2; names.has(name); copy++) name = `${base}-${copy}`;
+  names.add(name);
+  return { name, events: [metaEvent(name, description, source, toolList(calls, kinds)), ...(calls as TraceEvent[])] };
+}
+
+export function convertAdaptAlfworld(json: string, source: RunSource, prefix: string): ConvertedRun[] {
   const runs: ConvertedRun[] = [];
   const names = new Set<string>();
-  for (const [kind, tasks] of Object.entries(parsed)) {
+  for (const [kind, tasks] of Object.entries(adaptResults(json, source))) {
     if (!isObject(tasks)) continue;
     for (const [task, record] of Object.entries(tasks)) {
       if (!isObject(record) || typeof record.trace !== 'string') continue;
-      const calls: CallEvent[] = [];
-      for (const { command, output } of alfworldSteps(record.trace)) {
-        if (/^think\b/i.test(command)) continue;
-        const { tool, args } = alfworldCall(command);
-        calls.push({ type: 'call', tool, args, result: result(output, /^Nothing happens\.?$/.test(output)) });
-      }
+      const calls = adaptCalls(record.trace, alfworldCall, /^Nothing happens\.?$/);
       if (calls.length === 0) continue;
-      const base = safeName(`${prefix}-${task.replace(/\/trial_T/, '-')}`);
-      let name = base;
-      for (let copy = 2; names.has(name); copy++) name = `${base}-${copy}`;
-      names.add(name);
       const description = `ADaPT executor (text-davinci-003) on ALFWorld ${kind} task ${task}, reward ${text(record.reward)}`;
-      runs.push({ name, events: [metaEvent(name, description, source, toolList(calls, KINDS)), ...(calls as TraceEvent[])] });
+      runs.push(adaptRun(names, safeName(`${prefix}-${task.replace(/\/trial_T/, '-')}`), description, source, calls, KINDS));
     }
   }
   return runs;

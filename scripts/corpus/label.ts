@@ -61,8 +61,11 @@ const CHANGING_TOOLS =
   /(edit|write|create|replace|insert|patch|apply|delete|remove|move|rename|update|book|cancel|modify|exchange|return|send|checkout|commit|install|upload|transfer|set_|add_|open$|^goto$)/i;
 /** Navigation on a page or screen: it changes what later calls see, unless it only repeats itself. */
 const NAVIGATION_TOOLS = /^(click|click_element|navigate|go_back|go_forward|back|go_to)$/i;
-/** A text world's verbs that change it: taking, putting, opening, heating an object. */
-const WORLD_VERBS = /^(take|put|close|toggle|use|heat|cool|clean|slice)$/i;
+/**
+ * A text world's verbs that change it: taking, putting, opening, heating an object; in a crafting
+ * game, getting an item from the world and crafting one, both of which change the inventory.
+ */
+const WORLD_VERBS = /^(take|put|close|toggle|use|heat|cool|clean|slice|get|craft)$/i;
 const PROGRAMS_WITH_SUBCOMMANDS = new Set([
   'git', 'npm', 'pnpm', 'yarn', 'bun', 'npx', 'cargo', 'go', 'pip', 'pip3', 'uv', 'poetry', 'conda', 'docker',
   'kubectl', 'gh', 'make', 'apt', 'apt-get', 'brew', 'dotnet', 'mvn', 'gradle', 'bundle', 'rails', 'terraform',

@@ -200,6 +200,16 @@ describe('navigation', () => {
     expect(wastedSteps(events)).toEqual([]);
   });
 
+  it('does not label a crafting command repeated after an item was got from the world', () => {
+    const crafted = ok('Crafted 4 minecraft:birch_planks');
+    const events = [
+      call('craft', { input: '4 birch planks using 1 birch log' }, crafted),
+      call('get', { input: '1 birch log' }, ok('Got 1 birch log')),
+      call('craft', { input: '4 birch planks using 1 birch log' }, crafted),
+    ];
+    expect(wastedSteps(events)).toEqual([]);
+  });
+
   it('does not label a place visited again after going elsewhere', () => {
     const drawer = ok('You arrive at the location. The drawer 1 is closed.');
     const events = [
