@@ -80,6 +80,8 @@ const AFTER_COLON_BIT = 1024;
 /** Not a rule: the text has a character JSON escapes (or a surrogate, which it may). */
 const ESCAPE_BIT = 2048;
 const RULE_BITS = ESCAPE_BIT - 1;
+/** The rules that may match a text without a digit. */
+const NEEDS_NO_DIGIT = UUID_BIT | TEMP_PATH_BIT;
 
 const TIMESTAMP: MaskRule = {
   kind: 'timestamp',
@@ -422,8 +424,8 @@ function candidateRules(text: string, hashInto?: TextHash, relevant = RULE_BITS)
     if (hashing) {
       lane1 = Math.imul(lane1 ^ code, MULTIPLIER_1);
       lane2 = Math.imul(lane2 ^ code, MULTIPLIER_2);
-      // What the return below keeps: any rule once a digit was seen, a UUID's bit at any time.
-      if ((bits & relevant) !== 0 && (sawDigit || (bits & UUID_BIT) !== 0)) hashing = false;
+      // What the return below keeps: any rule once a digit was seen, those that need none at any time.
+      if ((bits & relevant) !== 0 && (sawDigit || (bits & NEEDS_NO_DIGIT) !== 0)) hashing = false;
     }
     const kind = code < 128 ? CHARACTER_CLASS[code] : code >= 0xd800 && code <= 0xdfff ? MARK : 0;
     const inRun = code < 128 ? (RUN_CLASS[code] as number) : NOT_IN_RUN;
@@ -513,8 +515,9 @@ function candidateRules(text: string, hashInto?: TextHash, relevant = RULE_BITS)
       hex = 0;
     }
   }
-  // Every rule needs a digit except a UUID's, which can be all letters.
-  const candidates = sawDigit ? bits : bits & (ESCAPE_BIT | UUID_BIT);
+  // Every rule needs a digit except a UUID's, which can be all letters, and a temporary name as
+  // Python draws it (`/tmp/tmpqyhchoyb`).
+  const candidates = sawDigit ? bits : bits & (ESCAPE_BIT | NEEDS_NO_DIGIT);
   if (hashing) hashInto?.resume(lane1, lane2, text.length);
   return candidates;
 }
