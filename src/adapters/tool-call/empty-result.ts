@@ -82,7 +82,7 @@ function isEmptyLine(text: string): boolean {
  * as without them.
  */
 function isEmptyBesideFreshLines(text: string): boolean {
-  if (text.length > LONGEST_WITH_FRESH_LINES || !text.includes('\n')) return false;
+  if (text.length > LONGEST_WITH_FRESH_LINES || !hasFewLines(text)) return false;
   const lines = text.split('\n').map((line) => line.trim());
   // The answer's line first, whose test is cheap: most short outputs have none, and are not masked.
   const answer = lines.findIndex((line) => line !== '' && isEmptyLine(line));
@@ -93,6 +93,15 @@ function isEmptyBesideFreshLines(text: string): boolean {
     if (++fresh > MOST_FRESH_LINES || !carriesOnlyFreshValues(line)) return false;
   }
   return fresh > 0;
+}
+
+/** Whether the text has two lines or more, and no more than an answer and its lines of fresh values. */
+function hasFewLines(text: string): boolean {
+  let breaks = 0;
+  for (let at = text.indexOf('\n'); at >= 0; at = text.indexOf('\n', at + 1)) {
+    if (++breaks > MOST_FRESH_LINES + 1) return false;
+  }
+  return breaks > 0;
 }
 
 function isVisibleAscii(code: number): boolean {
