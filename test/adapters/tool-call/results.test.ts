@@ -3,6 +3,14 @@ import { toolCallToOutcome } from '../../../src/adapters/tool-call/convert.js';
 import { isEmptyAnswer } from '../../../src/adapters/tool-call/empty-result.js';
 import { adapter, successOf } from './helpers.js';
 
+/** The answer `text` of `tool` read as one that found nothing. */
+function expectEmpty(tool: string, args: Record<string, unknown>, text: string): void {
+  expect({ text, signature: successOf(tool, args, text)?.signature }).toEqual({
+    text,
+    signature: 'empty_result',
+  });
+}
+
 describe('empty results', () => {
   it('flags an empty read as empty_result, an agent failure that is not deterministic', () => {
     expect(successOf('read_file', { path: 'data.json' }, '')).toEqual({
@@ -22,13 +30,7 @@ describe('empty results', () => {
       'No files found matching pattern "*.rs" within /w',
       'Directory /w/empty is empty.',
     ]) {
-      expect({
-        text,
-        signature: successOf('search_files', { path: '/w', pattern: 'x' }, text)?.signature,
-      }).toEqual({
-        text,
-        signature: 'empty_result',
-      });
+      expectEmpty('search_files', { path: '/w', pattern: 'x' }, text);
     }
   });
 
@@ -55,10 +57,7 @@ describe('empty results', () => {
         '{"total_count":0,"items":[]}\ntrace 3FA2B9C0-1D7E-4ABC-A123-3FA2B9C01D7E',
       ],
     ] as const) {
-      expect({ text, signature: successOf(tool, args, text)?.signature }).toEqual({
-        text,
-        signature: 'empty_result',
-      });
+      expectEmpty(tool, args, text);
     }
   });
 
