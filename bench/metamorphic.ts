@@ -536,7 +536,9 @@ export function withVolatileValues(text: string, failed: boolean, trace: string,
     return JSON.stringify({ ...object, [field]: value, request: id, log: `${folder}run.log` });
   }
   const lines = text.split('\n');
-  const first = lines.findIndex((line) => line.trim() !== '');
+  // An exit status the host wrote above the output (`Error: Exit code 1`) is the host's line, not the tool's.
+  const status = RECORDED_EXIT.test(text) ? 1 : 0;
+  const first = lines.findIndex((line, index) => index >= status && line.trim() !== '');
   if (failed && first >= 0) lines[first] = `${lines[first]} (${id})`;
   else lines.push(id);
   lines.push(`log: ${folder}run.log`, time);

@@ -267,6 +267,18 @@ describe('fresh volatile values in every result', () => {
     expect(first?.split('\n').length).toBe(second?.split('\n').length);
   });
 
+  it('puts a failure’s id on the first line the command printed, below the exit status its host wrote', () => {
+    const text = withVolatileValues(
+      'Error: Exit code 1\n(eval):cd:1: no such file or directory: codex-ts',
+      true,
+      'a.jsonl',
+      'a.jsonl 3',
+    );
+    const [status, first] = text.split('\n');
+    expect(status).toBe('Error: Exit code 1');
+    expect(first?.startsWith('(eval):cd:1: no such file or directory: codex-ts (')).toBe(true);
+  });
+
   it('puts the values of a structured answer in fields of its own', () => {
     const text = withVolatileValues(
       '{"status":"failed","reason":"seat taken"}',

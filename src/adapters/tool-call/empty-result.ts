@@ -3,7 +3,12 @@
  * merely mentions "no results" somewhere is not empty.
  */
 
+import { carriesOnlyFreshValues } from './volatile-lines.js';
+
 const LONGEST_EMPTY_ANSWER = 300;
+/** How long an empty answer with lines of fresh values beside it can be, and how many lines it has. */
+const LONGEST_WITH_FRESH_LINES = 2 * LONGEST_EMPTY_ANSWER;
+const MOST_FRESH_LINES = 4;
 
 const EMPTY_LITERALS = new Set(['null', '[]', '{}', '""', "''", 'none', 'undefined']);
 const LONGEST_EMPTY_LITERAL = 9;
@@ -54,16 +59,49 @@ export function mayBeNothingFound(text: string): boolean {
 export function isEmptyAnswer(content: string | undefined): boolean {
   if (content === undefined) return true;
   // A long answer with no space at either end is long once trimmed too; most answers are such.
-  if (content.length > LONGEST_EMPTY_ANSWER && isVisibleAscii(content.charCodeAt(0))) {
+  if (content.length > LONGEST_WITH_FRESH_LINES && isVisibleAscii(content.charCodeAt(0))) {
     if (isVisibleAscii(content.charCodeAt(content.length - 1))) return false;
   }
   const text = content.trim();
   if (text === '') return true;
-  if (text.length > LONGEST_EMPTY_ANSWER) return false;
+  if (text.length > LONGEST_EMPTY_ANSWER) return isEmptyBesideFreshLines(text);
+  return isEmptyLine(text) || isEmptyBesideFreshLines(text);
+}
+
+/** One line (or a JSON value) that is an empty answer by itself. */
+function isEmptyLine(text: string): boolean {
   if (text.length <= LONGEST_EMPTY_LITERAL && EMPTY_LITERALS.has(text.toLowerCase())) return true;
   if (mayBeNothingFound(text) && NOTHING_FOUND.test(text)) return true;
   const first = text[0];
   return (first === '{' || first === '[') && isEmptyJson(text);
+}
+
+/**
+ * An empty answer on one line, the other lines carrying only what each run draws afresh (an id, a
+ * time, a temporary path: see `carriesOnlyFreshValues`), wherever they stand: the answer is as empty
+ * as without them.
+ */
+function isEmptyBesideFreshLines(text: string): boolean {
+  if (text.length > LONGEST_WITH_FRESH_LINES || !hasFewLines(text)) return false;
+  const lines = text.split('\n').map((line) => line.trim());
+  // The answer's line first, whose test is cheap: most short outputs have none, and are not masked.
+  const answer = lines.findIndex((line) => line !== '' && isEmptyLine(line));
+  if (answer < 0) return false;
+  let fresh = 0;
+  for (const [index, line] of lines.entries()) {
+    if (index === answer || line === '') continue;
+    if (++fresh > MOST_FRESH_LINES || !carriesOnlyFreshValues(line)) return false;
+  }
+  return fresh > 0;
+}
+
+/** Whether the text has two lines or more, and no more than an answer and its lines of fresh values. */
+function hasFewLines(text: string): boolean {
+  let breaks = 0;
+  for (let at = text.indexOf('\n'); at >= 0; at = text.indexOf('\n', at + 1)) {
+    if (++breaks > MOST_FRESH_LINES + 1) return false;
+  }
+  return breaks > 0;
 }
 
 function isVisibleAscii(code: number): boolean {

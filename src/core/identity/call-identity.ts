@@ -80,6 +80,8 @@ const AFTER_COLON_BIT = 1024;
 /** Not a rule: the text has a character JSON escapes (or a surrogate, which it may). */
 const ESCAPE_BIT = 2048;
 const RULE_BITS = ESCAPE_BIT - 1;
+/** The rules that may match a text without a digit. */
+const NEEDS_NO_DIGIT = UUID_BIT | TEMP_PATH_BIT;
 
 const TIMESTAMP: MaskRule = {
   kind: 'timestamp',
@@ -512,8 +514,9 @@ function candidateRules(text: string, hashInto?: TextHash): number {
       hex = 0;
     }
   }
-  // Every rule needs a digit except a UUID's, which can be all letters.
-  const candidates = sawDigit ? bits : bits & (ESCAPE_BIT | UUID_BIT);
+  // Every rule needs a digit except a UUID's, which can be all letters, and a temporary name as
+  // Python draws it (`/tmp/tmpqyhchoyb`).
+  const candidates = sawDigit ? bits : bits & (ESCAPE_BIT | NEEDS_NO_DIGIT);
   if (hashing) hashInto?.resume(lane1, lane2, text.length);
   return candidates;
 }

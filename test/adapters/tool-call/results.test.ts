@@ -3,6 +3,14 @@ import { toolCallToOutcome } from '../../../src/adapters/tool-call/convert.js';
 import { isEmptyAnswer } from '../../../src/adapters/tool-call/empty-result.js';
 import { adapter, successOf } from './helpers.js';
 
+/** The answer `text` of `tool` read as one that found nothing. */
+function expectEmpty(tool: string, args: Record<string, unknown>, text: string): void {
+  expect({ text, signature: successOf(tool, args, text)?.signature }).toEqual({
+    text,
+    signature: 'empty_result',
+  });
+}
+
 describe('empty results', () => {
   it('flags an empty read as empty_result, an agent failure that is not deterministic', () => {
     expect(successOf('read_file', { path: 'data.json' }, '')).toEqual({
@@ -22,14 +30,49 @@ describe('empty results', () => {
       'No files found matching pattern "*.rs" within /w',
       'Directory /w/empty is empty.',
     ]) {
-      expect({
-        text,
-        signature: successOf('search_files', { path: '/w', pattern: 'x' }, text)?.signature,
-      }).toEqual({
-        text,
-        signature: 'empty_result',
-      });
+      expectEmpty('search_files', { path: '/w', pattern: 'x' }, text);
     }
+  });
+
+  it('flags a "nothing found" answer beside lines that carry only an id, a time or a temporary path', () => {
+    for (const [tool, args, text] of [
+      [
+        'search_file',
+        { search_term: 'def from_db_value' },
+        'No matches found for "def from_db_value" in /repo/django/db/models/fields/__init__.py\n\nrequest id: 3fa2b9c01d7e\nlog: /tmp/tmpqyhchoyb/run.log\ntook 412 ms',
+      ],
+      [
+        'grep_search',
+        { pattern: 'handleAddBookmark' },
+        'No matches found for pattern "handleAddBookmark" in the workspace directory.\n(node:48213)\n[07:42:31] done',
+      ],
+      [
+        'Grep',
+        { pattern: 'TODO', path: 'src' },
+        'x-request-id: req_7Hq2LmZ9xK4pTs\nNo files found\nDone in 3.41s.',
+      ],
+      [
+        'search_issues',
+        { query: 'flaky login' },
+        '{"total_count":0,"items":[]}\ntrace 3FA2B9C0-1D7E-4ABC-A123-3FA2B9C01D7E',
+      ],
+    ] as const) {
+      expectEmpty(tool, args, text);
+    }
+  });
+
+  it('does not flag a "nothing found" line beside a line that says more than an id or a time', () => {
+    for (const text of [
+      'No matches found in src/\nsrc/orders/parse.ts:12: const total = 3',
+      'No results found\nSee https://docs.example.dev/search for search tips',
+      'No matches found\nSearched 1204 files in 412 ms',
+    ]) {
+      expect(successOf('search_files', { path: '/w', pattern: 'x' }, text)).toBeUndefined();
+    }
+  });
+
+  it('does not read a file holding only a time as empty', () => {
+    expect(successOf('read_file', { path: 'last-run.txt' }, '2026-11-30T03:24:55Z\n')).toBeUndefined();
   });
 
   it('flags empty JSON from a remote read', () => {
