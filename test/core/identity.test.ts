@@ -232,6 +232,19 @@ describe('the scan that skips masking rules', () => {
       { numRuns: 2_000 },
     );
   });
+
+  it('masks exactly what trying every rule would mask when characters beyond ASCII stand beside the values', () => {
+    // What a test log prints between its ids and numbers (`✓`, `→`, accents, emoji, a lone half of
+    // a surrogate pair, spaces beyond ASCII), each ending a run of letters and digits or not.
+    const beside = fc.constantFrom('✓', '×', '→', 'é', 'Ä', '\u00a0', '\u1680', '😀', '\ud800', '\udc00');
+    const mixed = fc.array(fc.oneof(fragment, beside), { maxLength: 12 }).map((parts) => parts.join(''));
+    fc.assert(
+      fc.property(mixed, fc.constantFrom('argument', 'shape', 'result'), (value, scope) => {
+        expect(maskVolatile(value, scope)).toBe(maskVolatileExhaustively(value, scope));
+      }),
+      { numRuns: 2_000 },
+    );
+  });
 });
 
 describe('result digests and descriptions', () => {

@@ -380,6 +380,15 @@ for (let code = 65; code <= 90; code++) {
 }
 for (const letter of 'abcdefABCDEF') CHARACTER_CLASS[letter.charCodeAt(0)] = HEX_LETTER;
 for (const mark of '-/:pP"\\') CHARACTER_CLASS[mark.charCodeAt(0)] = MARK;
+/**
+ * Both of the above in one byte (the kind in the low three bits, the run class above them), so that
+ * the scan reads one table per character rather than two.
+ */
+const SCAN_CLASS = new Uint8Array(128);
+for (let code = 0; code < 128; code++)
+  SCAN_CLASS[code] = (CHARACTER_CLASS[code] as number) | ((RUN_CLASS[code] as number) << 3);
+/** A non-ASCII character other than a surrogate: outside any run, and of kind 0. */
+const OUTSIDE = 0;
 
 /**
  * The first letters of the duration units (m, µ, u, n, s, h). A duration's last digit is followed
@@ -426,20 +435,25 @@ function candidateRules(text: string, hashInto?: TextHash): number {
       lane1 = Math.imul(lane1 ^ code, MULTIPLIER_1);
       lane2 = Math.imul(lane2 ^ code, MULTIPLIER_2);
     }
-    const kind = code < 128 ? CHARACTER_CLASS[code] : code >= 0xd800 && code <= 0xdfff ? MARK : 0;
-    const inRun = code < 128 ? (RUN_CLASS[code] as number) : NOT_IN_RUN;
+    const scanClass =
+      code < 128 ? (SCAN_CLASS[code] as number) : code >= 0xd800 && code <= 0xdfff ? MARK : OUTSIDE;
+    const kind = scanClass & 7;
+    const inRun = scanClass >> 3;
     if (inRun !== previous) {
       if (previous === NOT_IN_RUN) runStart = index;
       else if (inRun === NOT_IN_RUN) switches = 0;
       else switches++;
       previous = inRun;
     }
-    if (switches !== 0 && index - runStart >= 7 && (switches >= 2 || index - runStart >= 9))
-      bits |= RANDOM_BIT;
     if (kind === 0) {
+      // Outside any run, where `switches` is 0: a random id is not being read.
       digits = 0;
       hex = 0;
-    } else if (kind === LETTER || kind === HEX_LETTER) {
+      continue;
+    }
+    if (switches !== 0 && index - runStart >= 7 && (switches >= 2 || index - runStart >= 9))
+      bits |= RANDOM_BIT;
+    if (kind === LETTER || kind === HEX_LETTER) {
       digits = 0;
       afterColon = 0;
       if (kind === LETTER) hex = 0;
