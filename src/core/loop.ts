@@ -273,7 +273,8 @@ export class NarrowingEngine {
         for (const evicted of learned.evicted)
           lifted.push({ entry: evicted, why: 'evicted to stay within capacity' });
       }
-      if (facts && call.facts.actsOnHiddenState) this.successes.noteHiddenStateBan(call);
+      if (facts?.awaitsAnotherCall) this.successes.noteOrderingBan(call);
+      else if (facts && call.facts.actsOnHiddenState) this.successes.noteHiddenStateBan(call);
       const observed = new Observed(
         facts,
         resultDigest,

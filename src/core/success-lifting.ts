@@ -20,6 +20,15 @@ const LOOKUP_CHARS = 2_000;
 /** Failing commands a look-up is compared with: the latest ones. */
 const LOOKUP_SCAN = 64;
 
+/**
+ * A learned ban that holds only until another call succeeds: one on a call that acts on hidden state
+ * (an editor's open file), or one the error said was out of order (another call must come first).
+ */
+interface UntilAnotherCall {
+  readonly entry: Entry;
+  readonly ordering: boolean;
+}
+
 /** A ban lifted or relieved by an outcome, and why. */
 export interface Lifted {
   readonly entry: Entry;
@@ -44,8 +53,8 @@ export class SuccessLifting {
   private readonly world: WorldTracker;
   private readonly radius: RadiusLimit;
   private readonly workspace: WorkspaceKnowledge;
-  /** Learned bans on calls that act on hidden state (an editor's open file). */
-  private hiddenStateBans: Entry[] = [];
+  /** Learned bans that hold until another call succeeds. */
+  private untilAnotherCall: UntilAnotherCall[] = [];
   /** The subjects of the errors look-ups are compared with. */
   private readonly errorSubjects = new ErrorSubjects();
 
@@ -64,7 +73,7 @@ export class SuccessLifting {
    * changed: those go on probation (one retry), since a change may or may not have cured them.
    */
   learn(call: Call, resultDigest: string, lifted: Lifted[], silent = false): Effect {
-    if (this.hiddenStateBans.length > 0) this.forgetHiddenStateBans(call, lifted);
+    if (this.untilAnotherCall.length > 0) this.liftAfterAnotherCall(call, lifted);
     const { own, targets: onTargets } = this.bans.constraintsOn(call);
     if (own) this.lift(own, () => `${call.description} succeeded`, call.now, lifted);
     for (let index = 0; index < onTargets.length; index++) {
@@ -98,8 +107,15 @@ export class SuccessLifting {
 
   /** A ban on a call that acts on state its arguments do not name holds until anything else runs. */
   noteHiddenStateBan(call: Call): void {
-    const entry = this.index.callEntry(call.banKey);
-    if (entry && !this.hiddenStateBans.includes(entry)) this.hiddenStateBans.push(entry);
+    this.holdUntilAnotherCall(call, false);
+  }
+
+  /**
+   * A call refused because another must run first fails again only while nothing else has run: the
+   * same call retried at once, or after failures only, is a loop; after a success it may be in order.
+   */
+  noteOrderingBan(call: Call): void {
+    this.holdUntilAnotherCall(call, true);
   }
 
   /**
@@ -117,8 +133,18 @@ export class SuccessLifting {
 
   /** A new process opens no file: what a hidden-state call acted on is gone. */
   endHiddenState(now: number): void {
-    for (const entry of this.hiddenStateBans) this.index.remove(entry, now);
-    this.hiddenStateBans = [];
+    const kept: UntilAnotherCall[] = [];
+    for (const held of this.untilAnotherCall) {
+      if (held.ordering) kept.push(held);
+      else this.index.remove(held.entry, now);
+    }
+    this.untilAnotherCall = kept;
+  }
+
+  private holdUntilAnotherCall(call: Call, ordering: boolean): void {
+    const entry = this.index.callEntry(call.banKey);
+    if (entry && !this.untilAnotherCall.some((held) => held.entry === entry))
+      this.untilAnotherCall.push({ entry, ordering });
   }
 
   /**
@@ -159,21 +185,26 @@ export class SuccessLifting {
 
   /**
    * Another call ran: it may have changed what the banned calls act on (opened another file), so
-   * the same arguments may now mean another call.
+   * the same arguments may now mean another call; or it may be the call that had to come first.
    */
-  private forgetHiddenStateBans(call: Call, lifted: Lifted[]): void {
-    const kept: Entry[] = [];
-    for (const entry of this.hiddenStateBans) {
-      if (entry.constraint.callKey === call.banKey) kept.push(entry);
+  private liftAfterAnotherCall(call: Call, lifted: Lifted[]): void {
+    const kept: UntilAnotherCall[] = [];
+    for (const held of this.untilAnotherCall) {
+      const { entry } = held;
+      if (entry.constraint.callKey === call.banKey) kept.push(held);
       else
         this.lift(
           entry,
-          () => `${call.description} ran since, and may have changed what ${entry.constraint.tool} acts on`,
+          held.ordering
+            ? () =>
+                `${call.description} ran since, and ${entry.constraint.tool} was refused only until another call ran first`
+            : () =>
+                `${call.description} ran since, and may have changed what ${entry.constraint.tool} acts on`,
           call.now,
           lifted,
         );
     }
-    this.hiddenStateBans = kept;
+    this.untilAnotherCall = kept;
   }
 
   /**

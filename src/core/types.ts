@@ -241,6 +241,11 @@ export interface FailureFacts {
    * browsers, clocks, order): one failure is never enough to ban it, whatever the policy's thresholds.
    */
   readonly varies?: boolean;
+  /**
+   * The error refuses the call because another must run before it ("only follows", "call it first"):
+   * it is about the order of the calls, so any other call that succeeds since lifts the ban.
+   */
+  readonly awaitsAnotherCall?: boolean;
 }
 
 /**

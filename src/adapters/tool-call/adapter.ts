@@ -57,6 +57,7 @@ import { isEmptyAnswer } from './empty-result.js';
 import { errorShape } from './error-shape.js';
 import { SignatureMatcher } from './matcher.js';
 import { normalizeArguments, wordsAboutTheCall } from './normal-form.js';
+import { refusesOrder } from './ordering.js';
 import { failedForItsPage, pageFailureKey } from './page-failure.js';
 import { withoutPointerLines } from './pointer-lines.js';
 import { printsServiceLogs, shellEffectsOf } from './shell-effects.js';
@@ -290,6 +291,7 @@ export function createToolCallAdapter(options: ToolCallAdapterOptions = {}): Too
         !varies && (rule.deterministic || (rule.blame === 'unknown' && quotesArguments(text, args))),
       meaning,
       ...(varies && { varies }),
+      ...(rule.blame !== 'harness_fault' && refusesOrder(verdict) && { awaitsAnotherCall: true }),
       ...(call.failureKey !== undefined &&
         (call.searchTexts !== undefined
           ? !searchDidNotApply(rule, meaning, verdict)

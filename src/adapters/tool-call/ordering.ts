@@ -1,0 +1,32 @@
+/**
+ * Errors that refuse a call because another must run before it: "X only follows Y", "call Y first",
+ * "must Y before X", "not allowed before Y", "requires Y to be run first", "no session: start one
+ * first". Such a refusal is about the order of the calls, not about the call itself: once another
+ * call has run since, the same call may succeed.
+ */
+
+/** Where an error says so, if it does: its first characters. */
+const HEAD_CHARS = 600;
+
+const ORDERING = new RegExp(
+  [
+    // "X only follows Y", "X may only come after Y"
+    String.raw`\bonly (?:follows?|comes? after|be (?:called|run|used) after)\b`,
+    // "call Y first", "run `make configure` first", "start one first"
+    String.raw`\b(?:call|run|invoke|execute|start|open|create|initiali[sz]e|connect|log ?in|authenticate|select|take)\b[^\n.]{1,60}?\bfirst\b(?!\s+(?:\w|'))`,
+    // "you must take a snapshot before clicking", "must be called after login"
+    String.raw`\b(?:must|needs? to|has to|have to|should)\b[^\n.]{1,60}?\bbefore (?:calling|running|using|invoking|clicking|this|it)\b`,
+    String.raw`\b(?:must|needs? to|has to) be (?:called|run|used|invoked|executed) after\b`,
+    // "not allowed before Y", "not available until Y"
+    String.raw`\bnot (?:allowed|permitted|possible|available|valid) (?:before|until)\b`,
+    // "requires Y to be run first"
+    String.raw`\brequires?\b[^\n.]{1,60}?\bto (?:be )?(?:run|called|executed|invoked|started|completed|done)\b[^\n.]{0,20}?\bfirst\b`,
+    String.raw`\bout of order\b`,
+  ].join('|'),
+  'i',
+);
+
+/** An error that says another call must come first. */
+export function refusesOrder(text: string): boolean {
+  return ORDERING.test(text.length > HEAD_CHARS ? text.slice(0, HEAD_CHARS) : text);
+}

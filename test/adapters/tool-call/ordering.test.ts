@@ -1,0 +1,27 @@
+import { describe, expect, it } from 'vitest';
+import { refusesOrder } from '../../../src/adapters/tool-call/ordering.js';
+
+describe('errors that refuse a call because another must come first', () => {
+  it.each([
+    'Invalid action. Submit only follows the Verify action.',
+    'Error: no active connection. Call connect first.',
+    'No session is open: start one first.',
+    'Error: terraform plan is not allowed before terraform init has completed.',
+    'Error: you must take a snapshot before clicking an element.',
+    'Cannot close OPS-3381: this action requires assign_ticket to be run first.',
+    'checkout_cart must be called after add_to_cart.',
+    'Error: run `make configure` first.',
+  ])('recognises %j', (text) => {
+    expect(refusesOrder(text)).toBe(true);
+  });
+
+  it.each([
+    'Error: File run.py not found',
+    'Select the first item of the list to continue.',
+    'Run the tests first failed with exit code 1',
+    'Invalid action. Search is not available.',
+    'fatal: not a git repository (or any of the parent directories): .git',
+  ])('does not read %j as an ordering refusal', (text) => {
+    expect(refusesOrder(text)).toBe(false);
+  });
+});
