@@ -334,24 +334,59 @@ function casesOf(code: number): number[] {
   return code >= 97 && code <= 122 ? [code, code - 32] : [code];
 }
 
-/** A hint of three characters or more, found through one of its first two pairs of characters. */
+/** A hint of three characters or more, found through two pairs of characters that follow each other in it. */
 interface PairHint {
   readonly text: string;
-  /** Where the pair stands in the hint: 0 for its first two characters, 1 for its second and third. */
+  /** Where the pair stands in the hint: the first pair's index in it, or the next one. */
   readonly offset: number;
   readonly bits: number;
 }
 
 /**
- * The hint texts of three characters or more by their first pair of characters and by their second,
- * as one number: `first * 128 + second`, in every case. Each place such a hint can stand in a text
- * puts one of these two pairs at an even index: the scan looks pairs up two characters at a time, at
- * even indexes only, and compares the few that begin or continue a hint further.
+ * Pairs of letters common in code and prose, the most common first. A hint is looked for through
+ * the two rarest pairs that follow each other in it, so that a text without credentials (code full
+ * of `const`, `context`, `key`) seldom hands the scan a pair to compare further. Which pairs are
+ * chosen changes how fast the scan is, never what it finds.
+ */
+const COMMON_PAIRS = (
+  'co on ns st nt te ex xt ke ey va al lu ue re et rn ur th he in er an at en nd ti es or of ed is it ar ' +
+  'to ng se ha as ou io le ve me de hi ri ro ic ne ea ra ce li ch ll be ma si om ca el ta la di fo ho pe ' +
+  'ec pr no ct us ac ot il tr ly nc ut ss so rs un lo wa ge ie wh ee wi em ad ol rt po we na ul ni ts mo ' +
+  'ow pa im mi ai sh ir su id os iv ia am fi ci vi pl ig tu ev ld ry mp fe bl ab ty op ok fa au ef up'
+).split(' ');
+
+/** How often a pair of hint characters stands in a text without credentials, as a rough weight. */
+function pairWeight(pair: string): number {
+  const rank = COMMON_PAIRS.indexOf(pair);
+  if (rank >= 0) return 1_000 - rank;
+  return /^[a-z]{2}$/.test(pair) ? 10 : 1;
+}
+
+/** Where in `hint` the two pairs that follow each other are rarest: the first one's index. */
+function rarestPairs(hint: string): number {
+  let best = 0;
+  let bestWeight = Number.POSITIVE_INFINITY;
+  for (let first = 0; first + 2 < hint.length; first++) {
+    const weight = pairWeight(hint.slice(first, first + 2)) + pairWeight(hint.slice(first + 1, first + 3));
+    if (weight < bestWeight) {
+      best = first;
+      bestWeight = weight;
+    }
+  }
+  return best;
+}
+
+/**
+ * The hint texts of three characters or more by two pairs of their characters that follow each other
+ * (the rarest two, see `rarestPairs`), as one number: `first * 128 + second`, in every case. Each
+ * place such a hint can stand in a text puts one of these two pairs at an even index: the scan looks
+ * pairs up two characters at a time, at even indexes only, and compares the few that begin or
+ * continue a hint further.
  */
 const NO_PAIR_HINTS: PairHint[] = [];
 /** Filled at every index, so that it stays a flat array (one written here and there would be a dictionary). */
 const HINTS_BY_PAIR: PairHint[][] = new Array<PairHint[]>(128 * 128).fill(NO_PAIR_HINTS);
-/** The bits of the hints each pair may begin or continue, by pair: 0 for a pair in no hint. */
+/** The bits of the hints each pair may stand in, by pair: 0 for a pair in no hint. */
 const PAIR_HINT_BITS = new Int32Array(128 * 128);
 /**
  * The hints shorter than three characters (`@`), which a pair at an even index may miss: each found
@@ -365,6 +400,11 @@ interface ShortHint {
   readonly bits: number;
 }
 const SHORT_HINTS: ShortHint[] = [];
+function addPairHint(pair: number, hint: PairHint): void {
+  PAIR_HINT_BITS[pair] = (PAIR_HINT_BITS[pair] as number) | hint.bits;
+  HINTS_BY_PAIR[pair] = [...(HINTS_BY_PAIR[pair] as PairHint[]), hint];
+}
+
 for (const [text, hint] of HINT_TEXTS) {
   if (text.length < 3) {
     const pattern = /[a-z]/i.test(text)
@@ -373,13 +413,11 @@ for (const [text, hint] of HINT_TEXTS) {
     SHORT_HINTS.push({ text, pattern, bits: bit(hint) });
     continue;
   }
-  for (let offset = 0; offset <= 1; offset++) {
-    for (const first of casesOf(text.charCodeAt(offset))) {
-      for (const second of casesOf(text.charCodeAt(offset + 1))) {
-        const pair = first * 128 + second;
-        PAIR_HINT_BITS[pair] = (PAIR_HINT_BITS[pair] as number) | bit(hint);
-        const list = HINTS_BY_PAIR[pair] as PairHint[];
-        HINTS_BY_PAIR[pair] = [...list, { text, offset, bits: bit(hint) }];
+  const first = rarestPairs(text);
+  for (let offset = first; offset <= first + 1; offset++) {
+    for (const one of casesOf(text.charCodeAt(offset))) {
+      for (const two of casesOf(text.charCodeAt(offset + 1))) {
+        addPairHint(one * 128 + two, { text, offset, bits: bit(hint) });
       }
     }
   }
@@ -399,7 +437,7 @@ function holdsAt(text: string, at: number, hint: string): boolean {
 /**
  * The hints `text` holds, as bits; 0 when it holds none. One pass over the pairs of characters at even
  * indexes (see `HINTS_BY_PAIR`): half the look-ups of a pass over every pair, and only the pairs that
- * belong to a hint not found yet are compared further (code is full of pairs such as `co` and `ke`,
+ * belong to a hint not found yet are compared further (code is full of pairs such as `ke` and `ok`,
  * which belong to hints: once their hints are found, or when they hold none not yet found, a look-up
  * in `PAIR_HINT_BITS` passes them by).
  */
@@ -411,18 +449,24 @@ function hintsIn(text: string): number {
   }
   const last = text.length - 1;
   for (let at = 0; at < last; at += 2) {
-    const code = text.charCodeAt(at);
-    const next = text.charCodeAt(at + 1);
-    if ((code | next) >= 128) continue;
-    const pair = code * 128 + next;
-    if (((PAIR_HINT_BITS[pair] as number) & ~found) === 0) continue;
-    const hints = HINTS_BY_PAIR[pair] as PairHint[];
-    for (let index = 0; index < hints.length; index++) {
-      const hint = hints[index] as PairHint;
-      if ((found & hint.bits) === 0 && holdsAt(text, at - hint.offset, hint.text)) found |= hint.bits;
-    }
+    // A character past ASCII stands for the ASCII one of its low seven bits: it can only bring a
+    // pair to be compared in full (`holdsAt`), never hide one, and it spares a test for each pair.
+    const pair = ((text.charCodeAt(at) & 127) << 7) | (text.charCodeAt(at + 1) & 127);
+    const bits = PAIR_HINT_BITS[pair] as number;
+    if (bits !== 0 && (bits & ~found) !== 0) found = hintsAtPair(text, at, pair, found);
   }
   return found;
+}
+
+/** `found` with the bits of the hints that `pair`, at `at`, stands in in `text`. */
+function hintsAtPair(text: string, at: number, pair: number, found: number): number {
+  let bits = found;
+  const hints = HINTS_BY_PAIR[pair] as PairHint[];
+  for (let index = 0; index < hints.length; index++) {
+    const hint = hints[index] as PairHint;
+    if ((bits & hint.bits) === 0 && holdsAt(text, at - hint.offset, hint.text)) bits |= hint.bits;
+  }
+  return bits;
 }
 
 /** The bits of the hints a pattern needs, one of which must be in the text for it to match. */

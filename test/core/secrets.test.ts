@@ -206,6 +206,98 @@ describe('redactText', () => {
   });
 });
 
+describe('redactText with secrets of every kind planted in code and in text past ASCII', () => {
+  /** One credential of each shape the patterns know, as a call's arguments would carry it. */
+  const PLANTED = [
+    'Authorization: Bearer abc123def456ghi789',
+    'proxy-authorization="Basic dXNlcjpwYXNzd29yZA=="',
+    'sk-proj-Zq8Xv2Lm9Tw4Rb7KpL3n',
+    'sk_live_51HqLyjWDarjtT1zdp7dcXYZab',
+    'rk_test_4eC39HqLyjWDarjtT1zdp7dc',
+    'hf_AbCdEfGhIjKlMnOpQrStUvWxYz0123456789',
+    'npm_AbCdEfGhIjKlMnOpQrStUvWxYz0123456789ab',
+    'ghp_R4nd0mT0k3nV4lu3F0rT3st1ngXyZ12',
+    'github_pat_11ABCDEFG0123456789_abcdefghij',
+    'glpat-Zq8Xv2Lm9Tw4Rb7KpL3n',
+    'xoxb-1234567890-abcdefghij',
+    'AKIAIOSFODNN7EXAMPLE',
+    'AIzaSyDdI0hCZtE6vySjMm-WEfRq3CPzqKqqsHI',
+    'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.dozjgNryP4J3jVmNHl0w5N',
+    'https://deploy:s3cr3tP4ss@registry.example.com/v2/',
+    'https://api.example.com/v1?access_token=abcdef123456&page=2',
+    'GITHUB_TOKEN=ghs_abcdefghijklmnopqrstuvwxyz0123',
+    '"db_password": "correct horse battery"',
+    'aws_secret_access_key = wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY',
+    'mysql -u root -pS3cretPass shop',
+    'https://hooks.slack.com/services/T000/B000/XXXXXXXXXXXX',
+    'xapp-1-A0123456789-0123456789012-abcdef',
+    'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw',
+    'echo hunter2 | docker login -u me --password-stdin',
+    'docker login -u me --password-stdin <<< hunter2',
+    'docker login -u me -p hunter2 registry.example',
+    'cli deploy --client-secret s3cr3tvalue',
+    'kubectl create secret generic db --from-literal=password=hunter2',
+    'aws configure set aws_session_token FQoGZXIvYXdzEXAMPLE',
+    'htpasswd -b .htpasswd admin hunter2',
+    'curl -u admin:hunter22 https://api.example.com',
+    '-----BEGIN RSA PRIVATE KEY-----\nMIIEowIBAAKCAQEA7bq\n-----END RSA PRIVATE KEY-----',
+  ];
+  /** Text around them: code, and characters past ASCII, some of whose low seven bits spell hints. */
+  const FILLER = [
+    "  const value = context.lookup('key-1') ?? defaults[3];\n",
+    'Grüße, 日本語のテキスト — ',
+    String.fromCharCode(0x100 + 115, 0x100 + 107, 0x100 + 45),
+    String.fromCharCode(0x180 + 116, 0x200 + 111, 0x280 + 107, 0x300 + 101, 0x380 + 110),
+    '😀 émoji ',
+    ' ',
+    '\n',
+  ];
+  const casing = fc.constantFrom(
+    (text: string) => text,
+    (text: string) => text.toUpperCase(),
+    (text: string) => text.toLowerCase(),
+  );
+  const piece = fc.oneof(
+    fc.tuple(fc.constantFrom(...PLANTED), casing).map(([secret, cased]) => cased(secret)),
+    fc.constantFrom(...FILLER),
+    fc.string({ maxLength: 8, unit: 'binary' }),
+  );
+
+  it('redacts short texts exactly as running every pattern does', () => {
+    fc.assert(
+      fc.property(fc.array(piece, { maxLength: 12 }), (pieces) => {
+        const text = pieces.join('');
+        expect(redactText(text)).toBe(redactTextExhaustively(text));
+      }),
+      { numRuns: 2_000 },
+    );
+  });
+
+  it('redacts kilobytes of code with a secret at any place, to its last character, as running every pattern does', () => {
+    fc.assert(
+      fc.property(
+        fc.array(piece, { minLength: 1, maxLength: 6 }),
+        fc.nat(4_096),
+        fc.constantFrom(1_100, 4_096, 70_000),
+        (pieces, at, length) => {
+          const code = FILLER[0]?.repeat(Math.ceil(length / 50)).slice(0, length) ?? '';
+          const where = at % (code.length + 1);
+          const planted = pieces.join('');
+          for (const text of [
+            `${code.slice(0, where)}${planted}${code.slice(where)}`,
+            `${code}${planted}`,
+            `${code} ${planted}`,
+            `${code}  ${planted}`,
+          ]) {
+            expect(redactText(text)).toBe(redactTextExhaustively(text));
+          }
+        },
+      ),
+      { numRuns: 150 },
+    );
+  });
+});
+
 describe('redactRemembered', () => {
   it('gives what redactText gives, the first time and every time after', () => {
     fc.assert(
