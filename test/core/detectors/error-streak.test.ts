@@ -137,9 +137,9 @@ describe('error-streak', () => {
       const page = callOf('Retrieve', { input: 'Lunar Module Pilot' }, { kind: 'read' });
       expect(
         verdicts(detector, [
-          [lookup('Rodelio Astudillo'), nothing],
-          [page, succeeded('As part of the Apollo program by NASA, 24 astronauts flew nine missions')],
-          [lookup('Rodelio Astudillo'), nothing],
+          [lookup('Marta Okonkwo'), nothing],
+          [page, succeeded('The lunar module pilot flew the lander with the commander and ran its systems.')],
+          [lookup('Marta Okonkwo'), nothing],
           [lookup('Apollo mission 10'), nothing],
           [lookup('Apollo mission 15'), nothing],
           [lookup('Rocket'), nothing],
