@@ -41,6 +41,11 @@ interface Streak extends PendingQuote {
   keys: string[];
   calls: string[];
   world: number;
+  /**
+   * A call of the streak asked again and failing alike, nothing having changed in between: an
+   * agent asking again what it knows is absent is no longer exploring.
+   */
+  reasked?: boolean;
 }
 
 export function createErrorStreakDetector(): Detector {
@@ -64,7 +69,7 @@ export function createErrorStreakDetector(): Detector {
       if (
         proposal >= limits.blockAt &&
         limits.effect === 'block' &&
-        !WARN_ONLY_SIGNATURES.has(streak.signature)
+        (!WARN_ONLY_SIGNATURES.has(streak.signature) || streak.reasked === true)
       ) {
         return describe(call, streak, 'block');
       }
@@ -107,6 +112,8 @@ export function createErrorStreakDetector(): Detector {
         streak.distinct++;
         streak.keys = [...streak.keys, key].slice(-MAX_KEYS_PER_STREAK);
         streak.calls = [...streak.calls, call.description].slice(-MAX_EVIDENCE_CALLS);
+      } else {
+        streak.reasked = true;
       }
       tools.set(at, streak);
     },
@@ -140,7 +147,7 @@ export function createErrorStreakDetector(): Detector {
 
 function describe(call: CallContext, streak: Streak, severity: 'warn' | 'block'): Violation {
   // What the streak holds now: it goes on changing after the check, the words are written later.
-  const { distinct, signature, calls } = streak;
+  const { distinct, signature, calls, reasked } = streak;
   const lastError = laterQuote(streak);
   const suggestion = WARN_ONLY_SIGNATURES.has(signature)
     ? 'If what you are looking for may not exist, say so instead of trying more variations.'
@@ -151,7 +158,8 @@ function describe(call: CallContext, streak: Streak, severity: 'warn' | 'block')
     () => {
       const seen =
         `${call.tool} has failed ${distinct} times in a row with ${signature}, ` +
-        `each time with different arguments (last error: ${lastError()})`;
+        `each time with different arguments (last error: ${lastError()})` +
+        (reasked === true ? ', and one was asked again with nothing changed in between' : '');
       return severity === 'block'
         ? `${seen}, so further guesses are blocked until something changes.`
         : `${seen}; another guess is unlikely to go differently.`;
@@ -206,5 +214,6 @@ function readStreak(raw: Record<string, unknown>): Streak | undefined {
     lastError: readString(raw.lastError) ?? '',
     pendingError: undefined,
     world,
+    ...(raw.reasked === true && { reasked: true }),
   };
 }

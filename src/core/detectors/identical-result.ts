@@ -25,6 +25,16 @@ const REVISIT_ROOM = 256;
 /** What a re-run can be judged on: asking again cannot change what these return. */
 const QUERY_KINDS: ReadonlySet<ActionKind> = new Set(['read', 'search']);
 /**
+ * A question about the state as a whole (`inventory`, `look`): a call that names no target and is
+ * neither a command nor a change. Asked again while nothing else succeeded, it answers as before.
+ */
+const STATE_QUERY_KINDS: ReadonlySet<ActionKind> = new Set(['read', 'search', 'api', 'other']);
+/**
+ * The ask of a state query blocked when each earlier ask answered alike and only failing calls came
+ * in between: two answers alike are the evidence that nothing the failures did reached it.
+ */
+const STATE_QUERY_BLOCK_AT = 3;
+/**
  * Calls remembered beyond the widest window in use: outcomes arrive after a whole batch of
  * proposals when an agent dispatches calls in parallel.
  */
@@ -53,6 +63,13 @@ interface Repeats {
   text: string;
   /** How many times it returned `digest` since the world last changed, back to back or not. */
   seen: number;
+  /**
+   * How many times in a row it returned `digest` after other calls, none of which succeeded: asks
+   * back to back count once.
+   */
+  quiet: number;
+  /** The count of successful calls, its own included, when it last returned `digest`. */
+  successesAt: number;
   /**
    * An edit whose answer shows what it wrote: the same answer again proves it changed nothing. Set
    * from the second answer alike on, the only answers it is read after (a count of 2 or more).
@@ -95,6 +112,8 @@ export function createIdenticalResultDetector(): Detector {
   let widestWindow = 1;
   /** Re-runs of earlier queries in a row, each returning what it returned before. */
   let reruns = 0;
+  /** Calls that succeeded: a success in between may have changed what a state query answers. */
+  let successes = 0;
   /** The tool of those re-runs, and the last query re-run: a sweep goes over one tool's queries. */
   let rerunTool = '';
   let rerunKey = '';
@@ -128,7 +147,17 @@ export function createIdenticalResultDetector(): Detector {
     return true;
   }
 
+  /** A state query whose every ask answered alike while only failing calls came in between. */
+  function unchangedState(call: CallContext): Repeats | undefined {
+    if (call.facts.targets.length > 0 || !STATE_QUERY_KINDS.has(kindOf(call))) return undefined;
+    const entry = calls.peek(call.identity.callKey);
+    if (!entry || entry.successesAt !== successes || entry.quiet + 1 < STATE_QUERY_BLOCK_AT) return undefined;
+    return unchanged(entry) ? entry : undefined;
+  }
+
   function checkRevisit(call: CallContext, limits: IdenticalResultLimits): Violation | undefined {
+    const state = unchangedState(call);
+    if (state) return describeStateQuery(call, state);
     const entry = answered(call);
     if (!entry) return undefined;
     if (limits.revisitBlockAt > 0 && entry.seen + 1 >= limits.revisitBlockAt)
@@ -180,8 +209,14 @@ export function createIdenticalResultDetector(): Detector {
           reruns = 0;
         } else if (same && entry.digest === outcome.resultDigest) {
           // Back to back, the streak goes on; after other calls, it starts again.
-          entry.count = proposed - entry.at <= limits.withinCalls ? entry.count + 1 : 1;
+          const backToBack = proposed - entry.at <= limits.withinCalls;
+          entry.count = backToBack ? entry.count + 1 : 1;
           entry.seen++;
+          // Asked again back to back, it is the back-to-back streak's: only asks after others count.
+          // A blank answer (a note to itself, a no-op) says nothing of a state.
+          if (isBlank(outcome.content)) entry.quiet = 0;
+          else if (entry.successesAt !== successes) entry.quiet = 1;
+          else if (!backToBack) entry.quiet++;
           entry.since = changes;
           entry.at = proposed;
           entry.text = excerpt(outcome.text);
@@ -198,6 +233,8 @@ export function createIdenticalResultDetector(): Detector {
             digest: outcome.resultDigest,
             count: 1,
             seen: 1,
+            quiet: isBlank(outcome.content) ? 0 : 1,
+            successesAt: successes,
             world,
             since: changes,
             // A command names itself, not what it reads: any change may change its answer.
@@ -220,6 +257,11 @@ export function createIdenticalResultDetector(): Detector {
         }
       } else {
         reruns = 0;
+      }
+      if (outcome.success) {
+        successes++;
+        if (own === null) own = calls.peek(key);
+        if (own) own.successesAt = successes;
       }
       if (outcome.changedWorld || outcome.changedService) {
         // A call's own effect does not make its next identical run a new question, unless the call
@@ -280,6 +322,7 @@ export function createIdenticalResultDetector(): Detector {
       for (const [, entry] of calls.entries()) {
         entry.count = 0;
         entry.seen = Math.min(entry.seen, 1);
+        entry.quiet = Math.min(entry.quiet, 1);
         entry.at = Number.NEGATIVE_INFINITY;
       }
     },
@@ -383,6 +426,22 @@ function describeRevisit(call: CallContext, entry: Repeats, ago: number): Violat
   };
 }
 
+function describeStateQuery(call: CallContext, entry: Repeats): Violation {
+  return {
+    rule: REVISIT,
+    severity: 'block',
+    reason:
+      `${call.description} has returned the same answer ${times(entry.quiet)}, and every call in ` +
+      'between failed, so nothing it asks about has changed: it is blocked, since you already have ' +
+      'its answer.',
+    suggestion: withAlternatives(
+      'Use the answer you already have; ask again once a call has succeeded and changed something.',
+      call.toolPolicy.alternatives,
+    ),
+    evidence: { count: entry.quiet, calls: [call.description], lastResult: entry.text },
+  };
+}
+
 function describeRerun(call: CallContext, entry: Repeats, reruns: number): Violation {
   return {
     rule: REVISIT,
@@ -415,6 +474,9 @@ function readRepeats(raw: Record<string, unknown>): Repeats | undefined {
     at: readNumber(raw.at) ?? 0,
     text: readString(raw.text) ?? '',
     seen: readCount(raw.seen) ?? count,
+    // What succeeded before a restore is not known: a restored answer starts a new streak.
+    quiet: 0,
+    successesAt: -1,
     ...(raw.showsWrite === true && { showsWrite: true }),
   };
 }

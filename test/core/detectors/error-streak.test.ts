@@ -129,6 +129,44 @@ describe('error-streak', () => {
     expect(verdicts(detector, steps)).toEqual(['allow', 'allow', 'warn', 'warn', 'warn', 'warn', 'warn']);
   });
 
+  for (const tool of ['Lookup', 'mcp__wikipedia__search', 'search_file_content']) {
+    it(`blocks ${tool} once its empty answers include a query asked again with nothing changed in between`, () => {
+      const detector = createErrorStreakDetector();
+      const lookup = (input: string) => callOf(tool, { input }, { kind: 'search' });
+      const nothing = failed('empty_result', 'agent_failure', 'No Results');
+      const page = callOf('Retrieve', { input: 'Lunar Module Pilot' }, { kind: 'read' });
+      expect(
+        verdicts(detector, [
+          [lookup('Marta Okonkwo'), nothing],
+          [page, succeeded('The lunar module pilot flew the lander with the commander and ran its systems.')],
+          [lookup('Marta Okonkwo'), nothing],
+          [lookup('Apollo mission 10'), nothing],
+          [lookup('Apollo mission 15'), nothing],
+          [lookup('Rocket'), nothing],
+          [lookup('Apollo mission 17'), nothing],
+        ]),
+      ).toEqual(['allow', 'allow', 'allow', 'allow', 'warn', 'warn', 'block']);
+    });
+  }
+
+  it('still only warns on empty answers asked again once something changed in between', () => {
+    const detector = createErrorStreakDetector();
+    const grep = (pattern: string) => callOf('grep', { pattern, path: 'src' }, { kind: 'search' });
+    const nothing = failed('empty_result', 'agent_failure', 'No matches found');
+    const write = callOf('write_file', { path: 'src/mail.ts', content: 'export {}' }, { kind: 'create' });
+    expect(
+      verdicts(detector, [
+        [grep('sendMail'), nothing],
+        [write, { ...succeeded('File written'), changedWorld: true }],
+        [grep('sendMail'), nothing],
+        [grep('mailer'), nothing],
+        [grep('smtp'), nothing],
+        [grep('transport'), nothing],
+        [grep('emailClient'), nothing],
+      ]),
+    ).toEqual(['allow', 'allow', 'allow', 'allow', 'warn', 'warn', 'warn']);
+  });
+
   it('is not fooled by other tools running in between', () => {
     const detector = createErrorStreakDetector();
     const list = callOf('list_directory', { path: 'config' }, { kind: 'read' });

@@ -444,3 +444,97 @@ describe('re-runs of earlier queries', () => {
     expect(verdicts(detector, [...steps])).not.toContain('block');
   });
 });
+
+describe('state queries asked again while only failures came in between', () => {
+  const hosts = [
+    ['inventory', 'other'],
+    ['mcp__textcraft__inventory', 'other'],
+    ['get_inventory', 'read'],
+    ['look', 'other'],
+  ] as const;
+  const inventoryAnswer = succeeded('Inventory: [poppy] (1)');
+  const fetchItem = (item: string) =>
+    [
+      callOf('get', { input: `1 ${item}` }, { kind: 'other' }),
+      failed('not_found', 'agent_failure', `Could not find ${item}`),
+    ] as const;
+
+  for (const [tool, kind] of hosts) {
+    it(`blocks ${tool} asked a third time, answered the same, with only failing calls in between`, () => {
+      const detector = createIdenticalResultDetector();
+      const state = callOf(tool, {}, { kind });
+      expect(
+        verdicts(detector, [
+          [state, inventoryAnswer],
+          fetchItem('orange wool'),
+          [state, inventoryAnswer],
+          fetchItem('orange dye'),
+          [state, inventoryAnswer],
+        ]),
+      ).toEqual(['allow', 'allow', 'allow', 'allow', 'block']);
+      expect(detector.check(state)?.rule).toBe('revisit');
+    });
+  }
+
+  it('lets the state query run again once another call succeeded in between', () => {
+    const detector = createIdenticalResultDetector();
+    const state = callOf('inventory', {}, { kind: 'other' });
+    expect(
+      verdicts(detector, [
+        [state, inventoryAnswer],
+        fetchItem('orange wool'),
+        [state, inventoryAnswer],
+        [callOf('get', { input: '2 bamboo' }, { kind: 'other' }), succeeded('Got 2 bamboo')],
+        [state, inventoryAnswer],
+        fetchItem('stick'),
+        [state, inventoryAnswer],
+      ]),
+    ).toEqual(['allow', 'allow', 'allow', 'allow', 'allow', 'allow', 'allow']);
+  });
+
+  it('leaves a file read again between failing edits alone, since a read names what it reads', () => {
+    const detector = createIdenticalResultDetector();
+    const open = callOf('open', { path: 'src/app.py' }, { kind: 'read', targets: ['src/app.py'] });
+    const edit = [
+      callOf(
+        'edit',
+        { lines: '12:14', replacement: 'return x' },
+        { kind: 'mutate', targets: ['src/app.py'] },
+      ),
+      failed('syntax_error', 'agent_failure', 'Your proposed edit has introduced new syntax error(s)'),
+    ] as const;
+    const content = succeeded('def f(x):\n    return x');
+    expect(verdicts(detector, [[open, content], edit, [open, content], edit, [open, content]])).toEqual([
+      'allow',
+      'allow',
+      'allow',
+      'allow',
+      'allow',
+    ]);
+  });
+
+  it('leaves a call that answers nothing alone, since a blank answer says nothing of a state', () => {
+    const detector = createIdenticalResultDetector();
+    const think = callOf('think', { thought: 'The payment methods must add up to $833.' }, { kind: 'other' });
+    const pay = [
+      callOf(
+        'update_reservation_flights',
+        { reservation_id: 'Z7GOZK', payment_id: 'gift_card_5790' },
+        { kind: 'api' },
+      ),
+      failed('invalid_input', 'agent_failure', 'Error: gift card balance is not enough'),
+    ] as const;
+    expect(
+      verdicts(detector, [[think, succeeded('')], pay, [think, succeeded('')], pay, [think, succeeded('')]]),
+    ).toEqual(['allow', 'allow', 'allow', 'allow', 'allow']);
+  });
+
+  it('leaves a command run again between failing calls alone', () => {
+    const detector = createIdenticalResultDetector();
+    const ls = callOf('bash', { command: 'ls' }, { kind: 'exec' });
+    const listing = succeeded('level1.flag.txt.enc level1.py');
+    expect(
+      verdicts(detector, [[ls, listing], fetchItem('key'), [ls, listing], fetchItem('flag'), [ls, listing]]),
+    ).toEqual(['allow', 'allow', 'allow', 'allow', 'allow']);
+  });
+});
