@@ -128,6 +128,12 @@ export interface CallFacts {
    */
   readonly failureKey?: string;
   /**
+   * The part of the call that decides what it answers, when the adapter knows the rest may be only
+   * words about it (a reworded description): calls under the same key that get the same answer are
+   * the same attempt, and a repeated answer is counted under it.
+   */
+  readonly answerKey?: string;
+  /**
    * The call acts on state its arguments do not name (an editor's "open file", a shell's working
    * directory): two such calls are the same call only while nothing else has run in between.
    */

@@ -51,6 +51,7 @@ import {
   startsByChangingDirectory,
   waitSecondsOf,
 } from './command-effects.js';
+import { keyWithoutDescription, leavesOutDescription } from './described-call.js';
 import { quotesArguments, withoutEchoes } from './echoes.js';
 import { editedFilesByName } from './edited-file.js';
 import { isEmptyAnswer } from './empty-result.js';
@@ -175,6 +176,13 @@ export function createToolCallAdapter(options: ToolCallAdapterOptions = {}): Too
     if (hasOutsideEffect(proposal, reading, kind, args)) facts.sideEffect = true;
     const service = serviceOf(reading, kind, args);
     if (service !== undefined) facts.service = service;
+    // Keys the other facts find (a page, an edit's search text, a command) replace this one.
+    const described = keyWithoutDescription(proposal.tool, args, proposal.inputSchema);
+    if (described !== undefined) {
+      facts.failureKey = described;
+      // A change made twice under two descriptions is two changes, whatever it answers.
+      if (!CHANGES.has(kind) && facts.sideEffect !== true) facts.answerKey = described;
+    }
     if (kind === 'exec') {
       const command = facts.targets[0];
       // A blank command (`''`, only spaces) runs nothing: it changes nothing and cannot fail.
@@ -293,9 +301,11 @@ export function createToolCallAdapter(options: ToolCallAdapterOptions = {}): Too
       ...(varies && { varies }),
       ...(rule.blame !== 'harness_fault' && refusesOrder(verdict) && { awaitsAnotherCall: true }),
       ...(call.failureKey !== undefined &&
-        (call.searchTexts !== undefined
-          ? !searchDidNotApply(rule, meaning, verdict)
-          : call.kind === 'read' && !failedForItsPage(rule.signature)) && { dependsOnWholeCall: true }),
+        (leavesOutDescription(call.failureKey)
+          ? quotesDescription(text, args)
+          : call.searchTexts !== undefined
+            ? !searchDidNotApply(rule, meaning, verdict)
+            : call.kind === 'read' && !failedForItsPage(rule.signature)) && { dependsOnWholeCall: true }),
     };
     if (meaning === 'content-missing') return { ...facts, needle };
     if (call.targets.length > 0 && asksToReadFirst(verdict))
@@ -339,6 +349,15 @@ export function createToolCallAdapter(options: ToolCallAdapterOptions = {}): Too
     errorShape,
     quotableError: withoutPointerLines,
   };
+}
+
+/** Kinds of call that change something: each one is its own change, however alike their answers. */
+const CHANGES: ReadonlySet<string> = new Set(['mutate', 'create', 'delete']);
+
+/** Whether a failure's text quotes the call's description: the failure is about its words. */
+function quotesDescription(text: string, args: Readonly<Record<string, unknown>>): boolean {
+  const description = args.description;
+  return typeof description === 'string' && quotesArguments(text, { description });
 }
 
 /** A shell call whose command line runs tests. */

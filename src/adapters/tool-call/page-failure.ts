@@ -37,7 +37,7 @@ function isWebAddress(text: string): boolean {
  * Whether `text` reads as instructions in words (`Extract the API of server functions, with
  * examples`), as opposed to a value (a CSS selector, an id, a path, a format).
  */
-function isInstruction(text: string): boolean {
+export function isInstruction(text: string): boolean {
   const tokens = text.slice(0, READ_CHARS).trim().split(/\s+/);
   let words = 0;
   let others = 0;

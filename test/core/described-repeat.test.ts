@@ -1,0 +1,97 @@
+import { describe, expect, it } from 'vitest';
+import { hostToolAnnotations } from '../../src/adapters/tool-call/host-tools.js';
+import { createToolCallAdapter, toolCallToProposal } from '../../src/adapters/tool-call/index.js';
+import { Agent } from './support.js';
+
+const DESCRIPTIONS = [
+  'Look up the release date of the second edition of the book.',
+  'Find out when the second edition of this book was published.',
+  'Search again for the publication year of the revised edition.',
+  'Try once more to find when the new edition came out.',
+];
+const QUESTION = 'Designing Data-Intensive Applications second edition release date';
+const SAME_ANSWER = {
+  text: 'No exact matches. Related: Designing Data-Intensive Applications (2017), O’Reilly Media.',
+  isError: false,
+};
+const search = (description: string) => ({ input: QUESTION, description });
+const desc = (at: number) => DESCRIPTIONS[at] as string;
+
+/** The verdict on the fourth search after three that got `answer`, described by `describe(i)`. */
+function fourthSearch(describe: (at: number) => string, answer: { text: string; isError: boolean }) {
+  const agent = new Agent();
+  for (let at = 0; at < 3; at++) agent.call('Search', search(describe(at)), answer);
+  return agent.check('Search', search(describe(3)));
+}
+
+describe('a call whose description is reworded while its answer stays the same', () => {
+  it('treats a search answered alike under three reworded descriptions as the identical repeat', () => {
+    const identical = fourthSearch(() => desc(0), SAME_ANSWER);
+    expect(identical.verdict).not.toBe('allow');
+    expect(fourthSearch(desc, SAME_ANSWER)).toMatchObject({
+      verdict: identical.verdict,
+      rule: identical.rule,
+    });
+  });
+
+  it('treats a search failing alike under three reworded descriptions as the identical repeat', () => {
+    const failed = {
+      text: 'Error: search backend rejected the query: unsupported operator "-"',
+      isError: true,
+    };
+    const identical = fourthSearch(() => desc(0), failed);
+    expect(identical.verdict).toBe('block');
+    expect(fourthSearch(desc, failed)).toMatchObject({ verdict: identical.verdict, rule: identical.rule });
+  });
+
+  it('never blocks the first repeat under a new description', () => {
+    const agent = new Agent();
+    agent.call('Search', search(desc(0)), SAME_ANSWER);
+    expect(agent.check('Search', search(desc(1))).verdict).not.toBe('block');
+  });
+
+  it('does not count a search whose answers differ under its reworded descriptions', () => {
+    const agent = new Agent();
+    for (let at = 0; at < 3; at++)
+      agent.call('Search', search(desc(at)), { text: `Result page ${at + 1}: nothing new.`, isError: false });
+    expect(agent.check('Search', search(desc(3))).allowed).toBe(true);
+  });
+
+  it("keeps a task tracker's tasks with different descriptions allowed, whatever they answer", () => {
+    const agent = new Agent();
+    const created = { text: 'Task created.', isError: false };
+    const task = (description: string) => ({ project: 'WEB', description });
+    agent.call('create_task', task('Fix the broken login redirect on the settings page.'), created);
+    agent.call('create_task', task('Add keyboard shortcuts to the search results list.'), created);
+    agent.call('create_task', task('Write the migration guide for the new billing plans.'), created);
+    expect(
+      agent.check('create_task', task('Remove the unused analytics script from the footer.')).allowed,
+    ).toBe(true);
+  });
+
+  it('keeps a search allowed under a new description when its failures were about the description', () => {
+    const agent = new Agent();
+    for (let at = 0; at < 3; at++)
+      agent.call('Search', search(desc(at)), {
+        text: `Error: invalid description "${desc(at)}": descriptions may not end with a period`,
+        isError: true,
+      });
+    expect(agent.check('Search', search('Search for the date the second edition appeared')).allowed).toBe(
+      true,
+    );
+  });
+
+  it("leaves Claude Code's Bash call as it was: its description is already left out", () => {
+    const adapter = createToolCallAdapter();
+    const annotations = hostToolAnnotations('claude-code', 'Bash');
+    const facts = adapter.describeCall(
+      toolCallToProposal(
+        'Bash',
+        { command: 'npm test', description: 'Run the whole test suite once more to check the fix' },
+        annotations ? { annotations } : {},
+      ),
+    );
+    expect(facts.answerKey).toBeUndefined();
+    expect(facts.failureKey ?? '').not.toContain('described');
+  });
+});
