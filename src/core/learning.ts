@@ -249,7 +249,9 @@ export class Learner {
     constraint.probation = false;
     // Workspace-wide facts (a failing test run) go stale when files change outside our view,
     // unless the failure was about files whose content is known, and checked before it blocks.
-    constraint.persistent = persistent && (!workspace || digests !== undefined);
+    // A refusal of the calls' order is about this session's calls: it does not outlive the session.
+    constraint.persistent =
+      persistent && (!workspace || digests !== undefined) && failure.awaitsAnotherCall !== true;
     if (context !== undefined) constraint.context = context;
     if (failure.curedByReading) constraint.curedByReading = true;
     const entry: Entry = {

@@ -131,14 +131,13 @@ export class SuccessLifting {
       if (entry.constraint.dependsOnWorkspace === true) this.relieve(entry, why, lifted);
   }
 
-  /** A new process opens no file: what a hidden-state call acted on is gone. */
+  /**
+   * A new session or process opens no file, and has run no call yet: what a hidden-state call acted
+   * on is gone, and so is the order of the calls a refusal was about.
+   */
   endHiddenState(now: number): void {
-    const kept: UntilAnotherCall[] = [];
-    for (const held of this.untilAnotherCall) {
-      if (held.ordering) kept.push(held);
-      else this.index.remove(held.entry, now);
-    }
-    this.untilAnotherCall = kept;
+    for (const held of this.untilAnotherCall) this.index.remove(held.entry, now);
+    this.untilAnotherCall = [];
   }
 
   private holdUntilAnotherCall(call: Call, ordering: boolean): void {

@@ -59,6 +59,22 @@ describe('a call refused because another must run first', () => {
     });
   }
 
+  it('leaves the ban on an out-of-order call behind when a new session starts', () => {
+    const agent = new Agent();
+    const action = { input: 'Paris' };
+    agent.call('Submit', action, refused('Invalid action. Submit only follows the Verify action.'));
+    agent.loop.resetSession('next');
+    expect(agent.check('Submit', action).verdict).toBe('allow');
+  });
+
+  it('keeps the ban on an out-of-order call out of the state written for later sessions', () => {
+    const agent = new Agent();
+    const action = { input: 'Paris' };
+    agent.call('Submit', action, refused('Invalid action. Submit only follows the Verify action.'));
+    expect(agent.check('Submit', action).verdict).toBe('block');
+    expect(agent.loop.exportState().constraints).toEqual([]);
+  });
+
   it('blocks the same out-of-order call retried with nothing in between', () => {
     const agent = new Agent();
     const close = { id: 'OPS-3381' };
