@@ -104,8 +104,9 @@ describe('the hook helper’s writes per event', () => {
     expect(renamed.filter((path) => path.includes(join('.narrowing', 'sessions')))).toEqual([]);
     const heads = renamed.filter((path) => path.endsWith('.head.json')).length;
     expect(heads).toBeLessThanOrEqual(seconds + 1);
-    // Each head rewrite syncs the journal, the new head and its folder; nothing else is synced.
-    expect(noted.filter(([what]) => what === 'sync').length).toBeLessThanOrEqual(3 * heads);
+    // Each head rewrite syncs the journal, the new head and its folder; nothing else is synced. The
+    // count may end inside a head rewrite, its two syncs made and its rename still to come.
+    expect(noted.filter(([what]) => what === 'sync').length).toBeLessThanOrEqual(3 * heads + 2);
   });
 });
 
