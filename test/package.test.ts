@@ -3,13 +3,13 @@ import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from '
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { copyOfPackedProject } from './packed-package.js';
+import { copyOfPackedProject, PACKED_PROJECT_REMOVAL_MS } from './packed-package.js';
 
 const root = resolve(import.meta.dirname, '..');
 const work = mkdtempSync(join(tmpdir(), 'narrowing-pack-'));
 
 describe('the published package', () => {
-  afterAll(() => rmSync(work, { recursive: true, force: true }));
+  afterAll(() => rmSync(work, { recursive: true, force: true }), PACKED_PROJECT_REMOVAL_MS);
 
   it('builds itself when packed or installed from git, through its prepare script', () => {
     const manifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));

@@ -27,6 +27,12 @@ const root = resolve(import.meta.dirname, '..');
 const WAIT_MS = 300_000;
 
 /**
+ * How long a test may take to remove a folder holding a packed project: its installed dependencies are
+ * thousands of files, which a loaded machine takes well over a default hook's 30 seconds to delete.
+ */
+export const PACKED_PROJECT_REMOVAL_MS = 300_000;
+
+/**
  * Copies the packed package, installed in an empty ES-module project, into `folder` (which must exist):
  * returns the project's path, `folder/project`; the tarball it was installed from sits beside it, where the
  * project's lock file expects it, so that further `npm install`s in the project work.

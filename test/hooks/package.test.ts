@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { stopDaemons } from '../../src/hooks/daemon-client.js';
-import { copyOfPackedProject } from '../packed-package.js';
+import { copyOfPackedProject, PACKED_PROJECT_REMOVAL_MS } from '../packed-package.js';
 
 const work = realpathSync(mkdtempSync(join(tmpdir(), 'narrowing-hooks-pack-')));
 // copyOfPackedProject puts the project here.
@@ -21,7 +21,7 @@ const project = join(work, 'project');
 afterAll(async () => {
   await stopDaemons(join(project, '.narrowing'));
   rmSync(work, { recursive: true, force: true });
-});
+}, PACKED_PROJECT_REMOVAL_MS);
 
 // biome-ignore lint/suspicious/noExplicitAny: settings and answers are JSON read by their shape
 type Json = any;

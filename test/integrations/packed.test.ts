@@ -3,7 +3,7 @@ import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileS
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { copyOfPackedProject } from '../packed-package.js';
+import { copyOfPackedProject, PACKED_PROJECT_REMOVAL_MS } from '../packed-package.js';
 
 const root = resolve(import.meta.dirname, '..', '..');
 const work = mkdtempSync(join(tmpdir(), 'narrowing-packed-'));
@@ -35,7 +35,7 @@ beforeAll(() => {
   copyOfPackedProject(work);
 }, 300_000);
 
-afterAll(() => rmSync(work, { recursive: true, force: true }));
+afterAll(() => rmSync(work, { recursive: true, force: true }), PACKED_PROJECT_REMOVAL_MS);
 
 describe('the packed package', () => {
   it('loads every framework subpath and makes its guard in a project that has none of the frameworks', () => {
