@@ -145,9 +145,12 @@ const assertOnFailure: Plugin = {
 /**
  * Node's modules the client imports, taken with `process.getBuiltinModule` rather than `require`:
  * `require` goes through the module loader (its resolution, its debug log set up on first use),
- * which a process that starts on every tool call pays for each module.
+ * which a process that starts on every tool call pays for each module. Each is given as an ES module
+ * whose exports are the module's own, each read only where the client uses it: a CommonJS stand-in
+ * would be wrapped for every file that imports it, its exports copied one by one onto a new object
+ * (a hundred for `node:fs`) on every event.
  */
-const builtinsAsLoaded: Plugin = {
+export const builtinsAsLoaded: Plugin = {
   name: 'narrowing-builtins-as-loaded',
   setup(build) {
     build.onResolve({ filter: /^node:/ }, (args) => ({
@@ -157,11 +160,28 @@ const builtinsAsLoaded: Plugin = {
       sideEffects: false,
     }));
     build.onLoad({ filter: /.*/, namespace: 'node-builtin' }, (args) => ({
-      contents: `module.exports = process.getBuiltinModule(${JSON.stringify(args.path)});\n`,
+      contents: builtinAsModule(args.path),
       loader: 'js',
     }));
   },
 };
+
+/**
+ * `node:<name>` as an ES module: its default export the module itself, and one named export for each
+ * of its exports, marked pure so that the bundle keeps (and reads) only the ones it imports. A name
+ * the client imports that this Node does not export fails the build.
+ */
+export function builtinAsModule(specifier: string): string {
+  const names = Object.keys(process.getBuiltinModule(specifier) as object).filter(
+    (name) => /^[A-Za-z_$][\w$]*$/.test(name) && name !== 'default',
+  );
+  return [
+    `const builtin = process.getBuiltinModule(${JSON.stringify(specifier)});`,
+    'export default builtin;',
+    ...names.map((name) => `export const ${name} = /* @__PURE__ */ (() => builtin.${name})();`),
+    '',
+  ].join('\n');
+}
 
 /** The client's `import('./handle.js')` and `import('./daemon.js')` load the ES modules built beside it. */
 const onDemand: Plugin = {

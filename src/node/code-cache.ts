@@ -83,7 +83,8 @@ function cacheName(name: string, file: string, bundle: Stats): string {
   const build = textKey(
     [file, bundle.ino, bundle.size, bundle.mtimeMs, process.version, process.arch].join('\u0000'),
   );
-  return `${name.replace(/[^a-z0-9-]/gi, '_')}-${textKey(file)}-${build}${CACHE_EXTENSION}`;
+  // Both cases spelled out: a case-insensitive pattern would set up its case tables on every start.
+  return `${name.replace(/[^A-Za-z0-9-]/g, '_')}-${textKey(file)}-${build}${CACHE_EXTENSION}`;
 }
 
 /**

@@ -17,7 +17,10 @@ export interface LineExchange {
   /** What is sent, newline included. */
   readonly line: string;
   readonly timeoutMs: number;
-  /** Rejects once the answer grows past this many characters without a newline. */
+  /**
+   * Rejects once the answer grows past this many characters without a newline (counted in bytes
+   * where the pipe handle is driven directly: never fewer than the characters they hold).
+   */
   readonly maxAnswerChars: number;
   /**
    * The process exits right after the answer: the connection is left to close with it rather than
@@ -109,15 +112,19 @@ function rawPipe(): RawPipe | undefined {
 
 const ignoreRead = (): void => undefined;
 
+const NEWLINE = 0x0a;
+
 /** libuv's code for the end of a stream, as Node reports it on every Unix (`UV_EOF`). */
 const UV_EOF = -4095;
 
 function exchangeWithPipe(raw: RawPipe, exchange: LineExchange): Promise<string> {
   return new Promise((resolve, reject) => {
     const handle = new raw.Pipe(raw.socketType);
-    // A character may arrive split over two reads: the decoder keeps its first bytes for the next.
-    const decoder = new TextDecoder();
-    let text = '';
+    // The answer's bytes, decoded once its line is whole: a character may arrive split over two
+    // reads, and a newline byte is never part of another character. (A `TextDecoder` would cost the
+    // process its set-up on every event.)
+    const parts: Uint8Array[] = [];
+    let size = 0;
     let settled = false;
     const finish = (settle: () => void) => {
       if (settled) return;
@@ -147,8 +154,16 @@ function exchangeWithPipe(raw: RawPipe, exchange: LineExchange): Promise<string>
         }
         if (buffer === undefined) return;
         const offset = raw.streamBaseState[raw.kArrayBufferOffset] ?? 0;
-        text += decoder.decode(new Uint8Array(buffer, offset, count), { stream: true });
-        answered(text, exchange.maxAnswerChars, (line) => finish(() => resolve(line)), finish, reject);
+        const bytes = new Uint8Array(buffer, offset, count);
+        const end = bytes.indexOf(NEWLINE);
+        if (end !== -1) {
+          parts.push(bytes.subarray(0, end));
+          const line = Buffer.concat(parts, size + end).toString('utf8');
+          return finish(() => resolve(line));
+        }
+        parts.push(bytes);
+        size += count;
+        if (size > exchange.maxAnswerChars) finish(() => reject(tooLong()));
       };
       const reading = handle.readStart();
       if (reading < 0) return fail(reading, 'read');
@@ -204,8 +219,11 @@ function answered(
 ): void {
   const end = text.indexOf('\n');
   if (end !== -1) resolveLine(text.slice(0, end));
-  else if (text.length > maxChars)
-    finish(() => reject(new LocalSocketError('the answer is too long', 'ETOOLONG')));
+  else if (text.length > maxChars) finish(() => reject(tooLong()));
+}
+
+function tooLong(): LocalSocketError {
+  return new LocalSocketError('the answer is too long', 'ETOOLONG');
 }
 
 function timedOut(ms: number): LocalSocketError {

@@ -114,4 +114,12 @@ describe.skipIf(process.platform === 'win32')('one line over a local socket', ()
       expect(error.code).toBe('ETOOLONG');
     });
   }
+
+  it('counts an answer without a newline in bytes through the pipe handle, never fewer than its characters', async () => {
+    const path = await serve((socket) => socket.write('é'.repeat(600)));
+    const error = await failure(
+      exchangeLine({ path, line: '{}\n', timeoutMs: 5_000, maxAnswerChars: 1_000, throughNet: false }),
+    );
+    expect(error.code).toBe('ETOOLONG');
+  });
 });
