@@ -17,12 +17,40 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { narrowingContender, ROW_BASE, seededState } from './perf.js';
 import { AB_CLASSES, BUILD_OPTIONS, median, runBlock } from './perf-ab.js';
+import type { Contender } from './perf-baselines.js';
 import { loadPerfEngineFrom } from './perf-engine.js';
 import { type RawCall, workloadRawCall } from './perf-workload.js';
 
 /** Calls of the workload made before any is timed, as `bench perf` makes them before its classes. */
 const WARMUP = 3_000;
 const BLOCKS = 5;
+
+/**
+ * A guard of the build in `folder` that has learned `constraints` constraints and made the
+ * workload's warm-up calls, as `bench perf` makes them before its classes, and the next `count`
+ * calls of the class `className`, not yet made.
+ */
+export async function warmedGuard(
+  folder: string,
+  className: string,
+  constraints: number,
+  count: number,
+): Promise<{ readonly guard: Contender; readonly calls: readonly RawCall[] }> {
+  const wanted = AB_CLASSES.find((entry) => entry.name === className);
+  if (wanted === undefined) throw new Error(`no class of calls named ${className}`);
+  const engine = await loadPerfEngineFrom(folder);
+  const guard = narrowingContender(engine, seededState(engine, constraints));
+  const warmup: RawCall[] = [];
+  for (let index = 0; index < WARMUP; index++)
+    warmup.push(workloadRawCall(wanted.workload, ROW_BASE + index));
+  runBlock(guard, warmup);
+  const calls: RawCall[] = [];
+  for (let index = WARMUP; calls.length < count; index++) {
+    const call = workloadRawCall(wanted.workload, ROW_BASE + index);
+    if (wanted.includes(call)) calls.push(call);
+  }
+  return { guard, calls };
+}
 
 /** In a process of its own: CPU nanoseconds per call of `className`, the median of its blocks. */
 export async function timeInThisProcess(
@@ -31,20 +59,8 @@ export async function timeInThisProcess(
   constraints: number,
   calls: number,
 ): Promise<number> {
-  const wanted = AB_CLASSES.find((entry) => entry.name === className);
-  if (wanted === undefined) throw new Error(`no class of calls named ${className}`);
-  const engine = await loadPerfEngineFrom(folder);
-  const guard = narrowingContender(engine, seededState(engine, constraints));
+  const { guard, calls: chosen } = await warmedGuard(folder, className, constraints, calls * (BLOCKS + 1));
   const run = (list: readonly RawCall[]): number => runBlock(guard, list) / Math.max(1, list.length);
-  const warmup: RawCall[] = [];
-  for (let index = 0; index < WARMUP; index++)
-    warmup.push(workloadRawCall(wanted.workload, ROW_BASE + index));
-  run(warmup);
-  const chosen: RawCall[] = [];
-  for (let index = WARMUP; chosen.length < calls * (BLOCKS + 1); index++) {
-    const call = workloadRawCall(wanted.workload, ROW_BASE + index);
-    if (wanted.includes(call)) chosen.push(call);
-  }
   run(chosen.slice(0, calls));
   const figures: number[] = [];
   for (let block = 1; block <= BLOCKS; block++)

@@ -163,7 +163,13 @@ export function seededState(engine: PerfEngine, count: number): EngineSnapshot {
   return loop.snapshot();
 }
 
-/** The guard as the README's loop calls it: conversion included, a fresh outcome for every call. */
+/**
+ * The guard as the README's loop calls it: conversion included, a fresh outcome for every call. A
+ * halt is answered as the user reading it answers, with a new message (`newRun('user')`): a halted
+ * guard refuses every call before looking at it, and a run of failing calls timed on their own (500
+ * test runs failing in a row) halts it within a few dozen, so that without this every call after
+ * them would time a guard that no longer checks anything.
+ */
 export function narrowingContender(engine: PerfEngine, state: EngineSnapshot): Contender {
   const clock = new SteppingClock();
   const loop = newLoop(engine, clock);
@@ -172,7 +178,9 @@ export function narrowingContender(engine: PerfEngine, state: EngineSnapshot): C
     name: 'narrowing',
     check(call) {
       clock.tick();
-      return loop.checkProposal(engine.toolCallToProposal(call.tool, call.args)).allowed;
+      const result = loop.checkProposal(engine.toolCallToProposal(call.tool, call.args));
+      if (result.verdict === 'halt') loop.newRun('user');
+      return result.allowed;
     },
     record(call) {
       loop.recordOutcome(engine.toolCallToOutcome(call.tool, call.args, call.result));

@@ -4,7 +4,7 @@
  * whichever detector or rule wrote them.
  */
 import { redactConstraint, redactRemembered, redactText } from './secrets.js';
-import type { Constraint, Violation, ViolationEvidence } from './types.js';
+import type { Constraint, Mutable, Violation, ViolationEvidence } from './types.js';
 
 /**
  * Replaces each verdict by a copy that redacts its reason, its evidence and its constraint when they
@@ -32,29 +32,51 @@ function hasOnlyViolationFields(violation: Violation): boolean {
   return true;
 }
 
+/** Where a verdict's view keeps its redaction: no reader of the verdict sees it (not enumerable). */
+const REDACTION = Symbol('redaction');
+
+interface RedactedView extends Violation {
+  readonly [REDACTION]: ViolationRedaction;
+}
+
+/**
+ * The view's fields redacted on read. One getter for every view, reading the view's own redaction:
+ * a getter made for each view (a closure, or an object literal's `get`) leaves the view's
+ * properties in V8's slow dictionary form, which cost a failing call more to build and to collect
+ * than the rest of its check.
+ */
+const VIEW_REASON: PropertyDescriptor = {
+  get(this: RedactedView) {
+    return this[REDACTION].reason();
+  },
+  enumerable: true,
+  configurable: true,
+};
+const VIEW_EVIDENCE: PropertyDescriptor = {
+  get(this: RedactedView) {
+    return this[REDACTION].evidence();
+  },
+  enumerable: true,
+  configurable: true,
+};
+const VIEW_CONSTRAINT: PropertyDescriptor = {
+  get(this: RedactedView) {
+    return this[REDACTION].constraint();
+  },
+  enumerable: true,
+  configurable: true,
+};
+
 /** `violation` with its reason, evidence and constraint redacted when first read. */
 function redactedOnRead(violation: Violation): Violation {
   if (!hasOnlyViolationFields(violation)) return redactedNow(violation);
-  const redaction = new ViolationRedaction(violation);
-  const suggestion = redactRemembered(violation.suggestion);
-  const view: Violation = {
-    rule: violation.rule,
-    severity: violation.severity,
-    get reason() {
-      return redaction.reason();
-    },
-    suggestion,
-    get evidence() {
-      return redaction.evidence();
-    },
-  };
-  if (violation.constraint !== undefined) {
-    Object.defineProperty(view, 'constraint', {
-      get: () => redaction.constraint(),
-      enumerable: true,
-      configurable: true,
-    });
-  }
+  // Field by field, in the order a verdict's fields have always had.
+  const view = { rule: violation.rule, severity: violation.severity } as Mutable<Violation>;
+  Object.defineProperty(view, REDACTION, { value: new ViolationRedaction(violation) });
+  Object.defineProperty(view, 'reason', VIEW_REASON);
+  view.suggestion = redactRemembered(violation.suggestion);
+  Object.defineProperty(view, 'evidence', VIEW_EVIDENCE);
+  if (violation.constraint !== undefined) Object.defineProperty(view, 'constraint', VIEW_CONSTRAINT);
   return view;
 }
 
@@ -110,18 +132,49 @@ function redactedNow(violation: Violation): Violation {
     : { ...violation, reason, suggestion, evidence, constraint };
 }
 
+/** Where a check's result keeps its deciding verdict: no reader of the result sees it (not enumerable). */
+const DECISIVE = Symbol('decisive');
+
+interface WithDecisive {
+  readonly [DECISIVE]: Violation;
+}
+
+/** The result's words, read from its deciding verdict: one getter for every result (see `VIEW_REASON`). */
+const WORDS_REASON: PropertyDescriptor = {
+  get(this: WithDecisive) {
+    return this[DECISIVE].reason;
+  },
+  enumerable: true,
+  configurable: true,
+};
+const WORDS_SUGGESTION: PropertyDescriptor = {
+  get(this: WithDecisive) {
+    return this[DECISIVE].suggestion;
+  },
+  enumerable: true,
+  configurable: true,
+};
+
 /**
- * `result` reading its reason and suggestion from the deciding verdict, whose words are written and
- * redacted when a face first reads them. Only a check a verdict decided has such readers: most checks
- * allow without a note, and a literal with readers on every one of them cost more than the rest of
- * building it.
+ * `result`'s fields, in its order, with its reason and suggestion read from the deciding verdict,
+ * whose words are written and redacted when a face first reads them. Only a check a verdict decided
+ * has such readers: most checks allow without a note, and a literal with readers on every one of
+ * them cost more than the rest of building it. A copy, since turning the result's own fields into
+ * readers would leave it in V8's slow dictionary form.
  */
 export function withWordsOf<T extends { readonly reason?: string; readonly suggestion?: string }>(
   result: T,
   decisive: Violation,
 ): T {
-  return Object.defineProperties(result, {
-    reason: { get: () => decisive.reason, enumerable: true, configurable: true },
-    suggestion: { get: () => decisive.suggestion, enumerable: true, configurable: true },
-  });
+  const out: Record<string, unknown> = {};
+  for (const key in result) {
+    if (key === 'reason') Object.defineProperty(out, 'reason', WORDS_REASON);
+    else if (key === 'suggestion') Object.defineProperty(out, 'suggestion', WORDS_SUGGESTION);
+    else out[key] = result[key];
+  }
+  // A result without them gets them last, as defining them on it would.
+  if (!('reason' in out)) Object.defineProperty(out, 'reason', WORDS_REASON);
+  if (!('suggestion' in out)) Object.defineProperty(out, 'suggestion', WORDS_SUGGESTION);
+  Object.defineProperty(out, DECISIVE, { value: decisive });
+  return out as T;
 }

@@ -3,9 +3,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { LONG_OUTPUT, narrowingContender, seededState } from '../../bench/perf.js';
 import { formatAb, runAb } from '../../bench/perf-ab.js';
 import { paperGuard, recursionSentinel } from '../../bench/perf-baselines.js';
 import { perfCommand } from '../../bench/perf-command.js';
+import { loadPerfEngine } from '../../bench/perf-engine.js';
 import { largeEditCall, realisticFailure, typicalCall, workloadRawCall } from '../../bench/perf-workload.js';
 import { captureIO } from './support.js';
 
@@ -43,6 +45,23 @@ describe('the yardsticks', () => {
     guard.record(missing(1));
     guard.record(missing(2));
     expect(guard.check(missing(3))).toBe(false);
+  });
+});
+
+describe('the guard as timed', () => {
+  it('answers a halt as its user would, so that calls timed after a run of failures meet a guard that checks them', async () => {
+    const engine = await loadPerfEngine('source');
+    const guard = narrowingContender(engine, seededState(engine, 10));
+    const failures = Array.from({ length: 2_000 }, (_, index) => workloadRawCall('typical', index))
+      .filter((call) => call.failing && (call.result.content[0]?.text.length ?? 0) >= LONG_OUTPUT)
+      .slice(0, 40);
+    const allowed = failures.map((call) => {
+      const goesAhead = guard.check(call);
+      guard.record(call);
+      return goesAhead;
+    });
+    // Twenty test runs failing in a row halt the guard; a halted one would refuse all that follow.
+    expect(allowed.slice(-15)).toContain(true);
   });
 });
 
