@@ -35,15 +35,27 @@ export function commandLine(args: Readonly<Record<string, unknown>>): string | u
 const PATCH_KEYS = ['input', 'patch', 'command', 'content', 'diff'] as const;
 const PATCH_FILE_LINE = /^\*\*\* (?:Add File|Update File|Delete File|Move to): (.+)$/gm;
 
-/** The body of a Codex-style patch (`*** Begin Patch`), when one of the arguments is one. */
+/**
+ * The body of a Codex-style patch (`*** Begin Patch`), when one of the arguments is one: under a key
+ * patch tools commonly give it, or else under any key whose whole value opens as a patch (a host's
+ * own name for it, such as `patchText`).
+ */
 export function patchBody(args: Readonly<Record<string, unknown>>): string | undefined {
   for (const key of PATCH_KEYS) {
     const value = args[key];
     const text = typeof value === 'string' ? value : Array.isArray(value) ? value.find(isPatch) : undefined;
     if (typeof text === 'string' && isPatch(text)) return text;
   }
+  for (const key in args) {
+    const value = args[key];
+    if (Object.hasOwn(args, key) && typeof value === 'string' && value.trimStart().startsWith(PATCH_START)) {
+      return value;
+    }
+  }
   return undefined;
 }
+
+const PATCH_START = '*** Begin Patch';
 
 function isPatch(value: unknown): value is string {
   return typeof value === 'string' && value.includes('*** Begin Patch');
