@@ -71,6 +71,16 @@ export function patchTargets(patch: string): string[] {
   return [...targets];
 }
 
+const PATCH_ADD_LINE = /^\*\*\* Add File: /;
+
+/** Whether a patch only adds files (its every file line is `*** Add File:`): it creates what it names. */
+export function patchOnlyAddsFiles(patch: string): boolean {
+  const fileLines = patch
+    .split('\n')
+    .filter((line) => /^\*\*\* (?:Add File|Update File|Delete File|Move to): /.test(line));
+  return fileLines.length > 0 && fileLines.every((line) => PATCH_ADD_LINE.test(line));
+}
+
 /** Lines a patch adds, without their `+`. */
 function addedLines(patch: string): string {
   const out: string[] = [];
