@@ -237,7 +237,8 @@ function entireSessions(source: ManifestSource, gitDir: string, paths: readonly 
   return latestCopies(sessions).map((session) => {
     const path = `${session.dir}/full.jsonl`;
     const from: RunSource = { pin: pinOf(source), path, licence: source.licence, agent: source.agent };
-    const name = `${source.id}-${session.sessionId.slice(0, 8)}`;
+    // OpenCode's session ids open with `ses_`, the same in every session.
+    const name = `${source.id}-${session.sessionId.replace(/^ses_/, '').slice(0, 8)}`;
     return [convertCheckpointSession(session, readFile(gitDir, source.commit, path), from, name)];
   });
 }

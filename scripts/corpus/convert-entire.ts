@@ -6,13 +6,14 @@
  * before, so a session is one run: its latest copy (the latest `created_at`, then the longest). A
  * transcript is its agent's own recording: Claude Code's JSONL (`convert-claude.ts` reads it) or
  * Codex's rollout (`convert-codex.ts`) or Gemini CLI's chat record (`convert-gemini.ts`, when the
- * transcript is one: a session the metadata says is Gemini CLI's may hold a Claude Code transcript);
- * a session of another agent is read as Claude Code's, holds no call that converter reads, and is
+ * transcript is one: a session the metadata says is Gemini CLI's may hold a Claude Code transcript)
+ * or OpenCode's exported session (`convert-opencode.ts`, likewise); a session of another agent is read as Claude Code's, holds no call that converter reads, and is
  * left out.
  */
 import { convertClaudeTranscript } from './convert-claude.js';
 import { convertCodexRun } from './convert-codex.js';
 import { convertGeminiChat, isGeminiChat } from './convert-gemini.js';
+import { convertOpenCodeSession, isOpenCodeSession } from './convert-opencode.js';
 import { type ConvertedRun, isObject, type RunSource } from './events.js';
 
 export interface CheckpointSession {
@@ -48,8 +49,9 @@ export function checkpointSession(path: string, json: string, transcriptSize: nu
 }
 
 /** Which converter reads a checkpoint session's transcript, by the agent its metadata names and the transcript's form. */
-export function transcriptFormat(agent: string, transcript: string): 'claude' | 'codex' | 'gemini' {
+export function transcriptFormat(agent: string, transcript: string): 'claude' | 'codex' | 'gemini' | 'opencode' {
   if (/^codex\b/i.test(agent.trim())) return 'codex';
+  if (/^opencode\b/i.test(agent.trim()) && isOpenCodeSession(transcript)) return 'opencode';
   return /^gemini\b/i.test(agent.trim()) && isGeminiChat(transcript) ? 'gemini' : 'claude';
 }
 
@@ -66,6 +68,8 @@ export function convertCheckpointSession(
       return convertCodexRun(transcript, from, name, description);
     case 'gemini':
       return convertGeminiChat(transcript, from, name, description);
+    case 'opencode':
+      return convertOpenCodeSession(transcript, from, name, description);
     case 'claude':
       return convertClaudeTranscript(transcript, from, name);
   }

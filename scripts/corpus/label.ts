@@ -132,7 +132,10 @@ export function withoutComments(line: string): string {
   return out;
 }
 
-/** A shell line that changes files, the repository, installed packages or where the shell is. */
+/**
+ * A shell line that changes files, the repository, installed packages or where the shell is; a
+ * PowerShell line likewise, by the cmdlets that write, copy, move or remove files.
+ */
 export function shellChanges(rawLine: string): boolean {
   const line = withoutComments(rawLine);
   const withoutHarmless = line.replace(/\d?>&\d|[12]?>\s*\/dev\/null/g, '');
@@ -144,7 +147,8 @@ export function shellChanges(rawLine: string): boolean {
     /\bgit\s+(checkout|switch|reset|restore|stash|apply|am|commit|merge|rebase|cherry-pick|pull|clone|revert|rm|mv|init|add)\b/.test(line) ||
     /\b(pip3?|uv|poetry|conda|npm|pnpm|yarn|bun|cargo|go|apt|apt-get|brew|gem|composer)\s+(install|add|remove|uninstall|update|upgrade|i|get)\b/.test(line) ||
     /\bpython3?\s+(setup\.py\s+(install|develop|build)|-m\s+pip\s+install)/.test(line) ||
-    /\b(write_text|write_bytes|open\([^)]*['"][wa]b?\+?['"])/.test(line)
+    /\b(write_text|write_bytes|open\([^)]*['"][wa]b?\+?['"])/.test(line) ||
+    /(^|[\s;&|(])(Set-Content|Add-Content|Clear-Content|Out-File|New-Item|Copy-Item|Move-Item|Remove-Item|Rename-Item|Expand-Archive)\b/i.test(line)
   );
 }
 

@@ -394,6 +394,23 @@ describe('shell commands', () => {
     expect(shellChanges('pip install -e .')).toBe(true);
   });
 
+  it('sees a PowerShell line that writes, copies, moves or removes files as a change, and one that only reads as none', () => {
+    expect(
+      shellChanges(
+        "powershell.exe -NoLogo -Command $text = '#include \"pch.h\"'; Set-Content -Path 'App/pch.cpp' -Value $text",
+      ),
+    ).toBe(true);
+    expect(
+      shellChanges("powershell.exe -Command New-Item -ItemType Directory -Path 'App/res' -Force | Out-Null"),
+    ).toBe(true);
+    expect(shellChanges("pwsh -c 'Get-Content -Raw -Path lab/common.psm1 | Out-File lab/copy.psm1'")).toBe(
+      true,
+    );
+    expect(shellChanges("powershell.exe -NoLogo -Command Get-Content -Path 'App/MfcHarness.sln'")).toBe(
+      false,
+    );
+  });
+
   it('takes a line whose every command is commented out for no change, whatever the comment says', () => {
     const flattened =
       "# Let's write a python script to decode it.  echo \"print(open('flag.enc').read())\" > decode.py  python3 decode.py";

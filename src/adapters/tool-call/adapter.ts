@@ -31,6 +31,7 @@ import {
   filesNamedIn,
   needleOf,
   patchBody,
+  patchOnlyAddsFiles,
   patchTargets,
   readsPartially,
   sourceFilesRunBy,
@@ -238,7 +239,8 @@ export function createToolCallAdapter(options: ToolCallAdapterOptions = {}): Too
     if (facts.targets.length === 0) facts.actsOnHiddenState = true;
     const written = writtenText(args);
     if (written !== undefined) facts.writtenText = written;
-    if (writesWholeFile(args)) {
+    const patch = patchBody(args);
+    if (writesWholeFile(args) || (patch !== undefined && patchOnlyAddsFiles(patch))) {
       facts.replacesTarget = true;
       return facts;
     }

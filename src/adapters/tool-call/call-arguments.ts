@@ -35,15 +35,27 @@ export function commandLine(args: Readonly<Record<string, unknown>>): string | u
 const PATCH_KEYS = ['input', 'patch', 'command', 'content', 'diff'] as const;
 const PATCH_FILE_LINE = /^\*\*\* (?:Add File|Update File|Delete File|Move to): (.+)$/gm;
 
-/** The body of a Codex-style patch (`*** Begin Patch`), when one of the arguments is one. */
+/**
+ * The body of a Codex-style patch (`*** Begin Patch`), when one of the arguments is one: under a key
+ * patch tools commonly give it, or else under any key whose whole value opens as a patch (a host's
+ * own name for it, such as `patchText`).
+ */
 export function patchBody(args: Readonly<Record<string, unknown>>): string | undefined {
   for (const key of PATCH_KEYS) {
     const value = args[key];
     const text = typeof value === 'string' ? value : Array.isArray(value) ? value.find(isPatch) : undefined;
     if (typeof text === 'string' && isPatch(text)) return text;
   }
+  for (const key in args) {
+    const value = args[key];
+    if (Object.hasOwn(args, key) && typeof value === 'string' && value.trimStart().startsWith(PATCH_START)) {
+      return value;
+    }
+  }
   return undefined;
 }
+
+const PATCH_START = '*** Begin Patch';
 
 function isPatch(value: unknown): value is string {
   return typeof value === 'string' && value.includes('*** Begin Patch');
@@ -57,6 +69,16 @@ export function patchTargets(patch: string): string[] {
     if (targets.size >= MAX_PATCH_FILES) break;
   }
   return [...targets];
+}
+
+const PATCH_ADD_LINE = /^\*\*\* Add File: /;
+
+/** Whether a patch only adds files (its every file line is `*** Add File:`): it creates what it names. */
+export function patchOnlyAddsFiles(patch: string): boolean {
+  const fileLines = patch
+    .split('\n')
+    .filter((line) => /^\*\*\* (?:Add File|Update File|Delete File|Move to): /.test(line));
+  return fileLines.length > 0 && fileLines.every((line) => PATCH_ADD_LINE.test(line));
 }
 
 /** Lines a patch adds, without their `+`. */

@@ -42,6 +42,11 @@ describe('targets', () => {
     expect(factsOf('apply_patch', { input: patch }).targets).toEqual(['src/app.py', 'docs/new.md']);
   });
 
+  it('takes the files a Codex-style patch touches under a key its host names itself', () => {
+    const patch = '*** Begin Patch\n*** Add File: /home/dev/shop/.npmrc\n+engine-strict=true\n*** End Patch';
+    expect(factsOf('apply_patch', { patchText: patch }).targets).toEqual(['/home/dev/shop/.npmrc']);
+  });
+
   it('pairs a resource id with the tool noun', () => {
     expect(factsOf('get_issue', { owner: 'o', repo: 'r', issue_number: 7 }).targets).toEqual(['o/r:issue/7']);
     expect(factsOf('get_page', { id: 'p1' }).targets).toEqual(['page/p1']);
