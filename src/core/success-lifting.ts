@@ -12,7 +12,7 @@ import type { Learner } from './learning.js';
 import type { Policy } from './policy.js';
 import type { RadiusLimit } from './radius.js';
 import { ErrorSubjects, namesLookedUp, onlyLooks, subjectNamed } from './subject-lookup.js';
-import type { ActionKind, WorkspaceKnowledge } from './types.js';
+import type { WorkspaceKnowledge } from './types.js';
 import type { Effect, WorldTracker } from './world.js';
 
 /** Characters of a look-up's arguments read for the subject it names. */
@@ -73,8 +73,7 @@ export class SuccessLifting {
    * changed: those go on probation (one retry), since a change may or may not have cured them.
    */
   learn(call: Call, resultDigest: string, lifted: Lifted[], silent = false): Effect {
-    const effect = this.world.effectOf(call.facts, call.identity.callKey, resultDigest, silent);
-    if (this.untilAnotherCall.length > 0) this.liftAfterAnotherCall(call, effect, lifted);
+    if (this.untilAnotherCall.length > 0) this.liftAfterAnotherCall(call, lifted);
     const { own, targets: onTargets } = this.bans.constraintsOn(call);
     if (own) this.lift(own, () => `${call.description} succeeded`, call.now, lifted);
     for (let index = 0; index < onTargets.length; index++) {
@@ -99,6 +98,7 @@ export class SuccessLifting {
     this.radius.recordSuccess();
     if (call.facts.readsWholeTarget) this.relieveAfterReading(call, lifted);
     if (onlyLooks(call.facts)) this.relieveAfterLookingUp(call, lifted);
+    const effect = this.world.effectOf(call.facts, call.identity.callKey, resultDigest, silent);
     if (effect.kind === 'none') return effect;
     this.learner.forgetRecentFailures();
     this.invalidate(effect, call, lifted);
@@ -185,16 +185,12 @@ export class SuccessLifting {
   /**
    * Another call ran: it may have changed what the banned calls act on (opened another file), so
    * the same arguments may now mean another call; or it may be the call that had to come first.
-   * A call known to have changed nothing (a read, a search, a command that only looks, the same
-   * change answering as it did before with nothing changed since) leaves what they act on as it
-   * was: bans on hidden state hold. Any success may be the call that had to come first.
    */
-  private liftAfterAnotherCall(call: Call, effect: Effect, lifted: Lifted[]): void {
-    const changedNothing = effect.kind === 'none' && knownKind(call.facts.kind);
+  private liftAfterAnotherCall(call: Call, lifted: Lifted[]): void {
     const kept: UntilAnotherCall[] = [];
     for (const held of this.untilAnotherCall) {
       const { entry } = held;
-      if (entry.constraint.callKey === call.banKey || (changedNothing && !held.ordering)) kept.push(held);
+      if (entry.constraint.callKey === call.banKey) kept.push(held);
       else
         this.lift(
           entry,
@@ -242,13 +238,4 @@ export class SuccessLifting {
       relieve: (entry, why) => this.relieve(entry, why, lifted),
     });
   }
-}
-
-/**
- * A kind that says what a call does to the world: a call of unknown kind (`other`), or one that talks
- * to a service (`api`), may have changed what hidden state a banned call acts on without the guard
- * seeing it.
- */
-function knownKind(kind: ActionKind): boolean {
-  return kind !== 'other' && kind !== 'api';
 }
