@@ -117,3 +117,16 @@ describe('a state query asked again while the successes in between only repeated
     });
   }
 });
+
+describe('a state query asked again under a reworded description', () => {
+  it('blocks its third ask, answered alike each time while every call in between failed', () => {
+    const agent = new Agent();
+    const answer = 'Inventory: [terracotta] (8) [blue dye] (1)';
+    const look = (description: string) => ({ input: 'what do I hold', description });
+    agent.call('inventory', look('Check what the inventory holds now'), answer);
+    agent.call('get', { input: '1 cyan dye' }, refused('Could not find cyan dye'));
+    agent.call('inventory', look('Look at the inventory again carefully'), answer);
+    agent.call('get', { input: '1 blue dye' }, refused('Could not find blue dye'));
+    expect(agent.check('inventory', look('See which items are there before crafting')).verdict).toBe('block');
+  });
+});
