@@ -65,3 +65,68 @@ describe('a state query asked again while every call in between failed', () => {
     expect(agent.check('inventory', {}).verdict).toBe('allow');
   });
 });
+
+/** A question asked again while the calls between its asks learned nothing new, as several hosts name them. */
+const REREAD_CASES = [
+  {
+    host: 'a ReAct agent on a web search and an encyclopedia',
+    query: { tool: 'Search', args: { input: 'Washington D.C. neighborhood' } },
+    answer: 'Neighborhoods in Washington, D.C. The eight wards of Washington, D.C. (2023–present)',
+    failing: { tool: 'Lookup', args: { input: 'Embassy of Nicaragua' }, error: 'No results found.' },
+    reread: { tool: 'Retrieve', args: { input: 'Embassy of Nicaragua' } },
+    rereadAnswer: 'This is a list of diplomatic missions of Nicaragua, excluding honorary consulates.',
+  },
+  {
+    host: 'an MCP search server and a page reader',
+    query: {
+      tool: 'mcp__brave-search__brave_web_search',
+      args: { query: 'vitest isolate false module state' },
+    },
+    answer: '1. Configuring Vitest | isolate: Run every test file in isolation (default true).',
+    failing: {
+      tool: 'mcp__fetch__fetch',
+      args: { url: 'https://vitest.dev/config/isolate-missing' },
+      error: 'Failed to fetch https://vitest.dev/config/isolate-missing - status code 404',
+    },
+    reread: { tool: 'mcp__fetch__fetch', args: { url: 'https://vitest.dev/config/' } },
+    rereadAnswer:
+      'Configuring Vitest. isolate: Type boolean. Default: true. Run every test file in isolation.',
+  },
+] as const;
+
+describe('a state query asked again while the successes in between only repeated what they answered before', () => {
+  for (const { host, query, answer, failing, reread, rereadAnswer } of REREAD_CASES) {
+    it(`blocks its third ask since the last new answer (${host})`, () => {
+      const agent = new Agent();
+      agent.call(query.tool, query.args, answer);
+      agent.call(reread.tool, reread.args, rereadAnswer);
+      agent.call(query.tool, query.args, answer);
+      agent.call(failing.tool, failing.args, refused(failing.error));
+      agent.call(query.tool, query.args, answer);
+      expect(agent.call(reread.tool, reread.args, rereadAnswer).check.verdict).toBe('allow');
+      expect(agent.check(query.tool, query.args).verdict).toBe('block');
+    });
+
+    it(`allows it again after a success that answered something new (${host})`, () => {
+      const agent = new Agent();
+      agent.call(query.tool, query.args, answer);
+      agent.call(failing.tool, failing.args, refused(failing.error));
+      agent.call(query.tool, query.args, answer);
+      agent.call(reread.tool, reread.args, rereadAnswer);
+      expect(agent.check(query.tool, query.args).verdict).toBe('allow');
+    });
+  }
+});
+
+describe('a state query asked again under a reworded description', () => {
+  it('blocks its third ask, answered alike each time while every call in between failed', () => {
+    const agent = new Agent();
+    const answer = 'Inventory: [terracotta] (8) [blue dye] (1)';
+    const look = (description: string) => ({ input: 'what do I hold', description });
+    agent.call('inventory', look('Check what the inventory holds now'), answer);
+    agent.call('get', { input: '1 cyan dye' }, refused('Could not find cyan dye'));
+    agent.call('inventory', look('Look at the inventory again carefully'), answer);
+    agent.call('get', { input: '1 blue dye' }, refused('Could not find blue dye'));
+    expect(agent.check('inventory', look('See which items are there before crafting')).verdict).toBe('block');
+  });
+});

@@ -120,7 +120,10 @@ export function createIdenticalResultDetector(): Detector {
   let widestWindow = 1;
   /** Re-runs of earlier queries in a row, each returning what it returned before. */
   let reruns = 0;
-  /** Calls that succeeded: a success in between may have changed what a state query answers. */
+  /**
+   * Calls that succeeded, but for reads and searches that answered as before: a success in between
+   * may have changed what a state query answers.
+   */
   let successes = 0;
   /** The tool of those re-runs, and the last query re-run: a sweep goes over one tool's queries. */
   let rerunTool = '';
@@ -158,7 +161,7 @@ export function createIdenticalResultDetector(): Detector {
   /** A state query whose every ask answered alike while only failing calls came in between. */
   function unchangedState(call: CallContext): Repeats | undefined {
     if (call.facts.targets.length > 0 || !STATE_QUERY_KINDS.has(kindOf(call))) return undefined;
-    const entry = calls.peek(call.identity.callKey);
+    const entry = calls.peek(keyOf(call));
     if (!entry || entry.successesAt !== successes || entry.quiet + 1 < STATE_QUERY_BLOCK_AT) return undefined;
     return unchanged(entry) ? entry : undefined;
   }
@@ -205,6 +208,8 @@ export function createIdenticalResultDetector(): Detector {
       const limits = call.toolPolicy.detectors.identicalResult;
       /** What the calls hold for this one once it is written; null while not looked up. */
       let own: Repeats | undefined | null = null;
+      /** A read or search that answered what it answered before, nothing changed since: nothing new. */
+      let toldNothingNew = false;
       if (isWatched(call, limits) && kindOf(call) !== 'poll') {
         if (limits.withinCalls > widestWindow) widestWindow = limits.withinCalls;
         const entry = calls.peek(key);
@@ -231,6 +236,7 @@ export function createIdenticalResultDetector(): Detector {
           calls.set(key, entry);
           own = entry;
           const query = isQuery(call);
+          toldNothingNew = query;
           const sweep = query && call.tool === rerunTool && key !== rerunKey;
           reruns = sweep ? reruns + 1 : query ? 1 : 0;
           rerunTool = call.tool;
@@ -266,7 +272,9 @@ export function createIdenticalResultDetector(): Detector {
         reruns = 0;
       }
       if (outcome.success) {
-        successes++;
+        // A success may have changed what a state query answers, or told the agent something that
+        // makes asking it again worth it; a query that repeated its answer did neither.
+        if (!toldNothingNew) successes++;
         if (own === null) own = calls.peek(key);
         if (own) own.successesAt = successes;
       }
