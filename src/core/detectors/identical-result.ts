@@ -158,7 +158,7 @@ export function createIdenticalResultDetector(): Detector {
   /** A state query whose every ask answered alike while only failing calls came in between. */
   function unchangedState(call: CallContext): Repeats | undefined {
     if (call.facts.targets.length > 0 || !STATE_QUERY_KINDS.has(kindOf(call))) return undefined;
-    const entry = calls.peek(call.identity.callKey);
+    const entry = calls.peek(keyOf(call));
     if (!entry || entry.successesAt !== successes || entry.quiet + 1 < STATE_QUERY_BLOCK_AT) return undefined;
     return unchanged(entry) ? entry : undefined;
   }
