@@ -92,6 +92,12 @@ describe('a call whose description is reworded while its answer stays the same',
       ),
     );
     expect(facts.answerKey).toBeUndefined();
-    expect(facts.failureKey ?? '').not.toContain('described');
+    expect(facts.failureKeyLeavesOutWords).toBeUndefined();
+  });
+
+  it('says where the failure key is made that it leaves the description out', () => {
+    const facts = createToolCallAdapter().describeCall(toolCallToProposal('Search', search(desc(0))));
+    expect(facts.failureKeyLeavesOutWords).toBe(true);
+    expect(facts.failureKey).toBe(facts.answerKey);
   });
 });

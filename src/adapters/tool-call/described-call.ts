@@ -39,7 +39,3 @@ export function keyWithoutDescription(
   return `${tool}\u0000described\u0000#${hashMaskedArgument(canonicalJson(others))}`;
 }
 
-/** Whether `failureKey` is a key made by `keyWithoutDescription`. */
-export function leavesOutDescription(failureKey: string): boolean {
-  return failureKey.includes('\u0000described\u0000#');
-}
