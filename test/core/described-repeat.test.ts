@@ -44,6 +44,15 @@ describe('a call whose description is reworded while its answer stays the same',
     expect(fourthSearch(desc, failed)).toMatchObject({ verdict: identical.verdict, rule: identical.rule });
   });
 
+  it('treats a search answered alike under short reworded descriptions as the identical repeat', () => {
+    const short = ['Verify the result', 'Search once more', 'Check the answer', 'Look it up'];
+    const identical = fourthSearch(() => desc(0), SAME_ANSWER);
+    expect(fourthSearch((at) => short[at] as string, SAME_ANSWER)).toMatchObject({
+      verdict: identical.verdict,
+      rule: identical.rule,
+    });
+  });
+
   it('never blocks the first repeat under a new description', () => {
     const agent = new Agent();
     agent.call('Search', search(desc(0)), SAME_ANSWER);

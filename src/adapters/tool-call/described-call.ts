@@ -10,6 +10,11 @@ import { wordsAboutTheCall } from './normal-form.js';
 import { isInstruction } from './page-failure.js';
 
 const DESCRIPTION = 'description';
+/**
+ * A description that is words about the call is a sentence, short or not (`Verify the result`, `Look
+ * it up`): three plain words or more. A value is not (`v2`, `red shoes`, an id, a path).
+ */
+const MIN_WORDS = 3;
 /** A call with more arguments than this is not keyed without its description: its key would be partial. */
 const MAX_ARGUMENTS = 64;
 
@@ -24,7 +29,7 @@ export function keyWithoutDescription(
   inputSchema: unknown,
 ): string | undefined {
   const description = args[DESCRIPTION];
-  if (typeof description !== 'string' || !isInstruction(description)) return undefined;
+  if (typeof description !== 'string' || !isInstruction(description, MIN_WORDS)) return undefined;
   if (wordsAboutTheCall(args, inputSchema).includes(DESCRIPTION)) return undefined;
   const keys = Object.keys(args);
   if (keys.length > MAX_ARGUMENTS) return undefined;
