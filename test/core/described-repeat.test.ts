@@ -110,3 +110,31 @@ describe('a call whose description is reworded while its answer stays the same',
     expect(facts.failureKey).toBe(facts.answerKey);
   });
 });
+
+type Step = readonly [tool: string, input: string, answer: { text: string; isError: boolean }];
+
+/** The verdicts on `steps`, each call described as `describe(i)` says, or not at all. */
+function verdictsOf(steps: readonly Step[], describe?: (at: number) => string): string[] {
+  const agent = new Agent();
+  return steps.map(([tool, input, answer], at) => {
+    const args = describe === undefined ? { input } : { input, description: describe(at) };
+    const { check } = agent.call(tool, args, answer);
+    return check.rule === undefined ? check.verdict : `${check.verdict} (${check.rule})`;
+  });
+}
+
+const REWORDED = (at: number) =>
+  ['Look this up again', 'Check the article once more', 'Verify what it says', 'Search for it'][at % 4] as string;
+
+describe('a run of calls reworded on every step', () => {
+  it('blocks the third round of two queries answered alike each round, as without descriptions', () => {
+    const found = { text: 'Mercury-Atlas 9 was the final crewed mission of the Mercury program.', isError: false };
+    const retrieved = { text: 'Gordon Cooper flew Mercury-Atlas 9 in May 1963, 22 orbits.', isError: false };
+    const steps: Step[] = [];
+    for (let round = 0; round < 3; round++)
+      steps.push(['Search', 'Mercury-Atlas 9', found], ['Retrieve', 'Gordon Cooper', retrieved]);
+    const plain = verdictsOf(steps);
+    expect(plain.some((verdict) => verdict.startsWith('block'))).toBe(true);
+    expect(verdictsOf(steps, REWORDED)).toEqual(plain);
+  });
+});
