@@ -127,6 +127,18 @@ const REWORDED = (at: number) =>
   ['Look this up again', 'Check the article once more', 'Verify what it says', 'Search for it'][at % 4] as string;
 
 describe('a run of calls reworded on every step', () => {
+  it('counts a lookup retried under a new description as the same guess, not a new one', () => {
+    const none = { text: 'No Results', isError: false };
+    const steps: Step[] = [
+      ['Lookup', 'Rodelio Astudillo', none],
+      ['Lookup', 'Rodelio Astudillo', none],
+      ['Lookup', 'Apollo mission 10', none],
+      ['Lookup', 'Apollo mission 15', none],
+    ];
+    const plain = verdictsOf(steps);
+    expect(verdictsOf(steps, REWORDED)).toEqual(plain);
+  });
+
   it('blocks the third round of two queries answered alike each round, as without descriptions', () => {
     const found = { text: 'Mercury-Atlas 9 was the final crewed mission of the Mercury program.', isError: false };
     const retrieved = { text: 'Gordon Cooper flew Mercury-Atlas 9 in May 1963, 22 orbits.', isError: false };
