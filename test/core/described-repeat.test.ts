@@ -124,7 +124,9 @@ function verdictsOf(steps: readonly Step[], describe?: (at: number) => string): 
 }
 
 const REWORDED = (at: number) =>
-  ['Look this up again', 'Check the article once more', 'Verify what it says', 'Search for it'][at % 4] as string;
+  ['Look this up again', 'Check the article once more', 'Verify what it says', 'Search for it'][
+    at % 4
+  ] as string;
 
 describe('a run of calls reworded on every step', () => {
   it('counts a lookup retried under a new description as the same guess, not a new one', () => {
@@ -140,7 +142,10 @@ describe('a run of calls reworded on every step', () => {
   });
 
   it('blocks the third round of two queries answered alike each round, as without descriptions', () => {
-    const found = { text: 'Mercury-Atlas 9 was the final crewed mission of the Mercury program.', isError: false };
+    const found = {
+      text: 'Mercury-Atlas 9 was the final crewed mission of the Mercury program.',
+      isError: false,
+    };
     const retrieved = { text: 'Gordon Cooper flew Mercury-Atlas 9 in May 1963, 22 orbits.', isError: false };
     const steps: Step[] = [];
     for (let round = 0; round < 3; round++)

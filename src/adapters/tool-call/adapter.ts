@@ -192,7 +192,8 @@ export function createToolCallAdapter(options: ToolCallAdapterOptions = {}): Too
     const service = serviceOf(reading, kind, args);
     if (service !== undefined) facts.service = service;
     // A change made twice under two descriptions is two changes, whatever it answers.
-    if (described !== undefined && !CHANGES.has(kind) && facts.sideEffect !== true) facts.answerKey = described;
+    if (described !== undefined && !CHANGES.has(kind) && facts.sideEffect !== true)
+      facts.answerKey = described;
     if (kind === 'exec') {
       const command = facts.targets[0];
       // A blank command (`''`, only spaces) runs nothing: it changes nothing and cannot fail.

@@ -43,4 +43,3 @@ export function keyWithoutDescription(
   if (!named) return undefined;
   return `${tool}\u0000described\u0000#${hashMaskedArgument(canonicalJson(others))}`;
 }
-
