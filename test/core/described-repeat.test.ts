@@ -78,6 +78,31 @@ describe('a call whose description is reworded while its answer stays the same',
     ).toBe(true);
   });
 
+  it("keeps an issue's body apart when the tool's schema lists its description, failing alike or not", () => {
+    const inputSchema = {
+      type: 'object',
+      properties: { project: { type: 'string' }, description: { type: 'string' } },
+    };
+    const loop = new Agent().loop;
+    const bodies = [
+      'The printer on floor two is offline again.',
+      'The badge reader at the south door rejects every card.',
+      'The projector in room four shows no picture at all.',
+      'The coffee machine on floor three leaks water.',
+    ];
+    const verdicts = bodies.map((description) => {
+      const proposal = toolCallToProposal('create_issue', { project: 'OPS', description }, { inputSchema });
+      const { verdict } = loop.checkProposal(proposal);
+      loop.recordOutcome({
+        proposal,
+        success: false,
+        content: 'Error: project OPS is archived',
+      });
+      return verdict;
+    });
+    expect(verdicts).not.toContain('block');
+  });
+
   it('keeps a search allowed under a new description when its failures were about the description', () => {
     const agent = new Agent();
     for (let at = 0; at < 3; at++)

@@ -6,7 +6,7 @@
  * The key here leaves the description out; the engine counts answers under it only while they match.
  */
 import { canonicalJson, hashMaskedArgument } from '../../core/identity/index.js';
-import { wordsAboutTheCall } from './normal-form.js';
+import { schemaTakes, wordsAboutTheCall } from './normal-form.js';
 import { isInstruction } from './page-failure.js';
 
 const DESCRIPTION = 'description';
@@ -19,9 +19,9 @@ const MIN_WORDS = 3;
 const MAX_ARGUMENTS = 64;
 
 /**
- * The key of a call without its prose `description`: undefined when it has none, when the
- * description is already left out of its identity (words about a command or a file), or when
- * nothing else is left to name the call.
+ * The key of a call without its prose `description`: undefined when it has none, when the tool's
+ * schema lists it (an argument the tool takes), when the description is already left out of its
+ * identity (words about a command or a file), or when nothing else is left to name the call.
  */
 export function keyWithoutDescription(
   tool: string,
@@ -30,6 +30,8 @@ export function keyWithoutDescription(
 ): string | undefined {
   const description = args[DESCRIPTION];
   if (typeof description !== 'string' || !isInstruction(description, MIN_WORDS)) return undefined;
+  // A description the tool's own schema lists is an argument it takes: its data, whatever it answers.
+  if (schemaTakes(inputSchema, DESCRIPTION)) return undefined;
   if (wordsAboutTheCall(args, inputSchema).includes(DESCRIPTION)) return undefined;
   const keys = Object.keys(args);
   if (keys.length > MAX_ARGUMENTS) return undefined;
