@@ -343,7 +343,9 @@ export class Learner {
     errorText: string,
     context: Record<string, string> | undefined,
   ): [Entry | undefined, boolean, Entry[]] {
-    const target = call.facts.targets[0] ?? call.identity.callKey;
+    // A call that names no target is told apart by what it fails by: its words about itself (a
+    // reworded description) do not make another guess of the same failure.
+    const target = call.facts.targets[0] ?? call.banKey;
     // Kept as evidence, and compared with what is kept: never a credential in clear.
     const description = ownCopy(redactText(target));
     const existing = this.index.strategyEntry(call.facts.actionClass, failure.signature);

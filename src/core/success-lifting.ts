@@ -26,6 +26,12 @@ const LOOKUP_SCAN = 64;
  */
 interface UntilAnotherCall {
   readonly entry: Entry;
+  /**
+   * Held because the error said another call must come first, not because the call acts on hidden
+   * state: only the lift's wording reads it. The ban itself does not say which (the refusal of the
+   * order is a fact of the failure, seen only when the ban is learned), and a stored field on every
+   * ban for one sentence would cost more than this.
+   */
   readonly ordering: boolean;
 }
 

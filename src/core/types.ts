@@ -128,6 +128,11 @@ export interface CallFacts {
    */
   readonly failureKey?: string;
   /**
+   * `failureKey` leaves out words that may be only about the call (a prose description): a failure
+   * that quotes them was about them, and is not shared with calls that word them otherwise.
+   */
+  readonly failureKeyLeavesOutWords?: boolean;
+  /**
    * The part of the call that decides what it answers, when the adapter knows the rest may be only
    * words about it (a reworded description): calls under the same key that get the same answer are
    * the same attempt, and a repeated answer is counted under it.

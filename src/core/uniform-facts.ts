@@ -19,6 +19,7 @@ export function uniformFacts(facts: CallFacts, kind: ActionKind | undefined): Ca
     changesNothing: facts.changesNothing,
     readsFilesOnly: facts.readsFilesOnly,
     failureKey: facts.failureKey,
+    failureKeyLeavesOutWords: facts.failureKeyLeavesOutWords,
     answerKey: facts.answerKey,
     actsOnHiddenState: facts.actsOnHiddenState,
     leavesSourcesAlone: facts.leavesSourcesAlone,

@@ -44,6 +44,15 @@ describe('a call whose description is reworded while its answer stays the same',
     expect(fourthSearch(desc, failed)).toMatchObject({ verdict: identical.verdict, rule: identical.rule });
   });
 
+  it('treats a search answered alike under short reworded descriptions as the identical repeat', () => {
+    const short = ['Verify the result', 'Search once more', 'Check the answer', 'Look it up'];
+    const identical = fourthSearch(() => desc(0), SAME_ANSWER);
+    expect(fourthSearch((at) => short[at] as string, SAME_ANSWER)).toMatchObject({
+      verdict: identical.verdict,
+      rule: identical.rule,
+    });
+  });
+
   it('never blocks the first repeat under a new description', () => {
     const agent = new Agent();
     agent.call('Search', search(desc(0)), SAME_ANSWER);
@@ -69,6 +78,31 @@ describe('a call whose description is reworded while its answer stays the same',
     ).toBe(true);
   });
 
+  it("keeps an issue's body apart when the tool's schema lists its description, failing alike or not", () => {
+    const inputSchema = {
+      type: 'object',
+      properties: { project: { type: 'string' }, description: { type: 'string' } },
+    };
+    const loop = new Agent().loop;
+    const bodies = [
+      'The printer on floor two is offline again.',
+      'The badge reader at the south door rejects every card.',
+      'The projector in room four shows no picture at all.',
+      'The coffee machine on floor three leaks water.',
+    ];
+    const verdicts = bodies.map((description) => {
+      const proposal = toolCallToProposal('create_issue', { project: 'OPS', description }, { inputSchema });
+      const { verdict } = loop.checkProposal(proposal);
+      loop.recordOutcome({
+        proposal,
+        success: false,
+        content: 'Error: project OPS is archived',
+      });
+      return verdict;
+    });
+    expect(verdicts).not.toContain('block');
+  });
+
   it('keeps a search allowed under a new description when its failures were about the description', () => {
     const agent = new Agent();
     for (let at = 0; at < 3; at++)
@@ -92,6 +126,57 @@ describe('a call whose description is reworded while its answer stays the same',
       ),
     );
     expect(facts.answerKey).toBeUndefined();
-    expect(facts.failureKey ?? '').not.toContain('described');
+    expect(facts.failureKeyLeavesOutWords).toBeUndefined();
+  });
+
+  it('says where the failure key is made that it leaves the description out', () => {
+    const facts = createToolCallAdapter().describeCall(toolCallToProposal('Search', search(desc(0))));
+    expect(facts.failureKeyLeavesOutWords).toBe(true);
+    expect(facts.failureKey).toBe(facts.answerKey);
+  });
+});
+
+type Step = readonly [tool: string, input: string, answer: { text: string; isError: boolean }];
+
+/** The verdicts on `steps`, each call described as `describe(i)` says, or not at all. */
+function verdictsOf(steps: readonly Step[], describe?: (at: number) => string): string[] {
+  const agent = new Agent();
+  return steps.map(([tool, input, answer], at) => {
+    const args = describe === undefined ? { input } : { input, description: describe(at) };
+    const { check } = agent.call(tool, args, answer);
+    return check.rule === undefined ? check.verdict : `${check.verdict} (${check.rule})`;
+  });
+}
+
+const REWORDED = (at: number) =>
+  ['Look this up again', 'Check the article once more', 'Verify what it says', 'Search for it'][
+    at % 4
+  ] as string;
+
+describe('a run of calls reworded on every step', () => {
+  it('counts a lookup retried under a new description as the same guess, not a new one', () => {
+    const none = { text: 'No Results', isError: false };
+    const steps: Step[] = [
+      ['Lookup', 'Rodelio Astudillo', none],
+      ['Lookup', 'Rodelio Astudillo', none],
+      ['Lookup', 'Apollo mission 10', none],
+      ['Lookup', 'Apollo mission 15', none],
+    ];
+    const plain = verdictsOf(steps);
+    expect(verdictsOf(steps, REWORDED)).toEqual(plain);
+  });
+
+  it('blocks the third round of two queries answered alike each round, as without descriptions', () => {
+    const found = {
+      text: 'Mercury-Atlas 9 was the final crewed mission of the Mercury program.',
+      isError: false,
+    };
+    const retrieved = { text: 'Gordon Cooper flew Mercury-Atlas 9 in May 1963, 22 orbits.', isError: false };
+    const steps: Step[] = [];
+    for (let round = 0; round < 3; round++)
+      steps.push(['Search', 'Mercury-Atlas 9', found], ['Retrieve', 'Gordon Cooper', retrieved]);
+    const plain = verdictsOf(steps);
+    expect(plain.some((verdict) => verdict.startsWith('block'))).toBe(true);
+    expect(verdictsOf(steps, REWORDED)).toEqual(plain);
   });
 });

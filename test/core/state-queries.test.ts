@@ -118,15 +118,29 @@ describe('a state query asked again while the successes in between only repeated
   }
 });
 
-describe('a state query asked again under a reworded description', () => {
-  it('blocks its third ask, answered alike each time while every call in between failed', () => {
-    const agent = new Agent();
-    const answer = 'Inventory: [terracotta] (8) [blue dye] (1)';
-    const look = (description: string) => ({ input: 'what do I hold', description });
-    agent.call('inventory', look('Check what the inventory holds now'), answer);
-    agent.call('get', { input: '1 cyan dye' }, refused('Could not find cyan dye'));
-    agent.call('inventory', look('Look at the inventory again carefully'), answer);
-    agent.call('get', { input: '1 blue dye' }, refused('Could not find blue dye'));
-    expect(agent.check('inventory', look('See which items are there before crafting')).verdict).toBe('block');
+describe('a state query that carries a prose description', () => {
+  const STATE = { text: 'Inventory: [terracotta] (8) [blue dye] (1)', isError: false };
+  const DESCRIPTIONS = [
+    'Check what is in the inventory before crafting the next item.',
+    'Look at the inventory again to see which dyes are left.',
+    'See once more what the inventory holds after the failed pick up.',
+  ];
+  const inventory = (description: string) => ({ input: 'inventory', description });
+
+  it('blocks its third ask under reworded descriptions, as it does without them', () => {
+    const plain = new Agent();
+    const described = new Agent();
+    for (const [at, item] of ['cyan dye', 'blue dye'].entries()) {
+      plain.call('act', { input: 'inventory' }, STATE);
+      described.call('act', inventory(DESCRIPTIONS[at] as string), STATE);
+      plain.call('get', { input: `1 ${item}` }, refused(`Could not find ${item}`));
+      described.call('get', { input: `1 ${item}` }, refused(`Could not find ${item}`));
+    }
+    const without = plain.check('act', { input: 'inventory' });
+    expect(without.verdict).toBe('block');
+    expect(described.check('act', inventory(DESCRIPTIONS[2] as string))).toMatchObject({
+      verdict: without.verdict,
+      rule: without.rule,
+    });
   });
 });

@@ -52,7 +52,7 @@ import {
   startsByChangingDirectory,
   waitSecondsOf,
 } from './command-effects.js';
-import { keyWithoutDescription, leavesOutDescription } from './described-call.js';
+import { keyWithoutDescription } from './described-call.js';
 import { quotesArguments, withoutEchoes } from './echoes.js';
 import { editedFilesByName } from './edited-file.js';
 import { isEmptyAnswer } from './empty-result.js';
@@ -166,9 +166,24 @@ export function createToolCallAdapter(options: ToolCallAdapterOptions = {}): Too
   const configuredKinds = new Map(Object.entries(options.toolKinds ?? {}));
 
   function describeCall(proposal: Proposal): CallFacts {
+    const args = isRecord(proposal.args) ? proposal.args : {};
+    const described = keyWithoutDescription(proposal.tool, args, proposal.inputSchema);
+    const facts = readCall(proposal, args, described);
+    // Keys the other facts find (a page, an edit's search text, a command) come before this one.
+    if (described !== undefined && facts.failureKey === undefined) {
+      facts.failureKey = described;
+      facts.failureKeyLeavesOutWords = true;
+    }
+    return facts;
+  }
+
+  function readCall(
+    proposal: Proposal,
+    args: Readonly<Record<string, unknown>>,
+    described: string | undefined,
+  ): Mutable<CallFacts> {
     const reading = readToolName(proposal.tool);
     const kind = kindOfCall(proposal, reading, configuredKinds);
-    const args = isRecord(proposal.args) ? proposal.args : {};
     const facts: Mutable<CallFacts> = {
       actionClass: actionClassOf(kind, reading),
       kind,
@@ -177,13 +192,9 @@ export function createToolCallAdapter(options: ToolCallAdapterOptions = {}): Too
     if (hasOutsideEffect(proposal, reading, kind, args)) facts.sideEffect = true;
     const service = serviceOf(reading, kind, args);
     if (service !== undefined) facts.service = service;
-    // Keys the other facts find (a page, an edit's search text, a command) replace this one.
-    const described = keyWithoutDescription(proposal.tool, args, proposal.inputSchema);
-    if (described !== undefined) {
-      facts.failureKey = described;
-      // A change made twice under two descriptions is two changes, whatever it answers.
-      if (!CHANGES.has(kind) && facts.sideEffect !== true) facts.answerKey = described;
-    }
+    // A change made twice under two descriptions is two changes, whatever it answers.
+    if (described !== undefined && !CHANGES.has(kind) && facts.sideEffect !== true)
+      facts.answerKey = described;
     if (kind === 'exec') {
       const command = facts.targets[0];
       // A blank command (`''`, only spaces) runs nothing: it changes nothing and cannot fail.
@@ -303,7 +314,7 @@ export function createToolCallAdapter(options: ToolCallAdapterOptions = {}): Too
       ...(varies && { varies }),
       ...(rule.blame !== 'harness_fault' && refusesOrder(verdict) && { awaitsAnotherCall: true }),
       ...(call.failureKey !== undefined &&
-        (leavesOutDescription(call.failureKey)
+        (call.failureKeyLeavesOutWords === true
           ? quotesDescription(text, args)
           : call.searchTexts !== undefined
             ? !searchDidNotApply(rule, meaning, verdict)

@@ -138,10 +138,21 @@ function hasOtherArguments(args: Readonly<Record<string, unknown>>): boolean {
  * tool does not take cannot be its data. Unknown (no schema, or one that lists nothing) is false.
  */
 function schemaLeavesOut(inputSchema: unknown, key: string): boolean {
-  if (typeof inputSchema !== 'object' || inputSchema === null) return false;
+  const properties = schemaProperties(inputSchema);
+  return properties !== undefined && Object.keys(properties).length > 0 && !Object.hasOwn(properties, key);
+}
+
+/** Whether the tool's own input schema lists `key` among its arguments: a value the tool takes. */
+export function schemaTakes(inputSchema: unknown, key: string): boolean {
+  const properties = schemaProperties(inputSchema);
+  return properties !== undefined && Object.hasOwn(properties, key);
+}
+
+function schemaProperties(inputSchema: unknown): object | undefined {
+  if (typeof inputSchema !== 'object' || inputSchema === null) return undefined;
   const properties = (inputSchema as { properties?: unknown }).properties;
-  if (typeof properties !== 'object' || properties === null || Array.isArray(properties)) return false;
-  return Object.keys(properties).length > 0 && !Object.hasOwn(properties, key);
+  if (typeof properties !== 'object' || properties === null || Array.isArray(properties)) return undefined;
+  return properties;
 }
 
 /**

@@ -35,9 +35,10 @@ function isWebAddress(text: string): boolean {
 
 /**
  * Whether `text` reads as instructions in words (`Extract the API of server functions, with
- * examples`), as opposed to a value (a CSS selector, an id, a path, a format).
+ * examples`), as opposed to a value (a CSS selector, an id, a path, a format): at least `minWords`
+ * plain words.
  */
-export function isInstruction(text: string): boolean {
+export function isInstruction(text: string, minWords = MIN_WORDS): boolean {
   const tokens = text.slice(0, READ_CHARS).trim().split(/\s+/);
   let words = 0;
   let others = 0;
@@ -46,7 +47,7 @@ export function isInstruction(text: string): boolean {
     if (WORD.test(token)) words++;
     else others++;
   }
-  return words >= MIN_WORDS && words >= MIN_WORD_SHARE * (words + others);
+  return words >= minWords && words >= MIN_WORD_SHARE * (words + others);
 }
 
 /** The web addresses written in `texts`, in order of appearance, without repeats. */

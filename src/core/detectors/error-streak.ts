@@ -48,6 +48,18 @@ interface Streak extends PendingQuote {
   reasked?: boolean;
 }
 
+/**
+ * What tells one guess from another: the call, less the words about it the adapter left out of its
+ * failure key (a reworded description), since the streak's failures are alike; unless the failure
+ * was about those words.
+ */
+function guessKey(call: CallContext, aboutTheWholeCall: boolean): string {
+  const { failureKey, failureKeyLeavesOutWords } = call.facts;
+  return failureKeyLeavesOutWords === true && failureKey !== undefined && !aboutTheWholeCall
+    ? failureKey
+    : call.identity.callKey;
+}
+
 export function createErrorStreakDetector(): Detector {
   const tools = new LruMap<Streak>(MAX_TOOLS);
   let world = 0;
@@ -90,7 +102,7 @@ export function createErrorStreakDetector(): Detector {
       const failure = outcome.failure;
       // Unknown blame is not evidence against the agent, and not progress either.
       if (failure?.blame !== 'agent_failure') return;
-      const key = call.identity.callKey;
+      const key = guessKey(call, failure.dependsOnWholeCall === true);
       const streak = current(call);
       const shape = streak === undefined ? undefined : outcomeShape(outcome);
       if (!streak || shape === undefined || shapeOfStreak(streak) !== shape) {
