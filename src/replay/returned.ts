@@ -1,4 +1,5 @@
 /** What a recorded call returned, as one short line next to its verdict. */
+import { isWhiteSpace } from '../adapters/tool-call/white-space.js';
 import type { TraceResult } from '../trace/types.js';
 
 const EXCERPT = 120;
@@ -33,7 +34,7 @@ function oneLine(text: string): string {
   /** Whether whitespace came since the last word: a space before the next one. */
   let gap = false;
   for (let index = 0; index < text.length; index++) {
-    if (isWhitespace(text.charCodeAt(index))) {
+    if (isWhiteSpace(text.charCodeAt(index))) {
       if (word === -1) continue;
       line += text.slice(word, index);
       word = -1;
@@ -48,23 +49,6 @@ function oneLine(text: string): string {
     if (line.length + index - word >= ENOUGH) return line + text.slice(word, index + 1);
   }
   return word === -1 ? line : line + text.slice(word);
-}
-
-/** What `\s` matches: ASCII whitespace, line and paragraph separators, the no-break and other Unicode spaces. */
-function isWhitespace(code: number): boolean {
-  if (code <= 0x20) return code === 0x20 || (code >= 0x09 && code <= 0x0d);
-  if (code < 0xa0) return false;
-  return (
-    code === 0xa0 ||
-    code === 0x1680 ||
-    (code >= 0x2000 && code <= 0x200a) ||
-    code === 0x2028 ||
-    code === 0x2029 ||
-    code === 0x202f ||
-    code === 0x205f ||
-    code === 0x3000 ||
-    code === 0xfeff
-  );
 }
 
 function contentText(content: TraceResult['content']): string {
