@@ -6,7 +6,14 @@
 
 import { createToolCallAdapter } from '../adapters/tool-call/index.js';
 import type { Policy } from '../core/policy.js';
-import type { DomainAdapter, Outcome, PersistedState, Proposal, RecordedVerdict } from '../core/types.js';
+import type {
+  DomainAdapter,
+  Mutable,
+  Outcome,
+  PersistedState,
+  Proposal,
+  RecordedVerdict,
+} from '../core/types.js';
 import {
   answersDuplicate,
   COALESCED_RULE,
@@ -120,13 +127,10 @@ export class TraceReplayer {
       const turnEnds =
         this.turn.length > 0 && (event.turn === undefined || event.turn !== this.turn[0]?.event.turn);
       const steps = turnEnds ? this.flush() : [];
-      this.turn.push(this.pending(event));
-      if (event.turn === undefined) {
-        // A call of no turn is a turn of its own: most calls of most traces.
-        const own = this.flush();
-        if (steps.length === 0) return own;
-        appendAll(steps, own);
-      }
+      // A call of no turn is a turn of its own (most calls of most traces): it has no twin to be
+      // answered from, so it is replayed at once, without a turn, a map of twins or a list of calls run.
+      if (event.turn === undefined) steps.push(this.alone(this.pending(event)));
+      else this.turn.push(this.pending(event));
       return steps;
     }
     const steps = this.flush();
@@ -167,14 +171,12 @@ export class TraceReplayer {
 
   private pending(event: CallEvent): PendingCall {
     const tool = this.tools.get(event.tool);
-    const proposal: Proposal = {
-      tool: event.tool,
-      args: event.args,
-      ...(tool?.annotations ? { annotations: tool.annotations } : {}),
-      ...(tool?.inputSchema !== undefined ? { inputSchema: tool.inputSchema } : {}),
-      ...(event.turn !== undefined ? { step: event.turn } : {}),
-      ...(event.id !== undefined ? { callId: event.id } : {}),
-    };
+    // Fields set one by one, in this order, rather than spread from parts: one proposal per call.
+    const proposal: Mutable<Proposal> = { tool: event.tool, args: event.args };
+    if (tool?.annotations) proposal.annotations = tool.annotations;
+    if (tool?.inputSchema !== undefined) proposal.inputSchema = tool.inputSchema;
+    if (event.turn !== undefined) proposal.step = event.turn;
+    if (event.id !== undefined) proposal.callId = event.id;
     this.counts.calls++;
     const guard =
       event.agent !== undefined && this.subagents ? this.subagents.guardFor(event.agent) : this.guard;
@@ -192,17 +194,17 @@ export class TraceReplayer {
     const calls = this.turn;
     if (calls.length === 0) return [];
     this.turn = [];
-    const steps: ReplayStep[] = [];
-    const executed: PendingCall[] = [];
     // A call alone in its turn has no twin to be answered from: its identity is not worth a hash,
     // nor its turn a map of them.
-    const alone = calls.length === 1;
+    if (calls.length === 1) return [this.alone(calls[0] as PendingCall)];
+    const steps: ReplayStep[] = [];
+    const executed: PendingCall[] = [];
     /** The first of each distinct call of the turn, with what came of it. */
-    const firsts = alone ? undefined : new Map<string, TwinAnswer>();
+    const firsts = new Map<string, TwinAnswer>();
     for (const call of calls) {
       this.clock.advance(call.event.t);
-      const key = firsts === undefined ? undefined : callIdentity(call.proposal);
-      const twin = key === undefined ? undefined : firsts?.get(key);
+      const key = callIdentity(call.proposal);
+      const twin = key === undefined ? undefined : firsts.get(key);
       const step =
         twin !== undefined && this.answers(call, twin)
           ? this.coalesced(call, twin)
@@ -213,15 +215,27 @@ export class TraceReplayer {
       this.counts[step.verdict]++;
       if (step.verdict === 'allow' || step.verdict === 'warn') executed.push(call);
       if (key !== undefined && twin === undefined && step.verdict !== 'coalesced')
-        firsts?.set(key, answerOf(step, call));
+        firsts.set(key, answerOf(step, call));
     }
-    for (const call of executed) {
-      // A call recorded without a result never ran; there is nothing to learn from it.
-      if (!call.event.result) continue;
-      this.activate(call.guard);
-      call.guard.record(traceResultToOutcome(call.proposal, call.event.result));
-    }
+    for (const call of executed) this.run(call);
     return steps;
+  }
+
+  /** The step of a call alone in its turn, its result recorded when it ran. */
+  private alone(call: PendingCall): ReplayStep {
+    this.clock.advance(call.event.t);
+    const step = call.event.coalesced ? this.answeredElsewhere(call) : this.check(call);
+    this.counts[step.verdict]++;
+    if (step.verdict === 'allow' || step.verdict === 'warn') this.run(call);
+    return step;
+  }
+
+  /** What a call that ran returned, recorded by its guard. */
+  private run(call: PendingCall): void {
+    // A call recorded without a result never ran; there is nothing to learn from it.
+    if (!call.event.result) return;
+    this.activate(call.guard);
+    call.guard.record(traceResultToOutcome(call.proposal, call.event.result));
   }
 
   /** Whether a duplicate in the turn is answered from its twin (a failure, a refusal, a change) rather than run. */

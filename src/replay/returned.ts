@@ -1,4 +1,5 @@
 /** What a recorded call returned, as one short line next to its verdict. */
+import { isWhiteSpace } from '../adapters/tool-call/white-space.js';
 import type { TraceResult } from '../trace/types.js';
 
 const EXCERPT = 120;
@@ -16,23 +17,38 @@ export function returnedExcerpt(result: TraceResult | undefined): string | undef
   return failed ? `error: ${shown}` : shown;
 }
 
-/**
- * Raw characters looked at first, a little more than the excerpt: most texts give a whole excerpt from
- * these; a text whose start is mostly whitespace is looked at further, four times as far each time.
- */
-const FIRST_LOOK = 128;
+/** Characters of the collapsed text read before it is known to be longer than the excerpt. */
+const ENOUGH = EXCERPT + 2;
 
 /**
- * The text with its whitespace collapsed and trimmed, or, for a long text, enough of its start to cut
- * the excerpt from: a start of the text collapses to a start of the whole collapsed, so a start longer
- * than the excerpt by two (the trailing space the whole one might trim) reads the same.
+ * The text with each run of whitespace (what `\s` matches) made one space and trimmed, as
+ * `text.replace(/\s+/g, ' ').trim()` gives it, or, for a long text, a start of that at least two
+ * characters longer than the excerpt, which cuts to the same excerpt (the whole one is longer than
+ * the excerpt whatever trailing space it trims). Read character by character and stopped there, so a
+ * 20 KB output costs what its first line costs, and no regular expression runs.
  */
 function oneLine(text: string): string {
-  for (let size = FIRST_LOOK; size < text.length; size *= 4) {
-    const start = text.slice(0, size).replace(/\s+/g, ' ').trimStart();
-    if (start.length >= EXCERPT + 2) return start;
+  let line = '';
+  /** Where the run of other characters being read began, or -1 within whitespace. */
+  let word = -1;
+  /** Whether whitespace came since the last word: a space before the next one. */
+  let gap = false;
+  for (let index = 0; index < text.length; index++) {
+    if (isWhiteSpace(text.charCodeAt(index))) {
+      if (word === -1) continue;
+      line += text.slice(word, index);
+      word = -1;
+      gap = true;
+      if (line.length >= ENOUGH) return line;
+      continue;
+    }
+    if (word === -1) {
+      if (gap) line += ' ';
+      word = index;
+    }
+    if (line.length + index - word >= ENOUGH) return line + text.slice(word, index + 1);
   }
-  return text.replace(/\s+/g, ' ').trim();
+  return word === -1 ? line : line + text.slice(word);
 }
 
 function contentText(content: TraceResult['content']): string {

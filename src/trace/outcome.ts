@@ -1,5 +1,5 @@
 import { toolCallToOutcome } from '../adapters/tool-call/index.js';
-import type { Outcome, Proposal } from '../core/types.js';
+import type { Mutable, Outcome, Proposal } from '../core/types.js';
 import type { TraceResult } from './types.js';
 
 /**
@@ -11,10 +11,15 @@ export function traceResultToOutcome(proposal: Proposal, result: TraceResult): O
   const content =
     typeof result.content === 'string' ? [{ type: 'text', text: result.content }] : result.content;
   const failed = result.isError === true || result.error !== undefined;
-  const converted = toolCallToOutcome(proposal.tool, proposal.args, {
+  const mcp: { content: unknown; isError: boolean; _meta?: unknown } = {
     content: content ?? [],
     isError: failed,
-    ...(result.meta !== undefined ? { _meta: result.meta } : {}),
-  });
-  return { ...converted, proposal, ...(result.error !== undefined ? { error: result.error } : {}) };
+  };
+  if (result.meta !== undefined) mcp._meta = result.meta;
+  // The conversion is a fresh object: its fields are set in place rather than copied into another, in
+  // the same order (`proposal` is its first field, `error` where it stood or last).
+  const outcome = toolCallToOutcome(proposal.tool, proposal.args, mcp) as Mutable<Outcome>;
+  outcome.proposal = proposal;
+  if (result.error !== undefined) outcome.error = result.error;
+  return outcome;
 }

@@ -119,7 +119,9 @@ function readContent(value: unknown): string | McpContent[] | undefined {
       `result.content must be a string or a list of MCP content items (got ${describeValue(value)})`,
     );
   }
-  return value.map((item, index) => {
+  // Checked item by item and kept as parsed: the list is the line's own, nobody else holds it.
+  for (let index = 0; index < value.length; index++) {
+    const item: unknown = value[index];
     if (!isObject(item) || typeof item.type !== 'string') {
       throw new FieldError(
         `result.content[${index}] must be an MCP content item with a "type" (got ${describeValue(item)})`,
@@ -130,8 +132,8 @@ function readContent(value: unknown): string | McpContent[] | undefined {
         `result.content[${index}].text must be a string (got ${describeValue(item.text)})`,
       );
     }
-    return item as McpContent;
-  });
+  }
+  return value as McpContent[];
 }
 
 function readResult(value: unknown): TraceResult | undefined {

@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { CheckResult, Outcome, Proposal, VerdictKind } from '../../src/core/types.js';
 import { REPLAY_EPOCH_MS, TraceClock, UNTIMED_STEP_MS } from '../../src/replay/clock.js';
@@ -209,6 +210,108 @@ describe('TraceReplayer', () => {
       step: '4',
       callId: 'call_9',
     });
+  });
+});
+
+/**
+ * What replaying `events` asks of a guard that answers `verdicts` per path, worked out call by call
+ * the plain way: every call joins a turn (a call of no turn a turn of its own), and a turn, when it
+ * ends, checks each call (a halted run answers for the guard; a call marked coalesced is not
+ * checked), then records the results of the calls that ran.
+ */
+function modelReplay(events: readonly TraceEvent[], verdicts: Record<string, VerdictKind>) {
+  const log: string[] = [];
+  const steps: Array<{ step: number; verdict: string }> = [];
+  let turn: Array<TraceEvent & { type: 'call' }> = [];
+  let halted = false;
+  const flush = () => {
+    const ran: Array<TraceEvent & { type: 'call' }> = [];
+    for (const call of turn) {
+      const path = String(call.args.path);
+      let verdict: string;
+      if (call.coalesced) verdict = 'coalesced';
+      else if (halted) verdict = 'halt';
+      else {
+        verdict = verdicts[path] ?? 'allow';
+        log.push(`check ${path} → ${verdict}`);
+        if (verdict === 'halt') halted = true;
+      }
+      steps.push({ step: steps.length + 1, verdict });
+      if ((verdict === 'allow' || verdict === 'warn') && call.result) ran.push(call);
+    }
+    for (const call of ran) log.push(`record ${String(call.args.path)} ok`);
+    turn = [];
+  };
+  for (const event of events) {
+    if (event.type === 'call') {
+      if (turn.length > 0 && (event.turn === undefined || event.turn !== turn[0]?.turn)) flush();
+      turn.push(event);
+      if (event.turn === undefined) flush();
+      continue;
+    }
+    flush();
+    if (event.type === 'session') {
+      halted = false;
+      log.push(`session ${event.id}`);
+    } else if (event.type === 'user') {
+      halted = false;
+      log.push('run user');
+    } else if (event.type === 'compact') log.push('run compact');
+  }
+  flush();
+  return { log, steps };
+}
+
+describe('turns', () => {
+  it('replays calls alone and in turns as checking each turn whole, then recording what ran, would', () => {
+    const event = fc.oneof(
+      {
+        weight: 8,
+        arbitrary: fc.record({
+          turn: fc.option(fc.constantFrom('m1', 'm2', 'm3'), { nil: undefined }),
+          result: fc.boolean(),
+          // One call in five marked answered by a twin the trace does not hold.
+          coalesced: fc.integer({ min: 0, max: 4 }).map((draw) => draw === 0),
+        }),
+      },
+      {
+        weight: 1,
+        arbitrary: fc.constantFrom<TraceEvent>(
+          { type: 'session', id: 's' },
+          { type: 'user' },
+          { type: 'compact' },
+        ),
+      },
+    );
+    const verdict = fc.constantFrom<VerdictKind>('allow', 'allow', 'warn', 'block', 'halt');
+    fc.assert(
+      fc.property(
+        fc.array(event, { maxLength: 40 }),
+        fc.array(verdict, { minLength: 40, maxLength: 40 }),
+        (drawn, answers) => {
+          // Every call reads a path of its own: no two calls of a turn are twins.
+          const events = drawn.map((entry, index): TraceEvent => {
+            if ('type' in entry) return entry;
+            const call: Record<string, unknown> = {
+              type: 'call',
+              tool: 'read_file',
+              args: { path: `f${index}.ts` },
+            };
+            if (entry.result) call.result = { content: `contents of f${index}.ts` };
+            if (entry.turn !== undefined) call.turn = entry.turn;
+            if (entry.coalesced) call.coalesced = true;
+            return call as unknown as TraceEvent;
+          });
+          const verdicts = Object.fromEntries(answers.map((answer, index) => [`f${index}.ts`, answer]));
+          const guard = new ScriptedGuard(verdicts);
+          const { steps } = replayWith(guard, events);
+          const model = modelReplay(events, verdicts);
+          expect(guard.log).toEqual(model.log);
+          expect(steps.map(({ step, verdict }) => ({ step, verdict }))).toEqual(model.steps);
+        },
+      ),
+      { numRuns: 300 },
+    );
   });
 });
 

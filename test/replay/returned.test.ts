@@ -41,6 +41,39 @@ describe('returnedExcerpt', () => {
     );
   });
 
+  it('collapses exactly the characters a regular expression reads as whitespace, every one of them', () => {
+    for (let code = 0; code <= 0xffff; code++) {
+      const char = String.fromCharCode(code);
+      const text = `${char}npm ERR!${char}${char}missing script${char}`;
+      const excerpt = returnedExcerpt({ content: text });
+      if (excerpt !== wholeTextExcerpt(text, false))
+        expect({ code, excerpt }).toEqual({ code, excerpt: wholeTextExcerpt(text, false) });
+    }
+  });
+
+  it('cuts a long text of words and runs of whitespace as collapsing the whole of it would', () => {
+    const space = fc.constantFrom(
+      ' ',
+      '  ',
+      '\n',
+      '\r\n',
+      '\t',
+      '\u00a0',
+      '\u2003',
+      '\u3000',
+      '\ufeff',
+      '\u2029',
+    );
+    const word = fc.string({ unit: 'grapheme', minLength: 1, maxLength: 30 });
+    fc.assert(
+      fc.property(fc.array(fc.oneof(word, space), { minLength: 1, maxLength: 80 }), (parts) => {
+        const text = parts.join('');
+        expect(returnedExcerpt({ error: text })).toBe(wholeTextExcerpt(text, true));
+      }),
+      { numRuns: 500 },
+    );
+  });
+
   it('reads a list of content items as their texts joined by spaces', () => {
     const item = fc.oneof(
       fc.record({ type: fc.constant('text'), text: fc.string({ maxLength: 90 }) }),
