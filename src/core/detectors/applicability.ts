@@ -7,6 +7,15 @@ export function kindOf(call: CallContext): ActionKind {
   return call.toolPolicy.kind ?? call.facts.kind;
 }
 
+/**
+ * The key a call's answers are counted and compared under: the adapter's `answerKey` where the call's
+ * identity holds words that may be only about it (a reworded description), since answering alike
+ * under other words proves them so; else the call's own key.
+ */
+export function answerKeyOf(call: CallContext): string {
+  return call.facts.answerKey ?? call.identity.callKey;
+}
+
 /** Exempt tools and disabled detectors neither fire nor collect evidence. */
 export function isWatched(call: CallContext, detector: { readonly enabled: boolean }): boolean {
   return detector.enabled && !call.toolPolicy.exempt;

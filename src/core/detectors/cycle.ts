@@ -38,7 +38,7 @@
  */
 import { hashString } from '../identity/index.js';
 import type { ActionKind, VerdictKind, Violation } from '../types.js';
-import { isHarnessFault, isWatched, kindOf } from './applicability.js';
+import { answerKeyOf, isHarnessFault, isWatched, kindOf } from './applicability.js';
 import { LruMap, Ring } from './bounded.js';
 import { createWorkspaceStates } from './cycle-world.js';
 import { outcomeShape } from './error-shape.js';
@@ -127,14 +127,6 @@ function distinctSteps(steps: readonly Step[]): boolean {
   return true;
 }
 
-/**
- * The key a step is compared under: the adapter's `answerKey` where the call's identity holds words
- * that may be only about it (a reworded description); a step compares its answer too, which settles it.
- */
-function stepKey(call: CallContext): string {
-  return call.facts.answerKey ?? call.identity.callKey;
-}
-
 function outcomeOf(outcome: ObservedOutcome): Step['outcome'] {
   if (outcome.success) return `ok ${outcome.resultDigest}`;
   const shape = outcome.deferredErrorShape?.();
@@ -204,7 +196,7 @@ export function createCycleDetector(): Detector {
     for (let period = Math.max(2, limits.minPeriod); period <= limits.maxPeriod; period++) {
       if (seen * period > history.length) break;
       // The proposal must be the call that would begin the next round.
-      if (history.fromEnd(period - 1)?.callKey !== stepKey(call)) continue;
+      if (history.fromEnd(period - 1)?.callKey !== answerKeyOf(call)) continue;
       const steps = pattern(period);
       // A loop goes round distinct steps (A → B → A → B); a period that repeats a step inside
       // itself (A → B → A) is as likely to be varied work that happened to line up. The same check
@@ -318,8 +310,9 @@ export function createCycleDetector(): Detector {
       observeStretch(call, outcome);
       // Exempt tools and polls are invisible: they neither form nor interrupt a round.
       if (!isWatched(call, call.toolPolicy.detectors.cycle) || kindOf(call) === 'poll') return;
+      // Under the answer key: a reworded description is the same step, its answer compared too.
       history.push({
-        callKey: stepKey(call),
+        callKey: answerKeyOf(call),
         outcome: outcomeOf(outcome),
         stretch: compactions,
         navigates: call.facts.navigates === true,

@@ -8,7 +8,7 @@
  */
 import { isBlank } from '../blank.js';
 import type { ActionKind, Violation } from '../types.js';
-import { isHarnessFault, isWatched, kindOf } from './applicability.js';
+import { answerKeyOf, isHarnessFault, isWatched, kindOf } from './applicability.js';
 import { LruMap } from './bounded.js';
 import { readCount, readEntries, readNumber, readSnapshot, readString } from './restore.js';
 import { showsItsWrite } from './shown-write.js';
@@ -78,14 +78,6 @@ interface Repeats {
 }
 
 /**
- * The key a call's answers are counted under: the adapter's `answerKey` where the call's identity
- * holds words that may be only about it, since answering alike under other words proves them so.
- */
-function keyOf(call: CallContext): string {
-  return call.facts.answerKey ?? call.identity.callKey;
-}
-
-/**
  * A question whose answer only a change can alter: a read or a search, or a command that only reads
  * the workspace's files (`ls`, `cat a.py`), whatever tool runs it.
  */
@@ -143,7 +135,7 @@ export function createIdenticalResultDetector(): Detector {
   /** A query the agent already has the answer to: it ran earlier and nothing has changed since. */
   function answered(call: CallContext): Repeats | undefined {
     if (!isQuery(call)) return undefined;
-    const entry = calls.peek(keyOf(call));
+    const entry = calls.peek(answerKeyOf(call));
     return entry && unchanged(entry) ? entry : undefined;
   }
 
@@ -161,7 +153,7 @@ export function createIdenticalResultDetector(): Detector {
   /** A state query whose every ask answered alike while only failing calls came in between. */
   function unchangedState(call: CallContext): Repeats | undefined {
     if (call.facts.targets.length > 0 || !STATE_QUERY_KINDS.has(kindOf(call))) return undefined;
-    const entry = calls.peek(keyOf(call));
+    const entry = calls.peek(answerKeyOf(call));
     if (!entry || entry.successesAt !== successes || entry.quiet + 1 < STATE_QUERY_BLOCK_AT) return undefined;
     return unchanged(entry) ? entry : undefined;
   }
@@ -173,7 +165,8 @@ export function createIdenticalResultDetector(): Detector {
     if (!entry) return undefined;
     if (limits.revisitBlockAt > 0 && entry.seen + 1 >= limits.revisitBlockAt)
       return describeRevisit(call, entry, proposed + 1 - entry.at);
-    const sweeping = reruns >= limits.rerunStreak && call.tool === rerunTool && keyOf(call) !== rerunKey;
+    const sweeping =
+      reruns >= limits.rerunStreak && call.tool === rerunTool && answerKeyOf(call) !== rerunKey;
     if (limits.rerunStreak > 0 && sweeping) return describeRerun(call, entry, reruns);
     return undefined;
   }
@@ -187,7 +180,7 @@ export function createIdenticalResultDetector(): Detector {
       if (!isWatched(call, limits) || kindOf(call) === 'poll') return undefined;
       // A call that waits before it asks (`sleep 30 && gh run view 42`) is a paced poll.
       if (call.facts.waitSeconds !== undefined) return undefined;
-      const entry = current(keyOf(call), limits.withinCalls, proposed + 1);
+      const entry = current(answerKeyOf(call), limits.withinCalls, proposed + 1);
       checked = call;
       checkedEntry = entry;
       if (!entry) return checkRevisit(call, limits);
@@ -204,7 +197,7 @@ export function createIdenticalResultDetector(): Detector {
     observe(call: CallContext, outcome: ObservedOutcome): void {
       checked = undefined;
       if (isHarnessFault(outcome)) return;
-      const key = keyOf(call);
+      const key = answerKeyOf(call);
       const limits = call.toolPolicy.detectors.identicalResult;
       /** What the calls hold for this one once it is written; null while not looked up. */
       let own: Repeats | undefined | null = null;
@@ -317,7 +310,8 @@ export function createIdenticalResultDetector(): Detector {
       if (!isWatched(call, limits) || kindOf(call) === 'poll') return;
       // The same call proposed again keeps its streak alive even when it yields no result to
       // count (blocked, or a harness fault): otherwise every other repeat of a loop would run.
-      const entry = checked === call ? checkedEntry : current(keyOf(call), limits.withinCalls, proposed);
+      const entry =
+        checked === call ? checkedEntry : current(answerKeyOf(call), limits.withinCalls, proposed);
       checked = undefined;
       if (entry) entry.at = proposed;
     },
