@@ -184,10 +184,14 @@ export function createToolCallAdapter(options: ToolCallAdapterOptions = {}): Too
   ): Mutable<CallFacts> {
     const reading = readToolName(proposal.tool);
     const kind = kindOfCall(proposal, reading, configuredKinds);
+    // A command names what it runs; any other call may carry a patch, read once for its files and
+    // for whether it only adds them.
+    const line = kind === 'exec' ? commandLine(args) : undefined;
+    const patch = line === undefined ? patchBody(args) : undefined;
     const facts: Mutable<CallFacts> = {
       actionClass: actionClassOf(kind, reading),
       kind,
-      targets: targetsOf(proposal, args, kind, reading.noun),
+      targets: line !== undefined ? [line] : targetsOf(proposal, args, kind, reading.noun, patch),
     };
     if (hasOutsideEffect(proposal, reading, kind, args)) facts.sideEffect = true;
     const service = serviceOf(reading, kind, args);
@@ -250,7 +254,6 @@ export function createToolCallAdapter(options: ToolCallAdapterOptions = {}): Too
     if (facts.targets.length === 0) facts.actsOnHiddenState = true;
     const written = writtenText(args);
     if (written !== undefined) facts.writtenText = written;
-    const patch = patchBody(args);
     if (writesWholeFile(args) || (patch !== undefined && patchOnlyAddsFiles(patch))) {
       facts.replacesTarget = true;
       return facts;
@@ -269,12 +272,8 @@ export function createToolCallAdapter(options: ToolCallAdapterOptions = {}): Too
     args: Readonly<Record<string, unknown>>,
     kind: ActionKind,
     noun: string,
+    patch: string | undefined,
   ): string[] {
-    if (kind === 'exec') {
-      const command = commandLine(args);
-      if (command !== undefined) return [command];
-    }
-    const patch = patchBody(args);
     if (patch !== undefined) return patchTargets(patch);
     const targets = extractTargets(args, proposal.inputSchema, {
       noun,

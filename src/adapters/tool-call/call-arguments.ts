@@ -33,7 +33,9 @@ export function commandLine(args: Readonly<Record<string, unknown>>): string | u
 }
 
 const PATCH_KEYS = ['input', 'patch', 'command', 'content', 'diff'] as const;
-const PATCH_FILE_LINE = /^\*\*\* (?:Add File|Update File|Delete File|Move to): (.+)$/gm;
+/** How a line of a patch that names a file opens. */
+const PATCH_FILE_HEADER = /^\*\*\* (?:Add File|Update File|Delete File|Move to): /;
+const PATCH_FILE_LINE = new RegExp(`${PATCH_FILE_HEADER.source}(.+)$`, 'gm');
 
 /**
  * The body of a Codex-style patch (`*** Begin Patch`), when one of the arguments is one: under a key
@@ -58,7 +60,7 @@ export function patchBody(args: Readonly<Record<string, unknown>>): string | und
 const PATCH_START = '*** Begin Patch';
 
 function isPatch(value: unknown): value is string {
-  return typeof value === 'string' && value.includes('*** Begin Patch');
+  return typeof value === 'string' && value.includes(PATCH_START);
 }
 
 export function patchTargets(patch: string): string[] {
@@ -75,9 +77,7 @@ const PATCH_ADD_LINE = /^\*\*\* Add File: /;
 
 /** Whether a patch only adds files (its every file line is `*** Add File:`): it creates what it names. */
 export function patchOnlyAddsFiles(patch: string): boolean {
-  const fileLines = patch
-    .split('\n')
-    .filter((line) => /^\*\*\* (?:Add File|Update File|Delete File|Move to): /.test(line));
+  const fileLines = patch.split('\n').filter((line) => PATCH_FILE_HEADER.test(line));
   return fileLines.length > 0 && fileLines.every((line) => PATCH_ADD_LINE.test(line));
 }
 
