@@ -31,19 +31,17 @@ function oneLine(text: string): string {
   let line = '';
   /** Where the run of other characters being read began, or -1 within whitespace. */
   let word = -1;
-  /** Whether whitespace came since the last word: a space before the next one. */
-  let gap = false;
   for (let index = 0; index < text.length; index++) {
     if (isWhiteSpace(text.charCodeAt(index))) {
       if (word === -1) continue;
       line += text.slice(word, index);
       word = -1;
-      gap = true;
       if (line.length >= ENOUGH) return line;
       continue;
     }
     if (word === -1) {
-      if (gap) line += ' ';
+      // A word after others: whitespace came between them.
+      if (line !== '') line += ' ';
       word = index;
     }
     if (line.length + index - word >= ENOUGH) return line + text.slice(word, index + 1);
