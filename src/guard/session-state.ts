@@ -311,12 +311,13 @@ function filesLook(path: string, log: string): string {
 }
 
 function look(path: string): string {
-  let stat: Stats;
+  let stat: Stats | undefined;
   try {
-    stat = lstatSync(path);
+    stat = lstatSync(path, { throwIfNoEntry: false });
   } catch {
     return '-';
   }
+  if (stat === undefined) return '-';
   return `${stat.dev}:${stat.ino}:${stat.size}:${stat.mtimeMs}`;
 }
 

@@ -3,6 +3,7 @@
  * through the package's bin as `narrowing-guard hook <agent> [options]`.
  */
 import { hookMain } from './main.js';
+import { MAX_PAYLOAD_BYTES } from './payload.js';
 import type { HookStreams } from './run.js';
 
 const streams = directStreams();
@@ -49,25 +50,39 @@ function directStreams(): HookStreams {
   return { stdin: stdinChunks(), stdout: writer(1), stderr: writer(2) };
 }
 
+/**
+ * The payload, read to its end at the first step as one chunk: an agent writes it whole and closes
+ * the pipe, so one step of iteration costs the process what reading it does, and nothing more.
+ */
 async function* stdinChunks(): AsyncGenerator<Uint8Array> {
   const fs = process.getBuiltinModule('node:fs');
+  let buffer = Buffer.allocUnsafe(64 * 1024);
+  let size = 0;
   for (;;) {
-    const buffer = Buffer.allocUnsafe(64 * 1024);
+    if (size === buffer.length) {
+      // Past what the hook reads at all: the reader stops at its own limit.
+      if (size > MAX_PAYLOAD_BYTES) break;
+      const larger = Buffer.allocUnsafe(buffer.length * 2);
+      buffer.copy(larger, 0, 0, size);
+      buffer = larger;
+    }
     let count: number;
     try {
-      count = fs.readSync(0, buffer, 0, buffer.length, null);
+      count = fs.readSync(0, buffer, size, buffer.length - size, null);
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
       // Windows reports a pipe's end as an error.
-      if (code === 'EOF') return;
+      if (code === 'EOF') break;
       if (code !== 'EAGAIN') throw error;
       // A non-blocking descriptor: the rest is read as a stream, which waits for it.
+      if (size > 0) yield buffer.subarray(0, size);
       yield* process.stdin;
       return;
     }
-    if (count === 0) return;
-    yield buffer.subarray(0, count);
+    if (count === 0) break;
+    size += count;
   }
+  if (size > 0) yield buffer.subarray(0, size);
 }
 
 /**

@@ -5,6 +5,7 @@
  * the reason goes to stderr and the call runs, unless `failClosed` asks for the opposite.
  */
 import type { HostAgent } from '../adapters/tool-call/host-tools.js';
+import { elapsed } from '../node/elapsed.js';
 import { defaultStateDir, hostProjectDir } from '../node/state-dir.js';
 import { askDaemon, daemonSocketPath, NoDaemonError, startDaemon } from './daemon-client.js';
 import type { HookEvent, HookProtocol, HookReply, HookVerdict } from './event.js';
@@ -80,11 +81,15 @@ export async function runHook(
     return 0;
   };
   const deadline = options.deadlineMs ?? DEFAULT_DEADLINE_MS;
-  const timers: NodeJS.Timeout[] = [];
-  const after = (ms: number) =>
-    new Promise<'late'>((resolve) => {
-      timers.push(setTimeout(() => resolve('late'), ms));
-    });
+  // Deadlines that almost never pass: `elapsed` costs a hook process less than a timer, and needs no
+  // clearing (see src/node/elapsed.ts). It keeps nothing waiting, so a process left with nothing to
+  // wait for and no answer (`beforeExit`) answers then rather than ending without a word.
+  let stall: () => void = () => undefined;
+  const stalled = new Promise<'stalled'>((resolve) => {
+    stall = () => resolve('stalled');
+  });
+  process.once('beforeExit', stall);
+  const after = (ms: number) => Promise.race([elapsed(ms).then(() => 'late' as const), stalled]);
   // Both count from the start: reading stdin, asking the helper, or handling the event here.
   const late = after(deadline);
   const saveLimit = Math.max(deadline, SAVE_LIMIT_MS);
@@ -101,6 +106,7 @@ export async function runHook(
     // The deadline bounds how long a check keeps the agent waiting; an outcome is saved before the exit.
     if (verdict === 'late' && event !== undefined && onlyRecords(event))
       verdict = await Promise.race([work, givenUp]);
+    if (verdict === 'stalled') return fault('the guard stopped before it answered');
     if (verdict === 'late') {
       const limit = event !== undefined && onlyRecords(event) ? saveLimit : deadline;
       return fault(`the guard took longer than ${limit} ms`);
@@ -109,7 +115,7 @@ export async function runHook(
   } catch (error) {
     return fault(`the hook failed: ${error instanceof Error ? error.message : String(error)}`);
   } finally {
-    for (const timer of timers) clearTimeout(timer);
+    process.removeListener('beforeExit', stall);
   }
 }
 
@@ -264,16 +270,23 @@ function projectRoot(): { projectDir?: string } {
 }
 
 async function readBounded(stdin: AsyncIterable<Uint8Array | string>): Promise<string> {
-  const chunks: Buffer[] = [];
+  const chunks: Uint8Array[] = [];
   let size = 0;
   for await (const chunk of stdin) {
-    const buffer = typeof chunk === 'string' ? Buffer.from(chunk) : Buffer.from(chunk);
-    size += buffer.length;
+    // A stream's chunks are its own to keep; a string's bytes are made once.
+    const bytes = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
+    size += bytes.length;
     if (size > MAX_PAYLOAD_BYTES)
       throw new Error(`the payload on stdin is larger than ${MAX_PAYLOAD_BYTES} bytes`);
-    chunks.push(buffer);
+    chunks.push(bytes);
   }
-  const text = Buffer.concat(chunks).toString('utf8');
+  // One chunk (the payload read whole) is decoded where it lies, without a copy.
+  const only = chunks.length === 1 ? chunks[0] : undefined;
+  const text = (
+    only !== undefined
+      ? Buffer.from(only.buffer, only.byteOffset, only.byteLength)
+      : Buffer.concat(chunks, size)
+  ).toString('utf8');
   if (text.trim() === '')
     throw new Error('no payload on stdin: hooks are run by the agent, with the event as JSON on stdin');
   return text;

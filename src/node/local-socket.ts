@@ -8,6 +8,8 @@
  * the same work.
  */
 
+import { elapsed } from './elapsed.js';
+
 /** The Node majors whose pipe handle is driven directly (see `rawPipeFor`); `node:net` on the others. */
 const RAW_PIPE_MAJORS: readonly number[] = [20, 22, 24];
 
@@ -129,7 +131,6 @@ function exchangeWithPipe(raw: RawPipe, exchange: LineExchange): Promise<string>
     const finish = (settle: () => void) => {
       if (settled) return;
       settled = true;
-      clearTimeout(timer);
       // Node's handle takes a function only (anything else aborts the process).
       handle.onread = ignoreRead;
       if (exchange.leftToExit) handle.unref();
@@ -138,7 +139,8 @@ function exchangeWithPipe(raw: RawPipe, exchange: LineExchange): Promise<string>
     };
     const fail = (status: number, doing: string) =>
       finish(() => reject(systemError(status, doing, exchange.path)));
-    const timer = setTimeout(() => finish(() => reject(timedOut(exchange.timeoutMs))), exchange.timeoutMs);
+    // Ended by the answer, or by the time: whichever comes second changes nothing (see `elapsed`).
+    void elapsed(exchange.timeoutMs).then(() => finish(() => reject(timedOut(exchange.timeoutMs))));
     const connecting = new raw.PipeConnectWrap();
     connecting.address = exchange.path;
     connecting.oncomplete = (status: number) => {
@@ -186,16 +188,15 @@ function exchangeWithNet(exchange: LineExchange): Promise<string> {
   return new Promise((resolve, reject) => {
     const socket = process.getBuiltinModule('node:net').connect(exchange.path);
     let text = '';
-    const timer = setTimeout(() => {
-      socket.destroy();
-      reject(timedOut(exchange.timeoutMs));
-    }, exchange.timeoutMs);
+    let settled = false;
     const finish = (settle: () => void) => {
-      clearTimeout(timer);
+      if (settled) return;
+      settled = true;
       if (exchange.leftToExit) socket.unref();
       else socket.destroy();
       settle();
     };
+    void elapsed(exchange.timeoutMs).then(() => finish(() => reject(timedOut(exchange.timeoutMs))));
     socket.setEncoding('utf8');
     socket.on('connect', () => socket.write(exchange.line));
     socket.on('data', (chunk: string) => {

@@ -272,7 +272,9 @@ function withdrawWanted(file: string): void {
 /** Whether a process waits for the lock: a mark not renewed for `STALE_MS` is a gone waiter's. */
 function isWanted(file: string, now: number = Date.now()): boolean {
   try {
-    return lstatSync(wantedPath(file)).mtimeMs > now - STALE_MS;
+    // Asked before every event the helper handles, and almost always absent: no error is made for that.
+    const mark = lstatSync(wantedPath(file), { throwIfNoEntry: false });
+    return mark !== undefined && mark.mtimeMs > now - STALE_MS;
   } catch {
     return false;
   }

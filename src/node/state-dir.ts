@@ -50,7 +50,9 @@ function currentUid(): number | undefined {
  */
 function isOwnGitRoot(dir: string): boolean {
   try {
-    const stats = lstatSync(join(dir, '.git'));
+    // Looked for in every folder up to the project's root on every hook event: its absence makes no error.
+    const stats = lstatSync(join(dir, '.git'), { throwIfNoEntry: false });
+    if (stats === undefined) return false;
     const uid = currentUid();
     return uid === undefined || stats.uid === uid;
   } catch {

@@ -46,7 +46,9 @@ export function stateIndexPath(statePath: string): string {
 /** What changes when any process replaces or rewrites a file: inode, size and modification time. */
 export function fileStamp(path: string): string {
   try {
-    return stampOf(statSync(path, { bigint: true }));
+    // An absent file is told without an error made for it: the helper asks on every event.
+    const stat = statSync(path, { bigint: true, throwIfNoEntry: false });
+    return stat === undefined ? 'absent' : stampOf(stat);
   } catch {
     return 'absent';
   }

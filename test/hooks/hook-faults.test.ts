@@ -4,6 +4,7 @@ import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { sessionStatePath } from '../../src/guard/session-state.js';
+import { runHook } from '../../src/hooks/run.js';
 import { hookFiles, runHookProcess } from './support.js';
 
 const { hookPath, project } = hookFiles();
@@ -103,6 +104,27 @@ describe('a fault of the hook itself never reads as a denial', () => {
 });
 
 describe('the hook process is bounded in time', () => {
+  it('answers when nothing is left to wait for, refusing the call under --fail-closed rather than ending without a word', async () => {
+    const said: string[] = [];
+    const streams = {
+      // A payload that never comes, and nothing else the process waits for: Node would end it now.
+      stdin: {
+        async *[Symbol.asyncIterator](): AsyncGenerator<string> {
+          await new Promise(() => undefined);
+        },
+      },
+      stdout: { write: (text: string) => said.push(text) },
+      stderr: { write: (text: string) => said.push(text) },
+    };
+    const answered = runHook('claude-code', streams, { failClosed: true, deadlineMs: 600_000 });
+    await new Promise((resolve) => setImmediate(resolve));
+    process.emit('beforeExit', 0);
+    expect(await answered).toBe(2);
+    expect(said.join('')).toContain(
+      'the guard stopped before it answered; refusing the call (--fail-closed)',
+    );
+  });
+
   it('--deadline-ms ends the process on time, not only its answer', async () => {
     const dir = project();
     // A live process (this test) holds the session's lock: the hook cannot take its turn.

@@ -21,7 +21,7 @@ let temporary: string;
 /**
  * Loaded into every hook process (CommonJS, with `--require`, so that it starts no ES module loader
  * itself): writes the Node modules it loaded, which of Node's stream objects for stdin, stdout and
- * stderr it made, and whether the schema library was set up (it registers itself on `globalThis`), to a
+ * stderr it made, whether it set up one of Node's timers, and whether the schema library was set up (it registers itself on `globalThis`), to a
  * file named by its pid.
  */
 let reporter: string;
@@ -34,6 +34,8 @@ beforeAll(async () => {
   writeFileSync(
     reporter,
     'const made = [];\n' +
+      'const setTimer = globalThis.setTimeout;\n' +
+      "globalThis.setTimeout = function (...args) { made.push('timer'); return setTimer.apply(this, args); };\n" +
       "for (const name of ['stdin', 'stdout', 'stderr']) {\n" +
       '  const own = Object.getOwnPropertyDescriptor(process, name);\n' +
       "  Object.defineProperty(process, name, { configurable: true, get() { made.push('stream ' + name); return own.get.call(this); } });\n" +
@@ -197,5 +199,17 @@ describe.skipIf(process.platform === 'win32')('the hook process with the helper 
     expect(warned.stderr).toBe('');
     expect(JSON.parse(warned.stdout).hookSpecificOutput.permissionDecision).toBe('deny');
     expect(warned.modules).toContain('NativeModule net');
+  });
+
+  it("waits for the helper's answer within its deadline without setting up one of Node's timers", async () => {
+    const read = { tool_name: 'Read', tool_input: { file_path: join(project.dir, 'src/app.ts') } };
+    await send({ ...read, hook_event_name: 'PreToolUse', tool_use_id: 'toolu_timer1' });
+    await waitForHelper();
+    await send({ ...read, hook_event_name: 'PostToolUse', tool_use_id: 'toolu_timer1', tool_response: {} });
+
+    const checked = await send({ ...read, hook_event_name: 'PreToolUse', tool_use_id: 'toolu_timer2' });
+    expect(checked.stderr).toBe('');
+    expect(checked.modules.length).toBeGreaterThan(0);
+    expect(checked.modules).not.toContain('timer');
   });
 });
