@@ -130,7 +130,7 @@ export class ParallelCalls {
         return { proposal, twin };
       });
     }
-    const key = this.keyOf(event, call);
+    const key = this.keyOf(event, call, proposal);
     if (key === undefined) {
       claim.settle(undefined);
       return undefined;
@@ -192,9 +192,13 @@ export class ParallelCalls {
     return calls;
   }
 
-  /** The session, the call's id where the agent gives one, and the call's identity. */
-  private keyOf(event: HookEvent, call: HookToolCall): string | undefined {
-    const identity = callIdentity(proposalOf(event, call));
+  /** The session, the call's id where the agent gives one, and the call's identity (of `proposal` when made already). */
+  private keyOf(
+    event: HookEvent,
+    call: HookToolCall,
+    proposal = proposalOf(event, call),
+  ): string | undefined {
+    const identity = callIdentity(proposal);
     if (identity === undefined) return undefined;
     return `${event.sessionId}\u0000${call.id ?? ''}\u0000${identity}`;
   }
