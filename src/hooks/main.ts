@@ -157,11 +157,13 @@ export function parse(argv: readonly string[]): {
       positionals.push(...argv.slice(index + 1));
       break;
     }
-    if (/^-h+$/.test(word)) {
+    // `-h`, `-hh`…, or `-h` and more short options (which the hook has none of).
+    const hs = helpFlags(word);
+    if (hs > 0 && hs === word.length - 1) {
       values.help = true;
       continue;
     }
-    if (/^-h+[^-]/.test(word)) throw unknownOption(`-${word.replace(/^-h+/, '')[0]}`);
+    if (hs > 0 && word[hs + 1] !== '-') throw unknownOption(`-${word[hs + 1]}`);
     if (!word.startsWith('--') || word.length === 2) {
       if (word.startsWith('-') && word.length > 1) throw unknownOption(word);
       positionals.push(word);
@@ -188,6 +190,17 @@ export function parse(argv: readonly string[]): {
     } else throw unknownOption(word.slice(0, equals === -1 ? undefined : equals));
   }
   return { values, positionals };
+}
+
+/**
+ * How many `h` follow the dash the word starts with (0 when it does not start so). Read by hand: a
+ * process's first pattern costs it its compilation, on every event.
+ */
+function helpFlags(word: string): number {
+  if (word[0] !== '-') return 0;
+  let count = 0;
+  while (word[count + 1] === 'h') count += 1;
+  return count;
 }
 
 function unknownOption(option: string): Error {

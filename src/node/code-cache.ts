@@ -47,16 +47,12 @@ export interface CachedScript {
 
 /** Compiles the bundle at `file`, with the cache kept for `name` when there is one. */
 export function compileCachedScript(options: CachedScriptOptions): CachedScript {
-  const fs = process.getBuiltinModule('node:fs');
   const vm = process.getBuiltinModule('node:vm');
   const { join } = process.getBuiltinModule('node:path');
-  const source = fs.readFileSync(options.file, 'utf8');
+  const { source, stat } = readBundle(options.file);
   const off = (options.env ?? process.env)[CODE_CACHE_VARIABLE] === 'off';
   const dir = off ? undefined : (options.cacheDir ?? privateCacheDir());
-  const cacheFile =
-    dir === undefined
-      ? undefined
-      : join(dir, cacheName(options.name, options.file, fs.statSync(options.file)));
+  const cacheFile = dir === undefined ? undefined : join(dir, cacheName(options.name, options.file, stat));
   const cachedData = cacheFile === undefined ? undefined : readCache(cacheFile);
   // The same wrapper every time: V8 checks a cache against the source it is given.
   const script = new vm.Script(`(function (${options.parameters.join(', ')}) {${source}\n})`, {
@@ -83,8 +79,54 @@ function cacheName(name: string, file: string, bundle: Stats): string {
   const build = textKey(
     [file, bundle.ino, bundle.size, bundle.mtimeMs, process.version, process.arch].join('\u0000'),
   );
-  // Both cases spelled out: a case-insensitive pattern would set up its case tables on every start.
-  return `${name.replace(/[^A-Za-z0-9-]/g, '_')}-${textKey(file)}-${build}${CACHE_EXTENSION}`;
+  return `${fileNamePart(name)}-${textKey(file)}-${build}${CACHE_EXTENSION}`;
+}
+
+/**
+ * `name` with every character but letters, digits and `-` made `_`. Spelled out rather than as a
+ * pattern: a process's first pattern costs it its compilation, on every start.
+ */
+function fileNamePart(name: string): string {
+  let part = '';
+  for (let index = 0; index < name.length; index += 1) {
+    const code = name.charCodeAt(index);
+    const kept =
+      code === 0x2d ||
+      (code >= 0x30 && code <= 0x39) ||
+      (code >= 0x41 && code <= 0x5a) ||
+      (code >= 0x61 && code <= 0x7a);
+    part += kept ? name[index] : '_';
+  }
+  return part;
+}
+
+/**
+ * The bundle's text and what tells its build, from one open file: the descriptor's own stat rather
+ * than a second look by path, and none of `readFileSync`'s set-up, which a process pays on its first
+ * call while this one's calls are the cache's too (see `readCache`).
+ */
+function readBundle(file: string): { readonly source: string; readonly stat: Stats } {
+  const fs = process.getBuiltinModule('node:fs');
+  const fd = fs.openSync(file, fs.constants.O_RDONLY);
+  try {
+    const stat = fs.fstatSync(fd);
+    let bytes = Buffer.allocUnsafe(stat.size);
+    let size = 0;
+    for (;;) {
+      if (size === bytes.length) {
+        // Grown since its stat (a build writing it): read on to its end, as `readFileSync` would.
+        const larger = Buffer.allocUnsafe(Math.max(bytes.length * 2, 64 * 1024));
+        bytes.copy(larger, 0, 0, size);
+        bytes = larger;
+      }
+      const count = fs.readSync(fd, bytes, size, bytes.length - size, size);
+      if (count === 0) break;
+      size += count;
+    }
+    return { source: bytes.toString('utf8', 0, size), stat };
+  } finally {
+    fs.closeSync(fd);
+  }
 }
 
 /**
