@@ -204,8 +204,45 @@ export function errorShape(text: string): string {
   if ((marks & HEX_RUN) !== 0) shape = shape.replace(HEX, P.id);
   if ((marks & DIGIT) !== 0) shape = maskNumbersAndIds(shape, (marks & DIGIT_RUN) !== 0);
   if (shape.includes('_')) shape = shape.replace(SNAKE_NAME, P.id);
-  if ((marks & CAMEL_MARK) !== 0) shape = shape.replace(CAMEL_NAME, P.id);
+  if ((marks & CAMEL_MARK) !== 0) shape = maskCamelNames(shape);
   return collapsed(shape);
+}
+
+/** A lower-case letter before an upper-case one: where every camelCase name turns. */
+const CAMEL_TURN = /[a-z][A-Z]/g;
+
+/** `[A-Za-z0-9_]`, what `\w` matches. */
+function isWordCharacter(code: number): boolean {
+  return (
+    (code >= 97 && code <= 122) || (code >= 65 && code <= 90) || (code >= 48 && code <= 57) || code === 95
+  );
+}
+
+/**
+ * `text.replace(CAMEL_NAME, '<id>')`, reading only the words that turn from a lower-case letter to an
+ * upper-case one. A match is a whole word (a run of `\w`: it starts at a word boundary and its `\w*`
+ * runs to the next), one whose leading lower-case letters are followed by an upper-case one; a word
+ * that turns later (`a1bC`) or starts otherwise (`GetUser`) is no match wherever it turns.
+ */
+function maskCamelNames(text: string): string {
+  let out = '';
+  let copied = 0;
+  const length = text.length;
+  CAMEL_TURN.lastIndex = 0;
+  for (let found = CAMEL_TURN.exec(text); found !== null; found = CAMEL_TURN.exec(text)) {
+    const turn = found.index;
+    let start = turn;
+    while (start > 0 && isWordCharacter(text.charCodeAt(start - 1))) start--;
+    let end = turn + 2;
+    while (end < length && isWordCharacter(text.charCodeAt(end))) end++;
+    CAMEL_TURN.lastIndex = end;
+    let lower = start;
+    while (lower <= turn && text.charCodeAt(lower) >= 97 && text.charCodeAt(lower) <= 122) lower++;
+    if (lower !== turn + 1) continue;
+    out += `${text.slice(copied, start)}${ERROR_SHAPE_PLACEHOLDERS.id}`;
+    copied = end;
+  }
+  return copied === 0 ? text : out + text.slice(copied);
 }
 
 /** Characters a match of `PATH` is made of, by ASCII code: word characters, `.@+-/~:` and the backslash. */

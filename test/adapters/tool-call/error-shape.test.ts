@@ -109,6 +109,13 @@ describe('errorShape', () => {
       '-3.5',
       'v1.2.4',
       'a.B',
+      'parseOrder',
+      'aB',
+      'a1bC',
+      'GetUser',
+      'xY_z',
+      'é',
+      'getX9',
     );
     fc.assert(
       fc.property(fc.array(piece, { maxLength: 60 }), fc.string({ maxLength: 40 }), (pieces, noise) => {
