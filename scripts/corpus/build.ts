@@ -31,6 +31,7 @@ import { convertFireActTrajectories } from './convert-fireact.js';
 import { convertGeminiScreen } from './convert-gemini-screen.js';
 import { convertHyperAgentRecords } from './convert-hyperagent.js';
 import { convertKnowAgentTrajectories } from './convert-knowagent.js';
+import { convertKnowAgentAlfworld } from './convert-knowagent-alfworld.js';
 import { convertInterCodeResults } from './convert-intercode.js';
 import { convertMiniSweAgent } from './convert-mini.js';
 import { convertMintResults } from './convert-mint.js';
@@ -79,6 +80,7 @@ export interface ManifestSource {
     | 'adapt-alfworld'
     | 'adapt-textcraft'
     | 'knowagent'
+    | 'knowagent-alfworld'
     | 'nat'
     | 'claude-screen'
     | 'gemini-screen'
@@ -133,6 +135,8 @@ function convertFile(source: ManifestSource, path: string, content: string): Con
       return convertAdaptTextCraft(content, from, source.id);
     case 'knowagent':
       return convertKnowAgentTrajectories(content, from, source.id);
+    case 'knowagent-alfworld':
+      return convertKnowAgentAlfworld(content, from, source.id);
     case 'nat':
       return convertNatTrajectories(content, from, source.id);
     case 'mint':
