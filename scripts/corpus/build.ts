@@ -31,9 +31,11 @@ import { convertFireActTrajectories } from './convert-fireact.js';
 import { convertGeminiScreen } from './convert-gemini-screen.js';
 import { convertHyperAgentRecords } from './convert-hyperagent.js';
 import { convertKnowAgentTrajectories } from './convert-knowagent.js';
+import { convertKnowAgentAlfworld } from './convert-knowagent-alfworld.js';
 import { convertInterCodeResults } from './convert-intercode.js';
 import { convertMiniSweAgent } from './convert-mini.js';
 import { convertMintResults } from './convert-mint.js';
+import { convertNatTrajectories } from './convert-nat.js';
 import { convertReActNotebook } from './convert-notebook.js';
 import { convertOpenHandsOutput } from './convert-openhands.js';
 import { convertReflexionLogs } from './convert-react.js';
@@ -78,6 +80,8 @@ export interface ManifestSource {
     | 'adapt-alfworld'
     | 'adapt-textcraft'
     | 'knowagent'
+    | 'knowagent-alfworld'
+    | 'nat'
     | 'claude-screen'
     | 'gemini-screen'
     | 'specstory'
@@ -131,6 +135,10 @@ function convertFile(source: ManifestSource, path: string, content: string): Con
       return convertAdaptTextCraft(content, from, source.id);
     case 'knowagent':
       return convertKnowAgentTrajectories(content, from, source.id);
+    case 'knowagent-alfworld':
+      return convertKnowAgentAlfworld(content, from, source.id);
+    case 'nat':
+      return convertNatTrajectories(content, from, source.id);
     case 'mint':
       return convertMintResults(content, from, source.id);
     case 'intercode':

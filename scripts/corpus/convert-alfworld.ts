@@ -14,7 +14,7 @@ export const MAX_COMMANDS = 1_000;
 
 /** The game's verbs, each a tool; what follows the verb is the argument. */
 const VERBS = /^(go to|take|put|open|close|toggle|use|heat|cool|clean|slice|examine|inventory|look)\b\s*(.*)$/s;
-const KINDS: Readonly<Record<string, string>> = {
+export const ALFWORLD_KINDS: Readonly<Record<string, string>> = {
   examine: 'read',
   inventory: 'read',
   look: 'read',
@@ -102,7 +102,7 @@ export function convertAdaptAlfworld(json: string, source: RunSource, prefix: st
       const calls = adaptCalls(record.trace, alfworldCall, /^Nothing happens\.?$/);
       if (calls.length === 0) continue;
       const description = `ADaPT executor (text-davinci-003) on ALFWorld ${kind} task ${task}, reward ${text(record.reward)}`;
-      runs.push(adaptRun(names, safeName(`${prefix}-${task.replace(/\/trial_T/, '-')}`), description, source, calls, KINDS));
+      runs.push(adaptRun(names, safeName(`${prefix}-${task.replace(/\/trial_T/, '-')}`), description, source, calls, ALFWORLD_KINDS));
     }
   }
   return runs;
