@@ -203,7 +203,9 @@ export class Learner {
     // no path it understands) may depend on any file: any change of the workspace is new evidence.
     const unnamed = call.facts.targets.length === 0 && kind !== 'api' && kind !== 'poll';
     const workspace = kind === 'exec' || kind === 'search';
-    const anyChange = workspace || unnamed;
+    // A status check (`pgrep`, `docker ps`) asks about processes and jobs that commands start and
+    // stop: any change may change what it finds.
+    const anyChange = workspace || unnamed || kind === 'poll';
     const files = workspace && failure.dependsOnFiles?.length ? [...failure.dependsOnFiles] : undefined;
     // A failure about particular files holds in a later session while they hold what they held.
     const digests = files && persistent && failure.dependsOnFilesAtRoot ? this.pinFiles(files) : undefined;

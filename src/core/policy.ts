@@ -38,8 +38,9 @@ export interface DetectorThresholds {
      */
     revisitBlockAt: number;
     /**
-     * Re-runs of earlier reads and searches, one after another, each returning what it returned
-     * before: after this many in a row, the next re-run of an earlier query is blocked (0: off).
+     * Re-runs of earlier reads and searches, one after another (one first ask of a new query may come
+     * between two), each returning what it returned before: after this many in a row, the next re-run
+     * of an earlier query is blocked (0: off).
      */
     rerunStreak: number;
   };

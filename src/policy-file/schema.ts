@@ -79,7 +79,8 @@ function buildSchema() {
         'The same call returning the same result again (polls excepted). Repeats count only when each ' +
           'comes within `withinCalls` proposals of the previous one; a read or search run again later, ' +
           'with nothing changed, is blocked at its `revisitBlockAt`th occurrence, and after `rerunStreak` ' +
-          're-runs in a row of earlier queries that came back the same, the next re-run is blocked.',
+          're-runs in a row of earlier queries that came back the same (one first ask of a new query may ' +
+          'come between two), the next re-run is blocked.',
       ),
       nonAdvancing: section(
         { enabled: flag(), blockAfter: positiveInteger(), emptyBlockAfter: positiveInteger() },

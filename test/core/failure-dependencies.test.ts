@@ -83,4 +83,18 @@ describe('what a failure depends on', () => {
       expect(agent.check(shell, push).verdict).toBe('allow');
     },
   );
+  it('lets a process check that found nothing run again after a command that may have started the process', () => {
+    const agent = new Agent();
+    const check = { command: 'pgrep -a example_walk', workdir: '/home/unitree' };
+    const none = { text: 'Exit code: 1', isError: true };
+    agent.call('shell', check, none);
+    agent.call('shell', check, none);
+    expect(agent.check('shell', check).verdict).toBe('block');
+    agent.call(
+      'shell',
+      { command: 'sudo ./example_walk', workdir: '/home/unitree/unitree_legged_sdk/build' },
+      'UDP Initialized. Port: 8080',
+    );
+    expect(agent.check('shell', check).verdict).toBe('allow');
+  });
 });

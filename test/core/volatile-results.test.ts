@@ -87,6 +87,11 @@ const RERUNS: readonly (readonly [string, string, string])[] = [
     'Setting up test environment for run: test-1758124611302-3bnfjhjrr\n- New console entries: console-2026-02-13T02-14-22-060Z.log',
   ],
   [
+    'a run id as its label names it, however few digits it drew',
+    'Inventory: You are not carrying anything.\nrun saqauascu9j\ncontainer id: 4fmfjegtrp6',
+    'Inventory: You are not carrying anything.\nrun jvsf0nieedf\ncontainer id: kq7wbnzexra',
+  ],
+  [
     'a temporary file renamed beside its target',
     "EPERM: operation not permitted, rename 'node_modules/.prisma/client/query_engine.dll.node.tmp76932'",
     "EPERM: operation not permitted, rename 'node_modules/.prisma/client/query_engine.dll.node.tmp67444'",
@@ -119,6 +124,11 @@ const DIFFERENT: readonly (readonly [string, string, string])[] = [
     'another error code',
     'error TS2345: Argument of type string is not assignable (at 0x7f3a2b1c4d50)',
     'error TS2322: Argument of type string is not assignable (at 0x7fd90c8e1a10)',
+  ],
+  [
+    'another job named in camel case',
+    'job deployStaging2 failed: exit code 1',
+    'job deployProduction2 failed: exit code 1',
   ],
   [
     'another written name with digits',

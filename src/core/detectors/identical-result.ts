@@ -110,8 +110,13 @@ export function createIdenticalResultDetector(): Detector {
    * repeat again, and keeping a thousand of them only gives the collector work.
    */
   let widestWindow = 1;
-  /** Re-runs of earlier queries in a row, each returning what it returned before. */
+  /**
+   * Re-runs of earlier queries in a row, each returning what it returned before; a first ask of a new
+   * query may come between two of them.
+   */
   let reruns = 0;
+  /** First asks of new queries since the last re-run. */
+  let firstAsks = 0;
   /**
    * Calls that succeeded, but for reads and searches that answered as before: a success in between
    * may have changed what a state query answers.
@@ -232,6 +237,7 @@ export function createIdenticalResultDetector(): Detector {
           toldNothingNew = query;
           const sweep = query && call.tool === rerunTool && key !== rerunKey;
           reruns = sweep ? reruns + 1 : query ? 1 : 0;
+          firstAsks = 0;
           rerunTool = call.tool;
           rerunKey = key;
         } else {
@@ -259,7 +265,12 @@ export function createIdenticalResultDetector(): Detector {
           // The newest entry outlives any trim: what is trimmed is the oldest, down to a few hundred.
           calls.trim(Math.min(MAX_CALLS, Math.max(REVISIT_ROOM, BATCH_ROOM + 4 * widestWindow)));
           own = fresh;
-          reruns = 0;
+          // One first read among re-reads (a document not opened yet) neither ends nor adds to the
+          // re-runs: what was asked again still came back as before. Two in a row are exploring; an
+          // answer that differs from an earlier one, or a call that is not a query, is something new.
+          const firstAsk = entry === undefined && isQuery(call);
+          firstAsks = firstAsk ? firstAsks + 1 : 0;
+          if (!firstAsk || firstAsks > 1) reruns = 0;
         }
       } else {
         reruns = 0;

@@ -264,6 +264,19 @@ function maskRandomIds(text: string): string {
   return copied === 0 ? text : out + text.slice(copied);
 }
 /**
+ * A value an id's label names (`run saqauascu9j`, `container id: 4fmfjegtrp6`, `job=X7KQ2MBZPA`):
+ * drawn at random, though its letters and digits may happen to mix as a written name's do, since the
+ * label says what it is. Ten letters and digits or more, both in it, in one case: a name in
+ * camel case after the label (`job deployStaging2`) is written.
+ */
+const LABELLED_ID: MaskRule = {
+  kind: 'random-id',
+  pattern:
+    /(\b(?:id|ID|Id|run|Run|container|Container|session|Session|request|Request|trace|Trace|job|Job|build|Build)\b[:=#]?\s?)(?:(?=[a-z]*\d)(?=\d*[a-z])[a-z0-9]{10,}|(?=[A-Z]*\d)(?=\d*[A-Z])[A-Z0-9]{10,})(?![A-Za-z0-9])/g,
+  replacement: '$1<id>',
+  bit: RANDOM_BIT,
+};
+/**
  * The rest of an id one of whose parts was masked (`test-<epoch>-zdfxjzcqa`): a random part may
  * happen to look written, its place in the id says what it is.
  */
@@ -346,6 +359,7 @@ const RESULT_RULES: readonly MaskRule[] = [
   TEMP_DRAWN,
   TEMP_FOLDERS,
   DURATION_FIELD,
+  LABELLED_ID,
   RANDOM_ID,
   ID_PART,
 ];

@@ -424,6 +424,55 @@ describe('queries that come back later', () => {
     ).toEqual(['allow', 'allow', 'allow', 'allow', 'allow', 'block']);
   });
 
+  it('blocks the next re-run of an earlier read once two came back as before, though a first read came in between', () => {
+    const detector = createIdenticalResultDetector();
+    const cat = (path: string) =>
+      [
+        callOf(
+          'shell',
+          { command: `cat ${path}`, workdir: '/home/edouard/test-framework' },
+          { kind: 'read', targets: [path] },
+        ),
+        succeeded(`# ${path}\n\nVersion: 1.0`),
+      ] as const;
+    expect(
+      verdicts(detector, [
+        cat('prd/brief.md'),
+        cat('prd/prd.md'),
+        cat('planning/ux-design.md'),
+        cat('prd/brief.md'),
+        cat('prd/prd.md'),
+        cat('planning/prd-validation-report.md'),
+        cat('planning/ux-design.md'),
+      ]),
+    ).toEqual(['allow', 'allow', 'allow', 'allow', 'allow', 'allow', 'block']);
+  });
+
+  it('leaves a re-run of an earlier read alone once two first reads came in between', () => {
+    const detector = createIdenticalResultDetector();
+    const cat = (path: string) =>
+      [
+        callOf(
+          'shell',
+          { command: `cat ${path}`, workdir: '/home/edouard/test-framework' },
+          { kind: 'read', targets: [path] },
+        ),
+        succeeded(`# ${path}\n\nVersion: 1.0`),
+      ] as const;
+    expect(
+      verdicts(detector, [
+        cat('prd/brief.md'),
+        cat('prd/prd.md'),
+        cat('planning/ux-design.md'),
+        cat('prd/brief.md'),
+        cat('prd/prd.md'),
+        cat('planning/architecture.md'),
+        cat('planning/epics.md'),
+        cat('planning/ux-design.md'),
+      ]),
+    ).not.toContain('block');
+  });
+
   it('forgets what it read when the context is compacted', () => {
     const detector = createIdenticalResultDetector();
     verdicts(detector, [[readConfig, configContent], readOther('src/a.ts'), [readConfig, configContent]]);
