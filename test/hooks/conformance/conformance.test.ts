@@ -5,6 +5,7 @@ import {
   codex,
   cursorGenericMcp,
   cursorShellHooks,
+  gemini,
   HOSTS,
   type HostFixture,
 } from './hosts.js';
@@ -69,6 +70,7 @@ describe('hook conformance: every agent, its real payloads, the same verdicts', 
       cursorShellHooks,
       claudeCodeMcpResponse('json-text'),
       cursorGenericMcp('failure-event'),
+      gemini({ wrapped: false }),
     ];
     for (const host of [...HOSTS, ...variants]) {
       expect(host.sources.length).toBeGreaterThan(0);
@@ -95,6 +97,7 @@ describe('hook conformance: every agent, its real payloads, the same verdicts', 
       expect(reason, host.agent).toContain('Missing script: "tset"');
       expect(reason, host.agent).not.toMatch(/npm error npm error/);
       expect(reason, host.agent).not.toMatch(/[{[]"/);
+      expect(reason, host.agent).not.toMatch(/untrusted_context|Output: |Process Group PGID/);
     }
   });
 
@@ -259,5 +262,18 @@ describe('hook conformance: every agent, its real payloads, the same verdicts', 
     const result = verdicts(await run.repeat(5, 'npm run tset', MISSING_SCRIPT));
     expect(result.indexOf('deny') + 1).toBeGreaterThanOrEqual(2);
     expect(result.indexOf('deny') + 1).toBeLessThanOrEqual(3);
+  });
+
+  it("reads Gemini CLI's command results the same with and without its untrusted marks", async () => {
+    const results: Verdict[][] = [];
+    for (const wrapped of [true, false]) {
+      const run = start(gemini({ wrapped }));
+      const silent = verdicts(await run.repeat(4, './scripts/check.sh', SILENT_FAILURE));
+      const fixed = await run.shell('npm run test', TESTS_PASS);
+      results.push([...silent, fixed.verdict]);
+    }
+    expect(results[0]).toEqual(results[1]);
+    expect(results[0]?.slice(2, 4)).toContain('deny');
+    expect(results[0]?.at(-1)).toBe('allow');
   });
 });

@@ -185,66 +185,84 @@ function bashInput(call: ShellCall) {
   return { command: call.command, ...(call.description !== undefined && { description: call.description }) };
 }
 
-const GEMINI_COMMIT = '002a57efeb64405020e8b1c6748883ee7426dd1d';
-const GEMINI_MCP_COMMIT = '5411f113cafae26161b4969b0237b8e1e024e2c2';
+const GEMINI_OLDER_COMMIT = '002a57efeb64405020e8b1c6748883ee7426dd1d';
+const GEMINI_COMMIT = '5411f113cafae26161b4969b0237b8e1e024e2c2';
 const GEMINI_SOURCES = [
-  `stdin fields: google-gemini/gemini-cli packages/core/src/hooks/types.ts and docs/hooks/reference.md`,
-  `MCP tools: tool_name \`mcp_<server>_<tool>\` with mcp_context { server_name, tool_name, command, args }, AfterTool tool_response { llmContent, returnDisplay, error } as the tool returned it: packages/core/src/core/coreToolHookTriggers.ts @ ${GEMINI_MCP_COMMIT}; an MCP result with isError: llmContent and error.message "MCP tool '<tool>' reported tool error for function call: <JSON> with response: <JSON of the parts>", error.type mcp_tool_error; a success: llmContent the content as parts [{ text }]: packages/core/src/tools/mcp-tool.ts and mcp-client.ts (McpCallableTool.callTool) @ ${GEMINI_MCP_COMMIT}`,
-  `run_shell_command input { command, description?, dir_path? } and its result: llmContent \`Output: …\` then \`Exit Code: N\` only when not 0, then \`Process Group PGID: N\`; \`error\` only when the process could not start: google-gemini/gemini-cli packages/core/src/tools/shell.ts @ ${GEMINI_COMMIT}`,
+  `stdin fields: google-gemini/gemini-cli packages/core/src/hooks/types.ts and docs/hooks/reference.md @ ${GEMINI_COMMIT}`,
+  `MCP tools: tool_name \`mcp_<server>_<tool>\` with mcp_context { server_name, tool_name, command, args }, AfterTool tool_response { llmContent, returnDisplay, error } as the tool returned it: packages/core/src/core/coreToolHookTriggers.ts @ ${GEMINI_COMMIT}; an MCP result with isError: llmContent and error.message "MCP tool '<tool>' reported tool error for function call: <JSON> with response: <JSON of the parts>", error.type mcp_tool_error; a success: llmContent the content as parts [{ text }], each text wrapped as \`<untrusted_context>\\n…\\n</untrusted_context>\`: packages/core/src/tools/mcp-tool.ts (transformTextBlock) and mcp-client.ts (McpCallableTool.callTool) @ ${GEMINI_COMMIT}`,
+  `run_shell_command input { command, description?, dir_path? } and its result: llmContent \`Output: …\` then \`Exit Code: N\` only when not 0, then \`Process Group PGID: N\`, the whole wrapped as \`<untrusted_context>\\n…\\n</untrusted_context>\` (its closing tag inside escaped as \`&lt;/untrusted_context&gt;\`); \`error\` only when the process could not start: google-gemini/gemini-cli packages/core/src/tools/shell.ts and packages/core/src/utils/textUtils.ts (wrapUntrusted) @ ${GEMINI_COMMIT}`,
+];
+const GEMINI_OLDER_SOURCES = [
+  `run_shell_command llmContent \`Output: …\` then \`Exit Code: N\` only when not 0, then \`Process Group PGID: N\`, unwrapped (before wrapUntrusted, 1eb8bd418c5e6e8e156ac839d6e4d3101123c174); MCP text parts unwrapped: google-gemini/gemini-cli packages/core/src/tools/shell.ts and mcp-tool.ts @ ${GEMINI_OLDER_COMMIT}`,
 ];
 
 /** A process group id, new on every run as the real one is. */
 let pgid = 41_000;
 
-/** Gemini CLI: AfterTool carries `{ llmContent, returnDisplay }`; a non-zero exit only inside llmContent. */
-export const geminiCli: HostFixture = {
-  agent: 'gemini-cli',
-  sources: GEMINI_SOURCES,
-  prompt: (session, text) => ({ ...geminiBase(session, 'BeforeAgent'), prompt: text }),
-  beforeShell: (session, call) => ({
-    ...geminiBase(session, 'BeforeTool'),
-    tool_name: 'run_shell_command',
-    tool_input: bashInput(call),
-  }),
-  afterShell: (session, call, run) => {
-    const lines = [`Output: ${run.output === '' ? '(empty)' : run.output}`];
-    if (run.exitCode !== 0) lines.push(`Exit Code: ${run.exitCode}`);
-    lines.push(`Process Group PGID: ${pgid++}`);
-    return [
-      {
-        ...geminiBase(session, 'AfterTool'),
-        tool_name: 'run_shell_command',
-        tool_input: bashInput(call),
-        tool_response: { llmContent: lines.join('\n'), returnDisplay: run.output },
-      },
-    ];
-  },
-  beforeMcp: (session, call) => geminiMcp(session, 'BeforeTool', call),
-  afterMcp: (session, call, result) => {
-    if (!result.isError) {
-      const parts = result.content.map((block) => ({ text: block.text }));
+/** Gemini CLI's `wrapUntrusted` (packages/core/src/utils/textUtils.ts): a tool's text marked as untrusted. */
+const untrusted = (text: string) =>
+  `<untrusted_context>\n${text.replaceAll('</untrusted_context>', '&lt;/untrusted_context&gt;')}\n</untrusted_context>`;
+
+/**
+ * Gemini CLI: AfterTool carries `{ llmContent, returnDisplay }`; a non-zero exit only inside
+ * llmContent. Versions since June 2026 wrap a command's llmContent and an MCP tool's text parts in
+ * `<untrusted_context>`; `{ wrapped: false }` is the version before.
+ */
+export function gemini(options: { readonly wrapped?: boolean } = {}): HostFixture {
+  const wrapped = options.wrapped ?? true;
+  const wrap = (text: string) => (wrapped ? untrusted(text) : text);
+  return {
+    agent: 'gemini-cli',
+    sources: wrapped ? GEMINI_SOURCES : GEMINI_OLDER_SOURCES,
+    prompt: (session, text) => ({ ...geminiBase(session, 'BeforeAgent'), prompt: text }),
+    beforeShell: (session, call) => ({
+      ...geminiBase(session, 'BeforeTool'),
+      tool_name: 'run_shell_command',
+      tool_input: bashInput(call),
+    }),
+    afterShell: (session, call, run) => {
+      const lines = [`Output: ${run.output === '' ? '(empty)' : run.output}`];
+      if (run.exitCode !== 0) lines.push(`Exit Code: ${run.exitCode}`);
+      lines.push(`Process Group PGID: ${pgid++}`);
+      return [
+        {
+          ...geminiBase(session, 'AfterTool'),
+          tool_name: 'run_shell_command',
+          tool_input: bashInput(call),
+          tool_response: { llmContent: wrap(lines.join('\n')), returnDisplay: run.output },
+        },
+      ];
+    },
+    beforeMcp: (session, call) => geminiMcp(session, 'BeforeTool', call),
+    afterMcp: (session, call, result) => {
+      if (!result.isError) {
+        const parts = result.content.map((block) => ({ text: wrap(block.text) }));
+        return [
+          {
+            ...geminiMcp(session, 'AfterTool', call),
+            tool_response: { llmContent: parts, returnDisplay: textOf(result) },
+          },
+        ];
+      }
+      const functionCall = { name: call.tool, args: call.arguments };
+      const parts = [{ functionResponse: { name: call.tool, response: result } }];
+      const message = `MCP tool '${call.tool}' reported tool error for function call: ${JSON.stringify(functionCall)} with response: ${JSON.stringify(parts)}`;
       return [
         {
           ...geminiMcp(session, 'AfterTool', call),
-          tool_response: { llmContent: parts, returnDisplay: textOf(result) },
+          tool_response: {
+            llmContent: message,
+            returnDisplay: `Error: MCP tool '${call.tool}' reported an error.`,
+            error: { message, type: 'mcp_tool_error' },
+          },
         },
       ];
-    }
-    const functionCall = { name: call.tool, args: call.arguments };
-    const parts = [{ functionResponse: { name: call.tool, response: result } }];
-    const message = `MCP tool '${call.tool}' reported tool error for function call: ${JSON.stringify(functionCall)} with response: ${JSON.stringify(parts)}`;
-    return [
-      {
-        ...geminiMcp(session, 'AfterTool', call),
-        tool_response: {
-          llmContent: message,
-          returnDisplay: `Error: MCP tool '${call.tool}' reported an error.`,
-          error: { message, type: 'mcp_tool_error' },
-        },
-      },
-    ];
-  },
-};
+    },
+  };
+}
+
+/** Gemini CLI as its current source has it. */
+export const geminiCli = gemini();
 
 function geminiMcp(session: Session, event: string, call: McpCall) {
   return {
