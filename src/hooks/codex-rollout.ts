@@ -4,12 +4,16 @@
  * truncated output (`ExecCommandToolOutput::post_tool_use_response` in codex-rs
  * `core/src/tools/context.rs`).
  *
- * What the rollout holds when `PostToolUse` fires (codex-rs `rollout/src/policy.rs`, `hooks/src/
- * events/post_tool_use.rs`): the call's `function_call_output` is recorded only after the hooks have
- * run, since a hook may change it; an `exec_command_end` event (with `exit_code`) or `patch_apply_end`
- * (with `success`) is written while the command finishes, but only in the extended persistence mode.
- * So the rollout answers for this call when Codex keeps extended history, and for earlier calls
- * always; otherwise the output's own failure lines are the evidence (see `shell-output.ts`).
+ * What the rollout holds when `PostToolUse` fires: the call's `function_call_output` is recorded only
+ * after the hooks have run, since a hook may change it (codex-rs `rollout/src/policy.rs`, `hooks/src/
+ * events/post_tool_use.rs`). Codex 0.171 writes, before the hooks run, an `item_completed` event
+ * whose `item` (`CommandExecution` with `exit_code` and `status`, `FileChange` with `status`) has the
+ * call id as its `id`, in the default persistence mode (recorded from a run of codex-cli 0.171.0);
+ * a command left running in the background gets it when it ends, and its `PostToolUse` then comes
+ * with the call id of the command that started it. Versions before wrote only, in the extended
+ * persistence mode, an `exec_command_end` event (with `exit_code`) or `patch_apply_end` (with
+ * `success`). Where neither is there, the output's own failure lines are the evidence (see
+ * `shell-output.ts`).
  *
  * The file is read from its end, at most `MAX_TAIL_BYTES`, never through a symbolic link, and only
  * when it is a regular file: its path comes from the payload.
@@ -117,6 +121,9 @@ function statusOfLine(line: string, callId: string): RolloutStatus | undefined {
   }
   if (!isRecord(entry) || !isRecord(entry.payload)) return undefined;
   const { payload } = entry;
+  if (payload.type === 'item_completed') {
+    return isRecord(payload.item) && payload.item.id === callId ? itemStatus(payload.item) : undefined;
+  }
   if (payload.call_id !== callId) return undefined;
   switch (payload.type) {
     case 'exec_command_end':
@@ -131,6 +138,20 @@ function statusOfLine(line: string, callId: string): RolloutStatus | undefined {
     default:
       return undefined;
   }
+}
+
+/**
+ * A finished item's status: a command's (`CommandExecution`) `exit_code` and `status`, a patch's
+ * (`FileChange`) `status`, `completed` or `failed`. Anything else (declined, still running) says
+ * nothing.
+ */
+function itemStatus(item: Readonly<Record<string, unknown>>): RolloutStatus | undefined {
+  if (typeof item.exit_code === 'number' && Number.isInteger(item.exit_code)) {
+    return { exitCode: item.exit_code, failed: item.exit_code !== 0 };
+  }
+  if (item.status === 'failed') return { failed: true };
+  if (item.status === 'completed') return { failed: false };
+  return undefined;
 }
 
 /**

@@ -65,6 +65,41 @@ describe("Codex's rollout as evidence of an exit status", () => {
     expect(await readRolloutStatus(path, 'call_2')).toBeUndefined();
   });
 
+  it("finds a command's exit status in the item_completed Codex 0.171 writes before the hooks run", async () => {
+    const path = join(folder(), 'rollout.jsonl');
+    writeFileSync(
+      path,
+      line('event_msg', {
+        type: 'item_completed',
+        thread_id: '01a22ea8-fa08-7cd3-8699-f2888d3f314a',
+        turn_id: '01a22ea8-fa97-7143-9178-6d286ac36c03',
+        item: {
+          type: 'CommandExecution',
+          id: 'call_long',
+          process_id: '58488',
+          command: ['/bin/bash', '-lc', 'sleep 1; echo finished; exit 4'],
+          source: 'unified_exec_startup',
+          status: 'failed',
+          aggregated_output: 'finished\n',
+          exit_code: 4,
+        },
+      }),
+    );
+    expect(await readRolloutStatus(path, 'call_long')).toEqual({ exitCode: 4, failed: true });
+  });
+
+  it("reads a patch's status in Codex's item_completed", async () => {
+    const path = join(folder(), 'rollout.jsonl');
+    const item = (id: string, status: string) =>
+      line('event_msg', {
+        type: 'item_completed',
+        item: { type: 'FileChange', id, changes: {}, status, stdout: '', stderr: '' },
+      });
+    writeFileSync(path, `${item('call_patch_ok', 'completed')}${item('call_patch_bad', 'failed')}`);
+    expect(await readRolloutStatus(path, 'call_patch_ok')).toEqual({ failed: false });
+    expect(await readRolloutStatus(path, 'call_patch_bad')).toEqual({ failed: true });
+  });
+
   it("reads the exit status in a recorded function_call_output's header", async () => {
     const path = join(folder(), 'rollout.jsonl');
     writeFileSync(

@@ -289,17 +289,29 @@ function geminiBase(session: Session, event: string) {
 }
 
 const CODEX_SOURCES = [
-  'PostToolUse stdin { session_id, turn_id, transcript_path, cwd, hook_event_name, model, permission_mode, tool_name, tool_input, tool_response, tool_use_id }: openai/codex codex-rs/hooks/src/events/post_tool_use.rs @ 0082977cebb9fbd524046914dbc4305e5b8e0b95 (command_input_json)',
-  "Bash tool_input { command } and tool_response = the command's truncated output as a bare string, no exit status: openai/codex codex-rs/core/src/tools/context.rs (ExecCommandToolOutput::post_tool_use_response) and the exec_command handler's post_tool_use_payload",
+  'PostToolUse stdin { session_id, turn_id, transcript_path, cwd, hook_event_name, model, permission_mode, tool_name, tool_input, tool_response, tool_use_id }: openai/codex codex-rs/hooks/src/events/post_tool_use.rs @ 0082977cebb9fbd524046914dbc4305e5b8e0b95 (command_input_json), and the post-tool-use.command.input schema embedded in codex-cli 0.171.0',
+  "exec_command: tool_name `Bash`, tool_input { command } (the model's `justification` left out), tool_response the command's output as a bare string, no exit status; a command still running when exec_command returns gets its PostToolUse when it ends, with the call id of exec_command: recorded from a run of codex-cli 0.171.0 (npm @openai/codex 0.171.0-linux-x64) against a scripted model",
   'MCP tools: tool_name `mcp__<server>__<tool>`, tool_input the JSON arguments, tool_response the CallToolResult serialised { content, structuredContent?, isError? }: openai/codex codex-rs/core/src/tools/context.rs (McpToolOutput::post_tool_use_response) and codex-rs/protocol/src/mcp.rs @ 38519acda4bc34096a149d680363643d792d3a47 (CallToolResult, camelCase)',
-  'rollout lines: exec_command_end (exit_code) only in the extended persistence mode; function_call_output recorded after the hooks ran: openai/codex codex-rs/rollout/src/policy.rs @ 851c9d5ef023ef39288bd3cb9bde3bdee8812d93',
+  "rollout lines when PostToolUse fires: event_msg item_completed { item: { type: CommandExecution, id: <call id>, status, exit_code, aggregated_output } } written before the hooks run, function_call_output ('Chunk ID: …\\nWall time: …\\nProcess exited with code N\\nOriginal token count: N\\nOutput:\\n…') after them: recorded from a run of codex-cli 0.171.0",
+  'older rollouts: exec_command_end (exit_code) only in the extended persistence mode, and no item_completed: openai/codex codex-rs/rollout/src/policy.rs @ 851c9d5ef023ef39288bd3cb9bde3bdee8812d93',
 ];
 
+/** What a Codex version's rollout holds about a command by the time `PostToolUse` fires. */
+export type CodexRollout =
+  /** codex-cli 0.171: `item_completed` with the command's status and exit code, in any persistence mode. */
+  | 'item-completed'
+  /** Older versions keeping extended history: `exec_command_end` with the exit code. */
+  | 'extended-history'
+  /** Older versions by default: nothing about the call until its output, written after the hooks. */
+  | 'none';
+
 /**
- * Codex: `tool_response` is the bare output. Its rollout gets `exec_command_end` while the command
- * ends when history is extended, and the call's `function_call_output` after the hooks ran.
+ * Codex: `tool_response` is the bare output. What its rollout holds about the call when
+ * `PostToolUse` fires depends on the version (`CodexRollout`); the call's `function_call_output`
+ * is written after the hooks ran.
  */
-export function codex(options: { readonly extendedHistory?: boolean } = {}): HostFixture {
+export function codex(options: { readonly rollout?: CodexRollout } = {}): HostFixture {
+  const kept = options.rollout ?? 'item-completed';
   const rollout = (session: Session) => join(session.cwd, '.codex-rollout.jsonl');
   const line = (session: Session, type: string, payload: unknown) =>
     appendFileSync(
@@ -320,7 +332,27 @@ export function codex(options: { readonly extendedHistory?: boolean } = {}): Hos
       tool_use_id: call.id,
     }),
     afterShell: (session, call, run) => {
-      if (options.extendedHistory) {
+      if (kept === 'item-completed') {
+        line(session, 'event_msg', {
+          type: 'item_completed',
+          thread_id: session.id,
+          turn_id: 'turn-1',
+          item: {
+            type: 'CommandExecution',
+            id: call.id,
+            process_id: '87673',
+            command: ['/bin/bash', '-lc', call.command],
+            cwd: `file://${session.cwd}`,
+            parsed_cmd: [{ type: 'unknown', cmd: call.command }],
+            source: 'unified_exec_startup',
+            status: run.exitCode === 0 ? 'completed' : 'failed',
+            aggregated_output: run.output,
+            exit_code: run.exitCode,
+            duration: { secs: 0, nanos: 16_875 },
+          },
+        });
+      }
+      if (kept === 'extended-history') {
         line(session, 'event_msg', {
           type: 'exec_command_end',
           call_id: call.id,
@@ -346,7 +378,7 @@ export function codex(options: { readonly extendedHistory?: boolean } = {}): Hos
           line(session, 'response_item', {
             type: 'function_call_output',
             call_id: call.id,
-            output: `Wall time: 0.2000 seconds\nProcess exited with code ${run.exitCode}\nOutput:\n${run.output}`,
+            output: `Chunk ID: 756b46\nWall time: 0.0000 seconds\nProcess exited with code ${run.exitCode}\nOriginal token count: 0\nOutput:\n${run.output}`,
           }),
       ];
     },
