@@ -1,5 +1,8 @@
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
+  claudeCode,
   claudeCodeMcpResponse,
   claudeCodeMcpSuccess,
   codex,
@@ -282,5 +285,46 @@ describe('hook conformance: every agent, its real payloads, the same verdicts', 
     expect(results[0]).toEqual(results[1]);
     expect(results[0]?.slice(2, 4)).toContain('deny');
     expect(results[0]?.at(-1)).toBe('allow');
+  });
+
+  it('keeps a ban when Claude Code holds the edit that would lift it for review instead of writing it', async () => {
+    const run = start(claudeCode);
+    const manifest = join(run.session.cwd, 'package.json');
+    writeFileSync(manifest, '{"name":"demo","scripts":{"test":"node --test"}}\n');
+    const denied = verdicts(await run.repeat(3, 'npm run tset', MISSING_SCRIPT));
+    expect(denied).toContain('deny');
+    const base = {
+      session_id: run.session.id,
+      transcript_path: join(run.session.cwd, '.claude-transcript.jsonl'),
+      cwd: run.session.cwd,
+      permission_mode: 'default',
+    };
+    const edit = {
+      tool_name: 'Edit',
+      tool_input: {
+        file_path: manifest,
+        old_string: '"test": "node --test"',
+        new_string: '"tset": "node --test"',
+      },
+      tool_use_id: 'toolu_01StagedEdit',
+    };
+    await run.send({ ...base, hook_event_name: 'PreToolUse', ...edit });
+    await run.send({
+      ...base,
+      hook_event_name: 'PostToolUse',
+      ...edit,
+      // Claude Code's FileEditOutput for an edit held for the owner's review: the file is unchanged.
+      tool_response: {
+        filePath: manifest,
+        oldString: edit.tool_input.old_string,
+        newString: edit.tool_input.new_string,
+        originalFile: null,
+        structuredPatch: [],
+        userModified: false,
+        replaceAll: false,
+        staged: true,
+      },
+    });
+    expect((await run.shell('npm run tset', MISSING_SCRIPT)).verdict).toBe('deny');
   });
 });

@@ -64,6 +64,7 @@ const CLAUDE_SOURCES = [
   "Bash input { command, description, timeout? } and a failed command's error `Exit code N\\n<output>`: Claude Code 2.1 transcripts (tool_use input, tool_result of a failed Bash call)",
   'MCP tools: tool_name `mcp__<server>__<tool>` with the JSON arguments as tool_input and `mcp_server { name, source }`: @anthropic-ai/claude-agent-sdk 0.3.332 sdk.d.ts (PreToolUseHookInput, PostToolUseHookInput, McpServerProvenance)',
   "an MCP tool's result as PostToolUse tool_response: `McpOutput = string | { type, … }[] | { [k]: unknown }` (the text, the content blocks, or a structured object; no error flag): @anthropic-ai/claude-agent-sdk 0.3.332 sdk-tools.d.ts (McpOutput); a result with `isError` comes as PostToolUseFailure `error: string` holding the tool's text (sdk.d.ts PostToolUseFailureHookInput)",
+  "Edit / Write tool_response (FileEditOutput, FileWriteOutput) with `staged: true` when the edit was held for the owner's review instead of written, the file unchanged: @anthropic-ai/claude-agent-sdk 0.3.332 sdk-tools.d.ts; every event's base fields (session_id, transcript_path, cwd, prompt_id?, permission_mode?, agent_id?, agent_type?, effort?) and SessionStart source startup | resume | clear | compact | fork: sdk.d.ts (BaseHookInput, SessionStartHookInput)",
   "older versions that passed a failed result through PostToolUse: the CallToolResult's JSON text, or a tool_result block flagged `is_error` (Claude Code 2.0 transcripts' tool_result of a failed MCP call)",
 ];
 
