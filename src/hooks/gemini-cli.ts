@@ -18,7 +18,7 @@ import {
   toolInput,
 } from './payload.js';
 import { errorResult, jsonText, mcpContent, partsText } from './results.js';
-import { geminiShellResult } from './shell-output.js';
+import { GEMINI_CANCELLED_BY_USER, geminiShellResult } from './shell-output.js';
 
 const AGENT = 'gemini-cli';
 const SHELL_TOOL = 'run_shell_command';
@@ -51,6 +51,8 @@ function geminiAction(name: string, payload: Payload): HookAction {
       return { type: 'before-call', call: toolCall(payload) };
     case 'AfterTool': {
       const call = toolCall(payload);
+      // Stopped by the user, not failed: nothing for the agent to learn.
+      if (call.tool === SHELL_TOOL && cancelledByUser(payload.tool_response)) return { type: 'ignored' };
       return { type: 'after-call', call, result: afterToolResult(call.tool, payload.tool_response) };
     }
     case 'BeforeAgent':
@@ -89,6 +91,12 @@ function toolName(name: string, context: unknown): string {
     if (server && tool) return mcpToolName(server, tool);
   }
   return name;
+}
+
+function cancelledByUser(response: unknown): boolean {
+  if (!isRecord(response)) return false;
+  const llmContent = withoutUntrustedTags(response.llmContent);
+  return typeof llmContent === 'string' && llmContent.startsWith(GEMINI_CANCELLED_BY_USER);
 }
 
 /**

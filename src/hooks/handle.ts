@@ -204,7 +204,9 @@ export function applyHookEvent(
           : { error: result.error, ...(result.content !== undefined && { content: result.content }) },
         { ...extras(event, call), ...(result.exitCode !== undefined && { exitCode: result.exitCode }) },
       );
-      recordSafely(guard, outcome, { reportFault });
+      // Stopped by the agent's own time limit: read as the timeout it is, whatever its words.
+      const timedOut = !result.ok && result.timedOut === true;
+      recordSafely(guard, timedOut ? { ...outcome, errorCode: 'ETIMEDOUT' } : outcome, { reportFault });
       return NONE;
     }
     case 'prompt':
