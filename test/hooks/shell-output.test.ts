@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
-import { codexHooks } from '../../src/hooks/codex.js';
+import { codexHooks, codexResponseResult } from '../../src/hooks/codex.js';
 import { readRolloutStatus, withRolloutEvidence } from '../../src/hooks/codex-rollout.js';
 import { geminiShellResult, shellOutputResult } from '../../src/hooks/shell-output.js';
 
@@ -27,6 +27,16 @@ describe('shell output as evidence of failure', () => {
   it("takes the exit status from Codex's header when there is one", () => {
     const result = shellOutputResult('Wall time: 0.2 seconds\nProcess exited with code 2\nOutput:\nboom');
     expect(result).toEqual({ ok: false, error: 'boom', content: 'boom', exitCode: 2 });
+  });
+
+  it("reads a Codex patch's response, whose header gives its exit status (codex-cli 0.171.0)", () => {
+    const response =
+      'Exit code: 0\nWall time: 0 seconds\nOutput:\nSuccess. Updated the following files:\nA notes.txt\n';
+    expect(codexResponseResult('apply_patch', response)).toEqual({
+      ok: true,
+      content: 'Success. Updated the following files:\nA notes.txt\n',
+      exitCode: 0,
+    });
   });
 
   it("reads Gemini CLI's Exit Code line, and keeps its process group id out of the content", () => {
