@@ -4,7 +4,11 @@ import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
 import { codexHooks, codexResponseResult } from '../../src/hooks/codex.js';
-import { readRolloutStatus, withRolloutEvidence } from '../../src/hooks/codex-rollout.js';
+import {
+  readRolloutStatus,
+  unreportedCodexFailures,
+  withRolloutEvidence,
+} from '../../src/hooks/codex-rollout.js';
 import { geminiShellResult, shellOutputResult } from '../../src/hooks/shell-output.js';
 
 describe('shell output as evidence of failure', () => {
@@ -121,6 +125,119 @@ describe("Codex's rollout as evidence of an exit status", () => {
       }),
     );
     expect(await readRolloutStatus(path, 'call_9')).toEqual({ exitCode: 0, failed: false });
+  });
+
+  /** A Codex PreToolUse of `tool_use_id` whose rollout is at `path` (codex-cli 0.171.0's fields). */
+  const preToolUse = (path: string, dir: string, id: string, toolName: string, toolInput: unknown) =>
+    codexHooks.parse({
+      session_id: '01a22ea9-a1bd-7ae0-9fd7-ed44d5837a76',
+      turn_id: '01a22ea9-a1cb-74a1-aaa4-a0a77cb4aed4',
+      transcript_path: path,
+      cwd: dir,
+      hook_event_name: 'PreToolUse',
+      model: 'gpt-5.1-codex',
+      permission_mode: 'bypassPermissions',
+      tool_name: toolName,
+      tool_input: toolInput,
+      tool_use_id: id,
+    });
+
+  it('finds the MCP failures and refused patches Codex ran no PostToolUse for, oldest first', async () => {
+    const dir = folder();
+    const path = join(dir, 'rollout.jsonl');
+    const patch = '*** Begin Patch\n*** Update File: missing.txt\n@@\n-a\n+b\n*** End Patch';
+    const refusal = `apply_patch verification failed: Failed to read file to update ${dir}/missing.txt: No such file or directory (os error 2)`;
+    writeFileSync(
+      path,
+      [
+        line('event_msg', {
+          type: 'item_completed',
+          item: { type: 'CommandExecution', id: 'call_npm', status: 'failed', exit_code: 1 },
+        }),
+        line('response_item', {
+          type: 'custom_tool_call',
+          call_id: 'call_patch',
+          name: 'apply_patch',
+          input: patch,
+        }),
+        line('response_item', { type: 'custom_tool_call_output', call_id: 'call_patch', output: refusal }),
+        line('event_msg', {
+          type: 'item_completed',
+          item: {
+            type: 'McpToolCall',
+            id: 'call_mcp',
+            server: 'filesystem',
+            tool: 'read_text_file',
+            arguments: { path: `${dir}/notes/todo.md` },
+            status: 'failed',
+            result: {
+              content: [
+                { type: 'text', text: `ENOENT: no such file or directory, open '${dir}/notes/todo.md'` },
+              ],
+              isError: true,
+            },
+          },
+        }),
+      ].join(''),
+    );
+    const events = await unreportedCodexFailures(
+      preToolUse(path, dir, 'call_next', 'mcp__filesystem__read_text_file', { path: `${dir}/notes/todo.md` }),
+    );
+    expect(events.map((event) => event.action)).toEqual([
+      {
+        type: 'after-call',
+        call: { tool: 'apply_patch', input: { command: patch }, id: 'call_patch' },
+        result: { ok: false, error: refusal, content: refusal },
+      },
+      {
+        type: 'after-call',
+        call: {
+          tool: 'mcp__filesystem__read_text_file',
+          input: { path: `${dir}/notes/todo.md` },
+          id: 'call_mcp',
+        },
+        result: {
+          ok: false,
+          error: `ENOENT: no such file or directory, open '${dir}/notes/todo.md'`,
+          content: `ENOENT: no such file or directory, open '${dir}/notes/todo.md'`,
+        },
+      },
+    ]);
+  });
+
+  it('takes no failure from before the last call Codex reported to its hooks', async () => {
+    const dir = folder();
+    const path = join(dir, 'rollout.jsonl');
+    const mcpFailed = (id: string) =>
+      line('event_msg', {
+        type: 'item_completed',
+        item: {
+          type: 'McpToolCall',
+          id,
+          server: 'github',
+          tool: 'get_issue',
+          arguments: { owner: 'acme', repo: 'api', issue_number: 404 },
+          status: 'failed',
+          result: { content: [{ type: 'text', text: 'Not Found' }], isError: true },
+        },
+      });
+    const answered = line('event_msg', {
+      type: 'item_completed',
+      item: {
+        type: 'McpToolCall',
+        id: 'call_ok',
+        server: 'github',
+        tool: 'list_issues',
+        status: 'completed',
+      },
+    });
+    writeFileSync(path, `${mcpFailed('call_old')}${answered}${mcpFailed('call_new')}`);
+    const events = await unreportedCodexFailures(
+      preToolUse(path, dir, 'call_next', 'Bash', { command: 'ls' }),
+    );
+    expect(events.map((event) => (event.action.type === 'after-call' ? event.action.call.id : ''))).toEqual([
+      'call_new',
+    ]);
   });
 
   it('never reads a rollout through a symbolic link', async () => {

@@ -1,4 +1,4 @@
-import { writeFileSync } from 'node:fs';
+import { appendFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
@@ -326,5 +326,43 @@ describe('hook conformance: every agent, its real payloads, the same verdicts', 
       },
     });
     expect((await run.shell('npm run tset', MISSING_SCRIPT)).verdict).toBe('deny');
+  });
+
+  it('denies a patch Codex keeps refusing, though Codex reports the refusal to no hook', async () => {
+    const run = start(codex());
+    await run.prompt('Rename the helper');
+    const rollout = join(run.session.cwd, '.codex-rollout.jsonl');
+    const line = (payload: unknown) =>
+      appendFileSync(
+        rollout,
+        `${JSON.stringify({ timestamp: '2026-11-30T22:53:19.438Z', type: 'response_item', payload })}\n`,
+      );
+    const patch =
+      '*** Begin Patch\n*** Update File: src/helpers.ts\n@@\n-export function total(\n+export function computeTotal(\n*** End Patch';
+    const refusal = `apply_patch verification failed: Failed to find expected lines in ${run.session.cwd}/src/helpers.ts:\nexport function total(`;
+    const verdicts: string[] = [];
+    for (let attempt = 1; attempt <= 4; attempt++) {
+      const id = `call_patch_${attempt}`;
+      // codex-cli 0.171.0: PreToolUse, then the refusal in the rollout, and no PostToolUse.
+      const before = await run.send({
+        session_id: run.session.id,
+        turn_id: 'turn-1',
+        transcript_path: rollout,
+        cwd: run.session.cwd,
+        hook_event_name: 'PreToolUse',
+        model: 'gpt-5.1-codex',
+        permission_mode: 'default',
+        tool_name: 'apply_patch',
+        tool_input: { command: patch },
+        tool_use_id: id,
+      });
+      verdicts.push(before.verdict);
+      if (before.verdict === 'deny') continue;
+      line({ type: 'custom_tool_call', call_id: id, name: 'apply_patch', input: patch });
+      line({ type: 'custom_tool_call_output', call_id: id, output: refusal });
+    }
+    const firstDenied = verdicts.indexOf('deny') + 1;
+    expect(firstDenied).toBeGreaterThanOrEqual(2);
+    expect(firstDenied).toBeLessThanOrEqual(3);
   });
 });

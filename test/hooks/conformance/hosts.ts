@@ -55,7 +55,7 @@ export interface HostFixture {
   afterShell(session: Session, call: ShellCall, run: CommandRun): unknown[];
   /** The payload before an MCP tool runs. */
   beforeMcp(session: Session, call: McpCall): unknown;
-  /** The payloads after it answered. */
+  /** The payloads after it answered (a function: what the agent writes once the hooks have answered). */
   afterMcp(session: Session, call: McpCall, result: McpToolResult): unknown[];
 }
 
@@ -293,6 +293,7 @@ const CODEX_SOURCES = [
   'PostToolUse stdin { session_id, turn_id, transcript_path, cwd, hook_event_name, model, permission_mode, tool_name, tool_input, tool_response, tool_use_id }: openai/codex codex-rs/hooks/src/events/post_tool_use.rs @ 0082977cebb9fbd524046914dbc4305e5b8e0b95 (command_input_json), and the post-tool-use.command.input schema embedded in codex-cli 0.171.0',
   "exec_command: tool_name `Bash`, tool_input { command } (the model's `justification` left out), tool_response the command's output as a bare string, no exit status; a command still running when exec_command returns gets its PostToolUse when it ends, with the call id of exec_command: recorded from a run of codex-cli 0.171.0 (npm @openai/codex 0.171.0-linux-x64) against a scripted model",
   'MCP tools: tool_name `mcp__<server>__<tool>`, tool_input the JSON arguments, tool_response the CallToolResult serialised { content, structuredContent?, isError? }: openai/codex codex-rs/core/src/tools/context.rs (McpToolOutput::post_tool_use_response) and codex-rs/protocol/src/mcp.rs @ 38519acda4bc34096a149d680363643d792d3a47 (CallToolResult, camelCase)',
+  'MCP tools in codex-cli 0.171.0: PostToolUse only for a result that is not an error; a result with isError runs no PostToolUse, and the rollout gets event_msg item_completed { item: { type: McpToolCall, id: <call id>, server, tool, arguments, status: "failed", result } } and the function_call_output: recorded from a run of codex-cli 0.171.0 with @modelcontextprotocol/server-filesystem',
   "rollout lines when PostToolUse fires: event_msg item_completed { item: { type: CommandExecution, id: <call id>, status, exit_code, aggregated_output } } written before the hooks run, function_call_output ('Chunk ID: …\\nWall time: …\\nProcess exited with code N\\nOriginal token count: N\\nOutput:\\n…') after them: recorded from a run of codex-cli 0.171.0",
   'older rollouts: exec_command_end (exit_code) only in the extended persistence mode, and no item_completed: openai/codex codex-rs/rollout/src/policy.rs @ 851c9d5ef023ef39288bd3cb9bde3bdee8812d93',
 ];
@@ -389,15 +390,55 @@ export function codex(options: { readonly rollout?: CodexRollout } = {}): HostFi
       tool_input: call.arguments,
       tool_use_id: call.id,
     }),
-    afterMcp: (session, call, result) => [
-      {
-        ...codexBase(session, rollout(session), 'PostToolUse'),
-        tool_name: `mcp__${call.server}__${call.tool}`,
-        tool_input: call.arguments,
-        tool_response: result,
-        tool_use_id: call.id,
-      },
-    ],
+    afterMcp: (session, call, result) => {
+      const failed = result.isError === true;
+      line(session, 'response_item', {
+        type: 'function_call',
+        name: call.tool,
+        namespace: `mcp__${call.server}`,
+        arguments: JSON.stringify(call.arguments),
+        call_id: call.id,
+      });
+      if (kept === 'item-completed') {
+        line(session, 'event_msg', {
+          type: 'item_completed',
+          thread_id: session.id,
+          turn_id: 'turn-1',
+          item: {
+            type: 'McpToolCall',
+            id: call.id,
+            server: call.server,
+            tool: call.tool,
+            arguments: call.arguments,
+            readOnlyHint: true,
+            status: failed ? 'failed' : 'completed',
+            result,
+            duration: { secs: 0, nanos: 2_499_044 },
+          },
+        });
+      }
+      const output = () =>
+        line(session, 'response_item', {
+          type: 'function_call_output',
+          call_id: call.id,
+          output: [
+            { type: 'input_text', text: 'Wall time: 0.0188 seconds\nOutput:' },
+            ...result.content.map((block) => ({ type: 'input_text', text: block.text })),
+          ],
+        });
+      // codex-cli 0.171 runs no PostToolUse for a result that is an error (older versions did).
+      if (failed && kept === 'item-completed') return [output];
+      return [
+        {
+          ...codexBase(session, rollout(session), 'PostToolUse'),
+          tool_name: `mcp__${call.server}__${call.tool}`,
+          tool_input: call.arguments,
+          tool_response: result,
+          tool_use_id: call.id,
+        },
+        output,
+      ];
+    },
   };
 }
 
