@@ -93,6 +93,8 @@ function withStatus(result: HookToolResult, status: RolloutStatus): HookToolResu
 
 /** The most unreported failures taken from one rollout: the latest streak of them, not a history. */
 const MAX_UNREPORTED = 16;
+/** Items of calls Codex reports to its hooks: the streak of unreported failures ends at one. */
+const REPORTED_ITEMS: ReadonlySet<string> = new Set(['CommandExecution', 'McpToolCall', 'FileChange']);
 /** How Codex words a patch it refused before applying it. */
 const PATCH_REFUSED = 'apply_patch verification failed';
 
@@ -127,9 +129,11 @@ export async function unreportedCodexFailures(event: HookEvent): Promise<HookEve
     if (line.length > MAX_LINE_CHARS) continue;
     const item = line.includes('"item_completed"') ? completedItem(line) : undefined;
     if (item !== undefined) {
-      if (item.type !== 'McpToolCall' || item.status !== 'failed') break;
-      const failure = mcpFailure(item);
-      if (failure && failure.call.id !== current) found.push(failure);
+      if (item.type === 'McpToolCall' && item.status === 'failed') {
+        const failure = mcpFailure(item);
+        if (failure && failure.call.id !== current) found.push(failure);
+      } else if (REPORTED_ITEMS.has(String(item.type))) break;
+      // Anything else (the model's messages and reasoning, a user's message) is no call.
       continue;
     }
     if (line.includes(PATCH_REFUSED) && line.includes('"custom_tool_call_output"')) {

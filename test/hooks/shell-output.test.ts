@@ -205,7 +205,7 @@ describe("Codex's rollout as evidence of an exit status", () => {
     ]);
   });
 
-  it('takes no failure from before the last call Codex reported to its hooks', async () => {
+  it('takes no failure from before the last call Codex reported to its hooks, past what the model said', async () => {
     const dir = folder();
     const path = join(dir, 'rollout.jsonl');
     const mcpFailed = (id: string) =>
@@ -231,7 +231,11 @@ describe("Codex's rollout as evidence of an exit status", () => {
         status: 'completed',
       },
     });
-    writeFileSync(path, `${mcpFailed('call_old')}${answered}${mcpFailed('call_new')}`);
+    const said = line('event_msg', {
+      type: 'item_completed',
+      item: { type: 'AgentMessage', id: 'msg_1', text: 'The issue was not found; trying again.' },
+    });
+    writeFileSync(path, `${mcpFailed('call_old')}${answered}${mcpFailed('call_new')}${said}`);
     const events = await unreportedCodexFailures(
       preToolUse(path, dir, 'call_next', 'Bash', { command: 'ls' }),
     );
