@@ -3,10 +3,10 @@
  * Claude reads) or add context; `PostToolUse` and `PostToolUseFailure` report what a call did;
  * `UserPromptSubmit`, `SessionStart`, `PreCompact`/`PostCompact` and `Stop` mark runs and sessions.
  */
-import type { HostAgent } from '../adapters/tool-call/host-tools.js';
+import { type HostAgent, hostToolKind } from '../adapters/tool-call/host-tools.js';
 import { NarrowingError } from '../core/errors.js';
 import type { HookAction, HookEvent, HookProtocol, HookReply, HookToolResult, HookVerdict } from './event.js';
-import { type Payload, payloadObject, sessionIdField, stringField, toolInput } from './payload.js';
+import { isRecord, type Payload, payloadObject, sessionIdField, stringField, toolInput } from './payload.js';
 import { errorResult, responseResult } from './results.js';
 
 export interface ClaudeStyleOptions {
@@ -53,6 +53,8 @@ function claudeStyleAction(
       return { type: 'before-call', call: toolCall(payload) };
     case 'PostToolUse': {
       const call = toolCall(payload);
+      // An edit held for the owner's review instead of written: nothing changed, nothing to learn.
+      if (heldForReview(agent, call.tool, payload.tool_response)) return { type: 'ignored' };
       const read = options.readResponse ?? ((_tool: string, response: unknown) => responseResult(response));
       return { type: 'after-call', call, result: read(call.tool, payload.tool_response) };
     }
@@ -75,6 +77,17 @@ function claudeStyleAction(
     default:
       return { type: 'ignored' };
   }
+}
+
+/**
+ * Whether a built-in edit's response says it was held for review rather than written: Claude Code's
+ * `Edit` and `Write` answer `staged: true` then, the file unchanged (`FileEditOutput` and
+ * `FileWriteOutput` in the Agent SDK's `sdk-tools.d.ts`).
+ */
+function heldForReview(agent: HostAgent, tool: string, response: unknown): boolean {
+  if (!isRecord(response) || response.staged !== true) return false;
+  const kind = hostToolKind(agent, tool);
+  return kind === 'mutate' || kind === 'create';
 }
 
 /** Claude Code's Bash error opens with the exit status: `Exit code 1\n<what the command printed>`. */

@@ -4,12 +4,16 @@
  * truncated output (`ExecCommandToolOutput::post_tool_use_response` in codex-rs
  * `core/src/tools/context.rs`).
  *
- * What the rollout holds when `PostToolUse` fires (codex-rs `rollout/src/policy.rs`, `hooks/src/
- * events/post_tool_use.rs`): the call's `function_call_output` is recorded only after the hooks have
- * run, since a hook may change it; an `exec_command_end` event (with `exit_code`) or `patch_apply_end`
- * (with `success`) is written while the command finishes, but only in the extended persistence mode.
- * So the rollout answers for this call when Codex keeps extended history, and for earlier calls
- * always; otherwise the output's own failure lines are the evidence (see `shell-output.ts`).
+ * What the rollout holds when `PostToolUse` fires: the call's `function_call_output` is recorded only
+ * after the hooks have run, since a hook may change it (codex-rs `rollout/src/policy.rs`, `hooks/src/
+ * events/post_tool_use.rs`). Codex 0.171 writes, before the hooks run, an `item_completed` event
+ * whose `item` (`CommandExecution` with `exit_code` and `status`, `FileChange` with `status`) has the
+ * call id as its `id`, in the default persistence mode (recorded from a run of codex-cli 0.171.0);
+ * a command left running in the background gets it when it ends, and its `PostToolUse` then comes
+ * with the call id of the command that started it. Versions before wrote only, in the extended
+ * persistence mode, an `exec_command_end` event (with `exit_code`) or `patch_apply_end` (with
+ * `success`). Where neither is there, the output's own failure lines are the evidence (see
+ * `shell-output.ts`).
  *
  * The file is read from its end, at most `MAX_TAIL_BYTES`, never through a symbolic link, and only
  * when it is a regular file: its path comes from the payload.
@@ -19,8 +23,9 @@ import { open } from 'node:fs/promises';
 import { isAbsolute } from 'node:path';
 import { hostToolKind } from '../adapters/tool-call/host-tools.js';
 import { codexHeader } from '../adapters/tool-call/shell-framing.js';
-import type { HookEvent, HookToolResult } from './event.js';
-import { isRecord } from './payload.js';
+import type { HookEvent, HookToolCall, HookToolResult } from './event.js';
+import { isRecord, mcpToolName, resultText, toolInput } from './payload.js';
+import { errorResult } from './results.js';
 
 /** The most read of a rollout, from its end: the current call is among its last lines. */
 export const MAX_TAIL_BYTES = 512 * 1024;
@@ -86,6 +91,124 @@ function withStatus(result: HookToolResult, status: RolloutStatus): HookToolResu
   return { ok: false, error: result.ok ? content : result.error, content, ...exitCode };
 }
 
+/** The most unreported failures taken from one rollout: the latest streak of them, not a history. */
+const MAX_UNREPORTED = 16;
+/** Items of calls Codex reports to its hooks: the streak of unreported failures ends at one. */
+const REPORTED_ITEMS: ReadonlySet<string> = new Set(['CommandExecution', 'McpToolCall', 'FileChange']);
+/** How Codex words a patch it refused before applying it. */
+const PATCH_REFUSED = 'apply_patch verification failed';
+
+/**
+ * Failed calls Codex reported to no hook, as the `PostToolUse` events they would have been, oldest
+ * first: codex-cli 0.171 runs no `PostToolUse` for an MCP tool whose result is an error, nor for a
+ * patch it refused before applying it; its rollout records them (an `item_completed` whose
+ * `McpToolCall` item has `status: "failed"`, a `custom_tool_call_output` saying `apply_patch
+ * verification failed`). Read before a Codex call is checked, so that a retry of a failed call meets
+ * what the failure taught. Only the latest streak is taken: reading back from the end, it stops at
+ * the first call Codex did report (a command, an answered MCP call, an applied patch), so what an
+ * earlier event learned is not learned again, and the session's `firstTime` keeps any call id from
+ * being learned twice. Never throws.
+ */
+export async function unreportedCodexFailures(event: HookEvent): Promise<HookEvent[]> {
+  if (event.agent !== 'codex' || event.action.type !== 'before-call' || event.transcriptPath === undefined)
+    return [];
+  if (!isAbsolute(event.transcriptPath)) return [];
+  let text: string;
+  try {
+    text = await readTail(event.transcriptPath, MAX_TAIL_BYTES);
+  } catch {
+    return [];
+  }
+  const current = event.action.call.id;
+  const found: { readonly call: HookToolCall; readonly result: HookToolResult }[] = [];
+  /** Patches refused, by call id, waiting for the line of the call itself (written before). */
+  const refused = new Map<string, string>();
+  const lines = text.split('\n');
+  for (let index = lines.length - 1; index >= 0 && found.length < MAX_UNREPORTED; index--) {
+    const line = lines[index] as string;
+    if (line.length > MAX_LINE_CHARS) continue;
+    const item = line.includes('"item_completed"') ? completedItem(line) : undefined;
+    if (item !== undefined) {
+      if (item.type === 'McpToolCall' && item.status === 'failed') {
+        const failure = mcpFailure(item);
+        if (failure && failure.call.id !== current) found.push(failure);
+      } else if (REPORTED_ITEMS.has(String(item.type))) break;
+      // Anything else (the model's messages and reasoning, a user's message) is no call.
+      continue;
+    }
+    if (line.includes(PATCH_REFUSED) && line.includes('"custom_tool_call_output"')) {
+      const output = payloadOf(line);
+      if (typeof output?.call_id === 'string' && typeof output.output === 'string') {
+        if (output.output.startsWith(PATCH_REFUSED)) refused.set(output.call_id, output.output);
+      }
+      continue;
+    }
+    if (refused.size > 0 && line.includes('"custom_tool_call"')) {
+      const call = payloadOf(line);
+      const error = typeof call?.call_id === 'string' ? refused.get(call.call_id) : undefined;
+      if (call && error !== undefined && call.name === 'apply_patch' && typeof call.input === 'string') {
+        refused.delete(call.call_id as string);
+        if (call.call_id !== current) {
+          found.push({
+            call: {
+              tool: 'apply_patch',
+              input: toolInput({ command: call.input }),
+              id: call.call_id as string,
+            },
+            result: { ok: false, error: resultText(error), content: resultText(error) },
+          });
+        }
+      }
+    }
+  }
+  return found.reverse().map(({ call, result }) => ({
+    agent: event.agent,
+    name: 'PostToolUse',
+    sessionId: event.sessionId,
+    workspace: event.workspace,
+    ...(event.transcriptPath !== undefined && { transcriptPath: event.transcriptPath }),
+    action: { type: 'after-call', call, result },
+  }));
+}
+
+/** A rollout line's `payload`, when it is an object. */
+function payloadOf(line: string): Readonly<Record<string, unknown>> | undefined {
+  try {
+    const entry: unknown = JSON.parse(line);
+    return isRecord(entry) && isRecord(entry.payload) ? entry.payload : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The item of an `item_completed` line. */
+function completedItem(line: string): Readonly<Record<string, unknown>> | undefined {
+  const payload = payloadOf(line);
+  return payload?.type === 'item_completed' && isRecord(payload.item) ? payload.item : undefined;
+}
+
+/** A failed `McpToolCall` item as the call and the failure a `PostToolUse` would have reported. */
+function mcpFailure(
+  item: Readonly<Record<string, unknown>>,
+): { readonly call: HookToolCall; readonly result: HookToolResult } | undefined {
+  const { id, server, tool } = item;
+  if (typeof id !== 'string' || typeof server !== 'string' || typeof tool !== 'string') return undefined;
+  if (id === '' || id.length > MAX_CALL_ID_CHARS) return undefined;
+  const error =
+    isRecord(item.error) && typeof item.error.message === 'string' ? item.error.message : undefined;
+  const failed =
+    item.result !== undefined && item.result !== null ? errorResult(item.result) : errorResult(error);
+  if (failed.ok) return undefined;
+  return {
+    call: {
+      tool: mcpToolName(server.slice(0, 128), tool.slice(0, 128)),
+      input: toolInput(item.arguments),
+      id,
+    },
+    result: { ok: false, error: failed.error, content: failed.error },
+  };
+}
+
 async function readTail(path: string, maxBytes: number): Promise<string> {
   const handle = await open(path, constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0));
   try {
@@ -117,6 +240,9 @@ function statusOfLine(line: string, callId: string): RolloutStatus | undefined {
   }
   if (!isRecord(entry) || !isRecord(entry.payload)) return undefined;
   const { payload } = entry;
+  if (payload.type === 'item_completed') {
+    return isRecord(payload.item) && payload.item.id === callId ? itemStatus(payload.item) : undefined;
+  }
   if (payload.call_id !== callId) return undefined;
   switch (payload.type) {
     case 'exec_command_end':
@@ -131,6 +257,20 @@ function statusOfLine(line: string, callId: string): RolloutStatus | undefined {
     default:
       return undefined;
   }
+}
+
+/**
+ * A finished item's status: a command's (`CommandExecution`) `exit_code` and `status`, a patch's
+ * (`FileChange`) `status`, `completed` or `failed`. Anything else (declined, still running) says
+ * nothing.
+ */
+function itemStatus(item: Readonly<Record<string, unknown>>): RolloutStatus | undefined {
+  if (typeof item.exit_code === 'number' && Number.isInteger(item.exit_code)) {
+    return { exitCode: item.exit_code, failed: item.exit_code !== 0 };
+  }
+  if (item.status === 'failed') return { failed: true };
+  if (item.status === 'completed') return { failed: false };
+  return undefined;
 }
 
 /**

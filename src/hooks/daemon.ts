@@ -23,7 +23,7 @@ import { giveBackKeptLocks, giveBackWantedLocks, withFileLock } from '../node/lo
 import { writeTextNoFollowSync } from '../node/safe-fs.js';
 import { stateLayout } from '../node/state-dir.js';
 import { createFileStore, type FileStore } from '../stores/file-store.js';
-import { withRolloutEvidence } from './codex-rollout.js';
+import { unreportedCodexFailures, withRolloutEvidence } from './codex-rollout.js';
 import { type DaemonRequest, helperPointerPath, pointedSocket, startingMarkerPath } from './daemon-client.js';
 import type { HookVerdict } from './event.js';
 import { applyHookEvent, inSessionTurn } from './handle.js';
@@ -159,6 +159,11 @@ export async function serveHooks(options: DaemonOptions): Promise<void> {
   };
 
   const handle = async (request: DaemonRequest): Promise<HookVerdict> => {
+    // Failures the agent reported to no hook and its session log holds (Codex's MCP errors): learned
+    // before the call is checked.
+    for (const earlier of await unreportedCodexFailures(request.event)) {
+      await handle({ ...request, event: earlier });
+    }
     if (guard !== undefined && fileStore?.changedElsewhere() === true) {
       // Changed by someone else (`forget`, a hook without the helper): read it again.
       await foldSessionLogs(guard, quiet);

@@ -18,7 +18,14 @@ export interface HookToolCall {
  */
 export type HookToolResult =
   | { readonly ok: true; readonly content: string; readonly exitCode?: number }
-  | { readonly ok: false; readonly error: string; readonly content?: string; readonly exitCode?: number };
+  | {
+      readonly ok: false;
+      readonly error: string;
+      readonly content?: string;
+      readonly exitCode?: number;
+      /** The agent stopped the call for running too long: a timeout, which never narrows the agent. */
+      readonly timedOut?: boolean;
+    };
 
 export type HookAction =
   /** Before a call: allow, warn or deny it. */

@@ -18,7 +18,7 @@ import {
   toolInput,
 } from './payload.js';
 import { errorResult, jsonText, mcpContent, partsText } from './results.js';
-import { geminiShellResult } from './shell-output.js';
+import { GEMINI_CANCELLED_BY_USER, geminiShellResult } from './shell-output.js';
 
 const AGENT = 'gemini-cli';
 const SHELL_TOOL = 'run_shell_command';
@@ -51,6 +51,8 @@ function geminiAction(name: string, payload: Payload): HookAction {
       return { type: 'before-call', call: toolCall(payload) };
     case 'AfterTool': {
       const call = toolCall(payload);
+      // Stopped by the user, not failed: nothing for the agent to learn.
+      if (call.tool === SHELL_TOOL && cancelledByUser(payload.tool_response)) return { type: 'ignored' };
       return { type: 'after-call', call, result: afterToolResult(call.tool, payload.tool_response) };
     }
     case 'BeforeAgent':
@@ -91,6 +93,12 @@ function toolName(name: string, context: unknown): string {
   return name;
 }
 
+function cancelledByUser(response: unknown): boolean {
+  if (!isRecord(response)) return false;
+  const llmContent = withoutUntrustedTags(response.llmContent);
+  return typeof llmContent === 'string' && llmContent.startsWith(GEMINI_CANCELLED_BY_USER);
+}
+
 /**
  * `tool_response: { llmContent, returnDisplay, error? }`. `error` is set only when the tool could not
  * run (for `run_shell_command`: the process could not start); a command that ran and exited
@@ -98,11 +106,12 @@ function toolName(name: string, context: unknown): string {
  */
 function afterToolResult(tool: string, response: unknown): HookToolResult {
   if (!isRecord(response)) return { ok: true, content: resultText(response) };
+  const llmContent = withoutUntrustedTags(response.llmContent);
   // An MCP tool's result comes as parts (`[{ text }]`): its text is what the tool said.
-  const content = partsText(response.llmContent ?? response.returnDisplay);
+  const content = partsText(llmContent ?? response.returnDisplay);
   const error = response.error;
   if (error === undefined || error === null || error === '') {
-    return tool === SHELL_TOOL && typeof response.llmContent === 'string'
+    return tool === SHELL_TOOL && typeof llmContent === 'string'
       ? geminiShellResult(content)
       : { ok: true, content };
   }
@@ -111,6 +120,43 @@ function afterToolResult(tool: string, response: unknown): HookToolResult {
   if (mcpError !== undefined) return { ok: false, error: mcpError, content: mcpError };
   const failed = errorResult(message);
   return { ...failed, content } as HookToolResult;
+}
+
+/**
+ * Gemini CLI marks what a tool brought in from outside (a command's output, an MCP tool's text
+ * parts, a fetched page) as untrusted before the model reads it: `<untrusted_context>\n…\n
+ * </untrusted_context>`, a closing tag inside written `&lt;/untrusted_context&gt;`
+ * (`wrapUntrusted` in packages/core/src/utils/textUtils.ts, since June 2026). `AfterTool` gets the
+ * marked text. The marks say nothing about the call: what is read is the text inside them, as
+ * versions before wrote it.
+ */
+const UNTRUSTED_OPEN = '<untrusted_context>\n';
+const UNTRUSTED_CLOSE = '\n</untrusted_context>';
+const UNTRUSTED_CLOSE_ESCAPED = '&lt;/untrusted_context&gt;';
+
+function withoutUntrustedTag(text: string): string {
+  if (
+    text.length < UNTRUSTED_OPEN.length + UNTRUSTED_CLOSE.length ||
+    !text.startsWith(UNTRUSTED_OPEN) ||
+    !text.endsWith(UNTRUSTED_CLOSE)
+  ) {
+    return text;
+  }
+  const inner = text.slice(UNTRUSTED_OPEN.length, text.length - UNTRUSTED_CLOSE.length);
+  return inner.includes(UNTRUSTED_CLOSE_ESCAPED)
+    ? inner.replaceAll(UNTRUSTED_CLOSE_ESCAPED, '</untrusted_context>')
+    : inner;
+}
+
+/** `llmContent` without the untrusted marks: a string's, or each text part's of a list of parts. */
+function withoutUntrustedTags(llmContent: unknown): unknown {
+  if (typeof llmContent === 'string') return withoutUntrustedTag(llmContent);
+  if (!Array.isArray(llmContent)) return llmContent;
+  return llmContent.map((part) =>
+    isRecord(part) && typeof part.text === 'string'
+      ? { ...part, text: withoutUntrustedTag(part.text) }
+      : part,
+  );
 }
 
 /** Gemini CLI's words around an MCP tool's failure (packages/core/src/tools/mcp-tool.ts). */

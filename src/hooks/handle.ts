@@ -20,7 +20,7 @@ import {
 import { verdictMeta, verdictText } from '../guard/verdict.js';
 import { defaultStateDir, hostProjectDir, stateLayout } from '../node/state-dir.js';
 import { createFileStore, describeStoreProblem, type FileStore } from '../stores/file-store.js';
-import { withRolloutEvidence } from './codex-rollout.js';
+import { unreportedCodexFailures, withRolloutEvidence } from './codex-rollout.js';
 import type { HookEvent, HookToolCall, HookVerdict } from './event.js';
 import { stateSelectionFor } from './state-selection.js';
 
@@ -51,6 +51,9 @@ const SESSION_RETENTION_MS = 14 * 24 * 60 * 60 * 1000;
 /** Handles one event in this process: opens the guard, takes the session's turn, closes. */
 export async function handleHookEvent(received: HookEvent, options: HookOptions = {}): Promise<HookVerdict> {
   if (received.action.type === 'ignored') return NONE;
+  // Failures the agent reported to no hook and its session log holds (Codex's MCP errors): learned
+  // before the call is checked.
+  for (const earlier of await unreportedCodexFailures(received)) await handleHookEvent(earlier, options);
   // What the payload left out and the agent's session log holds (Codex's exit statuses).
   const event = await withRolloutEvidence(received);
   const report =
@@ -204,7 +207,9 @@ export function applyHookEvent(
           : { error: result.error, ...(result.content !== undefined && { content: result.content }) },
         { ...extras(event, call), ...(result.exitCode !== undefined && { exitCode: result.exitCode }) },
       );
-      recordSafely(guard, outcome, { reportFault });
+      // Stopped by the agent's own time limit: read as the timeout it is, whatever its words.
+      const timedOut = !result.ok && result.timedOut === true;
+      recordSafely(guard, timedOut ? { ...outcome, errorCode: 'ETIMEDOUT' } : outcome, { reportFault });
       return NONE;
     }
     case 'prompt':

@@ -30,12 +30,24 @@ export function shellOutputResult(text: string): HookToolResult {
 }
 
 /**
+ * How Gemini CLI's `run_shell_command` says it stopped a command that printed nothing for longer
+ * than its inactivity timeout (packages/core/src/tools/shell.ts), with no `error` beside it: a
+ * timeout, never a failure of the command.
+ */
+const GEMINI_TIMED_OUT = 'Command was automatically cancelled because it exceeded the timeout of ';
+/** How it says the user stopped a command (before it started, or before it completed). */
+export const GEMINI_CANCELLED_BY_USER = 'Command was cancelled by user before it could ';
+
+/**
  * Gemini CLI's `run_shell_command` result from its `llmContent`: `Output: …`, then `Exit Code: N`
  * when the command exited non-zero, then the signal, background pids and process group. What is
  * kept is the command's own output (empty when it printed `(empty)`): the pids, new on every run,
  * would make every result differ.
  */
 export function geminiShellResult(llmContent: string): HookToolResult {
+  if (llmContent.startsWith(GEMINI_TIMED_OUT)) {
+    return { ok: false, error: llmContent, content: llmContent, timedOut: true };
+  }
   const framed = geminiFrame(llmContent);
   if (framed !== undefined) {
     const { exitCode, output } = framed;

@@ -3,8 +3,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
-import { codexHooks } from '../../src/hooks/codex.js';
-import { readRolloutStatus, withRolloutEvidence } from '../../src/hooks/codex-rollout.js';
+import { codexHooks, codexResponseResult } from '../../src/hooks/codex.js';
+import {
+  readRolloutStatus,
+  unreportedCodexFailures,
+  withRolloutEvidence,
+} from '../../src/hooks/codex-rollout.js';
 import { geminiShellResult, shellOutputResult } from '../../src/hooks/shell-output.js';
 
 describe('shell output as evidence of failure', () => {
@@ -27,6 +31,16 @@ describe('shell output as evidence of failure', () => {
   it("takes the exit status from Codex's header when there is one", () => {
     const result = shellOutputResult('Wall time: 0.2 seconds\nProcess exited with code 2\nOutput:\nboom');
     expect(result).toEqual({ ok: false, error: 'boom', content: 'boom', exitCode: 2 });
+  });
+
+  it("reads a Codex patch's response, whose header gives its exit status (codex-cli 0.171.0)", () => {
+    const response =
+      'Exit code: 0\nWall time: 0 seconds\nOutput:\nSuccess. Updated the following files:\nA notes.txt\n';
+    expect(codexResponseResult('apply_patch', response)).toEqual({
+      ok: true,
+      content: 'Success. Updated the following files:\nA notes.txt\n',
+      exitCode: 0,
+    });
   });
 
   it("reads Gemini CLI's Exit Code line, and keeps its process group id out of the content", () => {
@@ -65,6 +79,41 @@ describe("Codex's rollout as evidence of an exit status", () => {
     expect(await readRolloutStatus(path, 'call_2')).toBeUndefined();
   });
 
+  it("finds a command's exit status in the item_completed Codex 0.171 writes before the hooks run", async () => {
+    const path = join(folder(), 'rollout.jsonl');
+    writeFileSync(
+      path,
+      line('event_msg', {
+        type: 'item_completed',
+        thread_id: '01a22ea8-fa08-7cd3-8699-f2888d3f314a',
+        turn_id: '01a22ea8-fa97-7143-9178-6d286ac36c03',
+        item: {
+          type: 'CommandExecution',
+          id: 'call_long',
+          process_id: '58488',
+          command: ['/bin/bash', '-lc', 'sleep 1; echo finished; exit 4'],
+          source: 'unified_exec_startup',
+          status: 'failed',
+          aggregated_output: 'finished\n',
+          exit_code: 4,
+        },
+      }),
+    );
+    expect(await readRolloutStatus(path, 'call_long')).toEqual({ exitCode: 4, failed: true });
+  });
+
+  it("reads a patch's status in Codex's item_completed", async () => {
+    const path = join(folder(), 'rollout.jsonl');
+    const item = (id: string, status: string) =>
+      line('event_msg', {
+        type: 'item_completed',
+        item: { type: 'FileChange', id, changes: {}, status, stdout: '', stderr: '' },
+      });
+    writeFileSync(path, `${item('call_patch_ok', 'completed')}${item('call_patch_bad', 'failed')}`);
+    expect(await readRolloutStatus(path, 'call_patch_ok')).toEqual({ failed: false });
+    expect(await readRolloutStatus(path, 'call_patch_bad')).toEqual({ failed: true });
+  });
+
   it("reads the exit status in a recorded function_call_output's header", async () => {
     const path = join(folder(), 'rollout.jsonl');
     writeFileSync(
@@ -76,6 +125,123 @@ describe("Codex's rollout as evidence of an exit status", () => {
       }),
     );
     expect(await readRolloutStatus(path, 'call_9')).toEqual({ exitCode: 0, failed: false });
+  });
+
+  /** A Codex PreToolUse of `tool_use_id` whose rollout is at `path` (codex-cli 0.171.0's fields). */
+  const preToolUse = (path: string, dir: string, id: string, toolName: string, toolInput: unknown) =>
+    codexHooks.parse({
+      session_id: '01a22ea9-a1bd-7ae0-9fd7-ed44d5837a76',
+      turn_id: '01a22ea9-a1cb-74a1-aaa4-a0a77cb4aed4',
+      transcript_path: path,
+      cwd: dir,
+      hook_event_name: 'PreToolUse',
+      model: 'gpt-5.1-codex',
+      permission_mode: 'bypassPermissions',
+      tool_name: toolName,
+      tool_input: toolInput,
+      tool_use_id: id,
+    });
+
+  it('finds the MCP failures and refused patches Codex ran no PostToolUse for, oldest first', async () => {
+    const dir = folder();
+    const path = join(dir, 'rollout.jsonl');
+    const patch = '*** Begin Patch\n*** Update File: missing.txt\n@@\n-a\n+b\n*** End Patch';
+    const refusal = `apply_patch verification failed: Failed to read file to update ${dir}/missing.txt: No such file or directory (os error 2)`;
+    writeFileSync(
+      path,
+      [
+        line('event_msg', {
+          type: 'item_completed',
+          item: { type: 'CommandExecution', id: 'call_npm', status: 'failed', exit_code: 1 },
+        }),
+        line('response_item', {
+          type: 'custom_tool_call',
+          call_id: 'call_patch',
+          name: 'apply_patch',
+          input: patch,
+        }),
+        line('response_item', { type: 'custom_tool_call_output', call_id: 'call_patch', output: refusal }),
+        line('event_msg', {
+          type: 'item_completed',
+          item: {
+            type: 'McpToolCall',
+            id: 'call_mcp',
+            server: 'filesystem',
+            tool: 'read_text_file',
+            arguments: { path: `${dir}/notes/todo.md` },
+            status: 'failed',
+            result: {
+              content: [
+                { type: 'text', text: `ENOENT: no such file or directory, open '${dir}/notes/todo.md'` },
+              ],
+              isError: true,
+            },
+          },
+        }),
+      ].join(''),
+    );
+    const events = await unreportedCodexFailures(
+      preToolUse(path, dir, 'call_next', 'mcp__filesystem__read_text_file', { path: `${dir}/notes/todo.md` }),
+    );
+    expect(events.map((event) => event.action)).toEqual([
+      {
+        type: 'after-call',
+        call: { tool: 'apply_patch', input: { command: patch }, id: 'call_patch' },
+        result: { ok: false, error: refusal, content: refusal },
+      },
+      {
+        type: 'after-call',
+        call: {
+          tool: 'mcp__filesystem__read_text_file',
+          input: { path: `${dir}/notes/todo.md` },
+          id: 'call_mcp',
+        },
+        result: {
+          ok: false,
+          error: `ENOENT: no such file or directory, open '${dir}/notes/todo.md'`,
+          content: `ENOENT: no such file or directory, open '${dir}/notes/todo.md'`,
+        },
+      },
+    ]);
+  });
+
+  it('takes no failure from before the last call Codex reported to its hooks, past what the model said', async () => {
+    const dir = folder();
+    const path = join(dir, 'rollout.jsonl');
+    const mcpFailed = (id: string) =>
+      line('event_msg', {
+        type: 'item_completed',
+        item: {
+          type: 'McpToolCall',
+          id,
+          server: 'github',
+          tool: 'get_issue',
+          arguments: { owner: 'acme', repo: 'api', issue_number: 404 },
+          status: 'failed',
+          result: { content: [{ type: 'text', text: 'Not Found' }], isError: true },
+        },
+      });
+    const answered = line('event_msg', {
+      type: 'item_completed',
+      item: {
+        type: 'McpToolCall',
+        id: 'call_ok',
+        server: 'github',
+        tool: 'list_issues',
+        status: 'completed',
+      },
+    });
+    const said = line('event_msg', {
+      type: 'item_completed',
+      item: { type: 'AgentMessage', id: 'msg_1', text: 'The issue was not found; trying again.' },
+    });
+    writeFileSync(path, `${mcpFailed('call_old')}${answered}${mcpFailed('call_new')}${said}`);
+    const events = await unreportedCodexFailures(
+      preToolUse(path, dir, 'call_next', 'Bash', { command: 'ls' }),
+    );
+    expect(events.map((event) => (event.action.type === 'after-call' ? event.action.call.id : ''))).toEqual([
+      'call_new',
+    ]);
   });
 
   it('never reads a rollout through a symbolic link', async () => {

@@ -1,10 +1,14 @@
+import { appendFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
+  claudeCode,
   claudeCodeMcpResponse,
   claudeCodeMcpSuccess,
   codex,
   cursorGenericMcp,
   cursorShellHooks,
+  gemini,
   HOSTS,
   type HostFixture,
 } from './hosts.js';
@@ -69,11 +73,14 @@ describe('hook conformance: every agent, its real payloads, the same verdicts', 
       cursorShellHooks,
       claudeCodeMcpResponse('json-text'),
       cursorGenericMcp('failure-event'),
+      gemini({ wrapped: false }),
     ];
     for (const host of [...HOSTS, ...variants]) {
       expect(host.sources.length).toBeGreaterThan(0);
       for (const source of host.sources)
-        expect(source).toMatch(/@ [0-9a-f]{40}|docs-only|\.(?:rs|ts|d\.ts)\b|transcripts/);
+        expect(source).toMatch(
+          /@ [0-9a-f]{40}|docs-only|\.(?:rs|ts|d\.ts)\b|transcripts|recorded from a run of/,
+        );
     }
   });
 
@@ -95,15 +102,21 @@ describe('hook conformance: every agent, its real payloads, the same verdicts', 
       expect(reason, host.agent).toContain('Missing script: "tset"');
       expect(reason, host.agent).not.toMatch(/npm error npm error/);
       expect(reason, host.agent).not.toMatch(/[{[]"/);
+      expect(reason, host.agent).not.toMatch(/untrusted_context|Output: |Process Group PGID/);
     }
   });
 
   it('denies a command that keeps failing with nothing but its exit status by the 3rd attempt', async () => {
-    const hosts = HOSTS.map((host) => (host.agent === 'codex' ? codex({ extendedHistory: true }) : host));
-    const result = await onEveryHost(
-      async (run) => verdicts(await run.repeat(4, './scripts/check.sh', SILENT_FAILURE)),
-      hosts,
+    const result = await onEveryHost(async (run) =>
+      verdicts(await run.repeat(4, './scripts/check.sh', SILENT_FAILURE)),
     );
+    expect(result.slice(0, 2)).toEqual(['allow', 'allow']);
+    expect(result.slice(2)).toContain('deny');
+  });
+
+  it('reads an exit status from the rollout of older Codex versions that keep extended history', async () => {
+    const run = start(codex({ rollout: 'extended-history' }));
+    const result = verdicts(await run.repeat(4, './scripts/check.sh', SILENT_FAILURE));
     expect(result.slice(0, 2)).toEqual(['allow', 'allow']);
     expect(result.slice(2)).toContain('deny');
   });
@@ -249,7 +262,7 @@ describe('hook conformance: every agent, its real payloads, the same verdicts', 
   });
 
   it("reads Codex's failure from the output text when its rollout keeps no exit status", async () => {
-    const run = start(codex({ extendedHistory: false }));
+    const run = start(codex({ rollout: 'none' }));
     const result = verdicts(await run.repeat(5, 'npm run tset', MISSING_SCRIPT));
     expect(result.indexOf('deny') + 1).toBeLessThanOrEqual(3);
   });
@@ -259,5 +272,97 @@ describe('hook conformance: every agent, its real payloads, the same verdicts', 
     const result = verdicts(await run.repeat(5, 'npm run tset', MISSING_SCRIPT));
     expect(result.indexOf('deny') + 1).toBeGreaterThanOrEqual(2);
     expect(result.indexOf('deny') + 1).toBeLessThanOrEqual(3);
+  });
+
+  it("reads Gemini CLI's command results the same with and without its untrusted marks", async () => {
+    const results: Verdict[][] = [];
+    for (const wrapped of [true, false]) {
+      const run = start(gemini({ wrapped }));
+      const silent = verdicts(await run.repeat(4, './scripts/check.sh', SILENT_FAILURE));
+      const fixed = await run.shell('npm run test', TESTS_PASS);
+      results.push([...silent, fixed.verdict]);
+    }
+    expect(results[0]).toEqual(results[1]);
+    expect(results[0]?.slice(2, 4)).toContain('deny');
+    expect(results[0]?.at(-1)).toBe('allow');
+  });
+
+  it('keeps a ban when Claude Code holds the edit that would lift it for review instead of writing it', async () => {
+    const run = start(claudeCode);
+    const manifest = join(run.session.cwd, 'package.json');
+    writeFileSync(manifest, '{"name":"demo","scripts":{"test":"node --test"}}\n');
+    const denied = verdicts(await run.repeat(3, 'npm run tset', MISSING_SCRIPT));
+    expect(denied).toContain('deny');
+    const base = {
+      session_id: run.session.id,
+      transcript_path: join(run.session.cwd, '.claude-transcript.jsonl'),
+      cwd: run.session.cwd,
+      permission_mode: 'default',
+    };
+    const edit = {
+      tool_name: 'Edit',
+      tool_input: {
+        file_path: manifest,
+        old_string: '"test": "node --test"',
+        new_string: '"tset": "node --test"',
+      },
+      tool_use_id: 'toolu_01StagedEdit',
+    };
+    await run.send({ ...base, hook_event_name: 'PreToolUse', ...edit });
+    await run.send({
+      ...base,
+      hook_event_name: 'PostToolUse',
+      ...edit,
+      // Claude Code's FileEditOutput for an edit held for the owner's review: the file is unchanged.
+      tool_response: {
+        filePath: manifest,
+        oldString: edit.tool_input.old_string,
+        newString: edit.tool_input.new_string,
+        originalFile: null,
+        structuredPatch: [],
+        userModified: false,
+        replaceAll: false,
+        staged: true,
+      },
+    });
+    expect((await run.shell('npm run tset', MISSING_SCRIPT)).verdict).toBe('deny');
+  });
+
+  it('denies a patch Codex keeps refusing, though Codex reports the refusal to no hook', async () => {
+    const run = start(codex());
+    await run.prompt('Rename the helper');
+    const rollout = join(run.session.cwd, '.codex-rollout.jsonl');
+    const line = (payload: unknown) =>
+      appendFileSync(
+        rollout,
+        `${JSON.stringify({ timestamp: '2026-11-30T22:53:19.438Z', type: 'response_item', payload })}\n`,
+      );
+    const patch =
+      '*** Begin Patch\n*** Update File: src/helpers.ts\n@@\n-export function total(\n+export function computeTotal(\n*** End Patch';
+    const refusal = `apply_patch verification failed: Failed to find expected lines in ${run.session.cwd}/src/helpers.ts:\nexport function total(`;
+    const verdicts: string[] = [];
+    for (let attempt = 1; attempt <= 4; attempt++) {
+      const id = `call_patch_${attempt}`;
+      // codex-cli 0.171.0: PreToolUse, then the refusal in the rollout, and no PostToolUse.
+      const before = await run.send({
+        session_id: run.session.id,
+        turn_id: 'turn-1',
+        transcript_path: rollout,
+        cwd: run.session.cwd,
+        hook_event_name: 'PreToolUse',
+        model: 'gpt-5.1-codex',
+        permission_mode: 'default',
+        tool_name: 'apply_patch',
+        tool_input: { command: patch },
+        tool_use_id: id,
+      });
+      verdicts.push(before.verdict);
+      if (before.verdict === 'deny') continue;
+      line({ type: 'custom_tool_call', call_id: id, name: 'apply_patch', input: patch });
+      line({ type: 'custom_tool_call_output', call_id: id, output: refusal });
+    }
+    const firstDenied = verdicts.indexOf('deny') + 1;
+    expect(firstDenied).toBeGreaterThanOrEqual(2);
+    expect(firstDenied).toBeLessThanOrEqual(3);
   });
 });

@@ -55,7 +55,7 @@ export interface HostFixture {
   afterShell(session: Session, call: ShellCall, run: CommandRun): unknown[];
   /** The payload before an MCP tool runs. */
   beforeMcp(session: Session, call: McpCall): unknown;
-  /** The payloads after it answered. */
+  /** The payloads after it answered (a function: what the agent writes once the hooks have answered). */
   afterMcp(session: Session, call: McpCall, result: McpToolResult): unknown[];
 }
 
@@ -64,6 +64,7 @@ const CLAUDE_SOURCES = [
   "Bash input { command, description, timeout? } and a failed command's error `Exit code N\\n<output>`: Claude Code 2.1 transcripts (tool_use input, tool_result of a failed Bash call)",
   'MCP tools: tool_name `mcp__<server>__<tool>` with the JSON arguments as tool_input and `mcp_server { name, source }`: @anthropic-ai/claude-agent-sdk 0.3.332 sdk.d.ts (PreToolUseHookInput, PostToolUseHookInput, McpServerProvenance)',
   "an MCP tool's result as PostToolUse tool_response: `McpOutput = string | { type, … }[] | { [k]: unknown }` (the text, the content blocks, or a structured object; no error flag): @anthropic-ai/claude-agent-sdk 0.3.332 sdk-tools.d.ts (McpOutput); a result with `isError` comes as PostToolUseFailure `error: string` holding the tool's text (sdk.d.ts PostToolUseFailureHookInput)",
+  "Edit / Write tool_response (FileEditOutput, FileWriteOutput) with `staged: true` when the edit was held for the owner's review instead of written, the file unchanged: @anthropic-ai/claude-agent-sdk 0.3.332 sdk-tools.d.ts; every event's base fields (session_id, transcript_path, cwd, prompt_id?, permission_mode?, agent_id?, agent_type?, effort?) and SessionStart source startup | resume | clear | compact | fork: sdk.d.ts (BaseHookInput, SessionStartHookInput)",
   "older versions that passed a failed result through PostToolUse: the CallToolResult's JSON text, or a tool_result block flagged `is_error` (Claude Code 2.0 transcripts' tool_result of a failed MCP call)",
 ];
 
@@ -185,66 +186,84 @@ function bashInput(call: ShellCall) {
   return { command: call.command, ...(call.description !== undefined && { description: call.description }) };
 }
 
-const GEMINI_COMMIT = '002a57efeb64405020e8b1c6748883ee7426dd1d';
-const GEMINI_MCP_COMMIT = '5411f113cafae26161b4969b0237b8e1e024e2c2';
+const GEMINI_OLDER_COMMIT = '002a57efeb64405020e8b1c6748883ee7426dd1d';
+const GEMINI_COMMIT = '5411f113cafae26161b4969b0237b8e1e024e2c2';
 const GEMINI_SOURCES = [
-  `stdin fields: google-gemini/gemini-cli packages/core/src/hooks/types.ts and docs/hooks/reference.md`,
-  `MCP tools: tool_name \`mcp_<server>_<tool>\` with mcp_context { server_name, tool_name, command, args }, AfterTool tool_response { llmContent, returnDisplay, error } as the tool returned it: packages/core/src/core/coreToolHookTriggers.ts @ ${GEMINI_MCP_COMMIT}; an MCP result with isError: llmContent and error.message "MCP tool '<tool>' reported tool error for function call: <JSON> with response: <JSON of the parts>", error.type mcp_tool_error; a success: llmContent the content as parts [{ text }]: packages/core/src/tools/mcp-tool.ts and mcp-client.ts (McpCallableTool.callTool) @ ${GEMINI_MCP_COMMIT}`,
-  `run_shell_command input { command, description?, dir_path? } and its result: llmContent \`Output: …\` then \`Exit Code: N\` only when not 0, then \`Process Group PGID: N\`; \`error\` only when the process could not start: google-gemini/gemini-cli packages/core/src/tools/shell.ts @ ${GEMINI_COMMIT}`,
+  `stdin fields: google-gemini/gemini-cli packages/core/src/hooks/types.ts and docs/hooks/reference.md @ ${GEMINI_COMMIT}`,
+  `MCP tools: tool_name \`mcp_<server>_<tool>\` with mcp_context { server_name, tool_name, command, args }, AfterTool tool_response { llmContent, returnDisplay, error } as the tool returned it: packages/core/src/core/coreToolHookTriggers.ts @ ${GEMINI_COMMIT}; an MCP result with isError: llmContent and error.message "MCP tool '<tool>' reported tool error for function call: <JSON> with response: <JSON of the parts>", error.type mcp_tool_error; a success: llmContent the content as parts [{ text }], each text wrapped as \`<untrusted_context>\\n…\\n</untrusted_context>\`: packages/core/src/tools/mcp-tool.ts (transformTextBlock) and mcp-client.ts (McpCallableTool.callTool) @ ${GEMINI_COMMIT}`,
+  `run_shell_command input { command, description?, dir_path? } and its result: llmContent \`Output: …\` then \`Exit Code: N\` only when not 0, then \`Process Group PGID: N\`, the whole wrapped as \`<untrusted_context>\\n…\\n</untrusted_context>\` (its closing tag inside escaped as \`&lt;/untrusted_context&gt;\`); \`error\` only when the process could not start: google-gemini/gemini-cli packages/core/src/tools/shell.ts and packages/core/src/utils/textUtils.ts (wrapUntrusted) @ ${GEMINI_COMMIT}`,
+];
+const GEMINI_OLDER_SOURCES = [
+  `run_shell_command llmContent \`Output: …\` then \`Exit Code: N\` only when not 0, then \`Process Group PGID: N\`, unwrapped (before wrapUntrusted, 1eb8bd418c5e6e8e156ac839d6e4d3101123c174); MCP text parts unwrapped: google-gemini/gemini-cli packages/core/src/tools/shell.ts and mcp-tool.ts @ ${GEMINI_OLDER_COMMIT}`,
 ];
 
 /** A process group id, new on every run as the real one is. */
 let pgid = 41_000;
 
-/** Gemini CLI: AfterTool carries `{ llmContent, returnDisplay }`; a non-zero exit only inside llmContent. */
-export const geminiCli: HostFixture = {
-  agent: 'gemini-cli',
-  sources: GEMINI_SOURCES,
-  prompt: (session, text) => ({ ...geminiBase(session, 'BeforeAgent'), prompt: text }),
-  beforeShell: (session, call) => ({
-    ...geminiBase(session, 'BeforeTool'),
-    tool_name: 'run_shell_command',
-    tool_input: bashInput(call),
-  }),
-  afterShell: (session, call, run) => {
-    const lines = [`Output: ${run.output === '' ? '(empty)' : run.output}`];
-    if (run.exitCode !== 0) lines.push(`Exit Code: ${run.exitCode}`);
-    lines.push(`Process Group PGID: ${pgid++}`);
-    return [
-      {
-        ...geminiBase(session, 'AfterTool'),
-        tool_name: 'run_shell_command',
-        tool_input: bashInput(call),
-        tool_response: { llmContent: lines.join('\n'), returnDisplay: run.output },
-      },
-    ];
-  },
-  beforeMcp: (session, call) => geminiMcp(session, 'BeforeTool', call),
-  afterMcp: (session, call, result) => {
-    if (!result.isError) {
-      const parts = result.content.map((block) => ({ text: block.text }));
+/** Gemini CLI's `wrapUntrusted` (packages/core/src/utils/textUtils.ts): a tool's text marked as untrusted. */
+const untrusted = (text: string) =>
+  `<untrusted_context>\n${text.replaceAll('</untrusted_context>', '&lt;/untrusted_context&gt;')}\n</untrusted_context>`;
+
+/**
+ * Gemini CLI: AfterTool carries `{ llmContent, returnDisplay }`; a non-zero exit only inside
+ * llmContent. Versions since June 2026 wrap a command's llmContent and an MCP tool's text parts in
+ * `<untrusted_context>`; `{ wrapped: false }` is the version before.
+ */
+export function gemini(options: { readonly wrapped?: boolean } = {}): HostFixture {
+  const wrapped = options.wrapped ?? true;
+  const wrap = (text: string) => (wrapped ? untrusted(text) : text);
+  return {
+    agent: 'gemini-cli',
+    sources: wrapped ? GEMINI_SOURCES : GEMINI_OLDER_SOURCES,
+    prompt: (session, text) => ({ ...geminiBase(session, 'BeforeAgent'), prompt: text }),
+    beforeShell: (session, call) => ({
+      ...geminiBase(session, 'BeforeTool'),
+      tool_name: 'run_shell_command',
+      tool_input: bashInput(call),
+    }),
+    afterShell: (session, call, run) => {
+      const lines = [`Output: ${run.output === '' ? '(empty)' : run.output}`];
+      if (run.exitCode !== 0) lines.push(`Exit Code: ${run.exitCode}`);
+      lines.push(`Process Group PGID: ${pgid++}`);
+      return [
+        {
+          ...geminiBase(session, 'AfterTool'),
+          tool_name: 'run_shell_command',
+          tool_input: bashInput(call),
+          tool_response: { llmContent: wrap(lines.join('\n')), returnDisplay: run.output },
+        },
+      ];
+    },
+    beforeMcp: (session, call) => geminiMcp(session, 'BeforeTool', call),
+    afterMcp: (session, call, result) => {
+      if (!result.isError) {
+        const parts = result.content.map((block) => ({ text: wrap(block.text) }));
+        return [
+          {
+            ...geminiMcp(session, 'AfterTool', call),
+            tool_response: { llmContent: parts, returnDisplay: textOf(result) },
+          },
+        ];
+      }
+      const functionCall = { name: call.tool, args: call.arguments };
+      const parts = [{ functionResponse: { name: call.tool, response: result } }];
+      const message = `MCP tool '${call.tool}' reported tool error for function call: ${JSON.stringify(functionCall)} with response: ${JSON.stringify(parts)}`;
       return [
         {
           ...geminiMcp(session, 'AfterTool', call),
-          tool_response: { llmContent: parts, returnDisplay: textOf(result) },
+          tool_response: {
+            llmContent: message,
+            returnDisplay: `Error: MCP tool '${call.tool}' reported an error.`,
+            error: { message, type: 'mcp_tool_error' },
+          },
         },
       ];
-    }
-    const functionCall = { name: call.tool, args: call.arguments };
-    const parts = [{ functionResponse: { name: call.tool, response: result } }];
-    const message = `MCP tool '${call.tool}' reported tool error for function call: ${JSON.stringify(functionCall)} with response: ${JSON.stringify(parts)}`;
-    return [
-      {
-        ...geminiMcp(session, 'AfterTool', call),
-        tool_response: {
-          llmContent: message,
-          returnDisplay: `Error: MCP tool '${call.tool}' reported an error.`,
-          error: { message, type: 'mcp_tool_error' },
-        },
-      },
-    ];
-  },
-};
+    },
+  };
+}
+
+/** Gemini CLI as its current source has it. */
+export const geminiCli = gemini();
 
 function geminiMcp(session: Session, event: string, call: McpCall) {
   return {
@@ -271,17 +290,30 @@ function geminiBase(session: Session, event: string) {
 }
 
 const CODEX_SOURCES = [
-  'PostToolUse stdin { session_id, turn_id, transcript_path, cwd, hook_event_name, model, permission_mode, tool_name, tool_input, tool_response, tool_use_id }: openai/codex codex-rs/hooks/src/events/post_tool_use.rs @ 0082977cebb9fbd524046914dbc4305e5b8e0b95 (command_input_json)',
-  "Bash tool_input { command } and tool_response = the command's truncated output as a bare string, no exit status: openai/codex codex-rs/core/src/tools/context.rs (ExecCommandToolOutput::post_tool_use_response) and the exec_command handler's post_tool_use_payload",
+  'PostToolUse stdin { session_id, turn_id, transcript_path, cwd, hook_event_name, model, permission_mode, tool_name, tool_input, tool_response, tool_use_id }: openai/codex codex-rs/hooks/src/events/post_tool_use.rs @ 0082977cebb9fbd524046914dbc4305e5b8e0b95 (command_input_json), and the post-tool-use.command.input schema embedded in codex-cli 0.171.0',
+  "exec_command: tool_name `Bash`, tool_input { command } (the model's `justification` left out), tool_response the command's output as a bare string, no exit status; a command still running when exec_command returns gets its PostToolUse when it ends, with the call id of exec_command; a command run from code mode's `exec` script fires its own PreToolUse and PostToolUse with tool_use_id `exec-<uuid>`, the id its item_completed carries: recorded from a run of codex-cli 0.171.0 (npm @openai/codex 0.171.0-linux-x64) against a scripted model",
   'MCP tools: tool_name `mcp__<server>__<tool>`, tool_input the JSON arguments, tool_response the CallToolResult serialised { content, structuredContent?, isError? }: openai/codex codex-rs/core/src/tools/context.rs (McpToolOutput::post_tool_use_response) and codex-rs/protocol/src/mcp.rs @ 38519acda4bc34096a149d680363643d792d3a47 (CallToolResult, camelCase)',
-  'rollout lines: exec_command_end (exit_code) only in the extended persistence mode; function_call_output recorded after the hooks ran: openai/codex codex-rs/rollout/src/policy.rs @ 851c9d5ef023ef39288bd3cb9bde3bdee8812d93',
+  'MCP tools in codex-cli 0.171.0: PostToolUse only for a result that is not an error; a result with isError runs no PostToolUse, and the rollout gets event_msg item_completed { item: { type: McpToolCall, id: <call id>, server, tool, arguments, status: "failed", result } } and the function_call_output: recorded from a run of codex-cli 0.171.0 with @modelcontextprotocol/server-filesystem',
+  "rollout lines when PostToolUse fires: event_msg item_completed { item: { type: CommandExecution, id: <call id>, status, exit_code, aggregated_output } } written before the hooks run, function_call_output ('Chunk ID: …\\nWall time: …\\nProcess exited with code N\\nOriginal token count: N\\nOutput:\\n…') after them: recorded from a run of codex-cli 0.171.0",
+  'older rollouts: exec_command_end (exit_code) only in the extended persistence mode, and no item_completed: openai/codex codex-rs/rollout/src/policy.rs @ 851c9d5ef023ef39288bd3cb9bde3bdee8812d93',
 ];
 
+/** What a Codex version's rollout holds about a command by the time `PostToolUse` fires. */
+export type CodexRollout =
+  /** codex-cli 0.171: `item_completed` with the command's status and exit code, in any persistence mode. */
+  | 'item-completed'
+  /** Older versions keeping extended history: `exec_command_end` with the exit code. */
+  | 'extended-history'
+  /** Older versions by default: nothing about the call until its output, written after the hooks. */
+  | 'none';
+
 /**
- * Codex: `tool_response` is the bare output. Its rollout gets `exec_command_end` while the command
- * ends when history is extended, and the call's `function_call_output` after the hooks ran.
+ * Codex: `tool_response` is the bare output. What its rollout holds about the call when
+ * `PostToolUse` fires depends on the version (`CodexRollout`); the call's `function_call_output`
+ * is written after the hooks ran.
  */
-export function codex(options: { readonly extendedHistory?: boolean } = {}): HostFixture {
+export function codex(options: { readonly rollout?: CodexRollout } = {}): HostFixture {
+  const kept = options.rollout ?? 'item-completed';
   const rollout = (session: Session) => join(session.cwd, '.codex-rollout.jsonl');
   const line = (session: Session, type: string, payload: unknown) =>
     appendFileSync(
@@ -302,7 +334,27 @@ export function codex(options: { readonly extendedHistory?: boolean } = {}): Hos
       tool_use_id: call.id,
     }),
     afterShell: (session, call, run) => {
-      if (options.extendedHistory) {
+      if (kept === 'item-completed') {
+        line(session, 'event_msg', {
+          type: 'item_completed',
+          thread_id: session.id,
+          turn_id: 'turn-1',
+          item: {
+            type: 'CommandExecution',
+            id: call.id,
+            process_id: '87673',
+            command: ['/bin/bash', '-lc', call.command],
+            cwd: `file://${session.cwd}`,
+            parsed_cmd: [{ type: 'unknown', cmd: call.command }],
+            source: 'unified_exec_startup',
+            status: run.exitCode === 0 ? 'completed' : 'failed',
+            aggregated_output: run.output,
+            exit_code: run.exitCode,
+            duration: { secs: 0, nanos: 16_875 },
+          },
+        });
+      }
+      if (kept === 'extended-history') {
         line(session, 'event_msg', {
           type: 'exec_command_end',
           call_id: call.id,
@@ -328,7 +380,7 @@ export function codex(options: { readonly extendedHistory?: boolean } = {}): Hos
           line(session, 'response_item', {
             type: 'function_call_output',
             call_id: call.id,
-            output: `Wall time: 0.2000 seconds\nProcess exited with code ${run.exitCode}\nOutput:\n${run.output}`,
+            output: `Chunk ID: 756b46\nWall time: 0.0000 seconds\nProcess exited with code ${run.exitCode}\nOriginal token count: 0\nOutput:\n${run.output}`,
           }),
       ];
     },
@@ -338,15 +390,55 @@ export function codex(options: { readonly extendedHistory?: boolean } = {}): Hos
       tool_input: call.arguments,
       tool_use_id: call.id,
     }),
-    afterMcp: (session, call, result) => [
-      {
-        ...codexBase(session, rollout(session), 'PostToolUse'),
-        tool_name: `mcp__${call.server}__${call.tool}`,
-        tool_input: call.arguments,
-        tool_response: result,
-        tool_use_id: call.id,
-      },
-    ],
+    afterMcp: (session, call, result) => {
+      const failed = result.isError === true;
+      line(session, 'response_item', {
+        type: 'function_call',
+        name: call.tool,
+        namespace: `mcp__${call.server}`,
+        arguments: JSON.stringify(call.arguments),
+        call_id: call.id,
+      });
+      if (kept === 'item-completed') {
+        line(session, 'event_msg', {
+          type: 'item_completed',
+          thread_id: session.id,
+          turn_id: 'turn-1',
+          item: {
+            type: 'McpToolCall',
+            id: call.id,
+            server: call.server,
+            tool: call.tool,
+            arguments: call.arguments,
+            readOnlyHint: true,
+            status: failed ? 'failed' : 'completed',
+            result,
+            duration: { secs: 0, nanos: 2_499_044 },
+          },
+        });
+      }
+      const output = () =>
+        line(session, 'response_item', {
+          type: 'function_call_output',
+          call_id: call.id,
+          output: [
+            { type: 'input_text', text: 'Wall time: 0.0188 seconds\nOutput:' },
+            ...result.content.map((block) => ({ type: 'input_text', text: block.text })),
+          ],
+        });
+      // codex-cli 0.171 runs no PostToolUse for a result that is an error (older versions did).
+      if (failed && kept === 'item-completed') return [output];
+      return [
+        {
+          ...codexBase(session, rollout(session), 'PostToolUse'),
+          tool_name: `mcp__${call.server}__${call.tool}`,
+          tool_input: call.arguments,
+          tool_response: result,
+          tool_use_id: call.id,
+        },
+        output,
+      ];
+    },
   };
 }
 

@@ -80,7 +80,10 @@ export class HostRun {
     const call: McpCall = { id: `call_${this.host.agent}_${++this.calls}`, server, tool, arguments: args };
     const attempt = await this.send(this.host.beforeMcp(this.session, call));
     if (attempt.verdict === 'deny') return attempt;
-    for (const after of this.host.afterMcp(this.session, call, result)) await this.send(after);
+    for (const after of this.host.afterMcp(this.session, call, result)) {
+      if (typeof after === 'function') after();
+      else await this.send(after);
+    }
     return attempt;
   }
 
