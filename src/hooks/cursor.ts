@@ -79,7 +79,7 @@ function cursorAction(name: string, payload: Payload): HookAction {
       return {
         type: 'after-call',
         call: { tool: 'Shell', input: shellInput(payload) },
-        result: shellOutputResult(stringField(payload, 'output') ?? ''),
+        result: shellOutputResult(stringField(payload, 'output') ?? '', stringField(payload, 'command')),
       };
     case 'afterMCPExecution':
       return { type: 'after-call', call: toolCall(payload), result: mcpResult(payload.result_json) };

@@ -16,9 +16,10 @@ import type { HookToolResult } from './event.js';
 /**
  * A shell command's result from its output text alone (Codex's `tool_response`, Cursor's
  * `afterShellExecution` output): the exit status in Codex's header where there is one, else a
- * failure when a failure line is there, else a success.
+ * failure when a failure line is there, else a success. The `command`, where the payload gives it,
+ * tells a program the command runs from one a shell hook runs around it.
  */
-export function shellOutputResult(text: string): HookToolResult {
+export function shellOutputResult(text: string, command?: string): HookToolResult {
   const header = codexHeader(text);
   if (header) {
     const { exitCode, output } = header;
@@ -26,7 +27,9 @@ export function shellOutputResult(text: string): HookToolResult {
       ? { ok: true, content: output, exitCode }
       : { ok: false, error: output, content: output, exitCode };
   }
-  return hasFailureLine(text) ? { ok: false, error: text, content: text } : { ok: true, content: text };
+  return hasFailureLine(text, command)
+    ? { ok: false, error: text, content: text }
+    : { ok: true, content: text };
 }
 
 /**

@@ -172,7 +172,7 @@ function readShellFrame(outcome: MutableOutcome): void {
       return;
     }
   }
-  if (outcome.success && hasCouldNotRunLine(content)) outcome.success = false;
+  if (outcome.success && hasCouldNotRunLine(content, command)) outcome.success = false;
 }
 
 /**
@@ -185,7 +185,7 @@ function pipelineHidFailure(outcome: MutableOutcome): boolean {
   const args = outcome.proposal?.args;
   if (typeof content !== 'string' || !outcome.success || !isRecord(args)) return false;
   const command = commandText(args);
-  return command !== undefined && isPipeline(command) && hasCouldNotRunLine(content);
+  return command !== undefined && isPipeline(command) && hasCouldNotRunLine(content, command);
 }
 
 const EXIT_CODE_KEYS = ['exitCode', 'exit_code', 'returncode'] as const;

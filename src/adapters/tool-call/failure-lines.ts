@@ -40,9 +40,19 @@ const COULD_NOT_RUN: readonly FailureLine[] = [
   // `python3: can't open file 'a.py': [Errno 2] No such file or directory`).
   // The tool may be named by its path, or with the part of it that failed (`/usr/bin/ld: cannot
   // find x: …`, `tar (child): x.tar.gz: Cannot open: …`).
+  // Rust's tools add the error's number (`rg: docs: No such file or directory (os error 2)`).
   {
     words: ['No such file or directory'],
-    line: /^[\w./+-]+(?: \([\w -]+\))?: (?:cannot (?:access|open|stat) )?.+: No such file or directory\s*$/m,
+    line: /^[\w./+-]+(?: \([\w -]+\))?: (?:cannot (?:access|open|stat) )?.+: No such file or directory(?: \(os error \d+\))?\s*$/m,
+  },
+  // A program the system refused what it asked for (`hostname: Operation not permitted`).
+  { words: ['Operation not permitted'], line: /^[\w./+-]+: (?:.+: )?Operation not permitted\s*$/m },
+  // A program that refused the data it was given (`base64: invalid input`).
+  { words: ['invalid input'], line: /^[\w.+-]+: invalid input\s*$/m },
+  // sudo, asked for a password nobody can type.
+  {
+    words: ['sudo: '],
+    line: /^sudo: (?:a password is required|no tty present and no askpass program specified|a terminal is required to read the password|\d+ incorrect password attempts?)/m,
   },
   // A program that refused its command line (`grep: unrecognized option '--script'`, `rg:
   // unrecognized flag -`), or said it stopped with an error of its own (`collect2: error: ld
@@ -53,10 +63,25 @@ const COULD_NOT_RUN: readonly FailureLine[] = [
   },
   { words: ['error: '], line: /^[A-Za-z][\w.+-]*: (?:fatal )?error: /m },
   // zsh could not change to the folder a command chain starts in (`(eval):cd:1: no such file or
-  // directory: x`); not its other lines, which a shell hook prints under any command.
+  // directory: x`). Its missing program counts only where the command names it (`missedProgram`): a
+  // shell hook prints `zsh:1: command not found: …` under any command.
   {
     words: ['no such file or directory: ', 'not a directory: ', 'permission denied: '],
     line: /^(?:\(eval\)|[\w/.-]*zsh):cd:\d+: (?:no such file or directory|not a directory|permission denied): /m,
+  },
+  // zsh could not read the command line or expand it (`zsh:1: no matches found: *.log`, `zsh:1:
+  // unmatched "`, `zsh:1: parse error near \`)'`), or run the file it names (`zsh:1: permission
+  // denied: ./build.sh`): nothing of the command ran.
+  {
+    words: [
+      'no matches found: ',
+      'unmatched ',
+      'parse error near ',
+      'bad pattern: ',
+      'permission denied: ',
+      'no such file or directory: ',
+    ],
+    line: /^[\w/.-]*zsh:\d+: (?:no matches found: |unmatched |parse error near |bad pattern: |permission denied: |no such file or directory: )/m,
   },
   { words: ["can't open file"], line: /^[\w.+-]+: can't open file .+: \[Errno \d+\] /m },
   // Network clients that could not resolve or reach their host.
@@ -113,23 +138,69 @@ const TERMINAL_CODES = /\u001b\[[0-?]*[ -/]*[@-~]/g;
 /** The longest part of an output read for failure lines: a command's own diagnostics are at its ends. */
 const SCAN_CHARS = 16 * 1024;
 
-function hasLine(text: string, lines: readonly FailureLine[]): boolean {
+/** The part of an output read for failure lines, without a terminal's control sequences. */
+function scannedPart(text: string): string {
   const ends =
     text.length <= 2 * SCAN_CHARS ? text : `${text.slice(0, SCAN_CHARS)}\n${text.slice(-SCAN_CHARS)}`;
   // Colours and the cursor moves a reporter redraws its line with come before the line's words.
-  const scanned = ends.includes('\u001b') ? ends.replace(TERMINAL_CODES, '') : ends;
+  return ends.includes('\u001b') ? ends.replace(TERMINAL_CODES, '') : ends;
+}
+
+function hasLine(scanned: string, lines: readonly FailureLine[]): boolean {
   return lines.some(
     ({ words, line }) =>
       (words.length === 0 || words.some((word) => scanned.includes(word))) && line.test(scanned),
   );
 }
 
-/** True when the text holds a line only a failing command prints, of either kind. */
-export function hasFailureLine(text: string): boolean {
-  return hasLine(text, ANY_FAILURE_LINE);
+/**
+ * A shell's line for a program it could not find: zsh's (`zsh:1: command not found: vercel`) and
+ * PowerShell's (`psql : The term 'psql' is not recognized as the name of a cmdlet, …`).
+ */
+const NOT_FOUND_LINES: readonly RegExp[] = [
+  /^[\w/.-]*zsh:\d+: command not found: (\S+)\s*$/gm,
+  /^\S+ : The term '([^'\n]+)' is not recognized as the name of a cmdlet/gm,
+];
+const NOT_FOUND_WORDS = ['command not found: ', 'is not recognized as the name of a cmdlet'];
+/** What may stand on either side of a program's name where a command runs it. */
+const BEFORE_PROGRAM = new Set(['', ' ', '\t', '\n', '|', ';', '&', '(', '`']);
+const AFTER_PROGRAM = new Set(['', ' ', '\t', '\n', '|', ';', '&', ')', '`']);
+
+/** Whether `name` stands in the command as a word of its own, where a program's name stands. */
+function namesProgram(command: string, name: string): boolean {
+  for (let at = command.indexOf(name); at >= 0; at = command.indexOf(name, at + 1)) {
+    if (BEFORE_PROGRAM.has(command.charAt(at - 1)) && AFTER_PROGRAM.has(command.charAt(at + name.length)))
+      return true;
+  }
+  return false;
+}
+
+/**
+ * Whether the shell says it could not find a program the command itself names (`vercel --version`,
+ * then `zsh:1: command not found: vercel`). A shell hook's own function, missing under any command
+ * (`zsh:1: command not found: dump_zsh_state`), is not the command's, and says nothing of it.
+ */
+function missedProgram(scanned: string, command: string | undefined): boolean {
+  if (command === undefined || !NOT_FOUND_WORDS.some((word) => scanned.includes(word))) return false;
+  for (const line of NOT_FOUND_LINES) {
+    for (const match of scanned.matchAll(line)) {
+      if (namesProgram(command, match[1] ?? '')) return true;
+    }
+  }
+  return false;
+}
+
+/**
+ * True when the text holds a line only a failing command prints, of either kind; `command`, where
+ * known, lets a program the shell could not find count only when the command names it.
+ */
+export function hasFailureLine(text: string, command?: string): boolean {
+  const scanned = scannedPart(text);
+  return hasLine(scanned, ANY_FAILURE_LINE) || missedProgram(scanned, command);
 }
 
 /** True when the text holds a line a command prints when it could not run or stopped at once. */
-export function hasCouldNotRunLine(text: string): boolean {
-  return hasLine(text, COULD_NOT_RUN);
+export function hasCouldNotRunLine(text: string, command?: string): boolean {
+  const scanned = scannedPart(text);
+  return hasLine(scanned, COULD_NOT_RUN) || missedProgram(scanned, command);
 }

@@ -64,6 +64,39 @@ describe('a command’s output without an exit status', () => {
     expect(shell('python3 ende.py -d flag.txt.en', prompted).success).toBe(false);
   });
 
+  it('reads zsh’s missing program as a failure when the command runs that program', () => {
+    expect(shell('vercel --version', 'zsh:1: command not found: vercel\n').success).toBe(false);
+  });
+
+  it('reads zsh’s failed glob and unmatched quote as failures: nothing of the command ran', () => {
+    const glob = 'zsh:1: no matches found: /v9/projects/prj_mdLQ?teamId=team_6CmcD\n';
+    expect(shell('npx vercel@latest api /v9/projects/prj_mdLQ?teamId=team_6CmcD', glob).success).toBe(false);
+    expect(shell('echo "it\\"s', 'zsh:1: unmatched "\n').success).toBe(false);
+  });
+
+  it('reads ripgrep’s missing path, with the error number Rust adds, as a failure', () => {
+    const output = 'rg: /home/edouard/test-framework/docs: No such file or directory (os error 2)\n';
+    expect(shell("rg --files -g 'project-context.md' docs", output).success).toBe(false);
+  });
+
+  it('reads sudo asking for a password nobody can type as a failure', () => {
+    expect(
+      shell('sudo apt-get install -y ros-melodic-teb-local-planner', 'sudo: a password is required\n')
+        .success,
+    ).toBe(false);
+  });
+
+  it('reads a refused operation and refused input as failures (`hostname`, `base64`)', () => {
+    expect(shell('hostname robot-a1', 'hostname: Operation not permitted\n').success).toBe(false);
+    expect(shell("echo 'WTBkc2Ft' | base64 --decode", 'base64: invalid input\n').success).toBe(false);
+  });
+
+  it('reads PowerShell’s missing program as a failure when the command runs that program', () => {
+    const output =
+      "psql : The term 'psql' is not recognized as the name of a cmdlet, function, script file, or operable program. Check \nthe spelling of the name, or if a path was included, verify that the path is correct and try again.\nAt line:1 char:1\n+ psql -h localhost -U spisa_user -d spisa\n+ ~~~~\n    + CategoryInfo          : ObjectNotFound: (psql:String) [], CommandNotFoundException\n    + FullyQualifiedErrorId : CommandNotFoundException\n";
+    expect(shell('psql -h localhost -U spisa_user -d spisa', output).success).toBe(false);
+  });
+
   it('leaves a shell hook’s missing command under a command’s own output as a success', () => {
     const output =
       '[main 8dd8711] fix: update agent tests\n 2 files changed, 121 insertions(+), 288 deletions(-)\nzsh:1: command not found: dump_zsh_state\n';
