@@ -34,6 +34,7 @@ import { convertKnowAgentTrajectories } from './convert-knowagent.js';
 import { convertInterCodeResults } from './convert-intercode.js';
 import { convertMiniSweAgent } from './convert-mini.js';
 import { convertMintResults } from './convert-mint.js';
+import { convertNyuCtfConversation } from './convert-nyu-ctf.js';
 import { convertReActNotebook } from './convert-notebook.js';
 import { convertOpenHandsOutput } from './convert-openhands.js';
 import { convertReflexionLogs } from './convert-react.js';
@@ -75,6 +76,7 @@ export interface ManifestSource {
     | 'react-notebook'
     | 'intercode'
     | 'mint'
+    | 'nyu-ctf'
     | 'adapt-alfworld'
     | 'adapt-textcraft'
     | 'knowagent'
@@ -133,6 +135,8 @@ function convertFile(source: ManifestSource, path: string, content: string): Con
       return convertKnowAgentTrajectories(content, from, source.id);
     case 'mint':
       return convertMintResults(content, from, source.id);
+    case 'nyu-ctf':
+      return convertNyuCtfConversation(content, from, source.id);
     case 'intercode':
       return convertInterCodeResults(content, from, source.id);
     case 'react-notebook':
