@@ -36,6 +36,7 @@ import { convertInterCodeResults } from './convert-intercode.js';
 import { convertMiniSweAgent } from './convert-mini.js';
 import { convertMintResults } from './convert-mint.js';
 import { convertNatTrajectories } from './convert-nat.js';
+import { convertNyuCtfConversation } from './convert-nyu-ctf.js';
 import { convertReActNotebook } from './convert-notebook.js';
 import { convertOpenHandsOutput } from './convert-openhands.js';
 import { convertReflexionLogs } from './convert-react.js';
@@ -77,6 +78,7 @@ export interface ManifestSource {
     | 'react-notebook'
     | 'intercode'
     | 'mint'
+    | 'nyu-ctf'
     | 'adapt-alfworld'
     | 'adapt-textcraft'
     | 'knowagent'
@@ -141,6 +143,8 @@ function convertFile(source: ManifestSource, path: string, content: string): Con
       return convertNatTrajectories(content, from, source.id);
     case 'mint':
       return convertMintResults(content, from, source.id);
+    case 'nyu-ctf':
+      return convertNyuCtfConversation(content, from, source.id);
     case 'intercode':
       return convertInterCodeResults(content, from, source.id);
     case 'react-notebook':

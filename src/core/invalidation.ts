@@ -5,7 +5,7 @@
 import type { ConstraintIndex, Entry } from './constraints.js';
 import type { CallContext } from './detectors/types.js';
 import { mentions } from './learning.js';
-import { relativeSpellings } from './path-spellings.js';
+import { homeSpelling, relativeSpellings, underHome } from './path-spellings.js';
 import { relieveSharedOperands } from './shared-operand.js';
 import type { Constraint, WorkspaceKnowledge } from './types.js';
 import { type Effect, mayIntroduce } from './world.js';
@@ -179,11 +179,17 @@ function mentionedTargets(targets: readonly string[], index: ConstraintIndex): s
 
 /**
  * A changed path and the other spellings that may name the same file: when it is absolute, its
- * relative paths; when it is relative, the absolute paths bans are keyed by that end with it.
+ * relative paths (and its spelling from a home directory it is under); when it is relative, or under
+ * the home directory (`~/`), the absolute paths bans are keyed by that end with it.
  */
 function spellingsOf(target: string, index: ConstraintIndex): readonly string[] {
-  if (target.startsWith('/')) return [target, ...relativeSpellings(target)];
-  const absolute = index.absoluteSpellingsOf(target);
+  if (target.startsWith('/')) {
+    const home = homeSpelling(target);
+    return home === undefined
+      ? [target, ...relativeSpellings(target)]
+      : [target, ...relativeSpellings(target), home];
+  }
+  const absolute = index.absoluteSpellingsOf(underHome(target) ?? target);
   return absolute.length === 0 ? [target] : [target, ...absolute];
 }
 

@@ -2,7 +2,9 @@
  * One file, two spellings: an absolute path (`/home/dev/shop/apps/docs/.env.example`) and a path
  * relative to a working directory above it (`apps/docs/.env.example`). Where the working directory is
  * not known, a change of the absolute path may be a change of any of its relative spellings, and a
- * change of a relative path a change of any absolute path that ends with it.
+ * change of a relative path a change of any absolute path that ends with it. A path under the home
+ * directory (`~/ctf/solve.py`) is relative to a directory the guard does not know, and an absolute
+ * path under one (`/home/dev/ctf/solve.py`, `/root/ctf/solve.py`) may be spelled from it.
  */
 
 /** Relative spellings looked at per changed path: deeper working directories are rare. */
@@ -36,4 +38,18 @@ export function endsWithPath(absolute: string, relative: string): boolean {
     absolute.endsWith(relative) &&
     absolute[absolute.length - relative.length - 1] === '/'
   );
+}
+
+/** The part of a home-relative path (`~/ctf/solve.py`) after its `~/`; undefined for any other path. */
+export function underHome(path: string): string | undefined {
+  return path.startsWith('~/') && path.length > 2 ? path.slice(2) : undefined;
+}
+
+const IN_HOME = /^\/(?:home|Users)\/[^/]+\/(.+)$|^\/root\/(.+)$/;
+
+/** An absolute path under a home directory spelled from it (`/home/dev/a.py`: `~/a.py`); undefined otherwise. */
+export function homeSpelling(path: string): string | undefined {
+  const match = IN_HOME.exec(path);
+  const rest = match?.[1] ?? match?.[2];
+  return rest === undefined ? undefined : `~/${rest}`;
 }

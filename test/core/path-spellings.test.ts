@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { relativeSpellings } from '../../src/core/path-spellings.js';
+import { homeSpelling, relativeSpellings, underHome } from '../../src/core/path-spellings.js';
 import { Agent } from './support.js';
 
 const MISSING = {
@@ -58,5 +58,41 @@ describe('one file named by an absolute and a relative path', () => {
     expect(relativeSpellings('/home/dev/a.ts')).toEqual(['home/dev/a.ts', 'dev/a.ts', 'a.ts']);
     expect(relativeSpellings('apps/a.ts')).toEqual([]);
     expect(relativeSpellings('/')).toEqual([]);
+  });
+});
+
+describe('one file named from the home directory and by its absolute path', () => {
+  const SYNTAX_ERROR = {
+    text: '  File "/home/ctfplayer/ctf_files/RSA.py", line 2\n    def rsa_decrypt(c, n, d):    plaintext = pow(c, d, n)\n                                 ^^^^^^^^^\nSyntaxError: invalid syntax',
+    isError: true,
+  };
+
+  it('lets a failed script run again once a write names it under the home directory', () => {
+    const agent = new Agent();
+    agent.call('run_command', { command: 'python3 ~/ctf_files/RSA.py' }, SYNTAX_ERROR);
+    agent.call('run_command', { command: 'python3 ~/ctf_files/RSA.py' }, SYNTAX_ERROR);
+    expect(agent.check('run_command', { command: 'python3 ~/ctf_files/RSA.py' }).verdict).toBe('block');
+    agent.call(
+      'createfile',
+      { path: '~/ctf_files/RSA.py', contents: 'print(pow(3, -1, 7))\n' },
+      '{"success": true, "path": "/home/ctfplayer/ctf_files/RSA.py"}',
+    );
+    expect(agent.check('run_command', { command: 'python3 ~/ctf_files/RSA.py' }).verdict).toBe('allow');
+  });
+
+  it('lets a failed read of an absolute path run again once a write names it under the home directory', () => {
+    const agent = new Agent();
+    agent.call('Read', { file_path: '/home/dev/notes/todo.md' }, MISSING);
+    expect(agent.check('Read', { file_path: '/home/dev/notes/todo.md' }).verdict).toBe('block');
+    agent.call('Write', { file_path: '~/notes/todo.md', content: '- ship\n' }, 'File created successfully');
+    expect(agent.check('Read', { file_path: '/home/dev/notes/todo.md' }).verdict).toBe('allow');
+  });
+
+  it('spells a path under a home directory from it, and reads what follows a leading ~/', () => {
+    expect(homeSpelling('/home/dev/a/b.py')).toBe('~/a/b.py');
+    expect(homeSpelling('/root/a.py')).toBe('~/a.py');
+    expect(homeSpelling('/srv/a.py')).toBeUndefined();
+    expect(underHome('~/a/b.py')).toBe('a/b.py');
+    expect(underHome('a/b.py')).toBeUndefined();
   });
 });

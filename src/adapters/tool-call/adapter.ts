@@ -229,7 +229,9 @@ export function createToolCallAdapter(options: ToolCallAdapterOptions = {}): Too
         facts.navigates = true;
       const directory = directoryAfter(text);
       if (directory !== undefined) facts.directory = directory;
-      const attempt = commandAttemptKey(command);
+      // Read with its lines kept, as the effects are: collapsed, a comment on one line would swallow
+      // the lines after it, and two scripts that open alike would be one attempt.
+      const attempt = commandAttemptKey(text);
       if (attempt !== undefined) facts.failureKey = attemptFailureKey(proposal.tool, args, attempt);
       return facts;
     }
@@ -299,7 +301,7 @@ export function createToolCallAdapter(options: ToolCallAdapterOptions = {}): Too
       exit?.rule ??
       fallbackRule(outcome, call.kind);
     const needle = rule.signature === 'edit_failed' ? needleOf(args, text) : undefined;
-    const meaning = meaningOf(rule, call, args, needle);
+    const meaning = meaningOf(rule, call, args, needle, text);
     const retryAfterSeconds =
       rule.blame === 'harness_fault' ? (outcome.retryAfterSeconds ?? parseRetryAfter(text)) : undefined;
     // A test run's failure is one run's: the next may fail another way (see `runsTests`).
@@ -588,6 +590,24 @@ function fallbackRule(outcome: Outcome, kind: ActionKind): SignatureRule {
   return kind === 'exec' ? UNRECOGNISED_COMMAND : UNRECOGNISED;
 }
 
+/** `Function main not found in ~/ctf_files/prog`, `symbol 'x' is missing in lib.so`: where it was looked for. */
+const LOOKED_FOR_IN =
+  /\b(?:not found|(?:does not|doesn't) exist|(?:is )?missing) in (?:the )?(?:file |binary |module )?["'`‘]?([^\s"'`’]+)/gi;
+
+/** Whether an error says something was not found inside the call's one target, naming it. */
+function missingInsideTarget(text: string, target: string): boolean {
+  const name = lastSegment(target);
+  if (name === '') return false;
+  for (const match of text.matchAll(LOOKED_FOR_IN)) {
+    if (lastSegment((match[1] as string).replace(/[.,:;)]+$/, '')) === name) return true;
+  }
+  return false;
+}
+
+function lastSegment(path: string): string {
+  return path.replace(/[/\\]+$/, '').replace(/^.*[/\\]/, '');
+}
+
 /**
  * How far a failure generalises. Only a call with one target can say something about that target:
  * with several (`move_file`, `read_multiple_files`) the error does not say which one it meant.
@@ -597,10 +617,13 @@ function meaningOf(
   call: CallFacts,
   args: Readonly<Record<string, unknown>>,
   needle: string | undefined,
+  text: string,
 ): FailureMeaning {
   if (rule.onlyThisCall || call.targets.length !== 1) return 'call';
   switch (rule.signature) {
     case 'file_not_found':
+      // What was not found was looked for in the target: the target is there.
+      if (missingInsideTarget(text, call.targets[0] as string)) return 'call';
       if (call.kind === 'read' || call.kind === 'delete') return 'target-missing';
       return call.kind === 'mutate' && !writesWholeFile(args) ? 'target-missing' : 'call';
     case 'conflict':

@@ -171,6 +171,22 @@ describe('what a syntax error depends on', () => {
 });
 
 describe('what decides whether a call fails', () => {
+  it('keeps two scripts apart whose first lines match, when a comment follows them', () => {
+    const script = (comment: string, body: string) =>
+      factsOf('run_command', {
+        command: `\nimport gmpy2\nfrom Crypto.Util.number import getPrime\n\n# ${comment}\n${body}\n`,
+      });
+    const first = script('Generate some random 512-bit primes', 'p = getPrime(512)');
+    const second = script('Assuming the following values:', 'N = 110605350330688089474619635191331160419');
+    expect(first.failureKey).not.toBe(second.failureKey);
+  });
+
+  it('reads the lines of a command apart, not as one command with their words', () => {
+    expect(factsOf('bash', { command: 'cd src\nnpm test' }).failureKey).not.toBe(
+      factsOf('bash', { command: 'cd src npm test' }).failureKey,
+    );
+  });
+
   it('keys a search-and-replace edit by its file and old text, not by its replacement', () => {
     const edit = (newStr: string) =>
       factsOf('str_replace_editor', {

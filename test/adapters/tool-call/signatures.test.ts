@@ -216,6 +216,22 @@ describe('file_not_found', () => {
     ).toBe('call');
   });
 
+  it('does not take a function not found in a binary for a missing binary', () => {
+    const args = { path: '~/ctf_files/chall.class', function: 'main' };
+    const failure = failureOf(
+      'disassemble_function',
+      args,
+      'Function main not found in ~/ctf_files/chall.class',
+    );
+    expect(failure?.signature).toBe('file_not_found');
+    expect(failure?.meaning).toBe('call');
+  });
+
+  it('still takes a file missing from another folder for a missing target', () => {
+    const text = 'config.yaml not found in /srv/app';
+    expect(failureOf('read_file', { path: '/srv/app/config.yaml' }, text)?.meaning).toBe('target-missing');
+  });
+
   it('does not generalise a whole-file write that failed on a missing parent', () => {
     const text = "ENOENT: no such file or directory, open '/w/sub/deep/x.txt'";
     expect(failureOf('write_file', { path: '/w/sub/deep/x.txt', content: 'x' }, text)?.meaning).toBe('call');
