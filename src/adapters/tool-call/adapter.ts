@@ -77,6 +77,7 @@ import {
   TEXT_RULES,
   TOOL_CALL_SIGNATURES,
   type ToolCallSignature,
+  UNAVAILABLE,
   UNRECOGNISED,
   UNRECOGNISED_COMMAND,
   VALIDATION,
@@ -85,6 +86,7 @@ import { withoutListings } from './source-listings.js';
 import { extractTargets, normalizeTarget } from './targets.js';
 import { runsTests } from './test-runs.js';
 import { unavailableValues } from './unavailable.js';
+import { containerGoneUnderCall } from './vanished-container.js';
 import { isReadOnlyCommand } from './workspace.js';
 import { toolCallWorkspace } from './workspace-knowledge.js';
 
@@ -295,6 +297,7 @@ export function createToolCallAdapter(options: ToolCallAdapterOptions = {}): Too
     const verdict = withoutListings(withoutEchoes(text, args));
     const exit = typeof outcome.exitCode === 'number' ? ruleForExitCode(outcome.exitCode) : undefined;
     const rule =
+      (containerGoneUnderCall(verdict, args) ? UNAVAILABLE : undefined) ??
       structuredRule(outcome, verdict, signatureMatcher()) ??
       (exit?.beforeText ? exit.rule : undefined) ??
       signatureMatcher().match(verdict) ??

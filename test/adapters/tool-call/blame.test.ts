@@ -128,6 +128,27 @@ describe('the environment’s other failures', () => {
     expect(blameOf('Bash', psql)).toBe('harness_fault');
   });
 
+  it('blames a container that went away under a command that does not name it on the environment', () => {
+    const gone = 'Error response from daemon: No such container: ctfenv\n';
+    expect(failureOf('run_command', { command: 'ls -la ~/ctf_files' }, gone)?.blame).toBe('harness_fault');
+    expect(failureOf('run_command', { command: 'file ./chall' }, gone)?.blame).toBe('harness_fault');
+  });
+
+  it('blames a container that is not running on the environment, whoever named it', () => {
+    const stopped =
+      'Error response from daemon: container 8a4f5634bf3c47ae810159e101fed2b6575fe681c63a10519e910c92802914dc is not running';
+    expect(failureOf('Bash', { command: 'docker exec minio-init mc ls local' }, stopped)?.blame).toBe(
+      'harness_fault',
+    );
+  });
+
+  it('still blames the agent for a container it named that does not exist', () => {
+    const guessed = 'Error response from daemon: No such container: shop-backend-1';
+    expect(failureOf('Bash', { command: 'docker logs shop-backend-1 --tail 50' }, guessed)?.blame).not.toBe(
+      'harness_fault',
+    );
+  });
+
   it('blames missing or expired credentials on the harness', () => {
     expect(
       blameOf(

@@ -73,6 +73,8 @@ export const SANDBOXES: FamilyTable = {
       '\\bcannot connect to the docker daemon\\b',
       '\\bis the docker daemon running\\b',
       '\\bdocker daemon is not running\\b',
+      // the container a sandbox runs the agent's commands in stopped under it
+      '\\berror response from daemon: container \\S+ is not running\\b',
       '\\bserver (?:is )?(?:down|unreachable|not responding)\\b',
       '\\bsystem has not been booted with systemd\\b',
       '\\bfailed to connect to bus\\b',

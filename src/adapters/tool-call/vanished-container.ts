@@ -1,0 +1,35 @@
+/**
+ * A container gone from under a call. Docker answers `No such container: NAME` both when a sandbox's
+ * container vanished while its harness runs every command of the agent inside it (the environment's
+ * failure: whatever the agent sends next fails alike until the sandbox is back) and when the agent
+ * asked for a container by a name that does not exist (`docker logs shop-backend-1`: its own guess).
+ * The call's arguments tell the two apart: only a call that names the container guessed it.
+ */
+
+const NO_SUCH_CONTAINER = /\bError response from daemon: No such container: ?([\w.-]*)/i;
+/** The head of the text the answer is looked for in: the daemon's line opens a command's output. */
+const SCANNED_CHARS = 4096;
+const MAX_VALUES = 64;
+const MAX_DEPTH = 4;
+
+function namesIt(value: unknown, name: string, budget: { left: number }, depth: number): boolean {
+  if (budget.left <= 0) return false;
+  if (typeof value === 'string') {
+    budget.left -= 1;
+    return value.includes(name);
+  }
+  if (depth === 0 || value === null || typeof value !== 'object') return false;
+  const items = Array.isArray(value) ? value : Object.values(value);
+  for (const item of items.slice(0, MAX_VALUES)) {
+    if (namesIt(item, name, budget, depth - 1)) return true;
+  }
+  return false;
+}
+
+/** Whether the failure says the call's container is gone, and the call did not name that container. */
+export function containerGoneUnderCall(text: string, args: Readonly<Record<string, unknown>>): boolean {
+  const match = NO_SUCH_CONTAINER.exec(text.slice(0, SCANNED_CHARS));
+  if (match === null) return false;
+  const name = match[1] ?? '';
+  return name === '' || !namesIt(args, name, { left: MAX_VALUES }, MAX_DEPTH);
+}
