@@ -7,11 +7,8 @@
  * did: they are left out.
  */
 import { adaptCalls, adaptRun, alfworldCall, ALFWORLD_KINDS } from './convert-alfworld.js';
-import { MAX_LOG_CHARS } from './convert-react.js';
-import { type ConvertedRun, isObject, type RunSource, safeName, text } from './events.js';
-
-/** Games kept from one file; the files hold a few hundred. */
-export const MAX_RUNS_PER_FILE = 10_000;
+import { type ConvertedRun, type RunSource, safeName, text } from './events.js';
+import { knowAgentRecords } from './convert-knowagent.js';
 
 /** The commands of a trajectory: from its first `> ` line on, without the agent's notes. */
 export function knowAgentAlfworldTrace(traj: string): string {
@@ -27,20 +24,12 @@ export function knowAgentAlfworldTrace(traj: string): string {
 }
 
 export function convertKnowAgentAlfworld(jsonl: string, source: RunSource, prefix: string): ConvertedRun[] {
-  if (jsonl.length > MAX_LOG_CHARS) throw new Error(`${source.path}: longer than ${MAX_LOG_CHARS} characters; not a trajectory file`);
   const stem = source.path.replace(/^.*\//, '').replace(/\.jsonl$/, '');
   const round = /_(D\d+)$/.exec(stem)?.[1] ?? stem;
   const runs: ConvertedRun[] = [];
   const names = new Set<string>();
-  const lines = jsonl.split('\n').filter((line) => line.trim() !== '');
-  for (const [index, line] of lines.slice(0, MAX_RUNS_PER_FILE).entries()) {
-    let record: unknown;
-    try {
-      record = JSON.parse(line);
-    } catch {
-      throw new Error(`${source.path}: line ${index + 1} is not JSON; not a KnowAgent trajectory file`);
-    }
-    if (!isObject(record) || typeof record.traj !== 'string') continue;
+  for (const [index, record] of knowAgentRecords(jsonl, source)) {
+    if (typeof record.traj !== 'string') continue;
     const calls = adaptCalls(knowAgentAlfworldTrace(record.traj), alfworldCall, /^Nothing happens\.?$/);
     if (calls.length === 0) continue;
     const game = text(record.name).trim();

@@ -13,6 +13,25 @@ import { type ConvertedRun, isObject, metaEvent, type RunSource, safeName, text,
 
 /** Runs kept from one file; the files hold 500. */
 export const MAX_RUNS_PER_FILE = 10_000;
+
+/**
+ * The records of one of zjunlp's trajectory files, one JSON object per line, each with the line's
+ * place among the non-blank lines; at most `MAX_RUNS_PER_FILE`. A file too long, or a line that is
+ * not JSON, is not such a file.
+ */
+export function* knowAgentRecords(jsonl: string, source: RunSource): Generator<[number, Record<string, unknown>]> {
+  if (jsonl.length > MAX_LOG_CHARS) throw new Error(`${source.path}: longer than ${MAX_LOG_CHARS} characters; not a trajectory file`);
+  const lines = jsonl.split('\n').filter((line) => line.trim() !== '');
+  for (const [index, line] of lines.slice(0, MAX_RUNS_PER_FILE).entries()) {
+    let record: unknown;
+    try {
+      record = JSON.parse(line);
+    } catch {
+      throw new Error(`${source.path}: line ${index + 1} is not JSON; not a KnowAgent trajectory file`);
+    }
+    if (isObject(record)) yield [index, record];
+  }
+}
 const EXAMPLES_END = '(END OF EXAMPLES)';
 
 /** The run a prompt ends with: what follows the examples, without the `ActionPath` lines. */
@@ -26,19 +45,11 @@ export function knowAgentTranscript(prompt: string): string {
 }
 
 export function convertKnowAgentTrajectories(jsonl: string, source: RunSource, prefix: string): ConvertedRun[] {
-  if (jsonl.length > MAX_LOG_CHARS) throw new Error(`${source.path}: longer than ${MAX_LOG_CHARS} characters; not a trajectory file`);
   // The file's folder and name: one run set's files may share a name in other folders (`tem_0.2/easy`).
   const stem = source.path.replace(/\.jsonl$/, '').split('/').slice(-2).join('-');
   const runs: ConvertedRun[] = [];
-  const lines = jsonl.split('\n').filter((line) => line.trim() !== '');
-  for (const [index, line] of lines.slice(0, MAX_RUNS_PER_FILE).entries()) {
-    let record: unknown;
-    try {
-      record = JSON.parse(line);
-    } catch {
-      throw new Error(`${source.path}: line ${index + 1} is not JSON; not a KnowAgent trajectory file`);
-    }
-    if (!isObject(record) || typeof record.prompt !== 'string') continue;
+  for (const [index, record] of knowAgentRecords(jsonl, source)) {
+    if (typeof record.prompt !== 'string') continue;
     const calls = reactCalls(knowAgentTranscript(record.prompt));
     if (calls.length === 0) continue;
     const name = safeName(`${prefix}-${stem}-${String(index + 1).padStart(3, '0')}`);
