@@ -95,6 +95,16 @@ export async function withFileLock<T>(
   }
 }
 
+/**
+ * Whether taking the lock failed because the lock just made was gone before its time could be read
+ * (proper-lockfile makes the folder, then reads its time): another process judged it abandoned while
+ * this one, slowed down, had not named itself yet. Nothing was done under it: take it again.
+ */
+function lockVanished(error: unknown): boolean {
+  const { code, syscall } = error as NodeJS.ErrnoException;
+  return code === 'ENOENT' && syscall === 'stat';
+}
+
 /** Takes the lock, waiting for a live holder up to `WAIT_MS` and taking over an abandoned one. */
 async function takeLock(
   file: string,
@@ -114,6 +124,7 @@ async function takeLock(
       if (waited) withdrawWanted(file);
       return { release, waited };
     } catch (error) {
+      if (lockVanished(error) && Date.now() < deadline) continue;
       if ((error as NodeJS.ErrnoException).code !== 'ELOCKED' || Date.now() >= deadline) {
         if (waited) withdrawWanted(file);
         throw error;
@@ -304,6 +315,7 @@ export function withFileLockSync<T>(file: string, work: () => T): SyncLockResult
     try {
       release = lockfile.lockSync(file, { realpath: false, stale: STALE_MS, onCompromised: () => undefined });
     } catch (error) {
+      if (lockVanished(error) && Date.now() < deadline) continue;
       if ((error as NodeJS.ErrnoException).code !== 'ELOCKED' || Date.now() >= deadline) {
         if (waiting) withdrawWanted(file);
         return { value: work(), locked: false };
