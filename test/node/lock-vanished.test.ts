@@ -6,8 +6,7 @@
  */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { withFileLock, withFileLockSync } from '../../src/node/lock.js';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { temporaryDir } from '../stores/sample-state.js';
 
 const attempts = vi.hoisted(() => ({ async: 0, sync: 0 }));
@@ -21,8 +20,7 @@ function lockGone(path: string): NodeJS.ErrnoException {
   });
 }
 
-vi.mock('proper-lockfile', async (importOriginal) => {
-  const real = ((await importOriginal()) as { default: typeof import('proper-lockfile') }).default;
+function failingFirst(real: typeof import('proper-lockfile')) {
   return {
     default: {
       ...real,
@@ -37,6 +35,22 @@ vi.mock('proper-lockfile', async (importOriginal) => {
       },
     },
   };
+}
+
+/**
+ * The worker processes share the modules their files import: the lock module is loaded anew here,
+ * over the failing proper-lockfile, and the module registry given back afterwards.
+ */
+let lock: typeof import('../../src/node/lock.js');
+beforeAll(async () => {
+  const real = (await import('proper-lockfile')).default;
+  vi.resetModules();
+  vi.doMock('proper-lockfile', () => failingFirst(real));
+  lock = await import('../../src/node/lock.js');
+});
+afterAll(() => {
+  vi.doUnmock('proper-lockfile');
+  vi.resetModules();
 });
 
 let dir: string;
@@ -51,7 +65,7 @@ afterEach(() => remove());
 describe('a lock that vanished as it was being taken', () => {
   it('is taken again, and the work runs under it', async () => {
     const file = join(dir, 'state.json');
-    const seen = await withFileLock(
+    const seen = await lock.withFileLock(
       file,
       async () => existsSync(`${file}.lock`),
       () => undefined,
@@ -61,7 +75,7 @@ describe('a lock that vanished as it was being taken', () => {
 
   it('is taken again at exit too, rather than the work running unlocked', () => {
     const file = join(dir, 'state.json');
-    const result = withFileLockSync(file, () => existsSync(`${file}.lock`));
+    const result = lock.withFileLockSync(file, () => existsSync(`${file}.lock`));
     expect([result, attempts.sync]).toEqual([{ value: true, locked: true }, 2]);
   });
 });
