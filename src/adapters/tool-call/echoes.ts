@@ -5,7 +5,7 @@
  * argument values are blanked out of the text before it is matched.
  */
 import { isRecord } from './action-classes.js';
-import { isWhiteSpace } from './white-space.js';
+import { isWhiteSpace, isWordCharacter } from './white-space.js';
 
 /** Shorter values are ordinary words ("main", "README.md") that the verdict itself may use. */
 const MIN_ECHO_LENGTH = 12;
@@ -133,15 +133,9 @@ export function quotesArguments(text: string, args: Readonly<Record<string, unkn
     while (at >= 0) {
       const before = text.charCodeAt(at - 1);
       const after = text.charCodeAt(at + value.length);
-      if (!isWordCode(before) && !isWordCode(after)) return true;
+      if (!isWordCharacter(before) && !isWordCharacter(after)) return true;
       at = text.indexOf(value, at + 1);
     }
   }
   return false;
-}
-
-function isWordCode(code: number): boolean {
-  return (
-    (code >= 48 && code <= 57) || (code >= 65 && code <= 90) || (code >= 97 && code <= 122) || code === 95
-  );
 }

@@ -15,6 +15,7 @@
  * The shape is a string, cheap to hash or compare; the work is linear in the text, and texts longer
  * than `MAX_SHAPE_INPUT` are shaped from their head and tail.
  */
+import { isWordCharacter } from './white-space.js';
 
 /** What a placeholder stands for. */
 export type ErrorShapePart = 'quote' | 'url' | 'path' | 'flag' | 'id' | 'number';
@@ -211,13 +212,6 @@ export function errorShape(text: string): string {
 /** A lower-case letter before an upper-case one: where every camelCase name turns. */
 const CAMEL_TURN = /[a-z][A-Z]/g;
 
-/** `[A-Za-z0-9_]`, what `\w` matches. */
-function isWordCharacter(code: number): boolean {
-  return (
-    (code >= 97 && code <= 122) || (code >= 65 && code <= 90) || (code >= 48 && code <= 57) || code === 95
-  );
-}
-
 /**
  * `text.replace(CAMEL_NAME, '<id>')`, reading only the words that turn from a lower-case letter to an
  * upper-case one. A match is a whole word (a run of `\w`: it starts at a word boundary and its `\w*`
@@ -386,13 +380,7 @@ const maskMixedId = (word: string): string => (CODE_WORD.test(word) ? word : ERR
 
 /** Whether a character is one `MIXED_ID` reads within a word: a word character or `-`. */
 function isIdCharacter(code: number): boolean {
-  return (
-    (code >= 97 && code <= 122) ||
-    (code >= 65 && code <= 90) ||
-    (code >= 48 && code <= 57) ||
-    code === 95 ||
-    code === 45
-  );
+  return isWordCharacter(code) || code === 45;
 }
 
 /**

@@ -14,3 +14,10 @@ export function isWhiteSpace(code: number): boolean {
     code === 0xfeff
   );
 }
+
+/** Whether a character is one `\w` matches in a regular expression: `[A-Za-z0-9_]`. */
+export function isWordCharacter(code: number): boolean {
+  return (
+    (code >= 97 && code <= 122) || (code >= 65 && code <= 90) || (code >= 48 && code <= 57) || code === 95
+  );
+}
