@@ -6,7 +6,15 @@
 import { type HostAgent, hostToolKind } from '../adapters/tool-call/host-tools.js';
 import { NarrowingError } from '../core/errors.js';
 import type { HookAction, HookEvent, HookProtocol, HookReply, HookToolResult, HookVerdict } from './event.js';
-import { isRecord, type Payload, payloadObject, sessionIdField, stringField, toolInput } from './payload.js';
+import {
+  isRecord,
+  type Payload,
+  payloadObject,
+  resultText,
+  sessionIdField,
+  stringField,
+  toolInput,
+} from './payload.js';
 import { errorResult, responseResult } from './results.js';
 
 export interface ClaudeStyleOptions {
@@ -55,6 +63,11 @@ function claudeStyleAction(
       const call = toolCall(payload);
       // An edit held for the owner's review instead of written: nothing changed, nothing to learn.
       if (heldForReview(agent, call.tool, payload.tool_response)) return { type: 'ignored' };
+      // A command Claude Code stopped: by the user (nothing to learn), or at its timeout (never narrows).
+      const stopped =
+        hostToolKind(agent, call.tool) === 'exec' ? stoppedCommand(payload.tool_response) : undefined;
+      if (stopped === 'by-user') return { type: 'ignored' };
+      if (stopped !== undefined) return { type: 'after-call', call, result: stopped };
       const read = options.readResponse ?? ((_tool: string, response: unknown) => responseResult(response));
       return { type: 'after-call', call, result: read(call.tool, payload.tool_response) };
     }
@@ -90,6 +103,33 @@ function heldForReview(agent: HostAgent, tool: string, response: unknown): boole
   return kind === 'mutate' || kind === 'create';
 }
 
+/** The words Claude Code puts before what a command it stopped at its timeout printed (`ShellCommand`). */
+const TIMED_OUT = /^Command timed out after\b/;
+
+/**
+ * How Claude Code stopped a command, by `Bash`'s response (`BashOutput` in the Agent SDK's
+ * `sdk-tools.d.ts`): `interrupted: true` when Claude Code killed it because the call was aborted
+ * (the user pressed Esc, the turn was cancelled), which teaches nothing; `timedOutAfterMs` when the
+ * command ran past its timeout and was moved to the background, or a stderr opening with "Command
+ * timed out after …" (versions that killed it there), which is a timeout. Undefined for a command
+ * that ended by itself.
+ */
+function stoppedCommand(response: unknown): 'by-user' | HookToolResult | undefined {
+  if (!isRecord(response)) return undefined;
+  const stderr = typeof response.stderr === 'string' ? response.stderr : '';
+  const stdout = typeof response.stdout === 'string' ? response.stdout : '';
+  const timedOutAfter = response.timedOutAfterMs;
+  const timedOut =
+    (typeof timedOutAfter === 'number' && Number.isFinite(timedOutAfter)) ||
+    (response.interrupted === true && TIMED_OUT.test(stderr));
+  if (timedOut) {
+    const said = resultText([stderr, stdout].filter((text) => text !== '').join('\n'));
+    const error = said !== '' ? said : `Command timed out after ${Math.round(Number(timedOutAfter) / 1000)}s`;
+    return { ok: false, error, content: said, timedOut: true };
+  }
+  return response.interrupted === true ? 'by-user' : undefined;
+}
+
 /** Claude Code's Bash error opens with the exit status: `Exit code 1\n<what the command printed>`. */
 const EXIT_CODE_LINE = /^Exit code (\d{1,3})(?:\n|$)/;
 
@@ -100,7 +140,10 @@ function failureResult(error: unknown): HookToolResult {
   const status = EXIT_CODE_LINE.exec(result.error);
   if (!status) return result;
   const output = result.error.slice(status[0].length);
-  return { ok: false, error: output.trim() === '' ? result.error : output, exitCode: Number(status[1]) };
+  const exitCode = Number(status[1]);
+  // Killed at its timeout (SIGTERM, exit 143): Claude Code says so before what the command printed.
+  if (TIMED_OUT.test(output)) return { ok: false, error: output, exitCode, timedOut: true };
+  return { ok: false, error: output.trim() === '' ? result.error : output, exitCode };
 }
 
 /** Claude Code's `SessionStart` sources (Codex uses the same ones). */
