@@ -95,15 +95,54 @@ function withStatus(result: HookToolResult, status: RolloutStatus): HookToolResu
 const MAX_UNREPORTED = 16;
 /** Items of calls Codex reports to its hooks: the streak of unreported failures ends at one. */
 const REPORTED_ITEMS: ReadonlySet<string> = new Set(['CommandExecution', 'McpToolCall', 'FileChange']);
-/** How Codex words a patch it refused before applying it. */
-const PATCH_REFUSED = 'apply_patch verification failed';
+/**
+ * How Codex words a patch it refused while reading it, before applying anything (codex-rs
+ * `core/src/tools/handlers/apply_patch.rs`: a patch that does not parse or does not match the files,
+ * a shell-quoted input it cannot read, an input that is no patch). Each is the agent's: the same
+ * patch is refused again. Any other output (a call a `PreToolUse` hook denied, one the user
+ * declined) is not taken for such a refusal.
+ */
+const PATCH_REFUSALS: readonly string[] = [
+  'apply_patch verification failed',
+  'apply_patch handler received invalid patch input',
+  'apply_patch handler received non-apply_patch input',
+];
+const PATCH_TOOL = 'apply_patch';
+
+/** Codex's refusal of a patch, when `output` (a recorded call output) is one. */
+function patchRefusal(output: unknown): string | undefined {
+  if (typeof output !== 'string') return undefined;
+  return PATCH_REFUSALS.some((words) => output.startsWith(words)) ? output : undefined;
+}
+
+/**
+ * The patch of a recorded `apply_patch` call: the freeform tool's `custom_tool_call` carries it as
+ * `input`; the JSON tool's `function_call` (the models that take tools as JSON) as the `input` of its
+ * `arguments`. It is the `tool_input.command` the call's `PreToolUse` had.
+ */
+function patchOfCall(call: Readonly<Record<string, unknown>>): string | undefined {
+  if (call.name !== PATCH_TOOL) return undefined;
+  if (call.type === 'custom_tool_call') return typeof call.input === 'string' ? call.input : undefined;
+  if (call.type !== 'function_call' || typeof call.arguments !== 'string') return undefined;
+  try {
+    const parsed: unknown = JSON.parse(call.arguments);
+    return isRecord(parsed) && typeof parsed.input === 'string' ? parsed.input : undefined;
+  } catch {
+    // Arguments that are not JSON: Codex builds no PreToolUse for them, so there is no call to meet.
+    return undefined;
+  }
+}
 
 /**
  * Failed calls Codex reported to no hook, as the `PostToolUse` events they would have been, oldest
  * first: codex-cli 0.171 runs no `PostToolUse` for an MCP tool whose result is an error, nor for a
- * patch it refused before applying it; its rollout records them (an `item_completed` whose
- * `McpToolCall` item has `status: "failed"`, a `custom_tool_call_output` saying `apply_patch
- * verification failed`). Read before a Codex call is checked, so that a retry of a failed call meets
+ * patch it refused while reading it (any error a tool's handler returns fires no `PostToolUse`:
+ * codex-rs `core/src/tools/registry.rs` runs it only for a call that succeeded); its rollout records
+ * them (an `item_completed` whose `McpToolCall` item has `status: "failed"`, the patch's
+ * `custom_tool_call_output` or `function_call_output` with the refusal, see `PATCH_REFUSALS`). A
+ * call whose arguments are not JSON, or of a tool Codex does not have, fires no `PreToolUse` either
+ * (its hook input is built from the parsed arguments; an unknown tool is answered before the hooks):
+ * no retry of it could be checked, so it is not taken. Read before a Codex call is checked, so that a retry of a failed call meets
  * what the failure taught. Only the latest streak is taken: reading back from the end, it stops at
  * the first call Codex did report (a command, an answered MCP call, an applied patch), so what an
  * earlier event learned is not learned again, and the session's `firstTime` keeps any call id from
@@ -136,25 +175,25 @@ export async function unreportedCodexFailures(event: HookEvent): Promise<HookEve
       // Anything else (the model's messages and reasoning, a user's message) is no call.
       continue;
     }
-    if (line.includes(PATCH_REFUSED) && line.includes('"custom_tool_call_output"')) {
+    if (line.includes(`"${PATCH_TOOL} `) && line.includes('_call_output"')) {
       const output = payloadOf(line);
-      if (typeof output?.call_id === 'string' && typeof output.output === 'string') {
-        if (output.output.startsWith(PATCH_REFUSED)) refused.set(output.call_id, output.output);
+      const type = output?.type;
+      if (type === 'custom_tool_call_output' || type === 'function_call_output') {
+        const refusal = patchRefusal(output?.output);
+        if (typeof output?.call_id === 'string' && refusal !== undefined)
+          refused.set(output.call_id, refusal);
       }
       continue;
     }
-    if (refused.size > 0 && line.includes('"custom_tool_call"')) {
+    if (refused.size > 0 && line.includes('_call"')) {
       const call = payloadOf(line);
       const error = typeof call?.call_id === 'string' ? refused.get(call.call_id) : undefined;
-      if (call && error !== undefined && call.name === 'apply_patch' && typeof call.input === 'string') {
+      const patch = call && error !== undefined ? patchOfCall(call) : undefined;
+      if (call && error !== undefined && patch !== undefined) {
         refused.delete(call.call_id as string);
         if (call.call_id !== current) {
           found.push({
-            call: {
-              tool: 'apply_patch',
-              input: toolInput({ command: call.input }),
-              id: call.call_id as string,
-            },
+            call: { tool: PATCH_TOOL, input: toolInput({ command: patch }), id: call.call_id as string },
             result: { ok: false, error: resultText(error), content: resultText(error) },
           });
         }

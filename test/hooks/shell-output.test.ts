@@ -205,6 +205,83 @@ describe("Codex's rollout as evidence of an exit status", () => {
     ]);
   });
 
+  it('finds a patch Codex refused as it read it, from its freeform tool and from its JSON tool alike', async () => {
+    const dir = folder();
+    const path = join(dir, 'rollout.jsonl');
+    // The model wrote a bare line in the hunk: codex-apply-patch's parser refuses it.
+    const unparsable =
+      '*** Begin Patch\n*** Update File: src/cart.ts\n@@\nexport function total(\n*** End Patch';
+    const parseError =
+      "apply_patch verification failed: invalid hunk at line 4, Unexpected line found in update hunk: 'export function total('. Every line should start with ' ' (context line), '+' (added line), or '-' (removed line)";
+    // The patch handed over shell-quoted in a way Codex cannot read (codex-rs apply_patch.rs).
+    const quoted = "*** Begin Patch\n*** Add File: notes.txt\n+it's done\n*** End Patch";
+    const invalidInput = 'apply_patch handler received invalid patch input';
+    writeFileSync(
+      path,
+      [
+        line('response_item', {
+          type: 'custom_tool_call',
+          call_id: 'call_freeform',
+          name: 'apply_patch',
+          input: unparsable,
+        }),
+        line('response_item', {
+          type: 'custom_tool_call_output',
+          call_id: 'call_freeform',
+          output: parseError,
+        }),
+        line('response_item', {
+          type: 'function_call',
+          call_id: 'call_json',
+          name: 'apply_patch',
+          arguments: JSON.stringify({ input: quoted }),
+        }),
+        line('response_item', { type: 'function_call_output', call_id: 'call_json', output: invalidInput }),
+      ].join(''),
+    );
+    const events = await unreportedCodexFailures(
+      preToolUse(path, dir, 'call_next', 'apply_patch', { command: unparsable }),
+    );
+    expect(events.map((event) => event.action)).toEqual([
+      {
+        type: 'after-call',
+        call: { tool: 'apply_patch', input: { command: unparsable }, id: 'call_freeform' },
+        result: { ok: false, error: parseError, content: parseError },
+      },
+      {
+        type: 'after-call',
+        call: { tool: 'apply_patch', input: { command: quoted }, id: 'call_json' },
+        result: { ok: false, error: invalidInput, content: invalidInput },
+      },
+    ]);
+  });
+
+  it('never takes a patch a PreToolUse hook denied for a patch Codex refused', async () => {
+    const dir = folder();
+    const path = join(dir, 'rollout.jsonl');
+    const patch = '*** Begin Patch\n*** Delete File: .env\n*** End Patch';
+    writeFileSync(
+      path,
+      [
+        line('response_item', {
+          type: 'custom_tool_call',
+          call_id: 'call_denied',
+          name: 'apply_patch',
+          input: patch,
+        }),
+        line('response_item', {
+          type: 'custom_tool_call_output',
+          call_id: 'call_denied',
+          // codex-rs registry.rs: the words of a call a PreToolUse hook denied.
+          output: `Command blocked by PreToolUse hook: .env is protected. Command: ${patch}`,
+        }),
+      ].join(''),
+    );
+    expect(
+      await unreportedCodexFailures(preToolUse(path, dir, 'call_next', 'Bash', { command: 'ls' })),
+    ).toEqual([]);
+  });
+
   it('takes no failure from before the last call Codex reported to its hooks, past what the model said', async () => {
     const dir = folder();
     const path = join(dir, 'rollout.jsonl');

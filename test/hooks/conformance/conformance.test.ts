@@ -328,7 +328,16 @@ describe('hook conformance: every agent, its real payloads, the same verdicts', 
     expect((await run.shell('npm run tset', MISSING_SCRIPT)).verdict).toBe('deny');
   });
 
-  it('denies a patch Codex keeps refusing, though Codex reports the refusal to no hook', async () => {
+  /**
+   * The model proposes `patch` four times through Codex's `tool` (its freeform `custom_tool_call`, or
+   * the `function_call` of models that take tools as JSON); Codex refuses it each time as `refusal`
+   * says. Returns the attempt first denied (0: none).
+   */
+  async function refusedPatch(
+    tool: 'custom' | 'function',
+    patch: string,
+    refusal: (cwd: string) => string,
+  ): Promise<number> {
     const run = start(codex());
     await run.prompt('Rename the helper');
     const rollout = join(run.session.cwd, '.codex-rollout.jsonl');
@@ -337,9 +346,6 @@ describe('hook conformance: every agent, its real payloads, the same verdicts', 
         rollout,
         `${JSON.stringify({ timestamp: '2026-11-30T22:53:19.438Z', type: 'response_item', payload })}\n`,
       );
-    const patch =
-      '*** Begin Patch\n*** Update File: src/helpers.ts\n@@\n-export function total(\n+export function computeTotal(\n*** End Patch';
-    const refusal = `apply_patch verification failed: Failed to find expected lines in ${run.session.cwd}/src/helpers.ts:\nexport function total(`;
     const verdicts: string[] = [];
     for (let attempt = 1; attempt <= 4; attempt++) {
       const id = `call_patch_${attempt}`;
@@ -358,10 +364,43 @@ describe('hook conformance: every agent, its real payloads, the same verdicts', 
       });
       verdicts.push(before.verdict);
       if (before.verdict === 'deny') continue;
-      line({ type: 'custom_tool_call', call_id: id, name: 'apply_patch', input: patch });
-      line({ type: 'custom_tool_call_output', call_id: id, output: refusal });
+      if (tool === 'custom') {
+        line({ type: 'custom_tool_call', call_id: id, name: 'apply_patch', input: patch });
+        line({ type: 'custom_tool_call_output', call_id: id, output: refusal(run.session.cwd) });
+      } else {
+        line({
+          type: 'function_call',
+          call_id: id,
+          name: 'apply_patch',
+          arguments: JSON.stringify({ input: patch }),
+        });
+        line({ type: 'function_call_output', call_id: id, output: refusal(run.session.cwd) });
+      }
     }
-    const firstDenied = verdicts.indexOf('deny') + 1;
+    return verdicts.indexOf('deny') + 1;
+  }
+
+  it('denies a patch Codex keeps refusing, though Codex reports the refusal to no hook', async () => {
+    const patch =
+      '*** Begin Patch\n*** Update File: src/helpers.ts\n@@\n-export function total(\n+export function computeTotal(\n*** End Patch';
+    const firstDenied = await refusedPatch(
+      'custom',
+      patch,
+      (cwd) =>
+        `apply_patch verification failed: Failed to find expected lines in ${cwd}/src/helpers.ts:\nexport function total(`,
+    );
+    expect(firstDenied).toBeGreaterThanOrEqual(2);
+    expect(firstDenied).toBeLessThanOrEqual(3);
+  });
+
+  it('denies a patch Codex keeps refusing as unreadable input, called as a JSON tool', async () => {
+    // codex-rs apply_patch.rs: a patch whose shell quoting Codex cannot read.
+    const patch = "*** Begin Patch\n*** Add File: notes.txt\n+it's done\n*** End Patch";
+    const firstDenied = await refusedPatch(
+      'function',
+      patch,
+      () => 'apply_patch handler received invalid patch input',
+    );
     expect(firstDenied).toBeGreaterThanOrEqual(2);
     expect(firstDenied).toBeLessThanOrEqual(3);
   });
