@@ -13,11 +13,14 @@
  * `error`, `cancelled`) and `result`, the function responses the model was given (`response.output`,
  * or `response.error` for a failure). A call the user cancelled never ran and has no result. A shell
  * call's output ends with what the shell reported (`Exit Code: N`, `Signal: …`, `Background PIDs: …`,
- * `Process Group PGID: N`) after its `Output:`; the call failed when the exit code is not 0, and the
+ * `Process Group PGID: N`) after its `Output:`; since June 2026 the output (and the text an MCP
+ * tool or a fetch brought in) is wrapped in Gemini CLI's untrusted marks, read without them as the
+ * hook reads them (`withoutUntrustedMarks`). The call failed when the exit code is not 0, and the
  * process numbers, different on every run, are left out of its result. A user message that holds
  * text (not the function responses Gemini CLI sends back as the user's turn, nor its own
  * `<session_context>`) is a user turn.
  */
+import { withoutUntrustedMarks } from '../../src/adapters/tool-call/untrusted-marks.js';
 import type { CallEvent, TraceEvent, TraceResult } from '../../src/trace/types.js';
 import {
   clip,
@@ -99,8 +102,8 @@ function responseOf(call: JsonObject): { readonly output?: string; readonly erro
   for (const part of parts) {
     const response = isObject(part.functionResponse) ? part.functionResponse.response : undefined;
     if (!isObject(response)) continue;
-    if (response.error !== undefined) errors.push(text(response.error));
-    else if (response.output !== undefined) outputs.push(text(response.output));
+    if (response.error !== undefined) errors.push(withoutUntrustedMarks(text(response.error)));
+    else if (response.output !== undefined) outputs.push(withoutUntrustedMarks(text(response.output)));
     else outputs.push(text(response));
   }
   return {

@@ -5,6 +5,7 @@
  * MCP tools are `mcp_<server>_<tool>` (`mcp__<server>__<tool>` before): both become narrowing's
  * `mcp__<server>__<tool>` where the payload names the server.
  */
+import { withoutUntrustedMarks } from '../adapters/tool-call/untrusted-marks.js';
 import { NarrowingError } from '../core/errors.js';
 import type { HookAction, HookEvent, HookProtocol, HookReply, HookToolResult, HookVerdict } from './event.js';
 import {
@@ -123,38 +124,15 @@ function afterToolResult(tool: string, response: unknown): HookToolResult {
 }
 
 /**
- * Gemini CLI marks what a tool brought in from outside (a command's output, an MCP tool's text
- * parts, a fetched page) as untrusted before the model reads it: `<untrusted_context>\n…\n
- * </untrusted_context>`, a closing tag inside written `&lt;/untrusted_context&gt;`
- * (`wrapUntrusted` in packages/core/src/utils/textUtils.ts, since June 2026). `AfterTool` gets the
- * marked text. The marks say nothing about the call: what is read is the text inside them, as
- * versions before wrote it.
+ * `llmContent` without the untrusted marks Gemini CLI puts around what a tool brought in
+ * (`withoutUntrustedMarks`): a string's, or each text part's of a list of parts.
  */
-const UNTRUSTED_OPEN = '<untrusted_context>\n';
-const UNTRUSTED_CLOSE = '\n</untrusted_context>';
-const UNTRUSTED_CLOSE_ESCAPED = '&lt;/untrusted_context&gt;';
-
-function withoutUntrustedTag(text: string): string {
-  if (
-    text.length < UNTRUSTED_OPEN.length + UNTRUSTED_CLOSE.length ||
-    !text.startsWith(UNTRUSTED_OPEN) ||
-    !text.endsWith(UNTRUSTED_CLOSE)
-  ) {
-    return text;
-  }
-  const inner = text.slice(UNTRUSTED_OPEN.length, text.length - UNTRUSTED_CLOSE.length);
-  return inner.includes(UNTRUSTED_CLOSE_ESCAPED)
-    ? inner.replaceAll(UNTRUSTED_CLOSE_ESCAPED, '</untrusted_context>')
-    : inner;
-}
-
-/** `llmContent` without the untrusted marks: a string's, or each text part's of a list of parts. */
 function withoutUntrustedTags(llmContent: unknown): unknown {
-  if (typeof llmContent === 'string') return withoutUntrustedTag(llmContent);
+  if (typeof llmContent === 'string') return withoutUntrustedMarks(llmContent);
   if (!Array.isArray(llmContent)) return llmContent;
   return llmContent.map((part) =>
     isRecord(part) && typeof part.text === 'string'
-      ? { ...part, text: withoutUntrustedTag(part.text) }
+      ? { ...part, text: withoutUntrustedMarks(part.text) }
       : part,
   );
 }

@@ -83,6 +83,25 @@ describe("Gemini CLI's chat record", () => {
     ]);
   });
 
+  it('reads a shell call whose output Gemini CLI marked as untrusted as the same call unmarked', () => {
+    // packages/core/src/utils/textUtils.ts `wrapUntrusted`: the function response the model was given.
+    const mark = (output: string) => `<untrusted_context>\n${output}\n</untrusted_context>`;
+    const failing = 'Output: FAIL src/app.test.ts\n1 failed\nExit Code: 1\nProcess Group PGID: 30412';
+    const passing = 'Output: see &lt;/untrusted_context&gt; in README.md\nProcess Group PGID: 30588';
+    const record = jsonl(
+      header,
+      modelTurn(
+        shellCall('c1', 'npm test', mark(failing), '2026-05-04T10:00:07.000Z'),
+        shellCall('c2', 'grep -l untrusted README.md', mark(passing), '2026-05-04T10:00:09.000Z'),
+      ),
+    );
+    const calls = callsOf(convertGeminiChat(record, from, 'demo', 'demo').events);
+    expect(calls.map((call) => call.result)).toEqual([
+      { isError: true, content: 'FAIL src/app.test.ts\n1 failed' },
+      { content: 'see </untrusted_context> in README.md' },
+    ]);
+  });
+
   it("reads a call whose status is error as failed with the tool's error, and a cancelled one as never answered", () => {
     const editError = 'Failed to edit, 0 occurrences found for old_string in src/app.ts.';
     const record = jsonl(
