@@ -15,22 +15,23 @@
  * `success`). Where neither is there, the output's own failure lines are the evidence (see
  * `shell-output.ts`).
  *
- * The file is read from its end, at most `MAX_TAIL_BYTES`, never through a symbolic link, and only
- * when it is a regular file: its path comes from the payload.
+ * The file is read backwards from its end, a chunk at a time, only as far as the event needs (the
+ * line that records the call, the last call Codex reported) and at most `MAX_TAIL_BYTES`, never
+ * through a symbolic link, and only when it is a regular file: its path comes from the payload. One
+ * event reads it once (`withCodexRollout`), whichever of the two it needs.
  */
-import { constants } from 'node:fs';
-import { open } from 'node:fs/promises';
 import { isAbsolute } from 'node:path';
 import { hostToolKind } from '../adapters/tool-call/host-tools.js';
 import { codexHeader } from '../adapters/tool-call/shell-framing.js';
+import { type LinesFromEndOptions, linesFromEnd } from '../node/lines-from-end.js';
 import type { HookEvent, HookToolCall, HookToolResult } from './event.js';
 import { isRecord, mcpToolName, resultText, toolInput } from './payload.js';
 import { errorResult } from './results.js';
 
 /** The most read of a rollout, from its end: the current call is among its last lines. */
 export const MAX_TAIL_BYTES = 512 * 1024;
-/** Lines longer than this are skipped unread. */
-const MAX_LINE_CHARS = 256 * 1024;
+/** Lines longer than this (in bytes) are skipped unread. */
+const MAX_LINE_BYTES = 256 * 1024;
 const MAX_CALL_ID_CHARS = 256;
 
 /** How a call ended, by the rollout. */
@@ -39,27 +40,38 @@ export interface RolloutStatus {
   readonly failed: boolean;
 }
 
+/** How the rollout is read; tests set a smaller chunk and watch what is read. */
+export type RolloutReading = Pick<LinesFromEndOptions, 'chunkBytes' | 'onChunk'> & {
+  readonly maxBytes?: number;
+};
+
+/** The rollout's lines, last first, as far as the caller goes; nothing when it cannot be read. */
+async function* rolloutLines(path: string, reading: RolloutReading = {}): AsyncGenerator<string> {
+  try {
+    yield* linesFromEnd(path, {
+      maxBytes: reading.maxBytes ?? MAX_TAIL_BYTES,
+      maxLineBytes: MAX_LINE_BYTES,
+      ...(reading.chunkBytes !== undefined && { chunkBytes: reading.chunkBytes }),
+      ...(reading.onChunk !== undefined && { onChunk: reading.onChunk }),
+    });
+  } catch {
+    // No such file, not readable: the rollout says nothing.
+  }
+}
+
 /**
  * The exit status the rollout at `path` records for the call `callId`, or undefined when it has
  * none (not written yet, not kept, no such call, no such file, not a regular file, a symbolic link).
- * Never throws.
+ * Read back from the end until the call's status is found. Never throws.
  */
 export async function readRolloutStatus(
   path: string,
   callId: string,
-  maxBytes = MAX_TAIL_BYTES,
+  reading: RolloutReading = {},
 ): Promise<RolloutStatus | undefined> {
   if (!isAbsolute(path) || callId === '' || callId.length > MAX_CALL_ID_CHARS) return undefined;
-  let text: string;
-  try {
-    text = await readTail(path, maxBytes);
-  } catch {
-    return undefined;
-  }
-  const lines = text.split('\n');
-  for (let index = lines.length - 1; index >= 0; index--) {
-    const line = lines[index] as string;
-    if (line.length > MAX_LINE_CHARS || !line.includes(callId)) continue;
+  for await (const line of rolloutLines(path, reading)) {
+    if (!line.includes(callId)) continue;
     const status = statusOfLine(line, callId);
     if (status) return status;
   }
@@ -67,19 +79,47 @@ export async function readRolloutStatus(
 }
 
 /**
- * The event with its result completed from the rollout, when it is a Codex command or patch whose
- * exit status the payload left out and the rollout records; otherwise the event itself. Meant for
- * the hook helper (one read per event, in the process that keeps the guard open) and for a hook
+ * What the rollout adds to one Codex event, read once: before a call, the failures Codex reported
+ * to no hook since the last call it did report (`earlier`, to be learned first, as they are: they
+ * need no more reading); after a command or a patch whose payload left out its exit status, the
+ * event with its result completed from the rollout. Any other event comes back as it is, with
+ * nothing read. Meant for the hook helper (in the process that keeps the guard open) and for a hook
  * process that handles its event itself. Never throws.
  */
-export async function withRolloutEvidence(event: HookEvent): Promise<HookEvent> {
+export async function withCodexRollout(
+  event: HookEvent,
+  reading: RolloutReading = {},
+): Promise<{ readonly earlier: readonly HookEvent[]; readonly event: HookEvent }> {
+  if (event.agent !== 'codex' || event.transcriptPath === undefined) return { earlier: [], event };
+  if (event.action.type === 'before-call') {
+    return { earlier: await unreportedFailures(event, event.transcriptPath, reading), event };
+  }
+  return { earlier: [], event: await completedFromRollout(event, event.transcriptPath, reading) };
+}
+
+/**
+ * The event with its result completed from the rollout, when it is a Codex command or patch whose
+ * exit status the payload left out and the rollout records; otherwise the event itself (see
+ * `withCodexRollout`). Never throws.
+ */
+export async function withRolloutEvidence(
+  event: HookEvent,
+  reading: RolloutReading = {},
+): Promise<HookEvent> {
+  return (await withCodexRollout(event, reading)).event;
+}
+
+async function completedFromRollout(
+  event: HookEvent,
+  path: string,
+  reading: RolloutReading,
+): Promise<HookEvent> {
   const { action } = event;
-  if (event.agent !== 'codex' || action.type !== 'after-call' || event.transcriptPath === undefined)
-    return event;
+  if (action.type !== 'after-call') return event;
   const { call, result } = action;
   if (call.id === undefined || result.exitCode !== undefined) return event;
-  if (hostToolKind('codex', call.tool) !== 'exec' && call.tool !== 'apply_patch') return event;
-  const status = await readRolloutStatus(event.transcriptPath, call.id);
+  if (hostToolKind('codex', call.tool) !== 'exec' && call.tool !== PATCH_TOOL) return event;
+  const status = await readRolloutStatus(path, call.id, reading);
   if (status === undefined) return event;
   return { ...event, action: { ...action, result: withStatus(result, status) } };
 }
@@ -148,24 +188,25 @@ function patchOfCall(call: Readonly<Record<string, unknown>>): string | undefine
  * earlier event learned is not learned again, and the session's `firstTime` keeps any call id from
  * being learned twice. Never throws.
  */
-export async function unreportedCodexFailures(event: HookEvent): Promise<HookEvent[]> {
-  if (event.agent !== 'codex' || event.action.type !== 'before-call' || event.transcriptPath === undefined)
-    return [];
-  if (!isAbsolute(event.transcriptPath)) return [];
-  let text: string;
-  try {
-    text = await readTail(event.transcriptPath, MAX_TAIL_BYTES);
-  } catch {
-    return [];
-  }
+export async function unreportedCodexFailures(
+  event: HookEvent,
+  reading: RolloutReading = {},
+): Promise<readonly HookEvent[]> {
+  return (await withCodexRollout(event, reading)).earlier;
+}
+
+async function unreportedFailures(
+  event: HookEvent,
+  path: string,
+  reading: RolloutReading,
+): Promise<HookEvent[]> {
+  if (event.action.type !== 'before-call' || !isAbsolute(path)) return [];
   const current = event.action.call.id;
   const found: { readonly call: HookToolCall; readonly result: HookToolResult }[] = [];
   /** Patches refused, by call id, waiting for the line of the call itself (written before). */
   const refused = new Map<string, string>();
-  const lines = text.split('\n');
-  for (let index = lines.length - 1; index >= 0 && found.length < MAX_UNREPORTED; index--) {
-    const line = lines[index] as string;
-    if (line.length > MAX_LINE_CHARS) continue;
+  for await (const line of rolloutLines(path, reading)) {
+    if (found.length >= MAX_UNREPORTED) break;
     const item = line.includes('"item_completed"') ? completedItem(line) : undefined;
     if (item !== undefined) {
       if (item.type === 'McpToolCall' && item.status === 'failed') {
@@ -246,27 +287,6 @@ function mcpFailure(
     },
     result: { ok: false, error: failed.error, content: failed.error },
   };
-}
-
-async function readTail(path: string, maxBytes: number): Promise<string> {
-  const handle = await open(path, constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0));
-  try {
-    const stat = await handle.stat();
-    if (!stat.isFile()) return '';
-    const length = Math.min(stat.size, maxBytes);
-    const buffer = Buffer.alloc(length);
-    let read = 0;
-    while (read < length) {
-      const { bytesRead } = await handle.read(buffer, read, length - read, stat.size - length + read);
-      if (bytesRead === 0) break;
-      read += bytesRead;
-    }
-    const text = buffer.subarray(0, read).toString('utf8');
-    // Started inside a line: that line is cut, so it is left out.
-    return length < stat.size ? text.slice(text.indexOf('\n') + 1) : text;
-  } finally {
-    await handle.close();
-  }
 }
 
 /** A rollout line's word on the call, if it is about it. */

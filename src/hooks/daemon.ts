@@ -23,7 +23,7 @@ import { giveBackKeptLocks, giveBackWantedLocks, withFileLock } from '../node/lo
 import { writeTextNoFollowSync } from '../node/safe-fs.js';
 import { stateLayout } from '../node/state-dir.js';
 import { createFileStore, type FileStore } from '../stores/file-store.js';
-import { unreportedCodexFailures, withRolloutEvidence } from './codex-rollout.js';
+import { withCodexRollout } from './codex-rollout.js';
 import { type DaemonRequest, helperPointerPath, pointedSocket, startingMarkerPath } from './daemon-client.js';
 import type { HookVerdict } from './event.js';
 import { applyHookEvent, inSessionTurn } from './handle.js';
@@ -109,8 +109,7 @@ export async function serveHooks(options: DaemonOptions): Promise<void> {
     });
   /** The event on `open`, written before the answer: the agent acts on it, so it must outlive this process. */
   const apply = async (open: GuardSession, request: DaemonRequest): Promise<HookVerdict> => {
-    // What the payload left out and the agent's session log holds (Codex's exit statuses).
-    const event = await withRolloutEvidence(request.event);
+    const { event } = request;
     const verdict = await inSessionTurn(
       open,
       event,
@@ -158,12 +157,16 @@ export async function serveHooks(options: DaemonOptions): Promise<void> {
     return guard;
   };
 
-  const handle = async (request: DaemonRequest): Promise<HookVerdict> => {
-    // Failures the agent reported to no hook and its session log holds (Codex's MCP errors): learned
-    // before the call is checked.
-    for (const earlier of await unreportedCodexFailures(request.event)) {
-      await handle({ ...request, event: earlier });
-    }
+  const handle = async (received: DaemonRequest): Promise<HookVerdict> => {
+    // What the agent's session log adds, read once: the failures the agent reported to no hook
+    // (Codex's MCP errors, refused patches), learned before the call is checked, or the exit status
+    // the payload left out (Codex's commands).
+    const { earlier, event } = await withCodexRollout(received.event);
+    for (const failure of earlier) await handleRead({ ...received, event: failure });
+    return handleRead(event === received.event ? received : { ...received, event });
+  };
+  /** An event whose session log has been read. */
+  const handleRead = async (request: DaemonRequest): Promise<HookVerdict> => {
     if (guard !== undefined && fileStore?.changedElsewhere() === true) {
       // Changed by someone else (`forget`, a hook without the helper): read it again.
       await foldSessionLogs(guard, quiet);

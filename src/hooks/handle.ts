@@ -20,7 +20,7 @@ import {
 import { verdictMeta, verdictText } from '../guard/verdict.js';
 import { defaultStateDir, hostProjectDir, stateLayout } from '../node/state-dir.js';
 import { createFileStore, describeStoreProblem, type FileStore } from '../stores/file-store.js';
-import { unreportedCodexFailures, withRolloutEvidence } from './codex-rollout.js';
+import { withCodexRollout } from './codex-rollout.js';
 import type { HookEvent, HookToolCall, HookVerdict } from './event.js';
 import { stateSelectionFor } from './state-selection.js';
 
@@ -51,11 +51,16 @@ const SESSION_RETENTION_MS = 14 * 24 * 60 * 60 * 1000;
 /** Handles one event in this process: opens the guard, takes the session's turn, closes. */
 export async function handleHookEvent(received: HookEvent, options: HookOptions = {}): Promise<HookVerdict> {
   if (received.action.type === 'ignored') return NONE;
-  // Failures the agent reported to no hook and its session log holds (Codex's MCP errors): learned
-  // before the call is checked.
-  for (const earlier of await unreportedCodexFailures(received)) await handleHookEvent(earlier, options);
-  // What the payload left out and the agent's session log holds (Codex's exit statuses).
-  const event = await withRolloutEvidence(received);
+  // What the agent's session log adds, read once: the failures the agent reported to no hook
+  // (Codex's MCP errors, refused patches), learned before the call is checked, or the exit status
+  // the payload left out (Codex's commands).
+  const { earlier, event } = await withCodexRollout(received);
+  for (const failure of earlier) await handleReadEvent(failure, options);
+  return handleReadEvent(event, options);
+}
+
+/** Handles one event whose session log has been read. */
+async function handleReadEvent(event: HookEvent, options: HookOptions): Promise<HookVerdict> {
   const report =
     options.onProblem ?? ((message: string) => process.stderr.write(`narrowing-guard: ${message}\n`));
   const store =

@@ -321,6 +321,47 @@ describe("Codex's rollout as evidence of an exit status", () => {
     ]);
   });
 
+  it('reads a long rollout back only as far as the last call Codex reported', async () => {
+    const dir = folder();
+    const path = join(dir, 'rollout.jsonl');
+    const reasoning = line('response_item', {
+      type: 'reasoning',
+      summary: [{ type: 'summary_text', text: 'Checking the tests.' }],
+    });
+    const failedMcp = line('event_msg', {
+      type: 'item_completed',
+      item: {
+        type: 'McpToolCall',
+        id: 'call_mcp',
+        server: 'github',
+        tool: 'get_issue',
+        arguments: { owner: 'acme', repo: 'api', issue_number: 404 },
+        status: 'failed',
+        result: { content: [{ type: 'text', text: 'Not Found' }], isError: true },
+      },
+    });
+    const reported = line('event_msg', {
+      type: 'item_completed',
+      item: { type: 'CommandExecution', id: 'call_npm', status: 'completed', exit_code: 0 },
+    });
+    writeFileSync(path, `${reasoning.repeat(4000)}${reported}${failedMcp}`);
+    let read = 0;
+    const events = await unreportedCodexFailures(
+      preToolUse(path, dir, 'call_next', 'Bash', { command: 'ls' }),
+      {
+        chunkBytes: 16 * 1024,
+        onChunk: (bytes) => {
+          read += bytes;
+        },
+      },
+    );
+    expect(events.map((event) => (event.action.type === 'after-call' ? event.action.call.id : ''))).toEqual([
+      'call_mcp',
+    ]);
+    expect(read).toBeGreaterThan(0);
+    expect(read).toBeLessThanOrEqual(16 * 1024);
+  });
+
   it('never reads a rollout through a symbolic link', async () => {
     const dir = folder();
     const real = join(dir, 'real.jsonl');
