@@ -5,6 +5,7 @@
  * argument values are blanked out of the text before it is matched.
  */
 import { isRecord } from './action-classes.js';
+import { argumentTexts } from './argument-texts.js';
 import { isWhiteSpace, isWordCharacter } from './white-space.js';
 
 /** Shorter values are ordinary words ("main", "README.md") that the verdict itself may use. */
@@ -104,19 +105,14 @@ export function withoutEchoes(text: string, args: Readonly<Record<string, unknow
 const QUOTABLE = /^[\w.:/@-]{6,200}$/;
 const MAX_QUOTED_VALUES = 32;
 
-function collectQuotable(value: unknown, out: string[], depth: number): void {
-  if (out.length >= MAX_QUOTED_VALUES) return;
-  if (typeof value === 'string') {
-    if (QUOTABLE.test(value) && /[a-z0-9]/i.test(value)) out.push(value);
-    return;
+/** The call's argument strings an error could only quote because the call passed them. */
+function quotableValues(args: Readonly<Record<string, unknown>>): string[] {
+  const out: string[] = [];
+  for (const text of argumentTexts(args, { depth: 3, itemsPerContainer: MAX_QUOTED_VALUES })) {
+    if (out.length >= MAX_QUOTED_VALUES) break;
+    if (QUOTABLE.test(text) && /[a-z0-9]/i.test(text)) out.push(text);
   }
-  if (depth === 0) return;
-  if (Array.isArray(value)) {
-    for (const item of value.slice(0, MAX_QUOTED_VALUES)) collectQuotable(item, out, depth - 1);
-  } else if (isRecord(value)) {
-    for (const key of Object.keys(value).slice(0, MAX_QUOTED_VALUES))
-      collectQuotable(value[key], out, depth - 1);
-  }
+  return out;
 }
 
 /**
@@ -126,9 +122,7 @@ function collectQuotable(value: unknown, out: string[], depth: number): void {
  * environment ("Sibling tool call errored") names none of them.
  */
 export function quotesArguments(text: string, args: Readonly<Record<string, unknown>>): boolean {
-  const values: string[] = [];
-  collectQuotable(args, values, 3);
-  for (const value of values) {
+  for (const value of quotableValues(args)) {
     let at = text.indexOf(value);
     while (at >= 0) {
       const before = text.charCodeAt(at - 1);

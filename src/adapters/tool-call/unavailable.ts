@@ -4,7 +4,7 @@
  * not exist". The named values are the call's own arguments, quoted whole; asking for them again
  * cannot make them exist.
  */
-import { isRecord } from './action-classes.js';
+import { argumentTexts } from './argument-texts.js';
 
 /** The verdict, after the named value: the thing is missing or unavailable, not merely short. */
 const SAYS_MISSING =
@@ -14,19 +14,14 @@ const NAMEABLE = /^[\w.:/@-]{4,200}$/;
 const MAX_VALUES = 64;
 const MAX_NAMED = 4;
 
-function collect(value: unknown, out: string[], depth: number): void {
-  if (out.length >= MAX_VALUES) return;
-  if (typeof value === 'string' || typeof value === 'number') {
-    const text = String(value);
+/** The call's argument values an error could only name because the call passed them: ids, dates, numbers. */
+function nameableValues(args: Readonly<Record<string, unknown>>): string[] {
+  const out: string[] = [];
+  for (const text of argumentTexts(args, { depth: 4, itemsPerContainer: MAX_VALUES, numbers: true })) {
+    if (out.length >= MAX_VALUES) break;
     if (NAMEABLE.test(text) && /\d/.test(text)) out.push(text);
-    return;
   }
-  if (depth === 0) return;
-  if (Array.isArray(value)) {
-    for (const item of value.slice(0, MAX_VALUES)) collect(item, out, depth - 1);
-  } else if (isRecord(value)) {
-    for (const key of Object.keys(value).slice(0, MAX_VALUES)) collect(value[key], out, depth - 1);
-  }
+  return out;
 }
 
 function namesWhole(text: string, value: string): boolean {
@@ -49,8 +44,7 @@ export function unavailableValues(
 ): string[] | undefined {
   const firstLine = text.trim().split('\n', 1)[0] ?? '';
   if (firstLine.length > 300 || !SAYS_MISSING.test(firstLine)) return undefined;
-  const values: string[] = [];
-  collect(args, values, 4);
+  const values = nameableValues(args);
   const named = [...new Set(values.filter((value) => namesWhole(firstLine, value)))];
   return named.length > 0 && named.length <= MAX_NAMED ? named : undefined;
 }

@@ -6,22 +6,20 @@
  * The call's arguments tell the two apart: only a call that names the container guessed it.
  */
 
+import { argumentTexts } from './argument-texts.js';
+
 const NO_SUCH_CONTAINER = /\bError response from daemon: No such container: ?([\w.-]*)/i;
 /** The head of the text the answer is looked for in: the daemon's line opens a command's output. */
 const SCANNED_CHARS = 4096;
 const MAX_VALUES = 64;
 const MAX_DEPTH = 4;
 
-function namesIt(value: unknown, name: string, budget: { left: number }, depth: number): boolean {
-  if (budget.left <= 0) return false;
-  if (typeof value === 'string') {
-    budget.left -= 1;
-    return value.includes(name);
-  }
-  if (depth === 0 || value === null || typeof value !== 'object') return false;
-  const items = Array.isArray(value) ? value : Object.values(value);
-  for (const item of items.slice(0, MAX_VALUES)) {
-    if (namesIt(item, name, budget, depth - 1)) return true;
+/** Whether one of the first `MAX_VALUES` texts of the call's arguments holds `name`. */
+function namesIt(args: Readonly<Record<string, unknown>>, name: string): boolean {
+  let looked = 0;
+  for (const text of argumentTexts(args, { depth: MAX_DEPTH, itemsPerContainer: MAX_VALUES })) {
+    if (++looked > MAX_VALUES) return false;
+    if (text.includes(name)) return true;
   }
   return false;
 }
@@ -31,5 +29,5 @@ export function containerGoneUnderCall(text: string, args: Readonly<Record<strin
   const match = NO_SUCH_CONTAINER.exec(text.slice(0, SCANNED_CHARS));
   if (match === null) return false;
   const name = match[1] ?? '';
-  return name === '' || !namesIt(args, name, { left: MAX_VALUES }, MAX_DEPTH);
+  return name === '' || !namesIt(args, name);
 }
