@@ -182,11 +182,12 @@ function patchOfCall(call: Readonly<Record<string, unknown>>): string | undefine
  * `custom_tool_call_output` or `function_call_output` with the refusal, see `PATCH_REFUSALS`). A
  * call whose arguments are not JSON, or of a tool Codex does not have, fires no `PreToolUse` either
  * (its hook input is built from the parsed arguments; an unknown tool is answered before the hooks):
- * no retry of it could be checked, so it is not taken. Read before a Codex call is checked, so that a retry of a failed call meets
- * what the failure taught. Only the latest streak is taken: reading back from the end, it stops at
- * the first call Codex did report (a command, an answered MCP call, an applied patch), so what an
- * earlier event learned is not learned again, and the session's `firstTime` keeps any call id from
- * being learned twice. Never throws.
+ * no retry of it could be checked, so it is not taken. Read before a Codex call is checked, so
+ * that a retry of a failed call meets what the failure taught. Only the latest streak is taken:
+ * reading back from the end, it stops at the first call Codex did report (a command, an answered
+ * MCP call, an applied patch), and reads no further back, so what an earlier event learned is not
+ * learned again and the reading is as long as the streak, not the file; the session's `firstTime`
+ * keeps any call id from being learned twice. Never throws.
  */
 export async function unreportedCodexFailures(
   event: HookEvent,
