@@ -23,6 +23,9 @@ export const CODE_CACHE_VARIABLE = 'NARROWING_GUARD_CODE_CACHE';
 
 const CACHE_EXTENSION = '.v8cache';
 
+/** Caches of one name kept at most, this one included: copies of the package and Nodes that run it. */
+const KEPT_PER_NAME = 8;
+
 /** A cache larger than this is not read: it is no cache this loader wrote for a bundle of ours. */
 const MAX_CACHE_BYTES = 64 * 1024 * 1024;
 
@@ -71,15 +74,17 @@ export function compileCachedScript(options: CachedScriptOptions): CachedScript 
  * One file per bundle, Node and name: another build or Node finds no cache of this one. The bundle
  * is told by its path, size, inode and time of change rather than a hash of its text, which would
  * cost a start milliseconds; V8 rejects a cache compiled from another text anyway. The name starts
- * with the bundle's path (`<name>-<path key>-<build key>`): a new build of the same copy replaces its
- * cache, while two copies of the package (a global install and a project's own) keep theirs apart
- * instead of removing each other's on every start.
+ * with the bundle's path and the Node running it (`<name>-<copy key>-<build key>`): a new build of
+ * the same copy replaces its cache, while two copies of the package (a global install and a
+ * project's own), or one copy run by two Nodes in turn (two hosts, a version manager), keep theirs
+ * apart instead of removing each other's on every start.
  */
 function cacheName(name: string, file: string, bundle: Stats): string {
   const build = textKey(
     [file, bundle.ino, bundle.size, bundle.mtimeMs, process.version, process.arch].join('\u0000'),
   );
-  return `${fileNamePart(name)}-${textKey(file)}-${build}${CACHE_EXTENSION}`;
+  const copy = textKey([file, process.version, process.arch].join('\u0000'));
+  return `${fileNamePart(name)}-${copy}-${build}${CACHE_EXTENSION}`;
 }
 
 /**
@@ -199,21 +204,32 @@ function writeCache(dir: string, path: string, script: Script): void {
 }
 
 /**
- * The caches of the same name and copy kept for other builds or Nodes: a new build would leave them
+ * The caches of the same name, copy and Node kept for other builds: a new build would leave them
  * forever. So are those of the same name that versions before the copy's key wrote
- * (`<name>-<build key>`), which this one never reads.
+ * (`<name>-<build key>`), which this one never reads. Of the rest of the same name (other copies,
+ * other Nodes, and names an earlier version gave them), the newest `KEPT_PER_NAME` stay: a Node
+ * no longer used leaves nothing behind for long.
  */
 function removeOtherBuilds(dir: string, kept: string): void {
   const fs = process.getBuiltinModule('node:fs');
   const { join } = process.getBuiltinModule('node:path');
   const prefix = kept.slice(0, kept.lastIndexOf('-') + 1);
-  const unkeyed = new RegExp(
-    `^${escapeRegExp(prefix.slice(0, -17))}[0-9a-f]{16}${escapeRegExp(CACHE_EXTENSION)}$`,
-  );
+  const namePrefix = prefix.slice(0, -17);
+  const extension = escapeRegExp(CACHE_EXTENSION);
+  const unkeyed = new RegExp(`^${escapeRegExp(namePrefix)}[0-9a-f]{16}${extension}$`);
+  const sameName = new RegExp(`^${escapeRegExp(namePrefix)}[0-9a-f]{16}-[0-9a-f]{16}${extension}$`);
+  const others: { readonly path: string; readonly time: number }[] = [];
   for (const entry of fs.readdirSync(dir)) {
     if (entry === kept || !entry.endsWith(CACHE_EXTENSION)) continue;
-    if (entry.startsWith(prefix) || unkeyed.test(entry)) fs.rmSync(join(dir, entry), { force: true });
+    const path = join(dir, entry);
+    if (entry.startsWith(prefix) || unkeyed.test(entry)) fs.rmSync(path, { force: true });
+    else if (sameName.test(entry)) {
+      const stat = fs.lstatSync(path, { throwIfNoEntry: false });
+      if (stat !== undefined) others.push({ path, time: stat.mtimeMs });
+    }
   }
+  others.sort((a, b) => b.time - a.time);
+  for (const { path } of others.slice(KEPT_PER_NAME - 1)) fs.rmSync(path, { force: true });
 }
 
 function escapeRegExp(text: string): string {

@@ -8,6 +8,7 @@ import {
   rmSync,
   statSync,
   symlinkSync,
+  utimesSync,
   writeFileSync,
 } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -61,9 +62,13 @@ interface Run {
  * Runs the bundle in a fresh process, as the command line and the hook do; prints what it saw.
  * Without `cacheDir` the loader takes its own folder, under the `TMPDIR` given.
  */
-function runBundle(dir: string, options: { cacheDir?: string; env?: NodeJS.ProcessEnv } = {}): Run {
+function runBundle(
+  dir: string,
+  options: { cacheDir?: string; env?: NodeJS.ProcessEnv; nodeVersion?: string } = {},
+): Run {
   const program = `
     import { createRequire } from 'node:module';
+    ${options.nodeVersion === undefined ? '' : `Object.defineProperty(process, 'version', { value: ${JSON.stringify(options.nodeVersion)} });`}
     const before = new Set(process.moduleLoadList);
     const { compileCachedScript } = await import(${JSON.stringify(loader)});
     const file = ${JSON.stringify(join(dir, 'bundle.cjs'))};
@@ -138,6 +143,31 @@ describe('the code cache of the bundled scripts', () => {
     expect(runBundle(dir, { cacheDir }).cache).toBe('hit');
     expect(runBundle(copy, { cacheDir }).cache).toBe('hit');
     expect(readdirSync(cacheDir)).toHaveLength(2);
+  });
+
+  it('keeps the caches of two Nodes running one copy apart, so that switching between them compiles nothing again', () => {
+    runBundle(dir, { cacheDir });
+    expect(runBundle(dir, { cacheDir, nodeVersion: 'v22.23.0' }).cache).toBe('written');
+    expect(runBundle(dir, { cacheDir }).cache).toBe('hit');
+    expect(runBundle(dir, { cacheDir, nodeVersion: 'v22.23.0' }).cache).toBe('hit');
+    expect(readdirSync(cacheDir)).toHaveLength(2);
+  });
+
+  it('keeps at most eight caches of one name, the newest, removing those of copies and Nodes unused the longest', () => {
+    const other = (index: number) =>
+      `cli-test-${index.toString(16).padStart(16, '0')}-0123456789abcdef.v8cache`;
+    const otherCommand = 'cli-other-0000000000000001-0123456789abcdef.v8cache';
+    writeFileSync(join(cacheDir, otherCommand), 'stale');
+    for (let index = 1; index <= 10; index += 1) {
+      writeFileSync(join(cacheDir, other(index)), 'stale');
+      utimesSync(join(cacheDir, other(index)), index * 1000, index * 1000);
+    }
+    runBundle(dir, { cacheDir });
+    const kept = readdirSync(cacheDir);
+    expect(kept).toHaveLength(9);
+    expect(kept).toContain(otherCommand);
+    for (let index = 1; index <= 3; index += 1) expect(kept).not.toContain(other(index));
+    for (let index = 4; index <= 10; index += 1) expect(kept).toContain(other(index));
   });
 
   it('removes the cache an earlier version kept under the name without the copy, which it never reads', () => {
