@@ -125,3 +125,36 @@ describe('edits refused because their search text could not be applied', () => {
     expect(ban?.callKey).not.toMatch(/^Edit\u0000edit\u0000/);
   });
 });
+
+describe('patches given to a shell through a heredoc', () => {
+  const patch = (indent: string) =>
+    [
+      "apply_patch << 'PATCH'",
+      '*** Begin Patch',
+      '*** Update File: schemas/pdl.schema.json',
+      '@@',
+      `-${indent}"pin":{"type":"integer","minimum":0},`,
+      `+${indent}"pin":{"oneOf":[{"type":"integer","minimum":0},{"type":"string"}]},`,
+      '*** End Patch',
+      'PATCH',
+    ].join('\n');
+  const NOT_FOUND_LINES = {
+    text: `failed in sandbox LinuxSeccomp with execution error: sandbox denied exec error, exit code: 1, stdout: , stderr: Failed to find expected lines in schemas/pdl.schema.json:\n            "pin":{"type":"integer","minimum":0},`,
+    isError: true,
+  };
+
+  it('allows the patch again with the indentation the file has, after the patch with other indentation failed', () => {
+    const agent = new Agent();
+    agent.call('shell', { command: patch('            ') }, NOT_FOUND_LINES);
+    expect(agent.check('shell', { command: patch('          ') }).verdict).toBe('allow');
+  });
+
+  it('blocks the very patch that failed when it is given again unchanged', () => {
+    const agent = new Agent();
+    agent.call('shell', { command: patch('            ') }, NOT_FOUND_LINES);
+    expect(agent.check('shell', { command: patch('            ') })).toMatchObject({
+      verdict: 'block',
+      rule: 'identical-failure',
+    });
+  });
+});

@@ -109,6 +109,23 @@ describe('spelling of commands and paths', () => {
     expect(key('bash', { command: "echo 'a  b'" })).not.toBe(key('bash', { command: "echo 'a b'" }));
   });
 
+  it('keeps the spacing of a heredoc body, which is the text the program is given', () => {
+    const patch = (indent: string) =>
+      `apply_patch <<  'PATCH'\n*** Begin Patch\n*** Update File: a.json\n@@\n-${indent}"pin": 0,\n*** End Patch\nPATCH`;
+    expect(normalizeCommand(patch('            '))).toBe(
+      `apply_patch << 'PATCH'\n*** Begin Patch\n*** Update File: a.json\n@@\n-            "pin": 0,\n*** End Patch\nPATCH`,
+    );
+    expect(key('shell', { command: patch('            ') })).not.toBe(
+      key('shell', { command: patch('          ') }),
+    );
+  });
+
+  it('collapses the spacing of the commands after a heredoc as of any other', () => {
+    expect(normalizeCommand("cat > notes.md <<'EOF'\n  - a  b\nEOF\n  npm   test")).toBe(
+      "cat > notes.md <<'EOF'\n  - a  b\nEOF\nnpm test",
+    );
+  });
+
   it('keeps newlines, which separate commands', () => {
     expect(normalizeCommand('cd api  \n  make   test')).toBe('cd api\nmake test');
   });

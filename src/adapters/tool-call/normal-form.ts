@@ -14,16 +14,21 @@ const PATH_KEYS = ['path', 'file_path', 'filePath'] as const;
 /** Spacing a shell ignores: a run of blanks, or blanks at either end. */
 const LOOSE_SPACING = /[ \t][ \t]|\t|^\s|\s$/;
 
+/** `<<EOF`, `<< 'EOF'`, `<<-"EOF"`, `<<\EOF`: a heredoc's operator and its delimiter word. */
+const HEREDOC = /^<<(-?)([ \t]*)((?:'([^'\n]*)'|"([^"\n]*)"|\\?([^\s;&|<>()'"]+)))/;
+
 /**
  * A command line with runs of spaces and tabs outside quotes made one space, and the ends trimmed.
- * Quoted text (`'…'`, `"…"`) and escaped characters (`\ `) are kept as they are; newlines, which
- * separate commands, are kept too.
+ * Quoted text (`'…'`, `"…"`), escaped characters (`\ `) and the bodies of heredocs (a patch, a
+ * script, a file's text, whose spacing is what the program is given) are kept as they are; newlines,
+ * which separate commands, are kept too.
  */
 export function normalizeCommand(command: string): string {
   if (!LOOSE_SPACING.test(command)) return command;
   let out = '';
   let quote = '';
   let pendingSpace = false;
+  const heredocs: { delimiter: string; tabs: boolean }[] = [];
   for (let index = 0; index < command.length; index++) {
     const char = command[index] as string;
     if (quote === '') {
@@ -38,6 +43,29 @@ export function normalizeCommand(command: string): string {
         index++;
         continue;
       }
+      if (char === '<') {
+        // A here-string (`<<<`) gives one word; a heredoc's body follows the line that opens it.
+        if (command.startsWith('<<<', index)) {
+          out += '<<<';
+          index += 2;
+          continue;
+        }
+        const heredoc = HEREDOC.exec(command.slice(index, index + 256));
+        if (heredoc) {
+          const [whole, dash, gap, word, single, double, bare] = heredoc;
+          heredocs.push({ delimiter: single ?? double ?? bare ?? '', tabs: dash === '-' });
+          out += `<<${dash}${gap === '' ? '' : ' '}${word}`;
+          index += whole.length - 1;
+          continue;
+        }
+      }
+      if (char === '\n' && heredocs.length > 0) {
+        const end = heredocBodiesEnd(command, index + 1, heredocs);
+        out += command.slice(index, end);
+        heredocs.length = 0;
+        index = end - 1;
+        continue;
+      }
       if (char === '"' || char === "'") quote = char;
     } else if (char === quote) {
       quote = '';
@@ -49,6 +77,35 @@ export function normalizeCommand(command: string): string {
     out += char;
   }
   return quote === '' ? out.trim() : out;
+}
+
+/**
+ * Where the bodies of the heredocs a line opened end, read from `start` (the line after it): at the
+ * line break after the line that closes the last of them, or at the end of the command.
+ */
+function heredocBodiesEnd(
+  command: string,
+  start: number,
+  heredocs: readonly { delimiter: string; tabs: boolean }[],
+): number {
+  let at = start;
+  for (let index = 0; index < heredocs.length; index++) {
+    const { delimiter, tabs } = heredocs[index] as { delimiter: string; tabs: boolean };
+    // Past the line break that ended the body before.
+    if (index > 0 && at < command.length) at++;
+    while (at < command.length) {
+      const next = command.indexOf('\n', at);
+      const end = next === -1 ? command.length : next;
+      const line = command.slice(at, end).replace(/\r$/, '');
+      const closes = (tabs ? line.replace(/^\t+/, '') : line) === delimiter;
+      if (closes || next === -1) {
+        at = end;
+        break;
+      }
+      at = next + 1;
+    }
+  }
+  return at;
 }
 
 /**
