@@ -105,6 +105,8 @@ export class ConstraintIndex {
     { readonly operands: readonly string[]; readonly order: number }
   >();
   private armings = 0;
+  /** The same bans by the file name of each operand, to find a command naming a file in any spelling. */
+  private readonly armedByOperandName = new Map<string, Set<Entry>>();
   private readonly armedGenerated = new Set<Entry>();
   /** Bans on calls to an outside service, by service, not yet relieved by a side effect through it. */
   private readonly armedByService = new Map<string, Set<Entry>>();
@@ -344,6 +346,19 @@ export class ConstraintIndex {
     return out.sort((a, b) => a.order - b.order);
   }
 
+  /**
+   * The armed bans about particular files whose command names the file at `path` among what it acts
+   * on, in any spelling of it (`solve.sage`, `~/ctf/solve.sage`, `/home/me/ctf/solve.sage`).
+   */
+  armedNamingFile(path: string): readonly Entry[] {
+    if (this.armedByOperandName.size === 0) return NONE;
+    const found = this.armedByOperandName.get(fileName(path));
+    if (!found) return NONE;
+    return [...found].filter((entry) =>
+      this.armedOperands.get(entry)?.operands.some((operand) => samePath(operand, path)),
+    );
+  }
+
   /** Armed bans on calls to `service`: a side effect through it may have cured any of them. */
   armedForService(service: string): readonly Entry[] {
     const found = this.armedByService.get(service);
@@ -368,6 +383,9 @@ export class ConstraintIndex {
         const set = this.armedByOperand.get(operand);
         set?.delete(entry);
         if (set?.size === 0) this.armedByOperand.delete(operand);
+        const named = this.armedByOperandName.get(fileName(operand));
+        named?.delete(entry);
+        if (named?.size === 0) this.armedByOperandName.delete(fileName(operand));
       }
     }
     for (const file of entry.constraint.dependsOnFiles ?? []) {
@@ -401,7 +419,10 @@ export class ConstraintIndex {
     const operands = this.operandsIn(target);
     if (operands.length === 0) return;
     this.armedOperands.set(entry, { operands, order: this.armings++ });
-    for (const operand of operands) addTo(this.armedByOperand, operand, entry);
+    for (const operand of operands) {
+      addTo(this.armedByOperand, operand, entry);
+      addTo(this.armedByOperandName, fileName(operand), entry);
+    }
   }
 
   generatedEntries(): readonly Entry[] {

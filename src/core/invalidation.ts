@@ -93,6 +93,10 @@ export function invalidateAfter(effect: Effect, call: CallContext, context: Inva
       for (const entry of context.index.dependentsOf(spelling))
         if (changeRelieves(entry.constraint, effect)) context.relieve(entry, why);
     }
+    // A failing command that names the file (`sage solve.sage`) runs what it holds, even when its
+    // ban depends on other files its error named (`solve.sage.py`, made from it on each run).
+    for (const entry of context.index.armedNamingFile(target))
+      context.relieve(entry, () => `${call.description} changed ${target}, which the failed command runs`);
   }
   const configuration = effect.changedTargets.some((target) => context.workspace.isConfiguration(target));
   if (configuration) {

@@ -117,6 +117,12 @@ export interface CallFacts {
   /** A command that only looks (`ls`, `git status`, a test run): running it changes nothing. */
   readonly changesNothing?: boolean;
   /**
+   * A call of a tool whose name says neither that it reads nor what it changes, acting on files it
+   * names (a binary analyser's `decompile_function {path}`, a design tool's batch operation): read
+   * as a read, but its success may have changed those files, as an edit's would.
+   */
+  readonly mayChangeTargets?: boolean;
+  /**
    * A command whose answer is what the workspace's files hold (`ls`, `cat a.py`, `git diff`), not
    * what processes, services or the clock say: asked again with nothing changed, it answers as before.
    */

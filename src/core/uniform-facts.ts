@@ -17,6 +17,7 @@ export function uniformFacts(facts: CallFacts, kind: ActionKind | undefined): Ca
     readsWholeTarget: facts.readsWholeTarget,
     searchTexts: facts.searchTexts,
     changesNothing: facts.changesNothing,
+    mayChangeTargets: facts.mayChangeTargets,
     readsFilesOnly: facts.readsFilesOnly,
     failureKey: facts.failureKey,
     failureKeyLeavesOutWords: facts.failureKeyLeavesOutWords,

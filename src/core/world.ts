@@ -65,9 +65,13 @@ export class WorldTracker {
   effectOf(facts: CallFacts, callKey: string, resultDigest: string, silent = false): Effect {
     // Another file opened, another line or directory: what later calls see has changed, no file has.
     if (facts.kind === 'exec' && facts.directory !== undefined) {
-      // A move to where the last one went changes nothing: a shell that keeps its directory is
-      // already there, and in one that starts each command afresh neither move outlived its line.
-      if (facts.navigates && facts.directory !== '' && facts.directory === this.directory) return NO_EFFECT;
+      // A move to where the last one went, answering where it is (`cd /srv/app && pwd`), changes
+      // nothing: a shell that keeps its directory is already there, and in one that starts each
+      // command afresh neither move outlived its line. A move that answers nothing (`cd /srv/app`)
+      // shows nothing of where the shell was before it, as a silent change shows nothing of what it
+      // did: it is a move again, and what failed on a path from the working directory gets its retry.
+      if (facts.navigates && !silent && facts.directory !== '' && facts.directory === this.directory)
+        return NO_EFFECT;
       this.directory = facts.directory === '' ? undefined : facts.directory;
     }
     if (facts.navigates) {
@@ -76,7 +80,9 @@ export class WorldTracker {
       // A command that only navigates changes directory; a tool that navigates opens a file or a line.
       return facts.kind === 'exec' ? MOVED_DIRECTORY : NAVIGATED;
     }
-    switch (facts.kind) {
+    // A tool whose name says nothing of what it does, on files it names, may have changed them.
+    const kind = facts.mayChangeTargets === true && facts.targets.length > 0 ? 'mutate' : facts.kind;
+    switch (kind) {
       case 'mutate':
       case 'create':
       case 'delete': {
@@ -95,7 +101,7 @@ export class WorldTracker {
         if (changed.length === 0) return NO_EFFECT;
         for (const target of changed) this.lastChange.set(target, callKey);
         this.generation++;
-        const effect: Effect = { changedTargets: changed, kind: facts.kind, writtenText: facts.writtenText };
+        const effect: Effect = { changedTargets: changed, kind, writtenText: facts.writtenText };
         // A changed order, a new issue: the service's other answers (its lists, its seats) may differ too.
         return facts.service !== undefined ? { ...effect, service: facts.service } : effect;
       }

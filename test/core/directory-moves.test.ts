@@ -77,3 +77,32 @@ describe('a move to where the last move went', () => {
     expect(agent.check('Bash', CHMOD).verdict).toBe('allow');
   });
 });
+
+describe('a move that answers nothing, to where the last move went', () => {
+  const ARCHIVE = { command: 'tar xzf bdos.tar.gz' };
+  const CANNOT_OPEN = {
+    text: 'tar (child): bdos.tar.gz: Cannot open: No such file or directory\ntar (child): Error is not recoverable: exiting now\ntar: Child returned status 2\ntar: Error is not recoverable: exiting now\n',
+    isError: true,
+  };
+
+  it.each(['run_command', 'bash', 'Bash'])(
+    'is a move again: the command on a relative path that failed gets its retry (%s)',
+    (tool) => {
+      const agent = new Agent();
+      agent.call(tool, { command: 'cd ~/ctf_files' }, '');
+      agent.call(tool, ARCHIVE, CANNOT_OPEN);
+      expect(agent.check(tool, ARCHIVE).verdict).toBe('block');
+      agent.call(tool, { command: 'cd ~/ctf_files' }, '');
+      expect(agent.check(tool, ARCHIVE).verdict).toBe('allow');
+    },
+  );
+
+  it('blocks the command again once its retry failed the same way with no move since', () => {
+    const agent = new Agent();
+    agent.call('run_command', { command: 'cd ~/ctf_files' }, '');
+    agent.call('run_command', ARCHIVE, CANNOT_OPEN);
+    agent.call('run_command', { command: 'cd ~/ctf_files' }, '');
+    agent.call('run_command', ARCHIVE, CANNOT_OPEN);
+    expect(agent.check('run_command', ARCHIVE).verdict).toBe('block');
+  });
+});

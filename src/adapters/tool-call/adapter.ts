@@ -150,6 +150,17 @@ function ruleKey(rule: SignatureRule): string {
   );
 }
 
+/** Whether the host or the user said what the tool does: a kind given, or a hint about its effects. */
+function pinnedKind(proposal: Proposal, configured: ReadonlyMap<string, unknown>): boolean {
+  const annotations = proposal.annotations;
+  return (
+    configured.has(proposal.tool) ||
+    annotations?.narrowing?.kind !== undefined ||
+    annotations?.readOnlyHint !== undefined ||
+    annotations?.destructiveHint !== undefined
+  );
+}
+
 /** A search that asks an outside service (the web, an API) does not depend on an open file. */
 function hasQueryOnlyService(facts: CallFacts): boolean {
   return facts.service !== undefined && facts.service !== '';
@@ -196,6 +207,15 @@ export function createToolCallAdapter(options: ToolCallAdapterOptions = {}): Too
       targets: line !== undefined ? [line] : targetsOf(proposal, args, kind, reading.noun, patch),
     };
     if (hasOutsideEffect(proposal, reading, kind, args)) facts.sideEffect = true;
+    // A name that says nothing of what the tool does, read as a read only because it names a file:
+    // what it does to that file is unknown, so its success may have changed it.
+    if (
+      reading.kind === undefined &&
+      kind === 'read' &&
+      facts.targets.length > 0 &&
+      !pinnedKind(proposal, configuredKinds)
+    )
+      facts.mayChangeTargets = true;
     const service = serviceOf(reading, kind, args);
     if (service !== undefined) facts.service = service;
     // A change made twice under two descriptions is two changes, whatever it answers.
