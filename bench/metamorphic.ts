@@ -308,12 +308,16 @@ interface ShellOutcome {
 }
 
 /**
- * The recorded shell tools whose results carry no exit status: Cursor's terminal gives the output
- * alone, and its recordings flag a failure only where the exporter saw one, so an unflagged result
- * may be a failure (`chmod: x: No such file or directory`, `fatal: not a git repository`). Its
- * status is unknown, and a host's frame that writes one (`Exit code: 0`) is not written for it.
+ * The recorded shell tools whose unflagged results may carry no exit status. Cursor's terminal gives
+ * the output alone, and its recordings flag a failure only where the exporter saw one, so an
+ * unflagged result may be a failure (`chmod: x: No such file or directory`, `fatal: not a git
+ * repository`). Codex's `shell` answers some calls with a text and no status at all (a patch given to
+ * `apply_patch` through the shell that does not apply, `error: Failed to find expected lines in …`;
+ * a command the sandbox refused, `failed in sandbox: …`; `execution error: …`), and its recordings
+ * flag only a known non-zero status, so an unflagged result is a success or one of these. Such a
+ * result's status is unknown, and a host's frame that writes one (`Exit code: 0`) is not written for it.
  */
-const STATUSLESS_SOURCES = new Set(['run_terminal_cmd']);
+const STATUSLESS_SOURCES = new Set(['run_terminal_cmd', 'shell']);
 
 /** An exit status a recording already wrote into the output (`Exit code 1`, `Exit code: 1`, `Error: Exit code 1`). */
 const RECORDED_EXIT = /^(?:Error: )?Exit code:? (-?\d+)\n?/;

@@ -208,6 +208,28 @@ describe('transforms that keep every loop', () => {
     }
   });
 
+  it('writes no exit status for an unflagged result of Codex’s shell, which answers a patch that does not apply with no status', () => {
+    const unapplied = {
+      content:
+        'error: Failed to find expected lines in /home/dev/app/schemas/profile.schema.json:\n    "macros":{',
+    };
+    const events: TraceEvent[] = [
+      { type: 'meta', name: 'codex', tools: [{ name: 'shell' }] },
+      {
+        type: 'call',
+        tool: 'shell',
+        args: {
+          command:
+            'apply_patch << \'PATCH\'\n*** Begin Patch\n*** Update File: schemas/profile.schema.json\n@@\n-    "macros":{\n+    "macros": {\n*** End Patch\nPATCH',
+        },
+        result: unapplied,
+      },
+    ];
+    for (const transform of [claudeCodeResult, codexResult, geminiResult]) {
+      expect(transform.apply(events, 'a.jsonl')).toBeUndefined();
+    }
+  });
+
   it('writes exit status 0 for an unflagged result of a shell whose recordings flag every failure', () => {
     const listed = { content: 'grep: src/registry.ts: No such file or directory' };
     const events: TraceEvent[] = [
