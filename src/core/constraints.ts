@@ -83,6 +83,8 @@ export class ConstraintIndex {
   private readonly byTarget = new PrefilteredMap<Entry[]>();
   /** Call bans by the targets whose change may cure them; a lone ban is stored without a set. */
   private readonly dependents = new PrefilteredMap<Entry | Set<Entry>>();
+  /** Call bans by the folders that hold a path they depend on (`out/keys` for `out/keys/key.pem`). */
+  private readonly byFolder = new Map<string, Set<Entry>>();
   private readonly workspace = new Set<Entry>();
   /**
    * Bans on commands and searches not yet relieved by a change: a change relieves each at most once
@@ -254,6 +256,13 @@ export class ConstraintIndex {
     const found = this.dependents.get(target);
     if (found === undefined) return NONE;
     return found instanceof Set ? [...found] : [found];
+  }
+
+  /** Call-scope entries that depend on a path inside `folder`, which a change of the folder may cure. */
+  dependentsUnder(folder: string): readonly Entry[] {
+    if (this.byFolder.size === 0) return NONE;
+    const found = this.byFolder.get(folder);
+    return found === undefined ? NONE : [...found];
   }
 
   targetEntries(target: string): readonly Entry[] {
@@ -527,6 +536,7 @@ export class ConstraintIndex {
     }
     for (const target of entry.dependsOn) {
       this.countAbsolute(target, 1);
+      for (const folder of foldersHolding(target)) addTo(this.byFolder, folder, entry);
       const found = this.dependents.get(target);
       if (found === undefined) this.dependents.set(target, entry);
       else if (found instanceof Set) found.add(entry);
@@ -573,6 +583,11 @@ export class ConstraintIndex {
     }
     for (const target of entry.dependsOn) {
       this.countAbsolute(target, -1);
+      for (const folder of foldersHolding(target)) {
+        const set = this.byFolder.get(folder);
+        set?.delete(entry);
+        if (set?.size === 0) this.byFolder.delete(folder);
+      }
       const found = this.dependents.get(target);
       if (found === entry) this.dependents.delete(target);
       else if (found instanceof Set) {
@@ -591,6 +606,28 @@ function fileName(path: string): string {
 }
 
 type EntryLists = Map<string, Entry[]> | PrefilteredMap<Entry[]>;
+
+/** How many folders up from a path are indexed: enough for a `mkdir -p` of a few levels. */
+const FOLDER_DEPTH = 4;
+
+/**
+ * The folders a path is inside, nearest first (`out/keys`, `out` for `out/keys/key.pem`): none for
+ * what is not one path (a command line, an address) or has no folder, and never the root or home.
+ */
+function foldersHolding(path: string): readonly string[] {
+  if (!path.includes('/') || /\s|:\/\//.test(path)) return NONE_FOLDERS;
+  const out: string[] = [];
+  let end = path.endsWith('/') ? path.length - 1 : path.length;
+  while (out.length < FOLDER_DEPTH) {
+    end = path.lastIndexOf('/', end - 1);
+    if (end <= 0) break;
+    const folder = path.slice(0, end);
+    if (folder === '~' || folder === '.' || folder === '..') break;
+    out.push(folder.startsWith('./') ? folder.slice(2) : folder);
+  }
+  return out;
+}
+const NONE_FOLDERS: readonly string[] = [];
 
 function addTo(map: Map<string, Set<Entry>>, key: string, entry: Entry): void {
   const set = map.get(key);

@@ -59,6 +59,8 @@ export function invalidateAfter(effect: Effect, call: CallContext, context: Inva
       for (const spelling of spellingsOf(target, context.index)) {
         for (const entry of copyOf(context.index.targetEntries(spelling))) context.relieve(entry, why);
         for (const entry of context.index.dependentsOf(spelling)) context.relieve(entry, why);
+        // A folder made, moved or removed (`mkdir -p out/keys`) changes what can be written in it.
+        for (const entry of context.index.dependentsUnder(spelling)) context.relieve(entry, why);
       }
     }
     const words = context.workspace.targetsIn(command);
@@ -91,6 +93,8 @@ export function invalidateAfter(effect: Effect, call: CallContext, context: Inva
       for (const entry of copyOf(context.index.targetEntries(spelling)))
         if (changeRelieves(entry.constraint, effect)) context.relieve(entry, why);
       for (const entry of context.index.dependentsOf(spelling))
+        if (changeRelieves(entry.constraint, effect)) context.relieve(entry, why);
+      for (const entry of context.index.dependentsUnder(spelling))
         if (changeRelieves(entry.constraint, effect)) context.relieve(entry, why);
     }
     // A failing command that names the file (`sage solve.sage`) runs what it holds, even when its

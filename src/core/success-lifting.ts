@@ -111,6 +111,12 @@ export class SuccessLifting {
     return effect;
   }
 
+  /** A refused call that left the file it names open (an editor's `create` of a file that exists). */
+  noteOpened(call: Call): void {
+    const target = call.facts.targets[0];
+    if (call.facts.targets.length === 1 && target !== undefined) this.world.opened(target);
+  }
+
   /** A ban on a call that acts on state its arguments do not name holds until anything else runs. */
   noteHiddenStateBan(call: Call): void {
     this.holdUntilAnotherCall(call, false);

@@ -263,6 +263,11 @@ export interface FailureFacts {
    * it is about the order of the calls, so any other call that succeeds since lifts the ban.
    */
   readonly awaitsAnotherCall?: boolean;
+  /**
+   * The call was refused but left its one target open in the editor, as an editor's `create` of a
+   * file that exists shows it: an edit that names no file now changes that one.
+   */
+  readonly opensTarget?: boolean;
 }
 
 /**

@@ -58,6 +58,11 @@ export class WorldTracker {
   /** Where the last move of the working directory went, when its line named the place in full. */
   private directory: string | undefined;
 
+  /** A call that failed yet left `target` open: an edit that names no file now changes it. */
+  opened(target: string): void {
+    this.openFile = target;
+  }
+
   /**
    * `silent`: the call answered nothing. A change that answers nothing shows nothing of what it did
    * (an append, a copy, a redirection), so its repeat is never taken for one that changed nothing.

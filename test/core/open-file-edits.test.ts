@@ -84,3 +84,53 @@ describe('the file an editor has open', () => {
     expect(agent.call('bash', { command: 'python reproduce.py' }, failingAt(27)).check.verdict).toBe('block');
   });
 });
+
+describe('a creation refused because the file exists, whose answer opened it', () => {
+  const FAILED_EXPLOIT = {
+    text: '  File "/root/ctf/exploit.py", line 4\n    p = remote("pwn.chal.csaw.io", 5000\n                                      ^\nSyntaxError: \'(\' was never closed',
+    isError: true,
+  };
+  const EXISTS = {
+    text: "Error: File 'exploit.py' already exists.\n[File: /root/ctf/exploit.py (6 lines total)]\n1:import time\n2:\n3:\n4:p = remote(\"pwn.chal.csaw.io\", 5000)\n5:p.sendline(b'42')\n6:print(p.recvall())",
+    isError: true,
+  };
+
+  function runUntilBlocked(agent: Agent): void {
+    agent.call(
+      'open',
+      { path: 'notes.md' },
+      '[File: /root/ctf/notes.md (3 lines total)]\n1:# notes\n2:first question: 42\n3:',
+    );
+    agent.call('bash', { command: 'python exploit.py' }, FAILED_EXPLOIT);
+    agent.call('bash', { command: 'python exploit.py' }, FAILED_EXPLOIT);
+    expect(agent.check('bash', { command: 'python exploit.py' }).verdict).toBe('block');
+  }
+
+  it('lets the failing script run again once an edit of the open file changed it', () => {
+    const agent = new Agent();
+    runUntilBlocked(agent);
+    agent.call('create', { path: 'exploit.py' }, EXISTS);
+    agent.call(
+      'edit',
+      { lines: '4:4', replacement: 'p = remote("pwn.chal.csaw.io", 5000)' },
+      '[File: /root/ctf/exploit.py (6 lines total)]\n4:p = remote("pwn.chal.csaw.io", 5000)\nFile updated.',
+    );
+    expect(agent.check('bash', { command: 'python exploit.py' }).verdict).toBe('allow');
+  });
+
+  it('keeps the failing script banned when the refused creation opened nothing', () => {
+    const agent = new Agent();
+    runUntilBlocked(agent);
+    agent.call(
+      'create',
+      { path: 'exploit.py' },
+      { text: "Error: File 'exploit.py' already exists.", isError: true },
+    );
+    agent.call(
+      'edit',
+      { lines: '1:1', replacement: '# notes on the service' },
+      '[File: /root/ctf/notes.md (3 lines total)]\n1:# notes on the service\nFile updated.',
+    );
+    expect(agent.check('bash', { command: 'python exploit.py' }).verdict).toBe('block');
+  });
+});

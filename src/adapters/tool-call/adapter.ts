@@ -337,6 +337,7 @@ export function createToolCallAdapter(options: ToolCallAdapterOptions = {}): Too
       meaning,
       ...(varies && { varies }),
       ...(rule.blame !== 'harness_fault' && refusesOrder(verdict) && { awaitsAnotherCall: true }),
+      ...(call.kind === 'create' && opensItsTarget(text, call.targets) && { opensTarget: true }),
       ...(call.failureKey !== undefined &&
         (call.failureKeyLeavesOutWords === true
           ? quotesDescription(text, args)
@@ -390,6 +391,22 @@ export function createToolCallAdapter(options: ToolCallAdapterOptions = {}): Too
 
 /** Kinds of call that change something: each one is its own change, however alike their answers. */
 const CHANGES: ReadonlySet<string> = new Set(['mutate', 'create', 'delete']);
+
+/** An editor's header for the file it shows: `[File: /root/ctf/exploit.py (6 lines total)]`. */
+const FILE_HEADER = /^\[File: ([^\n\]]+?) \(\d+ lines total\)\]$/m;
+
+/**
+ * A refused creation whose answer shows the file it names open in the editor (SWE-agent's `create`
+ * of a file that exists: "Error: File 'exploit.py' already exists." and the file's first lines).
+ */
+function opensItsTarget(text: string, targets: readonly string[]): boolean {
+  const target = targets.length === 1 ? targets[0] : undefined;
+  if (target === undefined || target === '') return false;
+  const shown = FILE_HEADER.exec(text.length > 2_000 ? text.slice(0, 2_000) : text)?.[1];
+  if (shown === undefined) return false;
+  const name = target.startsWith('./') ? target.slice(2) : target;
+  return shown === name || shown.endsWith(`/${name}`);
+}
 
 /** Whether a failure's text quotes the call's description: the failure is about its words. */
 function quotesDescription(text: string, args: Readonly<Record<string, unknown>>): boolean {
