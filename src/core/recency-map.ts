@@ -22,6 +22,11 @@ export class RecencyMap<K, V> implements Iterable<[K, V]> {
   private oldestLink: Link<K, V> | undefined;
   private newestLink: Link<K, V> | undefined;
   private removals = 0;
+  /**
+   * The entry that left last, emptied, for the next key added: a map that trims adds one key and
+   * drops one on every write, and this spares it an allocation each time.
+   */
+  private spare: Link<K, V> | undefined;
 
   get size(): number {
     return this.map.size;
@@ -49,7 +54,14 @@ export class RecencyMap<K, V> implements Iterable<[K, V]> {
 
   /** Adds `key`, which the map does not hold, as the most recent entry: `set` without its look-up. */
   append(key: K, value: V): this {
-    const link: Link<K, V> = { key, value, older: undefined, newer: undefined };
+    let link = this.spare;
+    if (link === undefined) {
+      link = { key, value, older: undefined, newer: undefined };
+    } else {
+      this.spare = undefined;
+      link.key = key;
+      link.value = value;
+    }
     this.linkNewest(link);
     this.map.set(key, link);
     return this;
@@ -83,6 +95,7 @@ export class RecencyMap<K, V> implements Iterable<[K, V]> {
     // The entries are let go of as a whole: nothing outside the map holds them.
     this.oldestLink = undefined;
     this.newestLink = undefined;
+    this.spare = undefined;
     this.removals = 0;
   }
 
@@ -130,6 +143,7 @@ export class RecencyMap<K, V> implements Iterable<[K, V]> {
     link.newer = undefined;
     link.key = undefined as K;
     link.value = undefined as V;
+    this.spare = link;
     if (++this.removals <= this.map.size + MIN_REMOVALS_BEFORE_MOVING) return;
     const moved = new Map<K, Link<K, V>>();
     // Oldest first, as the list runs: the new table's order is of no use, but it costs nothing.
