@@ -400,9 +400,38 @@ interface ShortHint {
   readonly bits: number;
 }
 const SHORT_HINTS: ShortHint[] = [];
+/**
+ * The characters that stand before and after each pair in the hints it stands in, as 128 bits each
+ * (four words a pair, a character's bit in the word of its code's upper two bits), in every case;
+ * every character when a hint begins or ends with the pair. Code is full of pairs such as `ke` and
+ * `ok` (`lookup`, `'key-1'`), which stand in hints (`token`, `api_key`): the characters around one
+ * rule out most of its hints before any is compared in full.
+ */
+const BEFORE_PAIR = new Int32Array(128 * 128 * 4);
+const AFTER_PAIR = new Int32Array(128 * 128 * 4);
+function allowAround(table: Int32Array, pair: number, hint: string, at: number): void {
+  if (at < 0 || at >= hint.length) {
+    table.fill(-1, pair * 4, pair * 4 + 4);
+    return;
+  }
+  for (const code of casesOf(hint.charCodeAt(at))) {
+    const word = pair * 4 + (code >> 5);
+    table[word] = (table[word] as number) | (1 << (code & 31));
+  }
+}
 function addPairHint(pair: number, hint: PairHint): void {
   PAIR_HINT_BITS[pair] = (PAIR_HINT_BITS[pair] as number) | hint.bits;
   HINTS_BY_PAIR[pair] = [...(HINTS_BY_PAIR[pair] as PairHint[]), hint];
+  allowAround(BEFORE_PAIR, pair, hint.text, hint.offset - 1);
+  allowAround(AFTER_PAIR, pair, hint.text, hint.offset + 2);
+}
+
+/** Whether `table` lets the character at `at` of `text` stand beside `pair` (any past either end). */
+function allowedBeside(table: Int32Array, pair: number, text: string, at: number): boolean {
+  if (at < 0 || at >= text.length) return true;
+  // Past ASCII, as in `hintsIn`: a character can only be let through by its low seven bits.
+  const code = text.charCodeAt(at) & 127;
+  return ((table[(pair << 2) | (code >> 5)] as number) & (1 << (code & 31))) !== 0;
 }
 
 for (const [text, hint] of HINT_TEXTS) {
@@ -453,8 +482,29 @@ function hintsIn(text: string): number {
     // pair to be compared in full (`holdsAt`), never hide one, and it spares a test for each pair.
     const pair = ((text.charCodeAt(at) & 127) << 7) | (text.charCodeAt(at + 1) & 127);
     const bits = PAIR_HINT_BITS[pair] as number;
-    if (bits !== 0 && (bits & ~found) !== 0) found = hintsAtPair(text, at, pair, found);
+    if (
+      bits !== 0 &&
+      (bits & ~found) !== 0 &&
+      allowedBeside(AFTER_PAIR, pair, text, at + 2) &&
+      allowedBeside(BEFORE_PAIR, pair, text, at - 1)
+    )
+      found = hintsAtPair(text, at, pair, found);
   }
+  return found;
+}
+
+/**
+ * The hints `text` holds, as bits, by the scan `redactText` uses (`hintsIn`), and by looking for
+ * every hint's text in turn: what the scan, whichever pairs it passes by, must always agree with.
+ */
+export function hintBits(text: string): number {
+  return hintsIn(text);
+}
+
+export function hintBitsExhaustively(text: string): number {
+  const lower = text.replace(/[A-Z]+/g, (letters) => letters.toLowerCase());
+  let found = 0;
+  for (const [hintText, hint] of HINT_TEXTS) if (lower.includes(hintText)) found |= bit(hint);
   return found;
 }
 

@@ -3,6 +3,8 @@ import { describe, expect, it } from 'vitest';
 import { describeCall } from '../../src/core/identity/index.js';
 import type { Constraint } from '../../src/core/index.js';
 import {
+  hintBits,
+  hintBitsExhaustively,
   persistableConstraint,
   REDACTED,
   redactConstraint,
@@ -262,6 +264,34 @@ describe('redactText with secrets of every kind planted in code and in text past
     fc.constantFrom(...FILLER),
     fc.string({ maxLength: 8, unit: 'binary' }),
   );
+
+  it('finds the hints a text holds as looking for each hint in turn does, whatever stands around them', () => {
+    // Each hint's text, cut anywhere, beside code whose pairs stand in hints (`ke`, `ok`, `ey`).
+    const fragment = fc
+      .tuple(
+        fc.constantFrom(...PLANTED, 'token=', 'api_key', 'apikey', 'key=', 'eyJ', 'xox', 'sk_'),
+        fc.nat(40),
+        fc.nat(40),
+      )
+      .map(([text, from, to]) => text.slice(Math.min(from, to), Math.max(from, to) + 1));
+    fc.assert(
+      fc.property(
+        fc.array(
+          fc.oneof(
+            piece,
+            fragment,
+            casing.map((cased) => cased('key')),
+          ),
+          { maxLength: 16 },
+        ),
+        (pieces) => {
+          const text = pieces.join('');
+          expect(hintBits(text)).toBe(hintBitsExhaustively(text));
+        },
+      ),
+      { numRuns: 3_000 },
+    );
+  });
 
   it('redacts short texts exactly as running every pattern does', () => {
     fc.assert(
