@@ -16,14 +16,14 @@ describe('a command run again between reads, answering alike each time', () => {
     expect(agent.check('bash', solve).verdict).toBe('block');
   });
 
-  it('blocks a script that prints nothing, run a third time with only reads in between', () => {
+  it('leaves alone a script that prints nothing, since what it did shows nowhere in its answer', () => {
     const agent = new Agent();
     const decode = { command: 'python3 decode_emoji.py' };
     expect(agent.call('bash', decode, '').check.verdict).toBe('allow');
     agent.call('bash', { command: 'head -n 1 emoji.txt' }, '👎🥩🍺🌚🏈');
     expect(agent.call('bash', decode, '').check.verdict).toBe('allow');
     agent.call('bash', { command: 'ls -l' }, 'total 8\n-rw-r--r-- 1 root root 412 decode_emoji.py');
-    expect(agent.check('bash', decode).verdict).toBe('block');
+    expect(agent.check('bash', decode).verdict).not.toBe('block');
   });
 
   it('allows it again once an edit changed the workspace in between', () => {
@@ -45,6 +45,30 @@ describe('a command run again between reads, answering alike each time', () => {
     agent.call('bash', solve, printed);
     agent.call('bash', { command: 'pip install pycryptodome' }, 'Successfully installed pycryptodome-3.20.0');
     expect(agent.check('bash', solve).verdict).toBe('allow');
+  });
+
+  it('allows a check again once a wait came in between, since the answer may change by then', () => {
+    const agent = new Agent();
+    const health = { command: 'curl -s http://localhost:8080/health' };
+    const down = 'upstream connect error or disconnect/reset before headers';
+    agent.call('bash', health, down);
+    agent.call('bash', { command: 'sleep 5' }, '');
+    agent.call('bash', health, down);
+    agent.call('bash', { command: 'tail -n 1 server.log' }, 'Listening on :8080 (starting workers)');
+    agent.call('bash', { command: 'sleep 5' }, '');
+    expect(agent.check('bash', health).verdict).not.toBe('block');
+  });
+
+  it('allows a run again when its answers were alike only once masked (a new pid each time)', () => {
+    const agent = new Agent();
+    const exploit = { command: 'python exploit.py' };
+    const started = (pid: number) =>
+      `[+] Starting local process './chal': pid ${pid}\n[*] Stopped process './chal' (pid ${pid})`;
+    agent.call('bash', exploit, started(4121));
+    agent.call('bash', { command: 'cat exploit.py' }, 'from pwn import *\n');
+    agent.call('bash', exploit, started(4188));
+    agent.call('bash', { command: 'ls' }, 'chal\nexploit.py');
+    expect(agent.check('bash', exploit).verdict).not.toBe('block');
   });
 
   it('leaves alone a command that writes a file, even one whose path it cannot read', () => {

@@ -7,6 +7,7 @@
  * failures to the identical-failure rule, which knows about blame.
  */
 import { isBlank } from '../blank.js';
+import { hashString } from '../identity/index.js';
 import type { ActionKind, Violation } from '../types.js';
 import { answerKeyOf, isHarnessFault, isWatched, kindOf } from './applicability.js';
 import { LruMap } from './bounded.js';
@@ -77,6 +78,9 @@ interface Repeats {
   successesAt: number;
   /** The count of things done (see `doings`) when it last returned `digest`. */
   doingsAt?: number;
+  /** For a command: its answer word for word, hashed, and how many times in a row it gave it. */
+  exact?: string;
+  exactSeen?: number;
   /**
    * An edit whose answer shows what it wrote: the same answer again proves it changed nothing. Set
    * from the second answer alike on, the only answers it is read after (a count of 2 or more).
@@ -196,7 +200,8 @@ export function createIdenticalResultDetector(): Detector {
   function repeatedAttempt(call: CallContext): Repeats | undefined {
     if (!isAttempt(call)) return undefined;
     const entry = calls.peek(answerKeyOf(call));
-    if (!entry || entry.seen + 1 < ATTEMPT_BLOCK_AT || entry.doingsAt !== doings) return undefined;
+    if (!entry || (entry.exactSeen ?? 0) + 1 < ATTEMPT_BLOCK_AT || entry.doingsAt !== doings)
+      return undefined;
     if (!unchanged(entry)) return undefined;
     return entry;
   }
@@ -244,7 +249,11 @@ export function createIdenticalResultDetector(): Detector {
       if (isHarnessFault(outcome)) return;
       // An action that failed may have ended what it acted on (a connection closed under it); a
       // command's failure is the world model's to judge.
-      if (!outcome.success && !isQuery(call) && kindOf(call) !== 'exec') doings++;
+      if (
+        !outcome.success &&
+        ((!isQuery(call) && kindOf(call) !== 'exec') || call.facts.waitSeconds !== undefined)
+      )
+        doings++;
       const key = answerKeyOf(call);
       const limits = call.toolPolicy.detectors.identicalResult;
       /** What the calls hold for this one once it is written; null while not looked up. */
@@ -276,6 +285,13 @@ export function createIdenticalResultDetector(): Detector {
           entry.at = proposed;
           entry.text = excerpt(outcome.text);
           entry.showsWrite = showsItsWrite(call, outcome.content);
+          if (isAttempt(call)) {
+            // Alike after masking is not enough for a command run later: its answer must be the same
+            // word for word, since what masking takes away (a count, an id) may be what it reports.
+            const exact = hashString(outcome.content);
+            entry.exactSeen = entry.exact === exact ? (entry.exactSeen ?? 0) + 1 : 1;
+            entry.exact = exact;
+          }
           calls.set(key, entry);
           own = entry;
           repeated = true;
@@ -292,6 +308,7 @@ export function createIdenticalResultDetector(): Detector {
             count: 1,
             seen: 1,
             quiet: isBlank(outcome.content) ? 0 : 1,
+            ...(isAttempt(call) && { exact: hashString(outcome.content), exactSeen: 1 }),
             successesAt: successes,
             world,
             since: changes,
@@ -321,8 +338,10 @@ export function createIdenticalResultDetector(): Detector {
       } else {
         reruns = 0;
       }
+      // A wait or a poll paces what follows: after it, a run may answer otherwise.
+      const paces = call.facts.waitSeconds !== undefined || kindOf(call) === 'poll';
       if (outcome.success) {
-        if (!isQuery(call) && !repeated) doings++;
+        if ((!isQuery(call) && !repeated) || paces) doings++;
         // A success may have changed what a state query answers, or told the agent something that
         // makes asking it again worth it; a query that repeated its answer did neither.
         if (!toldNothingNew) successes++;
@@ -335,9 +354,7 @@ export function createIdenticalResultDetector(): Detector {
         // A call's own effect does not make its next identical run a new question, unless the call
         // answered nothing: a silent change (an append, a redirection) shows nothing of what it did.
         if (own === null) own = calls.peek(key);
-        // An attempt that answered nothing does what it did the time before, when nothing else
-        // changed: running it again writes what it wrote (a script's output file) once more.
-        const before = own !== undefined && unchanged(own) && (!isBlank(outcome.content) || isAttempt(call));
+        const before = own !== undefined && unchanged(own) && !isBlank(outcome.content);
         const { targets } = call.facts;
         const service = outcome.changedWorld ? undefined : call.facts.service;
         if (service !== undefined && targets.length === 0) {
