@@ -59,18 +59,6 @@ describe('a command run again between reads, answering alike each time', () => {
     expect(agent.check('bash', health).verdict).not.toBe('block');
   });
 
-  it('allows a run again when its answers were alike only once masked (a new pid each time)', () => {
-    const agent = new Agent();
-    const exploit = { command: 'python exploit.py' };
-    const started = (pid: number) =>
-      `[+] Starting local process './chal': pid ${pid}\n[*] Stopped process './chal' (pid ${pid})`;
-    agent.call('bash', exploit, started(4121));
-    agent.call('bash', { command: 'cat exploit.py' }, 'from pwn import *\n');
-    agent.call('bash', exploit, started(4188));
-    agent.call('bash', { command: 'ls' }, 'chal\nexploit.py');
-    expect(agent.check('bash', exploit).verdict).not.toBe('block');
-  });
-
   it('leaves alone a command that writes a file, even one whose path it cannot read', () => {
     const agent = new Agent();
     const chmod = { command: 'chmod +x ~/ctf_files/solve.py' };

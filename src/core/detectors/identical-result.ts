@@ -7,7 +7,6 @@
  * failures to the identical-failure rule, which knows about blame.
  */
 import { isBlank } from '../blank.js';
-import { hashString } from '../identity/index.js';
 import type { ActionKind, Violation } from '../types.js';
 import { answerKeyOf, isHarnessFault, isWatched, kindOf } from './applicability.js';
 import { LruMap } from './bounded.js';
@@ -78,9 +77,6 @@ interface Repeats {
   successesAt: number;
   /** The count of things done (see `doings`) when it last returned `digest`. */
   doingsAt?: number;
-  /** For a command: its answer word for word, hashed, and how many times in a row it gave it. */
-  exact?: string;
-  exactSeen?: number;
   /**
    * An edit whose answer shows what it wrote: the same answer again proves it changed nothing. Set
    * from the second answer alike on, the only answers it is read after (a count of 2 or more).
@@ -200,8 +196,7 @@ export function createIdenticalResultDetector(): Detector {
   function repeatedAttempt(call: CallContext): Repeats | undefined {
     if (!isAttempt(call)) return undefined;
     const entry = calls.peek(answerKeyOf(call));
-    if (!entry || (entry.exactSeen ?? 0) + 1 < ATTEMPT_BLOCK_AT || entry.doingsAt !== doings)
-      return undefined;
+    if (!entry || entry.seen + 1 < ATTEMPT_BLOCK_AT || entry.doingsAt !== doings) return undefined;
     if (!unchanged(entry)) return undefined;
     return entry;
   }
@@ -285,13 +280,6 @@ export function createIdenticalResultDetector(): Detector {
           entry.at = proposed;
           entry.text = excerpt(outcome.text);
           entry.showsWrite = showsItsWrite(call, outcome.content);
-          if (isAttempt(call)) {
-            // Alike after masking is not enough for a command run later: its answer must be the same
-            // word for word, since what masking takes away (a count, an id) may be what it reports.
-            const exact = hashString(outcome.content);
-            entry.exactSeen = entry.exact === exact ? (entry.exactSeen ?? 0) + 1 : 1;
-            entry.exact = exact;
-          }
           calls.set(key, entry);
           own = entry;
           repeated = true;
@@ -308,7 +296,6 @@ export function createIdenticalResultDetector(): Detector {
             count: 1,
             seen: 1,
             quiet: isBlank(outcome.content) ? 0 : 1,
-            ...(isAttempt(call) && { exact: hashString(outcome.content), exactSeen: 1 }),
             successesAt: successes,
             world,
             since: changes,
