@@ -192,6 +192,11 @@ export interface CallFacts {
    */
   readonly touches?: readonly string[];
   /**
+   * For a command: it writes a file, whether or not the path it writes could be read (`chmod +x
+   * ~/solve.py`, `cp out.txt $DEST`): running it again writes again.
+   */
+  readonly writesFiles?: boolean;
+  /**
    * The call may have changed any file of the workspace, beyond what its arguments name: a branch
    * switch, a reset, a stash, an applied patch. Every ban learned against the old files may be stale.
    */

@@ -31,6 +31,7 @@ export function uniformFacts(facts: CallFacts, kind: ActionKind | undefined): Ca
     navigates: facts.navigates,
     directory: facts.directory,
     touches: facts.touches,
+    writesFiles: facts.writesFiles,
     changesTree: facts.changesTree,
   };
   return uniform as CallFacts;

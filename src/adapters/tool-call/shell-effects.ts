@@ -19,6 +19,8 @@ export interface ShellEffects {
   readonly touches: readonly string[];
   /** `touches` is all it changes: every command was understood and every path it writes is literal. */
   readonly touchesOnly: boolean;
+  /** A command of the line writes a file, whether or not its path could be read (`chmod +x ~/a.py`). */
+  readonly writes: boolean;
   /** The working tree may have changed anywhere (a branch switch, a reset, a stash, an applied patch). */
   readonly changesTree: boolean;
   /**
@@ -48,6 +50,7 @@ const UNKNOWN: ShellEffects = {
   onlyLooks: false,
   touches: [],
   touchesOnly: false,
+  writes: false,
   changesTree: false,
   readsFilesOnly: false,
   operands: [],
@@ -326,6 +329,7 @@ function readEffects(command: string): ShellEffects {
     onlyLooks: reading.onlyLooks && touches.length === 0 && !reading.changesTree,
     touches,
     touchesOnly: reading.touchesOnly && !reading.changesTree,
+    writes: reading.writes,
     changesTree: reading.changesTree,
     readsFilesOnly:
       reading.readsFilesOnly && reading.onlyLooks && touches.length === 0 && !reading.changesTree,

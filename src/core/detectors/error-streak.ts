@@ -7,7 +7,7 @@
  * tool ends the streak, and so does any change to the world, which may be what the next guess was
  * waiting for. Edits are never judged here: varied edit guesses often succeed.
  */
-import type { Violation } from '../types.js';
+import type { VerdictKind, Violation } from '../types.js';
 import { ViolationWrittenOnRead } from '../written-on-read.js';
 import { isHarnessFault, isWatched, kindOf } from './applicability.js';
 import { LruMap } from './bounded.js';
@@ -63,6 +63,8 @@ function guessKey(call: CallContext, aboutTheWholeCall: boolean): string {
 export function createErrorStreakDetector(): Detector {
   const tools = new LruMap<Streak>(MAX_TOOLS);
   let world = 0;
+  /** The call `check` last blocked as a guess of a streak: that block is the streak's own. */
+  let judged: CallContext | undefined;
 
   function current(call: CallContext): Streak | undefined {
     const streak = tools.peek(streakKey(call));
@@ -73,6 +75,7 @@ export function createErrorStreakDetector(): Detector {
     name: NAME,
 
     check(call: CallContext): Violation | undefined {
+      judged = undefined;
       const limits = call.toolPolicy.detectors.errorStreak;
       if (!isWatched(call, limits) || isEdit(call)) return undefined;
       const streak = current(call);
@@ -83,6 +86,7 @@ export function createErrorStreakDetector(): Detector {
         limits.effect === 'block' &&
         (!WARN_ONLY_SIGNATURES.has(streak.signature) || streak.reasked === true)
       ) {
+        judged = call;
         return describe(call, streak, 'block');
       }
       if (proposal >= limits.warnAt) return describe(call, streak, 'warn');
@@ -128,6 +132,23 @@ export function createErrorStreakDetector(): Detector {
         streak.reasked = true;
       }
       tools.set(at, streak);
+    },
+
+    afterCheck(call: CallContext, verdict: VerdictKind): void {
+      const own = judged === call;
+      judged = undefined;
+      if (own || (verdict !== 'block' && verdict !== 'halt')) return;
+      const at = streakKey(call);
+      const streak = current(call);
+      // A call of the streak's tool blocked by another rule, not one of the streak's guesses, is
+      // one the agent goes back to between guesses (a script that worked, run again): the record
+      // of the guesses in a row is broken, as a success of it would have broken it.
+      if (
+        streak &&
+        !streak.keys.includes(guessKey(call, false)) &&
+        !streak.keys.includes(call.identity.callKey)
+      )
+        tools.delete(at);
     },
 
     reset(): void {

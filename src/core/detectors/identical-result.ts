@@ -35,6 +35,11 @@ const STATE_QUERY_KINDS: ReadonlySet<ActionKind> = new Set(['read', 'search', 'a
  */
 const STATE_QUERY_BLOCK_AT = 3;
 /**
+ * The run of a command blocked when it answered alike each time before, with other calls in
+ * between and nothing done since: two answers alike are the evidence that it gives the same again.
+ */
+const ATTEMPT_BLOCK_AT = 3;
+/**
  * Calls remembered beyond the widest window in use: outcomes arrive after a whole batch of
  * proposals when an agent dispatches calls in parallel.
  */
@@ -70,6 +75,8 @@ interface Repeats {
   quiet: number;
   /** The count of successful calls, its own included, when it last returned `digest`. */
   successesAt: number;
+  /** The count of things done (see `doings`) when it last returned `digest`. */
+  doingsAt?: number;
   /**
    * An edit whose answer shows what it wrote: the same answer again proves it changed nothing. Set
    * from the second answer alike on, the only answers it is read after (a count of 2 or more).
@@ -84,6 +91,23 @@ interface Repeats {
 function isQuery(call: CallContext): boolean {
   const kind = kindOf(call);
   return QUERY_KINDS.has(kind) || (kind === 'exec' && call.facts.readsFilesOnly === true);
+}
+
+/**
+ * An attempt: a command whose effects are unknown (a script, a program run for what it prints), not
+ * one that only reads files (a query, judged as such), writes a file it names or not, or may reset
+ * the tree: running it again with nothing changed runs the same thing on the same files.
+ */
+function isAttempt(call: CallContext): boolean {
+  const { facts } = call;
+  return (
+    kindOf(call) === 'exec' &&
+    facts.readsFilesOnly !== true &&
+    facts.changesNothing !== true &&
+    facts.changesTree !== true &&
+    facts.writesFiles !== true &&
+    (facts.touches ?? []).length === 0
+  );
 }
 
 export function createIdenticalResultDetector(): Detector {
@@ -122,6 +146,11 @@ export function createIdenticalResultDetector(): Detector {
    * may have changed what a state query answers.
    */
   let successes = 0;
+  /**
+   * Things done: calls that may have changed something, which is every success but a query's or a
+   * call's answering as it did the time before, and every failed action but a command's.
+   */
+  let doings = 0;
   /** The tool of those re-runs, and the last query re-run: a sweep goes over one tool's queries. */
   let rerunTool = '';
   let rerunKey = '';
@@ -163,7 +192,18 @@ export function createIdenticalResultDetector(): Detector {
     return unchanged(entry) ? entry : undefined;
   }
 
+  /** An attempt that answered alike each time it ran, nothing having changed since. */
+  function repeatedAttempt(call: CallContext): Repeats | undefined {
+    if (!isAttempt(call)) return undefined;
+    const entry = calls.peek(answerKeyOf(call));
+    if (!entry || entry.seen + 1 < ATTEMPT_BLOCK_AT || entry.doingsAt !== doings) return undefined;
+    if (!unchanged(entry)) return undefined;
+    return entry;
+  }
+
   function checkRevisit(call: CallContext, limits: IdenticalResultLimits): Violation | undefined {
+    const attempt = repeatedAttempt(call);
+    if (attempt) return describeAttempt(call, attempt);
     const state = unchangedState(call);
     if (state) return describeStateQuery(call, state);
     const entry = answered(call);
@@ -202,12 +242,21 @@ export function createIdenticalResultDetector(): Detector {
     observe(call: CallContext, outcome: ObservedOutcome): void {
       checked = undefined;
       if (isHarnessFault(outcome)) return;
+      // An action that failed may have ended what it acted on (a connection closed under it); a
+      // command's failure is the world model's to judge.
+      if (
+        !outcome.success &&
+        ((!isQuery(call) && kindOf(call) !== 'exec') || call.facts.waitSeconds !== undefined)
+      )
+        doings++;
       const key = answerKeyOf(call);
       const limits = call.toolPolicy.detectors.identicalResult;
       /** What the calls hold for this one once it is written; null while not looked up. */
       let own: Repeats | undefined | null = null;
       /** A read or search that answered what it answered before, nothing changed since: nothing new. */
       let toldNothingNew = false;
+      /** The call answered as it did the time before, nothing changed since. */
+      let repeated = false;
       if (isWatched(call, limits) && kindOf(call) !== 'poll') {
         if (limits.withinCalls > widestWindow) widestWindow = limits.withinCalls;
         const entry = calls.peek(key);
@@ -233,6 +282,7 @@ export function createIdenticalResultDetector(): Detector {
           entry.showsWrite = showsItsWrite(call, outcome.content);
           calls.set(key, entry);
           own = entry;
+          repeated = true;
           const query = isQuery(call);
           toldNothingNew = query;
           const sweep = query && call.tool === rerunTool && key !== rerunKey;
@@ -275,13 +325,18 @@ export function createIdenticalResultDetector(): Detector {
       } else {
         reruns = 0;
       }
+      // A wait or a poll paces what follows: after it, a run may answer otherwise.
+      const paces = call.facts.waitSeconds !== undefined || kindOf(call) === 'poll';
       if (outcome.success) {
+        if ((!isQuery(call) && !repeated) || paces) doings++;
         // A success may have changed what a state query answers, or told the agent something that
         // makes asking it again worth it; a query that repeated its answer did neither.
         if (!toldNothingNew) successes++;
         if (own === null) own = calls.peek(key);
         if (own) own.successesAt = successes;
       }
+      if (own === null) own = calls.peek(key);
+      if (own) own.doingsAt = doings;
       if (outcome.changedWorld || outcome.changedService) {
         // A call's own effect does not make its next identical run a new question, unless the call
         // answered nothing: a silent change (an append, a redirection) shows nothing of what it did.
@@ -439,6 +494,21 @@ function describeRevisit(call: CallContext, entry: Repeats, ago: number): Violat
       'depends on has changed since, so it is blocked: you already have its answer.',
     suggestion: withAlternatives(
       'Use the answer you already have; ask again only after changing what it depends on.',
+      call.toolPolicy.alternatives,
+    ),
+    evidence: { count: entry.seen, calls: [call.description], lastResult: entry.text },
+  };
+}
+
+function describeAttempt(call: CallContext, entry: Repeats): Violation {
+  return {
+    rule: NAME,
+    severity: 'block',
+    reason:
+      `${call.description} has returned the same result ${times(entry.seen)} and nothing it ` +
+      'depends on has changed since, so it is blocked: running it again will return the same thing.',
+    suggestion: withAlternatives(
+      'Use the result you already have, or change the arguments or what the call depends on first.',
       call.toolPolicy.alternatives,
     ),
     evidence: { count: entry.seen, calls: [call.description], lastResult: entry.text },

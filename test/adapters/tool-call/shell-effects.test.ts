@@ -8,6 +8,12 @@ import {
 } from '../../../src/adapters/tool-call/shell-effects.js';
 
 describe('what a command line writes, read with a shell parser', () => {
+  it('says a line writes a file when the path it writes holds an expansion it does not read', () => {
+    const effects = shellEffectsOf('chmod +x ~/ctf_files/solve.py');
+    expect([effects.writes, effects.touchesOnly]).toEqual([true, false]);
+    expect(shellEffectsOf('python3 ~/ctf_files/solve.py').writes).toBe(false);
+  });
+
   it('reads the same effects and attempt key from a line whichever reader parses it first', () => {
     const lines = [
       "sed -i 's/29/30/' src/cart.ts && echo done > build/log.txt",
@@ -132,6 +138,7 @@ describe('what a command line writes, read with a shell parser', () => {
       onlyLooks: false,
       touches: [],
       touchesOnly: false,
+      writes: false,
       changesTree: false,
       readsFilesOnly: false,
       operands: [],
