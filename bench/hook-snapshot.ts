@@ -19,6 +19,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { sessionEvents } from '../src/hooks/bench.js';
 import { stopDaemons } from '../src/hooks/daemon-client.js';
 
 const { values } = parseArgs({
@@ -85,7 +86,8 @@ try {
     const arm = arms[index] as (typeof arms)[number];
     const count = counts[index] ?? 0;
     counts[index] = count + 1;
-    const payload = arm.session === undefined ? '' : sessionEvent(project, arm.session, count);
+    const payload =
+      arm.session === undefined ? '' : sessionEvents(project, `snapshot-probe-${arm.session}`)(count);
     const started = process.hrtime.bigint();
     const result = spawnSync(node, ['--require', reporter, ...arm.args], { env, input: payload });
     const wallMs = Number(process.hrtime.bigint() - started) / 1e6;
@@ -140,29 +142,6 @@ function buildSnapshot(entry: string, text: string, blob: string): void {
   writeFileSync(entry, text);
   const built = spawnSync(node, ['--snapshot-blob', blob, '--build-snapshot', entry], { encoding: 'utf8' });
   if (built.status !== 0) throw new Error(`building ${blob} failed: ${built.stderr}`);
-}
-
-/** The `index`th event of a session reading files: before and after events in turn. */
-function sessionEvent(project: string, session: string, index: number): string {
-  const step = Math.floor(index / 2);
-  const file = join(project, `src/module-${step % 7}.ts`);
-  const base = {
-    session_id: `snapshot-probe-${session}`,
-    transcript_path: join(project, 'transcript.jsonl'),
-    cwd: project,
-    tool_name: 'Read',
-    tool_input: { file_path: file },
-    tool_use_id: `toolu_probe${step}`,
-  };
-  return JSON.stringify(
-    index % 2 === 0
-      ? { ...base, hook_event_name: 'PreToolUse' }
-      : {
-          ...base,
-          hook_event_name: 'PostToolUse',
-          tool_response: { type: 'text', file: { filePath: file, content: `// module ${step}\n` } },
-        },
-  );
 }
 
 function waitForHelper(stateDir: string): void {

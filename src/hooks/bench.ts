@@ -354,7 +354,7 @@ function uncheckedRow(name: string, timings: readonly Timing[]): HookBenchRow {
 }
 
 /** Before and after events of a session reading and editing files, as Claude Code sends them. */
-function sessionEvents(project: string, sessionId: string): (index: number) => string {
+export function sessionEvents(project: string, sessionId: string): (index: number) => string {
   return (index) => {
     const step = Math.floor(index / 2);
     const file = join(project, `src/module-${step % 7}.ts`);
