@@ -99,16 +99,8 @@ export async function withCodexRollout(
 
 /**
  * The event with its result completed from the rollout, when it is a Codex command or patch whose
- * exit status the payload left out and the rollout records; otherwise the event itself (see
- * `withCodexRollout`). Never throws.
+ * exit status the payload left out and the rollout records; otherwise the event itself.
  */
-export async function withRolloutEvidence(
-  event: HookEvent,
-  reading: RolloutReading = {},
-): Promise<HookEvent> {
-  return (await withCodexRollout(event, reading)).event;
-}
-
 async function completedFromRollout(
   event: HookEvent,
   path: string,
@@ -174,8 +166,8 @@ function patchOfCall(call: Readonly<Record<string, unknown>>): string | undefine
 }
 
 /**
- * Failed calls Codex reported to no hook, as the `PostToolUse` events they would have been, oldest
- * first: codex-cli 0.171 runs no `PostToolUse` for an MCP tool whose result is an error, nor for a
+ * Failed calls Codex reported to no hook (`earlier` of `withCodexRollout`), as the `PostToolUse`
+ * events they would have been, oldest first: codex-cli 0.171 runs no `PostToolUse` for an MCP tool whose result is an error, nor for a
  * patch it refused while reading it (any error a tool's handler returns fires no `PostToolUse`:
  * codex-rs `core/src/tools/registry.rs` runs it only for a call that succeeded); its rollout records
  * them (an `item_completed` whose `McpToolCall` item has `status: "failed"`, the patch's
@@ -189,13 +181,6 @@ function patchOfCall(call: Readonly<Record<string, unknown>>): string | undefine
  * learned again and the reading is as long as the streak, not the file; the session's `firstTime`
  * keeps any call id from being learned twice. Never throws.
  */
-export async function unreportedCodexFailures(
-  event: HookEvent,
-  reading: RolloutReading = {},
-): Promise<readonly HookEvent[]> {
-  return (await withCodexRollout(event, reading)).earlier;
-}
-
 async function unreportedFailures(
   event: HookEvent,
   path: string,

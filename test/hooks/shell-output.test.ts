@@ -4,12 +4,19 @@ import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
 import { codexHooks, codexResponseResult } from '../../src/hooks/codex.js';
-import {
-  readRolloutStatus,
-  unreportedCodexFailures,
-  withRolloutEvidence,
-} from '../../src/hooks/codex-rollout.js';
+import { type RolloutReading, readRolloutStatus, withCodexRollout } from '../../src/hooks/codex-rollout.js';
+import type { HookEvent } from '../../src/hooks/event.js';
 import { geminiShellResult, shellOutputResult } from '../../src/hooks/shell-output.js';
+
+/** The failures the rollout adds before a call: what the helper learns first. */
+async function unreportedCodexFailures(event: HookEvent, reading?: RolloutReading) {
+  return (await withCodexRollout(event, reading)).earlier;
+}
+
+/** The event after a call, its result completed from the rollout. */
+async function withRolloutEvidence(event: HookEvent) {
+  return (await withCodexRollout(event)).event;
+}
 
 describe('shell output as evidence of failure', () => {
   it("reads npm's Missing script error as a failure", () => {
