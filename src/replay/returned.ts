@@ -20,33 +20,46 @@ export function returnedExcerpt(result: TraceResult | undefined): string | undef
 /** Characters of the collapsed text read before it is known to be longer than the excerpt. */
 const ENOUGH = EXCERPT + 2;
 
+/** Runs of whitespace, as `oneLine` collapses them. */
+const WHITESPACE_RUNS = /\s+/g;
+
 /**
  * The text with each run of whitespace (what `\s` matches) made one space and trimmed, as
  * `text.replace(/\s+/g, ' ').trim()` gives it, or, for a long text, a start of that at least two
  * characters longer than the excerpt, which cuts to the same excerpt (the whole one is longer than
  * the excerpt whatever trailing space it trims). Read character by character and stopped there, so a
- * 20 KB output costs what its first line costs, and no regular expression runs.
+ * 20 KB output costs what its first line costs. The part read is cut from the text once, and
+ * collapsed only when it holds whitespace other than single spaces: a replay makes one excerpt per
+ * call, and building it word by word made a string for every word.
  */
 function oneLine(text: string): string {
-  let line = '';
-  /** Where the run of other characters being read began, or -1 within whitespace. */
-  let word = -1;
-  for (let index = 0; index < text.length; index++) {
-    if (isWhiteSpace(text.charCodeAt(index))) {
-      if (word === -1) continue;
-      line += text.slice(word, index);
-      word = -1;
-      if (line.length >= ENOUGH) return line;
-      continue;
+  const length = text.length;
+  let start = 0;
+  while (start < length && isWhiteSpace(text.charCodeAt(start))) start++;
+  /** Characters of the collapsed text read so far, a run of whitespace counting one. */
+  let collapsed = 0;
+  let inSpace = false;
+  /** Whether the part read holds whitespace that is not a single space. */
+  let uneven = false;
+  let end = start;
+  for (; end < length && collapsed < ENOUGH; end++) {
+    const code = text.charCodeAt(end);
+    if (!isWhiteSpace(code)) {
+      collapsed++;
+      inSpace = false;
+    } else if (inSpace) {
+      uneven = true;
+    } else {
+      collapsed++;
+      inSpace = true;
+      if (code !== 32) uneven = true;
     }
-    if (word === -1) {
-      // A word after others: whitespace came between them.
-      if (line !== '') line += ' ';
-      word = index;
-    }
-    if (line.length + index - word >= ENOUGH) return line + text.slice(word, index + 1);
   }
-  return word === -1 ? line : line + text.slice(word);
+  const part = text.slice(start, end);
+  const line = uneven ? part.replace(WHITESPACE_RUNS, ' ') : part;
+  // Trailing whitespace is trimmed when it ends the text; a part cut short is longer than the
+  // excerpt, which is cut before its last space anyway.
+  return inSpace && end === length ? line.slice(0, -1) : line;
 }
 
 function contentText(content: TraceResult['content']): string {
