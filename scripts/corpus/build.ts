@@ -16,6 +16,7 @@ import { fileURLToPath } from 'node:url';
 import { formatTraceEvent } from '../../src/trace/write.js';
 import { convertAiderChat } from './convert-aider.js';
 import { convertAdaptAlfworld } from './convert-alfworld.js';
+import { convertBalrogEpisode } from './convert-balrog.js';
 import { convertClaudeTranscript } from './convert-claude.js';
 import { convertClineTask } from './convert-cline.js';
 import { convertClineExport } from './convert-cline-export.js';
@@ -81,6 +82,7 @@ export interface ManifestSource {
     | 'nyu-ctf'
     | 'adapt-alfworld'
     | 'adapt-textcraft'
+    | 'balrog-textworld'
     | 'knowagent'
     | 'knowagent-alfworld'
     | 'nat'
@@ -135,6 +137,8 @@ function convertFile(source: ManifestSource, path: string, content: string): Con
       return convertAdaptAlfworld(content, from, source.id);
     case 'adapt-textcraft':
       return convertAdaptTextCraft(content, from, source.id);
+    case 'balrog-textworld':
+      return convertBalrogEpisode(content, from, source.id);
     case 'knowagent':
       return convertKnowAgentTrajectories(content, from, source.id);
     case 'knowagent-alfworld':

@@ -210,6 +210,16 @@ describe('navigation', () => {
     expect(wastedSteps(events)).toEqual([]);
   });
 
+  it('does not label a thing looked for again in the room the player walked into', () => {
+    const missing = fail("You can't see any such thing.");
+    const events = [
+      call('examine', { input: 'cookbook' }, missing),
+      call('go', { input: 'south' }, ok('-= Street =-\nThere is an open sliding door leading north.')),
+      call('examine', { input: 'cookbook' }, missing),
+    ];
+    expect(wastedSteps(events)).toEqual([]);
+  });
+
   it('does not label a place visited again after going elsewhere', () => {
     const drawer = ok('You arrive at the location. The drawer 1 is closed.');
     const events = [

@@ -442,6 +442,29 @@ describe('validation_error', () => {
     });
   });
 
+  it("blames the agent when a text game's parser did not understand the command it was sent", () => {
+    for (const text of [
+      "That's not a verb I recognise.",
+      'I only understood you as far as wanting to take inventory.',
+      "I didn't understand that sentence.",
+    ])
+      expect(failureOf('command', { input: 'walk carefully to the north' }, text)).toMatchObject({
+        signature: 'validation_error',
+        blame: 'agent_failure',
+      });
+  });
+
+  it('blames the agent when an interpreter asks back for what the command left out', () => {
+    expect(failureOf('open', {}, 'What do you want to open?')).toMatchObject({
+      signature: 'validation_error',
+      blame: 'agent_failure',
+    });
+    expect(failureOf('go', {}, "You'll have to say which compass direction to go in.")).toMatchObject({
+      signature: 'validation_error',
+      blame: 'agent_failure',
+    });
+  });
+
   it('recognises HTTP 400 only in an HTTP context', () => {
     expect(signatureOf('fetch', FETCH, '400 Bad Request')).toBe('validation_error');
     expect(signatureOf('fetch', FETCH, 'Prompt is 4000 tokens long')).not.toBe('validation_error');

@@ -85,8 +85,21 @@ export const SHELLS: FamilyTable = {
       '\\bnot a valid\\b',
       '\\b(?:integer|numeric) expression expected\\b',
       '\\barguments must be process or job ids\\b',
+      // A command interpreter that did not understand the sentence it was sent (a text game's
+      // parser, a chat command line): the same words are refused every time.
+      "\\b(?:didn't|did not|couldn't|could not|doesn't|does not) understand (?:that|the|your|this) (?:sentence|command|input|instruction)\\b",
+      '\\bnot a verb i recogni[sz]e\\b',
+      '^i only understood you as far as\\b',
+      // An interpreter asking back for what the command left out (`open` → `What do you want to open?`).
+      '^what do you want to [a-z]+(?: [a-z]+)?\\?$',
+      "^you'll have to say which\\b",
     ],
     hints: [
+      'understand',
+      'understood',
+      'verb i recogni',
+      'what do you want to',
+      'have to say which',
       'unknown',
       'unrecogni',
       'invalid',
