@@ -440,9 +440,9 @@ function maskMixedIds(text: string): string {
 
 /** The masked text lower-cased, its placeholder runs made one and its white space collapsed. */
 function collapsed(masked: string): string {
-  const shape = masked
-    .toLowerCase()
-    .replace(RUN_OF_PLACEHOLDERS, (run) => run.slice(0, run.indexOf('>') + 1));
+  // A run becomes its first placeholder, `<` and the run's first name and `>`: written as a
+  // replacement text, not a function called for each run.
+  const shape = masked.toLowerCase().replace(RUN_OF_PLACEHOLDERS, '<$1>');
   return shape.replace(WHITE_SPACE_TO_COLLAPSE, ' ').trim();
 }
 
