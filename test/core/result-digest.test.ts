@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { withLegacyHash } from '../../src/core/identity/hashing.js';
 import { digestResult, hashString, looksRandom } from '../../src/core/identity/index.js';
 
 /**
@@ -193,5 +194,28 @@ describe('result digests as first written', () => {
     const output = lines.join('\n');
     expect(output.length).toBeGreaterThan(19_000);
     expect(digestResult(output)).toBe(digestAsFirstWritten(output));
+  });
+
+  it('digests a long output seen again, among others of its length, as it digested it the first time', () => {
+    const run = (failed: number) =>
+      ` FAIL  test/orders.test.ts > parseOrder > rejects ${failed} totals 12ms\n`.repeat(40);
+    const outputs = [run(1), run(2), run(3), run(4), run(5), run(6)];
+    const first = outputs.map((output) => digestAsFirstWritten(output));
+    for (let round = 0; round < 3; round++) {
+      outputs.forEach((output, index) => {
+        // A copy made anew, as a repeated call's answer is decoded anew: equal, not the same string.
+        const again = JSON.parse(JSON.stringify(output)) as string;
+        expect(digestResult(again)).toBe(first[index]);
+      });
+    }
+  });
+
+  it('digests a long output seen before as generation 1 hashed it while keys of that generation are computed', () => {
+    const output = ' FAIL  test/orders.test.ts > parseOrder > rejects a negative total 12ms\n'.repeat(40);
+    const now = digestResult(output);
+    const legacy = withLegacyHash(() => digestResult(output));
+    expect(legacy).not.toBe(now);
+    expect(legacy).toBe(withLegacyHash(() => hashString(output.replaceAll('12ms', '<duration>'))));
+    expect(digestResult(output)).toBe(now);
   });
 });

@@ -191,8 +191,34 @@ function marksOf(text: string): number {
  * masks the text can hold (see `marksOf`); only those are run.
  */
 export function errorShape(text: string): string {
+  const whole = String(text);
+  if (whole.length > REMEMBERED_LENGTH) return shapeOf(whole);
+  for (let slot = 0; slot < REMEMBERED; slot++) {
+    if (rememberedTexts[slot] === whole) return rememberedShapes[slot] as string;
+  }
+  const shape = shapeOf(whole);
+  rememberedTexts[nextRemembered] = whole;
+  rememberedShapes[nextRemembered] = shape;
+  nextRemembered = (nextRemembered + 1) % REMEMBERED;
+  return shape;
+}
+
+/*
+ * The last few texts shaped, and their shapes. An agent that repeats a failing call is mostly
+ * answered with the same error again, and one error is shaped again where it is replayed and
+ * predicted: comparing a text with one kept here costs nothing when it is the same string, and
+ * stops at its length or its first different character when it is another, where shaping it runs
+ * a dozen masks over it. Few and bounded in length, so that what is kept alive here stays small.
+ */
+const REMEMBERED = 4;
+const REMEMBERED_LENGTH = 64 * 1024;
+const rememberedTexts: (string | undefined)[] = new Array<string | undefined>(REMEMBERED).fill(undefined);
+const rememberedShapes: (string | undefined)[] = new Array<string | undefined>(REMEMBERED).fill(undefined);
+let nextRemembered = 0;
+
+function shapeOf(text: string): string {
   const P = ERROR_SHAPE_PLACEHOLDERS;
-  let shape = bounded(String(text));
+  let shape = bounded(text);
   if (shape.includes('\u001b')) shape = shape.replace(ANSI, '');
   shape = shape.replace(QUOTED, P.quote);
   // Most errors hold no URL and no snake_case name: skip those scans (a third of the work) then.
@@ -414,9 +440,9 @@ function maskMixedIds(text: string): string {
 
 /** The masked text lower-cased, its placeholder runs made one and its white space collapsed. */
 function collapsed(masked: string): string {
-  const shape = masked
-    .toLowerCase()
-    .replace(RUN_OF_PLACEHOLDERS, (run) => run.slice(0, run.indexOf('>') + 1));
+  // A run becomes its first placeholder, `<` and the run's first name and `>`: written as a
+  // replacement text, not a function called for each run.
+  const shape = masked.toLowerCase().replace(RUN_OF_PLACEHOLDERS, '<$1>');
   return shape.replace(WHITE_SPACE_TO_COLLAPSE, ' ').trim();
 }
 

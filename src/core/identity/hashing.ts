@@ -73,6 +73,11 @@ export function withLegacyHash<T>(run: () => T): T {
   }
 }
 
+/** Whether texts are hashed as generation 1 hashed them just now (see `withLegacyHash`). */
+export function hashingAsLegacy(): boolean {
+  return legacy;
+}
+
 /** Long texts hashed so far: whether identifying a call hashed one is the change of this count. */
 let longTexts = 0;
 

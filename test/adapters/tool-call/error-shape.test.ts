@@ -132,4 +132,24 @@ describe('errorShape', () => {
     expect(shape.startsWith('error: first line')).toBe(true);
     expect(shape.endsWith('fatal: last line')).toBe(true);
   });
+
+  it('shapes a text seen again, among others and anew decoded, as it shaped it the first time', () => {
+    const errors = [
+      "cat: 'notes.md': No such file or directory",
+      "cat: 'draft.txt': No such file or directory",
+      `FAIL test/orders.test.ts > parseOrder\n${'  expected -1.5 to be greater than or equal to 0 (12ms)\n'.repeat(300)}`,
+      'Error: listen EADDRINUSE: address already in use 127.0.0.1:54321',
+      'npm error Missing script: "tset"',
+      "TypeError: Cannot read properties of undefined (reading 'getUser')",
+    ];
+    fc.assert(
+      fc.property(fc.array(fc.nat({ max: errors.length - 1 }), { maxLength: 30 }), (picks) => {
+        for (const pick of picks) {
+          const text = JSON.parse(JSON.stringify(errors[pick])) as string;
+          expect(errorShape(text)).toBe(errorShapeExhaustively(text));
+        }
+      }),
+      { numRuns: 200 },
+    );
+  });
 });

@@ -58,4 +58,25 @@ describe('the signature matcher', () => {
       { numRuns: 30 },
     );
   });
+
+  it('matches a text seen again, after others and anew decoded, as a matcher that never saw it does', () => {
+    const kept = new SignatureMatcher(TEXT_RULES);
+    fc.assert(
+      fc.property(
+        fc.array(wordy, { minLength: 1, maxLength: 6 }),
+        fc.array(fc.nat(), { maxLength: 20 }),
+        (texts, picks) => {
+          // A matcher that reads each distinct text once: what it answers was never remembered.
+          const fresh = new SignatureMatcher(TEXT_RULES);
+          const distinct = [...new Set(texts)];
+          const expected = new Map(distinct.map((text) => [text, fresh.match(text)?.pattern.source]));
+          for (const pick of picks) {
+            const text = JSON.parse(JSON.stringify(texts[pick % texts.length])) as string;
+            expect(kept.match(text)?.pattern.source).toBe(expected.get(text));
+          }
+        },
+      ),
+      { numRuns: 25 },
+    );
+  });
 });
