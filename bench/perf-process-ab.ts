@@ -1,7 +1,8 @@
 /**
  * Two builds of the engine timed against each other one fresh process at a time: each process loads
  * one build, learns the constraints, runs the workload's calls as a warm-up, then times calls of one
- * class (`perf-ab.ts`'s classes: typical, edits, failingShort, failingLong, failing4kb) and prints
+ * class (`perf-ab.ts`'s classes: typical, edits, failingShort, failingLong, failing4kb; and
+ * succeeding, the typical workload's calls that succeed) and prints
  * the median CPU time per call of its timed blocks. Rounds alternate which build runs first. Where
  * two builds share a process, what one of them compiled and collected lands on the other's figures
  * (`perf-ab.ts` shows 15–25% between two copies of one build on typical calls); here each build has a
@@ -16,7 +17,7 @@ import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { narrowingContender, ROW_BASE, seededState } from './perf.js';
-import { AB_CLASSES, BUILD_OPTIONS, median, runBlock } from './perf-ab.js';
+import { AB_CLASSES, type AbClass, BUILD_OPTIONS, median, runBlock } from './perf-ab.js';
 import type { Contender } from './perf-baselines.js';
 import { loadPerfEngineFrom } from './perf-engine.js';
 import { type RawCall, workloadRawCall } from './perf-workload.js';
@@ -24,6 +25,12 @@ import { type RawCall, workloadRawCall } from './perf-workload.js';
 /** Calls of the workload made before any is timed, as `bench perf` makes them before its classes. */
 const WARMUP = 3_000;
 const BLOCKS = 5;
+
+/** `perf-ab.ts`'s classes, and the typical workload's succeeding calls: what every call pays. */
+const PROCESS_CLASSES: readonly AbClass[] = [
+  ...AB_CLASSES,
+  { name: 'succeeding', workload: 'typical', includes: (call) => !call.failing },
+];
 
 /**
  * A guard of the build in `folder` that has learned `constraints` constraints and made the
@@ -36,7 +43,7 @@ export async function warmedGuard(
   constraints: number,
   count: number,
 ): Promise<{ readonly guard: Contender; readonly calls: readonly RawCall[] }> {
-  const wanted = AB_CLASSES.find((entry) => entry.name === className);
+  const wanted = PROCESS_CLASSES.find((entry) => entry.name === className);
   if (wanted === undefined) throw new Error(`no class of calls named ${className}`);
   const engine = await loadPerfEngineFrom(folder);
   const guard = narrowingContender(engine, seededState(engine, constraints));

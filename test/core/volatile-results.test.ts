@@ -197,6 +197,13 @@ const volatilePiece = fc.oneof(
     .map(([mark, digits]) => `tmp${mark}${digits}`),
   drawn('0123456789abcdefABCDEFxyzXYZ', 8, 12),
   fc.integer({ min: 0, max: 9000 }).map((ms) => `"duration_ms": ${ms}, "timeout": ${ms}`),
+  fc
+    .tuple(
+      fc.constantFrom('total', 'latencyMs', 'Took', 'elapsed_s', 'start_ms', 'a_b', 'id', 'ms', 'x-duration'),
+      fc.constantFrom('": ', '" : ', '":', '": -', '": "', '":\n'),
+      fc.integer({ min: 0, max: 99999 }),
+    )
+    .map(([key, colon, value]) => `"${key}${colon}${value}`),
   fc.constantFrom('localhost:', 'p', 'P', 'pid', ':', '"', '-', '_', ' ', '\n', 'x', '0x', 'é', '<hex>-'),
   fc.string({ maxLength: 12 }),
 );

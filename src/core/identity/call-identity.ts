@@ -76,10 +76,12 @@ const CLOCK_BIT = 256;
  * long (a random id, a memory address), or `tmp` (a temporary name).
  */
 const RANDOM_BIT = 512;
-/** A colon followed by 4 digits or more (a port, a pid), or a quoted key's colon followed by a number. */
+/** A colon followed by 4 digits or more (a port, a pid). */
 const AFTER_COLON_BIT = 1024;
+/** A quoted key naming time taken (`"duration_ms"`, `"latencyMs"`) whose colon is followed by a number. */
+const TIMED_FIELD_BIT = 2048;
 /** Not a rule: the text has a character JSON escapes (or a surrogate, which it may). */
-const ESCAPE_BIT = 2048;
+const ESCAPE_BIT = 4096;
 const RULE_BITS = ESCAPE_BIT - 1;
 /** The rules that may match a text without a digit. */
 const NEEDS_NO_DIGIT = UUID_BIT | TEMP_PATH_BIT;
@@ -175,8 +177,26 @@ const DURATION_FIELD: MaskRule = {
   pattern:
     /("[A-Za-z_]*(?:[Dd]uration|[Ee]lapsed|[Tt]ook|[Ll]atency|_ms|Ms|_millis|Millis)[A-Za-z_]*"\s*:\s*)-?\d+(?:\.\d+)?/g,
   replacement: '$1<duration>',
-  bit: AFTER_COLON_BIT,
+  bit: TIMED_FIELD_BIT,
 };
+/** `DURATION_FIELD`'s key, read from its opening quote: whether a quoted key names time taken. */
+const TIMED_KEY =
+  /"[A-Za-z_]*(?:[Dd]uration|[Ee]lapsed|[Tt]ook|[Ll]atency|_ms|Ms|_millis|Millis)[A-Za-z_]*"/y;
+
+/**
+ * Whether the quoted key whose closing quote is at `closing` names time taken, as `DURATION_FIELD`
+ * reads keys: letters and underscores alone between its quotes.
+ */
+function namesTimeTaken(text: string, closing: number): boolean {
+  let start = closing - 1;
+  for (; start >= 0; start--) {
+    const code = text.charCodeAt(start);
+    if (code !== 95 && ((code | 32) < 97 || (code | 32) > 122)) break;
+  }
+  if (start < 0 || text.charCodeAt(start) !== 34) return false;
+  TIMED_KEY.lastIndex = start;
+  return TIMED_KEY.test(text);
+}
 
 /**
  * Whether a run of letters and digits (8 or more, both in it) looks drawn at random rather than
@@ -434,8 +454,10 @@ function candidateRules(text: string, hashInto?: TextHash): number {
   let runStart = 0;
   let previous: number = NOT_IN_RUN;
   let switches = 0;
-  // Since the last colon no letter was seen (2: the colon closed a quoted key, spaces between or not).
+  // Since the last colon no letter was seen (2: the colon closed a quoted key, spaces between or not,
+  // whose closing quote is at `keyEnd`, and no digit followed yet).
   let afterColon = 0;
+  let keyEnd = 0;
   // The text's hash, as `hashString` would compute it, in the same pass: a result is usually hashed
   // just as it was scanned. It is kept to the end even once some rule may apply: most texts a rule
   // may apply to come out of the masking as they went in (a source file's `"total": 12.5`), and are
@@ -478,7 +500,14 @@ function candidateRules(text: string, hashInto?: TextHash): number {
       if (++hex === 16) bits |= HEX_ID_BIT;
       if (++digits === 8) bits |= COMPACT_TIMESTAMP_BIT;
       else if (digits === 10) bits |= EPOCH_BIT;
-      if (afterColon !== 0 && (afterColon === 2 || digits === 4)) bits |= AFTER_COLON_BIT;
+      if (afterColon !== 0) {
+        if (digits === 4) bits |= AFTER_COLON_BIT;
+        // A key is read once, at the first digit after its colon, and only while no timed one was found.
+        if (afterColon === 2) {
+          if ((bits & TIMED_FIELD_BIT) === 0 && namesTimeTaken(text, keyEnd)) bits |= TIMED_FIELD_BIT;
+          afterColon = 1;
+        }
+      }
       // Reads past the end are ruled out before they happen: one makes V8 drop the loop's optimised
       // code and rebuild it without its fast character reads. A unit needs a character after the digit.
       if (index + 1 < length) {
@@ -506,6 +535,7 @@ function candidateRules(text: string, hashInto?: TextHash): number {
         let before = index - 1;
         while (before >= 0 && mayBeSpace(text.charCodeAt(before))) before--;
         afterColon = before >= 0 && text.charCodeAt(before) === 34 ? 2 : 1;
+        keyEnd = before;
       } else if (code === 45) {
         if (digits >= 4) bits |= TIMESTAMP_BIT;
         if (hex >= 8) bits |= UUID_BIT;
