@@ -137,9 +137,14 @@ export function showsOnlyImages(raw: unknown): boolean {
   );
 }
 
+/**
+ * A shell call's result. A failure that printed nothing keeps Codex's own header, without the wall
+ * time (`Exit code: 124\nOutput:\n`), so that what reads the result reads the exit status as it would
+ * from Codex itself (124 is the status Codex gives a command it stopped at its `timeout_ms`).
+ */
 function shellResult(body: string, exitCode: number | undefined): TraceResult {
   const failed = exitCode !== undefined && exitCode !== 0;
-  const content = failed && body.trim() === '' ? `Exit code: ${exitCode}` : body;
+  const content = failed && body.trim() === '' ? `Exit code: ${exitCode}\nOutput:\n` : body;
   return failed ? { isError: true, content: clip(content) } : { content: clip(content) };
 }
 

@@ -149,6 +149,23 @@ describe('Codex rollouts', () => {
     ]);
   });
 
+  it('keeps the header of a command that failed without printing anything, so that its exit status is still read', () => {
+    const run = convert([
+      item(0, {
+        type: 'function_call',
+        name: 'shell_command',
+        arguments: JSON.stringify({ command: 'python generate_handler_include.py', timeout_ms: 1000 }),
+        call_id: 'a',
+      }),
+      item(1, {
+        type: 'function_call_output',
+        call_id: 'a',
+        output: 'Exit code: 124\nWall time: 1.4 seconds\nOutput:\n',
+      }),
+    ]);
+    expect(callsOf(run.events)[0]?.result).toEqual({ isError: true, content: 'Exit code: 124\nOutput:\n' });
+  });
+
   it('keeps a freeform patch whole and fails it when Codex reports the patch did not apply', () => {
     const patch = '*** Begin Patch\n*** Update File: a.py\n@@\n-x\n+y\n*** End Patch';
     const run = convert([
