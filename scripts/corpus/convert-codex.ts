@@ -23,7 +23,8 @@
  *   never read as one patch made twice.
  *
  * Shell tools become `shell` with the command line as `command` (a `bash -lc` wrapper removed, its
- * quoting undone) and `workdir` when the call names one, so that the labeller reads them as shell
+ * quoting undone), `workdir` when the call names one, and the call's request to run outside the
+ * sandbox (`sandbox_permissions`, `with_escalated_permissions`) when it makes one, so that the labeller reads them as shell
  * commands whatever the Codex version called the tool. User messages are user turns (Codex's own
  * `<environment_context>` and instruction messages are not), and a `compacted` item is a compaction.
  */
@@ -79,10 +80,20 @@ export function commandLine(command: unknown): string {
   return wrapped?.[1] ? unquoteShellWord(wrapped[1]) : line;
 }
 
+/**
+ * A shell call's command line, its `workdir`, and the sandbox it asked to run outside of: a command
+ * refused inside Codex's sandbox ("Permission denied", no network) is retried with
+ * `sandbox_permissions: "require_escalated"` (`with_escalated_permissions: true` in earlier
+ * versions) once the user approves, which is another attempt than the refused one.
+ */
 function shellArgs(args: Record<string, unknown>): Record<string, unknown> {
   const command = commandLine(args.command ?? args.cmd);
   const workdir = args.workdir ?? args.cwd;
-  return typeof workdir === 'string' && workdir !== '' ? { command, workdir } : { command };
+  const shell: Record<string, unknown> = typeof workdir === 'string' && workdir !== '' ? { command, workdir } : { command };
+  const sandbox = args.sandbox_permissions;
+  if (typeof sandbox === 'string' && sandbox !== '' && sandbox !== 'use_default') shell.sandbox_permissions = sandbox;
+  if (args.with_escalated_permissions === true) shell.with_escalated_permissions = true;
+  return shell;
 }
 
 interface ReportedOutput {
@@ -126,9 +137,14 @@ export function showsOnlyImages(raw: unknown): boolean {
   );
 }
 
+/**
+ * A shell call's result. A failure that printed nothing keeps Codex's own header, without the wall
+ * time (`Exit code: 124\nOutput:\n`), so that what reads the result reads the exit status as it would
+ * from Codex itself (124 is the status Codex gives a command it stopped at its `timeout_ms`).
+ */
 function shellResult(body: string, exitCode: number | undefined): TraceResult {
   const failed = exitCode !== undefined && exitCode !== 0;
-  const content = failed && body.trim() === '' ? `Exit code: ${exitCode}` : body;
+  const content = failed && body.trim() === '' ? `Exit code: ${exitCode}\nOutput:\n` : body;
   return failed ? { isError: true, content: clip(content) } : { content: clip(content) };
 }
 

@@ -122,3 +122,36 @@ describe('a change that answers nothing', () => {
     expect(agent.repeat(6, 'bash', { command: 'grep -rl TODO src' }, '')).toContain('block');
   });
 });
+
+describe('a long inline script written to a file', () => {
+  /** A script of a few dozen lines, as an agent hands one over inline, with JSX in a Python string. */
+  const SCRIPT = [
+    'from pathlib import Path',
+    "path = Path('src/components/CommandCenter.tsx')",
+    'text = path.read_text()',
+    "idx = text.rindex('  return (')",
+    "new_block = '''  const sidebar = activeView === 'chat' ? null : (",
+    '    <>',
+    ...Array.from(
+      { length: 30 },
+      (_, row) =>
+        `      <div className="row-${row} flex items-center justify-between px-4">{items[${row}]}</div>`,
+    ),
+    '    </>',
+    '  );',
+    "'''",
+    'path.write_text(text[:idx] + new_block)',
+  ].join('\n');
+  const ENCODING_ERROR = {
+    text: "SyntaxError: Non-UTF-8 code starting with '\\xff' in file C:\\app\\update_view.py on line 1, but no encoding declared; see https://peps.python.org/pep-0263/ for details\r\n",
+    isError: true,
+  };
+
+  it('lets the script run again after a long PowerShell here-string rewrote it with another encoding', () => {
+    const agent = new Agent();
+    agent.call('shell', { command: `@'\n${SCRIPT}\n'@ > update_view.py` }, '');
+    agent.call('shell', { command: 'python update_view.py' }, ENCODING_ERROR);
+    agent.call('shell', { command: `@'\n${SCRIPT}\n'@ | Set-Content -Encoding UTF8 update_view.py` }, '');
+    expect(agent.check('shell', { command: 'python update_view.py' }).verdict).toBe('allow');
+  });
+});

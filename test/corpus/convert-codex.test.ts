@@ -96,6 +96,76 @@ describe('Codex rollouts', () => {
     });
   });
 
+  it('keeps the request to run outside the sandbox, so that the approved retry of a refused command is another attempt', () => {
+    const run = convert([
+      item(0, {
+        type: 'function_call',
+        name: 'shell_command',
+        arguments: JSON.stringify({ command: 'git fetch origin', workdir: 'C:\\repo', timeout_ms: 120000 }),
+        call_id: 'a',
+      }),
+      item(1, {
+        type: 'function_call_output',
+        call_id: 'a',
+        output:
+          "Exit code: 1\nWall time: 0.2 seconds\nOutput:\nerror: cannot open '.git/FETCH_HEAD': Permission denied\n",
+      }),
+      item(2, {
+        type: 'function_call',
+        name: 'shell_command',
+        arguments: JSON.stringify({
+          command: 'git fetch origin',
+          workdir: 'C:\\repo',
+          timeout_ms: 120000,
+          sandbox_permissions: 'require_escalated',
+          justification: 'Do you want me to fetch the latest remote refs?',
+        }),
+        call_id: 'b',
+      }),
+      item(3, {
+        type: 'function_call_output',
+        call_id: 'b',
+        output: 'Exit code: 0\nWall time: 1.4 seconds\nOutput:\n',
+      }),
+      item(4, {
+        type: 'function_call',
+        name: 'shell',
+        arguments: JSON.stringify({
+          command: ['bash', '-lc', 'npm install'],
+          with_escalated_permissions: true,
+        }),
+        call_id: 'c',
+      }),
+      item(5, {
+        type: 'function_call_output',
+        call_id: 'c',
+        output: 'Exit code: 0\nOutput:\nadded 12 packages\n',
+      }),
+    ]);
+    expect(callsOf(run.events).map((call) => call.args)).toEqual([
+      { command: 'git fetch origin', workdir: 'C:\\repo' },
+      { command: 'git fetch origin', workdir: 'C:\\repo', sandbox_permissions: 'require_escalated' },
+      { command: 'npm install', with_escalated_permissions: true },
+    ]);
+  });
+
+  it('keeps the header of a command that failed without printing anything, so that its exit status is still read', () => {
+    const run = convert([
+      item(0, {
+        type: 'function_call',
+        name: 'shell_command',
+        arguments: JSON.stringify({ command: 'python generate_handler_include.py', timeout_ms: 1000 }),
+        call_id: 'a',
+      }),
+      item(1, {
+        type: 'function_call_output',
+        call_id: 'a',
+        output: 'Exit code: 124\nWall time: 1.4 seconds\nOutput:\n',
+      }),
+    ]);
+    expect(callsOf(run.events)[0]?.result).toEqual({ isError: true, content: 'Exit code: 124\nOutput:\n' });
+  });
+
   it('keeps a freeform patch whole and fails it when Codex reports the patch did not apply', () => {
     const patch = '*** Begin Patch\n*** Update File: a.py\n@@\n-x\n+y\n*** End Patch';
     const run = convert([

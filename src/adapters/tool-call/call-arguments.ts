@@ -7,6 +7,11 @@ import { isRecord } from './action-classes.js';
 import { normalizeTarget } from './targets.js';
 
 const MAX_COMMAND_LENGTH = 1024;
+/**
+ * How much of the end of a longer command is kept after its first `MAX_COMMAND_LENGTH` characters:
+ * a script handed over inline ends with where it goes (`'@ | Set-Content gen.py`, `PY\n) > out.json`).
+ */
+const COMMAND_TAIL_LENGTH = 256;
 const MAX_NEEDLE_LENGTH = 2000;
 const MAX_PATCH_FILES = 16;
 
@@ -24,12 +29,18 @@ export function commandText(args: Readonly<Record<string, unknown>>): string | u
   return undefined;
 }
 
-/** The command of a shell call, whitespace collapsed: `npm  test` and `npm test` are one target. */
+/**
+ * The command of a shell call, whitespace collapsed: `npm  test` and `npm test` are one target. A long
+ * one keeps its beginning and its end, so that the file a long inline script is written to is still
+ * named.
+ */
 export function commandLine(args: Readonly<Record<string, unknown>>): string | undefined {
   const text = commandText(args);
   if (text === undefined) return undefined;
   const collapsed = (UNCOLLAPSED_SPACE.test(text) ? text.replace(/\s+/g, ' ') : text).trim();
-  return collapsed === '' ? undefined : collapsed.slice(0, MAX_COMMAND_LENGTH);
+  if (collapsed === '') return undefined;
+  if (collapsed.length <= MAX_COMMAND_LENGTH + COMMAND_TAIL_LENGTH) return collapsed;
+  return `${collapsed.slice(0, MAX_COMMAND_LENGTH)} … ${collapsed.slice(-COMMAND_TAIL_LENGTH)}`;
 }
 
 const PATCH_KEYS = ['input', 'patch', 'command', 'content', 'diff'] as const;
