@@ -49,6 +49,7 @@ import {
   navigatesByName,
   onlyChangesDirectory,
   programOf,
+  programOfLines,
   startsByChangingDirectory,
   waitSecondsOf,
 } from './command-effects.js';
@@ -243,8 +244,9 @@ export function createToolCallAdapter(options: ToolCallAdapterOptions = {}): Too
       const wait = waitSecondsOf(text);
       if (wait !== undefined) facts.waitSeconds = wait;
       // The program names the attempt, as the target does: read from the collapsed line, so that a
-      // heredoc's last line (`EOF`) is never taken for the program.
-      const program = programOf(command);
+      // heredoc's last line (`EOF`) is never taken for the program; a line that only moves (`cd`)
+      // would take the lines after it for its words, so those are read one by one.
+      const program = programOf(command) ?? programOfLines(text);
       if (program !== undefined) facts.program = program;
       // A move of the working directory, alone or before commands that only look, is a navigation:
       // relative paths in later calls name other files.
