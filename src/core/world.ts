@@ -58,6 +58,15 @@ export class WorldTracker {
   /** Where the last move of the working directory went, when its line named the place in full. */
   private directory: string | undefined;
 
+  /**
+   * A command of unknown effects ran naming `words`: it may have moved, removed or rewritten a file
+   * an edit last changed (`mv encrypted.txt server.py`), so the same edit made again is a change
+   * again. Only files an edit changed are marked: the rest of a command's words are not remembered.
+   */
+  touchedByCommand(words: readonly string[]): void {
+    for (const word of words) if (this.lastChange.has(word)) this.lastChange.set(word, TOUCHED);
+  }
+
   /** A call that failed yet left `target` open: an edit that names no file now changes it. */
   opened(target: string): void {
     this.openFile = target;
@@ -94,17 +103,20 @@ export class WorldTracker {
         if (facts.kind === 'create' && facts.targets.length === 1) this.openFile = facts.targets[0];
         // An edit that names no file (SWE-agent's `edit 12:14`) changes the file the editor has open.
         // When no call said which one that is, it is a change whose target is unknown, as a command's
-        // is. Either way, only the same edit again, with nothing else changed since, changes nothing.
+        // is. Either way, only the same edit again, answering as it did, with nothing else changed
+        // since, changes nothing: an edit by line numbers (`edit 4:5`) made again replaces other lines
+        // the second time, and what it answers (the file as it left it) shows it.
         const targets =
           facts.targets.length > 0 || this.openFile === undefined ? facts.targets : [this.openFile];
         if (targets.length === 0) return this.unknownChange(callKey, resultDigest, silent, '');
+        const change = editRun(callKey, resultDigest);
         // Usually every target changed: the list is then the call's own, not a copy.
         const changed =
-          !silent && targets.some((target) => this.lastChange.holds(target, callKey))
-            ? targets.filter((target) => !this.lastChange.holds(target, callKey))
+          !silent && targets.some((target) => this.lastChange.holds(target, change))
+            ? targets.filter((target) => !this.lastChange.holds(target, change))
             : targets;
         if (changed.length === 0) return NO_EFFECT;
-        for (const target of changed) this.lastChange.set(target, callKey);
+        for (const target of changed) this.lastChange.set(target, change);
         this.generation++;
         const effect: Effect = { changedTargets: changed, kind, writtenText: facts.writtenText };
         // A changed order, a new issue: the service's other answers (its lists, its seats) may differ too.
@@ -193,6 +205,14 @@ export class WorldTracker {
     this.openFile = typeof value.openFile === 'string' ? value.openFile : undefined;
     this.directory = typeof value.directory === 'string' ? value.directory : undefined;
   }
+}
+
+/** What a file an edit changed is marked with once a command may have touched it: no edit's key. */
+const TOUCHED = '\u0002touched by a command';
+
+/** An edit as it ran: the call, and what it answered. */
+function editRun(callKey: string, resultDigest: string): string {
+  return `${callKey}\u0001${resultDigest}`;
 }
 
 function commandRun(resultDigest: string, generation: number): string {
