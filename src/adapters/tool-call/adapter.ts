@@ -51,6 +51,7 @@ import {
   programOf,
   programOfLines,
   startsByChangingDirectory,
+  startsOrStopsByName,
   waitSecondsOf,
 } from './command-effects.js';
 import { keyWithoutDescription } from './described-call.js';
@@ -260,6 +261,8 @@ export function createToolCallAdapter(options: ToolCallAdapterOptions = {}): Too
       if (attempt !== undefined) facts.failureKey = attemptFailureKey(proposal.tool, args, attempt);
       return facts;
     }
+    // A tool that starts or stops something (a session, a debugger) changes what later calls talk to.
+    if (kind === 'other' && startsOrStopsByName(proposal.tool)) facts.startsOrStops = true;
     if ((kind === 'read' || kind === 'search' || kind === 'other') && navigatesByName(proposal.tool)) {
       facts.navigates = true;
       // A move that names nothing to move to (`goto 120`, `scroll_down`) is a move within the open

@@ -244,14 +244,50 @@ export function navigatesByName(tool: string): boolean {
 /** Agents use a few tool names over and over: each is read once (bounded, for hostile servers). */
 const MAX_CACHED_NAMES = 2048;
 let navigationByName = new Map<string, boolean>();
+let startsOrStopsName = new Map<string, boolean>();
 
-function readNavigation(tool: string): boolean {
+/** The words of a tool's name, past an MCP server prefix: `connect_start`, `debugStart`. */
+function nameWords(tool: string): string[] {
   const bare = tool.includes('__') ? tool.slice(tool.lastIndexOf('__') + 2) : tool;
-  const words = bare
+  return bare
     .replace(/([a-z0-9])([A-Z])/g, '$1_$2')
     .toLowerCase()
     .split(/[_\-.\s/]+/)
     .filter((word) => word !== '');
+}
+
+/**
+ * Verbs that start, stop or restart something that runs. `connect` is left out: it is as often the
+ * name of the session a tool talks to (`connect_sendline`) as what the tool does.
+ */
+const RUN_VERBS = new Set([
+  'start',
+  'stop',
+  'restart',
+  'launch',
+  'relaunch',
+  'kill',
+  'terminate',
+  'reboot',
+  'shutdown',
+]);
+
+/**
+ * A tool whose name says it starts, stops or restarts something (`connect_start`, `debug_stop`,
+ * `restart_server`, `browser_launch`): one of its words is such a verb.
+ */
+export function startsOrStopsByName(tool: string): boolean {
+  if (typeof tool !== 'string') return false;
+  const known = startsOrStopsName.get(tool);
+  if (known !== undefined) return known;
+  const verb = nameWords(tool).some((word) => RUN_VERBS.has(word));
+  if (startsOrStopsName.size >= MAX_CACHED_NAMES) startsOrStopsName = new Map();
+  startsOrStopsName.set(tool, verb);
+  return verb;
+}
+
+function readNavigation(tool: string): boolean {
+  const words = nameWords(tool);
   const start = words[0] === 'browser' || words[0] === 'editor' || words[0] === 'page' ? 1 : 0;
   const verb = words[start];
   if (verb === undefined) return false;

@@ -8,6 +8,7 @@ import {
   onlyChangesDirectory,
   programOf,
   programOfLines,
+  startsOrStopsByName,
   waitSecondsOf,
 } from '../../../src/adapters/tool-call/command-effects.js';
 
@@ -142,6 +143,25 @@ describe('programOf', () => {
   ])('reads %s as %s', (command, program) => {
     expect(programOf(command)).toBe(program);
   });
+});
+
+describe('startsOrStopsByName', () => {
+  it.each([
+    'connect_start',
+    'debug_stop',
+    'restart_server',
+    'mcp__playwright__browser_launch',
+    'killProcess',
+  ])('reads %s as starting or stopping something', (tool) => {
+    expect(startsOrStopsByName(tool)).toBe(true);
+  });
+
+  it.each(['connect_sendline', 'debug_step', 'get_reservation_details', 'date_lookup'])(
+    'reads %s as neither',
+    (tool) => {
+      expect(startsOrStopsByName(tool)).toBe(false);
+    },
+  );
 });
 
 describe('programOfLines', () => {
