@@ -140,7 +140,9 @@ export class WorldTracker {
       }
       default:
         // A session, a server or a debugger started or stopped: what later calls talk to is new.
-        if (facts.startsOrStops === true) return this.unknownChange(callKey, resultDigest, silent, '');
+        // Counted under the key its answers are counted under: a reworded description is the same start.
+        if (facts.startsOrStops === true)
+          return this.unknownChange(facts.answerKey ?? callKey, resultDigest, silent, '');
         // A booking, a cancellation, a payment, a message: the service's state changed, no file did.
         // Reads and searches (`get_*`, `list_*`, `search_*`) change nothing.
         if (!facts.sideEffect || facts.service === undefined) return NO_EFFECT;

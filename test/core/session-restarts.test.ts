@@ -32,4 +32,15 @@ describe('a session started again', () => {
     agent.call('connect_sendline', { args: '1' }, REFUSED);
     expect(agent.check('connect_sendline', { args: '1' }).verdict).toBe('block');
   });
+
+  it('takes a start made again under a reworded description, answering as before, for no new start', () => {
+    const agent = new Agent();
+    const start = (description: string) =>
+      agent.call('connect_start', { args: 'crypto.example.io 5000', description }, OPENED);
+    start('Open a session with the challenge server');
+    agent.call('connect_sendline', { args: '1' }, REFUSED);
+    agent.call('connect_sendline', { args: '1' }, REFUSED);
+    start('Connect to the server to send the forged signature');
+    expect(agent.check('connect_sendline', { args: '1' }).verdict).toBe('block');
+  });
 });
