@@ -110,11 +110,12 @@ export class WorldTracker {
           facts.targets.length > 0 || this.openFile === undefined ? facts.targets : [this.openFile];
         if (targets.length === 0) return this.unknownChange(callKey, resultDigest, silent, '');
         const change = editRun(callKey, resultDigest);
+        // A change saved before answers were kept holds the call alone: taken as answering alike.
+        const madeAgain = (target: string) =>
+          this.lastChange.holds(target, change) || this.lastChange.holds(target, callKey);
         // Usually every target changed: the list is then the call's own, not a copy.
         const changed =
-          !silent && targets.some((target) => this.lastChange.holds(target, change))
-            ? targets.filter((target) => !this.lastChange.holds(target, change))
-            : targets;
+          !silent && targets.some(madeAgain) ? targets.filter((target) => !madeAgain(target)) : targets;
         if (changed.length === 0) return NO_EFFECT;
         for (const target of changed) this.lastChange.set(target, change);
         this.generation++;
