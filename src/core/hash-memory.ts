@@ -34,6 +34,12 @@ export class HashMemory {
     return this.valueHighs[position] === expected.high && this.valueLows[position] === expected.low;
   }
 
+  /** Whether `key` is remembered, whatever its value. */
+  has(key: string): boolean {
+    const hashed = hashLanes(key);
+    return this.keys.find(hashed.high, hashed.low) >= 0;
+  }
+
   /** Sets `key` to `value` as the most recent key, forgetting the oldest when full. */
   set(key: string, value: string): void {
     const hashed = hashLanes(key);

@@ -106,6 +106,8 @@ export class SuccessLifting {
     if (onlyLooks(call.facts)) this.relieveAfterLookingUp(call, lifted);
     const effect = this.world.effectOf(call.facts, call.identity.callKey, resultDigest, silent);
     if (effect.kind === 'none') return effect;
+    if (effect.kind === 'unknown' && effect.command)
+      this.world.touchedByCommand(this.workspace.targetsIn(effect.command));
     this.learner.forgetRecentFailures();
     this.invalidate(effect, call, lifted);
     return effect;

@@ -182,6 +182,11 @@ export interface CallFacts {
    */
   readonly navigates?: boolean;
   /**
+   * The call starts, stops or restarts something that runs (a session, a server, a debugger): what
+   * later calls talk to is new, which no file shows. Its success is a change of unknown effects.
+   */
+  readonly startsOrStops?: boolean;
+  /**
    * For a command that moves the working directory: where it leaves it, when the line names the
    * place in full; `''` when it moves somewhere the line does not say.
    */

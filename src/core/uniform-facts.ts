@@ -29,6 +29,7 @@ export function uniformFacts(facts: CallFacts, kind: ActionKind | undefined): Ca
     waitSeconds: facts.waitSeconds,
     program: facts.program,
     navigates: facts.navigates,
+    startsOrStops: facts.startsOrStops,
     directory: facts.directory,
     touches: facts.touches,
     writesFiles: facts.writesFiles,

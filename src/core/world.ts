@@ -58,6 +58,15 @@ export class WorldTracker {
   /** Where the last move of the working directory went, when its line named the place in full. */
   private directory: string | undefined;
 
+  /**
+   * A command of unknown effects ran naming `words`: it may have moved, removed or rewritten a file
+   * an edit last changed (`mv encrypted.txt server.py`), so the same edit made again is a change
+   * again. Only files an edit changed are marked: the rest of a command's words are not remembered.
+   */
+  touchedByCommand(words: readonly string[]): void {
+    for (const word of words) if (this.lastChange.has(word)) this.lastChange.set(word, TOUCHED);
+  }
+
   /** A call that failed yet left `target` open: an edit that names no file now changes it. */
   opened(target: string): void {
     this.openFile = target;
@@ -94,17 +103,21 @@ export class WorldTracker {
         if (facts.kind === 'create' && facts.targets.length === 1) this.openFile = facts.targets[0];
         // An edit that names no file (SWE-agent's `edit 12:14`) changes the file the editor has open.
         // When no call said which one that is, it is a change whose target is unknown, as a command's
-        // is. Either way, only the same edit again, with nothing else changed since, changes nothing.
+        // is. Either way, only the same edit again, answering as it did, with nothing else changed
+        // since, changes nothing: an edit by line numbers (`edit 4:5`) made again replaces other lines
+        // the second time, and what it answers (the file as it left it) shows it.
         const targets =
           facts.targets.length > 0 || this.openFile === undefined ? facts.targets : [this.openFile];
         if (targets.length === 0) return this.unknownChange(callKey, resultDigest, silent, '');
+        const change = editRun(callKey, resultDigest);
+        // A change saved before answers were kept holds the call alone: taken as answering alike.
+        const madeAgain = (target: string) =>
+          this.lastChange.holds(target, change) || this.lastChange.holds(target, callKey);
         // Usually every target changed: the list is then the call's own, not a copy.
         const changed =
-          !silent && targets.some((target) => this.lastChange.holds(target, callKey))
-            ? targets.filter((target) => !this.lastChange.holds(target, callKey))
-            : targets;
+          !silent && targets.some(madeAgain) ? targets.filter((target) => !madeAgain(target)) : targets;
         if (changed.length === 0) return NO_EFFECT;
-        for (const target of changed) this.lastChange.set(target, callKey);
+        for (const target of changed) this.lastChange.set(target, change);
         this.generation++;
         const effect: Effect = { changedTargets: changed, kind, writtenText: facts.writtenText };
         // A changed order, a new issue: the service's other answers (its lists, its seats) may differ too.
@@ -127,6 +140,10 @@ export class WorldTracker {
         );
       }
       default:
+        // A session, a server or a debugger started or stopped: what later calls talk to is new.
+        // Counted under the key its answers are counted under: a reworded description is the same start.
+        if (facts.startsOrStops === true)
+          return this.unknownChange(facts.answerKey ?? callKey, resultDigest, silent, '');
         // A booking, a cancellation, a payment, a message: the service's state changed, no file did.
         // Reads and searches (`get_*`, `list_*`, `search_*`) change nothing.
         if (!facts.sideEffect || facts.service === undefined) return NO_EFFECT;
@@ -193,6 +210,14 @@ export class WorldTracker {
     this.openFile = typeof value.openFile === 'string' ? value.openFile : undefined;
     this.directory = typeof value.directory === 'string' ? value.directory : undefined;
   }
+}
+
+/** What a file an edit changed is marked with once a command may have touched it: no edit's key. */
+const TOUCHED = '\u0002touched by a command';
+
+/** An edit as it ran: the call, and what it answered. */
+function editRun(callKey: string, resultDigest: string): string {
+  return `${callKey}\u0001${resultDigest}`;
 }
 
 function commandRun(resultDigest: string, generation: number): string {

@@ -8,7 +8,9 @@
  * outcomes the block rests on: the earlier runs of the same call (the same arguments, or the same
  * attempt spelled otherwise) or, for a call never made before, the earlier failures of the same tool
  * or program. A blocked call that answered anything new (a success, another error shape) was a wrong
- * prediction, whatever any label says.
+ * prediction, whatever any label says. A blocked call the environment did not run (its sandbox gone,
+ * a timeout, a rate limit: a failure the adapter blames on the harness) tested nothing: it is
+ * counted as not run, as a call the recording never answered is.
  */
 import { createToolCallAdapter } from '../adapters/tool-call/index.js';
 import { withoutListings } from '../adapters/tool-call/source-listings.js';
@@ -21,7 +23,8 @@ import type { ReplayStep } from './replay.js';
 /**
  * What became of one block's prediction: `held` (the call answered as an outcome before it had),
  * `new-success` (it succeeded where the evidence was a failure, or with a result never seen),
- * `new-error` (it failed another way), `not-run` (the recording holds no answer).
+ * `new-error` (it failed another way), `not-run` (the recording holds no answer, or only the
+ * environment's: the call did not get to run).
  */
 export type PredictionOutcome = 'held' | 'new-success' | 'new-error' | 'not-run';
 
@@ -36,6 +39,8 @@ export interface PredictionCheck {
 
 interface Fingerprinted {
   readonly failed: boolean;
+  /** The environment answered instead of the call (a failure blamed on the harness). */
+  readonly unrun: boolean;
   /**
    * `ok <digest>`, or `fail <signature> <shape>` of the whole error and of the error without its
    * numbered listings: either matching an earlier one is the same outcome.
@@ -58,7 +63,8 @@ function fingerprintCalls(events: Iterable<TraceEvent>, adapter: DomainAdapter):
     const { callKey } = identifyCall(proposal.tool, withoutFreeText(proposal));
     const keys = facts.failureKey === undefined ? [callKey] : [callKey, facts.failureKey];
     const family = facts.program === undefined ? proposal.tool : `${proposal.tool} ${facts.program}`;
-    out.set(step, { failed, fingerprints, keys, family });
+    const unrun = failure?.blame === 'harness_fault';
+    out.set(step, { failed, unrun, fingerprints, keys, family });
   }
   return out;
 }
@@ -101,7 +107,7 @@ function check(
   failuresByFamily: ReadonlyMap<string, ReadonlySet<string>>,
 ): PredictionCheck {
   const base = { step: block.step, tool: block.tool, rule: block.rule ?? 'unknown' };
-  if (call === undefined) return { ...base, outcome: 'not-run', evidence: 'none' };
+  if (call === undefined || call.unrun) return { ...base, outcome: 'not-run', evidence: 'none' };
   const sameCall = new Set<string>();
   for (const key of call.keys) for (const seen of byKey.get(key) ?? []) sameCall.add(seen);
   const evidence = sameCall.size > 0 ? sameCall : (failuresByFamily.get(call.family) ?? new Set<string>());

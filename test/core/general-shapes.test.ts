@@ -66,6 +66,32 @@ describe('guessing: varied arguments, one error shape', () => {
     expect(verdicts).not.toContain('block');
   });
 
+  it('counts a guess that moves into a folder on its first line by the program on the next line', () => {
+    const agent = new Agent();
+    for (const path of ['.gitignore', 'app.py', 'README.md', 'requirements.txt', 'templates/home.html']) {
+      const text = `fatal: path '${path}' does not exist in 'HEAD'`;
+      agent.call('Bash', bash(`cd /home/dev/site\ngit show HEAD:${path}`), { text, isError: true });
+    }
+    const listing = agent.call(
+      'Bash',
+      bash('cd /home/dev/site\nls -la'),
+      'total 8\n-rw-r--r-- 1 dev dev 61 app.js',
+    );
+    expect(listing.check.violations.map((violation) => violation.rule)).not.toContain('error-streak');
+    expect(listing.check.verdict).not.toBe('block');
+  });
+
+  it('counts a command that pipes printed words into a program by that program', () => {
+    const agent = new Agent();
+    for (const program of ['sha3-512sum', 'sha3-384sum', 'sha3-256sum', 'sha3-224sum']) {
+      const text = `bash: line 1: ${program}: command not found`;
+      agent.call('Bash', bash(`echo -n example | ${program}`), { text, isError: true });
+    }
+    const hash = agent.call('Bash', bash('echo -n example | md5sum'), '1a79a4d60de6718e8e5b326e338ae533  -');
+    expect(hash.check.violations.map((violation) => violation.rule)).not.toContain('error-streak');
+    expect(hash.check.verdict).not.toBe('block');
+  });
+
   it('never judges varied edits, which often succeed after a miss', () => {
     const agent = new Agent();
     const miss = { text: 'String to replace not found in file.', isError: true };

@@ -72,3 +72,52 @@ describe('a write repeated back to back that answers as it did', () => {
     expect(agent.repeat(3, 'edit', LINE_EDIT, FILE_AFTER)).toEqual(['allow', 'allow', 'block']);
   });
 });
+
+describe('a line edit made again that answers with another file', () => {
+  it('gives a failing script that reads the file its retry, as a first edit does', () => {
+    const agent = new Agent();
+    const traceback = {
+      text: [
+        '[+] Opening connection to pwn.example.io on port 1436: Done',
+        'Traceback (most recent call last):',
+        '  File "/home/dev/ctf/exploit.py", line 5, in <module>',
+        'EOFError',
+      ].join('\n'),
+      isError: true,
+    };
+    const edit = { lines: '4:5', replacement: "p.sendline(payload + b' && cat flag.txt')" };
+    const shown = (total: number) =>
+      `[File: /home/dev/ctf/exploit.py (${total} lines total)]\n1:from pwn import *`;
+    agent.call('open', { path: 'exploit.py' }, shown(8));
+    agent.call('bash', { command: 'python exploit.py' }, traceback);
+    agent.call('edit', edit, shown(7));
+    agent.call('bash', { command: 'python exploit.py' }, traceback);
+    agent.call('edit', edit, shown(6));
+    expect(agent.call('bash', { command: 'python exploit.py' }, traceback).check.verdict).not.toBe('block');
+  });
+
+  it('takes a file written again after a command moved it away for a change', () => {
+    const agent = new Agent();
+    const data = {
+      path: '~/ctf/encrypted.txt',
+      contents: '3ffffffffffffffffd85cfd68c87ef436ea3b1927ddf8fd8d3f4',
+    };
+    const written = '{"success": true, "path": "/home/dev/ctf/encrypted.txt"}';
+    const missing = {
+      text: [
+        'Traceback (most recent call last):',
+        '  File "/home/dev/ctf/solve.py", line 33, in <module>',
+        "    with open('/home/dev/ctf/encrypted.txt', 'r') as f:",
+        "FileNotFoundError: [Errno 2] No such file or directory: '/home/dev/ctf/encrypted.txt'",
+      ].join('\n'),
+      isError: true,
+    };
+    agent.call('createfile', data, written);
+    agent.call('run_command', { command: 'mv ~/ctf/encrypted.txt ~/ctf/notes.txt' }, '');
+    agent.call('run_command', { command: 'python3 ~/ctf/solve.py' }, missing);
+    agent.call('createfile', data, written);
+    expect(agent.call('run_command', { command: 'python3 ~/ctf/solve.py' }, missing).check.verdict).not.toBe(
+      'block',
+    );
+  });
+});

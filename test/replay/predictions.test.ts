@@ -55,4 +55,17 @@ describe('checkPredictions', () => {
     const checks = checkPredictions(events, replayTrace(events).steps);
     expect(checks.at(-1)).toMatchObject({ step: 4, outcome: 'not-run', evidence: 'none' });
   });
+
+  it('says a block of a call the environment answered in its place was not run', () => {
+    const checks = checked(
+      run('node dist/server.js', MISSING),
+      run('node dist/server.js', MISSING),
+      run('node dist/server.js', MISSING),
+      run('node dist/server.js', {
+        isError: true,
+        content: 'Error response from daemon: No such container: ctfenv',
+      }),
+    );
+    expect(checks.at(-1)).toMatchObject({ step: 4, outcome: 'not-run', evidence: 'none' });
+  });
 });

@@ -49,7 +49,9 @@ import {
   navigatesByName,
   onlyChangesDirectory,
   programOf,
+  programOfLines,
   startsByChangingDirectory,
+  startsOrStopsByName,
   waitSecondsOf,
 } from './command-effects.js';
 import { keyWithoutDescription } from './described-call.js';
@@ -243,8 +245,9 @@ export function createToolCallAdapter(options: ToolCallAdapterOptions = {}): Too
       const wait = waitSecondsOf(text);
       if (wait !== undefined) facts.waitSeconds = wait;
       // The program names the attempt, as the target does: read from the collapsed line, so that a
-      // heredoc's last line (`EOF`) is never taken for the program.
-      const program = programOf(command);
+      // heredoc's last line (`EOF`) is never taken for the program; a line that only moves (`cd`)
+      // would take the lines after it for its words, so those are read one by one.
+      const program = programOf(command) ?? programOfLines(text);
       if (program !== undefined) facts.program = program;
       // A move of the working directory, alone or before commands that only look, is a navigation:
       // relative paths in later calls name other files.
@@ -258,6 +261,8 @@ export function createToolCallAdapter(options: ToolCallAdapterOptions = {}): Too
       if (attempt !== undefined) facts.failureKey = attemptFailureKey(proposal.tool, args, attempt);
       return facts;
     }
+    // A tool that starts or stops something (a session, a debugger) changes what later calls talk to.
+    if (kind === 'other' && startsOrStopsByName(proposal.tool)) facts.startsOrStops = true;
     if ((kind === 'read' || kind === 'search' || kind === 'other') && navigatesByName(proposal.tool)) {
       facts.navigates = true;
       // A move that names nothing to move to (`goto 120`, `scroll_down`) is a move within the open

@@ -113,21 +113,60 @@ const SUBCOMMAND = /^[a-z][a-z0-9:_-]*$/;
 /** What can separate commands or start a pipe: a line without any of these is one command. */
 const LIST_MARK = /[&|;\n]/;
 
+/** Programs that only print the words they are given: piped into another, that other does the work. */
+const PRINTERS = new Set(['echo', 'printf']);
+/** Quoted text, which may hold a `|` that is no pipe. */
+const QUOTED = /'[^']*'|"(?:[^"\\]|\\.)*"/g;
+
 /**
  * The program and subcommand a command line runs (`cargo build`, `npm run`, `git push`): the last
  * command of a `&&`/`;` list that is not navigation, before any pipe, past environment assignments
- * and wrappers (`sudo`, `timeout 60`, `npx`).
+ * and wrappers (`sudo`, `timeout 60`, `npx`). A command that only prints its words into a pipe
+ * (`echo -n secret | sha256sum`) runs the program it feeds.
  */
 export function programOf(command: string): string | undefined {
   const commands = commandsOf(command);
   for (let index = commands.length - 1; index >= 0; index--) {
-    const words = commands[index] as readonly string[];
-    const program = words[0];
+    let words = commands[index] as readonly string[];
+    let program = words[0];
     if (program === undefined || program === '' || NAVIGATION.has(program)) continue;
     if (program === 'sleep') continue;
+    if (PRINTERS.has(program) && command.includes('|')) {
+      const fed = fedProgramWords(command, index);
+      if (fed !== undefined) {
+        words = fed;
+        program = fed[0] as string;
+      }
+    }
     const name = program.slice(program.lastIndexOf('/') + 1);
     const next = words[1];
     return next !== undefined && SUBCOMMAND.test(next) ? `${name} ${next}` : name;
+  }
+  return undefined;
+}
+
+/** The words of the command the `index`th command of the line pipes its output into, if any. */
+function fedProgramWords(command: string, index: number): readonly string[] | undefined {
+  const part = command.split(/&&|\|\||;|\n/)[index];
+  const stages = part?.replace(QUOTED, "''").split('|');
+  const stage = stages?.[1];
+  if (stage === undefined) return undefined;
+  const words = stage.trim().split(/\s+/);
+  const at = programIndex(words, PACKAGE_RUNNERS);
+  const fed = at === 0 ? words : words.slice(at);
+  return fed[0] === undefined || fed[0] === '' ? undefined : fed;
+}
+
+/**
+ * The program of a command line's first line that runs one, for a line whose program the line read
+ * whole does not give (`cd /srv/app` on one line, `git show HEAD:app.py` on the next: read as one,
+ * every word is the `cd`'s).
+ */
+export function programOfLines(text: string): string | undefined {
+  if (!text.includes('\n')) return undefined;
+  for (const line of text.split('\n')) {
+    const program = programOf(line);
+    if (program !== undefined) return program;
   }
   return undefined;
 }
@@ -205,14 +244,50 @@ export function navigatesByName(tool: string): boolean {
 /** Agents use a few tool names over and over: each is read once (bounded, for hostile servers). */
 const MAX_CACHED_NAMES = 2048;
 let navigationByName = new Map<string, boolean>();
+let startsOrStopsName = new Map<string, boolean>();
 
-function readNavigation(tool: string): boolean {
+/** The words of a tool's name, past an MCP server prefix: `connect_start`, `debugStart`. */
+function nameWords(tool: string): string[] {
   const bare = tool.includes('__') ? tool.slice(tool.lastIndexOf('__') + 2) : tool;
-  const words = bare
+  return bare
     .replace(/([a-z0-9])([A-Z])/g, '$1_$2')
     .toLowerCase()
     .split(/[_\-.\s/]+/)
     .filter((word) => word !== '');
+}
+
+/**
+ * Verbs that start, stop or restart something that runs. `connect` is left out: it is as often the
+ * name of the session a tool talks to (`connect_sendline`) as what the tool does.
+ */
+const RUN_VERBS = new Set([
+  'start',
+  'stop',
+  'restart',
+  'launch',
+  'relaunch',
+  'kill',
+  'terminate',
+  'reboot',
+  'shutdown',
+]);
+
+/**
+ * A tool whose name says it starts, stops or restarts something (`connect_start`, `debug_stop`,
+ * `restart_server`, `browser_launch`): one of its words is such a verb.
+ */
+export function startsOrStopsByName(tool: string): boolean {
+  if (typeof tool !== 'string') return false;
+  const known = startsOrStopsName.get(tool);
+  if (known !== undefined) return known;
+  const verb = nameWords(tool).some((word) => RUN_VERBS.has(word));
+  if (startsOrStopsName.size >= MAX_CACHED_NAMES) startsOrStopsName = new Map();
+  startsOrStopsName.set(tool, verb);
+  return verb;
+}
+
+function readNavigation(tool: string): boolean {
+  const words = nameWords(tool);
   const start = words[0] === 'browser' || words[0] === 'editor' || words[0] === 'page' ? 1 : 0;
   const verb = words[start];
   if (verb === undefined) return false;

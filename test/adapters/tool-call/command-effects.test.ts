@@ -7,6 +7,8 @@ import {
   navigatesByName,
   onlyChangesDirectory,
   programOf,
+  programOfLines,
+  startsOrStopsByName,
   waitSecondsOf,
 } from '../../../src/adapters/tool-call/command-effects.js';
 
@@ -135,8 +137,40 @@ describe('programOf', () => {
     ['A=1 B=2 C=3 D=4 E=5 F=6 sudo env cargo build', 'cargo build'],
     ['A=1 B=2 C=3 D=4 E=5 F=6 G=7 nice cargo', 'cargo'],
     ['  A=1   B=2 \t make  ', 'make'],
+    ['echo -n example | sha256sum', 'sha256sum'],
+    ["printf '%s|%s' a b | base64 -d", 'base64'],
+    ['echo done', 'echo done'],
   ])('reads %s as %s', (command, program) => {
     expect(programOf(command)).toBe(program);
+  });
+});
+
+describe('startsOrStopsByName', () => {
+  it.each([
+    'connect_start',
+    'debug_stop',
+    'restart_server',
+    'mcp__playwright__browser_launch',
+    'killProcess',
+  ])('reads %s as starting or stopping something', (tool) => {
+    expect(startsOrStopsByName(tool)).toBe(true);
+  });
+
+  it.each(['connect_sendline', 'debug_step', 'get_reservation_details', 'date_lookup'])(
+    'reads %s as neither',
+    (tool) => {
+      expect(startsOrStopsByName(tool)).toBe(false);
+    },
+  );
+});
+
+describe('programOfLines', () => {
+  it.each([
+    ['cd /home/dev/site\ngit show HEAD:app.py', 'git show'],
+    ['cd /srv/app\nexport NODE_ENV=test\nnpm test', 'npm test'],
+    ['cd /srv/app\npython3 -c "\nimport os\nprint(os.getcwd())\n"', 'python3'],
+  ])('reads %j as %s', (command, program) => {
+    expect(programOfLines(command)).toBe(program);
   });
 });
 
