@@ -16,6 +16,14 @@ describe('errors that refuse a call because another must come first', () => {
   });
 
   it.each([
+    'ERROR: NO ACTIVE CONNECTION. CALL CONNECT FIRST.',
+    'Invalid action. Submit Only Follows the Verify action.',
+    'Events arrived OUT OF ORDER: replay them.',
+  ])('recognises %j whatever the case of its words', (text) => {
+    expect(refusesOrder(text)).toBe(true);
+  });
+
+  it.each([
     'Error: File run.py not found',
     'Select the first item of the list to continue.',
     'Run the tests first failed with exit code 1',
