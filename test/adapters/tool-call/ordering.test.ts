@@ -29,6 +29,7 @@ describe('errors that refuse a call because another must come first', () => {
     'Run the tests first failed with exit code 1',
     'Invalid action. Search is not available.',
     'fatal: not a git repository (or any of the parent directories): .git',
+    "ENOENT: no such file or directory, open '/srv/app/src/orders/module-9.ts'",
   ])('does not read %j as an ordering refusal', (text) => {
     expect(refusesOrder(text)).toBe(false);
   });
