@@ -150,7 +150,7 @@ export class HintScanner {
    * Characters still to be scanned before every row of the automaton is laid out, while some are
    * not (see `automatonFromTable`): a short process lays out only the rows its texts reach, and a
    * long one, once it has scanned this much, lays out the rest and scans without asking whether a
-   * row is there (about a quarter less a character).
+   * row is there (about a quarter less time per character).
    */
   private charsBeforeLayingAll: number;
 
