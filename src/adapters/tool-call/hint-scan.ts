@@ -7,7 +7,7 @@
  * Hints are compared code unit by code unit, as a regular expression without flags compares them:
  * callers fold case themselves.
  */
-import { type Automaton, builtAutomaton, stateTable } from './hint-table.js';
+import { type Automaton, builtAutomaton, layAllRows, layRow, stateTable } from './hint-table.js';
 
 /** Hints found in one text, by their number in the list the scanner was built from. */
 export interface HintsFound {
@@ -16,6 +16,12 @@ export interface HintsFound {
   /** The numbers of the hints found, the first `count` entries. */
   readonly hints: Uint32Array;
 }
+
+/**
+ * How much text a scanner reads while laying out its automaton's rows on demand: about the failures
+ * of a short session. Laying out the rest costs what scanning this much costs asking for rows.
+ */
+const CHARS_SCANNED_LAYING_ROWS = 256 * 1024;
 
 /** The state after a character beyond ASCII that some hint holds, by its number. */
 function stepOther(
@@ -130,7 +136,8 @@ export function buildAutomaton(hints: readonly string[]): Automaton {
   for (let state = 0; state < states; state++) {
     reportFrom[state] = endsHere[state] !== 0 ? state : (shorterEnd[state] as number);
   }
-  return { column, width, next, otherChild, otherNumber, failure, endsHere, shorterEnd, reportFrom };
+  const laid = new Uint8Array(states).fill(1);
+  return { column, width, next, otherChild, otherNumber, failure, endsHere, shorterEnd, reportFrom, laid };
 }
 
 export class HintScanner {
@@ -139,6 +146,13 @@ export class HintScanner {
   readonly automaton: Automaton;
   private readonly seen: Uint8Array;
   private readonly found: Uint32Array;
+  /**
+   * Characters still to be scanned before every row of the automaton is laid out, while some are
+   * not (see `automatonFromTable`): a short process lays out only the rows its texts reach, and a
+   * long one, once it has scanned this much, lays out the rest and scans without asking whether a
+   * row is there (about a quarter less time per character).
+   */
+  private charsBeforeLayingAll: number;
 
   /** `automaton` must be the one these hints make: by default, it is made here. */
   constructor(hints: readonly string[], automaton: Automaton = buildAutomaton(hints)) {
@@ -146,6 +160,7 @@ export class HintScanner {
     this.automaton = automaton;
     this.seen = new Uint8Array(hints.length);
     this.found = new Uint32Array(hints.length);
+    this.charsBeforeLayingAll = automaton.laid.includes(0) ? CHARS_SCANNED_LAYING_ROWS : 0;
   }
 
   /**
@@ -153,6 +168,11 @@ export class HintScanner {
    * Scanning is synchronous, so one scanner serves every caller.
    */
   scan(text: string): HintsFound {
+    if (this.charsBeforeLayingAll > 0) {
+      this.charsBeforeLayingAll -= text.length;
+      if (this.charsBeforeLayingAll > 0) return this.scanLaying(text);
+      layAllRows(this.automaton);
+    }
     const { seen, found, automaton } = this;
     const { column, width, next, otherNumber, endsHere, shorterEnd, reportFrom } = automaton;
     let count = 0;
@@ -160,6 +180,34 @@ export class HintScanner {
     for (let index = 0; index < text.length; index++) {
       const code = text.charCodeAt(index);
       if (code < 128) {
+        state = next[state * width + (column[code] as number)] as number;
+      } else {
+        const number = otherNumber.get(code);
+        state = number === undefined ? 0 : stepOther(automaton, state, number);
+      }
+      for (let at = reportFrom[state] as number; at !== 0; ) {
+        const hint = (endsHere[at] as number) - 1;
+        if (seen[hint] === 0) {
+          seen[hint] = 1;
+          found[count++] = hint;
+        }
+        at = shorterEnd[at] as number;
+      }
+    }
+    for (let index = 0; index < count; index++) seen[found[index] as number] = 0;
+    return { count, hints: found };
+  }
+
+  /** `scan` over an automaton whose rows are laid out as its states are first reached. */
+  private scanLaying(text: string): HintsFound {
+    const { seen, found, automaton } = this;
+    const { column, width, next, otherNumber, endsHere, shorterEnd, reportFrom, laid } = automaton;
+    let count = 0;
+    let state = 0;
+    for (let index = 0; index < text.length; index++) {
+      const code = text.charCodeAt(index);
+      if (code < 128) {
+        if (laid[state] === 0) layRow(automaton, state);
         state = next[state * width + (column[code] as number)] as number;
       } else {
         const number = otherNumber.get(code);

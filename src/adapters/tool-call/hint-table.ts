@@ -1,9 +1,9 @@
 /**
  * A hint scanner's automaton written down as a table, so that the build can ship the built-in
- * scanner ready-made (see `./built-scanner.ts`): a fresh process then lays it out in one pass over
- * its states instead of building the trie a character at a time and finding every failure link,
- * which was most of the CPU of its first failure, much of it spent by V8 optimising the build's
- * loops while they ran.
+ * scanner ready-made (see `./built-scanner.ts`): a fresh process then reads it instead of building
+ * the trie a character at a time and finding every failure link, which was most of the CPU of its
+ * first failure, much of it spent by V8 optimising the build's loops while they ran. It lays out the
+ * rows of transitions of the states its texts reach only, as they are reached (`layRow`).
  *
  * The table renumbers the states breadth first, so that each state's children follow one another
  * and every state comes after its failure, and gives for each state its failure, what it is reached
@@ -37,6 +37,23 @@ export interface Automaton {
    * its `shorterEnd`. Most states report none (0), and the scan then reads this one entry only.
    */
   readonly reportFrom: Uint16Array | Uint32Array;
+  /**
+   * Whether a state's row of `next` is laid out (1) or still to be (0): every row of an automaton
+   * made from the hints is; a table's rows are laid out as scans first reach their states (see
+   * `layRow`), so that a process pays for the few hundred states its texts visit, not for all.
+   */
+  readonly laid: Uint8Array;
+  /** What laying out a table's rows reads; absent when every row is laid out. */
+  readonly unlaid?: UnlaidRows;
+}
+
+/** A table's trie edges, kept to lay out the rows of `next` on demand. */
+interface UnlaidRows {
+  /** Each state's first child (its children follow one another, in the table's numbering). */
+  readonly firstChild: Uint32Array;
+  readonly children: readonly number[];
+  /** A column, or minus the number of a character beyond ASCII, by state. */
+  readonly reachedBy: readonly number[];
 }
 
 type Table = readonly [
@@ -57,6 +74,7 @@ export function stateTable(states: number, length: number): Uint16Array | Uint32
 
 /** The table of the automaton that `hints` make (JSON). */
 export function encodeAutomaton(hints: readonly string[], automaton: Automaton): string {
+  layAllRows(automaton);
   const { column, width, next, otherChild, otherNumber, failure, endsHere } = automaton;
   const states = endsHere.length;
   const others = otherNumber.size + 1;
@@ -104,7 +122,12 @@ export function encodeAutomaton(hints: readonly string[], automaton: Automaton):
   return JSON.stringify(table);
 }
 
-/** The automaton a table holds, laid out. */
+/**
+ * The automaton a table holds. Only the root's row of transitions is laid out here; each other row
+ * is laid out when a scan first reaches its state (`layRow`). Laying out all of them (seven thousand
+ * rows for the built-in hints) was most of the CPU of a fresh process's first failure, while its
+ * texts visit a few hundred states.
+ */
 export function automatonFromTable(text: string): Automaton {
   const [width, columns, otherCodes, failures, reachedBy, children, ends] = JSON.parse(text) as Table;
   const states = failures.length;
@@ -116,21 +139,22 @@ export function automatonFromTable(text: string): Automaton {
   const endsHere = Uint32Array.from(ends);
   const shorterEnd = stateTable(states, states);
   const reportFrom = stateTable(states, states);
+  const firstChild = new Uint32Array(states);
   let child = 1;
   for (let state = 0; state < states; state++) {
     const fallback = failure[state] as number;
-    if (state !== 0) {
+    if (state !== 0)
       shorterEnd[state] = endsHere[fallback] !== 0 ? fallback : (shorterEnd[fallback] as number);
-      next.copyWithin(state * width, fallback * width, fallback * width + width);
-    }
     reportFrom[state] = endsHere[state] !== 0 ? state : (shorterEnd[state] as number);
+    firstChild[state] = child;
+    // Children reached by characters beyond ASCII go in the map now: finding one goes down failure
+    // links, through states whose rows may not be laid out.
     for (let count = children[state] as number; count > 0; count--, child++) {
       const by = reachedBy[child] as number;
-      if (by >= 0) next[state * width + by] = child;
-      else otherChild.set(state * others - by, child);
+      if (by < 0) otherChild.set(state * others - by, child);
     }
   }
-  return {
+  const automaton: Automaton = {
     column: Uint8Array.from(columns),
     width,
     next,
@@ -140,7 +164,37 @@ export function automatonFromTable(text: string): Automaton {
     endsHere,
     shorterEnd,
     reportFrom,
+    laid: new Uint8Array(states),
+    unlaid: { firstChild, children, reachedBy },
   };
+  layRow(automaton, 0);
+  return automaton;
+}
+
+/**
+ * Lays out a state's row of transitions: its failure's row (laid out first, down the failure links,
+ * which lead to ever shorter states) with its own children over it, as `buildAutomaton` makes it.
+ */
+export function layRow(automaton: Automaton, state: number): void {
+  const { unlaid, laid, next, width } = automaton;
+  if (unlaid === undefined || laid[state] === 1) return;
+  if (state !== 0) {
+    const fallback = automaton.failure[state] as number;
+    if (laid[fallback] === 0) layRow(automaton, fallback);
+    next.copyWithin(state * width, fallback * width, fallback * width + width);
+  }
+  const first = unlaid.firstChild[state] as number;
+  const end = first + (unlaid.children[state] as number);
+  for (let child = first; child < end; child++) {
+    const by = unlaid.reachedBy[child] as number;
+    if (by >= 0) next[state * width + by] = child;
+  }
+  laid[state] = 1;
+}
+
+/** Lays out every row not laid out yet. */
+export function layAllRows(automaton: Automaton): void {
+  for (let state = 0; state < automaton.laid.length; state++) layRow(automaton, state);
 }
 
 /** The build's automaton for these hints (joined by NUL); undefined when it holds none for them. */

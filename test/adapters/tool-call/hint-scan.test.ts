@@ -150,6 +150,33 @@ describe('the hint scanner as the build ships it', () => {
       expect(scanned(shipped, text)).toEqual(scanned(built, text));
   });
 
+  it('lays out only the rows of the states that a short failure text reaches', () => {
+    const built = new HintScanner(BUILT_IN_HINTS);
+    const automaton = automatonFromTable(encodeAutomaton(BUILT_IN_HINTS, built.automaton));
+    const shipped = new HintScanner(BUILT_IN_HINTS, automaton);
+    const text = "enoent: no such file or directory, open '/srv/app/src/orders/module-1.ts'";
+    expect(scanned(shipped, text)).toEqual(scanned(built, text));
+    const laid = automaton.laid.filter((row) => row === 1).length;
+    expect(laid).toBeGreaterThan(1);
+    expect(laid).toBeLessThanOrEqual(text.length + 1 + 64);
+  });
+
+  it('lays out every row once it has scanned a long session of text, and still finds the same hints', () => {
+    const built = new HintScanner(BUILT_IN_HINTS);
+    const automaton = automatonFromTable(encodeAutomaton(BUILT_IN_HINTS, built.automaton));
+    const shipped = new HintScanner(BUILT_IN_HINTS, automaton);
+    const line = ' × test/orders/module-a.test.ts > parseorder > rejects a negative total 5ms\n';
+    const output = line.repeat(Math.ceil((300 * 1024) / line.length));
+    expect(scanned(shipped, output)).toEqual(scanned(built, output));
+    expect(automaton.laid.includes(0)).toBe(false);
+    fc.assert(
+      fc.property(textOfHintPieces, (text) => {
+        expect(scanned(shipped, text)).toEqual(scanned(built, text));
+      }),
+      { numRuns: 200 },
+    );
+  });
+
   it('is not used for hints other than those it was made for', () => {
     expect(builtAutomaton(['enoent', 'etimedout'].join('\u0000'))).toBeUndefined();
   });

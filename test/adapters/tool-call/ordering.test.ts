@@ -16,11 +16,20 @@ describe('errors that refuse a call because another must come first', () => {
   });
 
   it.each([
+    'ERROR: NO ACTIVE CONNECTION. CALL CONNECT FIRST.',
+    'Invalid action. Submit Only Follows the Verify action.',
+    'Events arrived OUT OF ORDER: replay them.',
+  ])('recognises %j whatever the case of its words', (text) => {
+    expect(refusesOrder(text)).toBe(true);
+  });
+
+  it.each([
     'Error: File run.py not found',
     'Select the first item of the list to continue.',
     'Run the tests first failed with exit code 1',
     'Invalid action. Search is not available.',
     'fatal: not a git repository (or any of the parent directories): .git',
+    "ENOENT: no such file or directory, open '/srv/app/src/orders/module-9.ts'",
   ])('does not read %j as an ordering refusal', (text) => {
     expect(refusesOrder(text)).toBe(false);
   });
