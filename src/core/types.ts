@@ -145,6 +145,12 @@ export interface CallFacts {
    */
   readonly answerKey?: string;
   /**
+   * The call's key without words that may be only about it (a prose description), whatever the call
+   * does: set where its identity holds such words. A walk through states compares its steps under
+   * it, so that rewording a step does not make it another step.
+   */
+  readonly wordlessKey?: string;
+  /**
    * The call acts on state its arguments do not name (an editor's "open file", a shell's working
    * directory): two such calls are the same call only while nothing else has run in between.
    */

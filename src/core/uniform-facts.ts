@@ -22,6 +22,7 @@ export function uniformFacts(facts: CallFacts, kind: ActionKind | undefined): Ca
     failureKey: facts.failureKey,
     failureKeyLeavesOutWords: facts.failureKeyLeavesOutWords,
     answerKey: facts.answerKey,
+    wordlessKey: facts.wordlessKey,
     actsOnHiddenState: facts.actsOnHiddenState,
     leavesSourcesAlone: facts.leavesSourcesAlone,
     sideEffect: facts.sideEffect,

@@ -180,3 +180,75 @@ describe('a run of calls reworded on every step', () => {
     expect(verdictsOf(steps, REWORDED)).toEqual(plain);
   });
 });
+
+describe('a cycle whose steps are described anew on every round', () => {
+  const rooms = [
+    ['north', '-= Pantry =-\nYou are in a pantry. There is an exit to the south.'],
+    ['east', '-= Kitchen =-\nYou are in a kitchen. There is an exit to the west.'],
+    ['west', '-= Hallway =-\nYou are in a hallway. There are exits to the north and east.'],
+  ] as const;
+  const moves = [
+    'Head through the door to explore the next room.',
+    'Walk over there to look for the coin.',
+    'Move on to check whether the coin is in this room.',
+    'Go back the way I came and try another path.',
+    'Explore further to find where the coin might be.',
+    'Try this direction once more to search for the coin.',
+    'Continue exploring the rooms to find the coin.',
+  ];
+
+  it('blocks the first move of the third round of three rooms, each move carrying a new description', () => {
+    // A game's moves, declared as changes: each one moves the player to another room.
+    const agent = new Agent({ adapter: createToolCallAdapter({ toolKinds: { go: 'mutate' } }) });
+    const verdicts: string[] = [];
+    for (let at = 0; at < 6; at++) {
+      const [direction, room] = rooms[at % 3] as (typeof rooms)[number];
+      const description = moves[at] as string;
+      verdicts.push(agent.call('go', { input: direction, description }, room).check.verdict);
+    }
+    expect(verdicts).not.toContain('block');
+    const third = agent.check('go', { input: 'north', description: moves[6] as string });
+    expect([third.verdict, third.rule]).toEqual(['block', 'cycle']);
+  });
+
+  it("blocks the third round of Claude Code's Bash going round three branches, each run described anew", () => {
+    const agent = new Agent();
+    const annotations = hostToolAnnotations('claude-code', 'Bash');
+    const bash = (command: string, description: string) =>
+      toolCallToProposal('Bash', { command, description }, annotations ? { annotations } : {});
+    const round = [
+      ['git checkout main', "Switched to branch 'main'", false],
+      ['npm test', 'FAIL test/cart.test.ts > adds up the total: expected 30, received 27\nexit code 1', true],
+      ['git checkout fix/totals', "Switched to branch 'fix/totals'", false],
+      ['npm test', 'FAIL test/cart.test.ts > adds up the total: expected 30, received 33\nexit code 1', true],
+      ['git checkout fix/rounding', "Switched to branch 'fix/rounding'", false],
+      ['npm test', "TypeError: Cannot read properties of undefined (reading 'price')\nexit code 1", true],
+    ] as const;
+    const verdicts: string[] = [];
+    for (let at = 0; at < 12; at++) {
+      const [command, text, isError] = round[at % 6] as (typeof round)[number];
+      const proposal = bash(command, `${moves[at % 7]} (attempt ${at + 1})`);
+      const { verdict } = agent.loop.checkProposal(proposal);
+      verdicts.push(verdict);
+      if (verdict !== 'block') agent.loop.recordOutcome({ proposal, success: !isError, content: text });
+    }
+    expect(verdicts).not.toContain('block');
+    const third = agent.loop.checkProposal(bash('git checkout main', 'Go back to main and look again.'));
+    expect([third.verdict, third.rule]).toEqual(['block', 'cycle']);
+  });
+
+  it("keeps a ticket's updates allowed when their descriptions are what the ticket then reads back", () => {
+    const agent = new Agent();
+    const bodies = [
+      'The export button does nothing on the reports page.',
+      'Exporting a report to CSV fails silently on the reports page.',
+      'The CSV export of a report never starts; no error is shown.',
+      'Clicking Export on a report shows a spinner that never ends.',
+    ];
+    const verdicts = bodies.flatMap((description) => [
+      agent.call('update_ticket', { id: 'WEB-212', description }, 'Ticket WEB-212 updated.').check.verdict,
+      agent.call('get_ticket', { id: 'WEB-212' }, `WEB-212 (open): ${description}`).check.verdict,
+    ]);
+    expect(verdicts).not.toContain('block');
+  });
+});

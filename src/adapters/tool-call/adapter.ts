@@ -223,6 +223,8 @@ export function createToolCallAdapter(options: ToolCallAdapterOptions = {}): Too
     // A change made twice under two descriptions is two changes, whatever it answers.
     if (described !== undefined && !CHANGES.has(kind) && facts.sideEffect !== true)
       facts.answerKey = described;
+    // As a step of a walk, a call reworded is the same step, changes included: its answer still counts.
+    if (described !== undefined) facts.wordlessKey = described;
     if (kind === 'exec') {
       const command = facts.targets[0];
       // A blank command (`''`, only spaces) runs nothing: it changes nothing and cannot fail.

@@ -16,6 +16,15 @@ export function answerKeyOf(call: CallContext): string {
   return call.facts.answerKey ?? call.identity.callKey;
 }
 
+/**
+ * The key a call is compared under as a step of a walk (a cycle's rounds, a re-read after a
+ * compaction): the call without the words the adapter finds may be only about it, whatever kind of
+ * call it is, so that a step reworded on each round is still the same step.
+ */
+export function stepKeyOf(call: CallContext): string {
+  return call.facts.wordlessKey ?? answerKeyOf(call);
+}
+
 /** Exempt tools and disabled detectors neither fire nor collect evidence. */
 export function isWatched(call: CallContext, detector: { readonly enabled: boolean }): boolean {
   return detector.enabled && !call.toolPolicy.exempt;

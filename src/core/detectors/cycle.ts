@@ -38,7 +38,7 @@
  */
 import { hashString } from '../identity/index.js';
 import type { ActionKind, VerdictKind, Violation } from '../types.js';
-import { answerKeyOf, isHarnessFault, isWatched, kindOf } from './applicability.js';
+import { isHarnessFault, isWatched, kindOf, stepKeyOf } from './applicability.js';
 import { LruMap, Ring } from './bounded.js';
 import { createWorkspaceStates } from './cycle-world.js';
 import { outcomeShape } from './error-shape.js';
@@ -196,7 +196,7 @@ export function createCycleDetector(): Detector {
     for (let period = Math.max(2, limits.minPeriod); period <= limits.maxPeriod; period++) {
       if (seen * period > history.length) break;
       // The proposal must be the call that would begin the next round.
-      if (history.fromEnd(period - 1)?.callKey !== answerKeyOf(call)) continue;
+      if (history.fromEnd(period - 1)?.callKey !== stepKeyOf(call)) continue;
       const steps = pattern(period);
       // A loop goes round distinct steps (A → B → A → B); a period that repeats a step inside
       // itself (A → B → A) is as likely to be varied work that happened to line up. The same check
@@ -226,7 +226,7 @@ export function createCycleDetector(): Detector {
       !stretch.progressed &&
       isWatched(call, call.toolPolicy.detectors.compactionCycle) &&
       REREAD_KINDS.has(kindOf(call)) &&
-      repeated.peek(call.identity.callKey) !== undefined
+      repeated.peek(stepKeyOf(call)) !== undefined
     );
   }
 
@@ -266,7 +266,7 @@ export function createCycleDetector(): Detector {
   }
 
   function observeStretch(call: CallContext, outcome: ObservedOutcome): void {
-    const key = call.identity.callKey;
+    const key = stepKeyOf(call);
     const before = known.peek(key);
     const same = before === outcome.resultDigest;
     const warned = rereads(call);
@@ -301,7 +301,7 @@ export function createCycleDetector(): Detector {
       stretch.proposals++;
       // Stopped before it ran: it is still this stretch going round the same files.
       if ((verdict === 'block' || verdict === 'halt') && rereads(call) && stretch.rereads.size < MAX_REREADS)
-        stretch.rereads.add(call.identity.callKey);
+        stretch.rereads.add(stepKeyOf(call));
     },
 
     observe(call: CallContext, outcome: ObservedOutcome): void {
@@ -310,9 +310,9 @@ export function createCycleDetector(): Detector {
       observeStretch(call, outcome);
       // Exempt tools and polls are invisible: they neither form nor interrupt a round.
       if (!isWatched(call, call.toolPolicy.detectors.cycle) || kindOf(call) === 'poll') return;
-      // Under the answer key: a reworded description is the same step, its answer compared too.
+      // Without the words about it: a reworded description is the same step, its answer compared too.
       history.push({
-        callKey: answerKeyOf(call),
+        callKey: stepKeyOf(call),
         outcome: outcomeOf(outcome),
         stretch: compactions,
         navigates: call.facts.navigates === true,
