@@ -15,7 +15,11 @@
  * The shape is a string, cheap to hash or compare; the work is linear in the text, and texts longer
  * than `MAX_SHAPE_INPUT` are shaped from their head and tail.
  */
+import { RecentTexts } from '../../core/recent-texts.js';
 import { isWordCharacter } from './white-space.js';
+
+/** The shapes of the last errors shaped: an agent that repeats a failing call is mostly answered alike. */
+const recentShapes = new RecentTexts(shapeOf);
 
 /** What a placeholder stands for. */
 export type ErrorShapePart = 'quote' | 'url' | 'path' | 'flag' | 'id' | 'number';
@@ -191,30 +195,8 @@ function marksOf(text: string): number {
  * masks the text can hold (see `marksOf`); only those are run.
  */
 export function errorShape(text: string): string {
-  const whole = String(text);
-  if (whole.length > REMEMBERED_LENGTH) return shapeOf(whole);
-  for (let slot = 0; slot < REMEMBERED; slot++) {
-    if (rememberedTexts[slot] === whole) return rememberedShapes[slot] as string;
-  }
-  const shape = shapeOf(whole);
-  rememberedTexts[nextRemembered] = whole;
-  rememberedShapes[nextRemembered] = shape;
-  nextRemembered = (nextRemembered + 1) % REMEMBERED;
-  return shape;
+  return recentShapes.of(String(text));
 }
-
-/*
- * The last few texts shaped, and their shapes. An agent that repeats a failing call is mostly
- * answered with the same error again, and one error is shaped again where it is replayed and
- * predicted: comparing a text with one kept here costs nothing when it is the same string, and
- * stops at its length or its first different character when it is another, where shaping it runs
- * a dozen masks over it. Few and bounded in length, so that what is kept alive here stays small.
- */
-const REMEMBERED = 4;
-const REMEMBERED_LENGTH = 64 * 1024;
-const rememberedTexts: (string | undefined)[] = new Array<string | undefined>(REMEMBERED).fill(undefined);
-const rememberedShapes: (string | undefined)[] = new Array<string | undefined>(REMEMBERED).fill(undefined);
-let nextRemembered = 0;
 
 function shapeOf(text: string): string {
   const P = ERROR_SHAPE_PLACEHOLDERS;

@@ -10,6 +10,7 @@
  * inside quotes that an agent verdict on the line is about ("pathspec 'fix/ETIMEDOUT' did not
  * match"), or inside a path ("logs/ETIMEDOUT.txt") is passed over.
  */
+import { RecentTexts } from '../../core/recent-texts.js';
 import { type HintScanner, hintScannerFor } from './hint-scan.js';
 import type { SignatureRule } from './signatures.js';
 import { type AlternativeSplit, builtSplitOf } from './split-table.js';
@@ -302,10 +303,6 @@ function appendTo(lists: Map<string, number[]>, hint: string, number: number): v
   else list.push(number);
 }
 
-/** How many texts a matcher remembers what it matched in, and up to what length. */
-const REMEMBERED = 4;
-const REMEMBERED_LENGTH = 64 * 1024;
-
 /** Whether an expression answers one text the same way each time it is tested. */
 function testsAlike(pattern: RegExp | undefined): boolean {
   return pattern === undefined || (!pattern.global && !pattern.sticky);
@@ -337,21 +334,10 @@ export class SignatureMatcher {
   private readonly admittedParts: Uint32Array;
   private partsAdmitted = 0;
   /**
-   * The last few texts matched, and the rule each matched (undefined: none). An agent that repeats a
-   * failing call is mostly answered with the same error again: comparing a text with one kept here
-   * costs nothing when it is the same string, and stops at its length or its first different
-   * character when it is another, where matching it lower-cases and scans all of it. Kept only when
-   * every expression answers the same text the same way each time (none is global or sticky, whose
-   * tests move on from where the last one stopped).
+   * The rule each of the last few texts matched (undefined: none); absent when an expression may
+   * answer one text otherwise the next time (a global or sticky one moves on from where it stopped).
    */
-  private readonly rememberedTexts: (string | undefined)[] = new Array<string | undefined>(REMEMBERED).fill(
-    undefined,
-  );
-  private readonly rememberedRules: (SignatureRule | undefined)[] = new Array<SignatureRule | undefined>(
-    REMEMBERED,
-  ).fill(undefined);
-  private nextRemembered = 0;
-  private readonly remembers: boolean;
+  private readonly recent: RecentTexts<SignatureRule | undefined> | undefined;
 
   constructor(rules: readonly SignatureRule[]) {
     // Stable: a caller's own patterns (no tier) first, then the built-in tiers in their order.
@@ -408,7 +394,8 @@ export class SignatureMatcher {
       parts: new Uint8Array(parts.length),
     };
     this.admittedParts = new Uint32Array(parts.length);
-    this.remembers = this.rules.every((rule) => testsAlike(rule.pattern) && testsAlike(rule.context));
+    const alike = this.rules.every((rule) => testsAlike(rule.pattern) && testsAlike(rule.context));
+    this.recent = alike ? new RecentTexts((text) => this.matchAnew(text)) : undefined;
   }
 
   /** The hints this matcher scans texts for (the build writes the built-in rules' scanner down). */
@@ -418,16 +405,7 @@ export class SignatureMatcher {
 
   match(text: string): SignatureRule | undefined {
     if (text === '') return undefined;
-    if (!this.remembers || text.length > REMEMBERED_LENGTH) return this.matchAnew(text);
-    const texts = this.rememberedTexts;
-    for (let slot = 0; slot < REMEMBERED; slot++) {
-      if (texts[slot] === text) return this.rememberedRules[slot];
-    }
-    const rule = this.matchAnew(text);
-    texts[this.nextRemembered] = text;
-    this.rememberedRules[this.nextRemembered] = rule;
-    this.nextRemembered = (this.nextRemembered + 1) % REMEMBERED;
-    return rule;
+    return this.recent === undefined ? this.matchAnew(text) : this.recent.of(text);
   }
 
   private matchAnew(text: string): SignatureRule | undefined {

@@ -2,6 +2,7 @@
  * The identity of calls and results: volatile values (timestamps, UUIDs, epochs, temp paths, hex
  * ids, durations, pids) masked, then hashed, so that two runs of the same call compare equal.
  */
+import { RecentTexts } from '../recent-texts.js';
 import {
   boundedArguments,
   type CanonicalOptions,
@@ -889,23 +890,13 @@ function addJsonString(hash: TextHash, text: string, candidates: number): void {
   hash.addCode(QUOTE).add(text).addCode(QUOTE);
 }
 
-/*
- * The last few long results digested, and their digests. An agent that repeats a failing call is
- * mostly answered with the same text again (that is what a loop is), and a result is digested again
- * where it is replayed and predicted: comparing a text with one kept here costs nothing when it is
- * the same string, and stops at its length or its first different character when it is another,
- * where digesting it scans, masks and hashes all of it. Few and bounded in length, so that what is
- * kept alive here stays small.
- */
-const REMEMBERED_RESULTS = 4;
-const REMEMBERED_RESULT_LENGTH = 64 * 1024;
-const rememberedResults: (string | undefined)[] = new Array<string | undefined>(REMEMBERED_RESULTS).fill(
-  undefined,
-);
-const rememberedDigests: (string | undefined)[] = new Array<string | undefined>(REMEMBERED_RESULTS).fill(
-  undefined,
-);
-let nextResult = 0;
+/** The digests of the last long results digested: an agent that repeats a failing call is mostly answered alike. */
+const recentLongDigests = new RecentTexts(digestLongResult);
+
+/** A long result's digest, its volatile values masked. */
+function digestLongResult(content: string): string {
+  return hashString(applyRules(RESULT_RULES, content, candidateRules(content)));
+}
 
 /** Hashes a short result while it is scanned for volatile values. */
 const resultHash = new TextHash();
@@ -918,16 +909,8 @@ export function digestResult(content: string | undefined): string {
   if (content === undefined || content.length === 0) return 'empty';
   if (content.length > MASK_SCAN_LIMIT) return hashString(content);
   if (content.length >= LONG_TEXT) {
-    if (content.length > REMEMBERED_RESULT_LENGTH || hashingAsLegacy())
-      return hashString(applyRules(RESULT_RULES, content, candidateRules(content)));
-    for (let slot = 0; slot < REMEMBERED_RESULTS; slot++) {
-      if (rememberedResults[slot] === content) return rememberedDigests[slot] as string;
-    }
-    const digest = hashString(applyRules(RESULT_RULES, content, candidateRules(content)));
-    rememberedResults[nextResult] = content;
-    rememberedDigests[nextResult] = digest;
-    nextResult = (nextResult + 1) % REMEMBERED_RESULTS;
-    return digest;
+    // Generation 1 hashes give other digests: those are never kept.
+    return hashingAsLegacy() ? digestLongResult(content) : recentLongDigests.of(content);
   }
   const candidates = candidateRules(content, resultHash);
   if ((candidates & RULE_BITS) === 0) return resultHash.finish();
