@@ -54,6 +54,24 @@ describe('a state query asked again while every call in between failed', () => {
     });
   }
 
+  it('blocks its third ask even when it comes back to back, answered alike each time', () => {
+    const agent = new Agent();
+    const answer =
+      "-= Cubicle =-\nYou've entered a cubicle.\n\nThere is a closed hatch leading north. There is a closed hatch leading south.";
+    agent.call('look', {}, answer);
+    agent.call('go', { input: 'north' }, refused('You have to open the hatch first.'));
+    agent.call('look', {}, answer);
+    expect(agent.check('look', {}).verdict).toBe('block');
+  });
+
+  it('leaves asks that only came back to back to the back-to-back count', () => {
+    const agent = new Agent();
+    const answer = 'You are carrying: a key.';
+    agent.call('inventory', {}, answer);
+    agent.call('inventory', {}, answer);
+    expect(agent.check('inventory', {}).verdict).not.toBe('block');
+  });
+
   it('allows it again once a call in between succeeded', () => {
     const agent = new Agent();
     const answer = 'Inventory: [terracotta] (8) [blue dye] (1)';

@@ -229,6 +229,9 @@ export function createIdenticalResultDetector(): Detector {
       checked = call;
       checkedEntry = entry;
       if (!entry) return checkRevisit(call, limits);
+      // Asked again back to back after asks alike with only failures between: still the same state.
+      const state = unchangedState(call);
+      if (state) return describeStateQuery(call, state);
       // The proposal being checked would be the next identical call.
       const proposal = entry.count + 1;
       // A write that answered alike twice wrote what the file held: the evidence is conclusive.
