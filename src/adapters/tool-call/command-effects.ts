@@ -112,6 +112,8 @@ const NAVIGATION = new Set(['cd', 'pushd', 'popd', 'export', 'source', '.', 'set
 const SUBCOMMAND = /^[a-z][a-z0-9:_-]*$/;
 /** What can separate commands or start a pipe: a line without any of these is one command. */
 const LIST_MARK = /[&|;\n]/;
+/** What separates the commands of a list or of lines: `&&`, `||`, `;`, a line break. */
+const COMMAND_SEPARATORS = /&&|\|\||;|\n/;
 
 /** Programs that only print the words they are given: piped into another, that other does the work. */
 const PRINTERS = new Set(['echo', 'printf']);
@@ -147,13 +149,11 @@ export function programOf(command: string): string | undefined {
 
 /** The words of the command the `index`th command of the line pipes its output into, if any. */
 function fedProgramWords(command: string, index: number): readonly string[] | undefined {
-  const part = command.split(/&&|\|\||;|\n/)[index];
+  const part = command.split(COMMAND_SEPARATORS)[index];
   const stages = part?.replace(QUOTED, "''").split('|');
   const stage = stages?.[1];
   if (stage === undefined) return undefined;
-  const words = stage.trim().split(/\s+/);
-  const at = programIndex(words, PACKAGE_RUNNERS);
-  const fed = at === 0 ? words : words.slice(at);
+  const fed = wordsFromProgram(stage);
   return fed[0] === undefined || fed[0] === '' ? undefined : fed;
 }
 
@@ -179,12 +179,15 @@ export function programOfLines(text: string): string | undefined {
 export function commandsOf(command: string): (readonly string[])[] {
   // Most lines are one command: nothing to split.
   const one = !LIST_MARK.test(command);
-  const parts = one ? [command] : command.split(/&&|\|\||;|\n/);
-  return parts.map((part) => {
-    const words = (one ? part : (part.split('|')[0] ?? '')).trim().split(/\s+/);
-    const at = programIndex(words, PACKAGE_RUNNERS);
-    return at === 0 ? words : words.slice(at);
-  });
+  const parts = one ? [command] : command.split(COMMAND_SEPARATORS);
+  return parts.map((part) => wordsFromProgram(one ? part : (part.split('|')[0] ?? '')));
+}
+
+/** The words of one command, from its program on: past environment assignments and wrappers. */
+function wordsFromProgram(command: string): readonly string[] {
+  const words = command.trim().split(/\s+/);
+  const at = programIndex(words, PACKAGE_RUNNERS);
+  return at === 0 ? words : words.slice(at);
 }
 
 /** A command that only changes directory: in a shell that persists, later commands run elsewhere. */
