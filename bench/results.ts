@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { HOOK_ENTRY, type HookBenchRow } from '../src/hooks/bench.js';
+import { runBlameCorpusCommand } from './blame-corpus.js';
 import { runCorpusCommand } from './corpus-command.js';
 import { runFleetBench } from './fleet.js';
 import { formatFleet } from './fleet-command.js';
@@ -602,12 +603,13 @@ function mlSearchReadmeTable(report: MlSearchReport): string[] {
 
 /** `npx tsx scripts/results.ts [--quick] [--only long-horizon,ml-search]` */
 const USAGE = `Usage: npm run results -- [--quick] [--only ${[...BENCHMARKS, 'corpus'].join(',')}]
-                          [--test-timing FILE] [--corpus DIR [--preset P]]
+                          [--test-timing FILE] [--corpus DIR [--preset P]] [--blame-corpus DIR]
 
 Runs the benchmarks (all of them, or those --only names), writes docs/results.md and the
-results section of README.md, and prints each target with its verdict. With --corpus DIR alone,
-only the corpus of real agent runs in DIR is scored. --test-timing FILE adds the \`npm test\` row
-from a timing file written by .ci/run.
+results section of README.md, and prints each target with its verdict. With --corpus DIR or
+--blame-corpus DIR alone, only those corpora are scored: the real agent runs of scripts/corpus
+and the real error texts of scripts/blame-corpus, each half by half. --test-timing FILE adds
+the \`npm test\` row from a timing file written by .ci/run.
 `;
 
 export async function main(argv: readonly string[]): Promise<number> {
@@ -637,9 +639,22 @@ export async function main(argv: readonly string[]): Promise<number> {
   const root = fileURLToPath(new URL('..', import.meta.url));
   const io = { stdout: process.stdout, stderr: process.stderr };
   const preset = parsed.preset;
-  const corpusAlone =
-    (corpus !== undefined && named === undefined) || (named !== undefined && only?.length === 0);
-  if (corpusAlone) return runCorpusCommand(corpus, { root, ...(preset && { preset }) }, io);
+  const blameCorpus = parsed.blameCorpus;
+  const scoreCorpora = async (): Promise<number> => {
+    const runs =
+      corpus !== undefined || blameCorpus === undefined
+        ? await runCorpusCommand(corpus, { root, ...(preset && { preset }) }, io)
+        : 0;
+    const texts =
+      blameCorpus !== undefined || corpus === undefined
+        ? await runBlameCorpusCommand(blameCorpus, { root }, io)
+        : 0;
+    return Math.max(runs, texts);
+  };
+  const corporaAlone =
+    ((corpus !== undefined || blameCorpus !== undefined) && named === undefined) ||
+    (named !== undefined && only?.length === 0);
+  if (corporaAlone) return scoreCorpora();
   const timingPath = parsed.testTiming;
   const testTiming = readTestTiming(timingPath);
   if (timingPath !== undefined && testTiming === undefined) {
@@ -661,6 +676,7 @@ export async function main(argv: readonly string[]): Promise<number> {
   process.stdout.write(`${issueTargetsText(outcome.targets)}\n`);
   for (const problem of outcome.problems) process.stderr.write(`problem: ${problem}\n`);
   await runCorpusCommand(corpus, { root, ...(preset && { preset }) }, io);
+  await runBlameCorpusCommand(blameCorpus, { root }, io);
   return outcome.problems.length > 0 ? 1 : 0;
 }
 
@@ -675,6 +691,7 @@ function parseResultsArgs(argv: readonly string[]) {
       quick: { type: 'boolean' },
       only: { type: 'string' },
       corpus: { type: 'string' },
+      'blame-corpus': { type: 'string' },
       preset: { type: 'string' },
       'test-timing': { type: 'string' },
     },
@@ -684,6 +701,7 @@ function parseResultsArgs(argv: readonly string[]) {
     quick: values.quick === true,
     only: values.only,
     corpus: values.corpus,
+    blameCorpus: values['blame-corpus'],
     preset: values.preset,
     testTiming: values['test-timing'],
   };

@@ -133,6 +133,20 @@ describe('the results command line', () => {
     expect(stderr).toBe('');
   });
 
+  it('scores only the corpora given when --blame-corpus comes alone, and runs no benchmark', async () => {
+    const dir = repository();
+    const text = (blame: string) =>
+      `${JSON.stringify({ text: 'cat: nothere.txt: No such file or directory', blame, deterministic: true, category: 'not-found-file', source: 'local:`cat nothere.txt`' })}\n`;
+    writeFileSync(join(dir, 'design.jsonl'), text('agent_failure'));
+    writeFileSync(join(dir, 'validation.jsonl'), text('agent_failure'));
+    const { code, stdout, stderr } = await run(['--blame-corpus', dir]);
+    expect(code).toBe(0);
+    expect(stdout).toContain('Real error texts, blame (the blame corpus)');
+    expect(stdout).toContain('both readings: met');
+    expect(stdout).not.toContain('Real agent runs');
+    expect(stderr).toBe('');
+  });
+
   it('refuses an unknown option with its usage instead of running every benchmark', async () => {
     const { code, stdout, stderr } = await run(['--bogus']);
     expect(code).toBe(2);

@@ -6,91 +6,34 @@
  * splits them) and point NARROWING_BLAME_CORPUS at the folder holding design.jsonl and
  * validation.jsonl. Without it these tests are skipped.
  */
-import { existsSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { createToolCallAdapter } from '../../../src/adapters/tool-call/adapter.js';
-import { toolCallToOutcome } from '../../../src/adapters/tool-call/convert.js';
+import {
+  type BlameEntry,
+  type BlameFigures,
+  blameCorpusPresent,
+  blameReaderOf,
+  measureBlame,
+  readBlameHalf,
+} from '../../../bench/blame-corpus.js';
+import * as toolCall from '../../../src/adapters/tool-call/index.js';
 import { SignatureMatcher } from '../../../src/adapters/tool-call/matcher.js';
 import { TEXT_RULES } from '../../../src/adapters/tool-call/signatures.js';
-import type { Blame } from '../../../src/core/types.js';
 
-type Label = Blame | 'ambiguous';
-
-interface Entry {
-  readonly text: string;
-  readonly tool?: string;
-  readonly args?: Record<string, unknown>;
-  readonly exitCode?: number;
-  readonly blame: Label;
-  readonly deterministic: boolean;
-  readonly category: string;
-  readonly source: string;
-}
-
-const DIR = process.env.NARROWING_BLAME_CORPUS ?? '';
-const PRESENT =
-  DIR !== '' && existsSync(join(DIR, 'design.jsonl')) && existsSync(join(DIR, 'validation.jsonl'));
-
-function load(file: string): Entry[] {
-  if (!PRESENT) return [];
-  return readFileSync(join(DIR, file), 'utf8')
-    .split('\n')
-    .filter((line) => line.trim() !== '')
-    .map((line) => JSON.parse(line) as Entry);
-}
-
-const HALVES = { design: load('design.jsonl'), validation: load('validation.jsonl') };
+const DIR = process.env.NARROWING_BLAME_CORPUS;
+const PRESENT = blameCorpusPresent(DIR);
+const HALVES = {
+  design: PRESENT ? readBlameHalf(DIR, 'design') : [],
+  validation: PRESENT ? readBlameHalf(DIR, 'validation') : [],
+};
 const CORPUS = [...HALVES.design, ...HALVES.validation];
-const adapter = createToolCallAdapter();
 
-/**
- * What the guard makes of the entry. `asScored`: as the calibration scorer asks (the text as an
- * error, no arguments, no exit status); otherwise as a harness sees the call (its arguments, and the
- * exit status where the tool reported one).
- */
-function blameOf(entry: Entry, asScored: boolean): Blame {
-  const tool = entry.tool ?? 'some_tool';
-  const outcome = asScored
-    ? toolCallToOutcome(tool, {}, { success: false, error: entry.text })
-    : toolCallToOutcome(
-        tool,
-        entry.args ?? {},
-        { success: false, error: entry.text },
-        entry.exitCode === undefined ? {} : { exitCode: entry.exitCode },
-      );
-  return adapter.describeFailure(outcome, adapter.describeCall(outcome.proposal))?.blame ?? 'unknown';
+const blameOf = blameReaderOf(toolCall);
+
+function measure(entries: readonly BlameEntry[], asScored: boolean): BlameFigures {
+  return measureBlame(entries, blameOf, asScored);
 }
 
-interface Figures {
-  readonly scored: number;
-  readonly correct: number;
-  readonly poison: readonly Entry[];
-  readonly missed: readonly Entry[];
-  readonly wrong: readonly { entry: Entry; product: Blame }[];
-}
-
-function measure(entries: readonly Entry[], asScored: boolean): Figures {
-  const scored = entries.filter((entry) => entry.blame !== 'ambiguous');
-  const wrong: { entry: Entry; product: Blame }[] = [];
-  for (const entry of scored) {
-    const product = blameOf(entry, asScored);
-    if (product !== entry.blame) wrong.push({ entry, product });
-  }
-  return {
-    scored: scored.length,
-    correct: scored.length - wrong.length,
-    poison: wrong
-      .filter((w) => w.entry.blame === 'harness_fault' && w.product === 'agent_failure')
-      .map((w) => w.entry),
-    missed: wrong
-      .filter((w) => w.entry.blame === 'agent_failure' && w.product !== 'agent_failure')
-      .map((w) => w.entry),
-    wrong,
-  };
-}
-
-function report(title: string, figures: Figures): void {
+function report(title: string, figures: BlameFigures): void {
   const percent = ((100 * figures.correct) / figures.scored).toFixed(1);
   const lines = [
     `${title}: ${figures.correct}/${figures.scored} correct (${percent}%), ${figures.poison.length} poison, ${figures.missed.length} missed`,
