@@ -207,12 +207,13 @@ export class HintScanner {
     for (let index = 0; index < text.length; index++) {
       const code = text.charCodeAt(index);
       if (code < 128) {
-        if (laid[state] === 0) layRow(automaton, state);
         state = next[state * width + (column[code] as number)] as number;
       } else {
         const number = otherNumber.get(code);
         state = number === undefined ? 0 : stepOther(automaton, state, number);
       }
+      // Laid out as it is reached: the hints it reports are worked out with its row.
+      if (laid[state] === 0) layRow(automaton, state);
       for (let at = reportFrom[state] as number; at !== 0; ) {
         const hint = (endsHere[at] as number) - 1;
         if (seen[hint] === 0) {

@@ -7,9 +7,12 @@
  *
  * The table renumbers the states breadth first, so that each state's children follow one another
  * and every state comes after its failure, and gives for each state its failure, what it is reached
- * by (a column, or minus the number of a character beyond ASCII), how many children it has and the
- * hint that ends at it (plus one). The rest follows: a state's row of transitions is its failure's
- * row with its own children over it, as `buildAutomaton` makes it.
+ * by (a column, or minus the number of a character beyond ASCII), where its children start and the
+ * hint that ends at it (plus one), and the children reached by characters beyond ASCII. The rest
+ * follows, state by state as each row is laid out: a state's row of transitions is its failure's
+ * row with its own children over it, as `buildAutomaton` makes it, and the hints it reports are
+ * its own and its failure's. Reading a table runs no loop over its states: one that did, run once
+ * by a fresh process, cost it more in V8 optimising the loop while it ran than in running it.
  */
 import { BUILT_SCANNER } from './built-scanner.js';
 
@@ -38,9 +41,10 @@ export interface Automaton {
    */
   readonly reportFrom: Uint16Array | Uint32Array;
   /**
-   * Whether a state's row of `next` is laid out (1) or still to be (0): every row of an automaton
-   * made from the hints is; a table's rows are laid out as scans first reach their states (see
-   * `layRow`), so that a process pays for the few hundred states its texts visit, not for all.
+   * Whether a state's row of `next`, its `shorterEnd` and its `reportFrom` are laid out (1) or still
+   * to be (0): every row of an automaton made from the hints is; a table's rows are laid out as
+   * scans first reach their states (see `layRow`), so that a process pays for the few hundred states
+   * its texts visit, not for all.
    */
   readonly laid: Uint8Array;
   /** What laying out a table's rows reads; absent when every row is laid out. */
@@ -49,9 +53,11 @@ export interface Automaton {
 
 /** A table's trie edges, kept to lay out the rows of `next` on demand. */
 interface UnlaidRows {
-  /** Each state's first child (its children follow one another, in the table's numbering). */
-  readonly firstChild: Uint32Array;
-  readonly children: readonly number[];
+  /**
+   * Each state's first child, and after the last state one past the last child: a state's children
+   * follow one another, in the table's numbering, up to the next state's first.
+   */
+  readonly firstChild: readonly number[];
   /** A column, or minus the number of a character beyond ASCII, by state. */
   readonly reachedBy: readonly number[];
 }
@@ -63,8 +69,10 @@ type Table = readonly [
   others: readonly number[],
   failure: readonly number[],
   reachedBy: readonly number[],
-  children: readonly number[],
+  firstChild: readonly number[],
   endsHere: readonly number[],
+  /** The children reached by characters beyond ASCII, as `otherChild` holds them: key, child, key… */
+  otherChildren: readonly number[],
 ];
 
 /** A table of state numbers, as small as the number of states allows. */
@@ -110,14 +118,27 @@ export function encodeAutomaton(hints: readonly string[], automaton: Automaton):
       order.push(child);
     }
   }
+  const firstChild: number[] = [];
+  const otherChildren: number[] = [];
+  let first = 1;
+  for (const [at, state] of order.entries()) {
+    firstChild.push(first);
+    for (const child of children[state] as number[]) {
+      if ((reachedBy[child] as number) < 0)
+        otherChildren.push(at * others - (reachedBy[child] as number), first);
+      first++;
+    }
+  }
+  firstChild.push(first);
   const table: Table = [
     width,
     Array.from(column),
     [...otherNumber.keys()],
     order.map((state) => renumbered[failure[state] as number] as number),
     order.map((state) => reachedBy[state] as number),
-    order.map((state) => (children[state] as number[]).length),
+    firstChild,
     order.map((state) => endsHere[state] as number),
+    otherChildren,
   ];
   return JSON.stringify(table);
 }
@@ -126,66 +147,55 @@ export function encodeAutomaton(hints: readonly string[], automaton: Automaton):
  * The automaton a table holds. Only the root's row of transitions is laid out here; each other row
  * is laid out when a scan first reaches its state (`layRow`). Laying out all of them (seven thousand
  * rows for the built-in hints) was most of the CPU of a fresh process's first failure, while its
- * texts visit a few hundred states.
+ * texts visit a few hundred states. The table's lists are copied whole into typed arrays: no loop
+ * here runs over the states.
  */
 export function automatonFromTable(text: string): Automaton {
-  const [width, columns, otherCodes, failures, reachedBy, children, ends] = JSON.parse(text) as Table;
+  const [width, columns, otherCodes, failures, reachedBy, firstChild, ends, otherChildren] = JSON.parse(
+    text,
+  ) as Table;
   const states = failures.length;
-  const others = otherCodes.length + 1;
   const otherChild = new Map<number, number>();
-  const next = stateTable(states, states * width);
+  for (let at = 0; at < otherChildren.length; at += 2)
+    otherChild.set(otherChildren[at] as number, otherChildren[at + 1] as number);
   const failure = stateTable(states, states);
   failure.set(failures);
-  const endsHere = Uint32Array.from(ends);
-  const shorterEnd = stateTable(states, states);
-  const reportFrom = stateTable(states, states);
-  const firstChild = new Uint32Array(states);
-  let child = 1;
-  for (let state = 0; state < states; state++) {
-    const fallback = failure[state] as number;
-    if (state !== 0)
-      shorterEnd[state] = endsHere[fallback] !== 0 ? fallback : (shorterEnd[fallback] as number);
-    reportFrom[state] = endsHere[state] !== 0 ? state : (shorterEnd[state] as number);
-    firstChild[state] = child;
-    // Children reached by characters beyond ASCII go in the map now: finding one goes down failure
-    // links, through states whose rows may not be laid out.
-    for (let count = children[state] as number; count > 0; count--, child++) {
-      const by = reachedBy[child] as number;
-      if (by < 0) otherChild.set(state * others - by, child);
-    }
-  }
+  const endsHere = new Uint32Array(states);
+  endsHere.set(ends);
   const automaton: Automaton = {
     column: Uint8Array.from(columns),
     width,
-    next,
+    next: stateTable(states, states * width),
     otherChild,
     otherNumber: new Map(otherCodes.map((code, index) => [code, index + 1])),
     failure,
     endsHere,
-    shorterEnd,
-    reportFrom,
+    shorterEnd: stateTable(states, states),
+    reportFrom: stateTable(states, states),
     laid: new Uint8Array(states),
-    unlaid: { firstChild, children, reachedBy },
+    unlaid: { firstChild, reachedBy },
   };
   layRow(automaton, 0);
   return automaton;
 }
 
 /**
- * Lays out a state's row of transitions: its failure's row (laid out first, down the failure links,
- * which lead to ever shorter states) with its own children over it, as `buildAutomaton` makes it.
+ * Lays out a state's row of transitions, and where it reports hints from: its failure's row (laid
+ * out first, down the failure links, which lead to ever shorter states) with its own children over
+ * it, as `buildAutomaton` makes it.
  */
 export function layRow(automaton: Automaton, state: number): void {
-  const { unlaid, laid, next, width } = automaton;
+  const { unlaid, laid, next, width, endsHere, shorterEnd } = automaton;
   if (unlaid === undefined || laid[state] === 1) return;
   if (state !== 0) {
     const fallback = automaton.failure[state] as number;
     if (laid[fallback] === 0) layRow(automaton, fallback);
     next.copyWithin(state * width, fallback * width, fallback * width + width);
+    shorterEnd[state] = endsHere[fallback] !== 0 ? fallback : (shorterEnd[fallback] as number);
   }
-  const first = unlaid.firstChild[state] as number;
-  const end = first + (unlaid.children[state] as number);
-  for (let child = first; child < end; child++) {
+  automaton.reportFrom[state] = endsHere[state] !== 0 ? state : (shorterEnd[state] as number);
+  const end = unlaid.firstChild[state + 1] as number;
+  for (let child = unlaid.firstChild[state] as number; child < end; child++) {
     const by = unlaid.reachedBy[child] as number;
     if (by >= 0) next[state * width + by] = child;
   }

@@ -161,6 +161,22 @@ describe('the hint scanner as the build ships it', () => {
     expect(laid).toBeLessThanOrEqual(text.length + 1 + 64);
   });
 
+  it('works out which hints a state reports only once a scan reaches it', () => {
+    const hints = ['he', 'she', 'his', 'hers', 'été'];
+    const built = new HintScanner(hints);
+    const shipped = automatonFromTable(encodeAutomaton(hints, built.automaton));
+    const ending = shipped.endsHere.findIndex((end, state) => state !== 0 && end !== 0);
+    expect(shipped.laid[ending]).toBe(0);
+    expect(shipped.reportFrom[ending]).toBe(0);
+    const scanner = new HintScanner(hints, shipped);
+    expect(scanned(scanner, 'ushers an été')).toEqual(scanned(built, 'ushers an été'));
+    const reached = [...shipped.laid.keys()].filter((state) => shipped.laid[state] === 1);
+    for (const state of reached)
+      expect(shipped.reportFrom[state]).toBe(
+        shipped.endsHere[state] !== 0 ? state : (shipped.shorterEnd[state] as number),
+      );
+  });
+
   it('lays out every row once it has scanned a long session of text, and still finds the same hints', () => {
     const built = new HintScanner(BUILT_IN_HINTS);
     const automaton = automatonFromTable(encodeAutomaton(BUILT_IN_HINTS, built.automaton));
