@@ -38,7 +38,7 @@ import { convertMiniSweAgent } from './convert-mini.js';
 import { convertMintResults } from './convert-mint.js';
 import { convertNatTrajectories } from './convert-nat.js';
 import { convertNyuCtfConversation } from './convert-nyu-ctf.js';
-import { convertReActNotebook } from './convert-notebook.js';
+import { convertReActNotebook, notebookRunPrefix } from './convert-notebook.js';
 import { convertOpenHandsOutput } from './convert-openhands.js';
 import { convertReflexionLogs } from './convert-react.js';
 import { convertSpecStory } from './convert-specstory.js';
@@ -152,7 +152,7 @@ function convertFile(source: ManifestSource, path: string, content: string): Con
     case 'intercode':
       return convertInterCodeResults(content, from, source.id);
     case 'react-notebook':
-      return convertReActNotebook(content, from, source.id, stem);
+      return convertReActNotebook(content, from, notebookRunPrefix(source.id, stem), stem);
     case 'claude-screen':
       return convertClaudeScreen(content, from, `${source.id}-${stem}`);
     case 'gemini-screen':

@@ -57,6 +57,16 @@ function taskOf(run: string): string | undefined {
   return /^\s*(\d+)\b/.exec(run)?.[1];
 }
 
+/**
+ * The prefix of a notebook's run names: the source's id, and after it the run set a notebook named
+ * after its task and a run set names (`WebShop_llama`: the `llama` runs of WebShop), so that the runs
+ * of one task in two notebooks of a source are told apart by name.
+ */
+export function notebookRunPrefix(sourceId: string, stem: string): string {
+  const set = stem.split('_').slice(1).join('-');
+  return set === '' ? sourceId : safeName(`${sourceId}-${set}`);
+}
+
 export function convertReActNotebook(json: string, source: RunSource, prefix: string, task: string): ConvertedRun[] {
   if (json.length > MAX_LOG_CHARS) throw new Error(`${source.path}: longer than ${MAX_LOG_CHARS} characters; not a notebook of runs`);
   let printed: string;

@@ -1,6 +1,11 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { convertReActNotebook, notebookText, printedRuns } from '../../scripts/corpus/convert-notebook.js';
+import {
+  convertReActNotebook,
+  notebookRunPrefix,
+  notebookText,
+  printedRuns,
+} from '../../scripts/corpus/convert-notebook.js';
 import { MAX_LOG_CHARS } from '../../scripts/corpus/convert-react.js';
 import { callsOf, pinnedSource } from './support/run-source.js';
 
@@ -109,6 +114,23 @@ describe('ReAct runs printed by a notebook', () => {
     const retried = SHOP_RUN.replace('click[B08H5DCD65]', 'click[B09QQLDJ93]');
     const runs = convertReActNotebook(notebook(SHOP_RUN, retried), SOURCE, 'react-webshop', 'WebShop');
     expect(runs.map((run) => run.name)).toEqual(['react-webshop-0000', 'react-webshop-0000-2']);
+  });
+
+  it('names the runs of a notebook named after its task and a run set after that set, so one task run in two notebooks keeps two names', () => {
+    const names = (stem: string) =>
+      convertReActNotebook(
+        notebook(SHOP_RUN),
+        SOURCE,
+        notebookRunPrefix('brittleness-webshop', stem),
+        stem,
+      ).map((run) => run.name);
+    expect(names('WebShop_llama')).toEqual(['brittleness-webshop-llama-0000']);
+    expect(names('WebShop_instruct')).toEqual(['brittleness-webshop-instruct-0000']);
+  });
+
+  it('names the runs of a notebook named after its task alone after the source', () => {
+    expect(notebookRunPrefix('react-webshop', 'WebShop')).toBe('react-webshop');
+    expect(notebookRunPrefix('react-fever', 'FEVER')).toBe('react-fever');
   });
 
   it('refuses what is not a notebook, and a file too long to be one', () => {
