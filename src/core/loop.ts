@@ -244,15 +244,15 @@ export class NarrowingEngine {
         ? outcome
         : { ...outcome, proposal: { ...outcome.proposal, args: call.args } };
     const described = this.adapter.describeFailure(seen, call.facts);
-    // A question that names nothing it asks about (no file, path or record), whose tool has answered
-    // every call with nothing (a scratchpad, a note to itself, a game's question whose answers the
-    // host keeps none of), answers its way when it answers nothing again: neither a question that
-    // found nothing nor a success that may have changed anything, it is passed over as an exempt
-    // tool's call is. A file read blank names its file: it is empty, and reading it again tells nothing.
+    // A question asked with no argument at all, whose tool has answered every call with nothing (a
+    // game's `goal` whose answers the host keeps none of), answers its way when it answers nothing
+    // again: neither a question that found nothing nor a success that may have changed anything, it
+    // is passed over as an exempt tool's call is. A question that names what it asks about (a file
+    // read blank, the lints of one file) is judged as before: reading an empty file again tells nothing.
     const silent =
       described !== undefined &&
       outcome.success &&
-      call.facts.targets.length === 0 &&
+      takesNoArguments(call.args) &&
       isBlank(text) &&
       this.answering.onlyBlank(call.tool);
     this.answering.note(call.tool, text);
@@ -586,4 +586,10 @@ export class NarrowingEngine {
   private journal(event: JournalEvent): number | undefined {
     return this.audit?.record(event);
   }
+}
+
+/** A call made with no argument at all (`goal {}`). */
+function takesNoArguments(args: Readonly<Record<string, unknown>>): boolean {
+  for (const _ in args) return false;
+  return true;
 }
