@@ -4,6 +4,7 @@
  * loop detectors and the budget, and reports everything to an optional audit sink and store.
  */
 
+import { AnsweringTools } from './answering-tools.js';
 import { BanCheck } from './ban-check.js';
 import { isBlank } from './blank.js';
 import { Budget } from './budget.js';
@@ -119,6 +120,8 @@ export class NarrowingEngine {
   private readonly seen = new DistinctWindow(SEEN_CALLS);
   /** The same refused call proposed again and again: the third refusal in a row halts. */
   private readonly refusals = new RefusalStreak();
+  /** Tools that have answered something: a blank answer from one that never has is no miss. */
+  private readonly answering = new AnsweringTools();
   private readonly modelSeesRefusals: boolean;
 
   constructor(options: NarrowingEngineOptions) {
@@ -240,7 +243,20 @@ export class NarrowingEngine {
       call.args === outcome.proposal.args
         ? outcome
         : { ...outcome, proposal: { ...outcome.proposal, args: call.args } };
-    const failure = this.adapter.describeFailure(seen, call.facts);
+    const described = this.adapter.describeFailure(seen, call.facts);
+    // A question asked with no argument at all, whose tool has answered every call with nothing (a
+    // game's `goal` whose answers the host keeps none of), answers its way when it answers nothing
+    // again: neither a question that found nothing nor a success that may have changed anything, it
+    // is passed over as an exempt tool's call is. A question that names what it asks about (a file
+    // read blank, the lints of one file) is judged as before: reading an empty file again tells nothing.
+    const silent =
+      described !== undefined &&
+      outcome.success &&
+      takesNoArguments(call.args) &&
+      isBlank(text) &&
+      this.answering.onlyBlank(call.tool);
+    this.answering.note(call.tool, text);
+    const failure = silent ? undefined : described;
     const failed = failure !== undefined || !outcome.success;
     const facts: FailureFacts | undefined =
       failure ??
@@ -249,7 +265,7 @@ export class NarrowingEngine {
         : undefined);
     const resultDigest = digestResult(text);
     const nonAdvancing = this.adapter.isNonAdvancing?.(seen, call.facts) ?? false;
-    const empty = !nonAdvancing && (this.adapter.answersNothing?.(seen, call.facts) ?? false);
+    const empty = !nonAdvancing && !silent && (this.adapter.answersNothing?.(seen, call.facts) ?? false);
     // What is kept of a failure (evidence, the journal) never holds a credential the call carried.
     const kept = facts === undefined ? text : call.withoutSecrets(this.adapter.quotableError?.(text) ?? text);
     const duplicateInStep = this.stepCalls.isDuplicate(call);
@@ -257,7 +273,7 @@ export class NarrowingEngine {
     const lifted: Lifted[] = [];
     let effect: Effect | undefined;
 
-    if (!duplicateInStep && !call.toolPolicy.exempt) {
+    if (!duplicateInStep && !call.toolPolicy.exempt && !silent) {
       if (!facts) {
         effect = this.successes.learn(call, resultDigest, lifted, isBlank(text));
       } else if (facts.blame === 'agent_failure' && this.policy.learning.enabled) {
@@ -399,6 +415,7 @@ export class NarrowingEngine {
       radius: this.radius.snapshot(),
       budget: this.budget.snapshot(),
       halted: this.halted,
+      answering: this.answering.snapshot(),
     };
   }
 
@@ -446,6 +463,7 @@ export class NarrowingEngine {
     this.radius.restore(session.radius);
     this.budget.restore(session.budget);
     this.halted = session.halted;
+    this.answering.restore(session.answering);
     if (typeof state.sessionId === 'string') this.sessionIdValue = state.sessionId;
   }
 
@@ -457,6 +475,7 @@ export class NarrowingEngine {
     this.successes.endHiddenState(this.clock.now());
     for (const detector of this.detectors) detector.reset('session');
     this.refusals.clear();
+    this.answering.clear();
     this.world.restore({});
     this.radius.reset();
     this.budget.reset(this.clock.now(), 'session');
@@ -567,4 +586,10 @@ export class NarrowingEngine {
   private journal(event: JournalEvent): number | undefined {
     return this.audit?.record(event);
   }
+}
+
+/** A call made with no argument at all (`goal {}`). */
+function takesNoArguments(args: Readonly<Record<string, unknown>>): boolean {
+  for (const _ in args) return false;
+  return true;
 }

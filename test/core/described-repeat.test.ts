@@ -198,13 +198,15 @@ describe('a cycle whose steps are described anew on every round', () => {
   ];
 
   it('blocks the first move of the third round of three rooms, each move carrying a new description', () => {
-    // A game's moves, declared as changes: each one moves the player to another room.
+    // A game's moves, declared as changes: each one moves the player to another room, where the
+    // agent asks what it carries and is told the same each round.
     const agent = new Agent({ adapter: createToolCallAdapter({ toolKinds: { go: 'mutate' } }) });
     const verdicts: string[] = [];
     for (let at = 0; at < 6; at++) {
       const [direction, room] = rooms[at % 3] as (typeof rooms)[number];
       const description = moves[at] as string;
       verdicts.push(agent.call('go', { input: direction, description }, room).check.verdict);
+      if (at % 3 === 2) verdicts.push(agent.call('inventory', {}, 'You are carrying nothing.').check.verdict);
     }
     expect(verdicts).not.toContain('block');
     const third = agent.check('go', { input: 'north', description: moves[6] as string });

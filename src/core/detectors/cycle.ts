@@ -63,6 +63,8 @@ const MAX_COMMANDS = 1_000;
 const STATES_PER_COMMAND = 8;
 /** What the agent can run again to get back what it forgot; polls are meant to be asked again. */
 const REREAD_KINDS: ReadonlySet<ActionKind> = new Set(['read', 'search', 'api', 'exec']);
+/** Kinds of call that say what they change: not a command, whose effects nobody follows. */
+const CHANGE_KINDS: ReadonlySet<ActionKind> = new Set(['mutate', 'create', 'delete']);
 /** Answers remembered, by call: enough for a long session's distinct calls. */
 const MAX_KNOWN = 256;
 /** Re-reads remembered per stretch and across a streak of stretches. */
@@ -82,6 +84,11 @@ interface Step {
   readonly navigates: boolean;
   /** It changed the world: the steps after it run in another state. */
   readonly changed: boolean;
+  /**
+   * A change the call declares it makes (an edit, a move to another room), not a command whose
+   * effects are unknown: made and answered, it took the world somewhere.
+   */
+  readonly declaredChange: boolean;
   /** The call itself, whose description is written only if a cycle is ever reported. */
   readonly call: { readonly description: string };
 }
@@ -203,6 +210,10 @@ export function createCycleDetector(): Detector {
       // answering alike in two states (a test run on each of two branches) is two steps.
       if (!distinctSteps(steps)) continue;
       if (steps.every((step) => step.navigates)) continue;
+      // A round of changes that all succeeded (edits, moves to other rooms) is a walk through
+      // states: no check answered alike and nothing failed, so there is no evidence the walk
+      // repeats to learn nothing. It becomes a cycle once a failure or a check repeats with it.
+      if (steps.every((step) => step.declaredChange)) continue;
       if (roundsOf(period, seen) < seen) continue;
       // Evidence the agent partly forgot (a round before the last compaction) steers; two rounds
       // since the compaction block.
@@ -317,6 +328,7 @@ export function createCycleDetector(): Detector {
         stretch: compactions,
         navigates: call.facts.navigates === true,
         changed: outcome.changedWorld,
+        declaredChange: outcome.success && outcome.changedWorld && CHANGE_KINDS.has(kindOf(call)),
         call,
       });
     },
@@ -355,6 +367,7 @@ export function createCycleDetector(): Detector {
           stretch: step.stretch,
           ...(step.navigates && { navigates: true }),
           ...(step.changed && { changed: true }),
+          ...(step.declaredChange && { declaredChange: true }),
           description: step.call.description,
         })),
         compactions,
@@ -493,6 +506,7 @@ function readStep(raw: unknown, compactions: number): Step | undefined {
     stretch,
     navigates: raw.navigates === true,
     changed: raw.changed === true,
+    declaredChange: raw.declaredChange === true,
     call: { description: readString(raw.description) ?? callKey },
   };
 }

@@ -102,6 +102,37 @@ describe('cycles over states', () => {
     expect(detector.check(older[0])?.rule).toBe('cycle');
   });
 
+  it('leaves a walk through rooms alone while every move of it succeeds', () => {
+    const detector = createCycleDetector();
+    // A text game's moves, each declared a change: every one takes the player to another room.
+    const go = (direction: string, room: string): Step => [
+      callOf('go', { input: direction }, { kind: 'mutate' }),
+      succeeded(
+        `-= ${room} =-\nYou are in a ${room.toLowerCase()}. There is an exit to the ${direction === 'east' ? 'west' : 'east'}.`,
+        {
+          changedWorld: true,
+        },
+      ),
+    ];
+    const round = [go('east', 'Kitchen'), go('west', 'Hallway')];
+    expect(verdicts(detector, [...round, ...round, ...round, ...round])).not.toContain('block');
+  });
+
+  it('blocks a walk through rooms on its third round when a command refused in it is sent again', () => {
+    const detector = createCycleDetector();
+    const go = (direction: string, room: string): Step => [
+      callOf('go', { input: direction }, { kind: 'mutate' }),
+      succeeded(`-= ${room} =-\nYou are in a ${room.toLowerCase()}.`, { changedWorld: true }),
+    ];
+    const takeCoin: Step = [
+      callOf('take', { input: 'coin' }, { kind: 'mutate' }),
+      failed('validation_error', 'agent_failure', "You can't see any such thing."),
+    ];
+    const round = [go('east', 'Kitchen'), takeCoin, go('west', 'Hallway')];
+    expect(verdicts(detector, [...round, ...round])).not.toContain('block');
+    expect(detector.check(round[0]?.[0] as CallContext)?.rule).toBe('cycle');
+  });
+
   it('blocks an open, goto and failing edit going round the same lines on its third round', () => {
     const agent = new Agent();
     const path = 'django/db/models/sql/compiler.py';
