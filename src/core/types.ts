@@ -123,6 +123,13 @@ export interface CallFacts {
    */
   readonly mayChangeTargets?: boolean;
   /**
+   * The call acts on nothing (kind `other`), and that was said, not guessed: the host or the user
+   * declared the tool so, or its name says it keeps the agent's own notes. What it answers depends
+   * on its arguments alone. A tool whose name the adapter cannot read is `other` too, without this:
+   * it may talk to something that runs (a session, a server) whose answers its calls change.
+   */
+  readonly actsOnNothing?: boolean;
+  /**
    * A command whose answer is what the workspace's files hold (`ls`, `cat a.py`, `git diff`), not
    * what processes, services or the clock say: asked again with nothing changed, it answers as before.
    */

@@ -18,6 +18,7 @@ export function uniformFacts(facts: CallFacts, kind: ActionKind | undefined): Ca
     searchTexts: facts.searchTexts,
     changesNothing: facts.changesNothing,
     mayChangeTargets: facts.mayChangeTargets,
+    actsOnNothing: facts.actsOnNothing,
     readsFilesOnly: facts.readsFilesOnly,
     failureKey: facts.failureKey,
     failureKeyLeavesOutWords: facts.failureKeyLeavesOutWords,

@@ -218,6 +218,9 @@ export function createToolCallAdapter(options: ToolCallAdapterOptions = {}): Too
       !pinnedKind(proposal, configuredKinds)
     )
       facts.mayChangeTargets = true;
+    // A tool said to act on nothing (declared so, or named for notes), not one whose name is unread.
+    if (kind === 'other' && (reading.kind === 'other' || pinnedKind(proposal, configuredKinds)))
+      facts.actsOnNothing = true;
     const service = serviceOf(reading, kind, args);
     if (service !== undefined) facts.service = service;
     // A change made twice under two descriptions is two changes, whatever it answers.

@@ -110,6 +110,23 @@ function isAttempt(call: CallContext): boolean {
   );
 }
 
+/**
+ * A call of a tool said to act on nothing (`submit {flag: …}` where the host declares it so), sent
+ * with arguments and naming no target: what it answers depends on its arguments alone, so it is an
+ * attempt as a command is. Its success did something only when it answered otherwise than the
+ * tool's call before it: a tool that gives the same answer to another question (`Wrong flag!` to
+ * every flag) answered without regard to what it was asked.
+ */
+function isInertCall(call: CallContext): boolean {
+  const declared = call.toolPolicy.kind === 'other' || call.facts.actsOnNothing === true;
+  return (
+    kindOf(call) === 'other' &&
+    declared &&
+    call.facts.targets.length === 0 &&
+    Object.keys(call.args).length > 0
+  );
+}
+
 export function createIdenticalResultDetector(): Detector {
   const calls = new LruMap<Repeats>(MAX_CALLS);
   /** Changes that may touch anything: commands, and changes that name no target. */
@@ -151,6 +168,8 @@ export function createIdenticalResultDetector(): Detector {
    * call's answering as it did the time before, and every failed action but a command's.
    */
   let doings = 0;
+  /** The last answer of each tool said to act on nothing (see `isInertCall`); '' after a failure. */
+  const lastAnswers = new LruMap<string>(MAX_CALLS);
   /** The tool of those re-runs, and the last query re-run: a sweep goes over one tool's queries. */
   let rerunTool = '';
   let rerunKey = '';
@@ -194,9 +213,12 @@ export function createIdenticalResultDetector(): Detector {
 
   /** An attempt that answered alike each time it ran, nothing having changed since. */
   function repeatedAttempt(call: CallContext): Repeats | undefined {
-    if (!isAttempt(call)) return undefined;
+    const inert = !isAttempt(call) && isInertCall(call);
+    if (!isAttempt(call) && !inert) return undefined;
     const entry = calls.peek(answerKeyOf(call));
     if (!entry || entry.seen + 1 < ATTEMPT_BLOCK_AT || entry.doingsAt !== doings) return undefined;
+    // A note to itself that answers nothing (a `think`) tells nothing: writing it again is harmless.
+    if (inert && entry.quiet === 0) return undefined;
     if (!unchanged(entry)) return undefined;
     return entry;
   }
@@ -330,8 +352,14 @@ export function createIdenticalResultDetector(): Detector {
       }
       // A wait or a poll paces what follows: after it, a run may answer otherwise.
       const paces = call.facts.waitSeconds !== undefined || kindOf(call) === 'poll';
+      const inert = isInertCall(call);
+      const sameAsTool = inert && outcome.success && lastAnswers.peek(call.tool) === outcome.resultDigest;
+      if (inert) lastAnswers.set(call.tool, outcome.success ? outcome.resultDigest : '');
       if (outcome.success) {
-        if ((!isQuery(call) && !repeated) || paces) doings++;
+        // A call acting on nothing that answered as its tool did the call before told nothing new;
+        // one that answered as it did itself before, after its tool answered otherwise, may have.
+        const nothingNew = inert ? sameAsTool : repeated;
+        if ((!isQuery(call) && !nothingNew) || paces) doings++;
         // A success may have changed what a state query answers, or told the agent something that
         // makes asking it again worth it; a query that repeated its answer did neither.
         if (!toldNothingNew) successes++;
@@ -390,6 +418,7 @@ export function createIdenticalResultDetector(): Detector {
       reruns = 0;
       if (reason === 'session') {
         calls.clear();
+        lastAnswers.clear();
         changedAt = new Map();
         serviceChanges = new Map();
         return;

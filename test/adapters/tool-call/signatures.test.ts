@@ -454,6 +454,14 @@ describe('validation_error', () => {
       });
   });
 
+  it('blames the agent when a checker refuses the answer it was given', () => {
+    for (const text of ['Incorrect flag', 'Wrong answer! Try again.', "That's not the correct solution."])
+      expect(failureOf('check_flag', { flag: 'flag{farmer}' }, text)).toMatchObject({
+        signature: 'validation_error',
+        blame: 'agent_failure',
+      });
+  });
+
   it('blames the agent when an interpreter asks back for what the command left out', () => {
     expect(failureOf('open', {}, 'What do you want to open?')).toMatchObject({
       signature: 'validation_error',

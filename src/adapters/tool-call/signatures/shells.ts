@@ -85,6 +85,9 @@ export const SHELLS: FamilyTable = {
       '\\bnot a valid\\b',
       '\\b(?:integer|numeric) expression expected\\b',
       '\\barguments must be process or job ids\\b',
+      // A checker refusing the answer it was given (`Incorrect flag`, `Wrong answer!`, `That is not the
+      // correct solution`): the value is the agent's guess, and the same value is refused every time.
+      "^(?:error: )?(?:that(?:'s| is) )?(?:incorrect|wrong|not (?:the )?(?:correct|right)) (?:flag|answer|solution|guess)s?\\b",
       // A command interpreter that did not understand the sentence it was sent (a text game's
       // parser, a chat command line): the same words are refused every time.
       "\\b(?:didn't|did not|couldn't|could not|doesn't|does not) understand (?:that|the|your|this) (?:sentence|command|input|instruction)\\b",
@@ -95,6 +98,12 @@ export const SHELLS: FamilyTable = {
       "^you'll have to say which\\b",
     ],
     hints: [
+      'incorrect',
+      'wrong',
+      'not the correct',
+      'not correct',
+      'not the right',
+      'not right',
       'understand',
       'understood',
       'verb i recogni',
