@@ -1,5 +1,5 @@
 import { Buffer } from 'node:buffer';
-import { createReadStream } from 'node:fs';
+import { createReadStream, readSync } from 'node:fs';
 import { NarrowingError } from '../core/errors.js';
 import { TraceError } from './errors.js';
 import { TraceLineParser, type TraceReadOptions } from './parse.js';
@@ -81,56 +81,98 @@ export async function* linesOfChunks(
   chunks: AsyncIterable<Uint8Array> & { destroy?: () => void },
   bound: LineBound = { maxLineBytes: MAX_TRACE_LINE_BYTES },
 ): AsyncGenerator<string[], void, undefined> {
-  const { maxLineBytes, source } = bound;
-  let pending: Uint8Array[] = [];
-  let pendingBytes = 0;
+  const splitter = new LineSplitter(bound);
+  try {
+    for await (const chunk of chunks) {
+      const lines = splitter.linesOf(chunk);
+      if (lines !== undefined) yield lines;
+    }
+    yield [splitter.last()];
+  } finally {
+    chunks.destroy?.();
+  }
+}
+
+/**
+ * The lines of an open file, read synchronously a megabyte at a time and split as `linesOfChunks`
+ * splits a stream's (the same lines, the same errors), for a reader that takes the whole file at
+ * once anyway: no stream, no promise per read. The descriptor stays open; the caller closes it.
+ */
+export function* linesOfFile(
+  fd: number,
+  bound: LineBound = { maxLineBytes: MAX_TRACE_LINE_BYTES },
+): Generator<string[], void, undefined> {
+  const splitter = new LineSplitter(bound);
+  for (;;) {
+    // A buffer of its own for each read: the splitter may keep the end of one, a line not yet ended.
+    const bytes = Buffer.allocUnsafe(READ_BYTES);
+    const count = readSync(fd, bytes, 0, READ_BYTES, null);
+    if (count === 0) break;
+    const lines = splitter.linesOf(bytes.subarray(0, count));
+    if (lines !== undefined) yield lines;
+  }
+  yield [splitter.last()];
+}
+
+/** Splits chunks of bytes into lines, for `linesOfChunks` and `linesOfFile`. */
+class LineSplitter {
+  private pending: Uint8Array[] = [];
+  private pendingBytes = 0;
   /** Lines given before the current chunk's: the next line's number is one more. */
-  let linesBefore = 0;
-  const tooLong = (line: number, bytes: number): TraceError =>
-    new TraceError(
-      `the line is longer than ${describeBytes(maxLineBytes)} (${bytes.toLocaleString('en-US')} bytes ` +
+  private linesBefore = 0;
+
+  constructor(private readonly bound: LineBound) {}
+
+  /** The lines `chunk` completes; undefined when it completes none. */
+  linesOf(chunk: Uint8Array): string[] | undefined {
+    const { maxLineBytes } = this.bound;
+    const bytes = Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk.buffer, chunk.byteOffset, chunk.length);
+    let newline = bytes.indexOf(NEWLINE);
+    if (newline === -1) {
+      if (this.pendingBytes + bytes.length > maxLineBytes)
+        throw this.tooLong(this.linesBefore + 1, this.pendingBytes + bytes.length);
+      if (bytes.length > 0) this.pending.push(bytes);
+      this.pendingBytes += bytes.length;
+      return undefined;
+    }
+    if (this.pendingBytes + newline > maxLineBytes)
+      throw this.tooLong(this.linesBefore + 1, this.pendingBytes + newline);
+    const lines: string[] = [];
+    lines.push(
+      this.pending.length === 0
+        ? bytes.toString('utf8', 0, newline)
+        : Buffer.concat([...this.pending, bytes.subarray(0, newline)]).toString('utf8'),
+    );
+    let start = newline + 1;
+    newline = bytes.indexOf(NEWLINE, start);
+    while (newline !== -1) {
+      if (newline - start > maxLineBytes)
+        throw this.tooLong(this.linesBefore + lines.length + 1, newline - start);
+      lines.push(bytes.toString('utf8', start, newline));
+      start = newline + 1;
+      newline = bytes.indexOf(NEWLINE, start);
+    }
+    this.pendingBytes = bytes.length - start;
+    if (this.pendingBytes > maxLineBytes)
+      throw this.tooLong(this.linesBefore + lines.length + 1, this.pendingBytes);
+    this.pending = this.pendingBytes > 0 ? [bytes.subarray(start)] : [];
+    this.linesBefore += lines.length;
+    return lines;
+  }
+
+  /** The last line, after the last newline (empty when the bytes end with one). */
+  last(): string {
+    return Buffer.concat(this.pending).toString('utf8');
+  }
+
+  private tooLong(line: number, bytes: number): TraceError {
+    return new TraceError(
+      `the line is longer than ${describeBytes(this.bound.maxLineBytes)} (${bytes.toLocaleString('en-US')} bytes ` +
         'read of it so far): a trace holds one event a line, so shorten the result this event holds ' +
         '(keep the start and the end of a long output) or raise maxLineBytes',
       line,
-      source,
+      this.bound.source,
     );
-  try {
-    for await (const chunk of chunks) {
-      const bytes = Buffer.isBuffer(chunk)
-        ? chunk
-        : Buffer.from(chunk.buffer, chunk.byteOffset, chunk.length);
-      let newline = bytes.indexOf(NEWLINE);
-      if (newline === -1) {
-        if (pendingBytes + bytes.length > maxLineBytes)
-          throw tooLong(linesBefore + 1, pendingBytes + bytes.length);
-        if (bytes.length > 0) pending.push(bytes);
-        pendingBytes += bytes.length;
-        continue;
-      }
-      if (pendingBytes + newline > maxLineBytes) throw tooLong(linesBefore + 1, pendingBytes + newline);
-      const lines: string[] = [];
-      lines.push(
-        pending.length === 0
-          ? bytes.toString('utf8', 0, newline)
-          : Buffer.concat([...pending, bytes.subarray(0, newline)]).toString('utf8'),
-      );
-      let start = newline + 1;
-      newline = bytes.indexOf(NEWLINE, start);
-      while (newline !== -1) {
-        if (newline - start > maxLineBytes) throw tooLong(linesBefore + lines.length + 1, newline - start);
-        lines.push(bytes.toString('utf8', start, newline));
-        start = newline + 1;
-        newline = bytes.indexOf(NEWLINE, start);
-      }
-      pendingBytes = bytes.length - start;
-      if (pendingBytes > maxLineBytes) throw tooLong(linesBefore + lines.length + 1, pendingBytes);
-      pending = pendingBytes > 0 ? [bytes.subarray(start)] : [];
-      linesBefore += lines.length;
-      yield lines;
-    }
-    yield [Buffer.concat(pending).toString('utf8')];
-  } finally {
-    chunks.destroy?.();
   }
 }
 

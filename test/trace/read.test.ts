@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { closeSync, mkdtempSync, openSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
@@ -10,7 +10,7 @@ import {
   TraceError,
   type TraceEvent,
 } from '../../src/trace/index.js';
-import { type LineBound, linesOfChunks } from '../../src/trace/read.js';
+import { type LineBound, linesOfChunks, linesOfFile } from '../../src/trace/read.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'narrowing-trace-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -182,5 +182,42 @@ describe('linesOfChunks', () => {
     const bytes = Buffer.from(`${line}\n{"type":"user"}`, 'utf8');
     const cuts = Array.from({ length: 60 }, (_, index) => index * 10_001);
     expect(await linesOf(chunked(bytes, cuts))).toEqual([line, '{"type":"user"}']);
+  });
+});
+
+describe('linesOfFile', () => {
+  function linesOf(path: string, bound?: LineBound): string[] {
+    const fd = openSync(path, 'r');
+    try {
+      const lines: string[] = [];
+      for (const batch of linesOfFile(fd, bound)) for (const line of batch) lines.push(line);
+      return lines;
+    } finally {
+      closeSync(fd);
+    }
+  }
+
+  it('gives the lines of the whole file decoded at once, lines across its reads included', () => {
+    // Over two megabytes: lines cross the reads of a megabyte, one of them several reads long.
+    const long = 'é'.repeat(700_000);
+    const lines = [
+      '{"type":"meta"}',
+      '',
+      `{"type":"user","text":"${long}"}\r`,
+      '✓ ok',
+      'x'.repeat(1_100_000),
+      '',
+    ];
+    const path = join(dir, 'long-lines.jsonl');
+    writeFileSync(path, lines.join('\n'));
+    expect(linesOf(path)).toEqual(lines);
+  });
+
+  it('names the first line longer than the bound, as linesOfChunks does', () => {
+    const path = join(dir, 'too-long.jsonl');
+    writeFileSync(path, `{"type":"user"}\n${'x'.repeat(100)}\n{"type":"user"}\n`);
+    expect(() => linesOf(path, { maxLineBytes: 64, source: 'too-long.jsonl' })).toThrow(
+      /^too-long\.jsonl:2: the line is longer than 64 bytes/,
+    );
   });
 });

@@ -82,67 +82,81 @@ export async function runReplay(
 ): Promise<number> {
   const { PolicyError } = await import('../../policy-file/index.js');
   const { resolvedForReuse } = await import('../../guard/open.js');
-  const { TraceError, readTraceEvents } = await import('../../trace/index.js');
   const { createReplayer } = await import('../../replay/replay.js');
   const format = await import('../../replay/format.js');
 
+  const judge = options.judge === true || options.disputes !== undefined;
   let policy: ReturnType<typeof resolvedForReuse>;
-  let learned: Awaited<ReturnType<typeof readStoreState>>;
-  let meta: { name?: string; description?: string } | undefined;
-  const events: TraceEvent[] = [];
   try {
     // Validated here, once: the replayer and every subagent's guard take it as it is.
     policy = resolvedForReuse(options.policy || undefined, options.preset || undefined);
-    // Read the whole trace, once, before replaying, so that a bad line is reported with nothing
-    // half-printed before it.
-    const converted = await readClaudeTranscript(tracePath, io);
-    const onWarning = (warning: Error) => io.stderr.write(`warning: ${warning.message}\n`);
-    for (const event of converted ?? (await readTraceEvents(tracePath, { onWarning }))) {
-      if (event.type === 'meta') meta = event;
-      events.push(event);
-    }
-    if (options.store !== undefined) {
-      const { resolveStateDir } = await import('../../report/index.js');
-      learned = await readStoreState(options.store, resolveStateDir(options.stateDir, process.cwd()));
-    }
   } catch (error) {
-    const { isNarrowingError } = await import('../../core/errors.js');
-    if (error instanceof PolicyError || error instanceof TraceError || isNarrowingError(error)) {
+    if (error instanceof PolicyError) {
       io.stderr.write(`${error.message}\n`);
-      return 2;
-    }
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT' || code === 'EISDIR' || code === 'EACCES') {
-      const why =
-        code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'is a directory' : 'permission denied';
-      io.stderr.write(`${tracePath}: cannot read the trace (${why})\n`);
       return 2;
     }
     throw error;
   }
 
-  const replayer = createReplayer({ policy, ...(learned && { learned }) });
-  // With --json, steps are written as they come (in chunks); the table and the judgement need them all.
-  const judge = options.judge === true || options.disputes !== undefined;
+  let meta: { name?: string; description?: string } | undefined;
+  // The judgement reads the whole trace again; a store's constraints are read once the trace has
+  // been, so that a bad line is reported first. Otherwise each event is replayed as it is read, and
+  // none is kept.
+  const kept: TraceEvent[] | undefined = judge || options.store !== undefined ? [] : undefined;
+  let replayer: ReturnType<typeof createReplayer> | undefined =
+    kept === undefined ? createReplayer({ policy }) : undefined;
+  // With --json, steps become lines as they come, gathered in chunks of about 64 KB (one write per
+  // step would cost a system call per step, on a pipe or a terminal as much as on a file), and held
+  // until the whole trace is read, so that a bad line is reported with nothing half-printed before
+  // it. The table and the judgement need the steps themselves.
   const keep = !options.json || judge;
   const steps: ReplayStep[] = [];
-  // With --json, lines go out in chunks of about 64 KB: one write per step would cost a system
-  // call per step, on a pipe or a terminal as much as on a file.
+  const chunks: string[] = [];
   let pendingJson = '';
-  const writeJson = (line: string, last = false) => {
-    pendingJson += `${line}\n`;
-    if (last || pendingJson.length >= JSON_CHUNK) {
-      io.stdout.write(pendingJson);
-      pendingJson = '';
-    }
-  };
   const take = (step: ReplayStep) => {
-    if (options.json) writeJson(format.stepJson(step));
+    if (options.json) {
+      pendingJson += `${format.stepJson(step)}\n`;
+      if (pendingJson.length >= JSON_CHUNK) {
+        chunks.push(pendingJson);
+        pendingJson = '';
+      }
+    }
     // One step at a time, never spread: a trace can hold more steps than a call takes arguments.
     if (keep) steps.push(step);
   };
-  for (const event of events) for (const step of replayer.feed(event)) take(step);
-  for (const step of replayer.finish()) take(step);
+  const replay = (event: TraceEvent) => {
+    for (const step of (replayer as NonNullable<typeof replayer>).feed(event)) take(step);
+  };
+
+  let events: Iterator<TraceEvent> | undefined;
+  try {
+    events = await traceEvents(tracePath, io);
+    for (;;) {
+      const next = events.next();
+      if (next.done) break;
+      const event = next.value;
+      if (event.type === 'meta') meta = event;
+      if (kept) kept.push(event);
+      else replay(event);
+    }
+    if (options.store !== undefined) {
+      const { resolveStateDir } = await import('../../report/index.js');
+      const learned = await readStoreState(options.store, resolveStateDir(options.stateDir, process.cwd()));
+      replayer = createReplayer({ policy, ...(learned && { learned }) });
+    }
+  } catch (error) {
+    return cannotRead(error, tracePath, io);
+  } finally {
+    events?.return?.();
+  }
+  if (kept) {
+    replayer ??= createReplayer({ policy });
+    for (const event of kept) replay(event);
+  }
+  const replayed = replayer as NonNullable<typeof replayer>;
+  for (const step of replayed.finish()) take(step);
+  for (const chunk of chunks) io.stdout.write(chunk);
+
   let judgement: Judgement | undefined;
   if (judge) {
     const { judgeBlocks, wastedSteps } = await import('../../replay/judge.js');
@@ -152,10 +166,10 @@ export async function runReplay(
       if (read === undefined) return 2;
       labels = read;
     }
-    judgement = judgeBlocks(steps, wastedSteps(events), labels);
+    judgement = judgeBlocks(steps, wastedSteps(kept ?? []), labels);
   }
   if (options.json) {
-    writeJson(format.summaryJson(replayer.summary), true);
+    io.stdout.write(`${pendingJson}${format.summaryJson(replayed.summary)}\n`);
     if (judgement) io.stdout.write(`${format.judgementJson(judgement)}\n`);
     return 0;
   }
@@ -165,11 +179,30 @@ export async function runReplay(
   const lines = [
     style.dim(`${title} (policy: ${policy.preset}${options.policy ? `, ${options.policy}` : ''})`),
     ...format.stepTable(steps, style),
-    format.summaryLine(replayer.summary, style),
+    format.summaryLine(replayed.summary, style),
     ...(judgement ? [format.judgementLine(judgement)] : []),
   ];
   io.stdout.write(`${lines.join('\n')}\n`);
   return 0;
+}
+
+/** Exit status 2, the reason said, for what kept the trace (or the store) from being read; anything else is thrown. */
+async function cannotRead(error: unknown, tracePath: string, io: CommandIO): Promise<number> {
+  const { TraceError } = await import('../../trace/errors.js');
+  const { PolicyError } = await import('../../policy-file/index.js');
+  const { isNarrowingError } = await import('../../core/errors.js');
+  if (error instanceof PolicyError || error instanceof TraceError || isNarrowingError(error)) {
+    io.stderr.write(`${error.message}\n`);
+    return 2;
+  }
+  const code = (error as NodeJS.ErrnoException).code;
+  if (code === 'ENOENT' || code === 'EISDIR' || code === 'EACCES') {
+    const why =
+      code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'is a directory' : 'permission denied';
+    io.stderr.write(`${tracePath}: cannot read the trace (${why})\n`);
+    return 2;
+  }
+  throw error;
 }
 
 /**
@@ -207,30 +240,75 @@ async function readDisputes(
 }
 
 /**
- * A Claude Code transcript given where a trace is expected, converted on the way (and said so);
- * `undefined` for anything else, which is read as a trace.
+ * The trace's events, read as they are asked for (errors of reading thrown by `next`): the file is
+ * opened once and read synchronously, a megabyte at a time. Its first line tells a Claude Code
+ * transcript given where a trace is expected, converted first (and said so), from a trace. A link
+ * is read as a trace: transcripts are never read through links.
  */
-async function readClaudeTranscript(path: string, io: CommandIO): Promise<TraceEvent[] | undefined> {
-  const { basename } = await import('node:path');
-  const { convertClaudeSessions, transcriptLines } = await import('../../trace/convert/claude-files.js');
-  const { isClaudeTranscriptLine } = await import('../../trace/convert/claude.js');
-  let lines: ReturnType<typeof transcriptLines>;
+async function traceEvents(path: string, io: CommandIO): Promise<Iterator<TraceEvent>> {
+  const { closeSync, constants, openSync } = await import('node:fs');
+  const { linesOfFile, MAX_TRACE_LINE_BYTES } = await import('../../trace/read.js');
+  const { TraceLineParser } = await import('../../trace/parse.js');
+  const { isClaudeTranscriptLine, MAX_TRANSCRIPT_LINE } = await import('../../trace/convert/claude.js');
+  let fd: number;
+  let link = false;
   try {
-    lines = transcriptLines(path);
+    fd = openSync(path, constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0));
   } catch (error) {
-    // A link is read as a trace, by the trace reader; transcripts are never read through links.
-    if ((error as NodeJS.ErrnoException).code === 'ELOOP') return undefined;
+    if ((error as NodeJS.ErrnoException).code !== 'ELOOP') throw error;
+    fd = openSync(path, constants.O_RDONLY);
+    link = true;
+  }
+  const read: string[][] = [];
+  let lines: Iterator<string[]>;
+  try {
+    lines = linesOfFile(fd, { maxLineBytes: MAX_TRACE_LINE_BYTES, source: path });
+    let raw = false;
+    sniff: while (!link) {
+      const next = lines.next();
+      if (next.done) break;
+      read.push(next.value);
+      for (const line of next.value) {
+        if (line.length > MAX_TRANSCRIPT_LINE) break sniff;
+        const trimmed = line.trim();
+        if (trimmed === '' || trimmed.startsWith('//')) continue;
+        raw = isClaudeTranscriptLine(trimmed);
+        break sniff;
+      }
+    }
+    if (raw) {
+      closeSync(fd);
+      return (await convertTranscript(path, io))[Symbol.iterator]();
+    }
+  } catch (error) {
+    closeSync(fd);
     throw error;
   }
-  let raw = false;
-  for await (const line of lines) {
-    if (typeof line !== 'string') break;
-    const trimmed = line.trim();
-    if (trimmed === '' || trimmed.startsWith('//')) continue;
-    raw = isClaudeTranscriptLine(trimmed);
-    break;
+  const onWarning = (warning: Error) => io.stderr.write(`warning: ${warning.message}\n`);
+  const parser = new TraceLineParser(path, { onWarning });
+  function* parsed(): Generator<TraceEvent, void, undefined> {
+    try {
+      for (const batch of read)
+        for (const line of batch) {
+          const event = parser.next(line);
+          if (event) yield event;
+        }
+      for (let next = lines.next(); !next.done; next = lines.next())
+        for (const line of next.value) {
+          const event = parser.next(line);
+          if (event) yield event;
+        }
+    } finally {
+      closeSync(fd);
+    }
   }
-  if (!raw) return undefined;
+  return parsed();
+}
+
+/** A Claude Code transcript's calls as a trace, said so on standard error. */
+async function convertTranscript(path: string, io: CommandIO): Promise<TraceEvent[]> {
+  const { basename } = await import('node:path');
+  const { convertClaudeSessions } = await import('../../trace/convert/claude-files.js');
   const { events, report } = await convertClaudeSessions({ sessions: [path] }, basename(path, '.jsonl'));
   const left =
     report.notJson + report.tooLong + Object.values(report.unknownTypes).reduce((a, b) => a + b, 0);

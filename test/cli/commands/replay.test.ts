@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -180,6 +180,22 @@ describe('narrowing replay', () => {
     expect(stdout()).toBe('');
   });
 
+  it('prints no steps when the bad line comes after thousands of calls', async () => {
+    const reads = Array.from({ length: 3_000 }, (_, index) =>
+      JSON.stringify({
+        type: 'call',
+        tool: 'read_file',
+        args: { path: `src/m${index}.ts` },
+        result: { content: 'x' },
+      }),
+    );
+    const path = file('late-bad.jsonl', `${reads.join('\n')}\n{"type":"call","tool":"read_file"}\n`);
+    const { io, stdout, stderr } = fakeIO();
+    expect(await runReplay(path, { json: true }, io)).toBe(2);
+    expect(stderr()).toContain(`${path}:3001: call event: a call needs "args"`);
+    expect(stdout()).toBe('');
+  });
+
   it('exits 2 when the trace does not exist', async () => {
     const { io, stderr } = fakeIO();
     expect(await runReplay(join(dir, 'missing.jsonl'), {}, io)).toBe(2);
@@ -290,6 +306,15 @@ describe('narrowing replay of a Claude Code transcript', () => {
     const { io, stderr } = fakeIO();
     expect(await runReplay(path, { json: true }, io)).toBe(0);
     expect(stderr()).toContain('is a Claude Code transcript: replaying its 4 calls');
+  });
+
+  it('reads a transcript given through a link as a trace, never as a transcript', async () => {
+    const link = join(dir, 'linked-transcript.jsonl');
+    symlinkSync(transcript, link);
+    const { io, stderr } = fakeIO();
+    expect(await runReplay(link, { json: true }, io)).toBe(2);
+    expect(stderr()).not.toContain('is a Claude Code transcript');
+    expect(stderr()).toMatch(new RegExp(`^${link.replace(/[.\\]/g, '\\$&')}:1: `));
   });
 
   it('still names the first bad line of a trace that is not a transcript', async () => {
