@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { CANDIDATE_SCANS } from '../../src/core/identity/call-identity.js';
 import {
   digestResult,
   looksRandom,
@@ -216,6 +217,33 @@ describe('the masking of volatile values in results', () => {
         expect(maskVolatile(text, 'result')).toBe(maskVolatileExhaustively(text, 'result'));
       }),
       { numRuns: 3_000 },
+    );
+  });
+
+  it('masks a long result exactly as every rule tried in turn does', () => {
+    fc.assert(
+      fc.property(fc.array(volatilePiece, { minLength: 40, maxLength: 80 }), (pieces) => {
+        const text = pieces.join(' ').padEnd(300, ' ok');
+        expect(maskVolatile(text, 'result')).toBe(maskVolatileExhaustively(text, 'result'));
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  it('scans long texts with a copy of the scan of short ones, word for word', () => {
+    const { candidateRules, candidateRulesOfLongText } = CANDIDATE_SCANS;
+    const body = (scan: (text: string) => number) => scan.toString().replace(scan.name, 'scan');
+    expect(body(candidateRulesOfLongText)).toBe(body(candidateRules));
+  });
+
+  it('finds the same masks to try with either copy of the scan', () => {
+    const { candidateRules, candidateRulesOfLongText } = CANDIDATE_SCANS;
+    fc.assert(
+      fc.property(fc.array(volatilePiece, { maxLength: 60 }), (pieces) => {
+        const text = pieces.join('');
+        expect(candidateRulesOfLongText(text)).toBe(candidateRules(text));
+      }),
+      { numRuns: 1_000 },
     );
   });
 

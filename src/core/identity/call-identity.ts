@@ -581,12 +581,159 @@ function candidateRules(text: string, hashInto?: TextHash): number {
   return candidates;
 }
 
+/**
+ * `candidateRules`, written out a second time for long texts (results, long arguments) alone. V8
+ * optimises a loop for the kinds of string it has read: `candidateRules` reads every key, argument
+ * and short result, as views of other strings, concatenations and flat strings of one or two bytes a
+ * character, and each kind it has met makes every character read of every later text cost more:
+ * about three times as much as when it reads flat strings only. Long texts mostly come as flat
+ * strings, so this copy, which reads nothing else, reads them at that speed. Its body must stay the
+ * same as `candidateRules`'s, character for character: a test compares them.
+ */
+function candidateRulesOfLongText(text: string, hashInto?: TextHash): number {
+  let digits = 0;
+  let hex = 0;
+  let bits = 0;
+  let sawDigit = false;
+  // The run of letters and digits this character is in: where it started, what its last character
+  // was (a letter, a digit, or nothing yet), and how often it switched between the two: a random
+  // id's does, a name's seldom. A run with a switch has both.
+  let runStart = 0;
+  let previous: number = NOT_IN_RUN;
+  let switches = 0;
+  // Since the last colon no letter was seen (2: the colon closed a quoted key, spaces between or not,
+  // whose closing quote is at `keyEnd`, and no digit followed yet).
+  let afterColon = 0;
+  let keyEnd = 0;
+  // The text's hash, as `hashString` would compute it, in the same pass: a result is usually hashed
+  // just as it was scanned. It is kept to the end even once some rule may apply: most texts a rule
+  // may apply to come out of the masking as they went in (a source file's `"total": 12.5`), and are
+  // then not hashed a second time.
+  const hashing = hashInto !== undefined;
+  let lane1 = SEED_1;
+  let lane2 = SEED_2;
+  const length = text.length;
+  for (let index = 0; index < length; index++) {
+    const code = text.charCodeAt(index);
+    if (hashing) {
+      lane1 = Math.imul(lane1 ^ code, MULTIPLIER_1);
+      lane2 = Math.imul(lane2 ^ code, MULTIPLIER_2);
+    }
+    const scanClass =
+      code < 128 ? (SCAN_CLASS[code] as number) : code >= 0xd800 && code <= 0xdfff ? MARK : OUTSIDE;
+    const kind = scanClass & 7;
+    const inRun = scanClass >> 3;
+    if (inRun !== previous) {
+      if (previous === NOT_IN_RUN) runStart = index;
+      else if (inRun === NOT_IN_RUN) switches = 0;
+      else switches++;
+      previous = inRun;
+    }
+    if (kind === 0) {
+      // Outside any run, where `switches` is 0: a random id is not being read.
+      digits = 0;
+      hex = 0;
+      continue;
+    }
+    if (switches !== 0 && index - runStart >= 7 && (switches >= 2 || index - runStart >= 9))
+      bits |= RANDOM_BIT;
+    if (kind === LETTER || kind === HEX_LETTER) {
+      digits = 0;
+      afterColon = 0;
+      if (kind === LETTER) hex = 0;
+      else if (++hex === 16) bits |= HEX_ID_BIT;
+    } else if (kind === DIGIT) {
+      sawDigit = true;
+      if (++hex === 16) bits |= HEX_ID_BIT;
+      if (++digits === 8) bits |= COMPACT_TIMESTAMP_BIT;
+      else if (digits === 10) bits |= EPOCH_BIT;
+      if (afterColon !== 0) {
+        if (digits === 4) bits |= AFTER_COLON_BIT;
+        // A key is read once, at the first digit after its colon, and only while no timed one was found.
+        if (afterColon === 2) {
+          if ((bits & TIMED_FIELD_BIT) === 0 && namesTimeTaken(text, keyEnd)) bits |= TIMED_FIELD_BIT;
+          afterColon = 1;
+        }
+      }
+      // Reads past the end are ruled out before they happen: one makes V8 drop the loop's optimised
+      // code and rebuild it without its fast character reads. A unit needs a character after the digit.
+      if (index + 1 < length) {
+        const next = text.charCodeAt(index + 1);
+        if (AFTER_NUMBER[next & 255] === 1 && next < 256) bits |= DURATION_BIT;
+        else if (
+          index + 2 < length &&
+          mayBeSpace(next) &&
+          AFTER_NUMBER[text.charCodeAt(index + 2) & 255] === 1
+        )
+          bits |= DURATION_BIT;
+      }
+    } else {
+      // `tmp`, which starts a temporary name.
+      if (
+        code === 112 &&
+        index >= 2 &&
+        text.charCodeAt(index - 1) === 109 &&
+        text.charCodeAt(index - 2) === 116
+      )
+        bits |= RANDOM_BIT;
+      if (code === 58) {
+        if (digits > 0) bits |= CLOCK_BIT;
+        // A key's closing quote may stand apart from its colon (`"took" : 12`).
+        let before = index - 1;
+        while (before >= 0 && mayBeSpace(text.charCodeAt(before))) before--;
+        afterColon = before >= 0 && text.charCodeAt(before) === 34 ? 2 : 1;
+        keyEnd = before;
+      } else if (code === 45) {
+        if (digits >= 4) bits |= TIMESTAMP_BIT;
+        if (hex >= 8) bits |= UUID_BIT;
+      } else if (code === 47) {
+        // `tmp/` read character by character: a call out of the loop for each slash of a path costs
+        // more than the rest of the scan of it.
+        if (
+          index + 4 < length &&
+          text.charCodeAt(index + 1) === 116 &&
+          text.charCodeAt(index + 2) === 109 &&
+          text.charCodeAt(index + 3) === 112 &&
+          text.charCodeAt(index + 4) === 47
+        ) {
+          bits |= TEMP_PATH_BIT;
+        } else if (
+          index + 12 < length &&
+          text.charCodeAt(index + 1) === 118 &&
+          text.startsWith('var/folders/', index + 1)
+        ) {
+          bits |= TEMP_PATH_BIT;
+        }
+      } else if ((code | 32) === 112) {
+        afterColon = 0;
+        if (
+          index + 2 < length &&
+          (text.charCodeAt(index + 1) | 32) === 105 &&
+          (text.charCodeAt(index + 2) | 32) === 100
+        ) {
+          bits |= PID_BIT;
+        }
+      } else {
+        bits |= ESCAPE_BIT;
+      }
+      digits = 0;
+      hex = 0;
+    }
+  }
+  // Every rule needs a digit except a UUID's, which can be all letters, and a temporary name as
+  // Python draws it (`/tmp/tmpqyhchoyb`).
+  const candidates = sawDigit ? bits : bits & (ESCAPE_BIT | NEEDS_NO_DIGIT);
+  if (hashing) hashInto?.resume(lane1, lane2, text.length);
+  return candidates;
+}
+
 /** Longer texts are left as they are: masking them would cost more than it could match. */
 const MASK_SCAN_LIMIT = 1_000_000;
 
 function maskWith(rules: readonly MaskRule[], text: string, found?: Set<MaskKind>): string {
   if (text.length > MASK_SCAN_LIMIT) return text;
-  return applyRules(rules, text, candidateRules(text), found);
+  const candidates = text.length >= LONG_TEXT ? candidateRulesOfLongText(text) : candidateRules(text);
+  return applyRules(rules, text, candidates, found);
 }
 
 function applyRules(
@@ -895,7 +1042,7 @@ const recentLongDigests = new RecentTexts(digestLongResult);
 
 /** A long result's digest, its volatile values masked. */
 function digestLongResult(content: string): string {
-  return hashString(applyRules(RESULT_RULES, content, candidateRules(content)));
+  return hashString(applyRules(RESULT_RULES, content, candidateRulesOfLongText(content)));
 }
 
 /** Hashes a short result while it is scanned for volatile values. */
@@ -921,3 +1068,6 @@ export function digestResult(content: string | undefined): string {
 function hashOfMasked(text: string, masked: string, scanned: TextHash): string {
   return masked === text ? scanned.finish() : hashString(masked);
 }
+
+/** The two copies of the scan that finds which masks may apply, for a test that they stay one. */
+export const CANDIDATE_SCANS = { candidateRules, candidateRulesOfLongText } as const;
