@@ -21,6 +21,9 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { sessionEvents } from '../src/hooks/bench.js';
 import { stopDaemons } from '../src/hooks/daemon-client.js';
+import { printedHelp } from './help.js';
+
+if (printedHelp(process.argv.slice(2), import.meta.url)) process.exit(0);
 
 const { values } = parseArgs({
   options: {

@@ -22,6 +22,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { printedHelp } from './help.js';
 import {
   EDIT_CLASSES,
   narrowingContender,
@@ -343,7 +344,11 @@ export const BUILD_OPTIONS = {
   new: { type: 'string', default: fileURLToPath(new URL('../dist', import.meta.url)) },
 } as const;
 
-if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
+if (
+  process.argv[1] &&
+  fileURLToPath(import.meta.url) === process.argv[1] &&
+  !printedHelp(process.argv.slice(2), import.meta.url)
+) {
   const { values } = parseArgs({
     options: {
       ...BUILD_OPTIONS,

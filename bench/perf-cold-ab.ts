@@ -17,6 +17,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
+import { printedHelp } from './help.js';
 import { type ChildFigure, median, runColdChild, writeColdCalls } from './perf-cold.js';
 
 const STEADY_CALLS = 1_000;
@@ -33,6 +34,8 @@ const MEASURES: Readonly<Record<string, (figure: ChildFigure) => number>> = {
   'calls 101-1,000 (µs)': (figure) => figure.calls101To1000 / 1e3,
   'steady state (µs)': (figure) => figure.steady / 1e3,
 };
+
+if (printedHelp(process.argv.slice(2), import.meta.url)) process.exit(0);
 
 const { values } = parseArgs({
   options: {

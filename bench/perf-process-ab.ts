@@ -16,6 +16,7 @@
 import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { printedHelp } from './help.js';
 import { narrowingContender, ROW_BASE, seededState } from './perf.js';
 import { AB_CLASSES, type AbClass, BUILD_OPTIONS, median, runBlock } from './perf-ab.js';
 import type { Contender } from './perf-baselines.js';
@@ -151,7 +152,11 @@ export function formatProcessAb(rows: readonly ProcessAbRow[]): string {
   return lines.join('\n');
 }
 
-if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
+if (
+  process.argv[1] &&
+  fileURLToPath(import.meta.url) === process.argv[1] &&
+  !printedHelp(process.argv.slice(2), import.meta.url)
+) {
   const { values } = parseArgs({
     options: {
       ...BUILD_OPTIONS,

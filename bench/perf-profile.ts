@@ -16,6 +16,7 @@ import { writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector/promises';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { printedHelp } from './help.js';
 import { BUILD_OPTIONS, runBlock } from './perf-ab.js';
 import { warmedGuard } from './perf-process-ab.js';
 
@@ -161,7 +162,11 @@ export function formatProfileSplit(split: ProfileSplit, calls: number): string {
   return lines.join('\n');
 }
 
-if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
+if (
+  process.argv[1] &&
+  fileURLToPath(import.meta.url) === process.argv[1] &&
+  !printedHelp(process.argv.slice(2), import.meta.url)
+) {
   const { values } = parseArgs({
     options: {
       new: BUILD_OPTIONS.new,
