@@ -4,7 +4,6 @@
  * loop detectors and the budget, and reports everything to an optional audit sink and store.
  */
 
-import { AnsweringTools } from './answering-tools.js';
 import { BanCheck } from './ban-check.js';
 import { isBlank } from './blank.js';
 import { Budget } from './budget.js';
@@ -120,8 +119,6 @@ export class NarrowingEngine {
   private readonly seen = new DistinctWindow(SEEN_CALLS);
   /** The same refused call proposed again and again: the third refusal in a row halts. */
   private readonly refusals = new RefusalStreak();
-  /** Tools that have answered something: a blank answer from one that never has is no miss. */
-  private readonly answering = new AnsweringTools();
   private readonly modelSeesRefusals: boolean;
 
   constructor(options: NarrowingEngineOptions) {
@@ -243,20 +240,7 @@ export class NarrowingEngine {
       call.args === outcome.proposal.args
         ? outcome
         : { ...outcome, proposal: { ...outcome.proposal, args: call.args } };
-    const described = this.adapter.describeFailure(seen, call.facts);
-    // A question asked with no argument at all, whose tool has answered every call with nothing (a
-    // game's `goal` whose answers the host keeps none of), answers its way when it answers nothing
-    // again: neither a question that found nothing nor a success that may have changed anything, it
-    // is passed over as an exempt tool's call is. A question that names what it asks about (a file
-    // read blank, the lints of one file) is judged as before: reading an empty file again tells nothing.
-    const silent =
-      described !== undefined &&
-      outcome.success &&
-      takesNoArguments(call.args) &&
-      isBlank(text) &&
-      this.answering.onlyBlank(call.tool);
-    this.answering.note(call.tool, text);
-    const failure = silent ? undefined : described;
+    const failure = this.adapter.describeFailure(seen, call.facts);
     const failed = failure !== undefined || !outcome.success;
     const facts: FailureFacts | undefined =
       failure ??
@@ -265,7 +249,7 @@ export class NarrowingEngine {
         : undefined);
     const resultDigest = digestResult(text);
     const nonAdvancing = this.adapter.isNonAdvancing?.(seen, call.facts) ?? false;
-    const empty = !nonAdvancing && !silent && (this.adapter.answersNothing?.(seen, call.facts) ?? false);
+    const empty = !nonAdvancing && (this.adapter.answersNothing?.(seen, call.facts) ?? false);
     // What is kept of a failure (evidence, the journal) never holds a credential the call carried.
     const kept = facts === undefined ? text : call.withoutSecrets(this.adapter.quotableError?.(text) ?? text);
     const duplicateInStep = this.stepCalls.isDuplicate(call);
@@ -273,7 +257,7 @@ export class NarrowingEngine {
     const lifted: Lifted[] = [];
     let effect: Effect | undefined;
 
-    if (!duplicateInStep && !call.toolPolicy.exempt && !silent) {
+    if (!duplicateInStep && !call.toolPolicy.exempt) {
       if (!facts) {
         effect = this.successes.learn(call, resultDigest, lifted, isBlank(text));
       } else if (facts.blame === 'agent_failure' && this.policy.learning.enabled) {
@@ -415,7 +399,6 @@ export class NarrowingEngine {
       radius: this.radius.snapshot(),
       budget: this.budget.snapshot(),
       halted: this.halted,
-      answering: this.answering.snapshot(),
     };
   }
 
@@ -463,7 +446,6 @@ export class NarrowingEngine {
     this.radius.restore(session.radius);
     this.budget.restore(session.budget);
     this.halted = session.halted;
-    this.answering.restore(session.answering);
     if (typeof state.sessionId === 'string') this.sessionIdValue = state.sessionId;
   }
 
@@ -475,7 +457,6 @@ export class NarrowingEngine {
     this.successes.endHiddenState(this.clock.now());
     for (const detector of this.detectors) detector.reset('session');
     this.refusals.clear();
-    this.answering.clear();
     this.world.restore({});
     this.radius.reset();
     this.budget.reset(this.clock.now(), 'session');
@@ -586,10 +567,4 @@ export class NarrowingEngine {
   private journal(event: JournalEvent): number | undefined {
     return this.audit?.record(event);
   }
-}
-
-/** A call made with no argument at all (`goal {}`). */
-function takesNoArguments(args: Readonly<Record<string, unknown>>): boolean {
-  for (const _ in args) return false;
-  return true;
 }

@@ -21,8 +21,6 @@ export interface SessionSnapshot {
   readonly radius: unknown;
   readonly budget: unknown;
   readonly halted?: string;
-  /** The tools that have answered something (`answering-tools.ts`). */
-  readonly answering: readonly string[];
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {
@@ -59,8 +57,5 @@ export function readSessionSnapshot(value: unknown): SessionSnapshot | undefined
     radius: value.radius,
     budget: value.budget,
     ...(typeof value.halted === 'string' && { halted: value.halted }),
-    answering: Array.isArray(value.answering)
-      ? value.answering.filter((item): item is string => typeof item === 'string')
-      : [],
   };
 }
