@@ -12,7 +12,7 @@ import type { Learner } from './learning.js';
 import type { Policy } from './policy.js';
 import type { RadiusLimit } from './radius.js';
 import { ErrorSubjects, namesLookedUp, onlyLooks, subjectNamed } from './subject-lookup.js';
-import type { WorkspaceKnowledge } from './types.js';
+import type { CallFacts, WorkspaceKnowledge } from './types.js';
 import type { Effect, WorldTracker } from './world.js';
 
 /** Characters of a look-up's arguments read for the subject it names. */
@@ -104,6 +104,7 @@ export class SuccessLifting {
     this.radius.recordSuccess();
     if (call.facts.readsWholeTarget) this.relieveAfterReading(call, lifted);
     if (onlyLooks(call.facts)) this.relieveAfterLookingUp(call, lifted);
+    if (!silent) this.noteAnswer(call, resultDigest, lifted);
     const effect = this.world.effectOf(call.facts, call.identity.callKey, resultDigest, silent);
     if (effect.kind === 'none') return effect;
     if (effect.kind === 'unknown' && effect.command)
@@ -221,6 +222,30 @@ export class SuccessLifting {
   }
 
   /**
+   * A tool whose name says nothing of what it does, naming nothing the guard follows (a `click`, a
+   * `press`), acts on what its last answer showed: a success that answers what the tool never
+   * showed before moved the agent somewhere new (another page, another screen), so the tool's
+   * failed calls may mean something else now and get one retry. A success that answers what the
+   * tool already showed (the same page again, a greeting a session prints each time) goes back
+   * where the agent has been, where those calls were refused; a failure refused again after the
+   * move is banned again. A call carrying structured arguments (a proxy's `{tool_name, arguments}`)
+   * is a request made through the tool, not a step from what it showed.
+   */
+  private noteAnswer(call: Call, resultDigest: string, lifted: Lifted[]): void {
+    if (!movesWhatItShows(call.facts) || !flat(call.args)) return;
+    if (!this.world.showsNew(call.tool, resultDigest)) return;
+    for (const entry of this.index.armedWorkspaceEntries()) {
+      if (entry.constraint.tool !== call.tool || entry.constraint.callKey === call.banKey) continue;
+      this.relieve(
+        entry,
+        () =>
+          `${call.description} answered what it had not shown before, so what ${entry.constraint.tool} acts on has changed`,
+        lifted,
+      );
+    }
+  }
+
+  /**
    * A success proved the ban wrong. The reason is worded only for a ban that was in force: most
    * lifted entries are failures seen once, which nobody is told about.
    */
@@ -252,4 +277,20 @@ export class SuccessLifting {
       relieve: (entry, why) => this.relieve(entry, why, lifted),
     });
   }
+}
+
+/** A call of a tool that says nothing of what it does, on nothing named: what it acts on is what was shown. */
+function movesWhatItShows(facts: CallFacts): boolean {
+  return (
+    facts.kind === 'other' &&
+    facts.targets.length === 0 &&
+    facts.actsOnNothing !== true &&
+    facts.sideEffect !== true &&
+    facts.service === undefined
+  );
+}
+
+/** Arguments of text, numbers and flags only: a label clicked, a line sent. */
+function flat(args: Readonly<Record<string, unknown>>): boolean {
+  return Object.values(args).every((value) => value === null || typeof value !== 'object');
 }

@@ -30,6 +30,8 @@ const MOVED_DIRECTORY: Effect = { changedTargets: [], kind: 'navigate', movesDir
  * against recent changes; a session that changes more files than this is rare.
  */
 const MEMORY = 5_000;
+/** Answers remembered by the tool that gave them: a session is shown a few hundred pages at most. */
+const SHOWN_MEMORY = 2_000;
 
 /** Two spellings of one file: equal, or one is the other with a leading directory. */
 export function samePath(a: string, b: string): boolean {
@@ -49,6 +51,8 @@ export class WorldTracker {
   private readonly lastChange = new HashMemory(MEMORY);
   /** Each command's last run that changed something: its output, and the world as it left it. */
   private readonly lastCommand = new HashMemory(MEMORY);
+  /** What tools' successes answered, by tool and answer: the pages the agent was shown through each. */
+  private readonly shown = new HashMemory(SHOWN_MEMORY);
   private generation = 0;
   /**
    * The file an editor has open: the last one a navigation named (`open src/app.py`) or a creation
@@ -65,6 +69,17 @@ export class WorldTracker {
    */
   touchedByCommand(words: readonly string[]): void {
     for (const word of words) if (this.lastChange.has(word)) this.lastChange.set(word, TOUCHED);
+  }
+
+  /**
+   * A success of `tool` answered `resultDigest`: whether the tool had not shown that answer before
+   * in the session (a page the agent had not been on), remembering it either way.
+   */
+  showsNew(tool: string, resultDigest: string): boolean {
+    const key = `${tool}\u0001${resultDigest}`;
+    if (this.shown.has(key)) return false;
+    this.shown.set(key, '');
+    return true;
   }
 
   /** A call that failed yet left `target` open: an edit that names no file now changes it. */
@@ -177,6 +192,7 @@ export class WorldTracker {
       version: 2,
       changes: this.lastChange.entries(),
       commands: this.lastCommand.entries(),
+      shown: this.shown.entries(),
       generation: this.generation,
       ...(this.openFile !== undefined && { openFile: this.openFile }),
       ...(this.directory !== undefined && { directory: this.directory }),
@@ -187,6 +203,7 @@ export class WorldTracker {
     const value = state as {
       changes?: unknown;
       commands?: unknown;
+      shown?: unknown;
       lastChange?: [string, string][];
       lastCommand?: [string, { digest: string; generation: number }][];
       generation?: number;
@@ -198,6 +215,8 @@ export class WorldTracker {
     this.lastCommand.clear();
     this.lastChange.restore(value.changes);
     this.lastCommand.restore(value.commands);
+    this.shown.clear();
+    this.shown.restore(value.shown);
     // Saved before memories were kept as hashes: the texts themselves.
     for (const [key, change] of Array.isArray(value.lastChange) ? value.lastChange : []) {
       if (typeof key === 'string' && typeof change === 'string') this.lastChange.set(key, change);
