@@ -1,6 +1,7 @@
 // Works out the tables the build ships ready-made rather than have every process make them again:
-// the built-in rules' splits (see src/adapters/tool-call/split-table.ts) and the scanner of their
-// hints (see src/adapters/tool-call/hint-table.ts). Run after `tsc`, it writes them into the build's
+// the built-in rules' splits (see src/adapters/tool-call/split-table.ts), the scanner of their
+// hints (see src/adapters/tool-call/hint-table.ts) and the tables of the scan for credentials'
+// hints (see src/core/secrets.ts). Run after `tsc`, it writes them into the build's
 // modules; the bundles take the same modules through `builtTables`.
 import { writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
@@ -11,9 +12,9 @@ import { encodeAutomaton } from '../src/adapters/tool-call/hint-table.js';
 import { SignatureMatcher, splitRule } from '../src/adapters/tool-call/matcher.js';
 import { TEXT_RULES } from '../src/adapters/tool-call/signatures.js';
 import { encodeSplits } from '../src/adapters/tool-call/split-table.js';
+import { HINT_TABLE_MAKING } from '../src/core/secrets.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
-const TOOL_CALL = 'adapters/tool-call';
 
 /** The module that holds the built-in rules' splits, as JavaScript (and so TypeScript too). */
 export function builtSplitsModule(): string {
@@ -27,18 +28,25 @@ export function builtScannerModule(): string {
   return `export const BUILT_SCANNER = ${JSON.stringify({ hints: hints.join('\u0000'), table })};\n`;
 }
 
-/** Each module of tables, by its name in the sources and the build, and how it is made. */
+/** The module that holds the tables of the scan for credentials' hints. */
+export function builtSecretHintsModule(): string {
+  return `export const BUILT_SECRET_HINTS = ${JSON.stringify(HINT_TABLE_MAKING.shipped())};\n`;
+}
+
+/** Each module of tables, by its path in the sources and the build (without its extension), and how it is made. */
 const TABLES: Readonly<Record<string, () => string>> = {
-  'built-splits': builtSplitsModule,
-  'built-scanner': builtScannerModule,
+  'adapters/tool-call/built-splits': builtSplitsModule,
+  'adapters/tool-call/built-scanner': builtScannerModule,
+  'core/built-secret-hints': builtSecretHintsModule,
 };
 
 /** For esbuild: a bundle takes the modules with the tables in place of the sources' empty ones. */
 export const builtTables: Plugin = {
   name: 'built-tables',
   setup(context) {
-    for (const [name, make] of Object.entries(TABLES)) {
-      const source = resolve(root, 'src', TOOL_CALL, `${name}.ts`);
+    for (const [path, make] of Object.entries(TABLES)) {
+      const source = resolve(root, 'src', `${path}.ts`);
+      const name = path.slice(path.lastIndexOf('/') + 1);
       context.onLoad({ filter: new RegExp(`[\\\\/]${name}\\.ts$`) }, (args) =>
         args.path === source ? { contents: make(), loader: 'js' } : undefined,
       );
@@ -48,7 +56,7 @@ export const builtTables: Plugin = {
 
 /** Writes the tables into the build in `dist` (compiled by `tsc` before). */
 export function writeBuiltTables(dist = resolve(root, 'dist')): void {
-  for (const [name, make] of Object.entries(TABLES)) writeFileSync(resolve(dist, TOOL_CALL, `${name}.js`), make());
+  for (const [path, make] of Object.entries(TABLES)) writeFileSync(resolve(dist, `${path}.js`), make());
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) writeBuiltTables(process.argv[2]);

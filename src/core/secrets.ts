@@ -8,6 +8,7 @@
  * the journal, whichever layer writes it. Linear time: every repeat is bounded.
  */
 
+import { BUILT_SECRET_HINTS } from './built-secret-hints.js';
 import { hashLanes, hashString } from './identity/hashing.js';
 import type { Constraint, Evidence } from './types.js';
 
@@ -377,17 +378,164 @@ function rarestPairs(hint: string): number {
 }
 
 /**
- * The hint texts of three characters or more by two pairs of their characters that follow each other
- * (the rarest two, see `rarestPairs`), as one number: `first * 128 + second`, in every case. Each
- * place such a hint can stand in a text puts one of these two pairs at an even index: the scan looks
- * pairs up two characters at a time, at even indexes only, and compares the few that begin or
- * continue a hint further.
+ * The tables the scan of hints reads (see `hintsIn`). A build works them out once and ships them
+ * (see `./built-secret-hints.ts`): worked out here, they cost a fresh process some milliseconds of
+ * its start, and its first failure reads them.
  */
+interface HintTables {
+  /**
+   * The hint texts of three characters or more by two pairs of their characters that follow each
+   * other (the rarest two, see `rarestPairs`), as one number: `first * 128 + second`, in every case.
+   * Each place such a hint can stand in a text puts one of these two pairs at an even index: the scan
+   * looks pairs up two characters at a time, at even indexes only, and compares the few that begin
+   * or continue a hint further. Filled at every index, so that it stays a flat array (one written
+   * here and there would be a dictionary).
+   */
+  readonly byPair: PairHint[][];
+  /** The bits of the hints each pair may stand in, by pair: 0 for a pair in no hint. */
+  readonly pairBits: Int32Array;
+  /**
+   * The characters that stand before and after each pair in the hints it stands in, as 128 bits
+   * each (four words a pair, a character's bit in the word of its code's upper two bits), in every
+   * case; every character when a hint begins or ends with the pair. Code is full of pairs such as
+   * `ke` and `ok` (`lookup`, `'key-1'`), which stand in hints (`token`, `api_key`): the characters
+   * around one rule out most of its hints before any is compared in full.
+   */
+  readonly before: Int32Array;
+  readonly after: Int32Array;
+}
+
 const NO_PAIR_HINTS: PairHint[] = [];
-/** Filled at every index, so that it stays a flat array (one written here and there would be a dictionary). */
-const HINTS_BY_PAIR: PairHint[][] = new Array<PairHint[]>(128 * 128).fill(NO_PAIR_HINTS);
-/** The bits of the hints each pair may stand in, by pair: 0 for a pair in no hint. */
-const PAIR_HINT_BITS = new Int32Array(128 * 128);
+
+function emptyHintTables(): HintTables {
+  return {
+    byPair: new Array<PairHint[]>(128 * 128).fill(NO_PAIR_HINTS),
+    pairBits: new Int32Array(128 * 128),
+    before: new Int32Array(128 * 128 * 4),
+    after: new Int32Array(128 * 128 * 4),
+  };
+}
+
+function allowAround(table: Int32Array, pair: number, hint: string, at: number): void {
+  if (at < 0 || at >= hint.length) {
+    table.fill(-1, pair * 4, pair * 4 + 4);
+    return;
+  }
+  for (const code of casesOf(hint.charCodeAt(at))) {
+    const word = pair * 4 + (code >> 5);
+    table[word] = (table[word] as number) | (1 << (code & 31));
+  }
+}
+
+function addPairHint(tables: HintTables, pair: number, hint: PairHint): void {
+  tables.pairBits[pair] = (tables.pairBits[pair] as number) | hint.bits;
+  tables.byPair[pair] = [...(tables.byPair[pair] as PairHint[]), hint];
+  allowAround(tables.before, pair, hint.text, hint.offset - 1);
+  allowAround(tables.after, pair, hint.text, hint.offset + 2);
+}
+
+/** The tables worked out from `HINT_TEXTS`. */
+function hintTablesOfTexts(): HintTables {
+  const tables = emptyHintTables();
+  for (const [text, hint] of HINT_TEXTS) {
+    if (text.length < 3) continue;
+    const first = rarestPairs(text);
+    for (let offset = first; offset <= first + 1; offset++) {
+      for (const one of casesOf(text.charCodeAt(offset))) {
+        for (const two of casesOf(text.charCodeAt(offset + 1))) {
+          addPairHint(tables, one * 128 + two, { text, offset, bits: bit(hint) });
+        }
+      }
+    }
+  }
+  return tables;
+}
+
+/** The hint texts the tables are made of, as one text: a build's tables are read only for these. */
+function hintTextsKey(): string {
+  return HINT_TEXTS.map((entry) => `${entry[0]}\u0001${entry[1]}`).join('\u0000');
+}
+
+/** Numbers a pair takes before its hints: the pair, its bits, four words before it and four after, its count of hints. */
+const PAIR_HEAD = 11;
+
+/**
+ * The tables as numbers, pair after pair: for each pair some hint stands in, `PAIR_HEAD` numbers
+ * (see there), then each of its hints as its index in `HINT_TEXTS` and its offset.
+ */
+function encodeHintTables(tables: HintTables): number[] {
+  const numbers: number[] = [];
+  for (let pair = 0; pair < 128 * 128; pair++) {
+    const hints = tables.byPair[pair] as PairHint[];
+    if (hints.length === 0) continue;
+    numbers.push(pair, tables.pairBits[pair] as number);
+    for (const table of [tables.before, tables.after])
+      for (let word = 0; word < 4; word++) numbers.push(table[pair * 4 + word] as number);
+    numbers.push(hints.length);
+    for (const hint of hints) {
+      const index = HINT_TEXTS.findIndex(([text, named]) => text === hint.text && bit(named) === hint.bits);
+      numbers.push(index, hint.offset);
+    }
+  }
+  return numbers;
+}
+
+/** The tables `encodeHintTables` wrote as `numbers`. */
+function decodeHintTables(numbers: readonly number[]): HintTables {
+  const tables = emptyHintTables();
+  // Read by index rather than taken apart: a process runs this once, before V8 compiles it, and
+  // taking an array apart there walks an iterator.
+  const texts = HINT_TEXTS.map((entry) => entry[0]);
+  const bits = HINT_TEXTS.map((entry) => bit(entry[1]));
+  let at = 0;
+  while (at < numbers.length) {
+    const pair = numbers[at] as number;
+    tables.pairBits[pair] = numbers[at + 1] as number;
+    for (let word = 0; word < 4; word++) {
+      tables.before[pair * 4 + word] = numbers[at + 2 + word] as number;
+      tables.after[pair * 4 + word] = numbers[at + 6 + word] as number;
+    }
+    const count = numbers[at + 10] as number;
+    at += PAIR_HEAD;
+    const hints: PairHint[] = [];
+    for (let index = 0; index < count; index++, at += 2) {
+      const text = numbers[at] as number;
+      hints.push({
+        text: texts[text] as string,
+        offset: numbers[at + 1] as number,
+        bits: bits[text] as number,
+      });
+    }
+    tables.byPair[pair] = hints;
+  }
+  return tables;
+}
+
+/** The build's tables, when it holds some for these hint texts; otherwise worked out here. */
+const HINT_TABLES_FROM_BUILD =
+  BUILT_SECRET_HINTS !== undefined && BUILT_SECRET_HINTS.texts === hintTextsKey();
+const HINT_TABLES =
+  BUILT_SECRET_HINTS !== undefined && HINT_TABLES_FROM_BUILD
+    ? decodeHintTables(BUILT_SECRET_HINTS.table)
+    : hintTablesOfTexts();
+const HINTS_BY_PAIR = HINT_TABLES.byPair;
+const PAIR_HINT_BITS = HINT_TABLES.pairBits;
+const BEFORE_PAIR = HINT_TABLES.before;
+const AFTER_PAIR = HINT_TABLES.after;
+
+/** For the build, which ships the tables, and for the tests, which compare the two ways of making them. */
+export const HINT_TABLE_MAKING = {
+  /** The tables as the build ships them. */
+  shipped: (): { readonly texts: string; readonly table: readonly number[] } => ({
+    texts: hintTextsKey(),
+    table: encodeHintTables(hintTablesOfTexts()),
+  }),
+  ofTexts: hintTablesOfTexts,
+  decode: decodeHintTables,
+  /** Whether this module read its tables from the build. */
+  fromBuild: HINT_TABLES_FROM_BUILD,
+} as const;
+
 /**
  * The hints shorter than three characters (`@`), which a pair at an even index may miss: each found
  * as a text when it holds no letter (`@` has no case), as an expression that ignores the case of
@@ -400,30 +548,12 @@ interface ShortHint {
   readonly bits: number;
 }
 const SHORT_HINTS: ShortHint[] = [];
-/**
- * The characters that stand before and after each pair in the hints it stands in, as 128 bits each
- * (four words a pair, a character's bit in the word of its code's upper two bits), in every case;
- * every character when a hint begins or ends with the pair. Code is full of pairs such as `ke` and
- * `ok` (`lookup`, `'key-1'`), which stand in hints (`token`, `api_key`): the characters around one
- * rule out most of its hints before any is compared in full.
- */
-const BEFORE_PAIR = new Int32Array(128 * 128 * 4);
-const AFTER_PAIR = new Int32Array(128 * 128 * 4);
-function allowAround(table: Int32Array, pair: number, hint: string, at: number): void {
-  if (at < 0 || at >= hint.length) {
-    table.fill(-1, pair * 4, pair * 4 + 4);
-    return;
-  }
-  for (const code of casesOf(hint.charCodeAt(at))) {
-    const word = pair * 4 + (code >> 5);
-    table[word] = (table[word] as number) | (1 << (code & 31));
-  }
-}
-function addPairHint(pair: number, hint: PairHint): void {
-  PAIR_HINT_BITS[pair] = (PAIR_HINT_BITS[pair] as number) | hint.bits;
-  HINTS_BY_PAIR[pair] = [...(HINTS_BY_PAIR[pair] as PairHint[]), hint];
-  allowAround(BEFORE_PAIR, pair, hint.text, hint.offset - 1);
-  allowAround(AFTER_PAIR, pair, hint.text, hint.offset + 2);
+for (const [text, hint] of HINT_TEXTS) {
+  if (text.length >= 3) continue;
+  const pattern = /[a-z]/i.test(text)
+    ? new RegExp(text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'), 'i')
+    : undefined;
+  SHORT_HINTS.push({ text, pattern, bits: bit(hint) });
 }
 
 /** Whether `table` lets the character at `at` of `text` stand beside `pair` (any past either end). */
@@ -432,24 +562,6 @@ function allowedBeside(table: Int32Array, pair: number, text: string, at: number
   // Past ASCII, as in `hintsIn`: a character can only be let through by its low seven bits.
   const code = text.charCodeAt(at) & 127;
   return ((table[(pair << 2) | (code >> 5)] as number) & (1 << (code & 31))) !== 0;
-}
-
-for (const [text, hint] of HINT_TEXTS) {
-  if (text.length < 3) {
-    const pattern = /[a-z]/i.test(text)
-      ? new RegExp(text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'), 'i')
-      : undefined;
-    SHORT_HINTS.push({ text, pattern, bits: bit(hint) });
-    continue;
-  }
-  const first = rarestPairs(text);
-  for (let offset = first; offset <= first + 1; offset++) {
-    for (const one of casesOf(text.charCodeAt(offset))) {
-      for (const two of casesOf(text.charCodeAt(offset + 1))) {
-        addPairHint(one * 128 + two, { text, offset, bits: bit(hint) });
-      }
-    }
-  }
 }
 
 /** Whether `text` holds `hint` (lower case) at `at`, its letters in either case. */

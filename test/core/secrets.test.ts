@@ -1,8 +1,10 @@
+import { existsSync } from 'node:fs';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { describeCall } from '../../src/core/identity/index.js';
 import type { Constraint } from '../../src/core/index.js';
 import {
+  HINT_TABLE_MAKING,
   hintBits,
   hintBitsExhaustively,
   persistableConstraint,
@@ -461,5 +463,25 @@ describe('a ban shown at every check it decides', () => {
     const after = redactConstraint({ ...ban, evidence: learned.evidence });
     expect(shown.evidence.calls).toEqual(['docs/a.md']);
     expect(after.evidence.calls).toEqual(['docs/a.md', `docs/b.md?token=${REDACTED}`]);
+  });
+});
+
+describe('the tables of the scan for hints of credentials', () => {
+  it('come out of their shipped form equal to the tables worked out from the hint texts', () => {
+    const shipped = HINT_TABLE_MAKING.shipped();
+    expect(shipped.table.length).toBeGreaterThan(0);
+    expect(HINT_TABLE_MAKING.decode(shipped.table)).toEqual(HINT_TABLE_MAKING.ofTexts());
+  });
+
+  it('are shipped in the build, which reads them instead of working them out', async () => {
+    const dist = new URL('../../dist/core/', import.meta.url);
+    expect(existsSync(new URL('built-secret-hints.js', dist)), 'run `npm run build` first').toBe(true);
+    const { BUILT_SECRET_HINTS } = await import(new URL('built-secret-hints.js', dist).href);
+    const built = await import(new URL('secrets.js', dist).href);
+    expect(built.HINT_TABLE_MAKING.fromBuild).toBe(true);
+    expect(BUILT_SECRET_HINTS).toEqual(HINT_TABLE_MAKING.shipped());
+    const text =
+      'curl -H "Authorization: Bearer ghp_16C7e42F292c6912E7710c838347Ae178B4a" https://api.github.com/user';
+    expect(built.redactText(text)).toBe(redactText(text));
   });
 });

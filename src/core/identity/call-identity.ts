@@ -86,6 +86,9 @@ const ESCAPE_BIT = 4096;
 const RULE_BITS = ESCAPE_BIT - 1;
 /** The rules that may match a text without a digit. */
 const NEEDS_NO_DIGIT = UUID_BIT | TEMP_PATH_BIT;
+/** `tm` and `id` (in lower case) as two characters read at once: the first's code above the second's. */
+const TM = (116 << 16) | 109;
+const ID = (105 << 16) | 100;
 
 const TIMESTAMP: MaskRule = {
   kind: 'timestamp',
@@ -448,6 +451,13 @@ function candidateRules(text: string, hashInto?: TextHash): number {
   let digits = 0;
   let hex = 0;
   let bits = 0;
+  // Two bits kept apart until the loop ends. V8 drops a loop's optimised code the first time it runs
+  // an operation it never saw run (it has no feedback on its operands), and a clock or a duration may
+  // first turn up well into a process's first calls: setting a boolean is no such operation, and the
+  // bits are combined after the loop on every text, without a branch. Rare characters (`tmp`, `pid`)
+  // are compared the same way, on every `p`.
+  let clock = false;
+  let duration = false;
   let sawDigit = false;
   // The run of letters and digits this character is in: where it started, what its last character
   // was (a letter, a digit, or nothing yet), and how often it switched between the two: a random
@@ -513,25 +523,20 @@ function candidateRules(text: string, hashInto?: TextHash): number {
       // code and rebuild it without its fast character reads. A unit needs a character after the digit.
       if (index + 1 < length) {
         const next = text.charCodeAt(index + 1);
-        if (AFTER_NUMBER[next & 255] === 1 && next < 256) bits |= DURATION_BIT;
+        if (AFTER_NUMBER[next & 255] === 1 && next < 256) duration = true;
         else if (
           index + 2 < length &&
           mayBeSpace(next) &&
           AFTER_NUMBER[text.charCodeAt(index + 2) & 255] === 1
         )
-          bits |= DURATION_BIT;
+          duration = true;
       }
     } else {
-      // `tmp`, which starts a temporary name.
-      if (
-        code === 112 &&
-        index >= 2 &&
-        text.charCodeAt(index - 1) === 109 &&
-        text.charCodeAt(index - 2) === 116
-      )
-        bits |= RANDOM_BIT;
+      // `tmp`, which starts a temporary name: read at every `p`, its bit set without a branch (see `clock`).
+      if (code === 112 && index >= 2)
+        bits |= ((text.charCodeAt(index - 2) << 16) | text.charCodeAt(index - 1)) === TM ? RANDOM_BIT : 0;
       if (code === 58) {
-        if (digits > 0) bits |= CLOCK_BIT;
+        if (digits > 0) clock = true;
         // A key's closing quote may stand apart from its colon (`"took" : 12`).
         let before = index - 1;
         while (before >= 0 && mayBeSpace(text.charCodeAt(before))) before--;
@@ -560,13 +565,12 @@ function candidateRules(text: string, hashInto?: TextHash): number {
         }
       } else if ((code | 32) === 112) {
         afterColon = 0;
-        if (
-          index + 2 < length &&
-          (text.charCodeAt(index + 1) | 32) === 105 &&
-          (text.charCodeAt(index + 2) | 32) === 100
-        ) {
-          bits |= PID_BIT;
-        }
+        // `pid` in any case: read at every `p`, its bit set without a branch (see `clock`).
+        if (index + 2 < length)
+          bits |=
+            (((text.charCodeAt(index + 1) | 32) << 16) | (text.charCodeAt(index + 2) | 32)) === ID
+              ? PID_BIT
+              : 0;
       } else {
         bits |= ESCAPE_BIT;
       }
@@ -576,6 +580,7 @@ function candidateRules(text: string, hashInto?: TextHash): number {
   }
   // Every rule needs a digit except a UUID's, which can be all letters, and a temporary name as
   // Python draws it (`/tmp/tmpqyhchoyb`).
+  bits |= (clock ? CLOCK_BIT : 0) | (duration ? DURATION_BIT : 0);
   const candidates = sawDigit ? bits : bits & (ESCAPE_BIT | NEEDS_NO_DIGIT);
   if (hashing) hashInto?.resume(lane1, lane2, text.length);
   return candidates;
@@ -594,6 +599,13 @@ function candidateRulesOfLongText(text: string, hashInto?: TextHash): number {
   let digits = 0;
   let hex = 0;
   let bits = 0;
+  // Two bits kept apart until the loop ends. V8 drops a loop's optimised code the first time it runs
+  // an operation it never saw run (it has no feedback on its operands), and a clock or a duration may
+  // first turn up well into a process's first calls: setting a boolean is no such operation, and the
+  // bits are combined after the loop on every text, without a branch. Rare characters (`tmp`, `pid`)
+  // are compared the same way, on every `p`.
+  let clock = false;
+  let duration = false;
   let sawDigit = false;
   // The run of letters and digits this character is in: where it started, what its last character
   // was (a letter, a digit, or nothing yet), and how often it switched between the two: a random
@@ -659,25 +671,20 @@ function candidateRulesOfLongText(text: string, hashInto?: TextHash): number {
       // code and rebuild it without its fast character reads. A unit needs a character after the digit.
       if (index + 1 < length) {
         const next = text.charCodeAt(index + 1);
-        if (AFTER_NUMBER[next & 255] === 1 && next < 256) bits |= DURATION_BIT;
+        if (AFTER_NUMBER[next & 255] === 1 && next < 256) duration = true;
         else if (
           index + 2 < length &&
           mayBeSpace(next) &&
           AFTER_NUMBER[text.charCodeAt(index + 2) & 255] === 1
         )
-          bits |= DURATION_BIT;
+          duration = true;
       }
     } else {
-      // `tmp`, which starts a temporary name.
-      if (
-        code === 112 &&
-        index >= 2 &&
-        text.charCodeAt(index - 1) === 109 &&
-        text.charCodeAt(index - 2) === 116
-      )
-        bits |= RANDOM_BIT;
+      // `tmp`, which starts a temporary name: read at every `p`, its bit set without a branch (see `clock`).
+      if (code === 112 && index >= 2)
+        bits |= ((text.charCodeAt(index - 2) << 16) | text.charCodeAt(index - 1)) === TM ? RANDOM_BIT : 0;
       if (code === 58) {
-        if (digits > 0) bits |= CLOCK_BIT;
+        if (digits > 0) clock = true;
         // A key's closing quote may stand apart from its colon (`"took" : 12`).
         let before = index - 1;
         while (before >= 0 && mayBeSpace(text.charCodeAt(before))) before--;
@@ -706,13 +713,12 @@ function candidateRulesOfLongText(text: string, hashInto?: TextHash): number {
         }
       } else if ((code | 32) === 112) {
         afterColon = 0;
-        if (
-          index + 2 < length &&
-          (text.charCodeAt(index + 1) | 32) === 105 &&
-          (text.charCodeAt(index + 2) | 32) === 100
-        ) {
-          bits |= PID_BIT;
-        }
+        // `pid` in any case: read at every `p`, its bit set without a branch (see `clock`).
+        if (index + 2 < length)
+          bits |=
+            (((text.charCodeAt(index + 1) | 32) << 16) | (text.charCodeAt(index + 2) | 32)) === ID
+              ? PID_BIT
+              : 0;
       } else {
         bits |= ESCAPE_BIT;
       }
@@ -722,6 +728,7 @@ function candidateRulesOfLongText(text: string, hashInto?: TextHash): number {
   }
   // Every rule needs a digit except a UUID's, which can be all letters, and a temporary name as
   // Python draws it (`/tmp/tmpqyhchoyb`).
+  bits |= (clock ? CLOCK_BIT : 0) | (duration ? DURATION_BIT : 0);
   const candidates = sawDigit ? bits : bits & (ESCAPE_BIT | NEEDS_NO_DIGIT);
   if (hashing) hashInto?.resume(lane1, lane2, text.length);
   return candidates;
