@@ -49,7 +49,9 @@ const SHELL_WRAPPER = /^(?:\S*\/)?(?:ba|z)?sh\s+-l?c\s+([\s\S]+)$/;
 const EXIT_LINE = /^(?:Exit code:|Process exited with code)\s*(-?\d+)\s*$/m;
 const OUTPUT_MARKER = /^Output:\n?/m;
 const PATCH_FAILED = /^(?:apply_patch verification failed|Failed to apply patch|error:|Error:|Invalid patch)/i;
-const TOOL_FAILED = /^(?:error:|Error:|err:|failed to|unsupported call|unknown tool)/i;
+const TOOL_FAILED = /^(?:error:|Error:|err:|failed to|unsupported call|unknown tool|[a-z]+(?:_[a-z]+)+ failed:)/i;
+/** The header of a code-mode cell's answer (`exec`, `wait`) whose script failed: `Script failed`, then `Wall time…`. */
+const SCRIPT_FAILED = /^Script failed\b/;
 const SYSTEM_TEXT = /^\s*<(?:environment_context|user_instructions|permissions instructions|user_shell_command|turn_aborted)/;
 
 /** Undoes one layer of shell quoting around a whole argument, as `bash -lc 'x'` wrote it. */
@@ -99,6 +101,25 @@ function shellArgs(args: Record<string, unknown>): Record<string, unknown> {
 interface ReportedOutput {
   readonly body: string;
   readonly exitCode?: number;
+  /** The output says the call failed whatever exit code it shows: a code-mode script that failed. */
+  readonly failed?: true;
+}
+
+/**
+ * Whether a tool's answer (Codex's `Wall time…` and `Output:` header taken off) is a JSON object
+ * holding an `error`: an app or MCP server answering a call it could not serve
+ * (`{"error":"GitHub API error 404: …","error_code":"NOT_FOUND"}`).
+ */
+function answersError(body: string): boolean {
+  const marker = OUTPUT_MARKER.exec(body);
+  const answer = (marker ? body.slice(marker.index + marker[0].length) : body).trim();
+  if (!answer.startsWith('{')) return false;
+  try {
+    const parsed: unknown = JSON.parse(answer);
+    return isObject(parsed) && parsed.error !== undefined && parsed.error !== null && parsed.error !== false;
+  } catch {
+    return false;
+  }
 }
 
 /** What a tool's output text says: its body, and the exit code when it reports one. */
@@ -116,11 +137,15 @@ export function readOutput(raw: unknown): ReportedOutput {
       // Not the JSON envelope: plain text that starts with a brace.
     }
   }
+  // Codex's code mode answers a script cell with its own header first (`Script completed`,
+  // `Script failed`, `Script running with cell ID N`), then what the script printed, which may hold
+  // the answers of the commands it ran, each with its exit code.
+  const scriptFailed = SCRIPT_FAILED.test(output);
   const exit = EXIT_LINE.exec(output);
-  if (!exit) return { body: output };
+  if (!exit) return scriptFailed ? { body: output, failed: true } : { body: output };
   const marker = OUTPUT_MARKER.exec(output);
   const body = marker ? output.slice(marker.index + marker[0].length) : '';
-  return { body, exitCode: Number(exit[1]) };
+  return scriptFailed ? { body, exitCode: Number(exit[1]), failed: true } : { body, exitCode: Number(exit[1]) };
 }
 
 /**
@@ -184,6 +209,20 @@ function userText(payload: JsonObject): string | undefined {
   return SYSTEM_TEXT.test(body) || body.trim() === '' ? undefined : body;
 }
 
+/**
+ * A function call's tool name. Later versions send an MCP server's tool under its `namespace`, and
+ * the two make the name Codex gives the tool everywhere else, `mcp__SERVER__TOOL`: `mcp__node_repl`
+ * with `js` is `mcp__node_repl__js`, and an app's, whose namespace already holds the start of the
+ * tool's name, `mcp__codex_apps__github` with `_fetch_file`, is `mcp__codex_apps__github_fetch_file`.
+ * Codex's own groups (`collaboration` with `spawn_agent`) keep the tool's name.
+ */
+function toolName(payload: JsonObject): string {
+  const name = text(payload.name);
+  const namespace = payload.namespace;
+  if (typeof namespace !== 'string' || !namespace.startsWith('mcp__')) return name;
+  return namespace.endsWith('__') || name.startsWith('_') ? `${namespace}${name}` : `${namespace}__${name}`;
+}
+
 /** Converts one Codex run (a rollout file or `codex exec --json` output) to the trace format. */
 export function convertCodexRun(jsonl: string, source: RunSource, name: string, description: string): ConvertedRun {
   const events: (TraceEvent | PendingCall)[] = [];
@@ -233,7 +272,7 @@ export function convertCodexRun(jsonl: string, source: RunSource, name: string, 
     const id = typeof payload.call_id === 'string' ? payload.call_id : undefined;
     switch (payload.type) {
       case 'function_call': {
-        const tool = text(payload.name);
+        const tool = toolName(payload);
         const args = parseArguments(payload.arguments);
         if (SHELL_NAMES.has(tool)) open(id, 'shell', shellArgs(args), at);
         else if (tool === PATCH_NAME) open(id, PATCH_NAME, { patch: text(args.input ?? args.patch) }, at);
@@ -307,9 +346,10 @@ export function convertCodexRun(jsonl: string, source: RunSource, name: string, 
     const failed =
       call.tool === PATCH_NAME
         ? (patchFailed.get(id) ?? (output.exitCode !== undefined ? output.exitCode !== 0 : PATCH_FAILED.test(output.body)))
-        : output.exitCode !== undefined
-          ? output.exitCode !== 0
-          : TOOL_FAILED.test(output.body);
+        : output.failed === true ||
+          (output.exitCode !== undefined
+            ? output.exitCode !== 0
+            : TOOL_FAILED.test(output.body) || answersError(output.body));
     return failed ? { isError: true, content: clip(output.body) } : { content: clip(output.body) };
   }
 

@@ -214,6 +214,99 @@ describe('Codex rollouts', () => {
       { type: 'call', tool: 'view_image', args: { path: '/tmp/shot.png' }, t: 0 },
     ]);
   });
+
+  it('fails a code-mode script that Codex answers `Script failed`, though no exit code says so', () => {
+    const run = convert([
+      item(0, {
+        type: 'custom_tool_call',
+        name: 'exec',
+        input:
+          'const r = await tools.shell_command({command: "Get-Content AGENTS.md -Raw", workdir: "C:\\\\Projects\\\\game", timeout_ms: 10000});\ntext(r);\n',
+        call_id: 'x',
+      }),
+      item(1, {
+        type: 'custom_tool_call_output',
+        call_id: 'x',
+        output: [
+          { type: 'input_text', text: 'Script failed\nWall time 0.1 seconds\nOutput:\n' },
+          {
+            type: 'input_text',
+            text: 'Script error:\nexecution error: Io(Os { code: 267, kind: NotADirectory, message: "The directory name is invalid." })',
+          },
+        ],
+      }),
+    ]);
+    expect(callsOf(run.events)[0]).toMatchObject({ tool: 'exec', result: { isError: true } });
+  });
+
+  it('names a tool that tool search found on an MCP server as Codex names it, its namespace first', () => {
+    const run = convert([
+      item(0, {
+        type: 'function_call',
+        name: '_fetch_file',
+        namespace: 'mcp__codex_apps__github',
+        arguments: JSON.stringify({ repository_full_name: 'acme/android-app', path: 'settings.gradle' }),
+        call_id: 'f',
+      }),
+      item(1, {
+        type: 'function_call_output',
+        call_id: 'f',
+        output: 'Wall time: 0.9 seconds\nOutput:\n{"files":[]}',
+      }),
+      item(2, {
+        type: 'function_call',
+        name: 'js',
+        namespace: 'mcp__node_repl',
+        arguments: JSON.stringify({
+          title: 'Check Playwright availability',
+          code: "await import('playwright');",
+        }),
+        call_id: 'j',
+      }),
+      item(3, { type: 'function_call_output', call_id: 'j', output: 'Wall time: 0.4 seconds\nOutput:\n' }),
+    ]);
+    expect(callsOf(run.events).map((call) => call.tool)).toEqual([
+      'mcp__codex_apps__github_fetch_file',
+      'mcp__node_repl__js',
+    ]);
+  });
+
+  it('fails an app tool whose answer is an error object, as a GitHub file that is not there answers', () => {
+    const run = convert([
+      item(0, {
+        type: 'function_call',
+        name: '_fetch_file',
+        namespace: 'mcp__codex_apps__github',
+        arguments: JSON.stringify({ repository_full_name: 'acme/android-app', path: 'settings.gradle' }),
+        call_id: 'f',
+      }),
+      item(1, {
+        type: 'function_call_output',
+        call_id: 'f',
+        output:
+          'Wall time: 0.9146 seconds\nOutput:\n{"error":"GitHub API error 404: {\\"message\\":\\"Not Found\\",\\"status\\":\\"404\\"}","error_code":"NOT_FOUND"}',
+      }),
+    ]);
+    expect(callsOf(run.events)[0]).toMatchObject({ result: { isError: true } });
+  });
+
+  it('fails a call Codex answers `<tool> failed:`, as it answers an interrupt the process backend refuses', () => {
+    const run = convert([
+      item(0, {
+        type: 'function_call',
+        name: 'write_stdin',
+        arguments: JSON.stringify({ session_id: 41978, chars: '\u0003', yield_time_ms: 1000 }),
+        call_id: 's',
+      }),
+      item(1, {
+        type: 'function_call_output',
+        call_id: 's',
+        output:
+          'write_stdin failed: Unified exec process failed: process interrupt is not supported by this process backend',
+      }),
+    ]);
+    expect(callsOf(run.events)[0]).toMatchObject({ tool: 'write_stdin', result: { isError: true } });
+  });
 });
 
 describe('codex exec --json output', () => {
