@@ -144,7 +144,7 @@ export function shellChanges(rawLine: string): boolean {
   return (
     /(^|[^<>&\d])>>?(?!=)/.test(withoutHarmless) ||
     /\bsed\s+(-[a-zA-Z]*\s+)*-[a-zA-Z]*i/.test(line) ||
-    /(^|[\s;&|(])(tee|mv|cp|rm|rmdir|mkdir|touch|ln|chmod|chown|patch|unzip|tar\s+-?x\w*|truncate|dd)\s/.test(line) ||
+    /(^|[\s;&|(])(tee|mv|cp|rm|rmdir|mkdir|touch|ln|chmod|chown|patch|apply_patch|unzip|tar\s+-?x\w*|truncate|dd)\s/.test(line) ||
     /^\s*(cd|pushd|popd)\b[^;&|]*$/.test(line) ||
     /\bgit\s+(checkout|switch|reset|restore|stash|apply|am|commit|merge|rebase|cherry-pick|pull|clone|revert|rm|mv|init|add)\b/.test(line) ||
     /\b(pip3?|uv|poetry|conda|npm|pnpm|yarn|bun|cargo|go|apt|apt-get|brew|gem|composer)\s+(install|add|remove|uninstall|update|upgrade|i|get)\b/.test(line) ||

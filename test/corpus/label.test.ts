@@ -404,6 +404,33 @@ describe('shell commands', () => {
     expect(shellChanges('pip install -e .')).toBe(true);
   });
 
+  it('sees a patch applied through the shell as a change, as Codex gives its patches', () => {
+    const patch =
+      'apply_patch <<\'PATCH\'\n*** Begin Patch\n*** Update File: internal/auth/service_test.go\n@@\n-import "testing"\n+import (\n+    "testing"\n+)\n*** End Patch\nPATCH';
+    expect(shellChanges(patch)).toBe(true);
+  });
+
+  it('takes a formatter run again on a file a patch changed in between for no repeat', () => {
+    const gofmt = {
+      command: 'gofmt -w internal/auth/service_test.go',
+      workdir: '/home/arnaud/project/lms-go',
+    };
+    const patch = (body: string) => ({
+      command: `apply_patch <<'PATCH'\n*** Begin Patch\n*** Update File: internal/auth/service_test.go\n@@\n${body}\n*** End Patch\nPATCH`,
+      workdir: '/home/arnaud/project/lms-go',
+    });
+    const patched = { content: 'Success. Updated the following files:\nM internal/auth/service_test.go\n' };
+    const events: TraceEvent[] = [
+      { type: 'call', tool: 'shell', args: patch('-a := 1\n+a := 2'), result: patched },
+      { type: 'call', tool: 'shell', args: gofmt, result: { content: '' } },
+      { type: 'call', tool: 'shell', args: patch('-a := 2\n+a := 3'), result: patched },
+      { type: 'call', tool: 'shell', args: gofmt, result: { content: '' } },
+      { type: 'call', tool: 'shell', args: patch('-a := 3\n+a := 4'), result: patched },
+      { type: 'call', tool: 'shell', args: gofmt, result: { content: '' } },
+    ];
+    expect(labelRun('codex-format.jsonl', events).justified).toEqual([]);
+  });
+
   it('sees a PowerShell line that writes, copies, moves or removes files as a change, and one that only reads as none', () => {
     expect(
       shellChanges(

@@ -59,6 +59,7 @@ import { quotesArguments, withoutEchoes } from './echoes.js';
 import { editedFilesByName } from './edited-file.js';
 import { isEmptyAnswer } from './empty-result.js';
 import { errorShape } from './error-shape.js';
+import { withoutStartupLines } from './failure-lines.js';
 import { SignatureMatcher } from './matcher.js';
 import { normalizeArguments, wordsAboutTheCall } from './normal-form.js';
 import { refusesOrder } from './ordering.js';
@@ -327,13 +328,14 @@ export function createToolCallAdapter(options: ToolCallAdapterOptions = {}): Too
     const args = isRecord(outcome.proposal?.args) ? outcome.proposal.args : {};
     const verdict = withoutListings(withoutEchoes(text, args));
     const exit = typeof outcome.exitCode === 'number' ? ruleForExitCode(outcome.exitCode) : undefined;
-    const rule =
+    const read =
       (containerGoneUnderCall(verdict, args) ? UNAVAILABLE : undefined) ??
       structuredRule(outcome, verdict, signatureMatcher()) ??
       (exit?.beforeText ? exit.rule : undefined) ??
       signatureMatcher().match(verdict) ??
       exit?.rule ??
       fallbackRule(outcome, call.kind);
+    const rule = read.blame === 'harness_fault' ? (commandsOwnRule(verdict, args, call) ?? read) : read;
     const needle = rule.signature === 'edit_failed' ? needleOf(args, text) : undefined;
     const meaning = meaningOf(rule, call, args, needle, text);
     const retryAfterSeconds =
@@ -382,6 +384,23 @@ export function createToolCallAdapter(options: ToolCallAdapterOptions = {}): Too
     const command = call.targets[0];
     const atRoot = rule.signature !== 'syntax_error' && command !== undefined && runsInWorkspaceRoot(command);
     return { ...facts, dependsOnFiles, ...(atRoot && { dependsOnFilesAtRoot: true }) };
+  }
+
+  /**
+   * The failure the command's own output names, where the environment was blamed for what a script
+   * the shell ran before the command printed at the output's head (a profile complaining at every
+   * start, `/opt/homebrew/…/shellenv.sh: line 18: /bin/ps: Operation not permitted`): the start-up's
+   * complaint is the same under every command, and the line after it (`cat: a.md: No such file or
+   * directory`) says how this one went. Only a failure a rule recognises in the rest takes its place.
+   */
+  function commandsOwnRule(
+    verdict: string,
+    args: Readonly<Record<string, unknown>>,
+    call: CallFacts,
+  ): SignatureRule | undefined {
+    if (call.kind !== 'exec') return undefined;
+    const rest = withoutStartupLines(verdict, commandText(args));
+    return rest === verdict || rest.trim() === '' ? undefined : signatureMatcher().match(rest);
   }
 
   return {

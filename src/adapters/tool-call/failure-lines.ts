@@ -191,16 +191,46 @@ function missedProgram(scanned: string, command: string | undefined): boolean {
 }
 
 /**
+ * A line a script prints about one of its own lines (`/opt/homebrew/…/shellenv.sh: line 18: /bin/ps:
+ * Operation not permitted`, `/home/dev/.bash_profile: line 1: souce: command not found`), by the
+ * script's absolute path.
+ */
+const SCRIPT_LINE = /^(\/[^\n:]*\/([^\n/:]+)): line \d+: [^\n]*(?:\n|$)/;
+/** The shells themselves: their complaints are about the command line they were given. */
+const SHELLS: ReadonlySet<string> = new Set(['sh', 'bash', 'zsh', 'dash', 'ksh', 'fish']);
+/** At most this many such lines are read as a start-up's. */
+const MAX_STARTUP_LINES = 8;
+
+/**
+ * The output without the lines a script the shell ran before the command (a profile, a file it
+ * sources at start-up) printed at its head, when the command does not name that script: they are
+ * the shell's, printed the same way under every command, and say nothing of how the command went.
+ * A shell's own complaint (`/bin/bash: line 1: …`) and a script the command runs by name stay.
+ */
+export function withoutStartupLines(scanned: string, command: string | undefined): string {
+  if (command === undefined || scanned.charAt(0) !== '/') return scanned;
+  let rest = scanned;
+  for (let lines = 0; lines < MAX_STARTUP_LINES; lines++) {
+    const match = SCRIPT_LINE.exec(rest);
+    const name = match?.[2];
+    if (match === null || name === undefined || SHELLS.has(name) || command.includes(name)) break;
+    rest = rest.slice(match[0].length);
+  }
+  return rest;
+}
+
+/**
  * True when the text holds a line only a failing command prints, of either kind; `command`, where
- * known, lets a program the shell could not find count only when the command names it.
+ * known, lets a program the shell could not find count only when the command names it, and leaves
+ * out what the shell's start-up printed ahead of the command's output.
  */
 export function hasFailureLine(text: string, command?: string): boolean {
-  const scanned = scannedPart(text);
+  const scanned = withoutStartupLines(scannedPart(text), command);
   return hasLine(scanned, ANY_FAILURE_LINE) || missedProgram(scanned, command);
 }
 
 /** True when the text holds a line a command prints when it could not run or stopped at once. */
 export function hasCouldNotRunLine(text: string, command?: string): boolean {
-  const scanned = scannedPart(text);
+  const scanned = withoutStartupLines(scannedPart(text), command);
   return hasLine(scanned, COULD_NOT_RUN) || missedProgram(scanned, command);
 }

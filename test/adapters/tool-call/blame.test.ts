@@ -101,6 +101,30 @@ describe('the environment’s other failures', () => {
     );
   });
 
+  it('blames the command’s own error, not the complaint the shell’s start-up printed ahead of it', () => {
+    const startup =
+      '/opt/homebrew/Library/Homebrew/cmd/shellenv.sh: line 18: /bin/ps: Operation not permitted\n';
+    const missing = failureOf(
+      'shell',
+      { command: 'cat architecture.md', workdir: '/Users/carlo/Desktop/Projects/xentri' },
+      `${startup}cat: architecture.md: No such file or directory\n`,
+    );
+    expect(missing?.blame).toBe('agent_failure');
+    expect(missing?.signature).toBe('file_not_found');
+    // Nothing of the command's own after it: the complaint is all there is to read.
+    expect(failureOf('shell', { command: "rg --files -g 'epics.md' docs" }, startup)?.blame).toBe(
+      'harness_fault',
+    );
+  });
+
+  it('keeps the environment’s blame when what follows a script’s complaint names no failure of its own', () => {
+    const text =
+      '/root/commands/search_stackoverflow.sh: line 16: _web_issue_retrieval_with_api: command not found\nYou can refer to similar questions and their corresponding answers that you have searched for on StackOverflow.\n';
+    expect(failureOf('bash', { command: 'stackoverflow_search "GROUP BY subquery"' }, text)?.blame).toBe(
+      'harness_fault',
+    );
+  });
+
   it('still blames the agent for a command it mistyped itself, whichever shell reports it', () => {
     expect(failureOf('Bash', { command: 'gti status' }, 'bash: line 1: gti: command not found')?.blame).toBe(
       'agent_failure',

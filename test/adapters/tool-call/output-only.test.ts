@@ -103,6 +103,54 @@ describe('a command’s output without an exit status', () => {
     expect(shell('git commit -m "fix: update agent tests"', output).success).toBe(true);
   });
 
+  it('leaves what a start-up script printed ahead of a command’s output out of how the command went', () => {
+    const output =
+      '/opt/homebrew/Library/Homebrew/cmd/shellenv.sh: line 18: /bin/ps: Operation not permitted\n# BMM Module Configuration\nproject_name: nu\n';
+    expect(shell('cat .bmad/bmm/config.yaml', output).success).toBe(true);
+    const profile =
+      '/home/unitree/.bash_profile: line 1: souce: command not found\nthe rosdep view is empty\n';
+    expect(shell("sed -n '1,120p' /tmp/mapping_manager.log", profile).success).toBe(true);
+  });
+
+  it('still reads the command’s own failure after a start-up script’s line', () => {
+    const output =
+      '/opt/homebrew/Library/Homebrew/cmd/shellenv.sh: line 18: /bin/ps: Operation not permitted\ncat: architecture.md: No such file or directory\n';
+    expect(shell('cat architecture.md', output).success).toBe(false);
+  });
+
+  it('reads a script the command runs by name, and the shell itself, complaining as a failure', () => {
+    const script = '/home/ctfplayer/ctf_files/run.sh: line 2: socat: command not found\n';
+    expect(shell('~/ctf_files/run.sh', script).success).toBe(false);
+    expect(shell('ping -c 4 web.example.io', '/bin/bash: line 221: ping: command not found\n').success).toBe(
+      false,
+    );
+  });
+
+  it('blocks a file printed again and again on a machine whose shell complains at every start', () => {
+    const noise =
+      '/opt/homebrew/Library/Homebrew/cmd/shellenv.sh: line 18: /bin/ps: Operation not permitted\n';
+    const loop = new NarrowingLoop({});
+    const run = (command: string, body: string) => {
+      const args = { command, workdir: '/Users/carlo/Desktop/Projects/xentri' };
+      const verdict = loop.checkProposal({ tool: 'shell', args }).verdict;
+      loop.recordOutcome(toolCallToOutcome('shell', args, `${noise}${body}`));
+      return verdict;
+    };
+    const files: Record<string, string> = {
+      'cat .bmad/core/tasks/workflow.xml':
+        '<task id="workflow">\n  <objective>Run a workflow</objective>\n</task>\n',
+      'cat .bmad/bmm/workflows/workflow-status/workflow.yaml':
+        'name: workflow-status\ndescription: status checker\n',
+      'cat .bmad/bmm/workflows/workflow-status/instructions.md':
+        '# Workflow Status Check\n\nRead the status file.\n',
+    };
+    for (const [command, body] of Object.entries(files)) run(command, body);
+    run('ls docs', 'architecture.md\nprd.md\n');
+    const again = Object.entries(files).map(([command, body]) => run(command, body));
+    expect(again.slice(0, 2)).toEqual(['allow', 'allow']);
+    expect(again[2]).toBe('block');
+  });
+
   it('leaves a test run’s report of failed tests as a success: such reports come under a success as often', () => {
     const output =
       ' FAIL  tests/api/chat.test.ts\n  ✕ should validate required fields (12 ms)\n\nTests:       2 failed, 1 passed, 3 total\n';
