@@ -121,7 +121,9 @@ export function createEditStreakDetector(): Detector {
         forgetAll();
         return;
       }
-      forgetWhere(namedIn, call.facts.targets[0] ?? '');
+      const command = call.facts.targets[0] ?? '';
+      // Most commands name none of the files: their names are looked for once, not once per file.
+      if (names.mayNameIn(command)) forgetWhere(namedIn, command);
     },
 
     reset(): void {

@@ -30,6 +30,15 @@ export class FileNames {
     if (this.names.size > 0) this.names = new Set();
   }
 
+  /**
+   * False when `text` holds the name of no file held: each such name is among these, so a text
+   * that holds none of them names no file held, without a name cut out of each file's path.
+   */
+  mayNameIn(text: string): boolean {
+    for (const name of this.names) if (text.includes(name)) return true;
+    return false;
+  }
+
   /** False when no file held can be `path` under another spelling (see `samePath`). */
   holdsNameOf(path: string): boolean {
     return this.names.size > 0 && this.names.has(fileName(path));

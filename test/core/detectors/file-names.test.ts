@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { LruMap } from '../../../src/core/detectors/bounded.js';
-import { FileNames } from '../../../src/core/detectors/file-names.js';
+import { FileNames, fileName } from '../../../src/core/detectors/file-names.js';
 import { samePath } from '../../../src/core/world.js';
 
 const path = fc
@@ -41,6 +41,43 @@ describe('the names of the files a detector holds', () => {
       }),
       { numRuns: 2_000 },
     );
+  });
+
+  it('find a name in every text that holds the name of a file held', () => {
+    const text = fc
+      .array(fc.constantFrom('cat ', 'a.ts', 'b.ts', 'e.md', 'src/', ' && ', 'ls', 'x'), { maxLength: 5 })
+      .map((parts) => parts.join(''));
+    fc.assert(
+      fc.property(fc.array(step, { maxLength: 60 }), fc.array(text, { maxLength: 5 }), (steps, texts) => {
+        const files = new LruMap<number>(2);
+        const names = new FileNames(() => files.keys(), 2);
+        for (const next of steps) {
+          if ('hold' in next) {
+            names.add(next.hold);
+            files.set(next.hold, 1);
+          } else if ('forget' in next) {
+            files.delete(next.forget);
+          } else if ('clear' in next) {
+            files.clear();
+            names.clear();
+          }
+          for (const command of texts) {
+            const namesOne = [...files.keys()].some((file) => command.includes(fileName(file)));
+            if (namesOne) expect(names.mayNameIn(command)).toBe(true);
+          }
+        }
+      }),
+      { numRuns: 1_000 },
+    );
+  });
+
+  it('find no name in a command that names none of the files held', () => {
+    const files = new LruMap<number>(64);
+    const names = new FileNames(() => files.keys(), 64);
+    names.add('src/legacy/module-a.ts');
+    files.set('src/legacy/module-a.ts', 1);
+    expect(names.mayNameIn('npm test -- test/orders/module-b.test.ts')).toBe(false);
+    expect(names.mayNameIn('cat src/legacy/module-a.ts')).toBe(true);
   });
 
   it('say that no file held can be a path of another name', () => {
