@@ -46,10 +46,11 @@ const INTRODUCTIONS: readonly { readonly line: RegExp; readonly follows: RegExp 
 
 /**
  * Words one of the lines above has: a text without any of them is kept as it is, unsplit. Looked for
- * one by one with `includes`, which finds a literal text several times faster than an expression
- * alternating between them (no character starts them all), and a test log of 20 KB holds none.
+ * one by one with `includes` (through `MARKER_PROBES`), which finds a literal text several times
+ * faster than an expression alternating between them (no character starts them all), and a test log
+ * of 20 KB holds none.
  */
-const MARKERS: readonly string[] = [
+export const MARKERS: readonly string[] = [
   'To see a list of scripts',
   'A complete log of this run',
   'not a problem with npm',
@@ -60,9 +61,35 @@ const MARKERS: readonly string[] = [
   'yarnpkg.com',
 ];
 
-function holdsMarker(text: string): boolean {
-  for (const marker of MARKERS) if (text.includes(marker)) return true;
+/**
+ * For each marker, a piece of it that starts with a character most texts seldom hold (a capital, a
+ * `w`, an `x`): `includes` looks for a text's first character first and compares the rest where it
+ * finds it, so a marker that starts with a common letter (`not a…`, `rustc…`, `detailed…`) made it
+ * stop at most characters of a long log. The piece is looked for first, the marker only where the
+ * piece is (a text without the piece cannot hold its marker); one piece may stand for several.
+ */
+export const MARKER_PROBES: readonly { readonly probe: string; readonly markers: readonly string[] }[] = [
+  { probe: 'To see a list of scripts', markers: ['To see a list of scripts'] },
+  { probe: 'A complete log of this run', markers: ['A complete log of this run'] },
+  { probe: 'with npm', markers: ['not a problem with npm'] },
+  { probe: 'See above for', markers: ['See above for'] },
+  { probe: 'xpla', markers: ['rustc --explain', 'detailed explanations: E'] },
+  { probe: 'RUST_BACKTRACE', markers: ['RUST_BACKTRACE'] },
+  { probe: 'yarnpkg.com', markers: ['yarnpkg.com'] },
+];
+
+/** Whether a text holds one of `MARKERS`. Exported for tests. */
+export function holdsMarker(text: string): boolean {
+  for (const { probe, markers } of MARKER_PROBES) {
+    if (!text.includes(probe)) continue;
+    for (const marker of markers) if (marker === probe || text.includes(marker)) return true;
+  }
   return false;
+}
+
+/** `holdsMarker` looking for every marker whole: what it must answer, for tests. */
+export function holdsMarkerExhaustively(text: string): boolean {
+  return MARKERS.some((marker) => text.includes(marker));
 }
 
 /**

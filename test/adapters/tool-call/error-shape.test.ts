@@ -126,6 +126,25 @@ describe('errorShape', () => {
     );
   });
 
+  it('shapes a log of thousands of characters, its paths and ids far apart, as running every mask does', () => {
+    const line = fc.constantFrom(
+      ' ✓ test/orders/module-k.test.ts > parseOrder > reads the total 3 3ms',
+      '   → expected -1.5 to be greater than or equal to 0',
+      'the quick brown fox jumps over the lazy dog and keeps running along the road',
+      'Error: build a1b2 failed in step7 of job-x9z',
+      'see ./docs/notes.md and C:\\logs\\run.txt',
+      'version 1.2.3 of lib_v2',
+      '',
+    );
+    fc.assert(
+      fc.property(fc.array(line, { minLength: 20, maxLength: 120 }), (lines) => {
+        const text = lines.join('\n');
+        expect(errorShape(text)).toBe(errorShapeExhaustively(text));
+      }),
+      { numRuns: 300 },
+    );
+  });
+
   it('shapes a long text from its head and tail', () => {
     const long = `Error: first line\n${'x '.repeat(50_000)}\nfatal: last line`;
     const shape = errorShape(long);

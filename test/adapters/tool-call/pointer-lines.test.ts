@@ -4,7 +4,13 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { withoutPointerLines } from '../../../src/adapters/tool-call/pointer-lines.js';
+import {
+  holdsMarker,
+  holdsMarkerExhaustively,
+  MARKER_PROBES,
+  MARKERS,
+  withoutPointerLines,
+} from '../../../src/adapters/tool-call/pointer-lines.js';
 
 /** `npm run tset` with npm 8 and 9: the log's path on a line of its own. */
 const NPM_9_MISSING_SCRIPT = [
@@ -111,6 +117,37 @@ describe('withoutPointerLines', () => {
         }
         expect(withoutPointerLines(kept)).toBe(kept);
       }),
+    );
+  });
+
+  it('looks for every pointer word through a piece of it that the word holds', () => {
+    for (const marker of MARKERS) {
+      const probes = MARKER_PROBES.filter((entry) => entry.markers.includes(marker));
+      expect(probes.length).toBe(1);
+      expect(marker.includes(probes[0]?.probe as string)).toBe(true);
+    }
+  });
+
+  it('finds the words of a pointer line in a long log exactly as looking for each word whole does', () => {
+    const piece = fc.constantFrom(
+      ...MARKERS,
+      ...MARKERS.map((marker) => marker.slice(0, -1)),
+      ...MARKERS.map((marker) => marker.slice(1)),
+      'with npm',
+      'xpla',
+      'explanations: ',
+      'rustc --expla',
+      ' ✓ test/orders/module-k.test.ts > parseOrder > reads the total 3 3ms\n',
+      '   → expected -1.5 to be greater than or equal to 0\n',
+      'npm error ',
+      '\n',
+    );
+    fc.assert(
+      fc.property(fc.array(piece, { maxLength: 400 }), (pieces) => {
+        const text = pieces.join('');
+        expect(holdsMarker(text)).toBe(holdsMarkerExhaustively(text));
+      }),
+      { numRuns: 500 },
     );
   });
 });
