@@ -5,26 +5,37 @@
  * each build and the median of the rounds' ratios (new / base).
  *
  *     npx tsx bench/perf-cold-ab.ts --base <folder of a build> [--new dist] [--rounds 15]
- *                                   [--new-flags=<node flags>] [--json]
+ *                                   [--cached] [--new-flags=<node flags>] [--json]
  *
  * A build is any folder holding one where the package's dependencies resolve (inside a checkout).
  * `--new-flags` runs the new build's processes with Node flags of their own: with `--base dist
  * --new-flags=--no-lazy`, the same build with every function compiled as its module loads, which
- * tells how much of the first calls is V8 compiling them.
+ * tells how much of the first calls is V8 compiling them. `--cached` times each build's engine as
+ * the row of `bench perf` does: bundled into one script and run from V8's code cache by that build's
+ * loader, as the command line and the hook run theirs, the cache written by one process of each
+ * build before the rounds (not counted).
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { printedHelp } from './help.js';
-import { type ChildFigure, median, runColdChild, writeColdCalls } from './perf-cold.js';
+import {
+  bundleEngine,
+  type CachedBundle,
+  type ChildFigure,
+  median,
+  runColdChild,
+  writeColdCalls,
+} from './perf-cold.js';
 
 const STEADY_CALLS = 1_000;
 
 /** A figure of one process, in milliseconds or microseconds as its name says. */
 const MEASURES: Readonly<Record<string, (figure: ChildFigure) => number>> = {
   'import (ms, wall)': (figure) => figure.importMs,
+  'import (ms, CPU)': (figure) => figure.importCpuMs ?? 0,
   'first call (ms)': (figure) => figure.first / 1e6,
   'calls 2-10 (ms)': (figure) => (9 * figure.calls2To10) / 1e6,
   // The workload's first failure (a read of a missing file): the first call that reads an error.
@@ -43,6 +54,7 @@ const { values } = parseArgs({
     new: { type: 'string', default: 'dist' },
     rounds: { type: 'string', default: '15' },
     'new-flags': { type: 'string', default: '' },
+    cached: { type: 'boolean', default: false },
     json: { type: 'boolean', default: false },
   },
 });
@@ -52,6 +64,25 @@ const builds = [values.base, values.new].map((folder) => `${pathToFileURL(resolv
 const work = mkdtempSync(join(tmpdir(), 'narrowing-bench-cold-ab-'));
 try {
   const file = writeColdCalls(work, STEADY_CALLS);
+  const bundles: (CachedBundle | undefined)[] = [undefined, undefined];
+  if (values.cached) {
+    for (const index of [0, 1]) {
+      const dir = join(work, `build-${index}`);
+      mkdirSync(dir);
+      const bundle = await bundleEngine(fileURLToPath(builds[index] as string), '.js', dir);
+      bundles[index] = bundle;
+      process.stderr.write(`${index === 0 ? 'base' : 'new'}: writing the code cache\n`);
+      await runColdChild(
+        builds[index] as string,
+        '.js',
+        file,
+        STEADY_CALLS,
+        true,
+        index === 1 ? flags : [],
+        bundle,
+      );
+    }
+  }
   const figures: ChildFigure[][] = [[], []];
   for (let round = 0; round < Number(values.rounds); round++) {
     for (const index of round % 2 === 0 ? [0, 1] : [1, 0]) {
@@ -64,6 +95,7 @@ try {
           STEADY_CALLS,
           true,
           index === 1 ? flags : [],
+          bundles[index],
         ),
       );
     }
@@ -78,7 +110,7 @@ try {
   if (values.json)
     process.stdout.write(`${JSON.stringify({ rounds: Number(values.rounds), rows }, null, 2)}\n`);
   else {
-    process.stdout.write(`${values.rounds} rounds\n`);
+    process.stdout.write(`${values.rounds} rounds${values.cached ? ', code-cached bundles' : ''}\n`);
     for (const row of rows)
       process.stdout.write(
         `${row.measure.padEnd(24)} base ${row.base.toFixed(2).padStart(9)}  new ${row.new.toFixed(2).padStart(9)}  new/base ${row.ratio.toFixed(3)}\n`,

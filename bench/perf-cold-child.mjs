@@ -7,18 +7,44 @@
  * them are the sums of those.
  */
 import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 
-const [base, extension, file, coldText, steadyText, each] = process.argv.slice(2);
+const [base, extension, file, coldText, steadyText, each, bundle, cacheDir] = process.argv.slice(2);
 const calls = JSON.parse(readFileSync(file, 'utf8'));
 const cold = Number(coldText);
 const steady = Number(steadyText);
 
 const importStarted = performance.now();
-const { installNativeHash } = await import(`${base}node/native-hash${extension}`);
-const { NarrowingEngine } = await import(`${base}core/loop${extension}`);
-const adapter = await import(`${base}adapters/tool-call/index${extension}`);
+const importCpu = process.cpuUsage();
+const { cache, installNativeHash, NarrowingEngine, ...adapter } = bundle
+  ? await runBundle()
+  : await importBuild();
 installNativeHash();
 const importMs = performance.now() - importStarted;
+const importCpuUsed = process.cpuUsage(importCpu);
+const importCpuMs = (importCpuUsed.user + importCpuUsed.system) / 1000;
+
+/** The build's modules, imported as a program that uses the library does. */
+async function importBuild() {
+  const { installNativeHash } = await import(`${base}node/native-hash${extension}`);
+  const { NarrowingEngine } = await import(`${base}core/loop${extension}`);
+  const adapter = await import(`${base}adapters/tool-call/index${extension}`);
+  return { cache: 'none', installNativeHash, NarrowingEngine, ...adapter };
+}
+
+/** The bundle, compiled with V8's code cache by the build's own loader, as the command line runs its bundle. */
+async function runBundle() {
+  const { compileCachedScript } = await import(`${base}node/code-cache${extension}`);
+  const script = compileCachedScript({
+    file: bundle,
+    name: 'cold-start',
+    parameters: ['exports', 'require', 'module'],
+    cacheDir,
+  });
+  const module = { exports: {} };
+  script.run(module.exports, createRequire(bundle), module);
+  return { cache: script.cache, ...module.exports };
+}
 
 let now = Date.UTC(2026, 0, 5, 9);
 const openStarted = performance.now();
@@ -50,7 +76,7 @@ const segments = [
   ['calls11To100', 10, 100],
   ['calls101To1000', 100, cold],
 ];
-const figure = { importMs, openMs };
+const figure = { importMs, importCpuMs, openMs, cache };
 if (each === 'each') {
   figure.each = [];
   for (let index = 0; index < 100; index++) figure.each.push(cpuPerCall(index, index + 1));

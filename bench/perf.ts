@@ -18,7 +18,7 @@ import type { NarrowingEngine } from '../src/core/loop.js';
 import type { EngineSnapshot } from '../src/core/types.js';
 import type { EngineKind } from './engine.js';
 import { type Contender, paperGuard, recursionSentinel } from './perf-baselines.js';
-import { type ColdStartFigure, coldStart } from './perf-cold.js';
+import { type ColdSeries, type ColdStartFigure, coldStart } from './perf-cold.js';
 import { loadPerfEngine, type PerfEngine } from './perf-engine.js';
 import { type JournalCpuFigure, journalCpu } from './perf-journal.js';
 import { type MemoryFigure, memoryRunInChild } from './perf-memory.js';
@@ -32,7 +32,7 @@ import {
 } from './perf-timing.js';
 import { failingCall, type RawCall, WORKLOADS, type Workload, workloadRawCall } from './perf-workload.js';
 
-export type { ColdStartFigure } from './perf-cold.js';
+export type { ColdSeries, ColdStartFigure } from './perf-cold.js';
 export type { JournalCpuFigure } from './perf-journal.js';
 export type { MemoryFigure } from './perf-memory.js';
 export type { CallStats, ClassStats } from './perf-timing.js';
@@ -395,19 +395,21 @@ function judge(report: Omit<PerfReport, 'targets'>): TargetResult[] {
       value: `${micro(edit.stats.meanNs)} (${edit.figure.constraints.toLocaleString('en-US')} constraints)`,
     });
   }
-  const cold = report.coldStart;
+  // The row measures what starts fresh: the engine bundled and run from its code cache, as the
+  // command line and the hook run theirs; the library's import is shown beside it.
+  const { cached, library } = report.coldStart;
   targets.push({
     id: 'cold-first-call',
-    description: `fresh process: its first call at most ${LIMITS.coldFirstCallMs} ms of CPU`,
-    pass: cold.firstNs <= LIMITS.coldFirstCallMs * 1e6,
-    value: `${(cold.firstNs / 1e6).toFixed(2)} ms`,
+    description: `fresh process, code-cached bundle: its first call at most ${LIMITS.coldFirstCallMs} ms of CPU`,
+    pass: cached.firstNs <= LIMITS.coldFirstCallMs * 1e6,
+    value: `${(cached.firstNs / 1e6).toFixed(2)} ms (library import: ${(library.firstNs / 1e6).toFixed(2)} ms)`,
   });
-  const first100Ms = (cold.first100Ns * 100) / 1e6;
+  const first100Ms = (series: ColdSeries) => (series.first100Ns * 100) / 1e6;
   targets.push({
     id: 'cold-first-100',
-    description: `fresh process: its first 100 calls at most ${LIMITS.coldFirst100Ms} ms of CPU in total`,
-    pass: first100Ms <= LIMITS.coldFirst100Ms,
-    value: `${first100Ms.toFixed(1)} ms`,
+    description: `fresh process, code-cached bundle: its first 100 calls at most ${LIMITS.coldFirst100Ms} ms of CPU in total`,
+    pass: first100Ms(cached) <= LIMITS.coldFirst100Ms,
+    value: `${first100Ms(cached).toFixed(1)} ms (library import: ${first100Ms(library).toFixed(1)} ms)`,
   });
   const journal = report.journal;
   const journalRatio = journal.addedNs / journal.withoutNs;

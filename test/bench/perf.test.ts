@@ -94,8 +94,10 @@ describe('narrowing bench perf', () => {
       const failures = figure.workload === 'typical' ? ['failingShort', 'failingLong'] : ['failing4kb'];
       for (const name of failures) expect(figure.byOutcome[name].calls).toBeGreaterThan(0);
     }
-    expect(report.coldStart.processes).toBe(1);
-    expect(report.coldStart.steadyNs).toBeGreaterThan(0);
+    // The bundle's first process writes its code cache; the one timed after it reads that cache.
+    expect(report.coldStart).toMatchObject({ processes: 1, cacheHits: 1 });
+    for (const series of [report.coldStart.cached, report.coldStart.writing, report.coldStart.library])
+      expect(series.steadyNs).toBeGreaterThan(0);
     expect(report.memory).toMatchObject({ callsRequested: 4_000, calls: 4_000, gcExposed: true });
     expect(report.memory.activeConstraints).toBeGreaterThan(0);
     expect(report.journal).toMatchObject({ calls: 200 });

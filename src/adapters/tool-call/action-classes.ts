@@ -265,7 +265,8 @@ export function readToolName(name: string): NameReading {
 }
 
 function squash(key: string): string {
-  return key.replace(/[_-]/g, '').toLowerCase();
+  // Without a pattern: a fresh process would compile one for it (see `needsNormalising` in targets.ts).
+  return key.replaceAll('_', '').replaceAll('-', '').toLowerCase();
 }
 
 const COMMAND_KEYS = new Set(['command', 'cmd', 'commandline', 'script']);

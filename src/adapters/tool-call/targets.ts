@@ -93,13 +93,13 @@ const NOT_RESOURCE_IDS = new Set([
 
 const ID_SUFFIX = /(?:_id|Id|ID|_number|Number)$/;
 const SCHEME_URL = /^[a-z][a-z0-9+.-]*:\/\//i;
-const WINDOWS_DRIVE = /^[A-Za-z]:(?=\/)/;
 const PATHLIKE_DESCRIPTION =
   /^(?:the |an? )?(?:absolute |relative |full )?(?:path|file ?path|file ?name|url|uri|directory|folder)\b|\b(?:path|url|uri) (?:to|of) (?:the |a )?(?:file|directory|folder|resource|page|repository)\b/i;
 const PATHLIKE_FORMATS = new Set(['uri', 'uri-reference', 'iri', 'iri-reference', 'url']);
 
 function squash(key: string): string {
-  return key.replace(/[_-]/g, '').toLowerCase();
+  // Without a pattern: a fresh process would compile one for it (see `needsNormalising` in targets.ts).
+  return key.replaceAll('_', '').replaceAll('-', '').toLowerCase();
 }
 
 /** What an argument's name alone says about it. */
@@ -199,7 +199,7 @@ interface Primary {
 }
 
 function isFilesystemPath(value: string): boolean {
-  return !SCHEME_URL.test(value) && (value.startsWith('/') || WINDOWS_DRIVE.test(value) || value === '.');
+  return !SCHEME_URL.test(value) && (value.startsWith('/') || hasWindowsDrive(value) || value === '.');
 }
 
 /**
@@ -302,8 +302,52 @@ function qualify(qualifier: string | undefined, primary: Primary): string {
   return `${qualifier}:${primary.value}`;
 }
 
-/** Anything normalisation would change: backslashes, `//`, `.` or `..` segments, a trailing `/`. */
-const NEEDS_NORMALISING = /\\|\/\/|(?:^|\/)\.\.?(?:\/|$)|.\/$/;
+/*
+ * A path is read character by character rather than by patterns: every call that names a path reads
+ * it here, and a fresh process compiles each pattern it runs twice (V8 compiles a pattern to machine
+ * code on its second run), which its first calls pay for.
+ */
+const SLASH = 0x2f;
+const BACKSLASH = 0x5c;
+const DOT = 0x2e;
+
+/** Whether the text starts with a Windows drive and its `/` (`C:/`). */
+function hasWindowsDrive(text: string): boolean {
+  const letter = text.charCodeAt(0) | 0x20;
+  return letter >= 0x61 && letter <= 0x7a && text.charCodeAt(1) === 0x3a && text.charCodeAt(2) === SLASH;
+}
+
+/** A character `.` of a pattern does not match: the ends of lines. */
+function endsLine(code: number): boolean {
+  return code === 0x0a || code === 0x0d || code === 0x2028 || code === 0x2029;
+}
+
+/**
+ * Anything normalisation would change: backslashes, `//`, `.` or `..` segments, a trailing `/` after
+ * anything but the end of a line, a Windows drive.
+ */
+function needsNormalising(path: string): boolean {
+  const length = path.length;
+  if (hasWindowsDrive(path)) return true;
+  if (length >= 2 && path.charCodeAt(length - 1) === SLASH && !endsLine(path.charCodeAt(length - 2)))
+    return true;
+  let segmentStart = 0;
+  for (let index = 0; index <= length; index++) {
+    const code = index < length ? path.charCodeAt(index) : SLASH;
+    if (code === BACKSLASH) return true;
+    if (code !== SLASH) continue;
+    if (index < length && index > 0 && path.charCodeAt(index - 1) === SLASH) return true;
+    const size = index - segmentStart;
+    if (
+      (size === 1 || size === 2) &&
+      path.charCodeAt(segmentStart) === DOT &&
+      (size === 1 || path.charCodeAt(segmentStart + 1) === DOT)
+    )
+      return true;
+    segmentStart = index + 1;
+  }
+  return false;
+}
 
 /**
  * A POSIX-style path: backslashes become `/`, `.` and `..` are resolved, `//` collapses, the trailing
@@ -312,13 +356,13 @@ const NEEDS_NORMALISING = /\\|\/\/|(?:^|\/)\.\.?(?:\/|$)|.\/$/;
 export function normalizePath(path: string): string {
   if (path === '') return '';
   // Most paths are already normal; the fast path skips splitting and joining them.
-  if (!NEEDS_NORMALISING.test(path) && !WINDOWS_DRIVE.test(path)) return path;
+  if (!needsNormalising(path)) return path;
   // A URL with a password inside a path (`mirror/https://user:pass@host/x`) is redacted while its
   // `//` still marks it as one: collapsed, the password would no longer be recognised.
   const clean = path.includes('@') ? redactText(path) : path;
   let rest = clean.includes('\\') ? clean.replaceAll('\\', '/') : clean;
   let root = '';
-  if (WINDOWS_DRIVE.test(rest)) {
+  if (hasWindowsDrive(rest)) {
     // A drive is one drive in either case: `e:\app` and `E:\app` are one path.
     root = `${rest.slice(0, 1).toUpperCase()}:/`;
     rest = rest.slice(2);

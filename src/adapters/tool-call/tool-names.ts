@@ -30,12 +30,18 @@ export function nameReadings(name: string): string[][] {
   if (words[0] === 'mcp' && words.length >= 3 && /^mcp_/i.test(name)) {
     return [words.slice(2), words.slice(1)];
   }
-  const dotted = name.split(/[./]/);
-  if (dotted.length >= 2) {
-    const last = dotted[dotted.length - 1] ?? '';
-    return [nameWords(last), words];
-  }
+  const end = lastSeparator(name);
+  if (end >= 0) return [nameWords(name.slice(end + 1)), words];
   return [words];
+}
+
+/**
+ * Where the name's last `.` or `/` stands, or -1. Looked for without a pattern: every call reads its
+ * tool's name, and a fresh process compiles each pattern it runs, twice (the second time to machine
+ * code), which its first calls pay for.
+ */
+function lastSeparator(name: string): number {
+  return Math.max(name.lastIndexOf('.'), name.lastIndexOf('/'));
 }
 
 /**
@@ -46,6 +52,7 @@ export function serverOf(name: string): string {
   const doubled = name.split('__');
   if (doubled.length >= 3 && doubled[0]?.toLowerCase() === 'mcp')
     return (doubled[1] ?? '').slice(0, MAX_NAME_LENGTH);
-  const dotted = name.slice(0, MAX_NAME_LENGTH).split(/[./]/);
-  return dotted.length >= 2 ? dotted.slice(0, -1).join('.') : '';
+  const bounded = name.slice(0, MAX_NAME_LENGTH);
+  const end = lastSeparator(bounded);
+  return end >= 0 ? bounded.slice(0, end).replaceAll('/', '.') : '';
 }

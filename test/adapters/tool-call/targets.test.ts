@@ -43,6 +43,14 @@ describe('normalizePath', () => {
   it('keeps the root alone', () => {
     expect(normalizePath('//')).toBe('/');
   });
+
+  it('reads a Windows drive in either case as one drive', () => {
+    expect(normalizePath('c:/Users/me/notes.txt')).toBe('C:/Users/me/notes.txt');
+  });
+
+  it('leaves names that only start with dots as they are', () => {
+    expect(normalizePath('src/.github/..config/.env')).toBe('src/.github/..config/.env');
+  });
 });
 
 describe('normalizeUrl', () => {
