@@ -6,10 +6,11 @@
  * rounds, so that a proxy's CPU can be set against what any proxy running this guard must spend: a
  * JSON relay's reading and writing of messages plus this.
  *
- * Calls run in blocks, back to back, and each block ends with the guard's journal and state written
- * (`flush`), so that the block's CPU holds the journal's hashing and writing too. Back to back, the
- * guard runs on warm caches, as it does not between a proxy's messages: the figure is if anything
- * below what the same work costs inside a proxy.
+ * The benchmark runs one call at a time between its sequential calls of every path, as the guard
+ * runs in a proxy, its caches cooled by the other processes in between; and as many calls back to
+ * back as each concurrent burst. Now and then it writes the guard's journal and state (`flush`), so
+ * that the CPU counted holds the journal's hashing and writing too; a flush also syncs the journal
+ * to disk, which a proxy does at most once a second, so that part is if anything above a proxy's.
  */
 import type { CallToolResult, Tool } from '@modelcontextprotocol/client';
 import { openGuard } from '../src/guard/index.js';
@@ -19,6 +20,8 @@ import { ToolCatalog } from '../src/mcp/tool-catalog.js';
 export interface GuardWork {
   /** Runs `count` calls of the tool; each gets the arguments and the result of its `sequence`. */
   run(count: number): Promise<void>;
+  /** Writes what the calls left pending: the journal's lines and the state. */
+  flush(): Promise<void>;
   /** CPU per call (user and system of this process) over every call run since `measure()`, µs. */
   readonly perCallUs: number | undefined;
   /** From now on the calls run are measured: those before were warm-up. */
@@ -63,6 +66,10 @@ export async function guardWork(options: GuardWorkOptions): Promise<GuardWork> {
   let measuring = false;
   let calls = 0;
   let cpuUs = 0;
+  const counted = (before: NodeJS.CpuUsage) => {
+    const spent = process.cpuUsage(before);
+    if (measuring) cpuUs += spent.user + spent.system;
+  };
   return {
     async run(count) {
       const before = process.cpuUsage();
@@ -73,11 +80,13 @@ export async function guardWork(options: GuardWorkOptions): Promise<GuardWork> {
         steps.check(proposal);
         steps.learn(proposal, options.result(sequence), DURATION_MS);
       }
+      counted(before);
+      if (measuring) calls += count;
+    },
+    async flush() {
+      const before = process.cpuUsage();
       await guard.flush();
-      const spent = process.cpuUsage(before);
-      if (!measuring) return;
-      calls += count;
-      cpuUs += spent.user + spent.system;
+      counted(before);
     },
     get perCallUs() {
       return calls === 0 ? undefined : cpuUs / calls;

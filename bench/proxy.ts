@@ -140,8 +140,8 @@ const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const EVERYTHING = join(ROOT, 'node_modules/@modelcontextprotocol/server-everything/dist/index.js');
 const BYTE_RELAY = fileURLToPath(new URL('./byte-relay.mjs', import.meta.url));
 const JSON_RELAY = fileURLToPath(new URL('./json-relay.mjs', import.meta.url));
-/** Calls of the guard's own work run after each this many sequential calls of every path, and as many. */
-const GUARD_BLOCK = 50;
+/** The guard's own work writes its journal and state after this many sequential calls. */
+const GUARD_FLUSH_EVERY = 50;
 
 export async function runProxyBench(options: ProxyBenchOptions = {}): Promise<ProxyBenchResult> {
   const calls = options.calls ?? 1_000;
@@ -249,6 +249,7 @@ export async function runProxyBench(options: ProxyBenchOptions = {}): Promise<Pr
     const warmupEnd = cpuTicks(proxyPid);
     // The guard's own work warms up on as many calls, outside the proxy's figures above.
     await guard?.run(warmup + Math.ceil(warmup / 2));
+    await guard?.flush();
     guard?.measure();
     // Concurrent calls run code that sequential ones do not (identical calls in flight, batched
     // writes): it is compiled before measuring too.
@@ -262,10 +263,11 @@ export async function runProxyBench(options: ProxyBenchOptions = {}): Promise<Pr
         await echo(path.client);
         path.times.push(performance.now() - begin);
       }
-      if ((index + 1) % GUARD_BLOCK === 0) await guard?.run(GUARD_BLOCK);
+      // One call of the guard's own work a round, as the proxy's guard gets one between its messages.
+      await guard?.run(1);
+      if ((index + 1) % GUARD_FLUSH_EVERY === 0) await guard?.flush();
     }
     const sequentialEnd = cpuTicks(proxyPid);
-    await guard?.run(calls % GUARD_BLOCK);
 
     // Each path gets one untimed burst first: concurrency runs code that sequential calls did not,
     // and whoever went first would pay for compiling it.
@@ -277,11 +279,13 @@ export async function runProxyBench(options: ProxyBenchOptions = {}): Promise<Pr
     const untimed = shares.at(-1)!;
     for (const path of all) await burst(() => echo(path.client), untimed, concurrency);
     await guard?.run(untimed);
+    await guard?.flush();
     for (let round = 0; round < rounds; round += 1) {
       for (const path of inTurn(round)) {
         path.elapsed += await burst(() => echo(path.client), shares[round]!, concurrency);
       }
       await guard?.run(shares[round]!);
+      await guard?.flush();
     }
 
     const cpuAfter = ticksOf(middle);
