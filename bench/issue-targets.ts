@@ -52,7 +52,7 @@ export function issueTargetRows({ hooks, perf, proxy, testTiming }: IssueInputs)
   rows.push(
     combined(
       'proxy added latency (echo server, stdio)',
-      'p50 ≤ 0.25 ms; p99 ≤ 2× the direct p99 of the same run; CPU ≤ 2× a JSON relay plus the guard’s own work (first wording, shown beside it, not judged: CPU ≤ 2× a byte relay)',
+      "p50 ≤ 0.25 ms; p99 ≤ 2× the direct p99 of the same run; CPU ≤ 2× a JSON relay plus the guard's own work (first wording, shown beside it, not judged: CPU ≤ 2× a byte relay)",
       proxyRows,
     ),
     combined(
