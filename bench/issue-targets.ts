@@ -52,7 +52,7 @@ export function issueTargetRows({ hooks, perf, proxy, testTiming }: IssueInputs)
   rows.push(
     combined(
       'proxy added latency (echo server, stdio)',
-      'p50 ≤ 0.25 ms; p99 ≤ 2× the direct p99 of the same run; CPU ≤ 2× a byte relay',
+      "p50 ≤ 0.25 ms; p99 ≤ 2× the direct p99 of the same run; CPU ≤ 2× a byte relay (shown beside it, not judged: the measure proposed, CPU ≤ 2× a JSON relay plus the guard's own work)",
       proxyRows,
     ),
     combined(
@@ -108,27 +108,32 @@ function hookRow(hooks: readonly HookBenchRow[] | undefined): TargetRow {
   };
 }
 
-/** One row from several targets: met when every one is, its figures side by side. */
-function combined(
-  what: string,
-  target: string,
-  parts: readonly Pick<TargetResult, 'pass' | 'value' | 'id'>[],
-  worstOnly = false,
-): TargetRow {
+type Part = Pick<TargetResult, 'pass' | 'value' | 'id'> & { readonly shownOnly?: true };
+
+/**
+ * One row from several targets: met when every one judged is, its figures side by side. A target
+ * shown only (a measure proposed, kept in view) says its own verdict and does not weigh on the row's.
+ */
+function combined(what: string, target: string, parts: readonly Part[], worstOnly = false): TargetRow {
   if (parts.length === 0)
     return { what, target, measured: 'not measured in this run', verdict: 'not measured' };
   const shown = worstOnly ? worstPerKind(parts) : parts;
   return {
     what,
     target,
-    measured: shown.map((part) => `${label(part.id)}${part.value}`).join('; '),
-    verdict: parts.every((part) => part.pass) ? 'met' : 'not met',
+    measured: shown
+      .map(
+        (part) =>
+          `${label(part.id)}${part.value}${part.shownOnly ? ` (${part.pass ? 'met' : 'not met'} on the measure proposed, not judged)` : ''}`,
+      )
+      .join('; '),
+    verdict: parts.every((part) => part.pass || part.shownOnly) ? 'met' : 'not met',
   };
 }
 
 /** Of targets measured at several constraint counts, the failing one, or else the first. */
-function worstPerKind(parts: readonly Pick<TargetResult, 'pass' | 'value' | 'id'>[]) {
-  const kinds = new Map<string, Pick<TargetResult, 'pass' | 'value' | 'id'>>();
+function worstPerKind(parts: readonly Part[]) {
+  const kinds = new Map<string, Part>();
   for (const part of parts) {
     const kind = part.id.replace(/-\d+$/, '');
     const seen = kinds.get(kind);
@@ -140,7 +145,8 @@ function worstPerKind(parts: readonly Pick<TargetResult, 'pass' | 'value' | 'id'
 const LABELS: Readonly<Record<string, string>> = {
   'proxy-median': 'p50 added ',
   'proxy-p99': 'p99 ',
-  'proxy-cpu': 'CPU ',
+  'proxy-cpu-work': 'CPU vs a JSON relay + the guard ',
+  'proxy-cpu': 'CPU vs a byte relay ',
   'failing-short': 'short output: ',
   'failing-20kb': '20 KB output: ',
   'failing-edit-4kb': 'failing 4 KB edit ',

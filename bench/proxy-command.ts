@@ -18,7 +18,7 @@ export async function proxyCommand(options: ProxyCommandOptions, io: CommandIO):
     options.breakdown ? 'behind `narrowing mcp` (three times)' : 'behind `narrowing mcp`',
     ...(options.compare !== undefined ? [`behind the proxy of ${options.compare}`] : []),
     'behind a byte relay',
-    ...(options.breakdown ? ['behind a JSON relay'] : []),
+    'behind a JSON relay',
   ];
   io.stderr.write(
     `starting server-everything ${paths.length + (options.breakdown ? 2 : 0)} times: ${paths.slice(0, -1).join(', ')} and ${paths.at(-1)}…\n`,

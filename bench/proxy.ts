@@ -7,11 +7,14 @@
  * A third path goes through a process that only copies bytes (`byte-relay.mjs`): the cost of one
  * more process between client and server, which no stdio proxy can go below. Where client, proxy
  * and server share few cores, that floor is far from free, and it is the yardstick for the rest.
+ * A fourth goes through a process that reads every message as JSON and writes it back
+ * (`json-relay.mjs`: the floor of any proxy that reads messages). Between rounds, the guard's own
+ * work for the same calls (the proposal, the check, the learning, the journal: `proxy-guard.ts`)
+ * runs in this process: a JSON relay plus that work is what any proxy running this guard spends.
  *
- * With `breakdown`, two more paths say where the proxy's CPU goes beyond that floor: a process that
- * reads every message as JSON and writes it back (`json-relay.mjs`: the floor of any proxy that
- * reads messages), and the proxy with its state in memory (no journal, no state file). Each is
- * measured from `/proc` in the same run, interleaved with the others.
+ * With `breakdown`, two more paths say where the proxy's CPU goes beyond that floor: the proxy with
+ * its state in memory (no journal, no state file), learning or not. Each is measured from `/proc`
+ * in the same run, interleaved with the others.
  *
  * With `compare`, the proxy of another build (the `dist/` folder of another checkout, or a copy of
  * this one's kept from before a change) is one more path, timed in the same rounds: an A/B of two
@@ -21,9 +24,10 @@ import { existsSync, mkdtempSync, readFileSync, realpathSync, rmSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { Client } from '@modelcontextprotocol/client';
+import { type CallToolResult, Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { chooseEngine, type EngineKind } from './engine.js';
+import { type GuardWork, guardWork } from './proxy-guard.js';
 
 export interface ProxyBenchOptions {
   /** Sequential calls per side for the latency figures. */
@@ -37,7 +41,7 @@ export interface ProxyBenchOptions {
   readonly proxyCommand?: readonly string[];
   /** Run the proxy from the build (the default, when it is current) or from the sources. */
   readonly engine?: EngineKind;
-  /** Also measure a JSON relay and the proxy without a journal, to say where the CPU goes. */
+  /** Also measure the proxy without a journal, learning or not, to say where the CPU goes. */
   readonly breakdown?: boolean;
   /**
    * Another build's `dist/` folder, in its checkout (it reads the package.json beside it and its
@@ -69,6 +73,8 @@ export interface ProxyBenchResult {
     readonly base?: LatencyStats;
     /** Through the process that only copies bytes. */
     readonly relay: LatencyStats;
+    /** Through the process that reads and rewrites every message as JSON. */
+    readonly jsonRelay: LatencyStats;
     /** Proxied minus direct. */
     readonly addedMedianMs: number;
     readonly addedP99Ms: number;
@@ -80,6 +86,7 @@ export interface ProxyBenchResult {
     readonly direct: number;
     readonly proxied: number;
     readonly relay: number;
+    readonly jsonRelay: number;
     readonly base?: number;
   };
   /**
@@ -90,8 +97,13 @@ export interface ProxyBenchResult {
     readonly calls: number;
     readonly proxyUs: number;
     readonly relayUs: number;
-    /** With `breakdown`: the process that reads and rewrites every message as JSON. */
-    readonly jsonRelayUs?: number;
+    /** The process that reads and rewrites every message as JSON. */
+    readonly jsonRelayUs: number;
+    /**
+     * The guard's own work for as many calls (proposal, check, learning, journal and state file), run
+     * in the benchmark's process between rounds: see `proxy-guard.ts`. Absent if it could not run.
+     */
+    readonly guardUs?: number;
     /** With `breakdown`: the proxy with its state in memory, so without a journal or a state file. */
     readonly proxyInMemoryUs?: number;
     /**
@@ -128,6 +140,8 @@ const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const EVERYTHING = join(ROOT, 'node_modules/@modelcontextprotocol/server-everything/dist/index.js');
 const BYTE_RELAY = fileURLToPath(new URL('./byte-relay.mjs', import.meta.url));
 const JSON_RELAY = fileURLToPath(new URL('./json-relay.mjs', import.meta.url));
+/** The guard's own work writes its journal and state after this many sequential calls. */
+const GUARD_FLUSH_EVERY = 50;
 
 export async function runProxyBench(options: ProxyBenchOptions = {}): Promise<ProxyBenchResult> {
   const calls = options.calls ?? 1_000;
@@ -162,6 +176,11 @@ export async function runProxyBench(options: ProxyBenchOptions = {}): Promise<Pr
     process.execPath,
     EVERYTHING,
   ]);
+  const { client: jsonRelayed, pid: jsonRelayPid } = await connect(process.execPath, [
+    JSON_RELAY,
+    process.execPath,
+    EVERYTHING,
+  ]);
   const base =
     baseDist === undefined
       ? undefined
@@ -174,45 +193,47 @@ export async function runProxyBench(options: ProxyBenchOptions = {}): Promise<Pr
           process.execPath,
           EVERYTHING,
         ]).catch(async (error: unknown) => {
-          await Promise.all([direct.close(), proxied.close(), relayed.close()]);
+          await Promise.all([direct.close(), proxied.close(), relayed.close(), jsonRelayed.close()]);
           rmSync(stateDir, { recursive: true, force: true });
           throw new Error(`the proxy of ${baseDist} did not start: ${(error as Error).message}`);
         });
   const extra = options.breakdown
     ? {
-        jsonRelay: await connect(process.execPath, [JSON_RELAY, process.execPath, EVERYTHING]),
         inMemory: await proxy('--store', 'memory'),
         off: await proxy('--store', 'memory', '--preset', 'off'),
       }
     : undefined;
+  let guard: GuardWork | undefined;
   try {
     let sequence = 0;
     const padding = options.messageBytes === undefined ? '' : ` ${'x'.repeat(options.messageBytes)}`;
     // A different message each time: identical calls with identical results are what the guard
     // exists to stop, and this measures the cost of the calls it lets through.
+    const message = (number: number) => `bench ${number}${padding}`;
     const echo = async (client: Client) => {
       sequence += 1;
-      const result = await client.callTool({
-        name: 'echo',
-        arguments: { message: `bench ${sequence}${padding}` },
-      });
+      const result = await client.callTool({ name: 'echo', arguments: { message: message(sequence) } });
       if (result.isError) throw new Error(`echo failed: ${JSON.stringify(result.content)}`);
     };
-    const paths = { direct: timedPath(direct), proxied: timedPath(proxied), relay: timedPath(relayed) };
+    guard = await guardOfEcho(direct, stateDir, message);
+    const paths = {
+      direct: timedPath(direct),
+      proxied: timedPath(proxied),
+      relay: timedPath(relayed),
+      jsonRelay: timedPath(jsonRelayed),
+    };
     const basePath = base && timedPath(base.client);
     const all = [
       ...Object.values(paths),
       ...(basePath ? [basePath] : []),
-      ...(extra
-        ? [timedPath(extra.jsonRelay.client), timedPath(extra.inMemory.client), timedPath(extra.off.client)]
-        : []),
+      ...(extra ? [timedPath(extra.inMemory.client), timedPath(extra.off.client)] : []),
     ];
     // Each pass lets another path go first, so that none always runs on a warmer loop.
     const inTurn = (lead: number) => all.map((_, turn) => all[(lead + turn) % all.length]!);
     const middle = {
       proxy: proxyPid,
       relay: relayPid,
-      jsonRelay: extra?.jsonRelay.pid ?? null,
+      jsonRelay: jsonRelayPid,
       inMemory: extra?.inMemory.pid ?? null,
       off: extra?.off.pid ?? null,
       base: base?.pid ?? null,
@@ -226,6 +247,10 @@ export async function runProxyBench(options: ProxyBenchOptions = {}): Promise<Pr
       for (const path of all) await echo(path.client);
     }
     const warmupEnd = cpuTicks(proxyPid);
+    // The guard's own work warms up on as many calls, outside the proxy's figures above.
+    await guard?.run(warmup + Math.ceil(warmup / 2));
+    await guard?.flush();
+    guard?.measure();
     // Concurrent calls run code that sequential ones do not (identical calls in flight, batched
     // writes): it is compiled before measuring too.
     const concurrentWarmup = Math.ceil(warmup / 2);
@@ -238,6 +263,9 @@ export async function runProxyBench(options: ProxyBenchOptions = {}): Promise<Pr
         await echo(path.client);
         path.times.push(performance.now() - begin);
       }
+      // One call of the guard's own work a round, as the proxy's guard gets one between its messages.
+      await guard?.run(1);
+      if ((index + 1) % GUARD_FLUSH_EVERY === 0) await guard?.flush();
     }
     const sequentialEnd = cpuTicks(proxyPid);
 
@@ -250,10 +278,14 @@ export async function runProxyBench(options: ProxyBenchOptions = {}): Promise<Pr
     );
     const untimed = shares.at(-1)!;
     for (const path of all) await burst(() => echo(path.client), untimed, concurrency);
+    await guard?.run(untimed);
+    await guard?.flush();
     for (let round = 0; round < rounds; round += 1) {
       for (const path of inTurn(round)) {
         path.elapsed += await burst(() => echo(path.client), shares[round]!, concurrency);
       }
+      await guard?.run(shares[round]!);
+      await guard?.flush();
     }
 
     const cpuAfter = ticksOf(middle);
@@ -263,6 +295,7 @@ export async function runProxyBench(options: ProxyBenchOptions = {}): Promise<Pr
     const proxyUs = perCallUs(cpuBefore.proxy, cpuAfter.proxy);
     const relayUs = perCallUs(cpuBefore.relay, cpuAfter.relay);
     const jsonRelayUs = perCallUs(cpuBefore.jsonRelay, cpuAfter.jsonRelay);
+    const guardUs = guard?.perCallUs;
     const proxyInMemoryUs = perCallUs(cpuBefore.inMemory, cpuAfter.inMemory);
     const proxyOffUs = perCallUs(cpuBefore.off, cpuAfter.off);
     const baseUs = perCallUs(cpuBefore.base, cpuAfter.base);
@@ -285,6 +318,7 @@ export async function runProxyBench(options: ProxyBenchOptions = {}): Promise<Pr
         direct: directStats,
         proxied: proxiedStats,
         relay: stats(paths.relay.times),
+        jsonRelay: stats(paths.jsonRelay.times),
         ...(basePath && { base: stats(basePath.times) }),
         addedMedianMs: proxiedStats.medianMs - directStats.medianMs,
         addedP99Ms: proxiedStats.p99Ms - directStats.p99Ms,
@@ -295,15 +329,18 @@ export async function runProxyBench(options: ProxyBenchOptions = {}): Promise<Pr
         direct: perSecond(paths.direct),
         proxied: perSecond(paths.proxied),
         relay: perSecond(paths.relay),
+        jsonRelay: perSecond(paths.jsonRelay),
         ...(basePath && { base: perSecond(basePath) }),
       },
       ...(proxyUs !== undefined &&
-        relayUs !== undefined && {
+        relayUs !== undefined &&
+        jsonRelayUs !== undefined && {
           cpu: {
             calls: measuredCalls,
             proxyUs,
             relayUs,
-            ...(jsonRelayUs !== undefined && { jsonRelayUs }),
+            jsonRelayUs,
+            ...(guardUs !== undefined && { guardUs }),
             ...(proxyInMemoryUs !== undefined && { proxyInMemoryUs }),
             ...(proxyOffUs !== undefined && { proxyOffUs }),
             ...(baseUs !== undefined && { baseUs }),
@@ -324,13 +361,44 @@ export async function runProxyBench(options: ProxyBenchOptions = {}): Promise<Pr
       direct.close(),
       proxied.close(),
       relayed.close(),
-      extra?.jsonRelay.client.close(),
+      jsonRelayed.close(),
+      guard?.close(),
       extra?.inMemory.client.close(),
       extra?.off.client.close(),
       base?.client.close(),
     ]);
     rmSync(stateDir, { recursive: true, force: true });
   }
+}
+
+/**
+ * The guard's own work for the bench's echo calls: the tool as the server lists it, the arguments
+ * the calls carry and the result the server gives (its answer to one call, with each call's text).
+ */
+async function guardOfEcho(
+  direct: Client,
+  stateDir: string,
+  message: (sequence: number) => string,
+): Promise<GuardWork | undefined> {
+  const { tools } = await direct.listTools();
+  const tool = tools.find((listed) => listed.name === 'echo');
+  if (!tool) return undefined;
+  const sample = (await direct.callTool({
+    name: 'echo',
+    arguments: { message: 'bench 0' },
+  })) as CallToolResult;
+  const shown = JSON.stringify(sample.content);
+  if (!shown.includes('bench 0')) return undefined;
+  return guardWork({
+    stateDir: join(stateDir, 'guard-only'),
+    workspaceRoot: ROOT,
+    tool,
+    args: (sequence) => ({ message: message(sequence) }),
+    result: (sequence) => ({
+      ...sample,
+      content: JSON.parse(shown.replace('bench 0', JSON.stringify(message(sequence)).slice(1, -1))),
+    }),
+  });
 }
 
 /** The built command when the build is current, as users run it; otherwise the sources. */
@@ -427,14 +495,25 @@ function stats(samples: readonly number[]): LatencyStats {
 
 const ms = (value: number) => `${value.toFixed(3)} ms`;
 
-/** The proxy's CPU time per call at most this many times the byte relay's. */
+/** The proxy's CPU time per call at most this many times the byte relay's: the issue's wording. */
 export const PROXY_CPU_LIMIT = 2;
+/**
+ * The proxy's CPU time per call at most this many times a JSON relay's plus the guard's own work for
+ * the call: the measure that holds the proxy to its own code, since the guard's check and learning
+ * are work a byte relay never does.
+ */
+export const PROXY_WORK_LIMIT = 2;
 
 export interface ProxyTarget {
   readonly id: string;
   readonly description: string;
   readonly pass: boolean;
   readonly value: string;
+  /**
+   * Shown beside the others but not judged: the CPU against a JSON relay plus the guard's own work,
+   * the measure proposed for the target, kept in view with its own verdict beside the target's wording.
+   */
+  readonly shownOnly?: true;
 }
 
 /** Added latency at the median at most this, in milliseconds. */
@@ -445,6 +524,7 @@ export const PROXY_P99_LIMIT = 2;
 export function proxyTargets(result: ProxyBenchResult): ProxyTarget[] {
   const cpu = result.cpu;
   const ratio = cpu ? cpu.proxyUs / cpu.relayUs : Number.NaN;
+  const floorUs = cpu?.guardUs === undefined ? undefined : cpu.jsonRelayUs + cpu.guardUs;
   const { latency } = result;
   const p99Ratio = latency.proxied.p99Ms / latency.direct.p99Ms;
   return [
@@ -459,6 +539,16 @@ export function proxyTargets(result: ProxyBenchResult): ProxyTarget[] {
       description: `MCP proxy: p99 at most ${PROXY_P99_LIMIT}× the direct p99 of the same run`,
       pass: p99Ratio <= PROXY_P99_LIMIT,
       value: `${p99Ratio.toFixed(2)}× (${latency.proxied.p99Ms.toFixed(3)} vs ${latency.direct.p99Ms.toFixed(3)} ms)`,
+    },
+    {
+      id: 'proxy-cpu-work',
+      description: `MCP proxy: CPU per call at most ${PROXY_WORK_LIMIT}× a JSON relay's plus the guard's own work for the call (proposal, check, learning, journal), in the same run (the measure proposed; shown, not judged)`,
+      pass: cpu !== undefined && floorUs !== undefined && cpu.proxyUs <= PROXY_WORK_LIMIT * floorUs,
+      value:
+        cpu && floorUs !== undefined
+          ? `${(cpu.proxyUs / floorUs).toFixed(2)}× (${cpu.proxyUs.toFixed(0)} µs vs ${cpu.jsonRelayUs.toFixed(0)} + ${cpu.guardUs!.toFixed(0)} µs)`
+          : `not measured (${cpu ? 'the guard alone did not run' : 'no /proc'})`,
+      shownOnly: true,
     },
     {
       id: 'proxy-cpu',
@@ -492,18 +582,25 @@ export function formatProxyBench(result: ProxyBenchResult): string {
     row('proxied', latency.proxied),
     `  added     median ${ms(latency.addedMedianMs).padStart(10)}   p99 ${ms(latency.addedP99Ms).padStart(10)}`,
     row('relay', latency.relay),
+    row('JSON', latency.jsonRelay),
     ...(latency.base ? baseLatencyLines(latency.base, latency) : []),
     `Throughput with ${throughput.concurrency} concurrent callers, ${throughput.calls} calls each way:`,
     `  direct  ${Math.round(throughput.direct)} calls/s`,
     `  proxied ${Math.round(throughput.proxied)} calls/s (${percentOfDirect(throughput.proxied, throughput)})`,
     `  relay   ${Math.round(throughput.relay)} calls/s (${percentOfDirect(throughput.relay, throughput)})`,
+    `  JSON    ${Math.round(throughput.jsonRelay)} calls/s (${percentOfDirect(throughput.jsonRelay, throughput)})`,
     ...(throughput.base !== undefined
       ? [`  base    ${Math.round(throughput.base)} calls/s (${percentOfDirect(throughput.base, throughput)})`]
       : []),
-    '(relay: a process that only copies bytes between client and server, the floor of any stdio proxy)',
+    '(relay: a process that only copies bytes between client and server, the floor of any stdio proxy; JSON: one that reads and rewrites every message, the floor of any proxy that reads them)',
     ...(result.cpu
       ? [
-          `CPU per call of the process in the middle, from /proc over ${result.cpu.calls} calls each: proxy ${result.cpu.proxyUs.toFixed(0)} µs, relay ${result.cpu.relayUs.toFixed(0)} µs (${(result.cpu.proxyUs / result.cpu.relayUs).toFixed(2)}×)`,
+          `CPU per call of the process in the middle, from /proc over ${result.cpu.calls} calls each: proxy ${result.cpu.proxyUs.toFixed(0)} µs, relay ${result.cpu.relayUs.toFixed(0)} µs (${(result.cpu.proxyUs / result.cpu.relayUs).toFixed(2)}×), JSON relay ${result.cpu.jsonRelayUs.toFixed(0)} µs`,
+          ...(result.cpu.guardUs !== undefined
+            ? [
+                `  the guard's own work for as many calls, alone in this process: ${result.cpu.guardUs.toFixed(0)} µs per call; the proxy is ${(result.cpu.proxyUs / (result.cpu.jsonRelayUs + result.cpu.guardUs)).toFixed(2)}× a JSON relay plus that work`,
+              ]
+            : []),
           ...(result.cpu.warmupTailUs !== undefined && result.cpu.sequentialUs !== undefined
             ? [
                 `  the proxy over the last ${result.cpu.warmupTailCalls} sequential warm-up calls: ${result.cpu.warmupTailUs.toFixed(0)} µs per call; over the ${latency.direct.count} measured: ${result.cpu.sequentialUs.toFixed(0)} µs${stillWarming(result.cpu.warmupTailUs, result.cpu.sequentialUs) ? ' (well below the first: warm up longer)' : ''}`,
@@ -537,7 +634,7 @@ function baseLatencyLines(base: LatencyStats, latency: ProxyBenchResult['latency
 /** Where the proxy's CPU goes beyond the byte relay's, from the extra paths of `breakdown`. */
 function breakdownLines(cpu: NonNullable<ProxyBenchResult['cpu']>): string[] {
   const { jsonRelayUs, proxyInMemoryUs, proxyOffUs } = cpu;
-  if (jsonRelayUs === undefined || proxyInMemoryUs === undefined || proxyOffUs === undefined) return [];
+  if (proxyInMemoryUs === undefined || proxyOffUs === undefined) return [];
   const us = (value: number) => `${value.toFixed(0).padStart(5)} µs`;
   return [
     'Where it goes (CPU per call, each path measured in the same run):',

@@ -466,6 +466,12 @@ function proxySections(result: ProxyBenchResult): Section[] {
           ms(latency.relay.p99Ms),
           Math.round(throughput.relay),
         ],
+        [
+          'through a process that reads and rewrites every message as JSON',
+          ms(latency.jsonRelay.medianMs),
+          ms(latency.jsonRelay.p99Ms),
+          Math.round(throughput.jsonRelay),
+        ],
       ],
     },
     targets,

@@ -125,6 +125,12 @@ const RECENT_HASHES = 4_096;
 const DEFAULT_FLUSH_INTERVAL_MS = 50;
 const DEFAULT_SYNC_INTERVAL_MS = 1_000;
 const DEFAULT_MAX_BATCH = 512;
+/**
+ * Events turned into lines and hashed in one go when a batch is due; the rest wait for the next turn
+ * of the event loop. Sealing a whole batch at once held up every message that arrived meanwhile
+ * (50 ms of a busy proxy's calls took milliseconds to hash), and that made its slowest calls slow.
+ */
+const SEAL_SLICE = 32;
 
 class FileJournal implements Journal {
   readonly path: string;
@@ -320,7 +326,13 @@ class FileJournal implements Journal {
 
   private readonly onTimer = (): void => {
     this.cancelTimers();
-    this.sealUpTo(this.lastRecorded);
+    this.sealUpTo(Math.min(this.lastRecorded, this.lastSealed + SEAL_SLICE));
+    if (this.lastSealed < this.lastRecorded) {
+      // The batch is written once it is all sealed, a slice a turn, whatever arrives in between.
+      this.immediate = setImmediate(this.onTimer);
+      this.immediate.unref();
+      return;
+    }
     this.enqueueWrite().catch(() => undefined);
   };
 

@@ -68,6 +68,37 @@ describe('journal', () => {
     await expect.poll(() => existsSync(path) && lines().length).toBe(5);
   });
 
+  it('hashes a batch that is due a slice at a time, so that other work runs in between, and writes it whole', async () => {
+    const sink = journal({ flushIntervalMs: 5 });
+    let argumentsRead = 0;
+    const args = {
+      get path() {
+        argumentsRead += 1;
+        return 'src/config.ts';
+      },
+    };
+    for (let index = 0; index < 100; index += 1) {
+      sink.record({
+        type: 'proposal',
+        at: index,
+        tool: 'read_file',
+        callKey: 'read_file#9c1d',
+        args,
+        verdict: 'allow',
+      });
+    }
+    // Due with the journal's batch, and run right after it: what the batch's first turn sealed.
+    const sealedInOneTurn = await new Promise<number>((resolve) =>
+      setTimeout(() => resolve(argumentsRead), 5),
+    );
+    expect(sealedInOneTurn).toBeGreaterThan(0);
+    expect(sealedInOneTurn).toBeLessThan(100);
+    await expect.poll(() => existsSync(path) && lines().length).toBe(100);
+    expect(argumentsRead).toBe(100);
+    await sink.flush();
+    expect(verifyJournal(path)).toMatchObject({ ok: true, count: 100 });
+  });
+
   it('writes a full batch without waiting for the interval', async () => {
     const sink = journal({ flushIntervalMs: 60_000, maxBatch: 4 });
     for (const event of events(4)) sink.record(event);

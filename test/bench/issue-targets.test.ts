@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { issueTargetRows, issueTargetsText, readTestTiming } from '../../bench/issue-targets.js';
 import type { PerfReport, TargetResult } from '../../bench/perf.js';
+import type { ProxyBenchResult } from '../../bench/proxy.js';
 import { main } from '../../bench/results.js';
 import { temporaryDir } from '../stores/sample-state.js';
 
@@ -70,6 +71,44 @@ describe('the table of performance targets', () => {
     });
     const [missed] = issueTargetRows({ hooks: [cpu('empty state', 9), cpu('40,000 constraints', 31)] });
     expect(missed?.verdict).toBe('not met');
+  });
+
+  it("judges the proxy's CPU against a byte relay, and shows the measure proposed (a JSON relay plus the guard's own work) beside it unjudged", () => {
+    const stats = { count: 1000, medianMs: 0.5, p99Ms: 1.5, meanMs: 0.6 };
+    const proxy = (proxyUs: number) =>
+      ({
+        tool: 'echo',
+        latency: {
+          direct: { ...stats, medianMs: 0.3, p99Ms: 1 },
+          proxied: stats,
+          relay: stats,
+          jsonRelay: stats,
+          addedMedianMs: 0.2,
+          addedP99Ms: 0.5,
+        },
+        throughput: {
+          concurrency: 8,
+          calls: 2000,
+          direct: 4000,
+          proxied: 3000,
+          relay: 3900,
+          jsonRelay: 3800,
+        },
+        cpu: { calls: 3500, proxyUs, relayUs: 32, jsonRelayUs: 54, guardUs: 81 },
+        totalCalls: 0,
+        durationMs: 0,
+        node: 'v22.12.0',
+        platform: 'linux-x64',
+        engine: 'dist',
+      }) as ProxyBenchResult;
+    const [, missed] = issueTargetRows({ proxy: proxy(196) });
+    expect(missed).toMatchObject({
+      verdict: 'not met',
+      measured:
+        'p50 added 0.200 ms (0.500 vs 0.300 ms); p99 1.50× (1.500 vs 1.000 ms); CPU vs a JSON relay + the guard 1.45× (196 µs vs 54 + 81 µs) (met on the measure proposed, not judged); CPU vs a byte relay 6.13× (196 µs vs 32 µs)',
+    });
+    const [, met] = issueTargetRows({ proxy: proxy(60) });
+    expect(met?.verdict).toBe('met');
   });
 
   it('judges `npm test` from the timing file the CI writes, and says when there is none', () => {

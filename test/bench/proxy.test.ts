@@ -1,25 +1,46 @@
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { formatProxyBench, runProxyBench, stillWarming } from '../../bench/proxy.js';
+import { formatProxyBench, proxyTargets, runProxyBench, stillWarming } from '../../bench/proxy.js';
 
 describe('the proxy benchmark', () => {
-  it('measures all three paths with the number of calls it was given, and reports them', async () => {
+  it('measures all four paths with the number of calls it was given, and reports them', async () => {
     const result = await runProxyBench({ calls: 20, concurrentCalls: 18, concurrency: 4, warmup: 2 });
     expect(result.latency.direct.count).toBe(20);
     expect(result.latency.proxied.count).toBe(20);
     expect(result.latency.relay.count).toBe(20);
+    expect(result.latency.jsonRelay.count).toBe(20);
     expect(result.latency.proxied.p99Ms).toBeGreaterThanOrEqual(result.latency.proxied.medianMs);
     expect(result.throughput).toMatchObject({ concurrency: 4, calls: 18 });
     expect(result.throughput.proxied).toBeGreaterThan(0);
     expect(result.throughput.relay).toBeGreaterThan(0);
-    // Per path: warm-up (2 calls, then 1 concurrently), sequential calls, one untimed burst of 6 and three timed ones.
-    expect(result.totalCalls).toBe(3 * (2 + 1 + 20 + 6 + 18));
+    expect(result.throughput.jsonRelay).toBeGreaterThan(0);
+    // Per path: warm-up (2 calls, then 1 concurrently), sequential calls, one untimed burst of 5 and four timed ones.
+    expect(result.totalCalls).toBe(4 * (2 + 1 + 20 + 5 + 18));
     const text = formatProxyBench(result);
     expect(text).toContain('20 calls each way, interleaved');
     expect(text).toContain('Throughput with 4 concurrent callers');
     expect(text).toMatch(/relay +\d+ calls\/s \(\d+% of direct\)/);
+    expect(text).toMatch(/JSON +\d+ calls\/s \(\d+% of direct\)/);
   });
+
+  it.skipIf(!existsSync('/proc/self/stat'))(
+    "measures the guard's own work for as many calls in the same run, and sets the proxy against a JSON relay plus that work",
+    async () => {
+      const result = await runProxyBench({ calls: 10, concurrentCalls: 8, concurrency: 2, warmup: 4 });
+      expect(result.cpu?.jsonRelayUs).toBeGreaterThanOrEqual(0);
+      expect(result.cpu?.guardUs).toBeGreaterThan(0);
+      expect(formatProxyBench(result)).toMatch(
+        /the guard's own work for as many calls, alone in this process: \d+ µs per call; the proxy is \d+\.\d\d× a JSON relay plus that work/,
+      );
+      expect(proxyTargets(result).map((target) => target.id)).toEqual([
+        'proxy-median',
+        'proxy-p99',
+        'proxy-cpu-work',
+        'proxy-cpu',
+      ]);
+    },
+  );
 
   it.skipIf(!existsSync('/proc/self/stat'))(
     'says what the proxy cost per call over the last fifth of its sequential warm-up, beside the sequential calls measured',
@@ -34,7 +55,7 @@ describe('the proxy benchmark', () => {
     },
   );
 
-  it('with a breakdown, also measures a JSON relay and the proxy without a journal, learning or not, and says where the CPU goes', async () => {
+  it('with a breakdown, also measures the proxy without a journal, learning or not, and says where the CPU goes', async () => {
     const result = await runProxyBench({
       calls: 10,
       concurrentCalls: 10,
@@ -64,8 +85,8 @@ describe('the proxy benchmark', () => {
     });
     expect(result.latency.base?.count).toBe(10);
     expect(result.throughput.base).toBeGreaterThan(0);
-    // Four paths, each with its warm-up, sequential calls, an untimed burst of 2 and four timed ones.
-    expect(result.totalCalls).toBe(4 * (2 + 1 + 10 + 2 + 8));
+    // Five paths, each with its warm-up, sequential calls, an untimed burst of 2 and five timed ones.
+    expect(result.totalCalls).toBe(5 * (2 + 1 + 10 + 2 + 8));
     expect(result.cpu?.baseUs).toBeGreaterThanOrEqual(0);
     const text = formatProxyBench(result);
     expect(text).toMatch(/base +median +\d+\.\d{3} ms/);

@@ -49,7 +49,7 @@ export interface ProxyCommandOptions {
   readonly concurrentCalls?: number;
   readonly concurrency?: number;
   readonly warmup?: number;
-  /** Also measure a JSON relay and the proxy without a journal, to say where its CPU goes. */
+  /** Also measure the proxy without a journal, learning or not, to say where its CPU goes. */
   readonly breakdown?: boolean;
   /** Another build's `dist/` folder: its proxy is timed in the same rounds (an A/B). */
   readonly compare?: string;
@@ -258,7 +258,7 @@ export function register(program: Command): void {
     .option('--concurrent-calls <n>', 'calls on each path for the throughput figures (default 2000)')
     .option('--concurrency <n>', 'concurrent callers for the throughput figures (default 8)')
     .option('--warmup <n>', 'calls each way before measuring (default 2500)')
-    .option('--breakdown', 'also measure a JSON relay and the proxy without a journal: where the CPU goes')
+    .option('--breakdown', 'also measure the proxy without a journal, learning or not: where the CPU goes')
     .option('--compare <dist>', "another build's dist/ folder, its proxy timed in the same rounds (an A/B)")
     .option(
       '--message-bytes <n>',
