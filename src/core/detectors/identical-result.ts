@@ -7,6 +7,7 @@
  * failures to the identical-failure rule, which knows about blame.
  */
 import { isBlank } from '../blank.js';
+import { locationAddresses } from '../identity/index.js';
 import type { ActionKind, Violation } from '../types.js';
 import { answerKeyOf, isHarnessFault, isWatched, kindOf } from './applicability.js';
 import { LruMap } from './bounded.js';
@@ -68,6 +69,12 @@ interface Repeats {
   text: string;
   /** How many times it returned `digest` since the world last changed, back to back or not. */
   seen: number;
+  /**
+   * For an attempt: the addresses its answer reported as where something is (a debugger's program
+   * counter), which the digest masks. A step that moved the program answered otherwise, whatever
+   * the digest says.
+   */
+  locations?: string;
   /**
    * How many times in a row it returned `digest` after other calls, none of which succeeded: asks
    * back to back count once.
@@ -254,6 +261,9 @@ export function createIdenticalResultDetector(): Detector {
       // Asked again back to back after asks alike with only failures between: still the same state.
       const state = unchangedState(call);
       if (state) return describeStateQuery(call, state);
+      // A command of unknown effects that answered alike each time, back to back: its third run.
+      const attempt = repeatedAttempt(call);
+      if (attempt) return describeAttempt(call, attempt);
       // The proposal being checked would be the next identical call.
       const proposal = entry.count + 1;
       // A write that answered alike twice wrote what the file held: the evidence is conclusive.
@@ -286,12 +296,15 @@ export function createIdenticalResultDetector(): Detector {
         if (limits.withinCalls > widestWindow) widestWindow = limits.withinCalls;
         const entry = calls.peek(key);
         const same = entry !== undefined && unchanged(entry);
+        // What an attempt reports as where something is tells its answers apart too.
+        const locations =
+          isAttempt(call) || isInertCall(call) ? locationAddresses(outcome.content) : undefined;
         // A search that found nothing answered too: asking again finds nothing again.
         if (!outcome.success && !outcome.empty) {
           calls.delete(key);
           own = undefined;
           reruns = 0;
-        } else if (same && entry.digest === outcome.resultDigest) {
+        } else if (same && entry.digest === outcome.resultDigest && entry.locations === locations) {
           // Back to back, the streak goes on; after other calls, it starts again.
           const backToBack = proposed - entry.at <= limits.withinCalls;
           entry.count = backToBack ? entry.count + 1 : 1;
@@ -321,6 +334,7 @@ export function createIdenticalResultDetector(): Detector {
             count: 1,
             seen: 1,
             quiet: isBlank(outcome.content) ? 0 : 1,
+            ...(locations !== undefined && { locations }),
             successesAt: successes,
             world,
             since: changes,
@@ -595,6 +609,7 @@ function readRepeats(raw: Record<string, unknown>): Repeats | undefined {
     at: readNumber(raw.at) ?? 0,
     text: readString(raw.text) ?? '',
     seen: readCount(raw.seen) ?? count,
+    ...(typeof raw.locations === 'string' && { locations: raw.locations }),
     // What succeeded before a restore is not known: a restored answer starts a new streak.
     quiet: 0,
     successesAt: -1,

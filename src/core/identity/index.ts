@@ -33,3 +33,4 @@ export {
   type LongTextHash,
   useLongTextHash,
 } from './hashing.js';
+export { locationAddresses } from './locations.js';

@@ -201,11 +201,12 @@ describe('identical-result', () => {
     const detector = createIdenticalResultDetector();
     const pull = callOf('bash', { command: 'git pull' }, { kind: 'exec' });
     const upToDate = succeeded('Already up to date.', { changedWorld: true });
+    // A command of unknown effects that answered alike twice in a row: its third run is blocked.
     expect(verdicts(detector, repeat(5, [pull, upToDate]))).toEqual([
       'allow',
       'allow',
-      'warn',
-      'warn',
+      'block',
+      'block',
       'block',
     ]);
   });
