@@ -110,6 +110,11 @@ export class NarrowingEngine {
   private readonly radius: RadiusLimit;
   private sessionIdValue: string;
   private halted: string | undefined;
+  /**
+   * The environment the calls run in was lost (see `FailureFacts.losesWorld`) and no call has
+   * succeeded since: its answers while it stays lost are one loss, not a new one each.
+   */
+  private worldLost = false;
   private stopped: string | undefined;
   private readonly contexts: CallContexts;
   private readonly stepCalls = new StepCalls();
@@ -292,6 +297,13 @@ export class NarrowingEngine {
       for (const detector of this.detectors) {
         if (!harness || detector.observesHarnessFaults) detector.observe(call, observed);
       }
+      if (facts?.losesWorld === true && !this.worldLost) {
+        // What the detectors counted ran in the world that was lost: each earlier answer must come
+        // back the same once more before it counts, as after a user's message.
+        this.worldLost = true;
+        this.successes.worldLost(call, lifted);
+        for (const detector of this.detectors) detector.reset('user');
+      } else if (!facts) this.worldLost = false;
     }
     if (outcome.tokens !== undefined || outcome.costUsd !== undefined) this.budget.addUsage(outcome);
     const lastSequence = this.audit
@@ -399,6 +411,7 @@ export class NarrowingEngine {
       radius: this.radius.snapshot(),
       budget: this.budget.snapshot(),
       halted: this.halted,
+      ...(this.worldLost && { worldLost: true }),
     };
   }
 
@@ -446,6 +459,7 @@ export class NarrowingEngine {
     this.radius.restore(session.radius);
     this.budget.restore(session.budget);
     this.halted = session.halted;
+    this.worldLost = session.worldLost === true;
     if (typeof state.sessionId === 'string') this.sessionIdValue = state.sessionId;
   }
 
@@ -461,6 +475,7 @@ export class NarrowingEngine {
     this.radius.reset();
     this.budget.reset(this.clock.now(), 'session');
     this.halted = undefined;
+    this.worldLost = false;
     this.stopped = undefined;
     this.contexts.clear();
     this.stepCalls.clear();

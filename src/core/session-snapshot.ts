@@ -21,6 +21,8 @@ export interface SessionSnapshot {
   readonly radius: unknown;
   readonly budget: unknown;
   readonly halted?: string;
+  /** The environment the calls run in was lost, and no call has succeeded since. */
+  readonly worldLost?: boolean;
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {
@@ -57,5 +59,6 @@ export function readSessionSnapshot(value: unknown): SessionSnapshot | undefined
     radius: value.radius,
     budget: value.budget,
     ...(typeof value.halted === 'string' && { halted: value.halted }),
+    ...(value.worldLost === true && { worldLost: true }),
   };
 }

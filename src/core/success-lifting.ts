@@ -147,6 +147,18 @@ export class SuccessLifting {
   }
 
   /**
+   * The environment the calls ran in was lost (a sandbox's container removed or stopped under the
+   * agent): every ban was learned against a world that is gone, as after a branch switch, so each
+   * gets one retry in whatever world comes back; the same failure there bans it again at once.
+   */
+  worldLost(call: Call, lifted: Lifted[]): void {
+    const why = () =>
+      `${call.description} found the environment it runs in gone, with everything learned in it`;
+    this.learner.forgetRecentFailures();
+    for (const entry of [...this.index.entries()]) this.relieve(entry, why, lifted);
+  }
+
+  /**
    * A new session or process opens no file, and has run no call yet: what a hidden-state call acted
    * on is gone, and so is the order of the calls a refusal was about.
    */

@@ -291,6 +291,12 @@ export interface FailureFacts {
    * file that exists shows it: an edit that names no file now changes that one.
    */
   readonly opensTarget?: boolean;
+  /**
+   * The environment the calls run in is gone from under the call (a sandbox's container removed or
+   * stopped): whatever runs next runs in one made anew, or nowhere, so nothing learned against the
+   * one that was lost holds.
+   */
+  readonly losesWorld?: boolean;
 }
 
 /**

@@ -89,7 +89,7 @@ import { withoutListings } from './source-listings.js';
 import { extractTargets, normalizeTarget } from './targets.js';
 import { runsTests } from './test-runs.js';
 import { unavailableValues } from './unavailable.js';
-import { containerGoneUnderCall } from './vanished-container.js';
+import { containerGoneUnderCall, sandboxLostUnderCall } from './vanished-container.js';
 import { isReadOnlyCommand } from './workspace.js';
 import { toolCallWorkspace } from './workspace-knowledge.js';
 
@@ -351,6 +351,7 @@ export function createToolCallAdapter(options: ToolCallAdapterOptions = {}): Too
       ...(varies && { varies }),
       ...(rule.blame !== 'harness_fault' && refusesOrder(verdict) && { awaitsAnotherCall: true }),
       ...(call.kind === 'create' && opensItsTarget(text, call.targets) && { opensTarget: true }),
+      ...(rule.blame === 'harness_fault' && sandboxLostUnderCall(verdict, args) && { losesWorld: true }),
       ...(call.failureKey !== undefined &&
         (call.failureKeyLeavesOutWords === true
           ? quotesDescription(text, args)

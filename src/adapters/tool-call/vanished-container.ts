@@ -9,6 +9,8 @@
 import { argumentTexts } from './argument-texts.js';
 
 const NO_SUCH_CONTAINER = /\bError response from daemon: No such container: ?([\w.-]*)/i;
+/** The daemon's answer when the container a command was sent into has stopped. */
+const STOPPED_CONTAINER = /\bError response from daemon: Container ([\w.-]+) is not running\b/i;
 /** The head of the text the answer is looked for in: the daemon's line opens a command's output. */
 const SCANNED_CHARS = 4096;
 const MAX_VALUES = 64;
@@ -30,4 +32,14 @@ export function containerGoneUnderCall(text: string, args: Readonly<Record<strin
   if (match === null) return false;
   const name = match[1] ?? '';
   return name === '' || !namesIt(args, name);
+}
+
+/**
+ * Whether the failure says the container the call ran in is gone or stopped, and the call did not
+ * name that container: the sandbox the agent worked in was lost, with every file and process in it.
+ */
+export function sandboxLostUnderCall(text: string, args: Readonly<Record<string, unknown>>): boolean {
+  if (containerGoneUnderCall(text, args)) return true;
+  const match = STOPPED_CONTAINER.exec(text.slice(0, SCANNED_CHARS));
+  return match !== null && !namesIt(args, match[1] ?? '');
 }
