@@ -206,7 +206,7 @@ export class NarrowingEngine {
     }
     if (verdict === 'halt' && !this.halted && !this.stopped) this.halted = violations[0]?.reason;
     if (verdict !== 'block' && verdict !== 'halt') this.budget.countStep();
-    for (const detector of this.afterCheckers) detector.afterCheck?.(call, verdict);
+    for (const detector of this.afterCheckers) detector.afterCheck?.(call, verdict, violations[0]);
     this.seen.note(call.identity.fingerprint, verdict === 'block' || verdict === 'halt');
     const decisive = violations[0];
     this.audit?.record({

@@ -70,6 +70,23 @@ describe('the halt on repeated refusals', () => {
     expect(agent.repeat(4, ...readMissing, ENOENT).at(-1)).toBe('warn');
   });
 
+  it('never halts a run whose blocked proposals are all guesses, however many there are', () => {
+    const agent = new Agent({ modelSeesRefusals: false });
+    const fetchFile = (path: string) =>
+      agent.call(
+        'github_fetch_file',
+        { repository_full_name: 'acme/android-app', path, encoding: 'utf-8' },
+        { text: '{"error":"GitHub API error 404: Not Found"}', isError: true },
+      ).check.verdict;
+    const paths = Array.from({ length: 24 }, (_, index) => `app/src/main/Module${index}.kt`);
+    const verdicts = paths.map(fetchFile);
+    expect(verdicts.slice(4)).toEqual(Array.from({ length: 20 }, () => 'block'));
+    expect(
+      agent.check('github_fetch_file', { repository_full_name: 'acme/android-app', path: 'README.md' }),
+    ).toMatchObject({ verdict: 'block', rule: 'error-streak' });
+    expect(agent.check('github_list_files', { repository_full_name: 'acme/android-app' }).allowed).toBe(true);
+  });
+
   it('never counts the blocks of polls or of guessing', () => {
     expect([...STREAK_EXEMPT_RULES].sort()).toEqual(['blind-edit', 'edit-streak', 'error-streak', 'poll']);
     const agent = new Agent();

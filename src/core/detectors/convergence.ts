@@ -6,6 +6,7 @@
 
 import type { DetectorThresholds } from '../policy.js';
 import { presetPolicy } from '../policy.js';
+import { STREAK_EXEMPT_RULES } from '../refusal-streak.js';
 import type { ConvergenceReport, VerdictKind, Violation } from '../types.js';
 import { isWatched } from './applicability.js';
 import { LruMap } from './bounded.js';
@@ -127,9 +128,13 @@ export function createConvergenceDetector(): ConvergenceDetector {
       };
     },
 
-    afterCheck(call: CallContext, verdict: VerdictKind): void {
+    afterCheck(call: CallContext, verdict: VerdictKind, decisive?: Violation): void {
       const limits = call.toolPolicy.detectors.convergence;
       if (!isWatched(call, limits) || progress.exhausted !== undefined || verdict === 'halt') return;
+      // A poll steered to wait and a guess blocked with the advice to list first are part of a
+      // rhythm, not an approach ruled out: as for the halt on repeated refusals, they neither count
+      // towards the blocked streak nor break it.
+      if (verdict === 'block' && decisive !== undefined && STREAK_EXEMPT_RULES.has(decisive.rule)) return;
       if (verdict !== 'block') {
         progress.blockedInRow = 0;
         return;

@@ -73,8 +73,8 @@ export interface Detector {
   readonly observesHarnessFaults?: boolean;
   check(call: CallContext): Violation | undefined;
   observe(call: CallContext, outcome: ObservedOutcome): void;
-  /** Called with the final verdict of every check, executed or not. */
-  afterCheck?(call: CallContext, verdict: VerdictKind): void;
+  /** Called with the final verdict of every check, executed or not, and the violation that decided it. */
+  afterCheck?(call: CallContext, verdict: VerdictKind, decisive?: Violation): void;
   /** A new run (a user message) or a new session: streaks start over. */
   reset(reason: 'user' | 'session'): void;
   /** The context was compacted: the agent has forgotten what it read. */

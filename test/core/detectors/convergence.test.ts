@@ -85,6 +85,18 @@ describe('convergence', () => {
     expect(detector.report().state).toBe('exhausted');
   });
 
+  it('neither counts nor ends the run of blocks with a blocked guess or poll', () => {
+    const detector = createConvergenceDetector();
+    const blocked = (rule: string) =>
+      ({ rule, severity: 'block', reason: rule, suggestion: '', evidence: { count: 1 } }) as const;
+    const guess = blocked('error-streak');
+    for (let count = 0; count < 14; count++) detector.afterCheck?.(read, 'block');
+    for (let count = 0; count < 30; count++) detector.afterCheck?.(read, 'block', guess);
+    expect(detector.check(read)).toBeUndefined();
+    detector.afterCheck?.(read, 'block', blocked('identical-failure'));
+    expect(detector.check(read)?.severity).toBe('halt');
+  });
+
   it('ends the run of blocks with any proposal that goes ahead', () => {
     const detector = createConvergenceDetector();
     for (let count = 0; count < 14; count++) detector.afterCheck?.(read, 'block');
