@@ -417,7 +417,7 @@ function judge(report: Omit<PerfReport, 'targets'>): TargetResult[] {
     id: 'journal',
     description: `journal with receipts, total CPU per call with its deferred work: at most ${LIMITS.journalVsGuard}× the guard's own`,
     pass: journalRatio <= LIMITS.journalVsGuard,
-    value: `${ratio(journalRatio)} (+${micro(journal.addedNs)} over ${micro(journal.withoutNs)})`,
+    value: `${ratio(journalRatio)} (${journal.addedNs < 0 ? '-' : '+'}${micro(Math.abs(journal.addedNs))} over ${micro(journal.withoutNs)})`,
   });
   const memory = report.memory;
   targets.push({
