@@ -23,6 +23,14 @@ const MAX_KEYS_PER_STREAK = 32;
 const MAX_EVIDENCE_CALLS = 5;
 const VERSION = 1;
 
+/**
+ * Guesses refused in a row before one is let through to see whether the world now answers it: the
+ * agent's next guesses may follow what it found out meanwhile (a search, a page it read), and only a
+ * guess that runs can show it. The interval doubles after each guess let through that failed again.
+ */
+const FIRST_PROBE_AFTER = 2;
+const MAX_PROBE_AFTER = 64;
+
 /** Failing to find things that are absent is exploration, not a loop: such streaks only warn. */
 const WARN_ONLY_SIGNATURES: ReadonlySet<string> = new Set(['empty_result']);
 
@@ -46,6 +54,10 @@ interface Streak extends PendingQuote {
    * agent asking again what it knows is absent is no longer exploring.
    */
   reasked?: boolean;
+  /** Guesses of the streak refused since one was last let through (see `FIRST_PROBE_AFTER`). */
+  refused?: number;
+  /** How many refused guesses in a row let the next one through; doubles each time. */
+  probeAfter?: number;
 }
 
 /**
@@ -65,6 +77,8 @@ export function createErrorStreakDetector(): Detector {
   let world = 0;
   /** The call `check` last blocked as a guess of a streak: that block is the streak's own. */
   let judged: CallContext | undefined;
+  /** Whether `judged` was a guess let through to probe rather than blocked. */
+  let probing = false;
 
   function current(call: CallContext): Streak | undefined {
     const streak = tools.peek(streakKey(call));
@@ -76,6 +90,7 @@ export function createErrorStreakDetector(): Detector {
 
     check(call: CallContext): Violation | undefined {
       judged = undefined;
+      probing = false;
       const limits = call.toolPolicy.detectors.errorStreak;
       if (!isWatched(call, limits) || isEdit(call)) return undefined;
       const streak = current(call);
@@ -87,7 +102,11 @@ export function createErrorStreakDetector(): Detector {
         (!WARN_ONLY_SIGNATURES.has(streak.signature) || streak.reasked === true)
       ) {
         judged = call;
-        return describe(call, streak, 'block');
+        // A new guess after enough refused in a row runs, steered: what it answers is evidence.
+        probing =
+          !streak.keys.includes(guessKey(call, false)) &&
+          (streak.refused ?? 0) >= (streak.probeAfter ?? FIRST_PROBE_AFTER);
+        return describe(call, streak, probing ? 'warn' : 'block');
       }
       if (proposal >= limits.warnAt) return describe(call, streak, 'warn');
       return undefined;
@@ -136,8 +155,21 @@ export function createErrorStreakDetector(): Detector {
 
     afterCheck(call: CallContext, verdict: VerdictKind): void {
       const own = judged === call;
+      const probed = own && probing;
       judged = undefined;
-      if (own || (verdict !== 'block' && verdict !== 'halt')) return;
+      probing = false;
+      const refused = verdict === 'block' || verdict === 'halt';
+      if (own) {
+        const streak = current(call);
+        if (!streak) return;
+        if (refused) streak.refused = (streak.refused ?? 0) + 1;
+        else if (probed) {
+          streak.refused = 0;
+          streak.probeAfter = Math.min(MAX_PROBE_AFTER, 2 * (streak.probeAfter ?? FIRST_PROBE_AFTER));
+        }
+        return;
+      }
+      if (!refused) return;
       const at = streakKey(call);
       const streak = current(call);
       // A call of the streak's tool blocked by another rule, not one of the streak's guesses, is
@@ -248,5 +280,7 @@ function readStreak(raw: Record<string, unknown>): Streak | undefined {
     pendingError: undefined,
     world,
     ...(raw.reasked === true && { reasked: true }),
+    ...(readCount(raw.refused) !== undefined && { refused: readCount(raw.refused) }),
+    ...(readCount(raw.probeAfter) !== undefined && { probeAfter: readCount(raw.probeAfter) }),
   };
 }

@@ -39,6 +39,36 @@ describe('error-streak', () => {
     expect(verdicts(detector, guesses(PATHS, strict))).toEqual(['allow', 'allow', 'warn', 'warn', 'block']);
   });
 
+  it('lets one new guess through, steered, after two refused in a row, then after four, and ends the streak when it works', () => {
+    const detector = createErrorStreakDetector();
+    const paths = Array.from({ length: 14 }, (_, index) => `config/env-${index}.yaml`);
+    expect(verdicts(detector, guesses(paths))).toEqual([
+      'allow',
+      'allow',
+      'warn',
+      'warn',
+      'block',
+      'block',
+      'warn',
+      'block',
+      'block',
+      'block',
+      'block',
+      'warn',
+      'block',
+      'block',
+    ]);
+    const more = ['app.yaml', 'app.yml', 'base.yaml', 'base.yml', 'local.yaml', 'local.yml'];
+    expect(verdicts(detector, guesses(more.map((name) => `config/${name}`)))).toEqual(
+      Array.from({ length: 6 }, () => 'block'),
+    );
+    // The next guess let through reads a file that exists: the streak is over.
+    expect(propose(detector, read('config/settings.yaml'), succeeded('env: production'))?.severity).toBe(
+      'warn',
+    );
+    expect(detector.check(read('config/other.yaml'))).toBeUndefined();
+  });
+
   it('only warns on the fifth guess when the policy sets the effect to warn', () => {
     const detector = createErrorStreakDetector();
     const warning = policies({ detectors: { errorStreak: { effect: 'warn' } } });
