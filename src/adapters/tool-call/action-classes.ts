@@ -264,8 +264,11 @@ export function readToolName(name: string): NameReading {
   return reading;
 }
 
-function squash(key: string): string {
-  // Without a pattern: a fresh process would compile one for it (see `needsNormalising` in targets.ts).
+/**
+ * An argument's name without `_` and `-`, in lower case (`file_path`, `filePath`, `file-path` alike).
+ * Without a pattern: a fresh process would compile one for it (see `needsNormalising` in targets.ts).
+ */
+export function squashArgumentName(key: string): string {
   return key.replaceAll('_', '').replaceAll('-', '').toLowerCase();
 }
 
@@ -298,7 +301,7 @@ export function kindFromArguments(args: Readonly<Record<string, unknown>>): Acti
   let seen = 0;
   for (const key in args) {
     if (++seen > 64) break;
-    const squashed = squash(key);
+    const squashed = squashArgumentName(key);
     if (COMMAND_KEYS.has(squashed)) return 'exec';
     if (EDIT_KEYS.has(squashed)) edit = true;
     else if (CONTENT_KEYS.has(squashed)) content = true;
@@ -403,7 +406,7 @@ function namesAFile(args: Readonly<Record<string, unknown>>): boolean {
   let seen = 0;
   for (const key in args) {
     if (++seen > 64) break;
-    if (PATH_KEYS.has(squash(key))) return true;
+    if (PATH_KEYS.has(squashArgumentName(key))) return true;
   }
   return false;
 }

@@ -5,7 +5,7 @@
  * Repeating one pattern is judged by the rules on identical calls.
  */
 import type { CallFacts, Proposal } from '../../core/types.js';
-import { isRecord } from './action-classes.js';
+import { isRecord, squashArgumentName } from './action-classes.js';
 
 /** Words in a tool's name that say it searches code or files. */
 const CODE_WORDS = new Set([
@@ -62,7 +62,7 @@ export function isCodeSearch(proposal: Proposal | undefined, call: CallFacts): b
   let seen = 0;
   for (const key in proposal.args) {
     if (++seen > MAX_KEYS) break;
-    if (CODE_ARGUMENTS.has(key.replace(/[_-]/g, '').toLowerCase())) return true;
+    if (CODE_ARGUMENTS.has(squashArgumentName(key))) return true;
   }
   return false;
 }

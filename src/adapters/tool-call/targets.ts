@@ -3,6 +3,7 @@
  * one resource compare equal. Pure: needs nothing beyond the global `URL`.
  */
 import { redactText } from '../../core/secrets.js';
+import { squashArgumentName } from './action-classes.js';
 
 /** What the adapter knows about the call, which argument names alone cannot say. */
 export interface TargetHints {
@@ -97,11 +98,6 @@ const PATHLIKE_DESCRIPTION =
   /^(?:the |an? )?(?:absolute |relative |full )?(?:path|file ?path|file ?name|url|uri|directory|folder)\b|\b(?:path|url|uri) (?:to|of) (?:the |a )?(?:file|directory|folder|resource|page|repository)\b/i;
 const PATHLIKE_FORMATS = new Set(['uri', 'uri-reference', 'iri', 'iri-reference', 'url']);
 
-function squash(key: string): string {
-  // Without a pattern: a fresh process would compile one for it (see `needsNormalising` in targets.ts).
-  return key.replaceAll('_', '').replaceAll('-', '').toLowerCase();
-}
-
 /** What an argument's name alone says about it. */
 interface KeyReading {
   readonly role: Role | undefined;
@@ -116,7 +112,7 @@ const MAX_KEY_READINGS = 1024;
 function readKey(key: string): KeyReading {
   const cached = keyReadings.get(key);
   if (cached) return cached;
-  const squashed = squash(key);
+  const squashed = squashArgumentName(key);
   const reading = {
     role: ROLE_BY_KEY.get(squashed),
     idLike: ID_SUFFIX.test(key) && !NOT_RESOURCE_IDS.has(squashed),
@@ -226,7 +222,7 @@ export function extractTargets(
     if (++seen > MAX_KEYS) break;
     const role = roleOf(key, schemaPaths);
     if (role === undefined) continue;
-    if (hints.searching && role === 'path' && SOUGHT_NAMES.has(squash(key))) continue;
+    if (hints.searching && role === 'path' && SOUGHT_NAMES.has(squashArgumentName(key))) continue;
     const value = args[key];
     switch (role) {
       case 'path': {
