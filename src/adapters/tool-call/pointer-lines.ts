@@ -45,28 +45,14 @@ const INTRODUCTIONS: readonly { readonly line: RegExp; readonly follows: RegExp 
 ];
 
 /**
- * Words one of the lines above has: a text without any of them is kept as it is, unsplit. Looked for
- * one by one with `includes` (through `MARKER_PROBES`), which finds a literal text several times
- * faster than an expression alternating between them (no character starts them all), and a test log
- * of 20 KB holds none.
- */
-export const MARKERS: readonly string[] = [
-  'To see a list of scripts',
-  'A complete log of this run',
-  'not a problem with npm',
-  'See above for',
-  'rustc --explain',
-  'detailed explanations: E',
-  'RUST_BACKTRACE',
-  'yarnpkg.com',
-];
-
-/**
- * For each marker, a piece of it that starts with a character most texts seldom hold (a capital, a
- * `w`, an `x`): `includes` looks for a text's first character first and compares the rest where it
- * finds it, so a marker that starts with a common letter (`not a…`, `rustc…`, `detailed…`) made it
- * stop at most characters of a long log. The piece is looked for first, the marker only where the
- * piece is (a text without the piece cannot hold its marker); one piece may stand for several.
+ * Words one of the lines above has: a text without any of them is kept as it is, unsplit. Each is
+ * looked for with `includes`, which finds a literal text several times faster than an expression
+ * alternating between them (no character starts them all), and a test log of 20 KB holds none; and
+ * each behind a piece of it that starts with a character most texts seldom hold (a capital, a `w`,
+ * an `x`): `includes` looks for a text's first character first and compares the rest where it finds
+ * it, so a marker that starts with a common letter (`not a…`, `rustc…`, `detailed…`) made it stop at
+ * most characters of a long log. The piece is looked for first, the marker only where the piece is (a
+ * text without the piece cannot hold its marker); one piece may stand for several.
  */
 export const MARKER_PROBES: readonly { readonly probe: string; readonly markers: readonly string[] }[] = [
   { probe: 'To see a list of scripts', markers: ['To see a list of scripts'] },
@@ -77,6 +63,9 @@ export const MARKER_PROBES: readonly { readonly probe: string; readonly markers:
   { probe: 'RUST_BACKTRACE', markers: ['RUST_BACKTRACE'] },
   { probe: 'yarnpkg.com', markers: ['yarnpkg.com'] },
 ];
+
+/** Every marker of `MARKER_PROBES`, in order. */
+export const MARKERS: readonly string[] = MARKER_PROBES.flatMap((entry) => entry.markers);
 
 /** Whether a text holds one of `MARKERS`. Exported for tests. */
 export function holdsMarker(text: string): boolean {
