@@ -167,13 +167,20 @@ function outputText(result: TraceResult | undefined): string {
   return parts.join('\n');
 }
 
-/** The output with what changes from run to run masked: clock times, durations, hashes, ids. */
+/**
+ * The output with what changes from run to run masked: clock times, durations, hashes, ids. A value
+ * written `0x…` with at most 16 digits is an address, not a hash: it keeps its place in its page
+ * (the last three digits), which a step of the program moves (a debugger's program counter), and
+ * loses the rest, which address-space randomisation draws anew at every start of a program (a
+ * seed's doing: `0x00007f1a68d00290 in _start ()` and `0x00007f4d4ebe3290 in _start ()` are one place).
+ */
 export function maskVolatile(output: string): string {
   return output
     .replace(/\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?/g, '<time>')
     .replace(/\b\d{1,2}:\d{2}:\d{2}(\.\d+)?\b/g, '<time>')
     .replace(/\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b/gi, '<id>')
-    .replace(/\b(0x)?[0-9a-f]{7,}\b/gi, '<hex>')
+    .replace(/\b(0x[0-9a-f]{17,}|[0-9a-f]{7,})\b/gi, '<hex>')
+    .replace(/\b0x[0-9a-f]{4,13}([0-9a-f]{3})\b/gi, '0x…$1')
     .replace(/\b\d+(\.\d+)?\s*(ms|s|sec|secs|seconds|m|min|minutes)\b/g, '<duration>')
     .replace(/\bpid[ =:]\s*\d+/gi, 'pid <n>')
     .replace(/\s+/g, ' ')
@@ -424,7 +431,7 @@ export function labelRun(trace: string, events: readonly TraceEvent[]): RunLabel
     const stream = streamOf(call.agent);
     const seen: Seen = { step, call, index: stream.history.length };
     stream.history.push(seen);
-    if (call.result === undefined || silent.has(call.tool)) continue;
+    if (call.result === undefined || (silent.has(call.tool) && isNote(call))) continue;
     if (/^open$/i.test(call.tool) && !failed(call.result) && typeof call.args.path === 'string') stream.openFile = call.args.path;
     const wasted = judge(stream, seen);
     if (wasted) justified.push(wasted);
@@ -460,9 +467,9 @@ function distinctTurns(window: readonly Seen[]): boolean {
 }
 
 /**
- * Tools that answered every call with nothing (a scratchpad such as `think`): repeating one wastes
- * nothing. A call that changes things is never a scratchpad's: an edit a recording kept no answer of
- * (a chat export shows the edit, not what the tool said) still changed its file.
+ * Tools that answered every call with nothing (a scratchpad such as `think`): repeating a note to one
+ * wastes nothing. A call that changes things is never a scratchpad's: an edit a recording kept no
+ * answer of (a chat export shows the edit, not what the tool said) still changed its file.
  */
 function scratchpads(events: readonly TraceEvent[]): Set<string> {
   const answered = new Map<string, boolean>();
@@ -472,6 +479,15 @@ function scratchpads(events: readonly TraceEvent[]): Set<string> {
     answered.set(event.tool, (answered.get(event.tool) ?? true) && blank);
   }
   return new Set([...answered].filter(([, blank]) => blank).map(([tool]) => tool));
+}
+
+/**
+ * A call that gives its tool something to keep (`think {thought: …}`): a note, when the tool answers
+ * nothing. A call with no argument at all gives nothing to keep: it asks (a text game's `goal`), and
+ * a blank answer asked again with nothing changed is the same result.
+ */
+function isNote(call: CallEvent): boolean {
+  return Object.keys(call.args).length > 0;
 }
 
 function judge(stream: Stream, seen: Seen): WastedCall | undefined {

@@ -51,6 +51,35 @@ describe('rule 1: the same call, the same outcome, nothing changed', () => {
     expect(wastedSteps(events)).toEqual([2]);
   });
 
+  it('treats results that differ only in a commit hash as the same result', () => {
+    const events = [
+      bash('git log -1 --oneline', ok('3f9c2a1 Fix the payment total')),
+      bash('git log -1 --oneline', ok('8be04d7 Fix the payment total')),
+    ];
+    expect(wastedSteps(events)).toEqual([2]);
+  });
+
+  it('does not label a debugger step whose program counter moved', () => {
+    const events = [
+      bash('debug_step', ok('0x0000555555400f50 in go() ()')),
+      bash('debug_step', ok('0x0000555555400f59 in go() ()')),
+      bash('debug_step', ok('0x0000555555400f5d in go() ()')),
+    ];
+    expect(wastedSteps(events)).toEqual([]);
+  });
+
+  it('treats a program stopped at one place under randomised addresses as the same result', () => {
+    const stopped = (address: string) =>
+      ok(
+        `Interactive session gdb stopped successfully\nReading symbols from /ctf/bard...\nStarting program: /ctf/bard\nwarning: Error disabling address space randomization: Operation not permitted\n\nProgram stopped.\n${address} in _start () from /lib64/ld-linux-x86-64.so.2`,
+      );
+    const events = [
+      bash('debug_stop\ndebug_start bard', stopped('0x00007f1a68d00290')),
+      bash('debug_stop\ndebug_start bard', stopped('0x00007f4d4ebe3290')),
+    ];
+    expect(wastedSteps(events)).toEqual([2]);
+  });
+
   it('does not label a paced poll, a status check after a sleep', () => {
     const running = ok('{"status": "running"}');
     const events = [
@@ -100,9 +129,24 @@ describe('rule 1: the same call, the same outcome, nothing changed', () => {
     expect(wastedSteps(events)).toEqual([]);
   });
 
-  it('ignores a scratchpad tool that answers every call with nothing', () => {
+  it('ignores a note repeated to a scratchpad tool that answers every call with nothing', () => {
     const thought = { thought: 'The payment must add up to the total price.' };
     const events = [call('think', thought, ok('')), call('think', thought, ok(''))];
+    expect(wastedSteps(events)).toEqual([]);
+  });
+
+  it('labels a question with no arguments answered blank again with nothing changed', () => {
+    // A text game's `goal` that printed nothing every time it was asked.
+    const events = [call('goal', {}, ok('')), call('goal', {}, ok('')), call('goal', {}, ok(''))];
+    expect(wastedSteps(events)).toEqual([2, 3]);
+  });
+
+  it('does not label a question with no arguments asked again after a move', () => {
+    const events = [
+      call('goal', {}, ok('')),
+      call('go', { input: 'east' }, ok('-= Kitchen =-\nYou find yourself in a kitchen.')),
+      call('goal', {}, ok('')),
+    ];
     expect(wastedSteps(events)).toEqual([]);
   });
 
