@@ -22,6 +22,24 @@ describe('status checks in quick succession', () => {
     expect(seen).not.toContain('block');
   });
 
+  it('never blocks a status check that waits inside itself for the job it asks about', () => {
+    const agent = new Agent();
+    const stillRunning = 'Script running with cell ID 18\nWall time 10.0 seconds\nOutput:\n';
+    const seen = agent.repeat(
+      10,
+      'wait',
+      { cell_id: '18', yield_time_ms: 10000, max_tokens: 2000 },
+      stillRunning,
+    );
+    expect(seen).not.toContain('block');
+  });
+
+  it('still blocks the sixth unchanged answer of a status check whose wait is only a time limit', () => {
+    const agent = new Agent();
+    const seen = agent.repeat(6, 'get_job_status', { job_id: 'j-77', timeout_ms: 10000 }, running);
+    expect(seen.at(-1)).toBe('block');
+  });
+
   it('never blocks a command that sleeps before it checks', () => {
     const agent = new Agent();
     const seen = agent.repeat(10, 'Bash', bash('sleep 30 && gh run view 4242 --json status'), running);
