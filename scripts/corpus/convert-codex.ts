@@ -178,6 +178,8 @@ interface PendingCall {
   readonly args: Record<string, unknown>;
   readonly t?: number;
   result?: TraceResult;
+  /** The model step that issued it, when that step issued several calls at once. */
+  turn?: string;
 }
 
 /** The lines of one run, each a parsed JSON object; a wrapper's `data` is read through. */
@@ -232,12 +234,31 @@ export function convertCodexRun(jsonl: string, source: RunSource, name: string, 
   let start: number | undefined;
   let unshown = 0;
 
+  /**
+   * The calls of the model step being read: a model's response lists its calls one after another,
+   * and their outputs follow; calls listed together were issued at once (in parallel) and did not
+   * see each other's answers. An output, a user's message or a compaction ends the step.
+   */
+  let step: PendingCall[] = [];
+  let steps = 0;
+  const endStep = () => {
+    if (step.length > 1) {
+      steps++;
+      for (const call of step) call.turn = `turn-${steps}`;
+    }
+    step = [];
+  };
+
   const open = (id: string | undefined, tool: string, args: Record<string, unknown>, at: number | undefined) => {
     const t = secondsSince(start, at);
     const call: PendingCall = t === undefined ? { tool, args } : { tool, args, t };
     events.push(call);
     if (id) byId.set(id, call);
     return call;
+  };
+  /** A call of the model's response, issued with the calls listed right before it. */
+  const issue = (id: string | undefined, tool: string, args: Record<string, unknown>, at: number | undefined) => {
+    step.push(open(id, tool, args, at));
   };
 
   for (const { line, at } of linesOf(jsonl)) {
@@ -246,6 +267,7 @@ export function convertCodexRun(jsonl: string, source: RunSource, name: string, 
     const kind = envelope ? line.type : isObject(line.msg) ? 'event_msg' : 'response_item';
     const payload: JsonObject = envelope ? (line.payload as JsonObject) : isObject(line.msg) ? line.msg : line;
     if (kind === 'compacted') {
+      endStep();
       events.push({ type: 'compact' });
       continue;
     }
@@ -266,6 +288,7 @@ export function convertCodexRun(jsonl: string, source: RunSource, name: string, 
     if (kind !== 'response_item') continue;
     const user = userText(payload);
     if (user !== undefined) {
+      endStep();
       events.push({ type: 'user', text: clip(user) });
       continue;
     }
@@ -274,25 +297,26 @@ export function convertCodexRun(jsonl: string, source: RunSource, name: string, 
       case 'function_call': {
         const tool = toolName(payload);
         const args = parseArguments(payload.arguments);
-        if (SHELL_NAMES.has(tool)) open(id, 'shell', shellArgs(args), at);
-        else if (tool === PATCH_NAME) open(id, PATCH_NAME, { patch: text(args.input ?? args.patch) }, at);
-        else open(id, tool, args, at);
+        if (SHELL_NAMES.has(tool)) issue(id, 'shell', shellArgs(args), at);
+        else if (tool === PATCH_NAME) issue(id, PATCH_NAME, { patch: text(args.input ?? args.patch) }, at);
+        else issue(id, tool, args, at);
         break;
       }
       case 'local_shell_call': {
         const action = isObject(payload.action) ? payload.action : {};
-        open(id ?? text(payload.id), 'shell', shellArgs(action), at);
+        issue(id ?? text(payload.id), 'shell', shellArgs(action), at);
         break;
       }
       case 'custom_tool_call': {
         const tool = text(payload.name);
         const input = text(payload.input);
-        if (SHELL_NAMES.has(tool)) open(id, 'shell', { command: commandLine(input) }, at);
-        else open(id, tool, tool === PATCH_NAME ? { patch: input } : { input }, at);
+        if (SHELL_NAMES.has(tool)) issue(id, 'shell', { command: commandLine(input) }, at);
+        else issue(id, tool, tool === PATCH_NAME ? { patch: input } : { input }, at);
         break;
       }
       case 'function_call_output':
       case 'custom_tool_call_output': {
+        endStep();
         const call = id ? byId.get(id) : undefined;
         // An answer that is only images is not text the trace can hold: the call keeps no result.
         if (call && !showsOnlyImages(payload.output)) {
@@ -353,6 +377,7 @@ export function convertCodexRun(jsonl: string, source: RunSource, name: string, 
     return failed ? { isError: true, content: clip(output.body) } : { content: clip(output.body) };
   }
 
+  endStep();
   const converted: TraceEvent[] = events.map((event) => {
     if ('type' in event) return event;
     const call: CallEvent = {
@@ -361,6 +386,7 @@ export function convertCodexRun(jsonl: string, source: RunSource, name: string, 
       args: event.args,
       ...(event.result !== undefined && { result: event.result }),
       ...(event.t !== undefined && { t: event.t }),
+      ...(event.turn !== undefined && { turn: event.turn }),
     };
     return call;
   });

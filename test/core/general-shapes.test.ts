@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { toolCallToOutcome, toolCallToProposal } from '../../src/adapters/tool-call/convert.js';
 import { Agent, ENOENT } from './support.js';
 
 const bash = (command: string) => ({ command });
@@ -22,6 +23,24 @@ describe('status checks in quick succession', () => {
     expect(seen).not.toContain('block');
   });
 
+  it('never blocks a status check that waits inside itself for the job it asks about', () => {
+    const agent = new Agent();
+    const stillRunning = 'Script running with cell ID 18\nWall time 10.0 seconds\nOutput:\n';
+    const seen = agent.repeat(
+      10,
+      'wait',
+      { cell_id: '18', yield_time_ms: 10000, max_tokens: 2000 },
+      stillRunning,
+    );
+    expect(seen).not.toContain('block');
+  });
+
+  it('still blocks the sixth unchanged answer of a status check whose wait is only a time limit', () => {
+    const agent = new Agent();
+    const seen = agent.repeat(6, 'get_job_status', { job_id: 'j-77', timeout_ms: 10000 }, running);
+    expect(seen.at(-1)).toBe('block');
+  });
+
   it('never blocks a command that sleeps before it checks', () => {
     const agent = new Agent();
     const seen = agent.repeat(10, 'Bash', bash('sleep 30 && gh run view 4242 --json status'), running);
@@ -37,6 +56,42 @@ describe('guessing: varied arguments, one error shape', () => {
     expect(seen.map((check) => check.verdict)).toEqual(['allow', 'allow', 'warn', 'warn', 'block']);
     expect(seen[4]?.violations[0]?.rule).toBe('error-streak');
     expect(seen[4]?.violations[0]?.suggestion).toMatch(/list or search the valid values first/);
+  });
+
+  it('counts the guesses one model step issued at once as one guess, since none saw the others fail', () => {
+    const agent = new Agent();
+    const tool = 'mcp__codex_apps__github_fetch_file';
+    const notFound = {
+      content: [
+        {
+          type: 'text',
+          text: 'Wall time: 2.2 seconds\nOutput:\n{"error":"GitHub API error 404: {\\"message\\":\\"Not Found\\",\\"status\\":\\"404\\"}","error_code":"NOT_FOUND"}',
+        },
+      ],
+      isError: true,
+    };
+    /** One model step's calls: all checked before any runs, as a parallel dispatch does. */
+    const step = (id: string, paths: readonly string[]) => {
+      const proposals = paths.map((path) =>
+        toolCallToProposal(tool, { repository_full_name: 'acme/backend', path }, { step: id }),
+      );
+      const checks = proposals.map((proposal) => agent.loop.checkProposal(proposal));
+      proposals.forEach((proposal, index) => {
+        if (!checks[index]?.allowed) return;
+        agent.clock.advance(5);
+        agent.loop.recordOutcome({ ...toolCallToOutcome(tool, proposal.args, notFound), proposal });
+      });
+      return checks.map((check) => check.verdict);
+    };
+    step('resp-1', ['package.json', 'pyproject.toml', 'requirements.txt']);
+    step('resp-2', [
+      'pom.xml',
+      'start/pom.xml',
+      'start/application.yml',
+      'start/application-dev.yml',
+      'Dockerfile',
+    ]);
+    expect(step('resp-3', ['jeecg-boot/pom.xml', 'jeecg-boot/Dockerfile'])).not.toContain('block');
   });
 
   it('counts ids guessed at an API as one shape however the ids are written', () => {

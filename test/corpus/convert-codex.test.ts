@@ -309,6 +309,52 @@ describe('Codex rollouts', () => {
   });
 });
 
+describe('Codex model steps', () => {
+  const fetchFile = (second: number, id: string, path: string) =>
+    item(second, {
+      type: 'function_call',
+      name: '_fetch_file',
+      namespace: 'mcp__codex_apps__github',
+      arguments: JSON.stringify({ repository_full_name: 'acme/backend', path, encoding: 'utf-8' }),
+      call_id: id,
+    });
+  const notFound = (second: number, id: string) =>
+    item(second, {
+      type: 'function_call_output',
+      call_id: id,
+      output:
+        'Wall time: 2.2 seconds\nOutput:\n{"error":"GitHub API error 404: {\\"message\\":\\"Not Found\\"}","error_code":"NOT_FOUND"}',
+    });
+
+  it('marks the calls one response issued at once as one turn, so that none of them saw the others answer', () => {
+    const run = convert([
+      META,
+      item(1, { type: 'reasoning', summary: [] }),
+      fetchFile(2, 'a', 'pom.xml'),
+      fetchFile(2, 'b', 'docker-compose.yml'),
+      fetchFile(2, 'c', 'Dockerfile'),
+      notFound(3, 'b'),
+      notFound(3, 'a'),
+      notFound(4, 'c'),
+      fetchFile(9, 'd', 'jeecg-boot/pom.xml'),
+      notFound(10, 'd'),
+    ]);
+    const calls = callsOf(run.events);
+    expect(calls.map((call) => call.turn)).toEqual(['turn-1', 'turn-1', 'turn-1', undefined]);
+  });
+
+  it('leaves calls made one after another, each after the answer before it, without a turn', () => {
+    const run = convert([
+      META,
+      fetchFile(1, 'a', 'pom.xml'),
+      notFound(2, 'a'),
+      fetchFile(3, 'b', 'build.gradle'),
+      notFound(4, 'b'),
+    ]);
+    expect(callsOf(run.events).map((call) => call.turn)).toEqual([undefined, undefined]);
+  });
+});
+
 describe('codex exec --json output', () => {
   it("reads command items through a logger's wrapper and numbers patches whose text the output leaves out", () => {
     const wrap = (second: number, data: object) => ({

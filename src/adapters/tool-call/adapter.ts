@@ -53,6 +53,7 @@ import {
   startsByChangingDirectory,
   startsOrStopsByName,
   waitSecondsOf,
+  waitSecondsOfArguments,
 } from './command-effects.js';
 import { keyWithoutDescription } from './described-call.js';
 import { quotesArguments, withoutEchoes } from './echoes.js';
@@ -266,6 +267,12 @@ export function createToolCallAdapter(options: ToolCallAdapterOptions = {}): Too
       const attempt = commandAttemptKey(text);
       if (attempt !== undefined) facts.failureKey = attemptFailureKey(proposal.tool, args, attempt);
       return facts;
+    }
+    // A status check that waits inside itself for what it asks about (`wait {cell_id, yield_time_ms:
+    // 10000}`) paces itself, as `sleep 10 && check` does.
+    if (kind === 'poll') {
+      const wait = waitSecondsOfArguments(args);
+      if (wait !== undefined) facts.waitSeconds = wait;
     }
     // A tool that starts or stops something (a session, a debugger) changes what later calls talk to.
     if (kind === 'other' && startsOrStopsByName(proposal.tool)) facts.startsOrStops = true;

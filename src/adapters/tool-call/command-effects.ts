@@ -5,6 +5,7 @@
  * a script, `make`) may rewrite any file.
  */
 
+import { squashArgumentName } from './action-classes.js';
 import { PACKAGE_RUNNERS, programIndex } from './shell-effects.js';
 
 /** `program subcommand` pairs, and programs whose every run only checks or builds. */
@@ -106,6 +107,27 @@ export function waitSecondsOf(command: string): number | undefined {
     if (total >= MAX_WAIT_SECONDS) return MAX_WAIT_SECONDS;
   }
   return total > 0 ? total : undefined;
+}
+
+/**
+ * An argument that says how long the call itself waits for what it asks about before it answers, as
+ * a Codex code-mode `wait {cell_id, yield_time_ms: 10000}` or a `wait_for_job {wait_seconds: 30}`
+ * does: the name says waiting (`yield`, `wait`, `block`, `sleep`, `delay`), then its unit. A limit
+ * on how long the call may run (`timeout_ms`) is not one: it returns as soon as it is done.
+ */
+const WAIT_ARGUMENT =
+  /^(?:yield|wait|block|sleep|delay)(?:time|for|duration|interval)?(ms|millis|milliseconds|s|sec|secs|seconds)$/;
+
+/** The seconds a call waits inside itself by its own arguments (see `WAIT_ARGUMENT`). */
+export function waitSecondsOfArguments(args: Readonly<Record<string, unknown>>): number | undefined {
+  for (const [key, value] of Object.entries(args)) {
+    if (typeof value !== 'number' || !Number.isFinite(value) || value <= 0) continue;
+    const unit = WAIT_ARGUMENT.exec(squashArgumentName(key))?.[1];
+    if (unit === undefined) continue;
+    const seconds = unit.startsWith('m') ? value / 1000 : value;
+    return Math.min(seconds, MAX_WAIT_SECONDS);
+  }
+  return undefined;
 }
 
 const NAVIGATION = new Set(['cd', 'pushd', 'popd', 'export', 'source', '.', 'set', 'unset']);

@@ -44,8 +44,13 @@ interface Streak extends PendingQuote {
    * success, a change) before their tool fails again, and shaping costs more than the rest of noting.
    */
   pendingShape: (() => string) | undefined;
-  /** Distinct calls that failed with `signature`, in a row for this tool. */
+  /**
+   * Distinct calls that failed with `signature`, in a row for this tool; calls issued together in one
+   * model step count once, since none of them saw the others fail.
+   */
   distinct: number;
+  /** The model step of the streak's last guess, when the host said which step issued it. */
+  step?: string | number;
   keys: string[];
   calls: string[];
   world: number;
@@ -139,12 +144,16 @@ export function createErrorStreakDetector(): Detector {
           lastError: '',
           pendingError: outcome.text,
           world,
+          ...(call.step !== undefined && { step: call.step }),
         });
         return;
       }
       streak.pendingError = outcome.text;
       if (!streak.keys.includes(key)) {
-        streak.distinct++;
+        // Guesses issued at once are one guess: the agent chose them all before any answered.
+        if (call.step === undefined || call.step !== streak.step) streak.distinct++;
+        if (call.step !== undefined) streak.step = call.step;
+        else delete streak.step;
         streak.keys = [...streak.keys, key].slice(-MAX_KEYS_PER_STREAK);
         streak.calls = [...streak.calls, call.description].slice(-MAX_EVIDENCE_CALLS);
       } else {
@@ -280,6 +289,7 @@ function readStreak(raw: Record<string, unknown>): Streak | undefined {
     pendingError: undefined,
     world,
     ...(raw.reasked === true && { reasked: true }),
+    ...((typeof raw.step === 'string' || typeof raw.step === 'number') && { step: raw.step }),
     ...(readCount(raw.refused) !== undefined && { refused: readCount(raw.refused) }),
     ...(readCount(raw.probeAfter) !== undefined && { probeAfter: readCount(raw.probeAfter) }),
   };

@@ -10,6 +10,7 @@ import {
   programOfLines,
   startsOrStopsByName,
   waitSecondsOf,
+  waitSecondsOfArguments,
 } from '../../../src/adapters/tool-call/command-effects.js';
 
 describe('leavesSourcesAlone', () => {
@@ -91,6 +92,26 @@ describe('waitSecondsOf', () => {
       expect(waitSecondsOf(command)).toBeUndefined();
     },
   );
+});
+
+describe('waitSecondsOfArguments', () => {
+  it.each([
+    [{ cell_id: '18', yield_time_ms: 10000 }, 10],
+    [{ job_id: 'j-77', waitSeconds: 30 }, 30],
+    [{ task_id: 'b3', block_ms: 1500 }, 1.5],
+    [{ run_id: 42, 'wait-for-secs': 5 }, 5],
+  ])('reads a wait of %j as %d seconds', (args, seconds) => {
+    expect(waitSecondsOfArguments(args)).toBe(seconds);
+  });
+
+  it.each([
+    { job_id: 'j-77', timeout_ms: 10000 },
+    { cell_id: '18', yield_time_ms: 0 },
+    { cell_id: '18', wait: true },
+    { query: 'wait 30 seconds' },
+  ])('reads no wait in %j', (args) => {
+    expect(waitSecondsOfArguments(args)).toBeUndefined();
+  });
 });
 
 describe('navigation', () => {
