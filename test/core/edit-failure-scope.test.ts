@@ -79,6 +79,20 @@ describe('edits refused because their search text could not be applied', () => {
     expect(agent.check('Edit', claudeEdit('"allow": ["Bash(npm *)"]')).verdict).toBe('block');
   });
 
+  it('allows the same replacement told to replace every match after Claude Code found the text twice', () => {
+    const agent = new Agent();
+    const edit = claudeEdit('"allow": ["Bash(npm *)"]');
+    agent.call('Edit', { ...edit, replace_all: false }, FOUND_TWICE);
+    expect(agent.check('Edit', { ...edit, replace_all: true }).verdict).toBe('allow');
+  });
+
+  it('still blocks the replacement of every match once that failed too', () => {
+    const agent = new Agent();
+    const edit = { ...claudeEdit('"allow": ["Bash(npm *)"]'), replace_all: true };
+    agent.call('Edit', edit, NOT_FOUND);
+    expect(agent.check('Edit', { ...edit, new_string: '"allow": []' }).verdict).toBe('block');
+  });
+
   it('blocks another replacement of a text the OpenHands editor says did not appear verbatim', () => {
     const agent = new Agent();
     const edit = (newStr: string) => ({
@@ -114,6 +128,13 @@ describe('edits refused because their search text could not be applied', () => {
   it('files a ban on a text not found under the key earlier versions saved it under', () => {
     const agent = new Agent();
     agent.call('Edit', claudeEdit('"allow": ["Bash(npm test)"]'), NOT_FOUND);
+    const [ban] = agent.loop.getActiveConstraints();
+    expect(ban?.callKey).toBe(`Edit\u0000edit\u0000${ban?.target}\u0000#${hashString(OLD_ALLOW)}`);
+  });
+
+  it('files a ban on an edit whose replace_all is left false under the key earlier versions saved it under', () => {
+    const agent = new Agent();
+    agent.call('Edit', { ...claudeEdit('"allow": ["Bash(npm test)"]'), replace_all: false }, NOT_FOUND);
     const [ban] = agent.loop.getActiveConstraints();
     expect(ban?.callKey).toBe(`Edit\u0000edit\u0000${ban?.target}\u0000#${hashString(OLD_ALLOW)}`);
   });

@@ -305,7 +305,7 @@ export function createToolCallAdapter(options: ToolCallAdapterOptions = {}): Too
     if (searchTexts !== undefined) {
       facts.searchTexts = searchTexts;
       if (facts.targets.length === 1)
-        facts.failureKey = editFailureKey(proposal.tool, facts.targets, searchTexts);
+        facts.failureKey = editFailureKey(proposal.tool, facts.targets, searchTexts, args);
     }
     return facts;
   }
@@ -504,15 +504,40 @@ function searchDidNotApply(rule: SignatureRule, meaning: FailureMeaning, verdict
 const ASKS_FOR_THINGS: ReadonlySet<ActionKind> = new Set(['mutate', 'create', 'delete', 'api']);
 
 /**
- * Whether a search-and-replace edit fails depends on its file and the text it looks for, not on the
- * text it would write: "not found" and "multiple occurrences" say so whatever the replacement
- * (other failures of an edit are the whole call's: see `searchDidNotApply`).
+ * Whether a search-and-replace edit fails depends on its file, the text it looks for and how it
+ * replaces it (`replace_all`, `expected_replacements`), not on the text it would write: "not found"
+ * and "multiple occurrences" say so whatever the replacement, and an edit told to replace every
+ * match does not fail as one told to replace one did (other failures of an edit are the whole call's:
+ * see `searchDidNotApply`).
  * The texts are in the key by their hash, as arguments are in a call key: a learned ban keeps its
  * key in the state file, which must not hold the contents of the agent's files (nor a secret in
  * them), and a short key is cheap to look up however large the edit.
  */
-function editFailureKey(tool: string, targets: readonly string[], searchTexts: readonly string[]): string {
-  return `${tool}\u0000edit\u0000${targets.join('\u0000')}\u0000#${hashString(searchTexts.join('\u0000'))}`;
+function editFailureKey(
+  tool: string,
+  targets: readonly string[],
+  searchTexts: readonly string[],
+  args: Readonly<Record<string, unknown>>,
+): string {
+  const key = `${tool}\u0000edit\u0000${targets.join('\u0000')}\u0000#${hashString(searchTexts.join('\u0000'))}`;
+  const mode = replacementMode(args);
+  return mode === '' ? key : `${key}\u0000${mode}`;
+}
+
+/**
+ * How an edit replaces what it finds, written as `name=value` pairs in name order: its arguments
+ * that are a flag set (`replace_all: true`) or a count other than one (`expected_replacements: 2`).
+ * A flag left unset and a count of one are what a tool does when they are absent, so they write
+ * nothing, and an edit without them keeps the key it always had.
+ */
+function replacementMode(args: Readonly<Record<string, unknown>>): string {
+  const mode: string[] = [];
+  for (const key of Object.keys(args).slice(0, 64)) {
+    const value = args[key];
+    if (value === true || (typeof value === 'number' && value !== 1 && Number.isFinite(value)))
+      mode.push(`${key}=${value}`);
+  }
+  return mode.sort().join(',');
 }
 
 /** Arguments of a shell tool that change what the model is told, not what runs. */
