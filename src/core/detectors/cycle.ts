@@ -12,10 +12,12 @@
  * What makes it general is what counts as the same state and the same round:
  * - **Edits, undos and rewrites.** The workspace's state is followed through each change
  *   (`cycle-world.ts`): an edit and its undoing, or a file written back with content it had, bring
- *   the fingerprint back to where it was. A command that failed in this very state has already
- *   answered: its rounds since (the edit, the run, the undo) are the evidence, and running it again
- *   is the same step repeated, blocked as `state-cycle`. Anything nobody can follow (a command with
- *   unknown effects, an edit of a file nobody named) makes the state new.
+ *   the fingerprint back to where it was. A command back in the state it last failed in, the edits
+ *   since having undone themselves, is the same step repeated, blocked as `state-cycle`. One that
+ *   failed in another state since has gone round a cycle, proven when its third round starts: it is
+ *   blocked when it comes back to a state it failed in twice, each time from elsewhere. Anything
+ *   nobody can follow (a command with unknown effects, an edit of a file nobody named) makes the
+ *   state new.
  * - **Checkouts and alternating errors.** A check that answers differently on each state it visits
  *   (`npm test` on each of two branches, two error shapes alternating) is a distinct step each time,
  *   so the rounds go round the states and count together; a round whose answers change is progress.
