@@ -12,10 +12,12 @@
  * What makes it general is what counts as the same state and the same round:
  * - **Edits, undos and rewrites.** The workspace's state is followed through each change
  *   (`cycle-world.ts`): an edit and its undoing, or a file written back with content it had, bring
- *   the fingerprint back to where it was. A command that failed in this very state has already
- *   answered: its rounds since (the edit, the run, the undo) are the evidence, and running it again
- *   is the same step repeated, blocked as `state-cycle`. Anything nobody can follow (a command with
- *   unknown effects, an edit of a file nobody named) makes the state new.
+ *   the fingerprint back to where it was. A command back in the state it last failed in, the edits
+ *   since having undone themselves, is the same step repeated, blocked as `state-cycle`. One that
+ *   failed in another state since has gone round a cycle, proven when its third round starts: it is
+ *   blocked when it comes back to a state it failed in twice, each time from elsewhere. Anything
+ *   nobody can follow (a command with unknown effects, an edit of a file nobody named) makes the
+ *   state new.
  * - **Checkouts and alternating errors.** A check that answers differently on each state it visits
  *   (`npm test` on each of two branches, two error shapes alternating) is a distinct step each time,
  *   so the rounds go round the states and count together; a round whose answers change is progress.
@@ -96,6 +98,13 @@ interface Step {
 /** A command that failed, with the states of the workspace it failed in. */
 interface Failed {
   readonly states: string[];
+  /**
+   * For each of `states`, how many times the command came to fail in it: failures in a row in one
+   * state are one stay, and a failure in another state in between makes the next one another.
+   */
+  readonly stays: number[];
+  /** The state it last failed in. */
+  lastState: string;
   /** How many changes the run had made when it last failed: a return needs a change since. */
   changesAtLastFailure: number;
   failures: number;
@@ -227,7 +236,14 @@ export function createCycleDetector(): Detector {
     if (kindOf(call) !== 'exec' || !isWatched(call, call.toolPolicy.detectors.stateCycle)) return undefined;
     const earlier = failing.peek(call.banKey);
     if (!earlier || earlier.changesAtLastFailure === world.changes) return undefined;
-    return earlier.states.includes(world.fingerprint()) ? describeReturn(call, earlier) : undefined;
+    const state = world.fingerprint();
+    // Back in the state it last failed in: the edits since undid themselves before anything else
+    // answered, so this is the same run in the same state.
+    if (state === earlier.lastState) return describeReturn(call, earlier, 1);
+    // Come round from a state in which it failed otherwise: a cycle, proven when its third round
+    // starts, that is when the command failed in this state in two stays already.
+    const stays = earlier.stays[earlier.states.indexOf(state)] ?? 0;
+    return stays >= 2 ? describeReturn(call, earlier, stays) : undefined;
   }
 
   /** A query the last stalled stretches re-read, proposed again while nothing has progressed since. */
@@ -259,8 +275,18 @@ export function createCycleDetector(): Detector {
     const state = world.fingerprint();
     const earlier = failing.peek(call.banKey);
     if (earlier) {
-      if (!earlier.states.includes(state)) earlier.states.push(state);
-      if (earlier.states.length > STATES_PER_COMMAND) earlier.states.shift();
+      if (state !== earlier.lastState) {
+        const at = earlier.states.indexOf(state);
+        if (at < 0) {
+          earlier.states.push(state);
+          earlier.stays.push(1);
+        } else earlier.stays[at] = (earlier.stays[at] ?? 0) + 1;
+        earlier.lastState = state;
+      }
+      if (earlier.states.length > STATES_PER_COMMAND) {
+        earlier.states.shift();
+        earlier.stays.shift();
+      }
       earlier.changesAtLastFailure = world.changes;
       earlier.failures++;
       earlier.signature = outcome.failure.signature;
@@ -268,6 +294,8 @@ export function createCycleDetector(): Detector {
     } else {
       failing.set(call.banKey, {
         states: [state],
+        stays: [1],
+        lastState: state,
         changesAtLastFailure: world.changes,
         failures: 1,
         signature: outcome.failure.signature,
@@ -376,7 +404,13 @@ export function createCycleDetector(): Detector {
           // Error texts stay out of saved state; the reason then quotes none.
           failed: failing
             .entries()
-            .map(([key, value]) => [key, { ...value, states: [...value.states], lastError: '' }] as const),
+            .map(
+              ([key, value]) =>
+                [
+                  key,
+                  { ...value, states: [...value.states], stays: [...value.stays], lastError: '' },
+                ] as const,
+            ),
         },
         'compaction-cycle': {
           known: known.entries(),
@@ -452,13 +486,17 @@ function describeRounds(
   };
 }
 
-function describeReturn(call: CallContext, earlier: Failed): Violation {
+function describeReturn(call: CallContext, earlier: Failed, stays: number): Violation {
+  const back =
+    stays === 1
+      ? 'once with the files exactly as they are now: the edits since have only brought them back to that state.'
+      : `${times(stays)} with the files exactly as they are now, each time after failing otherwise in between: ` +
+        'the edits since have brought them back to that state again.';
   return {
     rule: 'state-cycle',
     severity: 'block',
     reason:
-      `${call.description} failed ${times(earlier.failures)} with ${earlier.signature}, once with the files ` +
-      'exactly as they are now: the edits since have only brought them back to that state.' +
+      `${call.description} failed ${times(earlier.failures)} with ${earlier.signature}, ${back}` +
       (earlier.lastError === '' ? '' : ` Last error: ${earlier.lastError.replace(/\s+/g, ' ').trim()}`),
     suggestion: withAlternatives(
       'Undoing and redoing the same edits goes round in a circle. Make a change not tried yet, or read the error again for what it asks for.',
@@ -519,5 +557,20 @@ function readFailed(raw: Record<string, unknown>): Failed | undefined {
   if (signature === undefined || failures === undefined || changesAtLastFailure === undefined)
     return undefined;
   if (states.length === 0) return undefined;
-  return { states, failures, changesAtLastFailure, signature, lastError: readString(raw.lastError) ?? '' };
+  // Saved before stays were counted, or damaged: each state one stay.
+  const saved: unknown[] = Array.isArray(raw.stays) && raw.stays.length === states.length ? raw.stays : [];
+  const stays = states.map((_, index) => Math.max(1, readCount(saved[index]) ?? 1));
+  const lastState = readString(raw.lastState);
+  return {
+    states,
+    stays,
+    lastState:
+      lastState !== undefined && states.includes(lastState)
+        ? lastState
+        : (states[states.length - 1] as string),
+    failures,
+    changesAtLastFailure,
+    signature,
+    lastError: readString(raw.lastError) ?? '',
+  };
 }

@@ -177,6 +177,11 @@ export function createIdenticalResultDetector(): Detector {
   let doings = 0;
   /** The last answer of each tool said to act on nothing (see `isInertCall`); '' after a failure. */
   const lastAnswers = new LruMap<string>(MAX_CALLS);
+  /**
+   * The last move of a view that succeeded (an editor's `open`, a `cd`): a move elsewhere after it
+   * changes what later calls see, so it is not a re-read, however often it went there before.
+   */
+  let view = '';
   /** The tool of those re-runs, and the last query re-run: a sweep goes over one tool's queries. */
   let rerunTool = '';
   let rerunKey = '';
@@ -186,6 +191,11 @@ export function createIdenticalResultDetector(): Detector {
    */
   let checked: CallContext | undefined;
   let checkedEntry: Repeats | undefined;
+
+  /** A navigation to somewhere other than where the view is. */
+  function movesView(call: CallContext): boolean {
+    return call.facts.navigates === true && answerKeyOf(call) !== view;
+  }
 
   function current(callKey: string, withinCalls: number, next: number): Repeats | undefined {
     const entry = calls.peek(callKey);
@@ -252,6 +262,9 @@ export function createIdenticalResultDetector(): Detector {
       checked = undefined;
       const limits = call.toolPolicy.detectors.identicalResult;
       if (!isWatched(call, limits) || kindOf(call) === 'poll') return undefined;
+      // A move of the view back to a file or a directory it left (`open a.py` after `open b.py`) is a
+      // move, as the one that left it was: the view is elsewhere, so it is not asked again.
+      if (movesView(call)) return undefined;
       // A call that waits before it asks (`sleep 30 && gh run view 42`) is a paced poll.
       if (call.facts.waitSeconds !== undefined) return undefined;
       const entry = current(answerKeyOf(call), limits.withinCalls, proposed + 1);
@@ -285,6 +298,7 @@ export function createIdenticalResultDetector(): Detector {
       )
         doings++;
       const key = answerKeyOf(call);
+      if (call.facts.navigates === true && outcome.success) view = key;
       const limits = call.toolPolicy.detectors.identicalResult;
       /** What the calls hold for this one once it is written; null while not looked up. */
       let own: Repeats | undefined | null = null;
@@ -430,6 +444,7 @@ export function createIdenticalResultDetector(): Detector {
     reset(reason): void {
       checked = undefined;
       reruns = 0;
+      view = '';
       if (reason === 'session') {
         calls.clear();
         lastAnswers.clear();
@@ -463,6 +478,7 @@ export function createIdenticalResultDetector(): Detector {
 
     restore(state: unknown): void {
       checked = undefined;
+      view = '';
       calls.clear();
       const snapshot = readSnapshot(state, VERSION);
       world = readCount(snapshot?.world) ?? 0;

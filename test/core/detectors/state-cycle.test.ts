@@ -10,30 +10,62 @@ const failing = (expected: number, received: number) => ({
 });
 const edit = (from: string, to: string) => ({ file_path: 'src/cart.ts', old_string: from, new_string: to });
 const updated = 'The file src/cart.ts has been updated.';
+const FORWARD = edit('total += item.price', 'total += item.price * item.qty');
+const BACK = edit('total += item.price * item.qty', 'total += item.price');
+
+/** The test fails, the edit is made, the test fails otherwise, the edit is undone: one round. */
+function round(agent: Agent): void {
+  agent.call('Bash', TEST, failing(30, 27));
+  agent.call('Edit', FORWARD, updated);
+  agent.call('Bash', TEST, failing(30, 33));
+  agent.call('Edit', BACK, updated);
+}
 
 describe('state-cycle', () => {
-  it('blocks a test run after an edit and its undoing put the file back as it was when the run failed', () => {
+  it('blocks a test run after an edit and its undoing, with nothing run between them, put the file back as it was when the run failed', () => {
     const agent = new Agent();
     agent.call('Bash', TEST, failing(30, 27));
-    agent.call('Edit', edit('total += item.price', 'total += item.price * item.qty'), updated);
-    agent.call('Bash', TEST, failing(30, 33));
-    agent.call('Edit', edit('total += item.price * item.qty', 'total += item.price'), updated);
+    agent.call('Edit', FORWARD, updated);
+    agent.call('Edit', BACK, updated);
     const { check } = agent.call('Bash', TEST, failing(30, 27));
     expect(check.verdict).toBe('block');
     expect(check.rule).toBe('state-cycle');
     expect(check.reason).toContain('brought them back to that state');
   });
 
-  it('blocks the third swing of a flip-flop between two versions of a line', () => {
+  it('lets the test run of the second round of an undo and redo cycle through, before its evidence repeats', () => {
+    const agent = new Agent();
+    round(agent);
+    expect(agent.call('Bash', TEST, failing(30, 27)).check.verdict).toBe('allow');
+  });
+
+  it('blocks the test run that starts the third round of an undo and redo cycle', () => {
+    const agent = new Agent();
+    round(agent);
+    round(agent);
+    const { check } = agent.call('Bash', TEST, failing(30, 27));
+    expect(check.verdict).toBe('block');
+    expect(check.rule).toBe('state-cycle');
+    expect(check.reason).toContain('twice with the files exactly as they are now');
+  });
+
+  it('blocks the fifth swing of a flip-flop between two versions of a line, not the third', () => {
     const agent = new Agent();
     const a = 'const limit = items.length';
     const b = 'const limit = items.length - 1';
-    agent.call('Edit', edit(a, b), updated);
-    agent.call('Bash', TEST, failing(30, 27));
-    agent.call('Edit', edit(b, a), updated);
-    agent.call('Bash', TEST, failing(30, 33));
-    agent.call('Edit', edit(a, b), updated);
-    expect(agent.call('Bash', TEST, failing(30, 27)).check.rule).toBe('state-cycle');
+    const verdicts: string[] = [];
+    for (const [from, to, received] of [
+      [a, b, 27],
+      [b, a, 33],
+      [a, b, 27],
+      [b, a, 33],
+    ] as const) {
+      verdicts.push(agent.call('Edit', edit(from, to), updated).check.verdict);
+      verdicts.push(agent.call('Bash', TEST, failing(30, received)).check.verdict);
+    }
+    expect(verdicts).not.toContain('block');
+    // The swing that starts the third round is the first call of it to be stopped.
+    expect(agent.call('Edit', edit(a, b), updated).check.verdict).toBe('block');
   });
 
   it('never blocks an edit, test, edit, test cycle that keeps moving the file forward', () => {
@@ -56,7 +88,7 @@ describe('state-cycle', () => {
     expect(verdicts).not.toContain('block');
   });
 
-  it('blocks a run after a whole file is written back with content it already failed with', () => {
+  it('blocks a run after a whole file is written back, a third time, with content it already failed with', () => {
     const agent = new Agent();
     const write = (content: string) =>
       agent.call(
@@ -64,25 +96,36 @@ describe('state-cycle', () => {
         { file_path: 'src/limits.ts', content },
         'File created successfully at: src/limits.ts',
       );
+    const change = (from: string, to: string) =>
+      agent.call(
+        'Edit',
+        { file_path: 'src/limits.ts', old_string: from, new_string: to },
+        'The file src/limits.ts has been updated.',
+      );
     write('export const MAX = 10;\n');
     agent.call('Bash', TEST, failing(10, 9));
     write('export const MAX = 9;\n');
     agent.call('Bash', TEST, failing(10, 8));
     write('export const MAX = 10;\n');
+    expect(agent.call('Bash', TEST, failing(10, 9)).check.verdict).toBe('allow');
+    change('MAX = 10', 'MAX = 9');
+    agent.call('Bash', TEST, failing(10, 8));
+    change('MAX = 9', 'MAX = 10');
     expect(agent.call('Bash', TEST, failing(10, 9)).check.rule).toBe('state-cycle');
   });
 
   it('does not block once a command with unknown effects ran since, since nobody knows what it wrote', () => {
     const agent = new Agent();
+    round(agent);
     agent.call('Bash', TEST, failing(30, 27));
-    agent.call('Edit', edit('total += item.price', 'total += item.price * item.qty'), updated);
+    agent.call('Edit', FORWARD, updated);
     agent.call('Bash', TEST, failing(30, 33));
     agent.call(
       'Bash',
       { command: 'npm install decimal.js' },
       'added 1 package, and audited 212 packages in 2s',
     );
-    agent.call('Edit', edit('total += item.price * item.qty', 'total += item.price'), updated);
+    agent.call('Edit', BACK, updated);
     expect(agent.call('Bash', TEST, failing(30, 27)).check.rule).not.toBe('state-cycle');
   });
 
@@ -105,21 +148,20 @@ describe('state-cycle', () => {
 
   it('can be turned off in the policy', () => {
     const agent = new Agent({ policy: { detectors: { stateCycle: { enabled: false } } } });
-    agent.call('Bash', TEST, failing(30, 27));
-    agent.call('Edit', edit('total += item.price', 'total += item.price * item.qty'), updated);
-    agent.call('Bash', TEST, failing(30, 33));
-    agent.call('Edit', edit('total += item.price * item.qty', 'total += item.price'), updated);
+    round(agent);
+    round(agent);
     expect(agent.call('Bash', TEST, failing(30, 27)).check.rule).not.toBe('state-cycle');
   });
 
   it('carries the states of the files over to a guard restored from a snapshot', () => {
     const first = new Agent();
+    round(first);
     first.call('Bash', TEST, failing(30, 27));
-    first.call('Edit', edit('total += item.price', 'total += item.price * item.qty'), updated);
+    first.call('Edit', FORWARD, updated);
     first.call('Bash', TEST, failing(30, 33));
     const second = new Agent();
     second.loop.restore(JSON.parse(JSON.stringify(first.loop.snapshot())));
-    second.call('Edit', edit('total += item.price * item.qty', 'total += item.price'), updated);
+    second.call('Edit', BACK, updated);
     expect(second.call('Bash', TEST, failing(30, 27)).check.rule).toBe('state-cycle');
   });
 
