@@ -6,10 +6,11 @@
 // each source: `import.meta.url` becomes the address the module has in the build beside the bundle,
 // so paths made from it are the same; `import()` of a package or of a computed address goes through
 // the loader's own `import()`, since a compiled script has none.
-import { readFile } from 'node:fs/promises';
-import { relative, resolve } from 'node:path';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { dirname, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build, type Plugin } from 'esbuild';
+import { asciiOnly } from './ascii-only.js';
 import { builtTables } from './bundle-tables.js';
 import { lazyPackages } from './lazy-packages.js';
 
@@ -69,12 +70,16 @@ export async function bundleCli(outfile = `${root}dist/cli/narrowing.cjs`): Prom
     logLevel: 'warning',
     metafile: true,
     plugins: [builtTables, lazyPackages, onlySomePackages, asInTheBuild],
+    write: false,
   });
   const stray = Object.keys(result.metafile.inputs).filter(
     (input) =>
       !input.startsWith(relative(root, src)) && !input.includes('node_modules/') && !input.startsWith('lazy-package:'),
   );
   if (stray.length > 0) throw new Error(`the command line's bundle took files from outside src/ and node_modules/: ${stray.join(', ')}`);
+  await mkdir(dirname(outfile), { recursive: true });
+  // In ASCII, so that a start reads a string of one byte a character (see ascii-only.ts).
+  await writeFile(outfile, asciiOnly(result.outputFiles[0]?.text ?? ''));
   return outfile;
 }
 
