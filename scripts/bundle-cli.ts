@@ -80,7 +80,38 @@ export async function bundleCli(outfile = `${root}dist/cli/narrowing.cjs`): Prom
   await mkdir(dirname(outfile), { recursive: true });
   // In ASCII, so that a start reads a string of one byte a character (see ascii-only.ts).
   await writeFile(outfile, asciiOnly(result.outputFiles[0]?.text ?? ''));
+  await bundleStart(resolve(dirname(outfile), 'start.cjs'));
   return outfile;
 }
+
+/**
+ * The start-up (src/cli/start.ts) as one CommonJS file beside the bundle, which the bin requires: no
+ * ES module loader for a command that needs none. Its `import.meta.url` is its own file's address (the
+ * same folder as the modules' `start.js`); the modules it falls back to without a bundle stay outside.
+ */
+async function bundleStart(outfile: string): Promise<void> {
+  await build({
+    entryPoints: [`${root}src/cli/start.ts`],
+    outfile,
+    bundle: true,
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
+    minifyWhitespace: true,
+    minifySyntax: true,
+    legalComments: 'none',
+    logLevel: 'warning',
+    define: { 'import.meta.url': '__narrowingStartUrl' },
+    banner: { js: "var __narrowingStartUrl = require('node:url').pathToFileURL(__filename).href;" },
+    plugins: [mainOutside],
+  });
+}
+
+const mainOutside: Plugin = {
+  name: 'main-outside',
+  setup(context) {
+    context.onResolve({ filter: /^\.\/main\.js$/ }, (args) => ({ path: args.path, external: true }));
+  },
+};
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) await bundleCli(process.argv[2]);
