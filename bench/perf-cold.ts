@@ -17,6 +17,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
+import { asciiOnly } from '../scripts/ascii-only.js';
 import type { EngineKind } from './engine.js';
 import { type RawCall, workloadRawCall } from './perf-workload.js';
 
@@ -114,7 +115,7 @@ const ENGINE_MODULES: readonly (readonly [string, readonly string[]])[] = [
 /**
  * Bundles the engine of the build (or sources, with `.ts`) in the folder `base` into one classic
  * script in `dir`, as the command line's bundle is made (scripts/bundle-cli.ts: CommonJS, whitespace
- * and syntax minified, names kept), exporting what a cold process calls; returns the bundle and an
+ * and syntax minified, names kept, in ASCII), exporting what a cold process calls; returns the bundle and an
  * empty folder for its code cache.
  */
 export async function bundleEngine(
@@ -131,7 +132,7 @@ export async function bundleEngine(
     ).join('\n'),
   );
   const file = join(dir, 'cold-engine.cjs');
-  await build({
+  const built = await build({
     entryPoints: [entry],
     outfile: file,
     bundle: true,
@@ -142,7 +143,9 @@ export async function bundleEngine(
     minifySyntax: true,
     legalComments: 'none',
     logLevel: 'warning',
+    write: false,
   });
+  writeFileSync(file, asciiOnly(built.outputFiles[0]?.text ?? ''));
   const cacheDir = mkdtempSync(join(dir, 'code-cache-'));
   return { file, cacheDir };
 }

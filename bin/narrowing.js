@@ -12,8 +12,19 @@ if (process.argv[2] === 'hook') {
     failed(error);
   }
 } else {
-  // The command line runs from one bundled script with V8's code cache (see src/cli/start.ts).
-  import('../dist/cli/start.js').then((cli) => cli.startCli(process.argv.slice(2))).catch(failed);
+  // The command line runs from one bundled script with V8's code cache (see src/cli/start.ts), started
+  // by the start-up bundled as CommonJS: no ES module loader for a command that needs none. A build
+  // without the bundles (`tsc` alone) starts from the modules.
+  let start;
+  try {
+    start = Promise.resolve(require('../dist/cli/start.cjs'));
+  } catch (error) {
+    start =
+      error && error.code === 'MODULE_NOT_FOUND' && String(error.message).includes('start.cjs')
+        ? import('../dist/cli/start.js')
+        : Promise.reject(error);
+  }
+  start.then((cli) => cli.startCli(process.argv.slice(2))).catch(failed);
 }
 
 function failed(error) {

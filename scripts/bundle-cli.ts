@@ -6,10 +6,11 @@
 // each source: `import.meta.url` becomes the address the module has in the build beside the bundle,
 // so paths made from it are the same; `import()` of a package or of a computed address goes through
 // the loader's own `import()`, since a compiled script has none.
-import { readFile } from 'node:fs/promises';
-import { relative, resolve } from 'node:path';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { dirname, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build, type Plugin } from 'esbuild';
+import { asciiOnly } from './ascii-only.js';
 import { builtTables } from './bundle-tables.js';
 import { lazyPackages } from './lazy-packages.js';
 
@@ -69,13 +70,48 @@ export async function bundleCli(outfile = `${root}dist/cli/narrowing.cjs`): Prom
     logLevel: 'warning',
     metafile: true,
     plugins: [builtTables, lazyPackages, onlySomePackages, asInTheBuild],
+    write: false,
   });
   const stray = Object.keys(result.metafile.inputs).filter(
     (input) =>
       !input.startsWith(relative(root, src)) && !input.includes('node_modules/') && !input.startsWith('lazy-package:'),
   );
   if (stray.length > 0) throw new Error(`the command line's bundle took files from outside src/ and node_modules/: ${stray.join(', ')}`);
+  await mkdir(dirname(outfile), { recursive: true });
+  // In ASCII, so that a start reads a string of one byte a character (see ascii-only.ts).
+  await writeFile(outfile, asciiOnly(result.outputFiles[0]?.text ?? ''));
+  await bundleStart(resolve(dirname(outfile), 'start.cjs'));
   return outfile;
 }
+
+/**
+ * The start-up (src/cli/start.ts) as one CommonJS file beside the bundle, which the bin requires: no
+ * ES module loader for a command that needs none. Its `import.meta.url` is its own file's address (the
+ * same folder as the modules' `start.js`); the modules it falls back to without a bundle stay outside.
+ */
+async function bundleStart(outfile: string): Promise<void> {
+  await build({
+    entryPoints: [`${root}src/cli/start.ts`],
+    outfile,
+    bundle: true,
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
+    minifyWhitespace: true,
+    minifySyntax: true,
+    legalComments: 'none',
+    logLevel: 'warning',
+    define: { 'import.meta.url': '__narrowingStartUrl' },
+    banner: { js: "var __narrowingStartUrl = require('node:url').pathToFileURL(__filename).href;" },
+    plugins: [mainOutside],
+  });
+}
+
+const mainOutside: Plugin = {
+  name: 'main-outside',
+  setup(context) {
+    context.onResolve({ filter: /^\.\/main\.js$/ }, (args) => ({ path: args.path, external: true }));
+  },
+};
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) await bundleCli(process.argv[2]);

@@ -14,6 +14,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { basename, dirname, extname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build, type Plugin } from 'esbuild';
+import { asciiOnly } from './ascii-only.js';
 import { builtTables } from './bundle-tables.js';
 import { lazyPackages } from './lazy-packages.js';
 
@@ -39,7 +40,7 @@ export async function bundleHook(outfile = `${root}dist/hooks/hook.js`): Promise
     legalComments: 'none',
     logLevel: 'warning',
   } as const;
-  await build({
+  const daemon = await build({
     ...common,
     entryPoints: { 'hook-daemon': `${root}src/hooks/daemon.ts` },
     outdir,
@@ -51,6 +52,7 @@ export async function bundleHook(outfile = `${root}dist/hooks/hook.js`): Promise
     banner: {
       js: "import { createRequire as __narrowingRequire } from 'node:module'; const require = __narrowingRequire(import.meta.url);",
     },
+    write: false,
   });
   const handle = await build({
     ...common,
@@ -72,8 +74,10 @@ export async function bundleHook(outfile = `${root}dist/hooks/hook.js`): Promise
     write: false,
   });
   mkdirSync(outdir, { recursive: true });
-  writeFileSync(join(outdir, 'hook-client.cjs'), withImporter(client.outputFiles[0]?.text ?? ''));
-  writeFileSync(join(outdir, 'hook-handle.cjs'), withPeerImporter(handle.outputFiles[0]?.text ?? ''));
+  // Every script in ASCII, so that a process reads a string of one byte a character (see ascii-only.ts).
+  for (const file of daemon.outputFiles) writeFileSync(file.path, asciiOnly(file.text));
+  writeFileSync(join(outdir, 'hook-client.cjs'), asciiOnly(withImporter(client.outputFiles[0]?.text ?? '')));
+  writeFileSync(join(outdir, 'hook-handle.cjs'), asciiOnly(withPeerImporter(handle.outputFiles[0]?.text ?? '')));
   await build({
     ...common,
     entryPoints: [`${root}src/hooks/launch.ts`],

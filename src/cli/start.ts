@@ -1,6 +1,9 @@
 /**
  * How `bin/narrowing.js` starts the command line: from the bundle in the build, compiled with V8's
  * code cache (see src/node/code-cache.ts), or from the modules when the build has no bundle (`tsc` alone).
+ * The build bundles this module too, as CommonJS (`dist/cli/start.cjs`), which the bin requires: a
+ * process that starts from an ES module starts Node's ES module loader, which costs a command line's
+ * start about a tenth of its CPU.
  */
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
@@ -37,7 +40,28 @@ function loadBundle(command: string | undefined): Main | undefined {
     throw error;
   }
   const module = { exports: {} as Record<string, unknown> };
-  const importModule = (specifier: string) => import(specifier);
+  const importModule = (specifier: string) => {
+    const builtin = specifier.startsWith('node:') ? builtinNamespace(specifier) : undefined;
+    return builtin === undefined ? import(specifier) : Promise.resolve(builtin);
+  };
   script.run(module.exports, createRequire(file), module, importModule, new URL('../', import.meta.url).href);
   return module.exports.main as Main;
+}
+
+const builtinNamespaces = new Map<string, Record<string, unknown>>();
+
+/**
+ * One of Node's own modules as `import()` would give it (its exports, and itself as `default`), taken
+ * with `process.getBuiltinModule`: an `import()` starts Node's ES module loader, which a command that
+ * imports nothing else from outside its bundle (`replay` reading a trace) then never pays for.
+ */
+function builtinNamespace(specifier: string): Record<string, unknown> | undefined {
+  let namespace = builtinNamespaces.get(specifier);
+  if (namespace === undefined) {
+    const builtin = process.getBuiltinModule(specifier) as Record<string, unknown> | undefined;
+    if (builtin === undefined) return undefined;
+    namespace = { ...builtin, default: builtin };
+    builtinNamespaces.set(specifier, namespace);
+  }
+  return namespace;
 }

@@ -47,6 +47,32 @@ describe('the narrowing-guard command', () => {
     );
   });
 
+  it("starts `replay` without Node's ES module loader: no module of it beyond those every process loads", () => {
+    const work = join(dir, 'no-module-loader');
+    mkdirSync(work, { recursive: true });
+    const trace = join(work, 'trace.jsonl');
+    writeFileSync(
+      trace,
+      `${JSON.stringify({ type: 'call', tool: 'read_file', args: { path: 'src/app.ts' }, result: { content: [{ type: 'text', text: 'export {};' }] }, t: 0 })}\n`,
+    );
+    const loaded = join(work, 'loaded.cjs');
+    writeFileSync(
+      loaded,
+      "process.on('exit', () => require('node:fs').writeSync(2, JSON.stringify(process.moduleLoadList.filter((name) => name.includes('modules/esm/')))));\n",
+    );
+    const run = spawnSync(
+      process.execPath,
+      ['-r', loaded, join(root, 'bin', 'narrowing.js'), 'replay', trace, '--json'],
+      {
+        encoding: 'utf8',
+      },
+    );
+    expect(run.status).toBe(0);
+    expect(run.stdout).toContain('"verdict":"allow"');
+    const bare = spawnSync(process.execPath, ['-r', loaded, '-e', '0'], { encoding: 'utf8' });
+    expect(JSON.parse(run.stderr)).toEqual(JSON.parse(bare.stderr));
+  });
+
   it('still shows the stack of an error nobody expected', () => {
     const bin = binFailingWith(join(dir, 'unexpected'), "throw new TypeError('x is not a function');");
     const run = spawnSync(process.execPath, [bin, 'demo'], { encoding: 'utf8' });
