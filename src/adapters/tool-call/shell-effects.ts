@@ -7,8 +7,9 @@
  * have changed anything": the model of change must err towards "changed".
  */
 import { forEachChild, type SyntaxNode } from 'unbash';
+import { type CommandReading, commandReading } from './command-reading.js';
 import { logRoleOf } from './service-logs.js';
-import { parseShell } from './shell-parse.js';
+import { treeOf } from './shell-parse.js';
 import { normalizeTarget } from './targets.js';
 import { onlyChecks, operandsOf, programOnlyLooks } from './workspace.js';
 
@@ -263,10 +264,6 @@ interface Reading {
   writes: boolean;
 }
 
-/** The last line read and its effects: the adapter asks for a call's effects more than once. */
-let lastLine: string | undefined;
-let lastEffects: ShellEffects = UNKNOWN;
-
 /** What a command line acts on, every command of it read past wrappers and assignments. */
 export function commandOperands(command: string): string[] {
   return [...shellEffectsOf(command).operands];
@@ -279,18 +276,17 @@ export function printsServiceLogs(command: string | undefined): boolean {
 
 /** Reads a command line's effects. Never throws; any input ends in bounded time. */
 export function shellEffectsOf(command: string): ShellEffects {
-  if (command === lastLine) return lastEffects;
-  const effects = readEffects(command);
-  lastLine = command;
-  lastEffects = effects;
-  return effects;
+  if (typeof command !== 'string' || command.length > MAX_COMMAND_CHARS) return UNKNOWN;
+  // The adapter asks for a call's effects more than once: they are kept on the line's reading.
+  const reading = commandReading(command);
+  reading.effects ??= readEffects(reading);
+  return reading.effects;
 }
 
-function readEffects(command: string): ShellEffects {
-  if (typeof command !== 'string' || command.length > MAX_COMMAND_CHARS) return UNKNOWN;
+function readEffects(line: CommandReading): ShellEffects {
   let script: SyntaxNode;
   try {
-    script = parseShell(command);
+    script = treeOf(line);
   } catch {
     return UNKNOWN;
   }
