@@ -23,6 +23,8 @@ export class CommandReading {
   commands: readonly (readonly string[])[] | undefined;
   program: string | undefined;
   programRead = false;
+  /** The words that could name a file (see `commandTargets`). */
+  targets: readonly string[] | undefined;
 
   constructor(readonly text: string) {}
 

@@ -11,6 +11,7 @@ import { commandReading } from '../../../src/adapters/tool-call/command-reading.
 import { shellEffectsOf } from '../../../src/adapters/tool-call/shell-effects.js';
 import { isPipeline, parseShell } from '../../../src/adapters/tool-call/shell-parse.js';
 import { runsTests } from '../../../src/adapters/tool-call/test-runs.js';
+import { commandTargets } from '../../../src/adapters/tool-call/workspace.js';
 
 const LINES = [
   'npm test -- test/orders/module-5yc1s.test.ts',
@@ -45,6 +46,7 @@ function answers(line: string): unknown[] {
     commandAttemptKey(line),
     isPipeline(line),
     runsTests(line),
+    commandTargets(line),
     tree,
   ];
 }
@@ -60,7 +62,7 @@ describe('one reading of a command line shared by its readers', () => {
       forgetReadings();
       return answers(line);
     });
-    const step = fc.record({ line: fc.integer({ min: 0, max: LINES.length - 1 }), reader: fc.nat(8) });
+    const step = fc.record({ line: fc.integer({ min: 0, max: LINES.length - 1 }), reader: fc.nat(9) });
     fc.assert(
       fc.property(fc.array(step, { maxLength: 60 }), (steps) => {
         for (const { line, reader } of steps) {
