@@ -33,6 +33,11 @@ export class CommandReading {
     this.splitWords ??= this.text.trim().split(/\s+/);
     return this.splitWords;
   }
+
+  /** The words, found by a reader that split the line as `words` would (a plain line's parse). */
+  splitInto(words: readonly string[]): void {
+    this.splitWords ??= words;
+  }
 }
 
 /** Lines whose readings are kept, most recent first: a call's line, collapsed, and its program's words. */

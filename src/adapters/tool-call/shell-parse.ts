@@ -21,7 +21,7 @@ export function parseShell(command: string): SyntaxNode {
 export function treeOf(reading: CommandReading): SyntaxNode {
   if (!reading.parsed) {
     try {
-      reading.tree = plainCommand(reading.text) ?? parse(reading.text);
+      reading.tree = plainCommand(reading) ?? parse(reading.text);
     } catch (error) {
       reading.parseError = error;
     }
@@ -121,10 +121,12 @@ interface PlainWord {
  * The tree unbash builds for a line of plain words separated by spaces, or undefined when the line
  * is anything else: a script of one statement running one command, its first word the program's name.
  */
-function plainCommand(command: string): SyntaxNode | undefined {
+function plainCommand(reading: CommandReading): SyntaxNode | undefined {
+  const command = reading.text;
   const length = command.length;
   if (length === 0 || length > MAX_PLAIN_CHARS) return undefined;
   const words: PlainWord[] = [];
+  const texts: string[] = [];
   let start = -1;
   for (let index = 0; index <= length; index++) {
     const code = index < length ? command.charCodeAt(index) : SPACE;
@@ -136,6 +138,7 @@ function plainCommand(command: string): SyntaxNode | undefined {
       }
       const text = command.slice(start, index);
       if (NOT_PLAIN_WORDS.has(text)) return undefined;
+      texts.push(text);
       words.push({ type: 'Word', text, pos: start, end: index, value: text, parts: undefined });
       start = -1;
       continue;
@@ -146,6 +149,8 @@ function plainCommand(command: string): SyntaxNode | undefined {
   }
   const name = words[0];
   if (name === undefined || command.charCodeAt(length - 1) === SPACE) return undefined;
+  // Split on single spaces, with none at either end: the words `trim().split(/\s+/)` gives.
+  reading.splitInto(texts);
   const end = (words[words.length - 1] as PlainWord).end;
   // Every field unbash's nodes have, read through a getter there (`args`, `redirects`) or not.
   const suffix = words.slice(1);

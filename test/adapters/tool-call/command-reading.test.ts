@@ -78,6 +78,32 @@ describe('one reading of a command line shared by its readers', () => {
     );
   });
 
+  it('splits a line parsed as plain words into the words a split on white space gives', () => {
+    const word = fc.stringMatching(/^[a-z0-9_./:=-]{1,6}$/);
+    let plain = 0;
+    const line = fc
+      .tuple(fc.array(word, { minLength: 1, maxLength: 6 }), fc.array(fc.constantFrom(' ', '  ', '\t', '\n')))
+      .map(([words, gaps]) =>
+        words.map((text, index) => `${index === 0 ? '' : (gaps[index] ?? ' ')}${text}`).join(''),
+      );
+    fc.assert(
+      fc.property(fc.constantFrom('', ' '), line, fc.constantFrom('', ' '), (before, text, after) => {
+        const command = `${before}${text}${after}`;
+        forgetReadings();
+        try {
+          parseShell(command);
+        } catch {}
+        const reading = commandReading(command);
+        // A line of plain words, which the plain reading splits: spaces only, none at the ends.
+        if (!/[\t\n]/.test(command) && command === command.trim() && !/^\S*=/.test(command)) plain++;
+        expect(reading.words).toEqual(command.trim().split(/\s+/));
+      }),
+      { numRuns: 500 },
+    );
+    // Many of the lines are plain words (about one in ten).
+    expect(plain).toBeGreaterThan(20);
+  });
+
   it('parses a line once for its effects and its attempt key', () => {
     const line = 'npm test -- test/orders/module-5yc1s.test.ts';
     shellEffectsOf(line);
