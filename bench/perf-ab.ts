@@ -19,7 +19,7 @@
  *
  * `--only succeeding` (not in the default set either) times the typical workload's succeeding calls
  * alone: the reads, small edits and commands that make up nine calls in ten, whose figure the
- * failures' swamp in the `typical` class.
+ * failures swamp in the `typical` class.
  */
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';

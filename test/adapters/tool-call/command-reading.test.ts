@@ -64,7 +64,7 @@ describe('one reading of a command line shared by its readers', () => {
     });
     const step = fc.record({ line: fc.integer({ min: 0, max: LINES.length - 1 }), reader: fc.nat(9) });
     fc.assert(
-      fc.property(fc.array(step, { maxLength: 60 }), (steps) => {
+      fc.property(fc.array(step, { maxLength: 30 }), (steps) => {
         for (const { line, reader } of steps) {
           const text = LINES[line] as string;
           const expected = fresh[line] as unknown[];
@@ -74,7 +74,7 @@ describe('one reading of a command line shared by its readers', () => {
         for (let line = 0; line < LINES.length; line++)
           expect(answers(LINES[line] as string)).toEqual(fresh[line]);
       }),
-      { numRuns: 100 },
+      { numRuns: 40 },
     );
   });
 
