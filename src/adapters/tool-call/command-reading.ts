@@ -10,7 +10,36 @@
  * What is kept is shared: its readers never change it.
  */
 import type { SyntaxNode } from 'unbash';
-import type { ShellEffects } from './shell-effects.js';
+
+/** What a command line does to the workspace, as `shellEffectsOf` reads it. */
+export interface ShellEffects {
+  /** Every command of the line only looks: nothing is written (output to `/dev/null` aside). */
+  readonly onlyLooks: boolean;
+  /** Files the line writes, creates, moves or removes, as targets. */
+  readonly touches: readonly string[];
+  /** `touches` is all it changes: every command was understood and every path it writes is literal. */
+  readonly touchesOnly: boolean;
+  /** A command of the line writes a file, whether or not its path could be read (`chmod +x ~/a.py`). */
+  readonly writes: boolean;
+  /** The working tree may have changed anywhere (a branch switch, a reset, a stash, an applied patch). */
+  readonly changesTree: boolean;
+  /**
+   * Every command of the line only reads the workspace's files (`ls`, `cat a.py`, `git diff`): its
+   * answer depends on them alone, not on processes, services or the clock, which change by themselves.
+   */
+  readonly readsFilesOnly: boolean;
+  /**
+   * What the line's commands act on (`docker restart shop-app`: `shop-app`), read past wrappers,
+   * assignments and the program's subcommand, as targets.
+   */
+  readonly operands: readonly string[];
+  /**
+   * The line prints a service's log and does nothing else: one command prints a log (`docker logs
+   * app`, `journalctl -u nginx`, `tail logs/app.log`), the others only filter text, wait or move,
+   * and nothing is written.
+   */
+  readonly printsLogs: boolean;
+}
 
 export class CommandReading {
   private splitWords: readonly string[] | undefined;
