@@ -85,7 +85,12 @@ export class ConstraintIndex {
   private readonly dependents = new PrefilteredMap<Entry | Set<Entry>>();
   /** Call bans by the folders that hold a path they depend on (`out/keys` for `out/keys/key.pem`). */
   private readonly byFolder = new Map<string, Set<Entry>>();
-  private readonly workspace = new Set<Entry>();
+  /**
+   * Bans that depend on the workspace as a whole, in the recency order of `all`: a user's message
+   * gives each one retry without walking every learned constraint. A `RecencyMap` for the reason
+   * `sessionOnly` is one.
+   */
+  private readonly workspace = new RecencyMap<Entry, true>();
   /**
    * Bans on commands and searches not yet relieved by a change: a change relieves each at most once
    * per ban, so reliefs cost O(1) amortised however many bans there are.
@@ -217,6 +222,8 @@ export class ConstraintIndex {
   touch(entry: Entry, wasActive: boolean): void {
     const id = entry.constraint.id;
     this.all.set(id, entry);
+    // Moved to the recent end, as in `all`.
+    if (this.workspace.has(entry)) this.workspace.set(entry, true);
     this.arm(entry);
     const nowActive = isActive(entry);
     if (wasActive !== nowActive) this.activeCount += nowActive ? 1 : -1;
@@ -300,6 +307,11 @@ export class ConstraintIndex {
 
   parameterBansFor(tool: string): readonly Entry[] {
     return this.parameterBans.get(tool) ?? NONE;
+  }
+
+  /** Bans that depend on every file, armed or not, least recent first (a copy: reliefs change the index). */
+  workspaceEntries(): readonly Entry[] {
+    return this.workspace.size === 0 ? NONE : [...this.workspace.keys()];
   }
 
   /** Armed bans that depend on every file. */
@@ -543,7 +555,7 @@ export class ConstraintIndex {
       else if (found !== entry) this.dependents.set(target, new Set([found, entry]));
     }
     if (workspace) {
-      this.workspace.add(entry);
+      this.workspace.set(entry, true);
       this.arm(entry);
       return;
     }

@@ -142,7 +142,8 @@ export class SuccessLifting {
    */
   userSpoke(lifted: Lifted[]): void {
     const why = () => 'the user wrote since, and may have changed what it depends on';
-    for (const entry of [...this.index.entries()])
+    // Only the bans indexed as workspace-wide, in the order of every ban: not a walk of all of them.
+    for (const entry of this.index.workspaceEntries())
       if (entry.constraint.dependsOnWorkspace === true) this.relieve(entry, why, lifted);
   }
 

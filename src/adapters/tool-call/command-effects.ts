@@ -6,6 +6,7 @@
  */
 
 import { squashArgumentName } from './action-classes.js';
+import { CommandReading, commandReading } from './command-reading.js';
 import { PACKAGE_RUNNERS, programIndex } from './shell-effects.js';
 
 /** `program subcommand` pairs, and programs whose every run only checks or builds. */
@@ -38,19 +39,14 @@ const REWRITING_FLAG =
 const SEVERAL = /[;&|<>`$\n]/;
 
 /**
- * The last line judged and the answer: describing a command asks twice, for the line and for the
- * program's words in the attempt key, which are the same text for a line of one plain command.
+ * Whether `command` is a test run or build that leaves every source file as it was. Describing a
+ * command asks twice, for the line and for the program's words in the attempt key, which are the
+ * same text for a line of one plain command: the answer is kept on the line's reading.
  */
-let lastJudged: string | undefined;
-let lastLeavesAlone = false;
-
-/** Whether `command` is a test run or build that leaves every source file as it was. */
 export function leavesSourcesAlone(command: string): boolean {
-  if (command !== lastJudged) {
-    lastLeavesAlone = judgeLeavesSourcesAlone(command);
-    lastJudged = command;
-  }
-  return lastLeavesAlone;
+  const reading = commandReading(command);
+  reading.leavesSourcesAlone ??= judgeLeavesSourcesAlone(reading);
+  return reading.leavesSourcesAlone;
 }
 
 /** The first word of a line, as `command.trim().split(/\s+/)[0]` gives it. */
@@ -58,12 +54,13 @@ const FIRST_WORD = /^\s*(\S*)/;
 /** First words after which a check can still follow: a runner, or Python running a module. */
 const BEFORE_A_CHECK = new Set(['npx', 'uvx', 'python', 'python3']);
 
-function judgeLeavesSourcesAlone(command: string): boolean {
+function judgeLeavesSourcesAlone(line: CommandReading): boolean {
+  const command = line.text;
   // Most lines start with a program that is no check: known from the first word, without a split.
   const start = FIRST_WORD.exec(command)?.[1] ?? '';
   if (!CHECKS.has(start) && !BEFORE_A_CHECK.has(start)) return false;
   if (SEVERAL.test(command) || REWRITING_FLAG.test(command)) return false;
-  const words = command.trim().split(/\s+/);
+  const words = line.words;
   const first = words[0] === 'npx' || words[0] === 'uvx' ? words[1] : words[0];
   const rest = words[0] === 'npx' || words[0] === 'uvx' ? words.slice(2) : words.slice(1);
   if (first === undefined) return false;
@@ -149,7 +146,17 @@ const QUOTED = /'[^']*'|"(?:[^"\\]|\\.)*"/g;
  * (`echo -n secret | sha256sum`) runs the program it feeds.
  */
 export function programOf(command: string): string | undefined {
-  const commands = commandsOf(command);
+  const reading = commandReading(command);
+  if (!reading.programRead) {
+    reading.program = readProgram(reading);
+    reading.programRead = true;
+  }
+  return reading.program;
+}
+
+function readProgram(line: CommandReading): string | undefined {
+  const command = line.text;
+  const commands = commandsOfLine(line);
   for (let index = commands.length - 1; index >= 0; index--) {
     let words = commands[index] as readonly string[];
     let program = words[0];
@@ -186,8 +193,9 @@ function fedProgramWords(command: string, index: number): readonly string[] | un
  */
 export function programOfLines(text: string): string | undefined {
   if (!text.includes('\n')) return undefined;
+  // Read apart from the readings kept: they are the call's whole line's.
   for (const line of text.split('\n')) {
-    const program = programOf(line);
+    const program = readProgram(new CommandReading(line));
     if (program !== undefined) return program;
   }
   return undefined;
@@ -198,16 +206,28 @@ export function programOfLines(text: string): string | undefined {
  * or of its lines, each before any pipe, past environment assignments, wrappers (`timeout 60`) and
  * package runners (`npx vitest`).
  */
-export function commandsOf(command: string): (readonly string[])[] {
-  // Most lines are one command: nothing to split.
-  const one = !LIST_MARK.test(command);
-  const parts = one ? [command] : command.split(COMMAND_SEPARATORS);
-  return parts.map((part) => wordsFromProgram(one ? part : (part.split('|')[0] ?? '')));
+export function commandsOf(command: string): readonly (readonly string[])[] {
+  return commandsOfLine(commandReading(command));
+}
+
+function commandsOfLine(line: CommandReading): readonly (readonly string[])[] {
+  if (line.commands !== undefined) return line.commands;
+  const command = line.text;
+  // Most lines are one command: nothing to split, and its words are the line's.
+  if (!LIST_MARK.test(command)) line.commands = [fromProgram(line.words)];
+  else
+    line.commands = command
+      .split(COMMAND_SEPARATORS)
+      .map((part) => wordsFromProgram(part.split('|')[0] ?? ''));
+  return line.commands;
 }
 
 /** The words of one command, from its program on: past environment assignments and wrappers. */
 function wordsFromProgram(command: string): readonly string[] {
-  const words = command.trim().split(/\s+/);
+  return fromProgram(command.trim().split(/\s+/));
+}
+
+function fromProgram(words: readonly string[]): readonly string[] {
   const at = programIndex(words, PACKAGE_RUNNERS);
   return at === 0 ? words : words.slice(at);
 }

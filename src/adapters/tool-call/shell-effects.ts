@@ -7,39 +7,13 @@
  * have changed anything": the model of change must err towards "changed".
  */
 import { forEachChild, type SyntaxNode } from 'unbash';
+import { type CommandReading, commandReading, type ShellEffects } from './command-reading.js';
 import { logRoleOf } from './service-logs.js';
-import { parseShell } from './shell-parse.js';
+import { treeOf } from './shell-parse.js';
 import { normalizeTarget } from './targets.js';
 import { onlyChecks, operandsOf, programOnlyLooks } from './workspace.js';
 
-export interface ShellEffects {
-  /** Every command of the line only looks: nothing is written (output to `/dev/null` aside). */
-  readonly onlyLooks: boolean;
-  /** Files the line writes, creates, moves or removes, as targets. */
-  readonly touches: readonly string[];
-  /** `touches` is all it changes: every command was understood and every path it writes is literal. */
-  readonly touchesOnly: boolean;
-  /** A command of the line writes a file, whether or not its path could be read (`chmod +x ~/a.py`). */
-  readonly writes: boolean;
-  /** The working tree may have changed anywhere (a branch switch, a reset, a stash, an applied patch). */
-  readonly changesTree: boolean;
-  /**
-   * Every command of the line only reads the workspace's files (`ls`, `cat a.py`, `git diff`): its
-   * answer depends on them alone, not on processes, services or the clock, which change by themselves.
-   */
-  readonly readsFilesOnly: boolean;
-  /**
-   * What the line's commands act on (`docker restart shop-app`: `shop-app`), read past wrappers,
-   * assignments and the program's subcommand, as targets.
-   */
-  readonly operands: readonly string[];
-  /**
-   * The line prints a service's log and does nothing else: one command prints a log (`docker logs
-   * app`, `journalctl -u nginx`, `tail logs/app.log`), the others only filter text, wait or move,
-   * and nothing is written.
-   */
-  readonly printsLogs: boolean;
-}
+export type { ShellEffects };
 
 /** Longer command lines are not read: their effects stay unknown. */
 const MAX_COMMAND_CHARS = 16_384;
@@ -263,10 +237,6 @@ interface Reading {
   writes: boolean;
 }
 
-/** The last line read and its effects: the adapter asks for a call's effects more than once. */
-let lastLine: string | undefined;
-let lastEffects: ShellEffects = UNKNOWN;
-
 /** What a command line acts on, every command of it read past wrappers and assignments. */
 export function commandOperands(command: string): string[] {
   return [...shellEffectsOf(command).operands];
@@ -279,18 +249,17 @@ export function printsServiceLogs(command: string | undefined): boolean {
 
 /** Reads a command line's effects. Never throws; any input ends in bounded time. */
 export function shellEffectsOf(command: string): ShellEffects {
-  if (command === lastLine) return lastEffects;
-  const effects = readEffects(command);
-  lastLine = command;
-  lastEffects = effects;
-  return effects;
+  if (typeof command !== 'string' || command.length > MAX_COMMAND_CHARS) return UNKNOWN;
+  // The adapter asks for a call's effects more than once: they are kept on the line's reading.
+  const reading = commandReading(command);
+  reading.effects ??= readEffects(reading);
+  return reading.effects;
 }
 
-function readEffects(command: string): ShellEffects {
-  if (typeof command !== 'string' || command.length > MAX_COMMAND_CHARS) return UNKNOWN;
+function readEffects(line: CommandReading): ShellEffects {
   let script: SyntaxNode;
   try {
-    script = parseShell(command);
+    script = treeOf(line);
   } catch {
     return UNKNOWN;
   }

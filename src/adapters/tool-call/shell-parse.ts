@@ -1,8 +1,8 @@
 /**
  * One parse of a command line for everything the adapter reads from it: describing a command asks
  * for its effects and for its attempt key, each of which needs the syntax tree, and parsing is most
- * of the cost of either. The last line parsed and its tree are kept, so the second reader of the
- * same line gets the tree at once. The tree is shared: its readers never change it.
+ * of the cost of either. The tree is kept on the line's reading (see `commandReading`), so every
+ * later reader of the same line gets it at once. The tree is shared: its readers never change it.
  *
  * Most command lines an agent runs are one program and its plain words (`npm test -- a.test.ts`,
  * `git diff --stat src/a.ts`): those are split on spaces into the tree unbash would build for them,
@@ -10,17 +10,25 @@
  * keywords, assignments) is parsed by unbash.
  */
 import { parse, type SyntaxNode } from 'unbash';
+import { type CommandReading, commandReading } from './command-reading.js';
 
-let lastCommand: string | undefined;
-let lastTree: SyntaxNode | undefined;
-
-/** `parse(command)` from unbash, the same tree for the same line read twice in a row. Throws as it does. */
+/** `parse(command)` from unbash, the same tree for a line read lately. Throws as it does. */
 export function parseShell(command: string): SyntaxNode {
-  if (command === lastCommand && lastTree !== undefined) return lastTree;
-  const tree = plainCommand(command) ?? parse(command);
-  lastCommand = command;
-  lastTree = tree;
-  return tree;
+  return treeOf(commandReading(command));
+}
+
+/** The tree of a line's reading, parsed on first use. Throws as unbash does. */
+export function treeOf(reading: CommandReading): SyntaxNode {
+  if (!reading.parsed) {
+    try {
+      reading.tree = plainCommand(reading) ?? parse(reading.text);
+    } catch (error) {
+      reading.parseError = error;
+    }
+    reading.parsed = true;
+  }
+  if (reading.tree === undefined) throw reading.parseError;
+  return reading.tree;
 }
 
 /**
@@ -113,10 +121,12 @@ interface PlainWord {
  * The tree unbash builds for a line of plain words separated by spaces, or undefined when the line
  * is anything else: a script of one statement running one command, its first word the program's name.
  */
-function plainCommand(command: string): SyntaxNode | undefined {
+function plainCommand(reading: CommandReading): SyntaxNode | undefined {
+  const command = reading.text;
   const length = command.length;
   if (length === 0 || length > MAX_PLAIN_CHARS) return undefined;
   const words: PlainWord[] = [];
+  const texts: string[] = [];
   let start = -1;
   for (let index = 0; index <= length; index++) {
     const code = index < length ? command.charCodeAt(index) : SPACE;
@@ -128,6 +138,7 @@ function plainCommand(command: string): SyntaxNode | undefined {
       }
       const text = command.slice(start, index);
       if (NOT_PLAIN_WORDS.has(text)) return undefined;
+      texts.push(text);
       words.push({ type: 'Word', text, pos: start, end: index, value: text, parts: undefined });
       start = -1;
       continue;
@@ -138,6 +149,8 @@ function plainCommand(command: string): SyntaxNode | undefined {
   }
   const name = words[0];
   if (name === undefined || command.charCodeAt(length - 1) === SPACE) return undefined;
+  // Split on single spaces, with none at either end: the words `trim().split(/\s+/)` gives.
+  reading.splitInto(texts);
   const end = (words[words.length - 1] as PlainWord).end;
   // Every field unbash's nodes have, read through a getter there (`args`, `redirects`) or not.
   const suffix = words.slice(1);

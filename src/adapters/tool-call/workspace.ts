@@ -3,6 +3,7 @@
  * shell commands only look, which paths builds regenerate, which files configure every command, and
  * how a command line names the files it may touch. The engine asks through `WorkspaceKnowledge`.
  */
+import { commandReading } from './command-reading.js';
 import { normalizeTarget } from './targets.js';
 import { isWhiteSpace } from './white-space.js';
 
@@ -288,8 +289,17 @@ export function commandMentions(command: string, target: string): boolean {
   return /[\s/'"=:]/.test(before as string) && /[\s'";|&)]/.test(after);
 }
 
-/** The words of a command line that could name a file, as targets. */
-export function commandTargets(command: string): string[] {
+/**
+ * The words of a command line that could name a file, as targets. A success of a command with
+ * unknown effects asks twice (what it touched, what it may have cured): kept on the line's reading.
+ */
+export function commandTargets(command: string): readonly string[] {
+  const reading = commandReading(command);
+  reading.targets ??= readTargets(command);
+  return reading.targets;
+}
+
+function readTargets(command: string): readonly string[] {
   const out: string[] = [];
   for (const word of command.split(/[\s'"=;|&<>()]+/)) {
     if (word.length >= 2 && !word.startsWith('-')) out.push(normalizeTarget(word));
