@@ -18,6 +18,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 import { asciiOnly } from '../scripts/ascii-only.js';
+import { NODE_SCRIPT_BUNDLE } from '../scripts/node-bundle.js';
 import type { EngineKind } from './engine.js';
 import { type RawCall, workloadRawCall } from './perf-workload.js';
 
@@ -135,14 +136,7 @@ export async function bundleEngine(
   const built = await build({
     entryPoints: [entry],
     outfile: file,
-    bundle: true,
-    platform: 'node',
-    format: 'cjs',
-    target: 'node20',
-    minifyWhitespace: true,
-    minifySyntax: true,
-    legalComments: 'none',
-    logLevel: 'warning',
+    ...NODE_SCRIPT_BUNDLE,
     write: false,
   });
   writeFileSync(file, asciiOnly(built.outputFiles[0]?.text ?? ''));

@@ -19,7 +19,7 @@ import { parseArgs } from 'node:util';
 import type { createToolCallAdapter } from '../src/adapters/tool-call/index.js';
 import type { Proposal } from '../src/core/types.js';
 import { printedHelp } from './help.js';
-import { median } from './perf-ab.js';
+import { BUILD_OPTIONS, median } from './perf-ab.js';
 import { realisticFailure } from './perf-workload.js';
 
 /** The passes of one build, each a function of the failure's whole text. */
@@ -213,8 +213,7 @@ if (
 ) {
   const { values } = parseArgs({
     options: {
-      new: { type: 'string', default: fileURLToPath(new URL('../dist', import.meta.url)) },
-      base: { type: 'string' },
+      ...BUILD_OPTIONS,
       rounds: { type: 'string', default: '12' },
       texts: { type: 'string', default: '64' },
       json: { type: 'boolean', default: false },

@@ -13,6 +13,7 @@ import { build, type Plugin } from 'esbuild';
 import { asciiOnly } from './ascii-only.js';
 import { builtTables } from './bundle-tables.js';
 import { lazyPackages } from './lazy-packages.js';
+import { NODE_SCRIPT_BUNDLE } from './node-bundle.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const src = resolve(root, 'src');
@@ -59,15 +60,7 @@ export async function bundleCli(outfile = `${root}dist/cli/narrowing.cjs`): Prom
   const result = await build({
     entryPoints: [`${root}src/cli/main.ts`],
     outfile,
-    bundle: true,
-    platform: 'node',
-    format: 'cjs',
-    target: 'node20',
-    // Names are kept, so that a stack trace still says which function failed.
-    minifyWhitespace: true,
-    minifySyntax: true,
-    legalComments: 'none',
-    logLevel: 'warning',
+    ...NODE_SCRIPT_BUNDLE,
     metafile: true,
     plugins: [builtTables, lazyPackages, onlySomePackages, asInTheBuild],
     write: false,
@@ -93,14 +86,7 @@ async function bundleStart(outfile: string): Promise<void> {
   await build({
     entryPoints: [`${root}src/cli/start.ts`],
     outfile,
-    bundle: true,
-    platform: 'node',
-    format: 'cjs',
-    target: 'node20',
-    minifyWhitespace: true,
-    minifySyntax: true,
-    legalComments: 'none',
-    logLevel: 'warning',
+    ...NODE_SCRIPT_BUNDLE,
     define: { 'import.meta.url': '__narrowingStartUrl' },
     banner: { js: "var __narrowingStartUrl = require('node:url').pathToFileURL(__filename).href;" },
     plugins: [mainOutside],
