@@ -17,6 +17,8 @@ import type { Effect, WorldTracker } from './world.js';
 
 /** Characters of a look-up's arguments read for the subject it names. */
 const LOOKUP_CHARS = 2_000;
+/** Names of files a looking command's line is read for. */
+const LOOKED_AT_NAMES = 16;
 /** Failing commands a look-up is compared with: the latest ones. */
 const LOOKUP_SCAN = 64;
 
@@ -103,7 +105,10 @@ export class SuccessLifting {
     }
     this.radius.recordSuccess();
     if (call.facts.readsWholeTarget) this.relieveAfterReading(call, lifted);
-    if (onlyLooks(call.facts)) this.relieveAfterLookingUp(call, lifted);
+    if (onlyLooks(call.facts)) {
+      this.relieveAfterLookingUp(call, lifted);
+      if (call.facts.kind === 'exec') this.relieveAfterLookingAt(call, lifted);
+    }
     if (!silent) this.noteAnswer(call, resultDigest, lifted);
     const effect = this.world.effectOf(call.facts, call.identity.callKey, resultDigest, silent);
     if (effect.kind === 'none') return effect;
@@ -185,6 +190,22 @@ export class SuccessLifting {
     for (const entry of this.index.dependentsOf(target)) {
       if (!entry.constraint.curedByReading || entry.constraint.tool === call.tool) continue;
       this.relieve(entry, () => `${call.description} read ${target} since it failed`, lifted);
+    }
+  }
+
+  /**
+   * A command that only looks and named a file a call failed to find (`ls -la docs/plan.md` after
+   * `Read docs/plan.md` answered "File does not exist") ran and answered: the file may be there now,
+   * so the failed call gets one retry. A read of the file itself is judged by the rules on reads.
+   */
+  private relieveAfterLookingAt(call: Call, lifted: Lifted[]): void {
+    const line = call.facts.targets[0];
+    if (line === undefined || call.facts.targets.length !== 1) return;
+    for (const named of this.workspace.targetsIn(line).slice(0, LOOKED_AT_NAMES)) {
+      for (const entry of this.index.dependentsOf(named)) {
+        if (entry.constraint.meaning !== 'target-missing') continue;
+        this.relieve(entry, () => `${call.description} looked at ${named} since it was not found`, lifted);
+      }
     }
   }
 

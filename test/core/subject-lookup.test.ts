@@ -7,6 +7,11 @@ const NO_VERSION = {
   isError: true,
 };
 
+const FILE_MISSING = {
+  text: '<tool_use_error>File does not exist. Note: your current working directory is /home/dev/app.</tool_use_error>',
+  isError: true,
+};
+
 describe('looking up what an error was about', () => {
   it('gives a failed command one retry after a look-up that names what its error was about', () => {
     const agent = new Agent();
@@ -21,6 +26,31 @@ describe('looking up what an error was about', () => {
     agent.call('Bash', { command: 'npm install' }, NO_VERSION);
     agent.call('Bash', { command: 'npm view typescript version' }, '5.9.3');
     expect(agent.check('Bash', { command: 'npm install' }).verdict).toBe('block');
+  });
+
+  it('gives a read of a file not found one retry after a command that only looks named the file and answered', () => {
+    const agent = new Agent();
+    const read = { file_path: '/home/dev/app/docs/plan.md' };
+    agent.call('Read', read, FILE_MISSING);
+    expect(agent.check('Read', read).verdict).toBe('block');
+    agent.call(
+      'Bash',
+      { command: 'ls -la /home/dev/app/docs/plan.md', description: 'Check whether the plan exists' },
+      '-rw-r--r--  1 dev  staff  2048 Nov 30 10:12 /home/dev/app/docs/plan.md',
+    );
+    expect(agent.check('Read', read).verdict).toBe('allow');
+  });
+
+  it('keeps the ban on a read of a file not found after a command that looked at another file', () => {
+    const agent = new Agent();
+    const read = { file_path: '/home/dev/app/docs/plan.md' };
+    agent.call('Read', read, FILE_MISSING);
+    agent.call(
+      'Bash',
+      { command: 'ls -la /home/dev/app/docs/notes.md' },
+      '-rw-r--r--  1 dev  staff  90 Nov 30 10:12 /home/dev/app/docs/notes.md',
+    );
+    expect(agent.check('Read', read).verdict).toBe('block');
   });
 
   it('finds the subject a look-up shares with an error and not with the failed call', () => {
