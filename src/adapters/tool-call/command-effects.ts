@@ -117,7 +117,9 @@ const WAIT_ARGUMENT =
 
 /** The seconds a call waits inside itself by its own arguments (see `WAIT_ARGUMENT`). */
 export function waitSecondsOfArguments(args: Readonly<Record<string, unknown>>): number | undefined {
-  for (const [key, value] of Object.entries(args)) {
+  // The first keys only: a model's arguments may hold any number of them.
+  for (const key of Object.keys(args).slice(0, 64)) {
+    const value = args[key];
     if (typeof value !== 'number' || !Number.isFinite(value) || value <= 0) continue;
     const unit = WAIT_ARGUMENT.exec(squashArgumentName(key))?.[1];
     if (unit === undefined) continue;

@@ -112,6 +112,13 @@ describe('waitSecondsOfArguments', () => {
   ])('reads no wait in %j', (args) => {
     expect(waitSecondsOfArguments(args)).toBeUndefined();
   });
+
+  it('reads only the first 64 arguments of a call that holds thousands', () => {
+    const args: Record<string, unknown> = {};
+    for (let index = 0; index < 5_000; index++) args[`field_${index}`] = index;
+    expect(waitSecondsOfArguments({ ...args, yield_time_ms: 10000 })).toBeUndefined();
+    expect(waitSecondsOfArguments({ yield_time_ms: 10000, ...args })).toBe(10);
+  });
 });
 
 describe('navigation', () => {
