@@ -14,7 +14,7 @@
  */
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { pathToFileURL } from 'node:url';
 import type { createToolCallAdapter } from '../src/adapters/tool-call/index.js';
 import type { Proposal } from '../src/core/types.js';
 import { BUILD_OPTIONS, median } from './perf-ab.js';

@@ -14,7 +14,6 @@
  */
 import { writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector/promises';
-import { fileURLToPath } from 'node:url';
 import { BUILD_OPTIONS, runBlock } from './perf-ab.js';
 import { warmedGuard } from './perf-process-ab.js';
 import { scriptOptions } from './script.js';
