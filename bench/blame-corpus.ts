@@ -12,6 +12,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { Blame } from '../src/core/types.js';
+import { runAsScript } from './script.js';
 
 export const BLAME_HALVES = ['design', 'validation'] as const;
 export type BlameHalf = (typeof BLAME_HALVES)[number];
@@ -205,7 +206,7 @@ export async function runBlameCorpusCommand(
   return 0;
 }
 
-if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
+if (runAsScript(import.meta.url)) {
   const argv = process.argv.slice(2);
   if (argv.includes('--help') || argv.includes('-h')) {
     process.stdout.write('Usage: npx tsx bench/blame-corpus.ts DIR [--details]   (after npm run build)\n');

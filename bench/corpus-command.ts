@@ -16,6 +16,7 @@ import {
   notMeasured,
   scoreCorpus,
 } from './corpus.js';
+import { runAsScript } from './script.js';
 
 export interface CorpusCommandIO {
   readonly stdout: { write(text: string): unknown };
@@ -66,7 +67,7 @@ export function flagValue(argv: readonly string[], flag: string): string | undef
   return index >= 0 ? argv[index + 1] : undefined;
 }
 
-if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
+if (runAsScript(import.meta.url)) {
   const argv = process.argv.slice(2);
   const corpus = argv.find((arg, index) => !arg.startsWith('--') && argv[index - 1] !== '--preset');
   const preset = flagValue(argv, '--preset');

@@ -32,6 +32,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type CorpusHalf, hasHalf, loadBuiltGuard, readLabels, type ScoredStep } from './corpus.js';
+import { runAsScript } from './script.js';
 
 export type TraceEvent = Record<string, unknown>;
 
@@ -741,7 +742,7 @@ export function formatMetamorphic(score: MetamorphicScore, withDetails = false):
   return lines.join('\n');
 }
 
-if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
+if (runAsScript(import.meta.url)) {
   const argv = process.argv.slice(2);
   const valued = new Set(['--half', '--only']);
   const corpus = argv.find((arg, index) => !arg.startsWith('--') && !valued.has(argv[index - 1] ?? ''));

@@ -25,8 +25,6 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { parseArgs } from 'node:util';
-import { printedHelp } from './help.js';
 import {
   EDIT_CLASSES,
   narrowingContender,
@@ -40,6 +38,7 @@ import type { Contender } from './perf-baselines.js';
 import { loadPerfEngineFrom, type PerfEngine } from './perf-engine.js';
 import type { CallClass } from './perf-timing.js';
 import { type RawCall, type Workload, workloadRawCall } from './perf-workload.js';
+import { scriptOptions } from './script.js';
 
 /** A class of calls of one workload, timed apart. */
 export interface AbClass extends CallClass {
@@ -355,24 +354,18 @@ export const BUILD_OPTIONS = {
   new: { type: 'string', default: fileURLToPath(new URL('../dist', import.meta.url)) },
 } as const;
 
-if (
-  process.argv[1] &&
-  fileURLToPath(import.meta.url) === process.argv[1] &&
-  !printedHelp(process.argv.slice(2), import.meta.url)
-) {
-  const { values } = parseArgs({
-    options: {
-      ...BUILD_OPTIONS,
-      blocks: { type: 'string' },
-      block: { type: 'string' },
-      constraints: { type: 'string' },
-      only: { type: 'string' },
-      'replay-calls': { type: 'string' },
-      'replay-runs': { type: 'string' },
-      'replay-traces': { type: 'string' },
-      json: { type: 'boolean', default: false },
-    },
-  });
+const values = scriptOptions(import.meta.url, {
+  ...BUILD_OPTIONS,
+  blocks: { type: 'string' },
+  block: { type: 'string' },
+  constraints: { type: 'string' },
+  only: { type: 'string' },
+  'replay-calls': { type: 'string' },
+  'replay-runs': { type: 'string' },
+  'replay-traces': { type: 'string' },
+  json: { type: 'boolean', default: false },
+});
+if (values) {
   if (values.base === undefined) {
     process.stderr.write(
       'usage: npx tsx bench/perf-ab.ts --base DIR [--new DIR] [--blocks N] [--block N] [--only CLASSES] [--replay-calls N] [--replay-runs N] [--replay-traces DIR]\n',

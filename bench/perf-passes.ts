@@ -14,13 +14,12 @@
  */
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
-import { parseArgs } from 'node:util';
+import { pathToFileURL } from 'node:url';
 import type { createToolCallAdapter } from '../src/adapters/tool-call/index.js';
 import type { Proposal } from '../src/core/types.js';
-import { printedHelp } from './help.js';
 import { BUILD_OPTIONS, median } from './perf-ab.js';
 import { realisticFailure } from './perf-workload.js';
+import { scriptOptions } from './script.js';
 
 /** The passes of one build, each a function of the failure's whole text. */
 export interface BuildPasses {
@@ -206,19 +205,13 @@ export function formatPasses(figures: readonly PassFigure[]): string {
   return lines.join('\n');
 }
 
-if (
-  process.argv[1] &&
-  fileURLToPath(import.meta.url) === process.argv[1] &&
-  !printedHelp(process.argv.slice(2), import.meta.url)
-) {
-  const { values } = parseArgs({
-    options: {
-      ...BUILD_OPTIONS,
-      rounds: { type: 'string', default: '12' },
-      texts: { type: 'string', default: '64' },
-      json: { type: 'boolean', default: false },
-    },
-  });
+const values = scriptOptions(import.meta.url, {
+  ...BUILD_OPTIONS,
+  rounds: { type: 'string', default: '12' },
+  texts: { type: 'string', default: '64' },
+  json: { type: 'boolean', default: false },
+});
+if (values) {
   const next = await loadPasses(values.new);
   const base = values.base === undefined ? undefined : await loadPasses(values.base);
   const figures = timePasses(next, base, { rounds: Number(values.rounds), texts: Number(values.texts) });

@@ -15,13 +15,12 @@
  */
 import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { parseArgs } from 'node:util';
-import { printedHelp } from './help.js';
 import { narrowingContender, ROW_BASE, seededState } from './perf.js';
 import { AB_CLASSES, type AbClass, BUILD_OPTIONS, median, runBlock } from './perf-ab.js';
 import type { Contender } from './perf-baselines.js';
 import { loadPerfEngineFrom } from './perf-engine.js';
 import { type RawCall, workloadRawCall } from './perf-workload.js';
+import { scriptOptions } from './script.js';
 
 /** Calls of the workload made before any is timed, as `bench perf` makes them before its classes. */
 const WARMUP = 3_000;
@@ -152,21 +151,15 @@ export function formatProcessAb(rows: readonly ProcessAbRow[]): string {
   return lines.join('\n');
 }
 
-if (
-  process.argv[1] &&
-  fileURLToPath(import.meta.url) === process.argv[1] &&
-  !printedHelp(process.argv.slice(2), import.meta.url)
-) {
-  const { values } = parseArgs({
-    options: {
-      ...BUILD_OPTIONS,
-      only: { type: 'string', default: 'failingShort,failingLong,failing4kb' },
-      rounds: { type: 'string', default: '6' },
-      calls: { type: 'string', default: '300' },
-      constraints: { type: 'string', default: '1000' },
-      child: { type: 'boolean', default: false },
-    },
-  });
+const values = scriptOptions(import.meta.url, {
+  ...BUILD_OPTIONS,
+  only: { type: 'string', default: 'failingShort,failingLong,failing4kb' },
+  rounds: { type: 'string', default: '6' },
+  calls: { type: 'string', default: '300' },
+  constraints: { type: 'string', default: '1000' },
+  child: { type: 'boolean', default: false },
+});
+if (values) {
   const constraints = Number(values.constraints);
   const calls = Number(values.calls);
   if (values.child) {

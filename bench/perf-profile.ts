@@ -14,11 +14,9 @@
  */
 import { writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector/promises';
-import { fileURLToPath } from 'node:url';
-import { parseArgs } from 'node:util';
-import { printedHelp } from './help.js';
 import { BUILD_OPTIONS, runBlock } from './perf-ab.js';
 import { warmedGuard } from './perf-process-ab.js';
+import { scriptOptions } from './script.js';
 
 /** A profile as V8's profiler returns it, with the parts read here. */
 export interface CpuProfile {
@@ -162,24 +160,18 @@ export function formatProfileSplit(split: ProfileSplit, calls: number): string {
   return lines.join('\n');
 }
 
-if (
-  process.argv[1] &&
-  fileURLToPath(import.meta.url) === process.argv[1] &&
-  !printedHelp(process.argv.slice(2), import.meta.url)
-) {
-  const { values } = parseArgs({
-    options: {
-      new: BUILD_OPTIONS.new,
-      only: { type: 'string', default: 'failingShort' },
-      calls: { type: 'string', default: '2000' },
-      constraints: { type: 'string', default: '1000' },
-      interval: { type: 'string', default: '100' },
-      top: { type: 'string', default: '25' },
-      tree: { type: 'string' },
-      depth: { type: 'string', default: '2' },
-      save: { type: 'string' },
-    },
-  });
+const values = scriptOptions(import.meta.url, {
+  new: BUILD_OPTIONS.new,
+  only: { type: 'string', default: 'failingShort' },
+  calls: { type: 'string', default: '2000' },
+  constraints: { type: 'string', default: '1000' },
+  interval: { type: 'string', default: '100' },
+  top: { type: 'string', default: '25' },
+  tree: { type: 'string' },
+  depth: { type: 'string', default: '2' },
+  save: { type: 'string' },
+});
+if (values) {
   const calls = Number(values.calls);
   const { guard, calls: chosen } = await warmedGuard(
     values.new,

@@ -199,6 +199,8 @@ export class SuccessLifting {
    * so the failed call gets one retry. A read of the file itself is judged by the rules on reads.
    */
   private relieveAfterLookingAt(call: Call, lifted: Lifted[]): void {
+    // Without any ban there is nothing to relieve: the line is not read for the files it names.
+    if (this.index.size === 0) return;
     const line = call.facts.targets[0];
     if (line === undefined || call.facts.targets.length !== 1) return;
     for (const named of this.workspace.targetsIn(line).slice(0, LOOKED_AT_NAMES)) {

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { headerComment } from '../../bench/help.js';
+import { runAsScript, scriptOptions } from '../../bench/script.js';
 
 const BENCH = fileURLToPath(new URL('../../bench', import.meta.url));
 
@@ -48,5 +49,21 @@ describe('--help of the bench scripts', () => {
     );
     expect(printed).toContain('npx tsx bench/perf-cold-ab.ts --base <folder of a build>');
     expect(printed).not.toContain('round 1');
+  });
+
+  it('prints the usage of a script that reads its options through scriptOptions', () => {
+    const printed = execFileSync(
+      process.execPath,
+      ['--import', 'tsx', join(BENCH, 'perf-passes.ts'), '--help'],
+      { encoding: 'utf8', timeout: 60_000 },
+    );
+    expect(printed).toContain("Each pass over a failing call's text timed on its own");
+  });
+});
+
+describe('a bench module imported by another', () => {
+  it('is not the script node runs, and reads no options', () => {
+    expect(runAsScript(import.meta.url)).toBe(false);
+    expect(scriptOptions(import.meta.url, { rounds: { type: 'string', default: '6' } })).toBeUndefined();
   });
 });

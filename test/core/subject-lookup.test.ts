@@ -1,4 +1,5 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
+import { createToolCallAdapter } from '../../src/adapters/tool-call/index.js';
 import { subjectLookedUp } from '../../src/core/subject-lookup.js';
 import { Agent } from './support.js';
 
@@ -39,6 +40,18 @@ describe('looking up what an error was about', () => {
       '-rw-r--r--  1 dev  staff  2048 Nov 30 10:12 /home/dev/app/docs/plan.md',
     );
     expect(agent.check('Read', read).verdict).toBe('allow');
+  });
+
+  it('reads no file names from a command that only looks while nothing is banned', () => {
+    const adapter = createToolCallAdapter();
+    const targetsIn = vi.spyOn(adapter.workspace!, 'targetsIn');
+    const agent = new Agent({ adapter });
+    agent.call(
+      'Bash',
+      { command: 'ls -la /home/dev/app/docs/plan.md' },
+      '-rw-r--r--  1 dev  staff  2048 Nov 30 10:12 /home/dev/app/docs/plan.md',
+    );
+    expect(targetsIn).not.toHaveBeenCalled();
   });
 
   it('keeps the ban on a read of a file not found after a command that looked at another file', () => {

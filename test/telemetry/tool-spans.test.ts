@@ -140,6 +140,8 @@ describe('tool spans in the MCP proxy', () => {
     const dir = tempDir('narrowing-tool-spans-');
     cleanups.push(dir.remove);
     const guard = openGuardSync({ stateDir: join(dir.path, 'state'), onProblem: () => undefined });
+    // Closed before its folder is removed: its journal and state file are written on close, not after.
+    cleanups.push(() => guard.close());
     expect(guard.toolCalls).toBeUndefined();
   });
 });
@@ -165,6 +167,8 @@ describe('tool spans in the agent loop', () => {
       guard: { stateDir: join(dir.path, 'state'), workspaceRoot: dir.path, otel: { tracer } },
       onEvent: log.onEvent,
     });
+    // Closed before its folder is removed: the guard it opened saves its state on close, not after.
+    cleanups.push(() => agent.close());
 
     await agent.run('Read src/missing.ts.');
 
