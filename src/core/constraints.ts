@@ -342,6 +342,14 @@ export class ConstraintIndex {
     return [...found];
   }
 
+  /**
+   * Whether any armed ban about particular files is held, under any file name: when none is, a
+   * change has none to relieve, whether or not it is of configuration.
+   */
+  get holdsArmedFileBans(): boolean {
+    return this.armedFileScoped.size > 0 || this.armedByFile.size > 0;
+  }
+
   /** Every armed ban about particular files: a configuration change may cure any of them. */
   armedFileScopedEntries(): readonly Entry[] {
     return this.armedFileScoped.size === 0 ? NONE : [...this.armedFileScoped];

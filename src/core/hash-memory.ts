@@ -1,3 +1,4 @@
+import { hashingAsLegacy } from './identity/hashing.js';
 import { hashLanes } from './identity/index.js';
 import { RingTable } from './ring-table.js';
 
@@ -14,6 +15,14 @@ export class HashMemory {
   private readonly keys: RingTable;
   private valueHighs: Int32Array;
   private valueLows: Int32Array;
+  /**
+   * The last key hashed and its lanes: a change asks whether its target was last set to one value,
+   * then to another, then sets it, and the target is hashed once for the three.
+   */
+  private hashedKey: string | undefined;
+  private hashedAsLegacy = false;
+  private keyHigh = 0;
+  private keyLow = 0;
 
   constructor(readonly capacity: number) {
     this.keys = new RingTable(capacity * 2);
@@ -27,8 +36,8 @@ export class HashMemory {
 
   /** Whether `key` was last set to `value`. */
   holds(key: string, value: string): boolean {
-    const hashed = hashLanes(key);
-    const position = this.keys.find(hashed.high, hashed.low);
+    this.hashKey(key);
+    const position = this.keys.find(this.keyHigh, this.keyLow);
     if (position < 0) return false;
     const expected = hashLanes(value);
     return this.valueHighs[position] === expected.high && this.valueLows[position] === expected.low;
@@ -36,18 +45,27 @@ export class HashMemory {
 
   /** Whether `key` is remembered, whatever its value. */
   has(key: string): boolean {
-    const hashed = hashLanes(key);
-    return this.keys.find(hashed.high, hashed.low) >= 0;
+    this.hashKey(key);
+    return this.keys.find(this.keyHigh, this.keyLow) >= 0;
   }
 
   /** Sets `key` to `value` as the most recent key, forgetting the oldest when full. */
   set(key: string, value: string): void {
-    const hashed = hashLanes(key);
-    // The hasher is shared: take the key's lanes before hashing the value.
-    const keyHigh = hashed.high;
-    const keyLow = hashed.low;
+    this.hashKey(key);
     const valued = hashLanes(value);
-    this.put(keyHigh, keyLow, valued.high, valued.low);
+    this.put(this.keyHigh, this.keyLow, valued.high, valued.low);
+  }
+
+  /** Sets `keyHigh` and `keyLow` to the lanes of `key`, hashing it only when it was not the last key. */
+  private hashKey(key: string): void {
+    const legacy = hashingAsLegacy();
+    if (key === this.hashedKey && legacy === this.hashedAsLegacy) return;
+    // The hasher's lanes are shared: copied before anything else is hashed.
+    const hashed = hashLanes(key);
+    this.keyHigh = hashed.high;
+    this.keyLow = hashed.low;
+    this.hashedKey = key;
+    this.hashedAsLegacy = legacy;
   }
 
   clear(): void {

@@ -102,13 +102,21 @@ export function invalidateAfter(effect: Effect, call: CallContext, context: Inva
     for (const entry of context.index.armedNamingFile(target))
       context.relieve(entry, () => `${call.description} changed ${target}, which the failed command runs`);
   }
-  const configuration = effect.changedTargets.some((target) => context.workspace.isConfiguration(target));
-  if (configuration) {
-    for (const entry of context.index.armedFileScopedEntries()) context.relieve(entry, because);
-  } else {
-    for (const target of effect.changedTargets) {
-      for (const entry of context.index.armedForFile(target))
-        context.relieve(entry, () => `${call.description} changed ${target}`);
+  // Whether the change is of configuration is asked only where an armed ban may hear it: most
+  // changes find none armed, and the question reads every changed path.
+  let configuration: boolean | undefined;
+  const changesConfiguration = (): boolean => {
+    configuration ??= effect.changedTargets.some((target) => context.workspace.isConfiguration(target));
+    return configuration;
+  };
+  if (context.index.holdsArmedFileBans) {
+    if (changesConfiguration()) {
+      for (const entry of context.index.armedFileScopedEntries()) context.relieve(entry, because);
+    } else {
+      for (const target of effect.changedTargets) {
+        for (const entry of context.index.armedForFile(target))
+          context.relieve(entry, () => `${call.description} changed ${target}`);
+      }
     }
   }
   if (!context.workspaceWide) {
@@ -116,7 +124,7 @@ export function invalidateAfter(effect: Effect, call: CallContext, context: Inva
     for (const entry of context.index.armedWorkspaceEntries()) {
       const command = entry.constraint.target ?? '';
       const named = effect.changedTargets.find((target) => context.workspace.mentions(command, target));
-      if (configuration || named !== undefined)
+      if (named !== undefined || changesConfiguration())
         context.relieve(entry, () => `${call.description} changed ${named ?? 'the configuration'}`);
     }
     return;
@@ -131,7 +139,7 @@ export function invalidateAfter(effect: Effect, call: CallContext, context: Inva
   // bounded: a session rarely has more failing commands than this.
   for (const entry of armed.slice(-CREATION_SCAN)) {
     const relevant =
-      configuration ||
+      changesConfiguration() ||
       context.workspace.isAboutMissingFile(entry.constraint.signature) ||
       effect.changedTargets.some((target) => mentions(entry.constraint.evidence.lastError, target));
     if (relevant) context.relieve(entry, because);

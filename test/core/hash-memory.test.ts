@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { HashMemory } from '../../src/core/hash-memory.js';
+import { hashLanes, withLegacyHash } from '../../src/core/identity/hashing.js';
 
 describe('HashMemory', () => {
   it('holds the value a key was last set to, and no other', () => {
@@ -21,6 +22,23 @@ describe('HashMemory', () => {
     memory.set('c.ts', '4');
     expect([memory.holds('a.ts', '3'), memory.holds('b.ts', '2'), memory.holds('c.ts', '4')]).toEqual([
       true,
+      false,
+      true,
+    ]);
+  });
+
+  it('asks about a key by the hash of the generation it is asked in, after the same key was asked about in another', () => {
+    const memory = new HashMemory(8);
+    // Long enough to be hashed otherwise by generation 1: a command line of a few hundred characters.
+    const command = `python3 -c "${'print(1); '.repeat(40)}"`;
+    const legacy = withLegacyHash(() => {
+      const lanes = hashLanes(command);
+      return [lanes.high, lanes.low];
+    });
+    const current = hashLanes(command);
+    expect([current.high, current.low]).not.toEqual(legacy);
+    memory.set(command, 'run#1');
+    expect([withLegacyHash(() => memory.holds(command, 'run#1')), memory.holds(command, 'run#1')]).toEqual([
       false,
       true,
     ]);

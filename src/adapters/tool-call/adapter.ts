@@ -549,11 +549,20 @@ const PRESENTATION_ARGUMENTS = new Set(['command', 'cmd', 'commandLine', 'script
  * working directory), by hash, as call keys are.
  */
 function attemptFailureKey(tool: string, args: Readonly<Record<string, unknown>>, attempt: string): string {
-  const others: Record<string, unknown> = {};
-  for (const key of Object.keys(args).slice(0, 64))
-    if (!PRESENTATION_ARGUMENTS.has(key)) others[key] = args[key];
+  // Most commands have nothing beside their line: no object is made for them.
+  let others: Record<string, unknown> | undefined;
+  const keys = Object.keys(args);
+  const count = Math.min(keys.length, 64);
+  for (let index = 0; index < count; index++) {
+    const key = keys[index] as string;
+    if (!PRESENTATION_ARGUMENTS.has(key)) {
+      others ??= {};
+      others[key] = args[key];
+    }
+  }
   // Masked as call keys are: a timestamp in a branch name does not make another attempt.
-  return `${tool}\u0000attempt\u0000#${hashMaskedArgument(`${attempt}\u0000${othersForm(others)}`)}`;
+  const form = others === undefined ? '{}' : othersForm(others);
+  return `${tool}\u0000attempt\u0000#${hashMaskedArgument(`${attempt}\u0000${form}`)}`;
 }
 
 /**

@@ -224,8 +224,16 @@ function argumentsKey(args: readonly Word[], shown: (word: string) => boolean): 
  * quotes hold it.
  */
 function textOf(word: { readonly value: string; readonly text: string }): string {
+  // A word that is its own value and opens with no quote is written as it reads, whatever it holds:
+  // the words of a plain line, and most others.
+  if (word.text === word.value && !opensWithQuote(word.text)) return word.value;
   if (!/[$`\\*?[]/.test(word.text)) return word.value;
   return LITERAL_QUOTED.test(word.text) ? `'${word.value}'` : word.text;
+}
+
+function opensWithQuote(text: string): boolean {
+  const first = text.charCodeAt(0);
+  return first === 39 || first === 34;
 }
 
 /** `'…'` with no quote inside, or `"…"` with no expansion and no escape that the shell reads. */

@@ -181,6 +181,19 @@ describe('what decides whether a call fails', () => {
     expect(first.failureKey).not.toBe(second.failureKey);
   });
 
+  it('keeps the keys the failures of a command are saved under, for plain words, quoted globs and a working directory alike', () => {
+    const keyOf = (args: Record<string, unknown>) => factsOf('bash', args).failureKey;
+    expect([
+      keyOf({ command: 'npm test -- test/orders/parse.test.ts' }),
+      keyOf({ command: "git add 'src/*.ts' && npx tsc --noEmit -p packages/orders" }),
+      keyOf({ command: 'pytest -x tests/test_api.py', cwd: '/srv/app', description: 'run the api tests' }),
+    ]).toEqual([
+      'bash\u0000attempt\u0000#90d5775e3c9b15af',
+      'bash\u0000attempt\u0000#ac8b8a2eb4b6c350',
+      'bash\u0000attempt\u0000#5d8ed49c2dc07f15',
+    ]);
+  });
+
   it('reads the lines of a command apart, not as one command with their words', () => {
     expect(factsOf('bash', { command: 'cd src\nnpm test' }).failureKey).not.toBe(
       factsOf('bash', { command: 'cd src npm test' }).failureKey,
