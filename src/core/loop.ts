@@ -165,6 +165,7 @@ export class NarrowingEngine {
     });
     this.detectors = options.detectors ?? createDefaultDetectors();
     this.convergence = this.detectors.find(isConvergenceDetector);
+    this.convergence?.readsRefusals?.(this.modelSeesRefusals);
     this.afterCheckers = this.detectors.filter((detector) => detector.afterCheck !== undefined);
     this.budget = new Budget(this.policy.budget);
     this.sessionIdValue = options.sessionId ?? newSessionId();

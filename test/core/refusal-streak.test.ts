@@ -28,6 +28,35 @@ describe('the halt on repeated refusals', () => {
     expect(agent.check('read_file', { path: 'README.md' }).verdict).toBe('allow');
   });
 
+  it('lets a replayed run that repeated one refused call twenty times go on with another call', () => {
+    const agent = new Agent({ modelSeesRefusals: false });
+    const verdicts = agent.repeat(20, ...readMissing, ENOENT);
+    expect(verdicts.filter((verdict) => verdict === 'block')).toHaveLength(19);
+    expect(agent.check('read_file', { path: 'README.md' }).verdict).toBe('allow');
+  });
+
+  it('halts a replayed run once fifteen blocked proposals in a row went round three calls', () => {
+    const agent = new Agent({ modelSeesRefusals: false });
+    const missing = ['config/prod.yaml', 'config/staging.yaml', 'config/dev.yaml'];
+    for (const path of missing) {
+      agent.call('read_file', { path }, { error: `ENOENT: no such file or directory, open '${path}'` });
+    }
+    const verdicts = Array.from(
+      { length: 15 },
+      (_, index) =>
+        agent.call(
+          'read_file',
+          { path: missing[index % 3] },
+          { error: `ENOENT: no such file or directory, open '${missing[index % 3]}'` },
+        ).check.verdict,
+    );
+    expect(verdicts.every((verdict) => verdict === 'block')).toBe(true);
+    expect(agent.check('read_file', { path: 'README.md' })).toMatchObject({
+      verdict: 'halt',
+      rule: 'convergence',
+    });
+  });
+
   it('names the rule and the call in the halt the model reads', () => {
     const agent = new Agent();
     agent.repeat(3, ...readMissing, ENOENT);

@@ -8,13 +8,19 @@ import type { DetectorThresholds } from '../policy.js';
 import { presetPolicy } from '../policy.js';
 import { STREAK_EXEMPT_RULES } from '../refusal-streak.js';
 import type { ConvergenceReport, VerdictKind, Violation } from '../types.js';
-import { isWatched } from './applicability.js';
+import { isWatched, stepKeyOf } from './applicability.js';
 import { LruMap } from './bounded.js';
 import { isRecord, readCount, readNumber, readSnapshot, readString, readStrings } from './restore.js';
 import type { CallContext, Detector, ObservedOutcome } from './types.js';
 
 const NAME = 'convergence';
 const MAX_SCORED_TOOLS = 100;
+/**
+ * Distinct calls a run of blocked proposals must hold before it can halt when the model never read
+ * the refusals (a recorded run replayed): its repeats of one blocked call ignore no refusal, so they
+ * are one approach ruled out, not many, and each of them is blocked on its own already.
+ */
+const MIN_APPROACHES = 3;
 const VERSION = 1;
 
 type Limits = DetectorThresholds['convergence'];
@@ -24,6 +30,11 @@ export interface ConvergenceDetector extends Detector {
   report(): ConvergenceReport;
   /** For the loop, when it knows better (every viable strategy is banned): halts the run. */
   markExhausted(reason: string): void;
+  /**
+   * For the loop: whether the model reads the refusals (true unless told otherwise). When it does
+   * not, a run of blocks halts only once it holds `MIN_APPROACHES` distinct calls.
+   */
+  readsRefusals?(read: boolean): void;
 }
 
 interface Progress {
@@ -36,6 +47,8 @@ interface Progress {
   /** The trial that last made progress, or where the plateau clock was restarted. */
   sinceTrial: number;
   blockedInRow: number;
+  /** The distinct calls of the blocked run, up to `MIN_APPROACHES` of them. */
+  approaches?: string[];
   exhausted?: string;
 }
 
@@ -44,6 +57,15 @@ export function createConvergenceDetector(): ConvergenceDetector {
   let progress: Progress = { trials: 0, sinceTrial: 0, blockedInRow: 0 };
   // Reports are asked for without a call at hand: they use the window last seen in a call.
   let plateauWindow = presetPolicy('precise').detectors.convergence.plateauWindow;
+  let refusalsRead = true;
+
+  /** Counts a blocked call among the run's distinct calls, up to `MIN_APPROACHES` of them. */
+  function noteApproach(key: string): void {
+    const approaches = progress.approaches ?? [];
+    if (approaches.length < MIN_APPROACHES && !approaches.includes(key)) {
+      progress.approaches = [...approaches, key];
+    }
+  }
 
   function stalledFor(): number {
     return progress.best === undefined ? 0 : progress.trials - progress.sinceTrial;
@@ -103,6 +125,10 @@ export function createConvergenceDetector(): ConvergenceDetector {
       progress.exhausted = reason;
     },
 
+    readsRefusals(read: boolean): void {
+      refusalsRead = read;
+    },
+
     check(call: CallContext): Violation | undefined {
       const limits = call.toolPolicy.detectors.convergence;
       if (!isWatched(call, limits)) return undefined;
@@ -137,10 +163,15 @@ export function createConvergenceDetector(): ConvergenceDetector {
       if (verdict === 'block' && decisive !== undefined && STREAK_EXEMPT_RULES.has(decisive.rule)) return;
       if (verdict !== 'block') {
         progress.blockedInRow = 0;
+        delete progress.approaches;
         return;
       }
       progress.blockedInRow++;
-      if (progress.blockedInRow >= limits.exhaustAfterBlocks) {
+      if (!refusalsRead) noteApproach(stepKeyOf(call));
+      const varied =
+        refusalsRead ||
+        (progress.approaches?.length ?? 0) >= Math.min(MIN_APPROACHES, limits.exhaustAfterBlocks);
+      if (progress.blockedInRow >= limits.exhaustAfterBlocks && varied) {
         progress.exhausted =
           `The last ${progress.blockedInRow} proposals were all blocked: ` +
           'every approach tried so far has been ruled out.';
@@ -173,6 +204,7 @@ export function createConvergenceDetector(): ConvergenceDetector {
       }
       // New instructions: the blocked streak and the plateau clock start over; the best stays.
       progress.blockedInRow = 0;
+      delete progress.approaches;
       progress.exhausted = undefined;
       progress.sinceTrial = progress.trials;
     },
@@ -214,6 +246,8 @@ function readProgress(raw: unknown): Progress {
     sinceTrial: Math.min(readCount(fields.sinceTrial) ?? 0, trials),
     blockedInRow: readCount(fields.blockedInRow) ?? 0,
   };
+  const approaches = readStrings(fields.approaches, MIN_APPROACHES);
+  if (approaches.length > 0) progress.approaches = approaches;
   const best = readNumber(fields.best);
   if (best !== undefined) {
     progress.best = best;

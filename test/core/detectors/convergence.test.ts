@@ -21,6 +21,23 @@ function trials(
 }
 
 const read = callOf('read_file', { path: 'train.py' });
+/** Three approaches a text game refused: a thing not there, and two ways that lead nowhere. */
+const takeCoin = callOf('take', { input: 'coin' }, { kind: 'mutate' });
+const goNorth = callOf('go', { input: 'north' }, { kind: 'mutate' });
+const goEast = callOf('go', { input: 'east' }, { kind: 'mutate' });
+const approaches = [goNorth, goEast, takeCoin];
+
+/** The `count`th of a run of blocked proposals going round the first `of` approaches. */
+function approach(count: number, of = 3) {
+  return approaches[count % of] ?? takeCoin;
+}
+
+/** A detector for a recorded run replayed: the agent never read a refusal. */
+function replaying() {
+  const detector = createConvergenceDetector();
+  detector.readsRefusals?.(false);
+  return detector;
+}
 
 describe('convergence', () => {
   it('reports progress while the score improves', () => {
@@ -83,6 +100,40 @@ describe('convergence', () => {
     expect(violation?.severity).toBe('halt');
     expect(violation?.reason).toContain('The last 15 proposals were all blocked');
     expect(detector.report().state).toBe('exhausted');
+  });
+
+  it('does not halt a replayed run whose blocked proposals were all one call or two, however many', () => {
+    const detector = replaying();
+    for (let count = 0; count < 40; count++) detector.afterCheck?.(approach(count, 2), 'block');
+    expect(detector.check(read)).toBeUndefined();
+    expect(detector.report().state).toBe('progressing');
+    detector.afterCheck?.(takeCoin, 'block');
+    expect(detector.check(read)?.severity).toBe('halt');
+  });
+
+  it('halts a replayed run once fifteen blocked proposals in a row held three distinct calls', () => {
+    const detector = replaying();
+    for (let count = 0; count < 14; count++) detector.afterCheck?.(approach(count), 'block');
+    expect(detector.check(read)).toBeUndefined();
+    detector.afterCheck?.(takeCoin, 'block');
+    expect(detector.check(read)?.reason).toContain('The last 15 proposals were all blocked');
+  });
+
+  it('counts the distinct calls of a replayed run of blocks afresh once a proposal goes ahead', () => {
+    const detector = replaying();
+    for (const call of approaches) detector.afterCheck?.(call, 'block');
+    detector.afterCheck?.(read, 'allow');
+    for (let count = 0; count < 20; count++) detector.afterCheck?.(approach(count, 2), 'block');
+    expect(detector.report().state).toBe('progressing');
+  });
+
+  it('keeps the distinct calls of a replayed run of blocks through a snapshot and restore', () => {
+    const first = replaying();
+    for (let count = 0; count < 14; count++) first.afterCheck?.(approach(count, 2), 'block');
+    const restored = replaying();
+    roundTrip(first, restored);
+    restored.afterCheck?.(takeCoin, 'block');
+    expect(restored.check(read)?.severity).toBe('halt');
   });
 
   it('neither counts nor ends the run of blocks with a blocked guess or poll', () => {
