@@ -190,13 +190,13 @@ describe("Gemini CLI's chat record", () => {
       lastUpdated: '2026-05-15T22:26:22.442Z',
     };
     const prompt = {
-      id: '5a501d95',
+      id: '7c2e1f40',
       timestamp: '2026-05-15T22:27:35.675Z',
       type: 'user',
       content: [{ text: 'commit the worker and push it' }],
     };
     const reply = {
-      id: 'ba72487c',
+      id: '9d3a6b12',
       timestamp: '2026-05-15T22:27:40.629Z',
       type: 'gemini',
       content: '',
@@ -205,20 +205,20 @@ describe("Gemini CLI's chat record", () => {
       model: 'gemini-3-flash-preview',
     };
     const commit = {
-      id: 'run_shell_command_1778885231405_0',
+      id: 'run_shell_command_1778300000000_0',
       name: 'run_shell_command',
       args: {
         command: 'git init && git add . && git commit -m "Initial commit"',
         description: 'Commit the project.',
       },
-      result: response('run_shell_command_1778885231405_0', 'run_shell_command', {
+      result: response('run_shell_command_1778300000000_0', 'run_shell_command', {
         output:
-          "Output: Author identity unknown\n\nfatal: unable to auto-detect email address (got 'u0_a420@localhost.(none)')\nExit Code: 128\nProcess Group PGID: 9360",
+          "Output: Author identity unknown\n\nfatal: unable to auto-detect email address (got 'dev@localhost.(none)')\nExit Code: 128\nProcess Group PGID: 4187",
       }),
       status: 'success',
       timestamp: '2026-05-15T22:27:43.139Z',
       resultDisplay:
-        "Author identity unknown\n\nfatal: unable to auto-detect email address (got 'u0_a420@localhost.(none)')",
+        "Author identity unknown\n\nfatal: unable to auto-detect email address (got 'dev@localhost.(none)')",
       description: 'git init && git add . && git commit -m "Initial commit"',
       displayName: 'Shell',
       renderOutputAsMarkdown: false,
@@ -241,7 +241,7 @@ describe("Gemini CLI's chat record", () => {
         {
           isError: true,
           content:
-            "Author identity unknown\n\nfatal: unable to auto-detect email address (got 'u0_a420@localhost.(none)')",
+            "Author identity unknown\n\nfatal: unable to auto-detect email address (got 'dev@localhost.(none)')",
         },
         7.464,
       ],
@@ -384,12 +384,12 @@ describe("Gemini CLI's chat record", () => {
         `${chats}/session-2026-03-02T09-10-4b1e2c3d.json`,
         `${chats}/session-2026-03-02T09-10-4b1e2c3d.jsonl`,
         `${chats}/session-2026-03-05T17-44-9a8b7c6d.json`,
-        `${chats}/session-2026-05-15T22-26-3928f65f.jsonl`,
+        `${chats}/session-2026-05-15T22-26-51c0d2e8.jsonl`,
       ]),
     ).toEqual([
       `${chats}/session-2026-03-02T09-10-4b1e2c3d.jsonl`,
       `${chats}/session-2026-03-05T17-44-9a8b7c6d.json`,
-      `${chats}/session-2026-05-15T22-26-3928f65f.jsonl`,
+      `${chats}/session-2026-05-15T22-26-51c0d2e8.jsonl`,
     ]);
   });
 
