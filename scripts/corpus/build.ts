@@ -44,7 +44,7 @@ import { convertReflexionLogs } from './convert-react.js';
 import { convertSpecStory } from './convert-specstory.js';
 import { convertSpecStoryTools } from './convert-specstory-tools.js';
 import { convertSweAgentTraj } from './convert-swe-agent.js';
-import { convertGeminiChat } from './convert-gemini.js';
+import { convertGeminiChat, currentChatRecords } from './convert-gemini.js';
 import { convertTauBench } from './convert-tau.js';
 import { convertAdaptTextCraft } from './convert-textcraft.js';
 import { convertTerminusTrial, terminusTrialOf } from './convert-terminus.js';
@@ -197,7 +197,8 @@ export function convertSource(source: ManifestSource, gitDir: string): Converted
   const include = new RegExp(source.include);
   const runs: ConvertedRun[] = [];
   const names = new Set<string>();
-  const paths = listFiles(gitDir, source.commit).filter((file) => include.test(file)).sort();
+  const included = listFiles(gitDir, source.commit).filter((file) => include.test(file)).sort();
+  const paths = source.format === 'gemini' ? currentChatRecords(included) : included;
   // A HyperAgent record repeats the earlier steps of its chain, and a Reflexion log prints a run again
   // in every later trial, so the runs of these sources come from all their files at once.
   const files = () => paths.map((path) => ({ path, content: readFile(gitDir, source.commit, path) }));

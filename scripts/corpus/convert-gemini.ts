@@ -3,10 +3,16 @@
  *
  * - one JSON document (`chats/session-*.json`): the session's `sessionId`, `projectHash`, times and
  *   its `messages`;
- * - JSONL, as later versions write it: a first line with the session's header (`sessionId`,
- *   `projectHash`, `startTime`, `kind`), then one line per message record, written again under the
- *   same `id` each time the message grows (the last copy stands, in the place of the first), and
- *   `{"$set": {…}}` lines that update the header; a `$set` of `messages` replaces the messages so far.
+ * - JSONL, as versions from 0.39 (April 2026) write it (`chats/session-*.jsonl`): a first line with
+ *   the session's header (`sessionId`, `projectHash`, `startTime`, `kind`), then one line per message
+ *   record, written again under the same `id` each time the message grows (the last copy stands, in
+ *   the place of the first), `{"$set": {…}}` lines that update the header, and `{"$rewindTo": id}`
+ *   lines where the user rewound the conversation to before that message. A `$set` of `messages` is a
+ *   checkpoint of the conversation as the model then sees it (after a compression, a cancelled turn or
+ *   a masking of old tool output): Gemini CLI reloads only it, but the calls it leaves out, like the
+ *   calls a rewind takes back, ran, so they stay, and a message it restates keeps its recorded copy
+ *   (with the output the call first answered, not the masked one). Resuming a `.json` session writes
+ *   a `.jsonl` beside it that starts with a copy of the whole record, so the `.jsonl` supersedes it.
  *
  * A message is `user`, `gemini`, `info`, `error` or `warning`. A `gemini` message's `toolCalls` are
  * the model's calls, in order: `name`, `args` (kept as the model wrote them), `status` (`success`,
@@ -18,7 +24,10 @@
  * hook reads them (`withoutUntrustedMarks`). The call failed when the exit code is not 0, and the
  * process numbers, different on every run, are left out of its result. A user message that holds
  * text (not the function responses Gemini CLI sends back as the user's turn, nor its own
- * `<session_context>`) is a user turn.
+ * `<session_context>`) is a user turn. A compression records its summary (`<state_snapshot>`) as a
+ * user message, then the turns it keeps again as new messages, up to its checkpoint: the summary is a
+ * compaction, as the hook's `PreCompress` reports it, and the turns restated after it (up to the
+ * checkpoint, or a message with calls, which is the model's again) are neither user turns nor calls.
  */
 import { withoutUntrustedMarks } from '../../src/adapters/tool-call/untrusted-marks.js';
 import type { CallEvent, TraceEvent, TraceResult } from '../../src/trace/types.js';
@@ -35,30 +44,57 @@ import {
 
 const SHELL_TOOL = 'run_shell_command';
 const SYSTEM_TEXT = /^\s*<session_context>/;
+const COMPRESSION_SUMMARY = /^\s*<state_snapshot>/;
 const OUTPUT_HEAD = /^Output:[ \t]?\n?/;
 const TRAILER = /^(?:Exit Code|Signal|Background PIDs|Process Group PGID): .*$/;
 const EXIT_CODE = /^Exit Code: (-?\d+)\s*$/m;
 
+/** A message of a session, and whether it only restates turns a compression kept. */
+export interface ChatEntry {
+  readonly message: JsonObject;
+  readonly restated: boolean;
+}
+
 /** A session's messages, each the last copy written under its id, in the order they first came. */
 export function chatMessages(record: string): JsonObject[] {
+  return chatEntries(record).map((entry) => entry.message);
+}
+
+/** A session's messages as `chatMessages` gives them, each with whether it only restates turns. */
+export function chatEntries(record: string): ChatEntry[] {
   const whole = parseObject(record.trim());
-  if (whole && Array.isArray(whole.messages)) return whole.messages.filter(isObject);
-  const messages = new Map<string, JsonObject>();
+  if (whole && Array.isArray(whole.messages)) {
+    return whole.messages.filter(isObject).map((message) => ({ message, restated: false }));
+  }
+  const entries = new Map<string, ChatEntry>();
   let unnamed = 0;
+  let compressing = false;
   for (const raw of record.split('\n')) {
     const line = parseObject(raw.trim());
     if (!line) continue;
     if (isObject(line.$set)) {
-      if (Array.isArray(line.$set.messages)) {
-        messages.clear();
-        for (const message of line.$set.messages.filter(isObject)) messages.set(keyOf(message, unnamed++), message);
+      if (!Array.isArray(line.$set.messages)) continue;
+      // A checkpoint: what it restates keeps its recorded copy, and what it leaves out ran.
+      for (const message of line.$set.messages.filter(isObject)) {
+        const key = keyOf(message, unnamed++);
+        if (!entries.has(key)) entries.set(key, { message, restated: true });
       }
+      compressing = false;
       continue;
     }
     if (typeof line.type !== 'string') continue;
-    messages.set(keyOf(line, unnamed++), line);
+    if (isCompressionSummary(line)) compressing = true;
+    // Gemini CLI writes the kept turns again without their calls: a message with calls is the model's.
+    else if (Array.isArray(line.toolCalls)) compressing = false;
+    const key = keyOf(line, unnamed++);
+    const restated = compressing && !isCompressionSummary(line);
+    entries.set(key, { message: line, restated: entries.get(key)?.restated ?? restated });
   }
-  return [...messages.values()];
+  return [...entries.values()];
+}
+
+function isCompressionSummary(message: JsonObject): boolean {
+  return message.type === 'user' && COMPRESSION_SUMMARY.test(textOf(message));
 }
 
 function keyOf(message: JsonObject, unnamed: number): string {
@@ -126,12 +162,16 @@ function callResult(call: JsonObject, tool: string): TraceResult | undefined {
   return { isError: true, content: clip(body.trim() === '' ? `Exit Code: ${exitCode}` : body) };
 }
 
-function userText(message: JsonObject): string | undefined {
+function textOf(message: JsonObject): string {
   const parts = Array.isArray(message.content) ? message.content : [message.content];
-  const texts = parts
+  return parts
     .map((part) => (typeof part === 'string' ? part : isObject(part) && typeof part.text === 'string' ? part.text : ''))
-    .filter((part) => part.trim() !== '');
-  const body = texts.join('\n');
+    .filter((part) => part.trim() !== '')
+    .join('\n');
+}
+
+function userText(message: JsonObject): string | undefined {
+  const body = textOf(message);
   return body === '' || SYSTEM_TEXT.test(body) ? undefined : body;
 }
 
@@ -145,8 +185,13 @@ function timeOf(value: unknown): number | undefined {
 export function convertGeminiChat(record: string, source: RunSource, name: string, description: string): ConvertedRun {
   const events: TraceEvent[] = [];
   let start: number | undefined;
-  for (const message of chatMessages(record)) {
+  for (const { message, restated } of chatEntries(record)) {
     start ??= timeOf(message.timestamp);
+    if (isCompressionSummary(message)) {
+      if (events.at(-1)?.type !== 'compact') events.push({ type: 'compact' });
+      continue;
+    }
+    if (restated) continue;
     if (message.type === 'user') {
       const body = userText(message);
       if (body !== undefined) events.push({ type: 'user', text: clip(body) });
@@ -170,4 +215,13 @@ export function convertGeminiChat(record: string, source: RunSource, name: strin
     }
   }
   return convertedRun(name, description, source, events, { [SHELL_TOOL]: 'exec' });
+}
+
+/**
+ * The chat records of a source worth reading: a `.json` record whose session was resumed under a
+ * newer version is left out for the `.jsonl` beside it, which starts with a copy of it.
+ */
+export function currentChatRecords(paths: readonly string[]): string[] {
+  const listed = new Set(paths);
+  return paths.filter((path) => !(path.endsWith('.json') && listed.has(`${path}l`)));
 }

@@ -2,8 +2,10 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { type CheckpointSession, convertCheckpointSession } from '../../scripts/corpus/convert-entire.js';
 import {
+  chatEntries,
   chatMessages,
   convertGeminiChat,
+  currentChatRecords,
   isGeminiChat,
   shellOutput,
 } from '../../scripts/corpus/convert-gemini.js';
@@ -179,6 +181,218 @@ describe("Gemini CLI's chat record", () => {
     ).toEqual([{ content: 'No files found' }]);
   });
 
+  it('reads a session written as JSON Lines, each message written again as it grows, as the same run as one JSON document', () => {
+    // packages/core/src/services/chatRecordingService.ts (0.39): the header, then each message appended
+    // whole every time it changes, with a `$set` of `lastUpdated` after each.
+    const started = {
+      ...header,
+      startTime: '2026-05-15T22:26:22.442Z',
+      lastUpdated: '2026-05-15T22:26:22.442Z',
+    };
+    const prompt = {
+      id: '7c2e1f40',
+      timestamp: '2026-05-15T22:27:35.675Z',
+      type: 'user',
+      content: [{ text: 'commit the worker and push it' }],
+    };
+    const reply = {
+      id: '9d3a6b12',
+      timestamp: '2026-05-15T22:27:40.629Z',
+      type: 'gemini',
+      content: '',
+      thoughts: [],
+      tokens: { input: 30052, output: 64, cached: 26462, thoughts: 0, tool: 0, total: 30116 },
+      model: 'gemini-3-flash-preview',
+    };
+    const commit = {
+      id: 'run_shell_command_1778300000000_0',
+      name: 'run_shell_command',
+      args: {
+        command: 'git init && git add . && git commit -m "Initial commit"',
+        description: 'Commit the project.',
+      },
+      result: response('run_shell_command_1778300000000_0', 'run_shell_command', {
+        output:
+          "Output: Author identity unknown\n\nfatal: unable to auto-detect email address (got 'dev@localhost.(none)')\nExit Code: 128\nProcess Group PGID: 4187",
+      }),
+      status: 'success',
+      timestamp: '2026-05-15T22:27:43.139Z',
+      resultDisplay:
+        "Author identity unknown\n\nfatal: unable to auto-detect email address (got 'dev@localhost.(none)')",
+      description: 'git init && git add . && git commit -m "Initial commit"',
+      displayName: 'Shell',
+      renderOutputAsMarkdown: false,
+    };
+    const lines = jsonl(
+      started,
+      prompt,
+      { $set: { lastUpdated: '2026-05-15T22:27:35.677Z' } },
+      reply,
+      { $set: { lastUpdated: '2026-05-15T22:27:40.629Z' } },
+      { ...reply, toolCalls: [commit] },
+    );
+    const document = JSON.stringify({ ...started, messages: [prompt, { ...reply, toolCalls: [commit] }] });
+    const events = convertGeminiChat(lines, from, 'demo', 'demo').events;
+    expect(isGeminiChat(lines)).toBe(true);
+    expect(events).toEqual(convertGeminiChat(document, from, 'demo', 'demo').events);
+    expect(callsOf(events).map((call) => [call.args.command, call.result, call.t])).toEqual([
+      [
+        'git init && git add . && git commit -m "Initial commit"',
+        {
+          isError: true,
+          content:
+            "Author identity unknown\n\nfatal: unable to auto-detect email address (got 'dev@localhost.(none)')",
+        },
+        7.464,
+      ],
+    ]);
+  });
+
+  it('keeps the calls of a turn that a checkpoint of the messages leaves out, since they ran', () => {
+    const user = {
+      id: 'u1',
+      timestamp: '2026-05-04T10:00:01.000Z',
+      type: 'user',
+      content: [{ text: 'run the tests' }],
+    };
+    const ran = modelTurn(
+      shellCall('c1', 'npm test', 'Output: 1 failed\nExit Code: 1', '2026-05-04T10:00:06.000Z'),
+    );
+    // The turn was cancelled: Gemini CLI rolls its history back and checkpoints what is left.
+    const record = jsonl(header, user, ran, {
+      $set: { messages: [user], lastUpdated: '2026-05-04T10:00:09.000Z' },
+    });
+    expect(
+      callsOf(convertGeminiChat(record, from, 'demo', 'demo').events).map((call) => call.args.command),
+    ).toEqual(['npm test']);
+  });
+
+  it('keeps the output a call first answered when a checkpoint restates it masked', () => {
+    const read = {
+      id: 'r1',
+      name: 'read_file',
+      args: { file_path: 'src/app.ts' },
+      result: response('r1', 'read_file', { output: 'export const a = 1;' }),
+      status: 'success',
+      timestamp: '2026-05-04T10:00:06.000Z',
+    };
+    const masked = {
+      ...read,
+      result: response('r1', 'read_file', {
+        output: '<tool_output_masked>\nOutput saved to r1.txt\n</tool_output_masked>',
+      }),
+    };
+    const record = jsonl(header, modelTurn(read), { $set: { messages: [modelTurn(masked)] } });
+    expect(
+      callsOf(convertGeminiChat(record, from, 'demo', 'demo').events).map((call) => call.result),
+    ).toEqual([{ content: 'export const a = 1;' }]);
+  });
+
+  it('reads a compression as a compaction, and the turns it writes again before its checkpoint as neither user turns nor calls', () => {
+    const user = {
+      id: 'u1',
+      timestamp: '2026-05-04T10:00:01.000Z',
+      type: 'user',
+      content: [{ text: 'fix the build' }],
+    };
+    const build = modelTurn(shellCall('c1', 'npm run build', 'Output: ok', '2026-05-04T10:00:06.000Z'));
+    const summary = {
+      id: 's1',
+      timestamp: '2026-05-04T10:30:00.000Z',
+      type: 'user',
+      content: [{ text: '<state_snapshot>\n<overall_goal>Fix the build.</overall_goal>\n</state_snapshot>' }],
+    };
+    const ack = {
+      id: 's2',
+      timestamp: '2026-05-04T10:30:00.001Z',
+      type: 'gemini',
+      content: [{ text: 'Got it. Thanks for the additional context!' }],
+    };
+    const keptPrompt = { ...user, id: 's3', timestamp: '2026-05-04T10:30:00.002Z' };
+    const keptCall = {
+      id: 's4',
+      timestamp: '2026-05-04T10:30:00.003Z',
+      type: 'gemini',
+      content: [{ functionCall: { name: 'run_shell_command', args: { command: 'npm run build' } } }],
+    };
+    const next = {
+      id: 'u2',
+      timestamp: '2026-05-04T10:31:00.000Z',
+      type: 'user',
+      content: [{ text: 'now deploy' }],
+    };
+    const record = jsonl(
+      header,
+      user,
+      build,
+      summary,
+      ack,
+      keptPrompt,
+      keptCall,
+      {
+        $set: { messages: [summary, ack, keptPrompt, keptCall] },
+      },
+      next,
+    );
+    const events = convertGeminiChat(record, from, 'demo', 'demo').events.filter(
+      (event) => event.type !== 'meta',
+    );
+    expect(
+      events.map((event) =>
+        event.type === 'call' ? event.args.command : event.type === 'user' ? event.text : event.type,
+      ),
+    ).toEqual(['fix the build', 'npm run build', 'compact', 'now deploy']);
+  });
+
+  it("takes the turns after a compression summary that no checkpoint follows as the model's again from its next calls", () => {
+    const summary = {
+      id: 's1',
+      timestamp: '2026-05-04T10:30:00.000Z',
+      type: 'user',
+      content: [{ text: '<state_snapshot>\n<overall_goal>Fix the build.</overall_goal>\n</state_snapshot>' }],
+    };
+    const next = {
+      ...modelTurn(shellCall('c2', 'npm run lint', 'Output: ok', '2026-05-04T10:31:00.000Z')),
+      id: 'm2',
+    };
+    const record = jsonl(header, summary, next);
+    const events = convertGeminiChat(record, from, 'demo', 'demo').events.filter(
+      (event) => event.type !== 'meta',
+    );
+    expect(events.map((event) => (event.type === 'call' ? event.args.command : event.type))).toEqual([
+      'compact',
+      'npm run lint',
+    ]);
+  });
+
+  it('keeps the calls a rewind takes back, since they ran', () => {
+    const first = modelTurn(shellCall('c1', 'rm -rf dist', 'Output: ', '2026-05-04T10:00:06.000Z'));
+    const again = {
+      ...modelTurn(shellCall('c2', 'npm run build', 'Output: ok', '2026-05-04T10:02:00.000Z')),
+      id: 'm2',
+    };
+    const record = jsonl(header, first, { $rewindTo: 'm1' }, again);
+    expect(
+      callsOf(convertGeminiChat(record, from, 'demo', 'demo').events).map((call) => call.args.command),
+    ).toEqual(['rm -rf dist', 'npm run build']);
+  });
+
+  it('leaves out a JSON chat record whose session was resumed into a JSONL record beside it', () => {
+    const chats = '.gemini/tmp/home/chats';
+    expect(
+      currentChatRecords([
+        `${chats}/session-2026-03-02T09-10-4b1e2c3d.json`,
+        `${chats}/session-2026-03-02T09-10-4b1e2c3d.jsonl`,
+        `${chats}/session-2026-03-05T17-44-9a8b7c6d.json`,
+        `${chats}/session-2026-05-15T22-26-51c0d2e8.jsonl`,
+      ]),
+    ).toEqual([
+      `${chats}/session-2026-03-02T09-10-4b1e2c3d.jsonl`,
+      `${chats}/session-2026-03-05T17-44-9a8b7c6d.json`,
+      `${chats}/session-2026-05-15T22-26-51c0d2e8.jsonl`,
+    ]);
+  });
+
   it("reads an Entire session of Gemini CLI as Gemini CLI's record, and one holding a Claude Code transcript as Claude Code's", () => {
     const session: CheckpointSession = {
       dir: '5e/0a71c2d4b9/0',
@@ -209,7 +423,7 @@ describe("Gemini CLI's chat record", () => {
     ).toEqual(['Bash']);
   });
 
-  it('never throws on any record, and gives one call per distinct named tool call in its messages', () => {
+  it('never throws on any record, and gives one call per distinct named tool call in the messages it did not restate', () => {
     const call = fc.record(
       {
         id: fc.constantFrom('a', 'b', 'c'),
@@ -237,18 +451,27 @@ describe("Gemini CLI's chat record", () => {
       },
       { requiredKeys: ['type'] },
     );
+    const summary = fc.record({
+      id: fc.constantFrom('m1', 's1'),
+      type: fc.constant('user'),
+      content: fc.string().map((body) => [{ text: `<state_snapshot>${body}` }]),
+    });
     const line = fc.oneof(
       message.map((value) => JSON.stringify(value)),
+      summary.map((value) => JSON.stringify(value)),
       fc
         .record({ $set: fc.record({ messages: fc.array(message, { maxLength: 2 }) }) })
         .map((value) => JSON.stringify(value)),
+      fc.constantFrom('m1', 'm2', 'x').map((id) => JSON.stringify({ $rewindTo: id })),
       fc.string(),
     );
     fc.assert(
       fc.property(fc.array(line, { maxLength: 8 }), (lines) => {
         const record = [JSON.stringify(header), ...lines].join('\n');
         const run = convertGeminiChat(record, from, 'prop', 'prop');
-        const named = chatMessages(record)
+        const named = chatEntries(record)
+          .filter((entry) => !entry.restated)
+          .map((entry) => entry.message)
           .filter((entry) => entry.type === 'gemini' && Array.isArray(entry.toolCalls))
           .flatMap((entry) =>
             (entry.toolCalls as unknown[]).filter(
