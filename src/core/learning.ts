@@ -352,18 +352,19 @@ export class Learner {
     const description = ownCopy(redactText(target));
     const existing = this.index.strategyEntry(call.facts.actionClass, failure.signature);
     if (existing) {
-      const known = existing.constraint.evidence.calls.includes(description);
+      const evidence = existing.constraint.evidence;
+      const known = evidence.calls.includes(description);
       if (known && isActive(existing)) return [existing, false, []];
       const wasActive = isActive(existing);
-      const evidence = existing.constraint.evidence;
       const distinct = known ? evidence.failures : evidence.failures + 1;
       existing.constraint.evidence = {
         ...evidence,
         failures: distinct,
         lastAt: call.now,
         lastError: keptText(errorText, EVIDENCE_CHARS),
+        // A target not among the calls yet (most are) leaves nothing to take out.
         calls: pushBounded(
-          evidence.calls.filter((seen) => seen !== description),
+          known ? evidence.calls.filter((seen) => seen !== description) : evidence.calls,
           description,
           16,
         ),

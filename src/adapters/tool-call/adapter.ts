@@ -62,6 +62,7 @@ import { isEmptyAnswer } from './empty-result.js';
 import { errorShape } from './error-shape.js';
 import { withoutStartupLines } from './failure-lines.js';
 import { SignatureMatcher } from './matcher.js';
+import { forEachMatch } from './matches.js';
 import { normalizeArguments, wordsAboutTheCall } from './normal-form.js';
 import { refusesOrder } from './ordering.js';
 import { failedForItsPage, pageFailureKey } from './page-failure.js';
@@ -349,36 +350,50 @@ export function createToolCallAdapter(options: ToolCallAdapterOptions = {}): Too
       rule.blame === 'harness_fault' ? (outcome.retryAfterSeconds ?? parseRetryAfter(text)) : undefined;
     // A test run's failure is one run's: the next may fail another way (see `runsTests`).
     const varies = runsTestsCall(call);
-    const facts: FailureFacts = {
+    // Built field by field, in the order its fields have always had: spreading a few optional fields
+    // into a new object, and the whole into another for the last one, cost more than reading the text.
+    const facts: Mutable<FailureFacts> = {
       signature: rule.signature,
       blame: rule.blame,
       deterministic:
         !varies && (rule.deterministic || (rule.blame === 'unknown' && quotesArguments(text, args))),
       meaning,
-      ...(varies && { varies }),
-      ...(rule.blame !== 'harness_fault' && refusesOrder(verdict) && { awaitsAnotherCall: true }),
-      ...(call.kind === 'create' && opensItsTarget(text, call.targets) && { opensTarget: true }),
-      ...(rule.blame === 'harness_fault' && sandboxLostUnderCall(verdict, args) && { losesWorld: true }),
-      ...(call.failureKey !== undefined &&
-        (call.failureKeyLeavesOutWords === true
-          ? quotesDescription(text, args)
-          : call.searchTexts !== undefined
-            ? !searchDidNotApply(rule, meaning, verdict)
-            : call.kind === 'read' && !failedForItsPage(rule.signature)) && { dependsOnWholeCall: true }),
     };
-    if (meaning === 'content-missing') return { ...facts, needle };
-    if (call.targets.length > 0 && asksToReadFirst(verdict))
-      return {
-        ...facts,
-        curedByReading: true,
-        ...(changedSinceRead(verdict) && { targetChangedSinceRead: true }),
-      };
-    if (retryAfterSeconds !== undefined) return { ...facts, retryAfterSeconds };
+    if (varies) facts.varies = varies;
+    if (rule.blame !== 'harness_fault' && refusesOrder(verdict)) facts.awaitsAnotherCall = true;
+    if (call.kind === 'create' && opensItsTarget(text, call.targets)) facts.opensTarget = true;
+    if (rule.blame === 'harness_fault' && sandboxLostUnderCall(verdict, args)) facts.losesWorld = true;
+    if (
+      call.failureKey !== undefined &&
+      (call.failureKeyLeavesOutWords === true
+        ? quotesDescription(text, args)
+        : call.searchTexts !== undefined
+          ? !searchDidNotApply(rule, meaning, verdict)
+          : call.kind === 'read' && !failedForItsPage(rule.signature))
+    )
+      facts.dependsOnWholeCall = true;
+    if (meaning === 'content-missing') {
+      // The field is there even when no text was found, as it has always been.
+      facts.needle = needle as string;
+      return facts;
+    }
+    if (call.targets.length > 0 && asksToReadFirst(verdict)) {
+      facts.curedByReading = true;
+      if (changedSinceRead(verdict)) facts.targetChangedSinceRead = true;
+      return facts;
+    }
+    if (retryAfterSeconds !== undefined) {
+      facts.retryAfterSeconds = retryAfterSeconds;
+      return facts;
+    }
     const unavailable =
       ASKS_FOR_THINGS.has(call.kind) && rule.blame !== 'harness_fault' && meaning === 'call'
         ? unavailableValues(text, args)
         : undefined;
-    if (unavailable !== undefined) return { ...facts, unavailable };
+    if (unavailable !== undefined) {
+      facts.unavailable = unavailable;
+      return facts;
+    }
     // A syntax error is cured by editing the file it names, not by any other change to the workspace.
     // A missing npm script or Make target is cured by editing the file that lists them.
     const dependsOnFiles =
@@ -391,7 +406,9 @@ export function createToolCallAdapter(options: ToolCallAdapterOptions = {}): Too
     // Run at the root, the configuration it names is the workspace's own: a later session can check it.
     const command = call.targets[0];
     const atRoot = rule.signature !== 'syntax_error' && command !== undefined && runsInWorkspaceRoot(command);
-    return { ...facts, dependsOnFiles, ...(atRoot && { dependsOnFilesAtRoot: true }) };
+    facts.dependsOnFiles = dependsOnFiles;
+    if (atRoot) facts.dependsOnFilesAtRoot = true;
+    return facts;
   }
 
   /**
@@ -710,10 +727,12 @@ const LOOKED_FOR_IN =
 function missingInsideTarget(text: string, target: string): boolean {
   const name = lastSegment(target);
   if (name === '') return false;
-  for (const match of text.matchAll(LOOKED_FOR_IN)) {
-    if (lastSegment((match[1] as string).replace(/[.,:;)]+$/, '')) === name) return true;
-  }
-  return false;
+  let found = false;
+  forEachMatch(text, LOOKED_FOR_IN, (match) => {
+    found = lastSegment((match[1] as string).replace(/[.,:;)]+$/, '')) === name;
+    return found;
+  });
+  return found;
 }
 
 function lastSegment(path: string): string {

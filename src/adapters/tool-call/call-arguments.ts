@@ -4,6 +4,7 @@
  */
 
 import { isRecord } from './action-classes.js';
+import { forEachMatch } from './matches.js';
 import { normalizeTarget } from './targets.js';
 
 const MAX_COMMAND_LENGTH = 1024;
@@ -245,30 +246,33 @@ const FRAME_LINE = /^\s*at\s/;
 export function filesNamedIn(output: string): string[] | undefined {
   const files = new Set<string>();
   let outsideFrames = false;
+  let full = false;
   for (const pattern of FILE_LOCATIONS) {
-    for (const match of output.matchAll(pattern)) {
+    forEachMatch(output, pattern, (match) => {
       const file = match[1];
-      if (!file) continue;
+      if (!file) return false;
       files.add(normalizeTarget(file));
       const at = match.index + match[0].indexOf(file);
       const line = output.slice(Math.max(output.lastIndexOf('\n', at - 1) + 1, at - MAX_LINE_START), at);
       if (!FRAME_LINE.test(line)) outsideFrames = true;
       // `E:\work\Forwarder System\prisma\seed.ts:30:81`: the pattern starts at the space.
-      if (output[at - 1] !== ' ') continue;
+      if (output[at - 1] !== ' ') return false;
       const spaced = FOLDERS_WITH_SPACES.exec(line)?.[1];
       if (spaced !== undefined) files.add(normalizeTarget(`${spaced} ${file}`));
-      if (files.size >= MAX_NAMED_FILES) return [...files];
-    }
+      full = files.size >= MAX_NAMED_FILES;
+      return full;
+    });
+    if (full) return [...files];
   }
   if (files.size > 0 && !outsideFrames) {
-    for (const match of output.matchAll(NAMED_PATH)) {
+    forEachMatch(output, NAMED_PATH, (match) => {
       const file = match[1];
-      if (!file) continue;
+      if (!file) return false;
       const at = match.index + match[0].indexOf(file);
-      if (FRAME_LINE.test(output.slice(output.lastIndexOf('\n', at - 1) + 1, at))) continue;
+      if (FRAME_LINE.test(output.slice(output.lastIndexOf('\n', at - 1) + 1, at))) return false;
       files.add(normalizeTarget(file));
-      if (files.size >= MAX_NAMED_FILES) break;
-    }
+      return files.size >= MAX_NAMED_FILES;
+    });
   }
   return files.size === 0 ? undefined : [...files];
 }

@@ -306,6 +306,12 @@ describe('files a syntax error depends on', () => {
     expect(failureOf('Bash', { command: 'echo )' }, bash)?.dependsOnFiles).toBeUndefined();
   });
 
+  it('names at most sixteen of the files a long compiler output points at, the first ones', () => {
+    const lines = Array.from({ length: 20 }, (_, index) => `error in src/module-${index}.c:3: expected ';'`);
+    const named = failureOf('Bash', { command: 'make' }, `${lines.join('\n')}\nsyntax error`)?.dependsOnFiles;
+    expect(named).toEqual(Array.from({ length: 16 }, (_, index) => `src/module-${index}.c`));
+  });
+
   it('names nothing for other failures of commands', () => {
     expect(failureOf('Bash', BASH, 'FAIL src/a.test.ts:3\nexit code 1')?.dependsOnFiles).toBeUndefined();
   });
