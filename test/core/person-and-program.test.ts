@@ -47,6 +47,16 @@ describe('a sign-in that waits for a person', () => {
     agent.call('Bash', fetch, refused);
     expect(agent.check('Bash', fetch).verdict).toBe('block');
   });
+  it('still blocks a container run with a device option, no sign-in, after one failure', () => {
+    const agent = new Agent();
+    const flash = { command: 'docker run --rm --device /dev/ttyACM0 esphome/esphome run badge.yaml' };
+    const refused = {
+      isError: true,
+      text: "Failed config\n\nesp32: [source badge.yaml:3]\n  \n  Unknown value 'esp32-s3-devkit', did you mean 'esp32-s3-devkitc-1'?\n  board: esp32-s3-devkit",
+    };
+    agent.call('Bash', flash, refused);
+    expect(agent.check('Bash', flash).verdict).toBe('block');
+  });
 });
 
 describe("a change of a program's own files", () => {

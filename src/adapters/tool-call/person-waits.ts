@@ -30,7 +30,7 @@ const TEXT_PROGRAMS = new Set([
   'which',
 ]);
 /** Options that ask for a sign-in through a code shown to a person. */
-const DEVICE_CODE = /^--(?:use-)?device(?:-code)?(?:=|$)/;
+const DEVICE_CODE = /^--(?:use-)?device-code(?:=|$)/;
 /** How many words after the program a sign-in subcommand is looked for (`gcloud auth application-default login`). */
 const SUBCOMMAND_DEPTH = 3;
 /** Subcommand words: no option, path, variable or quoted text. */
@@ -111,7 +111,7 @@ export function runsProgramHolding(command: string, path: string): boolean {
 
 /** Whether a command line runs a sign-in that waits for a person (a login subcommand, a device code). */
 export function waitsForPerson(command: string): boolean {
-  if (!/login|sign-?in|authenticate|device/i.test(command)) return false;
+  if (!/login|sign-?in|authenticate|device-code/i.test(command)) return false;
   for (const words of commandsOf(command)) {
     const program = words[0] ?? '';
     if (TEXT_PROGRAMS.has(program.slice(program.lastIndexOf('/') + 1))) continue;
