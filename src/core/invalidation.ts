@@ -62,6 +62,7 @@ export function invalidateAfter(effect: Effect, call: CallContext, context: Inva
         // A folder made, moved or removed (`mkdir -p out/keys`) changes what can be written in it.
         for (const entry of context.index.dependentsUnder(spelling)) context.relieve(entry, why);
       }
+      relieveProgramRuns(target, call, context);
     }
     const words = context.workspace.targetsIn(command);
     relieveSharedOperands(command, call, context);
@@ -101,6 +102,7 @@ export function invalidateAfter(effect: Effect, call: CallContext, context: Inva
     // ban depends on other files its error named (`solve.sage.py`, made from it on each run).
     for (const entry of context.index.armedNamingFile(target))
       context.relieve(entry, () => `${call.description} changed ${target}, which the failed command runs`);
+    relieveProgramRuns(target, call, context);
   }
   // Whether the change is of configuration is asked only where an armed ban may hear it: most
   // changes find none armed, and the question reads every changed path.
@@ -143,6 +145,22 @@ export function invalidateAfter(effect: Effect, call: CallContext, context: Inva
       context.workspace.isAboutMissingFile(entry.constraint.signature) ||
       effect.changedTargets.some((target) => mentions(entry.constraint.evidence.lastError, target));
     if (relevant) context.relieve(entry, because);
+  }
+}
+
+/**
+ * Failing commands that run the program `target` is a file of (its installed package, its settings
+ * folder): the change may change what the program does, whichever files the command names.
+ */
+function relieveProgramRuns(target: string, call: CallContext, context: InvalidationContext): void {
+  const holds = context.workspace.runsProgramHolding;
+  if (holds === undefined) return;
+  const why = () => `${call.description} changed ${target}, a file of the program the failed command runs`;
+  for (const entries of [context.index.armedFileScopedEntries(), context.index.armedWorkspaceEntries()]) {
+    for (const entry of entries) {
+      const command = entry.constraint.target;
+      if (command !== undefined && holds(command, target)) context.relieve(entry, why);
+    }
   }
 }
 

@@ -278,7 +278,8 @@ export interface FailureFacts {
   readonly dependsOnWholeCall?: boolean;
   /**
    * What the call answers is not a function of the state the guard sees (a test run: services,
-   * browsers, clocks, order): one failure is never enough to ban it, whatever the policy's thresholds.
+   * browsers, clocks, order; a sign-in that waits for a person to scan a code): one failure is never
+   * enough to ban it, whatever the policy's thresholds.
    */
   readonly varies?: boolean;
   /**
@@ -321,6 +322,11 @@ export interface WorkspaceKnowledge {
    * sees.
    */
   operandsIn?(command: string): readonly string[];
+  /**
+   * Whether `path` is among the files of a program a command line runs (its installed package, its
+   * settings folder): a change of it may change what the command does, whichever files it names.
+   */
+  runsProgramHolding?(command: string, path: string): boolean;
 }
 
 /**

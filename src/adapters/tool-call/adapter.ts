@@ -66,6 +66,7 @@ import { forEachMatch } from './matches.js';
 import { normalizeArguments, wordsAboutTheCall } from './normal-form.js';
 import { refusesOrder } from './ordering.js';
 import { failedForItsPage, pageFailureKey } from './page-failure.js';
+import { waitsForPerson } from './person-waits.js';
 import { withoutPointerLines } from './pointer-lines.js';
 import { printsServiceLogs, shellEffectsOf } from './shell-effects.js';
 import {
@@ -348,8 +349,9 @@ export function createToolCallAdapter(options: ToolCallAdapterOptions = {}): Too
     const meaning = meaningOf(rule, call, args, needle, text);
     const retryAfterSeconds =
       rule.blame === 'harness_fault' ? (outcome.retryAfterSeconds ?? parseRetryAfter(text)) : undefined;
-    // A test run's failure is one run's: the next may fail another way (see `runsTests`).
-    const varies = runsTestsCall(call);
+    // A test run's failure is one run's: the next may fail another way (see `runsTests`). A sign-in
+    // waits for a person, who may act before the next run.
+    const varies = runsTestsCall(call) || waitsForPersonCall(call, args);
     // Built field by field, in the order its fields have always had: spreading a few optional fields
     // into a new object, and the whole into another for the last one, cost more than reading the text.
     const facts: Mutable<FailureFacts> = {
@@ -467,6 +469,13 @@ function opensItsTarget(text: string, targets: readonly string[]): boolean {
 function quotesDescription(text: string, args: Readonly<Record<string, unknown>>): boolean {
   const description = args.description;
   return typeof description === 'string' && quotesArguments(text, { description });
+}
+
+/** A shell call whose command line runs a sign-in that waits for a person (see `waitsForPerson`). */
+function waitsForPersonCall(call: CallFacts, args: Readonly<Record<string, unknown>>): boolean {
+  // Read with its lines kept: collapsed, the lines before the sign-in would read as its arguments.
+  const command = commandText(args) ?? call.targets[0];
+  return call.kind === 'exec' && command !== undefined && waitsForPerson(command);
 }
 
 /** A shell call whose command line runs tests. */

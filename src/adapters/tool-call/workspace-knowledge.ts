@@ -1,9 +1,10 @@
 /**
  * The adapter's answers to what the engine asks about a developer's workspace (`WorkspaceKnowledge`):
  * which paths builds regenerate, which files configure every command, and what a command line names
- * or acts on, the last read by the shell reader.
+ * or acts on, the last read by the shell reader, and which files are a program's own.
  */
 import type { WorkspaceKnowledge } from '../../core/types.js';
+import { runsProgramHolding } from './person-waits.js';
 import { commandOperands } from './shell-effects.js';
 import { commandMentions, commandTargets, isGeneratedPath, isProjectConfiguration } from './workspace.js';
 
@@ -14,4 +15,5 @@ export const toolCallWorkspace: WorkspaceKnowledge = {
   isAboutMissingFile: (signature) => signature === 'file_not_found',
   targetsIn: commandTargets,
   operandsIn: commandOperands,
+  runsProgramHolding,
 };

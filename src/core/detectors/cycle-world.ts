@@ -5,7 +5,8 @@
  * The state of each file is followed through the run: a whole write is its content, an edit leads
  * from one state to the next, and the edit that undoes another (its texts swapped) leads back to
  * the state before it. A command with unknown effects makes the workspace new, since nobody knows
- * what it wrote; so does anything this cannot follow.
+ * what it wrote; so does anything this cannot follow, and a file written again with the very text it
+ * is followed as holding (the agent would not write it unless it saw other text there).
  *
  * Memory is bounded: at most 1,000 files followed, the last 4 steps of 200 files remembered, texts
  * of at most 8 KiB kept (longer ones lead to a new state), and saved as hashes of at most 2 KiB texts.
@@ -158,9 +159,13 @@ export function createWorkspaceStates(): WorkspaceStates {
       const held = files.get(target);
       const before = held ?? UNCHANGED;
       if (kind === 'delete') setState(target, 'deleted', held);
-      else if (facts.replacesTarget && facts.writtenText !== undefined)
-        setState(target, afterWrite(target, facts.writtenText), held);
-      else if (
+      else if (facts.replacesTarget && facts.writtenText !== undefined) {
+        // Written again with the text it is followed as holding: the agent writes that only when it
+        // sees the file hold something else (a tool that rewrote what it was given), so what the
+        // file holds now is not known.
+        const state = afterWrite(target, facts.writtenText);
+        setState(target, state === held ? `u:${++fresh}` : state, held);
+      } else if (
         kind === 'mutate' &&
         facts.targets.length === 1 &&
         facts.searchTexts?.length === 1 &&

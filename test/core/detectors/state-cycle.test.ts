@@ -33,6 +33,27 @@ describe('state-cycle', () => {
     expect(check.reason).toContain('brought them back to that state');
   });
 
+  it('lets a script run again after write_file wrote it once more with the text it had written, which the agent would write only if the file held other text', () => {
+    const agent = new Agent();
+    const script = {
+      file_path: '/home/jules/scripts/test_share.py',
+      content:
+        'from share_engine import generate_secure_link\n\nresult = generate_secure_link("/movies/Inception (2010)")\nprint("\\nFINAL RESULT:", result)\n',
+    };
+    const run = { command: 'python3 /home/jules/scripts/test_share.py' };
+    agent.call(
+      'write_file',
+      script,
+      'Successfully created and wrote to new file: /home/jules/scripts/test_share.py.',
+    );
+    agent.call('run_shell_command', run, {
+      isError: true,
+      text: '  File "/home/jules/scripts/test_share.py", line 4\n    print("\n          ^\nSyntaxError: unterminated string literal (detected at line 4)\nExit Code: 1',
+    });
+    agent.call('write_file', script, 'Successfully overwrote file: /home/jules/scripts/test_share.py.');
+    expect(agent.check('run_shell_command', run).verdict).toBe('allow');
+  });
+
   it('lets the test run of the second round of an undo and redo cycle through, before its evidence repeats', () => {
     const agent = new Agent();
     round(agent);
