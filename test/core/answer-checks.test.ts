@@ -39,16 +39,28 @@ const WRONG = 'Wrong flag!';
 const flag = (value: string) => ({ flag: value });
 
 describe('an answer submitted again to a tool declared to act on nothing', () => {
-  it('blocks its third submission when only answers refused alike came in between', () => {
+  it('blocks a flag submitted again once the tool refused another flag with the same answer', () => {
     const agent = new Agent();
     agent.call('submit', flag('flag{2WEAK}'), WRONG);
     agent.call('submit', flag('flag{N1BBL3S}'), WRONG);
-    expect(agent.call('submit', flag('flag{2WEAK}'), WRONG).verdict).toBe('allow');
-    agent.call('submit', flag('CSAW2019{CSAW}'), WRONG);
     expect(agent.check('submit', flag('flag{2WEAK}'))).toMatchObject({
       verdict: 'block',
       rule: 'identical-result',
     });
+  });
+
+  it('allows a second submission while the tool has given that answer to no other flag', () => {
+    const agent = new Agent();
+    agent.call('submit', flag('flag{2WEAK}'), WRONG);
+    expect(agent.call('submit', flag('flag{2WEAK}'), WRONG).verdict).toBe('allow');
+    expect(agent.check('submit', flag('flag{2WEAK}'))).toMatchObject({ verdict: 'block' });
+  });
+
+  it('allows a second submission when the tool answered another flag otherwise', () => {
+    const agent = new Agent();
+    agent.call('submit', flag('flag{2WEAK}'), WRONG);
+    agent.call('submit', flag('flag{N1BBL3S}'), 'Correct flag, but for another challenge.');
+    expect(agent.check('submit', flag('flag{2WEAK}')).allowed).toBe(true);
   });
 
   it('allows it again once a command ran in between', () => {
