@@ -135,6 +135,11 @@ export interface CallFacts {
    */
   readonly readsFilesOnly?: boolean;
   /**
+   * A command that only computes (`python3 -c "import base64; print(…)"`): it changes nothing
+   * another call can see, though what it answers is new each time its code is.
+   */
+  readonly computesOnly?: boolean;
+  /**
    * The part of the call that decides whether it fails, when that is less than all its arguments:
    * an edit fails or not by the text it searches for, whatever it would put in its place. Calls
    * with the same `failureKey` share a learned ban on the call.

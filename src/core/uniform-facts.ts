@@ -20,6 +20,7 @@ export function uniformFacts(facts: CallFacts, kind: ActionKind | undefined): Ca
     mayChangeTargets: facts.mayChangeTargets,
     actsOnNothing: facts.actsOnNothing,
     readsFilesOnly: facts.readsFilesOnly,
+    computesOnly: facts.computesOnly,
     failureKey: facts.failureKey,
     failureKeyLeavesOutWords: facts.failureKeyLeavesOutWords,
     answerKey: facts.answerKey,

@@ -245,6 +245,7 @@ export function createToolCallAdapter(options: ToolCallAdapterOptions = {}): Too
       const effects = shellEffectsOf(text);
       if (effects.onlyLooks || isReadOnlyCommand(text)) facts.changesNothing = true;
       if (effects.readsFilesOnly) facts.readsFilesOnly = true;
+      if (effects.computesOnly && !facts.changesNothing) facts.computesOnly = true;
       if (effects.writes) facts.writesFiles = true;
       if (effects.changesTree) facts.changesTree = true;
       else if (effects.touchesOnly && effects.touches.length > 0) facts.touches = effects.touches;

@@ -411,7 +411,8 @@ export function createIdenticalResultDetector(): Detector {
         // A call acting on nothing that answered as its tool did the call before told nothing new;
         // one that answered as it did itself before, after its tool answered otherwise, may have.
         const nothingNew = inert ? sameAsTool : repeated;
-        if ((!isQuery(call) && !nothingNew) || paces) doings++;
+        // Code that only computes told the agent something and changed nothing.
+        if ((!isQuery(call) && !nothingNew && call.facts.computesOnly !== true) || paces) doings++;
         // A success may have changed what a state query answers, or told the agent something that
         // makes asking it again worth it; a query that repeated its answer did neither.
         if (!toldNothingNew) successes++;
