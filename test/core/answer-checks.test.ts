@@ -24,6 +24,11 @@ class Agent {
     return this.engine.checkProposal(this.proposal(tool, args));
   }
 
+  /** The user wrote to the agent: a new run of the same session begins. */
+  userWrote(): void {
+    this.engine.newRun('user');
+  }
+
   call(tool: string, args: Record<string, unknown>, text: string): CheckResult {
     this.clock.advance(5);
     const proposal = this.proposal(tool, args);
@@ -61,6 +66,15 @@ describe('an answer submitted again to a tool declared to act on nothing', () =>
     agent.call('submit', flag('flag{2WEAK}'), WRONG);
     agent.call('submit', flag('flag{N1BBL3S}'), 'Correct flag, but for another challenge.');
     expect(agent.check('submit', flag('flag{2WEAK}')).allowed).toBe(true);
+  });
+
+  it("allows a calculation asked again after the user's message, though another gave its value", () => {
+    const agent = new Agent({ calculate: SUBMIT });
+    const fare = { expression: '(404 + 202 + 148 + 114) * 3 - (126 + 139 + 148 + 114) * 3' };
+    agent.call('calculate', { expression: '(404 + 202) * 3 - (126 + 139) * 3' }, '1023.0');
+    agent.call('calculate', fare, '1023.0');
+    agent.userWrote();
+    expect(agent.check('calculate', fare).allowed).toBe(true);
   });
 
   it('allows it again once a command ran in between', () => {

@@ -480,6 +480,8 @@ export function createIdenticalResultDetector(): Detector {
       }
       // A user message changes nothing the agent can read, but the user may have changed something
       // by hand: each earlier answer must come back the same once more before it counts as known.
+      // The same holds for an answer given to other values: it must be given again to count.
+      answeredTo.clear();
       for (const [, entry] of calls.entries()) {
         entry.count = 0;
         entry.seen = Math.min(entry.seen, 1);
