@@ -130,6 +130,11 @@ export interface CallFacts {
    */
   readonly actsOnNothing?: boolean;
   /**
+   * The call acts on nothing because its tool's name says it keeps the agent's own notes (`think`,
+   * `TodoWrite`), not because the host declared it so: writing a note again is harmless.
+   */
+  readonly keepsNotes?: boolean;
+  /**
    * A command whose answer is what the workspace's files hold (`ls`, `cat a.py`, `git diff`), not
    * what processes, services or the clock say: asked again with nothing changed, it answers as before.
    */

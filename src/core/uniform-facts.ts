@@ -19,6 +19,7 @@ export function uniformFacts(facts: CallFacts, kind: ActionKind | undefined): Ca
     changesNothing: facts.changesNothing,
     mayChangeTargets: facts.mayChangeTargets,
     actsOnNothing: facts.actsOnNothing,
+    keepsNotes: facts.keepsNotes,
     readsFilesOnly: facts.readsFilesOnly,
     computesOnly: facts.computesOnly,
     failureKey: facts.failureKey,

@@ -247,8 +247,11 @@ export function createIdenticalResultDetector(): Detector {
     if (!isAttempt(call) && !inert) return undefined;
     const entry = calls.peek(answerKeyOf(call));
     if (!entry || entry.doingsAt !== doings) return undefined;
+    // A note kept again (`TodoWrite` with the same list) is harmless, whatever its tool answers.
     const blockAt =
-      inert && answeredTo.peek(`${call.tool}\u0000${entry.digest}`) === TO_OTHERS
+      inert &&
+      call.facts.keepsNotes !== true &&
+      answeredTo.peek(`${call.tool}\u0000${entry.digest}`) === TO_OTHERS
         ? REFUSED_BLOCK_AT
         : ATTEMPT_BLOCK_AT;
     if (entry.seen + 1 < blockAt) return undefined;
