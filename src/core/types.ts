@@ -130,10 +130,20 @@ export interface CallFacts {
    */
   readonly actsOnNothing?: boolean;
   /**
+   * The call acts on nothing because its tool's name says it keeps the agent's own notes (`think`,
+   * `TodoWrite`), not because the host declared it so: writing a note again is harmless.
+   */
+  readonly keepsNotes?: boolean;
+  /**
    * A command whose answer is what the workspace's files hold (`ls`, `cat a.py`, `git diff`), not
    * what processes, services or the clock say: asked again with nothing changed, it answers as before.
    */
   readonly readsFilesOnly?: boolean;
+  /**
+   * A command that only computes (`python3 -c "import base64; print(…)"`): it changes nothing
+   * another call can see, though what it answers is new each time its code is.
+   */
+  readonly computesOnly?: boolean;
   /**
    * The part of the call that decides whether it fails, when that is less than all its arguments:
    * an edit fails or not by the text it searches for, whatever it would put in its place. Calls

@@ -140,7 +140,8 @@ export class WorldTracker {
       }
       case 'exec': {
         const command = facts.targets[0] ?? '';
-        if (facts.changesNothing) return NO_EFFECT;
+        // Code that only computes (`python3 -c "print(…)"`) leaves nothing behind either.
+        if (facts.changesNothing || facts.computesOnly) return NO_EFFECT;
         // The same command, with the same output, and nothing else changed since: it changed nothing.
         // A command that may change something and answers nothing shows nothing of what it did (a
         // script that writes its output to a file, a redirection, a copy): its repeat is a change again.

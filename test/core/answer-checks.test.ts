@@ -24,6 +24,11 @@ class Agent {
     return this.engine.checkProposal(this.proposal(tool, args));
   }
 
+  /** The user wrote to the agent: a new run of the same session begins. */
+  userWrote(): void {
+    this.engine.newRun('user');
+  }
+
   call(tool: string, args: Record<string, unknown>, text: string): CheckResult {
     this.clock.advance(5);
     const proposal = this.proposal(tool, args);
@@ -39,16 +44,37 @@ const WRONG = 'Wrong flag!';
 const flag = (value: string) => ({ flag: value });
 
 describe('an answer submitted again to a tool declared to act on nothing', () => {
-  it('blocks its third submission when only answers refused alike came in between', () => {
+  it('blocks a flag submitted again once the tool refused another flag with the same answer', () => {
     const agent = new Agent();
     agent.call('submit', flag('flag{2WEAK}'), WRONG);
     agent.call('submit', flag('flag{N1BBL3S}'), WRONG);
-    expect(agent.call('submit', flag('flag{2WEAK}'), WRONG).verdict).toBe('allow');
-    agent.call('submit', flag('CSAW2019{CSAW}'), WRONG);
     expect(agent.check('submit', flag('flag{2WEAK}'))).toMatchObject({
       verdict: 'block',
       rule: 'identical-result',
     });
+  });
+
+  it('allows a second submission while the tool has given that answer to no other flag', () => {
+    const agent = new Agent();
+    agent.call('submit', flag('flag{2WEAK}'), WRONG);
+    expect(agent.call('submit', flag('flag{2WEAK}'), WRONG).verdict).toBe('allow');
+    expect(agent.check('submit', flag('flag{2WEAK}'))).toMatchObject({ verdict: 'block' });
+  });
+
+  it('allows a second submission when the tool answered another flag otherwise', () => {
+    const agent = new Agent();
+    agent.call('submit', flag('flag{2WEAK}'), WRONG);
+    agent.call('submit', flag('flag{N1BBL3S}'), 'Correct flag, but for another challenge.');
+    expect(agent.check('submit', flag('flag{2WEAK}')).allowed).toBe(true);
+  });
+
+  it("allows a calculation asked again after the user's message, though another gave its value", () => {
+    const agent = new Agent({ calculate: SUBMIT });
+    const fare = { expression: '(404 + 202 + 148 + 114) * 3 - (126 + 139 + 148 + 114) * 3' };
+    agent.call('calculate', { expression: '(404 + 202) * 3 - (126 + 139) * 3' }, '1023.0');
+    agent.call('calculate', fare, '1023.0');
+    agent.userWrote();
+    expect(agent.check('calculate', fare).allowed).toBe(true);
   });
 
   it('allows it again once a command ran in between', () => {

@@ -223,8 +223,11 @@ export function createToolCallAdapter(options: ToolCallAdapterOptions = {}): Too
     )
       facts.mayChangeTargets = true;
     // A tool said to act on nothing (declared so, or named for notes), not one whose name is unread.
-    if (kind === 'other' && (reading.kind === 'other' || pinnedKind(proposal, configuredKinds)))
+    if (kind === 'other' && (reading.kind === 'other' || pinnedKind(proposal, configuredKinds))) {
       facts.actsOnNothing = true;
+      // Read so from its name alone: a tool that keeps the agent's own notes (`TodoWrite`, `think`).
+      if (!pinnedKind(proposal, configuredKinds)) facts.keepsNotes = true;
+    }
     const service = serviceOf(reading, kind, args);
     if (service !== undefined) facts.service = service;
     // A change made twice under two descriptions is two changes, whatever it answers.
@@ -247,6 +250,7 @@ export function createToolCallAdapter(options: ToolCallAdapterOptions = {}): Too
       const effects = shellEffectsOf(text);
       if (effects.onlyLooks || isReadOnlyCommand(text)) facts.changesNothing = true;
       if (effects.readsFilesOnly) facts.readsFilesOnly = true;
+      if (effects.computesOnly && !facts.changesNothing) facts.computesOnly = true;
       if (effects.writes) facts.writesFiles = true;
       if (effects.changesTree) facts.changesTree = true;
       else if (effects.touchesOnly && effects.touches.length > 0) facts.touches = effects.touches;

@@ -29,6 +29,11 @@ export interface ShellEffects {
    */
   readonly readsFilesOnly: boolean;
   /**
+   * Every command of the line only looks or runs code that only computes (`python3 -c "print(…)"`),
+   * and one of them runs such code: it changes nothing, though what it prints is new.
+   */
+  readonly computesOnly: boolean;
+  /**
    * What the line's commands act on (`docker restart shop-app`: `shop-app`), read past wrappers,
    * assignments and the program's subcommand, as targets.
    */

@@ -8,6 +8,7 @@
  */
 import { forEachChild, type SyntaxNode } from 'unbash';
 import { type CommandReading, commandReading, type ShellEffects } from './command-reading.js';
+import { computesInline } from './inline-code.js';
 import { logRoleOf } from './service-logs.js';
 import { treeOf } from './shell-parse.js';
 import { normalizeTarget } from './targets.js';
@@ -27,6 +28,7 @@ const UNKNOWN: ShellEffects = {
   writes: false,
   changesTree: false,
   readsFilesOnly: false,
+  computesOnly: false,
   operands: [],
   printsLogs: false,
 };
@@ -235,6 +237,10 @@ interface Reading {
   onlyLogsAndText: boolean;
   /** The line writes a file, whether or not its path could be read. */
   writes: boolean;
+  /** A command of the line runs code that only computes. */
+  computes: boolean;
+  /** Every command of the line only looks or runs code that only computes. */
+  looksOrComputes: boolean;
 }
 
 /** What a command line acts on, every command of it read past wrappers and assignments. */
@@ -273,6 +279,8 @@ function readEffects(line: CommandReading): ShellEffects {
     printsLog: false,
     onlyLogsAndText: true,
     writes: false,
+    computes: false,
+    looksOrComputes: true,
   };
   if ((script as { errors?: readonly unknown[] }).errors?.length) return UNKNOWN;
   const pending: SyntaxNode[] = [script];
@@ -284,7 +292,7 @@ function readEffects(line: CommandReading): ShellEffects {
       if (node.type === 'Command') readCommand(node, reading);
       else if (node.type === 'Redirect') readRedirect(node, reading);
       else if (node.type === 'Function' || node.type === 'Coproc')
-        reading.onlyLooks = reading.touchesOnly = reading.onlyLogsAndText = false;
+        reading.onlyLooks = reading.touchesOnly = reading.onlyLogsAndText = reading.looksOrComputes = false;
       forEachChild(node, (child) => {
         pending.push(child);
       });
@@ -302,6 +310,12 @@ function readEffects(line: CommandReading): ShellEffects {
     changesTree: reading.changesTree,
     readsFilesOnly:
       reading.readsFilesOnly && reading.onlyLooks && touches.length === 0 && !reading.changesTree,
+    computesOnly:
+      reading.computes &&
+      reading.looksOrComputes &&
+      touches.length === 0 &&
+      !reading.writes &&
+      !reading.changesTree,
     operands: distinct(reading.operands),
     printsLogs,
   };
@@ -354,11 +368,14 @@ function readCommand(node: CommandNode, reading: Reading): void {
     program === 'find' &&
     args.some((arg) => arg === '-delete' || arg.startsWith('-exec') || arg.startsWith('-ok'))
   ) {
-    reading.onlyLooks = reading.touchesOnly = false;
+    reading.onlyLooks = reading.touchesOnly = reading.looksOrComputes = false;
     return;
   }
   const looks = program === 'sed' || programOnlyLooks(program, args[0], args[1]) || onlyChecks(program, args);
-  if (!looks) reading.onlyLooks = reading.touchesOnly = false;
+  if (looks) return;
+  reading.onlyLooks = reading.touchesOnly = false;
+  if (computesInline(program, args)) reading.computes = true;
+  else reading.looksOrComputes = false;
 }
 
 /** Whether one command's answer is what files hold; `tail -f` waits for what is written next. */

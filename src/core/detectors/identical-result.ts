@@ -41,6 +41,14 @@ const STATE_QUERY_BLOCK_AT = 3;
  */
 const ATTEMPT_BLOCK_AT = 3;
 /**
+ * The ask of a call acting on nothing blocked when its answer is one its tool gave to other values
+ * too (`Wrong flag!` to every flag): the answer does not depend on what was asked, so the same value
+ * asked again, nothing done since, gets it once more.
+ */
+const REFUSED_BLOCK_AT = 2;
+/** Marks an answer its tool gave to two different calls or more. */
+const TO_OTHERS = '';
+/**
  * Calls remembered beyond the widest window in use: outcomes arrive after a whole batch of
  * proposals when an agent dispatches calls in parallel.
  */
@@ -178,6 +186,11 @@ export function createIdenticalResultDetector(): Detector {
   /** The last answer of each tool said to act on nothing (see `isInertCall`); '' after a failure. */
   const lastAnswers = new LruMap<string>(MAX_CALLS);
   /**
+   * For each answer of a tool said to act on nothing, by tool and answer: the call that first got
+   * it, or `TO_OTHERS` once another call got it too.
+   */
+  const answeredTo = new LruMap<string>(MAX_CALLS);
+  /**
    * The last move of a view that succeeded (an editor's `open`, a `cd`): a move elsewhere after it
    * changes what later calls see, so it is not a re-read, however often it went there before.
    */
@@ -233,7 +246,15 @@ export function createIdenticalResultDetector(): Detector {
     const inert = !isAttempt(call) && isInertCall(call);
     if (!isAttempt(call) && !inert) return undefined;
     const entry = calls.peek(answerKeyOf(call));
-    if (!entry || entry.seen + 1 < ATTEMPT_BLOCK_AT || entry.doingsAt !== doings) return undefined;
+    if (!entry || entry.doingsAt !== doings) return undefined;
+    // A note kept again (`TodoWrite` with the same list) is harmless, whatever its tool answers.
+    const blockAt =
+      inert &&
+      call.facts.keepsNotes !== true &&
+      answeredTo.peek(`${call.tool}\u0000${entry.digest}`) === TO_OTHERS
+        ? REFUSED_BLOCK_AT
+        : ATTEMPT_BLOCK_AT;
+    if (entry.seen + 1 < blockAt) return undefined;
     // A note to itself that answers nothing (a `think`) tells nothing: writing it again is harmless.
     if (inert && entry.quiet === 0) return undefined;
     if (!unchanged(entry)) return undefined;
@@ -383,11 +404,18 @@ export function createIdenticalResultDetector(): Detector {
       const inert = isInertCall(call);
       const sameAsTool = inert && outcome.success && lastAnswers.peek(call.tool) === outcome.resultDigest;
       if (inert) lastAnswers.set(call.tool, outcome.success ? outcome.resultDigest : '');
+      if (inert && outcome.success && !isBlank(outcome.content)) {
+        const answer = `${call.tool}\u0000${outcome.resultDigest}`;
+        const first = answeredTo.peek(answer);
+        if (first === undefined) answeredTo.add(answer, key);
+        else if (first !== key && first !== TO_OTHERS) answeredTo.set(answer, TO_OTHERS);
+      }
       if (outcome.success) {
         // A call acting on nothing that answered as its tool did the call before told nothing new;
         // one that answered as it did itself before, after its tool answered otherwise, may have.
         const nothingNew = inert ? sameAsTool : repeated;
-        if ((!isQuery(call) && !nothingNew) || paces) doings++;
+        // Code that only computes told the agent something and changed nothing.
+        if ((!isQuery(call) && !nothingNew && call.facts.computesOnly !== true) || paces) doings++;
         // A success may have changed what a state query answers, or told the agent something that
         // makes asking it again worth it; a query that repeated its answer did neither.
         if (!toldNothingNew) successes++;
@@ -448,12 +476,15 @@ export function createIdenticalResultDetector(): Detector {
       if (reason === 'session') {
         calls.clear();
         lastAnswers.clear();
+        answeredTo.clear();
         changedAt = new Map();
         serviceChanges = new Map();
         return;
       }
       // A user message changes nothing the agent can read, but the user may have changed something
       // by hand: each earlier answer must come back the same once more before it counts as known.
+      // The same holds for an answer given to other values: it must be given again to count.
+      answeredTo.clear();
       for (const [, entry] of calls.entries()) {
         entry.count = 0;
         entry.seen = Math.min(entry.seen, 1);
@@ -563,6 +594,7 @@ function describeRevisit(call: CallContext, entry: Repeats, ago: number): Violat
 }
 
 function describeAttempt(call: CallContext, entry: Repeats): Violation {
+  if (entry.seen + 1 < ATTEMPT_BLOCK_AT) return describeRefusedAgain(call, entry);
   return {
     rule: NAME,
     severity: 'block',
@@ -571,6 +603,21 @@ function describeAttempt(call: CallContext, entry: Repeats): Violation {
       'depends on has changed since, so it is blocked: running it again will return the same thing.',
     suggestion: withAlternatives(
       'Use the result you already have, or change the arguments or what the call depends on first.',
+      call.toolPolicy.alternatives,
+    ),
+    evidence: { count: entry.seen, calls: [call.description], lastResult: entry.text },
+  };
+}
+
+function describeRefusedAgain(call: CallContext, entry: Repeats): Violation {
+  return {
+    rule: NAME,
+    severity: 'block',
+    reason:
+      `${call.description} was answered before with what its tool answers other values too, and ` +
+      'nothing has been done since, so it is blocked: asking again will get the same answer.',
+    suggestion: withAlternatives(
+      'Try a value not tried yet, or work out the right one before asking again.',
       call.toolPolicy.alternatives,
     ),
     evidence: { count: entry.seen, calls: [call.description], lastResult: entry.text },

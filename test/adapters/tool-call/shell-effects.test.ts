@@ -141,6 +141,7 @@ describe('what a command line writes, read with a shell parser', () => {
       writes: false,
       changesTree: false,
       readsFilesOnly: false,
+      computesOnly: false,
       operands: [],
       printsLogs: false,
     });
