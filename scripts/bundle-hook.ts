@@ -1,7 +1,7 @@
 // Bundles the hook: a hook process starts on every tool call, so what it loads is kept to the thin
 // client (read the payload, ask the helper, print its answer) in one script run from V8's code
-// cache (see src/hooks/launch.ts). The guard itself is loaded on demand: for a hook without the
-// helper, as one more script run from the code cache; for the helper, as ES modules.
+// cache (see src/hooks/launch.ts). The guard itself is loaded on demand, as one more script run from
+// the code cache: for a hook without the helper, and for the helper.
 //
 //   hook.cjs          the entry (`node hook.cjs <agent>`, the bin's `hook`): runs hook-client.cjs from
 //                     the code cache; CommonJS, so a hook process never starts the ES module loader
@@ -9,7 +9,8 @@
 //   hook-client.cjs   the client as one script (never loaded by Node's module loader)
 //   hook-handle.cjs   an event handled in the hook process (no helper): one script, run from V8's
 //                     code cache as the client is, so that such a process compiles nothing again
-//   hook-daemon.js    the helper (`hook serve`)
+//   hook-daemon.cjs   the helper (`hook serve`): one script, run from V8's code cache as the others
+//                     are, so that a helper starting compiles nothing its predecessor ran
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { basename, dirname, extname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -23,7 +24,7 @@ const root = fileURLToPath(new URL('..', import.meta.url));
 /** The guard's modules the client imports on demand, by the file they are bundled into. */
 const ON_DEMAND: Readonly<Record<string, string>> = {
   './handle.js': './hook-handle.cjs',
-  './daemon.js': './hook-daemon.js',
+  './daemon.js': './hook-daemon.cjs',
 };
 
 /**
@@ -40,31 +41,22 @@ export async function bundleHook(outfile = `${root}dist/hooks/hook.js`): Promise
     legalComments: 'none',
     logLevel: 'warning',
   } as const;
-  const daemon = await build({
-    ...common,
-    entryPoints: { 'hook-daemon': `${root}src/hooks/daemon.ts` },
-    outdir,
-    chunkNames: 'hook-[name]-[hash]',
-    splitting: true,
-    format: 'esm',
-    plugins: [builtTables],
-    // CommonJS dependencies (proper-lockfile) call require() for Node's own modules.
-    banner: {
-      js: "import { createRequire as __narrowingRequire } from 'node:module'; const require = __narrowingRequire(import.meta.url);",
-    },
-    write: false,
-  });
-  const handle = await build({
-    ...common,
-    entryPoints: [`${root}src/hooks/handle.ts`],
-    outfile: join(outdir, 'hook-handle.cjs'),
-    format: 'cjs',
-    plugins: [builtTables, lazyPackages, assertOnFailure],
-    // The script has no `import.meta`: the URL of its own file stands for it.
-    define: { 'import.meta.url': '__narrowingModuleUrl' },
-    banner: { js: "var __narrowingModuleUrl = require('node:url').pathToFileURL(__filename).href;" },
-    write: false,
-  });
+  // The guard's scripts: the event handled in the hook process, and the helper. Each is one
+  // CommonJS script that the entry runs from its code cache; neither is loaded by Node's module loader.
+  const guardScript = (entry: string, name: string) =>
+    build({
+      ...common,
+      entryPoints: [`${root}src/hooks/${entry}`],
+      outfile: join(outdir, name),
+      format: 'cjs',
+      plugins: [builtTables, lazyPackages, assertOnFailure],
+      // The script has no `import.meta`: the URL of its own file stands for it.
+      define: { 'import.meta.url': '__narrowingModuleUrl' },
+      banner: { js: "var __narrowingModuleUrl = require('node:url').pathToFileURL(__filename).href;" },
+      write: false,
+    });
+  const handle = await guardScript('handle.ts', 'hook-handle.cjs');
+  const daemon = await guardScript('daemon.ts', 'hook-daemon.cjs');
   const client = await build({
     ...common,
     entryPoints: [`${root}src/hooks/bin.ts`],
@@ -75,9 +67,9 @@ export async function bundleHook(outfile = `${root}dist/hooks/hook.js`): Promise
   });
   mkdirSync(outdir, { recursive: true });
   // Every script in ASCII, so that a process reads a string of one byte a character (see ascii-only.ts).
-  for (const file of daemon.outputFiles) writeFileSync(file.path, asciiOnly(file.text));
   writeFileSync(join(outdir, 'hook-client.cjs'), asciiOnly(withImporter(client.outputFiles[0]?.text ?? '')));
   writeFileSync(join(outdir, 'hook-handle.cjs'), asciiOnly(withPeerImporter(handle.outputFiles[0]?.text ?? '')));
+  writeFileSync(join(outdir, 'hook-daemon.cjs'), asciiOnly(withPeerImporter(daemon.outputFiles[0]?.text ?? '')));
   await build({
     ...common,
     entryPoints: [`${root}src/hooks/launch.ts`],
@@ -97,7 +89,7 @@ export async function bundleHook(outfile = `${root}dist/hooks/hook.js`): Promise
  */
 function withImporter(text: string): string {
   let found = 0;
-  const replaced = text.replace(/\bimport\((?="\.\/hook-(?:handle\.cjs|daemon\.js)"\))/g, () => {
+  const replaced = text.replace(/\bimport\((?="\.\/hook-(?:handle|daemon)\.cjs"\))/g, () => {
     found += 1;
     return '__narrowingImport(';
   });
@@ -107,8 +99,8 @@ function withImporter(text: string): string {
 }
 
 /**
- * The event handled without the helper imports one module at run time, a shared store's driver (an
- * optional peer, by its package name): through the entry's function too. Texts of the failure
+ * The event handled without the helper, and the helper, import one module at run time, a shared
+ * store's driver (an optional peer, by its package name): through the entry's function too. Texts of the failure
  * rules hold `import(?:…` as words of a pattern, never as a call, and stay as they are.
  */
 function withPeerImporter(text: string): string {
@@ -118,7 +110,7 @@ function withPeerImporter(text: string): string {
     return 'await __narrowingImport(';
   });
   if (found !== 1 || /\bimport\((?!\?)/.test(replaced))
-    throw new Error(`the hook's handler imports what the entry cannot give it (${found} imports replaced)`);
+    throw new Error(`a script of the hook's guard imports what the entry cannot give it (${found} imports replaced)`);
   return replaced;
 }
 
@@ -187,7 +179,7 @@ export function builtinAsModule(specifier: string): string {
   ].join('\n');
 }
 
-/** The client's `import('./handle.js')` and `import('./daemon.js')` load the ES modules built beside it. */
+/** The client's `import('./handle.js')` and `import('./daemon.js')` load the scripts built beside it. */
 const onDemand: Plugin = {
   name: 'narrowing-on-demand',
   setup(build) {

@@ -12,9 +12,10 @@
  * milliseconds of CPU, and more of wall time, on every event. This module is only ever run from that
  * bundle, where `__filename` and `__dirname` are its own.
  *
- * The guard is loaded on demand: without the helper, as one more script run from its code cache
- * (`hook-handle.cjs`: Node 20 keeps no compiled code of ES modules, and compiling the guard's would
- * cost such a process most of its time); the helper, as ES modules (`hook-daemon.js`).
+ * The guard is loaded on demand, as one more script run from its code cache: without the helper
+ * `hook-handle.cjs`, the helper `hook-daemon.cjs` (Node 20 keeps no compiled code of ES modules, and
+ * compiling the guard's would cost such a process most of its time, and a helper starting most of its
+ * start).
  */
 import { compileCachedScript } from '../node/code-cache.js';
 
@@ -43,9 +44,8 @@ function runCached(path: string, name: string): unknown {
 
 /**
  * What the scripts import on demand (see scripts/bundle-hook.ts): a script beside this one
- * (`./hook-handle.cjs`, the guard without the helper) runs from its code cache too; a module beside
- * it (`./hook-daemon.js`, the helper) is imported as an ES module; a package (a shared store's
- * driver) is imported as from here.
+ * (`./hook-handle.cjs`, the guard without the helper; `./hook-daemon.cjs`, the helper) runs from its
+ * code cache too; a package (a shared store's driver) is imported as from here.
  */
 function importer(specifier: string): Promise<unknown> {
   if (!specifier.startsWith('./')) return import(specifier);

@@ -6,7 +6,6 @@ import { resolve } from 'node:path';
 import { HOST_AGENTS, type HostAgent, isHostAgent } from '../adapters/tool-call/host-tools.js';
 import type { PresetName } from '../core/policy.js';
 import { parseStoreChoice } from '../guard/store-choice.js';
-import { keepCompiledCode } from './compile-cache.js';
 import { DAEMON_STORE_VARIABLE } from './daemon-client.js';
 import { HOOK_HELP, HOOK_USAGE } from './help.js';
 import { type HookStreams, runHook } from './run.js';
@@ -113,7 +112,7 @@ async function serve(values: ReturnType<typeof parse>['values']): Promise<number
     process.stderr.write('narrowing-guard: hook serve needs --socket and --state-dir\n');
     return 2;
   }
-  keepCompiledCode();
+  // Run from its code cache, as the event handled without the helper is (see launch.ts).
   const { serveHooks } = await import('./daemon.js');
   const idleMs = positiveNumber(values['idle-ms']);
   const storeText = process.env[DAEMON_STORE_VARIABLE];

@@ -7,7 +7,9 @@
  * What it promises: the caches live in a folder of this user's only (0700, owned by the user, not
  * a link), never one another user could fill; each cache file is private (0600), written beside
  * and renamed into place, and never read through a link; a cache written by another build or
- * another Node is rejected by V8 and written anew, and the old one removed.
+ * another Node is rejected by V8 and written anew, and the old one removed; a cache written by a
+ * process that ran little (a `--help`, a command that stopped at a bad argument) is written anew by
+ * the next process of the same bundle that ran longer, so that it holds what that one ran too.
  *
  * Node's modules are taken with `process.getBuiltinModule`, never `import` (an ESM import of
  * `node:fs` reads every export and loads streams a hook never uses), and `node:crypto` is never
@@ -28,6 +30,13 @@ const KEPT_PER_NAME = 8;
 
 /** A cache larger than this is not read: it is no cache this loader wrote for a bundle of ours. */
 const MAX_CACHE_BYTES = 64 * 1024 * 1024;
+
+/**
+ * What follows V8's data in a cache file: these four bytes, then the CPU time in microseconds the
+ * process that wrote it spent running the bundle (a double, little-endian).
+ */
+const TRAILER_MARK = 0x4e47_4343;
+const TRAILER_BYTES = 12;
 
 export interface CachedScriptOptions {
   /** The bundle: a classic script whose code reads the names in `parameters`. */
@@ -52,20 +61,31 @@ export interface CachedScript {
 export function compileCachedScript(options: CachedScriptOptions): CachedScript {
   const vm = process.getBuiltinModule('node:vm');
   const { join } = process.getBuiltinModule('node:path');
+  // What the bundle costs this process from here (its compilation and its run), user and system.
+  const started = cpuMicroseconds();
   const { source, stat } = readBundle(options.file);
   const off = (options.env ?? process.env)[CODE_CACHE_VARIABLE] === 'off';
   const dir = off ? undefined : (options.cacheDir ?? privateCacheDir());
   const cacheFile = dir === undefined ? undefined : join(dir, cacheName(options.name, options.file, stat));
-  const cachedData = cacheFile === undefined ? undefined : readCache(cacheFile);
+  const kept = cacheFile === undefined ? undefined : readCache(cacheFile);
+  const cachedData = kept?.data;
   // The same wrapper every time: V8 checks a cache against the source it is given.
   const script = new vm.Script(`(function (${options.parameters.join(', ')}) {${source}\n})`, {
     filename: options.file,
     ...(cachedData !== undefined && { cachedData }),
   });
   const hit = cachedData !== undefined && !script.cachedDataRejected;
-  // Kept at exit, once the functions this run called are compiled too.
-  if (dir !== undefined && cacheFile !== undefined && !hit)
-    process.once('exit', () => writeCache(dir, cacheFile, script));
+  // Kept at exit, once the functions this run called are compiled too. A process that found a cache
+  // keeps its own instead when it ran the bundle longer than the one that wrote it: one that ran
+  // little (a `--help`, a bad argument) left out the functions the work runs, which this one ran.
+  // Each such rewrite raises the bar to this process's time, so that a process as long as most
+  // never pays for one, and a cache written by a long one is kept.
+  if (dir !== undefined && cacheFile !== undefined)
+    process.once('exit', () => {
+      const ran = cpuMicroseconds() - started;
+      if (!hit || ran > (kept?.writerCpu ?? Number.POSITIVE_INFINITY))
+        writeCache(dir, cacheFile, script, ran);
+    });
   const wrapper = script.runInThisContext() as (...values: unknown[]) => void;
   return { run: wrapper, cache: cacheFile === undefined ? 'off' : hit ? 'hit' : 'written' };
 }
@@ -161,14 +181,23 @@ export function privateCacheDir(): string | undefined {
   }
 }
 
-/** The cache's bytes; undefined when there is none, it is a link, or it cannot be read. */
-function readCache(path: string): Buffer | undefined {
+/** The process's CPU time so far, user and system, every thread's, in microseconds. */
+function cpuMicroseconds(): number {
+  const { user, system } = process.cpuUsage();
+  return user + system;
+}
+
+/**
+ * The cache's V8 data and the CPU time of the process that wrote it; undefined when there is none,
+ * it is a link, or it cannot be read. A file without the trailer this loader writes is no cache.
+ */
+function readCache(path: string): { readonly data: Buffer; readonly writerCpu: number } | undefined {
   const fs = process.getBuiltinModule('node:fs');
   let fd: number | undefined;
   try {
     fd = fs.openSync(path, fs.constants.O_RDONLY | (fs.constants.O_NOFOLLOW ?? 0));
     const { size } = fs.fstatSync(fd);
-    if (size === 0 || size > MAX_CACHE_BYTES) return undefined;
+    if (size <= TRAILER_BYTES || size > MAX_CACHE_BYTES) return undefined;
     const bytes = Buffer.allocUnsafe(size);
     let read = 0;
     while (read < size) {
@@ -176,7 +205,9 @@ function readCache(path: string): Buffer | undefined {
       if (count === 0) return undefined;
       read += count;
     }
-    return bytes;
+    const end = size - TRAILER_BYTES;
+    if (bytes.readUInt32LE(end) !== TRAILER_MARK) return undefined;
+    return { data: bytes.subarray(0, end), writerCpu: bytes.readDoubleLE(end + 4) };
   } catch {
     return undefined;
   } finally {
@@ -185,15 +216,21 @@ function readCache(path: string): Buffer | undefined {
 }
 
 /**
- * Writes the code compiled so far beside the cache (a new private file: `wx` follows no link) and
- * renames it into place, so that a process starting meanwhile reads the old cache or the new one,
- * never half of one. A failure costs only the cache.
+ * Writes the code compiled so far beside the cache (a new private file: `wx` follows no link), with
+ * the CPU time this process spent on the bundle, and renames it into place, so that a process starting
+ * meanwhile reads the old cache or the new one, never half of one. A failure costs only the cache.
  */
-function writeCache(dir: string, path: string, script: Script): void {
+function writeCache(dir: string, path: string, script: Script, writerCpu: number): void {
   const fs = process.getBuiltinModule('node:fs');
   const temporary = `${path}.${process.pid}.tmp`;
   try {
-    fs.writeFileSync(temporary, script.createCachedData(), { flag: 'wx', mode: 0o600 });
+    const trailer = Buffer.allocUnsafe(TRAILER_BYTES);
+    trailer.writeUInt32LE(TRAILER_MARK, 0);
+    trailer.writeDoubleLE(writerCpu, 4);
+    fs.writeFileSync(temporary, Buffer.concat([script.createCachedData(), trailer]), {
+      flag: 'wx',
+      mode: 0o600,
+    });
     fs.renameSync(temporary, path);
     removeOtherBuilds(dir, path.slice(dir.length + 1));
   } catch {

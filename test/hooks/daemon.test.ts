@@ -1,5 +1,16 @@
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { hostname } from 'node:os';
+import { spawn } from 'node:child_process';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  realpathSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
+import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runForget } from '../../src/cli/commands/forget.js';
@@ -47,6 +58,33 @@ describe('the hook helper', () => {
     expect(helper.exitCode).toBe(0);
     expect(existsSync(socket)).toBe(false);
     expect(readFileSync(join(stateDir, 'state.json'), 'utf8')).toContain('docs/setup.md');
+  });
+
+  it('keeps the code it compiled when it exits, so that the next helper starts without compiling it', async () => {
+    const { dir, stateDir, socket } = project();
+    // Its own temporary folder, where the helper keeps its code cache (the user's private folder there).
+    const temporary = realpathSync(mkdtempSync(join(tmpdir(), 'narrowing-helper-cache-')));
+    try {
+      const helper = spawn(
+        process.execPath,
+        [hookPath(), 'serve', '--socket', socket, '--state-dir', stateDir],
+        {
+          stdio: 'ignore',
+          env: { ...process.env, TMPDIR: temporary },
+        },
+      );
+      await until(() => existsSync(socket));
+      await runHookProcess(hookPath(), ['claude-code'], events(dir).failed);
+      helper.kill('SIGTERM');
+      await exited(helper);
+      const uid = typeof process.getuid === 'function' ? process.getuid() : 0;
+      const caches = readdirSync(join(temporary, `narrowing-guard-${uid}`, 'code-cache'));
+      expect(caches).toEqual(
+        expect.arrayContaining([expect.stringMatching(/^hook-daemon-[0-9a-f]{16}-[0-9a-f]{16}\.v8cache$/)]),
+      );
+    } finally {
+      rmSync(temporary, { recursive: true, force: true });
+    }
   });
 
   it('answers an event it could not handle within the deadline only once it is written', async () => {

@@ -1,15 +1,20 @@
 import { spawnSync } from 'node:child_process';
 import {
   chmodSync,
+  closeSync,
   mkdirSync,
   mkdtempSync,
+  openSync,
   readdirSync,
+  readFileSync,
   renameSync,
   rmSync,
   statSync,
   symlinkSync,
+  truncateSync,
   utimesSync,
   writeFileSync,
+  writeSync,
 } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -64,7 +69,7 @@ interface Run {
  */
 function runBundle(
   dir: string,
-  options: { cacheDir?: string; env?: NodeJS.ProcessEnv; nodeVersion?: string } = {},
+  options: { cacheDir?: string; env?: NodeJS.ProcessEnv; nodeVersion?: string; busyMs?: number } = {},
 ): Run {
   const program = `
     import { createRequire } from 'node:module';
@@ -83,6 +88,11 @@ function runBundle(
     script.run(module.exports, createRequire(file), module, (specifier) => import(specifier), 'file:///the/build/');
     const path = await module.exports.importOutside();
     const { answer, build } = module.exports;
+    // A process that goes on working until it has used this much CPU (user and system) before it exits.
+    for (;;) {
+      const { user, system } = process.cpuUsage();
+      if (user + system >= ${(options.busyMs ?? 0) * 1000}) break;
+    }
     console.log(JSON.stringify({ answer, build, joined: path.join('a', 'b'), cache: script.cache, loadedModules }));
   `;
   const run = spawnSync(process.execPath, ['--input-type=module', '-e', program], {
@@ -132,6 +142,38 @@ describe('the code cache of the bundled scripts', () => {
     const kept = readdirSync(cacheDir);
     expect(kept).toHaveLength(1);
     expect(kept).not.toContain(old);
+  });
+
+  it('writes the cache anew when a process that found it spent longer on the bundle than the one that wrote it', () => {
+    runBundle(dir, { cacheDir });
+    const [name = ''] = readdirSync(cacheDir);
+    const written = statSync(join(cacheDir, name)).ino;
+    expect(runBundle(dir, { cacheDir, busyMs: 300 }).cache).toBe('hit');
+    expect(readdirSync(cacheDir)).toEqual([name]);
+    expect(statSync(join(cacheDir, name)).ino).not.toBe(written);
+    expect(runBundle(dir, { cacheDir }).cache).toBe('hit');
+  });
+
+  it('leaves the cache as it is when a process that found it ran no longer than the one that wrote it', () => {
+    runBundle(dir, { cacheDir, busyMs: 300 });
+    const [name = ''] = readdirSync(cacheDir);
+    const written = statSync(join(cacheDir, name)).ino;
+    expect(runBundle(dir, { cacheDir }).cache).toBe('hit');
+    expect(statSync(join(cacheDir, name)).ino).toBe(written);
+  });
+
+  it('does not read a cache file larger than 64 MB, which it never writes', () => {
+    runBundle(dir, { cacheDir });
+    const [name = ''] = readdirSync(cacheDir);
+    const path = join(cacheDir, name);
+    const bytes = readFileSync(path);
+    // Its own cache, with what it wrote at its end still at the end, grown past the bound.
+    truncateSync(path, 65 * 1024 * 1024);
+    const fd = openSync(path, 'r+');
+    writeSync(fd, bytes, 0, bytes.length, 65 * 1024 * 1024 - bytes.length);
+    closeSync(fd);
+    expect(runBundle(dir, { cacheDir })).toMatchObject({ answer: 42, cache: 'written' });
+    expect(statSync(path).size).toBeLessThan(1024 * 1024);
   });
 
   it('keeps the caches of two copies of the bundle apart, so that neither removes the other', () => {

@@ -79,7 +79,7 @@ describe('a bundle written in ASCII', () => {
       await bundleHook(join(dir, 'hook.js'));
       const scripts = readdirSync(dir).filter((name) => name.endsWith('.js') || name.endsWith('.cjs'));
       expect(scripts).toEqual(
-        expect.arrayContaining(['hook-client.cjs', 'hook-handle.cjs', 'hook-daemon.js']),
+        expect.arrayContaining(['hook-client.cjs', 'hook-handle.cjs', 'hook-daemon.cjs']),
       );
       expect(scripts.filter((name) => !isAscii(readFileSync(join(dir, name), 'utf8')))).toEqual([]);
     } finally {
