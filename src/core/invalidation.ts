@@ -150,16 +150,19 @@ export function invalidateAfter(effect: Effect, call: CallContext, context: Inva
 
 /**
  * Failing commands that run the program `target` is a file of (its installed package, its settings
- * folder): the change may change what the program does, whichever files the command names.
+ * folder): the change may change what the program does, whichever files the command names. The
+ * bans are walked only for a file of a program, which most changes (a project's own files) are not.
  */
 function relieveProgramRuns(target: string, call: CallContext, context: InvalidationContext): void {
-  const holds = context.workspace.runsProgramHolding;
-  if (holds === undefined) return;
+  const { programHolding, runsProgram } = context.workspace;
+  if (programHolding === undefined || runsProgram === undefined) return;
+  const program = programHolding(target);
+  if (program === undefined) return;
   const why = () => `${call.description} changed ${target}, a file of the program the failed command runs`;
   for (const entries of [context.index.armedFileScopedEntries(), context.index.armedWorkspaceEntries()]) {
     for (const entry of entries) {
       const command = entry.constraint.target;
-      if (command !== undefined && holds(command, target)) context.relieve(entry, why);
+      if (command !== undefined && runsProgram(command, program)) context.relieve(entry, why);
     }
   }
 }

@@ -333,10 +333,12 @@ export interface WorkspaceKnowledge {
    */
   operandsIn?(command: string): readonly string[];
   /**
-   * Whether `path` is among the files of a program a command line runs (its installed package, its
-   * settings folder): a change of it may change what the command does, whichever files it names.
+   * The program `path` is a file of (its installed package, its settings folder), if any: a change of
+   * it may change what a command running that program does, whichever files the command names.
    */
-  runsProgramHolding?(command: string, path: string): boolean;
+  programHolding?(path: string): string | undefined;
+  /** Whether a command line runs or names `program` (an answer of `programHolding`). */
+  runsProgram?(command: string, program: string): boolean;
 }
 
 /**

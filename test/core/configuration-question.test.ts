@@ -93,3 +93,39 @@ describe('whether a change is of configuration', () => {
     expect(relievedAfter(index, 'src/orders/parse.ts', workspace)).toEqual([]);
   });
 });
+
+/** The adapter's knowledge of programs' own files (`node_modules/NAME/…`), noting each command asked about. */
+function programsAsked(): { workspace: WorkspaceKnowledge; asked: string[] } {
+  const asked: string[] = [];
+  return {
+    asked,
+    workspace: {
+      ...NO_WORKSPACE_KNOWLEDGE,
+      programHolding: (path) => /(?:^|\/)node_modules\/([^/]+)\//.exec(path)?.[1],
+      runsProgram: (command, program) => {
+        asked.push(command);
+        return command.split(' ').includes(program);
+      },
+    },
+  };
+}
+
+describe("whether a change is of a program's own files", () => {
+  it('asks no ban whether it runs a program when the changed file belongs to none', () => {
+    const { workspace, asked } = programsAsked();
+    const index = new ConstraintIndex(100);
+    index.put(lintBan());
+    relievedAfter(index, 'src/orders/parse.ts', workspace);
+    expect(asked).toEqual([]);
+  });
+
+  it('relieves a failing command that runs the program whose installed file changed', () => {
+    const { workspace, asked } = programsAsked();
+    const index = new ConstraintIndex(100);
+    index.put(lintBan());
+    expect(relievedAfter(index, 'node_modules/npm/lib/commands/run-script.js', workspace)).toEqual([
+      'c-lint',
+    ]);
+    expect(asked).toEqual(['npm run lint']);
+  });
+});

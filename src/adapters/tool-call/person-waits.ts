@@ -62,11 +62,11 @@ const WORD_BREAKS = /[\s;&|()<>'"`=]+/;
 /**
  * The program `path` is a file of, if any: the innermost package folder it is in (`node_modules/openclaw/…`,
  * `node_modules/@scope/name/…`), or the settings folder under a home (`~/.openclaw/…`,
- * `~/.config/gh/…`).
+ * `~/.config/gh/…`). Read from the path alone, so most paths (a project's own files) answer at once.
  */
-function programsHolding(path: string): string[] {
+export function programHolding(path: string): string | undefined {
   const parts = path.split(/[/\\]/);
-  const names: string[] = [];
+  let innermost: string | undefined;
   for (let index = 1; index < parts.length - 1; index++) {
     const parent = parts[index - 1] as string;
     let name = parts[index] as string;
@@ -74,39 +74,32 @@ function programsHolding(path: string): string[] {
       // A scoped package (`node_modules/@scope/name/…`) is named by its second folder.
       const scoped = name.startsWith('@');
       if (scoped && index + 1 < parts.length - 1) name = parts[index + 1] as string;
-      if (!scoped || index + 1 < parts.length - 1) names.push(name);
+      if (!scoped || index + 1 < parts.length - 1) innermost = name;
       continue;
     }
     const home = parts.slice(0, index).join('/');
     if (name.startsWith('.') && HOME.test(home) && !SHARED_DOT_FOLDERS.has(name)) {
-      names.push(name.slice(1));
+      innermost = name.slice(1);
       continue;
     }
     for (const settings of SETTINGS_HOMES) {
-      if (home.endsWith(`/${settings}`) && HOME.test(home.slice(0, -settings.length - 1))) names.push(name);
+      if (home.endsWith(`/${settings}`) && HOME.test(home.slice(0, -settings.length - 1))) innermost = name;
     }
   }
   // The innermost is the program: a package installed under another program's folder (`~/.nvm/…/
   // node_modules/openclaw/…`) is the package's.
-  const innermost = names[names.length - 1];
-  return innermost !== undefined && innermost.length >= MIN_PROGRAM_NAME ? [innermost] : [];
+  return innermost !== undefined && innermost.length >= MIN_PROGRAM_NAME ? innermost : undefined;
 }
 
 /**
- * Whether `path` is among the files of a program `command` runs or names: in the program's
- * installed package or in its settings folder, the program named by a word of the line (or a path
- * ending with it).
+ * Whether a command line runs or names `program` (`programHolding`'s answer for a changed file): the
+ * program named by a word of the line, or a path ending with it.
  */
-export function runsProgramHolding(command: string, path: string): boolean {
-  const programs = programsHolding(path);
-  if (programs.length === 0 || !programs.some((name) => command.includes(name))) return false;
-  const words = new Set(
-    command
-      .split(WORD_BREAKS)
-      .map((word) => word.slice(word.lastIndexOf('/') + 1))
-      .filter((word) => word !== ''),
-  );
-  return programs.some((name) => words.has(name));
+export function runsProgram(command: string, program: string): boolean {
+  if (!command.includes(program)) return false;
+  return command
+    .split(WORD_BREAKS)
+    .some((word) => word !== '' && word.slice(word.lastIndexOf('/') + 1) === program);
 }
 
 /** Whether a command line runs a sign-in that waits for a person (a login subcommand, a device code). */

@@ -4,7 +4,7 @@
  * or acts on, the last read by the shell reader, and which files are a program's own.
  */
 import type { WorkspaceKnowledge } from '../../core/types.js';
-import { runsProgramHolding } from './person-waits.js';
+import { programHolding, runsProgram } from './person-waits.js';
 import { commandOperands } from './shell-effects.js';
 import { commandMentions, commandTargets, isGeneratedPath, isProjectConfiguration } from './workspace.js';
 
@@ -15,5 +15,6 @@ export const toolCallWorkspace: WorkspaceKnowledge = {
   isAboutMissingFile: (signature) => signature === 'file_not_found',
   targetsIn: commandTargets,
   operandsIn: commandOperands,
-  runsProgramHolding,
+  programHolding,
+  runsProgram,
 };
