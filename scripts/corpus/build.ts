@@ -44,7 +44,7 @@ import { convertReflexionLogs } from './convert-react.js';
 import { convertSpecStory } from './convert-specstory.js';
 import { convertSpecStoryTools } from './convert-specstory-tools.js';
 import { convertSweAgentTraj } from './convert-swe-agent.js';
-import { convertGeminiChat, currentChatRecords } from './convert-gemini.js';
+import { convertGeminiChat, currentChatRecords, onePerSession } from './convert-gemini.js';
 import { convertTauBench } from './convert-tau.js';
 import { convertAdaptTextCraft } from './convert-textcraft.js';
 import { convertTerminusTrial, terminusTrialOf } from './convert-terminus.js';
@@ -199,8 +199,9 @@ export function convertSource(source: ManifestSource, gitDir: string): Converted
   const names = new Set<string>();
   const included = listFiles(gitDir, source.commit).filter((file) => include.test(file)).sort();
   const paths = source.format === 'gemini' ? currentChatRecords(included) : included;
-  // A HyperAgent record repeats the earlier steps of its chain, and a Reflexion log prints a run again
-  // in every later trial, so the runs of these sources come from all their files at once.
+  // A HyperAgent record repeats the earlier steps of its chain, a Reflexion log prints a run again in
+  // every later trial, and a folder of Gemini CLI chat records may hold a session more than once, so
+  // the runs of these sources come from all their files at once.
   const files = () => paths.map((path) => ({ path, content: readFile(gitDir, source.commit, path) }));
   const from = { pin: pinOf(source), licence: source.licence, agent: source.agent };
   const converted =
@@ -212,7 +213,9 @@ export function convertSource(source: ManifestSource, gitDir: string): Converted
           ? terminusTrials(source, gitDir, paths)
           : source.format === 'entire'
             ? entireSessions(source, gitDir, paths)
-            : paths.map((path) => convertFile(source, path, readFile(gitDir, source.commit, path)));
+            : source.format === 'gemini'
+              ? onePerSession(files()).map(({ path, content }) => convertFile(source, path, content))
+              : paths.map((path) => convertFile(source, path, readFile(gitDir, source.commit, path)));
   for (const fileRuns of converted) {
     for (const run of fileRuns) {
       if (!run.events.some((event) => event.type === 'call')) continue;

@@ -225,3 +225,47 @@ export function currentChatRecords(paths: readonly string[]): string[] {
   const listed = new Set(paths);
   return paths.filter((path) => !(path.endsWith('.json') && listed.has(`${path}l`)));
 }
+
+/** A chat record's path and text, as a source holds it. */
+export interface ChatRecordFile {
+  readonly path: string;
+  readonly content: string;
+}
+
+/**
+ * One record per conversation where a source holds copies of it (a backup folder and the folder it
+ * was copied to, or a record copied again as it grew). A conversation is named by its header's
+ * `sessionId` and `startTime` together: Gemini CLI starts a new record under the same session id
+ * after `/clear` and for a subagent, and those are conversations of their own. Of the copies, the one
+ * with the most messages wins, then the one written last (its `lastUpdated`, or its last message's
+ * time), then the first in path order; the winners keep their order. A record without a session id
+ * is kept as it is.
+ */
+export function onePerSession(records: readonly ChatRecordFile[]): ChatRecordFile[] {
+  const chosen = new Map<string, { readonly index: number; readonly length: number; readonly last: number }>();
+  records.forEach((record, index) => {
+    const header = headerOf(record.content);
+    if (header === undefined || typeof header.sessionId !== 'string') return;
+    const key = `${header.sessionId}\u0000${typeof header.startTime === 'string' ? header.startTime : ''}`;
+    const messages = chatMessages(record.content);
+    const last = Math.max(
+      timeOf(header.lastUpdated) ?? Number.NEGATIVE_INFINITY,
+      ...messages.map((message) => timeOf(message.timestamp) ?? Number.NEGATIVE_INFINITY),
+    );
+    const copy = { index, length: messages.length, last };
+    const best = chosen.get(key);
+    if (!best || copy.length > best.length || (copy.length === best.length && copy.last > best.last)) {
+      chosen.set(key, copy);
+    }
+  });
+  const winners = new Set([...chosen.values()].map((copy) => copy.index));
+  return records.filter((record, index) => {
+    const header = headerOf(record.content);
+    return header === undefined || typeof header.sessionId !== 'string' || winners.has(index);
+  });
+}
+
+/** A chat record's header: the whole JSON document, or a JSONL record's first line. */
+function headerOf(record: string): JsonObject | undefined {
+  return parseObject(record.trim()) ?? parseObject((record.trimStart().split('\n', 1)[0] ?? '').trim());
+}

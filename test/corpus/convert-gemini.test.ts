@@ -7,6 +7,7 @@ import {
   convertGeminiChat,
   currentChatRecords,
   isGeminiChat,
+  onePerSession,
   shellOutput,
 } from '../../scripts/corpus/convert-gemini.js';
 import { callsOf, pinnedSource } from './support/run-source.js';
@@ -391,6 +392,65 @@ describe("Gemini CLI's chat record", () => {
       `${chats}/session-2026-03-05T17-44-9a8b7c6d.json`,
       `${chats}/session-2026-05-15T22-26-51c0d2e8.jsonl`,
     ]);
+  });
+
+  it('keeps the copy of a session with the most messages when a source holds it in two folders', () => {
+    const ask = { id: 'u1', timestamp: '2026-01-10T01:57:46.952Z', type: 'user', content: 'open the repo' };
+    const answer = {
+      ...modelTurn(shellCall('c1', 'git status', 'Output: clean', '2026-01-10T01:58:00.000Z')),
+      id: 'g1',
+    };
+    const more = { id: 'u2', timestamp: '2026-01-10T03:23:18.025Z', type: 'user', content: 'now pull' };
+    const record = (messages: object[], lastUpdated: string) =>
+      JSON.stringify({ ...header, startTime: ask.timestamp, lastUpdated, messages }, null, 2);
+    const early = {
+      path: 'chat_logs/session-2026-01-10T01-55-7d1e0c2a.json',
+      content: record([ask, answer], '2026-01-10T02:13:07.815Z'),
+    };
+    const grown = {
+      path: 'Archives/session-2026-01-10T01-55-7d1e0c2a.json',
+      content: record([ask, answer, more], '2026-01-11T00:25:40.929Z'),
+    };
+    expect(onePerSession([grown, early]).map((file) => file.path)).toEqual([grown.path]);
+  });
+
+  it('keeps the copy written last when two copies of a session hold as many messages', () => {
+    const ask = {
+      id: 'u1',
+      timestamp: '2025-12-24T06:27:12.000Z',
+      type: 'user',
+      content: 'list my home folder',
+    };
+    const record = (lastUpdated: string) =>
+      JSON.stringify({ ...header, startTime: ask.timestamp, lastUpdated, messages: [ask] });
+    const older = {
+      path: 'Archives/session-2025-12-24T06-27-7d1e0c2a.json',
+      content: record('2025-12-24T06:30:00.000Z'),
+    };
+    const newer = {
+      path: 'chat_logs/session-2025-12-24T06-27-7d1e0c2a.json',
+      content: record('2025-12-24T06:40:49.587Z'),
+    };
+    expect(onePerSession([older, newer]).map((file) => file.path)).toEqual([newer.path]);
+  });
+
+  it('keeps the records Gemini CLI starts under one session id after /clear as conversations of their own', () => {
+    const record = (startTime: string, text: string) =>
+      JSON.stringify({
+        ...header,
+        startTime,
+        lastUpdated: startTime,
+        messages: [{ id: `u-${startTime}`, timestamp: startTime, type: 'user', content: text }],
+      });
+    const before = {
+      path: 'Archives/session-2025-12-30T18-12-7d1e0c2a.json',
+      content: record('2025-12-30T18:12:33.620Z', 'restart the desktop panel'),
+    };
+    const after = {
+      path: 'Archives/session-2025-12-30T21-46-7d1e0c2a.json',
+      content: record('2025-12-30T21:55:16.352Z', 'remove the editor installed with flatpak'),
+    };
+    expect(onePerSession([before, after]).map((file) => file.path)).toEqual([before.path, after.path]);
   });
 
   it("reads an Entire session of Gemini CLI as Gemini CLI's record, and one holding a Claude Code transcript as Claude Code's", () => {
