@@ -4,16 +4,13 @@ import type { CallContext } from '../../src/core/detectors/types.js';
 import { invalidateAfter, NO_WORKSPACE_KNOWLEDGE } from '../../src/core/invalidation.js';
 import type { WorkspaceKnowledge } from '../../src/core/types.js';
 import type { Effect } from '../../src/core/world.js';
+import { banEntry, learnedBan } from './support.js';
 
 /** A ban on `npm run lint` failing, learned against the whole workspace, its error naming `src/app.ts`. */
 function lintBan(): Entry {
-  return {
-    required: 1,
-    dependsOn: [],
-    constraint: {
+  return banEntry(
+    learnedBan({
       id: 'c-lint',
-      type: 'banned_strategy',
-      scope: 'call',
       signature: 'lint_failed',
       actionClass: 'shell',
       tool: 'bash',
@@ -23,18 +20,12 @@ function lintBan(): Entry {
       dependsOnFiles: ['src/app.ts'],
       evidence: {
         failures: 2,
-        firstAt: 0,
         lastAt: 1,
         lastError: "src/app.ts:3:1 error 'x' is never reassigned",
         calls: ['bash {command: "npm run lint"}'],
       },
-      createdAt: 0,
-      expiresAt: 1e12,
-      strikes: 0,
-      probation: false,
-      persistent: false,
-    } as Entry['constraint'],
-  };
+    }),
+  );
 }
 
 /** The edit that changed `target`, as the engine sees it: only its description is read, when a ban is relieved. */

@@ -15,6 +15,7 @@ import {
   redactTextExhaustively,
 } from '../../src/core/secrets.js';
 import { growth } from '../growth.js';
+import { learnedBan } from './support.js';
 
 describe('redactText', () => {
   const secrets: [string, string, string][] = [
@@ -426,25 +427,22 @@ describe('a URL with a password inside a path', () => {
 
 describe('a ban shown at every check it decides', () => {
   const token = 'ghp_Zq8Xv2Lm9Tw4Rb7KpL3nQ8sTw1Yc5Hd0Jf6G';
-  const strategy = (calls: readonly string[]): Constraint => ({
-    id: 'c_strategy',
-    type: 'banned_strategy',
-    scope: 'strategy',
-    signature: 'file_not_found',
-    actionClass: 'file_read',
-    evidence: {
-      failures: calls.length,
-      firstAt: 1,
-      lastAt: 2,
-      lastError: `ENOENT: no such file, open 'notes.md' (GITHUB_TOKEN=${token})`,
-      calls,
-    },
-    createdAt: 1,
-    expiresAt: 10,
-    strikes: 0,
-    probation: false,
-    persistent: false,
-  });
+  const strategy = (calls: readonly string[]): Constraint =>
+    learnedBan({
+      id: 'c_strategy',
+      scope: 'strategy',
+      signature: 'file_not_found',
+      actionClass: 'file_read',
+      evidence: {
+        failures: calls.length,
+        firstAt: 1,
+        lastAt: 2,
+        lastError: `ENOENT: no such file, open 'notes.md' (GITHUB_TOKEN=${token})`,
+        calls,
+      },
+      createdAt: 1,
+      expiresAt: 10,
+    });
 
   it('has its evidence redacted once for as long as the evidence lasts', () => {
     const ban = strategy(['docs/a.md', `https://user:${token}@example.com/b.md`, 'docs/c.md']);

@@ -3,8 +3,9 @@ import {
   toolCallToOutcome,
   toolCallToProposal,
 } from '../../src/adapters/tool-call/index.js';
+import type { Entry } from '../../src/core/constraints.js';
 import { NarrowingEngine, type NarrowingEngineOptions } from '../../src/core/loop.js';
-import type { CheckResult, Clock, RecordResult } from '../../src/core/types.js';
+import type { CheckResult, Clock, Constraint, Evidence, RecordResult } from '../../src/core/types.js';
 
 /** A clock the test moves by hand, in seconds. */
 export class ManualClock implements Clock {
@@ -66,3 +67,32 @@ export const ENOENT = (path: string) => ({
   text: `ENOENT: no such file or directory, open '${path}'`,
   isError: true,
 });
+
+/**
+ * A learned call ban as the engine keeps one: unenforced fields at their defaults (never expiring,
+ * no strikes, not persistent), `evidence` filled in from what the test gives.
+ */
+export function learnedBan(
+  fields: Omit<Partial<Constraint>, 'evidence'> &
+    Pick<Constraint, 'id' | 'signature' | 'actionClass'> & {
+      evidence?: Partial<Evidence>;
+    },
+): Constraint {
+  const { evidence, ...rest } = fields;
+  return {
+    type: 'banned_strategy',
+    scope: 'call',
+    createdAt: 0,
+    expiresAt: 1e12,
+    strikes: 0,
+    probation: false,
+    persistent: false,
+    ...rest,
+    evidence: { failures: 1, firstAt: 0, lastAt: 0, lastError: '', calls: [], ...evidence },
+  };
+}
+
+/** `ban` as the constraint index holds it: enforced, lifted by a change of `dependsOn`. */
+export function banEntry(ban: Constraint, dependsOn: readonly string[] = []): Entry {
+  return { constraint: { ...ban }, required: 1, dependsOn };
+}

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { redactConstraint, redactText } from '../../src/core/secrets.js';
 import type { Constraint, Violation } from '../../src/core/types.js';
 import { redactViolations, withWordsOf } from '../../src/core/verdict-redaction.js';
+import { learnedBan } from './support.js';
 
 /** Texts as verdicts quote them: words, paths, and now and then a credential a tool printed. */
 const quoted = fc
@@ -23,10 +24,8 @@ const quoted = fc
   .map((parts) => parts.join(' '));
 
 function constraintWith(lastError: string): Constraint {
-  return {
+  return learnedBan({
     id: 'c-1',
-    type: 'banned_strategy',
-    scope: 'call',
     signature: 'file_not_found',
     actionClass: 'read',
     tool: 'read_file',
@@ -34,10 +33,8 @@ function constraintWith(lastError: string): Constraint {
     evidence: { failures: 2, firstAt: 1, lastAt: 2, lastError, calls: ['read_file config/prod.yaml'] },
     createdAt: 1,
     expiresAt: 2,
-    strikes: 0,
-    probation: false,
     persistent: true,
-  } as Constraint;
+  });
 }
 
 const violation = fc

@@ -1,30 +1,23 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { ConstraintIndex, type Entry } from '../../src/core/constraints.js';
+import { banEntry, learnedBan } from './support.js';
 
 /** A call ban as the engine learns one for `npm test` failing, workspace-wide or not. */
 function ban(id: number, workspace: boolean): Entry {
-  return {
-    required: 1,
-    dependsOn: workspace ? [] : [`src/orders/module-${id}.ts`],
-    constraint: {
+  return banEntry(
+    learnedBan({
       id: `c${id}`,
-      type: 'banned_strategy',
-      scope: 'call',
       signature: 'test_failed',
       actionClass: 'shell',
       tool: 'bash',
       callKey: `bash:npm test -- test/${id}.test.ts`,
       target: `npm test -- test/${id}.test.ts`,
       dependsOnWorkspace: workspace,
-      evidence: { failures: 1, lastError: 'FAIL test/orders.test.ts', lastAt: id },
-      createdAt: 0,
-      expiresAt: 1e12,
-      strikes: 0,
-      probation: false,
-      persistent: false,
-    } as Entry['constraint'],
-  };
+      evidence: { lastError: 'FAIL test/orders.test.ts', lastAt: id },
+    }),
+    workspace ? [] : [`src/orders/module-${id}.ts`],
+  );
 }
 
 const workspaceWide = (index: ConstraintIndex): Entry[] =>
