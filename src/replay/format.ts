@@ -10,13 +10,29 @@ import type { ReplayStep, ReplaySummary } from './replay.js';
  */
 export function stepJson(step: ReplayStep): string {
   const { step: number, tool, verdict, rule, reason, returned, agent } = step;
-  let line = `{"step":${JSON.stringify(number)},"tool":${JSON.stringify(tool)}`;
+  let line = `{"step":${JSON.stringify(number)},"tool":${quotedName(tool)}`;
   if (agent !== undefined) line += `,"agent":${JSON.stringify(agent)}`;
   line += `,"verdict":${JSON.stringify(verdict)}`;
-  if (verdict !== 'allow' && rule !== undefined) line += `,"rule":${JSON.stringify(rule)}`;
+  if (verdict !== 'allow' && rule !== undefined) line += `,"rule":${quotedName(rule)}`;
   if (verdict !== 'allow' && reason !== undefined) line += `,"reason":${JSON.stringify(reason)}`;
   if (returned !== undefined) line += `,"returned":${JSON.stringify(returned)}`;
   return `${line}}`;
+}
+
+/** Names quoted so far: a trace names a handful of tools and rules, each written on thousands of lines. */
+const QUOTED = new Map<string, string>();
+/** Names remembered at most, and their longest: a trace of made-up or huge names keeps no more than this. */
+const QUOTED_NAMES = 1024;
+const QUOTED_NAME_LENGTH = 256;
+
+/** `JSON.stringify(name)`, remembered for the next line that names it. */
+function quotedName(name: string): string {
+  let quoted = QUOTED.get(name);
+  if (quoted === undefined) {
+    quoted = JSON.stringify(name);
+    if (QUOTED.size < QUOTED_NAMES && name.length <= QUOTED_NAME_LENGTH) QUOTED.set(name, quoted);
+  }
+  return quoted;
 }
 
 export function judgementJson(judgement: Judgement): string {

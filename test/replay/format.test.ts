@@ -29,6 +29,17 @@ describe('stepJson', () => {
   });
 });
 
+describe('stepJson on long traces', () => {
+  it('writes a name the same on a later line as on its first, past as many names as a trace of made-up tools holds', () => {
+    const names = Array.from({ length: 1_500 }, (_, index) => `mcp__srv_${index}__say "hi"\u2028`);
+    names.push(`mcp__${'x'.repeat(300)}`);
+    const step = (tool: string) => ({ step: 7, tool, verdict: 'block' as const, rule: tool, reason: 'r' });
+    const expected = names.map((tool) => JSON.stringify(step(tool)));
+    expect(names.map((tool) => stepJson(step(tool)))).toEqual(expected);
+    expect(names.map((tool) => stepJson(step(tool)))).toEqual(expected);
+  });
+});
+
 describe('summaryJson', () => {
   it('writes the counts in the documented order', () => {
     expect(summaryJson({ halt: 0, block: 2, warn: 1, allow: 9, calls: 12 })).toBe(
