@@ -238,12 +238,18 @@ function canonical(value: unknown): string {
   return JSON.stringify(value) ?? 'undefined';
 }
 
-/** What a call acts on: its first argument that names a path, a resource or an id. */
+/**
+ * What a call acts on: every argument that names a path, a resource or an id, taken together (a
+ * repository and a path in it name one file; a reservation and the payment charged name one
+ * attempt). Texts of more than one line (a file's content) name nothing.
+ */
 function targetOf(call: CallEvent, openFile?: string): string | undefined {
-  const found = Object.entries(call.args).find(
-    ([key, value]) => TARGET_KEYS.test(key) && (typeof value === 'string' || typeof value === 'number'),
+  const found = Object.entries(call.args).filter(
+    ([key, value]) =>
+      TARGET_KEYS.test(key) &&
+      (typeof value === 'number' || (typeof value === 'string' && !value.includes('\n') && value.length <= 300)),
   );
-  if (found) return `${found[0]}=${String(found[1])}`;
+  if (found.length > 0) return found.map(([key, value]) => `${key}=${String(value)}`).join('\u0000');
   return isEdit(call) && openFile !== undefined ? `open file=${openFile}` : undefined;
 }
 

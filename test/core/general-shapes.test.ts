@@ -94,6 +94,28 @@ describe('guessing: varied arguments, one error shape', () => {
     expect(step('resp-3', ['jeecg-boot/pom.xml', 'jeecg-boot/Dockerfile'])).not.toContain('block');
   });
 
+  it('starts the streak of guesses over when the tool finds one of the values it is asked for', () => {
+    const agent = new Agent();
+    const tool = 'mcp__codex_apps__github_fetch_file';
+    const fetch = (path: string, answer: string | { text: string; isError: boolean }) =>
+      agent.call(tool, { repository_full_name: 'acme/health-app', path, encoding: 'utf-8' }, answer).check
+        .verdict;
+    const notFound = {
+      text: 'Wall time: 2.1 seconds\nOutput:\n{"error":"GitHub API error 404: {\\"message\\":\\"Not Found\\"}"}',
+      isError: true,
+    };
+    const seen = ['README', 'gradlew', 'visualize.py'].map((path) => fetch(path, notFound));
+    seen.push(
+      fetch('api/main.py', 'Wall time: 6.2 seconds\nOutput:\n{"content":"from fastapi import FastAPI\\n"}'),
+    );
+    seen.push(
+      ...['run_api.py', 'app/main.py', 'models/README.md', 'api/routers/pias_v2.py'].map((path) =>
+        fetch(path, notFound),
+      ),
+    );
+    expect(seen).not.toContain('block');
+  });
+
   it('counts ids guessed at an API as one shape however the ids are written', () => {
     const agent = new Agent();
     const ids = ['W2378156', 'w2378156', 'ZFA04Y', '2378156', 'W23781'];

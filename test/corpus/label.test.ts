@@ -350,6 +350,35 @@ describe('rule 2: the same tool failing the same way on the same target', () => 
     expect(labelRun('run.jsonl', events).justified).toMatchObject([{ step: 3, rule: 2, like: 1 }]);
   });
 
+  it('does not label a fetch of another path of one repository answered 404 like the path before it', () => {
+    const fetchFile = (path: string) =>
+      call(
+        'mcp__codex_apps__github_fetch_file',
+        { repository_full_name: 'RehealthAI/backend', path, encoding: 'utf-8' },
+        fail(
+          `Wall time: 2.1997 seconds\nOutput:\n{"error":"GitHub API error 404: {\\"message\\":\\"Not Found\\",\\"documentation_url\\":\\"https://docs.github.com/rest/repos/contents#get-repository-content\\",\\"status\\":\\"404\\"}"}`,
+        ),
+      );
+    const events = [fetchFile('package.json'), fetchFile('pyproject.toml'), fetchFile('pom.xml')];
+    expect(wastedSteps(events)).toEqual([]);
+  });
+
+  it('labels another read of one path of one repository failing alike, whatever lines it asks for', () => {
+    const notFound = fail(
+      'Wall time: 2.1137 seconds\nOutput:\n{"error":"GitHub API error 404: {\\"message\\":\\"Not Found\\"}"}',
+    );
+    const path = { repository_full_name: 'RehealthAI/rehealth-android', path: 'api/routers/pias_v2.py' };
+    const events = [
+      call('mcp__codex_apps__github_fetch_file', { ...path, encoding: 'utf-8' }, notFound),
+      call(
+        'mcp__codex_apps__github_fetch_file',
+        { ...path, encoding: 'utf-8', start_line: 1, end_line: 320 },
+        notFound,
+      ),
+    ];
+    expect(labelRun('run.jsonl', events).justified).toMatchObject([{ step: 2, rule: 2, like: 1 }]);
+  });
+
   it('keeps the services of an API apart: cancelling one reservation does not change a flight search', () => {
     const search = { origin: 'ORD', destination: 'PHL', date: '2024-05-10' };
     const events = [
