@@ -15,6 +15,7 @@ import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { formatTraceEvent } from '../../src/trace/write.js';
 import { convertAiderChat } from './convert-aider.js';
+import { convertAiderHistory } from './convert-aider-history.js';
 import { convertAdaptAlfworld } from './convert-alfworld.js';
 import { convertBalrogEpisode } from './convert-balrog.js';
 import { convertClaudeTranscript } from './convert-claude.js';
@@ -48,7 +49,7 @@ import { convertGeminiChat, currentChatRecords, onePerSession } from './convert-
 import { convertTauBench } from './convert-tau.js';
 import { convertAdaptTextCraft } from './convert-textcraft.js';
 import { convertTerminusTrial, terminusTrialOf } from './convert-terminus.js';
-import type { ConvertedRun, RunSource } from './events.js';
+import { type ConvertedRun, type RunSource, safeName } from './events.js';
 import { blobSizes, listFiles, readFile, resolveCommit } from './git.js';
 import { labelRun, type RunLabels } from './label.js';
 
@@ -73,6 +74,7 @@ export interface ManifestSource {
     | 'claude'
     | 'hyperagent'
     | 'aider'
+    | 'aider-history'
     | 'reflexion'
     | 'fireact'
     | 'terminus'
@@ -131,6 +133,8 @@ function convertFile(source: ManifestSource, path: string, content: string): Con
       return convertOpenHandsOutput(content, from, `${source.id}-${basename(dirname(path))}`);
     case 'aider':
       return convertAiderChat(content, from, `${source.id}-${stem}`, `${source.agent} run ${stem}`);
+    case 'aider-history':
+      return convertAiderHistory(content, from, source.id, `${source.agent} session`);
     case 'fireact':
       return convertFireActTrajectories(content, from, source.id);
     case 'adapt-alfworld':
@@ -172,7 +176,7 @@ function convertFile(source: ManifestSource, path: string, content: string): Con
       return [convertClineTask(content, from, `${source.id}-${task}`, `${source.agent} task ${task}`)];
     }
     case 'cline-export':
-      return [convertClineExport(content, from, `${source.id}-${stem}`, `${source.agent} task ${stem}`)];
+      return [convertClineExport(content, from, safeName(`${source.id}-${stem}`), `${source.agent} task ${stem}`)];
     case 'hyperagent':
       throw new Error('HyperAgent records are converted per source, not per file');
     case 'reflexion':

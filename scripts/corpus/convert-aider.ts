@@ -11,7 +11,7 @@ import { type ConvertedRun, metaEvent, type RunSource, result, safeName, toolLis
 
 const KINDS: Readonly<Record<string, string>> = { add_file: 'read', edit_file: 'mutate', run_tests: 'exec' };
 
-interface Block {
+export interface Block {
   readonly kind: 'user' | 'aider' | 'model';
   readonly lines: string[];
 }
@@ -21,7 +21,7 @@ function clean(line: string): string {
   return line.replace(/\s+$/, '');
 }
 
-function blocksOf(chat: string): Block[] {
+export function blocksOf(chat: string): Block[] {
   const blocks: Block[] = [];
   for (const raw of chat.split('\n')) {
     const kind: Block['kind'] = raw.startsWith('#### ') ? 'user' : raw === '>' || raw.startsWith('> ') ? 'aider' : 'model';
@@ -42,7 +42,7 @@ interface Edit {
 const FENCE = /^(```|<source>)/;
 
 /** The SEARCH/REPLACE blocks of one reply (or of aider's echo of the failing ones), each with its file. */
-function editsOf(lines: readonly string[], pathBefore = true): Edit[] {
+export function editsOf(lines: readonly string[], pathBefore = true): Edit[] {
   const edits: Edit[] = [];
   for (let index = 0; index < lines.length; index++) {
     if (!/^<{5,9} SEARCH$/.test(lines[index] as string)) continue;
@@ -66,7 +66,7 @@ function editsOf(lines: readonly string[], pathBefore = true): Edit[] {
 const NO_MATCH = /^## SearchReplaceNoExactMatch: .* in (.+)$/;
 
 /** What aider said about each failing block: its file, its SEARCH text and the whole report. */
-function failuresOf(lines: readonly string[]): { path: string; search: string; report: string }[] {
+export function failuresOf(lines: readonly string[]): { path: string; search: string; report: string }[] {
   const failures: { path: string; search: string; report: string }[] = [];
   for (let index = 0; index < lines.length; index++) {
     const match = NO_MATCH.exec(lines[index] as string);
@@ -116,7 +116,7 @@ function addedFilesOf(lines: readonly string[]): string[] {
   return added;
 }
 
-function sameText(a: string, b: string): boolean {
+export function sameText(a: string, b: string): boolean {
   const norm = (value: string) => value.split('\n').map((line) => line.trimEnd()).join('\n').trim();
   return norm(a) === norm(b);
 }
