@@ -10,7 +10,9 @@
  * A build is any folder holding one where the package's dependencies resolve (inside a checkout).
  * `--new-flags` runs the new build's processes with Node flags of their own: with `--base dist
  * --new-flags=--no-lazy`, the same build with every function compiled as its module loads, which
- * tells how much of the first calls is V8 compiling them. `--cached` times each build's engine as
+ * tells how much of the first calls is V8 compiling them (with `--cached`, the new build's cache is
+ * written under those flags: V8 rejects a cache compiled under others, and the first line says how
+ * many processes of each build read theirs). `--cached` times each build's engine as
  * the row of `bench perf` does: bundled into one script and run from V8's code cache by that build's
  * loader, as the command line and the hook run theirs, the cache written by one process of each
  * build before the rounds (not counted).
@@ -107,10 +109,17 @@ try {
     new: median(next.map(pick)),
     ratio: median(next.map((figure, index) => pick(figure) / pick(base[index] as ChildFigure))),
   }));
+  // A cache V8 rejects (one written under other flags: V8 checks them) is compiled anew in every
+  // round, and the figures would time that instead: how many of each build's processes read theirs.
+  const cacheHits = figures.map((runs) => runs.filter((figure) => figure.cache === 'hit').length);
   if (values.json)
-    process.stdout.write(`${JSON.stringify({ rounds: Number(values.rounds), rows }, null, 2)}\n`);
+    process.stdout.write(
+      `${JSON.stringify({ rounds: Number(values.rounds), ...(values.cached && { cacheHits }), rows }, null, 2)}\n`,
+    );
   else {
-    process.stdout.write(`${values.rounds} rounds${values.cached ? ', code-cached bundles' : ''}\n`);
+    process.stdout.write(
+      `${values.rounds} rounds${values.cached ? `, code-cached bundles (cache read by ${cacheHits[0]} and ${cacheHits[1]} processes)` : ''}\n`,
+    );
     for (const row of rows)
       process.stdout.write(
         `${row.measure.padEnd(24)} base ${row.base.toFixed(2).padStart(9)}  new ${row.new.toFixed(2).padStart(9)}  new/base ${row.ratio.toFixed(3)}\n`,

@@ -94,17 +94,36 @@ export function compileCachedScript(options: CachedScriptOptions): CachedScript 
  * One file per bundle, Node and name: another build or Node finds no cache of this one. The bundle
  * is told by its path, size, inode and time of change rather than a hash of its text, which would
  * cost a start milliseconds; V8 rejects a cache compiled from another text anyway. The name starts
- * with the bundle's path and the Node running it (`<name>-<copy key>-<build key>`): a new build of
+ * with the bundle's path and the Node running it, with its options (`<name>-<copy key>-<build key>`): a new build of
  * the same copy replaces its cache, while two copies of the package (a global install and a
  * project's own), or one copy run by two Nodes in turn (two hosts, a version manager), keep theirs
  * apart instead of removing each other's on every start.
  */
 function cacheName(name: string, file: string, bundle: Stats): string {
+  const flags = nodeFlags();
   const build = textKey(
-    [file, bundle.ino, bundle.size, bundle.mtimeMs, process.version, process.arch].join('\u0000'),
+    [file, bundle.ino, bundle.size, bundle.mtimeMs, process.version, process.arch, flags].join('\u0000'),
   );
-  const copy = textKey([file, process.version, process.arch].join('\u0000'));
+  const copy = textKey([file, process.version, process.arch, flags].join('\u0000'));
   return `${fileNamePart(name)}-${copy}-${build}${CACHE_EXTENSION}`;
+}
+
+/**
+ * The options this process's Node runs with (its own and `NODE_OPTIONS`): V8 rejects a cache
+ * compiled under flags other than its own, so processes run with and without, say,
+ * `--max-old-space-size` (a host's `NODE_OPTIONS`) keep a cache each instead of writing one another's
+ * anew on every start. The text of `-e` and `-p` is not an option.
+ */
+function nodeFlags(): string {
+  const flags: string[] = [];
+  const args = process.execArgv;
+  for (let index = 0; index < args.length; index += 1) {
+    const arg = args[index] as string;
+    if (arg === '-e' || arg === '-p' || arg === '-pe' || arg === '--eval' || arg === '--print') index += 1;
+    else if (arg.startsWith('--') && !arg.startsWith('--eval=') && !arg.startsWith('--print='))
+      flags.push(arg);
+  }
+  return `${flags.join(' ')}\u0000${process.env.NODE_OPTIONS ?? ''}`;
 }
 
 /**

@@ -195,6 +195,15 @@ describe('the code cache of the bundled scripts', () => {
     expect(readdirSync(cacheDir)).toHaveLength(2);
   });
 
+  it("keeps the caches of processes run with other V8 flags apart, which V8 would reject as the other's", () => {
+    const flagged = { NODE_OPTIONS: '--max-old-space-size=4096' };
+    runBundle(dir, { cacheDir });
+    expect(runBundle(dir, { cacheDir, env: flagged }).cache).toBe('written');
+    expect(runBundle(dir, { cacheDir }).cache).toBe('hit');
+    expect(runBundle(dir, { cacheDir, env: flagged }).cache).toBe('hit');
+    expect(readdirSync(cacheDir)).toHaveLength(2);
+  });
+
   it('keeps at most eight caches of one name, the newest, removing those of copies and Nodes unused the longest', () => {
     const other = (index: number) =>
       `cli-test-${index.toString(16).padStart(16, '0')}-0123456789abcdef.v8cache`;
