@@ -15,6 +15,9 @@ const LONGEST_EMPTY_LITERAL = 9;
 
 export const NOTHING_FOUND_ANSWERS = [
   /^(?:[^\n:]{0,60}:\s*)?(?:no|0|zero)\s+(?:results?|matches?|files?|items?|entries|records|rows|hits|documents|issues|repositories)(?:\s+(?:were\s+)?found)?\b[^\n]{0,160}$/i,
+  // Whatever the tool looks for ("No tools found matching …", "0 pull requests matched"): the
+  // words "found" or "matched" after one to three words say the search came back empty.
+  /^(?:[^\n:]{0,60}:\s*)?(?:no|0|zero)\s+(?:[a-z][\w-]*\s+){1,3}(?:(?:were|was)\s+)?(?:found|matched|matching|match(?:es)?)\b[^\n]{0,160}$/i,
   /^found 0\b[^\n]{0,160}$/i,
   /^(?:the )?(?:directory|folder)\b[^\n]{0,200}\bis empty\.?$/i,
   /^(?:empty|\(empty\)|\(no output\)|\(no content\)|no content|nothing found)\.?$/i,

@@ -44,6 +44,18 @@ describe('answers that found nothing', () => {
     }
   });
 
+  it('reads a "nothing found" answer about any kind of thing as empty', () => {
+    for (const answer of [
+      'No tools found matching the pattern "github.*issue".',
+      'No users found.',
+      'No matching tools found',
+      '0 pull requests matched your query',
+      'acme/billing: no open milestones were found',
+    ]) {
+      expect(isEmptyAnswer(answer), answer).toBe(true);
+    }
+  });
+
   it('still reads an answer that only mentions finding nothing as an answer', () => {
     expect(isEmptyAnswer('Build finished: no errors, 3 files written')).toBe(false);
   });
