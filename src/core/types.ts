@@ -267,6 +267,12 @@ export interface FailureFacts {
    */
   readonly unavailable?: readonly string[];
   /**
+   * Names of the call's own arguments that the error says the tool does not accept ("Unrecognized
+   * key(s) in object: 'task_progress'", "got an unexpected keyword argument 'verbose'"): any call
+   * passing them fails the same way, whatever their values.
+   */
+  readonly rejectedArguments?: readonly string[];
+  /**
    * The files in `dependsOnFiles` are the ones a probe of the workspace finds under those names (the
    * command did not run in another directory), so their content can be checked in a later session.
    */

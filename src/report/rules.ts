@@ -19,7 +19,8 @@ const RULE_MEANINGS: Readonly<Record<string, string>> = {
   'unseen-creation': 'using a file whose creation the tool reported but that did not appear',
   'blind-edit': 'guessing again at the text of a file never read',
   'edit-streak': 'edit after edit of one file failing, without reading the file again',
-  'unavailable-value': 'asking again for something the tool said is not available',
+  'unavailable-value':
+    'asking again for something the tool said is not available, or passing again an argument it does not take',
   'numbered-copy': "editing with text copied along with a viewer's line numbers",
   'absent-text': 'an edit looking for text that is not in the file as last read',
   'state-cycle': 'an undo that brings files back to where a command already failed',

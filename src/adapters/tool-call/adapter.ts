@@ -91,7 +91,7 @@ import {
 import { withoutListings } from './source-listings.js';
 import { extractTargets, normalizeTarget } from './targets.js';
 import { runsTests } from './test-runs.js';
-import { unavailableValues } from './unavailable.js';
+import { rejectedArgumentNames, unavailableValues } from './unavailable.js';
 import { containerGoneUnderCall, sandboxLostUnderCall } from './vanished-container.js';
 import { isReadOnlyCommand } from './workspace.js';
 import { toolCallWorkspace } from './workspace-knowledge.js';
@@ -398,6 +398,15 @@ export function createToolCallAdapter(options: ToolCallAdapterOptions = {}): Too
         : undefined;
     if (unavailable !== undefined) {
       facts.unavailable = unavailable;
+      return facts;
+    }
+    // A command's arguments are its line: its options are judged by the attempt's key instead.
+    const rejected =
+      call.kind !== 'exec' && rule.blame !== 'harness_fault'
+        ? rejectedArgumentNames(verdict, args)
+        : undefined;
+    if (rejected !== undefined) {
+      facts.rejectedArguments = rejected;
       return facts;
     }
     // A syntax error is cured by editing the file it names, not by any other change to the workspace.

@@ -26,7 +26,43 @@ const UNCOLLAPSED_SPACE = /[^\S ]| {2}/;
 export function commandText(args: Readonly<Record<string, unknown>>): string | undefined {
   const raw = args.command ?? args.cmd ?? args.commandLine ?? args.script;
   if (typeof raw === 'string') return raw;
-  if (Array.isArray(raw)) return raw.filter((part) => typeof part === 'string').join(' ');
+  if (!Array.isArray(raw)) return undefined;
+  const words = raw.filter((part): part is string => typeof part === 'string');
+  return scriptOfShell(words) ?? words.join(' ');
+}
+
+/** Shells that run the script after their `-c` option (`bash -lc 'cargo check'`). */
+const POSIX_SHELLS = new Set(['sh', 'bash', 'zsh', 'dash', 'ksh', 'ash', 'fish']);
+/** PowerShell, which runs the words after `-Command` (or `-c`), its other options before it. */
+const POWERSHELLS = new Set(['pwsh', 'powershell']);
+/** Options a POSIX shell may take before its script: `-c`, `-lc`, `-ic`, `-euc`… */
+const POSIX_SCRIPT_OPTION = /^-[a-z]*c[a-z]*$/;
+const POWERSHELL_SCRIPT_OPTION = /^-(?:c|command)$/i;
+
+/**
+ * The script of a command given as a shell and its arguments (`["bash", "-lc", "cargo check"]`, as
+ * Codex's `shell` tool takes it): what runs is the script, not a program called `bash`. Joined with
+ * spaces, the script's words would be read as arguments of the shell.
+ */
+function scriptOfShell(words: readonly string[]): string | undefined {
+  const first = words[0];
+  if (first === undefined) return undefined;
+  const shell = first
+    .slice(Math.max(first.lastIndexOf('/'), first.lastIndexOf('\\')) + 1)
+    .toLowerCase()
+    .replace(/\.exe$/, '');
+  if (POSIX_SHELLS.has(shell)) {
+    // `bash -lc SCRIPT [NAME ARGS…]`: the words after the script are its `$0` and arguments.
+    const at = words.findIndex((word, index) => index > 0 && POSIX_SCRIPT_OPTION.test(word));
+    if (at < 0 || !words.slice(1, at).every((word) => word.startsWith('-'))) return undefined;
+    return words[at + 1];
+  }
+  if (POWERSHELLS.has(shell)) {
+    const at = words.findIndex((word, index) => index > 0 && POWERSHELL_SCRIPT_OPTION.test(word));
+    if (at < 0 || !words.slice(1, at).every((word) => word.startsWith('-'))) return undefined;
+    const script = words.slice(at + 1);
+    return script.length > 0 ? script.join(' ') : undefined;
+  }
   return undefined;
 }
 

@@ -15,6 +15,9 @@ const LONGEST_EMPTY_LITERAL = 9;
 
 export const NOTHING_FOUND_ANSWERS = [
   /^(?:[^\n:]{0,60}:\s*)?(?:no|0|zero)\s+(?:results?|matches?|files?|items?|entries|records|rows|hits|documents|issues|repositories)(?:\s+(?:were\s+)?found)?\b[^\n]{0,160}$/i,
+  // Whatever the tool looks for ("No tools found matching …", "0 pull requests matched"): the
+  // words "found" or "matched" after one to three words say the search came back empty.
+  /^(?:[^\n:]{0,60}:\s*)?(?:no|0|zero)\s+(?:[a-z][\w-]*\s+){1,3}(?:(?:were|was)\s+)?(?:found|matched|matching|match(?:es)?)\b[^\n]{0,160}$/i,
   /^found 0\b[^\n]{0,160}$/i,
   /^(?:the )?(?:directory|folder)\b[^\n]{0,200}\bis empty\.?$/i,
   /^(?:empty|\(empty\)|\(no output\)|\(no content\)|no content|nothing found)\.?$/i,
@@ -24,6 +27,13 @@ const NOTHING_FOUND = new RegExp(
   NOTHING_FOUND_ANSWERS.map((pattern) => `(?:${pattern.source})`).join('|'),
   'i',
 );
+
+/**
+ * A check that found no defects ("No errors found", "0 vulnerabilities found", "No differences
+ * found") answered: finding none is its result, not a search that came back empty.
+ */
+const FOUND_NO_DEFECTS =
+  /^(?:[^\n:]{0,60}:\s*)?(?:no|0|zero)\s+(?:[a-z][\w-]*\s+){0,2}(?:errors?|warnings?|problems?|vulnerabilit(?:y|ies)|violations?|failures?|conflicts?|changes?|differences?|diffs?|leaks?|secrets?)\b/i;
 
 /** How long the prefix before the colon of a "nothing found" answer can be (`src: 0 matches`). */
 const LONGEST_PREFIX = 60;
@@ -71,7 +81,7 @@ export function isEmptyAnswer(content: string | undefined): boolean {
 /** One line (or a JSON value) that is an empty answer by itself. */
 function isEmptyLine(text: string): boolean {
   if (text.length <= LONGEST_EMPTY_LITERAL && EMPTY_LITERALS.has(text.toLowerCase())) return true;
-  if (mayBeNothingFound(text) && NOTHING_FOUND.test(text)) return true;
+  if (mayBeNothingFound(text) && NOTHING_FOUND.test(text) && !FOUND_NO_DEFECTS.test(text)) return true;
   const first = text[0];
   return (first === '{' || first === '[') && isEmptyJson(text);
 }

@@ -5,6 +5,11 @@
  * flight, one more payment): what was unavailable is still asked for, so the retry fails the same way.
  * Any retry that drops or changes something is a new attempt and is never judged; so is anything
  * after a success that may have changed the world.
+ *
+ * Passing again an argument the tool rejected as one it does not take ("Unrecognized key(s) in
+ * object: 'task_progress'"): the tool refuses the call for the argument's name, whatever its value
+ * and the others', so a retry still passing it fails the same way. Only a success of that tool (it
+ * may have been updated) or a new session lifts it.
  */
 import { canonicalJson } from '../identity/index.js';
 import type { ActionKind, Violation } from '../types.js';
@@ -27,6 +32,14 @@ const ASKING: ReadonlySet<ActionKind> = new Set(['read', 'search', 'poll']);
 interface Refusal {
   readonly args: Readonly<Record<string, unknown>>;
   readonly values: readonly string[];
+  readonly error: string;
+  readonly description: string;
+}
+
+/** A call refused for arguments its tool does not take. */
+interface Rejection {
+  readonly args: Readonly<Record<string, unknown>>;
+  readonly names: readonly string[];
   readonly error: string;
   readonly description: string;
 }
@@ -63,14 +76,26 @@ export function extendsArguments(next: unknown, earlier: unknown, depth = 0): bo
 
 export function createUnavailableValueDetector(): Detector {
   const refusals = new LruMap<Refusal[]>(MAX_KEYS);
+  const rejections = new LruMap<Rejection>(MAX_KEYS);
 
   return {
     name: NAME,
 
     check(call: CallContext): Violation | undefined {
       // Most runs are never refused anything: no key is written for them.
-      if (refusals.size === 0 || !isWatched(call, call.toolPolicy.detectors.unavailableValue))
+      if (
+        (refusals.size === 0 && rejections.size === 0) ||
+        !isWatched(call, call.toolPolicy.detectors.unavailableValue)
+      )
         return undefined;
+      const rejection = rejections.peek(call.tool);
+      if (
+        rejection !== undefined &&
+        canonicalJson(call.args) !== canonicalJson(rejection.args) &&
+        rejection.names.every((name) => Object.hasOwn(call.args, name))
+      )
+        return describeRejection(call, rejection);
+      if (refusals.size === 0) return undefined;
       const earlier = refusals.peek(keyOf(call));
       if (!earlier) return undefined;
       for (const refusal of earlier) {
@@ -86,6 +111,17 @@ export function createUnavailableValueDetector(): Detector {
       if (outcome.success) {
         // A booking, a cancellation, an edit may have made something available again.
         if (!ASKING.has(kindOf(call))) refusals.clear();
+        rejections.delete(call.tool);
+        return;
+      }
+      const names = outcome.failure?.rejectedArguments;
+      if (names && names.length > 0) {
+        rejections.set(call.tool, {
+          args: call.args,
+          names,
+          error: excerpt(outcome.text),
+          description: call.description,
+        });
         return;
       }
       const values = outcome.failure?.unavailable;
@@ -99,7 +135,10 @@ export function createUnavailableValueDetector(): Detector {
 
     reset(reason): void {
       // A reply from the user does not make a flight available; a new session starts afresh.
-      if (reason === 'session') refusals.clear();
+      if (reason === 'session') {
+        refusals.clear();
+        rejections.clear();
+      }
     },
 
     snapshot(): unknown {
@@ -108,6 +147,7 @@ export function createUnavailableValueDetector(): Detector {
 
     restore(): void {
       refusals.clear();
+      rejections.clear();
     },
   };
 }
@@ -122,5 +162,18 @@ function describe(call: CallContext, refusal: Refusal): Violation {
       `("${refusal.error}"), and only adds to what failed; nothing has changed since.`,
     suggestion: `Leave ${named} out of the request, or choose something else in its place.`,
     evidence: { count: 1, calls: [refusal.description], lastError: refusal.error },
+  };
+}
+
+function describeRejection(call: CallContext, rejection: Rejection): Violation {
+  const named = rejection.names.join(' and ');
+  return {
+    rule: NAME,
+    severity: 'block',
+    reason:
+      `${call.description} still passes ${named}, which ${call.tool} refused as an argument it does ` +
+      `not take ("${rejection.error}"); whatever its value, the call fails the same way.`,
+    suggestion: `Call ${call.tool} without ${named}.`,
+    evidence: { count: 1, calls: [rejection.description], lastError: rejection.error },
   };
 }

@@ -20,8 +20,14 @@ describe('targets', () => {
     ).toEqual(['npm test -- --run']);
   });
 
-  it('joins a command given as a list', () => {
-    expect(factsOf('shell', { command: ['bash', '-lc', 'ls  -la'] }).targets).toEqual(['bash -lc ls -la']);
+  it('takes the script of a shell given as a list for the target', () => {
+    expect(factsOf('shell', { command: ['bash', '-lc', 'ls  -la'] }).targets).toEqual(['ls -la']);
+  });
+
+  it('joins any other command given as a list', () => {
+    expect(factsOf('shell', { command: ['cargo', 'build', '--release'] }).targets).toEqual([
+      'cargo build --release',
+    ]);
   });
 
   it('does not take the working directory of a shell call for its target', () => {

@@ -44,6 +44,29 @@ describe('answers that found nothing', () => {
     }
   });
 
+  it('reads a "nothing found" answer about any kind of thing as empty', () => {
+    for (const answer of [
+      'No tools found matching the pattern "github.*issue".',
+      'No users found.',
+      'No matching tools found',
+      '0 pull requests matched your query',
+      'acme/billing: no open milestones were found',
+    ]) {
+      expect(isEmptyAnswer(answer), answer).toBe(true);
+    }
+  });
+
+  it('reads a check that found no defects as an answer, not an empty one', () => {
+    for (const answer of [
+      'No errors found.',
+      '0 vulnerabilities found',
+      'No type errors found in 12 files',
+      'No differences found',
+    ]) {
+      expect(isEmptyAnswer(answer), answer).toBe(false);
+    }
+  });
+
   it('still reads an answer that only mentions finding nothing as an answer', () => {
     expect(isEmptyAnswer('Build finished: no errors, 3 files written')).toBe(false);
   });

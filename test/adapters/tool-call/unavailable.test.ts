@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { unavailableValues } from '../../../src/adapters/tool-call/unavailable.js';
+import { rejectedArgumentNames, unavailableValues } from '../../../src/adapters/tool-call/unavailable.js';
 
 const CHANGE = {
   reservation_id: 'XEWRD9',
@@ -57,5 +57,46 @@ describe('unavailableValues', () => {
         expect(named.length).toBeLessThanOrEqual(4);
       }),
     );
+  });
+});
+
+describe('rejectedArgumentNames', () => {
+  const args = { owner: 'acme', repo: 'billing', title: 'Retry webhooks', task_progress: '- [ ] file it' };
+
+  it("reads zod's unrecognized key as an argument the tool does not take", () => {
+    const text = `MCP error -32602: Invalid arguments for tool create_issue: [\n  {\n    "code": "unrecognized_keys",\n    "keys": [\n      "task_progress"\n    ],\n    "message": "Unrecognized key(s) in object: 'task_progress'"\n  }\n]`;
+    expect(rejectedArgumentNames(text, args)).toEqual(['task_progress']);
+  });
+
+  it("reads jsonschema's additional property as an argument the tool does not take", () => {
+    expect(
+      rejectedArgumentNames("Additional properties are not allowed ('task_progress' was unexpected)", args),
+    ).toEqual(['task_progress']);
+  });
+
+  it("reads Python's unexpected keyword argument and pydantic's extra input", () => {
+    expect(
+      rejectedArgumentNames(
+        "TypeError: create_issue() got an unexpected keyword argument 'task_progress'",
+        args,
+      ),
+    ).toEqual(['task_progress']);
+    expect(
+      rejectedArgumentNames(
+        '1 validation error for CreateIssue\ntask_progress\n  Extra inputs are not permitted [type=extra_forbidden]',
+        args,
+      ),
+    ).toEqual(['task_progress']);
+  });
+
+  it('names no argument when the error only quotes one without refusing it', () => {
+    expect(
+      rejectedArgumentNames("Validation failed: 'title' must be at most 256 characters", args),
+    ).toBeUndefined();
+    expect(rejectedArgumentNames("Unknown repository 'billing'", args)).toBeUndefined();
+    expect(rejectedArgumentNames("Invalid value 'urgent' for 'title': unknown label", args)).toBeUndefined();
+    expect(
+      rejectedArgumentNames("invalid argument 'title': must be at most 256 characters", args),
+    ).toBeUndefined();
   });
 });

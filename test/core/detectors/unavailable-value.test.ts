@@ -98,6 +98,44 @@ describe('unavailable-value', () => {
   });
 });
 
+describe('unavailable-value: arguments the tool does not take', () => {
+  const ZOD_REJECTION = {
+    text: `MCP error -32602: Invalid arguments for tool create_issue: [\n  {\n    "code": "unrecognized_keys",\n    "keys": [\n      "task_progress"\n    ],\n    "path": [],\n    "message": "Unrecognized key(s) in object: 'task_progress'"\n  }\n]`,
+    isError: true,
+  };
+  const issue = (extra: Record<string, unknown>) => ({
+    owner: 'acme',
+    repo: 'billing',
+    title: 'Webhook retries stop after the first 502',
+    ...extra,
+  });
+
+  function afterRejection(): Agent {
+    const agent = new Agent();
+    agent.call('create_issue', issue({ task_progress: '- [ ] File the issue' }), ZOD_REJECTION);
+    return agent;
+  }
+
+  it('blocks a retry that still passes the rejected argument with another value', () => {
+    const check = afterRejection().check(
+      'create_issue',
+      issue({ task_progress: '- [x] Drafted\n- [ ] File it' }),
+    );
+    expect(check).toMatchObject({ verdict: 'block', rule: 'unavailable-value' });
+    expect(check.suggestion).toContain('without task_progress');
+  });
+
+  it('allows the call without the rejected argument', () => {
+    expect(afterRejection().check('create_issue', issue({})).verdict).toBe('allow');
+  });
+
+  it('allows the rejected argument again once the tool has accepted a call', () => {
+    const agent = afterRejection();
+    agent.call('create_issue', issue({}), '{"number": 88}');
+    expect(agent.check('create_issue', issue({ task_progress: '- [ ] Link the PR' })).verdict).toBe('allow');
+  });
+});
+
 describe('extendsArguments', () => {
   it('holds for the same arguments with more list items, and not when anything else differs', () => {
     expect(extendsArguments({ a: [1, 2, 3], b: 'x' }, { a: [2, 1], b: 'x' })).toBe(true);
