@@ -25,6 +25,8 @@ const RULE_MEANINGS: Readonly<Record<string, string>> = {
   'absent-text': 'an edit looking for text that is not in the file as last read',
   'state-cycle': 'an undo that brings files back to where a command already failed',
   'duplicate-effect': 'a booking, message or payment that already went through, asked for twice',
+  'session-cycle':
+    'a session started again the same way and fed the same calls, going where two before it went',
   'compaction-cycle': 're-reading the same unchanged files after each context compaction, with no progress',
   revisit: 'asking again a question already answered, with nothing changed since',
   convergence: 'no progress for too long',

@@ -44,3 +44,105 @@ describe('a session started again', () => {
     expect(agent.check('connect_sendline', { args: '1' }).verdict).toBe('block');
   });
 });
+
+const GDB_STARTED = [
+  'Reading symbols from /root/ctf/unlimited_subway...',
+  '(No debugging symbols found in /root/ctf/unlimited_subway)',
+].join('\n');
+const BREAKPOINT = 'Breakpoint 1 at 0x8049329: file unlimited_subway.c, line 44.';
+const AT_MAIN = [
+  'Continuing.',
+  '',
+  'Breakpoint 1, main (argc=1, argv=0xffffd6a4) at unlimited_subway.c:44',
+  '44\tin unlimited_subway.c',
+].join('\n');
+const STEPPED = '0x080493b5\t46\tin unlimited_subway.c';
+
+/**
+ * A debugger session: started, a breakpoint set, run to it, a step, then a look at the registers
+ * (each session a different one, as an agent looking for something does), stopped.
+ */
+function debugSession(agent: Agent, register: string, breakpoint = 'main') {
+  agent.call('debug_start', { args: 'unlimited_subway' }, GDB_STARTED);
+  const verdicts = [
+    agent.call('bash', { command: `debug_add_breakpoint ${breakpoint}` }, BREAKPOINT).check.verdict,
+    agent.call('bash', { command: 'debug_continue' }, AT_MAIN).check.verdict,
+    agent.call('bash', { command: 'debug_step' }, STEPPED).check.verdict,
+  ];
+  agent.call(
+    'bash',
+    { command: `debug_exec 'info registers ${register}'` },
+    `${register}  0xffffd5f0  0xffffd5f0`,
+  );
+  agent.call('bash', { command: 'debug_stop' }, 'Interactive session gdb stopped successfully');
+  return verdicts;
+}
+
+describe('a debugger session started again and fed the same commands', () => {
+  it('blocks a command that answered alike at the same point of two sessions started the same way', () => {
+    const agent = new Agent();
+    debugSession(agent, 'esp');
+    debugSession(agent, 'ebp');
+    agent.call('debug_start', { args: 'unlimited_subway' }, GDB_STARTED);
+    const check = agent.check('bash', { command: 'debug_add_breakpoint main' });
+    expect(check.verdict).toBe('block');
+    expect(check.rule).toBe('session-cycle');
+  });
+
+  it('lets the second session go the way the first went', () => {
+    const agent = new Agent();
+    debugSession(agent, 'esp');
+    expect(debugSession(agent, 'ebp')).toEqual(['allow', 'allow', 'allow']);
+  });
+
+  it('lets a third session through once an earlier step answered otherwise in the second', () => {
+    const agent = new Agent();
+    debugSession(agent, 'esp');
+    agent.call('debug_start', { args: 'unlimited_subway' }, GDB_STARTED);
+    agent.call('bash', { command: 'debug_add_breakpoint main' }, BREAKPOINT);
+    agent.call(
+      'bash',
+      { command: 'debug_continue' },
+      'Continuing.\n[Inferior 1 (process 912) exited normally]',
+    );
+    agent.call('bash', { command: 'debug_stop' }, 'Interactive session gdb stopped successfully');
+    agent.call('debug_start', { args: 'unlimited_subway' }, GDB_STARTED);
+    agent.call('bash', { command: 'debug_add_breakpoint main' }, BREAKPOINT);
+    expect(agent.check('bash', { command: 'debug_continue' }).verdict).not.toBe('block');
+  });
+
+  it('lets a session through whose inputs changed: another breakpoint before the same command', () => {
+    const agent = new Agent();
+    debugSession(agent, 'esp', 'main');
+    debugSession(agent, 'ebp', 'view_account');
+    agent.call('debug_start', { args: 'unlimited_subway' }, GDB_STARTED);
+    agent.call('bash', { command: 'debug_add_breakpoint main' }, BREAKPOINT);
+    expect(agent.check('bash', { command: 'debug_continue' }).verdict).not.toBe('block');
+  });
+
+  it('lets the sessions start over after a file the program reads was edited', () => {
+    const agent = new Agent();
+    debugSession(agent, 'esp');
+    debugSession(agent, 'ebp');
+    agent.call('bash', { command: "printf 'AAAA%p%p' > input.txt" }, '');
+    agent.call('debug_start', { args: 'unlimited_subway' }, GDB_STARTED);
+    expect(agent.check('bash', { command: 'debug_add_breakpoint main' }).verdict).not.toBe('block');
+  });
+
+  it('never blocks the start itself: it is what lets other inputs be tried', () => {
+    const agent = new Agent();
+    debugSession(agent, 'esp');
+    debugSession(agent, 'ebp');
+    expect(agent.check('debug_start', { args: 'unlimited_subway' }).rule).not.toBe('session-cycle');
+  });
+
+  it('keeps what the sessions answered across a restart of the guard', () => {
+    const agent = new Agent();
+    debugSession(agent, 'esp');
+    debugSession(agent, 'ebp');
+    const restarted = new Agent();
+    restarted.loop.restore(agent.loop.snapshot());
+    restarted.call('debug_start', { args: 'unlimited_subway' }, GDB_STARTED);
+    expect(restarted.check('bash', { command: 'debug_add_breakpoint main' }).rule).toBe('session-cycle');
+  });
+});

@@ -262,6 +262,11 @@ export function createToolCallAdapter(options: ToolCallAdapterOptions = {}): Too
       // would take the lines after it for its words, so those are read one by one.
       const program = programOf(command) ?? programOfLines(text);
       if (program !== undefined) facts.program = program;
+      // A program whose own name says it starts or stops something (`debug_stop`, `connect_start`,
+      // `./stop_server.sh`) changes what later calls talk to, as a tool so named does; a subcommand
+      // (`npm start`, `docker stop`) is left to what the line's effects say.
+      const runs = program?.split(' ')[0];
+      if (runs !== undefined && startsOrStopsByName(runs)) facts.startsOrStops = true;
       // A move of the working directory, alone or before commands that only look, is a navigation:
       // relative paths in later calls name other files.
       if (onlyChangesDirectory(text) || (facts.changesNothing && startsByChangingDirectory(text)))

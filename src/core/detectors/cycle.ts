@@ -71,6 +71,10 @@ const CHANGE_KINDS: ReadonlySet<ActionKind> = new Set(['mutate', 'create', 'dele
 const MAX_KNOWN = 256;
 /** Re-reads remembered per stretch and across a streak of stretches. */
 const MAX_REREADS = 128;
+/** What a session's step may be blocked as: a command, a read or a search. */
+const SESSION_KINDS: ReadonlySet<ActionKind> = new Set(['exec', 'read', 'search']);
+/** Steps of sessions remembered, each by the session's start and the steps before it in its session. */
+const MAX_SESSION_STEPS = 2_048;
 
 /** One call that ran: the call, how it answered, and which stretch between compactions it ran in. */
 interface Step {
@@ -124,6 +128,13 @@ interface Stretch {
   warned: boolean;
 }
 
+/** What a call answered at one point of a session, and in how many sessions it answered so. */
+interface SessionStep {
+  readonly answer: string;
+  times: number;
+  readonly description: string;
+}
+
 function freshStretch(): Stretch {
   return { proposals: 0, progressed: false, rereads: new Set(), warned: false };
 }
@@ -169,6 +180,13 @@ export function createCycleDetector(): Detector {
   let stalled = 0;
   /** What those stretches re-read. */
   const repeated = new LruMap<true>(MAX_REREADS);
+  /**
+   * Where the current session is: a digest of the call that started it, its answer, and every step
+   * since with its answer; undefined when no session was started or the environment failed under it.
+   */
+  let sessionPath: string | undefined;
+  /** What each call answered at each point of a session, by that point and the call. */
+  const sessionAnswers = new LruMap<SessionStep>(MAX_SESSION_STEPS);
 
   /**
    * How many full rounds of `period` steps, each the same as the one after it, end the history. The
@@ -230,6 +248,54 @@ export function createCycleDetector(): Detector {
       return describeRounds(call, steps, seen, forgotten ? 'warn' : 'block');
     }
     return undefined;
+  }
+
+  /**
+   * A session started again the same way (the same start answering alike) and fed the same calls,
+   * answering alike, is the same attempt: a call that answered alike at this point of two such
+   * sessions will answer so in a third. Starts and stops, edits and navigation are left alone: the
+   * start is what lets other inputs be tried, and an edit is blocked only on its own repeated error.
+   */
+  function checkSession(call: CallContext): Violation | undefined {
+    if (sessionPath === undefined || call.facts.startsOrStops === true || call.facts.navigates === true)
+      return undefined;
+    // Commands, reads and queries: a line sent through a tool the guard cannot read (`connect_sendline`)
+    // may change what the service holds beyond the session, which a new session does not undo.
+    if (!SESSION_KINDS.has(kindOf(call)) || !isWatched(call, call.toolPolicy.detectors.cycle))
+      return undefined;
+    const seen = sessionAnswers.peek(`${sessionPath} ${stepKeyOf(call)}`);
+    if (seen === undefined || seen.times < Math.max(2, call.toolPolicy.detectors.cycle.repetitions - 1))
+      return undefined;
+    return describeSession(call, seen);
+  }
+
+  /** Follows the session a call runs in: a start begins one, and every step since is part of where it is. */
+  function observeSession(call: CallContext, outcome: ObservedOutcome): void {
+    if (isHarnessFault(outcome)) {
+      sessionPath = undefined;
+      return;
+    }
+    if (!isWatched(call, call.toolPolicy.detectors.cycle) || kindOf(call) === 'poll') return;
+    const answer = sessionAnswerOf(outcome);
+    const key = stepKeyOf(call);
+    if (call.facts.startsOrStops === true) {
+      sessionPath = hashString(`session ${key} ${answer}`);
+      return;
+    }
+    // A file changed by a call that says which: the sessions before it ran against other files.
+    if (outcome.success && outcome.changedWorld && changesNamedFiles(call)) {
+      sessionAnswers.clear();
+      sessionPath = undefined;
+      return;
+    }
+    if (sessionPath === undefined) return;
+    const at = `${sessionPath} ${key}`;
+    const seen = sessionAnswers.peek(at);
+    if (seen !== undefined && seen.answer === answer) {
+      seen.times++;
+      sessionAnswers.set(at, seen);
+    } else sessionAnswers.set(at, { answer, times: 1, description: call.description });
+    sessionPath = hashString(`${sessionPath}\n${key} ${answer}`);
   }
 
   function checkReturn(call: CallContext): Violation | undefined {
@@ -320,6 +386,11 @@ export function createCycleDetector(): Detector {
     }
   }
 
+  function clearSessions(): void {
+    sessionPath = undefined;
+    sessionAnswers.clear();
+  }
+
   function clearStretches(): void {
     known.clear();
     repeated.clear();
@@ -333,7 +404,7 @@ export function createCycleDetector(): Detector {
     check(call: CallContext): Violation | undefined {
       const warned = checkStretches(call);
       if (warned?.severity === 'block') return warned;
-      return checkReturn(call) ?? checkRounds(call) ?? warned;
+      return checkReturn(call) ?? checkRounds(call) ?? checkSession(call) ?? warned;
     },
 
     afterCheck(call: CallContext, verdict: VerdictKind): void {
@@ -344,6 +415,7 @@ export function createCycleDetector(): Detector {
     },
 
     observe(call: CallContext, outcome: ObservedOutcome): void {
+      observeSession(call, outcome);
       if (isHarnessFault(outcome)) return;
       observeReturn(call, outcome);
       observeStretch(call, outcome);
@@ -381,6 +453,7 @@ export function createCycleDetector(): Detector {
       history.clear();
       compactions = 0;
       clearStretches();
+      clearSessions();
       if (reason !== 'session') return;
       world.clear();
       failing.clear();
@@ -423,6 +496,10 @@ export function createCycleDetector(): Detector {
             warned: stretch.warned,
           },
         },
+        'session-cycle': {
+          ...(sessionPath !== undefined && { path: sessionPath }),
+          steps: sessionAnswers.entries().map(([key, step]) => [key, { ...step }] as const),
+        },
       };
     },
 
@@ -430,6 +507,7 @@ export function createCycleDetector(): Detector {
       history.clear();
       compactions = 0;
       clearStretches();
+      clearSessions();
       world.clear();
       failing.clear();
       const snapshot = readSnapshot(state, VERSION);
@@ -458,6 +536,12 @@ export function createCycleDetector(): Detector {
           for (const key of readStrings(saved.rereads, MAX_REREADS)) stretch.rereads.add(key);
           stretch.warned = saved.warned === true;
         }
+      }
+      const sessions = snapshot['session-cycle'];
+      if (isRecord(sessions)) {
+        sessionPath = readString(sessions.path);
+        for (const [key, step] of readEntries(sessions.steps, MAX_SESSION_STEPS, readSessionStep))
+          sessionAnswers.set(key, step);
       }
     },
   };
@@ -573,4 +657,45 @@ function readFailed(raw: Record<string, unknown>): Failed | undefined {
     signature,
     lastError: readString(raw.lastError) ?? '',
   };
+}
+
+/**
+ * A step's answer for following a session: its masked result, whether it succeeded or failed. A
+ * failure is not shaped here: most sessions' steps are never compared, and shaping costs.
+ */
+function sessionAnswerOf(outcome: ObservedOutcome): string {
+  return `${outcome.success ? 'ok' : 'error'} ${outcome.resultDigest}`;
+}
+
+/**
+ * A call that says which files it changed: an edit, a creation or a removal the call declares, or
+ * a command whose writes were read from its line. A command of unknown effects is left out: within
+ * a session it is most often a line sent to the session itself (a debugger's step).
+ */
+function changesNamedFiles(call: CallContext): boolean {
+  if (CHANGE_KINDS.has(kindOf(call))) return true;
+  const facts = call.facts;
+  return (facts.touches?.length ?? 0) > 0 || facts.writesFiles === true || facts.changesTree === true;
+}
+
+function describeSession(call: CallContext, seen: SessionStep): Violation {
+  return {
+    rule: 'session-cycle',
+    severity: 'block',
+    reason:
+      `${call.description} answered alike at this point of ${times(seen.times)} sessions started the same way ` +
+      'and fed the same calls, each answering as it did: this session is going the same way, and will answer so again.',
+    suggestion: withAlternatives(
+      'Use what those sessions already showed, or start this one otherwise (another breakpoint, other input) to learn something new.',
+      call.toolPolicy.alternatives,
+    ),
+    evidence: { count: seen.times, calls: [call.description] },
+  };
+}
+
+function readSessionStep(raw: Record<string, unknown>): SessionStep | undefined {
+  const answer = readString(raw.answer);
+  const times = readCount(raw.times);
+  if (answer === undefined || times === undefined || !/^(?:ok|error) \S+$/.test(answer)) return undefined;
+  return { answer, times, description: readString(raw.description) ?? '' };
 }

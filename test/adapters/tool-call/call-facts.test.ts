@@ -310,3 +310,19 @@ describe('the service a call talks to', () => {
     for (const [tool, args] of calls) expect(factsOf(tool, args).service, tool).toBeUndefined();
   });
 });
+
+describe('commands that start or stop something', () => {
+  it.each(['debug_stop', 'connect_start pwn.example.io 9999', './stop_server.sh'])(
+    'reads %j, a program named for starting or stopping, as a start or stop',
+    (command) => {
+      expect(factsOf('bash', { command }).startsOrStops).toBe(true);
+    },
+  );
+
+  it.each(['npm start', 'docker stop shop-app', 'debug_step', 'python3 exploit.py'])(
+    'leaves %j to what the line does',
+    (command) => {
+      expect(factsOf('bash', { command }).startsOrStops).toBeUndefined();
+    },
+  );
+});
