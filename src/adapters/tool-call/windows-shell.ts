@@ -633,15 +633,19 @@ function readWindowsCommand(command: WindowsCommand, reading: Reading): void {
   }
   let first = words[0];
   if (first === undefined) return;
+  let continues = command.continues;
   // `$found = Get-ChildItem …`: the command is what comes after the assignment.
   if (!first.quoted && first.value.startsWith('$') && ASSIGNMENT.test(words[1]?.value ?? '')) {
     words = words.slice(2);
+    continues = new Set([...continues].map((at) => at - 2));
     first = words[0];
     if (first === undefined) return;
   }
   const name = first.value.toLowerCase();
   if (!first.quoted && KEYWORDS.has(name)) {
-    readWindowsCommand({ ...command, words: words.slice(1), redirects: [] }, reading);
+    // What follows the keyword on its own (`return Get-Item a.ts`, `else Remove-Item b.ts`).
+    const after = new Set([...continues].map((at) => at - 1));
+    readWindowsCommand({ ...command, words: words.slice(1), continues: after, redirects: [] }, reading);
     return;
   }
   // A script run by its path (`.\build.ps1`) or dot-sourced (`. .\env.ps1`) may do anything.
@@ -668,7 +672,7 @@ function readWindowsCommand(command: WindowsCommand, reading: Reading): void {
   if (cmdlet.role === 'neutral') return;
   reading.onlyLogsAndText = false;
   if (cmdlet.role !== 'reads') reading.readsFilesOnly = false;
-  const bound = bind(cmdlet, words.slice(1), command.continues);
+  const bound = bind(cmdlet, words.slice(1), continues);
   for (const parameter of cmdlet.operands ?? []) {
     for (const word of bound.get(parameter) ?? [])
       if (word.literal) reading.operands.push(normalizeTarget(word.value));
@@ -698,7 +702,6 @@ function readWindowsCommand(command: WindowsCommand, reading: Reading): void {
     reading.touchesOnly = false;
   }
   writePaths(written, reading);
-  if (cmdlet === WEB_REQUEST) reading.touchesOnly = reading.touchesOnly && written.length > 0;
 }
 
 /** Marks the command's effects as unreadable: it may have changed anything. */

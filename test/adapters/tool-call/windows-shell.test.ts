@@ -57,6 +57,7 @@ describe('reading a command line for a Windows shell', () => {
     ['Rename-Item src\\app.js app.ts', ['src/app.js', 'src/app.ts']],
     ['Expand-Archive tools.zip -DestinationPath C:\\tools', ['C:/tools']],
     ['Get-Date > C:\\logs\\stamp.txt', ['C:/logs/stamp.txt']],
+    ['$gone = Remove-Item old.log, new.log -PassThru', ['old.log', 'new.log']],
     ['(Get-Content a.py) -replace "x", "y" | Set-Content a.py', ['a.py']],
     [
       "powershell.exe -NoLogo -Command Set-Content -Path 'docs/plan.md' -Value @'\n# Plan\n'@",
