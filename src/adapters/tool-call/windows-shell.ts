@@ -69,8 +69,8 @@ const CMDLET_AT_START =
   /(?:^|[;|({=\n]|&&)\s*(?:get|set|new|remove|copy|move|rename|add|out|select|test|write|expand|compress|push|pop|start|stop|invoke|foreach|where|sort|measure|format|clear|join|split|resolve|import|export|convertto|convertfrom|tee|wait|restart|read|update|install|uninstall|enable|disable)-[a-z]+(?=[\s;|)}]|$)/i;
 /** Environment variables as PowerShell names them. */
 const ENV_VARIABLE = /\$env:[A-Za-z_(]/i;
-/** A here-string's opening: `@'` or `@"` at the end of its line. */
-const HERE_STRING_OPENING = /@['"]\r?\n/;
+/** A here-string's opening: `@'` or `@"` where a word starts, at the end of its line (not `'@'`). */
+const HERE_STRING_OPENING = /(?:^|[\s=(,])@['"]\r?\n/;
 /** An unquoted word from a drive with a backslash (`C:\Users`): a POSIX shell would eat the backslash. */
 const BACKSLASH_DRIVE_WORD = /(?:^|[\s=])[A-Za-z]:\\/;
 /** `powershell.exe`, `pwsh` or a path to one, first on the line. */
