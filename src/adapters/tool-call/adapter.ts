@@ -68,7 +68,6 @@ import { refusesOrder } from './ordering.js';
 import { failedForItsPage, pageFailureKey } from './page-failure.js';
 import { waitsForPerson } from './person-waits.js';
 import { withoutPointerLines } from './pointer-lines.js';
-import { printsServiceLogs, shellEffectsOf } from './shell-effects.js';
 import {
   EDIT_NOOP,
   EMPTY,
@@ -93,6 +92,13 @@ import { extractTargets, normalizeTarget } from './targets.js';
 import { runsTests } from './test-runs.js';
 import { rejectedArgumentNames, unavailableValues } from './unavailable.js';
 import { containerGoneUnderCall, sandboxLostUnderCall } from './vanished-container.js';
+import {
+  isWindowsDirectory,
+  lineEffectsOf,
+  printsServiceLogsOf,
+  readsAsWindowsShell,
+  windowsAttemptKey,
+} from './windows-shell.js';
 import { isReadOnlyCommand } from './workspace.js';
 import { toolCallWorkspace } from './workspace-knowledge.js';
 
@@ -247,7 +253,10 @@ export function createToolCallAdapter(options: ToolCallAdapterOptions = {}): Too
       const text = lineToRead(args, command);
       // Asking how a job is going is polling: the answer changes by itself while the job runs.
       if (isStatusCheck(text)) facts.kind = 'poll';
-      const effects = shellEffectsOf(text);
+      // A line is read as a Windows shell reads it when its words say so, or when its host runs it in
+      // one (a working directory on a drive) and it holds what the shells read apart (`\`, a backtick).
+      const windows = readsAsWindowsShell(text) || (WINDOWS_MARKS.test(text) && windowsHost(args));
+      const effects = lineEffectsOf(text, windows);
       if (effects.onlyLooks || isReadOnlyCommand(text)) facts.changesNothing = true;
       if (effects.readsFilesOnly) facts.readsFilesOnly = true;
       if (effects.computesOnly && !facts.changesNothing) facts.computesOnly = true;
@@ -275,7 +284,7 @@ export function createToolCallAdapter(options: ToolCallAdapterOptions = {}): Too
       if (directory !== undefined) facts.directory = directory;
       // Read with its lines kept, as the effects are: collapsed, a comment on one line would swallow
       // the lines after it, and two scripts that open alike would be one attempt.
-      const attempt = commandAttemptKey(text);
+      const attempt = windows ? windowsAttemptKey(text) : commandAttemptKey(text);
       if (attempt !== undefined) facts.failureKey = attemptFailureKey(proposal.tool, args, attempt);
       return facts;
     }
@@ -666,6 +675,17 @@ function emptyResult(outcome: Outcome, call: CallFacts): FailureFacts | undefine
 const MAX_LINE_CHARS = 16_384;
 
 /** A command line as the shell reads it, lines kept, when it is not too long to read whole. */
+/** Arguments in which a shell tool names the directory a command runs in (Codex, Gemini CLI, others). */
+const WORKING_DIRECTORY_ARGUMENTS = ['workdir', 'dir_path', 'cwd', 'working_directory', 'directory'];
+
+/** What a Windows shell reads otherwise than a POSIX shell in a line of plain words: `\` and the backtick. */
+const WINDOWS_MARKS = /[\\`]/;
+
+/** Whether the call's own working directory is on a Windows drive: its host runs a Windows shell. */
+function windowsHost(args: Readonly<Record<string, unknown>>): boolean {
+  return WORKING_DIRECTORY_ARGUMENTS.some((name) => isWindowsDirectory(args[name]));
+}
+
 function lineToRead(args: Readonly<Record<string, unknown>>, command: string): string {
   const text = commandText(args);
   return text === undefined || text.length > MAX_LINE_CHARS ? command : text;
@@ -686,7 +706,7 @@ const LOGGED_BY_A_SERVICE: FailureFacts = {
 function onlyItsTextFailed(outcome: Outcome, call: CallFacts): boolean {
   if (call.kind !== 'exec' || outcome.error !== undefined) return false;
   if (typeof outcome.exitCode === 'number' && outcome.exitCode !== 0) return false;
-  return printsServiceLogs(call.targets[0]);
+  return printsServiceLogsOf(call.targets[0]);
 }
 
 /**

@@ -5,8 +5,8 @@
  * `npm --prefix dir`, a workspace filter, another makefile), may be about another one.
  */
 
-/** `cd dir`, `pushd dir`, at the start of the line or after `;`, `&&`, `||`, `|` or `(`. */
-const CHANGES_DIRECTORY = /(?:^|[;&|(]\s*)(?:cd|pushd)(?:\s|$)/;
+/** `cd dir`, `pushd dir` (`Set-Location`, `Push-Location` in PowerShell), at the start of the line or after `;`, `&&`, `||`, `|` or `(`. */
+const CHANGES_DIRECTORY = /(?:^|[;&|(]\s*)(?:cd|pushd|Set-Location|Push-Location)(?:\s|$)/;
 /** Options of npm, pnpm, yarn, bun and make that pick another directory, package or makefile. */
 const POINTS_ELSEWHERE =
   /(?:^|\s)(?:-C|--directory|--dir|--prefix|--cwd|-w|--workspaces?|--filter|-F|-r|--recursive|-f|--file|--makefile)(?:[=\s]|$)/;

@@ -8,6 +8,7 @@
 import { squashArgumentName } from './action-classes.js';
 import { CommandReading, commandReading } from './command-reading.js';
 import { PACKAGE_RUNNERS, programIndex } from './shell-effects.js';
+import { normalizePath } from './targets.js';
 
 /** `program subcommand` pairs, and programs whose every run only checks or builds. */
 const CHECKS: ReadonlyMap<string, ReadonlySet<string> | true> = new Map<string, ReadonlySet<string> | true>([
@@ -129,7 +130,19 @@ export function waitSecondsOfArguments(args: Readonly<Record<string, unknown>>):
   return undefined;
 }
 
-const NAVIGATION = new Set(['cd', 'pushd', 'popd', 'export', 'source', '.', 'set', 'unset']);
+const NAVIGATION = new Set([
+  'cd',
+  'pushd',
+  'popd',
+  'export',
+  'source',
+  '.',
+  'set',
+  'unset',
+  'Set-Location',
+  'Push-Location',
+  'Pop-Location',
+]);
 const SUBCOMMAND = /^[a-z][a-z0-9:_-]*$/;
 /** What can separate commands or start a pipe: a line without any of these is one command. */
 const LIST_MARK = /[&|;\n]/;
@@ -236,7 +249,9 @@ function fromProgram(words: readonly string[]): readonly string[] {
 
 /** A command that only changes directory: in a shell that persists, later commands run elsewhere. */
 export function onlyChangesDirectory(command: string): boolean {
-  return /^\s*(?:cd|pushd|popd)(?:\s+[^;&|<>`$()\n]*)?\s*$/.test(command);
+  return /^\s*(?:cd|pushd|popd|Set-Location|Push-Location|Pop-Location)(?:\s+[^;&|<>`$()\n]*)?\s*$/.test(
+    command,
+  );
 }
 
 /**
@@ -244,13 +259,13 @@ export function onlyChangesDirectory(command: string): boolean {
  * shell that persists, it leaves later commands running elsewhere, whatever it runs after the move.
  */
 export function startsByChangingDirectory(command: string): boolean {
-  return /^\s*(?:cd|pushd)\s+[^;&|<>`$()\n]+?\s*(?:&&|;)/.test(command);
+  return /^\s*(?:cd|pushd|Set-Location|Push-Location)\s+[^;&|<>`$()\n]+?\s*(?:&&|;)/.test(command);
 }
 
 /** A word that moves the working directory, anywhere a command may start. */
-const DIRECTORY_MOVE = /(?:^|[;&|(\n])\s*(?:cd|pushd|popd)(?:\s|$)/;
+const DIRECTORY_MOVE = /(?:^|[;&|(\n])\s*(?:cd|pushd|popd|Set-Location|Push-Location|Pop-Location)(?:\s|$)/;
 /** A leading `cd` to one place, quoted or not, before the line's end or its next command. */
-const LEADING_CD = /^\s*cd\s+(?:"([^"]+)"|'([^']+)'|([^\s;&|<>`$()'"]+))\s*(?:$|&&|;)/;
+const LEADING_CD = /^\s*(?:cd|Set-Location)\s+(?:"([^"]+)"|'([^']+)'|([^\s;&|<>`$()'"]+))\s*(?:$|&&|;)/;
 /** A place named in full: from the root, from the home folder, or from a drive. */
 const FULL_PLACE = /^(?:\/|~(?:\/|$)|[A-Za-z]:[\\/])/;
 
@@ -265,6 +280,8 @@ export function directoryAfter(command: string): string | undefined {
   const place = match?.[1] ?? match?.[2] ?? match?.[3];
   if (match === null || place === undefined || !FULL_PLACE.test(place)) return '';
   if (DIRECTORY_MOVE.test(command.slice(match[0].length - 2))) return '';
+  // A drive's place is one place however it is spelled (`C:\app`, `c:/app/`).
+  if (/^[A-Za-z]:/.test(place)) return normalizePath(place);
   return place.length > 1 ? place.replace(/[\\/]+$/, '') : place;
 }
 

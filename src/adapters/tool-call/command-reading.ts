@@ -53,6 +53,8 @@ export class CommandReading {
   parseError: unknown;
   parsed = false;
   effects: ShellEffects | undefined;
+  /** The effects as a Windows shell reads the line (see `windows-shell.ts`). */
+  windowsEffects: ShellEffects | undefined;
   leavesSourcesAlone: boolean | undefined;
   commands: readonly (readonly string[])[] | undefined;
   program: string | undefined;

@@ -21,7 +21,7 @@ const MAX_COMMAND_CHARS = 16_384;
 /** Syntax nodes visited at most, so a hostile line costs bounded time however it nests. */
 const MAX_NODES = 4_096;
 
-const UNKNOWN: ShellEffects = {
+export const UNKNOWN: ShellEffects = {
   onlyLooks: false,
   touches: [],
   touchesOnly: false,
@@ -224,7 +224,8 @@ const TREE_CHANGING: ReadonlyMap<string, ReadonlySet<string>> = new Map([
   ['svn', new Set(['update', 'up', 'revert', 'switch', 'merge', 'patch'])],
 ]);
 
-interface Reading {
+/** What the commands of a line read so far do; `finishReading` makes the line's effects of it. */
+export interface Reading {
   onlyLooks: boolean;
   touchesOnly: boolean;
   changesTree: boolean;
@@ -269,19 +270,7 @@ function readEffects(line: CommandReading): ShellEffects {
   } catch {
     return UNKNOWN;
   }
-  const reading: Reading = {
-    onlyLooks: true,
-    touchesOnly: true,
-    changesTree: false,
-    readsFilesOnly: true,
-    touches: [],
-    operands: [],
-    printsLog: false,
-    onlyLogsAndText: true,
-    writes: false,
-    computes: false,
-    looksOrComputes: true,
-  };
+  const reading = newReading();
   if ((script as { errors?: readonly unknown[] }).errors?.length) return UNKNOWN;
   const pending: SyntaxNode[] = [script];
   let visited = 0;
@@ -300,6 +289,28 @@ function readEffects(line: CommandReading): ShellEffects {
   } catch {
     return UNKNOWN;
   }
+  return finishReading(reading);
+}
+
+/** A line of which no command has been read yet. */
+export function newReading(): Reading {
+  return {
+    onlyLooks: true,
+    touchesOnly: true,
+    changesTree: false,
+    readsFilesOnly: true,
+    touches: [],
+    operands: [],
+    printsLog: false,
+    onlyLogsAndText: true,
+    writes: false,
+    computes: false,
+    looksOrComputes: true,
+  };
+}
+
+/** The effects of a line every command of which was read into `reading`. */
+export function finishReading(reading: Reading): ShellEffects {
   const touches = distinct(reading.touches);
   const printsLogs = reading.printsLog && reading.onlyLogsAndText && !reading.writes && !reading.changesTree;
   return {
@@ -332,11 +343,23 @@ type RedirectNode = Extract<SyntaxNode, { type: 'Redirect' }>;
 function readCommand(node: CommandNode, reading: Reading): void {
   const words: string[] = node.name === undefined ? [] : [wordOf(node.name)];
   for (const arg of node.args) words.push(arg.type === 'Word' ? wordOf(arg) : arg.text);
+  readWords(words, reading);
+}
+
+/**
+ * Reads one command given as the words its shell passes it (`programName` gives its program's
+ * name from the word that runs it): what it writes, changes or only looks at.
+ */
+export function readWords(
+  words: readonly string[],
+  reading: Reading,
+  programName: (word: string) => string = (word) => word.slice(word.lastIndexOf('/') + 1),
+): void {
   const at = programIndex(words);
   const name = words[at];
   // A command made only of assignments sets variables.
   if (name === undefined) return;
-  const program = name.slice(name.lastIndexOf('/') + 1);
+  const program = programName(name);
   const args = words.slice(at + 1);
   for (const operand of operandsOf(program, args)) reading.operands.push(operand);
   const logRole = logRoleOf(program, args);
@@ -467,7 +490,7 @@ function readRedirect(redirect: RedirectNode, reading: Reading): void {
 }
 
 /** Records written paths; one that is not literal (`$OUT`, `*.log`) makes the list incomplete. */
-function touch(paths: readonly string[], reading: Reading): void {
+export function touch(paths: readonly string[], reading: Reading): void {
   for (const path of paths) {
     if (!NOT_FILES.test(path)) reading.writes = true;
     if (path === '' || /[$`*?[\]{}~]/.test(path)) reading.touchesOnly = false;

@@ -5,7 +5,7 @@
  */
 import type { WorkspaceKnowledge } from '../../core/types.js';
 import { programHolding, runsProgram } from './person-waits.js';
-import { commandOperands } from './shell-effects.js';
+import { lineOperands } from './windows-shell.js';
 import { commandMentions, commandTargets, isGeneratedPath, isProjectConfiguration } from './workspace.js';
 
 export const toolCallWorkspace: WorkspaceKnowledge = {
@@ -14,7 +14,7 @@ export const toolCallWorkspace: WorkspaceKnowledge = {
   mentions: commandMentions,
   isAboutMissingFile: (signature) => signature === 'file_not_found',
   targetsIn: commandTargets,
-  operandsIn: commandOperands,
+  operandsIn: lineOperands,
   programHolding,
   runsProgram,
 };

@@ -286,7 +286,8 @@ export function commandMentions(command: string, target: string): boolean {
   if (at < 0) return false;
   const before = at === 0 ? ' ' : command[at - 1];
   const after = command[at + name.length] ?? ' ';
-  return /[\s/'"=:]/.test(before as string) && /[\s'";|&)]/.test(after);
+  // A Windows path names the file after a backslash (`C:\app\scripts\audit.ps1`).
+  return /[\s/\\'"=:]/.test(before as string) && /[\s'";|&)]/.test(after);
 }
 
 /**

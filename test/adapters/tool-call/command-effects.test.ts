@@ -208,7 +208,9 @@ describe('directoryAfter', () => {
     ['cd /Users/dev/shop/ && pwd', '/Users/dev/shop'],
     ['cd "/Users/dev/my shop"; ls -la', '/Users/dev/my shop'],
     ['cd ~/code/shop && git status', '~/code/shop'],
-    ['cd C:\\work\\shop && dir', 'C:\\work\\shop'],
+    ['cd C:\\work\\shop && dir', 'C:/work/shop'],
+    ['cd c:/work/shop/ && dir', 'C:/work/shop'],
+    ['Set-Location C:\\work\\shop; Get-ChildItem', 'C:/work/shop'],
     ['cd /Users/dev/shop && npm test', '/Users/dev/shop'],
   ])('says %s leaves the directory at %s', (command, place) => {
     expect(directoryAfter(command)).toBe(place);
