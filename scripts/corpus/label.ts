@@ -196,6 +196,7 @@ export function errorShape(error: string): string {
   return maskQuoted(error)
     .replace(/\b[a-z][a-z0-9+.-]*:\/\/\S+/gi, 'U')
     .replace(/\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b/gi, 'I')
+    .replace(/\b([A-Za-z]:)?[\w.-]+(\\[\w.-]+)+\\?/g, 'P')
     .replace(/\b[\w.-]+(\/[\w.-]+)+\/?/g, 'P')
     .replace(/(~|\.{1,2})?(\/[^\s:,;'")\]]+)+\/?/g, 'P')
     .replace(/\b[\w.-]+\.[A-Za-z]{1,5}\b/g, 'P')

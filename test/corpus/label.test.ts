@@ -51,6 +51,17 @@ describe('rule 1: the same call, the same outcome, nothing changed', () => {
     expect(wastedSteps(events)).toEqual([2]);
   });
 
+  it('treats a failure naming a file with backslashes as the failure naming it with slashes', () => {
+    const edit = { path: 'Assets/Scripts/Core/ItemData.cs', search: 'namespace Game.Core', replace: '' };
+    const noMatch = (path: string) =>
+      fail(`## SearchReplaceNoExactMatch: This SEARCH block failed to exactly match lines in ${path}`);
+    const events = [
+      call('edit_file', edit, noMatch('Assets/Scripts/Core/ItemData.cs')),
+      call('edit_file', edit, noMatch('Assets\\Scripts\\Core\\ItemData.cs')),
+    ];
+    expect(wastedSteps(events)).toEqual([2]);
+  });
+
   it('treats results that differ only in a commit hash as the same result', () => {
     const events = [
       bash('git log -1 --oneline', ok('3f9c2a1 Fix the payment total')),
