@@ -39,7 +39,7 @@ describe('reading a command line for a Windows shell', () => {
       'cat <<EOF > notes.md\nhello\nEOF',
       'git checkout -b fix/login',
       'echo "C:\\\\Users" | tr a b',
-      "python3 -c \"at = '@'\nprint(at * 3)\"",
+      'python3 -c "at = \'@\'\nprint(at * 3)"',
     ]) {
       expect(readsAsWindowsShell(line), line).toBe(false);
       expect(lineEffectsOf(line)).toEqual(shellEffectsOf(line));
