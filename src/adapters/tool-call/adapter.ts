@@ -674,7 +674,6 @@ function emptyResult(outcome: Outcome, call: CallFacts): FailureFacts | undefine
 /** Longer command lines are read as their collapsed, bounded target. */
 const MAX_LINE_CHARS = 16_384;
 
-/** A command line as the shell reads it, lines kept, when it is not too long to read whole. */
 /** Arguments in which a shell tool names the directory a command runs in (Codex, Gemini CLI, others). */
 const WORKING_DIRECTORY_ARGUMENTS = ['workdir', 'dir_path', 'cwd', 'working_directory', 'directory'];
 
@@ -686,6 +685,7 @@ function windowsHost(args: Readonly<Record<string, unknown>>): boolean {
   return WORKING_DIRECTORY_ARGUMENTS.some((name) => isWindowsDirectory(args[name]));
 }
 
+/** A command line as the shell reads it, lines kept, when it is not too long to read whole. */
 function lineToRead(args: Readonly<Record<string, unknown>>, command: string): string {
   const text = commandText(args);
   return text === undefined || text.length > MAX_LINE_CHARS ? command : text;
