@@ -16,7 +16,7 @@
  * are the developer's, not the model's: they are user turns.
  */
 import type { CallEvent, TraceEvent } from '../../src/trace/types.js';
-import { type Block, blocksOf, editsOf, failuresOf, sameText } from './convert-aider.js';
+import { type Block, blocksOf, editsOf, failuresOf, sameText, sessionEvents } from './convert-aider.js';
 import { type ConvertedRun, metaEvent, result, type RunSource, safeName, toolList } from './events.js';
 
 const KINDS: Readonly<Record<string, string>> = { add_file: 'read', edit_file: 'mutate', run_command: 'exec', lint: 'exec' };
@@ -138,23 +138,7 @@ function callsOf(model: Block | undefined, aider: Block | undefined): CallEvent[
 
 /** One session of a history: its blocks, read as calls and user turns. */
 function convertSession(chat: string): TraceEvent[] {
-  const events: TraceEvent[] = [];
-  let model: Block | undefined;
-  for (const block of blocksOf(withReportsPrefixed(chat))) {
-    if (block.kind === 'user') {
-      if (model) events.push(...callsOf(model, undefined));
-      model = undefined;
-      events.push({ type: 'user' });
-    } else if (block.kind === 'model') {
-      if (model) events.push(...callsOf(model, undefined));
-      model = block;
-    } else {
-      events.push(...callsOf(model, block));
-      model = undefined;
-    }
-  }
-  if (model) events.push(...callsOf(model, undefined));
-  return events;
+  return sessionEvents(blocksOf(withReportsPrefixed(chat)), callsOf);
 }
 
 /** Every session of one chat history with at least one call, as runs named by their order in the file. */

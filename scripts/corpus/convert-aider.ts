@@ -148,8 +148,19 @@ function callsOf(model: Block | undefined, aider: Block | undefined): CallEvent[
 
 /** One chat session of a log: its blocks, read as calls and user turns. */
 function convertSession(chat: string): TraceEvent[] {
+  return sessionEvents(blocksOf(chat), callsOf);
+}
+
+/**
+ * The events of one session's blocks: a user's block is a user turn, and each model reply becomes
+ * the calls `callsOf` reads from it with aider's answer after it (none when a user or another reply
+ * came first).
+ */
+export function sessionEvents(
+  blocks: Iterable<Block>,
+  callsOf: (model: Block | undefined, aider: Block | undefined) => CallEvent[],
+): TraceEvent[] {
   const events: TraceEvent[] = [];
-  const blocks = blocksOf(chat);
   let model: Block | undefined;
   for (const block of blocks) {
     if (block.kind === 'user') {
