@@ -10,7 +10,7 @@ import { parseTrace, type TraceEvent } from '../../src/trace/index.js';
 /**
  * Traces in the shape of publicly reported agent loops (docs/corpus.md, "Incident-shaped traces"),
  * each written with one agent's own tools and their real error texts. A trace's first line says
- * which agent (`agent`), which shape of issue #28 it shows (`shape`), where the report is
+ * which agent (`agent`), which shape of wasted calls it shows (`shape`, numbered as docs/corpus.md lists them), where the report is
  * (`source`) and what a good guard does (`expect`); `open` marks a loop the guard still misses, and why.
  */
 const dir = resolve(fileURLToPath(new URL('.', import.meta.url)), '..', 'fixtures', 'incidents');
@@ -75,7 +75,7 @@ describe('incident-shaped traces', () => {
     expect(incidents.filter((trace) => trace.file.startsWith('legit-')).length).toBeGreaterThanOrEqual(10);
   });
 
-  it('cover every shape of issue 28 and at least 20 public reports', () => {
+  it('cover every shape of wasted calls and at least 20 public reports', () => {
     expect(new Set(incidents.map((trace) => trace.shape))).toEqual(new Set([1, 2, 3, 4, 5, 6, 7, 8, 9]));
     expect(new Set(incidents.map((trace) => trace.source)).size).toBeGreaterThanOrEqual(20);
   });
