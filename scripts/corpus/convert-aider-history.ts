@@ -16,7 +16,7 @@
  * are the developer's, not the model's: they are user turns.
  */
 import type { CallEvent, TraceEvent } from '../../src/trace/types.js';
-import { type Block, blocksOf, editsOf, failuresOf, sameText, sessionEvents } from './convert-aider.js';
+import { type Block, blocksOf, editCallsOf, sessionEvents } from './convert-aider.js';
 import { type ConvertedRun, metaEvent, result, type RunSource, safeName, toolList } from './events.js';
 
 const KINDS: Readonly<Record<string, string>> = { add_file: 'read', edit_file: 'mutate', run_command: 'exec', lint: 'exec' };
@@ -106,31 +106,13 @@ function lintRunsOf(lines: readonly string[]): { args: Record<string, unknown>; 
   return runs;
 }
 
-/** Aider prints a path as the system writes it (backslashes on Windows), the model as it pleases. */
-function samePath(a: string, b: string): boolean {
-  return a.replace(/\\/g, '/') === b.replace(/\\/g, '/');
-}
-
 function callsOf(model: Block | undefined, aider: Block | undefined): CallEvent[] {
   const calls: CallEvent[] = [];
   const said = aider?.lines ?? [];
   for (const path of addedFilesOf(said)) {
     calls.push({ type: 'call', tool: 'add_file', args: { path }, result: result(`Added ${path} to the chat.`, false) });
   }
-  if (model) {
-    const failures = failuresOf(said);
-    const applied = said.flatMap((line) => /^Applied edit to (.+)$/.exec(line)?.[1]?.trim() ?? []);
-    for (const edit of editsOf(model.lines)) {
-      const failure = failures.find((candidate) => samePath(candidate.path, edit.path) && sameText(candidate.search, edit.search));
-      const appliedTo = applied.find((path) => samePath(path, edit.path));
-      const outcome = failure
-        ? result(failure.report, true)
-        : appliedTo !== undefined
-          ? result(`Applied edit to ${appliedTo}`, false)
-          : undefined;
-      calls.push({ type: 'call', tool: 'edit_file', args: { path: edit.path, search: edit.search, replace: edit.replace }, ...(outcome && { result: outcome }) });
-    }
-  }
+  calls.push(...editCallsOf(model, said));
   for (const run of lintRunsOf(said)) calls.push({ type: 'call', tool: 'lint', args: run.args, result: result(run.report, true) });
   for (const command of commandsOf(said)) calls.push({ type: 'call', tool: 'run_command', args: { command } });
   return calls;

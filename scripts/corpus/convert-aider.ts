@@ -127,23 +127,36 @@ function callsOf(model: Block | undefined, aider: Block | undefined): CallEvent[
   for (const path of addedFilesOf(said)) {
     calls.push({ type: 'call', tool: 'add_file', args: { path }, result: result(`Added ${path} to the chat.`, false) });
   }
-  if (model) {
-    const failures = failuresOf(said);
-    const applied = new Set(said.flatMap((line) => /^Applied edit to (.+)$/.exec(line)?.[1]?.trim() ?? []));
-    for (const edit of editsOf(model.lines)) {
-      const failure = failures.find((candidate) => candidate.path === edit.path && sameText(candidate.search, edit.search));
-      const outcome = failure
-        ? result(failure.report, true)
-        : applied.has(edit.path)
-          ? result(`Applied edit to ${edit.path}`, false)
-          : undefined;
-      calls.push({ type: 'call', tool: 'edit_file', args: { path: edit.path, search: edit.search, replace: edit.replace }, ...(outcome && { result: outcome }) });
-    }
-  }
+  calls.push(...editCallsOf(model, said));
   for (const run of testRunsOf(said)) {
     calls.push({ type: 'call', tool: 'run_tests', args: { command: run.command }, result: result(run.output, run.failed) });
   }
   return calls;
+}
+
+/** Aider prints a path as the system writes it (backslashes on Windows), the model as it pleases. */
+function samePath(a: string, b: string): boolean {
+  return a.replace(/\\/g, '/') === b.replace(/\\/g, '/');
+}
+
+/**
+ * The model's SEARCH/REPLACE blocks as `edit_file` calls, each answered by what aider `said` of it:
+ * its failure report, "Applied edit to …", or nothing when aider said neither.
+ */
+export function editCallsOf(model: Block | undefined, said: readonly string[]): CallEvent[] {
+  if (!model) return [];
+  const failures = failuresOf(said);
+  const applied = said.flatMap((line) => /^Applied edit to (.+)$/.exec(line)?.[1]?.trim() ?? []);
+  return editsOf(model.lines).map((edit) => {
+    const failure = failures.find((candidate) => samePath(candidate.path, edit.path) && sameText(candidate.search, edit.search));
+    const appliedTo = applied.find((path) => samePath(path, edit.path));
+    const outcome = failure
+      ? result(failure.report, true)
+      : appliedTo !== undefined
+        ? result(`Applied edit to ${appliedTo}`, false)
+        : undefined;
+    return { type: 'call', tool: 'edit_file', args: { path: edit.path, search: edit.search, replace: edit.replace }, ...(outcome && { result: outcome }) };
+  });
 }
 
 /** One chat session of a log: its blocks, read as calls and user turns. */
