@@ -68,49 +68,66 @@ const CLAUDE_SOURCES = [
   "older versions that passed a failed result through PostToolUse: the CallToolResult's JSON text, or a tool_result block flagged `is_error` (Claude Code 2.0 transcripts' tool_result of a failed MCP call)",
 ];
 
-/** Claude Code: a failed Bash call fires PostToolUseFailure with `Exit code N\n<output>`; a success PostToolUse. */
-export const claudeCode: HostFixture = {
-  agent: 'claude-code',
-  sources: CLAUDE_SOURCES,
-  prompt: (session, text) => ({
-    ...claudeBase(session),
-    hook_event_name: 'UserPromptSubmit',
-    prompt: text,
-  }),
-  beforeShell: (session, call) => ({
-    ...claudeBase(session),
-    hook_event_name: 'PreToolUse',
-    tool_name: 'Bash',
-    tool_input: bashInput(call),
-    tool_use_id: call.id,
-  }),
-  afterShell: (session, call, run) => [
-    run.exitCode === 0
-      ? {
-          ...claudeBase(session),
-          hook_event_name: 'PostToolUse',
-          tool_name: 'Bash',
-          tool_input: bashInput(call),
-          tool_use_id: call.id,
-          tool_response: { stdout: run.output, stderr: '', interrupted: false, isImage: false },
-        }
-      : {
-          ...claudeBase(session),
-          hook_event_name: 'PostToolUseFailure',
-          tool_name: 'Bash',
-          tool_input: bashInput(call),
-          tool_use_id: call.id,
-          error: `Exit code ${run.exitCode}\n${run.output}`,
-          is_interrupt: false,
-        },
-  ],
-  beforeMcp: (session, call) => claudeMcp(session, 'PreToolUse', call),
-  afterMcp: (session, call, result) => [
-    result.isError
-      ? { ...claudeMcp(session, 'PostToolUseFailure', call), error: textOf(result), is_interrupt: false }
-      : { ...claudeMcp(session, 'PostToolUse', call), tool_response: result.content },
-  ],
-};
+/**
+ * Claude Code: a failed shell call fires PostToolUseFailure with `Exit code N\n<output>`; a success
+ * PostToolUse. `shellTool`: `Bash`, or `PowerShell` where Claude Code runs commands through PowerShell
+ * (Windows).
+ */
+function claudeCodeWith(shellTool: 'Bash' | 'PowerShell', sources: readonly string[]): HostFixture {
+  return {
+    agent: 'claude-code',
+    sources,
+    prompt: (session, text) => ({
+      ...claudeBase(session),
+      hook_event_name: 'UserPromptSubmit',
+      prompt: text,
+    }),
+    beforeShell: (session, call) => ({
+      ...claudeBase(session),
+      hook_event_name: 'PreToolUse',
+      tool_name: shellTool,
+      tool_input: bashInput(call),
+      tool_use_id: call.id,
+    }),
+    afterShell: (session, call, run) => [
+      run.exitCode === 0
+        ? {
+            ...claudeBase(session),
+            hook_event_name: 'PostToolUse',
+            tool_name: shellTool,
+            tool_input: bashInput(call),
+            tool_use_id: call.id,
+            tool_response: { stdout: run.output, stderr: '', interrupted: false, isImage: false },
+          }
+        : {
+            ...claudeBase(session),
+            hook_event_name: 'PostToolUseFailure',
+            tool_name: shellTool,
+            tool_input: bashInput(call),
+            tool_use_id: call.id,
+            error: `Exit code ${run.exitCode}\n${run.output}`,
+            is_interrupt: false,
+          },
+    ],
+    beforeMcp: (session, call) => claudeMcp(session, 'PreToolUse', call),
+    afterMcp: (session, call, result) => [
+      result.isError
+        ? { ...claudeMcp(session, 'PostToolUseFailure', call), error: textOf(result), is_interrupt: false }
+        : { ...claudeMcp(session, 'PostToolUse', call), tool_response: result.content },
+    ],
+  };
+}
+
+export const claudeCode: HostFixture = claudeCodeWith('Bash', CLAUDE_SOURCES);
+
+/**
+ * Claude Code on Windows running commands through its PowerShell tool: the same input (`command`,
+ * `description`) and the same events as Bash, under another tool name.
+ */
+export const claudeCodePowerShell: HostFixture = claudeCodeWith('PowerShell', [
+  ...CLAUDE_SOURCES,
+  "the PowerShell tool: @anthropic-ai/claude-agent-sdk 0.3.333 sdk.d.ts (BUILTIN_TOOL_NAMES lists `PowerShell`; PreSkillShellCommandHookInput: `tool_name` is 'the shell tool that runs the command: Bash or PowerShell')",
+]);
 
 function claudeMcp(session: Session, event: string, call: McpCall) {
   return {
