@@ -472,7 +472,7 @@ function codexBase(session: Session, rollout: string, event: string) {
 }
 
 const CURSOR_SOURCES = [
-  'docs-only: https://cursor.com/docs/agent/hooks — common fields { conversation_id, generation_id, hook_event_name, workspace_roots }, preToolUse / postToolUse / postToolUseFailure { tool_name, tool_input, tool_use_id, error_message, failure_type }, beforeShellExecution { command, cwd }, afterShellExecution { command, output, duration }, beforeMCPExecution { tool_name, tool_input (a JSON string in older versions), command | url }, afterMCPExecution { tool_name, tool_input, result_json, duration }',
+  'docs-only: https://cursor.com/docs/agent/hooks — common fields { conversation_id, generation_id, hook_event_name, workspace_roots }, preToolUse / postToolUse / postToolUseFailure { tool_name, tool_input, tool_use_id, error_message, failure_type, is_interrupt }, beforeShellExecution { command, cwd }, afterShellExecution { command, output, duration }, beforeMCPExecution { tool_name, tool_input (a JSON string in older versions), command | url }, afterMCPExecution { tool_name, tool_input, result_json, duration }',
 ];
 
 /** Cursor's MCP events (docs-only): `result_json` is the tool's CallToolResult as JSON text. */
@@ -521,6 +521,7 @@ export const cursor: HostFixture = {
           tool_use_id: call.id,
           error_message: run.output === '' ? `Command exited with code ${run.exitCode}` : run.output,
           failure_type: 'error',
+          is_interrupt: false,
         },
   ],
   ...cursorMcp,
