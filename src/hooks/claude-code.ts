@@ -113,8 +113,10 @@ const TIMED_OUT = /^Command timed out after\b/;
  * (the user pressed Esc, the turn was cancelled), which teaches nothing; `timedOutAfterMs` when the
  * command ran past its timeout and was moved to the background, or a stderr opening with "Command
  * timed out after …" (versions that killed it there), which is a timeout; `backgroundTaskId` alone
- * when it runs on in the background (`run_in_background`, or the user moved it there): `running`,
- * not ended, so neither a success nor a failure yet. Undefined for a command that ended by itself.
+ * when it runs on in the background (`run_in_background`, or the user moved it there), and an
+ * `Agent` answer whose `status` says the subagent was launched to run on its own (`async_launched`,
+ * `remote_launched`): `running`, not ended, so neither a success nor a failure yet. Undefined for a
+ * command that ended by itself.
  */
 function stoppedCommand(response: unknown): 'by-user' | 'running' | HookToolResult | undefined {
   if (!isRecord(response)) return undefined;
@@ -130,7 +132,9 @@ function stoppedCommand(response: unknown): 'by-user' | 'running' | HookToolResu
     return { ok: false, error, content: said, timedOut: true };
   }
   if (response.interrupted === true) return 'by-user';
-  return typeof response.backgroundTaskId === 'string' && response.backgroundTaskId !== ''
+  if (typeof response.backgroundTaskId === 'string' && response.backgroundTaskId !== '') return 'running';
+  // A subagent launched to run on its own (`AgentOutput`): its work has not ended either.
+  return response.status === 'async_launched' || response.status === 'remote_launched'
     ? 'running'
     : undefined;
 }

@@ -43,6 +43,24 @@ describe("Claude Code's Agent tool", () => {
     subagent_type: 'code-reviewer',
   });
 
+  it('learns nothing from a subagent launched to run in the background', () => {
+    const launched = {
+      ...base('/home/dev/shop'),
+      hook_event_name: 'PostToolUse',
+      tool_name: 'Agent',
+      tool_input: input('Review cart changes'),
+      tool_use_id: 'toolu_01AgentAsync',
+      tool_response: {
+        status: 'async_launched',
+        agentId: 'a3f9c2e1b7d4',
+        description: 'Review cart changes',
+        prompt: 'Review the changes in src/cart.ts for bugs and report what you find.',
+        outputFile: '/tmp/claude/tasks/a3f9c2e1b7d4.output',
+      },
+    };
+    expect(claudeCodeHooks.parse(launched).action).toEqual({ type: 'ignored' });
+  });
+
   it('sees a retried subagent call with a rewritten description as the same call', async () => {
     const { run, cwd } = start();
     await run.prompt('Review my changes');
