@@ -63,10 +63,11 @@ function claudeStyleAction(
       const call = toolCall(payload);
       // An edit held for the owner's review instead of written: nothing changed, nothing to learn.
       if (heldForReview(agent, call.tool, payload.tool_response)) return { type: 'ignored' };
-      // A command Claude Code stopped: by the user (nothing to learn), or at its timeout (never narrows).
+      // A command Claude Code stopped: by the user (nothing to learn), or at its timeout (never narrows);
+      // or one still running in the background, which has not ended yet.
       const stopped =
         hostToolKind(agent, call.tool) === 'exec' ? stoppedCommand(payload.tool_response) : undefined;
-      if (stopped === 'by-user') return { type: 'ignored' };
+      if (stopped === 'by-user' || stopped === 'running') return { type: 'ignored' };
       if (stopped !== undefined) return { type: 'after-call', call, result: stopped };
       const read = options.readResponse ?? ((_tool: string, response: unknown) => responseResult(response));
       return { type: 'after-call', call, result: read(call.tool, payload.tool_response) };
@@ -111,10 +112,13 @@ const TIMED_OUT = /^Command timed out after\b/;
  * `sdk-tools.d.ts`): `interrupted: true` when Claude Code killed it because the call was aborted
  * (the user pressed Esc, the turn was cancelled), which teaches nothing; `timedOutAfterMs` when the
  * command ran past its timeout and was moved to the background, or a stderr opening with "Command
- * timed out after …" (versions that killed it there), which is a timeout. Undefined for a command
- * that ended by itself.
+ * timed out after …" (versions that killed it there), which is a timeout; `backgroundTaskId` alone
+ * when it runs on in the background (`run_in_background`, or the user moved it there), and an
+ * `Agent` answer whose `status` says the subagent was launched to run on its own (`async_launched`,
+ * `remote_launched`): `running`, not ended, so neither a success nor a failure yet. Undefined for a
+ * command that ended by itself.
  */
-function stoppedCommand(response: unknown): 'by-user' | HookToolResult | undefined {
+function stoppedCommand(response: unknown): 'by-user' | 'running' | HookToolResult | undefined {
   if (!isRecord(response)) return undefined;
   const stderr = typeof response.stderr === 'string' ? response.stderr : '';
   const stdout = typeof response.stdout === 'string' ? response.stdout : '';
@@ -127,7 +131,12 @@ function stoppedCommand(response: unknown): 'by-user' | HookToolResult | undefin
     const error = said !== '' ? said : `Command timed out after ${Math.round(Number(timedOutAfter) / 1000)}s`;
     return { ok: false, error, content: said, timedOut: true };
   }
-  return response.interrupted === true ? 'by-user' : undefined;
+  if (response.interrupted === true) return 'by-user';
+  if (typeof response.backgroundTaskId === 'string' && response.backgroundTaskId !== '') return 'running';
+  // A subagent launched to run on its own (`AgentOutput`): its work has not ended either.
+  return response.status === 'async_launched' || response.status === 'remote_launched'
+    ? 'running'
+    : undefined;
 }
 
 /** Claude Code's Bash error opens with the exit status: `Exit code 1\n<what the command printed>`. */

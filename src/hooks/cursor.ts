@@ -61,14 +61,20 @@ function cursorAction(name: string, payload: Payload): HookAction {
         call: toolCall(payload),
         result: responseResult(payload.tool_output ?? payload.tool_response),
       };
-    case 'postToolUseFailure':
-      // Refused by the user, not failed: nothing for the agent to learn.
-      if (payload.failure_type === 'permission_denied') return { type: 'ignored' };
+    case 'postToolUseFailure': {
+      // Refused or stopped by the user, not failed: nothing for the agent to learn.
+      if (payload.failure_type === 'permission_denied' || payload.is_interrupt === true) {
+        return { type: 'ignored' };
+      }
+      const result = errorResult(payload.error_message ?? payload.error ?? payload.failure_type);
+      // Stopped by Cursor for running too long: a timeout, whatever its message says.
+      const timedOut = payload.failure_type === 'timeout' && !result.ok;
       return {
         type: 'after-call',
         call: toolCall(payload),
-        result: errorResult(payload.error_message ?? payload.error ?? payload.failure_type),
+        result: timedOut ? { ...result, timedOut } : result,
       };
+    }
     case 'beforeShellExecution':
       return { type: 'before-call', call: { tool: 'Shell', input: shellInput(payload) } };
     case 'beforeMCPExecution':

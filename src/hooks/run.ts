@@ -39,10 +39,10 @@ const DEFAULT_DEADLINE_MS = 5_000;
 /**
  * How long an event that only records (after a call, a new prompt, a session start) may take to be
  * saved, whatever the deadline: the agent takes the process's exit as the outcome's receipt, so it
- * exits once the outcome is written. Past the longest waits for the locks involved; below every
- * agent's own hook timeout (60 s and more).
+ * exits once the outcome is written. Past the longest waits for the locks involved; below the 60 s
+ * `install` gives the hook before the agent may stop it (`HOOK_TIMEOUT_SECONDS`).
  */
-const SAVE_LIMIT_MS = 50_000;
+export const SAVE_LIMIT_MS = 50_000;
 /** What the hook keeps of its deadline, past the longest hold, to answer (and the helper to check). */
 const HOLD_MARGIN_MS = 1_000;
 /** The exit code every agent reads as "refuse this call", the reason on stderr. */

@@ -102,12 +102,20 @@ interface AgentSettings {
 
 const CLAUDE_TOOL_EVENTS = ['PreToolUse', 'PostToolUse', 'PostToolUseFailure'];
 
+/**
+ * How long the agent lets the hook run before it stops it, in seconds: past the 50 s the hook takes
+ * at most to save what a call taught (it exits once the outcome is written, see `hooks/run.ts`), so
+ * the agent never stops it halfway. A check before a call answers within the hook's own deadline
+ * (`--deadline-ms`, 5 s) whatever this is.
+ */
+export const HOOK_TIMEOUT_SECONDS = 60;
+
 const AGENTS: Readonly<Record<HostAgent, AgentSettings>> = {
   'claude-code': {
     file: join('.claude', 'settings.json'),
     projectDirVariable: '"$CLAUDE_PROJECT_DIR"',
     entries: (command) => {
-      const hook = { type: 'command', command, timeout: 10 };
+      const hook = { type: 'command', command, timeout: HOOK_TIMEOUT_SECONDS };
       return {
         ...Object.fromEntries(CLAUDE_TOOL_EVENTS.map((event) => [event, [{ matcher: '*', hooks: [hook] }]])),
         UserPromptSubmit: [{ hooks: [hook] }],
@@ -121,7 +129,13 @@ const AGENTS: Readonly<Record<HostAgent, AgentSettings>> = {
     file: join('.gemini', 'settings.json'),
     projectDirVariable: '"$GEMINI_PROJECT_DIR"',
     entries: (command) => {
-      const hook = { name: 'narrowing-guard', type: 'command', command, timeout: 10_000 };
+      // Gemini CLI's timeout is in milliseconds.
+      const hook = {
+        name: 'narrowing-guard',
+        type: 'command',
+        command,
+        timeout: HOOK_TIMEOUT_SECONDS * 1000,
+      };
       return {
         BeforeTool: [{ matcher: '.*', hooks: [hook] }],
         AfterTool: [{ matcher: '.*', hooks: [hook] }],
@@ -135,7 +149,7 @@ const AGENTS: Readonly<Record<HostAgent, AgentSettings>> = {
   codex: {
     file: join('.codex', 'hooks.json'),
     entries: (command) => {
-      const hook = { type: 'command', command, timeout: 10 };
+      const hook = { type: 'command', command, timeout: HOOK_TIMEOUT_SECONDS };
       return Object.fromEntries(
         ['PreToolUse', 'PostToolUse', 'UserPromptSubmit', 'SessionStart', 'PreCompact'].map((event) => [
           event,

@@ -14,6 +14,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runInstall } from '../../src/cli/commands/install.js';
+import { SAVE_LIMIT_MS } from '../../src/hooks/run.js';
 import { captureIO } from '../cli/commands/cli-io.js';
 
 const dirs: string[] = [];
@@ -76,9 +77,30 @@ describe('narrowing-guard install and uninstall', () => {
     expect(hooks.PreToolUse[0].hooks[0]).toEqual({
       type: 'command',
       command: `node ${OWN_BIN} hook codex`,
-      timeout: 10,
+      timeout: 60,
     });
     expect(Object.keys(JSON.parse(readFileSync(join(dir, '.codex/hooks.json'), 'utf8')))).toEqual(['hooks']);
+  });
+
+  it('gives the hook longer than it takes at most to save what a call taught before the agent stops it', async () => {
+    // Claude Code and Codex read `timeout` in seconds, Gemini CLI in milliseconds.
+    const timeouts: [string, string, number][] = [
+      ['claude-code', '.claude/settings.json', 1000],
+      ['codex', '.codex/hooks.json', 1000],
+      ['gemini-cli', '.gemini/settings.json', 1],
+    ];
+    for (const [agent, file, unitMs] of timeouts) {
+      const dir = project();
+      await runInstall('install', agent, { cwd: dir }, captureIO().io);
+      const hooks = JSON.parse(readFileSync(join(dir, file), 'utf8')).hooks as Record<
+        string,
+        { hooks: { timeout: number }[] }[]
+      >;
+      for (const [event, entries] of Object.entries(hooks)) {
+        const timeout = entries[0]?.hooks[0]?.timeout ?? 0;
+        expect(timeout * unitMs, `${agent} ${event}`).toBeGreaterThan(SAVE_LIMIT_MS);
+      }
+    }
   });
 
   it('creates a missing settings file and uninstall removes it again', async () => {

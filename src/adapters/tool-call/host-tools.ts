@@ -43,8 +43,13 @@ const CLAUDE_CODE: Readonly<Record<string, ToolAnnotations>> = {
   Write: write,
   // "Run the tests", "Run tests again with verbose output": words for the user, not the command.
   Bash: withFreeText(exec, 'description'),
+  // Windows: Claude Code's shell tool where it runs commands through PowerShell (same input as Bash).
+  PowerShell: withFreeText(exec, 'description'),
   KillShell: other,
-  // The short title of a subagent's task; its `prompt` says what it does.
+  TaskStop: other,
+  // The short title of a subagent's task; its `prompt` says what it does. `Agent` since Claude Code
+  // 2.1.63, `Task` before.
+  Agent: withFreeText(exec, 'description'),
   Task: withFreeText(exec, 'description'),
   TodoWrite: other,
   ExitPlanMode: other,

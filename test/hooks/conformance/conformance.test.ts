@@ -5,6 +5,7 @@ import {
   claudeCode,
   claudeCodeMcpResponse,
   claudeCodeMcpSuccess,
+  claudeCodePowerShell,
   codex,
   cursorGenericMcp,
   cursorShellHooks,
@@ -70,6 +71,7 @@ async function onEveryHost(
 describe('hook conformance: every agent, its real payloads, the same verdicts', () => {
   it('cites the source of every payload shape, marking what only the docs say', () => {
     const variants = [
+      claudeCodePowerShell,
       cursorShellHooks,
       claudeCodeMcpResponse('json-text'),
       cursorGenericMcp('failure-event'),
@@ -150,6 +152,15 @@ describe('hook conformance: every agent, its real payloads, the same verdicts', 
       verdicts(await run.repeat(5, 'npm run tset', MISSING_SCRIPT, descriptions)),
     );
     expect(result.indexOf('deny') + 1).toBeLessThanOrEqual(3);
+  });
+
+  it("sees a retry with a rewritten description as the same command on Claude Code's PowerShell tool", async () => {
+    const descriptions = ['Run the test script', 'Run tests again', 'Retry the npm test script'];
+    const result = await onEveryHost(
+      async (run) => verdicts(await run.repeat(3, 'npm run tset', MISSING_SCRIPT, descriptions)),
+      [claudeCode, claudeCodePowerShell],
+    );
+    expect(result).toContain('deny');
   });
 
   it('keeps a learned ban across a new prompt', async () => {

@@ -68,49 +68,66 @@ const CLAUDE_SOURCES = [
   "older versions that passed a failed result through PostToolUse: the CallToolResult's JSON text, or a tool_result block flagged `is_error` (Claude Code 2.0 transcripts' tool_result of a failed MCP call)",
 ];
 
-/** Claude Code: a failed Bash call fires PostToolUseFailure with `Exit code N\n<output>`; a success PostToolUse. */
-export const claudeCode: HostFixture = {
-  agent: 'claude-code',
-  sources: CLAUDE_SOURCES,
-  prompt: (session, text) => ({
-    ...claudeBase(session),
-    hook_event_name: 'UserPromptSubmit',
-    prompt: text,
-  }),
-  beforeShell: (session, call) => ({
-    ...claudeBase(session),
-    hook_event_name: 'PreToolUse',
-    tool_name: 'Bash',
-    tool_input: bashInput(call),
-    tool_use_id: call.id,
-  }),
-  afterShell: (session, call, run) => [
-    run.exitCode === 0
-      ? {
-          ...claudeBase(session),
-          hook_event_name: 'PostToolUse',
-          tool_name: 'Bash',
-          tool_input: bashInput(call),
-          tool_use_id: call.id,
-          tool_response: { stdout: run.output, stderr: '', interrupted: false, isImage: false },
-        }
-      : {
-          ...claudeBase(session),
-          hook_event_name: 'PostToolUseFailure',
-          tool_name: 'Bash',
-          tool_input: bashInput(call),
-          tool_use_id: call.id,
-          error: `Exit code ${run.exitCode}\n${run.output}`,
-          is_interrupt: false,
-        },
-  ],
-  beforeMcp: (session, call) => claudeMcp(session, 'PreToolUse', call),
-  afterMcp: (session, call, result) => [
-    result.isError
-      ? { ...claudeMcp(session, 'PostToolUseFailure', call), error: textOf(result), is_interrupt: false }
-      : { ...claudeMcp(session, 'PostToolUse', call), tool_response: result.content },
-  ],
-};
+/**
+ * Claude Code: a failed shell call fires PostToolUseFailure with `Exit code N\n<output>`; a success
+ * PostToolUse. `shellTool`: `Bash`, or `PowerShell` where Claude Code runs commands through PowerShell
+ * (Windows).
+ */
+function claudeCodeWith(shellTool: 'Bash' | 'PowerShell', sources: readonly string[]): HostFixture {
+  return {
+    agent: 'claude-code',
+    sources,
+    prompt: (session, text) => ({
+      ...claudeBase(session),
+      hook_event_name: 'UserPromptSubmit',
+      prompt: text,
+    }),
+    beforeShell: (session, call) => ({
+      ...claudeBase(session),
+      hook_event_name: 'PreToolUse',
+      tool_name: shellTool,
+      tool_input: bashInput(call),
+      tool_use_id: call.id,
+    }),
+    afterShell: (session, call, run) => [
+      run.exitCode === 0
+        ? {
+            ...claudeBase(session),
+            hook_event_name: 'PostToolUse',
+            tool_name: shellTool,
+            tool_input: bashInput(call),
+            tool_use_id: call.id,
+            tool_response: { stdout: run.output, stderr: '', interrupted: false, isImage: false },
+          }
+        : {
+            ...claudeBase(session),
+            hook_event_name: 'PostToolUseFailure',
+            tool_name: shellTool,
+            tool_input: bashInput(call),
+            tool_use_id: call.id,
+            error: `Exit code ${run.exitCode}\n${run.output}`,
+            is_interrupt: false,
+          },
+    ],
+    beforeMcp: (session, call) => claudeMcp(session, 'PreToolUse', call),
+    afterMcp: (session, call, result) => [
+      result.isError
+        ? { ...claudeMcp(session, 'PostToolUseFailure', call), error: textOf(result), is_interrupt: false }
+        : { ...claudeMcp(session, 'PostToolUse', call), tool_response: result.content },
+    ],
+  };
+}
+
+export const claudeCode: HostFixture = claudeCodeWith('Bash', CLAUDE_SOURCES);
+
+/**
+ * Claude Code on Windows running commands through its PowerShell tool: the same input (`command`,
+ * `description`) and the same events as Bash, under another tool name.
+ */
+export const claudeCodePowerShell: HostFixture = claudeCodeWith('PowerShell', [
+  ...CLAUDE_SOURCES,
+  "the PowerShell tool: @anthropic-ai/claude-agent-sdk 0.3.333 sdk.d.ts (BUILTIN_TOOL_NAMES lists `PowerShell`; PreSkillShellCommandHookInput: `tool_name` is 'the shell tool that runs the command: Bash or PowerShell')",
+]);
 
 function claudeMcp(session: Session, event: string, call: McpCall) {
   return {
@@ -455,7 +472,7 @@ function codexBase(session: Session, rollout: string, event: string) {
 }
 
 const CURSOR_SOURCES = [
-  'docs-only: https://cursor.com/docs/agent/hooks — common fields { conversation_id, generation_id, hook_event_name, workspace_roots }, preToolUse / postToolUse / postToolUseFailure { tool_name, tool_input, tool_use_id, error_message, failure_type }, beforeShellExecution { command, cwd }, afterShellExecution { command, output, duration }, beforeMCPExecution { tool_name, tool_input (a JSON string in older versions), command | url }, afterMCPExecution { tool_name, tool_input, result_json, duration }',
+  'docs-only: https://cursor.com/docs/agent/hooks — common fields { conversation_id, generation_id, hook_event_name, workspace_roots }, preToolUse / postToolUse / postToolUseFailure { tool_name, tool_input, tool_use_id, error_message, failure_type, is_interrupt }, beforeShellExecution { command, cwd }, afterShellExecution { command, output, duration }, beforeMCPExecution { tool_name, tool_input (a JSON string in older versions), command | url }, afterMCPExecution { tool_name, tool_input, result_json, duration }',
 ];
 
 /** Cursor's MCP events (docs-only): `result_json` is the tool's CallToolResult as JSON text. */
@@ -504,6 +521,7 @@ export const cursor: HostFixture = {
           tool_use_id: call.id,
           error_message: run.output === '' ? `Command exited with code ${run.exitCode}` : run.output,
           failure_type: 'error',
+          is_interrupt: false,
         },
   ],
   ...cursorMcp,
