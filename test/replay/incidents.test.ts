@@ -19,6 +19,12 @@ const AGENTS = [
   'gemini-cli',
   'codex',
   'cursor',
+  'cline',
+  'roo-code',
+  'kilo-code',
+  'opencode',
+  'goose',
+  'copilot',
   'mcp',
   'openhands',
   'swe-agent',
@@ -72,12 +78,14 @@ describe('incident-shaped traces', () => {
         `${agent} loops`,
       ).toBe(true);
     }
-    expect(incidents.filter((trace) => trace.file.startsWith('legit-')).length).toBeGreaterThanOrEqual(10);
+    // At least a third of the traces are legitimate runs close to a loop.
+    const legit = incidents.filter((trace) => trace.file.startsWith('legit-')).length;
+    expect(legit * 3).toBeGreaterThanOrEqual(incidents.length);
   });
 
-  it('cover every shape of wasted calls and at least 20 public reports', () => {
+  it('cover every shape of wasted calls and at least 40 public reports', () => {
     expect(new Set(incidents.map((trace) => trace.shape))).toEqual(new Set([1, 2, 3, 4, 5, 6, 7, 8, 9]));
-    expect(new Set(incidents.map((trace) => trace.source)).size).toBeGreaterThanOrEqual(20);
+    expect(new Set(incidents.map((trace) => trace.source)).size).toBeGreaterThanOrEqual(40);
   });
 
   it.each(incidents.filter((trace) => trace.open === undefined).map((trace) => [trace.file, trace] as const))(
