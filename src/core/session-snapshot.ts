@@ -21,6 +21,8 @@ export interface SessionSnapshot {
   readonly radius: unknown;
   readonly budget: unknown;
   readonly halted?: string;
+  /** The streak of refusals of one call (see `RefusalStreak`), when one is under way. */
+  readonly refusals?: unknown;
   /** The environment the calls run in was lost, and no call has succeeded since. */
   readonly worldLost?: boolean;
 }
@@ -59,6 +61,7 @@ export function readSessionSnapshot(value: unknown): SessionSnapshot | undefined
     radius: value.radius,
     budget: value.budget,
     ...(typeof value.halted === 'string' && { halted: value.halted }),
+    ...(value.refusals !== undefined && { refusals: value.refusals }),
     ...(value.worldLost === true && { worldLost: true }),
   };
 }
