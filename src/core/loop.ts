@@ -413,6 +413,8 @@ export class NarrowingEngine {
       radius: this.radius.snapshot(),
       budget: this.budget.snapshot(),
       halted: this.halted,
+      learner: this.learner.snapshot(),
+      untilAnotherCall: this.successes.snapshot(),
       ...(refusals !== undefined && { refusals }),
       ...(this.worldLost && { worldLost: true }),
     };
@@ -462,6 +464,8 @@ export class NarrowingEngine {
     this.radius.restore(session.radius);
     this.budget.restore(session.budget);
     this.refusals.restore(session.refusals);
+    this.learner.restore(session.learner);
+    this.successes.restore(session.untilAnotherCall);
     this.halted = session.halted;
     this.worldLost = session.worldLost === true;
     if (typeof state.sessionId === 'string') this.sessionIdValue = state.sessionId;
