@@ -35,7 +35,7 @@ describe('the halt on repeated refusals', () => {
     const saved = agent.loop.snapshot();
     for (const refusals of [{ callKey: 7, count: 2 }, { callKey: 'read_file#0', count: 99 }, 'streak', [1]]) {
       const next = new Agent();
-      next.loop.restore({ ...saved, session: { ...saved.session, refusals } });
+      next.loop.restore({ ...saved, session: { ...(saved.session as object), refusals } });
       expect(next.check(...readMissing).verdict).toBe('block');
     }
   });
