@@ -97,3 +97,13 @@ describe('a session saved by the version whose unavailable-value rule saved noth
     expect(verdicts).toEqual(['block', 'allow']);
   });
 });
+
+describe('the session file this version writes', () => {
+  it('keeps the format earlier versions read, the rule’s part in a version of its own', async () => {
+    const dir = stateDir();
+    await turn(openOn('file'), dir, refused);
+    const file = JSON.parse(readFileSync(sessionStatePath(dir, SESSION), 'utf8'));
+    expect(file.version).toBe(1);
+    expect(file.session.detectors['unavailable-value'].version).toBe(2);
+  });
+});
