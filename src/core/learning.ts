@@ -6,7 +6,7 @@
 import { type ConstraintIndex, constraintId, type Entry, isActive, regionCovers } from './constraints.js';
 import type { CallContext } from './detectors/types.js';
 import { FailingCalls } from './failing-calls.js';
-import { HASH_GENERATION } from './identity/hashing.js';
+import { HASH_GENERATION, hashString } from './identity/hashing.js';
 import type { Policy } from './policy.js';
 import { ReproducedFailures } from './reproduced.js';
 import { namesAbsolutePath, scopedContext } from './scope.js';
@@ -36,6 +36,8 @@ const EXISTS_BLOCKS: readonly ActionKind[] = ['create'];
 
 /** Tools and targets whose last unblamed failure is remembered, to corroborate the next. */
 const RECENT_UNKNOWN = 256;
+/** A saved key or digest longer than this is none this engine wrote. */
+const MAX_SAVED_KEY = 1_024;
 
 /** Digests of `files` as they are now (see `WorldProbe.digest`), or undefined when any is unknown. */
 export type PinFiles = (files: readonly string[]) => Readonly<Record<string, string>> | undefined;
@@ -127,7 +129,8 @@ export class Learner {
     const enforced = became ? [entry] : [];
     // Another call of the tool on the same targets failed with this very error, and nothing has
     // changed since: the error is about the targets' state, not a passing glitch of one call.
-    const scope = `${call.tool}\u0000${call.facts.targets.join('\u0000')}`;
+    // By its hash: saved with the session's run state, the targets stay out of it.
+    const scope = hashString(`${call.tool}\u0000${call.facts.targets.join('\u0000')}`);
     const earlier = this.lastUnknown.get(scope);
     if (earlier && earlier.digest === errorDigest && earlier.banKey !== call.banKey && !isActive(entry)) {
       const [, corroborated] = this.strengthen(entry, call, errorText, 'call');
@@ -171,6 +174,31 @@ export class Learner {
     const { constraint } = entry;
     if (constraint.scope !== 'call' || constraint.callKey === undefined) return;
     this.reproduced.setAside(constraint.callKey, constraint.signature, constraint.evidence.lastError);
+  }
+
+  /**
+   * What the learner remembers of the session's recent failures, for the session's run state: the
+   * last unblamed failure per tool and targets (the scope by its hash) and the failures a change
+   * set aside (by ban key, their errors by hash). Nothing of a call's arguments in clear.
+   */
+  snapshot(): unknown {
+    return {
+      unknown: [...this.lastUnknown].map(([scope, { digest, banKey }]) => [scope, digest, banKey]),
+      setAside: this.reproduced.snapshot(),
+    };
+  }
+
+  /** Reads back what `snapshot` wrote; anything else is dropped. */
+  restore(state: unknown): void {
+    this.lastUnknown.clear();
+    const saved = typeof state === 'object' && state !== null ? (state as Record<string, unknown>) : {};
+    this.reproduced.restore(saved.setAside);
+    if (!Array.isArray(saved.unknown)) return;
+    for (const item of saved.unknown.slice(-RECENT_UNKNOWN)) {
+      if (!Array.isArray(item) || item.length !== 3) continue;
+      if (item.every((part) => typeof part === 'string' && part.length <= MAX_SAVED_KEY))
+        this.lastUnknown.set(item[0], { digest: item[1], banKey: item[2] });
+    }
   }
 
   /** A new session: what failed in the last one says nothing about glitches in this one. */

@@ -405,6 +405,7 @@ export class NarrowingEngine {
     }
     const detectors: Record<string, unknown> = {};
     for (const detector of this.detectors) detectors[detector.name] = detector.snapshot();
+    const refusals = this.refusals.snapshot();
     return {
       entries: sessionEntries,
       detectors,
@@ -412,6 +413,9 @@ export class NarrowingEngine {
       radius: this.radius.snapshot(),
       budget: this.budget.snapshot(),
       halted: this.halted,
+      learner: this.learner.snapshot(),
+      untilAnotherCall: this.successes.snapshot(),
+      ...(refusals !== undefined && { refusals }),
       ...(this.worldLost && { worldLost: true }),
     };
   }
@@ -459,6 +463,9 @@ export class NarrowingEngine {
     this.world.restore(session.world);
     this.radius.restore(session.radius);
     this.budget.restore(session.budget);
+    this.refusals.restore(session.refusals);
+    this.learner.restore(session.learner);
+    this.successes.restore(session.untilAnotherCall);
     this.halted = session.halted;
     this.worldLost = session.worldLost === true;
     if (typeof state.sessionId === 'string') this.sessionIdValue = state.sessionId;

@@ -15,6 +15,8 @@ export const REPEATED_REFUSAL_RULE = 'repeated-refusal';
 
 /** Refusals in a row of one call after which the last of them halts the run. */
 export const REFUSALS_BEFORE_HALT = 3;
+/** A saved call key or step longer than this is no key this engine wrote. */
+const MAX_KEY_CHARS = 1_024;
 
 /**
  * The rules whose blocks never count towards the streak (nor break it): polls, which are meant to be
@@ -67,6 +69,33 @@ export class RefusalStreak {
         'Stop calling tools and answer the user: what was done, what was refused and why, and what is left.',
       evidence: { count: this.count },
     };
+  }
+
+  /**
+   * The streak as the session's run state saves it (the call key is a hash of the call's arguments,
+   * never the arguments), or undefined when there is none: each hook process refuses one proposal.
+   */
+  snapshot(): unknown {
+    if (this.callKey === undefined) return undefined;
+    return { callKey: this.callKey, ...(this.step !== undefined && { step: this.step }), count: this.count };
+  }
+
+  /** Reads a streak back from `snapshot`; anything else starts none. */
+  restore(state: unknown): void {
+    this.clear();
+    if (typeof state !== 'object' || state === null || Array.isArray(state)) return;
+    const { callKey, step, count } = state as Record<string, unknown>;
+    if (typeof callKey !== 'string' || callKey.length > MAX_KEY_CHARS) return;
+    if (typeof count !== 'number' || !Number.isInteger(count) || count < 1 || count >= REFUSALS_BEFORE_HALT)
+      return;
+    const readableStep =
+      step === undefined ||
+      (typeof step === 'string' && step.length <= MAX_KEY_CHARS) ||
+      (typeof step === 'number' && Number.isFinite(step));
+    if (!readableStep) return;
+    this.callKey = callKey;
+    this.step = step as string | number | undefined;
+    this.count = count;
   }
 
   /** A new user message, a new session or a compaction: the streak starts over. */

@@ -5,14 +5,19 @@
  * the very same error, it has already shown that it is no glitch: the failure from before the change
  * is the second sighting, and the next run with nothing changed is blocked.
  */
-import { maskVolatile } from './identity/index.js';
+import { hashString, maskVolatile } from './identity/index.js';
 import { RecencyMap } from './recency-map.js';
 
 /** Calls whose uncorroborated failure a change set aside: a session rarely has more at once. */
 const CAPACITY = 256;
+/** A saved ban key or error hash longer than this is none this engine wrote. */
+const MAX_KEY_CHARS = 1_024;
 
 export class ReproducedFailures {
-  /** By ban key: the signature and the error as kept, of the failure a change set aside. */
+  /**
+   * By ban key: a hash of the signature and the error as kept, of the failure a change set aside
+   * (only compared, and saved with the session's run state without the error's words).
+   */
   private readonly before = new RecencyMap<string, string>();
 
   /** A change relieved this call's failure before it was corroborated. */
@@ -33,6 +38,28 @@ export class ReproducedFailures {
     return earlier === errorKey(signature, keptError);
   }
 
+  /** `[ban key, error hash]` pairs, oldest first, for the session's run state. */
+  snapshot(): [string, string][] {
+    return [...this.before];
+  }
+
+  /** Reads back what `snapshot` wrote; anything else is dropped. */
+  restore(state: unknown): void {
+    this.before.clear();
+    if (!Array.isArray(state)) return;
+    for (const item of state.slice(-CAPACITY)) {
+      if (!Array.isArray(item) || item.length !== 2) continue;
+      const [banKey, error] = item;
+      if (
+        typeof banKey === 'string' &&
+        banKey.length <= MAX_KEY_CHARS &&
+        typeof error === 'string' &&
+        error.length <= MAX_KEY_CHARS
+      )
+        this.before.set(banKey, error);
+    }
+  }
+
   clear(): void {
     this.before.clear();
   }
@@ -43,5 +70,5 @@ export class ReproducedFailures {
  * another clock time, failed the same way.
  */
 function errorKey(signature: string, keptError: string): string {
-  return `${signature}\u0000${maskVolatile(keptError, 'result')}`;
+  return hashString(`${signature}\u0000${maskVolatile(keptError, 'result')}`);
 }

@@ -21,6 +21,12 @@ export interface SessionSnapshot {
   readonly radius: unknown;
   readonly budget: unknown;
   readonly halted?: string;
+  /** The bans held until another call succeeds, by id (see `SuccessLifting.snapshot`). */
+  readonly untilAnotherCall?: unknown;
+  /** What the learner remembers of recent failures (see `Learner.snapshot`). */
+  readonly learner?: unknown;
+  /** The streak of refusals of one call (see `RefusalStreak`), when one is under way. */
+  readonly refusals?: unknown;
   /** The environment the calls run in was lost, and no call has succeeded since. */
   readonly worldLost?: boolean;
 }
@@ -59,6 +65,9 @@ export function readSessionSnapshot(value: unknown): SessionSnapshot | undefined
     radius: value.radius,
     budget: value.budget,
     ...(typeof value.halted === 'string' && { halted: value.halted }),
+    ...(value.untilAnotherCall !== undefined && { untilAnotherCall: value.untilAnotherCall }),
+    ...(value.learner !== undefined && { learner: value.learner }),
+    ...(value.refusals !== undefined && { refusals: value.refusals }),
     ...(value.worldLost === true && { worldLost: true }),
   };
 }

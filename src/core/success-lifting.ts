@@ -19,6 +19,8 @@ import type { Effect, WorldTracker } from './world.js';
 const LOOKUP_CHARS = 2_000;
 /** Names of files a looking command's line is read for. */
 const LOOKED_AT_NAMES = 16;
+/** Bans held until another call succeeds read back from a session's run state, at most. */
+const MAX_HELD = 1_024;
 /** Failing commands a look-up is compared with: the latest ones. */
 const LOOKUP_SCAN = 64;
 
@@ -171,6 +173,26 @@ export class SuccessLifting {
   endHiddenState(now: number): void {
     for (const held of this.untilAnotherCall) this.index.remove(held.entry, now);
     this.untilAnotherCall = [];
+  }
+
+  /**
+   * The bans held until another call succeeds, by their ids, for the session's run state: those
+   * bans are saved with it, and without this a new process would hold them for the session.
+   */
+  snapshot(): [string, boolean][] {
+    return this.untilAnotherCall.map((held) => [held.entry.constraint.id, held.ordering]);
+  }
+
+  /** Reads back what `snapshot` wrote, for bans the index holds (restored first); anything else is dropped. */
+  restore(state: unknown): void {
+    this.untilAnotherCall = [];
+    if (!Array.isArray(state)) return;
+    for (const item of state.slice(-MAX_HELD)) {
+      if (!Array.isArray(item) || typeof item[0] !== 'string' || typeof item[1] !== 'boolean') continue;
+      const entry = this.index.get(item[0]);
+      if (entry && !this.untilAnotherCall.some((held) => held.entry === entry))
+        this.untilAnotherCall.push({ entry, ordering: item[1] });
+    }
   }
 
   private holdUntilAnotherCall(call: Call, ordering: boolean): void {

@@ -59,6 +59,25 @@ describe('a call refused because another must run first', () => {
     });
   }
 
+  it('allows the same call again once another call has succeeded, each call in a process of its own', () => {
+    const query = ['mcp__warehouse__run_query', { sql: 'SELECT count(*) FROM orders' }] as const;
+    const steps = [
+      [...query, refused('Error: no active connection. Call connect first.')],
+      [...query, refused('Error: no active connection. Call connect first.')],
+      ['mcp__warehouse__connect', { dsn: 'warehouse-prod' }, 'Connected to warehouse-prod (read only).'],
+      [...query, '[{"count": 1182}]'],
+    ] as const;
+    let agent = new Agent();
+    const verdicts = steps.map(([tool, args, result]) => {
+      const verdict = agent.call(tool, args, result).check.verdict;
+      const next = new Agent();
+      next.loop.restore(JSON.parse(JSON.stringify(agent.loop.snapshot())));
+      agent = next;
+      return verdict;
+    });
+    expect(verdicts).toEqual(['allow', 'allow', 'allow', 'allow']);
+  });
+
   it('leaves the ban on an out-of-order call behind when a new session starts', () => {
     const agent = new Agent();
     const action = { input: 'Paris' };

@@ -15,6 +15,31 @@ describe('the halt on repeated refusals', () => {
     expect(agent.check('read_file', { path: 'README.md' }).verdict).toBe('halt');
   });
 
+  it('halts at the third refusal in a row when each refusal is checked in a process of its own', () => {
+    let agent = new Agent();
+    agent.call(...readMissing, ENOENT);
+    const verdicts: string[] = [];
+    for (let i = 0; i < 3; i += 1) {
+      verdicts.push(agent.check(...readMissing).verdict);
+      const next = new Agent();
+      next.loop.restore(JSON.parse(JSON.stringify(agent.loop.snapshot())));
+      agent = next;
+    }
+    expect(verdicts).toEqual(['block', 'block', 'halt']);
+  });
+
+  it('starts no streak from a saved one it cannot read', () => {
+    const agent = new Agent();
+    agent.call(...readMissing, ENOENT);
+    agent.check(...readMissing);
+    const saved = agent.loop.snapshot();
+    for (const refusals of [{ callKey: 7, count: 2 }, { callKey: 'read_file#0', count: 99 }, 'streak', [1]]) {
+      const next = new Agent();
+      next.loop.restore({ ...saved, session: { ...(saved.session as object), refusals } });
+      expect(next.check(...readMissing).verdict).toBe('block');
+    }
+  });
+
   it('never halts a model that does not see the refusals (a recorded run replayed)', () => {
     const agent = new Agent({ modelSeesRefusals: false });
     expect(agent.repeat(6, ...readMissing, ENOENT)).toEqual([

@@ -184,6 +184,9 @@ describe('a service ban kept across sessions', () => {
     bannedBooking(agent);
     const resumed = new Agent();
     resumed.loop.restore(JSON.parse(JSON.stringify(agent.loop.snapshot())));
+    // A look-up in between: the resumed session keeps its streak of refusals, and a third refusal in
+    // a row of the booking would halt.
+    resumed.call('get_user_details', { user_id: 'mia_li_3668' }, userDetails);
     expect(resumed.check('book_reservation', booking).verdict).toBe('block');
     resumed.call('cancel_reservation', reservation, cancelled);
     expect(resumed.check('book_reservation', booking).verdict).toBe('allow');

@@ -5,14 +5,20 @@
  * found, another one of the same file, with nothing having changed it since, is blocked: the
  * numbers are still not there. The first such edit is never judged, nor any edit after a change.
  */
+import { hashString } from '../identity/index.js';
 import type { Violation } from '../types.js';
 import { isHarnessFault, isWatched, kindOf } from './applicability.js';
 import { LruMap } from './bounded.js';
+import { readSnapshot } from './restore.js';
 import type { CallContext, Detector, ObservedOutcome } from './types.js';
 import { excerpt } from './wording.js';
 
 const NAME = 'numbered-copy';
+/** 1 saved nothing; 2 saves the files (by their paths' hashes) whose numbered edit was not found. */
+const VERSION = 2;
 const MAX_FILES = 256;
+/** What `hashString` writes. */
+const HASH = /^[0-9a-f]{16}$/;
 /** A line that starts with a viewer's line number: spaces, up to six digits, a tab or an arrow. */
 const NUMBERED_LINE = /(?:^|\n)[ ]*\d{1,6}(?:\t|→)/;
 /** Search texts longer than this are not scanned (never judged). */
@@ -40,8 +46,11 @@ function numberedSearch(call: CallContext): string | undefined {
 }
 
 export function createNumberedCopyDetector(): Detector {
-  /** By file: the numbered line of the last such edit that was not found, while the file is unchanged. */
-  const failed = new LruMap<string>(MAX_FILES);
+  /**
+   * The files, by their paths' hashes, where such an edit was not found, while each is unchanged:
+   * the block quotes the live edit's line, so nothing of the failed one is kept.
+   */
+  const failed = new LruMap<true>(MAX_FILES);
 
   return {
     name: NAME,
@@ -52,8 +61,7 @@ export function createNumberedCopyDetector(): Detector {
         return undefined;
       if (facts.targets.length !== 1 || failed.size === 0) return undefined;
       const target = facts.targets[0] as string;
-      const before = failed.peek(target);
-      if (before === undefined) return undefined;
+      if (failed.peek(hashString(target)) === undefined) return undefined;
       const line = numberedSearch(call);
       return line === undefined ? undefined : describe(call, target, line);
     },
@@ -64,14 +72,13 @@ export function createNumberedCopyDetector(): Detector {
       if (!outcome.success) {
         if (kindOf(call) !== 'mutate' || facts.targets.length !== 1) return;
         if (outcome.failure?.meaning !== 'content-missing') return;
-        const line = numberedSearch(call);
-        if (line !== undefined) failed.set(facts.targets[0] as string, line);
+        if (numberedSearch(call) !== undefined) failed.set(hashString(facts.targets[0] as string), true);
         return;
       }
       if (!outcome.changedWorld || facts.leavesSourcesAlone || failed.size === 0) return;
       // A command, or a change that names nothing, may have rewritten any file.
       if (kindOf(call) === 'exec' || facts.targets.length === 0) failed.clear();
-      else for (const target of facts.targets) failed.delete(target);
+      else for (const target of facts.targets) failed.delete(hashString(target));
     },
 
     reset(): void {
@@ -80,11 +87,16 @@ export function createNumberedCopyDetector(): Detector {
     },
 
     snapshot(): unknown {
-      return { version: 1 };
+      return { version: VERSION, files: failed.entries().map(([file]) => file) };
     },
 
-    restore(): void {
+    restore(state: unknown): void {
       failed.clear();
+      const files = readSnapshot(state, VERSION)?.files;
+      if (!Array.isArray(files)) return;
+      for (const file of files.slice(-MAX_FILES)) {
+        if (typeof file === 'string' && HASH.test(file)) failed.set(file, true);
+      }
     },
   };
 }

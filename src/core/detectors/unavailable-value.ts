@@ -11,67 +11,236 @@
  * and the others', so a retry still passing it fails the same way. Only a success of that tool (it
  * may have been updated) or a new session lifts it.
  */
-import { canonicalJson } from '../identity/index.js';
+import { canonicalJson, describeCall, hashString } from '../identity/index.js';
+import { redactText } from '../secrets.js';
 import type { ActionKind, Violation } from '../types.js';
 import { isHarnessFault, isWatched, kindOf } from './applicability.js';
 import { LruMap } from './bounded.js';
+import { isRecord, readEntries, readSnapshot } from './restore.js';
 import type { CallContext, Detector, ObservedOutcome } from './types.js';
 import { excerpt } from './wording.js';
 
 const NAME = 'unavailable-value';
+/** 1 saved nothing; 2 saves every refusal with its arguments, values and error by their hashes. */
+const VERSION = 2;
 /** Refusals remembered per tool and targets, and tools and targets remembered. */
 const PER_KEY = 8;
 const MAX_KEYS = 64;
 /** Arguments deeper or wider than this are not compared (never judged). */
 const MAX_DEPTH = 6;
 const MAX_ITEMS = 64;
+/** Argument values shorter than this stay in a saved error: "12", "on" name nothing of their own. */
+const MIN_MASKED = 3;
+/** The most argument values looked for in an error, or among a live call's to quote from. */
+const MAX_VALUES = 256;
+/** A saved error is at most this many parts, and this many characters of its own. */
+const MAX_PARTS = 256;
+const MAX_SAVED_CHARS = 1_000;
+/** What `hashString` writes. */
+const HASH = /^[0-9a-f]{16}$/;
 
 /** Successes that cannot have made anything available. */
 const ASKING: ReadonlySet<ActionKind> = new Set(['read', 'search', 'poll']);
 
+/**
+ * Arguments as the rule keeps them: every scalar, list item and key by its hash, so that what it
+ * remembers, and saves with its state, holds no argument in clear. A scalar is its hash, a list the
+ * hashes of its items, an object its fields by the hashes of their keys, in their order.
+ */
+type Shape =
+  | string
+  | { readonly items: readonly string[] }
+  | { readonly fields: readonly (readonly [string, Shape])[] };
+
+/**
+ * A text (an error) with every argument value it quotes replaced by the value's hash: `[hash]`, or
+ * `[hash, n]` for the first n characters of a value cut where the text was cut. Written out again
+ * only with values of the live call (`filled`).
+ */
+type Part = string | readonly [string] | readonly [string, number];
+
 interface Refusal {
-  readonly args: Readonly<Record<string, unknown>>;
+  /** Undefined for arguments too deep or too wide to compare: kept, but never matched. */
+  readonly shape: Shape | undefined;
+  readonly argsHash: string;
+  /** The hashes of the values the tool named as unavailable, in the order it named them. */
   readonly values: readonly string[];
-  readonly error: string;
-  readonly description: string;
+  readonly error: readonly Part[];
+  /** The error and the call as this process saw them; a refusal read from a snapshot has neither. */
+  readonly seen?: Seen;
 }
 
 /** A call refused for arguments its tool does not take. */
 interface Rejection {
-  readonly args: Readonly<Record<string, unknown>>;
+  readonly argsHash: string;
+  /** The hashes of the names refused. */
   readonly names: readonly string[];
+  readonly error: readonly Part[];
+  readonly seen?: Seen;
+}
+
+interface Seen {
   readonly error: string;
   readonly description: string;
 }
 
 function keyOf(call: CallContext): string {
-  return `${call.tool}\u0000${call.facts.targets.join('\u0000')}`;
+  return hashString(`${call.tool}\u0000${call.facts.targets.join('\u0000')}`);
 }
 
 function isPlainObject(value: unknown): value is Readonly<Record<string, unknown>> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
+const itemHash = (item: unknown): string => hashString(canonicalJson(item));
+const scalarHash = (value: unknown): string =>
+  hashString(typeof value === 'string' ? `s${value}` : `j${canonicalJson(value)}`);
+
 /**
  * Whether `next` asks for everything `earlier` asked for and differs only by more items in lists:
- * the same keys, the same scalars, and every earlier list item still there.
+ * the same keys, the same scalars, and every earlier list item still there. Compared as the rule
+ * compares a call with a refusal it keeps: by hashes.
  */
-export function extendsArguments(next: unknown, earlier: unknown, depth = 0): boolean {
+export function extendsArguments(next: unknown, earlier: unknown): boolean {
+  const shape = shapeOf(earlier);
+  return shape !== undefined && extendsShape(next, shape);
+}
+
+/** `value` as the rule keeps it, or undefined when `extendsArguments` could never find it extended. */
+function shapeOf(value: unknown, depth = 0): Shape | undefined {
+  if (depth > MAX_DEPTH) return undefined;
+  if (Array.isArray(value)) return value.length > MAX_ITEMS ? undefined : { items: value.map(itemHash) };
+  if (!isPlainObject(value)) return scalarHash(value);
+  const keys = Object.keys(value);
+  if (keys.length > MAX_ITEMS) return undefined;
+  const fields: [string, Shape][] = [];
+  for (const key of keys) {
+    const shape = shapeOf(value[key], depth + 1);
+    if (shape === undefined) return undefined;
+    fields.push([hashString(key), shape]);
+  }
+  return { fields };
+}
+
+/** `extendsArguments(next, earlier)` for `earlier` kept as `shape`. */
+function extendsShape(next: unknown, shape: Shape, depth = 0): boolean {
   if (depth > MAX_DEPTH) return false;
-  if (Array.isArray(earlier)) {
-    if (!Array.isArray(next) || next.length > MAX_ITEMS || earlier.length > next.length) return false;
-    const present = new Set(next.map((item) => canonicalJson(item)));
-    return earlier.every((item) => present.has(canonicalJson(item)));
+  if (typeof shape === 'string')
+    return !Array.isArray(next) && !isPlainObject(next) && scalarHash(next) === shape;
+  if ('items' in shape) {
+    if (!Array.isArray(next) || next.length > MAX_ITEMS || shape.items.length > next.length) return false;
+    const present = new Set(next.map(itemHash));
+    return shape.items.every((item) => present.has(item));
   }
-  if (isPlainObject(earlier)) {
-    if (!isPlainObject(next)) return false;
-    const keys = Object.keys(earlier);
-    if (keys.length > MAX_ITEMS || keys.length !== Object.keys(next).length) return false;
-    return keys.every(
-      (key) => Object.hasOwn(next, key) && extendsArguments(next[key], earlier[key], depth + 1),
-    );
+  if (!isPlainObject(next)) return false;
+  const keys = Object.keys(next);
+  if (keys.length !== shape.fields.length) return false;
+  const byHash = new Map(keys.map((key) => [hashString(key), key]));
+  return shape.fields.every(([hash, field]) => {
+    const key = byHash.get(hash);
+    return key !== undefined && extendsShape(next[key], field, depth + 1);
+  });
+}
+
+/** The earlier arguments `shape` keeps, taken from `next`, which extends them. */
+function earlierIn(next: unknown, shape: Shape): unknown {
+  if (typeof shape === 'string') return next;
+  if ('items' in shape) {
+    const items = new Map((next as readonly unknown[]).map((item) => [itemHash(item), item]));
+    return shape.items.map((hash) => items.get(hash));
   }
-  return Object.is(next, earlier);
+  const record = next as Readonly<Record<string, unknown>>;
+  const keys = new Map(Object.keys(record).map((key) => [hashString(key), key]));
+  return Object.fromEntries(
+    shape.fields.map(([hash, field]) => {
+      const key = keys.get(hash) as string;
+      return [key, earlierIn(record[key], field)];
+    }),
+  );
+}
+
+/**
+ * The strings and numbers (as text) in arguments, as an adapter names them, and the keys they are
+ * under, within bounds.
+ */
+function argumentValues(value: unknown, out: string[] = [], depth = 0): string[] {
+  if (out.length >= MAX_VALUES) return out;
+  if (typeof value === 'string') out.push(value);
+  else if (typeof value === 'number') out.push(String(value));
+  else if (depth < MAX_DEPTH && typeof value === 'object' && value !== null) {
+    if (Array.isArray(value)) {
+      for (const item of value.slice(0, MAX_ITEMS)) argumentValues(item, out, depth + 1);
+      return out;
+    }
+    for (const key of Object.keys(value).slice(0, MAX_ITEMS)) {
+      if (out.length < MAX_VALUES) out.push(key);
+      argumentValues((value as Readonly<Record<string, unknown>>)[key], out, depth + 1);
+    }
+  }
+  return out;
+}
+
+/** The live call's values and keys by their hashes, to quote what a saved text or a hash stands for. */
+function valuesByHash(args: Readonly<Record<string, unknown>>): Map<string, string> {
+  return new Map(argumentValues(args).map((value) => [hashString(value), value]));
+}
+
+/** `text` with every value and key of `args` it holds (of `MIN_MASKED` characters or more) by its hash. */
+function masked(text: string, args: Readonly<Record<string, unknown>>): Part[] {
+  const values = [...new Set(argumentValues(args))]
+    .filter((value) => value.length >= MIN_MASKED && text.includes(value.slice(0, MIN_MASKED)))
+    .sort((a, b) => b.length - a.length);
+  let parts: Part[] = [text];
+  for (const value of values) {
+    if (!parts.some((part) => typeof part === 'string' && part.includes(value))) continue;
+    const hash = hashString(value);
+    parts = parts.flatMap((part): Part[] => {
+      if (typeof part !== 'string' || !part.includes(value)) return [part];
+      const out: Part[] = [];
+      part.split(value).forEach((piece, index) => {
+        if (index > 0) out.push([hash]);
+        if (piece !== '') out.push(piece);
+      });
+      return out;
+    });
+  }
+  // A value cut where the text was: "… on date 2024-0…".
+  const last = parts[parts.length - 1];
+  if (typeof last === 'string' && last.endsWith('…')) {
+    const body = last.slice(0, -1);
+    let best: { readonly value: string; readonly cut: number } | undefined;
+    for (const value of values) {
+      for (let cut = Math.min(value.length - 1, body.length); cut >= MIN_MASKED; cut -= 1) {
+        if ((best === undefined || cut > best.cut) && body.endsWith(value.slice(0, cut))) {
+          best = { value, cut };
+          break;
+        }
+      }
+    }
+    if (best !== undefined) {
+      const kept = body.slice(0, body.length - best.cut);
+      parts.splice(
+        parts.length - 1,
+        1,
+        ...(kept === '' ? [] : [kept]),
+        [hashString(best.value), best.cut],
+        '…',
+      );
+    }
+  }
+  return parts;
+}
+
+/** A masked text written out with the live call's values; one it does not hold reads "…". */
+function filled(parts: readonly Part[], values: ReadonlyMap<string, string>): string {
+  return parts
+    .map((part) => {
+      if (typeof part === 'string') return part;
+      const value = values.get(part[0]);
+      if (value === undefined) return '…';
+      return part[1] === undefined ? value : value.slice(0, part[1]);
+    })
+    .join('');
 }
 
 export function createUnavailableValueDetector(): Detector {
@@ -89,19 +258,21 @@ export function createUnavailableValueDetector(): Detector {
       )
         return undefined;
       const rejection = rejections.peek(call.tool);
-      if (
-        rejection !== undefined &&
-        canonicalJson(call.args) !== canonicalJson(rejection.args) &&
-        rejection.names.every((name) => Object.hasOwn(call.args, name))
-      )
-        return describeRejection(call, rejection);
+      let argsHash: string | undefined;
+      if (rejection !== undefined) {
+        argsHash = hashString(canonicalJson(call.args));
+        const names = namesIn(call.args, rejection.names);
+        if (argsHash !== rejection.argsHash && names !== undefined)
+          return describeRejection(call, rejection, names);
+      }
       if (refusals.size === 0) return undefined;
       const earlier = refusals.peek(keyOf(call));
       if (!earlier) return undefined;
+      argsHash ??= hashString(canonicalJson(call.args));
       for (const refusal of earlier) {
         // The very same call is the identical-failure rule's to judge.
-        if (canonicalJson(call.args) === canonicalJson(refusal.args)) continue;
-        if (extendsArguments(call.args, refusal.args)) return describe(call, refusal);
+        if (refusal.shape === undefined || argsHash === refusal.argsHash) continue;
+        if (extendsShape(call.args, refusal.shape)) return describe(call, refusal, refusal.shape);
       }
       return undefined;
     },
@@ -116,11 +287,12 @@ export function createUnavailableValueDetector(): Detector {
       }
       const names = outcome.failure?.rejectedArguments;
       if (names && names.length > 0) {
+        const error = excerpt(outcome.text);
         rejections.set(call.tool, {
-          args: call.args,
-          names,
-          error: excerpt(outcome.text),
-          description: call.description,
+          argsHash: hashString(canonicalJson(call.args)),
+          names: names.map((name) => hashString(name)),
+          error: masked(error, call.args),
+          seen: { error, description: call.description },
         });
         return;
       }
@@ -128,7 +300,14 @@ export function createUnavailableValueDetector(): Detector {
       if (!values || values.length === 0) return;
       const key = keyOf(call);
       const list = refusals.peek(key) ?? [];
-      list.push({ args: call.args, values, error: excerpt(outcome.text), description: call.description });
+      const error = excerpt(outcome.text);
+      list.push({
+        shape: shapeOf(call.args),
+        argsHash: hashString(canonicalJson(call.args)),
+        values: values.map((value) => hashString(value)),
+        error: masked(error, call.args),
+        seen: { error, description: call.description },
+      });
       if (list.length > PER_KEY) list.shift();
       refusals.set(key, list);
     },
@@ -142,38 +321,166 @@ export function createUnavailableValueDetector(): Detector {
     },
 
     snapshot(): unknown {
-      return { version: 1 };
+      // Only hashes and masked texts: arguments may hold anything, a secret included.
+      const saved = (refusal: Refusal) => ({
+        shape: refusal.shape ?? null,
+        args: refusal.argsHash,
+        values: refusal.values,
+        error: refusal.error,
+      });
+      return {
+        version: VERSION,
+        refusals: refusals.entries().map(([key, list]) => [key, { list: list.map(saved) }]),
+        rejections: rejections
+          .entries()
+          .map(([tool, { argsHash, names, error }]) => [tool, { args: argsHash, names, error }]),
+      };
     },
 
-    restore(): void {
+    restore(state: unknown): void {
       refusals.clear();
       rejections.clear();
+      const snapshot = readSnapshot(state, VERSION);
+      for (const [key, list] of readEntries(snapshot?.refusals, MAX_KEYS, readRefusals)) {
+        if (HASH.test(key)) refusals.set(key, list);
+      }
+      for (const [tool, rejection] of readEntries(snapshot?.rejections, MAX_KEYS, readRejection)) {
+        rejections.set(tool, rejection);
+      }
     },
   };
 }
 
-function describe(call: CallContext, refusal: Refusal): Violation {
-  const named = refusal.values.join(' and ');
+/** The live call's top-level names whose hashes are `hashes`, in that order, or undefined when one is missing. */
+function namesIn(args: Readonly<Record<string, unknown>>, hashes: readonly string[]): string[] | undefined {
+  const keys = new Map(Object.keys(args).map((key) => [hashString(key), key]));
+  const names: string[] = [];
+  for (const hash of hashes) {
+    const name = keys.get(hash);
+    if (name === undefined) return undefined;
+    names.push(name);
+  }
+  return names;
+}
+
+function readHash(value: unknown): string | undefined {
+  return typeof value === 'string' && HASH.test(value) ? value : undefined;
+}
+
+function readHashes(value: unknown, limit: number): string[] | undefined {
+  if (!Array.isArray(value) || value.length > limit) return undefined;
+  const hashes = value.map(readHash);
+  return hashes.every((hash) => hash !== undefined) ? (hashes as string[]) : undefined;
+}
+
+function readShape(value: unknown, depth = 0): Shape | undefined {
+  if (depth > MAX_DEPTH) return undefined;
+  if (typeof value === 'string') return readHash(value);
+  if (!isRecord(value)) return undefined;
+  if (Array.isArray(value.items)) {
+    const items = readHashes(value.items, MAX_ITEMS);
+    return items === undefined ? undefined : { items };
+  }
+  if (!Array.isArray(value.fields) || value.fields.length > MAX_ITEMS) return undefined;
+  const fields: [string, Shape][] = [];
+  for (const field of value.fields) {
+    if (!Array.isArray(field) || field.length !== 2) return undefined;
+    const key = readHash(field[0]);
+    const shape = readShape(field[1], depth + 1);
+    if (key === undefined || shape === undefined) return undefined;
+    fields.push([key, shape]);
+  }
+  return { fields };
+}
+
+function readParts(value: unknown): Part[] | undefined {
+  if (!Array.isArray(value) || value.length > MAX_PARTS) return undefined;
+  const parts: Part[] = [];
+  let chars = 0;
+  for (const part of value) {
+    if (typeof part === 'string') {
+      chars += part.length;
+      if (chars > MAX_SAVED_CHARS) return undefined;
+      parts.push(part);
+      continue;
+    }
+    if (!Array.isArray(part) || part.length < 1 || part.length > 2) return undefined;
+    const hash = readHash(part[0]);
+    if (hash === undefined) return undefined;
+    if (part.length === 1) parts.push([hash]);
+    else if (Number.isInteger(part[1]) && part[1] >= 1 && part[1] <= MAX_SAVED_CHARS)
+      parts.push([hash, part[1]]);
+    else return undefined;
+  }
+  return parts;
+}
+
+function readRefusal(value: unknown): Refusal | undefined {
+  if (!isRecord(value)) return undefined;
+  const shape = value.shape === null ? undefined : readShape(value.shape);
+  const argsHash = readHash(value.args);
+  const values = readHashes(value.values, MAX_VALUES);
+  const error = readParts(value.error);
+  if ((value.shape !== null && shape === undefined) || argsHash === undefined) return undefined;
+  if (values === undefined || values.length === 0 || error === undefined) return undefined;
+  return { shape, argsHash, values, error };
+}
+
+function readRefusals(value: Record<string, unknown>): Refusal[] | undefined {
+  if (!Array.isArray(value.list)) return undefined;
+  const list = value.list.slice(-PER_KEY).map(readRefusal);
+  const kept = list.filter((refusal): refusal is Refusal => refusal !== undefined);
+  return kept.length > 0 ? kept : undefined;
+}
+
+function readRejection(value: Record<string, unknown>): Rejection | undefined {
+  const argsHash = readHash(value.args);
+  const names = readHashes(value.names, MAX_ITEMS);
+  const error = readParts(value.error);
+  if (argsHash === undefined || names === undefined || names.length === 0 || error === undefined)
+    return undefined;
+  return { argsHash, names, error };
+}
+
+/**
+ * The values the tool named, quoted from the live call (which asks for every one of them again): a
+ * refusal keeps only their hashes.
+ */
+function namedValues(call: CallContext, hashes: readonly string[]): string {
+  const values = valuesByHash(call.args);
+  return hashes.map((hash) => values.get(hash) ?? 'a value it named').join(' and ');
+}
+
+function describe(call: CallContext, refusal: Refusal, shape: Shape): Violation {
+  const named = namedValues(call, refusal.values);
+  const error = refusal.seen?.error ?? filled(refusal.error, valuesByHash(call.args));
+  // Read from a snapshot, the refused call is written out again from the live one, which holds it.
+  const earlier =
+    refusal.seen?.description ?? redactText(describeCall(call.tool, earlierIn(call.args, shape)));
   return {
     rule: NAME,
     severity: 'block',
     reason:
       `${call.description} still asks for ${named}, which ${call.tool} said is not available ` +
-      `("${refusal.error}"), and only adds to what failed; nothing has changed since.`,
+      `("${error}"), and only adds to what failed; nothing has changed since.`,
     suggestion: `Leave ${named} out of the request, or choose something else in its place.`,
-    evidence: { count: 1, calls: [refusal.description], lastError: refusal.error },
+    evidence: { count: 1, calls: [earlier], lastError: error },
   };
 }
 
-function describeRejection(call: CallContext, rejection: Rejection): Violation {
-  const named = rejection.names.join(' and ');
+function describeRejection(call: CallContext, rejection: Rejection, names: readonly string[]): Violation {
+  const named = names.join(' and ');
+  const error = rejection.seen?.error ?? filled(rejection.error, valuesByHash(call.args));
+  // Read from a snapshot, the refused call's values are not known: only the names it passed.
+  const earlier =
+    rejection.seen?.description ?? `${call.tool} {${names.map((name) => `${name}: …`).join(', ')}}`;
   return {
     rule: NAME,
     severity: 'block',
     reason:
       `${call.description} still passes ${named}, which ${call.tool} refused as an argument it does ` +
-      `not take ("${rejection.error}"); whatever its value, the call fails the same way.`,
+      `not take ("${error}"); whatever its value, the call fails the same way.`,
     suggestion: `Call ${call.tool} without ${named}.`,
-    evidence: { count: 1, calls: [rejection.description], lastError: rejection.error },
+    evidence: { count: 1, calls: [earlier], lastError: error },
   };
 }

@@ -113,3 +113,40 @@ describe('numberedLine', () => {
     );
   });
 });
+
+describe('numbered-copy across a restart', () => {
+  /** A new guard holding what `agent` saved, as a new process reads it back from a store. */
+  function restarted(agent: Agent): Agent {
+    const next = new Agent();
+    next.loop.restore(JSON.parse(JSON.stringify(agent.loop.snapshot())));
+    return next;
+  }
+
+  it('blocks another edit carrying line numbers in a guard restored from a snapshot', () => {
+    const check = restarted(afterNumberedFailure()).check('str_replace_editor', replace(SECOND));
+    expect(check).toMatchObject({ verdict: 'block', rule: 'numbered-copy' });
+    expect(check.reason).toContain('("313 {")');
+  });
+
+  it('saves the file by its path’s hash, with nothing of the edit that was not found', () => {
+    const saved = JSON.stringify(afterNumberedFailure().loop.sessionSnapshot().detectors['numbered-copy']);
+    expect(saved).toMatch(/^\{"version":2,"files":\["[0-9a-f]{16}"\]\}$/);
+  });
+
+  it('ignores a hostile or corrupt snapshot, and never throws reading one', () => {
+    fc.assert(
+      fc.property(
+        fc.oneof(fc.anything(), fc.record({ version: fc.constant(2), files: fc.anything() })),
+        (state) => {
+          const agent = new Agent();
+          agent.loop.restore({
+            ...agent.loop.snapshot(),
+            session: { detectors: { 'numbered-copy': state } },
+          });
+          expect(agent.check('str_replace_editor', replace(SECOND)).verdict).toBe('allow');
+        },
+      ),
+      { numRuns: 200 },
+    );
+  });
+});
