@@ -106,13 +106,13 @@ function lintRunsOf(lines: readonly string[]): { args: Record<string, unknown>; 
   return runs;
 }
 
-function callsOf(model: Block | undefined, aider: Block | undefined): CallEvent[] {
+function callsOf(model: Block | undefined, aider: Block | undefined, reply: string): CallEvent[] {
   const calls: CallEvent[] = [];
   const said = aider?.lines ?? [];
   for (const path of addedFilesOf(said)) {
     calls.push({ type: 'call', tool: 'add_file', args: { path }, result: result(`Added ${path} to the chat.`, false) });
   }
-  calls.push(...editCallsOf(model, said));
+  calls.push(...editCallsOf(model, said, reply));
   for (const run of lintRunsOf(said)) calls.push({ type: 'call', tool: 'lint', args: run.args, result: result(run.report, true) });
   for (const command of commandsOf(said)) calls.push({ type: 'call', tool: 'run_command', args: { command } });
   return calls;

@@ -64,21 +64,50 @@ export function editsOf(lines: readonly string[], pathBefore = true): Edit[] {
 }
 
 const NO_MATCH = /^## SearchReplaceNoExactMatch: .* in (.+)$/;
+const RULE_LINE = /^The SEARCH section must exactly match an existing block of lines/;
+const OTHERS_APPLIED = /^# The other (\d+) SEARCH\/REPLACE blocks? (?:were|was) applied successfully\./;
 
-/** What aider said about each failing block: its file, its SEARCH text and the whole report. */
-export function failuresOf(lines: readonly string[]): { path: string; search: string; report: string }[] {
-  const failures: { path: string; search: string; report: string }[] = [];
+export interface FailureReport {
+  readonly path: string;
+  readonly search: string;
+  readonly report: string;
+}
+
+/**
+ * What aider said about each failing block: its file, its SEARCH text and its part of the report.
+ * Aider reports every failing block of a reply in one message: each block's own section (its echo,
+ * the lines it may have meant, whether its REPLACE text is already there), then once for all the rule
+ * their SEARCH text broke, then, when other blocks of the reply were applied, how many. Each block's
+ * answer is its own section with the rule after it; what aider printed after the message (a commit,
+ * a test run, its stop after three reflections) answers none of them.
+ */
+export function failuresOf(lines: readonly string[]): FailureReport[] {
+  const sections: { path: string; lines: readonly string[] }[] = [];
+  let rule: string | undefined;
   for (let index = 0; index < lines.length; index++) {
     const match = NO_MATCH.exec(lines[index] as string);
     if (!match) continue;
     let end = index + 1;
-    while (end < lines.length && !NO_MATCH.test(lines[end] as string) && !/^# The other /.test(lines[end] as string)) end++;
-    const section = lines.slice(index, end);
-    const [echo] = editsOf(section, false);
-    failures.push({ path: (match[1] as string).trim(), search: echo?.search ?? '', report: section.join('\n').trim() });
+    const ends = (line: string) => NO_MATCH.test(line) || RULE_LINE.test(line) || OTHERS_APPLIED.test(line);
+    while (end < lines.length && !ends(lines[end] as string)) end++;
+    sections.push({ path: (match[1] as string).trim(), lines: lines.slice(index, end) });
+    if (RULE_LINE.test(lines[end] ?? '')) rule = lines[end];
     index = end - 1;
   }
-  return failures;
+  return sections.map(({ path, lines: section }) => {
+    const [echo] = editsOf(section, false);
+    const report = [section.join('\n').trim(), ...(rule ? [rule] : [])].join('\n\n');
+    return { path, search: echo?.search ?? '', report };
+  });
+}
+
+/** How many other blocks of the reply aider says it applied beside the failing ones (0 when it says none). */
+export function othersAppliedOf(lines: readonly string[]): number {
+  for (const line of lines) {
+    const match = OTHERS_APPLIED.exec(line);
+    if (match) return Number(match[1]);
+  }
+  return 0;
 }
 
 /** The test runs aider printed: the command, its output and whether it failed. */
@@ -121,13 +150,13 @@ export function sameText(a: string, b: string): boolean {
   return norm(a) === norm(b);
 }
 
-function callsOf(model: Block | undefined, aider: Block | undefined): CallEvent[] {
+function callsOf(model: Block | undefined, aider: Block | undefined, reply: string): CallEvent[] {
   const calls: CallEvent[] = [];
   const said = aider?.lines ?? [];
   for (const path of addedFilesOf(said)) {
     calls.push({ type: 'call', tool: 'add_file', args: { path }, result: result(`Added ${path} to the chat.`, false) });
   }
-  calls.push(...editCallsOf(model, said));
+  calls.push(...editCallsOf(model, said, reply));
   for (const run of testRunsOf(said)) {
     calls.push({ type: 'call', tool: 'run_tests', args: { command: run.command }, result: result(run.output, run.failed) });
   }
@@ -141,21 +170,38 @@ function samePath(a: string, b: string): boolean {
 
 /**
  * The model's SEARCH/REPLACE blocks as `edit_file` calls, each answered by what aider `said` of it:
- * its failure report, "Applied edit to …", or nothing when aider said neither.
+ * its failure report, "Applied edit to …", or nothing when aider said neither. The blocks of one
+ * reply were written together, before any of them was applied: they share a `turn` (named by
+ * `reply`). Aider applies them in order and reports the failing ones in that order; a block sent
+ * twice in one reply fails the second time when the first was applied (the file no longer holds its
+ * SEARCH text), so the reports go to the last of identical blocks. When some blocks failed aider
+ * prints no "Applied edit" line for the others: its report says how many it applied, and when that
+ * is the number of blocks left, each of them was applied.
  */
-export function editCallsOf(model: Block | undefined, said: readonly string[]): CallEvent[] {
+export function editCallsOf(model: Block | undefined, said: readonly string[], reply?: string): CallEvent[] {
   if (!model) return [];
-  const failures = failuresOf(said);
+  const edits = editsOf(model.lines);
+  const failed: (FailureReport | undefined)[] = edits.map(() => undefined);
+  for (const failure of failuresOf(said).reverse()) {
+    const index = edits.findLastIndex(
+      (edit, at) => failed[at] === undefined && samePath(failure.path, edit.path) && sameText(failure.search, edit.search),
+    );
+    if (index >= 0) failed[index] = failure;
+  }
   const applied = said.flatMap((line) => /^Applied edit to (.+)$/.exec(line)?.[1]?.trim() ?? []);
-  return editsOf(model.lines).map((edit) => {
-    const failure = failures.find((candidate) => samePath(candidate.path, edit.path) && sameText(candidate.search, edit.search));
-    const appliedTo = applied.find((path) => samePath(path, edit.path));
+  const others = othersAppliedOf(said);
+  const othersApplied = others > 0 && failed.filter((failure) => failure === undefined).length === others;
+  const turn = reply !== undefined && edits.length > 1 ? { turn: reply } : {};
+  return edits.map((edit, index) => {
+    const failure = failed[index];
+    const appliedTo = applied.find((path) => samePath(path, edit.path)) ?? (othersApplied ? edit.path : undefined);
     const outcome = failure
       ? result(failure.report, true)
       : appliedTo !== undefined
         ? result(`Applied edit to ${appliedTo}`, false)
         : undefined;
-    return { type: 'call', tool: 'edit_file', args: { path: edit.path, search: edit.search, replace: edit.replace }, ...(outcome && { result: outcome }) };
+    const args = { path: edit.path, search: edit.search, replace: edit.replace };
+    return { type: 'call', tool: 'edit_file', args, ...turn, ...(outcome && { result: outcome }) };
   });
 }
 
@@ -167,28 +213,30 @@ function convertSession(chat: string): TraceEvent[] {
 /**
  * The events of one session's blocks: a user's block is a user turn, and each model reply becomes
  * the calls `callsOf` reads from it with aider's answer after it (none when a user or another reply
- * came first).
+ * came first), given the reply's number in the session to name the turn its calls share.
  */
 export function sessionEvents(
   blocks: Iterable<Block>,
-  callsOf: (model: Block | undefined, aider: Block | undefined) => CallEvent[],
+  callsOf: (model: Block | undefined, aider: Block | undefined, reply: string) => CallEvent[],
 ): TraceEvent[] {
   const events: TraceEvent[] = [];
   let model: Block | undefined;
+  let replies = 0;
+  const reply = () => `reply-${++replies}`;
   for (const block of blocks) {
     if (block.kind === 'user') {
-      if (model) events.push(...callsOf(model, undefined));
+      if (model) events.push(...callsOf(model, undefined, reply()));
       model = undefined;
       events.push({ type: 'user' });
     } else if (block.kind === 'model') {
-      if (model) events.push(...callsOf(model, undefined));
+      if (model) events.push(...callsOf(model, undefined, reply()));
       model = block;
     } else {
-      events.push(...callsOf(model, block));
+      events.push(...callsOf(model, block, reply()));
       model = undefined;
     }
   }
-  if (model) events.push(...callsOf(model, undefined));
+  if (model) events.push(...callsOf(model, undefined, reply()));
   return events;
 }
 

@@ -240,12 +240,32 @@ function canonical(value: unknown): string {
 }
 
 /**
+ * An edit's arguments as one attempt: its path written with either slashes (`Assets\Core\Item.cs`
+ * and `Assets/Core/Item.cs`, as Windows and the model write one file) is one path, a cosmetic
+ * difference, not another attempt.
+ */
+function attemptArgs(call: CallEvent): Record<string, unknown> {
+  if (!isEdit(call)) return call.args;
+  return Object.fromEntries(
+    Object.entries(call.args).map(([key, value]) => [
+      key,
+      PATH_KEYS.test(key) && typeof value === 'string' ? value.replace(/\\/g, '/') : value,
+    ]),
+  );
+}
+
+/** The same tool with the same arguments, an edit's path read with its slashes made alike. */
+function attemptKey(call: CallEvent): string {
+  return `${call.tool}\u0000${canonical(attemptArgs(call))}`;
+}
+
+/**
  * What a call acts on: every argument that names a path, a resource or an id, taken together (a
  * repository and a path in it name one file; a reservation and the payment charged name one
  * attempt). Texts of more than one line (a file's content) name nothing.
  */
 function targetOf(call: CallEvent, openFile?: string): string | undefined {
-  const found = Object.entries(call.args).filter(
+  const found = Object.entries(attemptArgs(call)).filter(
     ([key, value]) =>
       TARGET_KEYS.test(key) &&
       (typeof value === 'number' || (typeof value === 'string' && !value.includes('\n') && value.length <= 300)),
@@ -501,7 +521,7 @@ function judge(stream: Stream, seen: Seen): WastedCall | undefined {
   const { call, step } = seen;
   const isFailure = failed(call.result);
   const output = outputText(call.result);
-  const sameKey = `${call.tool}\u0000${canonical(call.args)}`;
+  const sameKey = attemptKey(call);
 
   // Rule 1: the same call, the same result or the same failure, nothing changed.
   for (const earlier of [...(stream.repeats.get(sameKey) ?? [])].reverse()) {
@@ -576,7 +596,7 @@ function judge(stream: Stream, seen: Seen): WastedCall | undefined {
 function remember(stream: Stream, seen: Seen): void {
   const { call } = seen;
   const isFailure = failed(call.result);
-  const sameKey = `${call.tool}\u0000${canonical(call.args)}`;
+  const sameKey = attemptKey(call);
   const repeats = stream.repeats.get(sameKey) ?? [];
   repeats.push(seen);
   stream.repeats.set(sameKey, repeats);

@@ -101,4 +101,13 @@ describe('Aider chat logs', () => {
     expect(String(calls[3]?.result?.content)).toMatch(/Some Tests Failed/);
     expect(run?.events.filter((event) => event.type === 'user')).toHaveLength(1);
   });
+
+  it("ends a failing block's report at the rule it broke, before the test run aider printed after it", () => {
+    const [run] = convertAiderChat(LOG, SOURCE, 'aider-x', 'Aider run x');
+    const failed = callsOf(run?.events ?? []).find(
+      (call) => call.tool === 'edit_file' && call.result?.isError,
+    );
+    expect(String(failed?.result?.content)).toMatch(/docstrings, etc$/);
+    expect(String(failed?.result?.content)).not.toMatch(/Test Script|Some Tests Failed/);
+  });
 });

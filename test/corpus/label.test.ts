@@ -62,6 +62,18 @@ describe('rule 1: the same call, the same outcome, nothing changed', () => {
     expect(wastedSteps(events)).toEqual([2]);
   });
 
+  it('treats an edit whose path is written with the other slashes as the same edit', () => {
+    const block = { search: 'namespace Game.Core', replace: '' };
+    const noMatch = fail(
+      '## SearchReplaceNoExactMatch: This SEARCH block failed to exactly match lines in Assets\\Scripts\\Core\\ItemData.cs',
+    );
+    const events = [
+      call('edit_file', { path: 'Assets/Scripts/Core/ItemData.cs', ...block }, noMatch),
+      call('edit_file', { path: 'Assets\\Scripts\\Core\\ItemData.cs', ...block }, noMatch),
+    ];
+    expect(labelRun('run.jsonl', events).justified).toMatchObject([{ step: 2, rule: 1, like: 1 }]);
+  });
+
   it('treats results that differ only in a commit hash as the same result', () => {
     const events = [
       bash('git log -1 --oneline', ok('3f9c2a1 Fix the payment total')),
