@@ -10,7 +10,8 @@
  * A duplicate answered from its twin gets the verdict `coalesced`: the journal records it, and it is
  * never counted as a refusal of a call that would have succeeded.
  */
-import { canonicalJson, hashString } from '../core/identity/index.js';
+import { wordsAboutTheCall } from '../adapters/tool-call/normal-form.js';
+import { canonicalJson, hashString, withoutFreeText } from '../core/identity/index.js';
 import type { Policy } from '../core/policy.js';
 import type { ActionKind, DomainAdapter, Proposal } from '../core/types.js';
 
@@ -65,9 +66,9 @@ const MAX_ENTRIES = 512;
 
 /**
  * The calls of one guard that are running, or that ran in the current model step: told apart by
- * the exact call (tool and arguments, key order aside). A call's identity is worked out only when
- * another call of the same tool is remembered: most calls have no twin to be told from, and the
- * hash of their arguments would cost every one of them.
+ * the exact call (tool and arguments; key order and the words about the call aside). A call's
+ * identity is worked out only when another call of the same tool is remembered: most calls have no
+ * twin to be told from, and the hash of their arguments would cost every one of them.
  */
 export class InFlightCalls {
   /** The remembered calls of each tool, oldest first; no two with the same identity. */
@@ -166,10 +167,15 @@ export function inFlightCalls(guard: object): InFlightCalls {
   return calls;
 }
 
-/** The exact identity of a call, or undefined when its arguments cannot be read. */
+/**
+ * The exact identity of a call, or undefined when its arguments cannot be read. The words about the
+ * call beside its arguments (a `description` or `explanation` the model writes afresh each time, or
+ * fields the call's annotations declare free text) are left out: two calls that differ only in them
+ * do the same thing.
+ */
 export function callIdentity(proposal: Proposal): string | undefined {
   try {
-    return `${proposal.tool}\u0000${hashString(canonicalJson(proposal.args))}`;
+    return `${proposal.tool}\u0000${hashString(canonicalJson(withoutFreeText(proposal, wordsAboutTheCall)))}`;
   } catch {
     return undefined;
   }

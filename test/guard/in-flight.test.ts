@@ -43,6 +43,17 @@ describe('InFlightCalls', () => {
     if (claim?.role === 'first') claim.settle({ status: 'ran', value: 'export {}', failed: false });
   });
 
+  it('takes two calls that differ only in the words the model wrote about them for one call', () => {
+    const calls = new InFlightCalls();
+    const command = 'npm test -- --runInBand';
+    const claim = calls.claim(proposal('Bash', { command, description: 'Run the test suite' }));
+    const duplicate = calls.claim(
+      proposal('Bash', { command, description: 'Run tests serially to see the failure' }),
+    );
+    expect(duplicate?.role).toBe('duplicate');
+    if (claim?.role === 'first') claim.settle(undefined);
+  });
+
   it('lets a call of the same tool with other arguments run beside the first', () => {
     const calls = new InFlightCalls();
     const first = calls.claim(proposal('Read', { file_path: 'src/app.ts' }));

@@ -21,6 +21,17 @@ describe('replay of identical calls in one turn', () => {
     expect(report.summary).toMatchObject({ calls: 3, allow: 1, block: 0, coalesced: 2 });
   });
 
+  it('coalesces duplicates of a failed edit that differ only in the explanation written beside them', () => {
+    const noMatch = { isError: true, content: 'The string to replace was not found in src/App.tsx' };
+    const edit = { target_file: 'src/App.tsx', old_string: 'const x = 1;', new_string: 'const x = 2;' };
+    const report = replayTrace([
+      call('1', 'edit_file', { ...edit, explanation: 'Bump the constant' }, noMatch),
+      call('1', 'edit_file', { ...edit, explanation: 'Update x to the new value' }, noMatch),
+    ]);
+
+    expect(report.steps.map((step) => step.verdict)).toEqual(['allow', 'coalesced']);
+  });
+
   it('lets a duplicate of a successful read be judged as a call of its own', () => {
     const report = replayTrace([
       call('1', 'read_file', { path: 'README.md' }, { content: '# Project' }),
