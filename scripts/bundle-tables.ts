@@ -1,5 +1,5 @@
 // Works out the tables the build ships ready-made rather than have every process make them again:
-// the built-in rules' splits (see src/adapters/tool-call/split-table.ts), the scanner of their
+// the built-in rules' matcher laid out (see src/adapters/tool-call/layout-table.ts), the scanner of their
 // hints (see src/adapters/tool-call/hint-table.ts) and the tables of the scan for credentials'
 // hints (see src/core/secrets.ts). Run after `tsc`, it writes them into the build's
 // modules; the bundles take the same modules through `builtTables`.
@@ -9,16 +9,17 @@ import { fileURLToPath } from 'node:url';
 import type { Plugin } from 'esbuild';
 import { HintScanner } from '../src/adapters/tool-call/hint-scan.js';
 import { encodeAutomaton } from '../src/adapters/tool-call/hint-table.js';
-import { SignatureMatcher, splitRule } from '../src/adapters/tool-call/matcher.js';
+import { encodeLayout, inMatchingOrder } from '../src/adapters/tool-call/layout-table.js';
+import { layOut, SignatureMatcher, splitRule } from '../src/adapters/tool-call/matcher.js';
 import { TEXT_RULES } from '../src/adapters/tool-call/signatures.js';
-import { encodeSplits } from '../src/adapters/tool-call/split-table.js';
 import { HINT_TABLE_MAKING } from '../src/core/secrets.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 
-/** The module that holds the built-in rules' splits, as JavaScript (and so TypeScript too). */
-export function builtSplitsModule(): string {
-  return `export const BUILT_SPLITS = ${JSON.stringify(encodeSplits(TEXT_RULES, splitRule))};\n`;
+/** The module that holds the built-in rules' matcher laid out, as JavaScript (and so TypeScript too). */
+export function builtLayoutModule(): string {
+  const ordered = inMatchingOrder(TEXT_RULES);
+  return `export const BUILT_LAYOUT = ${JSON.stringify(encodeLayout(ordered, layOut(ordered), splitRule))};\n`;
 }
 
 /** The module that holds the scanner of the built-in rules' hints. */
@@ -35,7 +36,7 @@ export function builtSecretHintsModule(): string {
 
 /** Each module of tables, by its path in the sources and the build (without its extension), and how it is made. */
 const TABLES: Readonly<Record<string, () => string>> = {
-  'adapters/tool-call/built-splits': builtSplitsModule,
+  'adapters/tool-call/built-layout': builtLayoutModule,
   'adapters/tool-call/built-scanner': builtScannerModule,
   'core/built-secret-hints': builtSecretHintsModule,
 };

@@ -137,11 +137,13 @@ const MAX_SHARED_MATCHERS = 16;
 const sharedMatchers = new Map<string, SignatureMatcher>();
 
 /**
- * The matcher for the built-in rules after a caller's own: building one splits every rule's pattern
- * into its alternatives and finds their hints, tens of milliseconds, so it is built once per process
- * for each set of rules (compared by content, every field and each regex's source and flags) and
- * shared by every adapter with the same rules, such as a replay's guard and each subagent's (a
- * matcher keeps no state from one text to the next). Exported for tests.
+ * The matcher for the built-in rules after a caller's own: building one reads the layout the build
+ * made of the built-in rules, a few milliseconds, or with a caller's rules lays them all out anew
+ * (the built-in ones from the splits in that layout) and builds the scanner of their hints, tens of
+ * milliseconds; so it is built once per process for each set of rules (compared by content, every
+ * field and each regex's source and flags) and shared by every adapter with the same rules, such as
+ * a replay's guard and each subagent's (a matcher keeps no state from one text to the next).
+ * Exported for tests.
  */
 export function matcherFor(extraRules: readonly SignatureRule[]): SignatureMatcher {
   const key = extraRules.map(ruleKey).join('\n');

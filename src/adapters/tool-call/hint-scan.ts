@@ -233,10 +233,9 @@ let lastBuilt: { readonly key: string; readonly scanner: HintScanner } | undefin
 /**
  * A scanner for these hints, made once for every matcher that looks for the same ones (every
  * adapter without patterns of its own looks for the built-in hints): from the build's table when it
- * holds one for them, else built here.
+ * holds one for them, else built here. `key` is the hints joined by NUL, when the caller has it.
  */
-export function hintScannerFor(hints: readonly string[]): HintScanner {
-  const key = hints.join('\u0000');
+export function hintScannerFor(hints: readonly string[], key = hints.join('\u0000')): HintScanner {
   if (lastBuilt?.key === key) return lastBuilt.scanner;
   const scanner = new HintScanner(hints, builtAutomaton(key));
   lastBuilt = { key, scanner };

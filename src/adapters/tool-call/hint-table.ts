@@ -51,29 +51,50 @@ export interface Automaton {
   readonly unlaid?: UnlaidRows;
 }
 
-/** A table's trie edges, kept to lay out the rows of `next` on demand. */
+/**
+ * A table's trie edges and failures, kept to lay out the rows of `next` on demand: one character
+ * (UTF-16 unit) per number, read where a row is laid out, so that reading a table parses none of them.
+ * From `UNIT_OFFSET` on: each state's failure, then each state's `reachedBy` (a column, or minus the
+ * number of a character beyond ASCII, plus `others`), then each state's first child and after the
+ * last state one past the last child (a state's children follow one another, in the table's
+ * numbering, up to the next state's first).
+ */
 interface UnlaidRows {
-  /**
-   * Each state's first child, and after the last state one past the last child: a state's children
-   * follow one another, in the table's numbering, up to the next state's first.
-   */
-  readonly firstChild: readonly number[];
-  /** A column, or minus the number of a character beyond ASCII, by state. */
-  readonly reachedBy: readonly number[];
+  readonly units: string;
+  readonly states: number;
+  /** How many characters beyond ASCII some hint holds: what `reachedBy` is written plus. */
+  readonly others: number;
 }
 
+/** What a number is written plus, as one character: small numbers are printable characters. */
+const UNIT_OFFSET = 0x30;
+/** The last character a number is written as: the surrogates that follow cannot stand alone in a file. */
+const LAST_UNIT = 0xd7ff;
+
+/** The table's lists, before its line of characters (see `UnlaidRows`). */
 type Table = readonly [
   width: number,
   column: readonly number[],
   /** The characters beyond ASCII that some hint holds, in the order of their numbers. */
   others: readonly number[],
-  failure: readonly number[],
-  reachedBy: readonly number[],
-  firstChild: readonly number[],
   endsHere: readonly number[],
   /** The children reached by characters beyond ASCII, as `otherChild` holds them: key, child, key… */
   otherChildren: readonly number[],
 ];
+
+/** Numbers written as one character each (see `UnlaidRows`). */
+function asUnits(numbers: readonly number[]): string {
+  let text = '';
+  for (let from = 0; from < numbers.length; from += 4096) {
+    const chunk = numbers.slice(from, from + 4096).map((number) => {
+      if (number < 0 || number + UNIT_OFFSET > LAST_UNIT)
+        throw new RangeError(`the hint scanner's table cannot hold ${number} as one character`);
+      return number + UNIT_OFFSET;
+    });
+    text += String.fromCharCode(...chunk);
+  }
+  return text;
+}
 
 /** A table of state numbers, as small as the number of states allows. */
 export function stateTable(states: number, length: number): Uint16Array | Uint32Array {
@@ -134,32 +155,33 @@ export function encodeAutomaton(hints: readonly string[], automaton: Automaton):
     width,
     Array.from(column),
     [...otherNumber.keys()],
-    order.map((state) => renumbered[failure[state] as number] as number),
-    order.map((state) => reachedBy[state] as number),
-    firstChild,
     order.map((state) => endsHere[state] as number),
     otherChildren,
   ];
-  return JSON.stringify(table);
+  const units = asUnits([
+    ...order.map((state) => renumbered[failure[state] as number] as number),
+    ...order.map((state) => (reachedBy[state] as number) + otherNumber.size),
+    ...firstChild,
+  ]);
+  // JSON writes no line break of its own: the first one ends the lists.
+  return `${JSON.stringify(table)}\n${units}`;
 }
 
 /**
  * The automaton a table holds. Only the root's row of transitions is laid out here; each other row
  * is laid out when a scan first reaches its state (`layRow`). Laying out all of them (seven thousand
  * rows for the built-in hints) was most of the CPU of a fresh process's first failure, while its
- * texts visit a few hundred states. The table's lists are copied whole into typed arrays: no loop
- * here runs over the states.
+ * texts visit a few hundred states. The hints that end at each state are copied whole into a typed
+ * array, and each state's failure is read with its row: no loop here runs over the states, and the
+ * numbers read only with a row are not parsed.
  */
 export function automatonFromTable(text: string): Automaton {
-  const [width, columns, otherCodes, failures, reachedBy, firstChild, ends, otherChildren] = JSON.parse(
-    text,
-  ) as Table;
-  const states = failures.length;
+  const listsEnd = text.indexOf('\n');
+  const [width, columns, otherCodes, ends, otherChildren] = JSON.parse(text.slice(0, listsEnd)) as Table;
+  const states = ends.length;
   const otherChild = new Map<number, number>();
   for (let at = 0; at < otherChildren.length; at += 2)
     otherChild.set(otherChildren[at] as number, otherChildren[at + 1] as number);
-  const failure = stateTable(states, states);
-  failure.set(failures);
   const endsHere = new Uint32Array(states);
   endsHere.set(ends);
   const automaton: Automaton = {
@@ -168,12 +190,12 @@ export function automatonFromTable(text: string): Automaton {
     next: stateTable(states, states * width),
     otherChild,
     otherNumber: new Map(otherCodes.map((code, index) => [code, index + 1])),
-    failure,
+    failure: stateTable(states, states),
     endsHere,
     shorterEnd: stateTable(states, states),
     reportFrom: stateTable(states, states),
     laid: new Uint8Array(states),
-    unlaid: { firstChild, reachedBy },
+    unlaid: { units: text.slice(listsEnd + 1), states, others: otherCodes.length },
   };
   layRow(automaton, 0);
   return automaton;
@@ -187,16 +209,18 @@ export function automatonFromTable(text: string): Automaton {
 export function layRow(automaton: Automaton, state: number): void {
   const { unlaid, laid, next, width, endsHere, shorterEnd } = automaton;
   if (unlaid === undefined || laid[state] === 1) return;
+  const { units, states, others } = unlaid;
   if (state !== 0) {
-    const fallback = automaton.failure[state] as number;
+    const fallback = units.charCodeAt(state) - UNIT_OFFSET;
+    automaton.failure[state] = fallback;
     if (laid[fallback] === 0) layRow(automaton, fallback);
     next.copyWithin(state * width, fallback * width, fallback * width + width);
     shorterEnd[state] = endsHere[fallback] !== 0 ? fallback : (shorterEnd[fallback] as number);
   }
   automaton.reportFrom[state] = endsHere[state] !== 0 ? state : (shorterEnd[state] as number);
-  const end = unlaid.firstChild[state + 1] as number;
-  for (let child = unlaid.firstChild[state] as number; child < end; child++) {
-    const by = unlaid.reachedBy[child] as number;
+  const end = units.charCodeAt(2 * states + state + 1) - UNIT_OFFSET;
+  for (let child = units.charCodeAt(2 * states + state) - UNIT_OFFSET; child < end; child++) {
+    const by = units.charCodeAt(states + child) - UNIT_OFFSET - others;
     if (by >= 0) next[state * width + by] = child;
   }
   laid[state] = 1;

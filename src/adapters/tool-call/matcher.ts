@@ -3,7 +3,7 @@
  * agent's work, the environment's failures, the agent's failures, bare failures) and in priority
  * order within a tier. Running every rule's regex over a long text is slow, so one scan first finds
  * which hint fragments occur, and only the rules with a hint present are run — and of a rule, only
- * the alternatives whose own literal text holds a hint that occurred (see `partsOf`).
+ * the alternatives whose own literal text holds a hint that occurred (see `layOut`).
  *
  * An environmental word counts only where the tool says it, not where it quotes the agent: a harness
  * match on a line whose agent verdict comes first ("No such file or directory: 'rate_limit.py'"),
@@ -12,8 +12,14 @@
  */
 import { RecentTexts } from '../../core/recent-texts.js';
 import { type HintScanner, hintScannerFor } from './hint-scan.js';
+import {
+  type AlternativeSplit,
+  builtLayoutOf,
+  builtSplitOf,
+  inMatchingOrder,
+  type MatcherLayout,
+} from './layout-table.js';
 import type { SignatureRule } from './signatures.js';
-import { type AlternativeSplit, builtSplitOf } from './split-table.js';
 
 /** Quote characters that delimit a quoted argument in error messages. */
 const QUOTES = new Set(["'", '"', '`', '‘', '’', '“', '”', '«', '»', '„']);
@@ -244,9 +250,9 @@ interface Admitted {
 }
 
 /**
- * One alternative of a rule's pattern, run only when one of its hints occurs. Its expressions are
- * made when first run: most of a thousand parts never are in a process, and parsing them all cost
- * a fresh process milliseconds.
+ * One alternative of a rule's pattern, run only when one of its hints occurs. Made when a text first
+ * admits it, and its expressions when first run: most of a thousand parts never are in a process,
+ * and making them all cost a fresh process milliseconds on its first failure.
  */
 class Part {
   private compiled: RegExp | undefined;
@@ -258,8 +264,6 @@ class Part {
     readonly flags: string,
     /** Whether `every` is wanted: harness rules look past matches that are quotes. */
     private readonly global: boolean,
-    /** Every match holds one of these; empty when none could be told: then any hint of the rule admits it. */
-    readonly hints: readonly string[],
     pattern?: RegExp,
   ) {
     this.compiled = pattern;
@@ -288,19 +292,67 @@ export function splitRule(rule: SignatureRule): AlternativeSplit[] {
   }));
 }
 
-/** A rule's parts: for a built-in rule, as the build split it (see `./split-table.ts`). */
-function partsOf(rule: SignatureRule): Part[] {
-  const flags = rule.pattern.flags.replace(/[gy]/g, '');
-  return (builtSplitOf(rule) ?? splitRule(rule)).map(
-    (alternative) => new Part(alternative.source, flags, rule.tier === 'harness', alternative.hints),
-  );
-}
-
 /** Adds `number` to the list kept for `hint`, in place: copying the list each time made the build quadratic. */
 function appendTo(lists: Map<string, number[]>, hint: string, number: number): void {
   const list = lists.get(hint);
   if (list === undefined) lists.set(hint, [number]);
   else list.push(number);
+}
+
+/**
+ * What a matcher of these rules (in its order) works out before it reads a text: each rule split into
+ * its alternatives (a built-in rule as the build split it), and which hints admit which of them.
+ */
+export function layOut(ordered: readonly SignatureRule[]): MatcherLayout {
+  const firstPart: number[] = [];
+  const partEnds: number[] = [];
+  const partHinted: number[] = [];
+  const ownRules = new Map<string, number[]>();
+  const ownParts = new Map<string, number[]>();
+  const unhinted: number[] = [];
+  ordered.forEach((rule, index) => {
+    firstPart.push(partEnds.length);
+    // A caller's own pattern runs whole: it may use flags or syntax the split does not know.
+    const split: readonly AlternativeSplit[] =
+      rule.tier === undefined
+        ? [{ source: rule.pattern.source, hints: [] }]
+        : (builtSplitOf(rule) ?? splitRule(rule));
+    let end = -1;
+    for (const alternative of split) {
+      for (const hint of alternative.hints) appendTo(ownParts, hint, partEnds.length);
+      end += 1 + alternative.source.length;
+      partEnds.push(end);
+      partHinted.push(alternative.hints.length > 0 ? 1 : 0);
+    }
+    if (rule.hints === undefined || rule.hints.length === 0) unhinted.push(index);
+    // A rule whose every part has its own hints is admitted through them; the rule's other hints
+    // need not be looked for.
+    if (split.some((alternative) => alternative.hints.length === 0)) {
+      for (const hint of rule.hints ?? []) appendTo(ownRules, hint, index);
+    }
+  });
+  firstPart.push(partEnds.length);
+  // The scanner reports every hint that occurs, so a hint admits its own rules and parts only.
+  const hints = [...new Set([...ownRules.keys(), ...ownParts.keys()])];
+  return {
+    hints,
+    admitsRules: hints.map((hint) => ownRules.get(hint) ?? []),
+    admitsParts: hints.map((hint) => ownParts.get(hint) ?? []),
+    unhinted,
+    firstPart,
+    partEnds,
+    partHinted: new Uint8Array(partHinted),
+    joinable: new Uint8Array(
+      ordered.map((rule, index) =>
+        rule.tier !== undefined &&
+        rule.tier !== 'harness' &&
+        (firstPart[index + 1] as number) - (firstPart[index] as number) > 1 &&
+        !GROUP_REFERENCE.test(rule.pattern.source)
+          ? 1
+          : 0,
+      ),
+    ),
+  };
 }
 
 /** Whether an expression answers one text the same way each time it is tested. */
@@ -316,13 +368,16 @@ export class SignatureMatcher {
   private readonly admitsParts: readonly (readonly number[])[];
   private readonly unhinted: readonly number[];
   private readonly rules: readonly SignatureRule[];
-  /** Each rule's parts, numbered from `firstPart[rule]`. */
-  private readonly parts: readonly Part[];
+  /** Each rule's parts, numbered from `firstPart[rule]`, each made when first run. */
+  private readonly parts: (Part | undefined)[];
   private readonly firstPart: readonly number[];
+  private readonly partEnds: readonly number[];
+  /** Whether a part is run only when one of its own hints occurs. */
+  private readonly partHinted: Uint8Array;
   /** The rule each part belongs to. */
-  private readonly ruleOfPart: readonly number[];
+  private readonly ruleOfPart: Uint32Array;
   /** Rules whose admitted parts can be run as one expression (see `unionOf`). */
-  private readonly joinable: readonly boolean[];
+  private readonly joinable: Uint8Array;
   /** One expression for the parts of a rule admitted together, by rule and parts. */
   private unions = new Map<string, RegExp>();
   /**
@@ -339,63 +394,50 @@ export class SignatureMatcher {
    */
   private readonly recent: RecentTexts<SignatureRule | undefined> | undefined;
 
+  /** The built-in rules are laid out as the build laid them out (see `./layout-table.ts`). */
   constructor(rules: readonly SignatureRule[]) {
-    // Stable: a caller's own patterns (no tier) first, then the built-in tiers in their order.
-    const rank = (rule: SignatureRule): number =>
-      rule.tier === undefined ? 0 : ['verdict', 'harness', 'agent', 'weak'].indexOf(rule.tier) + 1;
-    this.rules = rules
-      .map((rule, index) => ({ rule, index }))
-      .sort((a, b) => rank(a.rule) - rank(b.rule) || a.index - b.index)
-      .map(({ rule }) => rule);
-    const parts: Part[] = [];
-    const firstPart: number[] = [];
-    const ruleOfPart: number[] = [];
-    const ownRules = new Map<string, number[]>();
-    const ownParts = new Map<string, number[]>();
-    const unhinted: number[] = [];
-    this.rules.forEach((rule, index) => {
-      firstPart.push(parts.length);
-      // A caller's own pattern runs whole: it may use flags or syntax the split does not know.
-      const ruleParts: Part[] =
-        rule.tier === undefined
-          ? [new Part(rule.pattern.source, rule.pattern.flags, false, [], rule.pattern)]
-          : partsOf(rule);
-      ruleParts.forEach((part) => {
-        for (const hint of part.hints) appendTo(ownParts, hint, parts.length);
-        parts.push(part);
-        ruleOfPart.push(index);
-      });
-      if (rule.hints === undefined || rule.hints.length === 0) unhinted.push(index);
-      // A rule whose every part has its own hints is admitted through them; the rule's other hints
-      // need not be looked for.
-      if (ruleParts.some((part) => part.hints.length === 0)) {
-        for (const hint of rule.hints ?? []) appendTo(ownRules, hint, index);
-      }
-    });
-    firstPart.push(parts.length);
-    // The scanner reports every hint that occurs, so a hint admits its own rules and parts only.
-    const hints = [...new Set([...ownRules.keys(), ...ownParts.keys()])];
-    this.admitsRules = hints.map((hint) => ownRules.get(hint) ?? []);
-    this.admitsParts = hints.map((hint) => ownParts.get(hint) ?? []);
-    this.parts = parts;
+    this.rules = inMatchingOrder(rules);
+    const layout = builtLayoutOf(this.rules) ?? layOut(this.rules);
+    const { hints, firstPart } = layout;
+    const partCount = firstPart[firstPart.length - 1] as number;
+    this.admitsRules = layout.admitsRules;
+    this.admitsParts = layout.admitsParts;
+    this.unhinted = layout.unhinted;
     this.firstPart = firstPart;
-    this.ruleOfPart = ruleOfPart;
-    this.joinable = this.rules.map(
-      (rule, index) =>
-        rule.tier !== undefined &&
-        rule.tier !== 'harness' &&
-        (firstPart[index + 1] as number) - (firstPart[index] as number) > 1 &&
-        !GROUP_REFERENCE.test(rule.pattern.source),
-    );
-    this.unhinted = unhinted;
-    this.scanner = hints.length > 0 ? hintScannerFor(hints) : undefined;
+    this.partEnds = layout.partEnds;
+    this.partHinted = layout.partHinted;
+    this.joinable = layout.joinable;
+    this.parts = new Array<Part | undefined>(partCount);
+    this.ruleOfPart = new Uint32Array(partCount);
+    for (let index = 0; index < this.rules.length; index++)
+      this.ruleOfPart.fill(index, firstPart[index] as number, firstPart[index + 1] as number);
+    this.scanner = hints.length > 0 ? hintScannerFor(hints, layout.hintsKey) : undefined;
     this.admitted = {
       rules: new Array<boolean>(this.rules.length).fill(false),
-      parts: new Uint8Array(parts.length),
+      parts: new Uint8Array(partCount),
     };
-    this.admittedParts = new Uint32Array(parts.length);
+    this.admittedParts = new Uint32Array(partCount);
     const alike = this.rules.every((rule) => testsAlike(rule.pattern) && testsAlike(rule.context));
     this.recent = alike ? new RecentTexts((text) => this.matchAnew(text)) : undefined;
+  }
+
+  /** A part, made the first time it is run. */
+  private partAt(number: number): Part {
+    let part = this.parts[number];
+    if (part === undefined) {
+      const index = this.ruleOfPart[number] as number;
+      const rule = this.rules[index] as SignatureRule;
+      if (rule.tier === undefined) {
+        part = new Part(rule.pattern.source, rule.pattern.flags, false, rule.pattern);
+      } else {
+        const first = this.firstPart[index] as number;
+        const start = number === first ? 0 : (this.partEnds[number - 1] as number) + 1;
+        const source = rule.pattern.source.slice(start, this.partEnds[number] as number);
+        part = new Part(source, rule.pattern.flags.replace(/[gy]/g, ''), rule.tier === 'harness');
+      }
+      this.parts[number] = part;
+    }
+    return part;
   }
 
   /** The hints this matcher scans texts for (the build writes the built-in rules' scanner down). */
@@ -452,8 +494,8 @@ export class SignatureMatcher {
     }
     const end = this.firstPart[index + 1] as number;
     for (let number = this.firstPart[index] as number; number < end; number++) {
-      const part = this.parts[number] as Part;
-      if (part.hints.length > 0 && admitted.parts[number] !== 1) continue;
+      if (this.partHinted[number] === 1 && admitted.parts[number] !== 1) continue;
+      const part = this.partAt(number);
       const matched = part.every
         ? this.saysItself(part.every, subject, admitted)
         : part.pattern.test(subject);
@@ -473,8 +515,7 @@ export class SignatureMatcher {
     let key = `${index}`;
     let count = 0;
     for (let number = this.firstPart[index] as number; number < end; number++) {
-      const part = this.parts[number] as Part;
-      if (part.hints.length > 0 && admitted.parts[number] !== 1) continue;
+      if (this.partHinted[number] === 1 && admitted.parts[number] !== 1) continue;
       key += `,${number}`;
       count++;
     }
@@ -483,11 +524,10 @@ export class SignatureMatcher {
     if (union === undefined) {
       const sources: string[] = [];
       for (let number = this.firstPart[index] as number; number < end; number++) {
-        const part = this.parts[number] as Part;
-        if (part.hints.length > 0 && admitted.parts[number] !== 1) continue;
-        sources.push(part.source);
+        if (this.partHinted[number] === 1 && admitted.parts[number] !== 1) continue;
+        sources.push(this.partAt(number).source);
       }
-      const { flags } = this.parts[this.firstPart[index] as number] as Part;
+      const { flags } = this.partAt(this.firstPart[index] as number);
       union = new RegExp(sources.join('|'), flags);
       // Replaced rather than cleared when full: a cleared map keeps its grown table.
       if (this.unions.size >= MAX_UNIONS) this.unions = new Map();
@@ -558,9 +598,8 @@ export class SignatureMatcher {
       // Only the parts admitted on the whole text can match a piece of it.
       const end = this.firstPart[index + 1] as number;
       for (let number = this.firstPart[index] as number; number < end; number++) {
-        const part = this.parts[number] as Part;
-        if (part.hints.length > 0 && admitted.parts[number] !== 1) continue;
-        if (part.pattern.test(piece)) return true;
+        if (this.partHinted[number] === 1 && admitted.parts[number] !== 1) continue;
+        if (this.partAt(number).pattern.test(piece)) return true;
       }
     }
     return false;

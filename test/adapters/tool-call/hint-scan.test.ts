@@ -177,6 +177,21 @@ describe('the hint scanner as the build ships it', () => {
       );
   });
 
+  it("reads a state's failure from the table only when a scan first reaches the state", () => {
+    const hints = ['he', 'she', 'his', 'hers'];
+    const built = new HintScanner(hints);
+    const shipped = automatonFromTable(encodeAutomaton(hints, built.automaton));
+    expect(shipped.failure.every((fallback) => fallback === 0)).toBe(true);
+    expect(scanned(new HintScanner(hints, shipped), 'ushers')).toEqual(scanned(built, 'ushers'));
+    // Of the states reached, "sh" falls back to "h", "she" to "he" and "hers" to "s".
+    expect(shipped.failure.filter((fallback) => fallback !== 0)).toHaveLength(3);
+  });
+
+  it('refuses to write a table whose states do not each fit in one character', () => {
+    const hint = 'a'.repeat(60_000);
+    expect(() => encodeAutomaton([hint], new HintScanner([hint]).automaton)).toThrow(RangeError);
+  });
+
   it('lays out every row once it has scanned a long session of text, and still finds the same hints', () => {
     const built = new HintScanner(BUILT_IN_HINTS);
     const automaton = automatonFromTable(encodeAutomaton(BUILT_IN_HINTS, built.automaton));
