@@ -28,7 +28,8 @@
  * and name what the call acted on after a bullet: `• Run command: CMD` (the command again in a `bash`
  * block, then a block with what the terminal printed, when the chat kept it), `• Edit file: PATH` and
  * `• Read file: PATH` (no text of either), and a search its pattern, `• Grep for "P" in "PATH"` or
- * `• Searched codebase "P"` (the folder in the text below), with what it found below; a listing
+ * `• Searched codebase "P"` (the folder in the text below), with what it found below (a search saved
+ * as `Searched codebase ""` in `Directory: ****` kept neither, and is numbered); a listing
  * saved as `• Listed directory, 0 results` names no folder and keeps nothing of its answer, so it is
  * numbered and has no result. Each such call is followed or preceded by a second element
  * of the same tool that shows nothing: it is the same call recorded again, not a call. As in Cursor's
@@ -85,7 +86,8 @@ const READ_TOOLS = new Set(['read', 'ls', 'view', 'read_file', 'read_file_v2', '
 export function inputUnshown(call: CallEvent): boolean {
   if (call.args.unshown_parameter === true) return true;
   if (READ_TOOLS.has(call.tool.toLowerCase())) return Object.keys(call.args).length === 0;
-  return Object.keys(call.args).every((key) => WHERE.has(key));
+  // A search saved as `Searched codebase ""` in `Directory: ****` kept its pattern and folder blank.
+  return Object.entries(call.args).every(([key, value]) => WHERE.has(key) || value === '');
 }
 
 /** How the agents' own tools word a failed call, for the layout that does not mark failures. */

@@ -564,6 +564,33 @@ describe("Cursor's chats saved by SpecStory in the 2026 layout", () => {
     expect(calls()[7]).toEqual({ type: 'call', tool: 'await', args: { unshown_input: 3 }, result: {} });
   });
 
+  it('numbers file searches whose pattern and folder the chat saved blank, as it kept neither', () => {
+    const search = (found: string, files: readonly string[]) =>
+      [
+        '<tool-use data-tool-type="search" data-tool-name="glob_file_search">',
+        '<details>',
+        `<summary>Tool use: **glob_file_search** • Searched codebase "" • **${files.length}** results in **1** directory</summary>`,
+        '',
+        `Directory: **** (${found})`,
+        '',
+        ...(files.length > 0 ? ['| File |', '|------|', ...files.map((file) => `| \`${file}\` |`)] : []),
+        '',
+        '</details>',
+        '</tool-use>',
+        '',
+      ].join('\n');
+    const chat = [
+      '_**Agent (claude-opus-4-7)**_',
+      '',
+      search('0 files', []),
+      search('2 files', ['src/app/dashboard/page.tsx', 'src/app/history/page.tsx']),
+    ].join('\n');
+    expect(callsOf(specStoryToolEvents(chat)).map((call) => call.args)).toEqual([
+      { pattern: '', path: '', unshown_input: 1 },
+      { pattern: '', path: '', unshown_input: 2 },
+    ]);
+  });
+
   it('gives back every command of a generated chat once, in order, whichever side Cursor keeps its second record on', () => {
     const command = fc
       .string({ minLength: 1, maxLength: 40 })
