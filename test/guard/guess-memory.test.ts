@@ -6,6 +6,7 @@ import { toolCallToOutcome, toolCallToProposal } from '../../src/adapters/tool-c
 import { openGuard } from '../../src/guard/open.js';
 import type { GuardSession } from '../../src/guard/session.js';
 import { sessionStatePath, withSessionState } from '../../src/guard/session-state.js';
+import { FIRST, RETRY, UNAVAILABLE_TEXT } from '../fixtures/guesses/airline.js';
 
 const dirs: string[] = [];
 afterAll(() => {
@@ -20,21 +21,8 @@ function stateDir(): string {
 
 const SESSION = 'session-guesses';
 const CHANGE = 'update_reservation_flights';
-const flight = (flight_number: string, date: string) => ({ flight_number, date });
-const change = (...flights: { flight_number: string; date: string }[]) => ({
-  reservation_id: 'XEWRD9',
-  cabin: 'economy',
-  flights,
-  payment_id: 'gift_card_4643416',
-});
-const FIRST = change(flight('HAT217', '2024-05-18'), flight('HAT088', '2024-05-26'));
-const RETRY = change(
-  flight('HAT217', '2024-05-18'),
-  flight('HAT088', '2024-05-26'),
-  flight('HAT151', '2024-05-26'),
-);
 const UNAVAILABLE = {
-  content: [{ type: 'text', text: 'Error: flight HAT217 not available on date 2024-05-18' }],
+  content: [{ type: 'text', text: UNAVAILABLE_TEXT }],
   isError: true,
 };
 

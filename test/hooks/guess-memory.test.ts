@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { sessionStatePath } from '../../src/guard/session-state.js';
+import { change, FIRST, flight, issue, RETRY, ZOD_REJECTION_TEXT } from '../fixtures/guesses/airline.js';
 import { type HookRun, hookFiles, runHookProcess } from './support.js';
 
 const { hookPath, project } = hookFiles();
@@ -43,28 +44,8 @@ function denied(run: HookRun): string | undefined {
 }
 
 const CHANGE = 'mcp__airline__update_reservation_flights';
-const flight = (flight_number: string, date: string) => ({ flight_number, date });
-const change = (...flights: { flight_number: string; date: string }[]) => ({
-  reservation_id: 'XEWRD9',
-  cabin: 'economy',
-  flights,
-  payment_id: 'gift_card_4643416',
-});
-const FIRST = change(flight('HAT217', '2024-05-18'), flight('HAT088', '2024-05-26'));
-const RETRY = change(
-  flight('HAT217', '2024-05-18'),
-  flight('HAT088', '2024-05-26'),
-  flight('HAT151', '2024-05-26'),
-);
 
 const CREATE = 'mcp__github__create_issue';
-const ZOD_REJECTION = `MCP error -32602: Invalid arguments for tool create_issue: [\n  {\n    "code": "unrecognized_keys",\n    "keys": [\n      "task_progress"\n    ],\n    "path": [],\n    "message": "Unrecognized key(s) in object: 'task_progress'"\n  }\n]`;
-const issue = (extra: Record<string, unknown>) => ({
-  owner: 'acme',
-  repo: 'billing',
-  title: 'Webhook retries stop after the first 502',
-  ...extra,
-});
 
 /** What the session's file in the project's state folder holds of the rule's memory, as written. */
 function savedMemory(dir: string): string {
@@ -93,7 +74,7 @@ describe('narrowing-guard hook without the helper, one process per event', () =>
       expect(
         denied(await session.pre(CREATE, issue({ task_progress: '- [ ] File the issue' }))),
       ).toBeUndefined();
-      await session.failure(CREATE, issue({ task_progress: '- [ ] File the issue' }), ZOD_REJECTION);
+      await session.failure(CREATE, issue({ task_progress: '- [ ] File the issue' }), ZOD_REJECTION_TEXT);
       expect(denied(await session.pre(CREATE, issue({})))).toBeUndefined();
       const reason = denied(
         await session.pre(CREATE, issue({ task_progress: '- [x] Drafted\n- [ ] File it' })),

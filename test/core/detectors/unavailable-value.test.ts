@@ -1,17 +1,17 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { extendsArguments } from '../../../src/core/detectors/index.js';
+import {
+  change,
+  FIRST,
+  flight,
+  issue,
+  UNAVAILABLE_TEXT,
+  ZOD_REJECTION_TEXT,
+} from '../../fixtures/guesses/airline.js';
 import { Agent } from '../support.js';
 
-const flight = (flight_number: string, date: string) => ({ flight_number, date });
-const change = (...flights: { flight_number: string; date: string }[]) => ({
-  reservation_id: 'XEWRD9',
-  cabin: 'economy',
-  flights,
-  payment_id: 'gift_card_4643416',
-});
-const UNAVAILABLE = { text: 'Error: flight HAT217 not available on date 2024-05-18', isError: true };
-const FIRST = change(flight('HAT217', '2024-05-18'), flight('HAT088', '2024-05-26'));
+const UNAVAILABLE = { text: UNAVAILABLE_TEXT, isError: true };
 
 function afterRefusal(): Agent {
   const agent = new Agent();
@@ -100,15 +100,9 @@ describe('unavailable-value', () => {
 
 describe('unavailable-value: arguments the tool does not take', () => {
   const ZOD_REJECTION = {
-    text: `MCP error -32602: Invalid arguments for tool create_issue: [\n  {\n    "code": "unrecognized_keys",\n    "keys": [\n      "task_progress"\n    ],\n    "path": [],\n    "message": "Unrecognized key(s) in object: 'task_progress'"\n  }\n]`,
+    text: ZOD_REJECTION_TEXT,
     isError: true,
   };
-  const issue = (extra: Record<string, unknown>) => ({
-    owner: 'acme',
-    repo: 'billing',
-    title: 'Webhook retries stop after the first 502',
-    ...extra,
-  });
 
   function afterRejection(): Agent {
     const agent = new Agent();
