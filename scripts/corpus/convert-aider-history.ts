@@ -16,7 +16,7 @@
  * are the developer's, not the model's: they are user turns.
  */
 import type { CallEvent, TraceEvent } from '../../src/trace/types.js';
-import { type Block, blocksOf, editCallsOf, sessionEvents } from './convert-aider.js';
+import { addedAndEditCallsOf, type Block, blocksOf, sessionEvents } from './convert-aider.js';
 import { type ConvertedRun, metaEvent, result, type RunSource, safeName, toolList } from './events.js';
 
 const KINDS: Readonly<Record<string, string>> = { add_file: 'read', edit_file: 'mutate', run_command: 'exec', lint: 'exec' };
@@ -107,12 +107,8 @@ function lintRunsOf(lines: readonly string[]): { args: Record<string, unknown>; 
 }
 
 function callsOf(model: Block | undefined, aider: Block | undefined, reply: string): CallEvent[] {
-  const calls: CallEvent[] = [];
   const said = aider?.lines ?? [];
-  for (const path of addedFilesOf(said)) {
-    calls.push({ type: 'call', tool: 'add_file', args: { path }, result: result(`Added ${path} to the chat.`, false) });
-  }
-  calls.push(...editCallsOf(model, said, reply));
+  const calls = addedAndEditCallsOf(addedFilesOf(said), model, said, reply);
   for (const run of lintRunsOf(said)) calls.push({ type: 'call', tool: 'lint', args: run.args, result: result(run.report, true) });
   for (const command of commandsOf(said)) calls.push({ type: 'call', tool: 'run_command', args: { command } });
   return calls;

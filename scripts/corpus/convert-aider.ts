@@ -150,13 +150,29 @@ export function sameText(a: string, b: string): boolean {
   return norm(a) === norm(b);
 }
 
-function callsOf(model: Block | undefined, aider: Block | undefined, reply: string): CallEvent[] {
-  const calls: CallEvent[] = [];
-  const said = aider?.lines ?? [];
-  for (const path of addedFilesOf(said)) {
-    calls.push({ type: 'call', tool: 'add_file', args: { path }, result: result(`Added ${path} to the chat.`, false) });
-  }
+/**
+ * A reply's first calls, as both kinds of aider log hold them: the files aider added to the chat
+ * (`added`, as each log says it), then the reply's SEARCH/REPLACE edits with aider's answers.
+ */
+export function addedAndEditCallsOf(
+  added: readonly string[],
+  model: Block | undefined,
+  said: readonly string[],
+  reply?: string,
+): CallEvent[] {
+  const calls: CallEvent[] = added.map((path) => ({
+    type: 'call',
+    tool: 'add_file',
+    args: { path },
+    result: result(`Added ${path} to the chat.`, false),
+  }));
   calls.push(...editCallsOf(model, said, reply));
+  return calls;
+}
+
+function callsOf(model: Block | undefined, aider: Block | undefined, reply: string): CallEvent[] {
+  const said = aider?.lines ?? [];
+  const calls = addedAndEditCallsOf(addedFilesOf(said), model, said, reply);
   for (const run of testRunsOf(said)) {
     calls.push({ type: 'call', tool: 'run_tests', args: { command: run.command }, result: result(run.output, run.failed) });
   }
