@@ -74,6 +74,22 @@ describe('the proxy benchmark', () => {
     expect(text).toMatch(/µs {2}the journal and the state file/);
   });
 
+  it('with a breakdown, says how much of the added latency each step of the proxy brings', async () => {
+    const result = await runProxyBench({
+      calls: 10,
+      concurrentCalls: 10,
+      concurrency: 2,
+      warmup: 2,
+      breakdown: true,
+    });
+    expect(result.latency.inMemory?.count).toBe(10);
+    expect(result.latency.off?.count).toBe(10);
+    const text = formatProxyBench(result);
+    expect(text).toContain('Where the added latency goes');
+    expect(text).toMatch(/-?\d+\.\d{3} ms {2}the proxy checking each call, learning nothing/);
+    expect(text).toMatch(/-?\d+\.\d{3} ms {2}the same, with its journal and state file/);
+  });
+
   it('with another build to compare, times its proxy in the same rounds and says how the two compare', async () => {
     const build = fileURLToPath(new URL('../../dist', import.meta.url));
     const result = await runProxyBench({
