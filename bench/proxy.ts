@@ -75,6 +75,12 @@ export interface ProxyBenchResult {
     readonly relay: LatencyStats;
     /** Through the process that reads and rewrites every message as JSON. */
     readonly jsonRelay: LatencyStats;
+    /**
+     * With `breakdown`: through the proxy with its state in memory (no journal, no state file),
+     * learning (`inMemory`) or under the `off` preset, which checks every call and learns nothing.
+     */
+    readonly inMemory?: LatencyStats;
+    readonly off?: LatencyStats;
     /** Proxied minus direct. */
     readonly addedMedianMs: number;
     readonly addedP99Ms: number;
@@ -223,10 +229,14 @@ export async function runProxyBench(options: ProxyBenchOptions = {}): Promise<Pr
       jsonRelay: timedPath(jsonRelayed),
     };
     const basePath = base && timedPath(base.client);
+    const extraPaths = extra && {
+      inMemory: timedPath(extra.inMemory.client),
+      off: timedPath(extra.off.client),
+    };
     const all = [
       ...Object.values(paths),
       ...(basePath ? [basePath] : []),
-      ...(extra ? [timedPath(extra.inMemory.client), timedPath(extra.off.client)] : []),
+      ...(extraPaths ? [extraPaths.inMemory, extraPaths.off] : []),
     ];
     // Each pass lets another path go first, so that none always runs on a warmer loop.
     const inTurn = (lead: number) => all.map((_, turn) => all[(lead + turn) % all.length]!);
@@ -320,6 +330,7 @@ export async function runProxyBench(options: ProxyBenchOptions = {}): Promise<Pr
         relay: stats(paths.relay.times),
         jsonRelay: stats(paths.jsonRelay.times),
         ...(basePath && { base: stats(basePath.times) }),
+        ...(extraPaths && { inMemory: stats(extraPaths.inMemory.times), off: stats(extraPaths.off.times) }),
         addedMedianMs: proxiedStats.medianMs - directStats.medianMs,
         addedP99Ms: proxiedStats.p99Ms - directStats.p99Ms,
       },
@@ -584,6 +595,7 @@ export function formatProxyBench(result: ProxyBenchResult): string {
     row('relay', latency.relay),
     row('JSON', latency.jsonRelay),
     ...(latency.base ? baseLatencyLines(latency.base, latency) : []),
+    ...breakdownLatencyLines(latency),
     `Throughput with ${throughput.concurrency} concurrent callers, ${throughput.calls} calls each way:`,
     `  direct  ${Math.round(throughput.direct)} calls/s`,
     `  proxied ${Math.round(throughput.proxied)} calls/s (${percentOfDirect(throughput.proxied, throughput)})`,
@@ -628,6 +640,24 @@ function baseLatencyLines(base: LatencyStats, latency: ProxyBenchResult['latency
   return [
     row,
     `  added     median ${ms(added).padStart(10)} through the other build (this build: ${ms(latency.addedMedianMs)})`,
+  ];
+}
+
+/**
+ * Where the added latency goes, from the extra paths of `breakdown`: the proxy checking each call
+ * and learning nothing, then learning too, both without a journal or a state file, beside the full
+ * proxy. Medians of the same rounds, so a difference between two rows is what that step adds.
+ */
+function breakdownLatencyLines(latency: ProxyBenchResult['latency']): string[] {
+  const { inMemory, off } = latency;
+  if (inMemory === undefined || off === undefined) return [];
+  const added = (stats: LatencyStats) => ms(stats.medianMs - latency.direct.medianMs).padStart(10);
+  return [
+    'Where the added latency goes (median over direct, each path in the same rounds):',
+    `  ${added(latency.jsonRelay)}  a JSON relay: one more process that reads and writes each message`,
+    `  ${added(off)}  the proxy checking each call, learning nothing, state in memory (preset off)`,
+    `  ${added(inMemory)}  the same, learning from each result (preset precise)`,
+    `  ${added(latency.proxied)}  the same, with its journal and state file (the proxy as it runs)`,
   ];
 }
 

@@ -292,7 +292,7 @@ const CAVEATS = {
     "It does not show real training: the memory wall, the score surface and the proposers are models calibrated on the paper's v6 run, not a GPU or an LLM.",
   perf: 'It does not show end-to-end latency: tool execution, the model and the transport cost far more. The yardsticks are written from their published descriptions, not the original code, and the sentinel does much less than the guard (no learning, no blame, nothing after the call). Ratios hold on a busy machine better than absolute figures, but they are not immune to it: a core taken away mid-block lands on whichever guard runs then.',
   proxy:
-    'It does not show slow or remote servers, beside which this cost vanishes, nor a machine with a core to spare for the proxy: in this run client, proxy and server share the same cores, so the time the proxy spends is taken from the other two.',
+    'It does not show slow or remote servers, beside which this cost vanishes, nor a machine with a core to spare for the proxy: in this run client, proxy and server share the same cores, so the time the proxy spends is taken from the other two. `narrowing bench proxy --breakdown` says where the added latency and the CPU go, from proxies without learning and without a journal timed in the same rounds.',
 };
 
 function environment(): string {

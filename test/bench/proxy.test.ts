@@ -1,7 +1,13 @@
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { formatProxyBench, proxyTargets, runProxyBench, stillWarming } from '../../bench/proxy.js';
+import {
+  formatProxyBench,
+  type ProxyBenchResult,
+  proxyTargets,
+  runProxyBench,
+  stillWarming,
+} from '../../bench/proxy.js';
 
 describe('the proxy benchmark', () => {
   it('measures all four paths with the number of calls it was given, and reports them', async () => {
@@ -68,10 +74,45 @@ describe('the proxy benchmark', () => {
     expect(result.cpu?.jsonRelayUs).toBeGreaterThanOrEqual(0);
     expect(result.cpu?.proxyInMemoryUs).toBeGreaterThanOrEqual(0);
     expect(result.cpu?.proxyOffUs).toBeGreaterThanOrEqual(0);
+    expect(result.latency.inMemory?.count).toBe(10);
+    expect(result.latency.off?.count).toBe(10);
     const text = formatProxyBench(result);
     expect(text).toContain('Where it goes');
     expect(text).toMatch(/µs {2}learning from each result/);
     expect(text).toMatch(/µs {2}the journal and the state file/);
+  });
+
+  it('with a breakdown, says how much of the added latency each step of the proxy brings', () => {
+    const latency = (medianMs: number) => ({ count: 500, medianMs, p99Ms: 2 * medianMs, meanMs: medianMs });
+    const result: ProxyBenchResult = {
+      tool: 'echo',
+      latency: {
+        direct: latency(0.4),
+        proxied: latency(0.7),
+        relay: latency(0.48),
+        jsonRelay: latency(0.5),
+        off: latency(0.6),
+        inMemory: latency(0.65),
+        addedMedianMs: 0.3,
+        addedP99Ms: 0.6,
+      },
+      throughput: { concurrency: 8, calls: 2000, direct: 9000, proxied: 4000, relay: 6000, jsonRelay: 5500 },
+      totalCalls: 12_000,
+      durationMs: 30_000,
+      node: 'v22.0.0',
+      platform: 'linux-x64',
+      engine: 'dist',
+    };
+    const text = formatProxyBench(result);
+    expect(text).toContain(
+      'Where the added latency goes (median over direct, each path in the same rounds):',
+    );
+    expect(text).toContain('  0.100 ms  a JSON relay: one more process that reads and writes each message');
+    expect(text).toContain(
+      '  0.200 ms  the proxy checking each call, learning nothing, state in memory (preset off)',
+    );
+    expect(text).toContain('  0.250 ms  the same, learning from each result (preset precise)');
+    expect(text).toContain('  0.300 ms  the same, with its journal and state file (the proxy as it runs)');
   });
 
   it('with another build to compare, times its proxy in the same rounds and says how the two compare', async () => {
