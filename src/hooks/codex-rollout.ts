@@ -140,6 +140,19 @@ const PATCH_REFUSALS: readonly string[] = [
   'apply_patch handler received non-apply_patch input',
 ];
 const PATCH_TOOL = 'apply_patch';
+/**
+ * The shell tool whose failures Codex reports to no hook: `shell_command` (the shell tool where
+ * unified exec is off, as on Windows by default) returns a command's non-zero exit as an error of
+ * its handler (codex-rs `core/src/tools/events.rs`, `ToolEmitter::finish`), so no `PostToolUse` runs.
+ * Its hooks name it `Bash` with `tool_input { command }`, the `command` of its arguments.
+ */
+const SHELL_COMMAND_TOOL = 'shell_command';
+/** The tool name Codex gives every shell tool in its hook payloads. */
+const HOOK_SHELL_TOOL = 'Bash';
+/** Where a shell tool's command ran, by its `CommandExecution` item: `agent` for `shell_command`. */
+const SHELL_COMMAND_SOURCE = 'agent';
+/** How Codex opens the output of a command it stopped at its timeout (then `Exit code: 124`). */
+const CODEX_TIMED_OUT = /^command timed out after \d+ milliseconds/;
 
 /** Codex's refusal of a patch, when `output` (a recorded call output) is one. */
 function patchRefusal(output: unknown): string | undefined {
@@ -168,10 +181,13 @@ function patchOfCall(call: Readonly<Record<string, unknown>>): string | undefine
 /**
  * Failed calls Codex reported to no hook (`earlier` of `withCodexRollout`), as the `PostToolUse`
  * events they would have been, oldest first: codex-cli 0.171 runs no `PostToolUse` for an MCP tool whose result is an error, nor for a
- * patch it refused while reading it (any error a tool's handler returns fires no `PostToolUse`:
+ * patch it refused while reading it, nor for a `shell_command` that exited non-zero (the shell tool
+ * where unified exec is off; a timeout among them is read as one) (any error a tool's handler
+ * returns fires no `PostToolUse`:
  * codex-rs `core/src/tools/registry.rs` runs it only for a call that succeeded); its rollout records
  * them (an `item_completed` whose `McpToolCall` item has `status: "failed"`, the patch's
- * `custom_tool_call_output` or `function_call_output` with the refusal, see `PATCH_REFUSALS`). A
+ * `custom_tool_call_output` or `function_call_output` with the refusal, see `PATCH_REFUSALS`, the
+ * command's `function_call_output` with its exit code, after its `CommandExecution` item). A
  * call whose arguments are not JSON, or of a tool Codex does not have, fires no `PreToolUse` either
  * (its hook input is built from the parsed arguments; an unknown tool is answered before the hooks):
  * no retry of it could be checked, so it is not taken. Read before a Codex call is checked, so
@@ -191,6 +207,8 @@ async function unreportedFailures(
   const found: { readonly call: HookToolCall; readonly result: HookToolResult }[] = [];
   /** Patches refused, by call id, waiting for the line of the call itself (written before). */
   const refused = new Map<string, string>();
+  /** Commands that exited non-zero, by call id, waiting for the line of the call itself. */
+  const exited = new Map<string, HookToolResult>();
   for await (const line of rolloutLines(path, reading)) {
     if (found.length >= MAX_UNREPORTED) break;
     const item = line.includes('"item_completed"') ? completedItem(line) : undefined;
@@ -198,6 +216,13 @@ async function unreportedFailures(
       if (item.type === 'McpToolCall' && item.status === 'failed') {
         const failure = mcpFailure(item);
         if (failure && failure.call.id !== current) found.push(failure);
+      } else if (
+        item.type === 'CommandExecution' &&
+        item.source === SHELL_COMMAND_SOURCE &&
+        typeof item.id === 'string' &&
+        exited.has(item.id)
+      ) {
+        // A `shell_command` that failed: reported to no hook; its call, further back, says which.
       } else if (REPORTED_ITEMS.has(String(item.type))) break;
       // Anything else (the model's messages and reasoning, a user's message) is no call.
       continue;
@@ -209,6 +234,27 @@ async function unreportedFailures(
         const refusal = patchRefusal(output?.output);
         if (typeof output?.call_id === 'string' && refusal !== undefined)
           refused.set(output.call_id, refusal);
+      }
+      continue;
+    }
+    if (line.includes('"function_call_output"')) {
+      const output = payloadOf(line);
+      const result = output?.type === 'function_call_output' ? exitedResult(output.output) : undefined;
+      if (typeof output?.call_id === 'string' && result !== undefined) exited.set(output.call_id, result);
+      continue;
+    }
+    if (exited.size > 0 && line.includes(`"${SHELL_COMMAND_TOOL}"`)) {
+      const call = payloadOf(line);
+      const result = typeof call?.call_id === 'string' ? exited.get(call.call_id) : undefined;
+      const command = call && result !== undefined ? shellCommandOfCall(call) : undefined;
+      if (call && result !== undefined && command !== undefined) {
+        exited.delete(call.call_id as string);
+        if (call.call_id !== current) {
+          found.push({
+            call: { tool: HOOK_SHELL_TOOL, input: toolInput({ command }), id: call.call_id as string },
+            result,
+          });
+        }
       }
       continue;
     }
@@ -235,6 +281,45 @@ async function unreportedFailures(
     ...(event.transcriptPath !== undefined && { transcriptPath: event.transcriptPath }),
     action: { type: 'after-call', call, result },
   }));
+}
+
+/**
+ * The failure a recorded shell output tells, when the command exited non-zero: `shell_command`'s
+ * output is Codex's `Exit code: N` header over the output, or the JSON `{ output, metadata:
+ * { exit_code } }`. A command Codex stopped at its timeout is a timeout. Undefined otherwise.
+ */
+function exitedResult(output: unknown): HookToolResult | undefined {
+  if (typeof output !== 'string') return undefined;
+  const status = outputStatus(output);
+  if (status?.exitCode === undefined || !status.failed) return undefined;
+  const text = resultText(shellOutputText(output));
+  const timedOut = CODEX_TIMED_OUT.test(text);
+  return { ok: false, error: text, content: text, exitCode: status.exitCode, ...(timedOut && { timedOut }) };
+}
+
+/** The command's own output in a recorded shell output, without Codex's header or JSON around it. */
+function shellOutputText(output: string): string {
+  if (output.startsWith('{')) {
+    try {
+      const parsed: unknown = JSON.parse(output);
+      if (isRecord(parsed) && typeof parsed.output === 'string') return parsed.output;
+    } catch {
+      // Not JSON: the header's text.
+    }
+  }
+  return codexHeader(output)?.output ?? output;
+}
+
+/** The `command` of a recorded `shell_command` call: the `tool_input.command` of its `PreToolUse`. */
+function shellCommandOfCall(call: Readonly<Record<string, unknown>>): string | undefined {
+  if (call.type !== 'function_call' || call.name !== SHELL_COMMAND_TOOL) return undefined;
+  if (typeof call.arguments !== 'string') return undefined;
+  try {
+    const parsed: unknown = JSON.parse(call.arguments);
+    return isRecord(parsed) && typeof parsed.command === 'string' ? parsed.command : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /** A rollout line's `payload`, when it is an object. */

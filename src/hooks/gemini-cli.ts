@@ -19,7 +19,7 @@ import {
   toolInput,
 } from './payload.js';
 import { errorResult, jsonText, mcpContent, partsText } from './results.js';
-import { GEMINI_CANCELLED_BY_USER, geminiShellResult } from './shell-output.js';
+import { GEMINI_CANCELLED_BY_USER, geminiShellResult, geminiStillRunning } from './shell-output.js';
 
 const AGENT = 'gemini-cli';
 const SHELL_TOOL = 'run_shell_command';
@@ -52,8 +52,8 @@ function geminiAction(name: string, payload: Payload): HookAction {
       return { type: 'before-call', call: toolCall(payload) };
     case 'AfterTool': {
       const call = toolCall(payload);
-      // Stopped by the user, not failed: nothing for the agent to learn.
-      if (call.tool === SHELL_TOOL && cancelledByUser(payload.tool_response)) return { type: 'ignored' };
+      // Stopped by the user, not failed, or not ended yet: nothing for the agent to learn.
+      if (call.tool === SHELL_TOOL && notEnded(payload.tool_response)) return { type: 'ignored' };
       return { type: 'after-call', call, result: afterToolResult(call.tool, payload.tool_response) };
     }
     case 'BeforeAgent':
@@ -94,10 +94,12 @@ function toolName(name: string, context: unknown): string {
   return name;
 }
 
-function cancelledByUser(response: unknown): boolean {
+/** A command the user stopped, or one still running in the background when Gemini CLI answered. */
+function notEnded(response: unknown): boolean {
   if (!isRecord(response)) return false;
   const llmContent = withoutUntrustedTags(response.llmContent);
-  return typeof llmContent === 'string' && llmContent.startsWith(GEMINI_CANCELLED_BY_USER);
+  if (typeof llmContent !== 'string') return false;
+  return llmContent.startsWith(GEMINI_CANCELLED_BY_USER) || geminiStillRunning(llmContent);
 }
 
 /**

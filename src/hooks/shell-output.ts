@@ -40,6 +40,27 @@ export function shellOutputResult(text: string, command?: string): HookToolResul
 const GEMINI_TIMED_OUT = 'Command was automatically cancelled because it exceeded the timeout of ';
 /** How it says the user stopped a command (before it started, or before it completed). */
 export const GEMINI_CANCELLED_BY_USER = 'Command was cancelled by user before it could ';
+/**
+ * How it says a command has not ended yet: asked to run in the background and still running after
+ * its short wait, or moved there while it ran (packages/core/src/tools/shell.ts). Its output so far
+ * and its pid say nothing of how it will end.
+ */
+const GEMINI_STILL_RUNNING: readonly string[] = [
+  'Command is running in background. PID: ',
+  'Command moved to background (PID: ',
+];
+
+/** Whether `llmContent` (without its untrusted marks) says the command is still running. */
+export function geminiStillRunning(llmContent: string): boolean {
+  return GEMINI_STILL_RUNNING.some((words) => llmContent.startsWith(words));
+}
+
+/**
+ * The signal line Gemini CLI adds when the command's process was ended by a signal (its number),
+ * with no `Exit Code` line when the process reported no status: a command killed (out of memory,
+ * by another process) or crashed, which did not complete.
+ */
+const GEMINI_SIGNAL_LINE = /\nSignal: \d+$/;
 
 /**
  * Gemini CLI's `run_shell_command` result from its `llmContent`: `Output: …`, then `Exit Code: N`
@@ -56,6 +77,9 @@ export function geminiShellResult(llmContent: string): HookToolResult {
     const { exitCode, output } = framed;
     if (exitCode !== undefined && exitCode !== 0)
       return { ok: false, error: output, content: output, exitCode };
+    // Ended by a signal, with no exit status: it did not complete.
+    if (exitCode === undefined && GEMINI_SIGNAL_LINE.test(output))
+      return { ok: false, error: output, content: output };
     // Gemini CLI writes `Exit Code` whenever it is not 0: its own format without one is a success.
     return { ok: true, content: output };
   }

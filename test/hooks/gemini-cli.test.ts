@@ -169,3 +169,41 @@ describe('Gemini CLI stopping a command itself', () => {
     expect(verdicts).toEqual(['allow', 'allow', 'allow', 'allow', 'allow', 'allow']);
   });
 });
+
+describe('Gemini CLI commands that have not ended, or ended by a signal', () => {
+  /** `run_shell_command` asked to run in the background (`is_background`), as shell.ts answers it. */
+  const inBackground = (llmContent: string) => ({
+    ...afterTool('run_shell_command', {
+      llmContent,
+      returnDisplay: 'Background process started with PID 48213.',
+    }),
+    tool_input: { command: 'npm run dev', is_background: true, description: 'Start the dev server' },
+  });
+
+  it('learns nothing from a command still running in the background after its first wait', () => {
+    const { action } = geminiCliHooks.parse(
+      inBackground('Command is running in background. PID: 48213. Initial output:\n> shop@1.0.0 dev\n> vite'),
+    );
+    expect(action.type).toBe('ignored');
+  });
+
+  it('learns nothing from a command moved to the background while it ran', () => {
+    const { action } = geminiCliHooks.parse(
+      inBackground(
+        '<untrusted_context>\nCommand moved to background (PID: 48213). Output hidden. Press Ctrl+B to view.\n</untrusted_context>',
+      ),
+    );
+    expect(action.type).toBe('ignored');
+  });
+
+  it('reads a command ended by a signal, with no exit code, as a failure', () => {
+    const result = resultOf(
+      afterTool('run_shell_command', {
+        llmContent:
+          '<untrusted_context>\nOutput: Building 412 modules...\nSignal: 9\nProcess Group PGID: 51207\n</untrusted_context>',
+        returnDisplay: 'Command terminated by signal: 9',
+      }),
+    );
+    expect(result.ok).toBe(false);
+  });
+});

@@ -289,6 +289,80 @@ describe("Codex's rollout as evidence of an exit status", () => {
     ).toEqual([]);
   });
 
+  /**
+   * A `shell_command` call as Codex records it where unified exec is off (Windows by default): the
+   * call, its `CommandExecution` item (`source: "agent"`), then the output the model read. Its
+   * handler returns a non-zero exit as an error, so no PostToolUse runs for it.
+   */
+  const shellCommandLines = (dir: string, id: string, command: string, exitCode: number, output: string) =>
+    [
+      line('response_item', {
+        type: 'function_call',
+        name: 'shell_command',
+        arguments: JSON.stringify({ command, workdir: dir, timeout_ms: 120000 }),
+        call_id: id,
+      }),
+      line('event_msg', {
+        type: 'item_completed',
+        item: {
+          type: 'CommandExecution',
+          id,
+          command: ['C:\\Program Files\\PowerShell\\7\\pwsh.exe', '-NoProfile', '-Command', command],
+          cwd: dir,
+          source: 'agent',
+          status: exitCode === 0 ? 'completed' : 'failed',
+          aggregated_output: output,
+          exit_code: exitCode,
+        },
+      }),
+      line('response_item', {
+        type: 'function_call_output',
+        call_id: id,
+        output: `Exit code: ${exitCode}\nWall time: 0.6 seconds\nOutput:\n${output}`,
+      }),
+    ].join('');
+
+  it('finds a shell_command that exited non-zero, which Codex reports to no hook', async () => {
+    const dir = folder();
+    const path = join(dir, 'rollout.jsonl');
+    const said =
+      'npm error Missing script: "lint"\nnpm error\nnpm error To see a list of scripts, run:\nnpm error   npm run\n';
+    writeFileSync(path, shellCommandLines(dir, 'call_lint', 'npm run lint', 1, said));
+    const events = await unreportedCodexFailures(
+      preToolUse(path, dir, 'call_next', 'Bash', { command: 'npm run lint' }),
+    );
+    expect(events.map((event) => event.action)).toEqual([
+      {
+        type: 'after-call',
+        call: { tool: 'Bash', input: { command: 'npm run lint' }, id: 'call_lint' },
+        result: { ok: false, error: said, content: said, exitCode: 1 },
+      },
+    ]);
+  });
+
+  it('takes a shell_command Codex stopped at its timeout for a timeout', async () => {
+    const dir = folder();
+    const path = join(dir, 'rollout.jsonl');
+    const said = 'command timed out after 120000 milliseconds\nWaiting for the database at localhost:5432...';
+    writeFileSync(path, shellCommandLines(dir, 'call_wait', 'npm run db:wait', 124, said));
+    const [event] = await unreportedCodexFailures(
+      preToolUse(path, dir, 'call_next', 'Bash', { command: 'npm run db:wait' }),
+    );
+    expect(event?.action.type === 'after-call' && event.action.result).toMatchObject({
+      ok: false,
+      timedOut: true,
+    });
+  });
+
+  it('takes nothing from a shell_command that succeeded, which Codex reported to its hooks', async () => {
+    const dir = folder();
+    const path = join(dir, 'rollout.jsonl');
+    writeFileSync(path, shellCommandLines(dir, 'call_ls', 'ls', 0, 'package.json\nsrc\n'));
+    expect(
+      await unreportedCodexFailures(preToolUse(path, dir, 'call_next', 'Bash', { command: 'ls' })),
+    ).toEqual([]);
+  });
+
   it('takes no failure from before the last call Codex reported to its hooks, past what the model said', async () => {
     const dir = folder();
     const path = join(dir, 'rollout.jsonl');

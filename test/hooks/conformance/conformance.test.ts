@@ -76,6 +76,7 @@ describe('hook conformance: every agent, its real payloads, the same verdicts', 
       claudeCodeMcpResponse('json-text'),
       cursorGenericMcp('failure-event'),
       gemini({ wrapped: false }),
+      codex({ shellTool: 'shell_command' }),
     ];
     for (const host of [...HOSTS, ...variants]) {
       expect(host.sources.length).toBeGreaterThan(0);
@@ -121,6 +122,15 @@ describe('hook conformance: every agent, its real payloads, the same verdicts', 
     const result = verdicts(await run.repeat(4, './scripts/check.sh', SILENT_FAILURE));
     expect(result.slice(0, 2)).toEqual(['allow', 'allow']);
     expect(result.slice(2)).toContain('deny');
+  });
+
+  it("reads the failures of Codex's shell_command, which it reports to no hook, from its rollout", async () => {
+    const run = start(codex({ shellTool: 'shell_command' }));
+    const attempts = await run.repeat(4, 'npm run tset', MISSING_SCRIPT);
+    expect(verdicts(attempts).slice(0, 3)).toContain('deny');
+    expect(attempts.find((attempt) => attempt.verdict === 'deny')?.reason).toContain(
+      'Missing script: "tset"',
+    );
   });
 
   it('never denies a command for a network fault: curl to a server that is down', async () => {

@@ -325,21 +325,79 @@ export type CodexRollout =
   | 'none';
 
 /**
+ * Where Codex runs `shell_command` rather than `exec_command` (unified exec off, as on Windows by
+ * default): a command that exits non-zero is an error of the tool's handler, so no `PostToolUse`
+ * runs for it; the rollout records the call, its `CommandExecution` item and its output.
+ */
+const CODEX_SHELL_COMMAND_SOURCES = [
+  'shell_command: PreToolUse tool_name `Bash`, tool_input { command } (the command of its arguments); a non-zero exit returned as Err(FunctionCallError::RespondToModel(output)) by ToolEmitter::finish (openai/codex codex-rs/core/src/tools/events.rs), and PostToolUse run only for a call whose handler succeeded (codex-rs/core/src/tools/registry.rs)',
+  "shell_command's rollout: response_item function_call { name: shell_command, arguments: { command, workdir, timeout_ms } }, event_msg item_completed { item: { type: CommandExecution, source: agent, status, exit_code, aggregated_output } }, response_item function_call_output ('Exit code: N\\nWall time: …\\nOutput:\\n…'): codex-rs/protocol (CommandExecutionItem, ExecCommandSource::Agent), codex-rs/core/src/tools/mod.rs (format_exec_output_for_model_freeform); unified_exec on by default except on Windows (codex-rs/features, default_enabled: !cfg!(windows))",
+];
+
+/**
  * Codex: `tool_response` is the bare output. What its rollout holds about the call when
  * `PostToolUse` fires depends on the version (`CodexRollout`); the call's `function_call_output`
- * is written after the hooks ran.
+ * is written after the hooks ran. `shellTool: 'shell_command'`: the shell tool where unified exec
+ * is off, whose failures Codex reports to no hook.
  */
-export function codex(options: { readonly rollout?: CodexRollout } = {}): HostFixture {
+export function codex(
+  options: { readonly rollout?: CodexRollout; readonly shellTool?: 'exec_command' | 'shell_command' } = {},
+): HostFixture {
   const kept = options.rollout ?? 'item-completed';
+  const shellCommand = options.shellTool === 'shell_command';
   const rollout = (session: Session) => join(session.cwd, '.codex-rollout.jsonl');
   const line = (session: Session, type: string, payload: unknown) =>
     appendFileSync(
       rollout(session),
       `${JSON.stringify({ timestamp: '2026-11-28T21:00:00.000Z', type, payload })}\n`,
     );
+  /** A `shell_command` call: its lines in the rollout, and a PostToolUse only when it succeeded. */
+  const afterShellCommand = (session: Session, call: ShellCall, run: CommandRun) => {
+    line(session, 'response_item', {
+      type: 'function_call',
+      name: 'shell_command',
+      arguments: JSON.stringify({ command: call.command, workdir: session.cwd }),
+      call_id: call.id,
+    });
+    line(session, 'event_msg', {
+      type: 'item_completed',
+      thread_id: session.id,
+      turn_id: 'turn-1',
+      item: {
+        type: 'CommandExecution',
+        id: call.id,
+        command: ['/bin/bash', '-lc', call.command],
+        cwd: `file://${session.cwd}`,
+        source: 'agent',
+        status: run.exitCode === 0 ? 'completed' : 'failed',
+        aggregated_output: run.output,
+        exit_code: run.exitCode,
+      },
+    });
+    const output = () =>
+      line(session, 'response_item', {
+        type: 'function_call_output',
+        call_id: call.id,
+        output: `Exit code: ${run.exitCode}\nWall time: 0.4 seconds\nOutput:\n${run.output}`,
+      });
+    if (run.exitCode !== 0) {
+      output();
+      return [];
+    }
+    return [
+      {
+        ...codexBase(session, rollout(session), 'PostToolUse'),
+        tool_name: 'Bash',
+        tool_input: { command: call.command },
+        tool_response: run.output,
+        tool_use_id: call.id,
+      },
+      output,
+    ];
+  };
   return {
     agent: 'codex',
-    sources: CODEX_SOURCES,
+    sources: shellCommand ? [...CODEX_SOURCES, ...CODEX_SHELL_COMMAND_SOURCES] : CODEX_SOURCES,
     prompt: (session, text) => {
       writeFileSync(rollout(session), '', { flag: 'a' });
       return { ...codexBase(session, rollout(session), 'UserPromptSubmit'), prompt: text };
@@ -351,6 +409,7 @@ export function codex(options: { readonly rollout?: CodexRollout } = {}): HostFi
       tool_use_id: call.id,
     }),
     afterShell: (session, call, run) => {
+      if (shellCommand) return afterShellCommand(session, call, run);
       if (kept === 'item-completed') {
         line(session, 'event_msg', {
           type: 'item_completed',
