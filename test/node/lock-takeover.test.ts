@@ -9,15 +9,20 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { clearAbandonedLock, withFileLock } from '../../src/node/lock.js';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { temporaryDir } from '../stores/sample-state.js';
 
 const earlier = vi.hoisted(() => ({ name: undefined as string | undefined }));
 
-vi.mock('../../src/node/safe-fs.js', async (importOriginal) => {
-  const real = await importOriginal<typeof import('../../src/node/safe-fs.js')>();
-  return {
+/**
+ * The worker processes share the modules their files import: the lock module is loaded anew here,
+ * over the mocked reads, and the module registry given back afterwards.
+ */
+let lock: typeof import('../../src/node/lock.js');
+beforeAll(async () => {
+  const real = await import('../../src/node/safe-fs.js');
+  vi.resetModules();
+  vi.doMock('../../src/node/safe-fs.js', () => ({
     ...real,
     readTextNoFollowSync: (path: string) => {
       const name = earlier.name;
@@ -25,7 +30,12 @@ vi.mock('../../src/node/safe-fs.js', async (importOriginal) => {
       earlier.name = undefined;
       return name;
     },
-  };
+  }));
+  lock = await import('../../src/node/lock.js');
+});
+afterAll(() => {
+  vi.doUnmock('../../src/node/safe-fs.js');
+  vi.resetModules();
 });
 
 /** A pid that was just used and is now free: the process has exited. */
@@ -59,11 +69,11 @@ function replaceWithAnothersLock(file: string): string {
 describe('taking over an abandoned lock', () => {
   it('leaves the lock a live holder took since the judge read the name of a killed holder', async () => {
     const file = join(dir, 'state.json');
-    await withFileLock(
+    await lock.withFileLock(
       file,
       async () => {
         earlier.name = JSON.stringify({ pid: killedHolder, host: hostname(), token: 'a-killed-holder' });
-        expect([clearAbandonedLock(file), existsSync(`${file}.lock`)]).toEqual([false, true]);
+        expect([lock.clearAbandonedLock(file), existsSync(`${file}.lock`)]).toEqual([false, true]);
       },
       () => undefined,
     );
@@ -74,7 +84,7 @@ describe('a holder whose lock was taken over while it held it', () => {
   it('leaves the new holder’s lock and name when it gives its own back', async () => {
     const file = join(dir, 'state.json');
     let name = '';
-    await withFileLock(
+    await lock.withFileLock(
       file,
       async () => {
         name = replaceWithAnothersLock(file);
@@ -87,7 +97,7 @@ describe('a holder whose lock was taken over while it held it', () => {
   it('is told its lock was taken over', async () => {
     const file = join(dir, 'state.json');
     const told: string[] = [];
-    await withFileLock(
+    await lock.withFileLock(
       file,
       async () => {
         replaceWithAnothersLock(file);

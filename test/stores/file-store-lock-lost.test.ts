@@ -6,16 +6,22 @@
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { createFileStore, type StoreProblem } from '../../src/stores/index.js';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { StoreProblem } from '../../src/stores/index.js';
 import { layOutState } from '../../src/stores/state-layout.js';
 import { missingFile, stateOf, temporaryDir } from './sample-state.js';
 
 const afterRead = vi.hoisted(() => ({ run: undefined as (() => void) | undefined }));
 
-vi.mock('../../src/node/safe-fs.js', async (importOriginal) => {
-  const real = await importOriginal<typeof import('../../src/node/safe-fs.js')>();
-  return {
+/**
+ * The worker processes share the modules their files import: the store is loaded anew here, over the
+ * mocked read, and the module registry given back afterwards.
+ */
+let stores: typeof import('../../src/stores/index.js');
+beforeAll(async () => {
+  const real = await import('../../src/node/safe-fs.js');
+  vi.resetModules();
+  vi.doMock('../../src/node/safe-fs.js', () => ({
     ...real,
     readTextNoFollow: async (path: string) => {
       const text = await real.readTextNoFollow(path);
@@ -24,7 +30,12 @@ vi.mock('../../src/node/safe-fs.js', async (importOriginal) => {
       run?.();
       return text;
     },
-  };
+  }));
+  stores = await import('../../src/stores/index.js');
+});
+afterAll(() => {
+  vi.doUnmock('../../src/node/safe-fs.js');
+  vi.resetModules();
 });
 
 const NOW = Date.now();
@@ -39,7 +50,8 @@ beforeEach(() => {
 });
 afterEach(() => remove());
 
-const open = () => createFileStore({ path, debounceMs: 5, onProblem: (problem) => problems.push(problem) });
+const open = () =>
+  stores.createFileStore({ path, debounceMs: 5, onProblem: (problem) => problems.push(problem) });
 const bans = () =>
   (JSON.parse(readFileSync(path, 'utf8')) as { constraints: { id: string }[] }).constraints
     .map(({ id }) => id)
