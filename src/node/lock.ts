@@ -1,13 +1,24 @@
 /**
  * A cross-process lock on a file, so that a read-merge-write by one process never interleaves with
- * another's. The lock is a directory (`<file>.lock`, by proper-lockfile) whose time the holder
- * keeps fresh, with the holder's pid next to it (`<file>.lock.owner`). A lock is taken over at once
- * when its holder on this machine is dead or its time lies in the future (a clock set back, or a
- * planted directory), and otherwise once it has not been refreshed for `STALE_MS`.
+ * another's. The lock is a directory (`<file>.lock`, made by proper-lockfile) whose time the holder
+ * keeps fresh. A process holds the lock once it has named it: written its name (pid, host and a
+ * token no other lock ever carries) inside the directory, exclusively, so that of two processes
+ * that both believe they made the lock (one's was removed under it) only one names it; the other
+ * finds a name there, or no lock, and takes it again. A lock is taken over at once when its holder
+ * on this machine is dead or its time lies in the future (a clock set back, or a planted
+ * directory), when it stands unnamed for `UNNAMED_MS`, and otherwise once it has not been refreshed
+ * for `STALE_MS`.
  *
- * A holder gives its lock back in an order no other process mistakes for a killed one: it dates the
- * lock now, removes its name, then the lock. A process that finds a lock abandoned removes it only
- * if it is still the lock it judged (same inode, same time), never one taken since.
+ * Taking a lock over moves it aside first (one rename), and removes what was moved only if it is
+ * the very lock judged: same inode, same time, same name. A lock and its name go together, so a
+ * lock taken since the look (its inode reused, its time the same second-rounded one) is told apart
+ * by its token, and is put back. A named lock is never removed by a plain `rmdir` (it is not
+ * empty), so that no process giving back or clearing a lock it lost removes another's.
+ *
+ * A holder gives its lock back in an order no other process mistakes for a killed one: it checks
+ * the lock still bears its name, dates it now, removes its name, then the lock. A holder that finds
+ * its name gone says so (`onCompromised`): what it wrote under the lock may have raced another
+ * holder's write. `stillHolds` lets a holder check before it writes.
  *
  * A long-lived process that is the usual writer of a file (the hook helper) may keep its lock between
  * works (`keep`): the works of this process then take turns in memory, with no lock made or removed
@@ -18,11 +29,17 @@
  * one file take turns as processes that keep nothing do). `giveBackKeptLocks` gives them all back
  * (when idle, before exiting).
  */
-import { type FSWatcher, lstatSync, rmdirSync, rmSync, utimesSync, watch } from 'node:fs';
+import { randomUUID } from 'node:crypto';
+import { type FSWatcher, lstatSync, renameSync, rmSync, utimesSync, watch } from 'node:fs';
 import { hostname } from 'node:os';
-import { basename, dirname, resolve } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
 import lockfile from 'proper-lockfile';
-import { readTextNoFollowSync, UnsafeStateFileError, writeTextNoFollowSync } from './safe-fs.js';
+import {
+  CREATE_NEW_FLAGS,
+  readTextNoFollowSync,
+  UnsafeStateFileError,
+  writeTextNoFollowSync,
+} from './safe-fs.js';
 
 const STALE_MS = 10_000;
 /** One round of attempts; between rounds an abandoned lock is looked for. */
@@ -47,6 +64,9 @@ export const UNNAMED_MS = 2_500;
 /** Files whose lock this process holds right now, possibly inside an unfinished async write. */
 const held = new Set<string>();
 
+/** The token of each lock this process holds and named, by resolved path of its file. */
+const tokens = new Map<string, string>();
+
 /** A lock this process keeps between works (see `keep`). */
 interface KeptLock {
   readonly file: string;
@@ -60,6 +80,8 @@ interface KeptLock {
   contended: boolean;
   /** Tells when a waiter marks the lock wanted (see `watchForWaiters`); undefined when it cannot. */
   watcher?: FSWatcher | undefined;
+  /** Told when the lock, given back, no longer bore this process's name. */
+  readonly onCompromised: (error: Error) => void;
 }
 
 /** Locks this process keeps, by resolved path (a process-wide fact, as the locks on disk are). */
@@ -85,14 +107,43 @@ export async function withFileLock<T>(
   if (options.keep === true) return inTurnOf(keepLock(file, key, onCompromised), key, work, onCompromised);
   const { release } = await takeLock(file, onCompromised);
   held.add(key);
-  writeOwner(file);
   try {
     return await work();
   } finally {
     held.delete(key);
-    unname(file);
+    const kept = unname(file, key);
     await release().catch(() => undefined);
+    if (!kept) onCompromised(lockLost(file));
   }
+}
+
+/**
+ * Whether the lock of `file` this process holds still bears its name: false once another process
+ * took it over (this one stood still past the stale time, or a takeover misjudged it). A holder
+ * asks before it writes, so as not to write over what the new holder writes. True for a lock this
+ * process could not name (a full disk): nothing tells then.
+ */
+export function stillHolds(file: string): boolean {
+  const token = tokens.get(resolve(file));
+  return token === undefined || readName(namePath(file))?.token === token;
+}
+
+/** The error a holder is told of when its lock was taken over while it held it. */
+function lockLost(file: string): Error {
+  return Object.assign(
+    new Error(`the lock ${file}.lock was taken over by another process while this one held it`),
+    { code: 'ECOMPROMISED' },
+  );
+}
+
+/**
+ * Whether taking the lock failed only because another process holds it: `ELOCKED`, or a stale lock
+ * proper-lockfile could not remove because it is named (not empty): it is taken over here instead,
+ * by `clearAbandonedLock`, which checks the lock it removes is the one it judged.
+ */
+function heldByAnother(error: unknown): boolean {
+  const { code } = error as NodeJS.ErrnoException;
+  return code === 'ELOCKED' || code === 'ENOTEMPTY' || code === 'EEXIST';
 }
 
 /**
@@ -121,11 +172,18 @@ async function takeLock(
         retries: waited ? ROUND : FIRST_TRY,
         onCompromised,
       });
+      if (!nameLock(file)) {
+        // The lock this process made was removed, and another process's stands named in its place
+        // (or none): this one holds nothing. Its release removes no named lock.
+        await release().catch(() => undefined);
+        if (Date.now() < deadline) continue;
+        throw Object.assign(new Error(`Lock file is already being held`), { code: 'ELOCKED', file });
+      }
       if (waited) withdrawWanted(file);
       return { release, waited };
     } catch (error) {
       if (lockVanished(error) && Date.now() < deadline) continue;
-      if ((error as NodeJS.ErrnoException).code !== 'ELOCKED' || Date.now() >= deadline) {
+      if (!heldByAnother(error) || Date.now() >= deadline) {
         if (waited) withdrawWanted(file);
         throw error;
       }
@@ -144,6 +202,7 @@ function keepLock(file: string, key: string, onCompromised: (error: Error) => vo
     release: undefined,
     gone: false,
     contended: false,
+    onCompromised,
   };
   kept.set(key, lease);
   const lost = (error: Error) => {
@@ -158,7 +217,6 @@ function keepLock(file: string, key: string, onCompromised: (error: Error) => vo
       lease.release = release;
       // Another process wants the file too (another helper): keeping it would keep each waiting.
       lease.contended = waited;
-      writeOwner(file);
       if (!waited && !lease.gone) watchForWaiters(key, lease);
     },
     (error: unknown) => {
@@ -181,7 +239,9 @@ function inTurnOf<T>(
   onCompromised: (error: Error) => void,
 ): Promise<T> {
   const run = lease.tail.then(async () => {
-    if (!lease.gone && isWanted(lease.file)) await giveBack(key, lease);
+    // Taken over while kept (this process stood still past the stale time): given back as lost.
+    if (!lease.gone && (isWanted(lease.file) || (lease.release !== undefined && !stillHolds(lease.file))))
+      await giveBack(key, lease);
     // Given back (or lost): this work holds the lock as any work does, and does not keep it, so that
     // the one waiting has it next.
     if (lease.gone) return withFileLock(lease.file, work, onCompromised);
@@ -225,8 +285,9 @@ async function giveBack(key: string, lease: KeptLock): Promise<void> {
   lease.gone = true;
   stopWatching(lease);
   if (kept.get(key) === lease) kept.delete(key);
-  unname(lease.file);
+  const stillOurs = lease.release === undefined || unname(lease.file, key);
   await lease.release?.().catch(() => undefined);
+  if (!stillOurs) lease.onCompromised(lockLost(lease.file));
 }
 
 /** Gives back every lock this process keeps, once the works queued on each have ended. */
@@ -316,7 +377,7 @@ export function withFileLockSync<T>(file: string, work: () => T): SyncLockResult
       release = lockfile.lockSync(file, { realpath: false, stale: STALE_MS, onCompromised: () => undefined });
     } catch (error) {
       if (lockVanished(error) && Date.now() < deadline) continue;
-      if ((error as NodeJS.ErrnoException).code !== 'ELOCKED' || Date.now() >= deadline) {
+      if (!heldByAnother(error) || Date.now() >= deadline) {
         if (waiting) withdrawWanted(file);
         return { value: work(), locked: false };
       }
@@ -326,12 +387,20 @@ export function withFileLockSync<T>(file: string, work: () => T): SyncLockResult
       pause = Math.min(pause * 2, 200);
       continue;
     }
+    if (!nameLock(file)) {
+      // Another process's lock stands named where this one made its own: this one holds nothing.
+      try {
+        release();
+      } catch {
+        // Its lock is gone already.
+      }
+      continue;
+    }
     if (waiting) withdrawWanted(file);
-    writeOwner(file);
     try {
       return { value: work(), locked: true };
     } finally {
-      unname(file);
+      unname(file, key);
       try {
         release();
       } catch {
@@ -341,58 +410,99 @@ export function withFileLockSync<T>(file: string, work: () => T): SyncLockResult
   }
 }
 
-function ownerPath(file: string): string {
+/** The holder's name, inside the lock's directory: it goes with the lock, wherever the lock goes. */
+function namePath(file: string): string {
+  return join(`${file}.lock`, 'owner');
+}
+
+/** Where a holder of an earlier version named itself: beside the lock. Read, never written. */
+function besidePath(file: string): string {
   return `${file}.lock.owner`;
 }
 
-/** Best effort: without it, a dead holder's lock is still taken over once stale. */
-function writeOwner(file: string): void {
+/**
+ * Names the lock this process just made, exclusively: false when another process's name is there
+ * already, or no lock (the one made was removed, and the other's made since, or none yet). A name
+ * that cannot be written for another reason (a full disk) leaves the lock unnamed, held all the same.
+ */
+function nameLock(file: string): boolean {
+  const key = resolve(file);
+  const token = randomUUID();
+  tokens.delete(key);
+  let made: Date;
   try {
-    writeTextNoFollowSync(ownerPath(file), `${JSON.stringify({ pid: process.pid, host: hostname() })}\n`);
+    made = lstatSync(`${file}.lock`).mtime;
   } catch {
-    // A link or a read-only directory: the lock still works, only slower to recover.
+    return false;
   }
+  try {
+    writeTextNoFollowSync(
+      namePath(file),
+      `${JSON.stringify({ pid: process.pid, host: hostname(), token })}\n`,
+      CREATE_NEW_FLAGS,
+    );
+  } catch (error) {
+    const { code } = error as NodeJS.ErrnoException;
+    return !(
+      code === 'EEXIST' ||
+      code === 'ENOENT' ||
+      code === 'ENOTDIR' ||
+      error instanceof UnsafeStateFileError
+    );
+  }
+  tokens.set(key, token);
+  try {
+    // A name made in the folder changes its time: the time proper-lockfile took the lock at is
+    // given back, or its next refresh would take the lock for one taken over.
+    utimesSync(`${file}.lock`, made, made);
+  } catch {
+    // Gone since: the holder finds its name gone before it writes.
+  }
+  return true;
 }
 
 /**
  * Before a holder removes its lock: dated now, the lock cannot be taken for one left unnamed by a
- * killed process in the moment between its name going and the lock going.
+ * killed process in the moment between its name going and the lock going. False when the lock no
+ * longer bears this process's name: another's lock, or its name, is left as it is.
  */
-function unname(file: string): void {
+function unname(file: string, key: string): boolean {
+  const token = tokens.get(key);
+  tokens.delete(key);
+  if (token === undefined) return true;
+  if (readName(namePath(file))?.token !== token) return false;
   try {
     const now = new Date();
     utimesSync(`${file}.lock`, now, now);
   } catch {
-    // Gone already (taken over as stale): nothing of ours is left to give back.
+    // Gone already: nothing of ours is left to give back.
   }
-  removeOwner(file);
+  rmSync(namePath(file), { force: true });
+  return true;
 }
 
-function removeOwner(file: string): void {
-  rmSync(ownerPath(file), { force: true });
+interface LockName {
+  readonly text: string;
+  /** The holder's pid when it runs on this machine. */
+  readonly pid: number | undefined;
+  readonly token: string | undefined;
 }
 
-function hasOwner(file: string): boolean {
+/** The name at `path`; undefined when there is none. A name that cannot be read names no one known. */
+function readName(path: string): LockName | undefined {
+  let text: string;
   try {
-    lstatSync(ownerPath(file));
-    return true;
-  } catch {
-    return false;
+    text = readTextNoFollowSync(path);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    return { text: '', pid: undefined, token: undefined };
   }
-}
-
-/** The pid of the holder when it runs on this machine, else undefined. */
-function ownerPid(file: string): number | undefined {
   try {
-    const { pid, host } = JSON.parse(readTextNoFollowSync(ownerPath(file))) as {
-      pid?: unknown;
-      host?: unknown;
-    };
-    if (host !== hostname() || typeof pid !== 'number' || !Number.isSafeInteger(pid) || pid <= 0)
-      return undefined;
-    return pid;
+    const { pid, host, token } = JSON.parse(text) as { pid?: unknown; host?: unknown; token?: unknown };
+    const here = host === hostname() && typeof pid === 'number' && Number.isSafeInteger(pid) && pid > 0;
+    return { text, pid: here ? pid : undefined, token: typeof token === 'string' ? token : undefined };
   } catch {
-    return undefined;
+    return { text, pid: undefined, token: undefined };
   }
 }
 
@@ -409,29 +519,80 @@ export function isAlive(pid: number): boolean {
 }
 
 /**
- * Removes a lock that no live process holds: its holder on this machine is dead, or its time lies
- * in the future, which a live holder's never does. Refuses a lock that is a link.
+ * Removes a lock that no live process holds: its holder on this machine is dead, its time lies in
+ * the future (which a live holder's never does), it stood unnamed for `UNNAMED_MS`, or it was not
+ * refreshed for `STALE_MS`. Refuses a lock that is a link. Only the lock judged is removed (see
+ * `takeOver`).
  */
 export function clearAbandonedLock(file: string, now: number = Date.now()): boolean {
   const lock = `${file}.lock`;
   const judged = lookAt(lock);
   if (judged === undefined) return false;
+  const name = readName(namePath(file));
+  // A holder of an earlier version named itself beside its lock.
+  const beside = name === undefined ? readName(besidePath(file)) : undefined;
+  const holder = name ?? beside;
   const future = judged.mtimeMs > now + FUTURE_SLACK_MS;
-  const unnamed = !future && judged.mtimeMs < now - UNNAMED_MS && !hasOwner(file);
-  const pid = future || unnamed ? undefined : ownerPid(file);
-  if (!future && !unnamed && (pid === undefined || isAlive(pid))) return false;
-  // The holder may have given the lock back since the look, and another process taken it (its
-  // name not yet written): only the lock judged is removed.
-  const again = lookAt(lock);
-  if (again === undefined || again.ino !== judged.ino || again.mtimeMs !== judged.mtimeMs) return false;
-  // The name first: while the lock stands, no live process writes one.
-  if (!unnamed) removeOwner(file);
+  const stale = judged.mtimeMs < now - STALE_MS;
+  const unnamed = holder === undefined && judged.mtimeMs < now - UNNAMED_MS;
+  const dead = holder?.pid !== undefined && !isAlive(holder.pid);
+  if (!future && !stale && !unnamed && !dead) return false;
+  if (!takeOver(file, judged, name)) return false;
+  // The earlier version's name of the lock removed, unless another holder wrote its own since.
+  if (beside !== undefined && readName(besidePath(file))?.text === beside.text)
+    rmSync(besidePath(file), { force: true });
+  return true;
+}
+
+let takeovers = 0;
+
+/**
+ * Moves the lock aside (one rename: no other process can take the same lock over at once), then
+ * removes it if it is the lock judged: same inode, same time, same name. Otherwise its holder took
+ * it since the look (a new lock can have the inode of one removed a moment before, and the same
+ * time: proper-lockfile rounds a new lock's time up to the second), and it is put back.
+ */
+function takeOver(
+  file: string,
+  judged: { readonly ino: number; readonly mtimeMs: number },
+  name: LockName | undefined,
+): boolean {
+  const lock = `${file}.lock`;
+  takeovers += 1;
+  const aside = `${lock}.${process.pid}.${takeovers}.taken`;
   try {
-    rmdirSync(lock);
+    renameSync(lock, aside);
   } catch {
+    // Gone already (given back, or taken over by another process).
     return false;
   }
-  return true;
+  let moved: { readonly ino: number; readonly mtimeMs: number; readonly link: boolean } | undefined;
+  try {
+    const stats = lstatSync(aside);
+    moved = { ino: stats.ino, mtimeMs: stats.mtimeMs, link: stats.isSymbolicLink() };
+  } catch {
+    moved = undefined;
+  }
+  const same =
+    moved !== undefined &&
+    !moved.link &&
+    moved.ino === judged.ino &&
+    moved.mtimeMs === judged.mtimeMs &&
+    readName(join(aside, 'owner'))?.text === name?.text;
+  if (same) {
+    rmSync(aside, { recursive: true, force: true });
+    return true;
+  }
+  try {
+    // An empty lock made in the meantime is replaced: its maker finds this one's name when it names
+    // its own, and takes the lock again.
+    renameSync(aside, lock);
+  } catch {
+    // A named lock stands there now: the one moved is of no use to anyone. Its holder finds its
+    // name gone, and says so.
+    rmSync(aside, { recursive: true, force: true });
+  }
+  return false;
 }
 
 /** The lock's inode and time, or undefined when there is none. Refuses a lock that is a link. */

@@ -20,7 +20,7 @@ import {
   writeFileAtomicSync,
 } from '../node/atomic-file.js';
 import { onProcessExit } from '../node/exit-hook.js';
-import { withFileLock, withFileLockSync } from '../node/lock.js';
+import { stillHolds, withFileLock, withFileLockSync } from '../node/lock.js';
 import {
   CREATE_NEW_FLAGS,
   openNoFollowSync,
@@ -60,7 +60,14 @@ export type StoreProblem =
       readonly reason: string;
     }
   /** A later version of narrowing wrote the file: it is left untouched and this process learns in memory only. */
-  | { readonly kind: 'newer-version'; readonly path: string; readonly reason: string };
+  | { readonly kind: 'newer-version'; readonly path: string; readonly reason: string }
+  /**
+   * The file's lock was taken over by another process while this one held it (this one stood still
+   * past the lock's stale time, or its lock was misjudged abandoned). Nothing was written over the
+   * other's write, or what this process wrote may have raced it: what it learned is written again,
+   * merged with the file as it is then.
+   */
+  | { readonly kind: 'lock-lost'; readonly path: string; readonly reason: string };
 
 export interface FileStoreOptions {
   readonly path: string;
@@ -111,6 +118,13 @@ interface LockedRead {
 
 const DEFAULT_DEBOUNCE_MS = 75;
 const RETRY_MS = 1_000;
+/** A write whose lock was taken from it tries again at once, this many times in all. */
+const LOST_LOCK_TRIES = 3;
+
+/** Thrown under the lock when writing now could write over another process's write. */
+class LockLostError extends Error {
+  override readonly name = 'LockLostError';
+}
 const MAX_BACKLOG = 16;
 const DEFAULT_MAX_CONSTRAINTS = 40_000;
 /** An index is 16 bytes a key, a few keys a constraint: one larger than this is not one this store wrote. */
@@ -315,12 +329,10 @@ class FileStateStore implements FileStore {
             if (this.pending.length > 0 || this.source !== undefined) this.schedule(this.debounceMs);
           }
         },
-        (error) =>
-          this.report({
-            kind: 'write-failed',
-            path: this.path,
-            reason: `its lock was lost: ${error.message}`,
-          }),
+        (error) => {
+          this.lockLost(error.message);
+          if (!this.closed) this.schedule(this.debounceMs);
+        },
         { keep: options.keepLock === true },
       );
     });
@@ -398,8 +410,9 @@ class FileStateStore implements FileStore {
 
   private async writeNow(lockHeld: boolean): Promise<PersistedState | undefined> {
     this.drainSource();
-    const state = this.pendingState();
-    if (state === undefined || this.frozen !== undefined) return undefined;
+    const saved = this.pendingState();
+    if (saved === undefined || this.frozen !== undefined) return undefined;
+    let state: PersistedState = saved;
     if (
       state.constraints.length === 0 &&
       state.lifted.length === 0 &&
@@ -414,51 +427,105 @@ class FileStateStore implements FileStore {
     this.writing = state;
     try {
       prepareStateDir(dirname(this.path));
-      const write = async () => {
-        const stamp = fileStamp(this.path);
-        const known = stamp === this.diskStamp ? this.onDisk : undefined;
-        if (known !== undefined) {
-          // The file is as this store left it: only what the save adds needs writing.
-          if (known.absorb(state) === undefined) return 'unchanged';
-          // Known in part (see `select`): the rest of the file is read before it is rewritten.
-          if (!this.partial) return this.writeMerged(known);
+      for (let tries = 1; ; tries++) {
+        let lost: string | undefined;
+        let merged: PersistedState | 'unchanged' | undefined;
+        try {
+          merged = lockHeld
+            ? await this.writeUnderLock(state)
+            : await withFileLock(
+                this.path,
+                () => this.writeUnderLock(state),
+                (error) => {
+                  lost = error.message;
+                },
+              );
+        } catch (error) {
+          if (!(error instanceof LockLostError)) throw error;
+          lost = error.message;
         }
-        const stored = await this.readAsync();
-        if (stored === 'newer') return undefined;
-        const copy = new LocalCopy();
-        if (stored.state !== undefined) copy.absorb(stored.state);
-        const added = copy.absorb(state);
-        if (added === undefined && !stored.rewrite && stored.state !== undefined) {
-          // Another process's write already holds everything this save carries.
-          this.remember(stamp, copy);
-          return stored.state;
+        if (lost !== undefined) {
+          // What this store wrote before may have been written over too: it is written again.
+          this.lockLost(lost);
+          this.pending.unshift(state);
+          state = this.pendingState() ?? state;
+          this.pending = [];
+          this.writing = state;
+          // Inside a turn, the turn's lock is the one lost: the write is tried once the turn ends.
+          if (lockHeld || tries >= LOST_LOCK_TRIES) throw new LockLostError(lost);
+          continue;
         }
-        return this.writeMerged(copy);
-      };
-      const merged = lockHeld
-        ? await write()
-        : await withFileLock(this.path, write, (error) =>
-            this.report({
-              kind: 'write-failed',
-              path: this.path,
-              reason: `its lock was lost: ${error.message}`,
-            }),
-          );
-      if (merged === 'unchanged') return undefined;
-      if (merged === undefined) {
-        // A later version owns the file: what was learned stays in memory, and is not lost yet.
-        this.pending.unshift(state);
-        return undefined;
+        if (merged === 'unchanged') return undefined;
+        if (merged === undefined) {
+          // A later version owns the file: what was learned stays in memory, and is not lost yet.
+          this.pending.unshift(state);
+          return undefined;
+        }
+        return merged;
       }
-      return merged;
     } catch (error) {
       this.pending.unshift(state);
-      this.report({ kind: 'write-failed', path: this.path, reason: (error as Error).message });
+      if (!(error instanceof LockLostError))
+        this.report({ kind: 'write-failed', path: this.path, reason: (error as Error).message });
       if (!this.closed) this.schedule(RETRY_MS);
       throw error;
     } finally {
       this.writing = undefined;
     }
+  }
+
+  /**
+   * Under the lock: what `state` adds, merged into the file as it is now. Checks, just before it
+   * writes, that the lock is still this process's and that no other process wrote the file since it
+   * was read: otherwise the write would lose what the other wrote (`LockLostError`).
+   */
+  private async writeUnderLock(state: PersistedState): Promise<PersistedState | 'unchanged' | undefined> {
+    const stamp = fileStamp(this.path);
+    const known = stamp === this.diskStamp ? this.onDisk : undefined;
+    if (known !== undefined) {
+      // The file is as this store left it: only what the save adds needs writing.
+      if (known.absorb(state) === undefined) return 'unchanged';
+      // Known in part (see `select`): the rest of the file is read before it is rewritten.
+      if (!this.partial) {
+        this.confirmHold(stamp);
+        return this.writeMerged(known);
+      }
+    }
+    const movedAsideBefore = this.movedAside;
+    const stored = await this.readAsync();
+    if (stored === 'newer') return undefined;
+    const copy = new LocalCopy();
+    if (stored.state !== undefined) copy.absorb(stored.state);
+    const added = copy.absorb(state);
+    if (added === undefined && !stored.rewrite && stored.state !== undefined) {
+      // Another process's write already holds everything this save carries.
+      this.remember(stamp, copy);
+      return stored.state;
+    }
+    // A file moved aside by this read has no stamp left to compare.
+    this.confirmHold(this.movedAside === movedAsideBefore ? stamp : undefined);
+    return this.writeMerged(copy);
+  }
+
+  /** Throws `LockLostError` when the lock is no longer this process's, or the file changed since `stamp`. */
+  private confirmHold(stamp: string | undefined): void {
+    if (!stillHolds(this.path))
+      throw new LockLostError(`its lock ${this.path}.lock was taken over by another process`);
+    if (stamp !== undefined && fileStamp(this.path) !== stamp)
+      throw new LockLostError('another process wrote it while this one held its lock');
+  }
+
+  /**
+   * Reports a lock taken from this process while it held it, and keeps what this store last wrote
+   * or read to be written again (another holder may have written over it), merged into the file as
+   * the next write reads it whole.
+   */
+  private lockLost(reason: string): void {
+    this.report({ kind: 'lock-lost', path: this.path, reason });
+    const known = this.onDisk;
+    this.diskStamp = undefined;
+    this.onDisk = undefined;
+    if (known !== undefined) this.pending.push(known.state());
   }
 
   /** Writes what `copy` holds (pruned and bounded) under the lock the caller holds; remembers it as the file's. */
@@ -576,6 +643,9 @@ class FileStateStore implements FileStore {
   /** How many times entries were set aside: a read that sets some aside must be followed by a write. */
   private setAside = 0;
 
+  /** How many times the file was moved aside as unusable. */
+  private movedAside = 0;
+
   /** Whether the last file read was written in an older state format (see `state-format.ts`). */
   private olderVersionRead = false;
 
@@ -598,6 +668,7 @@ class FileStateStore implements FileStore {
     }
     if (!quarantine) return 'corrupt';
     const movedTo = moveAside(this.path, 'corrupt');
+    this.movedAside += 1;
     this.report({ kind: 'quarantined', path: this.path, movedTo, reason: parsed.reason });
     return undefined;
   }
@@ -696,6 +767,12 @@ export function describeStoreProblem(problem: StoreProblem): string {
       return (
         `${problem.count} entr${problem.count === 1 ? 'y' : 'ies'} of the state file ${problem.path} did not ` +
         `match the state schema and were moved to ${problem.movedTo}; everything else was kept.\n${problem.reason}`
+      );
+    case 'lock-lost':
+      return (
+        `The lock of the state file ${problem.path} was taken by another process while this one held it ` +
+        `(${problem.reason}). Nothing was written over the other process's write; what this process ` +
+        'learned is written again, merged with the file.'
       );
     case 'newer-version':
       return (

@@ -115,6 +115,18 @@ describe('file lock', () => {
     expect(takenAsAbandoned).toBe(false);
   });
 
+  it('is not told its lock was lost when it holds the lock it named past its first refresh', async () => {
+    const file = join(dir, 'state.json');
+    const told: string[] = [];
+    // proper-lockfile refreshes the lock's time every 5 s, after checking it is the time it set.
+    await withFileLock(
+      file,
+      () => pause(5_600),
+      (error) => told.push(error.message),
+    );
+    expect(told).toEqual([]);
+  }, 20_000);
+
   it('leaves a lock not yet named alone for longer than a loaded machine keeps its holder waiting', () => {
     const file = join(dir, 'state.json');
     writeFileSync(file, '{}');
