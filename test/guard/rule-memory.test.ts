@@ -75,6 +75,22 @@ const GUESSES: Step[] = [
   guess('const users = await db.users.findMany();'),
 ];
 
+const SOURCE =
+  'export function save(user) {\n  if (!user.email) throw new Error("email required");\n  return db.insert(user);\n}\n';
+const change = (old_string: string): Step => [
+  'Edit',
+  { file_path: 'src/app.js', old_string, new_string: 'replacement' },
+  '<tool_use_error>String to replace not found in file.</tool_use_error>',
+  true,
+];
+const EDITS_AFTER_READ: Step[] = [
+  ['Read', { file_path: 'src/app.js' }, SOURCE],
+  change('function store(user) {'),
+  change(
+    'export function save(user) {\n  if (!user.name) throw new Error("name required");\n  return db.insert(user);',
+  ),
+];
+
 const SWEEP: Step[] = Array.from({ length: 8 }, (_, day) => [
   'search_transactions',
   { account: 'acc-1', date: `2026-01-0${day + 1}` },
@@ -95,6 +111,11 @@ describe.each([
 
   it('never blocks a sweep of dates in order returning empty lists', async () => {
     expect(await processes(store, SWEEP)).not.toContain('block');
+  });
+
+  it('blocks an edit whose inner line is not in the file read, once an edit of it failed', async () => {
+    // A text of one line may be part of a line: only whole lines are judged from what was saved.
+    expect(await processes(store, EDITS_AFTER_READ)).toEqual(['allow', 'allow', 'block']);
   });
 });
 
