@@ -126,9 +126,10 @@ export function createAbsentTextDetector(): Detector {
   const failedEdits = new LruMap<true>(MAX_FILES);
   let proposals = 0;
   /**
-   * What an earlier process saved of the files where an edit failed: each file's line hashes, by
-   * the hash of its path. An edit there whose inner lines (whole lines between its first and last)
-   * are not among them is blocked, as it would have been in that process.
+   * What an earlier process saved of the files it last read whole: each file's line hashes, by the
+   * hash of its path, and whether an edit of it failed. An edit there whose inner lines (whole lines
+   * between its first and last) are not among them is steered, or blocked after a failed edit, as
+   * it would have been in that process.
    */
   const saved = new LruMap<SavedFile>(MAX_SAVED_FILES);
 
