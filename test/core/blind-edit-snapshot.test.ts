@@ -126,7 +126,7 @@ describe('blind-edit across processes, each event in a process of its own', () =
         guard.call('Bash', { command: `cat ${FILE}` }, 'import { Router } from "express";\n');
         expect(guard.check('Edit', edit(NEXT)).allowed).toBe(true);
       }),
-      { numRuns: 300 },
+      { numRuns: 150 },
     );
   });
 

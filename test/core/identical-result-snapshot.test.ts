@@ -160,7 +160,7 @@ describe('identical-result across processes, each event in a process of its own'
         });
         expect(['allow', 'block', 'warn']).toContain(guard.loop.checkProposal(proposal).verdict);
       }),
-      { numRuns: 300 },
+      { numRuns: 150 },
     );
   });
 });

@@ -162,7 +162,7 @@ describe('non-advancing across processes, each event in a process of its own', (
         guard.call('search_issues', { query: 'label:flaky', page: 3 }, NO_ITEMS);
         expect(['allow', 'block', 'warn']).toContain(guard.check('search_issues', { page: 4 }).verdict);
       }),
-      { numRuns: 300 },
+      { numRuns: 150 },
     );
   });
 });
