@@ -8,13 +8,29 @@
  * build, which writes only outputs, forgets nothing. An editor refusing an edit because the file
  * changed since it was read (another writer) makes it forget that file until it is read whole again.
  */
+import { hashString } from '../identity/index.js';
 import type { Violation } from '../types.js';
 import { isHarnessFault, isWatched, kindOf } from './applicability.js';
 import { LruMap } from './bounded.js';
+import { readSnapshot, readStrings } from './restore.js';
 import type { CallContext, Detector, ObservedOutcome } from './types.js';
 import { excerpt } from './wording.js';
 
 const NAME = 'absent-text';
+/**
+ * 1 saved nothing; 2 saves, for the files last read whole, the hashes of their lines (short,
+ * collapsed as the check collapses them) and whether an edit failed there: what a new process needs
+ * to judge the next edit's whole lines.
+ */
+const VERSION = 2;
+/** Files whose lines are saved: the last read. */
+const MAX_SAVED_FILES = 4;
+/** The most line hashes saved of one file (its versions' with it): a file with more is not saved. */
+const MAX_SAVED_LINES = 1_000;
+const LINE_HASH = /^[0-9a-f]{8}$/;
+const FILE_HASH = /^[0-9a-f]{16}$/;
+/** A viewer's line number before a line (`    12\t`, `12→`), read as not part of the line. */
+const LINE_NUMBER = /^\s*\d{1,7}(?:\t|→)/;
 const MAX_FILES = 64;
 const MAX_FILE_CHARS = 256 * 1024;
 /** Lines shorter than this say too little to be sure of ("}", ");"). */
@@ -48,6 +64,38 @@ interface Seen {
    * but did not make (or made differently) can never make this fire.
    */
   readonly earlier?: readonly string[];
+  /** The hashes of its lines and its earlier versions' (see `lineHashes`), once saved. */
+  lines?: readonly string[];
+}
+
+/** A file as a snapshot gives it back: its lines' hashes, and whether an edit of it failed. */
+interface SavedFile {
+  readonly lines: ReadonlySet<string>;
+  failed: boolean;
+}
+
+/** The hash a line is saved under: collapsed, as the check compares it. */
+function lineHash(line: string): string {
+  return hashString(line).slice(0, 8);
+}
+
+/**
+ * The hashes of the lines of `texts`, each collapsed, and again without a viewer's line number
+ * before it: a line of the file is found under either.
+ */
+function lineHashes(texts: readonly string[]): string[] {
+  const out = new Set<string>();
+  for (const text of texts) {
+    for (const line of text.split('\n')) {
+      const whole = collapse(line);
+      if (whole.length >= MIN_LINE) out.add(lineHash(whole));
+      const numbered = LINE_NUMBER.exec(line);
+      if (numbered === null) continue;
+      const bare = collapse(line.slice(numbered[0].length));
+      if (bare.length >= MIN_LINE) out.add(lineHash(bare));
+    }
+  }
+  return [...out];
 }
 
 /** Versions of one file kept besides the newest. */
@@ -77,6 +125,38 @@ export function createAbsentTextDetector(): Detector {
   /** Files an edit failed on, with nothing changing them since: the next absent text there blocks. */
   const failedEdits = new LruMap<true>(MAX_FILES);
   let proposals = 0;
+  /**
+   * What an earlier process saved of the files it last read whole: each file's line hashes, by the
+   * hash of its path, and whether an edit of it failed. An edit there whose inner lines (whole lines
+   * between its first and last) are not among them is steered, or blocked after a failed edit, as
+   * it would have been in that process.
+   */
+  const saved = new LruMap<SavedFile>(MAX_SAVED_FILES);
+
+  function forgetSaved(target: string): void {
+    if (saved.size > 0) saved.delete(hashString(target));
+  }
+
+  /** The check against a file's saved lines: only whole lines can be compared with them. */
+  function checkSaved(
+    call: CallContext,
+    target: string,
+    searchTexts: readonly string[],
+  ): Violation | undefined {
+    const file = saved.peek(hashString(target));
+    if (file === undefined) return undefined;
+    const { lines } = file;
+    const failed = file.failed || failedEdits.peek(target) === true;
+    for (const text of searchTexts) {
+      const inner = text.split('\n').slice(1, -1);
+      for (const line of inner) {
+        const wanted = collapse(line);
+        if (wanted.length >= MIN_LINE && !lines.has(lineHash(wanted)))
+          return describe(call, target, wanted, Number.NaN, failed);
+      }
+    }
+    return undefined;
+  }
 
   function remember(target: string, content: string): void {
     if (content.length > 0 && content.length <= MAX_FILE_CHARS)
@@ -94,7 +174,7 @@ export function createAbsentTextDetector(): Detector {
       if (!facts.searchTexts || facts.targets.length !== 1) return undefined;
       const target = facts.targets[0] as string;
       const seen = files.peek(target);
-      if (!seen) return undefined;
+      if (!seen) return saved.size > 0 ? checkSaved(call, target, facts.searchTexts) : undefined;
       seen.trusted ??= trustworthy(seen.raw);
       if (!seen.trusted) return undefined;
       seen.collapsed ??= collapse(seen.raw);
@@ -127,24 +207,33 @@ export function createAbsentTextDetector(): Detector {
           for (const target of facts.targets) {
             files.delete(target);
             failedEdits.delete(target);
+            forgetSaved(target);
           }
           return;
         }
-        if (facts.kind === 'mutate' && facts.searchTexts && facts.targets.length === 1)
+        if (facts.kind === 'mutate' && facts.searchTexts && facts.targets.length === 1) {
           failedEdits.set(facts.targets[0] as string, true);
+          const file = saved.size === 0 ? undefined : saved.peek(hashString(facts.targets[0] as string));
+          if (file !== undefined) file.failed = true;
+        }
         return;
       }
       if (facts.kind === 'read' && facts.readsWholeTarget && facts.targets.length === 1) {
         remember(facts.targets[0] as string, outcome.content);
+        forgetSaved(facts.targets[0] as string);
         return;
       }
       if (!outcome.changedWorld || facts.leavesSourcesAlone) return;
       if (facts.kind === 'exec' || facts.targets.length === 0) {
         files.clear();
         failedEdits.clear();
+        saved.clear();
         return;
       }
-      for (const target of facts.targets) failedEdits.delete(target);
+      for (const target of facts.targets) {
+        failedEdits.delete(target);
+        forgetSaved(target);
+      }
       const replaced =
         facts.targets.length === 1
           ? afterReplacement(files.peek(facts.targets[0] as string), facts)
@@ -164,15 +253,38 @@ export function createAbsentTextDetector(): Detector {
       // Between user messages, files may be edited by hand outside the agent's view.
       files.clear();
       failedEdits.clear();
+      saved.clear();
     },
 
     snapshot(): unknown {
-      return { version: 1 };
+      const out: [string, readonly string[], boolean][] = [];
+      const failedHashes = new Set<string>();
+      for (const [target] of failedEdits.entries()) failedHashes.add(hashString(target));
+      for (const [hash, file] of saved.entries())
+        out.push([hash, [...file.lines], file.failed || failedHashes.has(hash)]);
+      for (const [target, seen] of files.entries().slice(-MAX_SAVED_FILES)) {
+        seen.trusted ??= trustworthy(seen.raw);
+        if (!seen.trusted) continue;
+        seen.lines ??= lineHashes([seen.raw, ...(seen.earlier ?? [])]);
+        if (seen.lines.length > MAX_SAVED_LINES) continue;
+        const hash = hashString(target);
+        out.push([hash, seen.lines, failedHashes.has(hash)]);
+      }
+      return { version: VERSION, files: out.slice(-MAX_SAVED_FILES) };
     },
 
-    restore(): void {
+    restore(state: unknown): void {
       files.clear();
       failedEdits.clear();
+      saved.clear();
+      const list = readSnapshot(state, VERSION)?.files;
+      if (!Array.isArray(list)) return;
+      for (const item of list.slice(-MAX_SAVED_FILES)) {
+        if (!Array.isArray(item) || typeof item[0] !== 'string' || !FILE_HASH.test(item[0])) continue;
+        const lines = readStrings(item[1], MAX_SAVED_LINES).filter((hash) => LINE_HASH.test(hash));
+        // A file with no line saved would call every edit's text absent.
+        if (lines.length > 0) saved.set(item[0], { lines: new Set(lines), failed: item[2] === true });
+      }
     },
   };
 }
@@ -209,7 +321,7 @@ function describe(
   ago: number,
   failedBefore: boolean,
 ): Violation {
-  const when = ago <= 1 ? 'just now' : `${ago} calls ago`;
+  const when = !Number.isFinite(ago) ? 'earlier' : ago <= 1 ? 'just now' : `${ago} calls ago`;
   return {
     rule: NAME,
     severity: failedBefore ? 'block' : 'warn',

@@ -5,11 +5,13 @@
  * is blocked until the agent reads it (or anything shows it the file: a command naming it, a
  * successful edit, a change). Edits of files it has seen, and whole-file writes, are never judged.
  */
+import { hashString } from '../identity/index.js';
 import type { Violation } from '../types.js';
 import { samePath } from '../world.js';
 import { isHarnessFault, isWatched, kindOf } from './applicability.js';
 import { GenerationalMap, LruMap } from './bounded.js';
 import { fileName } from './file-names.js';
+import { isRecord, readCount, readSnapshot, readStrings } from './restore.js';
 import type { CallContext, Detector, ObservedOutcome } from './types.js';
 import { excerpt } from './wording.js';
 
@@ -23,13 +25,34 @@ const MAX_SEEN = 4_096;
 /** Spellings kept per file name (`a.ts`, `src/a.ts`, `/repo/src/a.ts`, or files of that name elsewhere). */
 const MAX_SPELLINGS = 8;
 
+/**
+ * 1 saved nothing; 2 saves the names of the files shown (each a short hash of the last path segment)
+ * and the failed guesses (the file's path and name by their hashes, and the count).
+ */
+const VERSION = 2;
+/** What `hashString` writes, and the part of it a file name shown is saved as. */
+const HASH = /^[0-9a-f]{16}$/;
+const NAME_HASH = /^[0-9a-f]{8}$/;
+/** The most failed guesses a saved count is read as. */
+const MAX_COUNT = 1_000;
+
+function nameHash(name: string): string {
+  return hashString(name).slice(0, 8);
+}
+
 /** What ends a file name in a command line. */
 const COMMAND_WORD_BREAK = /[\s'"`;|&<>()=:,/\\]+/;
 
 interface Guesses {
   count: number;
-  /** The text the last failed guess looked for. */
+  /** The text the last failed guess looked for ('' when it came from a saved run state). */
   last: string;
+}
+
+/** Failed guesses at a file, as a snapshot gives them back: by the hashes of its path and name. */
+interface SavedGuesses {
+  readonly count: number;
+  readonly name: string;
 }
 
 export function createBlindEditDetector(): Detector {
@@ -43,16 +66,34 @@ export function createBlindEditDetector(): Detector {
    * guessed at under the same name, so showing one looks at those alone.
    */
   const guesses = new LruMap<Map<string, Guesses>>(MAX_FILES);
+  /**
+   * What an earlier process saved: the names of the files it was shown, by a short hash (a file of
+   * the same name shown elsewhere counts: that errs toward not judging), and its failed guesses, by
+   * the hash of the file's path. Each guess moves to `guesses` when the file is guessed at again.
+   */
+  let savedSeen = new Set<string>();
+  const savedGuesses = new LruMap<SavedGuesses>(MAX_FILES);
 
   function guessesAt(target: string): Guesses | undefined {
     // Most runs never guess at an unread file: the name is not even cut out of the path.
-    if (guesses.size === 0) return undefined;
-    return guesses.peek(fileName(target))?.get(target);
+    if (guesses.size === 0 && savedGuesses.size === 0) return undefined;
+    const live = guesses.size === 0 ? undefined : guesses.peek(fileName(target))?.get(target);
+    if (live !== undefined || savedGuesses.size === 0) return live;
+    const saved = savedGuesses.peek(hashString(target));
+    return saved === undefined ? undefined : { count: saved.count, last: '' };
+  }
+
+  /** Forgets the saved guesses at files of this name: the agent may have been shown one of them. */
+  function showSaved(name: string): void {
+    const hash = nameHash(name);
+    for (const [target, saved] of savedGuesses.entries())
+      if (saved.name === hash) savedGuesses.delete(target);
   }
 
   function show(target: string): void {
     const name = fileName(target);
     seen.update(name, withSpelling, target);
+    if (savedGuesses.size > 0) showSaved(name);
     const guessed = guesses.size === 0 ? undefined : guesses.peek(name);
     if (guessed === undefined) return;
     // The agent may read a file under another spelling than it edits it (`src/a.ts`, `/repo/src/a.ts`).
@@ -67,8 +108,11 @@ export function createBlindEditDetector(): Detector {
    */
   function guessedIn(command: string): string[] {
     const named: string[] = [];
-    if (guesses.size === 0) return named;
+    if (guesses.size === 0 && savedGuesses.size === 0) return named;
+    const savedNames =
+      savedGuesses.size === 0 ? undefined : new Set([...savedGuesses.values()].map((saved) => saved.name));
     for (const word of command.split(COMMAND_WORD_BREAK)) {
+      if (savedNames !== undefined && word !== '' && savedNames.has(nameHash(word))) showSaved(word);
       const guessed = word === '' ? undefined : guesses.peek(word);
       if (guessed === undefined) continue;
       for (const target of guessed.keys())
@@ -79,7 +123,7 @@ export function createBlindEditDetector(): Detector {
 
   function wasShown(target: string): boolean {
     const spellings = seen.get(fileName(target));
-    if (spellings === undefined) return false;
+    if (spellings === undefined) return savedSeen.size > 0 && savedSeen.has(nameHash(fileName(target)));
     if (typeof spellings === 'string') return samePath(spellings, target);
     return spellings.some((shown) => samePath(shown, target));
   }
@@ -113,7 +157,9 @@ export function createBlindEditDetector(): Detector {
           return;
         const name = fileName(target);
         const guessed = guesses.peek(name) ?? new Map<string, Guesses>();
-        const failed = guessed.get(target) ?? { count: 0, last: '' };
+        const saved = savedGuesses.size === 0 ? undefined : savedGuesses.peek(hashString(target));
+        if (saved !== undefined) savedGuesses.delete(hashString(target));
+        const failed = guessed.get(target) ?? { count: saved?.count ?? 0, last: '' };
         failed.count++;
         failed.last = outcome.failure.needle ?? facts.searchTexts?.[0] ?? '';
         guessed.delete(target);
@@ -128,27 +174,62 @@ export function createBlindEditDetector(): Detector {
         // A command shows the files it names (`cat a.js`), and may change any file.
         const command = facts.targets[0] ?? '';
         for (const target of guessedIn(command)) show(target);
-        if (outcome.changedWorld && !facts.leavesSourcesAlone) guesses.clear();
+        if (outcome.changedWorld && !facts.leavesSourcesAlone) {
+          guesses.clear();
+          savedGuesses.clear();
+        }
       }
     },
 
     reset(reason): void {
       guesses.clear();
-      if (reason === 'session') seen.clear();
+      savedGuesses.clear();
+      if (reason === 'session') {
+        seen.clear();
+        savedSeen = new Set();
+      }
     },
 
     compacted(): void {
       // The agent no longer has what it was shown.
       seen.clear();
+      savedSeen = new Set();
     },
 
     snapshot(): unknown {
-      return { version: 1 };
+      const names = new Set<string>();
+      for (const name of seen.keys()) {
+        if (names.size >= MAX_SEEN) break;
+        names.add(nameHash(name));
+      }
+      for (const hash of savedSeen) {
+        if (names.size >= MAX_SEEN) break;
+        names.add(hash);
+      }
+      const guessed: [string, SavedGuesses][] = savedGuesses.entries();
+      for (const [name, files] of guesses.entries()) {
+        for (const [target, { count }] of files)
+          guessed.push([hashString(target), { count, name: nameHash(name) }]);
+      }
+      return { version: VERSION, seen: [...names], guesses: guessed.slice(-MAX_FILES) };
     },
 
-    restore(): void {
+    restore(state: unknown): void {
       seen.clear();
       guesses.clear();
+      savedGuesses.clear();
+      savedSeen = new Set();
+      const snapshot = readSnapshot(state, VERSION);
+      for (const hash of readStrings(snapshot?.seen, MAX_SEEN)) if (NAME_HASH.test(hash)) savedSeen.add(hash);
+      const saved = Array.isArray(snapshot?.guesses) ? snapshot.guesses.slice(-MAX_FILES) : [];
+      for (const item of saved) {
+        if (!Array.isArray(item) || typeof item[0] !== 'string' || !HASH.test(item[0]) || !isRecord(item[1]))
+          continue;
+        const count = readCount(item[1].count);
+        const { name } = item[1];
+        if (count === undefined || count < 1 || typeof name !== 'string' || !NAME_HASH.test(name)) continue;
+        savedGuesses.set(item[0], { count: Math.min(count, MAX_COUNT), name });
+      }
     },
   };
 }
@@ -176,7 +257,8 @@ function describe(call: CallContext, target: string, failed: Guesses): Violation
     severity: 'block',
     reason:
       `${call.description} guesses at the text of ${target}, which you have not read: ${failed.count} ` +
-      `earlier guesses were not found in it (the last was "${excerpt(failed.last)}"), and nothing has changed it since.`,
+      `earlier guesses were not found in it${failed.last === '' ? '' : ` (the last was "${excerpt(failed.last)}")`}, ` +
+      'and nothing has changed it since.',
     suggestion: `Read ${target} first and copy the exact text you want to replace from it.`,
     evidence: { count: failed.count, calls: [call.description], target },
   };

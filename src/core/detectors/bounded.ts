@@ -107,6 +107,12 @@ export class GenerationalMap<V> {
     this.young.set(key, value);
   }
 
+  /** The keys held, the latest first by generation; a key in both generations once. */
+  *keys(): IterableIterator<string> {
+    yield* this.young.keys();
+    for (const key of this.old.keys()) if (!this.young.has(key)) yield key;
+  }
+
   /** Starts new maps rather than emptying these, which would link the old tables to the new. */
   clear(): void {
     if (this.young.size > 0) this.young = new Map();

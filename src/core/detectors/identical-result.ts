@@ -11,7 +11,15 @@ import { locationAddresses } from '../identity/index.js';
 import type { ActionKind, Violation } from '../types.js';
 import { answerKeyOf, isHarnessFault, isWatched, kindOf } from './applicability.js';
 import { LruMap } from './bounded.js';
-import { readCount, readEntries, readNumber, readSnapshot, readString } from './restore.js';
+import {
+  isRecord,
+  readCount,
+  readEntries,
+  readNumber,
+  readPairs,
+  readSnapshot,
+  readString,
+} from './restore.js';
 import { showsItsWrite } from './shown-write.js';
 import type { CallContext, Detector, ObservedOutcome } from './types.js';
 import { excerpt, times, withAlternatives } from './wording.js';
@@ -53,7 +61,14 @@ const TO_OTHERS = '';
  * proposals when an agent dispatches calls in parallel.
  */
 const BATCH_ROOM = 64;
-const VERSION = 1;
+/**
+ * 1 saved each call's repeats; 2 also saves the counts of successes and of things done, each
+ * repeat's standing against them, the re-runs' tool and last query, and what each tool said to act
+ * on nothing answered: every one a count, a call key or a result digest (hashes).
+ */
+const VERSION = 2;
+/** A snapshot of version 1 is read as before: its repeats start their counts over. */
+const FIRST_VERSION = 1;
 
 interface Repeats {
   digest: string;
@@ -504,20 +519,46 @@ export function createIdenticalResultDetector(): Detector {
 
     snapshot(): unknown {
       const live = calls.entries().filter(([, entry]) => unchanged(entry));
-      return { version: VERSION, world, proposed, reruns, calls: live };
+      return {
+        version: VERSION,
+        world,
+        proposed,
+        reruns,
+        calls: live,
+        successes,
+        doings,
+        rerun: { tool: rerunTool, key: rerunKey, firstAsks },
+        lastAnswers: lastAnswers.entries(),
+        answeredTo: answeredTo.entries(),
+      };
     },
 
     restore(state: unknown): void {
       checked = undefined;
       view = '';
       calls.clear();
-      const snapshot = readSnapshot(state, VERSION);
+      lastAnswers.clear();
+      answeredTo.clear();
+      const current = readSnapshot(state, VERSION);
+      const snapshot = current ?? readSnapshot(state, FIRST_VERSION);
       world = readCount(snapshot?.world) ?? 0;
       proposed = readCount(snapshot?.proposed) ?? 0;
       reruns = readCount(snapshot?.reruns) ?? 0;
+      changes = 0;
       changedAt = new Map();
       serviceChanges = new Map();
-      for (const [key, entry] of readEntries(snapshot?.calls, MAX_CALLS, readRepeats)) {
+      successes = readCount(current?.successes) ?? 0;
+      doings = readCount(current?.doings) ?? 0;
+      const rerun = isRecord(current?.rerun) ? current.rerun : undefined;
+      rerunTool = readString(rerun?.tool) ?? '';
+      rerunKey = readString(rerun?.key) ?? '';
+      firstAsks = readCount(rerun?.firstAsks) ?? 0;
+      for (const [tool, digest] of readPairs(current?.lastAnswers, MAX_CALLS)) lastAnswers.set(tool, digest);
+      for (const [answer, key] of readPairs(current?.answeredTo, MAX_CALLS)) answeredTo.set(answer, key);
+      // Changes before the restore are not kept: only repeats nothing had changed are saved, and
+      // they stand as of the restore. A repeat of version 1 starts its counts over.
+      const read = current === undefined ? readRepeats : readRepeatsWithCounts;
+      for (const [key, entry] of readEntries(snapshot?.calls, MAX_CALLS, read)) {
         if (entry.world === world) calls.set(key, { ...entry, since: changes, serviceAt: 0 });
       }
     },
@@ -677,5 +718,21 @@ function readRepeats(raw: Record<string, unknown>): Repeats | undefined {
     quiet: 0,
     successesAt: -1,
     ...(raw.showsWrite === true && { showsWrite: true }),
+  };
+}
+
+/**
+ * A repeat as version 2 saves it: with its standing against the counts of successes and of things
+ * done, which are saved beside it.
+ */
+function readRepeatsWithCounts(raw: Record<string, unknown>): Repeats | undefined {
+  const entry = readRepeats(raw);
+  if (entry === undefined) return undefined;
+  const doingsAt = readCount(raw.doingsAt);
+  return {
+    ...entry,
+    quiet: readCount(raw.quiet) ?? 0,
+    successesAt: readCount(raw.successesAt) ?? -1,
+    ...(doingsAt !== undefined && { doingsAt }),
   };
 }

@@ -8,20 +8,33 @@
 import type { Violation } from '../types.js';
 import { isHarnessFault, isWatched } from './applicability.js';
 import { LruMap } from './bounded.js';
-import { readCount, readEntries, readSnapshot, readStrings } from './restore.js';
-import { type SweepStep, sweepStep } from './sweep.js';
+import { isRecord, readCount, readEntries, readSnapshot, readString, readStrings } from './restore.js';
+import {
+  readSweepArgs,
+  type SweepArgs,
+  type SweepStep,
+  savedSweepArgs,
+  sweepArgs,
+  sweepStep,
+} from './sweep.js';
 import type { CallContext, Detector, ObservedOutcome } from './types.js';
 import { excerpt, times, withAlternatives } from './wording.js';
 
 const NAME = 'non-advancing';
 const MAX_TOOLS = 1_000;
 const MAX_EVIDENCE_CALLS = 5;
-const VERSION = 1;
+/**
+ * 1 saved each tool's streak; 2 also saves the last empty call's arguments as a sweep compares them
+ * (see `savedSweepArgs`: hashes, and the order of values that read as positions) and the field the
+ * streak has been stepping along.
+ */
+const VERSION = 2;
+const FIRST_VERSION = 1;
 
 interface Streak {
   count: number;
-  /** The arguments of the last empty answer, to tell a sweep from a rephrasing (not saved). */
-  lastArgs?: Readonly<Record<string, unknown>>;
+  /** What a sweep needs of the last empty call's arguments, to tell a sweep from a rephrasing. */
+  lastArgs?: SweepArgs;
   /** The field the empty answers have been stepping along, while they do. */
   sweep?: SweepStep;
   /** Some of the results were only empty, not flagged by the tool: the longer threshold applies. */
@@ -55,13 +68,14 @@ export function createNonAdvancingDetector(): Detector {
         const next: Streak = streak ?? { count: 0, tripped: false, calls: [], text: '' };
         // A sweep of one field (dates, pages, ids in order) explores: its empty answers do not count,
         // unless the tool itself says they carry nothing new.
-        const step = next.lastArgs === undefined ? undefined : sweepStep(next.lastArgs, call.args);
+        const args = sweepArgs(call.args);
+        const step = next.lastArgs === undefined ? undefined : sweepStep(next.lastArgs, args);
         const sweeping =
           !outcome.nonAdvancing &&
           step !== undefined &&
           (next.sweep === undefined ||
             (next.sweep.field === step.field && next.sweep.direction === step.direction));
-        next.lastArgs = call.args;
+        next.lastArgs = args;
         if (sweeping) {
           // The call that started the sweep was counted as a rephrasing: it was its first step.
           if (next.sweep === undefined && next.count > 0) next.count--;
@@ -86,16 +100,19 @@ export function createNonAdvancingDetector(): Detector {
     },
 
     snapshot(): unknown {
-      // What the agent asked stays out of saved state: it may hold anything.
+      // What the agent asked is saved as a sweep compares it: by hashes, and positions' order.
       const saved = tools
         .entries()
-        .map(([tool, { lastArgs: _args, sweep: _sweep, ...kept }]) => [tool, kept]);
+        .map(([tool, { lastArgs, ...kept }]) => [
+          tool,
+          { ...kept, ...(lastArgs !== undefined && { lastArgs: savedSweepArgs(lastArgs) }) },
+        ]);
       return { version: VERSION, tools: saved };
     },
 
     restore(state: unknown): void {
       tools.clear();
-      const snapshot = readSnapshot(state, VERSION);
+      const snapshot = readSnapshot(state, VERSION) ?? readSnapshot(state, FIRST_VERSION);
       for (const [tool, streak] of readEntries(snapshot?.tools, MAX_TOOLS, readStreak)) {
         tools.set(tool, streak);
       }
@@ -126,11 +143,22 @@ function describe(call: CallContext, streak: Streak): Violation {
 function readStreak(raw: Record<string, unknown>): Streak | undefined {
   const count = readCount(raw.count);
   if (count === undefined || count < 1) return undefined;
+  const lastArgs = readSweepArgs(raw.lastArgs);
+  const sweep = readSweep(raw.sweep);
   return {
     count,
+    ...(lastArgs !== undefined && { lastArgs }),
+    ...(sweep !== undefined && { sweep }),
     ...(raw.inferred === true && { inferred: true }),
     tripped: raw.tripped === true,
     calls: readStrings(raw.calls, MAX_EVIDENCE_CALLS),
     text: typeof raw.text === 'string' ? raw.text : '',
   };
+}
+
+function readSweep(value: unknown): SweepStep | undefined {
+  if (!isRecord(value)) return undefined;
+  const field = readString(value.field);
+  const { direction } = value;
+  return field !== undefined && (direction === 1 || direction === -1) ? { field, direction } : undefined;
 }
