@@ -386,6 +386,8 @@ export function normalizePath(path: string): string {
  * and query kept. A string that does not parse as a URL comes back unchanged. Never throws.
  */
 export function normalizeUrl(url: string): string {
+  // Most URLs agents name are already as the parser would write them: read so, they skip it.
+  if (isWrittenAsParsed(url)) return url;
   let parsed: URL;
   try {
     parsed = new URL(url);
@@ -403,6 +405,96 @@ export function normalizeUrl(url: string): string {
     }
   }
   return parsed.href;
+}
+
+const LOWER_A = 0x61;
+const LOWER_Z = 0x7a;
+const DIGIT_0 = 0x30;
+const DIGIT_9 = 0x39;
+const HYPHEN = 0x2d;
+const QUESTION = 0x3f;
+
+function isLowerLetter(code: number): boolean {
+  return code >= LOWER_A && code <= LOWER_Z;
+}
+
+function isDigit(code: number): boolean {
+  return code >= DIGIT_0 && code <= DIGIT_9;
+}
+
+/**
+ * Characters of a path or a query the URL parser writes back as they are: letters, digits and
+ * `-._~!$&()*+,;=:@/`. Left out, though some are kept too: `%` (an escaped dot is a dot segment),
+ * `'`, `\`, `^`, `|`, backquote, braces, quotes, spaces and anything past ASCII.
+ */
+const KEPT_IN_PATH: Uint8Array = (() => {
+  const kept = new Uint8Array(128);
+  for (let code = 0; code < 128; code++) {
+    if (isLowerLetter(code | 0x20) || isDigit(code)) kept[code] = 1;
+  }
+  for (const char of '-._~!$&()*+,;=:@/') kept[char.charCodeAt(0)] = 1;
+  return kept;
+})();
+
+/**
+ * Whether the URL parser would write `url` back as it is, read character by character (see above):
+ * `http` or `https` in lower case; a host of labels of lower-case letters and digits, `-` inside
+ * them, none of them punycode (`xn--`), the last starting with a letter (so never an IPv4 address);
+ * no user, port or fragment; a path without `.` or `..` segments and a query, of characters it keeps
+ * (`%` too, in the query).
+ * Anything else is left to the parser. Exported for tests.
+ */
+export function isWrittenAsParsed(url: string): boolean {
+  const length = url.length;
+  let at: number;
+  if (url.startsWith('https://')) at = 8;
+  else if (url.startsWith('http://')) at = 7;
+  else return false;
+  // The host, label by label, up to the path's `/`.
+  let labelStart = at;
+  for (; ; at++) {
+    const code = at < length ? url.charCodeAt(at) : SLASH;
+    if (code === DOT || code === SLASH) {
+      const size = at - labelStart;
+      if (size === 0 || url.charCodeAt(at - 1) === HYPHEN) return false;
+      if (size >= 4 && url.charCodeAt(labelStart + 2) === HYPHEN && url.charCodeAt(labelStart + 3) === HYPHEN)
+        return false;
+      if (code === SLASH) {
+        if (!isLowerLetter(url.charCodeAt(labelStart))) return false;
+        break;
+      }
+      labelStart = at + 1;
+      continue;
+    }
+    if (isLowerLetter(code) || isDigit(code)) continue;
+    if (code === HYPHEN && at > labelStart) continue;
+    return false;
+  }
+  // The parser writes a `/` after a host that ends the URL: one more character than it holds.
+  if (at >= length) return false;
+  let segmentStart = at + 1;
+  let query = false;
+  for (at++; at <= length; at++) {
+    const code = at < length ? url.charCodeAt(at) : SLASH;
+    if (query) {
+      if (code === QUESTION || code === 0x25 || (code < 128 && KEPT_IN_PATH[code] === 1)) continue;
+      return false;
+    }
+    if (code === SLASH || code === QUESTION) {
+      const size = at - segmentStart;
+      if (
+        (size === 1 || size === 2) &&
+        url.charCodeAt(segmentStart) === DOT &&
+        (size === 1 || url.charCodeAt(segmentStart + 1) === DOT)
+      )
+        return false;
+      segmentStart = at + 1;
+      if (code === QUESTION) query = true;
+      continue;
+    }
+    if (code >= 128 || KEPT_IN_PATH[code] !== 1) return false;
+  }
+  return true;
 }
 
 /** Picks the normaliser for a target: URLs by scheme (`file://` becomes a path), paths otherwise. */

@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
   extractTargets,
+  isWrittenAsParsed,
   normalizePath,
   normalizeTarget,
   normalizeUrl,
@@ -73,6 +74,40 @@ describe('normalizeUrl', () => {
   it('returns a string that does not parse unchanged', () => {
     expect(normalizeUrl('not a url')).toBe('not a url');
   });
+
+  it('reads a URL the parser would write back unchanged as such, without parsing it', () => {
+    const url = 'https://api.github.com/repos/octo-org/app/issues?state=open&per_page=100';
+    expect(isWrittenAsParsed(url)).toBe(true);
+    expect(normalizeUrl(url)).toBe(url);
+  });
+
+  it('leaves to the parser every URL it would write otherwise', () => {
+    for (const url of [
+      'http://127.1/status',
+      'http://0x7f.1/status',
+      'https://example.com',
+      'https://example.com?q=1',
+      'https://example.com./a',
+      'https://xn--bcher-kva.example/a',
+      'https://example.com/a/./b',
+      'https://example.com/a/../b',
+      'https://example.com/a/%2e%2e/b',
+      'https://example.com/a b',
+      'https://example.com/a\\b',
+      'https://example.com/a^b',
+      'https://example.com/a?b=c d',
+      "https://example.com/a?b='c'",
+      'https://user@example.com/a',
+      'https://example.com:443/a',
+      'https://-example.com/a',
+      'https://example-.com/a',
+      'https://Example.com/a',
+      'https://example.com/a#top',
+      'https://example.com/é',
+    ]) {
+      expect(isWrittenAsParsed(url)).toBe(false);
+    }
+  });
 });
 
 describe('normalizeTarget', () => {
@@ -118,6 +153,27 @@ describe('normalisation properties', () => {
     const segment = fc.stringMatching(/^[A-Za-z0-9_-]{1,8}$/).filter((s) => s !== '..');
     fc.assert(
       fc.property(segment, segment, segment, (a, x, b) => normalizePath(`${a}/${x}/../${b}`) === `${a}/${b}`),
+    );
+  });
+
+  it('a URL read as written the way the parser writes it is one the parser writes back unchanged', () => {
+    const generated = fc.webUrl({ withFragments: true, withQueryParameters: true });
+    const edges = fc.constantFrom(
+      'http://a.b/c//d',
+      'http://a.b/c/..x/.y',
+      'http://a1.b-c.d2e/x?y=%20z&w=/v?u',
+      'https://example.com/a/b.',
+      'https://example.com/@x:y;z=1',
+      'http://ab--cd.com/a',
+      'http://a.0x1/b',
+      'http://1.2.3.4/a',
+      'http://a.b.c9/x',
+    );
+    fc.assert(
+      fc.property(fc.oneof(generated, edges), (url) => {
+        return !isWrittenAsParsed(url) || new URL(url).href === url;
+      }),
+      { numRuns: 2000 },
     );
   });
 
