@@ -279,6 +279,7 @@ export class NarrowingEngine {
         for (const evicted of learned.evicted)
           lifted.push({ entry: evicted, why: 'evicted to stay within capacity' });
       }
+      if (facts?.mayHaveWritten === true) effect = this.successes.learnStopped(call, resultDigest, lifted);
       if (facts?.opensTarget) this.successes.noteOpened(call);
       if (facts?.awaitsAnotherCall) this.successes.noteOrderingBan(call);
       else if (facts && call.facts.actsOnHiddenState) this.successes.noteHiddenStateBan(call);

@@ -112,6 +112,20 @@ export class SuccessLifting {
       if (call.facts.kind === 'exec') this.relieveAfterLookingAt(call, lifted);
     }
     if (!silent) this.noteAnswer(call, resultDigest, lifted);
+    return this.change(call, resultDigest, lifted, silent);
+  }
+
+  /**
+   * A command stopped before it ended that writes when it runs (see `FailureFacts.mayHaveWritten`)
+   * may have made part of its change: what depended on what it writes is relieved as after its
+   * success. It proves no ban wrong: it did not get to the end.
+   */
+  learnStopped(call: Call, resultDigest: string, lifted: Lifted[]): Effect {
+    return this.change(call, resultDigest, lifted, false);
+  }
+
+  /** What a call that ran changed, and the bans that depended on it relieved. */
+  private change(call: Call, resultDigest: string, lifted: Lifted[], silent: boolean): Effect {
     const effect = this.world.effectOf(call.facts, call.identity.callKey, resultDigest, silent);
     if (effect.kind === 'none') return effect;
     if (effect.kind === 'unknown' && effect.command)

@@ -314,6 +314,13 @@ export interface FailureFacts {
    * one that was lost holds.
    */
   readonly losesWorld?: boolean;
+  /**
+   * The call was stopped before it ended (a timeout, a kill) and writes when it runs (an install, a
+   * scaffolder, a redirection, `mkdir`): it may have made part of its change before it stopped, so
+   * what depended on what it writes is relieved as after its success. Its failure stays the
+   * environment's.
+   */
+  readonly mayHaveWritten?: boolean;
 }
 
 /**

@@ -71,6 +71,7 @@ import { withoutPointerLines } from './pointer-lines.js';
 import {
   EDIT_NOOP,
   EMPTY,
+  KILLED,
   parseRetryAfter,
   RULE_OF_SIGNATURE,
   ruleForErrorCode,
@@ -80,6 +81,7 @@ import {
   type SignatureRule,
   STALE_READ,
   TEXT_RULES,
+  TIMEOUT,
   TOOL_CALL_SIGNATURES,
   type ToolCallSignature,
   UNAVAILABLE,
@@ -88,6 +90,7 @@ import {
   VALIDATION,
 } from './signatures.js';
 import { withoutListings } from './source-listings.js';
+import { mayHaveWrittenBeforeStopping } from './stopped-writes.js';
 import { extractTargets, normalizeTarget } from './targets.js';
 import { runsTests } from './test-runs.js';
 import { rejectedArgumentNames, unavailableValues } from './unavailable.js';
@@ -385,6 +388,8 @@ export function createToolCallAdapter(options: ToolCallAdapterOptions = {}): Too
     if (rule.blame !== 'harness_fault' && refusesOrder(verdict)) facts.awaitsAnotherCall = true;
     if (call.kind === 'create' && opensItsTarget(text, call.targets)) facts.opensTarget = true;
     if (rule.blame === 'harness_fault' && sandboxLostUnderCall(verdict, args)) facts.losesWorld = true;
+    // A command stopped before it ended may have written part of what it writes.
+    if ((rule === TIMEOUT || rule === KILLED) && stoppedWhileWriting(call, args)) facts.mayHaveWritten = true;
     if (
       call.failureKey !== undefined &&
       (call.failureKeyLeavesOutWords === true
@@ -691,6 +696,12 @@ function windowsHost(args: Readonly<Record<string, unknown>>): boolean {
 function lineToRead(args: Readonly<Record<string, unknown>>, command: string): string {
   const text = commandText(args);
   return text === undefined || text.length > MAX_LINE_CHARS ? command : text;
+}
+
+/** Whether a command stopped before it ended writes files when it runs (see `stopped-writes.ts`). */
+function stoppedWhileWriting(call: CallFacts, args: Readonly<Record<string, unknown>>): boolean {
+  const command = call.targets[0];
+  return command !== undefined && mayHaveWrittenBeforeStopping(call, lineToRead(args, command));
 }
 
 /** What a service logged, printed by a command that worked: nobody's failure, learned from nothing. */
