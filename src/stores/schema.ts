@@ -78,6 +78,7 @@ function buildSchemas() {
     probation: z.boolean(),
     persistent: z.boolean(),
     context: z.record(z.string(), z.string()).optional(),
+    curedByReading: z.boolean().optional(),
   });
 
   const liftedMark = z.object({ id: z.string().min(1), at: z.number() });

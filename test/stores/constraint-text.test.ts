@@ -22,3 +22,23 @@ describe('a ban on a call to an outside service, as a row', () => {
     expect(parseConstraintText(constraintToText(hostile))).toBeUndefined();
   });
 });
+
+describe('a ban on a failed edit, as a row', () => {
+  const edit = missingFile('src/orders/parse.ts', Date.UTC(2026, 2, 2), {
+    id: 'call:Edit',
+    scope: 'call',
+    signature: 'text_not_found',
+    actionClass: 'file_edit',
+    tool: 'Edit',
+  });
+
+  it('keeps that a full read of its file gives it one retry', () => {
+    const row = constraintToText({ ...edit, curedByReading: true });
+    expect(parseConstraintText(row)?.curedByReading).toBe(true);
+  });
+
+  it('is refused when what gives it a retry is anything but true or false', () => {
+    const row = JSON.stringify({ ...JSON.parse(constraintToText(edit)), curedByReading: 'yes' });
+    expect(parseConstraintText(row)).toBeUndefined();
+  });
+});
