@@ -3,40 +3,13 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { sessionStatePath } from '../../src/guard/session-state.js';
 import { change, FIRST, flight, issue, RETRY, ZOD_REJECTION_TEXT } from '../fixtures/guesses/airline.js';
-import { type HookRun, hookFiles, runHookProcess } from './support.js';
+import { type HookRun, hookFiles, SOLO_HOOK_LIMIT_MS, soloClaudeSession } from './support.js';
 
 const { hookPath, project } = hookFiles();
 
 const SESSION = '5d0c7a9e-3b21-4f6a-8e4d-91c2b7f0a3e6';
-/** A deadline far away: a hook on a busy machine must not answer without the guard. */
-const HOOK_LIMIT_MS = 70_000;
-
 /** Claude Code's events of one session, each handled by a hook process of its own, without the helper. */
-function soloSession() {
-  const dir = project();
-  let ids = 0;
-  const base = () => ({
-    session_id: SESSION,
-    transcript_path: join(dir, '.claude', 'projects', `${SESSION}.jsonl`),
-    cwd: dir,
-    permission_mode: 'default',
-    tool_use_id: `toolu_01${String(++ids).padStart(6, '0')}`,
-  });
-  const send = (payload: object) =>
-    runHookProcess(
-      hookPath(),
-      ['claude-code', '--no-daemon', '--deadline-ms', '60000'],
-      { ...base(), ...payload },
-      { killAfterMs: HOOK_LIMIT_MS },
-    );
-  return {
-    dir,
-    pre: (tool: string, input: object) =>
-      send({ hook_event_name: 'PreToolUse', tool_name: tool, tool_input: input }),
-    failure: (tool: string, input: object, error: string) =>
-      send({ hook_event_name: 'PostToolUseFailure', tool_name: tool, tool_input: input, error }),
-  };
-}
+const soloSession = () => soloClaudeSession(hookPath(), project(), SESSION, 'toolu_01');
 
 function denied(run: HookRun): string | undefined {
   const output = run.json?.hookSpecificOutput as Record<string, unknown> | undefined;
@@ -64,7 +37,7 @@ describe('narrowing-guard hook without the helper, one process per event', () =>
       const reason = denied(await session.pre(CHANGE, RETRY));
       expect(reason).toContain('still asks for HAT217 and 2024-05-18');
     },
-    5 * HOOK_LIMIT_MS,
+    5 * SOLO_HOOK_LIMIT_MS,
   );
 
   it(
@@ -81,7 +54,7 @@ describe('narrowing-guard hook without the helper, one process per event', () =>
       );
       expect(reason).toContain('still passes task_progress');
     },
-    5 * HOOK_LIMIT_MS,
+    5 * SOLO_HOOK_LIMIT_MS,
   );
 
   it(
@@ -95,6 +68,6 @@ describe('narrowing-guard hook without the helper, one process per event', () =>
       for (const value of ['HAT217', '2024-05-18', 'XEWRD9', 'gift_card_4643416'])
         expect(memory).not.toContain(value);
     },
-    3 * HOOK_LIMIT_MS,
+    3 * SOLO_HOOK_LIMIT_MS,
   );
 });

@@ -2,42 +2,13 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { sessionStatePath } from '../../src/guard/session-state.js';
-import { type HookRun, hookFiles, runHookProcess } from './support.js';
+import { type HookRun, hookFiles, SOLO_HOOK_LIMIT_MS, soloClaudeSession } from './support.js';
 
 const { hookPath, project } = hookFiles();
 
 const SESSION = '9b1f4c2d-7e3a-4d5b-a6c8-2f0e1d3b5a79';
-/** A deadline far away: a hook on a busy machine must not answer without the guard. */
-const HOOK_LIMIT_MS = 70_000;
-
 /** Claude Code's events of one session, each handled by a hook process of its own, without the helper. */
-function soloSession() {
-  const dir = project();
-  let ids = 0;
-  const base = () => ({
-    session_id: SESSION,
-    transcript_path: join(dir, '.claude', 'projects', `${SESSION}.jsonl`),
-    cwd: dir,
-    permission_mode: 'default',
-    tool_use_id: `toolu_02${String(++ids).padStart(6, '0')}`,
-  });
-  const send = (payload: object) =>
-    runHookProcess(
-      hookPath(),
-      ['claude-code', '--no-daemon', '--deadline-ms', '60000'],
-      { ...base(), ...payload },
-      { killAfterMs: HOOK_LIMIT_MS },
-    );
-  return {
-    dir,
-    pre: (tool: string, input: object) =>
-      send({ hook_event_name: 'PreToolUse', tool_name: tool, tool_input: input }),
-    post: (tool: string, input: object, response: unknown) =>
-      send({ hook_event_name: 'PostToolUse', tool_name: tool, tool_input: input, tool_response: response }),
-    failure: (tool: string, input: object, error: string) =>
-      send({ hook_event_name: 'PostToolUseFailure', tool_name: tool, tool_input: input, error }),
-  };
-}
+const soloSession = () => soloClaudeSession(hookPath(), project(), SESSION, 'toolu_02');
 
 function denied(run: HookRun): string | undefined {
   const output = run.json?.hookSpecificOutput as Record<string, unknown> | undefined;
@@ -71,7 +42,7 @@ describe('narrowing-guard hook without the helper: what the rules learned, one p
       const memory = JSON.stringify(file.session.detectors['blind-edit']);
       for (const value of ['users.ts', 'routes', 'listUsers']) expect(memory).not.toContain(value);
     },
-    6 * HOOK_LIMIT_MS,
+    6 * SOLO_HOOK_LIMIT_MS,
   );
 
   it(
@@ -93,6 +64,6 @@ describe('narrowing-guard hook without the helper: what the rules learned, one p
       }
       expect(denied(await session.pre('Bash', solve))).toContain('has returned the same result');
     },
-    8 * HOOK_LIMIT_MS,
+    8 * SOLO_HOOK_LIMIT_MS,
   );
 });

@@ -241,3 +241,38 @@ export function runHookProcess(
     });
   });
 }
+
+/** A deadline far away for a hook run alone: on a busy machine it must not answer without the guard. */
+export const SOLO_HOOK_LIMIT_MS = 70_000;
+
+/**
+ * Claude Code's events of one session, each handled by a hook process of its own without the helper,
+ * as a host runs the hook when the helper cannot start: `hookPath` is the bundle, `dir` the project.
+ * `idPrefix` keeps the tool use ids of one test file's sessions apart from another's.
+ */
+export function soloClaudeSession(hookPath: string, dir: string, session: string, idPrefix: string) {
+  let ids = 0;
+  const base = () => ({
+    session_id: session,
+    transcript_path: join(dir, '.claude', 'projects', `${session}.jsonl`),
+    cwd: dir,
+    permission_mode: 'default',
+    tool_use_id: `${idPrefix}${String(++ids).padStart(6, '0')}`,
+  });
+  const send = (payload: object) =>
+    runHookProcess(
+      hookPath,
+      ['claude-code', '--no-daemon', '--deadline-ms', '60000'],
+      { ...base(), ...payload },
+      { killAfterMs: SOLO_HOOK_LIMIT_MS },
+    );
+  return {
+    dir,
+    pre: (tool: string, input: object) =>
+      send({ hook_event_name: 'PreToolUse', tool_name: tool, tool_input: input }),
+    post: (tool: string, input: object, response: unknown) =>
+      send({ hook_event_name: 'PostToolUse', tool_name: tool, tool_input: input, tool_response: response }),
+    failure: (tool: string, input: object, error: string) =>
+      send({ hook_event_name: 'PostToolUseFailure', tool_name: tool, tool_input: input, error }),
+  };
+}
