@@ -2,20 +2,12 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { toolCallToProposal } from '../../src/adapters/tool-call/index.js';
 import { createBlindEditDetector } from '../../src/core/detectors/index.js';
+import { GUESSED_TEXTS, guessedEdit, NEXT_GUESS, notFoundText } from '../fixtures/guesses/unread-file.js';
 import { Agent, type ToolResult } from './support.js';
 
 const FILE = '/home/dev/api/src/routes/users.ts';
-const edit = (old_string: string) => ({
-  file_path: FILE,
-  old_string,
-  new_string: `${old_string} // checked`,
-});
-const notFound = (old_string: string) => ({
-  text: `<tool_use_error>String to replace not found in file.\nString: ${old_string}</tool_use_error>`,
-  isError: true,
-});
-const GUESSES = ['router.get("/users", listUsers);', 'export async function listUsers(req, res) {'];
-const NEXT = 'const users = await db.users.findMany();';
+const edit = (old_string: string) => guessedEdit(FILE, old_string);
+const notFound = (old_string: string) => ({ text: notFoundText(old_string), isError: true });
 
 /** A new guard holding what `agent` saved, as a new process reads it back from a store. */
 function restarted(agent: Agent): Agent {
@@ -37,11 +29,11 @@ function callEach(
   return current;
 }
 
-const GUESSED = GUESSES.map((guess) => ['Edit', edit(guess), notFound(guess)] as const);
+const GUESSED = GUESSED_TEXTS.map((guess) => ['Edit', edit(guess), notFound(guess)] as const);
 
 describe('blind-edit across processes, each event in a process of its own', () => {
   it('blocks a third guess at a file never read after two guesses were not found', () => {
-    const check = callEach(new Agent(), GUESSED).check('Edit', edit(NEXT));
+    const check = callEach(new Agent(), GUESSED).check('Edit', edit(NEXT_GUESS));
     expect(check).toMatchObject({ verdict: 'block', rule: 'blind-edit' });
     expect(check.reason).toContain(
       '2 earlier guesses were not found in it, and nothing has changed it since',
@@ -50,7 +42,7 @@ describe('blind-edit across processes, each event in a process of its own', () =
 
   it('never judges guesses at a file read in an earlier process', () => {
     const read = ['Read', { file_path: FILE }, 'import { Router } from "express";\n'] as const;
-    expect(callEach(new Agent(), [read, ...GUESSED]).check('Edit', edit(NEXT)).allowed).toBe(true);
+    expect(callEach(new Agent(), [read, ...GUESSED]).check('Edit', edit(NEXT_GUESS)).allowed).toBe(true);
   });
 
   it('allows the edit once the agent has read the file in a later process', () => {
@@ -59,17 +51,17 @@ describe('blind-edit across processes, each event in a process of its own', () =
       { file_path: 'src/routes/users.ts' },
       'import { Router } from "express";\n',
     ] as const;
-    expect(callEach(new Agent(), [...GUESSED, read]).check('Edit', edit(NEXT)).allowed).toBe(true);
+    expect(callEach(new Agent(), [...GUESSED, read]).check('Edit', edit(NEXT_GUESS)).allowed).toBe(true);
   });
 
   it('allows the edit once a command in a later process printed the file', () => {
     const cat = ['Bash', { command: `sed -n 1,40p ${FILE}` }, 'import { Router } from "express";\n'] as const;
-    expect(callEach(new Agent(), [...GUESSED, cat]).check('Edit', edit(NEXT)).allowed).toBe(true);
+    expect(callEach(new Agent(), [...GUESSED, cat]).check('Edit', edit(NEXT_GUESS)).allowed).toBe(true);
   });
 
   it('allows guesses again after a command in a later process that may have rewritten the file', () => {
     const format = ['Bash', { command: 'npx prettier --write src' }, 'src/routes/users.ts 41ms\n'] as const;
-    expect(callEach(new Agent(), [...GUESSED, format]).check('Edit', edit(NEXT)).allowed).toBe(true);
+    expect(callEach(new Agent(), [...GUESSED, format]).check('Edit', edit(NEXT_GUESS)).allowed).toBe(true);
   });
 
   it('saves no file name, path or guessed text in clear', () => {
@@ -95,7 +87,7 @@ describe('blind-edit across processes, each event in a process of its own', () =
     const agent = new Agent();
     for (const [tool, args, result] of GUESSED) agent.call(tool, args, result);
     const valid = agent.loop.sessionSnapshot().detectors['blind-edit'] as Record<string, unknown>;
-    const proposal = toolCallToProposal('Edit', edit(NEXT));
+    const proposal = toolCallToProposal('Edit', edit(NEXT_GUESS));
     const hostile = fc.oneof(
       fc.anything(),
       fc.record({ version: fc.constant(2), seen: fc.anything(), guesses: fc.constant(valid.guesses) }),
@@ -124,7 +116,7 @@ describe('blind-edit across processes, each event in a process of its own', () =
         guard.loop.restore({ ...agent.loop.snapshot(), session: { detectors: { 'blind-edit': state } } });
         expect(['allow', 'block', 'warn']).toContain(guard.loop.checkProposal(proposal).verdict);
         guard.call('Bash', { command: `cat ${FILE}` }, 'import { Router } from "express";\n');
-        expect(guard.check('Edit', edit(NEXT)).allowed).toBe(true);
+        expect(guard.check('Edit', edit(NEXT_GUESS)).allowed).toBe(true);
       }),
       { numRuns: 150 },
     );

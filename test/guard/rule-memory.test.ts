@@ -6,6 +6,7 @@ import { toolCallToOutcome, toolCallToProposal } from '../../src/adapters/tool-c
 import { openGuard } from '../../src/guard/open.js';
 import type { GuardSession } from '../../src/guard/session.js';
 import { sessionStatePath, withSessionState } from '../../src/guard/session-state.js';
+import { GUESSED_TEXTS, guessedEdit, NEXT_GUESS, notFoundText } from '../fixtures/guesses/unread-file.js';
 
 const dirs: string[] = [];
 afterAll(() => {
@@ -65,15 +66,11 @@ const SCRIPT_RUNS: Step[] = [
 const FILE = '/srv/api/src/routes/users.ts';
 const guess = (old_string: string): Step => [
   'Edit',
-  { file_path: FILE, old_string, new_string: `${old_string} // checked` },
-  `<tool_use_error>String to replace not found in file.\nString: ${old_string}</tool_use_error>`,
+  guessedEdit(FILE, old_string),
+  notFoundText(old_string),
   true,
 ];
-const GUESSES: Step[] = [
-  guess('router.get("/users", listUsers);'),
-  guess('export async function listUsers(req, res) {'),
-  guess('const users = await db.users.findMany();'),
-];
+const GUESSES: Step[] = [...GUESSED_TEXTS, NEXT_GUESS].map(guess);
 
 const SOURCE =
   'export function save(user) {\n  if (!user.email) throw new Error("email required");\n  return db.insert(user);\n}\n';

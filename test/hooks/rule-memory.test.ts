@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { sessionStatePath } from '../../src/guard/session-state.js';
+import { GUESSED_TEXTS, guessedEdit, NEXT_GUESS, notFoundText } from '../fixtures/guesses/unread-file.js';
 import { type HookRun, hookFiles, SOLO_HOOK_LIMIT_MS, soloClaudeSession } from './support.js';
 
 const { hookPath, project } = hookFiles();
@@ -16,25 +17,18 @@ function denied(run: HookRun): string | undefined {
 }
 
 const FILE = 'src/routes/users.ts';
-const edit = (old_string: string) => ({
-  file_path: FILE,
-  old_string,
-  new_string: `${old_string} // checked`,
-});
-const notFound = (old_string: string) =>
-  `<tool_use_error>String to replace not found in file.\nString: ${old_string}</tool_use_error>`;
-const GUESSES = ['router.get("/users", listUsers);', 'export async function listUsers(req, res) {'];
+const edit = (old_string: string) => guessedEdit(FILE, old_string);
 
 describe('narrowing-guard hook without the helper: what the rules learned, one process per event', () => {
   it(
     'blocks a third guess at a file never read after two guesses were not found',
     async () => {
       const session = soloSession();
-      for (const guess of GUESSES) {
+      for (const guess of GUESSED_TEXTS) {
         expect(denied(await session.pre('Edit', edit(guess)))).toBeUndefined();
-        await session.failure('Edit', edit(guess), notFound(guess));
+        await session.failure('Edit', edit(guess), notFoundText(guess));
       }
-      const reason = denied(await session.pre('Edit', edit('const users = await db.users.findMany();')));
+      const reason = denied(await session.pre('Edit', edit(NEXT_GUESS)));
       expect(reason).toContain('guesses at the text of');
       const file = JSON.parse(
         readFileSync(sessionStatePath(join(session.dir, '.narrowing'), SESSION), 'utf8'),
