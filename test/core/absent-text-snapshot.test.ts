@@ -137,8 +137,7 @@ describe('absent-text across processes, each event in a process of its own', () 
     );
     fc.assert(
       fc.property(hostile, (state) => {
-        const guard = new Agent();
-        guard.loop.restore({ ...agent.loop.snapshot(), session: { detectors: { 'absent-text': state } } });
+        const guard = agent.restoredWith('absent-text', state);
         expect(['allow', 'block', 'warn']).toContain(guard.loop.checkProposal(proposal).verdict);
       }),
       { numRuns: 150 },

@@ -112,8 +112,7 @@ describe('blind-edit across processes, each event in a process of its own', () =
     );
     fc.assert(
       fc.property(hostile, (state) => {
-        const guard = new Agent();
-        guard.loop.restore({ ...agent.loop.snapshot(), session: { detectors: { 'blind-edit': state } } });
+        const guard = agent.restoredWith('blind-edit', state);
         expect(['allow', 'block', 'warn']).toContain(guard.loop.checkProposal(proposal).verdict);
         guard.call('Bash', { command: `cat ${FILE}` }, 'import { Router } from "express";\n');
         expect(guard.check('Edit', edit(NEXT_GUESS)).allowed).toBe(true);

@@ -153,11 +153,7 @@ describe('identical-result across processes, each event in a process of its own'
     );
     fc.assert(
       fc.property(hostile, (state) => {
-        const guard = new Agent();
-        guard.loop.restore({
-          ...agent.loop.snapshot(),
-          session: { detectors: { 'identical-result': state } },
-        });
+        const guard = agent.restoredWith('identical-result', state);
         expect(['allow', 'block', 'warn']).toContain(guard.loop.checkProposal(proposal).verdict);
       }),
       { numRuns: 150 },

@@ -155,8 +155,7 @@ describe('non-advancing across processes, each event in a process of its own', (
     );
     fc.assert(
       fc.property(hostile, (state) => {
-        const guard = new Agent();
-        guard.loop.restore({ ...agent.loop.snapshot(), session: { detectors: { 'non-advancing': state } } });
+        const guard = agent.restoredWith('non-advancing', state);
         expect(['allow', 'block', 'warn']).toContain(guard.loop.checkProposal(proposal).verdict);
         // Recording the next step compares it with the restored arguments.
         guard.call('search_issues', { query: 'label:flaky', page: 3 }, NO_ITEMS);

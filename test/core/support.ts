@@ -51,6 +51,16 @@ export class Agent {
     return { check, record };
   }
 
+  /**
+   * A new agent holding this one's snapshot with `state` as the session part of the rule `detector`:
+   * as a new process reads back a state file whose part of that rule is hostile or corrupt.
+   */
+  restoredWith(detector: string, state: unknown): Agent {
+    const agent = new Agent();
+    agent.loop.restore({ ...this.loop.snapshot(), session: { detectors: { [detector]: state } } });
+    return agent;
+  }
+
   /** The verdicts of a sequence of identical calls that all return `result`. */
   repeat(times: number, tool: string, args: Record<string, unknown>, result: ToolResult): string[] {
     return Array.from({ length: times }, () => this.call(tool, args, result).check.verdict);

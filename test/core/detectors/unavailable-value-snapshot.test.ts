@@ -117,11 +117,7 @@ describe('unavailable-value across a restart', () => {
     );
     fc.assert(
       fc.property(hostile, (state) => {
-        const guard = new Agent();
-        guard.loop.restore({
-          ...agent.loop.snapshot(),
-          session: { detectors: { 'unavailable-value': state } },
-        });
+        const guard = agent.restoredWith('unavailable-value', state);
         expect(['allow', 'block', 'warn']).toContain(guard.loop.checkProposal(proposal).verdict);
       }),
       { numRuns: 300 },
