@@ -11,7 +11,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { build } from 'esbuild';
+import { bundleWriter } from '../test/fixtures/node/bundle-writer.js';
 
 const root = fileURLToPath(new URL('../', import.meta.url));
 const argument = (name: string, fallback: number) => {
@@ -24,18 +24,10 @@ const store = process.argv.includes('--store');
 
 const work = mkdtempSync(join(tmpdir(), 'narrowing-lock-stress-'));
 const child = join(work, 'writer.mjs');
-await build({
-  entryPoints: [join(root, store ? 'test/fixtures/node/ban-writer.ts' : 'test/fixtures/node/lock-writer.ts')],
-  outfile: child,
-  bundle: true,
-  platform: 'node',
-  format: 'esm',
-  target: 'node20',
-  logLevel: 'warning',
-  banner: {
-    js: "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);",
-  },
-});
+await bundleWriter(
+  join(root, store ? 'test/fixtures/node/ban-writer.ts' : 'test/fixtures/node/lock-writer.ts'),
+  child,
+);
 
 function run(args: readonly string[]): Promise<string> {
   const process_ = spawn(process.execPath, [child, ...args], { stdio: ['ignore', 'ignore', 'pipe'] });

@@ -13,7 +13,6 @@ import {
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { build } from 'esbuild';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { PersistedState } from '../../src/core/types.js';
 import {
@@ -24,6 +23,7 @@ import {
   UNNAMED_MS,
   withFileLock,
 } from '../../src/node/lock.js';
+import { bundleWriter } from '../fixtures/node/bundle-writer.js';
 import { temporaryDir } from '../stores/sample-state.js';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
@@ -50,18 +50,7 @@ let bundleDir: string;
 beforeAll(async () => {
   bundleDir = mkdtempSync(join(tmpdir(), 'narrowing-ban-writer-'));
   writer = join(bundleDir, 'ban-writer.mjs');
-  await build({
-    entryPoints: [join(root, 'test/fixtures/node/ban-writer.ts')],
-    outfile: writer,
-    bundle: true,
-    platform: 'node',
-    format: 'esm',
-    target: 'node20',
-    logLevel: 'warning',
-    banner: {
-      js: "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);",
-    },
-  });
+  await bundleWriter(join(root, 'test/fixtures/node/ban-writer.ts'), writer);
 });
 afterAll(() => rmSync(bundleDir, { recursive: true, force: true }));
 
