@@ -284,30 +284,36 @@ async function unreportedFailures(
 }
 
 /**
- * The failure a recorded shell output tells, when the command exited non-zero: `shell_command`'s
- * output is Codex's `Exit code: N` header over the output, or the JSON `{ output, metadata:
- * { exit_code } }`. A command Codex stopped at its timeout is a timeout. Undefined otherwise.
+ * The failure a recorded shell output tells, when the command exited non-zero (see `shellOutput`).
+ * A command Codex stopped at its timeout is a timeout. Undefined otherwise.
  */
 function exitedResult(output: unknown): HookToolResult | undefined {
   if (typeof output !== 'string') return undefined;
-  const status = outputStatus(output);
-  if (status?.exitCode === undefined || !status.failed) return undefined;
-  const text = resultText(shellOutputText(output));
+  const shell = shellOutput(output);
+  if (shell === undefined || shell.exitCode === 0) return undefined;
+  const text = resultText(shell.output);
   const timedOut = CODEX_TIMED_OUT.test(text);
-  return { ok: false, error: text, content: text, exitCode: status.exitCode, ...(timedOut && { timedOut }) };
+  return { ok: false, error: text, content: text, exitCode: shell.exitCode, ...(timedOut && { timedOut }) };
 }
 
-/** The command's own output in a recorded shell output, without Codex's header or JSON around it. */
-function shellOutputText(output: string): string {
+/**
+ * A recorded shell output's exit code and the command's own output, read once: the shell tool's
+ * JSON `{ output, metadata: { exit_code } }`, or a text with Codex's `Exit code: N` / `Process
+ * exited with code N` header over the output. Undefined for any other text.
+ */
+function shellOutput(output: string): { readonly exitCode: number; readonly output: string } | undefined {
   if (output.startsWith('{')) {
     try {
       const parsed: unknown = JSON.parse(output);
-      if (isRecord(parsed) && typeof parsed.output === 'string') return parsed.output;
+      if (isRecord(parsed) && isRecord(parsed.metadata) && typeof parsed.metadata.exit_code === 'number') {
+        const text = typeof parsed.output === 'string' ? parsed.output : output;
+        return { exitCode: parsed.metadata.exit_code, output: text };
+      }
     } catch {
-      // Not JSON: the header's text.
+      // Not the shell tool's JSON: read as text.
     }
   }
-  return codexHeader(output)?.output ?? output;
+  return codexHeader(output);
 }
 
 /** The `command` of a recorded `shell_command` call: the `tool_input.command` of its `PreToolUse`. */
@@ -415,17 +421,6 @@ function outputStatus(output: unknown): RolloutStatus | undefined {
     return undefined;
   }
   if (typeof output !== 'string') return undefined;
-  if (output.startsWith('{')) {
-    try {
-      const parsed: unknown = JSON.parse(output);
-      if (isRecord(parsed) && isRecord(parsed.metadata) && typeof parsed.metadata.exit_code === 'number') {
-        const exitCode = parsed.metadata.exit_code;
-        return { exitCode, failed: exitCode !== 0 };
-      }
-    } catch {
-      // Not the shell tool's JSON: read as text.
-    }
-  }
-  const header = codexHeader(output);
-  return header ? { exitCode: header.exitCode, failed: header.exitCode !== 0 } : undefined;
+  const shell = shellOutput(output);
+  return shell ? { exitCode: shell.exitCode, failed: shell.exitCode !== 0 } : undefined;
 }
