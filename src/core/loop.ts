@@ -524,6 +524,22 @@ export class NarrowingEngine {
     this.journal({ type: 'run', reason, at: this.clock.now() });
   }
 
+  /**
+   * The host took the answers of these earlier calls out of the agent's context (it masked or
+   * cleared old tool outputs): reads of them are new evidence again, as after a compaction, while
+   * what the agent still has of other calls keeps counting.
+   */
+  answersHidden(proposals: readonly Proposal[]): void {
+    if (proposals.length === 0) return;
+    const now = this.clock.now();
+    const calls = proposals.map((proposal) => {
+      const call = this.contexts.of(proposal, now);
+      this.contexts.forget(proposal);
+      return call;
+    });
+    for (const detector of this.detectors) detector.answersHidden?.(calls);
+  }
+
   verifyReceipts(): ReceiptVerification {
     return this.audit?.verify?.() ?? { ok: true, count: 0, problem: 'receipts are not enabled' };
   }

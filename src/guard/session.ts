@@ -56,6 +56,11 @@ export interface GuardSession {
   wrapUpReason(): string | undefined;
   /** A new user message (`user`) or a compaction of the context (`compact`): run-scoped streaks restart. */
   newRun(reason: RunReason): void;
+  /**
+   * The host took the answers of these earlier calls out of the agent's context (it masked or
+   * cleared old tool outputs, keeping the rest): asking them again is new evidence, not a repeat.
+   */
+  answersHidden(calls: readonly Proposal[]): void;
   /** A new process of the same agent: session-scoped state goes, learned constraints stay. */
   resetSession(sessionId?: string): void;
   /** Nothing is left to try: every recent proposal was refused, or the run was halted or stopped. */
@@ -145,6 +150,7 @@ export function createGuardSession(parts: SessionParts): GuardSession {
       return limit === undefined ? undefined : `${limit.reason} ${limit.suggestion ?? ''}`.trim();
     },
     newRun: (reason) => engine.newRun(reason),
+    answersHidden: (calls) => engine.answersHidden(calls),
     resetSession: (sessionId) => {
       largestRequest = 0;
       engine.resetSession(sessionId);

@@ -28,10 +28,15 @@ import type { CallEvent, ToolInfo, TraceEvent } from '../trace/types.js';
 import { TraceClock } from './clock.js';
 import { returnedExcerpt } from './returned.js';
 
+/** Calls of a trace kept by id for a compaction that names them: far more than a context holds. */
+const MAX_NAMED_CALLS = 10_000;
+
 /** The part of a guard session a replay drives. */
 export interface ReplayGuard extends Pick<GuardSession, 'check' | 'resetSession' | 'newRun'> {
   /** What the guard learns is not the replay's business: it only says what was allowed. */
   record(outcome: Outcome): unknown;
+  /** Answers the host took out of the agent's context (see `CompactEvent.calls`). */
+  answersHidden?(calls: readonly Proposal[]): void;
 }
 
 export interface ReplayStep {
@@ -111,6 +116,8 @@ export class TraceReplayer {
   private readonly halted = new Map<ReplayGuard, Halt>();
   private sessions = 0;
   private active: ReplayGuard;
+  /** The latest calls that have an id, for a compaction that names the answers it took away. */
+  private readonly byId = new Map<string, PendingCall>();
 
   /** Without `subagents`, a subagent's calls go through the agent's own guard. */
   constructor(
@@ -152,8 +159,10 @@ export class TraceReplayer {
         this.guard.newRun('user');
         break;
       case 'compact':
-        this.activate(this.guard);
-        this.guard.newRun('compact');
+        if (event.calls === undefined) {
+          this.activate(this.guard);
+          this.guard.newRun('compact');
+        } else this.hide(event.calls);
         break;
     }
     return steps;
@@ -180,7 +189,33 @@ export class TraceReplayer {
     this.counts.calls++;
     const guard =
       event.agent !== undefined && this.subagents ? this.subagents.guardFor(event.agent) : this.guard;
-    return { step: this.counts.calls, event, proposal, guard };
+    const pending = { step: this.counts.calls, event, proposal, guard };
+    if (event.id !== undefined) this.remember(event.id, pending);
+    return pending;
+  }
+
+  private remember(id: string, call: PendingCall): void {
+    this.byId.delete(id);
+    this.byId.set(id, call);
+    if (this.byId.size <= MAX_NAMED_CALLS) return;
+    const oldest = this.byId.keys().next().value;
+    if (oldest !== undefined) this.byId.delete(oldest);
+  }
+
+  /** The answers of these earlier calls were taken out of the context of the agent that made them. */
+  private hide(ids: readonly string[]): void {
+    const byGuard = new Map<ReplayGuard, Proposal[]>();
+    for (const id of ids) {
+      const call = this.byId.get(id);
+      if (call === undefined) continue;
+      const hidden = byGuard.get(call.guard) ?? [];
+      hidden.push(call.proposal);
+      byGuard.set(call.guard, hidden);
+    }
+    for (const [guard, proposals] of byGuard) {
+      this.activate(guard);
+      guard.answersHidden?.(proposals);
+    }
   }
 
   /** Makes `guard` the one checking calls, with what the one before it learned. */

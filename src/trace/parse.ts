@@ -2,6 +2,7 @@ import { ACTION_KINDS, type ActionKind, type ToolAnnotations } from '../core/typ
 import { TraceError } from './errors.js';
 import {
   type CallEvent,
+  type CompactEvent,
   type McpContent,
   type MetaEvent,
   type ToolInfo,
@@ -197,6 +198,22 @@ function readMeta(object: Json): MetaEvent {
   return meta;
 }
 
+function readCompact(object: Json): CompactEvent {
+  const calls = object.calls;
+  if (calls === undefined || calls === null) return { type: 'compact' };
+  if (!Array.isArray(calls)) {
+    throw new FieldError(`calls must be a list of call ids (got ${describeValue(calls)})`);
+  }
+  const ids = calls.map((id, index) => {
+    if (typeof id === 'number' && Number.isFinite(id)) return String(id);
+    if (typeof id !== 'string' || id === '') {
+      throw new FieldError(`calls[${index}] must be the id of an earlier call (got ${describeValue(id)})`);
+    }
+    return id;
+  });
+  return { type: 'compact', calls: ids };
+}
+
 function readEvent(object: Json): TraceEvent {
   switch (object.type) {
     case 'call':
@@ -212,7 +229,7 @@ function readEvent(object: Json): TraceEvent {
       return text === undefined ? { type: 'user' } : { type: 'user', text };
     }
     case 'compact':
-      return { type: 'compact' };
+      return readCompact(object);
     default: {
       const known = TRACE_EVENT_TYPES.map((type) => `"${type}"`).join(', ');
       if (object.type === undefined) throw new FieldError(`every event needs a "type": one of ${known}`);

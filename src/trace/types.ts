@@ -51,9 +51,13 @@ export interface UserEvent {
   readonly text?: string;
 }
 
-/** The agent's context was compacted. */
+/**
+ * The agent's context was compacted. With `calls`, only the answers of those earlier calls (by their
+ * `id`) were taken out of it (a host that masks or clears old tool outputs): the rest stays known.
+ */
 export interface CompactEvent {
   readonly type: 'compact';
+  readonly calls?: readonly string[];
 }
 
 export interface CallEvent {

@@ -10,6 +10,7 @@ import {
   onePerSession,
   shellOutput,
 } from '../../scripts/corpus/convert-gemini.js';
+import { replayTrace } from '../../src/replay/replay.js';
 import { callsOf, pinnedSource } from './support/run-source.js';
 
 const from = pinnedSource({ path: '5e/0a71c2d4b9/0/full.jsonl', licence: 'MIT', agent: 'Gemini CLI' });
@@ -287,6 +288,65 @@ describe("Gemini CLI's chat record", () => {
     expect(
       callsOf(convertGeminiChat(record, from, 'demo', 'demo').events).map((call) => call.result),
     ).toEqual([{ content: 'export const a = 1;' }]);
+  });
+
+  it('takes a masked answer out of the context just before the agent asks the same call again, and leaves an answer kept in place', () => {
+    const readFile = (id: string, path: string, output: string, second: number) => ({
+      id,
+      name: 'read_file',
+      args: { file_path: path },
+      result: response(id, 'read_file', { output }),
+      status: 'success',
+      timestamp: `2026-05-04T10:00:${String(second).padStart(2, '0')}.000Z`,
+    });
+    const masked = (path: string) =>
+      `<tool_output_masked>\n{\n  "output": "import { db } from './config';\\r\\n... [TRUNCATED] ..."\n}\n\nOutput too large. Full output available at: ${path}.txt\n</tool_output_masked>`;
+    const document = JSON.stringify({
+      ...header,
+      messages: [
+        modelTurn(
+          readFile('r1', 'src/firebase/dbActions.js', masked('read_file_r1'), 6),
+          readFile('r2', 'vite.config.js', "import { defineConfig } from 'vite'", 7),
+          readFile('r3', 'src/firebase/dbActions.js', masked('read_file_r3'), 40),
+          readFile('r4', 'vite.config.js', "import { defineConfig } from 'vite'", 41),
+        ),
+      ],
+    });
+    const events = convertGeminiChat(document, from, 'demo', 'demo').events.filter(
+      (event) => event.type !== 'meta',
+    );
+    expect(events.map((event) => (event.type === 'call' ? `${event.args.file_path}` : event))).toEqual([
+      'src/firebase/dbActions.js',
+      'vite.config.js',
+      { type: 'compact', calls: ['masked-1'] },
+      'src/firebase/dbActions.js',
+      'vite.config.js',
+    ]);
+    expect(callsOf(events).map((call) => call.id)).toEqual(['masked-1', undefined, 'masked-2', undefined]);
+  });
+
+  it('lets an agent read again, without a halt, the files whose answers Gemini CLI masked', () => {
+    const paths = Array.from({ length: 20 }, (_, index) => `src/components/Card${index}.jsx`);
+    const readFile = (path: string, index: number) => ({
+      id: `read_file_${index}`,
+      name: 'read_file',
+      args: { file_path: path },
+      result: response(`read_file_${index}`, 'read_file', {
+        output: `<tool_output_masked>\n{\n  "output": "// ${path}\\nexport default function Card() {"\n}\n</tool_output_masked>`,
+      }),
+      status: 'success',
+      timestamp: '2026-05-04T10:00:06.000Z',
+    });
+    const document = JSON.stringify({
+      ...header,
+      // One model turn per call, as an agent reading files one after another makes them.
+      messages: [...paths, ...paths].map((path, index) => ({
+        ...modelTurn(readFile(path, index)),
+        id: `m${index}`,
+      })),
+    });
+    const { summary } = replayTrace(convertGeminiChat(document, from, 'demo', 'demo').events);
+    expect(summary).toMatchObject({ calls: 40, allow: 40, block: 0, halt: 0 });
   });
 
   it('reads a compression as a compaction, and the turns it writes again before its checkpoint as neither user turns nor calls', () => {

@@ -377,6 +377,50 @@ describe('replayTrace with the engine', () => {
   });
 });
 
+describe('answers the host took out of the context', () => {
+  const readFile = (index: number, id?: string): TraceEvent =>
+    ({
+      type: 'call',
+      tool: 'read_file',
+      args: { file_path: `src/hooks/use${index}.js` },
+      result: { content: `export function use${index}() {\n  return useState(null);\n}\n` },
+      ...(id !== undefined && { id }),
+    }) as TraceEvent;
+  const files = [0, 1, 2, 3, 4, 5];
+  const firstReads = files.map((index) => readFile(index, `read_file-${index}`));
+  const verdictsOfSecondReads = (between: TraceEvent[]) =>
+    replayTrace([...firstReads, ...between, ...files.map((index) => readFile(index))])
+      .steps.slice(files.length)
+      .map((step) => step.verdict);
+
+  it('allows reading again the files whose answers the host hid, and keeps judging the ones it did not', () => {
+    const hidden: TraceEvent = { type: 'compact', calls: ['read_file-0', 'read_file-1', 'read_file-2'] };
+    const verdicts = verdictsOfSecondReads([hidden]);
+    expect(verdicts.slice(0, 3)).toEqual(['allow', 'allow', 'allow']);
+    expect(verdicts.slice(3)).toContain('block');
+  });
+
+  it('judges reads repeated with nothing hidden as before', () => {
+    const unknown: TraceEvent = { type: 'compact', calls: ['read_file-99'] };
+    expect(verdictsOfSecondReads([unknown])).toEqual(verdictsOfSecondReads([]));
+    expect(verdictsOfSecondReads([])).toContain('block');
+  });
+
+  it('hands the guard the calls a compaction names, and starts no new run', () => {
+    const hidden: Proposal[][] = [];
+    const guard = Object.assign(new ScriptedGuard({}), {
+      answersHidden: (calls: readonly Proposal[]) => hidden.push([...calls]),
+    });
+    replayWith(guard, [
+      read('a.ts', { id: 'c1' }),
+      read('b.ts', { id: 'c2' }),
+      { type: 'compact', calls: ['c2'] },
+    ]);
+    expect(hidden).toEqual([[{ tool: 'read_file', args: { path: 'b.ts' }, callId: 'c2' }]]);
+    expect(guard.log).not.toContain('run compact');
+  });
+});
+
 describe('replaying subagents', () => {
   const tools: TraceEvent = {
     type: 'meta',

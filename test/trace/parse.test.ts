@@ -74,6 +74,11 @@ describe('parseTrace', () => {
     expect(call).toMatchObject({ id: '7', turn: '2' });
   });
 
+  it('keeps the ids of the calls whose answers a compaction took away, as strings', () => {
+    const [event] = parseTrace('{"type":"compact","calls":["read_file-1772326319541",7]}');
+    expect(event).toEqual({ type: 'compact', calls: ['read_file-1772326319541', '7'] });
+  });
+
   it('accepts CRLF line endings and a byte-order mark', () => {
     expect(parseTrace(`\uFEFF{"type":"user"}\r\n${readCall}\r\n`)).toHaveLength(2);
   });
@@ -119,6 +124,15 @@ describe('parseTrace errors', () => {
 
   it('rejects args that are not an object', () => {
     expect(errorOf('{"type":"call","tool":"ls","args":["-la"]}').message).toMatch(/args.*\(got a list\)/);
+  });
+
+  it('rejects a compaction whose calls are not a list of call ids', () => {
+    expect(errorOf('{"type":"compact","calls":"read_file-1"}').message).toBe(
+      'line 1: compact event: calls must be a list of call ids (got "read_file-1")',
+    );
+    expect(errorOf('{"type":"compact","calls":[""]}').message).toMatch(
+      /^line 1: compact event: calls\[0\] must be the id of an earlier call/,
+    );
   });
 
   it('rejects a line that is JSON but not an object', () => {

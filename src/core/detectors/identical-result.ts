@@ -517,6 +517,13 @@ export function createIdenticalResultDetector(): Detector {
       reruns = 0;
     },
 
+    answersHidden(hidden): void {
+      checked = undefined;
+      // Only these answers are gone: what the agent still has of the others still counts.
+      for (const call of hidden) calls.delete(answerKeyOf(call));
+      reruns = 0;
+    },
+
     snapshot(): unknown {
       const live = calls.entries().filter(([, entry]) => unchanged(entry));
       return {

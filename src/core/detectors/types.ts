@@ -79,6 +79,11 @@ export interface Detector {
   reset(reason: 'user' | 'session'): void;
   /** The context was compacted: the agent has forgotten what it read. */
   compacted?(): void;
+  /**
+   * The host took these earlier calls' answers out of the agent's context (a partial compaction):
+   * the agent no longer has what they returned, so asking them again is not a repeat.
+   */
+  answersHidden?(calls: readonly CallContext[]): void;
   snapshot(): unknown;
   restore(state: unknown): void;
 }
