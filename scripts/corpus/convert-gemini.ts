@@ -28,6 +28,13 @@
  * user message, then the turns it keeps again as new messages, up to its checkpoint: the summary is a
  * compaction, as the hook's `PreCompress` reports it, and the turns restated after it (up to the
  * checkpoint, or a message with calls, which is the model's again) are neither user turns nor calls.
+ *
+ * Gemini CLI masks old tool output once the conversation holds a lot of it: the answer of an older
+ * call is replaced, in what the model is sent and in the JSON record, by a short preview inside
+ * `<tool_output_masked>` with the path of a file holding the whole. The model no longer has that
+ * answer. The JSON record is rewritten, so it says which answers were masked but not when: a
+ * masked answer is taken out of the agent's context (a compaction naming that call's id) at the
+ * latest moment it can matter, just before the agent asks the same call again.
  */
 import { withoutUntrustedMarks } from '../../src/adapters/tool-call/untrusted-marks.js';
 import type { CallEvent, TraceEvent, TraceResult } from '../../src/trace/types.js';
@@ -48,6 +55,7 @@ const COMPRESSION_SUMMARY = /^\s*<state_snapshot>/;
 const OUTPUT_HEAD = /^Output:[ \t]?\n?/;
 const TRAILER = /^(?:Exit Code|Signal|Background PIDs|Process Group PGID): .*$/;
 const EXIT_CODE = /^Exit Code: (-?\d+)\s*$/m;
+const MASKED_OUTPUT = /^\s*<tool_output_masked>/;
 
 /** A message of a session, and whether it only restates turns a compression kept. */
 export interface ChatEntry {
@@ -148,6 +156,12 @@ function responseOf(call: JsonObject): { readonly output?: string; readonly erro
   };
 }
 
+/** Whether Gemini CLI replaced the call's answer by its masking preview. */
+function wasMasked(call: JsonObject): boolean {
+  const { output } = responseOf(call);
+  return output !== undefined && MASKED_OUTPUT.test(output);
+}
+
 function callResult(call: JsonObject, tool: string): TraceResult | undefined {
   if (call.status === 'cancelled') return undefined;
   const response = responseOf(call);
@@ -185,6 +199,9 @@ function timeOf(value: unknown): number | undefined {
 export function convertGeminiChat(record: string, source: RunSource, name: string, description: string): ConvertedRun {
   const events: TraceEvent[] = [];
   let start: number | undefined;
+  /** Calls whose answer Gemini CLI masked, by what they asked, until the agent asks it again. */
+  const masked = new Map<string, string[]>();
+  let maskedCalls = 0;
   for (const { message, restated } of chatEntries(record)) {
     start ??= timeOf(message.timestamp);
     if (isCompressionSummary(message)) {
@@ -204,14 +221,23 @@ export function convertGeminiChat(record: string, source: RunSource, name: strin
       const args = isObject(call.args) ? call.args : {};
       const outcome = callResult(call, tool);
       const t = secondsSince(start, timeOf(call.timestamp) ?? timeOf(message.timestamp));
+      const asked = JSON.stringify([tool, args]);
+      const hidden = masked.get(asked);
+      if (hidden !== undefined) {
+        events.push({ type: 'compact', calls: hidden });
+        masked.delete(asked);
+      }
+      const id = wasMasked(call) ? `masked-${++maskedCalls}` : undefined;
       const event: CallEvent = {
         type: 'call',
         tool,
         args,
         ...(outcome !== undefined && { result: outcome }),
         ...(t !== undefined && { t }),
+        ...(id !== undefined && { id }),
       };
       events.push(event);
+      if (id !== undefined) masked.set(asked, [...(masked.get(asked) ?? []), id]);
     }
   }
   return convertedRun(name, description, source, events, { [SHELL_TOOL]: 'exec' });
