@@ -32,9 +32,10 @@
  * Gemini CLI masks old tool output once the conversation holds a lot of it: the answer of an older
  * call is replaced, in what the model is sent and in the JSON record, by a short preview inside
  * `<tool_output_masked>` with the path of a file holding the whole. The model no longer has that
- * answer. The JSON record is rewritten, so it says which answers were masked but not when: a
- * masked answer is taken out of the agent's context (a compaction naming that call's id) at the
- * latest moment it can matter, just before the agent asks the same call again.
+ * answer, so it is taken out of the agent's context: a compaction naming that call's id. The JSON
+ * Lines record says when, by a checkpoint that restates the call masked: the compaction comes there.
+ * The JSON record is rewritten, so it says which answers were masked but not when: the compaction
+ * comes at the latest moment it can matter, just before the agent asks the same call again.
  */
 import { withoutUntrustedMarks } from '../../src/adapters/tool-call/untrusted-marks.js';
 import type { CallEvent, TraceEvent, TraceResult } from '../../src/trace/types.js';
@@ -61,6 +62,11 @@ const MASKED_OUTPUT = /^\s*<tool_output_masked>/;
 export interface ChatEntry {
   readonly message: JsonObject;
   readonly restated: boolean;
+  /**
+   * The ids of earlier calls whose output a checkpoint before this message restated masked: the
+   * model no longer had those answers from there on.
+   */
+  readonly maskedBefore?: readonly string[];
 }
 
 /** A session's messages, each the last copy written under its id, in the order they first came. */
@@ -77,6 +83,8 @@ export function chatEntries(record: string): ChatEntry[] {
   const entries = new Map<string, ChatEntry>();
   let unnamed = 0;
   let compressing = false;
+  /** Calls a checkpoint restated masked, until the next new message. */
+  let masked: string[] = [];
   for (const raw of record.split('\n')) {
     const line = parseObject(raw.trim());
     if (!line) continue;
@@ -85,7 +93,9 @@ export function chatEntries(record: string): ChatEntry[] {
       // A checkpoint: what it restates keeps its recorded copy, and what it leaves out ran.
       for (const message of line.$set.messages.filter(isObject)) {
         const key = keyOf(message, unnamed++);
-        if (!entries.has(key)) entries.set(key, { message, restated: true });
+        const recorded = entries.get(key);
+        if (!recorded) entries.set(key, { message, restated: true });
+        else masked.push(...newlyMasked(recorded.message, message));
       }
       compressing = false;
       continue;
@@ -96,9 +106,28 @@ export function chatEntries(record: string): ChatEntry[] {
     else if (Array.isArray(line.toolCalls)) compressing = false;
     const key = keyOf(line, unnamed++);
     const restated = compressing && !isCompressionSummary(line);
-    entries.set(key, { message: line, restated: entries.get(key)?.restated ?? restated });
+    const earlier = entries.get(key);
+    const maskedBefore = earlier === undefined && masked.length > 0 ? masked : earlier?.maskedBefore;
+    if (earlier === undefined) masked = [];
+    entries.set(key, {
+      message: line,
+      restated: earlier?.restated ?? restated,
+      ...(maskedBefore !== undefined && { maskedBefore }),
+    });
   }
   return [...entries.values()];
+}
+
+/** The ids of the calls of a recorded message whose output a checkpoint's copy of it holds masked. */
+function newlyMasked(recorded: JsonObject, restated: JsonObject): string[] {
+  if (!Array.isArray(recorded.toolCalls) || !Array.isArray(restated.toolCalls)) return [];
+  const maskedIds = new Set(
+    restated.toolCalls.filter(isObject).filter(wasMasked).map((call) => text(call.id)),
+  );
+  return recorded.toolCalls
+    .filter(isObject)
+    .filter((call) => maskedIds.has(text(call.id)) && text(call.id) !== '' && !wasMasked(call))
+    .map((call) => text(call.id));
 }
 
 function isCompressionSummary(message: JsonObject): boolean {
@@ -202,7 +231,18 @@ export function convertGeminiChat(record: string, source: RunSource, name: strin
   /** Calls whose answer Gemini CLI masked, by what they asked, until the agent asks it again. */
   const masked = new Map<string, string[]>();
   let maskedCalls = 0;
-  for (const { message, restated } of chatEntries(record)) {
+  /** Where each call of the record is among the events, by its id in the record. */
+  const callAt = new Map<string, number>();
+  for (const { message, restated, maskedBefore } of chatEntries(record)) {
+    const hidden = (maskedBefore ?? []).flatMap((recordId) => {
+      const at = callAt.get(recordId);
+      const event = at === undefined ? undefined : events[at];
+      if (at === undefined || event?.type !== 'call') return [];
+      const id = event.id ?? `masked-${++maskedCalls}`;
+      events[at] = { ...event, id };
+      return [id];
+    });
+    if (hidden.length > 0) events.push({ type: 'compact', calls: hidden });
     start ??= timeOf(message.timestamp);
     if (isCompressionSummary(message)) {
       if (events.at(-1)?.type !== 'compact') events.push({ type: 'compact' });
@@ -238,6 +278,7 @@ export function convertGeminiChat(record: string, source: RunSource, name: strin
       };
       events.push(event);
       if (id !== undefined) masked.set(asked, [...(masked.get(asked) ?? []), id]);
+      else if (text(call.id) !== '') callAt.set(text(call.id), events.length - 1);
     }
   }
   return convertedRun(name, description, source, events, { [SHELL_TOOL]: 'exec' });

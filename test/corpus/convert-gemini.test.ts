@@ -325,6 +325,38 @@ describe("Gemini CLI's chat record", () => {
     expect(callsOf(events).map((call) => call.id)).toEqual(['masked-1', undefined, 'masked-2', undefined]);
   });
 
+  it('takes an answer out of the context where a checkpoint of the JSON Lines record restates it masked', () => {
+    const readFile = (id: string, path: string, output: string) => ({
+      id,
+      name: 'read_file',
+      args: { file_path: path },
+      result: response(id, 'read_file', { output }),
+      status: 'success',
+      timestamp: '2026-05-04T10:00:06.000Z',
+    });
+    const first = { ...modelTurn(readFile('r1', 'src/app.ts', 'export const a = 1;')), id: 'm1' };
+    const other = { ...modelTurn(readFile('r2', 'src/util.ts', 'export const b = 2;')), id: 'm2' };
+    const maskedFirst = {
+      ...first,
+      toolCalls: [
+        readFile('r1', 'src/app.ts', '<tool_output_masked>\nexport const a = 1;\n</tool_output_masked>'),
+      ],
+    };
+    const again = { ...modelTurn(readFile('r3', 'src/app.ts', 'export const a = 1;')), id: 'm3' };
+    const record = jsonl(header, first, other, { $set: { messages: [maskedFirst, other] } }, again);
+    const events = convertGeminiChat(record, from, 'demo', 'demo').events.filter(
+      (event) => event.type !== 'meta',
+    );
+    expect(
+      events.map((event) => (event.type === 'call' ? `${event.args.file_path} ${event.id}` : event)),
+    ).toEqual([
+      'src/app.ts masked-1',
+      'src/util.ts undefined',
+      { type: 'compact', calls: ['masked-1'] },
+      'src/app.ts undefined',
+    ]);
+  });
+
   it('lets an agent read again, without a halt, the files whose answers Gemini CLI masked', () => {
     const paths = Array.from({ length: 20 }, (_, index) => `src/components/Card${index}.jsx`);
     const readFile = (path: string, index: number) => ({
