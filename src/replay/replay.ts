@@ -116,8 +116,11 @@ export class TraceReplayer {
   private readonly halted = new Map<ReplayGuard, Halt>();
   private sessions = 0;
   private active: ReplayGuard;
-  /** The latest calls that have an id, for a compaction that names the answers it took away. */
-  private readonly byId = new Map<string, PendingCall>();
+  /**
+   * The latest calls that have an id, for a compaction that names the answers it took away: what
+   * each asked and of which guard, not what it returned.
+   */
+  private readonly byId = new Map<string, Pick<PendingCall, 'proposal' | 'guard'>>();
 
   /** Without `subagents`, a subagent's calls go through the agent's own guard. */
   constructor(
@@ -190,11 +193,11 @@ export class TraceReplayer {
     const guard =
       event.agent !== undefined && this.subagents ? this.subagents.guardFor(event.agent) : this.guard;
     const pending = { step: this.counts.calls, event, proposal, guard };
-    if (event.id !== undefined) this.remember(event.id, pending);
+    if (event.id !== undefined) this.remember(event.id, { proposal, guard });
     return pending;
   }
 
-  private remember(id: string, call: PendingCall): void {
+  private remember(id: string, call: Pick<PendingCall, 'proposal' | 'guard'>): void {
     this.byId.delete(id);
     this.byId.set(id, call);
     if (this.byId.size <= MAX_NAMED_CALLS) return;
