@@ -59,6 +59,22 @@ describe('blind-edit across processes, each event in a process of its own', () =
     expect(callEach(new Agent(), [...GUESSED, cat]).check('Edit', edit(NEXT_GUESS)).allowed).toBe(true);
   });
 
+  it('still blocks the guess after a later process read other files, and allows it once this one is read', () => {
+    const readOther = (file_path: string) => ['Read', { file_path }, 'export const limit = 10;\n'] as const;
+    const others = [readOther('src/routes/orders.ts'), readOther('/home/dev/api/src/users.test.ts')];
+    const cat = [
+      'Bash',
+      { command: 'cat src/routes/users.ts' },
+      'import { Router } from "express";\n',
+    ] as const;
+    const afterOthers = callEach(new Agent(), [...GUESSED, ...others]);
+    expect(afterOthers.check('Edit', edit(NEXT_GUESS))).toMatchObject({
+      verdict: 'block',
+      rule: 'blind-edit',
+    });
+    expect(callEach(afterOthers, [cat]).check('Edit', edit(NEXT_GUESS)).allowed).toBe(true);
+  });
+
   it('allows guesses again after a command in a later process that may have rewritten the file', () => {
     const format = ['Bash', { command: 'npx prettier --write src' }, 'src/routes/users.ts 41ms\n'] as const;
     expect(callEach(new Agent(), [...GUESSED, format]).check('Edit', edit(NEXT_GUESS)).allowed).toBe(true);

@@ -264,12 +264,25 @@ export function readToolName(name: string): NameReading {
   return reading;
 }
 
+/** Argument names squashed, kept until there are this many (hostile arguments may bring thousands). */
+const MAX_SQUASHED_NAMES = 512;
+/** Longer names are squashed each time, not kept. */
+const MAX_SQUASHED_LENGTH = 64;
+const squashedNames = new Map<string, string>();
+
 /**
  * An argument's name without `_` and `-`, in lower case (`file_path`, `filePath`, `file-path` alike).
  * Without a pattern: a fresh process would compile one for it (see `needsNormalising` in targets.ts).
  */
 export function squashArgumentName(key: string): string {
-  return key.replaceAll('_', '').replaceAll('-', '').toLowerCase();
+  const known = squashedNames.get(key);
+  if (known !== undefined) return known;
+  const squashed = key.replaceAll('_', '').replaceAll('-', '').toLowerCase();
+  // Tools take a few short argument names, asked about on every call: each is squashed once.
+  if (key.length > MAX_SQUASHED_LENGTH) return squashed;
+  if (squashedNames.size >= MAX_SQUASHED_NAMES) squashedNames.clear();
+  squashedNames.set(key, squashed);
+  return squashed;
 }
 
 const COMMAND_KEYS = new Set(['command', 'cmd', 'commandline', 'script']);

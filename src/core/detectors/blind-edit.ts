@@ -73,6 +73,36 @@ export function createBlindEditDetector(): Detector {
    */
   let savedSeen = new Set<string>();
   const savedGuesses = new LruMap<SavedGuesses>(MAX_FILES);
+  /**
+   * The saved guesses by the hash of the file's name, each the hashes of the files' paths: a file
+   * shown finds the saved guesses of its name at once, where going through them all cost every
+   * successful call as much as the guesses saved.
+   */
+  let savedByName = new Map<string, string[]>();
+
+  function addSaved(hash: string, saved: SavedGuesses): void {
+    dropSaved(hash);
+    savedGuesses.set(hash, saved);
+    const files = savedByName.get(saved.name);
+    if (files === undefined) savedByName.set(saved.name, [hash]);
+    else files.push(hash);
+  }
+
+  function dropSaved(hash: string): void {
+    const saved = savedGuesses.peek(hash);
+    if (saved === undefined) return;
+    savedGuesses.delete(hash);
+    const files = savedByName.get(saved.name);
+    if (files === undefined) return;
+    const at = files.indexOf(hash);
+    if (at >= 0) files.splice(at, 1);
+    if (files.length === 0) savedByName.delete(saved.name);
+  }
+
+  function clearSaved(): void {
+    savedGuesses.clear();
+    if (savedByName.size > 0) savedByName = new Map();
+  }
 
   function guessesAt(target: string): Guesses | undefined {
     // Most runs never guess at an unread file: the name is not even cut out of the path.
@@ -86,8 +116,10 @@ export function createBlindEditDetector(): Detector {
   /** Forgets the saved guesses at files of this name: the agent may have been shown one of them. */
   function showSaved(name: string): void {
     const hash = nameHash(name);
-    for (const [target, saved] of savedGuesses.entries())
-      if (saved.name === hash) savedGuesses.delete(target);
+    const files = savedByName.get(hash);
+    if (files === undefined) return;
+    savedByName.delete(hash);
+    for (const target of files) savedGuesses.delete(target);
   }
 
   function show(target: string): void {
@@ -109,10 +141,8 @@ export function createBlindEditDetector(): Detector {
   function guessedIn(command: string): string[] {
     const named: string[] = [];
     if (guesses.size === 0 && savedGuesses.size === 0) return named;
-    const savedNames =
-      savedGuesses.size === 0 ? undefined : new Set([...savedGuesses.values()].map((saved) => saved.name));
     for (const word of command.split(COMMAND_WORD_BREAK)) {
-      if (savedNames !== undefined && word !== '' && savedNames.has(nameHash(word))) showSaved(word);
+      if (savedByName.size > 0 && word !== '' && savedByName.has(nameHash(word))) showSaved(word);
       const guessed = word === '' ? undefined : guesses.peek(word);
       if (guessed === undefined) continue;
       for (const target of guessed.keys())
@@ -158,7 +188,7 @@ export function createBlindEditDetector(): Detector {
         const name = fileName(target);
         const guessed = guesses.peek(name) ?? new Map<string, Guesses>();
         const saved = savedGuesses.size === 0 ? undefined : savedGuesses.peek(hashString(target));
-        if (saved !== undefined) savedGuesses.delete(hashString(target));
+        if (saved !== undefined) dropSaved(hashString(target));
         const failed = guessed.get(target) ?? { count: saved?.count ?? 0, last: '' };
         failed.count++;
         failed.last = outcome.failure.needle ?? facts.searchTexts?.[0] ?? '';
@@ -176,14 +206,14 @@ export function createBlindEditDetector(): Detector {
         for (const target of guessedIn(command)) show(target);
         if (outcome.changedWorld && !facts.leavesSourcesAlone) {
           guesses.clear();
-          savedGuesses.clear();
+          clearSaved();
         }
       }
     },
 
     reset(reason): void {
       guesses.clear();
-      savedGuesses.clear();
+      clearSaved();
       if (reason === 'session') {
         seen.clear();
         savedSeen = new Set();
@@ -217,7 +247,7 @@ export function createBlindEditDetector(): Detector {
     restore(state: unknown): void {
       seen.clear();
       guesses.clear();
-      savedGuesses.clear();
+      clearSaved();
       savedSeen = new Set();
       const snapshot = readSnapshot(state, VERSION);
       for (const hash of readStrings(snapshot?.seen, MAX_SEEN)) if (NAME_HASH.test(hash)) savedSeen.add(hash);
@@ -228,7 +258,7 @@ export function createBlindEditDetector(): Detector {
         const count = readCount(item[1].count);
         const { name } = item[1];
         if (count === undefined || count < 1 || typeof name !== 'string' || !NAME_HASH.test(name)) continue;
-        savedGuesses.set(item[0], { count: Math.min(count, MAX_COUNT), name });
+        addSaved(item[0], { count: Math.min(count, MAX_COUNT), name });
       }
     },
   };

@@ -5,8 +5,12 @@
  * which), never the other way round; the names are read again from the files held once the stale
  * ones outnumber them.
  */
+import { HeldWords } from './held-words.js';
+
 export class FileNames {
   private names = new Set<string>();
+  /** The same names, found in a text in one walk over it. */
+  private words = new HeldWords();
 
   /** `files`: the files held, read when the names are rebuilt; `capacity`: how many files are held at most. */
   constructor(
@@ -22,12 +26,16 @@ export class FileNames {
       const names = new Set<string>();
       for (const held of this.files()) names.add(fileName(held));
       this.names = names;
+      this.words = new HeldWords();
+      for (const held of names) this.words.add(held);
     }
     this.names.add(name);
+    this.words.add(name);
   }
 
   clear(): void {
     if (this.names.size > 0) this.names = new Set();
+    this.words.clear();
   }
 
   /**
@@ -35,8 +43,7 @@ export class FileNames {
    * that holds none of them names no file held, without a name cut out of each file's path.
    */
   mayNameIn(text: string): boolean {
-    for (const name of this.names) if (text.includes(name)) return true;
-    return false;
+    return this.words.foundIn(text);
   }
 
   /** False when no file held can be `path` under another spelling (see `samePath`). */

@@ -221,6 +221,13 @@ describe('argument shape, when the name says nothing', () => {
   it('gives other when nothing is known', () => {
     expect(classify('do_it', { x: 1 })).toEqual({ kind: 'other', actionClass: 'other' });
   });
+
+  it('reads argument names alike after a call with a thousand distinct argument names', () => {
+    const many = Object.fromEntries(Array.from({ length: 1_000 }, (_, index) => [`field_${index}`, index]));
+    expect(classify('do_it', many).kind).toBe('other');
+    expect(classify('do_it', { File_Path: 'a', Old_String: 'x', 'new-string': 'y' }).kind).toBe('mutate');
+    expect(classify('do_it', { 'Command-Line': 'ls' }).kind).toBe('exec');
+  });
 });
 
 describe('poll tools', () => {
