@@ -62,9 +62,10 @@ const TO_OTHERS = '';
  */
 const BATCH_ROOM = 64;
 /**
- * Calls that may come between two asks alike without ending a streak already two long, when none of
- * them did anything: a look elsewhere (a search in the file just read twice) or an edit whose text
- * was not there leaves the agent where it was, and the next ask alike is the streak's next. A single
+ * Calls that may come between two asks alike without ending a streak already two long, when each is
+ * a read, a search or an edit whose text to replace was not in the file: a look elsewhere (a search
+ * in the file just read twice) or an edit that wrote nothing leaves the agent where it was, and the
+ * next ask alike is the streak's next. A single
  * ask between other calls starts no streak: reading a file again between searches is how agents
  * refresh what they know.
  */
@@ -117,6 +118,8 @@ interface Repeats {
   successesAt: number;
   /** The count of things done (see `doings`) when it last returned `digest`. */
   doingsAt?: number;
+  /** The count of calls other than reads (see `stirs`) when it last returned `digest`. */
+  stirsAt?: number;
   /**
    * Set between the proposal and the outcome of an ask that came after an idle call (`IDLE_ROOM`):
    * it goes on with the streak, but came after another call all the same.
@@ -213,6 +216,11 @@ export function createIdenticalResultDetector(): Detector {
    * call's answering as it did the time before, and every failed action but a command's.
    */
   let doings = 0;
+  /**
+   * Calls that ran other than reads, searches and edits whose text to replace was not in the file:
+   * between two asks alike, any of them may have moved the agent on. Kept in this process only.
+   */
+  let stirs = 0;
   /** The last answer of each tool said to act on nothing (see `isInertCall`); '' after a failure. */
   const lastAnswers = new LruMap<string>(MAX_CALLS);
   /**
@@ -247,12 +255,12 @@ export function createIdenticalResultDetector(): Detector {
 
   /**
    * The ask numbered `next` follows the entry's last answer back to back: within the window, or one
-   * call further when the streak is two asks long and nothing was done since its last answer.
+   * call further when the streak is two asks long and only reads came since its last answer.
    */
   function inStreak(entry: Repeats, withinCalls: number, next: number): boolean {
     const gap = next - entry.at;
     if (gap <= withinCalls) return true;
-    return gap <= withinCalls + IDLE_ROOM && entry.count >= IDLE_STREAK && entry.doingsAt === doings;
+    return gap <= withinCalls + IDLE_ROOM && entry.count >= IDLE_STREAK && entry.stirsAt === stirs;
   }
 
   /** A query the agent already has the answer to: it ran earlier and nothing has changed since. */
@@ -359,13 +367,14 @@ export function createIdenticalResultDetector(): Detector {
       if (isHarnessFault(outcome)) return;
       // An action that failed may have ended what it acted on (a connection closed under it); a
       // command's failure is the world model's to judge.
-      // An edit whose text to replace is not in the file wrote nothing.
       if (
         !outcome.success &&
-        ((!isQuery(call) && kindOf(call) !== 'exec' && outcome.failure?.meaning !== 'content-missing') ||
-          call.facts.waitSeconds !== undefined)
+        ((!isQuery(call) && kindOf(call) !== 'exec') || call.facts.waitSeconds !== undefined)
       )
         doings++;
+      // Only a read, a search or an edit whose text to replace was not in the file (it wrote
+      // nothing) leaves the agent where it was.
+      if (!isQuery(call) && outcome.failure?.meaning !== 'content-missing') stirs++;
       const key = answerKeyOf(call);
       if (call.facts.navigates === true && outcome.success) view = key;
       const limits = call.toolPolicy.detectors.identicalResult;
@@ -473,7 +482,10 @@ export function createIdenticalResultDetector(): Detector {
         if (own) own.successesAt = successes;
       }
       if (own === null) own = calls.peek(key);
-      if (own) own.doingsAt = doings;
+      if (own) {
+        own.doingsAt = doings;
+        own.stirsAt = stirs;
+      }
       if (outcome.changedWorld || outcome.changedService) {
         // A call's own effect does not make its next identical run a new question, unless the call
         // answered nothing: a silent change (an append, a redirection) shows nothing of what it did.
