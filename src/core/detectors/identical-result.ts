@@ -62,6 +62,17 @@ const TO_OTHERS = '';
  */
 const BATCH_ROOM = 64;
 /**
+ * Calls that may come between two asks alike without ending a streak already two long, when each is
+ * a read, a search or an edit whose text to replace was not in the file: a look elsewhere (a search
+ * in the file just read twice) or an edit that wrote nothing leaves the agent where it was, and the
+ * next ask alike is the streak's next. A single
+ * ask between other calls starts no streak: reading a file again between searches is how agents
+ * refresh what they know.
+ */
+const IDLE_ROOM = 1;
+/** The streak an idle call may interrupt: asked twice in a row already. */
+const IDLE_STREAK = 2;
+/**
  * 1 saved each call's repeats; 2 also saves the counts of successes and of things done, each
  * repeat's standing against them, the re-runs' tool and last query, and what each tool said to act
  * on nothing answered: every one a count, a call key or a result digest (hashes).
@@ -107,6 +118,13 @@ interface Repeats {
   successesAt: number;
   /** The count of things done (see `doings`) when it last returned `digest`. */
   doingsAt?: number;
+  /** The count of calls other than reads (see `stirs`) when it last returned `digest`. */
+  stirsAt?: number;
+  /**
+   * Set between the proposal and the outcome of an ask that came after an idle call (`IDLE_ROOM`):
+   * it goes on with the streak, but came after another call all the same.
+   */
+  resumed?: boolean;
   /**
    * An edit whose answer shows what it wrote: the same answer again proves it changed nothing. Set
    * from the second answer alike on, the only answers it is read after (a count of 2 or more).
@@ -198,6 +216,11 @@ export function createIdenticalResultDetector(): Detector {
    * call's answering as it did the time before, and every failed action but a command's.
    */
   let doings = 0;
+  /**
+   * Calls that ran other than reads, searches and edits whose text to replace was not in the file:
+   * between two asks alike, any of them may have moved the agent on. Kept in this process only.
+   */
+  let stirs = 0;
   /** The last answer of each tool said to act on nothing (see `isInertCall`); '' after a failure. */
   const lastAnswers = new LruMap<string>(MAX_CALLS);
   /**
@@ -227,7 +250,17 @@ export function createIdenticalResultDetector(): Detector {
 
   function current(callKey: string, withinCalls: number, next: number): Repeats | undefined {
     const entry = calls.peek(callKey);
-    return entry && unchanged(entry) && next - entry.at <= withinCalls ? entry : undefined;
+    return entry && unchanged(entry) && inStreak(entry, withinCalls, next) ? entry : undefined;
+  }
+
+  /**
+   * The ask numbered `next` follows the entry's last answer back to back: within the window, or one
+   * call further when the streak is two asks long and only reads came since its last answer.
+   */
+  function inStreak(entry: Repeats, withinCalls: number, next: number): boolean {
+    const gap = next - entry.at;
+    if (gap <= withinCalls) return true;
+    return gap <= withinCalls + IDLE_ROOM && entry.count >= IDLE_STREAK && entry.stirsAt === stirs;
   }
 
   /** A query the agent already has the answer to: it ran earlier and nothing has changed since. */
@@ -307,6 +340,12 @@ export function createIdenticalResultDetector(): Detector {
       checked = call;
       checkedEntry = entry;
       if (!entry) return checkRevisit(call, limits);
+      // Asked again after an idle call between, it is also a call coming back: the rules for those
+      // may already stop it.
+      if (proposed + 1 - entry.at > limits.withinCalls) {
+        const revisit = checkRevisit(call, limits);
+        if (revisit) return revisit;
+      }
       // Asked again back to back after asks alike with only failures between: still the same state.
       const state = unchangedState(call);
       if (state) return describeStateQuery(call, state);
@@ -333,6 +372,9 @@ export function createIdenticalResultDetector(): Detector {
         ((!isQuery(call) && kindOf(call) !== 'exec') || call.facts.waitSeconds !== undefined)
       )
         doings++;
+      // Only a read, a search or an edit whose text to replace was not in the file (it wrote
+      // nothing) leaves the agent where it was.
+      if (!isQuery(call) && outcome.failure?.meaning !== 'content-missing') stirs++;
       const key = answerKeyOf(call);
       if (call.facts.navigates === true && outcome.success) view = key;
       const limits = call.toolPolicy.detectors.identicalResult;
@@ -345,6 +387,8 @@ export function createIdenticalResultDetector(): Detector {
       if (isWatched(call, limits) && kindOf(call) !== 'poll') {
         if (limits.withinCalls > widestWindow) widestWindow = limits.withinCalls;
         const entry = calls.peek(key);
+        const resumed = entry?.resumed === true;
+        if (entry !== undefined) delete entry.resumed;
         const same = entry !== undefined && unchanged(entry);
         // What an attempt reports as where something is tells its answers apart too.
         const locations =
@@ -356,8 +400,8 @@ export function createIdenticalResultDetector(): Detector {
           reruns = 0;
         } else if (same && entry.digest === outcome.resultDigest && entry.locations === locations) {
           // Back to back, the streak goes on; after other calls, it starts again.
-          const backToBack = proposed - entry.at <= limits.withinCalls;
-          entry.count = backToBack ? entry.count + 1 : 1;
+          const backToBack = proposed - entry.at <= limits.withinCalls && !resumed;
+          entry.count = backToBack || inStreak(entry, limits.withinCalls, proposed) ? entry.count + 1 : 1;
           entry.seen++;
           // Asked again back to back, it is the back-to-back streak's: only asks after others count.
           // A blank answer (a note to itself, a no-op) says nothing of a state.
@@ -438,7 +482,10 @@ export function createIdenticalResultDetector(): Detector {
         if (own) own.successesAt = successes;
       }
       if (own === null) own = calls.peek(key);
-      if (own) own.doingsAt = doings;
+      if (own) {
+        own.doingsAt = doings;
+        own.stirsAt = stirs;
+      }
       if (outcome.changedWorld || outcome.changedService) {
         // A call's own effect does not make its next identical run a new question, unless the call
         // answered nothing: a silent change (an append, a redirection) shows nothing of what it did.
@@ -481,7 +528,10 @@ export function createIdenticalResultDetector(): Detector {
       const entry =
         checked === call ? checkedEntry : current(answerKeyOf(call), limits.withinCalls, proposed);
       checked = undefined;
-      if (entry) entry.at = proposed;
+      if (entry) {
+        if (proposed - entry.at > limits.withinCalls) entry.resumed = true;
+        entry.at = proposed;
+      }
     },
 
     reset(reason): void {

@@ -384,6 +384,25 @@ describe('edit_failed', () => {
     });
   });
 
+  it("reads Aider's reply to a SEARCH block that matches no lines, with the search text as the missing text", () => {
+    const args = {
+      path: 'src/components/Footer.tsx',
+      search: '  <footer className="site-footer">',
+      replace: '  <footer className="site-footer" role="contentinfo">',
+    };
+    const text =
+      '## SearchReplaceNoExactMatch: This SEARCH block failed to exactly match lines in src/components/Footer.tsx\n' +
+      '<<<<<<< SEARCH\n  <footer className="site-footer">\n=======\n  <footer className="site-footer" role="contentinfo">\n>>>>>>> REPLACE\n\n' +
+      'The SEARCH section must exactly match an existing block of lines including all white space, comments, indentation, docstrings, etc';
+    expect(failureOf('edit_file', args, text)).toMatchObject({
+      signature: 'edit_failed',
+      blame: 'agent_failure',
+      deterministic: true,
+      meaning: 'content-missing',
+      needle: '  <footer className="site-footer">',
+    });
+  });
+
   it('does not call ambiguous text missing', () => {
     const text = 'Found 3 matches of the string to replace, but replace_all is false.';
     expect(failureOf('Edit', edit, text)).toMatchObject({ signature: 'edit_failed', meaning: 'call' });

@@ -19,6 +19,15 @@ const backToBackOnly = policies({ detectors: { identicalResult: { revisitBlockAt
 const readDataBackToBack = callOf('read_file', { path: 'data.json' }, { policy: backToBackOnly });
 const sameContent = succeeded('{"users": []}');
 
+const writeNotes = [
+  callOf(
+    'write_file',
+    { path: 'NOTES.md', content: '- users table is empty' },
+    { kind: 'mutate', targets: ['NOTES.md'] },
+  ),
+  succeeded('Wrote NOTES.md', { changedWorld: true }),
+] as const;
+
 function grep(pattern: string) {
   return [callOf('grep', { pattern, path: 'src' }, { kind: 'search' }), succeeded('src/db.ts:12')] as const;
 }
@@ -45,24 +54,109 @@ describe('identical-result', () => {
     ]);
   });
 
-  it('forgets the back-to-back streak once a different call comes in between', () => {
+  it('forgets the back-to-back streak once a call that did something comes in between', () => {
     const detector = createIdenticalResultDetector();
     expect(
       verdicts(detector, [
         [readDataBackToBack, sameContent],
         [readDataBackToBack, sameContent],
         [readDataBackToBack, sameContent],
-        grep('connectDatabase'),
+        writeNotes,
         [readDataBackToBack, sameContent],
       ]),
     ).toEqual(['allow', 'allow', 'warn', 'allow', 'allow']);
   });
 
-  it('forgets the back-to-back streak once another call is proposed in between, even if it is blocked', () => {
+  it('forgets the back-to-back streak once other calls are proposed in between, even if they are blocked', () => {
     const detector = createIdenticalResultDetector();
     verdicts(detector, repeat(3, [readDataBackToBack, sameContent]));
     blockedElsewhere(detector, callOf('read_file', { path: 'data.jsn' }));
+    blockedElsewhere(detector, callOf('read_file', { path: 'dat.json' }));
     expect(detector.check(readDataBackToBack)).toBeUndefined();
+  });
+
+  it('keeps a streak of two reads alike going across one search in between, since the search changed nothing', () => {
+    const detector = createIdenticalResultDetector();
+    expect(
+      verdicts(detector, [
+        [readDataBackToBack, sameContent],
+        [readDataBackToBack, sameContent],
+        grep('connectDatabase'),
+        [readDataBackToBack, sameContent],
+        [readDataBackToBack, sameContent],
+        [readDataBackToBack, sameContent],
+      ]),
+    ).toEqual(['allow', 'allow', 'allow', 'warn', 'warn', 'block']);
+  });
+
+  it('keeps a streak of two reads alike going across an edit whose text to replace was not in the file', () => {
+    const detector = createIdenticalResultDetector();
+    const readHeader = callOf(
+      'read_file',
+      { file_path: 'src/components/Header.jsx' },
+      { policy: backToBackOnly },
+    );
+    const header = succeeded("import { useState } from 'react';\nexport default function Header() {}");
+    const edit = callOf(
+      'replace',
+      {
+        file_path: 'src/components/Header.jsx',
+        old_string: '<header className="top">',
+        new_string: '<header>',
+      },
+      { kind: 'mutate', targets: ['src/components/Header.jsx'] },
+    );
+    const notThere = failed(
+      'edit_failed',
+      'agent_failure',
+      'Failed to edit, 0 occurrences found for old_string (<header className="top">). No edits made.',
+    );
+    const missing: ObservedOutcome = {
+      ...notThere,
+      failure: {
+        signature: 'edit_failed',
+        blame: 'agent_failure',
+        deterministic: true,
+        meaning: 'content-missing',
+        needle: '<header className="top">',
+      },
+    };
+    expect(
+      verdicts(detector, [
+        [readHeader, header],
+        [readHeader, header],
+        [readHeader, header],
+        [edit, missing],
+        [readHeader, header],
+        [readHeader, header],
+      ]),
+    ).toEqual(['allow', 'allow', 'warn', 'allow', 'warn', 'block']);
+  });
+
+  it('still blocks a state question asked again after an idle call, when its asks came after other calls', () => {
+    const detector = createIdenticalResultDetector();
+    const look = callOf('look', {}, { kind: 'other' });
+    const goal = [callOf('goal', {}, { kind: 'read' }), succeeded('')] as const;
+    const garden = succeeded("-= Garden =-\nYou're now in a garden. There is an exit to the west.");
+    expect(
+      verdicts(detector, [goal, [look, garden], [look, garden], goal, [look, garden], [look, garden]]),
+    ).toEqual(['allow', 'allow', 'allow', 'allow', 'warn', 'block']);
+    expect(detector.check(look)?.rule).toBe('revisit');
+  });
+
+  it('leaves a read asked once between searches alone, since one ask starts no streak', () => {
+    const detector = createIdenticalResultDetector();
+    expect(
+      verdicts(detector, [
+        [readDataBackToBack, sameContent],
+        grep('connectDatabase'),
+        [readDataBackToBack, sameContent],
+        grep('createPool'),
+        [readDataBackToBack, sameContent],
+        grep('poolSize'),
+        [readDataBackToBack, sameContent],
+      ]),
+    ).toEqual(['allow', 'allow', 'allow', 'allow', 'allow', 'allow', 'allow']);
   });
 
   it('keeps the streak across calls in between when the tool allows them with withinCalls', () => {
@@ -112,9 +206,10 @@ describe('identical-result', () => {
         grep('connectDatabase'),
         grep('createPool'),
         grep('poolSize'),
+        grep('poolTimeout'),
         [call, sameContent],
       ]),
-    ).toEqual(['allow', 'allow', 'allow', 'allow', 'allow', 'allow']);
+    ).toEqual(['allow', 'allow', 'allow', 'allow', 'allow', 'allow', 'allow']);
   });
 
   it('says what was repeated, how often, and what came back', () => {

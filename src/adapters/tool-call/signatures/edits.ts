@@ -32,6 +32,7 @@ export const EDITS: FamilyTable = {
       '\\bunable to apply diff\\b',
       '\\bno sufficiently similar match\\b',
       '\\bsearch block\\b[^\\n]{0,100}?\\bdoes not match\\b',
+      '\\bsearch block failed to (?:exactly )?match\\b',
     ],
     hints: [
       'string to replace',
