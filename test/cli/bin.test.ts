@@ -73,8 +73,9 @@ describe('the narrowing-guard command', () => {
     expect(JSON.parse(run.stderr)).toEqual(JSON.parse(bare.stderr));
   });
 
-  it('starts `replay` without loading child_process, which only a subcommand run as a program of its own would need', () => {
-    const work = join(dir, 'no-child-process');
+  /** Node's own modules a `replay` of a one-call trace loaded, start to exit. */
+  function modulesOfReplay(name: string): string[] {
+    const work = join(dir, name);
     mkdirSync(work, { recursive: true });
     const trace = join(work, 'trace.jsonl');
     writeFileSync(
@@ -93,7 +94,15 @@ describe('the narrowing-guard command', () => {
     );
     expect(run.status).toBe(0);
     expect(run.stdout).toContain('"verdict":"allow"');
-    expect(JSON.parse(run.stderr)).not.toContain('NativeModule child_process');
+    return JSON.parse(run.stderr) as string[];
+  }
+
+  it('starts `replay` without loading child_process, which only a subcommand run as a program of its own would need', () => {
+    expect(modulesOfReplay('no-child-process')).not.toContain('NativeModule child_process');
+  });
+
+  it('starts `replay` without setting up the lock of shared files, whose exit handler loads assert', () => {
+    expect(modulesOfReplay('no-lock')).not.toContain('NativeModule assert');
   });
 
   it('still shows the stack of an error nobody expected', () => {
