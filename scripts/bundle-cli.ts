@@ -41,6 +41,38 @@ const onlySomePackages: Plugin = {
   },
 };
 
+/**
+ * Node's modules a bundled package requires as it loads but uses only in a few commands: commander
+ * requires `child_process` (with `net`, `dgram` and the rest it loads) for subcommands run as
+ * programs of their own, which narrowing has none of. Each stands in as an object that requires the
+ * module on its first property read, so that a `replay` or a `report` never loads it.
+ */
+const LAZY_BUILTINS: Readonly<Record<string, readonly string[]>> = {
+  commander: ['node:child_process'],
+};
+
+const lazyBuiltins: Plugin = {
+  name: 'lazy-builtins',
+  setup(context) {
+    context.onResolve({ filter: /^node:/ }, (args) => {
+      if (args.kind !== 'require-call' || args.namespace === 'lazy-builtin') return undefined;
+      const packageName = Object.keys(LAZY_BUILTINS).find((name) =>
+        args.importer.includes(`/node_modules/${name}/`),
+      );
+      if (packageName === undefined || !LAZY_BUILTINS[packageName]?.includes(args.path)) return undefined;
+      return { path: args.path, namespace: 'lazy-builtin' };
+    });
+    context.onLoad({ filter: /.*/, namespace: 'lazy-builtin' }, (args) => ({
+      contents: [
+        'let loaded;',
+        `const load = () => (loaded ??= require(${JSON.stringify(args.path)}));`,
+        'module.exports = new Proxy({}, { get: (_, key) => load()[key], has: (_, key) => key in load() });',
+      ].join('\n'),
+      loader: 'js',
+    }));
+  },
+};
+
 const asInTheBuild: Plugin = {
   name: 'as-in-the-build',
   setup(context) {
@@ -62,12 +94,15 @@ export async function bundleCli(outfile = `${root}dist/cli/narrowing.cjs`): Prom
     outfile,
     ...NODE_SCRIPT_BUNDLE,
     metafile: true,
-    plugins: [builtTables, lazyPackages, onlySomePackages, asInTheBuild],
+    plugins: [builtTables, lazyPackages, lazyBuiltins, onlySomePackages, asInTheBuild],
     write: false,
   });
   const stray = Object.keys(result.metafile.inputs).filter(
     (input) =>
-      !input.startsWith(relative(root, src)) && !input.includes('node_modules/') && !input.startsWith('lazy-package:'),
+      !input.startsWith(relative(root, src)) &&
+      !input.includes('node_modules/') &&
+      !input.startsWith('lazy-package:') &&
+      !input.startsWith('lazy-builtin:'),
   );
   if (stray.length > 0) throw new Error(`the command line's bundle took files from outside src/ and node_modules/: ${stray.join(', ')}`);
   await mkdir(dirname(outfile), { recursive: true });

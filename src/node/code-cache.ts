@@ -154,7 +154,10 @@ function readBundle(file: string): { readonly source: string; readonly stat: Sta
   const fd = fs.openSync(file, fs.constants.O_RDONLY);
   try {
     const stat = fs.fstatSync(fd);
-    let bytes = Buffer.allocUnsafe(stat.size);
+    // A byte more than its stat says: the read that finds the end then has room, and a bundle of
+    // the size its stat gave (every one but a bundle being written) fills no buffer and is copied
+    // into no larger one, which would cost a start its size in copying and twice its size in memory.
+    let bytes = Buffer.allocUnsafe(stat.size + 1);
     let size = 0;
     for (;;) {
       if (size === bytes.length) {

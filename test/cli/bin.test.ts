@@ -73,6 +73,38 @@ describe('the narrowing-guard command', () => {
     expect(JSON.parse(run.stderr)).toEqual(JSON.parse(bare.stderr));
   });
 
+  /** Node's own modules a `replay` of a one-call trace loaded, start to exit. */
+  function modulesOfReplay(name: string): string[] {
+    const work = join(dir, name);
+    mkdirSync(work, { recursive: true });
+    const trace = join(work, 'trace.jsonl');
+    writeFileSync(
+      trace,
+      `${JSON.stringify({ type: 'call', tool: 'read_file', args: { path: 'src/app.ts' }, result: { content: [{ type: 'text', text: 'export {};' }] }, t: 0 })}\n`,
+    );
+    const loaded = join(work, 'loaded.cjs');
+    writeFileSync(
+      loaded,
+      "process.on('exit', () => require('node:fs').writeSync(2, JSON.stringify(process.moduleLoadList)));\n",
+    );
+    const run = spawnSync(
+      process.execPath,
+      ['-r', loaded, join(root, 'bin', 'narrowing.js'), 'replay', trace, '--json'],
+      { encoding: 'utf8' },
+    );
+    expect(run.status).toBe(0);
+    expect(run.stdout).toContain('"verdict":"allow"');
+    return JSON.parse(run.stderr) as string[];
+  }
+
+  it('starts `replay` without loading child_process, which only a subcommand run as a program of its own would need', () => {
+    expect(modulesOfReplay('no-child-process')).not.toContain('NativeModule child_process');
+  });
+
+  it('starts `replay` without setting up the lock of shared files, whose exit handler loads assert', () => {
+    expect(modulesOfReplay('no-lock')).not.toContain('NativeModule assert');
+  });
+
   it('still shows the stack of an error nobody expected', () => {
     const bin = binFailingWith(join(dir, 'unexpected'), "throw new TypeError('x is not a function');");
     const run = spawnSync(process.execPath, [bin, 'demo'], { encoding: 'utf8' });

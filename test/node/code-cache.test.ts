@@ -61,6 +61,8 @@ interface Run {
   readonly cache: string;
   /** Node's own modules the process loaded for the loader: its import and its work. */
   readonly loadedModules: readonly string[];
+  /** The sizes of the buffers the loader took (`Buffer.allocUnsafe`) to compile the bundle. */
+  readonly buffers: readonly number[];
 }
 
 /**
@@ -77,12 +79,19 @@ function runBundle(
     const before = new Set(process.moduleLoadList);
     const { compileCachedScript } = await import(${JSON.stringify(loader)});
     const file = ${JSON.stringify(join(dir, 'bundle.cjs'))};
+    const buffers = [];
+    const allocUnsafe = Buffer.allocUnsafe;
+    Buffer.allocUnsafe = (size) => {
+      buffers.push(size);
+      return allocUnsafe(size);
+    };
     const script = compileCachedScript({
       file,
       name: 'cli-test',
       parameters: ${JSON.stringify(PARAMETERS)},
       ${options.cacheDir === undefined ? '' : `cacheDir: ${JSON.stringify(options.cacheDir)},`}
     });
+    Buffer.allocUnsafe = allocUnsafe;
     const loadedModules = process.moduleLoadList.filter((name) => !before.has(name) && name.startsWith('NativeModule'));
     const module = { exports: {} };
     script.run(module.exports, createRequire(file), module, (specifier) => import(specifier), 'file:///the/build/');
@@ -93,7 +102,7 @@ function runBundle(
       const { user, system } = process.cpuUsage();
       if (user + system >= ${(options.busyMs ?? 0) * 1000}) break;
     }
-    console.log(JSON.stringify({ answer, build, joined: path.join('a', 'b'), cache: script.cache, loadedModules }));
+    console.log(JSON.stringify({ answer, build, joined: path.join('a', 'b'), cache: script.cache, loadedModules, buffers }));
   `;
   const run = spawnSync(process.execPath, ['--input-type=module', '-e', program], {
     cwd: root,
@@ -246,6 +255,12 @@ describe('the code cache of the bundled scripts', () => {
     const run = runBundle(dir, { cacheDir, env: { NARROWING_GUARD_CODE_CACHE: 'off' } });
     expect(run).toMatchObject({ answer: 42, cache: 'off' });
     expect(readdirSync(cacheDir)).toEqual([]);
+  });
+
+  it('reads the bundle into one buffer of its size, never copied into a larger one', () => {
+    const { buffers, cache } = runBundle(dir, { cacheDir });
+    expect(cache).toBe('written');
+    expect(Math.max(...buffers)).toBeLessThanOrEqual(statSync(join(dir, 'bundle.cjs')).size + 1);
   });
 
   it('loads neither node:crypto nor any stream module, which a hook process would pay for on every call', () => {
