@@ -28,16 +28,16 @@ const TESTS_PASS =
 describe('a file made and removed while the command ran', () => {
   it('lets a lint run again after it failed on a temporary file another process removed', () => {
     const agent = new Agent();
-    agent.call('shell', { command: 'npm run lint' }, lintRaced('1732611387127-c6242e7767e5a'));
+    agent.call('shell', { command: 'npm run lint' }, lintRaced('1732611402918-9e1c07b5d3a24'));
     agent.call('shell', { command: 'npm test' }, TESTS_PASS);
     expect(agent.check('shell', { command: 'npm run lint' }).verdict).not.toBe('block');
   });
 
   it('lets it run again after the same race met it twice', () => {
     const agent = new Agent();
-    agent.call('shell', { command: 'npm run lint' }, lintRaced('1732611387127-c6242e7767e5a'));
+    agent.call('shell', { command: 'npm run lint' }, lintRaced('1732611402918-9e1c07b5d3a24'));
     agent.call('shell', { command: 'npm test' }, TESTS_PASS);
-    agent.call('shell', { command: 'npm run lint' }, lintRaced('1732611556547-6fdcb21a4efc38'));
+    agent.call('shell', { command: 'npm run lint' }, lintRaced('1732611577306-3f8d2a61c0e9b7'));
     agent.call('shell', { command: 'npm test' }, TESTS_PASS);
     expect(agent.check('shell', { command: 'npm run lint' }).verdict).not.toBe('block');
   });
@@ -45,11 +45,11 @@ describe('a file made and removed while the command ran', () => {
   it('still blocks reading a temporary file the agent named that is not there', () => {
     const agent = new Agent();
     const missing = {
-      text: 'cat: /tmp/tmpk2v9q0xa/report.json: No such file or directory\n',
+      text: 'cat: .cache/tmpk2v9q0xa/report.json: No such file or directory\n',
       isError: true,
     };
-    agent.call('Bash', { command: 'cat /tmp/tmpk2v9q0xa/report.json' }, missing);
-    expect(agent.check('Bash', { command: 'cat /tmp/tmpk2v9q0xa/report.json' }).verdict).toBe('block');
+    agent.call('Bash', { command: 'cat .cache/tmpk2v9q0xa/report.json' }, missing);
+    expect(agent.check('Bash', { command: 'cat .cache/tmpk2v9q0xa/report.json' }).verdict).toBe('block');
   });
 
   it('still blocks a script that fails on a missing file with a plain name', () => {

@@ -1,11 +1,11 @@
 /**
  * A file that was made and removed while the command ran. A missing file whose name a run draws
- * afresh (`vite.config.ts.timestamp-1771873387127-c6242e7767e5a.mjs`, `/tmp/tmpk2v9q0xa/out.json`,
+ * afresh (`vite.config.ts.timestamp-1732611402918-9e1c07b5d3a24.mjs`, `.cache/tmpk2v9q0xa/out.json`,
  * a uuid) and that the call did not name was not the agent's guess: another process, or the command's
  * own clean-up, made it and took it away under the command's feet (a linter walking the tree while a
  * bundler writes its temporary config). The next run draws another name and may not meet the race,
  * so the failure is the environment's, as a lock held by someone else is. A call that names the file
- * (`cat /tmp/tmpk2v9q0xa/out.json`) guessed it, and stays the agent's failure.
+ * (`cat .cache/tmpk2v9q0xa/out.json`) guessed it, and stays the agent's failure.
  */
 
 import { maskVolatile } from '../../core/identity/index.js';
@@ -24,7 +24,7 @@ const MAX_PATHS = 4;
  */
 const QUOTED_MISSING = /\b(?:ENOENT|No such file or directory)\b[^\n'"`]{0,40}['"`]([^'"`\n]{1,400})['"`]/gi;
 /**
- * A missing path as a program prints it before the reason: `cat: /tmp/x: No such file or directory`
+ * A missing path as a program prints it before the reason: `cat: build/x.json: No such file or directory`
  * (in the C library's words and case, so that Node's `ENOENT: no such file…` is not read as a path).
  */
 const LEADING_MISSING = /(?:^|\s)([^\s:'"`]{1,400}): No such file or directory\b/gm;
