@@ -30,6 +30,22 @@ describe('a command stopped before it ended', () => {
     expect(agent.check('shell', read).verdict).not.toBe('block');
   });
 
+  it('lets a listing of a config file run again after the set-up that writes it timed out', () => {
+    const agent = new Agent();
+    const missing = {
+      text: 'Exit code: 1\nWall time: 0.1 seconds\nOutput:\nls: components.json: No such file or directory\n',
+      isError: true,
+    };
+    const list = { command: ['bash', '-lc', 'ls -a components.json'] };
+    agent.call('shell', list, missing);
+    agent.call(
+      'shell',
+      { command: ['bash', '-lc', 'npx shadcn@latest init -y --base-color neutral'] },
+      CODEX_TIMED_OUT,
+    );
+    expect(agent.check('shell', list).verdict).not.toBe('block');
+  });
+
   it('still blocks the listing after a script that timed out, which the shell reader cannot see writing', () => {
     const agent = new Agent();
     agent.call('Bash', { command: 'ls app' }, NO_APP);

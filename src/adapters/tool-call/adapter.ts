@@ -68,10 +68,12 @@ import { refusesOrder } from './ordering.js';
 import { failedForItsPage, pageFailureKey } from './page-failure.js';
 import { waitsForPerson } from './person-waits.js';
 import { withoutPointerLines } from './pointer-lines.js';
+import { fileRacedUnderCall } from './raced-file.js';
 import {
   EDIT_NOOP,
   EMPTY,
   KILLED,
+  LOCKED,
   parseRetryAfter,
   RULE_OF_SIGNATURE,
   ruleForErrorCode,
@@ -362,6 +364,7 @@ export function createToolCallAdapter(options: ToolCallAdapterOptions = {}): Too
     const exit = typeof outcome.exitCode === 'number' ? ruleForExitCode(outcome.exitCode) : undefined;
     const read =
       (containerGoneUnderCall(verdict, args) ? UNAVAILABLE : undefined) ??
+      (fileRacedUnderCall(verdict, args) ? LOCKED : undefined) ??
       structuredRule(outcome, verdict, signatureMatcher()) ??
       (exit?.beforeText ? exit.rule : undefined) ??
       signatureMatcher().match(verdict) ??

@@ -177,7 +177,10 @@ interface Word {
  * stays last of its run, as it may take that word as its value (`-a 1 -b 2` is not `-b 1 -a 2`;
  * `-x tests/a.py` is not `tests/a.py -x`); `--name=value` is `--name value`. Options that change
  * only what is shown are left out. `--` ends the options: it stays when a word after it starts with
- * a dash (that word is an operand only because of it), and is left out otherwise.
+ * a dash (that word is an operand only because of it) or when an operand comes before it (it then
+ * parts two kinds of operands, as git's revisions from its paths: `git diff HEAD~3 -- app.ts` is not
+ * `git diff HEAD~3 app.ts`, which fails when `app.ts` is no longer in the tree), and is left out
+ * otherwise.
  */
 function argumentsKey(args: readonly Word[], shown: (word: string) => boolean): string[] {
   const out: string[] = [];
@@ -193,7 +196,11 @@ function argumentsKey(args: readonly Word[], shown: (word: string) => boolean): 
     if (word.value === '--') {
       endRun(false);
       const rest = args.slice(index + 1);
-      if (rest.some((after) => after.value.startsWith('-') && after.value !== '-')) out.push('--');
+      const operandBefore = args
+        .slice(0, index)
+        .some((before) => !before.value.startsWith('-') || before.value === '-');
+      const dashAfter = rest.some((after) => after.value.startsWith('-') && after.value !== '-');
+      if (operandBefore || dashAfter) out.push('--');
       for (const after of rest) out.push(after.key);
       return out;
     }

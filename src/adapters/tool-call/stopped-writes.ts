@@ -46,8 +46,8 @@ const VALUED_OPTIONS = new Set(['-C', '-c', '--prefix', '--cwd', '--dir']);
 /**
  * Whether a command stopped before it ended may have written files: its line was read to write some
  * (`touches`, a write whose path is unread, a change of the working tree), or one of its commands
- * installs packages or makes a project (`npm install`, `pip install -r requirements.txt`, `npx
- * create-vite@latest app`, `cargo new api`).
+ * installs packages, makes a project or sets a tool up in it (`npm install`, `pip install -r
+ * requirements.txt`, `npx create-vite@latest app`, `cargo new api`, `npx shadcn@latest init`).
  */
 export function mayHaveWrittenBeforeStopping(call: CallFacts, command: string): boolean {
   if (call.kind !== 'exec' || call.changesNothing === true || call.computesOnly === true) return false;
@@ -65,10 +65,12 @@ function installsOrScaffolds(words: readonly string[]): boolean {
     if (words[2] === 'venv') return true;
     return words[2] === 'pip' && INSTALLERS.get('pip')?.has(words[3] ?? '') === true;
   }
-  const subcommands = INSTALLERS.get(program);
-  if (subcommands === undefined) return false;
   const subcommand = subcommandOf(words.slice(1));
-  return subcommand !== undefined && subcommands.has(subcommand);
+  // A tool set up in the project by its `init` writes its configuration there, whatever the tool
+  // (`npx shadcn@latest init`, `npx prisma init`, `terraform init`).
+  if (subcommand === 'init') return true;
+  const subcommands = INSTALLERS.get(program);
+  return subcommands !== undefined && subcommand !== undefined && subcommands.has(subcommand);
 }
 
 /** The first argument that is not an option nor an option's value. */

@@ -194,7 +194,7 @@ describe('what decides whether a call fails', () => {
       keyOf({ command: "git add 'src/*.ts' && npx tsc --noEmit -p packages/orders" }),
       keyOf({ command: 'pytest -x tests/test_api.py', cwd: '/srv/app', description: 'run the api tests' }),
     ]).toEqual([
-      'bash\u0000attempt\u0000#90d5775e3c9b15af',
+      'bash\u0000attempt\u0000#455d09506a644687',
       'bash\u0000attempt\u0000#ac8b8a2eb4b6c350',
       'bash\u0000attempt\u0000#5d8ed49c2dc07f15',
     ]);

@@ -118,7 +118,7 @@ describe("a command line's attempt key follows what the program is given", () =>
     );
   });
 
-  it('is the same with or without `--` when no word after it starts with a dash', () => {
+  it('is the same with or without `--` when only options come before it and no word after it starts with a dash', () => {
     fc.assert(
       fc.property(
         programs,
@@ -130,6 +130,29 @@ describe("a command line's attempt key follows what the program is given", () =>
           );
         },
       ),
+    );
+  });
+
+  it('differs with and without `--` when an operand comes before it', () => {
+    fc.assert(
+      fc.property(
+        programs,
+        fc.array(optionNames, { maxLength: 2 }),
+        operands,
+        fc.array(operands, { minLength: 1, maxLength: 3 }),
+        (program, options, before, after) => {
+          const words = [...options, before];
+          expect(commandAttemptKey(`${program} ${[...words, '--', ...after].join(' ')}`)).not.toBe(
+            commandAttemptKey(`${program} ${[...words, ...after].join(' ')}`),
+          );
+        },
+      ),
+    );
+  });
+
+  it('keeps a git diff of a path apart from the same diff without `--`, which git reads as a revision', () => {
+    expect(commandAttemptKey('git diff HEAD~4..HEAD -- db/functions/sync_items.sql | head -120')).not.toBe(
+      commandAttemptKey('git diff HEAD~4..HEAD db/functions/sync_items.sql'),
     );
   });
 

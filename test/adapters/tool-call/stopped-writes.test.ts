@@ -31,6 +31,10 @@ describe('a command stopped before it ended may have written part of what it wri
     expect(stopped('git clone https://github.com/pallets/flask.git', 128, text)?.mayHaveWritten).toBe(true);
   });
 
+  it("reads a tool's set-up in the project that timed out as having maybe written", () => {
+    expect(stopped('npx shadcn@latest init -y --base-color neutral')?.mayHaveWritten).toBe(true);
+  });
+
   it('reads a test run that timed out as having written nothing', () => {
     expect(stopped('pytest tests/test_orders.py -x')?.mayHaveWritten).toBeUndefined();
   });
