@@ -21,9 +21,20 @@ function lineNumber(line: string): number | undefined {
   return match ? Number(match[1]) : undefined;
 }
 
+/** Whether the text has at least `MIN_LISTING_LINES` lines, read up to the line break that makes them. */
+function holdsEnoughLines(text: string): boolean {
+  let at = -1;
+  for (let breaks = 0; breaks < MIN_LISTING_LINES - 1; breaks++) {
+    at = text.indexOf('\n', at + 1);
+    if (at < 0) return false;
+  }
+  return true;
+}
+
 /** The text with every line of each numbered listing blanked (its line breaks kept). */
 export function withoutListings(text: string): string {
-  if (!text.includes('\n') || !NUMBER_MARK.test(text)) return text;
+  // Fewer lines than a listing takes (a one- or two-line error, most short failures) hold none.
+  if (!holdsEnoughLines(text) || !NUMBER_MARK.test(text)) return text;
   const lines = text.split('\n');
   const blank = new Uint8Array(lines.length);
   let runStart = 0;
