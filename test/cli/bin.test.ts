@@ -48,29 +48,8 @@ describe('the narrowing-guard command', () => {
   });
 
   it("starts `replay` without Node's ES module loader: no module of it beyond those every process loads", () => {
-    const work = join(dir, 'no-module-loader');
-    mkdirSync(work, { recursive: true });
-    const trace = join(work, 'trace.jsonl');
-    writeFileSync(
-      trace,
-      `${JSON.stringify({ type: 'call', tool: 'read_file', args: { path: 'src/app.ts' }, result: { content: [{ type: 'text', text: 'export {};' }] }, t: 0 })}\n`,
-    );
-    const loaded = join(work, 'loaded.cjs');
-    writeFileSync(
-      loaded,
-      "process.on('exit', () => require('node:fs').writeSync(2, JSON.stringify(process.moduleLoadList.filter((name) => name.includes('modules/esm/')))));\n",
-    );
-    const run = spawnSync(
-      process.execPath,
-      ['-r', loaded, join(root, 'bin', 'narrowing.js'), 'replay', trace, '--json'],
-      {
-        encoding: 'utf8',
-      },
-    );
-    expect(run.status).toBe(0);
-    expect(run.stdout).toContain('"verdict":"allow"');
-    const bare = spawnSync(process.execPath, ['-r', loaded, '-e', '0'], { encoding: 'utf8' });
-    expect(JSON.parse(run.stderr)).toEqual(JSON.parse(bare.stderr));
+    const esm = (modules: string[]) => modules.filter((name) => name.includes('modules/esm/'));
+    expect(esm(modulesOfReplay('no-module-loader'))).toEqual(esm(modulesOf(['-e', '0'])));
   });
 
   /** Node's own modules a `replay` of a one-call trace loaded, start to exit. */
@@ -82,18 +61,21 @@ describe('the narrowing-guard command', () => {
       trace,
       `${JSON.stringify({ type: 'call', tool: 'read_file', args: { path: 'src/app.ts' }, result: { content: [{ type: 'text', text: 'export {};' }] }, t: 0 })}\n`,
     );
-    const loaded = join(work, 'loaded.cjs');
+    return modulesOf([join(root, 'bin', 'narrowing.js'), 'replay', trace, '--json'], (stdout) =>
+      expect(stdout).toContain('"verdict":"allow"'),
+    );
+  }
+
+  /** Node's own modules a process of `node ARGS` loaded, start to exit; `check` reads what it printed. */
+  function modulesOf(args: string[], check?: (stdout: string) => void): string[] {
+    const loaded = join(dir, 'loaded-modules.cjs');
     writeFileSync(
       loaded,
       "process.on('exit', () => require('node:fs').writeSync(2, JSON.stringify(process.moduleLoadList)));\n",
     );
-    const run = spawnSync(
-      process.execPath,
-      ['-r', loaded, join(root, 'bin', 'narrowing.js'), 'replay', trace, '--json'],
-      { encoding: 'utf8' },
-    );
+    const run = spawnSync(process.execPath, ['-r', loaded, ...args], { encoding: 'utf8' });
     expect(run.status).toBe(0);
-    expect(run.stdout).toContain('"verdict":"allow"');
+    check?.(run.stdout);
     return JSON.parse(run.stderr) as string[];
   }
 

@@ -52,3 +52,19 @@ function* texts(
     yield* texts(record[key], walk, depth - 1, visits);
   }
 }
+
+/** The first texts of a call's arguments looked at by `argumentsHold`, at most this many. */
+const MAX_HELD_VALUES = 64;
+
+/**
+ * Whether one of the first texts of the call's arguments (within four levels and 64 items of each
+ * list or object) holds `name`: the call named what an error speaks of.
+ */
+export function argumentsHold(args: Readonly<Record<string, unknown>>, name: string): boolean {
+  let looked = 0;
+  for (const text of argumentTexts(args, { depth: 4, itemsPerContainer: MAX_HELD_VALUES })) {
+    if (++looked > MAX_HELD_VALUES) return false;
+    if (text.includes(name)) return true;
+  }
+  return false;
+}

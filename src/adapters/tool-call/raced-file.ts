@@ -9,12 +9,10 @@
  */
 
 import { maskVolatile } from '../../core/identity/index.js';
-import { argumentTexts } from './argument-texts.js';
+import { argumentsHold } from './argument-texts.js';
 
 /** The head of the text the missing file is looked for in. */
 const SCANNED_CHARS = 4096;
-const MAX_VALUES = 64;
-const MAX_DEPTH = 4;
 /** The most missing paths one failure is read for. */
 const MAX_PATHS = 4;
 
@@ -50,16 +48,6 @@ function drawnRuns(path: string): string[] {
   return (path.match(/[A-Za-z0-9]{6,}/g) ?? []).filter((run) => maskVolatile(run, 'result') !== run);
 }
 
-/** Whether one of the first `MAX_VALUES` texts of the call's arguments holds `name`. */
-function namesIt(args: Readonly<Record<string, unknown>>, name: string): boolean {
-  let looked = 0;
-  for (const text of argumentTexts(args, { depth: MAX_DEPTH, itemsPerContainer: MAX_VALUES })) {
-    if (++looked > MAX_VALUES) return false;
-    if (text.includes(name)) return true;
-  }
-  return false;
-}
-
 /**
  * Whether the failure is a file missing under a name drawn at run time that the call did not name:
  * every missing path the failure quotes is such a file, and there is at least one.
@@ -70,6 +58,6 @@ export function fileRacedUnderCall(text: string, args: Readonly<Record<string, u
   return paths.every((path) => {
     if (!DRAWN_NAME.test(maskVolatile(path, 'result'))) return false;
     const drawn = drawnRuns(path);
-    return drawn.length > 0 && !drawn.some((run) => namesIt(args, run));
+    return drawn.length > 0 && !drawn.some((run) => argumentsHold(args, run));
   });
 }

@@ -6,32 +6,20 @@
  * The call's arguments tell the two apart: only a call that names the container guessed it.
  */
 
-import { argumentTexts } from './argument-texts.js';
+import { argumentsHold } from './argument-texts.js';
 
 const NO_SUCH_CONTAINER = /\bError response from daemon: No such container: ?([\w.-]*)/i;
 /** The daemon's answer when the container a command was sent into has stopped. */
 const STOPPED_CONTAINER = /\bError response from daemon: Container ([\w.-]+) is not running\b/i;
 /** The head of the text the answer is looked for in: the daemon's line opens a command's output. */
 const SCANNED_CHARS = 4096;
-const MAX_VALUES = 64;
-const MAX_DEPTH = 4;
-
-/** Whether one of the first `MAX_VALUES` texts of the call's arguments holds `name`. */
-function namesIt(args: Readonly<Record<string, unknown>>, name: string): boolean {
-  let looked = 0;
-  for (const text of argumentTexts(args, { depth: MAX_DEPTH, itemsPerContainer: MAX_VALUES })) {
-    if (++looked > MAX_VALUES) return false;
-    if (text.includes(name)) return true;
-  }
-  return false;
-}
 
 /** Whether the failure says the call's container is gone, and the call did not name that container. */
 export function containerGoneUnderCall(text: string, args: Readonly<Record<string, unknown>>): boolean {
   const match = NO_SUCH_CONTAINER.exec(text.slice(0, SCANNED_CHARS));
   if (match === null) return false;
   const name = match[1] ?? '';
-  return name === '' || !namesIt(args, name);
+  return name === '' || !argumentsHold(args, name);
 }
 
 /**
@@ -41,5 +29,5 @@ export function containerGoneUnderCall(text: string, args: Readonly<Record<strin
 export function sandboxLostUnderCall(text: string, args: Readonly<Record<string, unknown>>): boolean {
   if (containerGoneUnderCall(text, args)) return true;
   const match = STOPPED_CONTAINER.exec(text.slice(0, SCANNED_CHARS));
-  return match !== null && !namesIt(args, match[1] ?? '');
+  return match !== null && !argumentsHold(args, match[1] ?? '');
 }
