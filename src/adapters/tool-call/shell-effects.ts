@@ -11,6 +11,7 @@ import { type CommandReading, commandReading, type ShellEffects } from './comman
 import { computesInline } from './inline-code.js';
 import { logRoleOf } from './service-logs.js';
 import { treeOf } from './shell-parse.js';
+import { subcommandOf } from './subcommand.js';
 import { normalizeTarget } from './targets.js';
 import { onlyChecks, operandsOf, programOnlyLooks } from './workspace.js';
 
@@ -367,7 +368,7 @@ export function readWords(
   else if (logRole === undefined && !NEUTRAL.has(program)) reading.onlyLogsAndText = false;
   if (!readsFiles(program, args)) reading.readsFilesOnly = false;
   if (NEUTRAL.has(program)) return;
-  const subcommand = subcommandOf(args);
+  const subcommand = subcommandOf(args, VALUED_GLOBAL_OPTIONS);
   if (subcommand !== undefined && TREE_CHANGING.get(program)?.has(subcommand)) {
     reading.changesTree = true;
     reading.onlyLooks = false;
@@ -403,7 +404,7 @@ export function readWords(
 
 /** Whether one command's answer is what files hold; `tail -f` waits for what is written next. */
 function readsFiles(program: string, args: readonly string[]): boolean {
-  if (program === 'git') return REPOSITORY_READERS.has(subcommandOf(args) ?? '');
+  if (program === 'git') return REPOSITORY_READERS.has(subcommandOf(args, VALUED_GLOBAL_OPTIONS) ?? '');
   if (!FILE_READERS.has(program)) return false;
   return !(
     program === 'tail' && args.some((arg) => /^-[a-zA-Z]*[fF]/.test(arg) || arg.startsWith('--follow'))
@@ -420,16 +421,6 @@ const VALUED_GLOBAL_OPTIONS = new Set([
   '--work-tree',
   '--repository',
 ]);
-
-/** The first argument that is not an option nor an option's value. */
-function subcommandOf(args: readonly string[]): string | undefined {
-  for (let index = 0; index < args.length; index++) {
-    const arg = args[index] as string;
-    if (VALUED_GLOBAL_OPTIONS.has(arg)) index++;
-    else if (!arg.startsWith('-')) return arg;
-  }
-  return undefined;
-}
 
 /** The files a known writer changes, or undefined when the program is not one (or not in that mode). */
 function writtenFiles(program: string, args: readonly string[]): string[] | undefined {

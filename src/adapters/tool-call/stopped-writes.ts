@@ -7,6 +7,7 @@
  */
 import type { CallFacts } from '../../core/types.js';
 import { commandsOf } from './command-effects.js';
+import { subcommandOf } from './subcommand.js';
 
 /**
  * Programs and the subcommands of theirs that install packages or make a project from a template:
@@ -65,20 +66,10 @@ function installsOrScaffolds(words: readonly string[]): boolean {
     if (words[2] === 'venv') return true;
     return words[2] === 'pip' && INSTALLERS.get('pip')?.has(words[3] ?? '') === true;
   }
-  const subcommand = subcommandOf(words.slice(1));
+  const subcommand = subcommandOf(words.slice(1), VALUED_OPTIONS);
   // A tool set up in the project by its `init` writes its configuration there, whatever the tool
   // (`npx shadcn@latest init`, `npx prisma init`, `terraform init`).
   if (subcommand === 'init') return true;
   const subcommands = INSTALLERS.get(program);
   return subcommands !== undefined && subcommand !== undefined && subcommands.has(subcommand);
-}
-
-/** The first argument that is not an option nor an option's value. */
-function subcommandOf(args: readonly string[]): string | undefined {
-  for (let index = 0; index < args.length; index++) {
-    const arg = args[index] as string;
-    if (VALUED_OPTIONS.has(arg)) index++;
-    else if (!arg.startsWith('-')) return arg;
-  }
-  return undefined;
 }
