@@ -333,13 +333,7 @@ function needsNormalising(path: string): boolean {
     if (code === BACKSLASH) return true;
     if (code !== SLASH) continue;
     if (index < length && index > 0 && path.charCodeAt(index - 1) === SLASH) return true;
-    const size = index - segmentStart;
-    if (
-      (size === 1 || size === 2) &&
-      path.charCodeAt(segmentStart) === DOT &&
-      (size === 1 || path.charCodeAt(segmentStart + 1) === DOT)
-    )
-      return true;
+    if (isDotSegment(path, segmentStart, index)) return true;
     segmentStart = index + 1;
   }
   return false;
@@ -405,6 +399,16 @@ export function normalizeUrl(url: string): string {
     }
   }
   return parsed.href;
+}
+
+/** Whether `text` from `start` up to `end` is the segment `.` or `..`. */
+function isDotSegment(text: string, start: number, end: number): boolean {
+  const size = end - start;
+  return (
+    (size === 1 || size === 2) &&
+    text.charCodeAt(start) === DOT &&
+    (size === 1 || text.charCodeAt(start + 1) === DOT)
+  );
 }
 
 const LOWER_A = 0x61;
@@ -481,13 +485,7 @@ export function isWrittenAsParsed(url: string): boolean {
       return false;
     }
     if (code === SLASH || code === QUESTION) {
-      const size = at - segmentStart;
-      if (
-        (size === 1 || size === 2) &&
-        url.charCodeAt(segmentStart) === DOT &&
-        (size === 1 || url.charCodeAt(segmentStart + 1) === DOT)
-      )
-        return false;
+      if (isDotSegment(url, segmentStart, at)) return false;
       segmentStart = at + 1;
       if (code === QUESTION) query = true;
       continue;
