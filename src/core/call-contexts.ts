@@ -7,6 +7,7 @@ import type { ConstraintIndex } from './constraints.js';
 import { longTextsHashed, withLegacyHash } from './identity/hashing.js';
 import { identifyArguments, withoutFreeText } from './identity/index.js';
 import { IdentityCache } from './identity-cache.js';
+import { KEY_GENERATION } from './key-generation.js';
 import type { ToolPolicyIndex } from './policy.js';
 import { sameProposal } from './same-proposal.js';
 import type { DomainAdapter, Proposal } from './types.js';
@@ -54,11 +55,17 @@ export class CallContexts {
     // A key made from a long text differs from the one a state written before hash generation 2
     // holds for the same call: while such bans are in the index, the older key finds them.
     if (longTextsHashed() !== longTexts && this.index.holdsOlderKeys) {
-      const older = withLegacyHash(() => {
-        const before = this.identify(proposal);
-        return before.described.failureKey ?? before.identity.callKey;
-      });
+      const before = withLegacyHash(() => this.identify(proposal));
+      const older = before.described.failureKey ?? before.identity.callKey;
       if (older !== call.banKey) this.index.adoptOlderKey(older, call.banKey);
+      const olderForm = before.described.olderFailureKey;
+      if (olderForm !== undefined) this.index.adoptOlderKey(olderForm, call.banKey);
+    }
+    // The adapter keys the call otherwise than it did (and says so only then): a ban learned under
+    // its older key, while the index holds any such, is found by it.
+    const olderKey = described.olderFailureKey;
+    if (olderKey !== undefined && this.index.holdsEarlierKeys) {
+      this.index.adoptOlderKey(olderKey, call.banKey, KEY_GENERATION);
     }
     this.contexts.set(proposal, call);
     return call;

@@ -3,6 +3,7 @@
  * target or action class, so checking costs the same with 10 or 100,000 constraints.
  */
 import { HASH_GENERATION, hashString, TextHash } from './identity/hashing.js';
+import { KEY_GENERATION, keyGenerationOf } from './key-generation.js';
 import { endsWithPath, fileNameOf } from './path-spellings.js';
 import { PrefilteredMap } from './prefiltered-map.js';
 import { RecencyMap } from './recency-map.js';
@@ -143,6 +144,8 @@ export class ConstraintIndex {
   private membership = 0;
   /** Call bans whose key was computed before `HASH_GENERATION` (read from an older state). */
   private olderKeys = 0;
+  /** Call bans whose key was computed before `KEY_GENERATION` (read from an older state). */
+  private earlierKeys = 0;
 
   constructor(
     private readonly capacity: number,
@@ -173,19 +176,28 @@ export class ConstraintIndex {
     return this.olderKeys > 0;
   }
 
+  /** Whether some call ban was keyed before `KEY_GENERATION`, and may be found by an adapter's older key. */
+  get holdsEarlierKeys(): boolean {
+    return this.earlierKeys > 0;
+  }
+
   /**
    * The ban an older state keyed `olderKey`, keyed from now on by `key`, this generation's key of the
    * same call: found once by its older key, it is found by the current one ever after, and saved so.
+   * Only a ban keyed before generation `before` is taken (by default, one keyed before long texts
+   * were hashed by SHA-256, whose older key is the legacy hash's).
    */
-  adoptOlderKey(olderKey: string, key: string): void {
+  adoptOlderKey(olderKey: string, key: string, before: number = HASH_GENERATION): void {
     const entry = this.byCall.get(olderKey);
-    if (entry === undefined || entry.constraint.keyHash !== undefined || this.byCall.get(key) !== undefined)
-      return;
+    if (entry === undefined || this.byCall.get(key) !== undefined) return;
+    const generation = keyGenerationOf(entry.constraint.keyHash);
+    if (generation >= before) return;
     this.byCall.delete(olderKey);
     entry.constraint.callKey = key;
-    entry.constraint.keyHash = HASH_GENERATION;
+    entry.constraint.keyHash = KEY_GENERATION;
     this.byCall.set(key, entry);
-    this.olderKeys--;
+    if (generation < HASH_GENERATION) this.olderKeys--;
+    this.earlierKeys--;
     this.membership++;
     this.unexported.add(entry);
   }
@@ -536,6 +548,7 @@ export class ConstraintIndex {
         if (constraint.callKey) {
           this.byCall.set(constraint.callKey, entry);
           if (constraint.keyHash === undefined) this.olderKeys++;
+          if (keyGenerationOf(constraint.keyHash) < KEY_GENERATION) this.earlierKeys++;
         }
         break;
       case 'target':
@@ -582,6 +595,7 @@ export class ConstraintIndex {
         if (constraint.callKey && this.byCall.get(constraint.callKey) === entry)
           this.byCall.delete(constraint.callKey);
         if (constraint.callKey && constraint.keyHash === undefined) this.olderKeys--;
+        if (constraint.callKey && keyGenerationOf(constraint.keyHash) < KEY_GENERATION) this.earlierKeys--;
         break;
       case 'target':
         if (constraint.target) {

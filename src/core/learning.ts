@@ -6,7 +6,8 @@
 import { type ConstraintIndex, constraintId, type Entry, isActive, regionCovers } from './constraints.js';
 import type { CallContext } from './detectors/types.js';
 import { FailingCalls } from './failing-calls.js';
-import { HASH_GENERATION, hashString } from './identity/hashing.js';
+import { hashString } from './identity/hashing.js';
+import { KEY_GENERATION } from './key-generation.js';
 import type { Policy } from './policy.js';
 import { ReproducedFailures } from './reproduced.js';
 import { namesAbsolutePath, scopedContext } from './scope.js';
@@ -261,7 +262,7 @@ export class Learner {
       actionClass: call.facts.actionClass,
       tool: call.tool,
       callKey: call.banKey,
-      keyHash: HASH_GENERATION,
+      keyHash: KEY_GENERATION,
     };
     const target = call.facts.targets[0];
     if (target !== undefined) constraint.target = target;

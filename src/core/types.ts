@@ -151,6 +151,11 @@ export interface CallFacts {
    */
   readonly failureKey?: string;
   /**
+   * The `failureKey` an earlier build gave the same call, set only where it differs: a ban a stored
+   * state holds under it is found by it, and keyed anew (see `KEY_GENERATION`).
+   */
+  readonly olderFailureKey?: string;
+  /**
    * `failureKey` leaves out words that may be only about the call (a prose description): a failure
    * that quotes them was about them, and is not shared with calls that word them otherwise.
    */
@@ -436,8 +441,8 @@ export interface Constraint {
   /** Call scope: the masked call key. */
   readonly callKey?: string;
   /**
-   * Call scope: the hash generation the call key was computed with (see `HASH_GENERATION`); absent
-   * in state written before format version 3, whose keys are found by computing them as it did.
+   * Call scope: the generation the call key was computed in (see `KEY_GENERATION`); absent in state
+   * written before format version 3, whose keys are found by computing them as it did.
    */
   readonly keyHash?: number;
   /** Target scope (and call scope, for invalidation). */

@@ -23,6 +23,7 @@ export function uniformFacts(facts: CallFacts, kind: ActionKind | undefined): Ca
     readsFilesOnly: facts.readsFilesOnly,
     computesOnly: facts.computesOnly,
     failureKey: facts.failureKey,
+    olderFailureKey: facts.olderFailureKey,
     failureKeyLeavesOutWords: facts.failureKeyLeavesOutWords,
     answerKey: facts.answerKey,
     wordlessKey: facts.wordlessKey,

@@ -44,6 +44,8 @@ export function stateSelectionFor(event: HookEvent, adapter: DomainAdapter, poli
         toolLookupKey(proposal.tool),
         strategyLookupKey(call.facts.actionClass),
       ]);
+      // A ban learned before the adapter keyed the call as it does now holds the call's older key.
+      if (call.facts.olderFailureKey !== undefined) keys.add(callLookupKey(call.facts.olderFailureKey));
       for (const target of call.facts.targets) keys.add(targetLookupKey(target));
       return { keys: [...keys] };
     }

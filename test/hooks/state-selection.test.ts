@@ -10,7 +10,7 @@ import { handleHookEvent } from '../../src/hooks/handle.js';
 import { HOOK_PROTOCOLS } from '../../src/hooks/protocols.js';
 import { stateSelectionFor } from '../../src/hooks/state-selection.js';
 import { createFileStore } from '../../src/stores/file-store.js';
-import { fileStamp, targetLookupKey } from '../../src/stores/state-index.js';
+import { callLookupKey, fileStamp, targetLookupKey } from '../../src/stores/state-index.js';
 
 const SESSION = '0f3c2b9e-8d41-4a7e-b5c6-2e9d7a1f4c83';
 let project: string;
@@ -62,6 +62,16 @@ describe('the constraints a hook event needs', () => {
     const chosen = selection(checkOf('Read', { file_path: file }));
     expect(chosen).not.toBe('all');
     expect(chosen !== 'all' && chosen.keys).toContain(targetLookupKey(file));
+  });
+
+  it('include the ones an earlier build learned on a command it keyed otherwise, before a check of it', () => {
+    // Keys made before `--` after an operand was kept read this command as the one without it.
+    const earlierKey = createToolCallAdapter().describeCall({
+      tool: 'Bash',
+      args: { command: 'git checkout main src/app.ts' },
+    }).failureKey as string;
+    const chosen = selection(checkOf('Bash', { command: 'git checkout main -- src/app.ts' }));
+    expect(chosen !== 'all' && chosen.keys).toContain(callLookupKey(earlierKey));
   });
 
   it('are none for a new prompt', () => {

@@ -90,7 +90,7 @@ describe('a state written in format version 2', () => {
     const older = callKeyOf(fixtureBans(), 'edit_file');
     const newer = saved.find((ban) => ban.tool === 'edit_file');
     expect(newer?.callKey).not.toBe(older);
-    expect(newer?.keyHash).toBe(2);
+    expect(newer?.keyHash).toBe(3);
     // Never looked up since, the other one keeps the key it was written with.
     expect(saved.find((ban) => ban.tool === 'create_issue')).toMatchObject({
       callKey: callKeyOf(fixtureBans(), 'create_issue'),

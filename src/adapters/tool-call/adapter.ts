@@ -39,7 +39,7 @@ import {
   writtenText,
 } from './call-arguments.js';
 import { isCodeSearch } from './code-search.js';
-import { commandAttemptKey } from './command-attempt.js';
+import { commandAttemptKeys } from './command-attempt.js';
 import { runsInWorkspaceRoot } from './command-directory.js';
 import {
   configurationNamedBy,
@@ -291,8 +291,18 @@ export function createToolCallAdapter(options: ToolCallAdapterOptions = {}): Too
       if (directory !== undefined) facts.directory = directory;
       // Read with its lines kept, as the effects are: collapsed, a comment on one line would swallow
       // the lines after it, and two scripts that open alike would be one attempt.
-      const attempt = windows ? windowsAttemptKey(text) : commandAttemptKey(text);
-      if (attempt !== undefined) facts.failureKey = attemptFailureKey(proposal.tool, args, attempt);
+      if (windows) {
+        const attempt = windowsAttemptKey(text);
+        if (attempt !== undefined) facts.failureKey = attemptFailureKey(proposal.tool, args, attempt);
+        return facts;
+      }
+      const attempt = commandAttemptKeys(text);
+      if (attempt !== undefined) {
+        facts.failureKey = attemptFailureKey(proposal.tool, args, attempt.key);
+        // A ban learned before `--` after an operand was kept holds the key the command had then.
+        if (attempt.older !== undefined)
+          facts.olderFailureKey = attemptFailureKey(proposal.tool, args, attempt.older);
+      }
       return facts;
     }
     // A status check that waits inside itself for what it asks about (`wait {cell_id, yield_time_ms:

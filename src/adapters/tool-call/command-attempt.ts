@@ -46,6 +46,21 @@ const TIMING = new Set(['time', 'nice', 'nohup', 'stdbuf']);
  * read (functions, loops, substitutions) or is spelled exactly as its key would be.
  */
 export function commandAttemptKey(command: string): string | undefined {
+  return commandAttemptKeys(command)?.key;
+}
+
+/** A command's attempt key, and the key builds before `--` after an operand was kept gave it. */
+export interface AttemptKeys {
+  readonly key: string;
+  /**
+   * Set only when the key differs from it: the line keeps a `--` that comes after an operand, which
+   * keys before left out (a ban learned then holds that key).
+   */
+  readonly older?: string;
+}
+
+/** `commandAttemptKey`, with the older key when it differs (see `AttemptKeys`). */
+export function commandAttemptKeys(command: string): AttemptKeys | undefined {
   if (typeof command !== 'string' || command.length > MAX_COMMAND_CHARS) return undefined;
   let script: SyntaxNode;
   try {
@@ -55,16 +70,32 @@ export function commandAttemptKey(command: string): string | undefined {
   }
   if ((script as { errors?: readonly unknown[] }).errors?.length) return undefined;
   const parts: string[] = [];
+  const budget: Budget = { nodes: 0, olderDash: false, keptAfterOperand: false };
   try {
-    if (!readList(script, parts, { nodes: 0 })) return undefined;
+    if (!readList(script, parts, budget)) return undefined;
   } catch {
     return undefined;
   }
-  return parts.length === 0 ? undefined : parts.join(' ; ');
+  if (parts.length === 0) return undefined;
+  const key = parts.join(' ; ');
+  if (!budget.keptAfterOperand) return { key };
+  // Read again as before: the words were read once, and only such lines pay for a second reading.
+  const olderParts: string[] = [];
+  const olderBudget: Budget = { nodes: 0, olderDash: true, keptAfterOperand: false };
+  try {
+    if (!readList(script, olderParts, olderBudget)) return { key };
+  } catch {
+    return { key };
+  }
+  return { key, older: olderParts.join(' ; ') };
 }
 
 interface Budget {
   nodes: number;
+  /** Read as keys were before `--` after an operand was kept: left out unless a dashed word follows. */
+  readonly olderDash: boolean;
+  /** Some `--` was kept only because an operand came before it. */
+  keptAfterOperand: boolean;
 }
 
 /** Reads statements, `&&`/`||` lists and pipelines; anything else makes the line unreadable. */
@@ -93,7 +124,7 @@ function readList(node: SyntaxNode, parts: string[], budget: Budget): boolean {
       return true;
     }
     case 'Command': {
-      const read = readCommand(node);
+      const read = readCommand(node, budget);
       if (read === undefined) return false;
       parts.push(read);
       return true;
@@ -115,7 +146,7 @@ function isTrimmer(node: SyntaxNode): boolean {
 }
 
 /** The program, its operands in order, and its options that matter, sorted. */
-function readCommand(node: CommandNode): string | undefined {
+function readCommand(node: CommandNode, budget: Budget): string | undefined {
   const variables: string[] = [];
   for (const prefix of node.prefix) {
     if (prefix.type !== 'Assignment') return undefined;
@@ -159,7 +190,7 @@ function readCommand(node: CommandNode): string | undefined {
   return [
     ...variables.sort(),
     program.key,
-    ...argumentsKey(words.slice(at + 1), shown),
+    ...argumentsKey(words.slice(at + 1), shown, budget),
     ...redirects.sort(),
   ].join(' ');
 }
@@ -182,7 +213,7 @@ interface Word {
  * `git diff HEAD~3 app.ts`, which fails when `app.ts` is no longer in the tree), and is left out
  * otherwise.
  */
-function argumentsKey(args: readonly Word[], shown: (word: string) => boolean): string[] {
+function argumentsKey(args: readonly Word[], shown: (word: string) => boolean, budget: Budget): string[] {
   const out: string[] = [];
   let run: string[] = [];
   const endRun = (lastTakesNext: boolean): void => {
@@ -200,7 +231,8 @@ function argumentsKey(args: readonly Word[], shown: (word: string) => boolean): 
         .slice(0, index)
         .some((before) => !before.value.startsWith('-') || before.value === '-');
       const dashAfter = rest.some((after) => after.value.startsWith('-') && after.value !== '-');
-      if (operandBefore || dashAfter) out.push('--');
+      if (dashAfter || (operandBefore && !budget.olderDash)) out.push('--');
+      if (operandBefore && !dashAfter) budget.keptAfterOperand = true;
       for (const after of rest) out.push(after.key);
       return out;
     }

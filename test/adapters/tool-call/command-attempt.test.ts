@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { parse } from 'unbash';
 import { describe, expect, it } from 'vitest';
-import { commandAttemptKey } from '../../../src/adapters/tool-call/command-attempt.js';
+import { commandAttemptKey, commandAttemptKeys } from '../../../src/adapters/tool-call/command-attempt.js';
 
 const programs = fc.constantFrom('rg', 'grep', 'git', 'psql', 'npx', 'cargo', 'docker', 'kubectl');
 const optionNames = fc.constantFrom(
@@ -170,5 +170,42 @@ describe("a command line's attempt key follows what the program is given", () =>
         },
       ),
     );
+  });
+});
+
+describe("a command line's older attempt key, which bans learned before `--` after an operand was kept hold", () => {
+  it('is the key of the line without that `--`', () => {
+    fc.assert(
+      fc.property(
+        programs,
+        fc.array(optionNames, { maxLength: 2 }),
+        operands,
+        fc.array(operands, { minLength: 1, maxLength: 3 }),
+        (program, options, before, after) => {
+          const words = [...options, before];
+          const keys = commandAttemptKeys(`${program} ${[...words, '--', ...after].join(' ')}`);
+          expect(keys?.older).toBe(commandAttemptKey(`${program} ${[...words, ...after].join(' ')}`));
+          expect(keys?.older).not.toBe(keys?.key);
+        },
+      ),
+    );
+  });
+
+  it('is that of each command of a line whose key changed, the others read as they are', () => {
+    expect(commandAttemptKeys('git stash && git checkout main -- app.ts 2>&1 | tail -5')?.older).toBe(
+      commandAttemptKey('git stash && git checkout main app.ts'),
+    );
+  });
+
+  it('is not given where the key did not change', () => {
+    for (const command of [
+      'npm test',
+      'ls -la -- src',
+      'git grep -n -- -x src',
+      'rg -n TODO -- --not-an-option src',
+      'pytest -x tests/test_cart.py',
+    ]) {
+      expect(commandAttemptKeys(command)).toEqual({ key: commandAttemptKey(command) });
+    }
   });
 });

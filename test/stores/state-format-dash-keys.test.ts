@@ -1,0 +1,169 @@
+/**
+ * A state written by the build before a command's attempt key kept a `--` that follows an operand
+ * (`npm test -- tests/api.test.ts` was keyed as `npm test tests/api.test.ts`): it opens and keeps
+ * blocking what it blocked, in every store, beside bans this build learns under the new keys.
+ */
+import { cpSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { createClient } from 'redis';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { Constraint } from '../../src/core/types.js';
+import { type OpenGuardOptions, openGuard, openGuardSync } from '../../src/guard/open.js';
+import { openSqliteStore } from '../../src/stores/sqlite-store.js';
+import { redisInstalled, startRedis } from './redis-server.js';
+import { temporaryDir } from './sample-state.js';
+
+/** The state directory the earlier build wrote after the two commands below failed twice each. */
+const EARLIER_FIXTURE = join(import.meta.dirname, '../fixtures/stores/state-v3-dash');
+/** Within the lifetime of the fixture's bans. */
+const CLOCK = { now: () => 1_764_000_100_000 };
+/** The project's manifest the bans were pinned to (a missing script is about it). */
+const PACKAGE_JSON = '{\n  "name": "orders-api",\n  "scripts": {\n    "build": "tsc -p ."\n  }\n}\n';
+
+/** Its key changed: the `--` after `test` parts npm's arguments from the script's. */
+const DASHED = { tool: 'Bash', args: { command: 'npm test -- tests/api.test.ts' } };
+/** Its key did not change. */
+const PLAIN = { tool: 'Bash', args: { command: 'npm run lint' } };
+/** Learned by this build, under the key it gives. */
+const LEARNED_NOW = { tool: 'Bash', args: { command: 'npm run e2e -- tests/login.spec.ts' } };
+const MISSING_E2E =
+  'npm error Missing script: "e2e"\nnpm error\nnpm error To see a list of scripts, run:\nnpm error   npm run';
+const quiet = () => undefined;
+
+function earlierBans(): Constraint[] {
+  return JSON.parse(readFileSync(join(EARLIER_FIXTURE, 'state.json'), 'utf8')).constraints;
+}
+
+let dir: string;
+let remove: () => void;
+let project: string;
+beforeEach(() => {
+  ({ dir, remove } = temporaryDir());
+  project = join(dir, 'project');
+  mkdirSync(project);
+  writeFileSync(join(project, 'package.json'), PACKAGE_JSON);
+});
+afterEach(() => remove());
+
+const options = (more: Partial<OpenGuardOptions>): OpenGuardOptions => ({
+  workspaceRoot: project,
+  journal: false,
+  context: false,
+  clock: CLOCK,
+  onProblem: quiet,
+  ...more,
+});
+
+describe('a store written before `--` after an operand was kept in a command’s key', () => {
+  it('in a state file keeps blocking the command it blocked, and the one whose key did not change', async () => {
+    cpSync(EARLIER_FIXTURE, join(dir, 'state'), { recursive: true });
+    const guard = openGuardSync(options({ stateDir: join(dir, 'state') }));
+    try {
+      expect(guard.check(DASHED).verdict).toBe('block');
+      expect(guard.check(PLAIN).verdict).toBe('block');
+    } finally {
+      await guard.close();
+    }
+  });
+
+  it('in a state file keys the ban anew once found, and the next process finds it by the new key', async () => {
+    cpSync(EARLIER_FIXTURE, join(dir, 'state'), { recursive: true });
+    const first = openGuardSync(options({ stateDir: join(dir, 'state') }));
+    first.check(DASHED);
+    await first.close();
+    const saved: Constraint[] = JSON.parse(
+      readFileSync(join(dir, 'state', 'state.json'), 'utf8'),
+    ).constraints;
+    const earlier = earlierBans().find((ban) => ban.target === DASHED.args.command);
+    const rekeyed = saved.find((ban) => ban.target === DASHED.args.command);
+    expect(rekeyed?.id).toBe(earlier?.id);
+    expect(rekeyed?.callKey).not.toBe(earlier?.callKey);
+    expect(rekeyed?.keyHash).toBe(3);
+    const second = openGuardSync(options({ stateDir: join(dir, 'state') }));
+    try {
+      expect(second.check(DASHED).verdict).toBe('block');
+    } finally {
+      await second.close();
+    }
+  });
+
+  it('in a SQLite database keeps blocking the command it blocked', async () => {
+    const path = join(dir, 'state.db');
+    await (await openSqliteStore({ path })).close();
+    // As the earlier build writes its rows.
+    const db = new Database(path);
+    const insert = db.prepare(
+      'INSERT INTO constraints (id, last_at, created_at, body, seq) VALUES (?, ?, ?, ?, ?)',
+    );
+    earlierBans().forEach((ban, index) => {
+      insert.run(ban.id, ban.evidence.lastAt, ban.createdAt, JSON.stringify(ban), index + 1);
+    });
+    db.prepare(`UPDATE meta SET value = '${earlierBans().length}' WHERE key = 'seq'`).run();
+    db.close();
+    const guard = await openGuard(options({ store: 'sqlite', stateDir: dir }));
+    try {
+      expect(guard.check(DASHED).verdict).toBe('block');
+      expect(guard.check(PLAIN).verdict).toBe('block');
+    } finally {
+      await guard.close();
+    }
+  });
+
+  it('in a state file shared with this build blocks both the earlier build’s ban and one learned now', async () => {
+    cpSync(EARLIER_FIXTURE, join(dir, 'state'), { recursive: true });
+    const learner = openGuardSync(options({ stateDir: join(dir, 'state') }));
+    for (let failure = 0; failure < 2; failure++) {
+      learner.check(LEARNED_NOW);
+      learner.record({ proposal: LEARNED_NOW, success: false, content: MISSING_E2E });
+    }
+    await learner.close();
+    const saved: Constraint[] = JSON.parse(
+      readFileSync(join(dir, 'state', 'state.json'), 'utf8'),
+    ).constraints;
+    expect(saved.find((ban) => ban.target === LEARNED_NOW.args.command)?.keyHash).toBe(3);
+    // Not looked up by the learner, the earlier build's ban keeps the key it was written with.
+    expect(saved.find((ban) => ban.target === DASHED.args.command)?.keyHash).toBe(2);
+    const reader = openGuardSync(options({ stateDir: join(dir, 'state') }));
+    try {
+      expect(reader.check(DASHED).verdict).toBe('block');
+      expect(reader.check(LEARNED_NOW).verdict).toBe('block');
+      expect(reader.check(PLAIN).verdict).toBe('block');
+    } finally {
+      await reader.close();
+    }
+  });
+});
+
+describe.skipIf(!redisInstalled)('a Redis store written before `--` after an operand was kept', () => {
+  it('keeps blocking the command it blocked, beside a ban this build learns', async () => {
+    const server = await startRedis();
+    const client = createClient({ url: server.url });
+    const store = `${server.url}?prefix=fleet-dash` as `redis://${string}`;
+    try {
+      await client.connect();
+      for (const ban of earlierBans())
+        await client.hSet('fleet-dash:constraints', ban.id, JSON.stringify(ban));
+      const learner = await openGuard(options({ store }));
+      try {
+        for (let failure = 0; failure < 2; failure++) {
+          learner.check(LEARNED_NOW);
+          learner.record({ proposal: LEARNED_NOW, success: false, content: MISSING_E2E });
+        }
+      } finally {
+        await learner.close();
+      }
+      const reader = await openGuard(options({ store }));
+      try {
+        expect(reader.check(DASHED).verdict).toBe('block');
+        expect(reader.check(PLAIN).verdict).toBe('block');
+        expect(reader.check(LEARNED_NOW).verdict).toBe('block');
+      } finally {
+        await reader.close();
+      }
+    } finally {
+      await client.close();
+      await server.stop();
+    }
+  });
+});
