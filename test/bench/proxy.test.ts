@@ -9,9 +9,36 @@ import {
   stillWarming,
 } from '../../bench/proxy.js';
 
+/**
+ * A run of the benchmark starts a dozen processes: the tests that read the same kind of run share
+ * one, made by the first that asks, each checking what it says of it.
+ */
+function once<T>(make: () => Promise<T>): () => Promise<T> {
+  let made: Promise<T> | undefined;
+  return () => {
+    made ??= make();
+    return made;
+  };
+}
+
+/** The four paths, timed and measured for CPU. */
+const plainRun = once(() => runProxyBench({ calls: 20, concurrentCalls: 18, concurrency: 4, warmup: 10 }));
+/** The four paths, the two of the breakdown and another build's proxy, in the same rounds. */
+const build = fileURLToPath(new URL('../../dist', import.meta.url));
+const fullRun = once(() =>
+  runProxyBench({
+    calls: 10,
+    concurrentCalls: 10,
+    concurrency: 2,
+    warmup: 2,
+    breakdown: true,
+    compare: build,
+  }),
+);
+
 describe('the proxy benchmark', () => {
   it('measures all four paths with the number of calls it was given, and reports them', async () => {
-    const result = await runProxyBench({ calls: 20, concurrentCalls: 18, concurrency: 4, warmup: 2 });
+    const result = await plainRun();
     expect(result.latency.direct.count).toBe(20);
     expect(result.latency.proxied.count).toBe(20);
     expect(result.latency.relay.count).toBe(20);
@@ -21,8 +48,8 @@ describe('the proxy benchmark', () => {
     expect(result.throughput.proxied).toBeGreaterThan(0);
     expect(result.throughput.relay).toBeGreaterThan(0);
     expect(result.throughput.jsonRelay).toBeGreaterThan(0);
-    // Per path: warm-up (2 calls, then 1 concurrently), sequential calls, one untimed burst of 5 and four timed ones.
-    expect(result.totalCalls).toBe(4 * (2 + 1 + 20 + 5 + 18));
+    // Per path: warm-up (10 calls, then 5 concurrently), sequential calls, one untimed burst of 5 and four timed ones.
+    expect(result.totalCalls).toBe(4 * (10 + 5 + 20 + 5 + 18));
     const text = formatProxyBench(result);
     expect(text).toContain('20 calls each way, interleaved');
     expect(text).toContain('Throughput with 4 concurrent callers');
@@ -33,7 +60,7 @@ describe('the proxy benchmark', () => {
   it.skipIf(!existsSync('/proc/self/stat'))(
     "measures the guard's own work for as many calls in the same run, and sets the proxy against a JSON relay plus that work",
     async () => {
-      const result = await runProxyBench({ calls: 10, concurrentCalls: 8, concurrency: 2, warmup: 4 });
+      const result = await plainRun();
       expect(result.cpu?.jsonRelayUs).toBeGreaterThanOrEqual(0);
       expect(result.cpu?.guardUs).toBeGreaterThan(0);
       expect(formatProxyBench(result)).toMatch(
@@ -51,26 +78,21 @@ describe('the proxy benchmark', () => {
   it.skipIf(!existsSync('/proc/self/stat'))(
     'says what the proxy cost per call over the last fifth of its sequential warm-up, beside the sequential calls measured',
     async () => {
-      const result = await runProxyBench({ calls: 10, concurrentCalls: 8, concurrency: 2, warmup: 10 });
+      const result = await plainRun();
       expect(result.cpu?.warmupTailCalls).toBe(2);
       expect(result.cpu?.warmupTailUs).toBeGreaterThanOrEqual(0);
       expect(result.cpu?.sequentialUs).toBeGreaterThanOrEqual(0);
       expect(formatProxyBench(result)).toMatch(
-        /the proxy over the last 2 sequential warm-up calls: \d+ µs per call; over the 10 measured: \d+ µs/,
+        /the proxy over the last 2 sequential warm-up calls: \d+ µs per call; over the 20 measured: \d+ µs/,
       );
     },
   );
 
   it('with a breakdown, also measures the proxy without a journal, learning or not, and says where the CPU goes', async () => {
-    const result = await runProxyBench({
-      calls: 10,
-      concurrentCalls: 10,
-      concurrency: 2,
-      warmup: 2,
-      breakdown: true,
-    });
-    // Six paths, each with its warm-up, sequential calls, an untimed burst of 2 and its share of the timed ones.
-    expect(result.totalCalls).toBe(6 * (2 + 1 + 10 + 2 + 10));
+    const result = await fullRun();
+    // Seven paths (the other build's among them), each with its warm-up, sequential calls, an untimed
+    // burst of 2 and its share of the timed ones.
+    expect(result.totalCalls).toBe(7 * (2 + 1 + 10 + 2 + 10));
     expect(result.cpu?.jsonRelayUs).toBeGreaterThanOrEqual(0);
     expect(result.cpu?.proxyInMemoryUs).toBeGreaterThanOrEqual(0);
     expect(result.cpu?.proxyOffUs).toBeGreaterThanOrEqual(0);
@@ -116,18 +138,9 @@ describe('the proxy benchmark', () => {
   });
 
   it('with another build to compare, times its proxy in the same rounds and says how the two compare', async () => {
-    const build = fileURLToPath(new URL('../../dist', import.meta.url));
-    const result = await runProxyBench({
-      calls: 10,
-      concurrentCalls: 8,
-      concurrency: 2,
-      warmup: 2,
-      compare: build,
-    });
+    const result = await fullRun();
     expect(result.latency.base?.count).toBe(10);
     expect(result.throughput.base).toBeGreaterThan(0);
-    // Five paths, each with its warm-up, sequential calls, an untimed burst of 2 and five timed ones.
-    expect(result.totalCalls).toBe(5 * (2 + 1 + 10 + 2 + 8));
     expect(result.cpu?.baseUs).toBeGreaterThanOrEqual(0);
     const text = formatProxyBench(result);
     expect(text).toMatch(/base +median +\d+\.\d{3} ms/);
