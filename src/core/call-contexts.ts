@@ -55,10 +55,11 @@ export class CallContexts {
     // A key made from a long text differs from the one a state written before hash generation 2
     // holds for the same call: while such bans are in the index, the older key finds them.
     if (longTextsHashed() !== longTexts && this.index.holdsOlderKeys) {
-      const before = withLegacyHash(() => this.identify(proposal));
-      const older = before.described.failureKey ?? before.identity.callKey;
+      const [older, olderForm] = withLegacyHash(() => {
+        const before = this.identify(proposal);
+        return [before.described.failureKey ?? before.identity.callKey, before.described.olderFailureKey];
+      });
       if (older !== call.banKey) this.index.adoptOlderKey(older, call.banKey);
-      const olderForm = before.described.olderFailureKey;
       if (olderForm !== undefined) this.index.adoptOlderKey(olderForm, call.banKey);
     }
     // The adapter keys the call otherwise than it did (and says so only then): a ban learned under
