@@ -8,6 +8,8 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { createClient } from 'redis';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createToolCallAdapter } from '../../src/adapters/tool-call/index.js';
+import { withLegacyHash } from '../../src/core/identity/hashing.js';
 import type { Constraint } from '../../src/core/types.js';
 import { type OpenGuardOptions, openGuard, openGuardSync } from '../../src/guard/open.js';
 import { openSqliteStore } from '../../src/stores/sqlite-store.js';
@@ -131,6 +133,35 @@ describe('a store written before `--` after an operand was kept in a command’s
       expect(reader.check(PLAIN).verdict).toBe('block');
     } finally {
       await reader.close();
+    }
+  });
+});
+
+describe('a state of format version 2 with a ban on a long command with `--` after an operand', () => {
+  it('keeps blocking it, found by the key both older rules gave it', async () => {
+    const files = Array.from({ length: 12 }, (_, index) => `tests/orders/checkout-step-${index}.test.ts`);
+    const command = `npm test -- ${files.join(' ')}`;
+    expect(command.length).toBeGreaterThan(256);
+    // As a build of version 2 keyed it: every text by the 64-bit hash, the `--` left out.
+    const olderKey = withLegacyHash(
+      () =>
+        createToolCallAdapter().describeCall({
+          tool: 'Bash',
+          args: { command: `npm test ${files.join(' ')}` },
+        }).failureKey,
+    );
+    const { keyHash: _, ...earlier } = earlierBans()[0] as Constraint;
+    const ban = { ...earlier, id: 'c_5d0c6a1e9b2f4873', callKey: olderKey, target: command };
+    mkdirSync(join(dir, 'state'));
+    writeFileSync(
+      join(dir, 'state', 'state.json'),
+      JSON.stringify({ version: 2, savedAt: ban.createdAt, constraints: [ban], lifted: [] }),
+    );
+    const guard = openGuardSync(options({ stateDir: join(dir, 'state') }));
+    try {
+      expect(guard.check({ tool: 'Bash', args: { command } }).verdict).toBe('block');
+    } finally {
+      await guard.close();
     }
   });
 });
