@@ -168,7 +168,8 @@ describe('the packed package in an empty project', () => {
     }
 
     // The latency targets are the benchmark's to judge (`bench hooks` exits 1 when one is missed);
-    // here the packed benchmark runs and reports a verdict for each of them.
+    // here the packed benchmark runs and reports a verdict for each of them, which one timed call per
+    // scenario and a small learned state show as well as many.
     const bench = JSON.parse(benchOutput(bin, project));
     const names = bench.rows.map((row: { name: string }) => row.name);
     for (const wanted of [
@@ -186,7 +187,7 @@ describe('the packed package in an empty project', () => {
 /** `bench hooks --json` from the packed package, whether or not its targets were met. */
 function benchOutput(bin: string, project: string): string {
   try {
-    return execFileSync(bin, ['bench', 'hooks', '--runs', '3', '--constraints', '2000', '--json'], {
+    return execFileSync(bin, ['bench', 'hooks', '--runs', '1', '--constraints', '100', '--json'], {
       cwd: project,
       encoding: 'utf8',
     });
