@@ -5,6 +5,7 @@
 import { createHash } from 'node:crypto';
 import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
+import { createToolCallAdapter, toolCallToProposal } from '../../src/adapters/tool-call/index.js';
 import { isNarrowingError } from '../../src/core/errors.js';
 import {
   hashLanes,
@@ -16,6 +17,7 @@ import {
 } from '../../src/core/identity/hashing.js';
 import { canonicalJson, digestResult, identifyCall, maskVolatile } from '../../src/core/identity/index.js';
 import { sha256Hex } from '../../src/core/identity/sha256.js';
+import { NarrowingEngine } from '../../src/core/loop.js';
 import { nativeLongTextHash } from '../../src/node/native-hash.js';
 
 const nodeSha256 = (text: string) => createHash('sha256').update(text, 'utf8').digest('hex');
@@ -97,5 +99,38 @@ describe('hashing long texts', () => {
     }
     expect(isNarrowingError(thrown) && thrown.code).toBe('USAGE');
     expect(hashString('y'.repeat(300))).toBe(nodeSha256('y'.repeat(300)).slice(0, 16));
+  });
+});
+
+describe('an edit checked with the native hash', () => {
+  it('hashes a search text of a few hundred characters once, for its key and its failure key alike', () => {
+    const oldString = [
+      'export function parseOrder(line: string): Order {',
+      "  const [id, amount, currency] = line.split(',');",
+      "  if (id === undefined || id.trim() === '') throw new Error('order without an id: ' + line);",
+      "  const total = Number.parseFloat(amount ?? '');",
+      "  if (Number.isNaN(total)) throw new Error('order ' + id + ' has no total');",
+      "  if (total < 0) throw new Error('order ' + id + ' has a negative total: ' + total);",
+      "  const code = (currency ?? 'EUR').trim().toUpperCase();",
+      "  if (!SUPPORTED_CURRENCIES.has(code)) throw new Error('order ' + id + ' is in an unsupported currency');",
+      '  return { id: id.trim(), total, currency: code, receivedAt: new Date().toISOString() };',
+      '}',
+    ].join('\n');
+    expect(oldString.length).toBeGreaterThan(512);
+    expect(oldString.length).toBeLessThan(1024);
+    let searchTextHashes = 0;
+    useLongTextHash((text) => {
+      if (text === oldString) searchTextHashes++;
+      return nativeLongTextHash(text);
+    });
+    const loop = new NarrowingEngine({ adapter: createToolCallAdapter(), sessionId: 'search-text-hash' });
+    loop.checkProposal(
+      toolCallToProposal('edit_file', {
+        path: 'src/orders/parse.ts',
+        old_string: oldString,
+        new_string: oldString.replace("'EUR'", "'USD'"),
+      }),
+    );
+    expect(searchTextHashes).toBe(1);
   });
 });

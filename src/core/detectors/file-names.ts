@@ -9,8 +9,12 @@ import { HeldWords } from './held-words.js';
 
 export class FileNames {
   private names = new Set<string>();
-  /** The same names, found in a text in one walk over it. */
-  private words = new HeldWords();
+  /**
+   * The same names, found in a text in one walk over it; built at the first text looked at, and
+   * kept up from then on. Failing edits add a name each, and a run of them (a file guessed at after
+   * another) asks no text: each name cost a branch of the tree that nothing read.
+   */
+  private words: HeldWords | undefined;
 
   /** `files`: the files held, read when the names are rebuilt; `capacity`: how many files are held at most. */
   constructor(
@@ -26,16 +30,15 @@ export class FileNames {
       const names = new Set<string>();
       for (const held of this.files()) names.add(fileName(held));
       this.names = names;
-      this.words = new HeldWords();
-      for (const held of names) this.words.add(held);
+      this.words = undefined;
     }
     this.names.add(name);
-    this.words.add(name);
+    this.words?.add(name);
   }
 
   clear(): void {
     if (this.names.size > 0) this.names = new Set();
-    this.words.clear();
+    this.words = undefined;
   }
 
   /**
@@ -43,6 +46,12 @@ export class FileNames {
    * that holds none of them names no file held, without a name cut out of each file's path.
    */
   mayNameIn(text: string): boolean {
+    if (this.names.size === 0) return false;
+    if (this.words === undefined) {
+      const words = new HeldWords();
+      for (const name of this.names) words.add(name);
+      this.words = words;
+    }
     return this.words.foundIn(text);
   }
 

@@ -89,7 +89,6 @@ export function longTextsHashed(): number {
 export function hashString(text: string): string {
   if (text.length < LONG_TEXT || legacy) return wholeTextHash.reset().add(text).finish();
   longTexts++;
-  if (text.length < REMEMBERED_LENGTH) return longTextHash(text).slice(0, 16);
   for (let slot = 0; slot < REMEMBERED; slot++) {
     if (rememberedTexts[slot] === text) return rememberedHashes[slot] as string;
   }
@@ -103,10 +102,11 @@ export function hashString(text: string): string {
 /*
  * The last few long texts hashed, and their hashes. One call hashes the same long text more than
  * once (an edit's search text, for its identity and again for the key its failure is learned
- * under), and comparing the same string is at once.
+ * under), and comparing the same string is at once. Every long text is kept, whatever its length:
+ * a search text of 500 to 1,000 characters is hashed whole for both keys too, and a comparison
+ * that fails on the lengths costs nothing beside a hash.
  */
 const REMEMBERED = 4;
-const REMEMBERED_LENGTH = 1024;
 const rememberedTexts: (string | undefined)[] = new Array<string | undefined>(REMEMBERED).fill(undefined);
 const rememberedHashes: (string | undefined)[] = new Array<string | undefined>(REMEMBERED).fill(undefined);
 let nextRemembered = 0;

@@ -88,4 +88,25 @@ describe('the names of the files a detector holds', () => {
     expect(names.holdsNameOf('/repo/src/legacy/module-a.ts')).toBe(true);
     expect(names.holdsNameOf('src/orders/module-b.ts')).toBe(false);
   });
+
+  it('find the names of files held before any text was looked at, across a rebuild of the names', () => {
+    const files = new LruMap<number>(2);
+    const names = new FileNames(() => files.keys(), 2);
+    for (const file of ['src/legacy/module-a.ts', 'src/legacy/module-b.ts', 'src/legacy/module-c.ts']) {
+      names.add(file);
+      files.set(file, 1);
+    }
+    for (const file of ['src/legacy/module-d.ts', 'src/legacy/module-e.ts']) {
+      names.add(file);
+      files.set(file, 1);
+    }
+    expect(names.mayNameIn('git checkout -- src/legacy/module-e.ts')).toBe(true);
+    expect(names.mayNameIn('sed -n 1,40p src/legacy/module-d.ts')).toBe(true);
+    names.add('src/orders/parse.ts');
+    files.set('src/orders/parse.ts', 1);
+    expect(names.mayNameIn('cat src/orders/parse.ts')).toBe(true);
+    names.clear();
+    files.clear();
+    expect(names.mayNameIn('cat src/orders/parse.ts')).toBe(false);
+  });
 });
