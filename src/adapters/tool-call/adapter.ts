@@ -25,7 +25,7 @@ import {
   TOOL_CALL_ACTION_CLASSES,
 } from './action-classes.js';
 import {
-  commandLine,
+  collapsedLine,
   commandText,
   exactSearchTexts,
   filesNamedIn,
@@ -36,7 +36,7 @@ import {
   readsPartially,
   sourceFilesRunBy,
   writesWholeFile,
-  writtenText,
+  writtenTextBeside,
 } from './call-arguments.js';
 import { isCodeSearch } from './code-search.js';
 import { commandAttemptKeys } from './command-attempt.js';
@@ -216,9 +216,11 @@ export function createToolCallAdapter(options: ToolCallAdapterOptions = {}): Too
   ): Mutable<CallFacts> {
     const reading = readToolName(proposal.tool);
     const kind = kindOfCall(proposal, reading, configuredKinds);
-    // A command names what it runs; any other call may carry a patch, read once for its files and
-    // for whether it only adds them.
-    const line = kind === 'exec' ? commandLine(args) : undefined;
+    // A command names what it runs, its text read once for its target and for what its line does;
+    // any other call may carry a patch, read once for its files, what it writes and whether it only
+    // adds them.
+    const script = kind === 'exec' ? commandText(args) : undefined;
+    const line = collapsedLine(script);
     const patch = line === undefined ? patchBody(args) : undefined;
     const facts: Mutable<CallFacts> = {
       actionClass: actionClassOf(kind, reading),
@@ -252,12 +254,12 @@ export function createToolCallAdapter(options: ToolCallAdapterOptions = {}): Too
       const command = facts.targets[0];
       // A blank command (`''`, only spaces) runs nothing: it changes nothing and cannot fail.
       if (command === undefined) {
-        if (commandText(args) !== undefined) facts.changesNothing = true;
+        if (script !== undefined) facts.changesNothing = true;
         return facts;
       }
       // What the line does is read as the shell reads it, lines kept: the target collapses them, and
       // a comment on the first line (`# check\nnpm test`) would swallow every command after it.
-      const text = lineToRead(args, command);
+      const text = script === undefined || script.length > MAX_LINE_CHARS ? command : script;
       // Asking how a job is going is polling: the answer changes by itself while the job runs.
       if (isStatusCheck(text)) facts.kind = 'poll';
       // A line is read as a Windows shell reads it when its words say so, or when its host runs it in
@@ -332,7 +334,7 @@ export function createToolCallAdapter(options: ToolCallAdapterOptions = {}): Too
     if (kind !== 'mutate' && kind !== 'create') return facts;
     // An edit that names no file (SWE-agent's `edit 12:14`) acts on the file the editor has open.
     if (facts.targets.length === 0) facts.actsOnHiddenState = true;
-    const written = writtenText(args);
+    const written = writtenTextBeside(args, patch);
     if (written !== undefined) facts.writtenText = written;
     if (writesWholeFile(args) || (patch !== undefined && patchOnlyAddsFiles(patch))) {
       facts.replacesTarget = true;
@@ -604,13 +606,19 @@ function editFailureKey(
  * nothing, and an edit without them keeps the key it always had.
  */
 function replacementMode(args: Readonly<Record<string, unknown>>): string {
-  const mode: string[] = [];
-  for (const key of Object.keys(args).slice(0, 64)) {
+  // Most edits have neither: no list is made for them.
+  let mode: string[] | undefined;
+  const keys = Object.keys(args);
+  const count = Math.min(keys.length, 64);
+  for (let index = 0; index < count; index++) {
+    const key = keys[index] as string;
     const value = args[key];
-    if (value === true || (typeof value === 'number' && value !== 1 && Number.isFinite(value)))
+    if (value === true || (typeof value === 'number' && value !== 1 && Number.isFinite(value))) {
+      mode ??= [];
       mode.push(`${key}=${value}`);
+    }
   }
-  return mode.sort().join(',');
+  return mode === undefined ? '' : mode.sort().join(',');
 }
 
 /** Arguments of a shell tool that change what the model is told, not what runs. */

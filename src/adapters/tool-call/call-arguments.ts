@@ -72,7 +72,11 @@ function scriptOfShell(words: readonly string[]): string | undefined {
  * named.
  */
 export function commandLine(args: Readonly<Record<string, unknown>>): string | undefined {
-  const text = commandText(args);
+  return collapsedLine(commandText(args));
+}
+
+/** `commandLine` of a command's text already read (see `commandText`). */
+export function collapsedLine(text: string | undefined): string | undefined {
   if (text === undefined) return undefined;
   const collapsed = (UNCOLLAPSED_SPACE.test(text) ? text.replace(/\s+/g, ' ') : text).trim();
   if (collapsed === '') return undefined;
@@ -191,6 +195,14 @@ function firstString(record: Readonly<Record<string, unknown>>, keys: readonly s
 
 /** Everything a mutation writes: it decides which "text not found" bans the write may lift. */
 export function writtenText(args: Readonly<Record<string, unknown>>): string | undefined {
+  return writtenTextBeside(args, patchBody(args));
+}
+
+/** `writtenText` of a call whose patch was already read (`patchBody(args)`, undefined for none). */
+export function writtenTextBeside(
+  args: Readonly<Record<string, unknown>>,
+  patch: string | undefined,
+): string | undefined {
   const parts: string[] = [];
   for (const key of WRITTEN_KEYS) {
     const value = args[key];
@@ -203,7 +215,6 @@ export function writtenText(args: Readonly<Record<string, unknown>>): string | u
       if (text !== undefined) parts.push(text);
     }
   }
-  const patch = patchBody(args);
   if (patch !== undefined) parts.push(addedLines(patch));
   for (const block of searchReplaceBlocks(args)) parts.push(block.replace);
   if (parts.length === 0) return undefined;

@@ -61,6 +61,11 @@ export class CommandReading {
   programRead = false;
   /** The words that could name a file (see `commandTargets`). */
   targets: readonly string[] | undefined;
+  /**
+   * The words of a line of plain words (see `shell-parse.ts`), set when it is parsed: one command,
+   * its program first, each word its own value. Undefined for any other line, or before the parse.
+   */
+  plainWords: readonly string[] | undefined;
 
   constructor(readonly text: string) {}
 

@@ -272,6 +272,16 @@ function readEffects(line: CommandReading): ShellEffects {
     return UNKNOWN;
   }
   const reading = newReading();
+  // A line of plain words is one command whose words are the line's: read without walking its tree.
+  const plain = line.plainWords;
+  if (plain !== undefined) {
+    try {
+      readWords(plain, reading);
+    } catch {
+      return UNKNOWN;
+    }
+    return finishReading(reading);
+  }
   if ((script as { errors?: readonly unknown[] }).errors?.length) return UNKNOWN;
   const pending: SyntaxNode[] = [script];
   let visited = 0;

@@ -151,6 +151,7 @@ function plainCommand(reading: CommandReading): SyntaxNode | undefined {
   if (name === undefined || command.charCodeAt(length - 1) === SPACE) return undefined;
   // Split on single spaces, with none at either end: the words `trim().split(/\s+/)` gives.
   reading.splitInto(texts);
+  reading.plainWords = texts;
   const end = (words[words.length - 1] as PlainWord).end;
   // Every field unbash's nodes have, read through a getter there (`args`, `redirects`) or not.
   const suffix = words.slice(1);

@@ -37,6 +37,36 @@ describe('what a command line writes, read with a shell parser', () => {
     expect(effectsFirst[3]?.[1]).toBeUndefined();
   });
 
+  it('reads a line of plain words as it reads the tree the shell parser builds for the same words', () => {
+    // A line that opens with a space is left to the parser, whose tree is walked; the same words
+    // without it are read as one command at once.
+    const program = fc.constantFrom(
+      'rm',
+      'mv',
+      'cp',
+      'touch',
+      'git',
+      'npm',
+      'ls',
+      'cat',
+      'tee',
+      'docker',
+      'sed',
+    );
+    const word = fc.oneof(
+      fc.constantFrom('-f', '-rf', '-la', '--', 'checkout', 'reset', 'run', 'logs', 'install', 'test'),
+      fc.stringMatching(/^[A-Za-z0-9_\-./:,+@%^=]{1,16}$/),
+    );
+    fc.assert(
+      fc.property(program, fc.array(word, { maxLength: 6 }), (name, words) => {
+        const line = [name, ...words].join(' ');
+        expect(shellEffectsOf(line)).toEqual(shellEffectsOf(` ${line}`));
+      }),
+      { numRuns: 1_000 },
+    );
+    expect(shellEffectsOf('rm -f build/app.js dist/app.js').touches).toEqual(['build/app.js', 'dist/app.js']);
+  });
+
   it("leaves a short output option out of a check's attempt key only, after a wrapper too", () => {
     expect(commandAttemptKey('nice pytest -v -x tests/test_cart.py')).toBe('pytest -x tests/test_cart.py');
     expect(commandAttemptKey('node scripts/serve.js -v')).toBe('node scripts/serve.js -v');
