@@ -127,8 +127,12 @@ let baselinePaused = false;
  */
 function pauseBaselineCompiler(): void {
   if (baselinePaused || !baselineByDefault()) return;
-  process.getBuiltinModule('node:v8').setFlagsFromString('--no-sparkplug');
-  baselinePaused = true;
+  try {
+    process.getBuiltinModule('node:v8').setFlagsFromString('--no-sparkplug');
+    baselinePaused = true;
+  } catch {
+    // A Node without V8's flags to set: the cache is written as before, baseline code and all.
+  }
 }
 
 function resumeBaselineCompiler(): void {
