@@ -16,7 +16,6 @@
  * loaded: a hook process would pay for it on every tool call.
  */
 import type { Stats } from 'node:fs';
-import type { Script } from 'node:vm';
 import { textKey } from './text-key.js';
 import { isPrivateFolder, userTemporaryDir } from './user-dirs.js';
 
@@ -36,6 +35,12 @@ const MAX_CACHE_BYTES = 64 * 1024 * 1024;
  * process that wrote it spent running the bundle (a double, little-endian).
  */
 const TRAILER_MARK = 0x4e47_4343;
+/**
+ * The mark of a cache that a process which ran the bundle longer than its writer found lacking:
+ * the next process reads it, and writes it anew (see `compileCachedScript`). Its time is that
+ * process's.
+ */
+const WANTED_MARK = 0x4e47_4357;
 const TRAILER_BYTES = 12;
 
 export interface CachedScriptOptions {
@@ -69,25 +74,77 @@ export function compileCachedScript(options: CachedScriptOptions): CachedScript 
   const cacheFile = dir === undefined ? undefined : join(dir, cacheName(options.name, options.file, stat));
   const kept = cacheFile === undefined ? undefined : readCache(cacheFile);
   const cachedData = kept?.data;
+  // V8 checks a cache against the flags it runs with: a cache is read, as it is written, with the
+  // baseline compiler as this Node starts with it.
+  const paused = baselinePaused;
+  resumeBaselineCompiler();
   // The same wrapper every time: V8 checks a cache against the source it is given.
   const script = new vm.Script(`(function (${options.parameters.join(', ')}) {${source}\n})`, {
     filename: options.file,
     ...(cachedData !== undefined && { cachedData }),
   });
   const hit = cachedData !== undefined && !script.cachedDataRejected;
+  // Written at exit by a process that found none, or found one marked wanted; such a process runs
+  // without the baseline compiler (see `pauseBaselineCompiler`).
+  const writes = dir !== undefined && (!hit || kept?.wanted === true);
+  if (paused || writes) pauseBaselineCompiler();
   // Kept at exit, once the functions this run called are compiled too. A process that found a cache
-  // keeps its own instead when it ran the bundle longer than the one that wrote it: one that ran
-  // little (a `--help`, a bad argument) left out the functions the work runs, which this one ran.
-  // Each such rewrite raises the bar to this process's time, so that a process as long as most
-  // never pays for one, and a cache written by a long one is kept.
+  // and ran the bundle longer than the one that wrote it marks it wanted: one that ran little (a
+  // `--help`, a bad argument) left out the functions the work runs. It writes none of its own, whose
+  // most-run functions ran with the baseline compiler; the next process, which reads the cache and
+  // so compiles what it holds, writes it anew, with what it ran too. Each such rewrite raises the
+  // bar to the time of the process that marked it, so that a process as long as most never pays for
+  // one, and a cache written by a long one is kept.
   if (dir !== undefined && cacheFile !== undefined)
     process.once('exit', () => {
       const ran = cpuMicroseconds() - started;
-      if (!hit || ran > (kept?.writerCpu ?? Number.POSITIVE_INFINITY))
-        writeCache(dir, cacheFile, script, ran);
+      const bar = hit ? (kept?.writerCpu ?? 0) : 0;
+      if (writes) {
+        resumeBaselineCompiler();
+        writeCache(dir, cacheFile, () => script.createCachedData(), TRAILER_MARK, Math.max(ran, bar));
+      } else if (hit && kept !== undefined && ran > bar)
+        writeCache(dir, cacheFile, () => kept.data, WANTED_MARK, ran);
     });
   const wrapper = script.runInThisContext() as (...values: unknown[]) => void;
   return { run: wrapper, cache: cacheFile === undefined ? 'off' : hit ? 'hit' : 'written' };
+}
+
+/** Whether this process runs with the baseline compiler paused (see `pauseBaselineCompiler`). */
+let baselinePaused = false;
+
+/**
+ * Pauses V8's baseline compiler (Sparkplug) for the rest of the process, in a process that will
+ * write a cache. V8 keeps no baseline code in a cache, and a function that has some when the cache
+ * is written is kept without the bytecode it was compiled from: the functions a process ran most,
+ * those every call runs, would be compiled again on the first call of every process that reads it
+ * (some milliseconds, against about two without). Paused, they are run by the interpreter and the
+ * optimising compiler alone, which change nothing a cache keeps. It is resumed before a cache is
+ * read or written, so that both are made under the flags this Node starts with, which V8 checks.
+ *
+ * Only where Sparkplug is on by default (x64 and arm64) and no option of this process names it or
+ * turns it off: resuming would otherwise turn on what this Node runs without, and every cache
+ * written would be rejected. Setting a flag loads `node:v8`, a cost only a process that writes pays.
+ */
+function pauseBaselineCompiler(): void {
+  if (baselinePaused || !baselineByDefault()) return;
+  try {
+    process.getBuiltinModule('node:v8').setFlagsFromString('--no-sparkplug');
+    baselinePaused = true;
+  } catch {
+    // A Node without V8's flags to set: the cache is written as before, baseline code and all.
+  }
+}
+
+function resumeBaselineCompiler(): void {
+  if (!baselinePaused) return;
+  process.getBuiltinModule('node:v8').setFlagsFromString('--sparkplug');
+  baselinePaused = false;
+}
+
+function baselineByDefault(): boolean {
+  if (process.arch !== 'x64' && process.arch !== 'arm64') return false;
+  const flags = nodeFlags();
+  return !['sparkplug', 'jitless', 'lite-mode', 'lite_mode'].some((word) => flags.includes(word));
 }
 
 /**
@@ -213,7 +270,9 @@ function cpuMicroseconds(): number {
  * The cache's V8 data and the CPU time of the process that wrote it; undefined when there is none,
  * it is a link, or it cannot be read. A file without the trailer this loader writes is no cache.
  */
-function readCache(path: string): { readonly data: Buffer; readonly writerCpu: number } | undefined {
+function readCache(
+  path: string,
+): { readonly data: Buffer; readonly writerCpu: number; readonly wanted: boolean } | undefined {
   const fs = process.getBuiltinModule('node:fs');
   let fd: number | undefined;
   try {
@@ -228,8 +287,13 @@ function readCache(path: string): { readonly data: Buffer; readonly writerCpu: n
       read += count;
     }
     const end = size - TRAILER_BYTES;
-    if (bytes.readUInt32LE(end) !== TRAILER_MARK) return undefined;
-    return { data: bytes.subarray(0, end), writerCpu: bytes.readDoubleLE(end + 4) };
+    const mark = bytes.readUInt32LE(end);
+    if (mark !== TRAILER_MARK && mark !== WANTED_MARK) return undefined;
+    return {
+      data: bytes.subarray(0, end),
+      writerCpu: bytes.readDoubleLE(end + 4),
+      wanted: mark === WANTED_MARK,
+    };
   } catch {
     return undefined;
   } finally {
@@ -238,18 +302,19 @@ function readCache(path: string): { readonly data: Buffer; readonly writerCpu: n
 }
 
 /**
- * Writes the code compiled so far beside the cache (a new private file: `wx` follows no link), with
- * the CPU time this process spent on the bundle, and renames it into place, so that a process starting
- * meanwhile reads the old cache or the new one, never half of one. A failure costs only the cache.
+ * Writes V8's data (the code compiled so far, or a kept cache's) beside the cache (a new private
+ * file: `wx` follows no link), with its mark and a process's CPU time on the bundle, and renames it
+ * into place, so that a process starting meanwhile reads the old cache or the new one, never half
+ * of one. A failure costs only the cache.
  */
-function writeCache(dir: string, path: string, script: Script, writerCpu: number): void {
+function writeCache(dir: string, path: string, data: () => Buffer, mark: number, writerCpu: number): void {
   const fs = process.getBuiltinModule('node:fs');
   const temporary = `${path}.${process.pid}.tmp`;
   try {
     const trailer = Buffer.allocUnsafe(TRAILER_BYTES);
-    trailer.writeUInt32LE(TRAILER_MARK, 0);
+    trailer.writeUInt32LE(mark, 0);
     trailer.writeDoubleLE(writerCpu, 4);
-    fs.writeFileSync(temporary, Buffer.concat([script.createCachedData(), trailer]), {
+    fs.writeFileSync(temporary, Buffer.concat([data(), trailer]), {
       flag: 'wx',
       mode: 0o600,
     });

@@ -113,6 +113,52 @@ function runBundle(
   return JSON.parse(run.stdout) as Run;
 }
 
+/** A bundle with a function that a process runs often enough for V8 to give it baseline code. */
+const HOT_BUNDLE = `
+function totalLength(names) { let total = 0; for (const name of names) total += name.length; return total; }
+module.exports.totalLength = totalLength;
+`;
+
+/**
+ * Runs `HOT_BUNDLE` in a fresh process, its function 500 times (V8's baseline compiler takes it
+ * after some tens); says whether the function then runs V8's baseline code.
+ */
+function runHot(
+  dir: string,
+  cacheDir: string,
+  /** The caches the bundle is compiled with, one after another in the process, the last one run. */
+  names: readonly string[] = ['hook-handle'],
+  /** CPU time the process uses before it exits, in milliseconds. */
+  busyMs = 0,
+): { readonly cache: string; readonly caches: readonly string[]; readonly baseline: boolean } {
+  const program = `
+    import { createRequire } from 'node:module';
+    const { compileCachedScript } = await import(${JSON.stringify(loader)});
+    const file = ${JSON.stringify(join(dir, 'bundle.cjs'))};
+    const scripts = ${JSON.stringify(names)}.map((name) =>
+      compileCachedScript({ file, name, parameters: ['exports', 'require', 'module'], cacheDir: ${JSON.stringify(cacheDir)} }),
+    );
+    const script = scripts[scripts.length - 1];
+    const module = { exports: {} };
+    script.run(module.exports, createRequire(file), module);
+    const names = ['read_file', 'edit_file', 'bash'];
+    for (let call = 0; call < 500; call++) module.exports.totalLength(names);
+    for (;;) {
+      const { user, system } = process.cpuUsage();
+      if (user + system >= ${busyMs * 1000}) break;
+    }
+    const caches = scripts.map((each) => each.cache);
+    console.log(JSON.stringify({ cache: script.cache, caches, baseline: %ActiveTierIsSparkplug(module.exports.totalLength) }));
+  `;
+  const run = spawnSync(process.execPath, ['--allow-natives-syntax', '--input-type=module', '-e', program], {
+    cwd: root,
+    encoding: 'utf8',
+    env: { ...process.env, NODE_OPTIONS: '', NARROWING_GUARD_CODE_CACHE: '', TMPDIR: dir },
+  });
+  expect(run.stderr).toBe('');
+  return JSON.parse(run.stdout) as { cache: string; caches: string[]; baseline: boolean };
+}
+
 describe('the code cache of the bundled scripts', () => {
   let dir: string;
   let cacheDir: string;
@@ -153,14 +199,20 @@ describe('the code cache of the bundled scripts', () => {
     expect(kept).not.toContain(old);
   });
 
-  it('writes the cache anew when a process that found it spent longer on the bundle than the one that wrote it', () => {
+  it('has the process after one that found the cache and spent longer on the bundle than its writer write it anew', () => {
     runBundle(dir, { cacheDir });
     const [name = ''] = readdirSync(cacheDir);
-    const written = statSync(join(cacheDir, name)).ino;
+    const inode = () => statSync(join(cacheDir, name)).ino;
+    const written = inode();
     expect(runBundle(dir, { cacheDir, busyMs: 300 }).cache).toBe('hit');
     expect(readdirSync(cacheDir)).toEqual([name]);
-    expect(statSync(join(cacheDir, name)).ino).not.toBe(written);
+    const marked = inode();
+    expect(marked).not.toBe(written);
     expect(runBundle(dir, { cacheDir }).cache).toBe('hit');
+    const rewritten = inode();
+    expect(rewritten).not.toBe(marked);
+    expect(runBundle(dir, { cacheDir }).cache).toBe('hit');
+    expect(inode()).toBe(rewritten);
   });
 
   it('leaves the cache as it is when a process that found it ran no longer than the one that wrote it', () => {
@@ -261,6 +313,32 @@ describe('the code cache of the bundled scripts', () => {
     const { buffers, cache } = runBundle(dir, { cacheDir });
     expect(cache).toBe('written');
     expect(Math.max(...buffers)).toBeLessThanOrEqual(statSync(join(dir, 'bundle.cjs')).size + 1);
+  });
+
+  it("writes a cache whose most-run functions V8's baseline compiler left alone, and the next process reads it", () => {
+    writeFileSync(join(dir, 'bundle.cjs'), HOT_BUNDLE);
+    expect(runHot(dir, cacheDir)).toMatchObject({ cache: 'written', baseline: false });
+    expect(runHot(dir, cacheDir).cache).toBe('hit');
+  });
+
+  it('writes the cache anew without the baseline compiler after a process that ran longer than its writer', () => {
+    writeFileSync(join(dir, 'bundle.cjs'), HOT_BUNDLE);
+    runHot(dir, cacheDir);
+    expect(runHot(dir, cacheDir, ['hook-handle'], 600)).toMatchObject({ cache: 'hit', baseline: true });
+    expect(runHot(dir, cacheDir)).toMatchObject({ cache: 'hit', baseline: false });
+    expect(runHot(dir, cacheDir)).toMatchObject({ cache: 'hit', baseline: true });
+  });
+
+  it('leaves the baseline compiler on in a process that reads the cache and writes none', () => {
+    writeFileSync(join(dir, 'bundle.cjs'), HOT_BUNDLE);
+    runHot(dir, cacheDir);
+    expect(runHot(dir, cacheDir)).toMatchObject({ cache: 'hit', baseline: true });
+  });
+
+  it('reads the cache of a second bundle in a process that writes the cache of its first', () => {
+    writeFileSync(join(dir, 'bundle.cjs'), HOT_BUNDLE);
+    runHot(dir, cacheDir, ['hook-handle']);
+    expect(runHot(dir, cacheDir, ['hook-client', 'hook-handle']).caches).toEqual(['written', 'hit']);
   });
 
   it('loads neither node:crypto nor any stream module, which a hook process would pay for on every call', () => {
