@@ -201,6 +201,8 @@ export function errorShape(error: string): string {
     .replace(/(~|\.{1,2})?(\/[^\s:,;'")\]]+)+\/?/g, 'P')
     .replace(/\b[\w.-]+\.[A-Za-z]{1,5}\b/g, 'P')
     .replace(/\b(0x)?[0-9a-f]{7,}\b/gi, 'H')
+    // Hex written `0x…` is hex however short: `0xff` is masked as `0x90` is, not left half a number.
+    .replace(/\b0x[0-9a-f]+\b/gi, 'H')
     .replace(/(^|\s)--?[A-Za-z][\w-]*(=\S+)?/g, '$1F')
     .replace(/\d+/g, 'N')
     .replace(/\s+/g, ' ')

@@ -166,6 +166,7 @@ export class SuccessLifting {
     // Only the bans indexed as workspace-wide, in the order of every ban: not a walk of all of them.
     for (const entry of this.index.workspaceEntries())
       if (entry.constraint.dependsOnWorkspace === true) this.relieve(entry, why, lifted);
+    this.world.userSpoke();
   }
 
   /**

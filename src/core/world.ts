@@ -82,6 +82,16 @@ export class WorldTracker {
     return true;
   }
 
+  /**
+   * The user spoke. Users act on the machine outside the guard's view (they switch a branch, edit a
+   * file by hand), so a change made again after they spoke is no longer known to find the world as
+   * the same change left it before: it is a change again, and relieves what it may have cured.
+   */
+  userSpoke(): void {
+    this.generation++;
+    this.lastChange.clear();
+  }
+
   /** A call that failed yet left `target` open: an edit that names no file now changes it. */
   opened(target: string): void {
     this.openFile = target;

@@ -56,4 +56,16 @@ describe('a command whose options mean something else when they move', () => {
     const spelled = agent.check(tool, { [field]: 'npx jest --config=jest.ci.js tests/cart.test.ts' });
     expect(spelled.verdict).toBe('block');
   });
+
+  it.each(shells)(
+    'lets a path with blanks run again in quotes after it failed unquoted, split into several words (%s)',
+    (tool, field) => {
+      const agent = new Agent();
+      const split = { text: "fatal: pathspec 'src/prompts/service' did not match any files", isError: true };
+      agent.call(tool, { [field]: 'git add src/prompts/service accounts description.txt' }, split);
+      agent.call(tool, { [field]: 'git add src/prompts/service accounts description.txt' }, split);
+      const quoted = agent.check(tool, { [field]: 'git add "src/prompts/service accounts description.txt"' });
+      expect(quoted.verdict).toBe('allow');
+    },
+  );
 });

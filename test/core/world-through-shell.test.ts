@@ -11,6 +11,28 @@ describe('world changes made through the shell', () => {
     agent.call('Bash', bash('git checkout feature/config'), "Switched to branch 'feature/config'");
     expect(agent.check('read_file', { path: 'config/app.yaml' }).verdict).toBe('allow');
   });
+
+  const onMain = {
+    text: "On branch main\nYour branch is up to date with 'origin/main'.\n\nnothing to commit, working tree clean",
+    isError: true,
+  };
+
+  it('takes a branch switch made again after the user wrote as a change: the user may have switched back', () => {
+    const agent = new Agent();
+    agent.call('run_shell_command', bash('git checkout docs-update'), "Switched to branch 'docs-update'");
+    agent.loop.newRun('user');
+    agent.call('run_shell_command', bash('git revert e8bd1cb --no-edit'), onMain);
+    agent.call('run_shell_command', bash('git checkout docs-update'), "Switched to branch 'docs-update'");
+    expect(agent.check('run_shell_command', bash('git revert e8bd1cb --no-edit')).verdict).toBe('allow');
+  });
+
+  it('takes the same branch switch made again with nothing in between as no change', () => {
+    const agent = new Agent();
+    agent.call('run_shell_command', bash('git checkout docs-update'), "Switched to branch 'docs-update'");
+    agent.call('run_shell_command', bash('git revert e8bd1cb --no-edit'), onMain);
+    agent.call('run_shell_command', bash('git checkout docs-update'), "Switched to branch 'docs-update'");
+    expect(agent.check('run_shell_command', bash('git revert e8bd1cb --no-edit')).verdict).toBe('block');
+  });
 });
 
 describe('what the shell parser reads a command to change', () => {

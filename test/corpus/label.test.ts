@@ -82,6 +82,15 @@ describe('rule 1: the same call, the same outcome, nothing changed', () => {
     expect(wastedSteps(events)).toEqual([2]);
   });
 
+  it('treats failures that differ only in a short hex byte as failing the same way', () => {
+    const decode = (byte: string) =>
+      fail(
+        `Traceback (most recent call last):\n  File "/ctf/solve.py", line 45, in <module>\n    print(f"Flag: {flag.decode()}")\nUnicodeDecodeError: 'utf-8' codec can't decode byte ${byte} in position 0: invalid start byte`,
+      );
+    const events = [bash('python3 solve.py', decode('0x90')), bash('python3 solve.py', decode('0xff'))];
+    expect(wastedSteps(events)).toEqual([2]);
+  });
+
   it('does not label a debugger step whose program counter moved', () => {
     const events = [
       bash('debug_step', ok('0x0000555555400f50 in go() ()')),

@@ -266,7 +266,11 @@ function textOf(word: { readonly value: string; readonly text: string }): string
   // A word that is its own value and opens with no quote is written as it reads, whatever it holds:
   // the words of a plain line, and most others.
   if (word.text === word.value && !opensWithQuote(word.text)) return word.value;
-  if (!/[$`\\*?[]/.test(word.text)) return word.value;
+  // Quotes that hold a blank (`"service accounts.txt"`) or nothing (`-m ""`) make one word of it,
+  // which the key must keep one: written bare, it would read as the words the same line gives the
+  // program unquoted (`git add service accounts.txt` stages two files, not one).
+  if (!/[$`\\*?[]/.test(word.text))
+    return /\s/.test(word.value) || word.value === '' ? `'${word.value}'` : word.value;
   return LITERAL_QUOTED.test(word.text) ? `'${word.value}'` : word.text;
 }
 

@@ -58,6 +58,16 @@ describe("a command line's attempt key follows what the program is given", () =>
     );
   });
 
+  it('keeps a quoted path with blanks apart from the same words unquoted, which the program is given as several', () => {
+    const quoted = 'git add "src/prompts/service accounts description.txt"';
+    const split = 'git add src/prompts/service accounts description.txt';
+    expect(wordsOf(quoted)).not.toEqual(wordsOf(split));
+    expect(commandAttemptKey(quoted)).not.toBe(commandAttemptKey(split));
+    expect(commandAttemptKey(quoted)).toBe(
+      commandAttemptKey("git add 'src/prompts/service accounts description.txt'"),
+    );
+  });
+
   it('is the same for options in another order within a run that ends the line', () => {
     fc.assert(
       fc.property(
