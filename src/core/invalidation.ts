@@ -187,11 +187,13 @@ function relieveRelativeTargets(call: CallContext, context: InvalidationContext)
   for (const entry of [...context.index.entries()]) {
     const target = entry.constraint.target;
     if (entry.constraint.scope !== 'call' || target === undefined) continue;
-    if (!RELATIVE_PATH.test(target) && !namesRelativePath(target, context)) continue;
-    context.relieve(
-      entry,
-      () => `${call.description} moved the working directory, so ${target} may name another file`,
-    );
+    if (RELATIVE_PATH.test(target) || namesRelativePath(target, context))
+      context.relieve(
+        entry,
+        () => `${call.description} moved the working directory, so ${target} may name another file`,
+      );
+    else if (runsFromWorkingDirectory(target, context))
+      context.relieve(entry, () => `${call.description} moved the working directory, where ${target} runs`);
   }
 }
 
@@ -203,6 +205,17 @@ function namesRelativePath(command: string, context: InvalidationContext): boole
   if (!/\s/.test(command)) return false;
   const operands = context.workspace.operandsIn?.(command) ?? [];
   return operands.some((operand) => RELATIVE_PATH.test(operand) && /[^.][/.][^/.]/.test(operand));
+}
+
+/**
+ * A command line that names no place in full (`pnpm run typecheck`, `make test`): what it runs on
+ * (a package, a makefile, a repository) is found from the working directory.
+ */
+function runsFromWorkingDirectory(command: string, context: InvalidationContext): boolean {
+  if (!/\s/.test(command)) return false;
+  const operands = context.workspace.operandsIn?.(command);
+  if (operands === undefined) return false;
+  return !operands.some((operand) => !RELATIVE_PATH.test(operand));
 }
 
 /** The targets a command names that some ban is about. */

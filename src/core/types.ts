@@ -220,6 +220,12 @@ export interface CallFacts {
    */
   readonly directory?: string;
   /**
+   * For a line that starts by changing directory and then runs more (`cd apps/web && pnpm build`):
+   * the place its move names, as written. In a shell that keeps its directory, the calls after it
+   * run there.
+   */
+  readonly movesTo?: string;
+  /**
    * For a command: the files it writes, creates, moves or removes, when every part of it was read
    * (`sed -i`, a redirection, `tee`, `mv`, `rm`, `mkdir`): these changed, and nothing else did.
    */

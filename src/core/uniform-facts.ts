@@ -36,6 +36,7 @@ export function uniformFacts(facts: CallFacts, kind: ActionKind | undefined): Ca
     navigates: facts.navigates,
     startsOrStops: facts.startsOrStops,
     directory: facts.directory,
+    movesTo: facts.movesTo,
     touches: facts.touches,
     writesFiles: facts.writesFiles,
     changesTree: facts.changesTree,

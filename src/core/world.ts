@@ -61,6 +61,8 @@ export class WorldTracker {
   private openFile: string | undefined;
   /** Where the last move of the working directory went, when its line named the place in full. */
   private directory: string | undefined;
+  /** The place the last move of the working directory named, as written; `undefined` when unsaid. */
+  private place: string | undefined;
 
   /**
    * A command of unknown effects ran naming `words`: it may have moved, removed or rewritten a file
@@ -102,6 +104,32 @@ export class WorldTracker {
    * (an append, a copy, a redirection), so its repeat is never taken for one that changed nothing.
    */
   effectOf(facts: CallFacts, callKey: string, resultDigest: string, silent = false): Effect {
+    const moves = this.movesByLeadingPlace(facts);
+    const effect = this.ownEffectOf(facts, callKey, resultDigest, silent);
+    if (!moves || effect.movesDirectory === true) return effect;
+    return effect.kind === 'none' ? MOVED_DIRECTORY : { ...effect, movesDirectory: true };
+  }
+
+  /**
+   * Whether a line that moves before doing more (`cd apps/web && pnpm build`) left the working
+   * directory somewhere new. A move to the place the last move named, as written, is no move: in a
+   * shell that keeps its directory it is already there (a relative one fails or goes deeper, and
+   * the rest of the line says so), and in one that starts each command afresh no move outlives its
+   * line, so only the first of a run of such lines is taken for one.
+   */
+  private movesByLeadingPlace(facts: CallFacts): boolean {
+    if (facts.kind !== 'exec') return false;
+    if (facts.navigates) {
+      this.place = undefined;
+      return false;
+    }
+    if (facts.movesTo === undefined) return false;
+    const moves = facts.movesTo !== this.place;
+    this.place = facts.movesTo;
+    return moves;
+  }
+
+  private ownEffectOf(facts: CallFacts, callKey: string, resultDigest: string, silent: boolean): Effect {
     // Another file opened, another line or directory: what later calls see has changed, no file has.
     if (facts.kind === 'exec' && facts.directory !== undefined) {
       // A move to where the last one went, answering where it is (`cd /srv/app && pwd`), changes
@@ -207,6 +235,7 @@ export class WorldTracker {
       generation: this.generation,
       ...(this.openFile !== undefined && { openFile: this.openFile }),
       ...(this.directory !== undefined && { directory: this.directory }),
+      ...(this.place !== undefined && { place: this.place }),
     };
   }
 
@@ -220,6 +249,7 @@ export class WorldTracker {
       generation?: number;
       openFile?: unknown;
       directory?: unknown;
+      place?: unknown;
     };
     if (!value || typeof value !== 'object') return;
     this.lastChange.clear();
@@ -239,6 +269,7 @@ export class WorldTracker {
     this.generation = typeof value.generation === 'number' ? value.generation : 0;
     this.openFile = typeof value.openFile === 'string' ? value.openFile : undefined;
     this.directory = typeof value.directory === 'string' ? value.directory : undefined;
+    this.place = typeof value.place === 'string' ? value.place : undefined;
   }
 }
 

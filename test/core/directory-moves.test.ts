@@ -106,3 +106,65 @@ describe('a move that answers nothing, to where the last move went', () => {
     expect(agent.check('run_command', ARCHIVE).verdict).toBe('block');
   });
 });
+
+describe('a line that moves before running more', () => {
+  const TYPECHECK = { command: 'pnpm run typecheck 2>&1', description: 'Run typecheck' };
+  const NO_SCRIPT = {
+    text: 'Exit code 1\n\u2009ERR_PNPM_NO_SCRIPT\u2009 Missing script: typecheck\n\nCommand "typecheck" not found.',
+    isError: true,
+  };
+  const CHECKED = '> nextmavens-dashboard@1.0.0 typecheck /home/dev/platform/apps/dashboard\n> tsc --noEmit';
+
+  it.each(['apps/dashboard', '/home/dev/platform/apps/dashboard'])(
+    'lets the bare command run again after `cd %s && the same command`',
+    (place) => {
+      const agent = new Agent();
+      agent.call('Bash', TYPECHECK, NO_SCRIPT);
+      expect(agent.check('Bash', TYPECHECK).verdict).toBe('block');
+      agent.call(
+        'Bash',
+        { command: `cd ${place} && pnpm run typecheck 2>&1`, description: 'Typecheck the dashboard' },
+        CHECKED,
+      );
+      expect(agent.check('Bash', TYPECHECK).verdict).toBe('allow');
+    },
+  );
+
+  it('still blocks the same `cd build && make` line failing again and again', () => {
+    const agent = new Agent();
+    const MAKE = { command: 'cd build && make', description: 'Build' };
+    const NO_MAKEFILE = {
+      text: 'Exit code 2\nmake: *** No targets specified and no makefile found.  Stop.',
+      isError: true,
+    };
+    agent.call('Bash', { command: 'cd build && cmake ..' }, '-- Configuring done\n-- Generating done');
+    agent.call('Bash', MAKE, NO_MAKEFILE);
+    agent.call('Bash', MAKE, NO_MAKEFILE);
+    expect(agent.check('Bash', MAKE).verdict).toBe('block');
+  });
+
+  it('is no move when it goes where the last such line went: a bare failure stays blocked', () => {
+    const agent = new Agent();
+    const LINT = { command: 'npm run lint' };
+    const NO_LINT = {
+      text: 'npm error Missing script: "lint"\nnpm error\nnpm error To see a list of scripts, run:\nnpm error   npm run',
+      isError: true,
+    };
+    agent.call('Bash', { command: 'cd frontend && npm ci' }, 'added 312 packages in 9s');
+    agent.call('Bash', LINT, NO_LINT);
+    agent.call('Bash', { command: 'cd frontend && mkdir -p src/components/cart' }, '');
+    expect(agent.check('Bash', LINT).verdict).toBe('block');
+  });
+
+  it('keeps a ban on a command that names only absolute paths', () => {
+    const agent = new Agent();
+    const SEED = { command: 'node /srv/app/scripts/seed.js' };
+    const NO_MODULE = {
+      text: "node:internal/modules/cjs/loader:1228\n  throw err;\n  ^\n\nError: Cannot find module '/srv/app/scripts/seed.js'",
+      isError: true,
+    };
+    agent.call('Bash', SEED, NO_MODULE);
+    agent.call('Bash', { command: 'cd frontend && git log --oneline -3' }, 'a1b2c3d Add seed data\n');
+    expect(agent.check('Bash', SEED).verdict).toBe('block');
+  });
+});

@@ -48,6 +48,7 @@ import {
   leavesSourcesAlone,
   navigatesByName,
   onlyChangesDirectory,
+  placeMovedTo,
   programOf,
   programOfLines,
   startsByChangingDirectory,
@@ -289,6 +290,11 @@ export function createToolCallAdapter(options: ToolCallAdapterOptions = {}): Too
       // relative paths in later calls name other files.
       if (onlyChangesDirectory(text) || (facts.changesNothing && startsByChangingDirectory(text)))
         facts.navigates = true;
+      // A move before commands that do more still leaves the calls after it running elsewhere.
+      else if (startsByChangingDirectory(text)) {
+        const place = placeMovedTo(text);
+        if (place !== undefined) facts.movesTo = place;
+      }
       const directory = directoryAfter(text);
       if (directory !== undefined) facts.directory = directory;
       // Read with its lines kept, as the effects are: collapsed, a comment on one line would swallow

@@ -285,6 +285,18 @@ export function directoryAfter(command: string): string | undefined {
   return place.length > 1 ? place.replace(/[\\/]+$/, '') : place;
 }
 
+/**
+ * The place a line's leading move names, as written (`cd apps/web && pnpm build` → `apps/web`), when
+ * it is the line's only move; `undefined` otherwise.
+ */
+export function placeMovedTo(command: string): string | undefined {
+  const match = LEADING_CD.exec(command);
+  const place = match?.[1] ?? match?.[2] ?? match?.[3];
+  if (match === null || place === undefined) return undefined;
+  if (DIRECTORY_MOVE.test(command.slice(match[0].length - 2))) return undefined;
+  return place.length > 1 ? place.replace(/[\\/]+$/, '') : place;
+}
+
 /** Verbs of tools that move what later calls see: another file open, another line, page or directory. */
 const NAVIGATION_VERBS = new Set(['open', 'goto', 'scroll', 'navigate', 'cd', 'chdir', 'jump']);
 

@@ -6,6 +6,7 @@ import {
   leavesSourcesAlone,
   navigatesByName,
   onlyChangesDirectory,
+  placeMovedTo,
   programOf,
   programOfLines,
   startsOrStopsByName,
@@ -200,6 +201,24 @@ describe('programOfLines', () => {
   ])('reads %j as %s', (command, program) => {
     expect(programOfLines(command)).toBe(program);
   });
+});
+
+describe('placeMovedTo', () => {
+  it.each([
+    ['cd apps/dashboard && pnpm run typecheck', 'apps/dashboard'],
+    ['cd apps/dashboard/ && pnpm run typecheck', 'apps/dashboard'],
+    ['cd "docs/api notes"; cat index.md', 'docs/api notes'],
+    ['cd /home/dev/platform/dashboard && pnpm run typecheck 2>&1 || true', '/home/dev/platform/dashboard'],
+  ])('says %s moves to %s as written', (command, place) => {
+    expect(placeMovedTo(command)).toBe(place);
+  });
+
+  it.each(['pnpm run typecheck', 'cd apps/web && cd ../api && npm test', '(cd docs && make html)'])(
+    'names no one place for %s',
+    (command) => {
+      expect(placeMovedTo(command)).toBeUndefined();
+    },
+  );
 });
 
 describe('directoryAfter', () => {
