@@ -12,9 +12,9 @@
  *   `keyHash`, and the engine finds them by computing a call's older key as well, for calls that
  *   hashed a long text while such bans are held; one found that way is keyed anew, and saved so.
  *   Keys of shorter texts are the same in every version. Within version 3, an adapter may key a
- *   call otherwise than it did (a command's `--` after an operand is kept): a ban learned since says
- *   `keyHash: 3` (`KEY_GENERATION`), and one learned before is found by the call's older key, as
- *   the adapter gives it, and keyed anew.
+ *   call otherwise than it did (a command's `--` after an operand, and a quoted word holding a
+ *   blank, are kept): a ban learned since says `keyHash: 3` (`KEY_GENERATION`), and one learned
+ *   before is found by the call's older key, as the adapter gives it, and keyed anew.
  *
  * A store reads every version from `OLDEST_STATE_VERSION` up to `STATE_VERSION` (a fleet may run
  * builds of both), rewrites what it finds of an older one when it opens, and writes the latest.

@@ -49,12 +49,16 @@ export function commandAttemptKey(command: string): string | undefined {
   return commandAttemptKeys(command)?.key;
 }
 
-/** A command's attempt key, and the key builds before `--` after an operand was kept gave it. */
+/**
+ * A command's attempt key, and the key earlier builds gave it: before a `--` after an operand was
+ * kept, and before a quoted word holding a blank was kept one word.
+ */
 export interface AttemptKeys {
   readonly key: string;
   /**
-   * Set only when the key differs from it: the line keeps a `--` that comes after an operand, which
-   * keys before left out (a ban learned then holds that key).
+   * Set only when the key differs from it: the line keeps a `--` that comes after an operand, or
+   * quotes a word holding a blank or nothing, which keys before left out (a ban learned then holds
+   * that key).
    */
   readonly older?: string;
 }
@@ -70,7 +74,7 @@ export function commandAttemptKeys(command: string): AttemptKeys | undefined {
   }
   if ((script as { errors?: readonly unknown[] }).errors?.length) return undefined;
   const parts: string[] = [];
-  const budget: Budget = { nodes: 0, olderDash: false, keptAfterOperand: false };
+  const budget: Budget = { nodes: 0, asBefore: false, differsFromBefore: false };
   try {
     if (!readList(script, parts, budget)) return undefined;
   } catch {
@@ -78,10 +82,10 @@ export function commandAttemptKeys(command: string): AttemptKeys | undefined {
   }
   if (parts.length === 0) return undefined;
   const key = parts.join(' ; ');
-  if (!budget.keptAfterOperand) return { key };
+  if (!budget.differsFromBefore) return { key };
   // Read again as before: the words were read once, and only such lines pay for a second reading.
   const olderParts: string[] = [];
-  const olderBudget: Budget = { nodes: 0, olderDash: true, keptAfterOperand: false };
+  const olderBudget: Budget = { nodes: 0, asBefore: true, differsFromBefore: false };
   try {
     if (!readList(script, olderParts, olderBudget)) return { key };
   } catch {
@@ -92,10 +96,13 @@ export function commandAttemptKeys(command: string): AttemptKeys | undefined {
 
 interface Budget {
   nodes: number;
-  /** Read as keys were before `--` after an operand was kept: left out unless a dashed word follows. */
-  readonly olderDash: boolean;
-  /** Some `--` was kept only because an operand came before it. */
-  keptAfterOperand: boolean;
+  /**
+   * Read as keys were before: a `--` after an operand left out unless a dashed word follows it, and
+   * a quoted word written bare.
+   */
+  readonly asBefore: boolean;
+  /** Some word is written otherwise than keys before wrote it (see `asBefore`). */
+  differsFromBefore: boolean;
 }
 
 /** Reads statements, `&&`/`||` lists and pipelines; anything else makes the line unreadable. */
@@ -163,10 +170,10 @@ function readCommand(node: CommandNode, budget: Budget): string | undefined {
   // Each word as the program gets it (`value`, quotes removed: a quoted `"-x"` is an option to it)
   // and as the key writes it (`textOf`).
   const words: Word[] = [];
-  if (node.name !== undefined) words.push({ value: node.name.value, key: textOf(node.name) });
+  if (node.name !== undefined) words.push({ value: node.name.value, key: textOf(node.name, budget) });
   for (const arg of node.args) {
     if (arg.type !== 'Word') return undefined;
-    words.push({ value: arg.value, key: textOf(arg) });
+    words.push({ value: arg.value, key: textOf(arg, budget) });
   }
   let at = 0;
   while (TIMING.has(words[at]?.value ?? '')) at++;
@@ -231,8 +238,8 @@ function argumentsKey(args: readonly Word[], shown: (word: string) => boolean, b
         .slice(0, index)
         .some((before) => !before.value.startsWith('-') || before.value === '-');
       const dashAfter = rest.some((after) => after.value.startsWith('-') && after.value !== '-');
-      if (dashAfter || (operandBefore && !budget.olderDash)) out.push('--');
-      if (operandBefore && !dashAfter) budget.keptAfterOperand = true;
+      if (dashAfter || (operandBefore && !budget.asBefore)) out.push('--');
+      if (operandBefore && !dashAfter) budget.differsFromBefore = true;
       for (const after of rest) out.push(after.key);
       return out;
     }
@@ -262,15 +269,18 @@ function argumentsKey(args: readonly Word[], shown: (word: string) => boolean, b
  * whole, with nothing the shell expands inside (`'- [ ]'`, `"- [ ]"`), is given as it reads, whichever
  * quotes hold it.
  */
-function textOf(word: { readonly value: string; readonly text: string }): string {
+function textOf(word: { readonly value: string; readonly text: string }, budget: Budget): string {
   // A word that is its own value and opens with no quote is written as it reads, whatever it holds:
   // the words of a plain line, and most others.
   if (word.text === word.value && !opensWithQuote(word.text)) return word.value;
   // Quotes that hold a blank (`"service accounts.txt"`) or nothing (`-m ""`) make one word of it,
   // which the key must keep one: written bare, it would read as the words the same line gives the
   // program unquoted (`git add service accounts.txt` stages two files, not one).
-  if (!/[$`\\*?[]/.test(word.text))
-    return /\s/.test(word.value) || word.value === '' ? `'${word.value}'` : word.value;
+  if (!/[$`\\*?[]/.test(word.text)) {
+    if (!/\s/.test(word.value) && word.value !== '') return word.value;
+    budget.differsFromBefore = true;
+    return budget.asBefore ? word.value : `'${word.value}'`;
+  }
   return LITERAL_QUOTED.test(word.text) ? `'${word.value}'` : word.text;
 }
 

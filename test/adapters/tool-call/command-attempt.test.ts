@@ -183,7 +183,7 @@ describe("a command line's attempt key follows what the program is given", () =>
   });
 });
 
-describe("a command line's older attempt key, which bans learned before `--` after an operand was kept hold", () => {
+describe("a command line's older attempt key, which bans learned under the keys before hold", () => {
   it('is the key of the line without that `--`', () => {
     fc.assert(
       fc.property(
@@ -207,6 +207,12 @@ describe("a command line's older attempt key, which bans learned before `--` aft
     );
   });
 
+  it('writes a quoted word holding a blank bare, as keys were before it was kept one word', () => {
+    expect(commandAttemptKeys('git commit -m "fix login redirect"')?.older).toBe(
+      commandAttemptKey('git commit -m fix login redirect'),
+    );
+  });
+
   it('is not given where the key did not change', () => {
     for (const command of [
       'npm test',
@@ -214,6 +220,7 @@ describe("a command line's older attempt key, which bans learned before `--` aft
       'git grep -n -- -x src',
       'rg -n TODO -- --not-an-option src',
       'pytest -x tests/test_cart.py',
+      'git commit -m "fix-login"',
     ]) {
       expect(commandAttemptKeys(command)).toEqual({ key: commandAttemptKey(command) });
     }
