@@ -113,6 +113,15 @@ export function compileCachedScript(options: CachedScriptOptions): CachedScript 
 let baselinePaused = false;
 
 /**
+ * Whether this process has paused V8's baseline compiler to write a cache. Which tier V8 gives a
+ * function varies between its versions (some go from the interpreter to the optimising compiler
+ * directly), so this, not a function's tier, says whether a process kept the compiler on.
+ */
+export function baselineCompilerPaused(): boolean {
+  return baselinePaused;
+}
+
+/**
  * Pauses V8's baseline compiler (Sparkplug) for the rest of the process, in a process that will
  * write a cache. V8 keeps no baseline code in a cache, and a function that has some when the cache
  * is written is kept without the bytecode it was compiled from: the functions a process ran most,

@@ -77,7 +77,7 @@ function runBundle(
     import { createRequire } from 'node:module';
     ${options.nodeVersion === undefined ? '' : `Object.defineProperty(process, 'version', { value: ${JSON.stringify(options.nodeVersion)} });`}
     const before = new Set(process.moduleLoadList);
-    const { compileCachedScript } = await import(${JSON.stringify(loader)});
+    const { baselineCompilerPaused, compileCachedScript } = await import(${JSON.stringify(loader)});
     const file = ${JSON.stringify(join(dir, 'bundle.cjs'))};
     const buffers = [];
     const allocUnsafe = Buffer.allocUnsafe;
@@ -120,8 +120,9 @@ module.exports.totalLength = totalLength;
 `;
 
 /**
- * Runs `HOT_BUNDLE` in a fresh process, its function 500 times (V8's baseline compiler takes it
- * after some tens); says whether the function then runs V8's baseline code.
+ * Runs `HOT_BUNDLE` in a fresh process, its function 500 times (V8's baseline compiler may take it
+ * after some tens); says whether the function then runs V8's baseline code, and whether the process
+ * paused the baseline compiler.
  */
 function runHot(
   dir: string,
@@ -130,10 +131,15 @@ function runHot(
   names: readonly string[] = ['hook-handle'],
   /** CPU time the process uses before it exits, in milliseconds. */
   busyMs = 0,
-): { readonly cache: string; readonly caches: readonly string[]; readonly baseline: boolean } {
+): {
+  readonly cache: string;
+  readonly caches: readonly string[];
+  readonly baseline: boolean;
+  readonly paused: boolean;
+} {
   const program = `
     import { createRequire } from 'node:module';
-    const { compileCachedScript } = await import(${JSON.stringify(loader)});
+    const { baselineCompilerPaused, compileCachedScript } = await import(${JSON.stringify(loader)});
     const file = ${JSON.stringify(join(dir, 'bundle.cjs'))};
     const scripts = ${JSON.stringify(names)}.map((name) =>
       compileCachedScript({ file, name, parameters: ['exports', 'require', 'module'], cacheDir: ${JSON.stringify(cacheDir)} }),
@@ -148,7 +154,7 @@ function runHot(
       if (user + system >= ${busyMs * 1000}) break;
     }
     const caches = scripts.map((each) => each.cache);
-    console.log(JSON.stringify({ cache: script.cache, caches, baseline: %ActiveTierIsSparkplug(module.exports.totalLength) }));
+    console.log(JSON.stringify({ cache: script.cache, caches, baseline: %ActiveTierIsSparkplug(module.exports.totalLength), paused: baselineCompilerPaused() }));
   `;
   const run = spawnSync(process.execPath, ['--allow-natives-syntax', '--input-type=module', '-e', program], {
     cwd: root,
@@ -156,7 +162,7 @@ function runHot(
     env: { ...process.env, NODE_OPTIONS: '', NARROWING_GUARD_CODE_CACHE: '', TMPDIR: dir },
   });
   expect(run.stderr).toBe('');
-  return JSON.parse(run.stdout) as { cache: string; caches: string[]; baseline: boolean };
+  return JSON.parse(run.stdout) as { cache: string; caches: string[]; baseline: boolean; paused: boolean };
 }
 
 describe('the code cache of the bundled scripts', () => {
@@ -317,22 +323,22 @@ describe('the code cache of the bundled scripts', () => {
 
   it("writes a cache whose most-run functions V8's baseline compiler left alone, and the next process reads it", () => {
     writeFileSync(join(dir, 'bundle.cjs'), HOT_BUNDLE);
-    expect(runHot(dir, cacheDir)).toMatchObject({ cache: 'written', baseline: false });
+    expect(runHot(dir, cacheDir)).toMatchObject({ cache: 'written', baseline: false, paused: true });
     expect(runHot(dir, cacheDir).cache).toBe('hit');
   });
 
   it('writes the cache anew without the baseline compiler after a process that ran longer than its writer', () => {
     writeFileSync(join(dir, 'bundle.cjs'), HOT_BUNDLE);
     runHot(dir, cacheDir);
-    expect(runHot(dir, cacheDir, ['hook-handle'], 600)).toMatchObject({ cache: 'hit', baseline: true });
-    expect(runHot(dir, cacheDir)).toMatchObject({ cache: 'hit', baseline: false });
-    expect(runHot(dir, cacheDir)).toMatchObject({ cache: 'hit', baseline: true });
+    expect(runHot(dir, cacheDir, ['hook-handle'], 600)).toMatchObject({ cache: 'hit', paused: false });
+    expect(runHot(dir, cacheDir)).toMatchObject({ cache: 'hit', baseline: false, paused: true });
+    expect(runHot(dir, cacheDir)).toMatchObject({ cache: 'hit', paused: false });
   });
 
   it('leaves the baseline compiler on in a process that reads the cache and writes none', () => {
     writeFileSync(join(dir, 'bundle.cjs'), HOT_BUNDLE);
     runHot(dir, cacheDir);
-    expect(runHot(dir, cacheDir)).toMatchObject({ cache: 'hit', baseline: true });
+    expect(runHot(dir, cacheDir)).toMatchObject({ cache: 'hit', paused: false });
   });
 
   it('reads the cache of a second bundle in a process that writes the cache of its first', () => {
