@@ -3,7 +3,7 @@
  * (`npm test -- tests/api.test.ts` was keyed as `npm test tests/api.test.ts`): it opens and keeps
  * blocking what it blocked, in every store, beside bans this build learns under the new keys.
  */
-import { cpSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { createClient } from 'redis';
@@ -11,17 +11,13 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createToolCallAdapter } from '../../src/adapters/tool-call/index.js';
 import { withLegacyHash } from '../../src/core/identity/hashing.js';
 import type { Constraint } from '../../src/core/types.js';
-import { type OpenGuardOptions, openGuard, openGuardSync } from '../../src/guard/open.js';
+import { openGuard, openGuardSync } from '../../src/guard/open.js';
 import { openSqliteStore } from '../../src/stores/sqlite-store.js';
+import { bansIn, type EarlierBuildProject, earlierBuildProject, earlierState } from './earlier-build.js';
 import { redisInstalled, startRedis } from './redis-server.js';
-import { temporaryDir } from './sample-state.js';
 
 /** The state directory the earlier build wrote after the two commands below failed twice each. */
-const EARLIER_FIXTURE = join(import.meta.dirname, '../fixtures/stores/state-v3-dash');
-/** Within the lifetime of the fixture's bans. */
-const CLOCK = { now: () => 1_764_000_100_000 };
-/** The project's manifest the bans were pinned to (a missing script is about it). */
-const PACKAGE_JSON = '{\n  "name": "orders-api",\n  "scripts": {\n    "build": "tsc -p ."\n  }\n}\n';
+const EARLIER_FIXTURE = earlierState('state-v3-dash');
 
 /** Its key changed: the `--` after `test` parts npm's arguments from the script's. */
 const DASHED = { tool: 'Bash', args: { command: 'npm test -- tests/api.test.ts' } };
@@ -31,36 +27,20 @@ const PLAIN = { tool: 'Bash', args: { command: 'npm run lint' } };
 const LEARNED_NOW = { tool: 'Bash', args: { command: 'npm run e2e -- tests/login.spec.ts' } };
 const MISSING_E2E =
   'npm error Missing script: "e2e"\nnpm error\nnpm error To see a list of scripts, run:\nnpm error   npm run';
-const quiet = () => undefined;
+const earlierBans = () => bansIn(EARLIER_FIXTURE);
 
-function earlierBans(): Constraint[] {
-  return JSON.parse(readFileSync(join(EARLIER_FIXTURE, 'state.json'), 'utf8')).constraints;
-}
-
-let dir: string;
-let remove: () => void;
-let project: string;
+let project: EarlierBuildProject;
 beforeEach(() => {
-  ({ dir, remove } = temporaryDir());
-  project = join(dir, 'project');
-  mkdirSync(project);
-  writeFileSync(join(project, 'package.json'), PACKAGE_JSON);
+  project = earlierBuildProject();
 });
-afterEach(() => remove());
+afterEach(() => project.remove());
 
-const options = (more: Partial<OpenGuardOptions>): OpenGuardOptions => ({
-  workspaceRoot: project,
-  journal: false,
-  context: false,
-  clock: CLOCK,
-  onProblem: quiet,
-  ...more,
-});
+const options = (more: Parameters<EarlierBuildProject['options']>[0]) => project.options(more);
 
 describe('a store written before `--` after an operand was kept in a command’s key', () => {
   it('in a state file keeps blocking the command it blocked, and the one whose key did not change', async () => {
-    cpSync(EARLIER_FIXTURE, join(dir, 'state'), { recursive: true });
-    const guard = openGuardSync(options({ stateDir: join(dir, 'state') }));
+    project.copyState(EARLIER_FIXTURE);
+    const guard = openGuardSync(options({ stateDir: project.stateDir }));
     try {
       expect(guard.check(DASHED).verdict).toBe('block');
       expect(guard.check(PLAIN).verdict).toBe('block');
@@ -70,19 +50,17 @@ describe('a store written before `--` after an operand was kept in a command’s
   });
 
   it('in a state file keys the ban anew once found, and the next process finds it by the new key', async () => {
-    cpSync(EARLIER_FIXTURE, join(dir, 'state'), { recursive: true });
-    const first = openGuardSync(options({ stateDir: join(dir, 'state') }));
+    project.copyState(EARLIER_FIXTURE);
+    const first = openGuardSync(options({ stateDir: project.stateDir }));
     first.check(DASHED);
     await first.close();
-    const saved: Constraint[] = JSON.parse(
-      readFileSync(join(dir, 'state', 'state.json'), 'utf8'),
-    ).constraints;
+    const saved = project.savedBans();
     const earlier = earlierBans().find((ban) => ban.target === DASHED.args.command);
     const rekeyed = saved.find((ban) => ban.target === DASHED.args.command);
     expect(rekeyed?.id).toBe(earlier?.id);
     expect(rekeyed?.callKey).not.toBe(earlier?.callKey);
     expect(rekeyed?.keyHash).toBe(3);
-    const second = openGuardSync(options({ stateDir: join(dir, 'state') }));
+    const second = openGuardSync(options({ stateDir: project.stateDir }));
     try {
       expect(second.check(DASHED).verdict).toBe('block');
     } finally {
@@ -91,7 +69,7 @@ describe('a store written before `--` after an operand was kept in a command’s
   });
 
   it('in a SQLite database keeps blocking the command it blocked', async () => {
-    const path = join(dir, 'state.db');
+    const path = join(project.dir, 'state.db');
     await (await openSqliteStore({ path })).close();
     // As the earlier build writes its rows.
     const db = new Database(path);
@@ -103,7 +81,7 @@ describe('a store written before `--` after an operand was kept in a command’s
     });
     db.prepare(`UPDATE meta SET value = '${earlierBans().length}' WHERE key = 'seq'`).run();
     db.close();
-    const guard = await openGuard(options({ store: 'sqlite', stateDir: dir }));
+    const guard = await openGuard(options({ store: 'sqlite', stateDir: project.dir }));
     try {
       expect(guard.check(DASHED).verdict).toBe('block');
       expect(guard.check(PLAIN).verdict).toBe('block');
@@ -113,20 +91,18 @@ describe('a store written before `--` after an operand was kept in a command’s
   });
 
   it('in a state file shared with this build blocks both the earlier build’s ban and one learned now', async () => {
-    cpSync(EARLIER_FIXTURE, join(dir, 'state'), { recursive: true });
-    const learner = openGuardSync(options({ stateDir: join(dir, 'state') }));
+    project.copyState(EARLIER_FIXTURE);
+    const learner = openGuardSync(options({ stateDir: project.stateDir }));
     for (let failure = 0; failure < 2; failure++) {
       learner.check(LEARNED_NOW);
       learner.record({ proposal: LEARNED_NOW, success: false, content: MISSING_E2E });
     }
     await learner.close();
-    const saved: Constraint[] = JSON.parse(
-      readFileSync(join(dir, 'state', 'state.json'), 'utf8'),
-    ).constraints;
+    const saved = project.savedBans();
     expect(saved.find((ban) => ban.target === LEARNED_NOW.args.command)?.keyHash).toBe(3);
     // Not looked up by the learner, the earlier build's ban keeps the key it was written with.
     expect(saved.find((ban) => ban.target === DASHED.args.command)?.keyHash).toBe(2);
-    const reader = openGuardSync(options({ stateDir: join(dir, 'state') }));
+    const reader = openGuardSync(options({ stateDir: project.stateDir }));
     try {
       expect(reader.check(DASHED).verdict).toBe('block');
       expect(reader.check(LEARNED_NOW).verdict).toBe('block');
@@ -152,12 +128,12 @@ describe('a state of format version 2 with a ban on a long command with `--` aft
     );
     const { keyHash: _, ...earlier } = earlierBans()[0] as Constraint;
     const ban = { ...earlier, id: 'c_5d0c6a1e9b2f4873', callKey: olderKey, target: command };
-    mkdirSync(join(dir, 'state'));
+    mkdirSync(project.stateDir);
     writeFileSync(
-      join(dir, 'state', 'state.json'),
+      join(project.stateDir, 'state.json'),
       JSON.stringify({ version: 2, savedAt: ban.createdAt, constraints: [ban], lifted: [] }),
     );
-    const guard = openGuardSync(options({ stateDir: join(dir, 'state') }));
+    const guard = openGuardSync(options({ stateDir: project.stateDir }));
     try {
       expect(guard.check({ tool: 'Bash', args: { command } }).verdict).toBe('block');
     } finally {

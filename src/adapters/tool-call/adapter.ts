@@ -288,10 +288,10 @@ export function createToolCallAdapter(options: ToolCallAdapterOptions = {}): Too
       if (runs !== undefined && startsOrStopsByName(runs)) facts.startsOrStops = true;
       // A move of the working directory, alone or before commands that only look, is a navigation:
       // relative paths in later calls name other files.
-      if (onlyChangesDirectory(text) || (facts.changesNothing && startsByChangingDirectory(text)))
-        facts.navigates = true;
+      const movesFirst = startsByChangingDirectory(text);
+      if (onlyChangesDirectory(text) || (facts.changesNothing && movesFirst)) facts.navigates = true;
       // A move before commands that do more still leaves the calls after it running elsewhere.
-      else if (startsByChangingDirectory(text)) {
+      else if (movesFirst) {
         const place = placeMovedTo(text);
         if (place !== undefined) facts.movesTo = place;
       }

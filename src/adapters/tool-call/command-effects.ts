@@ -276,13 +276,12 @@ const FULL_PLACE = /^(?:\/|~(?:\/|$)|[A-Za-z]:[\\/])/;
  */
 export function directoryAfter(command: string): string | undefined {
   if (!DIRECTORY_MOVE.test(command)) return undefined;
-  const match = LEADING_CD.exec(command);
-  const place = match?.[1] ?? match?.[2] ?? match?.[3];
-  if (match === null || place === undefined || !FULL_PLACE.test(place)) return '';
-  if (DIRECTORY_MOVE.test(command.slice(match[0].length - 2))) return '';
+  const place = soleLeadingPlace(command);
+  // Tested before trimming: a drive's root (`C:\`) trimmed would no longer read as a full place.
+  if (place === undefined || !FULL_PLACE.test(place)) return '';
   // A drive's place is one place however it is spelled (`C:\app`, `c:/app/`).
   if (/^[A-Za-z]:/.test(place)) return normalizePath(place);
-  return place.length > 1 ? place.replace(/[\\/]+$/, '') : place;
+  return withoutTrailingSlash(place);
 }
 
 /**
@@ -290,10 +289,19 @@ export function directoryAfter(command: string): string | undefined {
  * it is the line's only move; `undefined` otherwise.
  */
 export function placeMovedTo(command: string): string | undefined {
+  const place = soleLeadingPlace(command);
+  return place === undefined ? undefined : withoutTrailingSlash(place);
+}
+
+/** The place a line's leading `cd` names, untrimmed, when no other move follows it in the line. */
+function soleLeadingPlace(command: string): string | undefined {
   const match = LEADING_CD.exec(command);
   const place = match?.[1] ?? match?.[2] ?? match?.[3];
   if (match === null || place === undefined) return undefined;
-  if (DIRECTORY_MOVE.test(command.slice(match[0].length - 2))) return undefined;
+  return DIRECTORY_MOVE.test(command.slice(match[0].length - 2)) ? undefined : place;
+}
+
+function withoutTrailingSlash(place: string): string {
   return place.length > 1 ? place.replace(/[\\/]+$/, '') : place;
 }
 

@@ -231,6 +231,8 @@ describe('directoryAfter', () => {
     ['cd c:/work/shop/ && dir', 'C:/work/shop'],
     ['Set-Location C:\\work\\shop; Get-ChildItem', 'C:/work/shop'],
     ['cd /Users/dev/shop && npm test', '/Users/dev/shop'],
+    ['cd / && ls', '/'],
+    ['cd C:\\ && dir', 'C:/'],
   ])('says %s leaves the directory at %s', (command, place) => {
     expect(directoryAfter(command)).toBe(place);
   });
