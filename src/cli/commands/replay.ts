@@ -70,15 +70,23 @@ export function register(program: Command): void {
     )
     .addHelpText('after', EXAMPLE)
     .action(async (trace: string, options: ReplayCommandOptions) => {
-      process.exitCode = await runReplay(trace, options, processIO());
+      // The command's own process only: one that runs the replay among its other work keeps V8 as it is.
+      const { holdOptimisingCompiler } = await import('./compiler-hold.js');
+      const hold = holdOptimisingCompiler();
+      try {
+        process.exitCode = await runReplay(trace, options, processIO(), hold.step);
+      } finally {
+        hold.release();
+      }
     });
 }
 
-/** Runs `narrowing replay`; returns the exit code. */
+/** Runs `narrowing replay`; returns the exit code. `onStep` is told of each call replayed. */
 export async function runReplay(
   tracePath: string,
   options: ReplayCommandOptions,
   io: CommandIO,
+  onStep?: () => void,
 ): Promise<number> {
   const { PolicyError } = await import('../../policy-file/index.js');
   const { resolvedForReuse } = await import('../../guard/open.js');
@@ -114,6 +122,7 @@ export async function runReplay(
   const chunks: string[] = [];
   let pendingJson = '';
   const take = (step: ReplayStep) => {
+    onStep?.();
     if (options.json) {
       pendingJson += `${format.stepJson(step)}\n`;
       if (pendingJson.length >= JSON_CHUNK) {
