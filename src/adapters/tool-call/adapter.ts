@@ -70,6 +70,7 @@ import { failedForItsPage, pageFailureKey } from './page-failure.js';
 import { waitsForPerson } from './person-waits.js';
 import { withoutPointerLines } from './pointer-lines.js';
 import { fileRacedUnderCall } from './raced-file.js';
+import { runsScriptFile } from './script-runs.js';
 import {
   EDIT_NOOP,
   EMPTY,
@@ -274,6 +275,7 @@ export function createToolCallAdapter(options: ToolCallAdapterOptions = {}): Too
       if (effects.changesTree) facts.changesTree = true;
       else if (effects.touchesOnly && effects.touches.length > 0) facts.touches = effects.touches;
       if (leavesSourcesAlone(text)) facts.leavesSourcesAlone = true;
+      if (runsScriptFile(text)) facts.runsScript = true;
       const wait = waitSecondsOf(text);
       if (wait !== undefined) facts.waitSeconds = wait;
       // The program names the attempt, as the target does: read from the collapsed line, so that a
