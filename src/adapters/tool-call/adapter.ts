@@ -92,6 +92,7 @@ import {
   UNRECOGNISED,
   UNRECOGNISED_COMMAND,
   VALIDATION,
+  WAITED_FOR_INPUT,
 } from './signatures.js';
 import { withoutListings } from './source-listings.js';
 import { mayHaveWrittenBeforeStopping } from './stopped-writes.js';
@@ -99,6 +100,7 @@ import { extractTargets, normalizeTarget } from './targets.js';
 import { runsTests } from './test-runs.js';
 import { rejectedArgumentNames, unavailableValues } from './unavailable.js';
 import { containerGoneUnderCall, sandboxLostUnderCall } from './vanished-container.js';
+import { waitedForInput } from './waited-input.js';
 import {
   isWindowsDirectory,
   lineEffectsOf,
@@ -390,7 +392,12 @@ export function createToolCallAdapter(options: ToolCallAdapterOptions = {}): Too
       signatureMatcher().match(verdict) ??
       exit?.rule ??
       fallbackRule(outcome, call.kind);
-    const rule = read.blame === 'harness_fault' ? (commandsOwnRule(verdict, args, call) ?? read) : read;
+    const rule =
+      read === TIMEOUT && call.kind === 'exec' && waitedForInput(verdict)
+        ? WAITED_FOR_INPUT
+        : read.blame === 'harness_fault'
+          ? (commandsOwnRule(verdict, args, call) ?? read)
+          : read;
     const needle = rule.signature === 'edit_failed' ? needleOf(args, text) : undefined;
     const meaning = meaningOf(rule, call, args, needle, text);
     const retryAfterSeconds =
