@@ -240,6 +240,11 @@ export interface CallFacts {
    * switch, a reset, a stash, an applied patch. Every ban learned against the old files may be stale.
    */
   readonly changesTree?: boolean;
+  /**
+   * For a command: it runs one program file and does nothing else (`python3 solve.py`, `./check`):
+   * what it does is the file's, so the same line does the same until something changes.
+   */
+  readonly runsScript?: boolean;
 }
 
 /**

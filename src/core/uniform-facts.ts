@@ -40,6 +40,7 @@ export function uniformFacts(facts: CallFacts, kind: ActionKind | undefined): Ca
     touches: facts.touches,
     writesFiles: facts.writesFiles,
     changesTree: facts.changesTree,
+    runsScript: facts.runsScript,
   };
   return uniform as CallFacts;
 }

@@ -455,3 +455,23 @@ describe('cycles over states', () => {
     expect(seen).not.toContain('block');
   });
 });
+
+describe('a program stopped at a prompt for input the call never gave', () => {
+  const menu = (port: number) => ({
+    error: `Welcome to the vault console\nSession port is: ${port}\nMain menu:\n1. Log in\n2. Show public key\n3. Exit\nEnter your choice: \nCommand timed out`,
+  });
+
+  it('blocks the third connection that stopped at the same prompt, answered alike each time', () => {
+    const agent = new Agent();
+    const seen = agent.repeat(4, 'run_command', bash('nc vault 4100'), menu(4101));
+    expect(seen).toEqual(['allow', 'allow', 'block', 'block']);
+  });
+
+  it('lets a connection run again while the service answers each one otherwise', () => {
+    const agent = new Agent();
+    const seen = [4101, 4102, 4103, 4104].map(
+      (port) => agent.call('run_command', bash('nc vault 4100'), menu(port)).check.verdict,
+    );
+    expect(seen).not.toContain('block');
+  });
+});

@@ -16,14 +16,24 @@ describe('a command run again between reads, answering alike each time', () => {
     expect(agent.check('bash', solve).verdict).toBe('block');
   });
 
-  it('leaves alone a script that prints nothing, since what it did shows nowhere in its answer', () => {
+  it('blocks the third run of a script file that printed nothing each time, only reads in between', () => {
     const agent = new Agent();
     const decode = { command: 'python3 decode_emoji.py' };
     expect(agent.call('bash', decode, '').check.verdict).toBe('allow');
     agent.call('bash', { command: 'head -n 1 emoji.txt' }, '👎🥩🍺🌚🏈');
     expect(agent.call('bash', decode, '').check.verdict).toBe('allow');
-    agent.call('bash', { command: 'ls -l' }, 'total 8\n-rw-r--r-- 1 root root 412 decode_emoji.py');
-    expect(agent.check('bash', decode).verdict).not.toBe('block');
+    agent.call('bash', { command: 'ls -l' }, 'total 8\n-rw-r--r-- 1 root root 1 decode_emoji.py');
+    expect(agent.check('bash', decode).verdict).toBe('block');
+  });
+
+  it('leaves alone a one-line command that prints nothing, since what it did shows nowhere in its answer', () => {
+    const agent = new Agent();
+    const fix = { command: "find /testbed -name '*.sh' -exec chmod 755 {} +" };
+    expect(agent.call('bash', fix, '').check.verdict).toBe('allow');
+    agent.call('bash', { command: 'ls -l /testbed' }, 'total 8\n-rw-r--r-- 1 root root 412 run.sh');
+    expect(agent.call('bash', fix, '').check.verdict).toBe('allow');
+    agent.call('bash', { command: 'head -n 1 /testbed/run.sh' }, '#!/bin/sh');
+    expect(agent.check('bash', fix).verdict).not.toBe('block');
   });
 
   it('allows it again once an edit changed the workspace in between', () => {

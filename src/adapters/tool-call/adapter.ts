@@ -70,6 +70,7 @@ import { failedForItsPage, pageFailureKey } from './page-failure.js';
 import { waitsForPerson } from './person-waits.js';
 import { withoutPointerLines } from './pointer-lines.js';
 import { fileRacedUnderCall } from './raced-file.js';
+import { runsScriptFile } from './script-runs.js';
 import {
   EDIT_NOOP,
   EMPTY,
@@ -91,6 +92,7 @@ import {
   UNRECOGNISED,
   UNRECOGNISED_COMMAND,
   VALIDATION,
+  WAITED_FOR_INPUT,
 } from './signatures.js';
 import { withoutListings } from './source-listings.js';
 import { mayHaveWrittenBeforeStopping } from './stopped-writes.js';
@@ -98,6 +100,7 @@ import { extractTargets, normalizeTarget } from './targets.js';
 import { runsTests } from './test-runs.js';
 import { rejectedArgumentNames, unavailableValues } from './unavailable.js';
 import { containerGoneUnderCall, sandboxLostUnderCall } from './vanished-container.js';
+import { waitedForInput } from './waited-input.js';
 import {
   isWindowsDirectory,
   lineEffectsOf,
@@ -274,6 +277,7 @@ export function createToolCallAdapter(options: ToolCallAdapterOptions = {}): Too
       if (effects.changesTree) facts.changesTree = true;
       else if (effects.touchesOnly && effects.touches.length > 0) facts.touches = effects.touches;
       if (leavesSourcesAlone(text)) facts.leavesSourcesAlone = true;
+      if (runsScriptFile(text)) facts.runsScript = true;
       const wait = waitSecondsOf(text);
       if (wait !== undefined) facts.waitSeconds = wait;
       // The program names the attempt, as the target does: read from the collapsed line, so that a
@@ -388,7 +392,12 @@ export function createToolCallAdapter(options: ToolCallAdapterOptions = {}): Too
       signatureMatcher().match(verdict) ??
       exit?.rule ??
       fallbackRule(outcome, call.kind);
-    const rule = read.blame === 'harness_fault' ? (commandsOwnRule(verdict, args, call) ?? read) : read;
+    const rule =
+      read === TIMEOUT && call.kind === 'exec' && waitedForInput(verdict)
+        ? WAITED_FOR_INPUT
+        : read.blame === 'harness_fault'
+          ? (commandsOwnRule(verdict, args, call) ?? read)
+          : read;
     const needle = rule.signature === 'edit_failed' ? needleOf(args, text) : undefined;
     const meaning = meaningOf(rule, call, args, needle, text);
     const retryAfterSeconds =

@@ -490,7 +490,12 @@ export function createIdenticalResultDetector(): Detector {
         // A call's own effect does not make its next identical run a new question, unless the call
         // answered nothing: a silent change (an append, a redirection) shows nothing of what it did.
         if (own === null) own = calls.peek(key);
-        const before = own !== undefined && unchanged(own) && !isBlank(outcome.content);
+        // A script's run that printed nothing did what it did the time before, as one that printed
+        // something did: only a change by another call makes its next run a new question.
+        const before =
+          own !== undefined &&
+          unchanged(own) &&
+          (!isBlank(outcome.content) || (isAttempt(call) && call.facts.runsScript === true));
         const { targets } = call.facts;
         const service = outcome.changedWorld ? undefined : call.facts.service;
         if (service !== undefined && targets.length === 0) {

@@ -173,6 +173,27 @@ describe('the environment’s other failures', () => {
     );
   });
 
+  it('does not blame the environment for a command stopped at a prompt for input it was never given', () => {
+    const menu =
+      'Welcome to the vault console\nSession port is: 4101\nMain menu:\n1. Log in\n2. Show public key\n3. Exit\nEnter your choice: \nCommand timed out';
+    const failure = failureOf('run_command', { command: 'nc vault 4100' }, menu);
+    expect(failure?.blame).toBe('unknown');
+    // One sighting is no proof: a service may answer the next connection otherwise.
+    expect(failure?.deterministic).toBe(false);
+    const ask =
+      'How many tickets would you like to buy? There is a limit of 10 tickets\n>> \nCommand timed out';
+    expect(failureOf('run_command', { command: 'python3 draw.py' }, ask)?.blame).toBe('unknown');
+  });
+
+  it('still blames a command that timed out while printing on the environment', () => {
+    const slow = 'Downloading model weights\n 41% |########            | 2.1G/5.0G\nCommand timed out';
+    expect(failureOf('run_command', { command: 'python3 fetch_weights.py' }, slow)?.blame).toBe(
+      'harness_fault',
+    );
+    const quiet = 'Command timed out';
+    expect(failureOf('run_command', { command: 'nc vault 4100' }, quiet)?.blame).toBe('harness_fault');
+  });
+
   it('blames missing or expired credentials on the harness', () => {
     expect(
       blameOf(

@@ -326,3 +326,27 @@ describe('commands that start or stop something', () => {
     },
   );
 });
+
+describe('a command that runs one script file', () => {
+  it.each([
+    'python3 solve.py',
+    'python eccentric_solver.py',
+    './run_check.sh',
+    'cd ~/ctf_files && node exploit.js',
+    '~/ctf_files/chal/decode.sh',
+  ])('reads %s as running a script and nothing else', (command) => {
+    expect(factsOf('bash', { command }).runsScript).toBe(true);
+  });
+
+  it.each([
+    "find /testbed -name '*.sh' -exec chmod 755 {} +",
+    'python3 solve.py > out.txt',
+    'python3 solve.py | tee log.txt',
+    'python3 -c "print(1)"',
+    'python3 -m http.server 8000',
+    'python3 gen.py && python3 solve.py',
+    'ls ./dist/',
+  ])('does not read %s as running one script', (command) => {
+    expect(factsOf('bash', { command }).runsScript).toBeUndefined();
+  });
+});

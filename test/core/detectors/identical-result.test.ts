@@ -14,6 +14,10 @@ import {
 } from './support.js';
 
 const readData = callOf('read_file', { path: 'data.json' });
+/** The call as the adapter reads a command that runs one script file and nothing else. */
+function runsScript(call: CallContext): CallContext {
+  return { ...call, facts: { ...call.facts, runsScript: true } };
+}
 /** The back-to-back rule alone, without the rules for queries that come back later. */
 const backToBackOnly = policies({ detectors: { identicalResult: { revisitBlockAt: 0, rerunStreak: 0 } } });
 const readDataBackToBack = callOf('read_file', { path: 'data.json' }, { policy: backToBackOnly });
@@ -304,6 +308,46 @@ describe('identical-result', () => {
       'block',
       'block',
     ]);
+  });
+
+  it('blocks the third run of a script that printed nothing each time, nothing changed in between', () => {
+    const detector = createIdenticalResultDetector();
+    const solve = runsScript(callOf('bash', { command: 'python3 solve.py' }, { kind: 'exec' }));
+    // What a script of unknown effects did is unknown whether it prints or not: printing nothing
+    // twice, with nothing else changed, it does the same the third time.
+    const silent = succeeded('', { changedWorld: true });
+    expect(verdicts(detector, repeat(4, [solve, silent]))).toEqual(['allow', 'allow', 'block', 'block']);
+  });
+
+  it('lets a script that printed nothing run again once a file was edited in between', () => {
+    const detector = createIdenticalResultDetector();
+    const solve = runsScript(callOf('bash', { command: 'python3 solve.py' }, { kind: 'exec' }));
+    const silent = succeeded('', { changedWorld: true });
+    const edit = callOf(
+      'edit',
+      { lines: '1:1', replacement: 'print(open("flag.txt.enc", "rb").read().hex())' },
+      { kind: 'mutate', targets: ['solve.py'] },
+    );
+    expect(
+      verdicts(detector, [
+        [solve, silent],
+        [solve, silent],
+        [edit, succeeded('[File: solve.py (1 lines total)]', { changedWorld: true })],
+        [solve, silent],
+        [solve, silent],
+      ]),
+    ).toEqual(['allow', 'allow', 'allow', 'allow', 'allow']);
+  });
+
+  it('lets a one-line command of unknown effects that printed nothing run again, since it may have changed files', () => {
+    const detector = createIdenticalResultDetector();
+    const fix = callOf(
+      'bash',
+      { command: "find /testbed -name '*.sh' -exec chmod 755 {} +" },
+      { kind: 'exec' },
+    );
+    const silent = succeeded('', { changedWorld: true });
+    expect(verdicts(detector, repeat(4, [fix, silent]))).toEqual(['allow', 'allow', 'allow', 'allow']);
   });
 
   it('leaves poll tools to the poll detector', () => {

@@ -247,6 +247,20 @@ export const MALFORMED_HOST = kind('malformedHost', 'validation_error', { ...VER
 
 export const TIMEOUT = kind('timeout', 'tool_timeout', HARNESS);
 
+/**
+ * A command stopped for taking too long at a prompt for input it was never given: nothing says the
+ * environment made it slow, so it is not the environment's failure; nor is it certain on one
+ * sighting (a service may answer each connection otherwise), so a repeat that answered alike is the
+ * evidence, as for any failure of unknown blame.
+ */
+export const WAITED_FOR_INPUT: SignatureRule = {
+  ...TIMEOUT,
+  blame: 'unknown',
+  deterministic: false,
+  tier: 'verdict',
+  onlyThisCall: true,
+};
+
 export const RATE_LIMIT = kind('rateLimit', 'rate_limited', HARNESS);
 
 /** A spent quota or an unpaid bill: the environment's to fix, and no retry helps until it is. */

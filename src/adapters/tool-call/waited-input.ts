@@ -1,0 +1,38 @@
+/**
+ * A command stopped for taking too long after it asked for input (`Enter your choice: ` then the
+ * harness's `Command timed out`): the program was waiting on its standard input, which the call
+ * never gave it. Nothing outside the call made it slow: the same line waits at the same prompt
+ * every time, so the failure is the call's own.
+ */
+
+/** The line a prompt for input ends with: a colon, a question mark or an angle bracket (`>> `). */
+const PROMPT_END = /[:?>]\s*$/;
+/** A prompt is one short line; a longer one is output that happens to end so. */
+const PROMPT_CHARS = 160;
+/** How far from the end of the output the timeout's own line may be. */
+const TAIL_LINES = 2;
+const TIMED_OUT_LINE = /^\W*(?:command|execution|process)?\s*timed ?out\b/i;
+
+/** The output's last lines, blank ones left out. */
+function lastLines(text: string, count: number): string[] {
+  const lines: string[] = [];
+  let end = text.length;
+  while (end > 0 && lines.length < count) {
+    const start = text.lastIndexOf('\n', end - 1);
+    const line = text.slice(start + 1, end);
+    if (line.trim() !== '') lines.unshift(line);
+    end = start < 0 ? 0 : start;
+  }
+  return lines;
+}
+
+/**
+ * Whether a timed-out command's output shows it stopped at a prompt: its last line says it timed
+ * out and the line before it asks for input.
+ */
+export function waitedForInput(text: string): boolean {
+  const tail = lastLines(text.length > 4_000 ? text.slice(-4_000) : text, TAIL_LINES);
+  if (tail.length < TAIL_LINES) return false;
+  const [prompt, timedOut] = tail as [string, string];
+  return TIMED_OUT_LINE.test(timedOut.trim()) && prompt.length <= PROMPT_CHARS && PROMPT_END.test(prompt);
+}
