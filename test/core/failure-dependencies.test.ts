@@ -181,4 +181,30 @@ describe('what a failure depends on', () => {
     );
     expect(agent.verdict('Bash', build)).toBe('block');
   });
+  it('lets a type check run again after the editor says another writer changed the file its error names', () => {
+    const agent = new Agent();
+    const spec = '/home/dev/api/src/routes/jobs/__tests__/jobs-api.test.ts';
+    const typecheck = { command: 'cd /home/dev/api && pnpm run typecheck 2>&1' };
+    const failed = {
+      text: [
+        'Exit code 2',
+        '> api@1.0.0 typecheck /home/dev/api',
+        '> tsc --noEmit',
+        'src/routes/jobs/__tests__/jobs-api.test.ts(24,1): error TS6192: All imports in import declaration are unused.',
+      ].join('\n'),
+      isError: true,
+    };
+    agent.call('Bash', typecheck, failed);
+    agent.call('Bash', typecheck, failed);
+    expect(agent.check('Bash', typecheck).verdict).toBe('block');
+    agent.call(
+      'Edit',
+      { file_path: spec, old_string: "import { getJob } from '@acme/db';\n", new_string: '' },
+      {
+        text: '<tool_use_error>File has been modified since read, either by the user or by a linter. Read it again before attempting to write it.</tool_use_error>',
+        isError: true,
+      },
+    );
+    expect(agent.check('Bash', typecheck).verdict).toBe('allow');
+  });
 });
