@@ -264,6 +264,8 @@ export class NarrowingEngine {
     let effect: Effect | undefined;
 
     if (!duplicateInStep && !call.toolPolicy.exempt) {
+      // Relieved before this failure is learned: the file changed under the call, not the call.
+      if (facts?.targetChangedSinceRead === true) this.successes.changedByAnotherWriter(call, lifted);
       if (!facts) {
         effect = this.successes.learn(call, resultDigest, lifted, isBlank(text));
       } else if (facts.blame === 'agent_failure' && this.policy.learning.enabled) {

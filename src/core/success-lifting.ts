@@ -124,6 +124,19 @@ export class SuccessLifting {
     return this.change(call, resultDigest, lifted, false);
   }
 
+  /**
+   * The call's tool refused it because its file changed after the agent read it: another writer (the
+   * user, a formatter, a linter) changed the file, and what depended on it is relieved as after an
+   * edit of it. Whatever that writer wrote is unknown, so no text is taken as written.
+   */
+  changedByAnotherWriter(call: Call, lifted: Lifted[]): void {
+    const targets = call.facts.targets;
+    if (targets.length === 0) return;
+    this.world.touchedByCommand(targets);
+    this.learner.forgetRecentFailures();
+    this.invalidate({ changedTargets: targets, kind: 'mutate' }, call, lifted);
+  }
+
   /** What a call that ran changed, and the bans that depended on it relieved. */
   private change(call: Call, resultDigest: string, lifted: Lifted[], silent: boolean): Effect {
     const effect = this.world.effectOf(call.facts, call.identity.callKey, resultDigest, silent);

@@ -170,9 +170,17 @@ export class WorldTracker {
         const changed =
           !silent && targets.some(madeAgain) ? targets.filter((target) => !madeAgain(target)) : targets;
         if (changed.length === 0) return NO_EFFECT;
+        // A whole-file write of files a change of the session already made is a rewrite of files that
+        // are there (a component written anew after edits failed to fix the build): a change of what
+        // every failing command may read, not a new file that only a failure about a missing one needs.
+        const rewrites = kind === 'create' && changed.every((target) => this.lastChange.has(target));
         for (const target of changed) this.lastChange.set(target, change);
         this.generation++;
-        const effect: Effect = { changedTargets: changed, kind, writtenText: facts.writtenText };
+        const effect: Effect = {
+          changedTargets: changed,
+          kind: rewrites ? 'mutate' : kind,
+          writtenText: facts.writtenText,
+        };
         // A changed order, a new issue: the service's other answers (its lists, its seats) may differ too.
         return facts.service !== undefined ? { ...effect, service: facts.service } : effect;
       }

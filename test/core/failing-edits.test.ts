@@ -242,4 +242,22 @@ describe('edits of one file failing one after another, the file not read again',
     );
     expect(verdicts).toEqual(['-', '-', '-', '-', '-']);
   });
+  it('lets an edit run with its path under the name the tool asked for after it refused another name', () => {
+    const agent = new Agent();
+    const table = '/home/dev/portal/src/features/audit-logs/AuditLogTable.tsx';
+    const change = { old_string: '<div className="px-6 py-4">', new_string: '<div className="px-4 py-3">' };
+    agent.call(
+      'Edit',
+      { replace_path: table, ...change },
+      {
+        text: [
+          '<tool_use_error>InputValidationError: Edit failed due to the following issues:',
+          'The required parameter `file_path` is missing',
+          'An unexpected parameter `replace_path` was provided</tool_use_error>',
+        ].join('\n'),
+        isError: true,
+      },
+    );
+    expect(agent.check('Edit', { replace_all: false, file_path: table, ...change }).verdict).toBe('allow');
+  });
 });

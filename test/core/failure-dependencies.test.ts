@@ -1,5 +1,36 @@
 import { describe, expect, it } from 'vitest';
+import { type HostAgent, hostToolAnnotations } from '../../src/adapters/tool-call/host-tools.js';
+import { toolCallToOutcome, toolCallToProposal } from '../../src/adapters/tool-call/index.js';
 import { Agent } from './support.js';
+
+/** An agent whose calls carry what its host says of its tools (a whole-file write creates a file). */
+class HostedAgent extends Agent {
+  constructor(private readonly host: HostAgent) {
+    super();
+  }
+
+  verdict(tool: string, args: Record<string, unknown>): string {
+    return this.loop.checkProposal(this.proposal(tool, args)).verdict;
+  }
+
+  run(tool: string, args: Record<string, unknown>, text: string, isError = false): void {
+    const proposal = this.proposal(tool, args);
+    this.loop.checkProposal(proposal);
+    const annotations = hostToolAnnotations(this.host, tool);
+    const outcome = toolCallToOutcome(
+      tool,
+      args,
+      { content: [{ type: 'text', text }], isError },
+      annotations ? { annotations } : {},
+    );
+    this.loop.recordOutcome({ ...outcome, proposal });
+  }
+
+  private proposal(tool: string, args: Record<string, unknown>) {
+    const annotations = hostToolAnnotations(this.host, tool);
+    return toolCallToProposal(tool, args, annotations ? { annotations } : {});
+  }
+}
 
 describe('what a failure depends on', () => {
   it('lets a lint read that names no file it follows run again after an edit', () => {
@@ -96,5 +127,84 @@ describe('what a failure depends on', () => {
       'UDP Initialized. Port: 8080',
     );
     expect(agent.check('shell', check).verdict).toBe('allow');
+  });
+  it('lets a build run again after a whole-file write rewrites a source file an edit changed earlier', () => {
+    for (const [host, shell, edit, write] of [
+      ['claude-code', 'Bash', 'Edit', 'Write'],
+      ['gemini-cli', 'run_shell_command', 'replace', 'write_file'],
+    ] as const) {
+      const agent = new HostedAgent(host);
+      const store = '/home/dev/shop/web/src/lib/cart-store.ts';
+      const build = { command: 'pnpm run build 2>&1' };
+      const failed = [
+        'Exit code 1',
+        '> shop-web@0.3.0 build /home/dev/shop/web',
+        '> next build',
+        '  Generating static pages using 1 worker (2/8)',
+        'Error occurred prerendering page "/checkout". Read more: https://nextjs.org/docs/messages/prerender-error',
+        'ReferenceError: window is not defined',
+        '    at module evaluation (.next/server/chunks/ssr/[root-of-the-server]__1b2208ad._.js:37:47609)',
+      ].join('\n');
+      agent.run(edit, { file_path: store, old_string: 'persist(', new_string: 'createJSONStorage(' }, 'ok');
+      agent.run(shell, build, failed, true);
+      agent.run(shell, build, failed, true);
+      expect(agent.verdict(shell, build)).toBe('block');
+      agent.run(
+        write,
+        {
+          file_path: store,
+          content:
+            "import { create } from 'zustand';\n\nexport const useCart = create(() => ({ items: [] }));\n",
+        },
+        'ok',
+      );
+      expect(agent.verdict(shell, build)).toBe('allow');
+    }
+  });
+
+  it('keeps a failing build blocked after a whole-file write of a new file its error does not name', () => {
+    const agent = new HostedAgent('claude-code');
+    const build = { command: 'pnpm run build 2>&1' };
+    const failed = [
+      'Exit code 1',
+      '> next build',
+      'Error occurred prerendering page "/checkout". Read more: https://nextjs.org/docs/messages/prerender-error',
+      'ReferenceError: window is not defined',
+      '    at module evaluation (.next/server/chunks/ssr/[root-of-the-server]__1b2208ad._.js:37:47609)',
+    ].join('\n');
+    agent.run('Bash', build, failed, true);
+    agent.run('Bash', build, failed, true);
+    agent.run(
+      'Write',
+      { file_path: '/home/dev/shop/web/docs/checkout-notes.md', content: '# Checkout\n' },
+      'ok',
+    );
+    expect(agent.verdict('Bash', build)).toBe('block');
+  });
+  it('lets a type check run again after the editor says another writer changed the file its error names', () => {
+    const agent = new Agent();
+    const spec = '/home/dev/api/src/routes/jobs/__tests__/jobs-api.test.ts';
+    const typecheck = { command: 'cd /home/dev/api && pnpm run typecheck 2>&1' };
+    const failed = {
+      text: [
+        'Exit code 2',
+        '> api@1.0.0 typecheck /home/dev/api',
+        '> tsc --noEmit',
+        'src/routes/jobs/__tests__/jobs-api.test.ts(24,1): error TS6192: All imports in import declaration are unused.',
+      ].join('\n'),
+      isError: true,
+    };
+    agent.call('Bash', typecheck, failed);
+    agent.call('Bash', typecheck, failed);
+    expect(agent.check('Bash', typecheck).verdict).toBe('block');
+    agent.call(
+      'Edit',
+      { file_path: spec, old_string: "import { getJob } from '@acme/db';\n", new_string: '' },
+      {
+        text: '<tool_use_error>File has been modified since read, either by the user or by a linter. Read it again before attempting to write it.</tool_use_error>',
+        isError: true,
+      },
+    );
+    expect(agent.check('Bash', typecheck).verdict).toBe('allow');
   });
 });

@@ -71,6 +71,7 @@ import { waitsForPerson } from './person-waits.js';
 import { withoutPointerLines } from './pointer-lines.js';
 import { fileRacedUnderCall } from './raced-file.js';
 import { runsScriptFile } from './script-runs.js';
+import { makesWhatItMissed } from './self-made-file.js';
 import {
   EDIT_NOOP,
   EMPTY,
@@ -420,6 +421,8 @@ export function createToolCallAdapter(options: ToolCallAdapterOptions = {}): Too
     if (rule.blame === 'harness_fault' && sandboxLostUnderCall(verdict, args)) facts.losesWorld = true;
     // A command stopped before it ended may have written part of what it writes.
     if ((rule === TIMEOUT || rule === KILLED) && stoppedWhileWriting(call, args)) facts.mayHaveWritten = true;
+    // A line that failed on a missing file and then wrote it (`… > prd.tmp && mv prd.tmp prd.json`).
+    else if (call.kind === 'exec' && madeItsMissingFile(verdict, call, args)) facts.mayHaveWritten = true;
     if (
       call.failureKey !== undefined &&
       (call.failureKeyLeavesOutWords === true
@@ -732,6 +735,16 @@ function windowsHost(args: Readonly<Record<string, unknown>>): boolean {
 function lineToRead(args: Readonly<Record<string, unknown>>, command: string): string {
   const text = commandText(args);
   return text === undefined || text.length > MAX_LINE_CHARS ? command : text;
+}
+
+/** Whether a failing command line wrote the file its failure says is missing (see `self-made-file.ts`). */
+function madeItsMissingFile(
+  verdict: string,
+  call: CallFacts,
+  args: Readonly<Record<string, unknown>>,
+): boolean {
+  const command = call.targets[0];
+  return command !== undefined && makesWhatItMissed(verdict, lineToRead(args, command), call.touches);
 }
 
 /** Whether a command stopped before it ended writes files when it runs (see `stopped-writes.ts`). */

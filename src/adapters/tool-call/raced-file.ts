@@ -30,7 +30,8 @@ const LEADING_MISSING = /(?:^|\s)([^\s:'"`]{1,400}): No such file or directory\b
 /** The masks of the values a run draws afresh for a name; a plain number (`pytest-3`) is not one. */
 const DRAWN_NAME = /<(?:epoch|id|tmp|uuid)>/;
 
-function missingPaths(text: string): string[] {
+/** The paths a failure says are missing, as it quotes them (at most a few, from the head of the text). */
+export function missingPaths(text: string): string[] {
   const head = text.slice(0, SCANNED_CHARS);
   const paths: string[] = [];
   for (const pattern of [QUOTED_MISSING, LEADING_MISSING]) {

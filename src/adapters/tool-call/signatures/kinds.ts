@@ -392,12 +392,15 @@ const TIERS: readonly RuleTier[] = ['verdict', 'harness', 'agent', 'weak'];
 export const TEXT_RULES: readonly SignatureRule[] = [
   TESTS_FAILED,
   COMPILE,
+  // Before the edits' words: a call its tool refused for its arguments' shape ("InputValidationError:
+  // Edit failed due to the following issues: The required parameter `file_path` is missing") never
+  // reached the file, so it says nothing of what the file holds.
+  SCHEMA,
   EDIT_AMBIGUOUS,
   EDIT,
   EDIT_NOOP,
   STALE_READ,
   OUTSIDE_SANDBOX,
-  SCHEMA,
   MALFORMED_HOST,
   TIMEOUT,
   RATE_LIMIT,
