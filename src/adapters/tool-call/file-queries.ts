@@ -64,6 +64,13 @@ function mayQuery(text: string): boolean {
   return /\b(?:go|ja)?jq\b|\b[xy]q\b/.test(text);
 }
 
+function discardsOutput(redirect: Extract<SyntaxNode, { type: 'Redirect' }>): boolean {
+  const { operator } = redirect;
+  if (operator !== '>' && operator !== '&>' && operator !== '>|') return false;
+  const stream = (redirect as { descriptor?: { value?: unknown } }).descriptor?.value;
+  return stream !== 2 && stream !== '2' && redirect.target?.value === '/dev/null';
+}
+
 /** The files a query program's arguments name; undefined when it reads no input. */
 function filesOfQuery(args: readonly string[]): string[] | undefined {
   const files: string[] = [];
@@ -88,6 +95,8 @@ function filesOfQuery(args: readonly string[]): string[] | undefined {
     }
     if (!queryRead) {
       if (files.length === 0 && QUERY_SUBCOMMANDS.has(word)) continue;
+      // `jq empty a.json` checks that the file parses: it prints nothing when it does.
+      if (word.trim() === 'empty') return undefined;
       queryRead = true;
       continue;
     }
@@ -115,6 +124,9 @@ function commandWords(text: string): (readonly string[])[] | undefined {
   while (pending.length > 0) {
     const node = pending.pop() as SyntaxNode;
     if (++visited > MAX_NODES) return undefined;
+    // Output thrown away (`jq . a.json > /dev/null`): the line checks that the query runs, and
+    // prints nothing whatever the file holds.
+    if (node.type === 'Redirect' && discardsOutput(node)) return undefined;
     if (node.type === 'Command') {
       const words: string[] = node.name === undefined ? [] : [literal(node.name)];
       for (const arg of node.args) if (arg.type === 'Word') words.push(literal(arg));

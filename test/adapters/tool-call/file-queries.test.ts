@@ -36,6 +36,12 @@ describe('files a command line asks a query of', () => {
     ).toBeUndefined();
   });
 
+  it('finds no question in a check that the file parses, which prints nothing when it does', () => {
+    expect(queriedFiles('jq empty tsconfig.json')).toBeUndefined();
+    expect(queriedFiles(`jq '.compilerOptions' tsconfig.json > /dev/null && echo valid`)).toBeUndefined();
+    expect(queriedFiles(`jq '.compilerOptions' tsconfig.json 2>/dev/null`)).toEqual(['tsconfig.json']);
+  });
+
   it('finds no file for a line that runs no query program', () => {
     expect(queriedFiles('cat package.json | grep version')).toBeUndefined();
     expect(queriedFiles('grep -rn "jq" scripts/')).toBeUndefined();
