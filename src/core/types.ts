@@ -161,6 +161,12 @@ export interface CallFacts {
    */
   readonly failureKeyLeavesOutWords?: boolean;
   /**
+   * For a command that asks a question of files' content (a `jq` query of a JSON file): those files.
+   * Its empty answers count toward a streak of questions asked of them, not of every command the
+   * tool runs, and only such questions are switched off when the streak trips.
+   */
+  readonly asksOf?: string;
+  /**
    * The part of the call that decides what it answers, when the adapter knows the rest may be only
    * words about it (a reworded description): calls under the same key that get the same answer are
    * the same attempt, and a repeated answer is counted under it.

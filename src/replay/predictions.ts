@@ -8,7 +8,8 @@
  * outcomes the block rests on: the earlier runs of the same call (the same arguments, or the same
  * attempt spelled otherwise) or, for a call never made before, the earlier failures of the same tool
  * or program. A blocked call that answered anything new (a success, another error shape) was a wrong
- * prediction, whatever any label says. A blocked call the environment did not run (its sandbox gone,
+ * prediction, whatever any label says. A stop on empty answers (`non-advancing`) predicts that the
+ * call finds nothing, whatever it asks: it held when the call found nothing too. A blocked call the environment did not run (its sandbox gone,
  * a timeout, a rate limit: a failure the adapter blames on the harness) tested nothing: it is
  * counted as not run, as a call the recording never answered is.
  */
@@ -49,7 +50,12 @@ interface Fingerprinted {
   readonly keys: readonly string[];
   /** The tool and, for a command, its program: what a guess repeats. */
   readonly family: string;
+  /** A success that found nothing, as the adapter reads it (`[]`, "No results", a query's blank). */
+  readonly empty: boolean;
 }
+
+/** The rule whose blocks predict an empty answer, not an answer seen before. */
+const NON_ADVANCING = 'non-advancing';
 
 /** Each call of the recording, numbered as replay numbers steps, with its outcome's fingerprint. */
 function fingerprintCalls(events: Iterable<TraceEvent>, adapter: DomainAdapter): Map<number, Fingerprinted> {
@@ -64,7 +70,8 @@ function fingerprintCalls(events: Iterable<TraceEvent>, adapter: DomainAdapter):
     const keys = facts.failureKey === undefined ? [callKey] : [callKey, facts.failureKey];
     const family = facts.program === undefined ? proposal.tool : `${proposal.tool} ${facts.program}`;
     const unrun = failure?.blame === 'harness_fault';
-    out.set(step, { failed, unrun, fingerprints, keys, family });
+    const empty = !failed && (adapter.answersNothing?.({ ...outcome, proposal }, facts) ?? false);
+    out.set(step, { failed, unrun, fingerprints, keys, family, empty });
   }
   return out;
 }
@@ -108,6 +115,8 @@ function check(
 ): PredictionCheck {
   const base = { step: block.step, tool: block.tool, rule: block.rule ?? 'unknown' };
   if (call === undefined || call.unrun) return { ...base, outcome: 'not-run', evidence: 'none' };
+  // A stop on empty answers predicts that the call finds nothing too, whatever it asks.
+  if (block.rule === NON_ADVANCING && call.empty) return { ...base, outcome: 'held', evidence: 'same-tool' };
   const sameCall = new Set<string>();
   for (const key of call.keys) for (const seen of byKey.get(key) ?? []) sameCall.add(seen);
   const evidence = sameCall.size > 0 ? sameCall : (failuresByFamily.get(call.family) ?? new Set<string>());

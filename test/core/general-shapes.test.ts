@@ -345,6 +345,82 @@ describe('empty answers: rephrasings, sweeps and code searches', () => {
     expect(seen).not.toContain('block');
   });
 
+  const flags = 'config/feature-flags.json';
+  const flagQueries = [
+    `jq '.flags[] | select(.name == "checkout-v2") | .enabled' ${flags}`,
+    `cat ${flags} | jq '.flags[] | select(.name == "checkout-v2")'`,
+    `jq -r '.flags[] | select(.name | test("checkout")) | .name' "${flags}"`,
+    `jq '.flags["checkout-v2"]' ${flags}`,
+    `cat ${flags} | jq -c '.rollout.checkout'`,
+    `jq '.. | objects | select(has("checkout-v2"))' ${flags}`,
+    `jq -r '.features.checkout.enabled' ${flags}`,
+  ];
+
+  it('blocks reworded jq queries of one file that keep answering nothing, with other commands in between', () => {
+    const agent = new Agent();
+    const seen: string[] = [];
+    for (const [index, command] of flagQueries.entries()) {
+      seen.push(agent.call('Bash', bash(command), index % 2 === 0 ? '' : 'null').check.verdict);
+      if (index % 3 === 2) agent.call('Bash', bash('git status --short'), ' M src/checkout/cart.ts\n');
+    }
+    const firstBlock = seen.indexOf('block');
+    expect(firstBlock).toBeGreaterThanOrEqual(3);
+    expect(firstBlock).toBeLessThanOrEqual(6);
+    const check = agent.check('Bash', bash(`jq '.flags | length' ${flags}`));
+    expect(check.violations[0]?.rule).toBe('non-advancing');
+    expect(check.violations[0]?.reason).toContain(flags);
+  });
+
+  it('never blocks other commands of the shell once queries of one file are stopped', () => {
+    const agent = new Agent();
+    for (const command of flagQueries) agent.call('Bash', bash(command), '');
+    expect(agent.call('Bash', bash('mkdir -p tmp/reports'), '').check.verdict).toBe('allow');
+    expect(agent.call('Bash', bash('git add config/'), '').check.verdict).toBe('allow');
+    expect(agent.call('Bash', bash("jq '.name' package.json"), '"shop-web"').check.verdict).toBe('allow');
+  });
+
+  it('never blocks jq queries answering nothing when each asks another file', () => {
+    const agent = new Agent();
+    const files = [
+      'package.json',
+      'tsconfig.json',
+      '.eslintrc.json',
+      'app.json',
+      'vercel.json',
+      'turbo.json',
+    ];
+    const seen = files.map(
+      (file) => agent.call('Bash', bash(`jq '.scripts.deploy' ${file}`), 'null').check.verdict,
+    );
+    expect(seen).not.toContain('block');
+  });
+
+  it('starts over when a query of the file answers something', () => {
+    const agent = new Agent();
+    const seen: string[] = [];
+    for (const command of flagQueries.slice(0, 4))
+      seen.push(agent.call('Bash', bash(command), '').check.verdict);
+    agent.call('Bash', bash(`jq 'keys' ${flags}`), '[\n  "flags",\n  "version"\n]');
+    for (const command of [...flagQueries.slice(4), `jq '.flags | map(.name)' ${flags}`])
+      seen.push(agent.call('Bash', bash(command), '').check.verdict);
+    expect(seen).not.toContain('block');
+  });
+
+  it('asks the file again once it has been written', () => {
+    const agent = new Agent();
+    for (const command of flagQueries) agent.call('Bash', bash(command), '');
+    agent.call(
+      'Edit',
+      {
+        file_path: flags,
+        old_string: '"flags": []',
+        new_string: '"flags": [{"name": "checkout-v2", "enabled": true}]',
+      },
+      'The file was edited.',
+    );
+    expect(agent.check('Bash', bash(flagQueries[0] as string)).verdict).toBe('allow');
+  });
+
   it('counts a result the tool flags as non-advancing whatever the arguments, a sweep included', () => {
     const agent = new Agent();
     const flagged = { text: '{"items": []}', meta: { 'dev.narrowing/non-advancing': true } };

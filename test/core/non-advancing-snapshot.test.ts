@@ -67,6 +67,25 @@ describe('non-advancing across processes, each event in a process of its own', (
     expect(processPerCall(calls)).toEqual(inOne);
   });
 
+  it('keeps stopping reworded queries of one file after a restart, its streak filed under the hash of the file', () => {
+    const file = 'config/billing-plans.json';
+    const queries = [
+      `jq '.plans[] | select(.id == "team-annual")' ${file}`,
+      `cat ${file} | jq '.plans[] | select(.name == "Team (annual)")'`,
+      `jq -r '.plans | map(select(.interval == "year")) | .[0].id' ${file}`,
+      `jq '.plans["team-annual"]' ${file}`,
+      `jq '.. | objects | select(.id? == "team-annual")' ${file}`,
+      `jq -c '.annual.team' ${file}`,
+    ];
+    const calls = queries.map((command) => ['Bash', { command }, ''] as const);
+    const one = new Agent();
+    const inOne = calls.map(([tool, args, result]) => one.call(tool, args, result).check.verdict);
+    expect(inOne).toContain('block');
+    expect(processPerCall(calls)).toEqual(inOne);
+    const saved = one.loop.sessionSnapshot().detectors['non-advancing'] as { tools: [string, unknown][] };
+    expect(saved.tools.map(([key]) => key).join()).not.toContain('billing-plans');
+  });
+
   it('saves no argument name or value in clear but the positions a sweep steps along', () => {
     const agent = new Agent();
     agent.call('search_transactions', { account: 'acc-7731', date: '2026-01-01' }, NO_TRANSACTIONS);

@@ -45,6 +45,31 @@ describe('checkPredictions', () => {
     expect(checks.at(-1)).toMatchObject({ step: 4, outcome: 'new-error' });
   });
 
+  it('says a stop on empty answers held when the query it stopped found nothing too', () => {
+    const filters = [
+      '.plans[] | select(.id == "team")',
+      '.plans["team"]',
+      '.plans | map(.id)',
+      '.pricing.team',
+      '.. | .team? // empty',
+      '.tiers[] | select(.name == "Team")',
+      '.team',
+    ];
+    const checks = checked(...filters.map((filter) => run(`jq '${filter}' plans.json`, { content: '' })));
+    const stops = checks.filter((check) => check.rule === 'non-advancing');
+    expect(stops.length).toBeGreaterThan(0);
+    expect(stops.every((check) => check.outcome === 'held')).toBe(true);
+  });
+
+  it('says a stop on empty answers was wrong when the query it stopped found something', () => {
+    const filters = ['.plans[0]', '.plans["team"]', '.pricing.team', '.. | .team? // empty', '.team'];
+    const checks = checked(
+      ...filters.map((filter) => run(`jq '${filter}' plans.json`, { content: 'null' })),
+      run(`jq 'keys' plans.json`, { content: '[\n  "tiers"\n]' }),
+    );
+    expect(checks.at(-1)).toMatchObject({ rule: 'non-advancing', outcome: 'new-success' });
+  });
+
   it('says a block of a call the recording never answered was not run', () => {
     const events = trace(
       run('node dist/server.js', MISSING),

@@ -62,6 +62,7 @@ import { editedFilesByName } from './edited-file.js';
 import { isEmptyAnswer } from './empty-result.js';
 import { errorShape } from './error-shape.js';
 import { withoutStartupLines } from './failure-lines.js';
+import { queriedFiles } from './file-queries.js';
 import { SignatureMatcher } from './matcher.js';
 import { forEachMatch } from './matches.js';
 import { normalizeArguments, wordsAboutTheCall } from './normal-form.js';
@@ -272,7 +273,11 @@ export function createToolCallAdapter(options: ToolCallAdapterOptions = {}): Too
       const windows = readsAsWindowsShell(text) || (WINDOWS_MARKS.test(text) && windowsHost(args));
       const effects = lineEffectsOf(text, windows);
       if (effects.onlyLooks || isReadOnlyCommand(text)) facts.changesNothing = true;
-      if (effects.readsFilesOnly) facts.readsFilesOnly = true;
+      if (effects.readsFilesOnly) {
+        facts.readsFilesOnly = true;
+        const asked = queriedFiles(text);
+        if (asked !== undefined) facts.asksOf = asked.join('\n');
+      }
       if (effects.computesOnly && !facts.changesNothing) facts.computesOnly = true;
       if (effects.writes) facts.writesFiles = true;
       if (effects.changesTree) facts.changesTree = true;
@@ -702,6 +707,8 @@ function isNonAdvancing(outcome: Outcome): boolean {
  */
 function answersNothing(outcome: Outcome, call: CallFacts): boolean {
   if (!outcome.success || call.kind === 'read') return false;
+  // A query of a file's content (`jq` over a JSON file) asked a question, whatever else the tool runs.
+  if (call.kind === 'exec' && call.asksOf !== undefined) return isEmptyAnswer(outcome.content);
   // "No matches" from a code search for another pattern is exploration: it says where a thing is not.
   return emptyResult(outcome, call) !== undefined && !isCodeSearch(outcome.proposal, call);
 }

@@ -5,6 +5,7 @@
  * Once tripped, the tool stays off until the run ends or something changes the world: the next
  * query against the same world would not find it either.
  */
+import { hashString } from '../identity/index.js';
 import type { Violation } from '../types.js';
 import { isHarnessFault, isWatched } from './applicability.js';
 import { LruMap } from './bounded.js';
@@ -53,7 +54,7 @@ export function createNonAdvancingDetector(): Detector {
     check(call: CallContext): Violation | undefined {
       const limits = call.toolPolicy.detectors.nonAdvancing;
       if (!isWatched(call, limits)) return undefined;
-      const streak = tools.peek(call.tool);
+      const streak = tools.peek(streakKey(call));
       if (!streak || !(streak.tripped || streak.count >= thresholdOf(streak, limits))) return undefined;
       return describe(call, streak);
     },
@@ -63,7 +64,8 @@ export function createNonAdvancingDetector(): Detector {
       if ((outcome.changedWorld || outcome.changedService) && tools.size > 0) tools.clear();
       const limits = call.toolPolicy.detectors.nonAdvancing;
       if (!isWatched(call, limits) || isHarnessFault(outcome)) return;
-      const streak = tools.peek(call.tool);
+      const key = streakKey(call);
+      const streak = tools.peek(key);
       if (outcome.nonAdvancing || outcome.empty) {
         const next: Streak = streak ?? { count: 0, tripped: false, calls: [], text: '' };
         // A sweep of one field (dates, pages, ids in order) explores: its empty answers do not count,
@@ -88,10 +90,10 @@ export function createNonAdvancingDetector(): Detector {
         next.calls = [...next.calls, call.description].slice(-MAX_EVIDENCE_CALLS);
         next.text = excerpt(outcome.text);
         if (next.count > 0 && next.count >= thresholdOf(next, limits)) next.tripped = true;
-        tools.set(call.tool, next);
+        tools.set(key, next);
       } else if (outcome.success && streak && !streak.tripped) {
         // Real progress before the trip; an agent failure is neither progress nor its absence.
-        tools.delete(call.tool);
+        tools.delete(key);
       }
     },
 
@@ -120,12 +122,38 @@ export function createNonAdvancingDetector(): Detector {
   };
 }
 
+/**
+ * Whose streak a call's answer counts toward: its tool's, or, for a question asked of files' content
+ * (`asksOf`), the tool's questions of those files: the tool's other commands are not searches.
+ */
+function streakKey(call: CallContext): string {
+  const asked = call.facts.asksOf;
+  // The files by their hash: the key is saved with the session's run state.
+  return asked === undefined ? call.tool : `${call.tool}\u0000asks\u0000${hashString(asked)}`;
+}
+
 function thresholdOf(streak: Streak, limits: { blockAfter: number; emptyBlockAfter: number }): number {
   return streak.inferred ? limits.emptyBlockAfter : limits.blockAfter;
 }
 
 function describe(call: CallContext, streak: Streak): Violation {
   const last = streak.calls[streak.calls.length - 1] ?? call.description;
+  const asked = call.facts.asksOf;
+  if (asked !== undefined) {
+    return {
+      rule: NAME,
+      severity: 'block',
+      reason:
+        `${call.tool} asked ${excerpt(asked.split('\n').join(', '))} ${times(streak.count)} in a row and found nothing, ` +
+        `whatever the question (last: ${last}), and nothing has changed since, so questions of it are off ` +
+        'until something changes: what you are looking for is not in it.',
+      suggestion: withAlternatives(
+        'Read the file whole to see what it holds (it may be empty or shaped otherwise), or tell the user it lacks what you need.',
+        call.toolPolicy.alternatives,
+      ),
+      evidence: { count: streak.count, calls: streak.calls, lastResult: streak.text },
+    };
+  }
   return {
     rule: NAME,
     severity: 'block',
