@@ -242,7 +242,7 @@ class FileJournal implements Journal {
     if (lines.length > 0) {
       try {
         prepareStateDir(dirname(this.path));
-        appendSync(this.path, lines.map((line) => line.text).join(''));
+        appendSync(this.path, lineBytes(lines));
       } catch (error) {
         // Part of the lines may have landed: the next write looks before it appends.
         this.needsRepair = true;
@@ -438,7 +438,7 @@ class FileJournal implements Journal {
         // Written from this thread: lines to the page cache take microseconds, and a round trip
         // through the thread pool (what an async write costs) is what a busy machine makes slow,
         // before the hook helper's answer that waits for them.
-        writeAllSync(this.handle.fd, Buffer.from(batch.map((line) => line.text).join('')));
+        writeAllSync(this.handle.fd, lineBytes(batch));
       }
     } catch (error) {
       this.sealed = [...batch, ...this.sealed];
@@ -483,7 +483,7 @@ class FileJournal implements Journal {
         prepareStateDir(dirname(this.path));
         // A write in flight when the process ended may have landed in part, or not at all.
         const missing = this.afterRepair(lines);
-        if (missing.length > 0) appendSync(this.path, missing.map((line) => line.text).join(''));
+        if (missing.length > 0) appendSync(this.path, lineBytes(missing));
         const last = lines.at(-1)!;
         this.written = { seq: last.seq, hash: last.hash };
         this.sealed = [];
@@ -520,10 +520,24 @@ class FileJournal implements Journal {
   }
 }
 
-function appendSync(path: string, text: string): void {
+/**
+ * The lines' UTF-8 bytes, each line encoded straight into one buffer of their summed size. Joining
+ * the lines into one string and encoding that made one more copy of every line, and was about a
+ * fifth of the journal's CPU for the short entries of calls that teach nothing.
+ */
+function lineBytes(lines: readonly SealedLine[]): Buffer {
+  let size = 0;
+  for (const line of lines) size += Buffer.byteLength(line.text);
+  const bytes = Buffer.allocUnsafe(size);
+  let at = 0;
+  for (const line of lines) at += bytes.write(line.text, at);
+  return bytes;
+}
+
+function appendSync(path: string, bytes: Buffer): void {
   const fd = openNoFollowSync(path, APPEND_FLAGS);
   try {
-    writeFileSync(fd, text);
+    writeFileSync(fd, bytes);
     fsyncSync(fd);
   } finally {
     closeSync(fd);
