@@ -9,9 +9,10 @@
  * attempt spelled otherwise) or, for a call never made before, the earlier failures of the same tool
  * or program. A blocked call that answered anything new (a success, another error shape) was a wrong
  * prediction, whatever any label says. A stop on empty answers (`non-advancing`) predicts that the
- * call finds nothing, whatever it asks: it held when the call found nothing too. A blocked call the environment did not run (its sandbox gone,
- * a timeout, a rate limit: a failure the adapter blames on the harness) tested nothing: it is
- * counted as not run, as a call the recording never answered is.
+ * call finds nothing, whatever it asks: it held when the call found nothing too. A blocked call the
+ * environment did not run (its sandbox gone, a timeout, a rate limit: a failure the adapter blames
+ * on the harness) tested nothing: it is counted as not run, as a call the recording never answered
+ * is.
  */
 import { createToolCallAdapter } from '../adapters/tool-call/index.js';
 import { withoutListings } from '../adapters/tool-call/source-listings.js';

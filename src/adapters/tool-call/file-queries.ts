@@ -6,6 +6,7 @@
  */
 import { forEachChild, type SyntaxNode } from 'unbash';
 import { commandReading } from './command-reading.js';
+import { wordOf } from './shell-effects.js';
 import { treeOf } from './shell-parse.js';
 import { normalizeTarget } from './targets.js';
 
@@ -109,7 +110,7 @@ function programName(word: string): string {
   return word.slice(word.lastIndexOf('/') + 1);
 }
 
-/** Each command of the line as the words its shell passes it; undefined when a word expands. */
+/** Each command of the line as the words its shell passes it (a word that expands as written). */
 function commandWords(text: string): (readonly string[])[] | undefined {
   let script: SyntaxNode;
   try {
@@ -128,8 +129,8 @@ function commandWords(text: string): (readonly string[])[] | undefined {
     // prints nothing whatever the file holds.
     if (node.type === 'Redirect' && discardsOutput(node)) return undefined;
     if (node.type === 'Command') {
-      const words: string[] = node.name === undefined ? [] : [literal(node.name)];
-      for (const arg of node.args) if (arg.type === 'Word') words.push(literal(arg));
+      const words: string[] = node.name === undefined ? [] : [wordOf(node.name)];
+      for (const arg of node.args) if (arg.type === 'Word') words.push(wordOf(arg));
       commands.push(words);
     }
     forEachChild(node, (child) => {
@@ -137,16 +138,4 @@ function commandWords(text: string): (readonly string[])[] | undefined {
     });
   }
   return commands;
-}
-
-const LITERAL_PARTS = new Set(['Literal', 'SingleQuoted', 'AnsiCQuoted', 'DoubleQuoted']);
-
-/** A word as the shell passes it when quotes are its only marks; its source text otherwise. */
-function literal(word: {
-  readonly value: string;
-  readonly text: string;
-  readonly parts?: readonly unknown[];
-}): string {
-  const parts = word.parts as readonly { readonly type: string }[] | undefined;
-  return parts === undefined || parts.every((part) => LITERAL_PARTS.has(part.type)) ? word.value : word.text;
 }

@@ -500,7 +500,7 @@ export function touch(paths: readonly string[], reading: Reading): void {
 }
 
 /** A word as the shell would pass it when it holds no expansion; its source text otherwise. */
-function wordOf(word: {
+export function wordOf(word: {
   readonly value: string;
   readonly text: string;
   readonly parts?: readonly unknown[];
