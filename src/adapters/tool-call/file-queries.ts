@@ -4,10 +4,10 @@
  * Its blank or `null` answer says the question found nothing there, as a search's "No results" does;
  * the same file asked again in other words, nothing having changed, finds nothing again.
  */
-import { forEachChild, type SyntaxNode } from 'unbash';
+import type { SyntaxNode } from 'unbash';
 import { commandReading } from './command-reading.js';
 import { wordOf } from './shell-effects.js';
-import { treeOf } from './shell-parse.js';
+import { treeOf, visitTree } from './shell-parse.js';
 import { normalizeTarget } from './targets.js';
 
 /** Programs that take a query and the files it is asked of (the jq family, and yq for YAML). */
@@ -120,22 +120,16 @@ function commandWords(text: string): (readonly string[])[] | undefined {
   }
   if ((script as { errors?: readonly unknown[] }).errors?.length) return undefined;
   const commands: string[][] = [];
-  const pending: SyntaxNode[] = [script];
-  let visited = 0;
-  while (pending.length > 0) {
-    const node = pending.pop() as SyntaxNode;
-    if (++visited > MAX_NODES) return undefined;
+  const whole = visitTree(script, MAX_NODES, (node) => {
     // Output thrown away (`jq . a.json > /dev/null`): the line checks that the query runs, and
     // prints nothing whatever the file holds.
-    if (node.type === 'Redirect' && discardsOutput(node)) return undefined;
+    if (node.type === 'Redirect' && discardsOutput(node)) return false;
     if (node.type === 'Command') {
       const words: string[] = node.name === undefined ? [] : [wordOf(node.name)];
       for (const arg of node.args) if (arg.type === 'Word') words.push(wordOf(arg));
       commands.push(words);
     }
-    forEachChild(node, (child) => {
-      pending.push(child);
-    });
-  }
-  return commands;
+    return true;
+  });
+  return whole ? commands : undefined;
 }

@@ -3,33 +3,80 @@
  * `./run_check.sh`, `cd ctf && node exploit.js`): what it does is the file's to say, and only a
  * change can make the same line do something else.
  */
+import type { SyntaxNode } from 'unbash';
+import { commandReading } from './command-reading.js';
+import { isLiteralWord } from './shell-effects.js';
+import { treeOf } from './shell-parse.js';
 
 /** Interpreters given a script file to run. */
 const INTERPRETER = /^(?:python[\d.]*|pypy3?|node|bash|sh|zsh|ruby|perl|php|lua|sage|deno|bun|tsx|ts-node)$/;
 /** A script file by its extension, not an option. */
-const SCRIPT_FILE = /^[^-\s][^\s]*\.(?:py|sage|m?[jt]s|c[jt]s|sh|rb|pl|php|lua)$/;
+const SCRIPT_FILE = /^[^-\s][^\n]*\.(?:py|sage|m?[jt]s|c[jt]s|sh|rb|pl|php|lua)$/;
 /** A program named by its path, from here, from home or from the root; a folder is no program. */
-const PROGRAM_PATH = /^(?:\.{1,2}|~)?\/[^\s]*[^/\s]$/;
-/** What makes a line more than one command: a pipe, a redirection, a list, a background job. */
-const MORE_THAN_ONE = /[|<>&;`$()]/;
-const ASSIGNMENT = /^[A-Za-z_][A-Za-z0-9_]*=\S*$/;
-const MOVE = /^cd\s+\S+$/;
+const PROGRAM_PATH = /^(?:\.{1,2}|~)?\/[^\n]*[^/\s]$/;
+/** Lines longer than this are not read: a script run is a short line. */
+const MAX_LINE_CHARS = 1_024;
 
-/** Whether the line runs one program file and nothing else (after a move of the directory). */
+type Command = Extract<SyntaxNode, { type: 'Command' }>;
+type CommandArgument = Command['args'][number];
+
+/**
+ * Whether the line runs one program file and nothing else, after moves of the directory: its
+ * commands, in statements or a `&&` list, are `cd PLACE`s and then one plain command (no pipe,
+ * redirection, background job or expansion), read as the shell reads it.
+ */
 export function runsScriptFile(line: string): boolean {
-  const parts = line
-    .split(/&&|\n/)
-    .map((part) => part.trim())
-    .filter((part) => part !== '');
-  while (parts.length > 1 && MOVE.test(parts[0] as string)) parts.shift();
-  if (parts.length !== 1) return false;
-  const command = parts[0] as string;
-  if (MORE_THAN_ONE.test(command)) return false;
-  const words = command.split(/\s+/).filter((word) => !ASSIGNMENT.test(word));
-  const program = words[0];
+  if (line.length > MAX_LINE_CHARS) return false;
+  const commands = plainCommands(line);
+  if (commands === undefined) return false;
+  const last = commands.pop();
+  if (last === undefined || !commands.every(movesDirectory) || movesDirectory(last)) return false;
+  if (!last.every((word) => word.type === 'Word' && isLiteralWord(word))) return false;
+  const [program, ...args] = last.map((word) => (word as { value: string }).value);
   if (program === undefined) return false;
   if (PROGRAM_PATH.test(program)) return true;
   if (!INTERPRETER.test(program)) return false;
-  const file = words.slice(1).find((word) => !word.startsWith('-'));
+  const file = args.find((word) => !word.startsWith('-'));
   return file !== undefined && SCRIPT_FILE.test(file);
+}
+
+/** `cd PLACE`, wherever the place is: the commands after it run there. */
+function movesDirectory(words: readonly CommandArgument[]): boolean {
+  const [name, place] = words;
+  return words.length === 2 && name?.type === 'Word' && name.value === 'cd' && place?.type === 'Word';
+}
+
+/**
+ * The words of each command of the line, in order, when every command is one program without
+ * redirections and they are joined only by `&&`, `;` or new lines; undefined otherwise (and for a
+ * line the parser cannot read).
+ */
+function plainCommands(line: string): (readonly CommandArgument[])[] | undefined {
+  let script: SyntaxNode;
+  try {
+    script = treeOf(commandReading(line));
+  } catch {
+    return undefined;
+  }
+  if (script.type !== 'Script' || (script as { errors?: readonly unknown[] }).errors?.length)
+    return undefined;
+  const commands: (readonly CommandArgument[])[] = [];
+  for (const statement of script.commands) {
+    if (statement.background) return undefined;
+    const node = statement.command;
+    const parts = node.type === 'AndOr' ? node.commands : [node];
+    if (node.type === 'AndOr' && node.operators.some((operator) => operator !== '&&')) return undefined;
+    for (const part of parts) {
+      const words = part.type === 'Command' ? wordsOf(part) : undefined;
+      if (words === undefined) return undefined;
+      commands.push(words);
+    }
+  }
+  return commands;
+}
+
+/** A command's name and arguments, its environment assignments left out; undefined with redirections. */
+function wordsOf(command: Command): readonly CommandArgument[] | undefined {
+  if (command.name === undefined || command.redirects.length > 0) return undefined;
+  return [command.name, ...command.args];
 }

@@ -6,11 +6,11 @@
  * path, an unknown program, a script) leaves its effects unknown, which the engine treats as "may
  * have changed anything": the model of change must err towards "changed".
  */
-import { forEachChild, type SyntaxNode } from 'unbash';
+import type { SyntaxNode } from 'unbash';
 import { type CommandReading, commandReading, type ShellEffects } from './command-reading.js';
 import { computesInline } from './inline-code.js';
 import { logRoleOf } from './service-logs.js';
-import { treeOf } from './shell-parse.js';
+import { treeOf, visitTree } from './shell-parse.js';
 import { subcommandOf } from './subcommand.js';
 import { normalizeTarget } from './targets.js';
 import { onlyChecks, operandsOf, programOnlyLooks } from './workspace.js';
@@ -283,20 +283,15 @@ function readEffects(line: CommandReading): ShellEffects {
     return finishReading(reading);
   }
   if ((script as { errors?: readonly unknown[] }).errors?.length) return UNKNOWN;
-  const pending: SyntaxNode[] = [script];
-  let visited = 0;
   try {
-    while (pending.length > 0) {
-      const node = pending.pop() as SyntaxNode;
-      if (++visited > MAX_NODES) return UNKNOWN;
+    const whole = visitTree(script, MAX_NODES, (node) => {
       if (node.type === 'Command') readCommand(node, reading);
       else if (node.type === 'Redirect') readRedirect(node, reading);
       else if (node.type === 'Function' || node.type === 'Coproc')
         reading.onlyLooks = reading.touchesOnly = reading.onlyLogsAndText = reading.looksOrComputes = false;
-      forEachChild(node, (child) => {
-        pending.push(child);
-      });
-    }
+      return true;
+    });
+    if (!whole) return UNKNOWN;
   } catch {
     return UNKNOWN;
   }
@@ -506,6 +501,11 @@ export function wordOf(word: {
   readonly parts?: readonly unknown[];
 }): string {
   return isLiteral(word.parts) ? word.value : word.text;
+}
+
+/** Whether a word expands to itself: literal text, quoted or not, with no expansion in it. */
+export function isLiteralWord(word: { readonly parts?: readonly unknown[] }): boolean {
+  return isLiteral(word.parts);
 }
 
 const LITERAL_PARTS = new Set(['Literal', 'SingleQuoted', 'AnsiCQuoted']);

@@ -9,7 +9,7 @@
  * without running its lexer and parser. Anything else (quotes, expansions, operators, redirections,
  * keywords, assignments) is parsed by unbash.
  */
-import { parse, type SyntaxNode } from 'unbash';
+import { forEachChild, parse, type SyntaxNode } from 'unbash';
 import { type CommandReading, commandReading } from './command-reading.js';
 
 /** `parse(command)` from unbash, the same tree for a line read lately. Throws as it does. */
@@ -29,6 +29,27 @@ export function treeOf(reading: CommandReading): SyntaxNode {
   }
   if (reading.tree === undefined) throw reading.parseError;
   return reading.tree;
+}
+
+/**
+ * Visits the nodes of a tree, depth first, at most `maxNodes` of them. Returns false, having stopped,
+ * when the tree holds more or when `visit` returns false; true when every node was visited.
+ */
+export function visitTree(
+  tree: SyntaxNode,
+  maxNodes: number,
+  visit: (node: SyntaxNode) => boolean | undefined,
+): boolean {
+  const pending: SyntaxNode[] = [tree];
+  let visited = 0;
+  while (pending.length > 0) {
+    const node = pending.pop() as SyntaxNode;
+    if (++visited > maxNodes || visit(node) === false) return false;
+    forEachChild(node, (child) => {
+      pending.push(child);
+    });
+  }
+  return true;
 }
 
 /**

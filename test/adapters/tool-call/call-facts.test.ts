@@ -334,6 +334,9 @@ describe('a command that runs one script file', () => {
     './run_check.sh',
     'cd ~/ctf_files && node exploit.js',
     '~/ctf_files/chal/decode.sh',
+    'python3 "solve step 2.py"',
+    'cd /srv/ctf; ./decode.sh',
+    'PYTHONPATH=. python3 tools/check_flag.py',
   ])('reads %s as running a script and nothing else', (command) => {
     expect(factsOf('bash', { command }).runsScript).toBe(true);
   });
@@ -346,6 +349,11 @@ describe('a command that runs one script file', () => {
     'python3 -m http.server 8000',
     'python3 gen.py && python3 solve.py',
     'ls ./dist/',
+    'python3 "$SOLVER"',
+    'python3 solve.py &',
+    'cd /srv/ctf || ./decode.sh',
+    './decode.sh; cd /srv',
+    `python3 ${'a/'.repeat(600)}solve.py`,
   ])('does not read %s as running one script', (command) => {
     expect(factsOf('bash', { command }).runsScript).toBeUndefined();
   });
