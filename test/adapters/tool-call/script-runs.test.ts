@@ -1,0 +1,62 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { runsScriptFile } from '../../../src/adapters/tool-call/script-runs.js';
+
+const SHELL_PIECES = [
+  'python3',
+  'node',
+  './run.sh',
+  'solve.py',
+  '"a b.py"',
+  "'x'",
+  'cd',
+  '/srv/app',
+  '&&',
+  '||',
+  ';',
+  '|',
+  '&',
+  '>',
+  '2>&1',
+  '$X',
+  '`id`',
+  '$(pwd)',
+  '(',
+  ')',
+  '{',
+  '}',
+  '\n',
+  '"',
+  "'",
+  '\\',
+  'FOO=1',
+  '-m',
+];
+
+describe('reading a line as one script run', () => {
+  it('answers a boolean for any line a model may write, unreadable ones included', () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.constantFrom(...SHELL_PIECES), { maxLength: 12 }),
+        fc.string(),
+        (pieces, noise) => {
+          expect(typeof runsScriptFile(`${pieces.join(' ')}${noise}`)).toBe('boolean');
+        },
+      ),
+      { numRuns: 500 },
+    );
+  });
+
+  it('reads a script run after a move of the directory as the same run', () => {
+    fc.assert(
+      fc.property(
+        fc.constantFrom('python3 solve.py', './decode.sh', 'node exploit.js', 'bash "build all.sh"'),
+        fc.constantFrom('/srv/ctf', '~/work', 'chal', '"my folder"'),
+        fc.constantFrom(' && ', '; ', '\n'),
+        (run, place, join) => {
+          expect(runsScriptFile(`cd ${place}${join}${run}`)).toBe(runsScriptFile(run));
+        },
+      ),
+    );
+  });
+});
