@@ -8,7 +8,7 @@
  */
 import type { SyntaxNode } from 'unbash';
 import { leavesSourcesAlone } from './command-effects.js';
-import { parseShell } from './shell-parse.js';
+import { readableTree } from './shell-parse.js';
 
 /** Longer command lines are judged as written. */
 const MAX_COMMAND_CHARS = 4_096;
@@ -66,13 +66,8 @@ export interface AttemptKeys {
 /** `commandAttemptKey`, with the older key when it differs (see `AttemptKeys`). */
 export function commandAttemptKeys(command: string): AttemptKeys | undefined {
   if (typeof command !== 'string' || command.length > MAX_COMMAND_CHARS) return undefined;
-  let script: SyntaxNode;
-  try {
-    script = parseShell(command);
-  } catch {
-    return undefined;
-  }
-  if ((script as { errors?: readonly unknown[] }).errors?.length) return undefined;
+  const script = readableTree(command);
+  if (script === undefined) return undefined;
   const parts: string[] = [];
   const budget: Budget = { nodes: 0, asBefore: false, differsFromBefore: false };
   try {

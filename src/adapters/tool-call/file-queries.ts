@@ -5,9 +5,8 @@
  * the same file asked again in other words, nothing having changed, finds nothing again.
  */
 import type { SyntaxNode } from 'unbash';
-import { commandReading } from './command-reading.js';
 import { wordOf } from './shell-effects.js';
-import { treeOf, visitTree } from './shell-parse.js';
+import { readableTree, visitTree } from './shell-parse.js';
 import { normalizeTarget } from './targets.js';
 
 /** Programs that take a query and the files it is asked of (the jq family, and yq for YAML). */
@@ -112,13 +111,8 @@ function programName(word: string): string {
 
 /** Each command of the line as the words its shell passes it (a word that expands as written). */
 function commandWords(text: string): (readonly string[])[] | undefined {
-  let script: SyntaxNode;
-  try {
-    script = treeOf(commandReading(text));
-  } catch {
-    return undefined;
-  }
-  if ((script as { errors?: readonly unknown[] }).errors?.length) return undefined;
+  const script = readableTree(text);
+  if (script === undefined) return undefined;
   const commands: string[][] = [];
   const whole = visitTree(script, MAX_NODES, (node) => {
     // Output thrown away (`jq . a.json > /dev/null`): the line checks that the query runs, and

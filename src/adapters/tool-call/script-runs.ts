@@ -4,9 +4,8 @@
  * change can make the same line do something else.
  */
 import type { SyntaxNode } from 'unbash';
-import { commandReading } from './command-reading.js';
 import { isLiteralWord } from './shell-effects.js';
-import { treeOf } from './shell-parse.js';
+import { readableTree } from './shell-parse.js';
 
 /** Interpreters given a script file to run. */
 const INTERPRETER = /^(?:python[\d.]*|pypy3?|node|bash|sh|zsh|ruby|perl|php|lua|sage|deno|bun|tsx|ts-node)$/;
@@ -52,14 +51,8 @@ function movesDirectory(words: readonly CommandArgument[]): boolean {
  * line the parser cannot read).
  */
 function plainCommands(line: string): (readonly CommandArgument[])[] | undefined {
-  let script: SyntaxNode;
-  try {
-    script = treeOf(commandReading(line));
-  } catch {
-    return undefined;
-  }
-  if (script.type !== 'Script' || (script as { errors?: readonly unknown[] }).errors?.length)
-    return undefined;
+  const script = readableTree(line);
+  if (script?.type !== 'Script') return undefined;
   const commands: (readonly CommandArgument[])[] = [];
   for (const statement of script.commands) {
     if (statement.background) return undefined;

@@ -32,6 +32,20 @@ export function treeOf(reading: CommandReading): SyntaxNode {
 }
 
 /**
+ * The tree of a line the parser reads whole, without an error it recovered from; undefined for any
+ * other line. Never throws.
+ */
+export function readableTree(text: string): SyntaxNode | undefined {
+  let tree: SyntaxNode;
+  try {
+    tree = parseShell(text);
+  } catch {
+    return undefined;
+  }
+  return (tree as { errors?: readonly unknown[] }).errors?.length ? undefined : tree;
+}
+
+/**
  * Visits the nodes of a tree, depth first, at most `maxNodes` of them. Returns false, having stopped,
  * when the tree holds more or when `visit` returns false; true when every node was visited.
  */
