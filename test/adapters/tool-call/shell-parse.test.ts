@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { parse } from 'unbash';
 import { describe, expect, it } from 'vitest';
-import { parseShell } from '../../../src/adapters/tool-call/shell-parse.js';
+import { parseShell, readableTree, visitTree } from '../../../src/adapters/tool-call/shell-parse.js';
 
 /**
  * The tree as its readers see it: every field, own or read through a getter of unbash's node
@@ -95,5 +95,33 @@ describe('reading a command line of plain words without the shell parser', () =>
       }),
       { numRuns: 1_000 },
     );
+  });
+});
+
+describe('walking a parsed line', () => {
+  it('visits every node of a line within its budget', () => {
+    const types: string[] = [];
+    const whole = visitTree(parseShell('cd /srv/app && npm test'), 100, (node) => {
+      types.push(node.type);
+      return true;
+    });
+    expect(whole).toBe(true);
+    expect(types.filter((type) => type === 'Command')).toHaveLength(2);
+  });
+
+  it('stops at its budget on a line of more nodes than it allows', () => {
+    let visited = 0;
+    const line = Array.from({ length: 200 }, (_, index) => `echo ${index}`).join(' && ');
+    const whole = visitTree(parseShell(line), 50, () => {
+      visited++;
+      return true;
+    });
+    expect(whole).toBe(false);
+    expect(visited).toBe(50);
+  });
+
+  it('gives no tree for a line the parser reads only by recovering from an error', () => {
+    expect(readableTree('python3 -c "print(1)')).toBeUndefined();
+    expect(readableTree('python3 -c "print(1)"')?.type).toBe('Script');
   });
 });
