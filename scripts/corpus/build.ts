@@ -36,6 +36,7 @@ import { convertKnowAgentTrajectories } from './convert-knowagent.js';
 import { convertKnowAgentAlfworld } from './convert-knowagent-alfworld.js';
 import { convertInterCodeResults } from './convert-intercode.js';
 import { convertMiniSweAgent } from './convert-mini.js';
+import { convertMiniScreen } from './convert-mini-screen.js';
 import { convertMintResults } from './convert-mint.js';
 import { convertNatTrajectories } from './convert-nat.js';
 import { convertNyuCtfConversation } from './convert-nyu-ctf.js';
@@ -70,6 +71,7 @@ export interface ManifestSource {
     | 'tau-bench'
     | 'swe-agent'
     | 'mini-swe-agent'
+    | 'mini-screen'
     | 'openhands'
     | 'claude'
     | 'hyperagent'
@@ -129,6 +131,11 @@ function convertFile(source: ManifestSource, path: string, content: string): Con
       return [convertSweAgentTraj(content, from, `${source.id}-${stem}`, `${source.agent} run ${stem}`)];
     case 'mini-swe-agent':
       return [convertMiniSweAgent(content, from, `${source.id}-${stem}`, `${source.agent} run ${stem}`)];
+    case 'mini-screen': {
+      // A Terminal-Bench trial keeps its pane under `TRIAL/sessions/agent.log`: the trial names the run.
+      const trial = basename(dirname(dirname(path)));
+      return [convertMiniScreen(content, from, safeName(`${source.id}-${trial}`), `${source.agent} run ${trial}`)];
+    }
     case 'openhands':
       return convertOpenHandsOutput(content, from, `${source.id}-${basename(dirname(path))}`);
     case 'aider':
