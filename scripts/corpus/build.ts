@@ -17,6 +17,7 @@ import { formatTraceEvent } from '../../src/trace/write.js';
 import { convertAiderChat } from './convert-aider.js';
 import { convertAiderHistory } from './convert-aider-history.js';
 import { convertAdaptAlfworld } from './convert-alfworld.js';
+import { convertAlfworldSteps } from './convert-alfworld-steps.js';
 import { convertBalrogEpisode } from './convert-balrog.js';
 import { convertClaudeTranscript } from './convert-claude.js';
 import { convertClineTask } from './convert-cline.js';
@@ -34,6 +35,8 @@ import { convertGeminiScreen } from './convert-gemini-screen.js';
 import { convertHyperAgentRecords } from './convert-hyperagent.js';
 import { convertKnowAgentTrajectories } from './convert-knowagent.js';
 import { convertKnowAgentAlfworld } from './convert-knowagent-alfworld.js';
+import { convertReacTreeRun } from './convert-reactree.js';
+import { convertZorkLog } from './convert-zork.js';
 import { convertInterCodeResults } from './convert-intercode.js';
 import { convertMiniSweAgent } from './convert-mini.js';
 import { convertMiniScreen } from './convert-mini-screen.js';
@@ -85,8 +88,11 @@ export interface ManifestSource {
     | 'mint'
     | 'nyu-ctf'
     | 'adapt-alfworld'
+    | 'alfworld-steps'
     | 'adapt-textcraft'
     | 'balrog-textworld'
+    | 'reactree'
+    | 'zork-log'
     | 'knowagent'
     | 'knowagent-alfworld'
     | 'nat'
@@ -146,6 +152,12 @@ function convertFile(source: ManifestSource, path: string, content: string): Con
       return convertFireActTrajectories(content, from, source.id);
     case 'adapt-alfworld':
       return convertAdaptAlfworld(content, from, source.id);
+    case 'alfworld-steps':
+      return convertAlfworldSteps(content, from, source.id);
+    case 'reactree':
+      return convertReacTreeRun(content, from, source.id);
+    case 'zork-log':
+      return convertZorkLog(content, from, source.id);
     case 'adapt-textcraft':
       return convertAdaptTextCraft(content, from, source.id);
     case 'balrog-textworld':

@@ -46,7 +46,7 @@ export const TEXTWORLD_KINDS: Readonly<Record<string, string>> = {
  * recognise.`, `You can't see any such thing.`), asking what was meant, or the world refusing it
  * (`You can't go that way.`, `You have to open the door first.`, `That's fixed in place.`).
  */
-const REFUSED = new RegExp(
+export const TEXTWORLD_REFUSED = new RegExp(
   [
     "^You can't\\b",
     "^That's not a verb I recognise",
@@ -137,7 +137,7 @@ export function balrogCalls(csv: string, source: RunSource): CallEvent[] {
     if (command.trim() === '') continue;
     const { tool, args } = textWorldCall(command);
     const answer = textWorldAnswer(row[observationAt] as string);
-    calls.push({ type: 'call', tool, args, result: result(answer, REFUSED.test(answer)) });
+    calls.push({ type: 'call', tool, args, result: result(answer, TEXTWORLD_REFUSED.test(answer)) });
   }
   return calls;
 }

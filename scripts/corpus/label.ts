@@ -65,9 +65,11 @@ const NAVIGATION_TOOLS = /^(click|click_element|navigate|go_back|go_forward|back
  * A text world's verbs that change it: taking, putting, opening, heating an object; in a crafting
  * game, getting an item from the world and crafting one, both of which change the inventory; in an
  * interactive fiction, moving to another room (`go north`), which changes everything the player
- * sees, and unlocking, dropping, cooking, cutting or eating something.
+ * sees, and unlocking, dropping, cooking, cutting or eating something; in a household simulator,
+ * picking an object up and switching a device on or off.
  */
-const WORLD_VERBS = /^(take|put|close|toggle|use|heat|cool|clean|slice|get|craft|go|drop|insert|unlock|lock|eat|cook|chop|dice|prepare)$/i;
+const WORLD_VERBS =
+  /^(take|put|close|toggle|use|heat|cool|clean|slice|get|craft|go|drop|insert|unlock|lock|eat|cook|chop|dice|prepare|pick_up|turn_on|turn_off)$/i;
 const PROGRAMS_WITH_SUBCOMMANDS = new Set([
   'git', 'npm', 'pnpm', 'yarn', 'bun', 'npx', 'cargo', 'go', 'pip', 'pip3', 'uv', 'poetry', 'conda', 'docker',
   'kubectl', 'gh', 'make', 'apt', 'apt-get', 'brew', 'dotnet', 'mvn', 'gradle', 'bundle', 'rails', 'terraform',

@@ -276,6 +276,34 @@ describe('navigation', () => {
     expect(wastedSteps(events)).toEqual([]);
   });
 
+  it('does not label a command retried in a household simulator after the agent picked something up', () => {
+    const dropped = fail('You put down failed, drop it. You see Shelf (1, 3), Mug (1), Desk (1).');
+    const events = [
+      call('put', { input: 'Mug (1) on Desk (1)' }, dropped),
+      call(
+        'pick_up',
+        { input: 'Mug (1)' },
+        ok('You pick up Mug (1). You see Shelf (1, 3), Mug (1). I am holding Mug (1) now.'),
+      ),
+      call('put', { input: 'Mug (1) on Desk (1)' }, dropped),
+    ];
+    expect(wastedSteps(events)).toEqual([]);
+  });
+
+  it('does not label a lamp switched off again after the agent switched it on', () => {
+    const lamp = fail('The DeskLamp (1) is not close to you.');
+    const events = [
+      call('turn_off', { input: 'DeskLamp (1)' }, lamp),
+      call(
+        'turn_on',
+        { input: 'DeskLamp (1)' },
+        ok('You turn on DeskLamp (1). You see Dresser (1), DeskLamp (1).'),
+      ),
+      call('turn_off', { input: 'DeskLamp (1)' }, lamp),
+    ];
+    expect(wastedSteps(events)).toEqual([]);
+  });
+
   it('does not label a crafting command repeated after an item was got from the world', () => {
     const crafted = ok('Crafted 4 minecraft:birch_planks');
     const events = [
