@@ -268,6 +268,8 @@ export class NarrowingEngine {
       if (facts?.targetChangedSinceRead === true) this.successes.changedByAnotherWriter(call, lifted);
       if (!facts) {
         effect = this.successes.learn(call, resultDigest, lifted, isBlank(text));
+        // The user's answer to the agent's question is the user speaking, as a message of theirs is.
+        if (call.facts.asksPerson === true) this.successes.userSpoke(lifted);
       } else if (facts.blame === 'agent_failure' && this.policy.learning.enabled) {
         const learned = this.learner.learn(call.keyedFor(facts), facts, kept, resultDigest);
         added.push(...learned.enforced);

@@ -216,6 +216,11 @@ export interface CallFacts {
    */
   readonly navigates?: boolean;
   /**
+   * The call puts a question to the person at the keyboard and returns their answer: its success is a
+   * message from the user, who may have acted on the machine before answering.
+   */
+  readonly asksPerson?: boolean;
+  /**
    * The call starts, stops or restarts something that runs (a session, a server, a debugger): what
    * later calls talk to is new, which no file shows. Its success is a change of unknown effects.
    */

@@ -35,6 +35,7 @@ export function uniformFacts(facts: CallFacts, kind: ActionKind | undefined): Ca
     waitSeconds: facts.waitSeconds,
     program: facts.program,
     navigates: facts.navigates,
+    asksPerson: facts.asksPerson,
     startsOrStops: facts.startsOrStops,
     directory: facts.directory,
     movesTo: facts.movesTo,

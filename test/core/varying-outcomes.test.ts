@@ -75,6 +75,20 @@ describe('a call whose answer is not a function of what the guard sees', () => {
 });
 
 describe('a new message from the user', () => {
+  const BLAZE = {
+    text: [
+      "=== Deploying to 'acme-storefront-staging'...",
+      '',
+      'i  deploying functions',
+      'i  functions: ensuring required API cloudbuild.googleapis.com is enabled...',
+      '!  functions: missing required API cloudbuild.googleapis.com. Enabling now...',
+      '',
+      "Error: Your project acme-storefront-staging must be on the Blaze (pay-as-you-go) plan to complete this command. Required API cloudbuild.googleapis.com can't be enabled until the upgrade is complete. To upgrade, visit the following URL:",
+      '',
+      'https://console.firebase.google.com/project/acme-storefront-staging/usage/details',
+    ].join('\n'),
+    isError: true,
+  };
   const create = {
     server_name: 'github',
     tool_name: 'create_issue',
@@ -103,5 +117,37 @@ describe('a new message from the user', () => {
     expect(agent.check('use_mcp_tool', create).verdict).toBe('block');
     agent.loop.newRun('user');
     expect(agent.check('use_mcp_tool', create).verdict).toBe('allow');
+  });
+
+  it('gives a command that failed one retry once the user answers a question the agent asked', () => {
+    const deploy = {
+      command: 'firebase deploy --only functions --project acme-storefront-staging',
+      dir_path: 'functions',
+      description: "Deploy only the Cloud Functions to the 'acme-storefront-staging' Firebase project.",
+    };
+    const question = { questions: [{ question: 'Upgrade acme-storefront-staging to Blaze, then say go.' }] };
+    for (const ask of ['ask_user', 'AskUserQuestion', 'ask_followup_question']) {
+      const agent = new Agent();
+      agent.call('run_shell_command', deploy, BLAZE);
+      expect(agent.check('run_shell_command', deploy).verdict).toBe('block');
+      agent.call(ask, question, '{"answers":{"0":"go"}}');
+      expect(agent.check('run_shell_command', deploy).verdict).toBe('allow');
+    }
+  });
+
+  it('keeps the ban when the question never reached the user', () => {
+    const agent = new Agent();
+    const deploy = {
+      command: 'firebase deploy --only functions --project acme-storefront-staging',
+      dir_path: 'functions',
+      description: "Deploy only the Cloud Functions to the 'acme-storefront-staging' Firebase project.",
+    };
+    agent.call('run_shell_command', deploy, BLAZE);
+    agent.call(
+      'ask_user',
+      { questions: [{ header: 'Firebase Plan Upgrade', question: 'Upgrade to Blaze?' }] },
+      { text: 'params/questions/0/header must NOT have more than 16 characters', isError: true },
+    );
+    expect(agent.check('run_shell_command', deploy).verdict).toBe('block');
   });
 });

@@ -68,6 +68,7 @@ import { forEachMatch } from './matches.js';
 import { normalizeArguments, wordsAboutTheCall } from './normal-form.js';
 import { refusesOrder } from './ordering.js';
 import { failedForItsPage, pageFailureKey } from './page-failure.js';
+import { asksPersonByName } from './person-questions.js';
 import { waitsForPerson } from './person-waits.js';
 import { withoutPointerLines } from './pointer-lines.js';
 import { fileRacedUnderCall } from './raced-file.js';
@@ -329,6 +330,8 @@ export function createToolCallAdapter(options: ToolCallAdapterOptions = {}): Too
       const wait = waitSecondsOfArguments(args);
       if (wait !== undefined) facts.waitSeconds = wait;
     }
+    // A question to the user: their answer is a message from them.
+    if (asksPersonByName(proposal.tool)) facts.asksPerson = true;
     // A tool that starts or stops something (a session, a debugger) changes what later calls talk to.
     if (kind === 'other' && startsOrStopsByName(proposal.tool)) facts.startsOrStops = true;
     if ((kind === 'read' || kind === 'search' || kind === 'other') && navigatesByName(proposal.tool)) {
