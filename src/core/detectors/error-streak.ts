@@ -7,6 +7,8 @@
  * tool ends the streak, and so does any change to the world, which may be what the next guess was
  * waiting for. Edits are never judged here: varied edit guesses often succeed.
  */
+
+import { namesLookedUp, onlyLooks } from '../subject-lookup.js';
 import type { VerdictKind, Violation } from '../types.js';
 import { ViolationWrittenOnRead } from '../written-on-read.js';
 import { isHarnessFault, isWatched, kindOf } from './applicability.js';
@@ -30,6 +32,11 @@ const VERSION = 1;
  */
 const FIRST_PROBE_AFTER = 2;
 const MAX_PROBE_AFTER = 64;
+
+/** Names a streak keeps of what looking calls showed since it began; the latest are kept. */
+const MAX_SHOWN_NAMES = 256;
+/** Characters of a looking call's answer read for the names it shows. */
+const SHOWN_CHARS = 4_000;
 
 /** Failing to find things that are absent is exploration, not a loop: such streaks only warn. */
 const WARN_ONLY_SIGNATURES: ReadonlySet<string> = new Set(['empty_result']);
@@ -63,6 +70,12 @@ interface Streak extends PendingQuote {
   refused?: number;
   /** How many refused guesses in a row let the next one through; doubles each time. */
   probeAfter?: number;
+  /**
+   * File names a call that only looks showed since the streak began (a listing, a search), less
+   * those a guess of the streak has tried since: a guess naming one of them follows what the agent
+   * found out, and is no longer a guess.
+   */
+  shown?: string[];
 }
 
 /**
@@ -90,6 +103,19 @@ export function createErrorStreakDetector(): Detector {
     return streak && streak.world === world ? streak : undefined;
   }
 
+  /** A call that only looks succeeded: the names it showed go to every streak of this world. */
+  function noteShown(call: CallContext, outcome: ObservedOutcome): void {
+    const mine = tools.peek(streakKey(call));
+    let names: string[] | undefined;
+    for (const streak of tools.values()) {
+      if (streak.world !== world || streak === mine) continue;
+      // Paths are read segment by segment: a search's `./logs/app.log` shows `app.log`.
+      names ??= [...namesLookedUp(outcome.content.slice(0, SHOWN_CHARS).replace(/\//g, ' '))];
+      if (names.length === 0) return;
+      streak.shown = [...new Set([...(streak.shown ?? []), ...names])].slice(-MAX_SHOWN_NAMES);
+    }
+  }
+
   return {
     name: NAME,
 
@@ -106,6 +132,7 @@ export function createErrorStreakDetector(): Detector {
         limits.effect === 'block' &&
         (!WARN_ONLY_SIGNATURES.has(streak.signature) || streak.reasked === true)
       ) {
+        if (followsWhatWasShown(call, streak)) return describe(call, streak, 'warn');
         judged = call;
         // A new guess after enough refused in a row runs, steered: what it answers is evidence.
         probing =
@@ -121,6 +148,7 @@ export function createErrorStreakDetector(): Detector {
       if (isHarnessFault(outcome)) return;
       // Streaks from before a change are left to go stale rather than cleared, to stay O(1).
       if (outcome.changedWorld) world++;
+      if (outcome.success && tools.size > 0 && onlyLooks(call.facts)) noteShown(call, outcome);
       if (!isWatched(call, call.toolPolicy.detectors.errorStreak) || isEdit(call)) return;
       const at = streakKey(call);
       if (outcome.success) {
@@ -149,6 +177,10 @@ export function createErrorStreakDetector(): Detector {
         return;
       }
       streak.pendingError = outcome.text;
+      if (streak.shown !== undefined) {
+        const tried = guessedNames(call);
+        streak.shown = streak.shown.filter((name) => !tried.has(name));
+      }
       if (!streak.keys.includes(key)) {
         // Guesses issued at once are one guess: the agent chose them all before any answered.
         if (call.step === undefined || call.step !== streak.step) streak.distinct++;
@@ -259,6 +291,36 @@ function shapeOfStreak(streak: Streak): string {
   return streak.shape;
 }
 
+/**
+ * The file names a call's targets name: the last part of every path, and words that read as a
+ * file's name (`notes.txt`), not options and not the program the command runs.
+ */
+function guessedNames(call: CallContext): Set<string> {
+  const names = new Set<string>();
+  const program = call.facts.program?.split(' ')[0];
+  for (const target of call.facts.targets) {
+    for (const token of target
+      .slice(0, SHOWN_CHARS)
+      .toLowerCase()
+      .split(/[\s'"`,;()[\]{}|&<>=]+/)) {
+      if (token.startsWith('-')) continue;
+      const slash = token.lastIndexOf('/');
+      const name = (slash < 0 ? token : token.slice(slash + 1)).replace(/[.:]+$/, '');
+      if (name.length < 3 || !/[a-z]/.test(name) || name === program) continue;
+      if (slash >= 0 || name.includes('.')) names.add(name);
+    }
+  }
+  return names;
+}
+
+/** Whether the guess names a file a look since the streak began showed, and no guess has tried since. */
+function followsWhatWasShown(call: CallContext, streak: Streak): boolean {
+  if (streak.shown === undefined || streak.shown.length === 0) return false;
+  const shown = new Set(streak.shown);
+  for (const name of guessedNames(call)) if (shown.has(name)) return true;
+  return false;
+}
+
 /** Guesses are counted per tool, and for a command per program and subcommand. */
 function streakKey(call: CallContext): string {
   const program = call.facts.program;
@@ -292,5 +354,6 @@ function readStreak(raw: Record<string, unknown>): Streak | undefined {
     ...((typeof raw.step === 'string' || typeof raw.step === 'number') && { step: raw.step }),
     ...(readCount(raw.refused) !== undefined && { refused: readCount(raw.refused) }),
     ...(readCount(raw.probeAfter) !== undefined && { probeAfter: readCount(raw.probeAfter) }),
+    ...(Array.isArray(raw.shown) && { shown: readStrings(raw.shown, MAX_SHOWN_NAMES) }),
   };
 }
