@@ -136,6 +136,11 @@ export function withoutComments(line: string): string {
   return out;
 }
 
+/** Quoted text, single or double, on one line. */
+const QUOTED = /'[^'\n]*'|"(?:[^"\\\n]|\\.)*"/g;
+/** A line that hands quoted text to a shell to run. */
+const RUNS_QUOTED_SHELL = /\b(?:ba|z|da)?sh\s+-\w*c\b|\beval\b|\bssh\b|\bdocker\s+exec\b|\bkubectl\s+exec\b/;
+
 /**
  * A shell line that changes files, the repository, installed packages or where the shell is; a
  * PowerShell line likewise, by the cmdlets that write, copy, move or remove files.
@@ -143,8 +148,11 @@ export function withoutComments(line: string): string {
 export function shellChanges(rawLine: string): boolean {
   const line = withoutComments(rawLine);
   const withoutHarmless = line.replace(/\d?>&\d|[12]?>\s*\/dev\/null/g, '');
+  // A `>` inside quotes is no redirection (`awk '$5 > 1000'`, `python3 -c "print(x >> 8)"`), unless
+  // the quoted text is itself run by a shell (`bash -c "echo x > f"`).
+  const redirections = RUNS_QUOTED_SHELL.test(line) ? withoutHarmless : withoutHarmless.replace(QUOTED, "''");
   return (
-    /(^|[^<>&\d])>>?(?!=)/.test(withoutHarmless) ||
+    /(^|[^<>&\d])>>?(?!=)/.test(redirections) ||
     /\bsed\s+(-[a-zA-Z]*\s+)*-[a-zA-Z]*i/.test(line) ||
     /(^|[\s;&|(])(tee|mv|cp|rm|rmdir|mkdir|touch|ln|chmod|chown|patch|apply_patch|unzip|tar\s+-?x\w*|truncate|dd)\s/.test(line) ||
     /^\s*(cd|pushd|popd)\b[^;&|]*$/.test(line) ||

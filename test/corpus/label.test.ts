@@ -537,6 +537,14 @@ describe('shell commands', () => {
     expect(shellChanges('pip install -e .')).toBe(true);
   });
 
+  it('reads a `>` inside quotes as no redirection, unless a shell runs the quoted text', () => {
+    expect(shellChanges("awk '$5 > 1000 {print $9}' access.log")).toBe(false);
+    expect(shellChanges('python3 -c "print(0x41 >> 1)"')).toBe(false);
+    expect(shellChanges('grep "=> " src/app.ts | head')).toBe(false);
+    expect(shellChanges("awk '$5 > 1000' access.log > big.txt")).toBe(true);
+    expect(shellChanges('bash -c "echo ready > /tmp/flag"')).toBe(true);
+  });
+
   it('sees a patch applied through the shell as a change, as Codex gives its patches', () => {
     const patch =
       'apply_patch <<\'PATCH\'\n*** Begin Patch\n*** Update File: internal/auth/service_test.go\n@@\n-import "testing"\n+import (\n+    "testing"\n+)\n*** End Patch\nPATCH';
