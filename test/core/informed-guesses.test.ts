@@ -36,6 +36,17 @@ describe('a guess that follows what a listing showed', () => {
     );
   });
 
+  it('keeps what a listing showed in a guard restored from a snapshot, as hook processes do', () => {
+    const first = guessedFiveTimes();
+    first.call('bash', { command: 'ls /etc/nginx/sites-enabled' }, 'default\nshop-site.conf\n');
+    const second = new Agent();
+    second.loop.restore(JSON.parse(JSON.stringify(first.loop.snapshot())));
+    expect(second.check('bash', { command: 'cat /etc/nginx/sites-enabled/shop-site.conf' }).verdict).not.toBe(
+      'block',
+    );
+    expect(second.check('bash', { command: 'cat /opt/nginx/conf/shop.conf' }).verdict).toBe('block');
+  });
+
   it('lets through a guess naming a file a search printed the path of', () => {
     const agent = guessedFiveTimes();
     agent.call(

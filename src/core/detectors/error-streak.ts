@@ -76,6 +76,33 @@ interface Streak extends PendingQuote {
    * found out, and is no longer a guess.
    */
   shown?: string[];
+  /**
+   * Answers of looks made since the names were last read, read only when the streak needs its names
+   * (a guess to judge, a failure to take off, a snapshot): most looks come and go with no guess after.
+   */
+  looks?: Look[];
+}
+
+/** A looking call's answer, shared by the streaks it showed names to; its names are read once. */
+interface Look {
+  readonly text: string;
+  names?: readonly string[];
+}
+
+/** Looks a streak keeps unread; past this, it reads them. */
+const MAX_UNREAD_LOOKS = 32;
+
+/** Adds the names of the looks a streak has not read yet to those it keeps. */
+function readLooks(streak: Streak): void {
+  const looks = streak.looks;
+  if (looks === undefined) return;
+  delete streak.looks;
+  for (const look of looks) {
+    // Paths are read segment by segment: a search's `./logs/app.log` shows `app.log`.
+    look.names ??= [...namesLookedUp(look.text.replace(/\//g, ' '))];
+    if (look.names.length === 0) continue;
+    streak.shown = [...new Set([...(streak.shown ?? []), ...look.names])].slice(-MAX_SHOWN_NAMES);
+  }
 }
 
 /**
@@ -93,6 +120,8 @@ function guessKey(call: CallContext, aboutTheWholeCall: boolean): string {
 export function createErrorStreakDetector(): Detector {
   const tools = new LruMap<Streak>(MAX_TOOLS);
   let world = 0;
+  /** Keys of the streaks begun in this world: the others are stale, and a look shows them nothing. */
+  const live = new Set<string>();
   /** The call `check` last blocked as a guess of a streak: that block is the streak's own. */
   let judged: CallContext | undefined;
   /** Whether `judged` was a guess let through to probe rather than blocked. */
@@ -105,14 +134,18 @@ export function createErrorStreakDetector(): Detector {
 
   /** A call that only looks succeeded: the names it showed go to every streak of this world. */
   function noteShown(call: CallContext, outcome: ObservedOutcome): void {
-    const mine = tools.peek(streakKey(call));
-    let names: string[] | undefined;
-    for (const streak of tools.values()) {
-      if (streak.world !== world || streak === mine) continue;
-      // Paths are read segment by segment: a search's `./logs/app.log` shows `app.log`.
-      names ??= [...namesLookedUp(outcome.content.slice(0, SHOWN_CHARS).replace(/\//g, ' '))];
-      if (names.length === 0) return;
-      streak.shown = [...new Set([...(streak.shown ?? []), ...names])].slice(-MAX_SHOWN_NAMES);
+    const mine = streakKey(call);
+    let look: Look | undefined;
+    for (const key of live) {
+      const streak = tools.peek(key);
+      if (streak === undefined || streak.world !== world) {
+        live.delete(key);
+        continue;
+      }
+      if (key === mine) continue;
+      look ??= { text: outcome.content.slice(0, SHOWN_CHARS) };
+      (streak.looks ??= []).push(look);
+      if (streak.looks.length > MAX_UNREAD_LOOKS) readLooks(streak);
     }
   }
 
@@ -147,12 +180,16 @@ export function createErrorStreakDetector(): Detector {
     observe(call: CallContext, outcome: ObservedOutcome): void {
       if (isHarnessFault(outcome)) return;
       // Streaks from before a change are left to go stale rather than cleared, to stay O(1).
-      if (outcome.changedWorld) world++;
-      if (outcome.success && tools.size > 0 && onlyLooks(call.facts)) noteShown(call, outcome);
+      if (outcome.changedWorld) {
+        world++;
+        live.clear();
+      }
+      if (outcome.success && live.size > 0 && onlyLooks(call.facts)) noteShown(call, outcome);
       if (!isWatched(call, call.toolPolicy.detectors.errorStreak) || isEdit(call)) return;
       const at = streakKey(call);
       if (outcome.success) {
         tools.delete(at);
+        live.delete(at);
         return;
       }
       const failure = outcome.failure;
@@ -174,9 +211,11 @@ export function createErrorStreakDetector(): Detector {
           world,
           ...(call.step !== undefined && { step: call.step }),
         });
+        live.add(at);
         return;
       }
       streak.pendingError = outcome.text;
+      readLooks(streak);
       if (streak.shown !== undefined) {
         const tried = guessedNames(call);
         streak.shown = streak.shown.filter((name) => !tried.has(name));
@@ -226,26 +265,31 @@ export function createErrorStreakDetector(): Detector {
 
     reset(): void {
       tools.clear();
+      live.clear();
     },
 
     snapshot(): unknown {
-      const live = tools
+      const kept = tools
         .entries()
         .filter(([, streak]) => streak.world === world)
         .map(([tool, streak]) => {
           shapeOfStreak(streak);
+          readLooks(streak);
           const { pendingShape: _shaped, ...saved } = withQuotedError(streak);
           return [tool, saved] as const;
         });
-      return { version: VERSION, world, tools: live };
+      return { version: VERSION, world, tools: kept };
     },
 
     restore(state: unknown): void {
       tools.clear();
       const snapshot = readSnapshot(state, VERSION);
       world = readCount(snapshot?.world) ?? 0;
+      live.clear();
       for (const [tool, streak] of readEntries(snapshot?.tools, MAX_TOOLS, readStreak)) {
-        if (streak.world === world) tools.set(tool, streak);
+        if (streak.world !== world) continue;
+        tools.set(tool, streak);
+        live.add(tool);
       }
     },
   };
@@ -315,6 +359,7 @@ function guessedNames(call: CallContext): Set<string> {
 
 /** Whether the guess names a file a look since the streak began showed, and no guess has tried since. */
 function followsWhatWasShown(call: CallContext, streak: Streak): boolean {
+  readLooks(streak);
   if (streak.shown === undefined || streak.shown.length === 0) return false;
   const shown = new Set(streak.shown);
   for (const name of guessedNames(call)) if (shown.has(name)) return true;
