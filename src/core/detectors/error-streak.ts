@@ -144,7 +144,8 @@ export function createErrorStreakDetector(): Detector {
       }
       if (key === mine) continue;
       look ??= { text: outcome.content.slice(0, SHOWN_CHARS) };
-      (streak.looks ??= []).push(look);
+      streak.looks ??= [];
+      streak.looks.push(look);
       if (streak.looks.length > MAX_UNREAD_LOOKS) readLooks(streak);
     }
   }
