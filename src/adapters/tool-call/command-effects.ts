@@ -6,6 +6,7 @@
  */
 
 import { squashArgumentName } from './action-classes.js';
+import { readOncePerName } from './by-name.js';
 import { CommandReading, commandReading } from './command-reading.js';
 import { PACKAGE_RUNNERS, programIndex } from './shell-effects.js';
 import { normalizePath } from './targets.js';
@@ -313,22 +314,7 @@ const NAVIGATION_VERBS = new Set(['open', 'goto', 'scroll', 'navigate', 'cd', 'c
  * its first word, past an MCP server prefix and a `browser`/`editor` qualifier, is a navigation verb,
  * or it is `go_to`/`go_back`.
  */
-export function navigatesByName(tool: string): boolean {
-  // A proposal's fields come from a model or a server: a name that is not text names no verb.
-  if (typeof tool !== 'string') return false;
-  const known = navigationByName.get(tool);
-  if (known !== undefined) return known;
-  const navigates = readNavigation(tool);
-  // Replaced rather than cleared when full: a cleared map keeps its grown table.
-  if (navigationByName.size >= MAX_CACHED_NAMES) navigationByName = new Map();
-  navigationByName.set(tool, navigates);
-  return navigates;
-}
-
-/** Agents use a few tool names over and over: each is read once (bounded, for hostile servers). */
-const MAX_CACHED_NAMES = 2048;
-let navigationByName = new Map<string, boolean>();
-let startsOrStopsName = new Map<string, boolean>();
+export const navigatesByName = readOncePerName(readNavigation);
 
 /** The words of a tool's name, past an MCP server prefix: `connect_start`, `debugStart`. */
 function nameWords(tool: string): string[] {
@@ -360,15 +346,9 @@ const RUN_VERBS = new Set([
  * A tool whose name says it starts, stops or restarts something (`connect_start`, `debug_stop`,
  * `restart_server`, `browser_launch`): one of its words is such a verb.
  */
-export function startsOrStopsByName(tool: string): boolean {
-  if (typeof tool !== 'string') return false;
-  const known = startsOrStopsName.get(tool);
-  if (known !== undefined) return known;
-  const verb = nameWords(tool).some((word) => RUN_VERBS.has(word));
-  if (startsOrStopsName.size >= MAX_CACHED_NAMES) startsOrStopsName = new Map();
-  startsOrStopsName.set(tool, verb);
-  return verb;
-}
+export const startsOrStopsByName = readOncePerName((tool) =>
+  nameWords(tool).some((word) => RUN_VERBS.has(word)),
+);
 
 function readNavigation(tool: string): boolean {
   const words = nameWords(tool);

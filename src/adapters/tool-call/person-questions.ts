@@ -4,6 +4,7 @@
  * acted on the machine before giving it (upgraded a plan, started a server, signed in), as they may
  * before any message they write.
  */
+import { readOncePerName } from './by-name.js';
 import { nameReadings } from './tool-names.js';
 
 /** Verbs of a name that asks for something. */
@@ -16,25 +17,16 @@ const PERSON = new Set(['user', 'human', 'person', 'operator']);
  */
 const QUESTION = new Set(['followup', 'clarification']);
 
-const MAX_CACHED_NAMES = 2048;
-let known = new Map<string, boolean>();
-
 /**
  * A tool whose name says it asks a person (`AskUserQuestion`, `ask_user`, `ask_followup_question`,
  * `request_user_input`, `ask_human`): an asking verb with a word for a person, or `ask` with a word for
  * a follow-up question.
  */
-export function asksPersonByName(tool: string): boolean {
-  if (typeof tool !== 'string') return false;
-  const cached = known.get(tool);
-  if (cached !== undefined) return cached;
-  const asks = nameReadings(tool).some(
+export const asksPersonByName = readOncePerName((tool) =>
+  nameReadings(tool).some(
     (words) =>
       words.some((word) => ASK.has(word)) &&
       (words.some((word) => PERSON.has(word)) ||
         (words.includes('ask') && words.some((word) => QUESTION.has(word)))),
-  );
-  if (known.size >= MAX_CACHED_NAMES) known = new Map();
-  known.set(tool, asks);
-  return asks;
-}
+  ),
+);
