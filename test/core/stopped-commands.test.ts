@@ -95,3 +95,48 @@ describe('a command stopped before it ended', () => {
     expect(stopped.check('shell', run).verdict).toBe('block');
   });
 });
+
+describe('an install still running after it was stopped', () => {
+  const NOT_FOUND = { text: 'bash: line 1: binwalk: command not found\n', isError: true };
+  const INSTALL_TIMED_OUT = {
+    text: 'Unpacking libxcb-render-util0:amd64 (0.3.9-1build3) ...\n\nCommand timed out\n',
+    isError: true,
+  };
+  const LOCK_HELD = {
+    text:
+      'E: Could not get lock /var/lib/dpkg/lock-frontend. It is held by process 264 (apt-get)\n' +
+      'E: Unable to acquire the dpkg frontend lock (/var/lib/dpkg/lock-frontend), is another process using it?\n',
+    isError: true,
+  };
+  const binwalk = { command: 'binwalk ~/ctf_files/chal/cell.pkg' };
+
+  it('lets a command that was missing run again once an install says another process holds its lock', () => {
+    const agent = new Agent();
+    agent.call('run_command', binwalk, NOT_FOUND);
+    agent.call(
+      'run_command',
+      { command: 'sudo apt-get update && sudo apt-get install -y binwalk' },
+      INSTALL_TIMED_OUT,
+    );
+    agent.call('run_command', binwalk, NOT_FOUND);
+    agent.call('run_command', { command: 'sudo apt-get install -y binwalk' }, LOCK_HELD);
+    expect(agent.check('run_command', binwalk).verdict).not.toBe('block');
+  });
+
+  it('still blocks the command when the install failed for a reason other than a lock held by another process', () => {
+    const agent = new Agent();
+    agent.call('run_command', binwalk, NOT_FOUND);
+    agent.call(
+      'run_command',
+      { command: 'sudo apt-get update && sudo apt-get install -y binwalk' },
+      INSTALL_TIMED_OUT,
+    );
+    agent.call('run_command', binwalk, NOT_FOUND);
+    agent.call(
+      'run_command',
+      { command: 'sudo apt-get install -y binwalk' },
+      { text: 'E: Unable to locate package binwalk\n', isError: true },
+    );
+    expect(agent.check('run_command', binwalk).verdict).toBe('block');
+  });
+});

@@ -63,6 +63,7 @@ import { isEmptyAnswer } from './empty-result.js';
 import { errorShape } from './error-shape.js';
 import { withoutStartupLines } from './failure-lines.js';
 import { queriedFiles } from './file-queries.js';
+import { heldByAnotherProcess } from './held-lock.js';
 import { SignatureMatcher } from './matcher.js';
 import { forEachMatch } from './matches.js';
 import { normalizeArguments, wordsAboutTheCall } from './normal-form.js';
@@ -431,6 +432,8 @@ export function createToolCallAdapter(options: ToolCallAdapterOptions = {}): Too
     if ((rule === TIMEOUT || rule === KILLED) && stoppedWhileWriting(call, args)) facts.mayHaveWritten = true;
     // A line that failed on a missing file and then wrote it (`… > prd.tmp && mv prd.tmp prd.json`).
     else if (call.kind === 'exec' && madeItsMissingFile(verdict, call, args)) facts.mayHaveWritten = true;
+    // An install refused because another holds the lock: that one, still running, writes meanwhile.
+    else if (heldByAnotherProcess(verdict) && stoppedWhileWriting(call, args)) facts.mayHaveWritten = true;
     if (
       call.failureKey !== undefined &&
       (call.failureKeyLeavesOutWords === true
