@@ -123,6 +123,17 @@ describe('an install still running after it was stopped', () => {
     expect(agent.check('run_command', binwalk).verdict).not.toBe('block');
   });
 
+  it('still blocks the command after the same refusal for the lock came twice with nothing changed between', () => {
+    const agent = new Agent();
+    const install = { command: 'sudo apt-get install -y binwalk' };
+    agent.call('run_command', binwalk, NOT_FOUND);
+    agent.call('run_command', install, LOCK_HELD);
+    agent.call('run_command', binwalk, NOT_FOUND);
+    agent.call('run_command', install, LOCK_HELD);
+    agent.call('run_command', binwalk, NOT_FOUND);
+    expect(agent.check('run_command', binwalk).verdict).toBe('block');
+  });
+
   it('still blocks the command when the install failed for a reason other than a lock held by another process', () => {
     const agent = new Agent();
     agent.call('run_command', binwalk, NOT_FOUND);
