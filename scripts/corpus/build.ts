@@ -38,6 +38,7 @@ import { convertKnowAgentAlfworld } from './convert-knowagent-alfworld.js';
 import { convertReacTreeRun } from './convert-reactree.js';
 import { convertZorkLog } from './convert-zork.js';
 import { convertZorkGptEpisode } from './convert-zorkgpt.js';
+import { convertStoryDump } from './convert-storydump.js';
 import { convertInterCodeResults } from './convert-intercode.js';
 import { convertMiniSweAgent } from './convert-mini.js';
 import { convertMiniScreen } from './convert-mini-screen.js';
@@ -95,6 +96,7 @@ export interface ManifestSource {
     | 'reactree'
     | 'zork-log'
     | 'zorkgpt-episode'
+    | 'storydump'
     | 'knowagent'
     | 'knowagent-alfworld'
     | 'nat'
@@ -162,6 +164,8 @@ function convertFile(source: ManifestSource, path: string, content: string): Con
       return convertZorkLog(content, from, source.id);
     case 'zorkgpt-episode':
       return convertZorkGptEpisode(content, from, source.id);
+    case 'storydump':
+      return convertStoryDump(content, from, source.id);
     case 'adapt-textcraft':
       return convertAdaptTextCraft(content, from, source.id);
     case 'balrog-textworld':
