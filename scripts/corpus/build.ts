@@ -37,6 +37,8 @@ import { convertKnowAgentTrajectories } from './convert-knowagent.js';
 import { convertKnowAgentAlfworld } from './convert-knowagent-alfworld.js';
 import { convertReacTreeRun } from './convert-reactree.js';
 import { convertZorkLog } from './convert-zork.js';
+import { convertZorkGptEpisode } from './convert-zorkgpt.js';
+import { convertStoryDump } from './convert-storydump.js';
 import { convertInterCodeResults } from './convert-intercode.js';
 import { convertMiniSweAgent } from './convert-mini.js';
 import { convertMiniScreen } from './convert-mini-screen.js';
@@ -93,6 +95,8 @@ export interface ManifestSource {
     | 'balrog-textworld'
     | 'reactree'
     | 'zork-log'
+    | 'zorkgpt-episode'
+    | 'storydump'
     | 'knowagent'
     | 'knowagent-alfworld'
     | 'nat'
@@ -158,6 +162,10 @@ function convertFile(source: ManifestSource, path: string, content: string): Con
       return convertReacTreeRun(content, from, source.id);
     case 'zork-log':
       return convertZorkLog(content, from, source.id);
+    case 'zorkgpt-episode':
+      return convertZorkGptEpisode(content, from, source.id);
+    case 'storydump':
+      return convertStoryDump(content, from, source.id);
     case 'adapt-textcraft':
       return convertAdaptTextCraft(content, from, source.id);
     case 'balrog-textworld':

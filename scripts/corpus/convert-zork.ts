@@ -20,7 +20,7 @@ const DIRECTIONS: Readonly<Record<string, string>> = {
 };
 
 /** Zork's parser refusing what it read, and the world refusing what the player asked. */
-const ZORK_REFUSED =
+export const ZORK_REFUSED =
   /^(?:That sentence isn't one I recognize|I don't know the word\b|There was no verb in that sentence|I beg your pardon|Your load is too heavy|It is already\b|It's already\b|You can't see any\b)/;
 
 /** One entry of the log: its tag and its lines, the first after the tag, the others indented under it. */
