@@ -5,7 +5,8 @@
  * the guard is measured against something it did not write.
  *
  * A call is wasted when, as it really ran:
- * 1. an earlier call of the same tool with the same arguments returned the same result (durations,
+ * 1. an earlier call of the same tool with the same arguments (the words written beside a command or
+ *    a path to say why aside) returned the same result (durations,
  *    clock times, hashes aside) or failed the same way, and nothing that changes anything ran in
  *    between — unless the calls are a paced poll (a `sleep` in the command) or the agent read the
  *    target between a failure and its retry;
@@ -252,17 +253,33 @@ function canonical(value: unknown): string {
 }
 
 /**
- * An edit's arguments as one attempt: its path written with either slashes (`Assets\Core\Item.cs`
- * and `Assets/Core/Item.cs`, as Windows and the model write one file) is one path, a cosmetic
- * difference, not another attempt.
+ * Words the model writes beside a command or a path to say why it makes the call (a shell tool's
+ * `description`, an editor's `explanation`, a `justification` asked for an escalation): the call that
+ * runs is the same whatever they say, and a model rewrites them on every retry.
+ */
+const NOTE_KEYS = new Set(['description', 'explanation', 'justification']);
+
+/** Whether the call names what it acts on beside its notes: a command or a path. */
+function actsOnSomething(call: CallEvent): boolean {
+  return typeof call.args.command === 'string' || Object.keys(call.args).some((key) => PATH_KEYS.test(key));
+}
+
+/**
+ * A call's arguments as one attempt: its notes about why (`NOTE_KEYS`) left out beside a command or a
+ * path, and an edit's path written with either slashes (`Assets\Core\Item.cs` and
+ * `Assets/Core/Item.cs`, as Windows and the model write one file) read as one path: cosmetic
+ * differences, not another attempt.
  */
 function attemptArgs(call: CallEvent): Record<string, unknown> {
-  if (!isEdit(call)) return call.args;
+  const notes = actsOnSomething(call) && Object.keys(call.args).some((key) => NOTE_KEYS.has(key));
+  if (!notes && !isEdit(call)) return call.args;
   return Object.fromEntries(
-    Object.entries(call.args).map(([key, value]) => [
-      key,
-      PATH_KEYS.test(key) && typeof value === 'string' ? value.replace(/\\/g, '/') : value,
-    ]),
+    Object.entries(call.args)
+      .filter(([key]) => !(notes && NOTE_KEYS.has(key)))
+      .map(([key, value]) => [
+        key,
+        isEdit(call) && PATH_KEYS.test(key) && typeof value === 'string' ? value.replace(/\\/g, '/') : value,
+      ]),
   );
 }
 
@@ -365,12 +382,13 @@ function monotone(values: readonly unknown[]): boolean {
 
 /** Exactly one argument field varies across the calls, and its values step one way. */
 export function isSweep(calls: readonly CallEvent[]): boolean {
+  const args = calls.map(attemptArgs);
   const keys = new Set<string>();
-  for (const call of calls) for (const key of Object.keys(call.args)) keys.add(key);
-  const varying = [...keys].filter((key) => new Set(calls.map((call) => canonical(call.args[key]))).size > 1);
+  for (const each of args) for (const key of Object.keys(each)) keys.add(key);
+  const varying = [...keys].filter((key) => new Set(args.map((each) => canonical(each[key]))).size > 1);
   if (varying.length !== 1) return false;
   const field = varying[0] as string;
-  return monotone(calls.map((call) => call.args[field]));
+  return monotone(args.map((each) => each[field]));
 }
 
 interface Seen {
@@ -486,10 +504,10 @@ export function labelRun(trace: string, events: readonly TraceEvent[]): RunLabel
       // changed nothing. An empty answer shows nothing of what a change did (an append to a file
       // answers nothing every time), so it is forgotten with the rest.
       const touched = affectedBy(call);
-      const own = `${call.tool}\u0000${canonical(call.args)}`;
+      const own = attemptKey(call);
       const shown = outputText(call.result).trim() !== '';
       const affected = (other: CallEvent) =>
-        shown && `${other.tool}\u0000${canonical(other.args)}` === own ? false : changes(other) || touched(other);
+        shown && attemptKey(other) === own ? false : changes(other) || touched(other);
       for (const other of streams.values()) other.forget(affected);
     }
   }

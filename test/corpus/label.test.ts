@@ -74,6 +74,39 @@ describe('rule 1: the same call, the same outcome, nothing changed', () => {
     expect(labelRun('run.jsonl', events).justified).toMatchObject([{ step: 2, rule: 1, like: 1 }]);
   });
 
+  it('treats a command retried with a rewritten description as the same call', () => {
+    const notRepo = fail(
+      'Exit code 128\nfatal: not a git repository (or any of the parent directories): .git',
+    );
+    const events = [
+      call('Bash', { command: 'git status', description: 'Show the working tree status' }, notRepo),
+      call(
+        'Bash',
+        { command: 'git status', description: 'Check git status in the project directory' },
+        notRepo,
+      ),
+    ];
+    expect(labelRun('run.jsonl', events).justified).toMatchObject([{ step: 2, rule: 1, like: 1 }]);
+  });
+
+  it('treats a file read again with another explanation as the same call', () => {
+    const content = ok('{\n  "name": "web",\n  "private": true\n}');
+    const events = [
+      call('read_file', { target_file: 'package.json', explanation: 'Look at the scripts' }, content),
+      call('read_file', { target_file: 'package.json', explanation: 'Check the package name' }, content),
+    ];
+    expect(wastedSteps(events)).toEqual([2]);
+  });
+
+  it('keeps a description that is the only argument of a call as what the call asks', () => {
+    const created = ok('Created task 12');
+    const events = [
+      call('create_task', { description: 'Write the release notes' }, created),
+      call('create_task', { description: 'Update the changelog' }, created),
+    ];
+    expect(wastedSteps(events)).toEqual([]);
+  });
+
   it('treats results that differ only in a commit hash as the same result', () => {
     const events = [
       bash('git log -1 --oneline', ok('3f9c2a1 Fix the payment total')),
