@@ -25,9 +25,15 @@ const LOCK_HELD: readonly RegExp[] = [
   /\bhas "[\w-]+" change in progress\b/i,
 ];
 
+/**
+ * Words one of which every refusal above holds: a text without any cannot match one of them, and is
+ * read once for these instead of once for each refusal.
+ */
+const ANY_LOCK_WORD = /lock|waiting for process|homebrew|change in progress/i;
+
 /** Whether a failure says another process holds the package manager's lock (see above). */
 export function heldByAnotherProcess(text: string): boolean {
   const read =
     text.length > 2 * READ_CHARS ? `${text.slice(0, READ_CHARS)}\n${text.slice(-READ_CHARS)}` : text;
-  return LOCK_HELD.some((pattern) => pattern.test(read));
+  return ANY_LOCK_WORD.test(read) && LOCK_HELD.some((pattern) => pattern.test(read));
 }

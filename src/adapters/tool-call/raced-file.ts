@@ -27,6 +27,9 @@ const QUOTED_MISSING = /\b(?:ENOENT|No such file or directory)\b[^\n'"`]{0,40}['
  */
 const LEADING_MISSING = /(?:^|\s)([^\s:'"`]{1,400}): No such file or directory\b/gm;
 
+/** The words every missing path above is quoted with (in any case, as `QUOTED_MISSING` reads them). */
+const MISSING_WORD = /ENOENT|No such file or directory/i;
+
 /** The masks of the values a run draws afresh for a name; a plain number (`pytest-3`) is not one. */
 const DRAWN_NAME = /<(?:epoch|id|tmp|uuid)>/;
 
@@ -34,6 +37,8 @@ const DRAWN_NAME = /<(?:epoch|id|tmp|uuid)>/;
 export function missingPaths(text: string): string[] {
   const head = text.slice(0, SCANNED_CHARS);
   const paths: string[] = [];
+  // Both shapes quote one of these words: a head without them is read once, not once for each.
+  if (!MISSING_WORD.test(head)) return paths;
   for (const pattern of [QUOTED_MISSING, LEADING_MISSING]) {
     pattern.lastIndex = 0;
     for (let match = pattern.exec(head); match !== null; match = pattern.exec(head)) {
