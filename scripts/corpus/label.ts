@@ -6,10 +6,10 @@
  *
  * A call is wasted when, as it really ran:
  * 1. an earlier call of the same tool with the same arguments (the words written beside a command or
- *    a path to say why aside) returned the same result (durations,
- *    clock times, hashes aside) or failed the same way, and nothing that changes anything ran in
- *    between — unless the calls are a paced poll (a `sleep` in the command) or the agent read the
- *    target between a failure and its retry;
+ *    a path to say why aside) returned the same result (durations, clock times, hashes aside) or
+ *    failed the same way, and nothing that changes anything ran in between — unless the calls are a
+ *    paced poll (a `sleep` in the command) or the agent read the target between a failure and its
+ *    retry;
  * 2. it failed, and an earlier call of the same non-shell tool on the same target failed with the
  *    same error signature, with no successful change in between;
  * 3. it failed, and it is at least the 5th consecutive failure of the same tool (for a shell
@@ -272,13 +272,14 @@ function actsOnSomething(call: CallEvent): boolean {
  */
 function attemptArgs(call: CallEvent): Record<string, unknown> {
   const notes = actsOnSomething(call) && Object.keys(call.args).some((key) => NOTE_KEYS.has(key));
-  if (!notes && !isEdit(call)) return call.args;
+  const edit = isEdit(call);
+  if (!notes && !edit) return call.args;
   return Object.fromEntries(
     Object.entries(call.args)
       .filter(([key]) => !(notes && NOTE_KEYS.has(key)))
       .map(([key, value]) => [
         key,
-        isEdit(call) && PATH_KEYS.test(key) && typeof value === 'string' ? value.replace(/\\/g, '/') : value,
+        edit && PATH_KEYS.test(key) && typeof value === 'string' ? value.replace(/\\/g, '/') : value,
       ]),
   );
 }
