@@ -5,7 +5,9 @@
  * are counted per program and subcommand (`cargo build`). Identical retries are the
  * identical-failure rule's business; this counts the distinct calls in a streak. A success of the
  * tool ends the streak, and so does any change to the world, which may be what the next guess was
- * waiting for. Edits are never judged here: varied edit guesses often succeed.
+ * waiting for, and any failure of another shape, whoever is to blame for it: the tool answers
+ * otherwise now. A failure of unknown blame is never counted as a guess. Edits are never judged
+ * here: varied edit guesses often succeed.
  */
 
 import { namesLookedUp, onlyLooks } from '../subject-lookup.js';
@@ -194,10 +196,17 @@ export function createErrorStreakDetector(): Detector {
         return;
       }
       const failure = outcome.failure;
-      // Unknown blame is not evidence against the agent, and not progress either.
-      if (failure?.blame !== 'agent_failure') return;
-      const key = guessKey(call, failure.dependsOnWholeCall === true);
       const streak = current(call);
+      if (failure?.blame !== 'agent_failure') {
+        // Unknown blame is no evidence against the agent, so never a guess; but a failure of
+        // another shape shows the tool answering otherwise now, and the guesses in a row are over.
+        if (streak !== undefined && outcomeShape(outcome) !== shapeOfStreak(streak)) {
+          tools.delete(at);
+          live.delete(at);
+        }
+        return;
+      }
+      const key = guessKey(call, failure.dependsOnWholeCall === true);
       const shape = streak === undefined ? undefined : outcomeShape(outcome);
       if (!streak || shape === undefined || shapeOfStreak(streak) !== shape) {
         tools.set(at, {

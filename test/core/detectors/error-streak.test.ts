@@ -227,18 +227,26 @@ describe('error-streak', () => {
     ]);
   });
 
-  it('ignores failures of unknown blame', () => {
+  it('counts no failure of unknown blame as a guess', () => {
     const detector = createErrorStreakDetector();
-    const odd = [read('conf/prod.yml'), failed('unknown_error', 'unknown', 'something went wrong')] as const;
+    const unsure = (path: string) =>
+      [
+        read(path),
+        failed('not_found', 'unknown', `ENOENT: no such file or directory, open '${path}'`),
+      ] as const;
     const steps = guesses(PATHS);
-    expect(verdicts(detector, [steps[0]!, steps[1]!, odd, odd, steps[3]!])).toEqual([
-      'allow',
-      'allow',
-      'warn',
-      'warn',
-      'warn',
-    ]);
+    expect(
+      verdicts(detector, [steps[0]!, steps[1]!, unsure('conf/prod.yml'), unsure('etc/prod.yml'), steps[3]!]),
+    ).toEqual(['allow', 'allow', 'warn', 'warn', 'warn']);
     expect(detector.check(read('prod.yaml'))?.severity).toBe('warn');
+  });
+
+  it('ends the streak at a failure of unknown blame that went another way', () => {
+    const detector = createErrorStreakDetector();
+    verdicts(detector, guesses(PATHS.slice(0, 4)));
+    expect(detector.check(read('prod.yaml'))?.severity).toBe('block');
+    detector.observe(read('prod.yaml'), failed('unknown_error', 'unknown', 'EIO: i/o error, read'));
+    expect(detector.check(read('prod.yml'))).toBeUndefined();
   });
 
   it('applies thresholds overridden for the tool by exact name', () => {
