@@ -155,13 +155,14 @@ export class WorldTracker {
       case 'delete': {
         if (facts.kind === 'create' && facts.targets.length === 1) this.openFile = facts.targets[0];
         // An edit that names no file (SWE-agent's `edit 12:14`) changes the file the editor has open.
-        // When no call said which one that is, it is a change whose target is unknown, as a command's
-        // is. Either way, only the same edit again, answering as it did, with nothing else changed
-        // since, changes nothing: an edit by line numbers (`edit 4:5`) made again replaces other lines
-        // the second time, and what it answers (the file as it left it) shows it.
+        // When no call said which one that is, any file may be the one it changed: every ban may be
+        // stale, as after a branch switch. Either way, only the same edit again, answering as it did,
+        // with nothing else changed since, changes nothing: an edit by line numbers (`edit 4:5`) made
+        // again replaces other lines the second time, and what it answers (the file as it left it)
+        // shows it.
         const targets =
           facts.targets.length > 0 || this.openFile === undefined ? facts.targets : [this.openFile];
-        if (targets.length === 0) return this.unknownChange(callKey, resultDigest, silent, '');
+        if (targets.length === 0) return this.unknownChange(callKey, resultDigest, silent, '', [], true);
         const change = editRun(callKey, resultDigest);
         // A change saved before answers were kept holds the call alone: taken as answering alike.
         const madeAgain = (target: string) =>

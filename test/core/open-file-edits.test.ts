@@ -134,3 +134,33 @@ describe('a creation refused because the file exists, whose answer opened it', (
     expect(agent.check('bash', { command: 'python exploit.py' }).verdict).toBe('block');
   });
 });
+
+describe('an edit that names no file, with none open', () => {
+  const EDIT = { path: 'src/parser.py', old_str: '        return None', new_str: '        return []' };
+  const NOT_FOUND = {
+    text: 'No replacement was performed, old_str `        return None` did not appear verbatim in src/parser.py.',
+    isError: true,
+  };
+  const EDITED = '[File: /repo/src/parser.py (88 lines total)]\n41:        return None\nFile updated.';
+
+  function editUntilBlocked(agent: Agent): void {
+    agent.call('str_replace_editor', EDIT, NOT_FOUND);
+    agent.call('str_replace_editor', EDIT, NOT_FOUND);
+    expect(agent.check('str_replace_editor', EDIT).verdict).toBe('block');
+  }
+
+  it('may have changed any file, so an edit that failed before it may be tried again', () => {
+    const agent = new Agent();
+    editUntilBlocked(agent);
+    agent.call('edit', { lines: '41:41', replacement: '        return None' }, EDITED);
+    expect(agent.check('str_replace_editor', EDIT).verdict).toBe('allow');
+  });
+
+  it('changes nothing when made again with the same answer and nothing changed since', () => {
+    const agent = new Agent();
+    agent.call('edit', { lines: '41:41', replacement: '        return None' }, EDITED);
+    editUntilBlocked(agent);
+    agent.call('edit', { lines: '41:41', replacement: '        return None' }, EDITED);
+    expect(agent.check('str_replace_editor', EDIT).verdict).toBe('block');
+  });
+});
