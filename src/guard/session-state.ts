@@ -36,6 +36,7 @@ export interface SessionStateTable {
   get(sessionId: string): unknown;
   set(sessionId: string, value: unknown): void;
   prune(maxAgeMs: number): number;
+  /** Rejects with code `ELOCKED` when another process holds the table past the store's wait. */
   transaction<T>(work: () => Promise<T> | T): Promise<T>;
 }
 

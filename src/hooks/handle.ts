@@ -100,7 +100,10 @@ const MEMORY_ONLY_TURN: SessionStateContext = {
   restart: () => undefined,
   firstTime: () => true,
 };
-/** Rounds of waiting for a session's lock an outcome gets (each up to the lock's own wait, 11 s). */
+/**
+ * Rounds of waiting for a session's turn an outcome gets, each up to the lock's own wait: 11 s for a
+ * session file, the busy timeout (5 s) for the SQLite store's table.
+ */
 const RECORD_LOCK_ROUNDS = 3;
 
 /**

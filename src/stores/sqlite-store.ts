@@ -47,6 +47,8 @@ export interface SessionTable {
    * before `work` runs, and what the store was given by the end of `work` is written before the lock
    * goes, so a process that learns in its turn adds to what the last one learned instead of writing
    * over it. Calls in one process take turns. Keep the work short: the other processes' writes wait for it.
+   * Another process holding the lock past the busy timeout: rejects with code `ELOCKED`, as a session
+   * file's lock does.
    */
   transaction<T>(work: () => Promise<T> | T): Promise<T>;
 }
@@ -65,6 +67,9 @@ const LIFTED_MAX_AGE_MS = 30 * 24 * 60 * 60 * 1000;
 const LIFTED_MAX_MARKS = 10_000;
 /** A session value longer than this is not read: run state is bounded far below it. */
 const MAX_SESSION_VALUE_CHARS = 8 * 1024 * 1024;
+
+/** The tables and indexes of `SCHEMA`: a database that has them all and its meta rows needs no write to open. */
+const SCHEMA_OBJECTS = ['meta', 'constraints', 'constraints_by_seq', 'lifted', 'lifted_by_seq', 'sessions'];
 
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -113,6 +118,29 @@ function migrateOlderRows(db: Database): void {
 type Statement = BetterSqlite3.Statement;
 
 /**
+ * Creates what is missing of the schema. A database that has it all is opened by reads alone: the
+ * writes of other processes' turns, which hold the write lock, never keep an opening waiting. A
+ * process that found the schema missing and then waited past the busy timeout goes on when another
+ * process created it meanwhile.
+ */
+function ensureSchema(db: Database): void {
+  if (hasSchema(db)) return;
+  try {
+    db.exec(SCHEMA);
+  } catch (error) {
+    if ((error as { code?: unknown }).code !== 'SQLITE_BUSY' || !hasSchema(db)) throw error;
+  }
+}
+
+function hasSchema(db: Database): boolean {
+  const names = new Set(
+    db.prepare("SELECT name FROM sqlite_master WHERE type IN ('table', 'index')").pluck().all(),
+  );
+  if (!SCHEMA_OBJECTS.every((name) => names.has(name))) return false;
+  return db.prepare("SELECT count(*) FROM meta WHERE key IN ('schema', 'seq')").pluck().get() === 2;
+}
+
+/**
  * The better-sqlite3 to install on a Node version: 13 from Node 22 on (12 aborts at exit on Node 24),
  * 12 on Node 20 (13 does not run there).
  */
@@ -136,7 +164,7 @@ export async function openSqliteStore(options: SqliteStoreOptions): Promise<Sqli
   try {
     db.pragma('journal_mode = WAL');
     db.pragma('synchronous = NORMAL');
-    db.exec(SCHEMA);
+    ensureSchema(db);
     const schema = db.prepare("SELECT value FROM meta WHERE key = 'schema'").pluck().get();
     if (schema !== SCHEMA_VERSION) {
       throw new Error(`${options.path} has schema ${String(schema)}; this build reads ${SCHEMA_VERSION}`);
@@ -302,12 +330,19 @@ class SqliteStateStore implements SqliteStore {
     for (const listener of this.listeners) listener(changes);
   }
 
+  /** Forgets old lifted marks; writes (and so waits for the write lock) only when there are some. */
   private pruneLifted(): void {
+    const oldest = this.now() - LIFTED_MAX_AGE_MS;
+    const due = this.db
+      .prepare('SELECT EXISTS (SELECT 1 FROM lifted WHERE at < ?) OR (SELECT count(*) FROM lifted) > ?')
+      .pluck()
+      .get(oldest, LIFTED_MAX_MARKS);
+    if (due !== 1) return;
     this.db
       .prepare(
         'DELETE FROM lifted WHERE at < ? OR id NOT IN (SELECT id FROM lifted ORDER BY at DESC LIMIT ?)',
       )
-      .run(this.now() - LIFTED_MAX_AGE_MS, LIFTED_MAX_MARKS);
+      .run(oldest, LIFTED_MAX_MARKS);
   }
 }
 
@@ -399,7 +434,7 @@ function sessionTable(db: Database, now: () => number, edges: TurnEdges): Sessio
     transaction<T>(work: () => Promise<T> | T): Promise<T> {
       const run = async () => {
         // IMMEDIATE takes the write lock now (waiting up to the busy timeout), not at the first write.
-        db.exec('BEGIN IMMEDIATE');
+        beginImmediate(db);
         try {
           edges.begun();
           return await work();
@@ -416,6 +451,20 @@ function sessionTable(db: Database, now: () => number, edges: TurnEdges): Sessio
       return result;
     },
   };
+}
+
+/**
+ * Takes the write lock. Still held by another process after the busy timeout, it throws as a file
+ * lock held elsewhere does (`ELOCKED`), so a caller with time left waits another round.
+ */
+function beginImmediate(db: Database): void {
+  try {
+    db.exec('BEGIN IMMEDIATE');
+  } catch (error) {
+    if ((error as { code?: unknown }).code !== 'SQLITE_BUSY') throw error;
+    const held = new Error('another process holds the state database for its turn', { cause: error });
+    throw Object.assign(held, { code: 'ELOCKED' });
+  }
 }
 
 function warn(problem: StoreProblem): void {

@@ -12,6 +12,7 @@ import type { HookEvent } from '../../src/hooks/event.js';
 import { applyHookEvent, inSessionTurn } from '../../src/hooks/handle.js';
 import { HOOK_PROTOCOLS } from '../../src/hooks/protocols.js';
 import { freePort, type RedisServer, redisInstalled, startRedis } from '../stores/redis-server.js';
+import { runScript } from '../stores/run-node.js';
 import { buildHook, type HookRun, runHookProcess, tempProject } from './support.js';
 
 // Bundled inside the repository, so that the hook finds the optional better-sqlite3 as an install does.
@@ -84,8 +85,10 @@ describe.each([
           }),
         ),
       );
+      // Each saved its outcome in the database: none went on unchecked or in memory.
       for (const run of runs) {
         expect(run.stderr).not.toContain('unchecked');
+        expect(run.stderr).not.toContain('in memory only');
         expect(run.code).toBe(0);
       }
       const check = await session.send({
@@ -188,10 +191,14 @@ describe('one session’s events on the SQLite store, the helper and a hook proc
   });
 
   /** A guard as the helper or a hook process opens it: its own connection to the project's database. */
-  async function openSide(dir: string) {
+  async function openSide(dir: string, busyTimeoutMs?: number) {
     const { openSqliteStore } = await import('../../src/stores/sqlite-store.js');
     // Never polled during the test: what a side knows of the other's writes is what its turn reads.
-    const store = await openSqliteStore({ path: join(dir, 'state.db'), pollMs: 3_600_000 });
+    const store = await openSqliteStore({
+      path: join(dir, 'state.db'),
+      pollMs: 3_600_000,
+      ...(busyTimeoutMs !== undefined && { busyTimeoutMs }),
+    });
     return openGuard({
       store,
       stateDir: dir,
@@ -201,6 +208,37 @@ describe('one session’s events on the SQLite store, the helper and a hook proc
       workspaceRoot: dir,
     });
   }
+
+  it('records an outcome whose turn waited longer than the database’s busy timeout', async () => {
+    const dir = realpathSync(mkdtempSync(join(tmpdir(), 'narrowing-sqlite-busy-')));
+    dirs.push(dir);
+    const missing = join(dir, 'src/config.ts');
+    const event = HOOK_PROTOCOLS['claude-code'].parse({
+      session_id: SESSION,
+      transcript_path: join(dir, `${SESSION}.jsonl`),
+      cwd: dir,
+      hook_event_name: 'PostToolUseFailure',
+      tool_name: 'Read',
+      tool_input: { file_path: missing },
+      tool_use_id: 'toolu_busy',
+      error: 'File does not exist.',
+    });
+    const quiet = () => undefined;
+    const guard = await openSide(dir, 400);
+    // Another process's turn holds the write lock for longer than one wait of this process.
+    const holder = runScript('test/fixtures/stores/sqlite-lock-holder.ts', [join(dir, 'state.db'), '700']);
+    await new Promise((resolve) => holder.child.stdout.once('data', resolve));
+    await inSessionTurn(guard, event, (session) => applyHookEvent(guard, event, session, {}, quiet), quiet);
+    await guard.close();
+    expect(await holder.exited).toMatchObject({ code: 0, stderr: '' });
+
+    const check = await openSide(dir);
+    const verdict = await withSessionState(check, () =>
+      check.check(toolCallToProposal('Read', { file_path: missing })),
+    );
+    await check.close();
+    expect(verdict.reason).toContain('does not exist');
+  });
 
   it('counts every failure of a call when the helper holds the session open while a hook process records one', async () => {
     const dir = realpathSync(mkdtempSync(join(tmpdir(), 'narrowing-sqlite-turns-')));

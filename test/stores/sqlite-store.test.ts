@@ -134,6 +134,42 @@ describe('sqlite store', () => {
     expect([store.sessions.get('old'), store.sessions.get('recent')]).toEqual([undefined, 2]);
   });
 
+  it('opens while another process holds the write lock, without waiting for it', async () => {
+    await (await open()).close();
+    const other = new Database(path);
+    other.exec('BEGIN IMMEDIATE');
+    try {
+      const store = await openSqliteStore({ path, busyTimeoutMs: 0 });
+      opened.push(store);
+      expect(store.load()).toBeUndefined();
+    } finally {
+      other.exec('ROLLBACK');
+      other.close();
+    }
+  });
+
+  it('still forgets old lifted marks when it opens', async () => {
+    const first = await openSqliteStore({ path, now: () => AT - 40 * 24 * 60 * 60 * 1000 });
+    first.save({
+      version: 1,
+      savedAt: AT,
+      constraints: [],
+      lifted: [{ id: 'target-missing:src/a.ts', at: 1 }],
+    });
+    await first.close();
+    const marks = () => {
+      const db = new Database(path, { readonly: true });
+      try {
+        return db.prepare('SELECT count(*) FROM lifted').pluck().get();
+      } finally {
+        db.close();
+      }
+    };
+    expect(marks()).toBe(1);
+    await (await open()).close();
+    expect(marks()).toBe(0);
+  });
+
   it('loses no update when eight processes save at the same time', async () => {
     await (await open()).close();
     const startAt = String(Date.now() + 3_000);
