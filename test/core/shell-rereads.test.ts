@@ -25,6 +25,25 @@ describe('a shell agent reading again what it has read, with nothing changed', (
     expect(agent.check('bash', { command: 'cat encrypt.py' }).verdict).toBe('block');
   });
 
+  it('still blocks the third read again when the branch and the remotes were only listed in between', () => {
+    const agent = new Agent();
+    lookedAround(agent);
+    agent.call('bash', { command: 'git branch --show-current' }, 'main\n');
+    agent.call('bash', { command: 'git remote -v' }, 'origin\tgit@example.com:ctf/shark.git (fetch)\n');
+    agent.call('bash', { command: 'ls' }, LISTING);
+    agent.call('bash', { command: 'cat public-key.txt' }, KEY);
+    expect(agent.check('bash', { command: 'cat encrypt.py' }).verdict).toBe('block');
+  });
+
+  it('lets the reads run again once a branch was created and switched to', () => {
+    const agent = new Agent();
+    lookedAround(agent);
+    agent.call('bash', { command: 'git branch solve' }, '');
+    agent.call('bash', { command: 'ls' }, LISTING);
+    agent.call('bash', { command: 'cat public-key.txt' }, KEY);
+    expect(agent.check('bash', { command: 'cat encrypt.py' }).verdict).toBe('allow');
+  });
+
   it('lets the reads run again once a command may have changed the files', () => {
     const agent = new Agent();
     lookedAround(agent);

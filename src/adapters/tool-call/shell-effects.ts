@@ -8,6 +8,7 @@
  */
 import type { SyntaxNode } from 'unbash';
 import { type CommandReading, commandReading, type ShellEffects } from './command-reading.js';
+import { gitOnlyReads } from './git-reads.js';
 import { computesInline } from './inline-code.js';
 import { logRoleOf } from './service-logs.js';
 import { treeOf, visitTree } from './shell-parse.js';
@@ -86,8 +87,6 @@ const FILE_READERS = new Set([
   'echo',
   'printf',
 ]);
-/** `git` subcommands that read the repository only. */
-const REPOSITORY_READERS = new Set(['status', 'log', 'diff', 'show', 'ls-files', 'blame', 'grep']);
 
 /**
  * Words before a program that say how it runs, not what it is, with their options that take the
@@ -164,8 +163,11 @@ const NEUTRAL = new Set([
   'sleep',
   'wait',
 ]);
-/** Places writing to which changes no file of the workspace. */
-const NOT_FILES = /^\/dev\/(?:null|stdout|stderr|tty|fd\/\d+)$/;
+/**
+ * Redirection targets that are no file of the workspace: the devices, and PowerShell's `$null` (`2>$null`), which a
+ * POSIX shell expands to nothing and refuses as an ambiguous redirect, so it writes nothing either.
+ */
+const NOT_FILES = /^(?:\/dev\/(?:null|stdout|stderr|tty|fd\/\d+)|\$[Nn][Uu][Ll][Ll])$/;
 
 /** Programs whose every non-option argument is a file they create, change or remove. */
 const WRITES_EVERY_ARGUMENT = new Set([
@@ -374,7 +376,12 @@ export function readWords(
   if (!readsFiles(program, args)) reading.readsFilesOnly = false;
   if (NEUTRAL.has(program)) return;
   const subcommand = subcommandOf(args, VALUED_GLOBAL_OPTIONS);
-  if (subcommand !== undefined && TREE_CHANGING.get(program)?.has(subcommand)) {
+  // `git stash list` lists what `git stash` would change.
+  if (
+    subcommand !== undefined &&
+    TREE_CHANGING.get(program)?.has(subcommand) &&
+    !(program === 'git' && gitOnlyReads(args))
+  ) {
     reading.changesTree = true;
     reading.onlyLooks = false;
     return;
@@ -400,7 +407,10 @@ export function readWords(
     reading.onlyLooks = reading.touchesOnly = reading.looksOrComputes = false;
     return;
   }
-  const looks = program === 'sed' || programOnlyLooks(program, args[0], args[1]) || onlyChecks(program, args);
+  const looks =
+    program === 'sed' ||
+    (program === 'git' ? gitOnlyReads(args) : programOnlyLooks(program, args[0], args[1])) ||
+    onlyChecks(program, args);
   if (looks) return;
   reading.onlyLooks = reading.touchesOnly = false;
   if (computesInline(program, args)) reading.computes = true;
@@ -409,7 +419,7 @@ export function readWords(
 
 /** Whether one command's answer is what files hold; `tail -f` waits for what is written next. */
 function readsFiles(program: string, args: readonly string[]): boolean {
-  if (program === 'git') return REPOSITORY_READERS.has(subcommandOf(args, VALUED_GLOBAL_OPTIONS) ?? '');
+  if (program === 'git') return gitOnlyReads(args);
   if (!FILE_READERS.has(program)) return false;
   return !(
     program === 'tail' && args.some((arg) => /^-[a-zA-Z]*[fF]/.test(arg) || arg.startsWith('--follow'))

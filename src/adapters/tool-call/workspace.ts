@@ -4,6 +4,7 @@
  * how a command line names the files it may touch. The engine asks through `WorkspaceKnowledge`.
  */
 import { commandReading } from './command-reading.js';
+import { gitOnlyReads } from './git-reads.js';
 import { normalizeTarget } from './targets.js';
 import { isWhiteSpace } from './white-space.js';
 
@@ -77,21 +78,6 @@ const READ_ONLY_COMMANDS = new Set([
 ]);
 /** A Map, not an object: a program named `constructor` must not find Object's own properties. */
 const READ_ONLY_SUBCOMMANDS: ReadonlyMap<string, ReadonlySet<string>> = new Map([
-  [
-    'git',
-    new Set([
-      'status',
-      'log',
-      'diff',
-      'show',
-      'rev-parse',
-      'ls-files',
-      'blame',
-      'grep',
-      'describe',
-      'shortlog',
-    ]),
-  ],
   ['npm', new Set(['test', 't', 'ls', 'list', 'view', 'outdated', 'why', 'explain'])],
   ['yarn', new Set(['test', 'why', 'list'])],
   ['pnpm', new Set(['test', 'list', 'ls', 'why'])],
@@ -205,6 +191,12 @@ export function isReadOnlyCommand(command: string): boolean {
         return false;
       continue;
     }
+    if (
+      program === 'git' &&
+      second !== undefined &&
+      gitOnlyReads(third === undefined ? [second] : [second, third])
+    )
+      continue;
     const subcommands = READ_ONLY_SUBCOMMANDS.get(program);
     if (subcommands && second !== undefined && subcommands.has(second)) continue;
     if (
@@ -226,6 +218,8 @@ export function isReadOnlyCommand(command: string): boolean {
  */
 export function programOnlyLooks(program: string, second?: string, third?: string): boolean {
   if (READ_ONLY_COMMANDS.has(program)) return true;
+  if (program === 'git' && second !== undefined)
+    return gitOnlyReads(third === undefined ? [second] : [second, third]);
   const subcommands = READ_ONLY_SUBCOMMANDS.get(program);
   if (subcommands === undefined || second === undefined) return false;
   if (subcommands.has(second)) return true;

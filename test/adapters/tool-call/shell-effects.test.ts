@@ -104,6 +104,13 @@ describe('what a command line writes, read with a shell parser', () => {
     expect(effects.touches).toEqual([]);
   });
 
+  it("takes PowerShell's $null as a redirection target that writes no file", () => {
+    const effects = shellEffectsOf('rg --files src/main/java 2>$null');
+    expect(effects.readsFilesOnly).toBe(true);
+    expect(effects.writes).toBe(false);
+    expect(shellEffectsOf('rg --files src 2>$nullfile').writes).toBe(true);
+  });
+
   it('takes a branch switch, a reset, a stash and an applied patch as changing the whole tree', () => {
     for (const command of [
       'git checkout feature/x',
