@@ -261,3 +261,75 @@ describe('edits of one file failing one after another, the file not read again',
     expect(agent.check('Edit', { replace_all: false, file_path: table, ...change }).verdict).toBe('allow');
   });
 });
+
+describe('edits refused until the file is read, refused again after every read', () => {
+  const COMPOSE = 'C:/Users/dev/shop/docker-compose.yml';
+  const CONTENT = "     1→version: '3.8'\n     2→\n     3→services:\n     4→  postgres:\n";
+  /** Claude Code's refusals when its record of a file is older than the file's time on disk. */
+  const MODIFIED = {
+    text: 'File has been unexpectedly modified. Read it again before attempting to write it.',
+    isError: true,
+  };
+  const NOT_READ = {
+    text: '<tool_use_error>File has not been read yet. Read it first before writing to it.</tool_use_error>',
+    isError: true,
+  };
+  const edit = (n: number) => ({
+    file_path: COMPOSE,
+    old_string: '  postgres:',
+    new_string: `  postgres:\n    image: postgres:${16 + n}`,
+  });
+
+  /** Read, then an edit or a write refused, `rounds` times; the verdict of each edit or write. */
+  function rounds(agent: Agent, count: number, content: (round: number) => string = () => CONTENT) {
+    return Array.from({ length: count }, (_, round) => {
+      agent.call('Read', { file_path: COMPOSE }, content(round));
+      const write = round % 3 === 2;
+      return write
+        ? agent.call('Write', { file_path: COMPOSE, content: `${CONTENT}# ${round}\n` }, NOT_READ).check
+            .verdict
+        : agent.call('Edit', edit(round), MODIFIED).check.verdict;
+    });
+  }
+
+  /** The edit-streak rule's word on the next edit, '-' when it has none. */
+  const streakWord = (agent: Agent) =>
+    agent.check('Edit', edit(9)).violations.find((violation) => violation.rule === 'edit-streak');
+
+  it('counts refused edits and writes on through reads that showed the file unchanged', () => {
+    const agent = new Agent();
+    expect(rounds(agent, 4)).toEqual(['allow', 'allow', 'warn', 'warn']);
+    agent.call('Read', { file_path: COMPOSE }, CONTENT);
+    expect(streakWord(agent)?.evidence.count).toBe(4);
+  });
+
+  it('tells the agent that reading again will not help and that another way of writing is needed', () => {
+    const agent = new Agent();
+    rounds(agent, 4);
+    agent.call('Read', { file_path: COMPOSE }, CONTENT);
+    const word = streakWord(agent);
+    expect(word?.severity).toBe('warn');
+    expect(word?.reason).toContain('each read in between showed it unchanged');
+    expect(word?.suggestion).toContain('another way');
+  });
+
+  it('blocks the fifth under a policy that lets the rule block', () => {
+    const agent = new Agent({ policy: { detectors: { editStreak: { effect: 'block' } } } });
+    expect(rounds(agent, 5)).toEqual(['allow', 'allow', 'warn', 'warn', 'block']);
+  });
+
+  it('starts over at each read that shows the file changed', () => {
+    const agent = new Agent();
+    const changing = (round: number) => `${CONTENT}     5→# formatted ${round}\n`;
+    expect(rounds(agent, 6, changing)).toEqual(['allow', 'allow', 'allow', 'allow', 'allow', 'allow']);
+  });
+
+  it('keeps what the reads showed when a hook process resumes the session from its snapshot', () => {
+    const agent = new Agent();
+    rounds(agent, 4);
+    const resumed = new Agent();
+    resumed.loop.restore(JSON.parse(JSON.stringify(agent.loop.snapshot())));
+    resumed.call('Read', { file_path: COMPOSE }, CONTENT);
+    expect(streakWord(resumed)?.evidence.count).toBe(4);
+  });
+});

@@ -11,6 +11,12 @@
  * Edits that name no file (`edit 12:14` of the file an editor has open) are left alone: the editors
  * that take them answer a refused edit with the file as the edit would have left it, so the agent is
  * not editing blind, and on recorded runs their fifth failing edit was often the one that worked.
+ *
+ * Edits refused with "read the file first" (the tool's record of the file is stale) count on
+ * through reads that showed the file as the read before them did: reading did not cure the refusal
+ * and the file did not change, so the tool's view of it is stuck, and the agent is told to write the
+ * change another way. Retrying after a read is what such a refusal asks for, so this too only steers
+ * unless the policy lets the rule block.
  */
 import { hashString } from '../identity/index.js';
 import type { Violation } from '../types.js';
@@ -19,7 +25,7 @@ import { isHarnessFault, isWatched, kindOf } from './applicability.js';
 import { LruMap } from './bounded.js';
 import { outcomeShape } from './error-shape.js';
 import { FileNames, fileName } from './file-names.js';
-import { readCount, readEntries, readSnapshot, readString, readStrings } from './restore.js';
+import { readCount, readEntries, readPairs, readSnapshot, readString, readStrings } from './restore.js';
 import type { CallContext, Detector, ObservedOutcome } from './types.js';
 import { excerpt } from './wording.js';
 
@@ -28,12 +34,19 @@ const NAME = 'edit-streak';
 const MAX_FILES = 64;
 const MAX_EVIDENCE_CALLS = 5;
 const VERSION = 1;
+/** The kind of a refusal that asks for the file to be read first, whatever its wording. */
+const READ_FIRST = 'read-first';
 
 interface Streak {
   /** The kind of failure (see `kindOfFailure`): another kind starts the count over. */
   signature: string;
   /** Failed edits of the file in a row, with nothing shown or changed in between. */
   count: number;
+  /**
+   * Reads of the file within the streak that showed it as the read before did, while its edits were
+   * refused until it was read: they cured nothing, so they did not end the streak.
+   */
+  rereads: number;
   lastError: string;
   calls: string[];
 }
@@ -47,6 +60,8 @@ export function createEditStreakDetector(): Detector {
    * none of them, without a look at each.
    */
   const names = new FileNames(() => files.keys(), MAX_FILES);
+  /** The digest of each file's last successful read, by file as the read named it. */
+  const reads = new LruMap<string>(MAX_FILES);
 
   function remember(target: string, streak: Streak): void {
     names.add(target);
@@ -56,6 +71,22 @@ export function createEditStreakDetector(): Detector {
   function forgetAll(): void {
     files.clear();
     names.clear();
+    reads.clear();
+  }
+
+  /**
+   * A read of a file whose edits are refused until it is read, that showed it as the read before it
+   * did: the streak goes on. True when the read was one such; the read is remembered either way.
+   */
+  function rereadAsBefore(call: CallContext, outcome: ObservedOutcome): boolean {
+    if (kindOf(call) !== 'read' || call.facts.targets.length !== 1) return false;
+    const target = call.facts.targets[0] as string;
+    const before = reads.peek(target);
+    reads.set(target, outcome.resultDigest);
+    const streak = files.peek(target);
+    if (streak?.signature !== READ_FIRST || before !== outcome.resultDigest) return false;
+    streak.rereads++;
+    return true;
   }
 
   /** Forgets the streaks of every file `target` may be (`src/a.ts`, `/repo/src/a.ts`). */
@@ -89,10 +120,10 @@ export function createEditStreakDetector(): Detector {
       const streak = files.peek(target);
       if (streak === undefined) return undefined;
       const proposal = streak.count + 1;
-      if (limits.effect === 'block' && proposal >= limits.blockAt)
-        return describe(call, target, streak, 'block');
-      if (proposal >= limits.warnAt) return describe(call, target, streak, 'warn');
-      return undefined;
+      const severity = limits.effect === 'block' && proposal >= limits.blockAt ? 'block' : 'warn';
+      if (proposal < limits.warnAt && severity === 'warn') return undefined;
+      if (streak.rereads > 0) return describeStuck(call, target, streak, severity);
+      return describe(call, target, streak, severity);
     },
 
     observe(call: CallContext, outcome: ObservedOutcome): void {
@@ -105,14 +136,14 @@ export function createEditStreakDetector(): Detector {
         const streak =
           before !== undefined && before.signature === signature
             ? before
-            : { signature, count: 0, lastError: '', calls: [] };
+            : { signature, count: 0, rereads: 0, lastError: '', calls: [] };
         streak.count++;
         streak.lastError = outcome.text;
         streak.calls = [...streak.calls, call.description].slice(-MAX_EVIDENCE_CALLS);
         remember(target, streak);
         return;
       }
-      if (files.size === 0) return;
+      if (rereadAsBefore(call, outcome) || files.size === 0) return;
       // A success on the file shows it to the agent, or changes it: a read, an edit, a write.
       for (const target of call.facts.targets) shown(target);
       if (kindOf(call) !== 'exec') return;
@@ -132,7 +163,7 @@ export function createEditStreakDetector(): Detector {
     },
 
     snapshot(): unknown {
-      return { version: VERSION, files: files.entries() };
+      return { version: VERSION, files: files.entries(), reads: reads.entries() };
     },
 
     restore(state: unknown): void {
@@ -140,6 +171,7 @@ export function createEditStreakDetector(): Detector {
       const snapshot = readSnapshot(state, VERSION);
       for (const [file, streak] of readEntries(snapshot?.files, MAX_FILES, readStreak))
         remember(file, streak);
+      for (const [file, digest] of readPairs(snapshot?.reads, MAX_FILES)) reads.set(file, digest);
     },
   };
 }
@@ -152,6 +184,8 @@ export function createEditStreakDetector(): Detector {
  */
 function kindOfFailure(outcome: ObservedOutcome): string {
   const failure = outcome.failure as NonNullable<ObservedOutcome['failure']>;
+  // "Modified since read" from an edit and "not read yet" from a write ask for the same cure.
+  if (failure.curedByReading === true) return READ_FIRST;
   if (failure.deterministic) return failure.signature;
   return `${failure.signature} ${hashString(outcomeShape(outcome))}`;
 }
@@ -169,9 +203,12 @@ function namedIn(file: string, command: string): boolean {
 }
 
 function describe(call: CallContext, target: string, streak: Streak, severity: 'warn' | 'block'): Violation {
-  const seen =
-    `${streak.count} edits of ${target} in a row have failed with ${streak.signature} ` +
-    `(the last: "${excerpt(streak.lastError)}"), and ${target} has not been read or changed since`;
+  const how = streak.signature === READ_FIRST ? 'a refusal until the file is read' : streak.signature;
+  const since =
+    streak.rereads > 0
+      ? `each read of ${target} since showed it unchanged`
+      : `${target} has not been read or changed since`;
+  const seen = `${streak.count} edits of ${target} in a row have failed with ${how} (the last: "${excerpt(streak.lastError)}"), and ${since}`;
   return {
     rule: NAME,
     severity,
@@ -184,6 +221,30 @@ function describe(call: CallContext, target: string, streak: Streak, severity: '
   };
 }
 
+function describeStuck(
+  call: CallContext,
+  target: string,
+  streak: Streak,
+  severity: 'warn' | 'block',
+): Violation {
+  const seen =
+    `${streak.count} edits of ${target} in a row were refused until the file is read ` +
+    `(the last: "${excerpt(streak.lastError)}"), and each read in between showed it unchanged: ` +
+    'reading it again does not get an edit through';
+  return {
+    rule: NAME,
+    severity,
+    reason:
+      severity === 'block'
+        ? `${seen}, so ${call.description} is blocked.`
+        : `${seen}, and ${call.description} is likely to be refused too.`,
+    suggestion:
+      `The tool's record of ${target} is stuck: write the change another way (a command that edits ` +
+      'the file), or tell the user what keeps refusing it.',
+    evidence: { count: streak.count, calls: streak.calls, target, lastError: excerpt(streak.lastError) },
+  };
+}
+
 function readStreak(raw: Record<string, unknown>): Streak | undefined {
   const signature = readString(raw.signature);
   const count = readCount(raw.count);
@@ -191,6 +252,7 @@ function readStreak(raw: Record<string, unknown>): Streak | undefined {
   return {
     signature,
     count,
+    rereads: readCount(raw.rereads) ?? 0,
     lastError: readString(raw.lastError) ?? '',
     calls: readStrings(raw.calls, MAX_EVIDENCE_CALLS),
   };
