@@ -191,12 +191,7 @@ export function isReadOnlyCommand(command: string): boolean {
         return false;
       continue;
     }
-    if (
-      program === 'git' &&
-      second !== undefined &&
-      gitOnlyReads(third === undefined ? [second] : [second, third])
-    )
-      continue;
+    if (program === 'git' && gitLooks(second, third)) continue;
     const subcommands = READ_ONLY_SUBCOMMANDS.get(program);
     if (subcommands && second !== undefined && subcommands.has(second)) continue;
     if (
@@ -218,12 +213,20 @@ export function isReadOnlyCommand(command: string): boolean {
  */
 export function programOnlyLooks(program: string, second?: string, third?: string): boolean {
   if (READ_ONLY_COMMANDS.has(program)) return true;
-  if (program === 'git' && second !== undefined)
-    return gitOnlyReads(third === undefined ? [second] : [second, third]);
+  if (program === 'git') return gitLooks(second, third);
   const subcommands = READ_ONLY_SUBCOMMANDS.get(program);
   if (subcommands === undefined || second === undefined) return false;
   if (subcommands.has(second)) return true;
   return second === 'run' && third !== undefined && /^(test|lint|check|typecheck)/.test(third);
+}
+
+/**
+ * `git` with its first two arguments only reads (`git status`, `git branch --show-current`). Options
+ * before the subcommand are not read from two words: the whole line's reading weighs those.
+ */
+function gitLooks(second: string | undefined, third: string | undefined): boolean {
+  if (second === undefined || second.startsWith('-')) return false;
+  return gitOnlyReads(third === undefined ? [second] : [second, third]);
 }
 
 /** The first three words of a command, leaving out `NAME=value` assignments wherever they are. */
