@@ -128,8 +128,9 @@ function readOnlyByRule(command: string): boolean {
     }
     const known = Object.hasOwn(subcommands, program) ? subcommands[program] : undefined;
     if (known && second !== undefined && known.includes(second)) continue;
-    if (known && second === 'run' && third !== undefined && /^(test|lint|check|typecheck)/.test(third))
-      continue;
+    // A package manager runs a check by its script's name; git has no such scripts.
+    const runsCheck = second === 'run' && third !== undefined && /^(test|lint|check|typecheck)/.test(third);
+    if (known && program !== 'git' && runsCheck) continue;
     return false;
   }
   return true;
