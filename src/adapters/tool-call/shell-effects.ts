@@ -164,8 +164,9 @@ const NEUTRAL = new Set([
   'wait',
 ]);
 /**
- * Redirection targets that are no file of the workspace: the devices, and PowerShell's `$null` (`2>$null`), which a
- * POSIX shell expands to nothing and refuses as an ambiguous redirect, so it writes nothing either.
+ * Redirection targets that are no file of the workspace: the devices, and PowerShell's `$null`
+ * (`2>$null`), which a POSIX shell expands to nothing and refuses as an ambiguous redirect, so it
+ * writes nothing either.
  */
 const NOT_FILES = /^(?:\/dev\/(?:null|stdout|stderr|tty|fd\/\d+)|\$[Nn][Uu][Ll][Ll])$/;
 

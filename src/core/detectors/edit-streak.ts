@@ -204,11 +204,9 @@ function namedIn(file: string, command: string): boolean {
 
 function describe(call: CallContext, target: string, streak: Streak, severity: 'warn' | 'block'): Violation {
   const how = streak.signature === READ_FIRST ? 'a refusal until the file is read' : streak.signature;
-  const since =
-    streak.rereads > 0
-      ? `each read of ${target} since showed it unchanged`
-      : `${target} has not been read or changed since`;
-  const seen = `${streak.count} edits of ${target} in a row have failed with ${how} (the last: "${excerpt(streak.lastError)}"), and ${since}`;
+  const seen =
+    `${streak.count} edits of ${target} in a row have failed with ${how} ` +
+    `(the last: "${excerpt(streak.lastError)}"), and ${target} has not been read or changed since`;
   return {
     rule: NAME,
     severity,
