@@ -16,6 +16,19 @@ function lookedAround(agent: Agent): void {
   agent.call('bash', { command: 'cat encrypt.txt' }, MISSING);
 }
 
+/** Commands run between the first reads and the reads again, with what each printed. */
+type Between = readonly (readonly [string, string])[];
+
+/** The verdict on the third file read again, after `between` ran and two reads came back as before. */
+function thirdReadAgainAfter(between: Between): string {
+  const agent = new Agent();
+  lookedAround(agent);
+  for (const [command, printed] of between) agent.call('bash', { command }, printed);
+  agent.call('bash', { command: 'ls' }, LISTING);
+  agent.call('bash', { command: 'cat public-key.txt' }, KEY);
+  return agent.check('bash', { command: 'cat encrypt.py' }).verdict;
+}
+
 describe('a shell agent reading again what it has read, with nothing changed', () => {
   it('blocks the third file read again in a row when each came back as before', () => {
     const agent = new Agent();
@@ -26,31 +39,19 @@ describe('a shell agent reading again what it has read, with nothing changed', (
   });
 
   it('still blocks the third read again when the branch and the remotes were only listed in between', () => {
-    const agent = new Agent();
-    lookedAround(agent);
-    agent.call('bash', { command: 'git branch --show-current' }, 'main\n');
-    agent.call('bash', { command: 'git remote -v' }, 'origin\tgit@example.com:ctf/shark.git (fetch)\n');
-    agent.call('bash', { command: 'ls' }, LISTING);
-    agent.call('bash', { command: 'cat public-key.txt' }, KEY);
-    expect(agent.check('bash', { command: 'cat encrypt.py' }).verdict).toBe('block');
+    const between: Between = [
+      ['git branch --show-current', 'main\n'],
+      ['git remote -v', 'origin\tgit@example.com:ctf/shark.git (fetch)\n'],
+    ];
+    expect(thirdReadAgainAfter(between)).toBe('block');
   });
 
-  it('lets the reads run again once a branch was created and switched to', () => {
-    const agent = new Agent();
-    lookedAround(agent);
-    agent.call('bash', { command: 'git branch solve' }, '');
-    agent.call('bash', { command: 'ls' }, LISTING);
-    agent.call('bash', { command: 'cat public-key.txt' }, KEY);
-    expect(agent.check('bash', { command: 'cat encrypt.py' }).verdict).toBe('allow');
+  it('lets the reads run again once a branch was created', () => {
+    expect(thirdReadAgainAfter([['git branch solve', '']])).toBe('allow');
   });
 
   it('lets the reads run again once a command may have changed the files', () => {
-    const agent = new Agent();
-    lookedAround(agent);
-    agent.call('bash', { command: 'python3 encrypt.py' }, 'done\n');
-    agent.call('bash', { command: 'ls' }, LISTING);
-    agent.call('bash', { command: 'cat public-key.txt' }, KEY);
-    expect(agent.check('bash', { command: 'cat encrypt.py' }).verdict).toBe('allow');
+    expect(thirdReadAgainAfter([['python3 encrypt.py', 'done\n']])).toBe('allow');
   });
 
   it('lets a read of a file run again after an editor tool changed it', () => {

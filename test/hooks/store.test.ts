@@ -209,55 +209,51 @@ describe('one session’s events on the SQLite store, the helper and a hook proc
     });
   }
 
-  it('records an outcome whose turn waited longer than the database’s busy timeout', async () => {
-    const dir = realpathSync(mkdtempSync(join(tmpdir(), 'narrowing-sqlite-busy-')));
+  /** A project folder of this test's own. */
+  function newProject(prefix: string): string {
+    const dir = realpathSync(mkdtempSync(join(tmpdir(), prefix)));
     dirs.push(dir);
-    const missing = join(dir, 'src/config.ts');
-    const event = HOOK_PROTOCOLS['claude-code'].parse({
+    return dir;
+  }
+
+  /** Claude Code's event for a `Read` of `src/config.ts` that found no file. */
+  const missingRead = (dir: string, id: string) =>
+    HOOK_PROTOCOLS['claude-code'].parse({
       session_id: SESSION,
       transcript_path: join(dir, `${SESSION}.jsonl`),
       cwd: dir,
       hook_event_name: 'PostToolUseFailure',
       tool_name: 'Read',
-      tool_input: { file_path: missing },
-      tool_use_id: 'toolu_busy',
+      tool_input: { file_path: join(dir, 'src/config.ts') },
+      tool_use_id: id,
       error: 'File does not exist.',
     });
-    const quiet = () => undefined;
+  const quiet = () => undefined;
+  const turn = (guard: GuardSession, event: HookEvent) =>
+    inSessionTurn(guard, event, (session) => applyHookEvent(guard, event, session, {}, quiet), quiet);
+
+  it('records an outcome whose turn waited longer than the database’s busy timeout', async () => {
+    const dir = newProject('narrowing-sqlite-busy-');
     const guard = await openSide(dir, 400);
     // Another process's turn holds the write lock for longer than one wait of this process.
     const holder = runScript('test/fixtures/stores/sqlite-lock-holder.ts', [join(dir, 'state.db'), '700']);
     await new Promise((resolve) => holder.child.stdout.once('data', resolve));
-    await inSessionTurn(guard, event, (session) => applyHookEvent(guard, event, session, {}, quiet), quiet);
+    await turn(guard, missingRead(dir, 'toolu_busy'));
     await guard.close();
     expect(await holder.exited).toMatchObject({ code: 0, stderr: '' });
 
     const check = await openSide(dir);
     const verdict = await withSessionState(check, () =>
-      check.check(toolCallToProposal('Read', { file_path: missing })),
+      check.check(toolCallToProposal('Read', { file_path: join(dir, 'src/config.ts') })),
     );
     await check.close();
     expect(verdict.reason).toContain('does not exist');
   });
 
   it('counts every failure of a call when the helper holds the session open while a hook process records one', async () => {
-    const dir = realpathSync(mkdtempSync(join(tmpdir(), 'narrowing-sqlite-turns-')));
-    dirs.push(dir);
+    const dir = newProject('narrowing-sqlite-turns-');
     const missing = join(dir, 'src/config.ts');
-    const failure = (id: string) =>
-      HOOK_PROTOCOLS['claude-code'].parse({
-        session_id: SESSION,
-        transcript_path: join(dir, `${SESSION}.jsonl`),
-        cwd: dir,
-        hook_event_name: 'PostToolUseFailure',
-        tool_name: 'Read',
-        tool_input: { file_path: missing },
-        tool_use_id: id,
-        error: 'File does not exist.',
-      });
-    const quiet = () => undefined;
-    const turn = (guard: GuardSession, event: HookEvent) =>
-      inSessionTurn(guard, event, (session) => applyHookEvent(guard, event, session, {}, quiet), quiet);
+    const failure = (id: string) => missingRead(dir, id);
     // The helper has the session open; a hook process (the helper not up yet for it) opened its guard too.
     const helper = await openSide(dir);
     const hookProcess = await openSide(dir);
