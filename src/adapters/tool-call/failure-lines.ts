@@ -27,6 +27,9 @@ interface FailureLine {
 const COULD_NOT_RUN: readonly FailureLine[] = [
   // yarn's own line for a script that failed.
   { words: ['error Command failed'], line: /^error Command failed with exit code \d+/m },
+  // pnpm's code for why it stopped (`ERR_PNPM_NO_IMPORTER_MANIFEST_FOUND`, `ERR_PNPM_NO_SCRIPT`,
+  // `ERR_PNPM_RECURSIVE_RUN_FIRST_FAIL`): it prints one only as it exits with an error.
+  { words: ['ERR_PNPM_'], line: /^\s*ERR_PNPM_[A-Z_]+/m },
   // The shell could not run what it was given, or could not read it.
   {
     words: ['not found', 'No such file or directory', 'Permission denied'],
@@ -104,9 +107,8 @@ const COULD_NOT_RUN: readonly FailureLine[] = [
 
 /** Failures reported by a run that went on: as often printed under a success. */
 const REPORTED_FAILURES: readonly RegExp[] = [
-  // npm (7+ and older), pnpm.
+  // npm (7+ and older).
   /^npm (?:error|ERR!) /m,
-  /^\s*ERR_PNPM_[A-Z_]+/m,
   /^curl: \(\d+\) /m,
   /^(?:.+[:(]\d+[,:]\d+\)?:? -? ?)?error TS\d+: /m,
   // Node's error with its stack.

@@ -97,6 +97,26 @@ describe('a command’s outcome in a host’s frame', () => {
     }
   });
 
+  it('reads a check piped into head as a failure when pnpm printed why it stopped', () => {
+    const outcome = toolCallToOutcome(
+      'Bash',
+      { command: 'pnpm run typecheck 2>&1 | head -100' },
+      {
+        exitCode: 0,
+        stdout:
+          ' ERR_PNPM_NO_IMPORTER_MANIFEST_FOUND  No package.json (or package.yaml, or package.json5) was found in "/home/dev".',
+        stderr: '',
+      },
+    );
+    expect(outcome.success).toBe(false);
+    const passing = toolCallToOutcome(
+      'Bash',
+      { command: 'pnpm run typecheck 2>&1 | head -100' },
+      { exitCode: 0, stdout: '> api@1.0.0 typecheck /home/dev/api\n> tsc --noEmit\n', stderr: '' },
+    );
+    expect(passing.success).toBe(true);
+  });
+
   it('reads status 0 as a success when the command let its own failure pass with `|| true`', () => {
     const outcome = toolCallToOutcome(
       'shell',
