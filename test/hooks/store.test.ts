@@ -6,13 +6,10 @@ import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { toolCallToProposal } from '../../src/adapters/tool-call/index.js';
 import { openGuard } from '../../src/guard/open.js';
-import type { GuardSession } from '../../src/guard/session.js';
 import { withSessionState } from '../../src/guard/session-state.js';
-import type { HookEvent } from '../../src/hooks/event.js';
-import { applyHookEvent, inSessionTurn } from '../../src/hooks/handle.js';
-import { HOOK_PROTOCOLS } from '../../src/hooks/protocols.js';
 import { freePort, type RedisServer, redisInstalled, startRedis } from '../stores/redis-server.js';
 import { runScript } from '../stores/run-node.js';
+import { failedRead, takeTurn } from './session-turns.js';
 import { buildHook, type HookRun, runHookProcess, tempProject } from './support.js';
 
 // Bundled inside the repository, so that the hook finds the optional better-sqlite3 as an install does.
@@ -216,29 +213,14 @@ describe('one session’s events on the SQLite store, the helper and a hook proc
     return dir;
   }
 
-  /** Claude Code's event for a `Read` of `src/config.ts` that found no file. */
-  const missingRead = (dir: string, id: string) =>
-    HOOK_PROTOCOLS['claude-code'].parse({
-      session_id: SESSION,
-      transcript_path: join(dir, `${SESSION}.jsonl`),
-      cwd: dir,
-      hook_event_name: 'PostToolUseFailure',
-      tool_name: 'Read',
-      tool_input: { file_path: join(dir, 'src/config.ts') },
-      tool_use_id: id,
-      error: 'File does not exist.',
-    });
-  const quiet = () => undefined;
-  const turn = (guard: GuardSession, event: HookEvent) =>
-    inSessionTurn(guard, event, (session) => applyHookEvent(guard, event, session, {}, quiet), quiet);
-
+  const missingRead = (dir: string, id: string) => failedRead(dir, id, SESSION);
   it('records an outcome whose turn waited longer than the database’s busy timeout', async () => {
     const dir = newProject('narrowing-sqlite-busy-');
     const guard = await openSide(dir, 400);
     // Another process's turn holds the write lock for longer than one wait of this process.
     const holder = runScript('test/fixtures/stores/sqlite-lock-holder.ts', [join(dir, 'state.db'), '700']);
     await new Promise((resolve) => holder.child.stdout.once('data', resolve));
-    await turn(guard, missingRead(dir, 'toolu_busy'));
+    await takeTurn(guard, missingRead(dir, 'toolu_busy'));
     await guard.close();
     expect(await holder.exited).toMatchObject({ code: 0, stderr: '' });
 
@@ -257,12 +239,12 @@ describe('one session’s events on the SQLite store, the helper and a hook proc
     // The helper has the session open; a hook process (the helper not up yet for it) opened its guard too.
     const helper = await openSide(dir);
     const hookProcess = await openSide(dir);
-    await turn(helper, failure('toolu_first'));
+    await takeTurn(helper, failure('toolu_first'));
     await helper.flush();
     // The hook process handles its event while the helper keeps the state it read.
-    await turn(hookProcess, failure('toolu_second'));
+    await takeTurn(hookProcess, failure('toolu_second'));
     await hookProcess.close();
-    await turn(helper, failure('toolu_third'));
+    await takeTurn(helper, failure('toolu_third'));
     await helper.close();
 
     const check = await openSide(dir);

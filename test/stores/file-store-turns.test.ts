@@ -5,12 +5,10 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { toolCallToProposal } from '../../src/adapters/tool-call/index.js';
 import type { PersistedState } from '../../src/core/types.js';
 import { openGuard } from '../../src/guard/open.js';
-import type { GuardSession } from '../../src/guard/session.js';
 import { withSessionState } from '../../src/guard/session-state.js';
 import type { HookEvent } from '../../src/hooks/event.js';
-import { applyHookEvent, inSessionTurn } from '../../src/hooks/handle.js';
-import { HOOK_PROTOCOLS } from '../../src/hooks/protocols.js';
 import { createFileStore } from '../../src/stores/file-store.js';
+import { failedRead as claudeFailedRead, takeTurn } from '../hooks/session-turns.js';
 import { missingFile, stateOf } from './sample-state.js';
 
 const SESSION = '7c2e9a41-5b3d-4f8e-a1c6-0d9b8e7f6a52';
@@ -40,22 +38,9 @@ function openSide(dir: string, sessionId = SESSION) {
   });
 }
 
-/** Claude Code's PostToolUseFailure of a `Read` of a file that is not there (the shape its hooks docs give). */
 function failedRead(dir: string, id: string, sessionId = SESSION): HookEvent {
-  return HOOK_PROTOCOLS['claude-code'].parse({
-    session_id: sessionId,
-    transcript_path: join(dir, `${sessionId}.jsonl`),
-    cwd: dir,
-    hook_event_name: 'PostToolUseFailure',
-    tool_name: 'Read',
-    tool_input: { file_path: join(dir, 'src/config.ts') },
-    tool_use_id: id,
-    error: 'File does not exist.',
-  });
+  return claudeFailedRead(dir, id, sessionId);
 }
-
-const turn = (guard: GuardSession, event: HookEvent) =>
-  inSessionTurn(guard, event, (session) => applyHookEvent(guard, event, session, {}, quiet), quiet);
 
 async function verdictOnRead(dir: string) {
   const check = await openSide(dir);
@@ -73,12 +58,12 @@ describe('file store turns: a process that learns builds on what the others wrot
     const dir = project();
     const helper = await openSide(dir);
     const hookProcess = await openSide(dir);
-    await turn(helper, failedRead(dir, 'toolu_first'));
+    await takeTurn(helper, failedRead(dir, 'toolu_first'));
     await helper.flush();
     // The hook process handles its event while the helper keeps the state it read before.
-    await turn(hookProcess, failedRead(dir, 'toolu_second'));
+    await takeTurn(hookProcess, failedRead(dir, 'toolu_second'));
     await hookProcess.close();
-    await turn(helper, failedRead(dir, 'toolu_third'));
+    await takeTurn(helper, failedRead(dir, 'toolu_third'));
     await helper.close();
     const verdict = await verdictOnRead(dir);
     expect(verdict.verdict).toBe('block');
@@ -90,9 +75,9 @@ describe('file store turns: a process that learns builds on what the others wrot
     // Two agents in one project, their hook processes opened at once: neither has read the other's write.
     const first = await openSide(dir, SESSION);
     const second = await openSide(dir, OTHER_SESSION);
-    await turn(first, failedRead(dir, 'toolu_a1', SESSION));
+    await takeTurn(first, failedRead(dir, 'toolu_a1', SESSION));
     await first.close();
-    await turn(second, failedRead(dir, 'toolu_b1', OTHER_SESSION));
+    await takeTurn(second, failedRead(dir, 'toolu_b1', OTHER_SESSION));
     await second.close();
     const verdict = await verdictOnRead(dir);
     expect(verdict.reason).toContain('failed twice');
