@@ -128,8 +128,13 @@ function ensureSchema(db: Database): void {
   try {
     db.exec(SCHEMA);
   } catch (error) {
-    if ((error as { code?: unknown }).code !== 'SQLITE_BUSY' || !hasSchema(db)) throw error;
+    if (!isBusy(error) || !hasSchema(db)) throw error;
   }
+}
+
+/** The driver's error for a lock another connection held past the busy timeout. */
+function isBusy(error: unknown): boolean {
+  return (error as { code?: unknown } | undefined)?.code === 'SQLITE_BUSY';
 }
 
 function hasSchema(db: Database): boolean {
@@ -461,7 +466,7 @@ function beginImmediate(db: Database): void {
   try {
     db.exec('BEGIN IMMEDIATE');
   } catch (error) {
-    if ((error as { code?: unknown }).code !== 'SQLITE_BUSY') throw error;
+    if (!isBusy(error)) throw error;
     const held = new Error('another process holds the state database for its turn', { cause: error });
     throw Object.assign(held, { code: 'ELOCKED' });
   }

@@ -3,6 +3,7 @@
  * of subcommands that also write (`git branch --show-current` but not `git branch fix`, `git stash
  * list` but not `git stash`, `git config --get user.name` but not `git config user.name Ada`).
  */
+import { subcommandIndex } from './subcommand.js';
 
 /** Subcommands that only read, whatever follows them. */
 const READERS: ReadonlySet<string> = new Set([
@@ -114,10 +115,7 @@ const CONFIG_READING_ACTIONS = new Set(['get', 'list']);
 
 /** Whether `git` run with `args` (the words after `git`) only reads the repository. */
 export function gitOnlyReads(args: readonly string[]): boolean {
-  let index = 0;
-  while (index < args.length && (args[index] as string).startsWith('-')) {
-    index += GLOBAL_VALUED.has(args[index] as string) ? 2 : 1;
-  }
+  const index = subcommandIndex(args, GLOBAL_VALUED);
   const subcommand = args[index];
   if (subcommand === undefined) return false;
   if (READERS.has(subcommand)) return true;

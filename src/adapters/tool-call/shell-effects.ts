@@ -374,15 +374,14 @@ export function readWords(
   const logRole = logRoleOf(program, args);
   if (logRole === 'prints') reading.printsLog = true;
   else if (logRole === undefined && !NEUTRAL.has(program)) reading.onlyLogsAndText = false;
-  if (!readsFiles(program, args)) reading.readsFilesOnly = false;
+  const readsOnly = readsFiles(program, args);
+  if (!readsOnly) reading.readsFilesOnly = false;
   if (NEUTRAL.has(program)) return;
+  // git's reading of the line, its listings included, once (`readsFiles` gives it for git).
+  const gitReads = program === 'git' && readsOnly;
   const subcommand = subcommandOf(args, VALUED_GLOBAL_OPTIONS);
   // `git stash list` lists what `git stash` would change.
-  if (
-    subcommand !== undefined &&
-    TREE_CHANGING.get(program)?.has(subcommand) &&
-    !(program === 'git' && gitOnlyReads(args))
-  ) {
+  if (subcommand !== undefined && TREE_CHANGING.get(program)?.has(subcommand) && !gitReads) {
     reading.changesTree = true;
     reading.onlyLooks = false;
     return;
@@ -410,7 +409,7 @@ export function readWords(
   }
   const looks =
     program === 'sed' ||
-    (program === 'git' ? gitOnlyReads(args) : programOnlyLooks(program, args[0], args[1])) ||
+    (program === 'git' ? gitReads : programOnlyLooks(program, args[0], args[1])) ||
     onlyChecks(program, args);
   if (looks) return;
   reading.onlyLooks = reading.touchesOnly = false;

@@ -7,10 +7,15 @@ export function subcommandOf(
   args: readonly string[],
   valuedOptions: ReadonlySet<string>,
 ): string | undefined {
+  return args[subcommandIndex(args, valuedOptions)];
+}
+
+/** Where `subcommandOf` finds the subcommand in `args`; `args.length` when there is none. */
+export function subcommandIndex(args: readonly string[], valuedOptions: ReadonlySet<string>): number {
   for (let index = 0; index < args.length; index++) {
     const arg = args[index] as string;
     if (valuedOptions.has(arg)) index++;
-    else if (!arg.startsWith('-')) return arg;
+    else if (!arg.startsWith('-')) return index;
   }
-  return undefined;
+  return args.length;
 }
