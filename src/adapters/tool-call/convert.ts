@@ -145,12 +145,10 @@ function readResult(outcome: MutableOutcome, result: unknown): void {
   }
 }
 
-/** How the hosts' frames open: `Exit code`, `Chunk ID`, `Wall time`, `Process exited`, `Command:`, `Output:`. */
-const FRAME_OPENINGS = new Set(['E', 'C', 'W', 'P', 'O']);
-
 /**
  * A command's result whose text is in a host's frame (Codex's header, Gemini CLI's block, Claude
- * Code's `Exit code N`): the exit status the frame gives, where the result gave none, and the output
+ * Code's `Exit code N`, OpenHands' bracketed lines, mini-swe-agent's `<returncode>`, Roo Code's
+ * header): the exit status the frame gives, where the result gave none, and the output
  * without the frame, so one outcome reads the same from every host. A result that says nothing of
  * how the command ended (Cursor shows only the output) is a failure when it holds a line a command
  * prints when it could not run or stopped at once (`bash: x: command not found`, `fatal: …`, a
@@ -164,13 +162,11 @@ function readShellFrame(outcome: MutableOutcome): void {
   const args = outcome.proposal?.args;
   const command = isRecord(args) ? commandText(args) : undefined;
   if (command === undefined) return;
-  if (FRAME_OPENINGS.has(content.charAt(0))) {
-    const framed = framedShellOutcome(content);
-    if (framed !== undefined) {
-      outcome.content = framed.output;
-      if (framed.exitCode !== undefined) outcome.exitCode = framed.exitCode;
-      return;
-    }
+  const framed = framedShellOutcome(content);
+  if (framed !== undefined) {
+    outcome.content = framed.output;
+    if (framed.exitCode !== undefined) outcome.exitCode = framed.exitCode;
+    return;
   }
   if (outcome.success && hasCouldNotRunLine(content, command)) outcome.success = false;
 }

@@ -3,12 +3,22 @@
  * field of the result carries it, so that one outcome reads the same from every host:
  *
  * - Codex: a header above the output, `Exit code: N` (`shell`) or `Process exited with code N`
- *   (`exec_command`), with the wall time, a chunk id and a token count, then `Output:`;
+ *   (`exec_command`), with the wall time, a chunk id and a token count, then `Output:`; in its older
+ *   versions a JSON object, `{"output": "…", "metadata": {"exit_code": N, "duration_seconds": …}}`;
  * - Gemini CLI (`run_shell_command`): `Output: …`, then `Exit Code: N` (always in its older block,
  *   which opens with `Command: …` and `Directory: …`; only when not 0 since), then the signal,
  *   background processes and process group;
  * - Claude Code (`Bash`): a failure's text opens with `Exit code N` (`Error: Exit code N` as its
- *   transcripts keep it).
+ *   transcripts keep it);
+ * - OpenHands (`execute_bash`, `terminal`): lines in brackets after the output, `[The command
+ *   completed with exit code N.]`, the working directory, the Python interpreter and `[Command
+ *   finished with exit code N]` (none of the exit lines while the command still runs), the whole
+ *   behind `EXECUTION RESULT of [execute_bash]:` when the model calls tools in its text;
+ * - mini-swe-agent (`bash`): `<returncode>N</returncode>`, then the output inside `<output>…</output>`
+ *   (the head and tail of a long one inside tags of their own);
+ * - Roo Code and the agents built on it (`execute_command`): `Command executed in terminal … within
+ *   working directory '…'.`, then `Exit code: N` (on a line of its own after a failure's sentence
+ *   saying it was not successful), then `Output:`.
  *
  * What is read is the exit status, and the command's own output without the frame: the wall time and
  * the process group differ on every run and say nothing about the command.
@@ -87,7 +97,108 @@ function claudeCodeFrame(text: string): FramedOutcome | undefined {
   return line ? { exitCode: Number(line[1]), output: text.slice(line[0].length) } : undefined;
 }
 
-/** A command's outcome from a host's frame around its output; undefined when no host's frame is there. */
+/** Codex's older answer: a JSON object with the output and, in its metadata, the exit status. */
+const CODEX_JSON_OPENING = '{"output":';
+
+function codexJsonFrame(text: string): FramedOutcome | undefined {
+  if (!text.startsWith(CODEX_JSON_OPENING)) return undefined;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+  if (typeof parsed !== 'object' || parsed === null) return undefined;
+  const { output, metadata } = parsed as { output?: unknown; metadata?: unknown };
+  const exitCode =
+    typeof metadata === 'object' && metadata !== null
+      ? (metadata as { exit_code?: unknown }).exit_code
+      : undefined;
+  if (typeof output !== 'string' || typeof exitCode !== 'number' || !Number.isInteger(exitCode)) {
+    return undefined;
+  }
+  return { exitCode, output };
+}
+
+/** OpenHands' opening when the model calls its tools in its text rather than as tool calls. */
+const OPENHANDS_PROMPTED = /^EXECUTION RESULT of \[[\w.-]{1,64}\]:\n/;
+/** One of the bracketed lines OpenHands writes after a command's output; the exit status in the first two. */
+const OPENHANDS_LINE =
+  /^\[(?:The command completed with exit code (-?\d+)\.|Command finished with exit code (-?\d+)|Current working directory: [^\n]*|Python interpreter: [^\n]*)\]$/;
+/** OpenHands writes four such lines at most, each short but for a long path. */
+const OPENHANDS_TRAILER_LINES = 4;
+const OPENHANDS_LINE_CHARS = 1_024;
+const WHITE_SPACE = /\s/;
+
+/**
+ * The exit status and output of a text that ends with OpenHands' bracketed lines, at least one of
+ * them an exit line. Undefined for any other text, and for a command that has not ended (its lines
+ * say it timed out or printed nothing new, and give no status).
+ */
+function openHandsFrame(text: string): FramedOutcome | undefined {
+  let end = text.length;
+  while (end > 0 && WHITE_SPACE.test(text.charAt(end - 1))) end--;
+  let exitCode: number | undefined;
+  for (let lines = 0; lines < OPENHANDS_TRAILER_LINES && text.charAt(end - 1) === ']'; lines++) {
+    const window = text.slice(Math.max(0, end - OPENHANDS_LINE_CHARS), end);
+    const newline = window.lastIndexOf('\n');
+    if (newline < 0 && window.length < end) break;
+    const start = end - window.length + newline + 1;
+    const line = OPENHANDS_LINE.exec(text.slice(start, end));
+    if (!line) break;
+    const code = line[1] ?? line[2];
+    if (code !== undefined) exitCode ??= Number(code);
+    end = Math.max(0, start - 1);
+  }
+  if (exitCode === undefined) return undefined;
+  const prompted = OPENHANDS_PROMPTED.exec(text);
+  return { exitCode, output: text.slice(prompted ? Math.min(prompted[0].length, end) : 0, end) };
+}
+
+/** mini-swe-agent's status line, and the tags around an output short enough to be shown whole. */
+const MINI_RETURN_CODE = /^<returncode>(-?\d+)<\/returncode>\n?/;
+const MINI_OUTPUT = /^<output>\n?([\s\S]*?)\n?<\/output>\s*$/;
+
+function miniSweAgentFrame(text: string): FramedOutcome | undefined {
+  const status = MINI_RETURN_CODE.exec(text);
+  if (!status) return undefined;
+  const body = text.slice(status[0].length);
+  const whole = MINI_OUTPUT.exec(body);
+  return { exitCode: Number(status[1]), output: whole ? (whole[1] ?? '') : body };
+}
+
+/** Roo Code's header, up to `Output:`: the terminal, the working directory, and how the command ended. */
+const ROO_CODE_OPENING = 'Command executed in terminal';
+const ROO_CODE_HEADER =
+  /^Command executed in terminal\b[^\n]* within working directory '[^\n]*'\. (?:Command execution was not successful, inspect the cause and adjust as needed\.\n)?(?:Exit code: (?:(-?\d+)|[^\n]*)\n|Process terminated by signal [^\n]*\n)?Output:(?:\n|$)/;
+/** The header is two lines; the working directory is the only long part. */
+const ROO_CODE_HEADER_CHARS = 2_048;
+
+function rooCodeFrame(text: string): FramedOutcome | undefined {
+  if (!text.startsWith(ROO_CODE_OPENING)) return undefined;
+  const header = ROO_CODE_HEADER.exec(text.slice(0, ROO_CODE_HEADER_CHARS));
+  if (!header) return undefined;
+  const output = text.slice(header[0].length);
+  return header[1] === undefined ? { output } : { exitCode: Number(header[1]), output };
+}
+
+/** How the frames that open the text begin: `Exit code`, `Chunk ID`, `Command`, `Wall time`, `Process exited`, `Output:`, `<returncode>`, `{"output":`. */
+const FRAME_OPENINGS = new Set(['E', 'C', 'W', 'P', 'O', '<', '{']);
+
+/**
+ * A command's outcome from a host's frame around its output; undefined when no host's frame is there.
+ * OpenHands' lines come after everything else the text holds, so they are read first.
+ */
 export function framedShellOutcome(text: string): FramedOutcome | undefined {
-  return codexHeader(text) ?? geminiFrame(text) ?? claudeCodeFrame(text);
+  const trailed = openHandsFrame(text);
+  if (trailed !== undefined) return trailed;
+  if (!FRAME_OPENINGS.has(text.charAt(0))) return undefined;
+  return (
+    rooCodeFrame(text) ??
+    codexHeader(text) ??
+    geminiFrame(text) ??
+    claudeCodeFrame(text) ??
+    miniSweAgentFrame(text) ??
+    codexJsonFrame(text)
+  );
 }

@@ -3,8 +3,10 @@
  * status from the frame (Codex's header, Gemini CLI's block, Claude Code's first line), and the
  * command's output without the frame's wall time or process group, which differ on every run.
  */
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { toolCallToOutcome } from '../../../src/adapters/tool-call/convert.js';
+import { framedShellOutcome } from '../../../src/adapters/tool-call/shell-framing.js';
 import { NarrowingLoop } from '../../../src/index.js';
 
 const COMMAND = { command: 'npm run lint' };
@@ -26,6 +28,19 @@ const FRAMES: Record<string, (run: number) => ReturnType<typeof text>> = {
     ),
   'Gemini CLI': (run) => text(`Output: ${MISSING_SCRIPT}\nExit Code: 1\nProcess Group PGID: ${48211 + run}`),
   'Claude Code': () => ({ ...text(`Exit code 1\n${MISSING_SCRIPT}`), isError: true }),
+  'Codex (older JSON)': (run) =>
+    text(JSON.stringify({ output: MISSING_SCRIPT, metadata: { exit_code: 1, duration_seconds: run / 10 } })),
+  OpenHands: (run) =>
+    text(
+      `${MISSING_SCRIPT}\n[The command completed with exit code 1.]\n[Current working directory: /workspace/app]\n[Python interpreter: /openhands/poetry/openhands-ai-${run}Xq-py3.12/bin/python]\n[Command finished with exit code 1]`,
+    ),
+  'OpenHands (tools called in text)': () =>
+    text(`EXECUTION RESULT of [execute_bash]:\n${MISSING_SCRIPT}\n[The command completed with exit code 1.]`),
+  'mini-swe-agent': () => text(`<returncode>1</returncode>\n<output>\n${MISSING_SCRIPT}\n</output>`),
+  'Roo Code': () =>
+    text(
+      `Command executed in terminal 1 within working directory '/home/dev/app'. Command execution was not successful, inspect the cause and adjust as needed.\nExit code: 1\nOutput:\n${MISSING_SCRIPT}`,
+    ),
 };
 
 describe('a command’s outcome in a host’s frame', () => {
@@ -65,6 +80,57 @@ describe('a command’s outcome in a host’s frame', () => {
       text('Output: (empty)\nProcess Group PGID: 51002'),
     );
     expect(outcome).toMatchObject({ success: true, content: '' });
+  });
+
+  it('reads a success in OpenHands’ frame as a success, its output without the bracketed lines', () => {
+    const outcome = toolCallToOutcome(
+      'execute_bash',
+      { command: 'ls src' },
+      text(
+        'app.py\nutils.py\n[The command completed with exit code 0.]\n[Current working directory: /workspace/app]',
+      ),
+    );
+    expect(outcome).toMatchObject({ success: true, exitCode: 0, content: 'app.py\nutils.py' });
+  });
+
+  it('leaves an OpenHands command that has not ended without a status', () => {
+    const running =
+      "Serving on port 8000\n[The command has no new output after 30 seconds. You may wait longer to see additional output by sending empty command '', send other commands to interact with the current process, or send keys to interrupt/kill the command.]";
+    const outcome = toolCallToOutcome(
+      'execute_bash',
+      { command: 'python -m http.server 8000' },
+      text(running),
+    );
+    expect(outcome.exitCode).toBeUndefined();
+    expect(outcome.success).toBe(true);
+  });
+
+  it('leaves an output that only ends with a bracket, a JSON list, as it is', () => {
+    const listing = '[\n  {"name": "api", "status": "running"}\n]';
+    const outcome = toolCallToOutcome('bash', { command: 'docker compose ps --format json' }, text(listing));
+    expect(outcome).toMatchObject({ success: true, content: listing });
+  });
+
+  it('reads a success in Roo Code’s frame, its status on the header’s first line, as a success without the header', () => {
+    const outcome = toolCallToOutcome(
+      'execute_command',
+      { command: 'npm test' },
+      text(
+        "Command executed in terminal  within working directory 'c:/dev/app'. Exit code: 0\nOutput:\n12 passing",
+      ),
+    );
+    expect(outcome).toMatchObject({ success: true, exitCode: 0, content: '12 passing' });
+  });
+
+  it('reads mini-swe-agent’s long output, shown by its head and tail, with its status', () => {
+    const long =
+      '<warning>\nThe output of your last command was too long.\n</warning><output_head>\nA\n</output_head>';
+    const outcome = toolCallToOutcome(
+      'bash',
+      { command: 'pytest -q' },
+      text(`<returncode>2</returncode>\n${long}`),
+    );
+    expect(outcome).toMatchObject({ success: false, exitCode: 2, content: long });
   });
 
   it('leaves a file that holds such a header as it is when no command printed it', () => {
@@ -141,5 +207,35 @@ describe('a command’s outcome in a host’s frame', () => {
     const hook = toolCallToOutcome('shell', command, printed, { exitCode: 0 });
     const object = toolCallToOutcome('Bash', command, { exitCode: 0, stdout: '', stderr: printed });
     for (const outcome of [hook, object]) expect(outcome.success).toBe(false);
+  });
+
+  it('reads any text built of frames’ pieces without throwing, and frames only outputs it holds', () => {
+    const pieces = fc.constantFrom(
+      '[The command completed with exit code 1.]',
+      '[Command finished with exit code 0]',
+      '[Current working directory: /w]',
+      '<returncode>1</returncode>',
+      '<output>',
+      '</output>',
+      'EXECUTION RESULT of [execute_bash]:',
+      '{"output":',
+      'Exit code: 1',
+      'Output:',
+      ']',
+      '\n',
+      ' ',
+    );
+    const texts = fc
+      .array(fc.oneof(pieces, fc.string({ maxLength: 8 })), { maxLength: 24 })
+      .map((parts) => parts.join(''));
+    fc.assert(
+      fc.property(texts, (value) => {
+        const framed = framedShellOutcome(value);
+        if (framed === undefined || value.startsWith('{')) return;
+        expect(value).toContain(framed.output);
+        expect(framed.exitCode === undefined || Number.isInteger(framed.exitCode)).toBe(true);
+      }),
+      { numRuns: 2_000 },
+    );
   });
 });
