@@ -19,6 +19,9 @@
  *   a call that has the field already keeps its own, which may be its data;
  * - the arguments' keys in another order;
  * - all of them at once;
+ * - every shell result in the frame another host writes around it (Claude Code, Codex and its older
+ *   JSON, Gemini CLI, OpenHands, mini-swe-agent, Roo Code; Cursor's output alone), and long outputs
+ *   cut as a host cuts them;
  * - every result with fresh volatile values (ids, temporary folders, ports, pids, memory addresses,
  *   durations, times), drawn anew for each call, as a tool prints them on each run.
  *
@@ -26,7 +29,8 @@
  * name only. Which name a trace gets is fixed by its name, so every run is repeatable.
  *
  * Usage, after `npm run build`: `npx tsx bench/metamorphic.ts CORPUS [--half design] [--only WORDS] [--details]`
- * (`--only volatile`: only the transforms whose name has these words).
+ * (`--only volatile`: only the transforms whose name has these words; several, comma-separated: those
+ * whose name has any of them).
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -419,6 +423,57 @@ export const geminiResult = statusFramed('shell result as Gemini CLI frames it',
   ].join('\n'),
 }));
 
+/**
+ * OpenHands' `execute_bash`: the output, then its bracketed lines (the exit status, the working
+ * directory, the Python interpreter, the exit status again), nothing flagged.
+ */
+export const openHandsResult = statusFramed('shell result as OpenHands frames it', (outcome, key) => {
+  const trace = key.split(' ')[0] ?? key;
+  const interpreter = `/openhands/poetry/openhands-ai-${varying(`venv ${trace}`, 0xffffff).toString(36)}-py3.12/bin/python`;
+  return {
+    content: [
+      outcome.output,
+      `[The command completed with exit code ${outcome.exitCode}.]`,
+      '[Current working directory: /workspace]',
+      `[Python interpreter: ${interpreter}]`,
+      `[Command finished with exit code ${outcome.exitCode}]`,
+    ].join('\n'),
+  };
+});
+
+/** mini-swe-agent shows 5,000 characters at each end of an output longer than 10,000. */
+const MINI_SHOWN = 10_000;
+
+/** mini-swe-agent: `<returncode>N</returncode>`, then the output in tags (its head and tail when long), nothing flagged. */
+export const miniSweAgentResult = statusFramed('shell result as mini-swe-agent frames it', (outcome) => {
+  const text = outcome.output;
+  const body =
+    text.length < MINI_SHOWN
+      ? `<output>\n${text}\n</output>`
+      : `<warning>\nThe output of your last command was too long.\n</warning><output_head>\n${text.slice(0, MINI_SHOWN / 2)}\n</output_head>\n<elided_chars>\n${text.length - MINI_SHOWN} characters elided\n</elided_chars>\n<output_tail>\n${text.slice(-MINI_SHOWN / 2)}\n</output_tail>`;
+  return { content: `<returncode>${outcome.exitCode}</returncode>\n${body}` };
+});
+
+/** Codex's older versions: a JSON object with the output and the exit status and duration in its metadata, nothing flagged. */
+export const codexJsonResult = statusFramed(
+  'shell result as older Codex versions frame it',
+  (outcome, key) => ({
+    content: JSON.stringify({
+      output: outcome.output,
+      metadata: { exit_code: outcome.exitCode, duration_seconds: varying(`wall ${key}`, 5000) / 1000 },
+    }),
+  }),
+);
+
+/** Roo Code's `execute_command`: a header with the working directory and the exit status above the output, nothing flagged. */
+export const rooCodeResult = statusFramed('shell result as Roo Code frames it', (outcome) => ({
+  content: `Command executed in terminal 1 within working directory '/workspace'. ${
+    outcome.exitCode === 0
+      ? ''
+      : 'Command execution was not successful, inspect the cause and adjust as needed.\n'
+  }Exit code: ${outcome.exitCode}\nOutput:\n${outcome.output}`,
+}));
+
 /** Cursor: only what the command printed, with no exit status and nothing flagged. */
 export const cursorResult = shellResultFramed('shell result as Cursor frames it', (outcome) => ({
   content: outcome.output,
@@ -585,6 +640,10 @@ export const RESULT_TRANSFORMS: readonly Transform[] = [
   claudeCodeResult,
   codexResult,
   geminiResult,
+  openHandsResult,
+  miniSweAgentResult,
+  codexJsonResult,
+  rooCodeResult,
   cursorResult,
   truncatedResult,
   volatileValues,
@@ -748,7 +807,8 @@ if (runAsScript(import.meta.url)) {
   const corpus = argv.find((arg, index) => !arg.startsWith('--') && !valued.has(argv[index - 1] ?? ''));
   const halfIndex = argv.indexOf('--half');
   const half = (halfIndex >= 0 ? argv[halfIndex + 1] : 'design') as CorpusHalf;
-  // `--only volatile`: the transforms whose name has these words, such as `fresh volatile values in every result`.
+  // `--only volatile`: the transforms whose name has these words, such as `fresh volatile values in
+  // every result`; `--only OpenHands,Roo Code`: those whose name has any of them.
   const onlyIndex = argv.indexOf('--only');
   const only = onlyIndex >= 0 ? argv[onlyIndex + 1] : undefined;
   if (corpus === undefined) {
@@ -762,7 +822,9 @@ if (runAsScript(import.meta.url)) {
       root,
       half,
       ...(only !== undefined && {
-        transforms: ALL_TRANSFORMS.filter((transform) => transform.name.includes(only)),
+        transforms: ALL_TRANSFORMS.filter((transform) =>
+          only.split(',').some((words) => transform.name.includes(words.trim())),
+        ),
       }),
       onProgress: (done, total) => {
         if (done === total || done % 100 === 0) process.stderr.write(`… ${done}/${total} runs\n`);

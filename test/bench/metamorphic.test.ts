@@ -7,16 +7,20 @@ import {
   addDescription,
   addExplanation,
   claudeCodeResult,
+  codexJsonResult,
   codexResult,
   cursorResult,
   editAs,
   formatMetamorphic,
   geminiResult,
+  miniSweAgentResult,
+  openHandsResult,
   renameEdit,
   renameRead,
   renameShell,
   renameWrite,
   reorderKeys,
+  rooCodeResult,
   scoreMetamorphic,
   type TraceEvent,
   type Transform,
@@ -170,6 +174,35 @@ describe('transforms that keep every loop', () => {
     expect(result.content).toMatch(
       /^Command: pytest tests\/test_api\.py -x\nDirectory: \(root\)\nOutput: FAILED [\s\S]*\nError: \(none\)\nExit Code: 1\nSignal: \(none\)\nBackground PIDs: \(none\)\nProcess Group PGID: \d+$/,
     );
+  });
+
+  it('frames a failed command as OpenHands does: its bracketed lines after the output, nothing flagged', () => {
+    const result = lastShellResult(openHandsResult);
+    expect(result.isError).toBeUndefined();
+    expect(result.content).toMatch(
+      /^FAILED tests\/test_api\.py[\s\S]*\n\[The command completed with exit code 1\.\]\n\[Current working directory: \/workspace\]\n\[Python interpreter: \S+\]\n\[Command finished with exit code 1\]$/,
+    );
+  });
+
+  it('frames a failed command as mini-swe-agent does: its return code, then the output in tags', () => {
+    expect(lastShellResult(miniSweAgentResult)).toEqual({
+      content: `<returncode>1</returncode>\n<output>\n${FAILING_TESTS.content}\n</output>`,
+    });
+  });
+
+  it('frames a failed command as older Codex versions do: a JSON object with the exit status in its metadata', () => {
+    const result = lastShellResult(codexJsonResult);
+    expect(result.isError).toBeUndefined();
+    expect(JSON.parse(String(result.content))).toMatchObject({
+      output: FAILING_TESTS.content,
+      metadata: { exit_code: 1 },
+    });
+  });
+
+  it('frames a failed command as Roo Code does: a header saying it was not successful, with its exit status', () => {
+    expect(lastShellResult(rooCodeResult)).toEqual({
+      content: `Command executed in terminal 1 within working directory '/workspace'. Command execution was not successful, inspect the cause and adjust as needed.\nExit code: 1\nOutput:\n${FAILING_TESTS.content}`,
+    });
   });
 
   it('shows a command as Cursor does: only its output, with no exit status', () => {
