@@ -166,6 +166,7 @@ function readShellFrame(outcome: MutableOutcome): void {
   if (framed !== undefined) {
     outcome.content = framed.output;
     if (framed.exitCode !== undefined) outcome.exitCode = framed.exitCode;
+    if (framed.timedOut) outcome.success = false;
     return;
   }
   if (outcome.success && hasCouldNotRunLine(content, command)) outcome.success = false;

@@ -15,7 +15,8 @@
  *   finished with exit code N]` (none of the exit lines while the command still runs), the whole
  *   behind `EXECUTION RESULT of [execute_bash]:` when the model calls tools in its text;
  * - mini-swe-agent (`bash`): `<returncode>N</returncode>`, then the output inside `<output>…</output>`
- *   (the head and tail of a long one inside tags of their own);
+ *   (the head and tail of a long one inside tags of their own); a command it killed at its time limit
+ *   `The last command <command>…</command> timed out and has been killed.`, then its output;
  * - Roo Code and the agents built on it (`execute_command`): `Command executed in terminal … within
  *   working directory '…'.`, then `Exit code: N` (on a line of its own after a failure's sentence
  *   saying it was not successful), then `Output:`.
@@ -30,6 +31,11 @@ export interface FramedOutcome {
   readonly exitCode?: number;
   /** What the command printed, without the frame. */
   readonly output: string;
+  /**
+   * The frame says the host killed the command at its time limit: a failure with no status, whose
+   * text (the frame's words included) says it timed out.
+   */
+  readonly timedOut?: true;
 }
 
 /** Codex's header line with the exit status: `Exit code: 1` (shell), `Process exited with code 1` (exec). */
@@ -95,6 +101,17 @@ const CLAUDE_CODE_EXIT_LINE = /^(?:Error: )?Exit code (-?\d+)(?:\n|$)/;
 function claudeCodeFrame(text: string): FramedOutcome | undefined {
   const line = CLAUDE_CODE_EXIT_LINE.exec(text);
   return line ? { exitCode: Number(line[1]), output: text.slice(line[0].length) } : undefined;
+}
+
+/** mini-swe-agent's words for a command it killed at its time limit, the command between them. */
+const MINI_TIMEOUT_OPENING = 'The last command <command>';
+const MINI_TIMEOUT_CLOSING = '</command> timed out and has been killed.';
+
+function miniSweAgentTimeout(text: string): FramedOutcome | undefined {
+  if (!text.startsWith(MINI_TIMEOUT_OPENING)) return undefined;
+  return text.includes(MINI_TIMEOUT_CLOSING, MINI_TIMEOUT_OPENING.length)
+    ? { output: text, timedOut: true }
+    : undefined;
 }
 
 /** Codex's older answer: a JSON object with the output and, in its metadata, the exit status. */
@@ -182,8 +199,8 @@ function rooCodeFrame(text: string): FramedOutcome | undefined {
   return header[1] === undefined ? { output } : { exitCode: Number(header[1]), output };
 }
 
-/** How the frames that open the text begin: `Exit code`, `Chunk ID`, `Command`, `Wall time`, `Process exited`, `Output:`, `<returncode>`, `{"output":`. */
-const FRAME_OPENINGS = new Set(['E', 'C', 'W', 'P', 'O', '<', '{']);
+/** How the frames that open the text begin: `Exit code`, `Chunk ID`, `Command`, `Wall time`, `Process exited`, `Output:`, `<returncode>`, `The last command`, `{"output":`. */
+const FRAME_OPENINGS = new Set(['E', 'C', 'W', 'P', 'O', '<', 'T', '{']);
 
 /**
  * A command's outcome from a host's frame around its output; undefined when no host's frame is there.
@@ -199,6 +216,7 @@ export function framedShellOutcome(text: string): FramedOutcome | undefined {
     geminiFrame(text) ??
     claudeCodeFrame(text) ??
     miniSweAgentFrame(text) ??
+    miniSweAgentTimeout(text) ??
     codexJsonFrame(text)
   );
 }

@@ -5,6 +5,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { createToolCallAdapter } from '../../../src/adapters/tool-call/adapter.js';
 import { toolCallToOutcome } from '../../../src/adapters/tool-call/convert.js';
 import { framedShellOutcome } from '../../../src/adapters/tool-call/shell-framing.js';
 import { NarrowingLoop } from '../../../src/index.js';
@@ -120,6 +121,27 @@ describe('a command’s outcome in a host’s frame', () => {
       ),
     );
     expect(outcome).toMatchObject({ success: true, exitCode: 0, content: '12 passing' });
+  });
+
+  it('reads a command mini-swe-agent killed at its time limit as the environment’s timeout, and never blocks its run again', () => {
+    const command = { command: 'pip install torch' };
+    const killed = text(
+      'The last command <command>pip install torch</command> timed out and has been killed.\nThe output of the command was:\n <output>\nCollecting torch\n</output>\nPlease try another command and make sure to avoid those requiring interactive input.',
+    );
+    const outcome = toolCallToOutcome('bash', command, killed);
+    expect(outcome.success).toBe(false);
+    const adapter = createToolCallAdapter();
+    expect(adapter.describeFailure(outcome, adapter.describeCall(outcome.proposal))).toMatchObject({
+      signature: 'tool_timeout',
+      blame: 'harness_fault',
+    });
+    const loop = new NarrowingLoop({});
+    const verdicts: string[] = [];
+    for (let run = 1; run <= 4; run++) {
+      verdicts.push(loop.checkProposal({ tool: 'bash', args: command }).verdict);
+      loop.recordOutcome(toolCallToOutcome('bash', command, killed));
+    }
+    expect(verdicts).not.toContain('block');
   });
 
   it('reads mini-swe-agent’s long output, shown by its head and tail, with its status', () => {
