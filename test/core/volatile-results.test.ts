@@ -93,6 +93,16 @@ const RERUNS: readonly (readonly [string, string, string])[] = [
     'Inventory: You are not carrying anything.\nrun jvsf0nieedf\ncontainer id: kq7wbnzexra',
   ],
   [
+    'an API’s request id, behind its prefix and in both cases, or in digits alone',
+    'Error: 529 {"type":"overloaded_error"} (x-request-id: req_2OwvdNR9edA264)\nrequest id: 146740535959',
+    'Error: 529 {"type":"overloaded_error"} (x-request-id: req_zsTGekzjfw2UAV)\nrequest id: 902771345618',
+  ],
+  [
+    'a trace id in both cases',
+    'upstream refused the call, trace_id=aL0TTQRKzwDXnt',
+    'upstream refused the call, trace_id=Kq7WbNZexRa2mP',
+  ],
+  [
     'a temporary file renamed beside its target',
     "EPERM: operation not permitted, rename 'node_modules/.prisma/client/query_engine.dll.node.tmp76932'",
     "EPERM: operation not permitted, rename 'node_modules/.prisma/client/query_engine.dll.node.tmp67444'",
@@ -130,6 +140,11 @@ const DIFFERENT: readonly (readonly [string, string, string])[] = [
     'another job named in camel case',
     'job deployStaging2 failed: exit code 1',
     'job deployProduction2 failed: exit code 1',
+  ],
+  [
+    'another request id a label names, in a written word that is no id',
+    'request id: missing (retry 1)',
+    'request id: invalid (retry 1)',
   ],
   [
     'another written name with digits',

@@ -302,6 +302,22 @@ const LABELLED_ID: MaskRule = {
   bit: RANDOM_BIT,
 };
 /**
+ * A value the label of a request, a trace, a session, a correlation or an id names (`x-request-id:
+ * req_2OwvdNR9edA264`, `request id: 146740535959`, `trace_id=aL0TTQRKzwDXnt`): those labels name
+ * values drawn for the run, so ten or more letters and digits after one are an id in any case, and
+ * ten digits or more alone too, behind a short lowercase prefix (`req_`, `sess_`) or not. A job's,
+ * a build's or a run's label may name a written name (`job deployStaging2`), and stays with
+ * `LABELLED_ID`.
+ */
+const DRAWN_LABELLED_ID: MaskRule = {
+  kind: 'random-id',
+  pattern:
+    /(\b(?:(?:[Rr]equest|[Ss]ession|[Tt]race|[Cc]orrelation)(?:[_-]?(?:id|ID|Id))?|id|ID|Id)\b[:=#]?\s?(?:[a-z]{2,8}_)?)(?:(?=[A-Za-z]*\d)(?=\d*[A-Za-z])[A-Za-z0-9]{10,}|\d{10,})(?![A-Za-z0-9])/g,
+  replacement: '$1<id>',
+  // Ten digits alone set the epoch's bit, not the random one's.
+  bit: RANDOM_BIT | EPOCH_BIT,
+};
+/**
  * The rest of an id one of whose parts was masked (`test-<epoch>-zdfxjzcqa`): a random part may
  * happen to look written, its place in the id says what it is.
  */
@@ -385,6 +401,7 @@ const RESULT_RULES: readonly MaskRule[] = [
   TEMP_FOLDERS,
   DURATION_FIELD,
   LABELLED_ID,
+  DRAWN_LABELLED_ID,
   RANDOM_ID,
   ID_PART,
 ];
