@@ -426,7 +426,9 @@ function maskMixedIds(text: string): string {
     let end = index + 1;
     while (end < length && isIdCharacter(text.charCodeAt(end))) end++;
     const run = text.slice(start, end);
-    const masked = run.replace(MIXED_ID, maskMixedId);
+    const masked = namedAsId(text, start, end)
+      ? ERROR_SHAPE_PLACEHOLDERS.id
+      : run.replace(MIXED_ID, maskMixedId);
     if (masked !== run) {
       out += text.slice(copied, start) + masked;
       copied = end;
@@ -434,6 +436,21 @@ function maskMixedIds(text: string): string {
     index = end - 1;
   }
   return copied === 0 ? text : out + text.slice(copied);
+}
+
+/** The label of a value drawn for the run just before a word (`run `, `container id: `, `trace=`). */
+const ID_LABEL_BEFORE = /\b(?:id|run|container|request|trace|session)[:=#]?\s?$/i;
+/** Letters and digits a labelled id holds at least: `run test1` names a written step. */
+const LABELLED_ID_LENGTH = 8;
+
+/**
+ * Whether the word from `start` to `end` (one holding a digit) is the value an id's label names,
+ * whatever its letters and digits (`run zsmszzhla27` reads as a code word, `zsmszzhla` and `27`).
+ */
+function namedAsId(text: string, start: number, end: number): boolean {
+  return (
+    end - start >= LABELLED_ID_LENGTH && ID_LABEL_BEFORE.test(text.slice(Math.max(0, start - 16), start))
+  );
 }
 
 /** The masked text lower-cased, its placeholder runs made one and its white space collapsed. */
@@ -459,7 +476,9 @@ export function errorShapeExhaustively(text: string): string {
   shape = shape.replace(/(?<=^|[\s=([,])--?[a-z][\w-]*(?:=\S*)?/gim, P.flag);
   shape = shape.replace(HEX, P.id);
   shape = maskNumbers(shape, true);
-  shape = shape.replace(MIXED_ID, maskMixedId);
+  shape = shape.replace(/[\w-]*\d[\w-]*/g, (run: string, at: number, whole: string) =>
+    namedAsId(whole, at, at + run.length) ? P.id : run.replace(MIXED_ID, maskMixedId),
+  );
   shape = shape.replace(SNAKE_NAME, P.id);
   shape = shape.replace(CAMEL_NAME, P.id);
   shape = shape.toLowerCase();

@@ -47,6 +47,13 @@ describe('errorShape', () => {
     expect(errorShape("src/a.ts(3,1): error TS2304: Cannot find name 'x'.")).toContain('ts2304');
   });
 
+  it('masks the value an id’s label names even where its letters and digits read as a code word', () => {
+    const failure = (run: string) => `Error executing query: Table 'net.students' doesn't exist (run ${run})`;
+    expect(errorShape(failure('zsmszzhla27'))).toBe(errorShape(failure('4f5i1wsqp76')));
+    expect(errorShape('container id: abcdefgh12 gone')).toBe('container id: <id> gone');
+    expect(errorShape('step failed: run test1 exited')).toBe('step failed: run test1 exited');
+  });
+
   it('does not take an apostrophe inside a word for a quote', () => {
     expect(errorShape("don't know how to make 'all'; can't continue")).toBe(
       "don't know how to make <q>; can't continue",
