@@ -83,14 +83,22 @@ describe('a command’s outcome in a host’s frame', () => {
     expect(outcome).toMatchObject({ success: true, content: '' });
   });
 
-  it('reads a success in OpenHands’ frame as a success, its output without the bracketed lines', () => {
-    const outcome = toolCallToOutcome(
+  const SUCCESSES: Record<string, readonly [string, string, string]> = {
+    'OpenHands’ frame, without its bracketed lines': [
       'execute_bash',
-      { command: 'ls src' },
-      text(
-        'app.py\nutils.py\n[The command completed with exit code 0.]\n[Current working directory: /workspace/app]',
-      ),
-    );
+      'ls src',
+      'app.py\nutils.py\n[The command completed with exit code 0.]\n[Current working directory: /workspace/app]',
+    ],
+    'Roo Code’s frame, its status on the header’s first line': [
+      'execute_command',
+      'ls src',
+      "Command executed in terminal  within working directory 'c:/dev/app'. Exit code: 0\nOutput:\napp.py\nutils.py",
+    ],
+  };
+
+  it.each(Object.keys(SUCCESSES))('reads a success in %s, as a success with the output alone', (frame) => {
+    const [tool, command, result] = SUCCESSES[frame] ?? ['', '', ''];
+    const outcome = toolCallToOutcome(tool, { command }, text(result));
     expect(outcome).toMatchObject({ success: true, exitCode: 0, content: 'app.py\nutils.py' });
   });
 
@@ -110,17 +118,6 @@ describe('a command’s outcome in a host’s frame', () => {
     const listing = '[\n  {"name": "api", "status": "running"}\n]';
     const outcome = toolCallToOutcome('bash', { command: 'docker compose ps --format json' }, text(listing));
     expect(outcome).toMatchObject({ success: true, content: listing });
-  });
-
-  it('reads a success in Roo Code’s frame, its status on the header’s first line, as a success without the header', () => {
-    const outcome = toolCallToOutcome(
-      'execute_command',
-      { command: 'npm test' },
-      text(
-        "Command executed in terminal  within working directory 'c:/dev/app'. Exit code: 0\nOutput:\n12 passing",
-      ),
-    );
-    expect(outcome).toMatchObject({ success: true, exitCode: 0, content: '12 passing' });
   });
 
   it('reads a command mini-swe-agent killed at its time limit as the environment’s timeout, and never blocks its run again', () => {
