@@ -122,7 +122,6 @@ export function createEditStreakDetector(): Detector {
       const proposal = streak.count + 1;
       const severity = limits.effect === 'block' && proposal >= limits.blockAt ? 'block' : 'warn';
       if (proposal < limits.warnAt && severity === 'warn') return undefined;
-      if (streak.rereads > 0) return describeStuck(call, target, streak, severity);
       return describe(call, target, streak, severity);
     },
 
@@ -203,43 +202,48 @@ function namedIn(file: string, command: string): boolean {
 }
 
 function describe(call: CallContext, target: string, streak: Streak, severity: 'warn' | 'block'): Violation {
+  const words = streak.rereads > 0 ? stuckWords(call, target, streak) : failedWords(call, target, streak);
+  return {
+    rule: NAME,
+    severity,
+    reason: severity === 'block' ? words.blocked : words.likely,
+    suggestion: words.suggestion,
+    evidence: { count: streak.count, calls: streak.calls, target, lastError: excerpt(streak.lastError) },
+  };
+}
+
+/** What a streak's warning or block says: the call blocked, the call likely to fail, what to do. */
+interface StreakWords {
+  readonly blocked: string;
+  readonly likely: string;
+  readonly suggestion: string;
+}
+
+/** A streak of edits that failed with no read or change of the file in between. */
+function failedWords(call: CallContext, target: string, streak: Streak): StreakWords {
   const how = streak.signature === READ_FIRST ? 'a refusal until the file is read' : streak.signature;
   const seen =
     `${streak.count} edits of ${target} in a row have failed with ${how} ` +
     `(the last: "${excerpt(streak.lastError)}"), and ${target} has not been read or changed since`;
   return {
-    rule: NAME,
-    severity,
-    reason:
-      severity === 'block'
-        ? `${seen}: ${call.description}, written from the same picture of the file, is blocked.`
-        : `${seen}; ${call.description}, written from the same picture of the file, is likely to fail too.`,
+    blocked: `${seen}: ${call.description}, written from the same picture of the file, is blocked.`,
+    likely: `${seen}; ${call.description}, written from the same picture of the file, is likely to fail too.`,
     suggestion: `Read ${target} again and write the edit from what it holds now, or replace the whole file.`,
-    evidence: { count: streak.count, calls: streak.calls, target, lastError: excerpt(streak.lastError) },
   };
 }
 
-function describeStuck(
-  call: CallContext,
-  target: string,
-  streak: Streak,
-  severity: 'warn' | 'block',
-): Violation {
+/** A streak of edits refused until the file is read, through reads that showed it unchanged. */
+function stuckWords(call: CallContext, target: string, streak: Streak): StreakWords {
   const seen =
     `${streak.count} edits of ${target} in a row were refused until the file is read ` +
     `(the last: "${excerpt(streak.lastError)}"), and each read in between showed it unchanged: ` +
     'reading it again does not get an edit through';
   return {
-    rule: NAME,
-    severity,
-    reason:
-      severity === 'block'
-        ? `${seen}, so ${call.description} is blocked.`
-        : `${seen}, and ${call.description} is likely to be refused too.`,
+    blocked: `${seen}, so ${call.description} is blocked.`,
+    likely: `${seen}, and ${call.description} is likely to be refused too.`,
     suggestion:
       `The tool's record of ${target} is stuck: write the change another way (a command that edits ` +
       'the file), or tell the user what keeps refusing it.',
-    evidence: { count: streak.count, calls: streak.calls, target, lastError: excerpt(streak.lastError) },
   };
 }
 
