@@ -289,15 +289,16 @@ function maskRandomIds(text: string): string {
   return copied === 0 ? text : out + text.slice(copied);
 }
 /**
- * A value an id's label names (`run saqauascu9j`, `container id: 4fmfjegtrp6`, `job=X7KQ2MBZPA`):
- * drawn at random, though its letters and digits may happen to mix as a written name's do, since the
- * label says what it is. Ten letters and digits or more, both in it, in one case: a name in
- * camel case after the label (`job deployStaging2`) is written.
+ * A value a run's, a container's, a job's or a build's label names (`run saqauascu9j`, `container
+ * 4fmfjegtrp6`, `job=X7KQ2MBZPA`): drawn at random, though its letters and digits may happen to mix
+ * as a written name's do, since the label says what it is. Ten letters and digits or more, both in
+ * it, in one case: a name in camel case after the label (`job deployStaging2`) is written. The labels
+ * of an id, a request, a trace and a session are `DRAWN_LABELLED_ID`'s.
  */
 const LABELLED_ID: MaskRule = {
   kind: 'random-id',
   pattern:
-    /(\b(?:id|ID|Id|run|Run|container|Container|session|Session|request|Request|trace|Trace|job|Job|build|Build)\b[:=#]?\s?)(?:(?=[a-z]*\d)(?=\d*[a-z])[a-z0-9]{10,}|(?=[A-Z]*\d)(?=\d*[A-Z])[A-Z0-9]{10,})(?![A-Za-z0-9])/g,
+    /(\b(?:run|Run|container|Container|job|Job|build|Build)\b[:=#]?\s?)(?:(?=[a-z]*\d)(?=\d*[a-z])[a-z0-9]{10,}|(?=[A-Z]*\d)(?=\d*[A-Z])[A-Z0-9]{10,})(?![A-Za-z0-9])/g,
   replacement: '$1<id>',
   bit: RANDOM_BIT,
 };
@@ -306,8 +307,8 @@ const LABELLED_ID: MaskRule = {
  * req_2OwvdNR9edA264`, `request id: 146740535959`, `trace_id=aL0TTQRKzwDXnt`): those labels name
  * values drawn for the run, so ten or more letters and digits after one are an id in any case, and
  * ten digits or more alone too, behind a short lowercase prefix (`req_`, `sess_`) or not. A job's,
- * a build's or a run's label may name a written name (`job deployStaging2`), and stays with
- * `LABELLED_ID`.
+ * a build's, a run's or a container's label may name a written name (`job deployStaging2`): those
+ * are `LABELLED_ID`'s.
  */
 const DRAWN_LABELLED_ID: MaskRule = {
   kind: 'random-id',
