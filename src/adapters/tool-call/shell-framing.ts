@@ -145,7 +145,6 @@ const OPENHANDS_LINE =
 /** OpenHands writes four such lines at most, each short but for a long path. */
 const OPENHANDS_TRAILER_LINES = 4;
 const OPENHANDS_LINE_CHARS = 1_024;
-const WHITE_SPACE = /\s/;
 
 /**
  * The exit status and output of a text that ends with OpenHands' bracketed lines, at least one of
@@ -153,8 +152,7 @@ const WHITE_SPACE = /\s/;
  * say it timed out or printed nothing new, and give no status).
  */
 function openHandsFrame(text: string): FramedOutcome | undefined {
-  let end = text.length;
-  while (end > 0 && WHITE_SPACE.test(text.charAt(end - 1))) end--;
+  let end = text.trimEnd().length;
   let exitCode: number | undefined;
   for (let lines = 0; lines < OPENHANDS_TRAILER_LINES && text.charAt(end - 1) === ']'; lines++) {
     const window = text.slice(Math.max(0, end - OPENHANDS_LINE_CHARS), end);
