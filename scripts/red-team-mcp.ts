@@ -86,7 +86,9 @@ export const MCP_ATTACKS: readonly McpAttack[] = [
         client.send({ id: 1, method: 'tools/call', params: report });
         await sleep(50);
         client.send({ method: 'notifications/cancelled', params: { requestId: 1, reason: 'escape' } });
-        await sleep(400);
+        // The server answers the cancelled call after 200 ms; on a loaded machine (a suite running
+        // beside it) the proxy may take far longer to record that answer than the call took.
+        await sleep(2_000);
         const again = await client.request(2, 'tools/call', report);
         return verdictOf(again)?.verdict === 'block'
           ? 'the failure was learned anyway: the retry was blocked'
