@@ -6,7 +6,7 @@
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { fileURLToPath } from 'node:url';
-import { openGuard } from '../src/guard/index.js';
+import { type GuardObserver, openGuard } from '../src/guard/index.js';
 import { parseHeaders, runStdioProxy, VERDICT_META_KEY } from '../src/mcp/index.js';
 import { RawClient } from '../test/mcp/support/line-client.js';
 
@@ -22,10 +22,30 @@ const fixture = (name: string) => fileURLToPath(new URL(`../test/mcp/fixtures/${
 const PROBE_SERVER = fixture('probe-server.mjs');
 const PLAIN_SERVER = fixture('plain-server.mjs');
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+/** How long a cancelled call's answer may take to be recorded before the attack counts as failed. */
+const RECORD_DEADLINE_MS = 30_000;
+
+/** Whether `promise` settles within `ms`; the timer never keeps the process alive. */
+async function settlesWithin(promise: Promise<unknown>, ms: number): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<false>((resolve) => {
+    timer = setTimeout(() => resolve(false), ms);
+    timer.unref();
+  });
+  try {
+    return await Promise.race([promise.then(() => true), deadline]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
 
 /** The stdio proxy with a real guard in `dir`, the server `script` behind it, and a client that has said hello. */
-async function proxy(dir: string, script: string, options: { restart?: boolean } = {}) {
-  const guard = await openGuard({ stateDir: join(dir, 'state'), onProblem: () => undefined });
+async function proxy(dir: string, script: string, options: { restart?: boolean; observer?: GuardObserver } = {}) {
+  const guard = await openGuard({
+    stateDir: join(dir, 'state'),
+    onProblem: () => undefined,
+    ...(options.observer && { observer: options.observer }),
+  });
   const input = new PassThrough();
   const output = new PassThrough();
   const done = runStdioProxy({
@@ -80,15 +100,21 @@ export const MCP_ATTACKS: readonly McpAttack[] = [
   {
     name: 'client cancelling a failing call to dodge learning',
     run: async (dir) => {
-      const { client, close } = await proxy(dir, PLAIN_SERVER);
+      // The retry is sent once the guard has recorded the cancelled call's answer, however long a
+      // loaded machine takes to get there; a proxy that never records it fails by the deadline.
+      let recorded: () => void = () => undefined;
+      const answerRecorded = new Promise<void>((resolve) => {
+        recorded = resolve;
+      });
+      const { client, close } = await proxy(dir, PLAIN_SERVER, { observer: { recorded: () => recorded() } });
       try {
         const report = call('read_report', { name: 'q4', ms: 200 });
         client.send({ id: 1, method: 'tools/call', params: report });
         await sleep(50);
         client.send({ method: 'notifications/cancelled', params: { requestId: 1, reason: 'escape' } });
-        // The server answers the cancelled call after 200 ms; on a loaded machine (a suite running
-        // beside it) the proxy may take far longer to record that answer than the call took.
-        await sleep(2_000);
+        if (!(await settlesWithin(answerRecorded, RECORD_DEADLINE_MS))) {
+          return { failed: `the cancelled call's answer was not recorded within ${RECORD_DEADLINE_MS / 1000} s` };
+        }
         const again = await client.request(2, 'tools/call', report);
         return verdictOf(again)?.verdict === 'block'
           ? 'the failure was learned anyway: the retry was blocked'
