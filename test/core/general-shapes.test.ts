@@ -116,6 +116,29 @@ describe('guessing: varied arguments, one error shape', () => {
     expect(seen).not.toContain('block');
   });
 
+  it('counts guessed tables as one shape while the error’s pid and duration gain digits', () => {
+    const agent = new Agent();
+    const guesses: [string, string, string][] = [
+      ['orders', '812', '95'],
+      ['order', '4096', '310'],
+      ['orders_2024', '23817', '2210'],
+      ['customer_orders', '5', '18077'],
+      ['sales_orders', '130554', '40'],
+    ];
+    const seen = guesses.map(
+      ([table, pid, ms]) =>
+        agent.call(
+          'execute_sql',
+          { query: `SELECT COUNT(*) FROM ${table}` },
+          {
+            text: `Error executing query: Table 'shop.${table}' doesn't exist (worker pid ${pid}, ${ms} ms)`,
+            isError: true,
+          },
+        ).check.verdict,
+    );
+    expect(seen.at(-1)).toBe('block');
+  });
+
   it('counts ids guessed at an API as one shape however the ids are written', () => {
     const agent = new Agent();
     const ids = ['W2378156', 'w2378156', 'ZFA04Y', '2378156', 'W23781'];

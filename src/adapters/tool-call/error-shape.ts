@@ -3,7 +3,9 @@
  * (multi-line included), URLs, paths, command-line flags, ids (UUIDs, hex digests, mixed letters and
  * digits, snake_case and camelCase names) and numbers are replaced by placeholders, letters are lower-cased and white space is
  * collapsed, so that one error reported for different arguments — or in slightly different
- * wordings of the same tool — is one shape:
+ * wordings of the same tool — is one shape. Ids and numbers are one placeholder: a value is a value,
+ * whether it is drawn, counted or timed, and a pid, a duration or an id that gains a digit
+ * (`(node:5276)`, `(node:40538)`; `2378156`, `W2378156`) leaves the shape as it was:
  *
  *     errorShape("cat: 'notes.md': No such file or directory")
  *     errorShape("cat: 'draft.txt': No such file or directory")
@@ -21,7 +23,7 @@ import { isWordCharacter } from './white-space.js';
 /** The shapes of the last errors shaped: an agent that repeats a failing call is mostly answered alike. */
 const recentShapes = new RecentTexts(shapeOf);
 
-/** What a placeholder stands for. */
+/** What a placeholder stands for; an id and a number are one placeholder (see the module comment). */
 export type ErrorShapePart = 'quote' | 'url' | 'path' | 'flag' | 'id' | 'number';
 
 export const ERROR_SHAPE_PLACEHOLDERS: Readonly<Record<ErrorShapePart, string>> = {
@@ -30,7 +32,7 @@ export const ERROR_SHAPE_PLACEHOLDERS: Readonly<Record<ErrorShapePart, string>> 
   path: '<path>',
   flag: '<flag>',
   id: '<id>',
-  number: '<n>',
+  number: '<id>',
 };
 
 /** Longer texts keep this many characters, half from the head and half from the tail. */
@@ -85,15 +87,13 @@ const SNAKE_NAME = /\b(?=\w*[a-z])[A-Za-z]\w*_\w+\b/g;
 const CAMEL_NAME = /\b[a-z]+[A-Z]\w*\b/g;
 /** Numbers, with their decimals, versions and units glued on (`1.2.3`, `30s`, `500ms`, `2.5GB`). */
 const NUMBER = /(?<![\w<])[-+]?\d+(?:[.,:]\d+)*(?:[a-z]{1,3})?(?![\w>])/gi;
-/** A bare integer this long is an id (`2378156` as well as `W2378156`), not a count. */
-const LONG_INTEGER = /^\d{5,}$/;
 /**
  * White space that collapsing changes: a run of two or more characters, or one that is not a
  * space. Single spaces, most of a text's white space, are already what a run becomes.
  */
 const WHITE_SPACE_TO_COLLAPSE = /\s{2,}|[^\S ]/g;
-/** A placeholder run: `<n>.<n>`, `<path>:<n>:<n>` are one masked value. */
-const RUN_OF_PLACEHOLDERS = /<(q|url|path|flag|id|n)>(?:[.:\-/]?<(?:q|url|path|flag|id|n)>)+/g;
+/** A placeholder run: `<id>.<id>`, `<path>:<id>:<id>` are one masked value. */
+const RUN_OF_PLACEHOLDERS = /<(q|url|path|flag|id)>(?:[.:\-/]?<(?:q|url|path|flag|id)>)+/g;
 
 /** A status or error code names the kind of error, not a value: `HTTP 404`, `-32602`. */
 const STATUS_BEFORE = /(?:http|status|code|error|errno)[\s:=/"'(]{0,3}$/i;
@@ -125,7 +125,7 @@ const HEX_RUN = 16;
 const UUID_START = 32;
 /** `[`, or digits and dots holding three dots, as every address does. */
 const ADDRESS_MARK = 64;
-/** Three digits in a row, as every status code, JSON-RPC error code and long integer holds. */
+/** Three digits in a row, as every status code and JSON-RPC error code holds. */
 const DIGIT_RUN = 128;
 
 /**
@@ -377,8 +377,8 @@ function maskPaths(text: string): string {
 
 /**
  * Numbers, then words mixing letters and digits. A text without three digits in a row (`mayHoldCodes`
- * false) holds no status code, no JSON-RPC code and no long integer: every number in it is `<n>`,
- * and the replacement is made without asking a function about each one.
+ * false) holds no status code and no JSON-RPC code: every number in it is a value, and the
+ * replacement is made without asking a function about each one.
  */
 function maskNumbersAndIds(text: string, mayHoldCodes: boolean): string {
   return maskMixedIds(maskNumbers(text, mayHoldCodes));
@@ -388,14 +388,8 @@ function maskNumbers(text: string, mayHoldCodes: boolean): string {
   const P = ERROR_SHAPE_PLACEHOLDERS;
   return mayHoldCodes
     ? text.replace(NUMBER, (number, at: number, whole: string) =>
-        // A code has three digits or more, and so has a long integer: `3`, `12`, `7s` are numbers.
-        number.length < 3
-          ? P.number
-          : isErrorCode(number, whole.slice(Math.max(0, at - 12), at))
-            ? number
-            : LONG_INTEGER.test(number)
-              ? P.id
-              : P.number,
+        // A code has three digits or more: `3`, `12`, `7s` are numbers.
+        number.length >= 3 && isErrorCode(number, whole.slice(Math.max(0, at - 12), at)) ? number : P.number,
       )
     : text.replace(NUMBER, P.number);
 }

@@ -37,14 +37,23 @@ describe('errorShape', () => {
   });
 
   it('masks ids, hex digests and numbers, but keeps status and error codes', () => {
-    expect(errorShape('Issue #1234 not found (id 8f3a9c2e1b)')).toBe('issue #<n> not found (id <id>)');
+    expect(errorShape('Issue #1234 not found (id 8f3a9c2e1b)')).toBe('issue #<id> not found (id <id>)');
     expect(errorShape('Request 550e8400-e29b-41d4-a716-446655440000 took 1234ms')).toBe(
-      'request <id> took <n>',
+      'request <id> took <id>',
     );
     expect(errorShape('reservation 2378156 not found')).toBe(errorShape('reservation W2378156 not found'));
     expect(errorShape('HTTP 404 Not Found')).not.toBe(errorShape('HTTP 500 Internal Server Error'));
     expect(errorShape('MCP error -32602: Invalid params')).toBe('mcp error -32602: invalid params');
     expect(errorShape("src/a.ts(3,1): error TS2304: Cannot find name 'x'.")).toContain('ts2304');
+  });
+
+  it('keeps the shape when a pid, a duration or a count gains a digit', () => {
+    const shapes = [
+      "Error executing query: Table 'shop.orders' doesn't exist ((node:5276)) after 950 ms, 7 retries",
+      "Error executing query: Table 'shop.items' doesn't exist ((node:40538)) after 12034 ms, 12 retries",
+      "Error executing query: Table 'shop.carts' doesn't exist ((node:312)) after 100250 ms, 107 retries",
+    ].map(errorShape);
+    expect(new Set(shapes).size).toBe(1);
   });
 
   it('masks the value an id’s label names even where its letters and digits read as a code word', () => {
