@@ -99,6 +99,7 @@ import {
   WAITED_FOR_INPUT,
 } from './signatures.js';
 import { withoutListings } from './source-listings.js';
+import { sqlStatementOf, sqlTextOf } from './sql-statements.js';
 import { mayHaveWrittenBeforeStopping } from './stopped-writes.js';
 import { extractTargets, normalizeTarget } from './targets.js';
 import { runsTests } from './test-runs.js';
@@ -263,6 +264,10 @@ export function createToolCallAdapter(options: ToolCallAdapterOptions = {}): Too
       // A blank command (`''`, only spaces) runs nothing: it changes nothing and cannot fail.
       if (command === undefined) {
         if (script !== undefined) facts.changesNothing = true;
+        // A tool that runs a database's statements (`execute_sql {query}`): a query that only reads
+        // computes its answer from the tables and changes nothing another call can see; any other
+        // statement's effects stay unknown. Run again, a query is still an attempt, as a command is.
+        else if (sqlStatementOf(sqlTextOf(args))?.readsOnly === true) facts.computesOnly = true;
         return facts;
       }
       // What the line does is read as the shell reads it, lines kept: the target collapses them, and
