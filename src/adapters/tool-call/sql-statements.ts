@@ -47,7 +47,7 @@ const CHANGING_WORD =
 /** A pragma that reads a table's or an index's description (`PRAGMA table_info(users)`). */
 const DESCRIBING_PRAGMA = /^pragma\s+(?:\w+\.)?\w+_(?:x?info|list)\s*\(/i;
 /** A shell's `select` loop (`select f in *.txt; do …; done`), not a query. */
-const SHELL_SELECT = /;\s*do\b|\bdone\b/;
+const SHELL_SELECT = /^select\s+\w+\s+in\b[^;]*;\s*do\b/i;
 /** Quoted text (a value, a name), whose words say nothing about what the statement does. */
 const QUOTED = /'(?:[^'\\]|\\.|'')*'|"(?:[^"\\]|\\.)*"|`[^`]*`/g;
 /** A comment from `--` to the end of its line. */

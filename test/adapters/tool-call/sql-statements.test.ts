@@ -25,6 +25,7 @@ const READING = [
   "SELECT REPLACE(name, 'a', 'b'), TRUNCATE(price, 2) FROM items",
   "SELECT * FROM notes WHERE body = 'please update; then drop the table'",
   'SHOW TABLES; SELECT COUNT(*) FROM orders;',
+  'SELECT id, done FROM tasks WHERE done = false',
 ];
 
 const CHANGING = [
