@@ -185,7 +185,11 @@ const NEW_TEXT_KEYS = ['newText', 'new_string', 'new_text', 'newString'] as cons
 const OLD_TEXT_KEYS = ['oldText', 'old_string', 'old_text', 'oldString', 'old_str'] as const;
 const WHOLE_FILE_KEYS = ['content', 'contents', 'file_text'] as const;
 
-function firstString(record: Readonly<Record<string, unknown>>, keys: readonly string[]): string | undefined {
+/** The first of `keys` whose value in `record` is a string, that string; undefined when none is. */
+export function firstString(
+  record: Readonly<Record<string, unknown>>,
+  keys: readonly string[],
+): string | undefined {
   for (const key of keys) {
     const value = record[key];
     if (typeof value === 'string') return value;

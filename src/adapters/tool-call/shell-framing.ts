@@ -24,6 +24,7 @@
  * What is read is the exit status, and the command's own output without the frame: the wall time and
  * the process group differ on every run and say nothing about the command.
  */
+import { isRecord } from './action-classes.js';
 
 /** A command's outcome as a host's frame gives it. */
 export interface FramedOutcome {
@@ -125,12 +126,9 @@ function codexJsonFrame(text: string): FramedOutcome | undefined {
   } catch {
     return undefined;
   }
-  if (typeof parsed !== 'object' || parsed === null) return undefined;
-  const { output, metadata } = parsed as { output?: unknown; metadata?: unknown };
-  const exitCode =
-    typeof metadata === 'object' && metadata !== null
-      ? (metadata as { exit_code?: unknown }).exit_code
-      : undefined;
+  if (!isRecord(parsed)) return undefined;
+  const { output, metadata } = parsed;
+  const exitCode = isRecord(metadata) ? metadata.exit_code : undefined;
   if (typeof output !== 'string' || typeof exitCode !== 'number' || !Number.isInteger(exitCode)) {
     return undefined;
   }

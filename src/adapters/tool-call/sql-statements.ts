@@ -12,6 +12,8 @@
  *     sqlStatementOf('ls -la')                                  // undefined: not SQL
  */
 
+import { firstString } from './call-arguments.js';
+
 export interface SqlStatement {
   /** Every statement of the text only reads: the text changes nothing in the database. */
   readonly readsOnly: boolean;
@@ -22,11 +24,7 @@ const SQL_KEYS = ['query', 'sql', 'statement', 'sql_query', 'sqlQuery'] as const
 
 /** The statement a call's arguments hold under a name tools give it, or '' when none does. */
 export function sqlTextOf(args: Readonly<Record<string, unknown>>): string {
-  for (const key of SQL_KEYS) {
-    const value = args[key];
-    if (typeof value === 'string') return value;
-  }
-  return '';
+  return firstString(args, SQL_KEYS) ?? '';
 }
 
 /** Longer texts are not read: their effects stay unknown, as a long shell line's do. */

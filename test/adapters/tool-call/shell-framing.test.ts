@@ -114,12 +114,6 @@ describe('a command’s outcome in a host’s frame', () => {
     expect(outcome.success).toBe(true);
   });
 
-  it('leaves an output that only ends with a bracket, a JSON list, as it is', () => {
-    const listing = '[\n  {"name": "api", "status": "running"}\n]';
-    const outcome = toolCallToOutcome('bash', { command: 'docker compose ps --format json' }, text(listing));
-    expect(outcome).toMatchObject({ success: true, content: listing });
-  });
-
   it('reads a command mini-swe-agent killed at its time limit as the environment’s timeout, and never blocks its run again', () => {
     const command = { command: 'pip install torch' };
     const killed = text(
@@ -152,10 +146,22 @@ describe('a command’s outcome in a host’s frame', () => {
     expect(outcome).toMatchObject({ success: false, exitCode: 2, content: long });
   });
 
-  it('leaves a file that holds such a header as it is when no command printed it', () => {
-    const saved = 'Exit code: 1\nWall time: 0.2 seconds\nOutput:\nboom';
-    const outcome = toolCallToOutcome('read_file', { path: 'logs/run.txt' }, text(saved));
-    expect(outcome).toMatchObject({ success: true, content: saved });
+  it.each([
+    [
+      'an output that only ends with a bracket, a JSON list',
+      'bash',
+      { command: 'docker compose ps --format json' },
+      '[\n  {"name": "api", "status": "running"}\n]',
+    ],
+    [
+      'a file that holds such a header when no command printed it',
+      'read_file',
+      { path: 'logs/run.txt' },
+      'Exit code: 1\nWall time: 0.2 seconds\nOutput:\nboom',
+    ],
+  ])('leaves %s as it is', (_what, tool, args, answer) => {
+    const outcome = toolCallToOutcome(tool, args, text(answer));
+    expect(outcome).toMatchObject({ success: true, content: answer });
   });
 
   it('reads a pipeline whose first command could not open its file the same with status 0 in a frame as with no status', () => {
