@@ -21,9 +21,12 @@ export interface McpAttack {
 const fixture = (name: string) => fileURLToPath(new URL(`../test/mcp/fixtures/${name}`, import.meta.url));
 const PROBE_SERVER = fixture('probe-server.mjs');
 const PLAIN_SERVER = fixture('plain-server.mjs');
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-/** How long a cancelled call's answer may take to be recorded before the attack counts as failed. */
-const RECORD_DEADLINE_MS = 30_000;
+/**
+ * How long each step of an attack may wait for the event it depends on (the server starting a call,
+ * the guard recording its answer): within the runner's limit for a whole attack, so a step that
+ * never comes is reported as itself.
+ */
+const STEP_DEADLINE_MS = 4_000;
 
 /** Whether `promise` settles within `ms`; the timer never keeps the process alive. */
 async function settlesWithin(promise: Promise<unknown>, ms: number): Promise<boolean> {
@@ -100,20 +103,22 @@ export const MCP_ATTACKS: readonly McpAttack[] = [
   {
     name: 'client cancelling a failing call to dodge learning',
     run: async (dir) => {
-      // The retry is sent once the guard has recorded the cancelled call's answer, however long a
-      // loaded machine takes to get there; a proxy that never records it fails by the deadline.
+      // Each step waits for the event it depends on, however long a loaded machine takes to get there;
+      // a proxy that never gets there fails by the deadline.
       let recorded: () => void = () => undefined;
       const answerRecorded = new Promise<void>((resolve) => {
         recorded = resolve;
       });
       const { client, close } = await proxy(dir, PLAIN_SERVER, { observer: { recorded: () => recorded() } });
       try {
+        // The cancel goes once the server has the call (its first progress), not after a guessed
+        // delay: a call cancelled before it reached the server ran nowhere and has nothing to teach.
         const report = call('read_report', { name: 'q4', ms: 200 });
-        client.send({ id: 1, method: 'tools/call', params: report });
-        await sleep(50);
+        client.send({ id: 1, method: 'tools/call', params: { ...report, _meta: { progressToken: 'q4' } } });
+        await client.waitFor((message) => message.method === 'notifications/progress', STEP_DEADLINE_MS);
         client.send({ method: 'notifications/cancelled', params: { requestId: 1, reason: 'escape' } });
-        if (!(await settlesWithin(answerRecorded, RECORD_DEADLINE_MS))) {
-          return { failed: `the cancelled call's answer was not recorded within ${RECORD_DEADLINE_MS / 1000} s` };
+        if (!(await settlesWithin(answerRecorded, STEP_DEADLINE_MS))) {
+          return { failed: `the cancelled call's answer was not recorded within ${STEP_DEADLINE_MS / 1000} s` };
         }
         const again = await client.request(2, 'tools/call', report);
         return verdictOf(again)?.verdict === 'block'
