@@ -4,9 +4,10 @@
  * or the shape only a failure has, so that `cat notes.md` printing "error" in prose is none.
  *
  * Two kinds. Lines that say the command could not run or stopped short (the shell found no such
- * program, a file was not there, git's `fatal:`, a compiler's `error:`, Python's traceback): the
- * adapter reads these in any command's result that gives no exit status (Cursor gives the output
- * alone), as the same outcome framed with a status would be a failure. Lines that report failures
+ * program, a file was not there, git's `fatal:`, a compiler's `error:`, Python's traceback, a script
+ * Python, Node or PowerShell could not parse): the adapter reads these in any command's result that
+ * gives no exit status (Cursor gives the output alone), as the same outcome framed with a status
+ * would be a failure. Lines that report failures
  * inside a run that went on (a test runner's failed tests, npm's and pnpm's errors, TypeScript's
  * diagnostics, curl's connection errors) are printed under a success as often (through `| tail`,
  * by a script that carries on, by a run between two edits): only the hooks of the hosts known to
@@ -44,9 +45,17 @@ const COULD_NOT_RUN: readonly FailureLine[] = [
   // The tool may be named by its path, or with the part of it that failed (`/usr/bin/ld: cannot
   // find x: …`, `tar (child): x.tar.gz: Cannot open: …`).
   // Rust's tools add the error's number (`rg: docs: No such file or directory (os error 2)`).
+  // A path with a file where a folder should be is the same (`ls: cannot access 'a.sql/': Not a
+  // directory`).
   {
-    words: ['No such file or directory'],
-    line: /^[\w./+-]+(?: \([\w -]+\))?: (?:cannot (?:access|open|stat) )?.+: No such file or directory(?: \(os error \d+\))?\s*$/m,
+    words: ['No such file or directory', 'Not a directory'],
+    line: /^[\w./+-]+(?: \([\w -]+\))?: (?:cannot (?:access|open|stat) )?.+: (?:No such file or directory|Not a directory)(?: \(os error \d+\))?\s*$/m,
+  },
+  // PowerShell's cmdlet that could not find the path it was given (`cd : Cannot find path
+  // 'D:\app\src' because it does not exist.`, `Get-Content: Cannot find path …` in PowerShell 7).
+  {
+    words: ['Cannot find path'],
+    line: /^[A-Za-z][\w-]* ?: Cannot find path '[^'\n]+' because it does not exist\./m,
   },
   // A program the system refused what it asked for (`hostname: Operation not permitted`).
   { words: ['Operation not permitted'], line: /^[\w./+-]+: (?:.+: )?Operation not permitted\s*$/m },
@@ -98,6 +107,23 @@ const COULD_NOT_RUN: readonly FailureLine[] = [
   {
     words: ['Traceback'],
     line: /^Traceback \(most recent call last\):\s*$|Traceback \(most recent call last\):\n\s+File "/m,
+  },
+  // Python could not compile the script, so none of it ran: the report names the file and the line,
+  // shows that line (with a caret under the fault), and ends with the error; it has no traceback's
+  // header, which only an error raised while running prints.
+  {
+    words: ['SyntaxError: ', 'IndentationError: ', 'TabError: '],
+    line: /^ {2}File "[^"\n]+", line \d+\r?\n(?:.*\r?\n){0,3}?(?:SyntaxError|IndentationError|TabError): /m,
+  },
+  // Node could not compile the script it was given, so none of it ran: the error's first frame is
+  // Node's own loader (`SyntaxError: missing ) after argument list` over `at wrapSafe
+  // (node:internal/modules/cjs/loader:1464:18)`); one a running script threw starts in its code.
+  { words: ['SyntaxError: '], line: /^SyntaxError: .*\r?\n\s+at [^\n]*\(?node:internal\//m },
+  // PowerShell could not parse the command line, so none of it ran: Windows PowerShell's error record
+  // (`+ CategoryInfo : ParserError: (:) [], …`) or PowerShell 7's (`ParserError:` over `Line |`).
+  {
+    words: ['ParserError'],
+    line: /^\s*\+ CategoryInfo\s*: ParserError: |^ParserError:[ \t]*\r?\nLine \|/m,
   },
   // Codex's apply_patch refusing a patch.
   { words: ['apply_patch'], line: /^apply_patch verification failed: /m },

@@ -97,6 +97,56 @@ describe('a command’s output without an exit status', () => {
     expect(shell('psql -h localhost -U spisa_user -d spisa', output).success).toBe(false);
   });
 
+  it('reads a script Python could not compile as a failure, with no traceback’s header', () => {
+    const script =
+      '  File "/srv/ctf/the_big_bang/solve.py", line 47\n    return\n    ^^^^^^\nSyntaxError: \'return\' outside function\n';
+    expect(shell('python solve.py', script).success).toBe(false);
+    const indented =
+      '  File "/app/manage.py", line 12\n    execute_from_command_line(sys.argv)\nIndentationError: unexpected indent\n';
+    expect(shell('python manage.py migrate', indented).success).toBe(false);
+  });
+
+  it('reads Python’s compile error in Windows line ends as a failure (`python -c` in PowerShell)', () => {
+    const output = '  File "<string>", line 1\r\n    s=\\\r\n       ^\r\nSyntaxError: unexpected EOF while parsing\r\n';
+    expect(shell('python -c "s=\\"', output).success).toBe(false);
+  });
+
+  it('leaves a program’s own mention of a SyntaxError, with no compile report above it, as a success', () => {
+    const output = 'checked 12 files\nSyntaxError: is raised by the parser, see docs/errors.md\n';
+    expect(shell('python scripts/check_docs.py', output).success).toBe(true);
+  });
+
+  it('reads a script Node could not compile as a failure, and an error the script threw while running as it is', () => {
+    const compile =
+      "/home/deploy/app/frontend/craco.config.js:11\n        buffer: require.resolve(buffer/),\n                                       ^\n\nSyntaxError: Unexpected token ')'\n    at wrapSafe (node:internal/modules/cjs/loader:1464:18)\n    at Module._compile (node:internal/modules/cjs/loader:1495:20)\n";
+    expect(shell('node craco.config.js', compile).success).toBe(false);
+    const thrown =
+      'SyntaxError: Unexpected token } in JSON at position 12\n    at JSON.parse (<anonymous>)\n    at readConfig (/home/deploy/app/scripts/check.js:4:15)\n';
+    expect(shell('node scripts/check.js', thrown).success).toBe(true);
+  });
+
+  it('reads a command line PowerShell could not parse as a failure (Windows PowerShell and PowerShell 7)', () => {
+    const windows =
+      'At line:1 char:15\r\n+ echo "deploy done\r\n+               ~~~~~~~~~~~~\r\nThe string is missing the terminator: ".\r\n    + CategoryInfo          : ParserError: (:) [], ParentContainsErrorRecordException\r\n    + FullyQualifiedErrorId : TerminatorExpectedAtEndOfString\r\n \r\n';
+    expect(shell('echo "deploy done', windows).success).toBe(false);
+    const seven =
+      '\u001b[31;1mParserError: \u001b[0m\r\n\u001b[31;1m\u001b[36;1mLine |\u001b[0m\r\n\u001b[31;1m\u001b[36;1m   1 | \u001b[0m $p = Get-Content app.tsx -Raw; $p -replace "a\r\n\u001b[31;1m     | The string is missing the terminator: ".\u001b[0m\r\n';
+    expect(shell('$p = Get-Content app.tsx -Raw; $p -replace "a', seven).success).toBe(false);
+  });
+
+  it('reads a PowerShell command that could not find its path as a failure, as `cd: no such file` is', () => {
+    const output =
+      "cd : Cannot find path 'D:\\shop\\backend\\src\\Shop.Api' because it does not exist.\r\nAt line:1 char:1\r\n+ cd backend\\src\\Shop.Api\r\n+ ~~~~~~~~~~~~~~~~~~~~~~~\r\n    + CategoryInfo          : ObjectNotFound: (D:\\shop\\backend\\src\\Shop.Api:String) [Set-Location], ItemNotFoundException\r\n    + FullyQualifiedErrorId : PathNotFound,Microsoft.PowerShell.Commands.SetLocationCommand\r\n";
+    expect(shell('cd backend\\src\\Shop.Api', output).success).toBe(false);
+    const seven = "Get-Content: Cannot find path '/home/dev/app/.env' because it does not exist.\n";
+    expect(shell('Get-Content .env', seven).success).toBe(false);
+  });
+
+  it('reads a path that has a file where a folder should be as a failure', () => {
+    const output = "ls: cannot access '/home/ken/platform/scripts/db-init.sql/': Not a directory\n";
+    expect(shell('ls -la /home/ken/platform/scripts/db-init.sql/', output).success).toBe(false);
+  });
+
   it('leaves a shell hook’s missing command under a command’s own output as a success', () => {
     const output =
       '[main 8dd8711] fix: update agent tests\n 2 files changed, 121 insertions(+), 288 deletions(-)\nzsh:1: command not found: dump_zsh_state\n';
