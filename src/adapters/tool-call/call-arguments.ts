@@ -274,11 +274,14 @@ export function writesWholeFile(args: Readonly<Record<string, unknown>>): boolea
 }
 
 const MAX_NAMED_FILES = 16;
-/** `File "x.py", line 3` (Python), `src/a.ts(3,5)` (tsc), `/w/a.js:3` and `a.ts:3:5` (Node, esbuild, gcc). */
+/**
+ * `File "x.py", line 3` (Python), `src/a.ts(3,5)` (tsc), `/w/a.js:3` and `a.ts:3:5` (Node, esbuild,
+ * gcc), also as a file URL (`file:///C:/app/routes/a.js:77`, Node's ES modules).
+ */
 const FILE_LOCATIONS = [
   /\bFile "([^"\n]+)", line \d+/g,
   /((?:[A-Za-z]:)?[\w./\\-]*[\w-]\.[A-Za-z]\w{0,7})\(\d+,\d+\)/g,
-  /(?:^|[\s(])((?:[A-Za-z]:)?[\w./\\-]*[\w-]\.[A-Za-z]\w{0,7}):\d+\b/gm,
+  /(?:^|[\s(]|\bfile:\/\/\/?(?=[A-Za-z]:|\/))((?:[A-Za-z]:)?[\w./\\-]*[\w-]\.[A-Za-z]\w{0,7}):\d+\b/gm,
 ];
 
 /** A path with a folder in it and a file name with an extension: `prisma/schema.prisma`, `conf\app.yml`. */
@@ -332,9 +335,10 @@ export function filesNamedIn(output: string): string[] | undefined {
 const MAX_LINE_START = 512;
 /**
  * The start of a path, from a root, a drive or the home folder, that runs up to the space before
- * a location: folders whose names hold spaces (`Forwarder System`, `Application Support`).
+ * a location: folders whose names hold spaces (`Forwarder System`, `Application Support`). The path
+ * may open its line or follow a word and a space (PowerShell's `At D:\shop tools\gen.ps1:190 char:71`).
  */
-const FOLDERS_WITH_SPACES = /^\s*((?:[A-Za-z]:[\\/]|\/|~\/)[^\n():"'`]*?) $/;
+const FOLDERS_WITH_SPACES = /(?:^|\s)((?:[A-Za-z]:[\\/]|\/|~\/)[^\n():"'`]*?) $/;
 
 const SOURCE_FILE = /^[^-][^\s]*\.(?:m?[jt]sx?|c[jt]s|py|rb|sh|php|pl|lua|go|rs|java|kt|swift)$/;
 
