@@ -4,6 +4,10 @@
  * network, opens no file for writing and evaluates no code built at run time. Running it changes
  * nothing another call can see: what it tells the agent is new, what it leaves behind is not. Any
  * doubt makes it a command of unknown effects, as before.
+ *
+ * Node's code on its command line (`node -e`, `node -p`) is read the same way, for whether it only
+ * looks (prints a package's version, reads a file) or may change something: a script that rewrites a
+ * file (`fs.writeFileSync('routes/a.js', fixed)`) is an edit of it made through the shell.
  */
 
 /** Python interpreters by name: `python`, `python3`, `python3.11`. */
@@ -94,4 +98,53 @@ function computing(module: string): boolean {
   if (COMPUTING.has(module)) return true;
   const root = module.split('.')[0] as string;
   return root !== 'os' && root !== 'sys' && root !== 'urllib' && COMPUTING.has(root);
+}
+
+/** Node's options that hand it code on its command line (`node -e CODE`, `node -p EXPRESSION`). */
+export const NODE_CODE_OPTIONS: ReadonlySet<string> = new Set(['-e', '--eval', '-p', '--print']);
+/** Node's modules that read files or compute, by the name `require` or `import` gives them. */
+const NODE_LOOKING_MODULES = new Set([
+  'fs',
+  'fs/promises',
+  'path',
+  'os',
+  'util',
+  'crypto',
+  'buffer',
+  'url',
+  'assert',
+  'zlib',
+  'querystring',
+  'string_decoder',
+  'events',
+]);
+/** A module named in the code: `require('fs')`, `import('node:path')`, `from 'os'`. */
+const NODE_MODULE = /\b(?:require|import)\s*\(\s*(['"`])([^'"`\n]*)\1|\bfrom\s*(['"])([^'"\n]*)\3/g;
+/** A module named by a value the reading cannot follow (`require(name)`). */
+const NODE_DYNAMIC_MODULE = /\b(?:require|import)\s*\(\s*[^'"`\s)]/;
+/** `fs` functions that write, make, move or remove a file, or change its mode; any `open` may write. */
+const NODE_FILE_CHANGES =
+  /\b(?:write\w*|append\w*|rm|rmSync|rmdir\w*|unlink\w*|rename\w*|mkdir\w*|mkdtemp\w*|copyFile\w*|cp|cpSync|truncate\w*|f?symlink\w*|link\w*|chmod\w*|chown\w*|utimes\w*|createWriteStream|open\w*)\s*\(/;
+/** What runs code built at run time, other programs, or reaches the network. */
+const NODE_RUNS_OR_REACHES =
+  /\b(?:eval|Function|fetch|exec\w*|spawn\w*|fork)\s*\(|\bprocess\.(?:kill|chdir)\b/;
+/** The process's own output, written without touching a file. */
+const OWN_OUTPUT = /\bprocess\.std(?:out|err)\.write\s*\(/g;
+
+/**
+ * Whether Node code given on the command line only looks: it requires only modules that read or
+ * compute (or a JSON file by its path), and calls nothing that writes a file, runs another program,
+ * evaluates code or reaches the network. Longer code, or code it cannot follow, may change anything.
+ */
+export function nodeCodeOnlyLooks(code: string): boolean {
+  if (code.length > MAX_CODE_CHARS || code.trim() === '') return false;
+  const text = code.replace(OWN_OUTPUT, '(');
+  if (NODE_FILE_CHANGES.test(text) || NODE_RUNS_OR_REACHES.test(text) || NODE_DYNAMIC_MODULE.test(text))
+    return false;
+  for (const match of text.matchAll(NODE_MODULE)) {
+    const name = (match[2] ?? match[4] ?? '').replace(/^node:/, '');
+    const json = (name.startsWith('./') || name.startsWith('../')) && name.endsWith('.json');
+    if (!json && !NODE_LOOKING_MODULES.has(name)) return false;
+  }
+  return true;
 }

@@ -5,6 +5,7 @@
  */
 import { commandReading } from './command-reading.js';
 import { gitOnlyReads } from './git-reads.js';
+import { NODE_CODE_OPTIONS, nodeCodeOnlyLooks } from './inline-code.js';
 import { normalizeTarget } from './targets.js';
 import { isWhiteSpace } from './white-space.js';
 
@@ -84,7 +85,7 @@ const READ_ONLY_SUBCOMMANDS: ReadonlyMap<string, ReadonlySet<string>> = new Map(
   ['bun', new Set(['test'])],
   ['cargo', new Set(['test', 'check', 'clippy', 'tree', 'metadata'])],
   ['go', new Set(['test', 'vet', 'list', 'version', 'env'])],
-  ['node', new Set(['--version', '-v', '-e', '-p'])],
+  ['node', new Set(['--version', '-v'])],
   ['python', new Set(['--version', '-V'])],
   ['python3', new Set(['--version', '-V'])],
   ['dotnet', new Set(['test', '--version', '--info'])],
@@ -192,6 +193,11 @@ export function isReadOnlyCommand(command: string): boolean {
       continue;
     }
     if (program === 'git' && gitLooks(second, third)) continue;
+    // Node's code runs to the segment's end: the code, not its first word, says what it does.
+    if (program === 'node' && second !== undefined && NODE_CODE_OPTIONS.has(second)) {
+      if (nodeCodeOnlyLooks(segment.slice(segment.indexOf(second) + second.length))) continue;
+      return false;
+    }
     const subcommands = READ_ONLY_SUBCOMMANDS.get(program);
     if (subcommands && second !== undefined && subcommands.has(second)) continue;
     if (
@@ -213,6 +219,8 @@ export function isReadOnlyCommand(command: string): boolean {
  */
 export function programOnlyLooks(program: string, second?: string, third?: string): boolean {
   if (READ_ONLY_COMMANDS.has(program)) return true;
+  if (program === 'node' && second !== undefined && NODE_CODE_OPTIONS.has(second))
+    return third !== undefined && nodeCodeOnlyLooks(third);
   if (program === 'git') return gitLooks(second, third);
   const subcommands = READ_ONLY_SUBCOMMANDS.get(program);
   if (subcommands === undefined || second === undefined) return false;

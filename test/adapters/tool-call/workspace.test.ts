@@ -18,6 +18,12 @@ describe('isReadOnlyCommand', () => {
     expect(isReadOnlyCommand('npx tsc --noEmit -p packages/orders')).toBe(false);
   });
 
+  it('reads Node’s code on its command line for what it does', () => {
+    expect(isReadOnlyCommand(`node -p "require('./package.json').version"`)).toBe(true);
+    expect(isReadOnlyCommand(`node -e "require('fs').writeFileSync('routes/a.js', 'x')"`)).toBe(false);
+    expect(isReadOnlyCommand(`cd backend && node -e "require('fs').unlinkSync('.env')"`)).toBe(false);
+  });
+
   it('takes a program named after a property of every object for an ordinary program', () => {
     expect(isReadOnlyCommand('constructor --help')).toBe(false);
     expect(isReadOnlyCommand('/usr/bin/toString run test')).toBe(false);
