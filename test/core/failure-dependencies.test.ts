@@ -107,7 +107,7 @@ describe('what a failure depends on', () => {
     const failed = {
       text: [
         'file:///C:/Users/dev/dating-platform/backend/routes/webhooks.js:77',
-        "   ${missing.map((s) => `   ${s}=<secret>`).join('",
+        "   missing.map((s) => '   ' + s + '=<secret>').join('",
         '                                                  ^',
         '',
         'SyntaxError: Invalid or unexpected token',
@@ -119,7 +119,11 @@ describe('what a failure depends on', () => {
     expect(agent.check('Bash', start).verdict).toBe('block');
     agent.call(
       'Edit',
-      { file_path: 'C:/Users/dev/dating-platform/backend/routes/webhooks.js', old_string: "join('", new_string: "join('\\n')" },
+      {
+        file_path: 'C:/Users/dev/dating-platform/backend/routes/webhooks.js',
+        old_string: "join('",
+        new_string: "join('\\n')",
+      },
       'ok',
     );
     expect(agent.check('Bash', start).verdict).toBe('allow');

@@ -46,7 +46,7 @@ describe('code given to Node on its command line', () => {
   const compileError = {
     text: [
       'file:///home/dev/shop/backend/routes/webhooks.js:77',
-      "   ${missing.map((s) => `   ${s}=<secret>`).join('",
+      "   missing.map((s) => '   ' + s + '=<secret>').join('",
       '                                                  ^',
       '',
       'SyntaxError: Invalid or unexpected token',
@@ -74,8 +74,8 @@ describe('code given to Node on its command line', () => {
     agent.call('Bash', start, compileError);
     const line = (n: number) =>
       script(`console.log(require('fs').readFileSync('routes/webhooks.js', 'utf8').split('\\n')[${n}])`);
-    agent.call('Bash', line(76), "   ${missing.map((s) => `   ${s}=<secret>`).join('");
-    agent.call('Bash', line(77), "')}");
+    agent.call('Bash', line(76), "   missing.map((s) => '   ' + s + '=<secret>').join('");
+    agent.call('Bash', line(77), "')");
     expect(agent.check('Bash', start).verdict).toBe('block');
   });
 

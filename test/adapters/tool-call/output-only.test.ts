@@ -107,7 +107,8 @@ describe('a command’s output without an exit status', () => {
   });
 
   it('reads Python’s compile error in Windows line ends as a failure (`python -c` in PowerShell)', () => {
-    const output = '  File "<string>", line 1\r\n    s=\\\r\n       ^\r\nSyntaxError: unexpected EOF while parsing\r\n';
+    const output =
+      '  File "<string>", line 1\r\n    s=\\\r\n       ^\r\nSyntaxError: unexpected EOF while parsing\r\n';
     expect(shell('python -c "s=\\"', output).success).toBe(false);
   });
 
