@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { computesInline, nodeCodeOnlyLooks } from '../../src/adapters/tool-call/inline-code.js';
 import { Agent } from './support.js';
@@ -90,10 +91,21 @@ describe('code given to Node on its command line', () => {
     expect(nodeCodeOnlyLooks("require('fs').writeFileSync('a.js', 'x')")).toBe(false);
     expect(nodeCodeOnlyLooks("require('fs').rmSync('dist', { recursive: true })")).toBe(false);
     expect(nodeCodeOnlyLooks("require('child_process').execSync('npm run build')")).toBe(false);
+    expect(nodeCodeOnlyLooks('const m = /v(\\d+)/.exec(process.version); console.log(m[1])')).toBe(true);
     expect(nodeCodeOnlyLooks("require('./scripts/seed.js')")).toBe(false);
     expect(nodeCodeOnlyLooks('const m = process.argv[1]; require(m)')).toBe(false);
     expect(
       nodeCodeOnlyLooks("fetch('https://api.example.com/health').then((r) => console.log(r.status))"),
     ).toBe(false);
+  });
+
+  it('never reads code that writes a file as only looking, whatever comes before it', () => {
+    fc.assert(
+      fc.property(fc.string({ maxLength: 300 }), (before) => {
+        const code = `${before}; require('fs').writeFileSync('routes/a.js', 'x')`;
+        expect(nodeCodeOnlyLooks(code)).toBe(false);
+      }),
+      { numRuns: 500 },
+    );
   });
 });

@@ -7,11 +7,10 @@
  * program, a file was not there, git's `fatal:`, a compiler's `error:`, Python's traceback, a script
  * Python, Node or PowerShell could not parse): the adapter reads these in any command's result that
  * gives no exit status (Cursor gives the output alone), as the same outcome framed with a status
- * would be a failure. Lines that report failures
- * inside a run that went on (a test runner's failed tests, npm's and pnpm's errors, TypeScript's
- * diagnostics, curl's connection errors) are printed under a success as often (through `| tail`,
- * by a script that carries on, by a run between two edits): only the hooks of the hosts known to
- * give no status at all read them too.
+ * would be a failure. Lines that report failures inside a run that went on (a test runner's failed
+ * tests, npm's and pnpm's errors, TypeScript's diagnostics, curl's connection errors) are printed
+ * under a success as often (through `| tail`, by a script that carries on, by a run between two
+ * edits): only the hooks of the hosts known to give no status at all read them too.
  */
 
 /**
@@ -118,12 +117,12 @@ const COULD_NOT_RUN: readonly FailureLine[] = [
   // Node could not compile the script it was given, so none of it ran: the error's first frame is
   // Node's own loader (`SyntaxError: missing ) after argument list` over `at wrapSafe
   // (node:internal/modules/cjs/loader:1464:18)`); one a running script threw starts in its code.
-  { words: ['SyntaxError: '], line: /^SyntaxError: .*\r?\n\s+at [^\n]*\(?node:internal\//m },
+  { words: ['SyntaxError: '], line: /^SyntaxError: .*\r?\n[ \t]+at [^\n]*\(?node:internal\//m },
   // PowerShell could not parse the command line, so none of it ran: Windows PowerShell's error record
   // (`+ CategoryInfo : ParserError: (:) [], …`) or PowerShell 7's (`ParserError:` over `Line |`).
   {
     words: ['ParserError'],
-    line: /^\s*\+ CategoryInfo\s*: ParserError: |^ParserError:[ \t]*\r?\nLine \|/m,
+    line: /^[ \t]*\+ CategoryInfo[ \t]*: ParserError: |^ParserError:[ \t]*\r?\nLine \|/m,
   },
   // Codex's apply_patch refusing a patch.
   { words: ['apply_patch'], line: /^apply_patch verification failed: /m },

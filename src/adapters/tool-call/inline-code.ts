@@ -125,9 +125,11 @@ const NODE_DYNAMIC_MODULE = /\b(?:require|import)\s*\(\s*[^'"`\s)]/;
 /** `fs` functions that write, make, move or remove a file, or change its mode; any `open` may write. */
 const NODE_FILE_CHANGES =
   /\b(?:write\w*|append\w*|rm|rmSync|rmdir\w*|unlink\w*|rename\w*|mkdir\w*|mkdtemp\w*|copyFile\w*|cp|cpSync|truncate\w*|f?symlink\w*|link\w*|chmod\w*|chown\w*|utimes\w*|createWriteStream|open\w*)\s*\(/;
-/** What runs code built at run time, other programs, or reaches the network. */
-const NODE_RUNS_OR_REACHES =
-  /\b(?:eval|Function|fetch|exec\w*|spawn\w*|fork)\s*\(|\bprocess\.(?:kill|chdir)\b/;
+/**
+ * What runs code built at run time, reaches the network or acts on processes without a module: other
+ * programs are run through `child_process`, which is no module that only looks.
+ */
+const NODE_RUNS_OR_REACHES = /\b(?:eval|Function|fetch)\s*\(|\bprocess\.(?:kill|chdir)\b/;
 /** The process's own output, written without touching a file. */
 const OWN_OUTPUT = /\bprocess\.std(?:out|err)\.write\s*\(/g;
 

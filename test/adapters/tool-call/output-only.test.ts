@@ -148,6 +148,13 @@ describe('a command’s output without an exit status', () => {
     expect(shell('ls -la /home/ken/platform/scripts/db-init.sql/', output).success).toBe(false);
   });
 
+  it('reads a hostile output holding every word these lines look for, over long runs of blank lines', () => {
+    const blank = `${' \n'.repeat(8_000)}\t`;
+    const words = ['ParserError', 'SyntaxError: ', 'Cannot find path', 'Not a directory', 'IndentationError: '];
+    const output = words.map((word) => `${word}${blank}`).join('');
+    expect(shell('./render.sh', output).success).toBe(true);
+  });
+
   it('leaves a shell hook’s missing command under a command’s own output as a success', () => {
     const output =
       '[main 8dd8711] fix: update agent tests\n 2 files changed, 121 insertions(+), 288 deletions(-)\nzsh:1: command not found: dump_zsh_state\n';
