@@ -150,7 +150,13 @@ describe('a command’s output without an exit status', () => {
 
   it('reads a hostile output holding every word these lines look for, over long runs of blank lines', () => {
     const blank = `${' \n'.repeat(8_000)}\t`;
-    const words = ['ParserError', 'SyntaxError: ', 'Cannot find path', 'Not a directory', 'IndentationError: '];
+    const words = [
+      'ParserError',
+      'SyntaxError: ',
+      'Cannot find path',
+      'Not a directory',
+      'IndentationError: ',
+    ];
     const output = words.map((word) => `${word}${blank}`).join('');
     expect(shell('./render.sh', output).success).toBe(true);
   });
