@@ -4,6 +4,7 @@
  * never gave it. Nothing outside the call made it slow: the same line waits at the same prompt
  * every time, so the failure is the call's own.
  */
+import { carriesOnlyFreshValues } from './volatile-lines.js';
 
 /** The line a prompt for input ends with: a colon, a question mark or an angle bracket (`>> `). */
 const PROMPT_END = /[:?>]\s*$/;
@@ -11,17 +12,28 @@ const PROMPT_END = /[:?>]\s*$/;
 const PROMPT_CHARS = 160;
 /** How far from the end of the output the timeout's own line may be. */
 const TAIL_LINES = 2;
+/**
+ * Lines after the timeout's own that carry only what a run draws afresh (`log: /tmp/tmpx/run.log`,
+ * `real 0m0.775s`), passed over: at most this many.
+ */
+const MOST_FRESH_LINES = 3;
 const TIMED_OUT_LINE = /^\W*(?:command|execution|process)?\s*timed ?out\b/i;
 
-/** The output's last lines, blank ones left out. */
+/** The output's last lines, blank ones and a few of only fresh values at its very end left out. */
 function lastLines(text: string, count: number): string[] {
   const lines: string[] = [];
+  let fresh = 0;
   let end = text.length;
   while (end > 0 && lines.length < count) {
     const start = text.lastIndexOf('\n', end - 1);
     const line = text.slice(start + 1, end);
-    if (line.trim() !== '') lines.unshift(line);
     end = start < 0 ? 0 : start;
+    if (line.trim() === '') continue;
+    if (lines.length === 0 && fresh < MOST_FRESH_LINES && carriesOnlyFreshValues(line)) {
+      fresh++;
+      continue;
+    }
+    lines.unshift(line);
   }
   return lines;
 }

@@ -185,6 +185,15 @@ describe('the environment’s other failures', () => {
     expect(failureOf('run_command', { command: 'python3 draw.py' }, ask)?.blame).toBe('unknown');
   });
 
+  it('reads the prompt a command stopped at past lines of only fresh values its tool added after the timeout', () => {
+    const ask =
+      'How many tickets would you like to buy? There is a limit of 10 tickets\n>> \nCommand timed out\nlog: /tmp/tmpqyhchoyb/run.log\nreal\t0m0.775s';
+    expect(failureOf('run_command', { command: 'python3 draw.py' }, ask)?.blame).toBe('unknown');
+    const counted =
+      'How many tickets would you like to buy?\n>> \nCommand timed out\nprocessed 12 tickets in 412 ms';
+    expect(failureOf('run_command', { command: 'python3 draw.py' }, counted)?.blame).toBe('harness_fault');
+  });
+
   it('still blames a command that timed out while printing on the environment', () => {
     const slow = 'Downloading model weights\n 41% |########            | 2.1G/5.0G\nCommand timed out';
     expect(failureOf('run_command', { command: 'python3 fetch_weights.py' }, slow)?.blame).toBe(
