@@ -74,11 +74,12 @@ describe('what a failure depends on', () => {
     }
   });
 
-  it('lets a PowerShell script that could not be parsed run again after an edit of it, in a folder whose name holds a space', () => {
-    const agent = new Agent();
-    const deploy = { command: 'pnpm run deploy' };
-    const failed = {
-      text: [
+  it.each([
+    {
+      what: 'a PowerShell script that could not be parsed, named after `At` in a folder whose name holds a space',
+      shell: 'run_terminal_command_v2',
+      command: 'pnpm run deploy',
+      output: [
         '> shop@0.1.0 deploy E:\\work\\Shop Site',
         '> powershell -ExecutionPolicy Bypass -File scripts/push-deploy.ps1',
         '',
@@ -88,46 +89,36 @@ describe('what a failure depends on', () => {
         'The string is missing the terminator: ".',
         '    + CategoryInfo          : ParserError: (:) [], ParseException',
         '    + FullyQualifiedErrorId : TerminatorExpectedAtEndOfString',
-      ].join('\r\n'),
-      isError: true,
-    };
-    agent.call('run_terminal_command_v2', deploy, failed);
-    expect(agent.check('run_terminal_command_v2', deploy).verdict).toBe('block');
-    agent.call(
-      'edit_file_v2',
-      { file_path: 'e:\\work\\Shop Site\\scripts\\push-deploy.ps1', old_string: 'Red', new_string: 'Red"' },
-      'ok',
-    );
-    expect(agent.check('run_terminal_command_v2', deploy).verdict).toBe('allow');
-  });
-
-  it('lets a server whose ES module Node could not compile run again after an edit of the module its error names as a file URL', () => {
-    const agent = new Agent();
-    const start = { command: 'cd backend && node server.js' };
-    const failed = {
-      text: [
+      ],
+      edit: 'edit_file_v2',
+      file: 'e:\\work\\Shop Site\\scripts\\push-deploy.ps1',
+    },
+    {
+      what: 'an ES module Node could not compile, named as a file URL',
+      shell: 'Bash',
+      command: 'cd backend && node server.js',
+      output: [
         'file:///C:/Users/dev/dating-platform/backend/routes/webhooks.js:77',
         "   missing.map((s) => '   ' + s + '=<secret>').join('",
         '                                                  ^',
         '',
         'SyntaxError: Invalid or unexpected token',
         '    at compileSourceTextModule (node:internal/modules/esm/utils:340:16)',
-      ].join('\r\n'),
-      isError: true,
-    };
-    agent.call('Bash', start, failed);
-    expect(agent.check('Bash', start).verdict).toBe('block');
-    agent.call(
-      'Edit',
-      {
-        file_path: 'C:/Users/dev/dating-platform/backend/routes/webhooks.js',
-        old_string: "join('",
-        new_string: "join('\\n')",
-      },
-      'ok',
-    );
-    expect(agent.check('Bash', start).verdict).toBe('allow');
-  });
+      ],
+      edit: 'Edit',
+      file: 'C:/Users/dev/dating-platform/backend/routes/webhooks.js',
+    },
+  ])(
+    'lets a command run again after an edit of the file its error names: $what',
+    ({ shell, command, output, edit, file }) => {
+      const agent = new Agent();
+      const run = { command };
+      agent.call(shell, run, { text: output.join('\r\n'), isError: true });
+      expect(agent.check(shell, run).verdict).toBe('block');
+      agent.call(edit, { file_path: file, old_string: "join('", new_string: "join('\\n')" }, 'ok');
+      expect(agent.check(shell, run).verdict).toBe('allow');
+    },
+  );
 
   const schema = 'frontend/prisma/schema.prisma';
   const replacing = { old_string: 'Decimal', new_string: 'Decimal @db.Decimal(12, 2)' };
