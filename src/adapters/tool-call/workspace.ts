@@ -192,23 +192,12 @@ export function isReadOnlyCommand(command: string): boolean {
         return false;
       continue;
     }
-    if (program === 'git' && gitLooks(second, third)) continue;
     // Node's code runs to the segment's end: the code, not its first word, says what it does.
-    if (program === 'node' && second !== undefined && NODE_CODE_OPTIONS.has(second)) {
-      if (nodeCodeOnlyLooks(segment.slice(segment.indexOf(second) + second.length))) continue;
-      return false;
-    }
-    const subcommands = READ_ONLY_SUBCOMMANDS.get(program);
-    if (subcommands && second !== undefined && subcommands.has(second)) continue;
-    if (
-      subcommands &&
-      second === 'run' &&
-      third !== undefined &&
-      /^(test|lint|check|typecheck)/.test(third)
-    ) {
-      continue;
-    }
-    return false;
+    const code =
+      program === 'node' && second !== undefined && NODE_CODE_OPTIONS.has(second)
+        ? segment.slice(segment.indexOf(second) + second.length)
+        : third;
+    if (!programOnlyLooks(program, second, code)) return false;
   }
   return true;
 }
