@@ -23,13 +23,25 @@ describe('status checks in quick succession', () => {
     expect(seen).not.toContain('block');
   });
 
-  it('never blocks a status check that waits inside itself for the job it asks about', () => {
+  it('blocks the sixth unchanged answer of a status check that waits the same ten seconds inside itself', () => {
     const agent = new Agent();
     const stillRunning = 'Script running with cell ID 18\nWall time 10.0 seconds\nOutput:\n';
     const seen = agent.repeat(
-      10,
+      6,
       'wait',
       { cell_id: '18', yield_time_ms: 10000, max_tokens: 2000 },
+      stillRunning,
+    );
+    expect(seen.at(-1)).toBe('block');
+  });
+
+  it('never blocks a status check that waits half a minute inside itself for the job it asks about', () => {
+    const agent = new Agent();
+    const stillRunning = 'Script running with cell ID 18\nWall time 30.0 seconds\nOutput:\n';
+    const seen = agent.repeat(
+      10,
+      'wait',
+      { cell_id: '18', yield_time_ms: 30000, max_tokens: 2000 },
       stillRunning,
     );
     expect(seen).not.toContain('block');

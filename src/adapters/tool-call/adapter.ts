@@ -331,7 +331,7 @@ export function createToolCallAdapter(options: ToolCallAdapterOptions = {}): Too
       return facts;
     }
     // A status check that waits inside itself for what it asks about (`wait {cell_id, yield_time_ms:
-    // 10000}`) paces itself, as `sleep 10 && check` does.
+    // 10000}`) waits before it answers, as `sleep 10 && check` does: its wait counts toward the gap.
     if (kind === 'poll') {
       const wait = waitSecondsOfArguments(args);
       if (wait !== undefined) facts.waitSeconds = wait;

@@ -1,7 +1,7 @@
 /**
  * Status checks are meant to be repeated, so they are judged by time, not by count alone: never a
- * word while the status changes, nor while the agent paces itself (gaps that grow, gaps of a minute
- * or more, a wait between checks or inside one). Unchanged answers in quick succession are steered,
+ * word while the status changes, nor while the agent paces itself (gaps that grow, gaps of 20 s or
+ * more, a wait between checks; a wait inside a check counts toward its gap). Unchanged answers in quick succession are steered,
  * then blocked; once blocked, one probe is let through at growing intervals, so the answer that
  * finally changes is still seen.
  */
@@ -52,13 +52,22 @@ export function createPollDetector(): Detector {
   /** Milliseconds of explicit waiting (`sleep 30`) seen so far: time a replay's clock may not show. */
   let waited = 0;
 
-  /** The time since the last check, waits between and within included. */
+  /**
+   * The time since the last check, waits between included, or the wait inside this check when that
+   * is longer. Not their sum: a recorded run stamps each call when it started, so the clock's gap
+   * already holds the last check's own wait, which is this one's when a poll waits the same each time.
+   */
   function gapOf(call: CallContext, entry: Unchanged): number {
-    return Math.max(0, call.now - entry.at) + (waited - entry.waitedAt) + waitOf(call);
+    return Math.max(Math.max(0, call.now - entry.at) + (waited - entry.waitedAt), waitOf(call));
   }
 
-  function paced(gap: number, entry: Unchanged, call: CallContext): boolean {
-    if (waitOf(call) > 0 || waited > entry.waitedAt) return true;
+  /**
+   * A wait between two checks paces them, however short; a wait inside the check (`sleep 5 &&
+   * check`, `wait {yield_time_ms: 10000}`) is part of the gap, so it paces when it is long enough or
+   * grows, as any gap does: the same short wait before every check is quick succession.
+   */
+  function paced(gap: number, entry: Unchanged): boolean {
+    if (waited > entry.waitedAt) return true;
     if (gap >= PACED_GAP_MS) return true;
     return gap >= MIN_BACKOFF_GAP_MS && entry.gap > 0 && gap >= entry.gap * BACKOFF_FACTOR;
   }
@@ -78,7 +87,7 @@ export function createPollDetector(): Detector {
       const entry = calls.peek(call.identity.callKey);
       if (!entry) return undefined;
       const gap = gapOf(call, entry);
-      if (paced(gap, entry, call)) return undefined;
+      if (paced(gap, entry)) return undefined;
       const proposal = entry.count + 1;
       if (proposal >= limits.blockAt) {
         if (wasBlocked(entry) && probeDue(gap, entry)) return describe(call, entry, 'probe');
@@ -108,7 +117,7 @@ export function createPollDetector(): Detector {
         calls.delete(key);
       } else if (entry && entry.digest === outcome.resultDigest) {
         const gap = gapOf(call, entry);
-        if (!paced(gap, entry, call)) entry.count++;
+        if (!paced(gap, entry)) entry.count++;
         if (wasBlocked(entry)) {
           entry.probes++;
           entry.refused = 0;

@@ -105,6 +105,33 @@ describe('poll', () => {
     expect(verdicts(detector, repeat(12, [waiting, running] as const))).toEqual(repeat(12, 'allow'));
   });
 
+  it('blocks the sixth unchanged answer of a poll that waits the same few seconds inside each check', () => {
+    const detector = createPollDetector();
+    const call = status();
+    const waiting = { ...call, facts: { ...call.facts, waitSeconds: 10 } };
+    const seen = verdicts(detector, repeat(6, [waiting, running] as const));
+    expect(seen).toEqual(['allow', 'allow', 'warn', 'warn', 'warn', 'block']);
+  });
+
+  it('never blocks a poll whose wait inside each check grows', () => {
+    const detector = createPollDetector();
+    const seen = [2, 4, 8, 16, 32, 64, 128].map((seconds) => {
+      const call = status();
+      return propose(detector, { ...call, facts: { ...call.facts, waitSeconds: seconds } }, running);
+    });
+    expect(seen.map((violation) => violation?.severity ?? 'allow')).toEqual(repeat(7, 'allow'));
+  });
+
+  it('counts the clock from one check to the next once, however long each waited inside itself', () => {
+    // A recorded run stamps each call when it started: 15 s apart, each waiting 10 s of them.
+    const detector = createPollDetector();
+    const seen = [0, 15, 30, 45, 60, 75].map((second) => {
+      const call = statusAt(second);
+      return propose(detector, { ...call, facts: { ...call.facts, waitSeconds: 10 } }, running);
+    });
+    expect(seen.map((violation) => violation?.severity ?? 'allow').at(-1)).toBe('block');
+  });
+
   it('says how long the status has not changed and what it is', () => {
     const detector = createPollDetector();
     verdicts(detector, repeat(4, [status(), running] as const));
