@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { CANDIDATE_SCANS } from '../../src/core/identity/call-identity.js';
+import { CANDIDATE_SCANS, looksDrawnLetters } from '../../src/core/identity/call-identity.js';
 import {
   digestResult,
   looksRandom,
@@ -98,6 +98,11 @@ const RERUNS: readonly (readonly [string, string, string])[] = [
     'Error: 529 {"type":"overloaded_error"} (x-request-id: req_zsTGekzjfw2UAV)\nrequest id: 902771345618',
   ],
   [
+    'an API’s request id drawn of letters alone, in a header and in a JSON body',
+    'Error: 400 invalid_request (x-request-id: req_APVzgfTvvcfxRq)\n{"error": "bad key", "trace_id": "QmXkTzLpRwVbNc"}',
+    'Error: 400 invalid_request (x-request-id: req_kHqWzBnTyMvXpL)\n{"error": "bad key", "trace_id": "vRtEwQsDfGhJkL"}',
+  ],
+  [
     'a trace id in both cases',
     'upstream refused the call, trace_id=aL0TTQRKzwDXnt',
     'upstream refused the call, trace_id=Kq7WbNZexRa2mP',
@@ -147,6 +152,11 @@ const DIFFERENT: readonly (readonly [string, string, string])[] = [
     'request id: invalid (retry 1)',
   ],
   [
+    'another written name an id’s label names, in camel case',
+    'id: ProductNameField not found',
+    'id: OrderSummaryPanel not found',
+  ],
+  [
     'another written name with digits',
     'ImportError: cannot import name Uint8ArrayToBase64 from utils',
     'ImportError: cannot import name Uint16ArrayToBase64 from utils',
@@ -177,6 +187,22 @@ describe('answers that differ only in what a run draws afresh', () => {
 });
 
 describe('what looks drawn at random', () => {
+  it('takes runs of letters alone whose case changes throughout for drawn', () => {
+    for (const token of ['APVzgfTvvcfxRq', 'pRluTgKJfPqHje', 'QmXkTzLpRwVbNc'])
+      expect({ token, drawn: looksDrawnLetters(token) }).toEqual({ token, drawn: true });
+  });
+
+  it('takes names in camel case, and capitals in runs, for written', () => {
+    for (const token of [
+      'ProductNameField',
+      'myProductName',
+      'XMLHttpRequest',
+      'HTMLDivElement',
+      'missingvalue',
+    ])
+      expect({ token, drawn: looksDrawnLetters(token) }).toEqual({ token, drawn: false });
+  });
+
   it('takes ids that switch between letters and digits throughout for random', () => {
     for (const token of ['8f3kq2zx9w1', '45281d9d4', '3f9a2c1b', 'K2M7PX4TQ9R3W8VE', '7Hq2LmZ9xK4pTs'])
       expect({ token, random: looksRandom(token) }).toEqual({ token, random: true });
@@ -220,7 +246,30 @@ const volatilePiece = fc.oneof(
       fc.integer({ min: 0, max: 99999 }),
     )
     .map(([key, colon, value]) => `"${key}${colon}${value}`),
-  fc.constantFrom('localhost:', 'p', 'P', 'pid', ':', '"', '-', '_', ' ', '\n', 'x', '0x', 'é', '<hex>-'),
+  fc
+    .tuple(
+      fc.constantFrom('id', 'Id', 'ID', 'iD', 'request_id', 'x-request-id', 'requestId', 'paid', '"trace_id'),
+      fc.constantFrom(':', ': ', '": "', '" : ', ' :', ':  ', ': req_', '='),
+      drawn('abcdefghijkKLMNOPQRSTUVWXYZ', 6, 18),
+    )
+    .map(([label, colon, value]) => `${label}${colon}${value}`),
+  fc.constantFrom(
+    'localhost:',
+    'p',
+    'P',
+    'pid',
+    ':',
+    '"',
+    '-',
+    '_',
+    ' ',
+    '\n',
+    'x',
+    '0x',
+    'é',
+    '<hex>-',
+    'id',
+  ),
   fc.string({ maxLength: 12 }),
 );
 

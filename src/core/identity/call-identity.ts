@@ -81,14 +81,18 @@ const RANDOM_BIT = 512;
 const AFTER_COLON_BIT = 1024;
 /** A quoted key naming time taken (`"duration_ms"`, `"latencyMs"`) whose colon is followed by a number. */
 const TIMED_FIELD_BIT = 2048;
+/** A colon after `id` in any case, a quote or spaces between or not (`x-request-id:`, `"trace_id":`). */
+const ID_COLON_BIT = 4096;
 /** Not a rule: the text has a character JSON escapes (or a surrogate, which it may). */
-const ESCAPE_BIT = 4096;
+const ESCAPE_BIT = 8192;
 const RULE_BITS = ESCAPE_BIT - 1;
 /** The rules that may match a text without a digit. */
-const NEEDS_NO_DIGIT = UUID_BIT | TEMP_PATH_BIT;
+const NEEDS_NO_DIGIT = UUID_BIT | TEMP_PATH_BIT | ID_COLON_BIT;
 /** `tm` and `id` (in lower case) as two characters read at once: the first's code above the second's. */
 const TM = (116 << 16) | 109;
 const ID = (105 << 16) | 100;
+/** Both halves' lower-case bit: two letters read at once, in any case, compare with `TM` or `ID`. */
+const LOWER_PAIR = (32 << 16) | 32;
 
 const TIMESTAMP: MaskRule = {
   kind: 'timestamp',
@@ -319,6 +323,42 @@ const DRAWN_LABELLED_ID: MaskRule = {
   bit: RANDOM_BIT | EPOCH_BIT,
 };
 /**
+ * Whether a run of letters alone looks drawn at random rather than written: a quarter of it or more
+ * in each case, and its case changing four times or more. A name in camel case is mostly lowercase
+ * (`ProductNameField`, `myProductName`), and one with capitals in runs changes case seldom
+ * (`XMLHttpRequest`, `HTMLDivElement`).
+ */
+export function looksDrawnLetters(token: string): boolean {
+  let caseChanges = 0;
+  let lowercase = 0;
+  let wasLower = false;
+  for (let index = 0; index < token.length; index++) {
+    const lower = token.charCodeAt(index) >= 97;
+    if (index > 0 && lower !== wasLower) caseChanges++;
+    if (lower) lowercase++;
+    wasLower = lower;
+  }
+  const uppercase = token.length - lowercase;
+  return caseChanges >= 4 && lowercase * 4 >= token.length && uppercase * 4 >= token.length;
+}
+
+/**
+ * A value of letters alone the label of an id names (`x-request-id: req_pRluTgKJfPqHje`,
+ * `"trace_id": "QmXkTzLpRwVbNc"`, `requestId: kHqWzBnTyMvXpL`): drawn for the run, so it may hold no
+ * digit, which `DRAWN_LABELLED_ID` needs; ten letters or more that look drawn (`looksDrawnLetters`),
+ * so a written name after the label (`id: ProductName`) stays.
+ */
+const DRAWN_LETTERS_PATTERN =
+  /((?:(?<![A-Za-z0-9])(?:id|Id|ID)|(?<=[a-z])(?:Id|ID))"?\s?:\s?"?(?:[a-z]{2,8}_)?)([A-Za-z]{10,64})(?![A-Za-z0-9])/g;
+const DRAWN_LETTERS_ID: MaskRule = {
+  kind: 'random-id',
+  mask: (text) =>
+    text.replace(DRAWN_LETTERS_PATTERN, (match, label: string, value: string) =>
+      looksDrawnLetters(value) ? `${label}<id>` : match,
+    ),
+  bit: ID_COLON_BIT,
+};
+/**
  * The rest of an id one of whose parts was masked (`test-<epoch>-zdfxjzcqa`): a random part may
  * happen to look written, its place in the id says what it is.
  */
@@ -403,6 +443,7 @@ const RESULT_RULES: readonly MaskRule[] = [
   DURATION_FIELD,
   LABELLED_ID,
   DRAWN_LABELLED_ID,
+  DRAWN_LETTERS_ID,
   RANDOM_ID,
   ID_PART,
 ];
@@ -560,6 +601,13 @@ function candidateRules(text: string, hashInto?: TextHash): number {
         while (before >= 0 && mayBeSpace(text.charCodeAt(before))) before--;
         afterColon = before >= 0 && text.charCodeAt(before) === 34 ? 2 : 1;
         keyEnd = before;
+        // The label of an id (`request-id:`, `"trace_id":`), before its quote if it has one.
+        const label = afterColon === 2 ? before - 1 : before;
+        if (label >= 1)
+          bits |=
+            ((text.charCodeAt(label - 1) << 16) | text.charCodeAt(label) | LOWER_PAIR) === ID
+              ? ID_COLON_BIT
+              : 0;
       } else if (code === 45) {
         if (digits >= 4) bits |= TIMESTAMP_BIT;
         if (hex >= 8) bits |= UUID_BIT;
@@ -708,6 +756,13 @@ function candidateRulesOfLongText(text: string, hashInto?: TextHash): number {
         while (before >= 0 && mayBeSpace(text.charCodeAt(before))) before--;
         afterColon = before >= 0 && text.charCodeAt(before) === 34 ? 2 : 1;
         keyEnd = before;
+        // The label of an id (`request-id:`, `"trace_id":`), before its quote if it has one.
+        const label = afterColon === 2 ? before - 1 : before;
+        if (label >= 1)
+          bits |=
+            ((text.charCodeAt(label - 1) << 16) | text.charCodeAt(label) | LOWER_PAIR) === ID
+              ? ID_COLON_BIT
+              : 0;
       } else if (code === 45) {
         if (digits >= 4) bits |= TIMESTAMP_BIT;
         if (hex >= 8) bits |= UUID_BIT;
