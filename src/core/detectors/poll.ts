@@ -1,9 +1,9 @@
 /**
  * Status checks are meant to be repeated, so they are judged by time, not by count alone: never a
- * word while the status changes, nor while the agent paces itself (gaps that grow, gaps of 20 s or
- * more, a wait between checks; a wait inside a check counts toward its gap). Unchanged answers in quick succession are steered,
- * then blocked; once blocked, one probe is let through at growing intervals, so the answer that
- * finally changes is still seen.
+ * word while the status changes, nor while the agent paces itself (gaps that grow past every gap
+ * before them, gaps of 20 s or more, a wait between checks; a wait inside a check counts toward its
+ * gap). Unchanged answers in quick succession are steered, then blocked; once blocked, one probe is
+ * let through at growing intervals, so the answer that finally changes is still seen.
  */
 import type { VerdictKind, Violation } from '../types.js';
 import { isHarnessFault, isWatched, kindOf } from './applicability.js';
@@ -20,7 +20,10 @@ const VERSION = 2;
  * user's "check every five minutes"): the agent is pacing, not hammering.
  */
 const PACED_GAP_MS = 20_000;
-/** A gap that grows by this factor over the one before it is a backoff schedule. */
+/**
+ * A gap that grows by this factor over every gap before it since the answer last changed is a
+ * backoff schedule; gaps that wobble (6 s, 10 s, 6 s, 9 s) are not.
+ */
 const BACKOFF_FACTOR = 1.5;
 /** Gaps shorter than this are quick succession, however they compare (clock noise). */
 const MIN_BACKOFF_GAP_MS = 1_000;
@@ -39,8 +42,8 @@ interface Unchanged {
   at: number;
   /** The waiting clock (explicit waits, summed) when it last did. */
   waitedAt: number;
-  /** The gap before the last check, when there was one. */
-  gap: number;
+  /** The widest gap between two of its checks since it last changed, 0 before the second. */
+  widest: number;
   /** Refusals since it last ran, once blocked. */
   refused: number;
   /** Probes let through since it was first blocked. */
@@ -69,7 +72,7 @@ export function createPollDetector(): Detector {
   function paced(gap: number, entry: Unchanged): boolean {
     if (waited > entry.waitedAt) return true;
     if (gap >= PACED_GAP_MS) return true;
-    return gap >= MIN_BACKOFF_GAP_MS && entry.gap > 0 && gap >= entry.gap * BACKOFF_FACTOR;
+    return gap >= MIN_BACKOFF_GAP_MS && entry.widest > 0 && gap >= entry.widest * BACKOFF_FACTOR;
   }
 
   /** One probe goes through after 1, 2, 4… refusals, or 30 s, 60 s, 120 s… since the last check. */
@@ -122,7 +125,7 @@ export function createPollDetector(): Detector {
           entry.probes++;
           entry.refused = 0;
         }
-        entry.gap = gap;
+        entry.widest = Math.max(entry.widest, gap);
         entry.at = call.now;
         entry.waitedAt = waited + wait;
         calls.set(key, entry);
@@ -133,7 +136,7 @@ export function createPollDetector(): Detector {
           text: excerpt(outcome.text),
           at: call.now,
           waitedAt: waited + wait,
-          gap: 0,
+          widest: 0,
           refused: 0,
           probes: 0,
         });
@@ -202,7 +205,8 @@ function readUnchanged(raw: Record<string, unknown>): Unchanged | undefined {
     text: readString(raw.text) ?? '',
     at: readNumber(raw.at) ?? 0,
     waitedAt: readNumber(raw.waitedAt) ?? 0,
-    gap: readNumber(raw.gap) ?? 0,
+    // A state written before the widest gap was kept holds the last one, which is the widest of a backoff.
+    widest: readNumber(raw.widest) ?? readNumber(raw.gap) ?? 0,
     refused: readCount(raw.refused) ?? 0,
     probes: readCount(raw.probes) ?? 0,
   };

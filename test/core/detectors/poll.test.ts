@@ -79,6 +79,18 @@ describe('poll', () => {
     expect(seen).not.toContain('block');
   });
 
+  it('blocks the sixth unchanged answer of checks whose gaps wobble rather than grow', () => {
+    const detector = createPollDetector();
+    // Gaps of 9.5 s, 7.8 s, 6.1 s, 10.1 s and 6.4 s: the fourth is wider than the one before it, not
+    // than every one before it.
+    const times = [0, 9.5, 17.3, 23.4, 33.5, 39.9];
+    const seen = verdicts(
+      detector,
+      times.map((second) => [statusAt(second), running] as const),
+    );
+    expect(seen.at(-1)).toBe('block');
+  });
+
   it('never blocks polls a minute or more apart', () => {
     const detector = createPollDetector();
     const seen = verdicts(
