@@ -124,6 +124,17 @@ const COULD_NOT_RUN: readonly FailureLine[] = [
     words: ['ParserError'],
     line: /^[ \t]*\+ CategoryInfo[ \t]*: ParserError: |^ParserError:[ \t]*\r?\nLine \|/m,
   },
+  // A database's shell that could not run the statement it was given: SQLite's (`Parse error: near
+  // "SELEC": syntax error`, `Error: in prepare, no such table: users`, older `Error: near "x": …` and
+  // `Error: no such column: x`), MySQL's client's (`ERROR 1146 (42S02) at line 1: Table 'shop.x'
+  // doesn't exist`), PostgreSQL's psql (`ERROR:  relation "users" does not exist`, its two spaces,
+  // or `psql:init.sql:3: ERROR:  …`).
+  {
+    words: ['Parse error', 'Runtime error', 'Error: '],
+    line: /^(?:(?:Parse|Runtime) error(?: near line \d+)?: |Error: (?:near line \d+: )?(?:in prepare, |near "|no such (?:table|column|function): ))/m,
+  },
+  { words: ['ERROR '], line: /^ERROR \d{4} \([0-9A-Z]{5}\)(?: at line \d+)?: /m },
+  { words: ['ERROR:  '], line: /^(?:psql:[^\n:]+:\d+: )?ERROR: {2}\S/m },
   // Codex's apply_patch refusing a patch.
   { words: ['apply_patch'], line: /^apply_patch verification failed: /m },
   { words: ['Failed to find'], line: /^Failed to find expected lines /m },

@@ -148,6 +148,29 @@ describe('a command’s output without an exit status', () => {
     expect(shell('ls -la /home/ken/platform/scripts/db-init.sql/', output).success).toBe(false);
   });
 
+  it('reads a statement a database’s shell could not run as a failure (SQLite, MySQL, PostgreSQL)', () => {
+    const sqlite = [
+      'Parse error: near "SELEC": syntax error\n  SELEC * FROM books;\n  ^--- error here\n',
+      "Error: in prepare, near \"s\": syntax error\n   Surface', 'Red Team Blues'\n        error here ---^\n",
+      'Error: no such table: ZBKLIBRARYASSET\n',
+      'Runtime error near line 3: UNIQUE constraint failed: users.email (19)\n',
+    ];
+    for (const output of sqlite)
+      expect(shell('sqlite3 app.db "SELECT * FROM books"', output).success).toBe(false);
+    const mysql = "ERROR 1146 (42S02) at line 1: Table 'shop.orders_2024' doesn't exist\n";
+    expect(shell('mysql -u root shop -e "SELECT * FROM orders_2024"', mysql).success).toBe(false);
+    const psql =
+      'ERROR:  relation "users" does not exist\nLINE 1: SELECT * FROM users;\n                      ^\n';
+    expect(shell('psql -d app -c "SELECT * FROM users"', psql).success).toBe(false);
+    const script = 'psql:migrations/003_add_index.sql:4: ERROR:  column "emial" does not exist\n';
+    expect(shell('psql -d app -f migrations/003_add_index.sql', script).success).toBe(false);
+  });
+
+  it('leaves rows a query returned that mention an error as a success', () => {
+    const rows = 'id|level|message\n41|error|Error: payment declined\n42|warn|retrying ERROR: timeout\n';
+    expect(shell('sqlite3 logs.db "SELECT * FROM events"', rows).success).toBe(true);
+  });
+
   it('reads a hostile output holding every word these lines look for, over long runs of blank lines', () => {
     const blank = `${' \n'.repeat(8_000)}\t`;
     const words = [
@@ -156,6 +179,10 @@ describe('a command’s output without an exit status', () => {
       'Cannot find path',
       'Not a directory',
       'IndentationError: ',
+      'Parse error',
+      'Error: ',
+      'ERROR ',
+      'ERROR:  ',
     ];
     const output = words.map((word) => `${word}${blank}`).join('');
     expect(shell('./render.sh', output).success).toBe(true);
