@@ -237,10 +237,12 @@ export function createCycleDetector(): Detector {
       // answering alike in two states (a test run on each of two branches) is two steps.
       if (!distinctSteps(steps)) continue;
       if (steps.every((step) => step.navigates)) continue;
-      // A round of changes that all succeeded (edits, moves to other rooms) is a walk through
-      // states: no check answered alike and nothing failed, so there is no evidence the walk
-      // repeats to learn nothing. It becomes a cycle once a failure or a check repeats with it.
-      if (steps.every((step) => step.declaredChange)) continue;
+      // A round of changes and moves that all succeeded (edits, a door opened, moves to other rooms
+      // or places) is a walk through states: each step took the world or the agent somewhere, no
+      // check answered alike in between and nothing failed, so there is no evidence the walk repeats
+      // to learn nothing. It becomes a cycle once a failure, a check or a command repeats with it.
+      if (steps.every((step) => step.declaredChange || (step.navigates && answerOf(step).startsWith('ok '))))
+        continue;
       if (roundsOf(period, seen) < seen) continue;
       // Evidence the agent partly forgot (a round before the last compaction) steers; two rounds
       // since the compaction block.
