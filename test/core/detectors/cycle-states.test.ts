@@ -26,6 +26,12 @@ function navigation(call: CallContext): CallContext {
   return { ...call, facts: { ...call.facts, navigates: true } };
 }
 
+/** A household simulator's walk to a closet, which it shows closed each time the agent arrives. */
+const goToCloset: Step = [
+  navigation(callOf('go_to', { input: 'closet 1' }, { kind: 'read' })),
+  succeeded('You arrive at the closet (1). The closet (1) is closed. You see closet (1)'),
+];
+
 function testRun(error: string): Step {
   return [
     callOf('bash', { command: 'npm test' }, { kind: 'exec' }),
@@ -125,33 +131,24 @@ describe('cycles over states', () => {
 
   it('leaves a walk of moves and doors opened alone while every step of it succeeds', () => {
     const detector = createCycleDetector();
-    // A household simulator: the agent walks to a closet (a move, not a change of the house) and
-    // opens it (a change), and the simulator shows the closet closed again each time it arrives.
-    const goTo: Step = [
-      navigation(callOf('go_to', { input: 'closet 1' }, { kind: 'read' })),
-      succeeded('You arrive at the closet (1). The closet (1) is closed. You see closet (1)'),
-    ];
+    // The walk to the closet is a move, not a change of the house; opening it is a change.
     const open: Step = [
       callOf('open', { input: 'closet 1' }, { kind: 'mutate' }),
       succeeded('You open closet. You see closet (1)', { changedWorld: true }),
     ];
-    const round = [goTo, open];
+    const round = [goToCloset, open];
     expect(verdicts(detector, [...round, ...round, ...round, ...round])).not.toContain('block');
   });
 
   it('blocks a walk on its third round when it runs the same command between its moves', () => {
     const detector = createCycleDetector();
-    const goTo: Step = [
-      navigation(callOf('go_to', { input: 'closet 1' }, { kind: 'read' })),
-      succeeded('You arrive at the closet (1). The closet (1) is closed. You see closet (1)'),
-    ];
     const look: Step = [
       callOf('Bash', { command: 'python3 check_room.py' }, { kind: 'exec' }),
       succeeded('closet (1): closed'),
     ];
-    const round = [goTo, look];
+    const round = [goToCloset, look];
     expect(verdicts(detector, [...round, ...round])).not.toContain('block');
-    expect(detector.check(goTo[0])?.rule).toBe('cycle');
+    expect(detector.check(goToCloset[0])?.rule).toBe('cycle');
   });
 
   it('blocks a walk through rooms on its third round when a command refused in it is sent again', () => {
