@@ -73,6 +73,12 @@ const COULD_NOT_RUN: readonly FailureLine[] = [
     line: /^[A-Za-z][\w.+-]*: (?:unrecognized|invalid|unknown) (?:option|flag)\b/m,
   },
   { words: ['error: '], line: /^[A-Za-z][\w.+-]*: (?:fatal )?error: /m },
+  // A compiler's diagnostic on a line of a source file (gcc's and clang's `src/main.c:12:5: error:
+  // expected ';'`, javac's `Main.java:5: error: cannot find symbol`): the build stopped there.
+  {
+    words: [': error: ', ': fatal error: '],
+    line: /^[^\s:]+\.[A-Za-z]\w*:\d+(?::\d+)?: (?:fatal )?error: /m,
+  },
   // zsh could not change to the folder a command chain starts in (`(eval):cd:1: no such file or
   // directory: x`). Its missing program counts only where the command names it (`missedProgram`): a
   // shell hook prints `zsh:1: command not found: …` under any command.

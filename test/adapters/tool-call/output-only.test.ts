@@ -166,6 +166,24 @@ describe('a command’s output without an exit status', () => {
     expect(shell('psql -d app -f migrations/003_add_index.sql', script).success).toBe(false);
   });
 
+  it('reads a compiler’s error on a line of a source file as a failure (gcc, clang, javac)', () => {
+    const gcc =
+      "src/main.c: In function 'main':\nsrc/main.c:12:5: error: expected ';' before 'return'\n   12 |     printf(\"%d\", x)\n      |     ^\n";
+    expect(shell('gcc -Wall -o main src/main.c', gcc).success).toBe(false);
+    const header =
+      'include/util.h:3:10: fatal error: \'config.h\' file not found\n#include "config.h"\n         ^~~~~~~~~~\n1 error generated.\n';
+    expect(shell('clang -c src/util.c', header).success).toBe(false);
+    const javac =
+      'Main.java:5: error: cannot find symbol\n        Sytem.out.println("hi");\n        ^\n1 error\n';
+    expect(shell('javac Main.java', javac).success).toBe(false);
+  });
+
+  it('leaves a search’s matching lines that hold an error’s words as a success', () => {
+    const matches =
+      'src/log.c:41:// error: keep this message short\nsrc/log.c:88:    fputs("error: disk full", stderr);\n';
+    expect(shell('grep -n "error:" src/log.c', matches).success).toBe(true);
+  });
+
   it('leaves rows a query returned that mention an error as a success', () => {
     const rows = 'id|level|message\n41|error|Error: payment declined\n42|warn|retrying ERROR: timeout\n';
     expect(shell('sqlite3 logs.db "SELECT * FROM events"', rows).success).toBe(true);
