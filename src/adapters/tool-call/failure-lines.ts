@@ -141,6 +141,18 @@ const COULD_NOT_RUN: readonly FailureLine[] = [
   },
   { words: ['ERROR '], line: /^ERROR \d{4} \([0-9A-Z]{5}\)(?: at line \d+)?: /m },
   { words: ['ERROR:  '], line: /^(?:psql:[^\n:]+:\d+: )?ERROR: {2}\S/m },
+  // Go's build that stopped at a package's errors (`# example.com/shop/cart` over `cart/total.go:12:5:
+  // undefined: Discount`).
+  { words: ['.go:'], line: /^# \S+\r?\n[^\s:]+\.go:\d+:\d+: /m },
+  // pip refusing what it was asked to install (`ERROR: Could not find a version that satisfies the
+  // requirement torch==2.9.9`, `ERROR: No matching distribution found for …`).
+  {
+    words: ['ERROR: '],
+    line: /^ERROR: (?:Could not find a version that satisfies|No matching distribution found|Could not open requirements file|Invalid requirement|Could not install packages|Cannot install )/m,
+  },
+  // Docker's daemon refusing what the command asked of it (`Error response from daemon: No such
+  // container: api`, `docker: Error response from daemon: pull access denied for …`).
+  { words: ['Error response from daemon: '], line: /^(?:docker: )?Error response from daemon: /m },
   // Codex's apply_patch refusing a patch.
   { words: ['apply_patch'], line: /^apply_patch verification failed: /m },
   { words: ['Failed to find'], line: /^Failed to find expected lines /m },

@@ -178,6 +178,25 @@ describe('a command’s output without an exit status', () => {
     expect(shell('javac Main.java', javac).success).toBe(false);
   });
 
+  it('reads a Go build stopped at a package’s errors, pip refusing a requirement and Docker’s daemon refusing as failures', () => {
+    const go =
+      '# example.com/shop/cart\ncart/total.go:12:5: undefined: Discount\ncart/total.go:19:2: declared and not used: rate\n';
+    expect(shell('go build ./...', go).success).toBe(false);
+    const pip =
+      'ERROR: Could not find a version that satisfies the requirement torch==2.9.9 (from versions: 2.5.1, 2.6.0)\nERROR: No matching distribution found for torch==2.9.9\n';
+    expect(shell('pip install torch==2.9.9', pip).success).toBe(false);
+    const docker = 'Error response from daemon: No such container: api\n';
+    expect(shell('docker logs api', docker).success).toBe(false);
+  });
+
+  it('leaves a search’s lines of Go files, with no package header above them, and pip’s warnings as a success', () => {
+    const listing = 'cart/total.go:12:5: // TODO: discount\n';
+    expect(shell('grep -rn TODO --include=*.go .', listing).success).toBe(true);
+    const warning =
+      "WARNING: Running pip as the 'root' user can result in broken permissions\nSuccessfully installed rich-13.9.4\n";
+    expect(shell('pip install rich', warning).success).toBe(true);
+  });
+
   it('leaves a search’s matching lines that hold an error’s words as a success', () => {
     const matches =
       'src/log.c:41:// error: keep this message short\nsrc/log.c:88:    fputs("error: disk full", stderr);\n';
@@ -201,6 +220,8 @@ describe('a command’s output without an exit status', () => {
       'Error: ',
       'ERROR ',
       'ERROR:  ',
+      '.go:',
+      'Error response from daemon: ',
     ];
     const output = words.map((word) => `${word}${blank}`).join('');
     expect(shell('./render.sh', output).success).toBe(true);
