@@ -255,7 +255,7 @@ export class NarrowingEngine {
         : undefined);
     const resultDigest = digestResult(text);
     const nonAdvancing = this.adapter.isNonAdvancing?.(seen, call.facts) ?? false;
-    const empty = !nonAdvancing && (this.adapter.answersNothing?.(seen, call.facts) ?? false);
+    const empty = !nonAdvancing && (this.adapter.answersNothing?.(seen, call.facts, failure) ?? false);
     // What is kept of a failure (evidence, the journal) never holds a credential the call carried.
     const kept = facts === undefined ? text : call.withoutSecrets(this.adapter.quotableError?.(text) ?? text);
     const duplicateInStep = this.stepCalls.isDuplicate(call);

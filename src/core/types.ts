@@ -409,8 +409,12 @@ export interface DomainAdapter {
   describeFailure(outcome: Outcome, call: CallFacts): FailureFacts | undefined;
   /** The tool flagged the result as carrying nothing new (MCP `_meta`). */
   isNonAdvancing?(outcome: Outcome, call: CallFacts): boolean;
-  /** A search or query that found nothing (`[]`, "No matches found"): nothing new either. */
-  answersNothing?(outcome: Outcome, call: CallFacts): boolean;
+  /**
+   * A search or query that found nothing (`[]`, "No matches found"): nothing new either. `failure`
+   * is what `describeFailure` read of the same outcome: a search may report finding nothing as its
+   * failure.
+   */
+  answersNothing?(outcome: Outcome, call: CallFacts, failure?: FailureFacts): boolean;
   /**
    * The shape of an error text: the text with the values a call put into it masked, so one error
    * for varied arguments is one shape. Without it the engine uses its own, which knows no error texts.

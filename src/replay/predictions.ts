@@ -51,7 +51,7 @@ interface Fingerprinted {
   readonly keys: readonly string[];
   /** The tool and, for a command, its program: what a guess repeats. */
   readonly family: string;
-  /** A success that found nothing, as the adapter reads it (`[]`, "No results", a query's blank). */
+  /** An answer that found nothing, as the adapter reads it (`[]`, "No results", a query's blank). */
   readonly empty: boolean;
 }
 
@@ -71,7 +71,7 @@ function fingerprintCalls(events: Iterable<TraceEvent>, adapter: DomainAdapter):
     const keys = facts.failureKey === undefined ? [callKey] : [callKey, facts.failureKey];
     const family = facts.program === undefined ? proposal.tool : `${proposal.tool} ${facts.program}`;
     const unrun = failure?.blame === 'harness_fault';
-    const empty = !failed && (adapter.answersNothing?.({ ...outcome, proposal }, facts) ?? false);
+    const empty = adapter.answersNothing?.({ ...outcome, proposal }, facts, failure) ?? false;
     out.set(step, { failed, unrun, fingerprints, keys, family, empty });
   }
   return out;

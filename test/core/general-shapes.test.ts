@@ -330,6 +330,68 @@ describe('empty answers: rephrasings, sweeps and code searches', () => {
     expect(firstBlock).toBeLessThanOrEqual(6);
   });
 
+  const albumQueries = [
+    'Mercedes Sosa studio albums 2000-2009',
+    'Mercedes Sosa discography 2000s studio albums',
+    'Mercedes Sosa albums released between 2000 and 2009',
+    'list of Mercedes Sosa studio albums 2000 to 2009',
+    'Mercedes Sosa studio album count 2000-2009',
+    'how many studio albums Mercedes Sosa 2000 2009',
+    'Mercedes Sosa 2000s albums',
+  ];
+
+  it('blocks rephrasings of one web search that each fail with "No results found", as empty lists would be', () => {
+    const agent = new Agent();
+    const noResults = { text: 'No results found! Try a less restrictive/shorter query.', isError: true };
+    const seen = albumQueries.map((query) => agent.call('web_search', { query }, noResults).check.verdict);
+    const firstBlock = seen.indexOf('block');
+    expect(firstBlock).toBeGreaterThanOrEqual(3);
+    expect(firstBlock).toBeLessThanOrEqual(6);
+    expect(agent.check('web_search', { query: 'Mercedes Sosa' }).violations[0]?.rule).toBe('non-advancing');
+  });
+
+  it('blocks rephrasings of a web search whose failure quotes each query it found nothing for', () => {
+    const agent = new Agent();
+    const seen = albumQueries.map(
+      (query) =>
+        agent.call(
+          'web_search',
+          { query },
+          { text: `No results found for query: '${query}'. Use a less restrictive query.`, isError: true },
+        ).check.verdict,
+    );
+    const firstBlock = seen.indexOf('block');
+    expect(firstBlock).toBeGreaterThanOrEqual(3);
+    expect(firstBlock).toBeLessThanOrEqual(6);
+  });
+
+  it('never blocks a sweep of pages of a search that fails when a page holds nothing', () => {
+    const agent = new Agent();
+    const noResults = { text: 'No results found! Try a less restrictive/shorter query.', isError: true };
+    const seen = [1, 2, 3, 4, 5, 6, 7, 8].map(
+      (page) => agent.call('web_search', { query: 'Mercedes Sosa albums', page }, noResults).check.verdict,
+    );
+    expect(seen).not.toContain('block');
+  });
+
+  it('never blocks code searches failing with no output for different patterns', () => {
+    const agent = new Agent();
+    const patterns = [
+      'parseHeader',
+      'parse_header',
+      'headerParser',
+      'HeaderParse',
+      'read_headers',
+      'class Header',
+    ];
+    const seen = patterns.map(
+      (pattern) =>
+        agent.call('Bash', bash(`grep -rn "${pattern}" src`), { text: 'Exit code 1', isError: true }).check
+          .verdict,
+    );
+    expect(seen).not.toContain('block');
+  });
+
   it('never blocks a sweep of one parameter returning empty lists, dates or pages in order', () => {
     const agent = new Agent();
     const seen: string[] = [];

@@ -61,6 +61,33 @@ describe('checkPredictions', () => {
     expect(stops.every((check) => check.outcome === 'held')).toBe(true);
   });
 
+  it('says a stop on empty answers held when the search it stopped failed finding nothing too, in other words', () => {
+    const search = (query: string, year?: number) => ({
+      type: 'call',
+      tool: 'web_search',
+      args: year === undefined ? { query } : { query, filter_year: year },
+      result: {
+        isError: true,
+        content:
+          year === undefined
+            ? `No results found for query: '${query}'. Use a less restrictive query.`
+            : `No results found for query: '${query}' with filtering on year=${year}. Use a less restrictive query or do not filter on year.`,
+      },
+    });
+    const checks = checked(
+      search('acme pricing team plan'),
+      search('acme team plan price'),
+      search('Acme Team tier monthly cost'),
+      search('acme pricing page team'),
+      search('how much is acme team'),
+      search('acme team plan per seat', 2025),
+      search('acme team subscription price', 2025),
+    );
+    const stops = checks.filter((check) => check.rule === 'non-advancing');
+    expect(stops.length).toBeGreaterThan(0);
+    expect(stops.every((check) => check.outcome === 'held')).toBe(true);
+  });
+
   it('says a stop on empty answers was wrong when the query it stopped found something', () => {
     const filters = ['.plans[0]', '.plans["team"]', '.pricing.team', '.. | .team? // empty', '.team'];
     const checks = checked(

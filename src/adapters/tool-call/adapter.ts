@@ -135,7 +135,7 @@ export interface ToolCallAdapterOptions {
 
 export interface ToolCallAdapter extends DomainAdapter {
   isNonAdvancing(outcome: Outcome, call?: CallFacts): boolean;
-  answersNothing(outcome: Outcome, call: CallFacts): boolean;
+  answersNothing(outcome: Outcome, call: CallFacts, failure?: FailureFacts): boolean;
   errorShape(text: string): string;
   quotableError(text: string): string;
 }
@@ -714,10 +714,19 @@ function isNonAdvancing(outcome: Outcome): boolean {
 
 /**
  * A search or a query that found nothing ("No files found", `[]`). An empty file is an answer, not
- * a miss, so reads do not count.
+ * a miss, so reads do not count. A search tool that raises when it finds nothing (a web search's
+ * "No results found! Try a less restrictive/shorter query.") found nothing too: its failure, read
+ * as an empty result, is the same answer as the empty list another tool returns.
  */
-function answersNothing(outcome: Outcome, call: CallFacts): boolean {
-  if (!outcome.success || call.kind === 'read') return false;
+function answersNothing(outcome: Outcome, call: CallFacts, failure?: FailureFacts): boolean {
+  if (call.kind === 'read') return false;
+  if (!outcome.success) {
+    return (
+      failure?.signature === EMPTY.signature &&
+      answersAQuestion(call, outcome.proposal) &&
+      !isCodeSearch(outcome.proposal, call)
+    );
+  }
   // A query of a file's content (`jq` over a JSON file) asked a question, whatever else the tool runs.
   if (call.kind === 'exec' && call.asksOf !== undefined) return isEmptyAnswer(outcome.content);
   // "No matches" from a code search for another pattern is exploration: it says where a thing is not.
