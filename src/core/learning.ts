@@ -7,6 +7,7 @@ import { type ConstraintIndex, constraintId, type Entry, isActive, regionCovers 
 import type { CallContext } from './detectors/types.js';
 import { FailingCalls } from './failing-calls.js';
 import { hashString } from './identity/hashing.js';
+import { digestWithoutNumbers } from './identity/index.js';
 import { KEY_GENERATION } from './key-generation.js';
 import type { Policy } from './policy.js';
 import { ReproducedFailures } from './reproduced.js';
@@ -24,6 +25,21 @@ import type {
 
 const EVIDENCE_CALLS = 5;
 const SECOND = 1000;
+
+/**
+ * What a failure answered, for telling a repeat that failed alike from one that answered otherwise:
+ * the digest of its whole text, volatile parts masked, and the digest of its text without numbers.
+ */
+export interface FailureAnswer {
+  readonly digest: string;
+  /** See `digestWithoutNumbers`: the same words with other counters, pids or sizes are alike. */
+  readonly withoutNumbers?: string;
+}
+
+/** What a failure whose text is `text` (and whose digest is `digest`) answered. */
+export function failureAnswer(digest: string, text: string): FailureAnswer {
+  return { digest, withoutNumbers: digestWithoutNumbers(text) };
+}
 
 export interface LearnResult {
   /** Entries that came into force with this failure (new bans or re-bans after probation). */
@@ -64,8 +80,8 @@ export class Learner {
     this.hasContext = Object.keys(policy.context).length > 0;
   }
 
-  /** `answer`: the digest of the failure's whole answer, volatile parts masked (see `Evidence.answer`). */
-  learn(call: CallContext, failure: FailureFacts, errorText: string, answer?: string): LearnResult {
+  /** `answer`: what the failure answered (see `Evidence.answer`). */
+  learn(call: CallContext, failure: FailureFacts, errorText: string, answer?: FailureAnswer): LearnResult {
     const enforced: Entry[] = [];
     const evicted: Entry[] = [];
     const contextOf = (kind: ConstraintScope, targets?: readonly string[]) =>
@@ -124,9 +140,15 @@ export class Learner {
    * call, repeated against unchanged state, fails again: it never widens, and is forgotten with the
    * session, since the environment may be what failed.
    */
-  learnRepeat(call: CallContext, failure: FailureFacts, errorText: string, errorDigest: string): LearnResult {
+  learnRepeat(
+    call: CallContext,
+    failure: FailureFacts,
+    errorText: string,
+    answer: FailureAnswer,
+  ): LearnResult {
     const context = Object.keys(this.policy.context).length > 0 ? this.policy.context : undefined;
-    const [entry, became, evicted] = this.learnCall(call, failure, errorText, context, false, errorDigest);
+    const [entry, became, evicted] = this.learnCall(call, failure, errorText, context, false, answer);
+    const errorDigest = answer.digest;
     const enforced = became ? [entry] : [];
     // Another call of the tool on the same targets failed with this very error, and nothing has
     // changed since: the error is about the targets' state, not a passing glitch of one call.
@@ -213,7 +235,7 @@ export class Learner {
     errorText: string,
     context: Record<string, string> | undefined,
     persistent = true,
-    answer?: string,
+    answer?: FailureAnswer,
   ): [Entry, boolean, Entry[]] {
     const thresholds = call.toolPolicy.detectors.identicalFailure;
     // A move that names nowhere to go (`scroll_down`, `goto 120`) starts from wherever the last move
@@ -250,7 +272,7 @@ export class Learner {
     }
     if (existing) this.index.remove(existing);
     const evidence = firstEvidence(call, keptText(errorText, EVIDENCE_CHARS));
-    if (answer !== undefined) evidence.answer = answer;
+    if (answer !== undefined) withAnswer(evidence, answer);
     if (this.reproduced.reproduces(call.banKey, failure.signature, evidence.lastError)) evidence.failures = 2;
     // Built field by field, in the order constraints have always had, with no field left undefined:
     // a constraint is kept for days, possibly by the hundred thousand.
@@ -516,11 +538,11 @@ export class Learner {
     entry: Entry,
     call: CallContext,
     errorText: string,
-    answer: string,
+    answer: FailureAnswer,
   ): [Entry, boolean, Entry[]] {
     const evidence = firstEvidence(call, keptText(errorText, EVIDENCE_CHARS));
     evidence.firstAt = entry.constraint.evidence.firstAt;
-    evidence.answer = answer;
+    withAnswer(evidence, answer);
     entry.constraint.evidence = evidence;
     this.index.touch(entry, false);
     return [entry, false, []];
@@ -532,19 +554,20 @@ export class Learner {
     call: CallContext,
     errorText: string,
     ttlKind: 'call' | 'target' | 'parameter',
-    answer?: string,
+    answer?: FailureAnswer,
   ): [Entry, boolean, Entry[]] {
     const wasActive = isActive(entry);
     const constraint = entry.constraint;
     const evidence = constraint.evidence;
-    constraint.evidence = {
+    const next: Mutable<Evidence> = {
       ...evidence,
       failures: evidence.failures + 1,
       lastAt: call.now,
       lastError: keptText(errorText, EVIDENCE_CHARS),
       calls: pushBounded(evidence.calls, call.description, EVIDENCE_CALLS),
-      ...(answer !== undefined && { answer }),
     };
+    if (answer !== undefined) withAnswer(next, answer);
+    constraint.evidence = next;
     let rebanned = false;
     if (constraint.probation) {
       constraint.probation = false;
@@ -576,13 +599,22 @@ function firstEvidence(call: CallContext, lastError: string, described?: string)
 
 /**
  * An uncorroborated ban whose last failure answered otherwise than this one: both answers known,
- * their volatile parts masked, and different. A ban already in force, or on probation after a
- * change, is judged as before.
+ * different with their volatile parts masked, and different without their numbers too (when the
+ * earlier one's is known). A ban already in force, or on probation after a change, is judged as
+ * before.
  */
-function answeredOtherwise(entry: Entry, answer: string | undefined): answer is string {
+function answeredOtherwise(entry: Entry, answer: FailureAnswer | undefined): answer is FailureAnswer {
   if (answer === undefined || isActive(entry) || entry.constraint.probation) return false;
-  const earlier = entry.constraint.evidence.answer;
-  return earlier !== undefined && earlier !== answer;
+  const { answer: earlier, answerWithoutNumbers } = entry.constraint.evidence;
+  if (earlier === undefined || earlier === answer.digest) return false;
+  return answerWithoutNumbers === undefined || answerWithoutNumbers !== answer.withoutNumbers;
+}
+
+/** Keeps what a failure answered in its evidence: both digests, the second when known. */
+function withAnswer(evidence: Mutable<Evidence>, answer: FailureAnswer): void {
+  evidence.answer = answer.digest;
+  if (answer.withoutNumbers !== undefined) evidence.answerWithoutNumbers = answer.withoutNumbers;
+  else delete evidence.answerWithoutNumbers;
 }
 
 function pushBounded(list: readonly string[], item: string, limit: number): string[] {

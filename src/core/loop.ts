@@ -20,7 +20,7 @@ import { DistinctWindow } from './distinct-window.js';
 import { haltViolation } from './explain.js';
 import { digestResult } from './identity/index.js';
 import { NO_WORKSPACE_KNOWLEDGE } from './invalidation.js';
-import { Learner } from './learning.js';
+import { failureAnswer, Learner } from './learning.js';
 import { Observed } from './observed.js';
 import { type Policy, type PolicyInput, resolvePolicy, ToolPolicyIndex } from './policy.js';
 import { RadiusLimit } from './radius.js';
@@ -271,14 +271,21 @@ export class NarrowingEngine {
         // The user's answer to the agent's question is the user speaking, as a message of theirs is.
         if (call.facts.asksPerson === true) this.successes.userSpoke(lifted);
       } else if (facts.blame === 'agent_failure' && this.policy.learning.enabled) {
-        const learned = this.learner.learn(call.keyedFor(facts), facts, kept, resultDigest);
+        const learned = this.learner.learn(
+          call.keyedFor(facts),
+          facts,
+          kept,
+          failureAnswer(resultDigest, text),
+        );
         added.push(...learned.enforced);
         if (learned.enforced.some((entry) => entry.constraint.scope === 'strategy')) this.noteIfExhausted();
         for (const evicted of learned.evicted)
           lifted.push({ entry: evicted, why: 'evicted to stay within capacity' });
         if (call.facts.targets.length > 1) this.radius.recordFailure();
       } else if (facts.blame === 'unknown' && this.policy.learning.enabled) {
-        const learned = this.learner.learnRepeat(call.keyedFor(facts), facts, kept, resultDigest);
+        // What nobody can blame answers by its digest alone: a number that changed may be the
+        // environment answering otherwise (a service giving each connection another port).
+        const learned = this.learner.learnRepeat(call.keyedFor(facts), facts, kept, { digest: resultDigest });
         added.push(...learned.enforced);
         for (const evicted of learned.evicted)
           lifted.push({ entry: evicted, why: 'evicted to stay within capacity' });

@@ -445,6 +445,11 @@ export interface Evidence {
    * uncorroborated failure only when it answered alike (see `Learner.learnCall`).
    */
   readonly answer?: string;
+  /**
+   * The digest of the same answer with its numbers left out as well (see `digestWithoutNumbers`):
+   * a repeat whose answer differs from `answer` only in counters, pids or sizes answered alike.
+   */
+  readonly answerWithoutNumbers?: string;
 }
 
 export interface ParameterRegion {

@@ -39,6 +39,7 @@ function buildSchemas() {
     calls: z.array(z.string()),
     masked: z.array(z.string()).optional(),
     answer: z.string().optional(),
+    answerWithoutNumbers: z.string().max(128).optional(),
   });
 
   const region = z.looseObject({

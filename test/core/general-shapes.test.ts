@@ -538,6 +538,40 @@ describe('identical re-runs whose results differ only in volatile fields', () =>
     expect(seen).toEqual(['allow', 'allow', 'block']);
   });
 
+  const seeded = (run: number, worker: number, pid: number) => ({
+    text: `Run #${1000 + run} started\n[worker-${worker}] pid ${pid} connecting to db... ok\nError: relation "users" does not exist\nexit status 1`,
+    isError: true,
+  });
+
+  it('blocks the third run of a failing script whose output differs only in its run number, worker and pid', () => {
+    const agent = new Agent();
+    const runs = [seeded(1, 3313, 40112), seeded(2, 7869, 40177), seeded(3, 1024, 40230)];
+    const seen = runs.map((run) => agent.call('Bash', bash('node scripts/seed.js'), run).check.verdict);
+    expect(seen).toEqual(['allow', 'allow', 'block']);
+  });
+
+  it('lets a failing script run again while the words of its failure change from run to run', () => {
+    const agent = new Agent();
+    agent.call('Bash', bash('node scripts/seed.js'), seeded(1, 3313, 40112));
+    const otherTable = {
+      text: 'Run #1002 started\n[worker-7869] pid 40177 connecting to db... ok\nError: relation "orders" does not exist\nexit status 1',
+      isError: true,
+    };
+    agent.call('Bash', bash('node scripts/seed.js'), otherTable);
+    expect(agent.check('Bash', bash('node scripts/seed.js')).verdict).toBe('allow');
+  });
+
+  it('lets a service that nobody can blame answer again when only its numbers changed', () => {
+    const agent = new Agent();
+    const session = (sensor: number) => ({
+      text: `Welcome to the sensor network. This is sensor ID ${sensor}. Type HELP for a list of commands.\n>`,
+      isError: true,
+    });
+    agent.call('Bash', bash('nc sensors.internal 2003'), session(6));
+    agent.call('Bash', bash('nc sensors.internal 2003'), session(7));
+    expect(agent.check('Bash', bash('nc sensors.internal 2003')).verdict).toBe('allow');
+  });
+
   it('takes a failure that came back after an edit with only its timings changed as a second sighting', () => {
     const agent = new Agent();
     agent.call('Bash', bash('npm test'), failed(0));

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { CANDIDATE_SCANS, looksDrawnLetters } from '../../src/core/identity/call-identity.js';
 import {
   digestResult,
+  digestWithoutNumbers,
   looksRandom,
   maskVolatile,
   maskVolatileExhaustively,
@@ -353,5 +354,46 @@ describe('the masking of volatile values in results', () => {
         );
       }),
     );
+  });
+});
+
+describe('digestWithoutNumbers', () => {
+  it('digests two failures alike when they differ only in numbers and hex ids', () => {
+    const run = (id: number, hash: string) =>
+      `Run #${id} started\n[worker-${id * 7}] request ${hash}\nError: relation "users" does not exist`;
+    expect(digestWithoutNumbers(run(1001, '9f86d081884c7d65'))).toBe(
+      digestWithoutNumbers(run(1002, '2c26b46b68ffc68f')),
+    );
+  });
+
+  it('tells two failures apart that differ in a word', () => {
+    expect(digestWithoutNumbers('Error: relation "users" does not exist')).not.toBe(
+      digestWithoutNumbers('Error: relation "orders" does not exist'),
+    );
+  });
+
+  it('digests texts alike whatever numbers stand in them, wherever they stand', () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.oneof(fc.constantFrom('Error:', 'worker', 'pid', 'ms', ' ', '\n', '#'), fc.nat()), {
+          maxLength: 40,
+        }),
+        fc.array(fc.nat(), { minLength: 40, maxLength: 40 }),
+        (parts, others) => {
+          const written = parts.map(String).join(' ');
+          const rewritten = parts
+            .map((part, at) => String(typeof part === 'number' ? others[at] : part))
+            .join(' ');
+          expect(digestWithoutNumbers(rewritten)).toBe(digestWithoutNumbers(written));
+        },
+      ),
+    );
+  });
+
+  it('reads a long failure by its start and its end only', () => {
+    const log = '.'.repeat(2_000);
+    const text = (word: string) => `Error: build failed\n${log}\n${word}\n${log}\nexit status 2`;
+    expect(digestWithoutNumbers(text('alpha'))).toBe(digestWithoutNumbers(text('omega')));
+    expect(digestWithoutNumbers(`${text('alpha')}!`)).not.toBe(digestWithoutNumbers(text('alpha')));
   });
 });

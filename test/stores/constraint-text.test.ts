@@ -42,3 +42,26 @@ describe('a ban on a failed edit, as a row', () => {
     expect(parseConstraintText(row)).toBeUndefined();
   });
 });
+
+describe('a ban on a failing command not yet corroborated, as a row', () => {
+  const command = missingFile('node scripts/seed.js', Date.UTC(2026, 2, 2), {
+    id: 'call:Bash',
+    scope: 'call',
+    signature: 'validation_error',
+    actionClass: 'shell_exec',
+    tool: 'Bash',
+  });
+  const answered = (answerWithoutNumbers: string) => ({
+    ...command,
+    evidence: { ...command.evidence, failures: 1, answer: '9f86d081884c7d65', answerWithoutNumbers },
+  });
+
+  it('keeps what its failure answered without its numbers', () => {
+    const row = constraintToText(answered('2c26b46b68ffc68f'));
+    expect(parseConstraintText(row)?.evidence.answerWithoutNumbers).toBe('2c26b46b68ffc68f');
+  });
+
+  it('is refused when that answer is longer than any digest', () => {
+    expect(parseConstraintText(constraintToText(answered('f'.repeat(10_000))))).toBeUndefined();
+  });
+});

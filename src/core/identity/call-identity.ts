@@ -1144,6 +1144,27 @@ export function digestResult(content: string | undefined): string {
   return hashOfMasked(content, applyRules(RESULT_RULES, content, candidates), resultHash);
 }
 
+/** Characters of a failure's start and of its end read for `digestWithoutNumbers`. */
+const NUMBERLESS_WINDOW = 1_024;
+/** A number, and a run of hex digits holding a digit (a hash, a uuid's part, an address). */
+const NUMBER_LIKE = /[0-9a-f]*\d[0-9a-f]*/gi;
+
+/**
+ * Digest of a failure's text with every number left out, and every run of hex digits holding one (a
+ * hash, a uuid, an address): two runs of one call that failed with the same words and other
+ * counters, pids, build numbers, sizes or drawn ids (`Run #1001`, `[worker-7869]`, `heap used: 41
+ * MB`) failed the same way, as an error's shape counts it. Bounded and cheap: a long text is read
+ * by its first and last 1,024 characters, where its error is, and nothing else is masked (the
+ * result's digest masks the rest; either alike is alike).
+ */
+export function digestWithoutNumbers(content: string): string {
+  const text =
+    content.length <= 2 * NUMBERLESS_WINDOW
+      ? content
+      : `${content.slice(0, NUMBERLESS_WINDOW)}\n${content.slice(-NUMBERLESS_WINDOW)}`;
+  return hashString(text.replace(NUMBER_LIKE, '#'));
+}
+
 /** The hash of `masked`: the scan's hash of `text` when masking left it as it was. */
 function hashOfMasked(text: string, masked: string, scanned: TextHash): string {
   return masked === text ? scanned.finish() : hashString(masked);

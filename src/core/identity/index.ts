@@ -6,6 +6,7 @@
 export {
   type CallIdentity,
   digestResult,
+  digestWithoutNumbers,
   hashMaskedArgument,
   type IdentifiedCall,
   identifyArguments,
