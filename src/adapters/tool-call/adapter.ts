@@ -75,6 +75,7 @@ import { withoutPointerLines } from './pointer-lines.js';
 import { fileRacedUnderCall } from './raced-file.js';
 import { runsScriptFile } from './script-runs.js';
 import { makesWhatItMissed } from './self-made-file.js';
+import { statusProgram } from './shell-parse.js';
 import {
   EDIT_NOOP,
   EMPTY,
@@ -85,6 +86,7 @@ import {
   ruleForErrorCode,
   ruleForException,
   ruleForExitCode,
+  ruleForProgramExit,
   ruleForStatus,
   type SignatureRule,
   STALE_READ,
@@ -398,7 +400,7 @@ export function createToolCallAdapter(options: ToolCallAdapterOptions = {}): Too
     const text = failureText(outcome);
     const args = isRecord(outcome.proposal?.args) ? outcome.proposal.args : {};
     const verdict = withoutListings(withoutEchoes(text, args));
-    const exit = typeof outcome.exitCode === 'number' ? ruleForExitCode(outcome.exitCode) : undefined;
+    const exit = typeof outcome.exitCode === 'number' ? exitRule(outcome.exitCode, call, args) : undefined;
     const read =
       (containerGoneUnderCall(verdict, args) ? UNAVAILABLE : undefined) ??
       (fileRacedUnderCall(verdict, args) ? LOCKED : undefined) ??
@@ -710,6 +712,23 @@ function isNonAdvancing(outcome: Outcome): boolean {
   const meta = outcome.meta;
   if (meta === undefined || meta === null) return false;
   return NON_ADVANCING_KEYS.some((key) => meta[key] === true);
+}
+
+/**
+ * What a command's exit status says by itself: a status any program means alike (124, 137, 127…),
+ * or one the program whose status the line's is documents (curl's 7: no connection), read only when
+ * the text says nothing more specific.
+ */
+function exitRule(
+  code: number,
+  call: CallFacts,
+  args: Readonly<Record<string, unknown>>,
+): { rule: SignatureRule; beforeText: boolean } | undefined {
+  const general = ruleForExitCode(code);
+  if (general !== undefined || call.kind !== 'exec') return general;
+  const command = commandText(args);
+  const rule = command === undefined ? undefined : ruleForProgramExit(statusProgram(command), code);
+  return rule === undefined ? undefined : { rule, beforeText: false };
 }
 
 /**

@@ -208,3 +208,28 @@ function plainCommand(reading: CommandReading): SyntaxNode | undefined {
   };
   return tree as unknown as SyntaxNode;
 }
+
+/**
+ * The name of the program whose exit status a line's is, when it reads only one such program: the
+ * last statement that does not run in the background, and in it the last command of a `&&` list or
+ * a pipeline (`cd app && curl -s …`, `sleep 3; curl -s …`). A `||` list (`curl … || echo down`)
+ * may end with either side's status, and a line the parser cannot read names none.
+ */
+export function statusProgram(command: string): string | undefined {
+  const tree = readableTree(command);
+  if (tree?.type !== 'Script') return undefined;
+  const last = tree.commands.filter((statement) => !statement.background).at(-1);
+  let node: SyntaxNode | undefined = last?.command;
+  while (node !== undefined) {
+    if (node.type === 'AndOr') {
+      if (node.operators.some((operator) => operator !== '&&')) return undefined;
+      node = node.commands.at(-1);
+    } else if (node.type === 'Pipeline') {
+      if (node.prefixes.length > 0) return undefined;
+      node = node.commands.at(-1);
+    } else if (node.type === 'Command') {
+      return node.name?.type === 'Word' ? node.name.value : undefined;
+    } else return undefined;
+  }
+  return undefined;
+}

@@ -82,6 +82,41 @@ describe('network failures are the harness’s', () => {
   });
 });
 
+describe('what a silent program’s exit status says', () => {
+  const curl = (command: string, exitCode: number) => exitBlame(exitCode, '', { command });
+
+  it('blames the network when a silent curl could not connect, resolve or hear back, as its message would', () => {
+    for (const status of [6, 7, 52, 56])
+      expect(curl('curl -sf http://localhost:3000/health', status)?.blame).toBe('harness_fault');
+    expect(curl('curl -s --max-time 5 https://api.example.com/v1/status', 28)?.signature).toBe(
+      'tool_timeout',
+    );
+  });
+
+  it('reads the status of the curl that ends a line after a move or a wait', () => {
+    expect(curl('cd web && sleep 3 && curl -s localhost:3000/health', 7)?.blame).toBe('harness_fault');
+    expect(curl('npm start & sleep 5; curl -s localhost:3000/health', 7)?.blame).toBe('harness_fault');
+  });
+
+  it('blames the agent for a URL a silent curl could not read', () => {
+    expect(curl('curl -s "http://localhost:3000/api/items?id={id}"', 3)?.blame).toBe('agent_failure');
+  });
+
+  it('leaves a status to the program that ends the line: a pipeline’s last, either side of `||`', () => {
+    expect(curl('curl -s localhost:3000/health | jq .status', 7)?.blame).toBe('unknown');
+    expect(curl('curl -s localhost:3000/health || echo down', 7)?.blame).toBe('unknown');
+  });
+
+  it('leaves a status that names no cause to the text: curl’s 22 for any HTTP error', () => {
+    expect(curl('curl -sf http://localhost:3000/api/items/42', 22)?.blame).toBe('unknown');
+    expect(
+      exitBlame(22, 'curl: (22) The requested URL returned error: 404', {
+        command: 'curl -sf http://localhost:3000/api/items/42',
+      })?.blame,
+    ).toBe('agent_failure');
+  });
+});
+
 describe('the environment’s other failures', () => {
   it('blames lock contention on the harness, as a passing condition', () => {
     const text =

@@ -1,7 +1,12 @@
 import fc from 'fast-check';
 import { parse } from 'unbash';
 import { describe, expect, it } from 'vitest';
-import { parseShell, readableTree, visitTree } from '../../../src/adapters/tool-call/shell-parse.js';
+import {
+  parseShell,
+  readableTree,
+  statusProgram,
+  visitTree,
+} from '../../../src/adapters/tool-call/shell-parse.js';
 
 /**
  * The tree as its readers see it: every field, own or read through a getter of unbash's node
@@ -123,5 +128,29 @@ describe('walking a parsed line', () => {
   it('gives no tree for a line the parser reads only by recovering from an error', () => {
     expect(readableTree('python3 -c "print(1)')).toBeUndefined();
     expect(readableTree('python3 -c "print(1)"')?.type).toBe('Script');
+  });
+});
+
+describe('the program whose exit status a line’s is', () => {
+  it('is the last command of the last statement run in the foreground', () => {
+    expect(statusProgram('curl -s localhost:3000/health')).toBe('curl');
+    expect(statusProgram('cd web && sleep 3 && curl -s localhost:3000/health')).toBe('curl');
+    expect(statusProgram('npm start & sleep 5; curl -s localhost:3000/health')).toBe('curl');
+    expect(statusProgram('curl -s localhost:3000/health | jq .status')).toBe('jq');
+  });
+
+  it('is none when either side of a `||` may end the line, or the line cannot be read', () => {
+    expect(statusProgram('curl -s localhost:3000/health || echo down')).toBeUndefined();
+    expect(statusProgram('curl -s "localhost:3000')).toBeUndefined();
+    expect(statusProgram('')).toBeUndefined();
+  });
+
+  it('reads any line without throwing', () => {
+    fc.assert(
+      fc.property(fc.string({ maxLength: 200 }), (line) => {
+        const program = statusProgram(line);
+        expect(program === undefined || typeof program === 'string').toBe(true);
+      }),
+    );
   });
 });

@@ -55,6 +55,36 @@ export function ruleForExitCode(code: number): { rule: SignatureRule; beforeText
   return undefined;
 }
 
+/**
+ * What the exit status of a program that documents its statuses says when it printed nothing that
+ * says more (`curl -s`, `curl -sf`, `wget -q`): the failures its message would have named. curl: 3 a
+ * malformed URL; 5 and 6 a proxy or host name that did not resolve, 7 no connection, 52 no reply, 55
+ * and 56 a connection that broke: the network's, as curl's own message for them is read; 28 its time
+ * limit. wget: 4 a network failure. Statuses that name no cause (curl's 22 for any HTTP error, wget's
+ * 8 for any error response) are left to the text.
+ */
+const RULE_BY_PROGRAM_STATUS: ReadonlyMap<string, ReadonlyMap<number, SignatureRule>> = new Map([
+  [
+    'curl',
+    new Map([
+      [3, VALIDATION],
+      [5, SERVICE_DOWN],
+      [6, SERVICE_DOWN],
+      [7, SERVICE_DOWN],
+      [28, TIMEOUT],
+      [52, SERVICE_DOWN],
+      [55, SERVICE_DOWN],
+      [56, SERVICE_DOWN],
+    ]),
+  ],
+  ['wget', new Map([[4, SERVICE_DOWN]])],
+]);
+
+/** What `program`'s exit status `code` says by itself (see `RULE_BY_PROGRAM_STATUS`). */
+export function ruleForProgramExit(program: string | undefined, code: number): SignatureRule | undefined {
+  return program === undefined ? undefined : RULE_BY_PROGRAM_STATUS.get(program)?.get(code);
+}
+
 const RULE_BY_CODE = new Map<string, SignatureRule>([
   ...['ENOENT', 'ENOTDIR'].map((code) => [code, FILE_MISSING] as const),
   ...['EACCES', 'EPERM', 'EROFS'].map((code) => [code, PERMISSION] as const),
