@@ -303,6 +303,39 @@ describe('the environment’s other failures', () => {
   });
 });
 
+describe('a host refusing what the session was not allowed', () => {
+  it('blames the session for a permission a headless host was not given, whatever the tool', () => {
+    expect(
+      blameOf(
+        'Write',
+        "Claude requested permissions to write to /workspace/out/sol01.py, but you haven't granted it yet.",
+      ),
+    ).toBe('harness_fault');
+    expect(blameOf('Bash', "Claude requested permissions to use Bash, but you haven't granted it yet.")).toBe(
+      'harness_fault',
+    );
+    expect(
+      blameOf(
+        'Read',
+        "Claude requested permissions to read from /tmp/audit/data/README.md, but you haven't granted it yet.",
+      ),
+    ).toBe('harness_fault');
+  });
+
+  it('blames the session for a whole tool its settings deny', () => {
+    expect(
+      blameOf(
+        'Bash',
+        'Permission to use Bash has been denied. IMPORTANT: You *may* attempt to accomplish this action using other tools that might naturally be used to accomplish this goal.',
+      ),
+    ).toBe('harness_fault');
+  });
+
+  it('blames the environment for a command its sandbox killed by a signal', () => {
+    expect(blameOf('shell', 'sandbox error: command was killed by a signal')).toBe('harness_fault');
+  });
+});
+
 describe('the agent’s failures the guard learns from', () => {
   it('blames the agent for a path outside the sandbox, and advises no waiting', () => {
     const text = 'Access denied - path outside allowed directories: /etc/passwd not in /home/dev/w';

@@ -36,7 +36,7 @@ export const HOST: FamilyTable = {
     patterns: [
       '\\bexited with (?:code null|signal)\\b',
       '\\bsignal: killed\\b',
-      '\\bkilled by signal\\b',
+      '\\bkilled by (?:a )?signal\\b',
       '\\bSIGKILL\\b',
       '^(?:\\S+: )?(?:line \\d+: )?\\d+ (?:killed|terminated)\\b',
     ],

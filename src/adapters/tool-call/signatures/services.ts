@@ -78,6 +78,9 @@ export const SERVICES: FamilyTable = {
       '\\binvalid (?:jwt|signature|session|token)\\b',
       '\\bsession (?:has )?(?:expired|timed out|is invalid)\\b',
       '\\bpermission to \\S+ denied\\b',
+      // a host's own refusal of a whole tool, or of a permission the session was not given
+      '\\bpermission to use \\S+ has been denied\\b',
+      "\\brequested permissions? to [^\\n]{1,300}? but you haven'?t granted it yet\\b",
       '\\bmust have (?:\\w+ )?(?:rights|access|permission|role)\\b',
       '\\b(?:admin|owner|write|read) (?:rights|access|permission|role) (?:is )?required\\b',
       '\\blogin failed for user\\b',
