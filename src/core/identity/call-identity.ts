@@ -1153,16 +1153,17 @@ const NUMBER_LIKE = /[0-9a-f]*\d[0-9a-f]*/gi;
  * Digest of a failure's text with every number left out, and every run of hex digits holding one (a
  * hash, a uuid, an address): two runs of one call that failed with the same words and other
  * counters, pids, build numbers, sizes or drawn ids (`Run #1001`, `[worker-7869]`, `heap used: 41
- * MB`) failed the same way, as an error's shape counts it. Bounded and cheap: a long text is read
- * by its first and last 1,024 characters, where its error is, and nothing else is masked (the
- * result's digest masks the rest; either alike is alike).
+ * MB`) failed the same way, as an error's shape counts it. The text is masked as a result is first
+ * (a drawn id of letters alone, a temporary name), so that a failure whose numbers and drawn values
+ * both changed is alike too. Bounded: a long text is read by its first and last 1,024 characters,
+ * where its error is.
  */
 export function digestWithoutNumbers(content: string): string {
   const text =
     content.length <= 2 * NUMBERLESS_WINDOW
       ? content
       : `${content.slice(0, NUMBERLESS_WINDOW)}\n${content.slice(-NUMBERLESS_WINDOW)}`;
-  return hashString(text.replace(NUMBER_LIKE, '#'));
+  return hashString(maskWith(RESULT_RULES, text).replace(NUMBER_LIKE, '#'));
 }
 
 /** The hash of `masked`: the scan's hash of `text` when masking left it as it was. */
