@@ -330,6 +330,17 @@ describe('empty answers: rephrasings, sweeps and code searches', () => {
     expect(firstBlock).toBeLessThanOrEqual(6);
   });
 
+  /** Patterns an agent tries in turn for code it has not found. */
+  const headerPatterns = [
+    'parseHeader',
+    'parse_header',
+    'headerParser',
+    'HeaderParse',
+    'read_headers',
+    'class Header',
+  ];
+  const noResults = { text: 'No results found! Try a less restrictive/shorter query.', isError: true };
+
   const albumQueries = [
     'Mercedes Sosa studio albums 2000-2009',
     'Mercedes Sosa discography 2000s studio albums',
@@ -342,7 +353,6 @@ describe('empty answers: rephrasings, sweeps and code searches', () => {
 
   it('blocks rephrasings of one web search that each fail with "No results found", as empty lists would be', () => {
     const agent = new Agent();
-    const noResults = { text: 'No results found! Try a less restrictive/shorter query.', isError: true };
     const seen = albumQueries.map((query) => agent.call('web_search', { query }, noResults).check.verdict);
     const firstBlock = seen.indexOf('block');
     expect(firstBlock).toBeGreaterThanOrEqual(3);
@@ -367,7 +377,6 @@ describe('empty answers: rephrasings, sweeps and code searches', () => {
 
   it('never blocks a sweep of pages of a search that fails when a page holds nothing', () => {
     const agent = new Agent();
-    const noResults = { text: 'No results found! Try a less restrictive/shorter query.', isError: true };
     const seen = [1, 2, 3, 4, 5, 6, 7, 8].map(
       (page) => agent.call('web_search', { query: 'Mercedes Sosa albums', page }, noResults).check.verdict,
     );
@@ -376,15 +385,7 @@ describe('empty answers: rephrasings, sweeps and code searches', () => {
 
   it('never blocks code searches failing with no output for different patterns', () => {
     const agent = new Agent();
-    const patterns = [
-      'parseHeader',
-      'parse_header',
-      'headerParser',
-      'HeaderParse',
-      'read_headers',
-      'class Header',
-    ];
-    const seen = patterns.map(
+    const seen = headerPatterns.map(
       (pattern) =>
         agent.call('Bash', bash(`grep -rn "${pattern}" src`), { text: 'Exit code 1', isError: true }).check
           .verdict,
@@ -413,16 +414,7 @@ describe('empty answers: rephrasings, sweeps and code searches', () => {
 
   it('never blocks code searches answering "no matches" for different patterns', () => {
     const agent = new Agent();
-    const patterns = [
-      'parseHeader',
-      'parse_header',
-      'headerParser',
-      'HeaderParse',
-      'read_headers',
-      'headers\\(',
-      'class Header',
-    ];
-    const seen = patterns.map(
+    const seen = [...headerPatterns, 'headers\\('].map(
       (pattern) => agent.call('Grep', { pattern, path: 'src' }, 'No matches found').check.verdict,
     );
     expect(seen).not.toContain('block');
@@ -430,15 +422,9 @@ describe('empty answers: rephrasings, sweeps and code searches', () => {
 
   it('never blocks code searches of the whole workspace, which name no path, for different patterns', () => {
     const agent = new Agent();
-    const patterns = [
-      'parseHeader',
-      'parse_header',
-      'headerParser',
-      'HeaderParse',
-      'read_headers',
-      'class Header',
-    ];
-    const seen = patterns.map((pattern) => agent.call('Grep', { pattern }, 'No matches found').check.verdict);
+    const seen = headerPatterns.map(
+      (pattern) => agent.call('Grep', { pattern }, 'No matches found').check.verdict,
+    );
     expect(seen).not.toContain('block');
   });
 
