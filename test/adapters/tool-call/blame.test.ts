@@ -329,6 +329,9 @@ describe('a host refusing what the session was not allowed', () => {
         'Permission to use Bash has been denied. IMPORTANT: You *may* attempt to accomplish this action using other tools that might naturally be used to accomplish this goal.',
       ),
     ).toBe('harness_fault');
+    expect(blameOf('Bash', 'Permission to use Bash has been auto-denied (prompts unavailable).')).toBe(
+      'harness_fault',
+    );
   });
 
   it('blames the environment for a command its sandbox killed by a signal', () => {

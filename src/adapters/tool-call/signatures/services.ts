@@ -79,7 +79,7 @@ export const SERVICES: FamilyTable = {
       '\\bsession (?:has )?(?:expired|timed out|is invalid)\\b',
       '\\bpermission to \\S+ denied\\b',
       // a host's own refusal of a whole tool, or of a permission the session was not given
-      '\\bpermission to use \\S+ has been denied\\b',
+      '\\bpermission to use \\S+ has been (?:auto-)?denied\\b',
       "\\brequested permissions? to [^\\n]{1,300}? but you haven'?t granted it yet\\b",
       '\\bmust have (?:\\w+ )?(?:rights|access|permission|role)\\b',
       '\\b(?:admin|owner|write|read) (?:rights|access|permission|role) (?:is )?required\\b',
