@@ -140,15 +140,13 @@ export class Learner {
    * call, repeated against unchanged state, fails again: it never widens, and is forgotten with the
    * session, since the environment may be what failed.
    */
-  learnRepeat(
-    call: CallContext,
-    failure: FailureFacts,
-    errorText: string,
-    answer: FailureAnswer,
-  ): LearnResult {
+  learnRepeat(call: CallContext, failure: FailureFacts, errorText: string, errorDigest: string): LearnResult {
     const context = Object.keys(this.policy.context).length > 0 ? this.policy.context : undefined;
+    // Answered alike by its digest alone, numbers included: where nobody can blame the failure, a
+    // number that changed may be the environment answering otherwise (a service giving each
+    // connection another port).
+    const answer = { digest: errorDigest };
     const [entry, became, evicted] = this.learnCall(call, failure, errorText, context, false, answer);
-    const errorDigest = answer.digest;
     const enforced = became ? [entry] : [];
     // Another call of the tool on the same targets failed with this very error, and nothing has
     // changed since: the error is about the targets' state, not a passing glitch of one call.

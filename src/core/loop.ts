@@ -283,9 +283,7 @@ export class NarrowingEngine {
           lifted.push({ entry: evicted, why: 'evicted to stay within capacity' });
         if (call.facts.targets.length > 1) this.radius.recordFailure();
       } else if (facts.blame === 'unknown' && this.policy.learning.enabled) {
-        // What nobody can blame answers by its digest alone: a number that changed may be the
-        // environment answering otherwise (a service giving each connection another port).
-        const learned = this.learner.learnRepeat(call.keyedFor(facts), facts, kept, { digest: resultDigest });
+        const learned = this.learner.learnRepeat(call.keyedFor(facts), facts, kept, resultDigest);
         added.push(...learned.enforced);
         for (const evicted of learned.evicted)
           lifted.push({ entry: evicted, why: 'evicted to stay within capacity' });

@@ -726,8 +726,9 @@ function exitRule(
 ): { rule: SignatureRule; beforeText: boolean } | undefined {
   const general = ruleForExitCode(code);
   if (general !== undefined || call.kind !== 'exec') return general;
-  const command = commandText(args);
-  const rule = command === undefined ? undefined : ruleForProgramExit(statusProgram(command), code);
+  const command = call.targets[0];
+  const rule =
+    command === undefined ? undefined : ruleForProgramExit(statusProgram(lineToRead(args, command)), code);
   return rule === undefined ? undefined : { rule, beforeText: false };
 }
 
