@@ -143,8 +143,24 @@ const QUOTED = /'[^'\n]*'|"(?:[^"\\\n]|\\.)*"/g;
 const RUNS_QUOTED_SHELL = /\b(?:ba|z|da)?sh\s+-\w*c\b|\beval\b|\bssh\b|\bdocker\s+exec\b|\bkubectl\s+exec\b/;
 
 /**
- * A shell line that changes files, the repository, installed packages or where the shell is; a
- * PowerShell line likewise, by the cmdlets that write, copy, move or remove files.
+ * A line that acts on running programs rather than asking about them: keys typed into a terminal
+ * multiplexer's pane, panes and sessions made or closed, processes signalled, services and
+ * containers started or stopped. Such a line answers nothing when it works, so its empty output is
+ * no empty answer, and what it does changes what later calls see.
+ */
+const ACTS_ON_PROGRAMS = new RegExp(
+  [
+    String.raw`\btmux(?:\s+-\S+(?:\s+[^-\s]\S*)?)*\s+(?:new-session|new|new-window|neww|split-window|splitw|send-keys|send|kill-\w+|select-\w+|resize-pane|resizep|respawn-\w+|rename-\w+|swap-\w+|move-\w+|break-pane|join-pane|attach(?:-session)?|detach(?:-client)?|run-shell|source-file)\b`,
+    String.raw`(?:^|[\s;&|(])(?:kill|pkill|killall)\s`,
+    String.raw`\bsystemctl\s+(?:--\S+\s+)*(?:start|stop|restart|reload|enable|disable|kill)\b`,
+    String.raw`\bservice\s+\S+\s+(?:start|stop|restart|reload)\b`,
+    String.raw`\bdocker(?:\s+compose|-compose)?\s+(?:-\S+\s+\S+\s+)*(?:up|down|run|start|stop|restart|rm|kill)\b`,
+  ].join('|'),
+);
+
+/**
+ * A shell line that changes files, the repository, installed packages, running programs or where
+ * the shell is; a PowerShell line likewise, by the cmdlets that write, copy, move or remove files.
  */
 export function shellChanges(rawLine: string): boolean {
   const line = withoutComments(rawLine);
@@ -161,6 +177,7 @@ export function shellChanges(rawLine: string): boolean {
     /\b(pip3?|uv|poetry|conda|npm|pnpm|yarn|bun|cargo|go|apt|apt-get|brew|gem|composer)\s+(install|add|remove|uninstall|update|upgrade|i|get)\b/.test(line) ||
     /\bpython3?\s+(setup\.py\s+(install|develop|build)|-m\s+pip\s+install)/.test(line) ||
     /\b(write_text|write_bytes|open\([^)]*['"][wa]b?\+?['"])/.test(line) ||
+    ACTS_ON_PROGRAMS.test(line) ||
     /(^|[\s;&|(])(Set-Content|Add-Content|Clear-Content|Out-File|New-Item|Copy-Item|Move-Item|Remove-Item|Rename-Item|Expand-Archive)\b/i.test(line)
   );
 }

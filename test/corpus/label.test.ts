@@ -523,6 +523,20 @@ describe('rule 4: reworded requests that keep coming back empty', () => {
     expect(labelRun('run.jsonl', events).justified).toMatchObject([{ step: 4, rule: 4, like: 1 }]);
   });
 
+  it('does not label keys typed into the panes of a terminal, which answer nothing when they work', () => {
+    const silent = ok('');
+    const events = [
+      bash('ls src', ok('monitor.py\nprocess_data.py')),
+      bash('tmux new-session -d -s workflow', silent),
+      bash('tmux split-window -h -t workflow', silent),
+      bash('tmux split-window -v -t workflow', silent),
+      bash("tmux send-keys -t workflow:0.0 'python src/monitor.py' Enter", silent),
+      bash("tmux send-keys -t workflow:0.1 'vim src/process_data.py' Enter", silent),
+      bash("tmux send-keys -t workflow:0.1 ':wq' Enter", silent),
+    ];
+    expect(wastedSteps(events)).toEqual([]);
+  });
+
   it('does not label a sweep of dates', () => {
     const dates = ['2024-05-10', '2024-05-11', '2024-05-12', '2024-05-13'];
     const events = dates.map((date) =>
@@ -568,6 +582,18 @@ describe('shell commands', () => {
     expect(shellChanges('echo "x = 1" > settings.py')).toBe(true);
     expect(shellChanges('git checkout -- app.py')).toBe(true);
     expect(shellChanges('pip install -e .')).toBe(true);
+  });
+
+  it('sees the commands that act on running programs, and not those that ask about them', () => {
+    expect(shellChanges("tmux send-keys -t workflow:0.1 'python process_data.py' Enter")).toBe(true);
+    expect(shellChanges('tmux -S /tmp/dev.sock split-window -h -t workflow')).toBe(true);
+    expect(shellChanges('pkill -f "uvicorn app:main"')).toBe(true);
+    expect(shellChanges('sudo systemctl restart nginx')).toBe(true);
+    expect(shellChanges('docker compose -f docker/supabase.yml up -d 2>&1')).toBe(true);
+    expect(shellChanges('tmux capture-pane -p -t workflow:0.1')).toBe(false);
+    expect(shellChanges('tmux list-panes -t new')).toBe(false);
+    expect(shellChanges('systemctl status nginx')).toBe(false);
+    expect(shellChanges('docker compose ps')).toBe(false);
   });
 
   it('reads a `>` inside quotes as no redirection, unless a shell runs the quoted text', () => {
