@@ -680,7 +680,7 @@ function pacedBetween(stream: Stream, earlier: Seen, later: Seen): boolean {
 
 /** An error that tells the agent to read the target before trying again. */
 function toldToRead(error: string): boolean {
-  return /has not been read|read it first|read the file|modified since (it was )?(last )?read|view the file|open the file/i.test(error);
+  return /has not been read|read it (?:first|again)|read the file|modified since (it was )?(last )?read|view the file|open the file/i.test(error);
 }
 
 function readTargetBetween(stream: Stream, earlier: Seen, later: Seen): boolean {

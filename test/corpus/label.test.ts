@@ -168,6 +168,17 @@ describe('rule 1: the same call, the same outcome, nothing changed', () => {
     expect(wastedSteps(events)).toEqual([]);
   });
 
+  it('does not label an edit retried after reading the file, when the error said to read it again', () => {
+    const modified = fail('File has been unexpectedly modified. Read it again before attempting to write it.');
+    const edit = { file_path: 'C:/app/docker-compose.yml', old_string: '    profiles:\n', new_string: '' };
+    const events = [
+      call('Edit', edit, modified),
+      call('Read', { file_path: 'C:/app/docker-compose.yml' }, ok("     1→version: '3.8'")),
+      call('Edit', edit, modified),
+    ];
+    expect(wastedSteps(events)).toEqual([]);
+  });
+
   it('does not count calls issued together in one turn as repeats of each other', () => {
     const sibling = fail('<tool_use_error>Sibling tool call errored</tool_use_error>');
     const events = [
