@@ -56,6 +56,12 @@ describe('absent-text across processes, each event in a process of its own', () 
     expect(check.reason).toContain('where an edit has already failed');
   });
 
+  it('finds, in the lines saved, an inner line written with plain quotes where the file has curly ones', () => {
+    const curly = SOURCE.replace('"email required"', '\u201cemail required\u201d');
+    const calls = [['read_file', { path: 'src/app.js' }, curly], READ_THEN_FAILED[1]] as const;
+    expect(callEach(calls).check('edit_file', edit(PRESENT)).verdict).toBe('allow');
+  });
+
   it('blocks it too when the file was read with line numbers before its lines', () => {
     const calls = [['Read', { file_path: 'src/app.js' }, NUMBERED], READ_THEN_FAILED[1]] as const;
     const agent = callEach([

@@ -169,7 +169,9 @@ describe('rule 1: the same call, the same outcome, nothing changed', () => {
   });
 
   it('does not label an edit retried after reading the file, when the error said to read it again', () => {
-    const modified = fail('File has been unexpectedly modified. Read it again before attempting to write it.');
+    const modified = fail(
+      'File has been unexpectedly modified. Read it again before attempting to write it.',
+    );
     const edit = { file_path: 'C:/app/docker-compose.yml', old_string: '    profiles:\n', new_string: '' };
     const events = [
       call('Edit', edit, modified),

@@ -2,10 +2,11 @@
  * An edit whose text is not in the file as the agent last read it, while nothing has changed the
  * file since: the edit tool will answer "not found". This is certain rather than predicted, so it
  * blocks — but only on evidence that cannot mislead. The check is line by line on collapsed
- * whitespace, so line-number prefixes, re-indentation and CRLF in a read result never make it fire
- * on text that is really there; partial, truncated or wrapped reads are not trusted at all; and a
- * command with unknown effects (a formatter, `sed -i`) makes it forget every file. A test run or a
- * build, which writes only outputs, forgets nothing. An editor refusing an edit because the file
+ * whitespace and plain quotes and dashes, so line-number prefixes, re-indentation, CRLF and the
+ * typographic marks editors match loosely never make it fire on text that is really there, nor does
+ * a line that only stands for lines left out (`// ...`); partial, truncated or wrapped reads are not
+ * trusted at all; and a command with unknown effects (a formatter, `sed -i`) makes it forget every
+ * file. A test run or a build, which writes only outputs, forgets nothing. An editor refusing an edit because the file
  * changed since it was read (another writer) makes it forget that file until it is read whole again.
  */
 import { hashString } from '../identity/index.js';
@@ -52,7 +53,7 @@ const MAX_LINES = 1_000;
 interface Seen {
   /** The content as read; collapsed only when an edit of the file is checked, which is rarer. */
   raw: string;
-  /** The content with every run of whitespace collapsed to one space, once computed. */
+  /** The content as the check compares it (see `comparable`), once computed. */
   collapsed?: string;
   /** Whether the read is plainly the whole file, once judged (at the first check, not every read). */
   trusted?: boolean;
@@ -80,6 +81,18 @@ function lineHash(line: string): string {
 }
 
 /**
+ * A line's hashes, collapsed and, when it holds typographic marks, made plain as well: a process that
+ * compares collapsed lines only (an earlier version) finds the line as it did.
+ */
+function addLine(out: Set<string>, line: string): void {
+  const whole = collapse(line);
+  if (whole.length < MIN_LINE) return;
+  out.add(lineHash(whole));
+  const plain = comparable(whole);
+  if (plain !== whole) out.add(lineHash(plain));
+}
+
+/**
  * The hashes of the lines of `texts`, each collapsed, and again without a viewer's line number
  * before it: a line of the file is found under either.
  */
@@ -87,12 +100,9 @@ function lineHashes(texts: readonly string[]): string[] {
   const out = new Set<string>();
   for (const text of texts) {
     for (const line of text.split('\n')) {
-      const whole = collapse(line);
-      if (whole.length >= MIN_LINE) out.add(lineHash(whole));
+      addLine(out, line);
       const numbered = LINE_NUMBER.exec(line);
-      if (numbered === null) continue;
-      const bare = collapse(line.slice(numbered[0].length));
-      if (bare.length >= MIN_LINE) out.add(lineHash(bare));
+      if (numbered !== null) addLine(out, line.slice(numbered[0].length));
     }
   }
   return [...out];
@@ -103,6 +113,44 @@ const MAX_EARLIER = 3;
 
 function collapse(text: string): string {
   return text.replace(/\s+/g, ' ').trim();
+}
+
+/**
+ * Typographic quotes, dashes and the ellipsis, as their plain characters. Editors match them alike
+ * (one matches an edit's straight quotes against the file's curly ones, another normalises dashes),
+ * so text that differs from the file only in them may well be found: it is never called absent.
+ */
+const TYPOGRAPHIC =
+  /[\u2018\u2019\u201a\u201b\u2032\u201c\u201d\u201e\u201f\u2033\u2010-\u2015\u2212\u2026]/g;
+const PLAIN: Readonly<Record<string, string>> = {
+  '\u2018': "'",
+  '\u2019': "'",
+  '\u201a': "'",
+  '\u201b': "'",
+  '\u2032': "'",
+  '\u201c': '"',
+  '\u201d': '"',
+  '\u201e': '"',
+  '\u201f': '"',
+  '\u2033': '"',
+  '\u2026': '...',
+};
+
+/** A line as the check compares it: whitespace collapsed, typographic marks made plain. */
+function comparable(text: string): string {
+  return collapse(text).replace(TYPOGRAPHIC, (mark) => PLAIN[mark] ?? '-');
+}
+
+/**
+ * A line of an edit's text that stands for lines left out (`...`, `// ...`, `# …`), which some editors
+ * expand to whatever the file holds there: it is no text to look for.
+ */
+const ELISION = /^(?:\/\/|#|\/\*|<!--|--|;)?\s*\.\.\.\s*(?:\*\/|-->)?$/;
+
+/** The line of an edit's text to look for in the file, or undefined when it says too little. */
+function wantedLine(line: string): string | undefined {
+  const wanted = comparable(line);
+  return wanted.length >= MIN_LINE && !ELISION.test(wanted) ? wanted : undefined;
 }
 
 /** Only a result that is plainly the whole file, as text, is worth remembering. */
@@ -150,8 +198,8 @@ export function createAbsentTextDetector(): Detector {
     for (const text of searchTexts) {
       const inner = text.split('\n').slice(1, -1);
       for (const line of inner) {
-        const wanted = collapse(line);
-        if (wanted.length >= MIN_LINE && !lines.has(lineHash(wanted)))
+        const wanted = wantedLine(line);
+        if (wanted !== undefined && !lines.has(lineHash(wanted)) && !lines.has(lineHash(collapse(line))))
           return describe(call, target, wanted, Number.NaN, failed);
       }
     }
@@ -177,14 +225,14 @@ export function createAbsentTextDetector(): Detector {
       if (!seen) return saved.size > 0 ? checkSaved(call, target, facts.searchTexts) : undefined;
       seen.trusted ??= trustworthy(seen.raw);
       if (!seen.trusted) return undefined;
-      seen.collapsed ??= collapse(seen.raw);
+      seen.collapsed ??= comparable(seen.raw);
       const content = seen.collapsed;
-      const earlier = seen.earlier?.map(collapse) ?? [];
+      const earlier = seen.earlier?.map(comparable) ?? [];
       for (const text of facts.searchTexts) {
         for (const line of text.split('\n')) {
-          const wanted = collapse(line);
+          const wanted = wantedLine(line);
           if (
-            wanted.length >= MIN_LINE &&
+            wanted !== undefined &&
             !content.includes(wanted) &&
             !earlier.some((version) => version.includes(wanted))
           )

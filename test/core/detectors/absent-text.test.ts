@@ -58,6 +58,25 @@ describe('absent-text', () => {
     ).toBe('allow');
   });
 
+  it('allows an edit whose quotes and dashes are plain where the file has typographic ones', () => {
+    const prose = '## Usage\n\nRun it once \u2014 it \u201cjust works\u201d, and that\u2019s all.\n';
+    const agent = afterReading(prose, { path: 'README.md' });
+    const plain = {
+      path: 'README.md',
+      old_string: 'Run it once - it "just works", and that\'s all.',
+      new_string: 'x',
+    };
+    expect(agent.check('edit_file', plain).verdict).toBe('allow');
+    const other = { path: 'README.md', old_string: 'Run it twice - it "just works".', new_string: 'x' };
+    expect(agent.check('edit_file', other).verdict).toBe('warn');
+  });
+
+  it('does not look for a line of an edit that stands for lines left out', () => {
+    const agent = afterReading(SOURCE);
+    const elided = edit('export function save(user) {\n  // ...\n}');
+    expect(agent.check('edit_file', elided).verdict).toBe('allow');
+  });
+
   it('finds the text through line numbers and re-indentation in the read result', () => {
     const numbered = SOURCE.split('\n')
       .map((line, index) => `${String(index + 1).padStart(6)}\t${line}`)
