@@ -39,3 +39,48 @@ export function errorShape(text: string): string {
 export function outcomeShape(outcome: ObservedOutcome): string {
   return outcome.errorShape ?? errorShape(outcome.content);
 }
+
+/** A placeholder an adapter's shape puts for a value (`<id>`, `<q>`), with the marks around it. */
+const PLACEHOLDER = /^(\W*)<[a-z]+>(\W*)$/;
+/** Words a shape keeps before two shapes of it are taken as one on alignment. */
+const MIN_ALIGNED_WORDS = 4;
+/** Values a mask may have missed in one shape, read as the placeholder the other has there. */
+const MAX_UNMASKED = 2;
+
+/**
+ * Two error shapes as one, when they are one: equal, or equal word for word but where one has a
+ * placeholder and the other a single word with the same marks around it (`(run <id>)` and `(run
+ * xqzhwvkd)`): a value no mask could tell from a word (an id drawn without a digit) left in one of them.
+ * The result has the placeholder there; undefined when the shapes differ otherwise.
+ */
+export function mergedShape(a: string, b: string): string | undefined {
+  if (a === b) return a;
+  const wordsA = a.split(' ');
+  const wordsB = b.split(' ');
+  if (wordsA.length !== wordsB.length || wordsA.length < MIN_ALIGNED_WORDS) return undefined;
+  let unmasked = 0;
+  const merged: string[] = [];
+  for (let index = 0; index < wordsA.length; index++) {
+    const wordA = wordsA[index] as string;
+    const wordB = wordsB[index] as string;
+    if (wordA === wordB) {
+      merged.push(wordA);
+      continue;
+    }
+    const placeholder = placeholderFor(wordA, wordB) ?? placeholderFor(wordB, wordA);
+    if (placeholder === undefined || ++unmasked > MAX_UNMASKED) return undefined;
+    merged.push(placeholder);
+  }
+  return merged.join(' ');
+}
+
+/** `masked` when it is a placeholder standing where `word` has one word with the same marks around it. */
+function placeholderFor(masked: string, word: string): string | undefined {
+  const match = PLACEHOLDER.exec(masked);
+  if (match === null) return undefined;
+  const before = match[1] as string;
+  const after = match[2] as string;
+  if (!word.startsWith(before) || !word.endsWith(after)) return undefined;
+  const value = word.slice(before.length, word.length - after.length);
+  return /^\w+$/.test(value) ? masked : undefined;
+}

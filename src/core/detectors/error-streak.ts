@@ -15,7 +15,7 @@ import type { VerdictKind, Violation } from '../types.js';
 import { ViolationWrittenOnRead } from '../written-on-read.js';
 import { isHarnessFault, isWatched, kindOf } from './applicability.js';
 import { LruMap } from './bounded.js';
-import { outcomeShape } from './error-shape.js';
+import { mergedShape, outcomeShape } from './error-shape.js';
 import { readCount, readEntries, readNumber, readSnapshot, readString, readStrings } from './restore.js';
 import type { CallContext, Detector, ObservedOutcome } from './types.js';
 import { laterQuote, type PendingQuote, withAlternatives, withQuotedError } from './wording.js';
@@ -200,7 +200,7 @@ export function createErrorStreakDetector(): Detector {
       if (failure?.blame !== 'agent_failure') {
         // Unknown blame is no evidence against the agent, so never a guess; but a failure of
         // another shape shows the tool answering otherwise now, and the guesses in a row are over.
-        if (streak !== undefined && outcomeShape(outcome) !== shapeOfStreak(streak)) {
+        if (streak !== undefined && mergedShape(outcomeShape(outcome), shapeOfStreak(streak)) === undefined) {
           tools.delete(at);
           live.delete(at);
         }
@@ -208,7 +208,9 @@ export function createErrorStreakDetector(): Detector {
       }
       const key = guessKey(call, failure.dependsOnWholeCall === true);
       const shape = streak === undefined ? undefined : outcomeShape(outcome);
-      if (!streak || shape === undefined || shapeOfStreak(streak) !== shape) {
+      const alike =
+        streak === undefined || shape === undefined ? undefined : mergedShape(shapeOfStreak(streak), shape);
+      if (!streak || shape === undefined || alike === undefined) {
         tools.set(at, {
           signature: failure.signature,
           shape: shape ?? '',
@@ -224,6 +226,7 @@ export function createErrorStreakDetector(): Detector {
         live.add(at);
         return;
       }
+      streak.shape = alike;
       streak.pendingError = outcome.text;
       readLooks(streak);
       if (streak.shown !== undefined) {

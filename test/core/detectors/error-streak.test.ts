@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { errorShape } from '../../../src/core/detectors/error-shape.js';
 import { createErrorStreakDetector } from '../../../src/core/detectors/error-streak.js';
+import { Agent } from '../support.js';
 import { countingShapes } from './counting-shapes.js';
 import { callOf, failed, GARBAGE, policies, propose, roundTrip, succeeded, verdicts } from './support.js';
 
@@ -91,6 +92,18 @@ describe('error-streak', () => {
     const other = failed('invalid_argument', 'agent_failure', 'Server "github" is not connected');
     detector.observe(call('prs_list'), other);
     expect(detector.check(call('list_prs'))).toBeUndefined();
+  });
+
+  it('takes an error whose value no mask could tell from a word for the shape with that value masked', () => {
+    const agent = new Agent();
+    const queries = ['car_models', 'car_model', 'models', 'cars_data', 'car_makers'];
+    const ids = ['4f2k9x7m1qz', 'r8t3v0w6y2b', 'xqzhwvkdmpt', 'k5n1p8s3d0f', 'h2j7l4c9g6a'];
+    const verdicts = queries.map((table, index) => {
+      const query = `SELECT COUNT(*) FROM ${table} WHERE maker = 'amc'`;
+      const error = `Error executing query: Table 'car_1.${table}' doesn't exist (request ${ids[index]})`;
+      return agent.call('execute_sql', { query }, { text: error, isError: true }).check.verdict;
+    });
+    expect(verdicts).toEqual(['allow', 'allow', 'warn', 'warn', 'block']);
   });
 
   it('blocks the fifth guess when the policy sets the effect to block', () => {
