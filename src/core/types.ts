@@ -205,6 +205,12 @@ export interface CallFacts {
    */
   readonly waitSeconds?: number;
   /**
+   * The call starts work that goes on after it answers (a subagent or a command run in the
+   * background, a job sent to the background in a shell line): until the agent hears back, the
+   * world may change without any call of its own.
+   */
+  readonly startsBackgroundWork?: boolean;
+  /**
    * For a command: the program and subcommand it runs (`cargo build`, `npm run`, `git push`), past
    * `cd`, environment assignments and wrappers. Guesses are counted per program.
    */

@@ -43,6 +43,7 @@ export function uniformFacts(facts: CallFacts, kind: ActionKind | undefined): Ca
     writesFiles: facts.writesFiles,
     changesTree: facts.changesTree,
     runsScript: facts.runsScript,
+    startsBackgroundWork: facts.startsBackgroundWork,
   };
   return uniform as CallFacts;
 }

@@ -75,7 +75,7 @@ import { withoutPointerLines } from './pointer-lines.js';
 import { fileRacedUnderCall } from './raced-file.js';
 import { runsScriptFile } from './script-runs.js';
 import { makesWhatItMissed } from './self-made-file.js';
-import { statusProgram } from './shell-parse.js';
+import { startsBackgroundJob, statusProgram } from './shell-parse.js';
 import {
   EDIT_NOOP,
   EMPTY,
@@ -256,6 +256,8 @@ export function createToolCallAdapter(options: ToolCallAdapterOptions = {}): Too
     }
     const service = serviceOf(reading, kind, args);
     if (service !== undefined) facts.service = service;
+    if (asksForBackground(args) || (script !== undefined && startsBackgroundJob(script)))
+      facts.startsBackgroundWork = true;
     // A change made twice under two descriptions is two changes, whatever it answers.
     if (described !== undefined && !CHANGES.has(kind) && facts.sideEffect !== true)
       facts.answerKey = described;
@@ -920,4 +922,14 @@ function meaningOf(
     default:
       return 'call';
   }
+}
+
+/**
+ * Arguments asking the host to run the call in the background and answer at once: Claude Code's
+ * `run_in_background` (its shell and its subagents), Gemini CLI's and Cursor's `is_background`.
+ */
+const BACKGROUND_KEYS = ['run_in_background', 'is_background', 'runInBackground', 'isBackground'] as const;
+
+function asksForBackground(args: Readonly<Record<string, unknown>>): boolean {
+  return BACKGROUND_KEYS.some((key) => args[key] === true || args[key] === 'true');
 }

@@ -233,3 +233,14 @@ export function statusProgram(command: string): string | undefined {
   }
   return undefined;
 }
+
+/**
+ * Whether a line leaves a program running after it answers: a statement of its own sent to the
+ * background (`npm run dev &`, `nohup python worker.py > log 2>&1 &`). A line the parser cannot
+ * read leaves none.
+ */
+export function startsBackgroundJob(command: string): boolean {
+  if (!command.includes('&')) return false;
+  const tree = readableTree(command);
+  return tree?.type === 'Script' && tree.commands.some((statement) => statement.background === true);
+}

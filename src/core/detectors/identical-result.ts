@@ -10,6 +10,7 @@ import { isBlank } from '../blank.js';
 import { locationAddresses } from '../identity/index.js';
 import type { ActionKind, Violation } from '../types.js';
 import { answerKeyOf, isHarnessFault, isWatched, kindOf } from './applicability.js';
+import { BackgroundWork } from './background.js';
 import { LruMap } from './bounded.js';
 import {
   isRecord,
@@ -177,6 +178,8 @@ function isInertCall(call: CallContext): boolean {
 
 export function createIdenticalResultDetector(): Detector {
   const calls = new LruMap<Repeats>(MAX_CALLS);
+  /** While background work runs, a call that only asks is a poll's: the poll rule judges it. */
+  const background = new BackgroundWork();
   /** Changes that may touch anything: commands, and changes that name no target. */
   let world = 0;
   /**
@@ -330,7 +333,7 @@ export function createIdenticalResultDetector(): Detector {
     check(call: CallContext): Violation | undefined {
       checked = undefined;
       const limits = call.toolPolicy.detectors.identicalResult;
-      if (!isWatched(call, limits) || kindOf(call) === 'poll') return undefined;
+      if (!isWatched(call, limits) || background.polls(call)) return undefined;
       // A move of the view back to a file or a directory it left (`open a.py` after `open b.py`) is a
       // move, as the one that left it was: the view is elsewhere, so it is not asked again.
       if (movesView(call)) return undefined;
@@ -365,6 +368,7 @@ export function createIdenticalResultDetector(): Detector {
     observe(call: CallContext, outcome: ObservedOutcome): void {
       checked = undefined;
       if (isHarnessFault(outcome)) return;
+      background.observe(call, outcome);
       // An action that failed may have ended what it acted on (a connection closed under it); a
       // command's failure is the world model's to judge.
       if (
@@ -384,7 +388,7 @@ export function createIdenticalResultDetector(): Detector {
       let toldNothingNew = false;
       /** The call answered as it did the time before, nothing changed since. */
       let repeated = false;
-      if (isWatched(call, limits) && kindOf(call) !== 'poll') {
+      if (isWatched(call, limits) && !background.polls(call)) {
         if (limits.withinCalls > widestWindow) widestWindow = limits.withinCalls;
         const entry = calls.peek(key);
         const resumed = entry?.resumed === true;
@@ -527,7 +531,7 @@ export function createIdenticalResultDetector(): Detector {
     afterCheck(call: CallContext): void {
       proposed++;
       const limits = call.toolPolicy.detectors.identicalResult;
-      if (!isWatched(call, limits) || kindOf(call) === 'poll') return;
+      if (!isWatched(call, limits) || background.polls(call)) return;
       // The same call proposed again keeps its streak alive even when it yields no result to
       // count (blocked, or a harness fault): otherwise every other repeat of a loop would run.
       const entry =
@@ -543,6 +547,7 @@ export function createIdenticalResultDetector(): Detector {
       checked = undefined;
       reruns = 0;
       view = '';
+      background.reset();
       if (reason === 'session') {
         calls.clear();
         lastAnswers.clear();
@@ -592,6 +597,7 @@ export function createIdenticalResultDetector(): Detector {
         rerun: { tool: rerunTool, key: rerunKey, firstAsks },
         lastAnswers: lastAnswers.entries(),
         answeredTo: answeredTo.entries(),
+        ...(background.live && { background: true }),
       };
     },
 
@@ -603,6 +609,7 @@ export function createIdenticalResultDetector(): Detector {
       answeredTo.clear();
       const current = readSnapshot(state, VERSION);
       const snapshot = current ?? readSnapshot(state, FIRST_VERSION);
+      background.restore(snapshot?.background);
       world = readCount(snapshot?.world) ?? 0;
       proposed = readCount(snapshot?.proposed) ?? 0;
       reruns = readCount(snapshot?.reruns) ?? 0;

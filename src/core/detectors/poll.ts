@@ -3,10 +3,12 @@
  * word while the status changes, nor while the agent paces itself (gaps that grow past every gap
  * before them, gaps of 20 s or more, a wait between checks; a wait inside a check counts toward its
  * gap). Unchanged answers in quick succession are steered, then blocked; once blocked, one probe is
- * let through at growing intervals, so the answer that finally changes is still seen.
+ * let through at growing intervals, so the answer that finally changes is still seen. While work the
+ * agent started in the background runs, any call that only asks is checking on it, and judged so.
  */
 import type { VerdictKind, Violation } from '../types.js';
-import { isHarnessFault, isWatched, kindOf } from './applicability.js';
+import { isHarnessFault, isWatched } from './applicability.js';
+import { BackgroundWork } from './background.js';
 import { LruMap } from './bounded.js';
 import { readCount, readEntries, readNumber, readSnapshot, readString } from './restore.js';
 import type { CallContext, Detector, ObservedOutcome } from './types.js';
@@ -52,6 +54,8 @@ interface Unchanged {
 
 export function createPollDetector(): Detector {
   const calls = new LruMap<Unchanged>(MAX_CALLS);
+  /** While background work runs, a call that only asks is checking on it: a poll. */
+  const background = new BackgroundWork();
   /** Milliseconds of explicit waiting (`sleep 30`) seen so far: time a replay's clock may not show. */
   let waited = 0;
 
@@ -86,7 +90,7 @@ export function createPollDetector(): Detector {
 
     check(call: CallContext): Violation | undefined {
       const limits = call.toolPolicy.detectors.poll;
-      if (!isWatched(call, limits) || kindOf(call) !== 'poll') return undefined;
+      if (!isWatched(call, limits) || !background.polls(call)) return undefined;
       const entry = calls.peek(call.identity.callKey);
       if (!entry) return undefined;
       const gap = gapOf(call, entry);
@@ -102,7 +106,7 @@ export function createPollDetector(): Detector {
 
     afterCheck(call: CallContext, verdict: VerdictKind): void {
       if (verdict !== 'block' && verdict !== 'halt') return;
-      if (kindOf(call) !== 'poll') return;
+      if (!background.polls(call)) return;
       const entry = calls.peek(call.identity.callKey);
       if (entry && entry.count + 1 >= call.toolPolicy.detectors.poll.blockAt) entry.refused++;
     },
@@ -110,7 +114,9 @@ export function createPollDetector(): Detector {
     observe(call: CallContext, outcome: ObservedOutcome): void {
       if (isHarnessFault(outcome)) return;
       const wait = waitOf(call);
-      if (!isWatched(call, call.toolPolicy.detectors.poll) || kindOf(call) !== 'poll') {
+      const polls = background.polls(call);
+      background.observe(call, outcome);
+      if (!isWatched(call, call.toolPolicy.detectors.poll) || !polls) {
         waited += wait;
         return;
       }
@@ -146,16 +152,23 @@ export function createPollDetector(): Detector {
 
     reset(): void {
       calls.clear();
+      background.reset();
     },
 
     snapshot(): unknown {
-      return { version: VERSION, waited, calls: calls.entries() };
+      return {
+        version: VERSION,
+        waited,
+        calls: calls.entries(),
+        ...(background.live && { background: true }),
+      };
     },
 
     restore(state: unknown): void {
       calls.clear();
       const snapshot = readSnapshot(state, VERSION);
       waited = readNumber(snapshot?.waited) ?? 0;
+      background.restore(snapshot?.background);
       for (const [key, entry] of readEntries(snapshot?.calls, MAX_CALLS, readUnchanged)) {
         calls.set(key, entry);
       }

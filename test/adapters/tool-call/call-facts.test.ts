@@ -358,3 +358,32 @@ describe('a command that runs one script file', () => {
     expect(factsOf('bash', { command }).runsScript).toBeUndefined();
   });
 });
+
+describe('work started in the background', () => {
+  it('is what a call asked to run in the background starts, as Claude Code, Gemini CLI and Cursor ask', () => {
+    const subagent = { description: 'Create 03 + 04', prompt: 'Write the files', run_in_background: true };
+    expect(factsOf('Agent', subagent).startsBackgroundWork).toBe(true);
+    expect(factsOf('Bash', { command: 'npm run dev', run_in_background: true }).startsBackgroundWork).toBe(
+      true,
+    );
+    expect(
+      factsOf('run_shell_command', { command: 'npm run dev', is_background: true }).startsBackgroundWork,
+    ).toBe(true);
+    expect(factsOf('Bash', { command: 'npm run dev', run_in_background: false }).startsBackgroundWork).toBe(
+      undefined,
+    );
+  });
+
+  it('is what a shell line sends to the background, and not what it redirects or chains', () => {
+    expect(
+      factsOf('Bash', { command: 'nohup python worker.py > worker.log 2>&1 &' }).startsBackgroundWork,
+    ).toBe(true);
+    expect(
+      factsOf('Bash', { command: 'npm run dev & sleep 5 && curl -s localhost:3000' }).startsBackgroundWork,
+    ).toBe(true);
+    expect(factsOf('Bash', { command: 'npm run build && npm test 2>&1' }).startsBackgroundWork).toBe(
+      undefined,
+    );
+    expect(factsOf('Bash', { command: 'make &> build.log' }).startsBackgroundWork).toBe(undefined);
+  });
+});
