@@ -6,8 +6,9 @@
  * typographic marks editors match loosely never make it fire on text that is really there, nor does
  * a line that only stands for lines left out (`// ...`); partial, truncated or wrapped reads are not
  * trusted at all; and a command with unknown effects (a formatter, `sed -i`) makes it forget every
- * file. A test run or a build, which writes only outputs, forgets nothing. An editor refusing an edit because the file
- * changed since it was read (another writer) makes it forget that file until it is read whole again.
+ * file. A test run or a build, which writes only outputs, forgets nothing. An editor refusing an
+ * edit because the file changed since it was read (another writer) makes it forget that file until
+ * it is read whole again.
  */
 import { hashString } from '../identity/index.js';
 import type { Violation } from '../types.js';
