@@ -337,6 +337,38 @@ describe('a host refusing what the session was not allowed', () => {
   it('blames the environment for a command its sandbox killed by a signal', () => {
     expect(blameOf('shell', 'sandbox error: command was killed by a signal')).toBe('harness_fault');
   });
+
+  it('blames the environment for a job the shell or make reports killed, out of memory or from outside', () => {
+    expect(blameOf('Bash', 'bash: line 1:  4567 Killed                  python train.py')).toBe(
+      'harness_fault',
+    );
+    expect(blameOf('Bash', 'make: *** [Makefile:12: all] Killed')).toBe('harness_fault');
+    expect(
+      blameOf('Bash', 'make: *** [Makefile:12: all] Error 137\nmake: *** Waiting for unfinished jobs....'),
+    ).toBe('harness_fault');
+    expect(blameOf('Bash', 'make: *** [Makefile:12: all] Error 2')).not.toBe('harness_fault');
+  });
+
+  it('blames the environment for a cluster or a database server that cannot be reached or is still starting', () => {
+    expect(
+      blameOf(
+        'Bash',
+        'The connection to the server localhost:8080 was refused - did you specify the right host or port?',
+      ),
+    ).toBe('harness_fault');
+    expect(
+      blameOf(
+        'Bash',
+        'psql: error: connection to server on socket "/var/run/postgresql/.s.PGSQL.5432" failed: FATAL:  the database system is starting up',
+      ),
+    ).toBe('harness_fault');
+    expect(
+      blameOf(
+        'Bash',
+        "Error: P1001: Can't reach database server at `localhost:5432`\n\nPlease make sure your database server is running at `localhost:5432`.",
+      ),
+    ).toBe('harness_fault');
+  });
 });
 
 describe('the agent’s failures the guard learns from', () => {

@@ -26,6 +26,9 @@ export const DATABASES: FamilyTable = {
       '\\bis the server running\\b',
       '\\bcould not connect to (?:the )?(?:server|database|daemon|docker)\\b',
       "\\bcan't connect to (?:local |the |remote )?(?:mysql )?server\\b",
+      // a server still starting or stopping (PostgreSQL), or out of reach of an ORM (Prisma's P1001)
+      '\\bthe database system is (?:starting up|shutting down|in recovery mode|not yet accepting connections)\\b',
+      "\\bcan(?:no|')t reach database server\\b",
       '\\b(?:unable|failed) to connect to (?:the )?(?:server|daemon|docker|database|bus|endpoint|mcp server)\\b',
       // redis error replies whose class is the server’s state
       '^(?:\\(error\\) )?(?:LOADING|MASTERDOWN|CLUSTERDOWN|TRYAGAIN|MISCONF|NOREPLICAS|READONLY)\\b',
@@ -41,6 +44,8 @@ export const DATABASES: FamilyTable = {
       'connect to',
       'bus',
       'mcp server',
+      'database system',
+      'reach database',
       'loading',
       'masterdown',
       'clusterdown',

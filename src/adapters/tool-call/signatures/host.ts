@@ -38,9 +38,12 @@ export const HOST: FamilyTable = {
       '\\bsignal: killed\\b',
       '\\bkilled by (?:a )?signal\\b',
       '\\bSIGKILL\\b',
-      '^(?:\\S+: )?(?:line \\d+: )?\\d+ (?:killed|terminated)\\b',
+      // a shell's report of a job killed (`bash: line 1:  4567 Killed   python train.py`), make's
+      // of a recipe killed (`make: *** [Makefile:12: all] Killed`, status 137: 128 + SIGKILL)
+      '^(?:\\S+: )?(?:line \\d+:)?\\s*\\d+ (?:killed|terminated)\\b',
+      '\\*\\*\\* \\[[^\\]\\n]{1,200}\\] (?:killed|terminated|error 137)$',
     ],
-    hints: ['exited with', 'signal', 'sigkill', 'killed', 'terminated'],
+    hints: ['exited with', 'signal', 'sigkill', 'killed', 'terminated', 'error 137'],
   },
   locked: {
     patterns: [

@@ -102,6 +102,8 @@ export const NETWORK: FamilyTable = {
       '\\bnetworkerror\\b',
       '\\bnetwork (?:error|failure|is down|is unreachable|unreachable|connection (?:lost|was lost)|request failed)\\b',
       '\\bconnection (?:was )?(?:refused|reset|closed|aborted|lost|dropped|terminated|interrupted|failed|error)\\b',
+      // kubectl with no cluster to talk to: "The connection to the server localhost:8080 was refused"
+      '\\bconnection to (?:the )?(?:server|host) \\S{1,100} was refused\\b',
       '\\bconnection\\w*error\\b',
       '\\bconnectexception\\b',
       '\\bconnect error\\b',
