@@ -89,7 +89,7 @@ function addLine(out: Set<string>, line: string): void {
   const whole = collapse(line);
   if (whole.length < MIN_LINE) return;
   out.add(lineHash(whole));
-  const plain = comparable(whole);
+  const plain = plainMarks(whole);
   if (plain !== whole) out.add(lineHash(plain));
 }
 
@@ -137,9 +137,14 @@ const PLAIN: Readonly<Record<string, string>> = {
   '\u2026': '...',
 };
 
-/** A line as the check compares it: whitespace collapsed, typographic marks made plain. */
+/** Text already collapsed, with its typographic marks made plain. */
+function plainMarks(collapsed: string): string {
+  return collapsed.replace(TYPOGRAPHIC, (mark) => PLAIN[mark] ?? '-');
+}
+
+/** A text as the check compares it: whitespace collapsed, typographic marks made plain. */
 function comparable(text: string): string {
-  return collapse(text).replace(TYPOGRAPHIC, (mark) => PLAIN[mark] ?? '-');
+  return plainMarks(collapse(text));
 }
 
 /**
@@ -148,9 +153,12 @@ function comparable(text: string): string {
  */
 const ELISION = /^(?:\/\/|#|\/\*|<!--|--|;)?\s*\.\.\.\s*(?:\*\/|-->)?$/;
 
-/** The line of an edit's text to look for in the file, or undefined when it says too little. */
-function wantedLine(line: string): string | undefined {
-  const wanted = comparable(line);
+/**
+ * The line of an edit's text to look for in the file, given collapsed, or undefined when it says
+ * too little.
+ */
+function wantedLine(collapsed: string): string | undefined {
+  const wanted = plainMarks(collapsed);
   return wanted.length >= MIN_LINE && !ELISION.test(wanted) ? wanted : undefined;
 }
 
@@ -199,8 +207,9 @@ export function createAbsentTextDetector(): Detector {
     for (const text of searchTexts) {
       const inner = text.split('\n').slice(1, -1);
       for (const line of inner) {
-        const wanted = wantedLine(line);
-        if (wanted !== undefined && !lines.has(lineHash(wanted)) && !lines.has(lineHash(collapse(line))))
+        const whole = collapse(line);
+        const wanted = wantedLine(whole);
+        if (wanted !== undefined && !lines.has(lineHash(wanted)) && !lines.has(lineHash(whole)))
           return describe(call, target, wanted, Number.NaN, failed);
       }
     }
@@ -231,7 +240,7 @@ export function createAbsentTextDetector(): Detector {
       const earlier = seen.earlier?.map(comparable) ?? [];
       for (const text of facts.searchTexts) {
         for (const line of text.split('\n')) {
-          const wanted = wantedLine(line);
+          const wanted = wantedLine(collapse(line));
           if (
             wanted !== undefined &&
             !content.includes(wanted) &&
