@@ -7,8 +7,9 @@
  * a line that only stands for lines left out (`// ...`); partial, truncated or wrapped reads are not
  * trusted at all; and a command with unknown effects (a formatter, `sed -i`) makes it forget every
  * file. A test run or a build, which writes only outputs, forgets nothing. An editor refusing an
- * edit because the file changed since it was read (another writer) makes it forget that file until
- * it is read whole again.
+ * edit because the file changed since it was read (another writer) makes it forget every file until
+ * each is read whole again, and two whole reads of a file that disagree with nothing seen changing it
+ * are both kept as what the file may hold.
  */
 import { hashString } from '../identity/index.js';
 import type { Violation } from '../types.js';
@@ -216,10 +217,32 @@ export function createAbsentTextDetector(): Detector {
     return undefined;
   }
 
+  /**
+   * A whole read of a file. When the guard already holds the file and nothing it saw has changed it
+   * since, the two should agree; when they do not, either the file changed outside the agent's view
+   * or the answer was no copy of it (a host that answers a repeated read with a note to look at the
+   * earlier one): either may be the file now, so the older is kept beside the newer. A read that
+   * agrees keeps what was kept.
+   */
   function remember(target: string, content: string): void {
-    if (content.length > 0 && content.length <= MAX_FILE_CHARS)
-      files.set(target, { raw: content, at: proposals });
-    else files.delete(target);
+    if (content.length === 0 || content.length > MAX_FILE_CHARS) {
+      files.delete(target);
+      return;
+    }
+    const known = files.peek(target);
+    const earlier =
+      known === undefined
+        ? undefined
+        : known.raw === content
+          ? known.earlier
+          : [known.raw, ...(known.earlier ?? [])].slice(0, MAX_EARLIER);
+    files.set(target, { raw: content, at: proposals, ...(earlier && { earlier }) });
+  }
+
+  function forgetAll(): void {
+    files.clear();
+    failedEdits.clear();
+    saved.clear();
   }
 
   return {
@@ -261,12 +284,9 @@ export function createAbsentTextDetector(): Detector {
       const { facts } = call;
       if (!outcome.success) {
         if (outcome.failure?.targetChangedSinceRead) {
-          // Another writer changed the file: what was read of it says nothing until it is read whole.
-          for (const target of facts.targets) {
-            files.delete(target);
-            failedEdits.delete(target);
-            forgetSaved(target);
-          }
+          // Another writer (the user, an editor's formatter, another agent) is changing files in the
+          // workspace: what was read of any file before says nothing until it is read whole again.
+          forgetAll();
           return;
         }
         if (facts.kind === 'mutate' && facts.searchTexts && facts.targets.length === 1) {
@@ -283,9 +303,7 @@ export function createAbsentTextDetector(): Detector {
       }
       if (!outcome.changedWorld || facts.leavesSourcesAlone) return;
       if (facts.kind === 'exec' || facts.targets.length === 0) {
-        files.clear();
-        failedEdits.clear();
-        saved.clear();
+        forgetAll();
         return;
       }
       for (const target of facts.targets) {
@@ -309,9 +327,7 @@ export function createAbsentTextDetector(): Detector {
 
     reset(): void {
       // Between user messages, files may be edited by hand outside the agent's view.
-      files.clear();
-      failedEdits.clear();
-      saved.clear();
+      forgetAll();
     },
 
     snapshot(): unknown {

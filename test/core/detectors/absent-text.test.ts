@@ -9,6 +9,9 @@ const SOURCE = [
   '}',
   '',
 ].join('\n');
+const DB_SOURCE = ['import { createPool } from "pg";', '', 'export const pool = createPool();', ''].join(
+  '\n',
+);
 const edit = (old_string: string) => ({ path: 'src/app.js', old_string, new_string: 'replacement' });
 
 function afterReading(content: string, readArgs: Record<string, unknown> = { path: 'src/app.js' }): Agent {
@@ -282,12 +285,53 @@ describe('absent-text after the editor said the file changed since it was read',
     ).toBe('allow');
   });
 
+  it('forgets every file read before, not only the one the editor refused, since another writer is at work', () => {
+    const agent = new Agent();
+    agent.call('Read', { file_path: '/home/dev/shop/src/app.js' }, numbered(SOURCE));
+    agent.call('Read', { file_path: '/home/dev/shop/src/db.js' }, numbered(DB_SOURCE));
+    agent.call('Edit', claudeEdit('export function save(user) {'), STALE_CLAUDE);
+    const dbEdit = {
+      ...claudeEdit('export const pool = createPool(env);'),
+      file_path: '/home/dev/shop/src/db.js',
+    };
+    expect(agent.check('Edit', dbEdit).verdict).toBe('allow');
+  });
+
   it('checks edits again once the file is read whole after the refusal', () => {
     const agent = new Agent();
     agent.call('Read', { file_path: '/home/dev/shop/src/app.js' }, numbered(SOURCE));
     agent.call('Edit', claudeEdit('export function save(user) {'), STALE_CLAUDE);
     agent.call('Read', { file_path: '/home/dev/shop/src/app.js' }, numbered(SOURCE));
     expect(agent.check('Edit', claudeEdit('function store(user) {'))).toMatchObject({
+      verdict: 'warn',
+      rule: 'absent-text',
+    });
+  });
+});
+
+describe('absent-text when two whole reads of a file disagree', () => {
+  /** A host's answer to a read of a file it already gave in full: a note, not the file. */
+  const UNCHANGED_NOTE =
+    'File unchanged since it was last read: the earlier read result in this conversation is still current.';
+
+  it('keeps the earlier read beside later answers that are no copy of the file', () => {
+    const agent = afterReading(SOURCE);
+    agent.call('read_file', { path: 'src/app.js' }, UNCHANGED_NOTE);
+    agent.call('read_file', { path: 'src/app.js' }, UNCHANGED_NOTE);
+    expect(agent.check('edit_file', edit('export function save(user) {')).verdict).toBe('allow');
+  });
+
+  it("keeps the earlier read beside a later one that shows the file changed outside the agent's view", () => {
+    const agent = afterReading(SOURCE);
+    agent.call('read_file', { path: 'src/app.js' }, SOURCE.replace('save(user)', 'save(user, options)'));
+    expect(agent.check('edit_file', edit('export function save(user, options) {')).verdict).toBe('allow');
+    expect(agent.check('edit_file', edit('export function save(user) {')).verdict).toBe('allow');
+  });
+
+  it('still steers an edit whose text is in neither read', () => {
+    const agent = afterReading(SOURCE);
+    agent.call('read_file', { path: 'src/app.js' }, UNCHANGED_NOTE);
+    expect(agent.check('edit_file', edit('function store(user) {'))).toMatchObject({
       verdict: 'warn',
       rule: 'absent-text',
     });
