@@ -7,12 +7,12 @@ import { type ConstraintIndex, constraintId, type Entry, isActive, regionCovers 
 import type { CallContext } from './detectors/types.js';
 import { FailingCalls } from './failing-calls.js';
 import { hashString } from './identity/hashing.js';
-import { digestWithoutNumbers } from './identity/index.js';
+import { answersAlike, digestWithoutNumbers } from './identity/index.js';
 import { KEY_GENERATION } from './key-generation.js';
 import type { Policy } from './policy.js';
 import { ReproducedFailures } from './reproduced.js';
 import { namesAbsolutePath, scopedContext } from './scope.js';
-import { EVIDENCE_CHARS, keptText, ownCopy, redactText } from './secrets.js';
+import { CUT_MARK, EVIDENCE_CHARS, keptText, ownCopy, redactText } from './secrets.js';
 import type {
   ActionKind,
   Constraint,
@@ -265,7 +265,8 @@ export class Learner {
         else delete existing.constraint.fileDigests;
         existing.constraint.persistent = digests !== undefined;
       }
-      if (answeredOtherwise(existing, answer)) return this.startOver(existing, call, errorText, answer);
+      if (answeredOtherwise(existing, answer, errorText))
+        return this.startOver(existing, call, errorText, answer);
       return this.strengthen(existing, call, errorText, 'call', answer);
     }
     if (existing) this.index.remove(existing);
@@ -597,15 +598,28 @@ function firstEvidence(call: CallContext, lastError: string, described?: string)
 
 /**
  * An uncorroborated ban whose last failure answered otherwise than this one: both answers known,
- * different with their volatile parts masked, and different without their numbers too (when the
- * earlier one's is known). A ban already in force, or on probation after a change, is judged as
+ * different with their volatile parts masked, different without their numbers too (when the
+ * earlier one's is known), and not alike word for word but for values drawn afresh (see
+ * `answersAlike`). A ban already in force, or on probation after a change, is judged as
  * before.
  */
-function answeredOtherwise(entry: Entry, answer: FailureAnswer | undefined): answer is FailureAnswer {
+function answeredOtherwise(
+  entry: Entry,
+  answer: FailureAnswer | undefined,
+  errorText: string,
+): answer is FailureAnswer {
   if (answer === undefined || isActive(entry) || entry.constraint.probation) return false;
-  const { answer: earlier, answerWithoutNumbers } = entry.constraint.evidence;
+  const { answer: earlier, answerWithoutNumbers, lastError } = entry.constraint.evidence;
   if (earlier === undefined || earlier === answer.digest) return false;
-  return answerWithoutNumbers === undefined || answerWithoutNumbers !== answer.withoutNumbers;
+  // Where nobody can blame the failure, its answer is compared by its digest alone (see `learnRepeat`).
+  if (answerWithoutNumbers === undefined) return true;
+  if (answerWithoutNumbers === answer.withoutNumbers) return false;
+  // Values drawn from letters alone (`run evvkvxoskel`) escape every mask: the texts kept of both
+  // failures, compared word by word, tell them from another answer, when both were kept whole (a
+  // long output's head says nothing of the error further on).
+  const kept = keptText(errorText, EVIDENCE_CHARS);
+  if (lastError.endsWith(CUT_MARK) || kept.endsWith(CUT_MARK)) return true;
+  return !answersAlike(lastError, kept);
 }
 
 /** Keeps what a failure answered in its evidence: both digests, the second when known. */

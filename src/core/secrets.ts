@@ -782,6 +782,8 @@ export function ownCopy(text: string): string {
  * length, so that the excerpt redacted for one of them is the one the others reuse.
  */
 export const EVIDENCE_CHARS = 300;
+/** How `keptText` ends a text it cut. */
+export const CUT_MARK = '…';
 
 /** How much more than the kept length is redacted first, so a secret across the cut is still seen. */
 const REDACTION_WINDOW = 4;
@@ -801,7 +803,9 @@ export function keptText(text: string, limit: number): string {
   const whole = text.length <= limit * REDACTION_WINDOW;
   const window = whole ? text : text.slice(0, limit * REDACTION_WINDOW);
   const clean = redactText(window);
-  const kept = ownCopy(clean.length <= limit ? clean : `${clean.slice(0, Math.max(0, limit - 1))}…`);
+  const kept = ownCopy(
+    clean.length <= limit ? clean : `${clean.slice(0, Math.max(0, limit - 1))}${CUT_MARK}`,
+  );
   lastKept =
     text.length <= REMEMBERED_TEXT_LIMIT
       ? { text, limit, kept, whole: whole && clean.length <= limit }

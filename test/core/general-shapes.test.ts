@@ -547,6 +547,30 @@ describe('identical re-runs whose results differ only in volatile fields', () =>
     expect(agent.check('Bash', bash('node scripts/seed.js')).verdict).toBe('allow');
   });
 
+  const drawn = (id: string) => ({
+    text: `Error executing query: Unknown column 'origin' in 'where clause' (run ${id})`,
+    isError: true,
+  });
+
+  it('blocks the third run of a failing query whose error ends with a run id drawn from letters alone', () => {
+    const agent = new Agent();
+    const query = { query: "SELECT count(*) FROM flights WHERE origin = 'APG'" };
+    const runs = [drawn('ja61pf3nogt'), drawn('evvkvxoskel'), drawn('jjshgcvlntv')];
+    const seen = runs.map((run) => agent.call('execute_sql', query, run).check.verdict);
+    expect(seen).toEqual(['allow', 'allow', 'block']);
+  });
+
+  it('lets a failing script run again when a word of its failure changes to one of another length', () => {
+    const agent = new Agent();
+    const missing = (table: string) => ({
+      text: `Run #1001 started\nError: relation ${table} does not exist\nexit status 1`,
+      isError: true,
+    });
+    agent.call('Bash', bash('node scripts/seed.js'), missing('customers'));
+    agent.call('Bash', bash('node scripts/seed.js'), missing('invoices'));
+    expect(agent.check('Bash', bash('node scripts/seed.js')).verdict).toBe('allow');
+  });
+
   it('lets a service that nobody can blame answer again when only its numbers changed', () => {
     const agent = new Agent();
     const session = (sensor: number) => ({

@@ -1159,11 +1159,16 @@ const NUMBER_LIKE = /[0-9a-f]*\d[0-9a-f]*/gi;
  * where its error is.
  */
 export function digestWithoutNumbers(content: string): string {
+  return hashString(textWithoutNumbers(content));
+}
+
+/** The text `digestWithoutNumbers` digests: masked as a result, every number-like run as `#`. */
+export function textWithoutNumbers(content: string): string {
   const text =
     content.length <= 2 * NUMBERLESS_WINDOW
       ? content
       : `${content.slice(0, NUMBERLESS_WINDOW)}\n${content.slice(-NUMBERLESS_WINDOW)}`;
-  return hashString(maskWith(RESULT_RULES, text).replace(NUMBER_LIKE, '#'));
+  return maskWith(RESULT_RULES, text).replace(NUMBER_LIKE, '#');
 }
 
 /** The hash of `masked`: the scan's hash of `text` when masking left it as it was. */

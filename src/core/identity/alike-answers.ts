@@ -1,0 +1,55 @@
+/**
+ * Whether two answers of one call are one answer told twice. Masks find the values a tool draws
+ * afresh when they hold a digit or a known form; an id drawn from letters alone (`run evvkvxoskel`)
+ * is a word to any mask. Two answers of the same call that say the same words, but for a word or two
+ * in the same place with the same marks around them, each long enough to be drawn rather than
+ * written differently, differ only in such values.
+ */
+import { textWithoutNumbers } from './call-identity.js';
+
+/** Words an answer must have before its words are compared one by one. */
+const MIN_WORDS = 4;
+/** Places two answers may differ in and still be one. */
+const MAX_DRAWN = 2;
+/** The shortest value taken as drawn: shorter words differ as words do (`foo`, `bar`). */
+const MIN_DRAWN = 6;
+/**
+ * One word with the marks around it (`(run`, `evvkvxoskel)`): a value of word characters, `#` where a
+ * number was masked and placeholders a mask put for a value (`<id>`, `req_<id>`).
+ */
+const WORD = /^(\W*?)((?:[\w#]|<[a-z]+>)+)(\W*)$/;
+/** A value a mask found, whole or in part. */
+const MASKED = /[#<]/;
+
+/** Whether `a` and `b` (answers of one call) are alike but for values drawn afresh. */
+export function answersAlike(a: string, b: string): boolean {
+  const wordsA = textWithoutNumbers(a).split(/\s+/);
+  const wordsB = textWithoutNumbers(b).split(/\s+/);
+  if (wordsA.length !== wordsB.length || wordsA.length < MIN_WORDS) return false;
+  let drawn = 0;
+  for (let index = 0; index < wordsA.length; index++) {
+    const wordA = wordsA[index] as string;
+    const wordB = wordsB[index] as string;
+    if (wordA === wordB) continue;
+    if (!drawnValues(wordA, wordB) || ++drawn > MAX_DRAWN) return false;
+  }
+  return true;
+}
+
+/**
+ * Two words that are values drawn in one place: the same marks around them, each masked (in whole or
+ * in part) or long enough to be drawn, and one of them masked or both of one length (one
+ * generator's).
+ */
+function drawnValues(a: string, b: string): boolean {
+  const matchA = WORD.exec(a);
+  const matchB = WORD.exec(b);
+  if (matchA === null || matchB === null) return false;
+  if (matchA[1] !== matchB[1] || matchA[3] !== matchB[3]) return false;
+  const valueA = matchA[2] as string;
+  const valueB = matchB[2] as string;
+  const maskedA = MASKED.test(valueA);
+  const maskedB = MASKED.test(valueB);
+  if (!(maskedA || valueA.length >= MIN_DRAWN) || !(maskedB || valueB.length >= MIN_DRAWN)) return false;
+  return maskedA || maskedB || valueA.length === valueB.length;
+}
