@@ -442,7 +442,9 @@ export function createToolCallAdapter(options: ToolCallAdapterOptions = {}): Too
     // A line that failed on a missing file and then wrote it (`… > prd.tmp && mv prd.tmp prd.json`).
     else if (call.kind === 'exec' && madeItsMissingFile(verdict, call, args)) facts.mayHaveWritten = true;
     // An install refused because another holds the lock: that one, still running, writes meanwhile.
-    else if (heldByAnotherProcess(verdict) && stoppedWhileWriting(call, args)) facts.mayHaveWritten = true;
+    // The command is read first: most commands write nothing when stopped, and then the text, up to
+    // 8 KB of it, is never searched for a lock.
+    else if (stoppedWhileWriting(call, args) && heldByAnotherProcess(verdict)) facts.mayHaveWritten = true;
     if (
       call.failureKey !== undefined &&
       (call.failureKeyLeavesOutWords === true
