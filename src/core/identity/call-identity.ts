@@ -565,6 +565,25 @@ function candidateRules(text: string, hashInto?: TextHash): number {
       afterColon = 0;
       if (kind === LETTER) hex = 0;
       else if (++hex === 16) bits |= HEX_ID_BIT;
+      // The lower-case letters after it but `p` (most of a text) read here, as the loop would read
+      // them: each stays in this run, needs nothing reset, and moves the count of hex digits only;
+      // a random id's condition only grows along the run, so it is asked at the last one.
+      let ahead = index + 1;
+      for (; ahead < length; ahead++) {
+        const letter = text.charCodeAt(ahead);
+        if (letter < 97 || letter > 122 || letter === 112) break;
+        if (hashing) {
+          lane1 = Math.imul(lane1 ^ letter, MULTIPLIER_1);
+          lane2 = Math.imul(lane2 ^ letter, MULTIPLIER_2);
+        }
+        if (letter > 102) hex = 0;
+        else if (++hex === 16) bits |= HEX_ID_BIT;
+      }
+      if (ahead > index + 1) {
+        index = ahead - 1;
+        if (switches !== 0 && index - runStart >= 7 && (switches >= 2 || index - runStart >= 9))
+          bits |= RANDOM_BIT;
+      }
     } else if (kind === DIGIT) {
       sawDigit = true;
       if (++hex === 16) bits |= HEX_ID_BIT;
@@ -720,6 +739,25 @@ function candidateRulesOfLongText(text: string, hashInto?: TextHash): number {
       afterColon = 0;
       if (kind === LETTER) hex = 0;
       else if (++hex === 16) bits |= HEX_ID_BIT;
+      // The lower-case letters after it but `p` (most of a text) read here, as the loop would read
+      // them: each stays in this run, needs nothing reset, and moves the count of hex digits only;
+      // a random id's condition only grows along the run, so it is asked at the last one.
+      let ahead = index + 1;
+      for (; ahead < length; ahead++) {
+        const letter = text.charCodeAt(ahead);
+        if (letter < 97 || letter > 122 || letter === 112) break;
+        if (hashing) {
+          lane1 = Math.imul(lane1 ^ letter, MULTIPLIER_1);
+          lane2 = Math.imul(lane2 ^ letter, MULTIPLIER_2);
+        }
+        if (letter > 102) hex = 0;
+        else if (++hex === 16) bits |= HEX_ID_BIT;
+      }
+      if (ahead > index + 1) {
+        index = ahead - 1;
+        if (switches !== 0 && index - runStart >= 7 && (switches >= 2 || index - runStart >= 9))
+          bits |= RANDOM_BIT;
+      }
     } else if (kind === DIGIT) {
       sawDigit = true;
       if (++hex === 16) bits |= HEX_ID_BIT;
