@@ -58,5 +58,7 @@ describe('answersAlike', () => {
   it('answers long hostile texts without trouble', () => {
     const long = `${'(<<<<'.repeat(20_000)} x`;
     expect(answersAlike(long, `${long}y`)).toBe(false);
+    const words = (last: string) => `one two three ${'<a'.repeat(400)}${last}`;
+    expect(answersAlike(words('<b'), words('<c'))).toBe(false);
   });
 });

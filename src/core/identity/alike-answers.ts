@@ -20,6 +20,8 @@ const MIN_DRAWN = 6;
 const WORD = /^(\W*?)((?:[\w#]|<[a-z]+>)+)(\W*)$/;
 /** A value a mask found, whole or in part. */
 const MASKED = /[#<]/;
+/** The longest word read as a value: ids are short, and a longer word is never parsed. */
+const MAX_VALUE = 128;
 
 /** Whether `a` and `b` (answers of one call) are alike but for values drawn afresh. */
 export function answersAlike(a: string, b: string): boolean {
@@ -42,6 +44,7 @@ export function answersAlike(a: string, b: string): boolean {
  * generator's).
  */
 function drawnValues(a: string, b: string): boolean {
+  if (a.length > MAX_VALUE || b.length > MAX_VALUE) return false;
   const matchA = WORD.exec(a);
   const matchB = WORD.exec(b);
   if (matchA === null || matchB === null) return false;
