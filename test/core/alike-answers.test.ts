@@ -5,8 +5,14 @@ import { answersAlike } from '../../src/core/identity/index.js';
 const failure = (id: string) => `Error: job failed to start (run ${id}), see the log for details`;
 
 describe('answersAlike', () => {
-  it('takes two answers that differ only in an id drawn from letters alone as one', () => {
-    expect(answersAlike(failure('evvkvxoskel'), failure('jjshgcvlntv'))).toBe(true);
+  it('takes two answers that differ only in an id of letters alone written as ids are as one', () => {
+    expect(answersAlike(failure('tok_vbgkfXbHNSFJRC'), failure('tok_pRluTgKJfPqHje'))).toBe(true);
+  });
+
+  it('tells apart answers whose differing words are lower-case letters alone, as a state that moved is', () => {
+    const state = (word: string) => `Error: deployment web-frontend is still ${word}, try again later`;
+    expect(answersAlike(state('pending'), state('running'))).toBe(false);
+    expect(answersAlike(failure('evvkvxoskel'), failure('jjshgcvlntv'))).toBe(false);
   });
 
   it('takes an id a mask found in one answer and one of letters alone in the other as one', () => {

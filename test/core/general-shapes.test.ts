@@ -555,7 +555,7 @@ describe('identical re-runs whose results differ only in volatile fields', () =>
   it('blocks the third run of a failing query whose error ends with a run id drawn from letters alone', () => {
     const agent = new Agent();
     const query = { query: "SELECT count(*) FROM flights WHERE origin = 'APG'" };
-    const runs = [drawn('ja61pf3nogt'), drawn('evvkvxoskel'), drawn('jjshgcvlntv')];
+    const runs = [drawn('ja61pf3nogt'), drawn('evvkvxoskel'), drawn('x9bq2mhtk0p')];
     const seen = runs.map((run) => agent.call('execute_sql', query, run).check.verdict);
     expect(seen).toEqual(['allow', 'allow', 'block']);
   });

@@ -20,6 +20,10 @@ const MIN_DRAWN = 6;
 const WORD = /^(\W*?)((?:[\w#]|<[a-z]+>)+)(\W*)$/;
 /** A value a mask found, whole or in part. */
 const MASKED = /[#<]/;
+/** The shortest pair of unmasked values taken as one generator's ids. */
+const MIN_UNMASKED = 10;
+/** Written as ids are and words are not: a capital after the first letter, or an underscore. */
+const ID_LIKE = /^.+[A-Z_]/;
 /** The longest word read as a value: ids are short, and a longer word is never parsed. */
 const MAX_VALUE = 128;
 
@@ -40,8 +44,9 @@ export function answersAlike(a: string, b: string): boolean {
 
 /**
  * Two words that are values drawn in one place: the same marks around them, each masked (in whole or
- * in part) or long enough to be drawn, and one of them masked or both of one length (one
- * generator's).
+ * in part) or long enough to be drawn, and one of them masked, or both of one length (one
+ * generator's) and written as ids are, not words (`req_vbgkfXbHNSFJRC`). Two words of letters alone
+ * are never taken as one value: a state that moved (`pending`, `running`) reads so too.
  */
 function drawnValues(a: string, b: string): boolean {
   if (a.length > MAX_VALUE || b.length > MAX_VALUE) return false;
@@ -54,5 +59,11 @@ function drawnValues(a: string, b: string): boolean {
   const maskedA = MASKED.test(valueA);
   const maskedB = MASKED.test(valueB);
   if (!(maskedA || valueA.length >= MIN_DRAWN) || !(maskedB || valueB.length >= MIN_DRAWN)) return false;
-  return maskedA || maskedB || valueA.length === valueB.length;
+  if (maskedA || maskedB) return true;
+  return (
+    valueA.length === valueB.length &&
+    valueA.length >= MIN_UNMASKED &&
+    ID_LIKE.test(valueA) &&
+    ID_LIKE.test(valueB)
+  );
 }
