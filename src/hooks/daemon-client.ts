@@ -225,7 +225,13 @@ export async function stopDaemons(stateDir: string, timeoutMs = 10_000): Promise
   const deadline = Date.now() + timeoutMs;
   await Promise.all(
     sockets.map(async ({ path, pointer }) => {
-      const pid = await askToStop(path, timeoutMs);
+      let pid = await askToStop(path, timeoutMs);
+      // A helper between binding its socket and listening on it refuses a connection for a moment:
+      // asked again while its socket is there (a socket no helper listens on is asked until the deadline).
+      while (pid === undefined && existsSync(path) && Date.now() < deadline) {
+        await new Promise((resolve) => setTimeout(resolve, 50));
+        pid = await askToStop(path, Math.max(1, deadline - Date.now()));
+      }
       // A helper that said it stopped is gone once its process is; one that did not answer, or that
       // serves from this very process, once its socket is.
       const running =
