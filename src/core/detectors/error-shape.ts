@@ -8,6 +8,7 @@
  * engine a better one (`DomainAdapter.errorShape`, as the tool-call adapter does), and detectors
  * read the shape the engine chose from `ObservedOutcome.errorShape`.
  */
+import { alignedDifferences } from '../identity/index.js';
 import type { ObservedOutcome } from './types.js';
 
 /** Long enough for any one error; a whole test log is cut, its head deciding. */
@@ -42,34 +43,27 @@ export function outcomeShape(outcome: ObservedOutcome): string {
 
 /** A placeholder an adapter's shape puts for a value (`<id>`, `<q>`), with the marks around it. */
 const PLACEHOLDER = /^(\W*)<[a-z]+>(\W*)$/;
-/** Words a shape keeps before two shapes of it are taken as one on alignment. */
-const MIN_ALIGNED_WORDS = 4;
-/** Values a mask may have missed in one shape, read as the placeholder the other has there. */
-const MAX_UNMASKED = 2;
-
 /**
  * Two error shapes as one, when they are one: equal, or equal word for word but where one has a
  * placeholder and the other a single word with the same marks around it (`(run <id>)` and `(run
  * xqzhwvkd)`): a value no mask could tell from a word (an id drawn without a digit) left in one of them.
- * The result has the placeholder there; undefined when the shapes differ otherwise.
+ * At most two such places, in a shape of four words or more (see `alignedDifferences`). The result has
+ * the placeholder there; undefined when the shapes differ otherwise.
  */
 export function mergedShape(a: string, b: string): string | undefined {
   if (a === b) return a;
   const wordsA = a.split(' ');
   const wordsB = b.split(' ');
-  if (wordsA.length !== wordsB.length || wordsA.length < MIN_ALIGNED_WORDS) return undefined;
-  let unmasked = 0;
-  const merged: string[] = [];
-  for (let index = 0; index < wordsA.length; index++) {
+  const differing = alignedDifferences(
+    wordsA,
+    wordsB,
+    (wordA, wordB) => (placeholderFor(wordA, wordB) ?? placeholderFor(wordB, wordA)) !== undefined,
+  );
+  if (differing === undefined) return undefined;
+  const merged = [...wordsA];
+  for (const index of differing) {
     const wordA = wordsA[index] as string;
-    const wordB = wordsB[index] as string;
-    if (wordA === wordB) {
-      merged.push(wordA);
-      continue;
-    }
-    const placeholder = placeholderFor(wordA, wordB) ?? placeholderFor(wordB, wordA);
-    if (placeholder === undefined || ++unmasked > MAX_UNMASKED) return undefined;
-    merged.push(placeholder);
+    merged[index] = placeholderFor(wordA, wordsB[index] as string) ?? (wordsB[index] as string);
   }
   return merged.join(' ');
 }

@@ -5,12 +5,9 @@
  * in the same place with the same marks around them, each long enough to be drawn rather than
  * written differently, differ only in such values.
  */
+import { alignedDifferences } from './aligned-words.js';
 import { textWithoutNumbers } from './call-identity.js';
 
-/** Words an answer must have before its words are compared one by one. */
-const MIN_WORDS = 4;
-/** Places two answers may differ in and still be one. */
-const MAX_DRAWN = 2;
 /** The shortest value taken as drawn: shorter words differ as words do (`foo`, `bar`). */
 const MIN_DRAWN = 6;
 /**
@@ -29,17 +26,8 @@ const MAX_VALUE = 128;
 
 /** Whether `a` and `b` (answers of one call) are alike but for values drawn afresh. */
 export function answersAlike(a: string, b: string): boolean {
-  const wordsA = textWithoutNumbers(a).split(/\s+/);
-  const wordsB = textWithoutNumbers(b).split(/\s+/);
-  if (wordsA.length !== wordsB.length || wordsA.length < MIN_WORDS) return false;
-  let drawn = 0;
-  for (let index = 0; index < wordsA.length; index++) {
-    const wordA = wordsA[index] as string;
-    const wordB = wordsB[index] as string;
-    if (wordA === wordB) continue;
-    if (!drawnValues(wordA, wordB) || ++drawn > MAX_DRAWN) return false;
-  }
-  return true;
+  const words = (text: string) => textWithoutNumbers(text).split(/\s+/);
+  return alignedDifferences(words(a), words(b), drawnValues) !== undefined;
 }
 
 /**

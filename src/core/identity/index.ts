@@ -3,6 +3,7 @@
  * and the short description of a call. Everything here takes hostile input in bounded time.
  */
 
+export { alignedDifferences } from './aligned-words.js';
 export { answersAlike } from './alike-answers.js';
 export {
   type CallIdentity,
