@@ -42,7 +42,7 @@ export interface NarrowingOptions {
   readonly receipts?: boolean;
   /** The folder relative paths in calls are resolved against. Default: the current directory. */
   readonly workspaceRoot?: string;
-  /** How existence bans are checked against the world; `false` for none. Default: the file system. */
+  /** How bans on files are checked against the world (is it there, what does it hold); `false` for none. Default: the file system. */
   readonly probe?: WorldProbe | false;
   readonly clock?: Clock;
   readonly sessionId?: string;

@@ -27,6 +27,8 @@ export interface BanCheckOptions {
   readonly audit: AuditSink | undefined;
   /** Told when a ban was lifted, so that the store saves it. */
   readonly onLifted: () => void;
+  /** Told when a file a ban was pinned to holds something else now, changed outside the agent's view. */
+  readonly onChangedOutside?: (file: string) => void;
 }
 
 export class BanCheck {
@@ -37,6 +39,7 @@ export class BanCheck {
   private readonly probe: WorldProbe | undefined;
   private readonly audit: AuditSink | undefined;
   private readonly onLifted: () => void;
+  private readonly onChangedOutside: (file: string) => void;
 
   constructor(options: BanCheckOptions) {
     this.index = options.index;
@@ -46,6 +49,7 @@ export class BanCheck {
     this.probe = options.probe;
     this.audit = options.audit;
     this.onLifted = options.onLifted;
+    this.onChangedOutside = options.onChangedOutside ?? (() => undefined);
   }
 
   /**
@@ -115,15 +119,16 @@ export class BanCheck {
 
   /**
    * What the configuration files a failure named hold now, so that the ban can outlive the session
-   * and be lifted when any of them changes. Only configuration: a failure about a source file also
-   * depends on the configuration that compiles it, which a digest of the file alone would miss.
+   * and be lifted when any of them changes. Only configuration: a command's failure about a source
+   * file also depends on the configuration that compiles it, which a digest of the file alone would
+   * miss. `anyFile` for a call on the file itself (an edit), whose failure depends on it alone.
    */
-  pinFiles(files: readonly string[]): Readonly<Record<string, string>> | undefined {
+  pinFiles(files: readonly string[], anyFile = false): Readonly<Record<string, string>> | undefined {
     const probe = this.probe;
     if (probe?.digest === undefined) return undefined;
     const digests: Record<string, string> = {};
     for (const file of files) {
-      if (!this.workspace.isConfiguration(file)) return undefined;
+      if (!anyFile && !this.workspace.isConfiguration(file)) return undefined;
       const digest = probe.digest(file);
       if (digest === undefined) return undefined;
       digests[file] = digest;
@@ -176,6 +181,7 @@ export class BanCheck {
       why: `${changed} has changed since ${entry.constraint.tool ?? 'the call'} failed`,
     });
     this.onLifted();
+    this.onChangedOutside(changed);
     return true;
   }
 

@@ -56,8 +56,20 @@ const RECENT_UNKNOWN = 256;
 /** A saved key or digest longer than this is none this engine wrote. */
 const MAX_SAVED_KEY = 1_024;
 
-/** Digests of `files` as they are now (see `WorldProbe.digest`), or undefined when any is unknown. */
-export type PinFiles = (files: readonly string[]) => Readonly<Record<string, string>> | undefined;
+/**
+ * Kinds of action on one file whose failure is about that file (an edit's text not in it, a read
+ * past its end): the ban holds while the file holds what it held when the call failed.
+ */
+const ONE_FILE_KINDS: readonly ActionKind[] = ['read', 'mutate', 'create', 'delete'];
+
+/**
+ * Digests of `files` as they are now (see `WorldProbe.digest`), or undefined when any is unknown.
+ * Configuration files only, unless `anyFile`.
+ */
+export type PinFiles = (
+  files: readonly string[],
+  anyFile?: boolean,
+) => Readonly<Record<string, string>> | undefined;
 
 export class Learner {
   /** The last unblamed failure per tool and targets: its error digest and the call's ban key. */
@@ -256,15 +268,27 @@ export class Learner {
     // stop: any change may change what it finds.
     const anyChange = workspace || unnamed || kind === 'poll';
     const files = workspace && failure.dependsOnFiles?.length ? [...failure.dependsOnFiles] : undefined;
+    // A call on one file fails on what the file holds: the user, a formatter or another agent may
+    // change it where the guard cannot see, and the ban is lifted when the file no longer holds that.
+    const oneFile =
+      !anyChange &&
+      call.facts.targets.length === 1 &&
+      call.facts.service === undefined &&
+      ONE_FILE_KINDS.includes(kind);
     // A failure about particular files holds in a later session while they hold what they held.
-    const digests = files && persistent && failure.dependsOnFilesAtRoot ? this.pinFiles(files) : undefined;
+    const digests =
+      files && persistent && failure.dependsOnFilesAtRoot
+        ? this.pinFiles(files)
+        : oneFile
+          ? this.pinFiles(call.facts.targets, true)
+          : undefined;
     if (existing && existing.constraint.signature === failure.signature) {
-      if (workspace) {
+      if (workspace || oneFile) {
         // Pinned to what the files hold at this failure, which the earlier one may not have seen.
         if (digests) existing.constraint.fileDigests = digests;
         else delete existing.constraint.fileDigests;
-        existing.constraint.persistent = digests !== undefined;
       }
+      if (workspace) existing.constraint.persistent = digests !== undefined;
       if (answeredOtherwise(existing, answer, errorText))
         return this.startOver(existing, call, errorText, answer);
       return this.strengthen(existing, call, errorText, 'call', answer);

@@ -152,8 +152,13 @@ export class NarrowingEngine {
       probe: this.probe,
       audit: this.audit,
       onLifted: () => this.scheduleSave(),
+      onChangedOutside: (file) => {
+        for (const detector of this.detectors) detector.changedOutside?.(file);
+      },
     });
-    this.learner = new Learner(this.index, this.policy, (files) => this.bans.pinFiles(files));
+    this.learner = new Learner(this.index, this.policy, (files, anyFile) =>
+      this.bans.pinFiles(files, anyFile),
+    );
     this.successes = new SuccessLifting({
       index: this.index,
       policy: this.policy,

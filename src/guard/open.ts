@@ -89,7 +89,7 @@ export interface OpenGuardOptions {
    * journal's durability window, and at close (see `JournalOptions.syncOnFlush`).
    */
   readonly syncJournalOnFlush?: boolean;
-  /** How existence bans are checked against the world; `false` for none. Default: the file system. */
+  /** How bans on files are checked against the world (is it there, what does it hold); `false` for none. Default: the file system. */
   readonly probe?: WorldProbe | false;
   /** Whether the model reads the guard's refusals; false only for a replay of a recorded run. Default true. */
   readonly modelSeesRefusals?: boolean;

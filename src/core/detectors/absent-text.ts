@@ -325,6 +325,12 @@ export function createAbsentTextDetector(): Detector {
       }
     },
 
+    changedOutside(target: string): void {
+      failedEdits.delete(target);
+      forgetSaved(target);
+      files.delete(target);
+    },
+
     reset(): void {
       // Between user messages, files may be edited by hand outside the agent's view.
       forgetAll();

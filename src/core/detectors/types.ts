@@ -84,6 +84,11 @@ export interface Detector {
    * the agent no longer has what they returned, so asking them again is not a repeat.
    */
   answersHidden?(calls: readonly CallContext[]): void;
+  /**
+   * The file at `target` holds something else than when a call failed on it, and no call the guard
+   * saw changed it (the user, a formatter, another agent): what was seen of it no longer holds.
+   */
+  changedOutside?(target: string): void;
   snapshot(): unknown;
   restore(state: unknown): void;
 }

@@ -1,0 +1,105 @@
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { openGuardSync } from '../../src/guard/open.js';
+import type { GuardSession } from '../../src/guard/session.js';
+import { cleanupsAfterEach, tempDir } from '../mcp/support/harness.js';
+
+const cleanups = cleanupsAfterEach();
+const quiet = () => undefined;
+
+const SOURCE = 'export const limit = 2;\nexport const retries = 3;\n';
+const NOT_FOUND = (text: string) =>
+  `<tool_use_error>String to replace not found in file.\nString: ${text}</tool_use_error>`;
+
+/** A project with one source file, and a guard over its state directory per session. */
+function project() {
+  const dir = tempDir('narrowing-file-bans-');
+  cleanups.push(dir.remove);
+  const root = dir.path;
+  const file = join(root, 'src-orders.ts');
+  writeFileSync(file, SOURCE);
+  const open = () => {
+    const guard = openGuardSync({
+      workspaceRoot: root,
+      stateDir: join(root, '.narrowing'),
+      onProblem: quiet,
+    });
+    cleanups.push(() => guard.close());
+    return guard;
+  };
+  return { root, file, open };
+}
+
+const edit = (file: string, oldString: string) => ({
+  tool: 'Edit',
+  args: { file_path: file, old_string: oldString, new_string: 'export const limit = 5;' },
+});
+
+/** Proposes the edit; when it runs, it does what the file allows. Returns the verdict. */
+function tryEdit(guard: GuardSession, file: string, oldString: string): string {
+  const proposal = edit(file, oldString);
+  const check = guard.check(proposal);
+  if (!check.allowed) return check.verdict;
+  const text = readFileSync(file, 'utf8');
+  if (text.includes(oldString)) {
+    writeFileSync(file, text.replace(oldString, proposal.args.new_string));
+    guard.record({ proposal, success: true, content: `The file ${file} has been updated.` });
+  } else guard.record({ proposal, success: false, content: NOT_FOUND(oldString) });
+  return check.verdict;
+}
+
+describe('a ban on a call that failed on what one file holds', () => {
+  it('blocks the same edit again while the file holds what it held', () => {
+    const { file, open } = project();
+    const guard = open();
+    expect(tryEdit(guard, file, 'const limit = 10;')).toBe('allow');
+    expect(tryEdit(guard, file, 'const limit = 10;')).toBe('block');
+  });
+
+  it('lets the edit through once the file was changed where the agent could not see it', () => {
+    const { file, open } = project();
+    const guard = open();
+    tryEdit(guard, file, 'const limit = 10;');
+    // The user changes the file by hand, in an editor: no call of the agent's touched it.
+    writeFileSync(file, SOURCE.replace('limit = 2', 'limit = 10'));
+    expect(tryEdit(guard, file, 'const limit = 10;')).toBe('allow');
+    expect(readFileSync(file, 'utf8')).toContain('export const limit = 5;');
+  });
+
+  it('blocks the retry after a hand change when it failed again on the new content', () => {
+    const { file, open } = project();
+    const guard = open();
+    tryEdit(guard, file, 'const limit = 10;');
+    writeFileSync(file, SOURCE.replace('retries = 3', 'retries = 4'));
+    expect(tryEdit(guard, file, 'const limit = 10;')).toBe('allow');
+    expect(tryEdit(guard, file, 'const limit = 10;')).toBe('block');
+  });
+
+  it('judges the retry on the changed file, not on what was read of it before', () => {
+    const { file, open } = project();
+    const guard = open();
+    const read = { tool: 'Read', args: { file_path: file } };
+    guard.check(read);
+    const numbered = SOURCE.split('\n').map((line, index) => `${String(index + 1).padStart(6)}\u2192${line}`);
+    guard.record({ proposal: read, success: true, content: numbered.join('\n') });
+    expect(tryEdit(guard, file, 'const limit = 10;')).toBe('warn');
+    writeFileSync(file, SOURCE.replace('limit = 2', 'limit = 10'));
+    expect(tryEdit(guard, file, 'const limit = 10;')).toBe('allow');
+  });
+
+  it('keeps the ban in a new session while the file is unchanged, and lifts it once the file changed', async () => {
+    const { file, open } = project();
+    const first = open();
+    tryEdit(first, file, 'const limit = 10;');
+    await first.close();
+
+    const second = open();
+    expect(second.check(edit(file, 'const limit = 10;')).verdict).toBe('block');
+    await second.close();
+
+    writeFileSync(file, SOURCE.replace('limit = 2', 'limit = 10'));
+    const third = open();
+    expect(tryEdit(third, file, 'const limit = 10;')).toBe('allow');
+  });
+});
