@@ -202,6 +202,19 @@ describe('narrowing-guard hook claude-code', () => {
     expect(denied(await session.pre('Bash', lint, undefined, next))).toBeUndefined();
   });
 
+  it('denies a failed edit again until the file is changed by hand, then lets it through', async () => {
+    const session = claudeSession('9a3e5f7b-edit');
+    const file = join(session.dir, 'limits.ts');
+    writeFileSync(file, 'export const limit = 2;\n');
+    const edit = { file_path: file, old_string: 'limit = 10', new_string: 'limit = 5' };
+    await session.pre('Edit', edit);
+    await session.failure('Edit', edit, 'String to replace not found in file.\nString: limit = 10');
+    expect(denied(await session.pre('Edit', edit))).toContain('limits.ts');
+    // The user changes the file in an editor: no call of the agent's touched it.
+    writeFileSync(file, 'export const limit = 10;\n');
+    expect(denied(await session.pre('Edit', edit))).toBeUndefined();
+  });
+
   it('continues a resumed session where it stopped, and starts a new session afresh', async () => {
     const session = claudeSession('8a1e2b3c-resumed');
     const readme = join(session.dir, 'README.md');
