@@ -275,20 +275,20 @@ export class Learner {
       call.facts.targets.length === 1 &&
       call.facts.service === undefined &&
       ONE_FILE_KINDS.includes(kind);
-    // A failure about particular files holds in a later session while they hold what they held.
+    // A failure about configuration files holds in a later session while they hold what they held;
+    // one about other files (a syntax error in a script) holds in this session while they do.
+    const atRoot = files !== undefined && failure.dependsOnFilesAtRoot === true;
+    const configuration = atRoot && persistent ? this.pinFiles(files) : undefined;
     const digests =
-      files && persistent && failure.dependsOnFilesAtRoot
-        ? this.pinFiles(files)
-        : oneFile
-          ? this.pinFiles(call.facts.targets, true)
-          : undefined;
+      configuration ??
+      (atRoot ? this.pinFiles(files, true) : oneFile ? this.pinFiles(call.facts.targets, true) : undefined);
     if (existing && existing.constraint.signature === failure.signature) {
       if (workspace || oneFile) {
         // Pinned to what the files hold at this failure, which the earlier one may not have seen.
         if (digests) existing.constraint.fileDigests = digests;
         else delete existing.constraint.fileDigests;
       }
-      if (workspace) existing.constraint.persistent = digests !== undefined;
+      if (workspace) existing.constraint.persistent = configuration !== undefined;
       if (answeredOtherwise(existing, answer, errorText))
         return this.startOver(existing, call, errorText, answer);
       return this.strengthen(existing, call, errorText, 'call', answer);
@@ -327,7 +327,7 @@ export class Learner {
     // unless the failure was about files whose content is known, and checked before it blocks.
     // A refusal of the calls' order is about this session's calls: it does not outlive the session.
     constraint.persistent =
-      persistent && (!workspace || digests !== undefined) && failure.awaitsAnotherCall !== true;
+      persistent && (!workspace || configuration !== undefined) && failure.awaitsAnotherCall !== true;
     if (context !== undefined) constraint.context = context;
     if (failure.curedByReading) constraint.curedByReading = true;
     const entry: Entry = {

@@ -103,3 +103,45 @@ describe('a ban on a call that failed on what one file holds', () => {
     expect(tryEdit(third, file, 'const limit = 10;')).toBe('allow');
   });
 });
+
+describe('a ban on a command whose failure named a source file', () => {
+  const SYNTAX =
+    '  File "/work/app.py", line 2\n    print("total"\n         ^\nSyntaxError: \'(\' was never closed\n';
+
+  /** Runs the script; it fails while its file does not parse. Returns the verdict. */
+  function runScript(guard: GuardSession, root: string): string {
+    const proposal = { tool: 'Bash', args: { command: 'python3 app.py' } };
+    const check = guard.check(proposal);
+    if (!check.allowed) return check.verdict;
+    const fixed = readFileSync(join(root, 'app.py'), 'utf8').includes('print("total")');
+    if (fixed) guard.record({ proposal, success: true, content: 'total', exitCode: 0 });
+    else
+      guard.record({
+        proposal,
+        success: false,
+        content: SYNTAX.replace('/work/app.py', join(root, 'app.py')),
+        exitCode: 1,
+      });
+    return check.verdict;
+  }
+
+  it('blocks the command again while the file is unchanged, and lets it run once the file was fixed by hand', () => {
+    const { root, open } = project();
+    writeFileSync(join(root, 'app.py'), 'import sys\nprint("total"\n');
+    const guard = open();
+    expect(runScript(guard, root)).toBe('allow');
+    expect(runScript(guard, root)).toBe('block');
+    writeFileSync(join(root, 'app.py'), 'import sys\nprint("total")\n');
+    expect(runScript(guard, root)).toBe('allow');
+  });
+
+  it('is not carried into a new session, where what runs the script may have changed', async () => {
+    const { root, open } = project();
+    writeFileSync(join(root, 'app.py'), 'import sys\nprint("total"\n');
+    const first = open();
+    runScript(first, root);
+    expect(runScript(first, root)).toBe('block');
+    await first.close();
+    expect(runScript(open(), root)).toBe('allow');
+  });
+});

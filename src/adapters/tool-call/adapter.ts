@@ -494,9 +494,9 @@ export function createToolCallAdapter(options: ToolCallAdapterOptions = {}): Too
           ? (filesNamedIn(text) ?? sourceFilesRunBy(call.targets[0]))
           : configurationNamedBy(text);
     if (dependsOnFiles === undefined) return facts;
-    // Run at the root, the configuration it names is the workspace's own: a later session can check it.
+    // Run at the root, the files it names are the workspace's own: the guard can look at them.
     const command = call.targets[0];
-    const atRoot = rule.signature !== 'syntax_error' && command !== undefined && runsInWorkspaceRoot(command);
+    const atRoot = command !== undefined && runsInWorkspaceRoot(command);
     facts.dependsOnFiles = dependsOnFiles;
     if (atRoot) facts.dependsOnFilesAtRoot = true;
     return facts;
