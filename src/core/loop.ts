@@ -22,6 +22,7 @@ import { digestResult } from './identity/index.js';
 import { NO_WORKSPACE_KNOWLEDGE } from './invalidation.js';
 import { failureAnswer, Learner } from './learning.js';
 import { Observed } from './observed.js';
+import { OutsideChanges } from './outside-changes.js';
 import { type Policy, type PolicyInput, resolvePolicy, ToolPolicyIndex } from './policy.js';
 import { RadiusLimit } from './radius.js';
 import { constraintIdsOf, journalOutcome, Recorded } from './recorded.js';
@@ -119,6 +120,7 @@ export class NarrowingEngine {
   private readonly contexts: CallContexts;
   private readonly stepCalls = new StepCalls();
   private readonly bans: BanCheck;
+  private readonly outsideChanges: OutsideChanges;
   private readonly successes: SuccessLifting;
   /** The distinct calls of the last while, and whether each was ruled out when last proposed. */
   private readonly seen = new DistinctWindow(SEEN_CALLS);
@@ -133,6 +135,7 @@ export class NarrowingEngine {
     this.audit = options.audit;
     this.store = options.store;
     this.probe = options.probe;
+    this.outsideChanges = new OutsideChanges(this.probe);
     this.modelSeesRefusals = options.modelSeesRefusals ?? true;
     this.workspace = this.adapter.workspace ?? NO_WORKSPACE_KNOWLEDGE;
     this.shapeError = this.adapter.errorShape?.bind(this.adapter) ?? errorShape;
@@ -152,9 +155,7 @@ export class NarrowingEngine {
       probe: this.probe,
       audit: this.audit,
       onLifted: () => this.scheduleSave(),
-      onChangedOutside: (file) => {
-        for (const detector of this.detectors) detector.changedOutside?.(file);
-      },
+      onChangedOutside: (file) => this.changedOutside(file),
     });
     this.learner = new Learner(this.index, this.policy, (files, anyFile) =>
       this.bans.pinFiles(files, anyFile),
@@ -191,6 +192,8 @@ export class NarrowingEngine {
     else if (this.halted) violations.push(haltViolation(this.halted));
     else {
       if (!call.toolPolicy.exempt) {
+        const changed = this.outsideChanges.changedBeforeRead(call);
+        if (changed !== undefined) this.changedOutside(changed);
         this.bans.collect(call, violations);
         for (const detector of this.detectors) {
           const violation = detector.check(call);
@@ -297,6 +300,9 @@ export class NarrowingEngine {
       if (facts?.opensTarget) this.successes.noteOpened(call);
       if (facts?.awaitsAnotherCall) this.successes.noteOrderingBan(call);
       else if (facts && call.facts.actsOnHiddenState) this.successes.noteHiddenStateBan(call);
+      const changedWorld = effect !== undefined && effect.kind !== 'none' && effect.kind !== 'outside';
+      // What the call itself wrote is no change from outside at the next read of it.
+      if (changedWorld) this.outsideChanges.changedByCall(call.facts.targets);
       const observed = new Observed(
         facts,
         resultDigest,
@@ -304,7 +310,7 @@ export class NarrowingEngine {
         empty,
         text,
         outcome.score,
-        effect !== undefined && effect.kind !== 'none' && effect.kind !== 'outside',
+        changedWorld,
         effect?.service !== undefined,
         this.shapeError,
         (content) => call.withoutSecrets(content),
@@ -486,9 +492,15 @@ export class NarrowingEngine {
     if (typeof state.sessionId === 'string') this.sessionIdValue = state.sessionId;
   }
 
+  /** A file changed outside the agent's view: what the detectors hold of it no longer holds. */
+  private changedOutside(file: string): void {
+    for (const detector of this.detectors) detector.changedOutside?.(file);
+  }
+
   /** A new session or process: run-scoped state resets; persistent constraints carry over. */
   resetSession(sessionId?: string): void {
     this.sessionIdValue = sessionId ?? newSessionId();
+    this.outsideChanges.clear();
     this.index.clearPending();
     this.learner.forgetSetAside();
     this.successes.endHiddenState(this.clock.now());

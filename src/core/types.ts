@@ -720,6 +720,12 @@ export interface WorldProbe {
    * depend on a file's content: asked when such a ban is learned and before it blocks.
    */
   digest?(target: string): string | undefined;
+  /**
+   * A cheap stamp of the file at `target` (its size and time of change, say), which moves whenever
+   * the file is written: asked before each read of one file, to tell a change made outside the
+   * agent's view. Undefined when it cannot tell.
+   */
+  stamp?(target: string): string | undefined;
 }
 
 /** The digest a probe gives a file that does not exist. */

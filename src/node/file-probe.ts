@@ -1,11 +1,21 @@
 /**
  * The file system as the engine's probe: before a "does not exist" (or "already exists") ban on a
  * local path blocks, it looks. A file the user created by hand, or one a tool made outside the
- * agent's view, lifts the ban instead of being refused. For bans that depend on a configuration
- * file's content, it gives a digest of the file, read inside the workspace only.
+ * agent's view, lifts the ban instead of being refused. For bans that depend on a file's content, it
+ * gives a digest of the file, and before a read a stamp that any write moves, both inside the
+ * workspace only.
  */
 import { createHash } from 'node:crypto';
-import { closeSync, constants, existsSync, fstatSync, openSync, readSync, realpathSync } from 'node:fs';
+import {
+  closeSync,
+  constants,
+  existsSync,
+  fstatSync,
+  lstatSync,
+  openSync,
+  readSync,
+  realpathSync,
+} from 'node:fs';
 import { dirname, isAbsolute, relative, resolve, sep } from 'node:path';
 import { FILE_MISSING, type WorldProbe } from '../core/types.js';
 
@@ -33,18 +43,37 @@ export function createFileProbe(cwd: string = process.cwd()): WorldProbe {
     },
 
     digest(target: string): string | undefined {
-      if (target === '' || NOT_A_LOCAL_PATH.test(target)) return undefined;
-      const path = isAbsolute(target) ? target : resolve(cwd, target);
-      if (!within(resolve(cwd), path)) return undefined;
-      try {
-        // The folders on the way may be links: where they really lead must still be the workspace.
-        if (!within(root(), resolve(realpathSync(dirname(path)), '_'))) return undefined;
-        return digestFile(path);
-      } catch (error) {
-        return (error as NodeJS.ErrnoException).code === 'ENOENT' ? FILE_MISSING : undefined;
-      }
+      return inWorkspace(target, digestFile);
+    },
+
+    stamp(target: string): string | undefined {
+      return inWorkspace(target, stampFile);
     },
   };
+
+  /** What `look` tells of the file at `target`, a local path inside the workspace; a missing one is `FILE_MISSING`. */
+  function inWorkspace(target: string, look: (path: string) => string | undefined): string | undefined {
+    if (target === '' || NOT_A_LOCAL_PATH.test(target)) return undefined;
+    const path = isAbsolute(target) ? target : resolve(cwd, target);
+    if (!within(resolve(cwd), path)) return undefined;
+    try {
+      // The folders on the way may be links: where they really lead must still be the workspace.
+      if (!within(root(), resolve(realpathSync(dirname(path)), '_'))) return undefined;
+      return look(path);
+    } catch (error) {
+      return (error as NodeJS.ErrnoException).code === 'ENOENT' ? FILE_MISSING : undefined;
+    }
+  }
+}
+
+/**
+ * The file's identity, size and times of change, which any write moves: a regular file only, never
+ * followed through a link.
+ */
+function stampFile(path: string): string | undefined {
+  const stats = lstatSync(path, { bigint: true });
+  if (!stats.isFile()) return undefined;
+  return `${stats.ino}:${stats.size}:${stats.mtimeNs}:${stats.ctimeNs}`;
 }
 
 function within(root: string, path: string): boolean {

@@ -145,3 +145,41 @@ describe('a ban on a command whose failure named a source file', () => {
     expect(runScript(open(), root)).toBe('allow');
   });
 });
+
+describe("reads of a file changed outside the agent's view", () => {
+  const NOTES = '# Notes\n- first\n';
+  const numbered = (text: string) =>
+    text
+      .split('\n')
+      .map((line, index) => `${String(index + 1).padStart(6)}\u2192${line}`)
+      .join('\n');
+
+  /** Reads the file as Claude Code's `Read` answers. Returns the verdict. */
+  function read(guard: GuardSession, file: string): string {
+    const proposal = { tool: 'Read', args: { file_path: file } };
+    const check = guard.check(proposal);
+    if (check.allowed)
+      guard.record({ proposal, success: true, content: numbered(readFileSync(file, 'utf8')) });
+    return check.verdict;
+  }
+
+  it('blocks reading an unchanged file once more after its answer came back the same four times', () => {
+    const { root, open } = project();
+    const file = join(root, 'notes.md');
+    writeFileSync(file, NOTES);
+    const guard = open();
+    for (let time = 0; time < 4; time++) read(guard, file);
+    expect(read(guard, file)).toBe('block');
+  });
+
+  it('lets the agent read again a file someone else changed since its last read', () => {
+    const { root, open } = project();
+    const file = join(root, 'notes.md');
+    writeFileSync(file, NOTES);
+    const guard = open();
+    for (let time = 0; time < 4; time++) read(guard, file);
+    // The user adds a line in an editor while the agent works.
+    writeFileSync(file, `${NOTES}- second, from the user\n`);
+    expect(read(guard, file)).toBe('allow');
+  });
+});

@@ -215,6 +215,21 @@ describe('narrowing-guard hook claude-code', () => {
     expect(denied(await session.pre('Edit', edit))).toBeUndefined();
   });
 
+  it('lets the agent read again a file the user changed since, where it denies an unchanged one', async () => {
+    const session = claudeSession('4d8b2a6c-notes');
+    const file = join(session.dir, 'notes.md');
+    writeFileSync(file, '# Notes\n');
+    const read = async () => {
+      const verdict = await session.pre('Read', { file_path: file });
+      await session.post('Read', { file_path: file }, readResponse(file, '# Notes\n'));
+      return denied(verdict);
+    };
+    for (let time = 0; time < 4; time += 1) await read();
+    expect(denied(await session.pre('Read', { file_path: file }))).toBeDefined();
+    writeFileSync(file, '# Notes\n- from the user\n');
+    expect(denied(await session.pre('Read', { file_path: file }))).toBeUndefined();
+  });
+
   it('continues a resumed session where it stopped, and starts a new session afresh', async () => {
     const session = claudeSession('8a1e2b3c-resumed');
     const readme = join(session.dir, 'README.md');

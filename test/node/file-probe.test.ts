@@ -72,3 +72,35 @@ describe('the file probe digest', () => {
     expect(probe.digest?.('config.d')).toBeUndefined();
   });
 });
+
+describe('the file probe stamp', () => {
+  const workspace = mkdtempSync(join(tmpdir(), 'narrowing-probe-stamp-'));
+  const outside = mkdtempSync(join(tmpdir(), 'narrowing-probe-stamp-outside-'));
+  afterAll(() => {
+    rmSync(workspace, { recursive: true, force: true });
+    rmSync(outside, { recursive: true, force: true });
+  });
+  const probe = createFileProbe(workspace);
+
+  it('stays while the file is left alone and moves once it is written', () => {
+    writeFileSync(join(workspace, 'notes.md'), '# Notes\n- first\n');
+    const before = probe.stamp?.('notes.md');
+    expect(before).toBeDefined();
+    expect(probe.stamp?.(join(workspace, 'notes.md'))).toBe(before);
+    writeFileSync(join(workspace, 'notes.md'), '# Notes\n- first\n- second\n');
+    expect(probe.stamp?.('notes.md')).not.toBe(before);
+  });
+
+  it('says a file that does not exist is missing', () => {
+    expect(probe.stamp?.('docs/plan.md')).toBe(FILE_MISSING);
+  });
+
+  it('gives no stamp of a file outside the workspace, a linked file or a folder', () => {
+    writeFileSync(join(outside, 'notes.md'), 'elsewhere\n');
+    symlinkSync(join(outside, 'notes.md'), join(workspace, 'linked.md'));
+    mkdirSync(join(workspace, 'docs'));
+    expect(probe.stamp?.(join(outside, 'notes.md'))).toBeUndefined();
+    expect(probe.stamp?.('linked.md')).toBeUndefined();
+    expect(probe.stamp?.('docs')).toBeUndefined();
+  });
+});

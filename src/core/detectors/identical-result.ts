@@ -568,6 +568,17 @@ export function createIdenticalResultDetector(): Detector {
       }
     },
 
+    changedOutside(target: string): void {
+      // A change of the file as an edit of it would be, made by someone the guard does not see.
+      if (changedAt.size >= MAX_CALLS) {
+        world++;
+        changedAt = new Map();
+        return;
+      }
+      changes++;
+      stampWithAncestors(changedAt, target, changes);
+    },
+
     compacted(): void {
       checked = undefined;
       // The agent no longer has what it read; reading it again is legitimate.
