@@ -121,7 +121,8 @@ export class BanCheck {
    * What the configuration files a failure named hold now, so that the ban can outlive the session
    * and be lifted when any of them changes. Only configuration: a command's failure about a source
    * file also depends on the configuration that compiles it, which a digest of the file alone would
-   * miss. `anyFile` for a call on the file itself (an edit), whose failure depends on it alone.
+   * miss. `anyFile` for a failure about the files themselves (an edit's text not in its file, a
+   * script's syntax error), whose ban holds while they hold what they held.
    */
   pinFiles(files: readonly string[], anyFile = false): Readonly<Record<string, string>> | undefined {
     const probe = this.probe;

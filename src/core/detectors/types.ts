@@ -85,8 +85,9 @@ export interface Detector {
    */
   answersHidden?(calls: readonly CallContext[]): void;
   /**
-   * The file at `target` holds something else than when a call failed on it, and no call the guard
-   * saw changed it (the user, a formatter, another agent): what was seen of it no longer holds.
+   * The file at `target` was written where the guard could not see it (the user, a formatter,
+   * another agent): the probe found it changed since a call failed on it or since it was last read,
+   * and no call the guard saw wrote it. What was seen of it no longer holds.
    */
   changedOutside?(target: string): void;
   snapshot(): unknown;
