@@ -1,12 +1,11 @@
 import { mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { openGuardSync } from '../../src/guard/open.js';
 import type { GuardSession } from '../../src/guard/session.js';
 import { cleanupsAfterEach, tempDir } from '../mcp/support/harness.js';
+import { guardedWorkspace } from './support.js';
 
 const cleanups = cleanupsAfterEach();
-const quiet = () => undefined;
 
 const MANIFEST = '{\n  "name": "shop",\n  "scripts": {\n    "test": "vitest run"\n  }\n}\n';
 const WITH_LINT = MANIFEST.replace(
@@ -20,20 +19,9 @@ const NO_DEPLOY = "make: *** No rule to make target 'deploy'.  Stop.\n";
 
 /** A project with its manifest and Makefile, and a guard over its state directory per session. */
 function project() {
-  const dir = tempDir('narrowing-config-bans-');
-  cleanups.push(dir.remove);
-  const root = dir.path;
+  const { root, open } = guardedWorkspace(cleanups, 'narrowing-config-bans-');
   writeFileSync(join(root, 'package.json'), MANIFEST);
   writeFileSync(join(root, 'Makefile'), MAKEFILE);
-  const open = () => {
-    const guard = openGuardSync({
-      workspaceRoot: root,
-      stateDir: join(root, '.narrowing'),
-      onProblem: quiet,
-    });
-    cleanups.push(() => guard.close());
-    return guard;
-  };
   return { root, open };
 }
 

@@ -1,12 +1,11 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { openGuardSync } from '../../src/guard/open.js';
 import type { GuardSession } from '../../src/guard/session.js';
-import { cleanupsAfterEach, tempDir } from '../mcp/support/harness.js';
+import { cleanupsAfterEach } from '../mcp/support/harness.js';
+import { guardedWorkspace } from './support.js';
 
 const cleanups = cleanupsAfterEach();
-const quiet = () => undefined;
 
 const SOURCE = 'export const limit = 2;\nexport const retries = 3;\n';
 const NOT_FOUND = (text: string) =>
@@ -14,20 +13,9 @@ const NOT_FOUND = (text: string) =>
 
 /** A project with one source file, and a guard over its state directory per session. */
 function project() {
-  const dir = tempDir('narrowing-file-bans-');
-  cleanups.push(dir.remove);
-  const root = dir.path;
+  const { root, open } = guardedWorkspace(cleanups, 'narrowing-file-bans-');
   const file = join(root, 'src-orders.ts');
   writeFileSync(file, SOURCE);
-  const open = () => {
-    const guard = openGuardSync({
-      workspaceRoot: root,
-      stateDir: join(root, '.narrowing'),
-      onProblem: quiet,
-    });
-    cleanups.push(() => guard.close());
-    return guard;
-  };
   return { root, file, open };
 }
 

@@ -24,7 +24,7 @@ describe('the file probe', () => {
   });
 });
 
-describe('the file probe digest', () => {
+describe('the file probe digest and stamp', () => {
   const workspace = mkdtempSync(join(tmpdir(), 'narrowing-probe-digest-'));
   const outside = mkdtempSync(join(tmpdir(), 'narrowing-probe-outside-'));
   afterAll(() => {
@@ -71,18 +71,8 @@ describe('the file probe digest', () => {
     expect(probe.digest?.('huge.json')).toBeUndefined();
     expect(probe.digest?.('config.d')).toBeUndefined();
   });
-});
 
-describe('the file probe stamp', () => {
-  const workspace = mkdtempSync(join(tmpdir(), 'narrowing-probe-stamp-'));
-  const outside = mkdtempSync(join(tmpdir(), 'narrowing-probe-stamp-outside-'));
-  afterAll(() => {
-    rmSync(workspace, { recursive: true, force: true });
-    rmSync(outside, { recursive: true, force: true });
-  });
-  const probe = createFileProbe(workspace);
-
-  it('stays while the file is left alone and moves once it is written', () => {
+  it('keeps a stamp while the file is left alone and moves it once the file is written', () => {
     writeFileSync(join(workspace, 'notes.md'), '# Notes\n- first\n');
     const before = probe.stamp?.('notes.md');
     expect(before).toBeDefined();
@@ -91,7 +81,7 @@ describe('the file probe stamp', () => {
     expect(probe.stamp?.('notes.md')).not.toBe(before);
   });
 
-  it('says a file that does not exist is missing', () => {
+  it('stamps a file that does not exist as missing', () => {
     expect(probe.stamp?.('docs/plan.md')).toBe(FILE_MISSING);
   });
 
