@@ -135,9 +135,9 @@ export class NarrowingEngine {
     this.audit = options.audit;
     this.store = options.store;
     this.probe = options.probe;
-    this.outsideChanges = new OutsideChanges(this.probe);
     this.modelSeesRefusals = options.modelSeesRefusals ?? true;
     this.workspace = this.adapter.workspace ?? NO_WORKSPACE_KNOWLEDGE;
+    this.outsideChanges = new OutsideChanges(this.probe, this.workspace);
     this.shapeError = this.adapter.errorShape?.bind(this.adapter) ?? errorShape;
     const operandsIn = this.workspace.operandsIn;
     this.index = new ConstraintIndex(
@@ -192,8 +192,7 @@ export class NarrowingEngine {
     else if (this.halted) violations.push(haltViolation(this.halted));
     else {
       if (!call.toolPolicy.exempt) {
-        const changed = this.outsideChanges.changedBeforeRead(call);
-        if (changed !== undefined) this.changedOutside(changed);
+        for (const file of this.outsideChanges.changedBeforeLook(call)) this.changedOutside(file);
         this.bans.collect(call, violations);
         for (const detector of this.detectors) {
           const violation = detector.check(call);
@@ -302,7 +301,7 @@ export class NarrowingEngine {
       else if (facts && call.facts.actsOnHiddenState) this.successes.noteHiddenStateBan(call);
       const changedWorld = effect !== undefined && effect.kind !== 'none' && effect.kind !== 'outside';
       // What the call itself wrote is no change from outside at the next read of it.
-      if (changedWorld) this.outsideChanges.changedByCall(call.facts.targets);
+      if (changedWorld) this.outsideChanges.changedByCall(call);
       const observed = new Observed(
         facts,
         resultDigest,

@@ -722,8 +722,8 @@ export interface WorldProbe {
   digest?(target: string): string | undefined;
   /**
    * A cheap stamp of the file at `target` (its size and time of change, say), which moves whenever
-   * the file is written: asked before each read of one file, to tell a change made outside the
-   * agent's view. Undefined when it cannot tell.
+   * the file is written: asked before each read of one file and each command naming files, to tell
+   * a change made outside the agent's view. Undefined when it cannot tell.
    */
   stamp?(target: string): string | undefined;
 }

@@ -2,8 +2,8 @@
  * The file system as the engine's probe: before a "does not exist" (or "already exists") ban on a
  * local path blocks, it looks. A file the user created by hand, or one a tool made outside the
  * agent's view, lifts the ban instead of being refused. For bans that depend on a file's content, it
- * gives a digest of the file, and before a read a stamp that any write moves, both inside the
- * workspace only.
+ * gives a digest of the file, and before a look at it a stamp that any write moves, both inside
+ * the workspace only.
  */
 import { createHash } from 'node:crypto';
 import {

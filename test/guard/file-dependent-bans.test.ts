@@ -170,4 +170,23 @@ describe("reads of a file changed outside the agent's view", () => {
     writeFileSync(file, `${NOTES}- second, from the user\n`);
     expect(read(guard, file)).toBe('allow');
   });
+
+  it('lets a command that prints the file run again once someone else changed it', () => {
+    const { root, open } = project();
+    const file = join(root, 'notes.md');
+    writeFileSync(file, NOTES);
+    const guard = open();
+    // Codex reads files through its shell.
+    const print = { tool: 'shell_command', args: { command: "sed -n '1,40p' notes.md" } };
+    const run = () => {
+      const check = guard.check(print);
+      if (check.allowed)
+        guard.record({ proposal: print, success: true, content: readFileSync(file, 'utf8') });
+      return check.verdict;
+    };
+    for (let time = 0; time < 4; time++) run();
+    expect(guard.check(print).verdict).toBe('block');
+    writeFileSync(file, `${NOTES}- second, from the user\n`);
+    expect(run()).toBe('allow');
+  });
 });
