@@ -31,6 +31,12 @@ export interface BanCheckOptions {
   readonly onChangedOutside?: (file: string) => void;
 }
 
+/** What `pinFiles` found the files to hold, and whether all of them are configuration. */
+export interface FilePins {
+  readonly digests: Readonly<Record<string, string>>;
+  readonly configuration: boolean;
+}
+
 export class BanCheck {
   private readonly index: ConstraintIndex;
   private readonly policy: Policy;
@@ -118,23 +124,24 @@ export class BanCheck {
   }
 
   /**
-   * What the configuration files a failure named hold now, so that the ban can outlive the session
-   * and be lifted when any of them changes. Only configuration: a command's failure about a source
-   * file also depends on the configuration that compiles it, which a digest of the file alone would
-   * miss. `anyFile` for a failure about the files themselves (an edit's text not in its file, a
-   * script's syntax error), whose ban holds while they hold what they held.
+   * What the files a failure was about hold now, so that its ban holds while they hold that and is
+   * lifted when any of them changes; undefined when any cannot be read. `configuration` says whether
+   * every one is configuration: only then may the ban outlive the session, since a command's failure
+   * about a source file also depends on the configuration that compiles it, which a digest of the
+   * file alone would miss.
    */
-  pinFiles(files: readonly string[], anyFile = false): Readonly<Record<string, string>> | undefined {
+  pinFiles(files: readonly string[]): FilePins | undefined {
     const probe = this.probe;
     if (probe?.digest === undefined) return undefined;
     const digests: Record<string, string> = {};
+    let configuration = true;
     for (const file of files) {
-      if (!anyFile && !this.workspace.isConfiguration(file)) return undefined;
       const digest = probe.digest(file);
       if (digest === undefined) return undefined;
       digests[file] = digest;
+      if (configuration && !this.workspace.isConfiguration(file)) configuration = false;
     }
-    return digests;
+    return { digests, configuration };
   }
 
   /**

@@ -3,6 +3,7 @@
  * the exact call first, its target when the error is about the target, the action class only
  * across several targets, a parameter region only along monotone parameters.
  */
+import type { FilePins } from './ban-check.js';
 import { type ConstraintIndex, constraintId, type Entry, isActive, regionCovers } from './constraints.js';
 import type { CallContext } from './detectors/types.js';
 import { FailingCalls } from './failing-calls.js';
@@ -63,13 +64,10 @@ const MAX_SAVED_KEY = 1_024;
 const ONE_FILE_KINDS: readonly ActionKind[] = ['read', 'mutate', 'create', 'delete'];
 
 /**
- * Digests of `files` as they are now (see `WorldProbe.digest`), or undefined when any is unknown.
- * Configuration files only, unless `anyFile`.
+ * Digests of `files` as they are now (see `WorldProbe.digest`), and whether every one is
+ * configuration; undefined when any is unknown.
  */
-export type PinFiles = (
-  files: readonly string[],
-  anyFile?: boolean,
-) => Readonly<Record<string, string>> | undefined;
+export type PinFiles = (files: readonly string[]) => FilePins | undefined;
 
 export class Learner {
   /** The last unblamed failure per tool and targets: its error digest and the call's ban key. */
@@ -278,17 +276,16 @@ export class Learner {
     // A failure about configuration files holds in a later session while they hold what they held;
     // one about other files (a syntax error in a script) holds in this session while they do.
     const atRoot = files !== undefined && failure.dependsOnFilesAtRoot === true;
-    const configuration = atRoot && persistent ? this.pinFiles(files) : undefined;
-    const digests =
-      configuration ??
-      (atRoot ? this.pinFiles(files, true) : oneFile ? this.pinFiles(call.facts.targets, true) : undefined);
+    const pins = atRoot ? this.pinFiles(files) : oneFile ? this.pinFiles(call.facts.targets) : undefined;
+    const digests = pins?.digests;
+    const configuration = atRoot && persistent && pins?.configuration === true;
     if (existing && existing.constraint.signature === failure.signature) {
       if (workspace || oneFile) {
         // Pinned to what the files hold at this failure, which the earlier one may not have seen.
         if (digests) existing.constraint.fileDigests = digests;
         else delete existing.constraint.fileDigests;
       }
-      if (workspace) existing.constraint.persistent = configuration !== undefined;
+      if (workspace) existing.constraint.persistent = configuration;
       if (answeredOtherwise(existing, answer, errorText))
         return this.startOver(existing, call, errorText, answer);
       return this.strengthen(existing, call, errorText, 'call', answer);
@@ -326,8 +323,7 @@ export class Learner {
     // Workspace-wide facts (a failing test run) go stale when files change outside our view,
     // unless the failure was about files whose content is known, and checked before it blocks.
     // A refusal of the calls' order is about this session's calls: it does not outlive the session.
-    constraint.persistent =
-      persistent && (!workspace || configuration !== undefined) && failure.awaitsAnotherCall !== true;
+    constraint.persistent = persistent && (!workspace || configuration) && failure.awaitsAnotherCall !== true;
     if (context !== undefined) constraint.context = context;
     if (failure.curedByReading) constraint.curedByReading = true;
     const entry: Entry = {

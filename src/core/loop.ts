@@ -157,9 +157,7 @@ export class NarrowingEngine {
       onLifted: () => this.scheduleSave(),
       onChangedOutside: (file) => this.changedOutside(file),
     });
-    this.learner = new Learner(this.index, this.policy, (files, anyFile) =>
-      this.bans.pinFiles(files, anyFile),
-    );
+    this.learner = new Learner(this.index, this.policy, (files) => this.bans.pinFiles(files));
     this.successes = new SuccessLifting({
       index: this.index,
       policy: this.policy,
