@@ -13,7 +13,7 @@ import type { WorkspaceKnowledge, WorldProbe } from './types.js';
 
 /** Files whose stamp at their last look is kept. */
 const MAX_FILES = 256;
-/** Files of one command line stamped: the first it names. */
+/** Files of one command line stamped: the first it acts on. */
 const MAX_NAMED = 4;
 const NONE: readonly string[] = [];
 
@@ -58,12 +58,17 @@ export class OutsideChanges {
     this.stamps.clear();
   }
 
-  /** A read tool's one file, or the first files a command line names. */
+  /**
+   * A read tool's one file, or the first files a command line acts on (its operands, without its
+   * programs, subcommands and flags, where the adapter reads them; else every word that could name
+   * a file).
+   */
   private filesOf(call: CallContext): readonly string[] {
     const { kind, targets } = call.facts;
     if (kind === 'read') return targets.length === 1 ? targets : NONE;
     if (kind !== 'exec' || targets.length !== 1) return NONE;
-    const named = this.workspace.targetsIn(targets[0] as string);
+    const line = targets[0] as string;
+    const named = this.workspace.operandsIn?.(line) ?? this.workspace.targetsIn(line);
     return named.length > MAX_NAMED ? named.slice(0, MAX_NAMED) : named;
   }
 }
