@@ -24,7 +24,10 @@
  * hook reads them (`withoutUntrustedMarks`). The call failed when the exit code is not 0, and the
  * process numbers, different on every run, are left out of its result. A user message that holds
  * text (not the function responses Gemini CLI sends back as the user's turn, nor its own
- * `<session_context>`) is a user turn. A compression records its summary (`<state_snapshot>`) as a
+ * `<session_context>`, nor the prompts it sends itself to make the model go on: `Please continue.`
+ * when it judges the model has more to say, and `System: Please continue.` after an empty or broken
+ * answer in versions before 0.42, both in the user's place and under the same prompt id, so that its
+ * `BeforeAgent` hook does not fire for them) is a user turn. A compression records its summary (`<state_snapshot>`) as a
  * user message, then the turns it keeps again as new messages, up to its checkpoint: the summary is a
  * compaction, as the hook's `PreCompress` reports it, and the turns restated after it (up to the
  * checkpoint, or a message with calls, which is the model's again) are neither user turns nor calls.
@@ -52,6 +55,7 @@ import {
 
 const SHELL_TOOL = 'run_shell_command';
 const SYSTEM_TEXT = /^\s*<session_context>/;
+const CONTINUATION = /^\s*(?:System: )?Please continue\.\s*$/;
 const COMPRESSION_SUMMARY = /^\s*<state_snapshot>/;
 const OUTPUT_HEAD = /^Output:[ \t]?\n?/;
 const TRAILER = /^(?:Exit Code|Signal|Background PIDs|Process Group PGID): .*$/;
@@ -215,7 +219,7 @@ function textOf(message: JsonObject): string {
 
 function userText(message: JsonObject): string | undefined {
   const body = textOf(message);
-  return body === '' || SYSTEM_TEXT.test(body) ? undefined : body;
+  return body === '' || SYSTEM_TEXT.test(body) || CONTINUATION.test(body) ? undefined : body;
 }
 
 function timeOf(value: unknown): number | undefined {

@@ -163,6 +163,41 @@ describe("Gemini CLI's chat record", () => {
     ]);
   });
 
+  it('takes the prompts Gemini CLI sends itself to make the model go on for no user turn', () => {
+    const record = jsonl(
+      header,
+      {
+        id: 'u1',
+        timestamp: '2026-05-04T10:00:01.000Z',
+        type: 'user',
+        content: [{ text: 'Fix the failing test' }],
+      },
+      {
+        id: 'u2',
+        timestamp: '2026-05-04T10:00:05.000Z',
+        type: 'user',
+        content: [{ text: 'Please continue.' }],
+      },
+      {
+        id: 'u3',
+        timestamp: '2026-05-04T10:00:09.000Z',
+        type: 'user',
+        content: [{ text: 'System: Please continue.' }],
+      },
+      {
+        id: 'u4',
+        timestamp: '2026-05-04T10:00:12.000Z',
+        type: 'user',
+        content: [{ text: 'please continue with the docs' }],
+      },
+    );
+    const events = convertGeminiChat(record, from, 'demo', 'demo').events;
+    expect(events.filter((event) => event.type === 'user')).toEqual([
+      { type: 'user', text: 'Fix the failing test' },
+      { type: 'user', text: 'please continue with the docs' },
+    ]);
+  });
+
   it('reads the one-document form that earlier versions wrote', () => {
     const document = JSON.stringify({
       ...header,
