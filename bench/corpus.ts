@@ -12,6 +12,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { PresetName } from '../src/core/policy.js';
+import { type HalfIntervals, type Interval, RESAMPLES, sourceIntervals } from './corpus-intervals.js';
 
 export const CORPUS_HALVES = ['design', 'validation'] as const;
 export type CorpusHalf = (typeof CORPUS_HALVES)[number];
@@ -82,6 +83,8 @@ export interface HalfScore {
   readonly caughtPerSource: number | undefined;
   /** False blocks per 1,000 calls, averaged over the sources. */
   readonly falsePerThousandPerSource: number | undefined;
+  /** How far those figures could move on other sources like these (see `corpus-intervals.ts`). */
+  readonly intervals: HalfIntervals;
 }
 
 /** How the blocks' predictions fared, counted per rule and per source (see `src/replay/predictions.ts`). */
@@ -249,6 +252,7 @@ export function halfScore(half: CorpusHalf, runs: readonly SourceScore[]): HalfS
     total,
     caughtPerSource: mean(withLoops.map((source) => source.caught / source.loops)),
     falsePerThousandPerSource: mean(sources.filter((source) => source.calls > 0).map(perThousand)),
+    intervals: sourceIntervals(sources),
   };
 }
 
@@ -441,6 +445,18 @@ function fixed(value: number | undefined, digits = 1): string {
   return value === undefined ? '–' : value.toFixed(digits);
 }
 
+/** A share's range in whole percentages, between `before` and `after`; nothing without a range. */
+function shareRange(range: Interval | undefined, before: string, after = ''): string {
+  return range === undefined
+    ? ''
+    : `${before}${Math.round(range.low * 100)}–${Math.round(range.high * 100)}%${after}`;
+}
+
+/** A rate's range with two decimals, between `before` and `after`; nothing without a range. */
+function rateRange(range: Interval | undefined, before: string, after = ''): string {
+  return range === undefined ? '' : `${before}${range.low.toFixed(2)}–${range.high.toFixed(2)}${after}`;
+}
+
 /**
  * A header and its rows in columns as wide as their widest cell: the first `leftColumns` (names)
  * aligned left, the others (figures) right.
@@ -502,17 +518,26 @@ export function formatCorpusScore(score: CorpusScore): string {
   const summary: [string, (measured: HalfScore) => string][] = [
     [
       'loops caught by the 5th wasted call',
-      (m) => `${m.total.caught}/${m.total.loops} (${percent(m.total.caught, m.total.loops)})`,
+      (m) =>
+        `${m.total.caught}/${m.total.loops} (${percent(m.total.caught, m.total.loops)}${shareRange(m.intervals.caught, '; ')})`,
     ],
     [
       '  averaged per source',
-      (m) => (m.caughtPerSource === undefined ? '–' : `${Math.round(m.caughtPerSource * 100)}%`),
+      (m) =>
+        m.caughtPerSource === undefined
+          ? '–'
+          : `${Math.round(m.caughtPerSource * 100)}%${shareRange(m.intervals.caughtPerSource, ' (', ')')}`,
     ],
     [
       'false blocks per 1,000 calls',
-      (m) => `${fixed(perThousand(m.total), 2)} (${m.total.falseBlocks} of ${m.total.calls} calls)`,
+      (m) =>
+        `${fixed(perThousand(m.total), 2)} (${m.total.falseBlocks} of ${m.total.calls} calls${rateRange(m.intervals.falsePerThousand, '; ')})`,
     ],
-    ['  averaged per source', (m) => fixed(m.falsePerThousandPerSource, 2)],
+    [
+      '  averaged per source',
+      (m) =>
+        `${fixed(m.falsePerThousandPerSource, 2)}${rateRange(m.intervals.falsePerThousandPerSource, ' (', ')')}`,
+    ],
     ['blocks', (m) => String(m.total.blocks)],
     ['wasted calls of loops saved', (m) => `${m.total.saved}/${m.total.loopWasted}`],
     ['runs, calls', (m) => `${m.total.runs} runs, ${m.total.calls} calls`],
@@ -528,6 +553,11 @@ export function formatCorpusScore(score: CorpusScore): string {
       `${label.padEnd(labelWidth)}  ${columns.map((column) => (column[index] ?? '').padEnd(columnWidth)).join('  ')}`.trimEnd(),
     );
   });
+  lines.push(
+    '',
+    `A range after a share or a rate holds the middle 95% of its values over ${RESAMPLES.toLocaleString('en-US')} draws of the half's sources`,
+    'with replacement: how far it could move on other sources like these.',
+  );
   return lines.join('\n');
 }
 

@@ -111,6 +111,21 @@ describe('a half', () => {
     expect(text).toMatch(/runs, calls +1 runs, 12 calls +not measured/);
   });
 
+  it('prints beside each share and rate how far it could move on other sources like these', () => {
+    const text = formatCorpusScore({
+      preset: 'precise',
+      halves: {
+        design: halfScore('design', [
+          scoreRun(LABELS, steps([6])),
+          scoreRun({ ...LABELS, source: 'live-swe-agent' }, steps([2])),
+        ]),
+      },
+    });
+    expect(text).toMatch(/loops caught by the 5th wasted call +1\/2 \(50%; 0–100%\)/);
+    expect(text).toMatch(/false blocks per 1,000 calls +41\.67 \(1 of 24 calls; 0\.00–83\.33\)/);
+    expect(text).toContain('middle 95% of its values over 2,000 draws');
+  });
+
   it('says the corpus was not measured without a directory', () => {
     expect(notMeasured(undefined)).toMatch(/not measured/);
   });
