@@ -123,7 +123,7 @@ describe('a half', () => {
     });
     expect(text).toMatch(/loops caught by the 5th wasted call +1\/2 \(50%; 0–100%\)/);
     expect(text).toMatch(/false blocks per 1,000 calls +41\.67 \(1 of 24 calls; 0\.00–83\.33\)/);
-    expect(text).toContain('middle 95% of its values over 2,000 draws');
+    expect(text).toContain('middle 95% of its values over 10,000 draws');
   });
 
   it('says the corpus was not measured without a directory', () => {
