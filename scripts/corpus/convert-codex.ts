@@ -26,7 +26,8 @@
  * quoting undone), `workdir` when the call names one, and the call's request to run outside the
  * sandbox (`sandbox_permissions`, `with_escalated_permissions`) when it makes one, so that the labeller reads them as shell
  * commands whatever the Codex version called the tool. User messages are user turns (Codex's own
- * `<environment_context>` and instruction messages are not), and a `compacted` item is a compaction.
+ * `<environment_context>`, instruction, skill and internal context messages are not: `SYSTEM_TEXT`),
+ * and a `compacted` item is a compaction.
  */
 import type { CallEvent, TraceEvent, TraceResult } from '../../src/trace/types.js';
 import {
@@ -52,7 +53,14 @@ const PATCH_FAILED = /^(?:apply_patch verification failed|Failed to apply patch|
 const TOOL_FAILED = /^(?:error:|Error:|err:|failed to|unsupported call|unknown tool|[a-z]+(?:_[a-z]+)+ failed:)/i;
 /** The header of a code-mode cell's answer (`exec`, `wait`) whose script failed: `Script failed`, then `Wall time…`. */
 const SCRIPT_FAILED = /^Script failed\b/;
-const SYSTEM_TEXT = /^\s*<(?:environment_context|user_instructions|permissions instructions|user_shell_command|turn_aborted)/;
+/**
+ * What Codex writes in the user's place: its environment, the workspace's instructions (in a
+ * `<user_instructions>` tag in earlier versions, under `# AGENTS.md instructions for DIR` in later
+ * ones, and written again after a compaction), a skill's text, its internal context, and its notes
+ * of a shell command the user ran or of a turn stopped. None is a prompt the user sent the model.
+ */
+const SYSTEM_TEXT =
+  /^\s*(?:<(?:environment_context|user_instructions|permissions instructions|user_shell_command|turn_aborted|skill>|codex_internal_context)|# AGENTS\.md instructions for )/;
 
 /** Undoes one layer of shell quoting around a whole argument, as `bash -lc 'x'` wrote it. */
 export function unquoteShellWord(word: string): string {

@@ -74,6 +74,30 @@ describe('Codex rollouts', () => {
     ]);
   });
 
+  it("takes the workspace's instructions, a skill and Codex's internal context for no user turn", () => {
+    const user = (second: number, text: string) =>
+      item(second, { type: 'message', role: 'user', content: [{ type: 'input_text', text }] });
+    const run = convert([
+      META,
+      user(
+        1,
+        '# AGENTS.md instructions for /repo\n\n<INSTRUCTIONS>\nRun pnpm test before committing.\n</INSTRUCTIONS>',
+      ),
+      user(1, '<skill>\n<name>release-notes</name>\n</skill>'),
+      user(2, '<codex_internal_context source="goal">\nKeep going.\n</codex_internal_context>'),
+      user(2, 'write the release notes'),
+      { timestamp: at(5), type: 'compacted', payload: { message: 'summary' } },
+      user(
+        6,
+        '# AGENTS.md instructions for /repo\n\n<INSTRUCTIONS>\nRun pnpm test before committing.\n</INSTRUCTIONS>',
+      ),
+    ]);
+    expect(run.events.filter((e) => e.type === 'user')).toEqual([
+      { type: 'user', text: 'write the release notes' },
+    ]);
+    expect(run.events.some((e) => e.type === 'compact')).toBe(true);
+  });
+
   it("reads the exit code and output from the later versions' plain-text output", () => {
     const run = convert([
       item(0, {
