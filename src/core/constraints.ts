@@ -4,7 +4,7 @@
  */
 import { HASH_GENERATION, hashString, TextHash } from './identity/hashing.js';
 import { KEY_GENERATION, keyGenerationOf } from './key-generation.js';
-import { endsWithPath, fileNameOf } from './path-spellings.js';
+import { endsWithPath, fileNameOf, isAbsolutePath } from './path-spellings.js';
 import { PrefilteredMap } from './prefiltered-map.js';
 import { RecencyMap } from './recency-map.js';
 import type {
@@ -290,7 +290,7 @@ export class ConstraintIndex {
 
   /** The absolute paths some ban is keyed by that a relative path may name the same file as. */
   absoluteSpellingsOf(relative: string): readonly string[] {
-    if (this.absoluteKeys.size === 0 || relative.startsWith('/')) return NO_PATHS;
+    if (this.absoluteKeys.size === 0 || isAbsolutePath(relative)) return NO_PATHS;
     const keys = this.absoluteKeys.get(fileNameOf(relative));
     if (keys === undefined) return NO_PATHS;
     const out: string[] = [];
@@ -299,7 +299,7 @@ export class ConstraintIndex {
   }
 
   private countAbsolute(path: string, by: 1 | -1): void {
-    if (!path.startsWith('/')) return;
+    if (!isAbsolutePath(path)) return;
     const name = fileNameOf(path);
     const keys = this.absoluteKeys.get(name) ?? new Map<string, number>();
     const count = (keys.get(path) ?? 0) + by;

@@ -5,7 +5,7 @@
 import type { ConstraintIndex, Entry } from './constraints.js';
 import type { CallContext } from './detectors/types.js';
 import { mentions } from './learning.js';
-import { homeSpelling, relativeSpellings, underHome } from './path-spellings.js';
+import { homeSpelling, isAbsolutePath, relativeSpellings, underHome } from './path-spellings.js';
 import { relieveSharedOperands } from './shared-operand.js';
 import type { Constraint, WorkspaceKnowledge } from './types.js';
 import { type Effect, mayIntroduce } from './world.js';
@@ -62,6 +62,8 @@ export function invalidateAfter(effect: Effect, call: CallContext, context: Inva
         // A folder made, moved or removed (`mkdir -p out/keys`) changes what can be written in it.
         for (const entry of context.index.dependentsUnder(spelling)) context.relieve(entry, why);
       }
+      // A failing command whose error was about this file (a syntax error in it) may run otherwise.
+      for (const entry of context.index.armedForFile(target)) context.relieve(entry, why);
       relieveProgramRuns(target, call, context);
     }
     const words = context.workspace.targetsIn(command);
@@ -233,7 +235,7 @@ function mentionedTargets(targets: readonly string[], index: ConstraintIndex): s
  * the home directory (`~/`), the absolute paths bans are keyed by that end with it.
  */
 function spellingsOf(target: string, index: ConstraintIndex): readonly string[] {
-  if (target.startsWith('/')) {
+  if (isAbsolutePath(target)) {
     const home = homeSpelling(target);
     return home === undefined
       ? [target, ...relativeSpellings(target)]

@@ -262,6 +262,13 @@ export interface CallFacts {
    * what it does is the file's, so the same line does the same until something changes.
    */
   readonly runsScript?: boolean;
+  /** For a command that runs one program file (`runsScript`): that file, as the line names it. */
+  readonly scriptFile?: string;
+  /**
+   * For a write or an edit of a script file: the files the text it writes names in quotes
+   * (`readFileSync('routes/webhooks.js')`), which a later run of the script may change.
+   */
+  readonly scriptNames?: readonly string[];
 }
 
 /**

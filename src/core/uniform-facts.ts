@@ -43,6 +43,8 @@ export function uniformFacts(facts: CallFacts, kind: ActionKind | undefined): Ca
     writesFiles: facts.writesFiles,
     changesTree: facts.changesTree,
     runsScript: facts.runsScript,
+    scriptFile: facts.scriptFile,
+    scriptNames: facts.scriptNames,
     startsBackgroundWork: facts.startsBackgroundWork,
   };
   return uniform as CallFacts;

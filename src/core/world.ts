@@ -2,7 +2,9 @@
  * What a successful call changed. Invalidation rests on this: a ban holds only while the state it
  * was learned against is unchanged, so the model of change must err towards "changed".
  */
+import { LruMap } from './detectors/bounded.js';
 import { HashMemory } from './hash-memory.js';
+import { fileNameOf } from './path-spellings.js';
 import type { CallFacts } from './types.js';
 
 export interface Effect {
@@ -32,6 +34,11 @@ const MOVED_DIRECTORY: Effect = { changedTargets: [], kind: 'navigate', movesDir
 const MEMORY = 5_000;
 /** Answers remembered by the tool that gave them: a session is shown a few hundred pages at most. */
 const SHOWN_MEMORY = 2_000;
+/** Scripts whose named files are remembered: the ones an agent wrote lately. */
+const SCRIPT_MEMORY = 64;
+/** Files remembered per script, and the longest path taken from saved state. */
+const MAX_SCRIPT_NAMES = 32;
+const MAX_SAVED_PATH = 1_024;
 
 /** Two spellings of one file: equal, or one is the other with a leading directory. */
 export function samePath(a: string, b: string): boolean {
@@ -61,6 +68,11 @@ export class WorldTracker {
   private openFile: string | undefined;
   /** Where the last move of the working directory went, when its line named the place in full. */
   private directory: string | undefined;
+  /**
+   * The files each script the agent wrote names in quotes, by the script's file name: a run of the
+   * script may have changed them, though the line that runs it names only the script.
+   */
+  private readonly scripts = new LruMap<readonly string[]>(SCRIPT_MEMORY);
   /** The place the last move of the working directory named, as written; `undefined` when unsaid. */
   private place: string | undefined;
 
@@ -176,6 +188,8 @@ export class WorldTracker {
         // every failing command may read, not a new file that only a failure about a missing one needs.
         const rewrites = kind === 'create' && changed.every((target) => this.lastChange.has(target));
         for (const target of changed) this.lastChange.set(target, change);
+        if (facts.scriptNames !== undefined && targets.length === 1)
+          this.wroteScript(targets[0] as string, facts);
         this.generation++;
         const effect: Effect = {
           changedTargets: changed,
@@ -198,7 +212,7 @@ export class WorldTracker {
           resultDigest,
           silent,
           command,
-          facts.touches ?? [],
+          this.touchedBy(facts),
           facts.changesTree,
         );
       }
@@ -213,6 +227,28 @@ export class WorldTracker {
         this.generation++;
         return { changedTargets: facts.targets, kind: 'outside', service: facts.service };
     }
+  }
+
+  /**
+   * A script was written or edited: remember the files its text names. A whole new text replaces
+   * what was known of the script; an edit adds to it.
+   */
+  private wroteScript(script: string, facts: CallFacts): void {
+    const key = fileNameOf(script);
+    const known = facts.replacesTarget === true ? undefined : this.scripts.peek(key);
+    const names = [...new Set([...(known ?? []), ...(facts.scriptNames ?? [])])];
+    this.scripts.set(key, names.slice(0, MAX_SCRIPT_NAMES));
+  }
+
+  /**
+   * What a command of unknown effects is known to write: the paths its line writes to, and, for a
+   * run of a script the agent wrote, the files the script's text names.
+   */
+  private touchedBy(facts: CallFacts): readonly string[] {
+    const own = facts.touches ?? [];
+    const named =
+      facts.scriptFile === undefined ? undefined : this.scripts.peek(fileNameOf(facts.scriptFile));
+    return named === undefined ? own : [...own, ...named];
   }
 
   /**
@@ -245,6 +281,7 @@ export class WorldTracker {
       ...(this.openFile !== undefined && { openFile: this.openFile }),
       ...(this.directory !== undefined && { directory: this.directory }),
       ...(this.place !== undefined && { place: this.place }),
+      ...(this.scripts.size > 0 && { scripts: this.scripts.entries() }),
     };
   }
 
@@ -259,6 +296,7 @@ export class WorldTracker {
       openFile?: unknown;
       directory?: unknown;
       place?: unknown;
+      scripts?: unknown;
     };
     if (!value || typeof value !== 'object') return;
     this.lastChange.clear();
@@ -279,6 +317,20 @@ export class WorldTracker {
     this.openFile = typeof value.openFile === 'string' ? value.openFile : undefined;
     this.directory = typeof value.directory === 'string' ? value.directory : undefined;
     this.place = typeof value.place === 'string' ? value.place : undefined;
+    this.restoreScripts(value.scripts);
+  }
+
+  /** The scripts' named files as `snapshot` saved them; anything else in their place is skipped. */
+  private restoreScripts(saved: unknown): void {
+    this.scripts.clear();
+    if (!Array.isArray(saved)) return;
+    for (const entry of saved.slice(-SCRIPT_MEMORY)) {
+      if (!Array.isArray(entry) || typeof entry[0] !== 'string' || !Array.isArray(entry[1])) continue;
+      const names = (entry[1] as unknown[])
+        .filter((name): name is string => typeof name === 'string' && name.length <= MAX_SAVED_PATH)
+        .slice(0, MAX_SCRIPT_NAMES);
+      if (entry[0].length <= MAX_SAVED_PATH && names.length > 0) this.scripts.set(entry[0], names);
+    }
   }
 }
 

@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { homeSpelling, relativeSpellings, underHome } from '../../src/core/path-spellings.js';
+import {
+  endsWithPath,
+  homeSpelling,
+  isAbsolutePath,
+  relativeSpellings,
+  underHome,
+} from '../../src/core/path-spellings.js';
 import { Agent } from './support.js';
 
 const MISSING = {
@@ -59,6 +65,14 @@ describe('one file named by an absolute and a relative path', () => {
     expect(relativeSpellings('apps/a.ts')).toEqual([]);
     expect(relativeSpellings('/')).toEqual([]);
   });
+
+  it('spells a path from a Windows drive as each relative path below the drive', () => {
+    expect(isAbsolutePath('C:/Users/dev/app/a.ts')).toBe(true);
+    expect(isAbsolutePath('src/a.ts')).toBe(false);
+    expect(relativeSpellings('C:/Users/dev/a.ts')).toEqual(['Users/dev/a.ts', 'dev/a.ts', 'a.ts']);
+    expect(endsWithPath('D:/work/app/src/a.ts', 'src/a.ts')).toBe(true);
+    expect(endsWithPath('D:/work/app/src/a.ts', 'C:/src/a.ts')).toBe(false);
+  });
 });
 
 describe('one file named from the home directory and by its absolute path', () => {
@@ -92,6 +106,8 @@ describe('one file named from the home directory and by its absolute path', () =
     expect(homeSpelling('/home/dev/a/b.py')).toBe('~/a/b.py');
     expect(homeSpelling('/root/a.py')).toBe('~/a.py');
     expect(homeSpelling('/srv/a.py')).toBeUndefined();
+    expect(homeSpelling('C:/Users/dev/a/b.py')).toBe('~/a/b.py');
+    expect(homeSpelling('C:/Program Files/a.py')).toBeUndefined();
     expect(underHome('~/a/b.py')).toBe('a/b.py');
     expect(underHome('a/b.py')).toBeUndefined();
   });

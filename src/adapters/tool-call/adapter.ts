@@ -73,7 +73,8 @@ import { asksPersonByName } from './person-questions.js';
 import { waitsForPerson } from './person-waits.js';
 import { withoutPointerLines } from './pointer-lines.js';
 import { fileRacedUnderCall } from './raced-file.js';
-import { runsScriptFile } from './script-runs.js';
+import { pathsNamedInScript } from './script-paths.js';
+import { isScriptFile, scriptFileRun } from './script-runs.js';
 import { makesWhatItMissed } from './self-made-file.js';
 import { startsBackgroundJob, statusProgram } from './shell-parse.js';
 import {
@@ -294,7 +295,11 @@ export function createToolCallAdapter(options: ToolCallAdapterOptions = {}): Too
       if (effects.changesTree) facts.changesTree = true;
       else if (effects.touchesOnly && effects.touches.length > 0) facts.touches = effects.touches;
       if (leavesSourcesAlone(text)) facts.leavesSourcesAlone = true;
-      if (runsScriptFile(text)) facts.runsScript = true;
+      const scriptRun = scriptFileRun(text);
+      if (scriptRun !== undefined) {
+        facts.runsScript = true;
+        facts.scriptFile = normalizeTarget(scriptRun);
+      }
       const wait = waitSecondsOf(text);
       if (wait !== undefined) facts.waitSeconds = wait;
       // The program names the attempt, as the target does: read from the collapsed line, so that a
@@ -365,6 +370,12 @@ export function createToolCallAdapter(options: ToolCallAdapterOptions = {}): Too
     if (facts.targets.length === 0) facts.actsOnHiddenState = true;
     const written = writtenTextBeside(args, patch);
     if (written !== undefined) facts.writtenText = written;
+    // A script the agent writes names what a run of it may change (see `script-paths.ts`).
+    const [only] = facts.targets;
+    if (written !== undefined && facts.targets.length === 1 && only !== undefined && isScriptFile(only)) {
+      const names = pathsNamedInScript(written);
+      if (names.length > 0) facts.scriptNames = names;
+    }
     if (writesWholeFile(args) || (patch !== undefined && patchOnlyAddsFiles(patch))) {
       facts.replacesTarget = true;
       return facts;

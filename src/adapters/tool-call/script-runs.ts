@@ -25,18 +25,28 @@ type CommandArgument = Command['args'][number];
  * redirection, background job or expansion), read as the shell reads it.
  */
 export function runsScriptFile(line: string): boolean {
-  if (line.length > MAX_LINE_CHARS) return false;
+  return scriptFileRun(line) !== undefined;
+}
+
+/** The program file the line runs, as it names it (see `runsScriptFile`); undefined for any other line. */
+export function scriptFileRun(line: string): string | undefined {
+  if (line.length > MAX_LINE_CHARS) return undefined;
   const commands = plainCommands(line);
-  if (commands === undefined) return false;
+  if (commands === undefined) return undefined;
   const last = commands.pop();
-  if (last === undefined || !commands.every(movesDirectory) || movesDirectory(last)) return false;
-  if (!last.every((word) => word.type === 'Word' && isLiteralWord(word))) return false;
+  if (last === undefined || !commands.every(movesDirectory) || movesDirectory(last)) return undefined;
+  if (!last.every((word) => word.type === 'Word' && isLiteralWord(word))) return undefined;
   const [program, ...args] = last.map((word) => (word as { value: string }).value);
-  if (program === undefined) return false;
-  if (PROGRAM_PATH.test(program)) return true;
-  if (!INTERPRETER.test(program)) return false;
+  if (program === undefined) return undefined;
+  if (PROGRAM_PATH.test(program)) return program;
+  if (!INTERPRETER.test(program)) return undefined;
   const file = args.find((word) => !word.startsWith('-'));
-  return file !== undefined && SCRIPT_FILE.test(file);
+  return file !== undefined && SCRIPT_FILE.test(file) ? file : undefined;
+}
+
+/** A file whose name says it is a script (`fix.py`, `migrate.cjs`, `run.sh`). */
+export function isScriptFile(path: string): boolean {
+  return SCRIPT_FILE.test(path);
 }
 
 /** `cd PLACE`, wherever the place is: the commands after it run there. */

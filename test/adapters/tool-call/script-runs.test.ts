@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { runsScriptFile } from '../../../src/adapters/tool-call/script-runs.js';
+import { runsScriptFile, scriptFileRun } from '../../../src/adapters/tool-call/script-runs.js';
 
 const SHELL_PIECES = [
   'python3',
@@ -58,5 +58,15 @@ describe('reading a line as one script run', () => {
         },
       ),
     );
+  });
+
+  it('names the program file a line runs, and none for a line that does more', () => {
+    expect(scriptFileRun('node fix-webhooks.cjs')).toBe('fix-webhooks.cjs');
+    expect(scriptFileRun('cd /srv/app && python3 -u scripts/migrate.py --dry-run')).toBe(
+      'scripts/migrate.py',
+    );
+    expect(scriptFileRun('./run_check.sh')).toBe('./run_check.sh');
+    expect(scriptFileRun('node fix.cjs | tee log.txt')).toBeUndefined();
+    expect(scriptFileRun('npm test')).toBeUndefined();
   });
 });
