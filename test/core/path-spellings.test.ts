@@ -14,17 +14,23 @@ const MISSING = {
 };
 
 describe('one file named by an absolute and a relative path', () => {
-  it('lets a failed read of a relative path run again once a write names the same file absolutely', () => {
-    const agent = new Agent();
-    agent.call('Read', { file_path: './apps/docs/.env.example' }, MISSING);
-    expect(agent.check('Read', { file_path: './apps/docs/.env.example' }).verdict).toBe('block');
-    agent.call(
-      'Write',
-      { file_path: '/home/dev/shop/apps/docs/.env.example', content: 'API_URL=http://localhost:3001\n' },
-      'File created successfully at: /home/dev/shop/apps/docs/.env.example',
-    );
-    expect(agent.check('Read', { file_path: './apps/docs/.env.example' }).verdict).toBe('allow');
-  });
+  it.each([
+    ['/home/dev/shop/apps/docs/.env.example', 'on POSIX'],
+    ['C:/Users/dev/shop/apps/docs/.env.example', 'from a Windows drive'],
+  ])(
+    'lets a failed read of a relative path run again once a write names the same file absolutely (%s, %s)',
+    (absolute) => {
+      const agent = new Agent();
+      agent.call('Read', { file_path: './apps/docs/.env.example' }, MISSING);
+      expect(agent.check('Read', { file_path: './apps/docs/.env.example' }).verdict).toBe('block');
+      agent.call(
+        'Write',
+        { file_path: absolute, content: 'API_URL=http://localhost:3001\n' },
+        `File created successfully at: ${absolute}`,
+      );
+      expect(agent.check('Read', { file_path: './apps/docs/.env.example' }).verdict).toBe('allow');
+    },
+  );
 
   it('keeps the ban on a relative path when the write is of another file of the same name', () => {
     const agent = new Agent();

@@ -28,8 +28,8 @@ const REPORT_SCRIPT = [
   "console.log(execSync('git status --short').toString());",
 ].join('\n');
 
-/** The agent's failed check, then a script it writes (`text`) and runs, answering `answer`. */
-function afterScript(text: string, answer: string): Agent {
+/** The agent's failed check, then a script it writes (`text`), not yet run. */
+function beforeScript(text: string): Agent {
   const agent = new Agent();
   agent.call('Bash', CHECK, SYNTAX_ERROR);
   agent.call(
@@ -37,6 +37,12 @@ function afterScript(text: string, answer: string): Agent {
     { file_path: '/srv/app/backend/fix-webhooks.cjs', content: text },
     'File created successfully at: /srv/app/backend/fix-webhooks.cjs',
   );
+  return agent;
+}
+
+/** `beforeScript`, then the script run, answering `answer`. */
+function afterScript(text: string, answer: string): Agent {
+  const agent = beforeScript(text);
   agent.call('Bash', { command: 'node fix-webhooks.cjs', description: 'Run fix script' }, answer);
   return agent;
 }
@@ -75,13 +81,7 @@ describe('a script the agent wrote, then ran', () => {
   });
 
   it('remembers what the script names across a restart from the saved state', () => {
-    const first = new Agent();
-    first.call('Bash', CHECK, SYNTAX_ERROR);
-    first.call(
-      'Write',
-      { file_path: '/srv/app/backend/fix-webhooks.cjs', content: FIX_SCRIPT },
-      'File created successfully at: /srv/app/backend/fix-webhooks.cjs',
-    );
+    const first = beforeScript(FIX_SCRIPT);
     const second = new Agent();
     second.loop.restore(first.loop.snapshot());
     second.call('Bash', { command: 'node fix-webhooks.cjs' }, 'Fixed validateWebhookSecrets function');
@@ -108,18 +108,5 @@ describe('a Windows path and its relative spelling', () => {
     expect(agent.check('Bash', check).verdict).toBe('block');
     agent.call('Bash', { command: 'cd "C:/Users/dev/app/backend" && node fix-webhooks.cjs' }, 'Fixed');
     expect(agent.check('Bash', check).verdict).toBe('allow');
-  });
-
-  it('lets a failed read of a relative path run again once a write names the same file from the drive', () => {
-    const agent = new Agent();
-    const missing = { text: '<tool_use_error>File does not exist.</tool_use_error>', isError: true };
-    agent.call('Read', { file_path: 'src/config/settings.json' }, missing);
-    expect(agent.check('Read', { file_path: 'src/config/settings.json' }).verdict).toBe('block');
-    agent.call(
-      'Write',
-      { file_path: 'C:/Users/dev/app/src/config/settings.json', content: '{ "port": 3000 }\n' },
-      'File created successfully at: C:/Users/dev/app/src/config/settings.json',
-    );
-    expect(agent.check('Read', { file_path: 'src/config/settings.json' }).verdict).toBe('allow');
   });
 });
