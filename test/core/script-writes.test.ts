@@ -89,6 +89,31 @@ describe('a script the agent wrote, then ran', () => {
   });
 });
 
+describe("the scripts' files in saved state", () => {
+  it('skips what a hostile or corrupt state holds in their place, and keeps at most 32 files a script', () => {
+    const first = beforeScript(FIX_SCRIPT);
+    const saved = first.loop.snapshot();
+    const world = (saved.session as { world: Record<string, unknown> }).world;
+    const hostile = [
+      // The file the check failed on comes 40th: past the 32 a script keeps.
+      [
+        'fix-webhooks.cjs',
+        [...Array.from({ length: 39 }, (_, index) => `out/${index}.js`), 'routes/webhooks.js'],
+      ],
+      ['x'.repeat(5_000), ['routes/webhooks.js']],
+      'not an entry',
+      [42, ['routes/webhooks.js']],
+      ['other.py', [{ path: 'routes/webhooks.js' }, 'y'.repeat(5_000)]],
+    ];
+    for (const scripts of [hostile, 'nothing', { length: 1e9 }]) {
+      const second = new Agent();
+      second.loop.restore({ ...saved, session: { ...saved.session, world: { ...world, scripts } } } as never);
+      second.call('Bash', { command: 'node fix-webhooks.cjs' }, 'Fixed validateWebhookSecrets function');
+      expect(second.check('Bash', CHECK).verdict).toBe('block');
+    }
+  });
+});
+
 describe('a Windows path and its relative spelling', () => {
   it('lets a check that failed on a file named from the drive run again once a script naming it relatively ran', () => {
     const agent = new Agent();
