@@ -93,7 +93,7 @@ describe("the scripts' files in saved state", () => {
   it('skips what a hostile or corrupt state holds in their place, and keeps at most 32 files a script', () => {
     const first = beforeScript(FIX_SCRIPT);
     const saved = first.loop.snapshot();
-    const world = (saved.session as { world: Record<string, unknown> }).world;
+    const session = saved.session as { world: Record<string, unknown> };
     const hostile = [
       // The file the check failed on comes 40th: past the 32 a script keeps.
       [
@@ -107,7 +107,10 @@ describe("the scripts' files in saved state", () => {
     ];
     for (const scripts of [hostile, 'nothing', { length: 1e9 }]) {
       const second = new Agent();
-      second.loop.restore({ ...saved, session: { ...saved.session, world: { ...world, scripts } } } as never);
+      second.loop.restore({
+        ...saved,
+        session: { ...session, world: { ...session.world, scripts } },
+      } as never);
       second.call('Bash', { command: 'node fix-webhooks.cjs' }, 'Fixed validateWebhookSecrets function');
       expect(second.check('Bash', CHECK).verdict).toBe('block');
     }
