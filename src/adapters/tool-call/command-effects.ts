@@ -9,6 +9,7 @@ import { squashArgumentName } from './action-classes.js';
 import { readOncePerName } from './by-name.js';
 import { CommandReading, commandReading } from './command-reading.js';
 import { PACKAGE_RUNNERS, programIndex } from './shell-effects.js';
+import { pipelinesOf } from './shell-parse.js';
 import { normalizePath } from './targets.js';
 
 /** `program subcommand` pairs, and programs whose every run only checks or builds. */
@@ -179,7 +180,7 @@ function readProgram(line: CommandReading): string | undefined {
     if (program === undefined || program === '' || NAVIGATION.has(program)) continue;
     if (program === 'sleep') continue;
     if (PRINTERS.has(program) && command.includes('|')) {
-      const fed = fedProgramWords(command, index);
+      const fed = fedProgramWords(line, index);
       if (fed !== undefined) {
         words = fed;
         program = fed[0] as string;
@@ -193,10 +194,11 @@ function readProgram(line: CommandReading): string | undefined {
 }
 
 /** The words of the command the `index`th command of the line pipes its output into, if any. */
-function fedProgramWords(command: string, index: number): readonly string[] | undefined {
-  const part = command.split(COMMAND_SEPARATORS)[index];
-  const stages = part?.replace(QUOTED, "''").split('|');
-  const stage = stages?.[1];
+function fedProgramWords(line: CommandReading, index: number): readonly string[] | undefined {
+  const pipelines = pipelinesOf(line);
+  const stage = pipelines
+    ? pipelines[index]?.[1]
+    : line.text.split(COMMAND_SEPARATORS)[index]?.replace(QUOTED, "''").split('|')[1];
   if (stage === undefined) return undefined;
   const fed = wordsFromProgram(stage);
   return fed[0] === undefined || fed[0] === '' ? undefined : fed;
@@ -220,7 +222,8 @@ export function programOfLines(text: string): string | undefined {
 /**
  * The words of each command of a line, from its program on: the commands of a `&&`/`||`/`;` list
  * or of its lines, each before any pipe, past environment assignments, wrappers (`timeout 60`) and
- * package runners (`npx vitest`).
+ * package runners (`npx vitest`). The line is split where the shell splits it (see `pipelinesOf`):
+ * never inside quotes or a here-document; a line the shell cannot read, at every separator.
  */
 export function commandsOf(command: string): readonly (readonly string[])[] {
   return commandsOfLine(commandReading(command));
@@ -232,9 +235,9 @@ function commandsOfLine(line: CommandReading): readonly (readonly string[])[] {
   // Most lines are one command: nothing to split, and its words are the line's.
   if (!LIST_MARK.test(command)) line.commands = [fromProgram(line.words)];
   else
-    line.commands = command
-      .split(COMMAND_SEPARATORS)
-      .map((part) => wordsFromProgram(part.split('|')[0] ?? ''));
+    line.commands =
+      pipelinesOf(line)?.map((stages) => wordsFromProgram(stages[0] ?? '')) ??
+      command.split(COMMAND_SEPARATORS).map((part) => wordsFromProgram(part.split('|')[0] ?? ''));
   return line.commands;
 }
 

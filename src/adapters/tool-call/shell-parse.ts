@@ -244,3 +244,86 @@ export function startsBackgroundJob(command: string): boolean {
   const tree = readableTree(command);
   return tree?.type === 'Script' && tree.commands.some((statement) => statement.background === true);
 }
+
+/** Nodes a line's commands are looked for in: past this many, the line's text is split instead. */
+const MAX_LIST_NODES = 2_000;
+
+/**
+ * The pipelines a line runs, in order, each as the text of its stages (`cd app && python3 -c "a; b"
+ * | tail -3` runs `cd app`, then `python3 -c "a; b"` piped into `tail -3`). The commands of loops,
+ * conditionals, groups and subshells are the line's too; a here-document's lines are its command's
+ * input, and the commands of a `$(…)` are a word's. Undefined for a line the parser cannot read
+ * whole, or one holding more than `MAX_LIST_NODES` nodes.
+ */
+export function pipelinesOf(reading: CommandReading): readonly (readonly string[])[] | undefined {
+  let tree: SyntaxNode;
+  try {
+    tree = treeOf(reading);
+  } catch {
+    return undefined;
+  }
+  if ((tree as { errors?: readonly unknown[] }).errors?.length) return undefined;
+  const text = reading.text;
+  const pipelines: string[][] = [];
+  let budget = MAX_LIST_NODES;
+  const spanOf = (node: SyntaxNode): string => text.slice(node.pos, node.end);
+  const visit = (node: SyntaxNode): boolean => {
+    if (--budget < 0) return false;
+    switch (node.type) {
+      case 'Script':
+      case 'CompoundList':
+        return node.commands.every(visit);
+      case 'Statement':
+        return visit(node.command);
+      case 'AndOr':
+        return node.commands.every(visit);
+      case 'Pipeline': {
+        // A loop or group piped on (`for f in *; do …; done | tail`): the commands inside it, as
+        // the first stage of a pipeline is the command of a line, the stages after it its filters.
+        const first = node.commands[0];
+        if (first === undefined) return true;
+        if (first.type !== 'Command') return visit(first);
+        pipelines.push(node.commands.map(spanOf));
+        return true;
+      }
+      case 'Command':
+      case 'TestCommand':
+      case 'ArithmeticCommand':
+        pipelines.push([spanOf(node)]);
+        return true;
+      default: {
+        // A compound command: its commands are in its lists, never in its words.
+        let complete = true;
+        forEachChild(node, (child) => {
+          if (complete && HOLDS_COMMANDS.has(child.type)) complete = visit(child);
+        });
+        return complete;
+      }
+    }
+  };
+  return visit(tree) ? pipelines : undefined;
+}
+
+/** The children of a compound command that hold commands: lists, branches and commands. */
+const HOLDS_COMMANDS: ReadonlySet<string> = new Set([
+  'CompoundList',
+  'Statement',
+  'AndOr',
+  'Pipeline',
+  'Command',
+  'TestCommand',
+  'ArithmeticCommand',
+  'If',
+  'Elif',
+  'For',
+  'ArithmeticFor',
+  'Select',
+  'While',
+  'Case',
+  'CaseItem',
+  'Subshell',
+  'BraceGroup',
+  'Redirected',
+  'Function',
+  'Coproc',
+]);

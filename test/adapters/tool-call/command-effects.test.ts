@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
+  commandsOf,
   configurationNamedBy,
   directoryAfter,
   leavesSourcesAlone,
@@ -169,8 +170,95 @@ describe('programOf', () => {
     ['echo -n example | sha256sum', 'sha256sum'],
     ["printf '%s|%s' a b | base64 -d", 'base64'],
     ['echo done', 'echo done'],
-  ])('reads %s as %s', (command, program) => {
+    ['python3 -c "import re; print(re.sub(1))"', 'python3'],
+    [`node -e "const a = require('./a.js'); a.run()"`, 'node'],
+    ["cd /srv/app && git commit -m 'fix: parse; retry' | cat", 'git commit'],
+    ["echo 'a|b' | sha256sum", 'sha256sum'],
+    ["python3 - <<'PY'\nimport os\nprint(os.getcwd())\nPY", 'python3'],
+    ["cat > fix.py <<'EOF'\nimport re; print(1)\nEOF\npython3 fix.py", 'python3'],
+    ['for f in tests/*.py; do pytest -q $f; done | tail -5', 'pytest'],
+    ['(cd web && make build) | tee build.log', 'make build'],
+    ['echo "unterminated; ls', 'ls'],
+  ])('reads %j as %s', (command, program) => {
     expect(programOf(command)).toBe(program);
+  });
+
+  it('never splits a command at a separator inside quotes', () => {
+    const separator = fc.constantFrom(';', '&&', '||', '|', '\n');
+    const quoted = fc
+      .tuple(fc.stringMatching(/^[a-z ]{0,8}$/), separator, fc.stringMatching(/^[a-z ]{0,8}$/))
+      .map(([before, mark, after]) => `${before}${mark}${after}`);
+    fc.assert(
+      fc.property(fc.constantFrom("'", '"'), quoted, (quote, code) => {
+        expect(programOf(`cd /srv/app && python3 -c ${quote}${code}${quote}`)).toBe('python3');
+      }),
+    );
+  });
+});
+
+describe('commandsOf', () => {
+  it('gives each command of a list, before its pipe, with quoted words whole', () => {
+    expect(commandsOf("git add -A && git commit -m 'a; b' | cat; npm test")).toEqual([
+      ['git', 'add', '-A'],
+      ['git', 'commit', '-m', "'a;", "b'"],
+      ['npm', 'test'],
+    ]);
+  });
+
+  it("reads the lines of a here-document as its command's input, not as commands", () => {
+    expect(commandsOf("python3 - <<'PY'\nimport shutil; shutil.rmtree('build')\nPY\nls build")).toEqual([
+      ['python3', '-', "<<'PY'"],
+      ['ls', 'build'],
+    ]);
+  });
+
+  it('gives the commands inside loops, conditionals and subshells', () => {
+    expect(commandsOf('if [ -f package.json ]; then npm ci; fi; (cd docs && make html)')).toEqual([
+      ['[', '-f', 'package.json', ']'],
+      ['npm', 'ci'],
+      ['cd', 'docs'],
+      ['make', 'html'],
+    ]);
+  });
+
+  it('gives a list of word lists for any text, quotes, here-documents and keywords left open included', () => {
+    const piece = fc.constantFrom(
+      'a',
+      ' ',
+      ';',
+      '&&',
+      '|',
+      "'",
+      '"',
+      '\\',
+      '\n',
+      '<<EOF',
+      'EOF',
+      '$(',
+      ')',
+      '(',
+      'do',
+      'done',
+      'for x in y;',
+      'if',
+      'fi',
+      '{',
+      '}',
+    );
+    fc.assert(
+      fc.property(fc.array(piece, { maxLength: 40 }), (pieces) => {
+        const commands = commandsOf(pieces.join(''));
+        expect(Array.isArray(commands)).toBe(true);
+        for (const words of commands) expect(words.every((word) => typeof word === 'string')).toBe(true);
+      }),
+    );
+  });
+
+  it('splits a line the shell cannot read at every separator', () => {
+    expect(commandsOf('echo "unterminated; ls -la')).toEqual([
+      ['echo', '"unterminated'],
+      ['ls', '-la'],
+    ]);
   });
 });
 
