@@ -51,6 +51,7 @@ import {
   placeMovedTo,
   programOf,
   programOfLines,
+  programOfScript,
   startsByChangingDirectory,
   startsOrStopsByName,
   waitSecondsOf,
@@ -302,10 +303,11 @@ export function createToolCallAdapter(options: ToolCallAdapterOptions = {}): Too
       }
       const wait = waitSecondsOf(text);
       if (wait !== undefined) facts.waitSeconds = wait;
-      // The program names the attempt, as the target does: read from the collapsed line, so that a
-      // heredoc's last line (`EOF`) is never taken for the program; a line that only moves (`cd`)
-      // would take the lines after it for its words, so those are read one by one.
-      const program = programOf(command) ?? programOfLines(text);
+      // The program names the attempt, as the target does: read from the lines as the shell reads
+      // them, or else from the collapsed line, so that a heredoc's last line (`EOF`) is never taken
+      // for the program; a line that only moves (`cd`) would take the lines after it for its words,
+      // so those are read one by one.
+      const program = programOfScript(text) ?? programOf(command) ?? programOfLines(text);
       if (program !== undefined) facts.program = program;
       // A program whose own name says it starts or stops something (`debug_stop`, `connect_start`,
       // `./stop_server.sh`) changes what later calls talk to, as a tool so named does; a subcommand

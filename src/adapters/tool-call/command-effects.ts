@@ -205,6 +205,18 @@ function fedProgramWords(line: CommandReading, index: number): readonly string[]
 }
 
 /**
+ * The program of a command of several lines that the shell reads whole (see `pipelinesOf`): its
+ * lines split as the shell splits them, a here-document's lines passed over (`git commit -F - <<'EOF'`
+ * … `EOF`), a comment's end at its line's. Undefined for a line of one line, or one the shell cannot
+ * read: read collapsed instead, where a here-document's last line (`EOF`) would be the program.
+ */
+export function programOfScript(text: string): string | undefined {
+  if (!text.includes('\n')) return undefined;
+  const reading = commandReading(text);
+  return pipelinesOf(reading) === undefined ? undefined : programOf(text);
+}
+
+/**
  * The program of a command line's first line that runs one, for a line whose program the line read
  * whole does not give (`cd /srv/app` on one line, `git show HEAD:app.py` on the next: read as one,
  * every word is the `cd`'s).

@@ -120,6 +120,16 @@ describe('what a shell call of several lines does', () => {
     expect(describe("python3 - <<'EOF'\nimport os\nprint(os.getcwd())\nEOF").program).toBe('python3');
   });
 
+  it('runs the program of its lines as the shell splits them, a here-document in a word passed over', () => {
+    const describe = (command: string) => adapter.describeCall(toolCallToProposal('bash', { command }));
+    const body =
+      "gh pr create --title 'Parse quoted lists' --body \"$(cat <<'EOF'\n## Summary\n- split at ; and && only outside quotes\nEOF\n)\"";
+    expect(describe(body).program).toBe('gh pr');
+    const commit =
+      "git add -A && git commit -F - <<'EOF'\nfix: read lists; keep quotes\n\nCo-Authored-By: Claude <noreply@anthropic.com>\nEOF";
+    expect(describe(commit).program).toBe('git commit');
+  });
+
   it('runs nothing when it is blank or only a comment', () => {
     for (const command of ['', '   ', '# nothing to run here', '# first thought\n# second thought']) {
       const facts = adapter.describeCall(toolCallToProposal('bash', { command }));
