@@ -343,9 +343,11 @@ def cases():
                 'git cherry-pick 0123456789abcdef0123456789abcdef01234567', 'git tag -d v0.0.0', 'git stash pop',
                 'git stash show stash@{3}', 'git remote remove upstream', 'git push upstream main', 'git fetch upstream',
                 'git reset --hard origin/nothere', 'git rebase nothere', 'git blame nothere.py', 'git worktree remove ../wt-x',
-                'git submodule update --init vendor/lib', 'git branch -m nothere renamed', 'git revert cafebabe']:
+                'git submodule update --init vendor/lib', 'git branch -m nothere renamed', 'git revert cafebabe',
+                'git push origin release/nothere']:
         agent('not-found-ref', cmd)
     localized(agent, 'not-found-ref', 'git checkout nobranch', langs=['de', 'fr', 'es', 'zh_CN', 'it', 'ru'])
+    localized(agent, 'not-found-ref', 'git push origin release/nothere', langs=['de', 'fr', 'es', 'zh_CN', 'it', 'ru'])
     agent('not-found-id', f'{PSQL_TCP} -U postgres -d nothere_db -c "select 1"'.replace('-d shop ', ''))
     agent('not-found-id', f'{PY} "import json; json.load(open(\'config.json\'))[\'database\']"')
 
@@ -452,11 +454,13 @@ def cases():
                 'git push origin main', 'git commit -m "nothing"', 'mkdir src', 'git worktree add ../blame-wt main',
                 'git stash && git checkout clash && git stash pop', 'printf "x\\n" >> a.txt && git checkout clash',
                 'printf "y\\n" >> a.txt && git pull --rebase . feature', 'npm ci', 'git init && git am nothere.mbox',
-                'git pull --ff-only origin main',
+                'git pull --ff-only origin main', 'git checkout -q -B untracked-topic && git pull',
                 'ln -s a.txt config.json', f'{PY} "import os; os.mkdir(\'src\')"', f'{NODE} "require(\'fs\').mkdirSync(\'src\')"',
                 f'{PY} "import os; os.rmdir(\'src\')"', 'rmdir src', 'git rebase --continue', 'git cherry-pick --continue',
                 'git merge --abort', 'cargo new crate', 'terraform -chdir=tf-empty apply -auto-approve']:
         agent('conflict-precondition', cmd)
+    localized(agent, 'conflict-precondition', 'git checkout -q -B untracked-topic && git pull',
+              langs=['de', 'fr', 'es', 'zh_CN', 'it', 'ru'])
     agent('bad-usage', 'npm install --dry-run --prefix . ./nothere-local-pkg', cwd=PLAIN)
     for cmd in ['git status', 'git log -1', 'npm run build', 'make', 'cargo build --offline', 'terraform plan',
                 'python3 manage.py runserver']:

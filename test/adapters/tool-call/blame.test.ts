@@ -76,6 +76,12 @@ describe('network failures are the harness’s', () => {
     expect(failureOf('Bash', { command: 'npm install' }, output)?.blame).toBe('harness_fault');
   });
 
+  it('blames a service that names its own failure by error type, with no status, on the harness', () => {
+    const body =
+      '{"error":{"message":"The server had an error while processing your request. Sorry about that!","type":"server_error","param":null,"code":null}}';
+    expect(blameOf('chat_completion', body)).toBe('harness_fault');
+  });
+
   it('does not let make’s failure line outrank a 5xx', () => {
     const output = 'curl: (22) The requested URL returned error: 503\nmake: *** [Makefile:3: fetch] Error 22';
     expect(failureOf('Bash', { command: 'make fetch' }, output)?.blame).toBe('harness_fault');
@@ -185,6 +191,30 @@ describe('the environment’s other failures', () => {
     const psql =
       'psql: error: connection to server on socket "/var/run/postgresql/.s.PGSQL.5432" failed: No such file or directory\n\tIs the server running locally and accepting connections on that socket?';
     expect(blameOf('Bash', psql)).toBe('harness_fault');
+  });
+
+  it('blames a sandbox that expired or could not start on the environment, whatever it says is missing', () => {
+    expect(
+      blameOf(
+        'run_code',
+        'SandboxError: {"sandboxId":"i8k2q1zr0v","message":"The sandbox was not found","code":502}: This error is likely due to sandbox timeout.',
+      ),
+    ).toBe('harness_fault');
+    expect(
+      blameOf(
+        'shell',
+        'bwrap: execvp /usr/lib/node_modules/@openai/codex/vendor/codex: No such file or directory',
+      ),
+    ).toBe('harness_fault');
+    expect(blameOf('shell', "bwrap: Can't find source path /nonexistent: No such file or directory")).toBe(
+      'harness_fault',
+    );
+  });
+
+  it('blames a cloud provider that finds no credentials on the harness', () => {
+    const terraform =
+      'Error: error configuring Terraform AWS Provider: no valid credential sources for Terraform AWS Provider found.\n\nError: NoCredentialProviders: no valid providers in chain. Deprecated.';
+    expect(blameOf('Bash', terraform)).toBe('harness_fault');
   });
 
   it('blames a container that went away under a command that does not name it on the environment', () => {
@@ -392,6 +422,46 @@ describe('the agent’s failures the guard learns from', () => {
     }
     const decision = loop.checkProposal(proposal);
     expect(`${decision.reason ?? ''} ${decision.suggestion ?? ''}`).not.toMatch(/wait/i);
+  });
+
+  it('blames the agent for a name lookup of what is no host name: a scheme, a dotted number short of an address', () => {
+    expect(
+      blameOf('http_get', 'Get "http://http://localhost:8080/health": dial tcp: lookup http: no such host'),
+    ).toBe('agent_failure');
+    expect(blameOf('Bash', 'listen tcp: lookup 0.0.0: no such host')).toBe('agent_failure');
+    expect(blameOf('http_get', 'dial tcp: lookup api.internal.example: no such host')).toBe('harness_fault');
+  });
+
+  it('blames the agent for pushing a branch that does not exist or pulling one that tracks none', () => {
+    const push =
+      "error: src refspec feature/login does not match any\nerror: failed to push some refs to 'https://github.com/acme/shop.git'";
+    expect(blameOf('Bash', push)).toBe('agent_failure');
+    const pull =
+      'There is no tracking information for the current branch.\nPlease specify which branch you want to merge with.\nSee git-pull(1) for details.';
+    expect(blameOf('Bash', pull)).toBe('agent_failure');
+  });
+
+  it.each([
+    ['de', 'Fehler: Src-Refspec main entspricht keiner Referenz.'],
+    ['fr', 'erreur\u00a0: le spécificateur de référence source main ne correspond à aucune référence'],
+    ['es', 'error: src refspec main no concuerda con ninguno'],
+    ['it', 'error: nessuna corrispondenza per lo specificatore riferimento sorgente main'],
+    ['ru', 'error: src refspec main ничему не соответствует'],
+    ['zh_CN', '错误：源引用规格 main 没有匹配'],
+    ['de', 'Es gibt keine Tracking-Informationen für den aktuellen Branch.'],
+    ['fr', "Pas d'information de suivi distant pour la branche actuelle."],
+    ['es', 'No hay información de rastreo para la rama actual.'],
+    ['it', 'Non ci sono informazioni di tracciamento per il branch corrente.'],
+    ['ru', 'У текущей ветки нет информации об отслеживании.'],
+    ['zh_CN', '当前分支没有跟踪信息。'],
+  ])('blames the agent for git refusing a ref that is not there in the %s locale: %s', (_locale, text) => {
+    expect(blameOf('Bash', text)).toBe('agent_failure');
+  });
+
+  it('blames the agent for requirements no version satisfies, as a resolver says so', () => {
+    const uv =
+      '  × No solution found when resolving dependencies:\n  ╰─▶ Because there is no version of flask==9.9.9 and you require flask==9.9.9, we can conclude that your requirements are unsatisfiable.';
+    expect(blameOf('Bash', uv)).toBe('agent_failure');
   });
 
   it('blames the agent for unknown ids of remote services', () => {

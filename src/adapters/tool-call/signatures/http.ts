@@ -68,11 +68,13 @@ export const HTTP: FamilyTable = {
       '\\b5\\d\\d (?:Server Error|Not Implemented|HTTP Version|Insufficient Storage|Network Authentication)',
       '\\bserver error\\b',
       '\\boverloaded(?:_error)?\\b',
+      '\\bserver_error\\b',
       '\\bunexpected line format\\b',
       '\\b(?:malformed|incomplete|truncated|garbled|unparseable|unparsable) (?:\\w+ )?response\\b',
       '\\binvalid response from (?:the )?(?:server|upstream|api|model|remote)\\b',
     ],
     hints: [
+      'server_error',
       'premature',
       'network',
       'connection',

@@ -8,6 +8,9 @@ export const NETWORK: FamilyTable = {
   malformedHost: {
     patterns: [
       '\\benotfound (?:https?|ftp|wss?)(?![\\w.-])',
+      // a name lookup of a URL's scheme, or of a dotted number that is no address (`0.0.0`)
+      '\\blookup (?:https?|ftp|wss?)(?=:|\\s|$)',
+      '\\blookup \\d{1,3}(?:\\.\\d{1,3}){0,2}: no such host\\b',
       '["\']?host(?:name)?["\']?\\s*[:=]\\s*["\'](?:https?|ftp|wss?|www)["\']',
       "\\bcould(?: not|n't) resolve host: (?:https?|ftp)(?::|$)",
       // a URL the call built that no client can use
@@ -32,6 +35,7 @@ export const NETWORK: FamilyTable = {
     ],
     hints: [
       'enotfound',
+      'lookup',
       'host',
       'resolve host',
       'invalid url',

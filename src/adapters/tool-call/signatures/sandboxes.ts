@@ -75,6 +75,9 @@ export const SANDBOXES: FamilyTable = {
       '\\bdocker daemon is not running\\b',
       // the container a sandbox runs the agent's commands in stopped under it
       '\\berror response from daemon: container \\S+ is not running\\b',
+      // the sandbox the agent's commands ran in is gone (expired, killed), or its launcher failed
+      '\\bsandbox (?:was |is )?not found\\b',
+      '(?:^|\\n)bwrap: ',
       '\\bserver (?:is )?(?:down|unreachable|not responding)\\b',
       '\\bsystem has not been booted with systemd\\b',
       '\\bfailed to connect to bus\\b',
@@ -94,6 +97,8 @@ export const SANDBOXES: FamilyTable = {
     hints: [
       'docker daemon',
       'not running',
+      'sandbox',
+      'bwrap:',
       'not responding',
       'server',
       'connect to',

@@ -52,6 +52,8 @@ export const SERVICES: FamilyTable = {
       '\\b(?:token|credentials?|session|api key|password|certificate|key) (?:has |have )?(?:expired|been revoked)\\b',
       '\\bunable to locate credentials\\b',
       '\\bno (?:valid )?credentials\\b',
+      '\\bno (?:valid )?credential (?:sources?|providers?)\\b',
+      '\\bnocredentialproviders\\b',
       '\\bcould not (?:find|load|read|get) (?:the )?(?:default )?credentials\\b',
       '\\bnot logged in\\b',
       '\\b(?:must|need to|please) (?:be )?log(?:ged)? ?in\\b',

@@ -64,6 +64,8 @@ export const VCS: FamilyTable = {
       '\\bnot something we can merge\\b',
       '\\bis not a working tree\\b',
       '\\bno (?:branch|tag|remote|ref|commit) named\\b',
+      '\\bsrc refspec \\S+ does not match any\\b',
+      '\\bno tracking information for the current branch\\b',
     ],
     hints: [
       'not a valid',
@@ -78,6 +80,8 @@ export const VCS: FamilyTable = {
       'something we can merge',
       'working tree',
       'named',
+      'src refspec',
+      'tracking information',
     ],
   },
   conflict: {
