@@ -182,11 +182,6 @@ describe('a run of calls reworded on every step', () => {
 });
 
 describe('a cycle whose steps are described anew on every round', () => {
-  const rooms = [
-    ['north', '-= Pantry =-\nYou are in a pantry. There is an exit to the south.'],
-    ['east', '-= Kitchen =-\nYou are in a kitchen. There is an exit to the west.'],
-    ['west', '-= Hallway =-\nYou are in a hallway. There are exits to the north and east.'],
-  ] as const;
   const moves = [
     'Head through the door to explore the next room.',
     'Walk over there to look for the coin.',
@@ -197,19 +192,39 @@ describe('a cycle whose steps are described anew on every round', () => {
     'Continue exploring the rooms to find the coin.',
   ];
 
-  it('blocks the first move of the third round of three rooms, each move carrying a new description', () => {
-    // A game's moves, declared as changes: each one moves the player to another room, where the
-    // agent asks what it carries and is told the same each round.
-    const agent = new Agent({ adapter: createToolCallAdapter({ toolKinds: { go: 'mutate' } }) });
+  it('blocks the first edit of the third round of an edit and its undoing, each edit explained anew', () => {
+    // Cursor's edits carry the model's explanation of why it makes them; the file is named.
+    const agent = new Agent();
+    const edit = (to: string, explanation: string) =>
+      toolCallToProposal('edit_file', {
+        target_file: 'src/date/parse.ts',
+        code_edit: `  const [${to}, year] = raw.split('/');`,
+        explanation,
+      });
+    const test = toolCallToProposal('run_terminal_cmd', { command: 'npx jest src/date/parse.test.ts' });
+    const answers = [
+      ['day, month', 'month, day'],
+      ['month, day', 'day, month'],
+    ] as const;
     const verdicts: string[] = [];
-    for (let at = 0; at < 6; at++) {
-      const [direction, room] = rooms[at % 3] as (typeof rooms)[number];
-      const description = moves[at] as string;
-      verdicts.push(agent.call('go', { input: direction, description }, room).check.verdict);
-      if (at % 3 === 2) verdicts.push(agent.call('inventory', {}, 'You are carrying nothing.').check.verdict);
+    for (let at = 0; at < 4; at++) {
+      const [from, to] = answers[at % 2] as (typeof answers)[number];
+      const proposal = edit(to, moves[at] as string);
+      verdicts.push(agent.loop.checkProposal(proposal).verdict);
+      agent.loop.recordOutcome({
+        proposal,
+        success: true,
+        content: `-  const [${from}, year]\n+  const [${to}, year]`,
+      });
+      verdicts.push(agent.loop.checkProposal(test).verdict);
+      agent.loop.recordOutcome({
+        proposal: test,
+        success: false,
+        content: `FAIL src/date/parse.test.ts\n  ● parseStatementDate › reads ${at % 2 === 0 ? 'day-first bank dates' : 'ISO dates'}\nTests: 1 failed, 7 passed`,
+      });
     }
     expect(verdicts).not.toContain('block');
-    const third = agent.check('go', { input: 'north', description: moves[6] as string });
+    const third = agent.loop.checkProposal(edit('month, day', moves[4] as string));
     expect([third.verdict, third.rule]).toEqual(['block', 'cycle']);
   });
 

@@ -28,6 +28,9 @@
  *   same reads, searches, queries and read-only commands answering as before, nothing changed, nothing
  *   new learned) is a round too: the third such stretch is steered on its first re-read and blocked
  *   on the rest, as `compaction-cycle`.
+ * - **Walks nothing follows.** A round through two or more changes whose effects nothing here
+ *   follows (moves between rooms, a door opened, edits of whatever file an editor has open) may be
+ *   going through new states that look alike; it is left to the rules for its failures and repeats.
  * - **Viewers.** A round made only of moves of an editor's view (`open`, `goto`) is reading two
  *   places of a file that shows one at a time; it becomes a cycle once any other step (an edit, a run)
  *   repeats with it.
@@ -95,6 +98,11 @@ interface Step {
    * effects are unknown: made and answered, it took the world somewhere.
    */
   readonly declaredChange: boolean;
+  /**
+   * A declared change that names no file (a move to another room, a door opened, an edit of
+   * whatever file an editor has open): where it took the world is not followed.
+   */
+  readonly unfollowed: boolean;
   /** The call itself, whose description is written only if a cycle is ever reported. */
   readonly call: { readonly description: string };
 }
@@ -243,6 +251,11 @@ export function createCycleDetector(): Detector {
       // to learn nothing. It becomes a cycle once a failure, a check or a command repeats with it.
       if (steps.every((step) => step.declaredChange || (step.navigates && answerOf(step).startsWith('ok '))))
         continue;
+      // A round through two or more changes whose effects nothing follows (moves to other rooms, a
+      // door opened, edits of whatever file an editor has open) comes back where it began only if
+      // they undo each other, and nothing here knows whether they do: rooms and windows that look
+      // alike are no proof. Edits of named files are followed; their undoing is a cycle.
+      if (steps.filter((step) => step.unfollowed).length >= 2) continue;
       if (roundsOf(period, seen) < seen) continue;
       // Evidence the agent partly forgot (a round before the last compaction) steers; two rounds
       // since the compaction block.
@@ -423,6 +436,7 @@ export function createCycleDetector(): Detector {
       observeStretch(call, outcome);
       // Exempt tools and polls are invisible: they neither form nor interrupt a round.
       if (!isWatched(call, call.toolPolicy.detectors.cycle) || kindOf(call) === 'poll') return;
+      const declaredChange = outcome.success && outcome.changedWorld && CHANGE_KINDS.has(kindOf(call));
       // Without the words about it: a reworded description is the same step, its answer compared too.
       history.push({
         callKey: stepKeyOf(call),
@@ -430,7 +444,8 @@ export function createCycleDetector(): Detector {
         stretch: compactions,
         navigates: call.facts.navigates === true,
         changed: outcome.changedWorld,
-        declaredChange: outcome.success && outcome.changedWorld && CHANGE_KINDS.has(kindOf(call)),
+        declaredChange,
+        unfollowed: declaredChange && call.facts.targets.length === 0,
         call,
       });
     },
@@ -471,6 +486,7 @@ export function createCycleDetector(): Detector {
           ...(step.navigates && { navigates: true }),
           ...(step.changed && { changed: true }),
           ...(step.declaredChange && { declaredChange: true }),
+          ...(step.unfollowed && { unfollowed: true }),
           description: step.call.description,
         })),
         compactions,
@@ -631,6 +647,7 @@ function readStep(raw: unknown, compactions: number): Step | undefined {
     navigates: raw.navigates === true,
     changed: raw.changed === true,
     declaredChange: raw.declaredChange === true,
+    unfollowed: raw.unfollowed === true,
     call: { description: readString(raw.description) ?? callKey },
   };
 }

@@ -151,7 +151,7 @@ describe('cycles over states', () => {
     expect(detector.check(goToCloset[0])?.rule).toBe('cycle');
   });
 
-  it('blocks a walk through rooms on its third round when a command refused in it is sent again', () => {
+  it('leaves a walk through rooms alone when a command refused in each room is sent again: moves nothing follows prove no return', () => {
     const detector = createCycleDetector();
     const go = (direction: string, room: string): Step => [
       callOf('go', { input: direction }, { kind: 'mutate' }),
@@ -162,6 +162,47 @@ describe('cycles over states', () => {
       failed('validation_error', 'agent_failure', "You can't see any such thing."),
     ];
     const round = [go('east', 'Kitchen'), takeCoin, go('west', 'Hallway')];
+    expect(verdicts(detector, [...round, ...round, ...round])).not.toContain('block');
+  });
+
+  it('still leaves the walk through rooms alone after its two rounds are saved and read back', () => {
+    const walked = createCycleDetector();
+    const go = (direction: string, room: string): Step => [
+      callOf('go', { input: direction }, { kind: 'mutate' }),
+      succeeded(`-= ${room} =-\nYou are in a ${room.toLowerCase()}.`, { changedWorld: true }),
+    ];
+    const takeCoin: Step = [
+      callOf('take', { input: 'coin' }, { kind: 'mutate' }),
+      failed('validation_error', 'agent_failure', "You can't see any such thing."),
+    ];
+    const round = [go('east', 'Kitchen'), takeCoin, go('west', 'Hallway')];
+    verdicts(walked, [...round, ...round]);
+    const restored = createCycleDetector();
+    roundTrip(walked, restored);
+    expect(restored.check(round[0]?.[0] as CallContext)?.rule).not.toBe('cycle');
+  });
+
+  it('blocks the third round of two edits of a named file, each undoing the other, with a refused command between them', () => {
+    const detector = createCycleDetector();
+    const edit = (from: string, to: string): Step => [
+      callOf(
+        'str_replace_editor',
+        { command: 'str_replace', path: 'src/cart.ts', old_str: from, new_str: to },
+        { kind: 'mutate', targets: ['src/cart.ts'] },
+      ),
+      succeeded('The file src/cart.ts has been edited.', { changedWorld: true }),
+    ];
+    const build: Step = [
+      callOf('run_build', {}, { kind: 'exec' }),
+      failed(
+        'type_error',
+        'agent_failure',
+        "src/cart.ts(14,5): error TS2322: Type 'string' is not assignable to type 'number'.",
+      ),
+    ];
+    const a = 'total += item.price';
+    const b = 'total += Number(item.price)';
+    const round = [edit(a, b), build, edit(b, a)];
     expect(verdicts(detector, [...round, ...round])).not.toContain('block');
     expect(detector.check(round[0]?.[0] as CallContext)?.rule).toBe('cycle');
   });
