@@ -3,8 +3,10 @@
  * question it already has the answer to. Back to back, that is a loop at once; a read or search
  * coming back later, with nothing changed since, is one too once it has returned the same answer
  * every time (`revisit`), or once the agent is re-running one earlier query after another and each
- * came back as before (a sweep over what it already knows). Polls are left to the poll detector, and
- * failures to the identical-failure rule, which knows about blame.
+ * came back as before (a sweep over what it already knows). A change that names nothing it changes,
+ * answered alike with only failures since, changed nothing, and is judged as a question about the
+ * state is. Polls are left to the poll detector, and failures to the identical-failure rule, which
+ * knows about blame.
  */
 import { isBlank } from '../blank.js';
 import { locationAddresses } from '../identity/index.js';
@@ -39,6 +41,16 @@ const QUERY_KINDS: ReadonlySet<ActionKind> = new Set(['read', 'search']);
  * neither a command nor a change. Asked again while nothing else succeeded, it answers as before.
  */
 const STATE_QUERY_KINDS: ReadonlySet<ActionKind> = new Set(['read', 'search', 'api', 'other']);
+/**
+ * A change that names nothing it changes (a game's `take shower`, `push button`): answered alike twice
+ * with only failures between, its last run changed nothing a later call could see, so a third run,
+ * nothing having succeeded since, changes nothing again. A change that writes text (an edit of the
+ * file an editor has open) or names a file is left to the rules for edits and writes.
+ */
+function isBlindChange(call: CallContext): boolean {
+  return kindOf(call) === 'mutate' && call.facts.targets.length === 0 && call.facts.writtenText === undefined;
+}
+
 /**
  * The ask of a state query blocked when each earlier ask answered alike and only failing calls came
  * in between: two answers alike are the evidence that nothing the failures did reached it.
@@ -286,7 +298,8 @@ export function createIdenticalResultDetector(): Detector {
 
   /** A state query whose every ask answered alike while only failing calls came in between. */
   function unchangedState(call: CallContext): Repeats | undefined {
-    if (call.facts.targets.length > 0 || !STATE_QUERY_KINDS.has(kindOf(call))) return undefined;
+    if (call.facts.targets.length > 0) return undefined;
+    if (!STATE_QUERY_KINDS.has(kindOf(call)) && !isBlindChange(call)) return undefined;
     const entry = calls.peek(answerKeyOf(call));
     if (!entry || entry.successesAt !== successes || entry.quiet + 1 < STATE_QUERY_BLOCK_AT) return undefined;
     return unchanged(entry) ? entry : undefined;
@@ -749,10 +762,12 @@ function describeStateQuery(call: CallContext, entry: Repeats): Violation {
   return {
     rule: REVISIT,
     severity: 'block',
-    reason:
-      `${call.description} has returned the same answer ${times(entry.quiet)}, and every call in ` +
-      'between failed, so nothing it asks about has changed: it is blocked, since you already have ' +
-      'its answer.',
+    reason: isBlindChange(call)
+      ? `${call.description} has answered the same ${times(entry.quiet)}, and every call in between ` +
+        'failed: the last run changed nothing, so this one is blocked, since it would change nothing again.'
+      : `${call.description} has returned the same answer ${times(entry.quiet)}, and every call in ` +
+        'between failed, so nothing it asks about has changed: it is blocked, since you already have ' +
+        'its answer.',
     suggestion: withAlternatives(
       'Use the answer you already have; ask again once a call has succeeded and changed something.',
       call.toolPolicy.alternatives,

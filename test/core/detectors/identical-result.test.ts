@@ -681,6 +681,56 @@ describe('state queries asked again while only failures came in between', () => 
     ).toEqual(['allow', 'allow', 'allow', 'allow', 'allow', 'allow', 'allow']);
   });
 
+  it('blocks a change naming nothing it changes, answered the same twice with only failures in between, on its third run', () => {
+    const detector = createIdenticalResultDetector();
+    const take = callOf('take', { input: 'shower' }, { kind: 'mutate' });
+    const refusal = succeeded('Carrying your possessions into the shower is a bad idea.', {
+      changedWorld: true,
+    });
+    const misread = (input: string) =>
+      [
+        callOf('command', { input }, { kind: 'other' }),
+        failed('invalid_input', 'agent_failure', '[!: Verb error.]'),
+      ] as const;
+    expect(
+      verdicts(detector, [
+        [take, refusal],
+        misread("You don't have any possessions Take shower"),
+        [take, refusal],
+        misread('You have no possessions to carry Take shower'),
+        [take, refusal],
+      ]),
+    ).toEqual(['allow', 'allow', 'allow', 'allow', 'block']);
+    expect(detector.check(take)?.reason).toContain('would change nothing again');
+  });
+
+  it('lets a change naming nothing run again once another call succeeded in between', () => {
+    const detector = createIdenticalResultDetector();
+    const push = callOf('push', { input: 'button' }, { kind: 'mutate' });
+    const clicked = succeeded('Click.', { changedWorld: true });
+    const wait = [callOf('wait', {}, { kind: 'other' }), succeeded('Time passes. The lift hums.')] as const;
+    expect(verdicts(detector, [[push, clicked], wait, [push, clicked], wait, [push, clicked]])).not.toContain(
+      'block',
+    );
+  });
+
+  it('leaves an edit of a named file, answered the same between failures, to the rules for edits', () => {
+    const detector = createIdenticalResultDetector();
+    const write = callOf(
+      'write_file',
+      { path: 'notes.md', content: '# Notes' },
+      { kind: 'mutate', targets: ['notes.md'] },
+    );
+    const wrote = succeeded('Wrote 7 bytes to notes.md', { changedWorld: true });
+    const run = [
+      callOf('bash', { command: 'make docs' }, { kind: 'exec' }),
+      failed('command_failed', 'agent_failure', "make: *** No rule to make target `docs'.  Stop."),
+    ] as const;
+    expect(verdicts(detector, [[write, wrote], run, [write, wrote], run, [write, wrote]])).not.toContain(
+      'block',
+    );
+  });
+
   it('leaves a file read again between failing edits alone, since a read names what it reads', () => {
     const detector = createIdenticalResultDetector();
     const open = callOf('open', { path: 'src/app.py' }, { kind: 'read', targets: ['src/app.py'] });
