@@ -6,8 +6,9 @@
  * identical-failure rule's business; this counts the distinct calls in a streak. A success of the
  * tool ends the streak, and so does any change to the world, which may be what the next guess was
  * waiting for, and any failure of another shape, whoever is to blame for it: the tool answers
- * otherwise now. A failure of unknown blame is never counted as a guess. Edits are never judged
- * here: varied edit guesses often succeed.
+ * otherwise now. A failure of unknown blame is never counted as a guess, and a call that succeeded
+ * earlier in the session is never blocked as one: it is a value the agent knows works. Edits are
+ * never judged here: varied edit guesses often succeed.
  */
 
 import { namesLookedUp, onlyLooks } from '../subject-lookup.js';
@@ -25,6 +26,8 @@ const MAX_TOOLS = 1_000;
 /** Enough recent keys to tell a new guess from a retry; older keys are forgotten. */
 const MAX_KEYS_PER_STREAK = 32;
 const MAX_EVIDENCE_CALLS = 5;
+/** Calls remembered as having succeeded: a session's worth of distinct calls. */
+const MAX_WORKED = 1_000;
 const VERSION = 1;
 
 /**
@@ -128,6 +131,11 @@ export function createErrorStreakDetector(): Detector {
   let judged: CallContext | undefined;
   /** Whether `judged` was a guess let through to probe rather than blocked. */
   let probing = false;
+  /**
+   * Calls that succeeded in this session, by call key: one of them proposed again is a value the
+   * agent knows works (`turn faucet` between refused verbs), not a guess at one.
+   */
+  const worked = new LruMap<true>(MAX_WORKED);
 
   function current(call: CallContext): Streak | undefined {
     const streak = tools.peek(streakKey(call));
@@ -161,7 +169,7 @@ export function createErrorStreakDetector(): Detector {
       const limits = call.toolPolicy.detectors.errorStreak;
       if (!isWatched(call, limits) || isEdit(call)) return undefined;
       const streak = current(call);
-      if (!streak) return undefined;
+      if (!streak || worked.peek(call.identity.callKey) !== undefined) return undefined;
       const proposal = streak.distinct + 1;
       if (
         proposal >= limits.blockAt &&
@@ -191,6 +199,7 @@ export function createErrorStreakDetector(): Detector {
       if (!isWatched(call, call.toolPolicy.detectors.errorStreak) || isEdit(call)) return;
       const at = streakKey(call);
       if (outcome.success) {
+        worked.set(call.identity.callKey, true);
         tools.delete(at);
         live.delete(at);
         return;
@@ -276,9 +285,10 @@ export function createErrorStreakDetector(): Detector {
         tools.delete(at);
     },
 
-    reset(): void {
+    reset(reason): void {
       tools.clear();
       live.clear();
+      if (reason === 'session') worked.clear();
     },
 
     snapshot(): unknown {
@@ -291,7 +301,7 @@ export function createErrorStreakDetector(): Detector {
           const { pendingShape: _shaped, ...saved } = withQuotedError(streak);
           return [tool, saved] as const;
         });
-      return { version: VERSION, world, tools: kept };
+      return { version: VERSION, world, tools: kept, worked: worked.entries().map(([key]) => key) };
     },
 
     restore(state: unknown): void {
@@ -299,6 +309,8 @@ export function createErrorStreakDetector(): Detector {
       const snapshot = readSnapshot(state, VERSION);
       world = readCount(snapshot?.world) ?? 0;
       live.clear();
+      worked.clear();
+      for (const key of readStrings(snapshot?.worked, MAX_WORKED)) worked.set(key, true);
       for (const [tool, streak] of readEntries(snapshot?.tools, MAX_TOOLS, readStreak)) {
         if (streak.world !== world) continue;
         tools.set(tool, streak);

@@ -142,6 +142,32 @@ describe('error-streak', () => {
     expect(verdicts(detector, guesses(PATHS.slice(0, 3)))).toEqual(['allow', 'allow', 'warn']);
   });
 
+  it('lets a call that succeeded before through a streak of refused guesses: a value known to work is no guess', () => {
+    const detector = createErrorStreakDetector();
+    const command = (input: string) => callOf('command', { input }, { kind: 'other' });
+    const notAVerb = () => failed('validation_error', 'agent_failure', "That's not a verb I recognize.");
+    const tap = succeeded('(the kitchen sink) Nothing comes from the tap but an eerie distant howling.');
+    verdicts(detector, [[command('turn faucet'), tap]]);
+    verdicts(
+      detector,
+      ['bathroom', 'use bathroom', 'sink', 'bathroom sink', 'use bathroom sink'].map(
+        (input) => [command(input), notAVerb()] as const,
+      ),
+    );
+    expect(detector.check(command('bathroom tap'))?.severity).toBe('block');
+    expect(detector.check(command('turn faucet'))).toBeUndefined();
+  });
+
+  it('still knows which calls worked after a snapshot and restore', () => {
+    const first = createErrorStreakDetector();
+    verdicts(first, [[read('config/default.yaml', BLOCKING), succeeded('port: 8080')]]);
+    verdicts(first, guesses(PATHS, BLOCKING));
+    const second = createErrorStreakDetector();
+    roundTrip(first, second);
+    expect(second.check(read('config/staging.yaml', BLOCKING))?.severity).toBe('block');
+    expect(second.check(read('config/default.yaml', BLOCKING))).toBeUndefined();
+  });
+
   it('starts over when any call changes the world', () => {
     const detector = createErrorStreakDetector();
     verdicts(detector, guesses(PATHS.slice(0, 4)));
