@@ -39,6 +39,19 @@ function testRun(error: string): Step {
   ];
 }
 
+/** A text game's round: a move east, a refused `take coin`, a move back west. */
+function roomWalk(): Step[] {
+  const go = (direction: string, room: string): Step => [
+    callOf('go', { input: direction }, { kind: 'mutate' }),
+    succeeded(`-= ${room} =-\nYou are in a ${room.toLowerCase()}.`, { changedWorld: true }),
+  ];
+  const takeCoin: Step = [
+    callOf('take', { input: 'coin' }, { kind: 'mutate' }),
+    failed('validation_error', 'agent_failure', "You can't see any such thing."),
+  ];
+  return [go('east', 'Kitchen'), takeCoin, go('west', 'Hallway')];
+}
+
 describe('cycles over states', () => {
   it('steers the third round of a cycle that a compaction interrupted, and blocks once two rounds ran since', () => {
     const detector = createCycleDetector();
@@ -153,29 +166,13 @@ describe('cycles over states', () => {
 
   it('leaves a walk through rooms alone when a command refused in each room is sent again: moves nothing follows prove no return', () => {
     const detector = createCycleDetector();
-    const go = (direction: string, room: string): Step => [
-      callOf('go', { input: direction }, { kind: 'mutate' }),
-      succeeded(`-= ${room} =-\nYou are in a ${room.toLowerCase()}.`, { changedWorld: true }),
-    ];
-    const takeCoin: Step = [
-      callOf('take', { input: 'coin' }, { kind: 'mutate' }),
-      failed('validation_error', 'agent_failure', "You can't see any such thing."),
-    ];
-    const round = [go('east', 'Kitchen'), takeCoin, go('west', 'Hallway')];
+    const round = roomWalk();
     expect(verdicts(detector, [...round, ...round, ...round])).not.toContain('block');
   });
 
   it('still leaves the walk through rooms alone after its two rounds are saved and read back', () => {
     const walked = createCycleDetector();
-    const go = (direction: string, room: string): Step => [
-      callOf('go', { input: direction }, { kind: 'mutate' }),
-      succeeded(`-= ${room} =-\nYou are in a ${room.toLowerCase()}.`, { changedWorld: true }),
-    ];
-    const takeCoin: Step = [
-      callOf('take', { input: 'coin' }, { kind: 'mutate' }),
-      failed('validation_error', 'agent_failure', "You can't see any such thing."),
-    ];
-    const round = [go('east', 'Kitchen'), takeCoin, go('west', 'Hallway')];
+    const round = roomWalk();
     verdicts(walked, [...round, ...round]);
     const restored = createCycleDetector();
     roundTrip(walked, restored);
