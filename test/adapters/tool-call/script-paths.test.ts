@@ -1,6 +1,24 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { pathsNamedInScript } from '../../../src/adapters/tool-call/script-paths.js';
+import { normalizeTarget } from '../../../src/adapters/tool-call/targets.js';
+
+/**
+ * The definition read forwards, as the module's comment gives it: every quote that opens a run of
+ * 3 to 260 characters without quotes or blanks closed by a quote of its kind, the run taken when it
+ * ends with an extension and is no URL, module or glob.
+ */
+function namedReadingForwards(text: string): string[] {
+  const found = new Set<string>();
+  for (const match of text.slice(0, 64_000).matchAll(/(["'`])(?=([^"'`\s]{3,260})\1)/g)) {
+    const literal = match[2] as string;
+    if (!/[^/\\]\.[A-Za-z][A-Za-z0-9]{0,7}$/.test(literal) || /:\/\/|^@|^node:|[*?{}<>|$%]/.test(literal))
+      continue;
+    found.add(normalizeTarget(literal.replaceAll('\\\\', '\\')));
+    if (found.size >= 32) break;
+  }
+  return [...found];
+}
 
 describe("the files a script's text names", () => {
   it('reads the files a Node script reads and writes', () => {
@@ -45,6 +63,38 @@ describe("the files a script's text names", () => {
     const many = Array.from({ length: 100 }, (_, index) => `open('out/part-${index}.csv')`).join('\n');
     expect(pathsNamedInScript(many)).toHaveLength(32);
     expect(pathsNamedInScript(`${' '.repeat(70_000)}open('late.txt')`)).toEqual([]);
+  });
+
+  it('finds what reading every quote forwards finds, in any text of quotes, dots, names and slashes', () => {
+    const piece = fc.constantFrom(
+      "'",
+      '"',
+      '`',
+      '.',
+      'js',
+      'a',
+      'b/',
+      '\\',
+      ' ',
+      '\n',
+      'x.py',
+      'Z9',
+      '1',
+      '@',
+      '://',
+      '*',
+      'src/',
+      '\\\\',
+    );
+    const texts = fc
+      .tuple(fc.array(piece, { maxLength: 80 }), fc.nat(300))
+      .map(([parts, long]) => `'${'q'.repeat(long)}.ts'${parts.join('')}`);
+    fc.assert(
+      fc.property(texts, (text) => {
+        expect(pathsNamedInScript(text)).toEqual(namedReadingForwards(text));
+      }),
+      { numRuns: 2_000 },
+    );
   });
 
   it('answers a list of at most 32 strings for any text', () => {
