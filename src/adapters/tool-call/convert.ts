@@ -8,7 +8,7 @@ import { boundedJson } from './bounded-json.js';
 import { commandText } from './call-arguments.js';
 import { hasCouldNotRunLine } from './failure-lines.js';
 import { framedShellOutcome } from './shell-framing.js';
-import { isPipeline } from './shell-parse.js';
+import { statusMayHideFailure } from './shell-parse.js';
 import { parseRetryAfter } from './signatures.js';
 
 export interface ToolCallExtras {
@@ -97,8 +97,8 @@ export function toolCallToOutcome(
   if (extras.status !== undefined) outcome.status = extras.status;
   if (extras.exitCode !== undefined) outcome.exitCode = extras.exitCode;
   if (outcome.exitCode !== undefined && outcome.exitCode !== 0) outcome.success = false;
-  if (outcome.exitCode === 0 && pipelineHidFailure(outcome)) {
-    // Read as an output with no status: the status is the last command's.
+  if (outcome.exitCode === 0 && statusHidFailure(outcome)) {
+    // Read as an output with no status: the status is another command's.
     delete outcome.exitCode;
     outcome.success = false;
   }
@@ -173,16 +173,17 @@ function readShellFrame(outcome: MutableOutcome): void {
 }
 
 /**
- * Whether a command that exited 0 is a pipeline an earlier command of which could not run: a
- * pipeline's status is its last command's, so only the earlier one's lines say how it went, as in an
- * output with no status. Whatever gave the status (a host's frame, a hook's field, a result object).
+ * Whether a line that exited 0 holds a command that could not run, behind a status that is another
+ * command's (a pipeline's last, the one after `||`, the last of a sequence; see
+ * `statusMayHideFailure`): only the command's own lines say how it went, as in an output with no
+ * status. Whatever gave the status (a host's frame, a hook's field, a result object).
  */
-function pipelineHidFailure(outcome: MutableOutcome): boolean {
+function statusHidFailure(outcome: MutableOutcome): boolean {
   const content = outcome.content;
   const args = outcome.proposal?.args;
   if (typeof content !== 'string' || !outcome.success || !isRecord(args)) return false;
   const command = commandText(args);
-  return command !== undefined && isPipeline(command) && hasCouldNotRunLine(content, command);
+  return command !== undefined && statusMayHideFailure(command) && hasCouldNotRunLine(content, command);
 }
 
 const EXIT_CODE_KEYS = ['exitCode', 'exit_code', 'returncode'] as const;

@@ -67,26 +67,32 @@ export function visitTree(
 }
 
 /**
- * True when the command pipes one command into another (`grep x a.ts | head`): the status of a
- * pipeline is its last command's, and says nothing of how the earlier ones ended. A line the parser
- * cannot read is taken as no pipeline.
+ * True when the line's exit status may be another command's than the one that failed: a pipeline
+ * (`grep x a.ts | head`) ends with its last command's status, a list with `||` (`cat .env || true`)
+ * with the status of the command run after a failure, and commands in sequence (`cd app; ls`) with
+ * the last one's. Status 0 then says nothing of how the earlier ones ended. A line the parser cannot
+ * read is taken as none of these.
  */
-export function isPipeline(command: string): boolean {
-  if (!command.includes('|')) return false;
+export function statusMayHideFailure(command: string): boolean {
+  if (!HIDING_OPERATOR.test(command)) return false;
   try {
-    return holdsPipeline(parseShell(command));
+    return hidesFailure(parseShell(command));
   } catch {
     return false;
   }
 }
 
-function holdsPipeline(node: SyntaxNode): boolean {
+/** A character without which a line holds no pipeline, list or sequence. */
+const HIDING_OPERATOR = /[|;&\n]/;
+
+function hidesFailure(node: SyntaxNode): boolean {
   switch (node.type) {
     case 'Script':
+      return node.commands.length > 1 || node.commands.some(hidesFailure);
     case 'AndOr':
-      return node.commands.some(holdsPipeline);
+      return node.operators.includes('||') || node.commands.some(hidesFailure);
     case 'Statement':
-      return holdsPipeline(node.command);
+      return hidesFailure(node.command);
     case 'Pipeline':
       return node.commands.length > 1;
     default:

@@ -9,7 +9,7 @@ import {
 } from '../../../src/adapters/tool-call/command-effects.js';
 import { commandReading } from '../../../src/adapters/tool-call/command-reading.js';
 import { shellEffectsOf } from '../../../src/adapters/tool-call/shell-effects.js';
-import { isPipeline, parseShell } from '../../../src/adapters/tool-call/shell-parse.js';
+import { parseShell, statusMayHideFailure } from '../../../src/adapters/tool-call/shell-parse.js';
 import { runsTests } from '../../../src/adapters/tool-call/test-runs.js';
 import { commandTargets } from '../../../src/adapters/tool-call/workspace.js';
 
@@ -44,7 +44,7 @@ function answers(line: string): unknown[] {
     commandsOf(line),
     leavesSourcesAlone(line),
     commandAttemptKey(line),
-    isPipeline(line),
+    statusMayHideFailure(line),
     runsTests(line),
     commandTargets(line),
     tree,

@@ -208,11 +208,47 @@ describe('a command’s outcome in a host’s frame', () => {
     expect(passing.success).toBe(true);
   });
 
-  it('reads status 0 as a success when the command let its own failure pass with `|| true`', () => {
+  it.each([
+    [
+      'after `|| true`',
+      'python -c "from src.mcp_servers.netmiko.tools import commands" 2>&1 || true',
+      'Traceback (most recent call last):\n  File "<string>", line 1, in <module>\nModuleNotFoundError: No module named \'src.mcp_servers\'',
+    ],
+    [
+      'after `|| echo`',
+      'cat .env.local || echo "no local env"',
+      'cat: .env.local: No such file or directory\nno local env',
+    ],
+    [
+      'before `;`',
+      'cd packages/api; ls',
+      'bash: line 1: cd: packages/api: No such file or directory\nREADME.md  package.json',
+    ],
+  ])(
+    'reads status 0 the same in a frame as with no status when a failure %s hides behind it',
+    (_where, line, printed) => {
+      const command = { command: line };
+      const bare = toolCallToOutcome('Bash', command, text(printed));
+      const framed = toolCallToOutcome(
+        'shell',
+        command,
+        text(`Exit code: 0\nWall time: 0.0410 seconds\nOutput:\n${printed}`),
+      );
+      expect(bare.success).toBe(false);
+      expect({ success: framed.success, content: framed.content }).toEqual({
+        success: false,
+        content: printed,
+      });
+    },
+  );
+
+  it('reads status 0 as a success when every command of an `&&` list ran', () => {
     const outcome = toolCallToOutcome(
       'shell',
-      { command: 'cat .env.local || true' },
-      text('Exit code: 0\nWall time: 0.0410 seconds\nOutput:\ncat: .env.local: No such file or directory'),
+      { command: 'cd packages/api && cat notes.txt' },
+      text(
+        'Exit code: 0\nWall time: 0.0410 seconds\nOutput:\ncat: old.txt: No such file or directory, the notes said',
+      ),
     );
     expect(outcome).toMatchObject({ success: true, exitCode: 0 });
   });
