@@ -96,6 +96,22 @@ describe('narrowing-guard hook codex', () => {
     expect(String(output.permissionDecisionReason).length).toBeGreaterThan(0);
     expect(again.stdout).not.toMatch(/"(allow|ask)"/);
   });
+
+  it('denies a check run again whose traceback `|| true` let pass with exit status 0', async () => {
+    const dir = project();
+    const input = { command: 'python3 -c "from app.tools import commands" 2>&1 || true' };
+    const pre = { ...base(dir), hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: input };
+    await send({
+      ...pre,
+      hook_event_name: 'PostToolUse',
+      tool_use_id: 'call_1',
+      // Codex's header above the output, its exit status that of `true`.
+      tool_response:
+        'Exit code: 0\nWall time: 0.1 seconds\nOutput:\nTraceback (most recent call last):\n  File "<string>", line 1, in <module>\nModuleNotFoundError: No module named \'app\'\n',
+    });
+    const again = await send({ ...pre, tool_use_id: 'call_2' });
+    expect(again.json?.hookSpecificOutput).toMatchObject({ permissionDecision: 'deny' });
+  });
 });
 
 describe('narrowing-guard hook cursor', () => {
