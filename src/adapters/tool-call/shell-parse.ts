@@ -66,12 +66,15 @@ export function visitTree(
   return true;
 }
 
+/** A character without which a line holds no pipeline, list, sequence or job in the background. */
+const HIDING_OPERATOR = /[|;&\n]/;
+
 /**
  * True when the line's exit status may be another command's than the one that failed: a pipeline
  * (`grep x a.ts | head`) ends with its last command's status, a list with `||` (`cat .env || true`)
- * with the status of the command run after a failure, and commands in sequence (`cd app; ls`) with
- * the last one's. Status 0 then says nothing of how the earlier ones ended. A line the parser cannot
- * read is taken as none of these.
+ * with the status of the command run after a failure, commands in sequence (`cd app; ls`) with the
+ * last one's, and a command sent to the background (`python3 server.py &`) with 0 at once. Status 0
+ * then says nothing of how the others ended. A line the parser cannot read is taken as none of these.
  */
 export function statusMayHideFailure(command: string): boolean {
   if (!HIDING_OPERATOR.test(command)) return false;
@@ -82,9 +85,6 @@ export function statusMayHideFailure(command: string): boolean {
   }
 }
 
-/** A character without which a line holds no pipeline, list or sequence. */
-const HIDING_OPERATOR = /[|;&\n]/;
-
 function hidesFailure(node: SyntaxNode): boolean {
   switch (node.type) {
     case 'Script':
@@ -92,7 +92,7 @@ function hidesFailure(node: SyntaxNode): boolean {
     case 'AndOr':
       return node.operators.includes('||') || node.commands.some(hidesFailure);
     case 'Statement':
-      return hidesFailure(node.command);
+      return node.background === true || hidesFailure(node.command);
     case 'Pipeline':
       return node.commands.length > 1;
     default:

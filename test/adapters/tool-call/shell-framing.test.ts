@@ -220,6 +220,11 @@ describe('a command’s outcome in a host’s frame', () => {
       'cat: .env.local: No such file or directory\nno local env',
     ],
     [
+      'in the background',
+      'python3 server.py &',
+      "python3: can't open file '/app/server.py': [Errno 2] No such file or directory",
+    ],
+    [
       'before `;`',
       'cd packages/api; ls',
       'bash: line 1: cd: packages/api: No such file or directory\nREADME.md  package.json',
