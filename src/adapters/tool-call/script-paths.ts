@@ -7,9 +7,9 @@
  *
  * A literal is a run of characters without quotes or blanks between two quotes of one kind, of 3 to
  * 260 characters; it names a file when it ends with an extension. Every script file an agent edits
- * is read, most of them never run, so the scan looks for the rare part first: an extension right
- * before a quote (`.js'`), then reads back to the literal's opening quote. A quote closing one
- * literal may open the next (`('fs').write('a.js')`).
+ * is read, most of them never run, so the scan looks for the rare part first: it goes from dot to
+ * dot, takes a dot that starts an extension closed by a quote (`.js'`), then reads back to the
+ * literal's opening quote. A quote closing one literal may open the next (`('fs').write('a.js')`).
  */
 import { normalizeTarget } from './targets.js';
 
@@ -18,21 +18,20 @@ const MAX_SCRIPT_CHARS = 64_000;
 /** At most this many files are kept per script: more is a data file, not a script's targets. */
 const MAX_PATHS = 32;
 const MAX_LITERAL = 260;
-/** An extension that starts with a letter (`1.2.3` has none), then the quote that closes a literal. */
-const EXTENSION_THEN_QUOTE = /\.[A-Za-z][A-Za-z0-9]{0,7}(["'`])/g;
-/** What bounds a literal: a quote or a blank. */
-const BOUNDARY = /["'`\s]/;
-/** What a file's name cannot have right before its extension's dot. */
-const NOT_BEFORE_EXTENSION = /[/\\"'`\s]/;
+/** An extension: a letter, then at most this many letters or digits, then the quote that closes a literal. */
+const MAX_EXTENSION_TAIL = 7;
 /** A URL, a module of a registry or of the runtime, a glob: no file of the workspace. */
 const NOT_A_FILE = /:\/\/|^@|^node:|[*?{}<>|$%]/;
 
 /** The files the script text names in quotes, in normal form; empty when it names none. */
 export function pathsNamedInScript(text: string): readonly string[] {
   const found = new Set<string>();
-  const read = text.slice(0, MAX_SCRIPT_CHARS);
-  for (const match of read.matchAll(EXTENSION_THEN_QUOTE)) {
-    const literal = literalBefore(read, match.index, match.index + match[0].length - 1);
+  const end = Math.min(text.length, MAX_SCRIPT_CHARS);
+  // From dot to dot: a dot is rarer than the characters a pattern tries one by one.
+  for (let dot = text.indexOf('.'); dot !== -1 && dot < end; dot = text.indexOf('.', dot + 1)) {
+    const close = closingQuoteAfterExtension(text, dot, end);
+    if (close === -1) continue;
+    const literal = literalBefore(text, dot, close);
     if (literal === undefined || NOT_A_FILE.test(literal)) continue;
     found.add(normalizeTarget(literal.replaceAll('\\\\', '\\')));
     if (found.size >= MAX_PATHS) break;
@@ -41,14 +40,54 @@ export function pathsNamedInScript(text: string): readonly string[] {
 }
 
 /**
+ * Where the quote that closes the extension starting at the dot at `dot` is (`.js'`): an extension
+ * starts with a letter (`1.2.3` has none); -1 when no quote follows it before `end`.
+ */
+function closingQuoteAfterExtension(text: string, dot: number, end: number): number {
+  if (dot + 1 >= end || !isLetter(text.charCodeAt(dot + 1))) return -1;
+  const last = Math.min(end, dot + 3 + MAX_EXTENSION_TAIL);
+  for (let at = dot + 2; at < last; at++) {
+    const code = text.charCodeAt(at);
+    if (code === 34 || code === 39 || code === 96) return at;
+    if (!isLetter(code) && (code < 48 || code > 57)) return -1;
+  }
+  return -1;
+}
+
+function isLetter(code: number): boolean {
+  const lower = code | 32;
+  return lower >= 97 && lower <= 122;
+}
+
+/**
  * The literal whose extension's dot is at `dot` and whose closing quote is at `close`: undefined when
  * the characters back from the dot reach no opening quote of the same kind within a literal's length.
  */
 function literalBefore(text: string, dot: number, close: number): string | undefined {
-  if (dot === 0 || NOT_BEFORE_EXTENSION.test(text[dot - 1] as string)) return undefined;
+  if (dot === 0) return undefined;
+  const before = text.charCodeAt(dot - 1);
+  if (before === 47 || before === 92 || isBoundary(before)) return undefined;
   let start = dot - 1;
-  while (start > 0 && close - start <= MAX_LITERAL && !BOUNDARY.test(text[start - 1] as string)) start--;
+  while (start > 0 && close - start <= MAX_LITERAL && !isBoundary(text.charCodeAt(start - 1))) start--;
   // A name, its dot and an extension's letter: never shorter than a literal's 3 characters.
-  if (start === 0 || text[start - 1] !== text[close] || close - start > MAX_LITERAL) return undefined;
+  if (start === 0 || text.charCodeAt(start - 1) !== text.charCodeAt(close) || close - start > MAX_LITERAL)
+    return undefined;
   return text.slice(start, close);
+}
+
+/** What bounds a literal: a quote, or a blank as `\s` in a regular expression reads one. */
+function isBoundary(code: number): boolean {
+  if (code === 34 || code === 39 || code === 96 || code === 32) return true;
+  if (code < 160) return code >= 9 && code <= 13;
+  return (
+    code === 0xa0 ||
+    code === 0x1680 ||
+    (code >= 0x2000 && code <= 0x200a) ||
+    code === 0x2028 ||
+    code === 0x2029 ||
+    code === 0x202f ||
+    code === 0x205f ||
+    code === 0x3000 ||
+    code === 0xfeff
+  );
 }
