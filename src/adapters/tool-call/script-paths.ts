@@ -12,6 +12,7 @@
  * literal's opening quote. A quote closing one literal may open the next (`('fs').write('a.js')`).
  */
 import { normalizeTarget } from './targets.js';
+import { isWhiteSpace } from './white-space.js';
 
 /** Only the start of a long text is read: a script that rewrites files names them early. */
 const MAX_SCRIPT_CHARS = 64_000;
@@ -65,6 +66,8 @@ function isLetter(code: number): boolean {
  */
 function literalBefore(text: string, dot: number, close: number): string | undefined {
   if (dot === 0) return undefined;
+  // What a file's name cannot have right before its extension's dot: a slash (`src/.env` is all
+  // name, no extension) or what bounds a literal.
   const before = text.charCodeAt(dot - 1);
   if (before === 47 || before === 92 || isBoundary(before)) return undefined;
   let start = dot - 1;
@@ -75,19 +78,7 @@ function literalBefore(text: string, dot: number, close: number): string | undef
   return text.slice(start, close);
 }
 
-/** What bounds a literal: a quote, or a blank as `\s` in a regular expression reads one. */
+/** What bounds a literal: a quote or a blank. */
 function isBoundary(code: number): boolean {
-  if (code === 34 || code === 39 || code === 96 || code === 32) return true;
-  if (code < 160) return code >= 9 && code <= 13;
-  return (
-    code === 0xa0 ||
-    code === 0x1680 ||
-    (code >= 0x2000 && code <= 0x200a) ||
-    code === 0x2028 ||
-    code === 0x2029 ||
-    code === 0x202f ||
-    code === 0x205f ||
-    code === 0x3000 ||
-    code === 0xfeff
-  );
+  return code === 34 || code === 39 || code === 96 || isWhiteSpace(code);
 }
