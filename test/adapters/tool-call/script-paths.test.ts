@@ -59,6 +59,12 @@ describe("the files a script's text names", () => {
     expect(pathsNamedInScript(script)).toEqual([]);
   });
 
+  it('takes an extension of a letter and at most seven letters or digits after it, in either case', () => {
+    const script =
+      "open('a.mp4'); open('b.x09'); open('c.abcdefgh'); open('d.abcdefghi'); open('e.9z'); open('f.MD')";
+    expect(pathsNamedInScript(script)).toEqual(['a.mp4', 'b.x09', 'c.abcdefgh', 'f.MD']);
+  });
+
   it('keeps at most 32 files, and reads only the start of a long text', () => {
     const many = Array.from({ length: 100 }, (_, index) => `open('out/part-${index}.csv')`).join('\n');
     expect(pathsNamedInScript(many)).toHaveLength(32);
