@@ -18,7 +18,7 @@
  * than `MAX_SHAPE_INPUT` are shaped from their head and tail.
  */
 import { RecentTexts } from '../../core/recent-texts.js';
-import { isWordCharacter } from './white-space.js';
+import { isAsciiLetter, isWordCharacter } from './white-space.js';
 
 /** The shapes of the last errors shaped: an agent that repeats a failing call is mostly answered alike. */
 const recentShapes = new RecentTexts(shapeOf);
@@ -266,11 +266,6 @@ const ASK_EXPRESSION = 2;
 const SEGMENT_CHARACTER = new Uint8Array(128);
 for (const character of 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.@+-') {
   SEGMENT_CHARACTER[character.charCodeAt(0)] = 1;
-}
-
-function isAsciiLetter(code: number): boolean {
-  const lower = code | 32;
-  return lower >= 97 && lower <= 122;
 }
 
 /**

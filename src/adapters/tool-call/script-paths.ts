@@ -12,7 +12,7 @@
  * literal's opening quote. A quote closing one literal may open the next (`('fs').write('a.js')`).
  */
 import { normalizeTarget } from './targets.js';
-import { isWhiteSpace } from './white-space.js';
+import { isAsciiDigit, isAsciiLetter, isWhiteSpace } from './white-space.js';
 
 /** Only the start of a long text is read: a script that rewrites files names them early. */
 const MAX_SCRIPT_CHARS = 64_000;
@@ -45,19 +45,14 @@ export function pathsNamedInScript(text: string): readonly string[] {
  * starts with a letter (`1.2.3` has none); -1 when no quote follows it before `end`.
  */
 function closingQuoteAfterExtension(text: string, dot: number, end: number): number {
-  if (dot + 1 >= end || !isLetter(text.charCodeAt(dot + 1))) return -1;
+  if (dot + 1 >= end || !isAsciiLetter(text.charCodeAt(dot + 1))) return -1;
   const last = Math.min(end, dot + 3 + MAX_EXTENSION_TAIL);
   for (let at = dot + 2; at < last; at++) {
     const code = text.charCodeAt(at);
     if (code === 34 || code === 39 || code === 96) return at;
-    if (!isLetter(code) && (code < 48 || code > 57)) return -1;
+    if (!isAsciiLetter(code) && !isAsciiDigit(code)) return -1;
   }
   return -1;
-}
-
-function isLetter(code: number): boolean {
-  const lower = code | 32;
-  return lower >= 97 && lower <= 122;
 }
 
 /**

@@ -4,6 +4,7 @@
  */
 import { redactText } from '../../core/secrets.js';
 import { squashArgumentName } from './action-classes.js';
+import { isAsciiDigit, isAsciiLetter } from './white-space.js';
 
 /** What the adapter knows about the call, which argument names alone cannot say. */
 export interface TargetHints {
@@ -413,17 +414,11 @@ function isDotSegment(text: string, start: number, end: number): boolean {
 
 const LOWER_A = 0x61;
 const LOWER_Z = 0x7a;
-const DIGIT_0 = 0x30;
-const DIGIT_9 = 0x39;
 const HYPHEN = 0x2d;
 const QUESTION = 0x3f;
 
 function isLowerLetter(code: number): boolean {
   return code >= LOWER_A && code <= LOWER_Z;
-}
-
-function isDigit(code: number): boolean {
-  return code >= DIGIT_0 && code <= DIGIT_9;
 }
 
 /**
@@ -434,7 +429,7 @@ function isDigit(code: number): boolean {
 const KEPT_IN_PATH: Uint8Array = (() => {
   const kept = new Uint8Array(128);
   for (let code = 0; code < 128; code++) {
-    if (isLowerLetter(code | 0x20) || isDigit(code)) kept[code] = 1;
+    if (isAsciiLetter(code) || isAsciiDigit(code)) kept[code] = 1;
   }
   for (const char of '-._~!$&()*+,;=:@/') kept[char.charCodeAt(0)] = 1;
   return kept;
@@ -470,7 +465,7 @@ export function isWrittenAsParsed(url: string): boolean {
       labelStart = at + 1;
       continue;
     }
-    if (isLowerLetter(code) || isDigit(code)) continue;
+    if (isLowerLetter(code) || isAsciiDigit(code)) continue;
     if (code === HYPHEN && at > labelStart) continue;
     return false;
   }

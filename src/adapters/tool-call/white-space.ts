@@ -15,6 +15,17 @@ export function isWhiteSpace(code: number): boolean {
   );
 }
 
+/** Whether a character is an ASCII letter, of either case: `[A-Za-z]`. */
+export function isAsciiLetter(code: number): boolean {
+  const lower = code | 32;
+  return lower >= 97 && lower <= 122;
+}
+
+/** Whether a character is an ASCII digit: `[0-9]`. */
+export function isAsciiDigit(code: number): boolean {
+  return code >= 48 && code <= 57;
+}
+
 /** Whether a character is one `\w` matches in a regular expression: `[A-Za-z0-9_]`. */
 export function isWordCharacter(code: number): boolean {
   return (

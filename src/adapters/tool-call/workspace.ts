@@ -7,7 +7,7 @@ import { commandReading } from './command-reading.js';
 import { gitOnlyReads } from './git-reads.js';
 import { NODE_CODE_OPTIONS, nodeCodeOnlyLooks } from './inline-code.js';
 import { normalizeTarget } from './targets.js';
-import { isWhiteSpace } from './white-space.js';
+import { isAsciiDigit, isAsciiLetter, isWhiteSpace } from './white-space.js';
 
 /**
  * Commands that only look. Test runners count as looking: they do not change the sources a
@@ -247,8 +247,7 @@ function isAssignment(word: string): boolean {
   for (let index = 0; index < word.length; index++) {
     const code = word.charCodeAt(index);
     if (code === 61) return index > 0;
-    const letter = (code | 32) >= 97 && (code | 32) <= 122;
-    if (!letter && code !== 95 && !(index > 0 && code >= 48 && code <= 57)) return false;
+    if (!isAsciiLetter(code) && code !== 95 && !(index > 0 && isAsciiDigit(code))) return false;
   }
   return false;
 }
