@@ -450,6 +450,19 @@ const ATTACKS: readonly Attack[] = [
     },
   },
   {
+    name: 'tool output shaped to make backtracking expressions slow',
+    run: async (dir) => {
+      // Blank lines under a test summary's words, and a temporary folder followed by a long name
+      // without a digit: each read in time quadratic in its length by the expressions they replaced.
+      const output = `${'\n'.repeat(100_000)}Tests: 3 passed, failed\nwrote /tmp/${'a_b.c-'.repeat(40_000)}`;
+      const call = { tool: 'bash', args: { command: `${'\n'.repeat(50_000)}npm test; sleep` } };
+      const { refusal } = await failTwiceThenAsk(dir, call, { content: output, exitCode: 1 });
+      return refusal.includes('block') || refusal.includes('warn')
+        ? 'read in time, and the repeated failure refused'
+        : { failed: `the third run was not refused: ${refusal.slice(0, 120)}` };
+    },
+  },
+  {
     name: 'opaque password piped to docker login',
     run: async (dir) => {
       const password = 'Opaque-pw-7781';

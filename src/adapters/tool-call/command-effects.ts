@@ -91,8 +91,12 @@ export function configurationNamedBy(failure: string): string[] | undefined {
   return undefined;
 }
 
-/** `sleep 30`, `sleep 1.5m`, as one command of a list (`sleep 30 && gh run view 42`). */
-const SLEEP = /(?:^|&&|;|\|\||\n)\s*sleep\s+(\d+(?:\.\d+)?)([smhd]?)\s*(?=$|&&|;|\|\||\n)/g;
+/**
+ * `sleep 30`, `sleep 1.5m`, as one command of a list (`sleep 30 && gh run view 42`). After a
+ * separator, white space that stays on its line (`[^\S\n]*`): `\s*` would read a run of blank lines
+ * again from each of them.
+ */
+const SLEEP = /(?:^|&&|;|\|\||\n)[^\S\n]*sleep\s+(\d+(?:\.\d+)?)([smhd]?)\s*(?=$|&&|;|\|\||\n)/g;
 const UNIT_SECONDS: Readonly<Record<string, number>> = { '': 1, s: 1, m: 60, h: 3600, d: 86_400 };
 /** Longer waits say no more about pacing; bounded so a hostile number stays a number. */
 const MAX_WAIT_SECONDS = 86_400;
@@ -279,7 +283,8 @@ export function startsByChangingDirectory(command: string): boolean {
 }
 
 /** A word that moves the working directory, anywhere a command may start. */
-const DIRECTORY_MOVE = /(?:^|[;&|(\n])\s*(?:cd|pushd|popd|Set-Location|Push-Location|Pop-Location)(?:\s|$)/;
+const DIRECTORY_MOVE =
+  /(?:^|[;&|(\n])[^\S\n]*(?:cd|pushd|popd|Set-Location|Push-Location|Pop-Location)(?:\s|$)/;
 /** A leading `cd` to one place, quoted or not, before the line's end or its next command. */
 const LEADING_CD = /^\s*(?:cd|Set-Location)\s+(?:"([^"]+)"|'([^']+)'|([^\s;&|<>`$()'"]+))\s*(?:$|&&|;)/;
 /** A place named in full: from the root, from the home folder, or from a drive. */

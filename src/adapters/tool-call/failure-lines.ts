@@ -14,6 +14,10 @@
  */
 
 /**
+ * A line's start is followed by white space that stays on the line (`[^\S\n\r\u2028\u2029]*`), never
+ * `\s*`: from each of a run of blank lines, `\s*` would read the rest of the run again (see
+ * `LINE_INDENT` in `./signatures/vocabulary.ts`).
+ *
  * A kind of line, with words any such line holds: an output without any of them is not read for it
  * (a cheap search for a word, where a pattern anchored at every line's start is tried at every
  * character of the output).
@@ -29,7 +33,7 @@ const COULD_NOT_RUN: readonly FailureLine[] = [
   { words: ['error Command failed'], line: /^error Command failed with exit code \d+/m },
   // pnpm's code for why it stopped (`ERR_PNPM_NO_IMPORTER_MANIFEST_FOUND`, `ERR_PNPM_NO_SCRIPT`,
   // `ERR_PNPM_RECURSIVE_RUN_FIRST_FAIL`): it prints one only as it exits with an error.
-  { words: ['ERR_PNPM_'], line: /^\s*ERR_PNPM_[A-Z_]+/m },
+  { words: ['ERR_PNPM_'], line: /^[^\S\n\r\u2028\u2029]*ERR_PNPM_[A-Z_]+/m },
   // The shell could not run what it was given, or could not read it.
   {
     words: ['not found', 'No such file or directory', 'Permission denied'],
@@ -170,8 +174,8 @@ const REPORTED_FAILURES: readonly RegExp[] = [
   // Test runners' verdicts (jest/vitest `FAIL`, pytest `FAILED` and its summary line).
   /^ ?FAIL +\S/m,
   /^FAILED \S/m,
-  /^=+ .*\b\d+ failed\b.* =+\s*$/m,
-  /^\s*Tests?(?: Files)?:?\s+.*\b\d+ failed\b/m,
+  /^=+ (?=.*?(?<!\w)\d+ failed\b)(?=.* =+\s*$)/m,
+  /^[^\S\n\r\u2028\u2029]*Tests?(?: Files)?:?(?=(\s+))\1.*?(?<!\w)\d+ failed\b/m,
   // A count of failed tests alone on its line (Playwright `  1 failed`, Mocha `  1 failing`, bun ` 1 fail`).
   /^ {0,4}[1-9]\d* (?:failed|failing|fail)\s*$/m,
   // go test (`--- FAIL: TestX`, `FAIL<TAB>package`), cargo (`test result: FAILED.`), RSpec
@@ -181,7 +185,7 @@ const REPORTED_FAILURES: readonly RegExp[] = [
   /^test result: FAILED\./m,
   /^\d+ examples?, [1-9]\d* failures?\b/m,
   /^(?:FAILURES|ERRORS)!\s*$/m,
-  /^\s*Failed! +- Failed: +[1-9]/m,
+  /^[^\S\n\r\u2028\u2029]*Failed! +- Failed: +[1-9]/m,
 ];
 
 const ANY_FAILURE_LINE: readonly FailureLine[] = [

@@ -62,8 +62,8 @@ const DYNAMIC = /\b(?:exec|eval|compile|__import__|getattr|globals|breakpoint)\s
 const WRITES = /\.(?:write|writelines|truncate|dump)\s*\(/;
 /** A file mode that writes, appends, creates or updates (`'w'`, `"ab"`, `'r+'`). */
 const WRITING_MODE = /['"][rbt]*[wax+][rbtwax+]*['"]/;
-const IMPORT = /(?:^|[\n;])\s*import\s+([^\n;]+)/g;
-const FROM_IMPORT = /(?:^|[\n;])\s*from\s+([\w.]+)\s+import\b/g;
+const IMPORT = /(?:^|[\n;])[^\S\n]*import\s+([^\n;]+)/g;
+const FROM_IMPORT = /(?:^|[\n;])[^\S\n]*from\s+([\w.]+)\s+import\b/g;
 
 /** Whether `program` run with `args` is an interpreter given code that only computes. */
 export function computesInline(program: string, args: readonly string[]): boolean {

@@ -66,7 +66,7 @@ export interface WindowsLine {
 
 /** A cmdlet where a command starts: at the line's start, after `;`, `|`, `(`, `{`, `=`, `&&` or a new line. */
 const CMDLET_AT_START =
-  /(?:^|[;|({=\n]|&&)\s*(?:get|set|new|remove|copy|move|rename|add|out|select|test|write|expand|compress|push|pop|start|stop|invoke|foreach|where|sort|measure|format|clear|join|split|resolve|import|export|convertto|convertfrom|tee|wait|restart|read|update|install|uninstall|enable|disable)-[a-z]+(?=[\s;|)}]|$)/i;
+  /(?:^|[;|({=\n]|&&)[^\S\n]*(?:get|set|new|remove|copy|move|rename|add|out|select|test|write|expand|compress|push|pop|start|stop|invoke|foreach|where|sort|measure|format|clear|join|split|resolve|import|export|convertto|convertfrom|tee|wait|restart|read|update|install|uninstall|enable|disable)-[a-z]+(?=[\s;|)}]|$)/i;
 /** Environment variables as PowerShell names them. */
 const ENV_VARIABLE = /\$env:[A-Za-z_(]/i;
 /** A here-string's opening: `@'` or `@"` where a word starts, at the end of its line (not `'@'`). */

@@ -124,7 +124,7 @@ const EPOCH: MaskRule = {
 const TEMP_PATH: MaskRule = {
   kind: 'temp-path',
   pattern:
-    /(\/(?:private\/)?(?:tmp|var\/tmp|var\/folders\/[^/\s]+\/[^/\s]+\/T)\/)([A-Za-z_.-]*(?=[A-Za-z_.-]*\d)[A-Za-z0-9_.-]{6,})/g,
+    /(\/(?:private\/)?(?:tmp|var\/tmp|var\/folders\/[^/\s]+\/[^/\s]+\/T)\/)(?=[A-Za-z_.-]*\d)([A-Za-z0-9_.-]{6,})/g,
   replacement: '$1<tmp>',
   bit: TEMP_PATH_BIT,
 };

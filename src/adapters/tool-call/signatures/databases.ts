@@ -6,7 +6,7 @@ import type { FamilyTable } from './vocabulary.js';
 
 export const DATABASES: FamilyTable = {
   malformedHost: {
-    patterns: ['\\bcould not translate host name "[^"\\n]*[=\'\\s/][^"\\n]*"'],
+    patterns: ['\\bcould not translate host name "(?:(?=[^"\\n]*[=\'\\s/])[^"\\n]*|[^"\\n]*\\n[^"\\n]*)"'],
     hints: ['host', 'translate host name'],
   },
   permission: {

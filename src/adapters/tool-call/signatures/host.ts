@@ -2,7 +2,7 @@
  * The host machine: memory, processes, signals, locks held by other processes.
  * The words each failure kind is recognised by; `kinds.ts` says what each kind means.
  */
-import type { FamilyTable } from './vocabulary.js';
+import { type FamilyTable, LINE_INDENT } from './vocabulary.js';
 
 export const HOST: FamilyTable = {
   resources: {
@@ -40,7 +40,7 @@ export const HOST: FamilyTable = {
       '\\bSIGKILL\\b',
       // a shell's report of a job killed (`bash: line 1:  4567 Killed   python train.py`), make's
       // of a recipe killed (`make: *** [Makefile:12: all] Killed`, status 137: 128 + SIGKILL)
-      '^(?:\\S+: )?(?:line \\d+:)?\\s*\\d+ (?:killed|terminated)\\b',
+      `^(?:\\S+: )?(?:line \\d+:)?${LINE_INDENT}\\d+ (?:killed|terminated)\\b`,
       '\\*\\*\\* \\[[^\\]\\n]{1,200}\\] (?:killed|terminated|error 137)$',
     ],
     hints: ['exited with', 'signal', 'sigkill', 'killed', 'terminated', 'error 137'],

@@ -161,7 +161,7 @@ export const SHELLS: FamilyTable = {
   },
   command: {
     patterns: [
-      '\\bexit(?:ed)?(?: with)? (?:code|status)\\s*[:=]?\\s*[1-9]\\d*\\b',
+      '\\bexit(?:ed)?(?: with)? (?:code|status)\\s*(?:[:=]\\s*)?[1-9]\\d*\\b',
       '\\breturned non-zero exit status\\b',
       '\\bnon-zero exit\\b',
       '\\bcommand failed\\b',

@@ -45,6 +45,14 @@ export type FailureKind =
   | 'killed'
   | 'crashedServer';
 
+/**
+ * White space at the start of a line that stays on that line: what `^\s*` says where a pattern needs
+ * it. `\s*` crosses line ends, so in a run of blank lines every line's start would read the rest of
+ * the run again (time quadratic in the run, seconds for a few kilobytes of blank lines); a match
+ * that crosses them starts as well at the last line end it crosses, where this one starts.
+ */
+export const LINE_INDENT = '[^\\S\\n\\r\\u2028\\u2029]*';
+
 /** The words of one family for one kind. */
 export interface Vocabulary {
   /**

@@ -1,0 +1,253 @@
+/**
+ * Expressions rewritten to read a text in linear time, each beside the one it replaced: on any text,
+ * both say the same (whether it matches, and what a caller reads of the match). The texts are drawn
+ * from the pieces that make the old forms slow (runs of blank lines, of white space, of a path's
+ * letters) and the words the expressions look for, so that matches and near misses are common.
+ */
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { matcherFor } from '../../../src/adapters/tool-call/adapter.js';
+import { directoryAfter, waitSecondsOf } from '../../../src/adapters/tool-call/command-effects.js';
+import { hasFailureLine } from '../../../src/adapters/tool-call/failure-lines.js';
+import { readsAsWindowsShell } from '../../../src/adapters/tool-call/windows-shell.js';
+import { growth } from '../../growth.js';
+
+/** Texts made of `pieces`, up to `length` of them. */
+function textOf(pieces: readonly string[], length = 40): fc.Arbitrary<string> {
+  return fc.array(fc.constantFrom(...pieces), { maxLength: length }).map((parts) => parts.join(''));
+}
+
+const BLANKS = ['\n', '\r\n', '\r', '\u2028', ' ', '\t', '  '];
+
+/** What a caller of `matchAll` reads: each match's groups and where it ends. */
+function matchesOf(pattern: RegExp, text: string): string[] {
+  return [...text.matchAll(pattern)].map(
+    (match) => `${match.slice(1).join('|')}@${match.index + match[0].length}`,
+  );
+}
+
+describe('a line start followed by white space', () => {
+  const pieces = [
+    ...BLANKS,
+    'Tests',
+    'Test Files',
+    'Failed! - Failed: 1',
+    'ERR_PNPM_NO_SCRIPT',
+    ': ',
+    '3 failed',
+    '3',
+    'x',
+    '=',
+  ];
+  const pairs: readonly (readonly [RegExp, RegExp])[] = [
+    [/^\s*ERR_PNPM_[A-Z_]+/m, /^[^\S\n\r\u2028\u2029]*ERR_PNPM_[A-Z_]+/m],
+    [/^\s*Failed! +- Failed: +[1-9]/m, /^[^\S\n\r\u2028\u2029]*Failed! +- Failed: +[1-9]/m],
+    [
+      /^\s*Tests?(?: Files)?:?\s+.*\b\d+ failed\b/m,
+      /^[^\S\n\r\u2028\u2029]*Tests?(?: Files)?:?(?=(\s+))\1.*?(?<!\w)\d+ failed\b/m,
+    ],
+    [/^\s*Tests?:?\s+\d+ failed\b/m, /^[^\S\n\r\u2028\u2029]*Tests?:?\s+\d+ failed\b/m],
+    [
+      /^(?:\S+: )?(?:line \d+:)?\s*\d+ (?:killed|terminated)\b/m,
+      /^(?:\S+: )?(?:line \d+:)?[^\S\n\r\u2028\u2029]*\d+ (?:killed|terminated)\b/m,
+    ],
+  ];
+
+  it('is found where the old expression found it, on any text', () => {
+    const text = textOf([...pieces, 'sh: ', 'line 3:', ' killed', '12']);
+    fc.assert(
+      fc.property(text, (sample) => {
+        for (const [before, after] of pairs)
+          expect(after.test(sample), `${before} on ${JSON.stringify(sample)}`).toBe(before.test(sample));
+      }),
+      { numRuns: 3000 },
+    );
+  });
+});
+
+describe('a summary line framed by equals signs', () => {
+  const before = /^=+ .*\b\d+ failed\b.* =+\s*$/m;
+  const after = /^=+ (?=.*?(?<!\w)\d+ failed\b)(?=.* =+\s*$)/m;
+
+  it('is found where the old expression found it, on any text', () => {
+    const text = textOf([
+      '=',
+      '==',
+      ' ',
+      '3 failed',
+      'a3 failed',
+      ', 2 passed',
+      ' in 0.1s',
+      '\n',
+      '\r',
+      'x',
+      ' =',
+    ]);
+    fc.assert(
+      fc.property(text, (sample) => {
+        expect(after.test(sample)).toBe(before.test(sample));
+      }),
+      { numRuns: 3000 },
+    );
+  });
+});
+
+describe('a command after a separator', () => {
+  const pieces = [
+    '\n',
+    ' ',
+    '\t',
+    ';',
+    '&&',
+    '||',
+    '|',
+    '(',
+    'sleep ',
+    '5',
+    'm',
+    'cd ',
+    'src',
+    'import ',
+    'os',
+    'from ',
+    're',
+    ' import',
+    'Get-Item',
+    'x',
+  ];
+  const pairs: readonly (readonly [RegExp, RegExp])[] = [
+    [
+      /(?:^|&&|;|\|\||\n)\s*sleep\s+(\d+(?:\.\d+)?)([smhd]?)\s*(?=$|&&|;|\|\||\n)/g,
+      /(?:^|&&|;|\|\||\n)[^\S\n]*sleep\s+(\d+(?:\.\d+)?)([smhd]?)\s*(?=$|&&|;|\|\||\n)/g,
+    ],
+    [/(?:^|[\n;])\s*import\s+([^\n;]+)/g, /(?:^|[\n;])[^\S\n]*import\s+([^\n;]+)/g],
+    [/(?:^|[\n;])\s*from\s+([\w.]+)\s+import\b/g, /(?:^|[\n;])[^\S\n]*from\s+([\w.]+)\s+import\b/g],
+  ];
+  const tests: readonly (readonly [RegExp, RegExp])[] = [
+    [
+      /(?:^|[;&|(\n])\s*(?:cd|pushd|popd|Set-Location|Push-Location|Pop-Location)(?:\s|$)/,
+      /(?:^|[;&|(\n])[^\S\n]*(?:cd|pushd|popd|Set-Location|Push-Location|Pop-Location)(?:\s|$)/,
+    ],
+    [
+      /(?:^|[;|({=\n]|&&)\s*(?:get|set|new|remove)-[a-z]+(?=[\s;|)}]|$)/i,
+      /(?:^|[;|({=\n]|&&)[^\S\n]*(?:get|set|new|remove)-[a-z]+(?=[\s;|)}]|$)/i,
+    ],
+  ];
+
+  it('gives what the old expression gave, match by match, on any command', () => {
+    fc.assert(
+      fc.property(textOf(pieces), (sample) => {
+        for (const [before, after] of pairs)
+          expect(matchesOf(after, sample)).toEqual(matchesOf(before, sample));
+        for (const [before, after] of tests) expect(after.test(sample)).toBe(before.test(sample));
+      }),
+      { numRuns: 3000 },
+    );
+  });
+});
+
+describe('the random part of a temporary path', () => {
+  const before =
+    /(\/(?:private\/)?(?:tmp|var\/tmp|var\/folders\/[^/\s]+\/[^/\s]+\/T)\/)([A-Za-z_.-]*(?=[A-Za-z_.-]*\d)[A-Za-z0-9_.-]{6,})/g;
+  const after =
+    /(\/(?:private\/)?(?:tmp|var\/tmp|var\/folders\/[^/\s]+\/[^/\s]+\/T)\/)(?=[A-Za-z_.-]*\d)([A-Za-z0-9_.-]{6,})/g;
+
+  it('is masked as the old expression masked it, on any text', () => {
+    const text = textOf([
+      '/tmp/',
+      '/private/tmp/',
+      '/var/tmp/',
+      '/var/folders/x7/ab/T/',
+      'a',
+      'Z',
+      '_',
+      '.',
+      '-',
+      '7',
+      '12',
+      ' ',
+      '/',
+      'tmp',
+      'out.txt',
+    ]);
+    fc.assert(
+      fc.property(text, (sample) => {
+        expect(sample.replace(after, '$1<tmp>')).toBe(sample.replace(before, '$1<tmp>'));
+      }),
+      { numRuns: 3000 },
+    );
+  });
+});
+
+describe('an error naming a value beside its words', () => {
+  const pairs: readonly (readonly [RegExp, RegExp])[] = [
+    [
+      /\bexit(?:ed)?(?: with)? (?:code|status)\s*[:=]?\s*[1-9]\d*\b/m,
+      /\bexit(?:ed)?(?: with)? (?:code|status)\s*(?:[:=]\s*)?[1-9]\d*\b/m,
+    ],
+    [
+      /\bcould not translate host name "[^"\n]*[='\s/][^"\n]*"/m,
+      /\bcould not translate host name "(?:(?=[^"\n]*[='\s/])[^"\n]*|[^"\n]*\n[^"\n]*)"/m,
+    ],
+  ];
+
+  it('matches the same text the old expression matched', () => {
+    const text = textOf([
+      'exit code',
+      'exited with status',
+      'could not translate host name "',
+      '"',
+      ' ',
+      '\t',
+      '\n',
+      ':',
+      '=',
+      '1',
+      '0',
+      'db',
+      '/',
+      "'",
+      'x',
+    ]);
+    fc.assert(
+      fc.property(text, (sample) => {
+        for (const [before, after] of pairs) expect(after.exec(sample)?.[0]).toBe(before.exec(sample)?.[0]);
+      }),
+      { numRuns: 3000 },
+    );
+  });
+});
+
+/**
+ * Texts a tool, a repository or a model may send, shaped as the old expressions' worst cases: a
+ * sixteen times longer one costs about sixteen times as much (under 64), where the old expressions
+ * cost about 256 times as much.
+ */
+describe('time linear in the text', () => {
+  const sizes = (scale: number, unit: number) => unit * scale;
+  const blankLines = (scale: number) => '\n'.repeat(sizes(scale, 1_000));
+
+  it('reads an output of blank lines for failure lines once', async () => {
+    const output = (scale: number) => `${blankLines(scale)}Tests: 3 passed\n${blankLines(scale)}Failed! -`;
+    expect(await growth((scale) => hasFailureLine(output(scale)), 16)).toBeLessThan(64);
+  });
+
+  it('reads a command of blank lines for a wait, a move and a cmdlet once', async () => {
+    const command = (scale: number) => `${blankLines(scale)}echo sleep; x`;
+    expect(
+      await growth((scale) => {
+        waitSecondsOf(command(scale));
+        directoryAfter(command(scale));
+        readsAsWindowsShell(command(scale));
+      }, 16),
+    ).toBeLessThan(64);
+  });
+
+  it('reads an output of blank lines for the failure kinds once', async () => {
+    const matcher = matcherFor([]);
+    // A text the matcher has not read before each time: it remembers its last few answers.
+    let round = 0;
+    const output = (scale: number) => `${round++}${blankLines(scale / 2)}x\nTests: 3 passed, failed`;
+    expect(await growth((scale) => matcher.match(output(scale)), 16)).toBeLessThan(64);
+  });
+});
