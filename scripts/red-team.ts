@@ -452,10 +452,11 @@ const ATTACKS: readonly Attack[] = [
   {
     name: 'tool output shaped to make backtracking expressions slow',
     run: async (dir) => {
-      // Blank lines under a test summary's words, and a temporary folder followed by a long name
-      // without a digit: each read in time quadratic in its length by the expressions they replaced.
+      // Blank lines under a test summary's words, a temporary folder followed by a long name without
+      // a digit, and a run of JWT openings: each read in time quadratic in its length by the
+      // expressions they replaced.
       const output = `${'\n'.repeat(100_000)}Tests: 3 passed, failed\nwrote /tmp/${'a_b.c-'.repeat(40_000)}`;
-      const call = { tool: 'bash', args: { command: `${'\n'.repeat(50_000)}npm test; sleep` } };
+      const call = { tool: 'bash', args: { command: `${'\n'.repeat(50_000)}npm test ${'eyJ-'.repeat(20_000)}; sleep` } };
       const { refusal } = await failTwiceThenAsk(dir, call, { content: output, exitCode: 1 });
       return refusal.includes('block') || refusal.includes('warn')
         ? 'read in time, and the repeated failure refused'

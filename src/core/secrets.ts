@@ -122,7 +122,13 @@ const SECRET_PATTERNS: readonly SecretPattern[] = [
   { pattern: /\bxox[abposr]-[A-Za-z0-9-]{10,}/g, replacement: REDACTED, needs: ['slack-token'] },
   { pattern: /\b(?:AKIA|ASIA)[0-9A-Z]{16}\b/g, replacement: REDACTED, needs: ['aws'] },
   { pattern: /\bAIza[\w-]{35}/g, replacement: REDACTED, needs: ['google'] },
-  { pattern: /\beyJ[\w-]{8,}\.[\w-]{8,}\.[\w-]{8,}/g, replacement: REDACTED, needs: ['jwt'] },
+  // A JWT, from the first `eyJ` of its run of characters whose rest of the run ends at a `.`: that end
+  // is looked for once from where the run starts, not again from each `eyJ` in it (`eyJ-eyJ-…`).
+  {
+    pattern: /(?<![\w-])(?=[\w-]*\.[\w-]{8,}\.[\w-]{8,})([\w-]*?)\beyJ[\w-]{8,}\.[\w-]{8,}\.[\w-]{8,}/g,
+    replacement: `$1${REDACTED}`,
+    needs: ['jwt'],
+  },
   // The password in `https://user:password@host/`. Bounded repeats keep hostile input linear.
   {
     // `scheme:/user:password@` too: a URL inside a path someone normalised (`//` collapsed).

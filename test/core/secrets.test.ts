@@ -211,6 +211,47 @@ describe('redactText', () => {
   });
 });
 
+describe('a JWT among runs of its characters', () => {
+  /** The expression the JWT's pattern replaced, which read a run again from each `eyJ` in it, and the pattern. */
+  const BEFORE = /\beyJ[\w-]{8,}\.[\w-]{8,}\.[\w-]{8,}/g;
+  const AFTER = /(?<![\w-])(?=[\w-]*\.[\w-]{8,}\.[\w-]{8,})([\w-]*?)\beyJ[\w-]{8,}\.[\w-]{8,}\.[\w-]{8,}/g;
+  const token =
+    'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U';
+
+  it('is redacted where the expression it replaced redacted it, whatever stands around it', () => {
+    const pieces = [
+      'eyJ',
+      'eyJhbGciOiJIUzI1NiJ9',
+      'abcdefgh',
+      'abc',
+      '-',
+      '_',
+      '.',
+      ' ',
+      'é',
+      'x',
+      '9',
+      'token=',
+    ];
+    fc.assert(
+      fc.property(fc.array(fc.constantFrom(...pieces), { maxLength: 30 }), (parts) => {
+        const text = parts.join('');
+        expect(text.replace(AFTER, `$1${REDACTED}`)).toBe(text.replace(BEFORE, REDACTED));
+      }),
+      { numRuns: 3000 },
+    );
+    expect(redactText(`Authorization-free header x-jwt-${token} sent`)).toBe(
+      `Authorization-free header x-jwt-${REDACTED} sent`,
+    );
+  });
+
+  it('reads a run of `eyJ-` once: sixteen times longer costs under 64 times as much', async () => {
+    let round = 0;
+    const hostile = (scale: number) => `${round++} ${'eyJ-'.repeat(4_000 * scale)}x`;
+    expect(await growth((scale) => redactText(hostile(scale)), 16)).toBeLessThan(64);
+  });
+});
+
 describe('redactText with secrets of every kind planted in code and in text past ASCII', () => {
   /** One credential of each shape the patterns know, as a call's arguments would carry it. */
   const PLANTED = [
