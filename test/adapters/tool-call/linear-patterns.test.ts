@@ -65,6 +65,39 @@ describe('a line start followed by white space', () => {
   });
 });
 
+describe('a failing test’s line marked with a cross', () => {
+  const before = /^\s*(?:×|✕|✗|✖) [^\n]*(?:\d+ ?ms|\.test\.|\.spec\.)/m;
+  const after = /^[^\S\n\r\u2028\u2029]*(?:×|✕|✗|✖) [^\n\r\u2028\u2029]*?(?:\d ?ms|\.test\.|\.spec\.)/m;
+
+  it('is found where the old expression found it, on lines without a carriage return', () => {
+    const text = textOf([
+      '\n',
+      ' ',
+      '\t',
+      '× ',
+      '✖ ',
+      'a.test.ts',
+      '.spec.',
+      '12',
+      '3 ms',
+      'ms',
+      ' 5ms',
+      'x',
+    ]);
+    fc.assert(
+      fc.property(text, (sample) => {
+        expect(after.test(sample)).toBe(before.test(sample));
+      }),
+      { numRuns: 3000 },
+    );
+  });
+
+  it('reads a line a carriage return redrew as the terminal shows it, a line of its own', () => {
+    expect(after.test('× checks the total\r✓ 12ms')).toBe(false);
+    expect(after.test('✓ checks the total\r× checks the total 12ms')).toBe(true);
+  });
+});
+
 describe('a summary line framed by equals signs', () => {
   const before = /^=+ .*\b\d+ failed\b.* =+\s*$/m;
   const after = /^=+ (?=.*?(?<!\w)\d+ failed\b)(?=.* =+\s*$)/m;
@@ -241,6 +274,14 @@ describe('time linear in the text', () => {
         readsAsWindowsShell(command(scale));
       }, 16),
     ).toBeLessThan(64);
+  });
+
+  it('reads an output of redrawn crosses for the failure kinds once', async () => {
+    const matcher = matcherFor([]);
+    let round = 0;
+    const output = (scale: number) =>
+      `${round++} test failed\n${'✖ \r'.repeat(sizes(scale, 30))}✗${'0'.repeat(sizes(scale, 30))}`;
+    expect(await growth((scale) => matcher.match(output(scale)), 16)).toBeLessThan(64);
   });
 
   it('reads an output of blank lines for the failure kinds once', async () => {

@@ -17,7 +17,9 @@ export const TESTS: FamilyTable = {
       '^FAILED(?: \\S+::\\S+| \\((?:failures|errors)=\\d+)',
       `^${LINE_INDENT}FAIL(?:ED)?(?::|\\s)+\\S`,
       '^--- FAIL: ',
-      `^${LINE_INDENT}(?:×|✕|✗|✖) [^\\n]*(?:\\d+ ?ms|\\.test\\.|\\.spec\\.)`,
+      // A failing test's line as a terminal shows it: a carriage return starts another (a reporter
+      // redrawing its line), so the line is not read again from each of them.
+      `^${LINE_INDENT}(?:×|✕|✗|✖) [^\\n\\r\\u2028\\u2029]*?(?:\\d ?ms|\\.test\\.|\\.spec\\.)`,
       '^not ok \\d+ ',
       '^# fail [1-9]',
       '\\btest result: FAILED\\b',
