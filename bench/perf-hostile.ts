@@ -1,8 +1,8 @@
 /**
  * What one guarded call costs when its text is shaped against the guard's reading: a command or a
  * result that makes an expression which backtracks try a long run again from each of its positions
- * (blank lines under a test summary, a temporary folder followed by a long name, a run of JWT
- * openings), beside a plain text of the same length in the same process. Each figure is the median
+ * (blank lines under a test summary, a temporary folder followed by a long name, a failing test's
+ * cross redrawn again and again, a run of JWT openings), beside a plain text of the same length in the same process. Each figure is the median
  * CPU time of one check and one record, over calls whose texts the guard has not seen before (what
  * it remembers of its last few texts never answers them). A reading in time linear in the text costs
  * a hostile text about what it costs a plain one; one that backtracks, hundreds of times more.
@@ -52,6 +52,15 @@ export const HOSTILE_SHAPES: readonly Shape[] = [
     call: (size, round) => ({
       command: 'npm test',
       output: `${round} wrote /tmp/${repeated('a_b.c-', size)} x`,
+    }),
+  },
+  {
+    name: 'output: a failing test’s cross redrawn again and again',
+    kind: 'output',
+    call: (size, round) => ({
+      command: 'npm test',
+      // The crosses and the digits both within the head the failure kinds are read from (8 KB).
+      output: `${round} test failed\n${repeated('✖ \r', 3_000)}✗${repeated('0', 1_000)}\n${repeated('a test passed ', size - 4_000)}`,
     }),
   },
   {

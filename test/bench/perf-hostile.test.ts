@@ -4,10 +4,10 @@ import { formatHostile, HOSTILE_SHAPES, timeHostile } from '../../bench/perf-hos
 describe('bench/perf-hostile.ts', () => {
   it('shapes each text to about the length asked, new on every round', () => {
     for (const shape of HOSTILE_SHAPES) {
-      const first = shape.call(2_000, 1);
-      const second = shape.call(2_000, 2);
+      const first = shape.call(8_000, 1);
+      const second = shape.call(8_000, 2);
       const text = shape.kind === 'output' ? first.output : first.command;
-      expect({ shape: shape.name, long: text.length >= 1_900 && text.length <= 2_100 }).toEqual({
+      expect({ shape: shape.name, long: text.length >= 7_900 && text.length <= 8_100 }).toEqual({
         shape: shape.name,
         long: true,
       });
@@ -16,7 +16,7 @@ describe('bench/perf-hostile.ts', () => {
   });
 
   it('times every shape at every size, each beside the plain text of its kind', () => {
-    const figures = timeHostile([500, 1_000], 1);
+    const figures = timeHostile([5_000, 6_000], 1);
     expect(figures).toHaveLength(HOSTILE_SHAPES.length * 2);
     for (const figure of figures) {
       const plain = figure.shape.startsWith('plain');
@@ -29,6 +29,6 @@ describe('bench/perf-hostile.ts', () => {
     expect(printed.split('\n')[0]).toBe(
       'shape\tcharacters\tms a call (CPU, median)\tover the plain text of its kind',
     );
-    expect(printed).toContain('command: a run of JWT openings\t1,000\t');
+    expect(printed).toContain('command: a run of JWT openings\t6,000\t');
   });
 });

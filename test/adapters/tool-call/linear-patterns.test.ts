@@ -1,8 +1,10 @@
 /**
  * Expressions rewritten to read a text in linear time, each beside the one it replaced: on any text,
- * both say the same (whether it matches, and what a caller reads of the match). The texts are drawn
- * from the pieces that make the old forms slow (runs of blank lines, of white space, of a path's
- * letters) and the words the expressions look for, so that matches and near misses are common.
+ * both say the same (whether it matches, and what a caller reads of the match), but for a failing
+ * test's line marked with a cross, now ended by a carriage return as a terminal shows it. The texts
+ * are drawn from the pieces that make the old forms slow (runs of blank lines, of white space, of a
+ * path's letters) and the words the expressions look for, so that matches and near misses are
+ * common.
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
