@@ -21,10 +21,34 @@ function textOf(pieces: readonly string[], length = 40): fc.Arbitrary<string> {
 
 const BLANKS = ['\n', '\r\n', '\r', '\u2028', ' ', '\t', '  '];
 
+/** An expression a rewrite replaced, and the one that replaced it. */
+type Rewrite = readonly [before: RegExp, after: RegExp];
+
+/** Whether the expression matches the text. */
+const matches = (pattern: RegExp, text: string): boolean => pattern.test(text);
+
 /** What a caller of `matchAll` reads: each match's groups and where it ends. */
 function matchesOf(pattern: RegExp, text: string): string[] {
   return [...text.matchAll(pattern)].map(
     (match) => `${match.slice(1).join('|')}@${match.index + match[0].length}`,
+  );
+}
+
+/**
+ * Each rewrite reads every text made of `pieces` as the expression it replaced read it, by what
+ * `read` takes of the reading (whether it matches, its matches, what it replaces).
+ */
+function expectReadAlike(
+  rewrites: readonly Rewrite[],
+  pieces: readonly string[],
+  read: (pattern: RegExp, text: string) => unknown,
+): void {
+  fc.assert(
+    fc.property(textOf(pieces), (sample) => {
+      for (const [before, after] of rewrites)
+        expect(read(after, sample), `${before} on ${JSON.stringify(sample)}`).toEqual(read(before, sample));
+    }),
+    { numRuns: 3000 },
   );
 }
 
@@ -41,7 +65,7 @@ describe('a line start followed by white space', () => {
     'x',
     '=',
   ];
-  const pairs: readonly (readonly [RegExp, RegExp])[] = [
+  const rewrites: readonly Rewrite[] = [
     [/^\s*ERR_PNPM_[A-Z_]+/m, /^[^\S\n\r\u2028\u2029]*ERR_PNPM_[A-Z_]+/m],
     [/^\s*Failed! +- Failed: +[1-9]/m, /^[^\S\n\r\u2028\u2029]*Failed! +- Failed: +[1-9]/m],
     [
@@ -56,14 +80,7 @@ describe('a line start followed by white space', () => {
   ];
 
   it('is found where the old expression found it, on any text', () => {
-    const text = textOf([...pieces, 'sh: ', 'line 3:', ' killed', '12']);
-    fc.assert(
-      fc.property(text, (sample) => {
-        for (const [before, after] of pairs)
-          expect(after.test(sample), `${before} on ${JSON.stringify(sample)}`).toBe(before.test(sample));
-      }),
-      { numRuns: 3000 },
-    );
+    expectReadAlike(rewrites, [...pieces, 'sh: ', 'line 3:', ' killed', '12'], matches);
   });
 });
 
@@ -72,25 +89,10 @@ describe('a failing test’s line marked with a cross', () => {
   const after = /^[^\S\n\r\u2028\u2029]*(?:×|✕|✗|✖) [^\n\r\u2028\u2029]*?(?:\d ?ms|\.test\.|\.spec\.)/m;
 
   it('is found where the old expression found it, on lines without a carriage return', () => {
-    const text = textOf([
-      '\n',
-      ' ',
-      '\t',
-      '× ',
-      '✖ ',
-      'a.test.ts',
-      '.spec.',
-      '12',
-      '3 ms',
-      'ms',
-      ' 5ms',
-      'x',
-    ]);
-    fc.assert(
-      fc.property(text, (sample) => {
-        expect(after.test(sample)).toBe(before.test(sample));
-      }),
-      { numRuns: 3000 },
+    expectReadAlike(
+      [[before, after]],
+      ['\n', ' ', '\t', '× ', '✖ ', 'a.test.ts', '.spec.', '12', '3 ms', 'ms', ' 5ms', 'x'],
+      matches,
     );
   });
 
@@ -105,24 +107,10 @@ describe('a summary line framed by equals signs', () => {
   const after = /^=+ (?=.*?(?<!\w)\d+ failed\b)(?=.* =+\s*$)/m;
 
   it('is found where the old expression found it, on any text', () => {
-    const text = textOf([
-      '=',
-      '==',
-      ' ',
-      '3 failed',
-      'a3 failed',
-      ', 2 passed',
-      ' in 0.1s',
-      '\n',
-      '\r',
-      'x',
-      ' =',
-    ]);
-    fc.assert(
-      fc.property(text, (sample) => {
-        expect(after.test(sample)).toBe(before.test(sample));
-      }),
-      { numRuns: 3000 },
+    expectReadAlike(
+      [[before, after]],
+      ['=', '==', ' ', '3 failed', 'a3 failed', ', 2 passed', ' in 0.1s', '\n', '\r', 'x', ' ='],
+      matches,
     );
   });
 });
@@ -150,7 +138,8 @@ describe('a command after a separator', () => {
     'Get-Item',
     'x',
   ];
-  const pairs: readonly (readonly [RegExp, RegExp])[] = [
+  /** Read by their matches, as `matchAll` gives them. */
+  const everyMatch: readonly Rewrite[] = [
     [
       /(?:^|&&|;|\|\||\n)\s*sleep\s+(\d+(?:\.\d+)?)([smhd]?)\s*(?=$|&&|;|\|\||\n)/g,
       /(?:^|&&|;|\|\||\n)[^\S\n]*sleep\s+(\d+(?:\.\d+)?)([smhd]?)\s*(?=$|&&|;|\|\||\n)/g,
@@ -158,7 +147,8 @@ describe('a command after a separator', () => {
     [/(?:^|[\n;])\s*import\s+([^\n;]+)/g, /(?:^|[\n;])[^\S\n]*import\s+([^\n;]+)/g],
     [/(?:^|[\n;])\s*from\s+([\w.]+)\s+import\b/g, /(?:^|[\n;])[^\S\n]*from\s+([\w.]+)\s+import\b/g],
   ];
-  const tests: readonly (readonly [RegExp, RegExp])[] = [
+  /** Read by whether they match. */
+  const aMatch: readonly Rewrite[] = [
     [
       /(?:^|[;&|(\n])\s*(?:cd|pushd|popd|Set-Location|Push-Location|Pop-Location)(?:\s|$)/,
       /(?:^|[;&|(\n])[^\S\n]*(?:cd|pushd|popd|Set-Location|Push-Location|Pop-Location)(?:\s|$)/,
@@ -170,14 +160,8 @@ describe('a command after a separator', () => {
   ];
 
   it('gives what the old expression gave, match by match, on any command', () => {
-    fc.assert(
-      fc.property(textOf(pieces), (sample) => {
-        for (const [before, after] of pairs)
-          expect(matchesOf(after, sample)).toEqual(matchesOf(before, sample));
-        for (const [before, after] of tests) expect(after.test(sample)).toBe(before.test(sample));
-      }),
-      { numRuns: 3000 },
-    );
+    expectReadAlike(everyMatch, pieces, matchesOf);
+    expectReadAlike(aMatch, pieces, matches);
   });
 });
 
@@ -188,34 +172,32 @@ describe('the random part of a temporary path', () => {
     /(\/(?:private\/)?(?:tmp|var\/tmp|var\/folders\/[^/\s]+\/[^/\s]+\/T)\/)(?=[A-Za-z_.-]*\d)([A-Za-z0-9_.-]{6,})/g;
 
   it('is masked as the old expression masked it, on any text', () => {
-    const text = textOf([
-      '/tmp/',
-      '/private/tmp/',
-      '/var/tmp/',
-      '/var/folders/x7/ab/T/',
-      'a',
-      'Z',
-      '_',
-      '.',
-      '-',
-      '7',
-      '12',
-      ' ',
-      '/',
-      'tmp',
-      'out.txt',
-    ]);
-    fc.assert(
-      fc.property(text, (sample) => {
-        expect(sample.replace(after, '$1<tmp>')).toBe(sample.replace(before, '$1<tmp>'));
-      }),
-      { numRuns: 3000 },
+    expectReadAlike(
+      [[before, after]],
+      [
+        '/tmp/',
+        '/private/tmp/',
+        '/var/tmp/',
+        '/var/folders/x7/ab/T/',
+        'a',
+        'Z',
+        '_',
+        '.',
+        '-',
+        '7',
+        '12',
+        ' ',
+        '/',
+        'tmp',
+        'out.txt',
+      ],
+      (pattern, text) => text.replace(pattern, '$1<tmp>'),
     );
   });
 });
 
 describe('an error naming a value beside its words', () => {
-  const pairs: readonly (readonly [RegExp, RegExp])[] = [
+  const rewrites: readonly Rewrite[] = [
     [
       /\bexit(?:ed)?(?: with)? (?:code|status)\s*[:=]?\s*[1-9]\d*\b/m,
       /\bexit(?:ed)?(?: with)? (?:code|status)\s*(?:[:=]\s*)?[1-9]\d*\b/m,
@@ -227,28 +209,26 @@ describe('an error naming a value beside its words', () => {
   ];
 
   it('matches the same text the old expression matched', () => {
-    const text = textOf([
-      'exit code',
-      'exited with status',
-      'could not translate host name "',
-      '"',
-      ' ',
-      '\t',
-      '\n',
-      ':',
-      '=',
-      '1',
-      '0',
-      'db',
-      '/',
-      "'",
-      'x',
-    ]);
-    fc.assert(
-      fc.property(text, (sample) => {
-        for (const [before, after] of pairs) expect(after.exec(sample)?.[0]).toBe(before.exec(sample)?.[0]);
-      }),
-      { numRuns: 3000 },
+    expectReadAlike(
+      rewrites,
+      [
+        'exit code',
+        'exited with status',
+        'could not translate host name "',
+        '"',
+        ' ',
+        '\t',
+        '\n',
+        ':',
+        '=',
+        '1',
+        '0',
+        'db',
+        '/',
+        "'",
+        'x',
+      ],
+      (pattern, text) => pattern.exec(text)?.[0],
     );
   });
 });
