@@ -462,6 +462,17 @@ async function connect(command: string, args: string[]): Promise<{ client: Clien
 /** Linux counts CPU time in clock ticks of 10 ms (USER_HZ is 100 on every architecture Node runs on). */
 const TICK_US = 10_000;
 
+/**
+ * `numerator / denominator` as a ratio with `digits` decimals; a CPU figure read from /proc is counted
+ * in clock ticks, so a path that used less than one tick over a short run shows 0, and no ratio over it
+ * says anything.
+ */
+export function timesText(numerator: number, denominator: number, digits: number): string {
+  return denominator > 0
+    ? `${(numerator / denominator).toFixed(digits)}×`
+    : 'not measurable: under one clock tick';
+}
+
 function ticksOf<K extends string>(pids: Record<K, number | null>): Record<K, number | undefined> {
   const ticks = {} as Record<K, number | undefined>;
   for (const name in pids) ticks[name] = cpuTicks(pids[name]);
@@ -566,7 +577,7 @@ export function proxyTargets(result: ProxyBenchResult): ProxyTarget[] {
       description: `MCP proxy: CPU per call at most ${PROXY_CPU_LIMIT}× a byte relay's, from /proc in the same run`,
       pass: cpu !== undefined && ratio <= PROXY_CPU_LIMIT,
       value: cpu
-        ? `${ratio.toFixed(2)}× (${cpu.proxyUs.toFixed(0)} µs vs ${cpu.relayUs.toFixed(0)} µs)`
+        ? `${timesText(cpu.proxyUs, cpu.relayUs, 2)} (${cpu.proxyUs.toFixed(0)} µs vs ${cpu.relayUs.toFixed(0)} µs)`
         : 'not measured (no /proc)',
     },
   ];
@@ -607,7 +618,7 @@ export function formatProxyBench(result: ProxyBenchResult): string {
     '(relay: a process that only copies bytes between client and server, the floor of any stdio proxy; JSON: one that reads and rewrites every message, the floor of any proxy that reads them)',
     ...(result.cpu
       ? [
-          `CPU per call of the process in the middle, from /proc over ${result.cpu.calls} calls each: proxy ${result.cpu.proxyUs.toFixed(0)} µs, relay ${result.cpu.relayUs.toFixed(0)} µs (${(result.cpu.proxyUs / result.cpu.relayUs).toFixed(2)}×), JSON relay ${result.cpu.jsonRelayUs.toFixed(0)} µs`,
+          `CPU per call of the process in the middle, from /proc over ${result.cpu.calls} calls each: proxy ${result.cpu.proxyUs.toFixed(0)} µs, relay ${result.cpu.relayUs.toFixed(0)} µs (${timesText(result.cpu.proxyUs, result.cpu.relayUs, 2)}), JSON relay ${result.cpu.jsonRelayUs.toFixed(0)} µs`,
           ...(result.cpu.guardUs !== undefined
             ? [
                 `  the guard's own work for as many calls, alone in this process: ${result.cpu.guardUs.toFixed(0)} µs per call; the proxy is ${(result.cpu.proxyUs / (result.cpu.jsonRelayUs + result.cpu.guardUs)).toFixed(2)}× a JSON relay plus that work`,
@@ -620,7 +631,7 @@ export function formatProxyBench(result: ProxyBenchResult): string {
             : []),
           ...(result.cpu.baseUs !== undefined
             ? [
-                `  the other build's proxy ${result.cpu.baseUs.toFixed(0)} µs (${(result.cpu.baseUs / result.cpu.relayUs).toFixed(2)}× the relay); this build's is ${(result.cpu.proxyUs / result.cpu.baseUs).toFixed(3)}× the other's`,
+                `  the other build's proxy ${result.cpu.baseUs.toFixed(0)} µs, to the relay ${timesText(result.cpu.baseUs, result.cpu.relayUs, 2)}; this build's to the other's ${timesText(result.cpu.proxyUs, result.cpu.baseUs, 3)}`,
               ]
             : []),
           ...breakdownLines(result.cpu),
