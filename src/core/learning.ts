@@ -52,8 +52,8 @@ export interface LearnResult {
 const MISSING_BLOCKS: readonly ActionKind[] = ['read', 'mutate', 'delete', 'search', 'poll'];
 const EXISTS_BLOCKS: readonly ActionKind[] = ['create'];
 
-/** Tools and targets whose last unblamed failure is remembered, to corroborate the next. */
-const RECENT_UNKNOWN = 256;
+/** Scopes whose last failure is remembered, to corroborate the next (see `Learner.recentFailures`). */
+const RECENT_FAILURES = 256;
 /** A saved key or digest longer than this is none this engine wrote. */
 const MAX_SAVED_KEY = 1_024;
 
@@ -70,8 +70,11 @@ const ONE_FILE_KINDS: readonly ActionKind[] = ['read', 'mutate', 'create', 'dele
 export type PinFiles = (files: readonly string[]) => FilePins | undefined;
 
 export class Learner {
-  /** The last unblamed failure per tool and targets: its error digest and the call's ban key. */
-  private readonly lastUnknown = new Map<string, { digest: string; banKey: string }>();
+  /**
+   * The last failure per scope, its error digest and the call's ban key: an unblamed failure per
+   * tool and targets, and any failure per tool and respelling (see `corroborateRespelling`).
+   */
+  private readonly recentFailures = new Map<string, { digest: string; banKey: string }>();
   /** Uncorroborated failures a change set aside, to recognise them when they come back. */
   private readonly reproduced = new ReproducedFailures();
   /** The distinct calls seen failing on each widened target, which corroborate its ban. */
@@ -122,6 +125,8 @@ export class Learner {
         answer,
       );
       record(callEntry, callBecame, callEvicted);
+      if (answer !== undefined)
+        enforced.push(...this.corroborateRespelling(call, callEntry, errorText, answer.digest));
     }
 
     for (const target of widenable) {
@@ -162,14 +167,47 @@ export class Learner {
     // changed since: the error is about the targets' state, not a passing glitch of one call.
     // By its hash: saved with the session's run state, the targets stay out of it.
     const scope = hashString(`${call.tool}\u0000${call.facts.targets.join('\u0000')}`);
-    const earlier = this.lastUnknown.get(scope);
+    const earlier = this.recentFailures.get(scope);
     if (earlier && earlier.digest === errorDigest && earlier.banKey !== call.banKey && !isActive(entry)) {
       const [, corroborated] = this.strengthen(entry, call, errorText, 'call');
       if (corroborated) enforced.push(entry);
     }
-    if (this.lastUnknown.size >= RECENT_UNKNOWN) this.lastUnknown.clear();
-    this.lastUnknown.set(scope, { digest: errorDigest, banKey: call.banKey });
+    this.rememberFailure(scope, errorDigest, call.banKey);
+    enforced.push(...this.corroborateRespelling(call, entry, errorText, errorDigest));
     return { enforced, evicted };
+  }
+
+  /**
+   * The call is another spelling of a call that failed just before with this very error, nothing
+   * having changed since (`jest --runInBand a.test.ts`, then `jest a.test.ts --runInBand`): the
+   * second sighting of one attempt's failure, whichever order its options were written in.
+   */
+  private corroborateRespelling(
+    call: CallContext,
+    entry: Entry,
+    errorText: string,
+    errorDigest: string,
+  ): Entry[] {
+    const respelling = call.facts.respellingKey;
+    if (respelling === undefined) return [];
+    // By its hash, with a mark no tool-and-targets scope has: saved with the session's run state.
+    const scope = hashString(`respelled\u0000${call.tool}\u0000${respelling}`);
+    const earlier = this.recentFailures.get(scope);
+    this.rememberFailure(scope, errorDigest, call.banKey);
+    if (!earlier || earlier.digest !== errorDigest || earlier.banKey === call.banKey) return [];
+    // Both spellings have now failed alike twice: each is banned, as a call seen failing twice is.
+    const enforced: Entry[] = [];
+    for (const spelling of [entry, this.index.callEntry(earlier.banKey)]) {
+      if (spelling === undefined || isActive(spelling)) continue;
+      const [, became] = this.strengthen(spelling, call, errorText, 'call');
+      if (became) enforced.push(spelling);
+    }
+    return enforced;
+  }
+
+  private rememberFailure(scope: string, digest: string, banKey: string): void {
+    if (this.recentFailures.size >= RECENT_FAILURES) this.recentFailures.clear();
+    this.recentFailures.set(scope, { digest, banKey });
   }
 
   /**
@@ -194,7 +232,7 @@ export class Learner {
 
   /** Something changed: earlier failures no longer say anything about the next call. */
   forgetRecentFailures(): void {
-    if (this.lastUnknown.size > 0) this.lastUnknown.clear();
+    if (this.recentFailures.size > 0) this.recentFailures.clear();
   }
 
   /**
@@ -209,26 +247,26 @@ export class Learner {
 
   /**
    * What the learner remembers of the session's recent failures, for the session's run state: the
-   * last unblamed failure per tool and targets (the scope by its hash) and the failures a change
+   * last failure per scope (see `recentFailures`; the scope by its hash) and the failures a change
    * set aside (by ban key, their errors by hash). Nothing of a call's arguments in clear.
    */
   snapshot(): unknown {
     return {
-      unknown: [...this.lastUnknown].map(([scope, { digest, banKey }]) => [scope, digest, banKey]),
+      unknown: [...this.recentFailures].map(([scope, { digest, banKey }]) => [scope, digest, banKey]),
       setAside: this.reproduced.snapshot(),
     };
   }
 
   /** Reads back what `snapshot` wrote; anything else is dropped. */
   restore(state: unknown): void {
-    this.lastUnknown.clear();
+    this.recentFailures.clear();
     const saved = typeof state === 'object' && state !== null ? (state as Record<string, unknown>) : {};
     this.reproduced.restore(saved.setAside);
     if (!Array.isArray(saved.unknown)) return;
-    for (const item of saved.unknown.slice(-RECENT_UNKNOWN)) {
+    for (const item of saved.unknown.slice(-RECENT_FAILURES)) {
       if (!Array.isArray(item) || item.length !== 3) continue;
       if (item.every((part) => typeof part === 'string' && part.length <= MAX_SAVED_KEY))
-        this.lastUnknown.set(item[0], { digest: item[1], banKey: item[2] });
+        this.recentFailures.set(item[0], { digest: item[1], banKey: item[2] });
     }
   }
 

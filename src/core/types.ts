@@ -161,6 +161,13 @@ export interface CallFacts {
    */
   readonly failureKeyLeavesOutWords?: boolean;
   /**
+   * The call's words as every spelling of the same attempt gives them, where the adapter can tell
+   * (a command line: its program, its operands in order, its options as one set). Two calls of a
+   * tool that share it and failed alike, nothing having changed in between, are one attempt seen
+   * failing twice, whichever order the options were written in.
+   */
+  readonly respellingKey?: string;
+  /**
    * For a command that asks a question of files' content (a `jq` query of a JSON file): those files.
    * Its empty answers count toward a streak of questions asked of them, not of every command the
    * tool runs, and only such questions are switched off when the streak trips.

@@ -25,6 +25,7 @@ export function uniformFacts(facts: CallFacts, kind: ActionKind | undefined): Ca
     failureKey: facts.failureKey,
     olderFailureKey: facts.olderFailureKey,
     failureKeyLeavesOutWords: facts.failureKeyLeavesOutWords,
+    respellingKey: facts.respellingKey,
     asksOf: facts.asksOf,
     answerKey: facts.answerKey,
     wordlessKey: facts.wordlessKey,

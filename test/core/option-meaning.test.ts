@@ -69,3 +69,74 @@ describe('a command whose options mean something else when they move', () => {
     },
   );
 });
+
+/** A jest run failing on one assertion, as the test runner prints it. */
+const failingAssertion = {
+  text: [
+    'FAIL src/date/parse.test.ts',
+    '  ● parseStatementDate › reads day-first bank dates',
+    '',
+    '    expect(received).toEqual(expected) // deep equality',
+    '',
+    '    Expected: 2024-03-04T00:00:00.000Z',
+    '    Received: 2024-04-03T00:00:00.000Z',
+    '',
+    'Tests:       1 failed, 11 passed, 12 total',
+  ].join('\n'),
+  isError: true,
+};
+
+describe('a command spelled with its options moved', () => {
+  it.each(shells)(
+    'is the same attempt once two spellings failed alike: every spelling of it is blocked next (%s)',
+    (tool, field) => {
+      const agent = new Agent();
+      agent.call(tool, { [field]: 'npx jest src/date/parse.test.ts --runInBand' }, failingAssertion);
+      agent.call(tool, { [field]: 'npx jest --runInBand src/date/parse.test.ts' }, failingAssertion);
+      expect(
+        agent.check(tool, { [field]: 'CI=true npx jest --runInBand src/date/parse.test.ts' }).verdict,
+      ).toBe('block');
+      expect(agent.check(tool, { [field]: 'npx  jest src/date/parse.test.ts   --runInBand' }).verdict).toBe(
+        'block',
+      );
+    },
+  );
+
+  it.each(shells)('runs again when the two spellings failed otherwise (%s)', (tool, field) => {
+    const agent = new Agent();
+    const otherAssertion = {
+      ...failingAssertion,
+      text: failingAssertion.text.replace('reads day-first bank dates', 'reads month names in French'),
+    };
+    agent.call(tool, { [field]: 'npx jest src/date/parse.test.ts --runInBand' }, failingAssertion);
+    agent.call(tool, { [field]: 'npx jest --runInBand src/date/parse.test.ts' }, otherAssertion);
+    expect(agent.check(tool, { [field]: 'npx jest src/date/parse.test.ts --runInBand' }).verdict).not.toBe(
+      'block',
+    );
+  });
+
+  it.each(shells)('runs again when something changed between the two spellings (%s)', (tool, field) => {
+    const agent = new Agent();
+    agent.call(tool, { [field]: 'npx jest src/date/parse.test.ts --runInBand' }, failingAssertion);
+    agent.call(
+      'Edit',
+      { file_path: 'src/date/parse.ts', old_string: 'const [month, day]', new_string: 'const [day, month]' },
+      'The file src/date/parse.ts has been updated successfully.',
+    );
+    agent.call(tool, { [field]: 'npx jest --runInBand src/date/parse.test.ts' }, failingAssertion);
+    expect(agent.check(tool, { [field]: 'npx jest src/date/parse.test.ts --runInBand' }).verdict).not.toBe(
+      'block',
+    );
+  });
+
+  it.each(shells)('is the same attempt across a restart that reads back the session (%s)', (tool, field) => {
+    const before = new Agent();
+    before.call(tool, { [field]: 'npx jest src/date/parse.test.ts --runInBand' }, failingAssertion);
+    const after = new Agent();
+    after.loop.restore(before.loop.snapshot());
+    after.call(tool, { [field]: 'npx jest --runInBand src/date/parse.test.ts' }, failingAssertion);
+    expect(after.check(tool, { [field]: 'npx jest src/date/parse.test.ts --runInBand' }).verdict).toBe(
+      'block',
+    );
+  });
+});

@@ -335,6 +335,11 @@ export function createToolCallAdapter(options: ToolCallAdapterOptions = {}): Too
       const attempt = commandAttemptKeys(text);
       if (attempt !== undefined) {
         facts.failureKey = attemptFailureKey(proposal.tool, args, attempt.key);
+        // Its options in any order: the same attempt once two such spellings failed alike.
+        facts.respellingKey =
+          attempt.respelled === undefined
+            ? facts.failureKey
+            : attemptFailureKey(proposal.tool, args, attempt.respelled);
         // A ban learned before `--` after an operand was kept holds the key the command had then.
         if (attempt.older !== undefined)
           facts.olderFailureKey = attemptFailureKey(proposal.tool, args, attempt.older);

@@ -56,6 +56,14 @@ export function commandAttemptKey(command: string): string | undefined {
 export interface AttemptKeys {
   readonly key: string;
   /**
+   * The key with every option of a command in one sorted set, wherever it stands among the operands,
+   * which keep their order: `jest --runInBand src/a.test.ts` and `jest src/a.test.ts --runInBand`
+   * share it. Set only where it differs from `key`, which keeps an option that a plain word follows
+   * apart, as it may take that word as its value. Two spellings sharing it are the same attempt only
+   * once they failed alike: then the option did not take the word, or taking it changed nothing.
+   */
+  readonly respelled?: string;
+  /**
    * Set only when the key differs from it: the line keeps a `--` that comes after an operand, or
    * quotes a word holding a blank or nothing, which keys before left out (a ban learned then holds
    * that key).
@@ -69,7 +77,13 @@ export function commandAttemptKeys(command: string): AttemptKeys | undefined {
   const script = readableTree(command);
   if (script === undefined) return undefined;
   const parts: string[] = [];
-  const budget: Budget = { nodes: 0, asBefore: false, differsFromBefore: false };
+  const budget: Budget = {
+    nodes: 0,
+    asBefore: false,
+    respell: false,
+    differsFromBefore: false,
+    optionBeforeOperand: false,
+  };
   try {
     if (!readList(script, parts, budget)) return undefined;
   } catch {
@@ -77,16 +91,29 @@ export function commandAttemptKeys(command: string): AttemptKeys | undefined {
   }
   if (parts.length === 0) return undefined;
   const key = parts.join(' ; ');
-  if (!budget.differsFromBefore) return { key };
+  const respelled = budget.optionBeforeOperand ? readAgain(script, { respell: true }) : undefined;
+  const keys = respelled !== undefined && respelled !== key ? { key, respelled } : { key };
+  if (!budget.differsFromBefore) return keys;
   // Read again as before: the words were read once, and only such lines pay for a second reading.
-  const olderParts: string[] = [];
-  const olderBudget: Budget = { nodes: 0, asBefore: true, differsFromBefore: false };
+  const older = readAgain(script, { asBefore: true });
+  return older === undefined ? keys : { ...keys, older };
+}
+
+/** The line's key read again another way (see `Budget`), or undefined when that reading fails. */
+function readAgain(script: SyntaxNode, how: { asBefore?: boolean; respell?: boolean }): string | undefined {
+  const parts: string[] = [];
+  const budget: Budget = {
+    nodes: 0,
+    asBefore: how.asBefore === true,
+    respell: how.respell === true,
+    differsFromBefore: false,
+    optionBeforeOperand: false,
+  };
   try {
-    if (!readList(script, olderParts, olderBudget)) return { key };
+    return readList(script, parts, budget) ? parts.join(' ; ') : undefined;
   } catch {
-    return { key };
+    return undefined;
   }
-  return { key, older: olderParts.join(' ; ') };
 }
 
 interface Budget {
@@ -96,8 +123,12 @@ interface Budget {
    * a quoted word written bare.
    */
   readonly asBefore: boolean;
+  /** Read for `AttemptKeys.respelled`: a command's options in one sorted set, its operands in order. */
+  readonly respell: boolean;
   /** Some word is written otherwise than keys before wrote it (see `asBefore`). */
   differsFromBefore: boolean;
+  /** Some option is followed by a plain word, which it may take as its value. */
+  optionBeforeOperand: boolean;
 }
 
 /** Reads statements, `&&`/`||` lists and pipelines; anything else makes the line unreadable. */
@@ -213,12 +244,15 @@ interface Word {
  * a dash (that word is an operand only because of it) or when an operand comes before it (it then
  * parts two kinds of operands, as git's revisions from its paths: `git diff HEAD~3 -- app.ts` is not
  * `git diff HEAD~3 app.ts`, which fails when `app.ts` is no longer in the tree), and is left out
- * otherwise.
+ * otherwise. Read to respell (`Budget.respell`), the options of the whole command are one run,
+ * written sorted after the operands, none kept beside the word after it.
  */
 function argumentsKey(args: readonly Word[], shown: (word: string) => boolean, budget: Budget): string[] {
   const out: string[] = [];
   let run: string[] = [];
   const endRun = (lastTakesNext: boolean): void => {
+    if (budget.respell && lastTakesNext) return;
+    if (lastTakesNext && run.length > 0) budget.optionBeforeOperand = true;
     const last = lastTakesNext ? run.pop() : undefined;
     out.push(...run.sort());
     if (last !== undefined) out.push(last);

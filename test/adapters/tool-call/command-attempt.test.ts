@@ -222,7 +222,63 @@ describe("a command line's older attempt key, which bans learned under the keys 
       'pytest -x tests/test_cart.py',
       'git commit -m "fix-login"',
     ]) {
-      expect(commandAttemptKeys(command)).toEqual({ key: commandAttemptKey(command) });
+      expect(commandAttemptKeys(command)?.older).toBeUndefined();
     }
+  });
+});
+
+/** The key two spellings of one attempt share once they failed alike: the respelling, or the key. */
+const respelling = (command: string): string | undefined => {
+  const keys = commandAttemptKeys(command);
+  return keys?.respelled ?? keys?.key;
+};
+
+describe("a command line's respelling, its options in one set wherever they stand", () => {
+  it('is the same for an option written before an operand and after it', () => {
+    expect(respelling('npx jest --runInBand src/date/parse.test.ts')).toBe(
+      respelling('npx jest src/date/parse.test.ts --runInBand'),
+    );
+    expect(respelling('cp -r assets dist')).toBe(respelling('cp assets -r dist'));
+  });
+
+  it('keeps the operands in their order', () => {
+    expect(respelling('cp -r assets dist')).not.toBe(respelling('cp -r dist assets'));
+    expect(respelling('git diff -U3 main feature')).not.toBe(respelling('git diff -U3 feature main'));
+  });
+
+  it('keeps options that differ apart', () => {
+    expect(respelling('npm install left-pad@9.9.9 --force')).not.toBe(
+      respelling('npm install left-pad@9.9.9 --legacy-peer-deps'),
+    );
+  });
+
+  it('is not given apart from the key where no option stands before a plain word', () => {
+    for (const command of ['npm test', 'npx jest src/a.test.ts --runInBand --ci', 'ls -la', 'cargo build']) {
+      expect(commandAttemptKeys(command)?.respelled).toBeUndefined();
+    }
+  });
+
+  it('is the same however the options are placed among the operands', () => {
+    fc.assert(
+      fc.property(
+        programs,
+        fc.uniqueArray(fc.constantFrom('-a', '-n', '--verbose-log', '--ci', '--runInBand', '--force'), {
+          maxLength: 4,
+        }),
+        fc.array(operands, { minLength: 1, maxLength: 3 }),
+        fc.array(fc.nat(), { minLength: 4, maxLength: 4 }),
+        fc.array(fc.nat(), { minLength: 4, maxLength: 4 }),
+        (program, options, words, firstPlaces, secondPlaces) => {
+          const placed = (places: readonly number[]): string => {
+            const out: string[] = [...words];
+            options.forEach((option, index) => {
+              out.splice((places[index] ?? 0) % (out.length + 1), 0, option);
+            });
+            return `${program} ${out.join(' ')}`;
+          };
+          expect(respelling(placed(firstPlaces))).toBe(respelling(placed(secondPlaces)));
+        },
+      ),
+    );
   });
 });
