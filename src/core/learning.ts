@@ -167,12 +167,8 @@ export class Learner {
     // changed since: the error is about the targets' state, not a passing glitch of one call.
     // By its hash: saved with the session's run state, the targets stay out of it.
     const scope = hashString(`${call.tool}\u0000${call.facts.targets.join('\u0000')}`);
-    const earlier = this.recentFailures.get(scope);
-    if (earlier && earlier.digest === errorDigest && earlier.banKey !== call.banKey && !isActive(entry)) {
-      const [, corroborated] = this.strengthen(entry, call, errorText, 'call');
-      if (corroborated) enforced.push(entry);
-    }
-    this.rememberFailure(scope, errorDigest, call.banKey);
+    if (this.otherCallFailedAlike(scope, call.banKey, errorDigest) !== undefined)
+      enforced.push(...this.corroborate([entry], call, errorText));
     enforced.push(...this.corroborateRespelling(call, entry, errorText, errorDigest));
     return { enforced, evicted };
   }
@@ -192,22 +188,38 @@ export class Learner {
     if (respelling === undefined) return [];
     // By its hash, with a mark no tool-and-targets scope has: saved with the session's run state.
     const scope = hashString(`respelled\u0000${call.tool}\u0000${respelling}`);
-    const earlier = this.recentFailures.get(scope);
-    this.rememberFailure(scope, errorDigest, call.banKey);
-    if (!earlier || earlier.digest !== errorDigest || earlier.banKey === call.banKey) return [];
+    const other = this.otherCallFailedAlike(scope, call.banKey, errorDigest);
+    if (other === undefined) return [];
     // Both spellings have now failed alike twice: each is banned, as a call seen failing twice is.
-    const enforced: Entry[] = [];
-    for (const spelling of [entry, this.index.callEntry(earlier.banKey)]) {
-      if (spelling === undefined || isActive(spelling)) continue;
-      const [, became] = this.strengthen(spelling, call, errorText, 'call');
-      if (became) enforced.push(spelling);
-    }
-    return enforced;
+    return this.corroborate([entry, this.index.callEntry(other)], call, errorText);
   }
 
-  private rememberFailure(scope: string, digest: string, banKey: string): void {
+  /**
+   * The ban key of the call whose failure was the scope's last, when that was another call's and it
+   * failed with this very error; this call's failure is the scope's last from now on.
+   */
+  private otherCallFailedAlike(scope: string, banKey: string, digest: string): string | undefined {
+    const earlier = this.recentFailures.get(scope);
     if (this.recentFailures.size >= RECENT_FAILURES) this.recentFailures.clear();
     this.recentFailures.set(scope, { digest, banKey });
+    return earlier !== undefined && earlier.digest === digest && earlier.banKey !== banKey
+      ? earlier.banKey
+      : undefined;
+  }
+
+  /** A failure seen once more for each of the entries not yet in force: those it brings into force. */
+  private corroborate(
+    entries: readonly (Entry | undefined)[],
+    call: CallContext,
+    errorText: string,
+  ): Entry[] {
+    const enforced: Entry[] = [];
+    for (const entry of entries) {
+      if (entry === undefined || isActive(entry)) continue;
+      const [, became] = this.strengthen(entry, call, errorText, 'call');
+      if (became) enforced.push(entry);
+    }
+    return enforced;
   }
 
   /**
