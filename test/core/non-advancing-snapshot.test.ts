@@ -114,13 +114,41 @@ describe('non-advancing across processes, each event in a process of its own', (
     expect(args).not.toContain('1234567890');
   });
 
+  it('blocks the seventh wording of one document search answered with the same passages each time', () => {
+    const passages = JSON.stringify([
+      {
+        doc: 'lease.pdf',
+        page: 3,
+        text: 'The tenant shall pay rent monthly in advance on the first day of each month.',
+      },
+      {
+        doc: 'lease.pdf',
+        page: 7,
+        text: "Either party may terminate this agreement with two months' written notice.",
+      },
+    ]);
+    const wordings = [
+      'late payment penalty',
+      'penalty for paying rent late',
+      'late fee for rent',
+      'what happens if rent is paid late',
+      'rent overdue charges',
+      'fine for late rent payment',
+      'late rent penalty clause',
+    ];
+    const calls = wordings.map(
+      (text) => ['similarity_search', { chat_uuid: 'c0a8012e-5f1d', text }, passages] as const,
+    );
+    expect(processPerCall(calls)).toEqual(['allow', 'allow', 'allow', 'allow', 'allow', 'allow', 'block']);
+  });
+
   it('opens a snapshot saved before the last arguments were kept, and counts the next call as a rephrasing', () => {
     const detector = createNonAdvancingDetector();
     detector.restore({
       version: 1,
       tools: [['search_issues', { count: 1, inferred: true, tripped: false, calls: [], text: '' }]],
     });
-    expect(detector.snapshot()).toMatchObject({ version: 2, tools: [['search_issues', { count: 1 }]] });
+    expect(detector.snapshot()).toMatchObject({ version: 3, tools: [['search_issues', { count: 1 }]] });
   });
 
   it('ignores a hostile or corrupt snapshot, and never throws reading one or checking after it', () => {

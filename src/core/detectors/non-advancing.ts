@@ -1,15 +1,18 @@
 /**
  * A tool that keeps saying "nothing here" while the agent varies its input: searching for a
  * capability that does not exist. Inputs and texts differ every time, so only the tool's own
- * flag, or the adapter's reading of an empty answer ("No matches found", `[]`), reveals the loop.
- * Once tripped, the tool stays off until the run ends or something changes the world: the next
- * query against the same world would not find it either.
+ * flag, or the adapter's reading of an empty answer ("No matches found", `[]`), reveals the loop;
+ * and so does a question asked again in other words that brings back the very answer the last one
+ * did (the same two passages for each wording of one question). Once tripped, the tool stays off
+ * until the run ends or something changes the world: the next query against the same world would
+ * not find it either.
  */
 import { hashString } from '../identity/index.js';
-import type { Violation } from '../types.js';
-import { isHarnessFault, isWatched } from './applicability.js';
+import type { ActionKind, Violation } from '../types.js';
+import { answerKeyOf, isHarnessFault, isWatched, kindOf } from './applicability.js';
 import { LruMap } from './bounded.js';
 import { isRecord, readCount, readEntries, readSnapshot, readString, readStrings } from './restore.js';
+import { type AskedFields, askedFields, readAskedFields, rewords, savedAskedFields } from './rewording.js';
 import {
   readSweepArgs,
   type SweepArgs,
@@ -27,10 +30,24 @@ const MAX_EVIDENCE_CALLS = 5;
 /**
  * 1 saved each tool's streak; 2 also saves the last empty call's arguments as a sweep compares them
  * (see `savedSweepArgs`: hashes, and the order of values that read as positions) and the field the
- * streak has been stepping along.
+ * streak has been stepping along; 3 also the last answer of a question and what it asked (hashes
+ * only, see `savedAskedFields`). A snapshot of an earlier version is read as it was written.
  */
-const VERSION = 2;
-const FIRST_VERSION = 1;
+const VERSION = 3;
+const EARLIER_VERSIONS = [2, 1] as const;
+/** Calls whose answer is all they do: asked again in other words, they answer alike. */
+const QUESTION_KINDS: ReadonlySet<ActionKind> = new Set(['read', 'search']);
+
+/** The last answer of a question, to tell whether the next wording of it brings back the same. */
+interface LastAnswer {
+  /** Digest of the answer, masked as results are. */
+  readonly digest: string;
+  /** The call's answer key: the same question in the same words is the identical-result rule's. */
+  readonly key: string;
+  /** What it asked, hashed from `args` when first compared or saved: most answers are never compared. */
+  asked?: AskedFields;
+  args?: Readonly<Record<string, unknown>>;
+}
 
 interface Streak {
   count: number;
@@ -40,9 +57,41 @@ interface Streak {
   sweep?: SweepStep;
   /** Some of the results were only empty, not flagged by the tool: the longer threshold applies. */
   inferred?: boolean;
+  /** Some of the answers were the last one again, to a rewording: the reason says so. */
+  alike?: boolean;
   tripped: boolean;
   calls: string[];
   text: string;
+  answer?: LastAnswer;
+}
+
+function askedOf(answer: LastAnswer): AskedFields {
+  if (answer.asked === undefined) {
+    answer.asked = askedFields(answer.args ?? {});
+    delete answer.args;
+  }
+  return answer.asked;
+}
+
+function isQuestion(call: CallContext): boolean {
+  return QUESTION_KINDS.has(kindOf(call));
+}
+
+/** `call` asks what the streak's last question asked in other words, and was answered as it was. */
+function answeredAlike(call: CallContext, outcome: ObservedOutcome, streak: Streak | undefined): boolean {
+  const last = streak?.answer;
+  return (
+    last !== undefined &&
+    outcome.success &&
+    last.digest === outcome.resultDigest &&
+    last.key !== answerKeyOf(call) &&
+    isQuestion(call) &&
+    rewords(askedOf(last), askedFields(call.args))
+  );
+}
+
+function lastAnswer(call: CallContext, outcome: ObservedOutcome): LastAnswer {
+  return { digest: outcome.resultDigest, key: answerKeyOf(call), args: call.args };
 }
 
 export function createNonAdvancingDetector(): Detector {
@@ -66,7 +115,8 @@ export function createNonAdvancingDetector(): Detector {
       if (!isWatched(call, limits) || isHarnessFault(outcome)) return;
       const key = streakKey(call);
       const streak = tools.peek(key);
-      if (outcome.nonAdvancing || outcome.empty) {
+      const alike = !outcome.nonAdvancing && !outcome.empty && answeredAlike(call, outcome, streak);
+      if (outcome.nonAdvancing || outcome.empty || alike) {
         const next: Streak = streak ?? { count: 0, tripped: false, calls: [], text: '' };
         // A sweep of one field (dates, pages, ids in order) explores: its empty answers do not count,
         // unless the tool itself says they carry nothing new.
@@ -87,13 +137,28 @@ export function createNonAdvancingDetector(): Detector {
           next.count++;
         }
         if (!outcome.nonAdvancing) next.inferred = true;
+        if (alike) {
+          next.alike = true;
+          next.answer = lastAnswer(call, outcome);
+        }
         next.calls = [...next.calls, call.description].slice(-MAX_EVIDENCE_CALLS);
         next.text = excerpt(outcome.text);
         if (next.count > 0 && next.count >= thresholdOf(next, limits)) next.tripped = true;
         tools.set(key, next);
-      } else if (outcome.success && streak && !streak.tripped) {
-        // Real progress before the trip; an agent failure is neither progress nor its absence.
-        tools.delete(key);
+      } else if (outcome.success && !streak?.tripped) {
+        // Real progress before the trip; an agent failure is neither progress nor its absence. A
+        // question's answer is kept, to tell whether the next wording of it brings the same back.
+        if (isQuestion(call)) {
+          tools.set(key, {
+            count: 0,
+            tripped: false,
+            calls: [],
+            text: '',
+            answer: lastAnswer(call, outcome),
+          });
+        } else if (streak) {
+          tools.delete(key);
+        }
       }
     },
 
@@ -102,19 +167,25 @@ export function createNonAdvancingDetector(): Detector {
     },
 
     snapshot(): unknown {
-      // What the agent asked is saved as a sweep compares it: by hashes, and positions' order.
-      const saved = tools
-        .entries()
-        .map(([tool, { lastArgs, ...kept }]) => [
-          tool,
-          { ...kept, ...(lastArgs !== undefined && { lastArgs: savedSweepArgs(lastArgs) }) },
-        ]);
+      // What the agent asked is saved as a sweep compares it (by hashes, and positions' order), and
+      // the question behind the last answer as a rewording is told by: by hashes.
+      const saved = tools.entries().map(([tool, { lastArgs, answer, ...kept }]) => [
+        tool,
+        {
+          ...kept,
+          ...(lastArgs !== undefined && { lastArgs: savedSweepArgs(lastArgs) }),
+          ...(answer !== undefined && {
+            answer: { digest: answer.digest, key: answer.key, asked: savedAskedFields(askedOf(answer)) },
+          }),
+        },
+      ]);
       return { version: VERSION, tools: saved };
     },
 
     restore(state: unknown): void {
       tools.clear();
-      const snapshot = readSnapshot(state, VERSION) ?? readSnapshot(state, FIRST_VERSION);
+      let snapshot = readSnapshot(state, VERSION);
+      for (const version of EARLIER_VERSIONS) snapshot ??= readSnapshot(state, version);
       for (const [tool, streak] of readEntries(snapshot?.tools, MAX_TOOLS, readStreak)) {
         tools.set(tool, streak);
       }
@@ -154,6 +225,21 @@ function describe(call: CallContext, streak: Streak): Violation {
       evidence: { count: streak.count, calls: streak.calls, lastResult: streak.text },
     };
   }
+  if (streak.alike === true) {
+    return {
+      rule: NAME,
+      severity: 'block',
+      reason:
+        `${call.tool} brought back nothing new ${times(streak.count)} in a row, the same answer to each wording ` +
+        `of the question or none (last: ${last}), and nothing has changed since, so it is switched off for the ` +
+        'rest of this run: asking again in other words will bring back the same.',
+      suggestion: withAlternatives(
+        'Work with what the answer holds, ask something else, or tell the user the information is not there.',
+        call.toolPolicy.alternatives,
+      ),
+      evidence: { count: streak.count, calls: streak.calls, lastResult: streak.text },
+    };
+  }
   return {
     rule: NAME,
     severity: 'block',
@@ -170,7 +256,9 @@ function describe(call: CallContext, streak: Streak): Violation {
 
 function readStreak(raw: Record<string, unknown>): Streak | undefined {
   const count = readCount(raw.count);
-  if (count === undefined || count < 1) return undefined;
+  const answer = readAnswer(raw.answer);
+  // A streak with no count yet is kept for the answer it holds.
+  if (count === undefined || (count < 1 && answer === undefined)) return undefined;
   const lastArgs = readSweepArgs(raw.lastArgs);
   const sweep = readSweep(raw.sweep);
   return {
@@ -178,10 +266,22 @@ function readStreak(raw: Record<string, unknown>): Streak | undefined {
     ...(lastArgs !== undefined && { lastArgs }),
     ...(sweep !== undefined && { sweep }),
     ...(raw.inferred === true && { inferred: true }),
+    ...(raw.alike === true && { alike: true }),
+    ...(answer !== undefined && { answer }),
     tripped: raw.tripped === true,
     calls: readStrings(raw.calls, MAX_EVIDENCE_CALLS),
     text: typeof raw.text === 'string' ? raw.text : '',
   };
+}
+
+function readAnswer(value: unknown): LastAnswer | undefined {
+  if (!isRecord(value)) return undefined;
+  const digest = readString(value.digest);
+  const key = readString(value.key);
+  const asked = readAskedFields(value.asked);
+  return digest !== undefined && key !== undefined && asked !== undefined
+    ? { digest, key, asked }
+    : undefined;
 }
 
 function readSweep(value: unknown): SweepStep | undefined {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createNonAdvancingDetector } from '../../../src/core/detectors/non-advancing.js';
+import type { ObservedOutcome } from '../../../src/core/detectors/types.js';
 import {
   callOf,
   failed,
@@ -173,5 +174,162 @@ describe('non-advancing', () => {
     }
     const snapshot = detector.snapshot() as { tools: unknown[] };
     expect(snapshot.tools.length).toBeLessThanOrEqual(1_000);
+  });
+});
+
+describe('non-advancing: the same answer to rewordings', () => {
+  const WORDINGS = [
+    'late payment penalty',
+    'penalty for paying rent late',
+    'late fee for rent',
+    'what happens if rent is paid late',
+    'rent overdue charges',
+    'fine for late rent payment',
+    'late rent penalty clause',
+    'overdue rent fee amount',
+  ];
+  const PASSAGES = JSON.stringify([
+    {
+      doc: 'lease.pdf',
+      page: 3,
+      text: 'The tenant shall pay rent monthly in advance on the first day of each month.',
+    },
+    {
+      doc: 'lease.pdf',
+      page: 7,
+      text: "Either party may terminate this agreement with two months' written notice.",
+    },
+  ]);
+
+  function ask(text: string, kind: 'search' | 'exec' = 'search') {
+    return callOf('similarity_search', { chat_uuid: 'c0a8012e-5f1d', text }, { kind });
+  }
+
+  it('blocks the seventh wording of one question that brought back the same answer each time', () => {
+    const detector = createNonAdvancingDetector();
+    const steps = WORDINGS.map((text) => [ask(text), succeeded(PASSAGES)] as const);
+    expect(verdicts(detector, steps)).toEqual([
+      'allow',
+      'allow',
+      'allow',
+      'allow',
+      'allow',
+      'allow',
+      'block',
+      'block',
+    ]);
+  });
+
+  it('tells the model to work with the answer it has', () => {
+    const detector = createNonAdvancingDetector();
+    for (const text of WORDINGS.slice(0, 6)) propose(detector, ask(text), succeeded(PASSAGES));
+    const violation = detector.check(ask(WORDINGS[6] as string));
+    expect(violation?.reason).toContain('the same answer to each wording of the question');
+    expect(violation?.suggestion).toMatch(/work with what the answer holds/i);
+    expect(violation?.evidence.count).toBe(5);
+  });
+
+  it('never counts questions that share no word, however alike their answers', () => {
+    const detector = createNonAdvancingDetector();
+    const topics = [
+      'PIAS',
+      'deepseek-chat',
+      'SimulationEngine',
+      'healthagent',
+      'wearable',
+      'java',
+      'kotlin',
+      'gradle',
+    ];
+    const steps = topics.map(
+      (query) =>
+        [
+          callOf(
+            'github_search',
+            { repository_name: 'RehealthAI/rehealth-android', query },
+            { kind: 'search' },
+          ),
+          succeeded('| Title | URL |\n|-------|-----|\n| Web Search Results | undefined |'),
+        ] as const,
+    );
+    expect(verdicts(detector, steps)).not.toContain('block');
+  });
+
+  it('starts over when a wording brings back something else', () => {
+    const detector = createNonAdvancingDetector();
+    const answers = [
+      PASSAGES,
+      PASSAGES,
+      PASSAGES,
+      PASSAGES,
+      'Clause 12: a late fee of 5% applies.',
+      PASSAGES,
+      PASSAGES,
+      PASSAGES,
+    ];
+    const steps = WORDINGS.map((text, index) => [ask(text), succeeded(answers[index] as string)] as const);
+    expect(verdicts(detector, steps)).not.toContain('block');
+  });
+
+  it('leaves one question asked again in the same words to the rules on identical calls', () => {
+    const detector = createNonAdvancingDetector();
+    const steps = WORDINGS.map(() => [ask('late payment penalty'), succeeded(PASSAGES)] as const);
+    expect(verdicts(detector, steps)).not.toContain('block');
+  });
+
+  it('counts questions only: a command answering alike is not asked again in other words', () => {
+    const detector = createNonAdvancingDetector();
+    const steps = WORDINGS.map((text) => [ask(text, 'exec'), succeeded(PASSAGES)] as const);
+    expect(verdicts(detector, steps)).not.toContain('block');
+  });
+
+  it('counts a rewording answered alike and an empty answer toward one streak', () => {
+    const detector = createNonAdvancingDetector();
+    const nothing: ObservedOutcome = { ...succeeded('No results found'), empty: true };
+    const steps = WORDINGS.map(
+      (text, index) => [ask(text), index % 2 === 0 ? succeeded(PASSAGES) : nothing] as const,
+    );
+    expect(verdicts(detector, steps)).toEqual([
+      'allow',
+      'allow',
+      'allow',
+      'allow',
+      'allow',
+      'allow',
+      'block',
+      'block',
+    ]);
+  });
+
+  it('sees the next wording answer alike in a new process that reads back the session', () => {
+    let detector = createNonAdvancingDetector();
+    const seen = [];
+    for (const text of WORDINGS) {
+      seen.push(verdicts(detector, [[ask(text), succeeded(PASSAGES)]])[0]);
+      const next = createNonAdvancingDetector();
+      roundTrip(detector, next);
+      detector = next;
+    }
+    expect(seen).toEqual(['allow', 'allow', 'allow', 'allow', 'allow', 'allow', 'block', 'block']);
+  });
+
+  it('saves the question behind a kept answer by hashes only', () => {
+    const detector = createNonAdvancingDetector();
+    propose(detector, ask(WORDINGS[1] as string), succeeded(PASSAGES));
+    const saved = JSON.stringify(detector.snapshot());
+    for (const word of ['payment', 'penalty', 'paying', 'c0a8012e']) expect(saved).not.toContain(word);
+  });
+
+  it('reads the snapshots of the versions before it', () => {
+    for (const version of [1, 2]) {
+      const detector = createNonAdvancingDetector();
+      detector.restore({
+        version,
+        tools: [
+          ['tools_search', { count: 3, tripped: true, calls: ['tools_search {query: "smtp"}'], text: '' }],
+        ],
+      });
+      expect(detector.check(search('mail'))?.severity).toBe('block');
+    }
   });
 });

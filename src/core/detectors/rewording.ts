@@ -1,0 +1,109 @@
+/**
+ * Rewordings are not new questions. A call whose arguments differ from the previous call's only in
+ * fields that share a word with what those fields held before (`late rent penalty` after `penalty
+ * for paying rent late`) asks the same thing again in other words; a call that changes a field to
+ * words it did not hold (`wearable` after `SimulationEngine`) asks something else.
+ *
+ * The arguments are compared through what the comparison needs of them (`AskedFields`): each field's
+ * name and value by their hashes, and the value's words by theirs. That is what a new process gets
+ * back of the last question from the session's run state: no text in clear.
+ */
+import { hashString } from '../identity/index.js';
+
+export interface AskedField {
+  /** The hash of the whole value: equal values, equal hashes. */
+  readonly same: string;
+  /** The hashes of its words (runs of four letters or more, lower-cased), within the question's budget. */
+  readonly words: ReadonlySet<string>;
+}
+
+/** A call's arguments as a rewording is told by, under the hash of each field's name. */
+export type AskedFields = ReadonlyMap<string, AskedField>;
+
+const MAX_FIELDS = 32;
+/** Characters of a value read for its words: a question is short, and its start says what it asks. */
+const MAX_VALUE_CHARS = 1_000;
+/**
+ * Words kept of one question, over all its fields: what the session's run state holds of it stays
+ * small. A field read after the budget is spent keeps none, and a change of it is never a rewording.
+ */
+const MAX_WORDS = 64;
+/**
+ * A word: four letters or more, which leaves out the short words every question shares (`for`, `the`,
+ * `how`) and a path's bare abbreviations (`src`, `lib`).
+ */
+const WORD = /\p{L}{4,}/gu;
+const ABSENT = '\u0000absent';
+
+/** The value as text: a string as it is, anything else as JSON; undefined when it cannot be written. */
+function textOf(value: unknown): string | undefined {
+  if (typeof value === 'string') return value;
+  try {
+    return JSON.stringify(value);
+  } catch {
+    return undefined;
+  }
+}
+
+/** What a rewording is told by of `args`: their first fields, each by hashes. */
+export function askedFields(args: Readonly<Record<string, unknown>>): AskedFields {
+  const out = new Map<string, AskedField>();
+  let budget = MAX_WORDS;
+  for (const field of Object.keys(args).slice(0, MAX_FIELDS)) {
+    const value = args[field];
+    const text = textOf(value) ?? '';
+    const words = new Set<string>();
+    for (const word of text.slice(0, MAX_VALUE_CHARS).toLowerCase().match(WORD) ?? []) {
+      if (budget === 0) break;
+      const hash = hashString(word);
+      if (words.has(hash)) continue;
+      words.add(hash);
+      budget--;
+    }
+    // The type too: the text `1` and the number 1 are other values.
+    out.set(hashString(field), { same: hashString(`${typeof value}\u0000${text}`), words });
+  }
+  return out;
+}
+
+/**
+ * Whether `current` asks what `previous` asked in other words: some field differs, and each field
+ * that differs shares a word with what it held before.
+ */
+export function rewords(previous: AskedFields, current: AskedFields): boolean {
+  let differs = false;
+  for (const key of new Set([...previous.keys(), ...current.keys()])) {
+    const before = previous.get(key);
+    const after = current.get(key);
+    if ((before?.same ?? ABSENT) === (after?.same ?? ABSENT)) continue;
+    if (before === undefined || after === undefined || !sharesWord(before.words, after.words)) return false;
+    differs = true;
+  }
+  return differs;
+}
+
+function sharesWord(left: ReadonlySet<string>, right: ReadonlySet<string>): boolean {
+  for (const word of left) if (right.has(word)) return true;
+  return false;
+}
+
+/** `fields` as the session's run state keeps them: hashes only. */
+export function savedAskedFields(fields: AskedFields): unknown[] {
+  return [...fields].map(([field, { same, words }]) => [field, same, [...words]]);
+}
+
+/** What `savedAskedFields` wrote, or undefined when it is not that. */
+export function readAskedFields(value: unknown): AskedFields | undefined {
+  if (!Array.isArray(value)) return undefined;
+  const out = new Map<string, AskedField>();
+  let budget = MAX_WORDS;
+  for (const item of value.slice(0, MAX_FIELDS)) {
+    if (!Array.isArray(item) || typeof item[0] !== 'string' || typeof item[1] !== 'string') return undefined;
+    if (!Array.isArray(item[2])) return undefined;
+    const words = item[2].slice(0, budget);
+    if (words.some((word) => typeof word !== 'string')) return undefined;
+    budget -= words.length;
+    out.set(item[0], { same: item[1], words: new Set(words as string[]) });
+  }
+  return out;
+}
