@@ -26,12 +26,17 @@ import { excerpt, times, withAlternatives } from './wording.js';
 
 const NAME = 'non-advancing';
 const MAX_TOOLS = 1_000;
+/**
+ * Last answers kept, one per tool (or per files a tool's questions ask of): those of the tools asked
+ * lately, which is where an agent rewords; what the session's run state holds of them stays small.
+ */
+const MAX_ANSWERS = 64;
 const MAX_EVIDENCE_CALLS = 5;
 /**
  * 1 saved each tool's streak; 2 also saves the last empty call's arguments as a sweep compares them
  * (see `savedSweepArgs`: hashes, and the order of values that read as positions) and the field the
- * streak has been stepping along; 3 also the last answer of a question and what it asked (hashes
- * only, see `savedAskedFields`). A snapshot of an earlier version is read as it was written.
+ * streak has been stepping along; 3 also each tool's last answer to a question and what it asked
+ * (hashes only, see `savedAskedFields`). A snapshot of an earlier version is read as it was written.
  */
 const VERSION = 3;
 const EARLIER_VERSIONS = [2, 1] as const;
@@ -62,7 +67,6 @@ interface Streak {
   tripped: boolean;
   calls: string[];
   text: string;
-  answer?: LastAnswer;
 }
 
 function askedOf(answer: LastAnswer): AskedFields {
@@ -77,9 +81,8 @@ function isQuestion(call: CallContext): boolean {
   return QUESTION_KINDS.has(kindOf(call));
 }
 
-/** `call` asks what the streak's last question asked in other words, and was answered as it was. */
-function answeredAlike(call: CallContext, outcome: ObservedOutcome, streak: Streak | undefined): boolean {
-  const last = streak?.answer;
+/** `call` asks what the last question asked in other words, and was answered as it was. */
+function answeredAlike(call: CallContext, outcome: ObservedOutcome, last: LastAnswer | undefined): boolean {
   return (
     last !== undefined &&
     outcome.success &&
@@ -96,6 +99,7 @@ function lastAnswer(call: CallContext, outcome: ObservedOutcome): LastAnswer {
 
 export function createNonAdvancingDetector(): Detector {
   const tools = new LruMap<Streak>(MAX_TOOLS);
+  const answers = new LruMap<LastAnswer>(MAX_ANSWERS);
 
   return {
     name: NAME,
@@ -110,12 +114,18 @@ export function createNonAdvancingDetector(): Detector {
 
     observe(call: CallContext, outcome: ObservedOutcome): void {
       // A change of the world is progress, and what was not there may be there now.
-      if ((outcome.changedWorld || outcome.changedService) && tools.size > 0) tools.clear();
+      if (outcome.changedWorld || outcome.changedService) {
+        if (tools.size > 0) tools.clear();
+        if (answers.size > 0) answers.clear();
+      }
       const limits = call.toolPolicy.detectors.nonAdvancing;
       if (!isWatched(call, limits) || isHarnessFault(outcome)) return;
       const key = streakKey(call);
       const streak = tools.peek(key);
-      const alike = !outcome.nonAdvancing && !outcome.empty && answeredAlike(call, outcome, streak);
+      const answered = outcome.success && !outcome.nonAdvancing && !outcome.empty && isQuestion(call);
+      const alike = answered && answeredAlike(call, outcome, answers.peek(key));
+      // A question's answer is kept, to tell whether the next wording of it brings the same back.
+      if (answered) answers.set(key, lastAnswer(call, outcome));
       if (outcome.nonAdvancing || outcome.empty || alike) {
         const next: Streak = streak ?? { count: 0, tripped: false, calls: [], text: '' };
         // A sweep of one field (dates, pages, ids in order) explores: its empty answers do not count,
@@ -137,57 +147,50 @@ export function createNonAdvancingDetector(): Detector {
           next.count++;
         }
         if (!outcome.nonAdvancing) next.inferred = true;
-        if (alike) {
-          next.alike = true;
-          next.answer = lastAnswer(call, outcome);
-        }
+        if (alike) next.alike = true;
         next.calls = [...next.calls, call.description].slice(-MAX_EVIDENCE_CALLS);
         next.text = excerpt(outcome.text);
         if (next.count > 0 && next.count >= thresholdOf(next, limits)) next.tripped = true;
         tools.set(key, next);
-      } else if (outcome.success && !streak?.tripped) {
-        // Real progress before the trip; an agent failure is neither progress nor its absence. A
-        // question's answer is kept, to tell whether the next wording of it brings the same back.
-        if (isQuestion(call)) {
-          tools.set(key, {
-            count: 0,
-            tripped: false,
-            calls: [],
-            text: '',
-            answer: lastAnswer(call, outcome),
-          });
-        } else if (streak) {
-          tools.delete(key);
-        }
+      } else if (outcome.success && streak && !streak.tripped) {
+        // Real progress before the trip; an agent failure is neither progress nor its absence.
+        tools.delete(key);
       }
     },
 
     reset(): void {
       tools.clear();
+      answers.clear();
     },
 
     snapshot(): unknown {
       // What the agent asked is saved as a sweep compares it (by hashes, and positions' order), and
-      // the question behind the last answer as a rewording is told by: by hashes.
-      const saved = tools.entries().map(([tool, { lastArgs, answer, ...kept }]) => [
-        tool,
-        {
-          ...kept,
-          ...(lastArgs !== undefined && { lastArgs: savedSweepArgs(lastArgs) }),
-          ...(answer !== undefined && {
-            answer: { digest: answer.digest, key: answer.key, asked: savedAskedFields(askedOf(answer)) },
-          }),
-        },
-      ]);
-      return { version: VERSION, tools: saved };
+      // the question behind each last answer as a rewording is told by (by hashes).
+      const saved = tools
+        .entries()
+        .map(([tool, { lastArgs, ...kept }]) => [
+          tool,
+          { ...kept, ...(lastArgs !== undefined && { lastArgs: savedSweepArgs(lastArgs) }) },
+        ]);
+      const kept = answers
+        .entries()
+        .map(([tool, answer]) => [
+          tool,
+          { digest: answer.digest, key: answer.key, asked: savedAskedFields(askedOf(answer)) },
+        ]);
+      return { version: VERSION, tools: saved, answers: kept };
     },
 
     restore(state: unknown): void {
       tools.clear();
+      answers.clear();
       let snapshot = readSnapshot(state, VERSION);
       for (const version of EARLIER_VERSIONS) snapshot ??= readSnapshot(state, version);
       for (const [tool, streak] of readEntries(snapshot?.tools, MAX_TOOLS, readStreak)) {
         tools.set(tool, streak);
+      }
+      for (const [tool, answer] of readEntries(snapshot?.answers, MAX_ANSWERS, readAnswer)) {
+        answers.set(tool, answer);
       }
     },
   };
@@ -256,9 +259,7 @@ function describe(call: CallContext, streak: Streak): Violation {
 
 function readStreak(raw: Record<string, unknown>): Streak | undefined {
   const count = readCount(raw.count);
-  const answer = readAnswer(raw.answer);
-  // A streak with no count yet is kept for the answer it holds.
-  if (count === undefined || (count < 1 && answer === undefined)) return undefined;
+  if (count === undefined || count < 1) return undefined;
   const lastArgs = readSweepArgs(raw.lastArgs);
   const sweep = readSweep(raw.sweep);
   return {
@@ -267,15 +268,13 @@ function readStreak(raw: Record<string, unknown>): Streak | undefined {
     ...(sweep !== undefined && { sweep }),
     ...(raw.inferred === true && { inferred: true }),
     ...(raw.alike === true && { alike: true }),
-    ...(answer !== undefined && { answer }),
     tripped: raw.tripped === true,
     calls: readStrings(raw.calls, MAX_EVIDENCE_CALLS),
     text: typeof raw.text === 'string' ? raw.text : '',
   };
 }
 
-function readAnswer(value: unknown): LastAnswer | undefined {
-  if (!isRecord(value)) return undefined;
+function readAnswer(value: Record<string, unknown>): LastAnswer | undefined {
   const digest = readString(value.digest);
   const key = readString(value.key);
   const asked = readAskedFields(value.asked);

@@ -320,6 +320,41 @@ describe('non-advancing: the same answer to rewordings', () => {
     for (const word of ['payment', 'penalty', 'paying', 'c0a8012e']) expect(saved).not.toContain(word);
   });
 
+  it('starts over after a change of the world: the same answer may be news then', () => {
+    const detector = createNonAdvancingDetector();
+    const seen = [];
+    for (const [index, text] of WORDINGS.entries()) {
+      if (index === 1) {
+        const upload = callOf('upload_document', { name: 'lease-v2.pdf' }, { kind: 'create' });
+        detector.observe(upload, succeeded('uploaded', { changedWorld: true }));
+      }
+      seen.push(verdicts(detector, [[ask(text), succeeded(PASSAGES)]])[0]);
+    }
+    // The answer after the upload is a first answer: five alike after it trip the rule.
+    expect(seen).toEqual(['allow', 'allow', 'allow', 'allow', 'allow', 'allow', 'allow', 'block']);
+  });
+
+  it('starts over with a new user message', () => {
+    const detector = createNonAdvancingDetector();
+    for (const text of WORDINGS.slice(0, 4)) propose(detector, ask(text), succeeded(PASSAGES));
+    detector.reset('user');
+    const steps = WORDINGS.slice(4).map((text) => [ask(text), succeeded(PASSAGES)] as const);
+    expect(verdicts(detector, steps)).not.toContain('block');
+  });
+
+  it('keeps the last answers of at most 64 tools in its snapshot, however many it asks', () => {
+    const detector = createNonAdvancingDetector();
+    for (let index = 0; index < 1_000; index++) {
+      propose(
+        detector,
+        callOf(`search_${index}`, { query: `topic ${index}` }, { kind: 'search' }),
+        succeeded(PASSAGES),
+      );
+    }
+    const snapshot = detector.snapshot() as { answers: unknown[] };
+    expect(snapshot.answers.length).toBe(64);
+  });
+
   it('reads the snapshots of the versions before it', () => {
     for (const version of [1, 2]) {
       const detector = createNonAdvancingDetector();
