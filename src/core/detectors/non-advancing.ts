@@ -8,7 +8,7 @@
  * not find it either.
  */
 import { hashString } from '../identity/index.js';
-import type { ActionKind, Violation } from '../types.js';
+import type { Violation } from '../types.js';
 import { answerKeyOf, isHarnessFault, isWatched, kindOf } from './applicability.js';
 import { LruMap } from './bounded.js';
 import { isRecord, readCount, readEntries, readSnapshot, readString, readStrings } from './restore.js';
@@ -40,8 +40,6 @@ const MAX_EVIDENCE_CALLS = 5;
  */
 const VERSION = 3;
 const EARLIER_VERSIONS = [2, 1] as const;
-/** Calls whose answer is all they do: asked again in other words, they answer alike. */
-const QUESTION_KINDS: ReadonlySet<ActionKind> = new Set(['read', 'search']);
 
 /** The last answer of a question, to tell whether the next wording of it brings back the same. */
 interface LastAnswer {
@@ -77,18 +75,20 @@ function askedOf(answer: LastAnswer): AskedFields {
   return answer.asked;
 }
 
+/**
+ * A search: a question put in words. A read names its target, and two targets holding the same text
+ * (empty `__init__.py` files, generated copies) are not one question reworded.
+ */
 function isQuestion(call: CallContext): boolean {
-  return QUESTION_KINDS.has(kindOf(call));
+  return kindOf(call) === 'search';
 }
 
-/** `call` asks what the last question asked in other words, and was answered as it was. */
+/** `call`, answered as the last question was, asks what it asked in other words. */
 function answeredAlike(call: CallContext, outcome: ObservedOutcome, last: LastAnswer | undefined): boolean {
   return (
     last !== undefined &&
-    outcome.success &&
     last.digest === outcome.resultDigest &&
     last.key !== answerKeyOf(call) &&
-    isQuestion(call) &&
     rewords(askedOf(last), askedFields(call.args))
   );
 }

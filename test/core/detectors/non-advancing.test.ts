@@ -283,6 +283,19 @@ describe('non-advancing: the same answer to rewordings', () => {
     expect(verdicts(detector, steps)).not.toContain('block');
   });
 
+  it('does not count reads of files that hold the same text, whose paths share words', () => {
+    const detector = createNonAdvancingDetector();
+    const packages = ['models', 'views', 'forms', 'admin', 'urls', 'signals', 'tasks', 'utils'];
+    const steps = packages.map(
+      (name) =>
+        [
+          callOf('Read', { file_path: `/srv/shop/orders/${name}/__init__.py` }, { kind: 'read' }),
+          succeeded('     1\t# Generated package marker: keep this file.'),
+        ] as const,
+    );
+    expect(verdicts(detector, steps)).not.toContain('block');
+  });
+
   it('counts a rewording answered alike and an empty answer toward one streak', () => {
     const detector = createNonAdvancingDetector();
     const nothing: ObservedOutcome = { ...succeeded('No results found'), empty: true };
