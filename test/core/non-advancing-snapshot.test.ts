@@ -114,27 +114,17 @@ describe('non-advancing across processes, each event in a process of its own', (
     expect(args).not.toContain('1234567890');
   });
 
-  it('blocks the seventh wording of one document search answered with the same passages each time', () => {
-    const passages = JSON.stringify([
-      {
-        doc: 'lease.pdf',
-        page: 3,
-        text: 'The tenant shall pay rent monthly in advance on the first day of each month.',
-      },
-      {
-        doc: 'lease.pdf',
-        page: 7,
-        text: "Either party may terminate this agreement with two months' written notice.",
-      },
-    ]);
+  it('blocks the seventh wording of one document search answered with the same passage each time', () => {
+    const passages =
+      '[{"doc": "lease.pdf", "page": 3, "text": "Rent is due on the first day of each month."}]';
     const wordings = [
-      'late payment penalty',
-      'penalty for paying rent late',
-      'late fee for rent',
-      'what happens if rent is paid late',
-      'rent overdue charges',
-      'fine for late rent payment',
-      'late rent penalty clause',
+      'security deposit refund',
+      'when is the deposit returned',
+      'deposit return deadline',
+      'getting my security deposit back',
+      'deposit refund timeline',
+      'return of the deposit after moving out',
+      'security deposit deductions',
     ];
     const calls = wordings.map(
       (text) => ['similarity_search', { chat_uuid: 'c0a8012e-5f1d', text }, passages] as const,
