@@ -73,7 +73,9 @@ describe('a tool that ignores its signal', () => {
         }),
       ],
       guard: { store: 'memory' },
-      budget: { timeoutMs: 300 },
+      // Long enough for the model's turn to reach the tool on a busy machine: the time limit counts
+      // the model's answer too, and a run that timed out before the call reports no tool at all.
+      budget: { timeoutMs: 2_000 },
       onEvent: log.onEvent,
     });
     expect((await agent.run('Wait.')).state).toBe('timed_out');
