@@ -83,13 +83,13 @@ function isQuestion(call: CallContext): boolean {
   return kindOf(call) === 'search';
 }
 
-/** `call`, answered as the last question was, asks what it asked in other words. */
-function answeredAlike(call: CallContext, outcome: ObservedOutcome, last: LastAnswer | undefined): boolean {
+/** `answer` repeats the last one, to the question it asked in other words. */
+function answeredAlike(answer: LastAnswer, last: LastAnswer | undefined): boolean {
   return (
     last !== undefined &&
-    last.digest === outcome.resultDigest &&
-    last.key !== answerKeyOf(call) &&
-    rewords(askedOf(last), askedFields(call.args))
+    last.digest === answer.digest &&
+    last.key !== answer.key &&
+    rewords(askedOf(last), askedOf(answer))
   );
 }
 
@@ -122,10 +122,13 @@ export function createNonAdvancingDetector(): Detector {
       if (!isWatched(call, limits) || isHarnessFault(outcome)) return;
       const key = streakKey(call);
       const streak = tools.peek(key);
-      const answered = outcome.success && !outcome.nonAdvancing && !outcome.empty && isQuestion(call);
-      const alike = answered && answeredAlike(call, outcome, answers.peek(key));
       // A question's answer is kept, to tell whether the next wording of it brings the same back.
-      if (answered) answers.set(key, lastAnswer(call, outcome));
+      const answer =
+        outcome.success && !outcome.nonAdvancing && !outcome.empty && isQuestion(call)
+          ? lastAnswer(call, outcome)
+          : undefined;
+      const alike = answer !== undefined && answeredAlike(answer, answers.peek(key));
+      if (answer !== undefined) answers.set(key, answer);
       if (outcome.nonAdvancing || outcome.empty || alike) {
         const next: Streak = streak ?? { count: 0, tripped: false, calls: [], text: '' };
         // A sweep of one field (dates, pages, ids in order) explores: its empty answers do not count,

@@ -9,9 +9,10 @@
  * back of the last question from the session's run state: no text in clear.
  */
 import { hashString } from '../identity/index.js';
+import { sameOf } from './sweep.js';
 
 export interface AskedField {
-  /** The hash of the whole value: equal values, equal hashes. */
+  /** The hash of the whole value, as a sweep compares it (`sameOf`): equal values, equal hashes. */
   readonly same: string;
   /** The hashes of its words (runs of four letters or more, lower-cased), within the question's budget. */
   readonly words: ReadonlySet<string>;
@@ -33,15 +34,14 @@ const MAX_WORDS = 64;
  * `how`) and a path's bare abbreviations (`src`, `lib`).
  */
 const WORD = /\p{L}{4,}/gu;
-const ABSENT = '\u0000absent';
 
-/** The value as text: a string as it is, anything else as JSON; undefined when it cannot be written. */
-function textOf(value: unknown): string | undefined {
+/** The value as its words are read: a string as it is, anything else as JSON; nothing when it cannot be written. */
+function textOf(value: unknown): string {
   if (typeof value === 'string') return value;
   try {
-    return JSON.stringify(value);
+    return JSON.stringify(value) ?? '';
   } catch {
-    return undefined;
+    return '';
   }
 }
 
@@ -51,17 +51,15 @@ export function askedFields(args: Readonly<Record<string, unknown>>): AskedField
   let budget = MAX_WORDS;
   for (const field of Object.keys(args).slice(0, MAX_FIELDS)) {
     const value = args[field];
-    const text = textOf(value) ?? '';
     const words = new Set<string>();
-    for (const word of text.slice(0, MAX_VALUE_CHARS).toLowerCase().match(WORD) ?? []) {
+    for (const word of textOf(value).slice(0, MAX_VALUE_CHARS).toLowerCase().match(WORD) ?? []) {
       if (budget === 0) break;
       const hash = hashString(word);
       if (words.has(hash)) continue;
       words.add(hash);
       budget--;
     }
-    // The type too: the text `1` and the number 1 are other values.
-    out.set(hashString(field), { same: hashString(`${typeof value}\u0000${text}`), words });
+    out.set(hashString(field), { same: sameOf(value), words });
   }
   return out;
 }
@@ -75,8 +73,10 @@ export function rewords(previous: AskedFields, current: AskedFields): boolean {
   for (const key of new Set([...previous.keys(), ...current.keys()])) {
     const before = previous.get(key);
     const after = current.get(key);
-    if ((before?.same ?? ABSENT) === (after?.same ?? ABSENT)) continue;
-    if (before === undefined || after === undefined || !sharesWord(before.words, after.words)) return false;
+    // A field that appeared or went is no rewording of what it held.
+    if (before === undefined || after === undefined) return false;
+    if (before.same === after.same) continue;
+    if (!sharesWord(before.words, after.words)) return false;
     differs = true;
   }
   return differs;

@@ -63,7 +63,8 @@ const ABSENT = '\u0000absent';
 
 let unreadable = 0;
 
-function sameOf(value: unknown): string {
+/** A value by its hash, equal values alike; a value that cannot be written equals no other. */
+export function sameOf(value: unknown): string {
   if (value === undefined) return ABSENT;
   try {
     return hashString(JSON.stringify(value) ?? ABSENT);
