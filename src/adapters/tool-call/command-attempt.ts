@@ -64,6 +64,14 @@ export interface AttemptKeys {
    */
   readonly respelled?: string;
   /**
+   * The key with every option left out, its value kept where `--name=value` gives one: the programs
+   * and their plain words in order (`npm install pkg@6.4.2 --force` and `npm install --save
+   * pkg@6.4.2` share it). Set only where it differs from `key`. Spellings sharing it are one attempt
+   * only where the failure says one of those words names nothing that exists: no option makes it
+   * exist.
+   */
+  readonly optionless?: string;
+  /**
    * Set only when the key differs from it: the line keeps a `--` that comes after an operand, or
    * quotes a word holding a blank or nothing, which keys before left out (a ban learned then holds
    * that key).
@@ -81,8 +89,10 @@ export function commandAttemptKeys(command: string): AttemptKeys | undefined {
     nodes: 0,
     asBefore: false,
     respell: false,
+    optionless: [],
     differsFromBefore: false,
     optionBeforeOperand: false,
+    hasOption: false,
   };
   try {
     if (!readList(script, parts, budget)) return undefined;
@@ -92,7 +102,10 @@ export function commandAttemptKeys(command: string): AttemptKeys | undefined {
   if (parts.length === 0) return undefined;
   const key = parts.join(' ; ');
   const respelled = budget.optionBeforeOperand ? readAgain(script, { respell: true }) : undefined;
-  const keys = respelled !== undefined && respelled !== key ? { key, respelled } : { key };
+  const optionless = budget.hasOption ? (budget.optionless as string[]).join(' ; ') : undefined;
+  const keys: { key: string; respelled?: string; optionless?: string } = { key };
+  if (respelled !== undefined && respelled !== key) keys.respelled = respelled;
+  if (optionless !== undefined && optionless !== key) keys.optionless = optionless;
   if (!budget.differsFromBefore) return keys;
   // Read again as before: the words were read once, and only such lines pay for a second reading.
   const older = readAgain(script, { asBefore: true });
@@ -108,6 +121,7 @@ function readAgain(script: SyntaxNode, how: { asBefore?: boolean; respell?: bool
     respell: how.respell === true,
     differsFromBefore: false,
     optionBeforeOperand: false,
+    hasOption: false,
   };
   try {
     return readList(script, parts, budget) ? parts.join(' ; ') : undefined;
@@ -125,10 +139,17 @@ interface Budget {
   readonly asBefore: boolean;
   /** Read for `AttemptKeys.respelled`: a command's options in one sorted set, its operands in order. */
   readonly respell: boolean;
+  /**
+   * On the first reading, the parts of `AttemptKeys.optionless`, written beside the key's: every
+   * option left out, a `--name=value`'s value kept.
+   */
+  readonly optionless?: string[];
   /** Some word is written otherwise than keys before wrote it (see `asBefore`). */
   differsFromBefore: boolean;
   /** Some option is followed by a plain word, which it may take as its value. */
   optionBeforeOperand: boolean;
+  /** Some option is given to a program (one that changes what is shown excepted). */
+  hasOption: boolean;
 }
 
 /** Reads statements, `&&`/`||` lists and pipelines; anything else makes the line unreadable. */
@@ -143,7 +164,11 @@ function readList(node: SyntaxNode, parts: string[], budget: Budget): boolean {
       return readList(node.command, parts, budget);
     case 'AndOr':
       for (let index = 0; index < node.commands.length; index++) {
-        if (index > 0) parts.push(node.operators[index - 1] ?? '&&');
+        if (index > 0) {
+          const operator = node.operators[index - 1] ?? '&&';
+          parts.push(operator);
+          budget.optionless?.push(operator);
+        }
         if (!readList(node.commands[index] as SyntaxNode, parts, budget)) return false;
       }
       return true;
@@ -151,7 +176,10 @@ function readList(node: SyntaxNode, parts: string[], budget: Budget): boolean {
       if (node.prefixes.length > 0) return false;
       const commands = node.commands.filter((command, index) => index === 0 || !isTrimmer(command));
       for (let index = 0; index < commands.length; index++) {
-        if (index > 0) parts.push('|');
+        if (index > 0) {
+          parts.push('|');
+          budget.optionless?.push('|');
+        }
         if (!readList(commands[index] as SyntaxNode, parts, budget)) return false;
       }
       return true;
@@ -220,12 +248,18 @@ function readCommand(node: CommandNode, budget: Budget): string | undefined {
   };
   const shown = (word: string): boolean =>
     PRESENTATION_OPTION.test(word) || (CHECK_PRESENTATION_OPTION.test(word) && isCheck());
-  return [
-    ...variables.sort(),
+  variables.sort();
+  redirects.sort();
+  const plain: string[] | undefined = budget.optionless === undefined ? undefined : [];
+  const key = [
+    ...variables,
     program.key,
-    ...argumentsKey(words.slice(at + 1), shown, budget),
-    ...redirects.sort(),
+    ...argumentsKey(words.slice(at + 1), shown, budget, plain),
+    ...redirects,
   ].join(' ');
+  if (plain !== undefined)
+    budget.optionless?.push([...variables, program.key, ...plain, ...redirects].join(' '));
+  return key;
 }
 
 interface Word {
@@ -247,7 +281,12 @@ interface Word {
  * otherwise. Read to respell (`Budget.respell`), the options of the whole command are one run,
  * written sorted after the operands, none kept beside the word after it.
  */
-function argumentsKey(args: readonly Word[], shown: (word: string) => boolean, budget: Budget): string[] {
+function argumentsKey(
+  args: readonly Word[],
+  shown: (word: string) => boolean,
+  budget: Budget,
+  plain?: string[],
+): string[] {
   const out: string[] = [];
   let run: string[] = [];
   const endRun = (lastTakesNext: boolean): void => {
@@ -269,20 +308,27 @@ function argumentsKey(args: readonly Word[], shown: (word: string) => boolean, b
       const dashAfter = rest.some((after) => after.value.startsWith('-') && after.value !== '-');
       if (dashAfter || (operandBefore && !budget.asBefore)) out.push('--');
       if (operandBefore && !dashAfter) budget.differsFromBefore = true;
-      for (const after of rest) out.push(after.key);
+      for (const after of rest) {
+        out.push(after.key);
+        plain?.push(after.key);
+      }
       return out;
     }
     if (!word.value.startsWith('-') || word.value === '-') {
       endRun(true);
       out.push(word.key);
+      plain?.push(word.key);
       continue;
     }
     if (shown(word.value)) continue;
+    budget.hasOption = true;
     const equals = word.value.startsWith('--') ? word.value.indexOf('=') : -1;
     if (equals > 2) {
+      const value = word.key === word.value ? word.value.slice(equals + 1) : word.key;
       run.push(word.value.slice(0, equals));
       endRun(true);
-      out.push(word.key === word.value ? word.value.slice(equals + 1) : word.key);
+      out.push(value);
+      plain?.push(value);
       continue;
     }
     run.push(word.key);

@@ -282,3 +282,58 @@ describe("a command line's respelling, its options in one set wherever they stan
     );
   });
 });
+
+/** The key spellings that differ only in their options share: the optionless key, or the key. */
+const optionless = (command: string): string | undefined => {
+  const keys = commandAttemptKeys(command);
+  return keys?.optionless ?? keys?.key;
+};
+
+describe("a command line's optionless key, every option left out", () => {
+  it('is the same for an install spelled with other options, wherever they stand', () => {
+    const key = optionless('npm install @tanstack/react-query@6.4.2');
+    expect(optionless('npm install @tanstack/react-query@6.4.2 --legacy-peer-deps')).toBe(key);
+    expect(optionless('npm install --save @tanstack/react-query@6.4.2 --legacy-peer-deps')).toBe(key);
+    expect(optionless('npm install @tanstack/react-query@6.4.2 --no-audit --no-fund')).toBe(key);
+  });
+
+  it("keeps an option's value, which may name another place to look", () => {
+    expect(optionless('npm install left-pad@9.9.9 --registry=https://npm.example.com')).not.toBe(
+      optionless('npm install left-pad@9.9.9'),
+    );
+    expect(optionless('kubectl delete pod web-7f9c8d -n prod')).not.toBe(
+      optionless('kubectl delete pod web-7f9c8d'),
+    );
+  });
+
+  it('keeps the plain words and their order', () => {
+    expect(optionless('npm i left-pad@9.9.9 --force')).not.toBe(optionless('npm install left-pad@9.9.9'));
+    expect(optionless('cp -r dist assets')).not.toBe(optionless('cp -r assets dist'));
+  });
+
+  it('is not given apart from the key for a line with no option', () => {
+    for (const command of ['npm test', 'cargo build', 'git status', 'make build-2']) {
+      expect(commandAttemptKeys(command)?.optionless).toBeUndefined();
+    }
+  });
+
+  it('is the same whichever options are added to the same plain words', () => {
+    fc.assert(
+      fc.property(
+        programs,
+        fc.uniqueArray(fc.constantFrom('-a', '-q', '--ci', '--runInBand', '--force', '--no-fund'), {
+          maxLength: 4,
+        }),
+        fc.array(operands, { minLength: 1, maxLength: 3 }),
+        fc.array(fc.nat(), { minLength: 4, maxLength: 4 }),
+        (program, options, words, places) => {
+          const out: string[] = [...words];
+          options.forEach((option, index) => {
+            out.splice((places[index] ?? 0) % (out.length + 1), 0, option);
+          });
+          expect(optionless(`${program} ${out.join(' ')}`)).toBe(optionless(`${program} ${words.join(' ')}`));
+        },
+      ),
+    );
+  });
+});
