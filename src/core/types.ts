@@ -168,6 +168,12 @@ export interface CallFacts {
    */
   readonly respellingKey?: string;
   /**
+   * The call's words with its options left out, where the adapter can tell (a command line: its
+   * program and its plain words in order). Spellings that share it differ only in their options,
+   * which cannot make exist what a failure said does not (`unavailable`).
+   */
+  readonly optionlessKey?: string;
+  /**
    * For a command that asks a question of files' content (a `jq` query of a JSON file): those files.
    * Its empty answers count toward a streak of questions asked of them, not of every command the
    * tool runs, and only such questions are switched off when the streak trips.

@@ -26,6 +26,7 @@ export function uniformFacts(facts: CallFacts, kind: ActionKind | undefined): Ca
     olderFailureKey: facts.olderFailureKey,
     failureKeyLeavesOutWords: facts.failureKeyLeavesOutWords,
     respellingKey: facts.respellingKey,
+    optionlessKey: facts.optionlessKey,
     asksOf: facts.asksOf,
     answerKey: facts.answerKey,
     wordlessKey: facts.wordlessKey,

@@ -107,7 +107,7 @@ import { sqlStatementOf, sqlTextOf } from './sql-statements.js';
 import { mayHaveWrittenBeforeStopping } from './stopped-writes.js';
 import { extractTargets, normalizeTarget } from './targets.js';
 import { runsTests } from './test-runs.js';
-import { rejectedArgumentNames, unavailableValues } from './unavailable.js';
+import { missingOperands, rejectedArgumentNames, unavailableValues } from './unavailable.js';
 import { containerGoneUnderCall, sandboxLostUnderCall } from './vanished-container.js';
 import { waitedForInput } from './waited-input.js';
 import {
@@ -340,6 +340,11 @@ export function createToolCallAdapter(options: ToolCallAdapterOptions = {}): Too
           attempt.respelled === undefined
             ? facts.failureKey
             : attemptFailureKey(proposal.tool, args, attempt.respelled);
+        // Its options left out: one attempt where the failure says an operand names nothing.
+        facts.optionlessKey =
+          attempt.optionless === undefined
+            ? facts.failureKey
+            : attemptFailureKey(proposal.tool, args, attempt.optionless);
         // A ban learned before `--` after an operand was kept holds the key the command had then.
         if (attempt.older !== undefined)
           facts.olderFailureKey = attemptFailureKey(proposal.tool, args, attempt.older);
@@ -487,9 +492,13 @@ export function createToolCallAdapter(options: ToolCallAdapterOptions = {}): Too
       return facts;
     }
     const unavailable =
-      ASKS_FOR_THINGS.has(call.kind) && rule.blame !== 'harness_fault' && meaning === 'call'
-        ? unavailableValues(text, args)
-        : undefined;
+      rule.blame === 'harness_fault' || meaning !== 'call'
+        ? undefined
+        : call.optionlessKey !== undefined
+          ? missingOperandsOf(verdict, call, args)
+          : ASKS_FOR_THINGS.has(call.kind)
+            ? unavailableValues(text, args)
+            : undefined;
     if (unavailable !== undefined) {
       facts.unavailable = unavailable;
       return facts;
@@ -635,6 +644,22 @@ function searchDidNotApply(rule: SignatureRule, meaning: FailureMeaning, verdict
  * found nothing may find it with other options, so what it did not find is not judged here.
  */
 const ASKS_FOR_THINGS: ReadonlySet<ActionKind> = new Set(['mutate', 'create', 'delete', 'api']);
+
+/**
+ * A command's words its output says do not exist, for a command that does something with them: one
+ * that only looks (`npm view`, `kubectl get`) is how an agent finds what exists, and stays free.
+ */
+function missingOperandsOf(
+  verdict: string,
+  call: CallFacts,
+  args: Readonly<Record<string, unknown>>,
+): string[] | undefined {
+  if (call.changesNothing === true || LOOKS.has(call.kind)) return undefined;
+  const command = commandText(args);
+  return command === undefined ? undefined : missingOperands(verdict, command);
+}
+
+const LOOKS: ReadonlySet<ActionKind> = new Set(['read', 'search', 'poll']);
 
 /**
  * Whether a search-and-replace edit fails depends on its file, the text it looks for and how it

@@ -9,10 +9,24 @@ import { argumentTexts } from './argument-texts.js';
 /** The verdict, after the named value: the thing is missing or unavailable, not merely short. */
 const SAYS_MISSING =
   /\b(?:not (?:found|available|exists?)|does(?: not|n't) exist|no longer (?:exists|available)|unavailable)\b/i;
+/**
+ * A line of a command's output that says something it was given does not exist: the verdicts above,
+ * and a search of what exists that found nothing to match ("No matching version found for
+ * pkg@6.4.2", "No matching distribution found for tool==9.1").
+ */
+const SAYS_NOTHING_MATCHES = /\bno matching [a-z]+(?: [a-z]+)? (?:was )?found\b/i;
+/** How much of a command's output is searched, line by line, for what it says is missing. */
+const MAX_OUTPUT_LINES = 60;
+const MAX_OUTPUT_LINE = 400;
+/** A command's words looked at, and the longest command read for them. */
+const MAX_COMMAND_WORDS = 64;
+const MAX_COMMAND = 4_096;
 /** An identifier, a date, a number: a value an error can only name because this call passed it. */
 const NAMEABLE = /^[\w.:/@-]{4,200}$/;
 const MAX_VALUES = 64;
 const MAX_NAMED = 4;
+/** A command's word that can name a thing: a version pin (`tool==9.1`, `pkg@^6.4.2`) included. */
+const COMMAND_WORD = /^[\w.:/@=+~^-]{4,200}$/;
 
 /** The call's argument values an error could only name because the call passed them: ids, dates, numbers. */
 function nameableValues(args: Readonly<Record<string, unknown>>): string[] {
@@ -47,6 +61,32 @@ export function unavailableValues(
   const values = nameableValues(args);
   const named = [...new Set(values.filter((value) => namesWhole(firstLine, value)))];
   return named.length > 0 && named.length <= MAX_NAMED ? named : undefined;
+}
+
+/**
+ * The plain words of a command line (not options, quotes taken off) that its output says do not
+ * exist: `npm install pkg@6.4.2` answered "No matching version found for pkg@6.4.2", `kubectl
+ * delete pod web-7f9c` answered `pods "web-7f9c" not found`. Only words with a digit count (a
+ * version, an id, a date), and only on a line that says so; a word that is also an option's value
+ * (`--tag v2`) is still a word the line gives. Undefined when the output names none, or more than a
+ * few (then it is about something else).
+ */
+export function missingOperands(text: string, command: string): string[] | undefined {
+  if (command.length > MAX_COMMAND) return undefined;
+  const words = new Set<string>();
+  for (const raw of command.split(/\s+/, MAX_COMMAND_WORDS * 2)) {
+    if (words.size >= MAX_COMMAND_WORDS) break;
+    const word = raw.replace(/^(['"])(.*)\1$/, '$2');
+    if (!word.startsWith('-') && COMMAND_WORD.test(word) && /\d/.test(word)) words.add(word);
+  }
+  if (words.size === 0) return undefined;
+  const named = new Set<string>();
+  for (const whole of text.split('\n', MAX_OUTPUT_LINES)) {
+    const line = whole.slice(0, MAX_OUTPUT_LINE);
+    if (!SAYS_MISSING.test(line) && !SAYS_NOTHING_MATCHES.test(line)) continue;
+    for (const word of words) if (namesWhole(line, word)) named.add(word);
+  }
+  return named.size > 0 && named.size <= MAX_NAMED ? [...named] : undefined;
 }
 
 /**

@@ -6,6 +6,12 @@
  * Any retry that drops or changes something is a new attempt and is never judged; so is anything
  * after a success that may have changed the world.
  *
+ * A command line whose output said one of its words names nothing that exists ("No matching version
+ * found for pkg@6.4.2"), spelled again with other options (`--force`, `--legacy-peer-deps`, `--save`)
+ * and failing the same way: once two spellings failed alike, each naming the same words, the options
+ * are shown not to matter, and any further spelling with only other options is blocked. A spelling
+ * with another plain word (an option's value: `--registry URL`, `-n prod`) is another attempt.
+ *
  * Passing again an argument the tool rejected as one it does not take ("Unrecognized key(s) in
  * object: 'task_progress'"): the tool refuses the call for the argument's name, whatever its value
  * and the others', so a retry still passing it fails the same way. Only a success of that tool (it
@@ -36,6 +42,9 @@ const MAX_VALUES = 256;
 /** A saved error is at most this many parts, and this many characters of its own. */
 const MAX_PARTS = 256;
 const MAX_SAVED_CHARS = 1_000;
+/** The most words a command refusal names, and the most failures it counts. */
+const MAX_NAMED_WORDS = 8;
+const MAX_FAILURES = 1_000;
 /** What `hashString` writes. */
 const HASH = /^[0-9a-f]{16}$/;
 
@@ -67,6 +76,24 @@ interface Refusal {
   readonly values: readonly string[];
   readonly error: readonly Part[];
   /** The error and the call as this process saw them; a refusal read from a snapshot has neither. */
+  readonly seen?: Seen;
+}
+
+/**
+ * Spellings of one command line, options aside (`CallFacts.optionlessKey`), that failed saying the
+ * same words of it do not exist, each failure of the same shape as the last.
+ */
+interface CommandRefusal {
+  /** The hashes of the words named missing, in the order named. */
+  readonly values: readonly string[];
+  /** The hash of the error's shape. */
+  readonly shape: string;
+  /** The hashes of the spellings that failed so, each once, the last few. */
+  readonly spellings: readonly string[];
+  /** How many failures, in a row under the key, said so. */
+  readonly failures: number;
+  /** The last error, the words named masked by their hashes. */
+  readonly error: readonly Part[];
   readonly seen?: Seen;
 }
 
@@ -185,9 +212,9 @@ function valuesByHash(args: Readonly<Record<string, unknown>>): Map<string, stri
   return new Map(argumentValues(args).map((value) => [hashString(value), value]));
 }
 
-/** `text` with every value and key of `args` it holds (of `MIN_MASKED` characters or more) by its hash. */
-function masked(text: string, args: Readonly<Record<string, unknown>>): Part[] {
-  const values = [...new Set(argumentValues(args))]
+/** `text` with every one of `given` it holds (of `MIN_MASKED` characters or more) by its hash. */
+function masked(text: string, given: readonly string[]): Part[] {
+  const values = [...new Set(given)]
     .filter((value) => value.length >= MIN_MASKED && text.includes(value.slice(0, MIN_MASKED)))
     .sort((a, b) => b.length - a.length);
   let parts: Part[] = [text];
@@ -243,9 +270,50 @@ function filled(parts: readonly Part[], values: ReadonlyMap<string, string>): st
     .join('');
 }
 
+/** The key a command's refusals are kept under: its spellings' shared key, by its hash. */
+function commandKeyOf(optionless: string): string {
+  return hashString(`optionless\u0000${optionless}`);
+}
+
+/** Whether two lists of hashes hold the same hashes in the same order. */
+function sameHashes(a: readonly string[], b: readonly string[]): boolean {
+  return a.length === b.length && a.every((hash, index) => hash === b[index]);
+}
+
+/** Failures under one key, each spelled otherwise, before the next spelling is blocked. */
+const COMMAND_FAILURES = 2;
+
 export function createUnavailableValueDetector(): Detector {
   const refusals = new LruMap<Refusal[]>(MAX_KEYS);
   const rejections = new LruMap<Rejection>(MAX_KEYS);
+  const commands = new LruMap<CommandRefusal>(MAX_KEYS);
+
+  /** A failure of a command line with options left out (`CallFacts.optionlessKey`). */
+  function observeCommand(call: CallContext, outcome: ObservedOutcome, optionless: string): void {
+    const key = commandKeyOf(optionless);
+    const named = outcome.failure?.unavailable;
+    if (!named || named.length === 0) {
+      // Another failure under the key: the run of failures alike ends.
+      commands.delete(key);
+      return;
+    }
+    const values = named.map((value) => hashString(value));
+    const shape = hashString(outcome.errorShape ?? outcome.text);
+    const spelling = hashString(canonicalJson(call.args));
+    const earlier = commands.peek(key);
+    const alike = earlier !== undefined && earlier.shape === shape && sameHashes(earlier.values, values);
+    const error = excerpt(outcome.text);
+    commands.set(key, {
+      values,
+      shape,
+      spellings: alike
+        ? [...earlier.spellings.filter((hash) => hash !== spelling), spelling].slice(-PER_KEY)
+        : [spelling],
+      failures: alike ? earlier.failures + 1 : 1,
+      error: masked(error, [...argumentValues(call.args), ...named]),
+      seen: { error, description: call.description },
+    });
+  }
 
   return {
     name: NAME,
@@ -253,10 +321,20 @@ export function createUnavailableValueDetector(): Detector {
     check(call: CallContext): Violation | undefined {
       // Most runs are never refused anything: no key is written for them.
       if (
-        (refusals.size === 0 && rejections.size === 0) ||
+        (refusals.size === 0 && rejections.size === 0 && commands.size === 0) ||
         !isWatched(call, call.toolPolicy.detectors.unavailableValue)
       )
         return undefined;
+      const optionless = call.facts.optionlessKey;
+      if (optionless !== undefined && commands.size > 0) {
+        const refusal = commands.peek(commandKeyOf(optionless));
+        if (
+          refusal !== undefined &&
+          refusal.failures >= COMMAND_FAILURES &&
+          refusal.spellings.length >= COMMAND_FAILURES
+        )
+          return describeCommand(call, refusal);
+      }
       const rejection = rejections.peek(call.tool);
       let argsHash: string | undefined;
       if (rejection !== undefined) {
@@ -281,9 +359,18 @@ export function createUnavailableValueDetector(): Detector {
       if (isHarnessFault(outcome)) return;
       if (outcome.success) {
         // A booking, a cancellation, an edit may have made something available again.
-        if (!ASKING.has(kindOf(call))) refusals.clear();
+        if (!ASKING.has(kindOf(call))) {
+          refusals.clear();
+          commands.clear();
+        }
         rejections.delete(call.tool);
         return;
+      }
+      const optionless = call.facts.optionlessKey;
+      if (optionless !== undefined && (commands.size > 0 || outcome.failure?.unavailable !== undefined)) {
+        observeCommand(call, outcome, optionless);
+        // A command line's words are not its arguments' structure: compared as spellings instead.
+        if (outcome.failure?.unavailable !== undefined) return;
       }
       const names = outcome.failure?.rejectedArguments;
       if (names && names.length > 0) {
@@ -291,7 +378,7 @@ export function createUnavailableValueDetector(): Detector {
         rejections.set(call.tool, {
           argsHash: hashString(canonicalJson(call.args)),
           names: names.map((name) => hashString(name)),
-          error: masked(error, call.args),
+          error: masked(error, argumentValues(call.args)),
           seen: { error, description: call.description },
         });
         return;
@@ -305,7 +392,7 @@ export function createUnavailableValueDetector(): Detector {
         shape: shapeOf(call.args),
         argsHash: hashString(canonicalJson(call.args)),
         values: values.map((value) => hashString(value)),
-        error: masked(error, call.args),
+        error: masked(error, argumentValues(call.args)),
         seen: { error, description: call.description },
       });
       if (list.length > PER_KEY) list.shift();
@@ -313,7 +400,10 @@ export function createUnavailableValueDetector(): Detector {
     },
 
     reset(reason): void {
-      // A reply from the user does not make a flight available; a new session starts afresh.
+      // A reply from the user does not make a flight available; a new session starts afresh. A
+      // command's options were judged by its own failures only: the user may have published, or
+      // pointed the command elsewhere, since.
+      commands.clear();
       if (reason === 'session') {
         refusals.clear();
         rejections.clear();
@@ -334,6 +424,12 @@ export function createUnavailableValueDetector(): Detector {
         rejections: rejections
           .entries()
           .map(([tool, { argsHash, names, error }]) => [tool, { args: argsHash, names, error }]),
+        commands: commands
+          .entries()
+          .map(([key, { values, shape, spellings, failures, error }]) => [
+            key,
+            { values, shape, spellings, failures, error },
+          ]),
       };
     },
 
@@ -346,6 +442,9 @@ export function createUnavailableValueDetector(): Detector {
       }
       for (const [tool, rejection] of readEntries(snapshot?.rejections, MAX_KEYS, readRejection)) {
         rejections.set(tool, rejection);
+      }
+      for (const [key, refusal] of readEntries(snapshot?.commands, MAX_KEYS, readCommandRefusal)) {
+        if (HASH.test(key)) commands.set(key, refusal);
       }
     },
   };
@@ -442,6 +541,19 @@ function readRejection(value: Record<string, unknown>): Rejection | undefined {
   return { argsHash, names, error };
 }
 
+function readCommandRefusal(value: Record<string, unknown>): CommandRefusal | undefined {
+  const values = readHashes(value.values, MAX_NAMED_WORDS);
+  const shape = readHash(value.shape);
+  const spellings = readHashes(value.spellings, PER_KEY);
+  const error = readParts(value.error);
+  const failures = value.failures;
+  if (values === undefined || values.length === 0 || shape === undefined || error === undefined)
+    return undefined;
+  if (spellings === undefined || spellings.length === 0) return undefined;
+  if (typeof failures !== 'number' || !Number.isInteger(failures) || failures < 1) return undefined;
+  return { values, shape, spellings, failures: Math.min(failures, MAX_FAILURES), error };
+}
+
 /**
  * The values the tool named, quoted from the live call (which asks for every one of them again): a
  * refusal keeps only their hashes.
@@ -465,6 +577,39 @@ function describe(call: CallContext, refusal: Refusal, shape: Shape): Violation 
       `("${error}"), and only adds to what failed; nothing has changed since.`,
     suggestion: `Leave ${named} out of the request, or choose something else in its place.`,
     evidence: { count: 1, calls: [earlier], lastError: error },
+  };
+}
+
+/** The words of the live call's texts by their hashes: a command refusal keeps only those. */
+function wordsByHash(args: Readonly<Record<string, unknown>>): Map<string, string> {
+  const words = new Map<string, string>();
+  for (const value of argumentValues(args)) {
+    words.set(hashString(value), value);
+    for (const raw of value.split(/\s+/, MAX_VALUES)) {
+      const word = raw.replace(/^(['"])(.*)\1$/, '$2');
+      if (word !== '') words.set(hashString(word), word);
+    }
+  }
+  return words;
+}
+
+function describeCommand(call: CallContext, refusal: CommandRefusal): Violation {
+  const words = wordsByHash(call.args);
+  const named = refusal.values.map((hash) => words.get(hash) ?? 'a word it named').join(' and ');
+  const error = refusal.seen?.error ?? filled(refusal.error, words);
+  return {
+    rule: NAME,
+    severity: 'block',
+    reason:
+      `${call.description} runs again a command that failed ${refusal.failures} times, spelled ` +
+      `${refusal.spellings.length} ways with other options, each time saying ${named} does not exist ` +
+      `("${error}"); no option makes it exist, and nothing has changed since.`,
+    suggestion: `Look up what exists instead of ${named} (list the available versions or names), then ask for one of those.`,
+    evidence: {
+      count: refusal.failures,
+      calls: refusal.seen === undefined ? [] : [refusal.seen.description],
+      lastError: error,
+    },
   };
 }
 

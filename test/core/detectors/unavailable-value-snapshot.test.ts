@@ -92,7 +92,7 @@ describe('unavailable-value across a restart', () => {
   it('ignores a snapshot of the version that saved nothing', () => {
     const detector = createUnavailableValueDetector();
     detector.restore({ version: 1 });
-    expect(detector.snapshot()).toEqual({ version: 2, refusals: [], rejections: [] });
+    expect(detector.snapshot()).toEqual({ version: 2, refusals: [], rejections: [], commands: [] });
   });
 
   it('ignores a hostile or corrupt snapshot, and never throws reading one or checking after it', () => {
