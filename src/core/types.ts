@@ -320,6 +320,12 @@ export interface FailureFacts {
    */
   readonly unavailable?: readonly string[];
   /**
+   * The program the call's command runs was not found (`bash: apply_patch: command not found`): the
+   * name was a guess. Names sharing a word (`apply_patch`, `apply-patch`, `codex-apply-patch`) are
+   * guesses at one program, and count together toward a streak of guesses.
+   */
+  readonly programMissing?: boolean;
+  /**
    * Names of the call's own arguments that the error says the tool does not accept ("Unrecognized
    * key(s) in object: 'task_progress'", "got an unexpected keyword argument 'verbose'"): any call
    * passing them fails the same way, whatever their values.

@@ -62,7 +62,7 @@ import { quotesArguments, withoutEchoes } from './echoes.js';
 import { editedFilesByName } from './edited-file.js';
 import { isEmptyAnswer } from './empty-result.js';
 import { errorShape } from './error-shape.js';
-import { withoutStartupLines } from './failure-lines.js';
+import { programNotFound, withoutStartupLines } from './failure-lines.js';
 import { queriedFiles } from './file-queries.js';
 import { heldByAnotherProcess } from './held-lock.js';
 import { SignatureMatcher } from './matcher.js';
@@ -457,6 +457,9 @@ export function createToolCallAdapter(options: ToolCallAdapterOptions = {}): Too
       meaning,
     };
     if (varies) facts.varies = varies;
+    // The program the line runs, not its subcommand: the name the shell looked up.
+    if (call.kind === 'exec' && programNotFound(verdict, call.program?.split(' ')[0] ?? ''))
+      facts.programMissing = true;
     if (rule.blame !== 'harness_fault' && refusesOrder(verdict)) facts.awaitsAnotherCall = true;
     if (call.kind === 'create' && opensItsTarget(text, call.targets)) facts.opensTarget = true;
     if (rule.blame === 'harness_fault' && sandboxLostUnderCall(verdict, args)) facts.losesWorld = true;

@@ -251,6 +251,54 @@ function missedProgram(scanned: string, command: string | undefined): boolean {
 }
 
 /**
+ * Every shell's line for a program it could not find, with the name it looked for: bash's and sh's
+ * (`bash: line 1: vercel: command not found`, `/bin/sh: 1: vercel: not found`, `bash: ./run.sh: No
+ * such file or directory` for one run by its path), zsh's, fish's,
+ * PowerShell's (5 and 7) and cmd's (`'vercel' is not recognized as an internal or external command`).
+ */
+const PROGRAM_NOT_FOUND_LINES: readonly RegExp[] = [
+  ...NOT_FOUND_LINES,
+  /^(?:[\w/.-]*(?:sh|bash)(?:: line \d+)?|[\w/.-]*sh: \d+): ([^\s:]+): (?:command not found|not found|No such file or directory)\s*$/gm,
+  /^[\w/.-]*zsh: command not found: (\S+)\s*$/gm,
+  /^fish: Unknown command:? '?([^\s']+)'?\s*$/gm,
+  /^(?:\S+ ?: )?The term '([^'\n]+)' is not recognized as (?:the|a) name of a cmdlet/gm,
+  /^'([^'\n]+)' is not recognized as an internal or external command/gm,
+];
+/** Characters of a long output's head, and of its tail, read for a program not found. */
+const PROGRAM_NOT_FOUND_READ = 4_096;
+const PROGRAM_NOT_FOUND_WORDS = [
+  'not found',
+  'No such file or directory',
+  'Unknown command',
+  'is not recognized as the name of a cmdlet',
+  'is not recognized as a name of a cmdlet',
+  'is not recognized as an internal or external command',
+];
+
+/**
+ * Whether the shell says it could not find `program`, the one the command line runs (`apply_patch -h`,
+ * then `bash: apply_patch: command not found`; by its path, `./bin/apply_patch: No such file or
+ * directory`): the agent named a program that is not there. Another program missing (one a script's
+ * later line runs, a build's own step, a hook's) is not the command's.
+ */
+export function programNotFound(output: string, program: string): boolean {
+  if (program === '') return false;
+  // A shell says so first or last: the head and the tail of a long output are read.
+  const scanned =
+    output.length <= 2 * PROGRAM_NOT_FOUND_READ
+      ? output
+      : `${output.slice(0, PROGRAM_NOT_FOUND_READ)}\n${output.slice(-PROGRAM_NOT_FOUND_READ)}`;
+  if (!PROGRAM_NOT_FOUND_WORDS.some((word) => scanned.includes(word))) return false;
+  for (const line of PROGRAM_NOT_FOUND_LINES) {
+    for (const match of scanned.matchAll(line)) {
+      const name = match[1] ?? '';
+      if (name === program || name.endsWith(`/${program}`) || name.endsWith(`\\${program}`)) return true;
+    }
+  }
+  return false;
+}
+
+/**
  * A line a script prints about one of its own lines (`/opt/homebrew/…/shellenv.sh: line 18: /bin/ps:
  * Operation not permitted`, `/home/dev/.bash_profile: line 1: souce: command not found`), by the
  * script's absolute path.

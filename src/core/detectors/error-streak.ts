@@ -11,6 +11,7 @@
  * never judged here: varied edit guesses often succeed.
  */
 
+import { hashString } from '../identity/index.js';
 import { namesLookedUp, onlyLooks } from '../subject-lookup.js';
 import type { VerdictKind, Violation } from '../types.js';
 import { ViolationWrittenOnRead } from '../written-on-read.js';
@@ -42,6 +43,30 @@ const MAX_PROBE_AFTER = 64;
 const MAX_SHOWN_NAMES = 256;
 /** Characters of a looking call's answer read for the names it shows. */
 const SHOWN_CHARS = 4_000;
+
+/**
+ * A word of a program's name: four letters or more, which leaves out what many names share (`bin`,
+ * `run`, `app`) and a version's digits.
+ */
+const PROGRAM_WORD = /\p{L}{4,}/gu;
+/** The shape of every failure of a program not found, whichever name was tried. */
+const PROGRAM_NOT_FOUND = '<program> not found';
+/** Words a run of missing programs keeps, and tools whose runs are kept. */
+const MAX_PROGRAM_WORDS = 32;
+const MAX_MISSING_RUNS = 64;
+
+/**
+ * Programs a tool's shell did not find, one after another: names that share a word (`apply_patch`,
+ * `codex-apply-patch`, `~/.codex/bin/apply_patch`) are guesses at one program's name, a streak of
+ * their own whichever name each guess tried.
+ */
+interface MissingPrograms {
+  /** The words of the names tried, by their hashes. */
+  readonly words: Set<string>;
+  /** Tells this run's streak from an earlier run's of the same tool. */
+  readonly id: number;
+  readonly world: number;
+}
 
 /** Failing to find things that are absent is exploration, not a loop: such streaks only warn. */
 const WARN_ONLY_SIGNATURES: ReadonlySet<string> = new Set(['empty_result']);
@@ -136,6 +161,38 @@ export function createErrorStreakDetector(): Detector {
    * agent knows works (`turn faucet` between refused verbs), not a guess at one.
    */
   const worked = new LruMap<true>(MAX_WORKED);
+  /** Each tool's run of programs its shell did not find, in this world. */
+  const missing = new LruMap<MissingPrograms>(MAX_MISSING_RUNS);
+  let runs = 0;
+
+  /**
+   * Guesses are counted per tool, and for a command per program and subcommand; a program whose
+   * name shares a word with those of the tool's run of missing programs is a guess of that run.
+   */
+  function streakKey(call: CallContext): string {
+    const program = call.facts.program;
+    if (program === undefined) return call.tool;
+    if (missing.size > 0) {
+      const run = missing.peek(call.tool);
+      if (run !== undefined && run.world === world && sharesWord(programWords(program), run.words))
+        return `${call.tool}\u0000missing program ${run.id}`;
+    }
+    return `${call.tool}\u0000${program}`;
+  }
+
+  /** A program its shell did not find: a guess of the tool's run when it shares a word with it. */
+  function noteMissingProgram(call: CallContext): void {
+    const program = call.facts.program;
+    if (program === undefined) return;
+    const words = programWords(program);
+    if (words.size === 0) return;
+    const run = missing.peek(call.tool);
+    if (run !== undefined && run.world === world && sharesWord(words, run.words)) {
+      for (const word of words) if (run.words.size < MAX_PROGRAM_WORDS) run.words.add(word);
+      return;
+    }
+    missing.set(call.tool, { words, id: ++runs, world });
+  }
 
   function current(call: CallContext): Streak | undefined {
     const streak = tools.peek(streakKey(call));
@@ -197,6 +254,8 @@ export function createErrorStreakDetector(): Detector {
       }
       if (outcome.success && live.size > 0 && onlyLooks(call.facts)) noteShown(call, outcome);
       if (!isWatched(call, call.toolPolicy.detectors.errorStreak) || isEdit(call)) return;
+      if (outcome.failure?.programMissing === true && outcome.failure.blame === 'agent_failure')
+        noteMissingProgram(call);
       const at = streakKey(call);
       if (outcome.success) {
         worked.set(call.identity.callKey, true);
@@ -216,14 +275,17 @@ export function createErrorStreakDetector(): Detector {
         return;
       }
       const key = guessKey(call, failure.dependsOnWholeCall === true);
-      const shape = streak === undefined ? undefined : outcomeShape(outcome);
+      // A program not found is one failure whatever the name tried: the name is the guess.
+      const missingProgram = failure.programMissing === true;
+      const shape =
+        streak === undefined ? undefined : missingProgram ? PROGRAM_NOT_FOUND : outcomeShape(outcome);
       const alike =
         streak === undefined || shape === undefined ? undefined : mergedShape(shapeOfStreak(streak), shape);
       if (!streak || shape === undefined || alike === undefined) {
         tools.set(at, {
           signature: failure.signature,
-          shape: shape ?? '',
-          pendingShape: shape === undefined ? deferredShape(outcome) : undefined,
+          shape: shape ?? (missingProgram ? PROGRAM_NOT_FOUND : ''),
+          pendingShape: shape === undefined && !missingProgram ? deferredShape(outcome) : undefined,
           distinct: 1,
           keys: [key],
           calls: [call.description],
@@ -288,6 +350,7 @@ export function createErrorStreakDetector(): Detector {
     reset(reason): void {
       tools.clear();
       live.clear();
+      missing.clear();
       if (reason === 'session') worked.clear();
     },
 
@@ -301,7 +364,18 @@ export function createErrorStreakDetector(): Detector {
           const { pendingShape: _shaped, ...saved } = withQuotedError(streak);
           return [tool, saved] as const;
         });
-      return { version: VERSION, world, tools: kept, worked: worked.entries().map(([key]) => key) };
+      const runsKept = missing
+        .entries()
+        .filter(([, run]) => run.world === world)
+        .map(([tool, run]) => [tool, { words: [...run.words], id: run.id }] as const);
+      return {
+        version: VERSION,
+        world,
+        tools: kept,
+        worked: worked.entries().map(([key]) => key),
+        missing: runsKept,
+        runs,
+      };
     },
 
     restore(state: unknown): void {
@@ -315,6 +389,12 @@ export function createErrorStreakDetector(): Detector {
         if (streak.world !== world) continue;
         tools.set(tool, streak);
         live.add(tool);
+      }
+      missing.clear();
+      runs = readCount(snapshot?.runs) ?? 0;
+      for (const [tool, run] of readEntries(snapshot?.missing, MAX_MISSING_RUNS, readMissingPrograms)) {
+        missing.set(tool, { ...run, world });
+        runs = Math.max(runs, run.id);
       }
     },
   };
@@ -391,10 +471,27 @@ function followsWhatWasShown(call: CallContext, streak: Streak): boolean {
   return false;
 }
 
-/** Guesses are counted per tool, and for a command per program and subcommand. */
-function streakKey(call: CallContext): string {
-  const program = call.facts.program;
-  return program === undefined ? call.tool : `${call.tool}\u0000${program}`;
+/** The words of the name of the program a command runs (not its subcommand), by their hashes. */
+function programWords(program: string): Set<string> {
+  const space = program.indexOf(' ');
+  const name = (space < 0 ? program : program.slice(0, space)).slice(0, 256).toLowerCase();
+  const words = new Set<string>();
+  for (const word of name.match(PROGRAM_WORD) ?? []) {
+    if (words.size >= MAX_PROGRAM_WORDS) break;
+    words.add(hashString(word));
+  }
+  return words;
+}
+
+function sharesWord(left: ReadonlySet<string>, right: ReadonlySet<string>): boolean {
+  for (const word of left) if (right.has(word)) return true;
+  return false;
+}
+
+function readMissingPrograms(raw: Record<string, unknown>): Omit<MissingPrograms, 'world'> | undefined {
+  const id = readCount(raw.id);
+  const words = readStrings(raw.words, MAX_PROGRAM_WORDS).filter((word) => /^[0-9a-f]{16}$/.test(word));
+  return id === undefined || words.length === 0 ? undefined : { id, words: new Set(words) };
 }
 
 /** Search-and-replace edits, patches and writes: judged only when their arguments and error repeat. */
