@@ -253,13 +253,14 @@ function missedProgram(scanned: string, command: string | undefined): boolean {
 /**
  * Every shell's line for a program it could not find, with the name it looked for: bash's and sh's
  * (`bash: line 1: vercel: command not found`, `/bin/sh: 1: vercel: not found`, `bash: ./run.sh: No
- * such file or directory` for one run by its path), zsh's, fish's,
+ * such file or directory` for one run by its path), zsh's (`(eval):1: command not found: vercel` where
+ * a host runs the line through `eval`), fish's,
  * PowerShell's (5 and 7) and cmd's (`'vercel' is not recognized as an internal or external command`).
  */
 const PROGRAM_NOT_FOUND_LINES: readonly RegExp[] = [
   ...NOT_FOUND_LINES,
   /^(?:[\w/.-]*(?:sh|bash)(?:: line \d+)?|[\w/.-]*sh: \d+): ([^\s:]+): (?:command not found|not found|No such file or directory)\s*$/gm,
-  /^[\w/.-]*zsh: command not found: (\S+)\s*$/gm,
+  /^(?:[\w/.-]*zsh|\(eval\)):(?:\d+:)? command not found: (\S+)\s*$/gm,
   /^fish: Unknown command:? '?([^\s']+)'?\s*$/gm,
   /^(?:\S+ ?: )?The term '([^'\n]+)' is not recognized as (?:the|a) name of a cmdlet/gm,
   /^'([^'\n]+)' is not recognized as an internal or external command/gm,

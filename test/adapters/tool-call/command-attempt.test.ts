@@ -227,6 +227,19 @@ describe("a command line's older attempt key, which bans learned under the keys 
   });
 });
 
+/** `words` with each of `options` put in among them, at the place `places` draws for it. */
+function placeOptions(
+  words: readonly string[],
+  options: readonly string[],
+  places: readonly number[],
+): string[] {
+  const out = [...words];
+  options.forEach((option, index) => {
+    out.splice((places[index] ?? 0) % (out.length + 1), 0, option);
+  });
+  return out;
+}
+
 /** The key two spellings of one attempt share once they failed alike: the respelling, or the key. */
 const respelling = (command: string): string | undefined => {
   const keys = commandAttemptKeys(command);
@@ -269,13 +282,8 @@ describe("a command line's respelling, its options in one set wherever they stan
         fc.array(fc.nat(), { minLength: 4, maxLength: 4 }),
         fc.array(fc.nat(), { minLength: 4, maxLength: 4 }),
         (program, options, words, firstPlaces, secondPlaces) => {
-          const placed = (places: readonly number[]): string => {
-            const out: string[] = [...words];
-            options.forEach((option, index) => {
-              out.splice((places[index] ?? 0) % (out.length + 1), 0, option);
-            });
-            return `${program} ${out.join(' ')}`;
-          };
+          const placed = (places: readonly number[]): string =>
+            `${program} ${placeOptions(words, options, places).join(' ')}`;
           expect(respelling(placed(firstPlaces))).toBe(respelling(placed(secondPlaces)));
         },
       ),
@@ -327,11 +335,8 @@ describe("a command line's optionless key, every option left out", () => {
         fc.array(operands, { minLength: 1, maxLength: 3 }),
         fc.array(fc.nat(), { minLength: 4, maxLength: 4 }),
         (program, options, words, places) => {
-          const out: string[] = [...words];
-          options.forEach((option, index) => {
-            out.splice((places[index] ?? 0) % (out.length + 1), 0, option);
-          });
-          expect(optionless(`${program} ${out.join(' ')}`)).toBe(optionless(`${program} ${words.join(' ')}`));
+          const placed = placeOptions(words, options, places).join(' ');
+          expect(optionless(`${program} ${placed}`)).toBe(optionless(`${program} ${words.join(' ')}`));
         },
       ),
     );

@@ -12,6 +12,8 @@ describe('programNotFound', () => {
 
   it("reads zsh's, fish's, PowerShell's and cmd's lines", () => {
     expect(programNotFound('zsh:1: command not found: vercel', 'vercel')).toBe(true);
+    expect(programNotFound('(eval):1: command not found: vercel', 'vercel')).toBe(true);
+    expect(programNotFound('zsh: command not found: vercel', 'vercel')).toBe(true);
     expect(programNotFound('fish: Unknown command: vercel', 'vercel')).toBe(true);
     expect(
       programNotFound(
