@@ -253,34 +253,29 @@ function missedProgram(scanned: string, command: string | undefined): boolean {
 /**
  * Every shell's line for a program it could not find, with the name it looked for: bash's and sh's
  * (`bash: line 1: vercel: command not found`, `/bin/sh: 1: vercel: not found`, `bash: ./run.sh: No
- * such file or directory` for one run by its path), zsh's (`(eval):1: command not found: vercel` where
- * a host runs the line through `eval`), fish's,
- * PowerShell's (5 and 7) and cmd's (`'vercel' is not recognized as an internal or external command`).
+ * such file or directory` for one run by its path), zsh's (`zsh:1: command not found: vercel`, and
+ * `(eval):1: …` where a host runs the line through `eval`), fish's, PowerShell's (5 and 7) and cmd's
+ * (`'vercel' is not recognized as an internal or external command`). Each reads one line.
  */
 const PROGRAM_NOT_FOUND_LINES: readonly RegExp[] = [
-  ...NOT_FOUND_LINES,
-  /^(?:[\w/.-]*(?:sh|bash)(?:: line \d+)?|[\w/.-]*sh: \d+): ([^\s:]+): (?:command not found|not found|No such file or directory)\s*$/gm,
-  /^(?:[\w/.-]*zsh|\(eval\)):(?:\d+:)? command not found: (\S+)\s*$/gm,
-  /^fish: Unknown command:? '?([^\s']+)'?\s*$/gm,
-  /^(?:\S+ ?: )?The term '([^'\n]+)' is not recognized as (?:the|a) name of a cmdlet/gm,
-  /^'([^'\n]+)' is not recognized as an internal or external command/gm,
+  /^(?:[\w/.-]*(?:sh|bash)(?:: line \d+)?|[\w/.-]*sh: \d+): ([^\s:]+): (?:command not found|not found|No such file or directory)\s*$/,
+  /^(?:[\w/.-]*zsh|\(eval\)):(?:\d+:)? command not found: (\S+)\s*$/,
+  /^fish: Unknown command:? '?([^\s']+)'?\s*$/,
+  /^(?:\S+ ?: )?The term '([^'\n]+)' is not recognized as (?:the|a) name of a cmdlet/,
+  /^'([^'\n]+)' is not recognized as an internal or external command/,
 ];
 /** Characters of a long output's head, and of its tail, read for a program not found. */
 const PROGRAM_NOT_FOUND_READ = 4_096;
-const PROGRAM_NOT_FOUND_WORDS = [
-  'not found',
-  'No such file or directory',
-  'Unknown command',
-  'is not recognized as the name of a cmdlet',
-  'is not recognized as a name of a cmdlet',
-  'is not recognized as an internal or external command',
-];
+/** Lines naming the program that are read, and the longest read. */
+const MAX_PROGRAM_LINES = 16;
+const MAX_PROGRAM_LINE = 1_000;
 
 /**
  * Whether the shell says it could not find `program`, the one the command line runs (`apply_patch -h`,
  * then `bash: apply_patch: command not found`; by its path, `./bin/apply_patch: No such file or
  * directory`): the agent named a program that is not there. Another program missing (one a script's
- * later line runs, a build's own step, a hook's) is not the command's.
+ * later line runs, a build's own step, a hook's) is not the command's. Only the lines that name the
+ * program are read, so an output that never does costs one search for the name.
  */
 export function programNotFound(output: string, program: string): boolean {
   if (program === '') return false;
@@ -289,12 +284,24 @@ export function programNotFound(output: string, program: string): boolean {
     output.length <= 2 * PROGRAM_NOT_FOUND_READ
       ? output
       : `${output.slice(0, PROGRAM_NOT_FOUND_READ)}\n${output.slice(-PROGRAM_NOT_FOUND_READ)}`;
-  if (!PROGRAM_NOT_FOUND_WORDS.some((word) => scanned.includes(word))) return false;
-  for (const line of PROGRAM_NOT_FOUND_LINES) {
-    for (const match of scanned.matchAll(line)) {
-      const name = match[1] ?? '';
-      if (name === program || name.endsWith(`/${program}`) || name.endsWith(`\\${program}`)) return true;
-    }
+  let from = 0;
+  for (let lines = 0; lines < MAX_PROGRAM_LINES; lines++) {
+    const at = scanned.indexOf(program, from);
+    if (at < 0) return false;
+    const start = scanned.lastIndexOf('\n', at) + 1;
+    const newline = scanned.indexOf('\n', at);
+    const end = newline < 0 ? scanned.length : newline;
+    if (end - start <= MAX_PROGRAM_LINE && saysNotFound(scanned.slice(start, end), program)) return true;
+    from = end + 1;
+  }
+  return false;
+}
+
+/** Whether `line` is a shell's line saying it could not find `program`, by name or by a path to it. */
+function saysNotFound(line: string, program: string): boolean {
+  for (const pattern of PROGRAM_NOT_FOUND_LINES) {
+    const name = pattern.exec(line)?.[1];
+    if (name === program || name?.endsWith(`/${program}`) || name?.endsWith(`\\${program}`)) return true;
   }
   return false;
 }
