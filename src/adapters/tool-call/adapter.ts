@@ -329,25 +329,25 @@ export function createToolCallAdapter(options: ToolCallAdapterOptions = {}): Too
       // the lines after it, and two scripts that open alike would be one attempt.
       if (windows) {
         const attempt = windowsAttemptKey(text);
-        if (attempt !== undefined) facts.failureKey = attemptFailureKey(proposal.tool, args, attempt);
+        if (attempt !== undefined)
+          facts.failureKey = attemptFailureKey(proposal.tool, othersFormOf(args), attempt);
         return facts;
       }
       const attempt = commandAttemptKeys(text);
       if (attempt !== undefined) {
-        facts.failureKey = attemptFailureKey(proposal.tool, args, attempt.key);
+        const others = othersFormOf(args);
+        facts.failureKey = attemptFailureKey(proposal.tool, others, attempt.key);
         // Its options in any order: the same attempt once two such spellings failed alike.
         facts.respellingKey =
           attempt.respelled === undefined
             ? facts.failureKey
-            : attemptFailureKey(proposal.tool, args, attempt.respelled);
-        // Its options left out: one attempt where the failure says an operand names nothing.
-        facts.optionlessKey =
-          attempt.optionless === undefined
-            ? facts.failureKey
-            : attemptFailureKey(proposal.tool, args, attempt.optionless);
+            : attemptFailureKey(proposal.tool, others, attempt.respelled);
+        // Its options left out: one attempt where the failure says an operand names nothing. Written
+        // out, not hashed: a rule reads it only once a command failed so, and hashes it then.
+        facts.optionlessKey = `${proposal.tool}\u0000optionless\u0000${others}\u0000${attempt.optionless ?? attempt.key}`;
         // A ban learned before `--` after an operand was kept holds the key the command had then.
         if (attempt.older !== undefined)
-          facts.olderFailureKey = attemptFailureKey(proposal.tool, args, attempt.older);
+          facts.olderFailureKey = attemptFailureKey(proposal.tool, others, attempt.older);
       }
       return facts;
     }
@@ -713,9 +713,15 @@ const PRESENTATION_ARGUMENTS = new Set(['command', 'cmd', 'commandLine', 'script
 /**
  * Spellings of one command that run the same thing (options reordered, output flags, `| tail`)
  * share a learned ban: the attempt, with the tool's other arguments that change what runs (a
- * working directory), by hash, as call keys are.
+ * working directory, `othersFormOf`), by hash, as call keys are.
  */
-function attemptFailureKey(tool: string, args: Readonly<Record<string, unknown>>, attempt: string): string {
+function attemptFailureKey(tool: string, others: string, attempt: string): string {
+  // Masked as call keys are: a timestamp in a branch name does not make another attempt.
+  return `${tool}\u0000attempt\u0000#${hashMaskedArgument(`${attempt}\u0000${others}`)}`;
+}
+
+/** The shell tool's arguments beside its line that change what runs (a working directory), written out. */
+function othersFormOf(args: Readonly<Record<string, unknown>>): string {
   // Most commands have nothing beside their line: no object is made for them.
   let others: Record<string, unknown> | undefined;
   const keys = Object.keys(args);
@@ -727,9 +733,7 @@ function attemptFailureKey(tool: string, args: Readonly<Record<string, unknown>>
       others[key] = args[key];
     }
   }
-  // Masked as call keys are: a timestamp in a branch name does not make another attempt.
-  const form = others === undefined ? '{}' : othersForm(others);
-  return `${tool}\u0000attempt\u0000#${hashMaskedArgument(`${attempt}\u0000${form}`)}`;
+  return others === undefined ? '{}' : othersForm(others);
 }
 
 /**
