@@ -404,16 +404,21 @@ function describe(call: CallContext, streak: Streak, severity: 'warn' | 'block')
   // What the streak holds now: it goes on changing after the check, the words are written later.
   const { distinct, signature, calls, reasked } = streak;
   const lastError = laterQuote(streak);
+  const names = streak.shape === PROGRAM_NOT_FOUND;
   const suggestion = WARN_ONLY_SIGNATURES.has(signature)
     ? 'If what you are looking for may not exist, say so instead of trying more variations.'
-    : 'Stop guessing: list or search the valid values first (list the directory, search for the id, read the help or the schema), or take another approach.';
+    : names
+      ? "Stop guessing the program's name: list what is installed (the folder you expect it in, the commands the shell knows), or take another approach."
+      : 'Stop guessing: list or search the valid values first (list the directory, search for the id, read the help or the schema), or take another approach.';
   return new ViolationWrittenOnRead(
     NAME,
     severity,
     () => {
       const seen =
         `${call.tool} has failed ${distinct} times in a row with ${signature}, ` +
-        `each time with different arguments (last error: ${lastError()})` +
+        (names
+          ? `each time running a program the shell did not find, under another name (last error: ${lastError()})`
+          : `each time with different arguments (last error: ${lastError()})`) +
         (reasked === true ? ', and one was asked again with nothing changed in between' : '');
       return severity === 'block'
         ? `${seen}, so further guesses are blocked until something changes.`

@@ -44,7 +44,8 @@ describe('error-streak, guesses at the name of a program', () => {
     guessing(agent, GUESSES.slice(0, 4));
     const check = agent.check('Bash', { command: 'apply_patch.py < fix.diff' });
     expect(check).toMatchObject({ verdict: 'block', rule: 'error-streak' });
-    expect(check.suggestion).toContain('list or search the valid values first');
+    expect(check.reason).toContain('each time running a program the shell did not find, under another name');
+    expect(check.suggestion).toContain("Stop guessing the program's name: list what is installed");
   });
 
   it('allows a look at what is installed, and a program of another name', () => {
