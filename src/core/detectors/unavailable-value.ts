@@ -299,7 +299,8 @@ export function createUnavailableValueDetector(): Detector {
     }
     const values = named.map((value) => hashString(value));
     const shape = hashString(outcome.errorShape ?? outcome.text);
-    const spelling = hashString(canonicalJson(call.args));
+    // By the key a ban on it is filed under: words about the call (a description) make no spelling.
+    const spelling = hashString(call.banKey);
     const earlier = commands.peek(key);
     const alike = earlier !== undefined && earlier.shape === shape && sameHashes(earlier.values, values);
     const error = excerpt(outcome.text);
@@ -309,7 +310,7 @@ export function createUnavailableValueDetector(): Detector {
       spellings: alike
         ? [...earlier.spellings.filter((hash) => hash !== spelling), spelling].slice(-PER_KEY)
         : [spelling],
-      failures: alike ? earlier.failures + 1 : 1,
+      failures: alike ? Math.min(earlier.failures + 1, MAX_FAILURES) : 1,
       error: masked(error, [...argumentValues(call.args), ...named]),
       seen: { error, description: call.description },
     });

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { toolCallToProposal } from '../../../src/adapters/tool-call/index.js';
+import { toolCallToOutcome, toolCallToProposal } from '../../../src/adapters/tool-call/index.js';
 import { Agent } from '../support.js';
 
 /** npm's answer to an install of a version that was never published, as a shell tool returns it. */
@@ -65,6 +65,23 @@ describe('unavailable-value, a command spelled again with other options', () => 
     const agent = new Agent();
     agent.call('Bash', install(), ETARGET);
     agent.call('Bash', install(), ETARGET);
+    expect(agent.check('Bash', install('--force')).rule).not.toBe('unavailable-value');
+  });
+
+  it('counts one attempt written two ways as one spelling, left to the rules on identical calls', () => {
+    const agent = new Agent();
+    // A host that runs every call and only reports it (the guard's own rules would refuse the
+    // second): both are recorded as run. Output trimmed or not, it is one attempt.
+    for (const command of [install().command, `${install().command} 2>&1 | tail -20`]) {
+      agent.loop.recordOutcome({
+        ...toolCallToOutcome(
+          'Bash',
+          { command },
+          { content: [{ type: 'text', text: ETARGET.text }], isError: true },
+        ),
+        proposal: toolCallToProposal('Bash', { command }),
+      });
+    }
     expect(agent.check('Bash', install('--force')).rule).not.toBe('unavailable-value');
   });
 
