@@ -11,7 +11,6 @@
  * never judged here: varied edit guesses often succeed.
  */
 
-import { hashString } from '../identity/index.js';
 import { namesLookedUp, onlyLooks } from '../subject-lookup.js';
 import type { VerdictKind, Violation } from '../types.js';
 import { ViolationWrittenOnRead } from '../written-on-read.js';
@@ -20,6 +19,7 @@ import { LruMap } from './bounded.js';
 import { mergedShape, outcomeShape } from './error-shape.js';
 import { readCount, readEntries, readNumber, readSnapshot, readString, readStrings } from './restore.js';
 import type { CallContext, Detector, ObservedOutcome } from './types.js';
+import { sharesWord, wordHashes } from './word-hashes.js';
 import { laterQuote, type PendingQuote, withAlternatives, withQuotedError } from './wording.js';
 
 const NAME = 'error-streak';
@@ -44,11 +44,6 @@ const MAX_SHOWN_NAMES = 256;
 /** Characters of a looking call's answer read for the names it shows. */
 const SHOWN_CHARS = 4_000;
 
-/**
- * A word of a program's name: four letters or more, which leaves out what many names share (`bin`,
- * `run`, `app`) and a version's digits.
- */
-const PROGRAM_WORD = /\p{L}{4,}/gu;
 /** The shape of every failure of a program not found, whichever name was tried. */
 const PROGRAM_NOT_FOUND = '<program> not found';
 /** Words a run of missing programs keeps, and tools whose runs are kept. */
@@ -164,6 +159,16 @@ export function createErrorStreakDetector(): Detector {
   /** Each tool's run of programs its shell did not find, in this world. */
   const missing = new LruMap<MissingPrograms>(MAX_MISSING_RUNS);
   let runs = 0;
+  /**
+   * The words of the program last looked at: a call's streak key is read at its check, its outcome
+   * and after its verdict, each time the same program.
+   */
+  let named: { readonly program: string; readonly words: Set<string> } | undefined;
+
+  function wordsOf(program: string): Set<string> {
+    if (named?.program !== program) named = { program, words: programWords(program) };
+    return named.words;
+  }
 
   /**
    * Guesses are counted per tool, and for a command per program and subcommand; a program whose
@@ -174,7 +179,7 @@ export function createErrorStreakDetector(): Detector {
     if (program === undefined) return call.tool;
     if (missing.size > 0) {
       const run = missing.peek(call.tool);
-      if (run !== undefined && run.world === world && sharesWord(programWords(program), run.words))
+      if (run !== undefined && run.world === world && sharesWord(wordsOf(program), run.words))
         return `${call.tool}\u0000missing program ${run.id}`;
     }
     return `${call.tool}\u0000${program}`;
@@ -184,14 +189,15 @@ export function createErrorStreakDetector(): Detector {
   function noteMissingProgram(call: CallContext): void {
     const program = call.facts.program;
     if (program === undefined) return;
-    const words = programWords(program);
+    const words = wordsOf(program);
     if (words.size === 0) return;
     const run = missing.peek(call.tool);
     if (run !== undefined && run.world === world && sharesWord(words, run.words)) {
       for (const word of words) if (run.words.size < MAX_PROGRAM_WORDS) run.words.add(word);
       return;
     }
-    missing.set(call.tool, { words, id: ++runs, world });
+    // A copy: the run's words grow, the memo's stay the program's.
+    missing.set(call.tool, { words: new Set(words), id: ++runs, world });
   }
 
   function current(call: CallContext): Streak | undefined {
@@ -476,21 +482,13 @@ function followsWhatWasShown(call: CallContext, streak: Streak): boolean {
   return false;
 }
 
-/** The words of the name of the program a command runs (not its subcommand), by their hashes. */
+/**
+ * The words of the name of the program a command runs (not its subcommand), by their hashes (see
+ * `word-hashes.ts`: four letters or more leave out what many names share, `bin`, `run`, `app`).
+ */
 function programWords(program: string): Set<string> {
   const space = program.indexOf(' ');
-  const name = (space < 0 ? program : program.slice(0, space)).slice(0, 256).toLowerCase();
-  const words = new Set<string>();
-  for (const word of name.match(PROGRAM_WORD) ?? []) {
-    if (words.size >= MAX_PROGRAM_WORDS) break;
-    words.add(hashString(word));
-  }
-  return words;
-}
-
-function sharesWord(left: ReadonlySet<string>, right: ReadonlySet<string>): boolean {
-  for (const word of left) if (right.has(word)) return true;
-  return false;
+  return wordHashes((space < 0 ? program : program.slice(0, space)).slice(0, 256), MAX_PROGRAM_WORDS);
 }
 
 function readMissingPrograms(raw: Record<string, unknown>): Omit<MissingPrograms, 'world'> | undefined {

@@ -10,11 +10,12 @@
  */
 import { hashString } from '../identity/index.js';
 import { sameOf } from './sweep.js';
+import { sharesWord, wordHashes } from './word-hashes.js';
 
 export interface AskedField {
   /** The hash of the whole value, as a sweep compares it (`sameOf`): equal values, equal hashes. */
   readonly same: string;
-  /** The hashes of its words (runs of four letters or more, lower-cased), within the question's budget. */
+  /** The hashes of its words (see `word-hashes.ts`), within the question's budget. */
   readonly words: ReadonlySet<string>;
 }
 
@@ -29,11 +30,6 @@ const MAX_VALUE_CHARS = 1_000;
  * small. A field read after the budget is spent keeps none, and a change of it is never a rewording.
  */
 const MAX_WORDS = 64;
-/**
- * A word: four letters or more, which leaves out the short words every question shares (`for`, `the`,
- * `how`) and a path's bare abbreviations (`src`, `lib`).
- */
-const WORD = /\p{L}{4,}/gu;
 
 /** The value as its words are read: a string as it is, anything else as JSON; nothing when it cannot be written. */
 function textOf(value: unknown): string {
@@ -51,14 +47,8 @@ export function askedFields(args: Readonly<Record<string, unknown>>): AskedField
   let budget = MAX_WORDS;
   for (const field of Object.keys(args).slice(0, MAX_FIELDS)) {
     const value = args[field];
-    const words = new Set<string>();
-    for (const word of textOf(value).slice(0, MAX_VALUE_CHARS).toLowerCase().match(WORD) ?? []) {
-      if (budget === 0) break;
-      const hash = hashString(word);
-      if (words.has(hash)) continue;
-      words.add(hash);
-      budget--;
-    }
+    const words = wordHashes(textOf(value).slice(0, MAX_VALUE_CHARS), budget);
+    budget -= words.size;
     out.set(hashString(field), { same: sameOf(value), words });
   }
   return out;
@@ -80,11 +70,6 @@ export function rewords(previous: AskedFields, current: AskedFields): boolean {
     differs = true;
   }
   return differs;
-}
-
-function sharesWord(left: ReadonlySet<string>, right: ReadonlySet<string>): boolean {
-  for (const word of left) if (right.has(word)) return true;
-  return false;
 }
 
 /** `fields` as the session's run state keeps them: hashes only. */
