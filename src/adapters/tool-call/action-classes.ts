@@ -110,6 +110,12 @@ const JOB_READ_WORDS = new Set(['get', 'check', 'describe', 'show', 'fetch']);
 const JOB_WORDS = new Set(['job', 'operation', 'deployment', 'build', 'run', 'workflow', 'pipeline']);
 const FILE_WORDS = new Set(['file', 'files', 'path', 'dir', 'directory', 'folder']);
 const JOINERS = new Set(['or', 'and']);
+/**
+ * Words naming a running program's standard input (`write_stdin`): what the text typed there does is
+ * the program's business, so the call runs something, whatever its verb; typing nothing only reads
+ * what the program printed since (see `kindOfCall`).
+ */
+const INPUT_STREAM_WORDS = new Set(['stdin']);
 /** Remote verbs that change something on the other side: an empty reply to them is not "nothing found". */
 const REMOTE_WRITE_WORDS = new Set(['post', 'send', 'invoke', 'publish', 'notify']);
 /**
@@ -171,6 +177,8 @@ export interface NameReading {
   readonly effect: boolean;
   /** The server or namespace the name carries (`github` in `mcp__github__create_issue`), or `''`. */
   readonly server: string;
+  /** The name says the tool types into a running program's standard input (`write_stdin`). */
+  readonly typesIntoProcess: boolean;
 }
 
 function isPoll(list: readonly string[]): boolean {
@@ -195,8 +203,10 @@ function readWords(list: readonly string[]): NameReading | undefined {
   let joined = false;
   let bookkeeping = false;
   let remoteWrite = false;
+  let inputStream = false;
   const verbs: string[] = [];
   for (const word of list) {
+    if (INPUT_STREAM_WORDS.has(word)) inputStream = true;
     const family = FAMILY_BY_WORD.get(word);
     if (family) {
       families.push(family);
@@ -215,7 +225,9 @@ function readWords(list: readonly string[]): NameReading | undefined {
     writes: writes || remoteWrite,
     effect: false,
     server: '',
+    typesIntoProcess: false,
   } as const;
+  if (inputStream) return { ...base, kind: 'exec', typesIntoProcess: true };
   if (bookkeeping) return { ...base, kind: 'other' };
   if (!writes && isPoll(list)) return { ...base, kind: 'poll' };
   const first = families[0];
@@ -237,6 +249,7 @@ const SILENT_NAME: NameReading = {
   writes: false,
   effect: false,
   server: '',
+  typesIntoProcess: false,
 };
 const MAX_CACHED_NAMES = 2048;
 const readingCache = new Map<string, NameReading>();
@@ -330,6 +343,20 @@ export function kindFromArguments(args: Readonly<Record<string, unknown>>): Acti
   return 'other';
 }
 
+/** Arguments that carry the text a tool types into a running program. */
+const TYPED_KEYS = new Set(['chars', 'input', 'text', 'data', 'keys']);
+
+/** Whether a call to a tool that types into a running program types nothing at all. */
+function typesNothing(args: Readonly<Record<string, unknown>>): boolean {
+  let seen = 0;
+  for (const key in args) {
+    if (++seen > 64) return false;
+    const value = args[key];
+    if (TYPED_KEYS.has(squashArgumentName(key)) && (typeof value !== 'string' || value !== '')) return false;
+  }
+  return true;
+}
+
 /** Editor tools that take a subcommand (`str_replace_based_edit_tool`, `str_replace_editor`). */
 const EDITOR_COMMANDS = new Map<string, ActionKind>([
   ['view', 'read'],
@@ -355,6 +382,9 @@ export function kindOfCall(
   const pinned = annotations?.narrowing?.kind ?? configured?.get(proposal.tool);
   if (pinned !== undefined && Object.hasOwn(CLASS_BY_KIND, pinned)) return pinned;
   const args = isRecord(proposal.args) ? proposal.args : {};
+  // Nothing typed into a running program (Codex's `write_stdin` with empty `chars`) asks only what
+  // it printed since: a poll of the program, however the server hints at the tool's effects.
+  if (reading.typesIntoProcess && typesNothing(args)) return 'poll';
   if (reading.kind === 'mutate' && typeof args.command === 'string') {
     const subcommand = EDITOR_COMMANDS.get(args.command);
     if (subcommand) return subcommand;

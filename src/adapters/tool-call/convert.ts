@@ -3,7 +3,7 @@
  * to the engine's `Proposal` and `Outcome`.
  */
 import type { Mutable, Outcome, Proposal, ToolAnnotations } from '../../core/types.js';
-import { isRecord } from './action-classes.js';
+import { isRecord, readToolName } from './action-classes.js';
 import { boundedJson } from './bounded-json.js';
 import { commandText } from './call-arguments.js';
 import { hasCouldNotRunLine } from './failure-lines.js';
@@ -161,7 +161,8 @@ function readShellFrame(outcome: MutableOutcome): void {
   if (outcome.exitCode !== undefined || typeof content !== 'string') return;
   const args = outcome.proposal?.args;
   const command = isRecord(args) ? commandText(args) : undefined;
-  if (command === undefined) return;
+  // What a tool typing into a running command (`write_stdin`) returns is that command's, framed alike.
+  if (command === undefined && !typesIntoProcess(outcome.proposal?.tool)) return;
   const framed = framedShellOutcome(content);
   if (framed !== undefined) {
     outcome.content = framed.output;
@@ -169,7 +170,12 @@ function readShellFrame(outcome: MutableOutcome): void {
     if (framed.timedOut) outcome.success = false;
     return;
   }
-  if (outcome.success && hasCouldNotRunLine(content, command)) outcome.success = false;
+  if (command !== undefined && outcome.success && hasCouldNotRunLine(content, command))
+    outcome.success = false;
+}
+
+function typesIntoProcess(tool: unknown): boolean {
+  return typeof tool === 'string' && readToolName(tool).typesIntoProcess;
 }
 
 /**

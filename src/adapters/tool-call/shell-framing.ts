@@ -3,8 +3,10 @@
  * field of the result carries it, so that one outcome reads the same from every host:
  *
  * - Codex: a header above the output, `Exit code: N` (`shell`) or `Process exited with code N`
- *   (`exec_command`), with the wall time, a chunk id and a token count, then `Output:`; in its older
- *   versions a JSON object, `{"output": "…", "metadata": {"exit_code": N, "duration_seconds": …}}`;
+ *   (`exec_command`, and `write_stdin` once the command it types into has ended), or `Process running
+ *   with session ID N` while it runs, with the wall time, a chunk id and a token count, then
+ *   `Output:`; in its older versions a JSON object, `{"output": "…", "metadata": {"exit_code": N,
+ *   "duration_seconds": …}}`;
  * - Gemini CLI (`run_shell_command`): `Output: …`, then `Exit Code: N` (always in its older block,
  *   which opens with `Command: …` and `Directory: …`; only when not 0 since), then the signal,
  *   background processes and process group;
@@ -53,6 +55,20 @@ export function codexHeader(text: string): (FramedOutcome & { readonly exitCode:
   const status = CODEX_EXIT_LINE.exec(text.slice(0, mark.index));
   if (!status) return undefined;
   return { exitCode: Number(status[1]), output: text.slice(mark.index + mark[0].length) };
+}
+
+/** Codex's header line of a command still running when the call returned (`exec_command`, `write_stdin`). */
+const CODEX_RUNNING_LINE = /^Process running with session ID \d+\s*$/m;
+
+/**
+ * The output of a text that opens with Codex's header for a command still running: what it printed
+ * since it was last asked, with no status yet. The header's chunk id and wall time differ on every
+ * call, and would make a poll whose command printed nothing new look answered anew.
+ */
+export function codexRunningHeader(text: string): FramedOutcome | undefined {
+  const mark = CODEX_OUTPUT_MARK.exec(text.slice(0, CODEX_HEADER_CHARS));
+  if (!mark || !CODEX_RUNNING_LINE.test(text.slice(0, mark.index))) return undefined;
+  return { output: text.slice(mark.index + mark[0].length) };
 }
 
 /**
@@ -209,6 +225,7 @@ export function framedShellOutcome(text: string): FramedOutcome | undefined {
   return (
     rooCodeFrame(text) ??
     codexHeader(text) ??
+    codexRunningHeader(text) ??
     geminiFrame(text) ??
     claudeCodeFrame(text) ??
     miniSweAgentFrame(text) ??

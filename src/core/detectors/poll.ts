@@ -6,6 +6,7 @@
  * let through at growing intervals, so the answer that finally changes is still seen. While work the
  * agent started in the background runs, any call that only asks is checking on it, and judged so.
  */
+import { isBlank } from '../blank.js';
 import type { VerdictKind, Violation } from '../types.js';
 import { isHarnessFault, isWatched } from './applicability.js';
 import { BackgroundWork } from './background.js';
@@ -188,7 +189,9 @@ function waitOf(call: CallContext): number {
 
 function describe(call: CallContext, entry: Unchanged, kind: 'warn' | 'block' | 'probe'): Violation {
   const repeated = `has returned the same status ${times(entry.count)} in a row in quick succession`;
-  const seen = `${call.description} ${repeated} (${entry.text})`;
+  // A running command that printed nothing since it was last asked answers with nothing at all.
+  const status = isBlank(entry.text) ? 'nothing new' : entry.text;
+  const seen = `${call.description} ${repeated} (${status})`;
   const reason =
     kind === 'block'
       ? `${seen}, so checking again right away is blocked: whatever it waits for has not moved.`
