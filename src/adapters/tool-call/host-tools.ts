@@ -47,6 +47,24 @@ const CLAUDE_CODE: Readonly<Record<string, ToolAnnotations>> = {
   PowerShell: withFreeText(exec, 'description'),
   KillShell: other,
   TaskStop: other,
+  // The session's own task list, which only the agent reads: no change to anything it works on.
+  TaskCreate: other,
+  TaskGet: other,
+  TaskList: other,
+  TaskUpdate: other,
+  // Prompts the session schedules for itself.
+  CronCreate: other,
+  CronDelete: other,
+  CronList: other,
+  AskUserQuestion: other,
+  EnterPlanMode: other,
+  // Loads a skill's instructions, or looks up the definitions of deferred tools.
+  Skill: other,
+  ToolSearch: other,
+  ListMcpResourcesTool: read,
+  ReadMcpResourceTool: read,
+  // Code intelligence from a language server: definitions, references, diagnostics.
+  LSP: read,
   // The short title of a subagent's task; its `prompt` says what it does. `Agent` since Claude Code
   // 2.1.63, `Task` before.
   Agent: withFreeText(exec, 'description'),
@@ -69,6 +87,26 @@ const GEMINI_CLI: Readonly<Record<string, ToolAnnotations>> = {
   run_shell_command: withFreeText(exec, 'description'),
   save_memory: other,
   write_todos: other,
+  // What the model says it is doing (a title and a summary), shown to the user: it changes nothing.
+  update_topic: other,
+  // The session's task tracker, which only the agent reads.
+  tracker_create_task: other,
+  tracker_update_task: other,
+  tracker_get_task: other,
+  tracker_list_tasks: other,
+  tracker_add_dependency: other,
+  tracker_visualize: other,
+  // A subagent hands its result back.
+  complete_task: other,
+  ask_user: other,
+  enter_plan_mode: other,
+  exit_plan_mode: other,
+  activate_skill: other,
+  get_internal_docs: read,
+  list_mcp_resources: read,
+  read_mcp_resource: read,
+  // A subagent, which may change anything the agent could.
+  invoke_agent: exec,
 };
 
 /** Why a command asks to run outside the sandbox: words for the user's approval, not the command. */
@@ -84,6 +122,10 @@ const CODEX: Readonly<Record<string, ToolAnnotations>> = {
   view_image: read,
   web_search: webSearch,
   update_plan: other,
+  request_user_input: other,
+  // A subagent, which may change anything the agent could; waiting for one asks how it is going.
+  spawn_agent: exec,
+  wait_agent: poll,
 };
 
 /** Cursor's tools carry the model's `explanation` of why it calls them. */
