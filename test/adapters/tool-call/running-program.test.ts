@@ -89,6 +89,17 @@ describe('a program left running, asked about through its standard input', () =>
     expect(verdicts).not.toContain('block');
   });
 
+  it('never blocks polls that each wait half a minute for the program to print', () => {
+    const loop = new NarrowingLoop({});
+    const patient = { ...POLL, yield_time_ms: 30_000 };
+    const verdicts: string[] = [];
+    for (let call = 1; call <= 10; call++) {
+      verdicts.push(loop.checkProposal({ tool: 'write_stdin', args: patient }).verdict);
+      loop.recordOutcome(toolCallToOutcome('write_stdin', patient, running(call)));
+    }
+    expect(verdicts).not.toContain('block');
+  });
+
   it('keeps a ban on a failing command through polls of another command, which change nothing', () => {
     const loop = new NarrowingLoop({});
     const failing = { cmd: 'npm run lint' };
