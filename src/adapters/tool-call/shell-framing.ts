@@ -65,7 +65,7 @@ const CODEX_RUNNING_LINE = /^Process running with session ID \d+\s*$/m;
  * since it was last asked, with no status yet. The header's chunk id and wall time differ on every
  * call, and would make a poll whose command printed nothing new look answered anew.
  */
-export function codexRunningHeader(text: string): FramedOutcome | undefined {
+function codexRunningHeader(text: string): FramedOutcome | undefined {
   const mark = CODEX_OUTPUT_MARK.exec(text.slice(0, CODEX_HEADER_CHARS));
   if (!mark || !CODEX_RUNNING_LINE.test(text.slice(0, mark.index))) return undefined;
   return { output: text.slice(mark.index + mark[0].length) };
