@@ -4,6 +4,7 @@
  * by the poll rules; typing something runs it, with effects nobody knows. Codex's header around each
  * answer (a chunk id, the wall time) differs on every call and says nothing about the command.
  */
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { toolCallToOutcome, toolCallToProposal } from '../../../src/adapters/tool-call/convert.js';
 import { NarrowingLoop } from '../../../src/index.js';
@@ -45,6 +46,24 @@ describe('a program left running, asked about through its standard input', () =>
     );
     expect(outcome).toMatchObject({ success: true, content: 'vite v5.4.2 building…' });
     expect(outcome.exitCode).toBeUndefined();
+  });
+
+  it('reads any output of a running command back whole from under Codex’s header, whatever the header’s values', () => {
+    fc.assert(
+      fc.property(
+        fc.stringMatching(/^[0-9a-f]{6}$/),
+        fc.double({ min: 0, max: 3600, noNaN: true }),
+        fc.nat(1_000_000),
+        fc.nat(100_000),
+        fc.string({ maxLength: 2000 }),
+        (chunk, seconds, session, tokens, output) => {
+          const text = `Chunk ID: ${chunk}\nWall time: ${seconds.toFixed(4)} seconds\nProcess running with session ID ${session}\nOriginal token count: ${tokens}\nOutput:\n${output}`;
+          const outcome = toolCallToOutcome('write_stdin', POLL, text);
+          expect(outcome.success).toBe(true);
+          expect(outcome.content).toBe(output);
+        },
+      ),
+    );
   });
 
   it('reads the end of the command a poll asked about from Codex’s header: its exit status and output', () => {
