@@ -343,16 +343,17 @@ export function kindFromArguments(args: Readonly<Record<string, unknown>>): Acti
   return 'other';
 }
 
-/** Arguments that carry the text a tool types into a running program. */
-const TYPED_KEYS = new Set(['chars', 'input', 'text', 'data', 'keys']);
-
-/** Whether a call to a tool that types into a running program types nothing at all. */
+/**
+ * Whether a call to a tool that types into a running program types nothing at all: no text among its
+ * arguments (Codex's `chars` empty or left out; the session's id and the wait are numbers). Any text,
+ * under whatever name, may be typed.
+ */
 function typesNothing(args: Readonly<Record<string, unknown>>): boolean {
   let seen = 0;
   for (const key in args) {
     if (++seen > 64) return false;
     const value = args[key];
-    if (TYPED_KEYS.has(squashArgumentName(key)) && (typeof value !== 'string' || value !== '')) return false;
+    if (typeof value === 'string' ? value !== '' : typeof value === 'object' && value !== null) return false;
   }
   return true;
 }

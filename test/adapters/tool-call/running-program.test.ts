@@ -34,6 +34,11 @@ describe('a program left running, asked about through its standard input', () =>
     expect(kindOf('write_stdin', { ...POLL, chars: '\u0003' })).toBe('exec');
   });
 
+  it('reads text under any argument name as typed, never as a poll', () => {
+    expect(kindOf('send_stdin', { pid: 4121, content: 'y\n' })).toBe('exec');
+    expect(kindOf('write_stdin', { session: 'build-1', chars: '' })).toBe('exec');
+  });
+
   it('still reads writing an empty file as a change', () => {
     expect(kindOf('write_file', { path: 'notes.md', content: '' })).toBe('mutate');
   });
