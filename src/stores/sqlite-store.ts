@@ -132,9 +132,13 @@ function ensureSchema(db: Database): void {
   }
 }
 
-/** The driver's error for a lock another connection held past the busy timeout. */
+/**
+ * The driver's error for a lock another connection held past the busy timeout, or one SQLite refused
+ * at once (`SQLITE_BUSY_RECOVERY`, `SQLITE_BUSY_SNAPSHOT`: the extended codes the driver reports).
+ */
 function isBusy(error: unknown): boolean {
-  return (error as { code?: unknown } | undefined)?.code === 'SQLITE_BUSY';
+  const code = (error as { code?: unknown } | undefined)?.code;
+  return typeof code === 'string' && code.startsWith('SQLITE_BUSY');
 }
 
 function hasSchema(db: Database): boolean {
@@ -162,24 +166,51 @@ export async function openSqliteStore(options: SqliteStoreOptions): Promise<Sqli
   );
   prepareFolderFor(options.path);
   ensurePrivateFile(options.path);
-  const db = new driver.default(options.path, {
-    fileMustExist: true,
-    timeout: options.busyTimeoutMs ?? 5_000,
-  });
+  const busyTimeoutMs = options.busyTimeoutMs ?? 5_000;
+  const db = new driver.default(options.path, { fileMustExist: true, timeout: busyTimeoutMs });
   try {
-    db.pragma('journal_mode = WAL');
-    db.pragma('synchronous = NORMAL');
-    ensureSchema(db);
-    const schema = db.prepare("SELECT value FROM meta WHERE key = 'schema'").pluck().get();
-    if (schema !== SCHEMA_VERSION) {
-      throw new Error(`${options.path} has schema ${String(schema)}; this build reads ${SCHEMA_VERSION}`);
-    }
-    migrateOlderRows(db);
+    await retriedWhileBusy(busyTimeoutMs, () => setUp(db, options.path));
   } catch (error) {
     db.close();
     throw error;
   }
   return new SqliteStateStore(db, options);
+}
+
+/** Puts a database in WAL mode and gives it the schema this build reads, rows of an older format rewritten. */
+function setUp(db: Database, path: string): void {
+  // WAL mode is kept in the file: a database opened before is in it already and needs no lock for it.
+  if (db.pragma('journal_mode', { simple: true }) !== 'wal') db.pragma('journal_mode = WAL');
+  db.pragma('synchronous = NORMAL');
+  ensureSchema(db);
+  const schema = db.prepare("SELECT value FROM meta WHERE key = 'schema'").pluck().get();
+  if (schema !== SCHEMA_VERSION) {
+    throw new Error(`${path} has schema ${String(schema)}; this build reads ${SCHEMA_VERSION}`);
+  }
+  migrateOlderRows(db);
+}
+
+/** The first pause before an opening refused as busy is tried again, and the longest. */
+const FIRST_RETRY_MS = 10;
+const LONGEST_RETRY_MS = 200;
+
+/**
+ * Runs `step` again while SQLite refuses it as busy, until `timeoutMs` have passed. Where waiting
+ * could deadlock, SQLite refuses at once instead of waiting out the busy timeout: several processes
+ * opening a new database together (a burst of hook processes in a new project) each ask for the
+ * lock that turns WAL on, or read while another is turning it on, and all but one are refused.
+ */
+async function retriedWhileBusy(timeoutMs: number, step: () => void): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (let pause = FIRST_RETRY_MS; ; pause = Math.min(2 * pause, LONGEST_RETRY_MS)) {
+    try {
+      step();
+      return;
+    } catch (error) {
+      if (!isBusy(error) || Date.now() + pause > deadline) throw error;
+    }
+    await new Promise((resolve) => setTimeout(resolve, pause));
+  }
 }
 
 class SqliteStateStore implements SqliteStore {

@@ -170,6 +170,20 @@ describe('sqlite store', () => {
     expect(marks()).toBe(0);
   });
 
+  it('is opened by eight processes at the same moment while it does not exist yet', async () => {
+    const startAt = String(Date.now() + 3_000);
+    const workers = [0, 1, 2, 3, 4, 5, 6, 7];
+    const exits = await Promise.all(
+      workers.map(
+        (worker) =>
+          runScript('test/fixtures/stores/sqlite-opener.ts', [path, String(worker), startAt]).exited,
+      ),
+    );
+    for (const exit of exits) expect(exit).toMatchObject({ code: 0, stderr: '' });
+    const ids = (await open()).load()?.constraints.map((c) => c.id) ?? [];
+    expect(new Set(ids).size).toBe(8);
+  }, 60_000);
+
   it('loses no update when eight processes save at the same time', async () => {
     await (await open()).close();
     const startAt = String(Date.now() + 3_000);
