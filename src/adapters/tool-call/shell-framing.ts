@@ -48,27 +48,33 @@ const CODEX_OUTPUT_MARK = /^Output:\n/m;
 /** Codex's header is a few short lines. */
 const CODEX_HEADER_CHARS = 512;
 
-/** The exit status and output of a text that opens with Codex's header (`…\nOutput:\n…`). */
-export function codexHeader(text: string): (FramedOutcome & { readonly exitCode: number }) | undefined {
-  const mark = CODEX_OUTPUT_MARK.exec(text.slice(0, CODEX_HEADER_CHARS));
-  if (!mark) return undefined;
-  const status = CODEX_EXIT_LINE.exec(text.slice(0, mark.index));
-  if (!status) return undefined;
-  return { exitCode: Number(status[1]), output: text.slice(mark.index + mark[0].length) };
-}
-
 /** Codex's header line of a command still running when the call returned (`exec_command`, `write_stdin`). */
 const CODEX_RUNNING_LINE = /^Process running with session ID \d+\s*$/m;
 
-/**
- * The output of a text that opens with Codex's header for a command still running: what it printed
- * since it was last asked, with no status yet. The header's chunk id and wall time differ on every
- * call, and would make a poll whose command printed nothing new look answered anew.
- */
-function codexRunningHeader(text: string): FramedOutcome | undefined {
+/** Codex's header and the output under it, for a text that opens with one (`…\nOutput:\n…`). */
+function splitCodexHeader(text: string): { readonly header: string; readonly output: string } | undefined {
   const mark = CODEX_OUTPUT_MARK.exec(text.slice(0, CODEX_HEADER_CHARS));
-  if (!mark || !CODEX_RUNNING_LINE.test(text.slice(0, mark.index))) return undefined;
-  return { output: text.slice(mark.index + mark[0].length) };
+  if (!mark) return undefined;
+  return { header: text.slice(0, mark.index), output: text.slice(mark.index + mark[0].length) };
+}
+
+/** The exit status and output of a text that opens with Codex's header (`…\nOutput:\n…`). */
+export function codexHeader(text: string): (FramedOutcome & { readonly exitCode: number }) | undefined {
+  const frame = codexFrame(text);
+  return frame?.exitCode === undefined ? undefined : { exitCode: frame.exitCode, output: frame.output };
+}
+
+/**
+ * A command's outcome in Codex's header: its exit status and output once it ended; while it still
+ * runs, only what it printed since it was last asked. The header's chunk id and wall time differ on
+ * every call, and would make a poll whose command printed nothing new look answered anew.
+ */
+function codexFrame(text: string): FramedOutcome | undefined {
+  const split = splitCodexHeader(text);
+  if (split === undefined) return undefined;
+  const status = CODEX_EXIT_LINE.exec(split.header);
+  if (status !== null) return { exitCode: Number(status[1]), output: split.output };
+  return CODEX_RUNNING_LINE.test(split.header) ? { output: split.output } : undefined;
 }
 
 /**
@@ -224,8 +230,7 @@ export function framedShellOutcome(text: string): FramedOutcome | undefined {
   if (!FRAME_OPENINGS.has(text.charAt(0))) return undefined;
   return (
     rooCodeFrame(text) ??
-    codexHeader(text) ??
-    codexRunningHeader(text) ??
+    codexFrame(text) ??
     geminiFrame(text) ??
     claudeCodeFrame(text) ??
     miniSweAgentFrame(text) ??
