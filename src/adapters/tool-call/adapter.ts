@@ -650,19 +650,19 @@ const ASKS_FOR_THINGS: ReadonlySet<ActionKind> = new Set(['mutate', 'create', 'd
 
 /**
  * A command's words its output says do not exist, for a command that does something with them: one
- * that only looks (`npm view`, `kubectl get`) is how an agent finds what exists, and stays free.
+ * that only looks (`npm view`, `kubectl get`, read as changing nothing, or as a status check) is how
+ * an agent finds what exists, and stays free. Only a command has an optionless key, so a call asked
+ * here is `exec` or, as a status check, `poll`.
  */
 function missingOperandsOf(
   verdict: string,
   call: CallFacts,
   args: Readonly<Record<string, unknown>>,
 ): string[] | undefined {
-  if (call.changesNothing === true || LOOKS.has(call.kind)) return undefined;
+  if (call.changesNothing === true || call.kind === 'poll') return undefined;
   const command = commandText(args);
   return command === undefined ? undefined : missingOperands(verdict, command);
 }
-
-const LOOKS: ReadonlySet<ActionKind> = new Set(['read', 'search', 'poll']);
 
 /**
  * Whether a search-and-replace edit fails depends on its file, the text it looks for and how it
