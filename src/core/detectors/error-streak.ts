@@ -281,17 +281,21 @@ export function createErrorStreakDetector(): Detector {
         return;
       }
       const key = guessKey(call, failure.dependsOnWholeCall === true);
-      // A program not found is one failure whatever the name tried: the name is the guess.
-      const missingProgram = failure.programMissing === true;
+      // A program not found is one failure whatever the name tried: the name is the guess. Any other
+      // failure is shaped only when a streak waits to be compared with it.
       const shape =
-        streak === undefined ? undefined : missingProgram ? PROGRAM_NOT_FOUND : outcomeShape(outcome);
+        failure.programMissing === true
+          ? PROGRAM_NOT_FOUND
+          : streak === undefined
+            ? undefined
+            : outcomeShape(outcome);
       const alike =
         streak === undefined || shape === undefined ? undefined : mergedShape(shapeOfStreak(streak), shape);
       if (!streak || shape === undefined || alike === undefined) {
         tools.set(at, {
           signature: failure.signature,
-          shape: shape ?? (missingProgram ? PROGRAM_NOT_FOUND : ''),
-          pendingShape: shape === undefined && !missingProgram ? deferredShape(outcome) : undefined,
+          shape: shape ?? '',
+          pendingShape: shape === undefined ? deferredShape(outcome) : undefined,
           distinct: 1,
           keys: [key],
           calls: [call.description],
