@@ -43,6 +43,11 @@ export interface DetectorThresholds {
      * of an earlier query is blocked (0: off).
      */
     rerunStreak: number;
+    /**
+     * Calls of one tool that came back as they had before, nothing having been done since: once two
+     * did within this many calls, the tool's next such call is blocked on its first repeat (0: off).
+     */
+    repeatWindow: number;
   };
   /**
    * A tool whose results carry nothing new, whatever the input: `blockAfter` results the tool itself
@@ -220,6 +225,7 @@ function preciseDefaults(): Policy {
         // context, and blocking it stops a call that would succeed. Opt in with 3 or 4.
         revisitBlockAt: 0,
         rerunStreak: 2,
+        repeatWindow: 8,
       },
       nonAdvancing: { enabled: true, blockAfter: 3, emptyBlockAfter: 5 },
       errorStreak: { enabled: true, warnAt: 3, blockAt: 5, effect: 'block' },

@@ -75,12 +75,14 @@ function buildSchema() {
           withinCalls: positiveInteger(),
           revisitBlockAt: nonNegativeInteger(),
           rerunStreak: nonNegativeInteger(),
+          repeatWindow: nonNegativeInteger(),
         },
         'The same call returning the same result again (polls excepted). Repeats count only when each ' +
           'comes within `withinCalls` proposals of the previous one; a read or search run again later, ' +
           'with nothing changed, is blocked at its `revisitBlockAt`th occurrence, and after `rerunStreak` ' +
           're-runs in a row of earlier queries that came back the same (one first ask of a new query may ' +
-          'come between two), the next re-run is blocked.',
+          'come between two), the next re-run is blocked. Once two calls of one tool came back as they had ' +
+          'before, nothing done since, within `repeatWindow` calls, its next such call is blocked (0: off).',
       ),
       nonAdvancing: section(
         { enabled: flag(), blockAfter: positiveInteger(), emptyBlockAfter: positiveInteger() },

@@ -3,9 +3,10 @@
  * question it already has the answer to. Back to back, that is a loop at once; a read or search
  * coming back later, with nothing changed since, is one too once it has returned the same answer
  * every time (`revisit`), or once the agent is re-running one earlier query after another and each
- * came back as before (a sweep over what it already knows). A change that names nothing it changes,
- * answered alike with only failures since, changed nothing, and is judged as a question about the
- * state is. Polls are left to the poll detector, and failures to the identical-failure rule, which
+ * came back as before (a sweep over what it already knows), or once calls of one tool keep coming
+ * back as they did before with nothing done in between (an agent going over what it already has).
+ * A change that names nothing it changes, answered alike with only failures since, changed nothing,
+ * and is judged as a question about the state is. Polls are left to the poll detector, and failures to the identical-failure rule, which
  * knows about blame.
  */
 import { isBlank } from '../blank.js';
@@ -67,6 +68,21 @@ const ATTEMPT_BLOCK_AT = 3;
  * asked again, nothing done since, gets it once more.
  */
 const REFUSED_BLOCK_AT = 2;
+/**
+ * Calls of one tool that came back as they had before, nothing having been done since their earlier
+ * answers, within the policy's `repeatWindow`: the evidence that the agent is going over what it
+ * already has, so that the tool's next such call is blocked on its first repeat.
+ */
+const REPEATS_OF_A_TOOL = 2;
+/** Such repeats kept for each tool: the latest, enough to count within any window. */
+const MAX_REPEATS_KEPT = 4;
+
+/** A call that came back as it had before: when (its proposal's number), and which call. */
+interface Repeated {
+  readonly at: number;
+  readonly key: string;
+}
+
 /** Marks an answer its tool gave to two different calls or more. */
 const TO_OTHERS = '';
 /**
@@ -188,6 +204,16 @@ function isInertCall(call: CallContext): boolean {
   );
 }
 
+/**
+ * A call whose repeats show an agent going over what it has: any but a call of a tool whose nature
+ * is unknown (`other`: typing into a program, a game's verb, where the same words may answer
+ * otherwise as a conversation goes on) and a poll, which is meant to be repeated.
+ */
+function countsAsGoingOver(call: CallContext): boolean {
+  const kind = kindOf(call);
+  return kind !== 'other' && kind !== 'poll';
+}
+
 export function createIdenticalResultDetector(): Detector {
   const calls = new LruMap<Repeats>(MAX_CALLS);
   /** While background work runs, a call that only asks is a poll's: the poll rule judges it. */
@@ -257,6 +283,11 @@ export function createIdenticalResultDetector(): Detector {
    */
   let checked: CallContext | undefined;
   let checkedEntry: Repeats | undefined;
+  /**
+   * For each tool, its calls that came back as they had before, nothing having been done since their
+   * earlier answers (the latest few).
+   */
+  const repeatedAt = new LruMap<Repeated[]>(MAX_CALLS);
 
   /** A navigation to somewhere other than where the view is. */
   function movesView(call: CallContext): boolean {
@@ -325,6 +356,26 @@ export function createIdenticalResultDetector(): Detector {
     return entry;
   }
 
+  /**
+   * A call that would come back as it did before, nothing having been done since it last ran, of a
+   * tool whose calls did so twice within the window (this one or others, back to back or not): the
+   * agent is going over what it already has. Not a tool whose nature is unknown (typing into a
+   * program, a game's verb), where the same words may answer otherwise as a conversation goes on,
+   * and never a poll.
+   */
+  function goingOver(call: CallContext, limits: IdenticalResultLimits): Violation | undefined {
+    if (limits.repeatWindow <= 0 || !countsAsGoingOver(call)) return undefined;
+    const repeats = repeatedAt.peek(call.tool);
+    if (repeats === undefined) return undefined;
+    const entry = calls.peek(answerKeyOf(call));
+    if (!entry || entry.doingsAt !== doings || !unchanged(entry)) return undefined;
+    const recent = repeats.filter((repeat) => proposed + 1 - repeat.at <= limits.repeatWindow);
+    if (recent.length < REPEATS_OF_A_TOOL) return undefined;
+    // One call asked again and again is the back-to-back streak's, or a poll's: not going over things.
+    if (recent.every((repeat) => repeat.key === recent[0]?.key)) return undefined;
+    return describeGoingOver(call, entry, recent.length, limits.repeatWindow);
+  }
+
   function checkRevisit(call: CallContext, limits: IdenticalResultLimits): Violation | undefined {
     const attempt = repeatedAttempt(call);
     if (attempt) return describeAttempt(call, attempt);
@@ -355,7 +406,7 @@ export function createIdenticalResultDetector(): Detector {
       const entry = current(answerKeyOf(call), limits.withinCalls, proposed + 1);
       checked = call;
       checkedEntry = entry;
-      if (!entry) return checkRevisit(call, limits);
+      if (!entry) return checkRevisit(call, limits) ?? goingOver(call, limits);
       // Asked again after an idle call between, it is also a call coming back: the rules for those
       // may already stop it.
       if (proposed + 1 - entry.at > limits.withinCalls) {
@@ -374,6 +425,8 @@ export function createIdenticalResultDetector(): Detector {
       const noOpWrite = entry.showsWrite === true && entry.count >= 2;
       if (proposal >= limits.blockAt) return describe(call, entry, 'block');
       if (noOpWrite && proposal >= limits.warnAt) return describeNoOpWrite(call, entry);
+      const over = goingOver(call, limits);
+      if (over) return over;
       if (proposal >= limits.warnAt) return describe(call, entry, 'warn');
       return undefined;
     },
@@ -416,6 +469,12 @@ export function createIdenticalResultDetector(): Detector {
           own = undefined;
           reruns = 0;
         } else if (same && entry.digest === outcome.resultDigest && entry.locations === locations) {
+          // Nothing at all was done since its last answer, not only nothing it depends on; an answer
+          // from before the user's last message is one to come back once more first.
+          if (entry.doingsAt === doings && Number.isFinite(entry.at) && countsAsGoingOver(call)) {
+            const repeats = repeatedAt.peek(call.tool) ?? [];
+            repeatedAt.set(call.tool, [...repeats, { at: proposed, key }].slice(-MAX_REPEATS_KEPT));
+          }
           // Back to back, the streak goes on; after other calls, it starts again.
           const backToBack = proposed - entry.at <= limits.withinCalls && !resumed;
           entry.count = backToBack || inStreak(entry, limits.withinCalls, proposed) ? entry.count + 1 : 1;
@@ -561,6 +620,8 @@ export function createIdenticalResultDetector(): Detector {
       reruns = 0;
       view = '';
       background.reset();
+      // A new message may ask for what the agent already has: going over it again starts anew.
+      repeatedAt.clear();
       if (reason === 'session') {
         calls.clear();
         lastAnswers.clear();
@@ -596,6 +657,7 @@ export function createIdenticalResultDetector(): Detector {
       checked = undefined;
       // The agent no longer has what it read; reading it again is legitimate.
       calls.clear();
+      repeatedAt.clear();
       changedAt = new Map();
       serviceChanges = new Map();
       reruns = 0;
@@ -621,6 +683,7 @@ export function createIdenticalResultDetector(): Detector {
         rerun: { tool: rerunTool, key: rerunKey, firstAsks },
         lastAnswers: lastAnswers.entries(),
         answeredTo: answeredTo.entries(),
+        repeatedAt: repeatedAt.entries().map(([tool, repeats]) => [tool, { repeats }]),
         ...(background.live && { background: true }),
       };
     },
@@ -648,6 +711,9 @@ export function createIdenticalResultDetector(): Detector {
       firstAsks = readCount(rerun?.firstAsks) ?? 0;
       for (const [tool, digest] of readPairs(current?.lastAnswers, MAX_CALLS)) lastAnswers.set(tool, digest);
       for (const [answer, key] of readPairs(current?.answeredTo, MAX_CALLS)) answeredTo.set(answer, key);
+      repeatedAt.clear();
+      for (const [tool, repeats] of readEntries(current?.repeatedAt, MAX_CALLS, readRepeatedAt))
+        repeatedAt.set(tool, repeats);
       // Changes before the restore are not kept: only repeats nothing had changed are saved, and
       // they stand as of the restore. A repeat of version 1 starts its counts over.
       const read = current === undefined ? readRepeats : readRepeatsWithCounts;
@@ -743,6 +809,22 @@ function describeAttempt(call: CallContext, entry: Repeats): Violation {
   };
 }
 
+function describeGoingOver(call: CallContext, entry: Repeats, repeats: number, window: number): Violation {
+  return {
+    rule: NAME,
+    severity: 'block',
+    reason:
+      `${call.description} would return what it returned before: nothing has been done since it last ran, ` +
+      `and ${repeats} other calls of ${call.tool} in the last ${window} came back as they had before, so it ` +
+      'is blocked: you are going over answers you already have.',
+    suggestion: withAlternatives(
+      'Use the answers you already have, or change something (an edit, another approach) before asking again.',
+      call.toolPolicy.alternatives,
+    ),
+    evidence: { count: entry.seen, calls: [call.description], lastResult: entry.text },
+  };
+}
+
 function describeRefusedAgain(call: CallContext, entry: Repeats): Violation {
   return {
     rule: NAME,
@@ -820,6 +902,19 @@ function readRepeats(raw: Record<string, unknown>): Repeats | undefined {
  * A repeat as version 2 saves it: with its standing against the counts of successes and of things
  * done, which are saved beside it.
  */
+/** A tool's repeats as `snapshot` saved them, the latest few. */
+function readRepeatedAt(raw: Record<string, unknown>): Repeated[] | undefined {
+  if (!Array.isArray(raw.repeats)) return undefined;
+  const repeats: Repeated[] = [];
+  for (const item of raw.repeats.slice(-MAX_REPEATS_KEPT)) {
+    if (!isRecord(item)) continue;
+    const at = readCount(item.at);
+    const key = readString(item.key);
+    if (at !== undefined && key !== undefined) repeats.push({ at, key });
+  }
+  return repeats.length > 0 ? repeats : undefined;
+}
+
 function readRepeatsWithCounts(raw: Record<string, unknown>): Repeats | undefined {
   const entry = readRepeats(raw);
   if (entry === undefined) return undefined;
