@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { Agent } from './support.js';
 
@@ -122,5 +123,25 @@ describe('the saved record of answers that came back as before', () => {
       repeatedAt: [['Bash', { repeats: [{ at: -3, key: 'x' }, { at: 4 }, 'x', null] }], ['Bash'], 42],
     };
     expect(agent.restoredWith('identical-result', hostile).check('Bash', listFiles).verdict).toBe('allow');
+  });
+});
+
+describe('any saved record of repeats, whatever a state file holds', () => {
+  it('restores any value without throwing, and a call not run yet still runs', () => {
+    const agent = new Agent();
+    wentOverItTwice(agent);
+    const saved = agent.loop.snapshot() as {
+      session?: { detectors?: Record<string, Record<string, unknown>> };
+    };
+    const own = saved.session?.detectors?.['identical-result'];
+    fc.assert(
+      fc.property(fc.jsonValue(), (value) => {
+        const restored = agent.restoredWith('identical-result', { ...own, repeatedAt: value });
+        expect(restored.check('Bash', { command: 'cat flag.txt.enc', description: 'Read it' }).verdict).toBe(
+          'allow',
+        );
+      }),
+      { numRuns: 200 },
+    );
   });
 });
