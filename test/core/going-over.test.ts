@@ -109,14 +109,19 @@ describe('an agent going over answers it already has', () => {
   });
 });
 
+/** What the rule saved of an agent that went over it twice, as a state file holds it. */
+function savedAfterGoingOver(agent: Agent): Record<string, unknown> | undefined {
+  wentOverItTwice(agent);
+  const saved = agent.loop.snapshot() as {
+    session?: { detectors?: Record<string, Record<string, unknown>> };
+  };
+  return saved.session?.detectors?.['identical-result'];
+}
+
 describe('the saved record of answers that came back as before', () => {
   it('drops what it cannot read in a saved state and blocks nothing on it', () => {
     const agent = new Agent();
-    wentOverItTwice(agent);
-    const saved = agent.loop.snapshot() as {
-      session?: { detectors?: Record<string, Record<string, unknown>> };
-    };
-    const own = saved.session?.detectors?.['identical-result'];
+    const own = savedAfterGoingOver(agent);
     expect(own?.repeatedAt).toBeDefined();
     const hostile = {
       ...own,
@@ -124,16 +129,10 @@ describe('the saved record of answers that came back as before', () => {
     };
     expect(agent.restoredWith('identical-result', hostile).check('Bash', listFiles).verdict).toBe('allow');
   });
-});
 
-describe('any saved record of repeats, whatever a state file holds', () => {
   it('restores any value without throwing, and a call not run yet still runs', () => {
     const agent = new Agent();
-    wentOverItTwice(agent);
-    const saved = agent.loop.snapshot() as {
-      session?: { detectors?: Record<string, Record<string, unknown>> };
-    };
-    const own = saved.session?.detectors?.['identical-result'];
+    const own = savedAfterGoingOver(agent);
     fc.assert(
       fc.property(fc.jsonValue(), (value) => {
         const restored = agent.restoredWith('identical-result', { ...own, repeatedAt: value });

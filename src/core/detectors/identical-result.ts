@@ -6,8 +6,8 @@
  * came back as before (a sweep over what it already knows), or once calls of one tool keep coming
  * back as they did before with nothing done in between (an agent going over what it already has).
  * A change that names nothing it changes, answered alike with only failures since, changed nothing,
- * and is judged as a question about the state is. Polls are left to the poll detector, and failures to the identical-failure rule, which
- * knows about blame.
+ * and is judged as a question about the state is. Polls are left to the poll detector, and failures
+ * to the identical-failure rule, which knows about blame.
  */
 import { isBlank } from '../blank.js';
 import { locationAddresses } from '../identity/index.js';
@@ -898,10 +898,6 @@ function readRepeats(raw: Record<string, unknown>): Repeats | undefined {
   };
 }
 
-/**
- * A repeat as version 2 saves it: with its standing against the counts of successes and of things
- * done, which are saved beside it.
- */
 /** A tool's repeats as `snapshot` saved them, the latest few. */
 function readRepeatedAt(raw: Record<string, unknown>): Repeated[] | undefined {
   if (!Array.isArray(raw.repeats)) return undefined;
@@ -915,6 +911,10 @@ function readRepeatedAt(raw: Record<string, unknown>): Repeated[] | undefined {
   return repeats.length > 0 ? repeats : undefined;
 }
 
+/**
+ * A repeat as version 2 saves it: with its standing against the counts of successes and of things
+ * done, which are saved beside it.
+ */
 function readRepeatsWithCounts(raw: Record<string, unknown>): Repeats | undefined {
   const entry = readRepeats(raw);
   if (entry === undefined) return undefined;
