@@ -101,6 +101,12 @@ export interface DetectorThresholds {
    */
   unavailableValue: { enabled: boolean };
   /**
+   * A command spelled another way (its options reordered, a tuning variable such as `PYTHONPATH`
+   * set before it, run through a runner or `python -m`) after two such spellings failed in a row
+   * with an error of one shape.
+   */
+  respelledCommand: { enabled: boolean };
+  /**
    * A search-and-replace edit whose text carries a numbered view's line numbers (`   313\t`), once
    * such an edit of the same unchanged file was not found.
    */
@@ -240,6 +246,7 @@ function preciseDefaults(): Policy {
       blindEdit: { enabled: true },
       editStreak: { enabled: true, warnAt: 3, blockAt: 5, effect: 'warn' },
       unavailableValue: { enabled: true },
+      respelledCommand: { enabled: true },
       numberedCopy: { enabled: true },
       compactionCycle: { enabled: true },
       convergence: {

@@ -162,9 +162,10 @@ export interface CallFacts {
   readonly failureKeyLeavesOutWords?: boolean;
   /**
    * The call's words as every spelling of the same attempt gives them, where the adapter can tell
-   * (a command line: its program, its operands in order, its options as one set). Two calls of a
-   * tool that share it and failed alike, nothing having changed in between, are one attempt seen
-   * failing twice, whichever order the options were written in.
+   * (a command line: its program without the runner or interpreter that starts it, its operands in
+   * order, its options as one set, without variables that only tune it). Two calls of a tool that
+   * share it and failed alike, nothing having changed in between, are one attempt seen failing
+   * twice, however it was spelled; a third spelling is then blocked (`respelled-command`).
    */
   readonly respellingKey?: string;
   /**

@@ -152,6 +152,10 @@ function buildSchema() {
         { enabled: flag() },
         'A retry that still asks for something the tool said is not available, only adding list items to the call that failed.',
       ),
+      respelledCommand: section(
+        { enabled: flag() },
+        'A command spelled another way (options reordered, a tuning variable such as PYTHONPATH set before it, run through a runner) after two such spellings failed in a row alike.',
+      ),
       numberedCopy: section(
         { enabled: flag() },
         "An edit whose text carries a numbered view's line numbers, after such an edit of the same unchanged file was not found.",

@@ -21,6 +21,7 @@ const RULE_MEANINGS: Readonly<Record<string, string>> = {
   'edit-streak': 'edit after edit of one file failing, without reading the file again',
   'unavailable-value':
     'asking again for something the tool said is not available, or passing again an argument it does not take',
+  'respelled-command': 'a command that failed the same way spelled twice, spelled a third way',
   'numbered-copy': "editing with text copied along with a viewer's line numbers",
   'absent-text': 'an edit looking for text that is not in the file as last read',
   'state-cycle': 'an undo that brings files back to where a command already failed',
@@ -48,6 +49,7 @@ const KNOWN_FAILURE_RULES: ReadonlySet<string> = new Set([
   'target-ban',
   'banned-strategy',
   'parameter-ban',
+  'respelled-command',
 ]);
 
 export function ruleMeaning(rule: string): string | undefined {

@@ -40,6 +40,42 @@ const PRESENTATION_VARIABLES = new Set([
 const TRIMMERS = new Set(['head', 'tail', 'less', 'more', 'cat']);
 /** Words before a program that say how long or how it runs, not what it runs. */
 const TIMING = new Set(['time', 'nice', 'nohup', 'stdbuf']);
+/**
+ * Runners that start a program installed for the project (`npx jest`, `uv run pytest`): to a
+ * respelling, the program itself. The words each takes before the program.
+ */
+const RUNNERS: ReadonlyMap<string, readonly string[]> = new Map([
+  ['npx', []],
+  ['bunx', []],
+  ['pnpx', []],
+  ['pnpm', ['exec']],
+  ['yarn', ['exec']],
+  ['uv', ['run']],
+  ['poetry', ['run']],
+  ['pipenv', ['run']],
+  ['hatch', ['run']],
+  ['pdm', ['run']],
+  ['bundle', ['exec']],
+]);
+/**
+ * Variables that tune where a program looks for code or how much it tells (`PYTHONPATH=.`,
+ * `DEBUG=1`), never what it works on: to a respelling, left out. Others (a database's URL, a port,
+ * a token) may name what the program acts on, and keep spellings apart.
+ */
+const TUNING_VARIABLES = new Set([
+  'PYTHONPATH',
+  'NODE_PATH',
+  'NODE_OPTIONS',
+  'DEBUG',
+  'LOG_LEVEL',
+  'VERBOSE',
+  'RUST_BACKTRACE',
+  'RUST_LOG',
+  'PYTHONWARNINGS',
+  'PYTHONFAULTHANDLER',
+]);
+/** A Python interpreter by name (`python`, `python3`, `python3.12`, `py`), which `-m` runs a module with. */
+const PYTHON = /^(?:python(?:\d(?:\.\d+)?)?|py)$/;
 
 /**
  * A key that two spellings of one attempt share, or undefined when the line has parts it does not
@@ -93,6 +129,7 @@ export function commandAttemptKeys(command: string): AttemptKeys | undefined {
     differsFromBefore: false,
     optionBeforeOperand: false,
     hasOption: false,
+    runsAnother: false,
   };
   try {
     if (!readList(script, parts, budget)) return undefined;
@@ -101,7 +138,8 @@ export function commandAttemptKeys(command: string): AttemptKeys | undefined {
   }
   if (parts.length === 0) return undefined;
   const key = parts.join(' ; ');
-  const respelled = budget.optionBeforeOperand ? readAgain(script, { respell: true }) : undefined;
+  const respelled =
+    budget.optionBeforeOperand || budget.runsAnother ? readAgain(script, { respell: true }) : undefined;
   const optionless = budget.hasOption ? (budget.optionless as string[]).join(' ; ') : undefined;
   const keys: { key: string; respelled?: string; optionless?: string } = { key };
   if (respelled !== undefined && respelled !== key) keys.respelled = respelled;
@@ -122,6 +160,7 @@ function readAgain(script: SyntaxNode, how: { asBefore?: boolean; respell?: bool
     differsFromBefore: false,
     optionBeforeOperand: false,
     hasOption: false,
+    runsAnother: false,
   };
   try {
     return readList(script, parts, budget) ? parts.join(' ; ') : undefined;
@@ -150,6 +189,11 @@ interface Budget {
   optionBeforeOperand: boolean;
   /** Some option is given to a program (one that changes what is shown excepted). */
   hasOption: boolean;
+  /**
+   * Some command sets a variable that only tunes it (`TUNING_VARIABLES`), or runs its program
+   * through a runner or an interpreter's `-m`: read to respell, those are left out.
+   */
+  runsAnother: boolean;
 }
 
 /** Reads statements, `&&`/`||` lists and pipelines; anything else makes the line unreadable. */
@@ -211,7 +255,10 @@ function readCommand(node: CommandNode, budget: Budget): string | undefined {
   const variables: string[] = [];
   for (const prefix of node.prefix) {
     if (prefix.type !== 'Assignment') return undefined;
-    if (!PRESENTATION_VARIABLES.has(prefix.name)) variables.push(prefix.text);
+    if (PRESENTATION_VARIABLES.has(prefix.name)) continue;
+    const tuning = TUNING_VARIABLES.has(prefix.name);
+    if (tuning) budget.runsAnother = true;
+    if (!tuning || !budget.respell) variables.push(prefix.text);
   }
   const redirects: string[] = [];
   for (const redirect of node.redirects) {
@@ -232,6 +279,9 @@ function readCommand(node: CommandNode, budget: Budget): string | undefined {
   let at = 0;
   while (TIMING.has(words[at]?.value ?? '')) at++;
   if (words[at]?.value === 'timeout' && /^\d/.test(words[at + 1]?.value ?? '')) at += 2;
+  const through = runnerWords(words, at);
+  if (through > 0) budget.runsAnother = true;
+  if (budget.respell) at += through;
   const program = words[at];
   if (program === undefined) return variables.length > 0 ? variables.sort().join(' ') : undefined;
   // Whether the command is a check matters only for its short output options (`-v`, `-q`): most
@@ -260,6 +310,28 @@ function readCommand(node: CommandNode, budget: Budget): string | undefined {
   if (plain !== undefined)
     budget.optionless?.push([...variables, program.key, ...plain, ...redirects].join(' '));
   return key;
+}
+
+/**
+ * How many words at `at` start the program after them rather than being it: a runner and the words
+ * it takes (`npx`, `uv run`), or an interpreter and `-m` (`python3 -m pytest`); none when a word
+ * that follows is an option the runner would read (`npx -p pkg jest`), or nothing follows.
+ */
+function runnerWords(words: readonly Word[], at: number): number {
+  const first = words[at]?.value;
+  if (first === undefined) return 0;
+  const taken = RUNNERS.get(first);
+  let count = 0;
+  if (taken !== undefined) {
+    if (!taken.every((word, index) => words[at + 1 + index]?.value === word)) return 0;
+    count = 1 + taken.length;
+  } else if (PYTHON.test(first) && words[at + 1]?.value === '-m') {
+    count = 2;
+  } else {
+    return 0;
+  }
+  const program = words[at + count]?.value;
+  return program === undefined || program.startsWith('-') ? 0 : count;
 }
 
 interface Word {

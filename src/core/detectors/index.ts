@@ -11,6 +11,7 @@ import { createIdenticalResultDetector } from './identical-result.js';
 import { createNonAdvancingDetector } from './non-advancing.js';
 import { createNumberedCopyDetector } from './numbered-copy.js';
 import { createPollDetector } from './poll.js';
+import { createRespelledCommandDetector } from './respelled-command.js';
 import { createToolHealthDetector } from './tool-health.js';
 import type { Detector } from './types.js';
 import { createUnavailableValueDetector } from './unavailable-value.js';
@@ -29,6 +30,7 @@ export { createIdenticalResultDetector } from './identical-result.js';
 export { createNonAdvancingDetector } from './non-advancing.js';
 export { createNumberedCopyDetector, numberedLine } from './numbered-copy.js';
 export { createPollDetector } from './poll.js';
+export { createRespelledCommandDetector } from './respelled-command.js';
 export { createToolHealthDetector } from './tool-health.js';
 export type { CallContext, Detector, ObservedOutcome } from './types.js';
 export { createUnavailableValueDetector, extendsArguments } from './unavailable-value.js';
@@ -51,6 +53,7 @@ export function createDefaultDetectors(): Detector[] {
     createBlindEditDetector(),
     createEditStreakDetector(),
     createUnavailableValueDetector(),
+    createRespelledCommandDetector(),
     createNumberedCopyDetector(),
   ];
 }

@@ -266,15 +266,55 @@ describe("a command line's respelling, its options in one set wherever they stan
   });
 
   it('is not given apart from the key where no option stands before a plain word', () => {
-    for (const command of ['npm test', 'npx jest src/a.test.ts --runInBand --ci', 'ls -la', 'cargo build']) {
+    for (const command of ['npm test', 'jest src/a.test.ts --runInBand --ci', 'ls -la', 'cargo build']) {
       expect(commandAttemptKeys(command)?.respelled).toBeUndefined();
     }
+  });
+
+  it('is the program itself when a runner or an interpreter starts it', () => {
+    expect(respelling('python -m pytest tests/test_cart.py -x')).toBe(
+      respelling('pytest tests/test_cart.py -x'),
+    );
+    expect(respelling('python3.12 -m pytest -x tests/test_cart.py')).toBe(
+      respelling('pytest tests/test_cart.py -x'),
+    );
+    expect(respelling('uv run pytest tests/test_cart.py')).toBe(respelling('pytest tests/test_cart.py'));
+    expect(respelling('npx jest src/a.test.ts')).toBe(respelling('jest src/a.test.ts'));
+    expect(respelling('pnpm exec vitest run src/a.test.ts')).toBe(respelling('vitest run src/a.test.ts'));
+  });
+
+  it('keeps a variable that may name what the program works on', () => {
+    expect(respelling('DATABASE_URL=postgres://localhost/shop npm run migrate')).not.toBe(
+      respelling('DATABASE_URL=postgres://db.internal/shop npm run migrate'),
+    );
+    expect(respelling('PORT=3001 npm start')).not.toBe(respelling('npm start'));
+  });
+
+  it('leaves out the variables that only tune where the program looks for code or how much it says', () => {
+    expect(respelling('PYTHONPATH=. pytest tests/test_cart.py')).toBe(
+      respelling('pytest tests/test_cart.py'),
+    );
+    expect(respelling('DEBUG=1 LOG_LEVEL=trace npm test')).toBe(respelling('npm test'));
+  });
+
+  it('keeps a runner whose own options choose what it runs, and a script given to an interpreter', () => {
+    expect(respelling('npx -p typescript tsc --noEmit')).not.toBe(respelling('tsc --noEmit'));
+    expect(respelling('python pytest.py tests')).not.toBe(respelling('pytest.py tests'));
+    expect(respelling('python -m pytest tests/a.py')).not.toBe(respelling('python -m pytest tests/b.py'));
+  });
+
+  it('leaves the key itself to the command as written', () => {
+    expect(commandAttemptKey('python -m pytest tests/test_cart.py')).not.toBe(
+      commandAttemptKey('pytest tests/test_cart.py'),
+    );
+    expect(commandAttemptKey('PYTHONPATH=src pytest')).not.toBe(commandAttemptKey('pytest'));
   });
 
   it('is the same however the options are placed among the operands', () => {
     fc.assert(
       fc.property(
-        programs,
+        // An option right after a runner (`npx -y jest`) is the runner's own, not the program's.
+        programs.filter((program) => program !== 'npx'),
         fc.uniqueArray(fc.constantFrom('-a', '-n', '--verbose-log', '--ci', '--runInBand', '--force'), {
           maxLength: 4,
         }),
