@@ -35,7 +35,7 @@ describe('an agent going over answers it already has', () => {
     expect(agent.call('Bash', showSolver, SOLVER).check.verdict).toBe('allow');
     const third = agent.check('Bash', listFiles);
     expect(third.verdict).toBe('block');
-    expect(third.reason).toMatch(/nothing has been done since it last ran, and 2 other calls of Bash/);
+    expect(third.reason).toMatch(/nothing has been done since it last ran, and 2 calls of Bash/);
   });
 
   it('lets a call that has not run yet through, however often the others came back as before', () => {

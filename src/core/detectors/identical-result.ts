@@ -815,7 +815,7 @@ function describeGoingOver(call: CallContext, entry: Repeats, repeats: number, w
     severity: 'block',
     reason:
       `${call.description} would return what it returned before: nothing has been done since it last ran, ` +
-      `and ${repeats} other calls of ${call.tool} in the last ${window} came back as they had before, so it ` +
+      `and ${repeats} calls of ${call.tool} in the last ${window} came back as they had before, so it ` +
       'is blocked: you are going over answers you already have.',
     suggestion: withAlternatives(
       'Use the answers you already have, or change something (an edit, another approach) before asking again.',
