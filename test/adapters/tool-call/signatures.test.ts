@@ -265,6 +265,22 @@ describe('syntax_error', () => {
     expect(signatureOf('api', { body: '{' }, 'Unexpected end of JSON input')).toBe('syntax_error');
   });
 
+  it("reads MySQL's and MariaDB's refusal of a statement as the agent's, however a driver words its code", () => {
+    const query = {
+      query: 'SELECT first_name FROM students WHERE pet_name IS NOT NULL\nThis query selects…',
+    };
+    for (const text of [
+      "Error executing query: You have an error in your SQL syntax; check the manual that corresponds to your MySQL server version for the right syntax to use near 'This query selects…' at line 2",
+      '(1064, "You have an error in your SQL syntax; check the manual that corresponds to your MariaDB server version for the right syntax to use near \'FORM students\' at line 1")',
+    ]) {
+      expect(failureOf('execute_sql', query, text)).toMatchObject({
+        signature: 'syntax_error',
+        blame: 'agent_failure',
+        deterministic: true,
+      });
+    }
+  });
+
   it('reads a harness refusing a command line it could not parse as the shell refusing its syntax', () => {
     const inline = { command: `python3 -c 'for c in s: print(c)'` };
     for (const text of ['Malformed command', 'error: could not parse the command line', 'malformed input']) {

@@ -72,6 +72,8 @@ export const CODE: FamilyTable = {
       '\\binvalid (?:JSON|syntax|YAML|TOML|expression|block definition|character)\\b',
       '\\bis not valid JSON\\b',
       '\\bsyntax error\\b',
+      // MySQL's and MariaDB's refusal of a statement, as drivers and query tools print it
+      '\\ban error in your sql syntax\\b',
       '\\berror TS1\\d{3}\\b',
       '\\bmissing [^\\s\\w] near\\b',
       '\\bmapping values are not allowed\\b',
