@@ -463,6 +463,25 @@ describe('command_failed', () => {
 });
 
 describe('validation_error', () => {
+  it("reads MySQL's refusals of what a statement names or groups as the agent's", () => {
+    const query = { query: 'SELECT name FROM students JOIN pets ON students.id = pets.owner_id' };
+    for (const text of [
+      "Error executing query: Column 'name' in field list is ambiguous",
+      "Error executing query: Not unique table/alias: 'students'",
+      'Error executing query: Every derived table must have its own alias',
+      'Error executing query: Invalid use of group function',
+      "Error executing query: Expression #1 of SELECT list is not in GROUP BY clause and contains nonaggregated column 'pets_1.students.name'",
+      'Error executing query: Subquery returns more than 1 row',
+      'Error executing query: Operand should contain 1 column(s)',
+      'ERROR 1222 (21000): The used SELECT statements have a different number of columns',
+    ]) {
+      expect(failureOf('execute_sql', query, text)).toMatchObject({
+        signature: 'validation_error',
+        blame: 'agent_failure',
+      });
+    }
+  });
+
   it('recognises MCP input validation as the agent failure', () => {
     const text =
       'MCP error -32602: Input validation error: Invalid arguments for tool get-sum: expected number';
