@@ -283,7 +283,12 @@ describe('syntax_error', () => {
 
   it('reads a harness refusing a command line it could not parse as the shell refusing its syntax', () => {
     const inline = { command: `python3 -c 'for c in s: print(c)'` };
-    for (const text of ['Malformed command', 'error: could not parse the command line', 'malformed input']) {
+    for (const text of [
+      'Malformed command',
+      'error: could not parse the command line',
+      'malformed input',
+      'Command rejected because it could not be parsed safely',
+    ]) {
       expect(failureOf('bash', inline, text)).toMatchObject({
         signature: 'syntax_error',
         blame: 'agent_failure',

@@ -36,6 +36,8 @@ export const SHELLS: FamilyTable = {
       // A harness that could not read the line it was sent: the same text is refused every time.
       '^malformed (?:shell )?(?:command|command line|input)\\b',
       "\\b(?:could not|couldn't|cannot|can't|failed to|unable to) parse (?:the |your )?(?:shell )?(?:command|command line)\\b",
+      // the same refusal said of the command (Gemini CLI's check of a line before it runs it)
+      '^command rejected because it could not be parsed\\b',
     ],
     hints: [
       'malformed',
