@@ -487,6 +487,26 @@ describe('validation_error', () => {
     }
   });
 
+  it('reads input typed into a command whose input is closed as a write refused every time', () => {
+    const text =
+      'write_stdin failed: stdin is closed for this session; rerun exec_command with tty=true to keep stdin open';
+    expect(failureOf('write_stdin', { session_id: 28178, chars: '\u0003' }, text)).toMatchObject({
+      signature: 'validation_error',
+      blame: 'agent_failure',
+      deterministic: true,
+    });
+  });
+
+  it('reads a search pattern the search program cannot take as written as the agent failure', () => {
+    const text =
+      'rg: the literal "\\n" is not allowed in a regex\n\nConsider enabling multiline mode with the --multiline flag (or -U for short).';
+    expect(failureOf('shell', { command: 'rg "retry\\nbackoff" src' }, text)).toMatchObject({
+      signature: 'validation_error',
+      blame: 'agent_failure',
+      deterministic: true,
+    });
+  });
+
   it('recognises MCP input validation as the agent failure', () => {
     const text =
       'MCP error -32602: Input validation error: Invalid arguments for tool get-sum: expected number';

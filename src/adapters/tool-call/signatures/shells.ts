@@ -98,8 +98,16 @@ export const SHELLS: FamilyTable = {
       // An interpreter asking back for what the command left out (`open` → `What do you want to open?`).
       '^what do you want to [a-z]+(?: [a-z]+)?\\?$',
       "^you'll have to say which\\b",
+      // a search program refusing a pattern it cannot take as written (ripgrep's `\n` without
+      // `--multiline`)
+      '\\bis not allowed in a regex\\b',
+      // input typed into a running command whose input is closed (Codex's `write_stdin` to a command
+      // started without a terminal): every later write to it is refused alike
+      '\\bstdin is closed for this session\\b',
     ],
     hints: [
+      'not allowed in a regex',
+      'stdin is closed',
       'incorrect',
       'wrong',
       'not the correct',
