@@ -97,6 +97,9 @@ export interface AttemptKeys {
    * share it. Set only where it differs from `key`, which keeps an option that a plain word follows
    * apart, as it may take that word as its value. Two spellings sharing it are the same attempt only
    * once they failed alike: then the option did not take the word, or taking it changed nothing.
+   * It also leaves out the runner or interpreter that starts the program (`npx jest`, `python -m
+   * pytest`) and the variables that only tune it (`PYTHONPATH=.`): these may change what runs, and
+   * are shown not to once two spellings failed alike.
    */
   readonly respelled?: string;
   /**

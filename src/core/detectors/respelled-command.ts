@@ -3,9 +3,9 @@
  * (its options in another order, a variable that only tunes it set before it, its program run
  * through a runner or an interpreter's `-m`: `pytest -x tests/a.py`, `python -m pytest tests/a.py
  * -x`, `PYTHONPATH=. pytest -x tests/a.py`) share the adapter's respelling key
- * (`CallFacts.respellingKey`). Once two such
- * spellings failed in a row with an error of one shape, the spelling is shown not to matter: any
- * further spelling of it is blocked until something changes. A spelling that failed itself is the
+ * (`CallFacts.respellingKey`). Once two such spellings failed in a row with an error of one shape,
+ * the spelling is shown not to matter: any further spelling of it is blocked until something
+ * changes. A spelling that failed itself is the
  * identical-failure rule's to judge; another error's shape, or a success that may have changed the
  * world (an edit, an install, a checkout), starts over.
  *
@@ -16,7 +16,7 @@ import { hashString } from '../identity/index.js';
 import type { ActionKind, Violation } from '../types.js';
 import { isHarnessFault, isWatched, kindOf } from './applicability.js';
 import { LruMap } from './bounded.js';
-import { isRecord, readCount, readEntries, readSnapshot } from './restore.js';
+import { readCount, readEntries, readSnapshot } from './restore.js';
 import type { CallContext, Detector, ObservedOutcome } from './types.js';
 import { excerpt } from './wording.js';
 
@@ -130,7 +130,7 @@ export function createRespelledCommandDetector(): Detector {
 }
 
 function readRespellings(value: Record<string, unknown>): Respellings | undefined {
-  if (!isRecord(value) || typeof value.shape !== 'string' || !HASH.test(value.shape)) return undefined;
+  if (typeof value.shape !== 'string' || !HASH.test(value.shape)) return undefined;
   const { spellings } = value;
   if (!Array.isArray(spellings) || spellings.length === 0 || spellings.length > MAX_SPELLINGS)
     return undefined;
