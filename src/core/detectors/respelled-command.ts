@@ -17,15 +17,14 @@ import type { ActionKind, Violation } from '../types.js';
 import { isHarnessFault, isWatched, kindOf } from './applicability.js';
 import { LruMap } from './bounded.js';
 import { readCount, readEntries, readSnapshot } from './restore.js';
+import { MAX_RUN_FAILURES, MAX_RUN_SPELLINGS, runAfter, type SpellingRun } from './spelling-runs.js';
 import type { CallContext, Detector, ObservedOutcome } from './types.js';
 import { excerpt } from './wording.js';
 
 const NAME = 'respelled-command';
 const VERSION = 1;
-/** Commands remembered, and spellings remembered per command. */
+/** Commands remembered. */
 const MAX_KEYS = 64;
-const MAX_SPELLINGS = 8;
-const MAX_FAILURES = 1_000;
 /** Spellings that failed alike, in a row, before the next spelling is blocked. */
 const SPELLINGS = 2;
 /** What `hashString` writes. */
@@ -34,16 +33,13 @@ const HASH = /^[0-9a-f]{16}$/;
 /** Successes that cannot have changed what a command runs on. */
 const ASKING: ReadonlySet<ActionKind> = new Set(['read', 'search', 'poll']);
 
-interface Respellings {
+/** The spellings (their ban keys) that failed in a row under a key, each with an error of one shape. */
+interface Respellings extends SpellingRun {
   /**
    * The hash of the last error's shape, worked out when first asked for: a failure is shaped only
    * once another under its key is compared with it.
    */
   readonly shape: () => string;
-  /** The hashes of the spellings (ban keys) that failed so, each once, the last few. */
-  readonly spellings: readonly string[];
-  /** Failures in a row under the key, each of that shape. */
-  readonly failures: number;
   /**
    * The last failure as this process saw it (its error as kept, credentials taken out, quoted only
    * when a block shows it); one read from a snapshot has none.
@@ -88,10 +84,7 @@ export function createRespelledCommandDetector(): Detector {
       const alike = earlier !== undefined && earlier.shape() === shape();
       commands.set(key, {
         shape,
-        spellings: alike
-          ? [...earlier.spellings.filter((hash) => hash !== spelling), spelling].slice(-MAX_SPELLINGS)
-          : [spelling],
-        failures: alike ? Math.min(earlier.failures + 1, MAX_FAILURES) : 1,
+        ...runAfter(earlier, alike, spelling),
         seen: { error: outcome.text, description: call.description },
       });
     },
@@ -132,11 +125,11 @@ export function createRespelledCommandDetector(): Detector {
 function readRespellings(value: Record<string, unknown>): Respellings | undefined {
   if (typeof value.shape !== 'string' || !HASH.test(value.shape)) return undefined;
   const { spellings } = value;
-  if (!Array.isArray(spellings) || spellings.length === 0 || spellings.length > MAX_SPELLINGS)
+  if (!Array.isArray(spellings) || spellings.length === 0 || spellings.length > MAX_RUN_SPELLINGS)
     return undefined;
   if (!spellings.every((hash) => typeof hash === 'string' && HASH.test(hash))) return undefined;
   const failures = readCount(value.failures);
-  if (failures === undefined || failures < 1 || failures > MAX_FAILURES) return undefined;
+  if (failures === undefined || failures < 1 || failures > MAX_RUN_FAILURES) return undefined;
   const shape = value.shape;
   return { shape: () => shape, spellings: spellings as string[], failures };
 }

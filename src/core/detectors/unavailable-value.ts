@@ -23,6 +23,7 @@ import type { ActionKind, Violation } from '../types.js';
 import { isHarnessFault, isWatched, kindOf } from './applicability.js';
 import { LruMap } from './bounded.js';
 import { isRecord, readEntries, readSnapshot } from './restore.js';
+import { MAX_RUN_FAILURES, MAX_RUN_SPELLINGS, runAfter, type SpellingRun } from './spelling-runs.js';
 import type { CallContext, Detector, ObservedOutcome } from './types.js';
 import { excerpt } from './wording.js';
 
@@ -42,9 +43,8 @@ const MAX_VALUES = 256;
 /** A saved error is at most this many parts, and this many characters of its own. */
 const MAX_PARTS = 256;
 const MAX_SAVED_CHARS = 1_000;
-/** The most words a command refusal names, and the most failures it counts. */
+/** The most words a command refusal names. */
 const MAX_NAMED_WORDS = 8;
-const MAX_FAILURES = 1_000;
 /** What `hashString` writes. */
 const HASH = /^[0-9a-f]{16}$/;
 
@@ -83,15 +83,11 @@ interface Refusal {
  * Spellings of one command line, options aside (`CallFacts.optionlessKey`), that failed saying the
  * same words of it do not exist, each failure of the same shape as the last.
  */
-interface CommandRefusal {
+interface CommandRefusal extends SpellingRun {
   /** The hashes of the words named missing, in the order named. */
   readonly values: readonly string[];
   /** The hash of the error's shape. */
   readonly shape: string;
-  /** The hashes of the spellings that failed so, each once, the last few. */
-  readonly spellings: readonly string[];
-  /** How many failures, in a row under the key, said so. */
-  readonly failures: number;
   /** The last error, the words named masked by their hashes. */
   readonly error: readonly Part[];
   readonly seen?: Seen;
@@ -307,10 +303,7 @@ export function createUnavailableValueDetector(): Detector {
     commands.set(key, {
       values,
       shape,
-      spellings: alike
-        ? [...earlier.spellings.filter((hash) => hash !== spelling), spelling].slice(-PER_KEY)
-        : [spelling],
-      failures: alike ? Math.min(earlier.failures + 1, MAX_FAILURES) : 1,
+      ...runAfter(earlier, alike, spelling),
       error: masked(error, [...argumentValues(call.args), ...named]),
       seen: { error, description: call.description },
     });
@@ -545,14 +538,14 @@ function readRejection(value: Record<string, unknown>): Rejection | undefined {
 function readCommandRefusal(value: Record<string, unknown>): CommandRefusal | undefined {
   const values = readHashes(value.values, MAX_NAMED_WORDS);
   const shape = readHash(value.shape);
-  const spellings = readHashes(value.spellings, PER_KEY);
+  const spellings = readHashes(value.spellings, MAX_RUN_SPELLINGS);
   const error = readParts(value.error);
   const failures = value.failures;
   if (values === undefined || values.length === 0 || shape === undefined || error === undefined)
     return undefined;
   if (spellings === undefined || spellings.length === 0) return undefined;
   if (typeof failures !== 'number' || !Number.isInteger(failures) || failures < 1) return undefined;
-  return { values, shape, spellings, failures: Math.min(failures, MAX_FAILURES), error };
+  return { values, shape, spellings, failures: Math.min(failures, MAX_RUN_FAILURES), error };
 }
 
 /**
