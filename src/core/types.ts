@@ -110,6 +110,12 @@ export interface CallFacts {
    * exists, so "does not exist" never rules it out.
    */
   readonly replacesTarget?: boolean;
+  /**
+   * An edit that replaces a range of lines with as many lines (SWE-agent's `edit 10:12` given three
+   * lines): the file keeps its line numbers, and the range holds the edit's text whatever it held
+   * before. Made again in the same order, such edits leave a file as they left it the first time.
+   */
+  readonly replacesLinesInPlace?: boolean;
   /** A read of its one target in full (no offset, limit or line range): its result is the content. */
   readonly readsWholeTarget?: boolean;
   /** For an edit: the texts it must find, verbatim, in its target (old_string, each oldText). */

@@ -34,6 +34,7 @@ import {
   patchOnlyAddsFiles,
   patchTargets,
   readsPartially,
+  replacesLinesInPlace,
   sourceFilesRunBy,
   writesWholeFile,
   writtenTextBeside,
@@ -382,6 +383,8 @@ export function createToolCallAdapter(options: ToolCallAdapterOptions = {}): Too
     if (facts.targets.length === 0) facts.actsOnHiddenState = true;
     const written = writtenTextBeside(args, patch);
     if (written !== undefined) facts.writtenText = written;
+    if (kind === 'mutate' && patch === undefined && replacesLinesInPlace(args))
+      facts.replacesLinesInPlace = true;
     // A script the agent writes names what a run of it may change (see `script-paths.ts`).
     const [only] = facts.targets;
     if (written !== undefined && facts.targets.length === 1 && only !== undefined && isScriptFile(only)) {

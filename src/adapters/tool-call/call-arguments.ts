@@ -225,6 +225,75 @@ export function writtenTextBeside(
   return parts.length === 1 ? parts[0] : parts.join('\n');
 }
 
+/** Arguments that give the first and last line an edit replaces, as pairs. */
+const LINE_RANGE_PAIRS = [
+  ['start', 'end'],
+  ['start_line', 'end_line'],
+  ['startLine', 'endLine'],
+  ['line_start', 'line_end'],
+] as const;
+/** `lines: "10:12"` (SWE-agent's `edit 10:12`), `"10-12"`, `"10,12"`. */
+const LINES_ARGUMENT = /^\s*(\d{1,9})\s*[:,-]\s*(\d{1,9})\s*$/;
+
+/**
+ * Whether the edit replaces a range of lines with as many lines: its arguments give the range's first
+ * and last line (`lines: "10:12"`, `start`/`end`, `start_line`/`end_line`) and one text to put there,
+ * holding that many lines (a final newline ends the last line, it does not start another).
+ */
+export function replacesLinesInPlace(args: Readonly<Record<string, unknown>>): boolean {
+  const range = lineRangeOf(args);
+  if (range === undefined) return false;
+  let text: string | undefined;
+  for (const key of WRITTEN_KEYS) {
+    const value = args[key];
+    if (typeof value !== 'string') continue;
+    if (text !== undefined) return false;
+    text = value;
+  }
+  return text !== undefined && lineCount(text) === range.last - range.first + 1;
+}
+
+function lineRangeOf(args: Readonly<Record<string, unknown>>): { first: number; last: number } | undefined {
+  const lines = args.lines;
+  if (typeof lines === 'string') {
+    const found = LINES_ARGUMENT.exec(lines);
+    return found === null ? undefined : validRange(Number(found[1]), Number(found[2]));
+  }
+  for (const [start, end] of LINE_RANGE_PAIRS) {
+    if (args[start] === undefined && args[end] === undefined) continue;
+    return validRange(lineNumber(args[start]), lineNumber(args[end]));
+  }
+  return undefined;
+}
+
+function lineNumber(value: unknown): number | undefined {
+  if (typeof value === 'number') return value;
+  if (typeof value === 'string' && /^\s*\d{1,9}\s*$/.test(value)) return Number(value);
+  return undefined;
+}
+
+function validRange(
+  first: number | undefined,
+  last: number | undefined,
+): { first: number; last: number } | undefined {
+  if (
+    first === undefined ||
+    last === undefined ||
+    !Number.isSafeInteger(first) ||
+    !Number.isSafeInteger(last)
+  )
+    return undefined;
+  return first >= 1 && last >= first ? { first, last } : undefined;
+}
+
+/** Lines of `text`: a final newline ends the last line; the empty text has none. */
+function lineCount(text: string): number {
+  if (text === '') return 0;
+  let count = 1;
+  for (let at = text.indexOf('\n'); at !== -1; at = text.indexOf('\n', at + 1)) count++;
+  return text.endsWith('\n') ? count - 1 : count;
+}
+
 const EDIT_ECHO = /could not find exact match for edit:\n([\s\S]+)$/i;
 
 /**

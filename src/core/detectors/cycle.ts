@@ -103,6 +103,12 @@ interface Step {
    * whatever file an editor has open): where it took the world is not followed.
    */
   readonly unfollowed: boolean;
+  /**
+   * An edit of whatever file an editor has open that replaces a range of lines with as many lines:
+   * the file keeps its line numbers, so the same such edits made again in the same order leave it as
+   * they left it (see `CallFacts.replacesLinesInPlace`). Not `unfollowed`.
+   */
+  readonly inPlace: boolean;
   /** The call itself, whose description is written only if a cycle is ever reported. */
   readonly call: { readonly description: string };
 }
@@ -254,8 +260,11 @@ export function createCycleDetector(): Detector {
       // A round through two or more changes whose effects nothing follows (moves to other rooms, a
       // door opened, edits of whatever file an editor has open) comes back where it began only if
       // they undo each other, and nothing here knows whether they do: rooms and windows that look
-      // alike are no proof. Edits of named files are followed; their undoing is a cycle.
-      if (steps.filter((step) => step.unfollowed).length >= 2) continue;
+      // alike are no proof. Edits of named files are followed; their undoing is a cycle. So are edits
+      // of the open file that keep its line numbers: a round of them leaves it as the round before
+      // did. An edit that moves the lines (more or fewer than it replaced) moves what the others edit.
+      const unfollowed = steps.filter((step) => step.unfollowed).length;
+      if (unfollowed >= 2 || (unfollowed === 1 && steps.some((step) => step.inPlace))) continue;
       if (roundsOf(period, seen) < seen) continue;
       // Evidence the agent partly forgot (a round before the last compaction) steers; two rounds
       // since the compaction block.
@@ -437,6 +446,8 @@ export function createCycleDetector(): Detector {
       // Exempt tools and polls are invisible: they neither form nor interrupt a round.
       if (!isWatched(call, call.toolPolicy.detectors.cycle) || kindOf(call) === 'poll') return;
       const declaredChange = outcome.success && outcome.changedWorld && CHANGE_KINDS.has(kindOf(call));
+      // A declared change that names no file: where it took the world is not followed.
+      const hidden = declaredChange && call.facts.targets.length === 0;
       // Without the words about it: a reworded description is the same step, its answer compared too.
       history.push({
         callKey: stepKeyOf(call),
@@ -445,7 +456,8 @@ export function createCycleDetector(): Detector {
         navigates: call.facts.navigates === true,
         changed: outcome.changedWorld,
         declaredChange,
-        unfollowed: declaredChange && call.facts.targets.length === 0,
+        unfollowed: hidden && call.facts.replacesLinesInPlace !== true,
+        inPlace: hidden && call.facts.replacesLinesInPlace === true,
         call,
       });
     },
@@ -487,6 +499,7 @@ export function createCycleDetector(): Detector {
           ...(step.changed && { changed: true }),
           ...(step.declaredChange && { declaredChange: true }),
           ...(step.unfollowed && { unfollowed: true }),
+          ...(step.inPlace && { inPlace: true }),
           description: step.call.description,
         })),
         compactions,
@@ -648,6 +661,7 @@ function readStep(raw: unknown, compactions: number): Step | undefined {
     changed: raw.changed === true,
     declaredChange: raw.declaredChange === true,
     unfollowed: raw.unfollowed === true,
+    inPlace: raw.inPlace === true && raw.unfollowed !== true,
     call: { description: readString(raw.description) ?? callKey },
   };
 }

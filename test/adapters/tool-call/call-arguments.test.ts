@@ -1,5 +1,6 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { commandText } from '../../../src/adapters/tool-call/call-arguments.js';
+import { commandText, replacesLinesInPlace } from '../../../src/adapters/tool-call/call-arguments.js';
 import { createToolCallAdapter } from '../../../src/adapters/tool-call/index.js';
 
 describe('commandText', () => {
@@ -23,5 +24,57 @@ describe('commandText', () => {
       args: { command: ['bash', '-lc', 'apply_patch -h'], workdir: '/home/dev/app' },
     });
     expect(facts.program).toBe('apply_patch');
+  });
+});
+
+describe('replacesLinesInPlace', () => {
+  it('holds for an edit of a range of lines given as many lines, as SWE-agent writes `edit 10:12`', () => {
+    expect(replacesLinesInPlace({ lines: '10:12', replacement: 'a = 1\nb = 2\nc = 3' })).toBe(true);
+    expect(replacesLinesInPlace({ lines: '619:619', replacement: '    return a + b\n' })).toBe(true);
+    expect(replacesLinesInPlace({ start: 10, end: 10, replacement: '    return a + b' })).toBe(true);
+    expect(replacesLinesInPlace({ start_line: '4', end_line: '5', new_str: 'x = 1\ny = 2\n' })).toBe(true);
+  });
+
+  it('does not hold when the text has more or fewer lines than the range, which moves the lines after it', () => {
+    expect(replacesLinesInPlace({ lines: '27:28', replacement: 'p.interactive()' })).toBe(false);
+    expect(replacesLinesInPlace({ lines: '10:10', replacement: 'a = 1\nb = 2' })).toBe(false);
+    expect(replacesLinesInPlace({ lines: '10:10', replacement: '' })).toBe(false);
+  });
+
+  it('does not hold without a whole range, or with more than one text to write', () => {
+    expect(replacesLinesInPlace({ replacement: 'a = 1' })).toBe(false);
+    expect(replacesLinesInPlace({ start: 10, replacement: 'a = 1' })).toBe(false);
+    expect(replacesLinesInPlace({ lines: '12:10', replacement: 'a = 1' })).toBe(false);
+    expect(replacesLinesInPlace({ lines: 'all', replacement: 'a = 1' })).toBe(false);
+    expect(replacesLinesInPlace({ lines: '1:1', new_string: 'a = 1', content: 'b = 2' })).toBe(false);
+  });
+
+  it('holds exactly when the text has as many lines as the range, a final newline ending the last', () => {
+    const line = fc.string({ unit: fc.constantFrom('a', ' ', '(') });
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 1, max: 500 }),
+        fc.array(line, { minLength: 1 }),
+        fc.boolean(),
+        (first, lines, ended) => {
+          const text = ended ? lines.map((each) => `${each}\n`).join('') : `${lines.join('\n')}x`;
+          const last = first + lines.length - 1;
+          expect(replacesLinesInPlace({ lines: `${first}:${last}`, replacement: text })).toBe(true);
+          expect(replacesLinesInPlace({ lines: `${first}:${last + 1}`, replacement: text })).toBe(false);
+          if (last > first)
+            expect(replacesLinesInPlace({ lines: `${first}:${last - 1}`, replacement: text })).toBe(false);
+        },
+      ),
+    );
+  });
+
+  it('is what the adapter reads of an edit of the open file', () => {
+    const adapter = createToolCallAdapter();
+    const inPlace = adapter.describeCall({
+      tool: 'edit',
+      args: { lines: '10:10', replacement: 'return a + b' },
+    });
+    const moving = adapter.describeCall({ tool: 'edit', args: { lines: '10:10', replacement: 'a\nb' } });
+    expect([inPlace.replacesLinesInPlace, moving.replacesLinesInPlace]).toEqual([true, undefined]);
   });
 });

@@ -234,6 +234,49 @@ describe('cycles over states', () => {
     expect([third.verdict, third.rule]).toEqual(['block', 'cycle']);
   });
 
+  describe('edits of the open file that keep its line numbers', () => {
+    const updated = '[File: /repo/calc.py (30 lines total)]\n(Open file: /repo/calc.py)\nFile updated.';
+    const pytest = { command: 'python -m pytest tests/test_calc.py -q' };
+    const failing = (test: string, assertion: string) => ({
+      isError: true,
+      text: `F.\nFAILED tests/test_calc.py::${test} - ${assertion}\n1 failed, 1 passed in 0.02s`,
+    });
+    /** SWE-agent's `edit 10:10`, undone and redone, a test run after each. */
+    const undoRedo = (agent: Agent, first: string, second: string) => [
+      agent.call('edit', { lines: '10:10', replacement: first }, updated).check.verdict,
+      agent.call('bash', pytest, failing('test_add', 'assert 5 == 6')).check.verdict,
+      agent.call('edit', { lines: '10:10', replacement: second }, updated).check.verdict,
+      agent.call('bash', pytest, failing('test_sub', 'assert 1 == 0')).check.verdict,
+    ];
+
+    it('blocks undoing and redoing one edit with the same failing tests when the third round starts', () => {
+      const agent = new Agent();
+      const round = () => undoRedo(agent, '    return a + b', '    return a + b + 1');
+      expect([...round(), ...round()]).not.toContain('block');
+      const third = agent.check('edit', { lines: '10:10', replacement: '    return a + b' });
+      expect([third.verdict, third.rule]).toEqual(['block', 'cycle']);
+    });
+
+    it('leaves the rounds alone when an edit in them gives more lines than it replaces, moving what the next edits', () => {
+      const agent = new Agent();
+      const round = () => undoRedo(agent, '    total = a + b\n    return total', '    return a + b + 1');
+      expect([...round(), ...round(), ...round()]).not.toContain('block');
+    });
+
+    it('keeps the kind of each edit through a snapshot and restore', () => {
+      const restoredAfter = (first: string, second: string) => {
+        const agent = new Agent();
+        undoRedo(agent, first, second);
+        undoRedo(agent, first, second);
+        const restored = new Agent();
+        restored.loop.restore(agent.loop.snapshot());
+        return restored.check('edit', { lines: '10:10', replacement: first }).verdict;
+      };
+      expect(restoredAfter('    return a + b', '    return a + b + 1')).toBe('block');
+      expect(restoredAfter('    total = a + b\n    return total', '    return a + b + 1')).toBe('allow');
+    });
+  });
+
   it('leaves an agent going back and forth between two places of the open file alone', () => {
     const agent = new Agent();
     const path = 'django/db/models/sql/compiler.py';
