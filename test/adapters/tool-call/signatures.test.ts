@@ -652,6 +652,48 @@ describe('api_error', () => {
     expect(failureOf('fetch', FETCH, 'HTTP/1.1 502 Bad Gateway')?.blame).toBe('harness_fault');
   });
 
+  it('blames the harness for a server that says in words it could not answer, as Kubernetes and Apache do', () => {
+    const kubectl = { command: 'kubectl get pods -n payments' };
+    for (const text of [
+      'Error from server (ServiceUnavailable): the server is currently unable to handle the request',
+      'Error from server (InternalError): an error on the server ("") has prevented the request from succeeding',
+      'The server is temporarily unable to service your request due to maintenance downtime or capacity problems.',
+      'An error occurred (ServiceUnavailableException) when calling the Invoke operation: Rate exceeded',
+    ]) {
+      expect(failureOf('Bash', kubectl, text)?.blame).toBe('harness_fault');
+    }
+    expect(failureOf('Bash', kubectl, 'Error from server (NotFound): pods "api-7d9" not found')?.blame).toBe(
+      'agent_failure',
+    );
+  });
+
+  it('blames the harness for a TLS connection that failed under the handshake', () => {
+    const curl = { command: 'curl -sS https://api.example.com/v1/items' };
+    const text = 'curl: (35) OpenSSL SSL_connect: SSL_ERROR_SYSCALL in connection to api.example.com:443 ';
+    expect(failureOf('Bash', curl, text)?.blame).toBe('harness_fault');
+  });
+
+  it('blames the harness for clients that could not reach or keep their server, in their own words', () => {
+    const cases: [string, string][] = [
+      ['ruby fetch.rb', 'Net::OpenTimeout: execution expired'],
+      ['python client.py', 'ssl.SSLEOFError: EOF occurred in violation of protocol (_ssl.c:2427)'],
+      ['python consume.py', 'kafka.errors.NoBrokersAvailable: NoBrokersAvailable'],
+      [
+        'rsync -a dist/ deploy@web:/srv/app',
+        'rsync: connection unexpectedly closed (0 bytes received so far) [sender]\n' +
+          'rsync error: unexplained error (code 255) at io.c(231) [sender=3.2.7]',
+      ],
+      ['ls /mnt/data', "ls: reading directory '/mnt/data': Input/output error"],
+      [
+        'torchrun --nproc_per_node 8 train.py',
+        'RuntimeError: NCCL error in: ../torch/csrc/distributed/c10d/ProcessGroupNCCL.cpp:1269, ' +
+          'unhandled system error, NCCL version 2.14.3',
+      ],
+    ];
+    for (const [command, text] of cases)
+      expect(failureOf('Bash', { command }, text)?.blame).toBe('harness_fault');
+  });
+
   it('does not take "processed 500 rows" for a server error', () => {
     expect(failureOf('query', { sql: 'x' }, 'processed 500 rows, then stopped')).toMatchObject({
       signature: 'api_error',
@@ -796,5 +838,27 @@ describe('errors nobody has a rule for', () => {
       '<tool_use_error>Sibling tool call errored</tool_use_error>',
     );
     expect(failure).toMatchObject({ deterministic: false });
+  });
+});
+
+describe("refusals in a program's own words", () => {
+  it("blames the agent for what a program refused of the call's own making, however the program words it", () => {
+    expect(
+      failureOf('Bash', { command: 'go build ./...' }, './main.go:5:2: "fmt" imported and not used'),
+    ).toMatchObject({ signature: 'syntax_error', blame: 'agent_failure' });
+    expect(
+      failureOf(
+        'Bash',
+        { command: 'jq .name data.json' },
+        'jq: error (at data.json:1): Cannot index array with "name"',
+      )?.blame,
+    ).toBe('agent_failure');
+    expect(
+      failureOf(
+        'Bash',
+        { command: 'kubectl get podz' },
+        'error: the server doesn\'t have a resource type "podz"',
+      ),
+    ).toMatchObject({ signature: 'validation_error', blame: 'agent_failure' });
   });
 });

@@ -13,6 +13,8 @@ export const CODE: FamilyTable = {
       '^error\\[E\\d{4}\\]',
       '\\berror CS\\d{4}\\b',
       '^\\S+\\.go:\\d+:\\d+: (?:undefined|cannot use|syntax error|missing|too many|not enough|declared and not used|imported and not used)\\b',
+      // the same after the name it is about (`./main.go:5:2: "fmt" imported and not used`)
+      '^\\S+\\.go:\\d+:\\d+: [^\\n]{1,120}? (?:declared and not used|imported and not used|redeclared in this block)\\b',
       '\\bcompilation failed\\b',
       '^✖ \\d+ problems? \\(\\d+ errors?',
     ],
@@ -132,6 +134,8 @@ export const CODE: FamilyTable = {
       '\\bmaximum (?:recursion depth|call stack size) exceeded\\b',
       '\\bcalled `(?:Option|Result)::(?:unwrap|expect)\\(\\)`',
       '\\bundefined method\\b',
+      // jq's filter failing on the data it was given (`jq: error (at data.json:1): Cannot index array with "name"`)
+      '\\bjq: error \\(at [^)\\n]{1,200}\\): ',
     ],
     hints: [
       'error',
@@ -148,6 +152,7 @@ export const CODE: FamilyTable = {
       'division by zero',
       'maximum',
       'called `',
+      'jq: error',
       'undefined method',
       'stopiteration',
       'index out of',

@@ -30,6 +30,9 @@ export const FILESYSTEM: FamilyTable = {
       '\\bEMFILE\\b',
       '\\btoo many open files\\b',
       '\\bfile size limit exceeded',
+      // the device under the file failed to read or write it (`EIO`: Node's `EIO: i/o error, read`)
+      '\\bEIO: i/o error\\b',
+      '\\binput/output error\\b',
     ],
     hints: [
       'enospc',
@@ -41,6 +44,8 @@ export const FILESYSTEM: FamilyTable = {
       'emfile',
       'too many open files',
       'file size limit',
+      'i/o error',
+      'input/output error',
     ],
   },
   locked: {

@@ -65,6 +65,12 @@ export const HTTP: FamilyTable = {
       '\\bbad gateway\\b',
       '\\bservice (?:temporarily )?unavailable\\b',
       '\\b(?:is |currently |temporarily )unavailable\\b',
+      // a reason named in one word (Kubernetes' `(ServiceUnavailable)`, AWS's `ServiceUnavailableException`)
+      '\\bserviceunavailable(?:exception|error)?\\b',
+      // Kubernetes' 503 and 500 (`the server is currently unable to handle the request`, `an error on
+      // the server ("") has prevented the request from succeeding`), Apache's 503
+      '\\b(?:currently|temporarily) unable to (?:handle|service) (?:the|your) request\\b',
+      '\\ban error on the server\\b[^\\n]{0,200}\\bhas prevented the request from succeeding\\b',
       '\\b5\\d\\d (?:Server Error|Not Implemented|HTTP Version|Insufficient Storage|Network Authentication)',
       '\\bserver error\\b',
       '\\boverloaded(?:_error)?\\b',
@@ -88,6 +94,9 @@ export const HTTP: FamilyTable = {
       'internal server error',
       'bad gateway',
       'unavailable',
+      'unable to handle',
+      'unable to service',
+      'prevented the request',
       'server error',
       'not implemented',
       'http version',

@@ -73,6 +73,8 @@ export const NETWORK: FamilyTable = {
       '\\btook too long to respond\\b',
       '\\boperation too slow\\b',
       '\\bERR_TIMED_OUT\\b',
+      // Ruby's `Net::OpenTimeout: execution expired`, `Net::ReadTimeout`
+      '\\bnet::(?:open|read|write)timeout\\b',
     ],
     hints: [
       'timedout',
@@ -87,6 +89,7 @@ export const NETWORK: FamilyTable = {
       'took too long',
       'too slow',
       'err_timed_out',
+      'net::',
     ],
   },
   serviceDown: {
@@ -168,6 +171,13 @@ export const NETWORK: FamilyTable = {
       '\\bearly eof\\b',
       '\\bunexpected disconnect while reading sideband\\b',
       '\\bconnection (?:has been |was )?(?:closed|reset) (?:unexpectedly|by (?:the )?(?:peer|remote|server))\\b',
+      // rsync's and ssh's `connection unexpectedly closed`
+      '\\bconnection unexpectedly closed\\b',
+      // a message broker's client that reached no broker (kafka-python's `NoBrokersAvailable`)
+      '\\bno ?brokers ?available\\b',
+      // the collective library of distributed training failing on its transport (`NCCL error in: …,
+      // unhandled system error`); its `invalid usage` is the program's
+      '\\bnccl error\\b[^\\n]{0,200}\\bunhandled (?:system|cuda) error\\b',
     ],
     hints: [
       'econn',
@@ -186,6 +196,9 @@ export const NETWORK: FamilyTable = {
       'networkerror',
       'network',
       'connection',
+      'unexpectedly closed',
+      'brokers',
+      'nccl',
       'connectexception',
       'connect error',
       'max retries',

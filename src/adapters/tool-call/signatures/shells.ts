@@ -56,6 +56,8 @@ export const SHELLS: FamilyTable = {
     patterns: [
       '\\b(?:unknown|unrecognized|unrecognised|invalid|illegal|bad|unsupported|unexpected) (?:[\\w-]+ ){0,2}?(?:argument|parameter|param|option|flag|switch|choice|command|subcommand|action|method|operation|function|op|keyword argument|property|compiler option|value|mode|number|date|time interval|literal|id|identifier|field|key|format|type|input|version|url|uri)s?\\b',
       '\\boption [^\\n]{1,40}:? is unknown\\b',
+      // kubectl asked for a kind of resource its cluster does not have (`the server doesn't have a resource type "podz"`)
+      "\\bthe server doesn't have a resource type\\b",
       '\\bno value for required\\b',
       '\\brequired arguments? (?:were |was )?not provided\\b',
       '\\bis not an? (?:\\S+ )?(?:command|option|subcommand)\\b',
@@ -106,6 +108,7 @@ export const SHELLS: FamilyTable = {
       '\\bstdin is closed for this session\\b',
     ],
     hints: [
+      "doesn't have a resource type",
       'not allowed in a regex',
       'stdin is closed',
       'incorrect',

@@ -18,6 +18,11 @@ export const TLS: FamilyTable = {
       '\\bx509: ',
       '\\bsslerror\\b',
       '\\bssl(?:_| )(?:error|handshake|routines)\\b',
+      // OpenSSL's and NSS's error names (`SSL_ERROR_SYSCALL`: the connection failed under the handshake)
+      '\\bssl_error_\\w+',
+      // Python's `ssl.SSLEOFError: EOF occurred in violation of protocol`
+      '\\bssl(?:eof|zeroreturn|syscall)error\\b',
+      '\\beof occurred in violation of protocol\\b',
       '\\btls(?:_| )(?:handshake|error|alert)\\b',
       '\\btls: ',
       '\\bhandshake (?:failure|failed)\\b',
@@ -49,6 +54,7 @@ export const TLS: FamilyTable = {
       'ssl',
       'tls',
       'handshake',
+      'violation of protocol',
       'wrong version number',
       'pkix',
       'hostname mismatch',
