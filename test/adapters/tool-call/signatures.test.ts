@@ -861,4 +861,54 @@ describe("refusals in a program's own words", () => {
       ),
     ).toMatchObject({ signature: 'validation_error', blame: 'agent_failure' });
   });
+
+  it('blames the agent for a package, gem or artifact no repository holds, and for a build run outside its module', () => {
+    const cases: [string, string][] = [
+      ['apt-get install -y libfoo-dev', 'E: Unable to locate package libfoo-dev'],
+      [
+        'bundle install',
+        "Could not find gem 'railz' in rubygems repository https://rubygems.org/ or installed locally.",
+      ],
+      [
+        './gradlew build',
+        "> Could not resolve all files for configuration ':app:debugCompileClasspath'.\n" +
+          '   > Could not find com.foo:bar:1.0.\n     Required by:\n         project :app',
+      ],
+      ['go build ./...', 'go: cannot find main module, but found .git/config in /app'],
+    ];
+    for (const [command, text] of cases)
+      expect(failureOf('Bash', { command }, text)?.blame).toBe('agent_failure');
+  });
+
+  it('blames the environment, never the agent, for a file Windows holds open for another process', () => {
+    const text =
+      "Remove-Item : Cannot remove item C:\\app\\logs\\api.log: The process cannot access the file 'C:\\app\\logs\\api.log' " +
+      'because it is being used by another process.';
+    expect(failureOf('Bash', { command: 'Remove-Item C:\\app\\logs\\api.log' }, text)).toMatchObject({
+      signature: 'conflict',
+      blame: 'harness_fault',
+    });
+  });
+
+  it("blames the environment for Windows' refusals of a path and of a name it could not resolve", () => {
+    const cases: [string, string][] = [
+      [
+        'Copy-Item a.txt C:\\Windows\\a.txt',
+        "Copy-Item : Access to the path 'C:\\Windows\\a.txt' is denied.",
+      ],
+      [
+        'Invoke-RestMethod https://api.example.com/v1/items',
+        "Invoke-RestMethod : The remote name could not be resolved: 'api.example.com'",
+      ],
+    ];
+    for (const [command, text] of cases)
+      expect(failureOf('Bash', { command }, text)?.blame).toBe('harness_fault');
+  });
+
+  it('still blames the network when a build tool could not fetch what it was asked for', () => {
+    const text =
+      "> Could not resolve com.squareup.okhttp3:okhttp:4.12.0.\n      > Could not GET 'https://repo.maven.apache.org/" +
+      "maven2/com/squareup/okhttp3/okhttp/4.12.0/okhttp-4.12.0.pom'. Received status code 502 from server: Bad Gateway";
+    expect(failureOf('Bash', { command: './gradlew build' }, text)?.blame).toBe('harness_fault');
+  });
 });

@@ -13,6 +13,8 @@ export const FILESYSTEM: FamilyTable = {
       '\\bpermission denied\\b',
       '\\bpermission_denied\\b',
       '\\baccess ?(?:is )?denied(?:exception)?\\b',
+      // .NET's and PowerShell's `Access to the path 'C:\\Windows\\a.txt' is denied.`
+      '\\baccess to the path\\b[^\\n]{0,300}\\bis denied\\b',
       '\\boperation not permitted\\b',
       '\\bPermissionError\\b',
     ],
@@ -50,6 +52,8 @@ export const FILESYSTEM: FamilyTable = {
   },
   locked: {
     patterns: [
+      // Windows' sharing violation read whole, so that its first words are not taken for a missing file
+      "\\b(?:cannot|can't|could not) access the file\\b[^\\n]{0,300}\\bbecause it is being used by another process\\b",
       '\\bbeing used by another process\\b',
       '\\b(?:device or )?resource (?:is )?busy\\b',
       '\\btext file busy\\b',
@@ -72,7 +76,9 @@ export const FILESYSTEM: FamilyTable = {
       '\\bNotADirectoryError\\b',
       '\\bfile not found\\b',
       '\\bcannot find (?:the )?(?:file|path)\\b',
-      "\\b(?:could not|couldn't|can't|cannot|unable to) (?:find|open|read|stat|access|load) (?:the )?(?:file|input file|requirements file|patch|database file|package\\.json)\\b",
+      // not Windows' sharing violation, a file held open by another process (`The process cannot
+      // access the file 'C:\\app\\log.txt' because it is being used by another process.`)
+      "\\b(?:could not|couldn't|can't|cannot|unable to) (?:find|open|read|stat|access|load) (?:the )?(?:file|input file|requirements file|patch|database file|package\\.json)\\b(?![^\\n]{0,300}\\bbeing used by another process\\b)",
       "\\bcan't open (?:file|patch)\\b",
       '\\bcannot find or open\\b',
       "\\b(?:can't|cannot|could not|couldn't|unable to|failed to) open(?:/read)? (?:local |input )?(?:data|file)\\b",

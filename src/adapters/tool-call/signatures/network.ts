@@ -151,6 +151,8 @@ export const NETWORK: FamilyTable = {
       '\\bname resolution\\b',
       '\\bdns (?:lookup|resolution|error|failure|query|server)\\b',
       '\\bserver misbehaving\\b',
+      // .NET's `The remote name could not be resolved: 'api.example.com'`
+      '\\bremote name could not be resolved\\b',
       '\\bERR_NAME_NOT_RESOLVED\\b',
       // generic failures of the wire, whatever the client: errno families, lost or absent connections
       '\\bE(?:CONN|NET|HOST)[A-Z]{3,}\\b',

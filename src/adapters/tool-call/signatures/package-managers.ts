@@ -22,8 +22,10 @@ export const PACKAGE_MANAGERS: FamilyTable = {
       '\\bcould not find `?[\\w.-]+\\.(?:toml|json|mod|xml|lock|ya?ml|gradle|cfg)`? in\\b',
       '\\bno configuration files\\b',
       '\\bno package\\.json\\b',
+      // Go run outside any module (`go: cannot find main module, but found .git/config in /app`)
+      '\\bcannot find main module\\b',
     ],
-    hints: ['could not find', 'no configuration files', 'no package.json'],
+    hints: ['could not find', 'no configuration files', 'no package.json', 'cannot find main module'],
   },
   idMissing: {
     patterns: [
@@ -38,6 +40,12 @@ export const PACKAGE_MANAGERS: FamilyTable = {
       '\\b(?:package|packages)\\(s\\) not found\\b',
       '\\bno (?:dependencies|packages|matches|results) found matching\\b',
       '\\bmissing script\\b',
+      // a package, gem or artifact that no repository holds: apt's `Unable to locate package`,
+      // Bundler's `Could not find gem 'railz' in rubygems repository`, Gradle's `Could not find
+      // com.foo:bar:1.0.` (group, name and version)
+      '\\bunable to locate package\\b',
+      "\\bcould not find gem '",
+      '\\bcould not find [\\w.-]+:[\\w.-]+:[\\w.+-]+',
     ],
     hints: [
       'not found',
@@ -51,6 +59,8 @@ export const PACKAGE_MANAGERS: FamilyTable = {
       '(s) not found',
       'found matching',
       'missing script',
+      'locate package',
+      'could not find',
     ],
   },
   syntax: {
