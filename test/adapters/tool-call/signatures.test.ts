@@ -905,6 +905,51 @@ describe("refusals in a program's own words", () => {
       expect(failureOf('Bash', { command }, text)?.blame).toBe('harness_fault');
   });
 
+  it("blames the environment for an authorisation refused in Azure's words, however the message ends", () => {
+    const text =
+      "(AuthorizationFailed) The client 'ci@acme.com' with object id '0000' does not have authorization to " +
+      "perform action 'Microsoft.Compute/virtualMachines/read' over scope '/subscriptions/x' or the scope is invalid.";
+    expect(failureOf('Bash', { command: 'az vm list' }, text)).toMatchObject({
+      signature: 'permission_denied',
+      blame: 'harness_fault',
+    });
+  });
+
+  it("blames the agent for a cloud's resource it named wrong or made twice", () => {
+    const cases: [string, string][] = [
+      [
+        'gcloud run services describe apii',
+        'ERROR: (gcloud.run.services.describe) Cannot find service [apii]',
+      ],
+      [
+        'aws s3 mb s3://acme-logs',
+        'make_bucket failed: s3://acme-logs An error occurred (BucketAlreadyExists) when calling the CreateBucket ' +
+          'operation: The requested bucket name is not available.',
+      ],
+    ];
+    for (const [command, text] of cases)
+      expect(failureOf('Bash', { command }, text)?.blame).toBe('agent_failure');
+  });
+
+  it('reads the status of a fetch that got an answer, not the words that it failed', () => {
+    const fetch = { url: 'https://example.com/private' };
+    expect(
+      failureOf('fetch', fetch, 'Failed to fetch https://example.com/private - status code 404'),
+    ).toMatchObject({
+      signature: 'file_not_found',
+      blame: 'agent_failure',
+    });
+    expect(
+      failureOf('fetch', fetch, 'Failed to fetch https://example.com/private - status code 503')?.blame,
+    ).toBe('harness_fault');
+    expect(failureOf('fetch', fetch, 'TypeError: Failed to fetch')?.blame).toBe('harness_fault');
+  });
+
+  it('blames the environment for a code sandbox that stopped running', () => {
+    const text = 'SandboxError: Sandbox is probably not running anymore';
+    expect(failureOf('run_code', { code: 'print(1)' }, text)?.blame).toBe('harness_fault');
+  });
+
   it('still blames the network when a build tool could not fetch what it was asked for', () => {
     const text =
       "> Could not resolve com.squareup.okhttp3:okhttp:4.12.0.\n      > Could not GET 'https://repo.maven.apache.org/" +

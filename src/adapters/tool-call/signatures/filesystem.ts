@@ -115,6 +115,8 @@ export const FILESYSTEM: FamilyTable = {
   conflict: {
     patterns: [
       '\\balready exists\\b',
+      // a reason named in one word (S3's `BucketAlreadyExists`, `EntityAlreadyExistsException`)
+      '\\b\\w*alreadyexists(?:exception|error|fault)?\\b',
       '\\bEEXIST\\b',
       '\\bFileExistsError\\b',
       '\\bfile exists\\b',
@@ -124,6 +126,7 @@ export const FILESYSTEM: FamilyTable = {
     ],
     hints: [
       'already exists',
+      'alreadyexists',
       'eexist',
       'fileexistserror',
       'file exists',

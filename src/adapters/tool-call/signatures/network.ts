@@ -105,7 +105,9 @@ export const NETWORK: FamilyTable = {
       '\\bother side closed\\b',
       '\\bpremature close\\b',
       '\\bfetch failed\\b',
-      '\\bfailed to fetch\\b',
+      // not a fetch that got an answer, whose status says what failed (`Failed to fetch https://… -
+      // status code 404`)
+      '\\bfailed to fetch\\b(?![^\\n]{0,300}\\bstatus(?: code)?:? [1-4]\\d\\d\\b)',
       '\\bnetworkerror\\b',
       '\\bnetwork (?:error|failure|is down|is unreachable|unreachable|connection (?:lost|was lost)|request failed)\\b',
       '\\bconnection (?:was )?(?:refused|reset|closed|aborted|lost|dropped|terminated|interrupted|failed|error)\\b',

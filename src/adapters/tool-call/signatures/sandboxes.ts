@@ -77,6 +77,7 @@ export const SANDBOXES: FamilyTable = {
       '\\berror response from daemon: container \\S+ is not running\\b',
       // the sandbox the agent's commands ran in is gone (expired, killed), or its launcher failed
       '\\bsandbox (?:was |is )?not found\\b',
+      '\\bsandbox (?:is |was )?(?:probably )?(?:not running|no longer running|already closed|closed)\\b',
       '(?:^|\\n)bwrap: ',
       '\\bserver (?:is )?(?:down|unreachable|not responding)\\b',
       '\\bsystem has not been booted with systemd\\b',

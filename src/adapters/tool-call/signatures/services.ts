@@ -71,6 +71,9 @@ export const SERVICES: FamilyTable = {
       '\\b(?:unable|failed) to authenticate\\b',
       '\\bauth(?:entication|orization)? (?:failed|failure|error)\\b',
       '\\bauthorization (?:failed|failure|error|required|denied)\\b',
+      // Azure's `(AuthorizationFailed) The client … does not have authorization to perform action …`
+      '\\bauthorizationfailed\\b',
+      "\\b(?:does not|doesn't) have authorization to\\b",
       '\\bapi[ _-]?key (?:not valid|not found|not set|not provided|missing|required|is missing|is required|is not set)\\b',
       '\\bno api[ _-]?key (?:provided|found|set|configured)\\b',
       '\\b(?:missing|no) (?:authorization|auth) header\\b',
@@ -171,6 +174,8 @@ export const SERVICES: FamilyTable = {
       "\\b(?:does not|doesn't) exist\\b",
       "\\b(?:could|can|cannot|can't) ?not be found\\b",
       '\\bcould not resolve to an? \\w+',
+      // a cloud's named resource that is not there (gcloud's `Cannot find service [apii]`)
+      "\\b(?:cannot|can't|could not|couldn't) find (?:the )?(?:service|resource|instance|project|repository|bucket|function|job|topic|subscription|secret|deployment|namespace|dataset|table|model|revision|release)\\b",
       '\\bnot_in_[a-z]+\\b',
       '\\bis_archived\\b',
       '\\b(?:reference to )?undeclared (?:input )?(?:variable|resource|module|identifier)\\b',
@@ -195,6 +200,10 @@ export const SERVICES: FamilyTable = {
       'found',
       'undeclared',
       'no ',
+      'cannot find',
+      "can't find",
+      'could not find',
+      "couldn't find",
     ],
   },
   validation: {
