@@ -65,6 +65,7 @@ import { isEmptyAnswer } from './empty-result.js';
 import { errorShape } from './error-shape.js';
 import { programNotFound, withoutStartupLines } from './failure-lines.js';
 import { queriedFiles } from './file-queries.js';
+import { programGoneUnderCall } from './gone-program.js';
 import { heldByAnotherProcess } from './held-lock.js';
 import { SignatureMatcher } from './matcher.js';
 import { forEachMatch } from './matches.js';
@@ -80,6 +81,7 @@ import { isScriptFile, scriptFileRun } from './script-runs.js';
 import { makesWhatItMissed } from './self-made-file.js';
 import { startsBackgroundJob, statusProgram } from './shell-parse.js';
 import {
+  BROKEN_ENVIRONMENT,
   EDIT_NOOP,
   EMPTY,
   KILLED,
@@ -431,6 +433,7 @@ export function createToolCallAdapter(options: ToolCallAdapterOptions = {}): Too
     const exit = typeof outcome.exitCode === 'number' ? exitRule(outcome.exitCode, call, args) : undefined;
     const read =
       (containerGoneUnderCall(verdict, args) ? UNAVAILABLE : undefined) ??
+      (programGoneUnderCall(verdict, args) ? BROKEN_ENVIRONMENT : undefined) ??
       (fileRacedUnderCall(verdict, args) ? LOCKED : undefined) ??
       structuredRule(outcome, verdict, signatureMatcher()) ??
       (exit?.beforeText ? exit.rule : undefined) ??

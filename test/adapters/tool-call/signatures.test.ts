@@ -950,6 +950,24 @@ describe("refusals in a program's own words", () => {
     expect(failureOf('run_code', { code: 'print(1)' }, text)?.blame).toBe('harness_fault');
   });
 
+  it("blames the environment for a repository's, a package cache's or a locale's files damaged or missing", () => {
+    const cases: [string, string][] = [
+      [
+        'git status',
+        'error: object file .git/objects/ab/cdef0123 is empty\n' +
+          'fatal: loose object abcdef0123 (stored in .git/objects/ab/cdef0123) is corrupt',
+      ],
+      [
+        'npm ci',
+        'npm error code EINTEGRITY\nnpm error sha512-abc== integrity checksum failed when using sha512: ' +
+          'wanted sha512-abc== but got sha512-def==. (12345 bytes)',
+      ],
+      ['locale', 'locale: Cannot set LC_ALL to default locale: No such file or directory'],
+    ];
+    for (const [command, text] of cases)
+      expect(failureOf('Bash', { command }, text)?.blame).toBe('harness_fault');
+  });
+
   it('still blames the network when a build tool could not fetch what it was asked for', () => {
     const text =
       "> Could not resolve com.squareup.okhttp3:okhttp:4.12.0.\n      > Could not GET 'https://repo.maven.apache.org/" +

@@ -27,6 +27,14 @@ export const ENVIRONMENTS: FamilyTable = {
       '\\b(?:virtualenv|virtual environment|venv)\\b[^\\n]{0,60}\\b(?:is )?(?:broken|corrupt(?:ed)?|not (?:found|activated|created successfully))\\b',
       '\\binterpreter (?:not found|is missing|was not found)\\b',
       '\\bcorrupt(?:ed)? (?:installation|install|environment|cache)\\b',
+      // a repository's or a package cache's own files damaged on disk
+      '\\bloose object [0-9a-f]{4,64}\\b[^\\n]{0,120}\\bis corrupt\\b',
+      '\\bobject file \\S{1,300} is empty\\b',
+      '\\bEINTEGRITY\\b',
+      '\\bintegrity checksum failed\\b',
+      // a locale the system does not have (`locale: Cannot set LC_ALL to default locale`)
+      '\\bcannot set lc_\\w+ to default locale\\b',
+      '\\bsetting locale failed\\b',
       // A script at a path (not a shell) that reports a command it runs as missing: the script's
       // own dependency is not installed, which no change of the call that ran the script can fix.
       '(?:^|\\s)(?:[\\w.~-]*/)+(?!(?:ba|z|k|da)?sh:)[\\w.-]+: line \\d+: [^\\s:]+: command not found\\b',
@@ -54,6 +62,11 @@ export const ENVIRONMENTS: FamilyTable = {
       'venv',
       'interpreter',
       'corrupt',
+      'object file',
+      'eintegrity',
+      'integrity checksum',
+      'default locale',
+      'setting locale',
       'command not found',
     ],
   },
