@@ -8,6 +8,13 @@ const READ = { path: 'config/prod.yaml' };
 const FETCH = { url: 'https://api.example.com/v1/items' };
 const BASH = { command: 'npm test' };
 
+/** Each command's failure read as `blame`: a list of commands and texts, told apart by command when one is not. */
+function expectEveryBlame(cases: readonly (readonly [string, string])[], blame: string): void {
+  expect(cases.map(([command, text]) => [command, failureOf('Bash', { command }, text)?.blame])).toEqual(
+    cases.map(([command]) => [command, blame]),
+  );
+}
+
 function signatureOf(tool: string, args: Record<string, unknown>, text: string): string | undefined {
   return failureOf(tool, args, text)?.signature;
 }
@@ -690,8 +697,7 @@ describe('api_error', () => {
           'unhandled system error, NCCL version 2.14.3',
       ],
     ];
-    for (const [command, text] of cases)
-      expect(failureOf('Bash', { command }, text)?.blame).toBe('harness_fault');
+    expectEveryBlame(cases, 'harness_fault');
   });
 
   it('does not take "processed 500 rows" for a server error', () => {
@@ -876,8 +882,7 @@ describe("refusals in a program's own words", () => {
       ],
       ['go build ./...', 'go: cannot find main module, but found .git/config in /app'],
     ];
-    for (const [command, text] of cases)
-      expect(failureOf('Bash', { command }, text)?.blame).toBe('agent_failure');
+    expectEveryBlame(cases, 'agent_failure');
   });
 
   it('blames the environment, never the agent, for a file Windows holds open for another process', () => {
@@ -901,8 +906,7 @@ describe("refusals in a program's own words", () => {
         "Invoke-RestMethod : The remote name could not be resolved: 'api.example.com'",
       ],
     ];
-    for (const [command, text] of cases)
-      expect(failureOf('Bash', { command }, text)?.blame).toBe('harness_fault');
+    expectEveryBlame(cases, 'harness_fault');
   });
 
   it("blames the environment for an authorisation refused in Azure's words, however the message ends", () => {
@@ -927,8 +931,7 @@ describe("refusals in a program's own words", () => {
           'operation: The requested bucket name is not available.',
       ],
     ];
-    for (const [command, text] of cases)
-      expect(failureOf('Bash', { command }, text)?.blame).toBe('agent_failure');
+    expectEveryBlame(cases, 'agent_failure');
   });
 
   it('reads the status of a fetch that got an answer, not the words that it failed', () => {
@@ -964,8 +967,7 @@ describe("refusals in a program's own words", () => {
       ],
       ['locale', 'locale: Cannot set LC_ALL to default locale: No such file or directory'],
     ];
-    for (const [command, text] of cases)
-      expect(failureOf('Bash', { command }, text)?.blame).toBe('harness_fault');
+    expectEveryBlame(cases, 'harness_fault');
   });
 
   it('still blames the network when a build tool could not fetch what it was asked for', () => {
