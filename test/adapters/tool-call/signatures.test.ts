@@ -970,6 +970,37 @@ describe("refusals in a program's own words", () => {
     expectEveryBlame(cases, 'harness_fault');
   });
 
+  it('blames the environment for a toolchain missing or a build daemon that died under the build', () => {
+    const cases: [string, string][] = [
+      ['cargo build', 'error: linker `cc` not found\n  |\n  = note: No such file or directory (os error 2)'],
+      [
+        'git status',
+        'xcrun: error: invalid active developer path (/Library/Developer/CommandLineTools), missing xcrun at: ' +
+          '/Library/Developer/CommandLineTools/usr/bin/xcrun',
+      ],
+      [
+        './gradlew test',
+        'FAILURE: Build failed with an exception.\n\n* What went wrong:\n' +
+          'Gradle build daemon disappeared unexpectedly (it may have been killed or may have crashed)',
+      ],
+    ];
+    expectEveryBlame(cases, 'harness_fault');
+  });
+
+  it("blames the agent for a type checker's diagnostic and a module loader's missing file", () => {
+    const cases: [string, string][] = [
+      [
+        'mypy src',
+        'src/app.py:3: error: Cannot find implementation or library stub for module named "yaml"  [import-untyped]',
+      ],
+      [
+        'npx vitest run',
+        'Error: Failed to load url ./src/x (resolved id: ./src/x) in /app/test/a.test.ts. Does the file exist?',
+      ],
+    ];
+    expectEveryBlame(cases, 'agent_failure');
+  });
+
   it('still blames the network when a build tool could not fetch what it was asked for', () => {
     const text =
       "> Could not resolve com.squareup.okhttp3:okhttp:4.12.0.\n      > Could not GET 'https://repo.maven.apache.org/" +

@@ -12,6 +12,8 @@ export const CODE: FamilyTable = {
       '^\\S+\\(\\d+,\\d+\\): error\\b',
       '^error\\[E\\d{4}\\]',
       '\\berror CS\\d{4}\\b',
+      // a Python type checker's diagnostic (mypy: `src/app.py:3: error: Cannot find implementation …`)
+      '^\\S+\\.pyi?:\\d+(?::\\d+)?: error: ',
       '^\\S+\\.go:\\d+:\\d+: (?:undefined|cannot use|syntax error|missing|too many|not enough|declared and not used|imported and not used)\\b',
       // the same after the name it is about (`./main.go:5:2: "fmt" imported and not used`)
       '^\\S+\\.go:\\d+:\\d+: [^\\n]{1,120}? (?:declared and not used|imported and not used|redeclared in this block)\\b',
@@ -25,6 +27,7 @@ export const CODE: FamilyTable = {
       '): error',
       'error[e',
       'error cs',
+      '.py:',
       '.go:',
       'compilation failed',
       '✖',

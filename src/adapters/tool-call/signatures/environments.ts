@@ -35,6 +35,10 @@ export const ENVIRONMENTS: FamilyTable = {
       // a locale the system does not have (`locale: Cannot set LC_ALL to default locale`)
       '\\bcannot set lc_\\w+ to default locale\\b',
       '\\bsetting locale failed\\b',
+      // a toolchain the build needs is not installed (Rust's `linker \`cc\` not found`, Xcode's
+      // `xcrun: error: invalid active developer path`)
+      '\\blinker [`\'"]?[\\w.+-]{1,60}[`\'"]? not found\\b',
+      '\\binvalid active developer path\\b',
       // A script at a path (not a shell) that reports a command it runs as missing: the script's
       // own dependency is not installed, which no change of the call that ran the script can fix.
       '(?:^|\\s)(?:[\\w.~-]*/)+(?!(?:ba|z|k|da)?sh:)[\\w.-]+: line \\d+: [^\\s:]+: command not found\\b',
@@ -67,6 +71,8 @@ export const ENVIRONMENTS: FamilyTable = {
       'integrity checksum',
       'default locale',
       'setting locale',
+      'linker',
+      'active developer path',
       'command not found',
     ],
   },

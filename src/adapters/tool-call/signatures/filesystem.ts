@@ -80,6 +80,8 @@ export const FILESYSTEM: FamilyTable = {
       // access the file 'C:\\app\\log.txt' because it is being used by another process.`)
       "\\b(?:could not|couldn't|can't|cannot|unable to) (?:find|open|read|stat|access|load) (?:the )?(?:file|input file|requirements file|patch|database file|package\\.json)\\b(?![^\\n]{0,300}\\bbeing used by another process\\b)",
       "\\bcan't open (?:file|patch)\\b",
+      // Vite's and Vitest's module loader (`Failed to load url ./src/x … Does the file exist?`)
+      '\\bfailed to load url\\b[^\\n]{0,300}\\bdoes the file exist\\b',
       '\\bcannot find or open\\b',
       "\\b(?:can't|cannot|could not|couldn't|unable to|failed to) open(?:/read)? (?:local |input )?(?:data|file)\\b",
       'stimmt mit keinen',
@@ -106,6 +108,7 @@ export const FILESYSTEM: FamilyTable = {
       'stimmt mit keinen',
       'non corrisponde ad alcun',
       'open',
+      'failed to load url',
     ],
   },
   usage: {

@@ -18,6 +18,8 @@ export const HOST: FamilyTable = {
       '\\boom[ -]?kill',
       '\\bkilled signal terminated program\\b',
       '\\binternal compiler error: killed\\b',
+      // a build daemon that died under the build (Gradle's, most often out of memory)
+      '\\bdaemon disappeared unexpectedly\\b',
     ],
     hints: [
       'enomem',
@@ -30,6 +32,7 @@ export const HOST: FamilyTable = {
       'oom',
       'killed signal',
       'compiler error: killed',
+      'daemon disappeared',
     ],
   },
   unavailable: {
