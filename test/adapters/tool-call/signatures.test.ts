@@ -1001,6 +1001,41 @@ describe("refusals in a program's own words", () => {
     expectEveryBlame(cases, 'agent_failure');
   });
 
+  it("reads git's refusals: a merge of unrelated histories is the call's, a ref moved meanwhile or no identity to commit under the environment's", () => {
+    expectEveryBlame(
+      [['git pull origin main', 'fatal: refusing to merge unrelated histories']],
+      'agent_failure',
+    );
+    expectEveryBlame(
+      [
+        [
+          'git fetch',
+          "error: cannot lock ref 'refs/remotes/origin/main': is at 1a2b3c4 but expected 4d5e6f7\n" +
+            ' ! 4d5e6f7..7a8b9c0  main -> origin/main  (unable to update local ref)',
+        ],
+        [
+          'git commit -m "Fix the parser"',
+          'Author identity unknown\n\n*** Please tell me who you are.\n\n' +
+            "fatal: unable to auto-detect email address (got 'root@abc.(none)')",
+        ],
+      ],
+      'harness_fault',
+    );
+  });
+
+  it("reads a web service's refusal of a request without credentials as the environment's, and of a field left out as the agent's", () => {
+    expect(failureOf('create_user', { email: 'a@b.c' }, '{"detail":"Not authenticated"}')).toMatchObject({
+      signature: 'permission_denied',
+      blame: 'harness_fault',
+    });
+    const missing =
+      '{"detail":[{"loc":["body","email"],"msg":"field required","type":"value_error.missing"}]}';
+    expect(failureOf('create_user', { name: 'Ada' }, missing)).toMatchObject({
+      signature: 'validation_error',
+      blame: 'agent_failure',
+    });
+  });
+
   it('still blames the network when a build tool could not fetch what it was asked for', () => {
     const text =
       "> Could not resolve com.squareup.okhttp3:okhttp:4.12.0.\n      > Could not GET 'https://repo.maven.apache.org/" +

@@ -39,6 +39,10 @@ export const ENVIRONMENTS: FamilyTable = {
       // `xcrun: error: invalid active developer path`)
       '\\blinker [`\'"]?[\\w.+-]{1,60}[`\'"]? not found\\b',
       '\\binvalid active developer path\\b',
+      // git with no identity configured to commit under (`Author identity unknown`, `Please tell me who you are`)
+      '\\bauthor identity unknown\\b',
+      '\\bplease tell me who you are\\b',
+      '\\bunable to auto-detect email address\\b',
       // A script at a path (not a shell) that reports a command it runs as missing: the script's
       // own dependency is not installed, which no change of the call that ran the script can fix.
       '(?:^|\\s)(?:[\\w.~-]*/)+(?!(?:ba|z|k|da)?sh:)[\\w.-]+: line \\d+: [^\\s:]+: command not found\\b',
@@ -73,6 +77,9 @@ export const ENVIRONMENTS: FamilyTable = {
       'setting locale',
       'linker',
       'active developer path',
+      'identity unknown',
+      'who you are',
+      'auto-detect email',
       'command not found',
     ],
   },

@@ -68,6 +68,8 @@ export const SERVICES: FamilyTable = {
       '\\b(?:invalid_grant|invalid_client|invalid_auth|not_authed|token_revoked|token_expired|account_inactive)\\b',
       // authorisation in the words of services: never a failure that blames nobody
       '\\brequires authentication\\b',
+      // a service's refusal of a request that carries no credentials (FastAPI's `{"detail":"Not authenticated"}`)
+      '\\bnot authenticated\\b',
       '\\b(?:unable|failed) to authenticate\\b',
       '\\bauth(?:entication|orization)? (?:failed|failure|error)\\b',
       '\\bauthorization (?:failed|failure|error|required|denied)\\b',
@@ -214,8 +216,13 @@ export const SERVICES: FamilyTable = {
       '\\bcontext[_ ]length[_ ]exceeded\\b',
       '\\binput is too long\\b',
       '\\bexceeds (?:the )?(?:maximum|max) (?:context|token|input|length)\\b',
+      // a request's body refused field by field (FastAPI's and pydantic's `field required`, `value_error.missing`)
+      '\\bfield required\\b',
+      '\\bvalue_error\\.\\w+',
     ],
     hints: [
+      'field required',
+      'value_error',
       'invalid',
       'maximum context length',
       'prompt is too long',

@@ -38,6 +38,8 @@ export const VCS: FamilyTable = {
       'otro proceso git',
       'un altro processo git',
       'outro processo git',
+      // a ref another git process moved meanwhile (`cannot lock ref '…': is at X but expected Y`)
+      '\\bcannot lock ref\\b[^\\n]{0,300}\\bis at [0-9a-f]{4,64} but expected\\b',
     ],
     hints: ['.lock', 'another', 'anderer git', 'processus git', 'proceso git', 'processo git', 'lock'],
   },
@@ -102,6 +104,8 @@ export const VCS: FamilyTable = {
       '\\bautomatic merge failed\\b',
       '\\byou need to resolve your current index\\b',
       '\\bneeds merge\\b',
+      // a merge of histories with no common commit, refused until the call says to allow it
+      '\\brefusing to merge unrelated histories\\b',
     ],
     hints: [
       'conflict',
@@ -118,6 +122,7 @@ export const VCS: FamilyTable = {
       'worktree',
       'in progress',
       'no merge to abort',
+      'unrelated histories',
       'automatic merge failed',
       'current index',
       'needs merge',
