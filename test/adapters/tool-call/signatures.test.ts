@@ -1036,6 +1036,23 @@ describe("refusals in a program's own words", () => {
     });
   });
 
+  it("reads conda's missing packages as the agent's and a redis client's loading server as the environment's", () => {
+    expectEveryBlame(
+      [
+        ['conda env create -f environment.yml', 'ResolvePackageNotFound: \n  - python=3.19'],
+        [
+          'conda install pytorch-nightly',
+          'PackagesNotFoundError: The following packages are not available from current channels:',
+        ],
+      ],
+      'agent_failure',
+    );
+    expectEveryBlame(
+      [['python app.py', 'redis.exceptions.BusyLoadingError: Redis is loading the dataset in memory']],
+      'harness_fault',
+    );
+  });
+
   it('still blames the network when a build tool could not fetch what it was asked for', () => {
     const text =
       "> Could not resolve com.squareup.okhttp3:okhttp:4.12.0.\n      > Could not GET 'https://repo.maven.apache.org/" +

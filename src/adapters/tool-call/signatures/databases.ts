@@ -32,6 +32,8 @@ export const DATABASES: FamilyTable = {
       '\\b(?:unable|failed) to connect to (?:the )?(?:server|daemon|docker|database|bus|endpoint|mcp server)\\b',
       // redis error replies whose class is the server’s state
       '^(?:\\(error\\) )?(?:LOADING|MASTERDOWN|CLUSTERDOWN|TRYAGAIN|MISCONF|NOREPLICAS|READONLY)\\b',
+      // the same state in a client's words (redis-py's `BusyLoadingError: Redis is loading the dataset in memory`)
+      '\\bis loading the dataset in memory\\b',
     ],
     hints: [
       'not running',

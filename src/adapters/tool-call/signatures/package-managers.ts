@@ -44,6 +44,8 @@ export const PACKAGE_MANAGERS: FamilyTable = {
       // Bundler's `Could not find gem 'railz' in rubygems repository`, Gradle's `Could not find
       // com.foo:bar:1.0.` (group, name and version)
       '\\bunable to locate package\\b',
+      // conda's `ResolvePackageNotFound:` and `PackagesNotFoundError:`
+      '\\b(?:resolve)?packages?notfound(?:error)?\\b',
       "\\bcould not find gem '",
       '\\bcould not find [\\w.-]+:[\\w.-]+:[\\w.+-]+',
     ],
@@ -60,6 +62,8 @@ export const PACKAGE_MANAGERS: FamilyTable = {
       'found matching',
       'missing script',
       'locate package',
+      'packagenotfound',
+      'packagesnotfound',
       'could not find',
     ],
   },
