@@ -15,7 +15,7 @@ import { hashString } from '../identity/index.js';
 import type { Violation } from '../types.js';
 import { isHarnessFault, isWatched, kindOf } from './applicability.js';
 import { LruMap } from './bounded.js';
-import { readSnapshot, readStrings } from './restore.js';
+import { isHash, readSnapshot, readStrings } from './restore.js';
 import type { CallContext, Detector, ObservedOutcome } from './types.js';
 import { excerpt } from './wording.js';
 
@@ -31,7 +31,6 @@ const MAX_SAVED_FILES = 4;
 /** The most line hashes saved of one file (its versions' with it): a file with more is not saved. */
 const MAX_SAVED_LINES = 1_000;
 const LINE_HASH = /^[0-9a-f]{8}$/;
-const FILE_HASH = /^[0-9a-f]{16}$/;
 /** A viewer's line number before a line (`    12\t`, `12→`), read as not part of the line. */
 const LINE_NUMBER = /^\s*\d{1,7}(?:\t|→)/;
 const MAX_FILES = 64;
@@ -360,7 +359,7 @@ export function createAbsentTextDetector(): Detector {
       const list = readSnapshot(state, VERSION)?.files;
       if (!Array.isArray(list)) return;
       for (const item of list.slice(-MAX_SAVED_FILES)) {
-        if (!Array.isArray(item) || typeof item[0] !== 'string' || !FILE_HASH.test(item[0])) continue;
+        if (!Array.isArray(item) || !isHash(item[0])) continue;
         const lines = readStrings(item[1], MAX_SAVED_LINES).filter((hash) => LINE_HASH.test(hash));
         // A file with no line saved would call every edit's text absent.
         if (lines.length > 0) saved.set(item[0], { lines: new Set(lines), failed: item[2] === true });

@@ -11,7 +11,7 @@ import { samePath } from '../world.js';
 import { isHarnessFault, isWatched, kindOf } from './applicability.js';
 import { GenerationalMap, LruMap } from './bounded.js';
 import { fileName } from './file-names.js';
-import { isRecord, readCount, readSnapshot, readStrings } from './restore.js';
+import { isHash, isRecord, readCount, readSnapshot, readStrings } from './restore.js';
 import type { CallContext, Detector, ObservedOutcome } from './types.js';
 import { excerpt } from './wording.js';
 
@@ -30,8 +30,7 @@ const MAX_SPELLINGS = 8;
  * and the failed guesses (the file's path and name by their hashes, and the count).
  */
 const VERSION = 2;
-/** What `hashString` writes, and the part of it a file name shown is saved as. */
-const HASH = /^[0-9a-f]{16}$/;
+/** The part of a hash (see `isHash`) a file name shown is saved as. */
 const NAME_HASH = /^[0-9a-f]{8}$/;
 /** The most failed guesses a saved count is read as. */
 const MAX_COUNT = 1_000;
@@ -253,8 +252,7 @@ export function createBlindEditDetector(): Detector {
       for (const hash of readStrings(snapshot?.seen, MAX_SEEN)) if (NAME_HASH.test(hash)) savedSeen.add(hash);
       const saved = Array.isArray(snapshot?.guesses) ? snapshot.guesses.slice(-MAX_FILES) : [];
       for (const item of saved) {
-        if (!Array.isArray(item) || typeof item[0] !== 'string' || !HASH.test(item[0]) || !isRecord(item[1]))
-          continue;
+        if (!Array.isArray(item) || !isHash(item[0]) || !isRecord(item[1])) continue;
         const count = readCount(item[1].count);
         const { name } = item[1];
         if (count === undefined || count < 1 || typeof name !== 'string' || !NAME_HASH.test(name)) continue;

@@ -41,6 +41,14 @@ export function outcomeShape(outcome: ObservedOutcome): string {
   return outcome.errorShape ?? errorShape(outcome.content);
 }
 
+/** The outcome's error shape, left for later when the outcome can defer it, worked out now otherwise. */
+export function deferredShape(outcome: ObservedOutcome): () => string {
+  const deferred = outcome.deferredErrorShape?.();
+  if (deferred !== undefined) return deferred;
+  const shape = outcomeShape(outcome);
+  return () => shape;
+}
+
 /** A placeholder an adapter's shape puts for a value (`<id>`, `<q>`), with the marks around it. */
 const PLACEHOLDER = /^(\W*)<[a-z]+>(\W*)$/;
 /**

@@ -16,8 +16,16 @@ import type { VerdictKind, Violation } from '../types.js';
 import { ViolationWrittenOnRead } from '../written-on-read.js';
 import { isHarnessFault, isWatched, kindOf } from './applicability.js';
 import { LruMap } from './bounded.js';
-import { mergedShape, outcomeShape } from './error-shape.js';
-import { readCount, readEntries, readNumber, readSnapshot, readString, readStrings } from './restore.js';
+import { deferredShape, mergedShape, outcomeShape } from './error-shape.js';
+import {
+  isHash,
+  readCount,
+  readEntries,
+  readNumber,
+  readSnapshot,
+  readString,
+  readStrings,
+} from './restore.js';
 import type { CallContext, Detector, ObservedOutcome } from './types.js';
 import { sharesWord, wordHashes } from './word-hashes.js';
 import { laterQuote, type PendingQuote, withAlternatives, withQuotedError } from './wording.js';
@@ -439,14 +447,6 @@ function describe(call: CallContext, streak: Streak, severity: 'warn' | 'block')
   );
 }
 
-/** Shaping left for later when the outcome can defer it, done now otherwise. */
-function deferredShape(outcome: ObservedOutcome): () => string {
-  const deferred = outcome.deferredErrorShape?.();
-  if (deferred !== undefined) return deferred;
-  const shape = outcomeShape(outcome);
-  return () => shape;
-}
-
 function shapeOfStreak(streak: Streak): string {
   if (streak.pendingShape !== undefined) {
     streak.shape = streak.pendingShape();
@@ -497,7 +497,7 @@ function programWords(program: string): Set<string> {
 
 function readMissingPrograms(raw: Record<string, unknown>): Omit<MissingPrograms, 'world'> | undefined {
   const id = readCount(raw.id);
-  const words = readStrings(raw.words, MAX_PROGRAM_WORDS).filter((word) => /^[0-9a-f]{16}$/.test(word));
+  const words = readStrings(raw.words, MAX_PROGRAM_WORDS).filter(isHash);
   return id === undefined || words.length === 0 ? undefined : { id, words: new Set(words) };
 }
 

@@ -9,7 +9,7 @@ import { hashString } from '../identity/index.js';
 import type { Violation } from '../types.js';
 import { isHarnessFault, isWatched, kindOf } from './applicability.js';
 import { LruMap } from './bounded.js';
-import { readSnapshot } from './restore.js';
+import { isHash, readSnapshot } from './restore.js';
 import type { CallContext, Detector, ObservedOutcome } from './types.js';
 import { excerpt } from './wording.js';
 
@@ -17,8 +17,6 @@ const NAME = 'numbered-copy';
 /** 1 saved nothing; 2 saves the files (by their paths' hashes) whose numbered edit was not found. */
 const VERSION = 2;
 const MAX_FILES = 256;
-/** What `hashString` writes. */
-const HASH = /^[0-9a-f]{16}$/;
 /** A line that starts with a viewer's line number: spaces, up to six digits, a tab or an arrow. */
 const NUMBERED_LINE = /(?:^|\n)[ ]*\d{1,6}(?:\t|→)/;
 /** Search texts longer than this are not scanned (never judged). */
@@ -95,7 +93,7 @@ export function createNumberedCopyDetector(): Detector {
       const files = readSnapshot(state, VERSION)?.files;
       if (!Array.isArray(files)) return;
       for (const file of files.slice(-MAX_FILES)) {
-        if (typeof file === 'string' && HASH.test(file)) failed.set(file, true);
+        if (isHash(file)) failed.set(file, true);
       }
     },
   };

@@ -16,7 +16,8 @@ import { hashString } from '../identity/index.js';
 import type { ActionKind, Violation } from '../types.js';
 import { isHarnessFault, isWatched, kindOf } from './applicability.js';
 import { LruMap } from './bounded.js';
-import { readCount, readEntries, readSnapshot } from './restore.js';
+import { deferredShape } from './error-shape.js';
+import { isHash, readCount, readEntries, readHash, readHashes, readSnapshot } from './restore.js';
 import { MAX_RUN_FAILURES, MAX_RUN_SPELLINGS, runAfter, type SpellingRun } from './spelling-runs.js';
 import type { CallContext, Detector, ObservedOutcome } from './types.js';
 import { excerpt } from './wording.js';
@@ -27,8 +28,6 @@ const VERSION = 1;
 const MAX_KEYS = 64;
 /** Spellings that failed alike, in a row, before the next spelling is blocked. */
 const SPELLINGS = 2;
-/** What `hashString` writes. */
-const HASH = /^[0-9a-f]{16}$/;
 
 /** Successes that cannot have changed what a command runs on. */
 const ASKING: ReadonlySet<ActionKind> = new Set(['read', 'search', 'poll']);
@@ -116,34 +115,27 @@ export function createRespelledCommandDetector(): Detector {
       commands.clear();
       const snapshot = readSnapshot(state, VERSION);
       for (const [key, respellings] of readEntries(snapshot?.commands, MAX_KEYS, readRespellings)) {
-        if (HASH.test(key)) commands.set(key, respellings);
+        if (isHash(key)) commands.set(key, respellings);
       }
     },
   };
 }
 
 function readRespellings(value: Record<string, unknown>): Respellings | undefined {
-  if (typeof value.shape !== 'string' || !HASH.test(value.shape)) return undefined;
-  const { spellings } = value;
-  if (!Array.isArray(spellings) || spellings.length === 0 || spellings.length > MAX_RUN_SPELLINGS)
-    return undefined;
-  if (!spellings.every((hash) => typeof hash === 'string' && HASH.test(hash))) return undefined;
+  const shape = readHash(value.shape);
+  const spellings = readHashes(value.spellings, MAX_RUN_SPELLINGS);
+  if (shape === undefined || spellings === undefined || spellings.length === 0) return undefined;
   const failures = readCount(value.failures);
   if (failures === undefined || failures < 1 || failures > MAX_RUN_FAILURES) return undefined;
-  const shape = value.shape;
-  return { shape: () => shape, spellings: spellings as string[], failures };
+  return { shape: () => shape, spellings, failures };
 }
 
 /** The hash of the outcome's error shape, worked out on the first call of the function returned. */
 function shapeHashOf(outcome: ObservedOutcome): () => string {
-  const deferred = outcome.deferredErrorShape?.();
-  if (deferred === undefined) {
-    const hash = hashString(outcome.errorShape ?? outcome.content);
-    return () => hash;
-  }
+  const shape = deferredShape(outcome);
   let hash: string | undefined;
   return () => {
-    hash ??= hashString(deferred());
+    hash ??= hashString(shape());
     return hash;
   };
 }

@@ -26,6 +26,24 @@ export function readStrings(value: unknown, limit: number): string[] {
   return value.filter((item): item is string => typeof item === 'string').slice(-limit);
 }
 
+/** What `hashString` writes: 16 lower-case hex digits. */
+const HASH = /^[0-9a-f]{16}$/;
+
+/** Whether `value` is a hash as `hashString` writes it. */
+export function isHash(value: unknown): value is string {
+  return typeof value === 'string' && HASH.test(value);
+}
+
+export function readHash(value: unknown): string | undefined {
+  return isHash(value) ? value : undefined;
+}
+
+/** At most `limit` hashes, all of them hashes, or undefined. */
+export function readHashes(value: unknown, limit: number): string[] | undefined {
+  if (!Array.isArray(value) || value.length > limit) return undefined;
+  return value.every(isHash) ? [...value] : undefined;
+}
+
 /** The fields of a snapshot written by this version, or undefined when it is something else. */
 export function readSnapshot(state: unknown, version: number): Record<string, unknown> | undefined {
   return isRecord(state) && state.version === version ? state : undefined;

@@ -22,7 +22,7 @@ import { redactText } from '../secrets.js';
 import type { ActionKind, Violation } from '../types.js';
 import { isHarnessFault, isWatched, kindOf } from './applicability.js';
 import { LruMap } from './bounded.js';
-import { isRecord, readEntries, readSnapshot } from './restore.js';
+import { isHash, isRecord, readEntries, readHash, readHashes, readSnapshot } from './restore.js';
 import { MAX_RUN_FAILURES, MAX_RUN_SPELLINGS, runAfter, type SpellingRun } from './spelling-runs.js';
 import type { CallContext, Detector, ObservedOutcome } from './types.js';
 import { excerpt } from './wording.js';
@@ -45,8 +45,6 @@ const MAX_PARTS = 256;
 const MAX_SAVED_CHARS = 1_000;
 /** The most words a command refusal names. */
 const MAX_NAMED_WORDS = 8;
-/** What `hashString` writes. */
-const HASH = /^[0-9a-f]{16}$/;
 
 /** Successes that cannot have made anything available. */
 const ASKING: ReadonlySet<ActionKind> = new Set(['read', 'search', 'poll']);
@@ -432,13 +430,13 @@ export function createUnavailableValueDetector(): Detector {
       rejections.clear();
       const snapshot = readSnapshot(state, VERSION);
       for (const [key, list] of readEntries(snapshot?.refusals, MAX_KEYS, readRefusals)) {
-        if (HASH.test(key)) refusals.set(key, list);
+        if (isHash(key)) refusals.set(key, list);
       }
       for (const [tool, rejection] of readEntries(snapshot?.rejections, MAX_KEYS, readRejection)) {
         rejections.set(tool, rejection);
       }
       for (const [key, refusal] of readEntries(snapshot?.commands, MAX_KEYS, readCommandRefusal)) {
-        if (HASH.test(key)) commands.set(key, refusal);
+        if (isHash(key)) commands.set(key, refusal);
       }
     },
   };
@@ -454,16 +452,6 @@ function namesIn(args: Readonly<Record<string, unknown>>, hashes: readonly strin
     names.push(name);
   }
   return names;
-}
-
-function readHash(value: unknown): string | undefined {
-  return typeof value === 'string' && HASH.test(value) ? value : undefined;
-}
-
-function readHashes(value: unknown, limit: number): string[] | undefined {
-  if (!Array.isArray(value) || value.length > limit) return undefined;
-  const hashes = value.map(readHash);
-  return hashes.every((hash) => hash !== undefined) ? (hashes as string[]) : undefined;
 }
 
 function readShape(value: unknown, depth = 0): Shape | undefined {
