@@ -14,7 +14,8 @@ const EMPTY_LITERALS = new Set(['null', '[]', '{}', '""', "''", 'none', 'undefin
 const LONGEST_EMPTY_LITERAL = 9;
 
 export const NOTHING_FOUND_ANSWERS = [
-  /^(?:[^\n:]{0,60}:\s*)?(?:no|0|zero)\s+(?:results?|matches?|files?|items?|entries|records|rows|hits|documents|issues|repositories)(?:\s+(?:were\s+)?found)?\b[^\n]{0,160}$/i,
+  // One word may say what was searched (`No search results`, `0 open issues`; see `NO_SUCH`).
+  /^(?:[^\n:]{0,60}:\s*)?(?:no|0|zero)\s+(?:[a-z][\w-]*\s+)?(?:results?|matches?|files?|items?|entries|records|rows|hits|documents|issues|repositories)(?:\s+(?:were\s+)?found)?\b[^\n]{0,160}$/i,
   // Whatever the tool looks for ("No tools found matching …", "0 pull requests matched"): the
   // words "found" or "matched" after one to three words say the search came back empty.
   /^(?:[^\n:]{0,60}:\s*)?(?:no|0|zero)\s+(?:[a-z][\w-]*\s+){1,3}(?:(?:were|was)\s+)?(?:found|matched|matching|match(?:es)?)\b[^\n]{0,160}$/i,
@@ -34,6 +35,9 @@ const NOTHING_FOUND = new RegExp(
  */
 const FOUND_NO_DEFECTS =
   /^(?:[^\n:]{0,60}:\s*)?(?:no|0|zero)\s+(?:[a-z][\w-]*\s+){0,2}(?:errors?|warnings?|problems?|vulnerabilit(?:y|ies)|violations?|failures?|conflicts?|changes?|differences?|diffs?|leaks?|secrets?)\b/i;
+
+/** `No such file or directory`: a failure's words, not an answer that found nothing. */
+const NO_SUCH = /^(?:[^\n:]{0,60}:\s*)?no\s+such\b/i;
 
 /** How long the prefix before the colon of a "nothing found" answer can be (`src: 0 matches`). */
 const LONGEST_PREFIX = 60;
@@ -81,7 +85,13 @@ export function isEmptyAnswer(content: string | undefined): boolean {
 /** One line (or a JSON value) that is an empty answer by itself. */
 function isEmptyLine(text: string): boolean {
   if (text.length <= LONGEST_EMPTY_LITERAL && EMPTY_LITERALS.has(text.toLowerCase())) return true;
-  if (mayBeNothingFound(text) && NOTHING_FOUND.test(text) && !FOUND_NO_DEFECTS.test(text)) return true;
+  if (
+    mayBeNothingFound(text) &&
+    NOTHING_FOUND.test(text) &&
+    !FOUND_NO_DEFECTS.test(text) &&
+    !NO_SUCH.test(text)
+  )
+    return true;
   const first = text[0];
   return (first === '{' || first === '[') && isEmptyJson(text);
 }

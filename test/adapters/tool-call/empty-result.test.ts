@@ -51,6 +51,8 @@ describe('answers that found nothing', () => {
       'No matching tools found',
       '0 pull requests matched your query',
       'acme/billing: no open milestones were found',
+      'No search results or information found for query: "acme billing sdk retry config"',
+      '0 open issues',
     ]) {
       expect(isEmptyAnswer(answer), answer).toBe(true);
     }
@@ -63,6 +65,12 @@ describe('answers that found nothing', () => {
       'No type errors found in 12 files',
       'No differences found',
     ]) {
+      expect(isEmptyAnswer(answer), answer).toBe(false);
+    }
+  });
+
+  it('reads a missing file as no answer about what was found', () => {
+    for (const answer of ['No such file or directory', 'no such files: src/a.ts']) {
       expect(isEmptyAnswer(answer), answer).toBe(false);
     }
   });
