@@ -220,6 +220,12 @@ export interface CallFacts {
    */
   readonly service?: string;
   /**
+   * What the call answers comes from outside this machine (a web page, a remote API, a cloud
+   * service, a package registry): it may change by itself, with nothing the agent did. Asked again
+   * after minutes, it is a new question.
+   */
+  readonly asksOutside?: boolean;
+  /**
    * Seconds the call waits before it asks anything, or instead (`sleep 30`, `sleep 30 && gh run
    * view 42`): time between status checks that a clock without timestamps does not show.
    */

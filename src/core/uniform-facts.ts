@@ -35,6 +35,7 @@ export function uniformFacts(facts: CallFacts, kind: ActionKind | undefined): Ca
     leavesSourcesAlone: facts.leavesSourcesAlone,
     sideEffect: facts.sideEffect,
     service: facts.service,
+    asksOutside: facts.asksOutside,
     waitSeconds: facts.waitSeconds,
     program: facts.program,
     navigates: facts.navigates,

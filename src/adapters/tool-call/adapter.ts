@@ -43,6 +43,7 @@ import { isCodeSearch } from './code-search.js';
 import { commandAttemptKeys } from './command-attempt.js';
 import { runsInWorkspaceRoot } from './command-directory.js';
 import {
+  asksOutsideMachine,
   configurationNamedBy,
   directoryAfter,
   isStatusCheck,
@@ -261,6 +262,10 @@ export function createToolCallAdapter(options: ToolCallAdapterOptions = {}): Too
     }
     const service = serviceOf(reading, kind, args);
     if (service !== undefined) facts.service = service;
+    // A tool said to reach an open world (MCP's `openWorldHint`: a web search, a fetch), one named for
+    // the web or an API, or one of a named server's: its answers come from elsewhere.
+    if (proposal.annotations?.openWorldHint === true || kind === 'api' || hasQueryOnlyService(facts))
+      facts.asksOutside = true;
     if (asksForBackground(args) || (script !== undefined && startsBackgroundJob(script)))
       facts.startsBackgroundWork = true;
     // A change made twice under two descriptions is two changes, whatever it answers.
@@ -284,6 +289,7 @@ export function createToolCallAdapter(options: ToolCallAdapterOptions = {}): Too
       const text = script === undefined || script.length > MAX_LINE_CHARS ? command : script;
       // Asking how a job is going is polling: the answer changes by itself while the job runs.
       if (isStatusCheck(text)) facts.kind = 'poll';
+      if (asksOutsideMachine(text)) facts.asksOutside = true;
       // A line is read as a Windows shell reads it when its words say so, or when its host runs it in
       // one (a working directory on a drive) and it holds what the shells read apart (`\`, a backtick).
       const windows = readsAsWindowsShell(text) || (WINDOWS_MARKS.test(text) && windowsHost(args));

@@ -403,12 +403,45 @@ const BEFORE_CHECK = /^(?:sleep\s+\d+(?:\.\d+)?[smh]?|cd\s+[^\s;&|<>`$()]+)$/;
 const FILTER = /^(?:head|tail|grep|cat|jq|less|wc|sort|cut)\b[^<>`$()]*$/;
 
 /**
+ * Commands that ask something outside this machine: an HTTP client (httpie's `http` and `https`
+ * included), a name server or a host's reachability, a forge's, a cloud's or a cluster's own command
+ * line, a package registry, a remote repository. What they answer may change by itself.
+ */
+const OUTSIDE_ASKS: readonly RegExp[] = [
+  /^(?:curl|wget|https?|xh|dig|nslookup|host|ping)\s/,
+  /^(?:gh|glab|aws|gcloud|az|kubectl|doctl|flyctl)\s/,
+  /^(?:npm|pnpm|yarn)\s+(?:view|info|show)\s/,
+  /^pip3?\s+index\s/,
+  /^git\s+ls-remote\b/,
+];
+/** What every such command needs: one of their programs as a word that begins a part of the line. */
+const OUTSIDE_PROGRAM =
+  /(?:^|[\s&;])(?:curl|wget|https?|xh|dig|nslookup|host|ping|gh|glab|aws|gcloud|az|kubectl|doctl|flyctl|npm|pnpm|yarn|pip3?|git)\s/;
+
+/**
+ * Whether the line only asks something outside this machine (`curl -s https://…/healthz`, `cd web
+ * && npm view react version`, `dig +short api.acme.dev | head -1`), after a wait or a change of
+ * directory at most and through filters of its answer, running nothing else.
+ */
+export function asksOutsideMachine(command: string): boolean {
+  return OUTSIDE_PROGRAM.test(command) && onlyAsks(command, OUTSIDE_ASKS);
+}
+
+/**
  * Whether the line only asks a service how a job is going (`gh run list`, `sleep 30 && gh run view
  * 42`, `kubectl rollout status deployment/api | tail -5`), writing nothing and running nothing else.
  */
 export function isStatusCheck(command: string): boolean {
   // Most lines run none of the programs asked: one search of the line before it is split.
-  if (!STATUS_PROGRAM.test(command) || /[<>`]|\$\(/.test(command)) return false;
+  return STATUS_PROGRAM.test(command) && onlyAsks(command, STATUS_CHECKS);
+}
+
+/**
+ * The line runs one of `asks` (its last part, before filters of its answer), after waits and
+ * changes of directory only: no redirection, no substitution, no `||`.
+ */
+function onlyAsks(command: string, asks: readonly RegExp[]): boolean {
+  if (/[<>`]|\$\(/.test(command)) return false;
   const parts = command
     .split(/&&|;|\n/)
     .map((part) => part.trim())
@@ -418,5 +451,5 @@ export function isStatusCheck(command: string): boolean {
   if (!parts.every((part) => BEFORE_CHECK.test(part))) return false;
   const [check, ...filters] = last.split('|').map((part) => part.trim());
   if (check === undefined || !filters.every((filter) => FILTER.test(filter))) return false;
-  return STATUS_CHECKS.some((pattern) => pattern.test(check));
+  return asks.some((pattern) => pattern.test(check));
 }

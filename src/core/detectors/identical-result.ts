@@ -77,6 +77,12 @@ const REPEATS_OF_A_TOOL = 2;
 /** Such repeats kept for each tool: the latest, enough to count within any window. */
 const MAX_REPEATS_KEPT = 4;
 
+/**
+ * A gap after which a question put to something outside this machine (`CallFacts.asksOutside`) is
+ * a new one: its answer had minutes to change by itself, as a status's does between paced checks.
+ */
+const OUTSIDE_PACED_MS = 60_000;
+
 /** A call that came back as it had before: when (its proposal's number), and which call. */
 interface Repeated {
   readonly at: number;
@@ -129,6 +135,8 @@ interface Repeats {
   serviceAt: number;
   /** Sequence number of the executed call that last returned `digest`. */
   at: number;
+  /** When it last returned `digest`, by the clock calls are stamped with. */
+  answeredAt?: number;
   text: string;
   /** How many times it returned `digest` since the world last changed, back to back or not. */
   seen: number;
@@ -159,6 +167,15 @@ interface Repeats {
    * from the second answer alike on, the only answers it is read after (a count of 2 or more).
    */
   showsWrite?: boolean;
+}
+
+/** A question put to something outside this machine, its last answer alike minutes old. */
+function askedAfterWaiting(call: CallContext, entry: Repeats): boolean {
+  return (
+    call.facts.asksOutside === true &&
+    entry.answeredAt !== undefined &&
+    call.now - entry.answeredAt >= OUTSIDE_PACED_MS
+  );
 }
 
 /**
@@ -403,6 +420,8 @@ export function createIdenticalResultDetector(): Detector {
       if (movesView(call)) return undefined;
       // A call that waits before it asks (`sleep 30 && gh run view 42`) is a paced poll.
       if (call.facts.waitSeconds !== undefined) return undefined;
+      const last = call.facts.asksOutside === true ? calls.peek(answerKeyOf(call)) : undefined;
+      if (last !== undefined && askedAfterWaiting(call, last)) return undefined;
       const entry = current(answerKeyOf(call), limits.withinCalls, proposed + 1);
       checked = call;
       checkedEntry = entry;
@@ -469,16 +488,20 @@ export function createIdenticalResultDetector(): Detector {
           own = undefined;
           reruns = 0;
         } else if (same && entry.digest === outcome.resultDigest && entry.locations === locations) {
+          // Asked of something outside after minutes, the same answer is a new one, not a repeat.
+          const waited = askedAfterWaiting(call, entry);
+          entry.answeredAt = call.now;
           // Nothing at all was done since its last answer, not only nothing it depends on; an answer
           // from before the user's last message is one to come back once more first.
-          if (entry.doingsAt === doings && Number.isFinite(entry.at) && countsAsGoingOver(call)) {
+          if (!waited && entry.doingsAt === doings && Number.isFinite(entry.at) && countsAsGoingOver(call)) {
             const repeats = repeatedAt.peek(call.tool) ?? [];
             repeatedAt.set(call.tool, [...repeats, { at: proposed, key }].slice(-MAX_REPEATS_KEPT));
           }
           // Back to back, the streak goes on; after other calls, it starts again.
           const backToBack = proposed - entry.at <= limits.withinCalls && !resumed;
-          entry.count = backToBack || inStreak(entry, limits.withinCalls, proposed) ? entry.count + 1 : 1;
-          entry.seen++;
+          entry.count =
+            !waited && (backToBack || inStreak(entry, limits.withinCalls, proposed)) ? entry.count + 1 : 1;
+          entry.seen = waited ? 1 : entry.seen + 1;
           // Asked again back to back, it is the back-to-back streak's: only asks after others count.
           // A blank answer (a note to itself, a no-op) says nothing of a state.
           if (isBlank(outcome.content)) entry.quiet = 0;
@@ -513,6 +536,7 @@ export function createIdenticalResultDetector(): Detector {
             ...(call.facts.service !== undefined && { service: call.facts.service }),
             serviceAt: call.facts.service === undefined ? 0 : (serviceChanges.get(call.facts.service) ?? 0),
             at: proposed,
+            answeredAt: call.now,
             // Most results are never repeated: their text is kept only where one repeat already
             // warrants a note, instead of holding on to a thousand results.
             text: limits.warnAt <= 2 ? excerpt(outcome.text) : '',
@@ -879,6 +903,7 @@ function readRepeats(raw: Record<string, unknown>): Repeats | undefined {
   const count = readCount(raw.count);
   const world = readNumber(raw.world);
   if (digest === undefined || count === undefined || count < 1 || world === undefined) return undefined;
+  const answeredAt = readNumber(raw.answeredAt);
   return {
     digest,
     count,
@@ -888,6 +913,7 @@ function readRepeats(raw: Record<string, unknown>): Repeats | undefined {
     ...(typeof raw.service === 'string' && { service: raw.service }),
     serviceAt: 0,
     at: readNumber(raw.at) ?? 0,
+    ...(answeredAt !== undefined && { answeredAt }),
     text: readString(raw.text) ?? '',
     seen: readCount(raw.seen) ?? count,
     ...(typeof raw.locations === 'string' && { locations: raw.locations }),

@@ -4,10 +4,11 @@
  * unchanged answers steered, then blocked from the sixth, paced checks never), not by the rules on
  * repeated calls.
  */
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { isStatusCheck } from '../../../src/adapters/tool-call/command-effects.js';
+import { asksOutsideMachine, isStatusCheck } from '../../../src/adapters/tool-call/command-effects.js';
 import { toolCallToOutcome } from '../../../src/adapters/tool-call/convert.js';
-import { NarrowingLoop } from '../../../src/index.js';
+import { NarrowingLoop, type Proposal } from '../../../src/index.js';
 import { adapter } from './helpers.js';
 
 const RUNNING = (seconds: number) =>
@@ -63,5 +64,75 @@ describe('status checks of a job', () => {
       'poll',
     );
     expect(adapter.describeCall({ tool: 'Bash', args: { command: 'gh run rerun 42' } }).kind).toBe('exec');
+  });
+});
+
+describe('questions asked outside the machine', () => {
+  it('reads a line that only asks a server, a registry or a remote as asking outside', () => {
+    for (const line of [
+      'curl -s https://staging.acme.dev/healthz',
+      'curl -sS https://api.acme.dev/v1/jobs/42 | jq .state',
+      'sleep 60 && wget -qO- https://acme.dev/status',
+      'cd web && npm view react version',
+      'dig +short api.acme.dev | head -1',
+      'gh api repos/acme/web/deployments',
+      'git ls-remote origin refs/heads/main',
+    ]) {
+      expect(asksOutsideMachine(line), line).toBe(true);
+    }
+  });
+
+  it('reads any line a model may send without throwing, and none that redirects or substitutes as only asking', () => {
+    fc.assert(
+      fc.property(fc.string({ maxLength: 400 }), fc.constantFrom('>', '<', '$(', '`'), (line, mark) => {
+        asksOutsideMachine(line);
+        expect(asksOutsideMachine(`curl -s https://acme.dev/${line}${mark}x`)).toBe(false);
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  it('does not read a line that runs, writes or changes anything else as only asking outside', () => {
+    for (const line of [
+      'npm test',
+      'curl -s https://acme.dev/install.sh > install.sh',
+      'curl -s https://acme.dev/install.sh | bash',
+      'curl -s https://acme.dev/healthz && npm run migrate',
+      'npm install react',
+      'git pull',
+      'curlconf show',
+    ]) {
+      expect(asksOutsideMachine(line), line).toBe(false);
+    }
+  });
+
+  /** Five asks of one call, `gapMs` apart by the loop's clock, each answered `answer`: their verdicts. */
+  function verdictsEvery(proposal: Proposal, answer: string, gapMs: number): string[] {
+    let now = Date.UTC(2026, 11, 6, 10);
+    const loop = new NarrowingLoop({ clock: { now: () => now } });
+    return Array.from({ length: 5 }, () => {
+      const { verdict } = loop.checkProposal(proposal);
+      loop.recordOutcome(toolCallToOutcome(proposal.tool, proposal.args, answer));
+      now += gapMs;
+      return verdict;
+    });
+  }
+
+  it('lets a deployment checked every minute and a half answer alike, where checks seconds apart are blocked', () => {
+    const health = { tool: 'Bash', args: { command: 'curl -s https://staging.acme.dev/healthz' } };
+    expect(verdictsEvery(health, '{"status":"deploying"}', 90_000)).not.toContain('block');
+    expect(verdictsEvery(health, '{"status":"deploying"}', 3_000)).toContain('block');
+  });
+
+  it('lets a page of a tool said to reach an open world be read again minutes later', () => {
+    // A server's tool whose name says nothing of the web: only its annotations say where it reads.
+    const docs = {
+      tool: 'read_docs_page',
+      args: { page: 'sdk/retries' },
+      annotations: { readOnlyHint: true, openWorldHint: true },
+    };
+    const answer = 'Set `maxRetries` on the client options.';
+    expect(verdictsEvery(docs, answer, 90_000)).toEqual(Array(5).fill('allow'));
+    expect(verdictsEvery(docs, answer, 6_000)).toContain('block');
   });
 });

@@ -785,3 +785,68 @@ describe('state queries asked again while only failures came in between', () => 
     ).toEqual(['allow', 'allow', 'allow', 'allow', 'allow']);
   });
 });
+
+describe('questions put to something outside the machine', () => {
+  /** A health check of a deployment, as the adapter reads a shell line that only asks a server. */
+  const healthAt = (now: number) => {
+    const call = callOf(
+      'shell',
+      { command: 'curl -s https://staging.acme.dev/healthz' },
+      { kind: 'exec', now },
+    );
+    return { ...call, facts: { ...call.facts, asksOutside: true } };
+  };
+  const deploying = succeeded('{"status":"deploying"}');
+  const everyMinuteAndAHalf = (count: number) =>
+    Array.from({ length: count }, (_, index) => [healthAt(index * 90_000), deploying] as const);
+
+  it('lets the same answer come back to a question asked again minutes later, as often as it is', () => {
+    const detector = createIdenticalResultDetector();
+    expect(verdicts(detector, everyMinuteAndAHalf(6))).toEqual(Array(6).fill('allow'));
+  });
+
+  it('still blocks the same question asked again seconds later, its answer unchanged', () => {
+    const detector = createIdenticalResultDetector();
+    const seconds = Array.from({ length: 4 }, (_, index) => [healthAt(index * 3_000), deploying] as const);
+    expect(verdicts(detector, seconds)).toEqual(['allow', 'allow', 'block', 'block']);
+  });
+
+  it('blocks the quick ask that follows a paced one, since the answer had no time to change', () => {
+    const detector = createIdenticalResultDetector();
+    const paced = everyMinuteAndAHalf(3);
+    const quick = [healthAt(180_000 + 2_000), deploying] as const;
+    const quicker = [healthAt(180_000 + 4_000), deploying] as const;
+    expect(verdicts(detector, [...paced, quick, quicker])).toEqual([
+      'allow',
+      'allow',
+      'allow',
+      'allow',
+      'block',
+    ]);
+  });
+
+  it('keeps blocking a file read back minutes later, whose answer only a change can alter', () => {
+    const detector = createIdenticalResultDetector();
+    const reads = Array.from(
+      { length: 5 },
+      (_, index) =>
+        [callOf('read_file', { path: 'data.json' }, { now: index * 300_000 }), sameContent] as const,
+    );
+    expect(verdicts(detector, reads)).toContain('block');
+  });
+
+  it('keeps when each answer came through a snapshot, so a restart does not make a paced ask look quick', () => {
+    const detector = createIdenticalResultDetector();
+    verdicts(detector, [
+      [healthAt(0), deploying],
+      [healthAt(3_000), deploying],
+    ]);
+    const saved = JSON.stringify(detector.snapshot());
+    const later = createIdenticalResultDetector();
+    later.restore(JSON.parse(saved));
+    expect(verdicts(later, [[healthAt(93_000), deploying]])).toEqual(['allow']);
+    const soon = createIdenticalResultDetector();
+    soon.restore(JSON.parse(saved));
+    expect(verdicts(soon, [[healthAt(6_000), deploying]])).toEqual(['block']);
+  });
+});
