@@ -424,7 +424,7 @@ const OUTSIDE_PROGRAM =
  * directory at most and through filters of its answer, running nothing else.
  */
 export function asksOutsideMachine(command: string): boolean {
-  return OUTSIDE_PROGRAM.test(command) && onlyAsks(command, OUTSIDE_ASKS);
+  return OUTSIDE_PROGRAM.test(command) && OUTSIDE_ASKS.some(asked(command));
 }
 
 /**
@@ -433,23 +433,53 @@ export function asksOutsideMachine(command: string): boolean {
  */
 export function isStatusCheck(command: string): boolean {
   // Most lines run none of the programs asked: one search of the line before it is split.
-  return STATUS_PROGRAM.test(command) && onlyAsks(command, STATUS_CHECKS);
+  return STATUS_PROGRAM.test(command) && STATUS_CHECKS.some(asked(command));
 }
 
 /**
- * The line runs one of `asks` (its last part, before filters of its answer), after waits and
- * changes of directory only: no redirection, no substitution, no `||`.
+ * Exit statuses with which a status check's program answers how the job stands rather than says
+ * it failed, as each documents them: `gh pr checks` 8, checks still pending; `systemctl status` and
+ * `is-active` 3, a unit not running; `pgrep` 1, no process matched.
  */
-function onlyAsks(command: string, asks: readonly RegExp[]): boolean {
-  if (/[<>`]|\$\(/.test(command)) return false;
+const STATE_STATUSES: readonly { readonly check: RegExp; readonly status: number }[] = [
+  { check: /^gh\s+pr\s+checks\b/, status: 8 },
+  { check: /^systemctl\s+(?:status|is-active)\b/, status: 3 },
+  { check: /^pgrep\b/, status: 1 },
+];
+
+/**
+ * Whether a status check that exited `status` answered with it how its job stands (`gh pr checks 42`
+ * exiting 8 while checks are pending): an answer, as a status printed is, not a failure.
+ */
+export function answersByExitStatus(command: string, status: number): boolean {
+  if (!STATUS_PROGRAM.test(command)) return false;
+  const check = askedCheck(command);
+  return (
+    check !== undefined && STATE_STATUSES.some((state) => state.status === status && state.check.test(check))
+  );
+}
+
+/** Whether the line only asks what `pattern` matches (see `askedCheck`). */
+function asked(command: string): (pattern: RegExp) => boolean {
+  const check = askedCheck(command);
+  return (pattern) => check !== undefined && pattern.test(check);
+}
+
+/**
+ * The command a line runs to ask something (its last part, before filters of its answer), when it
+ * runs nothing but waits and changes of directory before it: no redirection, no substitution, no
+ * `||`. Undefined for any other line.
+ */
+function askedCheck(command: string): string | undefined {
+  if (/[<>`]|\$\(/.test(command)) return undefined;
   const parts = command
     .split(/&&|;|\n/)
     .map((part) => part.trim())
     .filter((part) => part !== '');
   const last = parts.pop();
-  if (last === undefined || last.includes('||')) return false;
-  if (!parts.every((part) => BEFORE_CHECK.test(part))) return false;
+  if (last === undefined || last.includes('||')) return undefined;
+  if (!parts.every((part) => BEFORE_CHECK.test(part))) return undefined;
   const [check, ...filters] = last.split('|').map((part) => part.trim());
-  if (check === undefined || !filters.every((filter) => FILTER.test(filter))) return false;
-  return asks.some((pattern) => pattern.test(check));
+  if (check === undefined || !filters.every((filter) => FILTER.test(filter))) return undefined;
+  return check;
 }

@@ -6,6 +6,7 @@ import type { Mutable, Outcome, Proposal, ToolAnnotations } from '../../core/typ
 import { isRecord, readToolName } from './action-classes.js';
 import { boundedJson } from './bounded-json.js';
 import { commandText } from './call-arguments.js';
+import { answersByExitStatus } from './command-effects.js';
 import { hasCouldNotRunLine } from './failure-lines.js';
 import { framedShellOutcome } from './shell-framing.js';
 import { statusMayHideFailure } from './shell-parse.js';
@@ -97,6 +98,14 @@ export function toolCallToOutcome(
   if (extras.status !== undefined) outcome.status = extras.status;
   if (extras.exitCode !== undefined) outcome.exitCode = extras.exitCode;
   if (outcome.exitCode !== undefined && outcome.exitCode !== 0) outcome.success = false;
+  if (!outcome.success && answeredByStatus(outcome)) {
+    // The status says how a job stands (checks pending): an answer, which the text is.
+    outcome.success = true;
+    if (outcome.error !== undefined) {
+      outcome.content ??= outcome.error;
+      delete outcome.error;
+    }
+  }
   if (outcome.exitCode === 0 && statusHidFailure(outcome)) {
     // Read as an output with no status: the status is another command's.
     delete outcome.exitCode;
@@ -190,6 +199,15 @@ function statusHidFailure(outcome: MutableOutcome): boolean {
   if (typeof content !== 'string' || !outcome.success || !isRecord(args)) return false;
   const command = commandText(args);
   return command !== undefined && statusMayHideFailure(command) && hasCouldNotRunLine(content, command);
+}
+
+/** A status check whose program answered how its job stands by its exit status (see `answersByExitStatus`). */
+function answeredByStatus(outcome: MutableOutcome): boolean {
+  const args = outcome.proposal?.args;
+  const command = isRecord(args) ? commandText(args) : undefined;
+  return (
+    command !== undefined && outcome.exitCode !== undefined && answersByExitStatus(command, outcome.exitCode)
+  );
 }
 
 const EXIT_CODE_KEYS = ['exitCode', 'exit_code', 'returncode'] as const;

@@ -6,7 +6,11 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { asksOutsideMachine, isStatusCheck } from '../../../src/adapters/tool-call/command-effects.js';
+import {
+  answersByExitStatus,
+  asksOutsideMachine,
+  isStatusCheck,
+} from '../../../src/adapters/tool-call/command-effects.js';
 import { toolCallToOutcome } from '../../../src/adapters/tool-call/convert.js';
 import { NarrowingLoop, type Proposal } from '../../../src/index.js';
 import { adapter } from './helpers.js';
@@ -15,6 +19,18 @@ const RUNNING = (seconds: number) =>
   `in_progress\t\tci: show the linter version\tCI\tmain\tpush\t15926149076\t${seconds}s\t2025-06-27T12:21:00Z`;
 const DONE =
   'completed\tfailure\tci: show the linter version\tCI\tmain\tpush\t15926149076\t34s\t2025-06-27T12:21:00Z';
+
+/** `asks` asks of one call, `gapMs` apart by the loop's clock, each answered `result`: their verdicts. */
+function verdictsEvery(proposal: Proposal, result: unknown, gapMs: number, asks = 5): string[] {
+  let now = Date.UTC(2026, 11, 6, 10);
+  const loop = new NarrowingLoop({ clock: { now: () => now } });
+  return Array.from({ length: asks }, () => {
+    const { verdict } = loop.checkProposal(proposal);
+    loop.recordOutcome(toolCallToOutcome(proposal.tool, proposal.args, result));
+    now += gapMs;
+    return verdict;
+  });
+}
 
 describe('status checks of a job', () => {
   it('lets the check on which a CI run finally finishes through after four unchanged answers', () => {
@@ -67,6 +83,44 @@ describe('status checks of a job', () => {
   });
 });
 
+describe('a status check that answers by its exit status', () => {
+  /** `gh pr checks` while two of its checks still run: it exits 8, as its manual says it does then. */
+  const pending = (elapsed: string) =>
+    'Exit code 8\nSome checks are still pending\n0 cancelled, 0 failing, 3 successful, 0 skipped, and 2 pending checks\n\n' +
+    `   NAME       DESCRIPTION  ELAPSED  URL\n*  test (20)               ${elapsed}  https://github.com/acme/web/actions/runs/812/job/1\n` +
+    '✓  lint                    41s      https://github.com/acme/web/actions/runs/812/job/3';
+
+  it.each([
+    ['gh pr checks 42', 8, true],
+    ['sleep 30 && gh pr checks 42 | tail -5', 8, true],
+    ['systemctl is-active nginx', 3, true],
+    ['pgrep -f "node server.js"', 1, true],
+    ['gh pr checks 42', 1, false],
+    ['gh pr merge 42', 8, false],
+    ['npm test', 1, false],
+    ['gh pr checks 42 > checks.txt', 8, false],
+  ])('reads %j exiting %i as an answer: %s', (line, status, answer) => {
+    expect(answersByExitStatus(line, status)).toBe(answer);
+  });
+
+  it('reads pending checks as an answer of the check, not a failure of the agent', () => {
+    const args = { command: 'gh pr checks 42', description: 'Check CI' };
+    const outcome = toolCallToOutcome('Bash', args, { isError: true, content: pending('1m2s') });
+    expect(outcome.success).toBe(true);
+    expect(
+      toolCallToOutcome('Bash', args, { isError: true, content: 'Exit code 1\nno pull requests found' })
+        .success,
+    ).toBe(false);
+  });
+
+  it('lets pending checks be asked about every 45 s until they finish, and blocks the sixth unchanged answer in quick succession', () => {
+    const args = { command: 'gh pr checks 42', description: 'Check CI' };
+    const answer = { isError: true, content: pending('1m2s') };
+    expect(verdictsEvery({ tool: 'Bash', args }, answer, 45_000, 7)).not.toContain('block');
+    expect(verdictsEvery({ tool: 'Bash', args }, answer, 4_000, 7).indexOf('block')).toBe(5);
+  });
+});
+
 describe('questions asked outside the machine', () => {
   it('reads a line that only asks a server, a registry or a remote as asking outside', () => {
     for (const line of [
@@ -105,18 +159,6 @@ describe('questions asked outside the machine', () => {
       expect(asksOutsideMachine(line), line).toBe(false);
     }
   });
-
-  /** Five asks of one call, `gapMs` apart by the loop's clock, each answered `answer`: their verdicts. */
-  function verdictsEvery(proposal: Proposal, answer: string, gapMs: number): string[] {
-    let now = Date.UTC(2026, 11, 6, 10);
-    const loop = new NarrowingLoop({ clock: { now: () => now } });
-    return Array.from({ length: 5 }, () => {
-      const { verdict } = loop.checkProposal(proposal);
-      loop.recordOutcome(toolCallToOutcome(proposal.tool, proposal.args, answer));
-      now += gapMs;
-      return verdict;
-    });
-  }
 
   it('lets a deployment checked every minute and a half answer alike, where checks seconds apart are blocked', () => {
     const health = { tool: 'Bash', args: { command: 'curl -s https://staging.acme.dev/healthz' } };
