@@ -109,6 +109,11 @@ interface Step {
    * they left it (see `CallFacts.replacesLinesInPlace`). Not `unfollowed`.
    */
   readonly inPlace: boolean;
+  /**
+   * A wait (`sleep 20`, `sleep 20 && curl …`): a round with one in it is a poll the agent paces, whose
+   * answers may change with the time it lets pass.
+   */
+  readonly waits: boolean;
   /** The call itself, whose description is written only if a cycle is ever reported. */
   readonly call: { readonly description: string };
 }
@@ -265,6 +270,9 @@ export function createCycleDetector(): Detector {
       // did. An edit that moves the lines (more or fewer than it replaced) moves what the others edit.
       const unfollowed = steps.filter((step) => step.unfollowed).length;
       if (unfollowed >= 2 || (unfollowed === 1 && steps.some((step) => step.inPlace))) continue;
+      // A round that waits (`sleep 20`, then the check) is a paced poll: what it asks about had time
+      // to change. Its failures repeated are the rules on repeated failures' to judge.
+      if (steps.some((step) => step.waits)) continue;
       if (roundsOf(period, seen) < seen) continue;
       // Evidence the agent partly forgot (a round before the last compaction) steers; two rounds
       // since the compaction block.
@@ -458,6 +466,7 @@ export function createCycleDetector(): Detector {
         declaredChange,
         unfollowed: hidden && call.facts.replacesLinesInPlace !== true,
         inPlace: hidden && call.facts.replacesLinesInPlace === true,
+        waits: call.facts.waitSeconds !== undefined,
         call,
       });
     },
@@ -500,6 +509,7 @@ export function createCycleDetector(): Detector {
           ...(step.declaredChange && { declaredChange: true }),
           ...(step.unfollowed && { unfollowed: true }),
           ...(step.inPlace && { inPlace: true }),
+          ...(step.waits && { waits: true }),
           description: step.call.description,
         })),
         compactions,
@@ -662,6 +672,7 @@ function readStep(raw: unknown, compactions: number): Step | undefined {
     declaredChange: raw.declaredChange === true,
     unfollowed: raw.unfollowed === true,
     inPlace: raw.inPlace === true && raw.unfollowed !== true,
+    waits: raw.waits === true,
     call: { description: readString(raw.description) ?? callKey },
   };
 }

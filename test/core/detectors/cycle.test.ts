@@ -236,3 +236,40 @@ describe('cycle', () => {
     expect(snapshot.history.length).toBeLessThanOrEqual(64);
   });
 });
+
+describe('rounds that wait', () => {
+  /** A wait in a call of its own, as an agent lets time pass before it checks again. */
+  const wait: Step = [
+    (() => {
+      const call = callOf('bash', { command: 'sleep 20' }, { kind: 'exec' });
+      return { ...call, facts: { ...call.facts, waitSeconds: 20 } };
+    })(),
+    succeeded(''),
+  ];
+  const ready: Step = [
+    callOf('bash', { command: 'curl -s localhost:8080/ready' }, { kind: 'exec' }),
+    succeeded('{"ready":false}'),
+  ];
+  const metrics: Step = [
+    callOf('bash', { command: 'curl -s localhost:8080/metrics' }, { kind: 'exec' }),
+    succeeded('requests_total 0'),
+  ];
+
+  it('leaves a wait then a check, round after round, alone: what it asks about had time to change', () => {
+    const detector = createCycleDetector();
+    expect(verdicts(detector, [wait, ready, wait, ready, wait, ready, wait, ready])).not.toContain('block');
+  });
+
+  it('still blocks the same checks going round with no wait between them', () => {
+    const detector = createCycleDetector();
+    expect(verdicts(detector, [ready, metrics, ready, metrics, ready])).toContain('block');
+  });
+
+  it('keeps which steps waited through a snapshot, so a restart does not turn a paced poll into a cycle', () => {
+    const detector = createCycleDetector();
+    verdicts(detector, [wait, ready, metrics, wait, ready, metrics]);
+    const restored = createCycleDetector();
+    roundTrip(detector, restored);
+    expect(verdicts(restored, [wait, ready, metrics])).not.toContain('block');
+  });
+});
