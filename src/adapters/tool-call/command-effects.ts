@@ -98,18 +98,39 @@ export function configurationNamedBy(failure: string): string[] | undefined {
  */
 const SLEEP = /(?:^|&&|;|\|\||\n)[^\S\n]*sleep\s+(\d+(?:\.\d+)?)([smhd]?)\s*(?=$|&&|;|\|\||\n)/g;
 const UNIT_SECONDS: Readonly<Record<string, number>> = { '': 1, s: 1, m: 60, h: 3600, d: 86_400 };
+/**
+ * PowerShell's `Start-Sleep` (`Start-Sleep 30`, `Start-Sleep -Seconds 30`, `-s 30`, `-Milliseconds
+ * 500`, `-m 500`), in any case, as one command of a list; its `sleep` alias is read as `sleep` is.
+ */
+const START_SLEEP =
+  /(?:^|&&|;|\|\||\n)[^\S\n]*start-sleep[^\S\n]+(?:-(seconds|s|milliseconds|m)[^\S\n]+)?(\d+(?:\.\d+)?)[^\S\n]*(?=$|&&|;|\|\||\n)/gi;
+/**
+ * cmd's `timeout /t 30` (`/nobreak`, its prompt sent to `nul`), as one command of a list. Never
+ * `timeout 30 npm test`, GNU's limit on how long a command may run.
+ */
+const CMD_TIMEOUT =
+  /(?:^|&&|&|;|\|\||\n)[^\S\n]*timeout(?:\.exe)?[^\S\n]+\/t[^\S\n]+(\d+)(?:[^\S\n]+\/nobreak)?(?:[^\S\n]*>[^\S\n]*nul)?[^\S\n]*(?=$|&&|&|;|\|\||\n)/gi;
 /** Longer waits say no more about pacing; bounded so a hostile number stays a number. */
 const MAX_WAIT_SECONDS = 86_400;
 
-/** The seconds a command waits with `sleep` before, between or instead of what it runs. */
+/**
+ * The seconds a command waits with `sleep` (PowerShell's `Start-Sleep`, cmd's `timeout /t`) before,
+ * between or instead of what it runs.
+ */
 export function waitSecondsOf(command: string): number | undefined {
-  // Most lines wait for nothing: one search for the word instead of a match of the whole pattern.
-  if (!command.includes('sleep')) return undefined;
+  // Most lines wait for nothing: one search for each word instead of a match of the whole patterns.
+  const sleeps = /sleep/i.test(command);
+  const times = /timeout/i.test(command);
+  if (!sleeps && !times) return undefined;
   let total = 0;
-  for (const match of command.matchAll(SLEEP)) {
-    total += Number(match[1]) * (UNIT_SECONDS[match[2] ?? ''] ?? 1);
-    if (total >= MAX_WAIT_SECONDS) return MAX_WAIT_SECONDS;
+  if (sleeps) {
+    for (const match of command.matchAll(SLEEP))
+      total += Number(match[1]) * (UNIT_SECONDS[match[2] ?? ''] ?? 1);
+    for (const match of command.matchAll(START_SLEEP))
+      total += Number(match[2]) / (match[1]?.toLowerCase().startsWith('m') ? 1000 : 1);
   }
+  if (times) for (const match of command.matchAll(CMD_TIMEOUT)) total += Number(match[1]);
+  if (total >= MAX_WAIT_SECONDS) return MAX_WAIT_SECONDS;
   return total > 0 ? total : undefined;
 }
 

@@ -84,16 +84,26 @@ describe('waitSecondsOf', () => {
     ['sleep 2m; kubectl get pods', 120],
     ['cd app && sleep 5 && tail -n 20 build.log', 5],
     ['sleep 1.5 && sleep 1.5', 3],
+    ['Start-Sleep -Seconds 30; Invoke-WebRequest -Uri https://localhost:44395/ -UseBasicParsing', 30],
+    ['start-sleep 5', 5],
+    ['Start-Sleep -Milliseconds 1500; Get-Process node', 1.5],
+    ['timeout /t 10 /nobreak > nul & curl http://localhost:3000/health', 10],
+    ['timeout /T 5', 5],
   ])('reads a wait of %s as %i seconds', (command, seconds) => {
     expect(waitSecondsOf(command)).toBe(seconds);
   });
 
-  it.each(['gh run view 42', 'grep sleep notes.txt', 'echo "sleep 30"', 'sleep_tool 5'])(
-    'reads no wait in %s',
-    (command) => {
-      expect(waitSecondsOf(command)).toBeUndefined();
-    },
-  );
+  it.each([
+    'gh run view 42',
+    'grep sleep notes.txt',
+    'echo "sleep 30"',
+    'sleep_tool 5',
+    'echo "Start-Sleep 30"',
+    'timeout 60 npm test',
+    'timeout 5s curl -s localhost:3000',
+  ])('reads no wait in %s', (command) => {
+    expect(waitSecondsOf(command)).toBeUndefined();
+  });
 });
 
 describe('waitSecondsOfArguments', () => {
