@@ -13,6 +13,7 @@ import {
   strategyViolation,
   targetViolation,
 } from './explain.js';
+import { askedAt } from './outside-answers.js';
 import type { Policy } from './policy.js';
 import type { RadiusLimit } from './radius.js';
 import type { AuditSink, Violation, WorkspaceKnowledge, WorldProbe } from './types.js';
@@ -82,7 +83,8 @@ export class BanCheck {
     const { own, targets: onTargets } = this.constraintsOn(call);
     if (
       own &&
-      this.inForce(own, call.now) &&
+      // A ban is in force when the call puts its question, after any wait it makes first.
+      this.inForce(own, askedAt(call)) &&
       !this.contradictedByWorld(own, call) &&
       !this.dependedOnFilesChanged(own, call)
     ) {

@@ -10,6 +10,7 @@ import { FailingCalls } from './failing-calls.js';
 import { hashString } from './identity/hashing.js';
 import { answersAlike, digestWithoutNumbers } from './identity/index.js';
 import { KEY_GENERATION } from './key-generation.js';
+import { OUTSIDE_ANSWER_MS } from './outside-answers.js';
 import type { Policy } from './policy.js';
 import { ReproducedFailures } from './reproduced.js';
 import { namesAbsolutePath, scopedContext } from './scope.js';
@@ -89,6 +90,8 @@ export class Learner {
     private readonly policy: Policy,
     /** What the files a failure depends on hold now, or undefined when that cannot be told. */
     private readonly pinFiles: PinFiles = () => undefined,
+    /** Whether a failure's signature says what was asked for is not there (see `mayAppear`). */
+    private readonly saysAbsent: (signature: string) => boolean = () => false,
   ) {
     this.hasContext = Object.keys(policy.context).length > 0;
   }
@@ -367,7 +370,11 @@ export class Learner {
     if (call.facts.service !== undefined) constraint.dependsOnService = call.facts.service;
     constraint.evidence = evidence;
     constraint.createdAt = call.now;
-    constraint.expiresAt = call.now + this.policy.learning.ttlSeconds.call * SECOND;
+    constraint.expiresAt =
+      call.now +
+      (this.mayAppear(call, failure.signature)
+        ? OUTSIDE_ANSWER_MS
+        : this.policy.learning.ttlSeconds.call * SECOND);
     constraint.strikes = 0;
     constraint.probation = false;
     // Workspace-wide facts (a failing test run) go stale when files change outside our view,
@@ -617,6 +624,17 @@ export class Learner {
     return [entry, false, []];
   }
 
+  /**
+   * A question put outside this machine answered that what it asks for is not there (a version not
+   * yet on the registry, a pod not yet created): that may change by itself, so a ban of it holds for
+   * the time an outside answer holds (see `OUTSIDE_ANSWER_MS`), after which one retry goes through,
+   * however often it failed before. A refusal of the call itself (a bad flag, a command the shell
+   * would not run) holds as long as any other ban.
+   */
+  private mayAppear(call: CallContext, signature: string): boolean {
+    return call.facts.asksOutside === true && this.saysAbsent(signature);
+  }
+
   /** One more failure for an existing entry; a failure on probation re-bans for longer. */
   private strengthen(
     entry: Entry,
@@ -644,7 +662,10 @@ export class Learner {
       rebanned = true;
     }
     const ttl = this.policy.learning.ttlSeconds[ttlKind] * SECOND;
-    constraint.expiresAt = call.now + ttl * this.policy.learning.probationFactor ** constraint.strikes;
+    constraint.expiresAt =
+      ttlKind === 'call' && this.mayAppear(call, constraint.signature)
+        ? call.now + OUTSIDE_ANSWER_MS
+        : call.now + ttl * this.policy.learning.probationFactor ** constraint.strikes;
     this.index.touch(entry, wasActive);
     return [entry, (!wasActive && isActive(entry)) || rebanned, []];
   }

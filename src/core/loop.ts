@@ -157,7 +157,12 @@ export class NarrowingEngine {
       onLifted: () => this.scheduleSave(),
       onChangedOutside: (file) => this.changedOutside(file),
     });
-    this.learner = new Learner(this.index, this.policy, (files) => this.bans.pinFiles(files));
+    this.learner = new Learner(
+      this.index,
+      this.policy,
+      (files) => this.bans.pinFiles(files),
+      (signature) => this.workspace.isAboutMissingFile(signature),
+    );
     this.successes = new SuccessLifting({
       index: this.index,
       policy: this.policy,

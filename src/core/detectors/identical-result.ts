@@ -11,6 +11,7 @@
  */
 import { isBlank } from '../blank.js';
 import { locationAddresses } from '../identity/index.js';
+import { OUTSIDE_ANSWER_MS } from '../outside-answers.js';
 import type { ActionKind, Violation } from '../types.js';
 import { answerKeyOf, isHarnessFault, isWatched, kindOf } from './applicability.js';
 import { BackgroundWork } from './background.js';
@@ -76,12 +77,6 @@ const REFUSED_BLOCK_AT = 2;
 const REPEATS_OF_A_TOOL = 2;
 /** Such repeats kept for each tool: the latest, enough to count within any window. */
 const MAX_REPEATS_KEPT = 4;
-
-/**
- * A gap after which a question put to something outside this machine (`CallFacts.asksOutside`) is
- * a new one: its answer had minutes to change by itself, as a status's does between paced checks.
- */
-const OUTSIDE_PACED_MS = 60_000;
 
 /** A call that came back as it had before: when (its proposal's number), and which call. */
 interface Repeated {
@@ -174,7 +169,7 @@ function askedAfterWaiting(call: CallContext, entry: Repeats): boolean {
   return (
     call.facts.asksOutside === true &&
     entry.answeredAt !== undefined &&
-    call.now - entry.answeredAt >= OUTSIDE_PACED_MS
+    call.now - entry.answeredAt >= OUTSIDE_ANSWER_MS
   );
 }
 

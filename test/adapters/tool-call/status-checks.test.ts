@@ -166,6 +166,59 @@ describe('questions asked outside the machine', () => {
     expect(verdictsEvery(health, '{"status":"deploying"}', 3_000)).toContain('block');
   });
 
+  /** Verdicts of one call proposed at each of `times` (ms from the first), each answered `result`. */
+  function verdictsAt(proposal: Proposal, result: unknown, times: readonly number[]): string[] {
+    const start = Date.UTC(2026, 11, 6, 10);
+    let now = start;
+    const loop = new NarrowingLoop({ clock: { now: () => now } });
+    return times.map((at) => {
+      now = start + at;
+      const { verdict } = loop.checkProposal(proposal);
+      if (verdict !== 'block') loop.recordOutcome(toolCallToOutcome(proposal.tool, proposal.args, result));
+      return verdict;
+    });
+  }
+  const notYetPublished = {
+    isError: true,
+    content:
+      "Exit code 1\nnpm error code E404\nnpm error 404 No match found for version 1.4.0\nnpm error 404  '@acme/lib@1.4.0' is not in this registry.",
+  };
+
+  it('gives a registry question answered "not found" one retry each minute, and blocks it in between', () => {
+    const view = { tool: 'Bash', args: { command: 'npm view @acme/lib@1.4.0 version' } };
+    expect(verdictsAt(view, notYetPublished, [0, 30_000, 61_000, 120_000, 182_000])).toEqual([
+      'allow',
+      'block',
+      'allow',
+      'block',
+      'allow',
+    ]);
+  });
+
+  it('counts the wait a check makes first: asked after sleep 60, a question answered "not found" is asked again', () => {
+    const view = { tool: 'Bash', args: { command: 'sleep 60 && npm view @acme/lib@1.4.0 version' } };
+    expect(verdictsAt(view, notYetPublished, [0, 65_000])).toEqual(['allow', 'allow']);
+  });
+
+  it('keeps blocking an outside question refused for how it was asked, and a file missing here, minutes later', () => {
+    const badFlag = {
+      tool: 'Bash',
+      args: { command: 'curl -s --retries 3 https://staging.acme.dev/healthz' },
+    };
+    const refused = {
+      isError: true,
+      content:
+        "Exit code 2\ncurl: option --retries: is unknown\ncurl: try 'curl --help' for more information",
+    };
+    expect(verdictsAt(badFlag, refused, [0, 5_000, 300_000])).toEqual(['allow', 'block', 'block']);
+    const missing = { tool: 'Bash', args: { command: 'cat config/production.yml' } };
+    const absent = {
+      isError: true,
+      content: 'Exit code 1\ncat: config/production.yml: No such file or directory',
+    };
+    expect(verdictsAt(missing, absent, [0, 5_000, 300_000])).toEqual(['allow', 'block', 'block']);
+  });
+
   it('lets a page of a tool said to reach an open world be read again minutes later', () => {
     // A server's tool whose name says nothing of the web: only its annotations say where it reads.
     const docs = {
