@@ -370,11 +370,7 @@ export class Learner {
     if (call.facts.service !== undefined) constraint.dependsOnService = call.facts.service;
     constraint.evidence = evidence;
     constraint.createdAt = call.now;
-    constraint.expiresAt =
-      call.now +
-      (this.mayAppear(call, failure.signature)
-        ? OUTSIDE_ANSWER_MS
-        : this.policy.learning.ttlSeconds.call * SECOND);
+    constraint.expiresAt = this.expiresAt(call, 'call', failure.signature, 0);
     constraint.strikes = 0;
     constraint.probation = false;
     // Workspace-wide facts (a failing test run) go stale when files change outside our view,
@@ -635,6 +631,22 @@ export class Learner {
     return call.facts.asksOutside === true && this.saysAbsent(signature);
   }
 
+  /**
+   * When a ban of `kind` learned from the call ends: after the policy's time, longer for each retry on
+   * probation that failed again (`strikes`), or, for a call's own failure that says what it asks
+   * outside for is not there yet, after the time an outside answer holds.
+   */
+  private expiresAt(
+    call: CallContext,
+    kind: 'call' | 'target' | 'parameter',
+    signature: string,
+    strikes: number,
+  ): number {
+    if (kind === 'call' && this.mayAppear(call, signature)) return call.now + OUTSIDE_ANSWER_MS;
+    const ttl = this.policy.learning.ttlSeconds[kind] * SECOND;
+    return call.now + ttl * this.policy.learning.probationFactor ** strikes;
+  }
+
   /** One more failure for an existing entry; a failure on probation re-bans for longer. */
   private strengthen(
     entry: Entry,
@@ -661,11 +673,7 @@ export class Learner {
       constraint.strikes += 1;
       rebanned = true;
     }
-    const ttl = this.policy.learning.ttlSeconds[ttlKind] * SECOND;
-    constraint.expiresAt =
-      ttlKind === 'call' && this.mayAppear(call, constraint.signature)
-        ? call.now + OUTSIDE_ANSWER_MS
-        : call.now + ttl * this.policy.learning.probationFactor ** constraint.strikes;
+    constraint.expiresAt = this.expiresAt(call, ttlKind, constraint.signature, constraint.strikes);
     this.index.touch(entry, wasActive);
     return [entry, (!wasActive && isActive(entry)) || rebanned, []];
   }

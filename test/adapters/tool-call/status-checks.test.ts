@@ -20,16 +20,29 @@ const RUNNING = (seconds: number) =>
 const DONE =
   'completed\tfailure\tci: show the linter version\tCI\tmain\tpush\t15926149076\t34s\t2025-06-27T12:21:00Z';
 
-/** `asks` asks of one call, `gapMs` apart by the loop's clock, each answered `result`: their verdicts. */
-function verdictsEvery(proposal: Proposal, result: unknown, gapMs: number, asks = 5): string[] {
-  let now = Date.UTC(2026, 11, 6, 10);
+/**
+ * Verdicts of one call proposed at each of `times` (ms from the first) by the loop's clock, each that
+ * runs answered `result` (a blocked call does not run).
+ */
+function verdictsAt(proposal: Proposal, result: unknown, times: readonly number[]): string[] {
+  const start = Date.UTC(2026, 11, 6, 10);
+  let now = start;
   const loop = new NarrowingLoop({ clock: { now: () => now } });
-  return Array.from({ length: asks }, () => {
+  return times.map((at) => {
+    now = start + at;
     const { verdict } = loop.checkProposal(proposal);
-    loop.recordOutcome(toolCallToOutcome(proposal.tool, proposal.args, result));
-    now += gapMs;
+    if (verdict !== 'block') loop.recordOutcome(toolCallToOutcome(proposal.tool, proposal.args, result));
     return verdict;
   });
+}
+
+/** `asks` asks of one call, `gapMs` apart, each that runs answered `result`: their verdicts. */
+function verdictsEvery(proposal: Proposal, result: unknown, gapMs: number, asks = 5): string[] {
+  return verdictsAt(
+    proposal,
+    result,
+    Array.from({ length: asks }, (_, index) => index * gapMs),
+  );
 }
 
 describe('status checks of a job', () => {
@@ -166,18 +179,6 @@ describe('questions asked outside the machine', () => {
     expect(verdictsEvery(health, '{"status":"deploying"}', 3_000)).toContain('block');
   });
 
-  /** Verdicts of one call proposed at each of `times` (ms from the first), each answered `result`. */
-  function verdictsAt(proposal: Proposal, result: unknown, times: readonly number[]): string[] {
-    const start = Date.UTC(2026, 11, 6, 10);
-    let now = start;
-    const loop = new NarrowingLoop({ clock: { now: () => now } });
-    return times.map((at) => {
-      now = start + at;
-      const { verdict } = loop.checkProposal(proposal);
-      if (verdict !== 'block') loop.recordOutcome(toolCallToOutcome(proposal.tool, proposal.args, result));
-      return verdict;
-    });
-  }
   const notYetPublished = {
     isError: true,
     content:
