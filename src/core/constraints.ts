@@ -406,6 +406,14 @@ export class ConstraintIndex {
     return found === undefined ? NONE : [...found];
   }
 
+  /** Armed bans on calls to any outside service: a change made outside this machine may have cured them. */
+  armedForAnyService(): readonly Entry[] {
+    if (this.armedByService.size === 0) return NONE;
+    const found: Entry[] = [];
+    for (const entries of this.armedByService.values()) found.push(...entries);
+    return found;
+  }
+
   /** A relieved ban waits for its retry; it is armed again if the retry fails. */
   disarm(entry: Entry): void {
     const service = entry.constraint.dependsOnService;

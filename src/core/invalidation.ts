@@ -42,6 +42,7 @@ export function invalidateAfter(effect: Effect, call: CallContext, context: Inva
   // Under `target` invalidation only a change of a ban's own target relieves it.
   if (effect.service !== undefined && context.workspaceWide)
     relieveServiceBans(effect.service, call, context);
+  if (effect.reachesServices === true && context.workspaceWide) relieveEveryServiceBan(call, context);
   if (effect.movesDirectory) relieveRelativeTargets(call, context);
   // A side effect through a service, or a move to another file, line or directory, changed no file:
   // bans about files and commands still hold (but a relative path now names another file).
@@ -167,6 +168,16 @@ function relieveProgramRuns(target: string, call: CallContext, context: Invalida
       if (command !== undefined && runsProgram(command, program)) context.relieve(entry, why);
     }
   }
+}
+
+/**
+ * Calls to every outside service, after a command that reached outside this machine (`git push`
+ * before a pull request is opened through a forge's API): which service it reached, the command does
+ * not say in the words a tool's name does.
+ */
+function relieveEveryServiceBan(call: CallContext, context: InvalidationContext): void {
+  const why = () => `${call.description} changed what is outside this machine`;
+  for (const entry of context.index.armedForAnyService()) context.relieve(entry, why);
 }
 
 /**

@@ -284,6 +284,12 @@ export interface CallFacts {
    */
   readonly changesTree?: boolean;
   /**
+   * For a command: it may change something outside this machine (a push, a publish, a deploy, a
+   * request that writes, a forge's or a cluster's command that is not a read): what the services the
+   * agent's other tools talk to answer may differ after it.
+   */
+  readonly changesOutside?: boolean;
+  /**
    * For a command: it runs one program file and does nothing else (`python3 solve.py`, `./check`):
    * what it does is the file's, so the same line does the same until something changes.
    */

@@ -46,6 +46,7 @@ export function uniformFacts(facts: CallFacts, kind: ActionKind | undefined): Ca
     touches: facts.touches,
     writesFiles: facts.writesFiles,
     changesTree: facts.changesTree,
+    changesOutside: facts.changesOutside,
     runsScript: facts.runsScript,
     scriptFile: facts.scriptFile,
     scriptNames: facts.scriptNames,

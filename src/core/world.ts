@@ -22,6 +22,11 @@ export interface Effect {
   readonly everywhere?: boolean;
   /** A move of the working directory (`cd lib`): every relative path now points elsewhere. */
   readonly movesDirectory?: boolean;
+  /**
+   * A command reached outside this machine (a push, a publish, a deploy): what any outside service
+   * answers may differ now, whichever tool asks it.
+   */
+  readonly reachesServices?: boolean;
 }
 
 const NO_EFFECT: Effect = { changedTargets: [], kind: 'none' };
@@ -207,7 +212,7 @@ export class WorldTracker {
         // A command that may change something and answers nothing shows nothing of what it did (a
         // script that writes its output to a file, a redirection, a copy): its repeat is a change again.
         // Commands known only to look or check (`tsc --noEmit`, `grep -q`) are `changesNothing` above.
-        return this.unknownChange(
+        const effect = this.unknownChange(
           callKey,
           resultDigest,
           silent,
@@ -215,6 +220,9 @@ export class WorldTracker {
           this.touchedBy(facts),
           facts.changesTree,
         );
+        return facts.changesOutside === true && effect !== NO_EFFECT
+          ? { ...effect, reachesServices: true }
+          : effect;
       }
       default:
         // A session, a server or a debugger started or stopped: what later calls talk to is new.

@@ -192,3 +192,66 @@ describe('a service ban kept across sessions', () => {
     expect(resumed.check('book_reservation', booking).verdict).toBe('allow');
   });
 });
+
+describe('a command that reaches outside the machine', () => {
+  /** The GitHub MCP server's create_pull_request, refused because its head branch was never pushed. */
+  const open = 'mcp__github__create_pull_request';
+  const pullRequest = {
+    owner: 'acme',
+    repo: 'billing',
+    title: 'Fix AttributeError in invoice totals',
+    head: 'fix/attribute-error',
+    base: 'main',
+  };
+  const headInvalid = {
+    text: 'failed to create pull request: POST https://api.github.com/repos/acme/billing/pulls: 422 Validation Failed [{Resource:PullRequest Field:head Code:invalid Message:}]',
+    isError: true,
+  };
+  const pushed =
+    "branch 'fix/attribute-error' set up to track 'origin/fix/attribute-error'.\nTo github.com:acme/billing.git\n * [new branch]      fix/attribute-error -> fix/attribute-error";
+
+  function bannedPullRequest(agent: Agent): void {
+    agent.call(open, pullRequest, headInvalid);
+    agent.call(open, pullRequest, headInvalid);
+    expect(agent.check(open, pullRequest).verdict).toBe('block');
+  }
+
+  it('allows a pull request refused before a git push once after it', () => {
+    const agent = new Agent();
+    bannedPullRequest(agent);
+    agent.call('Bash', { command: 'git push -u origin fix/attribute-error' }, pushed);
+    expect(agent.check(open, pullRequest).verdict).toBe('allow');
+  });
+
+  it('says which command relieved the ban', () => {
+    const agent = new Agent();
+    bannedPullRequest(agent);
+    const { record } = agent.call('Bash', { command: 'git push -u origin fix/attribute-error' }, pushed);
+    expect(record?.liftedConstraints.map((ban) => ban.tool)).toContain(open);
+  });
+
+  it('keeps the pull request banned after commands that only look', () => {
+    const agent = new Agent();
+    bannedPullRequest(agent);
+    agent.call('Bash', { command: 'git status --short' }, ' M src/invoice.py');
+    agent.call('Bash', { command: 'gh pr list --head fix/attribute-error' }, '');
+    expect(agent.check(open, pullRequest).verdict).toBe('block');
+  });
+
+  it('keeps the pull request banned after a push answered as the push before it, nothing done since', () => {
+    const agent = new Agent();
+    agent.call('Bash', { command: 'git push' }, 'Everything up-to-date');
+    agent.call(open, pullRequest, headInvalid);
+    agent.call(open, pullRequest, headInvalid);
+    agent.call('Bash', { command: 'git push' }, 'Everything up-to-date');
+    expect(agent.check(open, pullRequest).verdict).toBe('block');
+  });
+
+  it('keeps the pull request banned after a push under target invalidation, as strict does', () => {
+    const agent = new Agent({ policy: { preset: 'strict' } });
+    agent.call(open, pullRequest, headInvalid);
+    agent.call(open, pullRequest, headInvalid);
+    agent.call('Bash', { command: 'git push -u origin fix/attribute-error' }, pushed);
+    expect(agent.check(open, pullRequest).verdict).toBe('block');
+  });
+});
