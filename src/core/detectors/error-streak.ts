@@ -7,8 +7,10 @@
  * tool ends the streak, and so does any change to the world, which may be what the next guess was
  * waiting for, and any failure of another shape, whoever is to blame for it: the tool answers
  * otherwise now. A failure of unknown blame is never counted as a guess, and a call that succeeded
- * earlier in the session is never blocked as one: it is a value the agent knows works. Edits are
- * never judged here: varied edit guesses often succeed.
+ * earlier in the session is never blocked as one: it is a value the agent knows works. Edits, the
+ * changes that write text into a file, are never judged here: varied edit guesses often succeed.
+ * Other changes are (a pull request opened with one guessed branch after another, a click on one
+ * guessed element after another): each refused alike says the next guess is one too.
  */
 
 import { namesLookedUp, onlyLooks } from '../subject-lookup.js';
@@ -501,10 +503,20 @@ function readMissingPrograms(raw: Record<string, unknown>): Omit<MissingPrograms
   return id === undefined || words.length === 0 ? undefined : { id, words: new Set(words) };
 }
 
-/** Search-and-replace edits, patches and writes: judged only when their arguments and error repeat. */
+/**
+ * A change that writes text into a file (a search-and-replace edit, a patch, a whole-file write):
+ * judged only when its arguments and error repeat.
+ */
 function isEdit(call: CallContext): boolean {
   const kind = kindOf(call);
-  return kind === 'mutate' || kind === 'create';
+  if (kind !== 'mutate' && kind !== 'create') return false;
+  const facts = call.facts;
+  return (
+    facts.writtenText !== undefined ||
+    facts.searchTexts !== undefined ||
+    facts.replacesTarget === true ||
+    facts.replacesLinesInPlace === true
+  );
 }
 
 function readStreak(raw: Record<string, unknown>): Streak | undefined {

@@ -168,6 +168,53 @@ describe('error-streak', () => {
     expect(second.check(read('config/default.yaml', BLOCKING))).toBeUndefined();
   });
 
+  it('counts changes that write no text into a file as guesses: a pull request opened with one guessed branch after another', () => {
+    const detector = createErrorStreakDetector();
+    const refused = failed(
+      'validation_error',
+      'agent_failure',
+      'failed to create pull request: POST https://api.github.com/repos/acme/billing/pulls: 422 Validation Failed [{Resource:PullRequest Field:head Code:invalid Message:}]',
+    );
+    const heads = [
+      'fix/totals',
+      'acme:fix/totals',
+      'fix-totals',
+      'refs/heads/fix/totals',
+      'origin/fix/totals',
+    ];
+    const open = (head: string) =>
+      callOf(
+        'mcp__github__create_pull_request',
+        { owner: 'acme', repo: 'billing', head, base: 'main' },
+        { kind: 'create' },
+      );
+    expect(
+      verdicts(
+        detector,
+        heads.map((head) => [open(head), refused] as const),
+      ),
+    ).toEqual(['allow', 'allow', 'warn', 'warn', 'block']);
+  });
+
+  it('never counts an edit, a change that writes text into a file, as a guess', () => {
+    const detector = createErrorStreakDetector();
+    const notFound = failed('edit_failed', 'agent_failure', 'String to replace not found in file.');
+    const edit = (index: number) => {
+      const call = callOf(
+        'Edit',
+        { file_path: 'src/cart.ts', old_string: `total${index}`, new_string: 'sum' },
+        { kind: 'mutate' },
+      );
+      return { ...call, facts: { ...call.facts, searchTexts: [`total${index}`], writtenText: 'sum' } };
+    };
+    expect(
+      verdicts(
+        detector,
+        [0, 1, 2, 3, 4, 5].map((index) => [edit(index), notFound] as const),
+      ),
+    ).not.toContain('block');
+  });
+
   it('starts over when any call changes the world', () => {
     const detector = createErrorStreakDetector();
     verdicts(detector, guesses(PATHS.slice(0, 4)));
