@@ -152,6 +152,27 @@ describe('permission_denied', () => {
       blame: 'agent_failure',
     });
   });
+
+  it('reads a page a site’s robots.txt keeps a fetch tool from as the agent’s choice of page', () => {
+    const refused =
+      'The sites robots.txt (https://www.acme-news.com/robots.txt), specifies that autonomous fetching of this page is not allowed, <useragent>ModelContextProtocol/1.0 (Autonomous; +https://github.com/modelcontextprotocol/servers)</useragent>\n<url>https://www.acme-news.com/2026/11/sdk-release</url>';
+    for (const text of [
+      refused,
+      'Error: https://www.acme-news.com/2026/11/sdk-release is disallowed by robots.txt',
+    ]) {
+      expect(failureOf('fetch', FETCH, text), text).toMatchObject({
+        signature: 'permission_denied',
+        blame: 'agent_failure',
+        deterministic: true,
+      });
+    }
+  });
+
+  it('does not read a robots.txt the server could not get as the agent’s choice of page', () => {
+    const text =
+      'When fetching robots.txt (https://www.acme-news.com/robots.txt), received status 503 so assuming that autonomous fetching is not allowed, the user can try manually fetching by using the fetch prompt';
+    expect(failureOf('fetch', FETCH, text)?.blame).not.toBe('agent_failure');
+  });
 });
 
 describe('rate_limited', () => {

@@ -22,6 +22,10 @@ export const SANDBOXES: FamilyTable = {
       '\\b(?:forbidden|disallowed|blocked|unauthori[sz]ed) (?:import|module)s?\\b',
       '\\bimport (?:of )?\\S+ (?:is )?(?:blocked|forbidden|disallowed)\\b',
       '\\bmodule \\S+ (?:is )?not (?:in the )?(?:allowed|authori[sz]ed|permitted)\\b',
+      // a fetch tool keeping to a site's robots.txt (the MCP fetch server: "The sites robots.txt (…),
+      // specifies that autonomous fetching of this page is not allowed"): another page or site works
+      '\\bspecifies that autonomous fetching (?:of this page )?is not allowed\\b',
+      "\\b(?:disallowed|blocked|forbidden) by (?:the (?:site|website)(?:'s)? )?robots\\.txt\\b",
     ],
     hints: [
       'outside',
