@@ -44,7 +44,6 @@ import { commandAttemptKeys } from './command-attempt.js';
 import { runsInWorkspaceRoot } from './command-directory.js';
 import {
   asksOutsideMachine,
-  changesOutsideMachine,
   configurationNamedBy,
   directoryAfter,
   isStatusCheck,
@@ -291,11 +290,11 @@ export function createToolCallAdapter(options: ToolCallAdapterOptions = {}): Too
       // Asking how a job is going is polling: the answer changes by itself while the job runs.
       if (isStatusCheck(text)) facts.kind = 'poll';
       if (asksOutsideMachine(text)) facts.asksOutside = true;
-      if (changesOutsideMachine(text)) facts.changesOutside = true;
       // A line is read as a Windows shell reads it when its words say so, or when its host runs it in
       // one (a working directory on a drive) and it holds what the shells read apart (`\`, a backtick).
       const windows = readsAsWindowsShell(text) || (WINDOWS_MARKS.test(text) && windowsHost(args));
       const effects = lineEffectsOf(text, windows);
+      if (effects.changesOutside) facts.changesOutside = true;
       if (effects.onlyLooks || isReadOnlyCommand(text)) facts.changesNothing = true;
       if (effects.readsFilesOnly) {
         facts.readsFilesOnly = true;

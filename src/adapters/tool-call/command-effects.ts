@@ -440,52 +440,6 @@ const OUTSIDE_PROGRAM =
   /(?:^|[\s&;])(?:curl|wget|https?|xh|dig|nslookup|host|ping|gh|glab|aws|gcloud|az|kubectl|doctl|flyctl|npm|pnpm|yarn|pip3?|git)\s/;
 
 /**
- * Commands that change something outside this machine: a push to a remote repository, a forge's
- * command that opens, edits, merges or closes something, a registry's publish, an image's push, a
- * cluster's, a cloud's or an infrastructure tool's apply or delete, a deploy, an HTTP request that
- * sends data or names a method that writes.
- */
-const OUTSIDE_CHANGES: readonly RegExp[] = [
-  /^git\s+(?:-C\s+\S+\s+)?push\b/,
-  /^(?:gh|glab)\s+(?:pr|mr|issue|release|repo|workflow|run|label|secret|variable|gist|ci)\s+(?:create|edit|close|reopen|merge|comment|review|ready|delete|upload|fork|rename|archive|unarchive|sync|enable|disable|run|rerun|cancel|set|transfer|lock|unlock|pin|unpin|develop|revert|retry|approve|note)\b/,
-  /^(?:gh|glab)\s+api\b.*\s(?:-X\s*|--method[\s=]+)['"]?(?:POST|PUT|PATCH|DELETE)\b/i,
-  /^(?:gh|glab)\s+api\b.*\s(?:-[fF]|--field|--raw-field|--input)(?:[\s=]|$)/,
-  /^(?:npm|pnpm|yarn)\s+(?:publish|unpublish|deprecate)\b/,
-  /^(?:npm|pnpm|yarn)\s+dist-tag\s+(?:add|rm)\b/,
-  /^(?:docker|podman)\s+(?:image\s+)?push\b/,
-  /^(?:docker|podman)\s+buildx\s+build\b.*\s--push\b/,
-  /^kubectl\s+(?:apply|create|delete|patch|replace|scale|set|label|annotate|expose|run|edit|cordon|uncordon|drain|taint|rollout\s+(?:restart|undo|pause|resume))\b/,
-  /^helm\s+(?:install|upgrade|uninstall|rollback|delete)\b/,
-  /^(?:terraform|tofu|pulumi)\s+(?:apply|destroy|import|up)\b/,
-  /^(?:fly|flyctl|vercel|netlify|firebase|wrangler|railway|heroku)\s+(?:deploy|publish)\b/,
-  /^aws\s+\S+\s+(?:create|delete|put|update|modify|start|stop|terminate|run|invoke|attach|detach|associate|disassociate|register|deregister|tag|untag|publish|send|deploy)-/,
-  /^aws\s+s3\s+(?:cp|mv|rm|sync|mb|rb)\b/,
-  /^(?:gcloud|az)\s+(?:[a-z][\w-]*\s+){0,4}(?:create|delete|deploy|update|set|add|remove|start|stop|restart|apply|import)\b/,
-  /^(?:curl|wget|https?|xh)\s.*\s(?:-X\s*|--request[\s=]+|--method[\s=]+)['"]?(?:POST|PUT|PATCH|DELETE)\b/i,
-  /^(?:curl|wget)\s.*\s(?:-d|--data(?:-[a-z]+)?|-F|--form|--json|-T|--upload-file|--post-data|--post-file)(?:[\s=]|$)/,
-  /^(?:https?|xh)\s+(?:POST|PUT|PATCH|DELETE)\s/i,
-];
-/** What every such command needs: one of their programs as a word that begins a part of the line. */
-const OUTSIDE_CHANGE_PROGRAM =
-  /(?:^|[\s&;|(])(?:git|gh|glab|npm|pnpm|yarn|docker|podman|kubectl|helm|terraform|tofu|pulumi|fly|flyctl|vercel|netlify|firebase|wrangler|railway|heroku|aws|gcloud|az|curl|wget|https?|xh)\s/;
-/** What may stand before a command's program: `sudo`, variables set for it. */
-const COMMAND_PREFIX = /^(?:(?:sudo|env)\s+|[A-Za-z_][A-Za-z0-9_]*=\S*\s+)+/;
-
-/**
- * Whether any command of the line changes something outside this machine (`git push -u origin
- * fix/login`, `npm run build && npm publish`, `curl -X POST …`): what outside services answer may
- * differ after it, whichever tool asks them.
- */
-export function changesOutsideMachine(command: string): boolean {
-  if (!OUTSIDE_CHANGE_PROGRAM.test(command)) return false;
-  for (const part of command.split(/&&|\|\||[;|\n()]/)) {
-    const simple = part.trim().replace(COMMAND_PREFIX, '');
-    if (simple !== '' && OUTSIDE_CHANGES.some((pattern) => pattern.test(simple))) return true;
-  }
-  return false;
-}
-
-/**
  * Whether the line only asks something outside this machine (`curl -s https://…/healthz`, `cd web
  * && npm view react version`, `dig +short api.acme.dev | head -1`), after a wait or a change of
  * directory at most and through filters of its answer, running nothing else.

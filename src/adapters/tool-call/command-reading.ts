@@ -23,6 +23,8 @@ export interface ShellEffects {
   readonly writes: boolean;
   /** The working tree may have changed anywhere (a branch switch, a reset, a stash, an applied patch). */
   readonly changesTree: boolean;
+  /** A command of the line changes something outside this machine (see `outside-changes.ts`). */
+  readonly changesOutside: boolean;
   /**
    * Every command of the line only reads the workspace's files (`ls`, `cat a.py`, `git diff`): its
    * answer depends on them alone, not on processes, services or the clock, which change by themselves.

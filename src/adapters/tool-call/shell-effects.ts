@@ -10,6 +10,7 @@ import type { SyntaxNode } from 'unbash';
 import { type CommandReading, commandReading, type ShellEffects } from './command-reading.js';
 import { gitOnlyReads } from './git-reads.js';
 import { computesInline } from './inline-code.js';
+import { changesOutside } from './outside-changes.js';
 import { logRoleOf } from './service-logs.js';
 import { treeOf, visitTree } from './shell-parse.js';
 import { subcommandOf } from './subcommand.js';
@@ -29,6 +30,7 @@ export const UNKNOWN: ShellEffects = {
   touchesOnly: false,
   writes: false,
   changesTree: false,
+  changesOutside: false,
   readsFilesOnly: false,
   computesOnly: false,
   operands: [],
@@ -233,6 +235,7 @@ export interface Reading {
   onlyLooks: boolean;
   touchesOnly: boolean;
   changesTree: boolean;
+  changesOutside: boolean;
   readsFilesOnly: boolean;
   readonly touches: string[];
   readonly operands: string[];
@@ -307,6 +310,7 @@ export function newReading(): Reading {
     onlyLooks: true,
     touchesOnly: true,
     changesTree: false,
+    changesOutside: false,
     readsFilesOnly: true,
     touches: [],
     operands: [],
@@ -328,6 +332,7 @@ export function finishReading(reading: Reading): ShellEffects {
     touchesOnly: reading.touchesOnly && !reading.changesTree,
     writes: reading.writes,
     changesTree: reading.changesTree,
+    changesOutside: reading.changesOutside,
     readsFilesOnly:
       reading.readsFilesOnly && reading.onlyLooks && touches.length === 0 && !reading.changesTree,
     computesOnly:
@@ -370,6 +375,7 @@ export function readWords(
   if (name === undefined) return;
   const program = programName(name);
   const args = words.slice(at + 1);
+  if (!reading.changesOutside && changesOutside(program, args)) reading.changesOutside = true;
   for (const operand of operandsOf(program, args)) reading.operands.push(operand);
   const logRole = logRoleOf(program, args);
   if (logRole === 'prints') reading.printsLog = true;

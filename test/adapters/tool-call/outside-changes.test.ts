@@ -5,9 +5,12 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { changesOutsideMachine } from '../../../src/adapters/tool-call/command-effects.js';
 import { toolCallToProposal } from '../../../src/adapters/tool-call/convert.js';
+import { lineEffectsOf } from '../../../src/adapters/tool-call/windows-shell.js';
 import { adapter } from './helpers.js';
+
+/** Whether a command of the line changes something outside this machine, as the adapter reads the line. */
+const changesOutsideMachine = (line: string): boolean => lineEffectsOf(line).changesOutside;
 
 describe('commands that change something outside the machine', () => {
   it('reads pushes, publishes, deploys, forge and cluster changes and writing requests as changing outside', () => {
@@ -39,6 +42,9 @@ describe('commands that change something outside the machine', () => {
       'curl -s https://hooks.slack.com/services/T0/B0/x --data \'{"text":"deployed"}\'',
       'http POST https://api.acme.dev/v1/jobs name=reindex',
       'sudo kubectl delete pod api-7f9c8d',
+      'timeout 120 git push origin main',
+      'nohup npm publish > publish.log 2>&1',
+      'cd web && (npm run build && vercel deploy --prod)',
     ]) {
       expect(changesOutsideMachine(line), line).toBe(true);
     }
@@ -69,6 +75,8 @@ describe('commands that change something outside the machine', () => {
       'curl -sSL https://acme.dev/install.sh -o install.sh',
       'echo "git push" > notes.md',
       'pushd src',
+      'git commit -m "Round totals; git push comes later"',
+      "echo 'curl -X POST https://api.acme.dev/v1/jobs'",
     ]) {
       expect(changesOutsideMachine(line), line).toBe(false);
     }

@@ -177,6 +177,7 @@ describe('what a command line writes, read with a shell parser', () => {
       touchesOnly: false,
       writes: false,
       changesTree: false,
+      changesOutside: false,
       readsFilesOnly: false,
       computesOnly: false,
       operands: [],
