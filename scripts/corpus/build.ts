@@ -17,6 +17,7 @@ import { formatTraceEvent } from '../../src/trace/write.js';
 import { convertAiderChat } from './convert-aider.js';
 import { convertAiderHistory } from './convert-aider-history.js';
 import { convertAdaptAlfworld } from './convert-alfworld.js';
+import { convertAlfworldLog } from './convert-alfworld-log.js';
 import { convertAlfworldSteps } from './convert-alfworld-steps.js';
 import { convertBalrogEpisode } from './convert-balrog.js';
 import { convertClaudeTranscript } from './convert-claude.js';
@@ -91,6 +92,7 @@ export interface ManifestSource {
     | 'nyu-ctf'
     | 'adapt-alfworld'
     | 'alfworld-steps'
+    | 'alfworld-log'
     | 'adapt-textcraft'
     | 'balrog-textworld'
     | 'reactree'
@@ -158,6 +160,8 @@ function convertFile(source: ManifestSource, path: string, content: string): Con
       return convertAdaptAlfworld(content, from, source.id);
     case 'alfworld-steps':
       return convertAlfworldSteps(content, from, source.id);
+    case 'alfworld-log':
+      return convertAlfworldLog(content, from, source.id);
     case 'reactree':
       return convertReacTreeRun(content, from, source.id);
     case 'zork-log':
