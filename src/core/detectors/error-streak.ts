@@ -10,9 +10,12 @@
  * earlier in the session is never blocked as one: it is a value the agent knows works. Edits, the
  * changes that write text into a file, are never judged here: varied edit guesses often succeed.
  * Other changes are (a pull request opened with one guessed branch after another, a click on one
- * guessed element after another): each refused alike says the next guess is one too.
+ * guessed element after another): each refused alike says the next guess is one too. A guess that
+ * changes a word every guess of the streak kept alike in one of its arguments (`go to toaster 1`
+ * after `go to stoveburner 5` … `16`) tries what none of them did: it is only warned.
  */
 
+import { hashString } from '../identity/index.js';
 import { namesLookedUp, onlyLooks } from '../subject-lookup.js';
 import type { VerdictKind, Violation } from '../types.js';
 import { ViolationWrittenOnRead } from '../written-on-read.js';
@@ -101,6 +104,13 @@ interface Streak extends PendingQuote {
    * agent asking again what it knows is absent is no longer exploring.
    */
   reasked?: boolean;
+  /**
+   * Each argument every guess of the streak gave, with the words of its value by their hashes (see
+   * `argumentWords`): a word kept where every guess had it at that place, `null` where they differed.
+   */
+  held?: Record<string, (string | null)[]>;
+  /** Reads `held` of the streak's first guess when it is first compared or saved: most streaks end first. */
+  pendingHeld?: (() => Record<string, (string | null)[]>) | undefined;
   /** Guesses of the streak refused since one was last let through (see `FIRST_PROBE_AFTER`). */
   refused?: number;
   /** How many refused guesses in a row let the next one through; doubles each time. */
@@ -249,7 +259,8 @@ export function createErrorStreakDetector(): Detector {
         limits.effect === 'block' &&
         (!WARN_ONLY_SIGNATURES.has(streak.signature) || streak.reasked === true)
       ) {
-        if (followsWhatWasShown(call, streak)) return describe(call, streak, 'warn');
+        if (followsWhatWasShown(call, streak) || !keepsWhatWasHeld(call, streak))
+          return describe(call, streak, 'warn');
         judged = call;
         // A new guess after enough refused in a row runs, steered: what it answers is evidence.
         probing =
@@ -313,6 +324,7 @@ export function createErrorStreakDetector(): Detector {
           pendingError: outcome.text,
           world,
           ...(call.step !== undefined && { step: call.step }),
+          pendingHeld: () => argumentWords(call),
         });
         live.add(at);
         return;
@@ -330,6 +342,7 @@ export function createErrorStreakDetector(): Detector {
         if (call.step !== undefined) streak.step = call.step;
         else delete streak.step;
         streak.keys = [...streak.keys, key].slice(-MAX_KEYS_PER_STREAK);
+        holdAlso(streak, call);
         streak.calls = [...streak.calls, call.description].slice(-MAX_EVIDENCE_CALLS);
       } else {
         streak.reasked = true;
@@ -381,7 +394,8 @@ export function createErrorStreakDetector(): Detector {
         .map(([tool, streak]) => {
           shapeOfStreak(streak);
           readLooks(streak);
-          const { pendingShape: _shaped, ...saved } = withQuotedError(streak);
+          heldOf(streak);
+          const { pendingShape: _shaped, pendingHeld: _held, ...saved } = withQuotedError(streak);
           return [tool, saved] as const;
         });
       const runsKept = missing
@@ -447,6 +461,94 @@ function describe(call: CallContext, streak: Streak, severity: 'warn' | 'block')
     withAlternatives(suggestion, call.toolPolicy.alternatives),
     () => ({ count: distinct, calls, lastError: lastError(), signature }),
   );
+}
+
+/** Arguments, words of one argument and characters read of a call for what its guesses keep alike. */
+const MAX_HELD_FIELDS = 16;
+const MAX_HELD_WORDS = 32;
+const HELD_CHARS = 1_000;
+const WORD_BREAKS = /[\s"'`{}()[\],:;=]+/;
+
+/**
+ * The words of each of a call's arguments (the first `MAX_HELD_FIELDS` by name): a value's words in
+ * order, those of values nested in it included (their fields by name, so that fields written in
+ * another order keep their places), at most `MAX_HELD_WORDS` an argument and `HELD_CHARS` characters
+ * in all. Words are kept by their hashes: a streak is saved with the session, and an argument may
+ * hold a secret.
+ */
+function argumentWords(call: CallContext): Record<string, (string | null)[]> {
+  // No prototype: an argument named `__proto__` is a field like any other.
+  const fields: Record<string, (string | null)[]> = Object.create(null);
+  let chars = 0;
+  for (const name of Object.keys(call.args).sort().slice(0, MAX_HELD_FIELDS)) {
+    const words: string[] = [];
+    const add = (text: string): void => {
+      const taken = text.slice(0, HELD_CHARS - chars).toLowerCase();
+      chars += taken.length;
+      for (const word of taken.split(WORD_BREAKS)) {
+        if (word !== '' && words.length < MAX_HELD_WORDS) words.push(hashString(word));
+      }
+    };
+    const visit = (value: unknown, depth: number): void => {
+      if (words.length >= MAX_HELD_WORDS || chars >= HELD_CHARS) return;
+      if (typeof value === 'string') add(value);
+      else if (typeof value === 'number' || typeof value === 'boolean') add(String(value));
+      else if (typeof value !== 'object' || value === null || depth >= 4) return;
+      else if (Array.isArray(value))
+        for (const item of value.slice(0, MAX_HELD_WORDS)) visit(item, depth + 1);
+      else
+        for (const key of Object.keys(value).sort().slice(0, MAX_HELD_WORDS)) {
+          add(key);
+          visit((value as Record<string, unknown>)[key], depth + 1);
+        }
+    };
+    visit(call.args[name], 0);
+    fields[name] = words;
+  }
+  return fields;
+}
+
+/**
+ * A guess joins the streak: a word it does not have where the others had it varies from now on, and
+ * an argument it does not give is no longer one they all gave.
+ */
+function holdAlso(streak: Streak, call: CallContext): void {
+  const held = heldOf(streak);
+  if (held === undefined) return;
+  const given = argumentWords(call);
+  for (const [name, words] of Object.entries(held)) {
+    const own = given[name];
+    if (own === undefined) delete held[name];
+    else held[name] = words.map((word, index) => (word !== null && own[index] === word ? word : null));
+  }
+}
+
+/**
+ * Whether a guess keeps every word the streak's guesses all kept, in each argument they all gave:
+ * one that changes such a word (`go to toaster 1` after `go to stoveburner 5` … `16`) tries what
+ * none of them did, and their failures are no evidence about it. An argument added or left out, or
+ * words added after the others, change nothing kept: the same attempt written otherwise.
+ */
+function keepsWhatWasHeld(call: CallContext, streak: Streak): boolean {
+  const held = heldOf(streak);
+  if (held === undefined) return true;
+  const given = argumentWords(call);
+  for (const [name, words] of Object.entries(held)) {
+    const own = given[name];
+    if (own === undefined) continue;
+    for (const [index, word] of words.entries()) {
+      if (word !== null && index < own.length && own[index] !== word) return false;
+    }
+  }
+  return true;
+}
+
+function heldOf(streak: Streak): Record<string, (string | null)[]> | undefined {
+  if (streak.pendingHeld !== undefined) {
+    streak.held = streak.pendingHeld();
+    streak.pendingHeld = undefined;
+  }
+  return streak.held;
 }
 
 function shapeOfStreak(streak: Streak): string {
@@ -541,5 +643,22 @@ function readStreak(raw: Record<string, unknown>): Streak | undefined {
     ...(readCount(raw.refused) !== undefined && { refused: readCount(raw.refused) }),
     ...(readCount(raw.probeAfter) !== undefined && { probeAfter: readCount(raw.probeAfter) }),
     ...(Array.isArray(raw.shown) && { shown: readStrings(raw.shown, MAX_SHOWN_NAMES) }),
+    ...readHeld(raw),
   };
+}
+
+/** What a saved streak's guesses kept alike; nothing when it cannot be read, so that none is let through on it. */
+function readHeld(raw: Record<string, unknown>): Pick<Streak, 'held'> {
+  const held = raw.held;
+  if (typeof held !== 'object' || held === null || Array.isArray(held)) return {};
+  const entries = Object.entries(held);
+  if (entries.length > MAX_HELD_FIELDS) return {};
+  // No prototype: an argument named `__proto__` is a field like any other.
+  const fields: Record<string, (string | null)[]> = Object.create(null);
+  for (const [name, words] of entries) {
+    if (!Array.isArray(words) || words.length > MAX_HELD_WORDS) return {};
+    if (!words.every((word) => word === null || isHash(word))) return {};
+    fields[name] = words as (string | null)[];
+  }
+  return { held: fields };
 }

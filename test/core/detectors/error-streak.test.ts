@@ -25,6 +25,10 @@ function guesses(paths: readonly string[], policy = policies()) {
   return paths.map((path) => [read(path, policy), missing(path)] as const);
 }
 
+/** A household game's commands, as a ReAct agent on ALFWorld sends them, and its refusal of one. */
+const goTo = (input: string) => callOf('go_to', { input }, { kind: 'other' });
+const nothingHappens = () => failed('validation_error', 'agent_failure', 'Nothing happens.');
+
 /** A policy that lets the streak block rather than only warn. */
 const BLOCKING = policies({ detectors: { errorStreak: { effect: 'block' } } });
 
@@ -156,6 +160,79 @@ describe('error-streak', () => {
     );
     expect(detector.check(command('bathroom tap'))?.severity).toBe('block');
     expect(detector.check(command('turn faucet'))).toBeUndefined();
+  });
+
+  it('lets a guess through, steered, that changes a word every refused guess kept: their failures say nothing of it', () => {
+    const detector = createErrorStreakDetector();
+    const burners = [5, 6, 7, 8, 9].map(
+      (number) => [goTo(`stoveburner ${number}`), nothingHappens()] as const,
+    );
+    expect(verdicts(detector, burners)).toEqual(['allow', 'allow', 'warn', 'warn', 'block']);
+    expect(detector.check(goTo('stoveburner 10'))?.severity).toBe('block');
+    expect(detector.check(goTo('toaster 1'))?.severity).toBe('warn');
+  });
+
+  it('still blocks a guess that only adds words after the others, or an argument: the same attempt written otherwise', () => {
+    const detector = createErrorStreakDetector();
+    const query = (sql: string, extra: Record<string, unknown> = {}) =>
+      callOf('execute_sql', { query: sql, ...extra }, { kind: 'read' });
+    const unknown = () =>
+      failed(
+        'validation_error',
+        'agent_failure',
+        "Error executing query: Unknown column 'email' in 'field list'",
+      );
+    const states = ["'Hawaii', 'Wisconsin'", "'Hawaii'", "'Ohio'", "'Texas', 'Utah'", "'Iowa'"];
+    verdicts(
+      detector,
+      states.map(
+        (list) => [query(`SELECT email FROM professionals WHERE state IN (${list})`), unknown()] as const,
+      ),
+    );
+    const sql = "SELECT email FROM professionals WHERE state IN ('Maine')";
+    expect(detector.check(query(`${sql} ORDER BY email`))?.severity).toBe('block');
+    expect(detector.check(query(sql, { database: 'dog_kennels' }))?.severity).toBe('block');
+  });
+
+  it('takes a guess that changed a kept word and failed alike into the streak: the next guess varying that word is blocked', () => {
+    const detector = createErrorStreakDetector();
+    const take = (input: string) => callOf('take', { input }, { kind: 'mutate' });
+    verdicts(
+      detector,
+      [1, 2, 3, 4, 5].map((number) => [take(`knife 1 from cabinet ${number}`), nothingHappens()] as const),
+    );
+    expect(propose(detector, take('knife 1 from drawer 1'), nothingHappens())?.severity).toBe('warn');
+    expect(detector.check(take('knife 1 from drawer 2'))?.severity).toBe('block');
+    expect(detector.check(take('knife 1 from fridge 1'))?.severity).toBe('block');
+  });
+
+  it('saves the words its guesses kept alike by their hashes, never in clear', () => {
+    const detector = createErrorStreakDetector();
+    const token = 'ghp_R8x2Lq0vKd7sYw3NcTf9UbZa1Hm4Jp6Ge5Wo';
+    const request = (id: number) =>
+      callOf('http_get', { url: `https://api.acme.dev/v2/orders/${id}`, token }, { kind: 'read' });
+    const absent = () => failed('not_found', 'agent_failure', 'HTTP 404: order not found');
+    verdicts(
+      detector,
+      [1042, 1043].map((id) => [request(id), absent()] as const),
+    );
+    const snapshot = detector.snapshot() as { tools: [string, { held?: unknown }][] };
+    const held = JSON.stringify(snapshot.tools[0]?.[1].held);
+    expect(held).toContain('token');
+    expect(held).not.toContain('ghp_');
+    expect(held).not.toContain('orders');
+  });
+
+  it('keeps the words its guesses kept alike through a snapshot and restore', () => {
+    const first = createErrorStreakDetector();
+    verdicts(
+      first,
+      [5, 6, 7, 8].map((number) => [goTo(`stoveburner ${number}`), nothingHappens()] as const),
+    );
+    const second = createErrorStreakDetector();
+    roundTrip(first, second);
+    expect(second.check(goTo('stoveburner 9'))?.severity).toBe('block');
+    expect(second.check(goTo('toaster 1'))?.severity).toBe('warn');
   });
 
   it('still knows which calls worked after a snapshot and restore', () => {
@@ -404,6 +481,7 @@ describe('error-streak', () => {
           calls: expect.any(Array),
           lastError: "ENOENT: no such file, open 'config/production.yaml'",
           world: 0,
+          held: { path: [null] },
         },
       ],
     ]);
@@ -415,6 +493,7 @@ describe('error-streak', () => {
       'calls',
       'lastError',
       'world',
+      'held',
     ]);
   });
 
