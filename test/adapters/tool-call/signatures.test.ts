@@ -515,6 +515,19 @@ describe('validation_error', () => {
     }
   });
 
+  it('reads a text game refusing a command that does nothing where the player stands as the agent’s', () => {
+    expect(failureOf('take', { input: 'knife 1 from cabinet 2' }, 'Nothing happens.')).toMatchObject({
+      signature: 'validation_error',
+      blame: 'agent_failure',
+      deterministic: true,
+    });
+  });
+
+  it('does not read output that only mentions nothing happening as a game’s refusal', () => {
+    const text = 'Nothing happens if the queue is empty; retry later.';
+    expect(failureOf('shell', { command: 'worker --drain' }, text)?.signature).not.toBe('validation_error');
+  });
+
   it('reads input typed into a command whose input is closed as a write refused every time', () => {
     const text =
       'write_stdin failed: stdin is closed for this session; rerun exec_command with tty=true to keep stdin open';

@@ -56,6 +56,8 @@ export const SHELLS: FamilyTable = {
     patterns: [
       '\\b(?:unknown|unrecognized|unrecognised|invalid|illegal|bad|unsupported|unexpected) (?:[\\w-]+ ){0,2}?(?:argument|parameter|param|option|flag|switch|choice|command|subcommand|action|method|operation|function|op|keyword argument|property|compiler option|value|mode|number|date|time interval|literal|id|identifier|field|key|format|type|input|version|url|uri)s?\\b',
       '\\boption [^\\n]{1,40}:? is unknown\\b',
+      // a text game refusing a command that does nothing where the player stands (ALFWorld)
+      '^nothing happens\\.?$',
       // kubectl asked for a kind of resource its cluster does not have (`the server doesn't have a resource type "podz"`)
       "\\bthe server doesn't have a resource type\\b",
       '\\bno value for required\\b',
@@ -121,6 +123,7 @@ export const SHELLS: FamilyTable = {
       'understood',
       'verb i recogni',
       'what do you want to',
+      'nothing happens',
       'have to say which',
       'unknown',
       'unrecogni',
