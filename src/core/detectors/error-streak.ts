@@ -105,12 +105,17 @@ interface Streak extends PendingQuote {
    */
   reasked?: boolean;
   /**
-   * Each argument every guess of the streak gave, with the words of its value by their hashes (see
-   * `argumentWords`): a word kept where every guess had it at that place, `null` where they differed.
+   * Each argument every guess of the streak gave, with the words of its value (see `valueWords`): a
+   * word kept where every guess had it at that place, `null` where they differed.
    */
   held?: Record<string, (string | null)[]>;
-  /** Reads `held` of the streak's first guess when it is first compared or saved: most streaks end first. */
-  pendingHeld?: (() => Record<string, (string | null)[]>) | undefined;
+  /** Whether `held` holds the words' hashes, as a saved streak does, rather than the words. */
+  heldHashed?: boolean;
+  /**
+   * The arguments of the guesses not yet read into `held`, read when a guess is judged or the streak
+   * is saved: most streaks end before either (at most `MAX_UNREAD_GUESSES` wait).
+   */
+  unreadGuesses?: Readonly<Record<string, unknown>>[] | undefined;
   /** Guesses of the streak refused since one was last let through (see `FIRST_PROBE_AFTER`). */
   refused?: number;
   /** How many refused guesses in a row let the next one through; doubles each time. */
@@ -324,7 +329,7 @@ export function createErrorStreakDetector(): Detector {
           pendingError: outcome.text,
           world,
           ...(call.step !== undefined && { step: call.step }),
-          pendingHeld: () => argumentWords(call),
+          ...(keptUnread(call.args) ? { unreadGuesses: [call.args] } : { held: argumentWords(call.args) }),
         });
         live.add(at);
         return;
@@ -342,7 +347,7 @@ export function createErrorStreakDetector(): Detector {
         if (call.step !== undefined) streak.step = call.step;
         else delete streak.step;
         streak.keys = [...streak.keys, key].slice(-MAX_KEYS_PER_STREAK);
-        holdAlso(streak, call);
+        holdAlso(streak, call.args);
         streak.calls = [...streak.calls, call.description].slice(-MAX_EVIDENCE_CALLS);
       } else {
         streak.reasked = true;
@@ -394,8 +399,15 @@ export function createErrorStreakDetector(): Detector {
         .map(([tool, streak]) => {
           shapeOfStreak(streak);
           readLooks(streak);
-          heldOf(streak);
-          const { pendingShape: _shaped, pendingHeld: _held, ...saved } = withQuotedError(streak);
+          const held = heldOf(streak);
+          const {
+            pendingShape: _shaped,
+            unreadGuesses: _unread,
+            heldHashed: _hashed,
+            ...saved
+          } = withQuotedError(streak);
+          // Words are saved by their hashes: an argument may hold a secret.
+          if (held !== undefined) saved.held = streak.heldHashed === true ? held : hashedWords(held);
           return [tool, saved] as const;
         });
       const runsKept = missing
@@ -463,64 +475,117 @@ function describe(call: CallContext, streak: Streak, severity: 'warn' | 'block')
   );
 }
 
-/** Arguments, words of one argument and characters read of a call for what its guesses keep alike. */
+/** Arguments, and words and characters of one argument's value, read for what guesses keep alike. */
 const MAX_HELD_FIELDS = 16;
 const MAX_HELD_WORDS = 32;
 const HELD_CHARS = 1_000;
 const WORD_BREAKS = /[\s"'`{}()[\],:;=]+/;
+/** Guesses whose arguments wait to be read into what the streak's guesses kept alike. */
+const MAX_UNREAD_GUESSES = 8;
+/** Characters of a guess's arguments kept to be read later; longer ones are read at once. */
+const MAX_UNREAD_CHARS = 4_000;
+
+/** Whether a guess's arguments are short and flat enough to keep until they are read. */
+function keptUnread(args: Readonly<Record<string, unknown>>): boolean {
+  let chars = 0;
+  for (const value of Object.values(args)) {
+    if (typeof value === 'string') chars += value.length;
+    else if (value !== null && typeof value === 'object') return false;
+    if (chars > MAX_UNREAD_CHARS) return false;
+  }
+  return true;
+}
 
 /**
- * The words of each of a call's arguments (the first `MAX_HELD_FIELDS` by name): a value's words in
- * order, those of values nested in it included (their fields by name, so that fields written in
- * another order keep their places), at most `MAX_HELD_WORDS` an argument and `HELD_CHARS` characters
- * in all. Words are kept by their hashes: a streak is saved with the session, and an argument may
- * hold a secret.
+ * The words of an argument's value in order, those of values nested in it included (their fields by
+ * name, so that fields written in another order keep their places), at most `MAX_HELD_WORDS` words
+ * of its first `HELD_CHARS` characters.
  */
-function argumentWords(call: CallContext): Record<string, (string | null)[]> {
+function valueWords(value: unknown): string[] {
+  const words: string[] = [];
+  let chars = 0;
+  const add = (text: string): void => {
+    const taken = text.slice(0, HELD_CHARS - chars).toLowerCase();
+    chars += taken.length;
+    for (const word of taken.split(WORD_BREAKS)) {
+      if (word !== '' && words.length < MAX_HELD_WORDS) words.push(word);
+    }
+  };
+  const visit = (item: unknown, depth: number): void => {
+    if (words.length >= MAX_HELD_WORDS || chars >= HELD_CHARS) return;
+    if (typeof item === 'string') add(item);
+    else if (typeof item === 'number' || typeof item === 'boolean') add(String(item));
+    else if (typeof item !== 'object' || item === null || depth >= 4) return;
+    else if (Array.isArray(item)) for (const inner of item.slice(0, MAX_HELD_WORDS)) visit(inner, depth + 1);
+    else
+      for (const key of Object.keys(item).sort().slice(0, MAX_HELD_WORDS)) {
+        add(key);
+        visit((item as Record<string, unknown>)[key], depth + 1);
+      }
+  };
+  visit(value, 0);
+  return words;
+}
+
+/** The words of each of a call's arguments, the first `MAX_HELD_FIELDS` by name. */
+function argumentWords(args: Readonly<Record<string, unknown>>): Record<string, (string | null)[]> {
   // No prototype: an argument named `__proto__` is a field like any other.
   const fields: Record<string, (string | null)[]> = Object.create(null);
-  let chars = 0;
-  for (const name of Object.keys(call.args).sort().slice(0, MAX_HELD_FIELDS)) {
-    const words: string[] = [];
-    const add = (text: string): void => {
-      const taken = text.slice(0, HELD_CHARS - chars).toLowerCase();
-      chars += taken.length;
-      for (const word of taken.split(WORD_BREAKS)) {
-        if (word !== '' && words.length < MAX_HELD_WORDS) words.push(hashString(word));
-      }
-    };
-    const visit = (value: unknown, depth: number): void => {
-      if (words.length >= MAX_HELD_WORDS || chars >= HELD_CHARS) return;
-      if (typeof value === 'string') add(value);
-      else if (typeof value === 'number' || typeof value === 'boolean') add(String(value));
-      else if (typeof value !== 'object' || value === null || depth >= 4) return;
-      else if (Array.isArray(value))
-        for (const item of value.slice(0, MAX_HELD_WORDS)) visit(item, depth + 1);
-      else
-        for (const key of Object.keys(value).sort().slice(0, MAX_HELD_WORDS)) {
-          add(key);
-          visit((value as Record<string, unknown>)[key], depth + 1);
-        }
-    };
-    visit(call.args[name], 0);
-    fields[name] = words;
+  for (const name of Object.keys(args).sort().slice(0, MAX_HELD_FIELDS)) {
+    fields[name] = valueWords(args[name]);
   }
   return fields;
+}
+
+/** The words a guess gives in one argument, as the streak holds them (hashed for a saved streak). */
+function givenWords(
+  streak: Streak,
+  args: Readonly<Record<string, unknown>>,
+  name: string,
+): string[] | undefined {
+  if (!Object.hasOwn(args, name)) return undefined;
+  const words = valueWords(args[name]);
+  return streak.heldHashed === true ? words.map((word) => hashString(word)) : words;
+}
+
+function hashedWords(held: Record<string, (string | null)[]>): Record<string, (string | null)[]> {
+  const hashed: Record<string, (string | null)[]> = Object.create(null);
+  for (const [name, words] of Object.entries(held)) {
+    hashed[name] = words.map((word) => (word === null ? null : hashString(word)));
+  }
+  return hashed;
 }
 
 /**
  * A guess joins the streak: a word it does not have where the others had it varies from now on, and
  * an argument it does not give is no longer one they all gave.
  */
-function holdAlso(streak: Streak, call: CallContext): void {
-  const held = heldOf(streak);
-  if (held === undefined) return;
-  const given = argumentWords(call);
-  for (const [name, words] of Object.entries(held)) {
-    const own = given[name];
-    if (own === undefined) delete held[name];
-    else held[name] = words.map((word, index) => (word !== null && own[index] === word ? word : null));
+function holdAlso(streak: Streak, args: Readonly<Record<string, unknown>>): void {
+  if (streak.unreadGuesses !== undefined) {
+    // Read later, all at once: past a few waiting, or for arguments too long to keep, now.
+    if (keptUnread(args) && streak.unreadGuesses.length < MAX_UNREAD_GUESSES) {
+      streak.unreadGuesses.push(args);
+      return;
+    }
+    heldOf(streak);
   }
+  const held = streak.held;
+  if (held === undefined) return;
+  let kept = false;
+  for (const [name, words] of Object.entries(held)) {
+    const own = givenWords(streak, args, name);
+    const still =
+      own === undefined
+        ? []
+        : words.map((word, index) => (word !== null && own[index] === word ? word : null));
+    // An argument whose every word varies keeps nothing: it is dropped, and a streak that keeps
+    // nothing anywhere drops them all, so that its later guesses are judged at no cost.
+    if (still.some((word) => word !== null)) {
+      held[name] = still;
+      kept = true;
+    } else delete held[name];
+  }
+  if (!kept) delete streak.held;
 }
 
 /**
@@ -532,9 +597,8 @@ function holdAlso(streak: Streak, call: CallContext): void {
 function keepsWhatWasHeld(call: CallContext, streak: Streak): boolean {
   const held = heldOf(streak);
   if (held === undefined) return true;
-  const given = argumentWords(call);
   for (const [name, words] of Object.entries(held)) {
-    const own = given[name];
+    const own = givenWords(streak, call.args, name);
     if (own === undefined) continue;
     for (const [index, word] of words.entries()) {
       if (word !== null && index < own.length && own[index] !== word) return false;
@@ -544,9 +608,14 @@ function keepsWhatWasHeld(call: CallContext, streak: Streak): boolean {
 }
 
 function heldOf(streak: Streak): Record<string, (string | null)[]> | undefined {
-  if (streak.pendingHeld !== undefined) {
-    streak.held = streak.pendingHeld();
-    streak.pendingHeld = undefined;
+  const unread = streak.unreadGuesses;
+  if (unread !== undefined) {
+    streak.unreadGuesses = undefined;
+    const [first, ...rest] = unread;
+    if (first !== undefined) {
+      streak.held = argumentWords(first);
+      for (const args of rest) holdAlso(streak, args);
+    }
   }
   return streak.held;
 }
@@ -648,7 +717,7 @@ function readStreak(raw: Record<string, unknown>): Streak | undefined {
 }
 
 /** What a saved streak's guesses kept alike; nothing when it cannot be read, so that none is let through on it. */
-function readHeld(raw: Record<string, unknown>): Pick<Streak, 'held'> {
+function readHeld(raw: Record<string, unknown>): Pick<Streak, 'held' | 'heldHashed'> {
   const held = raw.held;
   if (typeof held !== 'object' || held === null || Array.isArray(held)) return {};
   const entries = Object.entries(held);
@@ -660,5 +729,5 @@ function readHeld(raw: Record<string, unknown>): Pick<Streak, 'held'> {
     if (!words.every((word) => word === null || isHash(word))) return {};
     fields[name] = words as (string | null)[];
   }
-  return { held: fields };
+  return { held: fields, heldHashed: true };
 }
