@@ -8,7 +8,7 @@
  * reached its first game (a model it could not load) holds no run.
  */
 import type { CallEvent } from '../../src/trace/types.js';
-import { ALFWORLD_KINDS, adaptRun, alfworldCall, MAX_COMMANDS } from './convert-alfworld.js';
+import { ALFWORLD_KINDS, adaptRun, alfworldCall, MAX_COMMANDS, NOTHING_HAPPENS } from './convert-alfworld.js';
 import { MAX_LOG_CHARS } from './convert-react.js';
 import { type ConvertedRun, type RunSource, result, safeName } from './events.js';
 
@@ -58,7 +58,7 @@ export function alfworldLogGames(log: string, source: RunSource): Game[] {
     const observed = new RegExp(`^Obs ${act[1]}: ?(.*)$`).exec(lines[index + 1] ?? '');
     const output = observed?.[1]?.trim() ?? '';
     const { tool, args } = alfworldCall(command);
-    game.calls.push({ type: 'call', tool, args, result: result(output, /^Nothing happens\.?$/.test(output)) });
+    game.calls.push({ type: 'call', tool, args, result: result(output, NOTHING_HAPPENS.test(output)) });
   }
   return games;
 }

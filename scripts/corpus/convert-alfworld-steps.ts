@@ -7,12 +7,9 @@
  * command runs nothing and is left out.
  */
 import type { CallEvent } from '../../src/trace/types.js';
-import { adaptRun, alfworldCall, ALFWORLD_KINDS, MAX_COMMANDS } from './convert-alfworld.js';
+import { adaptRun, alfworldCall, ALFWORLD_KINDS, MAX_COMMANDS, NOTHING_HAPPENS } from './convert-alfworld.js';
 import { MAX_LOG_CHARS } from './convert-react.js';
 import { type ConvertedRun, isObject, type JsonObject, result, type RunSource, safeName, text } from './events.js';
-
-/** What ALFWorld prints after a command that did nothing. */
-const NOTHING_HAPPENS = /^Nothing happens\.?$/;
 
 /** The games of a file: a JSON array of objects, anything else refused. */
 export function alfworldStepGames(json: string, source: RunSource): JsonObject[] {

@@ -9,6 +9,9 @@ import type { CallEvent, TraceEvent } from '../../src/trace/types.js';
 import { MAX_LOG_CHARS } from './convert-react.js';
 import { type ConvertedRun, isObject, type JsonObject, metaEvent, type RunSource, result, safeName, text, toolList } from './events.js';
 
+/** What ALFWorld prints after a command that did nothing: the call failed. */
+export const NOTHING_HAPPENS = /^Nothing happens\.?$/;
+
 /** Commands kept from one task; the recorded runs stop after fifty at most. */
 export const MAX_COMMANDS = 1_000;
 
@@ -99,7 +102,7 @@ export function convertAdaptAlfworld(json: string, source: RunSource, prefix: st
     if (!isObject(tasks)) continue;
     for (const [task, record] of Object.entries(tasks)) {
       if (!isObject(record) || typeof record.trace !== 'string') continue;
-      const calls = adaptCalls(record.trace, alfworldCall, /^Nothing happens\.?$/);
+      const calls = adaptCalls(record.trace, alfworldCall, NOTHING_HAPPENS);
       if (calls.length === 0) continue;
       const description = `ADaPT executor (text-davinci-003) on ALFWorld ${kind} task ${task}, reward ${text(record.reward)}`;
       runs.push(adaptRun(names, safeName(`${prefix}-${task.replace(/\/trial_T/, '-')}`), description, source, calls, ALFWORLD_KINDS));

@@ -6,7 +6,7 @@
  * own notes (its thought, the path through its action graph so far), answered by nothing the game
  * did: they are left out.
  */
-import { adaptCalls, adaptRun, alfworldCall, ALFWORLD_KINDS } from './convert-alfworld.js';
+import { adaptCalls, adaptRun, alfworldCall, ALFWORLD_KINDS, NOTHING_HAPPENS } from './convert-alfworld.js';
 import { type ConvertedRun, type RunSource, safeName, text } from './events.js';
 import { knowAgentRecords } from './convert-knowagent.js';
 
@@ -30,7 +30,7 @@ export function convertKnowAgentAlfworld(jsonl: string, source: RunSource, prefi
   const names = new Set<string>();
   for (const [index, record] of knowAgentRecords(jsonl, source)) {
     if (typeof record.traj !== 'string') continue;
-    const calls = adaptCalls(knowAgentAlfworldTrace(record.traj), alfworldCall, /^Nothing happens\.?$/);
+    const calls = adaptCalls(knowAgentAlfworldTrace(record.traj), alfworldCall, NOTHING_HAPPENS);
     if (calls.length === 0) continue;
     const game = text(record.name).trim();
     const outcome = record.result === true ? 'solved' : 'not solved';
