@@ -34,6 +34,8 @@
  * - **Viewers.** A round made only of moves of an editor's view (`open`, `goto`) is reading two
  *   places of a file that shows one at a time; it becomes a cycle once any other step (an edit, a run)
  *   repeats with it.
+ * - **Moves.** A move that worked (to a place, a file, a directory) is never the step blocked: it
+ *   runs, and the round is stopped at its next step, where what the moves led to repeats.
  * A productive read → edit → test cycle never matches: its edits or its answers keep changing.
  *
  * Memory is bounded: the last 64 steps (a period of up to 16 seen four times; larger settings are
@@ -273,6 +275,10 @@ export function createCycleDetector(): Detector {
       // A round that waits (`sleep 20`, then the check) is a paced poll: what it asks about had time
       // to change. Its failures repeated are the rules on repeated failures' to judge.
       if (steps.some((step) => step.waits)) continue;
+      // A move that worked takes the agent where it went, whatever the round: it is let through, and
+      // the round is stopped at the next step that repeats what the moves led to.
+      const next = steps[0] as Step;
+      if (next.navigates && answerOf(next).startsWith('ok ')) continue;
       if (roundsOf(period, seen) < seen) continue;
       // Evidence the agent partly forgot (a round before the last compaction) steers; two rounds
       // since the compaction block.

@@ -153,15 +153,36 @@ describe('cycles over states', () => {
     expect(verdicts(detector, [...round, ...round, ...round, ...round])).not.toContain('block');
   });
 
-  it('blocks a walk on its third round when it runs the same command between its moves', () => {
+  it('blocks a walk on its third round at the command it runs between its moves, letting the move through', () => {
     const detector = createCycleDetector();
     const look: Step = [
       callOf('Bash', { command: 'python3 check_room.py' }, { kind: 'exec' }),
       succeeded('closet (1): closed'),
     ];
     const round = [goToCloset, look];
-    expect(verdicts(detector, [...round, ...round])).not.toContain('block');
-    expect(detector.check(goToCloset[0])?.rule).toBe('cycle');
+    expect(verdicts(detector, [...round, ...round, goToCloset])).not.toContain('block');
+    expect(detector.check(look[0])?.rule).toBe('cycle');
+  });
+
+  it('lets a household agent walk back to a place it failed at, and blocks the command refused there twice before', () => {
+    const detector = createCycleDetector();
+    const goTo = (place: string, seen: string): Step => [
+      navigation(callOf('go_to', { input: place }, { kind: 'other' })),
+      succeeded(seen),
+    ];
+    const refused = (tool: string, input: string): Step => [
+      callOf(tool, { input }, { kind: 'other' }),
+      failed('validation_error', 'agent_failure', 'Nothing happens.'),
+    ];
+    const put = refused('put', 'apple 1 in/on fridge 1');
+    const round = [
+      goTo('fridge 1', 'The fridge 1 is closed.'),
+      put,
+      goTo('microwave 1', 'The microwave 1 is closed.'),
+      refused('heat', 'apple 1 with microwave 1'),
+    ];
+    expect(verdicts(detector, [...round, ...round, round[0] as Step])).not.toContain('block');
+    expect(detector.check(put[0])?.rule).toBe('cycle');
   });
 
   it('leaves a walk through rooms alone when a command refused in each room is sent again: moves nothing follows prove no return', () => {
@@ -204,7 +225,7 @@ describe('cycles over states', () => {
     expect(detector.check(round[0]?.[0] as CallContext)?.rule).toBe('cycle');
   });
 
-  it('blocks an open, goto and failing edit going round the same lines on its third round', () => {
+  it('blocks the failing edit of an open, goto and edit going round the same lines, on its third round', () => {
     const agent = new Agent();
     const path = 'django/db/models/sql/compiler.py';
     const view = (first: number) =>
@@ -230,7 +251,9 @@ describe('cycles over states', () => {
       agent.call('edit', edit, editError).check.verdict,
     ];
     expect([...round(), ...round()]).not.toContain('block');
-    const third = agent.call('open', { path, line_number: '134' }, view(119)).check;
+    agent.call('open', { path, line_number: '134' }, view(119));
+    agent.call('goto', { line_number: '470' }, view(455));
+    const third = agent.call('edit', edit, editError).check;
     expect([third.verdict, third.rule]).toEqual(['block', 'cycle']);
   });
 
