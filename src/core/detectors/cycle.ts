@@ -36,6 +36,10 @@
  *   repeats with it.
  * - **Moves.** A move that worked (to a place, a file, a directory) is never the step blocked: it
  *   runs, and the round is stopped at its next step, where what the moves led to repeats.
+ * - **Places.** Where the agent stands is the last move that worked and what it answered. A call
+ *   that is not a command, refused at a place, then sent again after walking away and back to a
+ *   place that answers as before (nothing that worked on the way but moves and looks), is a round
+ *   too: blocked, as `state-cycle`, on its third stay there.
  * A productive read → edit → test cycle never matches: its edits or its answers keep changing.
  *
  * Memory is bounded: the last 64 steps (a period of up to 16 seen four times; larger settings are
@@ -72,6 +76,11 @@ const STATES_PER_COMMAND = 8;
 const REREAD_KINDS: ReadonlySet<ActionKind> = new Set(['read', 'search', 'api', 'exec']);
 /** Kinds of call that say what they change: not a command, whose effects nobody follows. */
 const CHANGE_KINDS: ReadonlySet<ActionKind> = new Set(['mutate', 'create', 'delete']);
+/**
+ * Kinds of call whose success leaves a place as it was, as far as a call refused there can tell: a
+ * look, a search, a poll, or a command, whose changes of files the workspace follows.
+ */
+const LOOKING_KINDS: ReadonlySet<ActionKind> = new Set(['read', 'search', 'poll', 'exec']);
 /** Answers remembered, by call: enough for a long session's distinct calls. */
 const MAX_KNOWN = 256;
 /** Re-reads remembered per stretch and across a streak of stretches. */
@@ -132,6 +141,11 @@ interface Failed {
   lastState: string;
   /** How many changes the run had made when it last failed: a return needs a change since. */
   changesAtLastFailure: number;
+  /**
+   * For a call that is not a command: how many moves the agent had made when it last failed. A
+   * failure after a move since is another stay, wherever it is.
+   */
+  movesAtLastFailure?: number;
   failures: number;
   signature: string;
   lastError: string;
@@ -208,6 +222,14 @@ export function createCycleDetector(): Detector {
   let sessionPath: string | undefined;
   /** What each call answered at each point of a session, by that point and the call. */
   const sessionAnswers = new LruMap<SessionStep>(MAX_SESSION_STEPS);
+  /** Moves of the agent that worked, and a digest of the last one with what it answered: where it is. */
+  let moves = 0;
+  let place = '';
+  /**
+   * Calls other than moves and reads that worked: what each did is not followed (a `take` changes
+   * what the agent holds), so a place is the same only with none of them between two stays.
+   */
+  let deeds = 0;
 
   /**
    * How many full rounds of `period` steps, each the same as the one after it, end the history. The
@@ -350,6 +372,26 @@ export function createCycleDetector(): Detector {
     return stays >= 2 ? describeReturn(call, earlier, stays) : undefined;
   }
 
+  /**
+   * A call that is not a command, refused where the agent stands, proposed again after the agent
+   * walked away and came back to a place that answered its arrival as before, with nothing changed
+   * on the way (`put apple 1 in/on countertop 1`, refused; other places; back at the countertop, which
+   * shows what it showed): the place is the one it was refused in, so it is refused again. Proven, as
+   * every cycle, on the third stay: refused there in two stays, each after moves.
+   */
+  function checkPlace(call: CallContext): Violation | undefined {
+    if (moves === 0 || !isWatched(call, call.toolPolicy.detectors.stateCycle)) return undefined;
+    const earlier = failing.peek(call.banKey);
+    if (earlier?.movesAtLastFailure === undefined || earlier.movesAtLastFailure === moves) return undefined;
+    const stays = earlier.stays[earlier.states.indexOf(placeState())] ?? 0;
+    return stays >= 2 ? describePlace(call, earlier, stays) : undefined;
+  }
+
+  /** The workspace as followed, and where the agent last moved to, as that move answered. */
+  function placeState(): string {
+    return `${world.fingerprint()}@${place}#${deeds}`;
+  }
+
   /** A query the last stalled stretches re-read, proposed again while nothing has progressed since. */
   function rereads(call: CallContext): boolean {
     return (
@@ -371,11 +413,23 @@ export function createCycleDetector(): Detector {
     const kind = kindOf(call);
     if (outcome.success) {
       // It can succeed: whatever state it failed in before is no evidence any more.
-      if (kind === 'exec') failing.delete(call.banKey);
+      failing.delete(call.banKey);
+      // A move of the agent or of its view (`go_to`, `open`) takes it elsewhere and changes no file;
+      // a command's move (`cd`) may leave what it ran behind, and starts the workspace anew.
+      if (call.facts.navigates === true && kind !== 'exec') {
+        moves++;
+        place = hashString(`${stepKeyOf(call)} ${outcome.resultDigest}`);
+        return;
+      }
+      if (!LOOKING_KINDS.has(kind)) deeds++;
       if (outcome.changedWorld) world.changed(call);
       return;
     }
-    if (kind !== 'exec' || outcome.failure?.blame !== 'agent_failure') return;
+    if (outcome.failure?.blame !== 'agent_failure') return;
+    if (kind !== 'exec') {
+      observePlace(call, outcome);
+      return;
+    }
     const state = world.fingerprint();
     const earlier = failing.peek(call.banKey);
     if (earlier) {
@@ -406,6 +460,43 @@ export function createCycleDetector(): Detector {
         lastError: outcome.text.slice(0, 160),
       });
     }
+  }
+
+  /** A call that is not a command refused where the agent stands; a stay begins with each move. */
+  function observePlace(call: CallContext, outcome: ObservedOutcome): void {
+    if (moves === 0 || call.facts.navigates === true) return;
+    const state = placeState();
+    const earlier = failing.peek(call.banKey);
+    if (earlier?.movesAtLastFailure !== undefined) {
+      if (earlier.movesAtLastFailure !== moves) {
+        const at = earlier.states.indexOf(state);
+        if (at < 0) {
+          earlier.states.push(state);
+          earlier.stays.push(1);
+        } else earlier.stays[at] = (earlier.stays[at] ?? 0) + 1;
+        if (earlier.states.length > STATES_PER_COMMAND) {
+          earlier.states.shift();
+          earlier.stays.shift();
+        }
+      }
+      earlier.lastState = state;
+      earlier.movesAtLastFailure = moves;
+      earlier.changesAtLastFailure = world.changes;
+      earlier.failures++;
+      earlier.signature = outcome.failure?.signature ?? earlier.signature;
+      earlier.lastError = outcome.text.slice(0, 160);
+      return;
+    }
+    failing.set(call.banKey, {
+      states: [state],
+      stays: [1],
+      lastState: state,
+      changesAtLastFailure: world.changes,
+      movesAtLastFailure: moves,
+      failures: 1,
+      signature: outcome.failure?.signature ?? '',
+      lastError: outcome.text.slice(0, 160),
+    });
   }
 
   function observeStretch(call: CallContext, outcome: ObservedOutcome): void {
@@ -442,7 +533,7 @@ export function createCycleDetector(): Detector {
     check(call: CallContext): Violation | undefined {
       const warned = checkStretches(call);
       if (warned?.severity === 'block') return warned;
-      return checkReturn(call) ?? checkRounds(call) ?? checkSession(call) ?? warned;
+      return checkReturn(call) ?? checkRounds(call) ?? checkPlace(call) ?? checkSession(call) ?? warned;
     },
 
     afterCheck(call: CallContext, verdict: VerdictKind): void {
@@ -501,6 +592,9 @@ export function createCycleDetector(): Detector {
       if (reason !== 'session') return;
       world.clear();
       failing.clear();
+      moves = 0;
+      place = '';
+      deeds = 0;
     },
 
     snapshot(): unknown {
@@ -521,6 +615,9 @@ export function createCycleDetector(): Detector {
         compactions,
         'state-cycle': {
           world: world.snapshot(),
+          moves,
+          place,
+          deeds,
           // Error texts stay out of saved state; the reason then quotes none.
           failed: failing
             .entries()
@@ -557,6 +654,9 @@ export function createCycleDetector(): Detector {
       clearSessions();
       world.clear();
       failing.clear();
+      moves = 0;
+      place = '';
+      deeds = 0;
       const snapshot = readSnapshot(state, VERSION);
       if (!snapshot) return;
       compactions = readCount(snapshot.compactions) ?? 0;
@@ -568,6 +668,9 @@ export function createCycleDetector(): Detector {
       const returns = snapshot['state-cycle'];
       if (isRecord(returns)) {
         world.restore(returns.world);
+        moves = readCount(returns.moves) ?? 0;
+        place = readString(returns.place) ?? '';
+        deeds = readCount(returns.deeds) ?? 0;
         for (const [key, value] of readEntries(returns.failed, MAX_COMMANDS, readFailed))
           failing.set(key, value);
       }
@@ -631,6 +734,22 @@ function describeReturn(call: CallContext, earlier: Failed, stays: number): Viol
       (earlier.lastError === '' ? '' : ` Last error: ${earlier.lastError.replace(/\s+/g, ' ').trim()}`),
     suggestion: withAlternatives(
       'Undoing and redoing the same edits goes round in a circle. Make a change not tried yet, or read the error again for what it asks for.',
+      call.toolPolicy.alternatives,
+    ),
+    evidence: { count: earlier.failures, calls: [call.description] },
+  };
+}
+
+function describePlace(call: CallContext, earlier: Failed, stays: number): Violation {
+  return {
+    rule: 'state-cycle',
+    severity: 'block',
+    reason:
+      `${call.description} was refused at this place ${times(stays)} already, each time after a move ` +
+      'brought you here and the place answered as it does now; nothing that worked since has changed it.' +
+      (earlier.lastError === '' ? '' : ` Last error: ${earlier.lastError.replace(/\s+/g, ' ').trim()}`),
+    suggestion: withAlternatives(
+      'Coming back does not change the answer. Do something here that was not tried yet (take or open what it needs first), or read the refusal again.',
       call.toolPolicy.alternatives,
     ),
     evidence: { count: earlier.failures, calls: [call.description] },
@@ -704,6 +823,9 @@ function readFailed(raw: Record<string, unknown>): Failed | undefined {
         : (states[states.length - 1] as string),
     failures,
     changesAtLastFailure,
+    ...(readCount(raw.movesAtLastFailure) !== undefined && {
+      movesAtLastFailure: readCount(raw.movesAtLastFailure),
+    }),
     signature,
     lastError: readString(raw.lastError) ?? '',
   };

@@ -338,7 +338,7 @@ describe('cycles over states', () => {
           version: 2,
           history: steps,
           compactions: world,
-          'state-cycle': { world, failed: steps },
+          'state-cycle': { world, failed: steps, moves: world, place: steps },
         });
         detector.restore({
           version: 2,

@@ -196,3 +196,62 @@ describe('state-cycle', () => {
     expect(saved).not.toContain('ghp_live_example_value');
   });
 });
+
+describe('state-cycle: a place the agent comes back to', () => {
+  const REFUSED = { isError: true, text: 'Nothing happens.' };
+  const COUNTERTOP = 'On the countertop 1, you see a egg 2, a spoon 1, and a vase 1.';
+  const PUT = { input: 'lettuce 1 in/on countertop 1' };
+
+  /** Walks to the countertop, is refused the put there, then walks to `elsewhere` and is refused again. */
+  function stay(agent: Agent, elsewhere: string, seen: string, countertop = COUNTERTOP) {
+    agent.call('go_to', { input: 'countertop 1' }, countertop);
+    const put = agent.call('put', PUT, REFUSED).check;
+    agent.call('go_to', { input: elsewhere }, seen);
+    agent.call('cool', { input: `lettuce 1 with ${elsewhere}` }, REFUSED);
+    return put;
+  }
+
+  it('blocks a command refused at a place in two stays, each after walking away and back, on the third', () => {
+    const agent = new Agent();
+    stay(agent, 'fridge 1', 'The fridge 1 is closed.');
+    const second = stay(agent, 'stoveburner 1', 'On the stoveburner 1, you see a pot 1.');
+    expect(second.verdict).not.toBe('block');
+    agent.call('go_to', { input: 'countertop 1' }, COUNTERTOP);
+    const third = agent.check('put', PUT);
+    expect([third.verdict, third.rule]).toEqual(['block', 'state-cycle']);
+    expect(third.reason).toContain('was refused at this place twice already');
+  });
+
+  it('lets the command through when the place answers the agent otherwise on arrival', () => {
+    const agent = new Agent();
+    stay(agent, 'fridge 1', 'The fridge 1 is closed.');
+    stay(agent, 'stoveburner 1', 'On the stoveburner 1, you see a pot 1.');
+    agent.call('go_to', { input: 'countertop 1' }, 'On the countertop 1, you see a egg 2, and a spoon 1.');
+    expect(agent.check('put', PUT).verdict).toBe('allow');
+  });
+
+  it('lets the command through after something that worked on the way changed what the agent holds', () => {
+    const agent = new Agent();
+    stay(agent, 'fridge 1', 'The fridge 1 is closed.');
+    stay(agent, 'stoveburner 1', 'On the stoveburner 1, you see a pot 1.');
+    agent.call('go_to', { input: 'fridge 1' }, 'The fridge 1 is closed.');
+    agent.call(
+      'open',
+      { input: 'fridge 1' },
+      'You open the fridge 1. The fridge 1 is open. In it, you see a lettuce 1.',
+    );
+    agent.call('take', { input: 'lettuce 1 from fridge 1' }, 'You pick up the lettuce 1 from the fridge 1.');
+    agent.call('go_to', { input: 'countertop 1' }, COUNTERTOP);
+    expect(agent.check('put', PUT).verdict).toBe('allow');
+  });
+
+  it('keeps the stays at a place across a guard saved and restored', () => {
+    const agent = new Agent();
+    stay(agent, 'fridge 1', 'The fridge 1 is closed.');
+    stay(agent, 'stoveburner 1', 'On the stoveburner 1, you see a pot 1.');
+    const restored = new Agent();
+    restored.loop.restore(JSON.parse(JSON.stringify(agent.loop.snapshot())));
+    restored.call('go_to', { input: 'countertop 1' }, COUNTERTOP);
+    expect(restored.check('put', PUT).rule).toBe('state-cycle');
+  });
+});
