@@ -431,72 +431,60 @@ export function createCycleDetector(): Detector {
       return;
     }
     const state = world.fingerprint();
-    const earlier = failing.peek(call.banKey);
-    if (earlier) {
-      if (state !== earlier.lastState) {
-        const at = earlier.states.indexOf(state);
-        if (at < 0) {
-          earlier.states.push(state);
-          earlier.stays.push(1);
-        } else earlier.stays[at] = (earlier.stays[at] ?? 0) + 1;
-        earlier.lastState = state;
-      }
-      if (earlier.states.length > STATES_PER_COMMAND) {
-        earlier.states.shift();
-        earlier.stays.shift();
-      }
-      earlier.changesAtLastFailure = world.changes;
-      earlier.failures++;
-      earlier.signature = outcome.failure.signature;
-      earlier.lastError = outcome.text.slice(0, 160);
-    } else {
-      failing.set(call.banKey, {
-        states: [state],
-        stays: [1],
-        lastState: state,
-        changesAtLastFailure: world.changes,
-        failures: 1,
-        signature: outcome.failure.signature,
-        lastError: outcome.text.slice(0, 160),
-      });
-    }
+    noteFailure(call, outcome, state, (earlier) => state !== earlier.lastState);
   }
 
   /** A call that is not a command refused where the agent stands; a stay begins with each move. */
   function observePlace(call: CallContext, outcome: ObservedOutcome): void {
     if (moves === 0 || call.facts.navigates === true) return;
-    const state = placeState();
+    noteFailure(call, outcome, placeState(), (earlier) => earlier.movesAtLastFailure !== moves, moves);
+  }
+
+  /**
+   * Counts a failure of `call` in `state`: another stay there when `newStay` says one began (for a
+   * command, a failure in another state since; for a call at a place, a move since), the same stay
+   * otherwise. `movesAt` is given for a call at a place.
+   */
+  function noteFailure(
+    call: CallContext,
+    outcome: ObservedOutcome,
+    state: string,
+    newStay: (earlier: Failed) => boolean,
+    movesAt?: number,
+  ): void {
     const earlier = failing.peek(call.banKey);
-    if (earlier?.movesAtLastFailure !== undefined) {
-      if (earlier.movesAtLastFailure !== moves) {
-        const at = earlier.states.indexOf(state);
-        if (at < 0) {
-          earlier.states.push(state);
-          earlier.stays.push(1);
-        } else earlier.stays[at] = (earlier.stays[at] ?? 0) + 1;
-        if (earlier.states.length > STATES_PER_COMMAND) {
-          earlier.states.shift();
-          earlier.stays.shift();
-        }
-      }
-      earlier.lastState = state;
-      earlier.movesAtLastFailure = moves;
-      earlier.changesAtLastFailure = world.changes;
-      earlier.failures++;
-      earlier.signature = outcome.failure?.signature ?? earlier.signature;
-      earlier.lastError = outcome.text.slice(0, 160);
+    const signature = outcome.failure?.signature ?? '';
+    const lastError = outcome.text.slice(0, 160);
+    if (earlier === undefined || (earlier.movesAtLastFailure === undefined) !== (movesAt === undefined)) {
+      failing.set(call.banKey, {
+        states: [state],
+        stays: [1],
+        lastState: state,
+        changesAtLastFailure: world.changes,
+        ...(movesAt !== undefined && { movesAtLastFailure: movesAt }),
+        failures: 1,
+        signature,
+        lastError,
+      });
       return;
     }
-    failing.set(call.banKey, {
-      states: [state],
-      stays: [1],
-      lastState: state,
-      changesAtLastFailure: world.changes,
-      movesAtLastFailure: moves,
-      failures: 1,
-      signature: outcome.failure?.signature ?? '',
-      lastError: outcome.text.slice(0, 160),
-    });
+    if (newStay(earlier)) {
+      const at = earlier.states.indexOf(state);
+      if (at < 0) {
+        earlier.states.push(state);
+        earlier.stays.push(1);
+      } else earlier.stays[at] = (earlier.stays[at] ?? 0) + 1;
+      if (earlier.states.length > STATES_PER_COMMAND) {
+        earlier.states.shift();
+        earlier.stays.shift();
+      }
+    }
+    earlier.lastState = state;
+    if (movesAt !== undefined) earlier.movesAtLastFailure = movesAt;
+    earlier.changesAtLastFailure = world.changes;
+    earlier.failures++;
+    earlier.signature = signature;
+    earlier.lastError = lastError;
   }
 
   function observeStretch(call: CallContext, outcome: ObservedOutcome): void {
