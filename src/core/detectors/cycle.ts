@@ -57,6 +57,7 @@ import {
   isRecord,
   readCount,
   readEntries,
+  readHash,
   readPairs,
   readSnapshot,
   readString,
@@ -657,7 +658,7 @@ export function createCycleDetector(): Detector {
       if (isRecord(returns)) {
         world.restore(returns.world);
         moves = readCount(returns.moves) ?? 0;
-        place = readString(returns.place) ?? '';
+        place = readHash(returns.place) ?? '';
         deeds = readCount(returns.deeds) ?? 0;
         for (const [key, value] of readEntries(returns.failed, MAX_COMMANDS, readFailed))
           failing.set(key, value);
@@ -737,7 +738,7 @@ function describePlace(call: CallContext, earlier: Failed, stays: number): Viola
       'brought you here and the place answered as it does now; nothing that worked since has changed it.' +
       (earlier.lastError === '' ? '' : ` Last error: ${earlier.lastError.replace(/\s+/g, ' ').trim()}`),
     suggestion: withAlternatives(
-      'Coming back does not change the answer. Do something here that was not tried yet (take or open what it needs first), or read the refusal again.',
+      'Coming back does not change the answer. Get what the call needs first, or do something there that was not tried yet; read the refusal again.',
       call.toolPolicy.alternatives,
     ),
     evidence: { count: earlier.failures, calls: [call.description] },
