@@ -3,6 +3,7 @@
  * configured kinds, MCP annotations, the tool's name, and the shape of its arguments.
  */
 import type { ActionKind, Proposal } from '../../core/types.js';
+import { isFreeTextKey } from './normal-form.js';
 import { nameReadings, serverOf } from './tool-names.js';
 
 /** The paper's seven action classes, plus `other` for tools that act on nothing (todo lists, plans). */
@@ -346,12 +347,14 @@ export function kindFromArguments(args: Readonly<Record<string, unknown>>): Acti
 /**
  * Whether a call to a tool that types into a running program types nothing at all: no text among its
  * arguments (Codex's `chars` empty or left out; the session's id and the wait are numbers). Any text,
- * under whatever name, may be typed.
+ * under whatever name, may be typed, except the words a host puts beside a call to say what it is
+ * for (a `description`): what is typed is never under such a name.
  */
 function typesNothing(args: Readonly<Record<string, unknown>>): boolean {
   let seen = 0;
   for (const key in args) {
     if (++seen > 64) return false;
+    if (isFreeTextKey(key)) continue;
     const value = args[key];
     if (typeof value === 'string' ? value !== '' : typeof value === 'object' && value !== null) return false;
   }

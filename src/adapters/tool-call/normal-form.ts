@@ -114,6 +114,14 @@ function heredocBodiesEnd(
  * declares nothing may take them too.
  */
 const FREE_TEXT_KEYS = ['description', 'explanation', 'justification'] as const;
+
+/**
+ * Whether `key` names free text that hosts put beside a call to say what it is for (Claude Code's
+ * `description`, Cursor's `explanation`): never what the call hands a program to work on.
+ */
+export function isFreeTextKey(key: string): boolean {
+  return (FREE_TEXT_KEYS as readonly string[]).includes(key);
+}
 /**
  * Arguments that say what a call acts on: a command, a file, a place in a file, a search, an edit's
  * text. Beside one of them, free text is only words about the call.
@@ -180,12 +188,7 @@ function hasAny(args: Readonly<Record<string, unknown>>, keys: readonly string[]
 function hasOtherArguments(args: Readonly<Record<string, unknown>>): boolean {
   // The first key decides for almost every call: no walk of a huge object's keys.
   for (const key in args) {
-    if (
-      Object.hasOwn(args, key) &&
-      args[key] !== undefined &&
-      !(FREE_TEXT_KEYS as readonly string[]).includes(key)
-    )
-      return true;
+    if (Object.hasOwn(args, key) && args[key] !== undefined && !isFreeTextKey(key)) return true;
   }
   return false;
 }

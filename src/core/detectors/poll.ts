@@ -5,10 +5,12 @@
  * gap). Unchanged answers in quick succession are steered, then blocked; once blocked, one probe is
  * let through at growing intervals, so the answer that finally changes is still seen. While work the
  * agent started in the background runs, any call that only asks is checking on it, and judged so.
+ * Checks are counted under the key of their answers: one reworded in the words beside it (a
+ * `description` of its own each time) that answers alike is the same check.
  */
 import { isBlank } from '../blank.js';
 import type { VerdictKind, Violation } from '../types.js';
-import { isHarnessFault, isWatched } from './applicability.js';
+import { answerKeyOf, isHarnessFault, isWatched } from './applicability.js';
 import { BackgroundWork } from './background.js';
 import { LruMap } from './bounded.js';
 import { readCount, readEntries, readNumber, readSnapshot, readString } from './restore.js';
@@ -92,7 +94,7 @@ export function createPollDetector(): Detector {
     check(call: CallContext): Violation | undefined {
       const limits = call.toolPolicy.detectors.poll;
       if (!isWatched(call, limits) || !background.polls(call)) return undefined;
-      const entry = calls.peek(call.identity.callKey);
+      const entry = calls.peek(answerKeyOf(call));
       if (!entry) return undefined;
       const gap = gapOf(call, entry);
       if (paced(gap, entry)) return undefined;
@@ -108,7 +110,7 @@ export function createPollDetector(): Detector {
     afterCheck(call: CallContext, verdict: VerdictKind): void {
       if (verdict !== 'block' && verdict !== 'halt') return;
       if (!background.polls(call)) return;
-      const entry = calls.peek(call.identity.callKey);
+      const entry = calls.peek(answerKeyOf(call));
       if (entry && entry.count + 1 >= call.toolPolicy.detectors.poll.blockAt) entry.refused++;
     },
 
@@ -121,7 +123,7 @@ export function createPollDetector(): Detector {
         waited += wait;
         return;
       }
-      const key = call.identity.callKey;
+      const key = answerKeyOf(call);
       const entry = calls.peek(key);
       if (!outcome.success) {
         calls.delete(key);

@@ -39,6 +39,13 @@ describe('a program left running, asked about through its standard input', () =>
     expect(kindOf('write_stdin', { session: 'build-1', chars: '' })).toBe('exec');
   });
 
+  it('reads typing nothing with words beside it about what the call is for as polling it', () => {
+    expect(kindOf('write_stdin', { ...POLL, description: 'Check whether the install finished' })).toBe(
+      'poll',
+    );
+    expect(kindOf('write_stdin', { ...POLL, explanation: 'See how far the build got' })).toBe('poll');
+  });
+
   it('still reads writing an empty file as a change', () => {
     expect(kindOf('write_file', { path: 'notes.md', content: '' })).toBe('mutate');
   });
@@ -89,6 +96,26 @@ describe('a program left running, asked about through its standard input', () =>
       verdicts.push(loop.checkProposal({ tool: 'write_stdin', args: POLL }).verdict);
       loop.recordOutcome(toolCallToOutcome('write_stdin', POLL, running(call)));
     }
+    expect(verdicts.slice(0, 5)).not.toContain('block');
+    expect(verdicts[5]).toBe('block');
+  });
+
+  it('blocks the sixth unchanged poll in quick succession when each says in other words what it is for', () => {
+    const loop = new NarrowingLoop({});
+    const purposes = [
+      'Check whether the install finished',
+      'See if apt is done downloading',
+      'Poll the install once more',
+      'Look at the package install progress',
+      'Wait for the installer output',
+      'Check the install again',
+    ];
+    const verdicts = purposes.map((description, index) => {
+      const args = { ...POLL, description };
+      const verdict = loop.checkProposal({ tool: 'write_stdin', args }).verdict;
+      loop.recordOutcome(toolCallToOutcome('write_stdin', args, running(index + 1)));
+      return verdict;
+    });
     expect(verdicts.slice(0, 5)).not.toContain('block');
     expect(verdicts[5]).toBe('block');
   });

@@ -178,6 +178,23 @@ describe('poll', () => {
     expect(detector.check(status(policies(), 'b-1843'))).toBeUndefined();
   });
 
+  it('counts checks that differ only in words about the call under the key the adapter gives their answers', () => {
+    const detector = createPollDetector();
+    const reworded = (description: string) => {
+      const call = callOf('BashOutput', { bash_id: 'b7e2', description }, { kind: 'poll' });
+      return { ...call, facts: { ...call.facts, answerKey: 'BashOutput#b7e2' } };
+    };
+    const steps = [
+      'Check the build',
+      'Is it done yet',
+      'Look at the output',
+      'Build status',
+      'Again',
+      'Once more',
+    ].map((description) => [reworded(description), running] as const);
+    expect(verdicts(detector, steps)).toEqual(['allow', 'allow', 'warn', 'warn', 'warn', 'block']);
+  });
+
   it('has nothing to say about tools that are not polls', () => {
     const detector = createPollDetector();
     const read = callOf('read_file', { path: 'build.log' });
