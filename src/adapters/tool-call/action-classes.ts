@@ -3,7 +3,7 @@
  * configured kinds, MCP annotations, the tool's name, and the shape of its arguments.
  */
 import type { ActionKind, Proposal } from '../../core/types.js';
-import { isFreeTextKey } from './normal-form.js';
+import { isFreeTextKey } from './free-text-keys.js';
 import { nameReadings, serverOf } from './tool-names.js';
 
 /** The paper's seven action classes, plus `other` for tools that act on nothing (todo lists, plans). */

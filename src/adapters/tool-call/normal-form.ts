@@ -4,6 +4,7 @@
  * before the call is identified, so that identical-call detection cannot be dodged by spacing.
  * Cheap: a few property reads per call, and a copy only when something changes.
  */
+import { FREE_TEXT_KEYS, isFreeTextKey } from './free-text-keys.js';
 import { normalizePath } from './targets.js';
 
 /** Arguments holding a shell command line. */
@@ -108,20 +109,6 @@ function heredocBodiesEnd(
   return at;
 }
 
-/**
- * Words the model writes beside a call, which it rewrites on every retry: a host's shell and editor
- * tools take them (`description`, `explanation`, `justification`) and declare them, but a tool that
- * declares nothing may take them too.
- */
-const FREE_TEXT_KEYS = ['description', 'explanation', 'justification'] as const;
-
-/**
- * Whether `key` names free text that hosts put beside a call to say what it is for (Claude Code's
- * `description`, Cursor's `explanation`): never what the call hands a program to work on.
- */
-export function isFreeTextKey(key: string): boolean {
-  return (FREE_TEXT_KEYS as readonly string[]).includes(key);
-}
 /**
  * Arguments that say what a call acts on: a command, a file, a place in a file, a search, an edit's
  * text. Beside one of them, free text is only words about the call.
