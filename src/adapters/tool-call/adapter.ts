@@ -983,7 +983,8 @@ function meaningOf(
     case 'conflict':
       return call.kind === 'create' ? 'target-exists' : 'call';
     case 'edit_failed':
-      return needle === undefined ? 'call' : 'content-missing';
+      // A command's target is its line, not a file the text could be added to.
+      return needle === undefined || call.kind === 'exec' ? 'call' : 'content-missing';
     default:
       return 'call';
   }

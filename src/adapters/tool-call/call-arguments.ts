@@ -303,7 +303,8 @@ const EDIT_ECHO = /could not find exact match for edit:\n([\s\S]+)$/i;
 export function needleOf(args: Readonly<Record<string, unknown>>, message: string): string | undefined {
   const direct = firstString(args, [...OLD_TEXT_KEYS, 'search', 'find']);
   if (direct !== undefined) return usable(direct);
-  if (!Array.isArray(args.edits)) return usable(searchReplaceBlocks(args)[0]?.search);
+  if (!Array.isArray(args.edits))
+    return usable(searchReplaceBlocks(args)[0]?.search ?? patchExpected(args, message));
   const olds: string[] = [];
   for (const edit of args.edits.slice(0, 64)) {
     if (!isRecord(edit)) continue;
@@ -313,6 +314,42 @@ export function needleOf(args: Readonly<Record<string, unknown>>, message: strin
   const quoted = EDIT_ECHO.exec(message)?.[1]?.trim();
   const named = quoted === undefined ? undefined : olds.find((old) => old.trim() === quoted);
   return usable(named ?? olds[0]);
+}
+
+/** Hunks of a patch read for the text they expect, at most, in its first characters. */
+const MAX_HUNKS = 64;
+const MAX_PATCH_READ = 65_536;
+
+/**
+ * What a Codex-style patch of one file expects to find there: each hunk's lines as they were before
+ * it (its context and the lines it removes, without their markers). A hunk that only adds lines
+ * expects nothing; a patch of several files, or of none, gives nothing.
+ */
+function patchExpectedTexts(args: Readonly<Record<string, unknown>>): string[] {
+  const patch = patchBody(args);
+  if (patch === undefined || patchTargets(patch).length !== 1) return [];
+  const hunks: string[] = [];
+  let lines: string[] = [];
+  const close = () => {
+    // Blank lines around a hunk are the patch's layout, not text it looks for.
+    if (lines.some((line) => line.trim() !== '')) hunks.push(lines.join('\n').replace(/^\n+|\n+$/g, ''));
+    lines = [];
+  };
+  for (const line of patch.slice(0, MAX_PATCH_READ).split('\n')) {
+    if (line.startsWith('@@') || line.startsWith('*** ')) {
+      close();
+      if (hunks.length >= MAX_HUNKS) break;
+    } else if (line.startsWith(' ') || line.startsWith('-')) lines.push(line.slice(1));
+    else if (line === '') lines.push('');
+  }
+  close();
+  return hunks;
+}
+
+/** The hunk of a one-file patch its tool quotes as not found (`Failed to find expected lines in …:`), else its first. */
+function patchExpected(args: Readonly<Record<string, unknown>>, message: string): string | undefined {
+  const hunks = patchExpectedTexts(args);
+  return hunks.find((hunk) => message.includes(hunk.slice(0, MAX_NEEDLE_LENGTH).trim())) ?? hunks[0];
 }
 
 function usable(needle: string | undefined): string | undefined {

@@ -1,6 +1,10 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { commandText, replacesLinesInPlace } from '../../../src/adapters/tool-call/call-arguments.js';
+import {
+  commandText,
+  needleOf,
+  replacesLinesInPlace,
+} from '../../../src/adapters/tool-call/call-arguments.js';
 import { createToolCallAdapter } from '../../../src/adapters/tool-call/index.js';
 
 describe('commandText', () => {
@@ -76,5 +80,37 @@ describe('replacesLinesInPlace', () => {
     });
     const moving = adapter.describeCall({ tool: 'edit', args: { lines: '10:10', replacement: 'a\nb' } });
     expect([inPlace.replacesLinesInPlace, moving.replacesLinesInPlace]).toEqual([true, undefined]);
+  });
+});
+
+describe('the text a patch of one file expected to find', () => {
+  const hunkLines = fc.array(
+    fc.string({ maxLength: 40 }).filter((line) => !line.includes('\n') && line.trim() !== ''),
+    { minLength: 1, maxLength: 6 },
+  );
+
+  it('is the hunk the tool quotes as not found, whichever of the patch’s hunks it is', () => {
+    fc.assert(
+      fc.property(fc.array(hunkLines, { minLength: 1, maxLength: 5 }), fc.nat(), (hunks, pick) => {
+        const body = hunks
+          .map((lines) => `@@\n${lines.map((line) => `-${line}`).join('\n')}\n+added`)
+          .join('\n');
+        const patch = `*** Begin Patch\n*** Update File: src/app.py\n${body}\n*** End Patch`;
+        const quoted = (hunks[pick % hunks.length] as string[]).join('\n');
+        const message = `apply_patch verification failed: Failed to find expected lines in /w/src/app.py:\n${quoted}`;
+        const found = needleOf({ input: patch }, message);
+        expect(found).toBeDefined();
+        expect(message.includes((found as string).trim())).toBe(true);
+      }),
+    );
+  });
+
+  it('is at most 2,000 characters, whatever a patch holds', () => {
+    fc.assert(
+      fc.property(fc.string({ maxLength: 5000 }), fc.string({ maxLength: 200 }), (body, message) => {
+        const found = needleOf({ input: `*** Begin Patch\n*** Update File: a.txt\n${body}` }, message);
+        expect(found === undefined || found.length <= 2000).toBe(true);
+      }),
+    );
   });
 });

@@ -452,6 +452,37 @@ describe('edit_failed', () => {
     });
   });
 
+  it('reads a Codex patch whose lines are not in the file, with the hunk its tool quotes as the missing text', () => {
+    const patch = [
+      '*** Begin Patch',
+      '*** Update File: crypto-wallet-backend/internal/domain/entities/user.go',
+      '@@',
+      ' \tIsEmailVerified() bool',
+      '+\tSetTwoFactorSecret(secret string)',
+      '@@ func (u *User) GetLastLoginAt() *time.Time {',
+      ' \treturn u.lastLoginAt',
+      '-}',
+      '+}\n',
+      '*** End Patch',
+    ].join('\n');
+    const text =
+      'apply_patch verification failed: Failed to find expected lines in /home/dev/crypto-wallet/crypto-wallet-backend/internal/domain/entities/user.go:\n\treturn u.lastLoginAt\n}';
+    expect(failureOf('apply_patch', { patch }, text)).toMatchObject({
+      signature: 'edit_failed',
+      blame: 'agent_failure',
+      meaning: 'content-missing',
+      needle: '\treturn u.lastLoginAt\n}',
+    });
+  });
+
+  it('keeps a patch run through the shell at the call: a command names no file the text could be added to', () => {
+    const command =
+      "apply_patch <<'PATCH'\n*** Begin Patch\n*** Update File: src/app.py\n@@\n-import os\n+import sys\n*** End Patch\nPATCH";
+    const text =
+      'apply_patch verification failed: Failed to find expected lines in /w/src/app.py:\nimport os';
+    expect(failureOf('shell', { command }, text)).toMatchObject({ meaning: 'call' });
+  });
+
   it('does not call ambiguous text missing', () => {
     const text = 'Found 3 matches of the string to replace, but replace_all is false.';
     expect(failureOf('Edit', edit, text)).toMatchObject({ signature: 'edit_failed', meaning: 'call' });
