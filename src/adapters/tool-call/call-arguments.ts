@@ -316,8 +316,9 @@ export function needleOf(args: Readonly<Record<string, unknown>>, message: strin
   return usable(named ?? olds[0]);
 }
 
-/** Hunks of a patch read for the text they expect, at most, in its first characters. */
+/** Hunks of a patch read for the text they expect, at most. */
 const MAX_HUNKS = 64;
+/** Characters of a patch read for its hunks: a patch a model writes is bounded before it is split. */
 const MAX_PATCH_READ = 65_536;
 
 /**
