@@ -388,6 +388,15 @@ export function createCycleDetector(): Detector {
     return stays >= 2 ? describePlace(call, earlier, stays) : undefined;
   }
 
+  /** Forgets the workspace followed, the failures counted in its states and where the agent stands. */
+  function forgetStates(): void {
+    world.clear();
+    failing.clear();
+    moves = 0;
+    place = '';
+    deeds = 0;
+  }
+
   /** The workspace as followed, and where the agent last moved to, as that move answered. */
   function placeState(): string {
     return `${world.fingerprint()}@${place}#${deeds}`;
@@ -579,11 +588,7 @@ export function createCycleDetector(): Detector {
       clearStretches();
       clearSessions();
       if (reason !== 'session') return;
-      world.clear();
-      failing.clear();
-      moves = 0;
-      place = '';
-      deeds = 0;
+      forgetStates();
     },
 
     snapshot(): unknown {
@@ -641,11 +646,7 @@ export function createCycleDetector(): Detector {
       compactions = 0;
       clearStretches();
       clearSessions();
-      world.clear();
-      failing.clear();
-      moves = 0;
-      place = '';
-      deeds = 0;
+      forgetStates();
       const snapshot = readSnapshot(state, VERSION);
       if (!snapshot) return;
       compactions = readCount(snapshot.compactions) ?? 0;
@@ -709,6 +710,11 @@ function describeRounds(
   };
 }
 
+/** The last error a call failed with, on one line, as a sentence to end a reason; none when it said nothing. */
+function lastErrorSentence(earlier: Failed): string {
+  return earlier.lastError === '' ? '' : ` Last error: ${earlier.lastError.replace(/\s+/g, ' ').trim()}`;
+}
+
 function describeReturn(call: CallContext, earlier: Failed, stays: number): Violation {
   const back =
     stays === 1
@@ -720,7 +726,7 @@ function describeReturn(call: CallContext, earlier: Failed, stays: number): Viol
     severity: 'block',
     reason:
       `${call.description} failed ${times(earlier.failures)} with ${earlier.signature}, ${back}` +
-      (earlier.lastError === '' ? '' : ` Last error: ${earlier.lastError.replace(/\s+/g, ' ').trim()}`),
+      lastErrorSentence(earlier),
     suggestion: withAlternatives(
       'Undoing and redoing the same edits goes round in a circle. Make a change not tried yet, or read the error again for what it asks for.',
       call.toolPolicy.alternatives,
@@ -736,7 +742,7 @@ function describePlace(call: CallContext, earlier: Failed, stays: number): Viola
     reason:
       `${call.description} was refused at this place ${times(stays)} already, each time after a move ` +
       'brought you here and the place answered as it does now; nothing that worked since has changed it.' +
-      (earlier.lastError === '' ? '' : ` Last error: ${earlier.lastError.replace(/\s+/g, ' ').trim()}`),
+      lastErrorSentence(earlier),
     suggestion: withAlternatives(
       'Coming back does not change the answer. Get what the call needs first, or do something there that was not tried yet; read the refusal again.',
       call.toolPolicy.alternatives,
@@ -803,6 +809,7 @@ function readFailed(raw: Record<string, unknown>): Failed | undefined {
   const saved: unknown[] = Array.isArray(raw.stays) && raw.stays.length === states.length ? raw.stays : [];
   const stays = states.map((_, index) => Math.max(1, readCount(saved[index]) ?? 1));
   const lastState = readString(raw.lastState);
+  const movesAtLastFailure = readCount(raw.movesAtLastFailure);
   return {
     states,
     stays,
@@ -812,9 +819,7 @@ function readFailed(raw: Record<string, unknown>): Failed | undefined {
         : (states[states.length - 1] as string),
     failures,
     changesAtLastFailure,
-    ...(readCount(raw.movesAtLastFailure) !== undefined && {
-      movesAtLastFailure: readCount(raw.movesAtLastFailure),
-    }),
+    ...(movesAtLastFailure !== undefined && { movesAtLastFailure }),
     signature,
     lastError: readString(raw.lastError) ?? '',
   };
