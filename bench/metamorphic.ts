@@ -23,10 +23,16 @@
  *   JSON, Gemini CLI, OpenHands, mini-swe-agent, Roo Code; Cursor's output alone), and long outputs
  *   cut as a host cuts them;
  * - every result with fresh volatile values (ids, temporary folders, ports, pids, memory addresses,
- *   durations, times), drawn anew for each call, as a tool prints them on each run.
+ *   durations, times), drawn anew for each call, as a tool prints them on each run;
+ * - the tools listed by name alone, without the annotations the recording gave them;
+ * - every tool no host has built in named as a host names a server's tool (`mcp__env__go_to`,
+ *   `mcp_env_go_to`), its annotations kept;
+ * - a file tool's relative paths written as absolute ones, as Claude Code's and Gemini CLI's ask.
  *
- * A renamed tool loses the annotations the recording gave it, as a host's own tool arrives by its
- * name only. Which name a trace gets is fixed by its name, so every run is repeatable.
+ * A renamed shell, file, edit or write tool loses the annotations the recording gave it, as a host's
+ * own tool arrives by its name only. Which name a trace gets is fixed by its name, so every run is
+ * repeatable. Each transform's touched runs are also scored against their labels, as recorded and as
+ * transformed (loops caught by the fifth wasted call, false blocks).
  *
  * Usage, after `npm run build`: `npx tsx bench/metamorphic.ts CORPUS [--half design] [--only WORDS] [--details]`
  * (`--only volatile`: only the transforms whose name has these words; several, comma-separated: those
@@ -35,7 +41,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { type CorpusHalf, hasHalf, loadBuiltGuard, readLabels, type ScoredStep } from './corpus.js';
+import { HOST_AGENTS, hostToolNames } from '../src/adapters/tool-call/host-tools.js';
+import { type CorpusHalf, hasHalf, loadBuiltGuard, readLabels, type ScoredStep, scoreRun } from './corpus.js';
 import { runAsScript } from './script.js';
 
 export type TraceEvent = Record<string, unknown>;
@@ -83,8 +90,15 @@ function pick<T>(options: readonly T[], key: string): T {
   return options[varying(key, options.length)] as T;
 }
 
-/** The meta event with `from` tools renamed by `rename` (and without their annotations), deduplicated. */
-function renameInMeta(event: TraceEvent, rename: (tool: string) => string | undefined): TraceEvent {
+/**
+ * The meta event with `from` tools renamed by `rename`, deduplicated: without their annotations, or
+ * with them when `keepAnnotations`.
+ */
+function renameInMeta(
+  event: TraceEvent,
+  rename: (tool: string) => string | undefined,
+  keepAnnotations = false,
+): TraceEvent {
   if (!Array.isArray(event.tools)) return event;
   const seen = new Set<string>();
   const tools: unknown[] = [];
@@ -94,7 +108,8 @@ function renameInMeta(event: TraceEvent, rename: (tool: string) => string | unde
       continue;
     }
     const renamed = rename(tool.name);
-    const entry = renamed === undefined ? tool : { name: renamed };
+    const entry =
+      renamed === undefined ? tool : keepAnnotations ? { ...tool, name: renamed } : { name: renamed };
     if (seen.has(entry.name as string)) continue;
     seen.add(entry.name as string);
     tools.push(entry);
@@ -109,6 +124,7 @@ function renameInMeta(event: TraceEvent, rename: (tool: string) => string | unde
 function renameCalls(
   events: readonly TraceEvent[],
   rewrite: (tool: string, args: Record<string, unknown>) => { tool: string; args: unknown } | undefined,
+  keepAnnotations = false,
 ): TraceEvent[] | undefined {
   const renamed = new Map<string, string>();
   const out = events.map((event) => {
@@ -120,7 +136,7 @@ function renameCalls(
   });
   if (renamed.size === 0) return undefined;
   return out.map((event) =>
-    event.type === 'meta' ? renameInMeta(event, (tool) => renamed.get(tool)) : event,
+    event.type === 'meta' ? renameInMeta(event, (tool) => renamed.get(tool), keepAnnotations) : event,
   );
 }
 
@@ -649,8 +665,133 @@ export const RESULT_TRANSFORMS: readonly Transform[] = [
   volatileValues,
 ];
 
-/** The transforms of the calls, then those of the shell's results. */
-export const ALL_TRANSFORMS: readonly Transform[] = [...TRANSFORMS, ...RESULT_TRANSFORMS];
+/**
+ * The tools as a trace written by someone else lists them: names alone, without the annotations the
+ * recording's converter gave them (`readOnlyHint`, a kind of action, free-text fields). The guard
+ * then reads each tool by its name and arguments, as a hook reads a server's tool.
+ */
+export const annotationsDropped: Transform = {
+  name: 'tools listed without annotations',
+  apply(events) {
+    let dropped = false;
+    const out = events.map((event) => {
+      if (event.type !== 'meta' || !Array.isArray(event.tools)) return event;
+      const tools = event.tools.map((tool) => {
+        if (!isRecord(tool) || tool.annotations === undefined) return tool;
+        dropped = true;
+        const { annotations: _annotations, ...rest } = tool;
+        return rest;
+      });
+      return { ...event, tools };
+    });
+    return dropped ? out : undefined;
+  },
+};
+
+/** The tools hosts have built in, which no server serves. */
+const HOST_OWN_TOOLS: ReadonlySet<string> = new Set([
+  ...HOST_AGENTS.flatMap((agent) => hostToolNames(agent)),
+  ...SHELL_SOURCES,
+  ...READ_SOURCES,
+  ...EDIT_SOURCES,
+  ...WRITE_SOURCES,
+]);
+
+/** The servers a host's tool names are given under, one per trace. */
+const SERVER_NAMES = ['workbench', 'env', 'local'] as const;
+
+/**
+ * Every tool that is not a host's own (the built-in tools of the hosts the guard has hooks for, and the
+ * shell, file, edit and write tools renamed above) served by an MCP server, and named as a host names a server's tool: `mcp__env__decompile`
+ * (Claude Code, Codex) or `mcp_env_decompile` (Gemini CLI, Cursor), by the trace. It keeps its
+ * annotations, as a proxy lists a server's tools with theirs: only the name changes (the transform
+ * above drops the annotations).
+ */
+export const serverToolsPrefixed: Transform = {
+  name: "server's tools named as a host names them",
+  apply(events, trace) {
+    const server = pick(SERVER_NAMES, `server ${trace}`);
+    const spell = pick(
+      [(tool: string) => `mcp__${server}__${tool}`, (tool: string) => `mcp_${server}_${tool}`],
+      `server spelling ${trace}`,
+    );
+    return renameCalls(
+      events,
+      (tool, args) =>
+        HOST_OWN_TOOLS.has(tool) || tool.startsWith('mcp_') ? undefined : { tool: spell(tool), args },
+      true,
+    );
+  },
+};
+
+/** Where a host that asks for absolute paths (Claude Code's and Gemini CLI's file tools) is working. */
+const WORKSPACE_ROOT = '/home/dev/project';
+
+/** A relative path without its leading `./`. */
+function bare(path: string): string {
+  return path.replace(/^(?:\.\/)+/, '');
+}
+
+/**
+ * The folder the recording itself shows a relative path under (`/home/ctfplayer` where a command ran
+ * `python /home/ctfplayer/solve.py` and a file tool wrote `solve.py`): the root its host would have
+ * written. Only the first few paths are looked for, in the events' text.
+ */
+function rootShownIn(events: readonly TraceEvent[], paths: readonly string[]): string | undefined {
+  const text = events.map((event) => JSON.stringify(event)).join('\n');
+  for (const path of [...new Set(paths)].slice(0, 8)) {
+    if (path.length < 3 || path.startsWith('../')) continue;
+    const at = text.indexOf(`/${path}`);
+    if (at < 0) continue;
+    const root = /(\/[\w.@+-]+(?:\/[\w.@+-]+)*)$/.exec(text.slice(Math.max(0, at - 200), at))?.[1];
+    if (root !== undefined) return root;
+  }
+  return undefined;
+}
+
+/** A path given relative to the working directory: not absolute, not under a home, not a URL. */
+function isRelativePath(path: string): boolean {
+  return path !== '' && !/^(?:[/~\\]|[A-Za-z]:|[A-Za-z][A-Za-z0-9+.-]*:\/\/)/.test(path);
+}
+
+/**
+ * Every relative path a file tool was given (`src/app.py`, `./README.md`) written as the absolute
+ * path a host that asks for one would have sent (`/home/dev/project/src/app.py`); commands keep
+ * theirs, as an agent writes them either way. The folder is the one the recording shows such a path
+ * under, if any (a command that ran `/home/ctfplayer/solve.py`). A trace whose file tools already
+ * name some absolute path shows where its host works and how it spells it, and is left as it is.
+ */
+export const absolutePaths: Transform = {
+  name: "file tools' paths absolute",
+  apply(events) {
+    const pathOf = (event: TraceEvent): { source: string; path: string } | undefined => {
+      const args = event.args;
+      if (event.type !== 'call' || !isRecord(args)) return undefined;
+      const source = PATH_SOURCES.find((field) => typeof args[field] === 'string');
+      return source === undefined ? undefined : { source, path: args[source] as string };
+    };
+    const named = events.map(pathOf).map((found) => (found?.path === '' ? undefined : found));
+    const relative = named.filter((found) => found !== undefined);
+    if (relative.length === 0 || relative.some((found) => !isRelativePath(found.path))) return undefined;
+    const root =
+      rootShownIn(
+        events,
+        relative.map((found) => bare(found.path)),
+      ) ?? WORKSPACE_ROOT;
+    return events.map((event, index) => {
+      const found = named[index];
+      if (found === undefined) return event;
+      const absolute = `${root}/${bare(found.path)}`.replace(/\/\.?$/, '');
+      return { ...event, args: { ...(event.args as Record<string, unknown>), [found.source]: absolute } };
+    });
+  },
+};
+
+/** How a host describes a trace's tools and spells their paths: tools described by nobody, a server's tools, absolute paths. */
+export const HOST_TRANSFORMS: readonly Transform[] = [annotationsDropped, serverToolsPrefixed, absolutePaths];
+
+/** The transforms of the calls, then those of the shell's results, then the hosts' descriptions and paths. */
+export const ALL_TRANSFORMS: readonly Transform[] = [...TRANSFORMS, ...RESULT_TRANSFORMS, ...HOST_TRANSFORMS];
 
 const STOPPING = new Set(['block', 'halt']);
 
@@ -702,10 +843,49 @@ export interface ChangedCall {
   readonly after: string;
 }
 
+/** The labels' verdict on the runs a transform touched, replayed as recorded and as transformed. */
+export interface LabelledChanges {
+  readonly loops: number;
+  readonly caughtBefore: number;
+  readonly caughtAfter: number;
+  readonly falseBlocksBefore: number;
+  readonly falseBlocksAfter: number;
+}
+
+const NO_LOOPS: LabelledChanges = {
+  loops: 0,
+  caughtBefore: 0,
+  caughtAfter: 0,
+  falseBlocksBefore: 0,
+  falseBlocksAfter: 0,
+};
+
 export interface MetamorphicScore {
   readonly half: CorpusHalf;
-  readonly byTransform: readonly { readonly transform: string; readonly changes: VerdictChanges }[];
+  readonly byTransform: readonly {
+    readonly transform: string;
+    readonly changes: VerdictChanges;
+    readonly labelled: LabelledChanges;
+  }[];
   readonly details: readonly ChangedCall[];
+}
+
+/** The labels' verdict on a run replayed as recorded (`before`) and as transformed (`after`), added to `sum`. */
+function labelledSum(
+  sum: LabelledChanges,
+  labels: Parameters<typeof scoreRun>[0],
+  before: readonly ScoredStep[],
+  after: readonly ScoredStep[],
+): LabelledChanges {
+  const was = scoreRun(labels, before);
+  const is = scoreRun(labels, after);
+  return {
+    loops: sum.loops + was.loops,
+    caughtBefore: sum.caughtBefore + was.caught,
+    caughtAfter: sum.caughtAfter + is.caught,
+    falseBlocksBefore: sum.falseBlocksBefore + was.falseBlocks,
+    falseBlocksAfter: sum.falseBlocksAfter + is.falseBlocks,
+  };
 }
 
 function verdictText(step: ScoredStep | undefined): string {
@@ -727,6 +907,7 @@ export async function scoreMetamorphic(
   const guard = await loadBuiltGuard(options.root, undefined);
   const transforms = options.transforms ?? ALL_TRANSFORMS;
   const totals = new Map(transforms.map((transform) => [transform.name, NONE]));
+  const labelled = new Map(transforms.map((transform) => [transform.name, NO_LOOPS]));
   const details: ChangedCall[] = [];
   const labels = readLabels(corpus, half);
   let done = 0;
@@ -741,6 +922,10 @@ export async function scoreMetamorphic(
         guard.parse(transformed.map((event) => JSON.stringify(event)).join('\n'), label.trace),
       );
       totals.set(transform.name, sum(totals.get(transform.name) ?? NONE, verdictChanges(before, after)));
+      labelled.set(
+        transform.name,
+        labelledSum(labelled.get(transform.name) ?? NO_LOOPS, label, before, after),
+      );
       const afterByStep = new Map(after.map((step) => [step.step, step]));
       for (const step of before) {
         const other = afterByStep.get(step.step);
@@ -762,20 +947,32 @@ export async function scoreMetamorphic(
     byTransform: transforms.map((transform) => ({
       transform: transform.name,
       changes: totals.get(transform.name) ?? NONE,
+      labelled: labelled.get(transform.name) ?? NO_LOOPS,
     })),
     details,
   };
 }
 
 export function formatMetamorphic(score: MetamorphicScore, withDetails = false): string {
-  const header = ['transform', 'runs', 'calls', 'verdicts changed', 'stops gained', 'stops lost'];
-  const rows = score.byTransform.map(({ transform, changes }) => [
+  const header = [
+    'transform',
+    'runs',
+    'calls',
+    'verdicts changed',
+    'stops gained',
+    'stops lost',
+    'loops caught',
+    'false blocks',
+  ];
+  const rows = score.byTransform.map(({ transform, changes, labelled }) => [
     transform,
     String(changes.runs),
     String(changes.calls),
     String(changes.changed),
     String(changes.stopsGained),
     String(changes.stopsLost),
+    `${labelled.caughtBefore} → ${labelled.caughtAfter}/${labelled.loops}`,
+    `${labelled.falseBlocksBefore} → ${labelled.falseBlocksAfter}`,
   ]);
   const widths = header.map((cell, index) =>
     Math.max(cell.length, ...rows.map((row) => (row[index] ?? '').length)),
@@ -790,6 +987,10 @@ export function formatMetamorphic(score: MetamorphicScore, withDetails = false):
     `Metamorphic check (${score.half} half): verdicts that changed under transforms that keep every loop`,
   ];
   lines.push(line(header), ...rows.map(line));
+  lines.push(
+    '',
+    "Loops caught (by the 5th wasted call) and false blocks are the labels' verdict on the runs a transform touched, replayed as recorded → as transformed.",
+  );
   if (withDetails) {
     lines.push('');
     for (const item of score.details) {

@@ -3,9 +3,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
+import type { CorpusLabels } from '../../bench/corpus.js';
 import {
+  absolutePaths,
   addDescription,
   addExplanation,
+  annotationsDropped,
   claudeCodeResult,
   codexJsonResult,
   codexResult,
@@ -22,6 +25,7 @@ import {
   reorderKeys,
   rooCodeResult,
   scoreMetamorphic,
+  serverToolsPrefixed,
   type TraceEvent,
   type Transform,
   truncatedResult,
@@ -143,6 +147,94 @@ describe('transforms that keep every loop', () => {
     const explained = calls(addExplanation.apply(submitted, 'a.jsonl') ?? []);
     expect(typeof (explained[0]?.args as { explanation?: unknown } | undefined)?.explanation).toBe('string');
     expect(explained.at(-1)?.args).toEqual({});
+  });
+
+  it('lists the tools by their names alone, and leaves a trace whose tools carry no annotations as it is', () => {
+    const meta = (annotationsDropped.apply(EVENTS, 'a.jsonl') ?? [])[0] as { tools: unknown[] };
+    expect(meta.tools).toEqual([{ name: 'bash' }, { name: 'Read' }, { name: 'Edit' }]);
+    expect(
+      annotationsDropped.apply([{ ...EVENTS[0], tools: meta.tools }, ...EVENTS.slice(1)], 'a.jsonl'),
+    ).toBeUndefined();
+  });
+
+  it('names a tool no host has built in as a host names a server’s tool, with its annotations, keeping the hosts’ own tools', () => {
+    const played = [
+      {
+        type: 'meta',
+        name: 'ctf',
+        tools: [{ name: 'decompile', annotations: { readOnlyHint: true } }, { name: 'bash' }],
+      },
+      {
+        type: 'call',
+        tool: 'decompile',
+        args: { binary_path: 'crackme' },
+        result: { content: 'int main(void) {}' },
+      },
+      { type: 'call', tool: 'bash', args: { command: 'ls' }, result: { content: 'crackme' } },
+      { type: 'call', tool: 'TodoWrite', args: { todos: [] }, result: { content: 'ok' } },
+    ];
+    const out = serverToolsPrefixed.apply(played, 'a.jsonl') ?? [];
+    const [decompile, bash, todo] = calls(out);
+    expect(decompile?.tool).toMatch(/^mcp__?(workbench|env|local)__?decompile$/);
+    expect([bash?.tool, todo?.tool]).toEqual(['bash', 'TodoWrite']);
+    expect((out[0] as { tools: unknown[] }).tools).toEqual([
+      { name: decompile?.tool, annotations: { readOnlyHint: true } },
+      { name: 'bash' },
+    ]);
+    expect(serverToolsPrefixed.apply(played.slice(2), 'a.jsonl')).toBeUndefined();
+  });
+
+  it('writes a file tool’s relative paths as the absolute paths a host asks for, leaving commands as they are', () => {
+    const opened = [
+      ...EVENTS,
+      { type: 'call', tool: 'Read', args: { file_path: './README.md' }, result: { content: '# shop' } },
+    ];
+    const out = calls(absolutePaths.apply(opened, 'a.jsonl') ?? []);
+    const spelled = out.map((call) => {
+      const args = call.args as { file_path?: string; command?: string };
+      return args.file_path ?? args.command;
+    });
+    expect(spelled).toEqual([
+      '/home/dev/project/config/prod.yaml',
+      '/home/dev/project/config/prod.yaml',
+      '/home/dev/project/config/prod.yaml',
+      '/home/dev/project/src/api.py',
+      ...Array.from({ length: 4 }, () => 'pytest tests/test_api.py -x'),
+      '/home/dev/project/README.md',
+    ]);
+  });
+
+  it('writes a relative path under the folder the recording shows it in, where a command names it in full', () => {
+    const solved = [
+      { type: 'meta', name: 'ctf', tools: [{ name: 'createfile' }, { name: 'run_command' }] },
+      {
+        type: 'call',
+        tool: 'createfile',
+        args: { path: 'solve.py', contents: 'print(1)' },
+        result: { content: '{"success": true}' },
+      },
+      {
+        type: 'call',
+        tool: 'run_command',
+        args: { command: 'python /home/ctfplayer/solve.py' },
+        result: { content: '1' },
+      },
+    ];
+    const [created] = calls(absolutePaths.apply(solved, 'a.jsonl') ?? []);
+    expect(created?.args).toEqual({ path: '/home/ctfplayer/solve.py', contents: 'print(1)' });
+  });
+
+  it('leaves a trace whose file tools already name an absolute path, which shows how its host spells them', () => {
+    const opened = [
+      ...EVENTS,
+      {
+        type: 'call',
+        tool: 'Read',
+        args: { file_path: 'C:\\Users\\dev\\shop\\README.md' },
+        result: { content: '# shop' },
+      },
+    ];
+    expect(absolutePaths.apply(opened, 'a.jsonl')).toBeUndefined();
   });
 
   const lastShellResult = (transform: Transform, trace = 'a.jsonl') =>
@@ -374,7 +466,7 @@ describe('counting verdict changes', () => {
     });
   });
 
-  function corpusOf(events: readonly TraceEvent[]): string {
+  function corpusOf(events: readonly TraceEvent[], loops: CorpusLabels['loops'] = []): string {
     const corpus = mkdtempSync(join(tmpdir(), 'metamorphic-'));
     dirs.push(corpus);
     mkdirSync(join(corpus, 'design', 'traces'), { recursive: true });
@@ -382,7 +474,8 @@ describe('counting verdict changes', () => {
       join(corpus, 'design', 'traces', 'repeats.jsonl'),
       events.map((event) => JSON.stringify(event)).join('\n'),
     );
-    const labels = { trace: 'repeats.jsonl', source: 'demo', calls: 8, justified: [], loops: [] };
+    const justified = loops.flatMap((loop) => loop.wasted.map((step) => ({ step })));
+    const labels = { trace: 'repeats.jsonl', source: 'demo', calls: 8, justified, loops };
     writeFileSync(join(corpus, 'design', 'labels.jsonl'), `${JSON.stringify(labels)}\n`);
     return corpus;
   }
@@ -405,6 +498,24 @@ describe('counting verdict changes', () => {
   it('counts the failures an output without its exit status hides: a failed test run read as a success', async () => {
     const score = await scoreMetamorphic(corpusOf(EVENTS), { root, transforms: [cursorResult] });
     expect(score.byTransform[0]?.changes.stopsLost).toBeGreaterThan(0);
+  });
+
+  it('scores the runs a transform touched against their labels: a loop it hides is caught before and not after', async () => {
+    const loops = [{ start: 5, end: 8, wasted: [6, 7, 8] }];
+    const rerun: Transform = {
+      name: 'commands numbered',
+      apply: (events) => {
+        let step = 0;
+        return events.map((event) =>
+          event.tool === 'bash'
+            ? { ...event, args: { command: `pytest tests/test_api.py -x -k case${++step}` } }
+            : event,
+        );
+      },
+    };
+    const score = await scoreMetamorphic(corpusOf(EVENTS, loops), { root, transforms: [rerun] });
+    expect(score.byTransform[0]?.labelled).toMatchObject({ loops: 1, caughtBefore: 1, caughtAfter: 0 });
+    expect(formatMetamorphic(score)).toContain('1 → 0/1');
   });
 
   it('counts the changes of a transform that does change what is a loop', async () => {
