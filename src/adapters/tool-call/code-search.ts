@@ -6,6 +6,7 @@
  */
 import type { CallFacts, Proposal } from '../../core/types.js';
 import { isRecord, squashArgumentName } from './action-classes.js';
+import { nameReadings } from './tool-names.js';
 
 /** Words in a tool's name that say it searches code or files. */
 const CODE_WORDS = new Set([
@@ -52,11 +53,8 @@ const MAX_KEYS = 64;
 export function isCodeSearch(proposal: Proposal | undefined, call: CallFacts): boolean {
   if (call.kind !== 'search' || (call.service ?? '') !== '' || proposal === undefined) return false;
   const tool = typeof proposal.tool === 'string' ? proposal.tool : '';
-  const bare = tool.includes('__') ? tool.slice(tool.lastIndexOf('__') + 2) : tool;
-  const words = bare
-    .replace(/([a-z0-9])([A-Z])/g, '$1_$2')
-    .toLowerCase()
-    .split(/[_\-.\s/]+/);
+  // The most specific reading: the name past a server prefix, whichever way a host spells it.
+  const words = nameReadings(tool)[0] ?? [];
   if (words.some((word) => CODE_WORDS.has(word))) return true;
   if (!isRecord(proposal.args)) return false;
   let seen = 0;

@@ -11,6 +11,7 @@ import { CommandReading, commandReading } from './command-reading.js';
 import { PACKAGE_RUNNERS, programIndex } from './shell-effects.js';
 import { pipelinesOf } from './shell-parse.js';
 import { normalizePath } from './targets.js';
+import { nameReadings } from './tool-names.js';
 
 /** `program subcommand` pairs, and programs whose every run only checks or builds. */
 const CHECKS: ReadonlyMap<string, ReadonlySet<string> | true> = new Map<string, ReadonlySet<string> | true>([
@@ -352,20 +353,11 @@ const NAVIGATION_VERBS = new Set(['open', 'goto', 'scroll', 'navigate', 'cd', 'c
 
 /**
  * A tool whose name says it navigates (`open`, `goto`, `scroll_down`, `browser_navigate`, `cd`):
- * its first word, past an MCP server prefix and a `browser`/`editor` qualifier, is a navigation verb,
- * or it is `go_to`/`go_back`.
+ * its first word, past an MCP server prefix in either host's spelling (`mcp__env__go_to`,
+ * `mcp_env_go_to`) and a `browser`/`editor` qualifier, is a navigation verb, or it is
+ * `go_to`/`go_back`.
  */
 export const navigatesByName = readOncePerName(readNavigation);
-
-/** The words of a tool's name, past an MCP server prefix: `connect_start`, `debugStart`. */
-function nameWords(tool: string): string[] {
-  const bare = tool.includes('__') ? tool.slice(tool.lastIndexOf('__') + 2) : tool;
-  return bare
-    .replace(/([a-z0-9])([A-Z])/g, '$1_$2')
-    .toLowerCase()
-    .split(/[_\-.\s/]+/)
-    .filter((word) => word !== '');
-}
 
 /**
  * Verbs that start, stop or restart something that runs. `connect` is left out: it is as often the
@@ -388,11 +380,15 @@ const RUN_VERBS = new Set([
  * `restart_server`, `browser_launch`): one of its words is such a verb.
  */
 export const startsOrStopsByName = readOncePerName((tool) =>
-  nameWords(tool).some((word) => RUN_VERBS.has(word)),
+  nameReadings(tool).some((words) => words.some((word) => RUN_VERBS.has(word))),
 );
 
+/** Whether a reading of a tool's name (see `nameReadings`) starts with a navigation verb. */
 function readNavigation(tool: string): boolean {
-  const words = nameWords(tool);
+  return nameReadings(tool).some(startsWithNavigation);
+}
+
+function startsWithNavigation(words: readonly string[]): boolean {
   const start = words[0] === 'browser' || words[0] === 'editor' || words[0] === 'page' ? 1 : 0;
   const verb = words[start];
   if (verb === undefined) return false;

@@ -140,17 +140,24 @@ describe('navigation', () => {
     'scroll_down',
     'browser_navigate',
     'mcp__playwright__browser_navigate_back',
+    'mcp_playwright_browser_navigate_back',
     'go_to',
+    'mcp__alfworld__go_to',
+    'mcp_alfworld_go_to',
   ])('takes %s for a tool that moves what later calls see', (tool) => {
     expect(navigatesByName(tool)).toBe(true);
   });
 
-  it.each(['open_pull_request_review', 'read_file', 'Read', 'get_open_issues', 'search_file'])(
-    'does not take %s for navigation',
-    (tool) => {
-      expect(navigatesByName(tool)).toBe(false);
-    },
-  );
+  it.each([
+    'open_pull_request_review',
+    'mcp_github_open_pull_request_review',
+    'read_file',
+    'Read',
+    'get_open_issues',
+    'search_file',
+  ])('does not take %s for navigation', (tool) => {
+    expect(navigatesByName(tool)).toBe(false);
+  });
 
   it('gives the same answer for a name asked about again, also after thousands of other names', () => {
     expect(navigatesByName('browser_navigate')).toBe(true);
