@@ -2,7 +2,9 @@
  * Duplicate side effects: a booking, a message, a payment or a new record that already went through
  * once, asked for again with the same arguments. Reads can be repeated at no cost; a second booking
  * is a second booking. Only calls the adapter marks as having an outside effect are watched, and
- * never polls or tools declared idempotent.
+ * never polls or tools declared idempotent. A call whose arguments say nothing of what it sends (a
+ * bare `submit`, `deploy`) sends what the world holds when it runs: once the world changed after it
+ * went through, the same call sends something new.
  */
 import { canonicalJson, hashString } from '../identity/index.js';
 import type { Violation } from '../types.js';
@@ -19,6 +21,8 @@ const VERSION = 1;
 interface Done {
   /** What the call returned the first time, for the reason. */
   readonly result: string;
+  /** How many changes of the world the run had seen when the call went through (this process only). */
+  readonly changes?: number;
 }
 
 /**
@@ -37,8 +41,16 @@ function watches(call: CallContext): boolean {
   );
 }
 
+/** A call with no arguments: it names nothing of what it sends. */
+function namesNothing(call: CallContext): boolean {
+  for (const _ in call.args) return false;
+  return true;
+}
+
 export function createDuplicateEffectDetector(): Detector {
   const done = new LruMap<Done>(MAX_CALLS);
+  /** Changes of the world seen so far: a bare call made again after one sends something new. */
+  let changes = 0;
 
   return {
     name: NAME,
@@ -46,12 +58,16 @@ export function createDuplicateEffectDetector(): Detector {
     check(call: CallContext): Violation | undefined {
       if (!watches(call)) return undefined;
       const earlier = done.peek(exactKey(call));
-      return earlier ? describe(call, earlier) : undefined;
+      if (earlier === undefined) return undefined;
+      if (earlier.changes !== undefined && earlier.changes !== changes && namesNothing(call))
+        return undefined;
+      return describe(call, earlier);
     },
 
     observe(call: CallContext, outcome: ObservedOutcome): void {
+      if (outcome.changedWorld) changes++;
       if (isHarnessFault(outcome) || !outcome.success || !watches(call)) return;
-      done.set(exactKey(call), { result: outcome.text.slice(0, 160) });
+      done.set(exactKey(call), { result: outcome.text.slice(0, 160), changes });
     },
 
     // A new request from the user may ask for the same thing again.

@@ -53,6 +53,27 @@ describe('duplicate-effect', () => {
     ).toBe(true);
   });
 
+  it('blocks a bare submit made again with nothing changed, and allows it once the workspace changed since', () => {
+    const agent = new Agent();
+    const review =
+      'Thank you for your work on this issue. Please carefully follow the steps below to help review your changes.';
+    agent.call('submit', {}, review);
+    expect(agent.check('submit', {})).toMatchObject({ verdict: 'block', rule: 'duplicate-effect' });
+    agent.call('bash', { command: 'rm -f /testbed/reproduce.py' }, '');
+    expect(agent.check('submit', {}).allowed).toBe(true);
+  });
+
+  it('still blocks a booking made again after a file changed: its arguments say what it books', () => {
+    const agent = new Agent();
+    agent.call('book_reservation', BOOKING, BOOKED);
+    agent.call(
+      'Write',
+      { file_path: 'notes/trip.md', content: 'Booked HAT136 on May 20.' },
+      'File created successfully at: notes/trip.md',
+    );
+    expect(agent.check('book_reservation', BOOKING).verdict).toBe('block');
+  });
+
   it('allows the same request again once the user asks for it anew', () => {
     const agent = new Agent();
     agent.call('book_reservation', BOOKING, BOOKED);
