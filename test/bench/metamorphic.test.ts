@@ -480,6 +480,18 @@ describe('counting verdict changes', () => {
     return corpus;
   }
   const root = fileURLToPath(new URL('../..', import.meta.url));
+  /** A transform that does change what is a loop: each test run asks for another case. */
+  const numbered: Transform = {
+    name: 'commands numbered',
+    apply: (events) => {
+      let step = 0;
+      return events.map((event) =>
+        event.tool === 'bash'
+          ? { ...event, args: { command: `pytest tests/test_api.py -x -k case${++step}` } }
+          : event,
+      );
+    },
+  };
 
   it('finds no verdict changed on a run of repeated failures under every transform that keeps a status', async () => {
     const score = await scoreMetamorphic(corpusOf(EVENTS), { root });
@@ -502,34 +514,12 @@ describe('counting verdict changes', () => {
 
   it('scores the runs a transform touched against their labels: a loop it hides is caught before and not after', async () => {
     const loops = [{ start: 5, end: 8, wasted: [6, 7, 8] }];
-    const rerun: Transform = {
-      name: 'commands numbered',
-      apply: (events) => {
-        let step = 0;
-        return events.map((event) =>
-          event.tool === 'bash'
-            ? { ...event, args: { command: `pytest tests/test_api.py -x -k case${++step}` } }
-            : event,
-        );
-      },
-    };
-    const score = await scoreMetamorphic(corpusOf(EVENTS, loops), { root, transforms: [rerun] });
+    const score = await scoreMetamorphic(corpusOf(EVENTS, loops), { root, transforms: [numbered] });
     expect(score.byTransform[0]?.labelled).toMatchObject({ loops: 1, caughtBefore: 1, caughtAfter: 0 });
     expect(formatMetamorphic(score)).toContain('1 → 0/1');
   });
 
   it('counts the changes of a transform that does change what is a loop', async () => {
-    const numbered: Transform = {
-      name: 'commands numbered',
-      apply: (events) => {
-        let step = 0;
-        return events.map((event) =>
-          event.tool === 'bash'
-            ? { ...event, args: { command: `pytest tests/test_api.py -x -k case${++step}` } }
-            : event,
-        );
-      },
-    };
     const score = await scoreMetamorphic(corpusOf(EVENTS), { root, transforms: [numbered] });
     expect(score.byTransform[0]?.changes.stopsLost).toBeGreaterThan(0);
     expect(formatMetamorphic(score, true)).toContain('commands numbered: repeats.jsonl step');
