@@ -76,7 +76,8 @@ export function createDuplicateEffectDetector(): Detector {
     },
 
     snapshot(): unknown {
-      return { version: VERSION, done: done.entries() };
+      // The count of changes belongs to this process: a restored call is judged as before it.
+      return { version: VERSION, done: done.entries().map(([key, { result }]) => [key, { result }]) };
     },
 
     restore(state: unknown): void {
