@@ -231,11 +231,15 @@ function runsFromWorkingDirectory(command: string, context: InvalidationContext)
   return !operands.some((operand) => !RELATIVE_PATH.test(operand));
 }
 
-/** The targets a command names that some ban is about. */
+/** The targets a command names that some ban is about, in any spelling that may name the same file. */
 function mentionedTargets(targets: readonly string[], index: ConstraintIndex): string[] {
   const out: string[] = [];
   for (const target of targets) {
-    if (index.targetEntries(target).length > 0 || index.dependentsOf(target).length > 0) out.push(target);
+    // `./ctf_files/bard` in a command may be the file a ban keyed `/home/ctfplayer/ctf_files/bard`.
+    for (const spelling of spellingsOf(target, index)) {
+      if (index.targetEntries(spelling).length > 0 || index.dependentsOf(spelling).length > 0)
+        out.push(spelling);
+    }
   }
   return out;
 }

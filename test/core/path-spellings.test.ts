@@ -55,6 +55,27 @@ describe('one file named by an absolute and a relative path', () => {
     expect(agent.check('Read', { file_path: '/home/dev/shop/apps/docs/.env.example' }).verdict).toBe('allow');
   });
 
+  it('lets a failed call on an absolute path run again once a command of unknown effects names the file relatively', () => {
+    const agent = new Agent();
+    const binary = { path: '/home/ctfplayer/ctf_files/bard', function: 'main' };
+    const notFound = { text: 'Function main not found in /home/ctfplayer/ctf_files/bard', isError: true };
+    agent.call('decompile_function', binary, notFound);
+    agent.call('decompile_function', binary, notFound);
+    expect(agent.check('decompile_function', binary).verdict).toBe('block');
+    agent.call('run_command', { command: 'python3 strip_symbols.py ./ctf_files/bard' }, 'done');
+    expect(agent.check('decompile_function', binary).verdict).not.toBe('block');
+  });
+
+  it('keeps the ban on an absolute path when a command names another file of the same name', () => {
+    const agent = new Agent();
+    const binary = { path: '/home/ctfplayer/ctf_files/bard', function: 'main' };
+    const notFound = { text: 'Function main not found in /home/ctfplayer/ctf_files/bard', isError: true };
+    agent.call('decompile_function', binary, notFound);
+    agent.call('decompile_function', binary, notFound);
+    agent.call('run_command', { command: 'python3 strip_symbols.py ./backup/bard' }, 'done');
+    expect(agent.check('decompile_function', binary).verdict).toBe('block');
+  });
+
   it('keeps the ban on an absolute path when the relative write is of another file of the same name', () => {
     const agent = new Agent();
     agent.call('Read', { file_path: '/home/dev/shop/apps/docs/.env.example' }, MISSING);
