@@ -42,7 +42,15 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { HOST_AGENTS, hostToolNames } from '../src/adapters/tool-call/host-tools.js';
-import { type CorpusHalf, hasHalf, loadBuiltGuard, readLabels, type ScoredStep, scoreRun } from './corpus.js';
+import {
+  type CorpusHalf,
+  type CorpusLabels,
+  hasHalf,
+  loadBuiltGuard,
+  readLabels,
+  type ScoredStep,
+  scoreRun,
+} from './corpus.js';
 import { runAsScript } from './script.js';
 
 export type TraceEvent = Record<string, unknown>;
@@ -870,21 +878,21 @@ export interface MetamorphicScore {
   readonly details: readonly ChangedCall[];
 }
 
-/** The labels' verdict on a run replayed as recorded (`before`) and as transformed (`after`), added to `sum`. */
+/** The labels' verdict on a run replayed as recorded (`before`) and as transformed (`after`), added to `total`. */
 function labelledSum(
-  sum: LabelledChanges,
-  labels: Parameters<typeof scoreRun>[0],
+  total: LabelledChanges,
+  labels: CorpusLabels,
   before: readonly ScoredStep[],
   after: readonly ScoredStep[],
 ): LabelledChanges {
   const was = scoreRun(labels, before);
   const is = scoreRun(labels, after);
   return {
-    loops: sum.loops + was.loops,
-    caughtBefore: sum.caughtBefore + was.caught,
-    caughtAfter: sum.caughtAfter + is.caught,
-    falseBlocksBefore: sum.falseBlocksBefore + was.falseBlocks,
-    falseBlocksAfter: sum.falseBlocksAfter + is.falseBlocks,
+    loops: total.loops + was.loops,
+    caughtBefore: total.caughtBefore + was.caught,
+    caughtAfter: total.caughtAfter + is.caught,
+    falseBlocksBefore: total.falseBlocksBefore + was.falseBlocks,
+    falseBlocksAfter: total.falseBlocksAfter + is.falseBlocks,
   };
 }
 
