@@ -13,6 +13,10 @@ const MISSING = {
   isError: true,
 };
 
+/** A decompiler asked for a function the binary at an absolute path does not have. */
+const BINARY = { path: '/home/ctfplayer/ctf_files/bard', function: 'main' };
+const NOT_FOUND = { text: 'Function main not found in /home/ctfplayer/ctf_files/bard', isError: true };
+
 describe('one file named by an absolute and a relative path', () => {
   it.each([
     ['/home/dev/shop/apps/docs/.env.example', 'on POSIX'],
@@ -57,23 +61,19 @@ describe('one file named by an absolute and a relative path', () => {
 
   it('lets a failed call on an absolute path run again once a command of unknown effects names the file relatively', () => {
     const agent = new Agent();
-    const binary = { path: '/home/ctfplayer/ctf_files/bard', function: 'main' };
-    const notFound = { text: 'Function main not found in /home/ctfplayer/ctf_files/bard', isError: true };
-    agent.call('decompile_function', binary, notFound);
-    agent.call('decompile_function', binary, notFound);
-    expect(agent.check('decompile_function', binary).verdict).toBe('block');
+    agent.call('decompile_function', BINARY, NOT_FOUND);
+    agent.call('decompile_function', BINARY, NOT_FOUND);
+    expect(agent.check('decompile_function', BINARY).verdict).toBe('block');
     agent.call('run_command', { command: 'python3 strip_symbols.py ./ctf_files/bard' }, 'done');
-    expect(agent.check('decompile_function', binary).verdict).not.toBe('block');
+    expect(agent.check('decompile_function', BINARY).verdict).not.toBe('block');
   });
 
   it('keeps the ban on an absolute path when a command names another file of the same name', () => {
     const agent = new Agent();
-    const binary = { path: '/home/ctfplayer/ctf_files/bard', function: 'main' };
-    const notFound = { text: 'Function main not found in /home/ctfplayer/ctf_files/bard', isError: true };
-    agent.call('decompile_function', binary, notFound);
-    agent.call('decompile_function', binary, notFound);
+    agent.call('decompile_function', BINARY, NOT_FOUND);
+    agent.call('decompile_function', BINARY, NOT_FOUND);
     agent.call('run_command', { command: 'python3 strip_symbols.py ./backup/bard' }, 'done');
-    expect(agent.check('decompile_function', binary).verdict).toBe('block');
+    expect(agent.check('decompile_function', BINARY).verdict).toBe('block');
   });
 
   it('keeps the ban on an absolute path when the relative write is of another file of the same name', () => {
