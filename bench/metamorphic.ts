@@ -44,11 +44,11 @@ import { fileURLToPath } from 'node:url';
 import { HOST_AGENTS, hostToolNames } from '../src/adapters/tool-call/host-tools.js';
 import {
   type CorpusHalf,
-  type CorpusLabels,
   hasHalf,
   loadBuiltGuard,
   readLabels,
   type ScoredStep,
+  type SourceScore,
   scoreRun,
 } from './corpus.js';
 import { runAsScript } from './script.js';
@@ -148,9 +148,14 @@ function renameCalls(
   );
 }
 
+/** The argument a recorded call keeps its file's path under, if any. */
+function pathFieldOf(args: Record<string, unknown>): string | undefined {
+  return PATH_SOURCES.find((field) => typeof args[field] === 'string');
+}
+
 /** The arguments with the file's path under `key` instead of whichever name the recording used. */
 function withPathAs(args: Record<string, unknown>, key: string): Record<string, unknown> | undefined {
-  const source = PATH_SOURCES.find((name) => typeof args[name] === 'string');
+  const source = pathFieldOf(args);
   if (source === undefined) return undefined;
   const out: Record<string, unknown> = {};
   for (const [name, value] of Object.entries(args)) out[name === source ? key : name] = value;
@@ -206,7 +211,7 @@ export function editAs(
   key: string,
   args: Record<string, unknown>,
 ): Record<string, unknown> | undefined {
-  const source = PATH_SOURCES.find((field) => typeof args[field] === 'string');
+  const source = pathFieldOf(args);
   if (source === undefined) return undefined;
   const path = args[source] as string;
   const { [source]: _path, old_string: oldText, new_string: newText, ...rest } = args;
@@ -239,7 +244,7 @@ export function writeAs(
   key: string,
   args: Record<string, unknown>,
 ): Record<string, unknown> | undefined {
-  const source = PATH_SOURCES.find((field) => typeof args[field] === 'string');
+  const source = pathFieldOf(args);
   if (source === undefined || typeof args.content !== 'string') return undefined;
   const { [source]: path, content, ...rest } = args;
   if (name === 'str_replace_editor') return { command: 'create', [key]: path, file_text: content, ...rest };
@@ -775,7 +780,7 @@ export const absolutePaths: Transform = {
     const pathOf = (event: TraceEvent): { source: string; path: string } | undefined => {
       const args = event.args;
       if (event.type !== 'call' || !isRecord(args)) return undefined;
-      const source = PATH_SOURCES.find((field) => typeof args[field] === 'string');
+      const source = pathFieldOf(args);
       return source === undefined ? undefined : { source, path: args[source] as string };
     };
     const named = events.map(pathOf).map((found) => (found?.path === '' ? undefined : found));
@@ -878,15 +883,8 @@ export interface MetamorphicScore {
   readonly details: readonly ChangedCall[];
 }
 
-/** The labels' verdict on a run replayed as recorded (`before`) and as transformed (`after`), added to `total`. */
-function labelledSum(
-  total: LabelledChanges,
-  labels: CorpusLabels,
-  before: readonly ScoredStep[],
-  after: readonly ScoredStep[],
-): LabelledChanges {
-  const was = scoreRun(labels, before);
-  const is = scoreRun(labels, after);
+/** The labels' verdict on a run as recorded (`was`, scored once) and as transformed (`is`), added to `total`. */
+function labelledSum(total: LabelledChanges, was: SourceScore, is: SourceScore): LabelledChanges {
   return {
     loops: total.loops + was.loops,
     caughtBefore: total.caughtBefore + was.caught,
@@ -923,6 +921,7 @@ export async function scoreMetamorphic(
     const text = readFileSync(join(corpus, half, 'traces', label.trace), 'utf8');
     const events = guard.parse(text, label.trace) as TraceEvent[];
     const before = guard.replay(events);
+    let recorded: SourceScore | undefined;
     for (const transform of transforms) {
       const transformed = transform.apply(events, label.trace);
       if (transformed === undefined) continue;
@@ -930,9 +929,10 @@ export async function scoreMetamorphic(
         guard.parse(transformed.map((event) => JSON.stringify(event)).join('\n'), label.trace),
       );
       totals.set(transform.name, sum(totals.get(transform.name) ?? NONE, verdictChanges(before, after)));
+      recorded ??= scoreRun(label, before);
       labelled.set(
         transform.name,
-        labelledSum(labelled.get(transform.name) ?? NO_LOOPS, label, before, after),
+        labelledSum(labelled.get(transform.name) ?? NO_LOOPS, recorded, scoreRun(label, after)),
       );
       const afterByStep = new Map(after.map((step) => [step.step, step]));
       for (const step of before) {
