@@ -314,6 +314,7 @@ export class NarrowingEngine {
         outcome.score,
         changedWorld,
         effect?.service !== undefined,
+        !failed && call.facts.sideEffect === true && (this.adapter.answerNamesTool?.(seen) ?? false),
         this.shapeError,
         (content) => call.withoutSecrets(content),
       );

@@ -26,6 +26,7 @@ export class Observed implements ObservedOutcome {
     readonly score: number | undefined,
     readonly changedWorld: boolean,
     readonly changedService: boolean,
+    readonly namesOwnTool: boolean,
     private readonly shapeError: (text: string) => string,
     /** Takes out of the text the credentials the call's arguments carried. */
     private readonly scrub?: (text: string) => string,

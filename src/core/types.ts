@@ -467,6 +467,11 @@ export interface DomainAdapter {
    */
   answersNothing?(outcome: Outcome, call: CallFacts, failure?: FailureFacts): boolean;
   /**
+   * A success whose answer names the call's own tool: a tool that confirms before it acts answers
+   * with what it will do and asks for itself again. Asked only of calls with an outside effect.
+   */
+  answerNamesTool?(outcome: Outcome): boolean;
+  /**
    * The shape of an error text: the text with the values a call put into it masked, so one error
    * for varied arguments is one shape. Without it the engine uses its own, which knows no error texts.
    */

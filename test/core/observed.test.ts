@@ -11,7 +11,7 @@ function failure(shapeError: (text: string) => string): Observed {
     deterministic: true,
     meaning: 'call',
   } as const;
-  return new Observed(failure, 'digest', false, false, ERROR, undefined, false, false, shapeError);
+  return new Observed(failure, 'digest', false, false, ERROR, undefined, false, false, false, shapeError);
 }
 
 describe('Observed', () => {

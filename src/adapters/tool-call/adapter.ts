@@ -72,6 +72,7 @@ import { SignatureMatcher } from './matcher.js';
 import { forEachMatch } from './matches.js';
 import { normalizeArguments, wordsAboutTheCall } from './normal-form.js';
 import { refusesOrder } from './ordering.js';
+import { answerNamesTool } from './own-name.js';
 import { failedForItsPage, pageFailureKey } from './page-failure.js';
 import { asksPersonByName } from './person-questions.js';
 import { waitsForPerson } from './person-waits.js';
@@ -144,6 +145,7 @@ export interface ToolCallAdapterOptions {
 export interface ToolCallAdapter extends DomainAdapter {
   isNonAdvancing(outcome: Outcome, call?: CallFacts): boolean;
   answersNothing(outcome: Outcome, call: CallFacts, failure?: FailureFacts): boolean;
+  answerNamesTool(outcome: Outcome): boolean;
   errorShape(text: string): string;
   quotableError(text: string): string;
 }
@@ -573,6 +575,7 @@ export function createToolCallAdapter(options: ToolCallAdapterOptions = {}): Too
     describeFailure,
     isNonAdvancing,
     answersNothing,
+    answerNamesTool,
     errorShape,
     quotableError: withoutPointerLines,
   };

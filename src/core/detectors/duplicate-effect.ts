@@ -4,7 +4,9 @@
  * is a second booking. Only calls the adapter marks as having an outside effect are watched, and
  * never polls or tools declared idempotent. A call whose arguments say nothing of what it sends (a
  * bare `submit`, `deploy`) sends what the world holds when it runs: once the world changed after it
- * went through, the same call sends something new.
+ * went through, the same call sends something new. A tool that confirms before it acts answers the
+ * first call by naming itself, the way to go on (SWE-agent's `submit` shows the changes and asks for
+ * `submit` again): the same call after such an answer is the one it asked for.
  */
 import { canonicalJson, hashString } from '../identity/index.js';
 import type { Violation } from '../types.js';
@@ -23,6 +25,8 @@ interface Done {
   readonly result: string;
   /** How many changes of the world the run had seen when the call went through (this process only). */
   readonly changes?: number;
+  /** The answer named the call's own tool: it asked for the call again rather than doing it. */
+  readonly askedAgain?: boolean;
 }
 
 /**
@@ -58,7 +62,7 @@ export function createDuplicateEffectDetector(): Detector {
     check(call: CallContext): Violation | undefined {
       if (!watches(call)) return undefined;
       const earlier = done.peek(exactKey(call));
-      if (earlier === undefined) return undefined;
+      if (earlier === undefined || earlier.askedAgain === true) return undefined;
       if (earlier.changes !== undefined && earlier.changes !== changes && namesNothing(call))
         return undefined;
       return describe(call, earlier);
@@ -67,7 +71,11 @@ export function createDuplicateEffectDetector(): Detector {
     observe(call: CallContext, outcome: ObservedOutcome): void {
       if (outcome.changedWorld) changes++;
       if (isHarnessFault(outcome) || !outcome.success || !watches(call)) return;
-      done.set(exactKey(call), { result: outcome.text.slice(0, 160), changes });
+      done.set(exactKey(call), {
+        result: outcome.text.slice(0, 160),
+        changes,
+        ...(outcome.namesOwnTool === true && { askedAgain: true }),
+      });
     },
 
     // A new request from the user may ask for the same thing again.
@@ -77,7 +85,12 @@ export function createDuplicateEffectDetector(): Detector {
 
     snapshot(): unknown {
       // The count of changes belongs to this process: a restored call is judged as before it.
-      return { version: VERSION, done: done.entries().map(([key, { result }]) => [key, { result }]) };
+      return {
+        version: VERSION,
+        done: done
+          .entries()
+          .map(([key, { result, askedAgain }]) => [key, { result, ...(askedAgain && { askedAgain }) }]),
+      };
     },
 
     restore(state: unknown): void {
@@ -106,5 +119,6 @@ function describe(call: CallContext, earlier: Done): Violation {
 
 function readDone(raw: Record<string, unknown>): Done | undefined {
   const result = readString(raw.result);
-  return result === undefined ? undefined : { result };
+  if (result === undefined) return undefined;
+  return raw.askedAgain === true ? { result, askedAgain: true } : { result };
 }

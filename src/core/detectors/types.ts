@@ -61,6 +61,11 @@ export interface ObservedOutcome {
    * booking, a cancellation, a message. No file changed, but the service's other answers may have.
    */
   readonly changedService?: boolean;
+  /**
+   * A success of a call with an outside effect whose answer names the call's own tool: a tool that
+   * confirms before it acts, asking for itself again (see `DomainAdapter.answerNamesTool`).
+   */
+  readonly namesOwnTool?: boolean;
 }
 
 /**

@@ -21,6 +21,7 @@ export function countingShapes(plain: ObservedOutcome, shaped: string[]): Observ
     undefined,
     false,
     false,
+    false,
     shapeError,
   );
 }

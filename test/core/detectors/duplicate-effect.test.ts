@@ -63,6 +63,30 @@ describe('duplicate-effect', () => {
     expect(agent.check('submit', {}).allowed).toBe(true);
   });
 
+  it('allows a bare submit again when its answer asked for the submit command, and blocks a third', () => {
+    const agent = new Agent();
+    const review = [
+      'Please review your changes before they go in:',
+      '1. Remove your reproduction script.',
+      '2. Run the submit command again to confirm.',
+      '',
+      '<diff>',
+      'diff --git a/moto/core/models.py b/moto/core/models.py',
+    ].join('\n');
+    agent.call('submit', {}, review);
+    expect(agent.check('submit', {}).allowed).toBe(true);
+    agent.call('submit', {}, 'diff --git a/moto/core/models.py b/moto/core/models.py');
+    expect(agent.check('submit', {})).toMatchObject({ verdict: 'block', rule: 'duplicate-effect' });
+  });
+
+  it('keeps a confirming answer across a restore of the engine', () => {
+    const agent = new Agent();
+    agent.call('submit', {}, 'Run the submit command again to confirm.');
+    const restored = new Agent();
+    restored.loop.restore(agent.loop.snapshot());
+    expect(restored.check('submit', {}).allowed).toBe(true);
+  });
+
   it('still blocks a booking made again after a file changed: its arguments say what it books', () => {
     const agent = new Agent();
     agent.call('book_reservation', BOOKING, BOOKED);

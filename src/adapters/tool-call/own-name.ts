@@ -1,0 +1,44 @@
+/**
+ * Whether a tool's answer names the tool itself: a tool that confirms before it acts answers the
+ * first call with what it will do and the way to go on, which is calling it again (SWE-agent's
+ * `submit` reviews the changes and asks for `submit` once more). Such an answer is not an effect that
+ * went through, and the same call after it is the one the tool asked for.
+ */
+import type { Outcome } from '../../core/types.js';
+import { nameReadings } from './tool-names.js';
+
+/** How much of an answer is looked through: the way to go on comes before what it lists. */
+const MAX_CHARS_SCANNED = 8192;
+/** Longer names are no word an answer would spell out. */
+const MAX_NAME_CHARS = 64;
+
+/** The spellings of a tool's name an answer may use: the name, and the name without its server. */
+function spellingsOf(tool: string): string[] {
+  const names = new Set<string>();
+  if (tool.length <= MAX_NAME_CHARS) names.add(tool.toLowerCase());
+  const bare = nameReadings(tool)[0]?.join('_');
+  if (bare !== undefined && bare !== '' && bare.length <= MAX_NAME_CHARS) names.add(bare);
+  return [...names];
+}
+
+function isWordCharacter(code: number): boolean {
+  return (
+    (code >= 48 && code <= 57) || (code >= 65 && code <= 90) || (code >= 97 && code <= 122) || code === 95
+  );
+}
+
+/** Whether `word` stands in `text` as a word of its own, not inside a longer one. */
+function hasWord(text: string, word: string): boolean {
+  for (let at = text.indexOf(word); at >= 0; at = text.indexOf(word, at + 1)) {
+    const before = at === 0 ? 32 : text.charCodeAt(at - 1);
+    const after = at + word.length >= text.length ? 32 : text.charCodeAt(at + word.length);
+    if (!isWordCharacter(before) && !isWordCharacter(after)) return true;
+  }
+  return false;
+}
+
+export function answerNamesTool(outcome: Outcome): boolean {
+  const text = (outcome.content ?? '').slice(0, MAX_CHARS_SCANNED).toLowerCase();
+  if (text === '') return false;
+  return spellingsOf(outcome.proposal.tool).some((name) => hasWord(text, name));
+}
