@@ -49,14 +49,20 @@ export function deferredShape(outcome: ObservedOutcome): () => string {
   return () => shape;
 }
 
-/** A placeholder an adapter's shape puts for a value (`<id>`, `<q>`), with the marks around it. */
-const PLACEHOLDER = /^(\W*)<[a-z]+>(\W*)$/;
+/**
+ * A value as an adapter's shape leaves it, with the marks around it: a placeholder (`<id>`, `<q>`), or
+ * a value whose mask took only part of it (`inv-<id>` for `INV-1001`, `#<id>` for `#1001`).
+ */
+const MASKED_VALUE = /^(\W*)((?:[\w#-]*?<([a-z]+)>)+[\w#-]*)(\W*)$/;
+/** One value: word characters, `#` and `-`, and placeholders, nothing else. */
+const VALUE = /^(?:[\w#-]|<[a-z]+>)+$/;
 /**
  * Two error shapes as one, when they are one: equal, or equal word for word but where one has a
- * placeholder and the other a single word with the same marks around it (`(run <id>)` and `(run
- * xqzhwvkd)`): a value no mask could tell from a word (an id drawn without a digit) left in one of them.
- * At most two such places, in a shape of four words or more (see `alignedDifferences`). The result has
- * the placeholder there; undefined when the shapes differ otherwise.
+ * masked value and the other a single value with the same marks around it (`(run <id>)` and `(run
+ * xqzhwvkd)`; `invoice inv-<id>` and `invoice <id>`, from `INV-1001` and `inv_1001`): a value no mask
+ * could tell from a word (an id drawn without a digit), or one a mask took only part of, left in one
+ * of them. At most two such places, in a shape of four words or more (see `alignedDifferences`). The
+ * result has the placeholder there; undefined when the shapes differ otherwise.
  */
 export function mergedShape(a: string, b: string): string | undefined {
   if (a === b) return a;
@@ -65,24 +71,30 @@ export function mergedShape(a: string, b: string): string | undefined {
   const differing = alignedDifferences(
     wordsA,
     wordsB,
-    (wordA, wordB) => (placeholderFor(wordA, wordB) ?? placeholderFor(wordB, wordA)) !== undefined,
+    (wordA, wordB) => mergedValue(wordA, wordB) !== undefined,
   );
   if (differing === undefined) return undefined;
   const merged = [...wordsA];
-  for (const index of differing) {
-    const wordA = wordsA[index] as string;
-    merged[index] = placeholderFor(wordA, wordsB[index] as string) ?? (wordsB[index] as string);
-  }
+  for (const index of differing)
+    merged[index] = mergedValue(wordsA[index] as string, wordsB[index] as string) as string;
   return merged.join(' ');
 }
 
-/** `masked` when it is a placeholder standing where `word` has one word with the same marks around it. */
+/** The placeholder two words are one value under, either way round. */
+function mergedValue(wordA: string, wordB: string): string | undefined {
+  return placeholderFor(wordA, wordB) ?? placeholderFor(wordB, wordA);
+}
+
+/**
+ * The placeholder, with its marks, when `masked` is a masked value standing where `word` has one
+ * value with the same marks around it.
+ */
 function placeholderFor(masked: string, word: string): string | undefined {
-  const match = PLACEHOLDER.exec(masked);
+  const match = MASKED_VALUE.exec(masked);
   if (match === null) return undefined;
   const before = match[1] as string;
-  const after = match[2] as string;
+  const after = match[4] as string;
   if (!word.startsWith(before) || !word.endsWith(after)) return undefined;
   const value = word.slice(before.length, word.length - after.length);
-  return /^\w+$/.test(value) ? masked : undefined;
+  return VALUE.test(value) ? `${before}<${match[3] as string}>${after}` : undefined;
 }

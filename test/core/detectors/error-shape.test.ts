@@ -12,6 +12,24 @@ describe('mergedShape', () => {
     ).toBe("error executing query: table <q> doesn't exist (request <id>)");
   });
 
+  it('takes a value a mask took only part of for the placeholder the other shape has there', () => {
+    expect(mergedShape('error: invoice inv-<id> not found', 'error: invoice <id> not found')).toBe(
+      'error: invoice <id> not found',
+    );
+    expect(mergedShape('error: invoice inv-<id> not found', 'error: invoice inv1001 not found')).toBe(
+      'error: invoice <id> not found',
+    );
+    expect(mergedShape('order #<id> was not found', 'order <id> was not found')).toBe(
+      'order <id> was not found',
+    );
+  });
+
+  it('keeps shapes apart where a partly masked value stands against words that are no value', () => {
+    expect(
+      mergedShape('error: invoice inv-<id> not found', 'error: invoice (draft) not found'),
+    ).toBeUndefined();
+  });
+
   it('keeps shapes apart that differ in a word neither of them masked', () => {
     expect(
       mergedShape(
@@ -49,6 +67,9 @@ describe('mergedShape', () => {
       '(run',
       '<id>)',
       'xqzhwv)',
+      'inv-<id>',
+      '#<id>',
+      'inv1001',
       'not',
       'found',
       'in',

@@ -110,6 +110,20 @@ describe('error-streak', () => {
     expect(verdicts).toEqual(['allow', 'allow', 'warn', 'warn', 'block']);
   });
 
+  it('takes an id its error echoes in several forms, masked whole or in part, for one value', () => {
+    const agent = new Agent();
+    const forms = ['INV-1001', 'INV-1002', 'inv_1001', '1001', 'INV1001'];
+    const verdicts = forms.map(
+      (invoice) =>
+        agent.call(
+          'get_invoice',
+          { invoice_id: invoice },
+          { text: `Error: invoice ${invoice} not found`, isError: true },
+        ).check.verdict,
+    );
+    expect(verdicts.at(-1)).toBe('block');
+  });
+
   it('blocks the fifth guess when the policy sets the effect to block', () => {
     const detector = createErrorStreakDetector();
     expect(verdicts(detector, guesses(PATHS, BLOCKING))).toEqual(['allow', 'allow', 'warn', 'warn', 'block']);
