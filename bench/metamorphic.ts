@@ -665,6 +665,37 @@ export const volatileValues: Transform = {
   },
 };
 
+/**
+ * A file tool's refusal given back as plain text, its flag dropped: an editor, a read or a write whose
+ * host, framework or converter returns the tool's own words and marks nothing (a framework tool that
+ * returns its error message as its output, a trajectory whose observations carry no status). The text
+ * is the recording's; only the flag goes. A call that names a file and runs no command line is a file
+ * tool's (an editor's subcommand, `command: "str_replace"`, is no command line).
+ */
+export const fileRefusalsUnflagged: Transform = {
+  name: "file tools' refusals unflagged",
+  apply(events) {
+    let changed = false;
+    const out = events.map((event) => {
+      if (event.type !== 'call' || !isRecord(event.args) || !isRecord(event.result)) return event;
+      const { args, result } = event;
+      if (pathFieldOf(args) === undefined || isCommandLine(args.command)) return event;
+      if (result.isError !== true || typeof result.content !== 'string') return event;
+      changed = true;
+      const { isError: _isError, ...unflagged } = result;
+      return { ...event, result: unflagged };
+    });
+    return changed ? out : undefined;
+  },
+};
+
+/** An editor's subcommands, which a `command` argument beside a path names instead of a command line. */
+const EDITOR_SUBCOMMAND = /^(?:view|create|str_replace|insert|undo_edit|view_range|append|delete)$/;
+
+function isCommandLine(command: unknown): boolean {
+  return typeof command === 'string' && !EDITOR_SUBCOMMAND.test(command);
+}
+
 export const RESULT_TRANSFORMS: readonly Transform[] = [
   claudeCodeResult,
   codexResult,
@@ -676,6 +707,7 @@ export const RESULT_TRANSFORMS: readonly Transform[] = [
   cursorResult,
   truncatedResult,
   volatileValues,
+  fileRefusalsUnflagged,
 ];
 
 /**

@@ -66,6 +66,7 @@ import { isEmptyAnswer } from './empty-result.js';
 import { errorShape } from './error-shape.js';
 import { programNotFound, withoutStartupLines } from './failure-lines.js';
 import { queriedFiles } from './file-queries.js';
+import { isUnflaggedRefusal } from './file-refusals.js';
 import { programGoneUnderCall } from './gone-program.js';
 import { heldByAnotherProcess } from './held-lock.js';
 import { SignatureMatcher } from './matcher.js';
@@ -434,7 +435,12 @@ export function createToolCallAdapter(options: ToolCallAdapterOptions = {}): Too
   }
 
   function describeFailure(outcome: Outcome, call: CallFacts): FailureFacts | undefined {
-    if (outcome.success) return emptyResult(outcome, call);
+    if (outcome.success) {
+      const refused = isUnflaggedRefusal(outcome, call, signatureMatcher(), (text) =>
+        withoutEchoes(text, isRecord(outcome.proposal?.args) ? outcome.proposal.args : {}),
+      );
+      return refused ? describeFailure({ ...outcome, success: false }, call) : emptyResult(outcome, call);
+    }
     if (onlyItsTextFailed(outcome, call)) return LOGGED_BY_A_SERVICE;
     const text = failureText(outcome);
     const args = isRecord(outcome.proposal?.args) ? outcome.proposal.args : {};

@@ -402,6 +402,13 @@ describe('a host refusing what the session was not allowed', () => {
 });
 
 describe('the agent’s failures the guard learns from', () => {
+  it('blames the agent for a parameter its tool names as required and the call left out', () => {
+    const text = 'ERROR:\nParameter `old_str` is required for command: str_replace.';
+    expect(
+      failureOf('str_replace_editor', { command: 'str_replace', path: '/workspace/app/parser.c' }, text),
+    ).toMatchObject({ blame: 'agent_failure', signature: 'validation_error' });
+  });
+
   it('blames the agent for a path outside the sandbox, and advises no waiting', () => {
     const text = 'Access denied - path outside allowed directories: /etc/passwd not in /home/dev/w';
     expect(failureOf('read_text_file', { path: '/etc/passwd' }, text)).toMatchObject({

@@ -67,6 +67,9 @@ export const SHELLS: FamilyTable = {
       '\\bno such (?:command|option|subcommand)\\b',
       '\\b(?:missing|required) (?:required )?(?:argument|parameter|property|field|option|operand|value|destination|file operand)s?\\b',
       '\\bis a required (?:property|field|argument|parameter)\\b',
+      // a parameter named, then said to be required (an editor's `Parameter \`old_str\` is required
+      // for command: str_replace.`)
+      '\\b(?:property|field|argument|parameter|option) [`\'"]?[\\w.-]{1,64}[`\'"]? is required\\b',
       '\\brequires? (?:an? )?(?:argument|value|parameter)\\b',
       '\\bneeds an argument\\b',
       "\\bdoesn't allow an argument\\b",
