@@ -30,7 +30,7 @@ export function isUnflaggedRefusal(
   outcome: Outcome,
   call: CallFacts,
   matcher: SignatureMatcher,
-  verdictOf: (line: string) => string,
+  verdictOf: (text: string) => string,
 ): boolean {
   if (!outcome.success || outcome.exitCode !== undefined || outcome.error !== undefined) return false;
   if (!FILE_KINDS.has(call.kind) || call.targets.length === 0) return false;

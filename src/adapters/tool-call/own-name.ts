@@ -6,6 +6,7 @@
  */
 import type { Outcome } from '../../core/types.js';
 import { nameReadings } from './tool-names.js';
+import { isWordCharacter } from './white-space.js';
 
 /** How much of an answer is looked through: the way to go on comes before what it lists. */
 const MAX_CHARS_SCANNED = 8192;
@@ -19,12 +20,6 @@ function spellingsOf(tool: string): string[] {
   const bare = nameReadings(tool)[0]?.join('_');
   if (bare !== undefined && bare !== '' && bare.length <= MAX_NAME_CHARS) names.add(bare);
   return [...names];
-}
-
-function isWordCharacter(code: number): boolean {
-  return (
-    (code >= 48 && code <= 57) || (code >= 65 && code <= 90) || (code >= 97 && code <= 122) || code === 95
-  );
 }
 
 /** Whether `word` stands in `text` as a word of its own, not inside a longer one. */
