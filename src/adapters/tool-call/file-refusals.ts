@@ -40,7 +40,7 @@ export function isUnflaggedRefusal(
   // The call's own text out first: an editor's refusal may quote a search text of several lines.
   const first = firstLine(verdictOf(content.slice(0, MAX_HEAD)));
   if (first.length > MAX_FIRST_LINE) return false;
-  const rule = matcher.match(first);
+  const rule = matcher.matchOnce(first);
   if (rule === undefined || rule.blame !== 'agent_failure') return false;
   // A read changes nothing, so nothing it names can be in its way: "the file exists but is shorter
   // than the offset" is a read past the end, answered with nothing.

@@ -450,6 +450,14 @@ export class SignatureMatcher {
     return this.recent === undefined ? this.matchAnew(text) : this.recent.of(text);
   }
 
+  /**
+   * `match`, for a text read once and never again (a success's first line, looked at for a refusal):
+   * not kept among the recent texts, where it would push out the failures that are read again.
+   */
+  matchOnce(text: string): SignatureRule | undefined {
+    return text === '' ? undefined : this.matchAnew(text);
+  }
+
   private matchAnew(text: string): SignatureRule | undefined {
     const admitted = this.admitted;
     const candidate = admitted.rules;

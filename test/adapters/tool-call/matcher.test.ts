@@ -135,6 +135,10 @@ describe('SignatureMatcher', () => {
     }
   });
 
+  it('reads a text once as it reads it for keeps', () => {
+    for (const text of REAL_TEXTS) expect(matcher.matchOnce(text)).toBe(matcher.match(text));
+  });
+
   it('agrees with running every rule on any mix of error words', () => {
     const separator = fc.constantFrom(' ', '', '\n', ': ', ' - ', '_', '.');
     const text = fc
