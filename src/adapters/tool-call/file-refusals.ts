@@ -11,6 +11,7 @@
  */
 import type { CallFacts, Outcome } from '../../core/types.js';
 import type { SignatureMatcher } from './matcher.js';
+import type { SignatureRule } from './signatures.js';
 
 /** The kinds of call that act on the files they name. */
 const FILE_KINDS: ReadonlySet<string> = new Set(['read', 'mutate', 'create', 'delete']);
@@ -37,14 +38,29 @@ export function isUnflaggedRefusal(
   const content = typeof outcome.content === 'string' ? outcome.content.trim() : '';
   if (content === '') return false;
   if (call.kind === 'read' && !isShort(content)) return false;
-  // The call's own text out first: an editor's refusal may quote a search text of several lines.
+  const raw = firstLine(content);
+  // A line that quotes nothing is read as it is: the call's own text (a long search text is costly
+  // to look for) is taken out only where it may be, in a line that quotes something (a search text,
+  // maybe of several lines) or that the catalogue reads as the agent's failure (whose words may be
+  // the call's).
+  if (!hasQuote(raw) && (raw.length > MAX_FIRST_LINE || !isAgentFailure(matcher.matchOnce(raw))))
+    return false;
   const first = firstLine(verdictOf(content.slice(0, MAX_HEAD)));
   if (first.length > MAX_FIRST_LINE) return false;
   const rule = matcher.matchOnce(first);
-  if (rule === undefined || rule.blame !== 'agent_failure') return false;
+  if (rule === undefined || !isAgentFailure(rule)) return false;
   // A read changes nothing, so nothing it names can be in its way: "the file exists but is shorter
   // than the offset" is a read past the end, answered with nothing.
   return call.kind !== 'read' || rule.signature !== 'conflict';
+}
+
+function isAgentFailure(rule: SignatureRule | undefined): boolean {
+  return rule?.blame === 'agent_failure';
+}
+
+/** Whether the line quotes anything (a backtick, a double quote): the call's own text, maybe. */
+function hasQuote(line: string): boolean {
+  return line.includes('`') || line.includes('"');
 }
 
 /** A line that is only a label (`ERROR:`, OpenHands' above its editor's refusals) heads the next one. */
