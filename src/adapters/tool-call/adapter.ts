@@ -436,10 +436,9 @@ export function createToolCallAdapter(options: ToolCallAdapterOptions = {}): Too
 
   function describeFailure(outcome: Outcome, call: CallFacts): FailureFacts | undefined {
     if (outcome.success) {
-      const refused = isUnflaggedRefusal(outcome, call, signatureMatcher(), (text) =>
-        withoutEchoes(text, isRecord(outcome.proposal?.args) ? outcome.proposal.args : {}),
-      );
-      return refused ? describeFailure({ ...outcome, success: false }, call) : emptyResult(outcome, call);
+      return isUnflaggedRefusal(outcome, call, signatureMatcher())
+        ? describeFailure({ ...outcome, success: false }, call)
+        : emptyResult(outcome, call);
     }
     if (onlyItsTextFailed(outcome, call)) return LOGGED_BY_A_SERVICE;
     const text = failureText(outcome);

@@ -10,6 +10,8 @@
  * two, is read so, as no file is likely to hold just the words of a refusal.
  */
 import type { CallFacts, Outcome } from '../../core/types.js';
+import { isRecord } from './action-classes.js';
+import { withoutEchoes } from './echoes.js';
 import type { SignatureMatcher } from './matcher.js';
 import type { SignatureRule } from './signatures.js';
 
@@ -24,15 +26,10 @@ const MAX_READ_REFUSAL = 400;
 const MAX_READ_REFUSAL_LINES = 3;
 
 /**
- * Whether a result that says nothing of how the call went is a file tool's refusal. `verdictOf` takes
- * out of a text what quotes the call's own arguments, as a failure's text is read.
+ * Whether a result that says nothing of how the call went is a file tool's refusal. What quotes the
+ * call's own arguments is taken out of it first, as it is out of a failure's text.
  */
-export function isUnflaggedRefusal(
-  outcome: Outcome,
-  call: CallFacts,
-  matcher: SignatureMatcher,
-  verdictOf: (text: string) => string,
-): boolean {
+export function isUnflaggedRefusal(outcome: Outcome, call: CallFacts, matcher: SignatureMatcher): boolean {
   if (!outcome.success || outcome.exitCode !== undefined || outcome.error !== undefined) return false;
   if (!FILE_KINDS.has(call.kind) || call.targets.length === 0) return false;
   const content = typeof outcome.content === 'string' ? outcome.content.trim() : '';
@@ -45,16 +42,17 @@ export function isUnflaggedRefusal(
   // the call's).
   if (!hasQuote(raw) && (raw.length > MAX_FIRST_LINE || !isAgentFailure(matcher.matchOnce(raw))))
     return false;
-  const first = firstLine(verdictOf(content.slice(0, MAX_HEAD)));
+  const args = isRecord(outcome.proposal?.args) ? outcome.proposal.args : {};
+  const first = firstLine(withoutEchoes(content.slice(0, MAX_HEAD), args));
   if (first.length > MAX_FIRST_LINE) return false;
   const rule = matcher.matchOnce(first);
-  if (rule === undefined || !isAgentFailure(rule)) return false;
+  if (!isAgentFailure(rule)) return false;
   // A read changes nothing, so nothing it names can be in its way: "the file exists but is shorter
   // than the offset" is a read past the end, answered with nothing.
   return call.kind !== 'read' || rule.signature !== 'conflict';
 }
 
-function isAgentFailure(rule: SignatureRule | undefined): boolean {
+function isAgentFailure(rule: SignatureRule | undefined): rule is SignatureRule {
   return rule?.blame === 'agent_failure';
 }
 

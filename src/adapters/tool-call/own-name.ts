@@ -6,7 +6,7 @@
  */
 import type { Outcome } from '../../core/types.js';
 import { nameReadings } from './tool-names.js';
-import { isWordCharacter } from './white-space.js';
+import { hasWholeWord } from './white-space.js';
 
 /** How much of an answer is looked through: the way to go on comes before what it lists. */
 const MAX_CHARS_SCANNED = 8192;
@@ -22,18 +22,8 @@ function spellingsOf(tool: string): string[] {
   return [...names];
 }
 
-/** Whether `word` stands in `text` as a word of its own, not inside a longer one. */
-function hasWord(text: string, word: string): boolean {
-  for (let at = text.indexOf(word); at >= 0; at = text.indexOf(word, at + 1)) {
-    const before = at === 0 ? 32 : text.charCodeAt(at - 1);
-    const after = at + word.length >= text.length ? 32 : text.charCodeAt(at + word.length);
-    if (!isWordCharacter(before) && !isWordCharacter(after)) return true;
-  }
-  return false;
-}
-
 export function answerNamesTool(outcome: Outcome): boolean {
   const text = (outcome.content ?? '').slice(0, MAX_CHARS_SCANNED).toLowerCase();
   if (text === '') return false;
-  return spellingsOf(outcome.proposal.tool).some((name) => hasWord(text, name));
+  return spellingsOf(outcome.proposal.tool).some((name) => hasWholeWord(text, name));
 }

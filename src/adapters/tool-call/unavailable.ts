@@ -5,6 +5,7 @@
  * cannot make them exist.
  */
 import { argumentTexts } from './argument-texts.js';
+import { hasWholeWord } from './white-space.js';
 
 /** The verdict, after the named value: the thing is missing or unavailable, not merely short. */
 const SAYS_MISSING =
@@ -38,15 +39,6 @@ function nameableValues(args: Readonly<Record<string, unknown>>): string[] {
   return out;
 }
 
-function namesWhole(text: string, value: string): boolean {
-  for (let at = text.indexOf(value); at >= 0; at = text.indexOf(value, at + 1)) {
-    const before = text[at - 1] ?? ' ';
-    const after = text[at + value.length] ?? ' ';
-    if (!/\w/.test(before) && !/\w/.test(after)) return true;
-  }
-  return false;
-}
-
 /**
  * The argument values an error names as missing or unavailable, or undefined when it names none or
  * says something else about them ("not enough seats on flight HAT290" is about a quantity).
@@ -59,7 +51,7 @@ export function unavailableValues(
   const firstLine = text.trim().split('\n', 1)[0] ?? '';
   if (firstLine.length > 300 || !SAYS_MISSING.test(firstLine)) return undefined;
   const values = nameableValues(args);
-  const named = [...new Set(values.filter((value) => namesWhole(firstLine, value)))];
+  const named = [...new Set(values.filter((value) => hasWholeWord(firstLine, value)))];
   return named.length > 0 && named.length <= MAX_NAMED ? named : undefined;
 }
 
@@ -84,7 +76,7 @@ export function missingOperands(text: string, command: string): string[] | undef
   for (const whole of text.split('\n', MAX_OUTPUT_LINES)) {
     const line = whole.slice(0, MAX_OUTPUT_LINE);
     if (!SAYS_MISSING.test(line) && !SAYS_NOTHING_MATCHES.test(line)) continue;
-    for (const word of words) if (namesWhole(line, word)) named.add(word);
+    for (const word of words) if (hasWholeWord(line, word)) named.add(word);
   }
   return named.size > 0 && named.size <= MAX_NAMED ? [...named] : undefined;
 }

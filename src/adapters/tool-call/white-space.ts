@@ -32,3 +32,14 @@ export function isWordCharacter(code: number): boolean {
     (code >= 97 && code <= 122) || (code >= 65 && code <= 90) || (code >= 48 && code <= 57) || code === 95
   );
 }
+
+/** Whether `word` stands in `text` as a word of its own: no word character (`\w`) just before or after it. */
+export function hasWholeWord(text: string, word: string): boolean {
+  if (word === '') return false;
+  for (let at = text.indexOf(word); at >= 0; at = text.indexOf(word, at + 1)) {
+    const before = at === 0 ? 32 : text.charCodeAt(at - 1);
+    const after = at + word.length >= text.length ? 32 : text.charCodeAt(at + word.length);
+    if (!isWordCharacter(before) && !isWordCharacter(after)) return true;
+  }
+  return false;
+}
