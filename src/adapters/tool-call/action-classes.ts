@@ -117,6 +117,24 @@ const JOINERS = new Set(['or', 'and']);
  * what the program printed since (see `kindOfCall`).
  */
 const INPUT_STREAM_WORDS = new Set(['stdin']);
+/**
+ * Words that open a question (`can_send_mms`, `is_deleted`, `has_access`, `should_retry`): a name
+ * that begins with one asks whether something holds or may be done, and does none of what the verbs
+ * after it say. Not `do`, which commands (`do_transfer`).
+ */
+const QUESTION_WORDS = new Set([
+  'can',
+  'could',
+  'is',
+  'are',
+  'was',
+  'were',
+  'has',
+  'have',
+  'does',
+  'did',
+  'should',
+]);
 /** Remote verbs that change something on the other side: an empty reply to them is not "nothing found". */
 const REMOTE_WRITE_WORDS = new Set(['post', 'send', 'invoke', 'publish', 'notify']);
 /**
@@ -230,6 +248,9 @@ function readWords(list: readonly string[]): NameReading | undefined {
   } as const;
   if (inputStream) return { ...base, kind: 'exec', typesIntoProcess: true };
   if (bookkeeping) return { ...base, kind: 'other' };
+  if (QUESTION_WORDS.has(list[0] ?? '')) {
+    return { ...base, noun: nouns.slice(1).join('_'), writes: false, kind: isPoll(list) ? 'poll' : 'read' };
+  }
   if (!writes && isPoll(list)) return { ...base, kind: 'poll' };
   const first = families[0];
   if (first === undefined) return remote ? { ...base, kind: 'api' } : undefined;

@@ -143,6 +143,22 @@ describe('naming conventions', () => {
     expect(classify('http_request').kind).toBe('api');
     expect(classify('post_message').kind).toBe('api');
   });
+
+  it('reads a name that opens with a question as a read, whatever verb follows', () => {
+    expectKinds([
+      ['can_send_mms', 'read', 'file_read'],
+      ['isDeleted', 'read', 'file_read'],
+      ['has_write_access', 'read', 'file_read'],
+      ['should_create_branch', 'read', 'file_read'],
+      ['mcp__phone__can_send_mms', 'read', 'file_read'],
+    ]);
+  });
+
+  it('reads the question word only where it opens the name', () => {
+    expect(classify('send_mms').kind).toBe('api');
+    expect(classify('scan_and_send').kind).toBe('api');
+    expect(classify('cancel_order').kind).toBe('api');
+  });
 });
 
 describe('annotations', () => {
@@ -249,6 +265,10 @@ describe('poll tools', () => {
   it('does not call a write of a status a poll', () => {
     expect(classify('update_status').kind).toBe('mutate');
     expect(classify('create_status').kind).toBe('create');
+  });
+
+  it('keeps a question about a job a poll', () => {
+    expect(classify('is_build_status_green').kind).toBe('poll');
   });
 
   it('does not call a list of jobs a poll', () => {

@@ -116,6 +116,17 @@ describe('duplicate-effect', () => {
     expect(allowed.check('send_certificate', { user_id: 'mia_li_3668', amount: 50 }).allowed).toBe(true);
   });
 
+  it('does not block a question about sending asked again after something else was done', () => {
+    const agent = new Agent();
+    agent.call('can_send_mms', {}, 'Your messaging app cannot send MMS messages.');
+    agent.call(
+      'grant_app_permission',
+      { app_name: 'messaging', permission: 'storage' },
+      "Permission 'storage' granted to messaging.",
+    );
+    expect(agent.check('can_send_mms', {}).allowed).toBe(true);
+  });
+
   it('does not block reads or whole-file writes repeated with the same arguments', () => {
     const agent = new Agent();
     const details = { reservation_id: 'HATHAT' };
