@@ -3,7 +3,7 @@
  * the text an edit writes and the text it searched for.
  */
 
-import { isRecord } from './action-classes.js';
+import { isRecord, squashArgumentName } from './action-classes.js';
 import { forEachMatch } from './matches.js';
 import { normalizeTarget } from './targets.js';
 
@@ -170,20 +170,54 @@ function searchReplaceBlocks(args: Readonly<Record<string, unknown>>): SearchRep
   return [];
 }
 
-const WRITTEN_KEYS = [
-  'new_string',
-  'newString',
-  'new_str',
-  'newText',
-  'new_text',
-  'content',
-  'contents',
-  'file_text',
-  'replacement',
-] as const;
-const NEW_TEXT_KEYS = ['newText', 'new_string', 'new_text', 'newString'] as const;
-const OLD_TEXT_KEYS = ['oldText', 'old_string', 'old_text', 'oldString', 'old_str'] as const;
-const WHOLE_FILE_KEYS = ['content', 'contents', 'file_text'] as const;
+/**
+ * What an edit's or a write's argument holds, by its name in any convention (`old_string`,
+ * `oldString`, Windsurf's `TargetContent`): the text it looks for, the text it puts there, a whole
+ * file's text, or the file it writes.
+ */
+type EditRole = 'old' | 'new' | 'whole' | 'file';
+const EDIT_ROLE_BY_KEY = new Map<string, EditRole>([
+  ...['oldtext', 'oldstring', 'oldstr', 'targetcontent'].map((key) => [key, 'old'] as const),
+  ...['newtext', 'newstring', 'newstr', 'replacement', 'replacementcontent'].map(
+    (key) => [key, 'new'] as const,
+  ),
+  ...['content', 'contents', 'filetext', 'codecontent', 'filecontent', 'filecontents'].map(
+    (key) => [key, 'whole'] as const,
+  ),
+  ...['path', 'filepath', 'file', 'filename', 'absolutepath', 'targetfile'].map(
+    (key) => [key, 'file'] as const,
+  ),
+]);
+/** Arguments of one record read for their roles, at most: a model's arguments may hold any number. */
+const MAX_ROLE_KEYS = 64;
+
+/** The first string of `record` (in its order) under a name of `role`, or undefined. */
+function stringOfRole(record: Readonly<Record<string, unknown>>, role: EditRole): string | undefined {
+  let seen = 0;
+  for (const key in record) {
+    if (++seen > MAX_ROLE_KEYS) break;
+    const value = record[key];
+    if (typeof value === 'string' && EDIT_ROLE_BY_KEY.get(squashArgumentName(key)) === role) return value;
+  }
+  return undefined;
+}
+
+/**
+ * The edits of a call that makes several (`edits: [{oldText, newText}]`, Windsurf's
+ * `ReplacementChunks: [{TargetContent, ReplacementContent}]`): `edits`, or the first list whose first
+ * item looks for a text; undefined when the call has none.
+ */
+function editList(args: Readonly<Record<string, unknown>>): readonly unknown[] | undefined {
+  if (Array.isArray(args.edits)) return args.edits;
+  let seen = 0;
+  for (const key in args) {
+    if (++seen > MAX_ROLE_KEYS) break;
+    const value = args[key];
+    if (Array.isArray(value) && isRecord(value[0]) && stringOfRole(value[0], 'old') !== undefined)
+      return value;
+  }
+  return undefined;
+}
 
 /** The first of `keys` whose value in `record` is a string, that string; undefined when none is. */
 export function firstString(
@@ -208,14 +242,19 @@ export function writtenTextBeside(
   patch: string | undefined,
 ): string | undefined {
   const parts: string[] = [];
-  for (const key of WRITTEN_KEYS) {
+  let seen = 0;
+  for (const key in args) {
+    if (++seen > MAX_ROLE_KEYS) break;
     const value = args[key];
-    if (typeof value === 'string') parts.push(value);
+    if (typeof value !== 'string') continue;
+    const role = EDIT_ROLE_BY_KEY.get(squashArgumentName(key));
+    if (role === 'new' || role === 'whole') parts.push(value);
   }
-  if (Array.isArray(args.edits)) {
-    for (const edit of args.edits.slice(0, 64)) {
+  const edits = editList(args);
+  if (edits !== undefined) {
+    for (const edit of edits.slice(0, 64)) {
       if (!isRecord(edit)) continue;
-      const text = firstString(edit, NEW_TEXT_KEYS);
+      const text = stringOfRole(edit, 'new');
       if (text !== undefined) parts.push(text);
     }
   }
@@ -244,9 +283,13 @@ export function replacesLinesInPlace(args: Readonly<Record<string, unknown>>): b
   const range = lineRangeOf(args);
   if (range === undefined) return false;
   let text: string | undefined;
-  for (const key of WRITTEN_KEYS) {
+  let seen = 0;
+  for (const key in args) {
+    if (++seen > MAX_ROLE_KEYS) break;
     const value = args[key];
     if (typeof value !== 'string') continue;
+    const role = EDIT_ROLE_BY_KEY.get(squashArgumentName(key));
+    if (role !== 'new' && role !== 'whole') continue;
     if (text !== undefined) return false;
     text = value;
   }
@@ -301,14 +344,15 @@ const EDIT_ECHO = /could not find exact match for edit:\n([\s\S]+)$/i;
  * quotes it); otherwise the first.
  */
 export function needleOf(args: Readonly<Record<string, unknown>>, message: string): string | undefined {
-  const direct = firstString(args, [...OLD_TEXT_KEYS, 'search', 'find']);
+  const direct = stringOfRole(args, 'old') ?? firstString(args, ['search', 'find']);
   if (direct !== undefined) return usable(direct);
-  if (!Array.isArray(args.edits))
+  const edits = editList(args);
+  if (edits === undefined)
     return usable(searchReplaceBlocks(args)[0]?.search ?? patchExpected(args, message));
   const olds: string[] = [];
-  for (const edit of args.edits.slice(0, 64)) {
+  for (const edit of edits.slice(0, 64)) {
     if (!isRecord(edit)) continue;
-    const text = firstString(edit, OLD_TEXT_KEYS);
+    const text = stringOfRole(edit, 'old');
     if (text !== undefined) olds.push(text);
   }
   const quoted = EDIT_ECHO.exec(message)?.[1]?.trim();
@@ -358,25 +402,15 @@ function usable(needle: string | undefined): string | undefined {
   return needle.slice(0, MAX_NEEDLE_LENGTH);
 }
 
-const FILE_KEYS = [
-  'path',
-  'file_path',
-  'filePath',
-  'file',
-  'filename',
-  'absolute_path',
-  'target_file',
-] as const;
-
 /**
  * A call that writes a whole file (`write_file`, Claude Code's `Write`): it creates the file when it
  * is missing, and when it fails with "not found", the parent directory is what is missing.
  */
 export function writesWholeFile(args: Readonly<Record<string, unknown>>): boolean {
   return (
-    firstString(args, WHOLE_FILE_KEYS) !== undefined &&
-    firstString(args, FILE_KEYS) !== undefined &&
-    firstString(args, OLD_TEXT_KEYS) === undefined
+    stringOfRole(args, 'whole') !== undefined &&
+    stringOfRole(args, 'file') !== undefined &&
+    stringOfRole(args, 'old') === undefined
   );
 }
 
@@ -507,12 +541,13 @@ export function readsPartially(args: Readonly<Record<string, unknown>>): boolean
  * match them loosely, so their absence from the file does not prove the edit will fail.
  */
 export function exactSearchTexts(args: Readonly<Record<string, unknown>>): string[] | undefined {
-  const direct = firstString(args, OLD_TEXT_KEYS);
+  const direct = stringOfRole(args, 'old');
   if (direct !== undefined) return direct.trim() === '' ? undefined : [direct];
-  if (!Array.isArray(args.edits)) return undefined;
+  const edits = editList(args);
+  if (edits === undefined) return undefined;
   const texts: string[] = [];
-  for (const edit of args.edits.slice(0, 64)) {
-    const text = isRecord(edit) ? firstString(edit, OLD_TEXT_KEYS) : undefined;
+  for (const edit of edits.slice(0, 64)) {
+    const text = isRecord(edit) ? stringOfRole(edit, 'old') : undefined;
     if (text === undefined || text.trim() === '') return undefined;
     texts.push(text);
   }

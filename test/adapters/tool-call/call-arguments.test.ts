@@ -114,3 +114,52 @@ describe('the text a patch of one file expected to find', () => {
     );
   });
 });
+
+describe('edit and write arguments in any naming convention', () => {
+  const settings = '/Users/dev/app/src/config/settings.ts';
+
+  it('reads a whole-file write whatever it calls its file and its text, as Windsurf writes TargetFile and CodeContent', () => {
+    const adapter = createToolCallAdapter();
+    for (const args of [
+      { path: settings, content: 'export const port = 3000;\n' },
+      { TargetFile: settings, CodeContent: 'export const port = 3000;\n', EmptyFile: false },
+      { FilePath: settings, FileContents: 'export const port = 3000;\n' },
+    ]) {
+      expect({
+        args,
+        replaces: adapter.describeCall({ tool: 'write_to_file', args }).replacesTarget,
+      }).toEqual({
+        args,
+        replaces: true,
+      });
+    }
+  });
+
+  it('reads the texts an edit looks for in a list of edits under any name, as Windsurf gives ReplacementChunks', () => {
+    const adapter = createToolCallAdapter();
+    const facts = adapter.describeCall({
+      tool: 'replace_file_content',
+      args: {
+        TargetFile: settings,
+        Instruction: 'Export the settings as the default export',
+        ReplacementChunks: [
+          {
+            TargetContent: 'export const port = 3000;',
+            ReplacementContent: 'export const port = 3000;\nexport default { port };',
+            AllowMultiple: false,
+          },
+        ],
+      },
+    });
+    expect(facts.searchTexts).toEqual(['export const port = 3000;']);
+    expect(facts.writtenText).toContain('export default { port };');
+  });
+
+  it('takes the text an edit looks for from old_string, oldString and OldString alike', () => {
+    for (const key of ['old_string', 'oldString', 'OldString', 'old-string']) {
+      expect(needleOf({ [key]: 'const port = 3000;', new_string: 'const port = 8080;' }, '')).toBe(
+        'const port = 3000;',
+      );
+    }
+  });
+});
