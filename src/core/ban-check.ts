@@ -92,7 +92,11 @@ export class BanCheck {
     }
     targets: for (const entries of onTargets) {
       for (const entry of entries) {
-        if (call.facts.replacesTarget && entry.constraint.meaning === 'target-missing') continue;
+        if (
+          (call.facts.replacesTarget === true || call.facts.mayCreateTarget === true) &&
+          entry.constraint.meaning === 'target-missing'
+        )
+          continue;
         if (blocksKind(entry.constraint, call.facts.kind) && this.inForce(entry, call.now)) {
           if (this.contradictedByWorld(entry, call)) continue;
           violations.push(targetViolation(entry, call));

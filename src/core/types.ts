@@ -111,6 +111,11 @@ export interface CallFacts {
    */
   readonly replacesTarget?: boolean;
   /**
+   * An edit that needs nothing its target holds (it looks for no text and names no lines): a tool may
+   * create the target with it, so "does not exist" does not rule it out.
+   */
+  readonly mayCreateTarget?: boolean;
+  /**
    * An edit that replaces a range of lines with as many lines (SWE-agent's `edit 10:12` given three
    * lines): the file keeps its line numbers, and the range holds the edit's text whatever it held
    * before. Made again in the same order, such edits leave a file as they left it the first time.

@@ -14,6 +14,7 @@ export function uniformFacts(facts: CallFacts, kind: ActionKind | undefined): Ca
     parameters: facts.parameters,
     writtenText: facts.writtenText,
     replacesTarget: facts.replacesTarget,
+    mayCreateTarget: facts.mayCreateTarget,
     replacesLinesInPlace: facts.replacesLinesInPlace,
     readsWholeTarget: facts.readsWholeTarget,
     searchTexts: facts.searchTexts,

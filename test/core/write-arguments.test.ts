@@ -14,3 +14,55 @@ describe('a write named in another convention', () => {
     expect(agent.check('view_file', view).allowed).toBe(true);
   });
 });
+
+describe('an edit that needs nothing its file holds', () => {
+  const MISSING_TS = { error: 'File not found: src/lib/rate-limit.ts' };
+  const read = { target_file: 'src/lib/rate-limit.ts', should_read_entire_file: true };
+
+  it('may create the file a read found missing, as Cursor creates one with edit_file', () => {
+    const agent = new Agent();
+    agent.call('read_file', read, MISSING_TS);
+    const create = {
+      target_file: 'src/lib/rate-limit.ts',
+      instructions: 'Create a rate limiter',
+      code_edit: 'export function rateLimit() {\n  return true;\n}\n',
+    };
+    expect(agent.call('edit_file', create, 'The apply model made the following changes').check.allowed).toBe(
+      true,
+    );
+    expect(agent.check('read_file', read).allowed).toBe(true);
+  });
+
+  it('still rules out an edit that looks for a text in the missing file', () => {
+    const agent = new Agent();
+    agent.call('read_file', read, MISSING_TS);
+    const edit = {
+      target_file: 'src/lib/rate-limit.ts',
+      old_string: 'return true;',
+      new_string: 'return false;',
+    };
+    expect(agent.check('search_replace', edit).verdict).toBe('block');
+  });
+});
+
+describe('an edit made in chunks, as Windsurf sends it', () => {
+  const chunk = (allowMultiple: boolean) => ({
+    TargetFile: '/home/dev/api/src/backups.service.ts',
+    ReplacementChunks: [
+      {
+        TargetContent: '    return {\n      id: row.id,\n    };',
+        ReplacementContent: '    return {\n      id: row.id,\n      size: row.size,\n    };',
+        AllowMultiple: allowMultiple,
+      },
+    ],
+  });
+
+  it('is another attempt once a chunk allows several matches', () => {
+    const agent = new Agent();
+    agent.call('replace_file_content', chunk(false), {
+      error: 'Found 2 matches of the string to replace, but AllowMultiple is false.',
+    });
+    expect(agent.check('replace_file_content', chunk(false)).verdict).toBe('block');
+    expect(agent.check('replace_file_content', chunk(true)).allowed).toBe(true);
+  });
+});

@@ -27,6 +27,8 @@ import {
 import {
   collapsedLine,
   commandText,
+  editList,
+  editsInPlace,
   exactSearchTexts,
   filesNamedIn,
   needleOf,
@@ -414,6 +416,9 @@ export function createToolCallAdapter(options: ToolCallAdapterOptions = {}): Too
       facts.replacesTarget = true;
       return facts;
     }
+    // An edit that needs nothing the file holds may create it: "does not exist" does not rule it out.
+    if (kind === 'mutate' && facts.targets.length > 0 && !editsInPlace(args, patch))
+      facts.mayCreateTarget = true;
     const searchTexts = kind === 'mutate' ? exactSearchTexts(args) : undefined;
     if (searchTexts !== undefined) {
       facts.searchTexts = searchTexts;
@@ -715,24 +720,40 @@ function editFailureKey(
 
 /**
  * How an edit replaces what it finds, written as `name=value` pairs in name order: its arguments
- * that are a flag set (`replace_all: true`) or a count other than one (`expected_replacements: 2`).
+ * that are a flag set (`replace_all: true`) or a count other than one (`expected_replacements: 2`),
+ * and those of each edit of a list (Windsurf's `AllowMultiple: true` in a chunk), by the edit's place.
  * A flag left unset and a count of one are what a tool does when they are absent, so they write
  * nothing, and an edit without them keeps the key it always had.
  */
 function replacementMode(args: Readonly<Record<string, unknown>>): string {
   // Most edits have neither: no list is made for them.
-  let mode: string[] | undefined;
-  const keys = Object.keys(args);
+  let mode = modeFlags(args, '', undefined);
+  const edits = editList(args);
+  if (edits !== undefined)
+    for (let index = 0; index < Math.min(edits.length, 64); index++) {
+      const edit = edits[index];
+      if (isRecord(edit)) mode = modeFlags(edit, `${index}.`, mode);
+    }
+  return mode === undefined ? '' : mode.sort().join(',');
+}
+
+/** `mode` with the flags set and the counts other than one of `record`, each named after `prefix`. */
+function modeFlags(
+  record: Readonly<Record<string, unknown>>,
+  prefix: string,
+  mode: string[] | undefined,
+): string[] | undefined {
+  const keys = Object.keys(record);
   const count = Math.min(keys.length, 64);
   for (let index = 0; index < count; index++) {
     const key = keys[index] as string;
-    const value = args[key];
+    const value = record[key];
     if (value === true || (typeof value === 'number' && value !== 1 && Number.isFinite(value))) {
       mode ??= [];
-      mode.push(`${key}=${value}`);
+      mode.push(`${prefix}${key}=${value}`);
     }
   }
-  return mode === undefined ? '' : mode.sort().join(',');
+  return mode;
 }
 
 /** Arguments of a shell tool that change what the model is told, not what runs. */
@@ -994,7 +1015,9 @@ function meaningOf(
       // What was not found was looked for in the target: the target is there.
       if (missingInsideTarget(text, call.targets[0] as string)) return 'call';
       if (call.kind === 'read' || call.kind === 'delete') return 'target-missing';
-      return call.kind === 'mutate' && !writesWholeFile(args) ? 'target-missing' : 'call';
+      return call.kind === 'mutate' && !writesWholeFile(args) && call.mayCreateTarget !== true
+        ? 'target-missing'
+        : 'call';
     case 'conflict':
       return call.kind === 'create' ? 'target-exists' : 'call';
     case 'edit_failed':

@@ -207,7 +207,7 @@ function stringOfRole(record: Readonly<Record<string, unknown>>, role: EditRole)
  * `ReplacementChunks: [{TargetContent, ReplacementContent}]`): `edits`, or the first list whose first
  * item looks for a text; undefined when the call has none.
  */
-function editList(args: Readonly<Record<string, unknown>>): readonly unknown[] | undefined {
+export function editList(args: Readonly<Record<string, unknown>>): readonly unknown[] | undefined {
   if (Array.isArray(args.edits)) return args.edits;
   let seen = 0;
   for (const key in args) {
@@ -400,6 +400,32 @@ function patchExpected(args: Readonly<Record<string, unknown>>, message: string)
 function usable(needle: string | undefined): string | undefined {
   if (needle === undefined || needle.trim() === '') return undefined;
   return needle.slice(0, MAX_NEEDLE_LENGTH);
+}
+
+/** Arguments that place an edit at a line of what the file holds (`insert_line`, `line_number`). */
+const LINE_KEYS = new Set(['insertline', 'line', 'linenumber', 'afterline', 'beforeline']);
+/** Editor subcommands that work on what the file holds: undoing an edit needs the edit. */
+const IN_PLACE_SUBCOMMANDS = new Set(['str_replace', 'insert', 'undo_edit']);
+
+/**
+ * Whether an edit works on what its file holds: it looks for a text (`old_string`, a list of edits,
+ * a search/replace block), names lines (`lines: "10:12"`, `insert_line`), applies a patch to a file
+ * that is there, or undoes an edit. An edit that does none of these gives a file and its text (Cursor's
+ * `edit_file {target_file, code_edit}`, Kiro's `fsWrite {path, text}`): its tool may create the file.
+ * `patch`: the call's patch, as `patchBody` read it.
+ */
+export function editsInPlace(args: Readonly<Record<string, unknown>>, patch: string | undefined): boolean {
+  if (patch !== undefined) return !patchOnlyAddsFiles(patch);
+  if (stringOfRole(args, 'old') !== undefined || firstString(args, ['search', 'find']) !== undefined)
+    return true;
+  if (typeof args.command === 'string' && IN_PLACE_SUBCOMMANDS.has(args.command)) return true;
+  if (editList(args) !== undefined || lineRangeOf(args) !== undefined) return true;
+  let seen = 0;
+  for (const key in args) {
+    if (++seen > MAX_ROLE_KEYS) break;
+    if (args[key] !== undefined && LINE_KEYS.has(squashArgumentName(key))) return true;
+  }
+  return searchReplaceBlocks(args).length > 0;
 }
 
 /**
