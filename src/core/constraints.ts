@@ -406,6 +406,17 @@ export class ConstraintIndex {
     return found === undefined ? NONE : [...found];
   }
 
+  /**
+   * Armed bans on calls to the tools of a named server (`mcp__github__…`), not those of tools that
+   * name none: a server is one the user set up, whose token and permissions the user may change.
+   */
+  armedForNamedServers(): readonly Entry[] {
+    if (this.armedByService.size === 0) return NONE;
+    const found: Entry[] = [];
+    for (const [service, entries] of this.armedByService) if (service !== '') found.push(...entries);
+    return found;
+  }
+
   /** Armed bans on calls to any outside service: a change made outside this machine may have cured them. */
   armedForAnyService(): readonly Entry[] {
     if (this.armedByService.size === 0) return NONE;

@@ -171,14 +171,17 @@ export class SuccessLifting {
    * The user spoke. Users act on the machine outside the guard's view (they start a server, set a
    * token, edit a file by hand) and come back to say so ("it is running now, try again"): the bans
    * that depend on the workspace as a whole (commands, searches, calls that name nothing the guard
-   * follows) get one retry, and the same failure re-bans them. A ban on a named record (a flight, a
-   * reservation, a file that is missing) holds: a reply does not change it.
+   * follows) get one retry, and the same failure re-bans them; so do the bans on calls to a named
+   * server's tools, whose token, permissions and plan are the user's to change ("I set a new token,
+   * try again"). A ban on a named record of a tool that names no server (a flight, a reservation) or
+   * on a file that is missing holds: a reply does not change it.
    */
   userSpoke(lifted: Lifted[]): void {
     const why = () => 'the user wrote since, and may have changed what it depends on';
     // Only the bans indexed as workspace-wide, in the order of every ban: not a walk of all of them.
     for (const entry of this.index.workspaceEntries())
       if (entry.constraint.dependsOnWorkspace === true) this.relieve(entry, why, lifted);
+    for (const entry of this.index.armedForNamedServers()) this.relieve(entry, why, lifted);
     this.world.userSpoke();
   }
 

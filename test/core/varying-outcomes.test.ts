@@ -119,6 +119,20 @@ describe('a new message from the user', () => {
     expect(agent.check('use_mcp_tool', create).verdict).toBe('allow');
   });
 
+  it('gives a call to a named server one retry, whatever it names: the user may have set its token since', () => {
+    for (const [tool, args] of [
+      ['use_mcp_tool', create],
+      ['mcp__github__create_issue', create.arguments],
+    ] as const) {
+      const agent = new Agent();
+      agent.call(tool, args, notFound);
+      expect(agent.check(tool, args).verdict).toBe('block');
+      agent.loop.newRun('user');
+      expect(agent.call(tool, args, notFound).check.verdict).toBe('allow');
+      expect(agent.check(tool, args).verdict).toBe('block');
+    }
+  });
+
   it('gives a command that failed one retry once the user answers a question the agent asked', () => {
     const deploy = {
       command: 'firebase deploy --only functions --project acme-storefront-staging',
