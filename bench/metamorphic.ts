@@ -27,7 +27,10 @@
  * - the tools listed by name alone, without the annotations the recording gave them;
  * - every tool no host has built in named as a host names a server's tool (`mcp__env__go_to`,
  *   `mcp_env_go_to`), its annotations kept;
- * - a file tool's relative paths written as absolute ones, as Claude Code's and Gemini CLI's ask.
+ * - a file tool's relative paths written as absolute ones, as Claude Code's and Gemini CLI's ask;
+ * - every file read, edit and whole-file write as an IDE agent sends it (Windsurf's `view_file
+ *   {AbsolutePath}`, `replace_file_content {TargetFile, ReplacementChunks}`, `write_to_file
+ *   {TargetFile, CodeContent}`; Kiro's `readFile`, `strReplace`, `fsWrite {path, text}`).
  *
  * A renamed shell, file, edit or write tool loses the annotations the recording gave it, as a host's
  * own tool arrives by its name only. Which name a trace gets is fixed by its name, so every run is
@@ -833,7 +836,87 @@ export const absolutePaths: Transform = {
 };
 
 /** How a host describes a trace's tools and spells their paths: tools described by nobody, a server's tools, absolute paths. */
-export const HOST_TRANSFORMS: readonly Transform[] = [annotationsDropped, serverToolsPrefixed, absolutePaths];
+/**
+ * An IDE agent's file tools: its read, edit and whole-file write, each call's arguments in its shape;
+ * `rest`, the recorded call's other arguments (a read's range, an edit's `replace_all`), kept.
+ */
+interface IdeFileTools {
+  readonly read: (path: string, rest: Record<string, unknown>) => RenamedCall;
+  readonly edit: (
+    path: string,
+    oldText: string,
+    newText: string,
+    rest: Record<string, unknown>,
+  ) => RenamedCall;
+  readonly write: (path: string, content: string, rest: Record<string, unknown>) => RenamedCall;
+}
+type RenamedCall = { tool: string; args: Record<string, unknown> };
+
+/** Windsurf's Cascade (PascalCase arguments, edits as a list of chunks) and Kiro (`fsWrite` with `text`). */
+export const IDE_FILE_TOOLS: readonly IdeFileTools[] = [
+  {
+    read: (path, rest) => ({ tool: 'view_file', args: { AbsolutePath: path, ...rest } }),
+    edit: (path, oldText, newText, { replace_all: all, ...rest }) => ({
+      tool: 'replace_file_content',
+      args: {
+        TargetFile: path,
+        ReplacementChunks: [
+          { TargetContent: oldText, ReplacementContent: newText, AllowMultiple: all === true },
+        ],
+        ...rest,
+      },
+    }),
+    write: (path, content, rest) => ({
+      tool: 'write_to_file',
+      args: { TargetFile: path, CodeContent: content, EmptyFile: false, ...rest },
+    }),
+  },
+  {
+    read: (path, rest) => ({ tool: 'readFile', args: { path, ...rest } }),
+    edit: (path, oldText, newText, rest) => ({
+      tool: 'strReplace',
+      args: { path, oldStr: oldText, newStr: newText, ...rest },
+    }),
+    write: (path, content, rest) => ({ tool: 'fsWrite', args: { path, text: content, ...rest } }),
+  },
+];
+
+/**
+ * Every file read, edit and whole-file write as an IDE agent sends it (one of `IDE_FILE_TOOLS`, chosen
+ * by the trace): its own tool names and argument names, the path, the texts, the other arguments and
+ * the results kept.
+ */
+export const ideFileTools: Transform = {
+  name: "file tools in IDE agents' shapes",
+  apply(events, trace) {
+    const host = pick(IDE_FILE_TOOLS, `ide ${trace}`);
+    return renameCalls(events, (tool, args) => {
+      const source = pathFieldOf(args);
+      if (source === undefined) return undefined;
+      const { [source]: path, old_string: oldText, new_string: newText, content, ...rest } = args;
+      if (typeof path !== 'string') return undefined;
+      if (READ_SOURCES.has(tool) && oldText === undefined && content === undefined)
+        return host.read(path, rest);
+      if (EDIT_SOURCES.has(tool) && typeof oldText === 'string' && typeof newText === 'string')
+        return content === undefined ? host.edit(path, oldText, newText, rest) : undefined;
+      if (
+        WRITE_SOURCES.has(tool) &&
+        typeof content === 'string' &&
+        oldText === undefined &&
+        newText === undefined
+      )
+        return host.write(path, content, rest);
+      return undefined;
+    });
+  },
+};
+
+export const HOST_TRANSFORMS: readonly Transform[] = [
+  annotationsDropped,
+  serverToolsPrefixed,
+  absolutePaths,
+  ideFileTools,
+];
 
 /** The transforms of the calls, then those of the shell's results, then the hosts' descriptions and paths. */
 export const ALL_TRANSFORMS: readonly Transform[] = [...TRANSFORMS, ...RESULT_TRANSFORMS, ...HOST_TRANSFORMS];

@@ -16,6 +16,8 @@ import {
   editAs,
   formatMetamorphic,
   geminiResult,
+  IDE_FILE_TOOLS,
+  ideFileTools,
   miniSweAgentResult,
   openHandsResult,
   renameEdit,
@@ -222,6 +224,43 @@ describe('transforms that keep every loop', () => {
     ];
     const [created] = calls(absolutePaths.apply(solved, 'a.jsonl') ?? []);
     expect(created?.args).toEqual({ path: '/home/ctfplayer/solve.py', contents: 'print(1)' });
+  });
+
+  it('sends every file read, edit and write as an IDE agent does, the path, texts and results kept', () => {
+    const written = [
+      ...EVENTS,
+      {
+        type: 'call',
+        tool: 'Write',
+        args: { file_path: 'config/prod.yaml', content: 'port: 8080\n' },
+        result: { content: 'File created successfully at: config/prod.yaml' },
+      },
+      {
+        type: 'call',
+        tool: 'Read',
+        args: { file_path: 'src/api.py', offset: 40, limit: 20 },
+        result: { content: '    40→def login(user):' },
+      },
+    ];
+    const byTrace = ['a.jsonl', 'b.jsonl', 'c.jsonl', 'd.jsonl'].map((trace) =>
+      calls(ideFileTools.apply(written, trace) ?? []).map((call) => call.tool),
+    );
+    const names = new Set(byTrace.map((tools) => tools.join(' ')));
+    expect(names.size).toBe(IDE_FILE_TOOLS.length);
+    const [windsurf] = IDE_FILE_TOOLS;
+    const trace = ['a.jsonl', 'b.jsonl', 'c.jsonl', 'd.jsonl'].find(
+      (name) => calls(ideFileTools.apply(written, name) ?? [])[0]?.tool === 'view_file',
+    ) as string;
+    const out = calls(ideFileTools.apply(written, trace) ?? []);
+    expect(out[0]).toMatchObject({ ...windsurf?.read('config/prod.yaml', {}), result: MISSING });
+    expect(out[3]?.args).toEqual(windsurf?.edit('src/api.py', 'return None', 'return user', {}).args);
+    expect(out[8]?.args).toEqual({
+      TargetFile: 'config/prod.yaml',
+      CodeContent: 'port: 8080\n',
+      EmptyFile: false,
+    });
+    expect(out.slice(4, 8).map((call) => call.tool)).toEqual(['bash', 'bash', 'bash', 'bash']);
+    expect(out[9]?.args).toEqual({ AbsolutePath: 'src/api.py', offset: 40, limit: 20 });
   });
 
   it('leaves a trace whose file tools already name an absolute path, which shows how its host spells them', () => {
