@@ -391,6 +391,13 @@ const EDITOR_COMMANDS = new Map<string, ActionKind>([
   ['undo_edit', 'mutate'],
 ]);
 
+/** Operations a patch tool takes by their type (OpenAI's `apply_patch` with `{type: "update_file", path, diff}`). */
+const FILE_OPERATIONS = new Map<string, ActionKind>([
+  ['create_file', 'create'],
+  ['update_file', 'mutate'],
+  ['delete_file', 'delete'],
+]);
+
 const READ_ONLY_KINDS: ReadonlySet<ActionKind> = new Set(['read', 'search', 'poll', 'api']);
 const WRITE_KINDS: ReadonlySet<ActionKind> = new Set(['mutate', 'create', 'delete', 'exec', 'api']);
 
@@ -410,8 +417,13 @@ export function kindOfCall(
   // Nothing typed into a running program (Codex's `write_stdin` with empty `chars`) asks only what
   // it printed since: a poll of the program, however the server hints at the tool's effects.
   if (reading.typesIntoProcess && typesNothing(args)) return 'poll';
-  if (reading.kind === 'mutate' && typeof args.command === 'string') {
-    const subcommand = EDITOR_COMMANDS.get(args.command);
+  if (reading.kind === 'mutate') {
+    const subcommand =
+      typeof args.command === 'string'
+        ? EDITOR_COMMANDS.get(args.command)
+        : typeof args.type === 'string'
+          ? FILE_OPERATIONS.get(args.type)
+          : undefined;
     if (subcommand) return subcommand;
   }
   if (annotations?.readOnlyHint === true) {

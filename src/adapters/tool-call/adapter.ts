@@ -81,7 +81,7 @@ import { asksPersonByName } from './person-questions.js';
 import { waitsForPerson } from './person-waits.js';
 import { withoutPointerLines } from './pointer-lines.js';
 import { fileRacedUnderCall } from './raced-file.js';
-import { relayedCall } from './relayed-call.js';
+import { relayedCall, wrappedArguments } from './relayed-call.js';
 import { pathsNamedInScript } from './script-paths.js';
 import { isScriptFile, scriptFileRun } from './script-runs.js';
 import { makesWhatItMissed } from './self-made-file.js';
@@ -223,13 +223,18 @@ export function createToolCallAdapter(options: ToolCallAdapterOptions = {}): Too
   function describeCall(proposal: Proposal): CallFacts {
     const args = isRecord(proposal.args) ? proposal.args : {};
     const described = keyWithoutDescription(proposal.tool, args, proposal.inputSchema);
-    // A call that relays another (`use_mcp_tool`) does what the relayed call does, unless the host or
-    // the user said what the relay itself does.
-    const relayed = pinnedKind(proposal, configuredKinds) ? undefined : relayedCall(args);
+    // A call that relays another (`use_mcp_tool`) does what the relayed call does, and one whose one
+    // argument wraps the others (`{operation: {type, path, diff}}`) acts on those, unless the host or
+    // the user said what the call itself does.
+    const pinned = pinnedKind(proposal, configuredKinds);
+    const relayed = pinned ? undefined : relayedCall(args);
+    const wrapped = pinned || relayed !== undefined ? undefined : wrappedArguments(args);
     const facts =
-      relayed === undefined
-        ? readCall(proposal, args, described)
-        : readCall(relayed.proposal, relayed.args, described);
+      relayed !== undefined
+        ? readCall(relayed.proposal, relayed.args, described)
+        : wrapped !== undefined
+          ? readCall({ ...proposal, args: wrapped }, wrapped, described)
+          : readCall(proposal, args, described);
     // Keys the other facts find (a page, an edit's search text, a command) come before this one.
     if (described !== undefined && facts.failureKey === undefined) {
       facts.failureKey = described;

@@ -1,8 +1,10 @@
 /**
- * Calls that relay another tool's call: a host's one tool for every MCP server (Cline's and Roo
- * Code's `use_mcp_tool {server_name, tool_name, arguments}`) names the tool it calls and carries that
- * call's arguments, as an object or as the JSON text of one. What such a call does is what the
- * relayed call does: `create_issue` through it creates an issue, `get_file_contents` reads.
+ * Calls whose arguments stand inside another: a host's one tool for every MCP server (Cline's and
+ * Roo Code's `use_mcp_tool {server_name, tool_name, arguments}`) names the tool it calls and carries
+ * that call's arguments, as an object or as the JSON text of one; what such a call does is what the
+ * relayed call does (`create_issue` through it creates an issue, `get_file_contents` reads). A tool
+ * may also take its arguments wrapped in one object (OpenAI's `apply_patch {operation: {type, path,
+ * diff}}`): they are that object's.
  */
 import type { Proposal } from '../../core/types.js';
 import { isRecord } from './action-classes.js';
@@ -74,4 +76,24 @@ function parsedObject(text: string): Readonly<Record<string, unknown>> | undefin
   } catch {
     return undefined;
   }
+}
+
+/** The names a tool's arguments are wrapped under, when they are its only argument. */
+const WRAPPER_KEYS = new Set(['operation', 'params', 'parameters', 'input', 'args', 'kwargs']);
+
+/**
+ * The arguments `args` wrap (`{operation: {type: "update_file", path: "src/app.py", diff: "…"}}`), or
+ * undefined: their one argument is an object under a wrapper's name.
+ */
+export function wrappedArguments(
+  args: Readonly<Record<string, unknown>>,
+): Readonly<Record<string, unknown>> | undefined {
+  let found: Readonly<Record<string, unknown>> | undefined;
+  for (const key in args) {
+    if (found !== undefined || !WRAPPER_KEYS.has(key)) return undefined;
+    const value = args[key];
+    if (!isRecord(value)) return undefined;
+    found = value;
+  }
+  return found;
 }

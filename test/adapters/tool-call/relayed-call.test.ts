@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { createToolCallAdapter } from '../../../src/adapters/tool-call/adapter.js';
 import { toolCallToProposal } from '../../../src/adapters/tool-call/convert.js';
-import { relayedCall } from '../../../src/adapters/tool-call/relayed-call.js';
+import { relayedCall, wrappedArguments } from '../../../src/adapters/tool-call/relayed-call.js';
 import { Agent } from '../../core/support.js';
 
 const ISSUE = {
@@ -102,5 +102,37 @@ describe('what is no relayed call', () => {
         },
       ),
     );
+  });
+});
+
+describe('arguments wrapped in one object', () => {
+  const update = {
+    type: 'update_file',
+    path: 'src/app.py',
+    diff: "@@ def main():\n-    print('hi')\n+    print('hello')\n",
+  };
+
+  it('reads an OpenAI apply_patch operation as the same operation given flat', () => {
+    const adapter = createToolCallAdapter();
+    const wrapped = adapter.describeCall(toolCallToProposal('apply_patch', { operation: update }));
+    expect(wrapped).toEqual(adapter.describeCall(toolCallToProposal('apply_patch', update)));
+    expect(wrapped).toMatchObject({ kind: 'mutate', targets: ['src/app.py'] });
+  });
+
+  it('reads an operation by its type: a creation, an update, a deletion', () => {
+    const adapter = createToolCallAdapter();
+    const kinds = ['create_file', 'update_file', 'delete_file'].map(
+      (type) =>
+        adapter.describeCall(toolCallToProposal('apply_patch', { operation: { ...update, type } })).kind,
+    );
+    expect(kinds).toEqual(['create', 'mutate', 'delete']);
+  });
+
+  it('takes only one object under a wrapper name, and nothing beside it', () => {
+    expect(wrappedArguments({ operation: update })).toBe(update);
+    expect(wrappedArguments({ operation: update, dry_run: true })).toBeUndefined();
+    expect(wrappedArguments({ filter: { status: 'open' } })).toBeUndefined();
+    expect(wrappedArguments({ input: 'ls -la' })).toBeUndefined();
+    expect(wrappedArguments({})).toBeUndefined();
   });
 });
