@@ -404,10 +404,7 @@ function usable(needle: string | undefined): string | undefined {
 
 /** Arguments that place an edit at a line of what the file holds (`insert_line`, `line_number`). */
 const LINE_KEYS = new Set(['insertline', 'line', 'linenumber', 'afterline', 'beforeline']);
-/**
- * Editor subcommands that work on what the file holds (undoing an edit needs the edit), and a patch
- * tool's update of a file (`type: "update_file"`).
- */
+/** Editor subcommands that work on what the file holds: undoing an edit needs the edit. */
 const IN_PLACE_SUBCOMMANDS = new Set(['str_replace', 'insert', 'undo_edit']);
 
 /**
@@ -422,6 +419,7 @@ export function editsInPlace(args: Readonly<Record<string, unknown>>, patch: str
   if (stringOfRole(args, 'old') !== undefined || firstString(args, ['search', 'find']) !== undefined)
     return true;
   if (typeof args.command === 'string' && IN_PLACE_SUBCOMMANDS.has(args.command)) return true;
+  // A patch tool's update of a file (OpenAI's `apply_patch` with `type: "update_file"`).
   if (args.type === 'update_file') return true;
   if (editList(args) !== undefined || lineRangeOf(args) !== undefined) return true;
   let seen = 0;
