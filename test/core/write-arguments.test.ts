@@ -33,6 +33,19 @@ describe('an edit that needs nothing its file holds', () => {
     expect(agent.check('read_file', read).allowed).toBe(true);
   });
 
+  it('still rules out moving the missing file elsewhere', () => {
+    const agent = new Agent();
+    agent.call(
+      'read_file',
+      { path: 'docs/old-notes.md' },
+      {
+        error: "Error: ENOENT: no such file or directory, open 'docs/old-notes.md'",
+      },
+    );
+    const move = { source: 'docs/old-notes.md', destination: 'docs/archive/old-notes.md' };
+    expect(agent.check('move_file', move)).toMatchObject({ verdict: 'block', rule: 'missing-target' });
+  });
+
   it('still rules out an edit that looks for a text in the missing file', () => {
     const agent = new Agent();
     agent.call('read_file', read, MISSING_TS);

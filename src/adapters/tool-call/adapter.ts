@@ -421,8 +421,9 @@ export function createToolCallAdapter(options: ToolCallAdapterOptions = {}): Too
       facts.replacesTarget = true;
       return facts;
     }
-    // An edit that needs nothing the file holds may create it: "does not exist" does not rule it out.
-    if (kind === 'mutate' && facts.targets.length > 0 && !editsInPlace(args, patch))
+    // An edit of one file that needs nothing the file holds may create it: "does not exist" does not
+    // rule it out. A move or a copy names two, and needs the first.
+    if (kind === 'mutate' && facts.targets.length === 1 && !editsInPlace(args, patch))
       facts.mayCreateTarget = true;
     const searchTexts = kind === 'mutate' ? exactSearchTexts(args) : undefined;
     if (searchTexts !== undefined) {
