@@ -411,17 +411,20 @@ export class ConstraintIndex {
    * name none: a server is one the user set up, whose token and permissions the user may change.
    */
   armedForNamedServers(): readonly Entry[] {
-    if (this.armedByService.size === 0) return NONE;
-    const found: Entry[] = [];
-    for (const [service, entries] of this.armedByService) if (service !== '') found.push(...entries);
-    return found;
+    return this.armedForServices(true);
   }
 
   /** Armed bans on calls to any outside service: a change made outside this machine may have cured them. */
   armedForAnyService(): readonly Entry[] {
+    return this.armedForServices(false);
+  }
+
+  /** Armed bans on calls to every service, or only to those a name carries (`namedOnly`). */
+  private armedForServices(namedOnly: boolean): readonly Entry[] {
     if (this.armedByService.size === 0) return NONE;
     const found: Entry[] = [];
-    for (const entries of this.armedByService.values()) found.push(...entries);
+    for (const [service, entries] of this.armedByService)
+      if (!namedOnly || service !== '') found.push(...entries);
     return found;
   }
 

@@ -243,15 +243,12 @@ describe('transforms that keep every loop', () => {
       },
     ];
     const byTrace = ['a.jsonl', 'b.jsonl', 'c.jsonl', 'd.jsonl'].map((trace) =>
-      calls(ideFileTools.apply(written, trace) ?? []).map((call) => call.tool),
+      calls(ideFileTools.apply(written, trace) ?? []),
     );
-    const names = new Set(byTrace.map((tools) => tools.join(' ')));
+    const names = new Set(byTrace.map((out) => out.map((call) => call.tool).join(' ')));
     expect(names.size).toBe(IDE_FILE_TOOLS.length);
     const [windsurf] = IDE_FILE_TOOLS;
-    const trace = ['a.jsonl', 'b.jsonl', 'c.jsonl', 'd.jsonl'].find(
-      (name) => calls(ideFileTools.apply(written, name) ?? [])[0]?.tool === 'view_file',
-    ) as string;
-    const out = calls(ideFileTools.apply(written, trace) ?? []);
+    const out = byTrace.find((transformed) => transformed[0]?.tool === 'view_file') ?? [];
     expect(out[0]).toMatchObject({ ...windsurf?.read('config/prod.yaml', {}), result: MISSING });
     expect(out[3]?.args).toEqual(windsurf?.edit('src/api.py', 'return None', 'return user', {}).args);
     expect(out[8]?.args).toEqual({

@@ -398,6 +398,15 @@ const FILE_OPERATIONS = new Map<string, ActionKind>([
   ['delete_file', 'delete'],
 ]);
 
+/**
+ * The kind an editor tool's subcommand (`command: "str_replace"`) or a patch tool's operation (`type:
+ * "update_file"`) gives its call, or undefined when its arguments name neither.
+ */
+export function subcommandKind(args: Readonly<Record<string, unknown>>): ActionKind | undefined {
+  if (typeof args.command === 'string') return EDITOR_COMMANDS.get(args.command);
+  return typeof args.type === 'string' ? FILE_OPERATIONS.get(args.type) : undefined;
+}
+
 const READ_ONLY_KINDS: ReadonlySet<ActionKind> = new Set(['read', 'search', 'poll', 'api']);
 const WRITE_KINDS: ReadonlySet<ActionKind> = new Set(['mutate', 'create', 'delete', 'exec', 'api']);
 
@@ -418,12 +427,7 @@ export function kindOfCall(
   // it printed since: a poll of the program, however the server hints at the tool's effects.
   if (reading.typesIntoProcess && typesNothing(args)) return 'poll';
   if (reading.kind === 'mutate') {
-    const subcommand =
-      typeof args.command === 'string'
-        ? EDITOR_COMMANDS.get(args.command)
-        : typeof args.type === 'string'
-          ? FILE_OPERATIONS.get(args.type)
-          : undefined;
+    const subcommand = subcommandKind(args);
     if (subcommand) return subcommand;
   }
   if (annotations?.readOnlyHint === true) {

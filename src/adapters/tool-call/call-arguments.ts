@@ -3,7 +3,7 @@
  * the text an edit writes and the text it searched for.
  */
 
-import { isRecord, squashArgumentName } from './action-classes.js';
+import { isRecord, squashArgumentName, subcommandKind } from './action-classes.js';
 import { forEachMatch } from './matches.js';
 import { normalizeTarget } from './targets.js';
 
@@ -344,7 +344,7 @@ const EDIT_ECHO = /could not find exact match for edit:\n([\s\S]+)$/i;
  * quotes it); otherwise the first.
  */
 export function needleOf(args: Readonly<Record<string, unknown>>, message: string): string | undefined {
-  const direct = stringOfRole(args, 'old') ?? firstString(args, ['search', 'find']);
+  const direct = searchedText(args);
   if (direct !== undefined) return usable(direct);
   const edits = editList(args);
   if (edits === undefined)
@@ -358,6 +358,11 @@ export function needleOf(args: Readonly<Record<string, unknown>>, message: strin
   const quoted = EDIT_ECHO.exec(message)?.[1]?.trim();
   const named = quoted === undefined ? undefined : olds.find((old) => old.trim() === quoted);
   return usable(named ?? olds[0]);
+}
+
+/** The one text an edit names to look for (`old_string` in any convention, a `search`), if any. */
+function searchedText(args: Readonly<Record<string, unknown>>): string | undefined {
+  return stringOfRole(args, 'old') ?? firstString(args, ['search', 'find']);
 }
 
 /** Hunks of a patch read for the text they expect, at most. */
@@ -404,8 +409,6 @@ function usable(needle: string | undefined): string | undefined {
 
 /** Arguments that place an edit at a line of what the file holds (`insert_line`, `line_number`). */
 const LINE_KEYS = new Set(['insertline', 'line', 'linenumber', 'afterline', 'beforeline']);
-/** Editor subcommands that work on what the file holds: undoing an edit needs the edit. */
-const IN_PLACE_SUBCOMMANDS = new Set(['str_replace', 'insert', 'undo_edit']);
 
 /**
  * Whether an edit works on what its file holds: it looks for a text (`old_string`, a list of edits,
@@ -416,11 +419,10 @@ const IN_PLACE_SUBCOMMANDS = new Set(['str_replace', 'insert', 'undo_edit']);
  */
 export function editsInPlace(args: Readonly<Record<string, unknown>>, patch: string | undefined): boolean {
   if (patch !== undefined) return !patchOnlyAddsFiles(patch);
-  if (stringOfRole(args, 'old') !== undefined || firstString(args, ['search', 'find']) !== undefined)
-    return true;
-  if (typeof args.command === 'string' && IN_PLACE_SUBCOMMANDS.has(args.command)) return true;
-  // A patch tool's update of a file (OpenAI's `apply_patch` with `type: "update_file"`).
-  if (args.type === 'update_file') return true;
+  if (searchedText(args) !== undefined) return true;
+  // An editor's subcommand that changes the file (`str_replace`, `insert`, `undo_edit`, which needs
+  // the edit), or a patch tool's update of one (`type: "update_file"`).
+  if (subcommandKind(args) === 'mutate') return true;
   if (editList(args) !== undefined || lineRangeOf(args) !== undefined) return true;
   let seen = 0;
   for (const key in args) {
