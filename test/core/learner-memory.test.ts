@@ -28,13 +28,13 @@ const TICKET: readonly Step[] = [
   ['get_ticket', { ticket_id: 'T-4410', fields: ['owner'] }, UPSTREAM],
 ];
 
-const LOCKED = { text: 'Error: relation "orders" is locked by a migration', isError: true };
+const PAUSED = { text: 'Error: relation "orders" is paused by a migration', isError: true };
 /** A failure set aside by a change, then the same failure after it. */
 const QUERY: readonly Step[] = [
-  ['run_query', { sql: 'SELECT * FROM orders' }, LOCKED],
-  ['write_file', { path: 'notes.md', content: 'orders locked' }, 'Wrote 13 bytes to notes.md'],
-  ['run_query', { sql: 'SELECT * FROM orders' }, LOCKED],
-  ['run_query', { sql: 'SELECT * FROM orders' }, LOCKED],
+  ['run_query', { sql: 'SELECT * FROM orders' }, PAUSED],
+  ['write_file', { path: 'notes.md', content: 'orders paused' }, 'Wrote 13 bytes to notes.md'],
+  ['run_query', { sql: 'SELECT * FROM orders' }, PAUSED],
+  ['run_query', { sql: 'SELECT * FROM orders' }, PAUSED],
 ];
 
 describe('what the learner remembers of recent failures, across processes', () => {
@@ -54,7 +54,7 @@ describe('what the learner remembers of recent failures, across processes', () =
       agent.call(tool, args, result);
     const saved = JSON.stringify(agent.loop.sessionSnapshot().learner);
     expect(saved).toMatch(/\[\[/);
-    for (const text of ['T-4410', 'orders', 'upstream', 'locked']) expect(saved).not.toContain(text);
+    for (const text of ['T-4410', 'orders', 'upstream', 'paused']) expect(saved).not.toContain(text);
   });
 
   it('starts from nothing when what it saved cannot be read', () => {

@@ -625,3 +625,165 @@ describe('structured signals', () => {
     expect(failureOf('chat', {}, 'messages: field required', { status: 400 })?.blame).toBe('agent_failure');
   });
 });
+
+describe('wordings of tools and hosts read in public threads', () => {
+  it('blames the agent for a resolver’s report on its requirements, whatever the packages it quotes are called', () => {
+    const text = [
+      'SolverProblemError',
+      '',
+      '  Because webapp depends on authlib (0.3.0) @ file:///srv/app/dist/authlib-0.3.0-py3-none-any.whl which depends on cachetools (>=9) which doesn’t match any versions, authlib is forbidden.',
+      '  So, because webapp depends on authlib (0.3.0), version solving failed.',
+    ].join('\n');
+    expect(failureOf('Bash', { command: 'poetry lock' }, text)).toMatchObject({
+      blame: 'agent_failure',
+      deterministic: true,
+    });
+  });
+
+  it('still blames the session for a refusal that says it is forbidden outside a resolver’s report', () => {
+    expect(
+      blameOf(
+        'Bash',
+        'Error from server (Forbidden): pods is forbidden: User "ci" cannot list resource "pods"',
+      ),
+    ).toBe('harness_fault');
+  });
+
+  it('blames the environment for a state or stack that another run holds locked', () => {
+    const text =
+      'error: the stack is currently locked by 1 lock(s). Either wait for the other process(es) to end or delete the lock file with `pulumi cancel`.';
+    expect(failureOf('Bash', { command: 'pulumi up --yes' }, text)).toMatchObject({
+      blame: 'harness_fault',
+      deterministic: false,
+    });
+  });
+
+  it('blames the environment for a sandbox that did not come up, however the host words it', () => {
+    expect(blameOf('execute_bash', '500: Sandbox failed to start within 120s: runtime-7f3a')).toBe(
+      'harness_fault',
+    );
+    expect(blameOf('shell', 'LandlockSandboxExecutableNotProvided')).toBe('harness_fault');
+    expect(blameOf('shell', 'Error: failed to create sandbox: image pull backoff')).toBe('harness_fault');
+  });
+
+  it('reads an edit tool that could not find its anchor text in the file as a failed edit', () => {
+    expect(
+      failureOf(
+        'file_edit_insert',
+        { path: 'src/app.ts' },
+        'Guard mismatch: unable to find insert_after substring in the current file.',
+      ),
+    ).toMatchObject({ blame: 'agent_failure', signature: 'edit_failed' });
+  });
+
+  it('blames the agent for a command name the tool says is misspelled', () => {
+    expect(blameOf('Bash', "'vmlist' is misspelled or not recognized by the system.")).toBe('agent_failure');
+  });
+
+  it('blames the agent for a value that breaks a rule of what it may contain or start with', () => {
+    expect(blameOf('Bash', 'admin user name cannot contain upper case characters or start with $ or -')).toBe(
+      'agent_failure',
+    );
+    expect(
+      blameOf('create_bucket', 'Bucket names can only contain lowercase letters, numbers, dots and hyphens.'),
+    ).toBe('agent_failure');
+  });
+
+  it('blames the agent for a Redis reply of the wrong type, quoted by its client', () => {
+    expect(
+      blameOf(
+        'redis',
+        'Redis error: WRONGTYPE Operation against a key holding the wrong kind of value\nRedis command was: HGETALL session:9',
+      ),
+    ).toBe('agent_failure');
+  });
+
+  it('blames the agent for a query of one record that found none', () => {
+    const text =
+      "Error: {\n  code: 'PGRST116',\n  details: 'Results contain 0 rows, application/vnd.pgrst.object+json requires 1 row',\n  hint: null,\n  message: 'JSON object requested, multiple (or no) rows returned'\n}";
+    expect(blameOf('supabase_query', text)).toBe('agent_failure');
+    expect(blameOf('Bash', 'panic: sql: no rows in result set')).toBe('agent_failure');
+  });
+
+  it('blames the environment for a quota the cloud names between its words', () => {
+    const text =
+      'ERROR: (gcloud.run.deploy) INVALID_ARGUMENT: The following quotas were exceeded: CPUS (quota: 8, used: 8 + needed: 2).';
+    expect(blameOf('Bash', text)).toBe('harness_fault');
+  });
+
+  it('blames the session for a command line that asks to be signed in first', () => {
+    expect(blameOf('Bash', 'To get started with GitHub CLI, please run:  gh auth login')).toBe(
+      'harness_fault',
+    );
+    expect(
+      blameOf('Bash', 'PermissionDenied: Requires run access to "git", run again with the --allow-run flag'),
+    ).toBe('harness_fault');
+  });
+
+  it('blames the environment for an update of a stack another run has in progress', () => {
+    expect(blameOf('Bash', 'error: [409] Conflict: Another update is currently in progress.')).toBe(
+      'harness_fault',
+    );
+  });
+
+  it('blames the environment when the runtime could not run the command in its container at all', () => {
+    const text =
+      'error: Internal error occurred: error executing command in container: failed to exec in container: failed to start exec "4f1c": open /run/containerd/io/4f1c.pid: no such file or directory: unknown';
+    expect(blameOf('Bash', text)).toBe('harness_fault');
+  });
+
+  it('blames the harness for a model API that refused the list of tools it was sent', () => {
+    const text =
+      "MCP erroring: 'error': {'type': 'invalid_request_error', 'message': \"tools.3.custom.name: String should match pattern '^[a-zA-Z0-9_-]{1,64}$'\"}";
+    expect(blameOf('chat', text)).toBe('harness_fault');
+  });
+
+  it('blames the agent for a tool its server withdrew', () => {
+    const text =
+      '{"jsonrpc":"2.0","id":7,"error":{"code":-32600,"message":"The run_query tool has been removed, use query_table instead"}}';
+    expect(blameOf('mcp__warehouse__run_query', text)).toBe('agent_failure');
+  });
+
+  it('blames the agent for values and input the tool says it cannot take', () => {
+    for (const text of [
+      'Error running command: [WinError 87] The parameter is incorrect',
+      "<error_details>ERROR: Diff block is malformed: marker '=======' found in your diff content at line 14</error_details>",
+      "Provided region_name '[eu-west-1]' doesn't match a supported format.",
+      'X Exiting due to RSRC_INSUFFICIENT_CORES: Requested cpu count 1 is less than the minimum allowed of 2',
+      '{"errors":[{"message":"Cannot query field \\"orders\\" on type \\"Query\\"."}]}',
+    ])
+      expect(blameOf('Bash', text), text).toBe('agent_failure');
+  });
+
+  it('leaves an assertion that a value does not match what a test expected to the failing code', () => {
+    const text =
+      'Traceback (most recent call last):\n  File "check.py", line 12, in <module>\n    assert label == "Inline Dummies", "label does not match expected value"\nAssertionError: label does not match expected value';
+    expect(failureOf('Bash', { command: 'python check.py' }, text)).toMatchObject({
+      blame: 'agent_failure',
+      deterministic: false,
+    });
+  });
+
+  it('blames the agent for a module or package its tool could not resolve by name', () => {
+    expect(
+      blameOf(
+        'Bash',
+        "ERROR! couldn't resolve module/action 'community.general.sync'. This often indicates a misspelling",
+      ),
+    ).toBe('agent_failure');
+    const cmake =
+      'CMake Error at CMakeLists.txt:40 (find_package):\n  By not providing "FindSeal.cmake" in CMAKE_MODULE_PATH this project has\n  asked CMake to find a package configuration file provided by "Seal", but\n  CMake did not find one.';
+    expect(blameOf('Bash', cmake)).toBe('agent_failure');
+  });
+
+  it('blames the agent for code, queries and records that conflict with what is there', () => {
+    for (const text of [
+      'PHP Fatal error:  Uncaught Error: Call to undefined function dumpx() in /srv/app/index.php:12',
+      "Code: 47. DB::Exception: Missing columns: 'dur' 'check_name' while processing query: 'SELECT check_name FROM runs'. (UNKNOWN_IDENTIFIER)",
+      'MongoServerError: E11000 duplicate key error collection: shop.users index: email_1 dup key: { email: null }',
+      'Error: accumulating resources: may not add resource with an already registered id: Service.v1.[noGrp]/api.system',
+      '│ locked provider registry.terraform.io/hashicorp/random 3.1.0 does not match configured version constraint >= 3.5.0',
+    ])
+      expect(blameOf('Bash', text), text).toBe('agent_failure');
+  });
+});

@@ -137,6 +137,8 @@ export const CODE: FamilyTable = {
       '\\bmaximum (?:recursion depth|call stack size) exceeded\\b',
       '\\bcalled `(?:Option|Result)::(?:unwrap|expect)\\(\\)`',
       '\\bundefined method\\b',
+      // PHP's `Call to undefined function pprint()`
+      '\\bcall to undefined (?:function|method)\\b',
       // jq's filter failing on the data it was given (`jq: error (at data.json:1): Cannot index array with "name"`)
       '\\bjq: error \\(at [^)\\n]{1,200}\\): ',
     ],
@@ -157,6 +159,7 @@ export const CODE: FamilyTable = {
       'called `',
       'jq: error',
       'undefined method',
+      'call to undefined',
       'stopiteration',
       'index out of',
     ],

@@ -73,6 +73,9 @@ export const DATABASES: FamilyTable = {
       '\\bno such (?:table|column|function|index|view|savepoint)\\b',
       '\\b(?:column|relation|table|function|schema|database|type|index|view|constraint|sequence|operator)\\b[^\\n]{0,120}\\b(?:does not exist|already exists)\\b',
       '\\bunknown column\\b',
+      // ClickHouse's `Missing columns: 'name' 'dur' while processing query` (`UNKNOWN_IDENTIFIER`)
+      '\\bmissing columns?: ',
+      '\\bunknown_identifier\\b',
       '\\bsqlstate\\W{0,3}(?:42|23|22|21|2f|3d|3f|0a|44|2b)[0-9a-z]{3}\\b',
       '^(?:error:|fatal:)\\s+(?:42|23|22|21|2f|3d|3f|0a|44|2b)[0-9a-z]{3}:',
       '(?:\\(42|\\(23|\\(22|\\(21)[0-9a-z]{3}\\)',
@@ -101,6 +104,8 @@ export const DATABASES: FamilyTable = {
       '\\bthe used select statements have a different number of columns\\b',
     ],
     hints: [
+      'missing column',
+      'unknown_identifier',
       'no such',
       'exist',
       'unknown column',
@@ -138,7 +143,20 @@ export const DATABASES: FamilyTable = {
   usage: {
     patterns: [
       '^(?:\\(error\\) )?(?:OK )?(?:ERR|WRONGTYPE|BUSYKEY|NOSCRIPT|EXECABORT|CROSSSLOT|UNKILLABLE|NOTBUSY) ',
+      // the same replies quoted by a client (`Redis error: WRONGTYPE Operation against a key …`)
+      '\\bWRONGTYPE\\b',
+      '\\bwrong kind of value\\b',
     ],
-    hints: ['err ', 'wrongtype', 'busykey', 'noscript', 'execabort', 'crossslot', 'unkillable', 'notbusy'],
+    hints: [
+      'err ',
+      'wrong kind of value',
+      'wrongtype',
+      'busykey',
+      'noscript',
+      'execabort',
+      'crossslot',
+      'unkillable',
+      'notbusy',
+    ],
   },
 };

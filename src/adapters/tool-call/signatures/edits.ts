@@ -33,6 +33,8 @@ export const EDITS: FamilyTable = {
       '\\bno sufficiently similar match\\b',
       '\\bsearch block\\b[^\\n]{0,100}?\\bdoes not match\\b',
       '\\bsearch block failed to (?:exactly )?match\\b',
+      // `unable to find insert_after substring in the current file`, `could not locate the anchor text in file`
+      "\\b(?:unable to|could not|couldn't|cannot|can't|failed to) (?:find|locate|match)\\b[^\\n]{0,60}?\\b(?:substring|string|text|snippet|anchor|lines?)\\b[^\\n]{0,40}?\\bin (?:the )?(?:current |target |given )?file\\b",
     ],
     hints: [
       'string to replace',
@@ -50,6 +52,14 @@ export const EDITS: FamilyTable = {
       'apply diff',
       'sufficiently similar',
       'search block',
+      'in the current file',
+      'in the file',
+      'in file',
+      'in the target file',
+      'in the given file',
+      'in current file',
+      'in target file',
+      'in given file',
     ],
   },
   editNoop: {

@@ -17,6 +17,8 @@ export const FILESYSTEM: FamilyTable = {
       '\\baccess to the path\\b[^\\n]{0,300}\\bis denied\\b',
       '\\boperation not permitted\\b',
       '\\bPermissionError\\b',
+      // a runtime's permission refusal by its exception's name (Deno's `PermissionDenied: …`)
+      '\\bPermissionDenied\\b',
     ],
     hints: ['eacces', 'eperm', 'erofs', 'permission', 'denied', 'not permitted'],
   },

@@ -52,8 +52,11 @@ export const HOST: FamilyTable = {
     patterns: [
       '\\block (?:is )?(?:already )?held by\\b',
       '\\block (?:wait )?timeout\\b',
-      '\\b(?:update|operation|deployment|another operation) (?:is )?(?:already )?in progress\\b',
+      '\\b(?:update|operation|deployment|another operation) (?:is )?(?:currently |already |still )?in progress\\b',
+      // a state, stack or workspace held by another run (`the stack is currently locked by 1 lock(s)`)
+      '\\b(?:is|are) (?:currently |already )?locked by\\b',
+      '\\bwait for the other (?:process|operation|run)(?:es|s|\\(es\\)|\\(s\\))? to (?:end|finish|complete|exit)\\b',
     ],
-    hints: ['another', 'lock', 'in progress'],
+    hints: ['another', 'lock', 'in progress', 'wait for the other'],
   },
 };

@@ -209,6 +209,13 @@ export const TESTS_FAILED = kind(
 // Like a failing test run: the fix is an edit that may not name the file it changes.
 export const COMPILE = kind('compile', 'syntax_error', { ...VERDICT, deterministic: false, quotes: true });
 
+/**
+ * A package manager's resolver found no versions that satisfy the requirements the agent wrote: its
+ * report quotes packages, versions and paths, whose words are the agent's. Another requirement, not
+ * a retry, makes it work.
+ */
+export const DEPENDENCY_CONFLICT = kind('dependencyConflict', 'conflict', VERDICT);
+
 export const EDIT_AMBIGUOUS = kind('editAmbiguous', 'edit_failed', {
   ...VERDICT,
   onlyThisCall: true,
@@ -392,6 +399,7 @@ const TIERS: readonly RuleTier[] = ['verdict', 'harness', 'agent', 'weak'];
 export const TEXT_RULES: readonly SignatureRule[] = [
   TESTS_FAILED,
   COMPILE,
+  DEPENDENCY_CONFLICT,
   // Before the edits' words: a call its tool refused for its arguments' shape ("InputValidationError:
   // Edit failed due to the following issues: The required parameter `file_path` is missing") never
   // reached the file, so it says nothing of what the file holds.

@@ -71,17 +71,32 @@ export const PACKAGE_MANAGERS: FamilyTable = {
     patterns: ['\\bEJSONPARSE\\b'],
     hints: ['parse', 'ejsonparse'],
   },
-  conflict: {
+  // A resolver's report on the requirements the agent wrote: the packages, versions and paths it
+  // quotes are the agent's words (a package that "is forbidden" by the versions it depends on is no
+  // permission of the session's).
+  dependencyConflict: {
     patterns: [
       '\\bERESOLVE\\b',
-      '\\bcould not resolve dependency\\b',
       '\\bunable to resolve dependency tree\\b',
-      '\\bconflicting peer dependency\\b',
       '\\bversion solving failed\\b',
       '\\bno solution found when resolving dependencies\\b',
       '\\brequirements are unsatisfiable\\b',
-      '\\bcannot satisfy\\b',
       '\\bResolutionImpossible\\b',
+    ],
+    hints: [
+      'eresolve',
+      'dependency tree',
+      'version solving',
+      'no solution found',
+      'unsatisfiable',
+      'resolutionimpossible',
+    ],
+  },
+  conflict: {
+    patterns: [
+      '\\bcould not resolve dependency\\b',
+      '\\bconflicting peer dependency\\b',
+      '\\bcannot satisfy\\b',
       '\\bdependency conflict\\b',
       '\\binconsistent dependency lock file\\b',
       '\\b(?:backend|plugin|provider|module)s? (?:re)?initiali[sz]ation required\\b',
@@ -89,15 +104,9 @@ export const PACKAGE_MANAGERS: FamilyTable = {
     ],
     hints: [
       'conflict',
-      'eresolve',
       'resolve dependency',
-      'dependency tree',
       'peer dependency',
-      'version solving',
-      'no solution found',
-      'unsatisfiable',
       'cannot satisfy',
-      'resolutionimpossible',
       'dependency conflict',
       'inconsistent dependency lock',
       'initiali',

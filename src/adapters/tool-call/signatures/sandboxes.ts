@@ -83,6 +83,14 @@ export const SANDBOXES: FamilyTable = {
       '\\bsandbox (?:was |is )?not found\\b',
       '\\bsandbox (?:is |was )?(?:probably )?(?:not running|no longer running|already closed|closed)\\b',
       '(?:^|\\n)bwrap: ',
+      // the sandbox did not come up (`Sandbox failed to start within 120s`, a launcher's
+      // `LandlockSandboxExecutableNotProvided`): every command fails until the host is fixed
+      "\\bsandbox (?:failed to|could not|couldn't|did not|cannot|can't) (?:start|launch|spawn|boot|initiali[sz]e|be created)\\b",
+      '\\b(?:failed to|could not|unable to) (?:start|launch|spawn|boot|initiali[sz]e|create) (?:the )?sandbox\\b',
+      '\\b\\w*sandbox\\w*(?:notprovided|notavailable|unavailable|notinstalled|startfailed|failedtostart)\\b',
+      // the runtime could not run the command in its container at all (`error executing command in
+      // container: failed to exec in container: …`), whatever it then says of its own files
+      '\\b(?:error executing command|failed to exec|failed to start exec) in container\\b',
       '\\bserver (?:is )?(?:down|unreachable|not responding)\\b',
       '\\bsystem has not been booted with systemd\\b',
       '\\bfailed to connect to bus\\b',
@@ -103,6 +111,7 @@ export const SANDBOXES: FamilyTable = {
       'docker daemon',
       'not running',
       'sandbox',
+      'in container',
       'bwrap:',
       'not responding',
       'server',

@@ -20,6 +20,8 @@ export const SERVICES: FamilyTable = {
       '\\binsufficient_quota\\b',
       '\\bquota[ _](?:exceeded|exhausted|has been exceeded|limit)\\b',
       '\\bexceeded (?:your |the )?(?:current |monthly |daily )?quota\\b',
+      // the quota named between the words (`The following quotas were exceeded: CPUS (quota: 24…)`)
+      '\\bquotas? [^\\n]{0,60}?\\b(?:were|was|has been|have been|is|are) exceeded\\b',
       '\\bcredit balance is too low\\b',
       '\\b(?:insufficient|not enough|out of) (?:credits?|balance|funds|tokens quota)\\b',
       '\\bbilling (?:hard limit|not active|account|details|is not enabled|has been disabled|quota)\\b',
@@ -56,6 +58,8 @@ export const SERVICES: FamilyTable = {
       '\\bnocredentialproviders\\b',
       '\\bcould not (?:find|load|read|get) (?:the )?(?:default )?credentials\\b',
       '\\bnot logged in\\b',
+      // a CLI asking for its own sign-in first (`To get started with GitHub CLI, please run: gh auth login`)
+      '\\bplease run:?\\s+[\\w.-]+ (?:auth )?log ?in\\b',
       '\\b(?:must|need to|please) (?:be )?log(?:ged)? ?in\\b',
       '\\blogin required\\b',
       '\\b(?:no active|no valid|no current) (?:account|credentials|session)\\b',
@@ -183,8 +187,13 @@ export const SERVICES: FamilyTable = {
       '\\b(?:reference to )?undeclared (?:input )?(?:variable|resource|module|identifier)\\b',
       // a lookup by id or name that found nothing
       '\\bno (?:\\w+ ){1,3}(?:found |exists? )?(?:with|for|matching|by) (?:the |that |this )?(?:given )?(?:id|ids|name|key|uuid|slug|identifier|handle|email|number)\\b',
+      // a query for one record that found none (`Results contain 0 rows`, `JSON object requested,
+      // multiple (or no) rows returned`, Go's `sql: no rows in result set`)
+      '\\b(?:results? contains?|returned|found) (?:0|zero|no) rows\\b',
+      '\\b(?:\\(or no\\)|no) rows (?:returned|in result set)\\b',
     ],
     hints: [
+      ' rows',
       'not_found',
       'notfound',
       'no such',
@@ -236,8 +245,15 @@ export const SERVICES: FamilyTable = {
       '\\bCONFLICT \\(',
       '\\b(?:version|edit|write|update) conflict\\b',
       '^(?:error:\\s*)?conflict\\b',
+      // a name or key that something already holds (`an already registered id`, MongoDB's `E11000
+      // duplicate key error`)
+      '\\balready registered\\b',
+      '\\bduplicate key error\\b',
+      '\\bE11000\\b',
+      // a version the lock file holds that the configuration no longer allows
+      '\\bdoes not match (?:the )?configured version constraint\\b',
     ],
-    hints: ['conflict'],
+    hints: ['conflict', 'already registered', 'duplicate key', 'e11000', 'configured version constraint'],
   },
   empty: {
     patterns: [

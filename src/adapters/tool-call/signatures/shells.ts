@@ -21,8 +21,14 @@ export const SHELLS: FamilyTable = {
     ],
   },
   idMissing: {
-    patterns: ['\\bno rule to make target\\b'],
-    hints: ['no rule to make'],
+    patterns: [
+      // a module, action or plugin a tool could not resolve by its name (`couldn't resolve
+      // module/action 'ansible.posix.synchronize'`), and CMake's package it did not find
+      "\\b(?:could not|couldn't|cannot|can't|unable to) resolve (?:the )?(?:module|action|plugin|collection|role)s?\\b",
+      '\\bto find a package configuration file provided by\\b',
+      '\\bno rule to make target\\b',
+    ],
+    hints: ['resolve', 'package configuration file', 'no rule to make'],
   },
   syntax: {
     patterns: [
@@ -111,8 +117,41 @@ export const SHELLS: FamilyTable = {
       // input typed into a running command whose input is closed (Codex's `write_stdin` to a command
       // started without a terminal): every later write to it is refused alike
       '\\bstdin is closed for this session\\b',
+      // a command or name the tool says is misspelled (`'groupcreate' is misspelled or not recognized`)
+      '\\bis misspelled\\b',
+      // a value a rule of the tool's refuses (`user name cannot contain upper case characters`,
+      // `can only contain letters`, `must not start with a dash`)
+      "\\b(?:cannot|can not|can't|must not|may not) (?:contain|start with|end with|begin with)\\b",
+      '\\b(?:can|may|must) only contain\\b',
+      // Windows' `[WinError 87] The parameter is incorrect`
+      '\\bthe parameter is incorrect\\b',
+      // input the tool could not take apart (`Diff block is malformed: …`)
+      '\\b(?:is|was|are|were) malformed\\b',
+      // a value outside what the tool takes (`doesn't match a supported format`, `is less than the
+      // minimum allowed of 2`); not a value a test expected (`does not match expected value`), which
+      // an assertion's message says of the agent's code
+      "\\b(?:does not|doesn't|did not|didn't) match (?:a |the |any )?(?:supported|required|valid|allowed) (?:format|pattern)s?\\b",
+      '\\b(?:less|lower|smaller|fewer|greater|more|larger|higher) than the (?:minimum|maximum) (?:allowed|permitted|supported|required)\\b',
+      // a query asking a schema for what it does not have (GraphQL's `Cannot query field "users" on type "Query"`)
+      '\\bcannot query field\\b',
     ],
     hints: [
+      'parameter is incorrect',
+      'malformed',
+      'match a',
+      'match the',
+      'match any',
+      'match supported',
+      'match required',
+      'match valid',
+      'match allowed',
+      'than the m',
+      'cannot query field',
+      'misspelled',
+      'contain',
+      'start with',
+      'end with',
+      'begin with',
       "doesn't have a resource type",
       'not allowed in a regex',
       'stdin is closed',

@@ -52,8 +52,11 @@ export const TOOL_PROTOCOLS: FamilyTable = {
     patterns: [
       '\\btool_use(?:_id)?\\b[^\\n]{0,200}\\btool_result\\b',
       '\\btool_result\\b[^\\n]{0,200}\\btool_use\\b',
+      // a model API refusing the tool list the harness sent (`invalid_request_error … tools.0.custom.name:
+      // String should match pattern`): no call's arguments are in question
+      '\\binvalid_request_error\\b[^\\n]{0,200}\\btools\\.\\d+\\.[\\w.]+',
     ],
-    hints: ['tool_use', 'tool_result'],
+    hints: ['tool_use', 'tool_result', 'invalid_request_error'],
   },
   cancelled: {
     patterns: [
@@ -105,6 +108,8 @@ export const TOOL_PROTOCOLS: FamilyTable = {
       '\\btool\\s+(?:[\'"`][\\w.:/-]{1,100}[\'"`]|[\\w.:-]{1,100})\\s+does not exist\\b',
       '\\bmethod not found\\b',
       'mcp error -32601\\b',
+      // a tool its server withdrew (`The call_aws tool has been removed, use …`)
+      '\\btool (?:has been|was) (?:removed|deprecated and removed|withdrawn)\\b',
     ],
     hints: ['tool', 'method not found', '-32601'],
   },

@@ -8,6 +8,7 @@
 export type FailureKind =
   | 'testsFailed'
   | 'compile'
+  | 'dependencyConflict'
   | 'editAmbiguous'
   | 'edit'
   | 'editNoop'
