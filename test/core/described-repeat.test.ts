@@ -269,3 +269,22 @@ describe('a cycle whose steps are described anew on every round', () => {
     expect(verdicts).not.toContain('block');
   });
 });
+
+describe('a refusal that quotes the whole description', () => {
+  it('keeps the call allowed under a new description when the refusal, blamed on the call, quoted the old one', () => {
+    const agent = new Agent();
+    const refused = (at: number) => ({
+      text: `Error: invalid value "${desc(at)}" for description: the first word must be a verb in the infinitive`,
+      isError: true,
+    });
+    agent.call('Search', search(desc(1)), refused(1));
+    expect(agent.check('Search', search(desc(0))).verdict).toBe('allow');
+  });
+
+  it('still blocks the same description refused again', () => {
+    const agent = new Agent();
+    const text = `Error: invalid value "${desc(1)}" for description: the first word must be a verb in the infinitive`;
+    agent.call('Search', search(desc(1)), { text, isError: true });
+    expect(agent.check('Search', search(desc(1))).verdict).toBe('block');
+  });
+});

@@ -62,7 +62,7 @@ import {
   waitSecondsOfArguments,
 } from './command-effects.js';
 import { keyWithoutDescription } from './described-call.js';
-import { quotesArguments, withoutEchoes } from './echoes.js';
+import { quotesArguments, quotesValue, withoutEchoes } from './echoes.js';
 import { editedFilesByName } from './edited-file.js';
 import { isEmptyAnswer } from './empty-result.js';
 import { errorShape } from './error-shape.js';
@@ -623,10 +623,16 @@ function opensItsTarget(text: string, targets: readonly string[]): boolean {
   return shown === name || shown.endsWith(`/${name}`);
 }
 
+/** The shortest description whose quotation shows a failure is about its words. */
+const MIN_QUOTED_DESCRIPTION = 12;
+
 /** Whether a failure's text quotes the call's description: the failure is about its words. */
 function quotesDescription(text: string, args: Readonly<Record<string, unknown>>): boolean {
   const description = args.description;
-  return typeof description === 'string' && quotesArguments(text, { description });
+  if (typeof description !== 'string') return false;
+  // A sentence, spaces and all, is quoted whole as surely as a name; a word or two could be anyone's.
+  const quoted = description.trim();
+  return quoted.length >= MIN_QUOTED_DESCRIPTION && quotesValue(text, quoted);
 }
 
 /** A shell call whose command line runs a sign-in that waits for a person (see `waitsForPerson`). */

@@ -122,14 +122,18 @@ function quotableValues(args: Readonly<Record<string, unknown>>): string[] {
  * environment ("Sibling tool call errored") names none of them.
  */
 export function quotesArguments(text: string, args: Readonly<Record<string, unknown>>): boolean {
-  for (const value of quotableValues(args)) {
-    let at = text.indexOf(value);
-    while (at >= 0) {
-      const before = text.charCodeAt(at - 1);
-      const after = text.charCodeAt(at + value.length);
-      if (!isWordCharacter(before) && !isWordCharacter(after)) return true;
-      at = text.indexOf(value, at + 1);
-    }
+  for (const value of quotableValues(args)) if (quotesValue(text, value)) return true;
+  return false;
+}
+
+/** Whether `text` holds `value` whole: not as part of a longer word at either end. */
+export function quotesValue(text: string, value: string): boolean {
+  let at = text.indexOf(value);
+  while (at >= 0) {
+    const before = text.charCodeAt(at - 1);
+    const after = text.charCodeAt(at + value.length);
+    if (!isWordCharacter(before) && !isWordCharacter(after)) return true;
+    at = text.indexOf(value, at + 1);
   }
   return false;
 }
