@@ -303,6 +303,7 @@ export class NarrowingEngine {
       if (facts?.awaitsAnotherCall) this.successes.noteOrderingBan(call);
       else if (facts && call.facts.actsOnHiddenState) this.successes.noteHiddenStateBan(call);
       const changedWorld = effect !== undefined && effect.kind !== 'none' && effect.kind !== 'outside';
+      this.world.recorded(failed && facts ? call.keyedFor(facts).banKey : undefined);
       // What the call itself wrote is no change from outside at the next read of it.
       if (changedWorld) this.outsideChanges.changedByCall(call);
       const observed = new Observed(

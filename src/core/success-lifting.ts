@@ -233,15 +233,27 @@ export class SuccessLifting {
   }
 
   /**
-   * Reading a failed call's target in full since it failed, as its error told the agent to, is new
-   * evidence: the call gets one retry. A re-read between identical failures goes round a cycle,
-   * which the cycle detector judges.
+   * Reading a failed call's target in full since it failed is new evidence for a retry. Where the
+   * error told the agent to read it, every such read gives one. An edit whose text was not found gets
+   * one from a read made right after it failed (the agent went to look), for a ban never re-imposed:
+   * the same failure after that retry shows the read taught nothing, and a re-read between identical
+   * failures then goes round a cycle, which the cycle detector judges. A read some calls later says
+   * no more than any other, and a read says nothing new to other calls on the file (a decompiler's
+   * function it did not find is no more there for the file having been read).
    */
   private relieveAfterReading(call: Call, lifted: Lifted[]): void {
     const target = call.facts.targets[0];
     if (target === undefined) return;
     for (const entry of this.index.dependentsOf(target)) {
-      if (!entry.constraint.curedByReading || entry.constraint.tool === call.tool) continue;
+      const { constraint } = entry;
+      if (constraint.tool === call.tool) continue;
+      const editRetry =
+        constraint.scope === 'call' &&
+        constraint.strikes === 0 &&
+        constraint.meaning === 'content-missing' &&
+        constraint.callKey !== undefined &&
+        this.world.failedRightBefore(constraint.callKey);
+      if (!constraint.curedByReading && !editRetry) continue;
       this.relieve(entry, () => `${call.description} read ${target} since it failed`, lifted);
     }
   }

@@ -4,6 +4,7 @@
  */
 import { LruMap } from './detectors/bounded.js';
 import { HashMemory } from './hash-memory.js';
+import { hashString } from './identity/index.js';
 import { fileNameOf } from './path-spellings.js';
 import type { CallFacts } from './types.js';
 
@@ -73,6 +74,12 @@ export class WorldTracker {
   private openFile: string | undefined;
   /** Where the last move of the working directory went, when its line named the place in full. */
   private directory: string | undefined;
+  /** The last line that moved the working directory, what it answered and the world it left (hashed). */
+  private lastMove = '';
+  /** Calls that ran, so that a line is known to come right after another. */
+  private ran = 0;
+  /** The ban key of the last call that ran, when it failed (hashed); empty after a success. */
+  private lastFailed = '';
   /**
    * The files each script the agent wrote names in quotes, by the script's file name: a run of the
    * script may have changed them, though the line that runs it names only the script.
@@ -109,6 +116,22 @@ export class WorldTracker {
   userSpoke(): void {
     this.generation++;
     this.lastChange.clear();
+  }
+
+  /** A call ran (whatever it did), failing under `failedBanKey` or not: what runs next comes right after it. */
+  recorded(failedBanKey?: string): void {
+    this.ran++;
+    this.lastFailed = failedBanKey === undefined ? '' : hashString(failedBanKey);
+  }
+
+  /** Whether the call that ran last failed under `banKey`. */
+  failedRightBefore(banKey: string): boolean {
+    return this.lastFailed !== '' && this.lastFailed === hashString(banKey);
+  }
+
+  /** A move, as `lastMove` keeps it: the line, its answer, the world it found and the call it was. */
+  private moveRun(callKey: string, resultDigest: string, ran: number): string {
+    return hashString(`${editRun(callKey, resultDigest)}\u0001${this.generation}\u0001${ran}`);
   }
 
   /** A call that failed yet left `target` open: an edit that names no file now changes it. */
@@ -154,12 +177,25 @@ export class WorldTracker {
       // command afresh neither move outlived its line. A move that answers nothing (`cd /srv/app`)
       // shows nothing of where the shell was before it, as a silent change shows nothing of what it
       // did: it is a move again, and what failed on a path from the working directory gets its retry.
-      if (facts.navigates && !silent && facts.directory !== '' && facts.directory === this.directory)
+      // The same line again right after itself, to a place named from the root, answering as it did,
+      // changes nothing either, silent or not: it went where it went the time before, and no call
+      // ran between (a relative move, in a shell that keeps its directory, goes deeper each time).
+      if (
+        facts.navigates &&
+        facts.directory !== '' &&
+        facts.directory === this.directory &&
+        (!silent ||
+          (namedFromRoot(facts.directory) &&
+            this.lastMove === this.moveRun(callKey, resultDigest, this.ran - 1)))
+      ) {
+        if (silent) this.lastMove = this.moveRun(callKey, resultDigest, this.ran);
         return NO_EFFECT;
+      }
       this.directory = facts.directory === '' ? undefined : facts.directory;
     }
     if (facts.navigates) {
       this.generation++;
+      if (facts.kind === 'exec') this.lastMove = this.moveRun(callKey, resultDigest, this.ran);
       if (facts.kind !== 'exec' && facts.targets.length === 1) this.openFile = facts.targets[0];
       // A command that only navigates changes directory; a tool that navigates opens a file or a line.
       return facts.kind === 'exec' ? MOVED_DIRECTORY : NAVIGATED;
@@ -290,6 +326,9 @@ export class WorldTracker {
       ...(this.directory !== undefined && { directory: this.directory }),
       ...(this.place !== undefined && { place: this.place }),
       ...(this.scripts.size > 0 && { scripts: this.scripts.entries() }),
+      ran: this.ran,
+      ...(this.lastMove !== '' && { lastMove: this.lastMove }),
+      ...(this.lastFailed !== '' && { lastFailed: this.lastFailed }),
     };
   }
 
@@ -305,6 +344,9 @@ export class WorldTracker {
       directory?: unknown;
       place?: unknown;
       scripts?: unknown;
+      ran?: unknown;
+      lastMove?: unknown;
+      lastFailed?: unknown;
     };
     if (!value || typeof value !== 'object') return;
     this.lastChange.clear();
@@ -325,6 +367,9 @@ export class WorldTracker {
     this.openFile = typeof value.openFile === 'string' ? value.openFile : undefined;
     this.directory = typeof value.directory === 'string' ? value.directory : undefined;
     this.place = typeof value.place === 'string' ? value.place : undefined;
+    this.ran = typeof value.ran === 'number' && Number.isSafeInteger(value.ran) ? value.ran : 0;
+    this.lastMove = isSavedHash(value.lastMove) ? value.lastMove : '';
+    this.lastFailed = isSavedHash(value.lastFailed) ? value.lastFailed : '';
     this.restoreScripts(value.scripts);
   }
 
@@ -346,6 +391,16 @@ export class WorldTracker {
 const TOUCHED = '\u0002touched by a command';
 
 /** An edit as it ran: the call, and what it answered. */
+/** A hash as `hashString` writes one, read back from saved state. */
+function isSavedHash(value: unknown): value is string {
+  return typeof value === 'string' && value.length > 0 && value.length <= 64 && /^[\w-]+$/.test(value);
+}
+
+/** A place written from the root (`/srv/app`, `~/app`, `C:\\app`): going there twice goes to one place. */
+function namedFromRoot(place: string): boolean {
+  return /^(?:[/~]|[a-z]:[\\/])/i.test(place);
+}
+
 function editRun(callKey: string, resultDigest: string): string {
   return `${callKey}\u0001${resultDigest}`;
 }

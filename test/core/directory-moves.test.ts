@@ -168,3 +168,19 @@ describe('a line that moves before running more', () => {
     expect(agent.check('Bash', SEED).verdict).toBe('block');
   });
 });
+
+describe('the same line that moves and answers nothing, right after itself', () => {
+  const NO_OP = { command: ['bash', '-lc', 'cd /home/dev/shop && true'], workdir: '/home/dev/shop' };
+  const EMPTY = 'Exit code: 0\nWall time: 0.1 seconds\nOutput:\n';
+
+  it('is no move when it names its place from the root: run again and again, it is blocked', () => {
+    const verdicts = new Agent().repeat(8, 'shell', NO_OP, EMPTY);
+    expect(verdicts.slice(0, 3)).toEqual(['allow', 'allow', 'allow']);
+    expect(verdicts).toContain('block');
+  });
+
+  it('is a move again each time when its place is relative: a shell that keeps its directory goes deeper', () => {
+    const deeper = { command: ['bash', '-lc', 'cd build && true'], workdir: '/home/dev/shop' };
+    expect(new Agent().repeat(8, 'shell', deeper, EMPTY)).not.toContain('block');
+  });
+});

@@ -56,3 +56,31 @@ describe('moves of an editor back to a file it left', () => {
     expect(verdicts).toEqual(['allow', 'allow', 'warn', 'warn', 'block']);
   });
 });
+
+describe('a command line that moves to the directory it is in before it looks', () => {
+  const grep = (word: string, place = '/srv/app') => ({
+    command: `cd ${place} && grep -rn "${word}" src --include=*.ts`,
+    description: `Look for ${word}`,
+  });
+  const FOUND = (word: string) =>
+    `src/agents/base-agent.ts:731:  abstract get${word}(): ${word} | undefined;`;
+
+  it('counts two searches run in turn from the same directory, answered alike, as questions asked again', () => {
+    const agent = new Agent();
+    const verdicts: string[] = [];
+    for (let round = 0; round < 5; round++)
+      for (const word of ['ShellPolicy', 'ShellCommandPolicy'])
+        verdicts.push(agent.call('Bash', grep(word), FOUND(word)).check.verdict);
+    expect(verdicts.slice(0, 4)).toEqual(['allow', 'allow', 'allow', 'allow']);
+    expect(verdicts).toContain('block');
+  });
+
+  it('still takes searches run in turn from two directories for moves', () => {
+    const agent = new Agent();
+    const verdicts: string[] = [];
+    for (let round = 0; round < 5; round++)
+      for (const place of ['/srv/app', '/srv/api'])
+        verdicts.push(agent.call('Bash', grep('ShellPolicy', place), FOUND('ShellPolicy')).check.verdict);
+    expect(verdicts).not.toContain('block');
+  });
+});

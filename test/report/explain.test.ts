@@ -49,7 +49,7 @@ describe('explain', () => {
   it('counts calls by tool with successes, failures and blocks', () => {
     const text = formatExplanation(story(), format);
     expect(text).toContain(
-      '12 tool calls proposed: 8 ran (3 succeeded, 5 failed) and 4 were blocked before running.',
+      '12 tool calls proposed: 8 ran (3 succeeded, 5 failed, 1 with a warning) and 4 were blocked before running.',
     );
     expect(text).toContain('  read_file    6 proposed · 2 succeeded · 2 failed · 2 blocked');
     expect(text).toContain('  fetch        1 proposed · 1 failed');
@@ -120,7 +120,7 @@ describe('explain', () => {
       ran: 8,
       succeeded: 3,
       failed: 5,
-      warned: 0,
+      warned: 1,
       blocked: 4,
       halted: 0,
     });

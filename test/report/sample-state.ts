@@ -59,10 +59,11 @@ export async function writeSampleStateDir(dir: string): Promise<SampleStateDir> 
   await run([
     ['read_file', { path: 'src/config.ts' }, false, ENOENT_CONFIG],
     ['read_file', { path: 'src/config.ts' }, false, ENOENT_CONFIG],
+    // Read first: the edit's text is not in the file, and no read since makes its retry new.
+    ['read_file', { path: 'src/server.ts' }, true, 'import express from "express";\nconst PORT = 3000;\n'],
     ['edit_file', PORT_EDIT, false, 'Error: Could not find exact match for edit:\nconst port = 3000;'],
     ['edit_file', PORT_EDIT, false, 'Error: Could not find exact match for edit:\nconst port = 3000;'],
     ['fetch', { url: 'https://registry.npmjs.org/express' }, false, 'HTTP 429 Too Many Requests'],
-    ['read_file', { path: 'src/server.ts' }, true, 'import express from "express";\nconst PORT = 3000;\n'],
     ['read_file', { path: 'docs/api.md' }, false, ENOENT_API],
     ['create_file', { path: 'docs/api.md', content: '# Shop API\n' }, true, 'Created docs/api.md'],
     ['read_file', { path: 'docs/api.md' }, true, '# Shop API\n'],

@@ -21,7 +21,10 @@
  *   `The last command <command>…</command> timed out and has been killed.`, then its output;
  * - Roo Code and the agents built on it (`execute_command`): `Command executed in terminal … within
  *   working directory '…'.`, then `Exit code: N` (on a line of its own after a failure's sentence
- *   saying it was not successful), then `Output:`.
+ *   saying it was not successful), then `Output:`;
+ * - any other host that writes the status on a line of its own after the output (`Command exited
+ *   with code 1`, `Process finished with exit code 2`, `Exit status: 127`), as an editor's terminal
+ *   tool or an agent's own shell tool does.
  *
  * What is read is the exit status, and the command's own output without the frame: the wall time and
  * the process group differ on every run and say nothing about the command.
@@ -217,24 +220,42 @@ function rooCodeFrame(text: string): FramedOutcome | undefined {
   return header[1] === undefined ? { output } : { exitCode: Number(header[1]), output };
 }
 
+/**
+ * A last line that says how the command ended, after its output: `Command exited with code 1`,
+ * `[Process completed with exit code 2]`, `Exit code: 127`, `exit status 1`. Read from the last
+ * characters only; a line of the command's own that says so is read alike, as its status. A text
+ * that is that line alone is left as it is: no output was framed.
+ */
+const TRAILING_STATUS =
+  /\n[^\S\n]*\[?(?:(?:the )?(?:command|process|program|script) (?:exited|finished|completed|ended|terminated|failed) with (?:an? )?(?:exit )?(?:code|status)|exit (?:code|status))[:=]?[^\S\n]*(-?\d{1,3})\.?\]?[^\S\n]*\n*$/i;
+const TRAILING_STATUS_CHARS = 160;
+
+function trailingStatusFrame(text: string): FramedOutcome | undefined {
+  const from = Math.max(0, text.length - TRAILING_STATUS_CHARS);
+  const status = TRAILING_STATUS.exec(text.slice(from));
+  if (!status) return undefined;
+  return { exitCode: Number(status[1]), output: text.slice(0, from + status.index).trimEnd() };
+}
+
 /** How the frames that open the text begin: `Exit code`, `Chunk ID`, `Command`, `Wall time`, `Process exited`, `Output:`, `<returncode>`, `The last command`, `{"output":`. */
 const FRAME_OPENINGS = new Set(['E', 'C', 'W', 'P', 'O', '<', 'T', '{']);
 
 /**
  * A command's outcome from a host's frame around its output; undefined when no host's frame is there.
- * OpenHands' lines come after everything else the text holds, so they are read first.
+ * OpenHands' lines come after everything else the text holds, so they are read first; a status line
+ * of any other host's after the output, last.
  */
 export function framedShellOutcome(text: string): FramedOutcome | undefined {
   const trailed = openHandsFrame(text);
   if (trailed !== undefined) return trailed;
-  if (!FRAME_OPENINGS.has(text.charAt(0))) return undefined;
-  return (
-    rooCodeFrame(text) ??
-    codexFrame(text) ??
-    geminiFrame(text) ??
-    claudeCodeFrame(text) ??
-    miniSweAgentFrame(text) ??
-    miniSweAgentTimeout(text) ??
-    codexJsonFrame(text)
-  );
+  const opened = FRAME_OPENINGS.has(text.charAt(0))
+    ? (rooCodeFrame(text) ??
+      codexFrame(text) ??
+      geminiFrame(text) ??
+      claudeCodeFrame(text) ??
+      miniSweAgentFrame(text) ??
+      miniSweAgentTimeout(text) ??
+      codexJsonFrame(text))
+    : undefined;
+  return opened ?? trailingStatusFrame(text);
 }

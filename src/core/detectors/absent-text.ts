@@ -179,8 +179,20 @@ function trustworthy(content: string): boolean {
 
 export function createAbsentTextDetector(): Detector {
   const files = new LruMap<Seen>(MAX_FILES);
-  /** Files an edit failed on, with nothing changing them since: the next absent text there blocks. */
-  const failedEdits = new LruMap<true>(MAX_FILES);
+  /**
+   * Files an edit failed on, with nothing changing them since: the next absent text there blocks
+   * (`failed`). A whole read of the file right after that failure is new evidence (the agent went to
+   * look), and the edit after it is steered once (`retry`); failing again after that read (`spent`),
+   * it blocks whatever is read after.
+   */
+  const failedEdits = new LruMap<'failed' | 'retry' | 'spent'>(MAX_FILES);
+  /** Whether an edit of `target` failed since it last changed, a read's retry aside. */
+  /** The file the last call that ran was a failed edit of. */
+  let justFailedOn: string | undefined;
+  const blocksOn = (target: string): boolean => {
+    const state = failedEdits.peek(target);
+    return state === 'failed' || state === 'spent';
+  };
   let proposals = 0;
   /**
    * What an earlier process saved of the files it last read whole: each file's line hashes, by the
@@ -203,7 +215,7 @@ export function createAbsentTextDetector(): Detector {
     const file = saved.peek(hashString(target));
     if (file === undefined) return undefined;
     const { lines } = file;
-    const failed = file.failed || failedEdits.peek(target) === true;
+    const failed = file.failed || blocksOn(target);
     for (const text of searchTexts) {
       const inner = text.split('\n').slice(1, -1);
       for (const line of inner) {
@@ -268,7 +280,7 @@ export function createAbsentTextDetector(): Detector {
             !content.includes(wanted) &&
             !earlier.some((version) => version.includes(wanted))
           )
-            return describe(call, target, wanted, proposals - seen.at, failedEdits.peek(target) === true);
+            return describe(call, target, wanted, proposals - seen.at, blocksOn(target));
         }
       }
       return undefined;
@@ -279,6 +291,8 @@ export function createAbsentTextDetector(): Detector {
     },
 
     observe(call: CallContext, outcome: ObservedOutcome): void {
+      const after = justFailedOn;
+      justFailedOn = undefined;
       if (isHarnessFault(outcome)) return;
       const { facts } = call;
       if (!outcome.success) {
@@ -289,14 +303,19 @@ export function createAbsentTextDetector(): Detector {
           return;
         }
         if (facts.kind === 'mutate' && facts.searchTexts && facts.targets.length === 1) {
-          failedEdits.set(facts.targets[0] as string, true);
-          const file = saved.size === 0 ? undefined : saved.peek(hashString(facts.targets[0] as string));
+          const target = facts.targets[0] as string;
+          const state = failedEdits.peek(target);
+          failedEdits.set(target, state === 'retry' || state === 'spent' ? 'spent' : 'failed');
+          justFailedOn = target;
+          const file = saved.size === 0 ? undefined : saved.peek(hashString(target));
           if (file !== undefined) file.failed = true;
         }
         return;
       }
       if (facts.kind === 'read' && facts.readsWholeTarget && facts.targets.length === 1) {
-        remember(facts.targets[0] as string, outcome.content);
+        const target = facts.targets[0] as string;
+        if (after === target && failedEdits.peek(target) === 'failed') failedEdits.set(target, 'retry');
+        remember(target, outcome.content);
         forgetSaved(facts.targets[0] as string);
         return;
       }
@@ -338,7 +357,8 @@ export function createAbsentTextDetector(): Detector {
     snapshot(): unknown {
       const out: [string, readonly string[], boolean][] = [];
       const failedHashes = new Set<string>();
-      for (const [target] of failedEdits.entries()) failedHashes.add(hashString(target));
+      for (const [target] of failedEdits.entries())
+        if (blocksOn(target)) failedHashes.add(hashString(target));
       for (const [hash, file] of saved.entries())
         out.push([hash, [...file.lines], file.failed || failedHashes.has(hash)]);
       for (const [target, seen] of files.entries().slice(-MAX_SAVED_FILES)) {

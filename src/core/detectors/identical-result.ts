@@ -303,7 +303,19 @@ export function createIdenticalResultDetector(): Detector {
 
   /** A navigation to somewhere other than where the view is. */
   function movesView(call: CallContext): boolean {
-    return call.facts.navigates === true && answerKeyOf(call) !== view;
+    return call.facts.navigates === true && viewOf(call) !== view;
+  }
+
+  /**
+   * Where a navigation leaves the view: the directory a command line moves to before it looks
+   * (`cd /srv/app && grep -rn Policy src`), whatever it then looks at; otherwise the call itself (an
+   * editor's `open a.py`).
+   */
+  function viewOf(call: CallContext): string {
+    const directory = call.facts.kind === 'exec' ? call.facts.directory : undefined;
+    return directory !== undefined && directory !== ''
+      ? `\u0000directory\u0000${directory}`
+      : answerKeyOf(call);
   }
 
   function current(callKey: string, withinCalls: number, next: number): Repeats | undefined {
@@ -460,7 +472,7 @@ export function createIdenticalResultDetector(): Detector {
       // nothing) leaves the agent where it was.
       if (!isQuery(call) && outcome.failure?.meaning !== 'content-missing') stirs++;
       const key = answerKeyOf(call);
-      if (call.facts.navigates === true && outcome.success) view = key;
+      if (call.facts.navigates === true && outcome.success) view = viewOf(call);
       const limits = call.toolPolicy.detectors.identicalResult;
       /** What the calls hold for this one once it is written; null while not looked up. */
       let own: Repeats | undefined | null = null;

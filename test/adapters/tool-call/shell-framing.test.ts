@@ -42,6 +42,7 @@ const FRAMES: Record<string, (run: number) => ReturnType<typeof text>> = {
     text(
       `Command executed in terminal 1 within working directory '/home/dev/app'. Command execution was not successful, inspect the cause and adjust as needed.\nExit code: 1\nOutput:\n${MISSING_SCRIPT}`,
     ),
+  'a terminal tool': () => text(`${MISSING_SCRIPT}\n\nCommand exited with code 1`),
 };
 
 describe('a command’s outcome in a host’s frame', () => {
@@ -63,6 +64,31 @@ describe('a command’s outcome in a host’s frame', () => {
   it('reads the exit status from the line Claude Code’s transcripts open a failure with, `Error: Exit code N`', () => {
     const outcome = toolCallToOutcome('Bash', COMMAND, `Error: Exit code 2\n${MISSING_SCRIPT}`);
     expect(outcome).toMatchObject({ success: false, exitCode: 2, content: MISSING_SCRIPT });
+  });
+
+  it('reads a status line of 0 after the output as a success, its output without the line', () => {
+    const outcome = toolCallToOutcome(
+      'run_in_terminal',
+      { command: 'npm run build' },
+      text('> shop@1.0.0 build\n> tsc -p .\n\n[Process completed with exit code 0]'),
+    );
+    expect(outcome).toMatchObject({ success: true, exitCode: 0, content: '> shop@1.0.0 build\n> tsc -p .' });
+  });
+
+  it('leaves a text that is a status line alone as it is: no output was framed', () => {
+    const outcome = toolCallToOutcome('shell', COMMAND, text('Exit code: 1'));
+    expect(outcome).toMatchObject({ success: true, content: 'Exit code: 1' });
+    expect(outcome.exitCode).toBeUndefined();
+  });
+
+  it('reads no status from a line about a status that is not the last', () => {
+    const outcome = toolCallToOutcome(
+      'run_in_terminal',
+      { command: 'node scripts/check.js' },
+      text('worker exited with code 1\nretrying with 2 workers\nall checks passed'),
+    );
+    expect(outcome).toMatchObject({ success: true });
+    expect(outcome.exitCode).toBeUndefined();
   });
 
   it('reads a success in Codex’s frame as a success, its output without the header', () => {

@@ -39,6 +39,47 @@ describe('absent-text', () => {
     expect(check.reason).toContain('where an edit has already failed');
   });
 
+  it('keeps blocking when the file was read only some calls after the failure', () => {
+    const agent = afterReading(SOURCE);
+    agent.call('edit_file', edit('function store(user) {'), {
+      text: 'Error: old_string not found in src/app.js',
+      isError: true,
+    });
+    agent.call(
+      'search_files',
+      { pattern: 'store', path: 'src' },
+      'src/app.js:3: export function save(user) {',
+    );
+    agent.call('read_file', { path: 'src/app.js' }, SOURCE);
+    expect(agent.check('edit_file', edit('function store(user) {')).verdict).toBe('block');
+  });
+
+  it('steers rather than blocks the next such edit once the file was read in full right after the failure', () => {
+    const agent = afterReading(SOURCE);
+    agent.call('edit_file', edit('function store(user) {'), {
+      text: 'Error: old_string not found in src/app.js',
+      isError: true,
+    });
+    agent.call('read_file', { path: 'src/app.js' }, SOURCE);
+    expect(agent.check('edit_file', edit('function store(user) {'))).toMatchObject({
+      verdict: 'warn',
+      rule: 'absent-text',
+    });
+  });
+
+  it('blocks it again once it failed after that read, whatever is read after', () => {
+    const agent = afterReading(SOURCE);
+    const refused = { text: 'Error: old_string not found in src/app.js', isError: true };
+    agent.call('edit_file', edit('function store(user) {'), refused);
+    agent.call('read_file', { path: 'src/app.js' }, SOURCE);
+    agent.call('edit_file', edit('function keep(user) {'), refused);
+    agent.call('read_file', { path: 'src/app.js' }, SOURCE);
+    expect(agent.check('edit_file', edit('function save(user) {\n  return users;'))).toMatchObject({
+      verdict: 'block',
+      rule: 'absent-text',
+    });
+  });
+
   it('steers again once an edit changed the file the failed edit was about', () => {
     const agent = afterReading(SOURCE);
     agent.call('edit_file', edit('function store(user) {'), {
