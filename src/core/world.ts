@@ -390,7 +390,6 @@ export class WorldTracker {
 /** What a file an edit changed is marked with once a command may have touched it: no edit's key. */
 const TOUCHED = '\u0002touched by a command';
 
-/** An edit as it ran: the call, and what it answered. */
 /** A hash as `hashString` writes one, read back from saved state. */
 function isSavedHash(value: unknown): value is string {
   return typeof value === 'string' && value.length > 0 && value.length <= 64 && /^[\w-]+$/.test(value);
@@ -401,6 +400,7 @@ function namedFromRoot(place: string): boolean {
   return /^(?:[/~]|[a-z]:[\\/])/i.test(place);
 }
 
+/** An edit as it ran: the call, and what it answered. */
 function editRun(callKey: string, resultDigest: string): string {
   return `${callKey}\u0001${resultDigest}`;
 }

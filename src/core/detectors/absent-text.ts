@@ -186,9 +186,9 @@ export function createAbsentTextDetector(): Detector {
    * it blocks whatever is read after.
    */
   const failedEdits = new LruMap<'failed' | 'retry' | 'spent'>(MAX_FILES);
-  /** Whether an edit of `target` failed since it last changed, a read's retry aside. */
   /** The file the last call that ran was a failed edit of. */
   let justFailedOn: string | undefined;
+  /** Whether an edit of `target` failed since it last changed, a read's retry aside. */
   const blocksOn = (target: string): boolean => {
     const state = failedEdits.peek(target);
     return state === 'failed' || state === 'spent';
