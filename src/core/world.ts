@@ -74,10 +74,13 @@ export class WorldTracker {
   private openFile: string | undefined;
   /** Where the last move of the working directory went, when its line named the place in full. */
   private directory: string | undefined;
-  /** The last line that moved the working directory, what it answered and the world it left (hashed). */
+  /**
+   * The line that moved the working directory, what it answered and the world it left (hashed), when
+   * it is the last call that ran; empty after any other call.
+   */
   private lastMove = '';
-  /** Calls that ran, so that a line is known to come right after another. */
-  private ran = 0;
+  /** The move of the call running now, which becomes `lastMove` once it is recorded. */
+  private pendingMove = '';
   /** The ban key of the last call that ran, when it failed (hashed); empty after a success. */
   private lastFailed = '';
   /**
@@ -120,7 +123,8 @@ export class WorldTracker {
 
   /** A call ran (whatever it did), failing under `failedBanKey` or not: what runs next comes right after it. */
   recorded(failedBanKey?: string): void {
-    this.ran++;
+    this.lastMove = this.pendingMove;
+    this.pendingMove = '';
     this.lastFailed = failedBanKey === undefined ? '' : hashString(failedBanKey);
   }
 
@@ -129,9 +133,9 @@ export class WorldTracker {
     return this.lastFailed !== '' && this.lastFailed === hashString(banKey);
   }
 
-  /** A move, as `lastMove` keeps it: the line, its answer, the world it found and the call it was. */
-  private moveRun(callKey: string, resultDigest: string, ran: number): string {
-    return hashString(`${editRun(callKey, resultDigest)}\u0001${this.generation}\u0001${ran}`);
+  /** A move, as `lastMove` keeps it: the line, its answer and the world it found. */
+  private moveRun(callKey: string, resultDigest: string): string {
+    return hashString(`${editRun(callKey, resultDigest)}\u0001${this.generation}`);
   }
 
   /** A call that failed yet left `target` open: an edit that names no file now changes it. */
@@ -184,18 +188,17 @@ export class WorldTracker {
         facts.navigates &&
         facts.directory !== '' &&
         facts.directory === this.directory &&
-        (!silent ||
-          (namedFromRoot(facts.directory) &&
-            this.lastMove === this.moveRun(callKey, resultDigest, this.ran - 1)))
+        (!silent || (namedFromRoot(facts.directory) && this.lastMove === this.moveRun(callKey, resultDigest)))
       ) {
-        if (silent) this.lastMove = this.moveRun(callKey, resultDigest, this.ran);
+        // The same move again: it stays the last one once this call is recorded.
+        if (silent) this.pendingMove = this.lastMove;
         return NO_EFFECT;
       }
       this.directory = facts.directory === '' ? undefined : facts.directory;
     }
     if (facts.navigates) {
       this.generation++;
-      if (facts.kind === 'exec') this.lastMove = this.moveRun(callKey, resultDigest, this.ran);
+      if (facts.kind === 'exec') this.pendingMove = this.moveRun(callKey, resultDigest);
       if (facts.kind !== 'exec' && facts.targets.length === 1) this.openFile = facts.targets[0];
       // A command that only navigates changes directory; a tool that navigates opens a file or a line.
       return facts.kind === 'exec' ? MOVED_DIRECTORY : NAVIGATED;
@@ -326,7 +329,6 @@ export class WorldTracker {
       ...(this.directory !== undefined && { directory: this.directory }),
       ...(this.place !== undefined && { place: this.place }),
       ...(this.scripts.size > 0 && { scripts: this.scripts.entries() }),
-      ran: this.ran,
       ...(this.lastMove !== '' && { lastMove: this.lastMove }),
       ...(this.lastFailed !== '' && { lastFailed: this.lastFailed }),
     };
@@ -344,7 +346,6 @@ export class WorldTracker {
       directory?: unknown;
       place?: unknown;
       scripts?: unknown;
-      ran?: unknown;
       lastMove?: unknown;
       lastFailed?: unknown;
     };
@@ -367,7 +368,6 @@ export class WorldTracker {
     this.openFile = typeof value.openFile === 'string' ? value.openFile : undefined;
     this.directory = typeof value.directory === 'string' ? value.directory : undefined;
     this.place = typeof value.place === 'string' ? value.place : undefined;
-    this.ran = typeof value.ran === 'number' && Number.isSafeInteger(value.ran) ? value.ran : 0;
     this.lastMove = isSavedHash(value.lastMove) ? value.lastMove : '';
     this.lastFailed = isSavedHash(value.lastFailed) ? value.lastFailed : '';
     this.restoreScripts(value.scripts);
