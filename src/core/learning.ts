@@ -4,6 +4,7 @@
  * across several targets, a parameter region only along monotone parameters.
  */
 import type { FilePins } from './ban-check.js';
+import { teachesOnlyRepeats } from './blame-proof.js';
 import { type ConstraintIndex, constraintId, type Entry, isActive, regionCovers } from './constraints.js';
 import type { CallContext } from './detectors/types.js';
 import { FailingCalls } from './failing-calls.js';
@@ -305,7 +306,7 @@ export class Learner {
     const thresholdOfPolicy =
       failure.deterministic && !relativeMove
         ? thresholds.deterministicThreshold
-        : failure.blame === 'unknown'
+        : teachesOnlyRepeats(failure)
           ? thresholds.unknownThreshold
           : thresholds.threshold;
     const required = failure.varies === true ? Math.max(2, thresholdOfPolicy) : thresholdOfPolicy;

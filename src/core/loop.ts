@@ -5,6 +5,7 @@
  */
 
 import { BanCheck } from './ban-check.js';
+import { provesAgentFault, teachesOnlyRepeats } from './blame-proof.js';
 import { isBlank } from './blank.js';
 import { Budget } from './budget.js';
 import { CallContexts } from './call-contexts.js';
@@ -280,7 +281,7 @@ export class NarrowingEngine {
         effect = this.successes.learn(call, resultDigest, lifted, isBlank(text));
         // The user's answer to the agent's question is the user speaking, as a message of theirs is.
         if (call.facts.asksPerson === true) this.successes.userSpoke(lifted);
-      } else if (facts.blame === 'agent_failure' && this.policy.learning.enabled) {
+      } else if (provesAgentFault(facts) && this.policy.learning.enabled) {
         const learned = this.learner.learn(
           call.keyedFor(facts),
           facts,
@@ -292,7 +293,7 @@ export class NarrowingEngine {
         for (const evicted of learned.evicted)
           lifted.push({ entry: evicted, why: 'evicted to stay within capacity' });
         if (call.facts.targets.length > 1) this.radius.recordFailure();
-      } else if (facts.blame === 'unknown' && this.policy.learning.enabled) {
+      } else if (teachesOnlyRepeats(facts) && this.policy.learning.enabled) {
         const learned = this.learner.learnRepeat(call.keyedFor(facts), facts, kept, resultDigest);
         added.push(...learned.enforced);
         for (const evicted of learned.evicted)

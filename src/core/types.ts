@@ -376,6 +376,12 @@ export interface FailureFacts {
    */
   readonly dependsOnWholeCall?: boolean;
   /**
+   * The blame was read from the kinds of words the failure holds, not from an error the adapter
+   * recognises: it says whose fault the failure is, and proves no more than a failure of unknown
+   * blame does (see `provesAgentFault`).
+   */
+  readonly blameFromWords?: boolean;
+  /**
    * What the call answers is not a function of the state the guard sees (a test run: services,
    * browsers, clocks, order; a sign-in that waits for a person to scan a code): one failure is never
    * enough to ban it, whatever the policy's thresholds.

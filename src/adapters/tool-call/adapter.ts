@@ -66,6 +66,7 @@ import { quotesArguments, quotesValue, withoutEchoes } from './echoes.js';
 import { editedFilesByName } from './edited-file.js';
 import { isEmptyAnswer } from './empty-result.js';
 import { errorShape } from './error-shape.js';
+import { blameByWords } from './evidence-words.js';
 import { programNotFound, withoutStartupLines } from './failure-lines.js';
 import { queriedFiles } from './file-queries.js';
 import { isUnflaggedRefusal } from './file-refusals.js';
@@ -463,7 +464,7 @@ export function createToolCallAdapter(options: ToolCallAdapterOptions = {}): Too
     const args = isRecord(outcome.proposal?.args) ? outcome.proposal.args : {};
     const verdict = withoutListings(withoutEchoes(text, args));
     const exit = typeof outcome.exitCode === 'number' ? exitRule(outcome.exitCode, call, args) : undefined;
-    const read =
+    const matched =
       (containerGoneUnderCall(verdict, args) ? UNAVAILABLE : undefined) ??
       (programGoneUnderCall(verdict, args) ? BROKEN_ENVIRONMENT : undefined) ??
       (fileRacedUnderCall(verdict, args) ? LOCKED : undefined) ??
@@ -472,6 +473,7 @@ export function createToolCallAdapter(options: ToolCallAdapterOptions = {}): Too
       signatureMatcher().match(verdict) ??
       exit?.rule ??
       fallbackRule(outcome, call.kind);
+    const read = readByWords(matched, verdict);
     const rule =
       read === TIMEOUT && call.kind === 'exec' && waitedForInput(verdict)
         ? WAITED_FOR_INPUT
@@ -491,10 +493,13 @@ export function createToolCallAdapter(options: ToolCallAdapterOptions = {}): Too
       signature: rule.signature,
       blame: rule.blame,
       deterministic:
-        !varies && (rule.deterministic || (rule.blame === 'unknown' && quotesArguments(text, args))),
+        !varies &&
+        (rule.deterministic ||
+          ((rule.blame === 'unknown' || WORDED_AGENT.has(rule)) && quotesArguments(text, args))),
       meaning,
     };
     if (varies) facts.varies = varies;
+    if (WORDED_AGENT.has(rule)) facts.blameFromWords = true;
     // The program the line runs, not its subcommand: the name the shell looked up.
     if (call.kind === 'exec' && programNotFound(verdict, call.program?.split(' ')[0] ?? ''))
       facts.programMissing = true;
@@ -982,6 +987,34 @@ function structuredSignal(outcome: Outcome): SignatureRule | undefined {
     return ruleForException(outcome.exceptionName);
   }
   return undefined;
+}
+
+/** The generic rules with the blame the words of a failure give them (see `evidence-words.ts`). */
+const WORDED: ReadonlyMap<
+  SignatureRule,
+  Readonly<Record<'agent_failure' | 'harness_fault', SignatureRule>>
+> = new Map(
+  [UNRECOGNISED_COMMAND, UNRECOGNISED].map((rule) => [
+    rule,
+    {
+      agent_failure: { ...rule, blame: 'agent_failure', deterministic: false },
+      harness_fault: { ...rule, blame: 'harness_fault', deterministic: false },
+    },
+  ]),
+);
+const WORDED_AGENT: ReadonlySet<SignatureRule> = new Set(
+  [...WORDED.values()].map((rules) => rules.agent_failure),
+);
+
+/**
+ * A failure that said nothing a rule recognises (or only that it failed) is read by the kinds of
+ * words at its ends; any other reading stands.
+ */
+function readByWords(rule: SignatureRule, verdict: string): SignatureRule {
+  const worded = WORDED.get(rule);
+  if (worded === undefined) return rule;
+  const blame = blameByWords(verdict, rule === UNRECOGNISED_COMMAND);
+  return blame === undefined ? rule : worded[blame];
 }
 
 function fallbackRule(outcome: Outcome, kind: ActionKind): SignatureRule {

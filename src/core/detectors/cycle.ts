@@ -47,6 +47,7 @@
  * answers and 128 re-reads for compactions, and the workspace bounds of `cycle-world.ts`. Saved
  * state holds call keys, digests and hashes, never a file's or an error's text.
  */
+import { provesAgentFault } from '../blame-proof.js';
 import { hashString } from '../identity/index.js';
 import type { ActionKind, VerdictKind, Violation } from '../types.js';
 import { isHarnessFault, isWatched, kindOf, stepKeyOf } from './applicability.js';
@@ -435,7 +436,7 @@ export function createCycleDetector(): Detector {
       if (outcome.changedWorld) world.changed(call);
       return;
     }
-    if (outcome.failure?.blame !== 'agent_failure') return;
+    if (!provesAgentFault(outcome.failure)) return;
     if (kind !== 'exec') {
       observePlace(call, outcome);
       return;

@@ -15,6 +15,7 @@
  * after `go to stoveburner 5` … `16`) tries what none of them did: it is only warned.
  */
 
+import { provesAgentFault } from '../blame-proof.js';
 import { hashString } from '../identity/index.js';
 import { namesLookedUp, onlyLooks } from '../subject-lookup.js';
 import type { VerdictKind, Violation } from '../types.js';
@@ -286,7 +287,7 @@ export function createErrorStreakDetector(): Detector {
       }
       if (outcome.success && live.size > 0 && onlyLooks(call.facts)) noteShown(call, outcome);
       if (!isWatched(call, call.toolPolicy.detectors.errorStreak) || isEdit(call)) return;
-      if (outcome.failure?.programMissing === true && outcome.failure.blame === 'agent_failure')
+      if (outcome.failure?.programMissing === true && provesAgentFault(outcome.failure))
         noteMissingProgram(call);
       const at = streakKey(call);
       if (outcome.success) {
@@ -297,7 +298,7 @@ export function createErrorStreakDetector(): Detector {
       }
       const failure = outcome.failure;
       const streak = current(call);
-      if (failure?.blame !== 'agent_failure') {
+      if (!provesAgentFault(failure)) {
         // Unknown blame is no evidence against the agent, so never a guess; but a failure of
         // another shape shows the tool answering otherwise now, and the guesses in a row are over.
         if (streak !== undefined && mergedShape(outcomeShape(outcome), shapeOfStreak(streak)) === undefined) {

@@ -12,6 +12,7 @@
  * What it keeps is hashes only (keys, spellings, shapes): the session's run state holds no command
  * and no error in clear.
  */
+import { provesAgentFault } from '../blame-proof.js';
 import { hashString } from '../identity/index.js';
 import type { ActionKind, Violation } from '../types.js';
 import { isHarnessFault, isWatched, kindOf } from './applicability.js';
@@ -75,7 +76,7 @@ export function createRespelledCommandDetector(): Detector {
       }
       const respelling = call.facts.respellingKey;
       // A failure the guard cannot blame on the agent says nothing about how it spelled the command.
-      if (respelling === undefined || outcome.failure?.blame !== 'agent_failure') return;
+      if (respelling === undefined || !provesAgentFault(outcome.failure)) return;
       const key = hashString(respelling);
       const shape = shapeHashOf(outcome);
       const spelling = hashString(call.banKey);
