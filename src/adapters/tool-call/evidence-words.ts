@@ -16,54 +16,60 @@ import type { Blame } from '../../core/types.js';
 /** Characters read at each end of a long text: its first lines and its last, where errors are. */
 const END_CHARS = 400;
 
+/**
+ * A word that names a field rather than says what happened (`Connection=close` among a response's
+ * headers, `timeout=30` in a configuration, `"lock": false` in a body) is no evidence: a match
+ * followed, past the rest of its word, by `=` or by a JSON key's closing quote and colon is passed over.
+ */
+const NOT_A_FIELD = String.raw`(?![\w-]*(?:\s*=|"\s*:))`;
+
+/** Joins a family's alternatives into one case-insensitive expression whose matches are not field names. */
+function words(alternatives: readonly string[]): RegExp {
+  return new RegExp(`(?:${alternatives.join('|')})${NOT_A_FIELD}`, 'i');
+}
+
 /** Words of an environment failing, whatever the call asked for. */
-const ENVIRONMENT_WORDS = new RegExp(
-  [
-    // Time and transport.
-    String.raw`\btim(?:ed|ing)? ?out\b|\btimeout\b|\bdeadline\b`,
-    String.raw`\bconnect(?:ion|ing)?\b|\bnetwork|\bunreachable\b|\bsocket\b|\bdns\b|resolve host`,
-    String.raw`\bfetch failed\b|\bfailed to fetch\b|\bproxy\b|\bcertificate\b|\bssl\b|\btls\b|\bhandshake\b`,
-    String.raw`\bdisconnect|\bunresponsive\b|\bwedged\b|\bhung\b|\bdownload`,
-    // Service health and limits.
-    String.raw`\brate.?limit|\bquotas?\b|\bthrottl|too many requests|\bcapacity\b|\boverload`,
-    String.raw`\bunavailable\b|\bmaintenance\b|\b(?:try again|retry) later\b|\btemporar|\bserver error|\bgateway\b`,
-    String.raw`\bupstream (?:connect|request|server|service|error|timed|timeout|unavailable|returned|responded)`,
-    String.raw`\bbilling\b|\bcredits?\b|\bsubscription\b`,
-    // The session's identity.
-    String.raw`\bauth(?:enticat|oriz|orisat)|\bunauthori[sz]ed\b|\bcredentials?\b|\blog ?in\b|\bsign ?in\b`,
-    String.raw`\bforbidden\b|\bpermission|access (?:is )?denied|not permitted|\bapi[ _-]?key|\bexpired\b`,
-    String.raw`\b(?:access|auth|bearer|api|refresh|session|oauth) token`,
-    // The host and the programs it runs.
-    String.raw`\bsandbox|\bcontainer\b|\bdaemon\b|\bkernel\b|\bcrash|\bsegmentation fault\b|core dumped`,
-    String.raw`\bkilled\b|\bsig(?:kill|term|segv|abrt)\b|out of memory|\bno space\b|\bdisk\b`,
-    String.raw`\block(?:ed|file|s)?\b|in progress|another process|\bbusy\b`,
-    String.raw`not installed|\binstall(?:ation)? (?:failed|is broken)|\bspawn\b`,
-  ].join('|'),
-  'i',
-);
+const ENVIRONMENT_WORDS = words([
+  // Time and transport.
+  String.raw`\btim(?:ed|ing)? ?out\b|\btimeout\b|\bdeadline\b`,
+  String.raw`\bconnect(?:ion|ing)?\b|\bnetwork|\bunreachable\b|\bsocket\b|\bdns\b|resolve host`,
+  String.raw`\bfetch failed\b|\bfailed to fetch\b|\bproxy (?:error|authenticat|connect|refused|failed)|\bcertificate\b|\bssl\b|\btls\b|\bhandshake\b`,
+  String.raw`\bdisconnect|\bunresponsive\b|\bwedged\b|\bhung\b|\bdownload`,
+  // Service health and limits.
+  String.raw`\brate.?limit|\bquotas?\b|\bthrottl|too many requests|\bcapacity\b|\boverload`,
+  String.raw`\bunavailable\b|\bmaintenance\b|\b(?:try again|retry) later\b|\btemporar|\bserver error|\bgateway\b`,
+  String.raw`\bupstream (?:connect|request|server|service|error|timed|timeout|unavailable|returned|responded)`,
+  String.raw`\bbilling\b|\bcredits?\b|\bsubscription\b`,
+  // The session's identity.
+  String.raw`\bauth(?:enticat|oriz|orisat)|\bunauthori[sz]ed\b|\bcredentials?\b|\blog ?in\b|\bsign ?in\b`,
+  String.raw`\bforbidden\b|\bpermission|access (?:is )?denied|not permitted|\bapi[ _-]?key|\bexpired\b`,
+  String.raw`\b(?:access|auth|bearer|api|refresh|session|oauth) token`,
+  // The host and the programs it runs.
+  String.raw`\bsandbox|\bcontainer\b|\bdaemon\b|\bkernel\b|\bcrash|\bsegmentation fault\b|core dumped`,
+  String.raw`\bkilled\b|\bsig(?:kill|term|segv|abrt)\b|out of memory|\bno space\b|\bdisk\b`,
+  String.raw`\block(?:ed|file|s)?\b|in progress|another process|\bbusy\b`,
+  String.raw`not installed|\binstall(?:ation)? (?:failed|is broken)|\bspawn\b`,
+]);
 
 /** Words of the call's own input being wrong: what it named, gave or wrote. */
-const CALL_WORDS = new RegExp(
-  [
-    String.raw`\binvalid\b|\bnot (?:a )?valid\b|\bmalformed\b|\bmisspel|\bunrecogni[sz]ed\b|not recogni[sz]ed`,
-    String.raw`\bunknown (?:column|field|option|argument|flag|command|subcommand|type|key|property|parameter|attribute|table|function|method|variable|identifier|tool|action|value|name)`,
-    String.raw`\bundefined (?:function|variable|method|reference|index|symbol|name|property|constant)|is not defined\b|is undefined\b`,
-    String.raw`\bunexpected (?:token|character|argument|keyword|end|identifier|indent|eof|symbol|input)`,
-    String.raw`\bexpected\b.{0,80}\b(?:got|but|found|instead|received)\b`,
-    String.raw`\bmust (?:be|not|have|contain|start|end|match)\b|\bcannot contain\b|\bcan only contain\b|\bshould (?:be|not)\b`,
-    String.raw`\bis required\b|\bmissing required\b|\brequired (?:field|argument|parameter|property|option)`,
-    String.raw`\b(?:does not|doesn't|did not|didn't) (?:exist|match)\b|\bno such\b|\bnot found\b`,
-    String.raw`\b(?:could not|couldn't|cannot|can't|unable to) (?:find|resolve|locate|parse)\b`,
-    String.raw`\bduplicate\b|\balready (?:exists|defined|declared|registered)\b`,
-    String.raw`\b(?:not|un)supported\b|\bis not an? (?:function|directory|file|object|number|string|iterable|constructor|member)\b`,
-    String.raw`\bsyntax\b|\bparse error\b|\bparsing failed\b|\bfailed to parse\b`,
-    String.raw`\b(?:type|value|key|attribute|name|index|reference|range|argument|assertion|zerodivision|lookup)error\b`,
-    String.raw`\b(?:illegal|incompatible|mismatch(?:ed)?|conflicting)\b|\bout of (?:range|bounds)\b|\bbeyond (?:the )?end\b`,
-    String.raw`\bwrong (?:type|kind|number|value|format)\b|\bno (?:matching|rows?)\b|\b0 rows\b`,
-    String.raw`\bless than the minimum\b|\bgreater than the maximum\b|\bexceeds? the maximum\b|\btoo (?:long|short|large|many arguments)\b`,
-  ].join('|'),
-  'i',
-);
+const CALL_WORDS = words([
+  String.raw`\binvalid\b|\bnot (?:a )?valid\b|\bmalformed\b|\bmisspel|\bunrecogni[sz]ed\b|not recogni[sz]ed`,
+  String.raw`\bunknown (?:column|field|option|argument|flag|command|subcommand|type|key|property|parameter|attribute|table|function|method|variable|identifier|tool|action|value|name)`,
+  String.raw`\bundefined (?:function|variable|method|reference|index|symbol|name|property|constant)|is not defined\b|is undefined\b`,
+  String.raw`\bunexpected (?:token|character|argument|keyword|end|identifier|indent|eof|symbol|input)`,
+  String.raw`\bexpected\b.{0,80}\b(?:got|but|found|instead|received)\b`,
+  String.raw`\bmust (?:be|not|have|contain|start|end|match)\b|\bcannot contain\b|\bcan only contain\b|\bshould (?:be|not)\b`,
+  String.raw`\bis required\b|\bmissing required\b|\brequired (?:field|argument|parameter|property|option)`,
+  String.raw`\b(?:does not|doesn't|did not|didn't) (?:exist|match)\b|\bno such\b|\bnot found\b`,
+  String.raw`\b(?:could not|couldn't|cannot|can't|unable to) (?:find|resolve|locate|parse)\b`,
+  String.raw`\bduplicate\b|\balready (?:exists|defined|declared|registered)\b`,
+  String.raw`\b(?:not|un)supported\b|\bis not an? (?:function|directory|file|object|number|string|iterable|constructor|member)\b`,
+  String.raw`\bsyntax\b|\bparse error\b|\bparsing failed\b|\bfailed to parse\b`,
+  String.raw`\b(?:type|value|key|attribute|name|index|reference|range|argument|assertion|zerodivision|lookup)error\b`,
+  String.raw`\b(?:illegal|incompatible|mismatch(?:ed)?|conflicting)\b|\bout of (?:range|bounds)\b|\bbeyond (?:the )?end\b`,
+  String.raw`\bwrong (?:type|kind|number|value|format)\b|\bno (?:matching|rows?)\b|\b0 rows\b`,
+  String.raw`\bless than the minimum\b|\bgreater than the maximum\b|\bexceeds? the maximum\b|\btoo (?:long|short|large|many arguments)\b`,
+]);
 
 /** The part of a failure read for evidence: all of a short one, the ends of a long one. */
 function endsOf(text: string): string {

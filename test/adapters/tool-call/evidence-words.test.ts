@@ -44,6 +44,13 @@ describe('blame read from the kinds of a failure’s words', () => {
     expect(blameByWords(build.join('\n'), true)).toBe('agent_failure');
   });
 
+  it('passes over words that name a field rather than say what happened', () => {
+    const headers = 'HTTP 400, headers: {Server=edge/1.13, Connection=close, Cache-Control=no-cache}';
+    expect(blameByWords(headers, false)).toBeUndefined();
+    expect(blameByWords('{"timeout": 30, "lock": false, "status": "rejected"}', false)).toBeUndefined();
+    expect(blameByWords('the connection to the index was reset', false)).toBe('harness_fault');
+  });
+
   it('reads only the ends of a long failure, where its error is', () => {
     const middle = `${'built module\n'.repeat(80)}warning: invalid escape in comment\n${'built module\n'.repeat(80)}`;
     expect(blameByWords(middle, false)).toBeUndefined();
