@@ -25,7 +25,7 @@ describe('blame read from the kinds of a failure’s words', () => {
     expect(blameByWords('Something went wrong', false)).toBeUndefined();
   });
 
-  it('reads a command’s log of several lines for the call’s fault, never for the environment’s', () => {
+  it('does not blame the environment for the words of a command’s log of several lines', () => {
     const log = [
       '[x] Opening connection to 10.0.4.7 on port 9001',
       '[+] Opening connection to 10.0.4.7 on port 9001: Done',
@@ -34,7 +34,13 @@ describe('blame read from the kinds of a failure’s words', () => {
       '[*] Got EOF while reading in interactive',
     ].join('\n');
     expect(blameByWords(log, true)).toBeUndefined();
+  });
+
+  it('blames the environment for the words of a command’s message of a few lines', () => {
     expect(blameByWords('worker pool at capacity', true)).toBe('harness_fault');
+  });
+
+  it('blames the call for its words in a command’s log', () => {
     const build = [
       'Compiling app v0.3.1',
       'Compiling cli v0.3.1',
