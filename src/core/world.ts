@@ -3,6 +3,7 @@
  * was learned against is unchanged, so the model of change must err towards "changed".
  */
 import { LruMap } from './detectors/bounded.js';
+import { isHash } from './detectors/restore.js';
 import { HashMemory } from './hash-memory.js';
 import { hashString } from './identity/index.js';
 import { fileNameOf } from './path-spellings.js';
@@ -181,14 +182,15 @@ export class WorldTracker {
       // command afresh neither move outlived its line. A move that answers nothing (`cd /srv/app`)
       // shows nothing of where the shell was before it, as a silent change shows nothing of what it
       // did: it is a move again, and what failed on a path from the working directory gets its retry.
-      // The same line again right after itself, to a place named from the root, answering as it did,
-      // changes nothing either, silent or not: it went where it went the time before, and no call
-      // ran between (a relative move, in a shell that keeps its directory, goes deeper each time).
+      // The same line again right after itself, answering as it did, changes nothing either, silent
+      // or not: it went where it went the time before, and no call ran between. (`directory` names a
+      // place in full or is empty: a relative move, which in a shell that keeps its directory goes
+      // deeper each time, never comes this far.)
       if (
         facts.navigates &&
         facts.directory !== '' &&
         facts.directory === this.directory &&
-        (!silent || (namedFromRoot(facts.directory) && this.lastMove === this.moveRun(callKey, resultDigest)))
+        (!silent || this.lastMove === this.moveRun(callKey, resultDigest))
       ) {
         // The same move again: it stays the last one once this call is recorded.
         if (silent) this.pendingMove = this.lastMove;
@@ -368,8 +370,8 @@ export class WorldTracker {
     this.openFile = typeof value.openFile === 'string' ? value.openFile : undefined;
     this.directory = typeof value.directory === 'string' ? value.directory : undefined;
     this.place = typeof value.place === 'string' ? value.place : undefined;
-    this.lastMove = isSavedHash(value.lastMove) ? value.lastMove : '';
-    this.lastFailed = isSavedHash(value.lastFailed) ? value.lastFailed : '';
+    this.lastMove = isHash(value.lastMove) ? value.lastMove : '';
+    this.lastFailed = isHash(value.lastFailed) ? value.lastFailed : '';
     this.restoreScripts(value.scripts);
   }
 
@@ -389,16 +391,6 @@ export class WorldTracker {
 
 /** What a file an edit changed is marked with once a command may have touched it: no edit's key. */
 const TOUCHED = '\u0002touched by a command';
-
-/** A hash as `hashString` writes one, read back from saved state. */
-function isSavedHash(value: unknown): value is string {
-  return typeof value === 'string' && value.length > 0 && value.length <= 64 && /^[\w-]+$/.test(value);
-}
-
-/** A place written from the root (`/srv/app`, `~/app`, `C:\\app`): going there twice goes to one place. */
-function namedFromRoot(place: string): boolean {
-  return /^(?:[/~]|[a-z]:[\\/])/i.test(place);
-}
 
 /** An edit as it ran: the call, and what it answered. */
 function editRun(callKey: string, resultDigest: string): string {

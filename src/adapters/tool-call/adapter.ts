@@ -487,6 +487,8 @@ export function createToolCallAdapter(options: ToolCallAdapterOptions = {}): Too
     // A test run's failure is one run's: the next may fail another way (see `runsTests`). A sign-in
     // waits for a person, who may act before the next run.
     const varies = runsTestsCall(call) || waitsForPersonCall(call, args);
+    // Blamed on the call by its words alone, it proves no more than a failure nobody can blame.
+    const fromWords = WORDED_AGENT.has(rule);
     // Built field by field, in the order its fields have always had: spreading a few optional fields
     // into a new object, and the whole into another for the last one, cost more than reading the text.
     const facts: Mutable<FailureFacts> = {
@@ -494,12 +496,11 @@ export function createToolCallAdapter(options: ToolCallAdapterOptions = {}): Too
       blame: rule.blame,
       deterministic:
         !varies &&
-        (rule.deterministic ||
-          ((rule.blame === 'unknown' || WORDED_AGENT.has(rule)) && quotesArguments(text, args))),
+        (rule.deterministic || ((rule.blame === 'unknown' || fromWords) && quotesArguments(text, args))),
       meaning,
     };
     if (varies) facts.varies = varies;
-    if (WORDED_AGENT.has(rule)) facts.blameFromWords = true;
+    if (fromWords) facts.blameFromWords = true;
     // The program the line runs, not its subcommand: the name the shell looked up.
     if (call.kind === 'exec' && programNotFound(verdict, call.program?.split(' ')[0] ?? ''))
       facts.programMissing = true;
