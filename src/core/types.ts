@@ -101,6 +101,14 @@ export interface CallFacts {
   readonly kind: ActionKind;
   /** Normalised resources the call acts on (paths, URLs, ids, the command line for exec). */
   readonly targets: readonly string[];
+  /**
+   * The call this one relays, where a host has one tool for every MCP server (`use_mcp_tool
+   * {server_name, tool_name, arguments}`): the tool it acts as and that tool's arguments. What is
+   * counted of a tool's answers (a tool that keeps finding nothing, a tool's health) counts the
+   * relayed tool, not every server's tools behind the relay together; guesses of the tool's name
+   * through the relay stay the relay's.
+   */
+  readonly relayed?: { readonly tool: string; readonly args: Readonly<Record<string, unknown>> };
   /** Numeric or categorical parameters a parameter ban can speak about (ML hyperparameters). */
   readonly parameters?: Readonly<Record<string, number | string | boolean>>;
   /** Text a mutation writes into its target, when known: decides which "not found" bans it can lift. */
@@ -150,6 +158,12 @@ export interface CallFacts {
    * what processes, services or the clock say: asked again with nothing changed, it answers as before.
    */
   readonly readsFilesOnly?: boolean;
+  /**
+   * A command that prints what files hold (`cat`, `sed -n`, `head`), not one that lists folders or
+   * searches them (`ls`, `find`, `grep`): a path it was given that is not there is a guess, whichever
+   * such program read it.
+   */
+  readonly printsFiles?: boolean;
   /**
    * A command that only computes (`python3 -c "import base64; print(…)"`): it changes nothing
    * another call can see, though what it answers is new each time its code is.
@@ -397,6 +411,11 @@ export interface FailureFacts {
    * file that exists shows it: an edit that names no file now changes that one.
    */
   readonly opensTarget?: boolean;
+  /**
+   * A command that prints what files hold (`CallFacts.printsFiles`) failed because a file it was
+   * given is not there (`cat docs/a.md`, `sed -n 1,80p docs/a.md`: no such file): a guessed path.
+   */
+  readonly missesOperand?: boolean;
   /**
    * The environment the calls run in is gone from under the call (a sandbox's container removed or
    * stopped): whatever runs next runs in one made anew, or nowhere, so nothing learned against the

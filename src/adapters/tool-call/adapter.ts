@@ -86,6 +86,7 @@ import { relayedCall, wrappedArguments } from './relayed-call.js';
 import { pathsNamedInScript } from './script-paths.js';
 import { isScriptFile, scriptFileRun } from './script-runs.js';
 import { makesWhatItMissed } from './self-made-file.js';
+import { printsFiles } from './shell-effects.js';
 import { startsBackgroundJob, statusProgram } from './shell-parse.js';
 import {
   BROKEN_ENVIRONMENT,
@@ -236,6 +237,7 @@ export function createToolCallAdapter(options: ToolCallAdapterOptions = {}): Too
         : wrapped !== undefined
           ? readCall({ ...proposal, args: wrapped }, wrapped, described)
           : readCall(proposal, args, described);
+    if (relayed !== undefined) facts.relayed = { tool: relayed.proposal.tool, args: relayed.args };
     // Keys the other facts find (a page, an edit's search text, a command) come before this one.
     if (described !== undefined && facts.failureKey === undefined) {
       facts.failureKey = described;
@@ -337,6 +339,7 @@ export function createToolCallAdapter(options: ToolCallAdapterOptions = {}): Too
       // so those are read one by one.
       const program = programOfScript(text) ?? programOf(command) ?? programOfLines(text);
       if (program !== undefined) facts.program = program;
+      if (effects.readsFilesOnly && program !== undefined && printsFiles(program)) facts.printsFiles = true;
       // A program whose own name says it starts or stops something (`debug_stop`, `connect_start`,
       // `./stop_server.sh`) changes what later calls talk to, as a tool so named does; a subcommand
       // (`npm start`, `docker stop`) is left to what the line's effects say.
@@ -506,6 +509,7 @@ export function createToolCallAdapter(options: ToolCallAdapterOptions = {}): Too
       facts.programMissing = true;
     if (rule.blame !== 'harness_fault' && refusesOrder(verdict)) facts.awaitsAnotherCall = true;
     if (call.kind === 'create' && opensItsTarget(text, call.targets)) facts.opensTarget = true;
+    if (call.printsFiles === true && rule.signature === 'file_not_found') facts.missesOperand = true;
     if (rule.blame === 'harness_fault' && sandboxLostUnderCall(verdict, args)) facts.losesWorld = true;
     // A command stopped before it ended may have written part of what it writes.
     if ((rule === TIMEOUT || rule === KILLED) && stoppedWhileWriting(call, args)) facts.mayHaveWritten = true;

@@ -157,6 +157,26 @@ const COULD_NOT_RUN: readonly FailureLine[] = [
   // Docker's daemon refusing what the command asked of it (`Error response from daemon: No such
   // container: api`, `docker: Error response from daemon: pull access denied for …`).
   { words: ['Error response from daemon: '], line: /^(?:docker: )?Error response from daemon: /m },
+  // A build tool's own verdict that the build stopped: Vite's `error during build:`, Rollup's `[!]
+  // Error: …`, esbuild's `✘ [ERROR] …`, webpack's `webpack 5.90.1 compiled with 2 errors`, Next.js's
+  // `Failed to compile.`, Gradle's `FAILURE: Build failed with an exception.` and `BUILD FAILED in
+  // 3s`, Maven's `[INFO] BUILD FAILURE`, MSBuild's `Build FAILED.`, Xcode's `** BUILD FAILED **`,
+  // CMake's `CMake Error at …`, Ninja's `ninja: build stopped: …`. Each is printed once, when the
+  // build ends without making what it builds.
+  {
+    words: [
+      'error during build',
+      '[!] ',
+      '[ERROR]',
+      'compiled with',
+      'Failed to compile',
+      'FAIL',
+      'Build failed',
+      'CMake Error',
+      'build stopped',
+    ],
+    line: /^(?:error during build:|\[!\] (?:\w+)?Error: |✘ \[ERROR\] |webpack(?: [\d.]+)? compiled with [1-9]\d* errors?|Failed to compile\.|FAILURE: Build failed with an exception\.|BUILD FAILED in |\[(?:INFO|ERROR)\] BUILD FAILURE\s*$|Build FAILED\.\s*$|\*\* (?:BUILD|ARCHIVE) FAILED \*\*|CMake Error(?: at |:)|ninja: build stopped: )/m,
+  },
   // Codex's apply_patch refusing a patch.
   { words: ['apply_patch'], line: /^apply_patch verification failed: /m },
   { words: ['Failed to find'], line: /^Failed to find expected lines /m },

@@ -38,19 +38,54 @@ export const UNKNOWN: ShellEffects = {
 };
 
 /**
- * Programs whose answer is what the files hold: listing, printing, searching, comparing, counting,
- * encoding. Commands that watch processes, services, the network or the clock (`ps`, `docker ps`,
- * `date`) are not among them: asked again, they may answer otherwise with nothing changed here.
+ * Programs that print what a file holds, or a reading of it (`cat`, `sed -n`, `head`, `jq`, `wc`):
+ * given a path that is not there, they guessed it. Listings and searches (`ls`, `find`, `grep`) are
+ * what to do instead of guessing, and `echo` or `pwd` read no file.
  */
-const FILE_READERS = new Set([
-  'ls',
-  'll',
+const FILE_PRINTERS: ReadonlySet<string> = new Set([
   'cat',
   'bat',
   'head',
   'tail',
   'less',
   'more',
+  'sed',
+  'awk',
+  'nl',
+  'od',
+  'xxd',
+  'hexdump',
+  'strings',
+  'jq',
+  'yq',
+  'base64',
+  'cut',
+  'sort',
+  'uniq',
+  'tr',
+  'wc',
+  'diff',
+  'cmp',
+  'file',
+  'md5sum',
+  'sha1sum',
+  'sha256sum',
+]);
+
+/** Whether the program a command runs (`cat`, `sed -n`) prints what files hold (see `FILE_PRINTERS`). */
+export function printsFiles(program: string): boolean {
+  return FILE_PRINTERS.has(program.split(' ')[0] ?? '');
+}
+
+/**
+ * Programs whose answer is what the files hold: printing, listing, searching, comparing, counting,
+ * encoding. Commands that watch processes, services, the network or the clock (`ps`, `docker ps`,
+ * `date`) are not among them: asked again, they may answer otherwise with nothing changed here.
+ */
+const FILE_READERS: ReadonlySet<string> = new Set([
+  ...FILE_PRINTERS,
+  'ls',
+  'll',
   'grep',
   'egrep',
   'fgrep',
@@ -60,28 +95,7 @@ const FILE_READERS = new Set([
   'find',
   'fd',
   'tree',
-  'wc',
   'stat',
-  'file',
-  'strings',
-  'diff',
-  'cmp',
-  'jq',
-  'yq',
-  'nl',
-  'od',
-  'xxd',
-  'hexdump',
-  'md5sum',
-  'sha256sum',
-  'sha1sum',
-  'base64',
-  'sort',
-  'uniq',
-  'cut',
-  'tr',
-  'sed',
-  'awk',
   'realpath',
   'dirname',
   'basename',
@@ -443,12 +457,30 @@ const VALUED_GLOBAL_OPTIONS = new Set([
   '--repository',
 ]);
 
+/** Filters that print what they make unless told a file to write it to (`sort -o names.txt`, `iconv --output=u.csv`). */
+const WRITES_OUTPUT_OPTION: ReadonlySet<string> = new Set(['sort', 'iconv']);
+
+/** The file an output option names (`-o out`, `-oout`, `--output out`, `--output=out`), or undefined when none. */
+function outputOptionFile(args: readonly string[]): string[] | undefined {
+  const at = args.findIndex((arg) => arg.startsWith('-o') || arg.startsWith('--output'));
+  if (at < 0) return undefined;
+  const option = args[at] as string;
+  const inline = option.startsWith('--output=')
+    ? option.slice('--output='.length)
+    : option.startsWith('--')
+      ? ''
+      : option.slice(2);
+  const file = inline !== '' ? inline : args[at + 1];
+  return file === undefined ? [] : [file];
+}
+
 /** The files a known writer changes, or undefined when the program is not one (or not in that mode). */
 function writtenFiles(program: string, args: readonly string[]): string[] | undefined {
   if (program === 'sed' || program === 'perl') {
     if (!args.some((arg) => /^-[a-zA-Z]*i/.test(arg) || arg.startsWith('--in-place'))) return undefined;
     return inPlaceFiles(args);
   }
+  if (WRITES_OUTPUT_OPTION.has(program)) return outputOptionFile(args);
   if (WRITES_EVERY_ARGUMENT.has(program)) return operands(args);
   if (WRITES_LAST_ARGUMENT.has(program)) return operands(args).slice(-1);
   if (WRITES_AFTER_FIRST.has(program)) return operands(args).slice(1);

@@ -25,6 +25,19 @@ export function stepKeyOf(call: CallContext): string {
   return call.facts.wordlessKey ?? answerKeyOf(call);
 }
 
+/**
+ * The tool a call acts as: the one it relays (`use_mcp_tool` calling a server's `search`), else its
+ * own. What a detector counts per tool is counted under it.
+ */
+export function actingToolOf(call: CallContext): string {
+  return call.facts.relayed?.tool ?? call.tool;
+}
+
+/** The arguments of the tool a call acts as (see `actingToolOf`). */
+export function actingArgsOf(call: CallContext): Readonly<Record<string, unknown>> {
+  return call.facts.relayed?.args ?? call.args;
+}
+
 /** Exempt tools and disabled detectors neither fire nor collect evidence. */
 export function isWatched(call: CallContext, detector: { readonly enabled: boolean }): boolean {
   return detector.enabled && !call.toolPolicy.exempt;

@@ -37,6 +37,8 @@ import { sharesWord, wordHashes } from './word-hashes.js';
 import { laterQuote, type PendingQuote, withAlternatives, withQuotedError } from './wording.js';
 
 const NAME = 'error-streak';
+/** The end of the streak key every command that prints files counts its guessed paths under. */
+const READERS = '\u0000prints files';
 const MAX_TOOLS = 1_000;
 /** Enough recent keys to tell a new guess from a retry; older keys are forgotten. */
 const MAX_KEYS_PER_STREAK = 32;
@@ -211,6 +213,27 @@ export function createErrorStreakDetector(): Detector {
     return `${call.tool}\u0000${program}`;
   }
 
+  /**
+   * Where a command that prints files counts a path it was given that is not there: one run of
+   * guesses whatever program prints (`cat`, `sed -n`, `head`), as a path guessed through another
+   * is the same guess. Its other failures are its program's.
+   */
+  function readersKey(call: CallContext): string | undefined {
+    return call.facts.printsFiles === true ? `${call.tool}${READERS}` : undefined;
+  }
+
+  /** The streak under `key`, when it is of this world. */
+  function liveAt(key: string): Streak | undefined {
+    const streak = tools.peek(key);
+    return streak && streak.world === world ? streak : undefined;
+  }
+
+  /** The key of the streak a call continues: the readers' run where one is going, else its program's. */
+  function currentKey(call: CallContext): string {
+    const readers = readersKey(call);
+    return readers !== undefined && liveAt(readers) !== undefined ? readers : streakKey(call);
+  }
+
   /** A program its shell did not find: a guess of the tool's run when it shares a word with it. */
   function noteMissingProgram(call: CallContext): void {
     const program = call.facts.program;
@@ -227,8 +250,7 @@ export function createErrorStreakDetector(): Detector {
   }
 
   function current(call: CallContext): Streak | undefined {
-    const streak = tools.peek(streakKey(call));
-    return streak && streak.world === world ? streak : undefined;
+    return liveAt(currentKey(call));
   }
 
   /** A call that only looks succeeded: the names it showed go to every streak of this world. */
@@ -289,15 +311,19 @@ export function createErrorStreakDetector(): Detector {
       if (!isWatched(call, call.toolPolicy.detectors.errorStreak) || isEdit(call)) return;
       if (outcome.failure?.programMissing === true && provesAgentFault(outcome.failure))
         noteMissingProgram(call);
-      const at = streakKey(call);
+      const readers = readersKey(call);
       if (outcome.success) {
         worked.set(call.identity.callKey, true);
-        tools.delete(at);
-        live.delete(at);
+        // A program that prints files printed one: the run of guessed paths is over.
+        for (const key of new Set([streakKey(call), currentKey(call)])) {
+          tools.delete(key);
+          live.delete(key);
+        }
         return;
       }
       const failure = outcome.failure;
-      const streak = current(call);
+      const at = readers !== undefined && failure?.missesOperand === true ? readers : streakKey(call);
+      const streak = liveAt(at);
       if (!provesAgentFault(failure)) {
         // Unknown blame is no evidence against the agent, so never a guess; but a failure of
         // another shape shows the tool answering otherwise now, and the guesses in a row are over.
@@ -316,8 +342,14 @@ export function createErrorStreakDetector(): Detector {
           : streak === undefined
             ? undefined
             : outcomeShape(outcome);
+      // Readers word a missing path each their own way (`cat: x: No such file…`, `sed: can't read
+      // x: …`): the same answer, whatever the words.
       const alike =
-        streak === undefined || shape === undefined ? undefined : mergedShape(shapeOfStreak(streak), shape);
+        streak === undefined || shape === undefined
+          ? undefined
+          : at === readers
+            ? shapeOfStreak(streak)
+            : mergedShape(shapeOfStreak(streak), shape);
       if (!streak || shape === undefined || alike === undefined) {
         tools.set(at, {
           signature: failure.signature,
@@ -373,8 +405,8 @@ export function createErrorStreakDetector(): Detector {
         return;
       }
       if (!refused) return;
-      const at = streakKey(call);
-      const streak = current(call);
+      const at = currentKey(call);
+      const streak = liveAt(at);
       // A call of the streak's tool blocked by another rule, not one of the streak's guesses, is
       // one the agent goes back to between guesses (a script that worked, run again): the record
       // of the guesses in a row is broken, as a success of it would have broken it.

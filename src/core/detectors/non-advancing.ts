@@ -9,7 +9,14 @@
  */
 import { hashString } from '../identity/index.js';
 import type { Violation } from '../types.js';
-import { answerKeyOf, isHarnessFault, isWatched, kindOf } from './applicability.js';
+import {
+  actingArgsOf,
+  actingToolOf,
+  answerKeyOf,
+  isHarnessFault,
+  isWatched,
+  kindOf,
+} from './applicability.js';
 import { LruMap } from './bounded.js';
 import { isRecord, readCount, readEntries, readSnapshot, readString, readStrings } from './restore.js';
 import { type AskedFields, askedFields, readAskedFields, rewords, savedAskedFields } from './rewording.js';
@@ -94,7 +101,7 @@ function answeredAlike(answer: LastAnswer, last: LastAnswer | undefined): boolea
 }
 
 function lastAnswer(call: CallContext, outcome: ObservedOutcome): LastAnswer {
-  return { digest: outcome.resultDigest, key: answerKeyOf(call), args: call.args };
+  return { digest: outcome.resultDigest, key: answerKeyOf(call), args: actingArgsOf(call) };
 }
 
 export function createNonAdvancingDetector(): Detector {
@@ -133,7 +140,7 @@ export function createNonAdvancingDetector(): Detector {
         const next: Streak = streak ?? { count: 0, tripped: false, calls: [], text: '' };
         // A sweep of one field (dates, pages, ids in order) explores: its empty answers do not count,
         // unless the tool itself says they carry nothing new.
-        const args = sweepArgs(call.args);
+        const args = sweepArgs(actingArgsOf(call));
         const step = next.lastArgs === undefined ? undefined : sweepStep(next.lastArgs, args);
         const sweeping =
           !outcome.nonAdvancing &&
@@ -206,7 +213,9 @@ export function createNonAdvancingDetector(): Detector {
 function streakKey(call: CallContext): string {
   const asked = call.facts.asksOf;
   // The files by their hash: the key is saved with the session's run state.
-  return asked === undefined ? call.tool : `${call.tool}\u0000asks\u0000${hashString(asked)}`;
+  return asked === undefined
+    ? actingToolOf(call)
+    : `${actingToolOf(call)}\u0000asks\u0000${hashString(asked)}`;
 }
 
 function thresholdOf(streak: Streak, limits: { blockAfter: number; emptyBlockAfter: number }): number {
@@ -221,7 +230,7 @@ function describe(call: CallContext, streak: Streak): Violation {
       rule: NAME,
       severity: 'block',
       reason:
-        `${call.tool} asked ${excerpt(asked.split('\n').join(', '))} ${times(streak.count)} in a row and found nothing, ` +
+        `${actingToolOf(call)} asked ${excerpt(asked.split('\n').join(', '))} ${times(streak.count)} in a row and found nothing, ` +
         `whatever the question (last: ${last}), and nothing has changed since, so questions of it are off ` +
         'until something changes: what you are looking for is not in it.',
       suggestion: withAlternatives(
@@ -236,7 +245,7 @@ function describe(call: CallContext, streak: Streak): Violation {
       rule: NAME,
       severity: 'block',
       reason:
-        `${call.tool} brought back nothing new ${times(streak.count)} in a row, the same answer to each wording ` +
+        `${actingToolOf(call)} brought back nothing new ${times(streak.count)} in a row, the same answer to each wording ` +
         `of the question or none (last: ${last}), and nothing has changed since, so it is switched off for the ` +
         'rest of this run: asking again in other words will bring back the same.',
       suggestion: withAlternatives(
@@ -250,7 +259,7 @@ function describe(call: CallContext, streak: Streak): Violation {
     rule: NAME,
     severity: 'block',
     reason:
-      `${call.tool} made no progress ${times(streak.count)} in a row, whatever the input (last: ${last}), ` +
+      `${actingToolOf(call)} made no progress ${times(streak.count)} in a row, whatever the input (last: ${last}), ` +
       'so it is switched off for the rest of this run: what you are looking for is not there.',
     suggestion: withAlternatives(
       'Stop searching and tell the user which capability or information is missing.',

@@ -1,8 +1,9 @@
 /**
- * Sweeps are not reformulations. Calls whose arguments differ from the previous call's in exactly
- * one field, that field's values stepping in one direction (dates, pages, offsets, ids in order),
- * explore a range: each answer is about a new part of it, empty or not. Rephrasings of one request
- * vary in other ways (words, case, several fields at once) and learn nothing new when empty.
+ * Sweeps are not reformulations. Calls whose arguments differ from the previous call's in one
+ * field, that field's values stepping in one direction (dates, pages, offsets, ids in order), or in
+ * the fields of one window stepping together (a `from` and a `to` date), explore a range: each
+ * answer is about a new part of it, empty or not. Rephrasings of one request vary in other ways
+ * (words, case, fields changed that hold no order) and learn nothing new when empty.
  *
  * A call's arguments are compared through what a sweep needs of them (`SweepArgs`): each field's
  * name and value by their hashes, for equality, and where the value is ordered, its place in the
@@ -108,21 +109,25 @@ export function sweepArgs(args: Readonly<Record<string, unknown>>): SweepArgs {
 
 /**
  * The field `current` steps along from `previous`, when it differs in that field alone and the
- * values are ordered; undefined otherwise (equal arguments, several fields, unordered values).
+ * values are ordered, or the fields of one window that all step the same way (`date_from` and
+ * `date_to` moved on a day each, `start` and `end` a page); undefined otherwise (equal arguments,
+ * unordered values, fields moving apart, any other field changed with them).
  */
 export function sweepStep(previous: SweepArgs, current: SweepArgs): SweepStep | undefined {
   const keys = new Set([...previous.keys(), ...current.keys()]);
-  let step: SweepStep | undefined;
+  const fields: string[] = [];
+  let direction: 1 | -1 | undefined;
   for (const key of keys) {
     const before = previous.get(key);
     const after = current.get(key);
     if ((before?.same ?? ABSENT) === (after?.same ?? ABSENT)) continue;
-    if (step !== undefined) return undefined;
-    const direction = directionOf(before?.order, after?.order);
-    if (direction === undefined) return undefined;
-    step = { field: key, direction };
+    const moved = directionOf(before?.order, after?.order);
+    if (moved === undefined || (direction !== undefined && moved !== direction)) return undefined;
+    direction = moved;
+    fields.push(key);
   }
-  return step;
+  if (direction === undefined) return undefined;
+  return { field: fields.length === 1 ? (fields[0] as string) : fields.sort().join(','), direction };
 }
 
 /** 1 when `after` comes after `before` in a range, -1 before it, undefined when they are not ordered. */

@@ -4,7 +4,7 @@
  * to wait and what else could do the job, and it never blocks.
  */
 import type { Violation } from '../types.js';
-import { isHarnessFault, isWatched } from './applicability.js';
+import { actingToolOf, isHarnessFault, isWatched } from './applicability.js';
 import { LruMap } from './bounded.js';
 import { readCount, readEntries, readNumber, readSnapshot, readString } from './restore.js';
 import type { CallContext, Detector, ObservedOutcome } from './types.js';
@@ -42,7 +42,7 @@ export function createToolHealthDetector(): Detector {
 
     check(call: CallContext): Violation | undefined {
       if (!isWatched(call, call.toolPolicy.detectors.toolHealth)) return undefined;
-      const health = tools.peek(call.tool);
+      const health = tools.peek(actingToolOf(call));
       if (!health) return undefined;
       if (call.now < health.openUntil) return describe(call, health, health.openUntil, 'open');
       if (call.now < health.waitUntil) return describe(call, health, health.waitUntil, 'asked');
@@ -52,13 +52,14 @@ export function createToolHealthDetector(): Detector {
     observe(call: CallContext, outcome: ObservedOutcome): void {
       const limits = call.toolPolicy.detectors.toolHealth;
       if (!isWatched(call, limits)) return;
+      const tool = actingToolOf(call);
       if (!isHarnessFault(outcome)) {
         // A success, or an answer that blames the agent: either way the tool is reachable again.
         // Unknown failures say nothing about the tool's health.
-        if (outcome.success || outcome.failure?.blame === 'agent_failure') tools.delete(call.tool);
+        if (outcome.success || outcome.failure?.blame === 'agent_failure') tools.delete(tool);
         return;
       }
-      const health = tools.peek(call.tool) ?? {
+      const health = tools.peek(tool) ?? {
         faults: 0,
         opens: 0,
         openUntil: 0,
@@ -81,7 +82,7 @@ export function createToolHealthDetector(): Detector {
         health.openUntil = call.now + Math.max(cooldownSeconds * 1000, retryAfterMs);
         health.opens++;
       }
-      tools.set(call.tool, health);
+      tools.set(tool, health);
     },
 
     reset(reason: 'user' | 'session'): void {
@@ -109,17 +110,18 @@ export function createToolHealthDetector(): Detector {
 function describe(call: CallContext, health: Health, until: number, why: 'open' | 'asked'): Violation {
   const wait = secondsFrom(until - call.now);
   const lastError = quotedLastError(health);
+  const tool = actingToolOf(call);
   const reason =
     why === 'open'
-      ? `${call.tool} has failed ${health.faults} times in a row for reasons outside your control ` +
+      ? `${tool} has failed ${health.faults} times in a row for reasons outside your control ` +
         `(last: ${lastError}); give it about ${wait} s before calling it again.`
-      : `${call.tool} asked callers to wait (last: ${lastError}); ` +
+      : `${tool} asked callers to wait (last: ${lastError}); ` +
         `calling it again within the next ${wait} s will likely fail the same way.`;
   return {
     rule: NAME,
     severity: 'warn',
     reason,
-    suggestion: withAlternatives(faultSuggestion(call.tool, wait), call.toolPolicy.alternatives),
+    suggestion: withAlternatives(faultSuggestion(tool, wait), call.toolPolicy.alternatives),
     evidence: { count: health.faults, lastError, retryInSeconds: wait },
   };
 }

@@ -189,6 +189,43 @@ describe('a command’s output without an exit status', () => {
     expect(shell('docker logs api', docker).success).toBe(false);
   });
 
+  it('reads a JavaScript bundler’s verdict that the build stopped as a failure (Vite, webpack, esbuild, Next.js)', () => {
+    const vite =
+      '\n> shop-ui@0.3.0 build\n> vite build\n\nvite v5.4.2 building for production...\n✓ 41 modules transformed.\nx Build failed in 812ms\nerror during build:\n[vite]: Rollup failed to resolve import "@/components/CartBadge" from "/home/ana/shop-ui/src/App.tsx".\n';
+    expect(shell('npm run build', vite).success).toBe(false);
+    const webpack =
+      "ERROR in ./src/index.ts 3:0-32\nModule not found: Error: Can't resolve './api' in '/srv/app/src'\n\nwebpack 5.90.1 compiled with 1 error in 2143 ms\n";
+    expect(shell('npx webpack --mode production', webpack).success).toBe(false);
+    const esbuild =
+      '✘ [ERROR] Could not resolve "./routes"\n\n    src/server.ts:4:23:\n      4 │ import { routes } from "./routes";\n        ╵                        ~~~~~~~~~~\n\n1 error\n';
+    expect(shell('npx esbuild src/server.ts --bundle --outfile=dist/server.js', esbuild).success).toBe(false);
+    const next =
+      "Failed to compile.\n\n./app/page.tsx\nType error: Property 'title' does not exist on type 'Props'.\n";
+    expect(shell('npm run build', next).success).toBe(false);
+  });
+
+  it('reads a JVM, .NET, Apple or CMake build’s verdict that it failed as a failure (Gradle, Maven, MSBuild, Xcode, CMake, Ninja)', () => {
+    const outputs = [
+      "FAILURE: Build failed with an exception.\n\n* What went wrong:\nExecution failed for task ':app:compileDebugKotlin'.\n> Compilation error. See log for more details\n\nBUILD FAILED in 14s\n",
+      '[INFO] ------------------------------------------------------------------------\n[INFO] BUILD FAILURE\n[INFO] ------------------------------------------------------------------------\n',
+      'Build FAILED.\n\n    0 Warning(s)\n    1 Error(s)\n',
+      '** BUILD FAILED **\n\n\nThe following build commands failed:\n\tCompileSwift normal arm64\n',
+      'CMake Error at CMakeLists.txt:12 (find_package):\n  Could not find a package configuration file provided by "OpenCV"\n',
+      'FAILED: src/CMakeFiles/app.dir/main.cpp.o\nninja: build stopped: subcommand failed.\n',
+    ];
+    for (const output of outputs) expect(shell('./build.sh', output).success).toBe(false);
+  });
+
+  it('leaves a build that succeeded, and prose naming a failed build, as a success', () => {
+    const built =
+      'vite v5.4.2 building for production...\n✓ 41 modules transformed.\ndist/index.html  0.46 kB\n✓ built in 1.12s\n';
+    expect(shell('npm run build', built).success).toBe(true);
+    const gradle = 'BUILD SUCCESSFUL in 9s\n42 actionable tasks: 42 executed\n';
+    expect(shell('./gradlew assembleDebug', gradle).success).toBe(true);
+    const notes = '## Troubleshooting\nIf you see "Build FAILED." the log above it says why.\n';
+    expect(shell('cat docs/BUILD.md', notes).success).toBe(true);
+  });
+
   it('leaves a search’s lines of Go files, with no package header above them, and pip’s warnings as a success', () => {
     const listing = 'cart/total.go:12:5: // TODO: discount\n';
     expect(shell('grep -rn TODO --include=*.go .', listing).success).toBe(true);

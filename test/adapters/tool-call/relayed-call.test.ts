@@ -41,8 +41,11 @@ describe('a call that relays another tool call', () => {
       ['get_file_contents', read],
       ['create_issue', ISSUE],
     ] as const) {
-      const relayedFacts = adapter.describeCall(toolCallToProposal('use_mcp_tool', relay(tool, args)));
+      const { relayed, ...relayedFacts } = adapter.describeCall(
+        toolCallToProposal('use_mcp_tool', relay(tool, args)),
+      );
       expect(relayedFacts).toEqual(adapter.describeCall(toolCallToProposal(`mcp__github__${tool}`, args)));
+      expect(relayed).toEqual({ tool: `mcp__github__${tool}`, args });
     }
   });
 

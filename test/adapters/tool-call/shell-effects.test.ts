@@ -111,6 +111,14 @@ describe('what a command line writes, read with a shell parser', () => {
     expect(shellEffectsOf('rg --files src 2>$nullfile').writes).toBe(true);
   });
 
+  it('names the file `sort -o` and `iconv --output` write, as a redirection would', () => {
+    expect(shellEffectsOf('sort -o names.txt names.txt').touches).toEqual(['names.txt']);
+    expect(shellEffectsOf('iconv -f cp949 -t utf-8 --output=utf8.csv data.csv').touches).toEqual([
+      'utf8.csv',
+    ]);
+    expect(shellEffectsOf('iconv -f cp949 -t utf-8 -o utf8.csv data.csv').onlyLooks).toBe(false);
+  });
+
   it('takes a branch switch, a reset, a stash and an applied patch as changing the whole tree', () => {
     for (const command of [
       'git checkout feature/x',

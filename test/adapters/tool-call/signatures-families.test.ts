@@ -102,6 +102,16 @@ describe('each family recognises its own failures', () => {
     );
     expect(blameOf('NOAUTH Authentication required.')).toBe('harness_fault');
     expect(blameOf('LOADING Redis is loading the dataset in memory')).toBe('harness_fault');
+    expect(blameOf("(error) READONLY You can't write against a read only replica.")).toBe('harness_fault');
+    expect(
+      blameOf('(error) MASTERDOWN Link with MASTER is down and replica-serve-stale-data is set to no.'),
+    ).toBe('harness_fault');
+  });
+
+  it('databases: a program’s log line that starts with a word a redis reply class spells is no reply', () => {
+    const composer =
+      'Loading composer repositories with package information\nInstalling dependencies (including require-dev) from lock file\nYour requirements could not be resolved to an installable set of packages.\n\n  Problem 1\n    - acme/billing-plugin 2.1.0 requires composer-plugin-api ^2.0 -> no matching package found.\n';
+    expect(blameOf(composer)).not.toBe('harness_fault');
   });
 
   it('sandboxes: a path outside the allowed directories is the agent’s', () => {
@@ -124,6 +134,21 @@ describe('each family recognises its own failures', () => {
   it('tool protocols: an unknown tool is the call’s and a closed connection the environment’s', () => {
     expect(blameOf('MCP error -32601: Method not found', 'mcp__x__y')).toBe('agent_failure');
     expect(blameOf('MCP error -32000: Connection closed', 'mcp__x__y')).toBe('harness_fault');
+  });
+
+  it('tool protocols: a model API refusing the tool turns of the conversation the host sent is the environment’s', () => {
+    const orphan =
+      '✕ [API Error: 400 <400> InternalError.Algo.InvalidParameter: messages with role "tool" must be a response to a preceeding message with "tool_calls".]';
+    expect(blameOf(orphan, 'task')).toBe('harness_fault');
+    const unanswered =
+      "Error code: 400 - {'error': {'message': \"An assistant message with 'tool_calls' must be followed by tool messages responding to each 'tool_call_id'. The following tool_call_ids did not have response messages: call_9Qw2\", 'type': 'invalid_request_error'}}";
+    expect(blameOf(unanswered, 'task')).toBe('harness_fault');
+  });
+
+  it('sandboxes: a browser the browser tool drives that is not installed is the environment’s', () => {
+    const missing =
+      'Error: browserType.launch: Chromium distribution \'chrome\' is not found at /opt/google/chrome/chrome\nRun "npx playwright install chrome"';
+    expect(blameOf(missing, 'browser_navigate')).toBe('harness_fault');
   });
 
   it('edits: a replacement whose text is not in the file is the agent’s', () => {

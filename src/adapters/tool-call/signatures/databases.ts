@@ -30,8 +30,12 @@ export const DATABASES: FamilyTable = {
       '\\bthe database system is (?:starting up|shutting down|in recovery mode|not yet accepting connections)\\b',
       "\\bcan(?:no|')t reach database server\\b",
       '\\b(?:unable|failed) to connect to (?:the )?(?:server|daemon|docker|database|bus|endpoint|mcp server)\\b',
-      // redis error replies whose class is the server’s state
-      '^(?:\\(error\\) )?(?:LOADING|MASTERDOWN|CLUSTERDOWN|TRYAGAIN|MISCONF|NOREPLICAS|READONLY)\\b',
+      // redis error replies whose class is the server’s state; the classes that are also words a
+      // program's log starts a line with (`Loading composer repositories…`, `Readonly mode`) only
+      // as redis-cli shows a reply, or with the words redis writes after them
+      '^(?:\\(error\\) )?(?:MASTERDOWN|CLUSTERDOWN|TRYAGAIN|MISCONF|NOREPLICAS)\\b',
+      '^\\(error\\) (?:LOADING|READONLY)\\b',
+      "^READONLY You can't write against a read only replica\\b",
       // the same state in a client's words (redis-py's `BusyLoadingError: Redis is loading the dataset in memory`)
       '\\bis loading the dataset in memory\\b',
     ],

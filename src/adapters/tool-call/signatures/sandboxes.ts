@@ -101,6 +101,9 @@ export const SANDBOXES: FamilyTable = {
       '\\bnot installed (?:on|in) (?:this|the|your)\\b',
       '\\bcan be installed with\\b',
       "\\bexecutable doesn't exist at\\b",
+      // a browser a browser tool drives that is not installed where it looks (`Chromium distribution
+      // 'chrome' is not found at C:\…\chrome.exe`, then `Run "npx playwright install chrome"`)
+      "\\b(?:chromium|chrome|firefox|webkit|msedge|browser) distribution '[^'\\n]{1,40}' is not found\\b",
       '\\bplease run the following command to download new browsers\\b',
       '\\btarget (?:page, context or browser )?(?:has been )?closed\\b',
       '\\bTargetClosedError\\b',
@@ -124,6 +127,7 @@ export const SANDBOXES: FamilyTable = {
       'not installed',
       'can be installed',
       "executable doesn't exist",
+      'distribution',
       'download new browsers',
       'closed',
       'disconnected',

@@ -52,11 +52,16 @@ export const TOOL_PROTOCOLS: FamilyTable = {
     patterns: [
       '\\btool_use(?:_id)?\\b[^\\n]{0,200}\\btool_result\\b',
       '\\btool_result\\b[^\\n]{0,200}\\btool_use\\b',
+      // the same pairing in OpenAI's chat API and the APIs that copy it (`messages with role 'tool'
+      // must be a response to a preceeding message with 'tool_calls'`, `… 'tool_calls' must be
+      // followed by tool messages responding to each 'tool_call_id'`): the conversation the host sent
+      '\\brole [\'"]?tool[\'"]? must be a response to a prece',
+      '\\btool_calls\\b[^\\n]{0,200}\\btool_call_id\\b',
       // a model API refusing the tool list the harness sent (`invalid_request_error … tools.0.custom.name:
       // String should match pattern`): no call's arguments are in question
       '\\binvalid_request_error\\b[^\\n]{0,200}\\btools\\.\\d+\\.[\\w.]+',
     ],
-    hints: ['tool_use', 'tool_result', 'invalid_request_error'],
+    hints: ['tool_use', 'tool_result', 'invalid_request_error', 'must be a response to', 'tool_call_id'],
   },
   cancelled: {
     patterns: [
