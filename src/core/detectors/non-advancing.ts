@@ -5,7 +5,8 @@
  * and so does a question asked again in other words that brings back the very answer the last one
  * did (the same two passages for each wording of one question). Once tripped, the tool stays off
  * until the run ends or something changes the world: the next query against the same world would
- * not find it either.
+ * not find it either. For a tool that asks outside this machine (a web search, a remote API), the
+ * world is out there: only a change made outside (a push, a booking) counts.
  */
 import { hashString } from '../identity/index.js';
 import type { Violation } from '../types.js';
@@ -70,6 +71,11 @@ interface Streak {
   /** Some of the answers were the last one again, to a rewording: the reason says so. */
   alike?: boolean;
   tripped: boolean;
+  /**
+   * The tool asks outside this machine (a web search, a remote API): a change made here (an edit, a
+   * command that only touches this machine) does not put there what it did not find.
+   */
+  outside?: boolean;
   calls: string[];
   text: string;
 }
@@ -120,9 +126,13 @@ export function createNonAdvancingDetector(): Detector {
     },
 
     observe(call: CallContext, outcome: ObservedOutcome): void {
-      // A change of the world is progress, and what was not there may be there now.
-      if (outcome.changedWorld || outcome.changedService) {
+      // A change of the world is progress, and what was not there may be there now; a change made
+      // only on this machine leaves what is asked of the outside as it was.
+      if (outcome.changedService || (outcome.changedWorld && changesOutside(call))) {
         if (tools.size > 0) tools.clear();
+        if (answers.size > 0) answers.clear();
+      } else if (outcome.changedWorld) {
+        clearLocal(tools);
         if (answers.size > 0) answers.clear();
       }
       const limits = call.toolPolicy.detectors.nonAdvancing;
@@ -157,6 +167,7 @@ export function createNonAdvancingDetector(): Detector {
           next.count++;
         }
         if (!outcome.nonAdvancing) next.inferred = true;
+        if (call.facts.asksOutside === true) next.outside = true;
         if (alike) next.alike = true;
         next.calls = [...next.calls, call.description].slice(-MAX_EVIDENCE_CALLS);
         next.text = excerpt(outcome.text);
@@ -269,6 +280,18 @@ function describe(call: CallContext, streak: Streak): Violation {
   };
 }
 
+/** Whether a call's success may have changed what is found outside this machine. */
+function changesOutside(call: CallContext): boolean {
+  return (
+    call.facts.changesOutside === true || call.facts.sideEffect === true || call.facts.asksOutside === true
+  );
+}
+
+/** Ends the streaks of the tools that look on this machine, keeping those that ask outside it. */
+function clearLocal(tools: LruMap<Streak>): void {
+  for (const [tool, streak] of tools.entries()) if (streak.outside !== true) tools.delete(tool);
+}
+
 function readStreak(raw: Record<string, unknown>): Streak | undefined {
   const count = readCount(raw.count);
   if (count === undefined || count < 1) return undefined;
@@ -280,6 +303,7 @@ function readStreak(raw: Record<string, unknown>): Streak | undefined {
     ...(sweep !== undefined && { sweep }),
     ...(raw.inferred === true && { inferred: true }),
     ...(raw.alike === true && { alike: true }),
+    ...(raw.outside === true && { outside: true }),
     tripped: raw.tripped === true,
     calls: readStrings(raw.calls, MAX_EVIDENCE_CALLS),
     text: typeof raw.text === 'string' ? raw.text : '',

@@ -74,6 +74,12 @@ describe('each family recognises its own failures', () => {
     expect(blameOf('Killed signal terminated program cc1plus')).toBe('harness_fault');
   });
 
+  it('host: a compiler pass stopped by a signal named in the system’s language is the environment’s', () => {
+    const portuguese =
+      '[ 53%] Linking CXX executable tfs\nc++: fatal error: Morto signal terminated program lto1\ncompilation terminated.\nlto-wrapper: fatal error: /usr/bin/c++ returned 1 exit status\nmake: *** [Makefile:84: all] Error 2';
+    expect(blameOf(portuguese)).toBe('harness_fault');
+  });
+
   it('VCS: an unknown ref is the agent’s and a held index lock the environment’s', () => {
     expect(blameOf("error: pathspec 'feature/x' did not match any file(s) known to git")).toBe(
       'agent_failure',

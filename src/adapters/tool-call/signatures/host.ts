@@ -16,7 +16,9 @@ export const HOST: FamilyTable = {
       '\\bfork: (?:retry: )?resource temporarily unavailable\\b',
       '\\bcannot fork\\b',
       '\\boom[ -]?kill',
-      '\\bkilled signal terminated program\\b',
+      // gcc's pass stopped by a signal, its name in the system's language (`Killed signal terminated
+      // program cc1plus`, `Morto signal terminated program lto1`)
+      '\\bsignal terminated program\\b',
       '\\binternal compiler error: killed\\b',
       // a build daemon that died under the build (Gradle's, most often out of memory)
       '\\bdaemon disappeared unexpectedly\\b',
@@ -30,7 +32,7 @@ export const HOST: FamilyTable = {
       'heap limit',
       'fork',
       'oom',
-      'killed signal',
+      'signal terminated',
       'compiler error: killed',
       'daemon disappeared',
     ],
