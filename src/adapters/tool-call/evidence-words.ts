@@ -12,6 +12,7 @@
  * call proves no more than a failure nobody can blame (`blameFromWords` in `FailureFacts`).
  */
 import type { Blame } from '../../core/types.js';
+import { endsOf } from './text-ends.js';
 
 /** Characters read at each end of a long text: its first lines and its last, where errors are. */
 const END_CHARS = 400;
@@ -71,12 +72,6 @@ const CALL_WORDS = words([
   String.raw`\bless than the minimum\b|\bgreater than the maximum\b|\bexceeds? the maximum\b|\btoo (?:long|short|large|many arguments)\b`,
 ]);
 
-/** The part of a failure read for evidence: all of a short one, the ends of a long one. */
-function endsOf(text: string): string {
-  if (text.length <= 2 * END_CHARS) return text;
-  return `${text.slice(0, END_CHARS)}\n${text.slice(-END_CHARS)}`;
-}
-
 /** Lines of a command's output that can still be one message rather than a log. */
 const MESSAGE_LINES = 3;
 const MESSAGE_CHARS = 1_000;
@@ -97,7 +92,7 @@ function isMessage(text: string): boolean {
  * environment.
  */
 export function blameByWords(text: string, fromCommand: boolean): Exclude<Blame, 'unknown'> | undefined {
-  const read = endsOf(text);
+  const read = endsOf(text, END_CHARS);
   const environment = ENVIRONMENT_WORDS.test(read);
   const call = CALL_WORDS.test(read);
   if (call === environment) return undefined;

@@ -12,6 +12,7 @@
  * under a success as often (through `| tail`, by a script that carries on, by a run between two
  * edits): only the hooks of the hosts known to give no status at all read them too.
  */
+import { endsOf } from './text-ends.js';
 
 /**
  * A line's start is followed by white space that stays on the line (`[^\S\n\r\u2028\u2029]*`), never
@@ -220,8 +221,7 @@ const SCAN_CHARS = 16 * 1024;
 
 /** The part of an output read for failure lines, without a terminal's control sequences. */
 function scannedPart(text: string): string {
-  const ends =
-    text.length <= 2 * SCAN_CHARS ? text : `${text.slice(0, SCAN_CHARS)}\n${text.slice(-SCAN_CHARS)}`;
+  const ends = endsOf(text, SCAN_CHARS);
   // Colours and the cursor moves a reporter redraws its line with come before the line's words.
   return ends.includes('\u001b') ? ends.replace(TERMINAL_CODES, '') : ends;
 }
@@ -300,10 +300,7 @@ const MAX_PROGRAM_LINE = 1_000;
 export function programNotFound(output: string, program: string): boolean {
   if (program === '') return false;
   // A shell says so first or last: the head and the tail of a long output are read.
-  const scanned =
-    output.length <= 2 * PROGRAM_NOT_FOUND_READ
-      ? output
-      : `${output.slice(0, PROGRAM_NOT_FOUND_READ)}\n${output.slice(-PROGRAM_NOT_FOUND_READ)}`;
+  const scanned = endsOf(output, PROGRAM_NOT_FOUND_READ);
   let from = 0;
   for (let lines = 0; lines < MAX_PROGRAM_LINES; lines++) {
     const at = scanned.indexOf(program, from);

@@ -4,6 +4,7 @@
  * process goes on writing (packages unpacked, programs put on the path) while the agent works, so
  * the world is changing under the calls that failed for want of what it installs.
  */
+import { endsOf } from './text-ends.js';
 
 /** Characters of an answer read for the lock: the refusal is short and comes first or last. */
 const READ_CHARS = 4_000;
@@ -33,7 +34,6 @@ const ANY_LOCK_WORD = /lock|waiting for process|homebrew|change in progress/i;
 
 /** Whether a failure says another process holds the package manager's lock (see above). */
 export function heldByAnotherProcess(text: string): boolean {
-  const read =
-    text.length > 2 * READ_CHARS ? `${text.slice(0, READ_CHARS)}\n${text.slice(-READ_CHARS)}` : text;
+  const read = endsOf(text, READ_CHARS);
   return ANY_LOCK_WORD.test(read) && LOCK_HELD.some((pattern) => pattern.test(read));
 }
