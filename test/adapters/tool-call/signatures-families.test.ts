@@ -80,6 +80,73 @@ describe('each family recognises its own failures', () => {
     expect(blameOf(portuguese)).toBe('harness_fault');
   });
 
+  it('host: a status of 137 printed in words is a process killed under the call, the environment’s', () => {
+    const devContainer =
+      '[4618 ms] Exit code 137\n[4618 ms] Keep-alive process ended.\n[4622 ms] Shell server terminated (code: 137, signal: null)';
+    expect(blameOf(devContainer)).toBe('harness_fault');
+    expect(blameOf('Exit code 137')).toBe('harness_fault');
+  });
+
+  it('host: a status that only holds 137 among its digits is no kill', () => {
+    expect(blameOf('Exit code 1370')).not.toBe('harness_fault');
+  });
+
+  it('environments: a program built without what the call asks of it is the environment’s', () => {
+    const curl =
+      '==> Downloading https://ghcr.io/v2/homebrew/core/gettext/blobs/sha256:1f4d\ncurl: (4) A requested feature, protocol or option was not found built-in in this libcurl due to a build-time decision.\nError: Failed to download resource "gettext"';
+    expect(blameOf(curl, 'Bash')).toBe('harness_fault');
+    expect(blameOf('ERROR: Python was built without SSL support', 'Bash')).toBe('harness_fault');
+  });
+
+  it('network: an answer whose body broke off or came back unreadable is the environment’s', () => {
+    const rustup =
+      "info: downloading component 'rust-docs'\nerror: component download failed for rust-docs-x86_64-unknown-linux-gnu: error decoding response body";
+    expect(blameOf(rustup, 'Bash')).toBe('harness_fault');
+  });
+
+  it('network: a package feed whose index could not be read is the environment’s, not one that answered with a status', () => {
+    const unreachable =
+      'App.csproj : error NU1301: Unable to load the service index for source https://api.nuget.org/v3/index.json. [App.sln]';
+    expect(blameOf(unreachable, 'Bash')).toBe('harness_fault');
+    const refused =
+      'error NU1301: Unable to load the service index for source https://pkgs.example.com/v3/index.json.\n  Response status code does not indicate success: 404 (Not Found).';
+    expect(blameOf(refused, 'Bash')).toBe('agent_failure');
+  });
+
+  it('tool protocols: a plugin that did not answer its host’s call is the environment’s', () => {
+    const terraform =
+      'Error: Plugin did not respond\n\nThe plugin encountered an error, and failed to respond to the\nplugin6.(*GRPCProvider).ApplyResourceChange call. The plugin logs may contain\nmore details.';
+    expect(blameOf(terraform, 'Bash')).toBe('harness_fault');
+  });
+
+  it('shells: an argument parser refusing an argument it did not expect is the agent’s', () => {
+    const clap =
+      "error: Found argument 'xdg' which wasn't expected, or isn't valid in this context\n\nUSAGE:\n    cargo download [OPTIONS] <CRATE[=VERSION]>\n\nFor more information try --help";
+    expect(blameOf(clap, 'Bash')).toBe('agent_failure');
+  });
+
+  it('shells: a command given fewer arguments than it needs is the agent’s', () => {
+    expect(blameOf('Error: This command needs 2 arguments: release name, chart path', 'Bash')).toBe(
+      'agent_failure',
+    );
+    expect(blameOf('Error: accepts 1 arg(s), received 0', 'Bash')).toBe('agent_failure');
+  });
+
+  it('shells: a parameter given an empty value it cannot take is the agent’s', () => {
+    const stripe =
+      "You passed an empty string for 'line_items[0][price]'. We assume empty values are an attempt to unset a parameter; however 'line_items[0][price]' cannot be unset.";
+    expect(blameOf(stripe)).toBe('agent_failure');
+  });
+
+  it('code: a Kotlin compiler diagnostic is the agent’s, in either of the compiler’s formats', () => {
+    expect(
+      blameOf('e: /src/main/kotlin/App.kt: (38, 40): Unresolved reference: sourceAsLineNumber', 'Bash'),
+    ).toBe('agent_failure');
+    expect(
+      blameOf("e: file:///src/main/kotlin/App.kt:38:40 Unresolved reference 'sourceAsLineNumber'.", 'Bash'),
+    ).toBe('agent_failure');
+  });
+
   it('VCS: an unknown ref is the agent’s and a held index lock the environment’s', () => {
     expect(blameOf("error: pathspec 'feature/x' did not match any file(s) known to git")).toBe(
       'agent_failure',

@@ -18,6 +18,8 @@ export const CODE: FamilyTable = {
       // the same after the name it is about (`./main.go:5:2: "fmt" imported and not used`)
       '^\\S+\\.go:\\d+:\\d+: [^\\n]{1,120}? (?:declared and not used|imported and not used|redeclared in this block)\\b',
       '\\bcompilation failed\\b',
+      // Kotlin's compiler (`e: /src/App.kt: (38, 40): Unresolved reference: x`, or `e: file:///src/App.kt:38:40 …`)
+      '^e: [^\\n]{1,300}?\\.kts?(?:: \\(\\d+, \\d+\\):|:\\d+:\\d+) ',
       '^✖ \\d+ problems? \\(\\d+ errors?',
     ],
     hints: [
@@ -30,6 +32,7 @@ export const CODE: FamilyTable = {
       '.py:',
       '.go:',
       'compilation failed',
+      '.kt',
       '✖',
     ],
   },

@@ -39,6 +39,10 @@ export const ENVIRONMENTS: FamilyTable = {
       // `xcrun: error: invalid active developer path`)
       '\\blinker [`\'"]?[\\w.+-]{1,60}[`\'"]? not found\\b',
       '\\binvalid active developer path\\b',
+      // a program built without what the call asks of it (curl's `… not found built-in in this libcurl
+      // due to a build-time decision`, `Python was built without SSL support`)
+      '\\bnot (?:found )?built-in in this [\\w.+-]{1,30}\\b',
+      '\\b(?:was |is )?(?:built|compiled) without (?:support for\\b|[\\w/.+-]{1,30} support\\b)',
       // git with no identity configured to commit under (`Author identity unknown`, `Please tell me who you are`)
       '\\bauthor identity unknown\\b',
       '\\bplease tell me who you are\\b',
@@ -77,6 +81,9 @@ export const ENVIRONMENTS: FamilyTable = {
       'setting locale',
       'linker',
       'active developer path',
+      'built-in in this',
+      'built without',
+      'compiled without',
       'identity unknown',
       'who you are',
       'auto-detect email',

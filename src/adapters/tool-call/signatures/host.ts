@@ -47,8 +47,10 @@ export const HOST: FamilyTable = {
       // of a recipe killed (`make: *** [Makefile:12: all] Killed`, status 137: 128 + SIGKILL)
       `^(?:\\S+: )?(?:line \\d+:)?${LINE_INDENT}\\d+ (?:killed|terminated)\\b`,
       '\\*\\*\\* \\[[^\\]\\n]{1,200}\\] (?:killed|terminated|error 137)$',
+      // the status itself, where a host or a shell server prints it (`Exit code 137`, `(code: 137, signal: null)`)
+      '\\b(?:exit(?:ed with)? (?:code|status)|code:) 137\\b',
     ],
-    hints: ['exited with', 'signal', 'sigkill', 'killed', 'terminated', 'error 137'],
+    hints: ['exited with', 'signal', 'sigkill', 'killed', 'terminated', 'error 137', ' 137'],
   },
   locked: {
     patterns: [

@@ -136,6 +136,12 @@ export const NETWORK: FamilyTable = {
       '\\bunexpected end of file from server\\b',
       '\\bstream (?:disconnected|closed|reset|error)\\b',
       '\\berror sending request\\b',
+      // an HTTP client whose answer broke off or came back unreadable (Rust's reqwest, under rustup,
+      // cargo and uv: `component download failed for …: error decoding response body`)
+      '\\berror decoding response body\\b',
+      // NuGet that could not read its feed's index (`error NU1301: Unable to load the service index
+      // for source https://api.nuget.org/v3/index.json`), not one the feed answered with a status
+      '\\bunable to load the service index for source\\b(?![\\s\\S]{0,300}\\bstatus code\\b)',
       '\\bbroken pipe\\b',
       '\\bENOTFOUND\\b',
       '\\bEAI_(?:AGAIN|NONAME|NODATA|FAIL)\\b',
@@ -221,6 +227,8 @@ export const NETWORK: FamilyTable = {
       'end of file from server',
       'stream',
       'error sending request',
+      'error decoding response body',
+      'unable to load the service index',
       'broken pipe',
       'enotfound',
       'eai_',

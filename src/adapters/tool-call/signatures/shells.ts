@@ -62,6 +62,8 @@ export const SHELLS: FamilyTable = {
     patterns: [
       '\\b(?:unknown|unrecognized|unrecognised|invalid|illegal|bad|unsupported|unexpected) (?:[\\w-]+ ){0,2}?(?:argument|parameter|param|option|flag|switch|choice|command|subcommand|action|method|operation|function|op|keyword argument|property|compiler option|value|mode|number|date|time interval|literal|id|identifier|field|key|format|type|input|version|url|uri)s?\\b',
       '\\boption [^\\n]{1,40}:? is unknown\\b',
+      // clap before version 4 (`error: Found argument 'xdg' which wasn't expected, or isn't valid in this context`)
+      "\\bfound argument [^\\n]{1,100}? which wasn't expected\\b",
       // a text game refusing a command that does nothing where the player stands (ALFWorld)
       '^nothing happens\\.?$',
       // kubectl asked for a kind of resource its cluster does not have (`the server doesn't have a resource type "podz"`)
@@ -78,6 +80,10 @@ export const SHELLS: FamilyTable = {
       '\\b(?:property|field|argument|parameter|option) [`\'"]?[\\w.-]{1,64}[`\'"]? is required\\b',
       '\\brequires? (?:an? )?(?:argument|value|parameter)\\b',
       '\\bneeds an argument\\b',
+      // `This command needs 2 arguments: release name, chart path`, `accepts 1 arg(s), received 0`
+      '\\b(?:needs|requires|expects|accepts) (?:at least |at most |exactly )?\\d+ (?:positional )?arg(?:ument)?s?\\b',
+      // a parameter given an empty value where it takes none (`You passed an empty string for 'line_items[0][price]'`)
+      '\\b(?:passed|provided|gave|sent) an empty (?:string|value) for\\b',
       "\\bdoesn't allow an argument\\b",
       '\\bmissing argument to\\b',
       '\\bno input files?\\b',
@@ -182,6 +188,11 @@ export const SHELLS: FamilyTable = {
       'requires',
       'require',
       'needs an argument',
+      'needs ',
+      'requires ',
+      'expects ',
+      'accepts ',
+      'an empty',
       'allow an argument',
       'missing argument',
       'no input file',
@@ -206,6 +217,7 @@ export const SHELLS: FamilyTable = {
       'expression expected',
       'process or job ids',
       'is unknown',
+      "which wasn't expected",
       'no value for required',
       'not provided',
     ],

@@ -160,9 +160,13 @@ export const TOOL_PROTOCOLS: FamilyTable = {
       '\\b(?:an? )?(?:unexpected |unhandled |internal )(?:error|exception) (?:occurred |happened )?(?:in|inside|within|while (?:executing|running|calling)) (?:the )?(?:tool|server|plugin|extension)\\b',
       '\\btool (?:execution |call )?(?:raised|threw) an? (?:unexpected |unhandled )?(?:error|exception)\\b',
       '\\binternal (?:tool|server|plugin) error\\b',
+      // a plugin that crashed under its host's call (Terraform's `Plugin did not respond`)
+      "\\bplugin (?:did not|didn't) respond\\b",
       '\\b(?:this|it) is (?:likely |probably )?a bug in (?:the )?(?:tool|server|plugin|extension|mcp server)\\b',
     ],
     hints: [
+      'plugin did not respond',
+      "plugin didn't respond",
       'error executing',
       'error calling',
       'error running',
