@@ -159,11 +159,13 @@ export interface CallFacts {
    */
   readonly readsFilesOnly?: boolean;
   /**
-   * A command that prints what files hold (`cat`, `sed -n`, `head`), not one that lists folders or
-   * searches them (`ls`, `find`, `grep`): a path it was given that is not there is a guess, whichever
-   * such program read it.
+   * What the command's program fetches by the operand it is given, when it is one of several programs
+   * that do the same: `'file'` for those that print what a file holds (`cat`, `sed -n`, `head`; not
+   * those that list folders or search them, `ls`, `find`, `grep`), `'address'` for those that fetch
+   * what an address holds (`curl`, `wget`). An operand that is not there is a guess, whichever such
+   * program was given it.
    */
-  readonly printsFiles?: boolean;
+  readonly operandKind?: string;
   /**
    * A command that only computes (`python3 -c "import base64; print(…)"`): it changes nothing
    * another call can see, though what it answers is new each time its code is.
@@ -412,8 +414,9 @@ export interface FailureFacts {
    */
   readonly opensTarget?: boolean;
   /**
-   * A command that prints what files hold (`CallFacts.printsFiles`) failed because a file it was
-   * given is not there (`cat docs/a.md`, `sed -n 1,80p docs/a.md`: no such file): a guessed path.
+   * A command that fetches what its operand names (`CallFacts.operandKind`) failed because what it
+   * was given is not there (`cat docs/a.md`, `sed -n 1,80p docs/a.md`: no such file; `curl -fO
+   * https://…/v1.2.tar.gz`: 404): a guessed path or address.
    */
   readonly missesOperand?: boolean;
   /**

@@ -24,7 +24,7 @@ export function uniformFacts(facts: CallFacts, kind: ActionKind | undefined): Ca
     actsOnNothing: facts.actsOnNothing,
     keepsNotes: facts.keepsNotes,
     readsFilesOnly: facts.readsFilesOnly,
-    printsFiles: facts.printsFiles,
+    operandKind: facts.operandKind,
     computesOnly: facts.computesOnly,
     failureKey: facts.failureKey,
     olderFailureKey: facts.olderFailureKey,

@@ -83,10 +83,11 @@ import { waitsForPerson } from './person-waits.js';
 import { withoutPointerLines } from './pointer-lines.js';
 import { fileRacedUnderCall } from './raced-file.js';
 import { relayedCall, wrappedArguments } from './relayed-call.js';
+import { withoutScriptBanners } from './script-banners.js';
 import { pathsNamedInScript } from './script-paths.js';
 import { isScriptFile, scriptFileRun } from './script-runs.js';
 import { makesWhatItMissed } from './self-made-file.js';
-import { printsFiles } from './shell-effects.js';
+import { operandKindOf } from './shell-effects.js';
 import { startsBackgroundJob, statusProgram } from './shell-parse.js';
 import {
   BROKEN_ENVIRONMENT,
@@ -339,7 +340,8 @@ export function createToolCallAdapter(options: ToolCallAdapterOptions = {}): Too
       // so those are read one by one.
       const program = programOfScript(text) ?? programOf(command) ?? programOfLines(text);
       if (program !== undefined) facts.program = program;
-      if (effects.readsFilesOnly && program !== undefined && printsFiles(program)) facts.printsFiles = true;
+      const operandKind = program === undefined ? undefined : operandKindOf(program, effects.readsFilesOnly);
+      if (operandKind !== undefined) facts.operandKind = operandKind;
       // A program whose own name says it starts or stops something (`debug_stop`, `connect_start`,
       // `./stop_server.sh`) changes what later calls talk to, as a tool so named does; a subcommand
       // (`npm start`, `docker stop`) is left to what the line's effects say.
@@ -509,7 +511,7 @@ export function createToolCallAdapter(options: ToolCallAdapterOptions = {}): Too
       facts.programMissing = true;
     if (rule.blame !== 'harness_fault' && refusesOrder(verdict)) facts.awaitsAnotherCall = true;
     if (call.kind === 'create' && opensItsTarget(text, call.targets)) facts.opensTarget = true;
-    if (call.printsFiles === true && rule.signature === 'file_not_found') facts.missesOperand = true;
+    if (call.operandKind !== undefined && rule.signature === 'file_not_found') facts.missesOperand = true;
     if (rule.blame === 'harness_fault' && sandboxLostUnderCall(verdict, args)) facts.losesWorld = true;
     // A command stopped before it ended may have written part of what it writes.
     if ((rule === TIMEOUT || rule === KILLED) && stoppedWhileWriting(call, args)) facts.mayHaveWritten = true;
@@ -610,7 +612,7 @@ export function createToolCallAdapter(options: ToolCallAdapterOptions = {}): Too
     answersNothing,
     answerNamesTool,
     errorShape,
-    quotableError: withoutPointerLines,
+    quotableError: (text) => withoutScriptBanners(withoutPointerLines(text)),
   };
 }
 

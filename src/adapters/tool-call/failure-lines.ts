@@ -12,6 +12,7 @@
  * under a success as often (through `| tail`, by a script that carries on, by a run between two
  * edits): only the hooks of the hosts known to give no status at all read them too.
  */
+import { statusProgram } from './shell-parse.js';
 import { endsOf } from './text-ends.js';
 
 /**
@@ -365,5 +366,25 @@ export function hasFailureLine(text: string, command?: string): boolean {
 /** True when the text holds a line a command prints when it could not run or stopped at once. */
 export function hasCouldNotRunLine(text: string, command?: string): boolean {
   const scanned = withoutStartupLines(scannedPart(text), command);
-  return hasLine(scanned, COULD_NOT_RUN) || missedProgram(scanned, command);
+  return hasLine(scanned, COULD_NOT_RUN) || missedProgram(scanned, command) || clientFailed(scanned, command);
+}
+
+/**
+ * A network client's own line for a transfer that failed (`curl: (22) The requested URL returned
+ * error: 404`, wget's `2026-01-31 10:42:17 ERROR 404: Not Found.`), by the client's name. Such a
+ * line is printed under a success as often (a script that goes on, `curl … || echo down`), so it
+ * says how the command ended only where the line's status is the client's (see `statusProgram`).
+ */
+const CLIENT_FAILURE_LINES: ReadonlyMap<string, FailureLine> = new Map([
+  ['curl', { words: ['curl: ('], line: /^curl: \(\d+\) /m }],
+  ['wget', { words: [' ERROR '], line: /^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d ERROR \d{3}: /m }],
+]);
+
+/** Whether the client whose status the command's is printed its line for a transfer that failed. */
+function clientFailed(scanned: string, command: string | undefined): boolean {
+  if (command === undefined || (!scanned.includes('curl: (') && !scanned.includes(' ERROR '))) return false;
+  const program = statusProgram(command);
+  const line =
+    program === undefined ? undefined : CLIENT_FAILURE_LINES.get(program.slice(program.lastIndexOf('/') + 1));
+  return line !== undefined && hasLine(scanned, [line]);
 }

@@ -72,9 +72,21 @@ const FILE_PRINTERS: ReadonlySet<string> = new Set([
   'sha256sum',
 ]);
 
-/** Whether the program a command runs (`cat`, `sed -n`) prints what files hold (see `FILE_PRINTERS`). */
-export function printsFiles(program: string): boolean {
-  return FILE_PRINTERS.has(program.split(' ')[0] ?? '');
+/**
+ * Programs that fetch what an address holds (`curl`, `wget`): given one that is not there (404),
+ * they guessed it, whichever of them fetched it.
+ */
+const ADDRESS_FETCHERS: ReadonlySet<string> = new Set(['curl', 'wget', 'http', 'https', 'xh']);
+
+/**
+ * What the program a command runs fetches by its operand, among programs that do the same (see
+ * `CallFacts.operandKind`): `'file'` for one that prints what files hold (`cat`, `sed -n`), when the
+ * line only reads files; `'address'` for one that fetches an address (`curl`, `wget`).
+ */
+export function operandKindOf(program: string, readsFilesOnly: boolean): string | undefined {
+  const name = program.split(' ')[0] ?? '';
+  if (readsFilesOnly && FILE_PRINTERS.has(name)) return 'file';
+  return ADDRESS_FETCHERS.has(name) ? 'address' : undefined;
 }
 
 /**

@@ -37,8 +37,8 @@ import { sharesWord, wordHashes } from './word-hashes.js';
 import { laterQuote, type PendingQuote, withAlternatives, withQuotedError } from './wording.js';
 
 const NAME = 'error-streak';
-/** The end of the streak key every command that prints files counts its guessed paths under. */
-const READERS = '\u0000prints files';
+/** What the streak key of every command that fetches one kind of operand counts its guesses under. */
+const GUESSES_OF = '\u0000guesses of ';
 const MAX_TOOLS = 1_000;
 /** Enough recent keys to tell a new guess from a retry; older keys are forgotten. */
 const MAX_KEYS_PER_STREAK = 32;
@@ -214,12 +214,13 @@ export function createErrorStreakDetector(): Detector {
   }
 
   /**
-   * Where a command that prints files counts a path it was given that is not there: one run of
-   * guesses whatever program prints (`cat`, `sed -n`, `head`), as a path guessed through another
-   * is the same guess. Its other failures are its program's.
+   * Where a command that fetches one kind of operand counts one that is not there: one run of guesses
+   * whatever program fetched it (`cat`, `sed -n`, `head` a path; `curl`, `wget` an address), as an
+   * operand guessed through another is the same guess. Its other failures are its program's.
    */
-  function readersKey(call: CallContext): string | undefined {
-    return call.facts.printsFiles === true ? `${call.tool}${READERS}` : undefined;
+  function operandGuessesKey(call: CallContext): string | undefined {
+    const kind = call.facts.operandKind;
+    return kind === undefined ? undefined : `${call.tool}${GUESSES_OF}${kind}`;
   }
 
   /** The streak under `key`, when it is of this world. */
@@ -228,10 +229,12 @@ export function createErrorStreakDetector(): Detector {
     return streak && streak.world === world ? streak : undefined;
   }
 
-  /** The key of the streak a call continues: the readers' run where one is going, else its program's. */
+  /** The key of the streak a call continues: the run of guessed operands where one is going, else its program's. */
   function currentKey(call: CallContext): string {
-    const readers = readersKey(call);
-    return readers !== undefined && liveAt(readers) !== undefined ? readers : streakKey(call);
+    const operandGuesses = operandGuessesKey(call);
+    return operandGuesses !== undefined && liveAt(operandGuesses) !== undefined
+      ? operandGuesses
+      : streakKey(call);
   }
 
   /** A program its shell did not find: a guess of the tool's run when it shares a word with it. */
@@ -311,10 +314,10 @@ export function createErrorStreakDetector(): Detector {
       if (!isWatched(call, call.toolPolicy.detectors.errorStreak) || isEdit(call)) return;
       if (outcome.failure?.programMissing === true && provesAgentFault(outcome.failure))
         noteMissingProgram(call);
-      const readers = readersKey(call);
+      const operandGuesses = operandGuessesKey(call);
       if (outcome.success) {
         worked.set(call.identity.callKey, true);
-        // A program that prints files printed one: the run of guessed paths is over.
+        // A program that fetches what its operand names fetched it: the run of guesses is over.
         for (const key of new Set([streakKey(call), currentKey(call)])) {
           tools.delete(key);
           live.delete(key);
@@ -322,7 +325,8 @@ export function createErrorStreakDetector(): Detector {
         return;
       }
       const failure = outcome.failure;
-      const at = readers !== undefined && failure?.missesOperand === true ? readers : streakKey(call);
+      const at =
+        operandGuesses !== undefined && failure?.missesOperand === true ? operandGuesses : streakKey(call);
       const streak = liveAt(at);
       if (!provesAgentFault(failure)) {
         // Unknown blame is no evidence against the agent, so never a guess; but a failure of
@@ -342,12 +346,12 @@ export function createErrorStreakDetector(): Detector {
           : streak === undefined
             ? undefined
             : outcomeShape(outcome);
-      // Readers word a missing path each their own way (`cat: x: No such file…`, `sed: can't read
-      // x: …`): the same answer, whatever the words.
+      // Each program words a missing operand its own way (`cat: x: No such file…`, `sed: can't read
+      // x: …`, `curl: (22) … error: 404`, wget's `ERROR 404: Not Found.`): the same answer, whatever the words.
       const alike =
         streak === undefined || shape === undefined
           ? undefined
-          : at === readers
+          : at === operandGuesses
             ? shapeOfStreak(streak)
             : mergedShape(shapeOfStreak(streak), shape);
       if (!streak || shape === undefined || alike === undefined) {

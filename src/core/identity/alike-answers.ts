@@ -26,7 +26,8 @@ const MAX_VALUE = 128;
 
 /** Whether `a` and `b` (answers of one call) are alike but for values drawn afresh. */
 export function answersAlike(a: string, b: string): boolean {
-  const words = (text: string) => textWithoutNumbers(text).split(/\s+/);
+  // Blank lines and spaces around the words say nothing: one answer printed with a blank line above it is one answer.
+  const words = (text: string) => textWithoutNumbers(text).trim().split(/\s+/);
   return alignedDifferences(words(a), words(b), drawnValues) !== undefined;
 }
 

@@ -318,6 +318,23 @@ describe('a command’s output without an exit status', () => {
     expect(again[2]).toBe('block');
   });
 
+  it('reads a network client’s line for a failed transfer as a failure when the line’s status is the client’s', () => {
+    const curl = 'curl: (22) The requested URL returned error: 404\n';
+    expect(shell('cd /tmp && curl -fsSLO https://example.com/releases/v1.2/tool.tar.gz', curl).success).toBe(
+      false,
+    );
+    const wget =
+      '--2026-01-31 10:42:17--  https://example.com/releases/1.2/tool.tar.gz\nResolving example.com (example.com)... 93.184.215.14\nHTTP request sent, awaiting response... 404 Not Found\n2026-01-31 10:42:17 ERROR 404: Not Found.\n';
+    expect(shell('wget https://example.com/releases/1.2/tool.tar.gz', wget).success).toBe(false);
+  });
+
+  it('leaves a network client’s failed transfer as a success where another command gives the line’s status', () => {
+    const curl =
+      'curl: (7) Failed to connect to localhost port 8080 after 0 ms: Connection refused\nserver down\n';
+    expect(shell('curl -sS http://localhost:8080/health || echo "server down"', curl).success).toBe(true);
+    expect(shell('curl -sS http://localhost:8080/health; echo done', `${curl}done\n`).success).toBe(true);
+  });
+
   it('leaves a test run’s report of failed tests as a success: such reports come under a success as often', () => {
     const output =
       ' FAIL  tests/api/chat.test.ts\n  ✕ should validate required fields (12 ms)\n\nTests:       2 failed, 1 passed, 3 total\n';

@@ -92,4 +92,27 @@ describe('paths guessed through several readers', () => {
     );
     expect(verdicts).not.toContain('block');
   });
+
+  it('counts addresses guessed through curl and wget as one run: a guess through the other fetcher goes on counting', () => {
+    const agent = new Agent();
+    const fetch = (command: string, text: string) =>
+      agent.call(
+        'run_shell_command',
+        { command, description: 'Download the release.' },
+        { text, isError: true },
+      );
+    const curl404 = 'curl: (22) The requested URL returned error: 404';
+    const wget404 =
+      'HTTP request sent, awaiting response... 404 Not Found\n2026-01-31 10:42:17 ERROR 404: Not Found.';
+    const base = 'https://github.com/acme/tool/releases/download';
+    fetch(`curl -fsSLO ${base}/v1.4.0/tool-linux-x64.tar.gz`, curl404);
+    fetch(`curl -fsSLO ${base}/1.4.0/tool-linux-x64.tar.gz`, curl404);
+    fetch(`wget ${base}/v1.4/tool-linux-x64.tar.gz`, wget404);
+    fetch(`wget ${base}/latest/tool-linux-x64.tar.gz`, wget404);
+    const fifth = agent.check('run_shell_command', {
+      command: `curl -fsSLO ${base}/v1.3.9/tool-linux-x64.tar.gz`,
+      description: 'Download the release.',
+    });
+    expect(fifth.verdict).toBe('block');
+  });
 });
