@@ -189,7 +189,6 @@ export const SHELLS: FamilyTable = {
       'require',
       'needs an argument',
       'needs ',
-      'requires ',
       'expects ',
       'accepts ',
       'an empty',
