@@ -147,6 +147,36 @@ describe('each family recognises its own failures', () => {
     ).toBe('agent_failure');
   });
 
+  it('environments: a machine whose policy or driver stops what the call runs is the environment’s', () => {
+    const policy =
+      'File C:\\actions-runner\\_work\\_temp\\build.ps1 cannot be loaded because running scripts is disabled on this system. For more information, see about_Execution_Policies.';
+    expect(blameOf(policy, 'Bash')).toBe('harness_fault');
+    const driver =
+      "NVIDIA-SMI has failed because it couldn't communicate with the NVIDIA driver. Make sure that the latest NVIDIA driver is installed and running.";
+    expect(blameOf(driver, 'Bash')).toBe('harness_fault');
+    expect(blameOf('<3>WSL (13) ERROR: UtilAcceptVsock:250: accept4 failed 110', 'Bash')).toBe(
+      'harness_fault',
+    );
+  });
+
+  it('shells: a tool asking for another call first is the agent’s call out of order', () => {
+    const text =
+      'Error: No open pages available. Use the "browser_navigate" tool to navigate to a page first.';
+    expect(blameOf(text, 'mcp__playwright__browser_click')).toBe('agent_failure');
+  });
+
+  it('services: a name a container of them does not hold is the agent’s', () => {
+    const text =
+      'xcodebuild: error: The workspace named "Shop" does not contain a scheme named "Shopp". The "-list" option can be used to find the names of the schemes in the workspace.';
+    expect(blameOf(text, 'Bash')).toBe('agent_failure');
+  });
+
+  it('tool protocols: a tool whose own declaration its host cannot use is the environment’s, whatever words frame it', () => {
+    const text =
+      "Invalid argument: MCP tool 'mcp0_scene_animation' has an invalid schema: In context=('properties', 'events'), array schema missing items.";
+    expect(blameOf(text, 'mcp0_scene_animation')).toBe('harness_fault');
+  });
+
   it('VCS: an unknown ref is the agent’s and a held index lock the environment’s', () => {
     expect(blameOf("error: pathspec 'feature/x' did not match any file(s) known to git")).toBe(
       'agent_failure',

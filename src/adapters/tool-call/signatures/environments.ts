@@ -39,6 +39,12 @@ export const ENVIRONMENTS: FamilyTable = {
       // `xcrun: error: invalid active developer path`)
       '\\blinker [`\'"]?[\\w.+-]{1,60}[`\'"]? not found\\b',
       '\\binvalid active developer path\\b',
+      // a machine whose policy or whose driver stops what the call runs (PowerShell's `… cannot be
+      // loaded because running scripts is disabled on this system`, `NVIDIA-SMI has failed because it
+      // couldn't communicate with the NVIDIA driver`), or WSL's own interop failing (`WSL (13) ERROR: …`)
+      '\\brunning scripts is disabled on this system\\b',
+      "\\b(?:couldn't|could not|cannot|can't|unable to) communicate with the [\\w ]{0,30}driver\\b",
+      '\\bwsl \\(\\d+\\) error:',
       // a program built without what the call asks of it (curl's `… not found built-in in this libcurl
       // due to a build-time decision`, `Python was built without SSL support`)
       '\\bnot (?:found )?built-in in this [\\w.+-]{1,30}\\b',
@@ -81,6 +87,9 @@ export const ENVIRONMENTS: FamilyTable = {
       'setting locale',
       'linker',
       'active developer path',
+      'running scripts is disabled',
+      'communicate with the',
+      'wsl (',
       'built-in in this',
       'built without',
       'compiled without',

@@ -178,6 +178,9 @@ export const SERVICES: FamilyTable = {
       '\\b(?:resource_missing|resourcemissing|resource_not_found|resourcenotfound|resource_notfound)\\b',
       '\\bresourcenotfound(?:exception)?\\b',
       "\\b(?:does not|doesn't) exist\\b",
+      // a named thing a container of them does not hold (xcodebuild's `The workspace named "App" does
+      // not contain a scheme named "Appp"`)
+      "\\b(?:does not|doesn't) contain an? (?:\\w+ ){0,2}named\\b",
       "\\b(?:could|can|cannot|can't) ?not be found\\b",
       '\\bcould not resolve to an? \\w+',
       // a cloud's named resource that is not there (gcloud's `Cannot find service [apii]`)
@@ -193,6 +196,7 @@ export const SERVICES: FamilyTable = {
       '\\b(?:\\(or no\\)|no) rows (?:returned|in result set)\\b',
     ],
     hints: [
+      'contain a',
       ' rows',
       'not_found',
       'notfound',

@@ -80,6 +80,9 @@ export const SHELLS: FamilyTable = {
       '\\b(?:property|field|argument|parameter|option) [`\'"]?[\\w.-]{1,64}[`\'"]? is required\\b',
       '\\brequires? (?:an? )?(?:argument|value|parameter)\\b',
       '\\bneeds an argument\\b',
+      // a tool that asks for another call first (`No open pages available. Use the "browser_navigate"
+      // tool to navigate to a page first.`): the call came out of order
+      '\\buse (?:the )?[`"\'‘“]?[\\w.-]{1,60}[`"\'’”]? tool (?:to [^\\n.]{1,60} )?first\\b',
       // `This command needs 2 arguments: release name, chart path`, `accepts 1 arg(s), received 0`
       '\\b(?:needs|requires|expects|accepts) (?:at least |at most |exactly )?\\d+ (?:positional )?arg(?:ument)?s?\\b',
       // a parameter given an empty value where it takes none (`You passed an empty string for 'line_items[0][price]'`)
@@ -188,6 +191,8 @@ export const SHELLS: FamilyTable = {
       'requires',
       'require',
       'needs an argument',
+      ' tool to ',
+      ' tool first',
       'needs ',
       'expects ',
       'accepts ',

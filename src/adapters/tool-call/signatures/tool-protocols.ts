@@ -162,11 +162,16 @@ export const TOOL_PROTOCOLS: FamilyTable = {
       '\\binternal (?:tool|server|plugin) error\\b',
       // a plugin that crashed under its host's call (Terraform's `Plugin did not respond`)
       "\\bplugin (?:did not|didn't) respond\\b",
+      // a tool whose own declaration its host cannot use (`Invalid argument: MCP tool 'x' has an
+      // invalid schema: …`), read with the host's framing words, which are not the call's verdict
+      '\\b(?:invalid argument: )?(?:mcp )?tool [`"\'‘]?[\\w.-]{1,100}[`"\'’]? has an invalid (?:input )?schema\\b',
       '\\b(?:this|it) is (?:likely |probably )?a bug in (?:the )?(?:tool|server|plugin|extension|mcp server)\\b',
     ],
     hints: [
       'plugin did not respond',
       "plugin didn't respond",
+      'has an invalid schema',
+      'has an invalid input schema',
       'error executing',
       'error calling',
       'error running',
