@@ -177,6 +177,21 @@ describe('each family recognises its own failures', () => {
     expect(blameOf(text, 'mcp0_scene_animation')).toBe('harness_fault');
   });
 
+  it('code: a Gradle task that stopped on the compiler’s errors is the agent’s', () => {
+    const gradle = [
+      'e: warnings found and -Werror specified',
+      '',
+      'FAILURE: Build failed with an exception.',
+      '',
+      '* What went wrong:',
+      "Execution failed for task ':app:compileDebugKotlin'.",
+      '> Compilation error. See log for more details',
+      '',
+      'BUILD FAILED in 14s',
+    ].join('\n');
+    expect(blameOf(gradle, 'Bash')).toBe('agent_failure');
+  });
+
   it('VCS: an unknown ref is the agent’s and a held index lock the environment’s', () => {
     expect(blameOf("error: pathspec 'feature/x' did not match any file(s) known to git")).toBe(
       'agent_failure',

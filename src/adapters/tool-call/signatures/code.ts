@@ -18,6 +18,9 @@ export const CODE: FamilyTable = {
       // the same after the name it is about (`./main.go:5:2: "fmt" imported and not used`)
       '^\\S+\\.go:\\d+:\\d+: [^\\n]{1,120}? (?:declared and not used|imported and not used|redeclared in this block)\\b',
       '\\bcompilation failed\\b',
+      // Gradle's Kotlin task that stopped on the compiler's errors (`> Compilation error. See log for
+      // more details`); its Java task's `Compilation failed; see …` is read by the line above
+      '^> compilation error\\. see log\\b',
       // Kotlin's compiler (`e: /src/App.kt: (38, 40): Unresolved reference: x`, or `e: file:///src/App.kt:38:40 …`)
       '^e: [^\\n]{1,300}?\\.kts?(?:: \\(\\d+, \\d+\\):|:\\d+:\\d+) ',
       '^✖ \\d+ problems? \\(\\d+ errors?',
@@ -32,6 +35,7 @@ export const CODE: FamilyTable = {
       '.py:',
       '.go:',
       'compilation failed',
+      'compilation error',
       '.kt',
       '✖',
     ],
