@@ -9,6 +9,7 @@ import { squashArgumentName } from './action-classes.js';
 import { readOncePerName } from './by-name.js';
 import { CommandReading, commandReading } from './command-reading.js';
 import { PACKAGE_RUNNERS, programIndex } from './shell-effects.js';
+import { programName } from './program-name.js';
 import { pipelinesOf } from './shell-parse.js';
 import { normalizePath } from './targets.js';
 import { nameReadings } from './tool-names.js';
@@ -212,7 +213,7 @@ function readProgram(line: CommandReading): string | undefined {
         program = fed[0] as string;
       }
     }
-    const name = program.slice(program.lastIndexOf('/') + 1);
+    const name = programName(program);
     const next = words[1];
     return next !== undefined && SUBCOMMAND.test(next) ? `${name} ${next}` : name;
   }

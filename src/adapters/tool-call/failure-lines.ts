@@ -12,6 +12,8 @@
  * under a success as often (through `| tail`, by a script that carries on, by a run between two
  * edits): only the hooks of the hosts known to give no status at all read them too.
  */
+
+import { programName } from './program-name.js';
 import { statusProgram } from './shell-parse.js';
 import { endsOf } from './text-ends.js';
 
@@ -380,11 +382,13 @@ const CLIENT_FAILURE_LINES: ReadonlyMap<string, FailureLine> = new Map([
   ['wget', { words: [' ERROR '], line: /^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d ERROR \d{3}: /m }],
 ]);
 
+/** The words one of the clients' lines holds, checked before the command is parsed for its client. */
+const CLIENT_FAILURE_WORDS = [...CLIENT_FAILURE_LINES.values()].flatMap((line) => line.words);
+
 /** Whether the client whose status the command's is printed its line for a transfer that failed. */
 function clientFailed(scanned: string, command: string | undefined): boolean {
-  if (command === undefined || (!scanned.includes('curl: (') && !scanned.includes(' ERROR '))) return false;
+  if (command === undefined || !CLIENT_FAILURE_WORDS.some((word) => scanned.includes(word))) return false;
   const program = statusProgram(command);
-  const line =
-    program === undefined ? undefined : CLIENT_FAILURE_LINES.get(program.slice(program.lastIndexOf('/') + 1));
+  const line = program === undefined ? undefined : CLIENT_FAILURE_LINES.get(programName(program));
   return line !== undefined && hasLine(scanned, [line]);
 }

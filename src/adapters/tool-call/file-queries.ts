@@ -5,6 +5,7 @@
  * the same file asked again in other words, nothing having changed, finds nothing again.
  */
 import type { SyntaxNode } from 'unbash';
+import { programName } from './program-name.js';
 import { wordOf } from './shell-effects.js';
 import { readableTree, visitTree } from './shell-parse.js';
 import { normalizeTarget } from './targets.js';
@@ -103,10 +104,6 @@ function filesOfQuery(args: readonly string[]): string[] | undefined {
     files.push(word);
   }
   return files;
-}
-
-function programName(word: string): string {
-  return word.slice(word.lastIndexOf('/') + 1);
 }
 
 /** Each command of the line as the words its shell passes it (a word that expands as written). */

@@ -9,6 +9,7 @@
  */
 
 import { argumentsHold } from './argument-texts.js';
+import { programName } from './program-name.js';
 
 /** A shell's report of an absolute path it could not run: the shell, the path, the reason. */
 const SHELL_PATH_MISSING =
@@ -21,6 +22,6 @@ export function programGoneUnderCall(text: string, args: Readonly<Record<string,
   const match = SHELL_PATH_MISSING.exec(text.slice(0, SCANNED_CHARS));
   if (match === null) return false;
   const path = match[1] as string;
-  const name = path.slice(path.lastIndexOf('/') + 1);
+  const name = programName(path);
   return !argumentsHold(args, path) && !argumentsHold(args, name);
 }

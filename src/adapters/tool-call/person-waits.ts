@@ -12,6 +12,7 @@
  * program does, whichever files the command line names.
  */
 import { commandsOf } from './command-effects.js';
+import { programName } from './program-name.js';
 
 /** Words that, as a subcommand, ask a person to sign in. */
 const SIGN_IN = new Set(['login', 'signin', 'sign-in', 'authenticate']);
@@ -97,9 +98,7 @@ export function programHolding(path: string): string | undefined {
  */
 export function runsProgram(command: string, program: string): boolean {
   if (!command.includes(program)) return false;
-  return command
-    .split(WORD_BREAKS)
-    .some((word) => word !== '' && word.slice(word.lastIndexOf('/') + 1) === program);
+  return command.split(WORD_BREAKS).some((word) => word !== '' && programName(word) === program);
 }
 
 /** Whether a command line runs a sign-in that waits for a person (a login subcommand, a device code). */
@@ -107,7 +106,7 @@ export function waitsForPerson(command: string): boolean {
   if (!/login|sign-?in|authenticate|device-code/i.test(command)) return false;
   for (const words of commandsOf(command)) {
     const program = words[0] ?? '';
-    if (TEXT_PROGRAMS.has(program.slice(program.lastIndexOf('/') + 1))) continue;
+    if (TEXT_PROGRAMS.has(programName(program))) continue;
     if (words.some((word) => DEVICE_CODE.test(word))) return true;
     let seen = 0;
     for (const word of words.slice(1)) {

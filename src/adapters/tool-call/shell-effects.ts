@@ -11,6 +11,7 @@ import { type CommandReading, commandReading, type ShellEffects } from './comman
 import { gitOnlyReads } from './git-reads.js';
 import { computesInline } from './inline-code.js';
 import { changesOutside } from './outside-changes.js';
+import { programName } from './program-name.js';
 import { logRoleOf } from './service-logs.js';
 import { treeOf, visitTree } from './shell-parse.js';
 import { subcommandOf } from './subcommand.js';
@@ -387,19 +388,19 @@ function readCommand(node: CommandNode, reading: Reading): void {
 }
 
 /**
- * Reads one command given as the words its shell passes it (`programName` gives its program's
+ * Reads one command given as the words its shell passes it (`nameOf` gives its program's
  * name from the word that runs it): what it writes, changes or only looks at.
  */
 export function readWords(
   words: readonly string[],
   reading: Reading,
-  programName: (word: string) => string = (word) => word.slice(word.lastIndexOf('/') + 1),
+  nameOf: (word: string) => string = programName,
 ): void {
   const at = programIndex(words);
   const name = words[at];
   // A command made only of assignments sets variables.
   if (name === undefined) return;
-  const program = programName(name);
+  const program = nameOf(name);
   const args = words.slice(at + 1);
   if (!reading.changesOutside && changesOutside(program, args)) reading.changesOutside = true;
   for (const operand of operandsOf(program, args)) reading.operands.push(operand);

@@ -7,6 +7,7 @@
  */
 import type { CallFacts } from '../../core/types.js';
 import { commandsOf } from './command-effects.js';
+import { programName } from './program-name.js';
 import { subcommandOf } from './subcommand.js';
 
 /**
@@ -59,7 +60,7 @@ export function mayHaveWrittenBeforeStopping(call: CallFacts, command: string): 
 function installsOrScaffolds(words: readonly string[]): boolean {
   const first = words[0];
   if (first === undefined) return false;
-  const program = first.slice(first.lastIndexOf('/') + 1);
+  const program = programName(first);
   if (SCAFFOLDER.test(program)) return true;
   // `python -m pip install …`, `python3 -m venv .venv`.
   if (/^python(?:3(?:\.\d+)?)?$/.test(program) && words[1] === '-m') {

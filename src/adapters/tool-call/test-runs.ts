@@ -5,6 +5,7 @@
  * ("Unexpected token", "not found"), says only that this run failed; the next may fail another way.
  */
 import { commandsOf } from './command-effects.js';
+import { programName } from './program-name.js';
 
 /** Programs whose every run is a test run. */
 const TEST_PROGRAMS = new Set([
@@ -55,7 +56,7 @@ export function runsTests(command: string): boolean {
 function isTestRun(words: readonly string[]): boolean {
   const path = words[0];
   if (path === undefined || path === '') return false;
-  const program = path.slice(path.lastIndexOf('/') + 1);
+  const program = programName(path);
   const next = words[1] ?? '';
   if (TEST_PROGRAMS.has(program)) return true;
   if ((program === 'python' || program === 'python3') && next === '-m')

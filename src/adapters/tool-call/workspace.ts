@@ -6,6 +6,7 @@
 import { commandReading } from './command-reading.js';
 import { gitOnlyReads } from './git-reads.js';
 import { NODE_CODE_OPTIONS, nodeCodeOnlyLooks } from './inline-code.js';
+import { programName } from './program-name.js';
 import { normalizeTarget } from './targets.js';
 import { isAsciiDigit, isAsciiLetter, isWhiteSpace } from './white-space.js';
 
@@ -182,7 +183,7 @@ export function isReadOnlyCommand(command: string): boolean {
     const words = leadingWords(segment);
     const [first, second, third] = words;
     if (first === undefined) continue;
-    const program = first.slice(first.lastIndexOf('/') + 1);
+    const program = programName(first);
     if (segment.includes('>') && !/[0-9]?>&[0-9]/.test(segment)) return false;
     if (program === 'cd' || READ_ONLY_COMMANDS.has(program)) {
       if (
@@ -273,7 +274,7 @@ export function isGeneratedPath(target: string): boolean {
 /** Does `command` name `target` (the path or its file name as a whole word)? */
 export function commandMentions(command: string, target: string): boolean {
   if (command.includes(target)) return true;
-  const name = target.slice(target.lastIndexOf('/') + 1);
+  const name = programName(target);
   if (name.length < 3) return false;
   const at = command.indexOf(name);
   if (at < 0) return false;
