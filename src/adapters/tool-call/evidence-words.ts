@@ -24,9 +24,23 @@ const END_CHARS = 400;
  */
 const NOT_A_FIELD = String.raw`(?![\w-]*(?:\s*=|"\s*:))`;
 
-/** Joins a family's alternatives into one case-insensitive expression whose matches are not field names. */
+/**
+ * A word that is part of a path or a file's name (`lib/net/connection.ex`, `auth/login.ts`,
+ * `https://host/v1/timeout`) names what the call gave, not what happened: a match right after a
+ * slash, or followed, past the rest of its word, by a slash or by a file's extension, is passed over.
+ */
+const NOT_IN_A_PATH_BEFORE = String.raw`(?<![/\\])`;
+const NOT_IN_A_PATH_AFTER = String.raw`(?![\w-]*(?:[/\\]|\.[a-z][a-z0-9]{0,5}\b))`;
+
+/**
+ * Joins a family's alternatives into one case-insensitive expression whose matches are not field
+ * names, nor words of a path.
+ */
 function words(alternatives: readonly string[]): RegExp {
-  return new RegExp(`(?:${alternatives.join('|')})${NOT_A_FIELD}`, 'i');
+  return new RegExp(
+    `${NOT_IN_A_PATH_BEFORE}(?:${alternatives.join('|')})${NOT_IN_A_PATH_AFTER}${NOT_A_FIELD}`,
+    'i',
+  );
 }
 
 /** Words of an environment failing, whatever the call asked for. */

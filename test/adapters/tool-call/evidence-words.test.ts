@@ -20,6 +20,17 @@ describe('blame read from the kinds of a failure’s words', () => {
     expect(blameByWords('index node wedged, request not served', false)).toBe('harness_fault');
   });
 
+  it('takes no word of a path or a file name as evidence', () => {
+    expect(blameByWords('build of src/net/connection.rs stopped: see the log above', false)).toBeUndefined();
+    expect(blameByWords('handler crashed in lib/auth/session_store.ex', false)).toBe('harness_fault');
+    expect(blameByWords('GET https://api.example.test/v2/timeout returned nothing', false)).toBeUndefined();
+    expect(blameByWords('timeout.py: cannot parse line 12', false)).toBe('agent_failure');
+  });
+
+  it('still reads the words of a sentence that ends in a full stop', () => {
+    expect(blameByWords('The connection was reset.', false)).toBe('harness_fault');
+  });
+
   it('blames nobody when the words are of both kinds, or of neither', () => {
     expect(blameByWords('invalid session token: sign in again', false)).toBeUndefined();
     expect(blameByWords('Something went wrong', false)).toBeUndefined();

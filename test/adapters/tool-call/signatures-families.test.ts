@@ -192,6 +192,113 @@ describe('each family recognises its own failures', () => {
     expect(blameOf(gradle, 'Bash')).toBe('agent_failure');
   });
 
+  it('code: an Elixir compile error is the agent’s, whatever its file is named', () => {
+    const elixir = [
+      '== Compilation error in file lib/relay/connection.ex ==',
+      '** (CompileError) lib/relay/connection.ex:31: undefined function backoff/2',
+      '    (elixir 1.15.7) expanding macro: Kernel.def/2',
+    ].join('\n');
+    expect(blameOf(elixir, 'Bash')).toBe('agent_failure');
+  });
+
+  it('HTTP: a status given in parentheses after its name is read as that status', () => {
+    expect(blameOf('Error: SSE error: Non-200 status code (503)', 'mcp__tracker__list_issues')).toBe(
+      'harness_fault',
+    );
+    expect(blameOf('request rejected: status code(422)', 'mcp__tracker__create_issue')).toBe('agent_failure');
+  });
+
+  it('locales: bash’s syntax error in another language is the agent’s', () => {
+    expect(blameOf("/bin/sh: -c: línea 1: error sintáctico cerca del elemento inesperado `)'")).toBe(
+      'agent_failure',
+    );
+    expect(blameOf("bash: -c: 行 1: 予期しないトークン `(' 周辺に構文エラーがあります")).toBe(
+      'agent_failure',
+    );
+    expect(blameOf('bash: Zeile 3: Syntaxfehler: Unerwartetes Dateiende.')).toBe('agent_failure');
+  });
+
+  it('tool protocols: a hook of the host’s that failed to run around the call is the environment’s', () => {
+    expect(blameOf('PreToolUse:Bash hook error — /bin/sh: 1: node: not found', 'Bash')).toBe('harness_fault');
+    expect(blameOf('PostToolUse:Edit hook error: Failed with non-blocking status code 1', 'Edit')).toBe(
+      'harness_fault',
+    );
+  });
+
+  it('package managers: a name and range Yarn finds no candidate for is the agent’s', () => {
+    expect(blameOf('➤ YN0001: │ Error: reactt-dom@npm:^18.9.0: No candidates found', 'Bash')).toBe(
+      'agent_failure',
+    );
+  });
+
+  it('services: a thing not found named in one word is the agent’s, a host not found is not', () => {
+    expect(blameOf('Error: ElementNotFound("[ref=e42]")', 'browser_click')).toBe('agent_failure');
+    expect(blameOf("KeyNotFoundException: The given key 'tenant-9' was not present", 'Bash')).toBe(
+      'agent_failure',
+    );
+    expect(blameOf('SocketException: HostNotFound', 'Bash')).not.toBe('agent_failure');
+  });
+
+  it('tool protocols: a framework’s word for a tool the model named that it does not have is the agent’s', () => {
+    expect(
+      blameOf(
+        "AI_NoSuchToolError: Model tried to call unavailable tool 'web_search'. Available tools: lookup.",
+        'web_search',
+      ),
+    ).toBe('agent_failure');
+    const kernel =
+      "The plugin collection does not contain a plugin and/or function with the specified names. Plugin name - 'Billing', function name - 'Refund'.";
+    expect(blameOf(kernel, 'Billing-Refund')).toBe('agent_failure');
+  });
+
+  it('tool protocols: a model API refusing a tool call the conversation holds is the environment’s', () => {
+    expect(blameOf('messages.7.content.2.tool_use.input: Input should be an object', 'Read')).toBe(
+      'harness_fault',
+    );
+    expect(
+      blameOf('The format of the value at messages.3.content.0.toolUse.input is invalid.', 'run_query'),
+    ).toBe('harness_fault');
+  });
+
+  it('tool protocols: a tool declaration its host could not validate is the environment’s, a call’s input is not', () => {
+    const declaration =
+      'Failed to validate tool mcp_warehouse_run-sql: Error: tool parameters array type must have items';
+    expect(blameOf(declaration, 'mcp_warehouse_run-sql')).toBe('harness_fault');
+    expect(blameOf('Failed to validate tool input: expected string, received number', 'run-sql')).not.toBe(
+      'harness_fault',
+    );
+  });
+
+  it('tool protocols: a server that offers no tools, or whose list of them could not be had, is the environment’s', () => {
+    expect(blameOf('Error [MCPClientError]: Server does not support tools', 'mcp__docs__search')).toBe(
+      'harness_fault',
+    );
+    expect(
+      blameOf("Error retrieving tool list from MCP server: 'inventory'. Http status code: 424", 'list_items'),
+    ).toBe('harness_fault');
+    expect(
+      blameOf('MCP tool list_items call failed (ClosedResourceError), attempting to reconnect', 'list_items'),
+    ).toBe('harness_fault');
+  });
+
+  it('tool protocols: a value the call left empty is the agent’s', () => {
+    expect(blameOf('{"code": -32603, "message": "project name cannot be empty"}', 'create_project')).toBe(
+      'agent_failure',
+    );
+  });
+
+  it('sandboxes: a shell tool refusing a form of command for security is the agent’s', () => {
+    const refusal =
+      'Error executing tool run_shell_command: Command substitution using $(), <(), or >() is not allowed for security reasons';
+    expect(blameOf(refusal, 'run_shell_command')).toBe('agent_failure');
+  });
+
+  it('sandboxes: a Docker client that could not reach its daemon is the environment’s', () => {
+    const text =
+      'docker: error during connect: Head "http://%2F%2F.%2Fpipe%2Fdocker_engine/_ping": open //./pipe/docker_engine: The system cannot find the file specified.';
+    expect(blameOf(text, 'Bash')).toBe('harness_fault');
+  });
+
   it('VCS: an unknown ref is the agent’s and a held index lock the environment’s', () => {
     expect(blameOf("error: pathspec 'feature/x' did not match any file(s) known to git")).toBe(
       'agent_failure',

@@ -21,6 +21,9 @@ export const CODE: FamilyTable = {
       // Gradle's Kotlin task that stopped on the compiler's errors (`> Compilation error. See log for
       // more details`); its Java task's `Compilation failed; see …` is read by the line above
       '^> compilation error\\. see log\\b',
+      // Elixir's compiler (`== Compilation error in file lib/app.ex ==`, `** (CompileError) lib/app.ex:12: …`)
+      '^== compilation error (?:in|on) file \\S',
+      '^\\*\\* \\(compileerror\\) ',
       // Kotlin's compiler (`e: /src/App.kt: (38, 40): Unresolved reference: x`, or `e: file:///src/App.kt:38:40 …`)
       '^e: [^\\n]{1,300}?\\.kts?(?:: \\(\\d+, \\d+\\):|:\\d+:\\d+) ',
       '^✖ \\d+ problems? \\(\\d+ errors?',
@@ -36,6 +39,7 @@ export const CODE: FamilyTable = {
       '.go:',
       'compilation failed',
       'compilation error',
+      '(compileerror)',
       '.kt',
       '✖',
     ],

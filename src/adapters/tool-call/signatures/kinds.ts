@@ -127,14 +127,14 @@ export const FAMILIES: Readonly<Record<string, FamilyTable>> = {
 
 /**
  * `HTTP 429`, `status: 429`, `"statusCode": 429`, `"code": 429`, `error code 429`, `returned error: 429`,
- * `Request failed (429)`.
+ * `Request failed (429)`, `Non-200 status code (502)`.
  */
 function status(codes: readonly number[]): string {
   const alternatives = codes.join('|');
   const prefix =
     `\\bHTTP(?:\\/\\d(?:\\.\\d)?)?(?: error)?\\s*[:=]?\\s*|\\bstatus(?:[ _-]?code)?["']?\\s*[:=]?\\s*` +
     `|\\bresponse code\\s*[:=]?\\s*|\\berror(?: code)?\\s*[:=]?\\s*|\\b\\w+(?:error|exception):\\s*|["'](?:code|status_?code|http_?status)["']\\s*:\\s*`;
-  const parenthesised = `\\b(?:error|failed|request|response|status|conflict|forbidden|unavailable|denied)\\W{0,3}\\(`;
+  const parenthesised = `\\b(?:error|failed|request|response|status(?: code)?|conflict|forbidden|unavailable|denied)\\W{0,3}\\(`;
   return `(?:${prefix})(?:${alternatives})\\b|${parenthesised}(?:${alternatives})\\)|\\b(?:${alternatives}) (?:client|server) error\\b`;
 }
 

@@ -31,7 +31,8 @@ export const PACKAGE_MANAGERS: FamilyTable = {
     patterns: [
       '\\bunknown (?:revision|ref|branch|remote|commit|tag|object|id|entity|resource|model|channel|user|project|bucket|key|table|column|database|relation|package|version|target|variable|field|manifest|blob|image|container)\\b',
       '\\bmanifest unknown\\b',
-      '\\bno (?:workspaces?|projects?|packages?|dependencies|targets?|tests?|files?|matches) (?:were )?found\\b',
+      // Yarn's resolver finding nothing for a name and range (`reactt-dom@npm:^18.9.0: No candidates found`)
+      '\\bno (?:workspaces?|projects?|packages?|dependencies|targets?|tests?|files?|matches|candidates) (?:were )?found\\b',
       '\\bno matching (?:version|distribution|package|manifest)\\b',
       '\\bcould not find a version that satisfies\\b',
       '\\bE404\\b',

@@ -26,8 +26,12 @@ export const SANDBOXES: FamilyTable = {
       // specifies that autonomous fetching of this page is not allowed"): another page or site works
       '\\bspecifies that autonomous fetching (?:of this page )?is not allowed\\b',
       "\\b(?:disallowed|blocked|forbidden) by (?:the (?:site|website)(?:'s)? )?robots\\.txt\\b",
+      // a host's shell tool refusing a form of command (Gemini CLI's `Command substitution using $(), <(),
+      // or >() is not allowed for security reasons`): the same work written otherwise runs
+      '\\bis not allowed for security reasons\\b',
     ],
     hints: [
+      'security reasons',
       'outside',
       'escapes',
       'not in',
@@ -77,6 +81,9 @@ export const SANDBOXES: FamilyTable = {
       '\\bcannot connect to the docker daemon\\b',
       '\\bis the docker daemon running\\b',
       '\\bdocker daemon is not running\\b',
+      // the Docker client that could not reach its daemon (`docker: error during connect: … open
+      // //./pipe/docker_engine: The system cannot find the file specified.`)
+      '\\bdocker: error during connect\\b',
       // the container a sandbox runs the agent's commands in stopped under it
       '\\berror response from daemon: container \\S+ is not running\\b',
       // the sandbox the agent's commands ran in is gone (expired, killed), or its launcher failed
@@ -112,6 +119,7 @@ export const SANDBOXES: FamilyTable = {
     ],
     hints: [
       'docker daemon',
+      'error during connect',
       'not running',
       'sandbox',
       'in container',

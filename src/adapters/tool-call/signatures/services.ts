@@ -173,6 +173,9 @@ export const SERVICES: FamilyTable = {
     patterns: [
       '(?:\\b|_)not[ _]found\\b',
       '\\bnotfound(?:error|exception)?\\b',
+      // a thing not found, named in one word (`ElementNotFound("[ref=e15]")`, `KeyNotFoundException`);
+      // a host, server or service not found is the network's (see `network.ts`)
+      '\\b(?!(?:host|server|service|provider|driver|endpoint|daemon)notfound)[a-z]{2,30}notfound(?:error|exception)?\\b',
       '\\bno such \\w+',
       '\\bnosuch(?:bucket|key|upload|entity|version|object)\\b',
       '\\b(?:resource_missing|resourcemissing|resource_not_found|resourcenotfound|resource_notfound)\\b',

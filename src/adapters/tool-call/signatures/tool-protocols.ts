@@ -26,8 +26,19 @@ export const TOOL_PROTOCOLS: FamilyTable = {
       '\\bno mcp servers? (?:is |are )?(?:configured|connected|available|running)\\b',
       '\\b(?:failed|unable) to (?:start|launch|spawn|initiali[sz]e) (?:the )?(?:mcp )?server\\b',
       '\\bmcp (?:client|connection) (?:is )?(?:not (?:connected|initiali[sz]ed|ready)|closed|lost)\\b',
+      // a server that offers no tools at all, or whose list of them could not be had
+      '\\bserver does not support (?:tools|prompts|resources|sampling|completions?|logging)\\b',
+      "\\b(?:error|failed|failure|unable|could not|couldn't|cannot) (?:to )?(?:retriev|fetch|load|get|list)\\w* (?:the )?(?:tool ?list|list of tools|tools list)\\b",
+      // the stream to a server closed under the call (the MCP Python SDK's anyio `ClosedResourceError`)
+      '\\bclosedresourceerror\\b',
     ],
     hints: [
+      'does not support',
+      'tool list',
+      'toollist',
+      'list of tools',
+      'tools list',
+      'closedresourceerror',
       'not running',
       'not available',
       'server',
@@ -60,8 +71,18 @@ export const TOOL_PROTOCOLS: FamilyTable = {
       // a model API refusing the tool list the harness sent (`invalid_request_error … tools.0.custom.name:
       // String should match pattern`): no call's arguments are in question
       '\\binvalid_request_error\\b[^\\n]{0,200}\\btools\\.\\d+\\.[\\w.]+',
+      // a model API refusing a tool call the conversation holds (`messages.15.content.1.toolUse.input is
+      // invalid`, `messages.1.content.0.tool_use.input: Input should be an object`): the host sent it
+      '\\bmessages\\.\\d+\\.content\\.\\d+\\.(?:tool_use|tooluse)\\.input\\b',
     ],
-    hints: ['tool_use', 'tool_result', 'invalid_request_error', 'must be a response to', 'tool_call_id'],
+    hints: [
+      'tool_use',
+      'tool_result',
+      'invalid_request_error',
+      'must be a response to',
+      'tool_call_id',
+      'tooluse.input',
+    ],
   },
   cancelled: {
     patterns: [
@@ -109,6 +130,12 @@ export const TOOL_PROTOCOLS: FamilyTable = {
     patterns: [
       '\\b(?:unknown|unrecognized|unsupported|invalid) tool\\b',
       '\\bno such tool\\b',
+      // the AI SDK's `AI_NoSuchToolError: Model tried to call unavailable tool 'search'`
+      '\\b(?:ai_)?nosuchtoolerror\\b',
+      '\\b(?:tried|attempted) to call (?:an? )?(?:unavailable|unknown|non-?existent|undefined) tool\\b',
+      // a kernel whose plugins hold no function by the names the call gave (Semantic Kernel's `The plugin
+      // collection does not contain a plugin and/or function with the specified names`)
+      '\\bdoes not contain an? (?:plugin|function|tool)s?\\b[^\\n]{0,60}\\bwith the (?:specified|given) names?\\b',
       '\\btool\\s*[\'"`]?[\\w.:/-]{0,100}[\'"`]?\\s+(?:was |is )?not (?:found|available|registered)\\b',
       '\\btool\\s+(?:[\'"`][\\w.:/-]{1,100}[\'"`]|[\\w.:-]{1,100})\\s+does not exist\\b',
       '\\bmethod not found\\b',
@@ -116,7 +143,7 @@ export const TOOL_PROTOCOLS: FamilyTable = {
       // a tool its server withdrew (`The call_aws tool has been removed, use …`)
       '\\btool (?:has been|was) (?:removed|deprecated and removed|withdrawn)\\b',
     ],
-    hints: ['tool', 'method not found', '-32601'],
+    hints: ['tool', 'method not found', '-32601', 'with the specified name', 'with the given name'],
   },
   validation: {
     patterns: [
@@ -125,8 +152,10 @@ export const TOOL_PROTOCOLS: FamilyTable = {
       '\\bZodError\\b',
       '\\binvalid_type\\b',
       'MCP error -32602\\b',
+      // a value the call left empty (`project name cannot be empty`)
+      "\\b(?:cannot|can't|must not|may not|should not) be (?:empty|blank)\\b",
     ],
-    hints: ['validation', 'zoderror', 'invalid_type', 'invalid', '-32602'],
+    hints: ['validation', 'zoderror', 'invalid_type', 'invalid', '-32602', 'be empty', 'be blank'],
   },
   apiOther: {
     patterns: [
@@ -166,8 +195,19 @@ export const TOOL_PROTOCOLS: FamilyTable = {
       // invalid schema: …`), read with the host's framing words, which are not the call's verdict
       '\\b(?:invalid argument: )?(?:mcp )?tool [`"\'‘]?[\\w.-]{1,100}[`"\'’]? has an invalid (?:input )?schema\\b',
       '\\b(?:this|it) is (?:likely |probably )?a bug in (?:the )?(?:tool|server|plugin|extension|mcp server)\\b',
+      // a hook of the host's configuration that failed to run around the call (`PostToolUse:Write hook
+      // error — /bin/sh: python: command not found`): what it printed is the hook's, not the call's
+      '\\b(?:pre|post)tooluse(?:failure)?:[\\w.*|-]{1,100} hook error\\b',
+      // a tool's declaration its host could not validate (`Failed to validate tool query_db: Error: tool
+      // parameters array type must have items`), not the call's input
+      '\\bfailed to validate tool (?!(?:inputs?|arguments?|args|calls?|parameters?|params|results?|outputs?)\\b)[\\w.-]{1,100}: ',
+      '\\barray (?:type|schema) (?:must have|missing) items\\b',
     ],
     hints: [
+      'failed to validate tool',
+      'must have items',
+      'missing items',
+      'hook error',
       'plugin did not respond',
       "plugin didn't respond",
       'has an invalid schema',
