@@ -93,7 +93,8 @@ const BOOKKEEPING_WORDS = new Set([
  * Poll tools ask about something that changes on its own, so an unchanged answer is not a loop until
  * it has been unchanged for long. A name polls when it carries a status word (`get_job_status`,
  * `wait_for_deployment`, `health_check`), reads the output of a running process (`BashOutput`), or
- * reads a job-like thing (`get_job`, `describe_operation`); never when it also writes (`update_status`).
+ * reads a job-like thing or several (`get_job`, `describe_operation`, `get_check_runs`); never when it also
+ * writes (`update_status`).
  */
 const POLL_WORDS = new Set([
   'status',
@@ -200,13 +201,18 @@ export interface NameReading {
   readonly typesIntoProcess: boolean;
 }
 
+/** A job-like thing, or several (`get_check_runs`, `describe_deployments` after a reading verb). */
+function isJobWord(word: string): boolean {
+  return JOB_WORDS.has(word) || (word.endsWith('s') && JOB_WORDS.has(word.slice(0, -1)));
+}
+
 function isPoll(list: readonly string[]): boolean {
   let output = false;
   let processWord = false;
   let jobRead = false;
   for (const word of list) {
     if (POLL_WORDS.has(word)) return true;
-    if (JOB_WORDS.has(word) && jobRead) return true;
+    if (jobRead && isJobWord(word)) return true;
     if (OUTPUT_WORDS.has(word)) output = true;
     if (PROCESS_WORDS.has(word)) processWord = true;
     if (JOB_READ_WORDS.has(word)) jobRead = true;

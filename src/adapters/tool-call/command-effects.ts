@@ -8,8 +8,8 @@
 import { squashArgumentName } from './action-classes.js';
 import { readOncePerName } from './by-name.js';
 import { CommandReading, commandReading } from './command-reading.js';
-import { PACKAGE_RUNNERS, programIndex } from './shell-effects.js';
 import { programName } from './program-name.js';
+import { PACKAGE_RUNNERS, programIndex } from './shell-effects.js';
 import { pipelinesOf } from './shell-parse.js';
 import { normalizePath } from './targets.js';
 import { nameReadings } from './tool-names.js';
@@ -399,7 +399,7 @@ function startsWithNavigation(words: readonly string[]): boolean {
 
 /**
  * Commands that ask a service how a job is going: a CI run, a pull request's checks, a deployment,
- * containers, units, processes. Their answer changes by itself while the job runs.
+ * containers, units, processes, a cloud's resources. Their answer changes by itself while the job runs.
  */
 const STATUS_CHECKS: readonly RegExp[] = [
   /^gh\s+run\s+(?:list|view|watch)\b/,
@@ -409,12 +409,20 @@ const STATUS_CHECKS: readonly RegExp[] = [
   /^docker\s+(?:ps|compose\s+ps)\b/,
   /^systemctl\s+(?:status|is-active)\b/,
   /^(?:ps|pgrep)\b/,
+  // a cloud's own command line asked how a resource stands (`aws ec2 describe-instances …`, `gcloud
+  // run services describe api`, `az vm show …`): reads, by each one's naming, not a download
+  /^aws\s+(?:[^\s|]+\s+){0,6}?(?:describe|list|get)-(?!object\b)[\w-]+/,
+  /^gcloud\s+(?:[\w-]+\s+){1,4}(?:describe|list)\b/,
+  /^az\s+(?:[\w-]+\s+){1,4}(?:show|list)\b/,
+  /^doctl\s+(?:[\w-]+\s+){1,3}(?:get|list)\b/,
+  /^(?:fly|flyctl)\s+(?:status|(?:checks|machines?|releases)\s+(?:list|status))\b/,
 ];
 /**
  * What every status check needs: one of their programs as a word that begins a part of the line
  * (at its start, or after a space, `&`, `;` or a line break).
  */
-const STATUS_PROGRAM = /(?:^|[\s&;])(?:gh|glab|kubectl|docker|systemctl|ps|pgrep)\b/;
+const STATUS_PROGRAM =
+  /(?:^|[\s&;])(?:gh|glab|kubectl|docker|systemctl|ps|pgrep|aws|gcloud|az|doctl|fly|flyctl)\b/;
 /** What may come before the check on its line: a wait, or a change of directory. */
 const BEFORE_CHECK = /^(?:sleep\s+\d+(?:\.\d+)?[smh]?|cd\s+[^\s;&|<>`$()]+)$/;
 /** Filters a check's answer may go through. */

@@ -258,6 +258,12 @@ describe('poll tools', () => {
     expect(classify('get_workflow_run').kind).toBe('poll');
   });
 
+  it('detects reads of several job-like things at once', () => {
+    expect(classify('get_check_runs').kind).toBe('poll');
+    expect(classify('describe_deployments').kind).toBe('poll');
+    expect(classify('get_jobs').kind).toBe('poll');
+  });
+
   it('keeps the file class for file polls', () => {
     expect(classify('wait_for_file')).toEqual({ kind: 'poll', actionClass: 'file_read' });
   });

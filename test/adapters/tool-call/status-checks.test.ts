@@ -80,6 +80,47 @@ describe('status checks of a job', () => {
     },
   );
 
+  it('reads a cloud’s own command line asking how a resource stands as a status check', () => {
+    expect(
+      isStatusCheck(
+        "aws ec2 describe-instances --instance-ids i-0a1b2c3d --query 'Reservations[0].Instances[0].State.Name' --output text",
+      ),
+    ).toBe(true);
+    expect(isStatusCheck('aws --region us-east-1 ecs describe-services --cluster web --services api')).toBe(
+      true,
+    );
+    expect(isStatusCheck('gcloud run services describe api --region europe-west1')).toBe(true);
+    expect(isStatusCheck('az deployment group show -g prod -n rollout-17')).toBe(true);
+    expect(isStatusCheck('doctl compute droplet get 3164494')).toBe(true);
+    expect(isStatusCheck('fly status --app billing')).toBe(true);
+  });
+
+  it('does not take a cloud command that changes a resource or downloads one for a status check', () => {
+    expect(isStatusCheck('aws ec2 stop-instances --instance-ids i-0a1b2c3d')).toBe(false);
+    expect(isStatusCheck('aws s3api get-object --bucket logs --key 2026/12/07.gz day.gz')).toBe(false);
+    expect(isStatusCheck('gcloud run deploy api --image eu.gcr.io/acme/api:42')).toBe(false);
+    expect(isStatusCheck('az vm restart -g prod -n web-1')).toBe(false);
+  });
+
+  it('polls a cloud resource’s state asked again every few seconds: the sixth unchanged answer blocked, then a probe', () => {
+    const proposal = {
+      tool: 'execute_command',
+      args: {
+        command:
+          "aws ec2 describe-instances --instance-ids i-0a1b2c3d --query 'Reservations[0].Instances[0].State.Name' --output text",
+      },
+    };
+    expect(verdictsEvery(proposal, 'stopping\n', 4_000, 7)).toEqual([
+      'allow',
+      'allow',
+      'warn',
+      'warn',
+      'warn',
+      'block',
+      'allow',
+    ]);
+  });
+
   it('does not take a command that changes something, or one that only reads files, for a status check', () => {
     expect(isStatusCheck('gh run rerun 15926149076')).toBe(false);
     expect(isStatusCheck('gh run list > runs.txt')).toBe(false);
