@@ -251,6 +251,12 @@ describe('each family recognises its own failures', () => {
     expect(blameOf(kernel, 'Billing-Refund')).toBe('agent_failure');
   });
 
+  it('tool protocols: a skill the host’s tool does not have is the agent’s', () => {
+    expect(blameOf('<tool_use_error>Unknown skill: release-notes</tool_use_error>', 'Skill')).toBe(
+      'agent_failure',
+    );
+  });
+
   it('tool protocols: a model API refusing a tool call the conversation holds is the environment’s', () => {
     expect(blameOf('messages.7.content.2.tool_use.input: Input should be an object', 'Read')).toBe(
       'harness_fault',

@@ -128,7 +128,8 @@ export const TOOL_PROTOCOLS: FamilyTable = {
   },
   toolMissing: {
     patterns: [
-      '\\b(?:unknown|unrecognized|unsupported|invalid) tool\\b',
+      // a tool, or a skill a host's tool loads by name (`Unknown skill: deploy`), it does not have
+      '\\b(?:unknown|unrecognized|unsupported|invalid) (?:tool|skill)\\b',
       '\\bno such tool\\b',
       // the AI SDK's `AI_NoSuchToolError: Model tried to call unavailable tool 'search'`
       '\\b(?:ai_)?nosuchtoolerror\\b',
@@ -143,7 +144,7 @@ export const TOOL_PROTOCOLS: FamilyTable = {
       // a tool its server withdrew (`The call_aws tool has been removed, use …`)
       '\\btool (?:has been|was) (?:removed|deprecated and removed|withdrawn)\\b',
     ],
-    hints: ['tool', 'method not found', '-32601', 'with the specified name', 'with the given name'],
+    hints: ['tool', 'skill', 'method not found', '-32601', 'with the specified name', 'with the given name'],
   },
   validation: {
     patterns: [
