@@ -345,6 +345,43 @@ describe('each family recognises its own failures', () => {
     expect(blameOf(composer)).not.toBe('harness_fault');
   });
 
+  it('databases: a log line whose padded level spells a redis reply class is no reply', () => {
+    expect(
+      blameOf(
+        'ERR  PuppetBridge start() Exception: TimeoutError: Navigation Timeout Exceeded: 30000ms exceeded',
+      ),
+    ).toBe('harness_fault');
+    expect(blameOf("ERR unknown command 'HGETX', with args beginning with: 'cart:9'")).toBe('agent_failure');
+  });
+
+  it('services: an API key the session lacks, named as its variable, is the environment’s', () => {
+    expect(blameOf('ERROR: search failed: no BRAVE_API_KEY is provided in the environment')).toBe(
+      'harness_fault',
+    );
+    expect(blameOf('Error: ANTHROPIC_API_KEY is not set')).toBe('harness_fault');
+    expect(blameOf('partition_key is required')).toBe('agent_failure');
+  });
+
+  it('services: a bot refused a channel it was not given, or a token of other scopes, is the environment’s', () => {
+    expect(blameOf('DiscordAPIError: Missing Access', 'send_message')).toBe('harness_fault');
+    expect(blameOf('Scope has changed from "calendar.readonly" to "calendar.events"', 'list_events')).toBe(
+      'harness_fault',
+    );
+  });
+
+  it('services: a value the call gave that matched nothing is the agent’s', () => {
+    expect(blameOf('No connected account matched "acct_3f1c" for toolkit "crm".', 'run_action')).toBe(
+      'agent_failure',
+    );
+  });
+
+  it('HTTP: a status in parentheses with its reason after it is read as that status', () => {
+    expect(blameOf('Google API error (400 required): Missing end time.', 'create_event')).toBe(
+      'agent_failure',
+    );
+    expect(blameOf('request failed (503 backendError)', 'create_event')).toBe('harness_fault');
+  });
+
   it('sandboxes: a path outside the allowed directories is the agent’s', () => {
     expect(
       blameOf(

@@ -143,10 +143,13 @@ export const DATABASES: FamilyTable = {
       'different number of columns',
     ],
   },
-  /** redis error replies whose class is the command’s (unknown command, wrong type, bad argument) */
+  /**
+   * redis error replies whose class is the command’s (unknown command, wrong type, bad argument): the
+   * class, one space, the message; not a log line whose level is padded (`ERR  bridge start() …`)
+   */
   usage: {
     patterns: [
-      '^(?:\\(error\\) )?(?:OK )?(?:ERR|WRONGTYPE|BUSYKEY|NOSCRIPT|EXECABORT|CROSSSLOT|UNKILLABLE|NOTBUSY) ',
+      '^(?:\\(error\\) )?(?:OK )?(?:ERR|WRONGTYPE|BUSYKEY|NOSCRIPT|EXECABORT|CROSSSLOT|UNKILLABLE|NOTBUSY) (?=\\S)',
       // the same replies quoted by a client (`Redis error: WRONGTYPE Operation against a key …`)
       '\\bWRONGTYPE\\b',
       '\\bwrong kind of value\\b',

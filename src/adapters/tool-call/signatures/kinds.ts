@@ -127,7 +127,7 @@ export const FAMILIES: Readonly<Record<string, FamilyTable>> = {
 
 /**
  * `HTTP 429`, `status: 429`, `"statusCode": 429`, `"code": 429`, `error code 429`, `returned error: 429`,
- * `Request failed (429)`, `Non-200 status code (502)`.
+ * `Request failed (429)`, `Non-200 status code (502)`, `API error (400 required)` (a reason after it).
  */
 function status(codes: readonly number[]): string {
   const alternatives = codes.join('|');
@@ -135,7 +135,7 @@ function status(codes: readonly number[]): string {
     `\\bHTTP(?:\\/\\d(?:\\.\\d)?)?(?: error)?\\s*[:=]?\\s*|\\bstatus(?:[ _-]?code)?["']?\\s*[:=]?\\s*` +
     `|\\bresponse code\\s*[:=]?\\s*|\\berror(?: code)?\\s*[:=]?\\s*|\\b\\w+(?:error|exception):\\s*|["'](?:code|status_?code|http_?status)["']\\s*:\\s*`;
   const parenthesised = `\\b(?:error|failed|request|response|status(?: code)?|conflict|forbidden|unavailable|denied)\\W{0,3}\\(`;
-  return `(?:${prefix})(?:${alternatives})\\b|${parenthesised}(?:${alternatives})\\)|\\b(?:${alternatives}) (?:client|server) error\\b`;
+  return `(?:${prefix})(?:${alternatives})\\b|${parenthesised}(?:${alternatives})(?: [a-z_]{2,30})?\\)|\\b(?:${alternatives}) (?:client|server) error\\b`;
 }
 
 interface RuleSpec {

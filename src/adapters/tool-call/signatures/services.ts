@@ -80,8 +80,14 @@ export const SERVICES: FamilyTable = {
       // Azure's `(AuthorizationFailed) The client … does not have authorization to perform action …`
       '\\bauthorizationfailed\\b',
       "\\b(?:does not|doesn't) have authorization to\\b",
-      '\\bapi[ _-]?key (?:not valid|not found|not set|not provided|missing|required|is missing|is required|is not set)\\b',
-      '\\bno api[ _-]?key (?:provided|found|set|configured)\\b',
+      // an API key the session lacks, also named as its variable (`OPENAI_API_KEY is not set`, `no
+      // SERP_API_KEY is provided`); not any `_key` or `_token`, which may be a field the call left out
+      '\\b(?:[a-z0-9]+_)*api[ _-]?key (?:is |was )?(?:not valid|not found|not set|not provided|not configured|missing|required)\\b',
+      '\\bno (?:[a-z0-9]+_)*api[ _-]?key (?:is |was )?(?:provided|found|set|configured)\\b',
+      // a bot or app refused a channel or a resource it was not given (Discord's `Missing Access`,
+      // `Missing Permissions`), and an OAuth token whose scopes are not those asked for
+      '\\bmissing (?:access|permissions)\\b',
+      '\\bscope has changed from\\b',
       '\\b(?:missing|no) (?:authorization|auth) header\\b',
       '\\b(?:access|auth|bearer|session|id) token (?:is )?(?:missing|required|not provided|not found|invalid|expired)\\b',
       '\\b(?:jwt|token|session) (?:has )?expired\\b',
@@ -105,6 +111,9 @@ export const SERVICES: FamilyTable = {
       '\\brequires? (?:[\\w/-]+ ){0,2}authentication\\b',
     ],
     hints: [
+      'missing access',
+      'missing permissions',
+      'scope has changed',
       'permission',
       'not permitted',
       'authori',
@@ -196,9 +205,12 @@ export const SERVICES: FamilyTable = {
       // a query for one record that found none (`Results contain 0 rows`, `JSON object requested,
       // multiple (or no) rows returned`, Go's `sql: no rows in result set`)
       '\\b(?:results? contains?|returned|found) (?:0|zero|no) rows\\b',
+      // a lookup by a value the call gave that matched nothing (`No connected account matched "acct_19"`)
+      '\\bno (?:[\\w-]+ ){1,3}matched ["\'“‘`]',
       '\\b(?:\\(or no\\)|no) rows (?:returned|in result set)\\b',
     ],
     hints: [
+      ' matched ',
       'contain a',
       ' rows',
       'not_found',
