@@ -24,6 +24,7 @@ import {
   serviceOf,
   TOOL_CALL_ACTION_CLASSES,
 } from './action-classes.js';
+import { toolRefusedItsArguments } from './argument-binding.js';
 import {
   collapsedLine,
   commandText,
@@ -470,6 +471,7 @@ export function createToolCallAdapter(options: ToolCallAdapterOptions = {}): Too
     const verdict = withoutListings(withoutEchoes(text, args));
     const exit = typeof outcome.exitCode === 'number' ? exitRule(outcome.exitCode, call, args) : undefined;
     const matched =
+      (toolRefusedItsArguments(verdict, outcome.proposal?.tool) ? VALIDATION : undefined) ??
       (containerGoneUnderCall(verdict, args) ? UNAVAILABLE : undefined) ??
       (programGoneUnderCall(verdict, args) ? BROKEN_ENVIRONMENT : undefined) ??
       (fileRacedUnderCall(verdict, args) ? LOCKED : undefined) ??
