@@ -7,6 +7,7 @@
  * The same words about another function (a library's `__init__()` under the tool) are a broken
  * install or a bug of the tool's, and are left to the catalogue.
  */
+import { endsOf } from './text-ends.js';
 
 /** The methods through which a tool class receives the call's arguments (smolagents, LangChain). */
 const ENTRY_POINTS = ['forward', '_run', '_arun'];
@@ -30,8 +31,7 @@ function functionNames(tool: string): Set<string> {
 /** Whether `text` says the function that is `tool` refused the arguments of the call. */
 export function toolRefusedItsArguments(text: string, tool: string | undefined): boolean {
   if (tool === undefined || tool === '' || !text.includes('() ')) return false;
-  const scanned =
-    text.length > SCANNED_CHARS * 2 ? `${text.slice(0, SCANNED_CHARS)}\n${text.slice(-SCANNED_CHARS)}` : text;
+  const scanned = endsOf(text, SCANNED_CHARS);
   const names = functionNames(tool);
   REFUSAL.lastIndex = 0;
   for (let match = REFUSAL.exec(scanned); match !== null; match = REFUSAL.exec(scanned)) {
