@@ -47,6 +47,16 @@ const CASES = [
     refusal: 'Cannot close OPS-3381: this action requires assign_ticket to be run first.',
     first: { tool: 'assign_ticket', args: { id: 'OPS-3381', to: 'me' }, result: 'OPS-3381 assigned to you.' },
   },
+  {
+    host: 'a browser server naming the tool to use first',
+    call: { tool: 'mcp__browser__click', args: { element: 'Sign in link', ref: 'e7' } },
+    refusal: 'Error: no page is open. Use the "open_page" tool to load one first.',
+    first: {
+      tool: 'mcp__browser__open_page',
+      args: { url: 'https://shop.example.com/' },
+      result: '- link "Sign in" [ref=e7]',
+    },
+  },
 ] as const;
 
 describe('a call refused because another must run first', () => {

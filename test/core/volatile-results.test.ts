@@ -110,6 +110,16 @@ const RERUNS: readonly (readonly [string, string, string])[] = [
     'upstream refused the call, trace_id=Kq7WbNZexRa2mP',
   ],
   [
+    'a status whose counters of time gone by ticked between two polls',
+    '{"state": "running", "rows_written": 0, "idle_for_seconds": 12, "uptimeSec": 3601, "seconds_since_heartbeat": 4}',
+    '{"state": "running", "rows_written": 0, "idle_for_seconds": 15, "uptimeSec": 3604, "seconds_since_heartbeat": 7}',
+  ],
+  [
+    'a request id under its label that switches once between letters and digits',
+    '{"articles": 3, "request_id": "req_d3569024", "trace-id": "a71200"}\nx-correlation-id: 88120b',
+    '{"articles": 3, "request_id": "req_7bcaefd2", "trace-id": "9f0e2d"}\nx-correlation-id: 4dd9a1',
+  ],
+  [
     'a temporary file renamed beside its target',
     "EPERM: operation not permitted, rename 'node_modules/.prisma/client/query_engine.dll.node.tmp76932'",
     "EPERM: operation not permitted, rename 'node_modules/.prisma/client/query_engine.dll.node.tmp67444'",
@@ -157,6 +167,16 @@ const DIFFERENT: readonly (readonly [string, string, string])[] = [
     'another written name an id’s label names, in camel case',
     'id: ProductNameField not found',
     'id: OrderSummaryPanel not found',
+  ],
+  [
+    'another time left: a countdown moving is the answer changing',
+    '{"state": "running", "eta_seconds": 40, "remaining": 12}',
+    '{"state": "running", "eta_seconds": 25, "remaining": 9}',
+  ],
+  [
+    'another order id under a label that is not a request’s',
+    '{"order_id": "ord_7a1c20", "status": "shipped"}',
+    '{"order_id": "ord_7a1c21", "status": "shipped"}',
   ],
   [
     'another written name with digits',
@@ -243,16 +263,42 @@ const volatilePiece = fc.oneof(
   fc.integer({ min: 0, max: 9000 }).map((ms) => `"duration_ms": ${ms}, "timeout": ${ms}`),
   fc
     .tuple(
-      fc.constantFrom('total', 'latencyMs', 'Took', 'elapsed_s', 'start_ms', 'a_b', 'id', 'ms', 'x-duration'),
+      fc.constantFrom(
+        'total',
+        'latencyMs',
+        'Took',
+        'elapsed_s',
+        'start_ms',
+        'a_b',
+        'id',
+        'ms',
+        'x-duration',
+        'idle_for_seconds',
+        'uptimeSec',
+        'since',
+        'eta_seconds',
+      ),
       fc.constantFrom('": ', '" : ', '":', '": -', '": "', '":\n'),
       fc.integer({ min: 0, max: 99999 }),
     )
     .map(([key, colon, value]) => `"${key}${colon}${value}`),
   fc
     .tuple(
-      fc.constantFrom('id', 'Id', 'ID', 'iD', 'request_id', 'x-request-id', 'requestId', 'paid', '"trace_id'),
+      fc.constantFrom(
+        'id',
+        'Id',
+        'ID',
+        'iD',
+        'request_id',
+        'x-request-id',
+        'requestId',
+        'paid',
+        '"trace_id',
+        '"request_id"',
+        'correlationId',
+      ),
       fc.constantFrom(':', ': ', '": "', '" : ', ' :', ':  ', ': req_', '='),
-      drawn('abcdefghijkKLMNOPQRSTUVWXYZ', 6, 18),
+      drawn('abcdefghijkKLMNOPQRSTUVWXYZ0123', 6, 18),
     )
     .map(([label, colon, value]) => `${label}${colon}${value}`),
   fc.constantFrom(

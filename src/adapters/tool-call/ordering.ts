@@ -1,8 +1,8 @@
 /**
  * Errors that refuse a call because another must run before it: "X only follows Y", "call Y first",
- * "must Y before X", "not allowed before Y", "requires Y to be run first", "no session: start one
- * first". Such a refusal is about the order of the calls, not about the call itself: once another
- * call has run since, the same call may succeed.
+ * "use the Y tool first", "must Y before X", "not allowed before Y", "requires Y to be run first",
+ * "no session: start one first". Such a refusal is about the order of the calls, not about the call
+ * itself: once another call has run since, the same call may succeed.
  */
 
 /** Where an error says so, if it does: its first characters. */
@@ -12,8 +12,9 @@ const ORDERING = new RegExp(
   [
     // "X only follows Y", "X may only come after Y"
     String.raw`\bonly (?:follows?|comes? after|be (?:called|run|used) after)\b`,
-    // "call Y first", "run `make configure` first", "start one first"
-    String.raw`\b(?:call|run|invoke|execute|start|open|create|initiali[sz]e|connect|log ?in|authenticate|select|take)\b[^\n.]{1,60}?\bfirst\b(?!\s+(?:\w|'))`,
+    // "call Y first", "run `make configure` first", "start one first", "use the open_page tool to
+    // load one first"
+    String.raw`\b(?:call|run|use|invoke|execute|start|open|create|initiali[sz]e|connect|log ?in|authenticate|select|take)\b[^\n.]{1,60}?\bfirst\b(?!\s+(?:\w|'))`,
     // "you must take a snapshot before clicking", "must be called after login"
     String.raw`\b(?:must|needs? to|has to|have to|should)\b[^\n.]{1,60}?\bbefore (?:calling|running|using|invoking|clicking|this|it)\b`,
     String.raw`\b(?:must|needs? to|has to) be (?:called|run|used|invoked|executed) after\b`,

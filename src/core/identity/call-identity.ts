@@ -177,19 +177,24 @@ const TEMP_NAME: MaskRule = {
   bit: RANDOM_BIT,
 };
 /**
- * How long something took under a structured result's key (`"duration_ms": 412`, `"elapsed": 3.2`,
- * `"latencyMs": 87`): the keys are named for time taken, the value is a bare number.
+ * The words of a structured result's key that name time taken (`duration_ms`, `elapsed`, `latencyMs`)
+ * or time gone by since something (`idle_for_seconds`, `uptime`, `seconds_since_heartbeat`): a
+ * clock's reading, which moves between two answers that are otherwise the same. Time left
+ * (`eta_seconds`, `remaining`) is not among them: it moving is the answer changing.
+ */
+const TIMED_KEY_WORDS = String.raw`(?:[Dd]uration|[Ee]lapsed|[Tt]ook|[Ll]atency|_ms|Ms|_millis|Millis|[Ii]dle|[Uu]ptime|[Ss]ince)`;
+/**
+ * How long something took, or has gone by, under a structured result's key (`"duration_ms": 412`,
+ * `"elapsed": 3.2`, `"idle_for_seconds": 7`): the keys are named for it, the value is a bare number.
  */
 const DURATION_FIELD: MaskRule = {
   kind: 'duration',
-  pattern:
-    /("[A-Za-z_]*(?:[Dd]uration|[Ee]lapsed|[Tt]ook|[Ll]atency|_ms|Ms|_millis|Millis)[A-Za-z_]*"\s*:\s*)-?\d+(?:\.\d+)?/g,
+  pattern: new RegExp(String.raw`("[A-Za-z_]*${TIMED_KEY_WORDS}[A-Za-z_]*"\s*:\s*)-?\d+(?:\.\d+)?`, 'g'),
   replacement: '$1<duration>',
   bit: TIMED_FIELD_BIT,
 };
 /** `DURATION_FIELD`'s key, read from its opening quote: whether a quoted key names time taken. */
-const TIMED_KEY =
-  /"[A-Za-z_]*(?:[Dd]uration|[Ee]lapsed|[Tt]ook|[Ll]atency|_ms|Ms|_millis|Millis)[A-Za-z_]*"/y;
+const TIMED_KEY = new RegExp(String.raw`"[A-Za-z_]*${TIMED_KEY_WORDS}[A-Za-z_]*"`, 'y');
 
 /**
  * Whether the quoted key whose closing quote is at `closing` names time taken, as `DURATION_FIELD`
@@ -323,6 +328,20 @@ const DRAWN_LABELLED_ID: MaskRule = {
   bit: RANDOM_BIT | EPOCH_BIT,
 };
 /**
+ * A request's, a trace's or a correlation's id under its label, in a structured result too
+ * (`"request_id": "req_d3569024"`, `trace-id: 4f9a21c0`; after a colon, which the scan for
+ * candidate rules looks for): those labels name values drawn for the
+ * call, so six or more letters and digits with both in them are one, however seldom they switch
+ * between the two (`DRAWN_LABELLED_ID` needs ten, `RANDOM_ID` a mix that looks drawn).
+ */
+const REQUEST_ID: MaskRule = {
+  kind: 'random-id',
+  pattern:
+    /(\b(?:[Rr]equest|[Tt]race|[Cc]orrelation)[_-]?(?:id|ID|Id)"?\s?:\s?"?(?:[a-z]{2,8}_)?)(?=[A-Za-z]*\d)(?=\d*[A-Za-z])[A-Za-z0-9]{6,}(?![A-Za-z0-9])/g,
+  replacement: '$1<id>',
+  bit: ID_COLON_BIT,
+};
+/**
  * Whether a run of letters alone looks drawn at random rather than written: a quarter of it or more
  * in each case, and its case changing four times or more. A name in camel case is mostly lowercase
  * (`ProductNameField`, `myProductName`), and one with capitals in runs changes case seldom
@@ -443,6 +462,7 @@ const RESULT_RULES: readonly MaskRule[] = [
   DURATION_FIELD,
   LABELLED_ID,
   DRAWN_LABELLED_ID,
+  REQUEST_ID,
   DRAWN_LETTERS_ID,
   RANDOM_ID,
   ID_PART,

@@ -11,6 +11,7 @@ describe('errors that refuse a call because another must come first', () => {
     'Cannot close OPS-3381: this action requires assign_ticket to be run first.',
     'checkout_cart must be called after add_to_cart.',
     'Error: run `make configure` first.',
+    'Error: no page is open. Use the "open_page" tool to load one first.',
   ])('recognises %j', (text) => {
     expect(refusesOrder(text)).toBe(true);
   });
@@ -27,6 +28,7 @@ describe('errors that refuse a call because another must come first', () => {
     'Error: File run.py not found',
     'Select the first item of the list to continue.',
     'Run the tests first failed with exit code 1',
+    'Use the first two arguments of the call as the range.',
     'Invalid action. Search is not available.',
     'fatal: not a git repository (or any of the parent directories): .git',
     "ENOENT: no such file or directory, open '/srv/app/src/orders/module-9.ts'",
