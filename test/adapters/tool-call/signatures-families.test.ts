@@ -382,6 +382,60 @@ describe('each family recognises its own failures', () => {
     expect(blameOf('request failed (503 backendError)', 'create_event')).toBe('harness_fault');
   });
 
+  it('tool protocols: a checker that refused the input it validated is the agent’s, a certificate it could not check is not', () => {
+    expect(
+      blameOf(
+        'error: error validating "deploy/api.yaml": error validating data: [metadata.name not set]',
+        'Bash',
+      ),
+    ).toBe('agent_failure');
+    expect(blameOf('ERROR: Validate failed: 2 migrations have failed validation', 'Bash')).toBe(
+      'agent_failure',
+    );
+    expect(
+      blameOf('x509: error validating server certificate for registry.internal.example', 'Bash'),
+    ).not.toBe('agent_failure');
+  });
+
+  it('host: a runtime that reached its own memory limit is the environment’s', () => {
+    const text =
+      'PHP Fatal error:  Allowed memory size of 536870912 bytes exhausted (tried to allocate 20480 bytes) in /srv/app/vendor/autoload_real.php on line 41';
+    expect(blameOf(text, 'Bash')).toBe('harness_fault');
+  });
+
+  it('environments: an SDK of the version a project pins that the machine lacks is the environment’s', () => {
+    const text =
+      'A compatible .NET SDK version for global.json version: [8.0.404] from [/home/dev/shop/global.json] was not found.';
+    expect(blameOf(text, 'Bash')).toBe('harness_fault');
+  });
+
+  it('network: a package index out of reach, or a firewall that refused the connection, is the environment’s', () => {
+    expect(
+      blameOf(
+        "Warning: unable to access index for repository https://cloud.r-project.org/src/contrib:\n  cannot open URL 'https://cloud.r-project.org/src/contrib/PACKAGES'",
+        'Bash',
+      ),
+    ).toBe('harness_fault');
+    expect(blameOf('Firewall rules blocked the connection to pkgs.example.net (dns block)', 'Bash')).toBe(
+      'harness_fault',
+    );
+  });
+
+  it('network: a package index at a URL without a scheme a client knows is the agent’s', () => {
+    const text =
+      "Error: unable to access index for repository mirror/src/contrib:\n  scheme not supported in URL 'mirror/src/contrib/PACKAGES'";
+    expect(blameOf(text, 'Bash')).toBe('agent_failure');
+  });
+
+  it('package managers: requirements no version can satisfy are the agent’s', () => {
+    expect(
+      blameOf(
+        'Error: Could not satisfy dependency luasocket >= 4.0: only 3.1.0-1 is provided by the system',
+        'Bash',
+      ),
+    ).toBe('agent_failure');
+  });
+
   it('sandboxes: a path outside the allowed directories is the agent’s', () => {
     expect(
       blameOf(

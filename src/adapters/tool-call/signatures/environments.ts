@@ -39,6 +39,9 @@ export const ENVIRONMENTS: FamilyTable = {
       // `xcrun: error: invalid active developer path`)
       '\\blinker [`\'"]?[\\w.+-]{1,60}[`\'"]? not found\\b',
       '\\binvalid active developer path\\b',
+      // an SDK of the version a project pins that the machine does not have (`A compatible SDK
+      // version for global.json version: [8.0.100] … was not found`)
+      '\\bcompatible (?:\\.net )?sdk version\\b[^\\n]{0,300}\\bwas not found\\b',
       // a machine whose policy or whose driver stops what the call runs (PowerShell's `… cannot be
       // loaded because running scripts is disabled on this system`, `NVIDIA-SMI has failed because it
       // couldn't communicate with the NVIDIA driver`), or WSL's own interop failing (`WSL (13) ERROR: …`)
@@ -58,6 +61,7 @@ export const ENVIRONMENTS: FamilyTable = {
       '(?:^|\\s)(?:[\\w.~-]*/)+(?!(?:ba|z|k|da)?sh:)[\\w.-]+: line \\d+: [^\\s:]+: command not found\\b',
     ],
     hints: [
+      'sdk version',
       'shared libraries',
       'shared object',
       'bad interpreter',

@@ -13,6 +13,8 @@ export const HOST: FamilyTable = {
       '\\boutofmemoryerror\\b',
       '^(?:\\w+\\.)*MemoryError\\b',
       '\\bheap limit allocation failed\\b',
+      // a runtime's own memory limit reached (`Allowed memory size of 1610612736 bytes exhausted`)
+      '\\bmemory size of \\d+ bytes exhausted\\b',
       '\\bfork: (?:retry: )?resource temporarily unavailable\\b',
       '\\bcannot fork\\b',
       '\\boom[ -]?kill',
@@ -30,6 +32,7 @@ export const HOST: FamilyTable = {
       'outofmemory',
       'memoryerror',
       'heap limit',
+      'bytes exhausted',
       'fork',
       'oom',
       'signal terminated',

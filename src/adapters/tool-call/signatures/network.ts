@@ -25,6 +25,8 @@ export const NETWORK: FamilyTable = {
       '\\binvalidschema\\b',
       '\\bno connection adapters were found\\b',
       '\\bunsupported (?:protocol|url)(?: scheme)?\\b',
+      // a URL without a scheme a client knows (`scheme not supported in URL 'wininet/bin/…'`)
+      '\\bscheme not supported in url\\b',
       '\\bunknown url type\\b',
       '\\bprotocol "?[\\w.+-]*"? not supported\\b',
       '\\bfailed to parse (?:the )?url\\b',
@@ -45,6 +47,7 @@ export const NETWORK: FamilyTable = {
       'bad/illegal',
       'url rejected',
       'no scheme',
+      'scheme not supported',
       'missingschema',
       'invalidschema',
       'connection adapters',
@@ -161,6 +164,13 @@ export const NETWORK: FamilyTable = {
       '\\bserver misbehaving\\b',
       // .NET's `The remote name could not be resolved: 'api.example.com'`
       '\\bremote name could not be resolved\\b',
+      // a package index out of reach (`unable to access index for repository https://…`), Windows'
+      // own HTTP client failing (`InternetOpenUrl failed`)
+      '\\bunable to access index for repository\\b(?![^\\n]{0,200}\\n?[^\\n]{0,40}\\bscheme not supported\\b)',
+      '\\binternetopenurl failed\\b',
+      // a sandbox's firewall that refused the connection (`Firewall rules blocked me from connecting`)
+      '\\bfirewall rules? blocked\\b',
+      '\\bblocked by (?:the )?firewall\\b',
       '\\bERR_NAME_NOT_RESOLVED\\b',
       // generic failures of the wire, whatever the client: errno families, lost or absent connections
       '\\bE(?:CONN|NET|HOST)[A-Z]{3,}\\b',
@@ -190,6 +200,9 @@ export const NETWORK: FamilyTable = {
       '\\bnccl error\\b[^\\n]{0,200}\\bunhandled (?:system|cuda) error\\b',
     ],
     hints: [
+      'index for repository',
+      'internetopenurl',
+      'firewall',
       'econn',
       'epipe',
       'ehostdown',

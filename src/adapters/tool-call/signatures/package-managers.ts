@@ -83,6 +83,8 @@ export const PACKAGE_MANAGERS: FamilyTable = {
       '\\bno solution found when resolving dependencies\\b',
       '\\brequirements are unsatisfiable\\b',
       '\\bResolutionImpossible\\b',
+      // `Could not satisfy dependency lua >= 5.1, < 5.4`
+      '\\bcould not satisfy (?:the )?(?:dependenc(?:y|ies)|requirements?)\\b',
     ],
     hints: [
       'eresolve',
@@ -91,6 +93,7 @@ export const PACKAGE_MANAGERS: FamilyTable = {
       'no solution found',
       'unsatisfiable',
       'resolutionimpossible',
+      'could not satisfy',
     ],
   },
   conflict: {

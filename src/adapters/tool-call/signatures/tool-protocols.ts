@@ -148,7 +148,11 @@ export const TOOL_PROTOCOLS: FamilyTable = {
   },
   validation: {
     patterns: [
-      '\\bvalidation (?:error|failed)\\b',
+      '\\bvalidat(?:ion|e) (?:error|failed)\\b',
+      // what a checker says of the input it refused (`error validating data: [kind not set]`,
+      // `Migrations have failed validation`), never of a certificate it could not check
+      '\\berror validating\\b(?! (?:the )?(?:server |peer |tls |ssl |x509 )?certificate)',
+      '\\bfailed validation\\b',
       '\\bValidationError\\b',
       '\\bZodError\\b',
       '\\binvalid_type\\b',
@@ -156,7 +160,7 @@ export const TOOL_PROTOCOLS: FamilyTable = {
       // a value the call left empty (`project name cannot be empty`)
       "\\b(?:cannot|can't|must not|may not|should not) be (?:empty|blank)\\b",
     ],
-    hints: ['validation', 'zoderror', 'invalid_type', 'invalid', '-32602', 'be empty', 'be blank'],
+    hints: ['validat', 'zoderror', 'invalid_type', 'invalid', '-32602', 'be empty', 'be blank'],
   },
   apiOther: {
     patterns: [
