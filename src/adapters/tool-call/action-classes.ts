@@ -442,6 +442,10 @@ export function kindOfCall(
   }
   if (annotations?.readOnlyHint === false || annotations?.destructiveHint === true) {
     if (reading.kind !== undefined && WRITE_KINDS.has(reading.kind)) return reading.kind;
+    // A tool named for waiting or asking how something stands (`browser_wait_for`, `get_job_status`)
+    // writes nothing by waiting, whatever a server that marks its tools not read-only says; one it
+    // says destroys is taken at its word.
+    if (reading.kind === 'poll' && annotations.destructiveHint !== true) return 'poll';
     const shaped = kindFromArguments(args);
     if (shaped === 'exec' || shaped === 'mutate') return shaped;
     return annotations.idempotentHint === true || annotations.destructiveHint === true ? 'mutate' : 'other';

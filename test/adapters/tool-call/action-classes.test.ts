@@ -193,6 +193,19 @@ describe('annotations', () => {
     expect(classify('purge_cache', {}, { readOnlyHint: false, destructiveHint: true }).kind).toBe('delete');
   });
 
+  it('a write hint leaves a tool named for waiting or asking how something stands a poll', () => {
+    expect(classify('browser_wait_for', { time: 3 }, { readOnlyHint: false, openWorldHint: true }).kind).toBe(
+      'poll',
+    );
+    expect(classify('get_export_status', { export_id: 'exp_41' }, { readOnlyHint: false }).kind).toBe('poll');
+  });
+
+  it('a destructive hint is taken at its word, whatever the name polls', () => {
+    expect(
+      classify('wait_and_purge_queue', {}, { readOnlyHint: false, destructiveHint: true }).kind,
+    ).not.toBe('poll');
+  });
+
   it('classifies every real filesystem server tool with its own annotations', () => {
     const write = { readOnlyHint: false, destructiveHint: true, idempotentHint: true };
     expect(classify('write_file', { path: '/a', content: 'x' }, write).kind).toBe('mutate');
