@@ -436,6 +436,56 @@ describe('each family recognises its own failures', () => {
     ).toBe('agent_failure');
   });
 
+  it('network: a stream’s words that only wrap the error after them are not the failure', () => {
+    const text =
+      "Chat stream error Error [AI_NoSuchToolError]: Model tried to call unavailable tool 'lookup_order'. Available tools: search_catalog, get_invoice.";
+    expect(blameOf(text, 'lookup_order')).toBe('agent_failure');
+    expect(blameOf('stream error: connection reset by peer', 'lookup_order')).toBe('harness_fault');
+  });
+
+  it('VCS: a commit that could not be applied, conflicts left, a file over the host’s limit or a submodule without an address are the agent’s', () => {
+    expect(blameOf('error: could not apply 4f2c9e1... add the export endpoint', 'Bash')).toBe(
+      'agent_failure',
+    );
+    expect(blameOf('Commit failed due to unresolved conflicts in src/api/orders.ts', 'git_commit')).toBe(
+      'agent_failure',
+    );
+    expect(
+      blameOf(
+        "remote: error: File dumps/orders.sql is 140.20 MB; this exceeds GitHub's file size limit of 100.00 MB\nremote: error: GH001: Large files detected.",
+        'Bash',
+      ),
+    ).toBe('agent_failure');
+    expect(blameOf("fatal: No url found for submodule path 'vendor/sdk' in .gitmodules", 'Bash')).toBe(
+      'agent_failure',
+    );
+  });
+
+  it('services: an account over its quota, or a command line asking for its credential’s variable, is the environment’s', () => {
+    expect(blameOf('batch response: This repository is over its data quota.', 'Bash')).toBe('harness_fault');
+    expect(
+      blameOf(
+        'gh: To use GitHub CLI in a GitHub Actions workflow, set the GH_TOKEN environment variable.',
+        'Bash',
+      ),
+    ).toBe('harness_fault');
+  });
+
+  it('code: a formatter’s check and an import no module answers are the agent’s', () => {
+    expect(
+      blameOf(
+        '[warn] src/cart.ts\n[warn] Code style issues found in the above file. Run Prettier with --write to fix.',
+        'Bash',
+      ),
+    ).toBe('agent_failure');
+    expect(
+      blameOf(
+        '[plugin:vite:import-analysis] Failed to resolve import "@/ui/badge" from "src/App.tsx". Does the file exist?',
+        'Bash',
+      ),
+    ).toBe('agent_failure');
+  });
+
   it('sandboxes: a path outside the allowed directories is the agent’s', () => {
     expect(
       blameOf(

@@ -27,6 +27,9 @@ export const CODE: FamilyTable = {
       // Kotlin's compiler (`e: /src/App.kt: (38, 40): Unresolved reference: x`, or `e: file:///src/App.kt:38:40 …`)
       '^e: [^\\n]{1,300}?\\.kts?(?:: \\(\\d+, \\d+\\):|:\\d+:\\d+) ',
       '^✖ \\d+ problems? \\(\\d+ errors?',
+      // a formatter's check of the agent's files (`Code style issues found in the above file. Run
+      // Prettier with --write to fix.`)
+      '\\bcode style issues found\\b',
     ],
     hints: [
       'error ts',
@@ -42,6 +45,7 @@ export const CODE: FamilyTable = {
       '(compileerror)',
       '.kt',
       '✖',
+      'style issues',
     ],
   },
   fileMissing: {
@@ -56,6 +60,9 @@ export const CODE: FamilyTable = {
       '\\bClassNotFoundException\\b',
       '\\bcould not find or load main class\\b',
       '\\bno such (?:file|directory|module|package|script)\\b',
+      // a bundler that found no module at an import's path (`Failed to resolve import "@/ui/card" from
+      // "src/App.tsx". Does the file exist?`)
+      '\\bfailed to resolve import\\b',
     ],
     hints: [
       'no such',
@@ -71,6 +78,7 @@ export const CODE: FamilyTable = {
       'cannot import name',
       'classnotfound',
       'main class',
+      'resolve import',
     ],
   },
   syntax: {

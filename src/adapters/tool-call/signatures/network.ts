@@ -137,7 +137,9 @@ export const NETWORK: FamilyTable = {
       '\\bactively refused\\b',
       '\\bforcibly closed\\b',
       '\\bunexpected end of file from server\\b',
-      '\\bstream (?:disconnected|closed|reset|error)\\b',
+      // not a stream's words that only wrap the error after them (`Chat stream error Error
+      // [AI_NoSuchToolError]: …`): that error says what failed
+      '\\bstream (?:disconnected|closed|reset|error)\\b(?!:?\\s+\\w*Error\\b)',
       '\\berror sending request\\b',
       // an HTTP client whose answer broke off or came back unreadable (Rust's reqwest, under rustup,
       // cargo and uv: `component download failed for …: error decoding response body`)

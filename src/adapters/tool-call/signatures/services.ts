@@ -20,6 +20,8 @@ export const SERVICES: FamilyTable = {
       '\\binsufficient_quota\\b',
       '\\bquota[ _](?:exceeded|exhausted|has been exceeded|limit)\\b',
       '\\bexceeded (?:your |the )?(?:current |monthly |daily )?quota\\b',
+      // an account over what it pays for (`This repository is over its data quota`)
+      '\\bover (?:its|the|your|their) (?:data |storage |bandwidth |usage )?quota\\b',
       // the quota named between the words (`The following quotas were exceeded: CPUS (quota: 24…)`)
       '\\bquotas? [^\\n]{0,60}?\\b(?:were|was|has been|have been|is|are) exceeded\\b',
       '\\bcredit balance is too low\\b',
@@ -84,6 +86,9 @@ export const SERVICES: FamilyTable = {
       // SERP_API_KEY is provided`); not any `_key` or `_token`, which may be a field the call left out
       '\\b(?:[a-z0-9]+_)*api[ _-]?key (?:is |was )?(?:not valid|not found|not set|not provided|not configured|missing|required)\\b',
       '\\bno (?:[a-z0-9]+_)*api[ _-]?key (?:is |was )?(?:provided|found|set|configured)\\b',
+      // a command line asking for the variable that holds its credential (`set the GH_TOKEN
+      // environment variable`)
+      '\\bset the (?:[a-z0-9]+_)*(?:token|api_?key|secret|password)(?:_[a-z0-9]+)* environment variable\\b',
       // a bot or app refused a channel or a resource it was not given (Discord's `Missing Access`,
       // `Missing Permissions`), and an OAuth token whose scopes are not those asked for
       '\\bmissing (?:access|permissions)\\b',

@@ -106,6 +106,16 @@ export const VCS: FamilyTable = {
       '\\bneeds merge\\b',
       // a merge of histories with no common commit, refused until the call says to allow it
       '\\brefusing to merge unrelated histories\\b',
+      // a commit a cherry-pick or a rebase could not apply over the agent's tree, and conflicts
+      // left to resolve (`error: could not apply 502d2ea... add parser`, `unresolved conflicts`)
+      '\\bcould not apply [0-9a-f]{7,40}\\b',
+      '\\bunresolved (?:merge )?conflicts?\\b',
+      // a push refused for what it holds: a file over the host's size limit (`GH001: Large files
+      // detected`, `… exceeds GitHub's file size limit of 100.00 MB`)
+      '\\blarge files detected\\b',
+      "\\bexceeds [\\w' ]{0,40}\\bfile size limit\\b",
+      // a submodule the repository's own `.gitmodules` gives no address for
+      '\\bno url found for submodule\\b',
     ],
     hints: [
       'conflict',
@@ -123,6 +133,10 @@ export const VCS: FamilyTable = {
       'in progress',
       'no merge to abort',
       'unrelated histories',
+      'could not apply',
+      'large files',
+      'file size limit',
+      'no url found',
       'automatic merge failed',
       'current index',
       'needs merge',
