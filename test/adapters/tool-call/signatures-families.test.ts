@@ -486,6 +486,56 @@ describe('each family recognises its own failures', () => {
     ).toBe('agent_failure');
   });
 
+  it('environments: an SDK whose licences nobody accepted, or a toolchain download that came damaged, is the environment’s', () => {
+    expect(
+      blameOf(
+        '> Failed to install the following SDK packages as some licences have not been accepted.',
+        'Bash',
+      ),
+    ).toBe('harness_fault');
+    expect(
+      blameOf('Error: failed to bundle project\n\nCaused by:\n    hash mismatch of downloaded file', 'Bash'),
+    ).toBe('harness_fault');
+  });
+
+  it('services: a device or an installed app in a state the call does not fit is the agent’s, a device out of room is not', () => {
+    expect(blameOf('Unable to boot device in current state: Booted', 'Bash')).toBe('agent_failure');
+    expect(
+      blameOf(
+        'adb: failed to install shop.apk: Failure [INSTALL_FAILED_VERSION_DOWNGRADE: Downgrade detected: Update version code 41 is older than current 42]',
+        'Bash',
+      ),
+    ).toBe('agent_failure');
+    expect(blameOf('Failed to finalize session : INSTALL_FAILED_INSUFFICIENT_STORAGE', 'Bash')).toBe(
+      'harness_fault',
+    );
+  });
+
+  it('shells: a workspace tool run outside any workspace, or a call naming no device where several answer, is the agent’s', () => {
+    expect(
+      blameOf('FATAL ERROR: no west workspace found from "/home/dev/fw"; "west build" requires one.', 'Bash'),
+    ).toBe('agent_failure');
+    expect(blameOf('adb: error: more than one device/emulator', 'Bash')).toBe('agent_failure');
+  });
+
+  it('code: a formatter that would reformat files, or a server that could not import the module it serves, is the agent’s', () => {
+    expect(
+      blameOf('would reformat /srv/shop/api/orders.py\nwould reformat /srv/shop/api/cart.py', 'Bash'),
+    ).toBe('agent_failure');
+    expect(blameOf('ERROR:    Error loading ASGI app. Could not import module "service".', 'Bash')).toBe(
+      'agent_failure',
+    );
+  });
+
+  it('environments: an interpreter the machine has but has not switched on, or one built without a system library, is the environment’s', () => {
+    const inactive =
+      "pyenv: python3.11: command not found\n\nThe `python3.11' command exists in these Python versions:\n  3.11.9";
+    expect(blameOf(inactive, 'Bash')).toBe('harness_fault');
+    expect(
+      blameOf('ERROR: The Python ssl extension was not compiled. Missing the OpenSSL lib?', 'Bash'),
+    ).toBe('harness_fault');
+  });
+
   it('sandboxes: a path outside the allowed directories is the agent’s', () => {
     expect(
       blameOf(

@@ -30,6 +30,7 @@ export const CODE: FamilyTable = {
       // a formatter's check of the agent's files (`Code style issues found in the above file. Run
       // Prettier with --write to fix.`)
       '\\bcode style issues found\\b',
+      '^would reformat \\S',
     ],
     hints: [
       'error ts',
@@ -46,6 +47,7 @@ export const CODE: FamilyTable = {
       '.kt',
       '✖',
       'style issues',
+      'would reformat',
     ],
   },
   fileMissing: {
@@ -63,6 +65,8 @@ export const CODE: FamilyTable = {
       // a bundler that found no module at an import's path (`Failed to resolve import "@/ui/card" from
       // "src/App.tsx". Does the file exist?`)
       '\\bfailed to resolve import\\b',
+      // a server that could not import the module it was told to serve (`Could not import module "main"`)
+      '\\bcould not import module\\b',
     ],
     hints: [
       'no such',
@@ -79,6 +83,7 @@ export const CODE: FamilyTable = {
       'classnotfound',
       'main class',
       'resolve import',
+      'import module',
     ],
   },
   syntax: {

@@ -39,6 +39,15 @@ export const ENVIRONMENTS: FamilyTable = {
       // `xcrun: error: invalid active developer path`)
       '\\blinker [`\'"]?[\\w.+-]{1,60}[`\'"]? not found\\b',
       '\\binvalid active developer path\\b',
+      // an SDK whose licences nobody on the machine accepted (`some licences have not been accepted`)
+      '\\blicen[cs]e(?:s| agreements?)? (?:have|has) not been accepted\\b',
+      // a toolchain's download that came damaged (`hash mismatch of downloaded file`)
+      '\\bhash mismatch (?:of|for) (?:the )?downloaded\\b',
+      // an interpreter the machine has but has not switched on (`The python3.7 command exists in
+      // these Python versions:`), or one built without a library the system lacks (`The Python ssl
+      // extension was not compiled. Missing the OpenSSL lib?`)
+      '\\bcommand exists in these [\\w.]{1,20} versions\\b',
+      '\\bextension was not compiled\\b',
       // an SDK of the version a project pins that the machine does not have (`A compatible SDK
       // version for global.json version: [8.0.100] … was not found`)
       '\\bcompatible (?:\\.net )?sdk version\\b[^\\n]{0,300}\\bwas not found\\b',
@@ -62,6 +71,10 @@ export const ENVIRONMENTS: FamilyTable = {
     ],
     hints: [
       'sdk version',
+      'not been accepted',
+      'hash mismatch',
+      'command exists in these',
+      'was not compiled',
       'shared libraries',
       'shared object',
       'bad interpreter',

@@ -15,6 +15,8 @@ export const HOST: FamilyTable = {
       '\\bheap limit allocation failed\\b',
       // a runtime's own memory limit reached (`Allowed memory size of 1610612736 bytes exhausted`)
       '\\bmemory size of \\d+ bytes exhausted\\b',
+      // a device with no room left for what the call installs (`INSTALL_FAILED_INSUFFICIENT_STORAGE`)
+      '\\binstall_failed_insufficient_storage\\b',
       '\\bfork: (?:retry: )?resource temporarily unavailable\\b',
       '\\bcannot fork\\b',
       '\\boom[ -]?kill',
@@ -33,6 +35,7 @@ export const HOST: FamilyTable = {
       'memoryerror',
       'heap limit',
       'bytes exhausted',
+      'insufficient_storage',
       'fork',
       'oom',
       'signal terminated',

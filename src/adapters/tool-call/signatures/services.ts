@@ -276,8 +276,20 @@ export const SERVICES: FamilyTable = {
       '\\bE11000\\b',
       // a version the lock file holds that the configuration no longer allows
       '\\bdoes not match (?:the )?configured version constraint\\b',
+      // a device or an installed app in a state the call does not fit (`Unable to boot device in
+      // current state: Booted`, `INSTALL_FAILED_UPDATE_INCOMPATIBLE: … signatures do not match`)
+      '\\bunable to (?:boot|shutdown|erase|delete) device in current state\\b',
+      '\\binstall_failed_(?:update_incompatible|version_downgrade|already_exists|duplicate_permission|conflicting_provider)\\b',
     ],
-    hints: ['conflict', 'already registered', 'duplicate key', 'e11000', 'configured version constraint'],
+    hints: [
+      'conflict',
+      'already registered',
+      'duplicate key',
+      'e11000',
+      'configured version constraint',
+      'in current state',
+      'install_failed_',
+    ],
   },
   empty: {
     patterns: [

@@ -9,6 +9,8 @@ export const SHELLS: FamilyTable = {
     patterns: [
       '\\b(?:no makefile|no pom|no dockerfile|no gemfile|no procfile|no rakefile)\\b[^\\n]{0,40}\\b(?:found|in this directory)\\b',
       '\\bno targets specified\\b',
+      // a workspace tool run outside any workspace (`no west workspace found from "/workdir"`)
+      '\\bno [\\w-]{1,30} workspace found\\b',
     ],
     hints: [
       'no makefile',
@@ -18,6 +20,7 @@ export const SHELLS: FamilyTable = {
       'no procfile',
       'no rakefile',
       'no targets',
+      'workspace found',
     ],
   },
   idMissing: {
@@ -80,6 +83,8 @@ export const SHELLS: FamilyTable = {
       '\\b(?:property|field|argument|parameter|option) [`\'"]?[\\w.-]{1,64}[`\'"]? is required\\b',
       '\\brequires? (?:an? )?(?:argument|value|parameter)\\b',
       '\\bneeds an argument\\b',
+      // a call that names no target where several answer (`adb: error: more than one device/emulator`)
+      '\\bmore than one (?:device|emulator)\\b',
       // a tool that asks for another call first (`No open pages available. Use the "browser_navigate"
       // tool to navigate to a page first.`): the call came out of order
       '\\buse (?:the )?[`"\'‘“]?[\\w.-]{1,60}[`"\'’”]? tool (?:to [^\\n.]{1,60} )?first\\b',
@@ -191,6 +196,7 @@ export const SHELLS: FamilyTable = {
       'requires',
       'require',
       'needs an argument',
+      'more than one',
       ' tool to ',
       ' tool first',
       'needs ',
