@@ -536,6 +536,48 @@ describe('each family recognises its own failures', () => {
     ).toBe('harness_fault');
   });
 
+  it('shells: a command that cannot tell which of several to act on, or a part its package lacks, is the agent’s', () => {
+    expect(
+      blameOf(
+        'error: `cargo run` could not determine which binary to run. Use the `--bin` option to specify a binary.',
+        'Bash',
+      ),
+    ).toBe('agent_failure');
+    expect(
+      blameOf('error: Package `reqwest v0.12.4` does not have these features: `rustls-native`', 'Bash'),
+    ).toBe('agent_failure');
+  });
+
+  it('code: Go’s diagnostics without a column, a Go linter’s finding and Cargo’s resolver are the agent’s', () => {
+    expect(blameOf('./cmd/serve.go:41: undefined: newRouter', 'Bash')).toBe('agent_failure');
+    expect(blameOf('pkg/api/handler.go:88::error: composite literal uses unkeyed fields (vet)', 'Bash')).toBe(
+      'agent_failure',
+    );
+    expect(blameOf('error: failed to select a version for `openssl-sys`.', 'Bash')).toBe('agent_failure');
+  });
+
+  it('environments: a machine without the terminal, key, driver, device, container engine or command line a tool needs is the environment’s', () => {
+    for (const text of [
+      'gpg: signing failed: Inappropriate ioctl for device',
+      'gpg: no default secret key: No secret key',
+      'RuntimeError: Found no NVIDIA driver on your system.',
+      'HIP error: invalid device function',
+      'error: no container engine found; install docker or podman',
+      'ERROR: vault cli not found',
+    ])
+      expect({ text, blame: blameOf(text, 'Bash') }).toEqual({ text, blame: 'harness_fault' });
+  });
+
+  it('services: a cloud client without credentials is the environment’s, a name the account does not hold the agent’s', () => {
+    expect(
+      blameOf(
+        'google.auth.exceptions.DefaultCredentialsError: Could not automatically determine credentials.',
+        'Bash',
+      ),
+    ).toBe('harness_fault');
+    expect(blameOf('"Payments" doesn\'t seem to be a vault in this account.', 'Bash')).toBe('agent_failure');
+  });
+
   it('sandboxes: a path outside the allowed directories is the agent’s', () => {
     expect(
       blameOf(

@@ -14,7 +14,9 @@ export const CODE: FamilyTable = {
       '\\berror CS\\d{4}\\b',
       // a Python type checker's diagnostic (mypy: `src/app.py:3: error: Cannot find implementation …`)
       '^\\S+\\.pyi?:\\d+(?::\\d+)?: error: ',
-      '^\\S+\\.go:\\d+:\\d+: (?:undefined|cannot use|syntax error|missing|too many|not enough|declared and not used|imported and not used)\\b',
+      '^\\S+\\.go:\\d+(?::\\d+)?: (?:undefined|cannot use|syntax error|missing|too many|not enough|declared and not used|imported and not used)\\b',
+      // a Go linter's finding with an empty column (`main.go:168::error: … composite literal uses unkeyed fields (vet)`)
+      '^\\S+\\.go:\\d+::error: ',
       // the same after the name it is about (`./main.go:5:2: "fmt" imported and not used`)
       '^\\S+\\.go:\\d+:\\d+: [^\\n]{1,120}? (?:declared and not used|imported and not used|redeclared in this block)\\b',
       '\\bcompilation failed\\b',

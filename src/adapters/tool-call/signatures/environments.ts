@@ -48,6 +48,16 @@ export const ENVIRONMENTS: FamilyTable = {
       // extension was not compiled. Missing the OpenSSL lib?`)
       '\\bcommand exists in these [\\w.]{1,20} versions\\b',
       '\\bextension was not compiled\\b',
+      // a tool that runs its work in containers on a machine with no container runtime
+      '\\bno container engine found\\b',
+      // a machine without the terminal, key, driver or device a tool needs (gpg's `Inappropriate
+      // ioctl for device` and `no default secret key`, `Found no NVIDIA driver on your system`, ROCm's
+      // `HIP error: invalid device function`), or a command line that is not installed (`… cli not found`)
+      '\\binappropriate ioctl for device\\b',
+      '\\bno default secret key\\b',
+      '\\bfound no nvidia driver\\b',
+      '\\bhip error: invalid device function\\b',
+      '\\b[\\w-]{1,30} cli (?:is )?not (?:found|installed)\\b',
       // an SDK of the version a project pins that the machine does not have (`A compatible SDK
       // version for global.json version: [8.0.100] … was not found`)
       '\\bcompatible (?:\\.net )?sdk version\\b[^\\n]{0,300}\\bwas not found\\b',
@@ -75,6 +85,13 @@ export const ENVIRONMENTS: FamilyTable = {
       'hash mismatch',
       'command exists in these',
       'was not compiled',
+      'container engine',
+      'inappropriate ioctl',
+      'secret key',
+      'nvidia driver',
+      'invalid device function',
+      'cli not',
+      'cli is not',
       'shared libraries',
       'shared object',
       'bad interpreter',

@@ -85,6 +85,8 @@ export const PACKAGE_MANAGERS: FamilyTable = {
       '\\bResolutionImpossible\\b',
       // `Could not satisfy dependency lua >= 5.1, < 5.4`
       '\\bcould not satisfy (?:the )?(?:dependenc(?:y|ies)|requirements?)\\b',
+      // Cargo's resolver (`failed to select a version for gdk-sys`)
+      '\\bfailed to select a version for\\b',
     ],
     hints: [
       'eresolve',
@@ -94,6 +96,7 @@ export const PACKAGE_MANAGERS: FamilyTable = {
       'unsatisfiable',
       'resolutionimpossible',
       'could not satisfy',
+      'select a version',
     ],
   },
   conflict: {

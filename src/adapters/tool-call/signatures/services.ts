@@ -86,6 +86,10 @@ export const SERVICES: FamilyTable = {
       // SERP_API_KEY is provided`); not any `_key` or `_token`, which may be a field the call left out
       '\\b(?:[a-z0-9]+_)*api[ _-]?key (?:is |was )?(?:not valid|not found|not set|not provided|not configured|missing|required)\\b',
       '\\bno (?:[a-z0-9]+_)*api[ _-]?key (?:is |was )?(?:provided|found|set|configured)\\b',
+      // a cloud client that found no credentials on the machine (`DefaultCredentialsError`, `Could not
+      // automatically determine credentials`)
+      '\\bdefaultcredentialserror\\b',
+      '\\bcould not automatically determine credentials\\b',
       // a command line asking for the variable that holds its credential (`set the GH_TOKEN
       // environment variable`)
       '\\bset the (?:[a-z0-9]+_)*(?:token|api_?key|secret|password)(?:_[a-z0-9]+)* environment variable\\b',
@@ -187,6 +191,9 @@ export const SERVICES: FamilyTable = {
     patterns: [
       '(?:\\b|_)not[ _]found\\b',
       '\\bnotfound(?:error|exception)?\\b',
+      // a name a container of them does not hold, said of the account (`"Hackweek" doesn't seem to be
+      // a vault in this account`)
+      "\\b(?:doesn't|does not) seem to be an? [\\w ]{1,30}? in this account\\b",
       // a thing not found, named in one word (`ElementNotFound("[ref=e15]")`, `KeyNotFoundException`);
       // a host, server or service not found is the network's (see `network.ts`)
       '\\b(?!(?:host|server|service|provider|driver|endpoint|daemon)notfound)[a-z]{2,30}notfound(?:error|exception)?\\b',
@@ -215,6 +222,7 @@ export const SERVICES: FamilyTable = {
       '\\b(?:\\(or no\\)|no) rows (?:returned|in result set)\\b',
     ],
     hints: [
+      'in this account',
       ' matched ',
       'contain a',
       ' rows',

@@ -85,6 +85,12 @@ export const SHELLS: FamilyTable = {
       '\\bneeds an argument\\b',
       // a call that names no target where several answer (`adb: error: more than one device/emulator`)
       '\\bmore than one (?:device|emulator)\\b',
+      // a command that cannot tell which of several it should act on, or a part the call named that
+      // its package lacks (`cargo run` could not determine which binary to run, `does not have these
+      // features`)
+      '\\bcould not determine which [\\w ]{1,30}? to (?:run|modify|build|use|test)\\b',
+      '\\ba bin target must be available\\b',
+      '\\bdoes not have (?:these|this|that|the) features?\\b',
       // a tool that asks for another call first (`No open pages available. Use the "browser_navigate"
       // tool to navigate to a page first.`): the call came out of order
       '\\buse (?:the )?[`"\'‘“]?[\\w.-]{1,60}[`"\'’”]? tool (?:to [^\\n.]{1,60} )?first\\b',
@@ -197,6 +203,9 @@ export const SHELLS: FamilyTable = {
       'require',
       'needs an argument',
       'more than one',
+      'determine which',
+      'bin target',
+      'features',
       ' tool to ',
       ' tool first',
       'needs ',
