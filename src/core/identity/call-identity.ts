@@ -329,10 +329,10 @@ const DRAWN_LABELLED_ID: MaskRule = {
 };
 /**
  * A request's, a trace's or a correlation's id under its label, in a structured result too
- * (`"request_id": "req_d3569024"`, `trace-id: 4f9a21c0`; after a colon, which the scan for
- * candidate rules looks for): those labels name values drawn for the
- * call, so six or more letters and digits with both in them are one, however seldom they switch
- * between the two (`DRAWN_LABELLED_ID` needs ten, `RANDOM_ID` a mix that looks drawn).
+ * (`"request_id": "req_d3569024"`, `trace-id: 4f9a21c0`; after a colon, which the scan for candidate
+ * rules looks for): those labels name values drawn for the call, so six or more letters and digits
+ * with both in them are one, however seldom they switch between the two (`DRAWN_LABELLED_ID` needs
+ * ten, `RANDOM_ID` a mix that looks drawn).
  */
 const REQUEST_ID: MaskRule = {
   kind: 'random-id',
